@@ -1,0 +1,52 @@
+import { Elysia, t } from 'elysia'
+import type { Container } from 'inversify'
+import { Login } from '../../application/auth/login'
+import { Logout } from '../../application/auth/logout'
+import { RefreshSession } from '../../application/auth/refresh-session'
+import type { AuthenticationPlugin } from './authentication'
+import { Body, problems } from './common.schemas'
+
+// contract §2
+const TokenPairSchema = t.Object({
+  accessToken: t.String(),
+  refreshToken: t.String(),
+  tokenType: t.Literal('Bearer'),
+  expiresIn: t.Integer({ description: 'Seconds until the access token expires' }),
+})
+const RefreshTokenBody = Body({ refreshToken: t.String({ minLength: 1, maxLength: 512 }) })
+
+export function authRoutes(c: Container, authentication: AuthenticationPlugin) {
+  const login = c.get(Login)
+  const refresh = c.get(RefreshSession)
+  const logout = c.get(Logout)
+
+  return new Elysia({ name: 'auth', prefix: '/api/auth', detail: { tags: ['Authentication'] } })
+    .use(authentication)
+    .post('/login', ({ body }) => login.execute(body), {
+      body: Body({
+        email: t.String({ minLength: 1, maxLength: 254 }),
+        password: t.String({ minLength: 1, maxLength: 1024 }),
+        organizationSlug: t.Optional(t.String({ minLength: 1, maxLength: 63 })),
+      }),
+      response: { 200: TokenPairSchema, ...problems(400, 401, 429) },
+      detail: { summary: 'Log in with email and password', security: [] },
+    })
+    .post('/refresh', ({ body }) => refresh.execute(body.refreshToken), {
+      body: RefreshTokenBody,
+      response: { 200: TokenPairSchema, ...problems(400, 401) },
+      detail: { summary: 'Trade a refresh token for a new pair (rotation)', security: [] },
+    })
+    .post(
+      '/logout',
+      async ({ actor, body, set }) => {
+        await logout.execute(actor, body.refreshToken)
+        set.status = 204
+      },
+      {
+        auth: true,
+        body: RefreshTokenBody,
+        response: { 204: t.Void(), ...problems(400, 401) },
+        detail: { summary: 'End the session of a refresh token' },
+      },
+    )
+}

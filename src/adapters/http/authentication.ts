@@ -1,0 +1,26 @@
+import { Elysia } from 'elysia'
+import type { Authenticate } from '../../application/auth/authenticate'
+import type { Actor } from '../../domain/auth/actor'
+
+const BEARER = /^Bearer ([A-Za-z0-9_\-.]+)$/
+
+/**
+ * `auth: true` on a route: the bearer token becomes `actor`, or the request ends with 401. It runs in
+ * `transform`, before the body is validated, so an anonymous caller learns nothing about the route's
+ * schema. Permissions are checked by the use cases against the one permission table.
+ */
+export function authentication(authenticate: Authenticate) {
+  const actors = new WeakMap<Request, Actor>()
+  return new Elysia({ name: 'authentication' }).macro({
+    auth: {
+      async transform({ request }) {
+        const token = BEARER.exec(request.headers.get('authorization') ?? '')?.[1]
+        actors.set(request, await authenticate.execute(token))
+      },
+      resolve: ({ request }) => ({ actor: actors.get(request)! }),
+      detail: { security: [{ bearer: [] }] },
+    },
+  })
+}
+
+export type AuthenticationPlugin = ReturnType<typeof authentication>

@@ -1,0 +1,51 @@
+import type { TLiteral, TUnion } from '@sinclair/typebox'
+import { t, type TSchema } from 'elysia'
+import { PAGE_LIMIT } from '../../domain/shared/page'
+
+// Shared TypeBox pieces: every input is bounded here so the OpenAPI document shows its limits (contract §3).
+export const Uuid = t.String({ format: 'uuid', maxLength: 36 })
+export const DateTime = t.String({ format: 'date-time' })
+export const NAME = { minLength: 1, maxLength: 200 } as const
+export const FREE_TEXT = { maxLength: 5000 } as const
+
+/** One of a fixed list of strings, documented as an enum and reported as "must be one of …". */
+export function OneOf<const T extends readonly string[]>(values: T, options: { description?: string } = {}) {
+  return t.Union(
+    values.map((v) => t.Literal(v)),
+    options,
+  ) as unknown as TUnion<{ -readonly [K in keyof T]: TLiteral<T[K]> }>
+}
+
+/** The free key-value object (contract §3: at most 50 keys; 16 KiB in all is checked by the use case). */
+export const CustomFieldsSchema = t.Record(t.String({ maxLength: 100 }), t.Unknown(), {
+  maxProperties: 50,
+  description: 'Free key-value intake fields; at most 50 keys and 16 KiB as JSON. Contact keys are validated as constituent fields.',
+})
+
+export const IdParams = t.Object({ id: Uuid })
+
+export const PageQuery = {
+  page: t.Optional(t.Integer({ minimum: 1, maximum: 1_000_000, default: 1, description: 'Page number, from 1' })),
+  limit: t.Optional(t.Integer({ minimum: 1, maximum: PAGE_LIMIT.max, default: PAGE_LIMIT.default, description: 'Page size' })),
+}
+
+export const Problem = t.Object(
+  {
+    type: t.String(),
+    title: t.String(),
+    status: t.Integer(),
+    detail: t.String(),
+    errors: t.Optional(t.Array(t.Object({ path: t.String(), message: t.String() }))),
+  },
+  { description: 'RFC 9457 problem details (application/problem+json)' },
+)
+
+/** The error answers a route can give, each documented with the problem schema. */
+export function problems(...statuses: number[]): Record<number, TSchema> {
+  return Object.fromEntries(statuses.map((status) => [status, Problem]))
+}
+
+/** Strict request bodies: an unknown property is a 400 (contract §3). */
+export function Body<T extends Parameters<typeof t.Object>[0]>(properties: T, description?: string) {
+  return t.Object(properties, { additionalProperties: false, ...(description ? { description } : {}) })
+}

@@ -1,0 +1,122 @@
+import { Elysia, t } from 'elysia'
+import type { Container } from 'inversify'
+import { AddNote } from '../../application/needs/add-note'
+import { CreateNeed } from '../../application/needs/create-need'
+import { GetNeed } from '../../application/needs/get-need'
+import { ListNeedInteractions } from '../../application/needs/list-need-interactions'
+import { ListNeeds } from '../../application/needs/list-needs'
+import { SubmitPublicNeed } from '../../application/needs/submit-public-need'
+import { UpdateNeed } from '../../application/needs/update-need'
+import type { NeedStatus } from '../../domain/needs/need'
+import type { AuthenticationPlugin } from './authentication'
+import { IdParams, problems } from './common.schemas'
+import {
+  CreateNeedBody,
+  InteractionSchema,
+  interactionView,
+  ListNeedsQuery,
+  NeedIdOrReferenceParams,
+  NeedSchema,
+  needView,
+  NoteBody,
+  PublicNeedBody,
+  PublicNeedSchema,
+  UpdateNeedBody,
+} from './needs.schemas'
+import { pageOf, pagingHeaders } from './paging'
+import type { PublicIntakeGuard } from './public-intake-guard'
+
+// interface §4.1 to §4.6; contract §4
+export function needsRoutes(c: Container, authentication: AuthenticationPlugin, publicIntakeGuard: PublicIntakeGuard) {
+  const createNeed = c.get(CreateNeed)
+  const submitPublicNeed = c.get(SubmitPublicNeed)
+  const listNeeds = c.get(ListNeeds)
+  const getNeed = c.get(GetNeed)
+  const updateNeed = c.get(UpdateNeed)
+  const addNote = c.get(AddNote)
+  const listInteractions = c.get(ListNeedInteractions)
+
+  return new Elysia({ name: 'needs', prefix: '/api/needs', detail: { tags: ['Needs'] } })
+    .use(authentication)
+    .use(publicIntakeGuard)
+    .post(
+      '/public',
+      async ({ body, set }) => {
+        set.status = 201
+        return needView(await submitPublicNeed.execute(body))
+      },
+      {
+        publicIntake: true,
+        body: PublicNeedBody,
+        response: { 201: PublicNeedSchema, ...problems(400, 413, 429) },
+        detail: { summary: 'Anonymous need intake', security: [] },
+      },
+    )
+    .post(
+      '/',
+      async ({ actor, body, set }) => {
+        set.status = 201
+        return needView(await createNeed.execute(actor, body))
+      },
+      {
+        auth: true,
+        body: CreateNeedBody,
+        response: { 201: NeedSchema, ...problems(400, 401, 403, 413) },
+        detail: { summary: 'Create a need' },
+      },
+    )
+    .get(
+      '/',
+      async ({ actor, query, request, set }) => {
+        const page = pageOf(query)
+        const filter = {
+          ...(query.status ? { statuses: query.status.split(',') as NeedStatus[] } : {}),
+          ...(query.partnerId ? { partnerId: query.partnerId } : {}),
+          ...(query.assignedTo ? { assignedTo: query.assignedTo } : {}),
+          ...(query.constituentId ? { constituentId: query.constituentId } : {}),
+        }
+        const result = await listNeeds.execute(actor, filter, page)
+        Object.assign(set.headers, pagingHeaders(request, page, result))
+        return result.items.map(needView)
+      },
+      {
+        auth: true,
+        query: ListNeedsQuery,
+        response: { 200: t.Array(NeedSchema), ...problems(400, 401, 403) },
+        detail: { summary: 'List needs, newest first; paging in X-Total-Count and Link' },
+      },
+    )
+    .get('/:id', async ({ actor, params }) => needView(await getNeed.execute(actor, params.id)), {
+      auth: true,
+      params: NeedIdOrReferenceParams,
+      response: { 200: NeedSchema, ...problems(401, 403, 404) },
+      detail: { summary: 'Read a need by id or reference number' },
+    })
+    .put('/:id', async ({ actor, params, body }) => needView(await updateNeed.execute(actor, params.id, body)), {
+      auth: true,
+      params: IdParams,
+      body: UpdateNeedBody,
+      response: { 200: NeedSchema, ...problems(400, 401, 403, 404, 409, 413) },
+      detail: { summary: 'Update status or metadata' },
+    })
+    .post(
+      '/:id/notes',
+      async ({ actor, params, body, set }) => {
+        set.status = 201
+        return interactionView(await addNote.execute(actor, params.id, body.content))
+      },
+      {
+        auth: true,
+        params: IdParams,
+        body: NoteBody,
+        response: { 201: InteractionSchema, ...problems(400, 401, 403, 404, 413) },
+        detail: { summary: 'Add an internal note' },
+      },
+    )
+    .get('/:id/interactions', async ({ actor, params }) => (await listInteractions.execute(actor, params.id)).map(interactionView), {
+      auth: true,
+      params: IdParams,
+      response: { 200: t.Array(InteractionSchema), ...problems(400, 401, 403, 404) },
+      detail: { summary: 'Notes and messages of a need, oldest first' },
+    })
+}

@@ -1,0 +1,115 @@
+import { t } from 'elysia'
+import type { Interaction } from '../../domain/needs/interaction'
+import { INTERACTION_CHANNELS } from '../../domain/needs/interaction'
+import { NEED_STATUSES, type Need } from '../../domain/needs/need'
+import { Body, CustomFieldsSchema, DateTime, FREE_TEXT, OneOf, PageQuery, Uuid } from './common.schemas'
+
+// interface §2.1, §2.5, §4.1 to §4.6
+export const NeedStatusSchema = OneOf(NEED_STATUSES, { description: 'Need status' })
+
+export const NeedSchema = t.Object(
+  {
+    id: Uuid,
+    organizationId: Uuid,
+    partnerId: Uuid,
+    status: NeedStatusSchema,
+    customFields: CustomFieldsSchema,
+    isConfidential: t.Boolean(),
+    parentNeedId: t.Optional(Uuid),
+    assignedTo: t.Optional(Uuid),
+    createdBy: t.Optional(Uuid),
+    createdAt: DateTime,
+    updatedAt: DateTime,
+    dueDate: t.Optional(DateTime),
+    constituentId: t.Optional(Uuid),
+    householdId: t.Optional(Uuid),
+    duplicateWarning: t.Optional(t.String()),
+    referenceNumber: t.Optional(t.String({ description: 'Human-readable reference such as FOOD-1001' })),
+  },
+  { description: 'A request for assistance' },
+)
+
+export const PublicNeedSchema = t.Omit(NeedSchema, ['duplicateWarning', 'constituentId', 'householdId'], {
+  description: 'The created need as an anonymous caller sees it',
+})
+
+export const CreateNeedBody = Body({
+  partnerId: Uuid,
+  status: t.Optional(NeedStatusSchema),
+  customFields: t.Optional(CustomFieldsSchema),
+  isConfidential: t.Optional(t.Boolean()),
+  parentNeedId: t.Optional(Uuid),
+  assignedTo: t.Optional(Uuid),
+  constituentId: t.Optional(Uuid),
+  householdId: t.Optional(Uuid),
+})
+
+export const PublicNeedBody = Body({
+  organizationId: Uuid,
+  description: t.String({ minLength: 1, ...FREE_TEXT, description: 'What the person needs, in their words' }),
+  partnerId: t.Optional(Uuid),
+  customFields: t.Optional(CustomFieldsSchema),
+  isConfidential: t.Optional(t.Boolean()),
+  parentNeedId: t.Optional(Uuid),
+  constituentId: t.Optional(Uuid),
+  householdId: t.Optional(Uuid),
+})
+
+export const UpdateNeedBody = Body({
+  status: t.Optional(NeedStatusSchema),
+  assignedTo: t.Optional(Uuid),
+  partnerId: t.Optional(Uuid),
+  customFields: t.Optional(CustomFieldsSchema),
+  isConfidential: t.Optional(t.Boolean()),
+})
+
+export const ListNeedsQuery = t.Object(
+  {
+    status: t.Optional(
+      t.String({
+        maxLength: 200,
+        pattern: `^(${NEED_STATUSES.join('|')})(,(${NEED_STATUSES.join('|')}))*$`,
+        description: 'One status or a comma-separated list',
+      }),
+    ),
+    partnerId: t.Optional(Uuid),
+    assignedTo: t.Optional(Uuid),
+    constituentId: t.Optional(Uuid),
+    ...PageQuery,
+  },
+  { additionalProperties: false },
+)
+
+export const NeedIdOrReferenceParams = t.Object({
+  id: t.String({ minLength: 1, maxLength: 64, description: 'The need UUID or its reference number (case-insensitive)' }),
+})
+
+export const NoteBody = Body({ content: t.String({ minLength: 1, ...FREE_TEXT }) })
+
+export const InteractionSchema = t.Object(
+  {
+    id: Uuid,
+    organizationId: Uuid,
+    partnerId: t.Optional(Uuid),
+    needId: t.Optional(Uuid),
+    channel: OneOf(INTERACTION_CHANNELS),
+    senderIdentifier: t.String(),
+    content: t.Optional(t.String()),
+    createdAt: DateTime,
+  },
+  { description: 'A note or message on a need' },
+)
+
+/** A need as JSON: times as ISO-8601 UTC with milliseconds. */
+export function needView<T extends Partial<Need> & Pick<Need, 'createdAt' | 'updatedAt'>>(need: T) {
+  return {
+    ...need,
+    createdAt: need.createdAt.toISOString(),
+    updatedAt: need.updatedAt.toISOString(),
+    ...(need.dueDate ? { dueDate: need.dueDate.toISOString() } : {}),
+  }
+}
+
+export function interactionView(interaction: Interaction) {
+  return { ...interaction, createdAt: interaction.createdAt.toISOString() }
+}

@@ -1,0 +1,26 @@
+import { PAGE_LIMIT, type Page, type PageRequest } from '../../domain/shared/page'
+
+/** The page a list query asks for, with the defaults of contract §3. */
+export function pageOf(query: { page?: number; limit?: number }): PageRequest {
+  return { page: query.page ?? 1, limit: query.limit ?? PAGE_LIMIT.default }
+}
+
+/**
+ * Paging travels in headers so the body stays the interface's plain array (contract §3):
+ * X-Total-Count and an RFC 8288 Link header with first, prev, next and last.
+ */
+export function pagingHeaders(request: Request, page: PageRequest, result: Page<unknown>): Record<string, string> {
+  const url = new URL(request.url)
+  const lastPage = Math.max(1, Math.ceil(result.total / page.limit))
+  const linkTo = (n: number, rel: string) => {
+    const params = new URLSearchParams(url.search)
+    params.set('page', String(n))
+    params.set('limit', String(page.limit))
+    return `<${url.pathname}?${params}>; rel="${rel}"`
+  }
+  const links = [linkTo(1, 'first')]
+  if (page.page > 1) links.push(linkTo(Math.min(page.page - 1, lastPage), 'prev'))
+  if (page.page < lastPage) links.push(linkTo(page.page + 1, 'next'))
+  links.push(linkTo(lastPage, 'last'))
+  return { 'x-total-count': String(result.total), link: links.join(', ') }
+}

@@ -1,0 +1,53 @@
+import { Elysia, t } from 'elysia'
+import type { Container } from 'inversify'
+import { CreatePartner } from '../../application/partners/create-partner'
+import { ListPartners } from '../../application/partners/list-partners'
+import { UpdatePartner } from '../../application/partners/update-partner'
+import type { AuthenticationPlugin } from './authentication'
+import { IdParams, PageQuery, problems } from './common.schemas'
+import { pageOf, pagingHeaders } from './paging'
+import { CreatePartnerBody, PartnerSchema, partnerView, UpdatePartnerBody } from './partners.schemas'
+
+export function partnersRoutes(c: Container, authentication: AuthenticationPlugin) {
+  const listPartners = c.get(ListPartners)
+  const createPartner = c.get(CreatePartner)
+  const updatePartner = c.get(UpdatePartner)
+
+  return new Elysia({ name: 'partners', prefix: '/api/partners', detail: { tags: ['Partners'] } })
+    .use(authentication)
+    .get(
+      '/',
+      async ({ actor, query, request, set }) => {
+        const page = pageOf(query)
+        const result = await listPartners.execute(actor, page)
+        Object.assign(set.headers, pagingHeaders(request, page, result))
+        return result.items.map(partnerView)
+      },
+      {
+        auth: true,
+        query: t.Object(PageQuery, { additionalProperties: false }),
+        response: { 200: t.Array(PartnerSchema), ...problems(400, 401) },
+        detail: { summary: 'List the partners of the organization, archived ones included' },
+      },
+    )
+    .post(
+      '/',
+      async ({ actor, body, set }) => {
+        set.status = 201
+        return partnerView(await createPartner.execute(actor, body))
+      },
+      {
+        auth: true,
+        body: CreatePartnerBody,
+        response: { 201: PartnerSchema, ...problems(400, 401, 403, 413) },
+        detail: { summary: 'Add a partner' },
+      },
+    )
+    .put('/:id', async ({ actor, params, body }) => partnerView(await updatePartner.execute(actor, params.id, body)), {
+      auth: true,
+      params: IdParams,
+      body: UpdatePartnerBody,
+      response: { 200: PartnerSchema, ...problems(400, 401, 403, 404, 409, 413) },
+      detail: { summary: 'Update a partner; archiving and the default follow contract §7' },
+    })
+}

@@ -1,0 +1,124 @@
+import { Elysia } from 'elysia'
+import type { Logger } from '../../application/ports/logger'
+import { DomainError, type FieldError } from '../../domain/errors'
+
+export const MAX_BODY_BYTES = 256 * 1024
+
+/** What the body parser yields for text that is not JSON; validation then reports it. */
+export const INVALID_JSON = Object.freeze({ invalidJson: true })
+
+/** Titles of a 400 where the interface names it differently from "Bad request" (contract §3). */
+const BAD_REQUEST_TITLES: Record<string, string> = {
+  '/api/needs/public': 'Bad Request',
+  '/api/organizations/settings': 'Invalid request',
+  '/api/organizations/settings/email': 'Invalid input',
+  '/api/organizations/settings/email/test': 'Invalid input',
+}
+
+const STATUS_OF: Record<string, number> = {
+  invalid: 400,
+  unauthorized: 401,
+  forbidden: 403,
+  not_found: 404,
+  conflict: 409,
+  too_many_requests: 429,
+  unavailable: 503,
+}
+
+const GENERIC_TITLES: Record<number, string> = {
+  400: 'Bad request',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'Not found',
+  409: 'Conflict',
+  413: 'Payload too large',
+  429: 'Too many requests',
+  500: 'Internal server error',
+  503: 'Service unavailable',
+}
+
+export function problemResponse(
+  status: number,
+  detail: string,
+  options: { title?: string; errors?: FieldError[]; headers?: Record<string, string> } = {},
+): Response {
+  const body = {
+    type: 'about:blank',
+    title: options.title ?? GENERIC_TITLES[status] ?? 'Error',
+    status,
+    detail,
+    ...(options.errors?.length ? { errors: options.errors } : {}),
+  }
+  return new Response(JSON.stringify(body), {
+    status,
+    headers: { 'content-type': 'application/problem+json', ...options.headers },
+  })
+}
+
+function badRequestTitle(path: string): string {
+  return BAD_REQUEST_TITLES[path] ?? 'Bad request'
+}
+
+/** A TypeBox error as a person would say it; unions of literals list their values. */
+function describe(error: { summary?: string; message: string; schema?: { anyOf?: Array<{ const?: unknown }> } }): string {
+  const literals = error.schema?.anyOf?.map((s) => s.const).filter((v) => v !== undefined)
+  if (literals && literals.length > 0) return `must be one of: ${literals.join(', ')}`
+  return error.summary ?? error.message
+}
+
+interface ValidationIssue {
+  path: string
+  summary?: string
+  message: string
+  schema?: { anyOf?: Array<{ const?: unknown }> }
+}
+
+/**
+ * Turns every failure into problem+json (RFC 9457) with the interface's outcome names, and maps each
+ * domain error kind to its status here and nowhere else. Unexpected errors are logged with the request
+ * id and answered 500 without internals.
+ */
+export function problemDetails(logger: Logger) {
+  return new Elysia({ name: 'problem-details' })
+    .onRequest(({ request }) => {
+      const length = Number(request.headers.get('content-length') ?? 0)
+      if (length > MAX_BODY_BYTES) return problemResponse(413, `The request body may be at most ${MAX_BODY_BYTES} bytes`)
+    })
+    .onError({ as: 'global' }, ({ code, error, path, request, set }) => {
+      if (error instanceof DomainError) {
+        const status = STATUS_OF[error.kind] ?? 500
+        const title = status === 400 ? badRequestTitle(path) : status === 404 ? error.message : undefined
+        const headers = 'retryAfterSeconds' in error ? { 'retry-after': String(error.retryAfterSeconds) } : undefined
+        const errors = 'errors' in error ? (error.errors as FieldError[]) : undefined
+        return problemResponse(status, error.message, { ...(title ? { title } : {}), ...(errors ? { errors } : {}), ...(headers ? { headers } : {}) })
+      }
+      switch (code) {
+        case 'VALIDATION': {
+          if (error.value === INVALID_JSON) {
+            return problemResponse(400, 'The request body is not valid JSON', { title: badRequestTitle(path) })
+          }
+          const issues = (error.all as ValidationIssue[]).map((issue) => ({
+            path: error.type === 'body' ? issue.path || '/' : `${error.type}${issue.path}`,
+            message: describe(issue),
+          }))
+          return problemResponse(400, 'The request is not valid', { title: badRequestTitle(path), errors: issues })
+        }
+        case 'PARSE':
+          return problemResponse(400, 'The request body cannot be read', { title: badRequestTitle(path) })
+        case 'NOT_FOUND':
+          return problemResponse(404, `No route ${request.method} ${new URL(request.url).pathname}`)
+        default: {
+          if ((error as { code?: string }).code === 'ERR_BODY_TOO_LARGE' || set.status === 413) {
+            return problemResponse(413, `The request body may be at most ${MAX_BODY_BYTES} bytes`)
+          }
+          logger.error('unexpected error', {
+            requestId: set.headers['x-request-id'],
+            method: request.method,
+            path,
+            error: error instanceof Error ? (error.stack ?? error.message) : String(error),
+          })
+          return problemResponse(500, 'Something went wrong on our side; the request id is in X-Request-Id')
+        }
+      }
+    })
+}

@@ -1,0 +1,44 @@
+import type { RefreshTokenRecord } from '../../../application/ports/repositories'
+import type { Member } from '../../../domain/members/member'
+import type { Interaction } from '../../../domain/needs/interaction'
+import type { Need, NeedChange } from '../../../domain/needs/need'
+import type { Organization } from '../../../domain/organizations/organization'
+import type { Partner } from '../../../domain/partners/partner'
+
+/** The tables of the in-memory adapter. Records are stored as copies so callers cannot alter them in place. */
+export interface MemoryTables {
+  organizations: Map<string, Organization & { needSequence: number }>
+  partners: Map<string, Partner>
+  members: Map<string, Member>
+  needs: Map<string, Need>
+  needChanges: NeedChange[]
+  interactions: Interaction[]
+  constituents: Map<string, { id: string; organizationId: string; householdId: string }>
+  households: Map<string, { id: string; organizationId: string }>
+  refreshTokens: Map<string, RefreshTokenRecord>
+  loginFailures: Array<{ email: string; at: Date }>
+}
+
+export function emptyTables(): MemoryTables {
+  return {
+    organizations: new Map(),
+    partners: new Map(),
+    members: new Map(),
+    needs: new Map(),
+    needChanges: [],
+    interactions: [],
+    constituents: new Map(),
+    households: new Map(),
+    refreshTokens: new Map(),
+    loginFailures: [],
+  }
+}
+
+/** Holds a set of tables: the committed ones, or a transaction's draft that replaces them on commit. */
+export class MemoryStore {
+  constructor(public tables: MemoryTables = emptyTables()) {}
+}
+
+export function copy<T>(value: T): T {
+  return structuredClone(value)
+}

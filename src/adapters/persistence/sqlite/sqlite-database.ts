@@ -1,0 +1,81 @@
+import { Database } from 'bun:sqlite'
+import { mkdirSync } from 'node:fs'
+import { dirname, join } from 'node:path'
+import { drizzle } from 'drizzle-orm/bun-sqlite'
+import { migrate } from 'drizzle-orm/bun-sqlite/migrator'
+import type { Repositories } from '../../../application/ports/repositories'
+import type { Persistence } from '../../../application/ports/persistence'
+import type { UnitOfWork } from '../../../application/ports/unit-of-work'
+import { Mutex } from '../shared/mutex'
+import * as schema from './schema'
+import { sqliteRepositories, type SqliteDb } from './sqlite-repositories'
+
+export const SQLITE_MIGRATIONS = join(import.meta.dir, 'migrations')
+
+/**
+ * One SQLite file, two connections: a writer that only the unit of work uses, one transaction at a time,
+ * and a reader for everything else. In WAL mode the reader sees committed data only, so no request can
+ * observe half a transaction. An in-memory database has one connection for both.
+ */
+export class SqliteDatabase implements Persistence, UnitOfWork {
+  readonly repositories: Repositories
+  readonly unitOfWork: UnitOfWork = this
+  private readonly writer: Database
+  private readonly reader: Database
+  private readonly writeDb: SqliteDb
+  private readonly writeRepositories: Repositories
+  private readonly mutex = new Mutex()
+
+  constructor(readonly path: string) {
+    const inMemory = path === ':memory:'
+    if (!inMemory) mkdirSync(dirname(path), { recursive: true })
+    this.writer = new Database(path, { create: true, strict: true })
+    configure(this.writer)
+    this.writer.exec('PRAGMA journal_mode = WAL')
+    this.reader = inMemory ? this.writer : new Database(path, { readonly: true, strict: true })
+    if (!inMemory) configure(this.reader)
+    this.writeDb = drizzle({ client: this.writer, schema })
+    this.writeRepositories = sqliteRepositories(this.writeDb)
+    this.repositories = sqliteRepositories(drizzle({ client: this.reader, schema }))
+  }
+
+  /** Applies the committed migrations that this file has not seen yet. */
+  migrate(migrationsFolder = SQLITE_MIGRATIONS): void {
+    migrate(this.writeDb, { migrationsFolder })
+  }
+
+  /**
+   * bun:sqlite's own transaction() is synchronous and would commit at the first await. Here the
+   * transaction spans the whole promise: BEGIN IMMEDIATE, then COMMIT when `work` resolves, ROLLBACK
+   * when it rejects. The mutex keeps other requests' writes out of it meanwhile.
+   */
+  run<T>(work: (repositories: Repositories) => Promise<T>): Promise<T> {
+    return this.mutex.lock(async () => {
+      this.writer.exec('BEGIN IMMEDIATE')
+      try {
+        const result = await work(this.writeRepositories)
+        this.writer.exec('COMMIT')
+        return result
+      } catch (error) {
+        this.writer.exec('ROLLBACK')
+        throw error
+      }
+    })
+  }
+
+  /** Whether the database answers a trivial query (readiness). */
+  async ping() {
+    return this.reader.query('SELECT 1 AS ok').all().length === 1
+  }
+
+  async close() {
+    if (this.reader !== this.writer) this.reader.close()
+    this.writer.close()
+  }
+}
+
+function configure(db: Database): void {
+  db.exec('PRAGMA busy_timeout = 5000')
+  db.exec('PRAGMA foreign_keys = ON')
+  db.exec('PRAGMA synchronous = NORMAL')
+}

@@ -1,0 +1,64 @@
+import { createHmac, randomUUID, timingSafeEqual } from 'node:crypto'
+import type { Clock } from '../../application/ports/clock'
+import type { AccessTokenClaims, AccessTokens } from '../../application/ports/security'
+
+const HEADER = base64url(JSON.stringify({ alg: 'HS256', typ: 'JWT' }))
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+
+/**
+ * HS256 JWTs signed and checked with node:crypto's HMAC (contract §2). The algorithm is pinned: a token
+ * whose header says anything but HS256 (`none` included) is refused before its signature is looked at.
+ * Plain HMAC costs half of what a general JOSE library does per request (PERFORMANCE.md).
+ */
+export class HmacAccessTokens implements AccessTokens {
+  readonly lifetimeSeconds = 900
+
+  constructor(
+    private readonly secret: string,
+    private readonly clock: Clock,
+  ) {}
+
+  issue(claims: AccessTokenClaims): string {
+    const iat = Math.floor(this.clock.now().getTime() / 1000)
+    const payload = base64url(
+      JSON.stringify({ sub: claims.memberId, org: claims.organizationId, iat, exp: iat + this.lifetimeSeconds, jti: randomUUID() }),
+    )
+    return `${HEADER}.${payload}.${this.sign(`${HEADER}.${payload}`)}`
+  }
+
+  verify(token: string): AccessTokenClaims | undefined {
+    const parts = token.split('.')
+    if (parts.length !== 3) return undefined
+    const [header, payload, signature] = parts as [string, string, string]
+    if (header !== HEADER && !isHs256(header)) return undefined
+    const expected = Buffer.from(this.sign(`${header}.${payload}`))
+    const given = Buffer.from(signature)
+    if (given.length !== expected.length || !timingSafeEqual(given, expected)) return undefined
+    const claims = parseJson(payload)
+    if (!claims || typeof claims.exp !== 'number' || typeof claims.sub !== 'string' || typeof claims.org !== 'string') return undefined
+    if (claims.exp * 1000 <= this.clock.now().getTime()) return undefined
+    if (!UUID.test(claims.sub) || !UUID.test(claims.org)) return undefined
+    return { memberId: claims.sub, organizationId: claims.org }
+  }
+
+  private sign(input: string): string {
+    return createHmac('sha256', this.secret).update(input).digest('base64url')
+  }
+}
+
+function isHs256(header: string): boolean {
+  return parseJson(header)?.alg === 'HS256'
+}
+
+function parseJson(segment: string): Record<string, unknown> | undefined {
+  try {
+    const value: unknown = JSON.parse(Buffer.from(segment, 'base64url').toString('utf8'))
+    return value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined
+  } catch {
+    return undefined
+  }
+}
+
+function base64url(text: string): string {
+  return Buffer.from(text).toString('base64url')
+}

@@ -1,0 +1,7 @@
+import type { IdGenerator } from '../../application/ports/ids'
+
+export class RandomIds implements IdGenerator {
+  next(): string {
+    return crypto.randomUUID()
+  }
+}

@@ -1,0 +1,73 @@
+import { normalizeEmail, type Member } from '../../domain/members/member'
+import { InvalidError, TooManyRequestsError, UnauthorizedError } from '../../domain/errors'
+import type { Clock } from '../ports/clock'
+import type { Repositories } from '../ports/repositories'
+import type { PasswordHasher } from '../ports/security'
+import type { UnitOfWork } from '../ports/unit-of-work'
+import { membersByEmail } from '../members/members-by-email'
+import type { TokenPair, TokenPairIssuer } from './token-pair'
+
+export interface LoginInput {
+  email: string
+  password: string
+  organizationSlug?: string
+}
+
+// contract §2: 429 after 10 failures for one email within 15 minutes
+export const LOGIN_FAILURE_LIMIT = 10
+export const LOGIN_FAILURE_WINDOW_MS = 15 * 60_000
+
+/** A hash of a throwaway password, verified for unknown emails so a miss costs as long as a hit. */
+const DECOY_PASSWORD = 'decoy-password-never-valid'
+
+export class Login {
+  private decoyHash: Promise<string> | undefined
+
+  constructor(
+    private readonly repositories: Repositories,
+    private readonly unitOfWork: UnitOfWork,
+    private readonly passwords: PasswordHasher,
+    private readonly tokens: TokenPairIssuer,
+    private readonly clock: Clock,
+  ) {}
+
+  async execute(input: LoginInput): Promise<TokenPair> {
+    const email = normalizeEmail(input.email)
+    await this.refuseWhenThrottled(email)
+
+    const candidates = await membersByEmail(this.repositories, email, input.organizationSlug)
+    const matching: Member[] = []
+    for (const member of candidates) {
+      if (member.passwordHash && (await this.passwords.verify(input.password, member.passwordHash))) matching.push(member)
+    }
+    if (!candidates.some((m) => m.passwordHash)) await this.passwords.verify(input.password, await this.decoy())
+
+    const member = matching[0]
+    if (!member || !member.isConfirmed) {
+      await this.unitOfWork.run((r) => r.loginAttempts.recordFailure(email, this.clock.now()))
+      throw new UnauthorizedError('Wrong email or password')
+    }
+    if (matching.length > 1) {
+      throw InvalidError.field('/organizationSlug', 'This email belongs to several organizations: name one with organizationSlug')
+    }
+    return this.unitOfWork.run(async (r) => {
+      await r.loginAttempts.clear(email)
+      return this.tokens.issue(r.refreshTokens, member)
+    })
+  }
+
+  private async refuseWhenThrottled(email: string): Promise<void> {
+    const now = this.clock.now()
+    const since = new Date(now.getTime() - LOGIN_FAILURE_WINDOW_MS)
+    const failures = await this.repositories.loginAttempts.countFailuresSince(email, since)
+    if (failures < LOGIN_FAILURE_LIMIT) return
+    const oldest = (await this.repositories.loginAttempts.oldestFailureSince(email, since)) ?? now
+    const retryAfterMs = oldest.getTime() + LOGIN_FAILURE_WINDOW_MS - now.getTime()
+    throw new TooManyRequestsError(Math.max(1, Math.ceil(retryAfterMs / 1000)), 'Too many failed logins for this email, try again later')
+  }
+
+  private decoy(): Promise<string> {
+    this.decoyHash ??= this.passwords.hash(DECOY_PASSWORD)
+    return this.decoyHash
+  }
+}

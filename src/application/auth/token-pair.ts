@@ -1,0 +1,45 @@
+import type { Member } from '../../domain/members/member'
+import type { Clock } from '../ports/clock'
+import type { IdGenerator } from '../ports/ids'
+import type { RefreshTokenRepository } from '../ports/repositories'
+import type { AccessTokens, SecretTokens } from '../ports/security'
+
+// contract §2
+export const REFRESH_TOKEN_LIFETIME_MS = 30 * 24 * 3_600_000
+
+export interface TokenPair {
+  accessToken: string
+  refreshToken: string
+  tokenType: 'Bearer'
+  expiresIn: number
+}
+
+/** Issues an access token and a refresh token; the refresh token joins `familyId` (a new one per login). */
+export class TokenPairIssuer {
+  constructor(
+    private readonly accessTokens: AccessTokens,
+    private readonly secrets: SecretTokens,
+    private readonly clock: Clock,
+    private readonly ids: IdGenerator,
+  ) {}
+
+  async issue(refreshTokens: RefreshTokenRepository, member: Member, familyId = this.ids.next()): Promise<TokenPair> {
+    const refreshToken = this.secrets.generate()
+    const now = this.clock.now()
+    await refreshTokens.insert({
+      id: this.ids.next(),
+      familyId,
+      memberId: member.id,
+      organizationId: member.organizationId,
+      tokenHash: this.secrets.digest(refreshToken),
+      createdAt: now,
+      expiresAt: new Date(now.getTime() + REFRESH_TOKEN_LIFETIME_MS),
+    })
+    return {
+      accessToken: this.accessTokens.issue({ memberId: member.id, organizationId: member.organizationId }),
+      refreshToken,
+      tokenType: 'Bearer',
+      expiresIn: this.accessTokens.lifetimeSeconds,
+    }
+  }
+}

@@ -1,0 +1,33 @@
+import { InvalidError, NotFoundError } from '../../domain/errors'
+import { MIN_PASSWORD_LENGTH } from '../../domain/members/member'
+import type { PasswordHasher } from '../ports/security'
+import type { UnitOfWork } from '../ports/unit-of-work'
+import { membersByEmail } from './members-by-email'
+
+// contract §1 `member set-password`: an operator's way in when email is not set up
+export interface SetMemberPasswordInput {
+  email: string
+  password: string
+  organizationSlug?: string
+}
+
+export class SetMemberPassword {
+  constructor(
+    private readonly unitOfWork: UnitOfWork,
+    private readonly passwords: PasswordHasher,
+  ) {}
+
+  async execute(input: SetMemberPasswordInput): Promise<void> {
+    if (input.password.length < MIN_PASSWORD_LENGTH) {
+      throw InvalidError.field('/password', `must be at least ${MIN_PASSWORD_LENGTH} characters`)
+    }
+    const passwordHash = await this.passwords.hash(input.password)
+    await this.unitOfWork.run(async (r) => {
+      const members = await membersByEmail(r, input.email, input.organizationSlug)
+      const member = members[0]
+      if (!member) throw new NotFoundError('Member')
+      if (members.length > 1) throw InvalidError.field('/org', 'This email belongs to several organizations: name one with --org')
+      await r.members.update({ ...member, passwordHash, isConfirmed: true })
+    })
+  }
+}

@@ -1,0 +1,38 @@
+import type { Actor } from '../../domain/auth/actor'
+import { NotFoundError } from '../../domain/errors'
+import type { Interaction } from '../../domain/needs/interaction'
+import { authorize } from '../auth/authorize'
+import type { Clock } from '../ports/clock'
+import type { IdGenerator } from '../ports/ids'
+import type { UnitOfWork } from '../ports/unit-of-work'
+import { findVisibleNeed } from './find-need'
+
+// interface §4.6
+export class AddNote {
+  constructor(
+    private readonly unitOfWork: UnitOfWork,
+    private readonly clock: Clock,
+    private readonly ids: IdGenerator,
+  ) {}
+
+  async execute(actor: Actor, needId: string, content: string): Promise<Interaction> {
+    authorize(actor, 'needs:add-note')
+    return this.unitOfWork.run(async (r) => {
+      const need = await findVisibleNeed(r, actor, needId)
+      const author = await r.members.findById(actor.organizationId, actor.memberId)
+      if (!author) throw new NotFoundError('Member')
+      const note: Interaction = {
+        id: this.ids.next(),
+        organizationId: need.organizationId,
+        partnerId: need.partnerId,
+        needId: need.id,
+        channel: 'note',
+        senderIdentifier: author.fullName ?? author.email,
+        content,
+        createdAt: this.clock.now(),
+      }
+      await r.interactions.insert(note)
+      return note
+    })
+  }
+}

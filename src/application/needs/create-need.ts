@@ -1,0 +1,49 @@
+import { partnerScopeOf, type Actor } from '../../domain/auth/actor'
+import { ForbiddenError } from '../../domain/errors'
+import type { CustomFields, Need, NeedStatus } from '../../domain/needs/need'
+import { redactNeed } from '../../domain/needs/redaction'
+import { authorize } from '../auth/authorize'
+import type { UnitOfWork } from '../ports/unit-of-work'
+import { checkCustomFields, checkNeedReferences } from './need-references'
+import type { NeedIntake } from './need-intake'
+
+// interface §4.1
+export interface CreateNeedInput {
+  partnerId: string
+  status?: NeedStatus
+  customFields?: CustomFields
+  isConfidential?: boolean
+  parentNeedId?: string
+  assignedTo?: string
+  constituentId?: string
+  householdId?: string
+}
+
+export class CreateNeed {
+  constructor(
+    private readonly unitOfWork: UnitOfWork,
+    private readonly intake: NeedIntake,
+  ) {}
+
+  async execute(actor: Actor, input: CreateNeedInput): Promise<Need> {
+    authorize(actor, 'needs:create')
+    const scope = partnerScopeOf(actor)
+    if (scope && input.partnerId !== scope) throw new ForbiddenError('Partner members create needs for their own partner only')
+    const customFields = input.customFields ?? {}
+    checkCustomFields(customFields)
+
+    const need = await this.unitOfWork.run(async (r) => {
+      const { partner, householdId } = await checkNeedReferences(r, actor.organizationId, input)
+      return this.intake.record(r, {
+        ...input,
+        organizationId: actor.organizationId,
+        partner: partner!,
+        customFields,
+        isConfidential: input.isConfidential ?? false,
+        ...(householdId ? { householdId } : {}),
+        createdBy: actor.memberId,
+      })
+    })
+    return redactNeed(actor, need)
+  }
+}

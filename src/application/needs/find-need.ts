@@ -1,0 +1,19 @@
+import { partnerScopeOf, type Actor } from '../../domain/auth/actor'
+import { NotFoundError } from '../../domain/errors'
+import { normalizeReferenceNumber, type Need } from '../../domain/needs/need'
+import type { Repositories } from '../ports/repositories'
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+
+/**
+ * The need the actor may see by id or reference number (interface §4.4), else Need not found: another
+ * organization's need and, for partner roles, another partner's need are indistinguishable from none.
+ */
+export async function findVisibleNeed(r: Repositories, actor: Actor, idOrReference: string): Promise<Need> {
+  const need = UUID.test(idOrReference)
+    ? await r.needs.findById(actor.organizationId, idOrReference.toLowerCase())
+    : await r.needs.findByReferenceNumber(actor.organizationId, normalizeReferenceNumber(idOrReference))
+  const scope = partnerScopeOf(actor)
+  if (!need || (scope && need.partnerId !== scope)) throw new NotFoundError('Need')
+  return need
+}

@@ -1,0 +1,68 @@
+import { NotFoundError } from '../../domain/errors'
+import {
+  dueDateFor,
+  formatReferenceNumber,
+  INITIAL_NEED_STATUS,
+  type CustomFields,
+  type Need,
+  type NeedStatus,
+} from '../../domain/needs/need'
+import type { Partner } from '../../domain/partners/partner'
+import type { Clock } from '../ports/clock'
+import type { IdGenerator } from '../ports/ids'
+import type { Repositories } from '../ports/repositories'
+
+export interface NewNeed {
+  organizationId: string
+  partner: Partner
+  status?: NeedStatus
+  customFields: CustomFields
+  isConfidential: boolean
+  parentNeedId?: string
+  assignedTo?: string
+  constituentId?: string
+  householdId?: string
+  createdBy?: string
+}
+
+/**
+ * Records a new need inside the caller's transaction: its reference number from the organization's
+ * sequence, its due date from the partner's SLA, and its first history entry.
+ */
+export class NeedIntake {
+  constructor(
+    private readonly clock: Clock,
+    private readonly ids: IdGenerator,
+  ) {}
+
+  async record(r: Repositories, input: NewNeed): Promise<Need> {
+    const organization = await r.organizations.findById(input.organizationId)
+    if (!organization) throw new NotFoundError('Organization')
+    const number = await r.organizations.takeNextNeedNumber(organization.id)
+    const now = this.clock.now()
+    const { partner, status, ...fields } = input
+    const need: Need = {
+      ...fields,
+      id: this.ids.next(),
+      partnerId: partner.id,
+      status: status ?? INITIAL_NEED_STATUS,
+      createdAt: now,
+      updatedAt: now,
+      dueDate: dueDateFor(now, partner.slaHours),
+      referenceNumber: formatReferenceNumber(organization.shortCode, number),
+    }
+    await r.needs.insert(need)
+    await r.needs.appendChanges([
+      {
+        id: this.ids.next(),
+        organizationId: need.organizationId,
+        needId: need.id,
+        field: 'status',
+        to: need.status,
+        ...(need.createdBy ? { changedBy: need.createdBy } : {}),
+        changedAt: now,
+      },
+    ])
+    return need
+  }
+}

@@ -1,0 +1,62 @@
+import { readContactDetails } from '../../domain/constituents/contact'
+import { InvalidError, type FieldError } from '../../domain/errors'
+import { customFieldsTooLarge, CUSTOM_FIELDS_LIMITS, type CustomFields } from '../../domain/needs/need'
+import type { Partner } from '../../domain/partners/partner'
+import type { Repositories } from '../ports/repositories'
+
+/** The ids a need may point at; each must name a record of the need's organization (contract §4). */
+export interface NeedReferences {
+  partnerId?: string
+  assignedTo?: string
+  parentNeedId?: string
+  constituentId?: string
+  householdId?: string
+}
+
+/**
+ * Checks every given reference against the organization and answers the partner (when given) and the
+ * household (the constituent's own when not given). All problems are reported at once, as 400s.
+ */
+export async function checkNeedReferences(
+  r: Repositories,
+  organizationId: string,
+  refs: NeedReferences,
+): Promise<{ partner?: Partner; householdId?: string }> {
+  const errors: FieldError[] = []
+  const partner = refs.partnerId ? await r.partners.findById(organizationId, refs.partnerId) : undefined
+  if (refs.partnerId && !partner) errors.push({ path: '/partnerId', message: 'must name a partner of this organization' })
+  if (partner?.isArchived) errors.push({ path: '/partnerId', message: 'names an archived partner, which takes no new needs' })
+
+  if (refs.assignedTo && !(await r.members.findById(organizationId, refs.assignedTo))) {
+    errors.push({ path: '/assignedTo', message: 'must name a member of this organization' })
+  }
+  if (refs.parentNeedId && !(await r.needs.findById(organizationId, refs.parentNeedId))) {
+    errors.push({ path: '/parentNeedId', message: 'must name a need of this organization' })
+  }
+
+  let householdId = refs.householdId
+  if (refs.constituentId) {
+    const constituentHousehold = await r.constituents.findHouseholdOf(organizationId, refs.constituentId)
+    if (!constituentHousehold) errors.push({ path: '/constituentId', message: 'must name a constituent of this organization' })
+    else if (householdId && householdId !== constituentHousehold) {
+      errors.push({ path: '/householdId', message: "must be the constituent's household" })
+    } else householdId = constituentHousehold
+  } else if (householdId && !(await r.constituents.householdExists(organizationId, householdId))) {
+    errors.push({ path: '/householdId', message: 'must name a household of this organization' })
+  }
+
+  if (errors.length > 0) throw new InvalidError('The request names records that cannot be used', errors)
+  return { ...(partner ? { partner } : {}), ...(householdId ? { householdId } : {}) }
+}
+
+/** `customFields` stays within its limits and its contact keys are valid constituent fields (contract §4). */
+export function checkCustomFields(customFields: CustomFields): void {
+  const errors: FieldError[] = readContactDetails(customFields, '/customFields').errors
+  if (Object.keys(customFields).length > CUSTOM_FIELDS_LIMITS.maxKeys) {
+    errors.push({ path: '/customFields', message: `must have at most ${CUSTOM_FIELDS_LIMITS.maxKeys} keys` })
+  }
+  if (customFieldsTooLarge(customFields)) {
+    errors.push({ path: '/customFields', message: `must be at most ${CUSTOM_FIELDS_LIMITS.maxBytes} bytes as JSON` })
+  }
+  if (errors.length > 0) throw new InvalidError('customFields has invalid values', errors)
+}

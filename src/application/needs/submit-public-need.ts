@@ -1,0 +1,55 @@
+import { InvalidError } from '../../domain/errors'
+import type { CustomFields, Need } from '../../domain/needs/need'
+import { routeByKeywords } from '../../domain/needs/routing'
+import type { Repositories } from '../ports/repositories'
+import type { UnitOfWork } from '../ports/unit-of-work'
+import { checkCustomFields, checkNeedReferences } from './need-references'
+import type { NeedIntake } from './need-intake'
+
+// interface §4.2; contract §4
+export interface PublicNeedInput {
+  organizationId: string
+  description: string
+  partnerId?: string
+  customFields?: CustomFields
+  isConfidential?: boolean
+  parentNeedId?: string
+  constituentId?: string
+  householdId?: string
+}
+
+/** What an anonymous caller gets back: nothing that tells who else is on file. */
+export type PublicNeed = Omit<Need, 'duplicateWarning' | 'constituentId' | 'householdId'>
+
+export class SubmitPublicNeed {
+  constructor(
+    private readonly repositories: Repositories,
+    private readonly unitOfWork: UnitOfWork,
+    private readonly intake: NeedIntake,
+  ) {}
+
+  /** Anonymous: the per-address rate limit is the HTTP adapter's, applied before the body is read. */
+  async execute(input: PublicNeedInput): Promise<PublicNeed> {
+    const organization = await this.repositories.organizations.findById(input.organizationId)
+    if (!organization) throw InvalidError.field('/organizationId', 'must name an existing organization')
+    const customFields = { ...input.customFields, description: input.description }
+    checkCustomFields(customFields)
+
+    const need = await this.unitOfWork.run(async (r) => {
+      const { partner, householdId } = await checkNeedReferences(r, organization.id, input)
+      const routed = partner ?? routeByKeywords(input.description, await r.partners.listAll(organization.id))
+      if (!routed) throw InvalidError.field('/partnerId', 'this organization has no partner that takes needs')
+      return this.intake.record(r, {
+        organizationId: organization.id,
+        partner: routed,
+        customFields,
+        isConfidential: input.isConfidential ?? false,
+        ...(input.parentNeedId ? { parentNeedId: input.parentNeedId } : {}),
+        ...(input.constituentId ? { constituentId: input.constituentId } : {}),
+        ...(householdId ? { householdId } : {}),
+      })
+    })
+    const { duplicateWarning: _warning, constituentId: _constituent, householdId: _household, ...visible } = need
+    return visible
+  }
+}

@@ -1,0 +1,78 @@
+import type { Actor } from '../../domain/auth/actor'
+import { isAllowed } from '../../domain/auth/permissions'
+import { ConflictError, ForbiddenError } from '../../domain/errors'
+import { canTransition, changesBetween, dueDateFor, isOpen, type CustomFields, type Need, type NeedStatus } from '../../domain/needs/need'
+import { redactNeed } from '../../domain/needs/redaction'
+import { authorize } from '../auth/authorize'
+import type { Clock } from '../ports/clock'
+import type { IdGenerator } from '../ports/ids'
+import type { UnitOfWork } from '../ports/unit-of-work'
+import { findVisibleNeed } from './find-need'
+import { checkCustomFields, checkNeedReferences } from './need-references'
+
+// interface §4.5; contract §4
+export interface UpdateNeedInput {
+  status?: NeedStatus
+  assignedTo?: string
+  partnerId?: string
+  /** Replaces the whole object. */
+  customFields?: CustomFields
+  isConfidential?: boolean
+}
+
+export class UpdateNeed {
+  constructor(
+    private readonly unitOfWork: UnitOfWork,
+    private readonly clock: Clock,
+    private readonly ids: IdGenerator,
+  ) {}
+
+  async execute(actor: Actor, idOrReference: string, input: UpdateNeedInput): Promise<Need> {
+    authorize(actor, 'needs:update')
+    if (input.customFields) checkCustomFields(input.customFields)
+
+    const updated = await this.unitOfWork.run(async (r) => {
+      const before = await findVisibleNeed(r, actor, idOrReference)
+      if (before.isConfidential && !isAllowed(actor, 'needs:read-confidential')) {
+        // Someone who cannot read the confidential fields may neither overwrite nor expose them.
+        if (input.customFields !== undefined || input.isConfidential === false) {
+          throw new ForbiddenError('Changing the details of a confidential need requires reading them')
+        }
+      }
+      if (input.status && !canTransition(before.status, input.status)) {
+        throw new ConflictError(`A need cannot move from ${before.status} to ${input.status}`)
+      }
+      const newPartner = input.partnerId !== undefined && input.partnerId !== before.partnerId
+      const { partner } = await checkNeedReferences(r, actor.organizationId, {
+        ...(newPartner ? { partnerId: input.partnerId } : {}),
+        ...(input.assignedTo !== undefined && input.assignedTo !== before.assignedTo ? { assignedTo: input.assignedTo } : {}),
+      })
+
+      const after: Need = { ...before, ...definedOnly(input) }
+      if (partner && isOpen(after.status)) after.dueDate = dueDateFor(before.createdAt, partner.slaHours)
+      const changes = changesBetween(before, after)
+      const detailsChanged = input.customFields !== undefined && JSON.stringify(input.customFields) !== JSON.stringify(before.customFields)
+      if (changes.length === 0 && !detailsChanged) return before
+
+      const now = this.clock.now()
+      after.updatedAt = now
+      await r.needs.update(after)
+      await r.needs.appendChanges(
+        changes.map((change) => ({
+          ...change,
+          id: this.ids.next(),
+          organizationId: after.organizationId,
+          needId: after.id,
+          changedBy: actor.memberId,
+          changedAt: now,
+        })),
+      )
+      return after
+    })
+    return redactNeed(actor, updated)
+  }
+}
+
+function definedOnly<T extends object>(input: T): Partial<T> {
+  return Object.fromEntries(Object.entries(input).filter(([, value]) => value !== undefined)) as Partial<T>
+}

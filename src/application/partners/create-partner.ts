@@ -1,0 +1,43 @@
+import type { Actor } from '../../domain/auth/actor'
+import type { Partner } from '../../domain/partners/partner'
+import { authorize } from '../auth/authorize'
+import type { Clock } from '../ports/clock'
+import type { IdGenerator } from '../ports/ids'
+import type { UnitOfWork } from '../ports/unit-of-work'
+
+// contract §7: an addition, so an organization can add partners
+export interface CreatePartnerInput {
+  name: string
+  slaHours: number
+  description?: string
+  keywords?: string[]
+  website?: string
+  publicCategoryName?: string
+  isDefault?: boolean
+}
+
+export class CreatePartner {
+  constructor(
+    private readonly unitOfWork: UnitOfWork,
+    private readonly clock: Clock,
+    private readonly ids: IdGenerator,
+  ) {}
+
+  async execute(actor: Actor, input: CreatePartnerInput): Promise<Partner> {
+    authorize(actor, 'partners:create')
+    const partner: Partner = {
+      ...input,
+      id: this.ids.next(),
+      organizationId: actor.organizationId,
+      isArchived: false,
+      isDefault: input.isDefault ?? false,
+      createdAt: this.clock.now(),
+    }
+    return this.unitOfWork.run(async (r) => {
+      // The single default moves in the same transaction (contract §7).
+      if (partner.isDefault) await r.partners.clearDefaultExcept(actor.organizationId, partner.id)
+      await r.partners.insert(partner)
+      return partner
+    })
+  }
+}

@@ -1,0 +1,12 @@
+import type { Repositories } from './repositories'
+
+/**
+ * All or nothing. `run` hands `work` repositories bound to one transaction: it commits when the returned
+ * promise resolves and rolls back when it rejects, whatever `work` awaited in between. Every write goes
+ * through here; reads of committed data use the plain `Repositories`.
+ *
+ * Keep slow I/O (providers, email, SMS) out of `work`: put it in the outbox instead.
+ */
+export interface UnitOfWork {
+  run<T>(work: (repositories: Repositories) => Promise<T>): Promise<T>
+}

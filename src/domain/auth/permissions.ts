@@ -1,0 +1,49 @@
+import type { Actor } from './actor'
+import type { Profile, Role } from './roles'
+
+/**
+ * Who may do what: contract §6 as data, the only place it is written. A rule allows the listed roles,
+ * and any role holding one of the listed profiles. Scope (own partner, own organization) is applied
+ * by the use cases on top of this table.
+ */
+export interface PermissionRule {
+  roles: readonly Role[]
+  profiles: readonly Profile[]
+}
+
+const EVERY_ROLE: readonly Role[] = ['org_admin', 'partner_admin', 'partner_agent', 'staff', 'volunteer']
+const CASEWORKERS: readonly Role[] = ['org_admin', 'staff', 'partner_admin', 'partner_agent']
+
+export const PERMISSIONS = {
+  'needs:read': { roles: EVERY_ROLE, profiles: [] },
+  'needs:add-note': { roles: EVERY_ROLE, profiles: [] },
+  'partners:list': { roles: EVERY_ROLE, profiles: [] },
+  'profile:read': { roles: EVERY_ROLE, profiles: [] },
+  'profile:update': { roles: EVERY_ROLE, profiles: [] },
+  'needs:create': { roles: ['org_admin', 'staff', 'partner_admin', 'partner_agent'], profiles: ['intake_staff'] },
+  'needs:update': { roles: CASEWORKERS, profiles: ['needs_processor'] },
+  'needs:send-sms': { roles: ['org_admin'], profiles: ['sms_communicator'] },
+  'constituents:read-pii': { roles: ['org_admin', 'partner_admin'], profiles: ['pii_reader'] },
+  'constituents:read-contact': {
+    roles: ['org_admin', 'partner_admin'],
+    profiles: ['pii_reader', 'email_phone_communicator'],
+  },
+  'needs:read-confidential': { roles: ['org_admin', 'partner_admin'], profiles: ['pii_reader'] },
+  'constituents:search': { roles: CASEWORKERS, profiles: ['intake_staff'] },
+  'constituents:update': { roles: CASEWORKERS, profiles: ['intake_staff'] },
+  'constituents:merge': { roles: ['org_admin'], profiles: ['duplicate_resolver'] },
+  'household-matches:list': { roles: ['org_admin'], profiles: ['duplicate_resolver'] },
+  'household-matches:resolve': { roles: ['org_admin'], profiles: ['duplicate_resolver'] },
+  'partners:create': { roles: ['org_admin'], profiles: [] },
+  'partners:update': { roles: ['org_admin', 'partner_admin'], profiles: [] },
+  'members:list': { roles: ['org_admin', 'staff', 'partner_admin'], profiles: [] },
+  'members:manage': { roles: ['org_admin', 'partner_admin'], profiles: [] },
+  'organization:settings': { roles: ['org_admin'], profiles: [] },
+} as const satisfies Record<string, PermissionRule>
+
+export type Permission = keyof typeof PERMISSIONS
+
+export function isAllowed(actor: Pick<Actor, 'role' | 'profiles'>, permission: Permission): boolean {
+  const rule: PermissionRule = PERMISSIONS[permission]
+  return rule.roles.includes(actor.role) || rule.profiles.some((p) => actor.profiles.includes(p))
+}

@@ -1,0 +1,78 @@
+import type { FieldError } from '../errors'
+
+// interface §2.2, §8: the limits every constituent field keeps, wherever it arrives from.
+export const CONTACT_FIELDS = [
+  'firstName',
+  'lastName',
+  'phone',
+  'email',
+  'dateOfBirth',
+  'addressStreet',
+  'addressCity',
+  'addressState',
+  'addressZip',
+] as const
+export type ContactField = (typeof CONTACT_FIELDS)[number]
+export type ContactDetails = Partial<Record<ContactField, string>>
+
+export const E164_PATTERN = '^\\+[1-9][0-9]{1,14}$'
+export const ZIP_PATTERN = '^[0-9]{5}$'
+export const DATE_PATTERN = '^[0-9]{4}-[0-9]{2}-[0-9]{2}$'
+/** Deliberately simple: one @, no spaces, a dot in the domain. Deliverability is the mail server's call. */
+export const EMAIL_PATTERN = '^[^\\s@]+@[^\\s@]+\\.[^\\s@]+$'
+export const NAME_MAX_LENGTH = 200
+
+/** USPS codes of the states, the District of Columbia, territories and military mail. */
+export const US_STATES = new Set(
+  (
+    'AL AK AZ AR CA CO CT DE FL GA HI ID IL IN IA KS KY LA ME MD MA MI MN MS MO MT NE NV NH NJ NM NY NC ND OH OK ' +
+    'OR PA RI SC SD TN TX UT VT VA WA WV WI WY DC AS GU MP PR VI UM FM MH PW AA AE AP'
+  ).split(' '),
+)
+
+/** True for a real calendar date written YYYY-MM-DD (rejects 2023-02-30). */
+export function isCalendarDate(value: string): boolean {
+  if (!new RegExp(DATE_PATTERN).test(value)) return false
+  const date = new Date(`${value}T00:00:00Z`)
+  return !Number.isNaN(date.getTime()) && date.toISOString().slice(0, 10) === value
+}
+
+const withinNameLength = (v: string) => (v.length > NAME_MAX_LENGTH ? `must be at most ${NAME_MAX_LENGTH} characters` : undefined)
+
+const checks: Record<ContactField, (v: string) => string | undefined> = {
+  firstName: withinNameLength,
+  lastName: withinNameLength,
+  addressStreet: withinNameLength,
+  addressCity: withinNameLength,
+  phone: (v) => (new RegExp(E164_PATTERN).test(v) ? undefined : 'must be an E.164 phone number such as +15551234567'),
+  email: (v) => (v.length <= 254 && new RegExp(EMAIL_PATTERN).test(v) ? undefined : 'must be an email address'),
+  dateOfBirth: (v) => (isCalendarDate(v) ? undefined : 'must be a real date written YYYY-MM-DD'),
+  addressState: (v) => (US_STATES.has(v) ? undefined : 'must be a two-letter US state or territory code such as NY'),
+  addressZip: (v) => (new RegExp(ZIP_PATTERN).test(v) ? undefined : 'must be a five-digit ZIP code'),
+}
+
+/**
+ * Validates the contact keys of a free-form object (a need's `customFields`), leaving other keys alone.
+ * Returns the contact details found and one error per bad field, with paths under `pathPrefix`.
+ */
+export function readContactDetails(
+  source: Record<string, unknown>,
+  pathPrefix: string,
+): { details: ContactDetails; errors: FieldError[] } {
+  const details: ContactDetails = {}
+  const errors: FieldError[] = []
+  for (const field of CONTACT_FIELDS) {
+    const value = source[field]
+    if (value === undefined || value === null) continue
+    if (typeof value !== 'string') {
+      errors.push({ path: `${pathPrefix}/${field}`, message: 'must be a string' })
+      continue
+    }
+    const trimmed = value.trim()
+    if (trimmed === '') continue
+    const problem = checks[field](trimmed)
+    if (problem) errors.push({ path: `${pathPrefix}/${field}`, message: problem })
+    else details[field] = trimmed
+  }
+  return { details, errors }
+}

@@ -1,0 +1,75 @@
+/**
+ * Typed failures of the domain and the use cases. The HTTP adapter maps each kind to a status once
+ * (STYLE "Errors"); nothing else turns an error into a status code.
+ */
+export interface FieldError {
+  /** JSON-pointer-like path of the offending field, e.g. `/customFields/phone`. */
+  path: string
+  message: string
+}
+
+export abstract class DomainError extends Error {
+  abstract readonly kind: string
+}
+
+/** 400: the request is well-formed but breaks a rule; `errors` names the fields. */
+export class InvalidError extends DomainError {
+  readonly kind = 'invalid'
+  constructor(
+    message: string,
+    readonly errors: FieldError[] = [],
+  ) {
+    super(message)
+  }
+  static field(path: string, message: string): InvalidError {
+    return new InvalidError(message, [{ path, message }])
+  }
+}
+
+/** 401: no valid credentials. The message never says which part was wrong. */
+export class UnauthorizedError extends DomainError {
+  readonly kind = 'unauthorized'
+  constructor(message = 'Missing or invalid credentials') {
+    super(message)
+  }
+}
+
+/** 403: authenticated, but the permission table does not allow it. */
+export class ForbiddenError extends DomainError {
+  readonly kind = 'forbidden'
+  constructor(message = 'You are not allowed to do this') {
+    super(message)
+  }
+}
+
+/** The resources whose absence has its own title in the interface (or contract §3). */
+export type ResourceName = 'Need' | 'Constituent' | 'Partner' | 'Member' | 'Household match' | 'Organization'
+
+/** 404: unknown, or belonging to another organization or partner scope (never revealed). */
+export class NotFoundError extends DomainError {
+  readonly kind = 'not_found'
+  constructor(readonly resource: ResourceName) {
+    super(`${resource} not found`)
+  }
+}
+
+/** 409: the request conflicts with the current state. */
+export class ConflictError extends DomainError {
+  readonly kind = 'conflict'
+}
+
+/** 429: too many attempts; `retryAfterSeconds` goes into `Retry-After`. */
+export class TooManyRequestsError extends DomainError {
+  readonly kind = 'too_many_requests'
+  constructor(
+    readonly retryAfterSeconds: number,
+    message = 'Too many requests, try again later',
+  ) {
+    super(message)
+  }
+}
+
+/** 503: a dependency (the database) is not answering; the request may be retried. */
+export class UnavailableError extends DomainError {
+  readonly kind = 'unavailable'
+}

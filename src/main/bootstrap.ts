@@ -1,0 +1,35 @@
+import { randomBytes } from 'node:crypto'
+import type { Container } from 'inversify'
+import { CreateOrganization } from '../application/organizations/create-organization'
+import type { Config } from './config'
+import { PORTS } from './container'
+
+export interface BootstrapResult {
+  organizationSlug: string
+  adminEmail: string
+  /** Present only when the password was generated here, to be shown once. */
+  generatedPassword?: string
+}
+
+/**
+ * First start (contract §1): on an empty database, one organization and its org_admin, from
+ * INTAKE_ADMIN_* / INTAKE_ORG_* or from defaults with a random password.
+ */
+export async function bootstrapFirstOrganization(c: Container): Promise<BootstrapResult | undefined> {
+  const { repositories } = c.get(PORTS.persistence)
+  if ((await repositories.organizations.count()) > 0) return undefined
+  const settings: Config['bootstrap'] = c.get(PORTS.config).bootstrap
+  const generatedPassword = settings.adminPassword ? undefined : randomBytes(12).toString('base64url')
+  const result: BootstrapResult = {
+    organizationSlug: settings.orgSlug ?? 'my-organization',
+    adminEmail: settings.adminEmail ?? 'admin@example.org',
+    ...(generatedPassword ? { generatedPassword } : {}),
+  }
+  await c.get(CreateOrganization).execute({
+    name: settings.orgName ?? 'My Organization',
+    slug: result.organizationSlug,
+    adminEmail: result.adminEmail,
+    adminPassword: settings.adminPassword ?? generatedPassword!,
+  })
+  return result
+}

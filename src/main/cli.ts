@@ -1,0 +1,159 @@
+#!/usr/bin/env bun
+import { parseArgs } from 'node:util'
+import { CreateOrganization } from '../application/organizations/create-organization'
+import { SetMemberPassword } from '../application/members/set-member-password'
+import { DomainError } from '../domain/errors'
+import { bootstrapFirstOrganization } from './bootstrap'
+import { ConfigError, loadConfig } from './config'
+import { createContainer, createPersistence, PORTS } from './container'
+import { startServer } from './server'
+
+const USAGE = `Usage: intake <command>
+
+Commands:
+  serve                          Run the HTTP API (migrations run first)
+  migrate                        Apply database migrations and exit
+  org create --name N --slug S [--short-code C] --admin-email E --admin-password P [--json]
+                                 Create an organization, its default partner and a confirmed org_admin
+  member set-password --email E --password P [--org SLUG]
+                                 Set a member's password and confirm the member
+
+Configuration comes from the environment: see README.md.`
+
+async function main(argv: string[]): Promise<number> {
+  const [command, sub, ...rest] = argv
+  const config = loadConfig()
+  switch (command) {
+    case 'serve':
+      return serve(config)
+    case 'migrate': {
+      const persistence = createPersistence(config)
+      await persistence.close()
+      console.log('Migrations applied.')
+      return 0
+    }
+    case 'org':
+      if (sub !== 'create') break
+      return createOrganization(config, rest)
+    case 'member':
+      if (sub !== 'set-password') break
+      return setPassword(config, rest)
+    case undefined:
+    case 'help':
+    case '--help':
+      console.log(USAGE)
+      return command === undefined ? 1 : 0
+  }
+  console.error(`Unknown command: ${argv.join(' ')}\n\n${USAGE}`)
+  return 1
+}
+
+async function serve(config: ReturnType<typeof loadConfig>): Promise<number> {
+  const server = await startServer(config)
+  const created = await bootstrapFirstOrganization(server.container)
+  const logger = server.container.get(PORTS.logger)
+  logger.info('listening', { url: server.url, database: config.database.kind })
+  if (created) {
+    const password = created.generatedPassword ?? '<INTAKE_ADMIN_PASSWORD>'
+    console.log(
+      [
+        '',
+        `Created organization "${created.organizationSlug}" with admin ${created.adminEmail}.`,
+        ...(created.generatedPassword ? [`Admin password (shown once): ${created.generatedPassword}`] : []),
+        'Log in:',
+        `  curl -s -X POST ${server.url}/api/auth/login -H 'content-type: application/json' \\`,
+        `    -d '${JSON.stringify({ email: created.adminEmail, password })}'`,
+        `API docs: ${server.url}/api/docs`,
+        '',
+      ].join('\n'),
+    )
+  }
+  console.log(`Intake service listening on ${server.url} (API docs at ${server.url}/api/docs)`)
+  const shutdown = async (signal: string) => {
+    logger.info('shutting down', { signal })
+    await server.stop()
+    process.exit(0)
+  }
+  process.once('SIGTERM', () => void shutdown('SIGTERM'))
+  process.once('SIGINT', () => void shutdown('SIGINT'))
+  return new Promise(() => {}) // serve until a signal ends the process
+}
+
+async function createOrganization(config: ReturnType<typeof loadConfig>, args: string[]): Promise<number> {
+  const { values } = parseArgs({
+    args,
+    options: {
+      name: { type: 'string' },
+      slug: { type: 'string' },
+      'short-code': { type: 'string' },
+      'admin-email': { type: 'string' },
+      'admin-password': { type: 'string' },
+      json: { type: 'boolean', default: false },
+    },
+  })
+  const missing = ['name', 'slug', 'admin-email', 'admin-password'].filter((k) => !values[k as keyof typeof values])
+  if (missing.length > 0) {
+    console.error(`Missing: ${missing.map((m) => `--${m}`).join(', ')}\n\n${USAGE}`)
+    return 1
+  }
+  const container = createContainer(config)
+  try {
+    const created = await container.get(CreateOrganization).execute({
+      name: values.name!,
+      slug: values.slug!,
+      ...(values['short-code'] ? { shortCode: values['short-code'] } : {}),
+      adminEmail: values['admin-email']!,
+      adminPassword: values['admin-password']!,
+    })
+    console.log(values.json ? JSON.stringify(created) : `Created organization ${values.slug} (${created.organizationId}); its admin can log in now.`)
+    return 0
+  } finally {
+    await container.get(PORTS.persistence).close()
+  }
+}
+
+async function setPassword(config: ReturnType<typeof loadConfig>, args: string[]): Promise<number> {
+  const { values } = parseArgs({
+    args,
+    options: { email: { type: 'string' }, password: { type: 'string' }, org: { type: 'string' } },
+  })
+  if (!values.email || !values.password) {
+    console.error(`Missing: --email and --password are required\n\n${USAGE}`)
+    return 1
+  }
+  const container = createContainer(config)
+  try {
+    await container.get(SetMemberPassword).execute({
+      email: values.email,
+      password: values.password,
+      ...(values.org ? { organizationSlug: values.org } : {}),
+    })
+    console.log(`Password set for ${values.email}; the member is confirmed and can log in.`)
+    return 0
+  } finally {
+    await container.get(PORTS.persistence).close()
+  }
+}
+
+/** A failure the operator can fix, said in one line; anything else with its stack. */
+function explain(error: unknown): string {
+  if (error instanceof ConfigError) return `Configuration error: ${error.message}`
+  if (error instanceof DomainError) {
+    const details = 'errors' in error ? (error.errors as Array<{ path: string; message: string }>) : []
+    return [error.message, ...details.map((d) => `  ${flagOf(d.path)}: ${d.message}`)].join('\n')
+  }
+  return error instanceof Error ? (error.stack ?? error.message) : String(error)
+}
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (error) => {
+    console.error(explain(error))
+    process.exit(1)
+  },
+)
+
+/** `/adminEmail` → `--admin-email`: field paths named as the flags the operator typed. */
+function flagOf(path: string): string {
+  return `--${path.replace(/^\//, '').replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`
+}

@@ -1,0 +1,139 @@
+import { randomBytes } from 'node:crypto'
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { dirname, join } from 'node:path'
+import { LOG_LEVELS, type LogLevel } from '../adapters/system/json-logger'
+
+/** Everything the service reads from its environment (contract §1), validated once at start. */
+export interface Config {
+  port: number
+  host: string
+  /** `memory:` keeps everything in the process (tests, trying it out). */
+  database: { kind: 'sqlite'; path: string } | { kind: 'postgres'; url: string } | { kind: 'memory' }
+  jwtSecret: string
+  /** 32 bytes. */
+  dataEncryptionKey: Buffer
+  sms: { provider: 'log' | 'twilio'; accountSid?: string; authToken?: string; apiBaseUrl?: string }
+  emailFallback: 'log'
+  publicIntakeRateLimit: number
+  /** Trust X-Forwarded-For for client addresses (only behind a proxy that sets it). */
+  trustProxy: boolean
+  publicBaseUrl: string
+  logLevel: LogLevel
+  bootstrap: { adminEmail?: string; adminPassword?: string; orgName?: string; orgSlug?: string }
+}
+
+export class ConfigError extends Error {
+  constructor(
+    readonly variable: string,
+    problem: string,
+  ) {
+    super(`${variable} ${problem}`)
+  }
+}
+
+type Env = Record<string, string | undefined>
+
+export function loadConfig(env: Env = process.env): Config {
+  const database = parseDatabaseUrl(env.DATABASE_URL ?? 'sqlite:./data/intake.sqlite')
+  const port = integer(env, 'PORT', 3000, 0, 65535)
+  const sms = choice(env, 'SMS_PROVIDER', ['log', 'twilio'] as const, 'log')
+  if (sms === 'twilio') {
+    for (const name of ['TWILIO_ACCOUNT_SID', 'TWILIO_AUTH_TOKEN']) if (!env[name]) throw new ConfigError(name, 'is required when SMS_PROVIDER=twilio')
+  }
+  return {
+    port,
+    host: env.HOST ?? '0.0.0.0',
+    database,
+    jwtSecret: secret(env, 'JWT_SECRET', database, parseJwtSecret, () => randomBytes(48).toString('base64url')),
+    dataEncryptionKey: secret(env, 'DATA_ENCRYPTION_KEY', database, parseEncryptionKey, () => randomBytes(32).toString('hex')),
+    sms: {
+      provider: sms,
+      ...(env.TWILIO_ACCOUNT_SID ? { accountSid: env.TWILIO_ACCOUNT_SID } : {}),
+      ...(env.TWILIO_AUTH_TOKEN ? { authToken: env.TWILIO_AUTH_TOKEN } : {}),
+      ...(env.TWILIO_API_BASE_URL ? { apiBaseUrl: url(env, 'TWILIO_API_BASE_URL') } : {}),
+    },
+    emailFallback: choice(env, 'EMAIL_FALLBACK', ['log'] as const, 'log'),
+    publicIntakeRateLimit: integer(env, 'PUBLIC_INTAKE_RATE_LIMIT', 20, 1, 1_000_000),
+    trustProxy: choice(env, 'TRUST_PROXY', ['true', 'false'] as const, 'false') === 'true',
+    publicBaseUrl: env.PUBLIC_BASE_URL ? url(env, 'PUBLIC_BASE_URL') : `http://localhost:${port}`,
+    logLevel: choice(env, 'LOG_LEVEL', LOG_LEVELS, 'info'),
+    bootstrap: {
+      ...(env.INTAKE_ADMIN_EMAIL ? { adminEmail: env.INTAKE_ADMIN_EMAIL } : {}),
+      ...(env.INTAKE_ADMIN_PASSWORD ? { adminPassword: env.INTAKE_ADMIN_PASSWORD } : {}),
+      ...(env.INTAKE_ORG_NAME ? { orgName: env.INTAKE_ORG_NAME } : {}),
+      ...(env.INTAKE_ORG_SLUG ? { orgSlug: env.INTAKE_ORG_SLUG } : {}),
+    },
+  }
+}
+
+function parseDatabaseUrl(value: string): Config['database'] {
+  if (value === 'memory:') return { kind: 'memory' }
+  if (value === 'sqlite::memory:') return { kind: 'sqlite', path: ':memory:' }
+  if (value.startsWith('sqlite:')) {
+    const path = value.slice('sqlite:'.length)
+    if (!path) throw new ConfigError('DATABASE_URL', 'needs a file path after sqlite:')
+    return { kind: 'sqlite', path }
+  }
+  if (/^postgres(ql)?:\/\//.test(value)) return { kind: 'postgres', url: value }
+  throw new ConfigError('DATABASE_URL', 'must be sqlite:<path>, sqlite::memory:, memory: or postgres://…')
+}
+
+function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name]
+  if (raw === undefined || raw === '') return fallback
+  const value = Number(raw)
+  if (!Number.isInteger(value) || value < min || value > max) throw new ConfigError(name, `must be a whole number from ${min} to ${max}`)
+  return value
+}
+
+function choice<T extends string>(env: Env, name: string, allowed: readonly T[], fallback: T): T {
+  const raw = env[name]
+  if (raw === undefined || raw === '') return fallback
+  if (!allowed.includes(raw as T)) throw new ConfigError(name, `must be one of ${allowed.join(', ')}`)
+  return raw as T
+}
+
+function url(env: Env, name: string): string {
+  const raw = env[name] ?? ''
+  if (!URL.canParse(raw) || !/^https?:$/.test(new URL(raw).protocol)) throw new ConfigError(name, 'must be an http(s) URL')
+  return raw.replace(/\/+$/, '')
+}
+
+function parseJwtSecret(raw: string): string {
+  if (raw.length < 32) throw new Error('must be at least 32 characters')
+  return raw
+}
+
+function parseEncryptionKey(raw: string): Buffer {
+  const key = /^[0-9a-fA-F]{64}$/.test(raw) ? Buffer.from(raw, 'hex') : Buffer.from(raw, 'base64')
+  if (key.length !== 32) throw new Error('must be 32 bytes, written as 64 hex characters or as base64')
+  return key
+}
+
+/**
+ * A secret from the environment; with SQLite and none set, one generated on first start and kept beside
+ * the database in a file only the owner can read (contract §1). PostgreSQL deployments must set it,
+ * since every instance needs the same value.
+ */
+function secret<T>(env: Env, name: string, database: Config['database'], parse: (raw: string) => T, generate: () => string): T {
+  let raw = env[name]
+  if (!raw && database.kind === 'memory') raw = generate()
+  if (!raw && database.kind === 'sqlite') {
+    raw = database.path === ':memory:' ? generate() : readOrCreate(join(dirname(database.path), `${name.toLowerCase()}.secret`), generate)
+  }
+  if (!raw) throw new ConfigError(name, 'is required with PostgreSQL')
+  try {
+    return parse(raw)
+  } catch (error) {
+    throw new ConfigError(name, (error as Error).message)
+  }
+}
+
+function readOrCreate(file: string, generate: () => string): string {
+  if (existsSync(file)) return readFileSync(file, 'utf8').trim()
+  const value = generate()
+  mkdirSync(dirname(file), { recursive: true })
+  writeFileSync(file, `${value}\n`, { mode: 0o600 })
+  chmodSync(file, 0o600)
+  return value
+}

@@ -1,0 +1,51 @@
+import { describe, expect, test } from 'bun:test'
+import { readdirSync, readFileSync } from 'node:fs'
+import { join, relative, resolve } from 'node:path'
+
+// The inward rule (STYLE.md), checked by a machine: domain imports nothing outside itself,
+// application imports only the domain and itself, adapters never import main.
+const SRC = resolve(import.meta.dir, '../src')
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
+    entry.isDirectory() ? sourceFiles(join(dir, entry.name)) : entry.name.endsWith('.ts') ? [join(dir, entry.name)] : [],
+  )
+}
+
+function importsOf(file: string): string[] {
+  const text = readFileSync(file, 'utf8')
+  return [...text.matchAll(/(?:import|export)[^'"]*?from\s+['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)|import\s+['"]([^'"]+)['"]/g)].map(
+    (m) => (m[1] ?? m[2] ?? m[3])!,
+  )
+}
+
+/** The layer an import lands in: a folder of src, or 'package:<name>' for anything else. */
+function layerOf(file: string, specifier: string): string {
+  if (!specifier.startsWith('.')) return `package:${specifier}`
+  return relative(SRC, resolve(file, '..', specifier)).split('/')[0]!
+}
+
+const ALLOWED: Record<string, (layer: string) => boolean> = {
+  domain: (layer) => layer === 'domain',
+  application: (layer) => layer === 'domain' || layer === 'application',
+  adapters: (layer) => layer !== 'main',
+  main: () => true,
+}
+
+describe('dependencies point inward', () => {
+  for (const layer of Object.keys(ALLOWED)) {
+    test(`${layer} imports only what its layer may`, () => {
+      const violations = sourceFiles(join(SRC, layer)).flatMap((file) =>
+        importsOf(file)
+          .filter((specifier) => !ALLOWED[layer]!(layerOf(file, specifier)))
+          .map((specifier) => `${relative(SRC, file)} imports ${specifier}`),
+      )
+      expect(violations).toEqual([])
+    })
+  }
+
+  test('the check sees imports at all', () => {
+    const files = sourceFiles(join(SRC, 'application'))
+    expect(files.some((file) => importsOf(file).some((s) => layerOf(file, s) === 'domain'))).toBe(true)
+  })
+})

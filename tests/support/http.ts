@@ -1,0 +1,92 @@
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import type { Config } from '../../src/main/config'
+import { startServer, type RunningServer } from '../../src/main/server'
+import { createWorld, TEST_PASSWORD, testConfig, cheapPasswords, type World } from './world'
+import { FixedClock } from './fixed-clock'
+import { PORTS } from '../../src/main/container'
+
+export interface ApiResponse<T = any> {
+  status: number
+  headers: Headers
+  body: T
+}
+
+export interface RequestOptions {
+  token?: string
+  body?: unknown
+  /** A raw body sent as is (for malformed JSON and size tests). */
+  raw?: string
+  headers?: Record<string, string>
+}
+
+/** The real server on a random port over a fresh SQLite file, and a small client for it. */
+export interface TestServer {
+  url: string
+  server: RunningServer
+  world: World
+  logs: string[]
+  call<T = any>(method: string, path: string, options?: RequestOptions): Promise<ApiResponse<T>>
+  /** Logs in with the test password and answers the access token. */
+  login(email: string, organizationSlug?: string): Promise<string>
+  /** A confirmed member with a password; answers its access token and actor. */
+  tokenFor(world: World, role: Parameters<World['member']>[0], options?: Parameters<World['member']>[1]): Promise<string>
+  stop(): Promise<void>
+}
+
+export async function startTestServer(env: Record<string, string> = {}): Promise<TestServer> {
+  const dir = mkdtempSync(join(tmpdir(), 'intake-http-'))
+  const config: Config = testConfig({ DATABASE_URL: `sqlite:${join(dir, 'intake.sqlite')}`, PORT: '0', HOST: '127.0.0.1', ...env })
+  const logs: string[] = []
+  const passwords = cheapPasswords()
+  const server = await startServer(config, {
+    clock: new FixedClock(new Date().toISOString()),
+    passwords,
+    logger: { debug: () => {}, info: (m, f) => logs.push(JSON.stringify({ m, ...f })), warn: (m, f) => logs.push(JSON.stringify({ m, ...f })), error: (m, f) => logs.push(JSON.stringify({ m, ...f })) },
+  })
+  const world = await createWorld(config, server.container, server.container.get(PORTS.clock) as FixedClock)
+
+  async function call<T>(method: string, path: string, options: RequestOptions = {}): Promise<ApiResponse<T>> {
+    const headers: Record<string, string> = { ...options.headers }
+    if (options.token) headers.authorization = `Bearer ${options.token}`
+    let body: string | undefined = options.raw
+    if (options.body !== undefined) {
+      body = JSON.stringify(options.body)
+      headers['content-type'] ??= 'application/json'
+    }
+    const response = await fetch(`${server.url}${path}`, { method, headers, ...(body !== undefined ? { body } : {}) })
+    const text = await response.text()
+    let parsed: unknown = text
+    try {
+      parsed = text ? JSON.parse(text) : undefined
+    } catch {}
+    return { status: response.status, headers: response.headers, body: parsed as T }
+  }
+
+  async function login(email: string, organizationSlug?: string): Promise<string> {
+    const response = await call<{ accessToken: string }>('POST', '/api/auth/login', { body: { email, password: TEST_PASSWORD, ...(organizationSlug ? { organizationSlug } : {}) } })
+    if (response.status !== 200) throw new Error(`login failed: ${response.status} ${JSON.stringify(response.body)}`)
+    return response.body.accessToken
+  }
+
+  return {
+    url: server.url,
+    server,
+    world,
+    logs,
+    call,
+    login,
+    async tokenFor(w, role, options = {}) {
+      const passwordHash = await passwords.hash(TEST_PASSWORD)
+      const actor = await w.member(role, { ...options, passwordHash })
+      const member = await w.repositories.members.findById(actor.organizationId, actor.memberId)
+      const organization = await w.repositories.organizations.findById(actor.organizationId)
+      return login(member!.email, organization!.slug)
+    },
+    async stop() {
+      await server.stop()
+      rmSync(dir, { recursive: true, force: true })
+    },
+  }
+}
