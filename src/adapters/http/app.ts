@@ -10,7 +10,7 @@ import { authentication } from './authentication'
 import { healthRoutes } from './health.routes'
 import { needsRoutes } from './needs.routes'
 import { partnersRoutes } from './partners.routes'
-import { INVALID_JSON, problemDetails } from './problem'
+import { BODY_TOO_LARGE, INVALID_JSON, MAX_BODY_BYTES, problemDetails } from './problem'
 import { publicIntakeGuard } from './public-intake-guard'
 
 export interface HttpDependencies {
@@ -23,6 +23,41 @@ export interface HttpDependencies {
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/
 
+/**
+ * Bodies are JSON whatever the Content-Type says; an empty body is `null` (no body). Broken JSON and an
+ * over-long body are reported by validation, after authentication, so an anonymous caller gets 401 first.
+ */
+async function parseBody({ request }: { request: Request }): Promise<unknown> {
+  const text = await readBody(request)
+  if (text === undefined) return BODY_TOO_LARGE
+  if (text === '') return null
+  try {
+    return JSON.parse(text)
+  } catch {
+    return INVALID_JSON
+  }
+}
+
+/**
+ * The body as text, or undefined past MAX_BODY_BYTES. A declared Content-Length was already checked when
+ * the request arrived (problem.ts); a body without one (chunked) is read only up to the limit.
+ */
+async function readBody(request: Request): Promise<string | undefined> {
+  if (request.headers.has('content-length') || !request.body) return request.text()
+  const reader = request.body.getReader()
+  const chunks: Uint8Array[] = []
+  let size = 0
+  for (let next = await reader.read(); !next.done; next = await reader.read()) {
+    size += next.value.byteLength
+    if (size > MAX_BODY_BYTES) {
+      await reader.cancel()
+      return undefined
+    }
+    chunks.push(next.value)
+  }
+  return Buffer.concat(chunks).toString('utf8')
+}
+
 /** The whole HTTP surface: one Elysia plugin per area, the OpenAPI document generated from their schemas. */
 export function createHttpApp(deps: HttpDependencies) {
   const auth = authentication(deps.container.get(Authenticate))
@@ -31,6 +66,9 @@ export function createHttpApp(deps: HttpDependencies) {
       openapi({
         path: '/api/docs',
         specPath: '/api/openapi.json',
+        // The plugin's default is the spec path without its leading slash, which the page at /api/docs
+        // resolves to /api/api/openapi.json.
+        scalar: { url: '/api/openapi.json' },
         documentation: {
           info: {
             title: 'Intake and case-management service',
@@ -46,17 +84,9 @@ export function createHttpApp(deps: HttpDependencies) {
       set.headers['x-request-id'] = given && REQUEST_ID.test(given) ? given : crypto.randomUUID()
     })
     .use(problemDetails(deps.logger))
-    .onParse({ as: 'global' }, async ({ request }) => {
-      // Bodies are JSON whatever the Content-Type says; an empty body is no body. Broken JSON is reported
-      // by validation, after authentication, so an anonymous caller gets 401 first.
-      const text = await request.text()
-      if (text === '') return undefined
-      try {
-        return JSON.parse(text)
-      } catch {
-        return INVALID_JSON
-      }
-    })
+    // The second entry never runs (the first always answers); it tells the OpenAPI generator the bodies are
+    // JSON, which it cannot see in a function and would otherwise document every body with no content.
+    .onParse({ as: 'global' }, [parseBody, 'json'] as never)
     .use(healthRoutes(deps.persistence))
     .use(authRoutes(deps.container, auth))
     .use(needsRoutes(deps.container, auth, publicIntakeGuard(deps.publicIntakeRateLimiter, deps.trustProxy)))

@@ -28,12 +28,12 @@ export function authRoutes(c: Container, authentication: AuthenticationPlugin) {
         password: t.String({ minLength: 1, maxLength: 1024 }),
         organizationSlug: t.Optional(t.String({ minLength: 1, maxLength: 63 })),
       }),
-      response: { 200: TokenPairSchema, ...problems(400, 401, 429) },
+      response: { 200: TokenPairSchema, ...problems(400, 401, 413, 429) },
       detail: { summary: 'Log in with email and password', security: [] },
     })
     .post('/refresh', ({ body }) => refresh.execute(body.refreshToken), {
       body: RefreshTokenBody,
-      response: { 200: TokenPairSchema, ...problems(400, 401) },
+      response: { 200: TokenPairSchema, ...problems(400, 401, 413) },
       detail: { summary: 'Trade a refresh token for a new pair (rotation)', security: [] },
     })
     .post(
@@ -45,7 +45,7 @@ export function authRoutes(c: Container, authentication: AuthenticationPlugin) {
       {
         auth: true,
         body: RefreshTokenBody,
-        response: { 204: t.Void(), ...problems(400, 401) },
+        response: { 204: t.Void(), ...problems(400, 401, 413) },
         detail: { summary: 'End the session of a refresh token' },
       },
     )

@@ -2,7 +2,8 @@ import { Elysia } from 'elysia'
 import type { Authenticate } from '../../application/auth/authenticate'
 import type { Actor } from '../../domain/auth/actor'
 
-const BEARER = /^Bearer ([A-Za-z0-9_\-.]+)$/
+/** The auth scheme name is case-insensitive (RFC 9110 §11.1). */
+const BEARER = /^Bearer +([A-Za-z0-9_\-.]+)$/i
 
 /**
  * `auth: true` on a route: the bearer token becomes `actor`, or the request ends with 401. It runs in

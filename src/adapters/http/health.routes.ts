@@ -1,6 +1,7 @@
 import { Elysia, t } from 'elysia'
 import type { Persistence } from '../../application/ports/persistence'
-import { problemResponse } from './problem'
+import { UnavailableError } from '../../domain/errors'
+import { problems } from './common.schemas'
 
 // contract §1: no auth on either
 export function healthRoutes(persistence: Persistence) {
@@ -13,8 +14,9 @@ export function healthRoutes(persistence: Persistence) {
       '/readyz',
       async () => {
         const ready = await persistence.ping().catch(() => false)
-        return ready ? { status: 'ready' as const } : problemResponse(503, 'The database does not answer')
+        if (!ready) throw new UnavailableError('The database does not answer')
+        return { status: 'ready' as const }
       },
-      { detail: { summary: 'The database answers' } },
+      { response: { 200: t.Object({ status: t.Literal('ready') }), ...problems(503) }, detail: { summary: 'The database answers' } },
     )
 }

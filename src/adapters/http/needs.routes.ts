@@ -53,7 +53,7 @@ export function needsRoutes(c: Container, authentication: AuthenticationPlugin, 
       },
     )
     .post(
-      '/',
+      '',
       async ({ actor, body, set }) => {
         set.status = 201
         return needView(await createNeed.execute(actor, body))
@@ -66,7 +66,7 @@ export function needsRoutes(c: Container, authentication: AuthenticationPlugin, 
       },
     )
     .get(
-      '/',
+      '',
       async ({ actor, query, request, set }) => {
         const page = pageOf(query)
         const filter = {
@@ -89,7 +89,7 @@ export function needsRoutes(c: Container, authentication: AuthenticationPlugin, 
     .get('/:id', async ({ actor, params }) => needView(await getNeed.execute(actor, params.id)), {
       auth: true,
       params: NeedIdOrReferenceParams,
-      response: { 200: NeedSchema, ...problems(401, 403, 404) },
+      response: { 200: NeedSchema, ...problems(400, 401, 403, 404) },
       detail: { summary: 'Read a need by id or reference number' },
     })
     .put('/:id', async ({ actor, params, body }) => needView(await updateNeed.execute(actor, params.id, body)), {

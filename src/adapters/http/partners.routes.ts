@@ -16,7 +16,7 @@ export function partnersRoutes(c: Container, authentication: AuthenticationPlugi
   return new Elysia({ name: 'partners', prefix: '/api/partners', detail: { tags: ['Partners'] } })
     .use(authentication)
     .get(
-      '/',
+      '',
       async ({ actor, query, request, set }) => {
         const page = pageOf(query)
         const result = await listPartners.execute(actor, page)
@@ -31,7 +31,7 @@ export function partnersRoutes(c: Container, authentication: AuthenticationPlugi
       },
     )
     .post(
-      '/',
+      '',
       async ({ actor, body, set }) => {
         set.status = 201
         return partnerView(await createPartner.execute(actor, body))

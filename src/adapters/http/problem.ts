@@ -7,6 +7,9 @@ export const MAX_BODY_BYTES = 256 * 1024
 /** What the body parser yields for text that is not JSON; validation then reports it. */
 export const INVALID_JSON = Object.freeze({ invalidJson: true })
 
+/** What the body parser yields for a body without Content-Length that grows past MAX_BODY_BYTES. */
+export const BODY_TOO_LARGE = Object.freeze({ bodyTooLarge: true })
+
 /** Titles of a 400 where the interface names it differently from "Bad request" (contract §3). */
 const BAD_REQUEST_TITLES: Record<string, string> = {
   '/api/needs/public': 'Bad Request',
@@ -82,7 +85,10 @@ export function problemDetails(logger: Logger) {
   return new Elysia({ name: 'problem-details' })
     .onRequest(({ request }) => {
       const length = Number(request.headers.get('content-length') ?? 0)
-      if (length > MAX_BODY_BYTES) return problemResponse(413, `The request body may be at most ${MAX_BODY_BYTES} bytes`)
+      // The body is left unread, so the connection cannot carry another request: close it.
+      if (length > MAX_BODY_BYTES) {
+        return problemResponse(413, `The request body may be at most ${MAX_BODY_BYTES} bytes`, { headers: { connection: 'close' } })
+      }
     })
     .onError({ as: 'global' }, ({ code, error, path, request, set }) => {
       if (error instanceof DomainError) {
@@ -94,6 +100,7 @@ export function problemDetails(logger: Logger) {
       }
       switch (code) {
         case 'VALIDATION': {
+          if (error.value === BODY_TOO_LARGE) return problemResponse(413, `The request body may be at most ${MAX_BODY_BYTES} bytes`)
           if (error.value === INVALID_JSON) {
             return problemResponse(400, 'The request body is not valid JSON', { title: badRequestTitle(path) })
           }

@@ -58,7 +58,8 @@ export class Login {
 
   private async refuseWhenThrottled(email: string): Promise<void> {
     const now = this.clock.now()
-    const since = new Date(now.getTime() - LOGIN_FAILURE_WINDOW_MS)
+    // A failure counts while it is under 15 minutes old, so the window is free again exactly when Retry-After says.
+    const since = new Date(now.getTime() - LOGIN_FAILURE_WINDOW_MS + 1)
     const failures = await this.repositories.loginAttempts.countFailuresSince(email, since)
     if (failures < LOGIN_FAILURE_LIMIT) return
     const oldest = (await this.repositories.loginAttempts.oldestFailureSince(email, since)) ?? now

@@ -32,8 +32,9 @@ export class SubmitPublicNeed {
   async execute(input: PublicNeedInput): Promise<PublicNeed> {
     const organization = await this.repositories.organizations.findById(input.organizationId)
     if (!organization) throw InvalidError.field('/organizationId', 'must name an existing organization')
+    // The caller's own fields keep their limits; the description is stored beside them.
+    checkCustomFields(input.customFields ?? {})
     const customFields = { ...input.customFields, description: input.description }
-    checkCustomFields(customFields)
 
     const need = await this.unitOfWork.run(async (r) => {
       const { partner, householdId } = await checkNeedReferences(r, organization.id, input)

@@ -44,6 +44,9 @@ export class CreateOrganization {
     }
     await this.unitOfWork.run(async (r) => {
       if (await r.organizations.findBySlug(input.slug)) throw new ConflictError(`The slug ${input.slug} is taken`)
+      if (input.shortCode && (await r.organizations.findByShortCode(input.shortCode))) {
+        throw new ConflictError(`The short code ${input.shortCode} is taken`)
+      }
       await r.organizations.insert({
         id: created.organizationId,
         name: input.name,

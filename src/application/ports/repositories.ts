@@ -13,6 +13,7 @@ export interface OrganizationRepository {
   insert(organization: Organization): Promise<void>
   findById(id: string): Promise<Organization | undefined>
   findBySlug(slug: string): Promise<Organization | undefined>
+  findByShortCode(shortCode: string): Promise<Organization | undefined>
   count(): Promise<number>
   /** Takes the organization's next need number (starting at FIRST_REFERENCE_NUMBER); safe under concurrency. */
   takeNextNeedNumber(organizationId: string): Promise<number>

@@ -48,6 +48,10 @@ class MemoryOrganizationRepository extends MemoryRepository implements Organizat
     const found = [...this.t.organizations.values()].find((o) => o.slug === slug)
     return found ? withoutSequence(found) : undefined
   }
+  async findByShortCode(shortCode: string) {
+    const found = [...this.t.organizations.values()].find((o) => o.shortCode === shortCode)
+    return found ? withoutSequence(found) : undefined
+  }
   async count() {
     return this.t.organizations.size
   }

@@ -40,5 +40,12 @@ export class MemoryStore {
 }
 
 export function copy<T>(value: T): T {
-  return structuredClone(value)
+  return structuredClone(withoutUndefined(value))
+}
+
+/** A record's optional fields given as `undefined` are kept absent, as SQL drops its NULLs (contract §3). */
+function withoutUndefined<T>(value: T): T {
+  if (Array.isArray(value)) return value.map(withoutUndefined) as T
+  if (value === null || typeof value !== 'object' || Object.getPrototypeOf(value) !== Object.prototype) return value
+  return Object.fromEntries(Object.entries(value).filter(([, field]) => field !== undefined)) as T
 }

@@ -51,6 +51,9 @@ class SqliteOrganizationRepository implements OrganizationRepository {
   findBySlug(slug: string) {
     return this.one(eq(s.organizations.slug, slug))
   }
+  findByShortCode(shortCode: string) {
+    return this.one(eq(s.organizations.shortCode, shortCode))
+  }
   async count() {
     const [row] = await this.db.select({ n: count() }).from(s.organizations)
     return row?.n ?? 0

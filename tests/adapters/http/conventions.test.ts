@@ -1,0 +1,249 @@
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { ListPartners } from '../../../src/application/partners/list-partners'
+import { PORTS } from '../../../src/main/container'
+import { startTestServer, type TestServer } from '../../support/http'
+import { expectBadRequest, expectProblem, UNKNOWN_ID } from './helpers'
+
+// contract §1 (health), §3 (HTTP conventions) across every route, over real HTTP.
+let api: TestServer
+let admin: string
+let needId: string
+let partnerId: string
+
+beforeAll(async () => {
+  api = await startTestServer()
+  admin = await api.tokenFor(api.world, 'org_admin')
+  needId = (await api.call('POST', '/api/needs', { token: admin, body: { partnerId: api.world.defaultPartner.id } })).body.id
+  partnerId = (await api.world.partner()).id
+})
+afterAll(() => api.stop())
+
+/** Every route that needs a token, with a body it would accept. */
+const protectedRoutes = () =>
+  [
+    ['POST', '/api/auth/logout', { refreshToken: 'x' }],
+    ['POST', '/api/needs', { partnerId: api.world.defaultPartner.id }],
+    ['GET', '/api/needs', undefined],
+    ['GET', `/api/needs/${needId}`, undefined],
+    ['PUT', `/api/needs/${needId}`, { status: 'IN_PROGRESS' }],
+    ['POST', `/api/needs/${needId}/notes`, { content: 'hello' }],
+    ['GET', `/api/needs/${needId}/interactions`, undefined],
+    ['GET', '/api/partners', undefined],
+    ['POST', '/api/partners', { name: 'P', slaHours: 1 }],
+    ['PUT', `/api/partners/${partnerId}`, { name: 'P' }],
+  ] as const
+
+/** Every route with a body: method, path, whether it needs a token, and the title of its 400. */
+const bodyRoutes = () =>
+  [
+    ['POST', '/api/auth/login', false, 'Bad request'],
+    ['POST', '/api/auth/refresh', false, 'Bad request'],
+    ['POST', '/api/auth/logout', true, 'Bad request'],
+    ['POST', '/api/needs/public', false, 'Bad Request'],
+    ['POST', '/api/needs', true, 'Bad request'],
+    ['PUT', `/api/needs/${needId}`, true, 'Bad request'],
+    ['POST', `/api/needs/${needId}/notes`, true, 'Bad request'],
+    ['POST', '/api/partners', true, 'Bad request'],
+    ['PUT', `/api/partners/${partnerId}`, true, 'Bad request'],
+  ] as const
+
+describe('health', () => {
+  test('/healthz answers 200 {status: ok} without credentials', async () => {
+    const response = await api.call('GET', '/healthz')
+    expect(response.status).toBe(200)
+    expect(response.headers.get('content-type')).toStartWith('application/json')
+    expect(response.body).toEqual({ status: 'ok' })
+  })
+
+  test('/readyz answers 200 {status: ready} while the database answers', async () => {
+    const response = await api.call('GET', '/readyz')
+    expect(response.status).toBe(200)
+    expect(response.body).toEqual({ status: 'ready' })
+  })
+
+  test('/readyz answers 503 Service unavailable when the database does not answer', async () => {
+    const persistence = api.server.container.get(PORTS.persistence)
+    const ping = persistence.ping
+    try {
+      persistence.ping = async () => false
+      expectProblem(await api.call('GET', '/readyz'), 503, 'Service unavailable')
+      persistence.ping = () => Promise.reject(new Error('SQLITE_BUSY: database is locked'))
+      const body = expectProblem(await api.call('GET', '/readyz'), 503, 'Service unavailable')
+      expect(JSON.stringify(body)).not.toContain('SQLITE')
+    } finally {
+      persistence.ping = ping
+    }
+    expect((await api.call('GET', '/readyz')).status).toBe(200)
+  })
+})
+
+describe('401 on every protected route', () => {
+  test('no token is a 401 problem on each, whatever the body', async () => {
+    for (const [method, path, body] of protectedRoutes()) {
+      expectProblem(await api.call(method, path, body === undefined ? {} : { body }), 401, 'Unauthorized')
+      if (method !== 'GET') {
+        expectProblem(await api.call(method, path, { body: { unknown: 'x' } }), 401, 'Unauthorized')
+        expectProblem(await api.call(method, path, { raw: '{not json' }), 401, 'Unauthorized')
+      }
+    }
+  })
+
+  test('the same routes answer with a token (the list above is right)', async () => {
+    for (const [method, path, body] of protectedRoutes()) {
+      if (method === 'POST' && path === '/api/auth/logout') continue
+      const response = await api.call(method, path, { token: admin, ...(body === undefined ? {} : { body }) })
+      expect([200, 201]).toContain(response.status)
+    }
+  })
+})
+
+describe('400, never 422', () => {
+  test('malformed JSON, an empty body, a non-object body and an unknown property are 400 on every body route', async () => {
+    for (const [method, path, needsToken, title] of bodyRoutes()) {
+      const token = needsToken ? admin : undefined
+      const cases = [
+        { raw: '{"a":', headers: { 'content-type': 'application/json' } },
+        { raw: '' },
+        { body: [] },
+        { body: 'text' },
+        { body: 42 },
+        { body: { surely_unknown_property: true } },
+      ]
+      for (const options of cases) {
+        const response = await api.call(method, path, { token, ...options })
+        expect(response.status).not.toBe(422)
+        expectBadRequest(response, undefined, title)
+      }
+    }
+  })
+
+  test('a malformed id in the path is 400 on every UUID route', async () => {
+    const routes = [
+      ['PUT', '/api/needs/xyz', { status: 'NEW' }],
+      ['POST', '/api/needs/xyz/notes', { content: 'x' }],
+      ['GET', '/api/needs/xyz/interactions', undefined],
+      ['PUT', '/api/partners/xyz', { name: 'x' }],
+    ] as const
+    for (const [method, path, body] of routes) {
+      expectBadRequest(await api.call(method, path, { token: admin, ...(body ? { body } : {}) }), 'id')
+    }
+  })
+
+  test('the body is read as JSON whatever its Content-Type says', async () => {
+    const response = await api.call('POST', '/api/needs', {
+      token: admin,
+      raw: JSON.stringify({ partnerId: api.world.defaultPartner.id }),
+      headers: { 'content-type': 'text/plain' },
+    })
+    expect(response.status).toBe(201)
+  })
+})
+
+describe('413 for a body over 256 KiB', () => {
+  const oversized = (bytes: number) => JSON.stringify({ pad: 'x'.repeat(bytes) })
+
+  test('is a problem on every body route, and the connection is closed', async () => {
+    for (const [method, path, needsToken] of bodyRoutes()) {
+      const response = await api.call(method, path, { token: needsToken ? admin : undefined, raw: oversized(256 * 1024) })
+      expectProblem(response, 413, 'Payload too large')
+      expect(response.headers.get('connection')).toBe('close')
+    }
+  })
+
+  test('is a problem however large the body is', async () => {
+    for (const size of [300 * 1024, 2 * 1024 * 1024]) {
+      expectProblem(await api.call('POST', '/api/needs', { token: admin, raw: oversized(size) }), 413, 'Payload too large')
+    }
+  })
+
+  test('is a problem for a body sent without Content-Length (chunked)', async () => {
+    const chunked = (size: number) =>
+      new ReadableStream({
+        start(controller) {
+          const chunk = new TextEncoder().encode('x'.repeat(64 * 1024))
+          for (let sent = 0; sent < size; sent += chunk.byteLength) controller.enqueue(chunk)
+          controller.close()
+        },
+      })
+    const response = await fetch(`${api.url}/api/needs`, { method: 'POST', body: chunked(320 * 1024), headers: { authorization: `Bearer ${admin}` } })
+    expect(response.status).toBe(413)
+    expect(response.headers.get('content-type')).toStartWith('application/problem+json')
+    expect(await response.json()).toMatchObject({ status: 413, title: 'Payload too large' })
+
+    const small = new ReadableStream({
+      start(controller) {
+        controller.enqueue(new TextEncoder().encode(JSON.stringify({ partnerId: api.world.defaultPartner.id })))
+        controller.close()
+      },
+    })
+    const accepted = await fetch(`${api.url}/api/needs`, { method: 'POST', body: small, headers: { authorization: `Bearer ${admin}` } })
+    expect(accepted.status).toBe(201)
+  })
+
+  test('a body just under the limit is read (and judged on its content)', async () => {
+    const raw = JSON.stringify({ partnerId: api.world.defaultPartner.id, customFields: { pad: 'x'.repeat(250 * 1024) } })
+    expectBadRequest(await api.call('POST', '/api/needs', { token: admin, raw }), '/customFields')
+  })
+
+  test('the server keeps serving afterwards', async () => {
+    await api.call('POST', '/api/needs', { token: admin, raw: oversized(300 * 1024) })
+    expect((await api.call('GET', '/api/needs', { token: admin })).status).toBe(200)
+  })
+})
+
+describe('other answers', () => {
+  test('an unknown route or method is a 404 problem', async () => {
+    expectProblem(await api.call('GET', '/api/nothing-here', { token: admin }), 404, 'Not found')
+    expectProblem(await api.call('DELETE', `/api/needs/${needId}`, { token: admin }), 404, 'Not found')
+    expectProblem(await api.call('GET', '/nothing'), 404, 'Not found')
+  })
+
+  test('X-Request-Id is echoed when sensible, generated otherwise, on successes and errors alike', async () => {
+    const echoed = await api.call('GET', '/healthz', { headers: { 'x-request-id': 'trace-123.abc_DEF' } })
+    expect(echoed.headers.get('x-request-id')).toBe('trace-123.abc_DEF')
+    for (const given of [undefined, 'has spaces in it', 'x'.repeat(65), '<script>']) {
+      const response = await api.call('GET', '/api/needs', given === undefined ? {} : { headers: { 'x-request-id': given } })
+      expect(response.status).toBe(401)
+      expect(response.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/)
+    }
+  })
+
+  test('an unexpected error is a 500 problem that tells nothing of the internals, logged with the request id', async () => {
+    const listPartners = api.server.container.get(ListPartners)
+    const execute = listPartners.execute
+    try {
+      listPartners.execute = () => Promise.reject(new Error('SELECT secret FROM internals /srv/app/src/db.ts:42'))
+      const response = await api.call('GET', '/api/partners', { token: admin, headers: { 'x-request-id': 'req-500-test' } })
+      const body = expectProblem(response, 500, 'Internal server error')
+      expect(Object.keys(body).sort()).toEqual(['detail', 'status', 'title', 'type'])
+      const text = JSON.stringify(body)
+      for (const leak of ['secret', 'internals', 'db.ts', 'stack', ' at ']) expect(text).not.toContain(leak)
+      expect(response.headers.get('x-request-id')).toBe('req-500-test')
+      const logged = api.logs.map((line) => JSON.parse(line)).find((entry) => entry.requestId === 'req-500-test')
+      expect(logged?.error).toContain('SELECT secret FROM internals')
+    } finally {
+      listPartners.execute = execute
+    }
+    expect((await api.call('GET', '/api/partners', { token: admin })).status).toBe(200)
+  })
+
+  test('cross-organization ids are 404 on every id route, never 403', async () => {
+    const other = await api.world.otherOrganization()
+    const stranger = await api.tokenFor(other, 'org_admin')
+    const routes = [
+      ['GET', `/api/needs/${needId}`, undefined, 'Need not found'],
+      ['PUT', `/api/needs/${needId}`, { status: 'ESCALATED' }, 'Need not found'],
+      ['POST', `/api/needs/${needId}/notes`, { content: 'x' }, 'Need not found'],
+      ['GET', `/api/needs/${needId}/interactions`, undefined, 'Need not found'],
+      ['PUT', `/api/partners/${partnerId}`, { name: 'x' }, 'Partner not found'],
+      ['PUT', `/api/partners/${api.world.defaultPartner.id}`, { isArchived: true }, 'Partner not found'],
+    ] as const
+    for (const [method, path, body, title] of routes) {
+      const response = await api.call(method, path, { token: stranger, ...(body ? { body } : {}) })
+      expectProblem(response, 404, title)
+      // The same answer as for an id that does not exist at all.
+      const unknown = await api.call(method, path.replace(/[0-9a-f-]{36}/, UNKNOWN_ID), { token: stranger, ...(body ? { body } : {}) })
+      expect(unknown.body).toEqual(response.body)
+    }
+  })
+})

@@ -1,0 +1,175 @@
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { startTestServer, type TestServer } from '../../support/http'
+
+// contract §1 (docs) and §3 (bounded inputs, security marks) on the served OpenAPI document.
+type Schema = Record<string, any>
+type Operation = { security?: unknown[]; requestBody?: { content: Record<string, { schema: Schema }> }; responses?: Record<string, any>; parameters?: any[] }
+
+let api: TestServer
+let doc: { openapi: string; info: Schema; paths: Record<string, Record<string, Operation>>; components: Schema }
+
+beforeAll(async () => {
+  api = await startTestServer()
+  const response = await api.call('GET', '/api/openapi.json')
+  expect(response.status).toBe(200)
+  doc = response.body
+})
+afterAll(() => api.stop())
+
+/** Every route built so far, whether it needs a token, and the error statuses it can answer. */
+const ROUTES: Array<[method: string, path: string, authenticated: boolean, errors: number[]]> = [
+  ['get', '/healthz', false, []],
+  ['get', '/readyz', false, [503]],
+  ['post', '/api/auth/login', false, [400, 401, 413, 429]],
+  ['post', '/api/auth/refresh', false, [400, 401, 413]],
+  ['post', '/api/auth/logout', true, [400, 401, 413]],
+  ['post', '/api/needs/public', false, [400, 413, 429]],
+  ['post', '/api/needs', true, [400, 401, 403, 413]],
+  ['get', '/api/needs', true, [400, 401, 403]],
+  ['get', '/api/needs/{id}', true, [400, 401, 403, 404]],
+  ['put', '/api/needs/{id}', true, [400, 401, 403, 404, 409, 413]],
+  ['post', '/api/needs/{id}/notes', true, [400, 401, 403, 404, 413]],
+  ['get', '/api/needs/{id}/interactions', true, [400, 401, 403, 404]],
+  ['get', '/api/partners', true, [400, 401]],
+  ['post', '/api/partners', true, [400, 401, 403, 413]],
+  ['put', '/api/partners/{id}', true, [400, 401, 403, 404, 409, 413]],
+]
+
+const operation = (method: string, path: string): Operation => doc.paths[path]![method]!
+
+/** Every schema inside `schema` with its JSON path (the free values of customFields have no schema). */
+function* walk(schema: Schema, path = ''): Generator<[string, Schema]> {
+  yield [path, schema]
+  for (const [name, child] of Object.entries<Schema>(schema.properties ?? {})) yield* walk(child, `${path}/${name}`)
+  if (schema.items) yield* walk(schema.items, `${path}[]`)
+  for (const branch of schema.anyOf ?? []) yield* walk(branch, path)
+}
+
+describe('GET /api/docs', () => {
+  test('answers the interactive documentation as HTML, needing no credentials', async () => {
+    const response = await api.call('GET', '/api/docs')
+    expect(response.status).toBe(200)
+    expect(response.headers.get('content-type')).toStartWith('text/html')
+    expect(String(response.body).toLowerCase()).toContain('<html')
+  })
+
+  test('the page loads the OpenAPI document from a URL that answers it (resolved as a browser would)', async () => {
+    const html = String((await api.call('GET', '/api/docs')).body)
+    const configuration = /data-configuration='([^']+)'/.exec(html)
+    expect(configuration).not.toBeNull()
+    const specUrl = new URL(JSON.parse(configuration![1]!).url, `${api.url}/api/docs`)
+    expect(specUrl.pathname).toBe('/api/openapi.json')
+    const spec = await fetch(specUrl)
+    expect(spec.status).toBe(200)
+    expect(((await spec.json()) as { openapi: string }).openapi).toMatch(/^3\./)
+  })
+})
+
+describe('GET /api/openapi.json', () => {
+  test('is an OpenAPI 3 document needing no credentials', async () => {
+    const response = await api.call('GET', '/api/openapi.json')
+    expect(response.headers.get('content-type')).toStartWith('application/json')
+    expect(doc.openapi).toMatch(/^3\./)
+    expect(doc.info.title).toBeTruthy()
+    expect(doc.info.version).toBeTruthy()
+  })
+
+  test('lists every route, at the paths of the interface (no trailing slash), and nothing else', () => {
+    const documented = Object.entries(doc.paths).flatMap(([path, methods]) => Object.keys(methods).map((method) => `${method.toUpperCase()} ${path}`))
+    expect(documented.sort()).toEqual(ROUTES.map(([method, path]) => `${method.toUpperCase()} ${path}`).sort())
+  })
+
+  test('declares the bearer scheme (JWT)', () => {
+    expect(doc.components.securitySchemes.bearer).toEqual({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT' })
+  })
+
+  test.each(ROUTES)('%s %s carries the right security requirement', (method, path, authenticated) => {
+    const { security } = operation(method, path)
+    if (authenticated) expect(security).toEqual([{ bearer: [] }])
+    else expect(security).toEqual([])
+  })
+
+  test.each(ROUTES)('%s %s documents its error answers as problems', (method, path, _authenticated, errors) => {
+    const responses = operation(method, path).responses ?? {}
+    const documentedErrors = Object.keys(responses).map(Number).filter((status) => status >= 400)
+    expect(documentedErrors.sort()).toEqual([...errors].sort())
+    for (const status of errors) {
+      const schema = Object.values<{ schema: Schema }>(responses[status].content)[0]!.schema
+      expect(schema.required).toEqual(expect.arrayContaining(['type', 'title', 'status', 'detail']))
+    }
+    const successes = Object.keys(responses).filter((status) => Number(status) < 400)
+    expect(successes).toHaveLength(1)
+  })
+
+  test('documents 201 for creates, 204 for logout, 200 otherwise', () => {
+    const success = (method: string, path: string) => Object.keys(operation(method, path).responses ?? {}).find((s) => Number(s) < 400)
+    expect(success('post', '/api/needs')).toBe('201')
+    expect(success('post', '/api/needs/public')).toBe('201')
+    expect(success('post', '/api/needs/{id}/notes')).toBe('201')
+    expect(success('post', '/api/partners')).toBe('201')
+    expect(success('post', '/api/auth/logout')).toBe('204')
+    for (const [method, path] of [['get', '/api/needs'], ['put', '/api/needs/{id}'], ['post', '/api/auth/login'], ['get', '/api/partners']]) {
+      expect(success(method!, path!)).toBe('200')
+    }
+  })
+
+  const bodyRoutes = ROUTES.filter(([method]) => method !== 'get')
+
+  test.each(bodyRoutes)('%s %s has a strict JSON request body', (method, path) => {
+    const schema = operation(method, path).requestBody?.content['application/json']?.schema
+    expect(schema).toBeDefined()
+    expect(schema!.type).toBe('object')
+    expect(schema!.additionalProperties).toBe(false)
+    expect(Object.keys(schema!.properties ?? {}).length).toBeGreaterThan(0)
+  })
+
+  test.each(bodyRoutes)('%s %s bounds every string, array and integer of its body', (method, path) => {
+    const schema = operation(method, path).requestBody!.content['application/json']!.schema
+    const unbounded: string[] = []
+    for (const [at, node] of walk(schema)) {
+      if (node.type === 'string' && node.maxLength === undefined && node.const === undefined && node.enum === undefined) unbounded.push(at)
+      if (node.type === 'array' && node.maxItems === undefined) unbounded.push(at)
+      if (node.type === 'integer' && (node.minimum === undefined || node.maximum === undefined)) unbounded.push(at)
+      if (node.type === 'object' && node.patternProperties && node.maxProperties === undefined) unbounded.push(at)
+    }
+    expect(unbounded).toEqual([])
+  })
+
+  test('the documented limits are the ones enforced', () => {
+    const body = (method: string, path: string) => operation(method, path).requestBody!.content['application/json']!.schema
+    expect(body('post', '/api/needs/public').required).toEqual(expect.arrayContaining(['organizationId', 'description']))
+    expect(body('post', '/api/needs/public').properties.description).toMatchObject({ minLength: 1, maxLength: 5000 })
+    expect(body('post', '/api/needs').required).toEqual(['partnerId'])
+    expect(body('post', '/api/needs').properties.customFields.maxProperties).toBe(50)
+    expect(body('post', '/api/needs/{id}/notes').properties.content).toMatchObject({ minLength: 1, maxLength: 5000 })
+    expect(body('post', '/api/partners').required).toEqual(expect.arrayContaining(['name', 'slaHours']))
+    expect(body('post', '/api/partners').properties.name).toMatchObject({ minLength: 1, maxLength: 200 })
+    expect(body('post', '/api/partners').properties.slaHours).toMatchObject({ type: 'integer', minimum: 1, maximum: 8760 })
+    expect(body('put', '/api/partners/{id}').properties.keywords.maxItems).toBe(50)
+    expect(body('put', '/api/needs/{id}').properties.status.enum).toEqual(['NEW', 'IN_PROGRESS', 'PENDING_INTERNAL', 'PENDING_CLIENT', 'RESOLVED', 'ESCALATED'])
+  })
+
+  test('lists document page and limit with their bounds, and the status filter', () => {
+    for (const path of ['/api/needs', '/api/partners']) {
+      const params = Object.fromEntries((operation('get', path).parameters ?? []).map((p) => [p.name, p]))
+      expect(params.page).toMatchObject({ in: 'query', required: false, schema: { minimum: 1 } })
+      expect(params.limit).toMatchObject({ in: 'query', required: false, schema: { minimum: 1, maximum: 100, default: 25 } })
+    }
+    const status = (operation('get', '/api/needs').parameters ?? []).find((p) => p.name === 'status')
+    expect(status.schema.pattern).toContain('IN_PROGRESS')
+  })
+
+  test('path ids are documented: UUIDs, except a need read that also takes its reference number', () => {
+    const id = (method: string, path: string) => (operation(method, path).parameters ?? []).find((p) => p.name === 'id')
+    for (const [method, path] of [['put', '/api/needs/{id}'], ['post', '/api/needs/{id}/notes'], ['get', '/api/needs/{id}/interactions'], ['put', '/api/partners/{id}']]) {
+      expect(id(method!, path!)).toMatchObject({ in: 'path', required: true, schema: { type: 'string', format: 'uuid' } })
+    }
+    expect(id('get', '/api/needs/{id}')).toMatchObject({ in: 'path', required: true, schema: { type: 'string', maxLength: 64 } })
+  })
+
+  test('the anonymous intake answer leaves out what would tell a stranger who else is on file', () => {
+    const schema = Object.values<{ schema: Schema }>(operation('post', '/api/needs/public').responses!['201'].content)[0]!.schema
+    for (const hidden of ['duplicateWarning', 'constituentId', 'householdId']) expect(schema.properties).not.toHaveProperty(hidden)
+    expect(schema.properties).toHaveProperty('referenceNumber')
+  })
+})

@@ -1,0 +1,103 @@
+import { Database } from 'bun:sqlite'
+import { expect } from 'bun:test'
+import { createHmac, randomUUID } from 'node:crypto'
+import type { SqliteDatabase } from '../../../src/adapters/persistence/sqlite/sqlite-database'
+import { PORTS } from '../../../src/main/container'
+import type { ApiResponse, TestServer } from '../../support/http'
+
+// Shared checks for the HTTP end-to-end suites (contract §3).
+
+/** UTC ISO-8601 with milliseconds and Z. */
+export const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/
+
+/** An RFC 9457 problem with the interface's outcome name; answers the body for further checks. */
+export function expectProblem(response: ApiResponse, status: number, title: string) {
+  expect({ status: response.status, body: response.body }).toMatchObject({ status, body: { status, title } })
+  expect(response.headers.get('content-type')).toStartWith('application/problem+json')
+  const body = response.body as { type: unknown; title: unknown; status: unknown; detail: unknown; errors?: unknown }
+  expect(typeof body.type).toBe('string')
+  expect(typeof body.detail).toBe('string')
+  expect((body.detail as string).length).toBeGreaterThan(0)
+  if (body.errors !== undefined) {
+    expect(Array.isArray(body.errors)).toBe(true)
+    for (const e of body.errors as Array<Record<string, unknown>>) {
+      expect(typeof e.path).toBe('string')
+      expect(typeof e.message).toBe('string')
+    }
+  }
+  return body as { type: string; title: string; status: number; detail: string; errors?: Array<{ path: string; message: string }> }
+}
+
+/** A 400 that names the offending field (an `errors` entry whose path contains it). */
+export function expectBadRequest(response: ApiResponse, field?: string, title = 'Bad request') {
+  const body = expectProblem(response, 400, title)
+  if (field !== undefined) {
+    expect(body.errors?.map((e) => e.path).some((path) => path.includes(field))).toBe(true)
+  }
+  return body
+}
+
+const b64 = (value: unknown) => Buffer.from(typeof value === 'string' ? value : JSON.stringify(value)).toString('base64url')
+
+/** A JWT signed HS256 with `secret` (or unsigned with `alg: none`), for forged and expired tokens. */
+export function forgeToken(secret: string, payload: Record<string, unknown>, header: Record<string, unknown> = { alg: 'HS256', typ: 'JWT' }): string {
+  const head = `${b64(header)}.${b64(payload)}`
+  if (header.alg === 'none') return `${head}.`
+  return `${head}.${createHmac('sha256', secret).update(head).digest('base64url')}`
+}
+
+export function jwtSecretOf(api: TestServer): string {
+  return api.server.container.get(PORTS.config).jwtSecret
+}
+
+/** The claims of an access token (the signature is not checked). */
+export function claimsOf(token: string): { sub: string; org: string; iat: number; exp: number; jti: string } {
+  return JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString('utf8'))
+}
+
+/** The RFC 8288 Link header as { rel: url }. */
+export function linksOf(response: ApiResponse): Record<string, string> {
+  const header = response.headers.get('link') ?? ''
+  const links: Record<string, string> = {}
+  for (const part of header.split(',')) {
+    const match = /<([^>]+)>;\s*rel="([^"]+)"/.exec(part.trim())
+    if (match) links[match[2]!] = match[1]!
+  }
+  return links
+}
+
+/** The `page` and `limit` a link points at. */
+export function pageOfLink(link: string | undefined): { page: number; limit: number } | undefined {
+  if (!link) return undefined
+  const url = new URL(link, 'http://x')
+  return { page: Number(url.searchParams.get('page')), limit: Number(url.searchParams.get('limit')) }
+}
+
+/**
+ * A household and a constituent written straight into the server's SQLite file (no endpoint creates
+ * them yet), so needs can point at them.
+ */
+export function seedConstituent(api: TestServer, organizationId: string): { constituentId: string; householdId: string } {
+  const path = (api.server.container.get(PORTS.persistence) as SqliteDatabase).path
+  const db = new Database(path)
+  try {
+    db.exec('PRAGMA busy_timeout = 5000')
+    const householdId = randomUUID()
+    const constituentId = randomUUID()
+    const now = Date.now()
+    db.query('INSERT INTO households (id, organization_id, created_at) VALUES (?, ?, ?)').run(householdId, organizationId, now)
+    db.query('INSERT INTO constituents (id, organization_id, household_id, first_name, last_name, created_at) VALUES (?, ?, ?, ?, ?, ?)').run(
+      constituentId,
+      organizationId,
+      householdId,
+      'Ada',
+      'Lovelace',
+      now,
+    )
+    return { constituentId, householdId }
+  } finally {
+    db.close()
+  }
+}
+
+export const UNKNOWN_ID = '2d9f4b1e-8c7a-4f3e-9b2d-1a6c5e4f3a2b'

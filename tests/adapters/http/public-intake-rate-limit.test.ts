@@ -1,0 +1,61 @@
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { startTestServer, type TestServer } from '../../support/http'
+import { expectProblem } from './helpers'
+
+// contract §1 PUBLIC_INTAKE_RATE_LIMIT and §3 (429 with Retry-After), over real HTTP: 3 per address per
+// minute here. Every request of this file comes from 127.0.0.1, so the tests run in order and the
+// window is reset by moving the server's clock a minute on.
+let api: TestServer
+
+beforeAll(async () => {
+  api = await startTestServer({ PUBLIC_INTAKE_RATE_LIMIT: '3' })
+})
+afterAll(() => api.stop())
+
+const submit = (headers: Record<string, string> = {}) =>
+  api.call('POST', '/api/needs/public', { body: { organizationId: api.world.organizationId, description: 'food' }, headers })
+const nextWindow = () => api.world.clock.advance(60_000)
+
+describe('public intake rate limit', () => {
+  test('past the limit an address gets 429 Too many requests with Retry-After', async () => {
+    nextWindow()
+    for (let i = 0; i < 3; i++) expect((await submit()).status).toBe(201)
+
+    const limited = await submit()
+    expectProblem(limited, 429, 'Too many requests')
+    const retryAfter = Number(limited.headers.get('retry-after'))
+    expect(Number.isInteger(retryAfter)).toBe(true)
+    expect(retryAfter).toBeGreaterThan(0)
+    expect(retryAfter).toBeLessThanOrEqual(60)
+  })
+
+  test('the address may submit again once the window has passed', async () => {
+    nextWindow()
+    expect((await submit()).status).toBe(201)
+  })
+
+  test('invalid requests count too, and are refused before their body is judged', async () => {
+    nextWindow()
+    for (let i = 0; i < 3; i++) {
+      const invalid = await api.call('POST', '/api/needs/public', { body: { description: '' } })
+      expect(invalid.status).toBe(400)
+    }
+    expectProblem(await api.call('POST', '/api/needs/public', { body: { nonsense: true } }), 429, 'Too many requests')
+    expectProblem(await submit(), 429, 'Too many requests')
+  })
+
+  test('X-Forwarded-For is not trusted by default: a forged header does not escape the limit', async () => {
+    nextWindow()
+    for (let i = 0; i < 3; i++) expect((await submit({ 'x-forwarded-for': `203.0.113.${i}` })).status).toBe(201)
+    expectProblem(await submit({ 'x-forwarded-for': '198.51.100.7' }), 429, 'Too many requests')
+  })
+
+  test('the limit covers the public intake only: staff routes and login still answer', async () => {
+    nextWindow()
+    for (let i = 0; i < 4; i++) await submit()
+    expect((await submit()).status).toBe(429)
+    const token = await api.tokenFor(api.world, 'staff')
+    expect((await api.call('GET', '/api/needs', { token })).status).toBe(200)
+    expect((await api.call('GET', '/healthz')).status).toBe(200)
+  })
+})

@@ -1,0 +1,881 @@
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { randomUUID } from 'node:crypto'
+import type { Persistence } from '../../../src/application/ports/persistence'
+import type { RefreshTokenRecord, Repositories } from '../../../src/application/ports/repositories'
+import type { Member } from '../../../src/domain/members/member'
+import type { Interaction } from '../../../src/domain/needs/interaction'
+import { FIRST_REFERENCE_NUMBER, type Need, type NeedChange } from '../../../src/domain/needs/need'
+import type { Organization } from '../../../src/domain/organizations/organization'
+import { aMember, aNeed, anOrganization, aPartner } from '../../support/builders'
+
+/**
+ * What the ports cannot write yet (constituents and households grow in their own issue), seeded by
+ * whatever raw means the adapter allows. Without it the tests that need such records fail loudly.
+ */
+export interface RawSeed {
+  household(household: { id: string; organizationId: string; createdAt: Date }): Promise<void>
+  constituent(constituent: { id: string; organizationId: string; householdId: string; createdAt: Date }): Promise<void>
+}
+
+export interface RepositoryFixture {
+  persistence: Persistence
+  cleanup(): Promise<void>
+  seed?: RawSeed
+}
+
+const T0 = new Date('2026-11-22T09:00:00.000Z').getTime()
+/** A time `n` minutes after the suite's origin. */
+const minute = (n: number) => new Date(T0 + n * 60_000)
+
+/** The optional keys that are present on a record, expected to be none. */
+function presentKeys(record: object | undefined, keys: string[]): string[] {
+  if (!record) throw new Error('expected a record, got undefined')
+  return keys.filter((key) => key in record)
+}
+
+const ids = (records: Array<{ id: string }>) => records.map((r) => r.id)
+const byId = <T extends { id: string }>(records: T[]) => [...records].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+/** `n` fresh ids in ascending order. */
+const ascendingIds = (n: number) => Array.from({ length: n }, () => randomUUID()).sort()
+
+function aRefreshToken(overrides: Partial<RefreshTokenRecord> & Pick<RefreshTokenRecord, 'memberId' | 'organizationId'>): RefreshTokenRecord {
+  return {
+    id: randomUUID(),
+    familyId: randomUUID(),
+    tokenHash: randomUUID().replaceAll('-', ''),
+    createdAt: minute(0),
+    expiresAt: minute(60 * 24 * 30),
+    ...overrides,
+  }
+}
+
+function anInteraction(overrides: Partial<Interaction> & Pick<Interaction, 'organizationId'>): Interaction {
+  return { id: randomUUID(), channel: 'note', senderIdentifier: 'staff@example.org', createdAt: minute(0), ...overrides }
+}
+
+function aChange(overrides: Partial<NeedChange> & Pick<NeedChange, 'organizationId' | 'needId'>): NeedChange {
+  return { id: randomUUID(), field: 'status', changedAt: minute(0), ...overrides }
+}
+
+/** A promise and the function that resolves it: lets a test hold a transaction open. */
+function gate() {
+  let open!: () => void
+  const opened = new Promise<void>((resolve) => (open = resolve))
+  return { open, opened }
+}
+
+const realTimer = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms))
+
+/**
+ * The repository contract: what every persistence adapter must do, run against each of them. Writes go
+ * through `unitOfWork.run`, reads of committed data through `persistence.repositories`. One store serves
+ * the whole suite, so every test works in organizations (and emails, token hashes) of its own.
+ */
+export function describeRepositories(name: string, make: () => Promise<RepositoryFixture>): void {
+  describe(`${name} persistence contract`, () => {
+    let fixture: RepositoryFixture
+    beforeAll(async () => {
+      fixture = await make()
+    })
+    afterAll(async () => {
+      await fixture?.cleanup()
+    })
+
+    const read = (): Repositories => fixture.persistence.repositories
+    const write = <T>(work: (r: Repositories) => Promise<T>): Promise<T> => fixture.persistence.unitOfWork.run(work)
+    const seed = (): RawSeed => {
+      if (!fixture.seed) throw new Error(`the ${name} fixture gives no raw seed for constituents and households`)
+      return fixture.seed
+    }
+
+    /** An organization with its default partner, committed. */
+    async function anOrganizationWithPartner(overrides: Partial<Organization> = {}) {
+      const organization = anOrganization(overrides)
+      const partner = aPartner({ organizationId: organization.id, isDefault: true, createdAt: minute(0) })
+      await write(async (r) => {
+        await r.organizations.insert(organization)
+        await r.partners.insert(partner)
+      })
+      return { organization, partner }
+    }
+
+    async function aMemberOf(organizationId: string, overrides: Partial<Member> = {}) {
+      const member = aMember({ organizationId, ...overrides })
+      await write((r) => r.members.insert(member))
+      return member
+    }
+
+    async function aConstituentOf(organizationId: string) {
+      const household = { id: randomUUID(), organizationId, createdAt: minute(0) }
+      const constituent = { id: randomUUID(), organizationId, householdId: household.id, createdAt: minute(0) }
+      await seed().household(household)
+      await seed().constituent(constituent)
+      return { householdId: household.id, constituentId: constituent.id }
+    }
+
+    async function insertNeeds(...needs: Need[]) {
+      await write(async (r) => {
+        for (const need of needs) await r.needs.insert(need)
+      })
+    }
+
+    test('answers ping', async () => {
+      expect(await fixture.persistence.ping()).toBe(true)
+    })
+
+    describe('organizations', () => {
+      test('keeps every optional field through insert and find', async () => {
+        const organization = anOrganization({ shortCode: 'FBNK', tcrStatus: 'APPROVED', phoneNumber: '+15551230000', maxConcurrency: 7, createdAt: minute(3) })
+        await write((r) => r.organizations.insert(organization))
+
+        expect(await read().organizations.findById(organization.id)).toEqual(organization)
+        expect(await read().organizations.findBySlug(organization.slug)).toEqual(organization)
+      })
+
+      test('leaves absent optional fields absent, not null', async () => {
+        const organization = anOrganization()
+        await write((r) => r.organizations.insert(organization))
+
+        const found = await read().organizations.findById(organization.id)
+        expect(found).toEqual(organization)
+        expect(presentKeys(found, ['shortCode', 'tcrStatus', 'phoneNumber'])).toEqual([])
+        expect(presentKeys(await read().organizations.findBySlug(organization.slug), ['shortCode', 'tcrStatus', 'phoneNumber'])).toEqual([])
+      })
+
+      test('answers undefined for an unknown id or slug', async () => {
+        expect(await read().organizations.findById(randomUUID())).toBeUndefined()
+        expect(await read().organizations.findBySlug(`no-such-${randomUUID()}`)).toBeUndefined()
+      })
+
+      test('counts the organizations', async () => {
+        const before = await read().organizations.count()
+        await write(async (r) => {
+          await r.organizations.insert(anOrganization())
+          await r.organizations.insert(anOrganization())
+        })
+        expect(await read().organizations.count()).toBe(before + 2)
+      })
+
+      test('hands out need numbers from 1001, one sequence per organization', async () => {
+        const { organization: a } = await anOrganizationWithPartner()
+        const { organization: b } = await anOrganizationWithPartner()
+
+        const taken = await write(async (r) => [
+          await r.organizations.takeNextNeedNumber(a.id),
+          await r.organizations.takeNextNeedNumber(a.id),
+          await r.organizations.takeNextNeedNumber(b.id),
+          await r.organizations.takeNextNeedNumber(a.id),
+        ])
+        const next = await write(async (r) => [await r.organizations.takeNextNeedNumber(b.id), await r.organizations.takeNextNeedNumber(a.id)])
+
+        expect(FIRST_REFERENCE_NUMBER).toBe(1001)
+        expect(taken).toEqual([1001, 1002, 1001, 1003])
+        expect(next).toEqual([1002, 1004])
+      })
+
+      test('refuses a need number for an unknown organization', async () => {
+        await expect(write((r) => r.organizations.takeNextNeedNumber(randomUUID()))).rejects.toThrow()
+      })
+    })
+
+    describe('partners', () => {
+      test('keeps every optional field through insert and find', async () => {
+        const { organization } = await anOrganizationWithPartner()
+        const partner = aPartner({
+          organizationId: organization.id,
+          name: 'North Pantry',
+          slaHours: 72,
+          isArchived: true,
+          description: 'Dry goods and fresh produce',
+          keywords: ['food', 'produce'],
+          website: 'https://north.example.org',
+          publicCategoryName: 'Food',
+          createdAt: minute(5),
+        })
+        await write((r) => r.partners.insert(partner))
+
+        expect(await read().partners.findById(organization.id, partner.id)).toEqual(partner)
+      })
+
+      test('leaves absent optional fields absent, not null', async () => {
+        const { organization } = await anOrganizationWithPartner()
+        const partner = aPartner({ organizationId: organization.id })
+        await write((r) => r.partners.insert(partner))
+
+        const found = await read().partners.findById(organization.id, partner.id)
+        expect(found).toEqual(partner)
+        expect(presentKeys(found, ['description', 'keywords', 'website', 'publicCategoryName'])).toEqual([])
+      })
+
+      test('updates fields and clears optional ones', async () => {
+        const { organization } = await anOrganizationWithPartner()
+        const partner = aPartner({ organizationId: organization.id, description: 'Old', keywords: ['a'], website: 'https://old.example.org', publicCategoryName: 'Old' })
+        await write((r) => r.partners.insert(partner))
+
+        // One field cleared by leaving it out, one by setting it undefined, as a spread of changes does.
+        const { keywords: _keywords, website: _website, description: _description, ...kept } = partner
+        await write((r) => r.partners.update({ ...kept, name: 'Renamed', slaHours: 24, isArchived: true, description: undefined, publicCategoryName: 'New' }))
+
+        const found = await read().partners.findById(organization.id, partner.id)
+        expect(found).toEqual({ ...kept, name: 'Renamed', slaHours: 24, isArchived: true, publicCategoryName: 'New' })
+        expect(presentKeys(found, ['description', 'keywords', 'website'])).toEqual([])
+      })
+
+      test('never shows or updates a partner of another organization', async () => {
+        const { organization: a, partner } = await anOrganizationWithPartner()
+        const { organization: b } = await anOrganizationWithPartner()
+
+        await write((r) => r.partners.update({ ...partner, organizationId: b.id, name: 'Hijacked', isDefault: false }))
+
+        expect(await read().partners.findById(b.id, partner.id)).toBeUndefined()
+        expect(await read().partners.findById(a.id, partner.id)).toEqual(partner)
+        expect(ids(await read().partners.listAll(b.id))).not.toContain(partner.id)
+      })
+
+      test('lists every partner of the organization, oldest first', async () => {
+        const { organization, partner: first } = await anOrganizationWithPartner()
+        const { partner: foreign } = await anOrganizationWithPartner()
+        const third = aPartner({ organizationId: organization.id, createdAt: minute(30) })
+        const second = aPartner({ organizationId: organization.id, createdAt: minute(10) })
+        await write(async (r) => {
+          await r.partners.insert(third)
+          await r.partners.insert(second)
+        })
+
+        const listed = await read().partners.listAll(organization.id)
+        expect(listed).toEqual([first, second, third])
+        expect(ids(listed)).not.toContain(foreign.id)
+      })
+
+      test('clears the default flag of every partner but the one kept, in that organization only', async () => {
+        const { organization: a, partner: oldDefault } = await anOrganizationWithPartner()
+        const { organization: b, partner: otherDefault } = await anOrganizationWithPartner()
+        const newDefault = aPartner({ organizationId: a.id, createdAt: minute(1) })
+        await write((r) => r.partners.insert(newDefault))
+
+        await write(async (r) => {
+          await r.partners.clearDefaultExcept(a.id, newDefault.id)
+          await r.partners.update({ ...newDefault, isDefault: true })
+        })
+
+        expect((await read().partners.findById(a.id, oldDefault.id))?.isDefault).toBe(false)
+        expect((await read().partners.findById(a.id, newDefault.id))?.isDefault).toBe(true)
+        expect((await read().partners.findById(b.id, otherDefault.id))?.isDefault).toBe(true)
+      })
+
+      test('keeps the default when it is the partner kept', async () => {
+        const { organization, partner } = await anOrganizationWithPartner()
+        await write((r) => r.partners.clearDefaultExcept(organization.id, partner.id))
+
+        expect(await read().partners.findById(organization.id, partner.id)).toEqual(partner)
+      })
+    })
+
+    describe('members', () => {
+      test('keeps every optional field through insert and find', async () => {
+        const { organization, partner } = await anOrganizationWithPartner()
+        const member = aMember({
+          organizationId: organization.id,
+          fullName: 'Ada Lovelace',
+          role: 'partner_agent',
+          partnerId: partner.id,
+          profiles: ['needs_processor', 'pii_reader'],
+          isConfirmed: false,
+          phone: '+15551230001',
+          passwordHash: '$argon2id$v=19$m=64,t=1,p=1$c2FsdA$aGFzaA',
+          createdAt: minute(7),
+        })
+        await write((r) => r.members.insert(member))
+
+        expect(await read().members.findById(organization.id, member.id)).toEqual(member)
+        expect(await read().members.findByEmail(organization.id, member.email)).toEqual(member)
+      })
+
+      test('leaves absent optional fields absent, not null', async () => {
+        const { organization } = await anOrganizationWithPartner()
+        const member = await aMemberOf(organization.id)
+
+        const found = await read().members.findById(organization.id, member.id)
+        expect(found).toEqual(member)
+        expect(presentKeys(found, ['fullName', 'partnerId', 'phone', 'passwordHash'])).toEqual([])
+      })
+
+      test('updates fields and clears optional ones', async () => {
+        const { organization, partner } = await anOrganizationWithPartner()
+        const member = await aMemberOf(organization.id, { fullName: 'Old Name', role: 'partner_admin', partnerId: partner.id, phone: '+15551230002' })
+
+        const { fullName: _fullName, partnerId: _partnerId, ...kept } = member
+        await write((r) => r.members.update({ ...kept, role: 'staff', partnerId: undefined, profiles: ['intake_staff'], isConfirmed: false, passwordHash: 'hash' }))
+
+        const found = await read().members.findById(organization.id, member.id)
+        expect(found).toEqual({ ...kept, role: 'staff', profiles: ['intake_staff'], isConfirmed: false, passwordHash: 'hash' })
+        expect(presentKeys(found, ['fullName', 'partnerId'])).toEqual([])
+      })
+
+      test('never shows or updates a member of another organization', async () => {
+        const { organization: a } = await anOrganizationWithPartner()
+        const { organization: b } = await anOrganizationWithPartner()
+        const member = await aMemberOf(a.id)
+
+        await write((r) => r.members.update({ ...member, organizationId: b.id, role: 'org_admin' }))
+
+        expect(await read().members.findById(b.id, member.id)).toBeUndefined()
+        expect(await read().members.findByEmail(b.id, member.email)).toBeUndefined()
+        expect(await read().members.findById(a.id, member.id)).toEqual(member)
+      })
+
+      test('finds the members with an email across organizations', async () => {
+        const { organization: a } = await anOrganizationWithPartner()
+        const { organization: b } = await anOrganizationWithPartner()
+        const email = `${randomUUID()}@example.org`
+        const inA = await aMemberOf(a.id, { email })
+        const inB = await aMemberOf(b.id, { email, role: 'org_admin' })
+        await aMemberOf(a.id)
+
+        expect(byId(await read().members.findAllByEmail(email))).toEqual(byId([inA, inB]))
+        expect(await read().members.findByEmail(b.id, email)).toEqual(inB)
+        expect(await read().members.findAllByEmail(`${randomUUID()}@example.org`)).toEqual([])
+      })
+    })
+
+    describe('needs', () => {
+      test('keeps every optional field through insert and find', async () => {
+        const { organization, partner } = await anOrganizationWithPartner()
+        const member = await aMemberOf(organization.id)
+        const { constituentId, householdId } = await aConstituentOf(organization.id)
+        const need = aNeed({
+          organizationId: organization.id,
+          partnerId: partner.id,
+          status: 'PENDING_CLIENT',
+          customFields: { bags: 2, notes: 'ring twice', nested: { list: [1, 'two', null], ok: true } },
+          isConfidential: true,
+          parentNeedId: randomUUID(),
+          assignedTo: member.id,
+          createdBy: member.id,
+          createdAt: minute(1),
+          updatedAt: minute(2),
+          dueDate: minute(48 * 60),
+          constituentId,
+          householdId,
+          duplicateWarning: 'Possible duplicate of REQ-1001',
+          referenceNumber: 'REQ-1001',
+        })
+        await insertNeeds(need)
+
+        expect(await read().needs.findById(organization.id, need.id)).toEqual(need)
+        expect(await read().needs.findByReferenceNumber(organization.id, 'REQ-1001')).toEqual(need)
+      })
+
+      test('leaves absent optional fields absent, not null', async () => {
+        const { organization, partner } = await anOrganizationWithPartner()
+        const need = aNeed({ organizationId: organization.id, partnerId: partner.id })
+        await insertNeeds(need)
+
+        const found = await read().needs.findById(organization.id, need.id)
+        expect(found).toEqual(need)
+        expect(presentKeys(found, ['parentNeedId', 'assignedTo', 'createdBy', 'dueDate', 'constituentId', 'householdId', 'duplicateWarning'])).toEqual([])
+      })
+
+      test('answers undefined for an unknown id or reference number', async () => {
+        const { organization } = await anOrganizationWithPartner()
+        expect(await read().needs.findById(organization.id, randomUUID())).toBeUndefined()
+        expect(await read().needs.findByReferenceNumber(organization.id, 'REQ-999999')).toBeUndefined()
+      })
+
+      test('updates fields and clears optional ones', async () => {
+        const { organization, partner } = await anOrganizationWithPartner()
+        const member = await aMemberOf(organization.id)
+        const other = aPartner({ organizationId: organization.id })
+        await write((r) => r.partners.insert(other))
+        const need = aNeed({ organizationId: organization.id, partnerId: partner.id, assignedTo: member.id, dueDate: minute(60), duplicateWarning: 'maybe' })
+        await insertNeeds(need)
+
+        const { duplicateWarning: _warning, ...withoutWarning } = need
+        const updated: Need = {
+          ...withoutWarning,
+          partnerId: other.id,
+          status: 'IN_PROGRESS',
+          customFields: { replaced: true },
+          isConfidential: true,
+          assignedTo: undefined,
+          dueDate: minute(120),
+          updatedAt: minute(5),
+        }
+        await write((r) => r.needs.update(updated))
+
+        const found = await read().needs.findById(organization.id, need.id)
+        const { assignedTo: _assignedTo, ...expected } = updated
+        expect(found).toEqual(expected)
+        expect(presentKeys(found, ['assignedTo', 'duplicateWarning'])).toEqual([])
+      })
+
+      test('never shows, lists or updates a need of another organization', async () => {
+        const { organization: a, partner } = await anOrganizationWithPartner()
+        const { organization: b } = await anOrganizationWithPartner()
+        const need = aNeed({ organizationId: a.id, partnerId: partner.id })
+        await insertNeeds(need)
+
+        await write((r) => r.needs.update({ ...need, organizationId: b.id, status: 'RESOLVED', customFields: { hijacked: true } }))
+
+        expect(await read().needs.findById(b.id, need.id)).toBeUndefined()
+        expect(await read().needs.findByReferenceNumber(b.id, need.referenceNumber)).toBeUndefined()
+        expect(await read().needs.list(b.id, {}, { page: 1, limit: 100 })).toEqual({ items: [], total: 0 })
+        expect(await read().needs.list(a.id, { partnerId: partner.id }, { page: 1, limit: 100 })).toEqual({ items: [need], total: 1 })
+        expect(await read().needs.findById(a.id, need.id)).toEqual(need)
+      })
+
+      test('keeps reference numbers apart per organization', async () => {
+        const { organization: a, partner: pa } = await anOrganizationWithPartner()
+        const { organization: b, partner: pb } = await anOrganizationWithPartner()
+        const inA = aNeed({ organizationId: a.id, partnerId: pa.id, referenceNumber: 'REQ-1001' })
+        const inB = aNeed({ organizationId: b.id, partnerId: pb.id, referenceNumber: 'REQ-1001' })
+        await insertNeeds(inA, inB)
+
+        expect(await read().needs.findByReferenceNumber(a.id, 'REQ-1001')).toEqual(inA)
+        expect(await read().needs.findByReferenceNumber(b.id, 'REQ-1001')).toEqual(inB)
+      })
+
+      describe('list', () => {
+        /** One organization's needs spread over partners, statuses, assignees and a constituent, plus a foreign one. */
+        async function listWorld() {
+          const { organization, partner: p1 } = await anOrganizationWithPartner()
+          const p2 = aPartner({ organizationId: organization.id })
+          await write((r) => r.partners.insert(p2))
+          const member = await aMemberOf(organization.id)
+          const { constituentId, householdId } = await aConstituentOf(organization.id)
+          const org = organization.id
+          const [tieLow, tieHigh] = ascendingIds(2) as [string, string]
+          const n1 = aNeed({ organizationId: org, partnerId: p1.id, status: 'NEW', createdAt: minute(1) })
+          const n2 = aNeed({ organizationId: org, partnerId: p2.id, status: 'IN_PROGRESS', assignedTo: member.id, createdAt: minute(2) })
+          const n3 = aNeed({ id: tieLow, organizationId: org, partnerId: p1.id, status: 'RESOLVED', constituentId, householdId, createdAt: minute(3) })
+          const n4 = aNeed({ id: tieHigh, organizationId: org, partnerId: p1.id, status: 'NEW', assignedTo: member.id, constituentId, createdAt: minute(3) })
+          const n5 = aNeed({ organizationId: org, partnerId: p2.id, status: 'ESCALATED', createdAt: minute(4) })
+          // Oldest first, so an adapter that answers in insertion order fails.
+          await insertNeeds(n1, n2, n3, n4, n5)
+          const { organization: foreignOrg, partner: foreignPartner } = await anOrganizationWithPartner()
+          const foreign = aNeed({ organizationId: foreignOrg.id, partnerId: foreignPartner.id, status: 'NEW', createdAt: minute(9) })
+          await insertNeeds(foreign)
+          return { org, p1, p2, member, constituentId, n1, n2, n3, n4, n5, foreign }
+        }
+        const all = { page: 1, limit: 100 }
+
+        test('lists newest first, id as tie-break, only the organization’s needs', async () => {
+          const w = await listWorld()
+          const page = await read().needs.list(w.org, {}, all)
+
+          expect(page.total).toBe(5)
+          // n3 and n4 share a createdAt: the higher id comes first.
+          expect(page.items).toEqual([w.n5, w.n4, w.n3, w.n2, w.n1])
+        })
+
+        test('orders needs with one createdAt by id, descending', async () => {
+          const { organization, partner } = await anOrganizationWithPartner()
+          const needs = ascendingIds(4).map((id) => aNeed({ id, organizationId: organization.id, partnerId: partner.id, createdAt: minute(10) }))
+          await insertNeeds(...needs)
+
+          expect(ids((await read().needs.list(organization.id, {}, all)).items)).toEqual(ids(needs).reverse())
+        })
+
+        test('filters by statuses', async () => {
+          const w = await listWorld()
+          expect(await read().needs.list(w.org, { statuses: ['NEW', 'ESCALATED'] }, all)).toEqual({ items: [w.n5, w.n4, w.n1], total: 3 })
+          expect(await read().needs.list(w.org, { statuses: ['RESOLVED'] }, all)).toEqual({ items: [w.n3], total: 1 })
+          expect(await read().needs.list(w.org, { statuses: ['PENDING_INTERNAL'] }, all)).toEqual({ items: [], total: 0 })
+        })
+
+        test('matches nothing with an empty statuses list', async () => {
+          const w = await listWorld()
+          expect(await read().needs.list(w.org, { statuses: [] }, all)).toEqual({ items: [], total: 0 })
+        })
+
+        test('filters by partner', async () => {
+          const w = await listWorld()
+          expect(await read().needs.list(w.org, { partnerId: w.p2.id }, all)).toEqual({ items: [w.n5, w.n2], total: 2 })
+        })
+
+        test('filters by assignee', async () => {
+          const w = await listWorld()
+          expect(await read().needs.list(w.org, { assignedTo: w.member.id }, all)).toEqual({ items: [w.n4, w.n2], total: 2 })
+        })
+
+        test('filters by constituent', async () => {
+          const w = await listWorld()
+          expect(await read().needs.list(w.org, { constituentId: w.constituentId }, all)).toEqual({ items: [w.n4, w.n3], total: 2 })
+        })
+
+        test('combines filters', async () => {
+          const w = await listWorld()
+          expect(await read().needs.list(w.org, { partnerId: w.p1.id, statuses: ['NEW'] }, all)).toEqual({ items: [w.n4, w.n1], total: 2 })
+          expect(await read().needs.list(w.org, { partnerId: w.p1.id, assignedTo: w.member.id, constituentId: w.constituentId, statuses: ['NEW', 'RESOLVED'] }, all)).toEqual({
+            items: [w.n4],
+            total: 1,
+          })
+        })
+
+        test('never lists another organization’s needs, even when filtering by its partner', async () => {
+          const w = await listWorld()
+          expect(await read().needs.list(w.org, { partnerId: w.foreign.partnerId }, all)).toEqual({ items: [], total: 0 })
+          expect(await read().needs.list(w.foreign.organizationId, {}, all)).toEqual({ items: [w.foreign], total: 1 })
+        })
+
+        test('pages with page and limit, total counting every match', async () => {
+          const w = await listWorld()
+          const page = (n: number) => read().needs.list(w.org, {}, { page: n, limit: 2 })
+
+          expect(await page(1)).toEqual({ items: [w.n5, w.n4], total: 5 })
+          expect(await page(2)).toEqual({ items: [w.n3, w.n2], total: 5 })
+          expect(await page(3)).toEqual({ items: [w.n1], total: 5 })
+          expect(await page(4)).toEqual({ items: [], total: 5 })
+          expect(await read().needs.list(w.org, { statuses: ['NEW', 'IN_PROGRESS'] }, { page: 2, limit: 1 })).toEqual({ items: [w.n2], total: 3 })
+        })
+      })
+
+      describe('changes', () => {
+        test('keeps appended changes, in the order they happened, optional fields absent when absent', async () => {
+          const { organization, partner } = await anOrganizationWithPartner()
+          const member = await aMemberOf(organization.id)
+          const need = aNeed({ organizationId: organization.id, partnerId: partner.id })
+          await insertNeeds(need)
+          const full = aChange({ organizationId: organization.id, needId: need.id, field: 'status', from: 'NEW', to: 'IN_PROGRESS', changedBy: member.id, changedAt: minute(1) })
+          const bare = aChange({ organizationId: organization.id, needId: need.id, field: 'assignedTo', changedAt: minute(2) })
+          const cleared = aChange({ organizationId: organization.id, needId: need.id, field: 'assignedTo', from: member.id, changedAt: minute(3) })
+          await write(async (r) => {
+            await r.needs.appendChanges([full])
+            await r.needs.appendChanges([bare, cleared])
+          })
+
+          const changes = await read().needs.listChanges(organization.id, need.id)
+          expect(changes).toEqual([full, bare, cleared])
+          expect(presentKeys(changes[1], ['from', 'to', 'changedBy'])).toEqual([])
+          expect(presentKeys(changes[2], ['to', 'changedBy'])).toEqual([])
+        })
+
+        test('leaves out optional fields given as undefined, as use cases write them', async () => {
+          const { organization, partner } = await anOrganizationWithPartner()
+          const need = aNeed({ organizationId: organization.id, partnerId: partner.id })
+          await insertNeeds(need)
+          const change = aChange({ organizationId: organization.id, needId: need.id, field: 'assignedTo', from: undefined, to: 'someone', changedBy: undefined })
+          await write((r) => r.needs.appendChanges([change]))
+
+          const [found] = await read().needs.listChanges(organization.id, need.id)
+          expect(found).toEqual(change)
+          expect(presentKeys(found, ['from', 'changedBy'])).toEqual([])
+        })
+
+        test('accepts an empty list of changes', async () => {
+          const { organization, partner } = await anOrganizationWithPartner()
+          const need = aNeed({ organizationId: organization.id, partnerId: partner.id })
+          await insertNeeds(need)
+          await write((r) => r.needs.appendChanges([]))
+
+          expect(await read().needs.listChanges(organization.id, need.id)).toEqual([])
+        })
+
+        test('lists only the changes of that need in that organization', async () => {
+          const { organization: a, partner } = await anOrganizationWithPartner()
+          const { organization: b } = await anOrganizationWithPartner()
+          const need = aNeed({ organizationId: a.id, partnerId: partner.id })
+          const sibling = aNeed({ organizationId: a.id, partnerId: partner.id })
+          await insertNeeds(need, sibling)
+          const change = aChange({ organizationId: a.id, needId: need.id, to: 'RESOLVED' })
+          await write((r) => r.needs.appendChanges([change, aChange({ organizationId: a.id, needId: sibling.id })]))
+
+          expect(await read().needs.listChanges(a.id, need.id)).toEqual([change])
+          expect(await read().needs.listChanges(b.id, need.id)).toEqual([])
+        })
+      })
+    })
+
+    describe('interactions', () => {
+      test('lists a need’s interactions oldest first, every field kept, absent ones absent', async () => {
+        const { organization, partner } = await anOrganizationWithPartner()
+        const need = aNeed({ organizationId: organization.id, partnerId: partner.id })
+        const other = aNeed({ organizationId: organization.id, partnerId: partner.id })
+        await insertNeeds(need, other)
+        const newer = anInteraction({ organizationId: organization.id, needId: need.id, channel: 'note', senderIdentifier: 'staff', createdAt: minute(20) })
+        const older = anInteraction({
+          organizationId: organization.id,
+          needId: need.id,
+          partnerId: partner.id,
+          channel: 'sms',
+          senderIdentifier: '+15551230003',
+          content: 'On my way',
+          createdAt: minute(10),
+        })
+        await write(async (r) => {
+          await r.interactions.insert(newer)
+          await r.interactions.insert(older)
+          await r.interactions.insert(anInteraction({ organizationId: organization.id, needId: other.id }))
+          await r.interactions.insert(anInteraction({ organizationId: organization.id, content: 'unattached' }))
+        })
+
+        const listed = await read().interactions.listByNeed(organization.id, need.id)
+        expect(listed).toEqual([older, newer])
+        expect(presentKeys(listed[1], ['partnerId', 'content'])).toEqual([])
+      })
+
+      test('never lists another organization’s interactions', async () => {
+        const { organization: a, partner } = await anOrganizationWithPartner()
+        const { organization: b } = await anOrganizationWithPartner()
+        const need = aNeed({ organizationId: a.id, partnerId: partner.id })
+        await insertNeeds(need)
+        const interaction = anInteraction({ organizationId: a.id, needId: need.id, content: 'private' })
+        await write((r) => r.interactions.insert(interaction))
+
+        expect(await read().interactions.listByNeed(b.id, need.id)).toEqual([])
+        expect(await read().interactions.listByNeed(a.id, need.id)).toEqual([interaction])
+      })
+    })
+
+    describe('constituents', () => {
+      test('answers the household of a constituent of the organization', async () => {
+        const { organization } = await anOrganizationWithPartner()
+        const { constituentId, householdId } = await aConstituentOf(organization.id)
+
+        expect(await read().constituents.findHouseholdOf(organization.id, constituentId)).toBe(householdId)
+        expect(await read().constituents.householdExists(organization.id, householdId)).toBe(true)
+      })
+
+      test('never answers for another organization’s constituent or household', async () => {
+        const { organization: a } = await anOrganizationWithPartner()
+        const { organization: b } = await anOrganizationWithPartner()
+        const { constituentId, householdId } = await aConstituentOf(a.id)
+
+        expect(await read().constituents.findHouseholdOf(b.id, constituentId)).toBeUndefined()
+        expect(await read().constituents.householdExists(b.id, householdId)).toBe(false)
+      })
+
+      test('answers undefined and false for unknown ids', async () => {
+        const { organization } = await anOrganizationWithPartner()
+        expect(await read().constituents.findHouseholdOf(organization.id, randomUUID())).toBeUndefined()
+        expect(await read().constituents.householdExists(organization.id, randomUUID())).toBe(false)
+      })
+    })
+
+    describe('refresh tokens', () => {
+      async function aMemberWithOrganization() {
+        const { organization } = await anOrganizationWithPartner()
+        return aMemberOf(organization.id)
+      }
+
+      test('finds a token by its hash, absent times absent', async () => {
+        const member = await aMemberWithOrganization()
+        const token = aRefreshToken({ memberId: member.id, organizationId: member.organizationId })
+        await write((r) => r.refreshTokens.insert(token))
+
+        const found = await read().refreshTokens.findByHash(token.tokenHash)
+        expect(found).toEqual(token)
+        expect(presentKeys(found, ['rotatedAt', 'revokedAt'])).toEqual([])
+        expect(await read().refreshTokens.findByHash('no-such-hash')).toBeUndefined()
+      })
+
+      test('keeps rotation and revocation times', async () => {
+        const member = await aMemberWithOrganization()
+        const token = aRefreshToken({ memberId: member.id, organizationId: member.organizationId, rotatedAt: minute(1), revokedAt: minute(2) })
+        await write((r) => r.refreshTokens.insert(token))
+
+        expect(await read().refreshTokens.findByHash(token.tokenHash)).toEqual(token)
+      })
+
+      test('marks a token rotated once: true the first time, false after', async () => {
+        const member = await aMemberWithOrganization()
+        const token = aRefreshToken({ memberId: member.id, organizationId: member.organizationId })
+        await write((r) => r.refreshTokens.insert(token))
+
+        expect(await write((r) => r.refreshTokens.markRotated(token.id, minute(5)))).toBe(true)
+        expect(await write((r) => r.refreshTokens.markRotated(token.id, minute(6)))).toBe(false)
+        expect(await read().refreshTokens.findByHash(token.tokenHash)).toEqual({ ...token, rotatedAt: minute(5) })
+        expect(await write((r) => r.refreshTokens.markRotated(randomUUID(), minute(7)))).toBe(false)
+      })
+
+      test('revokes every token of a family and only that family, keeping an earlier revocation', async () => {
+        const member = await aMemberWithOrganization()
+        const familyId = randomUUID()
+        const first = aRefreshToken({ memberId: member.id, organizationId: member.organizationId, familyId, rotatedAt: minute(1) })
+        const second = aRefreshToken({ memberId: member.id, organizationId: member.organizationId, familyId })
+        const alreadyRevoked = aRefreshToken({ memberId: member.id, organizationId: member.organizationId, familyId, revokedAt: minute(2) })
+        const otherFamily = aRefreshToken({ memberId: member.id, organizationId: member.organizationId })
+        await write(async (r) => {
+          for (const token of [first, second, alreadyRevoked, otherFamily]) await r.refreshTokens.insert(token)
+        })
+
+        await write((r) => r.refreshTokens.revokeFamily(familyId, minute(9)))
+
+        expect(await read().refreshTokens.findByHash(first.tokenHash)).toEqual({ ...first, revokedAt: minute(9) })
+        expect(await read().refreshTokens.findByHash(second.tokenHash)).toEqual({ ...second, revokedAt: minute(9) })
+        expect(await read().refreshTokens.findByHash(alreadyRevoked.tokenHash)).toEqual(alreadyRevoked)
+        const untouched = await read().refreshTokens.findByHash(otherFamily.tokenHash)
+        expect(untouched).toEqual(otherFamily)
+        expect(presentKeys(untouched, ['revokedAt'])).toEqual([])
+      })
+    })
+
+    describe('login attempts', () => {
+      const anEmail = () => `${randomUUID()}@example.org`
+
+      test('counts an email’s failures at or after a time and answers the oldest of them', async () => {
+        const email = anEmail()
+        const other = anEmail()
+        await write(async (r) => {
+          await r.loginAttempts.recordFailure(email, minute(10))
+          await r.loginAttempts.recordFailure(email, minute(5))
+          await r.loginAttempts.recordFailure(email, minute(0))
+          await r.loginAttempts.recordFailure(other, minute(7))
+        })
+
+        expect(await read().loginAttempts.countFailuresSince(email, minute(0))).toBe(3)
+        expect(await read().loginAttempts.countFailuresSince(email, minute(5))).toBe(2)
+        expect(await read().loginAttempts.countFailuresSince(email, minute(6))).toBe(1)
+        expect(await read().loginAttempts.oldestFailureSince(email, minute(1))).toEqual(minute(5))
+        expect(await read().loginAttempts.oldestFailureSince(email, minute(5))).toEqual(minute(5))
+        expect(await read().loginAttempts.oldestFailureSince(email, minute(0))).toEqual(minute(0))
+      })
+
+      test('answers zero and undefined when no failure is recent enough', async () => {
+        const email = anEmail()
+        await write((r) => r.loginAttempts.recordFailure(email, minute(0)))
+
+        expect(await read().loginAttempts.countFailuresSince(email, minute(1))).toBe(0)
+        expect(await read().loginAttempts.oldestFailureSince(email, minute(1))).toBeUndefined()
+        expect(await read().loginAttempts.countFailuresSince(anEmail(), minute(0))).toBe(0)
+        expect(await read().loginAttempts.oldestFailureSince(anEmail(), minute(0))).toBeUndefined()
+      })
+
+      test('clears one email’s failures only', async () => {
+        const email = anEmail()
+        const other = anEmail()
+        await write(async (r) => {
+          await r.loginAttempts.recordFailure(email, minute(1))
+          await r.loginAttempts.recordFailure(email, minute(2))
+          await r.loginAttempts.recordFailure(other, minute(3))
+        })
+
+        await write((r) => r.loginAttempts.clear(email))
+
+        expect(await read().loginAttempts.countFailuresSince(email, minute(0))).toBe(0)
+        expect(await read().loginAttempts.oldestFailureSince(email, minute(0))).toBeUndefined()
+        expect(await read().loginAttempts.countFailuresSince(other, minute(0))).toBe(1)
+      })
+    })
+
+    describe('records are values', () => {
+      test('changing an object after insert or after a read does not change what is stored', async () => {
+        const { organization, partner } = await anOrganizationWithPartner()
+        const need = aNeed({ organizationId: organization.id, partnerId: partner.id, customFields: { bags: 1 } })
+        const stored = structuredClone(need)
+        await insertNeeds(need)
+        need.status = 'RESOLVED'
+        need.customFields.bags = 99
+
+        const found = await read().needs.findById(organization.id, need.id)
+        found!.customFields.bags = 42
+        found!.status = 'ESCALATED'
+
+        expect(await read().needs.findById(organization.id, need.id)).toEqual(stored)
+      })
+    })
+
+    describe('unit of work', () => {
+      test('answers what the work answers', async () => {
+        expect(await write(async () => 'done')).toBe('done')
+      })
+
+      test('a write is seen inside its transaction, and outside only once committed', async () => {
+        const organization = anOrganization()
+        const inserted = gate()
+        const release = gate()
+        let seenInside: Organization | undefined
+        const running = write(async (r) => {
+          await r.organizations.insert(organization)
+          seenInside = await r.organizations.findById(organization.id)
+          inserted.open()
+          await release.opened
+        })
+
+        await inserted.opened
+        expect(seenInside).toEqual(organization)
+        expect(await read().organizations.findById(organization.id)).toBeUndefined()
+        expect(await read().organizations.findBySlug(organization.slug)).toBeUndefined()
+
+        release.open()
+        await running
+        expect(await read().organizations.findById(organization.id)).toEqual(organization)
+      })
+
+      test('reads outside a transaction see committed values while it is open', async () => {
+        const { organization, partner } = await anOrganizationWithPartner()
+        const need = aNeed({ organizationId: organization.id, partnerId: partner.id })
+        await insertNeeds(need)
+        const written = gate()
+        const release = gate()
+        const running = write(async (r) => {
+          await r.partners.update({ ...partner, name: 'Renamed' })
+          await r.needs.update({ ...need, status: 'RESOLVED' })
+          await r.needs.insert(aNeed({ organizationId: organization.id, partnerId: partner.id }))
+          written.open()
+          await release.opened
+        })
+
+        await written.opened
+        expect(await read().partners.findById(organization.id, partner.id)).toEqual(partner)
+        expect(await read().needs.list(organization.id, {}, { page: 1, limit: 10 })).toEqual({ items: [need], total: 1 })
+
+        release.open()
+        await running
+        expect((await read().partners.findById(organization.id, partner.id))?.name).toBe('Renamed')
+        expect((await read().needs.list(organization.id, {}, { page: 1, limit: 10 })).total).toBe(2)
+      })
+
+      test('keeps nothing of work that throws after awaiting a real timer, and passes its error on unchanged', async () => {
+        const organization = anOrganization()
+        const partner = aPartner({ organizationId: organization.id, isDefault: true })
+        const failure = new Error('provider down')
+
+        const outcome = write(async (r) => {
+          await r.organizations.insert(organization)
+          await r.partners.insert(partner)
+          await realTimer(5)
+          throw failure
+        })
+
+        await expect(outcome).rejects.toBe(failure)
+        expect(await read().organizations.findById(organization.id)).toBeUndefined()
+        expect(await read().partners.findById(organization.id, partner.id)).toBeUndefined()
+      })
+
+      test('rolls back updates and need numbers of failed work, and keeps working after it', async () => {
+        const { organization, partner } = await anOrganizationWithPartner()
+        const failure = new Error('late failure')
+        const outcome = write(async (r) => {
+          await r.organizations.takeNextNeedNumber(organization.id)
+          await r.partners.update({ ...partner, name: 'Never saved' })
+          await realTimer(5)
+          throw failure
+        })
+        await expect(outcome).rejects.toBe(failure)
+
+        expect(await read().partners.findById(organization.id, partner.id)).toEqual(partner)
+        expect(await write((r) => r.organizations.takeNextNeedNumber(organization.id))).toBe(FIRST_REFERENCE_NUMBER)
+      })
+
+      test('two concurrent transactions taking need numbers get 100 distinct numbers', async () => {
+        const { organization } = await anOrganizationWithPartner()
+        const takeFifty = () =>
+          write(async (r) => {
+            const taken: number[] = []
+            for (let i = 0; i < 50; i++) {
+              taken.push(await r.organizations.takeNextNeedNumber(organization.id))
+              await new Promise((resolve) => setImmediate(resolve))
+            }
+            return taken
+          })
+
+        const [first, second] = await Promise.all([takeFifty(), takeFifty()])
+        const all = [...first, ...second]
+
+        expect(new Set(all).size).toBe(100)
+        expect([...all].sort((a, b) => a - b)).toEqual(Array.from({ length: 100 }, (_, i) => FIRST_REFERENCE_NUMBER + i))
+      })
+    })
+  })
+}

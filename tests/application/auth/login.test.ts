@@ -1,0 +1,159 @@
+import { beforeEach, describe, expect, test } from 'bun:test'
+import { Login } from '../../../src/application/auth/login'
+import type { Actor } from '../../../src/domain/auth/actor'
+import { InvalidError, TooManyRequestsError, UnauthorizedError } from '../../../src/domain/errors'
+import { PORTS } from '../../../src/main/container'
+import { createWorld, TEST_PASSWORD, type World } from '../../support/world'
+import { failureOf } from '../failure-of'
+
+const MINUTE = 60_000
+
+let world: World
+let login: Login
+let passwordHash: string
+beforeEach(async () => {
+  world = await createWorld()
+  login = world.container.get(Login)
+  passwordHash = await world.container.get(PORTS.passwords).hash(TEST_PASSWORD)
+})
+
+const emailOf = async (actor: Actor) => (await world.repositories.members.findById(actor.organizationId, actor.memberId))!.email
+const claimsOf = (accessToken: string) => world.container.get(PORTS.accessTokens).verify(accessToken)
+const slugOf = async (w: World) => (await w.repositories.organizations.findById(w.organizationId))!.slug
+
+async function failTimes(email: string, times: number) {
+  for (let i = 0; i < times; i++) await failureOf(login.execute({ email, password: 'wrong password!' }), UnauthorizedError)
+}
+
+describe('Login', () => {
+  test('answers a Bearer token pair for the right email and password', async () => {
+    const staff = await world.member('staff', { passwordHash })
+    const tokens = await login.execute({ email: await emailOf(staff), password: TEST_PASSWORD })
+    expect(tokens).toMatchObject({ tokenType: 'Bearer', expiresIn: 900 })
+    expect(tokens.refreshToken.length).toBeGreaterThan(20)
+    expect(claimsOf(tokens.accessToken)).toEqual({ memberId: staff.memberId, organizationId: world.organizationId })
+  })
+
+  test('takes the email in any case and with spaces around it', async () => {
+    const staff = await world.member('staff', { passwordHash, email: 'ana.lopez@example.org' })
+    const tokens = await login.execute({ email: '  Ana.Lopez@EXAMPLE.org ', password: TEST_PASSWORD })
+    expect(claimsOf(tokens.accessToken)?.memberId).toBe(staff.memberId)
+  })
+
+  test('logs in the admin made with the organization', async () => {
+    expect(claimsOf((await login.execute({ email: await emailOf(world.admin), password: TEST_PASSWORD })).accessToken)?.memberId).toBe(
+      world.admin.memberId,
+    )
+  })
+
+  test('answers a wrong password and an unknown email with the same Unauthorized', async () => {
+    const staff = await world.member('staff', { passwordHash })
+    const wrongPassword = await failureOf(login.execute({ email: await emailOf(staff), password: 'not the password' }), UnauthorizedError)
+    const unknownEmail = await failureOf(login.execute({ email: 'nobody@example.org', password: TEST_PASSWORD }), UnauthorizedError)
+    expect(unknownEmail.message).toBe(wrongPassword.message)
+    expect(unknownEmail.kind).toBe(wrongPassword.kind)
+  })
+
+  test('refuses a member with no password yet, the same way', async () => {
+    const invited = await world.member('staff', { isConfirmed: false })
+    await failureOf(login.execute({ email: await emailOf(invited), password: TEST_PASSWORD }), UnauthorizedError)
+  })
+
+  test('refuses a member whose email is not confirmed, even with the right password', async () => {
+    const unconfirmed = await world.member('staff', { passwordHash, isConfirmed: false })
+    const error = await failureOf(login.execute({ email: await emailOf(unconfirmed), password: TEST_PASSWORD }), UnauthorizedError)
+    expect(error.message).toBe((await failureOf(login.execute({ email: 'nobody@example.org', password: 'x' }), UnauthorizedError)).message)
+  })
+
+  describe('throttling (10 failures for one email within 15 minutes)', () => {
+    test('refuses the 11th attempt with TooManyRequests, even with the right password', async () => {
+      const email = await emailOf(await world.member('staff', { passwordHash }))
+      await failTimes(email, 10)
+      const error = await failureOf(login.execute({ email, password: TEST_PASSWORD }), TooManyRequestsError)
+      expect(error.retryAfterSeconds).toBe(15 * 60)
+    })
+
+    test('allows the 10th attempt', async () => {
+      const email = await emailOf(await world.member('staff', { passwordHash }))
+      await failTimes(email, 9)
+      expect((await login.execute({ email, password: TEST_PASSWORD })).tokenType).toBe('Bearer')
+    })
+
+    test('tells how long until the oldest failure leaves the window', async () => {
+      const email = await emailOf(await world.member('staff', { passwordHash }))
+      for (let i = 0; i < 10; i++) {
+        await failTimes(email, 1)
+        world.clock.advance(MINUTE)
+      }
+      // oldest failure 10 minutes ago: the window frees in 5 minutes
+      expect((await failureOf(login.execute({ email, password: TEST_PASSWORD }), TooManyRequestsError)).retryAfterSeconds).toBe(5 * 60)
+    })
+
+    test('lets the member in once Retry-After has passed', async () => {
+      const email = await emailOf(await world.member('staff', { passwordHash }))
+      await failTimes(email, 10)
+      const { retryAfterSeconds } = await failureOf(login.execute({ email, password: TEST_PASSWORD }), TooManyRequestsError)
+      world.clock.advance(retryAfterSeconds * 1000)
+      expect((await login.execute({ email, password: TEST_PASSWORD })).tokenType).toBe('Bearer')
+    })
+
+    test('counts the email however it is written', async () => {
+      const email = await emailOf(await world.member('staff', { passwordHash }))
+      await failTimes(email.toUpperCase(), 10)
+      await failureOf(login.execute({ email, password: TEST_PASSWORD }), TooManyRequestsError)
+    })
+
+    test('counts unknown emails too, so guessing cannot go on unbounded', async () => {
+      await failTimes('nobody@example.org', 10)
+      await failureOf(login.execute({ email: 'nobody@example.org', password: 'x' }), TooManyRequestsError)
+    })
+
+    test('is per email: another member still logs in', async () => {
+      const email = await emailOf(await world.member('staff', { passwordHash }))
+      const other = await world.member('staff', { passwordHash })
+      await failTimes(email, 10)
+      expect(claimsOf((await login.execute({ email: await emailOf(other), password: TEST_PASSWORD })).accessToken)?.memberId).toBe(other.memberId)
+    })
+
+    test('forgets failures older than 15 minutes', async () => {
+      const email = await emailOf(await world.member('staff', { passwordHash }))
+      await failTimes(email, 9)
+      world.clock.advance(15 * MINUTE + 1)
+      await failTimes(email, 9)
+      expect((await login.execute({ email, password: TEST_PASSWORD })).tokenType).toBe('Bearer')
+    })
+
+    test('a successful login clears the failures', async () => {
+      const email = await emailOf(await world.member('staff', { passwordHash }))
+      await failTimes(email, 9)
+      await login.execute({ email, password: TEST_PASSWORD })
+      await failTimes(email, 9)
+      expect((await login.execute({ email, password: TEST_PASSWORD })).tokenType).toBe('Bearer')
+    })
+  })
+
+  describe('an email in several organizations', () => {
+    test('needs organizationSlug when the password opens more than one', async () => {
+      const other = await world.otherOrganization()
+      await world.member('staff', { passwordHash, email: 'shared@example.org' })
+      await other.member('staff', { passwordHash, email: 'shared@example.org' })
+      const error = await failureOf(login.execute({ email: 'shared@example.org', password: TEST_PASSWORD }), InvalidError)
+      expect(error.errors.map((e) => e.path)).toEqual(['/organizationSlug'])
+    })
+
+    test('logs into the organization named by organizationSlug', async () => {
+      const other = await world.otherOrganization()
+      await world.member('staff', { passwordHash, email: 'shared@example.org' })
+      const theirs = await other.member('staff', { passwordHash, email: 'shared@example.org' })
+      const tokens = await login.execute({ email: 'shared@example.org', password: TEST_PASSWORD, organizationSlug: await slugOf(other) })
+      expect(claimsOf(tokens.accessToken)).toEqual({ memberId: theirs.memberId, organizationId: other.organizationId })
+    })
+
+    test('refuses an organizationSlug the email does not belong to', async () => {
+      const other = await world.otherOrganization()
+      const staff = await world.member('staff', { passwordHash })
+      await failureOf(login.execute({ email: await emailOf(staff), password: TEST_PASSWORD, organizationSlug: await slugOf(other) }), UnauthorizedError)
+      await failureOf(login.execute({ email: await emailOf(staff), password: TEST_PASSWORD, organizationSlug: 'no-such-org' }), UnauthorizedError)
+    })
+  })
+})

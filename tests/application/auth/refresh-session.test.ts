@@ -1,0 +1,82 @@
+import { beforeEach, describe, expect, test } from 'bun:test'
+import { Login } from '../../../src/application/auth/login'
+import { RefreshSession } from '../../../src/application/auth/refresh-session'
+import { UnauthorizedError } from '../../../src/domain/errors'
+import { PORTS } from '../../../src/main/container'
+import { createWorld, TEST_PASSWORD, type World } from '../../support/world'
+import { failureOf } from '../failure-of'
+
+const DAY = 24 * 3_600_000
+
+let world: World
+let refresh: RefreshSession
+let adminEmail: string
+beforeEach(async () => {
+  world = await createWorld()
+  refresh = world.container.get(RefreshSession)
+  adminEmail = (await world.repositories.members.findById(world.organizationId, world.admin.memberId))!.email
+})
+
+const logIn = () => world.container.get(Login).execute({ email: adminEmail, password: TEST_PASSWORD })
+const claimsOf = (accessToken: string) => world.container.get(PORTS.accessTokens).verify(accessToken)
+
+describe('RefreshSession', () => {
+  test('trades a refresh token for a new pair for the same member', async () => {
+    const first = await logIn()
+    const second = await refresh.execute(first.refreshToken)
+    expect(second).toMatchObject({ tokenType: 'Bearer', expiresIn: 900 })
+    expect(second.refreshToken).not.toBe(first.refreshToken)
+    expect(claimsOf(second.accessToken)).toEqual({ memberId: world.admin.memberId, organizationId: world.organizationId })
+  })
+
+  test('rotates: the refresh token used stops working', async () => {
+    const first = await logIn()
+    await refresh.execute(first.refreshToken)
+    await failureOf(refresh.execute(first.refreshToken), UnauthorizedError)
+  })
+
+  test('the new refresh token works in turn, along a chain of rotations', async () => {
+    let tokens = await logIn()
+    for (let i = 0; i < 3; i++) tokens = await refresh.execute(tokens.refreshToken)
+    expect(claimsOf(tokens.accessToken)?.memberId).toBe(world.admin.memberId)
+  })
+
+  test('reusing a rotated token revokes the whole chain: the newest token fails too', async () => {
+    const first = await logIn()
+    const second = await refresh.execute(first.refreshToken)
+    const third = await refresh.execute(second.refreshToken)
+    await failureOf(refresh.execute(first.refreshToken), UnauthorizedError)
+    await failureOf(refresh.execute(third.refreshToken), UnauthorizedError)
+  })
+
+  test('a reuse revokes only its own chain, not the sessions of other logins', async () => {
+    const stolen = await logIn()
+    const otherSession = await logIn()
+    await refresh.execute(stolen.refreshToken)
+    await failureOf(refresh.execute(stolen.refreshToken), UnauthorizedError)
+    expect((await refresh.execute(otherSession.refreshToken)).tokenType).toBe('Bearer')
+  })
+
+  test('refuses a refresh token after its 30 days', async () => {
+    const tokens = await logIn()
+    world.clock.advance(30 * DAY)
+    await failureOf(refresh.execute(tokens.refreshToken), UnauthorizedError)
+  })
+
+  test('accepts a refresh token shortly before its 30 days are over', async () => {
+    const tokens = await logIn()
+    world.clock.advance(30 * DAY - 1000)
+    expect((await refresh.execute(tokens.refreshToken)).tokenType).toBe('Bearer')
+  })
+
+  test('refuses an unknown refresh token', async () => {
+    await failureOf(refresh.execute('not-a-token-we-issued'), UnauthorizedError)
+  })
+
+  test('refuses a member who is no longer confirmed', async () => {
+    const tokens = await logIn()
+    const admin = (await world.repositories.members.findById(world.organizationId, world.admin.memberId))!
+    await world.container.get(PORTS.unitOfWork).run((r) => r.members.update({ ...admin, isConfirmed: false }))
+    await failureOf(refresh.execute(tokens.refreshToken), UnauthorizedError)
+  })
+})

@@ -1,0 +1,134 @@
+import { beforeEach, describe, expect, test } from 'bun:test'
+import { CreateNeed, type CreateNeedInput } from '../../../src/application/needs/create-need'
+import { ListNeeds } from '../../../src/application/needs/list-needs'
+import type { Actor } from '../../../src/domain/auth/actor'
+import type { Need } from '../../../src/domain/needs/need'
+import type { NeedFilter } from '../../../src/application/ports/repositories'
+import { createWorld, type World } from '../../support/world'
+import { seedConstituent } from './seed-constituent'
+
+let world: World
+let listNeeds: ListNeeds
+beforeEach(async () => {
+  world = await createWorld()
+  listNeeds = world.container.get(ListNeeds)
+})
+
+/** Creates a need a minute after the previous one, so the newest-first order is known. */
+async function needCreated(input: Partial<CreateNeedInput> = {}, w: World = world): Promise<Need> {
+  w.clock.advance(60_000)
+  return w.container.get(CreateNeed).execute(w.admin, { partnerId: w.defaultPartner.id, ...input })
+}
+
+const refsOf = async (actor: Actor, filter: NeedFilter = {}, page = { page: 1, limit: 100 }) =>
+  (await listNeeds.execute(actor, filter, page)).items.map((n) => n.referenceNumber)
+
+describe('ListNeeds', () => {
+  test('lists the needs of the organization, newest first', async () => {
+    for (let i = 0; i < 3; i++) await needCreated()
+    expect(await refsOf(world.admin)).toEqual(['REQ-1003', 'REQ-1002', 'REQ-1001'])
+  })
+
+  test("never lists another organization's needs", async () => {
+    await needCreated()
+    const other = await world.otherOrganization()
+    await needCreated({}, other)
+    const listed = (await listNeeds.execute(world.admin, {}, { page: 1, limit: 100 })).items
+    expect(listed.map((n) => n.organizationId)).toEqual([world.organizationId])
+  })
+
+  test('pages the list and tells the total', async () => {
+    for (let i = 0; i < 5; i++) await needCreated()
+    const pages = await Promise.all([1, 2, 3, 4].map((page) => listNeeds.execute(world.admin, {}, { page, limit: 2 })))
+    expect(pages.map((p) => p.items.map((n) => n.referenceNumber))).toEqual([['REQ-1005', 'REQ-1004'], ['REQ-1003', 'REQ-1002'], ['REQ-1001'], []])
+    expect(pages.map((p) => p.total)).toEqual([5, 5, 5, 5])
+  })
+
+  describe('filters', () => {
+    test('by one status or several', async () => {
+      await needCreated({ status: 'NEW' })
+      await needCreated({ status: 'ESCALATED' })
+      await needCreated({ status: 'RESOLVED' })
+      expect(await refsOf(world.admin, { statuses: ['ESCALATED'] })).toEqual(['REQ-1002'])
+      expect(await refsOf(world.admin, { statuses: ['NEW', 'RESOLVED'] })).toEqual(['REQ-1003', 'REQ-1001'])
+    })
+
+    test('by partner, assignee and constituent', async () => {
+      const pantry = await world.partner()
+      const staff = await world.member('staff')
+      const { constituentId } = seedConstituent(world)
+      await needCreated({ partnerId: pantry.id })
+      await needCreated({ assignedTo: staff.memberId })
+      await needCreated({ constituentId })
+      expect(await refsOf(world.admin, { partnerId: pantry.id })).toEqual(['REQ-1001'])
+      expect(await refsOf(world.admin, { assignedTo: staff.memberId })).toEqual(['REQ-1002'])
+      expect(await refsOf(world.admin, { constituentId })).toEqual(['REQ-1003'])
+    })
+
+    test('combine, and the total counts only what matches', async () => {
+      const pantry = await world.partner()
+      await needCreated({ partnerId: pantry.id, status: 'NEW' })
+      await needCreated({ partnerId: pantry.id, status: 'IN_PROGRESS' })
+      await needCreated({ status: 'NEW' })
+      const page = await listNeeds.execute(world.admin, { partnerId: pantry.id, statuses: ['NEW'] }, { page: 1, limit: 25 })
+      expect(page.items.map((n) => n.referenceNumber)).toEqual(['REQ-1001'])
+      expect(page.total).toBe(1)
+    })
+  })
+
+  describe('partner scope', () => {
+    test("partner roles see their own partner's needs only", async () => {
+      const pantry = await world.partner()
+      await needCreated({ partnerId: pantry.id })
+      await needCreated()
+      for (const role of ['partner_admin', 'partner_agent', 'volunteer'] as const) {
+        const actor = await world.member(role, { partnerId: pantry.id })
+        const page = await listNeeds.execute(actor, {}, { page: 1, limit: 25 })
+        expect(page.items.map((n) => n.referenceNumber)).toEqual(['REQ-1001'])
+        expect(page.total).toBe(1)
+      }
+    })
+
+    test("a partner role asking for another partner's needs gets none", async () => {
+      const pantry = await world.partner()
+      await needCreated()
+      const agent = await world.member('partner_agent', { partnerId: pantry.id })
+      expect(await listNeeds.execute(agent, { partnerId: world.defaultPartner.id }, { page: 1, limit: 25 })).toEqual({ items: [], total: 0 })
+    })
+
+    test('a partner role without a partner sees nothing', async () => {
+      await needCreated()
+      const agent = await world.member('partner_agent')
+      expect(await refsOf(agent)).toEqual([])
+    })
+
+    test('staff see the needs of every partner', async () => {
+      const pantry = await world.partner()
+      await needCreated({ partnerId: pantry.id })
+      await needCreated()
+      const staff = await world.member('staff', { partnerId: pantry.id })
+      expect(await refsOf(staff)).toEqual(['REQ-1002', 'REQ-1001'])
+    })
+  })
+
+  describe('confidential needs', () => {
+    test('come with customFields emptied to callers who may not read them, other needs untouched', async () => {
+      await needCreated({ isConfidential: true, customFields: { story: 'private' } })
+      await needCreated({ customFields: { story: 'public' } })
+      const staff = await world.member('staff')
+      const listed = (await listNeeds.execute(staff, {}, { page: 1, limit: 25 })).items
+      expect(listed.map((n) => [n.referenceNumber, n.isConfidential, n.customFields])).toEqual([
+        ['REQ-1002', false, { story: 'public' }],
+        ['REQ-1001', true, {}],
+      ])
+    })
+
+    test('come whole to org_admin and to holders of pii_reader', async () => {
+      await needCreated({ isConfidential: true, customFields: { story: 'private' } })
+      const reader = await world.member('staff', { profiles: ['pii_reader'] })
+      for (const actor of [world.admin, reader]) {
+        expect((await listNeeds.execute(actor, {}, { page: 1, limit: 25 })).items[0]!.customFields).toEqual({ story: 'private' })
+      }
+    })
+  })
+})

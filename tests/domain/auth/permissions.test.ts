@@ -1,0 +1,240 @@
+import { describe, expect, test } from 'bun:test'
+import { isAllowed, PERMISSIONS, type Permission } from '../../../src/domain/auth/permissions'
+import { PROFILES, ROLES, type Profile, type Role } from '../../../src/domain/auth/roles'
+
+// Contract §6 ("Who may do what"), rewritten by hand as grids, one per row of the contract, without
+// looking at PERMISSIONS. Each line is a role; its 7 cells are the role with no profile, then the role
+// holding exactly one profile, in the column order below. 'x' = allowed, '.' = refused.
+const ROLE_LINES = ['org_admin', 'partner_admin', 'partner_agent', 'staff', 'volunteer'] as const
+const PROFILE_COLUMNS = [
+  'needs_processor',
+  'intake_staff',
+  'sms_communicator',
+  'email_phone_communicator',
+  'pii_reader',
+  'duplicate_resolver',
+] as const
+
+type Grid = Record<Role, string>
+
+// prettier-ignore
+const CONTRACT_ROWS: Array<{ row: string; permissions: Permission[]; grid: Grid }> = [
+  {
+    row: 'read needs, add notes, list partners, read/update own profile: every role',
+    permissions: ['needs:read', 'needs:add-note', 'partners:list', 'profile:read', 'profile:update'],
+    grid: {
+      //              none np is sc epc pii dr
+      org_admin:     'x    x  x  x  x   x   x',
+      partner_admin: 'x    x  x  x  x   x   x',
+      partner_agent: 'x    x  x  x  x   x   x',
+      staff:         'x    x  x  x  x   x   x',
+      volunteer:     'x    x  x  x  x   x   x',
+    },
+  },
+  {
+    row: 'create needs: every role but volunteer; a volunteer with intake_staff',
+    permissions: ['needs:create'],
+    grid: {
+      org_admin:     'x    x  x  x  x   x   x',
+      partner_admin: 'x    x  x  x  x   x   x',
+      partner_agent: 'x    x  x  x  x   x   x',
+      staff:         'x    x  x  x  x   x   x',
+      volunteer:     '.    .  x  .  .   .   .',
+    },
+  },
+  {
+    row: 'update needs: org_admin, staff, partner_admin, partner_agent; a volunteer with needs_processor',
+    permissions: ['needs:update'],
+    grid: {
+      org_admin:     'x    x  x  x  x   x   x',
+      partner_admin: 'x    x  x  x  x   x   x',
+      partner_agent: 'x    x  x  x  x   x   x',
+      staff:         'x    x  x  x  x   x   x',
+      volunteer:     '.    x  .  .  .   .   .',
+    },
+  },
+  {
+    row: 'send SMS: org_admin; others with sms_communicator',
+    permissions: ['needs:send-sms'],
+    grid: {
+      org_admin:     'x    x  x  x  x   x   x',
+      partner_admin: '.    .  .  x  .   .   .',
+      partner_agent: '.    .  .  x  .   .   .',
+      staff:         '.    .  .  x  .   .   .',
+      volunteer:     '.    .  .  x  .   .   .',
+    },
+  },
+  {
+    row: 'read constituent address and date of birth; read customFields of a confidential need: org_admin, partner_admin; others with pii_reader',
+    permissions: ['constituents:read-pii', 'needs:read-confidential'],
+    grid: {
+      org_admin:     'x    x  x  x  x   x   x',
+      partner_admin: 'x    x  x  x  x   x   x',
+      partner_agent: '.    .  .  .  .   x   .',
+      staff:         '.    .  .  .  .   x   .',
+      volunteer:     '.    .  .  .  .   x   .',
+    },
+  },
+  {
+    row: 'read constituent phone and email: org_admin, partner_admin; others with pii_reader or email_phone_communicator',
+    permissions: ['constituents:read-contact'],
+    grid: {
+      org_admin:     'x    x  x  x  x   x   x',
+      partner_admin: 'x    x  x  x  x   x   x',
+      partner_agent: '.    .  .  .  x   x   .',
+      staff:         '.    .  .  .  x   x   .',
+      volunteer:     '.    .  .  .  x   x   .',
+    },
+  },
+  {
+    row: 'search and update constituents: org_admin, staff, partner_admin, partner_agent; a volunteer with intake_staff',
+    permissions: ['constituents:search', 'constituents:update'],
+    grid: {
+      org_admin:     'x    x  x  x  x   x   x',
+      partner_admin: 'x    x  x  x  x   x   x',
+      partner_agent: 'x    x  x  x  x   x   x',
+      staff:         'x    x  x  x  x   x   x',
+      volunteer:     '.    .  x  .  .   .   .',
+    },
+  },
+  {
+    row: 'merge constituents, list and resolve household matches: org_admin; others with duplicate_resolver',
+    permissions: ['constituents:merge', 'household-matches:list', 'household-matches:resolve'],
+    grid: {
+      org_admin:     'x    x  x  x  x   x   x',
+      partner_admin: '.    .  .  .  .   .   x',
+      partner_agent: '.    .  .  .  .   .   x',
+      staff:         '.    .  .  .  .   .   x',
+      volunteer:     '.    .  .  .  .   .   x',
+    },
+  },
+  {
+    row: 'create partners: org_admin',
+    permissions: ['partners:create'],
+    grid: {
+      org_admin:     'x    x  x  x  x   x   x',
+      partner_admin: '.    .  .  .  .   .   .',
+      partner_agent: '.    .  .  .  .   .   .',
+      staff:         '.    .  .  .  .   .   .',
+      volunteer:     '.    .  .  .  .   .   .',
+    },
+  },
+  {
+    // The "own partner" half is scope, applied by UpdatePartner (tests/application/partners).
+    row: 'update partners: org_admin; a partner_admin its own partner',
+    permissions: ['partners:update'],
+    grid: {
+      org_admin:     'x    x  x  x  x   x   x',
+      partner_admin: 'x    x  x  x  x   x   x',
+      partner_agent: '.    .  .  .  .   .   .',
+      staff:         '.    .  .  .  .   .   .',
+      volunteer:     '.    .  .  .  .   .   .',
+    },
+  },
+  {
+    // The "own partner, partner_agent and volunteer only" half is scope, for the members use cases.
+    row: 'add and update members: org_admin; a partner_admin for its own partner',
+    permissions: ['members:manage'],
+    grid: {
+      org_admin:     'x    x  x  x  x   x   x',
+      partner_admin: 'x    x  x  x  x   x   x',
+      partner_agent: '.    .  .  .  .   .   .',
+      staff:         '.    .  .  .  .   .   .',
+      volunteer:     '.    .  .  .  .   .   .',
+    },
+  },
+  {
+    row: 'organization and email settings: org_admin',
+    permissions: ['organization:settings'],
+    grid: {
+      org_admin:     'x    x  x  x  x   x   x',
+      partner_admin: '.    .  .  .  .   .   .',
+      partner_agent: '.    .  .  .  .   .   .',
+      staff:         '.    .  .  .  .   .   .',
+      volunteer:     '.    .  .  .  .   .   .',
+    },
+  },
+  {
+    // Not a row of contract §6, which is silent on listing members: the project's decision, pinned here
+    // so that changing it is deliberate (org_admin and partner_admin manage members; staff assign needs).
+    row: '(project decision) list members: org_admin, staff, partner_admin',
+    permissions: ['members:list'],
+    grid: {
+      org_admin:     'x    x  x  x  x   x   x',
+      partner_admin: 'x    x  x  x  x   x   x',
+      partner_agent: '.    .  .  .  .   .   .',
+      staff:         'x    x  x  x  x   x   x',
+      volunteer:     '.    .  .  .  .   .   .',
+    },
+  },
+]
+
+function cells(line: string): boolean[] {
+  const marks = line.replace(/\s+/g, '')
+  if (!/^[x.]{7}$/.test(marks)) throw new Error(`a grid line needs 7 cells of x or .: "${line}"`)
+  return [...marks].map((mark) => mark === 'x')
+}
+
+describe('the permission table (contract §6)', () => {
+  test('has exactly the permissions of the contract rows, no more, no fewer', () => {
+    expect(Object.keys(PERMISSIONS).sort()).toEqual(
+      [
+        'needs:read',
+        'needs:add-note',
+        'partners:list',
+        'profile:read',
+        'profile:update',
+        'needs:create',
+        'needs:update',
+        'needs:send-sms',
+        'constituents:read-pii',
+        'needs:read-confidential',
+        'constituents:read-contact',
+        'constituents:search',
+        'constituents:update',
+        'constituents:merge',
+        'household-matches:list',
+        'household-matches:resolve',
+        'partners:create',
+        'partners:update',
+        'members:manage',
+        'organization:settings',
+        'members:list',
+      ].sort(),
+    )
+  })
+
+  test('knows the five roles and six profiles of the interface, in the grid order', () => {
+    expect([...ROLES].sort()).toEqual([...ROLE_LINES].sort())
+    expect([...PROFILES]).toEqual([...PROFILE_COLUMNS])
+  })
+
+  test('each permission appears in exactly one contract row', () => {
+    const listed: string[] = CONTRACT_ROWS.flatMap((r) => r.permissions)
+    expect(new Set(listed).size).toBe(listed.length)
+    expect([...listed].sort()).toEqual(Object.keys(PERMISSIONS).sort())
+  })
+
+  for (const { row, permissions, grid } of CONTRACT_ROWS) {
+    describe(row, () => {
+      for (const permission of permissions) {
+        for (const role of ROLE_LINES) {
+          const expected = cells(grid[role])
+          test(`${permission}: ${role} with no profile, and with each single profile`, () => {
+            const actual = [
+              isAllowed({ role, profiles: [] }, permission),
+              ...PROFILE_COLUMNS.map((profile: Profile) => isAllowed({ role, profiles: [profile] }, permission)),
+            ]
+            expect(actual).toEqual(expected)
+          })
+        }
+      }
+    })
+  }
+
+  test('a profile adds to a role and never takes a right away', () => {
+    expect(isAllowed({ role: 'volunteer', profiles: ['needs_processor', 'intake_staff'] }, 'needs:create')).toBe(true)
+    expect(isAllowed({ role: 'volunteer', profiles: ['needs_processor', 'intake_staff'] }, 'needs:update')).toBe(true)
+    expect(isAllowed({ role: 'volunteer', profiles: ['needs_processor', 'intake_staff'] }, 'needs:send-sms')).toBe(false)
+  })
+})
