@@ -43,7 +43,7 @@ export class ForbiddenError extends DomainError {
 }
 
 /** The resources whose absence has its own title in the interface (or contract §3). */
-export type ResourceName = 'Need' | 'Constituent' | 'Partner' | 'Member' | 'Household match' | 'Organization'
+export type ResourceName = 'Need' | 'Constituent' | 'Partner' | 'Member' | 'Household match' | 'Organization' | 'Email settings'
 
 /** 404: unknown, or belonging to another organization or partner scope (never revealed). */
 export class NotFoundError extends DomainError {
@@ -72,4 +72,17 @@ export class TooManyRequestsError extends DomainError {
 /** 503: a dependency (the database) is not answering; the request may be retried. */
 export class UnavailableError extends DomainError {
   readonly kind = 'unavailable'
+}
+
+/** 502: an email or SMS provider refused or failed; `title` names which (contract §3). */
+export class ProviderError extends DomainError {
+  readonly kind = 'provider_failed'
+  constructor(
+    readonly title: 'Failed to send email' | 'SMS provider error',
+    message: string,
+    /** Worth trying again later: network errors, 429 and 5xx. */
+    readonly retryable: boolean,
+  ) {
+    super(message)
+  }
 }

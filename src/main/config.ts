@@ -15,6 +15,8 @@ export interface Config {
   sms: { provider: 'log' | 'twilio'; accountSid?: string; authToken?: string; apiBaseUrl?: string }
   emailFallback: 'log'
   publicIntakeRateLimit: number
+  /** How long the outbox worker rests when it finds nothing to send. */
+  outboxPollMs: number
   /** Trust X-Forwarded-For for client addresses (only behind a proxy that sets it). */
   trustProxy: boolean
   publicBaseUrl: string
@@ -54,6 +56,7 @@ export function loadConfig(env: Env = process.env): Config {
     },
     emailFallback: choice(env, 'EMAIL_FALLBACK', ['log'] as const, 'log'),
     publicIntakeRateLimit: integer(env, 'PUBLIC_INTAKE_RATE_LIMIT', 20, 1, 1_000_000),
+    outboxPollMs: integer(env, 'OUTBOX_POLL_MS', 1000, 10, 600_000),
     trustProxy: choice(env, 'TRUST_PROXY', ['true', 'false'] as const, 'false') === 'true',
     publicBaseUrl: env.PUBLIC_BASE_URL ? url(env, 'PUBLIC_BASE_URL') : `http://localhost:${port}`,
     logLevel: choice(env, 'LOG_LEVEL', LOG_LEVELS, 'info'),

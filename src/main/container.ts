@@ -5,6 +5,34 @@ import { Login } from '../application/auth/login'
 import { Logout } from '../application/auth/logout'
 import { RefreshSession } from '../application/auth/refresh-session'
 import { TokenPairIssuer } from '../application/auth/token-pair'
+import { ConstituentMerger } from '../application/constituents/constituent-merger'
+import { ConstituentRegistry } from '../application/constituents/constituent-registry'
+import { CreateConstituent } from '../application/constituents/create-constituent'
+import { DuplicateDetection } from '../application/constituents/duplicate-detection'
+import { ListConstituentNeeds } from '../application/constituents/list-constituent-needs'
+import { ListHouseholdMatches } from '../application/constituents/list-household-matches'
+import { MergeConstituents } from '../application/constituents/merge-constituents'
+import { ResolveHouseholdMatch } from '../application/constituents/resolve-household-match'
+import { SearchConstituents } from '../application/constituents/search-constituents'
+import { UpdateConstituent } from '../application/constituents/update-constituent'
+import { AcceptInvite } from '../application/auth/accept-invite'
+import { InviteMember } from '../application/members/invite-member'
+import { ListMembers } from '../application/members/list-members'
+import { UpdateMember } from '../application/members/update-member'
+import { DispatchOutbox } from '../application/messaging/dispatch-outbox'
+import { OrganizationMailer, type EmailSenders } from '../application/messaging/organization-mailer'
+import { Outbox } from '../application/messaging/outbox'
+import { GetEmailSettings, SendTestEmail, UpdateEmailSettings } from '../application/organizations/email-settings'
+import { GetOrganizationSettings, UpdateOrganizationSettings } from '../application/organizations/organization-settings'
+import type { FallbackEmailSender } from '../application/ports/email'
+import type { SecretBox } from '../application/ports/secret-box'
+import { GetProfile, UpdateProfile } from '../application/profile/profile'
+import { LogEmailSender } from '../adapters/messaging/log-email-sender'
+import { PostmarkEmailSender } from '../adapters/messaging/postmark-email-sender'
+import { SendgridEmailSender } from '../adapters/messaging/sendgrid-email-sender'
+import { SesEmailSender } from '../adapters/messaging/ses-email-sender'
+import { SmtpEmailSender } from '../adapters/messaging/smtp-email-sender'
+import { AesGcmSecretBox } from '../adapters/security/aes-gcm-secret-box'
 import { SetMemberPassword } from '../application/members/set-member-password'
 import { AddNote } from '../application/needs/add-note'
 import { CreateNeed } from '../application/needs/create-need'
@@ -53,6 +81,10 @@ export const PORTS = {
   accessTokens: port<AccessTokens>('AccessTokens'),
   secrets: port<SecretTokens>('SecretTokens'),
   publicIntakeRateLimiter: port<RateLimiter>('PublicIntakeRateLimiter'),
+  secretBox: port<SecretBox>('SecretBox'),
+  emailSenders: port<EmailSenders>('EmailSenders'),
+  fallbackEmail: port<FallbackEmailSender>('FallbackEmailSender'),
+  publicBaseUrl: port<string>('PublicBaseUrl'),
 }
 
 /** What tests may swap: a fixed clock, predictable ids, cheap password hashing, captured logs. */
@@ -92,10 +124,22 @@ export function createContainer(config: Config, overrides: ContainerOverrides = 
   c.bind(PORTS.accessTokens).toConstantValue(new HmacAccessTokens(config.jwtSecret, clock))
   c.bind(PORTS.secrets).toConstantValue(new RandomSecretTokens())
   c.bind(PORTS.publicIntakeRateLimiter).toConstantValue(new MemoryRateLimiter(config.publicIntakeRateLimit, clock))
+  c.bind(PORTS.secretBox).toConstantValue(new AesGcmSecretBox(config.dataEncryptionKey))
+  c.bind(PORTS.emailSenders).toConstantValue({
+    smtp: new SmtpEmailSender(),
+    postmark: new PostmarkEmailSender(),
+    ses: new SesEmailSender(clock),
+    sendgrid: new SendgridEmailSender(),
+  })
+  c.bind(PORTS.fallbackEmail).toResolvedValue((logger: Logger) => new LogEmailSender(logger), [PORTS.logger])
+  c.bind(PORTS.publicBaseUrl).toConstantValue(config.publicBaseUrl)
 
   const { repositories, unitOfWork, passwords, accessTokens, secrets, ids } = PORTS
   service(c, TokenPairIssuer, [accessTokens, secrets, PORTS.clock, ids])
-  service(c, NeedIntake, [PORTS.clock, ids])
+  service(c, DuplicateDetection, [PORTS.clock, ids])
+  service(c, ConstituentRegistry, [DuplicateDetection, PORTS.clock, ids])
+  service(c, ConstituentMerger, [PORTS.clock, DuplicateDetection])
+  service(c, NeedIntake, [ConstituentRegistry, PORTS.clock, ids])
   service(c, Authenticate, [repositories, accessTokens])
   service(c, Login, [repositories, unitOfWork, passwords, TokenPairIssuer, PORTS.clock])
   service(c, RefreshSession, [unitOfWork, secrets, TokenPairIssuer, PORTS.clock])
@@ -112,6 +156,27 @@ export function createContainer(config: Config, overrides: ContainerOverrides = 
   service(c, ListPartners, [repositories])
   service(c, CreatePartner, [unitOfWork, PORTS.clock, ids])
   service(c, UpdatePartner, [unitOfWork])
+  service(c, Outbox, [PORTS.clock, ids])
+  service(c, OrganizationMailer, [repositories, PORTS.secretBox, PORTS.emailSenders, PORTS.fallbackEmail])
+  service(c, DispatchOutbox, [unitOfWork, OrganizationMailer, PORTS.clock, PORTS.logger])
+  service(c, InviteMember, [unitOfWork, Outbox, secrets, PORTS.clock, ids, PORTS.publicBaseUrl])
+  service(c, UpdateMember, [unitOfWork])
+  service(c, ListMembers, [repositories])
+  service(c, AcceptInvite, [unitOfWork, passwords, secrets, TokenPairIssuer, PORTS.clock])
+  service(c, GetProfile, [repositories])
+  service(c, UpdateProfile, [unitOfWork])
+  service(c, GetOrganizationSettings, [repositories])
+  service(c, UpdateOrganizationSettings, [unitOfWork])
+  service(c, GetEmailSettings, [repositories])
+  service(c, UpdateEmailSettings, [unitOfWork, PORTS.secretBox, PORTS.clock])
+  service(c, SendTestEmail, [OrganizationMailer])
+  service(c, CreateConstituent, [unitOfWork, ConstituentRegistry])
+  service(c, UpdateConstituent, [unitOfWork, DuplicateDetection, PORTS.clock])
+  service(c, SearchConstituents, [repositories])
+  service(c, ListConstituentNeeds, [repositories])
+  service(c, MergeConstituents, [unitOfWork, ConstituentMerger])
+  service(c, ListHouseholdMatches, [repositories])
+  service(c, ResolveHouseholdMatch, [unitOfWork, ConstituentMerger, PORTS.clock])
   return c
 }
 

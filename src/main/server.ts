@@ -1,7 +1,9 @@
 import type { Container } from 'inversify'
 import { createHttpApp } from '../adapters/http/app'
+import { DispatchOutbox } from '../application/messaging/dispatch-outbox'
 import type { Config } from './config'
 import { createContainer, PORTS, type ContainerOverrides } from './container'
+import { startOutboxWorker } from './outbox-worker'
 
 /**
  * Past this Bun itself answers a bare 413, without problem+json. The 256 KiB limit (MAX_BODY_BYTES) is
@@ -27,11 +29,14 @@ export async function startServer(config: Config, overrides: ContainerOverrides 
     trustProxy: config.trustProxy,
   }).listen({ port: config.port, hostname: config.host, maxRequestBodySize: BUN_BODY_BACKSTOP_BYTES })
   const server = app.server!
+  const worker = startOutboxWorker(container.get(DispatchOutbox), container.get(PORTS.logger), config.outboxPollMs)
   return {
     url: `http://${server.hostname === '0.0.0.0' ? 'localhost' : server.hostname}:${server.port}`,
     container,
     async stop() {
+      // Stop taking requests and let those in flight finish, then the worker's pass, then the database.
       await app.stop()
+      await worker.stop()
       await persistence.close()
     },
   }

@@ -7,7 +7,10 @@ import type { Persistence } from '../../application/ports/persistence'
 import type { RateLimiter } from '../../application/ports/security'
 import { authRoutes } from './auth.routes'
 import { authentication } from './authentication'
+import { constituentsRoutes } from './constituents.routes'
 import { healthRoutes } from './health.routes'
+import { membersRoutes } from './members.routes'
+import { organizationsRoutes } from './organizations.routes'
 import { needsRoutes } from './needs.routes'
 import { partnersRoutes } from './partners.routes'
 import { BODY_TOO_LARGE, INVALID_JSON, MAX_BODY_BYTES, problemDetails } from './problem'
@@ -91,4 +94,7 @@ export function createHttpApp(deps: HttpDependencies) {
     .use(authRoutes(deps.container, auth))
     .use(needsRoutes(deps.container, auth, publicIntakeGuard(deps.publicIntakeRateLimiter, deps.trustProxy)))
     .use(partnersRoutes(deps.container, auth))
+    .use(constituentsRoutes(deps.container, auth))
+    .use(membersRoutes(deps.container, auth))
+    .use(organizationsRoutes(deps.container, auth))
 }

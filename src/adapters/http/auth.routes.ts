@@ -1,10 +1,12 @@
 import { Elysia, t } from 'elysia'
 import type { Container } from 'inversify'
+import { AcceptInvite } from '../../application/auth/accept-invite'
 import { Login } from '../../application/auth/login'
 import { Logout } from '../../application/auth/logout'
 import { RefreshSession } from '../../application/auth/refresh-session'
 import type { AuthenticationPlugin } from './authentication'
 import { Body, problems } from './common.schemas'
+import { AcceptInviteBody } from './members.schemas'
 
 // contract §2
 const TokenPairSchema = t.Object({
@@ -19,6 +21,7 @@ export function authRoutes(c: Container, authentication: AuthenticationPlugin) {
   const login = c.get(Login)
   const refresh = c.get(RefreshSession)
   const logout = c.get(Logout)
+  const acceptInvite = c.get(AcceptInvite)
 
   return new Elysia({ name: 'auth', prefix: '/api/auth', detail: { tags: ['Authentication'] } })
     .use(authentication)
@@ -35,6 +38,11 @@ export function authRoutes(c: Container, authentication: AuthenticationPlugin) {
       body: RefreshTokenBody,
       response: { 200: TokenPairSchema, ...problems(400, 401, 413) },
       detail: { summary: 'Trade a refresh token for a new pair (rotation)', security: [] },
+    })
+    .post('/accept-invite', ({ body }) => acceptInvite.execute(body), {
+      body: AcceptInviteBody,
+      response: { 200: TokenPairSchema, ...problems(400, 413) },
+      detail: { summary: 'Set a password with an invitation token; answers tokens', security: [] },
     })
     .post(
       '/logout',

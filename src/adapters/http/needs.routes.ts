@@ -23,7 +23,7 @@ import {
   PublicNeedSchema,
   UpdateNeedBody,
 } from './needs.schemas'
-import { pageOf, pagingHeaders } from './paging'
+import { pagedResponse } from './paging'
 import type { PublicIntakeGuard } from './public-intake-guard'
 
 // interface §4.1 to §4.6; contract §4
@@ -67,17 +67,15 @@ export function needsRoutes(c: Container, authentication: AuthenticationPlugin, 
     )
     .get(
       '',
-      async ({ actor, query, request, set }) => {
-        const page = pageOf(query)
+      (context) => {
+        const { query } = context
         const filter = {
           ...(query.status ? { statuses: query.status.split(',') as NeedStatus[] } : {}),
           ...(query.partnerId ? { partnerId: query.partnerId } : {}),
           ...(query.assignedTo ? { assignedTo: query.assignedTo } : {}),
           ...(query.constituentId ? { constituentId: query.constituentId } : {}),
         }
-        const result = await listNeeds.execute(actor, filter, page)
-        Object.assign(set.headers, pagingHeaders(request, page, result))
-        return result.items.map(needView)
+        return pagedResponse(context, (page) => listNeeds.execute(context.actor, filter, page), needView)
       },
       {
         auth: true,

@@ -24,3 +24,18 @@ export function pagingHeaders(request: Request, page: PageRequest, result: Page<
   links.push(linkTo(lastPage, 'last'))
   return { 'x-total-count': String(result.total), link: links.join(', ') }
 }
+
+/**
+ * A list route's whole answer: loads the asked page, puts the paging headers on the response and answers
+ * the plain array of `view`s.
+ */
+export async function pagedResponse<T, V>(
+  context: { query: { page?: number; limit?: number }; request: Request; set: { headers: Record<string, unknown> } },
+  load: (page: PageRequest) => Promise<Page<T>>,
+  view: (item: T) => V,
+): Promise<V[]> {
+  const page = pageOf(context.query)
+  const result = await load(page)
+  Object.assign(context.set.headers, pagingHeaders(context.request, page, result))
+  return result.items.map(view)
+}

@@ -5,7 +5,7 @@ import { ListPartners } from '../../application/partners/list-partners'
 import { UpdatePartner } from '../../application/partners/update-partner'
 import type { AuthenticationPlugin } from './authentication'
 import { IdParams, PageQuery, problems } from './common.schemas'
-import { pageOf, pagingHeaders } from './paging'
+import { pagedResponse } from './paging'
 import { CreatePartnerBody, PartnerSchema, partnerView, UpdatePartnerBody } from './partners.schemas'
 
 export function partnersRoutes(c: Container, authentication: AuthenticationPlugin) {
@@ -17,12 +17,7 @@ export function partnersRoutes(c: Container, authentication: AuthenticationPlugi
     .use(authentication)
     .get(
       '',
-      async ({ actor, query, request, set }) => {
-        const page = pageOf(query)
-        const result = await listPartners.execute(actor, page)
-        Object.assign(set.headers, pagingHeaders(request, page, result))
-        return result.items.map(partnerView)
-      },
+      (context) => pagedResponse(context, (page) => listPartners.execute(context.actor, page), partnerView),
       {
         auth: true,
         query: t.Object(PageQuery, { additionalProperties: false }),

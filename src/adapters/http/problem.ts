@@ -25,6 +25,7 @@ const STATUS_OF: Record<string, number> = {
   not_found: 404,
   conflict: 409,
   too_many_requests: 429,
+  provider_failed: 502,
   unavailable: 503,
 }
 
@@ -93,7 +94,7 @@ export function problemDetails(logger: Logger) {
     .onError({ as: 'global' }, ({ code, error, path, request, set }) => {
       if (error instanceof DomainError) {
         const status = STATUS_OF[error.kind] ?? 500
-        const title = status === 400 ? badRequestTitle(path) : status === 404 ? error.message : undefined
+        const title = status === 400 ? badRequestTitle(path) : status === 404 ? error.message : 'title' in error ? String(error.title) : undefined
         const headers = 'retryAfterSeconds' in error ? { 'retry-after': String(error.retryAfterSeconds) } : undefined
         const errors = 'errors' in error ? (error.errors as FieldError[]) : undefined
         return problemResponse(status, error.message, { ...(title ? { title } : {}), ...(errors ? { errors } : {}), ...(headers ? { headers } : {}) })

@@ -1,3 +1,4 @@
+import { readContactDetails } from '../../domain/constituents/contact'
 import { NotFoundError } from '../../domain/errors'
 import {
   dueDateFor,
@@ -11,6 +12,7 @@ import type { Partner } from '../../domain/partners/partner'
 import type { Clock } from '../ports/clock'
 import type { IdGenerator } from '../ports/ids'
 import type { Repositories } from '../ports/repositories'
+import type { ConstituentRegistry } from '../constituents/constituent-registry'
 
 export interface NewNeed {
   organizationId: string
@@ -27,10 +29,12 @@ export interface NewNeed {
 
 /**
  * Records a new need inside the caller's transaction: its reference number from the organization's
- * sequence, its due date from the partner's SLA, and its first history entry.
+ * sequence, its due date from the partner's SLA, and its first history entry. Without a `constituentId`,
+ * contact keys in `customFields` become a new constituent, checked for duplicates (contract §4).
  */
 export class NeedIntake {
   constructor(
+    private readonly registry: ConstituentRegistry,
     private readonly clock: Clock,
     private readonly ids: IdGenerator,
   ) {}
@@ -43,6 +47,7 @@ export class NeedIntake {
     const { partner, status, ...fields } = input
     const need: Need = {
       ...fields,
+      ...(await this.constituentOf(r, input)),
       id: this.ids.next(),
       partnerId: partner.id,
       status: status ?? INITIAL_NEED_STATUS,
@@ -64,5 +69,17 @@ export class NeedIntake {
       },
     ])
     return need
+  }
+
+  private async constituentOf(r: Repositories, input: NewNeed): Promise<Pick<Need, 'constituentId' | 'householdId' | 'duplicateWarning'>> {
+    if (input.constituentId) return {}
+    const { details } = readContactDetails(input.customFields, '/customFields')
+    if (Object.keys(details).length === 0) return {}
+    const registered = await this.registry.register(r, input.organizationId, details, input.householdId)
+    return {
+      constituentId: registered.constituent.id,
+      householdId: registered.constituent.householdId,
+      ...(registered.duplicateWarning ? { duplicateWarning: registered.duplicateWarning } : {}),
+    }
   }
 }

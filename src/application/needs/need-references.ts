@@ -36,7 +36,7 @@ export async function checkNeedReferences(
 
   let householdId = refs.householdId
   if (refs.constituentId) {
-    const constituentHousehold = await r.constituents.findHouseholdOf(organizationId, refs.constituentId)
+    const constituentHousehold = (await r.constituents.findById(organizationId, refs.constituentId))?.householdId
     if (!constituentHousehold) errors.push({ path: '/constituentId', message: 'must name a constituent of this organization' })
     else if (householdId && householdId !== constituentHousehold) {
       errors.push({ path: '/householdId', message: "must be the constituent's household" })

@@ -1,5 +1,6 @@
 import type { Actor } from '../../domain/auth/actor'
 import { isAllowed } from '../../domain/auth/permissions'
+import { hiddenContactFields } from '../../domain/constituents/redaction'
 import { ConflictError, ForbiddenError } from '../../domain/errors'
 import { canTransition, changesBetween, dueDateFor, isOpen, type CustomFields, type Need, type NeedStatus } from '../../domain/needs/need'
 import { redactNeed } from '../../domain/needs/redaction'
@@ -49,6 +50,8 @@ export class UpdateNeed {
       })
 
       const after: Need = { ...before, ...definedOnly(input) }
+      // Contact keys the actor cannot see were not in what it read back, so their absence is no removal.
+      if (input.customFields) after.customFields = { ...hiddenPart(actor, before.customFields), ...input.customFields }
       if (partner && isOpen(after.status)) after.dueDate = dueDateFor(before.createdAt, partner.slaHours)
       const changes = changesBetween(before, after)
       const detailsChanged = input.customFields !== undefined && JSON.stringify(input.customFields) !== JSON.stringify(before.customFields)
@@ -71,6 +74,11 @@ export class UpdateNeed {
     })
     return redactNeed(actor, updated)
   }
+}
+
+function hiddenPart(actor: Actor, customFields: CustomFields): CustomFields {
+  const hidden: readonly string[] = hiddenContactFields(actor)
+  return Object.fromEntries(Object.entries(customFields).filter(([key]) => hidden.includes(key)))
 }
 
 function definedOnly<T extends object>(input: T): Partial<T> {

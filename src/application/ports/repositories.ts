@@ -1,4 +1,12 @@
+import type { Constituent, Household } from '../../domain/constituents/constituent'
+import type { HouseholdMatch, MatchStatus } from '../../domain/constituents/household-match'
+import type { MatchKeys } from '../../domain/constituents/matching'
+import type { ConstituentQuery } from '../../domain/constituents/search'
+import type { Role } from '../../domain/auth/roles'
+import type { Invitation } from '../../domain/members/invitation'
 import type { Member } from '../../domain/members/member'
+import type { StoredEmailSettings } from '../../domain/messaging/email'
+import type { OutboxMessage } from '../../domain/messaging/outbox'
 import type { Interaction } from '../../domain/needs/interaction'
 import type { Need, NeedChange, NeedStatus } from '../../domain/needs/need'
 import type { Organization } from '../../domain/organizations/organization'
@@ -15,6 +23,8 @@ export interface OrganizationRepository {
   findBySlug(slug: string): Promise<Organization | undefined>
   findByShortCode(shortCode: string): Promise<Organization | undefined>
   count(): Promise<number>
+  /** Saves name, slug, short code, concurrency, registration status; a taken slug or short code is a ConflictError. */
+  update(organization: Organization): Promise<void>
   /** Takes the organization's next need number (starting at FIRST_REFERENCE_NUMBER); safe under concurrency. */
   takeNextNeedNumber(organizationId: string): Promise<number>
 }
@@ -36,6 +46,37 @@ export interface MemberRepository {
   /** The members with this (normalized) email, across organizations: login's lookup. */
   findAllByEmail(email: string): Promise<Member[]>
   findByEmail(organizationId: string, email: string): Promise<Member | undefined>
+  /** Newest first, `id` as tie-break; `partnerId` narrows to one partner's members. */
+  list(organizationId: string, filter: { partnerId?: string }, page: PageRequest): Promise<Page<Member>>
+  countByRole(organizationId: string, role: Role): Promise<number>
+}
+
+export interface InvitationRepository {
+  insert(invitation: Invitation): Promise<void>
+  findByDigest(tokenDigest: string): Promise<Invitation | undefined>
+  /** Marks it used; false when it already was (a second use of the same link). */
+  markUsed(id: string, at: Date): Promise<boolean>
+}
+
+export interface EmailSettingsRepository {
+  find(organizationId: string): Promise<StoredEmailSettings | undefined>
+  /** Creates or replaces the organization's settings. */
+  save(settings: StoredEmailSettings): Promise<void>
+}
+
+/** The outbox is read across organizations by the dispatcher; each message still names its organization. */
+export interface OutboxRepository {
+  enqueue(message: OutboxMessage): Promise<void>
+  findById(id: string): Promise<OutboxMessage | undefined>
+  /**
+   * Claims up to `limit` messages that are due: pending ones whose time has come and `sending` ones whose
+   * claim lapsed (their worker died). They become `sending` until `lockedUntil`. Oldest first.
+   */
+  claimDue(now: Date, limit: number, lockedUntil: Date): Promise<OutboxMessage[]>
+  markSent(id: string, at: Date, providerMessageId: string | undefined): Promise<void>
+  /** Back to pending after a retryable failure. */
+  reschedule(id: string, attempts: number, nextAttemptAt: Date, error: string): Promise<void>
+  markFailed(id: string, attempts: number, error: string): Promise<void>
 }
 
 /** Filters of a need list; `partnerId` doubles as the scope of partner roles. */
@@ -54,7 +95,12 @@ export interface NeedRepository {
   /** Newest `createdAt` first, `id` as tie-break. */
   list(organizationId: string, filter: NeedFilter, page: PageRequest): Promise<Page<Need>>
   appendChanges(changes: NeedChange[]): Promise<void>
+  /** Oldest first, in the order they were appended. */
   listChanges(organizationId: string, needId: string): Promise<NeedChange[]>
+  /** Points every need of one constituent at another (a merge) and at its household. */
+  moveConstituent(organizationId: string, fromConstituentId: string, toConstituentId: string, householdId: string): Promise<void>
+  /** Points every need of the constituent at its (new) household. */
+  setHouseholdOfConstituent(organizationId: string, constituentId: string, householdId: string): Promise<void>
 }
 
 export interface InteractionRepository {
@@ -63,11 +109,34 @@ export interface InteractionRepository {
   listByNeed(organizationId: string, needId: string): Promise<Interaction[]>
 }
 
-/** The existence checks needs make on references; constituents and households grow in their own issue. */
 export interface ConstituentRepository {
-  /** The constituent's household id, when the constituent exists in the organization. */
-  findHouseholdOf(organizationId: string, constituentId: string): Promise<string | undefined>
+  insert(constituent: Constituent): Promise<void>
+  update(constituent: Constituent): Promise<void>
+  delete(organizationId: string, id: string): Promise<void>
+  findById(organizationId: string, id: string): Promise<Constituent | undefined>
+  /**
+   * Constituents sharing at least one of the keys, the one with `excludeId` left out; at most `limitPerKey`
+   * per key. Each key is an indexed lookup, so the cost does not grow with the number of constituents.
+   */
+  findByMatchKeys(organizationId: string, keys: MatchKeys, excludeId: string, limitPerKey: number): Promise<Constituent[]>
+  /** Matching as `parseConstituentQuery` describes; newest first, `id` as tie-break. */
+  search(organizationId: string, query: ConstituentQuery, page: PageRequest): Promise<Page<Constituent>>
+  listByHousehold(organizationId: string, householdId: string): Promise<Constituent[]>
+  insertHousehold(household: Household): Promise<void>
+  /** Removes a household that no constituent and no need points at any more; false when one still does. */
+  deleteHouseholdIfUnused(organizationId: string, householdId: string): Promise<boolean>
   householdExists(organizationId: string, householdId: string): Promise<boolean>
+}
+
+export interface HouseholdMatchRepository {
+  insert(match: HouseholdMatch): Promise<void>
+  update(match: HouseholdMatch): Promise<void>
+  findById(organizationId: string, id: string): Promise<HouseholdMatch | undefined>
+  /** Newest first, `id` as tie-break. */
+  list(organizationId: string, status: MatchStatus | undefined, page: PageRequest): Promise<Page<HouseholdMatch>>
+  /** Every match naming the constituent on either side. */
+  listInvolving(organizationId: string, constituentId: string): Promise<HouseholdMatch[]>
+  delete(organizationId: string, id: string): Promise<void>
 }
 
 /** A refresh token, kept only as a hash; tokens rotated from one login share a family. */
@@ -107,6 +176,10 @@ export interface Repositories {
   needs: NeedRepository
   interactions: InteractionRepository
   constituents: ConstituentRepository
+  householdMatches: HouseholdMatchRepository
   refreshTokens: RefreshTokenRepository
   loginAttempts: LoginAttemptRepository
+  invitations: InvitationRepository
+  emailSettings: EmailSettingsRepository
+  outbox: OutboxRepository
 }

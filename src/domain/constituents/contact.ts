@@ -23,12 +23,13 @@ export const EMAIL_PATTERN = '^[^\\s@]+@[^\\s@]+\\.[^\\s@]+$'
 export const NAME_MAX_LENGTH = 200
 
 /** USPS codes of the states, the District of Columbia, territories and military mail. */
-export const US_STATES = new Set(
-  (
-    'AL AK AZ AR CA CO CT DE FL GA HI ID IL IN IA KS KY LA ME MD MA MI MN MS MO MT NE NV NH NJ NM NY NC ND OH OK ' +
-    'OR PA RI SC SD TN TX UT VT VA WA WV WI WY DC AS GU MP PR VI UM FM MH PW AA AE AP'
-  ).split(' '),
-)
+export const US_STATE_CODES = [
+  ...['AL', 'AK', 'AZ', 'AR', 'CA', 'CO', 'CT', 'DE', 'FL', 'GA', 'HI', 'ID', 'IL', 'IN', 'IA', 'KS', 'KY'],
+  ...['LA', 'ME', 'MD', 'MA', 'MI', 'MN', 'MS', 'MO', 'MT', 'NE', 'NV', 'NH', 'NJ', 'NM', 'NY', 'NC', 'ND'],
+  ...['OH', 'OK', 'OR', 'PA', 'RI', 'SC', 'SD', 'TN', 'TX', 'UT', 'VT', 'VA', 'WA', 'WV', 'WI', 'WY', 'DC'],
+  ...['AS', 'GU', 'MP', 'PR', 'VI', 'UM', 'FM', 'MH', 'PW', 'AA', 'AE', 'AP'],
+] as readonly string[]
+export const US_STATES: ReadonlySet<string> = new Set(US_STATE_CODES)
 
 /** True for a real calendar date written YYYY-MM-DD (rejects 2023-02-30). */
 export function isCalendarDate(value: string): boolean {
@@ -75,4 +76,28 @@ export function readContactDetails(
     else details[field] = trimmed
   }
   return { details, errors }
+}
+
+/** A change to contact fields: a string sets a field, `null` clears it, an absent key leaves it. */
+export type ContactChanges = Partial<Record<ContactField, string | null>>
+
+/**
+ * Validates `changes` and applies them to `current`. Answers the new details and whether any field that
+ * duplicate detection looks at changed; throws nothing, the caller raises `errors`.
+ */
+export function applyContactChanges(
+  current: ContactDetails,
+  changes: ContactChanges,
+  pathPrefix = '',
+): { details: ContactDetails; errors: FieldError[]; matchedFieldsChanged: boolean } {
+  const given = Object.fromEntries(Object.entries(changes).filter(([, v]) => v !== null && v !== undefined))
+  const { details: valid, errors } = readContactDetails(given, pathPrefix)
+  const details: ContactDetails = { ...current }
+  for (const field of CONTACT_FIELDS) {
+    if (!(field in changes) || changes[field] === undefined) continue
+    if (changes[field] === null || valid[field] === undefined) delete details[field]
+    else details[field] = valid[field]
+  }
+  const matched = ['firstName', 'lastName', 'phone', 'email', 'dateOfBirth', 'addressStreet'] as const
+  return { details, errors, matchedFieldsChanged: matched.some((f) => details[f] !== current[f]) }
 }

@@ -22,3 +22,6 @@ export function normalizeEmail(email: string): string {
 }
 
 export const MIN_PASSWORD_LENGTH = 12
+
+/** What a member looks like to callers: no password hash, and the partner's name beside its id. */
+export type MemberView = Omit<Member, 'passwordHash' | 'organizationId' | 'createdAt'> & { partnerName?: string }

@@ -9,12 +9,24 @@ let api: TestServer
 let admin: string
 let needId: string
 let partnerId: string
+/** A constituent kept whole by every test, a pair merged once, and an open household match. */
+let constituentId: string
+let mergeSource: string
+let mergeTarget: string
+let matchId: string
 
 beforeAll(async () => {
   api = await startTestServer()
   admin = await api.tokenFor(api.world, 'org_admin')
   needId = (await api.call('POST', '/api/needs', { token: admin, body: { partnerId: api.world.defaultPartner.id } })).body.id
   partnerId = (await api.world.partner()).id
+  const register = async (body: Record<string, string>) => (await api.call('POST', '/api/constituents', { token: admin, body })).body.id as string
+  constituentId = await register({ firstName: 'Kept', lastName: 'Whole', phone: '+15550100001' })
+  const duplicate = await register({ firstName: 'Kept', lastName: 'Again', phone: '+15550100001' })
+  mergeSource = await register({ firstName: 'Merge', lastName: 'Source' })
+  mergeTarget = await register({ firstName: 'Merge', lastName: 'Target' })
+  const matches = (await api.call('GET', '/api/household-matches?status=OPEN', { token: admin })).body as Array<{ id: string; constituentId: string }>
+  matchId = matches.find((m) => m.constituentId === duplicate)!.id
 })
 afterAll(() => api.stop())
 
@@ -31,6 +43,13 @@ const protectedRoutes = () =>
     ['GET', '/api/partners', undefined],
     ['POST', '/api/partners', { name: 'P', slaHours: 1 }],
     ['PUT', `/api/partners/${partnerId}`, { name: 'P' }],
+    ['GET', '/api/constituents?query=kept', undefined],
+    ['POST', '/api/constituents', { firstName: 'New' }],
+    ['PUT', `/api/constituents/${constituentId}`, { lastName: 'Whole' }],
+    ['GET', `/api/constituents/${constituentId}/needs`, undefined],
+    ['POST', '/api/constituents/merge', { sourceConstituentId: mergeSource, targetConstituentId: mergeTarget }],
+    ['GET', '/api/household-matches?status=OPEN', undefined],
+    ['POST', `/api/household-matches/${matchId}/resolve`, { action: 'DISMISS' }],
   ] as const
 
 /** Every route with a body: method, path, whether it needs a token, and the title of its 400. */
@@ -45,6 +64,10 @@ const bodyRoutes = () =>
     ['POST', `/api/needs/${needId}/notes`, true, 'Bad request'],
     ['POST', '/api/partners', true, 'Bad request'],
     ['PUT', `/api/partners/${partnerId}`, true, 'Bad request'],
+    ['POST', '/api/constituents', true, 'Bad request'],
+    ['PUT', `/api/constituents/${constituentId}`, true, 'Bad request'],
+    ['POST', '/api/constituents/merge', true, 'Bad request'],
+    ['POST', `/api/household-matches/${matchId}/resolve`, true, 'Bad request'],
   ] as const
 
 describe('health', () => {
@@ -123,6 +146,9 @@ describe('400, never 422', () => {
       ['POST', '/api/needs/xyz/notes', { content: 'x' }],
       ['GET', '/api/needs/xyz/interactions', undefined],
       ['PUT', '/api/partners/xyz', { name: 'x' }],
+      ['PUT', '/api/constituents/xyz', { firstName: 'x' }],
+      ['GET', '/api/constituents/xyz/needs', undefined],
+      ['POST', '/api/household-matches/xyz/resolve', { action: 'DISMISS' }],
     ] as const
     for (const [method, path, body] of routes) {
       expectBadRequest(await api.call(method, path, { token: admin, ...(body ? { body } : {}) }), 'id')
@@ -237,6 +263,9 @@ describe('other answers', () => {
       ['GET', `/api/needs/${needId}/interactions`, undefined, 'Need not found'],
       ['PUT', `/api/partners/${partnerId}`, { name: 'x' }, 'Partner not found'],
       ['PUT', `/api/partners/${api.world.defaultPartner.id}`, { isArchived: true }, 'Partner not found'],
+      ['PUT', `/api/constituents/${constituentId}`, { firstName: 'Stolen' }, 'Constituent not found'],
+      ['GET', `/api/constituents/${constituentId}/needs`, undefined, 'Constituent not found'],
+      ['POST', `/api/household-matches/${matchId}/resolve`, { action: 'DISMISS' }, 'Household match not found'],
     ] as const
     for (const [method, path, body, title] of routes) {
       const response = await api.call(method, path, { token: stranger, ...(body ? { body } : {}) })

@@ -33,6 +33,24 @@ const ROUTES: Array<[method: string, path: string, authenticated: boolean, error
   ['get', '/api/partners', true, [400, 401]],
   ['post', '/api/partners', true, [400, 401, 403, 413]],
   ['put', '/api/partners/{id}', true, [400, 401, 403, 404, 409, 413]],
+  ['get', '/api/constituents', true, [400, 401, 403]],
+  ['post', '/api/constituents', true, [400, 401, 403, 413]],
+  ['put', '/api/constituents/{id}', true, [400, 401, 403, 404, 413]],
+  ['get', '/api/constituents/{id}/needs', true, [400, 401, 403, 404]],
+  ['post', '/api/constituents/merge', true, [400, 401, 403, 404, 413]],
+  ['get', '/api/household-matches', true, [400, 401, 403]],
+  ['post', '/api/household-matches/{id}/resolve', true, [400, 401, 403, 404, 409, 413]],
+  ['post', '/api/auth/accept-invite', false, [400, 413]],
+  ['get', '/api/members', true, [400, 401, 403]],
+  ['post', '/api/members', true, [400, 401, 403, 409, 413]],
+  ['put', '/api/members/{id}', true, [400, 401, 403, 404, 409, 413]],
+  ['get', '/api/profile', true, [401]],
+  ['put', '/api/profile', true, [400, 401, 413]],
+  ['get', '/api/organizations/settings', true, [401, 403]],
+  ['put', '/api/organizations/settings', true, [400, 401, 403, 409, 413]],
+  ['get', '/api/organizations/settings/email', true, [401, 403, 404]],
+  ['put', '/api/organizations/settings/email', true, [400, 401, 403, 413]],
+  ['post', '/api/organizations/settings/email/test', true, [400, 401, 403, 413, 502]],
 ]
 
 const operation = (method: string, path: string): Operation => doc.paths[path]![method]!
@@ -107,8 +125,21 @@ describe('GET /api/openapi.json', () => {
     expect(success('post', '/api/needs/public')).toBe('201')
     expect(success('post', '/api/needs/{id}/notes')).toBe('201')
     expect(success('post', '/api/partners')).toBe('201')
+    expect(success('post', '/api/constituents')).toBe('201')
     expect(success('post', '/api/auth/logout')).toBe('204')
-    for (const [method, path] of [['get', '/api/needs'], ['put', '/api/needs/{id}'], ['post', '/api/auth/login'], ['get', '/api/partners']]) {
+    const ok = [
+      ['get', '/api/needs'],
+      ['put', '/api/needs/{id}'],
+      ['post', '/api/auth/login'],
+      ['get', '/api/partners'],
+      ['get', '/api/constituents'],
+      ['put', '/api/constituents/{id}'],
+      ['get', '/api/constituents/{id}/needs'],
+      ['post', '/api/constituents/merge'],
+      ['get', '/api/household-matches'],
+      ['post', '/api/household-matches/{id}/resolve'],
+    ]
+    for (const [method, path] of ok) {
       expect(success(method!, path!)).toBe('200')
     }
   })
@@ -127,7 +158,8 @@ describe('GET /api/openapi.json', () => {
     const schema = operation(method, path).requestBody!.content['application/json']!.schema
     const unbounded: string[] = []
     for (const [at, node] of walk(schema)) {
-      if (node.type === 'string' && node.maxLength === undefined && node.const === undefined && node.enum === undefined) unbounded.push(at)
+      const types = [node.type].flat()
+      if (types.includes('string') && node.maxLength === undefined && node.const === undefined && node.enum === undefined) unbounded.push(at)
       if (node.type === 'array' && node.maxItems === undefined) unbounded.push(at)
       if (node.type === 'integer' && (node.minimum === undefined || node.maximum === undefined)) unbounded.push(at)
       if (node.type === 'object' && node.patternProperties && node.maxProperties === undefined) unbounded.push(at)
@@ -150,7 +182,7 @@ describe('GET /api/openapi.json', () => {
   })
 
   test('lists document page and limit with their bounds, and the status filter', () => {
-    for (const path of ['/api/needs', '/api/partners']) {
+    for (const path of ['/api/needs', '/api/partners', '/api/constituents', '/api/constituents/{id}/needs', '/api/household-matches']) {
       const params = Object.fromEntries((operation('get', path).parameters ?? []).map((p) => [p.name, p]))
       expect(params.page).toMatchObject({ in: 'query', required: false, schema: { minimum: 1 } })
       expect(params.limit).toMatchObject({ in: 'query', required: false, schema: { minimum: 1, maximum: 100, default: 25 } })
@@ -161,7 +193,16 @@ describe('GET /api/openapi.json', () => {
 
   test('path ids are documented: UUIDs, except a need read that also takes its reference number', () => {
     const id = (method: string, path: string) => (operation(method, path).parameters ?? []).find((p) => p.name === 'id')
-    for (const [method, path] of [['put', '/api/needs/{id}'], ['post', '/api/needs/{id}/notes'], ['get', '/api/needs/{id}/interactions'], ['put', '/api/partners/{id}']]) {
+    const uuidRoutes = [
+      ['put', '/api/needs/{id}'],
+      ['post', '/api/needs/{id}/notes'],
+      ['get', '/api/needs/{id}/interactions'],
+      ['put', '/api/partners/{id}'],
+      ['put', '/api/constituents/{id}'],
+      ['get', '/api/constituents/{id}/needs'],
+      ['post', '/api/household-matches/{id}/resolve'],
+    ]
+    for (const [method, path] of uuidRoutes) {
       expect(id(method!, path!)).toMatchObject({ in: 'path', required: true, schema: { type: 'string', format: 'uuid' } })
     }
     expect(id('get', '/api/needs/{id}')).toMatchObject({ in: 'path', required: true, schema: { type: 'string', maxLength: 64 } })
@@ -171,5 +212,39 @@ describe('GET /api/openapi.json', () => {
     const schema = Object.values<{ schema: Schema }>(operation('post', '/api/needs/public').responses!['201'].content)[0]!.schema
     for (const hidden of ['duplicateWarning', 'constituentId', 'householdId']) expect(schema.properties).not.toHaveProperty(hidden)
     expect(schema.properties).toHaveProperty('referenceNumber')
+  })
+  test('constituent fields carry their formats and limits, the same on create, update and merge', () => {
+    const body = (method: string, path: string) => operation(method, path).requestBody!.content['application/json']!.schema
+    const types = (node: Schema) => [node.type].flat()
+    const create = body('post', '/api/constituents')
+    const update = body('put', '/api/constituents/{id}')
+    const overrides = body('post', '/api/constituents/merge').properties.fieldOverrides
+    expect(overrides.additionalProperties).toBe(false)
+    expect(body('post', '/api/household-matches/{id}/resolve').properties.fieldOverrides).toEqual(overrides)
+    for (const { properties } of [create, update, overrides]) {
+      expect(properties.phone).toMatchObject({ pattern: '^\\+[1-9][0-9]{1,14}$', maxLength: 16 })
+      expect(properties.email).toMatchObject({ maxLength: 254 })
+      expect(properties.addressZip).toMatchObject({ pattern: '^[0-9]{5}$', maxLength: 5 })
+      const state = new RegExp((properties.addressState.pattern ?? properties.addressState.anyOf?.find((b: Schema) => b.pattern)?.pattern)!)
+      for (const code of ['NY', 'CA', 'DC', 'PR']) expect(state.test(code)).toBe(true)
+      for (const code of ['ZZ', 'ny', 'NYC']) expect(state.test(code)).toBe(false)
+      expect(properties.dateOfBirth).toMatchObject({ pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2}$', maxLength: 10 })
+      for (const name of ['firstName', 'lastName', 'addressStreet', 'addressCity']) expect(properties[name]).toMatchObject({ maxLength: 200 })
+      for (const node of Object.values<Schema>(properties)) expect(types(node)).toContain('string')
+    }
+    expect(create.required ?? []).toEqual([])
+    expect(create.properties.householdId).toMatchObject({ type: 'string', format: 'uuid' })
+    for (const name of ['phone', 'firstName', 'dateOfBirth']) expect(types(create.properties[name])).toEqual(['string'])
+    expect(update.properties).not.toHaveProperty('householdId')
+    // null clears a field on update and in fieldOverrides, where names take no null (interface §4.11).
+    for (const name of ['firstName', 'phone', 'email', 'addressStreet', 'addressZip', 'dateOfBirth']) expect(types(update.properties[name])).toContain('null')
+    for (const name of ['phone', 'email', 'addressCity', 'dateOfBirth']) expect(types(overrides.properties[name])).toContain('null')
+    for (const name of ['firstName', 'lastName']) expect(types(overrides.properties[name])).toEqual(['string'])
+    expect(body('post', '/api/constituents/merge').required).toEqual(expect.arrayContaining(['sourceConstituentId', 'targetConstituentId']))
+    const resolve = body('post', '/api/household-matches/{id}/resolve')
+    expect(resolve.required).toEqual(['action'])
+    expect(resolve.properties.action.enum).toEqual(['MERGE_CONSTITUENT', 'MERGE_HOUSEHOLD', 'DISMISS'])
+    const status = (operation('get', '/api/household-matches').parameters ?? []).find((p) => p.name === 'status')
+    expect(status.schema.enum).toEqual(['OPEN', 'RESOLVED', 'DISMISSED'])
   })
 })

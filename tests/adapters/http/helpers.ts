@@ -1,7 +1,5 @@
-import { Database } from 'bun:sqlite'
 import { expect } from 'bun:test'
-import { createHmac, randomUUID } from 'node:crypto'
-import type { SqliteDatabase } from '../../../src/adapters/persistence/sqlite/sqlite-database'
+import { createHmac } from 'node:crypto'
 import { PORTS } from '../../../src/main/container'
 import type { ApiResponse, TestServer } from '../../support/http'
 
@@ -73,31 +71,23 @@ export function pageOfLink(link: string | undefined): { page: number; limit: num
   return { page: Number(url.searchParams.get('page')), limit: Number(url.searchParams.get('limit')) }
 }
 
+/** Contact fields a constituent may have (interface §2.2). */
+export type ConstituentFields = Partial<
+  Record<'firstName' | 'lastName' | 'phone' | 'email' | 'dateOfBirth' | 'addressStreet' | 'addressCity' | 'addressState' | 'addressZip', string>
+>
+
 /**
- * A household and a constituent written straight into the server's SQLite file (no endpoint creates
- * them yet), so needs can point at them.
+ * A constituent (in a new household unless `householdId` is given) registered through
+ * `POST /api/constituents` by the caller of `token`, so needs can point at it.
  */
-export function seedConstituent(api: TestServer, organizationId: string): { constituentId: string; householdId: string } {
-  const path = (api.server.container.get(PORTS.persistence) as SqliteDatabase).path
-  const db = new Database(path)
-  try {
-    db.exec('PRAGMA busy_timeout = 5000')
-    const householdId = randomUUID()
-    const constituentId = randomUUID()
-    const now = Date.now()
-    db.query('INSERT INTO households (id, organization_id, created_at) VALUES (?, ?, ?)').run(householdId, organizationId, now)
-    db.query('INSERT INTO constituents (id, organization_id, household_id, first_name, last_name, created_at) VALUES (?, ?, ?, ?, ?, ?)').run(
-      constituentId,
-      organizationId,
-      householdId,
-      'Ada',
-      'Lovelace',
-      now,
-    )
-    return { constituentId, householdId }
-  } finally {
-    db.close()
-  }
+export async function seedConstituent(
+  api: TestServer,
+  token: string,
+  fields: ConstituentFields & { householdId?: string } = { firstName: 'Ada', lastName: 'Lovelace' },
+): Promise<{ constituentId: string; householdId: string }> {
+  const response = await api.call<{ id: string; householdId: string }>('POST', '/api/constituents', { token, body: fields })
+  expect({ status: response.status, body: response.body }).toMatchObject({ status: 201 })
+  return { constituentId: response.body.id, householdId: response.body.householdId }
 }
 
 export const UNKNOWN_ID = '2d9f4b1e-8c7a-4f3e-9b2d-1a6c5e4f3a2b'

@@ -84,7 +84,7 @@ describe('POST /api/needs', () => {
 
   test('keeps every optional field it is given; the household follows the constituent', async () => {
     const parent = await createNeed()
-    const { constituentId, householdId } = seedConstituent(api, world.organizationId)
+    const { constituentId, householdId } = await seedConstituent(api, tokens.admin!)
     const need = await createNeed({
       partnerId: partnerB.id,
       status: 'IN_PROGRESS',
@@ -106,6 +106,36 @@ describe('POST /api/needs', () => {
     })
     const read = await api.call<Need>('GET', `/api/needs/${need.id}`, { token: tokens.admin })
     expect(read.body).toEqual(need)
+  })
+
+  test('contact keys without a constituentId become a constituent in a new household; the keys stay in customFields', async () => {
+    const customFields = { firstName: 'Mary', lastName: 'Shelley', phone: '+15557770001', program: 'winter' }
+    const need = await createNeed({ customFields })
+    expect(need.constituentId).toBeString()
+    expect(need.householdId).toBeString()
+    expect(need).not.toHaveProperty('duplicateWarning')
+    expect(need.customFields).toEqual(customFields)
+
+    const found = await api.call('GET', '/api/constituents?query=%2B15557770001', { token: tokens.admin })
+    expect(found.body).toEqual([{ id: need.constituentId, householdId: need.householdId, firstName: 'Mary', lastName: 'Shelley', phone: '+15557770001' }])
+
+    // With the constituent named, no one new is registered, whatever the contact keys say.
+    const again = await createNeed({ constituentId: need.constituentId, customFields: { firstName: 'Mary', phone: '+15557770001' } })
+    expect(again).toMatchObject({ constituentId: need.constituentId, householdId: need.householdId })
+    expect(again).not.toHaveProperty('duplicateWarning')
+    expect((await api.call('GET', '/api/constituents?query=%2B15557770001', { token: tokens.admin })).headers.get('x-total-count')).toBe('1')
+
+    // With only a household named, the new constituent joins it.
+    const relative = await createNeed({ householdId: need.householdId, customFields: { firstName: 'Percy', lastName: 'Shelley' } })
+    expect(relative.householdId).toBe(need.householdId!)
+    expect(relative.constituentId).not.toBe(need.constituentId)
+    const percy = await api.call('GET', '/api/constituents?query=percy%20shelley', { token: tokens.admin })
+    expect(percy.body).toEqual([{ id: relative.constituentId, householdId: need.householdId, firstName: 'Percy', lastName: 'Shelley' }])
+  })
+
+  test('customFields without contact keys register no one', async () => {
+    const need = await createNeed({ customFields: { program: 'winter', visits: 2 } })
+    for (const absent of ['constituentId', 'householdId', 'duplicateWarning']) expect(need).not.toHaveProperty(absent)
   })
 
   test.each([
@@ -135,8 +165,9 @@ describe('POST /api/needs', () => {
   test('references must name records of the caller organization (400), archived partners take no needs', async () => {
     const foreignPartner = other.defaultPartner.id
     const foreignNeed = await createOtherNeed()
-    const foreign = seedConstituent(api, other.organizationId)
-    const own = seedConstituent(api, world.organizationId)
+    const foreign = await seedConstituent(api, tokens.otherAdmin!)
+    const own = await seedConstituent(api, tokens.admin!)
+    const another = await seedConstituent(api, tokens.admin!, { firstName: 'Grace', lastName: 'Hopper' })
     const cases: Array<[Record<string, unknown>, string]> = [
       [{ partnerId: UNKNOWN_ID }, '/partnerId'],
       [{ partnerId: foreignPartner }, '/partnerId'],
@@ -145,7 +176,7 @@ describe('POST /api/needs', () => {
       [{ parentNeedId: foreignNeed.id }, '/parentNeedId'],
       [{ constituentId: foreign.constituentId }, '/constituentId'],
       [{ householdId: foreign.householdId }, '/householdId'],
-      [{ constituentId: own.constituentId, householdId: seedConstituent(api, world.organizationId).householdId }, '/householdId'],
+      [{ constituentId: own.constituentId, householdId: another.householdId }, '/householdId'],
     ]
     for (const [body, field] of cases) {
       const response = await api.call('POST', '/api/needs', { token: tokens.admin, body: { partnerId: world.defaultPartner.id, ...body } })

@@ -54,7 +54,7 @@ describe('POST /api/needs/public', () => {
   })
 
   test('never tells who else is on file: no duplicateWarning, constituentId or householdId in the answer', async () => {
-    const { constituentId, householdId } = seedConstituent(api, world.organizationId)
+    const { constituentId, householdId } = await seedConstituent(api, admin)
     const response = await submit({
       organizationId: world.organizationId,
       description: 'Food for my family',
@@ -67,6 +67,41 @@ describe('POST /api/needs/public', () => {
     // Staff see the links the anonymous caller does not.
     const asStaff = await api.call<Need>('GET', `/api/needs/${response.body.id}`, { token: admin })
     expect(asStaff.body).toMatchObject({ constituentId, householdId })
+  })
+
+  test('contact keys become a new constituent in a new household, checked for duplicates; the answer shows none of it', async () => {
+    const existing = await seedConstituent(api, admin, { firstName: 'Grace', lastName: 'Hopper', phone: '+15554440001' })
+    const response = await submit({
+      organizationId: world.organizationId,
+      description: 'Need groceries',
+      customFields: { firstName: 'Gracie', lastName: 'Hopper', phone: '+15554440001', email: 'gracie@example.org' },
+    })
+    expect(response.status).toBe(201)
+    for (const hidden of ['duplicateWarning', 'constituentId', 'householdId']) expect(response.body).not.toHaveProperty(hidden)
+    expect(JSON.stringify(response.body)).not.toContain(existing.constituentId)
+    expect(JSON.stringify(response.body)).not.toContain('Possible duplicate')
+
+    const asStaff = (await api.call<Need>('GET', `/api/needs/${response.body.id}`, { token: admin })).body
+    expect(asStaff.duplicateWarning).toBe('Possible duplicate of 1 constituent: same phone')
+    expect(asStaff.constituentId).toBeString()
+    expect(asStaff.constituentId).not.toBe(existing.constituentId)
+    expect(asStaff.householdId).toBeString()
+    expect(asStaff.householdId).not.toBe(existing.householdId)
+
+    const registered = await api.call('GET', '/api/constituents?query=gracie@example.org', { token: admin })
+    expect(registered.body).toEqual([
+      { id: asStaff.constituentId, householdId: asStaff.householdId, firstName: 'Gracie', lastName: 'Hopper', phone: '+15554440001', email: 'gracie@example.org' },
+    ])
+    const matches = await api.call<Array<Record<string, unknown>>>('GET', '/api/household-matches?status=OPEN&limit=100', { token: admin })
+    expect(matches.body.filter((m) => m.constituentId === asStaff.constituentId)).toEqual([
+      expect.objectContaining({ candidateConstituentId: existing.constituentId, reason: 'same phone', status: 'OPEN' }),
+    ])
+  })
+
+  test('a submission without contact keys registers no one', async () => {
+    const response = await submit({ organizationId: world.organizationId, description: 'help', customFields: { householdSize: 3 } })
+    const asStaff = (await api.call<Need>('GET', `/api/needs/${response.body.id}`, { token: admin })).body
+    for (const absent of ['constituentId', 'householdId', 'duplicateWarning']) expect(asStaff).not.toHaveProperty(absent)
   })
 
   test('routes by keyword: the first open partner with a matching word, else the default partner', async () => {
@@ -111,7 +146,7 @@ describe('POST /api/needs/public', () => {
 
   test('references to another organization, an unknown or an archived partner are 400 "Bad Request"', async () => {
     const foreignNeed = (await submit({ organizationId: other.organizationId, description: 'x' })).body
-    const foreign = seedConstituent(api, other.organizationId)
+    const foreign = await seedConstituent(api, await api.tokenFor(other, 'org_admin'))
     const cases: Array<[Record<string, unknown>, string]> = [
       [{ partnerId: other.defaultPartner.id }, '/partnerId'],
       [{ partnerId: UNKNOWN_ID }, '/partnerId'],

@@ -7,36 +7,13 @@ import type { Interaction } from '../../../src/domain/needs/interaction'
 import { FIRST_REFERENCE_NUMBER, type Need, type NeedChange } from '../../../src/domain/needs/need'
 import type { Organization } from '../../../src/domain/organizations/organization'
 import { aMember, aNeed, anOrganization, aPartner } from '../../support/builders'
-
-/**
- * What the ports cannot write yet (constituents and households grow in their own issue), seeded by
- * whatever raw means the adapter allows. Without it the tests that need such records fail loudly.
- */
-export interface RawSeed {
-  household(household: { id: string; organizationId: string; createdAt: Date }): Promise<void>
-  constituent(constituent: { id: string; organizationId: string; householdId: string; createdAt: Date }): Promise<void>
-}
+import { describeConstituentContract } from './constituent-contract'
+import { aConstituent, aHousehold, ascendingIds, byId, ids, minute, presentKeys } from './contract-support'
 
 export interface RepositoryFixture {
   persistence: Persistence
   cleanup(): Promise<void>
-  seed?: RawSeed
 }
-
-const T0 = new Date('2026-11-22T09:00:00.000Z').getTime()
-/** A time `n` minutes after the suite's origin. */
-const minute = (n: number) => new Date(T0 + n * 60_000)
-
-/** The optional keys that are present on a record, expected to be none. */
-function presentKeys(record: object | undefined, keys: string[]): string[] {
-  if (!record) throw new Error('expected a record, got undefined')
-  return keys.filter((key) => key in record)
-}
-
-const ids = (records: Array<{ id: string }>) => records.map((r) => r.id)
-const byId = <T extends { id: string }>(records: T[]) => [...records].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
-/** `n` fresh ids in ascending order. */
-const ascendingIds = (n: number) => Array.from({ length: n }, () => randomUUID()).sort()
 
 function aRefreshToken(overrides: Partial<RefreshTokenRecord> & Pick<RefreshTokenRecord, 'memberId' | 'organizationId'>): RefreshTokenRecord {
   return {
@@ -83,10 +60,6 @@ export function describeRepositories(name: string, make: () => Promise<Repositor
 
     const read = (): Repositories => fixture.persistence.repositories
     const write = <T>(work: (r: Repositories) => Promise<T>): Promise<T> => fixture.persistence.unitOfWork.run(work)
-    const seed = (): RawSeed => {
-      if (!fixture.seed) throw new Error(`the ${name} fixture gives no raw seed for constituents and households`)
-      return fixture.seed
-    }
 
     /** An organization with its default partner, committed. */
     async function anOrganizationWithPartner(overrides: Partial<Organization> = {}) {
@@ -105,11 +78,14 @@ export function describeRepositories(name: string, make: () => Promise<Repositor
       return member
     }
 
+    /** A constituent in a household of its own, both written through the ports. */
     async function aConstituentOf(organizationId: string) {
-      const household = { id: randomUUID(), organizationId, createdAt: minute(0) }
-      const constituent = { id: randomUUID(), organizationId, householdId: household.id, createdAt: minute(0) }
-      await seed().household(household)
-      await seed().constituent(constituent)
+      const household = aHousehold({ organizationId })
+      const constituent = aConstituent({ organizationId, householdId: household.id, firstName: 'Ana' })
+      await write(async (r) => {
+        await r.constituents.insertHousehold(household)
+        await r.constituents.insert(constituent)
+      })
       return { householdId: household.id, constituentId: constituent.id }
     }
 
@@ -583,6 +559,89 @@ export function describeRepositories(name: string, make: () => Promise<Repositor
           expect(await read().needs.listChanges(a.id, need.id)).toEqual([change])
           expect(await read().needs.listChanges(b.id, need.id)).toEqual([])
         })
+
+        test('keeps the order of several changes appended in one call, whatever their times and ids', async () => {
+          const { organization, partner } = await anOrganizationWithPartner()
+          const need = aNeed({ organizationId: organization.id, partnerId: partner.id })
+          await insertNeeds(need)
+          // Descending ids, one time for three and an earlier time last: sorting by time or id would reorder them.
+          const [low, middle, high, highest] = ascendingIds(4) as [string, string, string, string]
+          const appended = [
+            aChange({ id: highest, organizationId: organization.id, needId: need.id, field: 'status', from: 'NEW', to: 'IN_PROGRESS', changedAt: minute(5) }),
+            aChange({ id: high, organizationId: organization.id, needId: need.id, field: 'assignedTo', to: 'someone', changedAt: minute(5) }),
+            aChange({ id: middle, organizationId: organization.id, needId: need.id, field: 'partnerId', from: partner.id, to: 'other', changedAt: minute(5) }),
+            aChange({ id: low, organizationId: organization.id, needId: need.id, field: 'isConfidential', from: 'false', to: 'true', changedAt: minute(4) }),
+          ]
+          await write((r) => r.needs.appendChanges(appended))
+          const later = aChange({ organizationId: organization.id, needId: need.id, field: 'status', from: 'IN_PROGRESS', to: 'RESOLVED', changedAt: minute(1) })
+          await write((r) => r.needs.appendChanges([later]))
+
+          expect(await read().needs.listChanges(organization.id, need.id)).toEqual([...appended, later])
+        })
+      })
+
+      describe('constituent moves', () => {
+        /** Two constituents of one organization, each in its own household, plus needs of each and a foreign need. */
+        async function moveWorld() {
+          const { organization, partner } = await anOrganizationWithPartner()
+          const { organization: foreignOrg, partner: foreignPartner } = await anOrganizationWithPartner()
+          const org = organization.id
+          const source = await aConstituentOf(org)
+          const target = await aConstituentOf(org)
+          const thirdHousehold = aHousehold({ organizationId: org })
+          await write((r) => r.constituents.insertHousehold(thirdHousehold))
+          const ofSource = [
+            aNeed({ organizationId: org, partnerId: partner.id, constituentId: source.constituentId, householdId: source.householdId }),
+            aNeed({ organizationId: org, partnerId: partner.id, constituentId: source.constituentId }),
+          ]
+          const ofTarget = aNeed({ organizationId: org, partnerId: partner.id, constituentId: target.constituentId, householdId: target.householdId })
+          const unattached = aNeed({ organizationId: org, partnerId: partner.id, householdId: source.householdId })
+          // Another organization's need naming the same constituent: never touched by this organization's moves.
+          const foreign = aNeed({ organizationId: foreignOrg.id, partnerId: foreignPartner.id, constituentId: source.constituentId, householdId: source.householdId })
+          await insertNeeds(...ofSource, ofTarget, unattached, foreign)
+          return { org, source, target, thirdHousehold, ofSource, ofTarget, unattached, foreign }
+        }
+
+        test('moveConstituent points every need of one constituent at another and its household, in that organization only', async () => {
+          const w = await moveWorld()
+
+          await write((r) => r.needs.moveConstituent(w.org, w.source.constituentId, w.target.constituentId, w.target.householdId))
+
+          for (const need of w.ofSource) {
+            expect(await read().needs.findById(w.org, need.id)).toEqual({ ...need, constituentId: w.target.constituentId, householdId: w.target.householdId })
+          }
+          expect(await read().needs.findById(w.org, w.ofTarget.id)).toEqual(w.ofTarget)
+          expect(await read().needs.findById(w.org, w.unattached.id)).toEqual(w.unattached)
+          expect(await read().needs.findById(w.foreign.organizationId, w.foreign.id)).toEqual(w.foreign)
+          expect(await read().needs.list(w.org, { constituentId: w.source.constituentId }, { page: 1, limit: 10 })).toEqual({ items: [], total: 0 })
+          expect((await read().needs.list(w.org, { constituentId: w.target.constituentId }, { page: 1, limit: 10 })).total).toBe(3)
+        })
+
+        test('setHouseholdOfConstituent points the constituent’s needs at the household, in that organization only', async () => {
+          const w = await moveWorld()
+
+          await write((r) => r.needs.setHouseholdOfConstituent(w.org, w.source.constituentId, w.thirdHousehold.id))
+
+          for (const need of w.ofSource) {
+            expect(await read().needs.findById(w.org, need.id)).toEqual({ ...need, householdId: w.thirdHousehold.id })
+          }
+          expect(await read().needs.findById(w.org, w.ofTarget.id)).toEqual(w.ofTarget)
+          expect(await read().needs.findById(w.org, w.unattached.id)).toEqual(w.unattached)
+          expect(await read().needs.findById(w.foreign.organizationId, w.foreign.id)).toEqual(w.foreign)
+        })
+
+        test('moves nothing when the constituent has no needs, or is named under another organization', async () => {
+          const w = await moveWorld()
+          const lonely = await aConstituentOf(w.org)
+
+          await write(async (r) => {
+            await r.needs.moveConstituent(w.org, lonely.constituentId, w.target.constituentId, w.target.householdId)
+            await r.needs.setHouseholdOfConstituent(w.foreign.organizationId, w.target.constituentId, w.thirdHousehold.id)
+          })
+
+          for (const need of [...w.ofSource, w.ofTarget, w.unattached]) expect(await read().needs.findById(w.org, need.id)).toEqual(need)
+          expect(await read().needs.findById(w.foreign.organizationId, w.foreign.id)).toEqual(w.foreign)
+        })
       })
     })
 
@@ -627,30 +686,7 @@ export function describeRepositories(name: string, make: () => Promise<Repositor
       })
     })
 
-    describe('constituents', () => {
-      test('answers the household of a constituent of the organization', async () => {
-        const { organization } = await anOrganizationWithPartner()
-        const { constituentId, householdId } = await aConstituentOf(organization.id)
-
-        expect(await read().constituents.findHouseholdOf(organization.id, constituentId)).toBe(householdId)
-        expect(await read().constituents.householdExists(organization.id, householdId)).toBe(true)
-      })
-
-      test('never answers for another organization’s constituent or household', async () => {
-        const { organization: a } = await anOrganizationWithPartner()
-        const { organization: b } = await anOrganizationWithPartner()
-        const { constituentId, householdId } = await aConstituentOf(a.id)
-
-        expect(await read().constituents.findHouseholdOf(b.id, constituentId)).toBeUndefined()
-        expect(await read().constituents.householdExists(b.id, householdId)).toBe(false)
-      })
-
-      test('answers undefined and false for unknown ids', async () => {
-        const { organization } = await anOrganizationWithPartner()
-        expect(await read().constituents.findHouseholdOf(organization.id, randomUUID())).toBeUndefined()
-        expect(await read().constituents.householdExists(organization.id, randomUUID())).toBe(false)
-      })
-    })
+    describeConstituentContract({ read, write, anOrganizationWithPartner, insertNeeds })
 
     describe('refresh tokens', () => {
       async function aMemberWithOrganization() {

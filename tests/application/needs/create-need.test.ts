@@ -94,14 +94,14 @@ describe('CreateNeed', () => {
   })
 
   test("links the constituent and takes the constituent's household when none is sent", async () => {
-    const { constituentId, householdId } = seedConstituent(world)
+    const { constituentId, householdId } = await seedConstituent(world)
     const need = await createNeed.execute(world.admin, { partnerId: world.defaultPartner.id, constituentId })
     expect(need).toMatchObject({ constituentId, householdId })
   })
 
   test("refuses a household that is not the constituent's own", async () => {
-    const { constituentId } = seedConstituent(world)
-    const { householdId: otherHousehold } = seedConstituent(world)
+    const { constituentId } = await seedConstituent(world)
+    const { householdId: otherHousehold } = await seedConstituent(world)
     const error = await failureOf(
       createNeed.execute(world.admin, { partnerId: world.defaultPartner.id, constituentId, householdId: otherHousehold }),
       InvalidError,
@@ -119,7 +119,7 @@ describe('CreateNeed', () => {
     test('refuses every reference to another organization at once, naming each field', async () => {
       const other = await world.otherOrganization()
       const otherNeed = await other.container.get(CreateNeed).execute(other.admin, { partnerId: other.defaultPartner.id })
-      const { constituentId, householdId } = seedConstituent(other)
+      const { constituentId, householdId } = await seedConstituent(other)
       const error = await failureOf(
         createNeed.execute(world.admin, {
           partnerId: other.defaultPartner.id,

@@ -56,7 +56,7 @@ describe('ListNeeds', () => {
     test('by partner, assignee and constituent', async () => {
       const pantry = await world.partner()
       const staff = await world.member('staff')
-      const { constituentId } = seedConstituent(world)
+      const { constituentId } = await seedConstituent(world)
       await needCreated({ partnerId: pantry.id })
       await needCreated({ assignedTo: staff.memberId })
       await needCreated({ constituentId })

@@ -1,16 +1,9 @@
-import type { MemoryStore } from '../../../src/adapters/persistence/memory/memory-store'
-import { PORTS } from '../../../src/main/container'
+import { CreateConstituent } from '../../../src/application/constituents/create-constituent'
+import type { ContactDetails } from '../../../src/domain/constituents/contact'
 import type { World } from '../../support/world'
 
-/**
- * Puts a constituent in its own household straight into the in-memory store: constituents have no use
- * case that writes them yet (they grow in their own issue), and needs only check they exist.
- */
-export function seedConstituent(world: World): { constituentId: string; householdId: string } {
-  const { store } = world.container.get(PORTS.persistence) as unknown as { store: MemoryStore }
-  const constituentId = crypto.randomUUID()
-  const householdId = crypto.randomUUID()
-  store.tables.households.set(householdId, { id: householdId, organizationId: world.organizationId })
-  store.tables.constituents.set(constituentId, { id: constituentId, organizationId: world.organizationId, householdId })
-  return { constituentId, householdId }
+/** Registers a constituent in a household of its own through the use case, as the organization's admin. */
+export async function seedConstituent(world: World, details: ContactDetails = { firstName: 'Ana' }): Promise<{ constituentId: string; householdId: string }> {
+  const constituent = await world.container.get(CreateConstituent).execute(world.admin, details)
+  return { constituentId: constituent.id, householdId: constituent.householdId }
 }

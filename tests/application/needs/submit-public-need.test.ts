@@ -121,14 +121,14 @@ describe('SubmitPublicNeed', () => {
     const other = await world.otherOrganization()
     const theirNeed = await submit.execute({ organizationId: other.organizationId, description: 'help' })
     const error = await failureOf(
-      submit.execute({ organizationId: world.organizationId, description: 'help', parentNeedId: theirNeed.id, constituentId: seedConstituent(other).constituentId }),
+      submit.execute({ organizationId: world.organizationId, description: 'help', parentNeedId: theirNeed.id, constituentId: (await seedConstituent(other)).constituentId }),
       InvalidError,
     )
     expect(pathsOf(error)).toEqual(['/constituentId', '/parentNeedId'])
   })
 
   test('answers the need without duplicateWarning, constituentId and householdId, which it still stores', async () => {
-    const { constituentId, householdId } = seedConstituent(world)
+    const { constituentId, householdId } = await seedConstituent(world)
     const need = await submit.execute({ organizationId: world.organizationId, description: 'help', constituentId })
     expect(Object.keys(need)).not.toContain('constituentId')
     expect(Object.keys(need)).not.toContain('householdId')

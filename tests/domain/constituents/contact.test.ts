@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'bun:test'
-import { isCalendarDate, readContactDetails, US_STATES } from '../../../src/domain/constituents/contact'
+import { applyContactChanges, isCalendarDate, readContactDetails, US_STATES, type ContactDetails } from '../../../src/domain/constituents/contact'
 
 const errorPathsOf = (source: Record<string, unknown>) => readContactDetails(source, '/customFields').errors.map((e) => e.path)
 const accepts = (field: string, value: string) => {
@@ -122,5 +122,92 @@ describe('contact details in customFields', () => {
       '/customFields/addressState',
       '/customFields/addressZip',
     ])
+  })
+})
+
+describe('applyContactChanges', () => {
+  const current: ContactDetails = {
+    firstName: 'Ana',
+    lastName: 'Lopez',
+    phone: '+15551234567',
+    email: 'ana@example.org',
+    addressCity: 'Springfield',
+    addressState: 'IL',
+  }
+
+  test('a string sets the field, trimmed; absent and undefined keys leave theirs untouched', () => {
+    const { details, errors } = applyContactChanges(current, { phone: ' +15557654321 ', addressZip: '62701', email: undefined })
+    expect(errors).toEqual([])
+    expect(details).toEqual({ ...current, phone: '+15557654321', addressZip: '62701' })
+  })
+
+  test('null clears the field', () => {
+    const { details, errors } = applyContactChanges(current, { email: null, addressCity: null })
+    expect(errors).toEqual([])
+    expect(details).toEqual({ firstName: 'Ana', lastName: 'Lopez', phone: '+15551234567', addressState: 'IL' })
+  })
+
+  test('an empty or blank string clears the field like null', () => {
+    expect(applyContactChanges(current, { firstName: '', addressState: '  ' })).toEqual({
+      details: { lastName: 'Lopez', phone: '+15551234567', email: 'ana@example.org', addressCity: 'Springfield' },
+      errors: [],
+      matchedFieldsChanged: true,
+    })
+  })
+
+  test('no changes answer the same details and no error', () => {
+    expect(applyContactChanges(current, {})).toEqual({ details: current, errors: [], matchedFieldsChanged: false })
+  })
+
+  test('reports every invalid value under the path prefix', () => {
+    const { errors } = applyContactChanges(current, { phone: '555-1234', addressState: 'ZZ', addressZip: '1234', dateOfBirth: '2023-02-29', email: 'nope' }, '/fieldOverrides')
+    expect(errors.map((e) => e.path).sort()).toEqual([
+      '/fieldOverrides/addressState',
+      '/fieldOverrides/addressZip',
+      '/fieldOverrides/dateOfBirth',
+      '/fieldOverrides/email',
+      '/fieldOverrides/phone',
+    ])
+  })
+
+  test('paths have no prefix by default, as for a constituent body', () => {
+    expect(applyContactChanges(current, { phone: '5551234567' }).errors).toEqual([
+      { path: '/phone', message: 'must be an E.164 phone number such as +15551234567' },
+    ])
+  })
+
+  test('refuses a value that is not a string', () => {
+    expect(applyContactChanges(current, { phone: 15551234567 as unknown as string }).errors).toEqual([{ path: '/phone', message: 'must be a string' }])
+  })
+
+  test('does not alter the details it is given', () => {
+    const before = { ...current }
+    applyContactChanges(current, { phone: null, firstName: 'Ann' })
+    expect(current).toEqual(before)
+  })
+
+  describe('matchedFieldsChanged', () => {
+    test.each([
+      ['firstName', 'Ann'],
+      ['lastName', 'López'],
+      ['phone', '+15557654321'],
+      ['email', 'ana@example.com'],
+      ['dateOfBirth', '1980-05-01'],
+      ['addressStreet', '12 Main St'],
+    ] as const)('is true when %s changes', (field, value) => {
+      expect(applyContactChanges(current, { [field]: value }).matchedFieldsChanged).toBe(true)
+    })
+
+    test('is true when a field duplicate detection looks at is cleared', () => {
+      expect(applyContactChanges(current, { phone: null }).matchedFieldsChanged).toBe(true)
+    })
+
+    test('is false when only city, state or ZIP change', () => {
+      expect(applyContactChanges(current, { addressCity: 'Chicago', addressState: 'NY', addressZip: '10001' }).matchedFieldsChanged).toBe(false)
+    })
+
+    test('is false when a field is set to the value it has, or an absent field is cleared', () => {
+      expect(applyContactChanges(current, { phone: '+15551234567', firstName: ' Ana ', dateOfBirth: null }).matchedFieldsChanged).toBe(false)
+    })
   })
 })

@@ -17,6 +17,19 @@ const actor = (role: Role, profiles: Profile[] = []): Actor => ({
 const fields = { description: 'Domestic violence shelter needed', phone: '+15551234567' }
 const confidential = aNeed({ organizationId: ORG, partnerId: PARTNER, isConfidential: true, customFields: fields })
 const ordinary = aNeed({ organizationId: ORG, partnerId: PARTNER, isConfidential: false, customFields: fields })
+const contact = {
+  description: 'Rent help',
+  firstName: 'Ana',
+  lastName: 'Lopez',
+  phone: '+15551234567',
+  email: 'ana@example.org',
+  addressStreet: '12 Main St',
+  addressCity: 'Springfield',
+  addressState: 'IL',
+  addressZip: '62701',
+  dateOfBirth: '1980-05-01',
+}
+const withContact = aNeed({ organizationId: ORG, partnerId: PARTNER, isConfidential: false, customFields: contact })
 const note = (needId: string): Interaction => ({
   id: '0a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d',
   organizationId: ORG,
@@ -41,13 +54,52 @@ describe('need redaction', () => {
     }
   })
 
-  test('leaves a need that is not confidential whole for everyone', () => {
-    expect(redactNeed(actor('volunteer'), ordinary)).toEqual(ordinary)
+  test('leaves a need that is not confidential whole for a caller who may read contact details', () => {
+    for (const caller of [actor('org_admin'), actor('partner_admin'), actor('volunteer', ['pii_reader'])]) {
+      expect(redactNeed(caller, ordinary)).toEqual(ordinary)
+    }
+  })
+
+  test('leaves a need without contact keys whole for everyone', () => {
+    const plain = aNeed({ organizationId: ORG, partnerId: PARTNER, customFields: { description: 'food', householdSize: 4 } })
+    for (const caller of [actor('volunteer'), actor('staff'), actor('partner_agent')]) expect(redactNeed(caller, plain)).toEqual(plain)
   })
 
   test('does not alter the need it is given', () => {
     redactNeed(actor('staff'), confidential)
     expect(confidential.customFields).toEqual(fields)
+    redactNeed(actor('staff'), withContact)
+    expect(withContact.customFields).toEqual(contact)
+  })
+})
+
+describe('contact keys in the customFields of a need', () => {
+  test('are hidden from a caller without a PII permission, names and other keys kept', () => {
+    for (const caller of [actor('staff'), actor('partner_agent'), actor('volunteer'), actor('volunteer', ['intake_staff', 'duplicate_resolver'])]) {
+      expect(redactNeed(caller, withContact)).toEqual({ ...withContact, customFields: { description: 'Rent help', firstName: 'Ana', lastName: 'Lopez' } })
+    }
+  })
+
+  test('phone and email are shown to email_phone_communicator, address and date of birth are not', () => {
+    expect(redactNeed(actor('partner_agent', ['email_phone_communicator']), withContact).customFields).toEqual({
+      description: 'Rent help',
+      firstName: 'Ana',
+      lastName: 'Lopez',
+      phone: '+15551234567',
+      email: 'ana@example.org',
+    })
+  })
+
+  test('are all shown to org_admin, partner_admin and pii_reader holders', () => {
+    for (const caller of [actor('org_admin'), actor('partner_admin'), actor('staff', ['pii_reader'])]) {
+      expect(redactNeed(caller, withContact)).toEqual(withContact)
+    }
+  })
+
+  test('of a confidential need are shown whole to pii_reader and not at all to email_phone_communicator', () => {
+    const confidentialWithContact = { ...withContact, isConfidential: true }
+    expect(redactNeed(actor('staff', ['pii_reader']), confidentialWithContact)).toEqual(confidentialWithContact)
+    expect(redactNeed(actor('staff', ['email_phone_communicator']), confidentialWithContact).customFields).toEqual({})
   })
 })
 

@@ -10,7 +10,20 @@ import type {
   RefreshTokenRecord,
   RefreshTokenRepository,
   Repositories,
+  HouseholdMatchRepository,
+  InvitationRepository,
+  EmailSettingsRepository,
+  OutboxRepository,
 } from '../../../application/ports/repositories'
+import type { Role } from '../../../domain/auth/roles'
+import { ConflictError } from '../../../domain/errors'
+import type { Invitation } from '../../../domain/members/invitation'
+import type { StoredEmailSettings } from '../../../domain/messaging/email'
+import type { OutboxMessage } from '../../../domain/messaging/outbox'
+import type { Constituent, Household } from '../../../domain/constituents/constituent'
+import type { HouseholdMatch, MatchStatus } from '../../../domain/constituents/household-match'
+import { matchKeysOf, type MatchKeys } from '../../../domain/constituents/matching'
+import { searchTermsOf, termsMatch, type ConstituentQuery } from '../../../domain/constituents/search'
 import type { Member } from '../../../domain/members/member'
 import type { Interaction } from '../../../domain/needs/interaction'
 import { FIRST_REFERENCE_NUMBER, type Need, type NeedChange } from '../../../domain/needs/need'
@@ -38,7 +51,22 @@ abstract class MemoryRepository {
 
 class MemoryOrganizationRepository extends MemoryRepository implements OrganizationRepository {
   async insert(organization: Organization) {
+    this.assertUnique(organization)
     this.t.organizations.set(organization.id, { ...copy(organization), needSequence: FIRST_REFERENCE_NUMBER - 1 })
+  }
+  async update(organization: Organization) {
+    const stored = this.t.organizations.get(organization.id)
+    if (!stored) return
+    this.assertUnique(organization)
+    this.t.organizations.set(organization.id, { ...copy(organization), createdAt: stored.createdAt, needSequence: stored.needSequence })
+  }
+  /** The unique indexes of the SQL schema, kept here too. */
+  private assertUnique(organization: Organization) {
+    for (const other of this.t.organizations.values()) {
+      if (other.id === organization.id) continue
+      if (other.slug === organization.slug) throw new ConflictError('The slug is taken by another organization')
+      if (organization.shortCode && other.shortCode === organization.shortCode) throw new ConflictError('The short code is taken by another organization')
+    }
   }
   async findById(id: string) {
     const found = this.t.organizations.get(id)
@@ -92,7 +120,18 @@ class MemoryPartnerRepository extends MemoryRepository implements PartnerReposit
 
 class MemoryMemberRepository extends MemoryRepository implements MemberRepository {
   async insert(member: Member) {
+    const taken = [...this.t.members.values()].some((m) => m.organizationId === member.organizationId && m.email === member.email)
+    if (taken) throw new ConflictError('A member with this email already exists in the organization')
     this.t.members.set(member.id, copy(member))
+  }
+  async list(organizationId: string, filter: { partnerId?: string }, request: PageRequest) {
+    const members = [...this.t.members.values()]
+      .filter((m) => m.organizationId === organizationId && (!filter.partnerId || m.partnerId === filter.partnerId))
+      .sort(newestFirst)
+    return page(members, request)
+  }
+  async countByRole(organizationId: string, role: Role) {
+    return [...this.t.members.values()].filter((m) => m.organizationId === organizationId && m.role === role).length
   }
   async update(member: Member) {
     if (this.t.members.get(member.id)?.organizationId === member.organizationId) this.t.members.set(member.id, copy(member))
@@ -141,6 +180,15 @@ class MemoryNeedRepository extends MemoryRepository implements NeedRepository {
   async listChanges(organizationId: string, needId: string) {
     return this.t.needChanges.filter((c) => c.organizationId === organizationId && c.needId === needId).map(copy)
   }
+  private needsOf(organizationId: string, constituentId: string) {
+    return [...this.t.needs.values()].filter((n) => n.organizationId === organizationId && n.constituentId === constituentId)
+  }
+  async moveConstituent(organizationId: string, fromConstituentId: string, toConstituentId: string, householdId: string) {
+    for (const need of this.needsOf(organizationId, fromConstituentId)) Object.assign(need, { constituentId: toConstituentId, householdId })
+  }
+  async setHouseholdOfConstituent(organizationId: string, constituentId: string, householdId: string) {
+    for (const need of this.needsOf(organizationId, constituentId)) need.householdId = householdId
+  }
 }
 
 class MemoryInteractionRepository extends MemoryRepository implements InteractionRepository {
@@ -155,12 +203,100 @@ class MemoryInteractionRepository extends MemoryRepository implements Interactio
   }
 }
 
+function page<T>(items: T[], request: PageRequest): Page<T> {
+  const start = offsetOf(request)
+  return { items: items.slice(start, start + request.limit).map(copy), total: items.length }
+}
+
 class MemoryConstituentRepository extends MemoryRepository implements ConstituentRepository {
-  async findHouseholdOf(organizationId: string, constituentId: string) {
-    return inOrganization(this.t.constituents.get(constituentId), organizationId)?.householdId
+  async insert(c: Constituent) {
+    this.t.constituents.set(c.id, copy(c))
+  }
+  async update(c: Constituent) {
+    const stored = this.t.constituents.get(c.id)
+    if (stored?.organizationId === c.organizationId) this.t.constituents.set(c.id, copy({ ...c, createdAt: stored.createdAt }))
+  }
+  async delete(organizationId: string, id: string) {
+    if (this.t.constituents.get(id)?.organizationId === organizationId) this.t.constituents.delete(id)
+  }
+  async findById(organizationId: string, id: string) {
+    return inOrganization(this.t.constituents.get(id), organizationId)
+  }
+  private inOrganization(organizationId: string) {
+    return [...this.t.constituents.values()].filter((c) => c.organizationId === organizationId)
+  }
+  async findByMatchKeys(organizationId: string, keys: MatchKeys, excludeId: string, limitPerKey: number) {
+    const found = new Map<string, Constituent>()
+    for (const key of Object.keys(keys) as Array<keyof MatchKeys>) {
+      if (keys[key] === undefined) continue
+      const same = this.inOrganization(organizationId).filter((c) => c.id !== excludeId && matchKeysOf(c)[key] === keys[key])
+      for (const c of same.slice(0, limitPerKey)) found.set(c.id, copy(c))
+    }
+    return [...found.values()]
+  }
+  async search(organizationId: string, query: ConstituentQuery, request: PageRequest) {
+    const matches = (c: Constituent) => {
+      switch (query.kind) {
+        case 'all':
+          return true
+        case 'email':
+          return matchKeysOf(c).email === query.email
+        case 'phone':
+          return termsMatch(searchTermsOf(c), [query.digits])
+        case 'words':
+          return termsMatch(searchTermsOf(c), query.words)
+      }
+    }
+    return page(this.inOrganization(organizationId).filter(matches).sort(newestFirst), request)
+  }
+  async listByHousehold(organizationId: string, householdId: string) {
+    return this.inOrganization(organizationId)
+      .filter((c) => c.householdId === householdId)
+      .sort((a, b) => -newestFirst(a, b))
+      .map(copy)
+  }
+  async insertHousehold(h: Household) {
+    this.t.households.set(h.id, copy(h))
+  }
+  async deleteHouseholdIfUnused(organizationId: string, householdId: string) {
+    if (!inOrganization(this.t.households.get(householdId), organizationId)) return false
+    const used =
+      this.inOrganization(organizationId).some((c) => c.householdId === householdId) ||
+      [...this.t.needs.values()].some((n) => n.organizationId === organizationId && n.householdId === householdId)
+    if (used) return false
+    this.t.households.delete(householdId)
+    return true
   }
   async householdExists(organizationId: string, householdId: string) {
     return inOrganization(this.t.households.get(householdId), organizationId) !== undefined
+  }
+}
+
+class MemoryHouseholdMatchRepository extends MemoryRepository implements HouseholdMatchRepository {
+  async insert(m: HouseholdMatch) {
+    this.t.householdMatches.set(m.id, copy(m))
+  }
+  async update(m: HouseholdMatch) {
+    const stored = this.t.householdMatches.get(m.id)
+    if (stored?.organizationId === m.organizationId) this.t.householdMatches.set(m.id, copy({ ...m, createdAt: stored.createdAt }))
+  }
+  async findById(organizationId: string, id: string) {
+    return inOrganization(this.t.householdMatches.get(id), organizationId)
+  }
+  async list(organizationId: string, status: MatchStatus | undefined, request: PageRequest) {
+    const matches = [...this.t.householdMatches.values()]
+      .filter((m) => m.organizationId === organizationId && (!status || m.status === status))
+      .sort(newestFirst)
+    return page(matches, request)
+  }
+  async listInvolving(organizationId: string, constituentId: string) {
+    return [...this.t.householdMatches.values()]
+      .filter((m) => m.organizationId === organizationId && (m.constituentId === constituentId || m.candidateConstituentId === constituentId))
+      .sort((a, b) => -newestFirst(a, b))
+      .map(copy)
+  }
+  async delete(organizationId: string, id: string) {
+    if (this.t.householdMatches.get(id)?.organizationId === organizationId) this.t.householdMatches.delete(id)
   }
 }
 
@@ -201,6 +337,60 @@ class MemoryLoginAttemptRepository extends MemoryRepository implements LoginAtte
   }
 }
 
+class MemoryInvitationRepository extends MemoryRepository implements InvitationRepository {
+  async insert(invitation: Invitation) {
+    this.t.invitations.set(invitation.id, copy(invitation))
+  }
+  async findByDigest(tokenDigest: string) {
+    return copy([...this.t.invitations.values()].find((i) => i.tokenDigest === tokenDigest))
+  }
+  async markUsed(id: string, at: Date) {
+    const invitation = this.t.invitations.get(id)
+    if (!invitation || invitation.usedAt) return false
+    invitation.usedAt = at
+    return true
+  }
+}
+
+class MemoryEmailSettingsRepository extends MemoryRepository implements EmailSettingsRepository {
+  async find(organizationId: string) {
+    return copy(this.t.emailSettings.get(organizationId))
+  }
+  async save(settings: StoredEmailSettings) {
+    this.t.emailSettings.set(settings.organizationId, copy(settings))
+  }
+}
+
+class MemoryOutboxRepository extends MemoryRepository implements OutboxRepository {
+  async enqueue(message: OutboxMessage) {
+    this.t.outbox.set(message.id, copy(message))
+  }
+  async findById(id: string) {
+    return copy(this.t.outbox.get(id))
+  }
+  async claimDue(now: Date, limit: number, lockedUntil: Date) {
+    const due = [...this.t.outbox.values()]
+      .filter((m) => (m.status === 'pending' && m.nextAttemptAt <= now) || (m.status === 'sending' && m.lockedUntil! <= now))
+      .sort((a, b) => a.nextAttemptAt.getTime() - b.nextAttemptAt.getTime() || (a.id < b.id ? -1 : 1))
+      .slice(0, limit)
+    for (const m of due) Object.assign(m, { status: 'sending', lockedUntil })
+    return due.map(copy)
+  }
+  async markSent(id: string, at: Date, providerMessageId: string | undefined) {
+    this.change(id, { status: 'sent', sentAt: at, lockedUntil: undefined, providerMessageId })
+  }
+  async reschedule(id: string, attempts: number, nextAttemptAt: Date, error: string) {
+    this.change(id, { status: 'pending', attempts, nextAttemptAt, lockedUntil: undefined, lastError: error })
+  }
+  async markFailed(id: string, attempts: number, error: string) {
+    this.change(id, { status: 'failed', attempts, lockedUntil: undefined, lastError: error })
+  }
+  private change(id: string, fields: Partial<OutboxMessage>) {
+    const message = this.t.outbox.get(id)
+    if (message) this.t.outbox.set(id, copy({ ...message, ...fields }))
+  }
+}
+
 /** Repositories over one store: the committed one for reads, a transaction's draft for writes. */
 export function memoryRepositories(store: MemoryStore): Repositories {
   return {
@@ -210,7 +400,11 @@ export function memoryRepositories(store: MemoryStore): Repositories {
     needs: new MemoryNeedRepository(store),
     interactions: new MemoryInteractionRepository(store),
     constituents: new MemoryConstituentRepository(store),
+    householdMatches: new MemoryHouseholdMatchRepository(store),
     refreshTokens: new MemoryRefreshTokenRepository(store),
     loginAttempts: new MemoryLoginAttemptRepository(store),
+    invitations: new MemoryInvitationRepository(store),
+    emailSettings: new MemoryEmailSettingsRepository(store),
+    outbox: new MemoryOutboxRepository(store),
   }
 }

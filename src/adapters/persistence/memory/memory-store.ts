@@ -1,5 +1,10 @@
 import type { RefreshTokenRecord } from '../../../application/ports/repositories'
+import type { Constituent, Household } from '../../../domain/constituents/constituent'
+import type { HouseholdMatch } from '../../../domain/constituents/household-match'
+import type { Invitation } from '../../../domain/members/invitation'
 import type { Member } from '../../../domain/members/member'
+import type { StoredEmailSettings } from '../../../domain/messaging/email'
+import type { OutboxMessage } from '../../../domain/messaging/outbox'
 import type { Interaction } from '../../../domain/needs/interaction'
 import type { Need, NeedChange } from '../../../domain/needs/need'
 import type { Organization } from '../../../domain/organizations/organization'
@@ -13,10 +18,14 @@ export interface MemoryTables {
   needs: Map<string, Need>
   needChanges: NeedChange[]
   interactions: Interaction[]
-  constituents: Map<string, { id: string; organizationId: string; householdId: string }>
-  households: Map<string, { id: string; organizationId: string }>
+  constituents: Map<string, Constituent>
+  households: Map<string, Household>
+  householdMatches: Map<string, HouseholdMatch>
   refreshTokens: Map<string, RefreshTokenRecord>
   loginFailures: Array<{ email: string; at: Date }>
+  invitations: Map<string, Invitation>
+  emailSettings: Map<string, StoredEmailSettings>
+  outbox: Map<string, OutboxMessage>
 }
 
 export function emptyTables(): MemoryTables {
@@ -29,8 +38,12 @@ export function emptyTables(): MemoryTables {
     interactions: [],
     constituents: new Map(),
     households: new Map(),
+    householdMatches: new Map(),
     refreshTokens: new Map(),
     loginFailures: [],
+    invitations: new Map(),
+    emailSettings: new Map(),
+    outbox: new Map(),
   }
 }
 

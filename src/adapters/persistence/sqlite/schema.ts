@@ -58,16 +58,22 @@ export const members = sqliteTable(
   (t) => [uniqueIndex('members_email_per_organization').on(t.organizationId, t.email), index('members_by_email').on(t.email)],
 )
 
-export const households = sqliteTable('households', {
-  id: text('id').primaryKey(),
-  organizationId: text('organization_id').notNull().references(() => organizations.id),
-  createdAt: createdAt(),
-})
+export const households = sqliteTable(
+  'households',
+  {
+    id: text('id').primaryKey(),
+    organizationId: text('organization_id').notNull().references(() => organizations.id),
+    createdAt: createdAt(),
+  },
+  (t) => [index('households_by_organization').on(t.organizationId)],
+)
 
 export const constituents = sqliteTable(
   'constituents',
   {
-    id: text('id').primaryKey(),
+    /** A stable integer key for the full-text index (a plain rowid may change on VACUUM). */
+    seq: integer('seq').primaryKey({ autoIncrement: true }),
+    id: text('id').notNull().unique(),
     organizationId: text('organization_id').notNull().references(() => organizations.id),
     householdId: text('household_id').notNull().references(() => households.id),
     firstName: text('first_name'),
@@ -80,8 +86,44 @@ export const constituents = sqliteTable(
     addressZip: text('address_zip'),
     dateOfBirth: text('date_of_birth'),
     createdAt: createdAt(),
+    updatedAt: integer('updated_at', { mode: 'timestamp_ms' }).notNull(),
+    // Duplicate-detection keys (domain/constituents/matching.ts), each indexed per organization.
+    emailKey: text('email_key'),
+    nameBirthKey: text('name_birth_key'),
+    lastStreetKey: text('last_street_key'),
+    /** Name words and phone digits (domain/constituents/search.ts), fed to the constituent_search FTS5 index. */
+    searchTerms: text('search_terms').notNull(),
   },
-  (t) => [index('constituents_by_household').on(t.householdId)],
+  (t) => [
+    index('constituents_newest').on(t.organizationId, t.createdAt, t.id),
+    index('constituents_by_household').on(t.organizationId, t.householdId),
+    index('constituents_by_phone').on(t.organizationId, t.phone),
+    index('constituents_by_email').on(t.organizationId, t.emailKey),
+    index('constituents_by_name_birth').on(t.organizationId, t.nameBirthKey),
+    index('constituents_by_last_street').on(t.organizationId, t.lastStreetKey),
+  ],
+)
+
+export const householdMatches = sqliteTable(
+  'household_matches',
+  {
+    id: text('id').primaryKey(),
+    organizationId: text('organization_id').notNull().references(() => organizations.id),
+    constituentId: text('constituent_id').notNull(),
+    candidateConstituentId: text('candidate_constituent_id').notNull(),
+    reason: text('reason').notNull(),
+    status: text('status').notNull(),
+    createdAt: createdAt(),
+    resolvedAt: integer('resolved_at', { mode: 'timestamp_ms' }),
+    resolvedBy: text('resolved_by'),
+    action: text('action'),
+  },
+  (t) => [
+    index('household_matches_newest').on(t.organizationId, t.createdAt, t.id),
+    index('household_matches_by_status').on(t.organizationId, t.status, t.createdAt, t.id),
+    index('household_matches_by_constituent').on(t.organizationId, t.constituentId),
+    index('household_matches_by_candidate').on(t.organizationId, t.candidateConstituentId),
+  ],
 )
 
 export const needs = sqliteTable(
@@ -112,13 +154,16 @@ export const needs = sqliteTable(
     index('needs_by_status').on(t.organizationId, t.status, t.createdAt, t.id),
     index('needs_by_assignee').on(t.organizationId, t.assignedTo, t.createdAt, t.id),
     index('needs_by_constituent').on(t.organizationId, t.constituentId, t.createdAt, t.id),
+    index('needs_by_household').on(t.organizationId, t.householdId),
   ],
 )
 
 export const needChanges = sqliteTable(
   'need_changes',
   {
-    id: text('id').primaryKey(),
+    /** Keeps the order changes were appended in, also within one millisecond. */
+    seq: integer('seq').primaryKey({ autoIncrement: true }),
+    id: text('id').notNull().unique(),
     organizationId: text('organization_id').notNull().references(() => organizations.id),
     needId: text('need_id').notNull().references(() => needs.id),
     field: text('field').notNull(),
@@ -127,7 +172,7 @@ export const needChanges = sqliteTable(
     changedBy: text('changed_by'),
     changedAt: integer('changed_at', { mode: 'timestamp_ms' }).notNull(),
   },
-  (t) => [index('need_changes_by_need').on(t.needId, t.changedAt)],
+  (t) => [index('need_changes_by_need').on(t.organizationId, t.needId, t.seq)],
 )
 
 export const interactions = sqliteTable(
@@ -169,4 +214,43 @@ export const loginFailures = sqliteTable(
     at: integer('at', { mode: 'timestamp_ms' }).notNull(),
   },
   (t) => [index('login_failures_by_email').on(t.email, t.at)],
+)
+
+export const invitations = sqliteTable('invitations', {
+  id: text('id').primaryKey(),
+  organizationId: text('organization_id').notNull().references(() => organizations.id),
+  memberId: text('member_id').notNull().references(() => members.id),
+  tokenDigest: text('token_digest').notNull().unique(),
+  createdAt: createdAt(),
+  expiresAt: integer('expires_at', { mode: 'timestamp_ms' }).notNull(),
+  usedAt: integer('used_at', { mode: 'timestamp_ms' }),
+})
+
+export const emailSettings = sqliteTable('email_settings', {
+  organizationId: text('organization_id').primaryKey().references(() => organizations.id),
+  provider: text('provider').notNull(),
+  /** AES-256-GCM under DATA_ENCRYPTION_KEY; never stored or logged in clear. */
+  sealedApiKey: text('sealed_api_key').notNull(),
+  apiKeyLast4: text('api_key_last4').notNull(),
+  fromEmail: text('from_email').notNull(),
+  fromName: text('from_name'),
+  updatedAt: integer('updated_at', { mode: 'timestamp_ms' }).notNull(),
+})
+
+export const outbox = sqliteTable(
+  'outbox',
+  {
+    id: text('id').primaryKey(),
+    organizationId: text('organization_id').notNull().references(() => organizations.id),
+    payload: text('payload', { mode: 'json' }).$type<Record<string, unknown>>().notNull(),
+    status: text('status').notNull(),
+    attempts: integer('attempts').notNull(),
+    nextAttemptAt: integer('next_attempt_at', { mode: 'timestamp_ms' }).notNull(),
+    lockedUntil: integer('locked_until', { mode: 'timestamp_ms' }),
+    lastError: text('last_error'),
+    providerMessageId: text('provider_message_id'),
+    createdAt: createdAt(),
+    sentAt: integer('sent_at', { mode: 'timestamp_ms' }),
+  },
+  (t) => [index('outbox_due').on(t.status, t.nextAttemptAt), index('outbox_lapsed').on(t.status, t.lockedUntil)],
 )

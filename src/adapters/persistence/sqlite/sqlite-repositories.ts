@@ -1,4 +1,5 @@
-import { and, asc, count, desc, eq, gte, inArray, isNull, min, ne, sql, type SQL } from 'drizzle-orm'
+import { and, asc, count, desc, eq, gte, inArray, isNull, lte, min, ne, or, sql, type SQL } from 'drizzle-orm'
+import type { SQLiteColumn } from 'drizzle-orm/sqlite-core'
 import type { BunSQLiteDatabase } from 'drizzle-orm/bun-sqlite'
 import type {
   ConstituentRepository,
@@ -12,7 +13,20 @@ import type {
   RefreshTokenRecord,
   RefreshTokenRepository,
   Repositories,
+  HouseholdMatchRepository,
+  InvitationRepository,
+  EmailSettingsRepository,
+  OutboxRepository,
 } from '../../../application/ports/repositories'
+import { ConflictError } from '../../../domain/errors'
+import type { Invitation } from '../../../domain/members/invitation'
+import type { EmailProvider, StoredEmailSettings } from '../../../domain/messaging/email'
+import type { OutboxMessage, OutboxPayload, OutboxStatus } from '../../../domain/messaging/outbox'
+import type { Constituent, Household } from '../../../domain/constituents/constituent'
+import { CONTACT_FIELDS } from '../../../domain/constituents/contact'
+import type { HouseholdMatch, MatchStatus, ResolveAction } from '../../../domain/constituents/household-match'
+import { matchKeysOf, type MatchKeys } from '../../../domain/constituents/matching'
+import { searchTermsOf, type ConstituentQuery } from '../../../domain/constituents/search'
 import type { Profile, Role } from '../../../domain/auth/roles'
 import type { Member } from '../../../domain/members/member'
 import type { Interaction, InteractionChannel } from '../../../domain/needs/interaction'
@@ -37,7 +51,7 @@ function nullable<T>(value: T | undefined): T | null {
 class SqliteOrganizationRepository implements OrganizationRepository {
   constructor(private readonly db: SqliteDb) {}
   async insert(o: Organization) {
-    await this.db.insert(s.organizations).values({ ...o, needSequence: FIRST_REFERENCE_NUMBER - 1 })
+    await conflictOnUnique(this.db.insert(s.organizations).values({ ...o, needSequence: FIRST_REFERENCE_NUMBER - 1 }))
   }
   private async one(where: SQL) {
     const [row] = await this.db.select().from(s.organizations).where(where).limit(1)
@@ -53,6 +67,15 @@ class SqliteOrganizationRepository implements OrganizationRepository {
   }
   findByShortCode(shortCode: string) {
     return this.one(eq(s.organizations.shortCode, shortCode))
+  }
+  async update(o: Organization) {
+    const { id, createdAt: _createdAt, ...fields } = o
+    await conflictOnUnique(
+      this.db
+        .update(s.organizations)
+        .set({ ...fields, shortCode: nullable(o.shortCode), tcrStatus: nullable(o.tcrStatus), phoneNumber: nullable(o.phoneNumber) })
+        .where(eq(s.organizations.id, id)),
+    )
   }
   async count() {
     const [row] = await this.db.select({ n: count() }).from(s.organizations)
@@ -142,7 +165,7 @@ function memberRow(m: Member) {
 class SqliteMemberRepository implements MemberRepository {
   constructor(private readonly db: SqliteDb) {}
   async insert(m: Member) {
-    await this.db.insert(s.members).values(memberRow(m))
+    await conflictOnUnique(this.db.insert(s.members).values(memberRow(m)))
   }
   async update(m: Member) {
     const { id, organizationId, createdAt: _createdAt, ...fields } = memberRow(m)
@@ -170,6 +193,25 @@ class SqliteMemberRepository implements MemberRepository {
       .where(and(eq(s.members.organizationId, organizationId), eq(s.members.email, email)))
       .limit(1)
     return row ? toMember(row) : undefined
+  }
+  async list(organizationId: string, filter: { partnerId?: string }, page: PageRequest): Promise<Page<Member>> {
+    const where = and(eq(s.members.organizationId, organizationId), filter.partnerId ? eq(s.members.partnerId, filter.partnerId) : undefined)
+    const rows = await this.db
+      .select()
+      .from(s.members)
+      .where(where)
+      .orderBy(desc(s.members.createdAt), desc(s.members.id))
+      .limit(page.limit)
+      .offset(offsetOf(page))
+    const [total] = await this.db.select({ n: count() }).from(s.members).where(where)
+    return { items: rows.map(toMember), total: total?.n ?? 0 }
+  }
+  async countByRole(organizationId: string, role: Role) {
+    const [row] = await this.db
+      .select({ n: count() })
+      .from(s.members)
+      .where(and(eq(s.members.organizationId, organizationId), eq(s.members.role, role)))
+    return row?.n ?? 0
   }
 }
 
@@ -247,9 +289,9 @@ class SqliteNeedRepository implements NeedRepository {
       .select()
       .from(s.needChanges)
       .where(and(eq(s.needChanges.organizationId, organizationId), eq(s.needChanges.needId, needId)))
-      .orderBy(asc(s.needChanges.changedAt), asc(s.needChanges.id))
+      .orderBy(asc(s.needChanges.seq))
     return rows.map((row) => {
-      const { fromValue, toValue, field, ...rest } = present(row)
+      const { fromValue, toValue, field, seq: _seq, ...rest } = present(row)
       return {
         ...rest,
         field: field as TrackedField,
@@ -257,6 +299,18 @@ class SqliteNeedRepository implements NeedRepository {
         ...(toValue !== undefined ? { to: toValue } : {}),
       } satisfies NeedChange
     })
+  }
+  async moveConstituent(organizationId: string, fromConstituentId: string, toConstituentId: string, householdId: string) {
+    await this.db
+      .update(s.needs)
+      .set({ constituentId: toConstituentId, householdId })
+      .where(and(eq(s.needs.organizationId, organizationId), eq(s.needs.constituentId, fromConstituentId)))
+  }
+  async setHouseholdOfConstituent(organizationId: string, constituentId: string, householdId: string) {
+    await this.db
+      .update(s.needs)
+      .set({ householdId })
+      .where(and(eq(s.needs.organizationId, organizationId), eq(s.needs.constituentId, constituentId)))
   }
 }
 
@@ -283,15 +337,141 @@ class SqliteInteractionRepository implements InteractionRepository {
   }
 }
 
+/** The FTS token that confines a search to one organization. */
+function organizationToken(organizationId: string): string {
+  return `o${organizationId.replace(/-/g, '')}`
+}
+
+/**
+ * Every name word and phone digit string is indexed (and searched) behind this letter, which the organization
+ * token never starts with: a query word such as "o" can then never prefix-match the organization token.
+ */
+const TERM_MARK = 't'
+
+function toConstituent(row: typeof s.constituents.$inferSelect): Constituent {
+  const { seq: _seq, emailKey: _e, nameBirthKey: _n, lastStreetKey: _l, searchTerms: _s, ...rest } = present(row)
+  return rest
+}
+
+function constituentRow(c: Constituent) {
+  const keys = matchKeysOf(c)
+  return {
+    ...Object.fromEntries(CONTACT_FIELDS.map((field) => [field, nullable(c[field])])),
+    id: c.id,
+    organizationId: c.organizationId,
+    householdId: c.householdId,
+    createdAt: c.createdAt,
+    updatedAt: c.updatedAt,
+    emailKey: nullable(keys.email),
+    nameBirthKey: nullable(keys.nameAndBirth),
+    lastStreetKey: nullable(keys.lastNameAndStreet),
+    searchTerms: [organizationToken(c.organizationId), ...searchTermsOf(c).map((term) => TERM_MARK + term)].join(' '),
+  }
+}
+
+/** An FTS5 query in which every word is a quoted prefix: user input can never become FTS syntax. */
+function ftsPrefixQuery(organizationId: string, prefixes: readonly string[]): string {
+  return [`"${organizationToken(organizationId)}"`, ...prefixes.map((p) => `"${TERM_MARK}${p.replace(/"/g, '""')}"*`)].join(' AND ')
+}
+
 class SqliteConstituentRepository implements ConstituentRepository {
   constructor(private readonly db: SqliteDb) {}
-  async findHouseholdOf(organizationId: string, constituentId: string) {
+  async insert(c: Constituent) {
+    await this.db.insert(s.constituents).values(constituentRow(c))
+  }
+  async update(c: Constituent) {
+    const { id, organizationId, createdAt: _createdAt, ...fields } = constituentRow(c)
+    await this.db
+      .update(s.constituents)
+      .set(fields)
+      .where(and(eq(s.constituents.id, id), eq(s.constituents.organizationId, organizationId)))
+  }
+  async delete(organizationId: string, id: string) {
+    await this.db.delete(s.constituents).where(and(eq(s.constituents.id, id), eq(s.constituents.organizationId, organizationId)))
+  }
+  async findById(organizationId: string, id: string) {
     const [row] = await this.db
-      .select({ householdId: s.constituents.householdId })
+      .select()
       .from(s.constituents)
-      .where(and(eq(s.constituents.organizationId, organizationId), eq(s.constituents.id, constituentId)))
+      .where(and(eq(s.constituents.organizationId, organizationId), eq(s.constituents.id, id)))
       .limit(1)
-    return row?.householdId
+    return row ? toConstituent(row) : undefined
+  }
+  async findByMatchKeys(organizationId: string, keys: MatchKeys, excludeId: string, limitPerKey: number) {
+    const lookups: Array<[SQLiteColumn, string | undefined]> = [
+      [s.constituents.phone, keys.phone],
+      [s.constituents.emailKey, keys.email],
+      [s.constituents.nameBirthKey, keys.nameAndBirth],
+      [s.constituents.lastStreetKey, keys.lastNameAndStreet],
+    ]
+    const found = new Map<string, Constituent>()
+    for (const [column, value] of lookups) {
+      if (value === undefined) continue
+      // One indexed equality per key, bounded: the cost does not grow with the organization.
+      const rows = await this.db
+        .select()
+        .from(s.constituents)
+        .where(and(eq(s.constituents.organizationId, organizationId), eq(column, value), ne(s.constituents.id, excludeId)))
+        .limit(limitPerKey)
+      for (const row of rows) found.set(row.id, toConstituent(row))
+    }
+    return [...found.values()]
+  }
+  async search(organizationId: string, query: ConstituentQuery, page: PageRequest): Promise<Page<Constituent>> {
+    const where = this.searchCondition(organizationId, query)
+    const rows = await this.db
+      .select()
+      .from(s.constituents)
+      .where(where)
+      .orderBy(desc(s.constituents.createdAt), desc(s.constituents.id))
+      .limit(page.limit)
+      .offset(offsetOf(page))
+    const [total] = await this.db.select({ n: count() }).from(s.constituents).where(where)
+    return { items: rows.map(toConstituent), total: total?.n ?? 0 }
+  }
+  private searchCondition(organizationId: string, query: ConstituentQuery): SQL | undefined {
+    // The matching rows are found by an index first, then read by their seq. The unary + keeps SQLite from
+    // walking every row of the organization in list order (constituents_newest) and testing each instead.
+    const matching = (seqs: SQL) => and(sql`+${s.constituents.organizationId} = ${organizationId}`, sql`${s.constituents.seq} IN (${seqs})`)
+    switch (query.kind) {
+      case 'all':
+        return eq(s.constituents.organizationId, organizationId)
+      case 'email':
+        return matching(sql`SELECT seq FROM constituents WHERE organization_id = ${organizationId} AND email_key = ${query.email}`)
+      case 'phone':
+      case 'words': {
+        const prefixes = query.kind === 'phone' ? [query.digits] : query.words
+        const match = ftsPrefixQuery(organizationId, prefixes)
+        return matching(sql`SELECT rowid FROM constituent_search WHERE constituent_search MATCH ${match}`)
+      }
+    }
+  }
+  async listByHousehold(organizationId: string, householdId: string) {
+    const rows = await this.db
+      .select()
+      .from(s.constituents)
+      .where(and(eq(s.constituents.organizationId, organizationId), eq(s.constituents.householdId, householdId)))
+      .orderBy(asc(s.constituents.createdAt), asc(s.constituents.id))
+    return rows.map(toConstituent)
+  }
+  async insertHousehold(h: Household) {
+    await this.db.insert(s.households).values(h)
+  }
+  async deleteHouseholdIfUnused(organizationId: string, householdId: string) {
+    const used = and(eq(s.households.organizationId, organizationId), eq(s.households.id, householdId))
+    const members = await this.db
+      .select({ id: s.constituents.id })
+      .from(s.constituents)
+      .where(and(eq(s.constituents.organizationId, organizationId), eq(s.constituents.householdId, householdId)))
+      .limit(1)
+    const needs = await this.db
+      .select({ id: s.needs.id })
+      .from(s.needs)
+      .where(and(eq(s.needs.organizationId, organizationId), eq(s.needs.householdId, householdId)))
+      .limit(1)
+    if (members.length > 0 || needs.length > 0) return false
+    const deleted = await this.db.delete(s.households).where(used).returning({ id: s.households.id })
+    return deleted.length > 0
   }
   async householdExists(organizationId: string, householdId: string) {
     const rows = await this.db
@@ -301,6 +481,67 @@ class SqliteConstituentRepository implements ConstituentRepository {
       .limit(1)
     return rows.length > 0
   }
+}
+
+function toMatch(row: typeof s.householdMatches.$inferSelect): HouseholdMatch {
+  const { status, action, ...rest } = present(row)
+  return { ...rest, status: status as MatchStatus, ...(action ? { action: action as ResolveAction } : {}) }
+}
+
+class SqliteHouseholdMatchRepository implements HouseholdMatchRepository {
+  constructor(private readonly db: SqliteDb) {}
+  async insert(m: HouseholdMatch) {
+    await this.db.insert(s.householdMatches).values(matchRow(m))
+  }
+  async update(m: HouseholdMatch) {
+    const { id, organizationId, createdAt: _createdAt, ...fields } = matchRow(m)
+    await this.db
+      .update(s.householdMatches)
+      .set(fields)
+      .where(and(eq(s.householdMatches.id, id), eq(s.householdMatches.organizationId, organizationId)))
+  }
+  async findById(organizationId: string, id: string) {
+    const [row] = await this.db
+      .select()
+      .from(s.householdMatches)
+      .where(and(eq(s.householdMatches.organizationId, organizationId), eq(s.householdMatches.id, id)))
+      .limit(1)
+    return row ? toMatch(row) : undefined
+  }
+  async list(organizationId: string, status: MatchStatus | undefined, page: PageRequest): Promise<Page<HouseholdMatch>> {
+    const where = and(eq(s.householdMatches.organizationId, organizationId), status ? eq(s.householdMatches.status, status) : undefined)
+    const rows = await this.db
+      .select()
+      .from(s.householdMatches)
+      .where(where)
+      .orderBy(desc(s.householdMatches.createdAt), desc(s.householdMatches.id))
+      .limit(page.limit)
+      .offset(offsetOf(page))
+    const [total] = await this.db.select({ n: count() }).from(s.householdMatches).where(where)
+    return { items: rows.map(toMatch), total: total?.n ?? 0 }
+  }
+  async listInvolving(organizationId: string, constituentId: string) {
+    const rows = await this.db
+      .select()
+      .from(s.householdMatches)
+      .where(
+        and(
+          eq(s.householdMatches.organizationId, organizationId),
+          or(eq(s.householdMatches.constituentId, constituentId), eq(s.householdMatches.candidateConstituentId, constituentId)),
+        ),
+      )
+      .orderBy(asc(s.householdMatches.createdAt), asc(s.householdMatches.id))
+    return rows.map(toMatch)
+  }
+  async delete(organizationId: string, id: string) {
+    await this.db
+      .delete(s.householdMatches)
+      .where(and(eq(s.householdMatches.organizationId, organizationId), eq(s.householdMatches.id, id)))
+  }
+}
+
+function matchRow(m: HouseholdMatch) {
+  return { ...m, resolvedAt: nullable(m.resolvedAt), resolvedBy: nullable(m.resolvedBy), action: nullable(m.action) }
 }
 
 class SqliteRefreshTokenRepository implements RefreshTokenRepository {
@@ -350,6 +591,106 @@ class SqliteLoginAttemptRepository implements LoginAttemptRepository {
   }
 }
 
+class SqliteInvitationRepository implements InvitationRepository {
+  constructor(private readonly db: SqliteDb) {}
+  async insert(i: Invitation) {
+    await this.db.insert(s.invitations).values({ ...i, usedAt: nullable(i.usedAt) })
+  }
+  async findByDigest(tokenDigest: string) {
+    const [row] = await this.db.select().from(s.invitations).where(eq(s.invitations.tokenDigest, tokenDigest)).limit(1)
+    return row ? (present(row) as Invitation) : undefined
+  }
+  async markUsed(id: string, at: Date) {
+    const rows = await this.db
+      .update(s.invitations)
+      .set({ usedAt: at })
+      .where(and(eq(s.invitations.id, id), isNull(s.invitations.usedAt)))
+      .returning({ id: s.invitations.id })
+    return rows.length === 1
+  }
+}
+
+class SqliteEmailSettingsRepository implements EmailSettingsRepository {
+  constructor(private readonly db: SqliteDb) {}
+  async find(organizationId: string) {
+    const [row] = await this.db.select().from(s.emailSettings).where(eq(s.emailSettings.organizationId, organizationId)).limit(1)
+    if (!row) return undefined
+    const { provider, ...rest } = present(row)
+    return { ...rest, provider: provider as EmailProvider }
+  }
+  async save(settings: StoredEmailSettings) {
+    const row = { ...settings, fromName: nullable(settings.fromName) }
+    const { organizationId: _organizationId, ...fields } = row
+    await this.db.insert(s.emailSettings).values(row).onConflictDoUpdate({ target: s.emailSettings.organizationId, set: fields })
+  }
+}
+
+function toOutboxMessage(row: typeof s.outbox.$inferSelect): OutboxMessage {
+  const { payload, status, ...rest } = present(row)
+  return { ...rest, payload: payload as OutboxPayload, status: status as OutboxStatus }
+}
+
+class SqliteOutboxRepository implements OutboxRepository {
+  constructor(private readonly db: SqliteDb) {}
+  async enqueue(m: OutboxMessage) {
+    await this.db.insert(s.outbox).values({
+      ...m,
+      lockedUntil: nullable(m.lockedUntil),
+      lastError: nullable(m.lastError),
+      providerMessageId: nullable(m.providerMessageId),
+      sentAt: nullable(m.sentAt),
+    })
+  }
+  async findById(id: string) {
+    const [row] = await this.db.select().from(s.outbox).where(eq(s.outbox.id, id)).limit(1)
+    return row ? toOutboxMessage(row) : undefined
+  }
+  async claimDue(now: Date, limit: number, lockedUntil: Date) {
+    const due = or(
+      and(eq(s.outbox.status, 'pending'), lte(s.outbox.nextAttemptAt, now)),
+      and(eq(s.outbox.status, 'sending'), lte(s.outbox.lockedUntil, now)),
+    )
+    const rows = await this.db.select().from(s.outbox).where(due).orderBy(asc(s.outbox.nextAttemptAt), asc(s.outbox.id)).limit(limit)
+    if (rows.length === 0) return []
+    const ids = rows.map((r) => r.id)
+    await this.db.update(s.outbox).set({ status: 'sending', lockedUntil }).where(inArray(s.outbox.id, ids))
+    return rows.map((row) => ({ ...toOutboxMessage(row), status: 'sending' as const, lockedUntil }))
+  }
+  async markSent(id: string, at: Date, providerMessageId: string | undefined) {
+    await this.db
+      .update(s.outbox)
+      .set({ status: 'sent', sentAt: at, lockedUntil: null, providerMessageId: nullable(providerMessageId) })
+      .where(eq(s.outbox.id, id))
+  }
+  async reschedule(id: string, attempts: number, nextAttemptAt: Date, error: string) {
+    await this.db
+      .update(s.outbox)
+      .set({ status: 'pending', attempts, nextAttemptAt, lockedUntil: null, lastError: error })
+      .where(eq(s.outbox.id, id))
+  }
+  async markFailed(id: string, attempts: number, error: string) {
+    await this.db.update(s.outbox).set({ status: 'failed', attempts, lockedUntil: null, lastError: error }).where(eq(s.outbox.id, id))
+  }
+}
+
+/** A unique index turned down the write: the caller's 409, with what was taken. */
+async function conflictOnUnique<T>(write: Promise<T>): Promise<T> {
+  try {
+    return await write
+  } catch (error) {
+    const message = error instanceof Error ? error.message : ''
+    if (!message.includes('UNIQUE constraint failed')) throw error
+    const taken = UNIQUE_MESSAGES.find(([columns]) => message.includes(columns))
+    throw new ConflictError(taken?.[1] ?? 'This conflicts with an existing record')
+  }
+}
+
+const UNIQUE_MESSAGES: Array<[string, string]> = [
+  ['organizations.slug', 'The slug is taken by another organization'],
+  ['organizations.short_code', 'The short code is taken by another organization'],
+  ['members.organization_id, members.email', 'A member with this email already exists in the organization'],
+]
+
 export function sqliteRepositories(db: SqliteDb): Repositories {
   return {
     organizations: new SqliteOrganizationRepository(db),
@@ -358,7 +699,11 @@ export function sqliteRepositories(db: SqliteDb): Repositories {
     needs: new SqliteNeedRepository(db),
     interactions: new SqliteInteractionRepository(db),
     constituents: new SqliteConstituentRepository(db),
+    householdMatches: new SqliteHouseholdMatchRepository(db),
     refreshTokens: new SqliteRefreshTokenRepository(db),
     loginAttempts: new SqliteLoginAttemptRepository(db),
+    invitations: new SqliteInvitationRepository(db),
+    emailSettings: new SqliteEmailSettingsRepository(db),
+    outbox: new SqliteOutboxRepository(db),
   }
 }

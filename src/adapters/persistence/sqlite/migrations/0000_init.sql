@@ -1,5 +1,6 @@
 CREATE TABLE `constituents` (
-	`id` text PRIMARY KEY NOT NULL,
+	`seq` integer PRIMARY KEY AUTOINCREMENT NOT NULL,
+	`id` text NOT NULL,
 	`organization_id` text NOT NULL,
 	`household_id` text NOT NULL,
 	`first_name` text,
@@ -12,11 +13,40 @@ CREATE TABLE `constituents` (
 	`address_zip` text,
 	`date_of_birth` text,
 	`created_at` integer NOT NULL,
+	`updated_at` integer NOT NULL,
+	`email_key` text,
+	`name_birth_key` text,
+	`last_street_key` text,
+	`search_terms` text NOT NULL,
 	FOREIGN KEY (`organization_id`) REFERENCES `organizations`(`id`) ON UPDATE no action ON DELETE no action,
 	FOREIGN KEY (`household_id`) REFERENCES `households`(`id`) ON UPDATE no action ON DELETE no action
 );
 --> statement-breakpoint
-CREATE INDEX `constituents_by_household` ON `constituents` (`household_id`);--> statement-breakpoint
+CREATE UNIQUE INDEX `constituents_id_unique` ON `constituents` (`id`);--> statement-breakpoint
+CREATE INDEX `constituents_newest` ON `constituents` (`organization_id`,`created_at`,`id`);--> statement-breakpoint
+CREATE INDEX `constituents_by_household` ON `constituents` (`organization_id`,`household_id`);--> statement-breakpoint
+CREATE INDEX `constituents_by_phone` ON `constituents` (`organization_id`,`phone`);--> statement-breakpoint
+CREATE INDEX `constituents_by_email` ON `constituents` (`organization_id`,`email_key`);--> statement-breakpoint
+CREATE INDEX `constituents_by_name_birth` ON `constituents` (`organization_id`,`name_birth_key`);--> statement-breakpoint
+CREATE INDEX `constituents_by_last_street` ON `constituents` (`organization_id`,`last_street_key`);--> statement-breakpoint
+CREATE TABLE `household_matches` (
+	`id` text PRIMARY KEY NOT NULL,
+	`organization_id` text NOT NULL,
+	`constituent_id` text NOT NULL,
+	`candidate_constituent_id` text NOT NULL,
+	`reason` text NOT NULL,
+	`status` text NOT NULL,
+	`created_at` integer NOT NULL,
+	`resolved_at` integer,
+	`resolved_by` text,
+	`action` text,
+	FOREIGN KEY (`organization_id`) REFERENCES `organizations`(`id`) ON UPDATE no action ON DELETE no action
+);
+--> statement-breakpoint
+CREATE INDEX `household_matches_newest` ON `household_matches` (`organization_id`,`created_at`,`id`);--> statement-breakpoint
+CREATE INDEX `household_matches_by_status` ON `household_matches` (`organization_id`,`status`,`created_at`,`id`);--> statement-breakpoint
+CREATE INDEX `household_matches_by_constituent` ON `household_matches` (`organization_id`,`constituent_id`);--> statement-breakpoint
+CREATE INDEX `household_matches_by_candidate` ON `household_matches` (`organization_id`,`candidate_constituent_id`);--> statement-breakpoint
 CREATE TABLE `households` (
 	`id` text PRIMARY KEY NOT NULL,
 	`organization_id` text NOT NULL,
@@ -24,6 +54,7 @@ CREATE TABLE `households` (
 	FOREIGN KEY (`organization_id`) REFERENCES `organizations`(`id`) ON UPDATE no action ON DELETE no action
 );
 --> statement-breakpoint
+CREATE INDEX `households_by_organization` ON `households` (`organization_id`);--> statement-breakpoint
 CREATE TABLE `interactions` (
 	`id` text PRIMARY KEY NOT NULL,
 	`organization_id` text NOT NULL,
@@ -64,7 +95,8 @@ CREATE TABLE `members` (
 CREATE UNIQUE INDEX `members_email_per_organization` ON `members` (`organization_id`,`email`);--> statement-breakpoint
 CREATE INDEX `members_by_email` ON `members` (`email`);--> statement-breakpoint
 CREATE TABLE `need_changes` (
-	`id` text PRIMARY KEY NOT NULL,
+	`seq` integer PRIMARY KEY AUTOINCREMENT NOT NULL,
+	`id` text NOT NULL,
 	`organization_id` text NOT NULL,
 	`need_id` text NOT NULL,
 	`field` text NOT NULL,
@@ -76,7 +108,8 @@ CREATE TABLE `need_changes` (
 	FOREIGN KEY (`need_id`) REFERENCES `needs`(`id`) ON UPDATE no action ON DELETE no action
 );
 --> statement-breakpoint
-CREATE INDEX `need_changes_by_need` ON `need_changes` (`need_id`,`changed_at`);--> statement-breakpoint
+CREATE UNIQUE INDEX `need_changes_id_unique` ON `need_changes` (`id`);--> statement-breakpoint
+CREATE INDEX `need_changes_by_need` ON `need_changes` (`organization_id`,`need_id`,`seq`);--> statement-breakpoint
 CREATE TABLE `needs` (
 	`id` text PRIMARY KEY NOT NULL,
 	`organization_id` text NOT NULL,
@@ -107,6 +140,7 @@ CREATE INDEX `needs_by_partner` ON `needs` (`organization_id`,`partner_id`,`crea
 CREATE INDEX `needs_by_status` ON `needs` (`organization_id`,`status`,`created_at`,`id`);--> statement-breakpoint
 CREATE INDEX `needs_by_assignee` ON `needs` (`organization_id`,`assigned_to`,`created_at`,`id`);--> statement-breakpoint
 CREATE INDEX `needs_by_constituent` ON `needs` (`organization_id`,`constituent_id`,`created_at`,`id`);--> statement-breakpoint
+CREATE INDEX `needs_by_household` ON `needs` (`organization_id`,`household_id`);--> statement-breakpoint
 CREATE TABLE `organizations` (
 	`id` text PRIMARY KEY NOT NULL,
 	`name` text NOT NULL,

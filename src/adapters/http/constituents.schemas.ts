@@ -1,0 +1,87 @@
+import type { TNull, TOptional, TUnion } from '@sinclair/typebox'
+import { t, type TSchema } from 'elysia'
+import type { Constituent } from '../../domain/constituents/constituent'
+import { DATE_PATTERN, E164_PATTERN, EMAIL_PATTERN, NAME_MAX_LENGTH, US_STATE_CODES, ZIP_PATTERN } from '../../domain/constituents/contact'
+import { MATCH_STATUSES, RESOLVE_ACTIONS, type HouseholdMatch } from '../../domain/constituents/household-match'
+import { Body, DateTime, OneOf, PageQuery, Uuid } from './common.schemas'
+
+// interface §2.2, §4.8 to §4.12; contract §5. The domain checks the same rules (contact.ts) for every caller.
+const Name = t.String({ maxLength: NAME_MAX_LENGTH })
+const fields = {
+  firstName: Name,
+  lastName: Name,
+  phone: t.String({ pattern: E164_PATTERN, maxLength: 16, description: 'E.164, e.g. +15551234567' }),
+  email: t.String({ pattern: EMAIL_PATTERN, maxLength: 254 }),
+  addressStreet: Name,
+  addressCity: Name,
+  addressState: t.String({ pattern: `^(${US_STATE_CODES.join('|')})$`, maxLength: 2, description: 'Two-letter US state or territory code' }),
+  addressZip: t.String({ pattern: ZIP_PATTERN, maxLength: 5, description: 'Five-digit ZIP code' }),
+  dateOfBirth: t.String({ pattern: DATE_PATTERN, format: 'date', maxLength: 10, description: 'YYYY-MM-DD, a real date' }),
+}
+function optional<T extends Record<string, TSchema>>(schemas: T) {
+  return Object.fromEntries(Object.entries(schemas).map(([k, v]) => [k, t.Optional(v)])) as { [K in keyof T]: TOptional<T[K]> }
+}
+
+/** Optional fields that also take `null`, which clears the field. */
+function clearable<T extends Record<string, TSchema>>(schemas: T) {
+  return Object.fromEntries(Object.entries(schemas).map(([k, v]) => [k, t.Optional(t.Union([v, t.Null()]))])) as {
+    [K in keyof T]: TOptional<TUnion<[T[K], TNull]>>
+  }
+}
+
+export const ConstituentSchema = t.Object(
+  { id: Uuid, householdId: Uuid, ...optional(fields) },
+  { description: 'A person served; phone, email, address and date of birth appear only with the permission to read them' },
+)
+
+export const CreateConstituentBody = Body({ ...optional(fields), householdId: t.Optional(Uuid) }, 'A new constituent; in a new household unless householdId names one')
+
+export const UpdateConstituentBody = Body(clearable(fields), 'Fields to change; null clears a field')
+
+const { firstName, lastName, ...clearableOverrides } = fields
+const FieldOverrides = t.Object(
+  { firstName: t.Optional(firstName), lastName: t.Optional(lastName), ...clearable(clearableOverrides) },
+  { additionalProperties: false, description: 'Values the merged constituent takes; null clears a field' },
+)
+
+export const MergeBody = Body({
+  sourceConstituentId: Uuid,
+  targetConstituentId: Uuid,
+  mergeHouseholds: t.Optional(t.Boolean()),
+  fieldOverrides: t.Optional(FieldOverrides),
+})
+
+export const ResolveMatchBody = Body({
+  action: OneOf(RESOLVE_ACTIONS),
+  targetConstituentId: t.Optional(Uuid),
+  fieldOverrides: t.Optional(FieldOverrides),
+})
+
+export const SearchQuery = t.Object(
+  { query: t.Optional(t.String({ maxLength: 200, description: 'Name prefixes, phone digits or an email (docs/constituents.md)' })), ...PageQuery },
+  { additionalProperties: false },
+)
+
+export const MatchesQuery = t.Object({ status: t.Optional(OneOf(MATCH_STATUSES)), ...PageQuery }, { additionalProperties: false })
+
+export const HouseholdMatchSchema = t.Object({
+  id: Uuid,
+  organizationId: Uuid,
+  constituentId: Uuid,
+  candidateConstituentId: Uuid,
+  reason: t.String(),
+  status: OneOf(MATCH_STATUSES),
+  createdAt: DateTime,
+  resolvedAt: t.Optional(DateTime),
+  resolvedBy: t.Optional(Uuid),
+  action: t.Optional(OneOf(RESOLVE_ACTIONS)),
+})
+
+/** The interface's fields only: no organization, no timestamps. */
+export function constituentView({ organizationId: _o, createdAt: _c, updatedAt: _u, ...visible }: Constituent) {
+  return visible
+}
+
+export function matchView({ createdAt, resolvedAt, ...match }: HouseholdMatch) {
+  return { ...match, createdAt: createdAt.toISOString(), ...(resolvedAt ? { resolvedAt: resolvedAt.toISOString() } : {}) }
+}

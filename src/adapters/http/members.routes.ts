@@ -1,0 +1,68 @@
+import { Elysia, t } from 'elysia'
+import type { Container } from 'inversify'
+import { InviteMember } from '../../application/members/invite-member'
+import { ListMembers } from '../../application/members/list-members'
+import { UpdateMember } from '../../application/members/update-member'
+import { GetProfile, UpdateProfile } from '../../application/profile/profile'
+import type { AuthenticationPlugin } from './authentication'
+import { IdParams, PageQuery, problems } from './common.schemas'
+import { InviteMemberBody, MemberSchema, ProfileSchema, UpdateMemberBody, UpdateProfileBody } from './members.schemas'
+import { pagedResponse } from './paging'
+
+// interface §4.15 to §4.17
+export function membersRoutes(c: Container, authentication: AuthenticationPlugin) {
+  const invite = c.get(InviteMember)
+  const update = c.get(UpdateMember)
+  const list = c.get(ListMembers)
+  const getProfile = c.get(GetProfile)
+  const updateProfile = c.get(UpdateProfile)
+
+  const members = new Elysia({ name: 'members', prefix: '/api/members', detail: { tags: ['Members'] } })
+    .use(authentication)
+    .get(
+      '',
+      (context) => pagedResponse(context, (page) => list.execute(context.actor, page), (member) => member),
+      {
+        auth: true,
+        query: t.Object(PageQuery, { additionalProperties: false }),
+        response: { 200: t.Array(MemberSchema), ...problems(400, 401, 403) },
+        detail: { summary: "List members, newest first (a partner_admin sees its partner's)" },
+      },
+    )
+    .post(
+      '',
+      async ({ actor, body, set }) => {
+        set.status = 201
+        return invite.execute(actor, body)
+      },
+      {
+        auth: true,
+        body: InviteMemberBody,
+        response: { 201: MemberSchema, ...problems(400, 401, 403, 409, 413) },
+        detail: { summary: 'Add a member and email a one-time invitation (valid 7 days)' },
+      },
+    )
+    .put('/:id', ({ actor, params, body }) => update.execute(actor, params.id, body), {
+      auth: true,
+      params: IdParams,
+      body: UpdateMemberBody,
+      response: { 200: MemberSchema, ...problems(400, 401, 403, 404, 409, 413) },
+      detail: { summary: "Change a member's role, partner, phone or profiles" },
+    })
+
+  const profile = new Elysia({ name: 'profile', prefix: '/api/profile', detail: { tags: ['Members'] } })
+    .use(authentication)
+    .get('', ({ actor }) => getProfile.execute(actor), {
+      auth: true,
+      response: { 200: ProfileSchema, ...problems(401) },
+      detail: { summary: 'The caller’s own profile' },
+    })
+    .put('', ({ actor, body }) => updateProfile.execute(actor, body), {
+      auth: true,
+      body: UpdateProfileBody,
+      response: { 200: ProfileSchema, ...problems(400, 401, 413) },
+      detail: { summary: 'Update the caller’s own name and phone' },
+    })
+
+  return new Elysia({ name: 'members-and-profile' }).use(members).use(profile)
+}

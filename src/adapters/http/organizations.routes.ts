@@ -1,0 +1,91 @@
+import { Type } from '@sinclair/typebox'
+import { Elysia, t } from 'elysia'
+import type { Container } from 'inversify'
+import { GetEmailSettings, SendTestEmail, UpdateEmailSettings, type MaskedEmailSettings } from '../../application/organizations/email-settings'
+import { GetOrganizationSettings, UpdateOrganizationSettings } from '../../application/organizations/organization-settings'
+import { EMAIL_PROVIDERS } from '../../domain/messaging/email'
+import { DEFAULT_MAX_CONCURRENCY, SHORT_CODE_PATTERN, SLUG_MAX_LENGTH, SLUG_PATTERN } from '../../domain/organizations/organization'
+import type { AuthenticationPlugin } from './authentication'
+import { Body, DateTime, NAME, OneOf, problems, Uuid } from './common.schemas'
+
+// interface §2.6, §2.7, §4.18 to §4.20; contract §7. TypeBox's own Integer in bodies: Elysia's t.Integer would take "5".
+
+
+const SettingsSchema = t.Object({
+  id: Uuid,
+  name: t.String(),
+  slug: t.String(),
+  shortCode: t.Optional(t.String()),
+  maxConcurrency: t.Optional(t.Integer()),
+  tcrStatus: t.Optional(t.String()),
+  phoneNumber: t.Optional(t.String()),
+})
+
+const UpdateSettingsBody = Body({
+  name: t.String(NAME),
+  slug: t.String({ pattern: SLUG_PATTERN, maxLength: SLUG_MAX_LENGTH, description: 'Lowercase letters, digits, single hyphens' }),
+  shortCode: t.Optional(t.Union([t.String({ pattern: SHORT_CODE_PATTERN, maxLength: 6, description: '4 to 6 uppercase letters' }), t.Null()])),
+  maxConcurrency: t.Optional(Type.Integer({ minimum: 1, maximum: 1000, description: `SMS messages in flight at once (default ${DEFAULT_MAX_CONCURRENCY})` })),
+  tcrStatus: t.Optional(t.Union([t.String({ maxLength: 64 }), t.Null()])),
+})
+
+const emailFields = {
+  provider: OneOf(EMAIL_PROVIDERS),
+  apiKey: t.String({ minLength: 1, maxLength: 2000, description: 'Secret: an SMTP URL for smtp, ACCESS_KEY_ID:SECRET_ACCESS_KEY:REGION for ses' }),
+  fromEmail: t.String({ pattern: '^[^\\s@]+@[^\\s@]+\\.[^\\s@]+$', maxLength: 254 }),
+  fromName: t.Optional(t.String(NAME)),
+}
+
+const MaskedEmailSchema = t.Object({
+  provider: OneOf(EMAIL_PROVIDERS),
+  fromEmail: t.String(),
+  fromName: t.Optional(t.String()),
+  apiKeyLast4: t.String(),
+  updatedAt: DateTime,
+})
+
+function maskedJson(settings: MaskedEmailSettings) {
+  return { ...settings, updatedAt: settings.updatedAt.toISOString() }
+}
+
+export function organizationsRoutes(c: Container, authentication: AuthenticationPlugin) {
+  const getSettings = c.get(GetOrganizationSettings)
+  const updateSettings = c.get(UpdateOrganizationSettings)
+  const getEmail = c.get(GetEmailSettings)
+  const updateEmail = c.get(UpdateEmailSettings)
+  const testEmail = c.get(SendTestEmail)
+
+  return new Elysia({ name: 'organizations', prefix: '/api/organizations/settings', detail: { tags: ['Organization'] } })
+    .use(authentication)
+    .get('', ({ actor }) => getSettings.execute(actor), {
+      auth: true,
+      response: { 200: SettingsSchema, ...problems(401, 403) },
+      detail: { summary: 'Organization settings' },
+    })
+    .put('', ({ actor, body }) => updateSettings.execute(actor, body), {
+      auth: true,
+      body: UpdateSettingsBody,
+      response: { 200: SettingsSchema, ...problems(400, 401, 403, 409, 413) },
+      detail: { summary: 'Update organization settings; a slug or short code of another organization is 409' },
+    })
+    .get('/email', async ({ actor }) => maskedJson(await getEmail.execute(actor)), {
+      auth: true,
+      response: { 200: MaskedEmailSchema, ...problems(401, 403, 404) },
+      detail: { summary: 'Email settings, the key masked; 404 while mail goes to the fallback' },
+    })
+    .put('/email', async ({ actor, body }) => maskedJson(await updateEmail.execute(actor, body)), {
+      auth: true,
+      body: Body(emailFields),
+      response: { 200: MaskedEmailSchema, ...problems(400, 401, 403, 413) },
+      detail: { summary: 'Set the email provider; the key is stored encrypted and never returned' },
+    })
+    .post('/email/test', ({ actor, body }) => testEmail.execute(actor, body), {
+      auth: true,
+      body: Body({ ...emailFields, toEmail: emailFields.fromEmail }),
+      response: {
+        200: t.Object({ delivered: t.Literal(true), messageId: t.Optional(t.String()) }),
+        ...problems(400, 401, 403, 413, 502),
+      },
+      detail: { summary: 'Send one real message with the proposed settings; nothing is stored' },
+    })
+}

@@ -1,0 +1,32 @@
+import type { EmailSender } from '../../application/ports/email'
+import type { EmailMessage, EmailProviderSettings } from '../../domain/messaging/email'
+import { emailRefused, fromHeader, reasonOf } from './provider-failure'
+
+/** Postmark's email API: one JSON POST, the server token in X-Postmark-Server-Token. */
+export class PostmarkEmailSender implements EmailSender {
+  readonly provider = 'postmark' as const
+
+  constructor(private readonly baseUrl = 'https://api.postmarkapp.com') {}
+
+  async send(settings: EmailProviderSettings, message: EmailMessage) {
+    let response: Response
+    try {
+      response = await fetch(`${this.baseUrl}/email`, {
+        method: 'POST',
+        headers: { accept: 'application/json', 'content-type': 'application/json', 'x-postmark-server-token': settings.apiKey },
+        body: JSON.stringify({
+          From: fromHeader(settings.fromEmail, settings.fromName),
+          To: message.to,
+          Subject: message.subject,
+          TextBody: message.text,
+          MessageStream: 'outbound',
+        }),
+      })
+    } catch (error) {
+      throw emailRefused('Postmark', undefined, String(error), [settings.apiKey])
+    }
+    if (!response.ok) throw emailRefused('Postmark', response.status, await reasonOf(response, (b) => b.Message), [settings.apiKey])
+    const body = (await response.json().catch(() => ({}))) as { MessageID?: string }
+    return body.MessageID ? { messageId: body.MessageID } : {}
+  }
+}

@@ -1,0 +1,37 @@
+import { ProviderError } from '../../domain/errors'
+
+const EMAIL = 'Failed to send email' as const
+
+/** Network errors, throttling and server errors may pass; other refusals will not (contract §8). */
+export function isRetryableStatus(status: number): boolean {
+  return status === 429 || status >= 500
+}
+
+/** A provider's refusal as a ProviderError, its reason cut short and cleaned of every secret given. */
+export function emailRefused(
+  provider: string,
+  status: number | undefined,
+  reason: string,
+  secrets: readonly string[],
+  retryable = status === undefined || isRetryableStatus(status),
+): ProviderError {
+  const cleaned = secrets.filter((s) => s.length >= 4).reduce((text, secret) => text.split(secret).join('***'), reason)
+  const prefix = status ? `${provider} answered ${status}` : `${provider} could not be reached`
+  return new ProviderError(EMAIL, `${prefix}: ${cleaned.slice(0, 500)}`, retryable)
+}
+
+/** The reason in a provider's JSON error body, or its text. */
+export async function reasonOf(response: Response, pick: (body: any) => unknown): Promise<string> {
+  const text = await response.text()
+  try {
+    const reason = pick(JSON.parse(text))
+    return typeof reason === 'string' && reason ? reason : text
+  } catch {
+    return text || response.statusText
+  }
+}
+
+/** `Name <address>`, or the address alone. */
+export function fromHeader(fromEmail: string, fromName: string | undefined): string {
+  return fromName ? `"${fromName.replace(/["\\\r\n]/g, '')}" <${fromEmail}>` : fromEmail
+}

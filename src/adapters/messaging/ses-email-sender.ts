@@ -1,0 +1,37 @@
+import type { Clock } from '../../application/ports/clock'
+import type { EmailSender } from '../../application/ports/email'
+import { parseSesKey, type EmailMessage, type EmailProviderSettings } from '../../domain/messaging/email'
+import { signAwsRequest } from './aws-sigv4'
+import { emailRefused, fromHeader, reasonOf } from './provider-failure'
+
+/** Amazon SES v2 SendEmail, signed with SigV4; the key is ACCESS_KEY_ID:SECRET_ACCESS_KEY:REGION. */
+export class SesEmailSender implements EmailSender {
+  readonly provider = 'ses' as const
+
+  constructor(
+    private readonly clock: Clock,
+    private readonly endpointFor: (region: string) => string = (region) => `https://email.${region}.amazonaws.com`,
+  ) {}
+
+  async send(settings: EmailProviderSettings, message: EmailMessage) {
+    const credentials = parseSesKey(settings.apiKey)
+    if (!credentials) throw emailRefused('SES', 400, 'the key is not ACCESS_KEY_ID:SECRET_ACCESS_KEY:REGION', [settings.apiKey])
+    const secrets = [settings.apiKey, credentials.secretAccessKey]
+    const url = new URL('/v2/email/outbound-emails', this.endpointFor(credentials.region))
+    const body = JSON.stringify({
+      FromEmailAddress: fromHeader(settings.fromEmail, settings.fromName),
+      Destination: { ToAddresses: [message.to] },
+      Content: { Simple: { Subject: { Data: message.subject, Charset: 'UTF-8' }, Body: { Text: { Data: message.text, Charset: 'UTF-8' } } } },
+    })
+    let response: Response
+    try {
+      const headers = signAwsRequest(credentials, 'ses', { method: 'POST', url, body, contentType: 'application/json' }, this.clock.now())
+      response = await fetch(url, { method: 'POST', headers, body })
+    } catch (error) {
+      throw emailRefused('SES', undefined, String(error), secrets)
+    }
+    if (!response.ok) throw emailRefused('SES', response.status, await reasonOf(response, (b) => b.message ?? b.Message), secrets)
+    const result = (await response.json().catch(() => ({}))) as { MessageId?: string }
+    return result.MessageId ? { messageId: result.MessageId } : {}
+  }
+}

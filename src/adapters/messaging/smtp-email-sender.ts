@@ -1,0 +1,41 @@
+import nodemailer from 'nodemailer'
+import type { EmailSender } from '../../application/ports/email'
+import type { EmailMessage, EmailProviderSettings } from '../../domain/messaging/email'
+import { emailRefused, fromHeader } from './provider-failure'
+
+/** Any SMTP server through nodemailer; the key is the server's URL with its credentials. */
+export class SmtpEmailSender implements EmailSender {
+  readonly provider = 'smtp' as const
+
+  async send(settings: EmailProviderSettings, message: EmailMessage) {
+    const url = new URL(settings.apiKey)
+    const user = decodeURIComponent(url.username)
+    const pass = decodeURIComponent(url.password)
+    const transport = nodemailer.createTransport({
+      host: url.hostname,
+      port: Number(url.port) || (url.protocol === 'smtps:' ? 465 : 587),
+      secure: url.protocol === 'smtps:',
+      ...(user ? { auth: { user, pass } } : {}),
+      connectionTimeout: 10_000,
+      greetingTimeout: 10_000,
+      socketTimeout: 20_000,
+    })
+    const secrets = [settings.apiKey, user, pass]
+    try {
+      const info = await transport.sendMail({
+        from: fromHeader(settings.fromEmail, settings.fromName),
+        to: message.to,
+        subject: message.subject,
+        text: message.text,
+      })
+      return info.messageId ? { messageId: info.messageId } : {}
+    } catch (error) {
+      const failure = error as { responseCode?: number; response?: string; message?: string }
+      // SMTP's 4xx replies are transient and 5xx permanent; no reply at all is a network failure.
+      const code = failure.responseCode
+      throw emailRefused('SMTP', code, failure.response ?? failure.message ?? String(error), secrets, code === undefined || code < 500)
+    } finally {
+      transport.close()
+    }
+  }
+}

@@ -1,0 +1,36 @@
+import { InvalidError } from '../../domain/errors'
+import { MIN_PASSWORD_LENGTH } from '../../domain/members/member'
+import type { Clock } from '../ports/clock'
+import type { PasswordHasher, SecretTokens } from '../ports/security'
+import type { UnitOfWork } from '../ports/unit-of-work'
+import type { TokenPair, TokenPairIssuer } from './token-pair'
+
+/** contract §2: the invited member sets a password, becomes confirmed and is logged in. A link works once. */
+export class AcceptInvite {
+  constructor(
+    private readonly unitOfWork: UnitOfWork,
+    private readonly passwords: PasswordHasher,
+    private readonly secrets: SecretTokens,
+    private readonly tokens: TokenPairIssuer,
+    private readonly clock: Clock,
+  ) {}
+
+  async execute(input: { token: string; password: string }): Promise<TokenPair> {
+    if (input.password.length < MIN_PASSWORD_LENGTH) {
+      throw InvalidError.field('/password', `must be at least ${MIN_PASSWORD_LENGTH} characters`)
+    }
+    const passwordHash = await this.passwords.hash(input.password)
+    const now = this.clock.now()
+    return this.unitOfWork.run(async (r) => {
+      const invitation = await r.invitations.findByDigest(this.secrets.digest(input.token))
+      const member = invitation ? await r.members.findById(invitation.organizationId, invitation.memberId) : undefined
+      const usable = invitation && member && !invitation.usedAt && invitation.expiresAt > now
+      if (!usable || !(await r.invitations.markUsed(invitation.id, now))) {
+        throw InvalidError.field('/token', 'This invitation is unknown, already used or expired: ask for a new one')
+      }
+      const confirmed = { ...member, passwordHash, isConfirmed: true }
+      await r.members.update(confirmed)
+      return this.tokens.issue(r.refreshTokens, confirmed)
+    })
+  }
+}

@@ -1,0 +1,33 @@
+import type { Actor } from '../../domain/auth/actor'
+import type { Constituent } from '../../domain/constituents/constituent'
+import { readContactDetails, type ContactDetails } from '../../domain/constituents/contact'
+import { withoutHiddenContact } from '../../domain/constituents/redaction'
+import { InvalidError } from '../../domain/errors'
+import { authorize } from '../auth/authorize'
+import type { UnitOfWork } from '../ports/unit-of-work'
+import type { ConstituentRegistry } from './constituent-registry'
+
+// An addition to the interface (issue 3): staff register a person directly, with §4.9's fields.
+export type CreateConstituentInput = ContactDetails & { householdId?: string }
+
+export class CreateConstituent {
+  constructor(
+    private readonly unitOfWork: UnitOfWork,
+    private readonly registry: ConstituentRegistry,
+  ) {}
+
+  async execute(actor: Actor, input: CreateConstituentInput): Promise<Constituent> {
+    authorize(actor, 'constituents:update')
+    const { householdId, ...fields } = input
+    const { details, errors } = readContactDetails(fields, '')
+    if (errors.length > 0) throw new InvalidError('The constituent has invalid fields', errors)
+    if (Object.keys(details).length === 0) throw InvalidError.field('/', 'Give at least one field: a record with nothing in it serves no one')
+    const { constituent } = await this.unitOfWork.run(async (r) => {
+      if (householdId && !(await r.constituents.householdExists(actor.organizationId, householdId))) {
+        throw InvalidError.field('/householdId', 'must name a household of this organization')
+      }
+      return this.registry.register(r, actor.organizationId, details, householdId)
+    })
+    return withoutHiddenContact(actor, constituent)
+  }
+}

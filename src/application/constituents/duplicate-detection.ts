@@ -1,0 +1,49 @@
+import type { Constituent } from '../../domain/constituents/constituent'
+import { matchKeysOf, sharedReasons, type MatchReason } from '../../domain/constituents/matching'
+import type { Clock } from '../ports/clock'
+import type { IdGenerator } from '../ports/ids'
+import type { Repositories } from '../ports/repositories'
+
+export interface Candidate {
+  constituent: Constituent
+  reasons: MatchReason[]
+}
+
+/** Enough to tell a person "possible duplicates"; more would only be noise for them to wade through. */
+const CANDIDATES_PER_KEY = 20
+
+/**
+ * Duplicate detection (contract §4): runs when a constituent is created or its contact fields change,
+ * inside the caller's transaction. Every candidate gets one household match, unless the pair already has
+ * one (open, resolved or dismissed: a person's earlier decision stands).
+ */
+export class DuplicateDetection {
+  constructor(
+    private readonly clock: Clock,
+    private readonly ids: IdGenerator,
+  ) {}
+
+  async run(r: Repositories, constituent: Constituent): Promise<Candidate[]> {
+    const keys = matchKeysOf(constituent)
+    if (Object.keys(keys).length === 0) return []
+    const found = await r.constituents.findByMatchKeys(constituent.organizationId, keys, constituent.id, CANDIDATES_PER_KEY)
+    const candidates = found
+      .map((c) => ({ constituent: c, reasons: sharedReasons(keys, matchKeysOf(c)) }))
+      .filter((c) => c.reasons.length > 0)
+    const existing = await r.householdMatches.listInvolving(constituent.organizationId, constituent.id)
+    const paired = new Set(existing.flatMap((m) => [m.constituentId, m.candidateConstituentId]))
+    for (const candidate of candidates) {
+      if (paired.has(candidate.constituent.id)) continue
+      await r.householdMatches.insert({
+        id: this.ids.next(),
+        organizationId: constituent.organizationId,
+        constituentId: constituent.id,
+        candidateConstituentId: candidate.constituent.id,
+        reason: candidate.reasons.join(', '),
+        status: 'OPEN',
+        createdAt: this.clock.now(),
+      })
+    }
+    return candidates
+  }
+}

@@ -1,0 +1,33 @@
+import type { Actor } from '../../domain/auth/actor'
+import type { Constituent } from '../../domain/constituents/constituent'
+import { applyContactChanges, type ContactChanges } from '../../domain/constituents/contact'
+import { withoutHiddenContact } from '../../domain/constituents/redaction'
+import { InvalidError, NotFoundError } from '../../domain/errors'
+import { authorize } from '../auth/authorize'
+import type { Clock } from '../ports/clock'
+import type { UnitOfWork } from '../ports/unit-of-work'
+import type { DuplicateDetection } from './duplicate-detection'
+
+// interface §4.9: contact changes send the constituent through duplicate detection again (contract §4)
+export class UpdateConstituent {
+  constructor(
+    private readonly unitOfWork: UnitOfWork,
+    private readonly detection: DuplicateDetection,
+    private readonly clock: Clock,
+  ) {}
+
+  async execute(actor: Actor, id: string, changes: ContactChanges): Promise<Constituent> {
+    authorize(actor, 'constituents:update')
+    const updated = await this.unitOfWork.run(async (r) => {
+      const before = await r.constituents.findById(actor.organizationId, id)
+      if (!before) throw new NotFoundError('Constituent')
+      const { details, errors, matchedFieldsChanged } = applyContactChanges(before, changes)
+      if (errors.length > 0) throw new InvalidError('The constituent has invalid fields', errors)
+      const after: Constituent = { ...details, id, organizationId: before.organizationId, householdId: before.householdId, createdAt: before.createdAt, updatedAt: this.clock.now() }
+      await r.constituents.update(after)
+      if (matchedFieldsChanged) await this.detection.run(r, after)
+      return after
+    })
+    return withoutHiddenContact(actor, updated)
+  }
+}

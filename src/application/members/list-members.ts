@@ -1,0 +1,19 @@
+import type { Actor } from '../../domain/auth/actor'
+import type { MemberView } from '../../domain/members/member'
+import type { Page, PageRequest } from '../../domain/shared/page'
+import { authorize } from '../auth/authorize'
+import type { Repositories } from '../ports/repositories'
+import { memberView, partnersById } from './member-view'
+
+// GET /api/members: the organization's members; a partner_admin sees its own partner's
+export class ListMembers {
+  constructor(private readonly repositories: Repositories) {}
+
+  async execute(actor: Actor, page: PageRequest): Promise<Page<MemberView>> {
+    authorize(actor, 'members:list')
+    const filter = actor.role === 'partner_admin' ? { partnerId: actor.partnerId ?? '' } : {}
+    const result = await this.repositories.members.list(actor.organizationId, filter, page)
+    const partners = await partnersById(this.repositories, actor.organizationId)
+    return { ...result, items: result.items.map((m) => memberView(m, partners)) }
+  }
+}

@@ -1,0 +1,50 @@
+import type { Actor } from '../../domain/auth/actor'
+import { isPartnerRole, type Profile, type Role } from '../../domain/auth/roles'
+import { ConflictError, InvalidError, NotFoundError } from '../../domain/errors'
+import type { Member, MemberView } from '../../domain/members/member'
+import { assertMayManage, assertRoleFitsPartner } from '../../domain/members/member-rules'
+import { authorize } from '../auth/authorize'
+import type { UnitOfWork } from '../ports/unit-of-work'
+import { memberView, partnersById } from './member-view'
+
+// interface §4.16; contract §6, §7
+export interface UpdateMemberInput {
+  role: Role
+  partnerId?: string
+  /** `null` clears it. */
+  phone?: string | null
+  profiles?: Profile[]
+}
+
+export class UpdateMember {
+  constructor(private readonly unitOfWork: UnitOfWork) {}
+
+  async execute(actor: Actor, id: string, input: UpdateMemberInput): Promise<MemberView> {
+    authorize(actor, 'members:manage')
+    return this.unitOfWork.run(async (r) => {
+      const before = await r.members.findById(actor.organizationId, id)
+      if (!before) throw new NotFoundError('Member')
+      // Both who the member is and what it becomes must be within the actor's reach.
+      assertMayManage(actor, before.role, before.partnerId)
+      // A partner role keeps its partner unless told otherwise; other roles have none.
+      const partnerId = input.partnerId ?? (isPartnerRole(input.role) ? before.partnerId : undefined)
+      assertRoleFitsPartner(input.role, partnerId)
+      assertMayManage(actor, input.role, partnerId)
+      const partners = await partnersById(r, actor.organizationId)
+      if (partnerId && !partners.has(partnerId)) throw InvalidError.field('/partnerId', 'must name a partner of this organization')
+      if (before.role === 'org_admin' && input.role !== 'org_admin' && (await r.members.countByRole(actor.organizationId, 'org_admin')) <= 1) {
+        throw new ConflictError('This is the last org_admin: make another member org_admin first')
+      }
+      const { partnerId: _old, phone: _phone, ...rest } = before
+      const after: Member = {
+        ...rest,
+        role: input.role,
+        profiles: input.profiles ? [...new Set(input.profiles)] : before.profiles,
+        ...(partnerId ? { partnerId } : {}),
+        ...(input.phone === undefined ? (before.phone ? { phone: before.phone } : {}) : input.phone === null ? {} : { phone: input.phone }),
+      }
+      await r.members.update(after)
+      return memberView(after, partners)
+    })
+  }
+}

@@ -1,0 +1,34 @@
+import type { EmailMessage, EmailProvider, EmailProviderSettings } from '../../domain/messaging/email'
+import type { EmailSender, FallbackEmailSender } from '../ports/email'
+import type { Repositories } from '../ports/repositories'
+import type { SecretBox } from '../ports/secret-box'
+
+export type EmailSenders = Record<EmailProvider, EmailSender>
+
+/** Sends an organization's mail through its own provider, or the fallback when it has none (contract §7). */
+export class OrganizationMailer {
+  constructor(
+    private readonly repositories: Repositories,
+    private readonly secrets: SecretBox,
+    private readonly senders: EmailSenders,
+    private readonly fallback: FallbackEmailSender,
+  ) {}
+
+  async send(organizationId: string, message: EmailMessage): Promise<{ messageId?: string }> {
+    const stored = await this.repositories.emailSettings.find(organizationId)
+    if (!stored) return this.fallback.send(organizationId, message)
+    return this.sendWith(
+      {
+        provider: stored.provider,
+        apiKey: this.secrets.open(stored.sealedApiKey),
+        fromEmail: stored.fromEmail,
+        ...(stored.fromName ? { fromName: stored.fromName } : {}),
+      },
+      message,
+    )
+  }
+
+  sendWith(settings: EmailProviderSettings, message: EmailMessage): Promise<{ messageId?: string }> {
+    return this.senders[settings.provider].send(settings, message)
+  }
+}

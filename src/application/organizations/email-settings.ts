@@ -1,0 +1,79 @@
+import type { Actor } from '../../domain/auth/actor'
+import { InvalidError, NotFoundError } from '../../domain/errors'
+import { apiKeyProblems, lastFour, type EmailProviderSettings, type StoredEmailSettings } from '../../domain/messaging/email'
+import { authorize } from '../auth/authorize'
+import type { OrganizationMailer } from '../messaging/organization-mailer'
+import type { Clock } from '../ports/clock'
+import type { Repositories } from '../ports/repositories'
+import type { SecretBox } from '../ports/secret-box'
+import type { UnitOfWork } from '../ports/unit-of-work'
+
+// interface §2.7, §4.19, §4.20; contract §7: the key is sealed at rest and never answered or logged
+export interface MaskedEmailSettings {
+  provider: StoredEmailSettings['provider']
+  fromEmail: string
+  fromName?: string
+  apiKeyLast4: string
+  updatedAt: Date
+}
+
+function masked({ provider, fromEmail, fromName, apiKeyLast4, updatedAt }: StoredEmailSettings): MaskedEmailSettings {
+  return { provider, fromEmail, ...(fromName ? { fromName } : {}), apiKeyLast4, updatedAt }
+}
+
+function checkSettings(settings: EmailProviderSettings): void {
+  const errors = apiKeyProblems(settings.provider, settings.apiKey)
+  if (errors.length > 0) throw new InvalidError(`The apiKey does not fit the ${settings.provider} provider`, errors)
+}
+
+export class GetEmailSettings {
+  constructor(private readonly repositories: Repositories) {}
+
+  async execute(actor: Actor): Promise<MaskedEmailSettings> {
+    authorize(actor, 'organization:settings')
+    const stored = await this.repositories.emailSettings.find(actor.organizationId)
+    if (!stored) throw new NotFoundError('Email settings')
+    return masked(stored)
+  }
+}
+
+export class UpdateEmailSettings {
+  constructor(
+    private readonly unitOfWork: UnitOfWork,
+    private readonly secrets: SecretBox,
+    private readonly clock: Clock,
+  ) {}
+
+  async execute(actor: Actor, input: EmailProviderSettings): Promise<MaskedEmailSettings> {
+    authorize(actor, 'organization:settings')
+    checkSettings(input)
+    const stored: StoredEmailSettings = {
+      organizationId: actor.organizationId,
+      provider: input.provider,
+      sealedApiKey: this.secrets.seal(input.apiKey),
+      apiKeyLast4: lastFour(input.apiKey),
+      fromEmail: input.fromEmail,
+      ...(input.fromName ? { fromName: input.fromName } : {}),
+      updatedAt: this.clock.now(),
+    }
+    await this.unitOfWork.run((r) => r.emailSettings.save(stored))
+    return masked(stored)
+  }
+}
+
+/** Sends one real message with the proposed settings and stores nothing; a refusal is a 502 with the reason. */
+export class SendTestEmail {
+  constructor(private readonly mailer: OrganizationMailer) {}
+
+  async execute(actor: Actor, input: EmailProviderSettings & { toEmail: string }): Promise<{ delivered: true; messageId?: string }> {
+    authorize(actor, 'organization:settings')
+    const { toEmail, ...settings } = input
+    checkSettings(settings)
+    const { messageId } = await this.mailer.sendWith(settings, {
+      to: toEmail,
+      subject: 'Test message from the intake service',
+      text: `This is a test of the ${settings.provider} email settings. If you can read it, they work.`,
+    })
+    return { delivered: true, ...(messageId ? { messageId } : {}) }
+  }
+}

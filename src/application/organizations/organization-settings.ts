@@ -1,0 +1,59 @@
+import type { Actor } from '../../domain/auth/actor'
+import { NotFoundError } from '../../domain/errors'
+import type { Organization } from '../../domain/organizations/organization'
+import { authorize } from '../auth/authorize'
+import type { Repositories } from '../ports/repositories'
+import type { UnitOfWork } from '../ports/unit-of-work'
+
+// interface §2.6, §4.18; contract §7
+export type OrganizationSettings = Omit<Organization, 'createdAt'>
+
+export interface UpdateOrganizationSettingsInput {
+  name: string
+  slug: string
+  /** Left out: unchanged; `null`: cleared (new needs then use the REQ prefix). */
+  shortCode?: string | null
+  maxConcurrency?: number
+  tcrStatus?: string | null
+}
+
+function settingsOf({ createdAt: _createdAt, ...settings }: Organization): OrganizationSettings {
+  return settings
+}
+
+export class GetOrganizationSettings {
+  constructor(private readonly repositories: Repositories) {}
+
+  async execute(actor: Actor): Promise<OrganizationSettings> {
+    authorize(actor, 'organization:settings')
+    const organization = await this.repositories.organizations.findById(actor.organizationId)
+    if (!organization) throw new NotFoundError('Organization')
+    return settingsOf(organization)
+  }
+}
+
+/** A slug or short code another organization holds is a 409, decided by the database's unique index. */
+export class UpdateOrganizationSettings {
+  constructor(private readonly unitOfWork: UnitOfWork) {}
+
+  async execute(actor: Actor, input: UpdateOrganizationSettingsInput): Promise<OrganizationSettings> {
+    authorize(actor, 'organization:settings')
+    return this.unitOfWork.run(async (r) => {
+      const before = await r.organizations.findById(actor.organizationId)
+      if (!before) throw new NotFoundError('Organization')
+      const { shortCode, tcrStatus, ...rest } = before
+      const nextShortCode = input.shortCode === undefined ? shortCode : (input.shortCode ?? undefined)
+      const nextTcrStatus = input.tcrStatus === undefined ? tcrStatus : (input.tcrStatus ?? undefined)
+      const after: Organization = {
+        ...rest,
+        name: input.name.trim(),
+        slug: input.slug,
+        maxConcurrency: input.maxConcurrency ?? before.maxConcurrency,
+        ...(nextShortCode ? { shortCode: nextShortCode } : {}),
+        ...(nextTcrStatus ? { tcrStatus: nextTcrStatus } : {}),
+      }
+      await r.organizations.update(after)
+      return settingsOf(after)
+    })
+  }
+}

@@ -1,0 +1,16 @@
+import type { EmailMessage, EmailProvider, EmailProviderSettings } from '../../domain/messaging/email'
+
+/**
+ * One email provider (SMTP, Postmark, SES, SendGrid). Refusals and failures are thrown as ProviderError
+ * ('Failed to send email'), retryable for network errors, 429 and 5xx, with the provider's reason and no
+ * secret in the message.
+ */
+export interface EmailSender {
+  readonly provider: EmailProvider
+  send(settings: EmailProviderSettings, message: EmailMessage): Promise<{ messageId?: string }>
+}
+
+/** Where an organization's mail goes when it has no email settings (EMAIL_FALLBACK: the log). */
+export interface FallbackEmailSender {
+  send(organizationId: string, message: EmailMessage): Promise<{ messageId?: string }>
+}

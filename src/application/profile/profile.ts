@@ -1,0 +1,57 @@
+import type { Actor } from '../../domain/auth/actor'
+import { E164_PATTERN } from '../../domain/constituents/contact'
+import { InvalidError, NotFoundError } from '../../domain/errors'
+import { authorize } from '../auth/authorize'
+import type { Repositories } from '../ports/repositories'
+import type { UnitOfWork } from '../ports/unit-of-work'
+
+// interface §2.8, §4.17
+export interface Profile {
+  id: string
+  email: string
+  fullName?: string
+  phone?: string
+}
+
+function profileOf(member: { id: string; email: string; fullName?: string; phone?: string }): Profile {
+  return {
+    id: member.id,
+    email: member.email,
+    ...(member.fullName ? { fullName: member.fullName } : {}),
+    ...(member.phone ? { phone: member.phone } : {}),
+  }
+}
+
+export class GetProfile {
+  constructor(private readonly repositories: Repositories) {}
+
+  async execute(actor: Actor): Promise<Profile> {
+    authorize(actor, 'profile:read')
+    const member = await this.repositories.members.findById(actor.organizationId, actor.memberId)
+    if (!member) throw new NotFoundError('Member')
+    return profileOf(member)
+  }
+}
+
+/** The caller's own name and phone; `phone` left out keeps it, `null` clears it. */
+export class UpdateProfile {
+  constructor(private readonly unitOfWork: UnitOfWork) {}
+
+  async execute(actor: Actor, input: { fullName: string; phone?: string | null }): Promise<Profile> {
+    authorize(actor, 'profile:update')
+    const fullName = input.fullName.trim()
+    if (!fullName) throw InvalidError.field('/fullName', 'must not be empty')
+    if (input.phone && !new RegExp(E164_PATTERN).test(input.phone)) {
+      throw InvalidError.field('/phone', 'must be an E.164 phone number such as +15551234567')
+    }
+    return this.unitOfWork.run(async (r) => {
+      const member = await r.members.findById(actor.organizationId, actor.memberId)
+      if (!member) throw new NotFoundError('Member')
+      const { phone: _phone, ...rest } = member
+      const phone = input.phone === undefined ? member.phone : (input.phone ?? undefined)
+      const updated = { ...rest, fullName, ...(phone ? { phone } : {}) }
+      await r.members.update(updated)
+      return profileOf(updated)
+    })
+  }
+}

@@ -1,0 +1,24 @@
+import type { Actor } from '../auth/actor'
+import { isAllowed } from '../auth/permissions'
+import type { ContactField } from './contact'
+
+const CONTACT: readonly ContactField[] = ['phone', 'email']
+const ADDRESS_AND_BIRTH: readonly ContactField[] = ['addressStreet', 'addressCity', 'addressState', 'addressZip', 'dateOfBirth']
+
+/**
+ * The constituent fields an actor may not read (contract §6): phone, email, address and date of birth
+ * need `constituents:read-pii`; phone and email alone are also open to `constituents:read-contact`.
+ * Names are never hidden: staff must know whom they serve.
+ */
+export function hiddenContactFields(actor: Actor): readonly ContactField[] {
+  if (isAllowed(actor, 'constituents:read-pii')) return []
+  if (isAllowed(actor, 'constituents:read-contact')) return ADDRESS_AND_BIRTH
+  return [...CONTACT, ...ADDRESS_AND_BIRTH]
+}
+
+/** A copy of `record` without the keys the actor may not read. */
+export function withoutHiddenContact<T extends object>(actor: Actor, record: T): T {
+  const hidden = hiddenContactFields(actor)
+  if (hidden.length === 0) return record
+  return Object.fromEntries(Object.entries(record).filter(([key]) => !hidden.includes(key as ContactField))) as T
+}

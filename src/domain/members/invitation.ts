@@ -1,0 +1,16 @@
+// contract §2 accept-invite, §7: a one-time token, stored as a digest, valid for 7 days
+export const INVITATION_LIFETIME_MS = 7 * 24 * 3_600_000
+
+export interface Invitation {
+  id: string
+  organizationId: string
+  memberId: string
+  tokenDigest: string
+  createdAt: Date
+  expiresAt: Date
+  usedAt?: Date
+}
+
+export function invitationLink(appUrl: string, token: string): string {
+  return `${appUrl.replace(/\/+$/, '')}/accept-invite?token=${encodeURIComponent(token)}`
+}

@@ -1,0 +1,35 @@
+import { randomUUID } from 'node:crypto'
+import type { Constituent, Household } from '../../../src/domain/constituents/constituent'
+import type { HouseholdMatch } from '../../../src/domain/constituents/household-match'
+
+// Helpers and builders of the persistence contract tests (tests/support stays untouched).
+
+const T0 = new Date('2026-11-22T09:00:00.000Z').getTime()
+/** A time `n` minutes after the suite's origin. */
+export const minute = (n: number) => new Date(T0 + n * 60_000)
+
+/** The optional keys that are present on a record, expected to be none. */
+export function presentKeys(record: object | undefined, keys: string[]): string[] {
+  if (!record) throw new Error('expected a record, got undefined')
+  return keys.filter((key) => key in record)
+}
+
+export const ids = (records: Array<{ id: string }>) => records.map((r) => r.id)
+export const byId = <T extends { id: string }>(records: T[]) => [...records].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+/** `n` fresh ids in ascending order. */
+export const ascendingIds = (n: number) => Array.from({ length: n }, () => randomUUID()).sort()
+
+export function aHousehold(overrides: Partial<Household> & Pick<Household, 'organizationId'>): Household {
+  return { id: randomUUID(), createdAt: minute(0), ...overrides }
+}
+
+/** A constituent with no contact field at all unless given. */
+export function aConstituent(overrides: Partial<Constituent> & Pick<Constituent, 'organizationId' | 'householdId'>): Constituent {
+  return { id: randomUUID(), createdAt: minute(0), updatedAt: minute(0), ...overrides }
+}
+
+export function aHouseholdMatch(
+  overrides: Partial<HouseholdMatch> & Pick<HouseholdMatch, 'organizationId' | 'constituentId' | 'candidateConstituentId'>,
+): HouseholdMatch {
+  return { id: randomUUID(), reason: 'same phone', status: 'OPEN', createdAt: minute(0), ...overrides }
+}
