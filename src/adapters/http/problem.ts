@@ -1,6 +1,6 @@
 import { Elysia } from 'elysia'
 import type { Logger } from '../../application/ports/logger'
-import { DomainError, type FieldError } from '../../domain/errors'
+import { DomainError, NotFoundError, type FieldError, type ResourceName } from '../../domain/errors'
 
 export const MAX_BODY_BYTES = 256 * 1024
 
@@ -16,6 +16,13 @@ const BAD_REQUEST_TITLES: Record<string, string> = {
   '/api/organizations/settings': 'Invalid request',
   '/api/organizations/settings/email': 'Invalid input',
   '/api/organizations/settings/email/test': 'Invalid input',
+}
+
+/** 404 titles the interface or contract names; any other 404 is "Not found" (contract §3). */
+const NAMED_NOT_FOUND: ReadonlySet<ResourceName> = new Set(['Need', 'Constituent', 'Partner', 'Member', 'Household match'])
+
+function notFoundTitle(error: DomainError): string {
+  return error instanceof NotFoundError && NAMED_NOT_FOUND.has(error.resource) ? error.message : 'Not found'
 }
 
 const STATUS_OF: Record<string, number> = {
@@ -94,7 +101,7 @@ export function problemDetails(logger: Logger) {
     .onError({ as: 'global' }, ({ code, error, path, request, set }) => {
       if (error instanceof DomainError) {
         const status = STATUS_OF[error.kind] ?? 500
-        const title = status === 400 ? badRequestTitle(path) : status === 404 ? error.message : 'title' in error ? String(error.title) : undefined
+        const title = status === 400 ? badRequestTitle(path) : status === 404 ? notFoundTitle(error) : 'title' in error ? String(error.title) : undefined
         const headers = 'retryAfterSeconds' in error ? { 'retry-after': String(error.retryAfterSeconds) } : undefined
         const errors = 'errors' in error ? (error.errors as FieldError[]) : undefined
         return problemResponse(status, error.message, { ...(title ? { title } : {}), ...(errors ? { errors } : {}), ...(headers ? { headers } : {}) })

@@ -1,6 +1,6 @@
 import type { EmailSender } from '../../application/ports/email'
 import type { EmailMessage, EmailProviderSettings } from '../../domain/messaging/email'
-import { emailRefused, fromHeader, reasonOf } from './provider-failure'
+import { PROVIDER_TIMEOUT_MS, emailRefused, fromHeader, reasonOf } from './provider-failure'
 
 /** Postmark's email API: one JSON POST, the server token in X-Postmark-Server-Token. */
 export class PostmarkEmailSender implements EmailSender {
@@ -13,6 +13,7 @@ export class PostmarkEmailSender implements EmailSender {
     try {
       response = await fetch(`${this.baseUrl}/email`, {
         method: 'POST',
+        signal: AbortSignal.timeout(PROVIDER_TIMEOUT_MS),
         headers: { accept: 'application/json', 'content-type': 'application/json', 'x-postmark-server-token': settings.apiKey },
         body: JSON.stringify({
           From: fromHeader(settings.fromEmail, settings.fromName),

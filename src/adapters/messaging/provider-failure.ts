@@ -2,6 +2,9 @@ import { ProviderError } from '../../domain/errors'
 
 const EMAIL = 'Failed to send email' as const
 
+/** A provider call gives up after this, well inside the outbox's claim lease, so no send outlives its claim. */
+export const PROVIDER_TIMEOUT_MS = 15_000
+
 /** Network errors, throttling and server errors may pass; other refusals will not (contract §8). */
 export function isRetryableStatus(status: number): boolean {
   return status === 429 || status >= 500
@@ -15,7 +18,8 @@ export function emailRefused(
   secrets: readonly string[],
   retryable = status === undefined || isRetryableStatus(status),
 ): ProviderError {
-  const cleaned = secrets.filter((s) => s.length >= 4).reduce((text, secret) => text.split(secret).join('***'), reason)
+  // Longest first, so a secret that contains another is removed whole.
+  const cleaned = [...secrets].filter(Boolean).sort((a, b) => b.length - a.length).reduce((text, secret) => text.split(secret).join('***'), reason)
   const prefix = status ? `${provider} answered ${status}` : `${provider} could not be reached`
   return new ProviderError(EMAIL, `${prefix}: ${cleaned.slice(0, 500)}`, retryable)
 }

@@ -1,6 +1,6 @@
 import type { EmailSender } from '../../application/ports/email'
 import type { EmailMessage, EmailProviderSettings } from '../../domain/messaging/email'
-import { emailRefused, reasonOf } from './provider-failure'
+import { PROVIDER_TIMEOUT_MS, emailRefused, reasonOf } from './provider-failure'
 
 /** SendGrid's v3 mail/send: a bearer key, 202 with the message id in X-Message-Id. */
 export class SendgridEmailSender implements EmailSender {
@@ -13,6 +13,7 @@ export class SendgridEmailSender implements EmailSender {
     try {
       response = await fetch(`${this.baseUrl}/v3/mail/send`, {
         method: 'POST',
+        signal: AbortSignal.timeout(PROVIDER_TIMEOUT_MS),
         headers: { authorization: `Bearer ${settings.apiKey}`, 'content-type': 'application/json' },
         body: JSON.stringify({
           personalizations: [{ to: [{ email: message.to }] }],

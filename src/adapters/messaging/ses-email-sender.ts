@@ -2,7 +2,7 @@ import type { Clock } from '../../application/ports/clock'
 import type { EmailSender } from '../../application/ports/email'
 import { parseSesKey, type EmailMessage, type EmailProviderSettings } from '../../domain/messaging/email'
 import { signAwsRequest } from './aws-sigv4'
-import { emailRefused, fromHeader, reasonOf } from './provider-failure'
+import { PROVIDER_TIMEOUT_MS, emailRefused, fromHeader, reasonOf } from './provider-failure'
 
 /** Amazon SES v2 SendEmail, signed with SigV4; the key is ACCESS_KEY_ID:SECRET_ACCESS_KEY:REGION. */
 export class SesEmailSender implements EmailSender {
@@ -26,7 +26,7 @@ export class SesEmailSender implements EmailSender {
     let response: Response
     try {
       const headers = signAwsRequest(credentials, 'ses', { method: 'POST', url, body, contentType: 'application/json' }, this.clock.now())
-      response = await fetch(url, { method: 'POST', headers, body })
+      response = await fetch(url, { method: 'POST', headers, body, signal: AbortSignal.timeout(PROVIDER_TIMEOUT_MS) })
     } catch (error) {
       throw emailRefused('SES', undefined, String(error), secrets)
     }

@@ -1,7 +1,7 @@
 import nodemailer from 'nodemailer'
 import type { EmailSender } from '../../application/ports/email'
 import type { EmailMessage, EmailProviderSettings } from '../../domain/messaging/email'
-import { emailRefused, fromHeader } from './provider-failure'
+import { emailRefused, fromHeader, PROVIDER_TIMEOUT_MS } from './provider-failure'
 
 /** Any SMTP server through nodemailer; the key is the server's URL with its credentials. */
 export class SmtpEmailSender implements EmailSender {
@@ -15,10 +15,12 @@ export class SmtpEmailSender implements EmailSender {
       host: url.hostname,
       port: Number(url.port) || (url.protocol === 'smtps:' ? 465 : 587),
       secure: url.protocol === 'smtps:',
+      // smtp:// must upgrade with STARTTLS before credentials cross the network; only a local relay may skip it.
+      requireTLS: url.protocol === 'smtp:' && !isLoopback(url.hostname),
       ...(user ? { auth: { user, pass } } : {}),
-      connectionTimeout: 10_000,
-      greetingTimeout: 10_000,
-      socketTimeout: 20_000,
+      connectionTimeout: PROVIDER_TIMEOUT_MS,
+      greetingTimeout: PROVIDER_TIMEOUT_MS,
+      socketTimeout: PROVIDER_TIMEOUT_MS,
     })
     const secrets = [settings.apiKey, user, pass]
     try {
@@ -38,4 +40,8 @@ export class SmtpEmailSender implements EmailSender {
       transport.close()
     }
   }
+}
+
+function isLoopback(hostname: string): boolean {
+  return hostname === 'localhost' || hostname === '[::1]' || hostname === '::1' || /^127\./.test(hostname)
 }

@@ -1,4 +1,4 @@
-import type { Actor } from '../../domain/auth/actor'
+import { partnerScopeOf, type Actor } from '../../domain/auth/actor'
 import type { MemberView } from '../../domain/members/member'
 import type { Page, PageRequest } from '../../domain/shared/page'
 import { authorize } from '../auth/authorize'
@@ -11,7 +11,8 @@ export class ListMembers {
 
   async execute(actor: Actor, page: PageRequest): Promise<Page<MemberView>> {
     authorize(actor, 'members:list')
-    const filter = actor.role === 'partner_admin' ? { partnerId: actor.partnerId ?? '' } : {}
+    const scope = partnerScopeOf(actor)
+    const filter = scope ? { partnerId: scope } : {}
     const result = await this.repositories.members.list(actor.organizationId, filter, page)
     const partners = await partnersById(this.repositories, actor.organizationId)
     return { ...result, items: result.items.map((m) => memberView(m, partners)) }

@@ -32,7 +32,8 @@ export class UpdateMember {
       assertMayManage(actor, input.role, partnerId)
       const partners = await partnersById(r, actor.organizationId)
       if (partnerId && !partners.has(partnerId)) throw InvalidError.field('/partnerId', 'must name a partner of this organization')
-      if (before.role === 'org_admin' && input.role !== 'org_admin' && (await r.members.countByRole(actor.organizationId, 'org_admin')) <= 1) {
+      const losesAnAdmin = before.role === 'org_admin' && input.role !== 'org_admin' && before.isConfirmed
+      if (losesAnAdmin && (await r.members.countConfirmedByRole(actor.organizationId, 'org_admin')) <= 1) {
         throw new ConflictError('This is the last org_admin: make another member org_admin first')
       }
       const { partnerId: _old, phone: _phone, ...rest } = before

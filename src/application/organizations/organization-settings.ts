@@ -1,5 +1,5 @@
 import type { Actor } from '../../domain/auth/actor'
-import { NotFoundError } from '../../domain/errors'
+import { InvalidError, NotFoundError } from '../../domain/errors'
 import type { Organization } from '../../domain/organizations/organization'
 import { authorize } from '../auth/authorize'
 import type { Repositories } from '../ports/repositories'
@@ -38,6 +38,8 @@ export class UpdateOrganizationSettings {
 
   async execute(actor: Actor, input: UpdateOrganizationSettingsInput): Promise<OrganizationSettings> {
     authorize(actor, 'organization:settings')
+    const name = input.name.trim()
+    if (!name) throw InvalidError.field('/name', 'must not be empty')
     return this.unitOfWork.run(async (r) => {
       const before = await r.organizations.findById(actor.organizationId)
       if (!before) throw new NotFoundError('Organization')
@@ -46,7 +48,7 @@ export class UpdateOrganizationSettings {
       const nextTcrStatus = input.tcrStatus === undefined ? tcrStatus : (input.tcrStatus ?? undefined)
       const after: Organization = {
         ...rest,
-        name: input.name.trim(),
+        name,
         slug: input.slug,
         maxConcurrency: input.maxConcurrency ?? before.maxConcurrency,
         ...(nextShortCode ? { shortCode: nextShortCode } : {}),

@@ -48,7 +48,8 @@ export interface MemberRepository {
   findByEmail(organizationId: string, email: string): Promise<Member | undefined>
   /** Newest first, `id` as tie-break; `partnerId` narrows to one partner's members. */
   list(organizationId: string, filter: { partnerId?: string }, page: PageRequest): Promise<Page<Member>>
-  countByRole(organizationId: string, role: Role): Promise<number>
+  /** Confirmed members only: an invitation nobody accepted cannot run the organization. */
+  countConfirmedByRole(organizationId: string, role: Role): Promise<number>
 }
 
 export interface InvitationRepository {

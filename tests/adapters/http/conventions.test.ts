@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { createServer, type AddressInfo } from 'node:net'
 import { ListPartners } from '../../../src/application/partners/list-partners'
 import { PORTS } from '../../../src/main/container'
 import { startTestServer, type TestServer } from '../../support/http'
@@ -14,6 +15,10 @@ let constituentId: string
 let mergeSource: string
 let mergeTarget: string
 let matchId: string
+/** A staff member to change, the organization's own name and slug, and a local port nothing listens on. */
+let memberId: string
+let organization: { name: string; slug: string }
+let closedPort: number
 
 beforeAll(async () => {
   api = await startTestServer()
@@ -27,11 +32,20 @@ beforeAll(async () => {
   mergeTarget = await register({ firstName: 'Merge', lastName: 'Target' })
   const matches = (await api.call('GET', '/api/household-matches?status=OPEN', { token: admin })).body as Array<{ id: string; constituentId: string }>
   matchId = matches.find((m) => m.constituentId === duplicate)!.id
+  memberId = (await api.world.member('staff')).memberId
+  organization = (await api.call('GET', '/api/organizations/settings', { token: admin })).body
+  const probe = createServer()
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', () => resolve()))
+  closedPort = (probe.address() as AddressInfo).port
+  await new Promise<void>((resolve) => probe.close(() => resolve()))
 })
 afterAll(() => api.stop())
 
-/** Every route that needs a token, with a body it would accept. */
-const protectedRoutes = () =>
+/** Email settings pointing at a local port nothing listens on: mail sent with them fails at once. */
+const emailSettings = () => ({ provider: 'smtp', apiKey: `smtp://user:secret-password@127.0.0.1:${closedPort}`, fromEmail: 'desk@example.org' })
+
+/** Every route that needs a token, with a body it would accept (and the answer with a token when not 200 or 201). */
+const protectedRoutes = (): ReadonlyArray<readonly [string, string, unknown, number?]> =>
   [
     ['POST', '/api/auth/logout', { refreshToken: 'x' }],
     ['POST', '/api/needs', { partnerId: api.world.defaultPartner.id }],
@@ -50,6 +64,17 @@ const protectedRoutes = () =>
     ['POST', '/api/constituents/merge', { sourceConstituentId: mergeSource, targetConstituentId: mergeTarget }],
     ['GET', '/api/household-matches?status=OPEN', undefined],
     ['POST', `/api/household-matches/${matchId}/resolve`, { action: 'DISMISS' }],
+    ['GET', '/api/members', undefined],
+    ['POST', '/api/members', { email: `m-${crypto.randomUUID().slice(0, 8)}@example.org`, role: 'staff' }],
+    ['PUT', `/api/members/${memberId}`, { role: 'staff' }],
+    ['GET', '/api/profile', undefined],
+    ['PUT', '/api/profile', { fullName: 'Conventions Admin' }],
+    ['GET', '/api/organizations/settings', undefined],
+    ['PUT', '/api/organizations/settings', { name: organization.name, slug: organization.slug }],
+    ['PUT', '/api/organizations/settings/email', emailSettings()],
+    ['GET', '/api/organizations/settings/email', undefined],
+    // Reaches the provider, which is not there.
+    ['POST', '/api/organizations/settings/email/test', { ...emailSettings(), toEmail: 'someone@example.org' }, 502],
   ] as const
 
 /** Every route with a body: method, path, whether it needs a token, and the title of its 400. */
@@ -68,6 +93,13 @@ const bodyRoutes = () =>
     ['PUT', `/api/constituents/${constituentId}`, true, 'Bad request'],
     ['POST', '/api/constituents/merge', true, 'Bad request'],
     ['POST', `/api/household-matches/${matchId}/resolve`, true, 'Bad request'],
+    ['POST', '/api/auth/accept-invite', false, 'Bad request'],
+    ['POST', '/api/members', true, 'Bad request'],
+    ['PUT', `/api/members/${memberId}`, true, 'Bad request'],
+    ['PUT', '/api/profile', true, 'Bad request'],
+    ['PUT', '/api/organizations/settings', true, 'Invalid request'],
+    ['PUT', '/api/organizations/settings/email', true, 'Invalid input'],
+    ['POST', '/api/organizations/settings/email/test', true, 'Invalid input'],
   ] as const
 
 describe('health', () => {
@@ -112,10 +144,11 @@ describe('401 on every protected route', () => {
   })
 
   test('the same routes answer with a token (the list above is right)', async () => {
-    for (const [method, path, body] of protectedRoutes()) {
+    for (const [method, path, body, expected] of protectedRoutes()) {
       if (method === 'POST' && path === '/api/auth/logout') continue
       const response = await api.call(method, path, { token: admin, ...(body === undefined ? {} : { body }) })
-      expect([200, 201]).toContain(response.status)
+      if (expected !== undefined) expect({ method, path, status: response.status }).toEqual({ method, path, status: expected })
+      else expect({ method, path, ok: [200, 201].includes(response.status) }).toEqual({ method, path, ok: true })
     }
   })
 })
@@ -149,6 +182,7 @@ describe('400, never 422', () => {
       ['PUT', '/api/constituents/xyz', { firstName: 'x' }],
       ['GET', '/api/constituents/xyz/needs', undefined],
       ['POST', '/api/household-matches/xyz/resolve', { action: 'DISMISS' }],
+      ['PUT', '/api/members/xyz', { role: 'staff' }],
     ] as const
     for (const [method, path, body] of routes) {
       expectBadRequest(await api.call(method, path, { token: admin, ...(body ? { body } : {}) }), 'id')
@@ -266,6 +300,7 @@ describe('other answers', () => {
       ['PUT', `/api/constituents/${constituentId}`, { firstName: 'Stolen' }, 'Constituent not found'],
       ['GET', `/api/constituents/${constituentId}/needs`, undefined, 'Constituent not found'],
       ['POST', `/api/household-matches/${matchId}/resolve`, { action: 'DISMISS' }, 'Household match not found'],
+      ['PUT', `/api/members/${memberId}`, { role: 'org_admin' }, 'Member not found'],
     ] as const
     for (const [method, path, body, title] of routes) {
       const response = await api.call(method, path, { token: stranger, ...(body ? { body } : {}) })

@@ -126,6 +126,7 @@ describe('GET /api/openapi.json', () => {
     expect(success('post', '/api/needs/{id}/notes')).toBe('201')
     expect(success('post', '/api/partners')).toBe('201')
     expect(success('post', '/api/constituents')).toBe('201')
+    expect(success('post', '/api/members')).toBe('201')
     expect(success('post', '/api/auth/logout')).toBe('204')
     const ok = [
       ['get', '/api/needs'],
@@ -138,6 +139,16 @@ describe('GET /api/openapi.json', () => {
       ['post', '/api/constituents/merge'],
       ['get', '/api/household-matches'],
       ['post', '/api/household-matches/{id}/resolve'],
+      ['post', '/api/auth/accept-invite'],
+      ['get', '/api/members'],
+      ['put', '/api/members/{id}'],
+      ['get', '/api/profile'],
+      ['put', '/api/profile'],
+      ['get', '/api/organizations/settings'],
+      ['put', '/api/organizations/settings'],
+      ['get', '/api/organizations/settings/email'],
+      ['put', '/api/organizations/settings/email'],
+      ['post', '/api/organizations/settings/email/test'],
     ]
     for (const [method, path] of ok) {
       expect(success(method!, path!)).toBe('200')
@@ -182,7 +193,7 @@ describe('GET /api/openapi.json', () => {
   })
 
   test('lists document page and limit with their bounds, and the status filter', () => {
-    for (const path of ['/api/needs', '/api/partners', '/api/constituents', '/api/constituents/{id}/needs', '/api/household-matches']) {
+    for (const path of ['/api/needs', '/api/partners', '/api/constituents', '/api/constituents/{id}/needs', '/api/household-matches', '/api/members']) {
       const params = Object.fromEntries((operation('get', path).parameters ?? []).map((p) => [p.name, p]))
       expect(params.page).toMatchObject({ in: 'query', required: false, schema: { minimum: 1 } })
       expect(params.limit).toMatchObject({ in: 'query', required: false, schema: { minimum: 1, maximum: 100, default: 25 } })
@@ -201,6 +212,7 @@ describe('GET /api/openapi.json', () => {
       ['put', '/api/constituents/{id}'],
       ['get', '/api/constituents/{id}/needs'],
       ['post', '/api/household-matches/{id}/resolve'],
+      ['put', '/api/members/{id}'],
     ]
     for (const [method, path] of uuidRoutes) {
       expect(id(method!, path!)).toMatchObject({ in: 'path', required: true, schema: { type: 'string', format: 'uuid' } })
@@ -246,5 +258,52 @@ describe('GET /api/openapi.json', () => {
     expect(resolve.properties.action.enum).toEqual(['MERGE_CONSTITUENT', 'MERGE_HOUSEHOLD', 'DISMISS'])
     const status = (operation('get', '/api/household-matches').parameters ?? []).find((p) => p.name === 'status')
     expect(status.schema.enum).toEqual(['OPEN', 'RESOLVED', 'DISMISSED'])
+  })
+
+  test('members, profile and accept-invite bodies carry the contract’s rules', () => {
+    const body = (method: string, path: string) => operation(method, path).requestBody!.content['application/json']!.schema
+    const invite = body('post', '/api/members')
+    expect(invite.required).toEqual(['email', 'role'])
+    expect(invite.properties.role.enum).toEqual(['org_admin', 'partner_admin', 'partner_agent', 'staff', 'volunteer'])
+    const profiles = ['needs_processor', 'intake_staff', 'sms_communicator', 'email_phone_communicator', 'pii_reader', 'duplicate_resolver']
+    for (const schema of [invite, body('put', '/api/members/{id}')]) {
+      expect(schema.properties.profiles.items.enum).toEqual(profiles)
+      expect(schema.properties.phone).toMatchObject({ pattern: '^\\+[1-9][0-9]{1,14}$', maxLength: 16 })
+      expect(schema.properties.partnerId).toMatchObject({ format: 'uuid' })
+    }
+    expect(body('put', '/api/members/{id}').required).toEqual(['role'])
+    expect([body('put', '/api/members/{id}').properties.phone.type].flat()).toContain('null')
+    expect(body('put', '/api/profile').required).toEqual(['fullName'])
+    expect(Object.keys(body('put', '/api/profile').properties).sort()).toEqual(['fullName', 'phone'])
+    const accept = body('post', '/api/auth/accept-invite')
+    expect(accept.required).toEqual(expect.arrayContaining(['token', 'password']))
+    expect(accept.properties.password.minLength).toBe(12)
+    // What a member looks like never includes its password hash.
+    const member = Object.values<{ schema: Schema }>(operation('post', '/api/members').responses!['201'].content)[0]!.schema
+    expect(member.required).toEqual(expect.arrayContaining(['id', 'email', 'role', 'isConfirmed']))
+    expect(member.properties).not.toHaveProperty('passwordHash')
+    expect(member.properties).toHaveProperty('partnerName')
+  })
+
+  test('organization and email settings bodies carry the contract’s limits; the key is never answered', () => {
+    const body = (method: string, path: string) => operation(method, path).requestBody!.content['application/json']!.schema
+    const settings = body('put', '/api/organizations/settings')
+    expect(settings.required).toEqual(['name', 'slug'])
+    expect(settings.properties.slug).toMatchObject({ pattern: '^[a-z0-9]+(-[a-z0-9]+)*$', maxLength: 63 })
+    expect(settings.properties.shortCode).toMatchObject({ pattern: '^[A-Z]{4,6}$' })
+    expect(settings.properties.maxConcurrency).toMatchObject({ type: 'integer', minimum: 1, maximum: 1000 })
+    expect(settings.properties.tcrStatus).toMatchObject({ maxLength: 64 })
+    expect(settings.properties).not.toHaveProperty('phoneNumber')
+    const email = body('put', '/api/organizations/settings/email')
+    expect(email.required).toEqual(expect.arrayContaining(['provider', 'apiKey', 'fromEmail']))
+    expect(email.properties.provider.enum).toEqual(['smtp', 'postmark', 'ses', 'sendgrid'])
+    const probe = body('post', '/api/organizations/settings/email/test')
+    expect(probe.required).toEqual(expect.arrayContaining(['provider', 'apiKey', 'fromEmail', 'toEmail']))
+    for (const [method, path] of [['get', '/api/organizations/settings/email'], ['put', '/api/organizations/settings/email']] as const) {
+      const answer = Object.values<{ schema: Schema }>(operation(method, path).responses!['200'].content)[0]!.schema
+      expect(Object.keys(answer.properties).sort()).toEqual(['apiKeyLast4', 'fromEmail', 'fromName', 'provider', 'updatedAt'])
+    }
+    const tested = Object.values<{ schema: Schema }>(operation('post', '/api/organizations/settings/email/test').responses!['200'].content)[0]!.schema
+    expect(tested.required).toEqual(['delivered'])
   })
 })

@@ -1,5 +1,6 @@
 import { expect } from 'bun:test'
 import { createHmac } from 'node:crypto'
+import { DispatchOutbox } from '../../../src/application/messaging/dispatch-outbox'
 import { PORTS } from '../../../src/main/container'
 import type { ApiResponse, TestServer } from '../../support/http'
 
@@ -91,3 +92,45 @@ export async function seedConstituent(
 }
 
 export const UNKNOWN_ID = '2d9f4b1e-8c7a-4f3e-9b2d-1a6c5e4f3a2b'
+
+/** What the log fallback (EMAIL_FALLBACK=log) wrote for one email. */
+export interface LoggedEmail {
+  m: string
+  organizationId: string
+  to: string
+  subject: string
+  text: string
+}
+
+const LOGGED_EMAIL = 'email written to the log (no email provider configured)'
+
+/** The emails the log fallback has written to `to` so far, oldest first. */
+export function loggedEmailsTo(api: TestServer, to: string): LoggedEmail[] {
+  return api.logs
+    .map((line) => JSON.parse(line) as LoggedEmail)
+    .filter((entry) => entry.m === LOGGED_EMAIL && entry.to === to)
+}
+
+/** Sends what the outbox holds (the worker may be sending too) until `found` answers something. */
+export async function deliverUntil<T>(api: TestServer, found: () => T | undefined, what = 'the email'): Promise<T> {
+  const dispatch = api.server.container.get(DispatchOutbox)
+  for (let attempt = 0; attempt < 100; attempt++) {
+    await dispatch.runOnce()
+    const result = found()
+    if (result !== undefined) return result
+    await Bun.sleep(10)
+  }
+  throw new Error(`${what} never arrived`)
+}
+
+/** The newest invitation the log fallback wrote to `to` (after sending the outbox). */
+export function loggedInvitationTo(api: TestServer, to: string): Promise<LoggedEmail> {
+  return deliverUntil(api, () => loggedEmailsTo(api, to).at(-1), `the invitation to ${to}`)
+}
+
+/** The invitation link in an email's text, and its token. */
+export function invitationIn(text: string): { link: string; token: string } {
+  const match = /(\S+\/accept-invite\?token=(\S+))/.exec(text)
+  if (!match) throw new Error(`no invitation link in: ${text}`)
+  return { link: match[1]!, token: decodeURIComponent(match[2]!) }
+}

@@ -9,6 +9,7 @@ import type { Organization } from '../../../src/domain/organizations/organizatio
 import { aMember, aNeed, anOrganization, aPartner } from '../../support/builders'
 import { describeConstituentContract } from './constituent-contract'
 import { aConstituent, aHousehold, ascendingIds, byId, ids, minute, presentKeys } from './contract-support'
+import { describeMembersSettingsOutboxContract } from './members-settings-outbox-contract'
 
 export interface RepositoryFixture {
   persistence: Persistence
@@ -687,6 +688,8 @@ export function describeRepositories(name: string, make: () => Promise<Repositor
     })
 
     describeConstituentContract({ read, write, anOrganizationWithPartner, insertNeeds })
+
+    describeMembersSettingsOutboxContract({ read, write, anOrganizationWithPartner, aMemberOf, make })
 
     describe('refresh tokens', () => {
       async function aMemberWithOrganization() {

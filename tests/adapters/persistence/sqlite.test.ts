@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { randomUUID } from 'node:crypto'
 import { existsSync, statSync } from 'node:fs'
-import { aNeed, anOrganization, aPartner } from '../../support/builders'
+import { ConflictError } from '../../../src/domain/errors'
+import { aMember, aNeed, anOrganization, aPartner } from '../../support/builders'
 import { describeRepositories } from './repository-contract'
 import { makeSqlite, type SqliteFixture } from './sqlite-fixture'
 
@@ -94,5 +96,62 @@ describe('SQLite database', () => {
 
     expect(await db.persistence.repositories.partners.listAll(a.id)).toEqual([defaults[0]!])
     expect(await db.persistence.repositories.partners.listAll(b.id)).toEqual([defaults[1]!])
+  })
+
+  test('two invites of one email started together end with one member and one ConflictError, the loser keeping nothing', async () => {
+    const organization = anOrganization()
+    await db.persistence.unitOfWork.run(async (r) => {
+      await r.organizations.insert(organization)
+      await r.partners.insert(aPartner({ organizationId: organization.id, isDefault: true }))
+    })
+    const email = `${randomUUID()}@example.org`
+    // What InviteMember does in its transaction: the member, its invitation, the email in the outbox.
+    const invite = () => {
+      const member = aMember({ organizationId: organization.id, email, isConfirmed: false })
+      const invitationId = randomUUID()
+      const messageId = randomUUID()
+      const tokenDigest = randomUUID()
+      const outcome = db.persistence.unitOfWork.run(async (r) => {
+        await r.organizations.findById(organization.id)
+        await new Promise((resolve) => setTimeout(resolve, 2))
+        await r.members.insert(member)
+        await r.invitations.insert({
+          id: invitationId,
+          organizationId: organization.id,
+          memberId: member.id,
+          tokenDigest,
+          createdAt: new Date(),
+          expiresAt: new Date(Date.now() + 60_000),
+        })
+        await r.outbox.enqueue({
+          id: messageId,
+          organizationId: organization.id,
+          payload: { channel: 'email', email: { to: email, subject: 'Invited', text: 'link' } },
+          status: 'pending',
+          attempts: 0,
+          nextAttemptAt: new Date(),
+          createdAt: new Date(),
+        })
+        return member
+      })
+      return { member, messageId, tokenDigest, outcome }
+    }
+
+    const first = invite()
+    const second = invite()
+    const settled = await Promise.allSettled([first.outcome, second.outcome])
+
+    const fulfilled = settled.filter((s) => s.status === 'fulfilled')
+    const rejected = settled.filter((s): s is PromiseRejectedResult => s.status === 'rejected')
+    expect(fulfilled).toHaveLength(1)
+    expect(rejected).toHaveLength(1)
+    expect(rejected[0]!.reason).toBeInstanceOf(ConflictError)
+    const [winner, loser] = settled[0]!.status === 'fulfilled' ? [first, second] : [second, first]
+    expect(await db.persistence.repositories.members.findAllByEmail(email)).toEqual([winner.member])
+    expect(await db.persistence.repositories.members.list(organization.id, {}, { page: 1, limit: 10 })).toEqual({ items: [winner.member], total: 1 })
+    expect(await db.persistence.repositories.outbox.findById(winner.messageId)).toBeDefined()
+    expect(await db.persistence.repositories.outbox.findById(loser.messageId)).toBeUndefined()
+    expect((await db.persistence.repositories.invitations.findByDigest(winner.tokenDigest))?.memberId).toBe(winner.member.id)
+    expect(await db.persistence.repositories.invitations.findByDigest(loser.tokenDigest)).toBeUndefined()
   })
 })

@@ -130,8 +130,8 @@ class MemoryMemberRepository extends MemoryRepository implements MemberRepositor
       .sort(newestFirst)
     return page(members, request)
   }
-  async countByRole(organizationId: string, role: Role) {
-    return [...this.t.members.values()].filter((m) => m.organizationId === organizationId && m.role === role).length
+  async countConfirmedByRole(organizationId: string, role: Role) {
+    return [...this.t.members.values()].filter((m) => m.organizationId === organizationId && m.role === role && m.isConfirmed).length
   }
   async update(member: Member) {
     if (this.t.members.get(member.id)?.organizationId === member.organizationId) this.t.members.set(member.id, copy(member))

@@ -206,11 +206,11 @@ class SqliteMemberRepository implements MemberRepository {
     const [total] = await this.db.select({ n: count() }).from(s.members).where(where)
     return { items: rows.map(toMember), total: total?.n ?? 0 }
   }
-  async countByRole(organizationId: string, role: Role) {
+  async countConfirmedByRole(organizationId: string, role: Role) {
     const [row] = await this.db
       .select({ n: count() })
       .from(s.members)
-      .where(and(eq(s.members.organizationId, organizationId), eq(s.members.role, role)))
+      .where(and(eq(s.members.organizationId, organizationId), eq(s.members.role, role), eq(s.members.isConfirmed, true)))
     return row?.n ?? 0
   }
 }

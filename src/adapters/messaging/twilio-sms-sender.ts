@@ -1,0 +1,93 @@
+import twilio from 'twilio'
+import type { OutgoingSms, SmsSender, SmsWebhookVerifier } from '../../application/ports/sms'
+import { ProviderError } from '../../domain/errors'
+import { isRetryableStatus, PROVIDER_TIMEOUT_MS } from './provider-failure'
+
+const TWILIO_API = 'https://api.twilio.com'
+const SMS_ERROR = 'SMS provider error' as const
+
+interface TwilioRequest {
+  method: string
+  uri: string
+  username?: string
+  password?: string
+  headers?: Record<string, string>
+  params?: Record<string, unknown>
+  data?: Record<string, unknown>
+  timeout?: number
+}
+
+/**
+ * The twilio package's HTTP client replaced by fetch: it can point at a local Twilio-compatible mock
+ * (TWILIO_API_BASE_URL), and it is what msw intercepts in tests. The package still shapes every request.
+ */
+class FetchTwilioHttpClient {
+  constructor(private readonly baseUrl: string) {}
+
+  async request(opts: TwilioRequest) {
+    const url = new URL(opts.uri.replace(TWILIO_API, this.baseUrl))
+    for (const [key, value] of Object.entries(opts.params ?? {})) if (value !== undefined) url.searchParams.append(key, String(value))
+    const headers: Record<string, string> = { ...opts.headers }
+    if (opts.username && opts.password) headers.Authorization = `Basic ${Buffer.from(`${opts.username}:${opts.password}`).toString('base64')}`
+    const form = new URLSearchParams()
+    for (const [key, value] of Object.entries(opts.data ?? {})) if (value !== undefined) form.append(key, String(value))
+    const response = await fetch(url, {
+      method: opts.method.toUpperCase(),
+      headers: { ...headers, 'Content-Type': 'application/x-www-form-urlencoded' },
+      ...(opts.data ? { body: form } : {}),
+      signal: AbortSignal.timeout(PROVIDER_TIMEOUT_MS),
+    })
+    return { statusCode: response.status, body: await response.text(), headers: Object.fromEntries(response.headers) }
+  }
+}
+
+/** Twilio's Messages API through the twilio package (contract §8). */
+export class TwilioSmsSender implements SmsSender {
+  private readonly client: ReturnType<typeof twilio>
+
+  constructor(accountSid: string, authToken: string, baseUrl = TWILIO_API) {
+    this.client = twilio(accountSid, authToken, { httpClient: new FetchTwilioHttpClient(baseUrl) as never })
+  }
+
+  async send(sms: OutgoingSms) {
+    try {
+      const message = await this.client.messages.create({
+        from: sms.from,
+        to: sms.to,
+        body: sms.body,
+        ...(sms.statusCallbackUrl ? { statusCallback: sms.statusCallbackUrl } : {}),
+      })
+      return { providerMessageId: message.sid }
+    } catch (error) {
+      throw providerError(error)
+    }
+  }
+
+  async findSent(query: { from: string; to: string; body: string; since: Date }) {
+    try {
+      const messages = await this.client.messages.list({ from: query.from, to: query.to, dateSentAfter: query.since, limit: 1000 })
+      return messages.filter((m) => m.body === query.body).map((m) => m.sid)
+    } catch (error) {
+      throw providerError(error)
+    }
+  }
+}
+
+/** Twilio's refusal (RestException, with status) or a failure to reach it, as a ProviderError. */
+function providerError(error: unknown): ProviderError {
+  const failure = error as { status?: number; message?: string; code?: number }
+  if (typeof failure.status === 'number') {
+    const reason = `Twilio answered ${failure.status}${failure.code ? ` (error ${failure.code})` : ''}: ${failure.message ?? ''}`
+    return new ProviderError(SMS_ERROR, reason.slice(0, 500), isRetryableStatus(failure.status))
+  }
+  return new ProviderError(SMS_ERROR, `Twilio could not be reached: ${failure.message ?? String(error)}`.slice(0, 500), true)
+}
+
+/** X-Twilio-Signature: HMAC-SHA1 of the URL and the sorted form parameters under the auth token. */
+export class TwilioWebhookVerifier implements SmsWebhookVerifier {
+  constructor(private readonly authToken: string) {}
+
+  isAuthentic(url: string, params: Record<string, string>, signature: string | undefined): boolean {
+    return signature !== undefined && twilio.validateRequest(this.authToken, signature, url, params)
+  }
+}

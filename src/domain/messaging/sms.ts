@@ -1,0 +1,47 @@
+// contract §8
+export const DELIVERY_STATUSES = ['queued', 'sent', 'delivered', 'failed'] as const
+export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number]
+
+/** A whole message (trimmed, any case) that is one of these opts the number out of the organization's texts. */
+export const OPT_OUT_KEYWORDS = ['STOP', 'STOPALL', 'UNSUBSCRIBE', 'CANCEL', 'END', 'QUIT', 'REVOKE', 'OPTOUT'] as const
+export const OPT_IN_KEYWORDS = ['START', 'YES', 'UNSTOP'] as const
+
+export function optKeywordOf(body: string): 'opt-out' | 'opt-in' | undefined {
+  const word = body.trim().toUpperCase()
+  if ((OPT_OUT_KEYWORDS as readonly string[]).includes(word)) return 'opt-out'
+  if ((OPT_IN_KEYWORDS as readonly string[]).includes(word)) return 'opt-in'
+  return undefined
+}
+
+export const SMS_BODY_MAX_LENGTH = 1600
+
+/**
+ * Twilio's message statuses as ours: accepted and queued stay queued, sending and sent are sent,
+ * delivered is delivered, undelivered and failed are failed. Others (read, receiving…) change nothing.
+ */
+export function deliveryStatusOf(providerStatus: string): DeliveryStatus | undefined {
+  switch (providerStatus.toLowerCase()) {
+    case 'accepted':
+    case 'scheduled':
+    case 'queued':
+      return 'queued'
+    case 'sending':
+    case 'sent':
+      return 'sent'
+    case 'delivered':
+      return 'delivered'
+    case 'undelivered':
+    case 'failed':
+    case 'canceled':
+      return 'failed'
+    default:
+      return undefined
+  }
+}
+
+/** A later status never moves a message back: delivered and failed are final. */
+export function advancesDelivery(from: DeliveryStatus | undefined, to: DeliveryStatus): boolean {
+  if (from === 'delivered' || from === 'failed') return false
+  const order: Record<DeliveryStatus, number> = { queued: 0, sent: 1, delivered: 2, failed: 2 }
+  return from === undefined || order[to] >= order[from]
+}

@@ -1,0 +1,191 @@
+import { beforeEach, describe, expect, test } from 'bun:test'
+import { CLAIM_LEASE_MS } from '../../../src/application/messaging/dispatch-outbox'
+import { Outbox } from '../../../src/application/messaging/outbox'
+import { UpdateEmailSettings } from '../../../src/application/organizations/email-settings'
+import type { EmailMessage } from '../../../src/domain/messaging/email'
+import { MAX_ATTEMPTS, type OutboxMessage } from '../../../src/domain/messaging/outbox'
+import { PORTS } from '../../../src/main/container'
+import { createMailWorld, refused, retryable, type MailWorld } from '../mail-world'
+
+const SECOND = 1000
+const message = (to = 'someone@example.org'): EmailMessage => ({ to, subject: 'Hello', text: 'A message body' })
+
+let world: MailWorld
+beforeEach(async () => {
+  world = await createMailWorld()
+  await world.container.get(UpdateEmailSettings).execute(world.admin, {
+    provider: 'postmark',
+    apiKey: 'pm-server-token-0000-1234',
+    fromEmail: 'help@harbor.example.org',
+  })
+})
+
+const postmark = () => world.senders.postmark
+const unitOfWork = () => world.container.get(PORTS.unitOfWork)
+
+/** Puts an email in the outbox in its own committed transaction and answers its id. */
+function enqueue(email = message(), organizationId = world.organizationId): Promise<string> {
+  return unitOfWork().run((r) => world.container.get(Outbox).email(r, organizationId, email))
+}
+
+const stored = async (id: string): Promise<OutboxMessage> => (await world.repositories.outbox.findById(id))!
+
+describe('DispatchOutbox', () => {
+  test("sends a due message through the organization's provider once and records it sent", async () => {
+    const id = await enqueue()
+    expect(await stored(id)).toMatchObject({ status: 'pending', attempts: 0 })
+    expect(await world.dispatch()).toBe(1)
+    expect(postmark().delivered.map((d) => d.message)).toEqual([message()])
+    expect(await stored(id)).toMatchObject({ status: 'sent', sentAt: world.clock.now(), providerMessageId: 'postmark-1' })
+    world.clock.advance(CLAIM_LEASE_MS * 10)
+    expect(await world.dispatch()).toBe(0)
+    expect(postmark().attempts).toHaveLength(1)
+  })
+
+  test('sends every due message of a pass, each through its own organization (or the log fallback)', async () => {
+    const other = await world.otherOrganization()
+    const ours = await enqueue(message('a@example.org'))
+    const theirs = await enqueue(message('b@example.org'), other.organizationId)
+    expect(await world.dispatch()).toBe(2)
+    expect(postmark().delivered.map((d) => d.message.to)).toEqual(['a@example.org'])
+    expect(world.logged()).toEqual([{ organizationId: other.organizationId, ...message('b@example.org') }])
+    expect((await stored(ours)).status).toBe('sent')
+    expect((await stored(theirs)).status).toBe('sent')
+    expect((await stored(theirs)).providerMessageId).toBeUndefined()
+  })
+
+  test('uses the settings in force when it sends, not when the message was queued', async () => {
+    const other = await world.otherOrganization()
+    await enqueue(message(), other.organizationId)
+    await other.container.get(UpdateEmailSettings).execute(other.admin, { provider: 'sendgrid', apiKey: 'SG.key', fromEmail: 'o@example.org' })
+    await world.dispatch()
+    expect(world.senders.sendgrid.delivered).toHaveLength(1)
+    expect(world.logged()).toEqual([])
+  })
+
+  test('sends nothing for a transaction that rolled back', async () => {
+    const rolledBack = unitOfWork().run(async (r) => {
+      await world.container.get(Outbox).email(r, world.organizationId, message())
+      throw new Error('the change failed')
+    })
+    await expect(rolledBack).rejects.toThrow('the change failed')
+    expect(await world.dispatch()).toBe(0)
+    expect(postmark().attempts).toEqual([])
+  })
+
+  describe('a retryable failure', () => {
+    test('puts the message back with its reason, due 2 s later, and it is sent then', async () => {
+      const id = await enqueue()
+      postmark().failNext(retryable('Too many requests (429)'))
+      expect(await world.dispatch()).toBe(1)
+      expect(await stored(id)).toMatchObject({
+        status: 'pending',
+        attempts: 1,
+        lastError: 'Too many requests (429)',
+        nextAttemptAt: new Date(world.clock.now().getTime() + 2 * SECOND),
+      })
+      expect(await world.dispatch()).toBe(0)
+      world.clock.advance(2 * SECOND - 1)
+      expect(await world.dispatch()).toBe(0)
+      world.clock.advance(1)
+      expect(await world.dispatch()).toBe(1)
+      expect(await stored(id)).toMatchObject({ status: 'sent', providerMessageId: 'postmark-1' })
+      expect(postmark().attempts).toHaveLength(2)
+    })
+
+    test('backs off 2, 4, 8 and 16 s between the tries', async () => {
+      const id = await enqueue()
+      postmark().failNext(retryable(), 4)
+      await world.dispatch()
+      for (const [failures, delay] of [[1, 2], [2, 4], [3, 8], [4, 16]] as const) {
+        expect(await stored(id)).toMatchObject({ status: 'pending', attempts: failures })
+        world.clock.advance(delay * SECOND - 1)
+        expect(await world.dispatch()).toBe(0)
+        world.clock.advance(1)
+        expect(await world.dispatch()).toBe(1)
+      }
+      expect(await stored(id)).toMatchObject({ status: 'sent' })
+      expect(postmark().attempts).toHaveLength(5)
+      expect(postmark().delivered).toHaveLength(1)
+    })
+
+    test(`gives up after ${MAX_ATTEMPTS} tries: the message is failed with the last reason and never tried again`, async () => {
+      const id = await enqueue()
+      postmark().failNext(retryable('Service unavailable (503)'), 100)
+      for (let i = 0; i < 10; i++) {
+        await world.dispatch()
+        world.clock.advance(60 * SECOND)
+      }
+      expect(MAX_ATTEMPTS).toBe(5)
+      expect(postmark().attempts).toHaveLength(5)
+      expect(await stored(id)).toMatchObject({ status: 'failed', attempts: 5, lastError: 'Service unavailable (503)' })
+      const warning = world.logs.find((e) => e.message === 'outbox message failed for good')
+      expect(warning).toMatchObject({ level: 'warn', fields: { messageId: id, attempts: 5 } })
+    })
+
+    test('an unexpected error (not a ProviderError) is retried too, and logged', async () => {
+      const id = await enqueue()
+      postmark().failNext(new Error('socket hang up'))
+      await world.dispatch()
+      expect(await stored(id)).toMatchObject({ status: 'pending', attempts: 1, lastError: 'unexpected error while sending' })
+      expect(world.logs.some((e) => e.level === 'error' && e.fields.messageId === id)).toBe(true)
+      world.clock.advance(2 * SECOND)
+      expect(await world.dispatch()).toBe(1)
+      expect((await stored(id)).status).toBe('sent')
+    })
+  })
+
+  test('a refusal that is not retryable fails the message at once, and it is never tried again', async () => {
+    const id = await enqueue()
+    postmark().failNext(refused('Invalid sender signature (422)'))
+    expect(await world.dispatch()).toBe(1)
+    expect(await stored(id)).toMatchObject({ status: 'failed', attempts: 1, lastError: 'Invalid sender signature (422)' })
+    world.clock.advance(CLAIM_LEASE_MS * 10)
+    expect(await world.dispatch()).toBe(0)
+    expect(postmark().attempts).toHaveLength(1)
+  })
+
+  test('a failure of one message does not hold up the others', async () => {
+    const failing = await enqueue(message('bounce@example.org'))
+    world.clock.advance(1)
+    const fine = await enqueue(message('fine@example.org'))
+    postmark().failNext(refused())
+    expect(await world.dispatch()).toBe(2)
+    expect((await stored(failing)).status).toBe('failed')
+    expect((await stored(fine)).status).toBe('sent')
+  })
+
+  describe('a message claimed by a worker that died', () => {
+    /** A worker claims the due messages, then dies before sending (its claim holds for CLAIM_LEASE_MS). */
+    const claimAndDie = () => {
+      const now = world.clock.now()
+      return unitOfWork().run((r) => r.outbox.claimDue(now, 20, new Date(now.getTime() + CLAIM_LEASE_MS)))
+    }
+
+    test('is left alone while the claim holds', async () => {
+      const id = await enqueue()
+      expect((await claimAndDie()).map((m) => m.id)).toEqual([id])
+      expect((await stored(id)).status).toBe('sending')
+      expect(await world.dispatch()).toBe(0)
+      world.clock.advance(CLAIM_LEASE_MS - 1)
+      expect(await world.dispatch()).toBe(0)
+      expect(postmark().attempts).toEqual([])
+    })
+
+    test('is sent again, once, after CLAIM_LEASE_MS', async () => {
+      const id = await enqueue()
+      await claimAndDie()
+      world.clock.advance(CLAIM_LEASE_MS)
+      expect(await world.dispatch()).toBe(1)
+      expect(await stored(id)).toMatchObject({ status: 'sent', providerMessageId: 'postmark-1' })
+      world.clock.advance(CLAIM_LEASE_MS)
+      expect(await world.dispatch()).toBe(0)
+      expect(postmark().delivered).toHaveLength(1)
+    })
+  })
+
+  test('answers 0 and sends nothing when the outbox is empty', async () => {
+    expect(await world.dispatch()).toBe(0)
+    expect(postmark().attempts).toEqual([])
+  })
+})

@@ -1,0 +1,92 @@
+import { beforeEach, describe, expect, test } from 'bun:test'
+import { GetProfile, UpdateProfile } from '../../../src/application/profile/profile'
+import type { Actor } from '../../../src/domain/auth/actor'
+import { InvalidError, NotFoundError } from '../../../src/domain/errors'
+import { ROLES } from '../../../src/domain/auth/roles'
+import { createWorld, type World } from '../../support/world'
+import { failureOf, pathsOf } from '../failure-of'
+
+let world: World
+let getProfile: GetProfile
+let updateProfile: UpdateProfile
+let me: Actor
+beforeEach(async () => {
+  world = await createWorld()
+  getProfile = world.container.get(GetProfile)
+  updateProfile = world.container.get(UpdateProfile)
+  me = await world.member('staff', { email: 'me@example.org', fullName: 'Ana Lopez', phone: '+15550000001', passwordHash: 'secret-hash' })
+})
+
+const stored = async (actor = me) => (await world.repositories.members.findById(actor.organizationId, actor.memberId))!
+
+describe('GetProfile', () => {
+  test("answers the caller's own id, email, name and phone, and nothing else", async () => {
+    expect(await getProfile.execute(me)).toEqual({ id: me.memberId, email: 'me@example.org', fullName: 'Ana Lopez', phone: '+15550000001' })
+  })
+
+  test('leaves out a name and phone the member does not have', async () => {
+    const bare = await world.member('staff', { email: 'bare@example.org' })
+    expect(await getProfile.execute(bare)).toEqual({ id: bare.memberId, email: 'bare@example.org' })
+  })
+
+  test('every role may read its own profile', async () => {
+    const partner = await world.partner()
+    for (const role of ROLES) {
+      const actor = await world.member(role, role === 'org_admin' || role === 'staff' ? {} : { partnerId: partner.id })
+      expect((await getProfile.execute(actor)).id).toBe(actor.memberId)
+    }
+  })
+
+  test('answers Member not found when the member is gone from the organization', async () => {
+    const ghost: Actor = { ...me, memberId: crypto.randomUUID() }
+    await failureOf(getProfile.execute(ghost), NotFoundError)
+  })
+})
+
+describe('UpdateProfile', () => {
+  test('sets the name, trimmed, and keeps the phone when it is left out', async () => {
+    const profile = await updateProfile.execute(me, { fullName: '  Ana María Lopez  ' })
+    expect(profile).toEqual({ id: me.memberId, email: 'me@example.org', fullName: 'Ana María Lopez', phone: '+15550000001' })
+    expect(await stored()).toMatchObject({ fullName: 'Ana María Lopez', phone: '+15550000001' })
+  })
+
+  test('replaces the phone with a new E.164 number', async () => {
+    expect((await updateProfile.execute(me, { fullName: 'Ana', phone: '+442071234567' })).phone).toBe('+442071234567')
+    expect((await stored()).phone).toBe('+442071234567')
+  })
+
+  test('phone null clears it', async () => {
+    const profile = await updateProfile.execute(me, { fullName: 'Ana', phone: null })
+    expect(profile).not.toHaveProperty('phone')
+    expect((await stored()).phone).toBeUndefined()
+  })
+
+  test('an empty or blank name is Invalid at /fullName and nothing changes', async () => {
+    for (const fullName of ['', '   ']) {
+      expect(pathsOf(await failureOf(updateProfile.execute(me, { fullName }), InvalidError))).toEqual(['/fullName'])
+    }
+    expect((await stored()).fullName).toBe('Ana Lopez')
+  })
+
+  test('a phone that is not E.164 is Invalid at /phone and nothing changes', async () => {
+    for (const phone of ['555-123-4567', '15551234567', '+0123456', '+1 555 123 4567', '+1234567890123456']) {
+      expect(pathsOf(await failureOf(updateProfile.execute(me, { fullName: 'Changed', phone }), InvalidError))).toEqual(['/phone'])
+    }
+    expect(await stored()).toMatchObject({ fullName: 'Ana Lopez', phone: '+15550000001' })
+  })
+
+  test('changes only the caller: role, email, password and other members stay', async () => {
+    const colleague = await world.member('staff', { fullName: 'Colleague' })
+    await updateProfile.execute(me, { fullName: 'New Name', phone: '+15550000009' })
+    expect(await stored()).toMatchObject({ role: 'staff', email: 'me@example.org', passwordHash: 'secret-hash', isConfirmed: true })
+    expect((await stored(colleague)).fullName).toBe('Colleague')
+  })
+
+  test('every role may update its own profile', async () => {
+    const partner = await world.partner()
+    for (const role of ROLES) {
+      const actor = await world.member(role, role === 'org_admin' || role === 'staff' ? {} : { partnerId: partner.id })
+      expect((await updateProfile.execute(actor, { fullName: `A ${role}` })).fullName).toBe(`A ${role}`)
+    }
+  })
+})
