@@ -1,20 +1,24 @@
 #!/usr/bin/env bun
 import { parseArgs } from 'node:util'
 import { CreateOrganization } from '../application/organizations/create-organization'
+import { SetOrganizationPhoneNumber } from '../application/organizations/set-organization-phone-number'
 import { SetMemberPassword } from '../application/members/set-member-password'
 import { DomainError } from '../domain/errors'
 import { bootstrapFirstOrganization } from './bootstrap'
 import { ConfigError, loadConfig } from './config'
 import { createContainer, createPersistence, PORTS } from './container'
-import { startServer } from './server'
+import { startServer, startWorker } from './server'
 
 const USAGE = `Usage: intake <command>
 
 Commands:
-  serve                          Run the HTTP API (migrations run first)
+  serve                          Run the HTTP API and the outbox worker (migrations run first)
+  worker                         Run only the outbox worker (with SERVE_RUNS_WORKER=false on the servers)
   migrate                        Apply database migrations and exit
   org create --name N --slug S [--short-code C] --admin-email E --admin-password P [--json]
                                  Create an organization, its default partner and a confirmed org_admin
+  org set-phone-number --org SLUG --phone +15551234567
+                                 Set the SMS number texts come from and arrive at
   member set-password --email E --password P [--org SLUG]
                                  Set a member's password and confirm the member
 
@@ -32,9 +36,12 @@ async function main(argv: string[]): Promise<number> {
       console.log('Migrations applied.')
       return 0
     }
+    case 'worker':
+      return work(config)
     case 'org':
-      if (sub !== 'create') break
-      return createOrganization(config, rest)
+      if (sub === 'create') return createOrganization(config, rest)
+      if (sub === 'set-phone-number') return setPhoneNumber(config, rest)
+      break
     case 'member':
       if (sub !== 'set-password') break
       return setPassword(config, rest)
@@ -69,14 +76,53 @@ async function serve(config: ReturnType<typeof loadConfig>): Promise<number> {
     )
   }
   console.log(`Intake service listening on ${server.url} (API docs at ${server.url}/api/docs)`)
-  const shutdown = async (signal: string) => {
-    logger.info('shutting down', { signal })
-    await server.stop()
-    process.exit(0)
+  return untilSignal(logger, () => server.stop())
+}
+
+async function work(config: ReturnType<typeof loadConfig>): Promise<number> {
+  const container = createContainer(config)
+  const worker = startWorker(container, config)
+  const logger = container.get(PORTS.logger)
+  logger.info('outbox worker running', { database: config.database.kind })
+  return untilSignal(logger, async () => {
+    await worker.stop()
+    await container.get(PORTS.persistence).close()
+  })
+}
+
+/**
+ * Runs until SIGTERM or SIGINT, then `stop`s gracefully: no new requests or claims, what is in flight
+ * finishes (no message is left half-sent), the database closes. A second signal ends at once.
+ */
+function untilSignal(logger: { info(message: string, fields?: Record<string, unknown>): void }, stop: () => Promise<void>): Promise<number> {
+  return new Promise((resolve) => {
+    const shutdown = (signal: string) => {
+      logger.info('shutting down: finishing what is in flight', { signal })
+      process.once(signal, () => process.exit(1))
+      stop().then(
+        () => resolve(0),
+        () => resolve(1),
+      )
+    }
+    process.once('SIGTERM', () => shutdown('SIGTERM'))
+    process.once('SIGINT', () => shutdown('SIGINT'))
+  })
+}
+
+async function setPhoneNumber(config: ReturnType<typeof loadConfig>, args: string[]): Promise<number> {
+  const { values } = parseArgs({ args, options: { org: { type: 'string' }, phone: { type: 'string' } } })
+  if (!values.org || !values.phone) {
+    console.error(`Missing: --org and --phone are required\n\n${USAGE}`)
+    return 1
   }
-  process.once('SIGTERM', () => void shutdown('SIGTERM'))
-  process.once('SIGINT', () => void shutdown('SIGINT'))
-  return new Promise(() => {}) // serve until a signal ends the process
+  const container = createContainer(config)
+  try {
+    await container.get(SetOrganizationPhoneNumber).execute(values.org, values.phone)
+    console.log(`Texts of ${values.org} now come from and arrive at ${values.phone}.`)
+    return 0
+  } finally {
+    await container.get(PORTS.persistence).close()
+  }
 }
 
 async function createOrganization(config: ReturnType<typeof loadConfig>, args: string[]): Promise<number> {

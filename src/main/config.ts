@@ -17,6 +17,10 @@ export interface Config {
   publicIntakeRateLimit: number
   /** How long the outbox worker rests when it finds nothing to send. */
   outboxPollMs: number
+  /** How long a worker's claim on a message holds; must exceed a provider call (15 s) in production. */
+  outboxLeaseMs: number
+  /** Whether `serve` also runs the outbox worker (false when `intake worker` runs apart). */
+  serveRunsWorker: boolean
   /** Trust X-Forwarded-For for client addresses (only behind a proxy that sets it). */
   trustProxy: boolean
   publicBaseUrl: string
@@ -57,6 +61,8 @@ export function loadConfig(env: Env = process.env): Config {
     emailFallback: choice(env, 'EMAIL_FALLBACK', ['log'] as const, 'log'),
     publicIntakeRateLimit: integer(env, 'PUBLIC_INTAKE_RATE_LIMIT', 20, 1, 1_000_000),
     outboxPollMs: integer(env, 'OUTBOX_POLL_MS', 1000, 10, 600_000),
+    outboxLeaseMs: integer(env, 'OUTBOX_LEASE_MS', 60_000, 1000, 3_600_000),
+    serveRunsWorker: choice(env, 'SERVE_RUNS_WORKER', ['true', 'false'] as const, 'true') === 'true',
     trustProxy: choice(env, 'TRUST_PROXY', ['true', 'false'] as const, 'false') === 'true',
     publicBaseUrl: env.PUBLIC_BASE_URL ? url(env, 'PUBLIC_BASE_URL') : `http://localhost:${port}`,
     logLevel: choice(env, 'LOG_LEVEL', LOG_LEVELS, 'info'),

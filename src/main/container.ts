@@ -19,7 +19,13 @@ import { AcceptInvite } from '../application/auth/accept-invite'
 import { InviteMember } from '../application/members/invite-member'
 import { ListMembers } from '../application/members/list-members'
 import { UpdateMember } from '../application/members/update-member'
-import { DispatchOutbox } from '../application/messaging/dispatch-outbox'
+import { DispatchOutbox, type DispatchOptions } from '../application/messaging/dispatch-outbox'
+import type { SmsSender, SmsWebhookVerifier } from '../application/ports/sms'
+import { ReceiveSms } from '../application/sms/receive-sms'
+import { RecordSmsStatus } from '../application/sms/record-sms-status'
+import { SendSms } from '../application/sms/send-sms'
+import { LogSmsSender } from '../adapters/messaging/log-sms-sender'
+import { TwilioSmsSender, TwilioWebhookVerifier } from '../adapters/messaging/twilio-sms-sender'
 import { OrganizationMailer, type EmailSenders } from '../application/messaging/organization-mailer'
 import { Outbox } from '../application/messaging/outbox'
 import { GetEmailSettings, SendTestEmail, UpdateEmailSettings } from '../application/organizations/email-settings'
@@ -43,6 +49,7 @@ import { NeedIntake } from '../application/needs/need-intake'
 import { SubmitPublicNeed } from '../application/needs/submit-public-need'
 import { UpdateNeed } from '../application/needs/update-need'
 import { CreateOrganization } from '../application/organizations/create-organization'
+import { SetOrganizationPhoneNumber } from '../application/organizations/set-organization-phone-number'
 import { CreatePartner } from '../application/partners/create-partner'
 import { ListPartners } from '../application/partners/list-partners'
 import { UpdatePartner } from '../application/partners/update-partner'
@@ -85,6 +92,10 @@ export const PORTS = {
   emailSenders: port<EmailSenders>('EmailSenders'),
   fallbackEmail: port<FallbackEmailSender>('FallbackEmailSender'),
   publicBaseUrl: port<string>('PublicBaseUrl'),
+  sms: port<SmsSender>('SmsSender'),
+  smsWebhooks: port<SmsWebhookVerifier>('SmsWebhookVerifier'),
+  dispatchOptions: port<DispatchOptions>('DispatchOptions'),
+  senderNumberRequired: port<boolean>('SenderNumberRequired'),
 }
 
 /** What tests may swap: a fixed clock, predictable ids, cheap password hashing, captured logs. */
@@ -133,6 +144,20 @@ export function createContainer(config: Config, overrides: ContainerOverrides = 
   })
   c.bind(PORTS.fallbackEmail).toResolvedValue((logger: Logger) => new LogEmailSender(logger), [PORTS.logger])
   c.bind(PORTS.publicBaseUrl).toConstantValue(config.publicBaseUrl)
+  const twilio = config.sms.provider === 'twilio' ? { sid: config.sms.accountSid!, token: config.sms.authToken! } : undefined
+  c.bind(PORTS.sms).toResolvedValue(
+    (logger: Logger) => (twilio ? new TwilioSmsSender(twilio.sid, twilio.token, config.sms.apiBaseUrl) : new LogSmsSender(logger)),
+    [PORTS.logger],
+  )
+  // Without Twilio's auth token no webhook can prove where it comes from: every one is refused.
+  c.bind(PORTS.smsWebhooks).toConstantValue(
+    config.sms.authToken ? new TwilioWebhookVerifier(config.sms.authToken) : { isAuthentic: () => false },
+  )
+  c.bind(PORTS.senderNumberRequired).toConstantValue(twilio !== undefined)
+  c.bind(PORTS.dispatchOptions).toConstantValue({
+    leaseMs: config.outboxLeaseMs,
+    smsStatusCallbackUrl: `${config.publicBaseUrl}/api/webhooks/twilio/status`,
+  })
 
   const { repositories, unitOfWork, passwords, accessTokens, secrets, ids } = PORTS
   service(c, TokenPairIssuer, [accessTokens, secrets, PORTS.clock, ids])
@@ -158,7 +183,11 @@ export function createContainer(config: Config, overrides: ContainerOverrides = 
   service(c, UpdatePartner, [unitOfWork])
   service(c, Outbox, [PORTS.clock, ids])
   service(c, OrganizationMailer, [repositories, PORTS.secretBox, PORTS.emailSenders, PORTS.fallbackEmail])
-  service(c, DispatchOutbox, [unitOfWork, OrganizationMailer, PORTS.clock, PORTS.logger])
+  service(c, DispatchOutbox, [unitOfWork, OrganizationMailer, PORTS.sms, PORTS.clock, PORTS.logger, PORTS.dispatchOptions])
+  service(c, SendSms, [unitOfWork, Outbox, PORTS.clock, ids, PORTS.senderNumberRequired])
+  service(c, ReceiveSms, [unitOfWork, PORTS.smsWebhooks, PORTS.clock, ids, PORTS.logger])
+  service(c, RecordSmsStatus, [unitOfWork, PORTS.smsWebhooks])
+  service(c, SetOrganizationPhoneNumber, [unitOfWork])
   service(c, InviteMember, [unitOfWork, Outbox, secrets, PORTS.clock, ids, PORTS.publicBaseUrl])
   service(c, UpdateMember, [unitOfWork])
   service(c, ListMembers, [repositories])

@@ -2,37 +2,55 @@ import type { DispatchOutbox } from '../application/messaging/dispatch-outbox'
 import type { Logger } from '../application/ports/logger'
 
 export interface RunningWorker {
-  /** Stops after the pass in progress, so no message is left half-sent by a shutdown. */
+  /** Claims nothing more and waits for every send in flight, so a shutdown leaves no message half-sent. */
   stop(): Promise<void>
 }
 
-/** Drains the outbox continuously, resting `idleMs` whenever a pass finds nothing to send. */
+/**
+ * Keeps the outbox moving: claims what the organizations' free slots allow, sends each message as soon as
+ * it is claimed, and claims again whenever a send ends (a slot frees up) or every `idleMs`.
+ */
 export function startOutboxWorker(dispatch: DispatchOutbox, logger: Logger, idleMs: number): RunningWorker {
   let running = true
-  let wake: (() => void) | undefined
-  const rest = () =>
-    new Promise<void>((resolve) => {
-      const timer = setTimeout(resolve, idleMs)
-      wake = () => {
-        clearTimeout(timer)
-        resolve()
-      }
-    })
-  const loop = (async () => {
-    while (running) {
-      try {
-        if ((await dispatch.runOnce()) > 0) continue
-      } catch (error) {
-        logger.error('outbox pass failed', { error: error instanceof Error ? error.message : String(error) })
-      }
-      if (running) await rest()
+  let claiming: Promise<void> | undefined
+  let claimAgain = false
+  let timer: ReturnType<typeof setTimeout> | undefined
+  const sending = new Set<Promise<void>>()
+
+  const pump = (): void => {
+    if (!running) return
+    if (claiming) {
+      claimAgain = true
+      return
     }
-  })()
+    claiming = (async () => {
+      do {
+        claimAgain = false
+        const claimed = await dispatch.claim()
+        for (const message of claimed) {
+          const delivery: Promise<void> = dispatch.deliver(message).finally(() => {
+            sending.delete(delivery)
+            pump()
+          })
+          sending.add(delivery)
+        }
+      } while (claimAgain && running)
+    })()
+      .catch((error) => logger.error('outbox claim failed', { error: error instanceof Error ? error.message : String(error) }))
+      .finally(() => (claiming = undefined))
+  }
+  const tick = () => {
+    pump()
+    if (running) timer = setTimeout(tick, idleMs)
+  }
+  tick()
+
   return {
     async stop() {
       running = false
-      wake?.()
-      await loop
+      clearTimeout(timer)
+      await claiming
+      await Promise.all([...sending])
     },
   }
 }

@@ -3,7 +3,7 @@ import { createHttpApp } from '../adapters/http/app'
 import { DispatchOutbox } from '../application/messaging/dispatch-outbox'
 import type { Config } from './config'
 import { createContainer, PORTS, type ContainerOverrides } from './container'
-import { startOutboxWorker } from './outbox-worker'
+import { startOutboxWorker, type RunningWorker } from './outbox-worker'
 
 /**
  * Past this Bun itself answers a bare 413, without problem+json. The 256 KiB limit (MAX_BODY_BYTES) is
@@ -27,17 +27,23 @@ export async function startServer(config: Config, overrides: ContainerOverrides 
     persistence,
     publicIntakeRateLimiter: container.get(PORTS.publicIntakeRateLimiter),
     trustProxy: config.trustProxy,
+    publicBaseUrl: config.publicBaseUrl,
   }).listen({ port: config.port, hostname: config.host, maxRequestBodySize: BUN_BODY_BACKSTOP_BYTES })
   const server = app.server!
-  const worker = startOutboxWorker(container.get(DispatchOutbox), container.get(PORTS.logger), config.outboxPollMs)
+  const worker = config.serveRunsWorker ? startWorker(container, config) : undefined
   return {
     url: `http://${server.hostname === '0.0.0.0' ? 'localhost' : server.hostname}:${server.port}`,
     container,
     async stop() {
       // Stop taking requests and let those in flight finish, then the worker's pass, then the database.
       await app.stop()
-      await worker.stop()
+      await worker?.stop()
       await persistence.close()
     },
   }
+}
+
+/** The outbox worker alone (`intake worker`, for deployments that run it apart from the HTTP servers). */
+export function startWorker(container: Container, config: Config): RunningWorker {
+  return startOutboxWorker(container.get(DispatchOutbox), container.get(PORTS.logger), config.outboxPollMs)
 }

@@ -15,6 +15,7 @@ import { needsRoutes } from './needs.routes'
 import { partnersRoutes } from './partners.routes'
 import { BODY_TOO_LARGE, INVALID_JSON, MAX_BODY_BYTES, problemDetails } from './problem'
 import { publicIntakeGuard } from './public-intake-guard'
+import { webhooksRoutes } from './webhooks.routes'
 
 export interface HttpDependencies {
   container: Container
@@ -22,18 +23,21 @@ export interface HttpDependencies {
   persistence: Persistence
   publicIntakeRateLimiter: RateLimiter
   trustProxy: boolean
+  publicBaseUrl: string
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/
 
 /**
- * Bodies are JSON whatever the Content-Type says; an empty body is `null` (no body). Broken JSON and an
+ * Bodies are JSON whatever the Content-Type says (forms only for webhooks); an empty body is `null`. Broken JSON and an
  * over-long body are reported by validation, after authentication, so an anonymous caller gets 401 first.
  */
 async function parseBody({ request }: { request: Request }): Promise<unknown> {
   const text = await readBody(request)
   if (text === undefined) return BODY_TOO_LARGE
   if (text === '') return null
+  // Webhooks (Twilio) post forms; every other body is JSON.
+  if (request.headers.get('content-type')?.startsWith('application/x-www-form-urlencoded')) return Object.fromEntries(new URLSearchParams(text))
   try {
     return JSON.parse(text)
   } catch {
@@ -97,4 +101,5 @@ export function createHttpApp(deps: HttpDependencies) {
     .use(constituentsRoutes(deps.container, auth))
     .use(membersRoutes(deps.container, auth))
     .use(organizationsRoutes(deps.container, auth))
+    .use(webhooksRoutes(deps.container, deps.publicBaseUrl))
 }

@@ -7,9 +7,10 @@ import { ListNeedInteractions } from '../../application/needs/list-need-interact
 import { ListNeeds } from '../../application/needs/list-needs'
 import { SubmitPublicNeed } from '../../application/needs/submit-public-need'
 import { UpdateNeed } from '../../application/needs/update-need'
+import { SendSms } from '../../application/sms/send-sms'
 import type { NeedStatus } from '../../domain/needs/need'
 import type { AuthenticationPlugin } from './authentication'
-import { IdParams, problems } from './common.schemas'
+import { IdParams, problems, Uuid } from './common.schemas'
 import {
   CreateNeedBody,
   InteractionSchema,
@@ -21,6 +22,7 @@ import {
   NoteBody,
   PublicNeedBody,
   PublicNeedSchema,
+  SmsBody,
   UpdateNeedBody,
 } from './needs.schemas'
 import { pagedResponse } from './paging'
@@ -35,6 +37,7 @@ export function needsRoutes(c: Container, authentication: AuthenticationPlugin, 
   const updateNeed = c.get(UpdateNeed)
   const addNote = c.get(AddNote)
   const listInteractions = c.get(ListNeedInteractions)
+  const sendSms = c.get(SendSms)
 
   return new Elysia({ name: 'needs', prefix: '/api/needs', detail: { tags: ['Needs'] } })
     .use(authentication)
@@ -109,6 +112,20 @@ export function needsRoutes(c: Container, authentication: AuthenticationPlugin, 
         body: NoteBody,
         response: { 201: InteractionSchema, ...problems(400, 401, 403, 404, 413) },
         detail: { summary: 'Add an internal note' },
+      },
+    )
+    .post(
+      '/:id/sms',
+      async ({ actor, params, body, set }) => {
+        set.status = 202
+        return sendSms.execute(actor, params.id, body.body)
+      },
+      {
+        auth: true,
+        params: IdParams,
+        body: SmsBody,
+        response: { 202: t.Object({ interactionId: Uuid }), ...problems(400, 401, 403, 404, 413) },
+        detail: { summary: "Text the need's constituent; queued, sent by the outbox" },
       },
     )
     .get('/:id/interactions', async ({ actor, params }) => (await listInteractions.execute(actor, params.id)).map(interactionView), {

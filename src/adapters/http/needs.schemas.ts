@@ -1,6 +1,7 @@
 import { t } from 'elysia'
 import type { Interaction } from '../../domain/needs/interaction'
 import { INTERACTION_CHANNELS } from '../../domain/needs/interaction'
+import { DELIVERY_STATUSES, SMS_BODY_MAX_LENGTH } from '../../domain/messaging/sms'
 import { NEED_STATUSES, type Need } from '../../domain/needs/need'
 import { Body, CustomFieldsSchema, DateTime, FREE_TEXT, OneOf, PageQuery, Uuid } from './common.schemas'
 
@@ -95,10 +96,14 @@ export const InteractionSchema = t.Object(
     channel: OneOf(INTERACTION_CHANNELS),
     senderIdentifier: t.String(),
     content: t.Optional(t.String()),
+    deliveryStatus: t.Optional(OneOf(DELIVERY_STATUSES, { description: 'Outbound SMS: queued, sent, delivered or failed' })),
+    providerMessageId: t.Optional(t.String({ description: "The SMS provider's message id" })),
     createdAt: DateTime,
   },
   { description: 'A note or message on a need' },
 )
+
+export const SmsBody = Body({ body: t.String({ minLength: 1, maxLength: SMS_BODY_MAX_LENGTH, description: 'The message text' }) })
 
 /** A need as JSON: times as ISO-8601 UTC with milliseconds. */
 export function needView<T extends Partial<Need> & Pick<Need, 'createdAt' | 'updatedAt'>>(need: T) {
@@ -110,6 +115,7 @@ export function needView<T extends Partial<Need> & Pick<Need, 'createdAt' | 'upd
   }
 }
 
-export function interactionView(interaction: Interaction) {
-  return { ...interaction, createdAt: interaction.createdAt.toISOString() }
+/** An interaction as JSON: the interface's fields and the delivery of a text; whom it concerns stays inside. */
+export function interactionView({ constituentId: _constituent, direction: _direction, createdAt, ...interaction }: Interaction) {
+  return { ...interaction, createdAt: createdAt.toISOString() }
 }

@@ -1,49 +1,130 @@
 import { ProviderError } from '../../domain/errors'
-import { MAX_ATTEMPTS, retryDelayMs, type OutboxMessage } from '../../domain/messaging/outbox'
+import { MAX_ATTEMPTS, retryDelayMs, type OutboxMessage, type SmsMessage } from '../../domain/messaging/outbox'
+import { DEFAULT_MAX_CONCURRENCY } from '../../domain/organizations/organization'
 import type { Clock } from '../ports/clock'
 import type { Logger } from '../ports/logger'
+import type { Repositories } from '../ports/repositories'
+import type { SmsSender } from '../ports/sms'
 import type { UnitOfWork } from '../ports/unit-of-work'
 import type { OrganizationMailer } from './organization-mailer'
 
-/** How long a claim holds: a worker that dies mid-send lets its messages be tried again after this. */
-export const CLAIM_LEASE_MS = 60_000
+export interface DispatchOptions {
+  /** How long a claim holds. Longer than any provider call (they give up after 15 s). */
+  leaseMs: number
+  /** Where the SMS provider reports delivery. */
+  smsStatusCallbackUrl?: string
+}
+
+/** At most this many organizations and messages per organization in one claim. */
+const CLAIM_BATCH = 100
+
+/** How far before an interrupted attempt the provider is asked about it, for clocks that disagree. */
+const IN_DOUBT_MARGIN_MS = 5 * 60_000
 
 /**
- * Sends what the outbox holds: claims due messages in a transaction, sends each outside it, records the
- * outcome. Retryable failures come back with exponential backoff, at most MAX_ATTEMPTS tries in all.
+ * Sends what the outbox holds (contract §8). A claim takes, per organization, only as many messages as its
+ * `maxConcurrency` leaves free, counting every live claim in the database, so the cap holds across
+ * workers and processes. Each send happens outside any transaction; its outcome is recorded under the
+ * claim's fence. Retryable failures come back with exponential backoff, at most MAX_ATTEMPTS tries.
+ * A text whose worker died mid-send is first looked up at the provider, so it is never sent twice.
  */
 export class DispatchOutbox {
   constructor(
     private readonly unitOfWork: UnitOfWork,
     private readonly mailer: OrganizationMailer,
+    private readonly sms: SmsSender,
     private readonly clock: Clock,
     private readonly logger: Logger,
+    private readonly options: DispatchOptions,
   ) {}
 
-  /** One pass; answers how many messages it handled. */
-  async runOnce(batchSize = 20): Promise<number> {
+  /** Claims what the organizations' free slots allow; the caller delivers each. */
+  claim(): Promise<OutboxMessage[]> {
     const now = this.clock.now()
-    const claimed = await this.unitOfWork.run((r) => r.outbox.claimDue(now, batchSize, new Date(now.getTime() + CLAIM_LEASE_MS)))
+    const lockedUntil = new Date(now.getTime() + this.options.leaseMs)
+    return this.unitOfWork.run(async (r) => {
+      const claimed: OutboxMessage[] = []
+      for (const organizationId of await r.outbox.organizationsWithDue(now, CLAIM_BATCH)) {
+        const organization = await r.organizations.findById(organizationId)
+        const free = (organization?.maxConcurrency ?? DEFAULT_MAX_CONCURRENCY) - (await r.outbox.countInFlight(organizationId, now))
+        claimed.push(...(await r.outbox.claimDue(organizationId, now, Math.min(free, CLAIM_BATCH), lockedUntil)))
+      }
+      return claimed
+    })
+  }
+
+  /** One pass: claims and delivers, awaiting every send; answers how many messages it handled. */
+  async runOnce(): Promise<number> {
+    const claimed = await this.claim()
     await Promise.all(claimed.map((message) => this.deliver(message)))
     return claimed.length
   }
 
-  private async deliver(message: OutboxMessage): Promise<void> {
+  /** Sends one claimed message and records the outcome. Never throws: failures are recorded or logged. */
+  async deliver(message: OutboxMessage): Promise<void> {
     try {
-      const { messageId } = await this.mailer.send(message.organizationId, message.payload.email)
-      await this.unitOfWork.run((r) => r.outbox.markSent(message.id, this.clock.now(), messageId))
+      const providerMessageId = await this.send(message)
+      await this.unitOfWork.run((r) => this.recordSent(r, message, providerMessageId))
     } catch (error) {
-      const attempts = message.attempts + 1
-      const reason = error instanceof ProviderError ? error.message : 'unexpected error while sending'
-      const retryable = error instanceof ProviderError ? error.retryable : true
-      if (!(error instanceof ProviderError)) this.logger.error('outbox delivery failed', { messageId: message.id, error: String(error) })
-      if (retryable && attempts < MAX_ATTEMPTS) {
-        const next = new Date(this.clock.now().getTime() + retryDelayMs(attempts))
-        await this.unitOfWork.run((r) => r.outbox.reschedule(message.id, attempts, next, reason))
-      } else {
-        this.logger.warn('outbox message failed for good', { messageId: message.id, organizationId: message.organizationId, attempts, reason })
-        await this.unitOfWork.run((r) => r.outbox.markFailed(message.id, attempts, reason))
-      }
+      await this.recordFailure(message, error).catch((failure) =>
+        this.logger.error('could not record an outbox outcome', { messageId: message.id, error: String(failure) }),
+      )
     }
+  }
+
+  private async send(message: OutboxMessage): Promise<string | undefined> {
+    const { payload } = message
+    if (payload.channel === 'email') return (await this.mailer.send(message.organizationId, payload.email)).messageId
+    const earlier = this.inDoubt(message) ? await this.findEarlierSend(payload.sms, message.inFlightSince!) : undefined
+    if (earlier) return earlier
+    const { providerMessageId } = await this.sms.send({
+      from: payload.sms.from,
+      to: payload.sms.to,
+      body: payload.sms.body,
+      ...(this.options.smsStatusCallbackUrl ? { statusCallbackUrl: this.options.smsStatusCallbackUrl } : {}),
+    })
+    return providerMessageId
+  }
+
+  /** Claimed again after its claim lapsed: an earlier attempt began and nobody recorded how it ended. */
+  private inDoubt(message: OutboxMessage): boolean {
+    const claimedAt = message.lockedUntil!.getTime() - this.options.leaseMs
+    return message.inFlightSince !== undefined && message.inFlightSince.getTime() < claimedAt
+  }
+
+  /** The provider's id of this text if the interrupted attempt did reach it: one no interaction has yet. */
+  private async findEarlierSend(sms: SmsMessage, since: Date): Promise<string | undefined> {
+    const candidates = await this.sms.findSent({ from: sms.from, to: sms.to, body: sms.body, since: new Date(since.getTime() - IN_DOUBT_MARGIN_MS) })
+    for (const id of candidates) {
+      if (!(await this.unitOfWork.run((r) => r.interactions.findByProviderMessageId(id)))) return id
+    }
+    return undefined
+  }
+
+  private async recordSent(r: Repositories, message: OutboxMessage, providerMessageId: string | undefined): Promise<void> {
+    const settled = await r.outbox.markSent(message.id, message.lockedUntil!, this.clock.now(), providerMessageId)
+    if (settled && message.payload.channel === 'sms') {
+      await r.interactions.setDelivery(message.organizationId, message.payload.sms.interactionId, 'sent', providerMessageId)
+    }
+    if (!settled) this.logger.warn('outbox outcome came after the claim lapsed', { messageId: message.id })
+  }
+
+  private async recordFailure(message: OutboxMessage, error: unknown): Promise<void> {
+    const attempts = message.attempts + 1
+    const reason = error instanceof ProviderError ? error.message : 'unexpected error while sending'
+    const retryable = error instanceof ProviderError ? error.retryable : true
+    if (!(error instanceof ProviderError)) this.logger.error('outbox delivery failed', { messageId: message.id, error: String(error) })
+    const fence = message.lockedUntil!
+    await this.unitOfWork.run(async (r) => {
+      if (retryable && attempts < MAX_ATTEMPTS) {
+        await r.outbox.reschedule(message.id, fence, attempts, new Date(this.clock.now().getTime() + retryDelayMs(attempts)), reason)
+        return
+      }
+      this.logger.warn('outbox message failed for good', { messageId: message.id, organizationId: message.organizationId, attempts, reason })
+      const settled = await r.outbox.markFailed(message.id, fence, attempts, reason)
+      if (settled && message.payload.channel === 'sms') {
+        await r.interactions.setDelivery(message.organizationId, message.payload.sms.interactionId, 'failed', undefined)
+      }
+    })
   }
 }

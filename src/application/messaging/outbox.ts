@@ -1,4 +1,5 @@
 import type { EmailMessage } from '../../domain/messaging/email'
+import type { OutboxPayload, SmsMessage } from '../../domain/messaging/outbox'
 import type { Clock } from '../ports/clock'
 import type { IdGenerator } from '../ports/ids'
 import type { Repositories } from '../ports/repositories'
@@ -10,13 +11,21 @@ export class Outbox {
     private readonly ids: IdGenerator,
   ) {}
 
-  async email(r: Repositories, organizationId: string, email: EmailMessage): Promise<string> {
+  email(r: Repositories, organizationId: string, email: EmailMessage): Promise<string> {
+    return this.enqueue(r, organizationId, { channel: 'email', email })
+  }
+
+  sms(r: Repositories, organizationId: string, sms: SmsMessage): Promise<string> {
+    return this.enqueue(r, organizationId, { channel: 'sms', sms })
+  }
+
+  private async enqueue(r: Repositories, organizationId: string, payload: OutboxPayload): Promise<string> {
     const now = this.clock.now()
     const id = this.ids.next()
     await r.outbox.enqueue({
       id,
       organizationId,
-      payload: { channel: 'email', email },
+      payload,
       status: 'pending',
       attempts: 0,
       nextAttemptAt: now,

@@ -7,6 +7,7 @@ import type { Invitation } from '../../domain/members/invitation'
 import type { Member } from '../../domain/members/member'
 import type { StoredEmailSettings } from '../../domain/messaging/email'
 import type { OutboxMessage } from '../../domain/messaging/outbox'
+import type { DeliveryStatus } from '../../domain/messaging/sms'
 import type { Interaction } from '../../domain/needs/interaction'
 import type { Need, NeedChange, NeedStatus } from '../../domain/needs/need'
 import type { Organization } from '../../domain/organizations/organization'
@@ -21,9 +22,11 @@ export interface OrganizationRepository {
   insert(organization: Organization): Promise<void>
   findById(id: string): Promise<Organization | undefined>
   findBySlug(slug: string): Promise<Organization | undefined>
+  /** The organization whose SMS number this is (inbound messages). */
+  findByPhoneNumber(phoneNumber: string): Promise<Organization | undefined>
   findByShortCode(shortCode: string): Promise<Organization | undefined>
   count(): Promise<number>
-  /** Saves name, slug, short code, concurrency, registration status; a taken slug or short code is a ConflictError. */
+  /** Saves name, slug, short code, concurrency, registration status, phone number; a taken one is a ConflictError. */
   update(organization: Organization): Promise<void>
   /** Takes the organization's next need number (starting at FIRST_REFERENCE_NUMBER); safe under concurrency. */
   takeNextNeedNumber(organizationId: string): Promise<number>
@@ -65,19 +68,30 @@ export interface EmailSettingsRepository {
   save(settings: StoredEmailSettings): Promise<void>
 }
 
-/** The outbox is read across organizations by the dispatcher; each message still names its organization. */
+/**
+ * The outbox is read across organizations by the dispatcher; each message still names its organization.
+ * A claim makes messages `sending` until its `lockedUntil`, which also fences the outcome: an outcome
+ * applies only while that claim still holds the message, so a worker that outlived its lease cannot
+ * overwrite what the next one did.
+ */
 export interface OutboxRepository {
   enqueue(message: OutboxMessage): Promise<void>
   findById(id: string): Promise<OutboxMessage | undefined>
+  /** Organizations with messages due by `now`: pending ones whose time has come, or claims that lapsed. */
+  organizationsWithDue(now: Date, limit: number): Promise<string[]>
+  /** Messages of the organization under a live claim: in flight, counted against its concurrency cap. */
+  countInFlight(organizationId: string, now: Date): Promise<number>
   /**
-   * Claims up to `limit` messages that are due: pending ones whose time has come and `sending` ones whose
-   * claim lapsed (their worker died). They become `sending` until `lockedUntil`. Oldest first.
+   * Claims up to `limit` due messages of the organization, oldest first; they become `sending` until
+   * `lockedUntil`. A pending one starts its attempt now (`inFlightSince`); a lapsed one keeps the time its
+   * interrupted attempt began.
    */
-  claimDue(now: Date, limit: number, lockedUntil: Date): Promise<OutboxMessage[]>
-  markSent(id: string, at: Date, providerMessageId: string | undefined): Promise<void>
+  claimDue(organizationId: string, now: Date, limit: number, lockedUntil: Date): Promise<OutboxMessage[]>
+  /** Each answers false, changing nothing, when the claim `fence` no longer holds the message. */
+  markSent(id: string, fence: Date, at: Date, providerMessageId: string | undefined): Promise<boolean>
   /** Back to pending after a retryable failure. */
-  reschedule(id: string, attempts: number, nextAttemptAt: Date, error: string): Promise<void>
-  markFailed(id: string, attempts: number, error: string): Promise<void>
+  reschedule(id: string, fence: Date, attempts: number, nextAttemptAt: Date, error: string): Promise<boolean>
+  markFailed(id: string, fence: Date, attempts: number, error: string): Promise<boolean>
 }
 
 /** Filters of a need list; `partnerId` doubles as the scope of partner roles. */
@@ -102,12 +116,24 @@ export interface NeedRepository {
   moveConstituent(organizationId: string, fromConstituentId: string, toConstituentId: string, householdId: string): Promise<void>
   /** Points every need of the constituent at its (new) household. */
   setHouseholdOfConstituent(organizationId: string, constituentId: string, householdId: string): Promise<void>
+  /** The newest needs (at most 20) of any of these constituents, newest first. */
+  newestOfConstituents(organizationId: string, constituentIds: string[]): Promise<Need[]>
 }
 
 export interface InteractionRepository {
   insert(interaction: Interaction): Promise<void>
   /** Oldest first. */
   listByNeed(organizationId: string, needId: string): Promise<Interaction[]>
+  findById(organizationId: string, id: string): Promise<Interaction | undefined>
+  /** Across organizations: provider callbacks name only the provider's id. */
+  findByProviderMessageId(providerMessageId: string): Promise<Interaction | undefined>
+  setDelivery(organizationId: string, id: string, status: DeliveryStatus, providerMessageId: string | undefined): Promise<void>
+}
+
+export interface SmsOptOutRepository {
+  isOptedOut(organizationId: string, phone: string): Promise<boolean>
+  optOut(organizationId: string, phone: string, at: Date): Promise<void>
+  optIn(organizationId: string, phone: string): Promise<void>
 }
 
 export interface ConstituentRepository {
@@ -123,6 +149,8 @@ export interface ConstituentRepository {
   /** Matching as `parseConstituentQuery` describes; newest first, `id` as tie-break. */
   search(organizationId: string, query: ConstituentQuery, page: PageRequest): Promise<Page<Constituent>>
   listByHousehold(organizationId: string, householdId: string): Promise<Constituent[]>
+  /** The constituents with this E.164 phone (indexed). */
+  findByPhone(organizationId: string, phone: string): Promise<Constituent[]>
   insertHousehold(household: Household): Promise<void>
   /** Removes a household that no constituent and no need points at any more; false when one still does. */
   deleteHouseholdIfUnused(organizationId: string, householdId: string): Promise<boolean>
@@ -183,4 +211,5 @@ export interface Repositories {
   invitations: InvitationRepository
   emailSettings: EmailSettingsRepository
   outbox: OutboxRepository
+  smsOptOuts: SmsOptOutRepository
 }

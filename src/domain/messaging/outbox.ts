@@ -4,7 +4,15 @@ import type { EmailMessage } from './email'
  * A message waiting to leave, written in the same transaction as what caused it, so nothing is lost on a
  * crash and nothing is sent for a change that rolled back.
  */
-export type OutboxPayload = { channel: 'email'; email: EmailMessage }
+export type OutboxPayload = { channel: 'email'; email: EmailMessage } | { channel: 'sms'; sms: SmsMessage }
+
+/** A text to send, and the interaction that records it (contract §8). */
+export interface SmsMessage {
+  from: string
+  to: string
+  body: string
+  interactionId: string
+}
 
 export type OutboxStatus = 'pending' | 'sending' | 'sent' | 'failed'
 
@@ -16,8 +24,13 @@ export interface OutboxMessage {
   attempts: number
   /** When it may be tried (again). */
   nextAttemptAt: Date
-  /** While `sending`: the claim holds until then; a worker that died lets it lapse. */
+  /** While `sending`: the claim holds until then; a worker that died lets it lapse. Also the claim's fence. */
   lockedUntil?: Date
+  /**
+   * When the current attempt began. A message claimed again with this set was in flight when its worker
+   * died: it may or may not have left, and must be checked with the provider before it is sent again.
+   */
+  inFlightSince?: Date
   lastError?: string
   providerMessageId?: string
   createdAt: Date

@@ -14,7 +14,9 @@ import type {
   InvitationRepository,
   EmailSettingsRepository,
   OutboxRepository,
+  SmsOptOutRepository,
 } from '../../../application/ports/repositories'
+import type { DeliveryStatus } from '../../../domain/messaging/sms'
 import type { Role } from '../../../domain/auth/roles'
 import { ConflictError } from '../../../domain/errors'
 import type { Invitation } from '../../../domain/members/invitation'
@@ -66,6 +68,9 @@ class MemoryOrganizationRepository extends MemoryRepository implements Organizat
       if (other.id === organization.id) continue
       if (other.slug === organization.slug) throw new ConflictError('The slug is taken by another organization')
       if (organization.shortCode && other.shortCode === organization.shortCode) throw new ConflictError('The short code is taken by another organization')
+      if (organization.phoneNumber && other.phoneNumber === organization.phoneNumber) {
+        throw new ConflictError('The phone number belongs to another organization')
+      }
     }
   }
   async findById(id: string) {
@@ -74,6 +79,10 @@ class MemoryOrganizationRepository extends MemoryRepository implements Organizat
   }
   async findBySlug(slug: string) {
     const found = [...this.t.organizations.values()].find((o) => o.slug === slug)
+    return found ? withoutSequence(found) : undefined
+  }
+  async findByPhoneNumber(phoneNumber: string) {
+    const found = [...this.t.organizations.values()].find((o) => o.phoneNumber === phoneNumber)
     return found ? withoutSequence(found) : undefined
   }
   async findByShortCode(shortCode: string) {
@@ -186,6 +195,13 @@ class MemoryNeedRepository extends MemoryRepository implements NeedRepository {
   async moveConstituent(organizationId: string, fromConstituentId: string, toConstituentId: string, householdId: string) {
     for (const need of this.needsOf(organizationId, fromConstituentId)) Object.assign(need, { constituentId: toConstituentId, householdId })
   }
+  async newestOfConstituents(organizationId: string, constituentIds: string[]) {
+    return [...this.t.needs.values()]
+      .filter((n) => n.organizationId === organizationId && n.constituentId !== undefined && constituentIds.includes(n.constituentId))
+      .sort(newestFirst)
+      .slice(0, 20)
+      .map(copy)
+  }
   async setHouseholdOfConstituent(organizationId: string, constituentId: string, householdId: string) {
     for (const need of this.needsOf(organizationId, constituentId)) need.householdId = householdId
   }
@@ -200,6 +216,36 @@ class MemoryInteractionRepository extends MemoryRepository implements Interactio
       .filter((i) => i.organizationId === organizationId && i.needId === needId)
       .sort((a, b) => -newestFirst(a, b))
       .map(copy)
+  }
+  async findById(organizationId: string, id: string) {
+    return inOrganization(
+      this.t.interactions.find((i) => i.id === id),
+      organizationId,
+    )
+  }
+  async findByProviderMessageId(providerMessageId: string) {
+    return copy(this.t.interactions.find((i) => i.providerMessageId === providerMessageId))
+  }
+  async setDelivery(organizationId: string, id: string, status: DeliveryStatus, providerMessageId: string | undefined) {
+    const interaction = this.t.interactions.find((i) => i.id === id && i.organizationId === organizationId)
+    if (!interaction) return
+    interaction.deliveryStatus = status
+    if (providerMessageId) interaction.providerMessageId = providerMessageId
+  }
+}
+
+class MemorySmsOptOutRepository extends MemoryRepository implements SmsOptOutRepository {
+  private key(organizationId: string, phone: string) {
+    return `${organizationId}|${phone}`
+  }
+  async isOptedOut(organizationId: string, phone: string) {
+    return this.t.smsOptOuts.has(this.key(organizationId, phone))
+  }
+  async optOut(organizationId: string, phone: string, at: Date) {
+    if (!this.t.smsOptOuts.has(this.key(organizationId, phone))) this.t.smsOptOuts.set(this.key(organizationId, phone), at)
+  }
+  async optIn(organizationId: string, phone: string) {
+    this.t.smsOptOuts.delete(this.key(organizationId, phone))
   }
 }
 
@@ -253,6 +299,12 @@ class MemoryConstituentRepository extends MemoryRepository implements Constituen
     return this.inOrganization(organizationId)
       .filter((c) => c.householdId === householdId)
       .sort((a, b) => -newestFirst(a, b))
+      .map(copy)
+  }
+  async findByPhone(organizationId: string, phone: string) {
+    return this.inOrganization(organizationId)
+      .filter((c) => c.phone === phone)
+      .sort(newestFirst)
       .map(copy)
   }
   async insertHousehold(h: Household) {
@@ -368,29 +420,40 @@ class MemoryOutboxRepository extends MemoryRepository implements OutboxRepositor
   async findById(id: string) {
     return copy(this.t.outbox.get(id))
   }
-  async claimDue(now: Date, limit: number, lockedUntil: Date) {
+  private isDue(m: OutboxMessage, now: Date) {
+    return (m.status === 'pending' && m.nextAttemptAt <= now) || (m.status === 'sending' && m.lockedUntil! <= now)
+  }
+  async organizationsWithDue(now: Date, limit: number) {
+    return [...new Set([...this.t.outbox.values()].filter((m) => this.isDue(m, now)).map((m) => m.organizationId))].slice(0, limit)
+  }
+  async countInFlight(organizationId: string, now: Date) {
+    return [...this.t.outbox.values()].filter((m) => m.organizationId === organizationId && m.status === 'sending' && m.lockedUntil! > now).length
+  }
+  async claimDue(organizationId: string, now: Date, limit: number, lockedUntil: Date) {
     const due = [...this.t.outbox.values()]
-      .filter((m) => (m.status === 'pending' && m.nextAttemptAt <= now) || (m.status === 'sending' && m.lockedUntil! <= now))
+      .filter((m) => m.organizationId === organizationId && this.isDue(m, now))
       .sort((a, b) => a.nextAttemptAt.getTime() - b.nextAttemptAt.getTime() || (a.id < b.id ? -1 : 1))
-      .slice(0, limit)
-    for (const m of due) Object.assign(m, { status: 'sending', lockedUntil })
+      .slice(0, Math.max(0, limit))
+    for (const m of due) Object.assign(m, { status: 'sending', lockedUntil, inFlightSince: m.inFlightSince ?? now })
     return due.map(copy)
   }
-  async markSent(id: string, at: Date, providerMessageId: string | undefined) {
-    this.change(id, { status: 'sent', sentAt: at, lockedUntil: undefined, providerMessageId })
+  markSent(id: string, fence: Date, at: Date, providerMessageId: string | undefined) {
+    return this.settle(id, fence, { status: 'sent', sentAt: at, providerMessageId })
   }
-  async reschedule(id: string, attempts: number, nextAttemptAt: Date, error: string) {
-    this.change(id, { status: 'pending', attempts, nextAttemptAt, lockedUntil: undefined, lastError: error })
+  reschedule(id: string, fence: Date, attempts: number, nextAttemptAt: Date, error: string) {
+    return this.settle(id, fence, { status: 'pending', attempts, nextAttemptAt, lastError: error })
   }
-  async markFailed(id: string, attempts: number, error: string) {
-    this.change(id, { status: 'failed', attempts, lockedUntil: undefined, lastError: error })
+  markFailed(id: string, fence: Date, attempts: number, error: string) {
+    return this.settle(id, fence, { status: 'failed', attempts, lastError: error })
   }
-  private change(id: string, fields: Partial<OutboxMessage>) {
+  /** Applies an outcome only while the claim `fence` still holds the message. */
+  private async settle(id: string, fence: Date, fields: Partial<OutboxMessage>) {
     const message = this.t.outbox.get(id)
-    if (message) this.t.outbox.set(id, copy({ ...message, ...fields }))
+    if (!message || message.status !== 'sending' || message.lockedUntil?.getTime() !== fence.getTime()) return false
+    this.t.outbox.set(id, copy({ ...message, lockedUntil: undefined, inFlightSince: undefined, ...fields }))
+    return true
   }
 }
-
 /** Repositories over one store: the committed one for reads, a transaction's draft for writes. */
 export function memoryRepositories(store: MemoryStore): Repositories {
   return {
@@ -406,5 +469,6 @@ export function memoryRepositories(store: MemoryStore): Repositories {
     invitations: new MemoryInvitationRepository(store),
     emailSettings: new MemoryEmailSettingsRepository(store),
     outbox: new MemoryOutboxRepository(store),
+    smsOptOuts: new MemorySmsOptOutRepository(store),
   }
 }

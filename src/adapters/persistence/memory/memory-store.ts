@@ -26,6 +26,8 @@ export interface MemoryTables {
   invitations: Map<string, Invitation>
   emailSettings: Map<string, StoredEmailSettings>
   outbox: Map<string, OutboxMessage>
+  /** `organizationId|phone` → when it opted out. */
+  smsOptOuts: Map<string, Date>
 }
 
 export function emptyTables(): MemoryTables {
@@ -44,6 +46,7 @@ export function emptyTables(): MemoryTables {
     invitations: new Map(),
     emailSettings: new Map(),
     outbox: new Map(),
+    smsOptOuts: new Map(),
   }
 }
 

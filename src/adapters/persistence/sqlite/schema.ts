@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm'
-import { index, integer, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core'
+import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core'
 
 // The SQLite shape of the data. Thin on purpose: the rules live in the domain, not here.
 // Times are UTC milliseconds; JSON columns hold arrays and free objects.
@@ -12,7 +12,8 @@ export const organizations = sqliteTable('organizations', {
   shortCode: text('short_code').unique(),
   maxConcurrency: integer('max_concurrency').notNull(),
   tcrStatus: text('tcr_status'),
-  phoneNumber: text('phone_number'),
+  /** The number texts come from and arrive at; inbound messages find their organization by it. */
+  phoneNumber: text('phone_number').unique(),
   /** The last need number taken; the next need gets this plus one. */
   needSequence: integer('need_sequence').notNull(),
   createdAt: createdAt(),
@@ -182,12 +183,30 @@ export const interactions = sqliteTable(
     organizationId: text('organization_id').notNull().references(() => organizations.id),
     partnerId: text('partner_id'),
     needId: text('need_id').references(() => needs.id),
+    constituentId: text('constituent_id'),
     channel: text('channel').notNull(),
+    direction: text('direction'),
     senderIdentifier: text('sender_identifier').notNull(),
     content: text('content'),
+    deliveryStatus: text('delivery_status'),
+    providerMessageId: text('provider_message_id'),
     createdAt: createdAt(),
   },
-  (t) => [index('interactions_by_need').on(t.organizationId, t.needId, t.createdAt, t.id)],
+  (t) => [
+    index('interactions_by_need').on(t.organizationId, t.needId, t.createdAt, t.id),
+    index('interactions_by_provider_message').on(t.providerMessageId),
+  ],
+)
+
+/** Numbers that texted STOP to an organization (contract §8): its own list, whatever the provider blocks. */
+export const smsOptOuts = sqliteTable(
+  'sms_opt_outs',
+  {
+    organizationId: text('organization_id').notNull().references(() => organizations.id),
+    phone: text('phone').notNull(),
+    optedOutAt: integer('opted_out_at', { mode: 'timestamp_ms' }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.organizationId, t.phone] })],
 )
 
 export const refreshTokens = sqliteTable(
@@ -247,10 +266,15 @@ export const outbox = sqliteTable(
     attempts: integer('attempts').notNull(),
     nextAttemptAt: integer('next_attempt_at', { mode: 'timestamp_ms' }).notNull(),
     lockedUntil: integer('locked_until', { mode: 'timestamp_ms' }),
+    inFlightSince: integer('in_flight_since', { mode: 'timestamp_ms' }),
     lastError: text('last_error'),
     providerMessageId: text('provider_message_id'),
     createdAt: createdAt(),
     sentAt: integer('sent_at', { mode: 'timestamp_ms' }),
   },
-  (t) => [index('outbox_due').on(t.status, t.nextAttemptAt), index('outbox_lapsed').on(t.status, t.lockedUntil)],
+  (t) => [
+    index('outbox_due').on(t.status, t.nextAttemptAt),
+    index('outbox_lapsed').on(t.status, t.lockedUntil),
+    index('outbox_by_organization').on(t.organizationId, t.status, t.nextAttemptAt),
+  ],
 )

@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, gte, inArray, isNull, lte, min, ne, or, sql, type SQL } from 'drizzle-orm'
+import { and, asc, count, desc, eq, gt, gte, inArray, isNull, lte, min, ne, or, sql, type SQL } from 'drizzle-orm'
 import type { SQLiteColumn } from 'drizzle-orm/sqlite-core'
 import type { BunSQLiteDatabase } from 'drizzle-orm/bun-sqlite'
 import type {
@@ -17,7 +17,9 @@ import type {
   InvitationRepository,
   EmailSettingsRepository,
   OutboxRepository,
+  SmsOptOutRepository,
 } from '../../../application/ports/repositories'
+import type { DeliveryStatus } from '../../../domain/messaging/sms'
 import { ConflictError } from '../../../domain/errors'
 import type { Invitation } from '../../../domain/members/invitation'
 import type { EmailProvider, StoredEmailSettings } from '../../../domain/messaging/email'
@@ -64,6 +66,9 @@ class SqliteOrganizationRepository implements OrganizationRepository {
   }
   findBySlug(slug: string) {
     return this.one(eq(s.organizations.slug, slug))
+  }
+  findByPhoneNumber(phoneNumber: string) {
+    return this.one(eq(s.organizations.phoneNumber, phoneNumber))
   }
   findByShortCode(shortCode: string) {
     return this.one(eq(s.organizations.shortCode, shortCode))
@@ -306,11 +311,31 @@ class SqliteNeedRepository implements NeedRepository {
       .set({ constituentId: toConstituentId, householdId })
       .where(and(eq(s.needs.organizationId, organizationId), eq(s.needs.constituentId, fromConstituentId)))
   }
+  async newestOfConstituents(organizationId: string, constituentIds: string[]) {
+    if (constituentIds.length === 0) return []
+    const rows = await this.db
+      .select()
+      .from(s.needs)
+      .where(and(eq(s.needs.organizationId, organizationId), inArray(s.needs.constituentId, constituentIds)))
+      .orderBy(desc(s.needs.createdAt), desc(s.needs.id))
+      .limit(20)
+    return rows.map(toNeed)
+  }
   async setHouseholdOfConstituent(organizationId: string, constituentId: string, householdId: string) {
     await this.db
       .update(s.needs)
       .set({ householdId })
       .where(and(eq(s.needs.organizationId, organizationId), eq(s.needs.constituentId, constituentId)))
+  }
+}
+
+function toInteraction(row: typeof s.interactions.$inferSelect): Interaction {
+  const { channel, direction, deliveryStatus, ...rest } = present(row)
+  return {
+    ...rest,
+    channel: channel as InteractionChannel,
+    ...(direction ? { direction: direction as 'inbound' | 'outbound' } : {}),
+    ...(deliveryStatus ? { deliveryStatus: deliveryStatus as DeliveryStatus } : {}),
   }
 }
 
@@ -321,7 +346,11 @@ class SqliteInteractionRepository implements InteractionRepository {
       ...i,
       partnerId: nullable(i.partnerId),
       needId: nullable(i.needId),
+      constituentId: nullable(i.constituentId),
+      direction: nullable(i.direction),
       content: nullable(i.content),
+      deliveryStatus: nullable(i.deliveryStatus),
+      providerMessageId: nullable(i.providerMessageId),
     })
   }
   async listByNeed(organizationId: string, needId: string) {
@@ -330,10 +359,43 @@ class SqliteInteractionRepository implements InteractionRepository {
       .from(s.interactions)
       .where(and(eq(s.interactions.organizationId, organizationId), eq(s.interactions.needId, needId)))
       .orderBy(asc(s.interactions.createdAt), asc(s.interactions.id))
-    return rows.map((row) => {
-      const { channel, ...rest } = present(row)
-      return { ...rest, channel: channel as InteractionChannel }
-    })
+    return rows.map(toInteraction)
+  }
+  async findById(organizationId: string, id: string) {
+    const [row] = await this.db
+      .select()
+      .from(s.interactions)
+      .where(and(eq(s.interactions.organizationId, organizationId), eq(s.interactions.id, id)))
+      .limit(1)
+    return row ? toInteraction(row) : undefined
+  }
+  async findByProviderMessageId(providerMessageId: string) {
+    const [row] = await this.db.select().from(s.interactions).where(eq(s.interactions.providerMessageId, providerMessageId)).limit(1)
+    return row ? toInteraction(row) : undefined
+  }
+  async setDelivery(organizationId: string, id: string, status: DeliveryStatus, providerMessageId: string | undefined) {
+    await this.db
+      .update(s.interactions)
+      .set({ deliveryStatus: status, ...(providerMessageId ? { providerMessageId } : {}) })
+      .where(and(eq(s.interactions.organizationId, organizationId), eq(s.interactions.id, id)))
+  }
+}
+
+class SqliteSmsOptOutRepository implements SmsOptOutRepository {
+  constructor(private readonly db: SqliteDb) {}
+  async isOptedOut(organizationId: string, phone: string) {
+    const rows = await this.db
+      .select({ phone: s.smsOptOuts.phone })
+      .from(s.smsOptOuts)
+      .where(and(eq(s.smsOptOuts.organizationId, organizationId), eq(s.smsOptOuts.phone, phone)))
+      .limit(1)
+    return rows.length > 0
+  }
+  async optOut(organizationId: string, phone: string, at: Date) {
+    await this.db.insert(s.smsOptOuts).values({ organizationId, phone, optedOutAt: at }).onConflictDoNothing()
+  }
+  async optIn(organizationId: string, phone: string) {
+    await this.db.delete(s.smsOptOuts).where(and(eq(s.smsOptOuts.organizationId, organizationId), eq(s.smsOptOuts.phone, phone)))
   }
 }
 
@@ -452,6 +514,15 @@ class SqliteConstituentRepository implements ConstituentRepository {
       .from(s.constituents)
       .where(and(eq(s.constituents.organizationId, organizationId), eq(s.constituents.householdId, householdId)))
       .orderBy(asc(s.constituents.createdAt), asc(s.constituents.id))
+    return rows.map(toConstituent)
+  }
+  async findByPhone(organizationId: string, phone: string) {
+    const rows = await this.db
+      .select()
+      .from(s.constituents)
+      .where(and(eq(s.constituents.organizationId, organizationId), eq(s.constituents.phone, phone)))
+      .orderBy(desc(s.constituents.createdAt), desc(s.constituents.id))
+      .limit(50)
     return rows.map(toConstituent)
   }
   async insertHousehold(h: Household) {
@@ -636,6 +707,7 @@ class SqliteOutboxRepository implements OutboxRepository {
     await this.db.insert(s.outbox).values({
       ...m,
       lockedUntil: nullable(m.lockedUntil),
+      inFlightSince: nullable(m.inFlightSince),
       lastError: nullable(m.lastError),
       providerMessageId: nullable(m.providerMessageId),
       sentAt: nullable(m.sentAt),
@@ -645,31 +717,57 @@ class SqliteOutboxRepository implements OutboxRepository {
     const [row] = await this.db.select().from(s.outbox).where(eq(s.outbox.id, id)).limit(1)
     return row ? toOutboxMessage(row) : undefined
   }
-  async claimDue(now: Date, limit: number, lockedUntil: Date) {
-    const due = or(
+  private due(now: Date) {
+    return or(
       and(eq(s.outbox.status, 'pending'), lte(s.outbox.nextAttemptAt, now)),
       and(eq(s.outbox.status, 'sending'), lte(s.outbox.lockedUntil, now)),
     )
-    const rows = await this.db.select().from(s.outbox).where(due).orderBy(asc(s.outbox.nextAttemptAt), asc(s.outbox.id)).limit(limit)
-    if (rows.length === 0) return []
-    const ids = rows.map((r) => r.id)
-    await this.db.update(s.outbox).set({ status: 'sending', lockedUntil }).where(inArray(s.outbox.id, ids))
-    return rows.map((row) => ({ ...toOutboxMessage(row), status: 'sending' as const, lockedUntil }))
   }
-  async markSent(id: string, at: Date, providerMessageId: string | undefined) {
-    await this.db
+  async organizationsWithDue(now: Date, limit: number) {
+    const rows = await this.db.selectDistinct({ id: s.outbox.organizationId }).from(s.outbox).where(this.due(now)).limit(limit)
+    return rows.map((r) => r.id)
+  }
+  async countInFlight(organizationId: string, now: Date) {
+    const [row] = await this.db
+      .select({ n: count() })
+      .from(s.outbox)
+      .where(and(eq(s.outbox.organizationId, organizationId), eq(s.outbox.status, 'sending'), gt(s.outbox.lockedUntil, now)))
+    return row?.n ?? 0
+  }
+  async claimDue(organizationId: string, now: Date, limit: number, lockedUntil: Date) {
+    if (limit <= 0) return []
+    const rows = await this.db
+      .select()
+      .from(s.outbox)
+      .where(and(eq(s.outbox.organizationId, organizationId), this.due(now)))
+      .orderBy(asc(s.outbox.nextAttemptAt), asc(s.outbox.id))
+      .limit(limit)
+    const claimed = rows.map((row) => {
+      const message = toOutboxMessage(row)
+      return { ...message, status: 'sending' as const, lockedUntil, inFlightSince: message.inFlightSince ?? now }
+    })
+    for (const m of claimed) {
+      await this.db.update(s.outbox).set({ status: 'sending', lockedUntil, inFlightSince: m.inFlightSince }).where(eq(s.outbox.id, m.id))
+    }
+    return claimed
+  }
+  /** Applies an outcome only while the claim `fence` still holds the message. */
+  private async settle(id: string, fence: Date, fields: Partial<typeof s.outbox.$inferInsert>) {
+    const rows = await this.db
       .update(s.outbox)
-      .set({ status: 'sent', sentAt: at, lockedUntil: null, providerMessageId: nullable(providerMessageId) })
-      .where(eq(s.outbox.id, id))
+      .set({ lockedUntil: null, inFlightSince: null, ...fields })
+      .where(and(eq(s.outbox.id, id), eq(s.outbox.status, 'sending'), eq(s.outbox.lockedUntil, fence)))
+      .returning({ id: s.outbox.id })
+    return rows.length === 1
   }
-  async reschedule(id: string, attempts: number, nextAttemptAt: Date, error: string) {
-    await this.db
-      .update(s.outbox)
-      .set({ status: 'pending', attempts, nextAttemptAt, lockedUntil: null, lastError: error })
-      .where(eq(s.outbox.id, id))
+  markSent(id: string, fence: Date, at: Date, providerMessageId: string | undefined) {
+    return this.settle(id, fence, { status: 'sent', sentAt: at, providerMessageId: nullable(providerMessageId) })
   }
-  async markFailed(id: string, attempts: number, error: string) {
-    await this.db.update(s.outbox).set({ status: 'failed', attempts, lockedUntil: null, lastError: error }).where(eq(s.outbox.id, id))
+  reschedule(id: string, fence: Date, attempts: number, nextAttemptAt: Date, error: string) {
+    return this.settle(id, fence, { status: 'pending', attempts, nextAttemptAt, lastError: error })
+  }
+  markFailed(id: string, fence: Date, attempts: number, error: string) {
+    return this.settle(id, fence, { status: 'failed', attempts, lastError: error })
   }
 }
 
@@ -689,6 +787,7 @@ const UNIQUE_MESSAGES: Array<[string, string]> = [
   ['organizations.slug', 'The slug is taken by another organization'],
   ['organizations.short_code', 'The short code is taken by another organization'],
   ['members.organization_id, members.email', 'A member with this email already exists in the organization'],
+  ['organizations.phone_number', 'The phone number belongs to another organization'],
 ]
 
 export function sqliteRepositories(db: SqliteDb): Repositories {
@@ -705,5 +804,6 @@ export function sqliteRepositories(db: SqliteDb): Repositories {
     invitations: new SqliteInvitationRepository(db),
     emailSettings: new SqliteEmailSettingsRepository(db),
     outbox: new SqliteOutboxRepository(db),
+    smsOptOuts: new SqliteSmsOptOutRepository(db),
   }
 }

@@ -1,0 +1,46 @@
+import { Elysia, t } from 'elysia'
+import type { Container } from 'inversify'
+import { ReceiveSms } from '../../application/sms/receive-sms'
+import { RecordSmsStatus } from '../../application/sms/record-sms-status'
+import { problems } from './common.schemas'
+
+// contract §8: Twilio posts form-encoded parameters, signed in X-Twilio-Signature over the public URL
+const TwilioParams = t.Record(t.String({ maxLength: 100 }), t.String({ maxLength: 5000 }), { maxProperties: 100 })
+const EMPTY_TWIML = '<?xml version="1.0" encoding="UTF-8"?><Response></Response>'
+
+export function webhooksRoutes(c: Container, publicBaseUrl: string) {
+  const receive = c.get(ReceiveSms)
+  const recordStatus = c.get(RecordSmsStatus)
+  /** What Twilio signed: the address it was given (behind a proxy, not the one this server sees). */
+  const signedRequest = (request: Request, params: Record<string, string>) => {
+    const { pathname, search } = new URL(request.url)
+    return { url: `${publicBaseUrl}${pathname}${search}`, params, signature: request.headers.get('x-twilio-signature') ?? undefined }
+  }
+
+  return new Elysia({ name: 'webhooks', prefix: '/api/webhooks/twilio', detail: { tags: ['Webhooks'], security: [] } })
+    .post(
+      '/sms',
+      async ({ request, body, set }) => {
+        await receive.execute(signedRequest(request, body))
+        set.headers['content-type'] = 'text/xml'
+        return EMPTY_TWIML
+      },
+      {
+        body: TwilioParams,
+        response: { 200: t.String({ description: 'Empty TwiML' }), ...problems(400, 403, 413) },
+        detail: { summary: 'Inbound text (Twilio); STOP/START keywords change the opt-out' },
+      },
+    )
+    .post(
+      '/status',
+      async ({ request, body, set }) => {
+        await recordStatus.execute(signedRequest(request, body))
+        set.status = 204
+      },
+      {
+        body: TwilioParams,
+        response: { 204: t.Void(), ...problems(400, 403, 413) },
+        detail: { summary: 'Delivery status callback (Twilio)' },
+      },
+    )
+}

@@ -1,0 +1,20 @@
+import { E164_PATTERN } from '../../domain/constituents/contact'
+import { InvalidError, NotFoundError } from '../../domain/errors'
+import type { UnitOfWork } from '../ports/unit-of-work'
+
+/**
+ * An operator's command (`intake org set-phone-number`): the number provisioned with the SMS provider,
+ * which texts come from and inbound texts are matched by. One number belongs to one organization.
+ */
+export class SetOrganizationPhoneNumber {
+  constructor(private readonly unitOfWork: UnitOfWork) {}
+
+  async execute(slug: string, phoneNumber: string): Promise<void> {
+    if (!new RegExp(E164_PATTERN).test(phoneNumber)) throw InvalidError.field('/phone', 'must be an E.164 phone number such as +15551234567')
+    await this.unitOfWork.run(async (r) => {
+      const organization = await r.organizations.findBySlug(slug)
+      if (!organization) throw new NotFoundError('Organization')
+      await r.organizations.update({ ...organization, phoneNumber }) // another organization's number is a ConflictError
+    })
+  }
+}

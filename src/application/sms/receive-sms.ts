@@ -1,0 +1,65 @@
+import { ForbiddenError } from '../../domain/errors'
+import type { Interaction } from '../../domain/needs/interaction'
+import { isOpen } from '../../domain/needs/need'
+import { optKeywordOf } from '../../domain/messaging/sms'
+import type { Clock } from '../ports/clock'
+import type { IdGenerator } from '../ports/ids'
+import type { Logger } from '../ports/logger'
+import type { SmsWebhookVerifier } from '../ports/sms'
+import type { UnitOfWork } from '../ports/unit-of-work'
+
+export interface WebhookRequest {
+  /** The public URL the provider posted to (PUBLIC_BASE_URL + path): what it signed. */
+  url: string
+  params: Record<string, string>
+  signature: string | undefined
+}
+
+/**
+ * contract §8, inbound: the organization is the one whose number was texted. STOP and its kin opt the
+ * sender out of that organization's messages, START/YES/UNSTOP back in; every message, keywords too,
+ * becomes an `sms` interaction on the newest open need of a constituent with that number, or stays
+ * unattached.
+ */
+export class ReceiveSms {
+  constructor(
+    private readonly unitOfWork: UnitOfWork,
+    private readonly verifier: SmsWebhookVerifier,
+    private readonly clock: Clock,
+    private readonly ids: IdGenerator,
+    private readonly logger: Logger,
+  ) {}
+
+  async execute(request: WebhookRequest): Promise<void> {
+    if (!this.verifier.isAuthentic(request.url, request.params, request.signature)) throw new ForbiddenError('Invalid webhook signature')
+    const { From: from, To: to, Body: body = '', MessageSid: messageSid } = request.params
+    if (!from || !to) return
+    await this.unitOfWork.run(async (r) => {
+      const organization = await r.organizations.findByPhoneNumber(to)
+      if (!organization) {
+        this.logger.warn('inbound sms to a number no organization has', { to })
+        return
+      }
+      const now = this.clock.now()
+      const keyword = optKeywordOf(body)
+      if (keyword === 'opt-out') await r.smsOptOuts.optOut(organization.id, from, now)
+      if (keyword === 'opt-in') await r.smsOptOuts.optIn(organization.id, from)
+      const constituents = await r.constituents.findByPhone(organization.id, from)
+      const needs = await r.needs.newestOfConstituents(organization.id, constituents.map((c) => c.id))
+      const need = needs.find((n) => isOpen(n.status))
+      const interaction: Interaction = {
+        id: this.ids.next(),
+        organizationId: organization.id,
+        channel: 'sms',
+        direction: 'inbound',
+        senderIdentifier: from,
+        content: body,
+        createdAt: now,
+        ...(messageSid ? { providerMessageId: messageSid } : {}),
+        ...(need ? { needId: need.id, partnerId: need.partnerId } : {}),
+        ...((need?.constituentId ?? constituents[0]?.id) ? { constituentId: need?.constituentId ?? constituents[0]!.id } : {}),
+      }
+      await r.interactions.insert(interaction)
+    })
+  }
+}

@@ -1,0 +1,26 @@
+import { ForbiddenError } from '../../domain/errors'
+import { advancesDelivery, deliveryStatusOf } from '../../domain/messaging/sms'
+import type { SmsWebhookVerifier } from '../ports/sms'
+import type { UnitOfWork } from '../ports/unit-of-work'
+import type { WebhookRequest } from './receive-sms'
+
+/** contract §8: the provider's status callbacks move an sms interaction to delivered or failed. */
+export class RecordSmsStatus {
+  constructor(
+    private readonly unitOfWork: UnitOfWork,
+    private readonly verifier: SmsWebhookVerifier,
+  ) {}
+
+  async execute(request: WebhookRequest): Promise<void> {
+    if (!this.verifier.isAuthentic(request.url, request.params, request.signature)) throw new ForbiddenError('Invalid webhook signature')
+    const sid = request.params.MessageSid ?? request.params.SmsSid
+    const status = deliveryStatusOf(request.params.MessageStatus ?? request.params.SmsStatus ?? '')
+    if (!sid || !status) return
+    await this.unitOfWork.run(async (r) => {
+      const interaction = await r.interactions.findByProviderMessageId(sid)
+      if (interaction && advancesDelivery(interaction.deliveryStatus, status)) {
+        await r.interactions.setDelivery(interaction.organizationId, interaction.id, status, sid)
+      }
+    })
+  }
+}

@@ -1,0 +1,62 @@
+import type { Actor } from '../../domain/auth/actor'
+import { InvalidError } from '../../domain/errors'
+import type { Interaction } from '../../domain/needs/interaction'
+import { authorize } from '../auth/authorize'
+import type { Outbox } from '../messaging/outbox'
+import { findVisibleNeed } from '../needs/find-need'
+import type { Clock } from '../ports/clock'
+import type { IdGenerator } from '../ports/ids'
+import type { UnitOfWork } from '../ports/unit-of-work'
+
+/**
+ * interface §4.7; contract §8: checks the need, its constituent, the phone and the opt-out, then records the
+ * `sms` interaction and puts the message in the outbox in one transaction. The dispatcher sends it.
+ */
+export class SendSms {
+  constructor(
+    private readonly unitOfWork: UnitOfWork,
+    private readonly outbox: Outbox,
+    private readonly clock: Clock,
+    private readonly ids: IdGenerator,
+    /** Whether the provider needs the organization's own number to send from (Twilio does, the log does not). */
+    private readonly senderNumberRequired: boolean,
+  ) {}
+
+  async execute(actor: Actor, needId: string, body: string): Promise<{ interactionId: string }> {
+    authorize(actor, 'needs:send-sms')
+    return this.unitOfWork.run(async (r) => {
+      const need = await findVisibleNeed(r, actor, needId)
+      if (!need.constituentId) throw InvalidError.field('/', 'The need has no constituent to text')
+      const constituent = await r.constituents.findById(actor.organizationId, need.constituentId)
+      if (!constituent?.phone) throw InvalidError.field('/', 'The constituent has no phone number')
+      if (await r.smsOptOuts.isOptedOut(actor.organizationId, constituent.phone)) {
+        throw InvalidError.field('/', 'The constituent opted out of text messages (replied STOP); they can opt back in by texting START')
+      }
+      const organization = await r.organizations.findById(actor.organizationId)
+      if (this.senderNumberRequired && !organization?.phoneNumber) {
+        throw InvalidError.field('/', 'The organization has no SMS number yet: an operator sets it with `intake org set-phone-number`')
+      }
+      const interaction: Interaction = {
+        id: this.ids.next(),
+        organizationId: actor.organizationId,
+        partnerId: need.partnerId,
+        needId: need.id,
+        constituentId: constituent.id,
+        channel: 'sms',
+        direction: 'outbound',
+        senderIdentifier: organization?.phoneNumber ?? 'system',
+        content: body,
+        deliveryStatus: 'queued',
+        createdAt: this.clock.now(),
+      }
+      await r.interactions.insert(interaction)
+      await this.outbox.sms(r, actor.organizationId, {
+        from: organization?.phoneNumber ?? 'system',
+        to: constituent.phone,
+        body,
+        interactionId: interaction.id,
+      })
+      return { interactionId: interaction.id }
+    })
+  }
+}
