@@ -82,6 +82,8 @@ export class ProviderError extends DomainError {
     message: string,
     /** Worth trying again later: network errors, 429 and 5xx. */
     readonly retryable: boolean,
+    /** No answer came back (network error, timeout): the provider may or may not have taken the message. */
+    readonly outcomeUnknown = false,
   ) {
     super(message)
   }

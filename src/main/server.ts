@@ -35,9 +35,8 @@ export async function startServer(config: Config, overrides: ContainerOverrides 
     url: `http://${server.hostname === '0.0.0.0' ? 'localhost' : server.hostname}:${server.port}`,
     container,
     async stop() {
-      // Stop taking requests and let those in flight finish, then the worker's pass, then the database.
-      await app.stop()
-      await worker?.stop()
+      // Stop taking requests and claims at once, let what is in flight finish, then close the database.
+      await Promise.all([app.stop(), worker?.stop()])
       await persistence.close()
     },
   }

@@ -27,6 +27,7 @@ export function webhooksRoutes(c: Container, publicBaseUrl: string) {
       },
       {
         body: TwilioParams,
+        parse: 'urlencoded',
         response: { 200: t.String({ description: 'Empty TwiML' }), ...problems(400, 403, 413) },
         detail: { summary: 'Inbound text (Twilio); STOP/START keywords change the opt-out' },
       },
@@ -39,6 +40,7 @@ export function webhooksRoutes(c: Container, publicBaseUrl: string) {
       },
       {
         body: TwilioParams,
+        parse: 'urlencoded',
         response: { 204: t.Void(), ...problems(400, 403, 413) },
         detail: { summary: 'Delivery status callback (Twilio)' },
       },

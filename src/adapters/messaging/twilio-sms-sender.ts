@@ -65,8 +65,9 @@ export class TwilioSmsSender implements SmsSender {
 
   async findSent(query: { from: string; to: string; body: string; since: Date }) {
     try {
-      const messages = await this.client.messages.list({ from: query.from, to: query.to, dateSentAfter: query.since, limit: 1000 })
-      return messages.filter((m) => m.body === query.body).map((m) => m.sid)
+      // Not filtered on DateSent: a text still queued at Twilio has none yet. The newest come first.
+      const messages = await this.client.messages.list({ from: query.from, to: query.to, limit: 200 })
+      return messages.filter((m) => m.body === query.body && m.dateCreated >= query.since).map((m) => m.sid)
     } catch (error) {
       throw providerError(error)
     }
@@ -80,7 +81,7 @@ function providerError(error: unknown): ProviderError {
     const reason = `Twilio answered ${failure.status}${failure.code ? ` (error ${failure.code})` : ''}: ${failure.message ?? ''}`
     return new ProviderError(SMS_ERROR, reason.slice(0, 500), isRetryableStatus(failure.status))
   }
-  return new ProviderError(SMS_ERROR, `Twilio could not be reached: ${failure.message ?? String(error)}`.slice(0, 500), true)
+  return new ProviderError(SMS_ERROR, `Twilio did not answer: ${failure.message ?? String(error)}`.slice(0, 500), true, true)
 }
 
 /** X-Twilio-Signature: HMAC-SHA1 of the URL and the sorted form parameters under the auth token. */

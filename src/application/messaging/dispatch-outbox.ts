@@ -21,6 +21,9 @@ const CLAIM_BATCH = 100
 /** How far before an interrupted attempt the provider is asked about it, for clocks that disagree. */
 const IN_DOUBT_MARGIN_MS = 5 * 60_000
 
+/** The provider could not be asked whether an interrupted text left: sending it now could send it twice. */
+class StillInDoubt extends Error {}
+
 /**
  * Sends what the outbox holds (contract §8). A claim takes, per organization, only as many messages as its
  * `maxConcurrency` leaves free, counting every live claim in the database, so the cap holds across
@@ -75,7 +78,11 @@ export class DispatchOutbox {
   private async send(message: OutboxMessage): Promise<string | undefined> {
     const { payload } = message
     if (payload.channel === 'email') return (await this.mailer.send(message.organizationId, payload.email)).messageId
-    const earlier = this.inDoubt(message) ? await this.findEarlierSend(payload.sms, message.inFlightSince!) : undefined
+    const earlier = this.inDoubt(message)
+      ? await this.findEarlierSend(payload.sms, message.inFlightSince!).catch((error: unknown) => {
+          throw new StillInDoubt(`could not ask the provider about an earlier attempt: ${error instanceof Error ? error.message : String(error)}`)
+        })
+      : undefined
     if (earlier) return earlier
     const { providerMessageId } = await this.sms.send({
       from: payload.sms.from,
@@ -86,7 +93,10 @@ export class DispatchOutbox {
     return providerMessageId
   }
 
-  /** Claimed again after its claim lapsed: an earlier attempt began and nobody recorded how it ended. */
+  /**
+   * An earlier attempt began and nobody knows how it ended: its claim lapsed (the worker died) or it was
+   * rescheduled without an answer (a timeout).
+   */
   private inDoubt(message: OutboxMessage): boolean {
     const claimedAt = message.lockedUntil!.getTime() - this.options.leaseMs
     return message.inFlightSince !== undefined && message.inFlightSince.getTime() < claimedAt
@@ -111,13 +121,16 @@ export class DispatchOutbox {
 
   private async recordFailure(message: OutboxMessage, error: unknown): Promise<void> {
     const attempts = message.attempts + 1
-    const reason = error instanceof ProviderError ? error.message : 'unexpected error while sending'
+    const known = error instanceof ProviderError || error instanceof StillInDoubt
+    const reason = known ? error.message : 'unexpected error while sending'
     const retryable = error instanceof ProviderError ? error.retryable : true
-    if (!(error instanceof ProviderError)) this.logger.error('outbox delivery failed', { messageId: message.id, error: String(error) })
+    // A text that may have reached the provider is asked about before it is tried again.
+    const inDoubt = error instanceof StillInDoubt || (error instanceof ProviderError && error.outcomeUnknown)
+    if (!known) this.logger.error('outbox delivery failed', { messageId: message.id, error: String(error) })
     const fence = message.lockedUntil!
     await this.unitOfWork.run(async (r) => {
       if (retryable && attempts < MAX_ATTEMPTS) {
-        await r.outbox.reschedule(message.id, fence, attempts, new Date(this.clock.now().getTime() + retryDelayMs(attempts)), reason)
+        await r.outbox.reschedule(message.id, fence, attempts, new Date(this.clock.now().getTime() + retryDelayMs(attempts)), reason, inDoubt)
         return
       }
       this.logger.warn('outbox message failed for good', { messageId: message.id, organizationId: message.organizationId, attempts, reason })

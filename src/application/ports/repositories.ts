@@ -89,8 +89,11 @@ export interface OutboxRepository {
   claimDue(organizationId: string, now: Date, limit: number, lockedUntil: Date): Promise<OutboxMessage[]>
   /** Each answers false, changing nothing, when the claim `fence` no longer holds the message. */
   markSent(id: string, fence: Date, at: Date, providerMessageId: string | undefined): Promise<boolean>
-  /** Back to pending after a retryable failure. */
-  reschedule(id: string, fence: Date, attempts: number, nextAttemptAt: Date, error: string): Promise<boolean>
+  /**
+   * Back to pending after a retryable failure. With `inDoubt` the attempt's `inFlightSince` is kept: nobody
+   * knows whether it reached the provider, so the next try asks first.
+   */
+  reschedule(id: string, fence: Date, attempts: number, nextAttemptAt: Date, error: string, inDoubt?: boolean): Promise<boolean>
   markFailed(id: string, fence: Date, attempts: number, error: string): Promise<boolean>
 }
 
@@ -116,8 +119,8 @@ export interface NeedRepository {
   moveConstituent(organizationId: string, fromConstituentId: string, toConstituentId: string, householdId: string): Promise<void>
   /** Points every need of the constituent at its (new) household. */
   setHouseholdOfConstituent(organizationId: string, constituentId: string, householdId: string): Promise<void>
-  /** The newest needs (at most 20) of any of these constituents, newest first. */
-  newestOfConstituents(organizationId: string, constituentIds: string[]): Promise<Need[]>
+  /** The newest needs (at most 20) of any of these constituents, newest first; with `openOnly`, not RESOLVED ones. */
+  newestOfConstituents(organizationId: string, constituentIds: string[], openOnly?: boolean): Promise<Need[]>
 }
 
 export interface InteractionRepository {

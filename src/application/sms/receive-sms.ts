@@ -1,6 +1,5 @@
 import { ForbiddenError } from '../../domain/errors'
 import type { Interaction } from '../../domain/needs/interaction'
-import { isOpen } from '../../domain/needs/need'
 import { optKeywordOf } from '../../domain/messaging/sms'
 import type { Clock } from '../ports/clock'
 import type { IdGenerator } from '../ports/ids'
@@ -35,6 +34,8 @@ export class ReceiveSms {
     const { From: from, To: to, Body: body = '', MessageSid: messageSid } = request.params
     if (!from || !to) return
     await this.unitOfWork.run(async (r) => {
+      // Twilio retries a webhook it got no answer to: the same message is recorded once.
+      if (messageSid && (await r.interactions.findByProviderMessageId(messageSid))) return
       const organization = await r.organizations.findByPhoneNumber(to)
       if (!organization) {
         this.logger.warn('inbound sms to a number no organization has', { to })
@@ -45,8 +46,8 @@ export class ReceiveSms {
       if (keyword === 'opt-out') await r.smsOptOuts.optOut(organization.id, from, now)
       if (keyword === 'opt-in') await r.smsOptOuts.optIn(organization.id, from)
       const constituents = await r.constituents.findByPhone(organization.id, from)
-      const needs = await r.needs.newestOfConstituents(organization.id, constituents.map((c) => c.id))
-      const need = needs.find((n) => isOpen(n.status))
+      const [need] = await r.needs.newestOfConstituents(organization.id, constituents.map((c) => c.id), true)
+      const constituentId = need?.constituentId ?? constituents[0]?.id
       const interaction: Interaction = {
         id: this.ids.next(),
         organizationId: organization.id,
@@ -57,7 +58,7 @@ export class ReceiveSms {
         createdAt: now,
         ...(messageSid ? { providerMessageId: messageSid } : {}),
         ...(need ? { needId: need.id, partnerId: need.partnerId } : {}),
-        ...((need?.constituentId ?? constituents[0]?.id) ? { constituentId: need?.constituentId ?? constituents[0]!.id } : {}),
+        ...(constituentId ? { constituentId } : {}),
       }
       await r.interactions.insert(interaction)
     })

@@ -18,7 +18,7 @@ export class RecordSmsStatus {
     if (!sid || !status) return
     await this.unitOfWork.run(async (r) => {
       const interaction = await r.interactions.findByProviderMessageId(sid)
-      if (interaction && advancesDelivery(interaction.deliveryStatus, status)) {
+      if (interaction?.direction === 'outbound' && advancesDelivery(interaction.deliveryStatus, status)) {
         await r.interactions.setDelivery(interaction.organizationId, interaction.id, status, sid)
       }
     })

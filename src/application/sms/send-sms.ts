@@ -24,6 +24,7 @@ export class SendSms {
 
   async execute(actor: Actor, needId: string, body: string): Promise<{ interactionId: string }> {
     authorize(actor, 'needs:send-sms')
+    if (body.trim() === '') throw InvalidError.field('/body', 'must not be blank')
     return this.unitOfWork.run(async (r) => {
       const need = await findVisibleNeed(r, actor, needId)
       if (!need.constituentId) throw InvalidError.field('/', 'The need has no constituent to text')

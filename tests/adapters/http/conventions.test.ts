@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { createServer, type AddressInfo } from 'node:net'
+import twilio from 'twilio'
 import { ListPartners } from '../../../src/application/partners/list-partners'
 import { PORTS } from '../../../src/main/container'
 import { startTestServer, type TestServer } from '../../support/http'
@@ -9,6 +10,8 @@ import { expectBadRequest, expectProblem, UNKNOWN_ID } from './helpers'
 let api: TestServer
 let admin: string
 let needId: string
+/** A need whose constituent has a phone number, so a text to it is accepted (the log provider sends it). */
+let smsNeedId: string
 let partnerId: string
 /** A constituent kept whole by every test, a pair merged once, and an open household match. */
 let constituentId: string
@@ -27,6 +30,7 @@ beforeAll(async () => {
   partnerId = (await api.world.partner()).id
   const register = async (body: Record<string, string>) => (await api.call('POST', '/api/constituents', { token: admin, body })).body.id as string
   constituentId = await register({ firstName: 'Kept', lastName: 'Whole', phone: '+15550100001' })
+  smsNeedId = (await api.call('POST', '/api/needs', { token: admin, body: { partnerId: api.world.defaultPartner.id, constituentId } })).body.id
   const duplicate = await register({ firstName: 'Kept', lastName: 'Again', phone: '+15550100001' })
   mergeSource = await register({ firstName: 'Merge', lastName: 'Source' })
   mergeTarget = await register({ firstName: 'Merge', lastName: 'Target' })
@@ -53,6 +57,7 @@ const protectedRoutes = (): ReadonlyArray<readonly [string, string, unknown, num
     ['GET', `/api/needs/${needId}`, undefined],
     ['PUT', `/api/needs/${needId}`, { status: 'IN_PROGRESS' }],
     ['POST', `/api/needs/${needId}/notes`, { content: 'hello' }],
+    ['POST', `/api/needs/${smsNeedId}/sms`, { body: 'hello' }, 202],
     ['GET', `/api/needs/${needId}/interactions`, undefined],
     ['GET', '/api/partners', undefined],
     ['POST', '/api/partners', { name: 'P', slaHours: 1 }],
@@ -87,6 +92,7 @@ const bodyRoutes = () =>
     ['POST', '/api/needs', true, 'Bad request'],
     ['PUT', `/api/needs/${needId}`, true, 'Bad request'],
     ['POST', `/api/needs/${needId}/notes`, true, 'Bad request'],
+    ['POST', `/api/needs/${smsNeedId}/sms`, true, 'Bad request'],
     ['POST', '/api/partners', true, 'Bad request'],
     ['PUT', `/api/partners/${partnerId}`, true, 'Bad request'],
     ['POST', '/api/constituents', true, 'Bad request'],
@@ -177,6 +183,7 @@ describe('400, never 422', () => {
     const routes = [
       ['PUT', '/api/needs/xyz', { status: 'NEW' }],
       ['POST', '/api/needs/xyz/notes', { content: 'x' }],
+      ['POST', '/api/needs/xyz/sms', { body: 'x' }],
       ['GET', '/api/needs/xyz/interactions', undefined],
       ['PUT', '/api/partners/xyz', { name: 'x' }],
       ['PUT', '/api/constituents/xyz', { firstName: 'x' }],
@@ -251,6 +258,56 @@ describe('413 for a body over 256 KiB', () => {
   })
 })
 
+describe('Twilio webhooks (contract §8)', () => {
+  const hooks = ['/api/webhooks/twilio/sms', '/api/webhooks/twilio/status']
+  const form = (params: Record<string, string>) => ({
+    raw: new URLSearchParams(params).toString(),
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+  })
+  const params = { AccountSid: `AC${'0'.repeat(32)}`, MessageSid: 'SM0001', From: '+15550100001', To: '+15550100999', Body: 'STOP', MessageStatus: 'delivered' }
+
+  test("need no bearer token, but without Twilio's auth token (the log provider) every request is a 403 problem, signed or not", async () => {
+    for (const path of hooks) {
+      for (const signature of [undefined, twilio.getExpectedTwilioSignature('any-token', `http://localhost${path}`, params)]) {
+        const signed: Record<string, string> = signature ? { 'x-twilio-signature': signature } : {}
+        const anonymous = await api.call('POST', path, { ...form(params), headers: { ...form(params).headers, ...signed } })
+        expectProblem(anonymous, 403, 'Forbidden')
+        // A member's token is no substitute for Twilio's signature.
+        const withToken = await api.call('POST', path, { token: admin, ...form(params), headers: { ...form(params).headers, ...signed } })
+        expectProblem(withToken, 403, 'Forbidden')
+      }
+    }
+  })
+
+  test('a body that is not a set of string parameters is 400, never 422', async () => {
+    for (const path of hooks) {
+      const cases = [
+        { raw: '{"a":', headers: { 'content-type': 'application/json' } },
+        { raw: '' },
+        { body: [] },
+        { body: 'text' },
+        { body: 42 },
+        { body: { Body: 42 } },
+        form({ ...params, Body: 'x'.repeat(5001) }),
+        form(Object.fromEntries(Array.from({ length: 101 }, (_, i) => [`P${i}`, 'x']))),
+      ]
+      for (const options of cases) {
+        const response = await api.call('POST', path, options)
+        expect({ path, options: JSON.stringify(options).slice(0, 80), status: response.status }).toEqual({ path, options: JSON.stringify(options).slice(0, 80), status: 400 })
+        expectBadRequest(response)
+      }
+    }
+  })
+
+  test('a body over 256 KiB is a 413 problem, and the connection is closed', async () => {
+    for (const path of hooks) {
+      const response = await api.call('POST', path, form({ Body: 'x'.repeat(256 * 1024) }))
+      expectProblem(response, 413, 'Payload too large')
+      expect(response.headers.get('connection')).toBe('close')
+    }
+  })
+})
+
 describe('other answers', () => {
   test('an unknown route or method is a 404 problem', async () => {
     expectProblem(await api.call('GET', '/api/nothing-here', { token: admin }), 404, 'Not found')
@@ -294,6 +351,7 @@ describe('other answers', () => {
       ['GET', `/api/needs/${needId}`, undefined, 'Need not found'],
       ['PUT', `/api/needs/${needId}`, { status: 'ESCALATED' }, 'Need not found'],
       ['POST', `/api/needs/${needId}/notes`, { content: 'x' }, 'Need not found'],
+      ['POST', `/api/needs/${smsNeedId}/sms`, { body: 'x' }, 'Need not found'],
       ['GET', `/api/needs/${needId}/interactions`, undefined, 'Need not found'],
       ['PUT', `/api/partners/${partnerId}`, { name: 'x' }, 'Partner not found'],
       ['PUT', `/api/partners/${api.world.defaultPartner.id}`, { isArchived: true }, 'Partner not found'],

@@ -29,6 +29,7 @@ const ROUTES: Array<[method: string, path: string, authenticated: boolean, error
   ['get', '/api/needs/{id}', true, [400, 401, 403, 404]],
   ['put', '/api/needs/{id}', true, [400, 401, 403, 404, 409, 413]],
   ['post', '/api/needs/{id}/notes', true, [400, 401, 403, 404, 413]],
+  ['post', '/api/needs/{id}/sms', true, [400, 401, 403, 404, 413]],
   ['get', '/api/needs/{id}/interactions', true, [400, 401, 403, 404]],
   ['get', '/api/partners', true, [400, 401]],
   ['post', '/api/partners', true, [400, 401, 403, 413]],
@@ -51,7 +52,13 @@ const ROUTES: Array<[method: string, path: string, authenticated: boolean, error
   ['get', '/api/organizations/settings/email', true, [401, 403, 404]],
   ['put', '/api/organizations/settings/email', true, [400, 401, 403, 413]],
   ['post', '/api/organizations/settings/email/test', true, [400, 401, 403, 413, 502]],
+  // Twilio calls these: no bearer token, an X-Twilio-Signature instead (403 without a valid one).
+  ['post', '/api/webhooks/twilio/sms', false, [400, 403, 413]],
+  ['post', '/api/webhooks/twilio/status', false, [400, 403, 413]],
 ]
+
+/** Routes whose bodies are Twilio's form parameters rather than JSON documents of this service. */
+const WEBHOOKS = new Set(['/api/webhooks/twilio/sms', '/api/webhooks/twilio/status'])
 
 const operation = (method: string, path: string): Operation => doc.paths[path]![method]!
 
@@ -119,7 +126,7 @@ describe('GET /api/openapi.json', () => {
     expect(successes).toHaveLength(1)
   })
 
-  test('documents 201 for creates, 204 for logout, 200 otherwise', () => {
+  test('documents 201 for creates, 202 for a queued text, 204 for logout and the status webhook, 200 otherwise', () => {
     const success = (method: string, path: string) => Object.keys(operation(method, path).responses ?? {}).find((s) => Number(s) < 400)
     expect(success('post', '/api/needs')).toBe('201')
     expect(success('post', '/api/needs/public')).toBe('201')
@@ -128,6 +135,8 @@ describe('GET /api/openapi.json', () => {
     expect(success('post', '/api/constituents')).toBe('201')
     expect(success('post', '/api/members')).toBe('201')
     expect(success('post', '/api/auth/logout')).toBe('204')
+    expect(success('post', '/api/needs/{id}/sms')).toBe('202')
+    expect(success('post', '/api/webhooks/twilio/status')).toBe('204')
     const ok = [
       ['get', '/api/needs'],
       ['put', '/api/needs/{id}'],
@@ -149,6 +158,7 @@ describe('GET /api/openapi.json', () => {
       ['get', '/api/organizations/settings/email'],
       ['put', '/api/organizations/settings/email'],
       ['post', '/api/organizations/settings/email/test'],
+      ['post', '/api/webhooks/twilio/sms'],
     ]
     for (const [method, path] of ok) {
       expect(success(method!, path!)).toBe('200')
@@ -157,7 +167,7 @@ describe('GET /api/openapi.json', () => {
 
   const bodyRoutes = ROUTES.filter(([method]) => method !== 'get')
 
-  test.each(bodyRoutes)('%s %s has a strict JSON request body', (method, path) => {
+  test.each(bodyRoutes.filter(([, path]) => !WEBHOOKS.has(path)))('%s %s has a strict JSON request body', (method, path) => {
     const schema = operation(method, path).requestBody?.content['application/json']?.schema
     expect(schema).toBeDefined()
     expect(schema!.type).toBe('object')
@@ -185,6 +195,8 @@ describe('GET /api/openapi.json', () => {
     expect(body('post', '/api/needs').required).toEqual(['partnerId'])
     expect(body('post', '/api/needs').properties.customFields.maxProperties).toBe(50)
     expect(body('post', '/api/needs/{id}/notes').properties.content).toMatchObject({ minLength: 1, maxLength: 5000 })
+    expect(body('post', '/api/needs/{id}/sms').required).toEqual(['body'])
+    expect(body('post', '/api/needs/{id}/sms').properties.body).toMatchObject({ type: 'string', minLength: 1, maxLength: 1600 })
     expect(body('post', '/api/partners').required).toEqual(expect.arrayContaining(['name', 'slaHours']))
     expect(body('post', '/api/partners').properties.name).toMatchObject({ minLength: 1, maxLength: 200 })
     expect(body('post', '/api/partners').properties.slaHours).toMatchObject({ type: 'integer', minimum: 1, maximum: 8760 })
@@ -207,6 +219,7 @@ describe('GET /api/openapi.json', () => {
     const uuidRoutes = [
       ['put', '/api/needs/{id}'],
       ['post', '/api/needs/{id}/notes'],
+      ['post', '/api/needs/{id}/sms'],
       ['get', '/api/needs/{id}/interactions'],
       ['put', '/api/partners/{id}'],
       ['put', '/api/constituents/{id}'],
@@ -305,5 +318,29 @@ describe('GET /api/openapi.json', () => {
     }
     const tested = Object.values<{ schema: Schema }>(operation('post', '/api/organizations/settings/email/test').responses!['200'].content)[0]!.schema
     expect(tested.required).toEqual(['delivered'])
+  })
+})
+
+describe('SMS in the OpenAPI document (contract §8)', () => {
+  const content = (response: any) => Object.values<{ schema: Schema }>(response.content)[0]!.schema
+
+  test('a queued text answers its interactionId', () => {
+    const answer = content(operation('post', '/api/needs/{id}/sms').responses!['202'])
+    expect(answer.required).toEqual(['interactionId'])
+    expect(answer.properties.interactionId).toMatchObject({ type: 'string', format: 'uuid' })
+  })
+
+  test('interactions carry the delivery status and the provider message id', () => {
+    const item = content(operation('get', '/api/needs/{id}/interactions').responses!['200']).items
+    expect(item.properties.deliveryStatus.enum).toEqual(['queued', 'sent', 'delivered', 'failed'])
+    expect(item.properties.providerMessageId.type).toBe('string')
+    expect(item.required).not.toContain('deliveryStatus')
+  })
+
+  test.each([...WEBHOOKS])('%s takes a bounded set of string parameters', (path) => {
+    const schema = operation('post', path).requestBody!.content[Object.keys(operation('post', path).requestBody!.content)[0]!]!.schema
+    expect(schema.type).toBe('object')
+    expect(schema.maxProperties).toBeLessThanOrEqual(100)
+    for (const value of Object.values<Schema>(schema.patternProperties ?? {})) expect(value).toMatchObject({ type: 'string', maxLength: 5000 })
   })
 })

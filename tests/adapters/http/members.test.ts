@@ -462,7 +462,7 @@ describe('PUT /api/members/{id}', () => {
     expectProblem(await invite({ email: uniqueEmail(), role: 'staff' }, tokens.staff), 403, 'Forbidden')
   })
 
-  test('demoting the last org_admin is 409 Conflict; with a second one it is allowed', async () => {
+  test('demoting the last confirmed org_admin is 409 Conflict; with a second confirmed one it is allowed', async () => {
     const lonely = await world.otherOrganization()
     const admin = (await lonely.repositories.members.findById(lonely.organizationId, lonely.admin.memberId))!
     const organization = (await lonely.repositories.organizations.findById(lonely.organizationId))!
@@ -476,7 +476,12 @@ describe('PUT /api/members/{id}', () => {
 
     const second = await invite({ email: uniqueEmail('second-admin'), role: 'org_admin' }, token)
     expect(second.status).toBe(201)
-    // An unconfirmed second admin counts as an org_admin here: docs say "the last org_admin".
+    // Only confirmed org_admins count: an invitation nobody accepted yet could leave no one to run the organization.
+    expectProblem(await update(admin.id, demote, token), 409, 'Conflict')
+    expect((await members(token)).find((m) => m.id === admin.id)?.role).toBe('org_admin')
+    const accepted = await acceptInvite({ token: await invitationTokenFor(second.body.email), password: NEW_PASSWORD })
+    expect(accepted.status).toBe(200)
+    // With a second, confirmed org_admin the first may step down.
     const demoted = await update(admin.id, demote, token)
     expect(demoted.status).toBe(200)
     expect(demoted.body.role).toBe('staff')

@@ -403,6 +403,7 @@ export function describeMembersSettingsOutboxContract({ read, write, anOrganizat
       let org: string
       const boxRead = () => box.persistence.repositories
       const boxWrite = <T>(work: (r: Repositories) => Promise<T>): Promise<T> => box.persistence.unitOfWork.run(work)
+      const found = (id: string) => boxRead().outbox.findById(id)
 
       async function anOrganizationInBox() {
         const organization = anOrganization()
@@ -414,8 +415,14 @@ export function describeMembersSettingsOutboxContract({ read, write, anOrganizat
           for (const message of messages) await r.outbox.enqueue(message)
         })
       }
-      const claim = (now: Date, limit: number, lockedUntil: Date) => boxWrite((r) => r.outbox.claimDue(now, limit, lockedUntil))
-      const claimed = (message: OutboxMessage, lockedUntil: Date): OutboxMessage => ({ ...message, status: 'sending', lockedUntil })
+      const claim = (organizationId: string, now: Date, limit: number, lockedUntil: Date) =>
+        boxWrite((r) => r.outbox.claimDue(organizationId, now, limit, lockedUntil))
+      /** A message as a claim leaves it: sending until `lockedUntil`, its current attempt begun at `inFlightSince`. */
+      const claimed = (message: OutboxMessage, lockedUntil: Date, inFlightSince: Date): OutboxMessage => ({ ...message, status: 'sending', lockedUntil, inFlightSince })
+      const sorted = (values: string[]) => [...values].sort()
+      /** A message under a claim of `lockedUntil`, as a worker that died would leave it. */
+      const underClaim = (organizationId: string, lockedUntil: Date, overrides: Partial<OutboxMessage> = {}) =>
+        aMessage({ organizationId, status: 'sending', lockedUntil, inFlightSince: minute(0), ...overrides })
 
       beforeEach(async () => {
         box = await make()
@@ -425,182 +432,402 @@ export function describeMembersSettingsOutboxContract({ read, write, anOrganizat
         await box.cleanup()
       })
 
-      test('keeps a message through enqueue and findById, absent fields absent', async () => {
-        const message = aMessage({ organizationId: org, nextAttemptAt: minute(1), createdAt: minute(1) })
-        await enqueue(message)
+      describe('enqueue and findById', () => {
+        test('keeps a message, absent fields absent', async () => {
+          const message = aMessage({ organizationId: org, nextAttemptAt: minute(1), createdAt: minute(1) })
+          await enqueue(message)
 
-        const found = await boxRead().outbox.findById(message.id)
-        expect(found).toEqual(message)
-        expect(presentKeys(found, ['lockedUntil', 'lastError', 'providerMessageId', 'sentAt'])).toEqual([])
-        expect(await boxRead().outbox.findById(randomUUID())).toBeUndefined()
-      })
-
-      test('keeps every optional field and a unicode payload', async () => {
-        const sent = aMessage({
-          organizationId: org,
-          payload: { channel: 'email', email: { to: 'zoë@example.org', subject: 'Bienvenue — ✓', text: 'Ligne 1\nLigne 2 "quoted"' } },
-          status: 'sent',
-          attempts: 2,
-          lockedUntil: minute(3),
-          lastError: '503 Service Unavailable',
-          providerMessageId: 'pm-123',
-          sentAt: minute(4),
-        })
-        await enqueue(sent)
-
-        expect(await boxRead().outbox.findById(sent.id)).toEqual(sent)
-      })
-
-      test('claims the pending messages due by now, leaves the rest untouched, and answers them as sending', async () => {
-        const early = aMessage({ organizationId: org, nextAttemptAt: minute(1) })
-        const exactlyNow = aMessage({ organizationId: org, nextAttemptAt: minute(5) })
-        const later = aMessage({ organizationId: org, nextAttemptAt: minute(6) })
-        await enqueue(later, exactlyNow, early)
-
-        const got = await claim(minute(5), 10, minute(6))
-
-        expect(got).toEqual([claimed(early, minute(6)), claimed(exactlyNow, minute(6))])
-        expect(await boxRead().outbox.findById(early.id)).toEqual(claimed(early, minute(6)))
-        expect(await boxRead().outbox.findById(exactlyNow.id)).toEqual(claimed(exactlyNow, minute(6)))
-        const untouched = await boxRead().outbox.findById(later.id)
-        expect(untouched).toEqual(later)
-        expect(presentKeys(untouched, ['lockedUntil'])).toEqual([])
-      })
-
-      test('claims at most limit messages, oldest nextAttemptAt first, across organizations', async () => {
-        const other = await anOrganizationInBox()
-        const [low, high] = ascendingIds(2) as [string, string]
-        const m3 = aMessage({ organizationId: org, nextAttemptAt: minute(3), createdAt: minute(0) })
-        const m1 = aMessage({ organizationId: other, nextAttemptAt: minute(1), createdAt: minute(9) })
-        const m2low = aMessage({ id: low, organizationId: org, nextAttemptAt: minute(2) })
-        const m2high = aMessage({ id: high, organizationId: other, nextAttemptAt: minute(2) })
-        const m4 = aMessage({ organizationId: org, nextAttemptAt: minute(4) })
-        await enqueue(m4, m2high, m3, m2low, m1)
-
-        const first = await claim(minute(10), 2, minute(20))
-        expect(first).toEqual([claimed(m1, minute(20)), claimed(m2low, minute(20))])
-        const second = await claim(minute(10), 2, minute(20))
-        expect(second).toEqual([claimed(m2high, minute(20)), claimed(m3, minute(20))])
-        const third = await claim(minute(10), 2, minute(20))
-        expect(third).toEqual([claimed(m4, minute(20))])
-        expect(await claim(minute(10), 2, minute(20))).toEqual([])
-      })
-
-      test('answers nothing when nothing is due', async () => {
-        const message = aMessage({ organizationId: org, nextAttemptAt: minute(30) })
-        await enqueue(message)
-
-        expect(await claim(minute(29), 10, minute(40))).toEqual([])
-        expect(await boxRead().outbox.findById(message.id)).toEqual(message)
-      })
-
-      test('a lapsed sending claim is claimable again, a fresh one is not', async () => {
-        const lapsed = aMessage({ organizationId: org, status: 'sending', attempts: 1, nextAttemptAt: minute(0), lockedUntil: minute(4) })
-        const lapsingNow = aMessage({ organizationId: org, status: 'sending', nextAttemptAt: minute(1), lockedUntil: minute(5) })
-        const fresh = aMessage({ organizationId: org, status: 'sending', nextAttemptAt: minute(0), lockedUntil: minute(6) })
-        await enqueue(fresh, lapsingNow, lapsed)
-
-        const got = await claim(minute(5), 10, minute(15))
-
-        expect(got).toEqual([claimed(lapsed, minute(15)), claimed(lapsingNow, minute(15))])
-        expect(await boxRead().outbox.findById(lapsed.id)).toEqual(claimed(lapsed, minute(15)))
-        expect(await boxRead().outbox.findById(fresh.id)).toEqual(fresh)
-        // Once its lease lapses, the fresh one comes back too.
-        expect(await claim(minute(6), 10, minute(16))).toEqual([claimed(fresh, minute(16))])
-      })
-
-      test('two claims in sequence never hand out one message while its lease holds, and it comes back once the lease lapses', async () => {
-        const messages = ascendingIds(5).map((id, i) => aMessage({ id, organizationId: org, nextAttemptAt: minute(i) }))
-        await enqueue(...[...messages].reverse())
-
-        const first = await claim(minute(10), 3, minute(11))
-        const second = await claim(minute(10.5), 10, minute(12))
-
-        expect(ids(first)).toEqual(ids(messages.slice(0, 3)))
-        expect(ids(second)).toEqual(ids(messages.slice(3)))
-        expect(await claim(minute(10.9), 10, minute(13))).toEqual([])
-        // The first worker died: its three come back after minute 11, the second's are still held.
-        const retaken = await claim(minute(11), 10, minute(21))
-        expect(retaken).toEqual(messages.slice(0, 3).map((m) => claimed(m, minute(21))))
-      })
-
-      test('a sent or failed message is never claimed again', async () => {
-        const toSend = aMessage({ organizationId: org })
-        const toFail = aMessage({ organizationId: org })
-        const storedSent = aMessage({ organizationId: org, status: 'sent', sentAt: minute(1) })
-        const storedFailed = aMessage({ organizationId: org, status: 'failed', attempts: 5, lastError: 'bounced' })
-        await enqueue(toSend, toFail, storedSent, storedFailed)
-        expect(ids(await claim(minute(1), 10, minute(2))).sort()).toEqual([toSend.id, toFail.id].sort())
-
-        await boxWrite(async (r) => {
-          await r.outbox.markSent(toSend.id, minute(1.5), 'provider-1')
-          await r.outbox.markFailed(toFail.id, 1, '550 mailbox unavailable')
+          const stored = await found(message.id)
+          expect(stored).toEqual(message)
+          expect(presentKeys(stored, ['lockedUntil', 'inFlightSince', 'lastError', 'providerMessageId', 'sentAt'])).toEqual([])
+          expect(await found(randomUUID())).toBeUndefined()
         })
 
-        expect(await claim(minute(60 * 24 * 365), 100, minute(60 * 24 * 366))).toEqual([])
-        expect(await boxRead().outbox.findById(storedSent.id)).toEqual(storedSent)
-        expect(await boxRead().outbox.findById(storedFailed.id)).toEqual(storedFailed)
-      })
+        test('keeps every optional field and a unicode payload', async () => {
+          const sent = aMessage({
+            organizationId: org,
+            payload: { channel: 'email', email: { to: 'zoë@example.org', subject: 'Bienvenue — ✓', text: 'Ligne 1\nLigne 2 "quoted"' } },
+            status: 'sent',
+            attempts: 2,
+            lockedUntil: minute(3),
+            inFlightSince: minute(2),
+            lastError: '503 Service Unavailable',
+            providerMessageId: 'pm-123',
+            sentAt: minute(4),
+          })
+          await enqueue(sent)
 
-      test('markSent records the time and provider id, dropping the claim', async () => {
-        const withId = aMessage({ organizationId: org })
-        const withoutId = aMessage({ organizationId: org, nextAttemptAt: minute(0.5) })
-        await enqueue(withId, withoutId)
-        await claim(minute(1), 10, minute(2))
-
-        await boxWrite(async (r) => {
-          await r.outbox.markSent(withId.id, minute(1.5), 'provider-42')
-          await r.outbox.markSent(withoutId.id, minute(1.75), undefined)
+          expect(await found(sent.id)).toEqual(sent)
         })
 
-        const sent = await boxRead().outbox.findById(withId.id)
-        expect(sent).toEqual({ ...withId, status: 'sent', sentAt: minute(1.5), providerMessageId: 'provider-42' })
-        expect(presentKeys(sent, ['lockedUntil', 'lastError'])).toEqual([])
-        const sentWithoutId = await boxRead().outbox.findById(withoutId.id)
-        expect(sentWithoutId).toEqual({ ...withoutId, status: 'sent', sentAt: minute(1.75) })
-        expect(presentKeys(sentWithoutId, ['lockedUntil', 'lastError', 'providerMessageId'])).toEqual([])
+        test('keeps an sms payload through enqueue, claim and outcome', async () => {
+          const text = aMessage({
+            organizationId: org,
+            payload: {
+              channel: 'sms',
+              sms: { from: '+15550001111', to: '+15552223333', body: 'Votre colis est prêt ✓ — "porte 2"\nMerci 🙏', interactionId: randomUUID() },
+            },
+          })
+          await enqueue(text)
+          expect(await found(text.id)).toEqual(text)
+
+          const [got] = await claim(org, minute(1), 10, minute(2))
+          expect(got).toEqual(claimed(text, minute(2), minute(1)))
+          expect(await boxWrite((r) => r.outbox.markSent(text.id, minute(2), minute(1.5), 'SM0123'))).toBe(true)
+
+          expect(await found(text.id)).toEqual({ ...text, status: 'sent', sentAt: minute(1.5), providerMessageId: 'SM0123' })
+        })
       })
 
-      test('reschedule puts a message back to pending with its attempts, next time and error, claimable only then', async () => {
-        const message = aMessage({ organizationId: org })
-        await enqueue(message)
-        await claim(minute(0), 10, minute(1))
+      describe('organizationsWithDue', () => {
+        test('lists each organization with due messages once: pending ones whose time has come, or lapsed claims', async () => {
+          expect(await boxRead().outbox.organizationsWithDue(minute(100), 10)).toEqual([])
+          const [withLapsed, dueExactlyNow, withFuture, withLive, withDone] = [
+            await anOrganizationInBox(),
+            await anOrganizationInBox(),
+            await anOrganizationInBox(),
+            await anOrganizationInBox(),
+            await anOrganizationInBox(),
+          ] as [string, string, string, string, string]
+          await enqueue(
+            aMessage({ organizationId: org, nextAttemptAt: minute(1) }),
+            aMessage({ organizationId: org, nextAttemptAt: minute(2) }),
+            underClaim(withLapsed, minute(4)),
+            aMessage({ organizationId: dueExactlyNow, nextAttemptAt: minute(5) }),
+            aMessage({ organizationId: withFuture, nextAttemptAt: minute(6) }),
+            underClaim(withLive, minute(7)),
+            aMessage({ organizationId: withDone, status: 'sent', nextAttemptAt: minute(0), sentAt: minute(1) }),
+            aMessage({ organizationId: withDone, status: 'failed', attempts: 5, nextAttemptAt: minute(0), lastError: 'bounced' }),
+          )
 
-        await boxWrite((r) => r.outbox.reschedule(message.id, 1, minute(3), '503 try later'))
+          expect(sorted(await boxRead().outbox.organizationsWithDue(minute(5), 10))).toEqual(sorted([org, withLapsed, dueExactlyNow]))
+          expect(sorted(await boxRead().outbox.organizationsWithDue(minute(7), 10))).toEqual(sorted([org, withLapsed, dueExactlyNow, withFuture, withLive]))
+        })
 
-        const rescheduled = await boxRead().outbox.findById(message.id)
-        expect(rescheduled).toEqual({ ...message, status: 'pending', attempts: 1, nextAttemptAt: minute(3), lastError: '503 try later' })
-        expect(presentKeys(rescheduled, ['lockedUntil', 'sentAt', 'providerMessageId'])).toEqual([])
-        expect(await claim(minute(2.9), 10, minute(4))).toEqual([])
-        expect(await claim(minute(3), 10, minute(4))).toEqual([{ ...message, status: 'sending', attempts: 1, nextAttemptAt: minute(3), lastError: '503 try later', lockedUntil: minute(4) }])
+        test('answers at most limit distinct organizations', async () => {
+          const others = [await anOrganizationInBox(), await anOrganizationInBox()]
+          // The first organization has the three oldest messages: a limit on rows rather than organizations answers it alone.
+          await enqueue(
+            ...[0, 1, 2].map((n) => aMessage({ organizationId: org, nextAttemptAt: minute(n) })),
+            ...others.map((organizationId) => aMessage({ organizationId, nextAttemptAt: minute(3) })),
+          )
+
+          const two = await boxRead().outbox.organizationsWithDue(minute(5), 2)
+          expect(two).toHaveLength(2)
+          expect(new Set(two).size).toBe(2)
+          for (const id of two) expect([org, ...others]).toContain(id)
+          expect(sorted(await boxRead().outbox.organizationsWithDue(minute(5), 3))).toEqual(sorted([org, ...others]))
+        })
       })
 
-      test('markFailed records the attempts and error for good', async () => {
-        const message = aMessage({ organizationId: org, attempts: 4, nextAttemptAt: minute(2) })
-        await enqueue(message)
-        await claim(minute(2), 10, minute(3))
+      describe('countInFlight', () => {
+        test('counts the organization’s messages under a live claim only', async () => {
+          const other = await anOrganizationInBox()
+          const live = underClaim(org, minute(10))
+          await enqueue(
+            live,
+            underClaim(org, minute(6)),
+            underClaim(org, minute(5)), // lapses at minute 5: no longer in flight then
+            aMessage({ organizationId: org, nextAttemptAt: minute(0) }),
+            aMessage({ organizationId: org, status: 'sent', lockedUntil: minute(10), sentAt: minute(1) }),
+            aMessage({ organizationId: org, status: 'failed', lockedUntil: minute(10), lastError: 'bounced' }),
+            underClaim(other, minute(10)),
+          )
 
-        await boxWrite((r) => r.outbox.markFailed(message.id, 5, '421 too many tries'))
+          expect(await boxRead().outbox.countInFlight(org, minute(4))).toBe(3)
+          expect(await boxRead().outbox.countInFlight(org, minute(5))).toBe(2)
+          expect(await boxRead().outbox.countInFlight(org, minute(6))).toBe(1)
+          expect(await boxRead().outbox.countInFlight(org, minute(10))).toBe(0)
+          expect(await boxRead().outbox.countInFlight(other, minute(5))).toBe(1)
+          expect(await boxRead().outbox.countInFlight(randomUUID(), minute(5))).toBe(0)
 
-        const failed = await boxRead().outbox.findById(message.id)
-        expect(failed).toEqual({ ...message, status: 'failed', attempts: 5, lastError: '421 too many tries' })
-        expect(presentKeys(failed, ['lockedUntil', 'sentAt', 'providerMessageId'])).toEqual([])
+          // A claim adds what it takes (the pending one and the lapsed one), an outcome takes one away.
+          expect(await claim(org, minute(5), 10, minute(15))).toHaveLength(2)
+          expect(await boxRead().outbox.countInFlight(org, minute(5))).toBe(4)
+          expect(await boxWrite((r) => r.outbox.markSent(live.id, minute(10), minute(5), undefined))).toBe(true)
+          expect(await boxRead().outbox.countInFlight(org, minute(5))).toBe(3)
+        })
       })
 
-      test('a claim in a transaction that rolls back leaves its messages pending', async () => {
-        const message = aMessage({ organizationId: org })
-        await enqueue(message)
-        const failure = new Error('worker crashed')
+      describe('claimDue', () => {
+        test('claims the organization’s pending messages due by now, as sending, their attempt starting now; leaves the rest untouched', async () => {
+          const early = aMessage({ organizationId: org, nextAttemptAt: minute(1) })
+          const exactlyNow = aMessage({ organizationId: org, nextAttemptAt: minute(5) })
+          const later = aMessage({ organizationId: org, nextAttemptAt: minute(6) })
+          await enqueue(later, exactlyNow, early)
 
-        await expect(
-          boxWrite(async (r) => {
-            expect(await r.outbox.claimDue(minute(1), 10, minute(2))).toHaveLength(1)
-            throw failure
-          }),
-        ).rejects.toBe(failure)
+          const got = await claim(org, minute(5), 10, minute(6))
 
-        expect(await boxRead().outbox.findById(message.id)).toEqual(message)
-        expect(await claim(minute(1), 10, minute(2))).toEqual([claimed(message, minute(2))])
+          expect(got).toEqual([claimed(early, minute(6), minute(5)), claimed(exactlyNow, minute(6), minute(5))])
+          expect(await found(early.id)).toEqual(claimed(early, minute(6), minute(5)))
+          expect(await found(exactlyNow.id)).toEqual(claimed(exactlyNow, minute(6), minute(5)))
+          const untouched = await found(later.id)
+          expect(untouched).toEqual(later)
+          expect(presentKeys(untouched, ['lockedUntil', 'inFlightSince'])).toEqual([])
+        })
+
+        test('claims at most limit messages, oldest nextAttemptAt first, id as tie-break', async () => {
+          const [low, high] = ascendingIds(2) as [string, string]
+          const m3 = aMessage({ organizationId: org, nextAttemptAt: minute(3), createdAt: minute(0) })
+          const m1 = aMessage({ organizationId: org, nextAttemptAt: minute(1), createdAt: minute(9) })
+          const m2low = aMessage({ id: low, organizationId: org, nextAttemptAt: minute(2) })
+          const m2high = aMessage({ id: high, organizationId: org, nextAttemptAt: minute(2) })
+          const m4 = aMessage({ organizationId: org, nextAttemptAt: minute(4) })
+          await enqueue(m4, m2high, m3, m2low, m1)
+          const take = () => claim(org, minute(10), 2, minute(20))
+          const asClaimed = (...messages: OutboxMessage[]) => messages.map((m) => claimed(m, minute(20), minute(10)))
+
+          expect(await take()).toEqual(asClaimed(m1, m2low))
+          expect(await take()).toEqual(asClaimed(m2high, m3))
+          expect(await take()).toEqual(asClaimed(m4))
+          expect(await take()).toEqual([])
+        })
+
+        test('claims only the organization named, however old another’s messages are', async () => {
+          const other = await anOrganizationInBox()
+          const theirs = aMessage({ organizationId: other, nextAttemptAt: minute(0) })
+          const theirsLapsed = underClaim(other, minute(1))
+          const mine = aMessage({ organizationId: org, nextAttemptAt: minute(2) })
+          await enqueue(theirs, theirsLapsed, mine)
+
+          expect(await claim(org, minute(5), 10, minute(6))).toEqual([claimed(mine, minute(6), minute(5))])
+          expect(await found(theirs.id)).toEqual(theirs)
+          expect(await found(theirsLapsed.id)).toEqual(theirsLapsed)
+          expect(await claim(randomUUID(), minute(5), 10, minute(6))).toEqual([])
+          expect(sorted(ids(await claim(other, minute(5), 10, minute(6))))).toEqual(sorted([theirs.id, theirsLapsed.id]))
+        })
+
+        test('a limit of zero or less claims nothing', async () => {
+          const messages = [aMessage({ organizationId: org }), aMessage({ organizationId: org }), aMessage({ organizationId: org })]
+          await enqueue(...messages)
+
+          expect(await claim(org, minute(1), 0, minute(2))).toEqual([])
+          expect(await claim(org, minute(1), -1, minute(2))).toEqual([])
+          for (const message of messages) expect(await found(message.id)).toEqual(message)
+        })
+
+        test('answers nothing when nothing is due', async () => {
+          const message = aMessage({ organizationId: org, nextAttemptAt: minute(30) })
+          await enqueue(message)
+
+          expect(await claim(org, minute(29), 10, minute(40))).toEqual([])
+          expect(await found(message.id)).toEqual(message)
+        })
+
+        test('a lapsed claim is claimable again, keeping when its interrupted attempt began; a live one is not', async () => {
+          const lapsed = underClaim(org, minute(4), { attempts: 1, nextAttemptAt: minute(0), inFlightSince: minute(2) })
+          const lapsingNow = underClaim(org, minute(5), { nextAttemptAt: minute(1), inFlightSince: minute(3) })
+          const live = underClaim(org, minute(6), { nextAttemptAt: minute(0), inFlightSince: minute(4) })
+          await enqueue(live, lapsingNow, lapsed)
+
+          const got = await claim(org, minute(5), 10, minute(15))
+
+          expect(got).toEqual([claimed(lapsed, minute(15), minute(2)), claimed(lapsingNow, minute(15), minute(3))])
+          expect(await found(lapsed.id)).toEqual(claimed(lapsed, minute(15), minute(2)))
+          expect(await found(live.id)).toEqual(live)
+          // Once its lease lapses, the live one comes back too.
+          expect(await claim(org, minute(6), 10, minute(16))).toEqual([claimed(live, minute(16), minute(4))])
+        })
+
+        test('two claims in sequence never hand out one message while its lease holds; once it lapses it comes back with its first attempt’s time', async () => {
+          const messages = ascendingIds(5).map((id, i) => aMessage({ id, organizationId: org, nextAttemptAt: minute(i) }))
+          await enqueue(...[...messages].reverse())
+
+          const first = await claim(org, minute(10), 3, minute(11))
+          const second = await claim(org, minute(10.5), 10, minute(12))
+
+          expect(first).toEqual(messages.slice(0, 3).map((m) => claimed(m, minute(11), minute(10))))
+          expect(second).toEqual(messages.slice(3).map((m) => claimed(m, minute(12), minute(10.5))))
+          expect(await claim(org, minute(10.9), 10, minute(13))).toEqual([])
+          // The first worker died: its three come back after minute 11, the second's are still held.
+          const retaken = await claim(org, minute(11), 10, minute(21))
+          expect(retaken).toEqual(messages.slice(0, 3).map((m) => claimed(m, minute(21), minute(10))))
+        })
+
+        test('a sent or failed message is never claimed again', async () => {
+          const toSend = aMessage({ organizationId: org })
+          const toFail = aMessage({ organizationId: org })
+          const storedSent = aMessage({ organizationId: org, status: 'sent', sentAt: minute(1) })
+          const storedFailed = aMessage({ organizationId: org, status: 'failed', attempts: 5, lastError: 'bounced' })
+          await enqueue(toSend, toFail, storedSent, storedFailed)
+          expect(sorted(ids(await claim(org, minute(1), 10, minute(2))))).toEqual(sorted([toSend.id, toFail.id]))
+
+          const outcomes = await boxWrite(async (r) => [
+            await r.outbox.markSent(toSend.id, minute(2), minute(1.5), 'provider-1'),
+            await r.outbox.markFailed(toFail.id, minute(2), 1, '550 mailbox unavailable'),
+          ])
+
+          expect(outcomes).toEqual([true, true])
+          const muchLater = minute(60 * 24 * 365)
+          expect(await claim(org, muchLater, 100, minute(60 * 24 * 366))).toEqual([])
+          expect(await boxRead().outbox.organizationsWithDue(muchLater, 10)).toEqual([])
+          expect(await boxRead().outbox.countInFlight(org, minute(1))).toBe(0)
+          expect(await found(storedSent.id)).toEqual(storedSent)
+          expect(await found(storedFailed.id)).toEqual(storedFailed)
+        })
+
+        test('a claim in a transaction that rolls back leaves its messages pending', async () => {
+          const message = aMessage({ organizationId: org })
+          await enqueue(message)
+          const failure = new Error('worker crashed')
+
+          await expect(
+            boxWrite(async (r) => {
+              expect(await r.outbox.claimDue(org, minute(1), 10, minute(2))).toHaveLength(1)
+              throw failure
+            }),
+          ).rejects.toBe(failure)
+
+          expect(await found(message.id)).toEqual(message)
+          expect(await boxRead().outbox.countInFlight(org, minute(1))).toBe(0)
+          expect(await claim(org, minute(1), 10, minute(2))).toEqual([claimed(message, minute(2), minute(1))])
+        })
+
+        test('changing the dates given to a claim afterwards changes nothing stored', async () => {
+          const message = aMessage({ organizationId: org })
+          await enqueue(message)
+          const now = minute(1)
+          const lockedUntil = minute(2)
+
+          await claim(org, now, 10, lockedUntil)
+          now.setTime(minute(50).getTime())
+          lockedUntil.setTime(minute(60).getTime())
+
+          expect(await found(message.id)).toEqual(claimed(message, minute(2), minute(1)))
+          expect(await boxRead().outbox.countInFlight(org, minute(3))).toBe(0)
+        })
+      })
+
+      describe('outcomes', () => {
+        test('markSent records the time and provider id, dropping the claim and the attempt time', async () => {
+          const withId = aMessage({ organizationId: org })
+          const withoutId = aMessage({ organizationId: org, nextAttemptAt: minute(0.5) })
+          await enqueue(withId, withoutId)
+          await claim(org, minute(1), 10, minute(2))
+
+          const outcomes = await boxWrite(async (r) => [
+            await r.outbox.markSent(withId.id, minute(2), minute(1.5), 'provider-42'),
+            await r.outbox.markSent(withoutId.id, minute(2), minute(1.75), undefined),
+          ])
+
+          expect(outcomes).toEqual([true, true])
+          const sent = await found(withId.id)
+          expect(sent).toEqual({ ...withId, status: 'sent', sentAt: minute(1.5), providerMessageId: 'provider-42' })
+          expect(presentKeys(sent, ['lockedUntil', 'inFlightSince', 'lastError'])).toEqual([])
+          const sentWithoutId = await found(withoutId.id)
+          expect(sentWithoutId).toEqual({ ...withoutId, status: 'sent', sentAt: minute(1.75) })
+          expect(presentKeys(sentWithoutId, ['lockedUntil', 'inFlightSince', 'lastError', 'providerMessageId'])).toEqual([])
+        })
+
+        test('reschedule puts a message back to pending with its attempts, next time and error; its next claim is a new attempt', async () => {
+          const message = aMessage({ organizationId: org })
+          await enqueue(message)
+          await claim(org, minute(0), 10, minute(1))
+
+          expect(await boxWrite((r) => r.outbox.reschedule(message.id, minute(1), 1, minute(3), '503 try later'))).toBe(true)
+
+          const rescheduled = await found(message.id)
+          const expected: OutboxMessage = { ...message, status: 'pending', attempts: 1, nextAttemptAt: minute(3), lastError: '503 try later' }
+          expect(rescheduled).toEqual(expected)
+          expect(presentKeys(rescheduled, ['lockedUntil', 'inFlightSince', 'sentAt', 'providerMessageId'])).toEqual([])
+          expect(await boxRead().outbox.countInFlight(org, minute(0.5))).toBe(0)
+          expect(await claim(org, minute(2.9), 10, minute(4))).toEqual([])
+          expect(await claim(org, minute(3), 10, minute(4))).toEqual([claimed(expected, minute(4), minute(3))])
+        })
+
+        test('markFailed records the attempts and error for good', async () => {
+          const message = aMessage({ organizationId: org, attempts: 4, nextAttemptAt: minute(2) })
+          await enqueue(message)
+          await claim(org, minute(2), 10, minute(3))
+
+          expect(await boxWrite((r) => r.outbox.markFailed(message.id, minute(3), 5, '421 too many tries'))).toBe(true)
+
+          const failed = await found(message.id)
+          expect(failed).toEqual({ ...message, status: 'failed', attempts: 5, lastError: '421 too many tries' })
+          expect(presentKeys(failed, ['lockedUntil', 'inFlightSince', 'sentAt', 'providerMessageId'])).toEqual([])
+        })
+
+        test('an outcome under another fence, of a message no claim holds or of no message answers false and changes nothing', async () => {
+          const message = aMessage({ organizationId: org })
+          // Not due, and pending although it carries the same lockedUntil: only a claim is a fence.
+          const pending = aMessage({ organizationId: org, nextAttemptAt: minute(30), lockedUntil: minute(2) })
+          await enqueue(message, pending)
+          const [held] = await claim(org, minute(1), 10, minute(2))
+          const offBy = (ms: number) => new Date(minute(2).getTime() + ms)
+
+          const outcomes = await boxWrite(async (r) => [
+            await r.outbox.markSent(message.id, offBy(-1), minute(1.5), 'provider-1'),
+            await r.outbox.reschedule(message.id, offBy(1), 1, minute(5), 'late'),
+            await r.outbox.markFailed(message.id, minute(1), 1, 'late'),
+            await r.outbox.markSent(pending.id, minute(2), minute(1.5), 'provider-2'),
+            await r.outbox.reschedule(pending.id, minute(2), 1, minute(5), 'late'),
+            await r.outbox.markFailed(pending.id, minute(2), 1, 'late'),
+            await r.outbox.markSent(randomUUID(), minute(2), minute(1.5), 'provider-3'),
+          ])
+
+          expect(outcomes).toEqual([false, false, false, false, false, false, false])
+          expect(await found(message.id)).toEqual(held)
+          expect(await found(pending.id)).toEqual(pending)
+          // The claim's own fence applies, once.
+          expect(await boxWrite((r) => r.outbox.markSent(message.id, minute(2), minute(1.5), 'provider-1'))).toBe(true)
+          expect(await boxWrite((r) => r.outbox.markFailed(message.id, minute(2), 1, 'again'))).toBe(false)
+          expect(await boxWrite((r) => r.outbox.reschedule(message.id, minute(2), 1, minute(9), 'again'))).toBe(false)
+          expect(await boxWrite((r) => r.outbox.markSent(message.id, minute(2), minute(8), 'provider-9'))).toBe(false)
+          expect(await found(message.id)).toEqual({ ...message, status: 'sent', sentAt: minute(1.5), providerMessageId: 'provider-1' })
+        })
+
+        test('after a lapsed claim is taken again, the first worker’s late outcomes are refused and the second’s applies', async () => {
+          const message = aMessage({ organizationId: org })
+          await enqueue(message)
+          const [first] = await claim(org, minute(1), 10, minute(2))
+          const [second] = await claim(org, minute(3), 10, minute(4))
+          expect(second).toEqual(claimed(message, minute(4), minute(1)))
+
+          const late = await boxWrite(async (r) => [
+            await r.outbox.markSent(message.id, first!.lockedUntil!, minute(3.5), 'from-first'),
+            await r.outbox.reschedule(message.id, first!.lockedUntil!, 1, minute(10), 'first timed out'),
+            await r.outbox.markFailed(message.id, first!.lockedUntil!, 1, 'first gave up'),
+          ])
+
+          expect(late).toEqual([false, false, false])
+          expect(await found(message.id)).toEqual(second)
+          expect(await boxRead().outbox.countInFlight(org, minute(3.5))).toBe(1)
+          expect(await boxWrite((r) => r.outbox.markSent(message.id, second!.lockedUntil!, minute(3.6), 'from-second'))).toBe(true)
+          expect(await found(message.id)).toEqual({ ...message, status: 'sent', sentAt: minute(3.6), providerMessageId: 'from-second' })
+        })
+
+        test('a late outcome after the next worker rescheduled changes nothing', async () => {
+          const message = aMessage({ organizationId: org })
+          await enqueue(message)
+          const [first] = await claim(org, minute(1), 10, minute(2))
+          const [second] = await claim(org, minute(3), 10, minute(4))
+          expect(await boxWrite((r) => r.outbox.reschedule(message.id, second!.lockedUntil!, 1, minute(5), '503'))).toBe(true)
+          const rescheduled: OutboxMessage = { ...message, attempts: 1, nextAttemptAt: minute(5), lastError: '503' }
+
+          expect(await boxWrite((r) => r.outbox.markSent(message.id, first!.lockedUntil!, minute(4.5), 'from-first'))).toBe(false)
+          expect(await boxWrite((r) => r.outbox.markFailed(message.id, second!.lockedUntil!, 2, 'twice'))).toBe(false)
+
+          expect(await found(message.id)).toEqual(rescheduled)
+          expect(await claim(org, minute(5), 10, minute(6))).toEqual([claimed(rescheduled, minute(6), minute(5))])
+        })
+
+        test('an outcome in a transaction that rolls back leaves the claim holding', async () => {
+          const message = aMessage({ organizationId: org })
+          await enqueue(message)
+          const [held] = await claim(org, minute(1), 10, minute(2))
+          const failure = new Error('interaction update failed')
+
+          await expect(
+            boxWrite(async (r) => {
+              expect(await r.outbox.markSent(message.id, minute(2), minute(1.5), 'provider-1')).toBe(true)
+              await realTimer(2)
+              throw failure
+            }),
+          ).rejects.toBe(failure)
+
+          expect(await found(message.id)).toEqual(held)
+          expect(await boxWrite((r) => r.outbox.markSent(message.id, minute(2), minute(1.6), 'provider-1'))).toBe(true)
+        })
       })
 
       test('unit of work: a message enqueued by work that fails after an await is never kept, so never sent', async () => {
@@ -616,9 +843,10 @@ export function describeMembersSettingsOutboxContract({ read, write, anOrganizat
         })
 
         await expect(outcome).rejects.toBe(failure)
-        expect(await boxRead().outbox.findById(message.id)).toBeUndefined()
+        expect(await found(message.id)).toBeUndefined()
         expect(await boxRead().members.findById(org, member.id)).toBeUndefined()
-        expect(await claim(minute(60), 100, minute(61))).toEqual([])
+        expect(await boxRead().outbox.organizationsWithDue(minute(60), 10)).toEqual([])
+        expect(await claim(org, minute(60), 100, minute(61))).toEqual([])
       })
     })
   })

@@ -10,6 +10,7 @@ import { aMember, aNeed, anOrganization, aPartner } from '../../support/builders
 import { describeConstituentContract } from './constituent-contract'
 import { aConstituent, aHousehold, ascendingIds, byId, ids, minute, presentKeys } from './contract-support'
 import { describeMembersSettingsOutboxContract } from './members-settings-outbox-contract'
+import { describeSmsContract } from './sms-contract'
 
 export interface RepositoryFixture {
   persistence: Persistence
@@ -690,6 +691,8 @@ export function describeRepositories(name: string, make: () => Promise<Repositor
     describeConstituentContract({ read, write, anOrganizationWithPartner, insertNeeds })
 
     describeMembersSettingsOutboxContract({ read, write, anOrganizationWithPartner, aMemberOf, make })
+
+    describeSmsContract({ read, write, anOrganizationWithPartner, insertNeeds })
 
     describe('refresh tokens', () => {
       async function aMemberWithOrganization() {

@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { randomUUID } from 'node:crypto'
 import { existsSync, statSync } from 'node:fs'
+import { SqliteDatabase } from '../../../src/adapters/persistence/sqlite/sqlite-database'
 import { ConflictError } from '../../../src/domain/errors'
+import type { OutboxMessage } from '../../../src/domain/messaging/outbox'
 import { aMember, aNeed, anOrganization, aPartner } from '../../support/builders'
 import { describeRepositories } from './repository-contract'
 import { makeSqlite, type SqliteFixture } from './sqlite-fixture'
@@ -153,5 +155,43 @@ describe('SQLite database', () => {
     expect(await db.persistence.repositories.outbox.findById(loser.messageId)).toBeUndefined()
     expect((await db.persistence.repositories.invitations.findByDigest(winner.tokenDigest))?.memberId).toBe(winner.member.id)
     expect(await db.persistence.repositories.invitations.findByDigest(loser.tokenDigest)).toBeUndefined()
+  })
+
+  // Sequential: in one thread a second connection's BEGIN IMMEDIATE busy-waits synchronously and would block the first's COMMIT.
+  test('a second process on the same database counts the first one’s claims and never claims its messages', async () => {
+    const organization = anOrganization()
+    const at = new Date('2026-11-22T09:00:00.000Z')
+    const messages: OutboxMessage[] = Array.from({ length: 10 }, (_, i) => ({
+      id: randomUUID(),
+      organizationId: organization.id,
+      payload: { channel: 'sms', sms: { from: '+15550001111', to: '+15552223333', body: `text ${i}`, interactionId: randomUUID() } },
+      status: 'pending',
+      attempts: 0,
+      nextAttemptAt: new Date(at.getTime() + i),
+      createdAt: at,
+    }))
+    await db.persistence.unitOfWork.run(async (r) => {
+      await r.organizations.insert(organization)
+      for (const message of messages) await r.outbox.enqueue(message)
+    })
+    const other = new SqliteDatabase(db.path)
+    try {
+      const now = new Date(at.getTime() + 60_000)
+      const lockedUntil = new Date(now.getTime() + 30_000)
+      // What the dispatcher does: claim only what a cap of 7 leaves free.
+      const claimIn = (database: SqliteDatabase, cap: number) =>
+        database.unitOfWork.run(async (r) => r.outbox.claimDue(organization.id, now, cap - (await r.outbox.countInFlight(organization.id, now)), lockedUntil))
+
+      const first = await claimIn(db.persistence, 4)
+      const second = await claimIn(other, 7)
+
+      expect(first.map((m) => m.id)).toEqual(messages.slice(0, 4).map((m) => m.id))
+      expect(second.map((m) => m.id)).toEqual(messages.slice(4, 7).map((m) => m.id))
+      expect(await other.repositories.outbox.countInFlight(organization.id, now)).toBe(7)
+      expect(await db.persistence.repositories.outbox.countInFlight(organization.id, now)).toBe(7)
+      expect(await claimIn(db.persistence, 7)).toEqual([])
+    } finally {
+      await other.close()
+    }
   })
 })

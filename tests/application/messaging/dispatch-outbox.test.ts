@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, test } from 'bun:test'
-import { CLAIM_LEASE_MS } from '../../../src/application/messaging/dispatch-outbox'
+import { DispatchOutbox } from '../../../src/application/messaging/dispatch-outbox'
 import { Outbox } from '../../../src/application/messaging/outbox'
 import { UpdateEmailSettings } from '../../../src/application/organizations/email-settings'
 import type { EmailMessage } from '../../../src/domain/messaging/email'
@@ -22,6 +22,8 @@ beforeEach(async () => {
 
 const postmark = () => world.senders.postmark
 const unitOfWork = () => world.container.get(PORTS.unitOfWork)
+/** How long a claim holds (OUTBOX_LEASE_MS). */
+const leaseMs = () => world.container.get(PORTS.dispatchOptions).leaseMs
 
 /** Puts an email in the outbox in its own committed transaction and answers its id. */
 function enqueue(email = message(), organizationId = world.organizationId): Promise<string> {
@@ -37,7 +39,7 @@ describe('DispatchOutbox', () => {
     expect(await world.dispatch()).toBe(1)
     expect(postmark().delivered.map((d) => d.message)).toEqual([message()])
     expect(await stored(id)).toMatchObject({ status: 'sent', sentAt: world.clock.now(), providerMessageId: 'postmark-1' })
-    world.clock.advance(CLAIM_LEASE_MS * 10)
+    world.clock.advance(leaseMs() * 10)
     expect(await world.dispatch()).toBe(0)
     expect(postmark().attempts).toHaveLength(1)
   })
@@ -140,7 +142,7 @@ describe('DispatchOutbox', () => {
     postmark().failNext(refused('Invalid sender signature (422)'))
     expect(await world.dispatch()).toBe(1)
     expect(await stored(id)).toMatchObject({ status: 'failed', attempts: 1, lastError: 'Invalid sender signature (422)' })
-    world.clock.advance(CLAIM_LEASE_MS * 10)
+    world.clock.advance(leaseMs() * 10)
     expect(await world.dispatch()).toBe(0)
     expect(postmark().attempts).toHaveLength(1)
   })
@@ -156,32 +158,59 @@ describe('DispatchOutbox', () => {
   })
 
   describe('a message claimed by a worker that died', () => {
-    /** A worker claims the due messages, then dies before sending (its claim holds for CLAIM_LEASE_MS). */
-    const claimAndDie = () => {
-      const now = world.clock.now()
-      return unitOfWork().run((r) => r.outbox.claimDue(now, 20, new Date(now.getTime() + CLAIM_LEASE_MS)))
-    }
+    /** A worker claims the due messages, then dies before sending (its claim holds for the lease). */
+    const claimAndDie = () => world.container.get(DispatchOutbox).claim()
 
     test('is left alone while the claim holds', async () => {
       const id = await enqueue()
       expect((await claimAndDie()).map((m) => m.id)).toEqual([id])
       expect((await stored(id)).status).toBe('sending')
       expect(await world.dispatch()).toBe(0)
-      world.clock.advance(CLAIM_LEASE_MS - 1)
+      world.clock.advance(leaseMs() - 1)
       expect(await world.dispatch()).toBe(0)
       expect(postmark().attempts).toEqual([])
     })
 
-    test('is sent again, once, after CLAIM_LEASE_MS', async () => {
+    test('is sent again, once, when the lease has run out', async () => {
       const id = await enqueue()
       await claimAndDie()
-      world.clock.advance(CLAIM_LEASE_MS)
+      world.clock.advance(leaseMs())
       expect(await world.dispatch()).toBe(1)
       expect(await stored(id)).toMatchObject({ status: 'sent', providerMessageId: 'postmark-1' })
-      world.clock.advance(CLAIM_LEASE_MS)
+      world.clock.advance(leaseMs())
       expect(await world.dispatch()).toBe(0)
       expect(postmark().delivered).toHaveLength(1)
     })
+
+    test('the lease is OUTBOX_LEASE_MS, 60 s unless configured', async () => {
+      expect(leaseMs()).toBe(60 * SECOND)
+      const configured = await createMailWorld({ OUTBOX_LEASE_MS: '5000' })
+      const id = await configured.container.get(PORTS.unitOfWork).run((r) => configured.container.get(Outbox).email(r, configured.organizationId, message()))
+      await configured.container.get(DispatchOutbox).claim()
+      configured.clock.advance(5 * SECOND - 1)
+      expect(await configured.dispatch()).toBe(0)
+      configured.clock.advance(1)
+      expect(await configured.dispatch()).toBe(1)
+      expect((await configured.repositories.outbox.findById(id))?.status).toBe('sent')
+    })
+  })
+
+  test("emails count against the organization's maxConcurrency too: a claim takes only the free slots", async () => {
+    await unitOfWork().run(async (r) => {
+      const organization = (await r.organizations.findById(world.organizationId))!
+      await r.organizations.update({ ...organization, maxConcurrency: 2 })
+    })
+    for (let i = 0; i < 3; i++) {
+      await enqueue(message(`n${i}@example.org`))
+      world.clock.advance(1)
+    }
+    const dispatcher = world.container.get(DispatchOutbox)
+    expect(await dispatcher.claim()).toHaveLength(2)
+    expect(await dispatcher.claim()).toHaveLength(0)
+    world.clock.advance(leaseMs())
+    expect(await world.dispatch()).toBe(2)
+    expect(await world.dispatch()).toBe(1)
+    expect(postmark().delivered.map((d) => d.message.to).sort()).toEqual(['n0@example.org', 'n1@example.org', 'n2@example.org'])
   })
 
   test('answers 0 and sends nothing when the outbox is empty', async () => {

@@ -28,7 +28,7 @@ import { matchKeysOf, type MatchKeys } from '../../../domain/constituents/matchi
 import { searchTermsOf, termsMatch, type ConstituentQuery } from '../../../domain/constituents/search'
 import type { Member } from '../../../domain/members/member'
 import type { Interaction } from '../../../domain/needs/interaction'
-import { FIRST_REFERENCE_NUMBER, type Need, type NeedChange } from '../../../domain/needs/need'
+import { FIRST_REFERENCE_NUMBER, isOpen, type Need, type NeedChange } from '../../../domain/needs/need'
 import type { Organization } from '../../../domain/organizations/organization'
 import type { Partner } from '../../../domain/partners/partner'
 import { offsetOf, type Page, type PageRequest } from '../../../domain/shared/page'
@@ -195,9 +195,10 @@ class MemoryNeedRepository extends MemoryRepository implements NeedRepository {
   async moveConstituent(organizationId: string, fromConstituentId: string, toConstituentId: string, householdId: string) {
     for (const need of this.needsOf(organizationId, fromConstituentId)) Object.assign(need, { constituentId: toConstituentId, householdId })
   }
-  async newestOfConstituents(organizationId: string, constituentIds: string[]) {
+  async newestOfConstituents(organizationId: string, constituentIds: string[], openOnly = false) {
     return [...this.t.needs.values()]
       .filter((n) => n.organizationId === organizationId && n.constituentId !== undefined && constituentIds.includes(n.constituentId))
+      .filter((n) => !openOnly || isOpen(n.status))
       .sort(newestFirst)
       .slice(0, 20)
       .map(copy)
@@ -209,7 +210,14 @@ class MemoryNeedRepository extends MemoryRepository implements NeedRepository {
 
 class MemoryInteractionRepository extends MemoryRepository implements InteractionRepository {
   async insert(interaction: Interaction) {
+    this.assertProviderIdFree(interaction.providerMessageId, interaction.id)
     this.t.interactions.push(copy(interaction))
+  }
+  /** The unique index of the SQL schema: one provider message is one interaction. */
+  private assertProviderIdFree(providerMessageId: string | undefined, ownId: string) {
+    if (providerMessageId && this.t.interactions.some((i) => i.providerMessageId === providerMessageId && i.id !== ownId)) {
+      throw new ConflictError('Another interaction already has this provider message id')
+    }
   }
   async listByNeed(organizationId: string, needId: string) {
     return this.t.interactions
@@ -229,6 +237,7 @@ class MemoryInteractionRepository extends MemoryRepository implements Interactio
   async setDelivery(organizationId: string, id: string, status: DeliveryStatus, providerMessageId: string | undefined) {
     const interaction = this.t.interactions.find((i) => i.id === id && i.organizationId === organizationId)
     if (!interaction) return
+    this.assertProviderIdFree(providerMessageId, id)
     interaction.deliveryStatus = status
     if (providerMessageId) interaction.providerMessageId = providerMessageId
   }
@@ -434,23 +443,25 @@ class MemoryOutboxRepository extends MemoryRepository implements OutboxRepositor
       .filter((m) => m.organizationId === organizationId && this.isDue(m, now))
       .sort((a, b) => a.nextAttemptAt.getTime() - b.nextAttemptAt.getTime() || (a.id < b.id ? -1 : 1))
       .slice(0, Math.max(0, limit))
-    for (const m of due) Object.assign(m, { status: 'sending', lockedUntil, inFlightSince: m.inFlightSince ?? now })
+    // Copies of the caller's dates: a record is stored as a value (memory-store.ts).
+    for (const m of due) Object.assign(m, { status: 'sending', lockedUntil: new Date(lockedUntil), inFlightSince: m.inFlightSince ?? new Date(now) })
     return due.map(copy)
   }
   markSent(id: string, fence: Date, at: Date, providerMessageId: string | undefined) {
     return this.settle(id, fence, { status: 'sent', sentAt: at, providerMessageId })
   }
-  reschedule(id: string, fence: Date, attempts: number, nextAttemptAt: Date, error: string) {
-    return this.settle(id, fence, { status: 'pending', attempts, nextAttemptAt, lastError: error })
+  reschedule(id: string, fence: Date, attempts: number, nextAttemptAt: Date, error: string, inDoubt = false) {
+    return this.settle(id, fence, { status: 'pending', attempts, nextAttemptAt, lastError: error }, inDoubt)
   }
   markFailed(id: string, fence: Date, attempts: number, error: string) {
     return this.settle(id, fence, { status: 'failed', attempts, lastError: error })
   }
   /** Applies an outcome only while the claim `fence` still holds the message. */
-  private async settle(id: string, fence: Date, fields: Partial<OutboxMessage>) {
+  private async settle(id: string, fence: Date, fields: Partial<OutboxMessage>, keepInFlightSince = false) {
     const message = this.t.outbox.get(id)
     if (!message || message.status !== 'sending' || message.lockedUntil?.getTime() !== fence.getTime()) return false
-    this.t.outbox.set(id, copy({ ...message, lockedUntil: undefined, inFlightSince: undefined, ...fields }))
+    const inFlightSince = keepInFlightSince ? message.inFlightSince : undefined
+    this.t.outbox.set(id, copy({ ...message, lockedUntil: undefined, ...fields, inFlightSince }))
     return true
   }
 }

@@ -194,7 +194,8 @@ export const interactions = sqliteTable(
   },
   (t) => [
     index('interactions_by_need').on(t.organizationId, t.needId, t.createdAt, t.id),
-    index('interactions_by_provider_message').on(t.providerMessageId),
+    // One provider message is one interaction: a text recovered after a crash cannot be claimed twice.
+    uniqueIndex('interactions_by_provider_message').on(t.providerMessageId),
   ],
 )
 

@@ -311,12 +311,18 @@ class SqliteNeedRepository implements NeedRepository {
       .set({ constituentId: toConstituentId, householdId })
       .where(and(eq(s.needs.organizationId, organizationId), eq(s.needs.constituentId, fromConstituentId)))
   }
-  async newestOfConstituents(organizationId: string, constituentIds: string[]) {
+  async newestOfConstituents(organizationId: string, constituentIds: string[], openOnly = false) {
     if (constituentIds.length === 0) return []
     const rows = await this.db
       .select()
       .from(s.needs)
-      .where(and(eq(s.needs.organizationId, organizationId), inArray(s.needs.constituentId, constituentIds)))
+      .where(
+        and(
+          eq(s.needs.organizationId, organizationId),
+          inArray(s.needs.constituentId, constituentIds),
+          openOnly ? ne(s.needs.status, 'RESOLVED') : undefined,
+        ),
+      )
       .orderBy(desc(s.needs.createdAt), desc(s.needs.id))
       .limit(20)
     return rows.map(toNeed)
@@ -342,7 +348,7 @@ function toInteraction(row: typeof s.interactions.$inferSelect): Interaction {
 class SqliteInteractionRepository implements InteractionRepository {
   constructor(private readonly db: SqliteDb) {}
   async insert(i: Interaction) {
-    await this.db.insert(s.interactions).values({
+    await conflictOnUnique(this.db.insert(s.interactions).values({
       ...i,
       partnerId: nullable(i.partnerId),
       needId: nullable(i.needId),
@@ -351,7 +357,7 @@ class SqliteInteractionRepository implements InteractionRepository {
       content: nullable(i.content),
       deliveryStatus: nullable(i.deliveryStatus),
       providerMessageId: nullable(i.providerMessageId),
-    })
+    }))
   }
   async listByNeed(organizationId: string, needId: string) {
     const rows = await this.db
@@ -374,10 +380,12 @@ class SqliteInteractionRepository implements InteractionRepository {
     return row ? toInteraction(row) : undefined
   }
   async setDelivery(organizationId: string, id: string, status: DeliveryStatus, providerMessageId: string | undefined) {
-    await this.db
-      .update(s.interactions)
-      .set({ deliveryStatus: status, ...(providerMessageId ? { providerMessageId } : {}) })
-      .where(and(eq(s.interactions.organizationId, organizationId), eq(s.interactions.id, id)))
+    await conflictOnUnique(
+      this.db
+        .update(s.interactions)
+        .set({ deliveryStatus: status, ...(providerMessageId ? { providerMessageId } : {}) })
+        .where(and(eq(s.interactions.organizationId, organizationId), eq(s.interactions.id, id))),
+    )
   }
 }
 
@@ -752,10 +760,10 @@ class SqliteOutboxRepository implements OutboxRepository {
     return claimed
   }
   /** Applies an outcome only while the claim `fence` still holds the message. */
-  private async settle(id: string, fence: Date, fields: Partial<typeof s.outbox.$inferInsert>) {
+  private async settle(id: string, fence: Date, fields: Partial<typeof s.outbox.$inferInsert>, keepInFlightSince = false) {
     const rows = await this.db
       .update(s.outbox)
-      .set({ lockedUntil: null, inFlightSince: null, ...fields })
+      .set({ lockedUntil: null, ...(keepInFlightSince ? {} : { inFlightSince: null }), ...fields })
       .where(and(eq(s.outbox.id, id), eq(s.outbox.status, 'sending'), eq(s.outbox.lockedUntil, fence)))
       .returning({ id: s.outbox.id })
     return rows.length === 1
@@ -763,8 +771,8 @@ class SqliteOutboxRepository implements OutboxRepository {
   markSent(id: string, fence: Date, at: Date, providerMessageId: string | undefined) {
     return this.settle(id, fence, { status: 'sent', sentAt: at, providerMessageId: nullable(providerMessageId) })
   }
-  reschedule(id: string, fence: Date, attempts: number, nextAttemptAt: Date, error: string) {
-    return this.settle(id, fence, { status: 'pending', attempts, nextAttemptAt, lastError: error })
+  reschedule(id: string, fence: Date, attempts: number, nextAttemptAt: Date, error: string, inDoubt = false) {
+    return this.settle(id, fence, { status: 'pending', attempts, nextAttemptAt, lastError: error }, inDoubt)
   }
   markFailed(id: string, fence: Date, attempts: number, error: string) {
     return this.settle(id, fence, { status: 'failed', attempts, lastError: error })
@@ -788,6 +796,7 @@ const UNIQUE_MESSAGES: Array<[string, string]> = [
   ['organizations.short_code', 'The short code is taken by another organization'],
   ['members.organization_id, members.email', 'A member with this email already exists in the organization'],
   ['organizations.phone_number', 'The phone number belongs to another organization'],
+  ['interactions.provider_message_id', 'Another interaction already has this provider message id'],
 ]
 
 export function sqliteRepositories(db: SqliteDb): Repositories {

@@ -1,0 +1,275 @@
+import { sql } from 'drizzle-orm'
+import { boolean, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core'
+
+// The PostgreSQL shape of the data: the same tables and columns as sqlite/schema.ts, in PostgreSQL's
+// types, so one set of repositories serves both (adapters/persistence/sql). Ids stay text, as in SQLite,
+// so an id that is not a UUID is simply not found instead of failing the query.
+const time = (name: string) => timestamp(name, { withTimezone: true, precision: 3, mode: 'date' })
+const createdAt = () => time('created_at').notNull()
+
+export const organizations = pgTable('organizations', {
+  id: text('id').primaryKey(),
+  name: text('name').notNull(),
+  slug: text('slug').notNull().unique(),
+  shortCode: text('short_code').unique(),
+  maxConcurrency: integer('max_concurrency').notNull(),
+  tcrStatus: text('tcr_status'),
+  phoneNumber: text('phone_number').unique(),
+  needSequence: integer('need_sequence').notNull(),
+  createdAt: createdAt(),
+})
+
+export const partners = pgTable(
+  'partners',
+  {
+    id: text('id').primaryKey(),
+    organizationId: text('organization_id').notNull().references(() => organizations.id),
+    name: text('name').notNull(),
+    slaHours: integer('sla_hours').notNull(),
+    isArchived: boolean('is_archived').notNull(),
+    isDefault: boolean('is_default').notNull(),
+    description: text('description'),
+    keywords: jsonb('keywords').$type<string[]>(),
+    website: text('website'),
+    publicCategoryName: text('public_category_name'),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('partners_by_organization').on(t.organizationId, t.createdAt, t.id),
+    uniqueIndex('partners_one_default').on(t.organizationId).where(sql`${t.isDefault}`),
+  ],
+)
+
+export const members = pgTable(
+  'members',
+  {
+    id: text('id').primaryKey(),
+    organizationId: text('organization_id').notNull().references(() => organizations.id),
+    email: text('email').notNull(),
+    fullName: text('full_name'),
+    role: text('role').notNull(),
+    partnerId: text('partner_id').references(() => partners.id),
+    profiles: jsonb('profiles').$type<string[]>().notNull(),
+    isConfirmed: boolean('is_confirmed').notNull(),
+    phone: text('phone'),
+    passwordHash: text('password_hash'),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('members_email_per_organization').on(t.organizationId, t.email), index('members_by_email').on(t.email)],
+)
+
+export const households = pgTable(
+  'households',
+  {
+    id: text('id').primaryKey(),
+    organizationId: text('organization_id').notNull().references(() => organizations.id),
+    createdAt: createdAt(),
+  },
+  (t) => [index('households_by_organization').on(t.organizationId)],
+)
+
+export const constituents = pgTable(
+  'constituents',
+  {
+    seq: integer('seq').generatedByDefaultAsIdentity().primaryKey(),
+    id: text('id').notNull().unique(),
+    organizationId: text('organization_id').notNull().references(() => organizations.id),
+    householdId: text('household_id').notNull().references(() => households.id),
+    firstName: text('first_name'),
+    lastName: text('last_name'),
+    phone: text('phone'),
+    email: text('email'),
+    addressStreet: text('address_street'),
+    addressCity: text('address_city'),
+    addressState: text('address_state'),
+    addressZip: text('address_zip'),
+    dateOfBirth: text('date_of_birth'),
+    createdAt: createdAt(),
+    updatedAt: time('updated_at').notNull(),
+    emailKey: text('email_key'),
+    nameBirthKey: text('name_birth_key'),
+    lastStreetKey: text('last_street_key'),
+    searchTerms: text('search_terms').notNull(),
+  },
+  (t) => [
+    index('constituents_newest').on(t.organizationId, t.createdAt, t.id),
+    index('constituents_by_household').on(t.organizationId, t.householdId),
+    index('constituents_by_phone').on(t.organizationId, t.phone),
+    index('constituents_by_email').on(t.organizationId, t.emailKey),
+    index('constituents_by_name_birth').on(t.organizationId, t.nameBirthKey),
+    index('constituents_by_last_street').on(t.organizationId, t.lastStreetKey),
+    // Word-prefix search (`to_tsquery('simple', 'jos:*')`), the PostgreSQL twin of SQLite's FTS5 index.
+    index('constituents_search').using('gin', sql`to_tsvector('simple', ${t.searchTerms})`),
+  ],
+)
+
+export const householdMatches = pgTable(
+  'household_matches',
+  {
+    id: text('id').primaryKey(),
+    organizationId: text('organization_id').notNull().references(() => organizations.id),
+    constituentId: text('constituent_id').notNull(),
+    candidateConstituentId: text('candidate_constituent_id').notNull(),
+    reason: text('reason').notNull(),
+    status: text('status').notNull(),
+    createdAt: createdAt(),
+    resolvedAt: time('resolved_at'),
+    resolvedBy: text('resolved_by'),
+    action: text('action'),
+  },
+  (t) => [
+    index('household_matches_newest').on(t.organizationId, t.createdAt, t.id),
+    index('household_matches_by_status').on(t.organizationId, t.status, t.createdAt, t.id),
+    index('household_matches_by_constituent').on(t.organizationId, t.constituentId),
+    index('household_matches_by_candidate').on(t.organizationId, t.candidateConstituentId),
+  ],
+)
+
+export const needs = pgTable(
+  'needs',
+  {
+    id: text('id').primaryKey(),
+    organizationId: text('organization_id').notNull().references(() => organizations.id),
+    partnerId: text('partner_id').notNull().references(() => partners.id),
+    status: text('status').notNull(),
+    customFields: jsonb('custom_fields').$type<Record<string, unknown>>().notNull(),
+    isConfidential: boolean('is_confidential').notNull(),
+    parentNeedId: text('parent_need_id'),
+    assignedTo: text('assigned_to').references(() => members.id),
+    createdBy: text('created_by'),
+    createdAt: createdAt(),
+    updatedAt: time('updated_at').notNull(),
+    dueDate: time('due_date'),
+    constituentId: text('constituent_id').references(() => constituents.id),
+    householdId: text('household_id').references(() => households.id),
+    duplicateWarning: text('duplicate_warning'),
+    referenceNumber: text('reference_number').notNull(),
+  },
+  (t) => [
+    uniqueIndex('needs_reference_per_organization').on(t.organizationId, t.referenceNumber),
+    index('needs_newest').on(t.organizationId, t.createdAt, t.id),
+    index('needs_by_partner').on(t.organizationId, t.partnerId, t.createdAt, t.id),
+    index('needs_by_status').on(t.organizationId, t.status, t.createdAt, t.id),
+    index('needs_by_assignee').on(t.organizationId, t.assignedTo, t.createdAt, t.id),
+    index('needs_by_constituent').on(t.organizationId, t.constituentId, t.createdAt, t.id),
+    index('needs_by_household').on(t.organizationId, t.householdId),
+  ],
+)
+
+export const needChanges = pgTable(
+  'need_changes',
+  {
+    seq: integer('seq').generatedByDefaultAsIdentity().primaryKey(),
+    id: text('id').notNull().unique(),
+    organizationId: text('organization_id').notNull().references(() => organizations.id),
+    needId: text('need_id').notNull().references(() => needs.id),
+    field: text('field').notNull(),
+    fromValue: text('from_value'),
+    toValue: text('to_value'),
+    changedBy: text('changed_by'),
+    changedAt: time('changed_at').notNull(),
+  },
+  (t) => [index('need_changes_by_need').on(t.organizationId, t.needId, t.seq)],
+)
+
+export const interactions = pgTable(
+  'interactions',
+  {
+    id: text('id').primaryKey(),
+    organizationId: text('organization_id').notNull().references(() => organizations.id),
+    partnerId: text('partner_id'),
+    needId: text('need_id').references(() => needs.id),
+    constituentId: text('constituent_id'),
+    channel: text('channel').notNull(),
+    direction: text('direction'),
+    senderIdentifier: text('sender_identifier').notNull(),
+    content: text('content'),
+    deliveryStatus: text('delivery_status'),
+    providerMessageId: text('provider_message_id'),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('interactions_by_need').on(t.organizationId, t.needId, t.createdAt, t.id),
+    // One provider message is one interaction: a text recovered after a crash cannot be claimed twice.
+    uniqueIndex('interactions_by_provider_message').on(t.providerMessageId),
+  ],
+)
+
+export const smsOptOuts = pgTable(
+  'sms_opt_outs',
+  {
+    organizationId: text('organization_id').notNull().references(() => organizations.id),
+    phone: text('phone').notNull(),
+    optedOutAt: time('opted_out_at').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.organizationId, t.phone] })],
+)
+
+export const refreshTokens = pgTable(
+  'refresh_tokens',
+  {
+    id: text('id').primaryKey(),
+    familyId: text('family_id').notNull(),
+    memberId: text('member_id').notNull().references(() => members.id),
+    organizationId: text('organization_id').notNull().references(() => organizations.id),
+    tokenHash: text('token_hash').notNull().unique(),
+    createdAt: createdAt(),
+    expiresAt: time('expires_at').notNull(),
+    rotatedAt: time('rotated_at'),
+    revokedAt: time('revoked_at'),
+  },
+  (t) => [index('refresh_tokens_by_family').on(t.familyId)],
+)
+
+export const loginFailures = pgTable(
+  'login_failures',
+  {
+    id: integer('id').generatedByDefaultAsIdentity().primaryKey(),
+    email: text('email').notNull(),
+    at: time('at').notNull(),
+  },
+  (t) => [index('login_failures_by_email').on(t.email, t.at)],
+)
+
+export const invitations = pgTable('invitations', {
+  id: text('id').primaryKey(),
+  organizationId: text('organization_id').notNull().references(() => organizations.id),
+  memberId: text('member_id').notNull().references(() => members.id),
+  tokenDigest: text('token_digest').notNull().unique(),
+  createdAt: createdAt(),
+  expiresAt: time('expires_at').notNull(),
+  usedAt: time('used_at'),
+})
+
+export const emailSettings = pgTable('email_settings', {
+  organizationId: text('organization_id').primaryKey().references(() => organizations.id),
+  provider: text('provider').notNull(),
+  sealedApiKey: text('sealed_api_key').notNull(),
+  apiKeyLast4: text('api_key_last4').notNull(),
+  fromEmail: text('from_email').notNull(),
+  fromName: text('from_name'),
+  updatedAt: time('updated_at').notNull(),
+})
+
+export const outbox = pgTable(
+  'outbox',
+  {
+    id: text('id').primaryKey(),
+    organizationId: text('organization_id').notNull().references(() => organizations.id),
+    payload: jsonb('payload').$type<Record<string, unknown>>().notNull(),
+    status: text('status').notNull(),
+    attempts: integer('attempts').notNull(),
+    nextAttemptAt: time('next_attempt_at').notNull(),
+    lockedUntil: time('locked_until'),
+    inFlightSince: time('in_flight_since'),
+    lastError: text('last_error'),
+    providerMessageId: text('provider_message_id'),
+    createdAt: createdAt(),
+    sentAt: time('sent_at'),
+  },
+  (t) => [
+    index('outbox_due').on(t.status, t.nextAttemptAt),
+    index('outbox_lapsed').on(t.status, t.lockedUntil),
+    index('outbox_by_organization').on(t.organizationId, t.status, t.nextAttemptAt),
+  ],
+)
