@@ -32,7 +32,11 @@ async function main(argv: string[]): Promise<number> {
       return serve(config)
     case 'migrate': {
       const persistence = createPersistence(config)
-      await persistence.close()
+      try {
+        await persistence.migrate()
+      } finally {
+        await persistence.close()
+      }
       console.log('Migrations applied.')
       return 0
     }
@@ -80,7 +84,7 @@ async function serve(config: ReturnType<typeof loadConfig>): Promise<number> {
 }
 
 async function work(config: ReturnType<typeof loadConfig>): Promise<number> {
-  const container = createContainer(config)
+  const container = await migratedContainer(config)
   const worker = startWorker(container, config)
   const logger = container.get(PORTS.logger)
   logger.info('outbox worker running', { database: config.database.kind })
@@ -115,7 +119,7 @@ async function setPhoneNumber(config: ReturnType<typeof loadConfig>, args: strin
     console.error(`Missing: --org and --phone are required\n\n${USAGE}`)
     return 1
   }
-  const container = createContainer(config)
+  const container = await migratedContainer(config)
   try {
     await container.get(SetOrganizationPhoneNumber).execute(values.org, values.phone)
     console.log(`Texts of ${values.org} now come from and arrive at ${values.phone}.`)
@@ -142,7 +146,7 @@ async function createOrganization(config: ReturnType<typeof loadConfig>, args: s
     console.error(`Missing: ${missing.map((m) => `--${m}`).join(', ')}\n\n${USAGE}`)
     return 1
   }
-  const container = createContainer(config)
+  const container = await migratedContainer(config)
   try {
     const created = await container.get(CreateOrganization).execute({
       name: values.name!,
@@ -167,7 +171,7 @@ async function setPassword(config: ReturnType<typeof loadConfig>, args: string[]
     console.error(`Missing: --email and --password are required\n\n${USAGE}`)
     return 1
   }
-  const container = createContainer(config)
+  const container = await migratedContainer(config)
   try {
     await container.get(SetMemberPassword).execute({
       email: values.email,
@@ -202,4 +206,11 @@ main(process.argv.slice(2)).then(
 /** `/adminEmail` → `--admin-email`: field paths named as the flags the operator typed. */
 function flagOf(path: string): string {
   return `--${path.replace(/^\//, '').replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`
+}
+
+/** The container over a database brought up to date: every command works on a fresh database. */
+async function migratedContainer(config: ReturnType<typeof loadConfig>) {
+  const container = createContainer(config)
+  await container.get(PORTS.persistence).migrate()
+  return container
 }

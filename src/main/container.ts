@@ -61,6 +61,7 @@ import type { Repositories } from '../application/ports/repositories'
 import type { AccessTokens, PasswordHasher, RateLimiter, SecretTokens } from '../application/ports/security'
 import type { UnitOfWork } from '../application/ports/unit-of-work'
 import { MemoryPersistence } from '../adapters/persistence/memory/memory-persistence'
+import { PostgresDatabase } from '../adapters/persistence/postgres/postgres-database'
 import { SqliteDatabase } from '../adapters/persistence/sqlite/sqlite-database'
 import { Argon2PasswordHasher } from '../adapters/security/argon2-password-hasher'
 import { HmacAccessTokens } from '../adapters/security/hmac-access-tokens'
@@ -106,17 +107,15 @@ export interface ContainerOverrides {
   logger?: Logger
 }
 
+/** The configured database, not yet migrated (see Persistence.migrate). */
 export function createPersistence(config: Config): Persistence {
   switch (config.database.kind) {
     case 'memory':
       return new MemoryPersistence()
-    case 'sqlite': {
-      const database = new SqliteDatabase(config.database.path)
-      database.migrate()
-      return database
-    }
+    case 'sqlite':
+      return new SqliteDatabase(config.database.path)
     case 'postgres':
-      throw new Error('PostgreSQL is not supported yet: use DATABASE_URL=sqlite:<path>')
+      return new PostgresDatabase(config.database.url)
   }
 }
 

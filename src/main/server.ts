@@ -17,10 +17,11 @@ export interface RunningServer {
   stop(): Promise<void>
 }
 
-/** Builds the container, applies migrations (inside createPersistence) and listens. */
+/** Builds the container, brings the database up to date and listens. */
 export async function startServer(config: Config, overrides: ContainerOverrides = {}): Promise<RunningServer> {
   const container = createContainer(config, overrides)
   const persistence = container.get(PORTS.persistence)
+  await persistence.migrate()
   const app = createHttpApp({
     container,
     logger: container.get(PORTS.logger),

@@ -1,10 +1,13 @@
-import { mkdtempSync, rmSync } from 'node:fs'
+import { randomBytes } from 'node:crypto'
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
+import postgres from 'postgres'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Config } from '../../src/main/config'
 import { startServer, type RunningServer } from '../../src/main/server'
 import { createWorld, TEST_PASSWORD, testConfig, cheapPasswords, type World } from './world'
 import { FixedClock } from './fixed-clock'
+import { createTestDatabase } from './postgres'
 import { PORTS } from '../../src/main/container'
 
 export interface ApiResponse<T = any> {
@@ -33,11 +36,58 @@ export interface TestServer {
   /** A confirmed member with a password; answers its access token and actor. */
   tokenFor(world: World, role: Parameters<World['member']>[0], options?: Parameters<World['member']>[1]): Promise<string>
   stop(): Promise<void>
+  /** The SQLite file, when the test runs on SQLite. */
+  sqlitePath?: string
+  /** Everything the database holds, as stored: SQLite's files (with -wal, -shm), or every PostgreSQL table as text. */
+  storedBytes(): Promise<Buffer[]>
+}
+
+/** The database HTTP tests run on: SQLite by default, PostgreSQL with TEST_DATABASE=postgres (npm test runs both). */
+export const TEST_DATABASE: 'sqlite' | 'postgres' = process.env.TEST_DATABASE === 'postgres' ? 'postgres' : 'sqlite'
+
+/** The database a test server gets: a fresh SQLite file, or a fresh database on the PostgreSQL test cluster. */
+interface TestDatabase {
+  env: Record<string, string>
+  sqlitePath?: string
+  storedBytes(): Promise<Buffer[]>
+  drop(): Promise<void>
+}
+
+async function freshDatabase(): Promise<TestDatabase> {
+  if (TEST_DATABASE === 'postgres') {
+    const database = await createTestDatabase()
+    return {
+      env: { DATABASE_URL: database.url, JWT_SECRET: randomBytes(32).toString('hex'), DATA_ENCRYPTION_KEY: randomBytes(32).toString('hex') },
+      async storedBytes() {
+        const sql = postgres(database.url, { max: 1, onnotice: () => {} })
+        try {
+          const tables = await sql<Array<{ name: string }>>`SELECT tablename AS name FROM pg_tables WHERE schemaname = 'public'`
+          const dumps = await Promise.all(tables.map(({ name }) => sql.unsafe(`SELECT coalesce(json_agg(t)::text, '') AS text FROM "${name}" t`)))
+          return dumps.map(([row]) => Buffer.from(String(row?.text ?? '')))
+        } finally {
+          await sql.end()
+        }
+      },
+      drop: database.drop,
+    }
+  }
+  const dir = mkdtempSync(join(tmpdir(), 'intake-http-'))
+  const sqlitePath = join(dir, 'intake.sqlite')
+  return {
+    env: { DATABASE_URL: `sqlite:${sqlitePath}` },
+    sqlitePath,
+    async storedBytes() {
+      return readdirSync(dir)
+        .filter((name) => name.startsWith('intake.sqlite'))
+        .map((name) => readFileSync(join(dir, name)))
+    },
+    drop: async () => rmSync(dir, { recursive: true, force: true }),
+  }
 }
 
 export async function startTestServer(env: Record<string, string> = {}): Promise<TestServer> {
-  const dir = mkdtempSync(join(tmpdir(), 'intake-http-'))
-  const config: Config = testConfig({ DATABASE_URL: `sqlite:${join(dir, 'intake.sqlite')}`, PORT: '0', HOST: '127.0.0.1', ...env })
+  const database = await freshDatabase()
+  const config: Config = testConfig({ ...database.env, PORT: '0', HOST: '127.0.0.1', ...env })
   const logs: string[] = []
   const passwords = cheapPasswords()
   const server = await startServer(config, {
@@ -73,6 +123,8 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
   return {
     url: server.url,
     server,
+    ...(database.sqlitePath ? { sqlitePath: database.sqlitePath } : {}),
+    storedBytes: () => database.storedBytes(),
     world,
     logs,
     call,
@@ -86,7 +138,7 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
     },
     async stop() {
       await server.stop()
-      rmSync(dir, { recursive: true, force: true })
+      await database.drop()
     },
   }
 }

@@ -90,7 +90,7 @@ export function createHttpApp(deps: HttpDependencies) {
       const given = request.headers.get('x-request-id')
       set.headers['x-request-id'] = given && REQUEST_ID.test(given) ? given : crypto.randomUUID()
     })
-    .use(problemDetails(deps.logger))
+    .use(problemDetails(deps.logger, (error) => deps.persistence.isOutage(error)))
     // The second entry never runs (the first always answers); it tells the OpenAPI generator the bodies are
     // JSON, which it cannot see in a function and would otherwise document every body with no content.
     .onParse({ as: 'global' }, [parseBody, 'json'] as never)

@@ -89,7 +89,7 @@ interface ValidationIssue {
  * domain error kind to its status here and nowhere else. Unexpected errors are logged with the request
  * id and answered 500 without internals.
  */
-export function problemDetails(logger: Logger) {
+export function problemDetails(logger: Logger, isOutage: (error: unknown) => boolean) {
   return new Elysia({ name: 'problem-details' })
     .onRequest(({ request }) => {
       const length = Number(request.headers.get('content-length') ?? 0)
@@ -125,6 +125,10 @@ export function problemDetails(logger: Logger) {
         default: {
           if ((error as { code?: string }).code === 'ERR_BODY_TOO_LARGE' || set.status === 413) {
             return problemResponse(413, `The request body may be at most ${MAX_BODY_BYTES} bytes`)
+          }
+          if (isOutage(error)) {
+            logger.warn('database unavailable', { requestId: set.headers['x-request-id'], path })
+            return problemResponse(503, 'The database is not answering; try again shortly', { headers: { 'retry-after': '5' } })
           }
           logger.error('unexpected error', {
             requestId: set.headers['x-request-id'],

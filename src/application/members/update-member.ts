@@ -33,6 +33,7 @@ export class UpdateMember {
       const partners = await partnersById(r, actor.organizationId)
       if (partnerId && !partners.has(partnerId)) throw InvalidError.field('/partnerId', 'must name a partner of this organization')
       const losesAnAdmin = before.role === 'org_admin' && input.role !== 'org_admin' && before.isConfirmed
+      if (losesAnAdmin) await r.organizations.lockForUpdate(actor.organizationId) // two admins demoting each other
       if (losesAnAdmin && (await r.members.countConfirmedByRole(actor.organizationId, 'org_admin')) <= 1) {
         throw new ConflictError('This is the last org_admin: make another member org_admin first')
       }

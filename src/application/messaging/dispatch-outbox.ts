@@ -48,6 +48,7 @@ export class DispatchOutbox {
     return this.unitOfWork.run(async (r) => {
       const claimed: OutboxMessage[] = []
       for (const organizationId of await r.outbox.organizationsWithDue(now, CLAIM_BATCH)) {
+        await r.organizations.lockForUpdate(organizationId) // workers of other processes count after us
         const organization = await r.organizations.findById(organizationId)
         const free = (organization?.maxConcurrency ?? DEFAULT_MAX_CONCURRENCY) - (await r.outbox.countInFlight(organizationId, now))
         claimed.push(...(await r.outbox.claimDue(organizationId, now, Math.min(free, CLAIM_BATCH), lockedUntil)))

@@ -5,7 +5,11 @@ import type { UnitOfWork } from './unit-of-work'
 export interface Persistence {
   readonly repositories: Repositories
   readonly unitOfWork: UnitOfWork
+  /** Brings the schema up to date (applied at start and by `intake migrate`). */
+  migrate(): Promise<void>
   /** True when the database answers (readiness). */
   ping(): Promise<boolean>
+  /** Whether an error means the database is away for now (503), rather than a bug. */
+  isOutage(error: unknown): boolean
   close(): Promise<void>
 }

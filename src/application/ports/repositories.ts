@@ -28,6 +28,11 @@ export interface OrganizationRepository {
   count(): Promise<number>
   /** Saves name, slug, short code, concurrency, registration status, phone number; a taken one is a ConflictError. */
   update(organization: Organization): Promise<void>
+  /**
+   * Holds the organization's row until the transaction ends, so what is counted next (its live claims, its
+   * admins) cannot change under a concurrent transaction. A no-op where transactions are serial already.
+   */
+  lockForUpdate(id: string): Promise<void>
   /** Takes the organization's next need number (starting at FIRST_REFERENCE_NUMBER); safe under concurrency. */
   takeNextNeedNumber(organizationId: string): Promise<number>
 }

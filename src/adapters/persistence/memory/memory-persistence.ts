@@ -9,8 +9,12 @@ export class MemoryPersistence implements Persistence {
   readonly repositories = memoryRepositories(this.store)
   readonly unitOfWork = new MemoryUnitOfWork(this.store)
 
+  async migrate() {}
   async ping() {
     return true
+  }
+  isOutage() {
+    return false
   }
   async close() {}
 }

@@ -89,6 +89,8 @@ class MemoryOrganizationRepository extends MemoryRepository implements Organizat
     const found = [...this.t.organizations.values()].find((o) => o.shortCode === shortCode)
     return found ? withoutSequence(found) : undefined
   }
+  /** Memory transactions are serial: nothing to lock. */
+  async lockForUpdate() {}
   async count() {
     return this.t.organizations.size
   }

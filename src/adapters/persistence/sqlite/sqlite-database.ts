@@ -6,6 +6,7 @@ import { migrate } from 'drizzle-orm/bun-sqlite/migrator'
 import type { Repositories } from '../../../application/ports/repositories'
 import type { Persistence } from '../../../application/ports/persistence'
 import type { UnitOfWork } from '../../../application/ports/unit-of-work'
+import { driverError } from '../sql/sql-dialect'
 import { Mutex } from '../shared/mutex'
 import * as schema from './schema'
 import { sqliteRepositories, type SqliteDb } from './sqlite-repositories'
@@ -40,8 +41,8 @@ export class SqliteDatabase implements Persistence, UnitOfWork {
   }
 
   /** Applies the committed migrations that this file has not seen yet. */
-  migrate(migrationsFolder = SQLITE_MIGRATIONS): void {
-    migrate(this.writeDb, { migrationsFolder })
+  async migrate(migrationsFolder = SQLITE_MIGRATIONS): Promise<void> {
+    migrate(this.writeDb, { migrationsFolder }) // synchronous: done when this returns
   }
 
   /**
@@ -64,6 +65,12 @@ export class SqliteDatabase implements Persistence, UnitOfWork {
   }
 
   /** Whether the database answers a trivial query (readiness). */
+  /** A busy or locked file after the busy timeout: another process holds it, try again. */
+  isOutage(error: unknown) {
+    const code = driverError(error)?.code
+    return code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED'
+  }
+
   async ping() {
     return this.reader.query('SELECT 1 AS ok').all().length === 1
   }

@@ -1,0 +1,92 @@
+import { join } from 'node:path'
+import { drizzle } from 'drizzle-orm/postgres-js'
+import { migrate } from 'drizzle-orm/postgres-js/migrator'
+import postgres from 'postgres'
+import type { Persistence } from '../../../application/ports/persistence'
+import type { Repositories } from '../../../application/ports/repositories'
+import type { UnitOfWork } from '../../../application/ports/unit-of-work'
+import { driverError } from '../sql/sql-dialect'
+import { sqlRepositories, type SqlDb } from '../sql/sql-repositories'
+import { postgresDialect } from './postgres-dialect'
+import * as schema from './schema'
+
+export const POSTGRES_MIGRATIONS = join(import.meta.dir, 'migrations')
+
+/** Any number that several instances agree on: the advisory lock migrations run under. */
+const MIGRATION_LOCK = 72_635_117
+
+/** Errors that mean the database is away (restarting, unreachable), not that the request was wrong. */
+const OUTAGE_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'CONNECTION_CLOSED',
+  'CONNECTION_ENDED',
+  'CONNECTION_DESTROYED',
+  'CONNECT_TIMEOUT',
+  '57P01', // admin_shutdown
+  '57P02', // crash_shutdown
+  '57P03', // cannot_connect_now
+  '08000',
+  '08003',
+  '08006',
+  '08001',
+  '08004',
+])
+
+/**
+ * PostgreSQL through the `postgres` client: a pool shared by requests, transactions through drizzle. The
+ * client reconnects on its own, so the service survives a database restart: requests fail with 503 while it
+ * is away and succeed again after.
+ */
+export class PostgresDatabase implements Persistence, UnitOfWork {
+  readonly repositories: Repositories
+  readonly unitOfWork: UnitOfWork = this
+  private readonly client: postgres.Sql
+  private readonly db: SqlDb
+
+  constructor(url: string, options: { maxConnections?: number } = {}) {
+    this.client = postgres(url, {
+      max: options.maxConnections ?? 10,
+      connect_timeout: 5,
+      idle_timeout: 60,
+      onnotice: () => {},
+    })
+    // Same query builder as SQLite's at run time (sql-repositories.ts explains the cast).
+    this.db = drizzle({ client: this.client, schema }) as unknown as SqlDb
+    this.repositories = sqlRepositories(this.db, postgresDialect)
+  }
+
+  /** Applies what the database has not seen yet, one instance at a time (an advisory lock). */
+  async migrate(migrationsFolder = POSTGRES_MIGRATIONS): Promise<void> {
+    // The lock is held by one reserved connection; the migration runs through the pool meanwhile.
+    const connection = await this.client.reserve()
+    try {
+      await connection`SELECT pg_advisory_lock(${MIGRATION_LOCK})`
+      await migrate(this.db as unknown as Parameters<typeof migrate>[0], { migrationsFolder })
+    } finally {
+      await connection`SELECT pg_advisory_unlock(${MIGRATION_LOCK})`.catch(() => {})
+      connection.release()
+    }
+  }
+
+  run<T>(work: (repositories: Repositories) => Promise<T>): Promise<T> {
+    const db = this.db as unknown as { transaction<R>(fn: (tx: SqlDb) => Promise<R>): Promise<R> }
+    return db.transaction((tx) => work(sqlRepositories(tx, postgresDialect)))
+  }
+
+  async ping(): Promise<boolean> {
+    const rows = await this.client`SELECT 1 AS ok`
+    return rows.length === 1
+  }
+
+  isOutage(error: unknown): boolean {
+    const code = driverError(error)?.code
+    return typeof code === 'string' && OUTAGE_CODES.has(code)
+  }
+
+  async close(): Promise<void> {
+    await this.client.end({ timeout: 5 })
+  }
+}

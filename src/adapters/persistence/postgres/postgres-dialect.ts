@@ -1,0 +1,46 @@
+import { and, eq, sql } from 'drizzle-orm'
+import type * as sqliteSchema from '../sqlite/schema'
+import { driverError, organizationToken, queryPrefixes, type SqlDialect } from '../sql/sql-dialect'
+import * as tables from './schema'
+
+const c = tables.constituents
+
+/** PostgreSQL's names of the unique indexes, as the `table.column` the repositories know them by. */
+const UNIQUE_INDEXES: Record<string, string> = {
+  organizations_slug_unique: 'organizations.slug',
+  organizations_short_code_unique: 'organizations.short_code',
+  organizations_phone_number_unique: 'organizations.phone_number',
+  members_email_per_organization: 'members.email',
+  interactions_by_provider_message: 'interactions.provider_message_id',
+}
+
+interface Lockable<Q> {
+  for(strength: 'update', config?: { skipLocked?: boolean }): Q
+}
+
+/** PostgreSQL: a GIN text-search index for search, row locks for claims and counts, constraint names. */
+export const postgresDialect: SqlDialect = {
+  // Same table and column names and JS types as SQLite's (see sql-repositories.ts).
+  tables: tables as unknown as typeof sqliteSchema,
+
+  constituentSearch(organizationId, query) {
+    if (query.kind === 'email') return and(eq(c.organizationId, organizationId), eq(c.emailKey, query.email))!
+    // Terms are letters and digits only (normalizeText), so quoting them cannot break the tsquery.
+    const terms = [organizationToken(organizationId), ...queryPrefixes(query).map((p) => `${p.replace(/'/g, '')}:*`)]
+    const tsquery = terms.map((t) => (t.endsWith(':*') ? `'${t.slice(0, -2)}':*` : `'${t}'`)).join(' & ')
+    return and(
+      eq(c.organizationId, organizationId),
+      sql`to_tsvector('simple', ${c.searchTerms}) @@ to_tsquery('simple', ${tsquery})`,
+    )!
+  },
+
+  skipLocked: (query) => (query as unknown as Lockable<typeof query>).for('update', { skipLocked: true }),
+  lockRow: (query) => (query as unknown as Lockable<typeof query>).for('update'),
+
+  uniqueViolation(error) {
+    const failure = driverError(error)
+    if (failure?.code !== '23505') return undefined
+    const name = String(failure.constraint_name ?? '')
+    return UNIQUE_INDEXES[name] ?? name
+  },
+}
