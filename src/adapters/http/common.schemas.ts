@@ -24,9 +24,10 @@ export const CustomFieldsSchema = t.Record(t.String({ maxLength: 100 }), t.Unkno
 
 export const IdParams = t.Object({ id: Uuid })
 
+// The titles name the parameter in a 400: Elysia checks coerced query numbers one by one, without their name.
 export const PageQuery = {
-  page: t.Optional(t.Integer({ minimum: 1, maximum: 1_000_000, default: 1, description: 'Page number, from 1' })),
-  limit: t.Optional(t.Integer({ minimum: 1, maximum: PAGE_LIMIT.max, default: PAGE_LIMIT.default, description: 'Page size' })),
+  page: t.Optional(t.Integer({ title: 'page', minimum: 1, maximum: 1_000_000, default: 1, description: 'Page number, from 1' })),
+  limit: t.Optional(t.Integer({ title: 'limit', minimum: 1, maximum: PAGE_LIMIT.max, default: PAGE_LIMIT.default, description: 'Page size' })),
 }
 
 export const Problem = t.Object(

@@ -71,9 +71,11 @@ function badRequestTitle(path: string): string {
 }
 
 /** A TypeBox error as a person would say it; unions of literals list their values. */
-function describe(error: { summary?: string; message: string; schema?: { anyOf?: Array<{ const?: unknown }> } }): string {
+function describe(error: { summary?: string; message: string; schema?: { anyOf?: Array<{ const?: unknown; type?: unknown }> } }): string {
   const literals = error.schema?.anyOf?.map((s) => s.const).filter((v) => v !== undefined)
   if (literals && literals.length > 0) return `must be one of: ${literals.join(', ')}`
+  // A query number Elysia could not coerce ("abc"): its schema is a union of integer forms.
+  if (error.schema?.anyOf?.some((s) => s.type === 'integer')) return 'must be a whole number'
   return error.summary ?? error.message
 }
 
@@ -81,7 +83,15 @@ interface ValidationIssue {
   path: string
   summary?: string
   message: string
-  schema?: { anyOf?: Array<{ const?: unknown }> }
+  schema?: { anyOf?: Array<{ const?: unknown; type?: unknown }>; title?: string }
+}
+
+/** Where a failed value sits: a JSON pointer into the body, or `query/…` and `params/…`. */
+function pathOf(type: string, issue: ValidationIssue): string {
+  if (type === 'body') return issue.path || '/'
+  // A coerced query number is checked alone ("property") and its error has no path: its schema's title names it.
+  if (type === 'property') return `query/${issue.schema?.title ?? ''}`
+  return `${type}${issue.path}`
 }
 
 /**
@@ -112,10 +122,7 @@ export function problemDetails(logger: Logger, isOutage: (error: unknown) => boo
           if (error.value === INVALID_JSON) {
             return problemResponse(400, 'The request body is not valid JSON', { title: badRequestTitle(path) })
           }
-          const issues = (error.all as ValidationIssue[]).map((issue) => ({
-            path: error.type === 'body' ? issue.path || '/' : `${error.type}${issue.path}`,
-            message: describe(issue),
-          }))
+          const issues = (error.all as ValidationIssue[]).map((issue) => ({ path: pathOf(error.type, issue), message: describe(issue) }))
           return problemResponse(400, 'The request is not valid', { title: badRequestTitle(path), errors: issues })
         }
         case 'PARSE':
