@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto'
 import type { Container } from 'inversify'
 import { CreateOrganization } from '../application/organizations/create-organization'
+import { ConflictError } from '../domain/errors'
 import type { Config } from './config'
 import { PORTS } from './container'
 
@@ -25,11 +26,17 @@ export async function bootstrapFirstOrganization(c: Container): Promise<Bootstra
     adminEmail: settings.adminEmail ?? 'admin@example.org',
     ...(generatedPassword ? { generatedPassword } : {}),
   }
-  await c.get(CreateOrganization).execute({
-    name: settings.orgName ?? 'My Organization',
-    slug: result.organizationSlug,
-    adminEmail: result.adminEmail,
-    adminPassword: settings.adminPassword ?? generatedPassword!,
-  })
+  try {
+    await c.get(CreateOrganization).execute({
+      name: settings.orgName ?? 'My Organization',
+      slug: result.organizationSlug,
+      adminEmail: result.adminEmail,
+      adminPassword: settings.adminPassword ?? generatedPassword!,
+    })
+  } catch (error) {
+    // Another instance started on the same empty database at the same time and created it first.
+    if (error instanceof ConflictError && (await repositories.organizations.count()) > 0) return undefined
+    throw error
+  }
   return result
 }

@@ -16,7 +16,9 @@ import { ResolveHouseholdMatch } from '../application/constituents/resolve-house
 import { SearchConstituents } from '../application/constituents/search-constituents'
 import { UpdateConstituent } from '../application/constituents/update-constituent'
 import { AcceptInvite } from '../application/auth/accept-invite'
+import { InvitationMailer } from '../application/members/invitation-mailer'
 import { InviteMember } from '../application/members/invite-member'
+import { ResendInvitation } from '../application/members/resend-invitation'
 import { ListMembers } from '../application/members/list-members'
 import { UpdateMember } from '../application/members/update-member'
 import { DispatchOutbox, type DispatchOptions } from '../application/messaging/dispatch-outbox'
@@ -187,7 +189,9 @@ export function createContainer(config: Config, overrides: ContainerOverrides = 
   service(c, ReceiveSms, [unitOfWork, PORTS.smsWebhooks, PORTS.clock, ids, PORTS.logger])
   service(c, RecordSmsStatus, [unitOfWork, PORTS.smsWebhooks])
   service(c, SetOrganizationPhoneNumber, [unitOfWork])
-  service(c, InviteMember, [unitOfWork, Outbox, secrets, PORTS.clock, ids, PORTS.publicBaseUrl])
+  service(c, InvitationMailer, [Outbox, secrets, PORTS.clock, ids, PORTS.publicBaseUrl])
+  service(c, InviteMember, [unitOfWork, InvitationMailer, PORTS.clock, ids])
+  service(c, ResendInvitation, [unitOfWork, InvitationMailer])
   service(c, UpdateMember, [unitOfWork])
   service(c, ListMembers, [repositories])
   service(c, AcceptInvite, [unitOfWork, passwords, secrets, TokenPairIssuer, PORTS.clock])

@@ -2,17 +2,19 @@ import { Elysia, t } from 'elysia'
 import type { Container } from 'inversify'
 import { InviteMember } from '../../application/members/invite-member'
 import { ListMembers } from '../../application/members/list-members'
+import { ResendInvitation } from '../../application/members/resend-invitation'
 import { UpdateMember } from '../../application/members/update-member'
 import { GetProfile, UpdateProfile } from '../../application/profile/profile'
 import type { AuthenticationPlugin } from './authentication'
 import { IdParams, PageQuery, problems } from './common.schemas'
-import { InviteMemberBody, MemberSchema, ProfileSchema, UpdateMemberBody, UpdateProfileBody } from './members.schemas'
+import { InviteMemberBody, MemberSchema, ProfileSchema, ResendInvitationBody, UpdateMemberBody, UpdateProfileBody } from './members.schemas'
 import { pagedResponse } from './paging'
 
 // interface §4.15 to §4.17
 export function membersRoutes(c: Container, authentication: AuthenticationPlugin) {
   const invite = c.get(InviteMember)
   const update = c.get(UpdateMember)
+  const resend = c.get(ResendInvitation)
   const list = c.get(ListMembers)
   const getProfile = c.get(GetProfile)
   const updateProfile = c.get(UpdateProfile)
@@ -42,6 +44,13 @@ export function membersRoutes(c: Container, authentication: AuthenticationPlugin
         detail: { summary: 'Add a member and email a one-time invitation (valid 7 days)' },
       },
     )
+    .post('/:id/invitation', ({ actor, params, body }) => resend.execute(actor, params.id, body?.appUrl), {
+      auth: true,
+      params: IdParams,
+      body: t.Optional(ResendInvitationBody),
+      response: { 200: MemberSchema, ...problems(400, 401, 403, 404, 409, 413) },
+      detail: { summary: 'Send a new invitation to a member who has not accepted one (an addition)' },
+    })
     .put('/:id', ({ actor, params, body }) => update.execute(actor, params.id, body), {
       auth: true,
       params: IdParams,

@@ -32,6 +32,8 @@ export const InviteMemberBody = Body({
   profiles: t.Optional(Profiles),
 })
 
+export const ResendInvitationBody = Body({ appUrl: InviteMemberBody.properties.appUrl })
+
 export const UpdateMemberBody = Body({
   role: RoleSchema,
   partnerId: t.Optional(Uuid),

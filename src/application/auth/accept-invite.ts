@@ -26,7 +26,7 @@ export class AcceptInvite {
       const member = invitation ? await r.members.findById(invitation.organizationId, invitation.memberId) : undefined
       const usable = invitation && member && !invitation.usedAt && invitation.expiresAt > now
       if (!usable || !(await r.invitations.markUsed(invitation.id, now))) {
-        throw InvalidError.field('/token', 'This invitation is unknown, already used or expired: ask for a new one')
+        throw InvalidError.field('/token', 'This invitation is unknown, already used or expired: ask an administrator to send a new one')
       }
       const confirmed = { ...member, passwordHash, isConfirmed: true }
       await r.members.update(confirmed)

@@ -1,15 +1,13 @@
 import type { Actor } from '../../domain/auth/actor'
 import type { Profile, Role } from '../../domain/auth/roles'
 import { InvalidError } from '../../domain/errors'
-import { INVITATION_LIFETIME_MS, invitationLink } from '../../domain/members/invitation'
 import { normalizeEmail, type Member, type MemberView } from '../../domain/members/member'
 import { assertMayManage, assertRoleFitsPartner } from '../../domain/members/member-rules'
 import { authorize } from '../auth/authorize'
-import type { Outbox } from '../messaging/outbox'
 import type { Clock } from '../ports/clock'
 import type { IdGenerator } from '../ports/ids'
-import type { SecretTokens } from '../ports/security'
 import type { UnitOfWork } from '../ports/unit-of-work'
+import type { InvitationMailer } from './invitation-mailer'
 import { memberView, partnersById } from './member-view'
 
 // interface §4.15; contract §7
@@ -28,11 +26,9 @@ export interface InviteMemberInput {
 export class InviteMember {
   constructor(
     private readonly unitOfWork: UnitOfWork,
-    private readonly outbox: Outbox,
-    private readonly secrets: SecretTokens,
+    private readonly invitations: InvitationMailer,
     private readonly clock: Clock,
     private readonly ids: IdGenerator,
-    private readonly publicBaseUrl: string,
   ) {}
 
   async execute(actor: Actor, input: InviteMemberInput): Promise<MemberView> {
@@ -52,33 +48,11 @@ export class InviteMember {
       ...(input.partnerId ? { partnerId: input.partnerId } : {}),
       ...(input.phone ? { phone: input.phone } : {}),
     }
-    const token = this.secrets.generate()
     return this.unitOfWork.run(async (r) => {
       const partners = await partnersById(r, actor.organizationId)
       if (member.partnerId && !partners.has(member.partnerId)) throw InvalidError.field('/partnerId', 'must name a partner of this organization')
-      const organization = await r.organizations.findById(actor.organizationId)
       await r.members.insert(member) // a taken email is a ConflictError from the unique index
-      await r.invitations.insert({
-        id: this.ids.next(),
-        organizationId: member.organizationId,
-        memberId: member.id,
-        tokenDigest: this.secrets.digest(token),
-        createdAt: now,
-        expiresAt: new Date(now.getTime() + INVITATION_LIFETIME_MS),
-      })
-      const link = invitationLink(input.appUrl ?? this.publicBaseUrl, token)
-      await this.outbox.email(r, member.organizationId, {
-        to: member.email,
-        subject: `You are invited to ${organization?.name ?? 'your organization'}`,
-        text: [
-          `Hello${member.fullName ? ` ${member.fullName}` : ''},`,
-          '',
-          `You have been invited to join ${organization?.name ?? 'an organization'} on the intake service as ${member.role}.`,
-          `Choose your password here within 7 days: ${link}`,
-          '',
-          'If you did not expect this, you can ignore this message.',
-        ].join('\n'),
-      })
+      await this.invitations.invite(r, member, input.appUrl)
       return memberView(member, partners)
     })
   }

@@ -620,3 +620,36 @@ describe('members never cross organizations', () => {
     expect((await memberById(theirs.id, tokens.otherAdmin))?.isConfirmed).toBe(true)
   })
 })
+
+describe('POST /api/members/{id}/invitation', () => {
+  const resend = (id: string, token = tokens.admin, body?: unknown) =>
+    api.call<MemberJson>('POST', `/api/members/${id}/invitation`, { token, ...(body === undefined ? {} : { body }) })
+
+  test('sends a new invitation to a member who has not accepted one; its link works', async () => {
+    const email = uniqueEmail('resend')
+    const invited = await invite({ email, role: 'staff' })
+    await loggedInvitationTo(api, email)
+    const again = await resend(invited.body.id)
+    expect(again.status).toBe(200)
+    expect(again.body).toMatchObject({ id: invited.body.id, email, isConfirmed: false })
+    const { token } = invitationIn((await loggedInvitationTo(api, email)).text)
+    expect(loggedEmailsTo(api, email).length).toBeGreaterThanOrEqual(2)
+    expect((await acceptInvite({ token, password: NEW_PASSWORD })).status).toBe(200)
+  })
+
+  test('a member who can already log in is 409; an unknown or foreign id 404; staff 403; no token 401', async () => {
+    const accepted = await resend(ids.staff!)
+    expectProblem(accepted, 409, 'Conflict')
+    expectProblem(await resend(UNKNOWN_ID), 404, 'Member not found')
+    const invited = await invite({ email: uniqueEmail('foreign'), role: 'staff' })
+    expectProblem(await resend(invited.body.id, tokens.otherAdmin), 404, 'Member not found')
+    expectProblem(await resend(invited.body.id, tokens.staff), 403, 'Forbidden')
+    expect((await api.call('POST', `/api/members/${invited.body.id}/invitation`)).status).toBe(401)
+  })
+
+  test('appUrl must be an http(s) URL (400); unknown properties are 400', async () => {
+    const invited = await invite({ email: uniqueEmail('appurl'), role: 'staff' })
+    expectBadRequest(await resend(invited.body.id, tokens.admin, { appUrl: 'javascript:alert(1)' }))
+    expectBadRequest(await resend(invited.body.id, tokens.admin, { other: 1 }))
+  })
+})

@@ -1,0 +1,48 @@
+import { INVITATION_LIFETIME_MS, invitationLink } from '../../domain/members/invitation'
+import type { Member } from '../../domain/members/member'
+import type { Outbox } from '../messaging/outbox'
+import type { Clock } from '../ports/clock'
+import type { IdGenerator } from '../ports/ids'
+import type { Repositories } from '../ports/repositories'
+import type { SecretTokens } from '../ports/security'
+
+/**
+ * Issues a one-time invitation for a member and puts its email in the outbox, inside the caller's
+ * transaction: the token is stored only as a digest and works for 7 days (contract §2).
+ */
+export class InvitationMailer {
+  constructor(
+    private readonly outbox: Outbox,
+    private readonly secrets: SecretTokens,
+    private readonly clock: Clock,
+    private readonly ids: IdGenerator,
+    private readonly publicBaseUrl: string,
+  ) {}
+
+  async invite(r: Repositories, member: Member, appUrl: string | undefined): Promise<void> {
+    const now = this.clock.now()
+    const token = this.secrets.generate()
+    await r.invitations.insert({
+      id: this.ids.next(),
+      organizationId: member.organizationId,
+      memberId: member.id,
+      tokenDigest: this.secrets.digest(token),
+      createdAt: now,
+      expiresAt: new Date(now.getTime() + INVITATION_LIFETIME_MS),
+    })
+    const organization = await r.organizations.findById(member.organizationId)
+    const name = organization?.name ?? 'your organization'
+    await this.outbox.email(r, member.organizationId, {
+      to: member.email,
+      subject: `You are invited to ${name}`,
+      text: [
+        `Hello${member.fullName ? ` ${member.fullName}` : ''},`,
+        '',
+        `You have been invited to join ${name} on the intake service as ${member.role}.`,
+        `Choose your password here within 7 days: ${invitationLink(appUrl ?? this.publicBaseUrl, token)}`,
+        '',
+        'If you did not expect this, you can ignore this message.',
+      ].join('\n'),
+    })
+  }
+}

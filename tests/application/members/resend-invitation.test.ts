@@ -1,0 +1,58 @@
+import { beforeEach, describe, expect, test } from 'bun:test'
+import { AcceptInvite } from '../../../src/application/auth/accept-invite'
+import { InviteMember } from '../../../src/application/members/invite-member'
+import { ResendInvitation } from '../../../src/application/members/resend-invitation'
+import { ConflictError, ForbiddenError, InvalidError, NotFoundError } from '../../../src/domain/errors'
+import { failureOf } from '../failure-of'
+import { createMailWorld, tokenIn, type MailWorld } from '../mail-world'
+
+const DAY = 24 * 3_600_000
+let world: MailWorld
+beforeEach(async () => {
+  world = await createMailWorld()
+})
+
+async function invite(email = 'new@example.org') {
+  const member = await world.container.get(InviteMember).execute(world.admin, { email, role: 'staff' })
+  await world.dispatch()
+  return member
+}
+
+const invitationsTo = (email: string) => world.logged().filter((m) => m.to === email)
+
+describe('ResendInvitation', () => {
+  test('an invitation that expired can be replaced: the new link works, the old one does not', async () => {
+    const member = await invite()
+    const first = tokenIn(invitationsTo('new@example.org')[0]!)
+    world.clock.advance(8 * DAY)
+    await world.container.get(ResendInvitation).execute(world.admin, member.id)
+    await world.dispatch()
+    const emails = invitationsTo('new@example.org')
+    expect(emails).toHaveLength(2)
+    await failureOf(world.container.get(AcceptInvite).execute({ token: first, password: 'a long enough password' }), InvalidError)
+    const tokens = await world.container.get(AcceptInvite).execute({ token: tokenIn(emails[1]!), password: 'a long enough password' })
+    expect(tokens.tokenType).toBe('Bearer')
+  })
+
+  test('links the app gives point where it says', async () => {
+    const member = await invite()
+    await world.container.get(ResendInvitation).execute(world.admin, member.id, 'https://app.example.net')
+    await world.dispatch()
+    expect(invitationsTo('new@example.org')[1]!.text).toContain('https://app.example.net/accept-invite?token=')
+  })
+
+  test('a member who already accepted cannot be invited again (Conflict), and nothing is sent', async () => {
+    const member = await invite()
+    await world.container.get(AcceptInvite).execute({ token: tokenIn(invitationsTo('new@example.org')[0]!), password: 'a long enough password' })
+    await failureOf(world.container.get(ResendInvitation).execute(world.admin, member.id), ConflictError)
+    await world.dispatch()
+    expect(invitationsTo('new@example.org')).toHaveLength(1)
+  })
+
+  test("another organization's member is Member not found; staff may not resend (Forbidden)", async () => {
+    const member = await invite()
+    const other = await world.otherOrganization()
+    expect((await failureOf(world.container.get(ResendInvitation).execute(other.admin, member.id), NotFoundError)).message).toBe('Member not found')
+    await failureOf(world.container.get(ResendInvitation).execute(await world.member('staff'), member.id), ForbiddenError)
+  })
+})
