@@ -13,7 +13,7 @@ import { membersRoutes } from './members.routes'
 import { organizationsRoutes } from './organizations.routes'
 import { needsRoutes } from './needs.routes'
 import { partnersRoutes } from './partners.routes'
-import { BODY_TOO_LARGE, INVALID_JSON, MAX_BODY_BYTES, problemDetails } from './problem'
+import { BODY_TOO_LARGE, INVALID_JSON, MAX_BODY_BYTES, NUL_IN_BODY, problemDetails } from './problem'
 import { publicIntakeGuard } from './public-intake-guard'
 import { webhooksRoutes } from './webhooks.routes'
 
@@ -38,6 +38,8 @@ async function parseBody({ request }: { request: Request }): Promise<unknown> {
   if (text === '') return null
   // Webhooks (Twilio) post forms; every other body is JSON.
   if (request.headers.get('content-type')?.startsWith('application/x-www-form-urlencoded')) return Object.fromEntries(new URLSearchParams(text))
+  // NUL is no character of a text people write, and PostgreSQL cannot store it: refuse it everywhere alike.
+  if (text.includes('\\u0000') || text.includes('\u0000')) return NUL_IN_BODY
   try {
     return JSON.parse(text)
   } catch {

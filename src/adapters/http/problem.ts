@@ -7,6 +7,9 @@ export const MAX_BODY_BYTES = 256 * 1024
 /** What the body parser yields for text that is not JSON; validation then reports it. */
 export const INVALID_JSON = Object.freeze({ invalidJson: true })
 
+/** What the body parser yields for a body holding a NUL character (no database stores it alike). */
+export const NUL_IN_BODY = Object.freeze({ nulInBody: true })
+
 /** What the body parser yields for a body without Content-Length that grows past MAX_BODY_BYTES. */
 export const BODY_TOO_LARGE = Object.freeze({ bodyTooLarge: true })
 
@@ -119,6 +122,9 @@ export function problemDetails(logger: Logger, isOutage: (error: unknown) => boo
       switch (code) {
         case 'VALIDATION': {
           if (error.value === BODY_TOO_LARGE) return problemResponse(413, `The request body may be at most ${MAX_BODY_BYTES} bytes`)
+          if (error.value === NUL_IN_BODY) {
+            return problemResponse(400, 'The request body may not contain NUL characters (\\u0000)', { title: badRequestTitle(path) })
+          }
           if (error.value === INVALID_JSON) {
             return problemResponse(400, 'The request body is not valid JSON', { title: badRequestTitle(path) })
           }

@@ -369,3 +369,16 @@ describe('other answers', () => {
     }
   })
 })
+
+describe('NUL characters', () => {
+  test('a body holding a NUL character is 400 on any route, as escape or raw, and nothing is stored', async () => {
+    const token = await api.tokenFor(api.world, 'org_admin')
+    for (const raw of ['{"partnerId":"x","customFields":{"note":"a\\u0000b"}}', `{"customFields":{"note":"a${String.fromCharCode(0)}b"}}`]) {
+      const response = await api.call('POST', '/api/needs', { token, raw, headers: { 'content-type': 'application/json' } })
+      expect(response.status).toBe(400)
+      expect(String(response.body.detail)).toContain('NUL')
+    }
+    const list = await api.call('GET', '/api/needs', { token })
+    expect(list.body.some((need: { customFields: Record<string, unknown> }) => String(need.customFields.note ?? '').includes('a'))).toBe(false)
+  })
+})

@@ -435,7 +435,7 @@ class MemoryOutboxRepository extends MemoryRepository implements OutboxRepositor
     return (m.status === 'pending' && m.nextAttemptAt <= now) || (m.status === 'sending' && m.lockedUntil! <= now)
   }
   async organizationsWithDue(now: Date, limit: number) {
-    return [...new Set([...this.t.outbox.values()].filter((m) => this.isDue(m, now)).map((m) => m.organizationId))].slice(0, limit)
+    return [...new Set([...this.t.outbox.values()].filter((m) => this.isDue(m, now)).map((m) => m.organizationId))].sort().slice(0, limit)
   }
   async countInFlight(organizationId: string, now: Date) {
     return [...this.t.outbox.values()].filter((m) => m.organizationId === organizationId && m.status === 'sending' && m.lockedUntil! > now).length

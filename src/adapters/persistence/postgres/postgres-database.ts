@@ -48,7 +48,8 @@ export class PostgresDatabase implements Persistence, UnitOfWork {
 
   constructor(url: string, options: { maxConnections?: number } = {}) {
     this.client = postgres(url, {
-      max: options.maxConnections ?? 10,
+      // At least two: migrate() holds its lock on one connection while the migration runs on another.
+      max: Math.max(2, options.maxConnections ?? 10),
       connect_timeout: 5,
       idle_timeout: 60,
       onnotice: () => {},

@@ -15,7 +15,7 @@ const UNIQUE_INDEXES: Record<string, string> = {
 }
 
 interface Lockable<Q> {
-  for(strength: 'update', config?: { skipLocked?: boolean }): Q
+  for(strength: 'update' | 'no key update', config?: { skipLocked?: boolean }): Q
 }
 
 /** PostgreSQL: a GIN text-search index for search, row locks for claims and counts, constraint names. */
@@ -35,7 +35,8 @@ export const postgresDialect: SqlDialect = {
   },
 
   skipLocked: (query) => (query as unknown as Lockable<typeof query>).for('update', { skipLocked: true }),
-  lockRow: (query) => (query as unknown as Lockable<typeof query>).for('update'),
+  // NO KEY UPDATE: serializes those who lock the row, without blocking inserts that reference it.
+  lockRow: (query) => (query as unknown as Lockable<typeof query>).for('no key update'),
 
   uniqueViolation(error) {
     const failure = driverError(error)

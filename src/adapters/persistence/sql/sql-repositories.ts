@@ -719,7 +719,13 @@ class SqlOutboxRepository extends SqlRepository implements OutboxRepository {
     )
   }
   async organizationsWithDue(now: Date, limit: number) {
-    const rows = await this.db.selectDistinct({ id: this.s.outbox.organizationId }).from(this.s.outbox).where(this.due(now)).limit(limit)
+    // In id order, so concurrent dispatchers lock organizations in the same order and never deadlock.
+    const rows = await this.db
+      .selectDistinct({ id: this.s.outbox.organizationId })
+      .from(this.s.outbox)
+      .where(this.due(now))
+      .orderBy(asc(this.s.outbox.organizationId))
+      .limit(limit)
     return rows.map((r) => r.id)
   }
   async countInFlight(organizationId: string, now: Date) {
