@@ -1,4 +1,3 @@
-import { Type } from '@sinclair/typebox'
 import { Elysia, t } from 'elysia'
 import type { Container } from 'inversify'
 import { GetEmailSettings, SendTestEmail, UpdateEmailSettings, type MaskedEmailSettings } from '../../application/organizations/email-settings'
@@ -6,11 +5,9 @@ import { GetOrganizationSettings, UpdateOrganizationSettings } from '../../appli
 import { EMAIL_PROVIDERS } from '../../domain/messaging/email'
 import { DEFAULT_MAX_CONCURRENCY, SHORT_CODE_PATTERN, SLUG_MAX_LENGTH, SLUG_PATTERN } from '../../domain/organizations/organization'
 import type { AuthenticationPlugin } from './authentication'
-import { Body, DateTime, NAME, OneOf, problems, Uuid } from './common.schemas'
+import { Body, BodyInteger, DateTime, NAME, OneOf, problems, Uuid } from './common.schemas'
 
-// interface §2.6, §2.7, §4.18 to §4.20; contract §7. TypeBox's own Integer in bodies: Elysia's t.Integer would take "5".
-
-
+// interface §2.6, §2.7, §4.18 to §4.20; contract §7
 const SettingsSchema = t.Object({
   id: Uuid,
   name: t.String(),
@@ -25,7 +22,7 @@ const UpdateSettingsBody = Body({
   name: t.String(NAME),
   slug: t.String({ pattern: SLUG_PATTERN, maxLength: SLUG_MAX_LENGTH, description: 'Lowercase letters, digits, single hyphens' }),
   shortCode: t.Optional(t.Union([t.String({ pattern: SHORT_CODE_PATTERN, maxLength: 6, description: '4 to 6 uppercase letters' }), t.Null()])),
-  maxConcurrency: t.Optional(Type.Integer({ minimum: 1, maximum: 1000, description: `SMS messages in flight at once (default ${DEFAULT_MAX_CONCURRENCY})` })),
+  maxConcurrency: t.Optional(BodyInteger({ minimum: 1, maximum: 1000, description: `SMS messages in flight at once (default ${DEFAULT_MAX_CONCURRENCY})` })),
   tcrStatus: t.Optional(t.Union([t.String({ maxLength: 64 }), t.Null()])),
 })
 
