@@ -15,6 +15,8 @@ export function startOutboxWorker(dispatch: DispatchOutbox, logger: Logger, idle
   let claiming: Promise<void> | undefined
   let claimAgain = false
   let timer: ReturnType<typeof setTimeout> | undefined
+  /** While claims keep failing (the database is away), say so once, not once a poll. */
+  let failing = false
   const sending = new Set<Promise<void>>()
 
   const pump = (): void => {
@@ -35,8 +37,13 @@ export function startOutboxWorker(dispatch: DispatchOutbox, logger: Logger, idle
           sending.add(delivery)
         }
       } while (claimAgain && running)
+      if (failing) logger.info('outbox worker claims again')
+      failing = false
     })()
-      .catch((error) => logger.error('outbox claim failed', { error: error instanceof Error ? error.message : String(error) }))
+      .catch((error) => {
+        if (!failing) logger.error('outbox claim failed; retrying every poll', { error: error instanceof Error ? error.message : String(error) })
+        failing = true
+      })
       .finally(() => (claiming = undefined))
   }
   const tick = () => {
