@@ -1,4 +1,5 @@
 #!/usr/bin/env bun
+import type { Container } from 'inversify'
 import { parseArgs } from 'node:util'
 import { CreateOrganization } from '../application/organizations/create-organization'
 import { SetOrganizationPhoneNumber } from '../application/organizations/set-organization-phone-number'
@@ -84,7 +85,8 @@ async function serve(config: ReturnType<typeof loadConfig>): Promise<number> {
 }
 
 async function work(config: ReturnType<typeof loadConfig>): Promise<number> {
-  const container = await migratedContainer(config)
+  const container = createContainer(config)
+  await container.get(PORTS.persistence).migrate()
   const worker = startWorker(container, config)
   const logger = container.get(PORTS.logger)
   logger.info('outbox worker running', { database: config.database.kind })
@@ -115,18 +117,16 @@ function untilSignal(logger: { info(message: string, fields?: Record<string, unk
 
 async function setPhoneNumber(config: ReturnType<typeof loadConfig>, args: string[]): Promise<number> {
   const { values } = parseArgs({ args, options: { org: { type: 'string' }, phone: { type: 'string' } } })
-  if (!values.org || !values.phone) {
+  const { org, phone } = values
+  if (!org || !phone) {
     console.error(`Missing: --org and --phone are required\n\n${USAGE}`)
     return 1
   }
-  const container = await migratedContainer(config)
-  try {
-    await container.get(SetOrganizationPhoneNumber).execute(values.org, values.phone)
-    console.log(`Texts of ${values.org} now come from and arrive at ${values.phone}.`)
+  return withDatabase(config, async (container) => {
+    await container.get(SetOrganizationPhoneNumber).execute(org, phone)
+    console.log(`Texts of ${org} now come from and arrive at ${phone}.`)
     return 0
-  } finally {
-    await container.get(PORTS.persistence).close()
-  }
+  })
 }
 
 async function createOrganization(config: ReturnType<typeof loadConfig>, args: string[]): Promise<number> {
@@ -146,20 +146,17 @@ async function createOrganization(config: ReturnType<typeof loadConfig>, args: s
     console.error(`Missing: ${missing.map((m) => `--${m}`).join(', ')}\n\n${USAGE}`)
     return 1
   }
-  const container = await migratedContainer(config)
-  try {
+  return withDatabase(config, async (container) => {
     const created = await container.get(CreateOrganization).execute({
       name: values.name!,
       slug: values.slug!,
       ...(values['short-code'] ? { shortCode: values['short-code'] } : {}),
       adminEmail: values['admin-email']!,
       adminPassword: values['admin-password']!,
-    })
-    console.log(values.json ? JSON.stringify(created) : `Created organization ${values.slug} (${created.organizationId}); its admin can log in now.`)
-    return 0
-  } finally {
-    await container.get(PORTS.persistence).close()
-  }
+  })
+  console.log(values.json ? JSON.stringify(created) : `Created organization ${values.slug} (${created.organizationId}); its admin can log in now.`)
+  return 0
+  })
 }
 
 async function setPassword(config: ReturnType<typeof loadConfig>, args: string[]): Promise<number> {
@@ -167,22 +164,20 @@ async function setPassword(config: ReturnType<typeof loadConfig>, args: string[]
     args,
     options: { email: { type: 'string' }, password: { type: 'string' }, org: { type: 'string' } },
   })
-  if (!values.email || !values.password) {
+  const { email, password } = values
+  if (!email || !password) {
     console.error(`Missing: --email and --password are required\n\n${USAGE}`)
     return 1
   }
-  const container = await migratedContainer(config)
-  try {
+  return withDatabase(config, async (container) => {
     await container.get(SetMemberPassword).execute({
-      email: values.email,
-      password: values.password,
+      email,
+      password,
       ...(values.org ? { organizationSlug: values.org } : {}),
-    })
-    console.log(`Password set for ${values.email}; the member is confirmed and can log in.`)
-    return 0
-  } finally {
-    await container.get(PORTS.persistence).close()
-  }
+  })
+  console.log(`Password set for ${values.email}; the member is confirmed and can log in.`)
+  return 0
+  })
 }
 
 /** A failure the operator can fix, said in one line; anything else with its stack. */
@@ -208,9 +203,13 @@ function flagOf(path: string): string {
   return `--${path.replace(/^\//, '').replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`
 }
 
-/** The container over a database brought up to date: every command works on a fresh database. */
-async function migratedContainer(config: ReturnType<typeof loadConfig>) {
+/** Runs an operator's command over a database brought up to date (a fresh one works too), then closes it. */
+async function withDatabase(config: ReturnType<typeof loadConfig>, command: (container: Container) => Promise<number>): Promise<number> {
   const container = createContainer(config)
-  await container.get(PORTS.persistence).migrate()
-  return container
+  try {
+    await container.get(PORTS.persistence).migrate()
+    return await command(container)
+  } finally {
+    await container.get(PORTS.persistence).close()
+  }
 }

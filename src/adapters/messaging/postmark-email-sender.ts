@@ -1,6 +1,6 @@
 import type { EmailSender } from '../../application/ports/email'
 import type { EmailMessage, EmailProviderSettings } from '../../domain/messaging/email'
-import { PROVIDER_TIMEOUT_MS, emailRefused, fromHeader, reasonOf } from './provider-failure'
+import { callEmailApi, emailRefused, fromHeader, PROVIDER_TIMEOUT_MS, reasonOf } from './provider-failure'
 
 /** Postmark's email API: one JSON POST, the server token in X-Postmark-Server-Token. */
 export class PostmarkEmailSender implements EmailSender {
@@ -9,9 +9,8 @@ export class PostmarkEmailSender implements EmailSender {
   constructor(private readonly baseUrl = 'https://api.postmarkapp.com') {}
 
   async send(settings: EmailProviderSettings, message: EmailMessage) {
-    let response: Response
-    try {
-      response = await fetch(`${this.baseUrl}/email`, {
+    const response = await callEmailApi('Postmark', [settings.apiKey], () =>
+      fetch(`${this.baseUrl}/email`, {
         method: 'POST',
         signal: AbortSignal.timeout(PROVIDER_TIMEOUT_MS),
         headers: { accept: 'application/json', 'content-type': 'application/json', 'x-postmark-server-token': settings.apiKey },
@@ -22,10 +21,8 @@ export class PostmarkEmailSender implements EmailSender {
           TextBody: message.text,
           MessageStream: 'outbound',
         }),
-      })
-    } catch (error) {
-      throw emailRefused('Postmark', undefined, String(error), [settings.apiKey])
-    }
+      }),
+    )
     if (!response.ok) throw emailRefused('Postmark', response.status, await reasonOf(response, (b) => b.Message), [settings.apiKey])
     const body = (await response.json().catch(() => ({}))) as { MessageID?: string }
     return body.MessageID ? { messageId: body.MessageID } : {}

@@ -24,6 +24,15 @@ export function emailRefused(
   return new ProviderError(EMAIL, `${prefix}: ${cleaned.slice(0, 500)}`, retryable)
 }
 
+/** One call to a provider's HTTP API: a network failure or a timeout becomes a retryable ProviderError. */
+export async function callEmailApi(provider: string, secrets: readonly string[], request: () => Promise<Response>): Promise<Response> {
+  try {
+    return await request()
+  } catch (error) {
+    throw emailRefused(provider, undefined, String(error), secrets)
+  }
+}
+
 /** The reason in a provider's JSON error body, or its text. */
 export async function reasonOf(response: Response, pick: (body: any) => unknown): Promise<string> {
   const text = await response.text()

@@ -1,6 +1,6 @@
 import type { EmailSender } from '../../application/ports/email'
 import type { EmailMessage, EmailProviderSettings } from '../../domain/messaging/email'
-import { PROVIDER_TIMEOUT_MS, emailRefused, reasonOf } from './provider-failure'
+import { callEmailApi, emailRefused, PROVIDER_TIMEOUT_MS, reasonOf } from './provider-failure'
 
 /** SendGrid's v3 mail/send: a bearer key, 202 with the message id in X-Message-Id. */
 export class SendgridEmailSender implements EmailSender {
@@ -9,9 +9,8 @@ export class SendgridEmailSender implements EmailSender {
   constructor(private readonly baseUrl = 'https://api.sendgrid.com') {}
 
   async send(settings: EmailProviderSettings, message: EmailMessage) {
-    let response: Response
-    try {
-      response = await fetch(`${this.baseUrl}/v3/mail/send`, {
+    const response = await callEmailApi('SendGrid', [settings.apiKey], () =>
+      fetch(`${this.baseUrl}/v3/mail/send`, {
         method: 'POST',
         signal: AbortSignal.timeout(PROVIDER_TIMEOUT_MS),
         headers: { authorization: `Bearer ${settings.apiKey}`, 'content-type': 'application/json' },
@@ -21,10 +20,8 @@ export class SendgridEmailSender implements EmailSender {
           subject: message.subject,
           content: [{ type: 'text/plain', value: message.text }],
         }),
-      })
-    } catch (error) {
-      throw emailRefused('SendGrid', undefined, String(error), [settings.apiKey])
-    }
+      }),
+    )
     if (!response.ok) {
       const reason = await reasonOf(response, (b) => b.errors?.map((e: { message?: string }) => e.message).join('; '))
       throw emailRefused('SendGrid', response.status, reason, [settings.apiKey])

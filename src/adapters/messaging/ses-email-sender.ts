@@ -2,7 +2,7 @@ import type { Clock } from '../../application/ports/clock'
 import type { EmailSender } from '../../application/ports/email'
 import { parseSesKey, type EmailMessage, type EmailProviderSettings } from '../../domain/messaging/email'
 import { signAwsRequest } from './aws-sigv4'
-import { PROVIDER_TIMEOUT_MS, emailRefused, fromHeader, reasonOf } from './provider-failure'
+import { callEmailApi, emailRefused, fromHeader, PROVIDER_TIMEOUT_MS, reasonOf } from './provider-failure'
 
 /** Amazon SES v2 SendEmail, signed with SigV4; the key is ACCESS_KEY_ID:SECRET_ACCESS_KEY:REGION. */
 export class SesEmailSender implements EmailSender {
@@ -23,13 +23,8 @@ export class SesEmailSender implements EmailSender {
       Destination: { ToAddresses: [message.to] },
       Content: { Simple: { Subject: { Data: message.subject, Charset: 'UTF-8' }, Body: { Text: { Data: message.text, Charset: 'UTF-8' } } } },
     })
-    let response: Response
-    try {
-      const headers = signAwsRequest(credentials, 'ses', { method: 'POST', url, body, contentType: 'application/json' }, this.clock.now())
-      response = await fetch(url, { method: 'POST', headers, body, signal: AbortSignal.timeout(PROVIDER_TIMEOUT_MS) })
-    } catch (error) {
-      throw emailRefused('SES', undefined, String(error), secrets)
-    }
+    const headers = signAwsRequest(credentials, 'ses', { method: 'POST', url, body, contentType: 'application/json' }, this.clock.now())
+    const response = await callEmailApi('SES', secrets, () => fetch(url, { method: 'POST', headers, body, signal: AbortSignal.timeout(PROVIDER_TIMEOUT_MS) }))
     if (!response.ok) throw emailRefused('SES', response.status, await reasonOf(response, (b) => b.message ?? b.Message), secrets)
     const result = (await response.json().catch(() => ({}))) as { MessageId?: string }
     return result.MessageId ? { messageId: result.MessageId } : {}
