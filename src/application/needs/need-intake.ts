@@ -25,6 +25,11 @@ export interface NewNeed {
   constituentId?: string
   householdId?: string
   createdBy?: string
+  /**
+   * Whether a constituent made from the contact keys joins `householdId`. Staff may put a new person in a
+   * known household; an anonymous caller's person always starts a household of its own (contract §4).
+   */
+  newPersonJoinsHousehold?: boolean
 }
 
 /**
@@ -44,7 +49,7 @@ export class NeedIntake {
     if (!organization) throw new NotFoundError('Organization')
     const number = await r.organizations.takeNextNeedNumber(organization.id)
     const now = this.clock.now()
-    const { partner, status, ...fields } = input
+    const { partner, status, newPersonJoinsHousehold: _joins, ...fields } = input
     const need: Need = {
       ...fields,
       ...(await this.constituentOf(r, input)),
@@ -75,7 +80,8 @@ export class NeedIntake {
     if (input.constituentId) return {}
     const { details } = readContactDetails(input.customFields, '/customFields')
     if (Object.keys(details).length === 0) return {}
-    const registered = await this.registry.register(r, input.organizationId, details, input.householdId)
+    const household = input.newPersonJoinsHousehold === false ? undefined : input.householdId
+    const registered = await this.registry.register(r, input.organizationId, details, household)
     return {
       constituentId: registered.constituent.id,
       householdId: registered.constituent.householdId,

@@ -48,6 +48,7 @@ export class SubmitPublicNeed {
         ...(input.parentNeedId ? { parentNeedId: input.parentNeedId } : {}),
         ...(input.constituentId ? { constituentId: input.constituentId } : {}),
         ...(householdId ? { householdId } : {}),
+        newPersonJoinsHousehold: false,
       })
     })
     const { duplicateWarning: _warning, constituentId: _constituent, householdId: _household, ...visible } = need

@@ -173,6 +173,21 @@ describe('SubmitPublicNeed with contact keys in customFields', () => {
     submit = world.container.get(SubmitPublicNeed)
   })
 
+  test('never puts the new person in a household a stranger names: a household of its own, which the need names', async () => {
+    const family = await register(world, { firstName: 'Maria', lastName: 'Lopez' })
+    const answer = await submit.execute({
+      organizationId: world.organizationId,
+      description: 'help',
+      householdId: family.householdId,
+      customFields: { firstName: 'Ana', lastName: 'Lopez' },
+    })
+    const stored = (await storedNeed(world, answer.id))!
+    const ana = (await storedConstituent(world, stored.constituentId!))!
+    expect(ana.householdId).not.toBe(family.householdId)
+    expect(stored.householdId).toBe(ana.householdId)
+    expect((await world.repositories.constituents.listByHousehold(world.organizationId, family.householdId)).map((c) => c.firstName)).toEqual(['Maria'])
+  })
+
   test('registers a constituent in a new household and links the stored need, answering none of it', async () => {
     const answer = await submit.execute({ organizationId: world.organizationId, description: 'help', customFields: { firstName: 'Ana', phone: PHONE } })
     const [constituent] = await constituents()
