@@ -15,6 +15,8 @@ export interface Config {
   sms: { provider: 'log' | 'twilio'; accountSid?: string; authToken?: string; apiBaseUrl?: string }
   emailFallback: 'log'
   publicIntakeRateLimit: number
+  /** Login, refresh and accept-invite requests per client address per minute. */
+  authRateLimit: number
   /** How long the outbox worker rests when it finds nothing to send. */
   outboxPollMs: number
   /** How long a worker's claim on a message holds; must exceed a provider call (15 s) in production. */
@@ -60,6 +62,7 @@ export function loadConfig(env: Env = process.env): Config {
     },
     emailFallback: choice(env, 'EMAIL_FALLBACK', ['log'] as const, 'log'),
     publicIntakeRateLimit: integer(env, 'PUBLIC_INTAKE_RATE_LIMIT', 20, 1, 1_000_000),
+    authRateLimit: integer(env, 'AUTH_RATE_LIMIT', 60, 1, 1_000_000),
     outboxPollMs: integer(env, 'OUTBOX_POLL_MS', 1000, 10, 600_000),
     outboxLeaseMs: integer(env, 'OUTBOX_LEASE_MS', 60_000, 1000, 3_600_000),
     serveRunsWorker: choice(env, 'SERVE_RUNS_WORKER', ['true', 'false'] as const, 'true') === 'true',

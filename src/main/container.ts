@@ -91,6 +91,7 @@ export const PORTS = {
   accessTokens: port<AccessTokens>('AccessTokens'),
   secrets: port<SecretTokens>('SecretTokens'),
   publicIntakeRateLimiter: port<RateLimiter>('PublicIntakeRateLimiter'),
+  authRateLimiter: port<RateLimiter>('AuthRateLimiter'),
   secretBox: port<SecretBox>('SecretBox'),
   emailSenders: port<EmailSenders>('EmailSenders'),
   fallbackEmail: port<FallbackEmailSender>('FallbackEmailSender'),
@@ -136,6 +137,7 @@ export function createContainer(config: Config, overrides: ContainerOverrides = 
   c.bind(PORTS.accessTokens).toConstantValue(new HmacAccessTokens(config.jwtSecret, clock))
   c.bind(PORTS.secrets).toConstantValue(new RandomSecretTokens())
   c.bind(PORTS.publicIntakeRateLimiter).toConstantValue(new MemoryRateLimiter(config.publicIntakeRateLimit, clock))
+  c.bind(PORTS.authRateLimiter).toConstantValue(new MemoryRateLimiter(config.authRateLimit, clock))
   c.bind(PORTS.secretBox).toConstantValue(new AesGcmSecretBox(config.dataEncryptionKey))
   c.bind(PORTS.emailSenders).toConstantValue({
     smtp: new SmtpEmailSender(),

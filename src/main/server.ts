@@ -26,7 +26,7 @@ export async function startServer(config: Config, overrides: ContainerOverrides 
     container,
     logger: container.get(PORTS.logger),
     persistence,
-    publicIntakeRateLimiter: container.get(PORTS.publicIntakeRateLimiter),
+    rateLimiters: { publicIntake: container.get(PORTS.publicIntakeRateLimiter), auth: container.get(PORTS.authRateLimiter) },
     trustProxy: config.trustProxy,
     publicBaseUrl: config.publicBaseUrl,
   }).listen({ port: config.port, hostname: config.host, maxRequestBodySize: BUN_BODY_BACKSTOP_BYTES })

@@ -4,7 +4,6 @@ import type { Container } from 'inversify'
 import { Authenticate } from '../../application/auth/authenticate'
 import type { Logger } from '../../application/ports/logger'
 import type { Persistence } from '../../application/ports/persistence'
-import type { RateLimiter } from '../../application/ports/security'
 import { authRoutes } from './auth.routes'
 import { authentication } from './authentication'
 import { constituentsRoutes } from './constituents.routes'
@@ -14,14 +13,14 @@ import { organizationsRoutes } from './organizations.routes'
 import { needsRoutes } from './needs.routes'
 import { partnersRoutes } from './partners.routes'
 import { BODY_TOO_LARGE, INVALID_JSON, MAX_BODY_BYTES, NUL_IN_BODY, problemDetails } from './problem'
-import { publicIntakeGuard } from './public-intake-guard'
+import { rateLimits, type AnonymousRateLimiters } from './rate-limits'
 import { webhooksRoutes } from './webhooks.routes'
 
 export interface HttpDependencies {
   container: Container
   logger: Logger
   persistence: Persistence
-  publicIntakeRateLimiter: RateLimiter
+  rateLimiters: AnonymousRateLimiters
   trustProxy: boolean
   publicBaseUrl: string
 }
@@ -70,6 +69,7 @@ async function readBody(request: Request): Promise<string | undefined> {
 /** The whole HTTP surface: one Elysia plugin per area, the OpenAPI document generated from their schemas. */
 export function createHttpApp(deps: HttpDependencies) {
   const auth = authentication(deps.container.get(Authenticate))
+  const limits = rateLimits(deps.rateLimiters, deps.trustProxy)
   return new Elysia({ normalize: false })
     .use(
       openapi({
@@ -97,8 +97,8 @@ export function createHttpApp(deps: HttpDependencies) {
     // JSON, which it cannot see in a function and would otherwise document every body with no content.
     .onParse({ as: 'global' }, [parseBody, 'json'] as never)
     .use(healthRoutes(deps.persistence))
-    .use(authRoutes(deps.container, auth))
-    .use(needsRoutes(deps.container, auth, publicIntakeGuard(deps.publicIntakeRateLimiter, deps.trustProxy)))
+    .use(authRoutes(deps.container, auth, limits))
+    .use(needsRoutes(deps.container, auth, limits))
     .use(partnersRoutes(deps.container, auth))
     .use(constituentsRoutes(deps.container, auth))
     .use(membersRoutes(deps.container, auth))

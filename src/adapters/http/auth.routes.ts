@@ -7,6 +7,7 @@ import { RefreshSession } from '../../application/auth/refresh-session'
 import type { AuthenticationPlugin } from './authentication'
 import { Body, problems } from './common.schemas'
 import { AcceptInviteBody } from './members.schemas'
+import type { RateLimits } from './rate-limits'
 
 // contract §2
 const TokenPairSchema = t.Object({
@@ -17,7 +18,7 @@ const TokenPairSchema = t.Object({
 })
 const RefreshTokenBody = Body({ refreshToken: t.String({ minLength: 1, maxLength: 512 }) })
 
-export function authRoutes(c: Container, authentication: AuthenticationPlugin) {
+export function authRoutes(c: Container, authentication: AuthenticationPlugin, rateLimits: RateLimits) {
   const login = c.get(Login)
   const refresh = c.get(RefreshSession)
   const logout = c.get(Logout)
@@ -25,7 +26,9 @@ export function authRoutes(c: Container, authentication: AuthenticationPlugin) {
 
   return new Elysia({ name: 'auth', prefix: '/api/auth', detail: { tags: ['Authentication'] } })
     .use(authentication)
+    .use(rateLimits)
     .post('/login', ({ body }) => login.execute(body), {
+      rateLimit: 'auth',
       body: Body({
         email: t.String({ minLength: 1, maxLength: 254 }),
         password: t.String({ minLength: 1, maxLength: 1024 }),
@@ -35,13 +38,15 @@ export function authRoutes(c: Container, authentication: AuthenticationPlugin) {
       detail: { summary: 'Log in with email and password', security: [] },
     })
     .post('/refresh', ({ body }) => refresh.execute(body.refreshToken), {
+      rateLimit: 'auth',
       body: RefreshTokenBody,
-      response: { 200: TokenPairSchema, ...problems(400, 401, 413) },
+      response: { 200: TokenPairSchema, ...problems(400, 401, 413, 429) },
       detail: { summary: 'Trade a refresh token for a new pair (rotation)', security: [] },
     })
     .post('/accept-invite', ({ body }) => acceptInvite.execute(body), {
+      rateLimit: 'auth',
       body: AcceptInviteBody,
-      response: { 200: TokenPairSchema, ...problems(400, 413) },
+      response: { 200: TokenPairSchema, ...problems(400, 413, 429) },
       detail: { summary: 'Set a password with an invitation token; answers tokens', security: [] },
     })
     .post(

@@ -26,10 +26,10 @@ import {
   UpdateNeedBody,
 } from './needs.schemas'
 import { pagedResponse } from './paging'
-import type { PublicIntakeGuard } from './public-intake-guard'
+import type { RateLimits } from './rate-limits'
 
 // interface §4.1 to §4.6; contract §4
-export function needsRoutes(c: Container, authentication: AuthenticationPlugin, publicIntakeGuard: PublicIntakeGuard) {
+export function needsRoutes(c: Container, authentication: AuthenticationPlugin, rateLimits: RateLimits) {
   const createNeed = c.get(CreateNeed)
   const submitPublicNeed = c.get(SubmitPublicNeed)
   const listNeeds = c.get(ListNeeds)
@@ -41,7 +41,7 @@ export function needsRoutes(c: Container, authentication: AuthenticationPlugin, 
 
   return new Elysia({ name: 'needs', prefix: '/api/needs', detail: { tags: ['Needs'] } })
     .use(authentication)
-    .use(publicIntakeGuard)
+    .use(rateLimits)
     .post(
       '/public',
       async ({ body, set }) => {
@@ -49,7 +49,7 @@ export function needsRoutes(c: Container, authentication: AuthenticationPlugin, 
         return needView(await submitPublicNeed.execute(body))
       },
       {
-        publicIntake: true,
+        rateLimit: 'publicIntake',
         body: PublicNeedBody,
         response: { 201: PublicNeedSchema, ...problems(400, 413, 429) },
         detail: { summary: 'Anonymous need intake', security: [] },

@@ -59,3 +59,22 @@ describe('public intake rate limit', () => {
     expect((await api.call('GET', '/healthz')).status).toBe(200)
   })
 })
+
+describe('the anonymous auth routes are limited per client address too', () => {
+  test('login, refresh and accept-invite share AUTH_RATE_LIMIT: past it 429 with Retry-After, before the body is read', async () => {
+    const limited = await startTestServer({ AUTH_RATE_LIMIT: '3' })
+    try {
+      const answers = [
+        await limited.call('POST', '/api/auth/login', { body: { email: 'nobody@example.org', password: 'wrong password here' } }),
+        await limited.call('POST', '/api/auth/refresh', { body: { refreshToken: 'not-a-token' } }),
+        await limited.call('POST', '/api/auth/accept-invite', { body: { token: 'nope', password: 'a long enough password' } }),
+        await limited.call('POST', '/api/auth/login', { raw: 'not even json' }),
+      ]
+      expect(answers.map((a) => a.status)).toEqual([401, 401, 400, 429])
+      expect(Number(answers[3]!.headers.get('retry-after'))).toBeGreaterThan(0)
+      expect(answers[3]!.body.title).toBe('Too many requests')
+    } finally {
+      await limited.stop()
+    }
+  })
+})
