@@ -189,7 +189,7 @@ export function createContainer(config: Config, overrides: ContainerOverrides = 
   service(c, DispatchOutbox, [unitOfWork, OrganizationMailer, PORTS.sms, PORTS.clock, PORTS.logger, PORTS.dispatchOptions])
   service(c, SendSms, [unitOfWork, Outbox, PORTS.clock, ids, PORTS.senderNumberRequired])
   service(c, ReceiveSms, [unitOfWork, PORTS.smsWebhooks, PORTS.clock, ids, PORTS.logger])
-  service(c, RecordSmsStatus, [unitOfWork, PORTS.smsWebhooks])
+  service(c, RecordSmsStatus, [unitOfWork, PORTS.smsWebhooks, PORTS.clock])
   service(c, SetOrganizationPhoneNumber, [unitOfWork])
   service(c, InvitationMailer, [Outbox, secrets, PORTS.clock, ids, PORTS.publicBaseUrl])
   service(c, InviteMember, [unitOfWork, InvitationMailer, PORTS.clock, ids])

@@ -1,5 +1,6 @@
 import { ProviderError } from '../../domain/errors'
 import { MAX_ATTEMPTS, retryDelayMs, type OutboxMessage, type SmsMessage } from '../../domain/messaging/outbox'
+import { advancesDelivery } from '../../domain/messaging/sms'
 import { DEFAULT_MAX_CONCURRENCY } from '../../domain/organizations/organization'
 import type { Clock } from '../ports/clock'
 import type { Logger } from '../ports/logger'
@@ -115,7 +116,9 @@ export class DispatchOutbox {
   private async recordSent(r: Repositories, message: OutboxMessage, providerMessageId: string | undefined): Promise<void> {
     const settled = await r.outbox.markSent(message.id, message.lockedUntil!, this.clock.now(), providerMessageId)
     if (settled && message.payload.channel === 'sms') {
-      await r.interactions.setDelivery(message.organizationId, message.payload.sms.interactionId, 'sent', providerMessageId)
+      const early = providerMessageId ? await r.interactions.takeEarlyStatus(providerMessageId) : undefined
+      const status = early && advancesDelivery('sent', early) ? early : 'sent'
+      await r.interactions.setDelivery(message.organizationId, message.payload.sms.interactionId, status, providerMessageId)
     }
     if (!settled) this.logger.warn('outbox outcome came after the claim lapsed', { messageId: message.id })
   }

@@ -136,6 +136,13 @@ export interface InteractionRepository {
   /** Across organizations: provider callbacks name only the provider's id. */
   findByProviderMessageId(providerMessageId: string): Promise<Interaction | undefined>
   setDelivery(organizationId: string, id: string, status: DeliveryStatus, providerMessageId: string | undefined): Promise<void>
+  /**
+   * Keeps a status the provider reported before its send was recorded (the callback raced the answer);
+   * forgets those older than a day, which no send will claim any more.
+   */
+  rememberEarlyStatus(providerMessageId: string, status: DeliveryStatus, at: Date): Promise<void>
+  /** The status kept for this provider message, removed as it is taken. */
+  takeEarlyStatus(providerMessageId: string): Promise<DeliveryStatus | undefined>
 }
 
 export interface SmsOptOutRepository {

@@ -1,5 +1,6 @@
 import { ForbiddenError } from '../../domain/errors'
 import { advancesDelivery, deliveryStatusOf } from '../../domain/messaging/sms'
+import type { Clock } from '../ports/clock'
 import type { SmsWebhookVerifier } from '../ports/sms'
 import type { UnitOfWork } from '../ports/unit-of-work'
 import type { WebhookRequest } from './receive-sms'
@@ -9,6 +10,7 @@ export class RecordSmsStatus {
   constructor(
     private readonly unitOfWork: UnitOfWork,
     private readonly verifier: SmsWebhookVerifier,
+    private readonly clock: Clock,
   ) {}
 
   async execute(request: WebhookRequest): Promise<void> {
@@ -18,7 +20,9 @@ export class RecordSmsStatus {
     if (!sid || !status) return
     await this.unitOfWork.run(async (r) => {
       const interaction = await r.interactions.findByProviderMessageId(sid)
-      if (interaction?.direction === 'outbound' && advancesDelivery(interaction.deliveryStatus, status)) {
+      // The callback can beat the provider's answer to our send: keep it until the send is recorded.
+      if (!interaction) return r.interactions.rememberEarlyStatus(sid, status, this.clock.now())
+      if (interaction.direction === 'outbound' && advancesDelivery(interaction.deliveryStatus, status)) {
         await r.interactions.setDelivery(interaction.organizationId, interaction.id, status, sid)
       }
     })

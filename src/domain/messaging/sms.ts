@@ -45,3 +45,6 @@ export function advancesDelivery(from: DeliveryStatus | undefined, to: DeliveryS
   const order: Record<DeliveryStatus, number> = { queued: 0, sent: 1, delivered: 2, failed: 2 }
   return from === undefined || order[to] >= order[from]
 }
+
+/** How long a status that came before its send was recorded waits for it (contract §8). */
+export const EARLY_STATUS_KEPT_MS = 24 * 3_600_000

@@ -321,6 +321,27 @@ export function describeSmsContract({ read, write, anOrganizationWithPartner, in
       })
     })
 
+    describe('early delivery statuses', () => {
+      test('a status kept for a provider message is taken once; the latest kept wins', async () => {
+        const sid = `SM${randomUUID()}`
+        const at = new Date('2026-11-22T09:00:00.000Z')
+        await write((r) => r.interactions.rememberEarlyStatus(sid, 'sent', at))
+        await write((r) => r.interactions.rememberEarlyStatus(sid, 'delivered', new Date(at.getTime() + 1000)))
+        expect(await write((r) => r.interactions.takeEarlyStatus(sid))).toBe('delivered')
+        expect(await write((r) => r.interactions.takeEarlyStatus(sid))).toBeUndefined()
+        expect(await write((r) => r.interactions.takeEarlyStatus(`SM${randomUUID()}`))).toBeUndefined()
+      })
+
+      test('statuses older than a day are forgotten when another arrives', async () => {
+        const [old, fresh] = [`SM${randomUUID()}`, `SM${randomUUID()}`]
+        const at = new Date('2026-11-22T09:00:00.000Z')
+        await write((r) => r.interactions.rememberEarlyStatus(old, 'delivered', at))
+        await write((r) => r.interactions.rememberEarlyStatus(fresh, 'failed', new Date(at.getTime() + 25 * 3_600_000)))
+        expect(await write((r) => r.interactions.takeEarlyStatus(old))).toBeUndefined()
+        expect(await write((r) => r.interactions.takeEarlyStatus(fresh))).toBe('failed')
+      })
+    })
+
     describe('SMS opt-outs', () => {
       test('opts a number out and back in, per organization and per number', async () => {
         const { organization: a } = await anOrganizationWithPartner()

@@ -96,3 +96,15 @@ describe('RecordSmsStatus', () => {
     expect(world.verifier.checked.map((c) => c.url)).toEqual([STATUS_URL, STATUS_URL])
   })
 })
+
+describe('RecordSmsStatus, a callback that beats the answer to the send', () => {
+  test('a delivered status for a message not recorded yet is applied when the send is recorded', async () => {
+    const ana = await world.constituent({ firstName: 'Ana', phone: '+15550002222' })
+    const { interactionId: later } = await world.send((await world.needFor(ana.id)).id)
+    // The provider will answer this id; its callback arrives first.
+    const nextSid = `SM${String(world.sms.accepted.length + 1).padStart(32, '0')}`
+    await record(callback('delivered', nextSid))
+    await world.dispatcher.runOnce()
+    expect(await world.interaction(later)).toMatchObject({ providerMessageId: nextSid, deliveryStatus: 'delivered' })
+  })
+})

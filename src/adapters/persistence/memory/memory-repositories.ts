@@ -16,7 +16,7 @@ import type {
   OutboxRepository,
   SmsOptOutRepository,
 } from '../../../application/ports/repositories'
-import type { DeliveryStatus } from '../../../domain/messaging/sms'
+import { EARLY_STATUS_KEPT_MS, type DeliveryStatus } from '../../../domain/messaging/sms'
 import type { Role } from '../../../domain/auth/roles'
 import { ConflictError } from '../../../domain/errors'
 import type { Invitation } from '../../../domain/members/invitation'
@@ -242,6 +242,17 @@ class MemoryInteractionRepository extends MemoryRepository implements Interactio
     this.assertProviderIdFree(providerMessageId, id)
     interaction.deliveryStatus = status
     if (providerMessageId) interaction.providerMessageId = providerMessageId
+  }
+  async rememberEarlyStatus(providerMessageId: string, status: DeliveryStatus, at: Date) {
+    for (const [id, early] of this.t.earlySmsStatuses) {
+      if (early.at.getTime() < at.getTime() - EARLY_STATUS_KEPT_MS) this.t.earlySmsStatuses.delete(id)
+    }
+    this.t.earlySmsStatuses.set(providerMessageId, { status, at: new Date(at) })
+  }
+  async takeEarlyStatus(providerMessageId: string) {
+    const early = this.t.earlySmsStatuses.get(providerMessageId)
+    this.t.earlySmsStatuses.delete(providerMessageId)
+    return early?.status
   }
 }
 

@@ -5,6 +5,7 @@ import type { Invitation } from '../../../domain/members/invitation'
 import type { Member } from '../../../domain/members/member'
 import type { StoredEmailSettings } from '../../../domain/messaging/email'
 import type { OutboxMessage } from '../../../domain/messaging/outbox'
+import type { DeliveryStatus } from '../../../domain/messaging/sms'
 import type { Interaction } from '../../../domain/needs/interaction'
 import type { Need, NeedChange } from '../../../domain/needs/need'
 import type { Organization } from '../../../domain/organizations/organization'
@@ -28,6 +29,8 @@ export interface MemoryTables {
   outbox: Map<string, OutboxMessage>
   /** `organizationId|phone` → when it opted out. */
   smsOptOuts: Map<string, Date>
+  /** Provider message id → a delivery status that came before the send was recorded. */
+  earlySmsStatuses: Map<string, { status: DeliveryStatus; at: Date }>
 }
 
 export function emptyTables(): MemoryTables {
@@ -47,6 +50,7 @@ export function emptyTables(): MemoryTables {
     emailSettings: new Map(),
     outbox: new Map(),
     smsOptOuts: new Map(),
+    earlySmsStatuses: new Map(),
   }
 }
 

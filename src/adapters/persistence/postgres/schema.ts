@@ -195,6 +195,17 @@ export const interactions = pgTable(
   ],
 )
 
+/** A delivery status that arrived before its send was recorded; applied when it is. */
+export const earlySmsStatuses = pgTable(
+  'early_sms_statuses',
+  {
+    providerMessageId: text('provider_message_id').primaryKey(),
+    status: text('status').notNull(),
+    receivedAt: time('received_at').notNull(),
+  },
+  (t) => [index('early_sms_statuses_by_time').on(t.receivedAt)],
+)
+
 export const smsOptOuts = pgTable(
   'sms_opt_outs',
   {

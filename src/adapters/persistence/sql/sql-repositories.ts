@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, gt, gte, inArray, isNull, lte, min, ne, or, sql, type SQL } from 'drizzle-orm'
+import { and, asc, count, desc, eq, gt, gte, inArray, isNull, lt, lte, min, ne, or, sql, type SQL } from 'drizzle-orm'
 import type { SQLiteColumn } from 'drizzle-orm/sqlite-core'
 import type { BunSQLiteDatabase } from 'drizzle-orm/bun-sqlite'
 import type {
@@ -19,7 +19,7 @@ import type {
   OutboxRepository,
   SmsOptOutRepository,
 } from '../../../application/ports/repositories'
-import type { DeliveryStatus } from '../../../domain/messaging/sms'
+import { EARLY_STATUS_KEPT_MS, type DeliveryStatus } from '../../../domain/messaging/sms'
 import { ConflictError } from '../../../domain/errors'
 import type { Invitation } from '../../../domain/members/invitation'
 import type { EmailProvider, StoredEmailSettings } from '../../../domain/messaging/email'
@@ -411,6 +411,19 @@ class SqlInteractionRepository extends SqlRepository implements InteractionRepos
         .set({ deliveryStatus: status, ...(providerMessageId ? { providerMessageId } : {}) })
         .where(and(eq(this.s.interactions.organizationId, organizationId), eq(this.s.interactions.id, id))),
     )
+  }
+  async rememberEarlyStatus(providerMessageId: string, status: DeliveryStatus, at: Date) {
+    const t = this.s.earlySmsStatuses
+    await this.db.delete(t).where(lt(t.receivedAt, new Date(at.getTime() - EARLY_STATUS_KEPT_MS)))
+    await this.db
+      .insert(t)
+      .values({ providerMessageId, status, receivedAt: at })
+      .onConflictDoUpdate({ target: t.providerMessageId, set: { status, receivedAt: at } })
+  }
+  async takeEarlyStatus(providerMessageId: string) {
+    const t = this.s.earlySmsStatuses
+    const rows = await this.db.delete(t).where(eq(t.providerMessageId, providerMessageId)).returning({ status: t.status })
+    return rows[0]?.status as DeliveryStatus | undefined
   }
 }
 

@@ -199,6 +199,17 @@ export const interactions = sqliteTable(
   ],
 )
 
+/** A delivery status that arrived before its send was recorded; applied when it is. */
+export const earlySmsStatuses = sqliteTable(
+  'early_sms_statuses',
+  {
+    providerMessageId: text('provider_message_id').primaryKey(),
+    status: text('status').notNull(),
+    receivedAt: integer('received_at', { mode: 'timestamp_ms' }).notNull(),
+  },
+  (t) => [index('early_sms_statuses_by_time').on(t.receivedAt)],
+)
+
 /** Numbers that texted STOP to an organization (contract §8): its own list, whatever the provider blocks. */
 export const smsOptOuts = sqliteTable(
   'sms_opt_outs',

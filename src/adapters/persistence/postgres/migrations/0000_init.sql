@@ -21,6 +21,12 @@ CREATE TABLE "constituents" (
 	CONSTRAINT "constituents_id_unique" UNIQUE("id")
 );
 --> statement-breakpoint
+CREATE TABLE "early_sms_statuses" (
+	"provider_message_id" text PRIMARY KEY NOT NULL,
+	"status" text NOT NULL,
+	"received_at" timestamp (3) with time zone NOT NULL
+);
+--> statement-breakpoint
 CREATE TABLE "email_settings" (
 	"organization_id" text PRIMARY KEY NOT NULL,
 	"provider" text NOT NULL,
@@ -222,6 +228,7 @@ CREATE INDEX "constituents_by_email" ON "constituents" USING btree ("organizatio
 CREATE INDEX "constituents_by_name_birth" ON "constituents" USING btree ("organization_id","name_birth_key");--> statement-breakpoint
 CREATE INDEX "constituents_by_last_street" ON "constituents" USING btree ("organization_id","last_street_key");--> statement-breakpoint
 CREATE INDEX "constituents_search" ON "constituents" USING gin (to_tsvector('simple', "search_terms"));--> statement-breakpoint
+CREATE INDEX "early_sms_statuses_by_time" ON "early_sms_statuses" USING btree ("received_at");--> statement-breakpoint
 CREATE INDEX "household_matches_newest" ON "household_matches" USING btree ("organization_id","created_at","id");--> statement-breakpoint
 CREATE INDEX "household_matches_by_status" ON "household_matches" USING btree ("organization_id","status","created_at","id");--> statement-breakpoint
 CREATE INDEX "household_matches_by_constituent" ON "household_matches" USING btree ("organization_id","constituent_id");--> statement-breakpoint
