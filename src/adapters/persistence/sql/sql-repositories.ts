@@ -65,6 +65,20 @@ abstract class SqlRepository {
   protected get s() {
     return this.dialect.tables
   }
+  private readonly statements = new Map<string, { execute(values: Record<string, unknown>): unknown }>()
+  /**
+   * A query built once and run many times with new values (`sql.placeholder`): building a query with the
+   * query builder costs several times more than reading a row, so the lookups made on every request
+   * (who is calling, which need) are kept prepared. `name` identifies the statement to the database.
+   */
+  protected async prepared<Row>(name: string, build: () => unknown, values: Record<string, unknown>): Promise<Row[]> {
+    let statement = this.statements.get(name)
+    if (!statement) {
+      statement = (build() as { prepare(name: string): { execute(values: Record<string, unknown>): unknown } }).prepare(name)
+      this.statements.set(name, statement)
+    }
+    return (await statement.execute(values)) as Row[]
+  }
   /** A unique index turned down the write: the caller's 409, with what was taken. */
   protected async conflictOnUnique<T>(write: PromiseLike<T>): Promise<T> {
     try {
@@ -87,8 +101,16 @@ class SqlOrganizationRepository extends SqlRepository implements OrganizationRep
     const { needSequence: _sequence, ...organization } = present(row)
     return organization satisfies Organization
   }
-  findById(id: string) {
-    return this.one(eq(this.s.organizations.id, id))
+  async findById(id: string) {
+    const t = this.s.organizations
+    const [row] = await this.prepared<typeof t.$inferSelect>(
+      'organization_by_id',
+      () => this.db.select().from(t).where(eq(t.id, sql.placeholder('id'))).limit(1),
+      { id },
+    )
+    if (!row) return undefined
+    const { needSequence: _sequence, ...organization } = present(row)
+    return organization satisfies Organization
   }
   findBySlug(slug: string) {
     return this.one(eq(this.s.organizations.slug, slug))
@@ -157,11 +179,12 @@ class SqlPartnerRepository extends SqlRepository implements PartnerRepository {
       .where(and(eq(this.s.partners.id, id), eq(this.s.partners.organizationId, organizationId)))
   }
   async findById(organizationId: string, id: string) {
-    const [row] = await this.db
-      .select()
-      .from(this.s.partners)
-      .where(and(eq(this.s.partners.id, id), eq(this.s.partners.organizationId, organizationId)))
-      .limit(1)
+    const t = this.s.partners
+    const [row] = await this.prepared<typeof t.$inferSelect>(
+      'partner_by_id',
+      () => this.db.select().from(t).where(and(eq(t.id, sql.placeholder('id')), eq(t.organizationId, sql.placeholder('organizationId')))).limit(1),
+      { id, organizationId },
+    )
     return row ? toPartner(row) : undefined
   }
   async listAll(organizationId: string) {
@@ -207,11 +230,12 @@ class SqlMemberRepository extends SqlRepository implements MemberRepository {
       .where(and(eq(this.s.members.id, id), eq(this.s.members.organizationId, organizationId)))
   }
   async findById(organizationId: string, id: string) {
-    const [row] = await this.db
-      .select()
-      .from(this.s.members)
-      .where(and(eq(this.s.members.id, id), eq(this.s.members.organizationId, organizationId)))
-      .limit(1)
+    const t = this.s.members
+    const [row] = await this.prepared<typeof t.$inferSelect>(
+      'member_by_id',
+      () => this.db.select().from(t).where(and(eq(t.id, sql.placeholder('id')), eq(t.organizationId, sql.placeholder('organizationId')))).limit(1),
+      { id, organizationId },
+    )
     return row ? toMember(row) : undefined
   }
   async findAllByEmail(email: string) {
@@ -276,15 +300,21 @@ class SqlNeedRepository extends SqlRepository implements NeedRepository {
       .set(fields)
       .where(and(eq(this.s.needs.id, id), eq(this.s.needs.organizationId, organizationId)))
   }
-  private async one(where: SQL | undefined) {
-    const [row] = await this.db.select().from(this.s.needs).where(where).limit(1)
+  /** One need of the organization by `column` (its id or its reference number), prepared. */
+  private async one(column: 'id' | 'referenceNumber', value: string, organizationId: string) {
+    const t = this.s.needs
+    const [row] = await this.prepared<typeof t.$inferSelect>(
+      `need_by_${column}`,
+      () => this.db.select().from(t).where(and(eq(t.organizationId, sql.placeholder('organizationId')), eq(t[column], sql.placeholder('value')))).limit(1),
+      { organizationId, value },
+    )
     return row ? toNeed(row) : undefined
   }
   findById(organizationId: string, id: string) {
-    return this.one(and(eq(this.s.needs.organizationId, organizationId), eq(this.s.needs.id, id)))
+    return this.one('id', id, organizationId)
   }
   findByReferenceNumber(organizationId: string, referenceNumber: string) {
-    return this.one(and(eq(this.s.needs.organizationId, organizationId), eq(this.s.needs.referenceNumber, referenceNumber)))
+    return this.one('referenceNumber', referenceNumber, organizationId)
   }
   async list(organizationId: string, filter: NeedFilter, page: PageRequest): Promise<Page<Need>> {
     const where = and(
