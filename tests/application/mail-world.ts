@@ -52,6 +52,16 @@ export interface MailWorld extends World {
   dispatch(): Promise<number>
 }
 
+/** A logger that keeps what it is told, for tests to read back. */
+export function recordingLogger(): { logs: LogEntry[]; logger: Logger } {
+  const logs: LogEntry[] = []
+  const keep =
+    (level: LogEntry['level']) =>
+    (message: string, fields: Record<string, unknown> = {}) =>
+      logs.push({ level, message, fields })
+  return { logs, logger: { debug: keep('debug'), info: keep('info'), warn: keep('warn'), error: keep('error') } }
+}
+
 /**
  * The usual in-memory world, with a recording fake behind each email provider and a logger that keeps
  * what it is told, so the log fallback's messages can be read back.
@@ -59,12 +69,7 @@ export interface MailWorld extends World {
 export async function createMailWorld(env: Record<string, string> = {}): Promise<MailWorld> {
   const config = testConfig({ PUBLIC_BASE_URL, ...env })
   const clock = new FixedClock()
-  const logs: LogEntry[] = []
-  const keep =
-    (level: LogEntry['level']) =>
-    (message: string, fields: Record<string, unknown> = {}) =>
-      logs.push({ level, message, fields })
-  const logger: Logger = { debug: keep('debug'), info: keep('info'), warn: keep('warn'), error: keep('error') }
+  const { logs, logger } = recordingLogger()
   const container = createContainer(config, { clock, passwords: cheapPasswords(), logger })
   const senders = Object.fromEntries(EMAIL_PROVIDERS.map((p) => [p, new RecordingSender(p)])) as Record<EmailProvider, RecordingSender>
   container.rebind(PORTS.emailSenders).toConstantValue(senders satisfies EmailSenders)

@@ -3,7 +3,6 @@ import { DispatchOutbox } from '../../src/application/messaging/dispatch-outbox'
 import { Outbox } from '../../src/application/messaging/outbox'
 import { CreateNeed } from '../../src/application/needs/create-need'
 import { UpdateNeed } from '../../src/application/needs/update-need'
-import type { Logger } from '../../src/application/ports/logger'
 import type { Repositories } from '../../src/application/ports/repositories'
 import type { OutgoingSms, SmsSender, SmsWebhookVerifier } from '../../src/application/ports/sms'
 import { SendSms } from '../../src/application/sms/send-sms'
@@ -17,7 +16,7 @@ import type { Need, NeedStatus } from '../../src/domain/needs/need'
 import { createContainer, PORTS } from '../../src/main/container'
 import { FixedClock } from '../support/fixed-clock'
 import { cheapPasswords, createWorld, testConfig, type World } from '../support/world'
-import type { LogEntry } from './mail-world'
+import { recordingLogger, type LogEntry } from './mail-world'
 
 export const PUBLIC_BASE_URL = 'https://intake.example.org'
 export const STATUS_CALLBACK_URL = `${PUBLIC_BASE_URL}/api/webhooks/twilio/status`
@@ -177,12 +176,7 @@ export interface SmsWorldOptions {
 export async function createSmsWorld(options: SmsWorldOptions = {}): Promise<SmsWorld> {
   const config = testConfig({ PUBLIC_BASE_URL, ...options.env })
   const clock = new FixedClock()
-  const logs: LogEntry[] = []
-  const keep =
-    (level: LogEntry['level']) =>
-    (message: string, fields: Record<string, unknown> = {}) =>
-      logs.push({ level, message, fields })
-  const logger: Logger = { debug: keep('debug'), info: keep('info'), warn: keep('warn'), error: keep('error') }
+  const { logs, logger } = recordingLogger()
   const container = createContainer(config, { clock, passwords: cheapPasswords(), logger })
   const sms = new FakeSmsSender(clock)
   const verifier = new FakeWebhookVerifier()

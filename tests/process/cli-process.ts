@@ -171,3 +171,16 @@ export class ApiClient {
     this.token = tokens.accessToken
   }
 }
+
+export interface SmsInteraction {
+  channel: string
+  content: string
+  deliveryStatus?: string
+  providerMessageId?: string
+}
+
+/** The texts (sms interactions) of a need, oldest first. */
+export async function textsOf(api: ApiClient, needId: string): Promise<SmsInteraction[]> {
+  const all = await api.expect<SmsInteraction[]>(200, 'GET', `/api/needs/${needId}/interactions`)
+  return all.filter((i) => i.channel === 'sms')
+}

@@ -3,7 +3,7 @@ import { createServer } from 'node:net'
 import { join } from 'node:path'
 import { createTestDatabase, postgresAvailable } from '../support/postgres'
 import { TwilioMock } from '../support/twilio-mock'
-import { ApiClient, killAllServers, runCli, ServeProcess, waitFor } from './cli-process'
+import { ApiClient, killAllServers, runCli, ServeProcess, textsOf, waitFor } from './cli-process'
 
 // Issue 6: several `intake serve` processes on one PostgreSQL database, and one that outlives a restart of
 // PostgreSQL. Real child processes; the Twilio mock lives here, in the test process.
@@ -96,18 +96,6 @@ async function inWaves<T>(count: number, inFlight: number, job: (i: number) => P
     }),
   )
   return results
-}
-
-interface SmsInteraction {
-  channel: string
-  content: string
-  deliveryStatus?: string
-  providerMessageId?: string
-}
-
-async function textsOf(api: ApiClient, needId: string): Promise<SmsInteraction[]> {
-  const all = await api.expect<SmsInteraction[]>(200, 'GET', `/api/needs/${needId}/interactions`)
-  return all.filter((i) => i.channel === 'sms')
 }
 
 // Without TEST_POSTGRES_URL the file defines nothing: postgresAvailable() prints the one skip line.

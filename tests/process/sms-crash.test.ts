@@ -4,7 +4,7 @@ import { connect } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { TwilioMock } from '../support/twilio-mock'
-import { ApiClient, killAllServers, runCli, ServeProcess, waitFor } from './cli-process'
+import { ApiClient, killAllServers, runCli, ServeProcess, textsOf, waitFor } from './cli-process'
 
 // Issue 5: SMS crash safety and graceful shutdown, against the real `intake serve` in a child process and
 // a Twilio-compatible mock that lives here, in the test process, so it outlives the child it watches.
@@ -66,18 +66,6 @@ async function queueTexts(api: ApiClient, needId: string, count: number): Promis
     await Promise.all(bodies.slice(i, i + 20).map((body) => api.expect(202, 'POST', `/api/needs/${needId}/sms`, { body })))
   }
   return bodies
-}
-
-interface SmsInteraction {
-  channel: string
-  content: string
-  deliveryStatus?: string
-  providerMessageId?: string
-}
-
-async function textsOf(api: ApiClient, needId: string): Promise<SmsInteraction[]> {
-  const all = await api.expect<SmsInteraction[]>(200, 'GET', `/api/needs/${needId}/interactions`)
-  return all.filter((i) => i.channel === 'sms')
 }
 
 /** How many times each body reached the mock. */
