@@ -8,7 +8,7 @@ import { DomainError } from '../domain/errors'
 import { bootstrapFirstOrganization } from './bootstrap'
 import { ConfigError, loadConfig } from './config'
 import { createContainer, createPersistence, PORTS } from './container'
-import { startServer, startWorker } from './server'
+import { PortInUseError, startServer, startWorker } from './server'
 
 const USAGE = `Usage: intake <command>
 
@@ -61,8 +61,8 @@ async function main(argv: string[]): Promise<number> {
 }
 
 async function serve(config: ReturnType<typeof loadConfig>): Promise<number> {
-  const server = await startServer(config)
-  const created = await bootstrapFirstOrganization(server.container)
+  const server = await startServer(config, {}, bootstrapFirstOrganization)
+  const created = server.prepared
   const logger = server.container.get(PORTS.logger)
   logger.info('listening', { url: server.url, database: config.database.kind })
   if (created) {
@@ -183,6 +183,7 @@ async function setPassword(config: ReturnType<typeof loadConfig>, args: string[]
 /** A failure the operator can fix, said in one line; anything else with its stack. */
 function explain(error: unknown): string {
   if (error instanceof ConfigError) return `Configuration error: ${error.message}`
+  if (error instanceof PortInUseError) return error.message
   if (error instanceof DomainError) {
     const details = 'errors' in error ? (error.errors as Array<{ path: string; message: string }>) : []
     return [error.message, ...details.map((d) => `  ${flagOf(d.path)}: ${d.message}`)].join('\n')

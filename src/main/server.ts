@@ -11,30 +11,65 @@ import { startOutboxWorker, type RunningWorker } from './outbox-worker'
  */
 const BUN_BODY_BACKSTOP_BYTES = 64 * 1024 * 1024
 
-export interface RunningServer {
+export interface RunningServer<Prepared = void> {
   url: string
   container: Container
+  /** What `prepare` gave. */
+  prepared: Prepared
   stop(): Promise<void>
 }
 
-/** Builds the container, brings the database up to date and listens. */
-export async function startServer(config: Config, overrides: ContainerOverrides = {}): Promise<RunningServer> {
+/** Said when the port is taken: Bun's own message names neither the port nor what to do. */
+export class PortInUseError extends Error {
+  constructor(host: string, port: number) {
+    super(`Port ${port} on ${host} is already in use: another intake server (or another program) listens there. Stop it, or set PORT to a free port.`)
+  }
+}
+
+/**
+ * Builds the container, brings the database up to date and listens; then runs `prepare` (the first-start
+ * bootstrap) while /readyz answers 503, and only after it is ready.
+ */
+export async function startServer<Prepared = void>(
+  config: Config,
+  overrides: ContainerOverrides = {},
+  prepare: (container: Container) => Promise<Prepared> = async () => undefined as Prepared,
+): Promise<RunningServer<Prepared>> {
   const container = createContainer(config, overrides)
   const persistence = container.get(PORTS.persistence)
   await persistence.migrate()
+  let ready = false
   const app = createHttpApp({
     container,
     logger: container.get(PORTS.logger),
     persistence,
+    isReady: () => ready,
     rateLimiters: { publicIntake: container.get(PORTS.publicIntakeRateLimiter), auth: container.get(PORTS.authRateLimiter) },
     trustProxy: config.trustProxy,
     publicBaseUrl: config.publicBaseUrl,
-  }).listen({ port: config.port, hostname: config.host, maxRequestBodySize: BUN_BODY_BACKSTOP_BYTES })
+  })
+  try {
+    // Elysia asks Bun for SO_REUSEPORT, which lets a second server share the port (and the SQLite file) silently.
+    app.listen({ port: config.port, hostname: config.host, maxRequestBodySize: BUN_BODY_BACKSTOP_BYTES, reusePort: false })
+  } catch (error) {
+    await persistence.close()
+    throw (error as { code?: string }).code === 'EADDRINUSE' ? new PortInUseError(config.host, config.port) : error
+  }
   const server = app.server!
+  let prepared: Prepared
+  try {
+    prepared = await prepare(container)
+  } catch (error) {
+    await app.stop()
+    await persistence.close()
+    throw error
+  }
+  ready = true
   const worker = config.serveRunsWorker ? startWorker(container, config) : undefined
   return {
     url: `http://${server.hostname === '0.0.0.0' ? 'localhost' : server.hostname}:${server.port}`,
     container,
+    prepared,
     async stop() {
       // Stop taking requests and claims at once, let what is in flight finish, then close the database.
       await Promise.all([app.stop(), worker?.stop()])

@@ -1,3 +1,4 @@
+import './production-mode'
 import { openapi } from '@elysiajs/openapi'
 import { Elysia } from 'elysia'
 import type { Container } from 'inversify'
@@ -12,7 +13,8 @@ import { membersRoutes } from './members.routes'
 import { organizationsRoutes } from './organizations.routes'
 import { needsRoutes } from './needs.routes'
 import { partnersRoutes } from './partners.routes'
-import { BODY_TOO_LARGE, INVALID_JSON, MAX_BODY_BYTES, NUL_IN_BODY, problemDetails } from './problem'
+import { nestsDeeperThan } from '../../domain/shared/nesting'
+import { BODY_TOO_LARGE, INVALID_JSON, MAX_BODY_BYTES, NESTED_TOO_DEEP, NUL_IN_BODY, problemDetails } from './problem'
 import { rateLimits, type AnonymousRateLimiters } from './rate-limits'
 import { webhooksRoutes } from './webhooks.routes'
 
@@ -20,6 +22,8 @@ export interface HttpDependencies {
   container: Container
   logger: Logger
   persistence: Persistence
+  /** False until the database is migrated and the first-start bootstrap is done: /readyz says 503 till then. */
+  isReady: () => boolean
   rateLimiters: AnonymousRateLimiters
   trustProxy: boolean
   publicBaseUrl: string
@@ -39,11 +43,14 @@ async function parseBody({ request }: { request: Request }): Promise<unknown> {
   if (request.headers.get('content-type')?.startsWith('application/x-www-form-urlencoded')) return Object.fromEntries(new URLSearchParams(text))
   // NUL is no character of a text people write, and PostgreSQL cannot store it: refuse it everywhere alike.
   if (text.includes('\\u0000') || text.includes('\u0000')) return NUL_IN_BODY
+  let body: unknown
   try {
-    return JSON.parse(text)
+    body = JSON.parse(text)
   } catch {
     return INVALID_JSON
   }
+  // Refused before any validation: validators and formatters walk values recursively.
+  return nestsDeeperThan(body) ? NESTED_TOO_DEEP : body
 }
 
 /**
@@ -96,7 +103,7 @@ export function createHttpApp(deps: HttpDependencies) {
     // The second entry never runs (the first always answers); it tells the OpenAPI generator the bodies are
     // JSON, which it cannot see in a function and would otherwise document every body with no content.
     .onParse({ as: 'global' }, [parseBody, 'json'] as never)
-    .use(healthRoutes(deps.persistence))
+    .use(healthRoutes(deps.persistence, deps.isReady))
     .use(authRoutes(deps.container, auth, limits))
     .use(needsRoutes(deps.container, auth, limits))
     .use(partnersRoutes(deps.container, auth))

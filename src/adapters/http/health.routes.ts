@@ -4,7 +4,7 @@ import { UnavailableError } from '../../domain/errors'
 import { problems } from './common.schemas'
 
 // contract §1: no auth on either
-export function healthRoutes(persistence: Persistence) {
+export function healthRoutes(persistence: Persistence, isReady: () => boolean) {
   return new Elysia({ name: 'health', detail: { tags: ['Health'], security: [] } })
     .get('/healthz', () => ({ status: 'ok' as const }), {
       response: { 200: t.Object({ status: t.Literal('ok') }) },
@@ -13,10 +13,11 @@ export function healthRoutes(persistence: Persistence) {
     .get(
       '/readyz',
       async () => {
+        if (!isReady()) throw new UnavailableError('The service is still starting')
         const ready = await persistence.ping().catch(() => false)
         if (!ready) throw new UnavailableError('The database does not answer')
         return { status: 'ready' as const }
       },
-      { response: { 200: t.Object({ status: t.Literal('ready') }), ...problems(503) }, detail: { summary: 'The database answers' } },
+      { response: { 200: t.Object({ status: t.Literal('ready') }), ...problems(503) }, detail: { summary: 'Started (database migrated, first-start setup done) and the database answers' } },
     )
 }

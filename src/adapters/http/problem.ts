@@ -1,5 +1,6 @@
 import { Elysia } from 'elysia'
 import type { Logger } from '../../application/ports/logger'
+import { MAX_NESTING_DEPTH } from '../../domain/shared/nesting'
 import { DomainError, NotFoundError, type FieldError, type ResourceName } from '../../domain/errors'
 
 export const MAX_BODY_BYTES = 256 * 1024
@@ -9,6 +10,9 @@ export const INVALID_JSON = Object.freeze({ invalidJson: true })
 
 /** What the body parser yields for a body holding a NUL character (no database stores it alike). */
 export const NUL_IN_BODY = Object.freeze({ nulInBody: true })
+
+/** What the body parser yields for JSON nested deeper than MAX_NESTING_DEPTH. */
+export const NESTED_TOO_DEEP = Object.freeze({ nestedTooDeep: true })
 
 /** What the body parser yields for a body without Content-Length that grows past MAX_BODY_BYTES. */
 export const BODY_TOO_LARGE = Object.freeze({ bodyTooLarge: true })
@@ -124,6 +128,9 @@ export function problemDetails(logger: Logger, isOutage: (error: unknown) => boo
           if (error.value === BODY_TOO_LARGE) return problemResponse(413, `The request body may be at most ${MAX_BODY_BYTES} bytes`)
           if (error.value === NUL_IN_BODY) {
             return problemResponse(400, 'The request body may not contain NUL characters (\\u0000)', { title: badRequestTitle(path) })
+          }
+          if (error.value === NESTED_TOO_DEEP) {
+            return problemResponse(400, `The request body may nest arrays and objects at most ${MAX_NESTING_DEPTH} levels deep`, { title: badRequestTitle(path) })
           }
           if (error.value === INVALID_JSON) {
             return problemResponse(400, 'The request body is not valid JSON', { title: badRequestTitle(path) })

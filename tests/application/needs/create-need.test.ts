@@ -239,5 +239,19 @@ describe('CreateNeed', () => {
       const error = await failureOf(createNeed.execute(world.admin, { partnerId: world.defaultPartner.id, customFields: ofBytes(16_385) }), InvalidError)
       expect(pathsOf(error)).toEqual(['/customFields'])
     })
+
+    test('refuses nesting deeper than 64 levels, however deep, without overflowing the stack', async () => {
+      const nested = (levels: number) => {
+        let value: unknown = 1
+        for (let i = 0; i < levels; i++) value = [value]
+        return value
+      }
+      // customFields itself is the first level.
+      await createNeed.execute(world.admin, { partnerId: world.defaultPartner.id, customFields: { a: nested(63) } })
+      for (const levels of [64, 60_000]) {
+        const error = await failureOf(createNeed.execute(world.admin, { partnerId: world.defaultPartner.id, customFields: { a: nested(levels) } }), InvalidError)
+        expect(error.errors).toEqual([{ path: '/customFields', message: 'must nest at most 64 levels' }])
+      }
+    })
   })
 })
