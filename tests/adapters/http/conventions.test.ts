@@ -288,6 +288,7 @@ describe('Twilio webhooks (contract §8)', () => {
         { body: 'text' },
         { body: 42 },
         { body: { Body: 42 } },
+        { raw: '['.repeat(20_000) + ']'.repeat(20_000) },
         form({ ...params, Body: 'x'.repeat(5001) }),
         form(Object.fromEntries(Array.from({ length: 101 }, (_, i) => [`P${i}`, 'x']))),
       ]
