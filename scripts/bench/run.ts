@@ -1,0 +1,230 @@
+// npm run bench: seeds realistic data, starts the real service as a user would (`intake serve`) beside a bare
+// Elysia route (bare.ts), drives both on loopback with wrk, and prints req/s, p50 and p99 per route with the
+// ratio to the bare route measured in the same run. See docs/performance.md.
+//
+//   npm run bench -- [--db sqlite|postgres] [--sizes 10000,1000000] [--duration 10] [--connections 32] [--seed 1]
+//
+// PostgreSQL needs BENCH_POSTGRES_URL (a cluster it may create databases in). Seeded data is kept in
+// ./bench-data (SQLite) or in databases named bench_<needs>_<seed> (PostgreSQL) and reused by later runs.
+import { copyFileSync, existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { parseArgs } from 'node:util'
+import postgres from 'postgres'
+import { BENCH_PASSWORD, BENCH_SECRETS, random, seed, type SeededOrganization } from './seed'
+
+const { values } = parseArgs({
+  options: {
+    db: { type: 'string', default: 'sqlite' },
+    sizes: { type: 'string', default: '10000,1000000' },
+    duration: { type: 'string', default: '10' },
+    connections: { type: 'string', default: '32' },
+    seed: { type: 'string', default: '1' },
+  },
+})
+const ROOT = join(import.meta.dir, '..', '..')
+const DATA = join(ROOT, 'bench-data')
+const seedNumber = Number(values.seed)
+const duration = Number(values.duration)
+const connections = Number(values.connections)
+
+if (!Bun.which('wrk')) {
+  console.error('wrk is not installed (apt-get install wrk): the benchmark drives the servers with it.')
+  process.exit(1)
+}
+
+interface Measured {
+  requests: number
+  p50: number
+  p99: number
+  errors: number
+}
+
+/** Runs wrk with a generated Lua script that picks each request with `lua` (a `request` function). */
+async function drive(url: string, lua: string): Promise<Measured> {
+  const script = join(tmpdir(), `bench-${crypto.randomUUID()}.lua`)
+  writeFileSync(script, lua)
+  const wrk = Bun.spawn(['wrk', '-t1', `-c${connections}`, `-d${duration}s`, '--latency', '-s', script, url], { stdout: 'pipe', stderr: 'pipe' })
+  const out = await new Response(wrk.stdout).text()
+  await wrk.exited
+  rmSync(script)
+  const ms = (label: string) => {
+    const match = new RegExp(`^\\s*${label}\\s+([\\d.]+)(us|ms|s)`, 'm').exec(out)
+    if (!match) return NaN
+    return Number(match[1]) * ({ us: 0.001, ms: 1, s: 1000 } as const)[match[2] as 'us' | 'ms' | 's']
+  }
+  return {
+    requests: Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1] ?? NaN),
+    p50: ms('50%'),
+    p99: ms('99%'),
+    errors: Number(/Non-2xx or 3xx responses:\s+(\d+)/.exec(out)?.[1] ?? 0) + Number(/Socket errors:.*?timeout (\d+)/.exec(out)?.[1] ?? 0),
+  }
+}
+
+/** A Lua `request` that cycles through prepared requests (method, path, body), the same token on each. */
+function luaRequests(token: string, requests: Array<{ method: string; path: string; body?: unknown }>): string {
+  const quote = (s: string) => JSON.stringify(s)
+  const items = requests.map((r) => `{${quote(r.method)}, ${quote(r.path)}, ${r.body === undefined ? 'nil' : quote(JSON.stringify(r.body))}}`)
+  return `local items = {${items.join(',\n')}}
+local i = 0
+local headers = { ["content-type"] = "application/json", ["authorization"] = ${quote(`Bearer ${token}`)} }
+request = function()
+  i = (i % #items) + 1
+  local item = items[i]
+  return wrk.format(item[1], item[2], headers, item[3])
+end
+`
+}
+
+function freePort(): number {
+  const probe = Bun.serve({ port: 0, fetch: () => new Response() })
+  const port = probe.port!
+  probe.stop(true)
+  return port
+}
+
+async function startProcess(args: string[], env: Record<string, string>, port: number): Promise<{ stop(): Promise<void>; rss(): number }> {
+  const child = Bun.spawn([process.execPath, ...args], { cwd: ROOT, env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1' }, stdout: 'ignore', stderr: 'inherit' })
+  for (let tries = 0; ; tries++) {
+    const up = await fetch(`http://127.0.0.1:${port}/healthz`).then((r) => r.status < 500, () => false)
+    const bareUp = await fetch(`http://127.0.0.1:${port}/bare/needs/x`).then(() => true, () => false)
+    if (up || bareUp) break
+    if (child.exitCode !== null || tries > 600) throw new Error(`${args.join(' ')} did not start`)
+    await Bun.sleep(100)
+  }
+  return {
+    async stop() {
+      child.kill('SIGTERM')
+      await child.exited
+    },
+    rss: () => Number(/VmRSS:\s+(\d+)/.exec(require('node:fs').readFileSync(`/proc/${child.pid}/status`, 'utf8'))?.[1] ?? 0) / 1024,
+  }
+}
+
+/** The database for `needs` needs, seeded once and reused: a working copy of the SQLite file, or a PostgreSQL database. */
+async function database(needs: number): Promise<{ url: string; bare: string }> {
+  const plan = { organizations: 3, needs, constituents: Math.round(needs * 0.3), seed: seedNumber }
+  const progress = (done: number, total: number) => process.stderr.write(`\r  seeding ${needs.toLocaleString()} needs: ${Math.floor((done / total) * 100)}%`)
+  if (values.db === 'postgres') {
+    const admin = process.env.BENCH_POSTGRES_URL
+    if (!admin) throw new Error('--db postgres needs BENCH_POSTGRES_URL')
+    const name = `bench_${needs}_${seedNumber}`
+    const url = new URL(admin)
+    url.pathname = `/${name}`
+    const sql = postgres(admin, { max: 1, onnotice: () => {} })
+    const exists = (await sql`SELECT 1 FROM pg_database WHERE datname = ${name}`).length > 0
+    if (!exists) {
+      await sql.unsafe(`CREATE DATABASE ${name}`)
+      await seed(url.toString(), plan, progress)
+      process.stderr.write('\n')
+    }
+    await sql.end()
+    return { url: url.toString(), bare: url.toString() }
+  }
+  mkdirSync(DATA, { recursive: true })
+  const seeded = join(DATA, `sqlite-${needs}-${seedNumber}.sqlite`)
+  if (!existsSync(seeded)) {
+    await seed(`sqlite:${seeded}.partial`, plan, progress)
+    process.stderr.write('\n')
+    copyFileSync(`${seeded}.partial`, seeded)
+    for (const suffix of ['', '-wal', '-shm']) rmSync(`${seeded}.partial${suffix}`, { force: true })
+  }
+  const working = join(DATA, `working-${needs}.sqlite`)
+  for (const suffix of ['', '-wal', '-shm', '.bare-writes', '.bare-writes-wal', '.bare-writes-shm']) rmSync(`${working}${suffix}`, { force: true })
+  copyFileSync(seeded, working)
+  return { url: `sqlite:${working}`, bare: working }
+}
+
+interface Row {
+  route: string
+  service: Measured
+  bare?: Measured
+}
+
+async function measure(needs: number): Promise<Row[]> {
+  const db = await database(needs)
+  const servicePort = freePort()
+  const service = await startProcess(['src/main/cli.ts', 'serve'], {
+    ...BENCH_SECRETS,
+    DATABASE_URL: db.url,
+    LOG_LEVEL: 'warn',
+    AUTH_RATE_LIMIT: '1000000',
+    PUBLIC_INTAKE_RATE_LIMIT: '1000000',
+  }, servicePort)
+  const barePort = freePort()
+  const bare = await startProcess(['scripts/bench/bare.ts'], { JWT_SECRET: BENCH_SECRETS.JWT_SECRET, BARE_DATABASE: db.bare }, barePort)
+  const base = `http://127.0.0.1:${servicePort}`
+  const bareBase = `http://127.0.0.1:${barePort}`
+  try {
+    const organization: Pick<SeededOrganization, 'slug' | 'adminEmail'> = { slug: 'bench-1', adminEmail: 'admin@bench-1.example.org' }
+    const login = await fetch(`${base}/api/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: organization.adminEmail, password: BENCH_PASSWORD }),
+    })
+    const { accessToken } = (await login.json()) as { accessToken: string }
+    const get = async (path: string) => (await fetch(`${base}${path}`, { headers: { authorization: `Bearer ${accessToken}` } })).json() as Promise<any>
+    const needIds: string[] = []
+    for (let page = 1; page <= 5; page++) needIds.push(...((await get(`/api/needs?limit=100&page=${page * 7}`)) as Array<{ id: string }>).map((n) => n.id))
+    const settings = await get('/api/organizations/settings')
+    const partnerId = ((await get('/api/partners')) as Array<{ id: string }>)[0]!.id
+    const next = random(seedNumber)
+    const person = () => ({
+      firstName: ['Maria', 'James', 'Ana', 'Luis'][Math.floor(next() * 4)],
+      lastName: ['Garcia', 'Smith', 'Nguyen', 'Okafor'][Math.floor(next() * 4)],
+      phone: `+1555${String(Math.floor(next() * 10_000_000)).padStart(7, '0')}`,
+    })
+    const many = <T>(make: (i: number) => T) => Array.from({ length: 500 }, (_, i) => make(i))
+    const routes: Array<{ route: string; requests: Parameters<typeof luaRequests>[1]; bare?: Parameters<typeof luaRequests>[1] }> = [
+      { route: 'read one need', requests: many((i) => ({ method: 'GET', path: `/api/needs/${needIds[i % needIds.length]}` })), bare: many((i) => ({ method: 'GET', path: `/bare/needs/${needIds[i % needIds.length]}` })) },
+      { route: 'list 25 needs', requests: [{ method: 'GET', path: '/api/needs?limit=25' }] },
+      { route: 'list 25 needs by status', requests: [{ method: 'GET', path: '/api/needs?limit=25&status=IN_PROGRESS' }] },
+      { route: 'constituent search', requests: many((i) => ({ method: 'GET', path: `/api/constituents?query=${['garcia', 'maria', 'smith', 'nguyen'][i % 4]}` })) },
+      { route: 'create a need', requests: many(() => ({ method: 'POST', path: '/api/needs', body: { partnerId, customFields: { description: 'Needs groceries' } } })), bare: many(() => ({ method: 'POST', path: '/bare/needs', body: { partnerId, customFields: { description: 'Needs groceries' } } })) },
+      { route: 'public intake (duplicate check)', requests: many(() => ({ method: 'POST', path: '/api/needs/public', body: { organizationId: settings.id, description: 'Help with rent', customFields: person() } })) },
+      { route: 'add a note', requests: many((i) => ({ method: 'POST', path: `/api/needs/${needIds[i % needIds.length]}/notes`, body: { content: 'Called back, left a message' } })) },
+      { route: 'login', requests: [{ method: 'POST', path: '/api/auth/login', body: { email: organization.adminEmail, password: BENCH_PASSWORD } }] },
+    ]
+    const rows: Row[] = []
+    for (const { route, requests, bare: bareRequests } of routes) {
+      process.stderr.write(`  ${route}…\n`)
+      const bareMeasured = bareRequests ? await drive(bareBase, luaRequests(accessToken, bareRequests)) : undefined
+      rows.push({ route, service: await drive(base, luaRequests(accessToken, requests)), ...(bareMeasured ? { bare: bareMeasured } : {}) })
+    }
+    process.stderr.write(`  service RSS after the run: ${service.rss().toFixed(0)} MB\n`)
+    return rows
+  } finally {
+    await Promise.all([service.stop(), bare.stop()])
+  }
+}
+
+const sizes = values.sizes.split(',').map(Number)
+const results = new Map<number, Row[]>()
+for (const needs of sizes) {
+  console.error(`${values.db}, ${needs.toLocaleString()} needs, wrk -t1 -c${connections} -d${duration}s`)
+  results.set(needs, await measure(needs))
+}
+
+const fmt = (n: number, digits = 0) => (Number.isFinite(n) ? n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits }) : '–')
+console.log(`\n## ${values.db}: wrk -t1 -c${connections} -d${duration}s, ${new Date().toISOString().slice(0, 10)}\n`)
+for (const [needs, rows] of results) {
+  console.log(`### ${needs.toLocaleString()} needs\n`)
+  console.log('| route | req/s | p50 ms | p99 ms | errors | bare req/s | ratio |')
+  console.log('|---|---:|---:|---:|---:|---:|---:|')
+  const bareRead = rows.find((r) => r.route === 'read one need')?.bare
+  const bareWrite = rows.find((r) => r.route === 'create a need')?.bare
+  for (const row of rows) {
+    const anchor = row.bare ?? (row.route.startsWith('list') || row.route.includes('search') ? bareRead : row.route === 'login' ? undefined : bareWrite)
+    console.log(`| ${row.route} | ${fmt(row.service.requests)} | ${fmt(row.service.p50, 2)} | ${fmt(row.service.p99, 2)} | ${row.service.errors} | ${anchor ? fmt(anchor.requests) : ''} | ${anchor ? fmt(row.service.requests / anchor.requests, 2) : ''} |`)
+  }
+  console.log()
+}
+if (sizes.length > 1) {
+  const [small, large] = [results.get(sizes[0]!)!, results.get(sizes.at(-1)!)!]
+  console.log(`### p50 growth from ${sizes[0]!.toLocaleString()} to ${sizes.at(-1)!.toLocaleString()} needs (target ≤ 1.5×)\n`)
+  console.log('| route | p50 growth |\n|---|---:|')
+  for (const row of large) {
+    const before = small.find((r) => r.route === row.route)!
+    console.log(`| ${row.route} | ${fmt(row.service.p50 / before.service.p50, 2)}× |`)
+  }
+}

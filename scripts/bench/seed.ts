@@ -1,0 +1,135 @@
+// Realistic data for the benchmark, written through the service's own ports (repositories inside units of
+// work), so it lands exactly as the service would store it, on SQLite or PostgreSQL alike.
+import { CreateOrganization } from '../../src/application/organizations/create-organization'
+import type { Constituent, Household } from '../../src/domain/constituents/constituent'
+import type { Need } from '../../src/domain/needs/need'
+import { formatReferenceNumber, NEED_STATUSES } from '../../src/domain/needs/need'
+import { loadConfig } from '../../src/main/config'
+import { createContainer, PORTS } from '../../src/main/container'
+
+export const BENCH_PASSWORD = 'bench-password-1234'
+
+/** Secrets shared by the seeder, the service and the bare route (one token serves both). */
+export const BENCH_SECRETS = { JWT_SECRET: 'bench-jwt-secret-'.padEnd(48, 'x'), DATA_ENCRYPTION_KEY: '0'.repeat(64) }
+
+export interface SeedPlan {
+  organizations: number
+  needs: number
+  constituents: number
+  seed: number
+}
+
+export interface SeededOrganization {
+  slug: string
+  organizationId: string
+  adminEmail: string
+  defaultPartnerId: string
+}
+
+/** A small, fast, seeded generator (mulberry32): the same plan always gives the same data. */
+export function random(seed: number): () => number {
+  let a = seed >>> 0
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0
+    let t = a
+    t = Math.imul(t ^ (t >>> 15), t | 1)
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
+  }
+}
+
+const FIRST = ['Maria', 'James', 'Ana', 'Luis', 'Fatima', 'Wei', 'Olga', 'Kwame', 'Sofia', 'David', 'Amara', 'Jose', 'Linh', 'Omar', 'Grace', 'Ivan']
+const LAST = ['Garcia', 'Smith', 'Nguyen', 'Johnson', 'Okafor', 'Rossi', 'Kim', 'Haddad', 'Brown', 'Lopez', 'Cohen', 'Patel', 'Silva', 'Ivanova']
+const NEEDS = ['Needs groceries for a family of four', 'Help with the electricity bill', 'Rent is overdue this month', 'Baby formula and diapers', 'Heating oil before winter', 'Ride to a medical appointment']
+const STATES = ['NY', 'NJ', 'PA', 'CA', 'TX', 'IL']
+
+const pick = <T>(next: () => number, list: readonly T[]): T => list[Math.floor(next() * list.length)]!
+
+/**
+ * Creates `plan.organizations` organizations, each with its admin (password BENCH_PASSWORD) and an even share of
+ * the needs and the constituents (in households of one to four), written in batches; `progress` hears each batch.
+ */
+export async function seed(databaseUrl: string, plan: SeedPlan, progress: (done: number, total: number) => void): Promise<SeededOrganization[]> {
+  const config = loadConfig({ DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn', ...BENCH_SECRETS })
+  const container = createContainer(config)
+  const persistence = container.get(PORTS.persistence)
+  await persistence.migrate()
+  const next = random(plan.seed)
+  const ids = container.get(PORTS.ids)
+  const organizations: SeededOrganization[] = []
+  const total = plan.needs + plan.constituents
+  let done = 0
+  try {
+    for (let o = 0; o < plan.organizations; o++) {
+      const slug = `bench-${o + 1}`
+      const adminEmail = `admin@${slug}.example.org`
+      const created = await container.get(CreateOrganization).execute({ name: `Bench ${o + 1}`, slug, adminEmail, adminPassword: BENCH_PASSWORD })
+      organizations.push({ slug, organizationId: created.organizationId, adminEmail, defaultPartnerId: created.defaultPartnerId })
+    }
+    const epoch = Date.UTC(2024, 0, 1)
+    const span = Date.UTC(2026, 10, 1) - epoch
+    const BATCH = 2_000
+    for (const organization of organizations) {
+      const constituents: string[] = []
+      const households: string[] = []
+      const share = (count: number) => Math.floor(count / plan.organizations)
+      for (let written = 0; written < share(plan.constituents); written += BATCH) {
+        const size = Math.min(BATCH, share(plan.constituents) - written)
+        await persistence.unitOfWork.run(async (r) => {
+          for (let i = 0; i < size; ) {
+            const createdAt = new Date(epoch + Math.floor(next() * span))
+            const household: Household = { id: ids.next(), organizationId: organization.organizationId, createdAt }
+            await r.constituents.insertHousehold(household)
+            households.push(household.id)
+            const lastName = pick(next, LAST)
+            for (let member = 1 + Math.floor(next() * 4); member > 0 && i < size; member--, i++) {
+              const person: Constituent = {
+                id: ids.next(),
+                organizationId: organization.organizationId,
+                householdId: household.id,
+                firstName: pick(next, FIRST),
+                lastName,
+                phone: `+1555${String(Math.floor(next() * 10_000_000)).padStart(7, '0')}`,
+                addressStreet: `${1 + Math.floor(next() * 9999)} Main St`,
+                addressState: pick(next, STATES),
+                createdAt,
+                updatedAt: createdAt,
+              }
+              await r.constituents.insert(person)
+              constituents.push(person.id)
+            }
+          }
+        })
+        done += size
+        progress(done, total)
+      }
+      for (let written = 0; written < share(plan.needs); written += BATCH) {
+        const size = Math.min(BATCH, share(plan.needs) - written)
+        await persistence.unitOfWork.run(async (r) => {
+          for (let i = 0; i < size; i++) {
+            const createdAt = new Date(epoch + Math.floor(next() * span))
+            const constituent = constituents.length > 0 && next() < 0.7 ? Math.floor(next() * constituents.length) : undefined
+            const need: Need = {
+              id: ids.next(),
+              organizationId: organization.organizationId,
+              partnerId: organization.defaultPartnerId,
+              status: pick(next, NEED_STATUSES),
+              customFields: { description: pick(next, NEEDS) },
+              isConfidential: next() < 0.05,
+              createdAt,
+              updatedAt: createdAt,
+              referenceNumber: formatReferenceNumber(undefined, await r.organizations.takeNextNeedNumber(organization.organizationId)),
+              ...(constituent !== undefined ? { constituentId: constituents[constituent]! } : {}),
+            }
+            await r.needs.insert(need)
+          }
+        })
+        done += size
+        progress(done, total)
+      }
+    }
+  } finally {
+    await persistence.close()
+  }
+  return organizations
+}
