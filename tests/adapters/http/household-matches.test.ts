@@ -360,6 +360,8 @@ describe('GET /api/household-matches', () => {
   })
 
   test('pages with X-Total-Count and Link headers that keep the status filter', async () => {
+    await aPair()
+    await aPair()
     const total = (await allMatches('OPEN')).length
     const page1 = await api.call<Match[]>('GET', '/api/household-matches?status=OPEN&limit=1', { token: tokens.admin })
     const page2 = await api.call<Match[]>('GET', '/api/household-matches?status=OPEN&limit=1&page=2', { token: tokens.admin })

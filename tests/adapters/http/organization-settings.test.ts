@@ -144,11 +144,13 @@ async function organizationWithAdmin(): Promise<{ world: World; token: string }>
 
 describe('GET /api/organizations/settings', () => {
   test('answers the organization of the org_admin: a new one has no short code and maxConcurrency 5', async () => {
-    const response = await getSettings()
+    // A new organization of its own: other tests change this file's organization, in any order.
+    const fresh = await world.otherOrganization()
+    const response = await getSettings(await api.tokenFor(fresh, 'org_admin'))
     expect(response.status).toBe(200)
     expect(response.headers.get('content-type')).toStartWith('application/json')
     expect(Object.keys(response.body).sort()).toEqual(['id', 'maxConcurrency', 'name', 'slug'])
-    expect(response.body).toMatchObject({ id: world.organizationId, maxConcurrency: 5 })
+    expect(response.body).toMatchObject({ id: fresh.organizationId, maxConcurrency: 5 })
     expect(response.body.slug).toMatch(/^[a-z0-9]+(-[a-z0-9]+)*$/)
   })
 
@@ -355,7 +357,8 @@ describe('PUT /api/organizations/settings', () => {
 
 describe('email settings', () => {
   test('GET is 404 while none are set (mail goes to the fallback)', async () => {
-    const body = expectProblem(await getEmail(), 404, 'Not found')
+    const fresh = await world.otherOrganization()
+    const body = expectProblem(await getEmail(await api.tokenFor(fresh, 'org_admin')), 404, 'Not found')
     expect(body.detail).toContain('Email settings')
   })
 
@@ -429,6 +432,7 @@ describe('email settings', () => {
   })
 
   test('another organization sees none of them: its GET stays 404 while this one has settings', async () => {
+    expect((await putEmail(smtpSettings())).status).toBe(200)
     expect((await getEmail()).status).toBe(200)
     expectProblem(await getEmail(tokens.otherAdmin), 404, 'Not found')
   })
@@ -553,6 +557,16 @@ describe('outgoing mail goes through the organization’s own provider', () => {
   })
 
   test('no secret was ever logged or stored in clear', async () => {
+    // Whatever ran before (in any order), plus each way a secret comes in: stored settings of two providers,
+    // a refused login, and mail sent with them.
+    const { token } = await organizationWithAdmin()
+    expect((await putEmail({ provider: 'ses', apiKey: `AKIAEXAMPLE:${SES_SECRET}:us-east-1`, fromEmail: 'c@example.org' }, token)).status).toBe(200)
+    expect((await putEmail(smtpSettings())).status).toBe(200)
+    const apiKey = `smtp://${SMTP_USER}:${WRONG_PASSWORD}@127.0.0.1:${smtp.port}`
+    expect((await testEmail({ ...smtpSettings(), apiKey, toEmail: 'someone@example.org' })).status).toBe(502)
+    const email = `smtp-invitee-${crypto.randomUUID().slice(0, 8)}@example.org`
+    expect((await api.call('POST', '/api/members', { token: tokens.admin, body: { email, role: 'staff' } })).status).toBe(201)
+    await deliverUntil(api, () => smtp.received.find((m) => m.to.includes(email)), `the invitation to ${email}`)
     const logs = api.logs.join('\n')
     for (const secret of [SMTP_PASSWORD, WRONG_PASSWORD, SES_SECRET]) expect(logs).not.toContain(secret)
     const stored = await api.storedBytes()
