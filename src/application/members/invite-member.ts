@@ -2,7 +2,7 @@ import type { Actor } from '../../domain/auth/actor'
 import type { Profile, Role } from '../../domain/auth/roles'
 import { InvalidError } from '../../domain/errors'
 import { normalizeEmail, type Member, type MemberView } from '../../domain/members/member'
-import { assertMayManage, assertRoleFitsPartner } from '../../domain/members/member-rules'
+import { assertMayGrantProfiles, assertMayManage, assertRoleFitsPartner } from '../../domain/members/member-rules'
 import { authorize } from '../auth/authorize'
 import type { Clock } from '../ports/clock'
 import type { IdGenerator } from '../ports/ids'
@@ -35,6 +35,7 @@ export class InviteMember {
     authorize(actor, 'members:manage')
     assertRoleFitsPartner(input.role, input.partnerId)
     assertMayManage(actor, input.role, input.partnerId)
+    assertMayGrantProfiles(actor, [], input.profiles ?? [])
     const now = this.clock.now()
     const member: Member = {
       id: this.ids.next(),

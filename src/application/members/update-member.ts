@@ -2,7 +2,7 @@ import type { Actor } from '../../domain/auth/actor'
 import { isPartnerRole, type Profile, type Role } from '../../domain/auth/roles'
 import { ConflictError, InvalidError, NotFoundError } from '../../domain/errors'
 import type { Member, MemberView } from '../../domain/members/member'
-import { assertMayManage, assertRoleFitsPartner } from '../../domain/members/member-rules'
+import { assertMayGrantProfiles, assertMayManage, assertRoleFitsPartner } from '../../domain/members/member-rules'
 import { authorize } from '../auth/authorize'
 import type { UnitOfWork } from '../ports/unit-of-work'
 import { memberView, partnersById } from './member-view'
@@ -30,6 +30,7 @@ export class UpdateMember {
       const partnerId = input.partnerId ?? (isPartnerRole(input.role) ? before.partnerId : undefined)
       assertRoleFitsPartner(input.role, partnerId)
       assertMayManage(actor, input.role, partnerId)
+      if (input.profiles) assertMayGrantProfiles(actor, before.profiles, input.profiles)
       const partners = await partnersById(r, actor.organizationId)
       if (partnerId && !partners.has(partnerId)) throw InvalidError.field('/partnerId', 'must name a partner of this organization')
       const losesAnAdmin = before.role === 'org_admin' && input.role !== 'org_admin' && before.isConfirmed

@@ -1,5 +1,5 @@
 import type { Actor } from '../auth/actor'
-import { isPartnerRole, type Role } from '../auth/roles'
+import { isPartnerRole, type Profile, type Role } from '../auth/roles'
 import { ForbiddenError, InvalidError } from '../errors'
 
 // contract §6, §7
@@ -17,4 +17,15 @@ export function assertMayManage(actor: Actor, role: Role, partnerId: string | un
   if (actor.role === 'org_admin') return
   if (actor.role === 'partner_admin' && ROLES_A_PARTNER_ADMIN_MANAGES.includes(role) && partnerId === actor.partnerId) return
   throw new ForbiddenError('Partner admins manage the agents and volunteers of their own partner only')
+}
+
+/**
+ * A member grants only the profiles it holds itself; an org_admin grants any. Profiles the member already
+ * has may stay or go: only those `after` adds to `before` are grants. Otherwise a partner_admin could hand
+ * its agents `duplicate_resolver` or `pii_reader` and reach what it cannot reach itself.
+ */
+export function assertMayGrantProfiles(actor: Actor, before: readonly Profile[], after: readonly Profile[]): void {
+  if (actor.role === 'org_admin') return
+  const notHeld = after.filter((p) => !before.includes(p) && !actor.profiles.includes(p))
+  if (notHeld.length > 0) throw new ForbiddenError(`You may grant only profiles you hold yourself, not ${[...new Set(notHeld)].join(', ')}`)
 }

@@ -388,6 +388,31 @@ describe('a partner_admin manages the agents and volunteers of its own partner o
   })
 })
 
+describe('a member grants only the profiles it holds itself (docs/api.md "Permissions")', () => {
+  test('a partner_admin may not invite or update an agent with a profile it lacks (403, nothing changes); one holding it may', async () => {
+    const email = uniqueEmail('escalated')
+    for (const profile of ['duplicate_resolver', 'pii_reader', 'sms_communicator']) {
+      const refused = expectProblem(await invite({ email, role: 'partner_agent', partnerId: partnerA.id, profiles: [profile] }, tokens.partnerAdminA), 403, 'Forbidden')
+      expect(refused.detail).toContain(profile)
+    }
+    expect((await members()).some((m) => m.email === email)).toBe(false)
+
+    const agent = await invited({ role: 'partner_agent', partnerId: partnerA.id })
+    expectProblem(await update(agent.id, { role: 'partner_agent', profiles: ['duplicate_resolver'] }, tokens.partnerAdminA), 403, 'Forbidden')
+    expect((await memberById(agent.id))?.profiles ?? []).toEqual([])
+
+    const holder = await api.tokenFor(world, 'partner_admin', { partnerId: partnerA.id, profiles: ['pii_reader'] })
+    expect((await update(agent.id, { role: 'partner_agent', profiles: ['pii_reader'] }, holder)).body.profiles).toEqual(['pii_reader'])
+    expect((await invite({ email, role: 'volunteer', partnerId: partnerA.id, profiles: ['pii_reader'] }, holder)).status).toBe(201)
+  })
+
+  test('an org_admin grants any profile', async () => {
+    const response = await invite({ email: uniqueEmail(), role: 'staff', profiles: ['duplicate_resolver', 'sms_communicator'] })
+    expect(response.status).toBe(201)
+    expect(response.body.profiles).toEqual(['duplicate_resolver', 'sms_communicator'])
+  })
+})
+
 describe('GET /api/members', () => {
   test('lists the whole organization for org_admin and staff, newest first, paged', async () => {
     for (const token of [tokens.admin, tokens.staff]) {

@@ -205,12 +205,30 @@ describe('InviteMember', () => {
       expect(await storedByEmail('pa@example.org')).toBeUndefined()
     })
 
+    test('grants only the profiles it holds itself: any other profile is Forbidden and nothing is added', async () => {
+      const holder = await world.member('partner_admin', { partnerId: pantry.id, profiles: ['pii_reader'] })
+      for (const profile of ['duplicate_resolver', 'sms_communicator', 'pii_reader'] as const) {
+        const error = await failureOf(invite.execute(partnerAdmin, { email: 'a@example.org', role: 'partner_agent', partnerId: pantry.id, profiles: [profile] }), ForbiddenError)
+        expect(error.message).toContain(profile)
+      }
+      expect(await storedByEmail('a@example.org')).toBeUndefined()
+      const view = await invite.execute(holder, { email: 'a@example.org', role: 'partner_agent', partnerId: pantry.id, profiles: ['pii_reader'] })
+      expect(view.profiles).toEqual(['pii_reader'])
+      await failureOf(invite.execute(holder, { email: 'b@example.org', role: 'volunteer', partnerId: pantry.id, profiles: ['pii_reader', 'duplicate_resolver'] }), ForbiddenError)
+      expect(await storedByEmail('b@example.org')).toBeUndefined()
+    })
+
     test('may not invite staff or an org_admin (Forbidden)', async () => {
       for (const role of ['staff', 'org_admin'] as const) {
         await failureOf(invite.execute(partnerAdmin, { email: `${role}@example.org`, role }), ForbiddenError)
         expect(await storedByEmail(`${role}@example.org`)).toBeUndefined()
       }
     })
+  })
+
+  test('an org_admin grants every profile, held or not', async () => {
+    const view = await invite.execute(world.admin, staffInput({ profiles: ['duplicate_resolver', 'sms_communicator', 'pii_reader'] }))
+    expect(view.profiles).toEqual(['duplicate_resolver', 'sms_communicator', 'pii_reader'])
   })
 
   test('staff, partner_agent and volunteer may not invite anyone (Forbidden)', async () => {

@@ -189,6 +189,22 @@ describe('UpdateMember', () => {
       expect(await stored(agent)).toMatchObject({ role: 'partner_agent', partnerId: pantry.id })
     })
 
+    test('adds only the profiles it holds itself (Forbidden otherwise, nothing changes); may keep or remove the others', async () => {
+      const agent = await world.member('partner_agent', { partnerId: pantry.id, profiles: ['duplicate_resolver'] })
+      for (const profile of ['pii_reader', 'sms_communicator'] as const) {
+        await failureOf(updateMember.execute(partnerAdmin, agent.memberId, { role: 'partner_agent', profiles: ['duplicate_resolver', profile] }), ForbiddenError)
+      }
+      expect((await stored(agent)).profiles).toEqual(['duplicate_resolver'])
+      // What an org_admin gave stays through other changes, and may be taken away.
+      await updateMember.execute(partnerAdmin, agent.memberId, { role: 'volunteer', profiles: ['duplicate_resolver'] })
+      await updateMember.execute(partnerAdmin, agent.memberId, { role: 'volunteer', profiles: [] })
+      expect((await stored(agent)).profiles).toEqual([])
+      await failureOf(updateMember.execute(partnerAdmin, agent.memberId, { role: 'volunteer', profiles: ['duplicate_resolver'] }), ForbiddenError)
+      const holder = await world.member('partner_admin', { partnerId: pantry.id, profiles: ['intake_staff'] })
+      await updateMember.execute(holder, agent.memberId, { role: 'volunteer', profiles: ['intake_staff'] })
+      expect((await stored(agent)).profiles).toEqual(['intake_staff'])
+    })
+
     test('may not promote itself (Forbidden)', async () => {
       await failureOf(updateMember.execute(partnerAdmin, partnerAdmin.memberId, { role: 'org_admin' }), ForbiddenError)
       expect((await stored(partnerAdmin)).role).toBe('partner_admin')
