@@ -26,11 +26,31 @@ export class InvalidError extends DomainError {
   }
 }
 
-/** 401: no valid credentials. The message never says which part was wrong. */
+/**
+ * Why a bearer token was refused: none was sent; it is malformed or forged; it expired; or its session
+ * ended (logout, a revoked refresh-token family) or its member lost access.
+ */
+export type TokenRefusal = 'missing' | 'invalid' | 'expired' | 'ended'
+
+const TOKEN_REFUSALS: Record<TokenRefusal, string> = {
+  missing: 'An access token is required: send Authorization: Bearer <accessToken>',
+  invalid: 'The access token is malformed or its signature is not valid',
+  expired: 'The access token expired: refresh it or log in again',
+  ended: 'The session of this access token ended (logout or revocation), or its member no longer has access',
+}
+
+/** 401: no valid credentials. A wrong password never says which part was wrong. */
 export class UnauthorizedError extends DomainError {
   readonly kind = 'unauthorized'
-  constructor(message = 'Missing or invalid credentials') {
+  constructor(
+    message = 'Missing or invalid credentials',
+    /** Set when a bearer token was the credential asked for. */
+    readonly token?: TokenRefusal,
+  ) {
     super(message)
+  }
+  static token(refusal: TokenRefusal): UnauthorizedError {
+    return new UnauthorizedError(TOKEN_REFUSALS[refusal], refusal)
   }
 }
 

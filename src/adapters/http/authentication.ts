@@ -2,8 +2,8 @@ import { Elysia } from 'elysia'
 import type { Authenticate } from '../../application/auth/authenticate'
 import type { Actor } from '../../domain/auth/actor'
 
-/** The auth scheme name is case-insensitive (RFC 9110 §11.1). */
-const BEARER = /^Bearer +([A-Za-z0-9_\-.]+)$/i
+/** The auth scheme name is case-insensitive (RFC 9110 §11.1). Whatever follows it is the token, checked as one. */
+const BEARER = /^Bearer +(.*)$/i
 
 /**
  * `auth: true` on a route: the bearer token becomes `actor`, or the request ends with 401. It runs in
@@ -15,7 +15,8 @@ export function authentication(authenticate: Authenticate) {
   return new Elysia({ name: 'authentication' }).macro({
     auth: {
       async transform({ request }) {
-        const token = BEARER.exec(request.headers.get('authorization') ?? '')?.[1]
+        // No Authorization header, or another scheme, is a missing token; `Bearer <anything>` is a token to check.
+        const token = BEARER.exec(request.headers.get('authorization') ?? '')?.[1]?.trim()
         actors.set(request, await authenticate.execute(token))
       },
       resolve: ({ request }) => ({ actor: actors.get(request)! }),

@@ -1,7 +1,7 @@
 import { Elysia } from 'elysia'
 import type { Logger } from '../../application/ports/logger'
 import { MAX_NESTING_DEPTH } from '../../domain/shared/nesting'
-import { DomainError, NotFoundError, type FieldError, type ResourceName } from '../../domain/errors'
+import { DomainError, NotFoundError, UnauthorizedError, type FieldError, type ResourceName } from '../../domain/errors'
 
 export const MAX_BODY_BYTES = 256 * 1024
 
@@ -73,6 +73,16 @@ export function problemResponse(
   })
 }
 
+/**
+ * The challenge every 401 carries (RFC 9110 §11.6.1). A refused bearer token adds RFC 6750's
+ * `invalid_token` and why; a request without a token gets the bare challenge (RFC 6750 §3).
+ */
+function authenticateChallenge(error: UnauthorizedError): string {
+  const challenge = 'Bearer realm="intake"'
+  if (!error.token || error.token === 'missing') return challenge
+  return `${challenge}, error="invalid_token", error_description="${error.message.replace(/["\\]/g, '')}"`
+}
+
 function badRequestTitle(path: string): string {
   return BAD_REQUEST_TITLES[path] ?? 'Bad request'
 }
@@ -119,7 +129,12 @@ export function problemDetails(logger: Logger, isOutage: (error: unknown) => boo
       if (error instanceof DomainError) {
         const status = STATUS_OF[error.kind] ?? 500
         const title = status === 400 ? badRequestTitle(path) : status === 404 ? notFoundTitle(error) : 'title' in error ? String(error.title) : undefined
-        const headers = 'retryAfterSeconds' in error ? { 'retry-after': String(error.retryAfterSeconds) } : undefined
+        const headers: Record<string, string> | undefined =
+          'retryAfterSeconds' in error
+            ? { 'retry-after': String(error.retryAfterSeconds) }
+            : error instanceof UnauthorizedError
+              ? { 'www-authenticate': authenticateChallenge(error) }
+              : undefined
         const errors = 'errors' in error ? (error.errors as FieldError[]) : undefined
         return problemResponse(status, error.message, { ...(title ? { title } : {}), ...(errors ? { errors } : {}), ...(headers ? { headers } : {}) })
       }

@@ -1,6 +1,6 @@
 import { createHmac, randomUUID, timingSafeEqual } from 'node:crypto'
 import type { Clock } from '../../application/ports/clock'
-import type { AccessTokenClaims, AccessTokens } from '../../application/ports/security'
+import type { AccessTokenClaims, AccessTokenFailure, AccessTokens } from '../../application/ports/security'
 
 const HEADER = base64url(JSON.stringify({ alg: 'HS256', typ: 'JWT' }))
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
@@ -21,24 +21,25 @@ export class HmacAccessTokens implements AccessTokens {
   issue(claims: AccessTokenClaims): string {
     const iat = Math.floor(this.clock.now().getTime() / 1000)
     const payload = base64url(
-      JSON.stringify({ sub: claims.memberId, org: claims.organizationId, iat, exp: iat + this.lifetimeSeconds, jti: randomUUID() }),
+      JSON.stringify({ sub: claims.memberId, org: claims.organizationId, sid: claims.sessionId, iat, exp: iat + this.lifetimeSeconds, jti: randomUUID() }),
     )
     return `${HEADER}.${payload}.${this.sign(`${HEADER}.${payload}`)}`
   }
 
-  verify(token: string): AccessTokenClaims | undefined {
+  verify(token: string): AccessTokenClaims | AccessTokenFailure {
     const parts = token.split('.')
-    if (parts.length !== 3) return undefined
+    if (parts.length !== 3) return 'invalid'
     const [header, payload, signature] = parts as [string, string, string]
-    if (header !== HEADER && !isHs256(header)) return undefined
+    if (header !== HEADER && !isHs256(header)) return 'invalid'
     const expected = Buffer.from(this.sign(`${header}.${payload}`))
     const given = Buffer.from(signature)
-    if (given.length !== expected.length || !timingSafeEqual(given, expected)) return undefined
+    if (given.length !== expected.length || !timingSafeEqual(given, expected)) return 'invalid'
+    // Only a token this service signed gets as far as "expired": a forged one cannot claim it.
     const claims = parseJson(payload)
-    if (!claims || typeof claims.exp !== 'number' || typeof claims.sub !== 'string' || typeof claims.org !== 'string') return undefined
-    if (claims.exp * 1000 <= this.clock.now().getTime()) return undefined
-    if (!UUID.test(claims.sub) || !UUID.test(claims.org)) return undefined
-    return { memberId: claims.sub, organizationId: claims.org }
+    if (!claims || typeof claims.exp !== 'number' || typeof claims.sub !== 'string' || typeof claims.org !== 'string') return 'invalid'
+    if (typeof claims.sid !== 'string' || !UUID.test(claims.sub) || !UUID.test(claims.org) || !UUID.test(claims.sid)) return 'invalid'
+    if (claims.exp * 1000 <= this.clock.now().getTime()) return 'expired'
+    return { memberId: claims.sub, organizationId: claims.org, sessionId: claims.sid }
   }
 
   private sign(input: string): string {

@@ -5,7 +5,8 @@ import type { AccessTokens } from '../ports/security'
 
 /**
  * Turns a bearer token into the acting member. Role, partner and profiles come from the member's current
- * record, not the token, so a demoted or removed member loses rights at once (contract §2).
+ * record, not the token, so a demoted or removed member loses rights at once (contract §2); a token of a
+ * session that ended (logout, a revoked refresh-token family) stops working at once too.
  */
 export class Authenticate {
   constructor(
@@ -14,10 +15,12 @@ export class Authenticate {
   ) {}
 
   async execute(bearerToken: string | undefined): Promise<Actor> {
-    const claims = bearerToken ? this.accessTokens.verify(bearerToken) : undefined
-    if (!claims) throw new UnauthorizedError()
-    const member = await this.repositories.members.findById(claims.organizationId, claims.memberId)
-    if (!member || !member.isConfirmed) throw new UnauthorizedError()
+    if (bearerToken === undefined) throw UnauthorizedError.token('missing')
+    const claims = this.accessTokens.verify(bearerToken)
+    if (typeof claims === 'string') throw UnauthorizedError.token(claims)
+    // One lookup: the member, only while the token's session is live (logout ends the access token too).
+    const member = await this.repositories.members.findInSession(claims.organizationId, claims.memberId, claims.sessionId)
+    if (!member || !member.isConfirmed) throw UnauthorizedError.token('ended')
     return {
       memberId: member.id,
       organizationId: member.organizationId,

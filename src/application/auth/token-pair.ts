@@ -14,7 +14,10 @@ export interface TokenPair {
   expiresIn: number
 }
 
-/** Issues an access token and a refresh token; the refresh token joins `familyId` (a new one per login). */
+/**
+ * Issues an access token and a refresh token; the refresh token joins `familyId` (a new one per login), which
+ * is the session: the access token names it, and stops working when the family is revoked.
+ */
 export class TokenPairIssuer {
   constructor(
     private readonly accessTokens: AccessTokens,
@@ -36,7 +39,7 @@ export class TokenPairIssuer {
       expiresAt: new Date(now.getTime() + REFRESH_TOKEN_LIFETIME_MS),
     })
     return {
-      accessToken: this.accessTokens.issue({ memberId: member.id, organizationId: member.organizationId }),
+      accessToken: this.accessTokens.issue({ memberId: member.id, organizationId: member.organizationId, sessionId: familyId }),
       refreshToken,
       tokenType: 'Bearer',
       expiresIn: this.accessTokens.lifetimeSeconds,

@@ -51,6 +51,11 @@ export interface MemberRepository {
   insert(member: Member): Promise<void>
   update(member: Member): Promise<void>
   findById(organizationId: string, id: string): Promise<Member | undefined>
+  /**
+   * The member, only while the session `sessionId` (its refresh-token family) has a token not revoked.
+   * Every authenticated request makes this lookup: one statement, kept prepared.
+   */
+  findInSession(organizationId: string, id: string, sessionId: string): Promise<Member | undefined>
   /** The members with this (normalized) email, across organizations: login's lookup. */
   findAllByEmail(email: string): Promise<Member[]>
   findByEmail(organizationId: string, email: string): Promise<Member | undefined>

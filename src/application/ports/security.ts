@@ -7,14 +7,19 @@ export interface PasswordHasher {
 export interface AccessTokenClaims {
   memberId: string
   organizationId: string
+  /** The session (refresh-token family) the token was issued in: it stops working when the session ends. */
+  sessionId: string
 }
+
+/** Why a token was refused: `expired` only for a genuine token whose time is up, `invalid` for the rest. */
+export type AccessTokenFailure = 'expired' | 'invalid'
 
 /** Short-lived signed access tokens (contract §2). */
 export interface AccessTokens {
   readonly lifetimeSeconds: number
   issue(claims: AccessTokenClaims): string
-  /** The claims of a well-formed, correctly signed, unexpired token; undefined otherwise. */
-  verify(token: string): AccessTokenClaims | undefined
+  /** The claims of a well-formed, correctly signed, unexpired token; why not otherwise. */
+  verify(token: string): AccessTokenClaims | AccessTokenFailure
 }
 
 /** Fixed-window counters for anonymous endpoints. */

@@ -139,17 +139,23 @@ describe('POST /api/auth/refresh', () => {
     expect(again.status).toBe(200)
   })
 
-  test('reusing a rotated token revokes the whole chain', async () => {
+  test('reusing a rotated token revokes the whole chain, and the access tokens of that session with it', async () => {
     const { email } = await newMember()
     const first = await loginPair(email)
     const second = await api.call<TokenPair>('POST', '/api/auth/refresh', { body: { refreshToken: first.refreshToken } })
     expect(second.status).toBe(200)
+    expect((await api.call('GET', '/api/needs', { token: first.accessToken })).status).toBe(200)
 
     const replay = await api.call('POST', '/api/auth/refresh', { body: { refreshToken: first.refreshToken } })
     expectProblem(replay, 401, 'Unauthorized')
     // The thief's replay also ends the legitimate holder's session.
     const legitimate = await api.call('POST', '/api/auth/refresh', { body: { refreshToken: second.body.refreshToken } })
     expectProblem(legitimate, 401, 'Unauthorized')
+    for (const accessToken of [first.accessToken, second.body.accessToken]) {
+      const refused = await api.call('GET', '/api/needs', { token: accessToken })
+      expectProblem(refused, 401, 'Unauthorized')
+      expect(refused.headers.get('www-authenticate')).toContain('error="invalid_token"')
+    }
   })
 
   test('other sessions of the same member survive a reuse in one chain', async () => {
@@ -206,13 +212,26 @@ describe('POST /api/auth/logout', () => {
     expectProblem(await api.call('POST', '/api/auth/refresh', { body: { refreshToken: second.body.refreshToken } }), 401, 'Unauthorized')
   })
 
-  test('is idempotent: an unknown or already ended token is still 204', async () => {
+  test('an unknown refresh token is still 204, and the session goes on', async () => {
     const { email } = await newMember()
     const pair = await loginPair(email)
     const logout = (refreshToken: string) => api.call('POST', '/api/auth/logout', { token: pair.accessToken, body: { refreshToken } })
     expect((await logout('unknown-refresh-token')).status).toBe(204)
-    expect((await logout(pair.refreshToken)).status).toBe(204)
-    expect((await logout(pair.refreshToken)).status).toBe(204)
+    expect((await api.call('GET', '/api/needs', { token: pair.accessToken })).status).toBe(200)
+  })
+
+  test('ends the access token too: afterwards it is 401 with an invalid_token challenge; other sessions go on', async () => {
+    const { email } = await newMember()
+    const pair = await loginPair(email)
+    const other = await loginPair(email)
+    expect((await api.call('POST', '/api/auth/logout', { token: pair.accessToken, body: { refreshToken: pair.refreshToken } })).status).toBe(204)
+
+    for (const [method, path] of [['GET', '/api/needs'], ['GET', '/api/profile'], ['POST', '/api/auth/logout']] as const) {
+      const refused = await api.call(method, path, { token: pair.accessToken, ...(method === 'POST' ? { body: { refreshToken: pair.refreshToken } } : {}) })
+      expectProblem(refused, 401, 'Unauthorized')
+      expect(refused.headers.get('www-authenticate')).toMatch(/^Bearer realm="intake", error="invalid_token", error_description="The session of this access token ended/)
+    }
+    expect((await api.call('GET', '/api/needs', { token: other.accessToken })).status).toBe(200)
   })
 
   test("cannot end another member's session, of this or another organization", async () => {
@@ -245,28 +264,49 @@ describe('bearer tokens on a protected route', () => {
   const get = (authorization?: string) =>
     api.call('GET', '/api/needs', authorization === undefined ? {} : { headers: { authorization } })
 
-  function claimsFor(memberId: string, organizationId: string, ttlSeconds = 900) {
+  function claimsFor(memberId: string, organizationId: string, sessionId: string = randomUUID(), ttlSeconds = 900) {
     const iat = Math.floor(api.world.clock.now().getTime() / 1000)
-    return { sub: memberId, org: organizationId, iat, exp: iat + ttlSeconds, jti: randomUUID() }
+    return { sub: memberId, org: organizationId, sid: sessionId, iat, exp: iat + ttlSeconds, jti: randomUUID() }
   }
+  /** A member logged in, and the session id its login started. */
+  async function loggedIn() {
+    const { actor, email } = await newMember()
+    return { actor, sessionId: claimsOf((await loginPair(email)).accessToken).sid }
+  }
+  /** A 401 whose WWW-Authenticate says invalid_token, and why. */
+  function expectInvalidToken(response: Awaited<ReturnType<typeof get>>, description: RegExp) {
+    const body = expectProblem(response, 401, 'Unauthorized')
+    const challenge = response.headers.get('www-authenticate') ?? ''
+    expect(challenge).toStartWith('Bearer realm="intake", error="invalid_token", error_description="')
+    expect(/error_description="([^"]*)"/.exec(challenge)?.[1]).toMatch(description)
+    expect(body.detail).toMatch(description)
+  }
+  const FORGED = /^The access token is malformed or its signature is not valid$/
 
   test('a token signed with the server secret is accepted (the forging below is sound)', async () => {
-    const { actor } = await newMember()
-    const token = forgeToken(jwtSecretOf(api), claimsFor(actor.memberId, actor.organizationId))
+    const { actor, sessionId } = await loggedIn()
+    const token = forgeToken(jwtSecretOf(api), claimsFor(actor.memberId, actor.organizationId, sessionId))
     expect((await get(`Bearer ${token}`)).status).toBe(200)
   })
 
-  test('an expired token is a 401', async () => {
-    const { actor } = await newMember()
+  test('an expired token is a 401 whose challenge says it expired', async () => {
+    const { actor, sessionId } = await loggedIn()
     const iat = Math.floor(api.world.clock.now().getTime() / 1000) - 1000
-    const token = forgeToken(jwtSecretOf(api), { sub: actor.memberId, org: actor.organizationId, iat, exp: iat + 900, jti: randomUUID() })
-    expectProblem(await get(`Bearer ${token}`), 401, 'Unauthorized')
+    const token = forgeToken(jwtSecretOf(api), { sub: actor.memberId, org: actor.organizationId, sid: sessionId, iat, exp: iat + 900, jti: randomUUID() })
+    expectInvalidToken(await get(`Bearer ${token}`), /^The access token expired/)
   })
 
-  test('a token signed with another secret is a 401', async () => {
-    const { actor } = await newMember()
-    const token = forgeToken('another-secret-that-is-long-enough-to-sign', claimsFor(actor.memberId, actor.organizationId))
-    expectProblem(await get(`Bearer ${token}`), 401, 'Unauthorized')
+  test('a token signed with another secret is a 401 that says so, also when it claims to be expired', async () => {
+    const { actor, sessionId } = await loggedIn()
+    const token = forgeToken('another-secret-that-is-long-enough-to-sign', claimsFor(actor.memberId, actor.organizationId, sessionId))
+    expectInvalidToken(await get(`Bearer ${token}`), FORGED)
+    const expired = forgeToken('another-secret-that-is-long-enough-to-sign', claimsFor(actor.memberId, actor.organizationId, sessionId, -10))
+    expectInvalidToken(await get(`Bearer ${expired}`), FORGED)
+  })
+
+  test('a well-signed token of a session that was never started is a 401 saying the session ended', async () => {
+    const { actor } = await loggedIn()
+    expectInvalidToken(await get(`Bearer ${forgeToken(jwtSecretOf(api), claimsFor(actor.memberId, actor.organizationId))}`), /^The session of this access token ended/)
   })
 
   test('an alg:none token is a 401, with or without a signature part', async () => {
@@ -293,10 +333,10 @@ describe('bearer tokens on a protected route', () => {
   })
 
   test('a well-signed token for an unknown member, or for a member under another organization, is a 401', async () => {
-    const { actor } = await newMember()
+    const { actor, sessionId } = await loggedIn()
     const other = await api.world.otherOrganization()
-    expectProblem(await get(`Bearer ${forgeToken(jwtSecretOf(api), claimsFor(randomUUID(), actor.organizationId))}`), 401, 'Unauthorized')
-    expectProblem(await get(`Bearer ${forgeToken(jwtSecretOf(api), claimsFor(actor.memberId, other.organizationId))}`), 401, 'Unauthorized')
+    expectProblem(await get(`Bearer ${forgeToken(jwtSecretOf(api), claimsFor(randomUUID(), actor.organizationId, sessionId))}`), 401, 'Unauthorized')
+    expectProblem(await get(`Bearer ${forgeToken(jwtSecretOf(api), claimsFor(actor.memberId, other.organizationId, sessionId))}`), 401, 'Unauthorized')
   })
 
   test('a token of a member who is no longer confirmed stops working at once', async () => {
@@ -314,14 +354,29 @@ describe('bearer tokens on a protected route', () => {
     ['an empty header', ''],
     ['the scheme alone', 'Bearer'],
     ['another scheme', 'Basic YWRtaW46cGFzc3dvcmQ='],
+  ])('%s is a 401 with the bare Bearer challenge (no error code: no token was sent)', async (_label, authorization) => {
+    const response = await get(authorization)
+    const body = expectProblem(response, 401, 'Unauthorized')
+    expect(response.headers.get('www-authenticate')).toBe('Bearer realm="intake"')
+    expect(body.detail).toStartWith('An access token is required')
+  })
+
+  test.each([
     ['a token that is not a JWT', 'Bearer not-a-jwt'],
     ['two parts', 'Bearer abc.def'],
     ['four parts', 'Bearer a.b.c.d'],
     ['garbage segments', 'Bearer !!!.@@@.###'],
     ['two tokens', 'Bearer a.b.c d.e.f'],
-  ])('%s is a 401 with the same answer', async (_label, authorization) => {
-    const body = expectProblem(await get(authorization), 401, 'Unauthorized')
-    expect(body.detail).toBe('Missing or invalid credentials')
+    ['a quote in the token', 'Bearer a"b.c\\d.e'],
+  ])('%s is a 401 whose challenge says the token is malformed', async (_label, authorization) => {
+    expectInvalidToken(await get(authorization), FORGED)
+  })
+
+  test('a wrong password is a 401 with the bare challenge: it is no token error', async () => {
+    const { email } = await newMember()
+    const response = await login({ email, password: 'not the password at all' })
+    expectProblem(response, 401, 'Unauthorized')
+    expect(response.headers.get('www-authenticate')).toBe('Bearer realm="intake"')
   })
 })
 

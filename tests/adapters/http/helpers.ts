@@ -50,7 +50,7 @@ export function jwtSecretOf(api: TestServer): string {
 }
 
 /** The claims of an access token (the signature is not checked). */
-export function claimsOf(token: string): { sub: string; org: string; iat: number; exp: number; jti: string } {
+export function claimsOf(token: string): { sub: string; org: string; sid: string; iat: number; exp: number; jti: string } {
   return JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString('utf8'))
 }
 

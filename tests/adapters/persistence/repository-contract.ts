@@ -752,6 +752,43 @@ export function describeRepositories(name: string, make: () => Promise<Repositor
       })
     })
 
+    describe('members in a session', () => {
+      test('finds the member while its session has a token not revoked, and not after the family is revoked', async () => {
+        const { organization } = await anOrganizationWithPartner()
+        const member = await aMemberOf(organization.id)
+        const familyId = randomUUID()
+        const rotated = aRefreshToken({ memberId: member.id, organizationId: organization.id, familyId, rotatedAt: minute(1) })
+        const current = aRefreshToken({ memberId: member.id, organizationId: organization.id, familyId })
+        await write(async (r) => {
+          await r.refreshTokens.insert(rotated)
+          await r.refreshTokens.insert(current)
+        })
+
+        expect(await read().members.findInSession(organization.id, member.id, familyId)).toEqual(member)
+        await write((r) => r.refreshTokens.revokeFamily(familyId, minute(2)))
+        expect(await read().members.findInSession(organization.id, member.id, familyId)).toBeUndefined()
+        expect(await read().members.findById(organization.id, member.id)).toEqual(member)
+      })
+
+      test("answers nothing for an unknown session, another member's session, or another organization", async () => {
+        const { organization } = await anOrganizationWithPartner()
+        const { organization: other } = await anOrganizationWithPartner()
+        const member = await aMemberOf(organization.id)
+        const colleague = await aMemberOf(organization.id)
+        const theirs = aRefreshToken({ memberId: colleague.id, organizationId: organization.id })
+        const mine = aRefreshToken({ memberId: member.id, organizationId: organization.id })
+        await write(async (r) => {
+          await r.refreshTokens.insert(theirs)
+          await r.refreshTokens.insert(mine)
+        })
+
+        expect(await read().members.findInSession(organization.id, member.id, randomUUID())).toBeUndefined()
+        expect(await read().members.findInSession(organization.id, member.id, theirs.familyId)).toBeUndefined()
+        expect(await read().members.findInSession(other.id, member.id, mine.familyId)).toBeUndefined()
+        expect(await read().members.findInSession(organization.id, member.id, mine.familyId)).toEqual(member)
+      })
+    })
+
     describe('login attempts', () => {
       const anEmail = () => `${randomUUID()}@example.org`
 

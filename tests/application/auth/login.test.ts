@@ -1,3 +1,4 @@
+import type { AccessTokenClaims } from '../../../src/application/ports/security'
 import { beforeEach, describe, expect, test } from 'bun:test'
 import { Login } from '../../../src/application/auth/login'
 import type { Actor } from '../../../src/domain/auth/actor'
@@ -18,7 +19,7 @@ beforeEach(async () => {
 })
 
 const emailOf = async (actor: Actor) => (await world.repositories.members.findById(actor.organizationId, actor.memberId))!.email
-const claimsOf = (accessToken: string) => world.container.get(PORTS.accessTokens).verify(accessToken)
+const claimsOf = (accessToken: string) => world.container.get(PORTS.accessTokens).verify(accessToken) as AccessTokenClaims
 const slugOf = async (w: World) => (await w.repositories.organizations.findById(w.organizationId))!.slug
 
 async function failTimes(email: string, times: number) {
@@ -31,7 +32,7 @@ describe('Login', () => {
     const tokens = await login.execute({ email: await emailOf(staff), password: TEST_PASSWORD })
     expect(tokens).toMatchObject({ tokenType: 'Bearer', expiresIn: 900 })
     expect(tokens.refreshToken.length).toBeGreaterThan(20)
-    expect(claimsOf(tokens.accessToken)).toEqual({ memberId: staff.memberId, organizationId: world.organizationId })
+    expect(claimsOf(tokens.accessToken)).toEqual({ memberId: staff.memberId, organizationId: world.organizationId, sessionId: expect.any(String) })
   })
 
   test('takes the email in any case and with spaces around it', async () => {
@@ -146,7 +147,7 @@ describe('Login', () => {
       await world.member('staff', { passwordHash, email: 'shared@example.org' })
       const theirs = await other.member('staff', { passwordHash, email: 'shared@example.org' })
       const tokens = await login.execute({ email: 'shared@example.org', password: TEST_PASSWORD, organizationSlug: await slugOf(other) })
-      expect(claimsOf(tokens.accessToken)).toEqual({ memberId: theirs.memberId, organizationId: other.organizationId })
+      expect(claimsOf(tokens.accessToken)).toEqual({ memberId: theirs.memberId, organizationId: other.organizationId, sessionId: expect.any(String) })
     })
 
     test('refuses an organizationSlug the email does not belong to', async () => {

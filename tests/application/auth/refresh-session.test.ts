@@ -1,3 +1,4 @@
+import type { AccessTokenClaims } from '../../../src/application/ports/security'
 import { beforeEach, describe, expect, test } from 'bun:test'
 import { Login } from '../../../src/application/auth/login'
 import { RefreshSession } from '../../../src/application/auth/refresh-session'
@@ -18,7 +19,7 @@ beforeEach(async () => {
 })
 
 const logIn = () => world.container.get(Login).execute({ email: adminEmail, password: TEST_PASSWORD })
-const claimsOf = (accessToken: string) => world.container.get(PORTS.accessTokens).verify(accessToken)
+const claimsOf = (accessToken: string) => world.container.get(PORTS.accessTokens).verify(accessToken) as AccessTokenClaims
 
 describe('RefreshSession', () => {
   test('trades a refresh token for a new pair for the same member', async () => {
@@ -26,7 +27,7 @@ describe('RefreshSession', () => {
     const second = await refresh.execute(first.refreshToken)
     expect(second).toMatchObject({ tokenType: 'Bearer', expiresIn: 900 })
     expect(second.refreshToken).not.toBe(first.refreshToken)
-    expect(claimsOf(second.accessToken)).toEqual({ memberId: world.admin.memberId, organizationId: world.organizationId })
+    expect(claimsOf(second.accessToken)).toEqual({ memberId: world.admin.memberId, organizationId: world.organizationId, sessionId: expect.any(String) })
   })
 
   test('rotates: the refresh token used stops working', async () => {

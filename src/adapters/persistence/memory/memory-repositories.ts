@@ -150,6 +150,10 @@ class MemoryMemberRepository extends MemoryRepository implements MemberRepositor
   async findById(organizationId: string, id: string) {
     return inOrganization(this.t.members.get(id), organizationId)
   }
+  async findInSession(organizationId: string, id: string, sessionId: string) {
+    const live = [...this.t.refreshTokens.values()].some((t) => t.familyId === sessionId && t.memberId === id && !t.revokedAt)
+    return live ? inOrganization(this.t.members.get(id), organizationId) : undefined
+  }
   async findAllByEmail(email: string) {
     return [...this.t.members.values()].filter((m) => m.email === email).map(copy)
   }

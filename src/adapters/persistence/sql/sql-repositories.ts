@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, gt, gte, inArray, isNull, lt, lte, min, ne, or, sql, type SQL } from 'drizzle-orm'
+import { and, asc, count, desc, eq, exists, gt, gte, inArray, isNull, lt, lte, min, ne, or, sql, type SQL } from 'drizzle-orm'
 import type { SQLiteColumn } from 'drizzle-orm/sqlite-core'
 import type { BunSQLiteDatabase } from 'drizzle-orm/bun-sqlite'
 import type {
@@ -235,6 +235,33 @@ class SqlMemberRepository extends SqlRepository implements MemberRepository {
       'member_by_id',
       () => this.db.select().from(t).where(and(eq(t.id, sql.placeholder('id')), eq(t.organizationId, sql.placeholder('organizationId')))).limit(1),
       { id, organizationId },
+    )
+    return row ? toMember(row) : undefined
+  }
+  async findInSession(organizationId: string, id: string, sessionId: string) {
+    const t = this.s.members
+    const tokens = this.s.refreshTokens
+    // The session check rides on the member lookup (an EXISTS on the family's index): no second round trip.
+    const [row] = await this.prepared<typeof t.$inferSelect>(
+      'member_in_session',
+      () =>
+        this.db
+          .select()
+          .from(t)
+          .where(
+            and(
+              eq(t.id, sql.placeholder('id')),
+              eq(t.organizationId, sql.placeholder('organizationId')),
+              exists(
+                this.db
+                  .select({ one: sql`1` })
+                  .from(tokens)
+                  .where(and(eq(tokens.familyId, sql.placeholder('sessionId')), eq(tokens.memberId, t.id), isNull(tokens.revokedAt))),
+              ),
+            ),
+          )
+          .limit(1),
+      { id, organizationId, sessionId },
     )
     return row ? toMember(row) : undefined
   }
