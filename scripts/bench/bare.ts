@@ -39,7 +39,7 @@ async function postgresStore(url: string): Promise<Store> {
 
 const store = target.startsWith('postgres') ? await postgresStore(target) : sqliteStore(target)
 
-const authorized = (header: string | null) => (header?.startsWith('Bearer ') ? tokens.verify(header.slice(7)) : undefined)
+const authorized = (header: string | null) => header?.startsWith('Bearer ') === true && typeof tokens.verify(header.slice(7)) === 'object'
 
 new Elysia()
   .get('/bare/needs/:id', async ({ headers, params, set }) => {
