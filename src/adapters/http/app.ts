@@ -104,7 +104,7 @@ export function createHttpApp(deps: HttpDependencies) {
     // JSON, which it cannot see in a function and would otherwise document every body with no content.
     .onParse({ as: 'global' }, [parseBody, 'json'] as never)
     .use(healthRoutes(deps.persistence, deps.isReady))
-    .use(authRoutes(deps.container, auth, limits))
+    .use(authRoutes(deps.container, auth, limits, deps.trustProxy))
     .use(needsRoutes(deps.container, auth, limits))
     .use(partnersRoutes(deps.container, auth))
     .use(constituentsRoutes(deps.container, auth))

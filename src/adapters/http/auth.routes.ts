@@ -5,6 +5,7 @@ import { Login } from '../../application/auth/login'
 import { Logout } from '../../application/auth/logout'
 import { RefreshSession } from '../../application/auth/refresh-session'
 import type { AuthenticationPlugin } from './authentication'
+import { clientAddress } from './client-address'
 import { Body, problems } from './common.schemas'
 import { AcceptInviteBody } from './members.schemas'
 import type { RateLimits } from './rate-limits'
@@ -18,7 +19,7 @@ const TokenPairSchema = t.Object({
 })
 const RefreshTokenBody = Body({ refreshToken: t.String({ minLength: 1, maxLength: 512 }) })
 
-export function authRoutes(c: Container, authentication: AuthenticationPlugin, rateLimits: RateLimits) {
+export function authRoutes(c: Container, authentication: AuthenticationPlugin, rateLimits: RateLimits, trustProxy: boolean) {
   const login = c.get(Login)
   const refresh = c.get(RefreshSession)
   const logout = c.get(Logout)
@@ -27,7 +28,7 @@ export function authRoutes(c: Container, authentication: AuthenticationPlugin, r
   return new Elysia({ name: 'auth', prefix: '/api/auth', detail: { tags: ['Authentication'] } })
     .use(authentication)
     .use(rateLimits)
-    .post('/login', ({ body }) => login.execute(body), {
+    .post('/login', ({ body, request, server }) => login.execute(body, clientAddress(request, server, trustProxy)), {
       rateLimit: 'auth',
       body: Body({
         email: t.String({ minLength: 1, maxLength: 254 }),

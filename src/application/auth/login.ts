@@ -1,3 +1,4 @@
+import { loginRetryAfterSeconds, loginWindowStart } from '../../domain/auth/login-throttle'
 import { normalizeEmail, type Member } from '../../domain/members/member'
 import { InvalidError, TooManyRequestsError, UnauthorizedError } from '../../domain/errors'
 import type { Clock } from '../ports/clock'
@@ -13,10 +14,6 @@ export interface LoginInput {
   organizationSlug?: string
 }
 
-// contract §2: 429 after 10 failures for one email within 15 minutes
-export const LOGIN_FAILURE_LIMIT = 10
-export const LOGIN_FAILURE_WINDOW_MS = 15 * 60_000
-
 /** A hash of a throwaway password, verified for unknown emails so a miss costs as long as a hit. */
 const DECOY_PASSWORD = 'decoy-password-never-valid'
 
@@ -31,9 +28,10 @@ export class Login {
     private readonly clock: Clock,
   ) {}
 
-  async execute(input: LoginInput): Promise<TokenPair> {
+  /** `clientAddress` is where the attempt comes from (the HTTP adapter's client address). */
+  async execute(input: LoginInput, clientAddress = 'unknown'): Promise<TokenPair> {
     const email = normalizeEmail(input.email)
-    await this.refuseWhenThrottled(email)
+    await this.refuseWhenThrottled(email, clientAddress)
 
     const candidates = await membersByEmail(this.repositories, email, input.organizationSlug)
     const matching: Member[] = []
@@ -44,27 +42,23 @@ export class Login {
 
     const member = matching[0]
     if (!member || !member.isConfirmed) {
-      await this.unitOfWork.run((r) => r.loginAttempts.recordFailure(email, this.clock.now()))
+      await this.unitOfWork.run((r) => r.loginAttempts.recordFailure(email, clientAddress, this.clock.now()))
       throw new UnauthorizedError('Wrong email or password')
     }
     if (matching.length > 1) {
       throw InvalidError.field('/organizationSlug', 'This email belongs to several organizations: name one with organizationSlug')
     }
     return this.unitOfWork.run(async (r) => {
-      await r.loginAttempts.clear(email)
+      await r.loginAttempts.clear(email, clientAddress)
       return this.tokens.issue(r.refreshTokens, member)
     })
   }
 
-  private async refuseWhenThrottled(email: string): Promise<void> {
+  private async refuseWhenThrottled(email: string, clientAddress: string): Promise<void> {
     const now = this.clock.now()
-    // A failure counts while it is under 15 minutes old, so the window is free again exactly when Retry-After says.
-    const since = new Date(now.getTime() - LOGIN_FAILURE_WINDOW_MS + 1)
-    const failures = await this.repositories.loginAttempts.countFailuresSince(email, since)
-    if (failures < LOGIN_FAILURE_LIMIT) return
-    const oldest = (await this.repositories.loginAttempts.oldestFailureSince(email, since)) ?? now
-    const retryAfterMs = oldest.getTime() + LOGIN_FAILURE_WINDOW_MS - now.getTime()
-    throw new TooManyRequestsError(Math.max(1, Math.ceil(retryAfterMs / 1000)), 'Too many failed logins for this email, try again later')
+    const failures = await this.repositories.loginAttempts.failuresSince(email, clientAddress, loginWindowStart(now))
+    const retryAfter = loginRetryAfterSeconds(failures, now)
+    if (retryAfter > 0) throw new TooManyRequestsError(retryAfter, 'Too many failed logins for this email, try again later')
   }
 
   private decoy(): Promise<string> {

@@ -2,6 +2,7 @@ import type { Constituent, Household } from '../../domain/constituents/constitue
 import type { HouseholdMatch, MatchStatus } from '../../domain/constituents/household-match'
 import type { MatchKeys } from '../../domain/constituents/matching'
 import type { ConstituentQuery } from '../../domain/constituents/search'
+import type { LoginFailures } from '../../domain/auth/login-throttle'
 import type { Role } from '../../domain/auth/roles'
 import type { Invitation } from '../../domain/members/invitation'
 import type { Member } from '../../domain/members/member'
@@ -209,13 +210,16 @@ export interface RefreshTokenRepository {
   revokeFamily(familyId: string, at: Date): Promise<void>
 }
 
-/** Failed logins per email, kept in the database so throttling holds across restarts and instances. */
+/**
+ * Failed logins per email and client address, kept in the database so throttling holds across restarts
+ * and instances. Emails are the login's (normalized) identity, across organizations.
+ */
 export interface LoginAttemptRepository {
-  recordFailure(email: string, at: Date): Promise<void>
-  countFailuresSince(email: string, since: Date): Promise<number>
-  /** The oldest failure at or after `since`: when the window frees up. */
-  oldestFailureSince(email: string, since: Date): Promise<Date | undefined>
-  clear(email: string): Promise<void>
+  recordFailure(email: string, clientAddress: string, at: Date): Promise<void>
+  /** The email's failures at or after `since`, from `clientAddress` and from all, each with its oldest: one query. */
+  failuresSince(email: string, clientAddress: string, since: Date): Promise<LoginFailures>
+  /** Forgets the email's failures from `clientAddress` (a success there); those from elsewhere still count. */
+  clear(email: string, clientAddress: string): Promise<void>
 }
 
 export interface Repositories {

@@ -791,49 +791,47 @@ export function describeRepositories(name: string, make: () => Promise<Repositor
 
     describe('login attempts', () => {
       const anEmail = () => `${randomUUID()}@example.org`
+      const HERE = '192.0.2.1'
+      const THERE = '2001:db8::7'
 
-      test('counts an email’s failures at or after a time and answers the oldest of them', async () => {
+      test('counts an email’s failures at or after a time, from one address and from all, each with its oldest', async () => {
+        const email = anEmail()
+        await write(async (r) => {
+          await r.loginAttempts.recordFailure(email, HERE, minute(10))
+          await r.loginAttempts.recordFailure(email, THERE, minute(5))
+          await r.loginAttempts.recordFailure(email, HERE, minute(3))
+          await r.loginAttempts.recordFailure(email, THERE, minute(0))
+          await r.loginAttempts.recordFailure(anEmail(), HERE, minute(7))
+        })
+
+        expect(await read().loginAttempts.failuresSince(email, HERE, minute(0))).toEqual({ total: 4, oldest: minute(0), fromAddress: 2, oldestFromAddress: minute(3) })
+        expect(await read().loginAttempts.failuresSince(email, THERE, minute(1))).toEqual({ total: 3, oldest: minute(3), fromAddress: 1, oldestFromAddress: minute(5) })
+        expect(await read().loginAttempts.failuresSince(email, HERE, minute(4))).toEqual({ total: 2, oldest: minute(5), fromAddress: 1, oldestFromAddress: minute(10) })
+        expect(await read().loginAttempts.failuresSince(email, '198.51.100.9', minute(0))).toEqual({ total: 4, oldest: minute(0), fromAddress: 0 })
+      })
+
+      test('answers zeros and no times when no failure is recent enough', async () => {
+        const email = anEmail()
+        await write((r) => r.loginAttempts.recordFailure(email, HERE, minute(0)))
+
+        expect(await read().loginAttempts.failuresSince(email, HERE, minute(1))).toEqual({ total: 0, fromAddress: 0 })
+        expect(await read().loginAttempts.failuresSince(anEmail(), HERE, minute(0))).toEqual({ total: 0, fromAddress: 0 })
+      })
+
+      test('clears one email’s failures from one address only', async () => {
         const email = anEmail()
         const other = anEmail()
         await write(async (r) => {
-          await r.loginAttempts.recordFailure(email, minute(10))
-          await r.loginAttempts.recordFailure(email, minute(5))
-          await r.loginAttempts.recordFailure(email, minute(0))
-          await r.loginAttempts.recordFailure(other, minute(7))
+          await r.loginAttempts.recordFailure(email, HERE, minute(1))
+          await r.loginAttempts.recordFailure(email, HERE, minute(2))
+          await r.loginAttempts.recordFailure(email, THERE, minute(3))
+          await r.loginAttempts.recordFailure(other, HERE, minute(3))
         })
 
-        expect(await read().loginAttempts.countFailuresSince(email, minute(0))).toBe(3)
-        expect(await read().loginAttempts.countFailuresSince(email, minute(5))).toBe(2)
-        expect(await read().loginAttempts.countFailuresSince(email, minute(6))).toBe(1)
-        expect(await read().loginAttempts.oldestFailureSince(email, minute(1))).toEqual(minute(5))
-        expect(await read().loginAttempts.oldestFailureSince(email, minute(5))).toEqual(minute(5))
-        expect(await read().loginAttempts.oldestFailureSince(email, minute(0))).toEqual(minute(0))
-      })
+        await write((r) => r.loginAttempts.clear(email, HERE))
 
-      test('answers zero and undefined when no failure is recent enough', async () => {
-        const email = anEmail()
-        await write((r) => r.loginAttempts.recordFailure(email, minute(0)))
-
-        expect(await read().loginAttempts.countFailuresSince(email, minute(1))).toBe(0)
-        expect(await read().loginAttempts.oldestFailureSince(email, minute(1))).toBeUndefined()
-        expect(await read().loginAttempts.countFailuresSince(anEmail(), minute(0))).toBe(0)
-        expect(await read().loginAttempts.oldestFailureSince(anEmail(), minute(0))).toBeUndefined()
-      })
-
-      test('clears one email’s failures only', async () => {
-        const email = anEmail()
-        const other = anEmail()
-        await write(async (r) => {
-          await r.loginAttempts.recordFailure(email, minute(1))
-          await r.loginAttempts.recordFailure(email, minute(2))
-          await r.loginAttempts.recordFailure(other, minute(3))
-        })
-
-        await write((r) => r.loginAttempts.clear(email))
-
-        expect(await read().loginAttempts.countFailuresSince(email, minute(0))).toBe(0)
-        expect(await read().loginAttempts.oldestFailureSince(email, minute(0))).toBeUndefined()
-        expect(await read().loginAttempts.countFailuresSince(other, minute(0))).toBe(1)
+        expect(await read().loginAttempts.failuresSince(email, HERE, minute(0))).toEqual({ total: 1, oldest: minute(3), fromAddress: 0 })
+        expect((await read().loginAttempts.failuresSince(other, HERE, minute(0))).fromAddress).toBe(1)
       })
     })
 

@@ -22,8 +22,8 @@ const emailOf = async (actor: Actor) => (await world.repositories.members.findBy
 const claimsOf = (accessToken: string) => world.container.get(PORTS.accessTokens).verify(accessToken) as AccessTokenClaims
 const slugOf = async (w: World) => (await w.repositories.organizations.findById(w.organizationId))!.slug
 
-async function failTimes(email: string, times: number) {
-  for (let i = 0; i < times; i++) await failureOf(login.execute({ email, password: 'wrong password!' }), UnauthorizedError)
+async function failTimes(email: string, times: number, clientAddress = 'unknown') {
+  for (let i = 0; i < times; i++) await failureOf(login.execute({ email, password: 'wrong password!' }, clientAddress), UnauthorizedError)
 }
 
 describe('Login', () => {
@@ -66,7 +66,7 @@ describe('Login', () => {
     expect(error.message).toBe((await failureOf(login.execute({ email: 'nobody@example.org', password: 'x' }), UnauthorizedError)).message)
   })
 
-  describe('throttling (10 failures for one email within 15 minutes)', () => {
+  describe('throttling per address (10 failures for one email from one address within 15 minutes)', () => {
     test('refuses the 11th attempt with TooManyRequests, even with the right password', async () => {
       const email = await emailOf(await world.member('staff', { passwordHash }))
       await failTimes(email, 10)
@@ -124,12 +124,48 @@ describe('Login', () => {
       expect((await login.execute({ email, password: TEST_PASSWORD })).tokenType).toBe('Bearer')
     })
 
-    test('a successful login clears the failures', async () => {
+    test("a stranger's failures from another address do not lock the member out", async () => {
+      const email = await emailOf(await world.member('staff', { passwordHash }))
+      await failTimes(email, 10, '203.0.113.66')
+      await failureOf(login.execute({ email, password: TEST_PASSWORD }, '203.0.113.66'), TooManyRequestsError)
+      expect((await login.execute({ email, password: TEST_PASSWORD }, '192.0.2.10')).tokenType).toBe('Bearer')
+      // The member's success does not clear the stranger's count.
+      await failureOf(login.execute({ email, password: TEST_PASSWORD }, '203.0.113.66'), TooManyRequestsError)
+    })
+
+    test('a successful login clears the failures from its address', async () => {
       const email = await emailOf(await world.member('staff', { passwordHash }))
       await failTimes(email, 9)
       await login.execute({ email, password: TEST_PASSWORD })
       await failTimes(email, 9)
       expect((await login.execute({ email, password: TEST_PASSWORD })).tokenType).toBe('Bearer')
+    })
+  })
+
+  describe('throttling per email (100 failures from all addresses within 15 minutes)', () => {
+    const address = (i: number) => `198.51.100.${i}`
+
+    test('refuses every address, a fresh one and with the right password too, once the email has 100 failures', async () => {
+      const email = await emailOf(await world.member('staff', { passwordHash }))
+      for (let i = 0; i < 99; i++) await failTimes(email, 1, address(i))
+      expect((await login.execute({ email, password: TEST_PASSWORD }, address(200))).tokenType).toBe('Bearer')
+      world.clock.advance(MINUTE)
+      await failTimes(email, 1, address(99))
+      const error = await failureOf(login.execute({ email, password: TEST_PASSWORD }, address(201)), TooManyRequestsError)
+      // The oldest failure is a minute old: the email is free again when it leaves the window.
+      expect(error.retryAfterSeconds).toBe(14 * 60)
+      world.clock.advance(14 * MINUTE)
+      expect((await login.execute({ email, password: TEST_PASSWORD }, address(201))).tokenType).toBe('Bearer')
+    })
+
+    test('Retry-After is the later of the two limits', async () => {
+      const email = await emailOf(await world.member('staff', { passwordHash }))
+      await failTimes(email, 10, address(0))
+      world.clock.advance(5 * MINUTE)
+      for (let i = 1; i <= 90; i++) await failTimes(email, 1, address(i))
+      // The address's limit frees in 10 minutes, the email's (its oldest failure is the same) too; a fresh address waits as long.
+      expect((await failureOf(login.execute({ email, password: TEST_PASSWORD }, address(0)), TooManyRequestsError)).retryAfterSeconds).toBe(10 * 60)
+      expect((await failureOf(login.execute({ email, password: TEST_PASSWORD }, address(250)), TooManyRequestsError)).retryAfterSeconds).toBe(10 * 60)
     })
   })
 

@@ -1,3 +1,4 @@
+import type { LoginFailures } from '../../../domain/auth/login-throttle'
 import type {
   ConstituentRepository,
   InteractionRepository,
@@ -397,21 +398,24 @@ class MemoryRefreshTokenRepository extends MemoryRepository implements RefreshTo
 }
 
 class MemoryLoginAttemptRepository extends MemoryRepository implements LoginAttemptRepository {
-  async recordFailure(email: string, at: Date) {
-    this.t.loginFailures.push({ email, at })
+  async recordFailure(email: string, address: string, at: Date) {
+    this.t.loginFailures.push({ email, address, at })
   }
-  private since(email: string, since: Date) {
-    return this.t.loginFailures.filter((f) => f.email === email && f.at >= since)
+  async failuresSince(email: string, address: string, since: Date): Promise<LoginFailures> {
+    const all = this.t.loginFailures.filter((f) => f.email === email && f.at >= since)
+    const fromAddress = all.filter((f) => f.address === address)
+    const oldest = (failures: typeof all) => (failures.length > 0 ? new Date(Math.min(...failures.map((f) => f.at.getTime()))) : undefined)
+    const oldestFromAddress = oldest(fromAddress)
+    const oldestOfAll = oldest(all)
+    return {
+      fromAddress: fromAddress.length,
+      total: all.length,
+      ...(oldestFromAddress ? { oldestFromAddress } : {}),
+      ...(oldestOfAll ? { oldest: oldestOfAll } : {}),
+    }
   }
-  async countFailuresSince(email: string, since: Date) {
-    return this.since(email, since).length
-  }
-  async oldestFailureSince(email: string, since: Date) {
-    const times = this.since(email, since).map((f) => f.at.getTime())
-    return times.length > 0 ? new Date(Math.min(...times)) : undefined
-  }
-  async clear(email: string) {
-    this.t.loginFailures = this.t.loginFailures.filter((f) => f.email !== email)
+  async clear(email: string, address: string) {
+    this.t.loginFailures = this.t.loginFailures.filter((f) => f.email !== email || f.address !== address)
   }
 }
 

@@ -23,7 +23,7 @@ export interface MemoryTables {
   households: Map<string, Household>
   householdMatches: Map<string, HouseholdMatch>
   refreshTokens: Map<string, RefreshTokenRecord>
-  loginFailures: Array<{ email: string; at: Date }>
+  loginFailures: Array<{ email: string; address: string; at: Date }>
   invitations: Map<string, Invitation>
   emailSettings: Map<string, StoredEmailSettings>
   outbox: Map<string, OutboxMessage>

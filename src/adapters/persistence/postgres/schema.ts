@@ -237,6 +237,8 @@ export const loginFailures = pgTable(
   {
     id: integer('id').generatedByDefaultAsIdentity().primaryKey(),
     email: text('email').notNull(),
+    /** The client address the attempt came from (docs/api.md "Tokens"). */
+    address: text('address').notNull().default('unknown'),
     at: time('at').notNull(),
   },
   (t) => [index('login_failures_by_email').on(t.email, t.at)],

@@ -19,6 +19,7 @@ import type {
   OutboxRepository,
   SmsOptOutRepository,
 } from '../../../application/ports/repositories'
+import type { LoginFailures } from '../../../domain/auth/login-throttle'
 import { EARLY_STATUS_KEPT_MS, type DeliveryStatus } from '../../../domain/messaging/sms'
 import { ConflictError } from '../../../domain/errors'
 import type { Invitation } from '../../../domain/members/invitation'
@@ -711,22 +712,30 @@ class SqlRefreshTokenRepository extends SqlRepository implements RefreshTokenRep
 }
 
 class SqlLoginAttemptRepository extends SqlRepository implements LoginAttemptRepository {
-  async recordFailure(email: string, at: Date) {
-    await this.db.insert(this.s.loginFailures).values({ email, at })
+  async recordFailure(email: string, address: string, at: Date) {
+    await this.db.insert(this.s.loginFailures).values({ email, address, at })
   }
-  private since(email: string, since: Date) {
-    return and(eq(this.s.loginFailures.email, email), gte(this.s.loginFailures.at, since))
+  async failuresSince(email: string, address: string, since: Date): Promise<LoginFailures> {
+    const t = this.s.loginFailures
+    const fromAddress = sql`${t.address} = ${address}`
+    const [row] = await this.db
+      .select({
+        total: count(),
+        oldest: min(t.at),
+        fromAddress: sql<number>`sum(case when ${fromAddress} then 1 else 0 end)`.mapWith(Number),
+        oldestFromAddress: sql<Date | null>`min(case when ${fromAddress} then ${t.at} end)`.mapWith(t.at),
+      })
+      .from(t)
+      .where(and(eq(t.email, email), gte(t.at, since)))
+    return {
+      total: row?.total ?? 0,
+      fromAddress: row?.fromAddress ?? 0,
+      ...(row?.oldest ? { oldest: row.oldest } : {}),
+      ...(row?.oldestFromAddress ? { oldestFromAddress: row.oldestFromAddress } : {}),
+    }
   }
-  async countFailuresSince(email: string, since: Date) {
-    const [row] = await this.db.select({ n: count() }).from(this.s.loginFailures).where(this.since(email, since))
-    return row?.n ?? 0
-  }
-  async oldestFailureSince(email: string, since: Date) {
-    const [row] = await this.db.select({ at: min(this.s.loginFailures.at) }).from(this.s.loginFailures).where(this.since(email, since))
-    return row?.at ?? undefined
-  }
-  async clear(email: string) {
-    await this.db.delete(this.s.loginFailures).where(eq(this.s.loginFailures.email, email))
+  async clear(email: string, address: string) {
+    await this.db.delete(this.s.loginFailures).where(and(eq(this.s.loginFailures.email, email), eq(this.s.loginFailures.address, address)))
   }
 }
 

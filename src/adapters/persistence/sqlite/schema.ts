@@ -242,6 +242,8 @@ export const loginFailures = sqliteTable(
   {
     id: integer('id').primaryKey({ autoIncrement: true }),
     email: text('email').notNull(),
+    /** The client address the attempt came from (docs/api.md "Tokens"). */
+    address: text('address').notNull().default('unknown'),
     at: integer('at', { mode: 'timestamp_ms' }).notNull(),
   },
   (t) => [index('login_failures_by_email').on(t.email, t.at)],
