@@ -14,6 +14,10 @@ export interface Config {
   dataEncryptionKey: Buffer
   sms: { provider: 'log' | 'twilio'; accountSid?: string; authToken?: string; apiBaseUrl?: string }
   emailFallback: 'log'
+  /** EMAIL_ALLOWED_HOSTS: the only SMTP hosts organizations may name (lower-case); empty, any. */
+  emailAllowedHosts: string[]
+  /** EMAIL_BLOCK_PRIVATE_HOSTS: refuse SMTP hosts that are or resolve to loopback, private, link-local… addresses. */
+  emailBlockPrivateHosts: boolean
   publicIntakeRateLimit: number
   /** Login, refresh and accept-invite requests per client address per minute. */
   authRateLimit: number
@@ -61,6 +65,8 @@ export function loadConfig(env: Env = process.env): Config {
       ...(env.TWILIO_API_BASE_URL ? { apiBaseUrl: url(env, 'TWILIO_API_BASE_URL') } : {}),
     },
     emailFallback: choice(env, 'EMAIL_FALLBACK', ['log'] as const, 'log'),
+    emailAllowedHosts: hostList(env, 'EMAIL_ALLOWED_HOSTS'),
+    emailBlockPrivateHosts: choice(env, 'EMAIL_BLOCK_PRIVATE_HOSTS', ['true', 'false'] as const, 'false') === 'true',
     publicIntakeRateLimit: integer(env, 'PUBLIC_INTAKE_RATE_LIMIT', 20, 1, 1_000_000),
     authRateLimit: integer(env, 'AUTH_RATE_LIMIT', 60, 1, 1_000_000),
     outboxPollMs: integer(env, 'OUTBOX_POLL_MS', 1000, 10, 600_000),
@@ -103,6 +109,14 @@ function choice<T extends string>(env: Env, name: string, allowed: readonly T[],
   if (raw === undefined || raw === '') return fallback
   if (!allowed.includes(raw as T)) throw new ConfigError(name, `must be one of ${allowed.join(', ')}`)
   return raw as T
+}
+
+/** A comma-separated list of host names or IP addresses, lower-cased. */
+function hostList(env: Env, name: string): string[] {
+  const hosts = (env[name] ?? '').split(',').map((h) => h.trim().toLowerCase()).filter(Boolean)
+  const bad = hosts.find((h) => !/^[a-z0-9.-]+$/.test(h) && !/^[0-9a-f:.]+$/.test(h))
+  if (bad !== undefined) throw new ConfigError(name, `must be host names or IP addresses separated by commas, not ${JSON.stringify(bad)}`)
+  return hosts
 }
 
 function url(env: Env, name: string): string {

@@ -32,7 +32,7 @@ import { OrganizationMailer, type EmailSenders } from '../application/messaging/
 import { Outbox } from '../application/messaging/outbox'
 import { GetEmailSettings, SendTestEmail, UpdateEmailSettings } from '../application/organizations/email-settings'
 import { GetOrganizationSettings, UpdateOrganizationSettings } from '../application/organizations/organization-settings'
-import type { FallbackEmailSender } from '../application/ports/email'
+import type { EmailHostPolicy, FallbackEmailSender } from '../application/ports/email'
 import type { SecretBox } from '../application/ports/secret-box'
 import { GetProfile, UpdateProfile } from '../application/profile/profile'
 import { LogEmailSender } from '../adapters/messaging/log-email-sender'
@@ -40,6 +40,7 @@ import { PostmarkEmailSender } from '../adapters/messaging/postmark-email-sender
 import { SendgridEmailSender } from '../adapters/messaging/sendgrid-email-sender'
 import { SesEmailSender } from '../adapters/messaging/ses-email-sender'
 import { SmtpEmailSender } from '../adapters/messaging/smtp-email-sender'
+import { SmtpHostPolicy } from '../adapters/messaging/smtp-host-policy'
 import { AesGcmSecretBox } from '../adapters/security/aes-gcm-secret-box'
 import { SetMemberPassword } from '../application/members/set-member-password'
 import { AddNote } from '../application/needs/add-note'
@@ -95,6 +96,7 @@ export const PORTS = {
   secretBox: port<SecretBox>('SecretBox'),
   emailSenders: port<EmailSenders>('EmailSenders'),
   fallbackEmail: port<FallbackEmailSender>('FallbackEmailSender'),
+  emailHosts: port<EmailHostPolicy>('EmailHostPolicy'),
   publicBaseUrl: port<string>('PublicBaseUrl'),
   sms: port<SmsSender>('SmsSender'),
   smsWebhooks: port<SmsWebhookVerifier>('SmsWebhookVerifier'),
@@ -139,8 +141,10 @@ export function createContainer(config: Config, overrides: ContainerOverrides = 
   c.bind(PORTS.publicIntakeRateLimiter).toConstantValue(new MemoryRateLimiter(config.publicIntakeRateLimit, clock))
   c.bind(PORTS.authRateLimiter).toConstantValue(new MemoryRateLimiter(config.authRateLimit, clock))
   c.bind(PORTS.secretBox).toConstantValue(new AesGcmSecretBox(config.dataEncryptionKey))
+  const emailHosts = new SmtpHostPolicy({ allowedHosts: config.emailAllowedHosts, blockPrivate: config.emailBlockPrivateHosts })
+  c.bind(PORTS.emailHosts).toConstantValue(emailHosts)
   c.bind(PORTS.emailSenders).toConstantValue({
-    smtp: new SmtpEmailSender(),
+    smtp: new SmtpEmailSender(emailHosts),
     postmark: new PostmarkEmailSender(),
     ses: new SesEmailSender(clock),
     sendgrid: new SendgridEmailSender(),
@@ -202,8 +206,8 @@ export function createContainer(config: Config, overrides: ContainerOverrides = 
   service(c, GetOrganizationSettings, [repositories])
   service(c, UpdateOrganizationSettings, [unitOfWork])
   service(c, GetEmailSettings, [repositories])
-  service(c, UpdateEmailSettings, [unitOfWork, PORTS.secretBox, PORTS.clock])
-  service(c, SendTestEmail, [OrganizationMailer])
+  service(c, UpdateEmailSettings, [unitOfWork, PORTS.secretBox, PORTS.clock, PORTS.emailHosts])
+  service(c, SendTestEmail, [OrganizationMailer, PORTS.emailHosts])
   service(c, CreateConstituent, [unitOfWork, ConstituentRegistry])
   service(c, UpdateConstituent, [unitOfWork, DuplicateDetection, PORTS.clock])
   service(c, SearchConstituents, [repositories])

@@ -18,10 +18,30 @@ export function emailRefused(
   secrets: readonly string[],
   retryable = status === undefined || isRetryableStatus(status),
 ): ProviderError {
-  // Longest first, so a secret that contains another is removed whole.
-  const cleaned = [...secrets].filter(Boolean).sort((a, b) => b.length - a.length).reduce((text, secret) => text.split(secret).join('***'), reason)
+  const cleaned = withoutSecrets(reason, secrets)
   const prefix = status ? `${provider} answered ${status}` : `${provider} could not be reached`
   return new ProviderError(EMAIL, `${prefix}: ${cleaned.slice(0, 500)}`, retryable)
+}
+
+/** Below this a "secret" (an SMTP user `un`) is a piece of ordinary words: hiding it would garble the text. */
+const MIN_SECRET_LENGTH = 4
+/** From this length a secret is removed wherever it appears, also inside a longer run of characters. */
+const LONG_SECRET_LENGTH = 12
+
+/**
+ * The text with every secret replaced by `***`. Longest first, so a secret that contains another is removed
+ * whole. A short secret is removed only where it stands alone (a user `expect` leaves "unexpectedly"
+ * readable), a long one wherever it appears.
+ */
+export function withoutSecrets(text: string, secrets: readonly string[]): string {
+  return [...secrets]
+    .filter((s) => s.length >= MIN_SECRET_LENGTH)
+    .sort((a, b) => b.length - a.length)
+    .reduce((cleaned, secret) => {
+      const escaped = secret.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+      const pattern = secret.length >= LONG_SECRET_LENGTH ? escaped : `(?<![\\p{L}\\p{N}])${escaped}(?![\\p{L}\\p{N}])`
+      return cleaned.replace(new RegExp(pattern, 'gu'), '***')
+    }, text)
 }
 
 /** One call to a provider's HTTP API: a network failure or a timeout becomes a retryable ProviderError. */

@@ -1,18 +1,29 @@
+import { isIP } from 'node:net'
 import nodemailer from 'nodemailer'
 import type { EmailSender } from '../../application/ports/email'
+import { ProviderError } from '../../domain/errors'
 import type { EmailMessage, EmailProviderSettings } from '../../domain/messaging/email'
 import { emailRefused, fromHeader, PROVIDER_TIMEOUT_MS } from './provider-failure'
+import { SmtpHostPolicy } from './smtp-host-policy'
 
 /** Any SMTP server through nodemailer; the key is the server's URL with its credentials. */
 export class SmtpEmailSender implements EmailSender {
   readonly provider = 'smtp' as const
 
+  constructor(private readonly hosts = new SmtpHostPolicy()) {}
+
   async send(settings: EmailProviderSettings, message: EmailMessage) {
     const url = new URL(settings.apiKey)
     const user = decodeURIComponent(url.username)
     const pass = decodeURIComponent(url.password)
+    const host = url.hostname.replace(/^\[|\]$/g, '')
+    // Checked again at every send (settings outlive DNS answers), and the connection goes to the address checked.
+    const address = await this.hosts.addressFor(host)
+    if (!address) throw new ProviderError('Failed to send email', 'SMTP host refused: this deployment does not let organizations reach it', false)
     const transport = nodemailer.createTransport({
-      host: url.hostname,
+      host: address,
+      // TLS still verifies the certificate against the name in the settings.
+      ...(address !== host && !isIP(host) ? { tls: { servername: host } } : {}),
       port: Number(url.port) || (url.protocol === 'smtps:' ? 465 : 587),
       secure: url.protocol === 'smtps:',
       // smtp:// must upgrade with STARTTLS before credentials cross the network; only a local relay may skip it.

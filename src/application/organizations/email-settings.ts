@@ -3,6 +3,7 @@ import { InvalidError, NotFoundError } from '../../domain/errors'
 import { apiKeyProblems, lastFour, type EmailProviderSettings, type StoredEmailSettings } from '../../domain/messaging/email'
 import { authorize } from '../auth/authorize'
 import type { OrganizationMailer } from '../messaging/organization-mailer'
+import type { EmailHostPolicy } from '../ports/email'
 import type { Clock } from '../ports/clock'
 import type { Repositories } from '../ports/repositories'
 import type { SecretBox } from '../ports/secret-box'
@@ -21,9 +22,11 @@ function masked({ provider, fromEmail, fromName, apiKeyLast4, updatedAt }: Store
   return { provider, fromEmail, ...(fromName ? { fromName } : {}), apiKeyLast4, updatedAt }
 }
 
-function checkSettings(settings: EmailProviderSettings): void {
+/** The key fits its provider, and the host it names is one this deployment lets organizations reach. */
+async function checkSettings(settings: EmailProviderSettings, hosts: EmailHostPolicy): Promise<void> {
   const errors = apiKeyProblems(settings.provider, settings.apiKey)
   if (errors.length > 0) throw new InvalidError(`The apiKey does not fit the ${settings.provider} provider`, errors)
+  await hosts.check(settings)
 }
 
 export class GetEmailSettings {
@@ -42,11 +45,12 @@ export class UpdateEmailSettings {
     private readonly unitOfWork: UnitOfWork,
     private readonly secrets: SecretBox,
     private readonly clock: Clock,
+    private readonly hosts: EmailHostPolicy,
   ) {}
 
   async execute(actor: Actor, input: EmailProviderSettings): Promise<MaskedEmailSettings> {
     authorize(actor, 'organization:settings')
-    checkSettings(input)
+    await checkSettings(input, this.hosts)
     const stored: StoredEmailSettings = {
       organizationId: actor.organizationId,
       provider: input.provider,
@@ -63,12 +67,15 @@ export class UpdateEmailSettings {
 
 /** Sends one real message with the proposed settings and stores nothing; a refusal is a 502 with the reason. */
 export class SendTestEmail {
-  constructor(private readonly mailer: OrganizationMailer) {}
+  constructor(
+    private readonly mailer: OrganizationMailer,
+    private readonly hosts: EmailHostPolicy,
+  ) {}
 
   async execute(actor: Actor, input: EmailProviderSettings & { toEmail: string }): Promise<{ delivered: true; messageId?: string }> {
     authorize(actor, 'organization:settings')
     const { toEmail, ...settings } = input
-    checkSettings(settings)
+    await checkSettings(settings, this.hosts)
     const { messageId } = await this.mailer.sendWith(settings, {
       to: toEmail,
       subject: 'Test message from the intake service',

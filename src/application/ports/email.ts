@@ -10,6 +10,12 @@ export interface EmailSender {
   send(settings: EmailProviderSettings, message: EmailMessage): Promise<{ messageId?: string }>
 }
 
+/** Which hosts an organization's email settings may reach (EMAIL_ALLOWED_HOSTS, EMAIL_BLOCK_PRIVATE_HOSTS). */
+export interface EmailHostPolicy {
+  /** Throws InvalidError at /apiKey when the settings name a host the deployment refuses; nothing is contacted. */
+  check(settings: EmailProviderSettings): Promise<void>
+}
+
 /** Where an organization's mail goes when it has no email settings (EMAIL_FALLBACK: the log). */
 export interface FallbackEmailSender {
   send(organizationId: string, message: EmailMessage): Promise<{ messageId?: string }>

@@ -582,3 +582,45 @@ describe('outgoing mail goes through the organization’s own provider', () => {
 function smtpUrlPlaceholder(): string {
   return `smtp://${SMTP_USER}:${SMTP_PASSWORD}@mail.example.org:587`
 }
+
+describe('EMAIL_BLOCK_PRIVATE_HOSTS=true (a hosted, multi-organization deployment)', () => {
+  let hosted: TestServer
+  let token: string
+  beforeAll(async () => {
+    hosted = await startTestServer({ EMAIL_BLOCK_PRIVATE_HOSTS: 'true' })
+    token = await hosted.tokenFor(hosted.world, 'org_admin')
+  })
+  afterAll(() => hosted.stop())
+
+  const REFUSED_HOSTS = () => [`127.0.0.1:${smtp.port}`, '127.0.0.1:1', 'localhost:25', '[::1]:25', '169.254.169.254:25', '10.0.0.1:25', '0.0.0.0:25', '[fe80::1]:25']
+
+  test('the test endpoint refuses loopback, private, link-local and unspecified hosts with the same 400 at /apiKey, and connects to none', async () => {
+    const sent = smtp.received.length
+    const bodies = new Set<string>()
+    for (const host of REFUSED_HOSTS()) {
+      const response = await hosted.call('POST', EMAIL_TEST, {
+        token,
+        body: { provider: 'smtp', apiKey: `smtp://${SMTP_USER}:${SMTP_PASSWORD}@${host}`, fromEmail: 'desk@example.org', toEmail: 'someone@example.org' },
+      })
+      const body = expectBadRequest(response, '/apiKey', 'Invalid input')
+      expect(JSON.stringify(body)).not.toContain(SMTP_PASSWORD)
+      bodies.add(JSON.stringify(body))
+    }
+    // One answer for all: nothing tells a listening server from a closed port or an address from a name.
+    expect(bodies.size).toBe(1)
+    expect(smtp.received.length).toBe(sent)
+  })
+
+  test('settings naming such a host are refused (400 at /apiKey) and not stored', async () => {
+    for (const host of REFUSED_HOSTS()) {
+      const response = await hosted.call('PUT', EMAIL, { token, body: { provider: 'smtp', apiKey: `smtp://u:p@${host}`, fromEmail: 'desk@example.org' } })
+      expectBadRequest(response, '/apiKey', 'Invalid input')
+    }
+    expectProblem(await hosted.call('GET', EMAIL, { token }), 404, 'Not found')
+  })
+
+  test('providers with fixed public endpoints are not affected', async () => {
+    const response = await hosted.call('PUT', EMAIL, { token, body: { provider: 'postmark', apiKey: 'pm-token-123456', fromEmail: 'desk@example.org' } })
+    expect(response.status).toBe(200)
+  })
+})

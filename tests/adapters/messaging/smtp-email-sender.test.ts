@@ -2,6 +2,7 @@ import { afterEach, describe, expect, test } from 'bun:test'
 import { createServer, type AddressInfo } from 'node:net'
 import { SMTPServer, type SMTPServerOptions } from 'smtp-server'
 import { SmtpEmailSender } from '../../../src/adapters/messaging/smtp-email-sender'
+import { SmtpHostPolicy } from '../../../src/adapters/messaging/smtp-host-policy'
 import type { EmailProviderSettings } from '../../../src/domain/messaging/email'
 import { expectRefusal } from './support'
 
@@ -162,6 +163,34 @@ describe('SmtpEmailSender', () => {
     const apiKey = smtpKey(port)
     const error = await expectRefusal(sender.send(settingsFor(apiKey), message), { retryable: true, secrets: [apiKey, PASSWORD, encodeURIComponent(PASSWORD)] })
     expect(error.message).toContain('SMTP')
+  })
+
+  test('a short user name leaves the words of the reason whole; the password is still removed', async () => {
+    const port = await freePort()
+    const apiKey = smtpKey(port, 'con', PASSWORD)
+    const error = await expectRefusal(sender.send(settingsFor(apiKey), message), { retryable: true, secrets: [apiKey, PASSWORD] })
+    expect(error.message).toContain('connect ECONNREFUSED')
+  })
+
+  describe('with EMAIL_BLOCK_PRIVATE_HOSTS', () => {
+    const guarded = new SmtpEmailSender(new SmtpHostPolicy({ allowedHosts: [], blockPrivate: true }))
+
+    test('refuses a loopback server without connecting: a non-retryable ProviderError that says nothing of the host', async () => {
+      const { port, received } = await startSmtp()
+      let connected = false
+      servers.at(-1)!.server.on('connection', () => (connected = true))
+      const error = await expectRefusal(guarded.send(settingsFor(smtpKey(port)), message), { retryable: false, secrets: [PASSWORD] })
+      expect(error.message).toBe('SMTP host refused: this deployment does not let organizations reach it')
+      expect(connected).toBe(false)
+      expect(received).toEqual([])
+    })
+
+    test('a host the operator allows by name is reached, private or not', async () => {
+      const { port, received } = await startSmtp()
+      const allowed = new SmtpEmailSender(new SmtpHostPolicy({ allowedHosts: ['127.0.0.1'], blockPrivate: true }))
+      await allowed.send(settingsFor(smtpKey(port)), message)
+      expect(received.map((r) => r.rcptTo)).toEqual([[message.to]])
+    })
   })
 })
 

@@ -1,0 +1,24 @@
+import { describe, expect, test } from 'bun:test'
+import { ConfigError, loadConfig } from '../../src/main/config'
+
+const load = (env: Record<string, string>) => loadConfig({ DATABASE_URL: 'memory:', ...env })
+
+describe('email host settings', () => {
+  test('by default every SMTP host may be reached (a local relay works)', () => {
+    expect(load({})).toMatchObject({ emailAllowedHosts: [], emailBlockPrivateHosts: false })
+  })
+
+  test('EMAIL_ALLOWED_HOSTS is a comma list of names and addresses, lower-cased; EMAIL_BLOCK_PRIVATE_HOSTS true or false', () => {
+    const config = load({ EMAIL_ALLOWED_HOSTS: ' Relay.Example.org, 10.0.0.5 ,::1,', EMAIL_BLOCK_PRIVATE_HOSTS: 'true' })
+    expect(config).toMatchObject({ emailAllowedHosts: ['relay.example.org', '10.0.0.5', '::1'], emailBlockPrivateHosts: true })
+  })
+
+  test.each([
+    ['EMAIL_ALLOWED_HOSTS', 'smtp://relay.example.org'],
+    ['EMAIL_ALLOWED_HOSTS', 'relay example'],
+    ['EMAIL_BLOCK_PRIVATE_HOSTS', 'yes'],
+  ])('%s=%s stops the start with a message naming it', (name, value) => {
+    expect(() => load({ [name]: value })).toThrow(ConfigError)
+    expect(() => load({ [name]: value })).toThrow(name)
+  })
+})
