@@ -399,7 +399,7 @@ describe('a member grants only the profiles it holds itself (docs/api.md "Permis
 
     const agent = await invited({ role: 'partner_agent', partnerId: partnerA.id })
     expectProblem(await update(agent.id, { role: 'partner_agent', profiles: ['duplicate_resolver'] }, tokens.partnerAdminA), 403, 'Forbidden')
-    expect((await memberById(agent.id))?.profiles ?? []).toEqual([])
+    expect((await memberById(agent.id))!.profiles ?? []).toEqual([])
 
     const holder = await api.tokenFor(world, 'partner_admin', { partnerId: partnerA.id, profiles: ['pii_reader'] })
     expect((await update(agent.id, { role: 'partner_agent', profiles: ['pii_reader'] }, holder)).body.profiles).toEqual(['pii_reader'])
