@@ -2,7 +2,7 @@ import { lookup } from 'node:dns/promises'
 import type { EmailHostPolicy } from '../../application/ports/email'
 import { InvalidError } from '../../domain/errors'
 import type { EmailProviderSettings } from '../../domain/messaging/email'
-import { isPublicAddress } from '../../domain/messaging/network-address'
+import { isPublicAddress } from '../../domain/shared/network-address'
 
 export interface SmtpHostRules {
   /** EMAIL_ALLOWED_HOSTS: when not empty, the only hosts SMTP may reach (names or addresses, lower-case). */

@@ -1,5 +1,6 @@
 import { loginRetryAfterSeconds, loginWindowStart } from '../../domain/auth/login-throttle'
 import { normalizeEmail, type Member } from '../../domain/members/member'
+import { clientBlockOf } from '../../domain/shared/network-address'
 import { InvalidError, TooManyRequestsError, UnauthorizedError } from '../../domain/errors'
 import type { Clock } from '../ports/clock'
 import type { Repositories } from '../ports/repositories'
@@ -28,9 +29,11 @@ export class Login {
     private readonly clock: Clock,
   ) {}
 
-  /** `clientAddress` is where the attempt comes from (the HTTP adapter's client address). */
-  async execute(input: LoginInput, clientAddress = 'unknown'): Promise<TokenPair> {
+  /** `address` is where the attempt comes from (the HTTP adapter's client address). */
+  async execute(input: LoginInput, address = 'unknown'): Promise<TokenPair> {
     const email = normalizeEmail(input.email)
+    // Failures count per IPv6 /64: one client may pick any address in it.
+    const clientAddress = clientBlockOf(address)
     await this.refuseWhenThrottled(email, clientAddress)
 
     const candidates = await membersByEmail(this.repositories, email, input.organizationSlug)

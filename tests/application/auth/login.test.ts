@@ -133,6 +133,13 @@ describe('Login', () => {
       await failureOf(login.execute({ email, password: TEST_PASSWORD }, '203.0.113.66'), TooManyRequestsError)
     })
 
+    test('counts an IPv6 client by its /64: new addresses in it do not buy new attempts', async () => {
+      const email = await emailOf(await world.member('staff', { passwordHash }))
+      for (let i = 1; i <= 10; i++) await failTimes(email, 1, `2001:db8:1:2::${i.toString(16)}`)
+      await failureOf(login.execute({ email, password: TEST_PASSWORD }, '2001:db8:1:2::ffff'), TooManyRequestsError)
+      expect((await login.execute({ email, password: TEST_PASSWORD }, '2001:db8:1:3::1')).tokenType).toBe('Bearer')
+    })
+
     test('a successful login clears the failures from its address', async () => {
       const email = await emailOf(await world.member('staff', { passwordHash }))
       await failTimes(email, 9)

@@ -12,6 +12,20 @@ export function isPublicAddress(address: string): boolean {
   return v6 !== undefined && isPublicIpv6(v6)
 }
 
+/**
+ * The block an address belongs to, for counting what comes from one client: an IPv6 address by its /64
+ * (one subscriber gets a whole /64 and can pick any address in it), an IPv4 address (also one written in
+ * IPv6) as itself. Anything else is returned as given.
+ */
+export function clientBlockOf(address: string): string {
+  if (parseIpv4(address) !== undefined) return address
+  const v6 = parseIpv6(address)
+  if (!v6) return address
+  const zeros = (from: number, to: number) => v6.slice(from, to).every((x) => x === 0)
+  if (zeros(0, 5) && v6[5] === 0xffff) return `${v6[6]! >> 8}.${v6[6]! & 255}.${v6[7]! >> 8}.${v6[7]! & 255}`
+  return `${v6.slice(0, 4).map((g) => g.toString(16)).join(':')}::/64`
+}
+
 /** [network, prefix length] pairs, IPv4 as a 32-bit number. */
 const NON_PUBLIC_V4: ReadonlyArray<readonly [string, number]> = [
   ['0.0.0.0', 8], // "this network", unspecified

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'bun:test'
-import { isPublicAddress } from '../../../src/domain/messaging/network-address'
+import { clientBlockOf, isPublicAddress } from '../../../src/domain/shared/network-address'
 
 describe('isPublicAddress', () => {
   test.each([
@@ -20,5 +20,16 @@ describe('isPublicAddress', () => {
 
   test.each(['', 'localhost', 'example.org', '256.0.0.1', '1.2.3', '1:2:3', '1::2::3', '12345::', '1.2.3.4.5'])('%s is no address, so not public', (text) => {
     expect(isPublicAddress(text)).toBe(false)
+  })
+})
+
+describe('clientBlockOf', () => {
+  test('an IPv6 address counts by its /64; IPv4, also written as IPv6, by itself; anything else as given', () => {
+    expect(clientBlockOf('2001:db8:1:2:aaaa::1')).toBe('2001:db8:1:2::/64')
+    expect(clientBlockOf('2001:0db8:0001:0002:ffff:ffff:ffff:ffff')).toBe('2001:db8:1:2::/64')
+    expect(clientBlockOf('2001:db8:1:3::1')).toBe('2001:db8:1:3::/64')
+    expect(clientBlockOf('::ffff:192.0.2.7')).toBe('192.0.2.7')
+    expect(clientBlockOf('192.0.2.7')).toBe('192.0.2.7')
+    expect(clientBlockOf('unknown')).toBe('unknown')
   })
 })
