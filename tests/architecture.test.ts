@@ -25,10 +25,11 @@ function layerOf(file: string, specifier: string): string {
   return relative(SRC, resolve(file, '..', specifier)).split('/')[0]!
 }
 
+// The container is the composition root's tool: every other layer is handed what it uses.
 const ALLOWED: Record<string, (layer: string) => boolean> = {
   domain: (layer) => layer === 'domain',
   application: (layer) => layer === 'domain' || layer === 'application',
-  adapters: (layer) => layer !== 'main',
+  adapters: (layer) => layer !== 'main' && layer !== 'package:inversify',
   main: () => true,
 }
 

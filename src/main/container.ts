@@ -73,6 +73,7 @@ import { RandomSecretTokens } from '../adapters/security/random-secret-tokens'
 import { JsonLogger } from '../adapters/system/json-logger'
 import { RandomIds } from '../adapters/system/random-ids'
 import { SystemClock } from '../adapters/system/system-clock'
+import type { UseCases } from '../application/use-cases'
 import type { Config } from './config'
 
 /** Typed names of the ports; the container is the only place that knows which adapter serves each. */
@@ -225,4 +226,66 @@ function service<T, A extends unknown[]>(
   dependencies: { [K in keyof A]: ServiceIdentifier<A[K]> },
 ): void {
   c.bind(type).toResolvedValue((...args: A) => new type(...args), dependencies as never)
+}
+
+/** Every use case the edges need, resolved once, by area. */
+export function useCasesOf(c: Container): UseCases {
+  return {
+    auth: {
+      authenticate: c.get(Authenticate),
+      login: c.get(Login),
+      refresh: c.get(RefreshSession),
+      logout: c.get(Logout),
+      acceptInvite: c.get(AcceptInvite),
+    },
+    constituents: {
+      search: c.get(SearchConstituents),
+      create: c.get(CreateConstituent),
+      update: c.get(UpdateConstituent),
+      listNeeds: c.get(ListConstituentNeeds),
+      merge: c.get(MergeConstituents),
+      listMatches: c.get(ListHouseholdMatches),
+      resolve: c.get(ResolveHouseholdMatch),
+    },
+    members: {
+      invite: c.get(InviteMember),
+      update: c.get(UpdateMember),
+      resend: c.get(ResendInvitation),
+      list: c.get(ListMembers),
+      getProfile: c.get(GetProfile),
+      updateProfile: c.get(UpdateProfile),
+    },
+    needs: {
+      create: c.get(CreateNeed),
+      submitPublic: c.get(SubmitPublicNeed),
+      list: c.get(ListNeeds),
+      get: c.get(GetNeed),
+      update: c.get(UpdateNeed),
+      addNote: c.get(AddNote),
+      listInteractions: c.get(ListNeedInteractions),
+      sendSms: c.get(SendSms),
+    },
+    organizations: {
+      getSettings: c.get(GetOrganizationSettings),
+      updateSettings: c.get(UpdateOrganizationSettings),
+      getEmail: c.get(GetEmailSettings),
+      updateEmail: c.get(UpdateEmailSettings),
+      testEmail: c.get(SendTestEmail),
+    },
+    partners: {
+      list: c.get(ListPartners),
+      create: c.get(CreatePartner),
+      update: c.get(UpdatePartner),
+    },
+    sms: {
+      receive: c.get(ReceiveSms),
+      recordStatus: c.get(RecordSmsStatus),
+    },
+    operations: {
+      createOrganization: c.get(CreateOrganization),
+      setOrganizationPhoneNumber: c.get(SetOrganizationPhoneNumber),
+      setMemberPassword: c.get(SetMemberPassword),
+      dispatchOutbox: c.get(DispatchOutbox),
+    },
+  }
 }

@@ -1,8 +1,7 @@
 import type { Container } from 'inversify'
 import { createHttpApp } from '../adapters/http/app'
-import { DispatchOutbox } from '../application/messaging/dispatch-outbox'
 import type { Config } from './config'
-import { createContainer, PORTS, type ContainerOverrides } from './container'
+import { createContainer, PORTS, useCasesOf, type ContainerOverrides } from './container'
 import { startOutboxWorker, type RunningWorker } from './outbox-worker'
 
 /**
@@ -40,7 +39,7 @@ export async function startServer<Prepared = void>(
   await persistence.migrate()
   let ready = false
   const app = createHttpApp({
-    container,
+    useCases: useCasesOf(container),
     logger: container.get(PORTS.logger),
     persistence,
     isReady: () => ready,
@@ -80,5 +79,5 @@ export async function startServer<Prepared = void>(
 
 /** The outbox worker alone (`intake worker`, for deployments that run it apart from the HTTP servers). */
 export function startWorker(container: Container, config: Config): RunningWorker {
-  return startOutboxWorker(container.get(DispatchOutbox), container.get(PORTS.logger), config.outboxPollMs)
+  return startOutboxWorker(useCasesOf(container).operations.dispatchOutbox, container.get(PORTS.logger), config.outboxPollMs)
 }

@@ -1,13 +1,13 @@
 import type { Container } from 'inversify'
 import { Argon2PasswordHasher } from '../../src/adapters/security/argon2-password-hasher'
 import type { Repositories } from '../../src/application/ports/repositories'
-import { CreateOrganization } from '../../src/application/organizations/create-organization'
+import type { UseCases } from '../../src/application/use-cases'
 import type { Actor } from '../../src/domain/auth/actor'
 import type { Profile, Role } from '../../src/domain/auth/roles'
 import type { Member } from '../../src/domain/members/member'
 import type { Partner } from '../../src/domain/partners/partner'
 import { loadConfig, type Config } from '../../src/main/config'
-import { createContainer, PORTS } from '../../src/main/container'
+import { createContainer, PORTS, useCasesOf } from '../../src/main/container'
 import { actorFor, aMember, aPartner } from './builders'
 import { FixedClock } from './fixed-clock'
 
@@ -23,6 +23,8 @@ export function testConfig(env: Record<string, string> = {}): Config {
 /** One organization, seen through a container with in-memory adapters and a fixed clock. */
 export interface World {
   container: Container
+  /** The use cases, as the edges are handed them. */
+  useCases: UseCases
   clock: FixedClock
   repositories: Repositories
   organizationId: string
@@ -41,7 +43,7 @@ export async function createWorld(config: Config = testConfig(), container?: Con
   const repositories = c.get(PORTS.repositories)
   const unitOfWork = c.get(PORTS.unitOfWork)
   const suffix = crypto.randomUUID().slice(0, 8)
-  const created = await c.get(CreateOrganization).execute({
+  const created = await useCasesOf(c).operations.createOrganization.execute({
     name: `Org ${suffix}`,
     slug: `org-${suffix}`,
     adminEmail: `admin-${suffix}@example.org`,
@@ -51,6 +53,7 @@ export async function createWorld(config: Config = testConfig(), container?: Con
   const defaultPartner = await repositories.partners.findById(created.organizationId, created.defaultPartnerId)
   return {
     container: c,
+    useCases: useCasesOf(c),
     clock,
     repositories,
     organizationId: created.organizationId,

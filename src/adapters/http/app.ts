@@ -1,10 +1,9 @@
 import './production-mode'
 import { openapi } from '@elysiajs/openapi'
 import { Elysia } from 'elysia'
-import type { Container } from 'inversify'
-import { Authenticate } from '../../application/auth/authenticate'
 import type { Logger } from '../../application/ports/logger'
 import type { Persistence } from '../../application/ports/persistence'
+import type { UseCases } from '../../application/use-cases'
 import { authRoutes } from './auth.routes'
 import { authentication } from './authentication'
 import { constituentsRoutes } from './constituents.routes'
@@ -19,7 +18,7 @@ import { rateLimits, type AnonymousRateLimiters } from './rate-limits'
 import { webhooksRoutes } from './webhooks.routes'
 
 export interface HttpDependencies {
-  container: Container
+  useCases: UseCases
   logger: Logger
   persistence: Persistence
   /** False until the database is migrated and the first-start bootstrap is done: /readyz says 503 till then. */
@@ -75,7 +74,7 @@ async function readBody(request: Request): Promise<string | undefined> {
 
 /** The whole HTTP surface: one Elysia plugin per area, the OpenAPI document generated from their schemas. */
 export function createHttpApp(deps: HttpDependencies) {
-  const auth = authentication(deps.container.get(Authenticate))
+  const auth = authentication(deps.useCases.auth.authenticate)
   const limits = rateLimits(deps.rateLimiters, deps.trustProxy)
   return new Elysia({ normalize: false })
     .use(
@@ -104,11 +103,11 @@ export function createHttpApp(deps: HttpDependencies) {
     // JSON, which it cannot see in a function and would otherwise document every body with no content.
     .onParse({ as: 'global' }, [parseBody, 'json'] as never)
     .use(healthRoutes(deps.persistence, deps.isReady))
-    .use(authRoutes(deps.container, auth, limits, deps.trustProxy))
-    .use(needsRoutes(deps.container, auth, limits))
-    .use(partnersRoutes(deps.container, auth))
-    .use(constituentsRoutes(deps.container, auth))
-    .use(membersRoutes(deps.container, auth))
-    .use(organizationsRoutes(deps.container, auth))
-    .use(webhooksRoutes(deps.container, deps.publicBaseUrl))
+    .use(authRoutes(deps.useCases.auth, auth, limits, deps.trustProxy))
+    .use(needsRoutes(deps.useCases.needs, auth, limits))
+    .use(partnersRoutes(deps.useCases.partners, auth))
+    .use(constituentsRoutes(deps.useCases.constituents, auth))
+    .use(membersRoutes(deps.useCases.members, auth))
+    .use(organizationsRoutes(deps.useCases.organizations, auth))
+    .use(webhooksRoutes(deps.useCases.sms, deps.publicBaseUrl))
 }

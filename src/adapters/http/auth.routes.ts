@@ -1,9 +1,5 @@
 import { Elysia, t } from 'elysia'
-import type { Container } from 'inversify'
-import { AcceptInvite } from '../../application/auth/accept-invite'
-import { Login } from '../../application/auth/login'
-import { Logout } from '../../application/auth/logout'
-import { RefreshSession } from '../../application/auth/refresh-session'
+import type { UseCases } from '../../application/use-cases'
 import type { AuthenticationPlugin } from './authentication'
 import { clientAddress } from './client-address'
 import { Body, problems } from './common.schemas'
@@ -19,11 +15,8 @@ const TokenPairSchema = t.Object({
 })
 const RefreshTokenBody = Body({ refreshToken: t.String({ minLength: 1, maxLength: 512 }) })
 
-export function authRoutes(c: Container, authentication: AuthenticationPlugin, rateLimits: RateLimits, trustProxy: boolean) {
-  const login = c.get(Login)
-  const refresh = c.get(RefreshSession)
-  const logout = c.get(Logout)
-  const acceptInvite = c.get(AcceptInvite)
+export function authRoutes(useCases: UseCases['auth'], authentication: AuthenticationPlugin, rateLimits: RateLimits, trustProxy: boolean) {
+  const { login, refresh, logout, acceptInvite } = useCases
 
   return new Elysia({ name: 'auth', prefix: '/api/auth', detail: { tags: ['Authentication'] } })
     .use(authentication)

@@ -1,12 +1,5 @@
 import { Elysia, t } from 'elysia'
-import type { Container } from 'inversify'
-import { CreateConstituent } from '../../application/constituents/create-constituent'
-import { ListConstituentNeeds } from '../../application/constituents/list-constituent-needs'
-import { ListHouseholdMatches } from '../../application/constituents/list-household-matches'
-import { MergeConstituents } from '../../application/constituents/merge-constituents'
-import { ResolveHouseholdMatch } from '../../application/constituents/resolve-household-match'
-import { SearchConstituents } from '../../application/constituents/search-constituents'
-import { UpdateConstituent } from '../../application/constituents/update-constituent'
+import type { UseCases } from '../../application/use-cases'
 import type { AuthenticationPlugin } from './authentication'
 import { IdParams, PageQuery, problems } from './common.schemas'
 import {
@@ -25,14 +18,8 @@ import { NeedSchema, needView } from './needs.schemas'
 import { pagedResponse } from './paging'
 
 // interface §4.8 to §4.12; contract §5
-export function constituentsRoutes(c: Container, authentication: AuthenticationPlugin) {
-  const search = c.get(SearchConstituents)
-  const create = c.get(CreateConstituent)
-  const update = c.get(UpdateConstituent)
-  const listNeeds = c.get(ListConstituentNeeds)
-  const merge = c.get(MergeConstituents)
-  const listMatches = c.get(ListHouseholdMatches)
-  const resolve = c.get(ResolveHouseholdMatch)
+export function constituentsRoutes(useCases: UseCases['constituents'], authentication: AuthenticationPlugin) {
+  const { search, create, update, listNeeds, merge, listMatches, resolve } = useCases
 
   const constituents = new Elysia({ name: 'constituents', prefix: '/api/constituents', detail: { tags: ['Constituents'] } })
     .use(authentication)

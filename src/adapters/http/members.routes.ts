@@ -1,23 +1,13 @@
 import { Elysia, t } from 'elysia'
-import type { Container } from 'inversify'
-import { InviteMember } from '../../application/members/invite-member'
-import { ListMembers } from '../../application/members/list-members'
-import { ResendInvitation } from '../../application/members/resend-invitation'
-import { UpdateMember } from '../../application/members/update-member'
-import { GetProfile, UpdateProfile } from '../../application/profile/profile'
+import type { UseCases } from '../../application/use-cases'
 import type { AuthenticationPlugin } from './authentication'
 import { IdParams, PageQuery, problems } from './common.schemas'
 import { InviteMemberBody, MemberSchema, ProfileSchema, ResendInvitationBody, UpdateMemberBody, UpdateProfileBody } from './members.schemas'
 import { pagedResponse } from './paging'
 
 // interface §4.15 to §4.17
-export function membersRoutes(c: Container, authentication: AuthenticationPlugin) {
-  const invite = c.get(InviteMember)
-  const update = c.get(UpdateMember)
-  const resend = c.get(ResendInvitation)
-  const list = c.get(ListMembers)
-  const getProfile = c.get(GetProfile)
-  const updateProfile = c.get(UpdateProfile)
+export function membersRoutes(useCases: UseCases['members'], authentication: AuthenticationPlugin) {
+  const { invite, update, resend, list, getProfile, updateProfile } = useCases
 
   const members = new Elysia({ name: 'members', prefix: '/api/members', detail: { tags: ['Members'] } })
     .use(authentication)

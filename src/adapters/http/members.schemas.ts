@@ -1,7 +1,6 @@
 import { t } from 'elysia'
 import { PROFILES, ROLES } from '../../domain/auth/roles'
 import { E164_PATTERN } from '../../domain/constituents/contact'
-import type { MemberView } from '../../domain/members/member'
 import { Body, NAME, OneOf, Uuid } from './common.schemas'
 
 // interface §2.4, §2.8, §4.15 to §4.17; contract §7

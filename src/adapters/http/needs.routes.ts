@@ -1,13 +1,5 @@
 import { Elysia, t } from 'elysia'
-import type { Container } from 'inversify'
-import { AddNote } from '../../application/needs/add-note'
-import { CreateNeed } from '../../application/needs/create-need'
-import { GetNeed } from '../../application/needs/get-need'
-import { ListNeedInteractions } from '../../application/needs/list-need-interactions'
-import { ListNeeds } from '../../application/needs/list-needs'
-import { SubmitPublicNeed } from '../../application/needs/submit-public-need'
-import { UpdateNeed } from '../../application/needs/update-need'
-import { SendSms } from '../../application/sms/send-sms'
+import type { UseCases } from '../../application/use-cases'
 import type { NeedStatus } from '../../domain/needs/need'
 import type { AuthenticationPlugin } from './authentication'
 import { IdParams, problems, Uuid } from './common.schemas'
@@ -29,15 +21,8 @@ import { pagedResponse } from './paging'
 import type { RateLimits } from './rate-limits'
 
 // interface §4.1 to §4.6; contract §4
-export function needsRoutes(c: Container, authentication: AuthenticationPlugin, rateLimits: RateLimits) {
-  const createNeed = c.get(CreateNeed)
-  const submitPublicNeed = c.get(SubmitPublicNeed)
-  const listNeeds = c.get(ListNeeds)
-  const getNeed = c.get(GetNeed)
-  const updateNeed = c.get(UpdateNeed)
-  const addNote = c.get(AddNote)
-  const listInteractions = c.get(ListNeedInteractions)
-  const sendSms = c.get(SendSms)
+export function needsRoutes(useCases: UseCases['needs'], authentication: AuthenticationPlugin, rateLimits: RateLimits) {
+  const { create, submitPublic, list, get, update, addNote, listInteractions, sendSms } = useCases
 
   return new Elysia({ name: 'needs', prefix: '/api/needs', detail: { tags: ['Needs'] } })
     .use(authentication)
@@ -46,7 +31,7 @@ export function needsRoutes(c: Container, authentication: AuthenticationPlugin, 
       '/public',
       async ({ body, set }) => {
         set.status = 201
-        return needView(await submitPublicNeed.execute(body))
+        return needView(await submitPublic.execute(body))
       },
       {
         rateLimit: 'publicIntake',
@@ -59,7 +44,7 @@ export function needsRoutes(c: Container, authentication: AuthenticationPlugin, 
       '',
       async ({ actor, body, set }) => {
         set.status = 201
-        return needView(await createNeed.execute(actor, body))
+        return needView(await create.execute(actor, body))
       },
       {
         auth: true,
@@ -78,7 +63,7 @@ export function needsRoutes(c: Container, authentication: AuthenticationPlugin, 
           ...(query.assignedTo ? { assignedTo: query.assignedTo } : {}),
           ...(query.constituentId ? { constituentId: query.constituentId } : {}),
         }
-        return pagedResponse(context, (page) => listNeeds.execute(context.actor, filter, page), needView)
+        return pagedResponse(context, (page) => list.execute(context.actor, filter, page), needView)
       },
       {
         auth: true,
@@ -87,13 +72,13 @@ export function needsRoutes(c: Container, authentication: AuthenticationPlugin, 
         detail: { summary: 'List needs, newest first; paging in X-Total-Count and Link' },
       },
     )
-    .get('/:id', async ({ actor, params }) => needView(await getNeed.execute(actor, params.id)), {
+    .get('/:id', async ({ actor, params }) => needView(await get.execute(actor, params.id)), {
       auth: true,
       params: NeedIdOrReferenceParams,
       response: { 200: NeedSchema, ...problems(400, 401, 403, 404) },
       detail: { summary: 'Read a need by id or reference number' },
     })
-    .put('/:id', async ({ actor, params, body }) => needView(await updateNeed.execute(actor, params.id, body)), {
+    .put('/:id', async ({ actor, params, body }) => needView(await update.execute(actor, params.id, body)), {
       auth: true,
       params: IdParams,
       body: UpdateNeedBody,

@@ -1,7 +1,6 @@
 import { Elysia, t } from 'elysia'
-import type { Container } from 'inversify'
-import { GetEmailSettings, SendTestEmail, UpdateEmailSettings, type MaskedEmailSettings } from '../../application/organizations/email-settings'
-import { GetOrganizationSettings, UpdateOrganizationSettings } from '../../application/organizations/organization-settings'
+import type { UseCases } from '../../application/use-cases'
+import { type MaskedEmailSettings } from '../../application/organizations/email-settings'
 import { EMAIL_PROVIDERS } from '../../domain/messaging/email'
 import { DEFAULT_MAX_CONCURRENCY, SHORT_CODE_PATTERN, SLUG_MAX_LENGTH, SLUG_PATTERN } from '../../domain/organizations/organization'
 import type { AuthenticationPlugin } from './authentication'
@@ -45,12 +44,8 @@ function maskedJson(settings: MaskedEmailSettings) {
   return { ...settings, updatedAt: settings.updatedAt.toISOString() }
 }
 
-export function organizationsRoutes(c: Container, authentication: AuthenticationPlugin) {
-  const getSettings = c.get(GetOrganizationSettings)
-  const updateSettings = c.get(UpdateOrganizationSettings)
-  const getEmail = c.get(GetEmailSettings)
-  const updateEmail = c.get(UpdateEmailSettings)
-  const testEmail = c.get(SendTestEmail)
+export function organizationsRoutes(useCases: UseCases['organizations'], authentication: AuthenticationPlugin) {
+  const { getSettings, updateSettings, getEmail, updateEmail, testEmail } = useCases
 
   return new Elysia({ name: 'organizations', prefix: '/api/organizations/settings', detail: { tags: ['Organization'] } })
     .use(authentication)

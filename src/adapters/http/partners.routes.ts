@@ -1,23 +1,18 @@
 import { Elysia, t } from 'elysia'
-import type { Container } from 'inversify'
-import { CreatePartner } from '../../application/partners/create-partner'
-import { ListPartners } from '../../application/partners/list-partners'
-import { UpdatePartner } from '../../application/partners/update-partner'
+import type { UseCases } from '../../application/use-cases'
 import type { AuthenticationPlugin } from './authentication'
 import { IdParams, PageQuery, problems } from './common.schemas'
 import { pagedResponse } from './paging'
 import { CreatePartnerBody, PartnerSchema, partnerView, UpdatePartnerBody } from './partners.schemas'
 
-export function partnersRoutes(c: Container, authentication: AuthenticationPlugin) {
-  const listPartners = c.get(ListPartners)
-  const createPartner = c.get(CreatePartner)
-  const updatePartner = c.get(UpdatePartner)
+export function partnersRoutes(useCases: UseCases['partners'], authentication: AuthenticationPlugin) {
+  const { list, create, update } = useCases
 
   return new Elysia({ name: 'partners', prefix: '/api/partners', detail: { tags: ['Partners'] } })
     .use(authentication)
     .get(
       '',
-      (context) => pagedResponse(context, (page) => listPartners.execute(context.actor, page), partnerView),
+      (context) => pagedResponse(context, (page) => list.execute(context.actor, page), partnerView),
       {
         auth: true,
         query: t.Object(PageQuery, { additionalProperties: false }),
@@ -29,7 +24,7 @@ export function partnersRoutes(c: Container, authentication: AuthenticationPlugi
       '',
       async ({ actor, body, set }) => {
         set.status = 201
-        return partnerView(await createPartner.execute(actor, body))
+        return partnerView(await create.execute(actor, body))
       },
       {
         auth: true,
@@ -38,7 +33,7 @@ export function partnersRoutes(c: Container, authentication: AuthenticationPlugi
         detail: { summary: 'Add a partner' },
       },
     )
-    .put('/:id', async ({ actor, params, body }) => partnerView(await updatePartner.execute(actor, params.id, body)), {
+    .put('/:id', async ({ actor, params, body }) => partnerView(await update.execute(actor, params.id, body)), {
       auth: true,
       params: IdParams,
       body: UpdatePartnerBody,

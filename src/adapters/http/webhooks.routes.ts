@@ -1,16 +1,13 @@
 import { Elysia, t } from 'elysia'
-import type { Container } from 'inversify'
-import { ReceiveSms } from '../../application/sms/receive-sms'
-import { RecordSmsStatus } from '../../application/sms/record-sms-status'
+import type { UseCases } from '../../application/use-cases'
 import { problems } from './common.schemas'
 
 // contract §8: Twilio posts form-encoded parameters, signed in X-Twilio-Signature over the public URL
 const TwilioParams = t.Record(t.String({ maxLength: 100 }), t.String({ maxLength: 5000 }), { maxProperties: 100 })
 const EMPTY_TWIML = '<?xml version="1.0" encoding="UTF-8"?><Response></Response>'
 
-export function webhooksRoutes(c: Container, publicBaseUrl: string) {
-  const receive = c.get(ReceiveSms)
-  const recordStatus = c.get(RecordSmsStatus)
+export function webhooksRoutes(useCases: UseCases['sms'], publicBaseUrl: string) {
+  const { receive, recordStatus } = useCases
   /** What Twilio signed: the address it was given (behind a proxy, not the one this server sees). */
   const signedRequest = (request: Request, params: Record<string, string>) => {
     const { pathname, search } = new URL(request.url)

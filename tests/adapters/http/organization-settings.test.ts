@@ -1,8 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { existsSync, readFileSync } from 'node:fs'
 import { createServer, type AddressInfo } from 'node:net'
 import { SMTPServer } from 'smtp-server'
-import { PORTS } from '../../../src/main/container'
 import { startTestServer, type TestServer } from '../../support/http'
 import { TEST_PASSWORD, type World } from '../../support/world'
 import { deliverUntil, expectBadRequest, expectProblem, invitationIn, ISO_MS, loggedEmailsTo, loggedInvitationTo } from './helpers'

@@ -1,9 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'bun:test'
-import { readdirSync, readFileSync } from 'node:fs'
-import { basename, dirname, join } from 'node:path'
+import { join } from 'node:path'
 import { http, HttpResponse } from 'msw'
 import { setupServer } from 'msw/node'
-import { PORTS } from '../../../src/main/container'
 import { startTestServer, type ApiResponse, type TestServer } from '../../support/http'
 
 // Issue 4's acceptance check, through the real HTTP server over a SQLite file: an organization's email key

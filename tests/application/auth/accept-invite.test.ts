@@ -1,8 +1,6 @@
 import { beforeEach, describe, expect, test } from 'bun:test'
 import { AcceptInvite } from '../../../src/application/auth/accept-invite'
-import { Authenticate } from '../../../src/application/auth/authenticate'
 import { Login } from '../../../src/application/auth/login'
-import { InviteMember } from '../../../src/application/members/invite-member'
 import { InvalidError, UnauthorizedError } from '../../../src/domain/errors'
 import { INVITATION_LIFETIME_MS } from '../../../src/domain/members/invitation'
 import type { MemberView } from '../../../src/domain/members/member'
@@ -20,9 +18,9 @@ let invited: MemberView
 let token: string
 beforeEach(async () => {
   world = await createMailWorld()
-  acceptInvite = world.container.get(AcceptInvite)
-  login = world.container.get(Login)
-  invited = await world.container.get(InviteMember).execute(world.admin, { email: 'Invited@Example.org', role: 'staff' })
+  acceptInvite = world.useCases.auth.acceptInvite
+  login = world.useCases.auth.login
+  invited = await world.useCases.members.invite.execute(world.admin, { email: 'Invited@Example.org', role: 'staff' })
   await world.dispatch()
   token = tokenIn(world.logged().find((m) => m.to === 'invited@example.org')!)
 })
@@ -34,7 +32,7 @@ describe('AcceptInvite', () => {
     const tokens = await acceptInvite.execute({ token, password: PASSWORD })
     expect(tokens).toMatchObject({ tokenType: 'Bearer', expiresIn: 900 })
     expect(world.container.get(PORTS.accessTokens).verify(tokens.accessToken)).toMatchObject({ memberId: invited.id, organizationId: world.organizationId })
-    const actor = await world.container.get(Authenticate).execute(tokens.accessToken)
+    const actor = await world.useCases.auth.authenticate.execute(tokens.accessToken)
     expect(actor).toMatchObject({ memberId: invited.id, role: 'staff' })
   })
 
@@ -105,7 +103,7 @@ describe('AcceptInvite', () => {
   })
 
   test('each invitation confirms only its own member', async () => {
-    const other = await world.container.get(InviteMember).execute(world.admin, { email: 'second@example.org', role: 'staff' })
+    const other = await world.useCases.members.invite.execute(world.admin, { email: 'second@example.org', role: 'staff' })
     await acceptInvite.execute({ token, password: PASSWORD })
     expect((await world.repositories.members.findById(world.organizationId, other.id))!.isConfirmed).toBe(false)
   })

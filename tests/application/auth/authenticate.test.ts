@@ -1,9 +1,6 @@
 import { createHmac } from 'node:crypto'
 import { beforeEach, describe, expect, test } from 'bun:test'
 import { Authenticate } from '../../../src/application/auth/authenticate'
-import { Login } from '../../../src/application/auth/login'
-import { Logout } from '../../../src/application/auth/logout'
-import { RefreshSession } from '../../../src/application/auth/refresh-session'
 import { TokenPairIssuer } from '../../../src/application/auth/token-pair'
 import type { Actor } from '../../../src/domain/auth/actor'
 import { UnauthorizedError } from '../../../src/domain/errors'
@@ -17,7 +14,7 @@ let world: World
 let authenticate: Authenticate
 beforeEach(async () => {
   world = await createWorld()
-  authenticate = world.container.get(Authenticate)
+  authenticate = world.useCases.auth.authenticate
 })
 
 const memberOf = async (actor: Actor) => (await world.repositories.members.findById(actor.organizationId, actor.memberId))!
@@ -42,7 +39,7 @@ const decode = (part: string) => JSON.parse(Buffer.from(part, 'base64url').toStr
 describe('Authenticate', () => {
   test('turns a token from login into the acting member', async () => {
     const email = (await memberOf(world.admin)).email
-    const { accessToken } = await world.container.get(Login).execute({ email, password: TEST_PASSWORD })
+    const { accessToken } = await world.useCases.auth.login.execute({ email, password: TEST_PASSWORD })
     expect(await authenticate.execute(accessToken)).toEqual(world.admin)
   })
 
@@ -89,22 +86,22 @@ describe('Authenticate', () => {
     test('logout ends the access token of its session at once, and only of that session', async () => {
       const first = await sessionOf(world.admin)
       const second = await sessionOf(world.admin)
-      await world.container.get(Logout).execute(world.admin, first.refreshToken)
+      await world.useCases.auth.logout.execute(world.admin, first.refreshToken)
       expect(await refusalOf(first.accessToken)).toBe('ended')
       expect((await authenticate.execute(second.accessToken)).memberId).toBe(world.admin.memberId)
     })
 
     test('an access token outlives the refresh that rotated its refresh token: the session goes on', async () => {
       const first = await sessionOf(world.admin)
-      const second = await world.container.get(RefreshSession).execute(first.refreshToken)
+      const second = await world.useCases.auth.refresh.execute(first.refreshToken)
       expect((await authenticate.execute(first.accessToken)).memberId).toBe(world.admin.memberId)
       expect((await authenticate.execute(second.accessToken)).memberId).toBe(world.admin.memberId)
     })
 
     test('a reused refresh token revokes the session, and every access token of it stops working', async () => {
       const first = await sessionOf(world.admin)
-      const second = await world.container.get(RefreshSession).execute(first.refreshToken)
-      await failureOf(world.container.get(RefreshSession).execute(first.refreshToken), UnauthorizedError)
+      const second = await world.useCases.auth.refresh.execute(first.refreshToken)
+      await failureOf(world.useCases.auth.refresh.execute(first.refreshToken), UnauthorizedError)
       expect(await refusalOf(first.accessToken)).toBe('ended')
       expect(await refusalOf(second.accessToken)).toBe('ended')
     })

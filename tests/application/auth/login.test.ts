@@ -14,7 +14,7 @@ let login: Login
 let passwordHash: string
 beforeEach(async () => {
   world = await createWorld()
-  login = world.container.get(Login)
+  login = world.useCases.auth.login
   passwordHash = await world.container.get(PORTS.passwords).hash(TEST_PASSWORD)
 })
 

@@ -1,5 +1,4 @@
 import { beforeEach, describe, expect, test } from 'bun:test'
-import { Login } from '../../../src/application/auth/login'
 import { Logout } from '../../../src/application/auth/logout'
 import { RefreshSession } from '../../../src/application/auth/refresh-session'
 import { UnauthorizedError } from '../../../src/domain/errors'
@@ -12,13 +11,13 @@ let logout: Logout
 let refresh: RefreshSession
 beforeEach(async () => {
   world = await createWorld()
-  logout = world.container.get(Logout)
-  refresh = world.container.get(RefreshSession)
+  logout = world.useCases.auth.logout
+  refresh = world.useCases.auth.refresh
 })
 
 async function logIn(actor = world.admin) {
   const email = (await world.repositories.members.findById(actor.organizationId, actor.memberId))!.email
-  return world.container.get(Login).execute({ email, password: TEST_PASSWORD })
+  return world.useCases.auth.login.execute({ email, password: TEST_PASSWORD })
 }
 
 describe('Logout', () => {

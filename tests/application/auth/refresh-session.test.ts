@@ -1,6 +1,5 @@
 import type { AccessTokenClaims } from '../../../src/application/ports/security'
 import { beforeEach, describe, expect, test } from 'bun:test'
-import { Login } from '../../../src/application/auth/login'
 import { RefreshSession } from '../../../src/application/auth/refresh-session'
 import { UnauthorizedError } from '../../../src/domain/errors'
 import { PORTS } from '../../../src/main/container'
@@ -14,11 +13,11 @@ let refresh: RefreshSession
 let adminEmail: string
 beforeEach(async () => {
   world = await createWorld()
-  refresh = world.container.get(RefreshSession)
+  refresh = world.useCases.auth.refresh
   adminEmail = (await world.repositories.members.findById(world.organizationId, world.admin.memberId))!.email
 })
 
-const logIn = () => world.container.get(Login).execute({ email: adminEmail, password: TEST_PASSWORD })
+const logIn = () => world.useCases.auth.login.execute({ email: adminEmail, password: TEST_PASSWORD })
 const claimsOf = (accessToken: string) => world.container.get(PORTS.accessTokens).verify(accessToken) as AccessTokenClaims
 
 describe('RefreshSession', () => {

@@ -1,6 +1,5 @@
 import { beforeEach, describe, expect, test } from 'bun:test'
 import { CreateConstituent } from '../../../src/application/constituents/create-constituent'
-import { SearchConstituents } from '../../../src/application/constituents/search-constituents'
 import { ForbiddenError, InvalidError } from '../../../src/domain/errors'
 import { createWorld, type World } from '../../support/world'
 import { failureOf, pathsOf } from '../failure-of'
@@ -10,10 +9,10 @@ let world: World
 let create: CreateConstituent
 beforeEach(async () => {
   world = await createWorld()
-  create = world.container.get(CreateConstituent)
+  create = world.useCases.constituents.create
 })
 
-const count = async () => (await world.container.get(SearchConstituents).execute(world.admin, '', ALL)).total
+const count = async () => (await world.useCases.constituents.search.execute(world.admin, '', ALL)).total
 const ANA = {
   firstName: 'Ana',
   lastName: 'Lopez',

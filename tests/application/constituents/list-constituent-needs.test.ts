@@ -19,7 +19,7 @@ let atShelter: Need
 let confidentialAtPantry: Need
 beforeEach(async () => {
   world = await createWorld()
-  list = world.container.get(ListConstituentNeeds)
+  list = world.useCases.constituents.listNeeds
   pantry = await world.partner({ name: 'Pantry' })
   shelter = await world.partner({ name: 'Shelter' })
   ana = await register(world, { firstName: 'Ana', phone: '+15551234567' })

@@ -1,6 +1,5 @@
 import { beforeEach, describe, expect, test } from 'bun:test'
 import { ListHouseholdMatches } from '../../../src/application/constituents/list-household-matches'
-import { ResolveHouseholdMatch } from '../../../src/application/constituents/resolve-household-match'
 import type { HouseholdMatch } from '../../../src/domain/constituents/household-match'
 import { ForbiddenError } from '../../../src/domain/errors'
 import { createWorld, type World } from '../../support/world'
@@ -13,13 +12,13 @@ let list: ListHouseholdMatches
 let matches: HouseholdMatch[]
 beforeEach(async () => {
   world = await createWorld()
-  list = world.container.get(ListHouseholdMatches)
+  list = world.useCases.constituents.listMatches
   for (const phone of ['+15550000001', '+15550000002', '+15550000003', '+15550000004']) {
     await register(world, { phone })
     await register(world, { phone })
   }
   matches = (await list.execute(world.admin, undefined, ALL)).items.reverse()
-  const resolve = world.container.get(ResolveHouseholdMatch)
+  const resolve = world.useCases.constituents.resolve
   await resolve.execute(world.admin, matches[1]!.id, { action: 'DISMISS' })
   await resolve.execute(world.admin, matches[2]!.id, { action: 'MERGE_HOUSEHOLD' })
 })

@@ -15,7 +15,7 @@ let ana: Constituent
 let anna: Constituent
 beforeEach(async () => {
   world = await createWorld()
-  merge = world.container.get(MergeConstituents)
+  merge = world.useCases.constituents.merge
   ana = await register(world, { firstName: 'Ana', lastName: 'Lopez', phone: '+15551234567', addressCity: 'Springfield' })
   anna = await register(world, { firstName: 'Anna', lastName: 'Lopez', phone: '+15551234567', email: 'anna@example.org' })
 })

@@ -19,7 +19,7 @@ let annasNeed: Need
 let match: HouseholdMatch
 beforeEach(async () => {
   world = await createWorld()
-  resolve = world.container.get(ResolveHouseholdMatch)
+  resolve = world.useCases.constituents.resolve
   anasNeed = await needFor(world, { customFields: { firstName: 'Ana', lastName: 'Lopez', phone: '+15551234567' } })
   annasNeed = await needFor(world, { customFields: { firstName: 'Anna', lastName: 'Lopez', phone: '+15551234567', email: 'anna@example.org' } })
   ana = (await storedConstituent(world, anasNeed.constituentId!))!

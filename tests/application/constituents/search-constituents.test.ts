@@ -14,7 +14,7 @@ let mary: Constituent
 let lee: Constituent
 beforeEach(async () => {
   world = await createWorld()
-  search = world.container.get(SearchConstituents)
+  search = world.useCases.constituents.search
   jose = await register(world, {
     firstName: 'José',
     lastName: 'García López',

@@ -1,5 +1,4 @@
 import { CreateConstituent } from '../../../src/application/constituents/create-constituent'
-import { ListHouseholdMatches } from '../../../src/application/constituents/list-household-matches'
 import { CreateNeed, type CreateNeedInput } from '../../../src/application/needs/create-need'
 import type { Constituent } from '../../../src/domain/constituents/constituent'
 import type { ContactDetails } from '../../../src/domain/constituents/contact'
@@ -17,18 +16,18 @@ export const ALL = { page: 1, limit: 100 }
 /** Registers a constituent through CreateConstituent (so duplicate detection runs). */
 export async function register(world: World, details: ContactDetails, householdId?: string): Promise<Constituent> {
   world.clock.advance(60_000)
-  return world.container.get(CreateConstituent).execute(world.admin, { ...details, ...(householdId ? { householdId } : {}) })
+  return world.useCases.constituents.create.execute(world.admin, { ...details, ...(householdId ? { householdId } : {}) })
 }
 
 /** Creates a need for the default partner through CreateNeed. */
 export async function needFor(world: World, input: Partial<CreateNeedInput> = {}): Promise<Need> {
   world.clock.advance(60_000)
-  return world.container.get(CreateNeed).execute(world.admin, { partnerId: world.defaultPartner.id, ...input })
+  return world.useCases.needs.create.execute(world.admin, { partnerId: world.defaultPartner.id, ...input })
 }
 
 /** The organization's household matches, newest first. */
 export async function matchesOf(world: World, status?: MatchStatus): Promise<HouseholdMatch[]> {
-  return (await world.container.get(ListHouseholdMatches).execute(world.admin, status, ALL)).items
+  return (await world.useCases.constituents.listMatches.execute(world.admin, status, ALL)).items
 }
 
 /** The (unordered) pair of constituents a match names, sorted so pairs compare equal. */

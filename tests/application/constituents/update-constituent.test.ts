@@ -1,6 +1,4 @@
 import { beforeEach, describe, expect, test } from 'bun:test'
-import { ResolveHouseholdMatch } from '../../../src/application/constituents/resolve-household-match'
-import { SearchConstituents } from '../../../src/application/constituents/search-constituents'
 import { UpdateConstituent } from '../../../src/application/constituents/update-constituent'
 import type { Constituent } from '../../../src/domain/constituents/constituent'
 import { ForbiddenError, InvalidError, NotFoundError } from '../../../src/domain/errors'
@@ -13,7 +11,7 @@ let update: UpdateConstituent
 let ana: Constituent
 beforeEach(async () => {
   world = await createWorld()
-  update = world.container.get(UpdateConstituent)
+  update = world.useCases.constituents.update
   ana = await register(world, { firstName: 'Ana', lastName: 'Lopez', phone: '+15551234567', email: 'ana@example.org', addressCity: 'Springfield' })
 })
 
@@ -43,7 +41,7 @@ describe('UpdateConstituent', () => {
 
   test('is found by search under its new name', async () => {
     await update.execute(world.admin, ana.id, { lastName: 'Núñez' })
-    const search = world.container.get(SearchConstituents)
+    const search = world.useCases.constituents.search
     expect((await search.execute(world.admin, 'nunez', ALL)).items.map((c) => c.id)).toEqual([ana.id])
     expect((await search.execute(world.admin, 'lopez', ALL)).items).toEqual([])
   })
@@ -112,7 +110,7 @@ describe('UpdateConstituent', () => {
     test('does not reopen a pair someone dismissed', async () => {
       const ben = await register(world, { firstName: 'Ben', phone: ana.phone! })
       const [match] = await matchesOf(world)
-      await world.container.get(ResolveHouseholdMatch).execute(world.admin, match!.id, { action: 'DISMISS' })
+      await world.useCases.constituents.resolve.execute(world.admin, match!.id, { action: 'DISMISS' })
       await update.execute(world.admin, ben.id, { phone: PHONE_B })
       await update.execute(world.admin, ben.id, { phone: ana.phone!, email: ana.email! })
       expect(await matchesOf(world, 'OPEN')).toEqual([])
@@ -122,7 +120,7 @@ describe('UpdateConstituent', () => {
     test('still finds new candidates for a constituent with a dismissed pair', async () => {
       const ben = await register(world, { firstName: 'Ben', phone: ana.phone! })
       const [match] = await matchesOf(world)
-      await world.container.get(ResolveHouseholdMatch).execute(world.admin, match!.id, { action: 'DISMISS' })
+      await world.useCases.constituents.resolve.execute(world.admin, match!.id, { action: 'DISMISS' })
       const cara = await register(world, { firstName: 'Cara', email: 'cara@example.org' })
       await update.execute(world.admin, ben.id, { email: 'cara@example.org' })
       expect((await matchesOf(world, 'OPEN')).map(pairOf)).toEqual([pair(ben, cara)])

@@ -13,7 +13,7 @@ let invite: InviteMember
 let pantry: Partner
 beforeEach(async () => {
   world = await createMailWorld()
-  invite = world.container.get(InviteMember)
+  invite = world.useCases.members.invite
   pantry = await world.partner({ name: 'Pantry' })
 })
 

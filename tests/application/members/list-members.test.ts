@@ -19,7 +19,7 @@ let shelterAgent: Actor
 let staff: Actor
 beforeEach(async () => {
   world = await createWorld()
-  listMembers = world.container.get(ListMembers)
+  listMembers = world.useCases.members.list
   pantry = await world.partner({ name: 'Pantry' })
   shelter = await world.partner({ name: 'Shelter' })
   // createdAt one minute apart, so "newest first" has one answer

@@ -1,6 +1,4 @@
 import { beforeEach, describe, expect, test } from 'bun:test'
-import { AcceptInvite } from '../../../src/application/auth/accept-invite'
-import { InviteMember } from '../../../src/application/members/invite-member'
 import { ResendInvitation } from '../../../src/application/members/resend-invitation'
 import { ConflictError, ForbiddenError, InvalidError, NotFoundError } from '../../../src/domain/errors'
 import { failureOf } from '../failure-of'
@@ -13,7 +11,7 @@ beforeEach(async () => {
 })
 
 async function invite(email = 'new@example.org') {
-  const member = await world.container.get(InviteMember).execute(world.admin, { email, role: 'staff' })
+  const member = await world.useCases.members.invite.execute(world.admin, { email, role: 'staff' })
   await world.dispatch()
   return member
 }
@@ -25,26 +23,26 @@ describe('ResendInvitation', () => {
     const member = await invite()
     const first = tokenIn(invitationsTo('new@example.org')[0]!)
     world.clock.advance(8 * DAY)
-    await world.container.get(ResendInvitation).execute(world.admin, member.id)
+    await world.useCases.members.resend.execute(world.admin, member.id)
     await world.dispatch()
     const emails = invitationsTo('new@example.org')
     expect(emails).toHaveLength(2)
-    await failureOf(world.container.get(AcceptInvite).execute({ token: first, password: 'a long enough password' }), InvalidError)
-    const tokens = await world.container.get(AcceptInvite).execute({ token: tokenIn(emails[1]!), password: 'a long enough password' })
+    await failureOf(world.useCases.auth.acceptInvite.execute({ token: first, password: 'a long enough password' }), InvalidError)
+    const tokens = await world.useCases.auth.acceptInvite.execute({ token: tokenIn(emails[1]!), password: 'a long enough password' })
     expect(tokens.tokenType).toBe('Bearer')
   })
 
   test('links the app gives point where it says', async () => {
     const member = await invite()
-    await world.container.get(ResendInvitation).execute(world.admin, member.id, 'https://app.example.net')
+    await world.useCases.members.resend.execute(world.admin, member.id, 'https://app.example.net')
     await world.dispatch()
     expect(invitationsTo('new@example.org')[1]!.text).toContain('https://app.example.net/accept-invite?token=')
   })
 
   test('a member who already accepted cannot be invited again (Conflict), and nothing is sent', async () => {
     const member = await invite()
-    await world.container.get(AcceptInvite).execute({ token: tokenIn(invitationsTo('new@example.org')[0]!), password: 'a long enough password' })
-    await failureOf(world.container.get(ResendInvitation).execute(world.admin, member.id), ConflictError)
+    await world.useCases.auth.acceptInvite.execute({ token: tokenIn(invitationsTo('new@example.org')[0]!), password: 'a long enough password' })
+    await failureOf(world.useCases.members.resend.execute(world.admin, member.id), ConflictError)
     await world.dispatch()
     expect(invitationsTo('new@example.org')).toHaveLength(1)
   })
@@ -52,7 +50,7 @@ describe('ResendInvitation', () => {
   test("another organization's member is Member not found; staff may not resend (Forbidden)", async () => {
     const member = await invite()
     const other = await world.otherOrganization()
-    expect((await failureOf(world.container.get(ResendInvitation).execute(other.admin, member.id), NotFoundError)).message).toBe('Member not found')
-    await failureOf(world.container.get(ResendInvitation).execute(await world.member('staff'), member.id), ForbiddenError)
+    expect((await failureOf(world.useCases.members.resend.execute(other.admin, member.id), NotFoundError)).message).toBe('Member not found')
+    await failureOf(world.useCases.members.resend.execute(await world.member('staff'), member.id), ForbiddenError)
   })
 })

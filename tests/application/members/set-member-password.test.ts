@@ -14,8 +14,8 @@ let setPassword: SetMemberPassword
 let login: Login
 beforeEach(async () => {
   world = await createWorld()
-  setPassword = world.container.get(SetMemberPassword)
-  login = world.container.get(Login)
+  setPassword = world.useCases.operations.setMemberPassword
+  login = world.useCases.auth.login
 })
 
 const memberOf = async (actor: Actor, w = world) => (await w.repositories.members.findById(actor.organizationId, actor.memberId))!

@@ -13,7 +13,7 @@ let pantry: Partner
 let shelter: Partner
 beforeEach(async () => {
   world = await createWorld()
-  updateMember = world.container.get(UpdateMember)
+  updateMember = world.useCases.members.update
   pantry = await world.partner({ name: 'Pantry' })
   shelter = await world.partner({ name: 'Shelter' })
 })

@@ -1,7 +1,6 @@
 import { beforeEach, describe, expect, test } from 'bun:test'
 import { DispatchOutbox } from '../../../src/application/messaging/dispatch-outbox'
 import { Outbox } from '../../../src/application/messaging/outbox'
-import { UpdateEmailSettings } from '../../../src/application/organizations/email-settings'
 import type { EmailMessage } from '../../../src/domain/messaging/email'
 import { MAX_ATTEMPTS, type OutboxMessage } from '../../../src/domain/messaging/outbox'
 import { PORTS } from '../../../src/main/container'
@@ -13,7 +12,7 @@ const message = (to = 'someone@example.org'): EmailMessage => ({ to, subject: 'H
 let world: MailWorld
 beforeEach(async () => {
   world = await createMailWorld()
-  await world.container.get(UpdateEmailSettings).execute(world.admin, {
+  await world.useCases.organizations.updateEmail.execute(world.admin, {
     provider: 'postmark',
     apiKey: 'pm-server-token-0000-1234',
     fromEmail: 'help@harbor.example.org',
@@ -59,7 +58,7 @@ describe('DispatchOutbox', () => {
   test('uses the settings in force when it sends, not when the message was queued', async () => {
     const other = await world.otherOrganization()
     await enqueue(message(), other.organizationId)
-    await other.container.get(UpdateEmailSettings).execute(other.admin, { provider: 'sendgrid', apiKey: 'SG.key', fromEmail: 'o@example.org' })
+    await other.useCases.organizations.updateEmail.execute(other.admin, { provider: 'sendgrid', apiKey: 'SG.key', fromEmail: 'o@example.org' })
     await world.dispatch()
     expect(world.senders.sendgrid.delivered).toHaveLength(1)
     expect(world.logged()).toEqual([])
@@ -159,7 +158,7 @@ describe('DispatchOutbox', () => {
 
   describe('a message claimed by a worker that died', () => {
     /** A worker claims the due messages, then dies before sending (its claim holds for the lease). */
-    const claimAndDie = () => world.container.get(DispatchOutbox).claim()
+    const claimAndDie = () => world.useCases.operations.dispatchOutbox.claim()
 
     test('is left alone while the claim holds', async () => {
       const id = await enqueue()
@@ -186,7 +185,7 @@ describe('DispatchOutbox', () => {
       expect(leaseMs()).toBe(60 * SECOND)
       const configured = await createMailWorld({ OUTBOX_LEASE_MS: '5000' })
       const id = await configured.container.get(PORTS.unitOfWork).run((r) => configured.container.get(Outbox).email(r, configured.organizationId, message()))
-      await configured.container.get(DispatchOutbox).claim()
+      await configured.useCases.operations.dispatchOutbox.claim()
       configured.clock.advance(5 * SECOND - 1)
       expect(await configured.dispatch()).toBe(0)
       configured.clock.advance(1)
@@ -204,7 +203,7 @@ describe('DispatchOutbox', () => {
       await enqueue(message(`n${i}@example.org`))
       world.clock.advance(1)
     }
-    const dispatcher = world.container.get(DispatchOutbox)
+    const dispatcher = world.useCases.operations.dispatchOutbox
     expect(await dispatcher.claim()).toHaveLength(2)
     expect(await dispatcher.claim()).toHaveLength(0)
     world.clock.advance(leaseMs())

@@ -1,8 +1,5 @@
 import { ProviderError } from '../../../src/domain/errors'
 import { beforeEach, describe, expect, test } from 'bun:test'
-import { CreateConstituent } from '../../../src/application/constituents/create-constituent'
-import { CreateNeed } from '../../../src/application/needs/create-need'
-import { SendSms } from '../../../src/application/sms/send-sms'
 import { MAX_ATTEMPTS } from '../../../src/domain/messaging/outbox'
 import type { Need } from '../../../src/domain/needs/need'
 import { createSmsWorld, refusedSms, retryableSms, STATUS_CALLBACK_URL, until, type SmsWorld } from '../sms-world'
@@ -155,9 +152,9 @@ describe('DispatchOutbox, texts', () => {
       await queue('ours 1')
       await queue('ours 2')
       const other = await world.otherOrganization()
-      const bo = await other.container.get(CreateConstituent).execute(other.admin, { firstName: 'Bo', phone: '+15550002222' })
-      const theirs = await other.container.get(CreateNeed).execute(other.admin, { partnerId: other.defaultPartner.id, constituentId: bo.id })
-      await other.container.get(SendSms).execute(other.admin, theirs.id, 'theirs')
+      const bo = await other.useCases.constituents.create.execute(other.admin, { firstName: 'Bo', phone: '+15550002222' })
+      const theirs = await other.useCases.needs.create.execute(other.admin, { partnerId: other.defaultPartner.id, constituentId: bo.id })
+      await other.useCases.needs.sendSms.execute(other.admin, theirs.id, 'theirs')
       const claimed = await world.dispatcher.claim()
       expect(claimed.map((m) => m.organizationId).sort()).toEqual([world.organizationId, other.organizationId].sort())
     })

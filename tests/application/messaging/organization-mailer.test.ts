@@ -1,6 +1,5 @@
 import { beforeEach, describe, expect, test } from 'bun:test'
 import { OrganizationMailer } from '../../../src/application/messaging/organization-mailer'
-import { UpdateEmailSettings } from '../../../src/application/organizations/email-settings'
 import { ProviderError } from '../../../src/domain/errors'
 import type { EmailMessage } from '../../../src/domain/messaging/email'
 import { failureOf } from '../failure-of'
@@ -17,7 +16,7 @@ beforeEach(async () => {
 })
 
 const configurePostmark = () =>
-  world.container.get(UpdateEmailSettings).execute(world.admin, {
+  world.useCases.organizations.updateEmail.execute(world.admin, {
     provider: 'postmark',
     apiKey: POSTMARK_KEY,
     fromEmail: 'help@harbor.example.org',
@@ -49,7 +48,7 @@ describe('OrganizationMailer', () => {
     })
 
     test('follows a change of settings at once', async () => {
-      await world.container.get(UpdateEmailSettings).execute(world.admin, {
+      await world.useCases.organizations.updateEmail.execute(world.admin, {
         provider: 'sendgrid',
         apiKey: 'SG.new-key',
         fromEmail: 'news@harbor.example.org',

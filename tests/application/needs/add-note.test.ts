@@ -1,6 +1,5 @@
 import { beforeEach, describe, expect, test } from 'bun:test'
 import { AddNote } from '../../../src/application/needs/add-note'
-import { CreateNeed } from '../../../src/application/needs/create-need'
 import { NotFoundError } from '../../../src/domain/errors'
 import type { Need } from '../../../src/domain/needs/need'
 import { createWorld, type World } from '../../support/world'
@@ -11,8 +10,8 @@ let addNote: AddNote
 let need: Need
 beforeEach(async () => {
   world = await createWorld()
-  addNote = world.container.get(AddNote)
-  need = await world.container.get(CreateNeed).execute(world.admin, { partnerId: world.defaultPartner.id })
+  addNote = world.useCases.needs.addNote
+  need = await world.useCases.needs.create.execute(world.admin, { partnerId: world.defaultPartner.id })
 })
 
 describe('AddNote', () => {

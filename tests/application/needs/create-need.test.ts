@@ -1,7 +1,5 @@
 import { beforeEach, describe, expect, test } from 'bun:test'
 import { CreateNeed } from '../../../src/application/needs/create-need'
-import { ListNeeds } from '../../../src/application/needs/list-needs'
-import { CreateOrganization } from '../../../src/application/organizations/create-organization'
 import { ForbiddenError, InvalidError } from '../../../src/domain/errors'
 import { actorFor } from '../../support/builders'
 import { createWorld, TEST_PASSWORD, type World } from '../../support/world'
@@ -12,10 +10,10 @@ let world: World
 let createNeed: CreateNeed
 beforeEach(async () => {
   world = await createWorld()
-  createNeed = world.container.get(CreateNeed)
+  createNeed = world.useCases.needs.create
 })
 
-const countNeeds = async () => (await world.container.get(ListNeeds).execute(world.admin, {}, { page: 1, limit: 100 })).total
+const countNeeds = async () => (await world.useCases.needs.list.execute(world.admin, {}, { page: 1, limit: 100 })).total
 
 describe('CreateNeed', () => {
   test('numbers needs REQ-1001, REQ-1002, … in the order they are created', async () => {
@@ -32,7 +30,7 @@ describe('CreateNeed', () => {
   })
 
   test("prefixes reference numbers with the organization's short code", async () => {
-    const created = await world.container.get(CreateOrganization).execute({
+    const created = await world.useCases.operations.createOrganization.execute({
       name: 'Food Bank',
       slug: 'food-bank',
       shortCode: 'FOOD',
@@ -118,7 +116,7 @@ describe('CreateNeed', () => {
   describe('references outside the organization', () => {
     test('refuses every reference to another organization at once, naming each field', async () => {
       const other = await world.otherOrganization()
-      const otherNeed = await other.container.get(CreateNeed).execute(other.admin, { partnerId: other.defaultPartner.id })
+      const otherNeed = await other.useCases.needs.create.execute(other.admin, { partnerId: other.defaultPartner.id })
       const { constituentId, householdId } = await seedConstituent(other)
       const error = await failureOf(
         createNeed.execute(world.admin, {

@@ -1,5 +1,4 @@
 import { beforeEach, describe, expect, test } from 'bun:test'
-import { CreateNeed } from '../../../src/application/needs/create-need'
 import { GetNeed } from '../../../src/application/needs/get-need'
 import { NotFoundError } from '../../../src/domain/errors'
 import type { Need } from '../../../src/domain/needs/need'
@@ -11,8 +10,8 @@ let getNeed: GetNeed
 let need: Need
 beforeEach(async () => {
   world = await createWorld()
-  getNeed = world.container.get(GetNeed)
-  need = await world.container.get(CreateNeed).execute(world.admin, { partnerId: world.defaultPartner.id, customFields: { story: 'x' } })
+  getNeed = world.useCases.needs.get
+  need = await world.useCases.needs.create.execute(world.admin, { partnerId: world.defaultPartner.id, customFields: { story: 'x' } })
 })
 
 describe('GetNeed', () => {
@@ -44,7 +43,7 @@ describe('GetNeed', () => {
 
   test("resolves a reference number within the caller's organization only", async () => {
     const other = await world.otherOrganization()
-    const theirs = await other.container.get(CreateNeed).execute(other.admin, { partnerId: other.defaultPartner.id })
+    const theirs = await other.useCases.needs.create.execute(other.admin, { partnerId: other.defaultPartner.id })
     expect(theirs.referenceNumber).toBe(need.referenceNumber)
     expect((await getNeed.execute(other.admin, 'req-1001')).id).toBe(theirs.id)
     expect((await getNeed.execute(world.admin, 'req-1001')).id).toBe(need.id)
@@ -65,7 +64,7 @@ describe('GetNeed', () => {
   })
 
   test('empties the customFields of a confidential need for a caller who may not read them', async () => {
-    const secret = await world.container.get(CreateNeed).execute(world.admin, {
+    const secret = await world.useCases.needs.create.execute(world.admin, {
       partnerId: world.defaultPartner.id,
       isConfidential: true,
       customFields: { story: 'private' },

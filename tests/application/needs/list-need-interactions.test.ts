@@ -1,6 +1,4 @@
 import { beforeEach, describe, expect, test } from 'bun:test'
-import { AddNote } from '../../../src/application/needs/add-note'
-import { CreateNeed } from '../../../src/application/needs/create-need'
 import { ListNeedInteractions } from '../../../src/application/needs/list-need-interactions'
 import { NotFoundError } from '../../../src/domain/errors'
 import type { Need } from '../../../src/domain/needs/need'
@@ -11,16 +9,16 @@ let world: World
 let listInteractions: ListNeedInteractions
 beforeEach(async () => {
   world = await createWorld()
-  listInteractions = world.container.get(ListNeedInteractions)
+  listInteractions = world.useCases.needs.listInteractions
 })
 
 const aNeedCreated = (isConfidential = false): Promise<Need> =>
-  world.container.get(CreateNeed).execute(world.admin, { partnerId: world.defaultPartner.id, isConfidential })
+  world.useCases.needs.create.execute(world.admin, { partnerId: world.defaultPartner.id, isConfidential })
 
 async function notesAdded(need: Need, ...contents: string[]) {
   for (const content of contents) {
     world.clock.advance(60_000)
-    await world.container.get(AddNote).execute(world.admin, need.id, content)
+    await world.useCases.needs.addNote.execute(world.admin, need.id, content)
   }
 }
 

@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, test } from 'bun:test'
-import { CreateNeed, type CreateNeedInput } from '../../../src/application/needs/create-need'
+import { type CreateNeedInput } from '../../../src/application/needs/create-need'
 import { ListNeeds } from '../../../src/application/needs/list-needs'
 import type { Actor } from '../../../src/domain/auth/actor'
 import type { Need } from '../../../src/domain/needs/need'
@@ -11,13 +11,13 @@ let world: World
 let listNeeds: ListNeeds
 beforeEach(async () => {
   world = await createWorld()
-  listNeeds = world.container.get(ListNeeds)
+  listNeeds = world.useCases.needs.list
 })
 
 /** Creates a need a minute after the previous one, so the newest-first order is known. */
 async function needCreated(input: Partial<CreateNeedInput> = {}, w: World = world): Promise<Need> {
   w.clock.advance(60_000)
-  return w.container.get(CreateNeed).execute(w.admin, { partnerId: w.defaultPartner.id, ...input })
+  return w.useCases.needs.create.execute(w.admin, { partnerId: w.defaultPartner.id, ...input })
 }
 
 const refsOf = async (actor: Actor, filter: NeedFilter = {}, page = { page: 1, limit: 100 }) =>

@@ -1,5 +1,4 @@
 import { beforeEach, describe, expect, test } from 'bun:test'
-import { SearchConstituents } from '../../../src/application/constituents/search-constituents'
 import { CreateNeed } from '../../../src/application/needs/create-need'
 import { SubmitPublicNeed } from '../../../src/application/needs/submit-public-need'
 import type { Constituent } from '../../../src/domain/constituents/constituent'
@@ -15,7 +14,7 @@ beforeEach(async () => {
 })
 
 const constituents = async (w: World = world): Promise<Constituent[]> =>
-  (await w.container.get(SearchConstituents).execute(w.admin, '', ALL)).items
+  (await w.useCases.constituents.search.execute(w.admin, '', ALL)).items
 const PHONE = '+15551234567'
 
 describe('CreateNeed with contact keys in customFields', () => {
@@ -160,7 +159,7 @@ describe('CreateNeed with contact keys in customFields', () => {
   test('answers a creator without PII permission without the contact details, which are still stored', async () => {
     const agent = await world.member('partner_agent', { partnerId: world.defaultPartner.id })
     const customFields = { description: 'Rent help', firstName: 'Ana', phone: PHONE, email: 'ana@example.org', dateOfBirth: '1980-05-01' }
-    const need = await world.container.get(CreateNeed).execute(agent, { partnerId: world.defaultPartner.id, customFields })
+    const need = await world.useCases.needs.create.execute(agent, { partnerId: world.defaultPartner.id, customFields })
     expect(need.customFields).toEqual({ description: 'Rent help', firstName: 'Ana' })
     expect((await storedNeed(world, need.id))!.customFields).toEqual(customFields)
     expect(await storedConstituent(world, need.constituentId!)).toMatchObject({ phone: PHONE, email: 'ana@example.org', dateOfBirth: '1980-05-01' })
@@ -170,7 +169,7 @@ describe('CreateNeed with contact keys in customFields', () => {
 describe('SubmitPublicNeed with contact keys in customFields', () => {
   let submit: SubmitPublicNeed
   beforeEach(() => {
-    submit = world.container.get(SubmitPublicNeed)
+    submit = world.useCases.needs.submitPublic
   })
 
   test('never puts the new person in a household a stranger names: a household of its own, which the need names', async () => {

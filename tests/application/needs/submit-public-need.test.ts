@@ -1,6 +1,5 @@
 import { beforeEach, describe, expect, test } from 'bun:test'
 import { SubmitPublicNeed } from '../../../src/application/needs/submit-public-need'
-import { CreateNeed } from '../../../src/application/needs/create-need'
 import { InvalidError } from '../../../src/domain/errors'
 import { createWorld, type World } from '../../support/world'
 import { failureOf, pathsOf } from '../failure-of'
@@ -10,7 +9,7 @@ let world: World
 let submit: SubmitPublicNeed
 beforeEach(async () => {
   world = await createWorld()
-  submit = world.container.get(SubmitPublicNeed)
+  submit = world.useCases.needs.submitPublic
 })
 
 /** Partners are routed oldest first: each one added a minute after the previous. */
@@ -45,7 +44,7 @@ describe('SubmitPublicNeed', () => {
   })
 
   test('shares the reference sequence with needs created by staff', async () => {
-    await world.container.get(CreateNeed).execute(world.admin, { partnerId: world.defaultPartner.id })
+    await world.useCases.needs.create.execute(world.admin, { partnerId: world.defaultPartner.id })
     expect((await submit.execute({ organizationId: world.organizationId, description: 'help' })).referenceNumber).toBe('REQ-1002')
   })
 

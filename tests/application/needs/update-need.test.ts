@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, test } from 'bun:test'
-import { CreateNeed, type CreateNeedInput } from '../../../src/application/needs/create-need'
+import { type CreateNeedInput } from '../../../src/application/needs/create-need'
 import { UpdateNeed } from '../../../src/application/needs/update-need'
 import { ConflictError, ForbiddenError, InvalidError, NotFoundError } from '../../../src/domain/errors'
 import type { Need } from '../../../src/domain/needs/need'
@@ -12,11 +12,11 @@ let world: World
 let updateNeed: UpdateNeed
 beforeEach(async () => {
   world = await createWorld()
-  updateNeed = world.container.get(UpdateNeed)
+  updateNeed = world.useCases.needs.update
 })
 
 const aNeedCreated = (input: Partial<CreateNeedInput> = {}): Promise<Need> =>
-  world.container.get(CreateNeed).execute(world.admin, { partnerId: world.defaultPartner.id, ...input })
+  world.useCases.needs.create.execute(world.admin, { partnerId: world.defaultPartner.id, ...input })
 const stored = async (need: Need) => (await world.repositories.needs.findById(world.organizationId, need.id))!
 /** The history after the creation entry. */
 const changesOf = async (need: Need) => (await world.repositories.needs.listChanges(world.organizationId, need.id)).slice(1)

@@ -1,5 +1,4 @@
 import { beforeEach, describe, expect, test } from 'bun:test'
-import { Login } from '../../../src/application/auth/login'
 import { CreateOrganization, type CreateOrganizationInput } from '../../../src/application/organizations/create-organization'
 import { ConflictError, InvalidError } from '../../../src/domain/errors'
 import { PORTS } from '../../../src/main/container'
@@ -10,7 +9,7 @@ let world: World
 let createOrganization: CreateOrganization
 beforeEach(async () => {
   world = await createWorld()
-  createOrganization = world.container.get(CreateOrganization)
+  createOrganization = world.useCases.operations.createOrganization
 })
 
 const input = (overrides: Partial<CreateOrganizationInput> = {}): CreateOrganizationInput => ({
@@ -49,7 +48,7 @@ describe('CreateOrganization', () => {
       isConfirmed: true,
       profiles: [],
     })
-    const tokens = await world.container.get(Login).execute({ email: 'director@harbor.example.org', password: TEST_PASSWORD })
+    const tokens = await world.useCases.auth.login.execute({ email: 'director@harbor.example.org', password: TEST_PASSWORD })
     expect(world.container.get(PORTS.accessTokens).verify(tokens.accessToken)).toMatchObject({
       memberId: created.adminMemberId,
       organizationId: created.organizationId,

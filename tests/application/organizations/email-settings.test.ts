@@ -26,9 +26,9 @@ let updateEmailSettings: UpdateEmailSettings
 let sendTestEmail: SendTestEmail
 beforeEach(async () => {
   world = await createMailWorld()
-  getEmailSettings = world.container.get(GetEmailSettings)
-  updateEmailSettings = world.container.get(UpdateEmailSettings)
-  sendTestEmail = world.container.get(SendTestEmail)
+  getEmailSettings = world.useCases.organizations.getEmail
+  updateEmailSettings = world.useCases.organizations.updateEmail
+  sendTestEmail = world.useCases.organizations.testEmail
 })
 
 const storedSettings = (w: { repositories: MailWorld['repositories']; organizationId: string } = world) => w.repositories.emailSettings.find(w.organizationId)

@@ -4,7 +4,6 @@ import {
   UpdateOrganizationSettings,
   type UpdateOrganizationSettingsInput,
 } from '../../../src/application/organizations/organization-settings'
-import { CreateNeed } from '../../../src/application/needs/create-need'
 import { ConflictError, ForbiddenError, InvalidError } from '../../../src/domain/errors'
 import type { Organization } from '../../../src/domain/organizations/organization'
 import { createWorld, type World } from '../../support/world'
@@ -15,8 +14,8 @@ let getSettings: GetOrganizationSettings
 let updateSettings: UpdateOrganizationSettings
 beforeEach(async () => {
   world = await createWorld()
-  getSettings = world.container.get(GetOrganizationSettings)
-  updateSettings = world.container.get(UpdateOrganizationSettings)
+  getSettings = world.useCases.organizations.getSettings
+  updateSettings = world.useCases.organizations.updateSettings
 })
 
 const stored = async (w = world): Promise<Organization> => (await w.repositories.organizations.findById(w.organizationId))!
@@ -108,7 +107,7 @@ describe('UpdateOrganizationSettings', () => {
   })
 
   test('a new short code prefixes new reference numbers only; clearing it goes back to REQ', async () => {
-    const createNeed = world.container.get(CreateNeed)
+    const createNeed = world.useCases.needs.create
     const first = await createNeed.execute(world.admin, { partnerId: world.defaultPartner.id })
     await updateSettings.execute(world.admin, input({ shortCode: 'HARB' }))
     const second = await createNeed.execute(world.admin, { partnerId: world.defaultPartner.id })
@@ -127,7 +126,7 @@ describe('UpdateOrganizationSettings', () => {
     let other: World
     beforeEach(async () => {
       other = await world.otherOrganization()
-      await other.container.get(UpdateOrganizationSettings).execute(other.admin, { name: 'Other', slug: 'taken-slug', shortCode: 'TAKN' })
+      await other.useCases.organizations.updateSettings.execute(other.admin, { name: 'Other', slug: 'taken-slug', shortCode: 'TAKN' })
     })
 
     test("another organization's slug is a Conflict and nothing changes", async () => {
@@ -143,7 +142,7 @@ describe('UpdateOrganizationSettings', () => {
     })
 
     test('a short code freed by the other organization can be taken', async () => {
-      await other.container.get(UpdateOrganizationSettings).execute(other.admin, { name: 'Other', slug: 'taken-slug', shortCode: null })
+      await other.useCases.organizations.updateSettings.execute(other.admin, { name: 'Other', slug: 'taken-slug', shortCode: null })
       expect((await updateSettings.execute(world.admin, input({ shortCode: 'TAKN' }))).shortCode).toBe('TAKN')
     })
 

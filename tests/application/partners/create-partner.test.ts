@@ -8,7 +8,7 @@ let world: World
 let createPartner: CreatePartner
 beforeEach(async () => {
   world = await createWorld()
-  createPartner = world.container.get(CreatePartner)
+  createPartner = world.useCases.partners.create
 })
 
 const partnersOf = (w: World) => w.repositories.partners.listAll(w.organizationId)

@@ -6,7 +6,7 @@ let world: World
 let listPartners: ListPartners
 beforeEach(async () => {
   world = await createWorld()
-  listPartners = world.container.get(ListPartners)
+  listPartners = world.useCases.partners.list
 })
 
 async function partnersAdded(...names: string[]) {

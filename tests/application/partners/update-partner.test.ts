@@ -10,7 +10,7 @@ let updatePartner: UpdatePartner
 let pantry: Partner
 beforeEach(async () => {
   world = await createWorld()
-  updatePartner = world.container.get(UpdatePartner)
+  updatePartner = world.useCases.partners.update
   pantry = await world.partner({ name: 'Pantry', slaHours: 48 })
 })
 

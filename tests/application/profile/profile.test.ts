@@ -12,8 +12,8 @@ let updateProfile: UpdateProfile
 let me: Actor
 beforeEach(async () => {
   world = await createWorld()
-  getProfile = world.container.get(GetProfile)
-  updateProfile = world.container.get(UpdateProfile)
+  getProfile = world.useCases.members.getProfile
+  updateProfile = world.useCases.members.updateProfile
   me = await world.member('staff', { email: 'me@example.org', fullName: 'Ana Lopez', phone: '+15550000001', passwordHash: 'secret-hash' })
 })
 

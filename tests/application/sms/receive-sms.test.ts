@@ -1,7 +1,4 @@
 import { beforeEach, describe, expect, test } from 'bun:test'
-import { CreateConstituent } from '../../../src/application/constituents/create-constituent'
-import { CreateNeed } from '../../../src/application/needs/create-need'
-import { SetOrganizationPhoneNumber } from '../../../src/application/organizations/set-organization-phone-number'
 import { ReceiveSms, type WebhookRequest } from '../../../src/application/sms/receive-sms'
 import type { Constituent } from '../../../src/domain/constituents/constituent'
 import { ForbiddenError, InvalidError } from '../../../src/domain/errors'
@@ -36,7 +33,7 @@ function inbound(body: string, overrides: Partial<Record<'From' | 'To' | 'Messag
 /** Receives a text a second after the last thing that happened, and answers the interaction kept for it. */
 async function receive(request: WebhookRequest): Promise<Interaction | undefined> {
   world.clock.advance(1000)
-  await world.container.get(ReceiveSms).execute(request)
+  await world.useCases.sms.receive.execute(request)
   return world.repositories.interactions.findByProviderMessageId(request.params.MessageSid!)
 }
 
@@ -44,7 +41,7 @@ async function receive(request: WebhookRequest): Promise<Interaction | undefined
 async function anotherOrganization(phoneNumber: string): Promise<World> {
   const other = await world.otherOrganization()
   const { slug } = (await world.repositories.organizations.findById(other.organizationId))!
-  await world.container.get(SetOrganizationPhoneNumber).execute(slug, phoneNumber)
+  await world.useCases.operations.setOrganizationPhoneNumber.execute(slug, phoneNumber)
   return other
 }
 
@@ -92,8 +89,8 @@ describe('ReceiveSms', () => {
 
   test('a request without From or To stores nothing', async () => {
     const need = await world.needFor(ana.id)
-    await world.container.get(ReceiveSms).execute({ url: WEBHOOK_URL, params: { Body: 'STOP', To: ORG_NUMBER }, signature: VALID_SIGNATURE })
-    await world.container.get(ReceiveSms).execute({ url: WEBHOOK_URL, params: { Body: 'STOP', From: PHONE }, signature: VALID_SIGNATURE })
+    await world.useCases.sms.receive.execute({ url: WEBHOOK_URL, params: { Body: 'STOP', To: ORG_NUMBER }, signature: VALID_SIGNATURE })
+    await world.useCases.sms.receive.execute({ url: WEBHOOK_URL, params: { Body: 'STOP', From: PHONE }, signature: VALID_SIGNATURE })
     expect(await world.interactionsOfNeed(need.id)).toEqual([])
     expect(await optedOut()).toBe(false)
   })
@@ -158,8 +155,8 @@ describe('ReceiveSms', () => {
 
     test("never lands on another organization's need, even from a number it knows", async () => {
       const other = await anotherOrganization('+15558880000')
-      const theirs = await other.container.get(CreateConstituent).execute(other.admin, { firstName: 'Ana', phone: PHONE })
-      const theirNeed = await other.container.get(CreateNeed).execute(other.admin, { partnerId: other.defaultPartner.id, constituentId: theirs.id })
+      const theirs = await other.useCases.constituents.create.execute(other.admin, { firstName: 'Ana', phone: PHONE })
+      const theirNeed = await other.useCases.needs.create.execute(other.admin, { partnerId: other.defaultPartner.id, constituentId: theirs.id })
       const ours = await world.needFor(ana.id)
       expect(await receive(inbound('Hi'))).toMatchObject({ organizationId: world.organizationId, needId: ours.id })
       expect(await world.repositories.interactions.listByNeed(other.organizationId, theirNeed.id)).toEqual([])

@@ -1,6 +1,5 @@
 import { beforeEach, describe, expect, test } from 'bun:test'
 import type { WebhookRequest } from '../../../src/application/sms/receive-sms'
-import { ReceiveSms } from '../../../src/application/sms/receive-sms'
 import { RecordSmsStatus } from '../../../src/application/sms/record-sms-status'
 import { ForbiddenError } from '../../../src/domain/errors'
 import type { DeliveryStatus } from '../../../src/domain/messaging/sms'
@@ -28,7 +27,7 @@ const callback = (MessageStatus: string, MessageSid = sid): WebhookRequest => ({
   signature: VALID_SIGNATURE,
 })
 
-const record = (request: WebhookRequest) => world.container.get(RecordSmsStatus).execute(request)
+const record = (request: WebhookRequest) => world.useCases.sms.recordStatus.execute(request)
 const status = async (): Promise<DeliveryStatus | undefined> => (await world.interaction(interactionId))?.deliveryStatus
 
 describe('RecordSmsStatus', () => {
@@ -38,7 +37,7 @@ describe('RecordSmsStatus', () => {
   })
 
   test('a status for an inbound message changes nothing: only texts we sent have a delivery', async () => {
-    await world.container.get(ReceiveSms).execute({
+    await world.useCases.sms.receive.execute({
       url: `${PUBLIC_BASE_URL}/api/webhooks/twilio/sms`,
       params: { From: '+15550001111', To: '+15557770000', Body: 'thanks', MessageSid: 'SMinbound000000000000000000000000' },
       signature: VALID_SIGNATURE,

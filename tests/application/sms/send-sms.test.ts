@@ -4,6 +4,7 @@ import type { Repositories } from '../../../src/application/ports/repositories'
 import { ForbiddenError, InvalidError, NotFoundError } from '../../../src/domain/errors'
 import type { Constituent } from '../../../src/domain/constituents/constituent'
 import type { SmsMessage } from '../../../src/domain/messaging/outbox'
+import { SendSms } from '../../../src/application/sms/send-sms'
 import type { Need } from '../../../src/domain/needs/need'
 import { PORTS } from '../../../src/main/container'
 import { failureOf } from '../failure-of'
@@ -193,8 +194,9 @@ describe('SendSms', () => {
         throw new Error('the database went away')
       }
     }
-    world.container.rebind(Outbox).toConstantValue(new OutboxThatFailsAfterWriting(world.clock, world.container.get(PORTS.ids)))
-    await expect(world.send(need.id)).rejects.toThrow('the database went away')
+    const c = world.container
+    const sendSms = new SendSms(c.get(PORTS.unitOfWork), new OutboxThatFailsAfterWriting(world.clock, c.get(PORTS.ids)), world.clock, c.get(PORTS.ids), false)
+    await expect(sendSms.execute(world.admin, need.id, 'Your box is ready')).rejects.toThrow('the database went away')
     await expectNothingRecorded()
   })
 })

@@ -1,0 +1,99 @@
+// What the edges (HTTP routes, the CLI, the worker) are handed, by area: built once by the composition root
+// (src/main/container.ts), so an edge receives the use cases it uses and never looks anything up.
+
+import type { AcceptInvite } from './auth/accept-invite'
+import type { Authenticate } from './auth/authenticate'
+import type { Login } from './auth/login'
+import type { Logout } from './auth/logout'
+import type { RefreshSession } from './auth/refresh-session'
+import type { CreateConstituent } from './constituents/create-constituent'
+import type { ListConstituentNeeds } from './constituents/list-constituent-needs'
+import type { ListHouseholdMatches } from './constituents/list-household-matches'
+import type { MergeConstituents } from './constituents/merge-constituents'
+import type { ResolveHouseholdMatch } from './constituents/resolve-household-match'
+import type { SearchConstituents } from './constituents/search-constituents'
+import type { UpdateConstituent } from './constituents/update-constituent'
+import type { InviteMember } from './members/invite-member'
+import type { ListMembers } from './members/list-members'
+import type { ResendInvitation } from './members/resend-invitation'
+import type { SetMemberPassword } from './members/set-member-password'
+import type { UpdateMember } from './members/update-member'
+import type { DispatchOutbox } from './messaging/dispatch-outbox'
+import type { AddNote } from './needs/add-note'
+import type { CreateNeed } from './needs/create-need'
+import type { GetNeed } from './needs/get-need'
+import type { ListNeedInteractions } from './needs/list-need-interactions'
+import type { ListNeeds } from './needs/list-needs'
+import type { SubmitPublicNeed } from './needs/submit-public-need'
+import type { UpdateNeed } from './needs/update-need'
+import type { CreateOrganization } from './organizations/create-organization'
+import type { GetEmailSettings, SendTestEmail, UpdateEmailSettings } from './organizations/email-settings'
+import type { GetOrganizationSettings, UpdateOrganizationSettings } from './organizations/organization-settings'
+import type { SetOrganizationPhoneNumber } from './organizations/set-organization-phone-number'
+import type { CreatePartner } from './partners/create-partner'
+import type { ListPartners } from './partners/list-partners'
+import type { UpdatePartner } from './partners/update-partner'
+import type { GetProfile, UpdateProfile } from './profile/profile'
+import type { ReceiveSms } from './sms/receive-sms'
+import type { RecordSmsStatus } from './sms/record-sms-status'
+import type { SendSms } from './sms/send-sms'
+
+export interface UseCases {
+  auth: {
+    authenticate: Authenticate
+    login: Login
+    refresh: RefreshSession
+    logout: Logout
+    acceptInvite: AcceptInvite
+  }
+  constituents: {
+    search: SearchConstituents
+    create: CreateConstituent
+    update: UpdateConstituent
+    listNeeds: ListConstituentNeeds
+    merge: MergeConstituents
+    listMatches: ListHouseholdMatches
+    resolve: ResolveHouseholdMatch
+  }
+  members: {
+    invite: InviteMember
+    update: UpdateMember
+    resend: ResendInvitation
+    list: ListMembers
+    getProfile: GetProfile
+    updateProfile: UpdateProfile
+  }
+  needs: {
+    create: CreateNeed
+    submitPublic: SubmitPublicNeed
+    list: ListNeeds
+    get: GetNeed
+    update: UpdateNeed
+    addNote: AddNote
+    listInteractions: ListNeedInteractions
+    sendSms: SendSms
+  }
+  organizations: {
+    getSettings: GetOrganizationSettings
+    updateSettings: UpdateOrganizationSettings
+    getEmail: GetEmailSettings
+    updateEmail: UpdateEmailSettings
+    testEmail: SendTestEmail
+  }
+  partners: {
+    list: ListPartners
+    create: CreatePartner
+    update: UpdatePartner
+  }
+  sms: {
+    receive: ReceiveSms
+    recordStatus: RecordSmsStatus
+  }
+  /** What operators run from the command line, and the outbox worker. */
+  operations: {
+    createOrganization: CreateOrganization
+    setOrganizationPhoneNumber: SetOrganizationPhoneNumber
+    setMemberPassword: SetMemberPassword
+    dispatchOutbox: DispatchOutbox
+  }
+}
