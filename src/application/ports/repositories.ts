@@ -19,6 +19,15 @@ import type { Page, PageRequest } from '../../domain/shared/page'
  * The persistence ports. Every read and write names the organization it belongs to: a repository never
  * returns another organization's record. Any SQL database (or memory) can serve them.
  */
+/** What a ConflictError says when a write would break a uniqueness rule: the same words from every store. */
+export const UNIQUE_CONFLICTS = {
+  organizationSlug: 'The slug is taken by another organization',
+  organizationShortCode: 'The short code is taken by another organization',
+  organizationPhoneNumber: 'The phone number belongs to another organization',
+  memberEmail: 'A member with this email already exists in the organization',
+  providerMessageId: 'Another interaction already has this provider message id',
+} as const
+
 export interface OrganizationRepository {
   insert(organization: Organization): Promise<void>
   findById(id: string): Promise<Organization | undefined>

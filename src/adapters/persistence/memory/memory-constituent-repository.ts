@@ -1,0 +1,77 @@
+import type { ConstituentRepository } from '../../../application/ports/repositories'
+import type { Constituent, Household } from '../../../domain/constituents/constituent'
+import { matchKeysOf, type MatchKeys } from '../../../domain/constituents/matching'
+import { searchTermsOf, termsMatch, type ConstituentQuery } from '../../../domain/constituents/search'
+import type { PageRequest } from '../../../domain/shared/page'
+import { copy } from './memory-store'
+import { MemoryRepository, inOrganization, newestFirst, page } from './memory-repository'
+
+export class MemoryConstituentRepository extends MemoryRepository implements ConstituentRepository {
+  async insert(c: Constituent) {
+    this.t.constituents.set(c.id, copy(c))
+  }
+  async update(c: Constituent) {
+    const stored = this.t.constituents.get(c.id)
+    if (stored?.organizationId === c.organizationId) this.t.constituents.set(c.id, copy({ ...c, createdAt: stored.createdAt }))
+  }
+  async delete(organizationId: string, id: string) {
+    if (this.t.constituents.get(id)?.organizationId === organizationId) this.t.constituents.delete(id)
+  }
+  async findById(organizationId: string, id: string) {
+    return inOrganization(this.t.constituents.get(id), organizationId)
+  }
+  private inOrganization(organizationId: string) {
+    return [...this.t.constituents.values()].filter((c) => c.organizationId === organizationId)
+  }
+  async findByMatchKeys(organizationId: string, keys: MatchKeys, excludeId: string, limitPerKey: number) {
+    const found = new Map<string, Constituent>()
+    for (const key of Object.keys(keys) as Array<keyof MatchKeys>) {
+      if (keys[key] === undefined) continue
+      const same = this.inOrganization(organizationId).filter((c) => c.id !== excludeId && matchKeysOf(c)[key] === keys[key])
+      for (const c of same.slice(0, limitPerKey)) found.set(c.id, copy(c))
+    }
+    return [...found.values()]
+  }
+  async search(organizationId: string, query: ConstituentQuery, request: PageRequest) {
+    const matches = (c: Constituent) => {
+      switch (query.kind) {
+        case 'all':
+          return true
+        case 'email':
+          return matchKeysOf(c).email === query.email
+        case 'phone':
+          return termsMatch(searchTermsOf(c), [query.digits])
+        case 'words':
+          return termsMatch(searchTermsOf(c), query.words)
+      }
+    }
+    return page(this.inOrganization(organizationId).filter(matches).sort(newestFirst), request)
+  }
+  async listByHousehold(organizationId: string, householdId: string) {
+    return this.inOrganization(organizationId)
+      .filter((c) => c.householdId === householdId)
+      .sort((a, b) => -newestFirst(a, b))
+      .map(copy)
+  }
+  async findByPhone(organizationId: string, phone: string) {
+    return this.inOrganization(organizationId)
+      .filter((c) => c.phone === phone)
+      .sort(newestFirst)
+      .map(copy)
+  }
+  async insertHousehold(h: Household) {
+    this.t.households.set(h.id, copy(h))
+  }
+  async deleteHouseholdIfUnused(organizationId: string, householdId: string) {
+    if (!inOrganization(this.t.households.get(householdId), organizationId)) return false
+    const used =
+      this.inOrganization(organizationId).some((c) => c.householdId === householdId) ||
+      [...this.t.needs.values()].some((n) => n.organizationId === organizationId && n.householdId === householdId)
+    if (used) return false
+    this.t.households.delete(householdId)
+    return true
+  }
+  async householdExists(organizationId: string, householdId: string) {
+    return inOrganization(this.t.households.get(householdId), organizationId) !== undefined
+  }
+}

@@ -1,0 +1,52 @@
+import { UNIQUE_CONFLICTS, type InteractionRepository } from '../../../application/ports/repositories'
+import { EARLY_STATUS_KEPT_MS, type DeliveryStatus } from '../../../domain/messaging/sms'
+import { ConflictError } from '../../../domain/errors'
+import type { Interaction } from '../../../domain/needs/interaction'
+import { copy } from './memory-store'
+import { MemoryRepository, inOrganization, newestFirst } from './memory-repository'
+
+export class MemoryInteractionRepository extends MemoryRepository implements InteractionRepository {
+  async insert(interaction: Interaction) {
+    this.assertProviderIdFree(interaction.providerMessageId, interaction.id)
+    this.t.interactions.push(copy(interaction))
+  }
+  /** The unique index of the SQL schema: one provider message is one interaction. */
+  private assertProviderIdFree(providerMessageId: string | undefined, ownId: string) {
+    if (providerMessageId && this.t.interactions.some((i) => i.providerMessageId === providerMessageId && i.id !== ownId)) {
+      throw new ConflictError(UNIQUE_CONFLICTS.providerMessageId)
+    }
+  }
+  async listByNeed(organizationId: string, needId: string) {
+    return this.t.interactions
+      .filter((i) => i.organizationId === organizationId && i.needId === needId)
+      .sort((a, b) => -newestFirst(a, b))
+      .map(copy)
+  }
+  async findById(organizationId: string, id: string) {
+    return inOrganization(
+      this.t.interactions.find((i) => i.id === id),
+      organizationId,
+    )
+  }
+  async findByProviderMessageId(providerMessageId: string) {
+    return copy(this.t.interactions.find((i) => i.providerMessageId === providerMessageId))
+  }
+  async setDelivery(organizationId: string, id: string, status: DeliveryStatus, providerMessageId: string | undefined) {
+    const interaction = this.t.interactions.find((i) => i.id === id && i.organizationId === organizationId)
+    if (!interaction) return
+    this.assertProviderIdFree(providerMessageId, id)
+    interaction.deliveryStatus = status
+    if (providerMessageId) interaction.providerMessageId = providerMessageId
+  }
+  async rememberEarlyStatus(providerMessageId: string, status: DeliveryStatus, at: Date) {
+    for (const [id, early] of this.t.earlySmsStatuses) {
+      if (early.at.getTime() < at.getTime() - EARLY_STATUS_KEPT_MS) this.t.earlySmsStatuses.delete(id)
+    }
+    this.t.earlySmsStatuses.set(providerMessageId, { status, at: new Date(at) })
+  }
+  async takeEarlyStatus(providerMessageId: string) {
+    const early = this.t.earlySmsStatuses.get(providerMessageId)
+    this.t.earlySmsStatuses.delete(providerMessageId)
+    return early?.status
+  }
+}

@@ -1,0 +1,40 @@
+import { UNIQUE_CONFLICTS, type MemberRepository } from '../../../application/ports/repositories'
+import type { Role } from '../../../domain/auth/roles'
+import { ConflictError } from '../../../domain/errors'
+import type { Member } from '../../../domain/members/member'
+import type { PageRequest } from '../../../domain/shared/page'
+import { copy } from './memory-store'
+import { MemoryRepository, inOrganization, newestFirst, page } from './memory-repository'
+
+export class MemoryMemberRepository extends MemoryRepository implements MemberRepository {
+  async insert(member: Member) {
+    const taken = [...this.t.members.values()].some((m) => m.organizationId === member.organizationId && m.email === member.email)
+    if (taken) throw new ConflictError(UNIQUE_CONFLICTS.memberEmail)
+    this.t.members.set(member.id, copy(member))
+  }
+  async list(organizationId: string, filter: { partnerId?: string }, request: PageRequest) {
+    const members = [...this.t.members.values()]
+      .filter((m) => m.organizationId === organizationId && (!filter.partnerId || m.partnerId === filter.partnerId))
+      .sort(newestFirst)
+    return page(members, request)
+  }
+  async countConfirmedByRole(organizationId: string, role: Role) {
+    return [...this.t.members.values()].filter((m) => m.organizationId === organizationId && m.role === role && m.isConfirmed).length
+  }
+  async update(member: Member) {
+    if (this.t.members.get(member.id)?.organizationId === member.organizationId) this.t.members.set(member.id, copy(member))
+  }
+  async findById(organizationId: string, id: string) {
+    return inOrganization(this.t.members.get(id), organizationId)
+  }
+  async findInSession(organizationId: string, id: string, sessionId: string) {
+    const live = [...this.t.refreshTokens.values()].some((t) => t.familyId === sessionId && t.memberId === id && !t.revokedAt)
+    return live ? inOrganization(this.t.members.get(id), organizationId) : undefined
+  }
+  async findAllByEmail(email: string) {
+    return [...this.t.members.values()].filter((m) => m.email === email).map(copy)
+  }
+  async findByEmail(organizationId: string, email: string) {
+    return copy([...this.t.members.values()].find((m) => m.organizationId === organizationId && m.email === email))
+  }
+}

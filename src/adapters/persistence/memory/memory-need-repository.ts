@@ -1,0 +1,57 @@
+import type { NeedFilter, NeedRepository } from '../../../application/ports/repositories'
+import { isOpen, type Need, type NeedChange } from '../../../domain/needs/need'
+import { offsetOf, type Page, type PageRequest } from '../../../domain/shared/page'
+import { copy } from './memory-store'
+import { MemoryRepository, inOrganization, newestFirst, page } from './memory-repository'
+
+export class MemoryNeedRepository extends MemoryRepository implements NeedRepository {
+  async insert(need: Need) {
+    this.t.needs.set(need.id, copy(need))
+  }
+  async update(need: Need) {
+    if (this.t.needs.get(need.id)?.organizationId === need.organizationId) this.t.needs.set(need.id, copy(need))
+  }
+  async findById(organizationId: string, id: string) {
+    return inOrganization(this.t.needs.get(id), organizationId)
+  }
+  async findByReferenceNumber(organizationId: string, referenceNumber: string) {
+    return copy([...this.t.needs.values()].find((n) => n.organizationId === organizationId && n.referenceNumber === referenceNumber))
+  }
+  async list(organizationId: string, filter: NeedFilter, page: PageRequest): Promise<Page<Need>> {
+    const matching = [...this.t.needs.values()]
+      .filter(
+        (n) =>
+          n.organizationId === organizationId &&
+          (!filter.statuses || filter.statuses.includes(n.status)) &&
+          (!filter.partnerId || n.partnerId === filter.partnerId) &&
+          (!filter.assignedTo || n.assignedTo === filter.assignedTo) &&
+          (!filter.constituentId || n.constituentId === filter.constituentId),
+      )
+      .sort(newestFirst)
+    const start = offsetOf(page)
+    return { items: matching.slice(start, start + page.limit).map(copy), total: matching.length }
+  }
+  async appendChanges(changes: NeedChange[]) {
+    this.t.needChanges.push(...copy(changes))
+  }
+  async listChanges(organizationId: string, needId: string) {
+    return this.t.needChanges.filter((c) => c.organizationId === organizationId && c.needId === needId).map(copy)
+  }
+  private needsOf(organizationId: string, constituentId: string) {
+    return [...this.t.needs.values()].filter((n) => n.organizationId === organizationId && n.constituentId === constituentId)
+  }
+  async moveConstituent(organizationId: string, fromConstituentId: string, toConstituentId: string, householdId: string) {
+    for (const need of this.needsOf(organizationId, fromConstituentId)) Object.assign(need, { constituentId: toConstituentId, householdId })
+  }
+  async newestOfConstituents(organizationId: string, constituentIds: string[], openOnly = false) {
+    return [...this.t.needs.values()]
+      .filter((n) => n.organizationId === organizationId && n.constituentId !== undefined && constituentIds.includes(n.constituentId))
+      .filter((n) => !openOnly || isOpen(n.status))
+      .sort(newestFirst)
+      .slice(0, 20)
+      .map(copy)
+  }
+  async setHouseholdOfConstituent(organizationId: string, constituentId: string, householdId: string) {
+    for (const need of this.needsOf(organizationId, constituentId)) need.householdId = householdId
+  }
+}

@@ -1,0 +1,61 @@
+import { UNIQUE_CONFLICTS, type OrganizationRepository } from '../../../application/ports/repositories'
+import { ConflictError } from '../../../domain/errors'
+import { FIRST_REFERENCE_NUMBER } from '../../../domain/needs/need'
+import type { Organization } from '../../../domain/organizations/organization'
+import { copy } from './memory-store'
+import { MemoryRepository } from './memory-repository'
+
+export class MemoryOrganizationRepository extends MemoryRepository implements OrganizationRepository {
+  async insert(organization: Organization) {
+    this.assertUnique(organization)
+    this.t.organizations.set(organization.id, { ...copy(organization), needSequence: FIRST_REFERENCE_NUMBER - 1 })
+  }
+  async update(organization: Organization) {
+    const stored = this.t.organizations.get(organization.id)
+    if (!stored) return
+    this.assertUnique(organization)
+    this.t.organizations.set(organization.id, { ...copy(organization), createdAt: stored.createdAt, needSequence: stored.needSequence })
+  }
+  /** The unique indexes of the SQL schema, kept here too. */
+  private assertUnique(organization: Organization) {
+    for (const other of this.t.organizations.values()) {
+      if (other.id === organization.id) continue
+      if (other.slug === organization.slug) throw new ConflictError(UNIQUE_CONFLICTS.organizationSlug)
+      if (organization.shortCode && other.shortCode === organization.shortCode) throw new ConflictError(UNIQUE_CONFLICTS.organizationShortCode)
+      if (organization.phoneNumber && other.phoneNumber === organization.phoneNumber) {
+        throw new ConflictError(UNIQUE_CONFLICTS.organizationPhoneNumber)
+      }
+    }
+  }
+  async findById(id: string) {
+    const found = this.t.organizations.get(id)
+    return found ? withoutSequence(found) : undefined
+  }
+  async findBySlug(slug: string) {
+    const found = [...this.t.organizations.values()].find((o) => o.slug === slug)
+    return found ? withoutSequence(found) : undefined
+  }
+  async findByPhoneNumber(phoneNumber: string) {
+    const found = [...this.t.organizations.values()].find((o) => o.phoneNumber === phoneNumber)
+    return found ? withoutSequence(found) : undefined
+  }
+  async findByShortCode(shortCode: string) {
+    const found = [...this.t.organizations.values()].find((o) => o.shortCode === shortCode)
+    return found ? withoutSequence(found) : undefined
+  }
+  /** Memory transactions are serial: nothing to lock. */
+  async lockForUpdate() {}
+  async count() {
+    return this.t.organizations.size
+  }
+  async takeNextNeedNumber(organizationId: string) {
+    const organization = this.t.organizations.get(organizationId)
+    if (!organization) throw new Error(`No organization ${organizationId}`)
+    organization.needSequence += 1
+    return organization.needSequence
+  }
+}
+
+function withoutSequence({ needSequence: _sequence, ...organization }: Organization & { needSequence: number }): Organization {
+  return copy(organization)
+}

@@ -1,0 +1,48 @@
+import type { OutboxRepository } from '../../../application/ports/repositories'
+import type { OutboxMessage } from '../../../domain/messaging/outbox'
+import { copy } from './memory-store'
+import { MemoryRepository } from './memory-repository'
+
+export class MemoryOutboxRepository extends MemoryRepository implements OutboxRepository {
+  async enqueue(message: OutboxMessage) {
+    this.t.outbox.set(message.id, copy(message))
+  }
+  async findById(id: string) {
+    return copy(this.t.outbox.get(id))
+  }
+  private isDue(m: OutboxMessage, now: Date) {
+    return (m.status === 'pending' && m.nextAttemptAt <= now) || (m.status === 'sending' && m.lockedUntil! <= now)
+  }
+  async organizationsWithDue(now: Date, limit: number) {
+    return [...new Set([...this.t.outbox.values()].filter((m) => this.isDue(m, now)).map((m) => m.organizationId))].sort().slice(0, limit)
+  }
+  async countInFlight(organizationId: string, now: Date) {
+    return [...this.t.outbox.values()].filter((m) => m.organizationId === organizationId && m.status === 'sending' && m.lockedUntil! > now).length
+  }
+  async claimDue(organizationId: string, now: Date, limit: number, lockedUntil: Date) {
+    const due = [...this.t.outbox.values()]
+      .filter((m) => m.organizationId === organizationId && this.isDue(m, now))
+      .sort((a, b) => a.nextAttemptAt.getTime() - b.nextAttemptAt.getTime() || (a.id < b.id ? -1 : 1))
+      .slice(0, Math.max(0, limit))
+    // Copies of the caller's dates: a record is stored as a value (memory-store.ts).
+    for (const m of due) Object.assign(m, { status: 'sending', lockedUntil: new Date(lockedUntil), inFlightSince: m.inFlightSince ?? new Date(now) })
+    return due.map(copy)
+  }
+  markSent(id: string, fence: Date, at: Date, providerMessageId: string | undefined) {
+    return this.settle(id, fence, { status: 'sent', sentAt: at, providerMessageId })
+  }
+  reschedule(id: string, fence: Date, attempts: number, nextAttemptAt: Date, error: string, inDoubt = false) {
+    return this.settle(id, fence, { status: 'pending', attempts, nextAttemptAt, lastError: error }, inDoubt)
+  }
+  markFailed(id: string, fence: Date, attempts: number, error: string) {
+    return this.settle(id, fence, { status: 'failed', attempts, lastError: error })
+  }
+  /** Applies an outcome only while the claim `fence` still holds the message. */
+  private async settle(id: string, fence: Date, fields: Partial<OutboxMessage>, keepInFlightSince = false) {
+    const message = this.t.outbox.get(id)
+    if (!message || message.status !== 'sending' || message.lockedUntil?.getTime() !== fence.getTime()) return false
+    const inFlightSince = keepInFlightSince ? message.inFlightSince : undefined
+    this.t.outbox.set(id, copy({ ...message, lockedUntil: undefined, ...fields, inFlightSince }))
+    return true
+  }
+}

@@ -1,0 +1,24 @@
+import { offsetOf, type Page, type PageRequest } from '../../../domain/shared/page'
+import { copy, type MemoryStore } from './memory-store'
+
+/** Newest first, id as tie-break: the order of every list (contract §3). */
+export function newestFirst(a: { createdAt: Date; id: string }, b: { createdAt: Date; id: string }): number {
+  return b.createdAt.getTime() - a.createdAt.getTime() || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0)
+}
+
+export function inOrganization<T extends { organizationId: string }>(record: T | undefined, organizationId: string): T | undefined {
+  return record && record.organizationId === organizationId ? copy(record) : undefined
+}
+
+/** Reads the store's tables at each call, so a committed transaction is seen at once. */
+export abstract class MemoryRepository {
+  constructor(private readonly store: MemoryStore) {}
+  protected get t() {
+    return this.store.tables
+  }
+}
+
+export function page<T>(items: T[], request: PageRequest): Page<T> {
+  const start = offsetOf(request)
+  return { items: items.slice(start, start + request.limit).map(copy), total: items.length }
+}

@@ -1,0 +1,135 @@
+import { and, asc, count, desc, eq, ne, type SQL } from 'drizzle-orm'
+import type { SQLiteColumn } from 'drizzle-orm/sqlite-core'
+import type { ConstituentRepository } from '../../../application/ports/repositories'
+import type { Constituent, Household } from '../../../domain/constituents/constituent'
+import { CONTACT_FIELDS } from '../../../domain/constituents/contact'
+import { matchKeysOf, type MatchKeys } from '../../../domain/constituents/matching'
+import type { ConstituentQuery } from '../../../domain/constituents/search'
+import { offsetOf, type Page, type PageRequest } from '../../../domain/shared/page'
+import type * as schema from '../sqlite/schema'
+import { searchTermsColumn } from './sql-dialect'
+import { SqlRepository, nullable, present } from './sql-repository'
+
+function toConstituent(row: typeof schema.constituents.$inferSelect): Constituent {
+  const { seq: _seq, emailKey: _e, nameBirthKey: _n, lastStreetKey: _l, searchTerms: _s, ...rest } = present(row)
+  return rest
+}
+
+function constituentRow(c: Constituent) {
+  const keys = matchKeysOf(c)
+  return {
+    ...Object.fromEntries(CONTACT_FIELDS.map((field) => [field, nullable(c[field])])),
+    id: c.id,
+    organizationId: c.organizationId,
+    householdId: c.householdId,
+    createdAt: c.createdAt,
+    updatedAt: c.updatedAt,
+    emailKey: nullable(keys.email),
+    nameBirthKey: nullable(keys.nameAndBirth),
+    lastStreetKey: nullable(keys.lastNameAndStreet),
+    searchTerms: searchTermsColumn(c),
+  }
+}
+
+export class SqlConstituentRepository extends SqlRepository implements ConstituentRepository {
+  async insert(c: Constituent) {
+    await this.db.insert(this.s.constituents).values(constituentRow(c))
+  }
+  async update(c: Constituent) {
+    const { id, organizationId, createdAt: _createdAt, ...fields } = constituentRow(c)
+    await this.db
+      .update(this.s.constituents)
+      .set(fields)
+      .where(and(eq(this.s.constituents.id, id), eq(this.s.constituents.organizationId, organizationId)))
+  }
+  async delete(organizationId: string, id: string) {
+    await this.db.delete(this.s.constituents).where(and(eq(this.s.constituents.id, id), eq(this.s.constituents.organizationId, organizationId)))
+  }
+  async findById(organizationId: string, id: string) {
+    const [row] = await this.db
+      .select()
+      .from(this.s.constituents)
+      .where(and(eq(this.s.constituents.organizationId, organizationId), eq(this.s.constituents.id, id)))
+      .limit(1)
+    return row ? toConstituent(row) : undefined
+  }
+  async findByMatchKeys(organizationId: string, keys: MatchKeys, excludeId: string, limitPerKey: number) {
+    const lookups: Array<[SQLiteColumn, string | undefined]> = [
+      [this.s.constituents.phone, keys.phone],
+      [this.s.constituents.emailKey, keys.email],
+      [this.s.constituents.nameBirthKey, keys.nameAndBirth],
+      [this.s.constituents.lastStreetKey, keys.lastNameAndStreet],
+    ]
+    const found = new Map<string, Constituent>()
+    for (const [column, value] of lookups) {
+      if (value === undefined) continue
+      // One indexed equality per key, bounded: the cost does not grow with the organization.
+      const rows = await this.db
+        .select()
+        .from(this.s.constituents)
+        .where(and(eq(this.s.constituents.organizationId, organizationId), eq(column, value), ne(this.s.constituents.id, excludeId)))
+        .limit(limitPerKey)
+      for (const row of rows) found.set(row.id, toConstituent(row))
+    }
+    return [...found.values()]
+  }
+  async search(organizationId: string, query: ConstituentQuery, page: PageRequest): Promise<Page<Constituent>> {
+    const where = this.searchCondition(organizationId, query)
+    const rows = await this.db
+      .select()
+      .from(this.s.constituents)
+      .where(where)
+      .orderBy(desc(this.s.constituents.createdAt), desc(this.s.constituents.id))
+      .limit(page.limit)
+      .offset(offsetOf(page))
+    const [total] = await this.db.select({ n: count() }).from(this.s.constituents).where(where)
+    return { items: rows.map(toConstituent), total: total?.n ?? 0 }
+  }
+  private searchCondition(organizationId: string, query: ConstituentQuery): SQL | undefined {
+    return query.kind === 'all' ? eq(this.s.constituents.organizationId, organizationId) : this.dialect.constituentSearch(organizationId, query)
+  }
+  async listByHousehold(organizationId: string, householdId: string) {
+    const rows = await this.db
+      .select()
+      .from(this.s.constituents)
+      .where(and(eq(this.s.constituents.organizationId, organizationId), eq(this.s.constituents.householdId, householdId)))
+      .orderBy(asc(this.s.constituents.createdAt), asc(this.s.constituents.id))
+    return rows.map(toConstituent)
+  }
+  async findByPhone(organizationId: string, phone: string) {
+    const rows = await this.db
+      .select()
+      .from(this.s.constituents)
+      .where(and(eq(this.s.constituents.organizationId, organizationId), eq(this.s.constituents.phone, phone)))
+      .orderBy(desc(this.s.constituents.createdAt), desc(this.s.constituents.id))
+      .limit(50)
+    return rows.map(toConstituent)
+  }
+  async insertHousehold(h: Household) {
+    await this.db.insert(this.s.households).values(h)
+  }
+  async deleteHouseholdIfUnused(organizationId: string, householdId: string) {
+    const used = and(eq(this.s.households.organizationId, organizationId), eq(this.s.households.id, householdId))
+    const members = await this.db
+      .select({ id: this.s.constituents.id })
+      .from(this.s.constituents)
+      .where(and(eq(this.s.constituents.organizationId, organizationId), eq(this.s.constituents.householdId, householdId)))
+      .limit(1)
+    const needs = await this.db
+      .select({ id: this.s.needs.id })
+      .from(this.s.needs)
+      .where(and(eq(this.s.needs.organizationId, organizationId), eq(this.s.needs.householdId, householdId)))
+      .limit(1)
+    if (members.length > 0 || needs.length > 0) return false
+    const deleted = await this.db.delete(this.s.households).where(used).returning({ id: this.s.households.id })
+    return deleted.length > 0
+  }
+  async householdExists(organizationId: string, householdId: string) {
+    const rows = await this.db
+      .select({ id: this.s.households.id })
+      .from(this.s.households)
+      .where(and(eq(this.s.households.organizationId, organizationId), eq(this.s.households.id, householdId)))
+      .limit(1)
+    return rows.length > 0
+  }
+}

@@ -1,0 +1,66 @@
+import { and, asc, count, desc, eq, or } from 'drizzle-orm'
+import type { HouseholdMatchRepository } from '../../../application/ports/repositories'
+import type { HouseholdMatch, MatchStatus, ResolveAction } from '../../../domain/constituents/household-match'
+import { offsetOf, type Page, type PageRequest } from '../../../domain/shared/page'
+import type * as schema from '../sqlite/schema'
+import { SqlRepository, nullable, present } from './sql-repository'
+
+export function toMatch(row: typeof schema.householdMatches.$inferSelect): HouseholdMatch {
+  const { status, action, ...rest } = present(row)
+  return { ...rest, status: status as MatchStatus, ...(action ? { action: action as ResolveAction } : {}) }
+}
+
+export class SqlHouseholdMatchRepository extends SqlRepository implements HouseholdMatchRepository {
+  async insert(m: HouseholdMatch) {
+    await this.db.insert(this.s.householdMatches).values(matchRow(m))
+  }
+  async update(m: HouseholdMatch) {
+    const { id, organizationId, createdAt: _createdAt, ...fields } = matchRow(m)
+    await this.db
+      .update(this.s.householdMatches)
+      .set(fields)
+      .where(and(eq(this.s.householdMatches.id, id), eq(this.s.householdMatches.organizationId, organizationId)))
+  }
+  async findById(organizationId: string, id: string) {
+    const [row] = await this.db
+      .select()
+      .from(this.s.householdMatches)
+      .where(and(eq(this.s.householdMatches.organizationId, organizationId), eq(this.s.householdMatches.id, id)))
+      .limit(1)
+    return row ? toMatch(row) : undefined
+  }
+  async list(organizationId: string, status: MatchStatus | undefined, page: PageRequest): Promise<Page<HouseholdMatch>> {
+    const where = and(eq(this.s.householdMatches.organizationId, organizationId), status ? eq(this.s.householdMatches.status, status) : undefined)
+    const rows = await this.db
+      .select()
+      .from(this.s.householdMatches)
+      .where(where)
+      .orderBy(desc(this.s.householdMatches.createdAt), desc(this.s.householdMatches.id))
+      .limit(page.limit)
+      .offset(offsetOf(page))
+    const [total] = await this.db.select({ n: count() }).from(this.s.householdMatches).where(where)
+    return { items: rows.map(toMatch), total: total?.n ?? 0 }
+  }
+  async listInvolving(organizationId: string, constituentId: string) {
+    const rows = await this.db
+      .select()
+      .from(this.s.householdMatches)
+      .where(
+        and(
+          eq(this.s.householdMatches.organizationId, organizationId),
+          or(eq(this.s.householdMatches.constituentId, constituentId), eq(this.s.householdMatches.candidateConstituentId, constituentId)),
+        ),
+      )
+      .orderBy(asc(this.s.householdMatches.createdAt), asc(this.s.householdMatches.id))
+    return rows.map(toMatch)
+  }
+  async delete(organizationId: string, id: string) {
+    await this.db
+      .delete(this.s.householdMatches)
+      .where(and(eq(this.s.householdMatches.organizationId, organizationId), eq(this.s.householdMatches.id, id)))
+  }
+}
+
+function matchRow(m: HouseholdMatch) {
+  return { ...m, resolvedAt: nullable(m.resolvedAt), resolvedBy: nullable(m.resolvedBy), action: nullable(m.action) }
+}

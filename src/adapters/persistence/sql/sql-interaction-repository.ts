@@ -1,0 +1,72 @@
+import { and, asc, eq, lt } from 'drizzle-orm'
+import type { InteractionRepository } from '../../../application/ports/repositories'
+import { EARLY_STATUS_KEPT_MS, type DeliveryStatus } from '../../../domain/messaging/sms'
+import type { Interaction, InteractionChannel } from '../../../domain/needs/interaction'
+import type * as schema from '../sqlite/schema'
+import { SqlRepository, nullable, present } from './sql-repository'
+
+function toInteraction(row: typeof schema.interactions.$inferSelect): Interaction {
+  const { channel, direction, deliveryStatus, ...rest } = present(row)
+  return {
+    ...rest,
+    channel: channel as InteractionChannel,
+    ...(direction ? { direction: direction as 'inbound' | 'outbound' } : {}),
+    ...(deliveryStatus ? { deliveryStatus: deliveryStatus as DeliveryStatus } : {}),
+  }
+}
+
+export class SqlInteractionRepository extends SqlRepository implements InteractionRepository {
+  async insert(i: Interaction) {
+    await this.conflictOnUnique(this.db.insert(this.s.interactions).values({
+      ...i,
+      partnerId: nullable(i.partnerId),
+      needId: nullable(i.needId),
+      constituentId: nullable(i.constituentId),
+      direction: nullable(i.direction),
+      content: nullable(i.content),
+      deliveryStatus: nullable(i.deliveryStatus),
+      providerMessageId: nullable(i.providerMessageId),
+    }))
+  }
+  async listByNeed(organizationId: string, needId: string) {
+    const rows = await this.db
+      .select()
+      .from(this.s.interactions)
+      .where(and(eq(this.s.interactions.organizationId, organizationId), eq(this.s.interactions.needId, needId)))
+      .orderBy(asc(this.s.interactions.createdAt), asc(this.s.interactions.id))
+    return rows.map(toInteraction)
+  }
+  async findById(organizationId: string, id: string) {
+    const [row] = await this.db
+      .select()
+      .from(this.s.interactions)
+      .where(and(eq(this.s.interactions.organizationId, organizationId), eq(this.s.interactions.id, id)))
+      .limit(1)
+    return row ? toInteraction(row) : undefined
+  }
+  async findByProviderMessageId(providerMessageId: string) {
+    const [row] = await this.db.select().from(this.s.interactions).where(eq(this.s.interactions.providerMessageId, providerMessageId)).limit(1)
+    return row ? toInteraction(row) : undefined
+  }
+  async setDelivery(organizationId: string, id: string, status: DeliveryStatus, providerMessageId: string | undefined) {
+    await this.conflictOnUnique(
+      this.db
+        .update(this.s.interactions)
+        .set({ deliveryStatus: status, ...(providerMessageId ? { providerMessageId } : {}) })
+        .where(and(eq(this.s.interactions.organizationId, organizationId), eq(this.s.interactions.id, id))),
+    )
+  }
+  async rememberEarlyStatus(providerMessageId: string, status: DeliveryStatus, at: Date) {
+    const t = this.s.earlySmsStatuses
+    await this.db.delete(t).where(lt(t.receivedAt, new Date(at.getTime() - EARLY_STATUS_KEPT_MS)))
+    await this.db
+      .insert(t)
+      .values({ providerMessageId, status, receivedAt: at })
+      .onConflictDoUpdate({ target: t.providerMessageId, set: { status, receivedAt: at } })
+  }
+  async takeEarlyStatus(providerMessageId: string) {
+    const t = this.s.earlySmsStatuses
+    const rows = await this.db.delete(t).where(eq(t.providerMessageId, providerMessageId)).returning({ status: t.status })
+    return rows[0]?.status as DeliveryStatus | undefined
+  }
+}

@@ -1,0 +1,22 @@
+import { and, eq, isNull } from 'drizzle-orm'
+import type { InvitationRepository } from '../../../application/ports/repositories'
+import type { Invitation } from '../../../domain/members/invitation'
+import { SqlRepository, nullable, present } from './sql-repository'
+
+export class SqlInvitationRepository extends SqlRepository implements InvitationRepository {
+  async insert(i: Invitation) {
+    await this.db.insert(this.s.invitations).values({ ...i, usedAt: nullable(i.usedAt) })
+  }
+  async findByDigest(tokenDigest: string) {
+    const [row] = await this.db.select().from(this.s.invitations).where(eq(this.s.invitations.tokenDigest, tokenDigest)).limit(1)
+    return row ? (present(row) as Invitation) : undefined
+  }
+  async markUsed(id: string, at: Date) {
+    const rows = await this.db
+      .update(this.s.invitations)
+      .set({ usedAt: at })
+      .where(and(eq(this.s.invitations.id, id), isNull(this.s.invitations.usedAt)))
+      .returning({ id: this.s.invitations.id })
+    return rows.length === 1
+  }
+}

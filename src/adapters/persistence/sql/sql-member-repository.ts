@@ -1,0 +1,102 @@
+import { and, count, desc, eq, exists, isNull, sql } from 'drizzle-orm'
+import type { MemberRepository } from '../../../application/ports/repositories'
+import type { Profile, Role } from '../../../domain/auth/roles'
+import type { Member } from '../../../domain/members/member'
+import { offsetOf, type Page, type PageRequest } from '../../../domain/shared/page'
+import type * as schema from '../sqlite/schema'
+import { SqlRepository, nullable, present } from './sql-repository'
+
+function toMember(row: typeof schema.members.$inferSelect): Member {
+  const { role, profiles, ...rest } = present(row)
+  return { ...rest, role: role as Role, profiles: profiles as Profile[] }
+}
+
+function memberRow(m: Member) {
+  return {
+    ...m,
+    fullName: nullable(m.fullName),
+    partnerId: nullable(m.partnerId),
+    phone: nullable(m.phone),
+    passwordHash: nullable(m.passwordHash),
+  }
+}
+
+export class SqlMemberRepository extends SqlRepository implements MemberRepository {
+  async insert(m: Member) {
+    await this.conflictOnUnique(this.db.insert(this.s.members).values(memberRow(m)))
+  }
+  async update(m: Member) {
+    const { id, organizationId, createdAt: _createdAt, ...fields } = memberRow(m)
+    await this.db
+      .update(this.s.members)
+      .set(fields)
+      .where(and(eq(this.s.members.id, id), eq(this.s.members.organizationId, organizationId)))
+  }
+  async findById(organizationId: string, id: string) {
+    const t = this.s.members
+    const [row] = await this.prepared<typeof t.$inferSelect>(
+      'member_by_id',
+      () => this.db.select().from(t).where(and(eq(t.id, sql.placeholder('id')), eq(t.organizationId, sql.placeholder('organizationId')))).limit(1),
+      { id, organizationId },
+    )
+    return row ? toMember(row) : undefined
+  }
+  async findInSession(organizationId: string, id: string, sessionId: string) {
+    const t = this.s.members
+    const tokens = this.s.refreshTokens
+    // The session check rides on the member lookup (an EXISTS on the family's index): no second round trip.
+    const [row] = await this.prepared<typeof t.$inferSelect>(
+      'member_in_session',
+      () =>
+        this.db
+          .select()
+          .from(t)
+          .where(
+            and(
+              eq(t.id, sql.placeholder('id')),
+              eq(t.organizationId, sql.placeholder('organizationId')),
+              exists(
+                this.db
+                  .select({ one: sql`1` })
+                  .from(tokens)
+                  .where(and(eq(tokens.familyId, sql.placeholder('sessionId')), eq(tokens.memberId, t.id), isNull(tokens.revokedAt))),
+              ),
+            ),
+          )
+          .limit(1),
+      { id, organizationId, sessionId },
+    )
+    return row ? toMember(row) : undefined
+  }
+  async findAllByEmail(email: string) {
+    const rows = await this.db.select().from(this.s.members).where(eq(this.s.members.email, email))
+    return rows.map(toMember)
+  }
+  async findByEmail(organizationId: string, email: string) {
+    const [row] = await this.db
+      .select()
+      .from(this.s.members)
+      .where(and(eq(this.s.members.organizationId, organizationId), eq(this.s.members.email, email)))
+      .limit(1)
+    return row ? toMember(row) : undefined
+  }
+  async list(organizationId: string, filter: { partnerId?: string }, page: PageRequest): Promise<Page<Member>> {
+    const where = and(eq(this.s.members.organizationId, organizationId), filter.partnerId ? eq(this.s.members.partnerId, filter.partnerId) : undefined)
+    const rows = await this.db
+      .select()
+      .from(this.s.members)
+      .where(where)
+      .orderBy(desc(this.s.members.createdAt), desc(this.s.members.id))
+      .limit(page.limit)
+      .offset(offsetOf(page))
+    const [total] = await this.db.select({ n: count() }).from(this.s.members).where(where)
+    return { items: rows.map(toMember), total: total?.n ?? 0 }
+  }
+  async countConfirmedByRole(organizationId: string, role: Role) {
+    const [row] = await this.db
+      .select({ n: count() })
+      .from(this.s.members)
+      .where(and(eq(this.s.members.organizationId, organizationId), eq(this.s.members.role, role), eq(this.s.members.isConfirmed, true)))
+    return row?.n ?? 0
+  }
+}

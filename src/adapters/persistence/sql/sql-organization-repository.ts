@@ -1,0 +1,68 @@
+import { count, eq, sql, type SQL } from 'drizzle-orm'
+import type { OrganizationRepository } from '../../../application/ports/repositories'
+import { FIRST_REFERENCE_NUMBER } from '../../../domain/needs/need'
+import type { Organization } from '../../../domain/organizations/organization'
+import type * as schema from '../sqlite/schema'
+import { SqlRepository, nullable, present } from './sql-repository'
+
+export class SqlOrganizationRepository extends SqlRepository implements OrganizationRepository {
+  async insert(o: Organization) {
+    await this.conflictOnUnique(this.db.insert(this.s.organizations).values({ ...o, needSequence: FIRST_REFERENCE_NUMBER - 1 }))
+  }
+  private async one(where: SQL) {
+    const [row] = await this.db.select().from(this.s.organizations).where(where).limit(1)
+    if (!row) return undefined
+    const { needSequence: _sequence, ...organization } = present(row)
+    return organization satisfies Organization
+  }
+  async findById(id: string) {
+    const t = this.s.organizations
+    const [row] = await this.prepared<typeof t.$inferSelect>(
+      'organization_by_id',
+      () => this.db.select().from(t).where(eq(t.id, sql.placeholder('id'))).limit(1),
+      { id },
+    )
+    if (!row) return undefined
+    const { needSequence: _sequence, ...organization } = present(row)
+    return organization satisfies Organization
+  }
+  findBySlug(slug: string) {
+    return this.one(eq(this.s.organizations.slug, slug))
+  }
+  findByPhoneNumber(phoneNumber: string) {
+    return this.one(eq(this.s.organizations.phoneNumber, phoneNumber))
+  }
+  findByShortCode(shortCode: string) {
+    return this.one(eq(this.s.organizations.shortCode, shortCode))
+  }
+  async update(o: Organization) {
+    const { id, createdAt: _createdAt, ...fields } = o
+    await this.conflictOnUnique(
+      this.db
+        .update(this.s.organizations)
+        .set({ ...fields, shortCode: nullable(o.shortCode), tcrStatus: nullable(o.tcrStatus), phoneNumber: nullable(o.phoneNumber) })
+        .where(eq(this.s.organizations.id, id)),
+    )
+  }
+  async lockForUpdate(id: string) {
+    await this.dialect.lockRow(this.db.select({ id: this.s.organizations.id }).from(this.s.organizations).where(eq(this.s.organizations.id, id)))
+  }
+  async count() {
+    const [row] = await this.db.select({ n: count() }).from(this.s.organizations)
+    return row?.n ?? 0
+  }
+  async takeNextNeedNumber(organizationId: string) {
+    // One UPDATE … RETURNING: the row lock (or SQLite's write lock) makes concurrent takers queue.
+    const [row] = await this.db
+      .update(this.s.organizations)
+      .set({ needSequence: sqlIncrement(this.s.organizations.needSequence) })
+      .where(eq(this.s.organizations.id, organizationId))
+      .returning({ n: this.s.organizations.needSequence })
+    if (!row) throw new Error(`No organization ${organizationId}`)
+    return row.n
+  }
+}
+
+function sqlIncrement(column: typeof schema.organizations.needSequence) {
+  return sql`${column} + 1`
+}

@@ -1,0 +1,87 @@
+import { and, asc, count, eq, gt, lte, or } from 'drizzle-orm'
+import type { OutboxRepository } from '../../../application/ports/repositories'
+import type { OutboxMessage, OutboxPayload, OutboxStatus } from '../../../domain/messaging/outbox'
+import type * as schema from '../sqlite/schema'
+import { SqlRepository, nullable, present } from './sql-repository'
+
+function toOutboxMessage(row: typeof schema.outbox.$inferSelect): OutboxMessage {
+  const { payload, status, ...rest } = present(row)
+  return { ...rest, payload: payload as OutboxPayload, status: status as OutboxStatus }
+}
+
+export class SqlOutboxRepository extends SqlRepository implements OutboxRepository {
+  async enqueue(m: OutboxMessage) {
+    await this.db.insert(this.s.outbox).values({
+      ...m,
+      lockedUntil: nullable(m.lockedUntil),
+      inFlightSince: nullable(m.inFlightSince),
+      lastError: nullable(m.lastError),
+      providerMessageId: nullable(m.providerMessageId),
+      sentAt: nullable(m.sentAt),
+    })
+  }
+  async findById(id: string) {
+    const [row] = await this.db.select().from(this.s.outbox).where(eq(this.s.outbox.id, id)).limit(1)
+    return row ? toOutboxMessage(row) : undefined
+  }
+  private due(now: Date) {
+    return or(
+      and(eq(this.s.outbox.status, 'pending'), lte(this.s.outbox.nextAttemptAt, now)),
+      and(eq(this.s.outbox.status, 'sending'), lte(this.s.outbox.lockedUntil, now)),
+    )
+  }
+  async organizationsWithDue(now: Date, limit: number) {
+    // In id order, so concurrent dispatchers lock organizations in the same order and never deadlock.
+    const rows = await this.db
+      .selectDistinct({ id: this.s.outbox.organizationId })
+      .from(this.s.outbox)
+      .where(this.due(now))
+      .orderBy(asc(this.s.outbox.organizationId))
+      .limit(limit)
+    return rows.map((r) => r.id)
+  }
+  async countInFlight(organizationId: string, now: Date) {
+    const [row] = await this.db
+      .select({ n: count() })
+      .from(this.s.outbox)
+      .where(and(eq(this.s.outbox.organizationId, organizationId), eq(this.s.outbox.status, 'sending'), gt(this.s.outbox.lockedUntil, now)))
+    return row?.n ?? 0
+  }
+  async claimDue(organizationId: string, now: Date, limit: number, lockedUntil: Date) {
+    if (limit <= 0) return []
+    const rows = await this.dialect.skipLocked(
+      this.db
+        .select()
+        .from(this.s.outbox)
+        .where(and(eq(this.s.outbox.organizationId, organizationId), this.due(now)))
+        .orderBy(asc(this.s.outbox.nextAttemptAt), asc(this.s.outbox.id))
+        .limit(limit),
+    )
+    const claimed = rows.map((row) => {
+      const message = toOutboxMessage(row)
+      return { ...message, status: 'sending' as const, lockedUntil, inFlightSince: message.inFlightSince ?? now }
+    })
+    for (const m of claimed) {
+      await this.db.update(this.s.outbox).set({ status: 'sending', lockedUntil, inFlightSince: m.inFlightSince }).where(eq(this.s.outbox.id, m.id))
+    }
+    return claimed
+  }
+  /** Applies an outcome only while the claim `fence` still holds the message. */
+  private async settle(id: string, fence: Date, fields: Partial<typeof schema.outbox.$inferInsert>, keepInFlightSince = false) {
+    const rows = await this.db
+      .update(this.s.outbox)
+      .set({ lockedUntil: null, ...(keepInFlightSince ? {} : { inFlightSince: null }), ...fields })
+      .where(and(eq(this.s.outbox.id, id), eq(this.s.outbox.status, 'sending'), eq(this.s.outbox.lockedUntil, fence)))
+      .returning({ id: this.s.outbox.id })
+    return rows.length === 1
+  }
+  markSent(id: string, fence: Date, at: Date, providerMessageId: string | undefined) {
+    return this.settle(id, fence, { status: 'sent', sentAt: at, providerMessageId: nullable(providerMessageId) })
+  }
+  reschedule(id: string, fence: Date, attempts: number, nextAttemptAt: Date, error: string, inDoubt = false) {
+    return this.settle(id, fence, { status: 'pending', attempts, nextAttemptAt, lastError: error }, inDoubt)
+  }
+  markFailed(id: string, fence: Date, attempts: number, error: string) {
+    return this.settle(id, fence, { status: 'failed', attempts, lastError: error })
+  }
+}

@@ -1,0 +1,28 @@
+import { and, eq, isNull } from 'drizzle-orm'
+import type { RefreshTokenRecord, RefreshTokenRepository } from '../../../application/ports/repositories'
+import { SqlRepository, nullable, present } from './sql-repository'
+
+export class SqlRefreshTokenRepository extends SqlRepository implements RefreshTokenRepository {
+  async insert(t: RefreshTokenRecord) {
+    await this.db.insert(this.s.refreshTokens).values({ ...t, rotatedAt: nullable(t.rotatedAt), revokedAt: nullable(t.revokedAt) })
+  }
+  async findByHash(tokenHash: string) {
+    const [row] = await this.db.select().from(this.s.refreshTokens).where(eq(this.s.refreshTokens.tokenHash, tokenHash)).limit(1)
+    return row ? (present(row) as RefreshTokenRecord) : undefined
+  }
+  async markRotated(id: string, at: Date) {
+    // Conditional update: of two concurrent rotations only one changes the row.
+    const rows = await this.db
+      .update(this.s.refreshTokens)
+      .set({ rotatedAt: at })
+      .where(and(eq(this.s.refreshTokens.id, id), isNull(this.s.refreshTokens.rotatedAt)))
+      .returning({ id: this.s.refreshTokens.id })
+    return rows.length === 1
+  }
+  async revokeFamily(familyId: string, at: Date) {
+    await this.db
+      .update(this.s.refreshTokens)
+      .set({ revokedAt: at })
+      .where(and(eq(this.s.refreshTokens.familyId, familyId), isNull(this.s.refreshTokens.revokedAt)))
+  }
+}

@@ -1,0 +1,66 @@
+import type { BunSQLiteDatabase } from 'drizzle-orm/bun-sqlite'
+import { UNIQUE_CONFLICTS } from '../../../application/ports/repositories'
+import { ConflictError } from '../../../domain/errors'
+import type * as schema from '../sqlite/schema'
+import type { SqlDialect } from './sql-dialect'
+
+/**
+ * The database the repositories are written against. Drizzle's query builder is the same for SQLite and
+ * PostgreSQL at run time; SQLite's types are the ones checked, and PostgreSQL's tables (postgres/schema.ts)
+ * have the same names, columns and JS types. What really differs between the two lives in a SqlDialect.
+ */
+export type SqlDb = BunSQLiteDatabase<typeof schema>
+
+/** Drops null columns: absent optional fields are omitted, not null (contract §3). */
+export function present<T extends Record<string, unknown>>(row: T): { [K in keyof T]: Exclude<T[K], null> } {
+  return Object.fromEntries(Object.entries(row).filter(([, value]) => value !== null)) as never
+}
+
+/** Optional fields written as NULL so an update can clear them. */
+export function nullable<T>(value: T | undefined): T | null {
+  return value ?? null
+}
+
+/** What every repository shares: the database (or transaction), and the dialect's tables and ways. */
+export abstract class SqlRepository {
+  constructor(
+    protected readonly db: SqlDb,
+    protected readonly dialect: SqlDialect,
+  ) {}
+  protected get s() {
+    return this.dialect.tables
+  }
+  private readonly statements = new Map<string, { execute(values: Record<string, unknown>): unknown }>()
+  /**
+   * A query built once and run many times with new values (`sql.placeholder`): building a query with the
+   * query builder costs several times more than reading a row, so the lookups made on every request
+   * (who is calling, which need) are kept prepared. `name` identifies the statement to the database.
+   */
+  protected async prepared<Row>(name: string, build: () => unknown, values: Record<string, unknown>): Promise<Row[]> {
+    let statement = this.statements.get(name)
+    if (!statement) {
+      statement = (build() as { prepare(name: string): { execute(values: Record<string, unknown>): unknown } }).prepare(name)
+      this.statements.set(name, statement)
+    }
+    return (await statement.execute(values)) as Row[]
+  }
+  /** A unique index turned down the write: the caller's 409, with what was taken. */
+  protected async conflictOnUnique<T>(write: PromiseLike<T>): Promise<T> {
+    try {
+      return await write
+    } catch (error) {
+      const index = this.dialect.uniqueViolation(error)
+      if (index === undefined) throw error
+      throw new ConflictError(UNIQUE_MESSAGES[index] ?? 'This conflicts with an existing record')
+    }
+  }
+}
+
+/** The 409 for each unique index, by the `table.column` it covers. */
+const UNIQUE_MESSAGES: Record<string, string> = {
+  'organizations.slug': UNIQUE_CONFLICTS.organizationSlug,
+  'organizations.short_code': UNIQUE_CONFLICTS.organizationShortCode,
+  'organizations.phone_number': UNIQUE_CONFLICTS.organizationPhoneNumber,
+  'members.email': UNIQUE_CONFLICTS.memberEmail,
+  'interactions.provider_message_id': UNIQUE_CONFLICTS.providerMessageId,
+}
