@@ -6,10 +6,15 @@ export interface Persistence {
   readonly repositories: Repositories
   readonly unitOfWork: UnitOfWork
   /** Brings the schema up to date (applied at start and by `intake migrate`). */
-  migrate(): Promise<void>
+  migrate(): Promise<MigrationOutcome>
   /** True when the database answers (readiness). */
   ping(): Promise<boolean>
   /** Whether an error means the database is away for now (503), rather than a bug. */
   isOutage(error: unknown): boolean
   close(): Promise<void>
+}
+
+export interface MigrationOutcome {
+  /** Where the database was copied before migrations changed it (SQLite). */
+  backup?: string
 }

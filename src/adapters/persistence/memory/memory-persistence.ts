@@ -9,7 +9,9 @@ export class MemoryPersistence implements Persistence {
   readonly repositories = memoryRepositories(this.store)
   readonly unitOfWork = new MemoryUnitOfWork(this.store)
 
-  async migrate() {}
+  async migrate() {
+    return {}
+  }
   async ping() {
     return true
   }

@@ -1,16 +1,14 @@
-import { join } from 'node:path'
 import { drizzle } from 'drizzle-orm/postgres-js'
-import { migrate } from 'drizzle-orm/postgres-js/migrator'
 import postgres from 'postgres'
-import type { Persistence } from '../../../application/ports/persistence'
+import type { MigrationOutcome, Persistence } from '../../../application/ports/persistence'
 import type { Repositories } from '../../../application/ports/repositories'
 import type { UnitOfWork } from '../../../application/ports/unit-of-work'
+import type { Migration } from '../sql/bundled-migrations'
 import { driverError } from '../sql/sql-dialect'
 import { sqlRepositories, type SqlDb } from '../sql/sql-repositories'
+import { POSTGRES_MIGRATIONS } from './migrations'
 import { postgresDialect } from './postgres-dialect'
 import * as schema from './schema'
-
-export const POSTGRES_MIGRATIONS = join(import.meta.dir, 'migrations')
 
 /** Any number that several instances agree on: the advisory lock migrations run under. */
 const MIGRATION_LOCK = 72_635_117
@@ -60,12 +58,15 @@ export class PostgresDatabase implements Persistence, UnitOfWork {
   }
 
   /** Applies what the database has not seen yet, one instance at a time (an advisory lock). */
-  async migrate(migrationsFolder = POSTGRES_MIGRATIONS): Promise<void> {
+  async migrate(migrations: Migration[] = POSTGRES_MIGRATIONS): Promise<MigrationOutcome> {
     // The lock is held by one reserved connection; the migration runs through the pool meanwhile.
     const connection = await this.client.reserve()
     try {
       await connection`SELECT pg_advisory_lock(${MIGRATION_LOCK})`
-      await migrate(this.db as unknown as Parameters<typeof migrate>[0], { migrationsFolder })
+      // What drizzle's migrate() does with a folder it has read, here with the migrations bundled in the program.
+      const { dialect, session } = this.db as unknown as { dialect: { migrate(m: Migration[], s: unknown, c: object): Promise<void> }; session: unknown }
+      await dialect.migrate(migrations, session, {})
+      return {}
     } finally {
       await connection`SELECT pg_advisory_unlock(${MIGRATION_LOCK})`.catch(() => {})
       connection.release()

@@ -1,17 +1,17 @@
 import { Database } from 'bun:sqlite'
 import { mkdirSync } from 'node:fs'
-import { dirname, join } from 'node:path'
+import { dirname } from 'node:path'
 import { drizzle } from 'drizzle-orm/bun-sqlite'
-import { migrate } from 'drizzle-orm/bun-sqlite/migrator'
 import type { Repositories } from '../../../application/ports/repositories'
-import type { Persistence } from '../../../application/ports/persistence'
+import type { MigrationOutcome, Persistence } from '../../../application/ports/persistence'
 import type { UnitOfWork } from '../../../application/ports/unit-of-work'
+import type { Migration } from '../sql/bundled-migrations'
 import { driverError } from '../sql/sql-dialect'
 import { Mutex } from '../shared/mutex'
+import { SQLITE_MIGRATIONS } from './migrations'
 import * as schema from './schema'
+import { besideName, copyDatabase, schemaVersion } from './sqlite-backup'
 import { sqliteRepositories, type SqliteDb } from './sqlite-repositories'
-
-export const SQLITE_MIGRATIONS = join(import.meta.dir, 'migrations')
 
 /**
  * One SQLite file, two connections: a writer that only the unit of work uses, one transaction at a time,
@@ -40,9 +40,21 @@ export class SqliteDatabase implements Persistence, UnitOfWork {
     this.repositories = sqliteRepositories(drizzle({ client: this.reader, schema }))
   }
 
-  /** Applies the committed migrations that this file has not seen yet. */
-  async migrate(migrationsFolder = SQLITE_MIGRATIONS): Promise<void> {
-    migrate(this.writeDb, { migrationsFolder }) // synchronous: done when this returns
+  /**
+   * Applies the migrations this file has not seen yet. A file that has data is first copied beside itself
+   * (`intake.sqlite.pre-0006_x-20261122T191500Z.bak`), so an upgrade that goes wrong can be undone.
+   */
+  async migrate(migrations: Migration[] = SQLITE_MIGRATIONS, now = new Date()): Promise<MigrationOutcome> {
+    const { applied, pending } = schemaVersion(this.writer, migrations)
+    let backup: string | undefined
+    if (applied > 0 && pending.length > 0 && this.path !== ':memory:') {
+      backup = besideName(this.path, `pre-${pending[0]!.tag}`, now)
+      copyDatabase(this.writer, backup)
+    }
+    // What drizzle's migrate() does with a folder it has read, here with the migrations bundled in the program.
+    const { dialect, session } = this.writeDb as unknown as DrizzleInternals
+    dialect.migrate(migrations, session, {}) // synchronous: done when this returns
+    return backup ? { backup } : {}
   }
 
   /**
@@ -79,6 +91,12 @@ export class SqliteDatabase implements Persistence, UnitOfWork {
     if (this.reader !== this.writer) this.reader.close()
     this.writer.close()
   }
+}
+
+/** The parts of a drizzle database that its own migrate() uses (marked internal in its types). */
+interface DrizzleInternals {
+  dialect: { migrate(migrations: Migration[], session: unknown, config: object): void }
+  session: unknown
 }
 
 function configure(db: Database): void {

@@ -1,0 +1,8 @@
+// Written by `npm run db:generate` (scripts/bundle-migrations.ts) from meta/_journal.json: do not edit.
+import { bundledMigrations } from '../../sql/bundled-migrations'
+import journal from './meta/_journal.json' with { type: 'json' }
+import m0 from './0000_init.sql' with { type: 'text' }
+
+export const POSTGRES_MIGRATIONS = bundledMigrations(journal, {
+  '0000_init': m0,
+})

@@ -1,0 +1,31 @@
+import { createHash } from 'node:crypto'
+import type { MigrationMeta } from 'drizzle-orm/migrator'
+
+/** drizzle-kit's meta/_journal.json: the migrations of a folder, oldest first. */
+export interface MigrationJournal {
+  entries: ReadonlyArray<{ tag: string; when: number; breakpoints: boolean }>
+}
+
+export interface Migration extends MigrationMeta {
+  /** The file's name without `.sql` (`0003_sms`). */
+  tag: string
+}
+
+/**
+ * The migrations drizzle-kit wrote, from the files imported into the program (each dialect's
+ * `migrations/index.ts`), in the shape drizzle's migrator reads from a folder: the same code runs from
+ * source and from the compiled binary, which has no folder beside it.
+ */
+export function bundledMigrations(journal: MigrationJournal, sqlByTag: Record<string, string>): Migration[] {
+  return journal.entries.map(({ tag, when, breakpoints }) => {
+    const sql = sqlByTag[tag]
+    if (sql === undefined) throw new Error(`migration ${tag} is in the journal but not imported: run npm run db:generate`)
+    return {
+      tag,
+      sql: sql.split('--> statement-breakpoint'),
+      bps: breakpoints,
+      folderMillis: when,
+      hash: createHash('sha256').update(sql).digest('hex'),
+    }
+  })
+}

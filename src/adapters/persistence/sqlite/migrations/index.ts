@@ -1,0 +1,18 @@
+// Written by `npm run db:generate` (scripts/bundle-migrations.ts) from meta/_journal.json: do not edit.
+import { bundledMigrations } from '../../sql/bundled-migrations'
+import journal from './meta/_journal.json' with { type: 'json' }
+import m0 from './0000_init.sql' with { type: 'text' }
+import m1 from './0001_constituent_search.sql' with { type: 'text' }
+import m2 from './0002_members_settings_outbox.sql' with { type: 'text' }
+import m3 from './0003_sms.sql' with { type: 'text' }
+import m4 from './0004_unique_provider_message.sql' with { type: 'text' }
+import m5 from './0005_early_sms_statuses.sql' with { type: 'text' }
+
+export const SQLITE_MIGRATIONS = bundledMigrations(journal, {
+  '0000_init': m0,
+  '0001_constituent_search': m1,
+  '0002_members_settings_outbox': m2,
+  '0003_sms': m3,
+  '0004_unique_provider_message': m4,
+  '0005_early_sms_statuses': m5,
+})

@@ -1,0 +1,185 @@
+import { Database } from 'bun:sqlite'
+import { afterAll, describe, expect, test } from 'bun:test'
+import { existsSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { readMigrationFiles } from 'drizzle-orm/migrator'
+import { POSTGRES_MIGRATIONS } from '../../../src/adapters/persistence/postgres/migrations'
+import { SQLITE_MIGRATIONS } from '../../../src/adapters/persistence/sqlite/migrations'
+import { backupDatabase, BackupError, restoreDatabase, schemaVersion } from '../../../src/adapters/persistence/sqlite/sqlite-backup'
+import { SqliteDatabase } from '../../../src/adapters/persistence/sqlite/sqlite-database'
+import { anOrganization } from '../../support/builders'
+
+const dirs: string[] = []
+const open: SqliteDatabase[] = []
+afterAll(async () => {
+  await Promise.all(open.map((db) => db.close()))
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true })
+})
+
+function folder(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'intake-backup-'))
+  dirs.push(dir)
+  return dir
+}
+
+/** A migrated database holding one organization, left open as a running server would. */
+async function liveDatabase(dir = folder()) {
+  const path = join(dir, 'intake.sqlite')
+  const db = new SqliteDatabase(path)
+  open.push(db)
+  await db.migrate()
+  const organization = anOrganization()
+  await db.unitOfWork.run((r) => r.organizations.insert(organization))
+  return { dir, path, db, organization }
+}
+
+function organizationsIn(path: string): string[] {
+  const db = new Database(path, { readonly: true })
+  try {
+    return db.query<{ slug: string }, []>('SELECT slug FROM organizations').all().map((r) => r.slug)
+  } finally {
+    db.close()
+  }
+}
+
+const quiet = () => {}
+
+describe('migrations bundled into the program', () => {
+  test('are exactly what drizzle reads from the folders drizzle-kit writes (npm run db:generate keeps them in step)', () => {
+    const root = join(import.meta.dir, '../../../src/adapters/persistence')
+    const strip = (migrations: object[]) => migrations.map((m) => ({ ...m, tag: undefined }))
+    expect(strip(SQLITE_MIGRATIONS)).toEqual(strip(readMigrationFiles({ migrationsFolder: join(root, 'sqlite/migrations') })))
+    expect(strip(POSTGRES_MIGRATIONS)).toEqual(strip(readMigrationFiles({ migrationsFolder: join(root, 'postgres/migrations') })))
+  })
+})
+
+describe('upgrade by restart', () => {
+  test('migrating a file that has data copies it beside itself first, at its old schema, and says where', async () => {
+    const dir = folder()
+    const path = join(dir, 'intake.sqlite')
+    const db = new SqliteDatabase(path)
+    open.push(db)
+    expect(await db.migrate(SQLITE_MIGRATIONS.slice(0, -1))).toEqual({}) // a fresh file: nothing to keep
+    await db.unitOfWork.run((r) => r.organizations.insert(anOrganization({ slug: 'before-upgrade' })))
+
+    const outcome = await db.migrate(SQLITE_MIGRATIONS, new Date('2026-11-22T19:15:00.123Z'))
+
+    const last = SQLITE_MIGRATIONS[SQLITE_MIGRATIONS.length - 1]!
+    expect(outcome.backup).toBe(`${path}.pre-${last.tag}-20261122T191500Z.bak`)
+    expect(statSync(outcome.backup!).mode & 0o777).toBe(0o600)
+    expect(organizationsIn(outcome.backup!)).toEqual(['before-upgrade'])
+    const kept = new Database(outcome.backup!, { readonly: true })
+    expect(schemaVersion(kept).pending.map((m) => m.tag)).toEqual([last.tag])
+    kept.close()
+    expect(await db.migrate()).toEqual({}) // up to date: no copy
+  })
+})
+
+describe('intake backup', () => {
+  test('copies a database in use into a sound file only its owner can read', async () => {
+    const { dir, path, organization } = await liveDatabase()
+    const target = join(dir, 'copy.sqlite')
+    const lines: string[] = []
+
+    const version = backupDatabase(path, target, { replace: false, say: (line) => lines.push(line) })
+
+    expect(version.applied).toBe(SQLITE_MIGRATIONS.length)
+    expect(organizationsIn(target)).toEqual([organization.slug])
+    expect(statSync(target).mode & 0o777).toBe(0o600)
+    expect(lines.join('\n')).toContain('Checking the copy')
+  })
+
+  test('refuses to replace an existing file unless asked, and leaves nothing behind when it refuses', async () => {
+    const { dir, path, organization } = await liveDatabase()
+    const target = join(dir, 'copy.sqlite')
+    writeFileSync(target, 'something precious')
+
+    expect(() => backupDatabase(path, target, { replace: false, say: quiet })).toThrow(/exists already.*--force/)
+    expect(await Bun.file(target).text()).toBe('something precious')
+
+    backupDatabase(path, target, { replace: true, say: quiet })
+    expect(organizationsIn(target)).toEqual([organization.slug])
+    expect(readdirSync(dir).filter((f) => f.includes('partial'))).toEqual([])
+  })
+
+  test('says so when there is no database to copy', () => {
+    const dir = folder()
+    expect(() => backupDatabase(join(dir, 'none.sqlite'), join(dir, 'b.sqlite'), { replace: false, say: quiet })).toThrow(BackupError)
+  })
+})
+
+describe('intake restore', () => {
+  async function backupOf(organizationSlug: string) {
+    const { dir, path, db } = await liveDatabase()
+    await db.unitOfWork.run((r) => r.organizations.insert(anOrganization({ slug: organizationSlug })))
+    const backup = join(dir, 'backup.sqlite')
+    backupDatabase(path, backup, { replace: false, say: quiet })
+    return backup
+  }
+
+  test('refuses while a process has the database open', async () => {
+    const backup = await backupOf('from-backup')
+    const { path, organization } = await liveDatabase()
+
+    expect(() => restoreDatabase(backup, path, { now: new Date(), say: quiet })).toThrow(/in use by a running intake/)
+    expect(organizationsIn(path)).toEqual([organization.slug])
+  })
+
+  test('puts the backup in place and keeps the replaced database beside it', async () => {
+    const [current, backup] = [await backupOf('current'), await backupOf('from-backup')]
+    const dir = folder()
+    const path = join(dir, 'intake.sqlite')
+    restoreDatabase(current, path, { now: new Date(), say: quiet })
+
+    const { replaced } = restoreDatabase(backup, path, { now: new Date('2026-11-22T20:00:00Z'), say: quiet })
+
+    expect(replaced).toBe(join(dir, 'intake.sqlite.replaced-20261122T200000Z.bak'))
+    expect(organizationsIn(replaced!)).toContain('current')
+    expect(organizationsIn(path)).toContain('from-backup')
+    const restored = new SqliteDatabase(path)
+    open.push(restored)
+    expect(await restored.migrate()).toEqual({})
+  })
+
+  test('restores into an empty place', async () => {
+    const backup = await backupOf('from-backup')
+    const path = join(folder(), 'intake.sqlite')
+    expect(restoreDatabase(backup, path, { now: new Date(), say: quiet })).toEqual({})
+    expect(organizationsIn(path)).toContain('from-backup')
+  })
+
+  test('refuses a damaged backup, a file that is no database, and one that is not intake', async () => {
+    const dir = folder()
+    const target = join(dir, 'intake.sqlite')
+    const damaged = await backupOf('damaged')
+    const file = Bun.file(damaged)
+    const bytes = new Uint8Array(await file.arrayBuffer())
+    bytes.fill(0x41, bytes.length - 8192) // the last pages: index and table data
+    writeFileSync(damaged, bytes)
+    const notADatabase = join(dir, 'notes.txt')
+    writeFileSync(notADatabase, 'x'.repeat(4096))
+    const foreign = join(dir, 'foreign.sqlite')
+    const other = new Database(foreign)
+    other.exec('CREATE TABLE t (x)')
+    other.close()
+
+    for (const [backup, reason] of [
+      [damaged, /damaged/],
+      [notADatabase, /not a SQLite database/],
+      [foreign, /not an intake database/],
+    ] as const) {
+      expect(() => restoreDatabase(backup, target, { now: new Date(), say: quiet })).toThrow(reason)
+    }
+    expect(existsSync(target)).toBe(false)
+    expect(readdirSync(dir).filter((f) => f.includes('restoring'))).toEqual([])
+  })
+
+  test('refuses a backup written by a newer intake', async () => {
+    const backup = await backupOf('newer')
+    const db = new Database(backup)
+    db.run('INSERT INTO __drizzle_migrations (hash, created_at) VALUES (?, ?)', ['future', SQLITE_MIGRATIONS.at(-1)!.folderMillis + 1])
+    db.close()
+    expect(() => restoreDatabase(backup, join(folder(), 'intake.sqlite'), { now: new Date(), say: quiet })).toThrow(/newer version of intake/)
+  })
+})
