@@ -6,9 +6,12 @@ import { SetOrganizationPhoneNumber } from '../application/organizations/set-org
 import { SetMemberPassword } from '../application/members/set-member-password'
 import { DomainError } from '../domain/errors'
 import { bootstrapFirstOrganization } from './bootstrap'
-import { ConfigError, loadConfig } from './config'
-import { createContainer, createPersistence, PORTS } from './container'
-import { PortInUseError, startServer, startWorker } from './server'
+import { BackupError } from '../adapters/persistence/sqlite/sqlite-backup'
+import { backup, restore } from './backup-commands'
+import { ConfigError, loadConfig, loadDatabaseConfig } from './config'
+import { createContainer, PORTS } from './container'
+import { bringUpToDate, PortInUseError, startServer, startWorker } from './server'
+import { versionLine } from './version'
 
 const USAGE = `Usage: intake <command>
 
@@ -22,25 +25,34 @@ Commands:
                                  Set the SMS number texts come from and arrive at
   member set-password --email E --password P [--org SLUG]
                                  Set a member's password and confirm the member
+  backup --to FILE [--force]     Copy the database while it is in use (SQLite; pg_dump on PostgreSQL)
+  restore --from FILE            Put a backup in place of the database (SQLite; no intake may be running)
+  --version                      Print the version
 
 Configuration comes from the environment: see README.md.`
 
 async function main(argv: string[]): Promise<number> {
   const [command, sub, ...rest] = argv
+  // Commands that must not generate secrets, as loading the whole configuration does on a first start.
+  switch (command) {
+    case '--version':
+    case 'version':
+      console.log(versionLine())
+      return 0
+    case 'backup':
+      return backup(loadDatabaseConfig(), argv.slice(1))
+    case 'restore':
+      return restore(loadDatabaseConfig(), argv.slice(1))
+  }
   const config = loadConfig()
   switch (command) {
     case 'serve':
       return serve(config)
-    case 'migrate': {
-      const persistence = createPersistence(config)
-      try {
-        await persistence.migrate()
-      } finally {
-        await persistence.close()
-      }
-      console.log('Migrations applied.')
-      return 0
-    }
+    case 'migrate':
+      return withDatabase(config, async () => {
+        console.log('Migrations applied.')
+        return 0
+      })
     case 'worker':
       return work(config)
     case 'org':
@@ -86,9 +98,9 @@ async function serve(config: ReturnType<typeof loadConfig>): Promise<number> {
 
 async function work(config: ReturnType<typeof loadConfig>): Promise<number> {
   const container = createContainer(config)
-  await container.get(PORTS.persistence).migrate()
-  const worker = startWorker(container, config)
   const logger = container.get(PORTS.logger)
+  await bringUpToDate(container)
+  const worker = startWorker(container, config)
   logger.info('outbox worker running', { database: config.database.kind })
   return untilSignal(logger, async () => {
     await worker.stop()
@@ -183,7 +195,7 @@ async function setPassword(config: ReturnType<typeof loadConfig>, args: string[]
 /** A failure the operator can fix, said in one line; anything else with its stack. */
 function explain(error: unknown): string {
   if (error instanceof ConfigError) return `Configuration error: ${error.message}`
-  if (error instanceof PortInUseError) return error.message
+  if (error instanceof PortInUseError || error instanceof BackupError) return error.message
   if (error instanceof DomainError) {
     const details = 'errors' in error ? (error.errors as Array<{ path: string; message: string }>) : []
     return [error.message, ...details.map((d) => `  ${flagOf(d.path)}: ${d.message}`)].join('\n')
@@ -208,7 +220,7 @@ function flagOf(path: string): string {
 async function withDatabase(config: ReturnType<typeof loadConfig>, command: (container: Container) => Promise<number>): Promise<number> {
   const container = createContainer(config)
   try {
-    await container.get(PORTS.persistence).migrate()
+    await bringUpToDate(container)
     return await command(container)
   } finally {
     await container.get(PORTS.persistence).close()

@@ -46,7 +46,7 @@ export class ConfigError extends Error {
 type Env = Record<string, string | undefined>
 
 export function loadConfig(env: Env = process.env): Config {
-  const database = parseDatabaseUrl(env.DATABASE_URL ?? 'sqlite:./data/intake.sqlite')
+  const database = loadDatabaseConfig(env)
   const port = integer(env, 'PORT', 3000, 0, 65535)
   const sms = choice(env, 'SMS_PROVIDER', ['log', 'twilio'] as const, 'log')
   if (sms === 'twilio') {
@@ -82,6 +82,11 @@ export function loadConfig(env: Env = process.env): Config {
       ...(env.INTAKE_ORG_SLUG ? { orgSlug: env.INTAKE_ORG_SLUG } : {}),
     },
   }
+}
+
+/** Only DATABASE_URL: what `backup` and `restore` need, without generating secrets as a start does. */
+export function loadDatabaseConfig(env: Env = process.env): Config['database'] {
+  return parseDatabaseUrl(env.DATABASE_URL ?? 'sqlite:./data/intake.sqlite')
 }
 
 function parseDatabaseUrl(value: string): Config['database'] {

@@ -3,6 +3,7 @@ import { createHttpApp } from '../adapters/http/app'
 import type { Config } from './config'
 import { createContainer, PORTS, useCasesOf, type ContainerOverrides } from './container'
 import { startOutboxWorker, type RunningWorker } from './outbox-worker'
+import { VERSION } from './version'
 
 /**
  * Past this Bun itself answers a bare 413, without problem+json. The 256 KiB limit (MAX_BODY_BYTES) is
@@ -36,7 +37,7 @@ export async function startServer<Prepared = void>(
 ): Promise<RunningServer<Prepared>> {
   const container = createContainer(config, overrides)
   const persistence = container.get(PORTS.persistence)
-  await persistence.migrate()
+  await bringUpToDate(container)
   let ready = false
   const app = createHttpApp({
     useCases: useCasesOf(container),
@@ -46,6 +47,7 @@ export async function startServer<Prepared = void>(
     rateLimiters: { publicIntake: container.get(PORTS.publicIntakeRateLimiter), auth: container.get(PORTS.authRateLimiter) },
     trustProxy: config.trustProxy,
     publicBaseUrl: config.publicBaseUrl,
+    version: VERSION,
   })
   try {
     // Elysia asks Bun for SO_REUSEPORT, which lets a second server share the port (and the SQLite file) silently.
@@ -75,6 +77,12 @@ export async function startServer<Prepared = void>(
       await persistence.close()
     },
   }
+}
+
+/** Applies what the database has not seen; says where the copy made before (SQLite) is. */
+export async function bringUpToDate(container: Container): Promise<void> {
+  const { backup } = await container.get(PORTS.persistence).migrate()
+  if (backup) container.get(PORTS.logger).info('the database was copied before migrating it', { backup })
 }
 
 /** The outbox worker alone (`intake worker`, for deployments that run it apart from the HTTP servers). */

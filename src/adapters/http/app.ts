@@ -1,9 +1,9 @@
 import './production-mode'
-import { openapi } from '@elysiajs/openapi'
 import { Elysia } from 'elysia'
 import type { Logger } from '../../application/ports/logger'
 import type { Persistence } from '../../application/ports/persistence'
 import type { UseCases } from '../../application/use-cases'
+import { apiDocs } from './api-docs'
 import { authRoutes } from './auth.routes'
 import { authentication } from './authentication'
 import { constituentsRoutes } from './constituents.routes'
@@ -26,6 +26,8 @@ export interface HttpDependencies {
   rateLimiters: AnonymousRateLimiters
   trustProxy: boolean
   publicBaseUrl: string
+  /** The service's version, shown in the OpenAPI document. */
+  version: string
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/
@@ -77,23 +79,7 @@ export function createHttpApp(deps: HttpDependencies) {
   const auth = authentication(deps.useCases.auth.authenticate)
   const limits = rateLimits(deps.rateLimiters, deps.trustProxy)
   return new Elysia({ normalize: false })
-    .use(
-      openapi({
-        path: '/api/docs',
-        specPath: '/api/openapi.json',
-        // The plugin's default is the spec path without its leading slash, which the page at /api/docs
-        // resolves to /api/api/openapi.json.
-        scalar: { url: '/api/openapi.json' },
-        documentation: {
-          info: {
-            title: 'Intake and case-management service',
-            version: '0.1.0',
-            description: 'Needs, constituents, partners and members of community assistance organizations. Errors are application/problem+json.',
-          },
-          components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } },
-        },
-      }),
-    )
+    .use(apiDocs(deps.version))
     .onRequest(({ request, set }) => {
       const given = request.headers.get('x-request-id')
       set.headers['x-request-id'] = given && REQUEST_ID.test(given) ? given : crypto.randomUUID()

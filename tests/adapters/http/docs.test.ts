@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { join } from 'node:path'
 import { startTestServer, type TestServer } from '../../support/http'
 
 // contract §1 (docs) and §3 (bounded inputs, security marks) on the served OpenAPI document.
@@ -88,6 +89,20 @@ describe('GET /api/docs', () => {
     const spec = await fetch(specUrl)
     expect(spec.status).toBe(200)
     expect(((await spec.json()) as { openapi: string }).openapi).toMatch(/^3\./)
+  })
+
+  test('the page names nothing outside the service, and the script it loads is served by the service', async () => {
+    const html = String((await api.call('GET', '/api/docs')).body)
+    expect(html).not.toMatch(/(https?:)?\/\/[a-z0-9.-]+\.[a-z]{2,}/i)
+    const configuration = JSON.parse(/data-configuration='([^']+)'/.exec(html)![1]!)
+    expect(configuration).toMatchObject({ withDefaultFonts: false, telemetry: false, agent: { disabled: true } })
+
+    const sources = [...html.matchAll(/<(?:script|link|img)\b[^>]*\b(?:src|href)="([^"]+)"/g)].map((m) => new URL(m[1]!, `${api.url}/api/docs`))
+    expect(sources.map((u) => u.origin)).toEqual([api.url])
+    const script = await fetch(sources[0]!)
+    expect(script.status).toBe(200)
+    expect(script.headers.get('content-type')).toStartWith('text/javascript')
+    expect(await script.text()).toBe(await Bun.file(join(import.meta.dir, '../../../vendor/scalar-api-reference/standalone.js')).text())
   })
 })
 
