@@ -196,6 +196,7 @@ async function setPassword(config: ReturnType<typeof loadConfig>, args: string[]
 function explain(error: unknown): string {
   if (error instanceof ConfigError) return `Configuration error: ${error.message}`
   if (error instanceof PortInUseError || error instanceof BackupError) return error.message
+  if (String((error as { code?: unknown }).code).startsWith('ERR_PARSE_ARGS')) return `${(error as Error).message}\n\n${USAGE}`
   if (error instanceof DomainError) {
     const details = 'errors' in error ? (error.errors as Array<{ path: string; message: string }>) : []
     return [error.message, ...details.map((d) => `  ${flagOf(d.path)}: ${d.message}`)].join('\n')

@@ -5,6 +5,15 @@ import { join } from 'node:path'
 const CLI = join(import.meta.dir, '..', '..', 'src', 'main', 'cli.ts')
 const ROOT = join(import.meta.dir, '..', '..')
 
+/** How intake is run: a command line and the folder it runs in. */
+export interface Program {
+  command: string[]
+  cwd: string
+}
+
+/** From source, with the bun that runs the tests. */
+export const FROM_SOURCE: Program = { command: [process.execPath, CLI], cwd: ROOT }
+
 /** Only what the child needs from our environment, so no stray DATABASE_URL or PORT leaks in. */
 function childEnv(env: Record<string, string>): Record<string, string> {
   const base: Record<string, string> = {}
@@ -22,9 +31,14 @@ function collect(stream: ReadableStream<Uint8Array> | undefined, into: string[])
 }
 
 /** Runs one CLI command to its end (bounded); answers its exit code and output. */
-export async function runCli(args: string[], env: Record<string, string>, timeoutMs = 20_000): Promise<{ code: number; output: string }> {
+export async function runCli(
+  args: string[],
+  env: Record<string, string>,
+  timeoutMs = 20_000,
+  program = FROM_SOURCE,
+): Promise<{ code: number; output: string }> {
   const out: string[] = []
-  const proc = Bun.spawn([process.execPath, CLI, ...args], { cwd: ROOT, env: childEnv(env), stdout: 'pipe', stderr: 'pipe' })
+  const proc = Bun.spawn([...program.command, ...args], { cwd: program.cwd, env: childEnv(env), stdout: 'pipe', stderr: 'pipe' })
   const reading = Promise.all([collect(proc.stdout, out), collect(proc.stderr, out)])
   const timer = setTimeout(() => proc.kill('SIGKILL'), timeoutMs)
   const code = await proc.exited
@@ -44,9 +58,9 @@ export class ServeProcess {
   }
 
   /** Spawns `serve` (PORT=0 unless given) and waits until it answers GET /healthz. */
-  static async start(env: Record<string, string>, readyWithinMs = 20_000): Promise<ServeProcess> {
-    const proc = Bun.spawn([process.execPath, CLI, 'serve'], {
-      cwd: ROOT,
+  static async start(env: Record<string, string>, readyWithinMs = 20_000, program = FROM_SOURCE): Promise<ServeProcess> {
+    const proc = Bun.spawn([...program.command, 'serve'], {
+      cwd: program.cwd,
       env: childEnv({ HOST: '127.0.0.1', PORT: '0', ...env }),
       stdin: 'ignore',
       stdout: 'pipe',
