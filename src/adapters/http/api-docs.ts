@@ -7,7 +7,7 @@ const SCRIPT_PATH = '/api/docs/scalar.js'
 /**
  * `GET /api/docs`, the interactive reference, and `GET /api/openapi.json`, generated from the schemas that
  * validate requests. The page loads nothing from outside: its script is a pinned copy served from here
- * (inside the binary once compiled), and the reference's fonts, telemetry and AI agent are off.
+ * (inside the binary once compiled), and the reference's fonts, telemetry, AI agent and MCP offer are off.
  */
 export function apiDocs(version: string) {
   return new Elysia({ name: 'api-docs' })
@@ -23,6 +23,7 @@ export function apiDocs(version: string) {
           withDefaultFonts: false,
           telemetry: false,
           agent: { disabled: true },
+          mcp: { disabled: true },
           showDeveloperTools: 'never',
         },
         documentation: {

@@ -95,7 +95,7 @@ describe('GET /api/docs', () => {
     const html = String((await api.call('GET', '/api/docs')).body)
     expect(html).not.toMatch(/(https?:)?\/\/[a-z0-9.-]+\.[a-z]{2,}/i)
     const configuration = JSON.parse(/data-configuration='([^']+)'/.exec(html)![1]!)
-    expect(configuration).toMatchObject({ withDefaultFonts: false, telemetry: false, agent: { disabled: true } })
+    expect(configuration).toMatchObject({ withDefaultFonts: false, telemetry: false, agent: { disabled: true }, mcp: { disabled: true } })
 
     const sources = [...html.matchAll(/<(?:script|link|img)\b[^>]*\b(?:src|href)="([^"]+)"/g)].map((m) => new URL(m[1]!, `${api.url}/api/docs`))
     expect(sources.map((u) => u.origin)).toEqual([api.url])
