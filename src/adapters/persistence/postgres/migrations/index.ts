@@ -2,7 +2,9 @@
 import { bundledMigrations } from '../../sql/bundled-migrations'
 import journal from './meta/_journal.json' with { type: 'json' }
 import m0 from './0000_init.sql' with { type: 'text' }
+import m1 from './0001_login_failures_by_address.sql' with { type: 'text' }
 
 export const POSTGRES_MIGRATIONS = bundledMigrations(journal, {
   '0000_init': m0,
+  '0001_login_failures_by_address': m1,
 })

@@ -7,6 +7,7 @@ import m2 from './0002_members_settings_outbox.sql' with { type: 'text' }
 import m3 from './0003_sms.sql' with { type: 'text' }
 import m4 from './0004_unique_provider_message.sql' with { type: 'text' }
 import m5 from './0005_early_sms_statuses.sql' with { type: 'text' }
+import m6 from './0006_login_failures_by_address.sql' with { type: 'text' }
 
 export const SQLITE_MIGRATIONS = bundledMigrations(journal, {
   '0000_init': m0,
@@ -15,4 +16,5 @@ export const SQLITE_MIGRATIONS = bundledMigrations(journal, {
   '0003_sms': m3,
   '0004_unique_provider_message': m4,
   '0005_early_sms_statuses': m5,
+  '0006_login_failures_by_address': m6,
 })
