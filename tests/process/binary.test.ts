@@ -114,14 +114,23 @@ describe('the compiled binary (npm run build)', () => {
   }, 60_000)
 
   if (postgresAvailable()) {
-    test('carries the PostgreSQL migrations too', async () => {
+    test('on PostgreSQL: migrates with the migrations it carries; backs up with pg_dump when on the PATH, says to use it when not', async () => {
       const database = await createTestDatabase()
       try {
+        const program = installed()
         const env = { ...CLEAN_ENV, DATABASE_URL: database.url, JWT_SECRET: 'x'.repeat(40), DATA_ENCRYPTION_KEY: 'ab'.repeat(32) }
-        expect(await runCli(['migrate'], env, 20_000, installed())).toMatchObject({ code: 0, output: expect.stringContaining('Migrations applied') })
+        expect(await runCli(['migrate'], env, 20_000, program)).toMatchObject({ code: 0, output: expect.stringContaining('Migrations applied') })
+
+        expect(await runCli(['backup', '--to', 'pg.dump'], env, 20_000, program)).toMatchObject({ code: 1, output: expect.stringContaining('pg_dump') })
+        const pgDump = Bun.which('pg_dump')
+        if (!pgDump) return console.log('pg_dump is not installed: its half of this test is skipped')
+        const withPgDump = { ...env, PATH: `${dirname(pgDump)}:/usr/bin:/bin` }
+        expect(await runCli(['backup', '--to', 'pg.dump'], withPgDump, 30_000, program)).toMatchObject({ code: 0, output: expect.stringContaining('Backup written to pg.dump') })
+        expect(await Bun.file(join(program.cwd, 'pg.dump')).text()).toStartWith('PGDMP') // pg_dump's custom format
+        expect(await runCli(['backup', '--to', 'pg.dump'], withPgDump, 30_000, program)).toMatchObject({ code: 1, output: expect.stringContaining('--force') })
       } finally {
         await database.drop()
       }
-    }, 30_000)
+    }, 60_000)
   }
 })
