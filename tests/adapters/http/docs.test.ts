@@ -92,7 +92,11 @@ describe('GET /api/docs', () => {
   })
 
   test('the page names nothing outside the service, and the script it loads is served by the service', async () => {
-    const html = String((await api.call('GET', '/api/docs')).body)
+    const response = await api.call('GET', '/api/docs')
+    const html = String(response.body)
+    // The browser enforces it too: everything from this origin only.
+    const policy = Object.fromEntries(response.headers.get('content-security-policy')!.split(/;\s*/).map((d) => [d.split(' ')[0], d]))
+    expect(policy).toMatchObject({ 'default-src': "default-src 'none'", 'script-src': "script-src 'self'", 'connect-src': "connect-src 'self'" })
     expect(html).not.toMatch(/(https?:)?\/\/[a-z0-9.-]+\.[a-z]{2,}/i)
     const configuration = JSON.parse(/data-configuration='([^']+)'/.exec(html)![1]!)
     expect(configuration).toMatchObject({ withDefaultFonts: false, telemetry: false, agent: { disabled: true }, mcp: { disabled: true } })
