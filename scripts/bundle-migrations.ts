@@ -7,7 +7,7 @@ import type { MigrationJournal } from '../src/adapters/persistence/sql/bundled-m
 
 const FOLDERS = { SQLITE_MIGRATIONS: 'src/adapters/persistence/sqlite/migrations', POSTGRES_MIGRATIONS: 'src/adapters/persistence/postgres/migrations' }
 
-export function indexSource(name: string, journal: MigrationJournal): string {
+function indexSource(name: string, journal: MigrationJournal): string {
   const imports = journal.entries.map((e, i) => `import m${i} from './${e.tag}.sql' with { type: 'text' }`)
   const entries = journal.entries.map((e, i) => `  '${e.tag}': m${i},`)
   return [

@@ -1,6 +1,6 @@
 import { Database } from 'bun:sqlite'
 import { afterAll, describe, expect, test } from 'bun:test'
-import { existsSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { chmodSync, existsSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { readMigrationFiles } from 'drizzle-orm/migrator'
@@ -142,11 +142,13 @@ describe('intake restore', () => {
     expect(await restored.migrate()).toEqual({})
   })
 
-  test('restores into an empty place', async () => {
+  test('restores into a folder that does not exist yet, readable by its owner only', async () => {
     const backup = await backupOf('from-backup')
-    const path = join(folder(), 'intake.sqlite')
+    chmodSync(backup, 0o644)
+    const path = join(folder(), 'data', 'intake.sqlite')
     expect(restoreDatabase(backup, path, { now: new Date(), say: quiet })).toEqual({})
     expect(organizationsIn(path)).toContain('from-backup')
+    expect(statSync(path).mode & 0o777).toBe(0o600)
   })
 
   test('refuses a damaged backup, a file that is no database, and one that is not intake', async () => {

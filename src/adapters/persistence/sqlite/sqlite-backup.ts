@@ -1,5 +1,6 @@
 import { Database } from 'bun:sqlite'
-import { closeSync, copyFileSync, existsSync, openSync, renameSync, rmSync, statSync } from 'node:fs'
+import { chmodSync, closeSync, copyFileSync, existsSync, mkdirSync, openSync, renameSync, rmSync, statSync } from 'node:fs'
+import { dirname } from 'node:path'
 import type { Migration } from '../sql/bundled-migrations'
 import { SQLITE_MIGRATIONS } from './migrations'
 
@@ -97,8 +98,10 @@ export function restoreDatabase(source: string, target: string, options: { now: 
   options.say(`The backup is sound, schema ${describe(version)}.`)
 
   const incoming = `${target}.restoring-${process.pid}`
+  mkdirSync(dirname(target), { recursive: true })
   copyFileSync(source, incoming)
   try {
+    chmodSync(incoming, 0o600)
     let replaced: string | undefined
     if (existsSync(target)) {
       ensureUnused(target)
