@@ -1,11 +1,21 @@
-import { afterEach, describe, expect, test } from 'bun:test'
+import { afterAll, afterEach, describe, expect, test } from 'bun:test'
+import { existsSync, mkdtempSync, rmSync } from 'node:fs'
 import { createServer, type AddressInfo } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { SQLITE_MIGRATIONS } from '../../src/adapters/persistence/sqlite/migrations'
+import { SqliteDatabase } from '../../src/adapters/persistence/sqlite/sqlite-database'
 import { PortInUseError, startServer, type RunningServer } from '../../src/main/server'
+import { anOrganization } from '../support/builders'
 import { testConfig } from '../support/world'
 
 const started: RunningServer<unknown>[] = []
 afterEach(async () => {
   await Promise.all(started.splice(0).map((server) => server.stop()))
+})
+const dirs: string[] = []
+afterAll(() => {
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true })
 })
 
 /** A local port nothing listens on right now. */
@@ -62,5 +72,28 @@ describe('startServer', () => {
     const again = await startServer(configOn(port))
     started.push(again)
     expect((await fetch(`${again.url}/healthz`)).status).toBe(200)
+  })
+})
+
+describe('upgrade by restart', () => {
+  test('a server started on a SQLite file with data and an older schema logs where its copy is', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'intake-upgrade-'))
+    dirs.push(dir)
+    const path = join(dir, 'intake.sqlite')
+    const old = new SqliteDatabase(path)
+    await old.migrate(SQLITE_MIGRATIONS.slice(0, -1))
+    await old.unitOfWork.run((r) => r.organizations.insert(anOrganization()))
+    await old.close()
+    const logs: Array<{ message: string; fields?: Record<string, unknown> }> = []
+    const record = (message: string, fields?: Record<string, unknown>) => void logs.push({ message, ...(fields ? { fields } : {}) })
+
+    const server = await startServer(testConfig({ DATABASE_URL: `sqlite:${path}`, PORT: '0', HOST: '127.0.0.1' }), {
+      logger: { debug: record, info: record, warn: record, error: record },
+    })
+    await server.stop()
+
+    const said = logs.find((l) => l.message === 'the database was copied before migrating it')
+    expect(String(said?.fields?.backup)).toStartWith(`${path}.pre-${SQLITE_MIGRATIONS.at(-1)!.tag}-`)
+    expect(existsSync(String(said?.fields?.backup))).toBe(true)
   })
 })

@@ -36,7 +36,12 @@ export function schemaVersion(db: Database, known: readonly Migration[] = SQLITE
  */
 export function copyDatabase(db: Database, target: string): void {
   closeSync(openSync(target, 'wx', 0o600))
-  db.run('VACUUM INTO ?', [target])
+  try {
+    db.run('VACUUM INTO ?', [target])
+  } catch (error) {
+    rmSync(target, { force: true }) // a disk that filled up must not leave a file that looks like a copy
+    throw error
+  }
 }
 
 /** SQLite's own check of every page and index of a file; throws with what it found unless it is sound. */
