@@ -5,8 +5,8 @@ import { CreateOrganization } from '../application/organizations/create-organiza
 import { SetOrganizationPhoneNumber } from '../application/organizations/set-organization-phone-number'
 import { SetMemberPassword } from '../application/members/set-member-password'
 import { DomainError } from '../domain/errors'
-import { bootstrapFirstOrganization } from './bootstrap'
 import { BackupError } from '../adapters/persistence/sqlite/sqlite-backup'
+import { bootstrapFirstOrganization } from './bootstrap'
 import { backup, restore } from './backup-commands'
 import { ConfigError, loadConfig, loadDatabaseConfig } from './config'
 import { createContainer, PORTS } from './container'
@@ -36,7 +36,6 @@ async function main(argv: string[]): Promise<number> {
   // Commands that must not generate secrets, as loading the whole configuration does on a first start.
   switch (command) {
     case '--version':
-    case 'version':
       console.log(versionLine())
       return 0
     case 'backup':

@@ -3,7 +3,7 @@ import postgres from 'postgres'
 import type { MigrationOutcome, Persistence } from '../../../application/ports/persistence'
 import type { Repositories } from '../../../application/ports/repositories'
 import type { UnitOfWork } from '../../../application/ports/unit-of-work'
-import type { Migration } from '../sql/bundled-migrations'
+import { applyMigrations, type Migration } from '../sql/bundled-migrations'
 import { driverError } from '../sql/sql-dialect'
 import { sqlRepositories, type SqlDb } from '../sql/sql-repositories'
 import { POSTGRES_MIGRATIONS } from './migrations'
@@ -63,9 +63,7 @@ export class PostgresDatabase implements Persistence, UnitOfWork {
     const connection = await this.client.reserve()
     try {
       await connection`SELECT pg_advisory_lock(${MIGRATION_LOCK})`
-      // What drizzle's migrate() does with a folder it has read, here with the migrations bundled in the program.
-      const { dialect, session } = this.db as unknown as { dialect: { migrate(m: Migration[], s: unknown, c: object): Promise<void> }; session: unknown }
-      await dialect.migrate(migrations, session, {})
+      await applyMigrations<Promise<void>>(this.db, migrations)
       return {}
     } finally {
       await connection`SELECT pg_advisory_unlock(${MIGRATION_LOCK})`.catch(() => {})

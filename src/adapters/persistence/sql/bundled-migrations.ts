@@ -29,3 +29,13 @@ export function bundledMigrations(journal: MigrationJournal, sqlByTag: Record<st
     }
   })
 }
+
+/**
+ * What drizzle's own migrate() does once it has read a folder, with these migrations instead: its
+ * database's dialect and session are marked internal in its types, hence the cast. Answers what the
+ * dialect does (SQLite's is synchronous, PostgreSQL's a promise).
+ */
+export function applyMigrations<R>(db: object, migrations: Migration[]): R {
+  const { dialect, session } = db as { dialect: { migrate(migrations: Migration[], session: unknown, config: object): R }; session: unknown }
+  return dialect.migrate(migrations, session, {})
+}

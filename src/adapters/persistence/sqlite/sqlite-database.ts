@@ -5,7 +5,7 @@ import { drizzle } from 'drizzle-orm/bun-sqlite'
 import type { Repositories } from '../../../application/ports/repositories'
 import type { MigrationOutcome, Persistence } from '../../../application/ports/persistence'
 import type { UnitOfWork } from '../../../application/ports/unit-of-work'
-import type { Migration } from '../sql/bundled-migrations'
+import { applyMigrations, type Migration } from '../sql/bundled-migrations'
 import { driverError } from '../sql/sql-dialect'
 import { Mutex } from '../shared/mutex'
 import { SQLITE_MIGRATIONS } from './migrations'
@@ -51,9 +51,7 @@ export class SqliteDatabase implements Persistence, UnitOfWork {
       backup = besideName(this.path, `pre-${pending[0]!.tag}`, now)
       copyDatabase(this.writer, backup)
     }
-    // What drizzle's migrate() does with a folder it has read, here with the migrations bundled in the program.
-    const { dialect, session } = this.writeDb as unknown as DrizzleInternals
-    dialect.migrate(migrations, session, {}) // synchronous: done when this returns
+    applyMigrations<void>(this.writeDb, migrations) // synchronous: done when this returns
     return backup ? { backup } : {}
   }
 
@@ -91,12 +89,6 @@ export class SqliteDatabase implements Persistence, UnitOfWork {
     if (this.reader !== this.writer) this.reader.close()
     this.writer.close()
   }
-}
-
-/** The parts of a drizzle database that its own migrate() uses (marked internal in its types). */
-interface DrizzleInternals {
-  dialect: { migrate(migrations: Migration[], session: unknown, config: object): void }
-  session: unknown
 }
 
 function configure(db: Database): void {
