@@ -107,10 +107,14 @@ describe('the compiled binary (npm run build)', () => {
     const reading = [worker.stdout, worker.stderr].map(async (stream) => {
       for await (const chunk of stream) output += new TextDecoder().decode(chunk)
     })
-    expect(await waitFor(() => output.includes('outbox worker running'), 20_000, 25)).toBe(true)
-    worker.kill('SIGTERM')
-    expect(await worker.exited).toBe(0)
-    await Promise.all(reading)
+    try {
+      expect(await waitFor(() => output.includes('outbox worker running'), 20_000, 25)).toBe(true)
+      worker.kill('SIGTERM')
+      expect(await worker.exited).toBe(0)
+      await Promise.all(reading)
+    } finally {
+      if (worker.exitCode === null) worker.kill('SIGKILL')
+    }
   }, 60_000)
 
   if (postgresAvailable()) {
