@@ -63,9 +63,9 @@ describe('the compiled binary (npm run build)', () => {
     const [partner] = await api.expect<Array<{ id: string }>>(200, 'GET', '/api/partners')
     const need = await api.expect<{ id: string; referenceNumber: string }>(201, 'POST', '/api/needs', { partnerId: partner!.id })
 
-    const docs = await fetch(`${serve.url}/api/docs/scalar.js`)
+    const docs = await fetch(`${serve.url}/api/docs/assets/swagger-ui-bundle.js`)
     expect(docs.status).toBe(200)
-    expect((await docs.arrayBuffer()).byteLength).toBe(Bun.file(join(ROOT, 'vendor/scalar-api-reference/standalone.js')).size)
+    expect((await docs.arrayBuffer()).byteLength).toBe(Bun.file(join(ROOT, 'node_modules/swagger-ui-dist/swagger-ui-bundle.js')).size)
 
     const backup = await runCli(['backup', '--to', 'backup.sqlite'], CLEAN_ENV, 20_000, program)
     expect(backup).toMatchObject({ code: 0, output: expect.stringContaining('Backup written to backup.sqlite') })

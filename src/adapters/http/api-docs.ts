@@ -1,30 +1,48 @@
 import { openapi } from '@elysiajs/openapi'
-import { ScalarRender } from '@elysiajs/openapi/scalar'
 import { Elysia } from 'elysia'
-import scalarScript from '../../../vendor/scalar-api-reference/standalone.js' with { type: 'file' }
+import swaggerUiBundle from 'swagger-ui-dist/swagger-ui-bundle.js' with { type: 'file' }
+import swaggerUiCss from 'swagger-ui-dist/swagger-ui.css' with { type: 'file' }
 
-const SCRIPT_PATH = '/api/docs/scalar.js'
+const ASSETS = '/api/docs/assets'
 
-/**
- * The browser itself refuses anything from outside: scripts only from here (the page's one inline script
- * element is an empty carrier of the configuration, never run), requests only to this service.
- */
+/** The browser itself refuses anything from outside: scripts, styles and requests from this service only. */
 const CONTENT_SECURITY_POLICY = [
   "default-src 'none'",
   "script-src 'self'",
   "style-src 'self' 'unsafe-inline'",
-  "img-src 'self' data: blob:",
-  "font-src 'self' data:",
+  "img-src 'self' data:",
   "connect-src 'self'",
   "base-uri 'none'",
   "form-action 'none'",
   "frame-ancestors 'none'",
 ].join('; ')
 
+/** Starts the reference on the document; `validatorUrl: null` keeps it from sending the document to swagger.io. */
+const INIT = `window.ui = SwaggerUIBundle({ url: '/api/openapi.json', dom_id: '#reference', deepLinking: true, validatorUrl: null })\n`
+
+const page = (title: string) => `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${title}</title>
+<link rel="stylesheet" href="${ASSETS}/swagger-ui.css">
+</head>
+<body>
+<div id="reference"></div>
+<script src="${ASSETS}/swagger-ui-bundle.js"></script>
+<script src="${ASSETS}/init.js"></script>
+</body>
+</html>
+`
+
+const asset = (body: Blob | string, contentType: string) =>
+  new Response(body, { headers: { 'content-type': contentType, 'cache-control': 'public, max-age=86400' } })
+
 /**
  * `GET /api/docs`, the interactive reference, and `GET /api/openapi.json`, generated from the schemas that
- * validate requests. The page loads nothing from outside: its script is a pinned copy served from here
- * (inside the binary once compiled), and the reference's fonts, telemetry, AI agent and MCP offer are off.
+ * validate requests. The page is Swagger UI from the pinned `swagger-ui-dist` package, served from here
+ * (inside the binary once compiled): it loads nothing from outside.
  */
 export function apiDocs(version: string) {
   const info = {
@@ -32,16 +50,7 @@ export function apiDocs(version: string) {
     version,
     description: 'Needs, constituents, partners and members of community assistance organizations. Errors are application/problem+json.',
   }
-  const page = ScalarRender(info, {
-    // Relative to the page: /api/docs resolves it to /api/openapi.json.
-    url: '/api/openapi.json',
-    cdn: SCRIPT_PATH,
-    withDefaultFonts: false,
-    telemetry: false,
-    agent: { disabled: true },
-    mcp: { disabled: true },
-    showDeveloperTools: 'never',
-  })
+  const html = page(info.title)
   return new Elysia({ name: 'api-docs' })
     .use(
       openapi({
@@ -50,10 +59,10 @@ export function apiDocs(version: string) {
         documentation: { info, components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } } },
       }),
     )
-    .get('/api/docs', () => new Response(page, { headers: { 'content-type': 'text/html; charset=utf-8', 'content-security-policy': CONTENT_SECURITY_POLICY } }), {
+    .get('/api/docs', () => new Response(html, { headers: { 'content-type': 'text/html; charset=utf-8', 'content-security-policy': CONTENT_SECURITY_POLICY } }), {
       detail: { hide: true },
     })
-    .get(SCRIPT_PATH, () => new Response(Bun.file(scalarScript), { headers: { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'public, max-age=86400' } }), {
-      detail: { hide: true },
-    })
+    .get(`${ASSETS}/swagger-ui-bundle.js`, () => asset(Bun.file(swaggerUiBundle), 'text/javascript; charset=utf-8'), { detail: { hide: true } })
+    .get(`${ASSETS}/swagger-ui.css`, () => asset(Bun.file(swaggerUiCss), 'text/css; charset=utf-8'), { detail: { hide: true } })
+    .get(`${ASSETS}/init.js`, () => asset(INIT, 'text/javascript; charset=utf-8'), { detail: { hide: true } })
 }
