@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto'
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
-import { LOG_LEVELS, type LogLevel } from '../adapters/system/json-logger'
+import { LOG_LEVELS, type LogLevel } from '../adapters/system/pino-logger'
 
 /** Everything the service reads from its environment (contract §1), validated once at start. */
 export interface Config {
@@ -31,6 +31,8 @@ export interface Config {
   trustProxy: boolean
   publicBaseUrl: string
   logLevel: LogLevel
+  /** METRICS_TOKEN: when set, GET /metrics needs it as a bearer token. */
+  metricsToken?: string
   bootstrap: { adminEmail?: string; adminPassword?: string; orgName?: string; orgSlug?: string }
 }
 
@@ -75,6 +77,7 @@ export function loadConfig(env: Env = process.env): Config {
     trustProxy: choice(env, 'TRUST_PROXY', ['true', 'false'] as const, 'false') === 'true',
     publicBaseUrl: env.PUBLIC_BASE_URL ? url(env, 'PUBLIC_BASE_URL') : `http://localhost:${port}`,
     logLevel: choice(env, 'LOG_LEVEL', LOG_LEVELS, 'info'),
+    ...(env.METRICS_TOKEN ? { metricsToken: metricsToken(env.METRICS_TOKEN) } : {}),
     bootstrap: {
       ...(env.INTAKE_ADMIN_EMAIL ? { adminEmail: env.INTAKE_ADMIN_EMAIL } : {}),
       ...(env.INTAKE_ADMIN_PASSWORD ? { adminPassword: env.INTAKE_ADMIN_PASSWORD } : {}),
@@ -114,6 +117,12 @@ function choice<T extends string>(env: Env, name: string, allowed: readonly T[],
   if (raw === undefined || raw === '') return fallback
   if (!allowed.includes(raw as T)) throw new ConfigError(name, `must be one of ${allowed.join(', ')}`)
   return raw as T
+}
+
+/** Long enough that guessing it is hopeless: it guards what the service reveals about its load. */
+function metricsToken(value: string): string {
+  if (value.length < 16 || !/^[\x21-\x7e]+$/.test(value)) throw new ConfigError('METRICS_TOKEN', 'must be at least 16 printable characters without spaces')
+  return value
 }
 
 /** A comma-separated list of host names or IP addresses, lower-cased. */

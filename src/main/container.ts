@@ -70,7 +70,8 @@ import { Argon2PasswordHasher } from '../adapters/security/argon2-password-hashe
 import { HmacAccessTokens } from '../adapters/security/hmac-access-tokens'
 import { MemoryRateLimiter } from '../adapters/security/memory-rate-limiter'
 import { RandomSecretTokens } from '../adapters/security/random-secret-tokens'
-import { JsonLogger } from '../adapters/system/json-logger'
+import { PinoLogger } from '../adapters/system/pino-logger'
+import { PrometheusMetrics } from '../adapters/metrics/prometheus-metrics'
 import { RandomIds } from '../adapters/system/random-ids'
 import { SystemClock } from '../adapters/system/system-clock'
 import type { UseCases } from '../application/use-cases'
@@ -102,6 +103,7 @@ export const PORTS = {
   sms: port<SmsSender>('SmsSender'),
   smsWebhooks: port<SmsWebhookVerifier>('SmsWebhookVerifier'),
   dispatchOptions: port<DispatchOptions>('DispatchOptions'),
+  metrics: port<PrometheusMetrics>('Metrics'),
   senderNumberRequired: port<boolean>('SenderNumberRequired'),
 }
 
@@ -132,10 +134,11 @@ export function createContainer(config: Config, overrides: ContainerOverrides = 
   c.bind(PORTS.config).toConstantValue(config)
   c.bind(PORTS.clock).toConstantValue(clock)
   c.bind(PORTS.ids).toConstantValue(overrides.ids ?? new RandomIds())
-  c.bind(PORTS.logger).toConstantValue(overrides.logger ?? new JsonLogger(config.logLevel))
+  c.bind(PORTS.logger).toConstantValue(overrides.logger ?? new PinoLogger(config.logLevel))
   c.bind(PORTS.persistence).toConstantValue(persistence)
   c.bind(PORTS.repositories).toConstantValue(persistence.repositories)
   c.bind(PORTS.unitOfWork).toConstantValue(persistence.unitOfWork)
+  c.bind(PORTS.metrics).toConstantValue(new PrometheusMetrics(() => persistence.repositories.outbox.backlog()))
   c.bind(PORTS.passwords).toConstantValue(overrides.passwords ?? new Argon2PasswordHasher())
   c.bind(PORTS.accessTokens).toConstantValue(new HmacAccessTokens(config.jwtSecret, clock))
   c.bind(PORTS.secrets).toConstantValue(new RandomSecretTokens())
@@ -191,7 +194,7 @@ export function createContainer(config: Config, overrides: ContainerOverrides = 
   service(c, UpdatePartner, [unitOfWork])
   service(c, Outbox, [PORTS.clock, ids])
   service(c, OrganizationMailer, [repositories, PORTS.secretBox, PORTS.emailSenders, PORTS.fallbackEmail])
-  service(c, DispatchOutbox, [unitOfWork, OrganizationMailer, PORTS.sms, PORTS.clock, PORTS.logger, PORTS.dispatchOptions])
+  service(c, DispatchOutbox, [unitOfWork, OrganizationMailer, PORTS.sms, PORTS.clock, PORTS.logger, PORTS.dispatchOptions, PORTS.metrics])
   service(c, SendSms, [unitOfWork, Outbox, PORTS.clock, ids, PORTS.senderNumberRequired])
   service(c, ReceiveSms, [unitOfWork, PORTS.smsWebhooks, PORTS.clock, ids, PORTS.logger])
   service(c, RecordSmsStatus, [unitOfWork, PORTS.smsWebhooks, PORTS.clock])

@@ -48,6 +48,8 @@ export async function startServer<Prepared = void>(
     trustProxy: config.trustProxy,
     publicBaseUrl: config.publicBaseUrl,
     version: VERSION,
+    metrics: container.get(PORTS.metrics),
+    ...(config.metricsToken ? { metricsToken: config.metricsToken } : {}),
   })
   try {
     // Elysia asks Bun for SO_REUSEPORT, which lets a second server share the port (and the SQLite file) silently.

@@ -22,3 +22,14 @@ describe('email host settings', () => {
     expect(() => load({ [name]: value })).toThrow(name)
   })
 })
+
+describe('METRICS_TOKEN', () => {
+  test('is optional, and kept when given', () => {
+    expect(load({}).metricsToken).toBeUndefined()
+    expect(load({ METRICS_TOKEN: 'a-long-enough-token!' }).metricsToken).toBe('a-long-enough-token!')
+  })
+
+  test.each(['short', 'has spaces in it, long enough'])('%p stops the start with a message naming it', (value) => {
+    expect(() => load({ METRICS_TOKEN: value })).toThrow('METRICS_TOKEN')
+  })
+})

@@ -9,6 +9,7 @@ import { createWorld, TEST_PASSWORD, testConfig, cheapPasswords, type World } fr
 import { FixedClock } from './fixed-clock'
 import { createTestDatabase } from './postgres'
 import { PORTS } from '../../src/main/container'
+import { PinoLogger } from '../../src/adapters/system/pino-logger'
 
 export interface ApiResponse<T = any> {
   status: number
@@ -94,7 +95,8 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
   const server = await startServer(config, {
     clock: new FixedClock(new Date().toISOString()),
     passwords,
-    logger: { debug: () => {}, info: (m, f) => logs.push(JSON.stringify({ m, ...f })), warn: (m, f) => logs.push(JSON.stringify({ m, ...f })), error: (m, f) => logs.push(JSON.stringify({ m, ...f })) },
+    // The service's own logger, writing its lines here: what a test finds in them is what an operator would.
+    logger: new PinoLogger('info', { write: (line: string) => void logs.push(line.trimEnd()) }),
   })
   const world = await createWorld(config, server.container, server.container.get(PORTS.clock) as FixedClock)
 

@@ -9,6 +9,7 @@ import { authentication } from './authentication'
 import { constituentsRoutes } from './constituents.routes'
 import { healthRoutes } from './health.routes'
 import { membersRoutes } from './members.routes'
+import { observability, type HttpMetrics } from './observability'
 import { organizationsRoutes } from './organizations.routes'
 import { needsRoutes } from './needs.routes'
 import { partnersRoutes } from './partners.routes'
@@ -28,9 +29,10 @@ export interface HttpDependencies {
   publicBaseUrl: string
   /** The service's version, shown in the OpenAPI document. */
   version: string
+  metrics: HttpMetrics & { databaseError(): void }
+  /** When set, GET /metrics needs it as a bearer token. */
+  metricsToken?: string
 }
-
-const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/
 
 /**
  * Bodies are JSON whatever the Content-Type says (forms only for webhooks); an empty body is `null`. Broken JSON and an
@@ -80,11 +82,8 @@ export function createHttpApp(deps: HttpDependencies) {
   const limits = rateLimits(deps.rateLimiters, deps.trustProxy)
   return new Elysia({ normalize: false })
     .use(apiDocs(deps.version))
-    .onRequest(({ request, set }) => {
-      const given = request.headers.get('x-request-id')
-      set.headers['x-request-id'] = given && REQUEST_ID.test(given) ? given : crypto.randomUUID()
-    })
-    .use(problemDetails(deps.logger, (error) => deps.persistence.isOutage(error)))
+    .use(observability(deps.logger, deps.metrics, deps.metricsToken))
+    .use(problemDetails(deps.logger, (error) => deps.persistence.isOutage(error), () => deps.metrics.databaseError()))
     // The second entry never runs (the first always answers); it tells the OpenAPI generator the bodies are
     // JSON, which it cannot see in a function and would otherwise document every body with no content.
     .onParse({ as: 'global' }, [parseBody, 'json'] as never)

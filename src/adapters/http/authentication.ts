@@ -1,6 +1,7 @@
 import { Elysia } from 'elysia'
 import type { Authenticate } from '../../application/auth/authenticate'
 import type { Actor } from '../../domain/auth/actor'
+import { requestContext } from '../system/request-context'
 
 /** The auth scheme name is case-insensitive (RFC 9110 §11.1). Whatever follows it is the token, checked as one. */
 const BEARER = /^Bearer +(.*)$/i
@@ -17,7 +18,11 @@ export function authentication(authenticate: Authenticate) {
       async transform({ request }) {
         // No Authorization header, or another scheme, is a missing token; `Bearer <anything>` is a token to check.
         const token = BEARER.exec(request.headers.get('authorization') ?? '')?.[1]?.trim()
-        actors.set(request, await authenticate.execute(token))
+        const actor = await authenticate.execute(token)
+        actors.set(request, actor)
+        // Every later log line of this request says who made it.
+        const context = requestContext.getStore()
+        if (context) context.memberId = actor.memberId
       },
       resolve: ({ request }) => ({ actor: actors.get(request)! }),
       detail: { security: [{ bearer: [] }] },

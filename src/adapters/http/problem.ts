@@ -116,7 +116,7 @@ function pathOf(type: string, issue: ValidationIssue): string {
  * domain error kind to its status here and nowhere else. Unexpected errors are logged with the request
  * id and answered 500 without internals.
  */
-export function problemDetails(logger: Logger, isOutage: (error: unknown) => boolean) {
+export function problemDetails(logger: Logger, isOutage: (error: unknown) => boolean, onOutage: () => void) {
   return new Elysia({ name: 'problem-details' })
     .onRequest(({ request }) => {
       const length = Number(request.headers.get('content-length') ?? 0)
@@ -162,11 +162,11 @@ export function problemDetails(logger: Logger, isOutage: (error: unknown) => boo
             return problemResponse(413, `The request body may be at most ${MAX_BODY_BYTES} bytes`)
           }
           if (isOutage(error)) {
-            logger.warn('database unavailable', { requestId: set.headers['x-request-id'], path })
+            onOutage()
+            logger.warn('database unavailable', { path })
             return problemResponse(503, 'The database is not answering; try again shortly', { headers: { 'retry-after': '5' } })
           }
           logger.error('unexpected error', {
-            requestId: set.headers['x-request-id'],
             method: request.method,
             path,
             error: error instanceof Error ? (error.stack ?? error.message) : String(error),

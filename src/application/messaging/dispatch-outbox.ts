@@ -4,6 +4,7 @@ import { advancesDelivery } from '../../domain/messaging/sms'
 import { DEFAULT_MAX_CONCURRENCY } from '../../domain/organizations/organization'
 import type { Clock } from '../ports/clock'
 import type { Logger } from '../ports/logger'
+import type { DeliveryMetrics } from '../ports/metrics'
 import type { Repositories } from '../ports/repositories'
 import type { SmsSender } from '../ports/sms'
 import type { UnitOfWork } from '../ports/unit-of-work'
@@ -40,6 +41,7 @@ export class DispatchOutbox {
     private readonly clock: Clock,
     private readonly logger: Logger,
     private readonly options: DispatchOptions,
+    private readonly metrics: DeliveryMetrics,
   ) {}
 
   /** Claims what the organizations' free slots allow; the caller delivers each. */
@@ -69,6 +71,7 @@ export class DispatchOutbox {
   async deliver(message: OutboxMessage): Promise<void> {
     try {
       const providerMessageId = await this.send(message)
+      this.metrics.sent(message.payload.channel)
       await this.unitOfWork.run((r) => this.recordSent(r, message, providerMessageId))
     } catch (error) {
       await this.recordFailure(message, error).catch((failure) =>
@@ -132,8 +135,10 @@ export class DispatchOutbox {
     const inDoubt = error instanceof StillInDoubt || (error instanceof ProviderError && error.outcomeUnknown)
     if (!known) this.logger.error('outbox delivery failed', { messageId: message.id, error: String(error) })
     const fence = message.lockedUntil!
+    const final = !retryable || attempts >= MAX_ATTEMPTS
+    this.metrics.failed(message.payload.channel, final)
     await this.unitOfWork.run(async (r) => {
-      if (retryable && attempts < MAX_ATTEMPTS) {
+      if (!final) {
         await r.outbox.reschedule(message.id, fence, attempts, new Date(this.clock.now().getTime() + retryDelayMs(attempts)), reason, inDoubt)
         return
       }

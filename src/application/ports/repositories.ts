@@ -115,6 +115,15 @@ export interface OutboxRepository {
    */
   reschedule(id: string, fence: Date, attempts: number, nextAttemptAt: Date, error: string, inDoubt?: boolean): Promise<boolean>
   markFailed(id: string, fence: Date, attempts: number, error: string): Promise<boolean>
+  /** What waits, across organizations (monitoring): messages pending or being sent, and the oldest one's age. */
+  backlog(): Promise<OutboxBacklog>
+}
+
+export interface OutboxBacklog {
+  pending: number
+  sending: number
+  /** When the oldest message not yet sent or failed was queued; absent when none waits. */
+  oldestQueuedAt?: Date
 }
 
 /** Filters of a need list; `partnerId` doubles as the scope of partner roles. */

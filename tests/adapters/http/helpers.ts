@@ -95,7 +95,7 @@ export const UNKNOWN_ID = '2d9f4b1e-8c7a-4f3e-9b2d-1a6c5e4f3a2b'
 
 /** What the log fallback (EMAIL_FALLBACK=log) wrote for one email. */
 export interface LoggedEmail {
-  m: string
+  message: string
   organizationId: string
   to: string
   subject: string
@@ -108,7 +108,7 @@ const LOGGED_EMAIL = 'email written to the log (no email provider configured)'
 export function loggedEmailsTo(api: TestServer, to: string): LoggedEmail[] {
   return api.logs
     .map((line) => JSON.parse(line) as LoggedEmail)
-    .filter((entry) => entry.m === LOGGED_EMAIL && entry.to === to)
+    .filter((entry) => entry.message === LOGGED_EMAIL && entry.to === to)
 }
 
 /** Sends what the outbox holds (the worker may be sending too) until `found` answers something. */

@@ -432,6 +432,24 @@ export function describeMembersSettingsOutboxContract({ read, write, anOrganizat
         await box.cleanup()
       })
 
+      describe('backlog', () => {
+        test('is empty with nothing waiting', async () => {
+          expect(await boxRead().outbox.backlog()).toEqual({ pending: 0, sending: 0 })
+        })
+
+        test('counts pending and sending messages of every organization, and dates the oldest of them; sent and failed ones do not count', async () => {
+          const other = await anOrganizationInBox()
+          await enqueue(
+            aMessage({ organizationId: org, createdAt: minute(5) }),
+            aMessage({ organizationId: other, createdAt: minute(3) }),
+            underClaim(org, minute(30), { createdAt: minute(4) }),
+            aMessage({ organizationId: org, status: 'sent', createdAt: minute(1), sentAt: minute(2) }),
+            aMessage({ organizationId: other, status: 'failed', createdAt: minute(2) }),
+          )
+          expect(await boxRead().outbox.backlog()).toEqual({ pending: 2, sending: 1, oldestQueuedAt: minute(3) })
+        })
+      })
+
       describe('enqueue and findById', () => {
         test('keeps a message, absent fields absent', async () => {
           const message = aMessage({ organizationId: org, nextAttemptAt: minute(1), createdAt: minute(1) })

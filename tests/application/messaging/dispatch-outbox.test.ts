@@ -124,6 +124,22 @@ describe('DispatchOutbox', () => {
       expect(warning).toMatchObject({ level: 'warn', fields: { messageId: id, attempts: 5 } })
     })
 
+    test('each failed try and each sent message is counted for monitoring, the last try as final', async () => {
+      const metrics = world.container.get(PORTS.metrics)
+      const count = async (sample: string) => Number((await metrics.render()).split('\n').find((l) => l.startsWith(`${sample} `))?.split(' ')[1] ?? 0)
+      await enqueue()
+      postmark().failNext(retryable('Service unavailable (503)'), MAX_ATTEMPTS)
+      for (let i = 0; i < 6; i++) {
+        await world.dispatch()
+        world.clock.advance(60 * SECOND)
+      }
+      expect(await count('intake_message_failures_total{channel="email",final="false"}')).toBe(MAX_ATTEMPTS - 1)
+      expect(await count('intake_message_failures_total{channel="email",final="true"}')).toBe(1)
+      await enqueue()
+      await world.dispatch()
+      expect(await count('intake_messages_sent_total{channel="email"}')).toBe(1)
+    })
+
     test('an unexpected error (not a ProviderError) is retried too, and logged', async () => {
       const id = await enqueue()
       postmark().failNext(new Error('socket hang up'))

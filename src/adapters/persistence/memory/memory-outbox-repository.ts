@@ -45,4 +45,13 @@ export class MemoryOutboxRepository extends MemoryRepository implements OutboxRe
     this.t.outbox.set(id, copy({ ...message, lockedUntil: undefined, ...fields, inFlightSince }))
     return true
   }
+  async backlog() {
+    const waiting = [...this.t.outbox.values()].filter((m) => m.status === 'pending' || m.status === 'sending')
+    const oldest = waiting.map((m) => m.createdAt).sort((a, b) => a.getTime() - b.getTime())[0]
+    return {
+      pending: waiting.filter((m) => m.status === 'pending').length,
+      sending: waiting.filter((m) => m.status === 'sending').length,
+      ...(oldest ? { oldestQueuedAt: new Date(oldest) } : {}),
+    }
+  }
 }

@@ -1,4 +1,4 @@
-import { and, asc, count, eq, gt, lte, or } from 'drizzle-orm'
+import { and, asc, count, eq, gt, inArray, lte, min, or } from 'drizzle-orm'
 import type { OutboxRepository } from '../../../application/ports/repositories'
 import type { OutboxMessage, OutboxPayload, OutboxStatus } from '../../../domain/messaging/outbox'
 import type * as schema from '../sqlite/schema'
@@ -83,5 +83,15 @@ export class SqlOutboxRepository extends SqlRepository implements OutboxReposito
   }
   markFailed(id: string, fence: Date, attempts: number, error: string) {
     return this.settle(id, fence, { status: 'failed', attempts, lastError: error })
+  }
+  async backlog() {
+    const rows = await this.db
+      .select({ status: this.s.outbox.status, n: count(), oldest: min(this.s.outbox.createdAt) })
+      .from(this.s.outbox)
+      .where(inArray(this.s.outbox.status, ['pending', 'sending']))
+      .groupBy(this.s.outbox.status)
+    const of = (status: string) => rows.find((row) => row.status === status)
+    const oldest = rows.map((row) => row.oldest).filter((d): d is Date => d !== null).sort((a, b) => a.getTime() - b.getTime())[0]
+    return { pending: of('pending')?.n ?? 0, sending: of('sending')?.n ?? 0, ...(oldest ? { oldestQueuedAt: oldest } : {}) }
   }
 }

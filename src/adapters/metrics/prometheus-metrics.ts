@@ -1,0 +1,103 @@
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client'
+import type { DeliveryChannel, DeliveryMetrics } from '../../application/ports/metrics'
+import type { OutboxBacklog } from '../../application/ports/repositories'
+
+/** The process's own figures (memory, CPU, event-loop lag), collected once per process however many servers it runs. */
+let processRegistry: Registry | undefined
+function processMetrics(): Registry {
+  if (!processRegistry) {
+    processRegistry = new Registry()
+    collectDefaultMetrics({ register: processRegistry })
+  }
+  return processRegistry
+}
+
+/** Seconds, the unit Prometheus expects; buckets from a fast read to a slow provider call. */
+const DURATION_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10]
+
+/**
+ * The figures of `GET /metrics`, in Prometheus's text format (prom-client). Labels are bounded by design:
+ * route templates (never concrete paths), methods, statuses, channels. Nothing names an organization or a person.
+ */
+export class PrometheusMetrics implements DeliveryMetrics {
+  private readonly registry = new Registry()
+  private readonly requests = new Counter({
+    name: 'intake_http_requests_total',
+    help: 'HTTP requests answered, by method, route template and status',
+    labelNames: ['method', 'route', 'status'] as const,
+    registers: [this.registry],
+  })
+  private readonly durations = new Histogram({
+    name: 'intake_http_request_duration_seconds',
+    help: 'Time to answer an HTTP request, by method, route template and status',
+    labelNames: ['method', 'route', 'status'] as const,
+    buckets: DURATION_BUCKETS,
+    registers: [this.registry],
+  })
+  private readonly sentMessages = new Counter({
+    name: 'intake_messages_sent_total',
+    help: 'Messages the provider took, by channel (sms, email)',
+    labelNames: ['channel'] as const,
+    registers: [this.registry],
+  })
+  private readonly failedMessages = new Counter({
+    name: 'intake_message_failures_total',
+    help: 'Failed tries to send a message, by channel; final="true" when no other try will be made',
+    labelNames: ['channel', 'final'] as const,
+    registers: [this.registry],
+  })
+  private readonly databaseErrors = new Counter({
+    name: 'intake_database_errors_total',
+    help: 'Requests answered 503 because the database did not answer',
+    registers: [this.registry],
+  })
+
+  constructor(backlog: () => Promise<OutboxBacklog>) {
+    // Read at each scrape (prom-client collects metrics side by side, so each reads for itself: one indexed query).
+    new Gauge({
+      name: 'intake_outbox_messages',
+      help: 'Messages waiting in the outbox, by status (pending, sending)',
+      labelNames: ['status'] as const,
+      registers: [this.registry],
+      async collect() {
+        const { pending, sending } = await backlog()
+        this.set({ status: 'pending' }, pending)
+        this.set({ status: 'sending' }, sending)
+      },
+    })
+    new Gauge({
+      name: 'intake_outbox_oldest_message_age_seconds',
+      help: 'Age of the oldest message not yet sent or failed (0 when none waits)',
+      registers: [this.registry],
+      async collect() {
+        const { oldestQueuedAt } = await backlog()
+        this.set(oldestQueuedAt ? Math.max(0, (Date.now() - oldestQueuedAt.getTime()) / 1000) : 0)
+      },
+    })
+  }
+
+  request(method: string, route: string, status: number, seconds: number): void {
+    const labels = { method, route, status: String(status) }
+    this.requests.inc(labels)
+    this.durations.observe(labels, seconds)
+  }
+
+  databaseError(): void {
+    this.databaseErrors.inc()
+  }
+
+  sent(channel: DeliveryChannel): void {
+    this.sentMessages.inc({ channel })
+  }
+
+  failed(channel: DeliveryChannel, final: boolean): void {
+    this.failedMessages.inc({ channel, final: String(final) })
+  }
+
+  readonly contentType = this.registry.contentType
+
+  /** The text of one scrape: this server's figures and the process's. */
+  async render(): Promise<string> {
+    return (await this.registry.metrics()) + (await processMetrics().metrics())
+  }
+}
