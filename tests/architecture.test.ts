@@ -2,7 +2,7 @@ import { describe, expect, test } from 'bun:test'
 import { readdirSync, readFileSync } from 'node:fs'
 import { join, relative, resolve } from 'node:path'
 
-// The inward rule (STYLE.md), checked by a machine: domain imports nothing outside itself,
+// The inward rule (docs/architecture.md), checked by a machine: domain imports nothing outside itself,
 // application imports only the domain and itself, adapters never import main.
 const SRC = resolve(import.meta.dir, '../src')
 

@@ -62,7 +62,7 @@ export class ForbiddenError extends DomainError {
   }
 }
 
-/** The resources whose absence has its own title in the interface (or contract §3). */
+/** The resources whose absence has its own title in the interface (or docs/api.md "Errors"). */
 export type ResourceName = 'Need' | 'Constituent' | 'Partner' | 'Member' | 'Household match' | 'Organization' | 'Email settings'
 
 /** 404: unknown, or belonging to another organization or partner scope (never revealed). */
@@ -94,7 +94,7 @@ export class UnavailableError extends DomainError {
   readonly kind = 'unavailable'
 }
 
-/** 502: an email or SMS provider refused or failed; `title` names which (contract §3). */
+/** 502: an email or SMS provider refused or failed; `title` names which (docs/api.md "Errors"). */
 export class ProviderError extends DomainError {
   readonly kind = 'provider_failed'
   constructor(

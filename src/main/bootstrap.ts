@@ -13,7 +13,7 @@ export interface BootstrapResult {
 }
 
 /**
- * First start (contract §1): on an empty database, one organization and its org_admin, from
+ * First start (docs/self-hosting.md): on an empty database, one organization and its org_admin, from
  * INTAKE_ADMIN_* / INTAKE_ORG_* or from defaults with a random password.
  */
 export async function bootstrapFirstOrganization(c: Container): Promise<BootstrapResult | undefined> {

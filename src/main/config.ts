@@ -3,7 +3,7 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'n
 import { dirname, join } from 'node:path'
 import { LOG_LEVELS, type LogLevel } from '../adapters/system/pino-logger'
 
-/** Everything the service reads from its environment (contract §1), validated once at start. */
+/** Everything the service reads from its environment (docs/self-hosting.md), validated once at start. */
 export interface Config {
   port: number
   host: string
@@ -152,7 +152,7 @@ function parseEncryptionKey(raw: string): Buffer {
 
 /**
  * A secret from the environment; with SQLite and none set, one generated on first start and kept beside
- * the database in a file only the owner can read (contract §1). PostgreSQL deployments must set it,
+ * the database in a file only the owner can read (docs/self-hosting.md). PostgreSQL deployments must set it,
  * since every instance needs the same value.
  */
 function secret<T>(env: Env, name: string, database: Config['database'], parse: (raw: string) => T, generate: () => string): T {

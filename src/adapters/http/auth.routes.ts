@@ -6,7 +6,7 @@ import { Body, problems } from './common.schemas'
 import { AcceptInviteBody } from './members.schemas'
 import type { RateLimits } from './rate-limits'
 
-// contract §2
+// docs/api.md "Tokens"
 const TokenPairSchema = t.Object({
   accessToken: t.String(),
   refreshToken: t.String(),

@@ -3,7 +3,7 @@ import { Type } from '@sinclair/typebox'
 import { t, type TSchema } from 'elysia'
 import { PAGE_LIMIT } from '../../domain/shared/page'
 
-// Shared TypeBox pieces: every input is bounded here so the OpenAPI document shows its limits (contract §3).
+// Shared TypeBox pieces: every input is bounded here so the OpenAPI document shows its limits (docs/api.md "Errors").
 export const Uuid = t.String({ format: 'uuid', maxLength: 36 })
 export const DateTime = t.String({ format: 'date-time' })
 export const NAME = { minLength: 1, maxLength: 200 } as const
@@ -17,7 +17,7 @@ export function OneOf<const T extends readonly string[]>(values: T, options: { d
   ) as unknown as TUnion<{ -readonly [K in keyof T]: TLiteral<T[K]> }>
 }
 
-/** The free key-value object (contract §3: at most 50 keys; 16 KiB in all is checked by the use case). */
+/** The free key-value object (docs/api.md "Errors": at most 50 keys; 16 KiB in all is checked by the use case). */
 export const CustomFieldsSchema = t.Record(t.String({ maxLength: 100 }), t.Unknown(), {
   maxProperties: 50,
   description: 'Free key-value intake fields; at most 50 keys and 16 KiB as JSON. Contact keys are validated as constituent fields.',
@@ -27,7 +27,7 @@ export const IdParams = t.Object({ id: Uuid })
 
 /**
  * An integer in a JSON body: TypeBox's own, because Elysia's t.Integer also takes the string "24", and a
- * wrong type must be a 400 (contract §3). Query parameters, which are text, keep t.Integer.
+ * wrong type must be a 400 (docs/api.md "Errors"). Query parameters, which are text, keep t.Integer.
  */
 export const BodyInteger = (options: Parameters<typeof Type.Integer>[0]) => Type.Integer(options)
 
@@ -53,7 +53,7 @@ export function problems(...statuses: number[]): Record<number, TSchema> {
   return Object.fromEntries(statuses.map((status) => [status, Problem]))
 }
 
-/** Strict request bodies: an unknown property is a 400 (contract §3). */
+/** Strict request bodies: an unknown property is a 400 (docs/api.md "Errors"). */
 export function Body<T extends Parameters<typeof t.Object>[0]>(properties: T, description?: string) {
   return t.Object(properties, { additionalProperties: false, ...(description ? { description } : {}) })
 }

@@ -17,7 +17,7 @@ import {
 import { NeedSchema, needView } from './needs.schemas'
 import { pagedResponse } from './paging'
 
-// interface §4.8 to §4.12; contract §5
+// docs/constituents.md
 export function constituentsRoutes(useCases: UseCases['constituents'], authentication: AuthenticationPlugin) {
   const { search, create, update, listNeeds, merge, listMatches, resolve } = useCases
 

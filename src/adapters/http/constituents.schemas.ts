@@ -5,7 +5,7 @@ import { DATE_PATTERN, E164_PATTERN, EMAIL_PATTERN, NAME_MAX_LENGTH, US_STATE_CO
 import { MATCH_STATUSES, RESOLVE_ACTIONS, type HouseholdMatch } from '../../domain/constituents/household-match'
 import { Body, DateTime, OneOf, PageQuery, Uuid } from './common.schemas'
 
-// interface §2.2, §4.8 to §4.12; contract §5. The domain checks the same rules (contact.ts) for every caller.
+// docs/constituents.md. The domain checks the same rules (contact.ts) for every caller.
 const Name = t.String({ maxLength: NAME_MAX_LENGTH })
 const fields = {
   firstName: Name,

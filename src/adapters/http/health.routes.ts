@@ -3,7 +3,7 @@ import type { Persistence } from '../../application/ports/persistence'
 import { UnavailableError } from '../../domain/errors'
 import { problems } from './common.schemas'
 
-// contract §1: no auth on either
+// docs/self-hosting.md: no auth on either
 export function healthRoutes(persistence: Persistence, isReady: () => boolean) {
   return new Elysia({ name: 'health', detail: { tags: ['Health'], security: [] } })
     .get('/healthz', () => ({ status: 'ok' as const }), {

@@ -5,7 +5,6 @@ import { IdParams, PageQuery, problems } from './common.schemas'
 import { InviteMemberBody, MemberSchema, ProfileSchema, ResendInvitationBody, UpdateMemberBody, UpdateProfileBody } from './members.schemas'
 import { pagedResponse } from './paging'
 
-// interface §4.15 to §4.17
 export function membersRoutes(useCases: UseCases['members'], authentication: AuthenticationPlugin) {
   const { invite, update, resend, list, getProfile, updateProfile } = useCases
 

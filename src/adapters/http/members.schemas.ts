@@ -3,7 +3,7 @@ import { PROFILES, ROLES } from '../../domain/auth/roles'
 import { E164_PATTERN } from '../../domain/constituents/contact'
 import { Body, NAME, OneOf, Uuid } from './common.schemas'
 
-// interface §2.4, §2.8, §4.15 to §4.17; contract §7
+// docs/api.md
 export const RoleSchema = OneOf(ROLES)
 const Profiles = t.Array(OneOf(PROFILES), { maxItems: PROFILES.length, uniqueItems: true })
 const Phone = t.String({ pattern: E164_PATTERN, maxLength: 16, description: 'E.164' })

@@ -20,7 +20,7 @@ import {
 import { pagedResponse } from './paging'
 import type { RateLimits } from './rate-limits'
 
-// interface §4.1 to §4.6; contract §4
+// docs/api.md "Needs"
 export function needsRoutes(useCases: UseCases['needs'], authentication: AuthenticationPlugin, rateLimits: RateLimits) {
   const { create, submitPublic, list, get, update, addNote, listInteractions, sendSms } = useCases
 

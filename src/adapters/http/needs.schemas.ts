@@ -5,7 +5,6 @@ import { DELIVERY_STATUSES, SMS_BODY_MAX_LENGTH } from '../../domain/messaging/s
 import { NEED_STATUSES, type Need } from '../../domain/needs/need'
 import { Body, CustomFieldsSchema, DateTime, FREE_TEXT, OneOf, PageQuery, Uuid } from './common.schemas'
 
-// interface §2.1, §2.5, §4.1 to §4.6
 export const NeedStatusSchema = OneOf(NEED_STATUSES, { description: 'Need status' })
 
 export const NeedSchema = t.Object(

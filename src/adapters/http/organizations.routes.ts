@@ -6,7 +6,7 @@ import { DEFAULT_MAX_CONCURRENCY, SHORT_CODE_PATTERN, SLUG_MAX_LENGTH, SLUG_PATT
 import type { AuthenticationPlugin } from './authentication'
 import { Body, BodyInteger, DateTime, NAME, OneOf, problems, Uuid } from './common.schemas'
 
-// interface §2.6, §2.7, §4.18 to §4.20; contract §7
+// docs/api.md
 const SettingsSchema = t.Object({
   id: Uuid,
   name: t.String(),

@@ -1,12 +1,12 @@
 import { PAGE_LIMIT, type Page, type PageRequest } from '../../domain/shared/page'
 
-/** The page a list query asks for, with the defaults of contract §3. */
+/** The page a list query asks for, with the defaults of docs/api.md "Lists". */
 export function pageOf(query: { page?: number; limit?: number }): PageRequest {
   return { page: query.page ?? 1, limit: query.limit ?? PAGE_LIMIT.default }
 }
 
 /**
- * Paging travels in headers so the body stays the interface's plain array (contract §3):
+ * Paging travels in headers so the body stays the interface's plain array (docs/api.md "Lists"):
  * X-Total-Count and an RFC 8288 Link header with first, prev, next and last.
  */
 export function pagingHeaders(request: Request, page: PageRequest, result: Page<unknown>): Record<string, string> {

@@ -38,6 +38,6 @@ export function partnersRoutes(useCases: UseCases['partners'], authentication: A
       params: IdParams,
       body: UpdatePartnerBody,
       response: { 200: PartnerSchema, ...problems(400, 401, 403, 404, 409, 413) },
-      detail: { summary: 'Update a partner; archiving and the default follow contract §7' },
+      detail: { summary: 'Update a partner; archiving and the default follow docs/api.md' },
     })
 }

@@ -3,7 +3,7 @@ import type { Partner } from '../../domain/partners/partner'
 import { SLA_HOURS } from '../../domain/partners/partner'
 import { Body, BodyInteger, DateTime, FREE_TEXT, NAME, Uuid } from './common.schemas'
 
-// interface §2.3, §4.13, §4.14; contract §7
+// docs/api.md
 const SlaHours = BodyInteger({ minimum: SLA_HOURS.min, maximum: SLA_HOURS.max, description: 'SLA turnaround in hours' })
 const Keywords = t.Array(t.String({ minLength: 1, maxLength: 100 }), { maxItems: 50, description: 'Words that route public intake here' })
 const Website = t.String({ maxLength: 2000, pattern: '^https?://\\S+$', description: 'http(s) URL' })

@@ -17,7 +17,7 @@ export const NESTED_TOO_DEEP = Object.freeze({ nestedTooDeep: true })
 /** What the body parser yields for a body without Content-Length that grows past MAX_BODY_BYTES. */
 export const BODY_TOO_LARGE = Object.freeze({ bodyTooLarge: true })
 
-/** Titles of a 400 where the interface names it differently from "Bad request" (contract §3). */
+/** Titles of a 400 where the interface names it differently from "Bad request" (docs/api.md "Errors"). */
 const BAD_REQUEST_TITLES: Record<string, string> = {
   '/api/needs/public': 'Bad Request',
   '/api/organizations/settings': 'Invalid request',
@@ -25,7 +25,7 @@ const BAD_REQUEST_TITLES: Record<string, string> = {
   '/api/organizations/settings/email/test': 'Invalid input',
 }
 
-/** 404 titles the interface or contract names; any other 404 is "Not found" (contract §3). */
+/** 404 titles the interface or contract names; any other 404 is "Not found" (docs/api.md "Errors"). */
 const NAMED_NOT_FOUND: ReadonlySet<ResourceName> = new Set(['Need', 'Constituent', 'Partner', 'Member', 'Household match'])
 
 function notFoundTitle(error: DomainError): string {

@@ -2,7 +2,7 @@ import { Elysia, t } from 'elysia'
 import type { UseCases } from '../../application/use-cases'
 import { problems } from './common.schemas'
 
-// contract §8: Twilio posts form-encoded parameters, signed in X-Twilio-Signature over the public URL
+// docs/api.md "SMS": Twilio posts form-encoded parameters, signed in X-Twilio-Signature over the public URL
 const TwilioParams = t.Record(t.String({ maxLength: 100 }), t.String({ maxLength: 5000 }), { maxProperties: 100 })
 const EMPTY_TWIML = '<?xml version="1.0" encoding="UTF-8"?><Response></Response>'
 

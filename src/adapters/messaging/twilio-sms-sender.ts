@@ -41,7 +41,7 @@ class FetchTwilioHttpClient {
   }
 }
 
-/** Twilio's Messages API through the twilio package (contract §8). */
+/** Twilio's Messages API through the twilio package (docs/api.md "SMS"). */
 export class TwilioSmsSender implements SmsSender {
   private readonly client: ReturnType<typeof twilio>
 

@@ -6,9 +6,9 @@ const HEADER = base64url(JSON.stringify({ alg: 'HS256', typ: 'JWT' }))
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
 /**
- * HS256 JWTs signed and checked with node:crypto's HMAC (contract §2). The algorithm is pinned: a token
+ * HS256 JWTs signed and checked with node:crypto's HMAC (docs/api.md "Tokens"). The algorithm is pinned: a token
  * whose header says anything but HS256 (`none` included) is refused before its signature is looked at.
- * Plain HMAC costs half of what a general JOSE library does per request (PERFORMANCE.md).
+ * Plain HMAC costs half of what a general JOSE library does per request (measured by npm run bench).
  */
 export class HmacAccessTokens implements AccessTokens {
   readonly lifetimeSeconds = 900

@@ -5,7 +5,7 @@ import type { PasswordHasher, SecretTokens } from '../ports/security'
 import type { UnitOfWork } from '../ports/unit-of-work'
 import type { TokenPair, TokenPairIssuer } from './token-pair'
 
-/** contract §2: the invited member sets a password, becomes confirmed and is logged in. A link works once. */
+/** docs/api.md "Tokens": the invited member sets a password, becomes confirmed and is logged in. A link works once. */
 export class AcceptInvite {
   constructor(
     private readonly unitOfWork: UnitOfWork,

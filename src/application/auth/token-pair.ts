@@ -4,7 +4,7 @@ import type { IdGenerator } from '../ports/ids'
 import type { RefreshTokenRepository } from '../ports/repositories'
 import type { AccessTokens, SecretTokens } from '../ports/security'
 
-// contract §2
+// docs/api.md "Tokens"
 export const REFRESH_TOKEN_LIFETIME_MS = 30 * 24 * 3_600_000
 
 export interface TokenPair {

@@ -12,7 +12,7 @@ export interface MergeOptions {
 }
 
 /**
- * Merges `sourceId` into `targetId` inside the caller's transaction (contract §5): the source's needs move
+ * Merges `sourceId` into `targetId` inside the caller's transaction (docs/constituents.md): the source's needs move
  * to the target, `fieldOverrides` apply to the target, with `mergeHouseholds` the source household's other
  * members join the target's household, open matches naming the source now name the target, and the source
  * is removed, with its household when nothing uses it any more.
@@ -47,7 +47,7 @@ export class ConstituentMerger {
     await r.constituents.delete(organizationId, source.id)
     await r.constituents.update(merged)
     await r.constituents.deleteHouseholdIfUnused(organizationId, source.householdId)
-    // contract §4: overrides that change the target's contact fields are a contact change like any other
+    // docs/api.md "Needs": overrides that change the target's contact fields are a contact change like any other
     if (matchedFieldsChanged) await this.detection.run(r, merged)
     return merged
   }

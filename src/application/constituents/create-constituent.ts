@@ -7,7 +7,7 @@ import { authorize } from '../auth/authorize'
 import type { UnitOfWork } from '../ports/unit-of-work'
 import type { ConstituentRegistry } from './constituent-registry'
 
-// An addition to the interface (issue 3): staff register a person directly, with §4.9's fields.
+// An addition to the interface (issue 3): staff register a person directly, with the fields an update takes.
 export type CreateConstituentInput = ContactDetails & { householdId?: string }
 
 export class CreateConstituent {

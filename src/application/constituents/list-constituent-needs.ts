@@ -7,7 +7,7 @@ import { authorize } from '../auth/authorize'
 import type { Repositories } from '../ports/repositories'
 
 /**
- * interface §4.10; contract §5: every need of the constituent in the organization, so staff see the whole
+ * docs/constituents.md: every need of the constituent in the organization, so staff see the whole
  * history; needs outside a partner role's own partner come back with their `customFields` emptied.
  */
 export class ListConstituentNeeds {

@@ -4,7 +4,7 @@ import type { Page, PageRequest } from '../../domain/shared/page'
 import { authorize } from '../auth/authorize'
 import type { Repositories } from '../ports/repositories'
 
-// contract §5: an addition, so resolvers can find the matches' ids
+// docs/constituents.md: an addition, so resolvers can find the matches' ids
 export class ListHouseholdMatches {
   constructor(private readonly repositories: Repositories) {}
 

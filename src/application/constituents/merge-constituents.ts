@@ -5,7 +5,7 @@ import { authorize } from '../auth/authorize'
 import type { UnitOfWork } from '../ports/unit-of-work'
 import type { ConstituentMerger, MergeOptions } from './constituent-merger'
 
-// interface §4.11; contract §5
+// docs/constituents.md
 export interface MergeConstituentsInput extends MergeOptions {
   sourceConstituentId: string
   targetConstituentId: string

@@ -8,7 +8,7 @@ import type { Repositories } from '../ports/repositories'
 import type { UnitOfWork } from '../ports/unit-of-work'
 import type { ConstituentMerger } from './constituent-merger'
 
-// interface §4.12; contract §5
+// docs/constituents.md
 export interface ResolveHouseholdMatchInput {
   action: ResolveAction
   targetConstituentId?: string

@@ -8,7 +8,7 @@ import type { Clock } from '../ports/clock'
 import type { UnitOfWork } from '../ports/unit-of-work'
 import type { DuplicateDetection } from './duplicate-detection'
 
-// interface §4.9: contact changes send the constituent through duplicate detection again (contract §4)
+// contact changes send the constituent through duplicate detection again (docs/api.md "Needs")
 export class UpdateConstituent {
   constructor(
     private readonly unitOfWork: UnitOfWork,

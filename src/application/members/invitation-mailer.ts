@@ -8,7 +8,7 @@ import type { SecretTokens } from '../ports/security'
 
 /**
  * Issues a one-time invitation for a member and puts its email in the outbox, inside the caller's
- * transaction: the token is stored only as a digest and works for 7 days (contract §2).
+ * transaction: the token is stored only as a digest and works for 7 days (docs/api.md "Tokens").
  */
 export class InvitationMailer {
   constructor(

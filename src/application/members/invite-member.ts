@@ -10,7 +10,7 @@ import type { UnitOfWork } from '../ports/unit-of-work'
 import type { InvitationMailer } from './invitation-mailer'
 import { memberView, partnersById } from './member-view'
 
-// interface §4.15; contract §7
+// docs/api.md
 export interface InviteMemberInput {
   email: string
   role: Role

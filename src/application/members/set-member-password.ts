@@ -4,7 +4,7 @@ import type { PasswordHasher } from '../ports/security'
 import type { UnitOfWork } from '../ports/unit-of-work'
 import { membersByEmail } from './members-by-email'
 
-// contract §1 `member set-password`: an operator's way in when email is not set up
+// docs/self-hosting.md `member set-password`: an operator's way in when email is not set up
 export interface SetMemberPasswordInput {
   email: string
   password: string

@@ -7,7 +7,7 @@ import { authorize } from '../auth/authorize'
 import type { UnitOfWork } from '../ports/unit-of-work'
 import { memberView, partnersById } from './member-view'
 
-// interface §4.16; contract §6, §7
+// docs/api.md "Permissions" and "Members and invitations"
 export interface UpdateMemberInput {
   role: Role
   partnerId?: string

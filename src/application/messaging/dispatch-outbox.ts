@@ -27,7 +27,7 @@ const IN_DOUBT_MARGIN_MS = 5 * 60_000
 class StillInDoubt extends Error {}
 
 /**
- * Sends what the outbox holds (contract §8). A claim takes, per organization, only as many messages as its
+ * Sends what the outbox holds (docs/api.md "SMS"). A claim takes, per organization, only as many messages as its
  * `maxConcurrency` leaves free, counting every live claim in the database, so the cap holds across
  * workers and processes. Each send happens outside any transaction; its outcome is recorded under the
  * claim's fence. Retryable failures come back with exponential backoff, at most MAX_ATTEMPTS tries.

@@ -7,7 +7,6 @@ import type { IdGenerator } from '../ports/ids'
 import type { UnitOfWork } from '../ports/unit-of-work'
 import { findVisibleNeed } from './find-need'
 
-// interface §4.6
 export class AddNote {
   constructor(
     private readonly unitOfWork: UnitOfWork,

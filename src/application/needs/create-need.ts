@@ -7,7 +7,6 @@ import type { UnitOfWork } from '../ports/unit-of-work'
 import { checkCustomFields, checkNeedReferences } from './need-references'
 import type { NeedIntake } from './need-intake'
 
-// interface §4.1
 export interface CreateNeedInput {
   partnerId: string
   status?: NeedStatus

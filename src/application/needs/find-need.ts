@@ -6,7 +6,7 @@ import type { Repositories } from '../ports/repositories'
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
 /**
- * The need the actor may see by id or reference number (interface §4.4), else Need not found: another
+ * The need the actor may see by id or reference number, else Need not found: another
  * organization's need and, for partner roles, another partner's need are indistinguishable from none.
  */
 export async function findVisibleNeed(r: Repositories, actor: Actor, idOrReference: string): Promise<Need> {

@@ -5,7 +5,6 @@ import { authorize } from '../auth/authorize'
 import type { Repositories } from '../ports/repositories'
 import { findVisibleNeed } from './find-need'
 
-// interface §4.4
 export class GetNeed {
   constructor(private readonly repositories: Repositories) {}
 

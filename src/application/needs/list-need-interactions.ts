@@ -5,7 +5,7 @@ import { authorize } from '../auth/authorize'
 import type { Repositories } from '../ports/repositories'
 import { findVisibleNeed } from './find-need'
 
-// contract §4: notes and SMS of a need, oldest first
+// docs/api.md "Needs": notes and SMS of a need, oldest first
 export class ListNeedInteractions {
   constructor(private readonly repositories: Repositories) {}
 

@@ -5,7 +5,7 @@ import type { Page, PageRequest } from '../../domain/shared/page'
 import { authorize } from '../auth/authorize'
 import type { NeedFilter, Repositories } from '../ports/repositories'
 
-// interface §4.3; contract §3
+// docs/api.md "Lists"
 export class ListNeeds {
   constructor(private readonly repositories: Repositories) {}
 

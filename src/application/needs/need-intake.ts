@@ -27,7 +27,7 @@ export interface NewNeed {
   createdBy?: string
   /**
    * Whether a constituent made from the contact keys joins `householdId`. Staff may put a new person in a
-   * known household; an anonymous caller's person always starts a household of its own (contract §4).
+   * known household; an anonymous caller's person always starts a household of its own (docs/api.md "Needs").
    */
   newPersonJoinsHousehold?: boolean
 }
@@ -35,7 +35,7 @@ export interface NewNeed {
 /**
  * Records a new need inside the caller's transaction: its reference number from the organization's
  * sequence, its due date from the partner's SLA, and its first history entry. Without a `constituentId`,
- * contact keys in `customFields` become a new constituent, checked for duplicates (contract §4).
+ * contact keys in `customFields` become a new constituent, checked for duplicates (docs/api.md "Needs").
  */
 export class NeedIntake {
   constructor(

@@ -5,7 +5,7 @@ import { customFieldsTooLarge, CUSTOM_FIELDS_LIMITS, type CustomFields } from '.
 import type { Partner } from '../../domain/partners/partner'
 import type { Repositories } from '../ports/repositories'
 
-/** The ids a need may point at; each must name a record of the need's organization (contract §4). */
+/** The ids a need may point at; each must name a record of the need's organization (docs/api.md "Needs"). */
 export interface NeedReferences {
   partnerId?: string
   assignedTo?: string
@@ -50,7 +50,7 @@ export async function checkNeedReferences(
   return { ...(partner ? { partner } : {}), ...(householdId ? { householdId } : {}) }
 }
 
-/** `customFields` stays within its limits and its contact keys are valid constituent fields (contract §4). */
+/** `customFields` stays within its limits and its contact keys are valid constituent fields (docs/api.md "Needs"). */
 export function checkCustomFields(customFields: CustomFields): void {
   const errors: FieldError[] = readContactDetails(customFields, '/customFields').errors
   if (Object.keys(customFields).length > CUSTOM_FIELDS_LIMITS.maxKeys) {

@@ -6,7 +6,7 @@ import type { UnitOfWork } from '../ports/unit-of-work'
 import { checkCustomFields, checkNeedReferences } from './need-references'
 import type { NeedIntake } from './need-intake'
 
-// interface §4.2; contract §4
+// docs/api.md "Needs"
 export interface PublicNeedInput {
   organizationId: string
   description: string

@@ -11,7 +11,7 @@ import type { UnitOfWork } from '../ports/unit-of-work'
 import { findVisibleNeed } from './find-need'
 import { checkCustomFields, checkNeedReferences } from './need-references'
 
-// interface §4.5; contract §4
+// docs/api.md "Needs"
 export interface UpdateNeedInput {
   status?: NeedStatus
   assignedTo?: string

@@ -6,7 +6,7 @@ import type { IdGenerator } from '../ports/ids'
 import type { PasswordHasher } from '../ports/security'
 import type { UnitOfWork } from '../ports/unit-of-work'
 
-// contract §1: `org create` and the first start
+// docs/self-hosting.md: `org create` and the first start
 export interface CreateOrganizationInput {
   name: string
   slug: string
@@ -21,7 +21,7 @@ export interface CreatedOrganization {
   defaultPartnerId: string
 }
 
-/** The partner every new organization starts with, to triage what nothing else routes (contract §7). */
+/** The partner every new organization starts with, to triage what nothing else routes (docs/api.md). */
 export const DEFAULT_PARTNER = { name: 'General intake', slaHours: 72 } as const
 
 /** Creates an organization with its default partner and its first org_admin, confirmed and able to log in. */

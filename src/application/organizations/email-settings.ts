@@ -9,7 +9,7 @@ import type { Repositories } from '../ports/repositories'
 import type { SecretBox } from '../ports/secret-box'
 import type { UnitOfWork } from '../ports/unit-of-work'
 
-// interface §2.7, §4.19, §4.20; contract §7: the key is sealed at rest and never answered or logged
+// docs/api.md: the key is sealed at rest and never answered or logged
 export interface MaskedEmailSettings {
   provider: StoredEmailSettings['provider']
   fromEmail: string

@@ -5,7 +5,7 @@ import { authorize } from '../auth/authorize'
 import type { Repositories } from '../ports/repositories'
 import type { UnitOfWork } from '../ports/unit-of-work'
 
-// interface §2.6, §4.18; contract §7
+// docs/api.md
 export type OrganizationSettings = Omit<Organization, 'createdAt'>
 
 export interface UpdateOrganizationSettingsInput {

@@ -5,7 +5,7 @@ import type { Clock } from '../ports/clock'
 import type { IdGenerator } from '../ports/ids'
 import type { UnitOfWork } from '../ports/unit-of-work'
 
-// contract §7: an addition, so an organization can add partners
+// docs/api.md: an addition, so an organization can add partners
 export interface CreatePartnerInput {
   name: string
   slaHours: number
@@ -34,7 +34,7 @@ export class CreatePartner {
       createdAt: this.clock.now(),
     }
     return this.unitOfWork.run(async (r) => {
-      // The single default moves in the same transaction (contract §7).
+      // The single default moves in the same transaction (docs/api.md).
       if (partner.isDefault) await r.partners.clearDefaultExcept(actor.organizationId, partner.id)
       await r.partners.insert(partner)
       return partner

@@ -4,7 +4,7 @@ import { assertPartnerConsistent, type Partner } from '../../domain/partners/par
 import { authorize } from '../auth/authorize'
 import type { UnitOfWork } from '../ports/unit-of-work'
 
-// interface §4.14; contract §7
+// docs/api.md
 export type UpdatePartnerInput = Partial<
   Pick<Partner, 'name' | 'slaHours' | 'isArchived' | 'isDefault' | 'description' | 'keywords' | 'website' | 'publicCategoryName'>
 >

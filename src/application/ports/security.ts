@@ -14,7 +14,7 @@ export interface AccessTokenClaims {
 /** Why a token was refused: `expired` only for a genuine token whose time is up, `invalid` for the rest. */
 export type AccessTokenFailure = 'expired' | 'invalid'
 
-/** Short-lived signed access tokens (contract §2). */
+/** Short-lived signed access tokens (docs/api.md "Tokens"). */
 export interface AccessTokens {
   readonly lifetimeSeconds: number
   issue(claims: AccessTokenClaims): string

@@ -5,7 +5,6 @@ import { authorize } from '../auth/authorize'
 import type { Repositories } from '../ports/repositories'
 import type { UnitOfWork } from '../ports/unit-of-work'
 
-// interface §2.8, §4.17
 export interface Profile {
   id: string
   email: string

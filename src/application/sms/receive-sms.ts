@@ -15,7 +15,7 @@ export interface WebhookRequest {
 }
 
 /**
- * contract §8, inbound: the organization is the one whose number was texted. STOP and its kin opt the
+ * docs/api.md "SMS", inbound: the organization is the one whose number was texted. STOP and its kin opt the
  * sender out of that organization's messages, START/YES/UNSTOP back in; every message, keywords too,
  * becomes an `sms` interaction on the newest open need of a constituent with that number, or stays
  * unattached.

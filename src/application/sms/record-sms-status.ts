@@ -5,7 +5,7 @@ import type { SmsWebhookVerifier } from '../ports/sms'
 import type { UnitOfWork } from '../ports/unit-of-work'
 import type { WebhookRequest } from './receive-sms'
 
-/** contract §8: the provider's status callbacks move an sms interaction to delivered or failed. */
+/** docs/api.md "SMS": the provider's status callbacks move an sms interaction to delivered or failed. */
 export class RecordSmsStatus {
   constructor(
     private readonly unitOfWork: UnitOfWork,

@@ -9,7 +9,7 @@ import type { IdGenerator } from '../ports/ids'
 import type { UnitOfWork } from '../ports/unit-of-work'
 
 /**
- * interface §4.7; contract §8: checks the need, its constituent, the phone and the opt-out, then records the
+ * docs/api.md "SMS": checks the need, its constituent, the phone and the opt-out, then records the
  * `sms` interaction and puts the message in the outbox in one transaction. The dispatcher sends it.
  */
 export class SendSms {

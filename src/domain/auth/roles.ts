@@ -1,4 +1,3 @@
-// interface §2.4, §5.5
 export const ROLES = ['org_admin', 'partner_admin', 'partner_agent', 'staff', 'volunteer'] as const
 export type Role = (typeof ROLES)[number]
 
@@ -12,7 +11,7 @@ export const PROFILES = [
 ] as const
 export type Profile = (typeof PROFILES)[number]
 
-/** Roles that work for one partner and see only its needs (contract §6, "Scope"). */
+/** Roles that work for one partner and see only its needs (docs/api.md "Permissions"). */
 export const PARTNER_ROLES: readonly Role[] = ['partner_admin', 'partner_agent', 'volunteer']
 
 export function isPartnerRole(role: Role): boolean {

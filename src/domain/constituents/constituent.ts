@@ -1,6 +1,6 @@
 import type { ContactDetails } from './contact'
 
-// interface §2.2: every constituent belongs to exactly one household
+// every constituent belongs to exactly one household
 export interface Constituent extends ContactDetails {
   id: string
   organizationId: string

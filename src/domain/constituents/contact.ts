@@ -1,6 +1,6 @@
 import type { FieldError } from '../errors'
 
-// interface §2.2, §8: the limits every constituent field keeps, wherever it arrives from.
+// the limits every constituent field keeps, wherever it arrives from.
 export const CONTACT_FIELDS = [
   'firstName',
   'lastName',

@@ -1,4 +1,4 @@
-// contract §5
+// docs/constituents.md
 export const MATCH_STATUSES = ['OPEN', 'RESOLVED', 'DISMISSED'] as const
 export type MatchStatus = (typeof MATCH_STATUSES)[number]
 

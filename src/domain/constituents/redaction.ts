@@ -6,7 +6,7 @@ const CONTACT: readonly ContactField[] = ['phone', 'email']
 const ADDRESS_AND_BIRTH: readonly ContactField[] = ['addressStreet', 'addressCity', 'addressState', 'addressZip', 'dateOfBirth']
 
 /**
- * The constituent fields an actor may not read (contract §6): phone, email, address and date of birth
+ * The constituent fields an actor may not read (docs/api.md "Permissions"): phone, email, address and date of birth
  * need `constituents:read-pii`; phone and email alone are also open to `constituents:read-contact`.
  * Names are never hidden: staff must know whom they serve.
  */

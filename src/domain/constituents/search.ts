@@ -2,7 +2,7 @@ import type { ContactDetails } from './contact'
 import { normalizeText } from './matching'
 
 /**
- * How `GET /api/constituents?query=` is matched (contract §5), decided here once for every adapter:
+ * How `GET /api/constituents?query=` is matched (docs/constituents.md), decided here once for every adapter:
  * - empty: every constituent;
  * - with an `@`: the email, whole and case-insensitive;
  * - only digits and phone punctuation (`+1 (555) 123-45`), at least 3 digits: a prefix of the phone's

@@ -1,4 +1,4 @@
-// contract §2 accept-invite, §7: a one-time token, stored as a digest, valid for 7 days
+// docs/api.md "Members and invitations": a one-time token, stored as a digest, valid for 7 days
 export const INVITATION_LIFETIME_MS = 7 * 24 * 3_600_000
 
 export interface Invitation {

@@ -2,7 +2,7 @@ import type { Actor } from '../auth/actor'
 import { isPartnerRole, type Profile, type Role } from '../auth/roles'
 import { ForbiddenError, InvalidError } from '../errors'
 
-// contract §6, §7
+// docs/api.md "Permissions", docs/api.md
 /** The roles a partner_admin may give, within its own partner. */
 export const ROLES_A_PARTNER_ADMIN_MANAGES: readonly Role[] = ['partner_agent', 'volunteer']
 

@@ -1,6 +1,5 @@
 import type { Profile, Role } from '../auth/roles'
 
-// interface §2.4
 export interface Member {
   id: string
   organizationId: string

@@ -1,6 +1,6 @@
 import type { FieldError } from '../errors'
 
-// interface §2.7; contract §7
+// docs/api.md
 export const EMAIL_PROVIDERS = ['smtp', 'postmark', 'ses', 'sendgrid'] as const
 export type EmailProvider = (typeof EMAIL_PROVIDERS)[number]
 

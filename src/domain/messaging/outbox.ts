@@ -6,7 +6,7 @@ import type { EmailMessage } from './email'
  */
 export type OutboxPayload = { channel: 'email'; email: EmailMessage } | { channel: 'sms'; sms: SmsMessage }
 
-/** A text to send, and the interaction that records it (contract §8). */
+/** A text to send, and the interaction that records it (docs/api.md "SMS"). */
 export interface SmsMessage {
   from: string
   to: string
@@ -37,7 +37,7 @@ export interface OutboxMessage {
   sentAt?: Date
 }
 
-/** At most this many tries; then the message is failed for good (contract §8). */
+/** At most this many tries; then the message is failed for good (docs/api.md "SMS"). */
 export const MAX_ATTEMPTS = 5
 
 /** Exponential backoff: 2 s, 4 s, 8 s, 16 s after the 1st to 4th failure. */

@@ -1,4 +1,4 @@
-// contract §8
+// docs/api.md "SMS"
 export const DELIVERY_STATUSES = ['queued', 'sent', 'delivered', 'failed'] as const
 export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number]
 
@@ -46,5 +46,5 @@ export function advancesDelivery(from: DeliveryStatus | undefined, to: DeliveryS
   return from === undefined || order[to] >= order[from]
 }
 
-/** How long a status that came before its send was recorded waits for it (contract §8). */
+/** How long a status that came before its send was recorded waits for it (docs/api.md "SMS"). */
 export const EARLY_STATUS_KEPT_MS = 24 * 3_600_000

@@ -1,6 +1,5 @@
 import type { DeliveryStatus } from '../messaging/sms'
 
-// interface §2.5
 export const INTERACTION_CHANNELS = ['sms', 'email', 'note'] as const
 export type InteractionChannel = (typeof INTERACTION_CHANNELS)[number]
 
@@ -16,7 +15,7 @@ export interface Interaction {
   direction?: 'inbound' | 'outbound'
   senderIdentifier: string
   content?: string
-  /** Outbound SMS only (contract §8). */
+  /** Outbound SMS only (docs/api.md "SMS"). */
   deliveryStatus?: DeliveryStatus
   /** The provider's id of the message (Twilio's MessageSid). */
   providerMessageId?: string

@@ -1,4 +1,4 @@
-// interface §2.1, §3; contract §4
+// docs/api.md "Needs"
 export const NEED_STATUSES = ['NEW', 'IN_PROGRESS', 'PENDING_INTERNAL', 'PENDING_CLIENT', 'RESOLVED', 'ESCALATED'] as const
 export type NeedStatus = (typeof NEED_STATUSES)[number]
 
@@ -57,7 +57,7 @@ export function normalizeReferenceNumber(input: string): string {
   return input.trim().toUpperCase()
 }
 
-/** The fields whose changes are kept in a need's history (contract §4). */
+/** The fields whose changes are kept in a need's history (docs/api.md "Needs"). */
 export const TRACKED_FIELDS = ['status', 'assignedTo', 'partnerId', 'isConfidential'] as const
 export type TrackedField = (typeof TRACKED_FIELDS)[number]
 
@@ -81,7 +81,7 @@ export function changesBetween(before: Need, after: Need): Array<Pick<NeedChange
   }))
 }
 
-/** contract §3: `customFields` at most 16 KiB (as JSON) and 50 keys. */
+/** docs/api.md "Errors": `customFields` at most 16 KiB (as JSON) and 50 keys. */
 export const CUSTOM_FIELDS_LIMITS = { maxBytes: 16 * 1024, maxKeys: 50 } as const
 
 export function customFieldsTooLarge(customFields: CustomFields): boolean {

@@ -1,7 +1,7 @@
 import type { Partner } from '../partners/partner'
 
 /**
- * Public intake routing (contract §4): the first non-archived partner, in the given order, one of whose
+ * Public intake routing (docs/api.md "Needs"): the first non-archived partner, in the given order, one of whose
  * keywords is a word of the description (a keyword of several words
  * matches when all of them are); otherwise the default partner.
  */

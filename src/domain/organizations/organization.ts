@@ -1,4 +1,4 @@
-// interface §2.6; contract §7
+// docs/api.md
 export interface Organization {
   id: string
   name: string

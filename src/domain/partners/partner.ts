@@ -1,6 +1,6 @@
 import { ConflictError } from '../errors'
 
-// interface §2.3; contract §7
+// docs/api.md
 export interface Partner {
   id: string
   organizationId: string

@@ -1,4 +1,4 @@
-// contract §3 "Lists"
+// docs/api.md "Lists"
 export const PAGE_LIMIT = { default: 25, max: 100 } as const
 
 export interface PageRequest {

@@ -7,7 +7,7 @@ import { startTestServer, type TestServer } from '../../support/http'
 import { TEST_PASSWORD, type World } from '../../support/world'
 import { claimsOf, expectBadRequest, expectProblem, forgeToken, jwtSecretOf } from './helpers'
 
-// contract §2 (tokens) over real HTTP; contract §3 for the error answers.
+// docs/api.md "Tokens" (tokens) over real HTTP; docs/api.md "Errors" for the error answers.
 let api: TestServer
 beforeAll(async () => {
   api = await startTestServer()

@@ -5,7 +5,7 @@ import { startTestServer, type TestServer } from '../../support/http'
 import type { World } from '../../support/world'
 import { expectBadRequest, expectProblem, linksOf, pageOfLink, UNKNOWN_ID, type ConstituentFields } from './helpers'
 
-// interface §2.2, §4.8 to §4.11; contract §3, §5, §6; docs/constituents.md. Over real HTTP.
+// docs/api.md "Errors", docs/constituents.md, docs/api.md "Permissions"; docs/constituents.md. Over real HTTP.
 // Matches and their resolution: household-matches.test.ts.
 type Constituent = ConstituentFields & { id: string; householdId: string }
 type Need = Record<string, any> & { id: string; partnerId: string; customFields: Record<string, unknown> }
@@ -101,7 +101,7 @@ function fullPerson(lastName = uniqueName()): Required<ConstituentFields> {
   }
 }
 
-/** Invalid constituent fields, each a 400 naming the field (interface §2.2, §8; contract §3: never 422). */
+/** Invalid constituent fields, each a 400 naming the field (docs/api.md "Errors": never 422). */
 const INVALID_FIELDS: Array<[label: string, body: Record<string, unknown>, field: string]> = [
   ['a phone without its +', { phone: '5551234567' }, '/phone'],
   ['a phone with punctuation', { phone: '+1 (555) 123-4567' }, '/phone'],
@@ -776,7 +776,7 @@ describe('POST /api/constituents/merge', () => {
   })
 })
 
-describe('redaction of phone, email, address and date of birth (contract §6)', () => {
+describe('redaction of phone, email, address and date of birth (docs/api.md "Permissions")', () => {
   let person: Required<ConstituentFields>
   let constituent: Constituent
   let need: Need

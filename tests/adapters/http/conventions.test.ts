@@ -6,7 +6,7 @@ import { PORTS } from '../../../src/main/container'
 import { startTestServer, type TestServer } from '../../support/http'
 import { expectBadRequest, expectProblem, UNKNOWN_ID } from './helpers'
 
-// contract §1 (health), §3 (HTTP conventions) across every route, over real HTTP.
+// docs/self-hosting.md (health), docs/api.md "Errors" (HTTP conventions) across every route, over real HTTP.
 let api: TestServer
 let admin: string
 let needId: string
@@ -258,7 +258,7 @@ describe('413 for a body over 256 KiB', () => {
   })
 })
 
-describe('Twilio webhooks (contract §8)', () => {
+describe('Twilio webhooks (docs/api.md "SMS")', () => {
   const hooks = ['/api/webhooks/twilio/sms', '/api/webhooks/twilio/status']
   const form = (params: Record<string, string>) => ({
     raw: new URLSearchParams(params).toString(),

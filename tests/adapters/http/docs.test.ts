@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { join } from 'node:path'
 import { startTestServer, type TestServer } from '../../support/http'
 
-// contract §1 (docs) and §3 (bounded inputs, security marks) on the served OpenAPI document.
+// docs/self-hosting.md (docs) and docs/api.md "Errors" (bounded inputs, security marks) on the served OpenAPI document.
 type Schema = Record<string, any>
 type Operation = { security?: unknown[]; requestBody?: { content: Record<string, { schema: Schema }> }; responses?: Record<string, any>; parameters?: any[] }
 
@@ -289,7 +289,7 @@ describe('GET /api/openapi.json', () => {
     expect(create.properties.householdId).toMatchObject({ type: 'string', format: 'uuid' })
     for (const name of ['phone', 'firstName', 'dateOfBirth']) expect(types(create.properties[name])).toEqual(['string'])
     expect(update.properties).not.toHaveProperty('householdId')
-    // null clears a field on update and in fieldOverrides, where names take no null (interface §4.11).
+    // null clears a field on update and in fieldOverrides, where names take no null.
     for (const name of ['firstName', 'phone', 'email', 'addressStreet', 'addressZip', 'dateOfBirth']) expect(types(update.properties[name])).toContain('null')
     for (const name of ['phone', 'email', 'addressCity', 'dateOfBirth']) expect(types(overrides.properties[name])).toContain('null')
     for (const name of ['firstName', 'lastName']) expect(types(overrides.properties[name])).toEqual(['string'])
@@ -349,7 +349,7 @@ describe('GET /api/openapi.json', () => {
   })
 })
 
-describe('SMS in the OpenAPI document (contract §8)', () => {
+describe('SMS in the OpenAPI document (docs/api.md "SMS")', () => {
   const content = (response: any) => Object.values<{ schema: Schema }>(response.content)[0]!.schema
 
   test('a queued text answers its interactionId', () => {

@@ -4,7 +4,7 @@ import { DispatchOutbox } from '../../../src/application/messaging/dispatch-outb
 import { PORTS } from '../../../src/main/container'
 import type { ApiResponse, TestServer } from '../../support/http'
 
-// Shared checks for the HTTP end-to-end suites (contract §3).
+// Shared checks for the HTTP end-to-end suites (docs/api.md "Errors").
 
 /** UTC ISO-8601 with milliseconds and Z. */
 export const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/
@@ -72,7 +72,7 @@ export function pageOfLink(link: string | undefined): { page: number; limit: num
   return { page: Number(url.searchParams.get('page')), limit: Number(url.searchParams.get('limit')) }
 }
 
-/** Contact fields a constituent may have (interface §2.2). */
+/** Contact fields a constituent may have. */
 export type ConstituentFields = Partial<
   Record<'firstName' | 'lastName' | 'phone' | 'email' | 'dateOfBirth' | 'addressStreet' | 'addressCity' | 'addressState' | 'addressZip', string>
 >

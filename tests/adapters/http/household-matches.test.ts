@@ -5,7 +5,7 @@ import { startTestServer, type TestServer } from '../../support/http'
 import type { World } from '../../support/world'
 import { claimsOf, expectBadRequest, expectProblem, ISO_MS, linksOf, pageOfLink, UNKNOWN_ID, type ConstituentFields } from './helpers'
 
-// contract §4 (duplicate detection), §5 (matches, resolution), §6; interface §4.12; docs/constituents.md.
+// docs/api.md "Needs" (duplicate detection), docs/constituents.md (matches, resolution), docs/api.md "Permissions"; the interface; docs/constituents.md.
 // Over real HTTP.
 type Constituent = ConstituentFields & { id: string; householdId: string }
 type Need = Record<string, any> & { id: string; constituentId?: string; householdId?: string; duplicateWarning?: string }

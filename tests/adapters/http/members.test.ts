@@ -5,7 +5,7 @@ import { startTestServer, type TestServer } from '../../support/http'
 import type { World } from '../../support/world'
 import { claimsOf, deliverUntil, expectBadRequest, expectProblem, invitationIn, loggedEmailsTo, loggedInvitationTo, UNKNOWN_ID } from './helpers'
 
-// interface §2.4, §2.8, §4.15 to §4.17; contract §2 (accept-invite), §6, §7; docs/api.md "Members and
+// docs/api.md "Tokens" (accept-invite), "Permissions"; docs/api.md "Members and
 // invitations", over real HTTP. Invitations of an organization without email settings go to the log.
 type MemberJson = {
   id: string

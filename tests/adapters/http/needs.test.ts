@@ -4,7 +4,7 @@ import { startTestServer, type TestServer } from '../../support/http'
 import type { World } from '../../support/world'
 import { expectBadRequest, expectProblem, ISO_MS, linksOf, pageOfLink, seedConstituent, UNKNOWN_ID } from './helpers'
 
-// interface §4.1 to §4.6, contract §3, §4 and §6, over real HTTP.
+// docs/api.md "Errors", docs/api.md "Needs", docs/api.md "Permissions", over real HTTP.
 type Need = Record<string, any> & { id: string; referenceNumber: string; partnerId: string; createdAt: string; updatedAt: string }
 
 let api: TestServer

@@ -5,7 +5,7 @@ import { startTestServer, type TestServer } from '../../support/http'
 import { TEST_PASSWORD, type World } from '../../support/world'
 import { deliverUntil, expectBadRequest, expectProblem, invitationIn, ISO_MS, loggedEmailsTo, loggedInvitationTo } from './helpers'
 
-// interface §2.6, §2.7, §4.18 to §4.20; contract §3, §6, §7; docs/api.md "Organization settings" and
+// docs/api.md "Errors", docs/api.md "Permissions", docs/api.md; docs/api.md "Organization settings" and
 // "Outgoing mail", over real HTTP, with a real SMTP server on 127.0.0.1 for the email provider.
 type Settings = { id: string; name: string; slug: string; shortCode?: string; maxConcurrency?: number; tcrStatus?: string; phoneNumber?: string }
 type MaskedEmail = { provider: string; fromEmail: string; fromName?: string; apiKeyLast4: string; updatedAt: string }

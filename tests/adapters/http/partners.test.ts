@@ -4,7 +4,7 @@ import { startTestServer, type TestServer } from '../../support/http'
 import type { World } from '../../support/world'
 import { expectBadRequest, expectProblem, ISO_MS, linksOf, pageOfLink, UNKNOWN_ID } from './helpers'
 
-// interface §2.3, §4.13, §4.14; contract §3, §6 and §7, over real HTTP.
+// docs/api.md "Errors", docs/api.md "Permissions", docs/api.md, over real HTTP.
 type PartnerJson = Record<string, any> & { id: string; name: string; isDefault: boolean; isArchived: boolean; createdAt: string }
 
 let api: TestServer

@@ -4,7 +4,7 @@ import { startTestServer, type TestServer } from '../../support/http'
 import type { World } from '../../support/world'
 import { expectBadRequest, expectProblem, ISO_MS, seedConstituent, UNKNOWN_ID } from './helpers'
 
-// interface §4.2, contract §4 "Public intake", over real HTTP. The per-address limit is high here; it has
+// docs/api.md "Needs", over real HTTP. The per-address limit is high here; it has
 // its own file (public-intake-rate-limit.test.ts).
 type Need = Record<string, any> & { id: string; partnerId: string; referenceNumber: string }
 

@@ -11,7 +11,7 @@ import { startTestServer, type ApiResponse, type TestServer } from '../../suppor
 import type { World } from '../../support/world'
 import { expectBadRequest, expectProblem, seedConstituent, UNKNOWN_ID } from './helpers'
 
-// interface §4.7; contract §3, §6, §8; over real HTTP, with Twilio's Messages API answered by msw in this
+// docs/api.md "Errors", docs/api.md "Permissions", docs/api.md "SMS"; over real HTTP, with Twilio's Messages API answered by msw in this
 // process (the server's outgoing fetch is what msw intercepts; the test's own calls to the server pass).
 const ACCOUNT_SID = `AC${'0'.repeat(32)}`
 const AUTH_TOKEN = 'test-token'
@@ -266,7 +266,7 @@ describe('POST /api/needs/{id}/sms: what is refused', () => {
     expect(await interactions(needId)).toEqual([])
   })
 
-  test('403 for roles without sms_communicator; 202 with it (contract §6)', async () => {
+  test('403 for roles without sms_communicator; 202 with it (docs/api.md "Permissions")', async () => {
     const needId = await needFor(newPhone())
     const partner = await world.partner({ name: 'SMS partner' })
     const refused = await Promise.all([

@@ -26,7 +26,7 @@ describe('SQLite database', () => {
     expect(existsSync(other.path)).toBe(false)
   })
 
-  // PERFORMANCE.md: an unfinished statement keeps a read transaction open and the WAL then never resets.
+  // an unfinished statement keeps a read transaction open and the WAL then never resets.
   test('keeps the WAL file small over 2,000 single-need transactions', async () => {
     const organization = anOrganization()
     const partner = aPartner({ organizationId: organization.id, isDefault: true })

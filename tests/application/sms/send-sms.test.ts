@@ -95,7 +95,7 @@ describe('SendSms', () => {
     expect((await world.interaction(interactionId))?.needId).toBe(need.id)
   })
 
-  describe('who may send (contract §6)', () => {
+  describe('who may send (docs/api.md "Permissions")', () => {
     test('staff without the sms_communicator profile are Forbidden, and nothing is recorded', async () => {
       const staff = await world.member('staff')
       await failureOf(world.send(need.id, 'hi', staff), ForbiddenError)
@@ -140,7 +140,7 @@ describe('SendSms', () => {
     })
   })
 
-  describe('whom to text (interface §4.7: Bad request)', () => {
+  describe('whom to text', () => {
     test('a need without a constituent is refused', async () => {
       const anonymous = await world.needFor(undefined)
       await expectRefused(world.send(anonymous.id), /no constituent/)

@@ -12,7 +12,7 @@ const actor = (role: Role, partnerId?: string): Actor => ({
   ...(partnerId ? { partnerId } : {}),
 })
 
-describe('partner scope (contract §6 "Scope")', () => {
+describe('partner scope (docs/api.md "Permissions")', () => {
   test('org_admin and staff see the whole organization, even when they have a partner', () => {
     expect(partnerScopeOf(actor('org_admin'))).toBeUndefined()
     expect(partnerScopeOf(actor('staff'))).toBeUndefined()

@@ -2,7 +2,7 @@ import { describe, expect, test } from 'bun:test'
 import { isAllowed, PERMISSIONS, type Permission } from '../../../src/domain/auth/permissions'
 import { PROFILES, ROLES, type Profile, type Role } from '../../../src/domain/auth/roles'
 
-// Contract §6 ("Who may do what"), rewritten by hand as grids, one per row of the contract, without
+// docs/api.md "Permissions", rewritten by hand as grids, one per row of the contract, without
 // looking at PERMISSIONS. Each line is a role; its 7 cells are the role with no profile, then the role
 // holding exactly one profile, in the column order below. 'x' = allowed, '.' = refused.
 const ROLE_LINES = ['org_admin', 'partner_admin', 'partner_agent', 'staff', 'volunteer'] as const
@@ -155,7 +155,7 @@ const CONTRACT_ROWS: Array<{ row: string; permissions: Permission[]; grid: Grid 
     },
   },
   {
-    // Not a row of contract §6, which is silent on listing members: the project's decision, pinned here
+    // Not a row of docs/api.md "Permissions", which is silent on listing members: the project's decision, pinned here
     // so that changing it is deliberate (org_admin and partner_admin manage members; staff assign needs).
     row: '(project decision) list members: org_admin, staff, partner_admin',
     permissions: ['members:list'],
@@ -175,7 +175,7 @@ function cells(line: string): boolean[] {
   return [...marks].map((mark) => mark === 'x')
 }
 
-describe('the permission table (contract §6)', () => {
+describe('the permission table (docs/api.md "Permissions")', () => {
   test('has exactly the permissions of the contract rows, no more, no fewer', () => {
     expect(Object.keys(PERMISSIONS).sort()).toEqual(
       [

@@ -1,7 +1,7 @@
 import { offsetOf, type Page, type PageRequest } from '../../../domain/shared/page'
 import { copy, type MemoryStore } from './memory-store'
 
-/** Newest first, id as tie-break: the order of every list (contract §3). */
+/** Newest first, id as tie-break: the order of every list (docs/api.md "Lists"). */
 export function newestFirst(a: { createdAt: Date; id: string }, b: { createdAt: Date; id: string }): number {
   return b.createdAt.getTime() - a.createdAt.getTime() || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0)
 }

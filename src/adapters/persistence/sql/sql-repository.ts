@@ -11,7 +11,7 @@ import type { SqlDialect } from './sql-dialect'
  */
 export type SqlDb = BunSQLiteDatabase<typeof schema>
 
-/** Drops null columns: absent optional fields are omitted, not null (contract §3). */
+/** Drops null columns: absent optional fields are omitted, not null (docs/api.md "Errors"). */
 export function present<T extends Record<string, unknown>>(row: T): { [K in keyof T]: Exclude<T[K], null> } {
   return Object.fromEntries(Object.entries(row).filter(([, value]) => value !== null)) as never
 }

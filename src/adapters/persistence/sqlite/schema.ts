@@ -210,7 +210,7 @@ export const earlySmsStatuses = sqliteTable(
   (t) => [index('early_sms_statuses_by_time').on(t.receivedAt)],
 )
 
-/** Numbers that texted STOP to an organization (contract §8): its own list, whatever the provider blocks. */
+/** Numbers that texted STOP to an organization (docs/api.md "SMS"): its own list, whatever the provider blocks. */
 export const smsOptOuts = sqliteTable(
   'sms_opt_outs',
   {

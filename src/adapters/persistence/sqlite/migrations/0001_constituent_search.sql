@@ -1,4 +1,4 @@
--- Constituent search (contract §5): an FTS5 index over constituents.search_terms, kept in step by triggers.
+-- Constituent search (docs/constituents.md): an FTS5 index over constituents.search_terms, kept in step by triggers.
 -- External content: the index stores only tokens; rows come from constituents through its stable `seq`.
 CREATE VIRTUAL TABLE `constituent_search` USING fts5(
   `search_terms`,
