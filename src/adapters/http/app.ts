@@ -1,4 +1,5 @@
 import './production-mode'
+import './formats'
 import { Elysia } from 'elysia'
 import type { Logger } from '../../application/ports/logger'
 import type { Persistence } from '../../application/ports/persistence'
