@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { randomUUID } from 'node:crypto'
 import type { Persistence } from '../../../src/application/ports/persistence'
-import type { RefreshTokenRecord, Repositories } from '../../../src/application/ports/repositories'
+import type { NeedFilter, RefreshTokenRecord, Repositories } from '../../../src/application/ports/repositories'
 import type { Member } from '../../../src/domain/members/member'
 import type { Interaction } from '../../../src/domain/needs/interaction'
 import { FIRST_REFERENCE_NUMBER, type Need, type NeedChange } from '../../../src/domain/needs/need'
@@ -505,6 +505,30 @@ export function describeRepositories(name: string, make: () => Promise<Repositor
           expect(await page(3)).toEqual({ items: [w.n1], total: 5 })
           expect(await page(4)).toEqual({ items: [], total: 5 })
           expect(await read().needs.list(w.org, { statuses: ['NEW', 'IN_PROGRESS'] }, { page: 2, limit: 1 })).toEqual({ items: [w.n2], total: 3 })
+        })
+
+        test('totals follow every change of status and partner, and a rolled-back change leaves them as they were', async () => {
+          const w = await listWorld()
+          const total = async (filter: NeedFilter) => (await read().needs.list(w.org, filter, { page: 1, limit: 1 })).total
+          const totals = async () => [await total({}), await total({ statuses: ['NEW'] }), await total({ partnerId: w.p2.id }), await total({ partnerId: w.p2.id, statuses: ['NEW', 'RESOLVED'] })]
+          expect(await totals()).toEqual([5, 2, 2, 0])
+
+          await write((r) => r.needs.update({ ...w.n1, partnerId: w.p2.id, status: 'RESOLVED' }))
+          await write((r) => r.needs.update({ ...w.n2, status: 'NEW' }))
+          expect(await totals()).toEqual([5, 2, 3, 2])
+          await write((r) => r.needs.update({ ...w.n2, status: 'NEW', customFields: { unchanged: 'counts' } }))
+          expect(await totals()).toEqual([5, 2, 3, 2])
+
+          const failure = new Error('after the change')
+          await expect(
+            write(async (r) => {
+              await r.needs.update({ ...w.n4, partnerId: w.p2.id })
+              await r.needs.insert(aNeed({ organizationId: w.org, partnerId: w.p2.id, status: 'NEW' }))
+              throw failure
+            }),
+          ).rejects.toBe(failure)
+          expect(await totals()).toEqual([5, 2, 3, 2])
+          expect(await read().needs.list(w.foreign.organizationId, { statuses: ['NEW'] }, all)).toEqual({ items: [w.foreign], total: 1 })
         })
       })
 

@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, inArray, ne, sql } from 'drizzle-orm'
+import { and, asc, count, desc, eq, inArray, ne, sql, type SQL } from 'drizzle-orm'
 import type { NeedFilter, NeedRepository } from '../../../application/ports/repositories'
 import type { Need, NeedChange, NeedStatus, TrackedField } from '../../../domain/needs/need'
 import { offsetOf, type Page, type PageRequest } from '../../../domain/shared/page'
@@ -65,8 +65,30 @@ export class SqlNeedRepository extends SqlRepository implements NeedRepository {
       .orderBy(desc(this.s.needs.createdAt), desc(this.s.needs.id))
       .limit(page.limit)
       .offset(offsetOf(page))
-    const [total] = await this.db.select({ n: count() }).from(this.s.needs).where(where)
-    return { items: rows.map(toNeed), total: total?.n ?? 0 }
+    return { items: rows.map(toNeed), total: await this.total(organizationId, filter, where) }
+  }
+  /**
+   * By organization, partner and status the total is a sum over need_counts (a few rows, kept by triggers),
+   * so it costs the same at a million needs as at ten. Needs of one assignee or one constituent are few:
+   * those are counted on their index.
+   */
+  private async total(organizationId: string, filter: NeedFilter, where: SQL | undefined): Promise<number> {
+    if (filter.assignedTo || filter.constituentId) {
+      const [row] = await this.db.select({ n: count() }).from(this.s.needs).where(where)
+      return row?.n ?? 0
+    }
+    const c = this.s.needCounts
+    const [row] = await this.db
+      .select({ n: sql<number | null>`sum(${c.needs})` })
+      .from(c)
+      .where(
+        and(
+          eq(c.organizationId, organizationId),
+          filter.statuses ? inArray(c.status, filter.statuses) : undefined,
+          filter.partnerId ? eq(c.partnerId, filter.partnerId) : undefined,
+        ),
+      )
+    return Number(row?.n ?? 0)
   }
   async appendChanges(changes: NeedChange[]) {
     if (changes.length === 0) return

@@ -159,6 +159,21 @@ export const needs = sqliteTable(
   ],
 )
 
+/**
+ * How many needs each organization has per partner and status, kept by triggers in the same transaction as
+ * every insert and change of a need, so a list's total is a sum of a few rows, however many needs there are.
+ */
+export const needCounts = sqliteTable(
+  'need_counts',
+  {
+    organizationId: text('organization_id').notNull(),
+    partnerId: text('partner_id').notNull(),
+    status: text('status').notNull(),
+    needs: integer('needs').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.organizationId, t.partnerId, t.status] })],
+)
+
 export const needChanges = sqliteTable(
   'need_changes',
   {

@@ -3,8 +3,10 @@ import { bundledMigrations } from '../../sql/bundled-migrations'
 import journal from './meta/_journal.json' with { type: 'json' }
 import m0 from './0000_init.sql' with { type: 'text' }
 import m1 from './0001_login_failures_by_address.sql' with { type: 'text' }
+import m2 from './0002_need_counts.sql' with { type: 'text' }
 
 export const POSTGRES_MIGRATIONS = bundledMigrations(journal, {
   '0000_init': m0,
   '0001_login_failures_by_address': m1,
+  '0002_need_counts': m2,
 })
