@@ -457,6 +457,7 @@ export function describeRepositories(name: string, make: () => Promise<Repositor
         test('filters by statuses', async () => {
           const w = await listWorld()
           expect(await read().needs.list(w.org, { statuses: ['NEW', 'ESCALATED'] }, all)).toEqual({ items: [w.n5, w.n4, w.n1], total: 3 })
+          expect(await read().needs.list(w.org, { statuses: ['ESCALATED', 'NEW', 'ESCALATED', 'NEW'] }, all)).toEqual({ items: [w.n5, w.n4, w.n1], total: 3 })
           expect(await read().needs.list(w.org, { statuses: ['RESOLVED'] }, all)).toEqual({ items: [w.n3], total: 1 })
           expect(await read().needs.list(w.org, { statuses: ['PENDING_INTERNAL'] }, all)).toEqual({ items: [], total: 0 })
         })
