@@ -116,12 +116,12 @@ export interface ContainerOverrides {
 }
 
 /** The configured database, not yet migrated (see Persistence.migrate). */
-export function createPersistence(config: Config): Persistence {
+export function createPersistence(config: Config, logger: Logger): Persistence {
   switch (config.database.kind) {
     case 'memory':
       return new MemoryPersistence()
     case 'sqlite':
-      return new SqliteDatabase(config.database.path)
+      return new SqliteDatabase(config.database.path, { onCheckpointError: (error) => logger.error('WAL checkpoint failed', { error }) })
     case 'postgres':
       return new PostgresDatabase(config.database.url)
   }
@@ -130,11 +130,12 @@ export function createPersistence(config: Config): Persistence {
 export function createContainer(config: Config, overrides: ContainerOverrides = {}): Container {
   const c = new Container({ defaultScope: 'Singleton' })
   const clock = overrides.clock ?? new SystemClock()
-  const persistence = createPersistence(config)
+  const logger = overrides.logger ?? new PinoLogger(config.logLevel)
+  const persistence = createPersistence(config, logger)
   c.bind(PORTS.config).toConstantValue(config)
   c.bind(PORTS.clock).toConstantValue(clock)
   c.bind(PORTS.ids).toConstantValue(overrides.ids ?? new RandomIds())
-  c.bind(PORTS.logger).toConstantValue(overrides.logger ?? new PinoLogger(config.logLevel))
+  c.bind(PORTS.logger).toConstantValue(logger)
   c.bind(PORTS.persistence).toConstantValue(persistence)
   c.bind(PORTS.repositories).toConstantValue(persistence.repositories)
   c.bind(PORTS.unitOfWork).toConstantValue(persistence.unitOfWork)

@@ -928,6 +928,33 @@ export function describeRepositories(name: string, make: () => Promise<Repositor
         expect((await read().needs.list(organization.id, {}, { page: 1, limit: 10 })).total).toBe(2)
       })
 
+      test('units running at once: each one’s failure takes back its own writes only, and each success is committed when answered', async () => {
+        const organizations = Array.from({ length: 24 }, () => anOrganization())
+        const seenWhenAnswered: Array<Organization | undefined> = []
+        const outcomes = await Promise.allSettled(
+          organizations.map((organization, i) =>
+            write(async (r) => {
+              await r.organizations.insert(organization)
+              if (i % 3 === 0) await realTimer(1)
+              if (i % 4 === 1) throw new Error(`unit ${i} fails`)
+              return i
+            }).then(async (answer) => {
+              seenWhenAnswered[i] = await read().organizations.findById(organization.id)
+              return answer
+            }),
+          ),
+        )
+
+        outcomes.forEach((outcome, i) => {
+          if (i % 4 === 1) expect(outcome).toEqual({ status: 'rejected', reason: new Error(`unit ${i} fails`) })
+          else expect(outcome).toEqual({ status: 'fulfilled', value: i })
+        })
+        for (const [i, organization] of organizations.entries()) {
+          expect(await read().organizations.findById(organization.id)).toEqual(i % 4 === 1 ? undefined : organization)
+          if (i % 4 !== 1) expect(seenWhenAnswered[i]).toEqual(organization)
+        }
+      })
+
       test('keeps nothing of work that throws after awaiting a real timer, and passes its error on unchanged', async () => {
         const organization = anOrganization()
         const partner = aPartner({ organizationId: organization.id, isDefault: true })

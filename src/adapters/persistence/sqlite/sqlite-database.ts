@@ -7,11 +7,26 @@ import type { MigrationOutcome, Persistence } from '../../../application/ports/p
 import type { UnitOfWork } from '../../../application/ports/unit-of-work'
 import { applyMigrations, type Migration } from '../sql/bundled-migrations'
 import { driverError } from '../sql/sql-dialect'
-import { Mutex } from '../shared/mutex'
 import { SQLITE_MIGRATIONS } from './migrations'
 import * as schema from './schema'
 import { besideName, copyDatabase, schemaVersion } from './sqlite-backup'
 import { sqliteRepositories, type SqliteDb } from './sqlite-repositories'
+import { startWalCheckpointer, type WalCheckpointer } from './wal-checkpointer'
+
+/** The most units one transaction takes: bounds how long the last of a group waits for the commit. */
+const MAX_GROUP = 64
+
+interface QueuedUnit {
+  work: (repositories: Repositories) => Promise<unknown>
+  resolve(value: unknown): void
+  reject(error: unknown): void
+}
+
+export interface SqliteOptions {
+  /** How often the log is checkpointed, off the event loop (wal-checkpointer.ts). */
+  checkpointIntervalMs?: number
+  onCheckpointError?: (error: string) => void
+}
 
 /**
  * One SQLite file, two connections: a writer that only the unit of work uses, one transaction at a time,
@@ -25,14 +40,23 @@ export class SqliteDatabase implements Persistence, UnitOfWork {
   private readonly reader: Database
   private readonly writeDb: SqliteDb
   private readonly writeRepositories: Repositories
-  private readonly mutex = new Mutex()
+  private readonly queue: QueuedUnit[] = []
+  private draining = false
+  private readonly checkpointer?: WalCheckpointer
 
-  constructor(readonly path: string) {
+  constructor(
+    readonly path: string,
+    options: SqliteOptions = {},
+  ) {
     const inMemory = path === ':memory:'
     if (!inMemory) mkdirSync(dirname(path), { recursive: true })
     this.writer = new Database(path, { create: true, strict: true })
     configure(this.writer)
     this.writer.exec('PRAGMA journal_mode = WAL')
+    if (!inMemory) {
+      this.writer.exec('PRAGMA wal_autocheckpoint = 0')
+      this.checkpointer = startWalCheckpointer(path, options.checkpointIntervalMs ?? 20, options.onCheckpointError ?? (() => {}))
+    }
     this.reader = inMemory ? this.writer : new Database(path, { readonly: true, strict: true })
     if (!inMemory) configure(this.reader)
     this.writeDb = drizzle({ client: this.writer, schema })
@@ -56,22 +80,67 @@ export class SqliteDatabase implements Persistence, UnitOfWork {
   }
 
   /**
-   * bun:sqlite's own transaction() is synchronous and would commit at the first await. Here the
-   * transaction spans the whole promise: BEGIN IMMEDIATE, then COMMIT when `work` resolves, ROLLBACK
-   * when it rejects. The mutex keeps other requests' writes out of it meanwhile.
+   * bun:sqlite's own transaction() is synchronous and would commit at the first await. Here a unit's
+   * transaction spans its whole promise, and units take turns on the one writer, in arrival order.
+   *
+   * Group commit: the units that queue up while one runs share its transaction, each inside a savepoint of
+   * its own. A unit that rejects is rolled back to its savepoint and answered at once; the others are
+   * answered only after the one COMMIT that makes them durable, so no caller hears "done" before its write
+   * is. The fixed cost of a commit (writing the log) is then paid once per group, not once per unit.
    */
   run<T>(work: (repositories: Repositories) => Promise<T>): Promise<T> {
-    return this.mutex.lock(async () => {
-      this.writer.exec('BEGIN IMMEDIATE')
-      try {
-        const result = await work(this.writeRepositories)
-        this.writer.exec('COMMIT')
-        return result
-      } catch (error) {
-        this.writer.exec('ROLLBACK')
-        throw error
-      }
+    return new Promise<T>((resolve, reject) => {
+      this.queue.push({ work, resolve: resolve as (value: unknown) => void, reject })
+      if (!this.draining) void this.drain()
     })
+  }
+
+  private async drain(): Promise<void> {
+    this.draining = true
+    try {
+      while (this.queue.length > 0) await this.runGroup()
+    } finally {
+      this.draining = false
+    }
+  }
+
+  /** One transaction for the queue's first units (at most MAX_GROUP), committed once. */
+  private async runGroup(): Promise<void> {
+    try {
+      this.writer.exec('BEGIN IMMEDIATE')
+    } catch (error) {
+      this.queue.shift()!.reject(error) // busy: another process holds the file; the next unit tries again
+      return
+    }
+    const done: Array<{ unit: QueuedUnit; result: unknown }> = []
+    const failAll = (error: unknown) => done.forEach(({ unit }) => unit.reject(error))
+    for (let n = 0; n < MAX_GROUP && this.queue.length > 0; n++) {
+      const unit = this.queue.shift()!
+      this.writer.exec('SAVEPOINT unit')
+      try {
+        const result = await unit.work(this.writeRepositories)
+        this.writer.exec('RELEASE unit')
+        done.push({ unit, result })
+      } catch (error) {
+        unit.reject(error)
+        if (!this.writer.inTransaction) {
+          // SQLite gave the whole transaction up (a full disk, an I/O error): the group's writes are gone too.
+          failAll(error)
+          return
+        }
+        this.writer.exec('ROLLBACK TO unit')
+        this.writer.exec('RELEASE unit')
+      }
+    }
+    try {
+      this.writer.exec('COMMIT')
+    } catch (error) {
+      if (this.writer.inTransaction) this.writer.exec('ROLLBACK')
+      failAll(error)
+      return
+    }
+    for (const { unit, result } of done) unit.resolve(result)
+    this.checkpointer?.restartLogIfDue(() => this.writer.query('PRAGMA wal_checkpoint(PASSIVE)').get())
   }
 
   /** Whether the database answers a trivial query (readiness). */
@@ -86,6 +155,7 @@ export class SqliteDatabase implements Persistence, UnitOfWork {
   }
 
   async close() {
+    await this.checkpointer?.stop()
     if (this.reader !== this.writer) this.reader.close()
     this.writer.close()
   }
