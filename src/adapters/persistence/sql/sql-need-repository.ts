@@ -25,7 +25,7 @@ function needRow(n: Need) {
 
 export class SqlNeedRepository extends SqlRepository implements NeedRepository {
   async insert(n: Need) {
-    await this.db.insert(this.s.needs).values(needRow(n))
+    await this.preparedInsert('need_insert', this.s.needs, needRow(n))
   }
   async update(n: Need) {
     const { id, organizationId, createdAt: _createdAt, referenceNumber: _reference, ...fields } = needRow(n)
@@ -105,15 +105,10 @@ export class SqlNeedRepository extends SqlRepository implements NeedRepository {
     return Number(row?.n ?? 0)
   }
   async appendChanges(changes: NeedChange[]) {
-    if (changes.length === 0) return
-    await this.db.insert(this.s.needChanges).values(
-      changes.map(({ from, to, changedBy, ...c }) => ({
-        ...c,
-        fromValue: nullable(from),
-        toValue: nullable(to),
-        changedBy: nullable(changedBy),
-      })),
-    )
+    for (const { from, to, changedBy, ...change } of changes) {
+      const row = { ...change, fromValue: nullable(from), toValue: nullable(to), changedBy: nullable(changedBy) }
+      await this.preparedInsert('need_change_insert', this.s.needChanges, row, ['seq'])
+    }
   }
   async listChanges(organizationId: string, needId: string) {
     const rows = await this.db

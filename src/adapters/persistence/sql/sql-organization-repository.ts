@@ -53,11 +53,12 @@ export class SqlOrganizationRepository extends SqlRepository implements Organiza
   }
   async takeNextNeedNumber(organizationId: string) {
     // One UPDATE … RETURNING: the row lock (or SQLite's write lock) makes concurrent takers queue.
-    const [row] = await this.db
-      .update(this.s.organizations)
-      .set({ needSequence: sqlIncrement(this.s.organizations.needSequence) })
-      .where(eq(this.s.organizations.id, organizationId))
-      .returning({ n: this.s.organizations.needSequence })
+    const t = this.s.organizations
+    const [row] = await this.prepared<{ n: number }>(
+      'need_number_take',
+      () => this.db.update(t).set({ needSequence: sqlIncrement(t.needSequence) }).where(eq(t.id, sql.placeholder('organizationId'))).returning({ n: t.needSequence }),
+      { organizationId },
+    )
     if (!row) throw new Error(`No organization ${organizationId}`)
     return row.n
   }

@@ -1,4 +1,6 @@
+import { getTableColumns, sql } from 'drizzle-orm'
 import type { BunSQLiteDatabase } from 'drizzle-orm/bun-sqlite'
+import type { SQLiteTable } from 'drizzle-orm/sqlite-core'
 import { UNIQUE_CONFLICTS } from '../../../application/ports/repositories'
 import { ConflictError } from '../../../domain/errors'
 import type * as schema from '../sqlite/schema'
@@ -43,6 +45,17 @@ export abstract class SqlRepository {
       this.statements.set(name, statement)
     }
     return (await statement.execute(values)) as Row[]
+  }
+  /**
+   * Inserts a whole row (every column of `table` but `omit`) through a prepared statement. A column's encoder
+   * (a date, JSON) cannot take a NULL given as a value, so NULLs are written into the statement: one
+   * statement per set of NULL columns, a handful in practice.
+   */
+  protected async preparedInsert(name: string, table: SQLiteTable, row: Record<string, unknown>, omit: readonly string[] = []): Promise<void> {
+    const columns = Object.keys(getTableColumns(table)).filter((key) => !omit.includes(key))
+    const nulls = columns.reduce((mask, key, i) => (row[key] === null ? mask | (1 << i) : mask), 0)
+    const values = Object.fromEntries(columns.map((key) => [key, row[key] === null ? sql`null` : sql.placeholder(key)]))
+    await this.prepared(`${name}_${nulls}`, () => this.db.insert(table).values(values), row)
   }
   /** A unique index turned down the write: the caller's 409, with what was taken. */
   protected async conflictOnUnique<T>(write: PromiseLike<T>): Promise<T> {
