@@ -98,7 +98,10 @@ export class SqliteDatabase implements Persistence, UnitOfWork {
   private async drain(): Promise<void> {
     this.draining = true
     try {
-      while (this.queue.length > 0) await this.runGroup()
+      while (this.queue.length > 0) {
+        await this.checkpointer?.giveGapIfAsked()
+        await this.runGroup()
+      }
     } finally {
       this.draining = false
     }
@@ -140,7 +143,6 @@ export class SqliteDatabase implements Persistence, UnitOfWork {
       return
     }
     for (const { unit, result } of done) unit.resolve(result)
-    this.checkpointer?.restartLogIfDue(() => this.writer.query('PRAGMA wal_checkpoint(PASSIVE)').get())
   }
 
   /** Whether the database answers a trivial query (readiness). */

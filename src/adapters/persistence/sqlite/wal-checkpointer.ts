@@ -5,37 +5,51 @@
  * (`PRAGMA wal_autocheckpoint = 0`) and this worker, every `intervalMs`, copies what the log holds with a
  * PASSIVE checkpoint, which never waits for readers or the writer.
  *
- * A log starts over only when a write begins with every page of it copied, which under steady writes never
- * happens by itself: the writer appends between the worker's checkpoints. So once the log passes
- * RESTART_FRAMES and the worker has copied all of it, the worker hands the turn to the writer through shared
- * memory (not a message: a writer busy with back-to-back transactions may not return to the event loop for a
- * while) and waits. The writer, between two transactions, checkpoints the few pages written since, and its
- * next write starts the log over; then it hands the turn back. Two checkpoints never run at once.
+ * A log starts over only when a write begins with all of it copied, which under steady writes never happens
+ * by itself. So once the log passes RESTART_FRAMES, all copied, the worker asks the writer for a gap; the
+ * writer, between two transactions, holds its next one back (awaiting, so reads go on) while the worker runs
+ * a RESTART checkpoint of the few pages written since; the next write starts the log over. They talk through
+ * shared memory: a writer busy with back-to-back transactions may not return to the event loop for messages.
  *
  * Durability is the same either way: a committed transaction is in the log, synced as `synchronous = NORMAL`
  * says, before and after its pages reach the file. The worker's code is a string (a blob URL), so the
  * compiled binary needs no file beside it.
  */
-/** As SQLite’s own automatic checkpoint: about 4 MiB of 4 KiB pages. */
+
+/** As SQLite's own automatic checkpoint: about 4 MiB of 4 KiB pages. */
 const RESTART_FRAMES = 1000
+/** The turn, in shared memory: the worker copies; it asked the writer for a gap; the writer holds its writes. */
+const COPYING = 0
+const GAP_ASKED = 1
+const WRITES_HELD = 2
+/** The longest the writer holds its writes (a reader of another process can keep a RESTART waiting). */
+const LONGEST_GAP_MS = 500
 
 const WORKER_SOURCE = `
 import { Database } from 'bun:sqlite'
 let db
 let timer
-let writersTurn
 self.onmessage = ({ data }) => {
   if (data.open) {
+    const turn = data.turn
     db = new Database(data.open)
-    writersTurn = data.writersTurn
-    db.exec('PRAGMA busy_timeout = 5000')
+    db.exec('PRAGMA busy_timeout = ${LONGEST_GAP_MS / 2}')
     timer = setInterval(() => {
-      if (Atomics.load(writersTurn, 0) === 1) return
       try {
         const { log, checkpointed } = db.query('PRAGMA wal_checkpoint(PASSIVE)').get()
-        if (log >= ${RESTART_FRAMES} && checkpointed === log) Atomics.store(writersTurn, 0, 1)
+        if (log < ${RESTART_FRAMES} || checkpointed !== log) return
+        Atomics.store(turn, 0, ${GAP_ASKED})
+        const answered = Atomics.wait(turn, 0, ${GAP_ASKED}, 1000) !== 'timed-out'
+        // No write in a second: the next one starts the log over by itself.
+        if (!answered && Atomics.compareExchange(turn, 0, ${GAP_ASKED}, ${COPYING}) === ${GAP_ASKED}) return
+        db.exec('PRAGMA wal_checkpoint(RESTART)')
       } catch (error) {
-        self.postMessage({ error: String(error && error.message || error) })
+        self.postMessage({ error: String((error && error.message) || error) })
+      } finally {
+        if (Atomics.load(turn, 0) !== ${COPYING}) {
+          Atomics.store(turn, 0, ${COPYING})
+          Atomics.notify(turn, 0)
+        }
       }
     }, data.intervalMs)
   } else if (data.close) {
@@ -47,19 +61,15 @@ self.onmessage = ({ data }) => {
 `
 
 export interface WalCheckpointer {
-  /**
-   * Called by the writer between transactions: when the log is long and the worker copied all of it,
-   * runs `checkpointTail` (a PASSIVE checkpoint of what was written since), so the next write starts the log over.
-   */
-  restartLogIfDue(checkpointTail: () => void): void
+  /** For the writer, between two transactions: when the worker asks for a gap, waits while it restarts the log. */
+  giveGapIfAsked(): Promise<void>
   /** Stops checkpointing and closes the worker's connection. */
   stop(): Promise<void>
 }
 
 export function startWalCheckpointer(path: string, intervalMs: number, onError: (message: string) => void): WalCheckpointer {
-  const writersTurn = new Int32Array(new SharedArrayBuffer(4))
-  const url = URL.createObjectURL(new Blob([WORKER_SOURCE], { type: 'application/javascript' }))
-  const worker = new Worker(url)
+  const turn = new Int32Array(new SharedArrayBuffer(4))
+  const worker = new Worker(URL.createObjectURL(new Blob([WORKER_SOURCE], { type: 'application/javascript' })))
   worker.unref()
   const closed = new Promise<void>((resolve) => {
     worker.onmessage = ({ data }: MessageEvent<{ error?: string; closed?: boolean }>) => {
@@ -68,12 +78,13 @@ export function startWalCheckpointer(path: string, intervalMs: number, onError: 
     }
   })
   worker.onerror = (event) => onError(event.message)
-  worker.postMessage({ open: path, intervalMs, writersTurn })
+  worker.postMessage({ open: path, intervalMs, turn })
   return {
-    restartLogIfDue(checkpointTail) {
-      if (Atomics.load(writersTurn, 0) !== 1) return
-      checkpointTail()
-      Atomics.store(writersTurn, 0, 0)
+    async giveGapIfAsked() {
+      if (Atomics.compareExchange(turn, 0, GAP_ASKED, WRITES_HELD) !== GAP_ASKED) return
+      Atomics.notify(turn, 0)
+      const { value } = Atomics.waitAsync(turn, 0, WRITES_HELD, LONGEST_GAP_MS)
+      if ((await value) === 'timed-out') onError(`the log restart took over ${LONGEST_GAP_MS} ms; writes go on`)
     },
     async stop() {
       worker.postMessage({ close: true })
