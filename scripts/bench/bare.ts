@@ -1,6 +1,7 @@
-// The anchor every route is compared with: a bare Elysia route doing the service's own token check and one
-// read by primary key, or one insert, on the same database engine with the same durability settings.
-// Run as its own process by run.ts: BARE_DATABASE (sqlite path or postgres URL), JWT_SECRET, PORT.
+// The anchor every route is compared with: a bare Elysia route doing the service's own token check and the
+// same single statement on the same database, with the same durability settings: one need read by primary
+// key, a page of 25 needs read by index, or one need inserted into the same table (its indexes and triggers
+// included). Run as its own process by run.ts: BARE_DATABASE (sqlite path or postgres URL), JWT_SECRET, PORT.
 import { Database } from 'bun:sqlite'
 import { Elysia } from 'elysia'
 import postgres from 'postgres'
@@ -10,48 +11,80 @@ import { SystemClock } from '../../src/adapters/system/system-clock'
 const target = process.env.BARE_DATABASE!
 const tokens = new HmacAccessTokens(process.env.JWT_SECRET!, new SystemClock())
 
+interface NewNeed {
+  id: string
+  organizationId: string
+  partnerId: string
+  customFields: unknown
+}
+
 interface Store {
   read(id: string): Promise<unknown>
-  insert(id: string, body: unknown): Promise<void>
+  page(organizationId: string, status: string | undefined): Promise<readonly unknown[]>
+  insert(need: NewNeed): Promise<void>
 }
 
 function sqliteStore(path: string): Store {
-  const reader = new Database(path, { readonly: true })
-  // Inserts go to a file of their own, so the service's database is left as the service wrote it.
-  const writer = new Database(`${path}.bare-writes`, { create: true })
-  writer.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; CREATE TABLE IF NOT EXISTS writes (id TEXT PRIMARY KEY, body TEXT NOT NULL, created_at INTEGER NOT NULL)')
-  const byId = reader.query('SELECT * FROM needs WHERE id = ?')
-  const insert = writer.query('INSERT INTO writes (id, body, created_at) VALUES (?, ?, ?)')
+  const db = new Database(path)
+  db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA busy_timeout = 5000')
+  const byId = db.query('SELECT * FROM needs WHERE id = ?')
+  const page = db.query('SELECT * FROM needs WHERE organization_id = ? ORDER BY created_at DESC, id DESC LIMIT 25')
+  const pageByStatus = db.query('SELECT * FROM needs WHERE organization_id = ? AND status = ? ORDER BY created_at DESC, id DESC LIMIT 25')
+  const insert = db.query(
+    `INSERT INTO needs (id, organization_id, partner_id, status, custom_fields, is_confidential, created_at, updated_at, reference_number)
+     VALUES (?, ?, ?, 'NEW', ?, 0, ?, ?, ?)`,
+  )
   return {
     read: async (id) => byId.all(id)[0],
-    insert: async (id, body) => void insert.run(id, JSON.stringify(body), Date.now()),
+    page: async (organizationId, status) => (status ? pageByStatus.all(organizationId, status) : page.all(organizationId)),
+    insert: async (n) => {
+      const now = Date.now()
+      insert.run(n.id, n.organizationId, n.partnerId, JSON.stringify(n.customFields), now, now, `BARE-${n.id}`)
+    },
   }
 }
 
 async function postgresStore(url: string): Promise<Store> {
   const sql = postgres(url, { max: 10, onnotice: () => {} })
-  await sql`CREATE TABLE IF NOT EXISTS bare_writes (id text PRIMARY KEY, body jsonb NOT NULL, created_at timestamptz NOT NULL)`
   return {
     read: async (id) => (await sql`SELECT * FROM needs WHERE id = ${id}`)[0],
-    insert: async (id, body) => void (await sql`INSERT INTO bare_writes (id, body, created_at) VALUES (${id}, ${sql.json(body as never)}, now())`),
+    page: async (organizationId, status) =>
+      status
+        ? await sql`SELECT * FROM needs WHERE organization_id = ${organizationId} AND status = ${status} ORDER BY created_at DESC, id DESC LIMIT 25`
+        : await sql`SELECT * FROM needs WHERE organization_id = ${organizationId} ORDER BY created_at DESC, id DESC LIMIT 25`,
+    insert: async (n) =>
+      void (await sql`INSERT INTO needs (id, organization_id, partner_id, status, custom_fields, is_confidential, created_at, updated_at, reference_number)
+        VALUES (${n.id}, ${n.organizationId}, ${n.partnerId}, 'NEW', ${sql.json(n.customFields as never)}, false, now(), now(), ${`BARE-${n.id}`})`),
   }
 }
 
 const store = target.startsWith('postgres') ? await postgresStore(target) : sqliteStore(target)
 
-const authorized = (header: string | null) => header?.startsWith('Bearer ') === true && typeof tokens.verify(header.slice(7)) === 'object'
+/** The caller's organization, or undefined when the token does not check out. */
+function organizationOf(header: string | undefined): string | undefined {
+  if (!header?.startsWith('Bearer ')) return undefined
+  const claims = tokens.verify(header.slice(7))
+  return typeof claims === 'object' ? claims.organizationId : undefined
+}
 
 new Elysia()
   .get('/bare/needs/:id', async ({ headers, params, set }) => {
-    if (!authorized(headers.authorization ?? null)) return (set.status = 401), { title: 'Unauthorized' }
+    if (!organizationOf(headers.authorization)) return (set.status = 401), { title: 'Unauthorized' }
     const need = await store.read(params.id)
     if (!need) return (set.status = 404), { title: 'Need not found' }
     return need
   })
+  .get('/bare/needs', async ({ headers, query, set }) => {
+    const organizationId = organizationOf(headers.authorization)
+    if (!organizationId) return (set.status = 401), { title: 'Unauthorized' }
+    return store.page(organizationId, query.status)
+  })
   .post('/bare/needs', async ({ headers, body, set }) => {
-    if (!authorized(headers.authorization ?? null)) return (set.status = 401), { title: 'Unauthorized' }
+    const organizationId = organizationOf(headers.authorization)
+    if (!organizationId) return (set.status = 401), { title: 'Unauthorized' }
+    const { partnerId, customFields } = body as { partnerId: string; customFields: unknown }
     const id = crypto.randomUUID()
-    await store.insert(id, body)
+    await store.insert({ id, organizationId, partnerId, customFields })
     set.status = 201
     return { id }
   })

@@ -1,8 +1,10 @@
 // npm run bench: seeds realistic data, starts the real service as a user would (`intake serve`) beside a bare
-// Elysia route (bare.ts), drives both on loopback with wrk, and prints req/s, p50 and p99 per route with the
-// ratio to the bare route measured in the same run. See docs/performance.md.
+// Elysia route (bare.ts), drives both on loopback with wrk (autocannon when wrk is not installed), and prints
+// req/s, p50 and p99 per route with the ratio to the bare route measured in the same run. See
+// docs/performance.md.
 //
 //   npm run bench -- [--db sqlite|postgres] [--sizes 10000,1000000] [--duration 10] [--connections 32] [--seed 1]
+//   BENCH_DRIVER=autocannon npm run bench   (autocannon even where wrk is installed)
 //
 // PostgreSQL needs BENCH_POSTGRES_URL (a cluster it may create databases in). Seeded data is kept in
 // ./bench-data (SQLite) or in databases named bench_<needs>_<seed> (PostgreSQL) and reused by later runs.
@@ -10,6 +12,7 @@ import { copyFileSync, existsSync, mkdirSync, rmSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
+import autocannon from 'autocannon'
 import postgres from 'postgres'
 import { BENCH_PASSWORD, BENCH_SECRETS, random, seed, type SeededOrganization } from './seed'
 
@@ -28,10 +31,8 @@ const seedNumber = Number(values.seed)
 const duration = Number(values.duration)
 const connections = Number(values.connections)
 
-if (!Bun.which('wrk')) {
-  console.error('wrk is not installed (apt-get install wrk): the benchmark drives the servers with it.')
-  process.exit(1)
-}
+/** BENCH_DRIVER=autocannon uses autocannon even where wrk is installed. */
+const WRK = process.env.BENCH_DRIVER === 'autocannon' ? null : Bun.which('wrk')
 
 interface Measured {
   requests: number
@@ -40,11 +41,21 @@ interface Measured {
   errors: number
 }
 
-/** Runs wrk with a generated Lua script that picks each request with `lua` (a `request` function). */
-async function drive(url: string, lua: string): Promise<Measured> {
+interface BenchRequest {
+  method: string
+  path: string
+  body?: unknown
+}
+
+/** Drives `url` with the requests in turn, the same token on each: wrk when installed, else autocannon. */
+function drive(url: string, token: string, requests: BenchRequest[]): Promise<Measured> {
+  return WRK ? driveWithWrk(url, token, requests) : driveWithAutocannon(url, token, requests)
+}
+
+async function driveWithWrk(url: string, token: string, requests: BenchRequest[]): Promise<Measured> {
   const script = join(tmpdir(), `bench-${crypto.randomUUID()}.lua`)
-  writeFileSync(script, lua)
-  const wrk = Bun.spawn(['wrk', '-t1', `-c${connections}`, `-d${duration}s`, '--latency', '-s', script, url], { stdout: 'pipe', stderr: 'pipe' })
+  writeFileSync(script, luaRequests(token, requests))
+  const wrk = Bun.spawn([WRK!, '-t1', `-c${connections}`, `-d${duration}s`, '--latency', '-s', script, url], { stdout: 'pipe', stderr: 'pipe' })
   const out = await new Response(wrk.stdout).text()
   await wrk.exited
   rmSync(script)
@@ -61,8 +72,8 @@ async function drive(url: string, lua: string): Promise<Measured> {
   }
 }
 
-/** A Lua `request` that cycles through prepared requests (method, path, body), the same token on each. */
-function luaRequests(token: string, requests: Array<{ method: string; path: string; body?: unknown }>): string {
+/** A Lua `request` that cycles through the requests (method, path, body), the same token on each. */
+function luaRequests(token: string, requests: BenchRequest[]): string {
   const quote = (s: string) => JSON.stringify(s)
   const items = requests.map((r) => `{${quote(r.method)}, ${quote(r.path)}, ${r.body === undefined ? 'nil' : quote(JSON.stringify(r.body))}}`)
   return `local items = {${items.join(',\n')}}
@@ -74,6 +85,17 @@ request = function()
   return wrk.format(item[1], item[2], headers, item[3])
 end
 `
+}
+
+async function driveWithAutocannon(url: string, token: string, requests: BenchRequest[]): Promise<Measured> {
+  const headers = { 'content-type': 'application/json', authorization: `Bearer ${token}` }
+  const result = await autocannon({
+    url,
+    connections,
+    duration,
+    requests: requests.map((r) => ({ method: r.method as 'GET', path: r.path, headers, ...(r.body === undefined ? {} : { body: JSON.stringify(r.body) }) })),
+  })
+  return { requests: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors: result.non2xx + result.errors + result.timeouts }
 }
 
 function freePort(): number {
@@ -130,7 +152,7 @@ async function database(needs: number): Promise<{ url: string; bare: string }> {
     for (const suffix of ['', '-wal', '-shm']) rmSync(`${seeded}.partial${suffix}`, { force: true })
   }
   const working = join(DATA, `working-${needs}.sqlite`)
-  for (const suffix of ['', '-wal', '-shm', '.bare-writes', '.bare-writes-wal', '.bare-writes-shm']) rmSync(`${working}${suffix}`, { force: true })
+  for (const suffix of ['', '-wal', '-shm']) rmSync(`${working}${suffix}`, { force: true })
   copyFileSync(seeded, working)
   return { url: `sqlite:${working}`, bare: working }
 }
@@ -175,10 +197,12 @@ async function measure(needs: number): Promise<Row[]> {
       phone: `+1555${String(Math.floor(next() * 10_000_000)).padStart(7, '0')}`,
     })
     const many = <T>(make: (i: number) => T) => Array.from({ length: 500 }, (_, i) => make(i))
-    const routes: Array<{ route: string; requests: Parameters<typeof luaRequests>[1]; bare?: Parameters<typeof luaRequests>[1] }> = [
+    // `bare` is the bare route doing the same single statement; routes without one are compared with the
+    // bare read (reads) or the bare insert (writes) in the table.
+    const routes: Array<{ route: string; requests: BenchRequest[]; bare?: BenchRequest[] }> = [
       { route: 'read one need', requests: many((i) => ({ method: 'GET', path: `/api/needs/${needIds[i % needIds.length]}` })), bare: many((i) => ({ method: 'GET', path: `/bare/needs/${needIds[i % needIds.length]}` })) },
-      { route: 'list 25 needs', requests: [{ method: 'GET', path: '/api/needs?limit=25' }] },
-      { route: 'list 25 needs by status', requests: [{ method: 'GET', path: '/api/needs?limit=25&status=IN_PROGRESS' }] },
+      { route: 'list 25 needs', requests: [{ method: 'GET', path: '/api/needs?limit=25' }], bare: [{ method: 'GET', path: '/bare/needs' }] },
+      { route: 'list 25 needs by status', requests: [{ method: 'GET', path: '/api/needs?limit=25&status=IN_PROGRESS' }], bare: [{ method: 'GET', path: '/bare/needs?status=IN_PROGRESS' }] },
       { route: 'constituent search', requests: many((i) => ({ method: 'GET', path: `/api/constituents?query=${['garcia', 'maria', 'smith', 'nguyen'][i % 4]}` })) },
       { route: 'create a need', requests: many(() => ({ method: 'POST', path: '/api/needs', body: { partnerId, customFields: { description: 'Needs groceries' } } })), bare: many(() => ({ method: 'POST', path: '/bare/needs', body: { partnerId, customFields: { description: 'Needs groceries' } } })) },
       { route: 'public intake (duplicate check)', requests: many(() => ({ method: 'POST', path: '/api/needs/public', body: { organizationId: settings.id, description: 'Help with rent', customFields: person() } })) },
@@ -188,8 +212,8 @@ async function measure(needs: number): Promise<Row[]> {
     const rows: Row[] = []
     for (const { route, requests, bare: bareRequests } of routes) {
       process.stderr.write(`  ${route}…\n`)
-      const bareMeasured = bareRequests ? await drive(bareBase, luaRequests(accessToken, bareRequests)) : undefined
-      rows.push({ route, service: await drive(base, luaRequests(accessToken, requests)), ...(bareMeasured ? { bare: bareMeasured } : {}) })
+      const bareMeasured = bareRequests ? await drive(bareBase, accessToken, bareRequests) : undefined
+      rows.push({ route, service: await drive(base, accessToken, requests), ...(bareMeasured ? { bare: bareMeasured } : {}) })
     }
     process.stderr.write(`  service RSS after the run: ${service.rss().toFixed(0)} MB\n`)
     return rows
@@ -198,15 +222,16 @@ async function measure(needs: number): Promise<Row[]> {
   }
 }
 
+const driver = WRK ? `wrk -t1 -c${connections} -d${duration}s` : `autocannon -c${connections} -d${duration}`
 const sizes = values.sizes.split(',').map(Number)
 const results = new Map<number, Row[]>()
 for (const needs of sizes) {
-  console.error(`${values.db}, ${needs.toLocaleString()} needs, wrk -t1 -c${connections} -d${duration}s`)
+  console.error(`${values.db}, ${needs.toLocaleString()} needs, ${driver}`)
   results.set(needs, await measure(needs))
 }
 
 const fmt = (n: number, digits = 0) => (Number.isFinite(n) ? n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits }) : '–')
-console.log(`\n## ${values.db}: wrk -t1 -c${connections} -d${duration}s, ${new Date().toISOString().slice(0, 10)}\n`)
+console.log(`\n## ${values.db}: ${driver}, ${new Date().toISOString().slice(0, 10)}\n`)
 for (const [needs, rows] of results) {
   console.log(`### ${needs.toLocaleString()} needs\n`)
   console.log('| route | req/s | p50 ms | p99 ms | errors | bare req/s | ratio |')
