@@ -24,6 +24,10 @@ export class InvalidError extends DomainError {
   static field(path: string, message: string): InvalidError {
     return new InvalidError(message, [{ path, message }])
   }
+  /** Throws `errors` under `message` when there are any. */
+  static throwIfAny(errors: FieldError[], message: string): void {
+    if (errors.length > 0) throw new InvalidError(message, errors)
+  }
 }
 
 /**

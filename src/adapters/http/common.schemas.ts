@@ -1,13 +1,12 @@
 import type { TLiteral, TUnion } from '@sinclair/typebox'
 import { Type } from '@sinclair/typebox'
 import { t, type TSchema } from 'elysia'
+import { CUSTOM_FIELDS_LIMITS } from '../../domain/needs/need'
 import { PAGE_LIMIT } from '../../domain/shared/page'
 
 // Shared TypeBox pieces: every input is bounded here so the OpenAPI document shows its limits (docs/api.md "Errors").
 export const Uuid = t.String({ format: 'uuid', maxLength: 36 })
 export const DateTime = t.String({ format: 'date-time' })
-export const NAME = { minLength: 1, maxLength: 200 } as const
-export const FREE_TEXT = { maxLength: 5000 } as const
 
 /** One of a fixed list of strings, documented as an enum and reported as "must be one of …". */
 export function OneOf<const T extends readonly string[]>(values: T, options: { description?: string } = {}) {
@@ -18,8 +17,8 @@ export function OneOf<const T extends readonly string[]>(values: T, options: { d
 }
 
 /** The free key-value object (docs/api.md "Errors": at most 50 keys; 16 KiB in all is checked by the use case). */
-export const CustomFieldsSchema = t.Record(t.String({ maxLength: 100 }), t.Unknown(), {
-  maxProperties: 50,
+export const CustomFieldsSchema = t.Record(t.String({ maxLength: CUSTOM_FIELDS_LIMITS.maxKeyLength }), t.Unknown(), {
+  maxProperties: CUSTOM_FIELDS_LIMITS.maxKeys,
   description: 'Free key-value intake fields; at most 50 keys and 16 KiB as JSON. Contact keys are validated as constituent fields.',
 })
 

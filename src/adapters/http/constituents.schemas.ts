@@ -1,21 +1,22 @@
 import type { TNull, TOptional, TUnion } from '@sinclair/typebox'
 import { t, type TSchema } from 'elysia'
 import type { Constituent } from '../../domain/constituents/constituent'
-import { DATE_PATTERN, E164_PATTERN, EMAIL_PATTERN, NAME_MAX_LENGTH, US_STATE_CODES, ZIP_PATTERN } from '../../domain/constituents/contact'
+import { CONTACT_TEXT, DATE_PATTERN, US_STATE_CODES, ZIP } from '../../domain/constituents/contact'
+import { EMAIL, PHONE } from '../../domain/shared/fields'
 import { MATCH_STATUSES, RESOLVE_ACTIONS, type HouseholdMatch } from '../../domain/constituents/household-match'
 import { Body, DateTime, OneOf, PageQuery, Uuid } from './common.schemas'
 
 // docs/constituents.md. The domain checks the same rules (contact.ts) for every caller.
-const Name = t.String({ maxLength: NAME_MAX_LENGTH })
+const Name = t.String(CONTACT_TEXT)
 const fields = {
   firstName: Name,
   lastName: Name,
-  phone: t.String({ pattern: E164_PATTERN, maxLength: 16, description: 'E.164, e.g. +15551234567' }),
-  email: t.String({ pattern: EMAIL_PATTERN, maxLength: 254 }),
+  phone: t.String({ ...PHONE, description: 'E.164, e.g. +15551234567' }),
+  email: t.String(EMAIL),
   addressStreet: Name,
   addressCity: Name,
   addressState: t.String({ pattern: `^(${US_STATE_CODES.join('|')})$`, maxLength: 2, description: 'Two-letter US state or territory code' }),
-  addressZip: t.String({ pattern: ZIP_PATTERN, maxLength: 5, description: 'Five-digit ZIP code' }),
+  addressZip: t.String({ ...ZIP, description: 'Five-digit ZIP code' }),
   dateOfBirth: t.String({ pattern: DATE_PATTERN, format: 'date', maxLength: 10, description: 'YYYY-MM-DD, a real date' }),
 }
 function optional<T extends Record<string, TSchema>>(schemas: T) {

@@ -1,13 +1,14 @@
 import { t } from 'elysia'
 import { PROFILES, ROLES } from '../../domain/auth/roles'
-import { E164_PATTERN } from '../../domain/constituents/contact'
-import { Body, NAME, OneOf, Uuid } from './common.schemas'
+import { PASSWORD, PROFILE_LIST } from '../../domain/members/member'
+import { EMAIL, HTTP_URL, NAME, PHONE } from '../../domain/shared/fields'
+import { Body, OneOf, Uuid } from './common.schemas'
 
 // docs/api.md
 export const RoleSchema = OneOf(ROLES)
-const Profiles = t.Array(OneOf(PROFILES), { maxItems: PROFILES.length, uniqueItems: true })
-const Phone = t.String({ pattern: E164_PATTERN, maxLength: 16, description: 'E.164' })
-const Email = t.String({ pattern: '^[^\\s@]+@[^\\s@]+\\.[^\\s@]+$', maxLength: 254 })
+const Profiles = t.Array(OneOf(PROFILES), PROFILE_LIST)
+const Phone = t.String({ ...PHONE, description: 'E.164' })
+const Email = t.String(EMAIL)
 
 export const MemberSchema = t.Object({
   id: Uuid,
@@ -27,7 +28,7 @@ export const InviteMemberBody = Body({
   fullName: t.Optional(t.String(NAME)),
   partnerId: t.Optional(Uuid),
   phone: t.Optional(Phone),
-  appUrl: t.Optional(t.String({ pattern: '^https?://[^\\s]+$', maxLength: 2000, description: 'Base URL of the app the invitation link opens' })),
+  appUrl: t.Optional(t.String({ ...HTTP_URL, description: 'Base URL of the app the invitation link opens' })),
   profiles: t.Optional(Profiles),
 })
 
@@ -46,6 +47,6 @@ export const UpdateProfileBody = Body({ fullName: t.String(NAME), phone: t.Optio
 
 export const AcceptInviteBody = Body({
   token: t.String({ minLength: 1, maxLength: 512 }),
-  password: t.String({ minLength: 12, maxLength: 1024, description: 'At least 12 characters' }),
+  password: t.String({ ...PASSWORD, description: `At least ${PASSWORD.minLength} characters` }),
 })
 

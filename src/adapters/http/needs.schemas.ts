@@ -1,9 +1,8 @@
 import { t } from 'elysia'
-import type { Interaction } from '../../domain/needs/interaction'
-import { INTERACTION_CHANNELS } from '../../domain/needs/interaction'
-import { DELIVERY_STATUSES, SMS_BODY_MAX_LENGTH } from '../../domain/messaging/sms'
-import { NEED_STATUSES, type Need } from '../../domain/needs/need'
-import { Body, CustomFieldsSchema, DateTime, FREE_TEXT, OneOf, PageQuery, Uuid } from './common.schemas'
+import { INTERACTION_CHANNELS, NOTE_CONTENT, type Interaction } from '../../domain/needs/interaction'
+import { DELIVERY_STATUSES, SMS_BODY } from '../../domain/messaging/sms'
+import { NEED_STATUSES, PUBLIC_DESCRIPTION, type Need } from '../../domain/needs/need'
+import { Body, CustomFieldsSchema, DateTime, OneOf, PageQuery, Uuid } from './common.schemas'
 
 export const NeedStatusSchema = OneOf(NEED_STATUSES, { description: 'Need status' })
 
@@ -46,7 +45,7 @@ export const CreateNeedBody = Body({
 
 export const PublicNeedBody = Body({
   organizationId: Uuid,
-  description: t.String({ minLength: 1, ...FREE_TEXT, description: 'What the person needs, in their words' }),
+  description: t.String({ ...PUBLIC_DESCRIPTION, description: 'What the person needs, in their words' }),
   partnerId: t.Optional(Uuid),
   customFields: t.Optional(CustomFieldsSchema),
   isConfidential: t.Optional(t.Boolean()),
@@ -84,7 +83,7 @@ export const NeedIdOrReferenceParams = t.Object({
   id: t.String({ minLength: 1, maxLength: 64, description: 'The need UUID or its reference number (case-insensitive)' }),
 })
 
-export const NoteBody = Body({ content: t.String({ minLength: 1, ...FREE_TEXT }) })
+export const NoteBody = Body({ content: t.String(NOTE_CONTENT) })
 
 export const InteractionSchema = t.Object(
   {
@@ -102,7 +101,7 @@ export const InteractionSchema = t.Object(
   { description: 'A note or message on a need' },
 )
 
-export const SmsBody = Body({ body: t.String({ minLength: 1, maxLength: SMS_BODY_MAX_LENGTH, description: 'The message text' }) })
+export const SmsBody = Body({ body: t.String({ ...SMS_BODY, description: 'The message text' }) })
 
 /** A need as JSON: times as ISO-8601 UTC with milliseconds. */
 export function needView<T extends Partial<Need> & Pick<Need, 'createdAt' | 'updatedAt'>>(need: T) {

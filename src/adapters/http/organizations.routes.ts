@@ -2,9 +2,11 @@ import { Elysia, t } from 'elysia'
 import type { UseCases } from '../../application/use-cases'
 import { type MaskedEmailSettings } from '../../application/organizations/email-settings'
 import { EMAIL_PROVIDERS } from '../../domain/messaging/email'
-import { DEFAULT_MAX_CONCURRENCY, SHORT_CODE_PATTERN, SLUG_MAX_LENGTH, SLUG_PATTERN } from '../../domain/organizations/organization'
+import { API_KEY } from '../../domain/messaging/email'
+import { DEFAULT_MAX_CONCURRENCY, MAX_CONCURRENCY, SHORT_CODE, SLUG, TCR_STATUS } from '../../domain/organizations/organization'
+import { EMAIL, NAME } from '../../domain/shared/fields'
 import type { AuthenticationPlugin } from './authentication'
-import { Body, BodyInteger, DateTime, NAME, OneOf, problems, Uuid } from './common.schemas'
+import { Body, BodyInteger, DateTime, OneOf, problems, Uuid } from './common.schemas'
 
 // docs/api.md
 const SettingsSchema = t.Object({
@@ -19,16 +21,16 @@ const SettingsSchema = t.Object({
 
 const UpdateSettingsBody = Body({
   name: t.String(NAME),
-  slug: t.String({ pattern: SLUG_PATTERN, maxLength: SLUG_MAX_LENGTH, description: 'Lowercase letters, digits, single hyphens' }),
-  shortCode: t.Optional(t.Union([t.String({ pattern: SHORT_CODE_PATTERN, maxLength: 6, description: '4 to 6 uppercase letters' }), t.Null()])),
-  maxConcurrency: t.Optional(BodyInteger({ minimum: 1, maximum: 1000, description: `SMS messages in flight at once (default ${DEFAULT_MAX_CONCURRENCY})` })),
-  tcrStatus: t.Optional(t.Union([t.String({ maxLength: 64 }), t.Null()])),
+  slug: t.String({ ...SLUG, description: 'Lowercase letters, digits, single hyphens' }),
+  shortCode: t.Optional(t.Union([t.String({ ...SHORT_CODE, description: '4 to 6 uppercase letters' }), t.Null()])),
+  maxConcurrency: t.Optional(BodyInteger({ ...MAX_CONCURRENCY, description: `SMS messages in flight at once (default ${DEFAULT_MAX_CONCURRENCY})` })),
+  tcrStatus: t.Optional(t.Union([t.String(TCR_STATUS), t.Null()])),
 })
 
 const emailFields = {
   provider: OneOf(EMAIL_PROVIDERS),
-  apiKey: t.String({ minLength: 1, maxLength: 2000, description: 'Secret: an SMTP URL for smtp, ACCESS_KEY_ID:SECRET_ACCESS_KEY:REGION for ses' }),
-  fromEmail: t.String({ pattern: '^[^\\s@]+@[^\\s@]+\\.[^\\s@]+$', maxLength: 254 }),
+  apiKey: t.String({ ...API_KEY, description: 'Secret: an SMTP URL for smtp, ACCESS_KEY_ID:SECRET_ACCESS_KEY:REGION for ses' }),
+  fromEmail: t.String(EMAIL),
   fromName: t.Optional(t.String(NAME)),
 }
 

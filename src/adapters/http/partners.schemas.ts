@@ -1,12 +1,13 @@
 import { t } from 'elysia'
 import type { Partner } from '../../domain/partners/partner'
-import { SLA_HOURS } from '../../domain/partners/partner'
-import { Body, BodyInteger, DateTime, FREE_TEXT, NAME, Uuid } from './common.schemas'
+import { KEYWORD, KEYWORDS, SLA_HOURS } from '../../domain/partners/partner'
+import { FREE_TEXT, HTTP_URL, NAME } from '../../domain/shared/fields'
+import { Body, BodyInteger, DateTime, Uuid } from './common.schemas'
 
 // docs/api.md
-const SlaHours = BodyInteger({ minimum: SLA_HOURS.min, maximum: SLA_HOURS.max, description: 'SLA turnaround in hours' })
-const Keywords = t.Array(t.String({ minLength: 1, maxLength: 100 }), { maxItems: 50, description: 'Words that route public intake here' })
-const Website = t.String({ maxLength: 2000, pattern: '^https?://\\S+$', description: 'http(s) URL' })
+const SlaHours = BodyInteger({ ...SLA_HOURS, description: 'SLA turnaround in hours' })
+const Keywords = t.Array(t.String(KEYWORD), { ...KEYWORDS, description: 'Words that route public intake here' })
+const Website = t.String({ ...HTTP_URL, description: 'http(s) URL' })
 
 export const PartnerSchema = t.Object(
   {

@@ -1,6 +1,7 @@
 import type { Clock } from '../../application/ports/clock'
 import type { EmailSender } from '../../application/ports/email'
-import { parseSesKey, type EmailMessage, type EmailProviderSettings } from '../../domain/messaging/email'
+import { parseSesKey } from '../../application/ports/email'
+import type { EmailMessage, EmailProviderSettings } from '../../domain/messaging/email'
 import { signAwsRequest } from './aws-sigv4'
 import { callEmailApi, emailRefused, fromHeader, PROVIDER_TIMEOUT_MS, reasonOf } from './provider-failure'
 

@@ -1,5 +1,5 @@
 import { InvalidError } from '../../domain/errors'
-import { MIN_PASSWORD_LENGTH } from '../../domain/members/member'
+import { passwordErrors } from '../../domain/members/member'
 import type { Clock } from '../ports/clock'
 import type { PasswordHasher, SecretTokens } from '../ports/security'
 import type { UnitOfWork } from '../ports/unit-of-work'
@@ -16,9 +16,7 @@ export class AcceptInvite {
   ) {}
 
   async execute(input: { token: string; password: string }): Promise<TokenPair> {
-    if (input.password.length < MIN_PASSWORD_LENGTH) {
-      throw InvalidError.field('/password', `must be at least ${MIN_PASSWORD_LENGTH} characters`)
-    }
+    InvalidError.throwIfAny(passwordErrors(input.password), 'The password is not valid')
     const passwordHash = await this.passwords.hash(input.password)
     const now = this.clock.now()
     return this.unitOfWork.run(async (r) => {

@@ -1,7 +1,7 @@
 import type { Actor } from '../../domain/auth/actor'
 import type { Profile, Role } from '../../domain/auth/roles'
 import { InvalidError } from '../../domain/errors'
-import { normalizeEmail, type Member, type MemberView } from '../../domain/members/member'
+import { memberFieldErrors, normalizeEmail, type Member, type MemberView } from '../../domain/members/member'
 import { assertMayGrantProfiles, assertMayManage, assertRoleFitsPartner } from '../../domain/members/member-rules'
 import { authorize } from '../auth/authorize'
 import type { Clock } from '../ports/clock'
@@ -33,6 +33,7 @@ export class InviteMember {
 
   async execute(actor: Actor, input: InviteMemberInput): Promise<MemberView> {
     authorize(actor, 'members:manage')
+    InvalidError.throwIfAny(memberFieldErrors(input, 'invite'), 'The invitation has invalid fields')
     assertRoleFitsPartner(input.role, input.partnerId)
     assertMayManage(actor, input.role, input.partnerId)
     assertMayGrantProfiles(actor, [], input.profiles ?? [])

@@ -1,5 +1,5 @@
 import { InvalidError, NotFoundError } from '../../domain/errors'
-import { MIN_PASSWORD_LENGTH } from '../../domain/members/member'
+import { passwordErrors } from '../../domain/members/member'
 import type { PasswordHasher } from '../ports/security'
 import type { UnitOfWork } from '../ports/unit-of-work'
 import { membersByEmail } from './members-by-email'
@@ -18,9 +18,7 @@ export class SetMemberPassword {
   ) {}
 
   async execute(input: SetMemberPasswordInput): Promise<void> {
-    if (input.password.length < MIN_PASSWORD_LENGTH) {
-      throw InvalidError.field('/password', `must be at least ${MIN_PASSWORD_LENGTH} characters`)
-    }
+    InvalidError.throwIfAny(passwordErrors(input.password), 'The password is not valid')
     const passwordHash = await this.passwords.hash(input.password)
     await this.unitOfWork.run(async (r) => {
       const members = await membersByEmail(r, input.email, input.organizationSlug)

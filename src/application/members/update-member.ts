@@ -1,7 +1,7 @@
 import type { Actor } from '../../domain/auth/actor'
 import { isPartnerRole, type Profile, type Role } from '../../domain/auth/roles'
 import { ConflictError, InvalidError, NotFoundError } from '../../domain/errors'
-import type { Member, MemberView } from '../../domain/members/member'
+import { memberFieldErrors, type Member, type MemberView } from '../../domain/members/member'
 import { assertMayGrantProfiles, assertMayManage, assertRoleFitsPartner } from '../../domain/members/member-rules'
 import { authorize } from '../auth/authorize'
 import type { UnitOfWork } from '../ports/unit-of-work'
@@ -21,6 +21,7 @@ export class UpdateMember {
 
   async execute(actor: Actor, id: string, input: UpdateMemberInput): Promise<MemberView> {
     authorize(actor, 'members:manage')
+    InvalidError.throwIfAny(memberFieldErrors(input, 'update'), 'The member has invalid fields')
     return this.unitOfWork.run(async (r) => {
       const before = await r.members.findById(actor.organizationId, id)
       if (!before) throw new NotFoundError('Member')

@@ -1,6 +1,6 @@
 import type { Actor } from '../../domain/auth/actor'
-import { NotFoundError } from '../../domain/errors'
-import type { Interaction } from '../../domain/needs/interaction'
+import { InvalidError, NotFoundError } from '../../domain/errors'
+import { noteErrors, type Interaction } from '../../domain/needs/interaction'
 import { authorize } from '../auth/authorize'
 import type { Clock } from '../ports/clock'
 import type { IdGenerator } from '../ports/ids'
@@ -16,6 +16,7 @@ export class AddNote {
 
   async execute(actor: Actor, needId: string, content: string): Promise<Interaction> {
     authorize(actor, 'needs:add-note')
+    InvalidError.throwIfAny(noteErrors(content), 'The note is not valid')
     return this.unitOfWork.run(async (r) => {
       const need = await findVisibleNeed(r, actor, needId)
       const author = await r.members.findById(actor.organizationId, actor.memberId)

@@ -1,17 +1,14 @@
 import { partnerScopeOf, type Actor } from '../../domain/auth/actor'
-import { ForbiddenError } from '../../domain/errors'
-import type { CustomFields, Need, NeedStatus } from '../../domain/needs/need'
+import { ForbiddenError, InvalidError } from '../../domain/errors'
+import { needFieldErrors, type Need, type NeedFields } from '../../domain/needs/need'
 import { redactNeed } from '../../domain/needs/redaction'
 import { authorize } from '../auth/authorize'
 import type { UnitOfWork } from '../ports/unit-of-work'
-import { checkCustomFields, checkNeedReferences } from './need-references'
+import { checkNeedReferences } from './need-references'
 import type { NeedIntake } from './need-intake'
 
-export interface CreateNeedInput {
+export interface CreateNeedInput extends NeedFields {
   partnerId: string
-  status?: NeedStatus
-  customFields?: CustomFields
-  isConfidential?: boolean
   parentNeedId?: string
   assignedTo?: string
   constituentId?: string
@@ -28,8 +25,8 @@ export class CreateNeed {
     authorize(actor, 'needs:create')
     const scope = partnerScopeOf(actor)
     if (scope && input.partnerId !== scope) throw new ForbiddenError('Partner members create needs for their own partner only')
+    InvalidError.throwIfAny(needFieldErrors(input), 'The need has invalid fields')
     const customFields = input.customFields ?? {}
-    checkCustomFields(customFields)
 
     const need = await this.unitOfWork.run(async (r) => {
       const { partner, householdId } = await checkNeedReferences(r, actor.organizationId, input)

@@ -1,7 +1,4 @@
-import { readContactDetails } from '../../domain/constituents/contact'
 import { InvalidError, type FieldError } from '../../domain/errors'
-import { MAX_NESTING_DEPTH, nestsDeeperThan } from '../../domain/shared/nesting'
-import { customFieldsTooLarge, CUSTOM_FIELDS_LIMITS, type CustomFields } from '../../domain/needs/need'
 import type { Partner } from '../../domain/partners/partner'
 import type { Repositories } from '../ports/repositories'
 
@@ -48,19 +45,4 @@ export async function checkNeedReferences(
 
   if (errors.length > 0) throw new InvalidError('The request names records that cannot be used', errors)
   return { ...(partner ? { partner } : {}), ...(householdId ? { householdId } : {}) }
-}
-
-/** `customFields` stays within its limits and its contact keys are valid constituent fields (docs/api.md "Needs"). */
-export function checkCustomFields(customFields: CustomFields): void {
-  const errors: FieldError[] = readContactDetails(customFields, '/customFields').errors
-  if (Object.keys(customFields).length > CUSTOM_FIELDS_LIMITS.maxKeys) {
-    errors.push({ path: '/customFields', message: `must have at most ${CUSTOM_FIELDS_LIMITS.maxKeys} keys` })
-  }
-  if (nestsDeeperThan(customFields)) {
-    // Checked first: measuring the size of a value nested this deep could overflow the stack.
-    errors.push({ path: '/customFields', message: `must nest at most ${MAX_NESTING_DEPTH} levels` })
-  } else if (customFieldsTooLarge(customFields)) {
-    errors.push({ path: '/customFields', message: `must be at most ${CUSTOM_FIELDS_LIMITS.maxBytes} bytes as JSON` })
-  }
-  if (errors.length > 0) throw new InvalidError('customFields has invalid values', errors)
 }

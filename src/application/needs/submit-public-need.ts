@@ -1,9 +1,9 @@
 import { InvalidError } from '../../domain/errors'
-import type { CustomFields, Need } from '../../domain/needs/need'
+import { needFieldErrors, type CustomFields, type Need } from '../../domain/needs/need'
 import { routeByKeywords } from '../../domain/needs/routing'
 import type { Repositories } from '../ports/repositories'
 import type { UnitOfWork } from '../ports/unit-of-work'
-import { checkCustomFields, checkNeedReferences } from './need-references'
+import { checkNeedReferences } from './need-references'
 import type { NeedIntake } from './need-intake'
 
 // docs/api.md "Needs"
@@ -33,7 +33,7 @@ export class SubmitPublicNeed {
     const organization = await this.repositories.organizations.findById(input.organizationId)
     if (!organization) throw InvalidError.field('/organizationId', 'must name an existing organization')
     // The caller's own fields keep their limits; the description is stored beside them.
-    checkCustomFields(input.customFields ?? {})
+    InvalidError.throwIfAny(needFieldErrors(input, 'public'), 'The need has invalid fields')
     const customFields = { ...input.customFields, description: input.description }
 
     const need = await this.unitOfWork.run(async (r) => {

@@ -1,24 +1,21 @@
 import type { Actor } from '../../domain/auth/actor'
 import { isAllowed } from '../../domain/auth/permissions'
 import { hiddenContactFields } from '../../domain/constituents/redaction'
-import { ConflictError, ForbiddenError } from '../../domain/errors'
-import { canTransition, changesBetween, dueDateFor, isOpen, type CustomFields, type Need, type NeedStatus } from '../../domain/needs/need'
+import { ConflictError, ForbiddenError, InvalidError } from '../../domain/errors'
+import { canTransition, changesBetween, dueDateFor, isOpen, needFieldErrors, type CustomFields, type Need, type NeedFields } from '../../domain/needs/need'
 import { redactNeed } from '../../domain/needs/redaction'
 import { authorize } from '../auth/authorize'
 import type { Clock } from '../ports/clock'
 import type { IdGenerator } from '../ports/ids'
 import type { UnitOfWork } from '../ports/unit-of-work'
 import { findVisibleNeed } from './find-need'
-import { checkCustomFields, checkNeedReferences } from './need-references'
+import { checkNeedReferences } from './need-references'
 
 // docs/api.md "Needs"
-export interface UpdateNeedInput {
-  status?: NeedStatus
+/** `customFields` replaces the whole object. */
+export interface UpdateNeedInput extends NeedFields {
   assignedTo?: string
   partnerId?: string
-  /** Replaces the whole object. */
-  customFields?: CustomFields
-  isConfidential?: boolean
 }
 
 export class UpdateNeed {
@@ -30,7 +27,7 @@ export class UpdateNeed {
 
   async execute(actor: Actor, idOrReference: string, input: UpdateNeedInput): Promise<Need> {
     authorize(actor, 'needs:update')
-    if (input.customFields) checkCustomFields(input.customFields)
+    InvalidError.throwIfAny(needFieldErrors(input), 'The need has invalid fields')
 
     const updated = await this.unitOfWork.run(async (r) => {
       const before = await findVisibleNeed(r, actor, idOrReference)

@@ -1,6 +1,7 @@
 import { ConflictError, InvalidError } from '../../domain/errors'
-import { MIN_PASSWORD_LENGTH, normalizeEmail } from '../../domain/members/member'
-import { DEFAULT_MAX_CONCURRENCY, SHORT_CODE_PATTERN, SLUG_MAX_LENGTH, SLUG_PATTERN } from '../../domain/organizations/organization'
+import { normalizeEmail, PASSWORD } from '../../domain/members/member'
+import { DEFAULT_MAX_CONCURRENCY, organizationFieldErrors } from '../../domain/organizations/organization'
+import { EMAIL, EMAIL_MEANING, FieldChecks } from '../../domain/shared/fields'
 import type { Clock } from '../ports/clock'
 import type { IdGenerator } from '../ports/ids'
 import type { PasswordHasher } from '../ports/security'
@@ -78,18 +79,8 @@ export class CreateOrganization {
   }
 }
 
-function checkOrganizationInput(input: CreateOrganizationInput): void {
-  const errors = []
-  if (!input.name.trim() || input.name.length > 200) errors.push({ path: '/name', message: 'must be 1 to 200 characters' })
-  if (input.slug.length > SLUG_MAX_LENGTH || !new RegExp(SLUG_PATTERN).test(input.slug)) {
-    errors.push({ path: '/slug', message: 'must be lowercase letters, digits and single hyphens, at most 63 characters' })
-  }
-  if (input.shortCode !== undefined && !new RegExp(SHORT_CODE_PATTERN).test(input.shortCode)) {
-    errors.push({ path: '/shortCode', message: 'must be 4 to 6 uppercase letters' })
-  }
-  if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(input.adminEmail)) errors.push({ path: '/adminEmail', message: 'must be an email address' })
-  if (input.adminPassword.length < MIN_PASSWORD_LENGTH) {
-    errors.push({ path: '/adminPassword', message: `must be at least ${MIN_PASSWORD_LENGTH} characters` })
-  }
-  if (errors.length > 0) throw new InvalidError('The organization cannot be created', errors)
+/** The settings every organization keeps (the same parser as an update), and a first admin who can log in. */
+function checkOrganizationInput({ adminEmail, adminPassword, ...settings }: CreateOrganizationInput): void {
+  const admin = new FieldChecks().text('/adminEmail', adminEmail, EMAIL, { meaning: EMAIL_MEANING, trim: true }).text('/adminPassword', adminPassword, PASSWORD)
+  InvalidError.throwIfAny([...organizationFieldErrors(settings), ...admin.errors], 'The organization cannot be created')
 }

@@ -1,9 +1,9 @@
 import type { Actor } from '../../domain/auth/actor'
 import { InvalidError, NotFoundError } from '../../domain/errors'
-import { apiKeyProblems, lastFour, type EmailProviderSettings, type StoredEmailSettings } from '../../domain/messaging/email'
+import { emailSettingsErrors, lastFour, type EmailProviderSettings, type StoredEmailSettings } from '../../domain/messaging/email'
 import { authorize } from '../auth/authorize'
 import type { OrganizationMailer } from '../messaging/organization-mailer'
-import type { EmailHostPolicy } from '../ports/email'
+import { apiKeyProblems, type EmailHostPolicy } from '../ports/email'
 import type { Clock } from '../ports/clock'
 import type { Repositories } from '../ports/repositories'
 import type { SecretBox } from '../ports/secret-box'
@@ -22,8 +22,9 @@ function masked({ provider, fromEmail, fromName, apiKeyLast4, updatedAt }: Store
   return { provider, fromEmail, ...(fromName ? { fromName } : {}), apiKeyLast4, updatedAt }
 }
 
-/** The key fits its provider, and the host it names is one this deployment lets organizations reach. */
-async function checkSettings(settings: EmailProviderSettings, hosts: EmailHostPolicy): Promise<void> {
+/** The fields keep their rules, the key fits its provider, and the host it names is one this deployment lets organizations reach. */
+async function checkSettings(settings: EmailProviderSettings & { toEmail?: string }, purpose: 'save' | 'test', hosts: EmailHostPolicy): Promise<void> {
+  InvalidError.throwIfAny(emailSettingsErrors(settings, purpose), 'The email settings are not valid')
   const errors = apiKeyProblems(settings.provider, settings.apiKey)
   if (errors.length > 0) throw new InvalidError(`The apiKey does not fit the ${settings.provider} provider`, errors)
   await hosts.check(settings)
@@ -50,7 +51,7 @@ export class UpdateEmailSettings {
 
   async execute(actor: Actor, input: EmailProviderSettings): Promise<MaskedEmailSettings> {
     authorize(actor, 'organization:settings')
-    await checkSettings(input, this.hosts)
+    await checkSettings(input, 'save', this.hosts)
     const stored: StoredEmailSettings = {
       organizationId: actor.organizationId,
       provider: input.provider,
@@ -74,8 +75,8 @@ export class SendTestEmail {
 
   async execute(actor: Actor, input: EmailProviderSettings & { toEmail: string }): Promise<{ delivered: true; messageId?: string }> {
     authorize(actor, 'organization:settings')
+    await checkSettings(input, 'test', this.hosts)
     const { toEmail, ...settings } = input
-    await checkSettings(settings, this.hosts)
     const { messageId } = await this.mailer.sendWith(settings, {
       to: toEmail,
       subject: 'Test message from the intake service',

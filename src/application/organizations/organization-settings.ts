@@ -1,6 +1,6 @@
 import type { Actor } from '../../domain/auth/actor'
 import { InvalidError, NotFoundError } from '../../domain/errors'
-import type { Organization } from '../../domain/organizations/organization'
+import { organizationFieldErrors, type Organization, type OrganizationFields } from '../../domain/organizations/organization'
 import { authorize } from '../auth/authorize'
 import type { Repositories } from '../ports/repositories'
 import type { UnitOfWork } from '../ports/unit-of-work'
@@ -8,14 +8,8 @@ import type { UnitOfWork } from '../ports/unit-of-work'
 // docs/api.md
 export type OrganizationSettings = Omit<Organization, 'createdAt'>
 
-export interface UpdateOrganizationSettingsInput {
-  name: string
-  slug: string
-  /** Left out: unchanged; `null`: cleared (new needs then use the REQ prefix). */
-  shortCode?: string | null
-  maxConcurrency?: number
-  tcrStatus?: string | null
-}
+/** `shortCode` left out: unchanged; `null`: cleared (new needs then use the REQ prefix). */
+export type UpdateOrganizationSettingsInput = OrganizationFields
 
 function settingsOf({ createdAt: _createdAt, ...settings }: Organization): OrganizationSettings {
   return settings
@@ -38,8 +32,8 @@ export class UpdateOrganizationSettings {
 
   async execute(actor: Actor, input: UpdateOrganizationSettingsInput): Promise<OrganizationSettings> {
     authorize(actor, 'organization:settings')
+    InvalidError.throwIfAny(organizationFieldErrors(input), 'The organization settings are not valid')
     const name = input.name.trim()
-    if (!name) throw InvalidError.field('/name', 'must not be empty')
     return this.unitOfWork.run(async (r) => {
       const before = await r.organizations.findById(actor.organizationId)
       if (!before) throw new NotFoundError('Organization')

@@ -1,5 +1,5 @@
-import { E164_PATTERN } from '../../domain/constituents/contact'
 import { InvalidError, NotFoundError } from '../../domain/errors'
+import { FieldChecks, PHONE, PHONE_MEANING } from '../../domain/shared/fields'
 import type { UnitOfWork } from '../ports/unit-of-work'
 
 /**
@@ -10,7 +10,7 @@ export class SetOrganizationPhoneNumber {
   constructor(private readonly unitOfWork: UnitOfWork) {}
 
   async execute(slug: string, phoneNumber: string): Promise<void> {
-    if (!new RegExp(E164_PATTERN).test(phoneNumber)) throw InvalidError.field('/phone', 'must be an E.164 phone number such as +15551234567')
+    InvalidError.throwIfAny(new FieldChecks().text('/phone', phoneNumber, PHONE, { meaning: PHONE_MEANING }).errors, 'The phone number is not valid')
     await this.unitOfWork.run(async (r) => {
       const organization = await r.organizations.findBySlug(slug)
       if (!organization) throw new NotFoundError('Organization')

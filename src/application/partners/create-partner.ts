@@ -1,20 +1,13 @@
 import type { Actor } from '../../domain/auth/actor'
-import type { Partner } from '../../domain/partners/partner'
+import { InvalidError } from '../../domain/errors'
+import { partnerFieldErrors, type Partner, type PartnerFields } from '../../domain/partners/partner'
 import { authorize } from '../auth/authorize'
 import type { Clock } from '../ports/clock'
 import type { IdGenerator } from '../ports/ids'
 import type { UnitOfWork } from '../ports/unit-of-work'
 
 // docs/api.md: an addition, so an organization can add partners
-export interface CreatePartnerInput {
-  name: string
-  slaHours: number
-  description?: string
-  keywords?: string[]
-  website?: string
-  publicCategoryName?: string
-  isDefault?: boolean
-}
+export type CreatePartnerInput = Pick<PartnerFields, 'name' | 'slaHours'> & Partial<Omit<PartnerFields, 'name' | 'slaHours' | 'isArchived'>>
 
 export class CreatePartner {
   constructor(
@@ -25,6 +18,7 @@ export class CreatePartner {
 
   async execute(actor: Actor, input: CreatePartnerInput): Promise<Partner> {
     authorize(actor, 'partners:create')
+    InvalidError.throwIfAny(partnerFieldErrors(input, 'create'), 'The partner has invalid fields')
     const partner: Partner = {
       ...input,
       id: this.ids.next(),

@@ -1,19 +1,18 @@
 import type { Actor } from '../../domain/auth/actor'
-import { ConflictError, ForbiddenError, NotFoundError } from '../../domain/errors'
-import { assertPartnerConsistent, type Partner } from '../../domain/partners/partner'
+import { ConflictError, ForbiddenError, InvalidError, NotFoundError } from '../../domain/errors'
+import { assertPartnerConsistent, partnerFieldErrors, type Partner, type PartnerFields } from '../../domain/partners/partner'
 import { authorize } from '../auth/authorize'
 import type { UnitOfWork } from '../ports/unit-of-work'
 
 // docs/api.md
-export type UpdatePartnerInput = Partial<
-  Pick<Partner, 'name' | 'slaHours' | 'isArchived' | 'isDefault' | 'description' | 'keywords' | 'website' | 'publicCategoryName'>
->
+export type UpdatePartnerInput = Partial<PartnerFields>
 
 export class UpdatePartner {
   constructor(private readonly unitOfWork: UnitOfWork) {}
 
   async execute(actor: Actor, id: string, input: UpdatePartnerInput): Promise<Partner> {
     authorize(actor, 'partners:update')
+    InvalidError.throwIfAny(partnerFieldErrors(input, 'update'), 'The partner has invalid fields')
     return this.unitOfWork.run(async (r) => {
       const before = await r.partners.findById(actor.organizationId, id)
       if (!before) throw new NotFoundError('Partner')

@@ -1,6 +1,6 @@
 import type { Actor } from '../../domain/auth/actor'
-import { E164_PATTERN } from '../../domain/constituents/contact'
 import { InvalidError, NotFoundError } from '../../domain/errors'
+import { profileFieldErrors } from '../../domain/members/member'
 import { authorize } from '../auth/authorize'
 import type { Repositories } from '../ports/repositories'
 import type { UnitOfWork } from '../ports/unit-of-work'
@@ -38,11 +38,8 @@ export class UpdateProfile {
 
   async execute(actor: Actor, input: { fullName: string; phone?: string | null }): Promise<Profile> {
     authorize(actor, 'profile:update')
+    InvalidError.throwIfAny(profileFieldErrors(input), 'The profile has invalid fields')
     const fullName = input.fullName.trim()
-    if (!fullName) throw InvalidError.field('/fullName', 'must not be empty')
-    if (input.phone && !new RegExp(E164_PATTERN).test(input.phone)) {
-      throw InvalidError.field('/phone', 'must be an E.164 phone number such as +15551234567')
-    }
     return this.unitOfWork.run(async (r) => {
       const member = await r.members.findById(actor.organizationId, actor.memberId)
       if (!member) throw new NotFoundError('Member')

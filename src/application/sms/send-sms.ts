@@ -1,5 +1,6 @@
 import type { Actor } from '../../domain/auth/actor'
 import { InvalidError } from '../../domain/errors'
+import { smsBodyErrors } from '../../domain/messaging/sms'
 import type { Interaction } from '../../domain/needs/interaction'
 import { authorize } from '../auth/authorize'
 import type { Outbox } from '../messaging/outbox'
@@ -24,7 +25,7 @@ export class SendSms {
 
   async execute(actor: Actor, needId: string, body: string): Promise<{ interactionId: string }> {
     authorize(actor, 'needs:send-sms')
-    if (body.trim() === '') throw InvalidError.field('/body', 'must not be blank')
+    InvalidError.throwIfAny(smsBodyErrors(body), 'The message is not valid')
     return this.unitOfWork.run(async (r) => {
       const need = await findVisibleNeed(r, actor, needId)
       if (!need.constituentId) throw InvalidError.field('/', 'The need has no constituent to text')

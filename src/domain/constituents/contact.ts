@@ -1,4 +1,5 @@
 import type { FieldError } from '../errors'
+import { EMAIL, EMAIL_MEANING, matches, NAME, PHONE, PHONE_MEANING, textProblem, type TextRule } from '../shared/fields'
 
 // the limits every constituent field keeps, wherever it arrives from.
 export const CONTACT_FIELDS = [
@@ -15,12 +16,10 @@ export const CONTACT_FIELDS = [
 export type ContactField = (typeof CONTACT_FIELDS)[number]
 export type ContactDetails = Partial<Record<ContactField, string>>
 
-export const E164_PATTERN = '^\\+[1-9][0-9]{1,14}$'
-export const ZIP_PATTERN = '^[0-9]{5}$'
+export const ZIP = { pattern: '^[0-9]{5}$', maxLength: 5 } as const satisfies TextRule
 export const DATE_PATTERN = '^[0-9]{4}-[0-9]{2}-[0-9]{2}$'
-/** Deliberately simple: one @, no spaces, a dot in the domain. Deliverability is the mail server's call. */
-export const EMAIL_PATTERN = '^[^\\s@]+@[^\\s@]+\\.[^\\s@]+$'
-export const NAME_MAX_LENGTH = 200
+/** Names and address lines: blank means absent, so no minimum. */
+export const CONTACT_TEXT = { maxLength: NAME.maxLength } as const satisfies TextRule
 
 /** USPS codes of the states, the District of Columbia, territories and military mail. */
 export const US_STATE_CODES = [
@@ -33,23 +32,25 @@ export const US_STATES: ReadonlySet<string> = new Set(US_STATE_CODES)
 
 /** True for a real calendar date written YYYY-MM-DD (rejects 2023-02-30). */
 export function isCalendarDate(value: string): boolean {
-  if (!new RegExp(DATE_PATTERN).test(value)) return false
+  if (!matches(value, DATE_PATTERN)) return false
   const date = new Date(`${value}T00:00:00Z`)
   return !Number.isNaN(date.getTime()) && date.toISOString().slice(0, 10) === value
 }
 
-const withinNameLength = (v: string) => (v.length > NAME_MAX_LENGTH ? `must be at most ${NAME_MAX_LENGTH} characters` : undefined)
+const withinNameLength = (v: string) => textProblem(v, CONTACT_TEXT)
+/** One message for a value of the wrong shape, whether too long or not matching. */
+const shaped = (rule: TextRule, meaning: string) => (v: string) => (textProblem(v, rule) ? `must be ${meaning}` : undefined)
 
 const checks: Record<ContactField, (v: string) => string | undefined> = {
   firstName: withinNameLength,
   lastName: withinNameLength,
   addressStreet: withinNameLength,
   addressCity: withinNameLength,
-  phone: (v) => (new RegExp(E164_PATTERN).test(v) ? undefined : 'must be an E.164 phone number such as +15551234567'),
-  email: (v) => (v.length <= 254 && new RegExp(EMAIL_PATTERN).test(v) ? undefined : 'must be an email address'),
+  phone: shaped(PHONE, PHONE_MEANING),
+  email: shaped(EMAIL, EMAIL_MEANING),
   dateOfBirth: (v) => (isCalendarDate(v) ? undefined : 'must be a real date written YYYY-MM-DD'),
   addressState: (v) => (US_STATES.has(v) ? undefined : 'must be a two-letter US state or territory code such as NY'),
-  addressZip: (v) => (new RegExp(ZIP_PATTERN).test(v) ? undefined : 'must be a five-digit ZIP code'),
+  addressZip: shaped(ZIP, 'a five-digit ZIP code'),
 }
 
 /**

@@ -1,4 +1,6 @@
-import type { Profile, Role } from '../auth/roles'
+import { PROFILES, ROLES, type Profile, type Role } from '../auth/roles'
+import type { FieldError } from '../errors'
+import { EMAIL, EMAIL_MEANING, FieldChecks, HTTP_URL, NAME, PHONE, PHONE_MEANING, type ListRule, type TextRule } from '../shared/fields'
 
 export interface Member {
   id: string
@@ -21,6 +23,49 @@ export function normalizeEmail(email: string): string {
 }
 
 export const MIN_PASSWORD_LENGTH = 12
+/** The upper bound keeps argon2 from hashing megabytes. */
+export const PASSWORD = { minLength: MIN_PASSWORD_LENGTH, maxLength: 1024 } as const satisfies TextRule
+
+export function passwordErrors(password: string): FieldError[] {
+  return new FieldChecks().text('/password', password, PASSWORD).errors
+}
+
+/** At most one of each (a list given to a use case may repeat one: it is kept once). */
+export const PROFILE_LIST = { maxItems: PROFILES.length, uniqueItems: true } as const satisfies ListRule
+
+/** What an inviter or an admin sets; `phone: null` clears the phone. */
+export interface MemberFields {
+  email: string
+  role: Role
+  fullName?: string
+  partnerId?: string
+  phone?: string | null
+  profiles?: Profile[]
+  /** Where an invitation link points. */
+  appUrl?: string
+}
+
+const knownProfiles = (profiles: unknown) =>
+  Array.isArray(profiles) && profiles.every((p) => PROFILES.includes(p)) ? undefined : `must list profiles among: ${PROFILES.join(', ')}`
+
+/** The problems of an invitation (`email` and `role` required) or of a change to a member (`role` required, no `email`). */
+export function memberFieldErrors(input: Partial<MemberFields>, change: 'invite' | 'update'): FieldError[] {
+  const checks = new FieldChecks()
+  if (change === 'invite') checks.text('/email', input.email, EMAIL, { meaning: EMAIL_MEANING, trim: true })
+  return checks
+    .oneOf('/role', input.role, ROLES)
+    .text('/fullName', input.fullName, NAME, { presence: 'optional' })
+    .text('/phone', input.phone, PHONE, { presence: change === 'invite' ? 'optional' : 'clearable', meaning: PHONE_MEANING })
+    .check('/profiles', input.profiles, 'optional', knownProfiles)
+    .text('/appUrl', input.appUrl, HTTP_URL, { presence: 'optional', meaning: 'an http(s) URL' }).errors
+}
+
+/** The problems of a member's own profile: a name that is not blank, and a phone or `null`. */
+export function profileFieldErrors(input: { fullName: string; phone?: string | null }): FieldError[] {
+  return new FieldChecks()
+    .text('/fullName', input.fullName, NAME, { trim: true })
+    .text('/phone', input.phone, PHONE, { presence: 'clearable', meaning: PHONE_MEANING }).errors
+}
 
 /** What a member looks like to callers: no password hash, and the partner's name beside its id. */
 export type MemberView = Omit<Member, 'passwordHash' | 'organizationId' | 'createdAt'> & { partnerName?: string }

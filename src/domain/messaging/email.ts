@@ -1,4 +1,5 @@
 import type { FieldError } from '../errors'
+import { EMAIL, EMAIL_MEANING, FieldChecks, NAME, type TextRule } from '../shared/fields'
 
 // docs/api.md
 export const EMAIL_PROVIDERS = ['smtp', 'postmark', 'ses', 'sendgrid'] as const
@@ -23,29 +24,24 @@ export interface StoredEmailSettings {
   updatedAt: Date
 }
 
+/** The provider's secret; its shape per provider is the provider adapters' concern (application/ports/email.ts). */
+export const API_KEY = { minLength: 1, maxLength: 2000 } as const satisfies TextRule
+
+/** The problems of proposed email settings; a test message also names its recipient (`toEmail`). */
+export function emailSettingsErrors(input: EmailProviderSettings & { toEmail?: string }, purpose: 'save' | 'test'): FieldError[] {
+  const checks = new FieldChecks()
+    .oneOf('/provider', input.provider, EMAIL_PROVIDERS)
+    .text('/apiKey', input.apiKey, API_KEY)
+    .text('/fromEmail', input.fromEmail, EMAIL, { meaning: EMAIL_MEANING })
+    .text('/fromName', input.fromName, NAME, { presence: 'optional' })
+  if (purpose === 'test') checks.text('/toEmail', input.toEmail, EMAIL, { meaning: EMAIL_MEANING })
+  return checks.errors
+}
+
 export interface EmailMessage {
   to: string
   subject: string
   text: string
-}
-
-/** The key's shape per provider: an SMTP URL for smtp, ACCESS_KEY_ID:SECRET_ACCESS_KEY:REGION for ses. */
-export function apiKeyProblems(provider: EmailProvider, apiKey: string): FieldError[] {
-  if (provider === 'smtp') {
-    const ok = URL.canParse(apiKey) && ['smtp:', 'smtps:'].includes(new URL(apiKey).protocol) && new URL(apiKey).hostname !== ''
-    return ok ? [] : [{ path: '/apiKey', message: 'must be an SMTP URL such as smtp://user:pass@host:587 or smtps://…' }]
-  }
-  if (provider === 'ses') {
-    return parseSesKey(apiKey) ? [] : [{ path: '/apiKey', message: 'must be ACCESS_KEY_ID:SECRET_ACCESS_KEY:REGION' }]
-  }
-  return apiKey.trim() === '' ? [{ path: '/apiKey', message: 'must not be empty' }] : []
-}
-
-export function parseSesKey(apiKey: string): { accessKeyId: string; secretAccessKey: string; region: string } | undefined {
-  const parts = apiKey.split(':')
-  if (parts.length !== 3 || parts.some((p) => p === '')) return undefined
-  const [accessKeyId, secretAccessKey, region] = parts as [string, string, string]
-  return /^[a-z]{2}(-[a-z]+)+-\d$/.test(region) ? { accessKeyId, secretAccessKey, region } : undefined
 }
 
 export function lastFour(secret: string): string {

@@ -1,3 +1,6 @@
+import type { FieldError } from '../errors'
+import { FieldChecks, type TextRule } from '../shared/fields'
+
 // docs/api.md "SMS"
 export const DELIVERY_STATUSES = ['queued', 'sent', 'delivered', 'failed'] as const
 export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number]
@@ -13,7 +16,14 @@ export function optKeywordOf(body: string): 'opt-out' | 'opt-in' | undefined {
   return undefined
 }
 
-export const SMS_BODY_MAX_LENGTH = 1600
+export const SMS_BODY = { minLength: 1, maxLength: 1600 } as const satisfies TextRule
+
+/** The problems of a text staff send: within the bound, and more than spaces. */
+export function smsBodyErrors(body: string): FieldError[] {
+  return new FieldChecks()
+    .text('/body', body, SMS_BODY)
+    .check('/body', body, 'required', (v) => (typeof v === 'string' && v.length > 0 && v.trim() === '' ? 'must not be blank' : undefined)).errors
+}
 
 /**
  * Twilio's message statuses as ours: accepted and queued stay queued, sending and sent are sent,

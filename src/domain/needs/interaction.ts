@@ -1,7 +1,15 @@
+import type { FieldError } from '../errors'
 import type { DeliveryStatus } from '../messaging/sms'
+import { FieldChecks, FREE_TEXT, type TextRule } from '../shared/fields'
 
 export const INTERACTION_CHANNELS = ['sms', 'email', 'note'] as const
 export type InteractionChannel = (typeof INTERACTION_CHANNELS)[number]
+
+export const NOTE_CONTENT = { minLength: 1, ...FREE_TEXT } as const satisfies TextRule
+
+export function noteErrors(content: string): FieldError[] {
+  return new FieldChecks().text('/content', content, NOTE_CONTENT).errors
+}
 
 export interface Interaction {
   id: string

@@ -1,3 +1,8 @@
+import { readContactDetails } from '../constituents/contact'
+import type { FieldError } from '../errors'
+import { FieldChecks, FREE_TEXT, type TextRule } from '../shared/fields'
+import { MAX_NESTING_DEPTH, nestsDeeperThan } from '../shared/nesting'
+
 // docs/api.md "Needs"
 export const NEED_STATUSES = ['NEW', 'IN_PROGRESS', 'PENDING_INTERNAL', 'PENDING_CLIENT', 'RESOLVED', 'ESCALATED'] as const
 export type NeedStatus = (typeof NEED_STATUSES)[number]
@@ -81,8 +86,48 @@ export function changesBetween(before: Need, after: Need): Array<Pick<NeedChange
   }))
 }
 
-/** docs/api.md "Errors": `customFields` at most 16 KiB (as JSON) and 50 keys. */
-export const CUSTOM_FIELDS_LIMITS = { maxBytes: 16 * 1024, maxKeys: 50 } as const
+/** docs/api.md "Errors": `customFields` at most 16 KiB (as JSON) and 50 keys of at most 100 characters. */
+export const CUSTOM_FIELDS_LIMITS = { maxBytes: 16 * 1024, maxKeys: 50, maxKeyLength: 100 } as const
+
+/** What a person sends through the public intake form, in their words. */
+export const PUBLIC_DESCRIPTION = { minLength: 1, ...FREE_TEXT } as const satisfies TextRule
+
+/** `customFields` stays within its limits and its contact keys are valid constituent fields. */
+export function customFieldsErrors(customFields: CustomFields): FieldError[] {
+  const errors: FieldError[] = readContactDetails(customFields, '/customFields').errors
+  const keys = Object.keys(customFields)
+  if (keys.length > CUSTOM_FIELDS_LIMITS.maxKeys) {
+    errors.push({ path: '/customFields', message: `must have at most ${CUSTOM_FIELDS_LIMITS.maxKeys} keys` })
+  }
+  const longKey = keys.find((key) => key.length > CUSTOM_FIELDS_LIMITS.maxKeyLength)
+  if (longKey) errors.push({ path: '/customFields', message: `must have keys of at most ${CUSTOM_FIELDS_LIMITS.maxKeyLength} characters` })
+  if (nestsDeeperThan(customFields)) {
+    // Checked first: measuring the size of a value nested this deep could overflow the stack.
+    errors.push({ path: '/customFields', message: `must nest at most ${MAX_NESTING_DEPTH} levels` })
+  } else if (customFieldsTooLarge(customFields)) {
+    errors.push({ path: '/customFields', message: `must be at most ${CUSTOM_FIELDS_LIMITS.maxBytes} bytes as JSON` })
+  }
+  return errors
+}
+
+/** What staff set on a need, on creation or change; `customFields` is checked as a whole. */
+export interface NeedFields {
+  status?: NeedStatus
+  customFields?: CustomFields
+  isConfidential?: boolean
+}
+
+/** The problems of a need's fields; a public submission (`description` given) also checks what the person wrote. */
+export function needFieldErrors(input: NeedFields & { description?: string }, origin: 'staff' | 'public' = 'staff'): FieldError[] {
+  const checks = new FieldChecks()
+  if (origin === 'public') checks.text('/description', input.description, PUBLIC_DESCRIPTION)
+  checks
+    .oneOf('/status', input.status, NEED_STATUSES, 'optional')
+    .boolean('/isConfidential', input.isConfidential, 'optional')
+    .check('/customFields', input.customFields, 'optional', (v) => (typeof v === 'object' && !Array.isArray(v) ? undefined : 'must be an object'))
+  const customFields = checks.errors.some((e) => e.path === '/customFields') ? [] : customFieldsErrors(input.customFields ?? {})
+  return [...checks.errors, ...customFields]
+}
 
 export function customFieldsTooLarge(customFields: CustomFields): boolean {
   return new TextEncoder().encode(JSON.stringify(customFields)).length > CUSTOM_FIELDS_LIMITS.maxBytes

@@ -1,3 +1,6 @@
+import type { FieldError } from '../errors'
+import { FieldChecks, NAME, type IntegerRule, type TextRule } from '../shared/fields'
+
 // docs/api.md
 export interface Organization {
   id: string
@@ -11,6 +14,30 @@ export interface Organization {
 }
 
 export const DEFAULT_MAX_CONCURRENCY = 5
-export const SLUG_PATTERN = '^[a-z0-9]+(-[a-z0-9]+)*$'
-export const SHORT_CODE_PATTERN = '^[A-Z]{4,6}$'
-export const SLUG_MAX_LENGTH = 63
+/**
+ * SMS messages of one organization in flight at once. At least one: with none, the outbox would never
+ * find a free slot for the organization and its texts would wait for good.
+ */
+export const MAX_CONCURRENCY = { minimum: 1, maximum: 1000 } as const satisfies IntegerRule
+export const SLUG = { pattern: '^[a-z0-9]+(-[a-z0-9]+)*$', maxLength: 63 } as const satisfies TextRule
+export const SHORT_CODE = { pattern: '^[A-Z]{4,6}$', maxLength: 6 } as const satisfies TextRule
+export const TCR_STATUS = { maxLength: 64 } as const satisfies TextRule
+
+/** The settings an org_admin (or the operator, on creation) chooses; `null` clears an optional one. */
+export interface OrganizationFields {
+  name: string
+  slug: string
+  shortCode?: string | null
+  maxConcurrency?: number
+  tcrStatus?: string | null
+}
+
+/** The problems of an organization's settings, on creation and on every update alike. */
+export function organizationFieldErrors(input: OrganizationFields): FieldError[] {
+  return new FieldChecks()
+    .text('/name', input.name, NAME, { trim: true })
+    .text('/slug', input.slug, SLUG, { meaning: 'lowercase letters, digits and single hyphens' })
+    .text('/shortCode', input.shortCode, SHORT_CODE, { presence: 'clearable', meaning: '4 to 6 uppercase letters' })
+    .integer('/maxConcurrency', input.maxConcurrency, MAX_CONCURRENCY, 'optional')
+    .text('/tcrStatus', input.tcrStatus, TCR_STATUS, { presence: 'clearable' }).errors
+}

@@ -92,8 +92,8 @@ describe('need rules', () => {
   describe('customFields size', () => {
     const ofJsonBytes = (bytes: number) => ({ a: 'x'.repeat(bytes - '{"a":""}'.length) })
 
-    test('is at most 16 KiB as JSON and 50 keys', () => {
-      expect(CUSTOM_FIELDS_LIMITS).toEqual({ maxBytes: 16_384, maxKeys: 50 })
+    test('is at most 16 KiB as JSON and 50 keys of at most 100 characters', () => {
+      expect(CUSTOM_FIELDS_LIMITS).toEqual({ maxBytes: 16_384, maxKeys: 50, maxKeyLength: 100 })
     })
 
     test('accepts exactly 16 KiB of JSON', () => {

@@ -17,6 +17,6 @@ describe('partner rules (docs/api.md)', () => {
   })
 
   test('slaHours runs from 1 to 8,760 (a year)', () => {
-    expect(SLA_HOURS).toEqual({ min: 1, max: 8760 })
+    expect(SLA_HOURS).toEqual({ minimum: 1, maximum: 8760 })
   })
 })
