@@ -1,6 +1,6 @@
 /**
- * Typed failures of the domain and the use cases. The HTTP adapter maps each kind to a status once
- * (STYLE "Errors"); nothing else turns an error into a status code.
+ * Typed failures of the domain and the use cases, one `kind` each. The HTTP adapter maps each kind to a
+ * status once (src/adapters/http/problem.ts); nothing else turns an error into a status code.
  */
 export interface FieldError {
   /** JSON-pointer-like path of the offending field, e.g. `/customFields/phone`. */
@@ -8,13 +8,15 @@ export interface FieldError {
   message: string
 }
 
+export type DomainErrorKind = 'invalid' | 'unauthorized' | 'forbidden' | 'not_found' | 'conflict' | 'too_many_requests' | 'unavailable'
+
 export abstract class DomainError extends Error {
-  abstract readonly kind: string
+  abstract readonly kind: DomainErrorKind
 }
 
 /** 400: the request is well-formed but breaks a rule; `errors` names the fields. */
 export class InvalidError extends DomainError {
-  readonly kind = 'invalid'
+  readonly kind = 'invalid' as const
   constructor(
     message: string,
     readonly errors: FieldError[] = [],
@@ -45,7 +47,7 @@ const TOKEN_REFUSALS: Record<TokenRefusal, string> = {
 
 /** 401: no valid credentials. A wrong password never says which part was wrong. */
 export class UnauthorizedError extends DomainError {
-  readonly kind = 'unauthorized'
+  readonly kind = 'unauthorized' as const
   constructor(
     message = 'Missing or invalid credentials',
     /** Set when a bearer token was the credential asked for. */
@@ -60,7 +62,7 @@ export class UnauthorizedError extends DomainError {
 
 /** 403: authenticated, but the permission table does not allow it. */
 export class ForbiddenError extends DomainError {
-  readonly kind = 'forbidden'
+  readonly kind = 'forbidden' as const
   constructor(message = 'You are not allowed to do this') {
     super(message)
   }
@@ -71,7 +73,7 @@ export type ResourceName = 'Need' | 'Constituent' | 'Partner' | 'Member' | 'Hous
 
 /** 404: unknown, or belonging to another organization or partner scope (never revealed). */
 export class NotFoundError extends DomainError {
-  readonly kind = 'not_found'
+  readonly kind = 'not_found' as const
   constructor(readonly resource: ResourceName) {
     super(`${resource} not found`)
   }
@@ -79,12 +81,12 @@ export class NotFoundError extends DomainError {
 
 /** 409: the request conflicts with the current state. */
 export class ConflictError extends DomainError {
-  readonly kind = 'conflict'
+  readonly kind = 'conflict' as const
 }
 
 /** 429: too many attempts; `retryAfterSeconds` goes into `Retry-After`. */
 export class TooManyRequestsError extends DomainError {
-  readonly kind = 'too_many_requests'
+  readonly kind = 'too_many_requests' as const
   constructor(
     readonly retryAfterSeconds: number,
     message = 'Too many requests, try again later',
@@ -95,20 +97,5 @@ export class TooManyRequestsError extends DomainError {
 
 /** 503: a dependency (the database) is not answering; the request may be retried. */
 export class UnavailableError extends DomainError {
-  readonly kind = 'unavailable'
-}
-
-/** 502: an email or SMS provider refused or failed; `title` names which (docs/api.md "Errors"). */
-export class ProviderError extends DomainError {
-  readonly kind = 'provider_failed'
-  constructor(
-    readonly title: 'Failed to send email' | 'SMS provider error',
-    message: string,
-    /** Worth trying again later: network errors, 429 and 5xx. */
-    readonly retryable: boolean,
-    /** No answer came back (network error, timeout): the provider may or may not have taken the message. */
-    readonly outcomeUnknown = false,
-  ) {
-    super(message)
-  }
+  readonly kind = 'unavailable' as const
 }

@@ -256,7 +256,7 @@ if (postgresAvailable()) describe('several instances on one PostgreSQL (issue 6)
         )
         console.log(`database away: GET /api/needs answered ${answer.status} after ${Date.now() - pausedAt} ms`)
         expect({ unavailable, status: answer.status }).toEqual({ unavailable: true, status: 503 })
-        expect(answer.body).toMatchObject({ type: 'about:blank', title: 'Service unavailable', status: 503 })
+        expect(answer.body).toMatchObject({ type: 'tag:intake.example,2026:problems/unavailable', title: 'Service unavailable', status: 503 })
         // The content type, and a write and the readiness check, while it is still away.
         const raw = await fetch(`${server.url}/api/needs`, { headers: { authorization: `Bearer ${api!.token}` } })
         expect(raw.status).toBe(503)

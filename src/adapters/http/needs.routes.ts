@@ -18,6 +18,7 @@ import {
   UpdateNeedBody,
 } from './needs.schemas'
 import { pagedResponse } from './paging'
+import { problemTitles } from './problem'
 import type { RateLimits } from './rate-limits'
 
 // docs/api.md "Needs"
@@ -27,6 +28,7 @@ export function needsRoutes(useCases: UseCases['needs'], authentication: Authent
   return new Elysia({ name: 'needs', prefix: '/api/needs', detail: { tags: ['Needs'] } })
     .use(authentication)
     .use(rateLimits)
+    .use(problemTitles)
     .post(
       '/public',
       async ({ body, set }) => {
@@ -35,6 +37,7 @@ export function needsRoutes(useCases: UseCases['needs'], authentication: Authent
       },
       {
         rateLimit: 'publicIntake',
+        badRequestTitle: 'Bad Request',
         body: PublicNeedBody,
         response: { 201: PublicNeedSchema, ...problems(400, 413, 429) },
         detail: { summary: 'Anonymous need intake', security: [] },

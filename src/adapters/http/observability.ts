@@ -56,7 +56,7 @@ export function observability(logger: Logger, metrics: HttpMetrics, metricsToken
       async ({ request }) => {
         const given = request.headers.get('authorization')
         if (expected && !(given !== null && timingSafeEqual(digest(given), expected))) {
-          return problemResponse(401, 'GET /metrics needs the METRICS_TOKEN as a bearer token', { headers: { 'www-authenticate': 'Bearer realm="metrics"' } })
+          return problemResponse('unauthorized', 'GET /metrics needs the METRICS_TOKEN as a bearer token', { headers: { 'www-authenticate': 'Bearer realm="metrics"' } })
         }
         return new Response(await metrics.render(), { headers: { 'content-type': metrics.contentType } })
       },

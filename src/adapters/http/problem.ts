@@ -1,7 +1,9 @@
 import { Elysia } from 'elysia'
+import { isServiceError, type ErrorKind, type ServiceError } from '../../application/errors'
 import type { Logger } from '../../application/ports/logger'
 import { MAX_NESTING_DEPTH } from '../../domain/shared/nesting'
-import { DomainError, NotFoundError, UnauthorizedError, type FieldError, type ResourceName } from '../../domain/errors'
+import { InvalidError, NotFoundError, TooManyRequestsError, UnauthorizedError, type FieldError, type ResourceName } from '../../domain/errors'
+import { ProviderError } from '../../application/ports/provider-error'
 
 export const MAX_BODY_BYTES = 256 * 1024
 
@@ -17,52 +19,87 @@ export const NESTED_TOO_DEEP = Object.freeze({ nestedTooDeep: true })
 /** What the body parser yields for a body without Content-Length that grows past MAX_BODY_BYTES. */
 export const BODY_TOO_LARGE = Object.freeze({ bodyTooLarge: true })
 
-/** Titles of a 400 where the interface names it differently from "Bad request" (docs/api.md "Errors"). */
-const BAD_REQUEST_TITLES: Record<string, string> = {
-  '/api/needs/public': 'Bad Request',
-  '/api/organizations/settings': 'Invalid request',
-  '/api/organizations/settings/email': 'Invalid input',
-  '/api/organizations/settings/email/test': 'Invalid input',
-}
+/**
+ * Every kind of problem an answer can report: the kinds of the use cases' errors, and those only HTTP
+ * knows (a body too large, a failure of our own). Each has its status, its `type` and its usual title in
+ * the total records below: a kind added without them does not compile.
+ */
+export type ProblemKind = ErrorKind | 'payload_too_large' | 'internal'
 
-/** 404 titles the interface or contract names; any other 404 is "Not found" (docs/api.md "Errors"). */
-const NAMED_NOT_FOUND: ReadonlySet<ResourceName> = new Set(['Need', 'Constituent', 'Partner', 'Member', 'Household match'])
-
-function notFoundTitle(error: DomainError): string {
-  return error instanceof NotFoundError && NAMED_NOT_FOUND.has(error.resource) ? error.message : 'Not found'
-}
-
-const STATUS_OF: Record<string, number> = {
+const STATUS_OF: Record<ProblemKind, number> = {
   invalid: 400,
   unauthorized: 401,
   forbidden: 403,
   not_found: 404,
   conflict: 409,
+  payload_too_large: 413,
   too_many_requests: 429,
+  internal: 500,
   provider_failed: 502,
   unavailable: 503,
 }
 
-const GENERIC_TITLES: Record<number, string> = {
-  400: 'Bad request',
-  401: 'Unauthorized',
-  403: 'Forbidden',
-  404: 'Not found',
-  409: 'Conflict',
-  413: 'Payload too large',
-  429: 'Too many requests',
-  500: 'Internal server error',
-  503: 'Service unavailable',
+/** The usual title; a route may name its 400 otherwise, a resource its 404, a provider its 502. */
+const TITLE_OF: Record<ProblemKind, string> = {
+  invalid: 'Bad request',
+  unauthorized: 'Unauthorized',
+  forbidden: 'Forbidden',
+  not_found: 'Not found',
+  conflict: 'Conflict',
+  payload_too_large: 'Payload too large',
+  too_many_requests: 'Too many requests',
+  internal: 'Internal server error',
+  provider_failed: 'Bad gateway',
+  unavailable: 'Service unavailable',
+}
+
+/**
+ * The problem `type` (RFC 9457 §3.1.1): a tag URI (RFC 4151) per kind, the same on every deployment
+ * whatever its address, so a client can match on it; it names a kind, nothing to fetch (docs/api.md "Errors").
+ */
+export const PROBLEM_TYPE_PREFIX = 'tag:intake.example,2026:problems/'
+const typeOf = (kind: ProblemKind) => `${PROBLEM_TYPE_PREFIX}${kind.replaceAll('_', '-')}`
+
+/** 404 titles the interface names; any other 404 is "Not found" (docs/api.md "Errors"). */
+const NAMED_NOT_FOUND: ReadonlySet<ResourceName> = new Set(['Need', 'Constituent', 'Partner', 'Member', 'Household match'])
+
+/** `badRequestTitle` a route gave its 400s, per request under way (see `problemTitles`). */
+const badRequestTitles = new WeakMap<Request, string>()
+
+/**
+ * `badRequestTitle: '…'` on a route names its 400s where the interface calls them otherwise than "Bad
+ * request" (docs/api.md "Errors"). Set in `transform`, before the body is validated.
+ */
+export const problemTitles = new Elysia({ name: 'problem-titles' }).macro({
+  badRequestTitle: (title: string) => ({
+    transform({ request }) {
+      badRequestTitles.set(request, title)
+    },
+  }),
+})
+
+function titleOf(error: ServiceError, request: Request): string {
+  if (error instanceof InvalidError) return badRequestTitles.get(request) ?? TITLE_OF.invalid
+  if (error instanceof NotFoundError && NAMED_NOT_FOUND.has(error.resource)) return error.message
+  if (error instanceof ProviderError) return error.title
+  return TITLE_OF[error.kind]
+}
+
+function headersOf(error: ServiceError): Record<string, string> | undefined {
+  if (error instanceof TooManyRequestsError) return { 'retry-after': String(error.retryAfterSeconds) }
+  if (error instanceof UnauthorizedError) return { 'www-authenticate': authenticateChallenge(error) }
+  return undefined
 }
 
 export function problemResponse(
-  status: number,
+  kind: ProblemKind,
   detail: string,
   options: { title?: string; errors?: FieldError[]; headers?: Record<string, string> } = {},
 ): Response {
+  const status = STATUS_OF[kind]
   const body = {
-    type: 'about:blank',
-    title: options.title ?? GENERIC_TITLES[status] ?? 'Error',
+    type: typeOf(kind),
+    title: options.title ?? TITLE_OF[kind],
     status,
     detail,
     ...(options.errors?.length ? { errors: options.errors } : {}),
@@ -81,10 +118,6 @@ function authenticateChallenge(error: UnauthorizedError): string {
   const challenge = 'Bearer realm="intake"'
   if (!error.token || error.token === 'missing') return challenge
   return `${challenge}, error="invalid_token", error_description="${error.message.replace(/["\\]/g, '')}"`
-}
-
-function badRequestTitle(path: string): string {
-  return BAD_REQUEST_TITLES[path] ?? 'Bad request'
 }
 
 /** A TypeBox error as a person would say it; unions of literals list their values. */
@@ -122,56 +155,47 @@ export function problemDetails(logger: Logger, isOutage: (error: unknown) => boo
       const length = Number(request.headers.get('content-length') ?? 0)
       // The body is left unread, so the connection cannot carry another request: close it.
       if (length > MAX_BODY_BYTES) {
-        return problemResponse(413, `The request body may be at most ${MAX_BODY_BYTES} bytes`, { headers: { connection: 'close' } })
+        return problemResponse('payload_too_large', `The request body may be at most ${MAX_BODY_BYTES} bytes`, { headers: { connection: 'close' } })
       }
     })
     .onError({ as: 'global' }, ({ code, error, path, request, set }) => {
-      if (error instanceof DomainError) {
-        const status = STATUS_OF[error.kind] ?? 500
-        const title = status === 400 ? badRequestTitle(path) : status === 404 ? notFoundTitle(error) : 'title' in error ? String(error.title) : undefined
-        const headers: Record<string, string> | undefined =
-          'retryAfterSeconds' in error
-            ? { 'retry-after': String(error.retryAfterSeconds) }
-            : error instanceof UnauthorizedError
-              ? { 'www-authenticate': authenticateChallenge(error) }
-              : undefined
-        const errors = 'errors' in error ? (error.errors as FieldError[]) : undefined
-        return problemResponse(status, error.message, { ...(title ? { title } : {}), ...(errors ? { errors } : {}), ...(headers ? { headers } : {}) })
+      if (isServiceError(error)) {
+        const errors = error instanceof InvalidError ? error.errors : undefined
+        const headers = headersOf(error)
+        return problemResponse(error.kind, error.message, { title: titleOf(error, request), ...(errors ? { errors } : {}), ...(headers ? { headers } : {}) })
       }
+      const invalid = (detail: string, errors?: FieldError[]) =>
+        problemResponse('invalid', detail, { title: badRequestTitles.get(request) ?? TITLE_OF.invalid, ...(errors ? { errors } : {}) })
       switch (code) {
         case 'VALIDATION': {
-          if (error.value === BODY_TOO_LARGE) return problemResponse(413, `The request body may be at most ${MAX_BODY_BYTES} bytes`)
-          if (error.value === NUL_IN_BODY) {
-            return problemResponse(400, 'The request body may not contain NUL characters (\\u0000)', { title: badRequestTitle(path) })
-          }
-          if (error.value === NESTED_TOO_DEEP) {
-            return problemResponse(400, `The request body may nest arrays and objects at most ${MAX_NESTING_DEPTH} levels deep`, { title: badRequestTitle(path) })
-          }
-          if (error.value === INVALID_JSON) {
-            return problemResponse(400, 'The request body is not valid JSON', { title: badRequestTitle(path) })
-          }
-          const issues = (error.all as ValidationIssue[]).map((issue) => ({ path: pathOf(error.type, issue), message: describe(issue) }))
-          return problemResponse(400, 'The request is not valid', { title: badRequestTitle(path), errors: issues })
+          if (error.value === BODY_TOO_LARGE) return problemResponse('payload_too_large', `The request body may be at most ${MAX_BODY_BYTES} bytes`)
+          if (error.value === NUL_IN_BODY) return invalid('The request body may not contain NUL characters (\\u0000)')
+          if (error.value === NESTED_TOO_DEEP) return invalid(`The request body may nest arrays and objects at most ${MAX_NESTING_DEPTH} levels deep`)
+          if (error.value === INVALID_JSON) return invalid('The request body is not valid JSON')
+          return invalid(
+            'The request is not valid',
+            (error.all as ValidationIssue[]).map((issue) => ({ path: pathOf(error.type, issue), message: describe(issue) })),
+          )
         }
         case 'PARSE':
-          return problemResponse(400, 'The request body cannot be read', { title: badRequestTitle(path) })
+          return invalid('The request body cannot be read')
         case 'NOT_FOUND':
-          return problemResponse(404, `No route ${request.method} ${new URL(request.url).pathname}`)
+          return problemResponse('not_found', `No route ${request.method} ${new URL(request.url).pathname}`)
         default: {
           if ((error as { code?: string }).code === 'ERR_BODY_TOO_LARGE' || set.status === 413) {
-            return problemResponse(413, `The request body may be at most ${MAX_BODY_BYTES} bytes`)
+            return problemResponse('payload_too_large', `The request body may be at most ${MAX_BODY_BYTES} bytes`)
           }
           if (isOutage(error)) {
             onOutage()
             logger.warn('database unavailable', { path })
-            return problemResponse(503, 'The database is not answering; try again shortly', { headers: { 'retry-after': '5' } })
+            return problemResponse('unavailable', 'The database is not answering; try again shortly', { headers: { 'retry-after': '5' } })
           }
           logger.error('unexpected error', {
             method: request.method,
             path,
             error: error instanceof Error ? (error.stack ?? error.message) : String(error),
           })
-          return problemResponse(500, 'Something went wrong on our side; the request id is in X-Request-Id')
+          return problemResponse('internal', 'Something went wrong on our side; the request id is in X-Request-Id')
         }
       }
     })

@@ -1,4 +1,4 @@
-import { ProviderError } from '../../domain/errors'
+import { ProviderError } from '../../application/ports/provider-error'
 
 const EMAIL = 'Failed to send email' as const
 

@@ -1,7 +1,7 @@
 import { isIP } from 'node:net'
 import nodemailer from 'nodemailer'
 import type { EmailSender } from '../../application/ports/email'
-import { ProviderError } from '../../domain/errors'
+import { ProviderError } from '../../application/ports/provider-error'
 import type { EmailMessage, EmailProviderSettings } from '../../domain/messaging/email'
 import { emailRefused, fromHeader, PROVIDER_TIMEOUT_MS } from './provider-failure'
 import { SmtpHostPolicy } from './smtp-host-policy'

@@ -1,6 +1,6 @@
 import twilio from 'twilio'
 import type { OutgoingSms, SmsSender, SmsWebhookVerifier } from '../../application/ports/sms'
-import { ProviderError } from '../../domain/errors'
+import { ProviderError } from '../../application/ports/provider-error'
 import { isRetryableStatus, PROVIDER_TIMEOUT_MS } from './provider-failure'
 
 const TWILIO_API = 'https://api.twilio.com'

@@ -1,4 +1,4 @@
-import { ProviderError } from '../../domain/errors'
+import { ProviderError } from '../ports/provider-error'
 import { MAX_ATTEMPTS, retryDelayMs, type OutboxMessage, type SmsMessage } from '../../domain/messaging/outbox'
 import { advancesDelivery } from '../../domain/messaging/sms'
 import { DEFAULT_MAX_CONCURRENCY } from '../../domain/organizations/organization'

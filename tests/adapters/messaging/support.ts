@@ -1,5 +1,5 @@
 import { expect } from 'bun:test'
-import { ProviderError } from '../../../src/domain/errors'
+import { ProviderError } from '../../../src/application/ports/provider-error'
 
 export interface CapturedRequest {
   method: string

@@ -3,7 +3,7 @@ import { http, HttpResponse } from 'msw'
 import { setupServer } from 'msw/node'
 import twilio from 'twilio'
 import { TwilioSmsSender, TwilioWebhookVerifier } from '../../../src/adapters/messaging/twilio-sms-sender'
-import { ProviderError } from '../../../src/domain/errors'
+import { ProviderError } from '../../../src/application/ports/provider-error'
 import { captureRequests } from './support'
 
 // docs/api.md "SMS": the Twilio adapter, with Twilio's Messages API answered by msw.

@@ -1,4 +1,4 @@
-import { ProviderError } from '../../../src/domain/errors'
+import { ProviderError } from '../../../src/application/ports/provider-error'
 import { beforeEach, describe, expect, test } from 'bun:test'
 import { MAX_ATTEMPTS } from '../../../src/domain/messaging/outbox'
 import type { Need } from '../../../src/domain/needs/need'

@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, test } from 'bun:test'
 import { OrganizationMailer } from '../../../src/application/messaging/organization-mailer'
-import { ProviderError } from '../../../src/domain/errors'
+import { ProviderError } from '../../../src/application/ports/provider-error'
 import type { EmailMessage } from '../../../src/domain/messaging/email'
 import { failureOf } from '../failure-of'
 import { createMailWorld, refused, type MailWorld } from '../mail-world'

@@ -1,6 +1,7 @@
 import { beforeEach, describe, expect, test } from 'bun:test'
 import { GetEmailSettings, SendTestEmail, UpdateEmailSettings } from '../../../src/application/organizations/email-settings'
-import { ForbiddenError, InvalidError, NotFoundError, ProviderError } from '../../../src/domain/errors'
+import { ProviderError } from '../../../src/application/ports/provider-error'
+import { ForbiddenError, InvalidError, NotFoundError } from '../../../src/domain/errors'
 import type { EmailProvider, EmailProviderSettings } from '../../../src/domain/messaging/email'
 import { PORTS } from '../../../src/main/container'
 import { failureOf, pathsOf } from '../failure-of'
