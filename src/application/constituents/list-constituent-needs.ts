@@ -1,4 +1,4 @@
-import { partnerScopeOf, type Actor } from '../../domain/auth/actor'
+import { seesPartner, type Actor } from '../../domain/auth/actor'
 import { NotFoundError } from '../../domain/errors'
 import type { Need } from '../../domain/needs/need'
 import { redactNeed } from '../../domain/needs/redaction'
@@ -18,8 +18,7 @@ export class ListConstituentNeeds {
     authorize(actor, 'needs:read')
     if (!(await this.repositories.constituents.findById(actor.organizationId, constituentId))) throw new NotFoundError('Constituent')
     const result = await this.repositories.needs.list(actor.organizationId, { constituentId }, page)
-    const scope = partnerScopeOf(actor)
-    const items = result.items.map((need) => redactNeed(actor, scope && need.partnerId !== scope ? { ...need, customFields: {} } : need))
+    const items = result.items.map((need) => redactNeed(actor, seesPartner(actor, need.partnerId) ? need : { ...need, customFields: {} }))
     return { ...result, items }
   }
 }

@@ -1,4 +1,4 @@
-import { partnerScopeOf, type Actor } from '../../domain/auth/actor'
+import { scopeOf, type Actor } from '../../domain/auth/actor'
 import type { MemberView } from '../../domain/members/member'
 import type { Page, PageRequest } from '../../domain/shared/page'
 import { authorize } from '../auth/authorize'
@@ -11,8 +11,9 @@ export class ListMembers {
 
   async execute(actor: Actor, page: PageRequest): Promise<Page<MemberView>> {
     authorize(actor, 'members:list')
-    const scope = partnerScopeOf(actor)
-    const filter = scope ? { partnerId: scope } : {}
+    const scope = scopeOf(actor)
+    if (scope.kind === 'none') return { items: [], total: 0 }
+    const filter = scope.kind === 'partner' ? { partnerId: scope.partnerId } : {}
     const result = await this.repositories.members.list(actor.organizationId, filter, page)
     const partners = await partnersById(this.repositories, actor.organizationId)
     return { ...result, items: result.items.map((m) => memberView(m, partners)) }

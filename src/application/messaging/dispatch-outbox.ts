@@ -1,5 +1,5 @@
 import { ProviderError } from '../ports/provider-error'
-import { MAX_ATTEMPTS, retryDelayMs, type OutboxMessage, type SmsMessage } from '../../domain/messaging/outbox'
+import { MAX_ATTEMPTS, retryDelayMs, type ClaimedOutboxMessage, type SmsMessage } from '../../domain/messaging/outbox'
 import { advancesDelivery } from '../../domain/messaging/sms'
 import { DEFAULT_MAX_CONCURRENCY } from '../../domain/organizations/organization'
 import type { Clock } from '../ports/clock'
@@ -45,11 +45,11 @@ export class DispatchOutbox {
   ) {}
 
   /** Claims what the organizations' free slots allow; the caller delivers each. */
-  claim(): Promise<OutboxMessage[]> {
+  claim(): Promise<ClaimedOutboxMessage[]> {
     const now = this.clock.now()
     const lockedUntil = new Date(now.getTime() + this.options.leaseMs)
     return this.unitOfWork.run(async (r) => {
-      const claimed: OutboxMessage[] = []
+      const claimed: ClaimedOutboxMessage[] = []
       for (const organizationId of await r.outbox.organizationsWithDue(now, CLAIM_BATCH)) {
         await r.organizations.lockForUpdate(organizationId) // workers of other processes count after us
         const organization = await r.organizations.findById(organizationId)
@@ -68,7 +68,7 @@ export class DispatchOutbox {
   }
 
   /** Sends one claimed message and records the outcome. Never throws: failures are recorded or logged. */
-  async deliver(message: OutboxMessage): Promise<void> {
+  async deliver(message: ClaimedOutboxMessage): Promise<void> {
     try {
       const providerMessageId = await this.send(message)
       this.metrics.sent(message.payload.channel)
@@ -80,11 +80,11 @@ export class DispatchOutbox {
     }
   }
 
-  private async send(message: OutboxMessage): Promise<string | undefined> {
+  private async send(message: ClaimedOutboxMessage): Promise<string | undefined> {
     const { payload } = message
     if (payload.channel === 'email') return (await this.mailer.send(message.organizationId, payload.email)).messageId
     const earlier = this.inDoubt(message)
-      ? await this.findEarlierSend(payload.sms, message.inFlightSince!).catch((error: unknown) => {
+      ? await this.findEarlierSend(payload.sms, message.inFlightSince).catch((error: unknown) => {
           throw new StillInDoubt(`could not ask the provider about an earlier attempt: ${error instanceof Error ? error.message : String(error)}`)
         })
       : undefined
@@ -102,9 +102,9 @@ export class DispatchOutbox {
    * An earlier attempt began and nobody knows how it ended: its claim lapsed (the worker died) or it was
    * rescheduled without an answer (a timeout).
    */
-  private inDoubt(message: OutboxMessage): boolean {
-    const claimedAt = message.lockedUntil!.getTime() - this.options.leaseMs
-    return message.inFlightSince !== undefined && message.inFlightSince.getTime() < claimedAt
+  private inDoubt(message: ClaimedOutboxMessage): boolean {
+    const claimedAt = message.lockedUntil.getTime() - this.options.leaseMs
+    return message.inFlightSince.getTime() < claimedAt
   }
 
   /** The provider's id of this text if the interrupted attempt did reach it: one no interaction has yet. */
@@ -116,8 +116,8 @@ export class DispatchOutbox {
     return undefined
   }
 
-  private async recordSent(r: Repositories, message: OutboxMessage, providerMessageId: string | undefined): Promise<void> {
-    const settled = await r.outbox.markSent(message.id, message.lockedUntil!, this.clock.now(), providerMessageId)
+  private async recordSent(r: Repositories, message: ClaimedOutboxMessage, providerMessageId: string | undefined): Promise<void> {
+    const settled = await r.outbox.markSent(message.id, message.lockedUntil, this.clock.now(), providerMessageId)
     if (settled && message.payload.channel === 'sms') {
       const early = providerMessageId ? await r.interactions.takeEarlyStatus(providerMessageId) : undefined
       const status = early && advancesDelivery('sent', early) ? early : 'sent'
@@ -126,7 +126,7 @@ export class DispatchOutbox {
     if (!settled) this.logger.warn('outbox outcome came after the claim lapsed', { messageId: message.id })
   }
 
-  private async recordFailure(message: OutboxMessage, error: unknown): Promise<void> {
+  private async recordFailure(message: ClaimedOutboxMessage, error: unknown): Promise<void> {
     const attempts = message.attempts + 1
     const known = error instanceof ProviderError || error instanceof StillInDoubt
     const reason = known ? error.message : 'unexpected error while sending'
@@ -134,7 +134,7 @@ export class DispatchOutbox {
     // A text that may have reached the provider is asked about before it is tried again.
     const inDoubt = error instanceof StillInDoubt || (error instanceof ProviderError && error.outcomeUnknown)
     if (!known) this.logger.error('outbox delivery failed', { messageId: message.id, error: String(error) })
-    const fence = message.lockedUntil!
+    const fence = message.lockedUntil
     const final = !retryable || attempts >= MAX_ATTEMPTS
     this.metrics.failed(message.payload.channel, final)
     await this.unitOfWork.run(async (r) => {

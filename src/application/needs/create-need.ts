@@ -1,4 +1,4 @@
-import { partnerScopeOf, type Actor } from '../../domain/auth/actor'
+import { seesPartner, type Actor } from '../../domain/auth/actor'
 import { ForbiddenError, InvalidError } from '../../domain/errors'
 import { needFieldErrors, type Need, type NeedFields } from '../../domain/needs/need'
 import { redactNeed } from '../../domain/needs/redaction'
@@ -23,8 +23,7 @@ export class CreateNeed {
 
   async execute(actor: Actor, input: CreateNeedInput): Promise<Need> {
     authorize(actor, 'needs:create')
-    const scope = partnerScopeOf(actor)
-    if (scope && input.partnerId !== scope) throw new ForbiddenError('Partner members create needs for their own partner only')
+    if (!seesPartner(actor, input.partnerId)) throw new ForbiddenError('Partner members create needs for their own partner only')
     InvalidError.throwIfAny(needFieldErrors(input), 'The need has invalid fields')
     const customFields = input.customFields ?? {}
 

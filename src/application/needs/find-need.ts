@@ -1,4 +1,4 @@
-import { partnerScopeOf, type Actor } from '../../domain/auth/actor'
+import { seesPartner, type Actor } from '../../domain/auth/actor'
 import { NotFoundError } from '../../domain/errors'
 import { normalizeReferenceNumber, type Need } from '../../domain/needs/need'
 import type { Repositories } from '../ports/repositories'
@@ -13,7 +13,6 @@ export async function findVisibleNeed(r: Repositories, actor: Actor, idOrReferen
   const need = UUID.test(idOrReference)
     ? await r.needs.findById(actor.organizationId, idOrReference.toLowerCase())
     : await r.needs.findByReferenceNumber(actor.organizationId, normalizeReferenceNumber(idOrReference))
-  const scope = partnerScopeOf(actor)
-  if (!need || (scope && need.partnerId !== scope)) throw new NotFoundError('Need')
+  if (!need || !seesPartner(actor, need.partnerId)) throw new NotFoundError('Need')
   return need
 }

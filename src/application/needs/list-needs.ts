@@ -1,4 +1,4 @@
-import { partnerScopeOf, type Actor } from '../../domain/auth/actor'
+import { scopeOf, type Actor } from '../../domain/auth/actor'
 import type { Need } from '../../domain/needs/need'
 import { redactNeed } from '../../domain/needs/redaction'
 import type { Page, PageRequest } from '../../domain/shared/page'
@@ -11,9 +11,9 @@ export class ListNeeds {
 
   async execute(actor: Actor, filter: NeedFilter, page: PageRequest): Promise<Page<Need>> {
     authorize(actor, 'needs:read')
-    const scope = partnerScopeOf(actor)
-    if (scope && filter.partnerId && filter.partnerId !== scope) return { items: [], total: 0 }
-    const result = await this.repositories.needs.list(actor.organizationId, { ...filter, ...(scope ? { partnerId: scope } : {}) }, page)
+    const scope = scopeOf(actor)
+    if (scope.kind === 'none' || (scope.kind === 'partner' && filter.partnerId && filter.partnerId !== scope.partnerId)) return { items: [], total: 0 }
+    const result = await this.repositories.needs.list(actor.organizationId, { ...filter, ...(scope.kind === 'partner' ? { partnerId: scope.partnerId } : {}) }, page)
     return { ...result, items: result.items.map((need) => redactNeed(actor, need)) }
   }
 }

@@ -7,7 +7,7 @@ import type { Role } from '../../domain/auth/roles'
 import type { Invitation } from '../../domain/members/invitation'
 import type { Member } from '../../domain/members/member'
 import type { StoredEmailSettings } from '../../domain/messaging/email'
-import type { OutboxMessage } from '../../domain/messaging/outbox'
+import type { ClaimedOutboxMessage, OutboxMessage } from '../../domain/messaging/outbox'
 import type { DeliveryStatus } from '../../domain/messaging/sms'
 import type { Interaction } from '../../domain/needs/interaction'
 import type { Need, NeedChange, NeedStatus } from '../../domain/needs/need'
@@ -106,7 +106,7 @@ export interface OutboxRepository {
    * `lockedUntil`. A pending one starts its attempt now (`inFlightSince`); a lapsed one keeps the time its
    * interrupted attempt began.
    */
-  claimDue(organizationId: string, now: Date, limit: number, lockedUntil: Date): Promise<OutboxMessage[]>
+  claimDue(organizationId: string, now: Date, limit: number, lockedUntil: Date): Promise<ClaimedOutboxMessage[]>
   /** Each answers false, changing nothing, when the claim `fence` no longer holds the message. */
   markSent(id: string, fence: Date, at: Date, providerMessageId: string | undefined): Promise<boolean>
   /**

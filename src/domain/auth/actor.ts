@@ -6,14 +6,23 @@ export interface Actor {
   organizationId: string
   role: Role
   profiles: readonly Profile[]
-  /** Set for partner roles: the one partner whose needs the actor may see. */
+  /** The member's partner. It confines partner roles (see `scopeOf`); other roles see the whole organization. */
   partnerId?: string
 }
 
-/** The partner an actor is confined to, or undefined when it sees the whole organization. */
-export function partnerScopeOf(actor: Actor): string | undefined {
-  return isPartnerRole(actor.role) ? (actor.partnerId ?? NO_PARTNER) : undefined
+/**
+ * Whose records an actor sees: the whole organization's (roles that are not partner roles), its own
+ * partner's (partner roles), or nobody's (a partner role whose member names no partner).
+ */
+export type ActorScope = { kind: 'organization' } | { kind: 'partner'; partnerId: string } | { kind: 'none' }
+
+export function scopeOf(actor: Actor): ActorScope {
+  if (!isPartnerRole(actor.role)) return { kind: 'organization' }
+  return actor.partnerId ? { kind: 'partner', partnerId: actor.partnerId } : { kind: 'none' }
 }
 
-/** A partner role without a partner sees nothing: scope it to an id no record has. */
-const NO_PARTNER = '00000000-0000-0000-0000-000000000000'
+/** Whether the actor sees what belongs to `partnerId`. */
+export function seesPartner(actor: Actor, partnerId: string): boolean {
+  const scope = scopeOf(actor)
+  return scope.kind === 'organization' || (scope.kind === 'partner' && scope.partnerId === partnerId)
+}

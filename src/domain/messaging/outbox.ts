@@ -37,6 +37,17 @@ export interface OutboxMessage {
   sentAt?: Date
 }
 
+/**
+ * A message a worker holds, as a claim answers it: `sending`, with the end of its claim (`lockedUntil`,
+ * which also fences the outcome) and the start of its unfinished attempts (`inFlightSince`, this claim's
+ * own time unless an earlier attempt was interrupted).
+ */
+export type ClaimedOutboxMessage = Omit<OutboxMessage, 'status' | 'lockedUntil' | 'inFlightSince'> & {
+  status: 'sending'
+  lockedUntil: Date
+  inFlightSince: Date
+}
+
 /** At most this many tries; then the message is failed for good (docs/api.md "SMS"). */
 export const MAX_ATTEMPTS = 5
 

@@ -5,7 +5,7 @@ import { ConflictError } from '../../../src/domain/errors'
 import type { Invitation } from '../../../src/domain/members/invitation'
 import type { Member } from '../../../src/domain/members/member'
 import type { StoredEmailSettings } from '../../../src/domain/messaging/email'
-import type { OutboxMessage } from '../../../src/domain/messaging/outbox'
+import type { ClaimedOutboxMessage, OutboxMessage } from '../../../src/domain/messaging/outbox'
 import { FIRST_REFERENCE_NUMBER } from '../../../src/domain/needs/need'
 import type { Organization } from '../../../src/domain/organizations/organization'
 import type { Partner } from '../../../src/domain/partners/partner'
@@ -418,7 +418,7 @@ export function describeMembersSettingsOutboxContract({ read, write, anOrganizat
       const claim = (organizationId: string, now: Date, limit: number, lockedUntil: Date) =>
         boxWrite((r) => r.outbox.claimDue(organizationId, now, limit, lockedUntil))
       /** A message as a claim leaves it: sending until `lockedUntil`, its current attempt begun at `inFlightSince`. */
-      const claimed = (message: OutboxMessage, lockedUntil: Date, inFlightSince: Date): OutboxMessage => ({ ...message, status: 'sending', lockedUntil, inFlightSince })
+      const claimed = (message: OutboxMessage, lockedUntil: Date, inFlightSince: Date): ClaimedOutboxMessage => ({ ...message, status: 'sending', lockedUntil, inFlightSince })
       const sorted = (values: string[]) => [...values].sort()
       /** A message under a claim of `lockedUntil`, as a worker that died would leave it. */
       const underClaim = (organizationId: string, lockedUntil: Date, overrides: Partial<OutboxMessage> = {}) =>

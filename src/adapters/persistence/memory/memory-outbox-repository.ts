@@ -1,5 +1,5 @@
 import type { OutboxRepository } from '../../../application/ports/repositories'
-import type { OutboxMessage } from '../../../domain/messaging/outbox'
+import type { ClaimedOutboxMessage, OutboxMessage } from '../../../domain/messaging/outbox'
 import { copy } from './memory-store'
 import { MemoryRepository } from './memory-repository'
 
@@ -24,9 +24,12 @@ export class MemoryOutboxRepository extends MemoryRepository implements OutboxRe
       .filter((m) => m.organizationId === organizationId && this.isDue(m, now))
       .sort((a, b) => a.nextAttemptAt.getTime() - b.nextAttemptAt.getTime() || (a.id < b.id ? -1 : 1))
       .slice(0, Math.max(0, limit))
-    // Copies of the caller's dates: a record is stored as a value (memory-store.ts).
-    for (const m of due) Object.assign(m, { status: 'sending', lockedUntil: new Date(lockedUntil), inFlightSince: m.inFlightSince ?? new Date(now) })
-    return due.map(copy)
+    return due.map((m) => {
+      const claimed: ClaimedOutboxMessage = { ...m, status: 'sending', lockedUntil, inFlightSince: m.inFlightSince ?? now }
+      // Copies of the caller's dates: a record is stored as a value (memory-store.ts).
+      this.t.outbox.set(m.id, copy(claimed))
+      return copy(claimed)
+    })
   }
   markSent(id: string, fence: Date, at: Date, providerMessageId: string | undefined) {
     return this.settle(id, fence, { status: 'sent', sentAt: at, providerMessageId })

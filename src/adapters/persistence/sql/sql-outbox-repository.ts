@@ -1,6 +1,6 @@
 import { and, asc, count, eq, gt, inArray, lte, min, or } from 'drizzle-orm'
 import type { OutboxRepository } from '../../../application/ports/repositories'
-import type { OutboxMessage, OutboxPayload, OutboxStatus } from '../../../domain/messaging/outbox'
+import type { ClaimedOutboxMessage, OutboxMessage, OutboxPayload, OutboxStatus } from '../../../domain/messaging/outbox'
 import type * as schema from '../sqlite/schema'
 import { SqlRepository, nullable, present } from './sql-repository'
 
@@ -57,9 +57,9 @@ export class SqlOutboxRepository extends SqlRepository implements OutboxReposito
         .orderBy(asc(this.s.outbox.nextAttemptAt), asc(this.s.outbox.id))
         .limit(limit),
     )
-    const claimed = rows.map((row) => {
+    const claimed = rows.map((row): ClaimedOutboxMessage => {
       const message = toOutboxMessage(row)
-      return { ...message, status: 'sending' as const, lockedUntil, inFlightSince: message.inFlightSince ?? now }
+      return { ...message, status: 'sending', lockedUntil, inFlightSince: message.inFlightSince ?? now }
     })
     for (const m of claimed) {
       await this.db.update(this.s.outbox).set({ status: 'sending', lockedUntil, inFlightSince: m.inFlightSince }).where(eq(this.s.outbox.id, m.id))
