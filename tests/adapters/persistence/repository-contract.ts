@@ -101,6 +101,29 @@ export function describeRepositories(name: string, make: () => Promise<Repositor
       expect(await fixture.persistence.ping()).toBe(true)
     })
 
+    test('a lookup sees the writes of the transaction it runs in, transaction after transaction', async () => {
+      // The lookups made on every request are prepared once per database (PostgreSQL shares them between the
+      // pool and every transaction): each run must still read through the transaction at hand.
+      const kept = anOrganization()
+      const undone = anOrganization()
+      await write(async (r) => {
+        await r.organizations.insert(kept)
+        expect(await r.organizations.findById(kept.id)).toEqual(kept)
+      })
+      const rolledBack = write(async (r) => {
+        expect(await r.organizations.findById(kept.id)).toEqual(kept)
+        await r.organizations.insert(undone)
+        expect(await r.organizations.findById(undone.id)).toEqual(undone)
+        throw new Error('undo')
+      })
+      await expect(rolledBack).rejects.toThrow('undo')
+      expect(await read().organizations.findById(undone.id)).toBeUndefined()
+      await write(async (r) => {
+        expect(await r.organizations.findById(undone.id)).toBeUndefined()
+        expect(await r.organizations.findById(kept.id)).toEqual(kept)
+      })
+    })
+
     describe('organizations', () => {
       test('keeps every optional field through insert and find', async () => {
         const organization = anOrganization({ shortCode: 'FBNK', tcrStatus: 'APPROVED', phoneNumber: '+15551230000', maxConcurrency: 7, createdAt: minute(3) })

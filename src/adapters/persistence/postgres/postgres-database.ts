@@ -5,6 +5,7 @@ import type { Repositories } from '../../../application/ports/repositories'
 import type { UnitOfWork } from '../../../application/ports/unit-of-work'
 import { applyMigrations, type Migration } from '../sql/bundled-migrations'
 import { driverError } from '../sql/sql-dialect'
+import { PreparedStatements } from '../sql/prepared-statements'
 import { sqlRepositories, type SqlDb } from '../sql/sql-repositories'
 import { POSTGRES_MIGRATIONS } from './migrations'
 import { postgresDialect } from './postgres-dialect'
@@ -43,6 +44,8 @@ export class PostgresDatabase implements Persistence, UnitOfWork {
   readonly unitOfWork: UnitOfWork = this
   private readonly client: postgres.Sql
   private readonly db: SqlDb
+  /** Shared by the pool's repositories and every transaction's: built once, bound to where they run. */
+  private readonly statements = new PreparedStatements(postgresDialect.bindStatement)
 
   constructor(url: string, options: { maxConnections?: number } = {}) {
     this.client = postgres(url, {
@@ -54,7 +57,7 @@ export class PostgresDatabase implements Persistence, UnitOfWork {
     })
     // Same query builder as SQLite's at run time (sql-repositories.ts explains the cast).
     this.db = drizzle({ client: this.client, schema }) as unknown as SqlDb
-    this.repositories = sqlRepositories(this.db, postgresDialect)
+    this.repositories = sqlRepositories(this.db, postgresDialect, this.statements)
   }
 
   /** Applies what the database has not seen yet, one instance at a time (an advisory lock). */
@@ -73,7 +76,7 @@ export class PostgresDatabase implements Persistence, UnitOfWork {
 
   run<T>(work: (repositories: Repositories) => Promise<T>): Promise<T> {
     const db = this.db as unknown as { transaction<R>(fn: (tx: SqlDb) => Promise<R>): Promise<R> }
-    return db.transaction((tx) => work(sqlRepositories(tx, postgresDialect)))
+    return db.transaction((tx) => work(sqlRepositories(tx, postgresDialect, this.statements)))
   }
 
   async ping(): Promise<boolean> {

@@ -18,10 +18,28 @@ interface Lockable<Q> {
   for(strength: 'update' | 'no key update', config?: { skipLocked?: boolean }): Q
 }
 
+/** Drizzle's own parts this file reaches into: the session of a database or transaction, and its client. */
+interface WithSession {
+  _: { session: { client: unknown } }
+}
+
+/**
+ * A prepared statement of drizzle's postgres-js driver holds the SQL text, its parameters and how to read
+ * its rows, none of which depends on a connection, and the client it was built on (a private `client`): the
+ * pool, or the connection of the transaction that first ran it. Run on another db, it is viewed with that
+ * db's client in place, so one statement serves the pool and every transaction. (postgres-js prepares the
+ * text on each connection of its own accord.) The contract suite checks a statement sees its transaction.
+ */
+function bindToSession(statement: object, db: unknown) {
+  if (!('client' in statement)) throw new Error('drizzle-orm changed its postgres-js prepared query: it has no client to bind')
+  return Object.create(statement, { client: { value: (db as WithSession)._.session.client } })
+}
+
 /** PostgreSQL: a GIN text-search index for search, row locks for claims and counts, constraint names. */
 export const postgresDialect: SqlDialect = {
   // Same table and column names and JS types as SQLite's (see sql-repositories.ts).
   tables: tables as unknown as typeof sqliteSchema,
+  bindStatement: bindToSession,
 
   constituentSearch(organizationId, query) {
     if (query.kind === 'email') return and(eq(c.organizationId, organizationId), eq(c.emailKey, query.email))!

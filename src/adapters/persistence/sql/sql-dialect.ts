@@ -1,3 +1,4 @@
+import type { BindStatement } from './prepared-statements'
 import type { SQL } from 'drizzle-orm'
 import type { Constituent } from '../../../domain/constituents/constituent'
 import { searchTermsOf, type ConstituentQuery } from '../../../domain/constituents/search'
@@ -18,6 +19,8 @@ export interface SqlDialect {
   lockRow<Q>(query: Q): Q
   /** The unique index a failed write ran into, as `table.column`, or undefined for any other error. */
   uniqueViolation(error: unknown): string | undefined
+  /** A prepared statement as it runs on `db`, the pool or a transaction (prepared-statements.ts). */
+  bindStatement: BindStatement
 }
 
 /** The driver's own error: drizzle wraps it (DrizzleQueryError) with the query as message and it as cause. */

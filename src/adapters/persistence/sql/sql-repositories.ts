@@ -1,4 +1,5 @@
 import type { Repositories } from '../../../application/ports/repositories'
+import { PreparedStatements } from './prepared-statements'
 import type { SqlDialect } from './sql-dialect'
 import { SqlConstituentRepository } from './sql-constituent-repository'
 import { SqlEmailSettingsRepository } from './sql-email-settings-repository'
@@ -17,21 +18,25 @@ import { SqlSmsOptOutRepository } from './sql-sms-opt-out-repository'
 
 export type { SqlDb } from './sql-repository'
 
-/** Repositories over one database or transaction, in the given dialect. */
-export function sqlRepositories(db: SqlDb, dialect: SqlDialect): Repositories {
+/**
+ * Repositories over one database or transaction, in the given dialect. `statements` are the database's
+ * prepared statements: a unit of work gives every transaction's repositories the same ones, so each is
+ * built once for the life of the process.
+ */
+export function sqlRepositories(db: SqlDb, dialect: SqlDialect, statements = new PreparedStatements(dialect.bindStatement)): Repositories {
   return {
-    organizations: new SqlOrganizationRepository(db, dialect),
-    partners: new SqlPartnerRepository(db, dialect),
-    members: new SqlMemberRepository(db, dialect),
-    needs: new SqlNeedRepository(db, dialect),
-    interactions: new SqlInteractionRepository(db, dialect),
-    constituents: new SqlConstituentRepository(db, dialect),
-    householdMatches: new SqlHouseholdMatchRepository(db, dialect),
-    refreshTokens: new SqlRefreshTokenRepository(db, dialect),
-    loginAttempts: new SqlLoginAttemptRepository(db, dialect),
-    invitations: new SqlInvitationRepository(db, dialect),
-    emailSettings: new SqlEmailSettingsRepository(db, dialect),
-    outbox: new SqlOutboxRepository(db, dialect),
-    smsOptOuts: new SqlSmsOptOutRepository(db, dialect),
+    organizations: new SqlOrganizationRepository(db, dialect, statements),
+    partners: new SqlPartnerRepository(db, dialect, statements),
+    members: new SqlMemberRepository(db, dialect, statements),
+    needs: new SqlNeedRepository(db, dialect, statements),
+    interactions: new SqlInteractionRepository(db, dialect, statements),
+    constituents: new SqlConstituentRepository(db, dialect, statements),
+    householdMatches: new SqlHouseholdMatchRepository(db, dialect, statements),
+    refreshTokens: new SqlRefreshTokenRepository(db, dialect, statements),
+    loginAttempts: new SqlLoginAttemptRepository(db, dialect, statements),
+    invitations: new SqlInvitationRepository(db, dialect, statements),
+    emailSettings: new SqlEmailSettingsRepository(db, dialect, statements),
+    outbox: new SqlOutboxRepository(db, dialect, statements),
+    smsOptOuts: new SqlSmsOptOutRepository(db, dialect, statements),
   }
 }

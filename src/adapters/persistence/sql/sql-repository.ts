@@ -4,6 +4,7 @@ import type { SQLiteTable } from 'drizzle-orm/sqlite-core'
 import { UNIQUE_CONFLICTS } from '../../../application/ports/repositories'
 import { ConflictError } from '../../../domain/errors'
 import type * as schema from '../sqlite/schema'
+import type { PreparedStatements } from './prepared-statements'
 import type { SqlDialect } from './sql-dialect'
 
 /**
@@ -23,28 +24,22 @@ export function nullable<T>(value: T | undefined): T | null {
   return value ?? null
 }
 
-/** What every repository shares: the database (or transaction), and the dialect's tables and ways. */
+/**
+ * What every repository shares: the database (or transaction), the dialect's tables and ways, and the
+ * database's prepared statements, which outlive the repositories of one transaction.
+ */
 export abstract class SqlRepository {
   constructor(
     protected readonly db: SqlDb,
     protected readonly dialect: SqlDialect,
+    private readonly statements: PreparedStatements,
   ) {}
   protected get s() {
     return this.dialect.tables
   }
-  private readonly statements = new Map<string, { execute(values: Record<string, unknown>): unknown }>()
-  /**
-   * A query built once and run many times with new values (`sql.placeholder`): building a query with the
-   * query builder costs several times more than reading a row, so the lookups made on every request
-   * (who is calling, which need) are kept prepared. `name` identifies the statement to the database.
-   */
-  protected async prepared<Row>(name: string, build: () => unknown, values: Record<string, unknown>): Promise<Row[]> {
-    let statement = this.statements.get(name)
-    if (!statement) {
-      statement = (build() as { prepare(name: string): { execute(values: Record<string, unknown>): unknown } }).prepare(name)
-      this.statements.set(name, statement)
-    }
-    return (await statement.execute(values)) as Row[]
+  /** A query built once (on first use) and run with new `values` (`sql.placeholder`) on this repository's db. */
+  protected prepared<Row>(name: string, build: () => unknown, values: Record<string, unknown>): Promise<Row[]> {
+    return this.statements.run<Row>(name, build, values, this.db)
   }
   /**
    * Inserts a whole row (every column of `table` but `omit`) through a prepared statement. A column's encoder

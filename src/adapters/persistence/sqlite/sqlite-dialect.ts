@@ -22,6 +22,8 @@ export const sqliteDialect: SqlDialect = {
 
   skipLocked: (query) => query,
   lockRow: (query) => query,
+  // A bun:sqlite statement belongs to its connection; each connection has its own repositories and statements.
+  bindStatement: (statement) => statement,
 
   uniqueViolation(error) {
     const message = String(driverError(error)?.message ?? '')
