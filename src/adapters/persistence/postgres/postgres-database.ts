@@ -1,4 +1,5 @@
-import { drizzle } from 'drizzle-orm/postgres-js'
+import type { PgDatabase } from 'drizzle-orm/pg-core'
+import { drizzle, type PostgresJsDatabase, type PostgresJsQueryResultHKT } from 'drizzle-orm/postgres-js'
 import postgres from 'postgres'
 import type { MigrationOutcome, Persistence } from '../../../application/ports/persistence'
 import type { Repositories } from '../../../application/ports/repositories'
@@ -35,6 +36,16 @@ const OUTAGE_CODES = new Set([
 ])
 
 /**
+ * The database or a transaction as the repositories see it. Their code is written once against SQLite's
+ * query-builder types, which PostgreSQL's classes cannot be typed as (docs/architecture.md "Two databases,
+ * one repository code"); at run time both builders take the same calls, and the tables' row types are
+ * checked equal at compile time (`PostgresRowsMatchSqlite`, postgres-dialect.ts).
+ */
+function shared(db: PgDatabase<PostgresJsQueryResultHKT, typeof schema>): SqlDb {
+  return db as unknown as SqlDb
+}
+
+/**
  * PostgreSQL through the `postgres` client: a pool shared by requests, transactions through drizzle. The
  * client reconnects on its own, so the service survives a database restart: requests fail with 503 while it
  * is away and succeed again after.
@@ -43,7 +54,7 @@ export class PostgresDatabase implements Persistence, UnitOfWork {
   readonly repositories: Repositories
   readonly unitOfWork: UnitOfWork = this
   private readonly client: postgres.Sql
-  private readonly db: SqlDb
+  private readonly db: PostgresJsDatabase<typeof schema>
   /** Shared by the pool's repositories and every transaction's: built once, bound to where they run. */
   private readonly statements = new PreparedStatements(postgresDialect.bindStatement)
 
@@ -55,9 +66,8 @@ export class PostgresDatabase implements Persistence, UnitOfWork {
       idle_timeout: 60,
       onnotice: () => {},
     })
-    // Same query builder as SQLite's at run time (sql-repositories.ts explains the cast).
-    this.db = drizzle({ client: this.client, schema }) as unknown as SqlDb
-    this.repositories = sqlRepositories(this.db, postgresDialect, this.statements)
+    this.db = drizzle({ client: this.client, schema })
+    this.repositories = sqlRepositories(shared(this.db), postgresDialect, this.statements)
   }
 
   /** Applies what the database has not seen yet, one instance at a time (an advisory lock). */
@@ -75,8 +85,7 @@ export class PostgresDatabase implements Persistence, UnitOfWork {
   }
 
   run<T>(work: (repositories: Repositories) => Promise<T>): Promise<T> {
-    const db = this.db as unknown as { transaction<R>(fn: (tx: SqlDb) => Promise<R>): Promise<R> }
-    return db.transaction((tx) => work(sqlRepositories(tx, postgresDialect, this.statements)))
+    return this.db.transaction((tx) => work(sqlRepositories(shared(tx), postgresDialect, this.statements)))
   }
 
   async ping(): Promise<boolean> {

@@ -1,4 +1,4 @@
-import { and, eq, sql } from 'drizzle-orm'
+import { and, eq, sql, type InferInsertModel, type InferSelectModel } from 'drizzle-orm'
 import type * as sqliteSchema from '../sqlite/schema'
 import { driverError, organizationToken, queryPrefixes, type SqlDialect } from '../sql/sql-dialect'
 import * as tables from './schema'
@@ -17,6 +17,29 @@ const UNIQUE_INDEXES: Record<string, string> = {
 interface Lockable<Q> {
   for(strength: 'update' | 'no key update', config?: { skipLocked?: boolean }): Q
 }
+
+/** True when A and B are the same type, not merely assignable one to the other. */
+type Same<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false
+
+type Sqlite = typeof sqliteSchema
+type Postgres = typeof tables
+
+/** Per table: whether PostgreSQL's rows read and write the same JS types as SQLite's (every column, nullability, defaults). */
+type RowsAgree = {
+  [K in keyof Sqlite | keyof Postgres]: K extends keyof Sqlite & keyof Postgres
+    ? Same<InferSelectModel<Sqlite[K]>, InferSelectModel<Postgres[K]>> extends true
+      ? Same<InferInsertModel<Sqlite[K]>, InferInsertModel<Postgres[K]>>
+      : false
+    : false
+}
+
+/**
+ * Compiles only while every table of each schema has a twin in the other with the same row types (the error
+ * names the table): what the cast of `tables` below relies on. The query builders themselves cannot be
+ * shared (docs/architecture.md "Two databases, one repository code").
+ */
+export type PostgresRowsMatchSqlite = AllTrue<RowsAgree>
+type AllTrue<T extends { [K in keyof T]: true }> = T
 
 /** Drizzle's own parts this file reaches into: the session of a database or transaction, and its client. */
 interface WithSession {
@@ -37,7 +60,7 @@ function bindToSession(statement: object, db: unknown) {
 
 /** PostgreSQL: a GIN text-search index for search, row locks for claims and counts, constraint names. */
 export const postgresDialect: SqlDialect = {
-  // Same table and column names and JS types as SQLite's (see sql-repositories.ts).
+  // Same table and column names and row types as SQLite's (PostgresRowsMatchSqlite above).
   tables: tables as unknown as typeof sqliteSchema,
   bindStatement: bindToSession,
 
