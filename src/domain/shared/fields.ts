@@ -79,7 +79,7 @@ export class FieldChecks {
     return this.check(path, value, presence, (v) => (values.includes(v as string) ? undefined : `must be one of: ${values.join(', ')}`))
   }
 
-  /** A list of at most `maxItems` (without repeats when `unique`), each item passing `item`. */
+  /** A list of at most `maxItems` (without repeats when `uniqueItems`), each item passing `item`. */
   list(path: string, value: unknown, rule: ListRule, item: (v: unknown) => string | undefined, presence?: Presence): this {
     return this.check(path, value, presence, (v) => {
       if (!Array.isArray(v)) return 'must be a list'
@@ -92,10 +92,9 @@ export class FieldChecks {
 
   /** A rule of its own: `problem` answers what is wrong with a given value, or undefined. */
   check(path: string, value: unknown, presence: Presence = 'required', problem: (value: unknown) => string | undefined): this {
-    const absent = value === undefined || value === null
     if (value === undefined && presence !== 'required') return this
     if (value === null && presence === 'clearable') return this
-    const message = absent ? 'is required' : problem(value)
+    const message = value === undefined ? 'is required' : value === null ? 'must not be null' : problem(value)
     if (message) this.errors.push({ path, message })
     return this
   }
