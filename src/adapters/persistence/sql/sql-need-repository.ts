@@ -39,7 +39,7 @@ export class SqlNeedRepository extends SqlRepository implements NeedRepository {
     const t = this.s.needs
     const [row] = await this.prepared<typeof t.$inferSelect>(
       `need_by_${column}`,
-      () => this.db.select().from(t).where(and(eq(t.organizationId, sql.placeholder('organizationId')), eq(t[column], sql.placeholder('value')))).limit(1),
+      () => this.db.select().from(t).where(and(eq(t.organizationId, sql.placeholder('organizationId')), eq(t[column], sql.placeholder('value')))),
       { organizationId, value },
     )
     return row ? toNeed(row) : undefined

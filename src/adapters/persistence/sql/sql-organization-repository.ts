@@ -19,7 +19,7 @@ export class SqlOrganizationRepository extends SqlRepository implements Organiza
     const t = this.s.organizations
     const [row] = await this.prepared<typeof t.$inferSelect>(
       'organization_by_id',
-      () => this.db.select().from(t).where(eq(t.id, sql.placeholder('id'))).limit(1),
+      () => this.db.select().from(t).where(eq(t.id, sql.placeholder('id'))),
       { id },
     )
     if (!row) return undefined

@@ -33,7 +33,7 @@ export class SqlPartnerRepository extends SqlRepository implements PartnerReposi
     const t = this.s.partners
     const [row] = await this.prepared<typeof t.$inferSelect>(
       'partner_by_id',
-      () => this.db.select().from(t).where(and(eq(t.id, sql.placeholder('id')), eq(t.organizationId, sql.placeholder('organizationId')))).limit(1),
+      () => this.db.select().from(t).where(and(eq(t.id, sql.placeholder('id')), eq(t.organizationId, sql.placeholder('organizationId')))),
       { id, organizationId },
     )
     return row ? toPartner(row) : undefined

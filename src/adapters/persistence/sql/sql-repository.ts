@@ -37,7 +37,11 @@ export abstract class SqlRepository {
   protected get s() {
     return this.dialect.tables
   }
-  /** A query built once (on first use) and run with new `values` (`sql.placeholder`) on this repository's db. */
+  /**
+   * A query built once (on first use) and run with new `values` (`sql.placeholder`) on this repository's db.
+   * Lookups by a unique key carry no `.limit(1)`: drizzle binds the limit as a parameter, and on SQLite a
+   * bound LIMIT costs more than the lookup itself (15 µs against 5).
+   */
   protected prepared<Row>(name: string, build: () => unknown, values: Record<string, unknown>): Promise<Row[]> {
     return this.statements.run<Row>(name, build, values, this.db)
   }
