@@ -16,7 +16,10 @@ export type SqlDb = BunSQLiteDatabase<typeof schema>
 
 /** Drops null columns: absent optional fields are omitted, not null (docs/api.md "Errors"). */
 export function present<T extends Record<string, unknown>>(row: T): { [K in keyof T]: Exclude<T[K], null> } {
-  return Object.fromEntries(Object.entries(row).filter(([, value]) => value !== null)) as never
+  // A plain loop: every row read goes through here, and entries/filter/fromEntries cost several times more.
+  const kept: Record<string, unknown> = {}
+  for (const key in row) if (row[key] !== null) kept[key] = row[key]
+  return kept as never
 }
 
 /** Optional fields written as NULL so an update can clear them. */
