@@ -139,6 +139,10 @@ async function database(needs: number): Promise<{ url: string; bare: string }> {
       await sql.unsafe(`CREATE DATABASE ${name}`)
       await seed(url.toString(), plan, progress)
       process.stderr.write('\n')
+      // What autovacuum does soon after a bulk load: without statistics the planner skips the search index.
+      const seeded = postgres(url.toString(), { max: 1, onnotice: () => {} })
+      await seeded`ANALYZE`
+      await seeded.end()
     }
     await sql.end()
     return { url: url.toString(), bare: url.toString() }
