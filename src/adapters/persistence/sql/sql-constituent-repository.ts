@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, ne, type SQL } from 'drizzle-orm'
+import { and, asc, count, desc, eq, ne, sql, type SQL } from 'drizzle-orm'
 import type { SQLiteColumn } from 'drizzle-orm/sqlite-core'
 import type { ConstituentRepository } from '../../../application/ports/repositories'
 import type { Constituent, Household } from '../../../domain/constituents/constituent'
@@ -33,7 +33,7 @@ function constituentRow(c: Constituent) {
 
 export class SqlConstituentRepository extends SqlRepository implements ConstituentRepository {
   async insert(c: Constituent) {
-    await this.db.insert(this.s.constituents).values(constituentRow(c))
+    await this.preparedInsert('constituent_insert', this.s.constituents, constituentRow(c), ['seq'])
   }
   async update(c: Constituent) {
     const { id, organizationId, createdAt: _createdAt, ...fields } = constituentRow(c)
@@ -46,29 +46,36 @@ export class SqlConstituentRepository extends SqlRepository implements Constitue
     await this.db.delete(this.s.constituents).where(and(eq(this.s.constituents.id, id), eq(this.s.constituents.organizationId, organizationId)))
   }
   async findById(organizationId: string, id: string) {
-    const [row] = await this.db
-      .select()
-      .from(this.s.constituents)
-      .where(and(eq(this.s.constituents.organizationId, organizationId), eq(this.s.constituents.id, id)))
-      .limit(1)
+    const t = this.s.constituents
+    const [row] = await this.prepared<typeof t.$inferSelect>(
+      'constituent_by_id',
+      () => this.db.select().from(t).where(and(eq(t.organizationId, sql.placeholder('organizationId')), eq(t.id, sql.placeholder('id')))),
+      { organizationId, id },
+    )
     return row ? toConstituent(row) : undefined
   }
   async findByMatchKeys(organizationId: string, keys: MatchKeys, excludeId: string, limitPerKey: number) {
-    const lookups: Array<[SQLiteColumn, string | undefined]> = [
-      [this.s.constituents.phone, keys.phone],
-      [this.s.constituents.emailKey, keys.email],
-      [this.s.constituents.nameBirthKey, keys.nameAndBirth],
-      [this.s.constituents.lastStreetKey, keys.lastNameAndStreet],
+    const t = this.s.constituents
+    const lookups: Array<[string, SQLiteColumn, string | undefined]> = [
+      ['phone', t.phone, keys.phone],
+      ['email', t.emailKey, keys.email],
+      ['name_birth', t.nameBirthKey, keys.nameAndBirth],
+      ['last_street', t.lastStreetKey, keys.lastNameAndStreet],
     ]
     const found = new Map<string, Constituent>()
-    for (const [column, value] of lookups) {
+    for (const [key, column, value] of lookups) {
       if (value === undefined) continue
       // One indexed equality per key, bounded: the cost does not grow with the organization.
-      const rows = await this.db
-        .select()
-        .from(this.s.constituents)
-        .where(and(eq(this.s.constituents.organizationId, organizationId), eq(column, value), ne(this.s.constituents.id, excludeId)))
-        .limit(limitPerKey)
+      const rows = await this.prepared<typeof t.$inferSelect>(
+        `constituents_by_${key}`,
+        () =>
+          this.db
+            .select()
+            .from(t)
+            .where(and(eq(t.organizationId, sql.placeholder('organizationId')), eq(column, sql.placeholder('value')), ne(t.id, sql.placeholder('excludeId'))))
+            .limit(sql.placeholder('limit')),
+        { organizationId, value, excludeId, limit: limitPerKey },
+      )
       for (const row of rows) found.set(row.id, toConstituent(row))
     }
     return [...found.values()]
@@ -106,7 +113,7 @@ export class SqlConstituentRepository extends SqlRepository implements Constitue
     return rows.map(toConstituent)
   }
   async insertHousehold(h: Household) {
-    await this.db.insert(this.s.households).values(h)
+    await this.preparedInsert('household_insert', this.s.households, { ...h })
   }
   async deleteHouseholdIfUnused(organizationId: string, householdId: string) {
     const used = and(eq(this.s.households.organizationId, organizationId), eq(this.s.households.id, householdId))

@@ -39,11 +39,12 @@ export class SqlPartnerRepository extends SqlRepository implements PartnerReposi
     return row ? toPartner(row) : undefined
   }
   async listAll(organizationId: string) {
-    const rows = await this.db
-      .select()
-      .from(this.s.partners)
-      .where(eq(this.s.partners.organizationId, organizationId))
-      .orderBy(asc(this.s.partners.createdAt), asc(this.s.partners.id))
+    const t = this.s.partners
+    const rows = await this.prepared<typeof t.$inferSelect>(
+      'partners_of_organization',
+      () => this.db.select().from(t).where(eq(t.organizationId, sql.placeholder('organizationId'))).orderBy(asc(t.createdAt), asc(t.id)),
+      { organizationId },
+    )
     return rows.map(toPartner)
   }
   async clearDefaultExcept(organizationId: string, keepId: string) {
