@@ -8,7 +8,7 @@ import { createTestDatabase, postgresAvailable } from '../support/postgres'
 import { ApiClient, killAllServers, runCli, ServeProcess, waitFor, type Program } from './cli-process'
 
 // Issue 10: `npm run build` gives one executable that runs with nothing beside it: no Bun, no Node, no
-// node_modules, no source folder. Built once here (about a second), copied into empty folders, run with a
+// node_modules, no source folder. Built once here (a few seconds), copied into empty folders, run with a
 // clean environment (PATH names an empty folder, HOME a temporary one).
 
 const ROOT = join(import.meta.dir, '..', '..')
@@ -26,7 +26,7 @@ beforeAll(() => {
     env: { ...process.env, PATH: `${dirname(process.execPath)}:${process.env.PATH}` },
   })
   if (build.exitCode !== 0) throw new Error(`npm run build failed:\n${build.stderr.toString()}${build.stdout.toString()}`)
-})
+}, 120_000) // a second or two on an idle machine; far more on a busy one, and a timeout kills the build
 
 afterAll(async () => {
   await killAllServers()
