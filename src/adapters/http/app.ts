@@ -1,5 +1,6 @@
 import './production-mode'
 import './formats'
+import './validation-messages'
 import { Elysia } from 'elysia'
 import type { Logger } from '../../application/ports/logger'
 import type { Persistence } from '../../application/ports/persistence'

@@ -1,3 +1,4 @@
+import { meaningful } from './validation-messages'
 import type { TNull, TOptional, TUnion } from '@sinclair/typebox'
 import { t, type TSchema } from 'elysia'
 import type { Constituent } from '../../domain/constituents/constituent'
@@ -15,7 +16,7 @@ const fields = {
   email: t.String(EMAIL),
   addressStreet: Name,
   addressCity: Name,
-  addressState: t.String({ pattern: `^(${US_STATE_CODES.join('|')})$`, maxLength: 2, description: 'Two-letter US state or territory code' }),
+  addressState: t.String({ pattern: meaningful(`^(${US_STATE_CODES.join('|')})$`, 'a two-letter US state or territory code such as NY'), maxLength: 2, description: 'Two-letter US state or territory code' }),
   addressZip: t.String({ ...ZIP, description: 'Five-digit ZIP code' }),
   dateOfBirth: t.String({ pattern: DATE_PATTERN, format: 'date', maxLength: 10, description: 'YYYY-MM-DD, a real date' }),
 }

@@ -1,3 +1,4 @@
+import { meaningful } from './validation-messages'
 import { t } from 'elysia'
 import { INTERACTION_CHANNELS, NOTE_CONTENT, type Interaction } from '../../domain/needs/interaction'
 import { DELIVERY_STATUSES, SMS_BODY } from '../../domain/messaging/sms'
@@ -67,7 +68,7 @@ export const ListNeedsQuery = t.Object(
     status: t.Optional(
       t.String({
         maxLength: 200,
-        pattern: `^(${NEED_STATUSES.join('|')})(,(${NEED_STATUSES.join('|')}))*$`,
+        pattern: meaningful(`^(${NEED_STATUSES.join('|')})(,(${NEED_STATUSES.join('|')}))*$`, `one or more of ${NEED_STATUSES.join(', ')}, separated by commas`),
         description: 'One status or a comma-separated list',
       }),
     ),

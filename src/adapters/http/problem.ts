@@ -120,20 +120,23 @@ function authenticateChallenge(error: UnauthorizedError): string {
   return `${challenge}, error="invalid_token", error_description="${error.message.replace(/["\\]/g, '')}"`
 }
 
-/** A TypeBox error as a person would say it; unions of literals list their values. */
-function describe(error: { summary?: string; message: string; schema?: { anyOf?: Array<{ const?: unknown; type?: unknown }> } }): string {
-  const literals = error.schema?.anyOf?.map((s) => s.const).filter((v) => v !== undefined)
-  if (literals && literals.length > 0) return `must be one of: ${literals.join(', ')}`
-  // A query number Elysia could not coerce ("abc"): its schema is a union of integer forms.
-  if (error.schema?.anyOf?.some((s) => s.type === 'integer')) return 'must be a whole number'
-  return error.summary ?? error.message
+/**
+ * Each field once, with one message (validation-messages.ts words them): a missing field is said to be
+ * required, not also to be of the wrong type.
+ */
+function fieldErrors(type: string, issues: ValidationIssue[]): FieldError[] {
+  const byPath = new Map<string, string>()
+  for (const issue of issues) {
+    const path = pathOf(type, issue)
+    if (!byPath.has(path) || issue.message === 'is required') byPath.set(path, issue.message)
+  }
+  return [...byPath].map(([path, message]) => ({ path, message }))
 }
 
 interface ValidationIssue {
   path: string
-  summary?: string
   message: string
-  schema?: { anyOf?: Array<{ const?: unknown; type?: unknown }>; title?: string }
+  schema?: { title?: string }
 }
 
 /** Where a failed value sits: a JSON pointer into the body, or `query/…` and `params/…`. */
@@ -172,10 +175,7 @@ export function problemDetails(logger: Logger, isOutage: (error: unknown) => boo
           if (error.value === NUL_IN_BODY) return invalid('The request body may not contain NUL characters (\\u0000)')
           if (error.value === NESTED_TOO_DEEP) return invalid(`The request body may nest arrays and objects at most ${MAX_NESTING_DEPTH} levels deep`)
           if (error.value === INVALID_JSON) return invalid('The request body is not valid JSON')
-          return invalid(
-            'The request is not valid',
-            (error.all as ValidationIssue[]).map((issue) => ({ path: pathOf(error.type, issue), message: describe(issue) })),
-          )
+          return invalid('The request is not valid', fieldErrors(error.type, error.all as ValidationIssue[]))
         }
         case 'PARSE':
           return invalid('The request body cannot be read')

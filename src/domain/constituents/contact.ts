@@ -17,6 +17,7 @@ export type ContactField = (typeof CONTACT_FIELDS)[number]
 export type ContactDetails = Partial<Record<ContactField, string>>
 
 export const ZIP = { pattern: '^[0-9]{5}$', maxLength: 5 } as const satisfies TextRule
+export const ZIP_MEANING = 'a five-digit ZIP code'
 export const DATE_PATTERN = '^[0-9]{4}-[0-9]{2}-[0-9]{2}$'
 /** Names and address lines: blank means absent, so no minimum. */
 export const CONTACT_TEXT = { maxLength: NAME.maxLength } as const satisfies TextRule
@@ -50,7 +51,7 @@ const checks: Record<ContactField, (v: string) => string | undefined> = {
   email: shaped(EMAIL, EMAIL_MEANING),
   dateOfBirth: (v) => (isCalendarDate(v) ? undefined : 'must be a real date written YYYY-MM-DD'),
   addressState: (v) => (US_STATES.has(v) ? undefined : 'must be a two-letter US state or territory code such as NY'),
-  addressZip: shaped(ZIP, 'a five-digit ZIP code'),
+  addressZip: shaped(ZIP, ZIP_MEANING),
 }
 
 /**

@@ -21,6 +21,8 @@ export const DEFAULT_MAX_CONCURRENCY = 5
 export const MAX_CONCURRENCY = { minimum: 1, maximum: 1000 } as const satisfies IntegerRule
 export const SLUG = { pattern: '^[a-z0-9]+(-[a-z0-9]+)*$', maxLength: 63 } as const satisfies TextRule
 export const SHORT_CODE = { pattern: '^[A-Z]{4,6}$', maxLength: 6 } as const satisfies TextRule
+export const SLUG_MEANING = 'lowercase letters, digits and single hyphens'
+export const SHORT_CODE_MEANING = '4 to 6 uppercase letters'
 export const TCR_STATUS = { maxLength: 64 } as const satisfies TextRule
 
 /** The settings an org_admin (or the operator, on creation) chooses; `null` clears an optional one. */
@@ -36,8 +38,8 @@ export interface OrganizationFields {
 export function organizationFieldErrors(input: OrganizationFields): FieldError[] {
   return new FieldChecks()
     .text('/name', input.name, NAME, { trim: true })
-    .text('/slug', input.slug, SLUG, { meaning: 'lowercase letters, digits and single hyphens' })
-    .text('/shortCode', input.shortCode, SHORT_CODE, { presence: 'clearable', meaning: '4 to 6 uppercase letters' })
+    .text('/slug', input.slug, SLUG, { meaning: SLUG_MEANING })
+    .text('/shortCode', input.shortCode, SHORT_CODE, { presence: 'clearable', meaning: SHORT_CODE_MEANING })
     .integer('/maxConcurrency', input.maxConcurrency, MAX_CONCURRENCY, 'optional')
     .text('/tcrStatus', input.tcrStatus, TCR_STATUS, { presence: 'clearable' }).errors
 }

@@ -32,7 +32,7 @@ export const PHONE = { pattern: '^\\+[1-9][0-9]{1,14}$', maxLength: 16 } as cons
 export const HTTP_URL = { pattern: '^https?://\\S+$', maxLength: 2000 } as const satisfies TextRule
 
 export const EMAIL_MEANING = 'an email address'
-export const PHONE_MEANING = 'an E.164 phone number such as +15551234567'
+export const PHONE_MEANING = 'a phone number in international form, like +15035550101'
 
 const compiled = new Map<string, RegExp>()
 export function matches(value: string, pattern: string): boolean {

@@ -172,7 +172,7 @@ describe('applyContactChanges', () => {
 
   test('paths have no prefix by default, as for a constituent body', () => {
     expect(applyContactChanges(current, { phone: '5551234567' }).errors).toEqual([
-      { path: '/phone', message: 'must be an E.164 phone number such as +15551234567' },
+      { path: '/phone', message: 'must be a phone number in international form, like +15035550101' },
     ])
   })
 
