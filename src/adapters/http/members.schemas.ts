@@ -35,7 +35,7 @@ export const InviteMemberBody = Body({
 export const ResendInvitationBody = Body({ appUrl: InviteMemberBody.properties.appUrl })
 
 export const UpdateMemberBody = Body({
-  role: RoleSchema,
+  role: t.Optional(RoleSchema),
   partnerId: t.Optional(Uuid),
   phone: t.Optional(t.Union([Phone, t.Null()])),
   profiles: t.Optional(Profiles),
@@ -43,7 +43,7 @@ export const UpdateMemberBody = Body({
 
 export const ProfileSchema = t.Object({ id: Uuid, email: t.String(), fullName: t.Optional(t.String()), phone: t.Optional(t.String()) })
 
-export const UpdateProfileBody = Body({ fullName: t.String(NAME), phone: t.Optional(t.Union([Phone, t.Null()])) })
+export const UpdateProfileBody = Body({ fullName: t.Optional(t.String(NAME)), phone: t.Optional(t.Union([Phone, t.Null()])) })
 
 export const AcceptInviteBody = Body({
   token: t.String({ minLength: 1, maxLength: 512 }),

@@ -57,7 +57,7 @@ export const PublicNeedBody = Body({
 
 export const UpdateNeedBody = Body({
   status: t.Optional(NeedStatusSchema),
-  assignedTo: t.Optional(Uuid),
+  assignedTo: t.Optional(t.Union([Uuid, t.Null()], { description: 'A member of the organization; null unassigns the need' })),
   partnerId: t.Optional(Uuid),
   customFields: t.Optional(CustomFieldsSchema),
   isConfidential: t.Optional(t.Boolean()),

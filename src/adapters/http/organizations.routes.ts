@@ -21,8 +21,8 @@ const SettingsSchema = t.Object({
 })
 
 const UpdateSettingsBody = Body({
-  name: t.String(NAME),
-  slug: t.String({ ...SLUG, description: 'Lowercase letters, digits, single hyphens' }),
+  name: t.Optional(t.String(NAME)),
+  slug: t.Optional(t.String({ ...SLUG, description: 'Lowercase letters, digits, single hyphens' })),
   shortCode: t.Optional(t.Union([t.String({ ...SHORT_CODE, description: '4 to 6 uppercase letters' }), t.Null()])),
   maxConcurrency: t.Optional(BodyInteger({ ...MAX_CONCURRENCY, description: `SMS messages in flight at once (default ${DEFAULT_MAX_CONCURRENCY})` })),
   tcrStatus: t.Optional(t.Union([t.String(TCR_STATUS), t.Null()])),

@@ -8,8 +8,9 @@ import type { UnitOfWork } from '../ports/unit-of-work'
 import { memberView, partnersById } from './member-view'
 
 // docs/api.md "Permissions" and "Members and invitations"
+/** A partial update: a field left out is unchanged; `phone: null` clears the phone. */
 export interface UpdateMemberInput {
-  role: Role
+  role?: Role
   partnerId?: string
   /** `null` clears it. */
   phone?: string | null
@@ -27,14 +28,15 @@ export class UpdateMember {
       if (!before) throw new NotFoundError('Member')
       // Both who the member is and what it becomes must be within the actor's reach.
       assertMayManage(actor, before.role, before.partnerId)
+      const role = input.role ?? before.role
       // A partner role keeps its partner unless told otherwise; other roles have none.
-      const partnerId = input.partnerId ?? (isPartnerRole(input.role) ? before.partnerId : undefined)
-      assertRoleFitsPartner(input.role, partnerId)
-      assertMayManage(actor, input.role, partnerId)
+      const partnerId = input.partnerId ?? (isPartnerRole(role) ? before.partnerId : undefined)
+      assertRoleFitsPartner(role, partnerId)
+      assertMayManage(actor, role, partnerId)
       if (input.profiles) assertMayGrantProfiles(actor, before.profiles, input.profiles)
       const partners = await partnersById(r, actor.organizationId)
       if (partnerId && !partners.has(partnerId)) throw InvalidError.field('/partnerId', 'must name a partner of this organization')
-      const losesAnAdmin = before.role === 'org_admin' && input.role !== 'org_admin' && before.isConfirmed
+      const losesAnAdmin = before.role === 'org_admin' && role !== 'org_admin' && before.isConfirmed
       if (losesAnAdmin) await r.organizations.lockForUpdate(actor.organizationId) // two admins demoting each other
       if (losesAnAdmin && (await r.members.countConfirmedByRole(actor.organizationId, 'org_admin')) <= 1) {
         throw new ConflictError('This is the last org_admin: make another member org_admin first')
@@ -42,7 +44,7 @@ export class UpdateMember {
       const { partnerId: _old, phone: _phone, ...rest } = before
       const after: Member = {
         ...rest,
-        role: input.role,
+        role,
         profiles: input.profiles ? [...new Set(input.profiles)] : before.profiles,
         ...(partnerId ? { partnerId } : {}),
         ...(input.phone === undefined ? (before.phone ? { phone: before.phone } : {}) : input.phone === null ? {} : { phone: input.phone }),

@@ -12,9 +12,9 @@ import { findVisibleNeed } from './find-need'
 import { checkNeedReferences } from './need-references'
 
 // docs/api.md "Needs"
-/** `customFields` replaces the whole object. */
+/** A partial update: a field left out is unchanged; `customFields` replaces the whole object; `assignedTo: null` unassigns. */
 export interface UpdateNeedInput extends NeedFields {
-  assignedTo?: string
+  assignedTo?: string | null
   partnerId?: string
 }
 
@@ -43,10 +43,13 @@ export class UpdateNeed {
       const newPartner = input.partnerId !== undefined && input.partnerId !== before.partnerId
       const { partner } = await checkNeedReferences(r, actor.organizationId, {
         ...(newPartner ? { partnerId: input.partnerId } : {}),
-        ...(input.assignedTo !== undefined && input.assignedTo !== before.assignedTo ? { assignedTo: input.assignedTo } : {}),
+        ...(typeof input.assignedTo === 'string' && input.assignedTo !== before.assignedTo ? { assignedTo: input.assignedTo } : {}),
       })
 
-      const after: Need = { ...before, ...definedOnly(input) }
+      const { assignedTo, ...fields } = input
+      const after: Need = { ...before, ...definedOnly(fields) }
+      if (typeof assignedTo === 'string') after.assignedTo = assignedTo
+      if (assignedTo === null) delete after.assignedTo
       // Contact keys the actor cannot see were not in what it read back, so their absence is no removal.
       if (input.customFields) after.customFields = { ...hiddenPart(actor, before.customFields), ...input.customFields }
       if (partner && isOpen(after.status)) after.dueDate = dueDateFor(before.createdAt, partner.slaHours)

@@ -8,8 +8,8 @@ import type { UnitOfWork } from '../ports/unit-of-work'
 // docs/api.md
 export type OrganizationSettings = Omit<Organization, 'createdAt'>
 
-/** `shortCode` left out: unchanged; `null`: cleared (new needs then use the REQ prefix). */
-export type UpdateOrganizationSettingsInput = OrganizationFields
+/** A partial update: a field left out is unchanged; `null` clears `shortCode` (new needs then use REQ) or `tcrStatus`. */
+export type UpdateOrganizationSettingsInput = Partial<OrganizationFields>
 
 function settingsOf({ createdAt: _createdAt, ...settings }: Organization): OrganizationSettings {
   return settings
@@ -32,8 +32,7 @@ export class UpdateOrganizationSettings {
 
   async execute(actor: Actor, input: UpdateOrganizationSettingsInput): Promise<OrganizationSettings> {
     authorize(actor, 'organization:settings')
-    InvalidError.throwIfAny(organizationFieldErrors(input), 'The organization settings are not valid')
-    const name = input.name.trim()
+    InvalidError.throwIfAny(organizationFieldErrors(input, false), 'The organization settings are not valid')
     return this.unitOfWork.run(async (r) => {
       const before = await r.organizations.findById(actor.organizationId)
       if (!before) throw new NotFoundError('Organization')
@@ -42,8 +41,8 @@ export class UpdateOrganizationSettings {
       const nextTcrStatus = input.tcrStatus === undefined ? tcrStatus : (input.tcrStatus ?? undefined)
       const after: Organization = {
         ...rest,
-        name,
-        slug: input.slug,
+        name: input.name?.trim() ?? before.name,
+        slug: input.slug ?? before.slug,
         maxConcurrency: input.maxConcurrency ?? before.maxConcurrency,
         ...(nextShortCode ? { shortCode: nextShortCode } : {}),
         ...(nextTcrStatus ? { tcrStatus: nextTcrStatus } : {}),

@@ -36,16 +36,17 @@ export class GetProfile {
 export class UpdateProfile {
   constructor(private readonly unitOfWork: UnitOfWork) {}
 
-  async execute(actor: Actor, input: { fullName: string; phone?: string | null }): Promise<Profile> {
+  /** A partial update: a field left out is unchanged; `phone: null` clears the phone. */
+  async execute(actor: Actor, input: { fullName?: string; phone?: string | null }): Promise<Profile> {
     authorize(actor, 'profile:update')
     InvalidError.throwIfAny(profileFieldErrors(input), 'The profile has invalid fields')
-    const fullName = input.fullName.trim()
     return this.unitOfWork.run(async (r) => {
       const member = await r.members.findById(actor.organizationId, actor.memberId)
       if (!member) throw new NotFoundError('Member')
       const { phone: _phone, ...rest } = member
       const phone = input.phone === undefined ? member.phone : (input.phone ?? undefined)
-      const updated = { ...rest, fullName, ...(phone ? { phone } : {}) }
+      const fullName = input.fullName?.trim() ?? member.fullName
+      const updated = { ...rest, ...(fullName ? { fullName } : {}), ...(phone ? { phone } : {}) }
       await r.members.update(updated)
       return profileOf(updated)
     })

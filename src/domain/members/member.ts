@@ -48,22 +48,22 @@ export interface MemberFields {
 const knownProfiles = (profiles: unknown) =>
   Array.isArray(profiles) && profiles.every((p) => PROFILES.includes(p)) ? undefined : `must list profiles among: ${PROFILES.join(', ')}`
 
-/** The problems of an invitation (`email` and `role` required) or of a change to a member (`role` required, no `email`). */
+/** The problems of an invitation (`email` and `role` required) or of a change to a member (all optional, no `email`). */
 export function memberFieldErrors(input: Partial<MemberFields>, change: 'invite' | 'update'): FieldError[] {
   const checks = new FieldChecks()
   if (change === 'invite') checks.text('/email', input.email, EMAIL, { meaning: EMAIL_MEANING, trim: true })
   return checks
-    .oneOf('/role', input.role, ROLES)
+    .oneOf('/role', input.role, ROLES, change === 'invite' ? 'required' : 'optional')
     .text('/fullName', input.fullName, NAME, { presence: 'optional' })
     .text('/phone', input.phone, PHONE, { presence: change === 'invite' ? 'optional' : 'clearable', meaning: PHONE_MEANING })
     .check('/profiles', input.profiles, 'optional', knownProfiles)
     .text('/appUrl', input.appUrl, HTTP_URL, { presence: 'optional', meaning: 'an http(s) URL' }).errors
 }
 
-/** The problems of a member's own profile: a name that is not blank, and a phone or `null`. */
-export function profileFieldErrors(input: { fullName: string; phone?: string | null }): FieldError[] {
+/** The problems of a change to a member's own profile: a name that is not blank, a phone or `null`; both optional. */
+export function profileFieldErrors(input: { fullName?: string; phone?: string | null }): FieldError[] {
   return new FieldChecks()
-    .text('/fullName', input.fullName, NAME, { trim: true })
+    .text('/fullName', input.fullName, NAME, { trim: true, presence: 'optional' })
     .text('/phone', input.phone, PHONE, { presence: 'clearable', meaning: PHONE_MEANING }).errors
 }
 

@@ -34,11 +34,15 @@ export interface OrganizationFields {
   tcrStatus?: string | null
 }
 
-/** The problems of an organization's settings, on creation and on every update alike. */
-export function organizationFieldErrors(input: OrganizationFields): FieldError[] {
+/**
+ * The problems of an organization's settings, on creation (`whole`: name and slug required) and on every
+ * update alike (a partial update: what is left out stays as it is).
+ */
+export function organizationFieldErrors(input: Partial<OrganizationFields>, whole = true): FieldError[] {
+  const presence = whole ? 'required' : 'optional'
   return new FieldChecks()
-    .text('/name', input.name, NAME, { trim: true })
-    .text('/slug', input.slug, SLUG, { meaning: SLUG_MEANING })
+    .text('/name', input.name, NAME, { trim: true, presence })
+    .text('/slug', input.slug, SLUG, { meaning: SLUG_MEANING, presence })
     .text('/shortCode', input.shortCode, SHORT_CODE, { presence: 'clearable', meaning: SHORT_CODE_MEANING })
     .integer('/maxConcurrency', input.maxConcurrency, MAX_CONCURRENCY, 'optional')
     .text('/tcrStatus', input.tcrStatus, TCR_STATUS, { presence: 'clearable' }).errors

@@ -514,7 +514,6 @@ describe('PUT /api/members/{id}', () => {
   })
 
   test.each([
-    ['no role', { phone: '+15550000001' }, '/role'],
     ['the role kiosk_operator', { role: 'kiosk_operator' }, '/role'],
     ['the profile kiosk_operator', { role: 'staff', profiles: ['kiosk_operator'] }, '/profiles'],
     ['staff with a partnerId', { role: 'staff', partnerId: 'A' }, '/partnerId'],
@@ -529,6 +528,19 @@ describe('PUT /api/members/{id}', () => {
     if (body.partnerId === 'A') body.partnerId = partnerA.id
     expectBadRequest(await update(member.id, body), field)
     expect(await memberById(member.id)).toEqual(member)
+  })
+
+  test('a PUT is a partial update: what is left out stays, null clears the phone', async () => {
+    const member = await invited({ role: 'partner_agent', partnerId: partnerA.id, phone: '+15554440001', profiles: ['sms_communicator'] })
+    const phoneOnly = await update(member.id, { phone: '+15554440002' })
+    expect(phoneOnly.status).toBe(200)
+    expect(phoneOnly.body).toEqual({ ...member, phone: '+15554440002' })
+    const profilesOnly = await update(member.id, { profiles: [] })
+    expect(profilesOnly.body).toEqual({ ...member, phone: '+15554440002', profiles: [] })
+    const { phone: _cleared, ...withoutPhone } = profilesOnly.body
+    expect((await update(member.id, { phone: null })).body).toEqual(withoutPhone)
+    expect((await update(member.id, {})).body).toEqual(withoutPhone)
+    expect(await memberById(member.id)).toEqual(withoutPhone)
   })
 
   test("a partnerId of another organization's partner is 400, like an unknown one", async () => {
@@ -583,7 +595,7 @@ describe('GET and PUT /api/profile', () => {
     }
   })
 
-  test('every role updates its own name and phone; phone left out keeps it, null clears it', async () => {
+  test('every role updates its own name and phone; a field left out keeps its value, null clears the phone', async () => {
     for (const name of ['admin', 'staff', 'partnerAdminA', 'agentA', 'volunteerA']) {
       const token = tokens[name]!
       const email = (await api.call('GET', '/api/profile', { token })).body.email
@@ -593,7 +605,9 @@ describe('GET and PUT /api/profile', () => {
       expect((await api.call('GET', '/api/profile', { token })).body).toEqual(set.body)
       const kept = await api.call('PUT', '/api/profile', { token, body: { fullName: `${name} Renamed` } })
       expect(kept.body).toEqual({ ...set.body, fullName: `${name} Renamed` })
-      const cleared = await api.call('PUT', '/api/profile', { token, body: { fullName: `${name} Renamed`, phone: null } })
+      const phoneOnly = await api.call('PUT', '/api/profile', { token, body: { phone: '+15557770001' } })
+      expect(phoneOnly.body).toEqual({ ...kept.body, phone: '+15557770001' })
+      const cleared = await api.call('PUT', '/api/profile', { token, body: { phone: null } })
       expect(cleared.status).toBe(200)
       expect(cleared.body).toEqual({ id: ids[name], email, fullName: `${name} Renamed` })
     }
@@ -603,7 +617,6 @@ describe('GET and PUT /api/profile', () => {
   })
 
   test.each([
-    ['no fullName', { phone: '+15551234567' }, '/fullName'],
     ['an empty fullName', { fullName: '' }, '/fullName'],
     ['a blank fullName', { fullName: '   ' }, '/fullName'],
     ['a fullName over 200 characters', { fullName: 'x'.repeat(201) }, '/fullName'],

@@ -472,6 +472,19 @@ describe('PUT /api/needs/{id}', () => {
     expect((await api.call('GET', `/api/needs/${need.id}`, { token: tokens.admin })).body).toEqual(response.body)
   })
 
+  test('assignedTo null unassigns the need, and its history says so', async () => {
+    const need = await createNeed({ assignedTo: ids.assignee })
+    world.clock.advance(1000)
+    const response = await put(need.id, { assignedTo: null })
+    expect(response.status).toBe(200)
+    expect(response.body).not.toHaveProperty('assignedTo')
+    expect((await api.call('GET', `/api/needs/${need.id}`, { token: tokens.admin })).body).toEqual(response.body)
+    const unchanged = await put(need.id, { assignedTo: null })
+    expect(unchanged.body).toEqual(response.body)
+    const changes = await world.repositories.needs.listChanges(world.organizationId, need.id)
+    expect(changes.filter((c) => c.field === 'assignedTo').map(({ from, to }) => ({ from, to }))).toEqual([{ from: ids.assignee, to: undefined }])
+  })
+
   test('an empty body changes nothing', async () => {
     const need = await createNeed()
     world.clock.advance(1000)

@@ -214,7 +214,6 @@ describe('PUT /api/organizations/settings', () => {
     ['a slug with a space', { slug: 'food bank' }, '/slug'],
     ['an empty slug', { slug: '' }, '/slug'],
     ['a slug of 64 characters', { slug: 'a'.repeat(64) }, '/slug'],
-    ['no slug', { slug: undefined }, '/slug'],
     ['shortCode AB (too short)', { shortCode: 'AB' }, '/shortCode'],
     ['shortCode ABC', { shortCode: 'ABC' }, '/shortCode'],
     ['shortCode of 7 letters', { shortCode: 'ABCDEFG' }, '/shortCode'],
@@ -229,7 +228,6 @@ describe('PUT /api/organizations/settings', () => {
     ['maxConcurrency null', { maxConcurrency: null }, '/maxConcurrency'],
     ['tcrStatus over 64 characters', { tcrStatus: 'x'.repeat(65) }, '/tcrStatus'],
     ['tcrStatus as a number', { tcrStatus: 3 }, '/tcrStatus'],
-    ['no name', { name: undefined }, '/name'],
     ['an empty name', { name: '' }, '/name'],
     ['a blank name', { name: '   ' }, '/name'],
     ['a name over 200 characters', { name: 'x'.repeat(201) }, '/name'],
@@ -243,6 +241,21 @@ describe('PUT /api/organizations/settings', () => {
     expect(response.status).not.toBe(422)
     expectBadRequest(response, field, 'Invalid request')
     expect(await current()).toEqual(before)
+  })
+
+  test('a PUT is a partial update: what is left out stays, null clears a clearable field', async () => {
+    const shortCode = randomCode(5)
+    const before = await current()
+    expect((await putSettings({ shortCode, tcrStatus: 'VERIFIED' })).status).toBe(200)
+    expect(await current()).toEqual({ ...before, shortCode, tcrStatus: 'VERIFIED' })
+
+    const renamed = await putSettings({ name: 'Only the name' })
+    expect(renamed.body).toEqual({ ...before, name: 'Only the name', shortCode, tcrStatus: 'VERIFIED' })
+    const cleared = await putSettings({ shortCode: null })
+    const { shortCode: _cleared, ...withoutShortCode } = before
+    expect(cleared.body).toEqual({ ...withoutShortCode, name: 'Only the name', tcrStatus: 'VERIFIED' })
+    expect(await current()).toEqual(cleared.body)
+    expect((await putSettings({})).body).toEqual(cleared.body)
   })
 
   test('a body that is not JSON is 400 Invalid request too', async () => {
