@@ -49,9 +49,9 @@ describe('SQLite database', () => {
     }
 
     expect((await db.persistence.repositories.needs.list(organization.id, {}, { page: 1, limit: 1 })).total).toBe(2_000)
-    // A log that never starts over passes 110 MiB here. This one starts over once it is past about 4 MiB and
+    // A log that never starts over passes 110 MiB here. This one starts over once it is past 16 MiB and
     // copied (wal-checkpointer.ts), so its high-water mark is that plus what this loop, writing as fast as it
-    // can, adds while the checkpointer copies: 10 to 28 MiB on a busy 2-core machine.
+    // can, adds while the checkpointer copies.
     const walBytes = statSync(`${db.path}-wal`).size
     expect(walBytes).toBeLessThan(64 * 1024 * 1024)
   })
