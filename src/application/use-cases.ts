@@ -6,6 +6,7 @@ import type { Authenticate } from './auth/authenticate'
 import type { Login } from './auth/login'
 import type { Logout } from './auth/logout'
 import type { RefreshSession } from './auth/refresh-session'
+import type { GetConstituent } from './constituents/get-constituent'
 import type { CreateConstituent } from './constituents/create-constituent'
 import type { ListConstituentNeeds } from './constituents/list-constituent-needs'
 import type { ListHouseholdMatches } from './constituents/list-household-matches'
@@ -22,6 +23,7 @@ import type { DispatchOutbox } from './messaging/dispatch-outbox'
 import type { AddNote } from './needs/add-note'
 import type { CreateNeed } from './needs/create-need'
 import type { GetNeed } from './needs/get-need'
+import type { ListNeedHistory } from './needs/list-need-history'
 import type { ListNeedInteractions } from './needs/list-need-interactions'
 import type { ListNeeds } from './needs/list-needs'
 import type { SubmitPublicNeed } from './needs/submit-public-need'
@@ -48,6 +50,7 @@ export interface UseCases {
   }
   constituents: {
     search: SearchConstituents
+    get: GetConstituent
     create: CreateConstituent
     update: UpdateConstituent
     listNeeds: ListConstituentNeeds
@@ -71,6 +74,7 @@ export interface UseCases {
     update: UpdateNeed
     addNote: AddNote
     listInteractions: ListNeedInteractions
+    listHistory: ListNeedHistory
     sendSms: SendSms
   }
   organizations: {

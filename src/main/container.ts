@@ -9,6 +9,7 @@ import { ConstituentMerger } from '../application/constituents/constituent-merge
 import { ConstituentRegistry } from '../application/constituents/constituent-registry'
 import { CreateConstituent } from '../application/constituents/create-constituent'
 import { DuplicateDetection } from '../application/constituents/duplicate-detection'
+import { GetConstituent } from '../application/constituents/get-constituent'
 import { ListConstituentNeeds } from '../application/constituents/list-constituent-needs'
 import { ListHouseholdMatches } from '../application/constituents/list-household-matches'
 import { MergeConstituents } from '../application/constituents/merge-constituents'
@@ -46,6 +47,7 @@ import { SetMemberPassword } from '../application/members/set-member-password'
 import { AddNote } from '../application/needs/add-note'
 import { CreateNeed } from '../application/needs/create-need'
 import { GetNeed } from '../application/needs/get-need'
+import { ListNeedHistory } from '../application/needs/list-need-history'
 import { ListNeedInteractions } from '../application/needs/list-need-interactions'
 import { ListNeeds } from '../application/needs/list-needs'
 import { NeedIntake } from '../application/needs/need-intake'
@@ -190,6 +192,7 @@ export function createContainer(config: Config, overrides: ContainerOverrides = 
   service(c, UpdateNeed, [unitOfWork, PORTS.clock, ids])
   service(c, AddNote, [unitOfWork, PORTS.clock, ids])
   service(c, ListNeedInteractions, [repositories])
+  service(c, ListNeedHistory, [repositories])
   service(c, ListPartners, [repositories])
   service(c, CreatePartner, [unitOfWork, PORTS.clock, ids])
   service(c, UpdatePartner, [unitOfWork])
@@ -216,6 +219,7 @@ export function createContainer(config: Config, overrides: ContainerOverrides = 
   service(c, CreateConstituent, [unitOfWork, ConstituentRegistry])
   service(c, UpdateConstituent, [unitOfWork, DuplicateDetection, PORTS.clock])
   service(c, SearchConstituents, [repositories])
+  service(c, GetConstituent, [repositories])
   service(c, ListConstituentNeeds, [repositories])
   service(c, MergeConstituents, [unitOfWork, ConstituentMerger])
   service(c, ListHouseholdMatches, [repositories])
@@ -244,6 +248,7 @@ export function useCasesOf(c: Container): UseCases {
     },
     constituents: {
       search: c.get(SearchConstituents),
+      get: c.get(GetConstituent),
       create: c.get(CreateConstituent),
       update: c.get(UpdateConstituent),
       listNeeds: c.get(ListConstituentNeeds),
@@ -267,6 +272,7 @@ export function useCasesOf(c: Container): UseCases {
       update: c.get(UpdateNeed),
       addNote: c.get(AddNote),
       listInteractions: c.get(ListNeedInteractions),
+      listHistory: c.get(ListNeedHistory),
       sendSms: c.get(SendSms),
     },
     organizations: {

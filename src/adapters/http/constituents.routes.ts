@@ -19,7 +19,7 @@ import { pagedResponse } from './paging'
 
 // docs/constituents.md
 export function constituentsRoutes(useCases: UseCases['constituents'], authentication: AuthenticationPlugin) {
-  const { search, create, update, listNeeds, merge, listMatches, resolve } = useCases
+  const { search, get, create, update, listNeeds, merge, listMatches, resolve } = useCases
 
   const constituents = new Elysia({ name: 'constituents', prefix: '/api/constituents', detail: { tags: ['Constituents'] } })
     .use(authentication)
@@ -51,6 +51,12 @@ export function constituentsRoutes(useCases: UseCases['constituents'], authentic
       body: MergeBody,
       response: { 200: ConstituentSchema, ...problems(400, 401, 403, 404, 413) },
       detail: { summary: 'Merge the source constituent into the target' },
+    })
+    .get('/:id', async ({ actor, params }) => constituentView(await get.execute(actor, params.id)), {
+      auth: true,
+      params: IdParams,
+      response: { 200: ConstituentSchema, ...problems(400, 401, 403, 404) },
+      detail: { summary: 'Read a constituent; phone, email, address and date of birth as the caller may read them' },
     })
     .put('/:id', async ({ actor, params, body }) => constituentView(await update.execute(actor, params.id, body)), {
       auth: true,

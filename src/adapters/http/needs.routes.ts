@@ -2,13 +2,15 @@ import { Elysia, t } from 'elysia'
 import type { UseCases } from '../../application/use-cases'
 import type { NeedStatus } from '../../domain/needs/need'
 import type { AuthenticationPlugin } from './authentication'
-import { IdParams, problems, Uuid } from './common.schemas'
+import { PageQuery, problems, Uuid } from './common.schemas'
 import {
   CreateNeedBody,
   InteractionSchema,
   interactionView,
   ListNeedsQuery,
   NeedIdOrReferenceParams,
+  NeedChangeSchema,
+  needChangeView,
   NeedSchema,
   needView,
   NoteBody,
@@ -23,7 +25,7 @@ import type { RateLimits } from './rate-limits'
 
 // docs/api.md "Needs"
 export function needsRoutes(useCases: UseCases['needs'], authentication: AuthenticationPlugin, rateLimits: RateLimits) {
-  const { create, submitPublic, list, get, update, addNote, listInteractions, sendSms } = useCases
+  const { create, submitPublic, list, get, update, addNote, listInteractions, listHistory, sendSms } = useCases
 
   return new Elysia({ name: 'needs', prefix: '/api/needs', detail: { tags: ['Needs'] } })
     .use(authentication)
@@ -83,7 +85,7 @@ export function needsRoutes(useCases: UseCases['needs'], authentication: Authent
     })
     .put('/:id', async ({ actor, params, body }) => needView(await update.execute(actor, params.id, body)), {
       auth: true,
-      params: IdParams,
+      params: NeedIdOrReferenceParams,
       body: UpdateNeedBody,
       response: { 200: NeedSchema, ...problems(400, 401, 403, 404, 409, 413) },
       detail: { summary: 'Update status or metadata' },
@@ -96,7 +98,7 @@ export function needsRoutes(useCases: UseCases['needs'], authentication: Authent
       },
       {
         auth: true,
-        params: IdParams,
+        params: NeedIdOrReferenceParams,
         body: NoteBody,
         response: { 201: InteractionSchema, ...problems(400, 401, 403, 404, 413) },
         detail: { summary: 'Add an internal note' },
@@ -110,7 +112,7 @@ export function needsRoutes(useCases: UseCases['needs'], authentication: Authent
       },
       {
         auth: true,
-        params: IdParams,
+        params: NeedIdOrReferenceParams,
         body: SmsBody,
         response: { 202: t.Object({ interactionId: Uuid }), ...problems(400, 401, 403, 404, 413) },
         detail: { summary: "Text the need's constituent; queued, sent by the outbox" },
@@ -118,8 +120,19 @@ export function needsRoutes(useCases: UseCases['needs'], authentication: Authent
     )
     .get('/:id/interactions', async ({ actor, params }) => (await listInteractions.execute(actor, params.id)).map(interactionView), {
       auth: true,
-      params: IdParams,
+      params: NeedIdOrReferenceParams,
       response: { 200: t.Array(InteractionSchema), ...problems(400, 401, 403, 404) },
       detail: { summary: 'Notes and messages of a need, oldest first' },
     })
+    .get(
+      '/:id/history',
+      (context) => pagedResponse(context, (page) => listHistory.execute(context.actor, context.params.id, page), needChangeView),
+      {
+        auth: true,
+        params: NeedIdOrReferenceParams,
+        query: t.Object(PageQuery, { additionalProperties: false }),
+        response: { 200: t.Array(NeedChangeSchema), ...problems(400, 401, 403, 404) },
+        detail: { summary: 'Every recorded change of a need, oldest first: status, assignee, partner, confidentiality' },
+      },
+    )
 }

@@ -2,7 +2,7 @@ import { meaningful } from './validation-messages'
 import { t } from 'elysia'
 import { INTERACTION_CHANNELS, NOTE_CONTENT, type Interaction } from '../../domain/needs/interaction'
 import { DELIVERY_STATUSES, SMS_BODY } from '../../domain/messaging/sms'
-import { NEED_STATUSES, PUBLIC_DESCRIPTION, type Need } from '../../domain/needs/need'
+import { NEED_STATUSES, PUBLIC_DESCRIPTION, TRACKED_FIELDS, type Need, type NeedChange } from '../../domain/needs/need'
 import { Body, CustomFieldsSchema, DateTime, OneOf, PageQuery, Uuid } from './common.schemas'
 
 export const NeedStatusSchema = OneOf(NEED_STATUSES, { description: 'Need status' })
@@ -102,6 +102,18 @@ export const InteractionSchema = t.Object(
   { description: 'A note or message on a need' },
 )
 
+export const NeedChangeSchema = t.Object(
+  {
+    id: Uuid,
+    field: OneOf(TRACKED_FIELDS, { description: 'The field that changed' }),
+    from: t.Optional(t.String({ description: 'The value before; absent when the field had none (creation, a first assignment)' })),
+    to: t.Optional(t.String({ description: 'The value after; absent when the field was cleared' })),
+    changedBy: t.Optional(Uuid),
+    changedAt: DateTime,
+  },
+  { description: 'One recorded change of a need: who changed which field from what to what, and when' },
+)
+
 export const SmsBody = Body({ body: t.String({ ...SMS_BODY, description: 'The message text' }) })
 
 /** A need as JSON: times as ISO-8601 UTC with milliseconds. */
@@ -112,6 +124,11 @@ export function needView<T extends Partial<Need> & Pick<Need, 'createdAt' | 'upd
     updatedAt: need.updatedAt.toISOString(),
     ...(need.dueDate ? { dueDate: need.dueDate.toISOString() } : {}),
   }
+}
+
+/** A history entry as JSON: the need and organization are the path's. */
+export function needChangeView({ organizationId: _organization, needId: _need, changedAt, ...change }: NeedChange) {
+  return { ...change, changedAt: changedAt.toISOString() }
 }
 
 /** An interaction as JSON: the interface's fields and the delivery of a text; whom it concerns stays inside. */

@@ -14,7 +14,7 @@ export class ListConstituentNeeds {
   constructor(private readonly repositories: Repositories) {}
 
   async execute(actor: Actor, constituentId: string, page: PageRequest): Promise<Page<Need>> {
-    authorize(actor, 'constituents:search')
+    authorize(actor, 'constituents:read')
     authorize(actor, 'needs:read')
     if (!(await this.repositories.constituents.findById(actor.organizationId, constituentId))) throw new NotFoundError('Constituent')
     const result = await this.repositories.needs.list(actor.organizationId, { constituentId }, page)

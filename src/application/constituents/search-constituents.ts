@@ -11,7 +11,7 @@ export class SearchConstituents {
   constructor(private readonly repositories: Repositories) {}
 
   async execute(actor: Actor, query: string | undefined, page: PageRequest): Promise<Page<Constituent>> {
-    authorize(actor, 'constituents:search')
+    authorize(actor, 'constituents:read')
     const parsed = parseConstituentQuery(query)
     // Finding someone by a phone or email confirms it: only for those who may read them. A word of digits
     // among names is matched against the phone digits too (one index), so it counts as a phone search.

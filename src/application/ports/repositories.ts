@@ -143,7 +143,7 @@ export interface NeedRepository {
   list(organizationId: string, filter: NeedFilter, page: PageRequest): Promise<Page<Need>>
   appendChanges(changes: NeedChange[]): Promise<void>
   /** Oldest first, in the order they were appended. */
-  listChanges(organizationId: string, needId: string): Promise<NeedChange[]>
+  listChanges(organizationId: string, needId: string, page: PageRequest): Promise<Page<NeedChange>>
   /** Points every need of one constituent at another (a merge) and at its household. */
   moveConstituent(organizationId: string, fromConstituentId: string, toConstituentId: string, householdId: string): Promise<void>
   /** Points every need of the constituent at its (new) household. */

@@ -29,7 +29,7 @@ export const PERMISSIONS = {
     profiles: ['pii_reader', 'email_phone_communicator'],
   },
   'needs:read-confidential': { roles: ['org_admin', 'partner_admin'], profiles: ['pii_reader'] },
-  'constituents:search': { roles: CASEWORKERS, profiles: ['intake_staff'] },
+  'constituents:read': { roles: CASEWORKERS, profiles: ['intake_staff'] },
   'constituents:update': { roles: CASEWORKERS, profiles: ['intake_staff'] },
   'constituents:merge': { roles: ['org_admin'], profiles: ['duplicate_resolver'] },
   'household-matches:list': { roles: ['org_admin'], profiles: ['duplicate_resolver'] },

@@ -416,6 +416,47 @@ describe('GET /api/constituents', () => {
   })
 })
 
+describe('GET /api/constituents/{id}', () => {
+  const read = (id: string, token = tokens.admin) => api.call<Constituent>('GET', `/api/constituents/${id}`, { token })
+
+  test('answers the constituent, each field shown or left out by the role exactly as in search results', async () => {
+    const person = await register(fullPerson())
+    expect((await read(person.id)).body).toEqual(person)
+    const expected: Array<[string, readonly string[]]> = [
+      [tokens.admin, ALL_FIELDS],
+      [tokens.piiStaff, ALL_FIELDS],
+      [tokens.partnerAdminA, ALL_FIELDS],
+      [tokens.contactStaff, NAMES_PHONE_EMAIL],
+      [tokens.staff, NAMES],
+      [tokens.agentA, NAMES],
+      [tokens.intakeVolunteerA, NAMES],
+    ]
+    for (const [token, fields] of expected) {
+      const response = await read(person.id, token)
+      expect(response.status).toBe(200)
+      expect(Object.keys(response.body).sort()).toEqual(['id', 'householdId', ...fields].sort())
+      const [searched] = (await search(person.lastName!, token)).body
+      expect(response.body).toEqual(searched!)
+    }
+  })
+
+  test('a plain volunteer may not read constituents (403)', async () => {
+    const person = await register({ firstName: 'Vee', lastName: uniqueName() })
+    expectProblem(await read(person.id, tokens.volunteerA), 403, 'Forbidden')
+  })
+
+  test("another organization's constituent is 404, exactly as an unknown id; a malformed id is a 400", async () => {
+    const person = await register({ firstName: 'Oz', lastName: uniqueName() })
+    expectProblem(await read(person.id, tokens.otherAdmin), 404, 'Constituent not found')
+    expectProblem(await read(UNKNOWN_ID), 404, 'Constituent not found')
+    expectBadRequest(await read('not-a-uuid'), 'id')
+  })
+
+  test('without a token it is a 401', async () => {
+    expectProblem(await api.call('GET', `/api/constituents/${UNKNOWN_ID}`), 401, 'Unauthorized')
+  })
+})
+
 describe('PUT /api/constituents/{id}', () => {
   const put = (id: string, body: unknown, token = tokens.admin) => api.call<Constituent>('PUT', `/api/constituents/${id}`, { token, body })
 

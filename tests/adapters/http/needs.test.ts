@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import type { Partner } from '../../../src/domain/partners/partner'
 import { startTestServer, type TestServer } from '../../support/http'
 import type { World } from '../../support/world'
-import { expectBadRequest, expectProblem, ISO_MS, linksOf, pageOfLink, seedConstituent, UNKNOWN_ID } from './helpers'
+import { claimsOf, expectBadRequest, expectProblem, ISO_MS, linksOf, pageOfLink, seedConstituent, UNKNOWN_ID } from './helpers'
 
 // docs/api.md "Errors", docs/api.md "Needs", docs/api.md "Permissions", over real HTTP.
 type Need = Record<string, any> & { id: string; referenceNumber: string; partnerId: string; createdAt: string; updatedAt: string }
@@ -526,8 +526,9 @@ describe('PUT /api/needs/{id}', () => {
     expect((await api.call<Need>('GET', `/api/needs/${need.id}`, { token: tokens.admin })).body).toEqual(need)
   })
 
-  test('a malformed id is a 400, malformed JSON a 400, an unknown id a 404', async () => {
-    expectBadRequest(await put('not-a-uuid', { status: 'NEW' }), 'id')
+  test('an over-long id is a 400, malformed JSON a 400, an unknown id or reference a 404', async () => {
+    expectBadRequest(await put('x'.repeat(65), { status: 'NEW' }), 'id')
+    expectProblem(await put('REQ-999999', { status: 'NEW' }), 404, 'Need not found')
     const need = await createNeed()
     expectBadRequest(await api.call('PUT', `/api/needs/${need.id}`, { token: tokens.admin, raw: '{"status":}', headers: { 'content-type': 'application/json' } }))
     expectProblem(await put(UNKNOWN_ID, { status: 'NEW' }), 404, 'Need not found')
@@ -603,11 +604,6 @@ describe('POST /api/needs/{id}/notes and GET /api/needs/{id}/interactions', () =
     expect(hasNoNulls(listed.body)).toBe(true)
   })
 
-  test('notes and interactions take the need UUID: a reference number there is a 400', async () => {
-    expectBadRequest(await addNote('REQ-1001', { content: 'x' }), 'id')
-    expectBadRequest(await api.call('GET', '/api/needs/REQ-1001/interactions', { token: tokens.admin }), 'id')
-  })
-
   test.each([
     ['no content', {}, '/content'],
     ['empty content', { content: '' }, '/content'],
@@ -658,5 +654,97 @@ describe('POST /api/needs/{id}/notes and GET /api/needs/{id}/interactions', () =
   test('without a token both are 401', async () => {
     expectProblem(await api.call('POST', `/api/needs/${UNKNOWN_ID}/notes`, { body: { content: 'x' } }), 401, 'Unauthorized')
     expectProblem(await api.call('GET', `/api/needs/${UNKNOWN_ID}/interactions`), 401, 'Unauthorized')
+  })
+})
+
+describe('a reference number wherever a need id is in a path', () => {
+  test('PUT, notes, interactions, sms and history take the reference number in any case, and act on that need', async () => {
+    const { constituentId } = await seedConstituent(api, tokens.admin!, { firstName: 'Ref', lastName: 'Number', phone: '+15550107788' })
+    const need = await createNeed({ constituentId })
+    const reference = need.referenceNumber.toLowerCase()
+
+    const updated = await api.call<Need>('PUT', `/api/needs/${reference}`, { token: tokens.admin, body: { status: 'IN_PROGRESS' } })
+    expect({ status: updated.status, id: updated.body.id, needStatus: updated.body.status }).toEqual({ status: 200, id: need.id, needStatus: 'IN_PROGRESS' })
+    const note = await api.call('POST', `/api/needs/${need.referenceNumber}/notes`, { token: tokens.admin, body: { content: 'By reference' } })
+    expect({ status: note.status, needId: note.body.needId }).toEqual({ status: 201, needId: need.id })
+    world.clock.advance(1000)
+    const text = await api.call<{ interactionId: string }>('POST', `/api/needs/${reference}/sms`, { token: tokens.admin, body: { body: 'Your pickup is ready' } })
+    expect(text.status).toBe(202)
+
+    const interactions = await api.call<Array<{ id: string }>>('GET', `/api/needs/${reference}/interactions`, { token: tokens.admin })
+    expect(interactions.body.map((i) => i.id)).toEqual([note.body.id, text.body.interactionId])
+    const history = await api.call<Array<{ field: string; to?: string }>>('GET', `/api/needs/${reference}/history`, { token: tokens.admin })
+    expect(history.body.map((c) => [c.field, c.to])).toEqual([['status', 'NEW'], ['status', 'IN_PROGRESS']])
+  })
+
+  test("another partner's reference is 404 to partner roles on every route, and changes nothing", async () => {
+    const ofB = await createNeed({ partnerId: partnerB.id })
+    const calls = [
+      ['PUT', `/api/needs/${ofB.referenceNumber}`, { status: 'ESCALATED' }],
+      ['POST', `/api/needs/${ofB.referenceNumber}/notes`, { content: 'x' }],
+      ['GET', `/api/needs/${ofB.referenceNumber}/interactions`, undefined],
+      ['GET', `/api/needs/${ofB.referenceNumber}/history`, undefined],
+    ] as const
+    for (const [method, path, body] of calls) {
+      expectProblem(await api.call(method, path, { token: tokens.partnerAdminA, ...(body ? { body } : {}) }), 404, 'Need not found')
+    }
+    expect((await api.call<Need>('GET', `/api/needs/${ofB.id}`, { token: tokens.admin })).body.status).toBe('NEW')
+    expect((await api.call('GET', `/api/needs/${ofB.id}/interactions`, { token: tokens.admin })).body).toEqual([])
+  })
+})
+
+describe('GET /api/needs/{id}/history', () => {
+  type Change = { id: string; field: string; from?: string; to?: string; changedBy?: string; changedAt: string }
+  const history = (id: string, token = tokens.admin, query = '') => api.call<Change[]>('GET', `/api/needs/${id}/history${query}`, { token })
+
+  test('lists every change of status, assignee, partner and confidentiality: who, when, from, to; oldest first', async () => {
+    const need = await createNeed({ partnerId: partnerA.id })
+    const admin = claimsOf(tokens.admin!).sub
+    const agent = claimsOf(tokens.agentA!).sub
+    world.clock.advance(60_000)
+    expect((await api.call('PUT', `/api/needs/${need.id}`, { token: tokens.agentA, body: { status: 'IN_PROGRESS', assignedTo: ids.assignee } })).status).toBe(200)
+    world.clock.advance(60_000)
+    expect((await api.call('PUT', `/api/needs/${need.id}`, { token: tokens.admin, body: { partnerId: partnerB.id, isConfidential: true } })).status).toBe(200)
+
+    const response = await history(need.id)
+    expect(response.status).toBe(200)
+    expect(response.body.map(({ id: _id, changedAt: _at, ...change }) => change)).toEqual([
+      { field: 'status', to: 'NEW', changedBy: admin },
+      { field: 'status', from: 'NEW', to: 'IN_PROGRESS', changedBy: agent },
+      { field: 'assignedTo', to: ids.assignee, changedBy: agent },
+      { field: 'partnerId', from: partnerA.id, to: partnerB.id, changedBy: admin },
+      { field: 'isConfidential', from: 'false', to: 'true', changedBy: admin },
+    ])
+    for (const change of response.body) expect(change.changedAt).toMatch(ISO_MS)
+    const times = response.body.map((c) => Date.parse(c.changedAt))
+    expect(times).toEqual([...times].sort((a, b) => a - b))
+    expect(times[1]! - times[0]!).toBe(60_000)
+    expect(response.headers.get('x-total-count')).toBe('5')
+  })
+
+  test('is paged like every list', async () => {
+    const need = await createNeed()
+    for (const status of ['IN_PROGRESS', 'PENDING_CLIENT', 'ESCALATED', 'RESOLVED']) {
+      expect((await api.call('PUT', `/api/needs/${need.id}`, { token: tokens.admin, body: { status } })).status).toBe(200)
+    }
+    const second = await history(need.id, tokens.admin, '?page=2&limit=2')
+    expect(second.body.map((c) => c.to)).toEqual(['PENDING_CLIENT', 'ESCALATED'])
+    expect(second.headers.get('x-total-count')).toBe('5')
+    const links = linksOf(second)
+    expect([pageOfLink(links.prev), pageOfLink(links.next), pageOfLink(links.last)]).toEqual([
+      { page: 1, limit: 2 },
+      { page: 3, limit: 2 },
+      { page: 3, limit: 2 },
+    ])
+    expectBadRequest(await history(need.id, tokens.admin, '?limit=101'), 'limit')
+  })
+
+  test('is seen by whoever sees the need: 404 for another organization, and for another partner to partner roles', async () => {
+    const ofB = await createNeed({ partnerId: partnerB.id })
+    for (const token of [tokens.otherAdmin, tokens.agentA, tokens.volunteerA]) expectProblem(await history(ofB.id, token), 404, 'Need not found')
+    const ofA = await createNeed({ partnerId: partnerA.id })
+    expect((await history(ofA.id, tokens.volunteerA)).status).toBe(200)
+    expectProblem(await history(UNKNOWN_ID), 404, 'Need not found')
+    expectProblem(await api.call('GET', `/api/needs/${ofA.id}/history`), 401, 'Unauthorized')
   })
 })

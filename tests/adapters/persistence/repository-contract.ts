@@ -32,6 +32,9 @@ function anInteraction(overrides: Partial<Interaction> & Pick<Interaction, 'orga
   return { id: randomUUID(), channel: 'note', senderIdentifier: 'staff@example.org', createdAt: minute(0), ...overrides }
 }
 
+/** Every change of a need (the tests append a few). */
+const ALL = { page: 1, limit: 100 }
+
 function aChange(overrides: Partial<NeedChange> & Pick<NeedChange, 'organizationId' | 'needId'>): NeedChange {
   return { id: randomUUID(), field: 'status', changedAt: minute(0), ...overrides }
 }
@@ -570,7 +573,7 @@ export function describeRepositories(name: string, make: () => Promise<Repositor
             await r.needs.appendChanges([bare, cleared])
           })
 
-          const changes = await read().needs.listChanges(organization.id, need.id)
+          const changes = (await read().needs.listChanges(organization.id, need.id, ALL)).items
           expect(changes).toEqual([full, bare, cleared])
           expect(presentKeys(changes[1], ['from', 'to', 'changedBy'])).toEqual([])
           expect(presentKeys(changes[2], ['to', 'changedBy'])).toEqual([])
@@ -583,7 +586,7 @@ export function describeRepositories(name: string, make: () => Promise<Repositor
           const change = aChange({ organizationId: organization.id, needId: need.id, field: 'assignedTo', from: undefined, to: 'someone', changedBy: undefined })
           await write((r) => r.needs.appendChanges([change]))
 
-          const [found] = await read().needs.listChanges(organization.id, need.id)
+          const [found] = (await read().needs.listChanges(organization.id, need.id, ALL)).items
           expect(found).toEqual(change)
           expect(presentKeys(found, ['from', 'changedBy'])).toEqual([])
         })
@@ -594,7 +597,7 @@ export function describeRepositories(name: string, make: () => Promise<Repositor
           await insertNeeds(need)
           await write((r) => r.needs.appendChanges([]))
 
-          expect(await read().needs.listChanges(organization.id, need.id)).toEqual([])
+          expect((await read().needs.listChanges(organization.id, need.id, ALL)).items).toEqual([])
         })
 
         test('lists only the changes of that need in that organization', async () => {
@@ -606,8 +609,8 @@ export function describeRepositories(name: string, make: () => Promise<Repositor
           const change = aChange({ organizationId: a.id, needId: need.id, to: 'RESOLVED' })
           await write((r) => r.needs.appendChanges([change, aChange({ organizationId: a.id, needId: sibling.id })]))
 
-          expect(await read().needs.listChanges(a.id, need.id)).toEqual([change])
-          expect(await read().needs.listChanges(b.id, need.id)).toEqual([])
+          expect((await read().needs.listChanges(a.id, need.id, ALL)).items).toEqual([change])
+          expect((await read().needs.listChanges(b.id, need.id, ALL)).items).toEqual([])
         })
 
         test('keeps the order of several changes appended in one call, whatever their times and ids', async () => {
@@ -626,7 +629,22 @@ export function describeRepositories(name: string, make: () => Promise<Repositor
           const later = aChange({ organizationId: organization.id, needId: need.id, field: 'status', from: 'IN_PROGRESS', to: 'RESOLVED', changedAt: minute(1) })
           await write((r) => r.needs.appendChanges([later]))
 
-          expect(await read().needs.listChanges(organization.id, need.id)).toEqual([...appended, later])
+          expect((await read().needs.listChanges(organization.id, need.id, ALL)).items).toEqual([...appended, later])
+        })
+
+        test('pages the changes in their order and tells the total', async () => {
+          const { organization, partner } = await anOrganizationWithPartner()
+          const need = aNeed({ organizationId: organization.id, partnerId: partner.id })
+          await insertNeeds(need)
+          const appended = ['IN_PROGRESS', 'PENDING_CLIENT', 'RESOLVED'].map((to) => aChange({ organizationId: organization.id, needId: need.id, to }))
+          await write((r) => r.needs.appendChanges(appended))
+
+          const pages = await Promise.all([1, 2, 3].map((page) => read().needs.listChanges(organization.id, need.id, { page, limit: 2 })))
+          expect(pages).toEqual([
+            { items: appended.slice(0, 2), total: 3 },
+            { items: appended.slice(2), total: 3 },
+            { items: [], total: 3 },
+          ])
         })
       })
 

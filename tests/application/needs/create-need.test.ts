@@ -85,7 +85,7 @@ describe('CreateNeed', () => {
 
   test('writes the first history entry: the initial status, by whom and when', async () => {
     const need = await createNeed.execute(world.admin, { partnerId: world.defaultPartner.id })
-    const history = await world.repositories.needs.listChanges(world.organizationId, need.id)
+    const history = (await world.repositories.needs.listChanges(world.organizationId, need.id, { page: 1, limit: 100 })).items
     expect(history).toHaveLength(1)
     expect(history[0]).toMatchObject({ field: 'status', to: 'NEW', changedBy: world.admin.memberId, changedAt: world.clock.now() })
     expect(history[0]!.from).toBeUndefined()

@@ -39,7 +39,7 @@ describe('SubmitPublicNeed', () => {
     expect(need).toMatchObject({ status: 'NEW', referenceNumber: 'REQ-1001', organizationId: world.organizationId, isConfidential: false })
     expect(need.createdBy).toBeUndefined()
     expect(need.dueDate!.getTime() - need.createdAt.getTime()).toBe(world.defaultPartner.slaHours * 3_600_000)
-    const history = await world.repositories.needs.listChanges(world.organizationId, need.id)
+    const history = (await world.repositories.needs.listChanges(world.organizationId, need.id, { page: 1, limit: 100 })).items
     expect(history.map((c) => [c.field, c.to, c.changedBy])).toEqual([['status', 'NEW', undefined]])
   })
 

@@ -87,8 +87,8 @@ const CONTRACT_ROWS: Array<{ row: string; permissions: Permission[]; grid: Grid 
     },
   },
   {
-    row: 'search and update constituents: org_admin, staff, partner_admin, partner_agent; a volunteer with intake_staff',
-    permissions: ['constituents:search', 'constituents:update'],
+    row: 'read, search and update constituents: org_admin, staff, partner_admin, partner_agent; a volunteer with intake_staff',
+    permissions: ['constituents:read', 'constituents:update'],
     grid: {
       org_admin:     'x    x  x  x  x   x   x',
       partner_admin: 'x    x  x  x  x   x   x',
@@ -190,7 +190,7 @@ describe('the permission table (docs/api.md "Permissions")', () => {
         'constituents:read-pii',
         'needs:read-confidential',
         'constituents:read-contact',
-        'constituents:search',
+        'constituents:read',
         'constituents:update',
         'constituents:merge',
         'household-matches:list',

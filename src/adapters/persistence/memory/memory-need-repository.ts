@@ -34,8 +34,11 @@ export class MemoryNeedRepository extends MemoryRepository implements NeedReposi
   async appendChanges(changes: NeedChange[]) {
     this.t.needChanges.push(...copy(changes))
   }
-  async listChanges(organizationId: string, needId: string) {
-    return this.t.needChanges.filter((c) => c.organizationId === organizationId && c.needId === needId).map(copy)
+  async listChanges(organizationId: string, needId: string, request: PageRequest) {
+    return page(
+      this.t.needChanges.filter((c) => c.organizationId === organizationId && c.needId === needId),
+      request,
+    )
   }
   private needsOf(organizationId: string, constituentId: string) {
     return [...this.t.needs.values()].filter((n) => n.organizationId === organizationId && n.constituentId === constituentId)

@@ -110,13 +110,12 @@ export class SqlNeedRepository extends SqlRepository implements NeedRepository {
       await this.preparedInsert('need_change_insert', this.s.needChanges, row, ['seq'])
     }
   }
-  async listChanges(organizationId: string, needId: string) {
-    const rows = await this.db
-      .select()
-      .from(this.s.needChanges)
-      .where(and(eq(this.s.needChanges.organizationId, organizationId), eq(this.s.needChanges.needId, needId)))
-      .orderBy(asc(this.s.needChanges.seq))
-    return rows.map((row) => {
+  async listChanges(organizationId: string, needId: string, page: PageRequest): Promise<Page<NeedChange>> {
+    const c = this.s.needChanges
+    const where = and(eq(c.organizationId, organizationId), eq(c.needId, needId))
+    const rows = await this.db.select().from(c).where(where).orderBy(asc(c.seq)).limit(page.limit).offset(offsetOf(page))
+    const [total] = await this.db.select({ n: count() }).from(c).where(where)
+    const items = rows.map((row) => {
       const { fromValue, toValue, field, seq: _seq, ...rest } = present(row)
       return {
         ...rest,
@@ -125,6 +124,7 @@ export class SqlNeedRepository extends SqlRepository implements NeedRepository {
         ...(toValue !== undefined ? { to: toValue } : {}),
       } satisfies NeedChange
     })
+    return { items, total: total?.n ?? 0 }
   }
   async moveConstituent(organizationId: string, fromConstituentId: string, toConstituentId: string, householdId: string) {
     await this.db
