@@ -86,7 +86,7 @@ export function constituentsRoutes(useCases: UseCases['constituents'], authentic
         auth: true,
         query: MatchesQuery,
         response: { 200: t.Array(HouseholdMatchSchema), ...problems(400, 401, 403) },
-        detail: { summary: 'Possible duplicates, newest first' },
+        detail: { summary: "Possible duplicates, newest first, with both people's names and the reasons" },
       },
     )
     .post('/:id/resolve', async ({ actor, params, body }) => matchView(await resolve.execute(actor, params.id, body)), {

@@ -4,7 +4,9 @@ import { t, type TSchema } from 'elysia'
 import type { Constituent } from '../../domain/constituents/constituent'
 import { CONTACT_TEXT, DATE_PATTERN, US_STATE_CODES, ZIP } from '../../domain/constituents/contact'
 import { EMAIL, PHONE } from '../../domain/shared/fields'
-import { MATCH_STATUSES, RESOLVE_ACTIONS, type HouseholdMatch } from '../../domain/constituents/household-match'
+import { MATCH_STATUSES, reasonsOf, RESOLVE_ACTIONS } from '../../domain/constituents/household-match'
+import { MATCH_REASONS } from '../../domain/constituents/matching'
+import type { MatchForReview } from '../../application/constituents/list-household-matches'
 import { Body, DateTime, OneOf, PageQuery, Uuid } from './common.schemas'
 
 // docs/constituents.md. The domain checks the same rules (contact.ts) for every caller.
@@ -66,24 +68,40 @@ export const SearchQuery = t.Object(
 
 export const MatchesQuery = t.Object({ status: t.Optional(OneOf(MATCH_STATUSES)), ...PageQuery }, { additionalProperties: false })
 
-export const HouseholdMatchSchema = t.Object({
-  id: Uuid,
-  organizationId: Uuid,
-  constituentId: Uuid,
-  candidateConstituentId: Uuid,
-  reason: t.String(),
-  status: OneOf(MATCH_STATUSES),
-  createdAt: DateTime,
-  resolvedAt: t.Optional(DateTime),
-  resolvedBy: t.Optional(Uuid),
-  action: t.Optional(OneOf(RESOLVE_ACTIONS)),
-})
+/** Why two constituents may be one person (docs/constituents.md "Duplicate detection"). */
+export const MatchReasonsSchema = t.Array(OneOf(MATCH_REASONS), { minItems: 1, maxItems: 4, description: 'Why the two may be one person' })
+
+export const HouseholdMatchSchema = t.Object(
+  {
+    id: Uuid,
+    organizationId: Uuid,
+    constituentId: Uuid,
+    candidateConstituentId: Uuid,
+    constituent: t.Optional(t.Composite([ConstituentSchema], { description: 'The constituent found to resemble the candidate; absent once merged into another' })),
+    candidate: t.Optional(t.Composite([ConstituentSchema], { description: 'The constituent it resembles; absent once merged into another' })),
+    reason: t.String({ maxLength: 200, description: 'The reasons as one text, e.g. "same phone, same email"' }),
+    reasons: MatchReasonsSchema,
+    status: OneOf(MATCH_STATUSES),
+    createdAt: DateTime,
+    resolvedAt: t.Optional(DateTime),
+    resolvedBy: t.Optional(Uuid),
+    action: t.Optional(OneOf(RESOLVE_ACTIONS)),
+  },
+  { description: 'A possible duplicate, with both people as the caller may read them and why they may be one person' },
+)
 
 /** The interface's fields only: no organization, no timestamps. */
 export function constituentView({ organizationId: _o, createdAt: _c, updatedAt: _u, ...visible }: Constituent) {
   return visible
 }
 
-export function matchView({ createdAt, resolvedAt, ...match }: HouseholdMatch) {
-  return { ...match, createdAt: createdAt.toISOString(), ...(resolvedAt ? { resolvedAt: resolvedAt.toISOString() } : {}) }
+export function matchView({ createdAt, resolvedAt, constituent, candidate, ...match }: MatchForReview) {
+  return {
+    ...match,
+    ...(constituent ? { constituent: constituentView(constituent) } : {}),
+    ...(candidate ? { candidate: constituentView(candidate) } : {}),
+    reasons: reasonsOf(match),
+    createdAt: createdAt.toISOString(),
+    ...(resolvedAt ? { resolvedAt: resolvedAt.toISOString() } : {}),
+  }
 }

@@ -7,6 +7,7 @@ import type { Clock } from '../ports/clock'
 import type { Repositories } from '../ports/repositories'
 import type { UnitOfWork } from '../ports/unit-of-work'
 import type { ConstituentMerger } from './constituent-merger'
+import { withPeople, type MatchForReview } from './list-household-matches'
 
 // docs/constituents.md
 export interface ResolveHouseholdMatchInput {
@@ -22,7 +23,7 @@ export class ResolveHouseholdMatch {
     private readonly clock: Clock,
   ) {}
 
-  async execute(actor: Actor, id: string, input: ResolveHouseholdMatchInput): Promise<HouseholdMatch> {
+  async execute(actor: Actor, id: string, input: ResolveHouseholdMatchInput): Promise<MatchForReview> {
     authorize(actor, 'household-matches:resolve')
     if (input.action !== 'MERGE_CONSTITUENT' && (input.targetConstituentId || input.fieldOverrides)) {
       throw InvalidError.field('/action', 'targetConstituentId and fieldOverrides apply to MERGE_CONSTITUENT only')
@@ -41,7 +42,8 @@ export class ResolveHouseholdMatch {
         resolvedBy: actor.memberId,
       }
       await r.householdMatches.update(resolved)
-      return resolved
+      const [answer] = await withPeople(r, actor, [resolved])
+      return answer!
     })
   }
 

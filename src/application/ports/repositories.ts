@@ -180,6 +180,8 @@ export interface ConstituentRepository {
   update(constituent: Constituent): Promise<void>
   delete(organizationId: string, id: string): Promise<void>
   findById(organizationId: string, id: string): Promise<Constituent | undefined>
+  /** The constituents of the organization with these ids, in no order; unknown ids are left out. One query. */
+  findByIds(organizationId: string, ids: readonly string[]): Promise<Constituent[]>
   /**
    * Constituents sharing at least one of the keys, the one with `excludeId` left out; at most `limitPerKey`
    * per key. Each key is an indexed lookup, so the cost does not grow with the number of constituents.

@@ -1,4 +1,6 @@
 // docs/constituents.md
+import type { MatchReason } from './matching'
+
 export const MATCH_STATUSES = ['OPEN', 'RESOLVED', 'DISMISSED'] as const
 export type MatchStatus = (typeof MATCH_STATUSES)[number]
 
@@ -11,6 +13,7 @@ export interface HouseholdMatch {
   organizationId: string
   constituentId: string
   candidateConstituentId: string
+  /** The reasons found, joined with ", " (e.g. "same phone, same email"). */
   reason: string
   status: MatchStatus
   createdAt: Date
@@ -21,4 +24,9 @@ export interface HouseholdMatch {
 
 export function statusAfter(action: ResolveAction): MatchStatus {
   return action === 'DISMISS' ? 'DISMISSED' : 'RESOLVED'
+}
+
+/** The reasons of a match, one by one. */
+export function reasonsOf(match: Pick<HouseholdMatch, 'reason'>): MatchReason[] {
+  return match.reason.split(', ') as MatchReason[]
 }

@@ -13,7 +13,8 @@ export interface MatchKeys {
   lastNameAndStreet?: string
 }
 
-export type MatchReason = 'same phone' | 'same email' | 'same name and date of birth' | 'same last name and address'
+export const MATCH_REASONS = ['same phone', 'same email', 'same name and date of birth', 'same last name and address'] as const
+export type MatchReason = (typeof MATCH_REASONS)[number]
 
 export const REASON_OF: Record<keyof MatchKeys, MatchReason> = {
   phone: 'same phone',

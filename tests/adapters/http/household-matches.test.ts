@@ -15,6 +15,9 @@ interface Match {
   constituentId: string
   candidateConstituentId: string
   reason: string
+  reasons: string[]
+  constituent?: Constituent
+  candidate?: Constituent
   status: 'OPEN' | 'RESOLVED' | 'DISMISSED'
   createdAt: string
   resolvedAt?: string
@@ -129,7 +132,10 @@ describe('duplicate detection through POST /api/needs', () => {
         organizationId: world.organizationId,
         constituentId: need.constituentId!,
         candidateConstituentId: existing.id,
+        constituent: expect.objectContaining({ id: need.constituentId!, firstName: 'Edie', phone }),
+        candidate: existing,
         reason: 'same phone',
+        reasons: ['same phone'],
         status: 'OPEN',
         createdAt: expect.stringMatching(ISO_MS),
       },
@@ -354,6 +360,34 @@ describe('GET /api/household-matches', () => {
     expect(positions).toEqual([...positions].sort((a, b) => a - b))
   })
 
+  test('each match carries both people and its reasons, enough to judge it without another call', async () => {
+    const [listed] = (await allMatches('OPEN')).filter((m) => m.id === open.match.id)
+    expect(listed).toMatchObject({ reason: 'same phone', reasons: ['same phone'], constituent: open.constituent, candidate: open.candidate })
+
+    const phone = uniquePhone()
+    const email = uniqueEmail()
+    const first = await register({ firstName: 'Rey', lastName: uniqueName(), phone, email })
+    const second = await register({ firstName: 'Ray', lastName: uniqueName(), phone, email })
+    const [both] = await matchesOf(second.id)
+    expect(both).toMatchObject({ reason: 'same phone, same email', reasons: ['same phone', 'same email'], constituent: second, candidate: first })
+  })
+
+  test("the people are redacted as the caller's role requires: names always, contact details only with the permission", async () => {
+    const [asResolver] = (await allMatches('OPEN', tokens.resolver)).filter((m) => m.id === open.match.id)
+    const names = (c: Constituent) => ({ id: c.id, householdId: c.householdId, firstName: c.firstName, lastName: c.lastName })
+    expect(asResolver!.constituent).toEqual(names(open.constituent))
+    expect(asResolver!.candidate).toEqual(names(open.candidate))
+    expect(asResolver!.reasons).toEqual(['same phone'])
+  })
+
+  test('a side merged into another person is absent from the match', async () => {
+    const pair = await aPair()
+    expect((await resolve(pair.match.id, { action: 'MERGE_CONSTITUENT' })).status).toBe(200)
+    const [merged] = (await allMatches('RESOLVED')).filter((m) => m.id === pair.match.id)
+    expect(merged!.constituent).toBeUndefined()
+    expect(merged!.candidate).toMatchObject({ id: pair.candidate.id, firstName: 'Cand' })
+  })
+
   test('a decided match carries its decision: who, when and what', async () => {
     const [decided] = (await allMatches('DISMISSED')).filter((m) => m.id === dismissed.match.id)
     expect(decided).toEqual({ ...dismissed.match, status: 'DISMISSED', action: 'DISMISS', resolvedAt: expect.stringMatching(ISO_MS), resolvedBy: claimsOf(tokens.resolver).sub })
@@ -419,8 +453,12 @@ describe('POST /api/household-matches/{id}/resolve', () => {
     const { candidate, constituent, match } = await aPair()
     const response = await resolve(match.id, { action: 'DISMISS' })
     expect(response.status).toBe(200)
+    // The resolver may read names only: both people come back as it sees them.
+    const names = (c: Constituent) => ({ id: c.id, householdId: c.householdId, firstName: c.firstName, lastName: c.lastName })
     expect(response.body).toEqual({
       ...match,
+      constituent: names(constituent),
+      candidate: names(candidate),
       status: 'DISMISSED',
       action: 'DISMISS',
       resolvedAt: expect.stringMatching(ISO_MS),
@@ -491,7 +529,7 @@ describe('POST /api/household-matches/{id}/resolve', () => {
 
     // The merged pair's match records the merge; no open match names the removed constituent.
     expect(await matchesOf(b.id)).toEqual([
-      { ...ab, status: 'RESOLVED', action: 'MERGE_CONSTITUENT', resolvedAt: expect.stringMatching(ISO_MS), resolvedBy: claimsOf(tokens.resolver).sub },
+      { ...ab, constituent: undefined, status: 'RESOLVED', action: 'MERGE_CONSTITUENT', resolvedAt: expect.stringMatching(ISO_MS), resolvedBy: claimsOf(tokens.resolver).sub },
     ])
     const open = await matchesOf(a.id, 'OPEN')
     const pairs = open.map(pairOf)
@@ -506,7 +544,7 @@ describe('POST /api/household-matches/{id}/resolve', () => {
     for (const body of [{ action: 'DISMISS' }, { action: 'MERGE_HOUSEHOLD' }, { action: 'MERGE_CONSTITUENT' }]) {
       expectProblem(await resolve(match.id, body), 409, 'Conflict')
     }
-    expect((await allMatches('DISMISSED')).find((m) => m.id === match.id)).toEqual(first.body)
+    expect((await allMatches('DISMISSED', tokens.resolver)).find((m) => m.id === match.id)).toEqual(first.body)
 
     const merged = await aPair()
     expect((await resolve(merged.match.id, { action: 'MERGE_CONSTITUENT' })).status).toBe(200)

@@ -94,6 +94,19 @@ export function describeConstituentContract({ read, write, anOrganizationWithPar
       expect(await read().constituents.findById(b, constituent.id)).toBeUndefined()
     })
 
+    test('finds several by id at once, only in the organization, leaving out unknown ids', async () => {
+      const a = await anOrganizationId()
+      const b = await anOrganizationId()
+      const { member } = await aHome(a)
+      const [ana, bo, cy] = [member({ firstName: 'Ana' }), member({ ...fullContact, firstName: 'Bo' }), member({ firstName: 'Cy' })]
+      await insertConstituents(ana, bo, cy)
+
+      const found = await read().constituents.findByIds(a, [bo.id, ana.id, randomUUID(), bo.id])
+      expect(byId(found)).toEqual(byId([ana, bo]))
+      expect(await read().constituents.findByIds(b, [ana.id, bo.id])).toEqual([])
+      expect(await read().constituents.findByIds(a, [])).toEqual([])
+    })
+
     test('updates fields, clears the ones left out or given as undefined, and keeps createdAt', async () => {
       const org = await anOrganizationId()
       const { member } = await aHome(org)

@@ -53,6 +53,26 @@ describe('ListHouseholdMatches', () => {
     expect((await list.execute(other.admin, undefined, ALL)).items.map((m) => m.organizationId)).toEqual([other.organizationId])
   })
 
+  test('each match carries both people, redacted as the caller may read them', async () => {
+    const ada = await register(world, { firstName: 'Ada', lastName: 'Byron', phone: '+15550000009', email: 'ada@example.org' })
+    const augusta = await register(world, { firstName: 'Augusta', lastName: 'Byron', phone: '+15550000009' })
+    const [newest] = (await list.execute(world.admin, 'OPEN', ALL)).items
+    expect(newest).toMatchObject({ constituent: augusta, candidate: ada })
+
+    const resolver = await world.member('staff', { profiles: ['duplicate_resolver'] })
+    const [asResolver] = (await list.execute(resolver, 'OPEN', ALL)).items
+    const { phone: _p, email: _e, ...adaNamesOnly } = ada
+    expect(asResolver!.candidate).toEqual(adaNamesOnly)
+    expect(asResolver!.constituent).not.toHaveProperty('phone')
+  })
+
+  test('a side merged into another person is absent', async () => {
+    await world.useCases.constituents.resolve.execute(world.admin, matches[0]!.id, { action: 'MERGE_CONSTITUENT' })
+    const merged = (await list.execute(world.admin, 'RESOLVED', ALL)).items.find((m) => m.id === matches[0]!.id)
+    expect(merged?.constituent).toBeUndefined()
+    expect(merged?.candidate?.id).toBe(matches[0]!.candidateConstituentId)
+  })
+
   test('a member with duplicate_resolver may list', async () => {
     const resolver = await world.member('volunteer', { partnerId: world.defaultPartner.id, profiles: ['duplicate_resolver'] })
     expect((await list.execute(resolver, 'OPEN', ALL)).total).toBe(2)

@@ -6,7 +6,7 @@ import { ConflictError, ForbiddenError, InvalidError, NotFoundError } from '../.
 import type { Need } from '../../../src/domain/needs/need'
 import { createWorld, type World } from '../../support/world'
 import { failureOf, pathsOf } from '../failure-of'
-import { householdExists, matchesOf, needFor, pair, pairOf, register, storedConstituent, storedNeed } from './steps'
+import { asStored, householdExists, matchesOf, needFor, pair, pairOf, register, storedConstituent, storedNeed } from './steps'
 
 let world: World
 let resolve: ResolveHouseholdMatch
@@ -28,12 +28,26 @@ beforeEach(async () => {
   world.clock.advance(60_000)
 })
 
-const resolveMatch = (input: ResolveHouseholdMatchInput, id = match.id) => resolve.execute(world.admin, id, input)
+/** Resolves as the admin; answers the match as stored (the people it comes with are checked on their own). */
+const resolveMatch = async (input: ResolveHouseholdMatchInput, id = match.id) => asStored(await resolve.execute(world.admin, id, input))
 const storedMatch = () => world.repositories.householdMatches.findById(world.organizationId, match.id)
 
 describe('ResolveHouseholdMatch', () => {
   test('the match is the one the duplicate opened', () => {
     expect(match).toMatchObject({ constituentId: anna.id, candidateConstituentId: ana.id, status: 'OPEN' })
+  })
+
+  test('answers the match with both people as the caller may read them', async () => {
+    const resolver = await world.member('staff', { profiles: ['duplicate_resolver'] })
+    const answer = await resolve.execute(resolver, match.id, { action: 'DISMISS' })
+    const names = ({ phone: _p, email: _e, ...c }: Constituent) => c
+    expect(answer).toMatchObject({ constituent: names(anna), candidate: names(ana) })
+  })
+
+  test('after MERGE_CONSTITUENT the merged-away side is absent and the other is the merged record', async () => {
+    const answer = await resolve.execute(world.admin, match.id, { action: 'MERGE_CONSTITUENT' })
+    expect(answer.constituent).toBeUndefined()
+    expect(answer.candidate).toEqual((await storedConstituent(world, ana.id))!)
   })
 
   describe('MERGE_CONSTITUENT', () => {

@@ -25,10 +25,13 @@ export async function needFor(world: World, input: Partial<CreateNeedInput> = {}
   return world.useCases.needs.create.execute(world.admin, { partnerId: world.defaultPartner.id, ...input })
 }
 
-/** The organization's household matches, newest first. */
+/** The organization's household matches as stored (without the people the list adds), newest first. */
 export async function matchesOf(world: World, status?: MatchStatus): Promise<HouseholdMatch[]> {
-  return (await world.useCases.constituents.listMatches.execute(world.admin, status, ALL)).items
+  return (await world.useCases.constituents.listMatches.execute(world.admin, status, ALL)).items.map(asStored)
 }
+
+/** A listed or resolved match without the people it is answered with. */
+export const asStored = ({ constituent: _c, candidate: _d, ...match }: HouseholdMatch & { constituent?: unknown; candidate?: unknown }): HouseholdMatch => match
 
 /** The (unordered) pair of constituents a match names, sorted so pairs compare equal. */
 export const pairOf = (m: Pick<HouseholdMatch, 'constituentId' | 'candidateConstituentId'>) => [m.constituentId, m.candidateConstituentId].sort()

@@ -20,6 +20,11 @@ export class MemoryConstituentRepository extends MemoryRepository implements Con
   async findById(organizationId: string, id: string) {
     return inOrganization(this.t.constituents.get(id), organizationId)
   }
+  async findByIds(organizationId: string, ids: readonly string[]) {
+    return this.inOrganization(organizationId)
+      .filter((c) => ids.includes(c.id))
+      .map(copy)
+  }
   private inOrganization(organizationId: string) {
     return [...this.t.constituents.values()].filter((c) => c.organizationId === organizationId)
   }

@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, ne, sql, type SQL } from 'drizzle-orm'
+import { and, asc, count, desc, eq, inArray, ne, sql, type SQL } from 'drizzle-orm'
 import type { SQLiteColumn } from 'drizzle-orm/sqlite-core'
 import type { ConstituentRepository } from '../../../application/ports/repositories'
 import type { Constituent, Household } from '../../../domain/constituents/constituent'
@@ -53,6 +53,14 @@ export class SqlConstituentRepository extends SqlRepository implements Constitue
       { organizationId, id },
     )
     return row ? toConstituent(row) : undefined
+  }
+  async findByIds(organizationId: string, ids: readonly string[]) {
+    if (ids.length === 0) return []
+    const rows = await this.db
+      .select()
+      .from(this.s.constituents)
+      .where(and(eq(this.s.constituents.organizationId, organizationId), inArray(this.s.constituents.id, [...ids])))
+    return rows.map(toConstituent)
   }
   async findByMatchKeys(organizationId: string, keys: MatchKeys, excludeId: string, limitPerKey: number) {
     const t = this.s.constituents
