@@ -4,6 +4,7 @@ import { INTERACTION_CHANNELS, NOTE_CONTENT, type Interaction } from '../../doma
 import { DELIVERY_STATUSES, SMS_BODY } from '../../domain/messaging/sms'
 import { NEED_STATUSES, PUBLIC_DESCRIPTION, TRACKED_FIELDS, type Need, type NeedChange } from '../../domain/needs/need'
 import { Body, CustomFieldsSchema, DateTime, OneOf, PageQuery, Uuid } from './common.schemas'
+import { SLUG } from '../../domain/organizations/organization'
 
 export const NeedStatusSchema = OneOf(NEED_STATUSES, { description: 'Need status' })
 
@@ -45,7 +46,10 @@ export const CreateNeedBody = Body({
 })
 
 export const PublicNeedBody = Body({
-  organizationId: Uuid,
+  organizationId: t.Optional(t.String({ ...Uuid, description: 'The organization; give this or organizationSlug (both must then name the same one)' })),
+  organizationSlug: t.Optional(
+    t.String({ ...SLUG, description: "The organization's slug, as a web form knows it; give this or organizationId" }),
+  ),
   description: t.String({ ...PUBLIC_DESCRIPTION, description: 'What the person needs, in their words' }),
   partnerId: t.Optional(Uuid),
   customFields: t.Optional(CustomFieldsSchema),

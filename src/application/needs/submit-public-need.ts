@@ -1,5 +1,6 @@
 import { InvalidError } from '../../domain/errors'
 import { needFieldErrors, type CustomFields, type Need } from '../../domain/needs/need'
+import type { Organization } from '../../domain/organizations/organization'
 import { routeByKeywords } from '../../domain/needs/routing'
 import type { Repositories } from '../ports/repositories'
 import type { UnitOfWork } from '../ports/unit-of-work'
@@ -8,7 +9,9 @@ import type { NeedIntake } from './need-intake'
 
 // docs/api.md "Needs"
 export interface PublicNeedInput {
-  organizationId: string
+  /** The organization, by id or by slug: one of them, or both naming the same one. */
+  organizationId?: string
+  organizationSlug?: string
   description: string
   partnerId?: string
   customFields?: CustomFields
@@ -30,8 +33,7 @@ export class SubmitPublicNeed {
 
   /** Anonymous: the per-address rate limit is the HTTP adapter's, applied before the body is read. */
   async execute(input: PublicNeedInput): Promise<PublicNeed> {
-    const organization = await this.repositories.organizations.findById(input.organizationId)
-    if (!organization) throw InvalidError.field('/organizationId', 'must name an existing organization')
+    const organization = await this.organizationOf(input)
     // The caller's own fields keep their limits; the description is stored beside them.
     InvalidError.throwIfAny(needFieldErrors(input, 'public'), 'The need has invalid fields')
     const customFields = { ...input.customFields, description: input.description }
@@ -53,5 +55,19 @@ export class SubmitPublicNeed {
     })
     const { duplicateWarning: _warning, constituentId: _constituent, householdId: _household, ...visible } = need
     return visible
+  }
+
+  /** A web form knows the organization's slug, an integration may know its id (docs/api.md "Public intake"). */
+  private async organizationOf({ organizationId, organizationSlug }: PublicNeedInput): Promise<Organization> {
+    if (organizationId === undefined && organizationSlug === undefined) {
+      throw InvalidError.field('/organizationId', 'give organizationId or organizationSlug')
+    }
+    const byId = organizationId === undefined ? undefined : await this.repositories.organizations.findById(organizationId)
+    if (organizationId !== undefined && !byId) throw InvalidError.field('/organizationId', 'must name an existing organization')
+    if (organizationSlug === undefined) return byId!
+    const bySlug = await this.repositories.organizations.findBySlug(organizationSlug)
+    if (!bySlug) throw InvalidError.field('/organizationSlug', 'must name an existing organization')
+    if (byId && byId.id !== bySlug.id) throw InvalidError.field('/organizationSlug', 'names another organization than organizationId')
+    return bySlug
   }
 }

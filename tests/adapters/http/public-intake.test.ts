@@ -144,6 +144,41 @@ describe('POST /api/needs/public', () => {
     expectBadRequest(await submit({ organizationId: UNKNOWN_ID, description: 'food' }), '/organizationId', 'Bad Request')
   })
 
+  describe('the organization by slug', () => {
+    const slugOf = async (token: string) => (await api.call<{ slug: string }>('GET', '/api/organizations/settings', { token })).body.slug
+    let slug: string
+    let otherSlug: string
+    beforeAll(async () => {
+      slug = await slugOf(admin)
+      otherSlug = await slugOf(await api.tokenFor(other, 'org_admin'))
+    })
+
+    test('organizationSlug names the organization as organizationId does', async () => {
+      const response = await submit({ organizationSlug: slug, description: 'Food for the week' })
+      expect(response.status).toBe(201)
+      expect(response.body.organizationId).toBe(world.organizationId)
+      const asStaff = await api.call<Need>('GET', `/api/needs/${response.body.id}`, { token: admin })
+      expect(asStaff.body.customFields).toEqual({ description: 'Food for the week' })
+    })
+
+    test('both are accepted when they name the same organization', async () => {
+      const response = await submit({ organizationId: world.organizationId, organizationSlug: slug, description: 'food' })
+      expect({ status: response.status, organizationId: response.body.organizationId }).toEqual({ status: 201, organizationId: world.organizationId })
+    })
+
+    test('neither is a 400 naming /organizationId; both naming different organizations a 400 naming /organizationSlug', async () => {
+      expectBadRequest(await submit({ description: 'food' }), '/organizationId', 'Bad Request')
+      expectBadRequest(await submit({ organizationId: world.organizationId, organizationSlug: otherSlug, description: 'food' }), '/organizationSlug', 'Bad Request')
+      expectBadRequest(await submit({ organizationId: other.organizationId, organizationSlug: slug, description: 'food' }), '/organizationSlug', 'Bad Request')
+    })
+
+    test('an unknown or malformed slug is a 400 naming /organizationSlug', async () => {
+      expectBadRequest(await submit({ organizationSlug: 'no-such-organization', description: 'food' }), '/organizationSlug', 'Bad Request')
+      expectBadRequest(await submit({ organizationSlug: 'Not A Slug', description: 'food' }), '/organizationSlug', 'Bad Request')
+      expectBadRequest(await submit({ organizationSlug: 'x'.repeat(64), description: 'food' }), '/organizationSlug', 'Bad Request')
+    })
+  })
+
   test('references to another organization, an unknown or an archived partner are 400 "Bad Request"', async () => {
     const foreignNeed = (await submit({ organizationId: other.organizationId, description: 'x' })).body
     const foreign = await seedConstituent(api, await api.tokenFor(other, 'org_admin'))

@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, test } from 'bun:test'
-import { SubmitPublicNeed } from '../../../src/application/needs/submit-public-need'
+import { SubmitPublicNeed, type PublicNeedInput } from '../../../src/application/needs/submit-public-need'
 import { InvalidError } from '../../../src/domain/errors'
 import { createWorld, type World } from '../../support/world'
 import { failureOf, pathsOf } from '../failure-of'
@@ -19,6 +19,30 @@ async function partnerAddedLater(overrides: Parameters<World['partner']>[0]) {
 }
 
 describe('SubmitPublicNeed', () => {
+  describe('the organization by id or slug', () => {
+    const slugOf = async (w: World) => (await w.repositories.organizations.findById(w.organizationId))!.slug
+
+    test('takes the slug instead of the id, or both when they agree', async () => {
+      const slug = await slugOf(world)
+      expect((await submit.execute({ organizationSlug: slug, description: 'help' })).organizationId).toBe(world.organizationId)
+      expect((await submit.execute({ organizationId: world.organizationId, organizationSlug: slug, description: 'help' })).organizationId).toBe(world.organizationId)
+    })
+
+    test('refuses neither (naming /organizationId), an unknown slug, or a slug of another organization than the id (naming /organizationSlug)', async () => {
+      const other = await world.otherOrganization()
+      const cases: Array<[Omit<PublicNeedInput, 'description'>, string]> = [
+        [{}, '/organizationId'],
+        [{ organizationSlug: 'no-such-org' }, '/organizationSlug'],
+        [{ organizationId: world.organizationId, organizationSlug: await slugOf(other) }, '/organizationSlug'],
+      ]
+      for (const [organization, path] of cases) {
+        const error = await failureOf(submit.execute({ ...organization, description: 'help' }), InvalidError)
+        expect(pathsOf(error)).toEqual([path])
+      }
+      expect((await world.repositories.needs.list(world.organizationId, {}, { page: 1, limit: 10 })).total).toBe(0)
+    })
+  })
+
   test('refuses an unknown organization, naming /organizationId', async () => {
     const error = await failureOf(submit.execute({ organizationId: crypto.randomUUID(), description: 'help' }), InvalidError)
     expect(pathsOf(error)).toEqual(['/organizationId'])
