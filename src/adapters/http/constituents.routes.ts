@@ -5,6 +5,7 @@ import { IdParams, PageQuery, problems } from './common.schemas'
 import {
   ConstituentSchema,
   constituentView,
+  CreatedConstituentSchema,
   CreateConstituentBody,
   HouseholdMatchSchema,
   MatchesQuery,
@@ -42,8 +43,8 @@ export function constituentsRoutes(useCases: UseCases['constituents'], authentic
       {
         auth: true,
         body: CreateConstituentBody,
-        response: { 201: ConstituentSchema, ...problems(400, 401, 403, 413) },
-        detail: { summary: 'Register a constituent (checked for duplicates)' },
+        response: { 201: CreatedConstituentSchema, ...problems(400, 401, 403, 413) },
+        detail: { summary: 'Register a constituent; the answer names who it may be already' },
       },
     )
     .post('/merge', async ({ actor, body }) => constituentView(await merge.execute(actor, body)), {

@@ -38,6 +38,23 @@ export const ConstituentSchema = t.Object(
   { description: 'A person served; phone, email, address and date of birth appear only with the permission to read them' },
 )
 
+/** Who a new constituent may be already, and why (docs/constituents.md "Duplicate detection"). */
+export const PossibleDuplicatesSchema = t.Array(t.Object({ constituentId: Uuid, reasons: t.Array(OneOf(MATCH_REASONS), { minItems: 1, maxItems: 4 }) }), {
+  maxItems: 80,
+  description: 'Constituents this one may be, each with what they share; present, with duplicateWarning, only when there are some',
+})
+
+export const CreatedConstituentSchema = t.Composite(
+  [
+    ConstituentSchema,
+    t.Object({
+      possibleDuplicates: t.Optional(PossibleDuplicatesSchema),
+      duplicateWarning: t.Optional(t.String({ maxLength: 200, description: 'The possible duplicates as one sentence' })),
+    }),
+  ],
+  { description: 'The new constituent, and who it may be already' },
+)
+
 export const CreateConstituentBody = Body({ ...optional(fields), householdId: t.Optional(Uuid) }, 'A new constituent; in a new household unless householdId names one')
 
 export const UpdateConstituentBody = Body(clearable(fields), 'Fields to change; null clears a field')
@@ -68,8 +85,6 @@ export const SearchQuery = t.Object(
 
 export const MatchesQuery = t.Object({ status: t.Optional(OneOf(MATCH_STATUSES)), ...PageQuery }, { additionalProperties: false })
 
-/** Why two constituents may be one person (docs/constituents.md "Duplicate detection"). */
-export const MatchReasonsSchema = t.Array(OneOf(MATCH_REASONS), { minItems: 1, maxItems: 4, description: 'Why the two may be one person' })
 
 export const HouseholdMatchSchema = t.Object(
   {
@@ -80,7 +95,7 @@ export const HouseholdMatchSchema = t.Object(
     constituent: t.Optional(t.Composite([ConstituentSchema], { description: 'The constituent found to resemble the candidate; absent once merged into another' })),
     candidate: t.Optional(t.Composite([ConstituentSchema], { description: 'The constituent it resembles; absent once merged into another' })),
     reason: t.String({ maxLength: 200, description: 'The reasons as one text, e.g. "same phone, same email"' }),
-    reasons: MatchReasonsSchema,
+    reasons: t.Array(OneOf(MATCH_REASONS), { minItems: 1, maxItems: 4, description: 'Why the two may be one person' }),
     status: OneOf(MATCH_STATUSES),
     createdAt: DateTime,
     resolvedAt: t.Optional(DateTime),
@@ -91,7 +106,7 @@ export const HouseholdMatchSchema = t.Object(
 )
 
 /** The interface's fields only: no organization, no timestamps. */
-export function constituentView({ organizationId: _o, createdAt: _c, updatedAt: _u, ...visible }: Constituent) {
+export function constituentView<T extends Constituent>({ organizationId: _o, createdAt: _c, updatedAt: _u, ...visible }: T) {
   return visible
 }
 

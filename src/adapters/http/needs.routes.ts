@@ -4,6 +4,7 @@ import type { NeedStatus } from '../../domain/needs/need'
 import type { AuthenticationPlugin } from './authentication'
 import { PageQuery, problems, Uuid } from './common.schemas'
 import {
+  CreatedNeedSchema,
   CreateNeedBody,
   InteractionSchema,
   interactionView,
@@ -54,7 +55,7 @@ export function needsRoutes(useCases: UseCases['needs'], authentication: Authent
       {
         auth: true,
         body: CreateNeedBody,
-        response: { 201: NeedSchema, ...problems(400, 401, 403, 413) },
+        response: { 201: CreatedNeedSchema, ...problems(400, 401, 403, 413) },
         detail: { summary: 'Create a need' },
       },
     )

@@ -5,6 +5,7 @@ import { DELIVERY_STATUSES, SMS_BODY } from '../../domain/messaging/sms'
 import { NEED_STATUSES, PUBLIC_DESCRIPTION, TRACKED_FIELDS, type Need, type NeedChange } from '../../domain/needs/need'
 import { Body, CustomFieldsSchema, DateTime, OneOf, PageQuery, Uuid } from './common.schemas'
 import { SLUG } from '../../domain/organizations/organization'
+import { PossibleDuplicatesSchema } from './constituents.schemas'
 
 export const NeedStatusSchema = OneOf(NEED_STATUSES, { description: 'Need status' })
 
@@ -29,6 +30,10 @@ export const NeedSchema = t.Object(
   },
   { description: 'A request for assistance' },
 )
+
+export const CreatedNeedSchema = t.Composite([NeedSchema, t.Object({ possibleDuplicates: t.Optional(PossibleDuplicatesSchema) })], {
+  description: 'The new need; when its contact keys made a constituent who may be on file already, who and why',
+})
 
 export const PublicNeedSchema = t.Omit(NeedSchema, ['duplicateWarning', 'constituentId', 'householdId'], {
   description: 'The created need as an anonymous caller sees it',

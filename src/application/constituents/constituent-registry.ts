@@ -1,6 +1,6 @@
 import type { Constituent } from '../../domain/constituents/constituent'
 import type { ContactDetails } from '../../domain/constituents/contact'
-import { duplicateWarning } from '../../domain/constituents/matching'
+import { duplicateWarning, type PossibleDuplicate } from '../../domain/constituents/matching'
 import type { Clock } from '../ports/clock'
 import type { IdGenerator } from '../ports/ids'
 import type { Repositories } from '../ports/repositories'
@@ -8,7 +8,9 @@ import type { DuplicateDetection } from './duplicate-detection'
 
 export interface Registered {
   constituent: Constituent
-  /** The need's duplicateWarning, when candidates were found. */
+  /** Who the constituent may be already, when candidates were found (docs/constituents.md "Duplicate detection"). */
+  possibleDuplicates?: PossibleDuplicate[]
+  /** The same as one sentence. */
   duplicateWarning?: string
 }
 
@@ -28,7 +30,12 @@ export class ConstituentRegistry {
     }
     const constituent: Constituent = { ...details, id: this.ids.next(), organizationId, householdId, createdAt: now, updatedAt: now }
     await r.constituents.insert(constituent)
-    const warning = duplicateWarning(await this.detection.run(r, constituent))
-    return { constituent, ...(warning ? { duplicateWarning: warning } : {}) }
+    const candidates = await this.detection.run(r, constituent)
+    if (candidates.length === 0) return { constituent }
+    return {
+      constituent,
+      possibleDuplicates: candidates.map((c) => ({ constituentId: c.constituent.id, reasons: c.reasons })),
+      duplicateWarning: duplicateWarning(candidates)!,
+    }
   }
 }

@@ -5,10 +5,13 @@ import { withoutHiddenContact } from '../../domain/constituents/redaction'
 import { InvalidError } from '../../domain/errors'
 import { authorize } from '../auth/authorize'
 import type { UnitOfWork } from '../ports/unit-of-work'
-import type { ConstituentRegistry } from './constituent-registry'
+import type { ConstituentRegistry, Registered } from './constituent-registry'
 
 // An addition to the interface (issue 3): staff register a person directly, with the fields an update takes.
 export type CreateConstituentInput = ContactDetails & { householdId?: string }
+
+/** The new constituent (as the caller may read it) and who it may be already. */
+export type CreatedConstituent = Constituent & Omit<Registered, 'constituent'>
 
 export class CreateConstituent {
   constructor(
@@ -16,18 +19,18 @@ export class CreateConstituent {
     private readonly registry: ConstituentRegistry,
   ) {}
 
-  async execute(actor: Actor, input: CreateConstituentInput): Promise<Constituent> {
+  async execute(actor: Actor, input: CreateConstituentInput): Promise<CreatedConstituent> {
     authorize(actor, 'constituents:update')
     const { householdId, ...fields } = input
     const { details, errors } = readContactDetails(fields, '')
     if (errors.length > 0) throw new InvalidError('The constituent has invalid fields', errors)
     if (Object.keys(details).length === 0) throw InvalidError.field('/', 'Give at least one field: a record with nothing in it serves no one')
-    const { constituent } = await this.unitOfWork.run(async (r) => {
+    const { constituent, ...duplicates } = await this.unitOfWork.run(async (r) => {
       if (householdId && !(await r.constituents.householdExists(actor.organizationId, householdId))) {
         throw InvalidError.field('/householdId', 'must name a household of this organization')
       }
       return this.registry.register(r, actor.organizationId, details, householdId)
     })
-    return withoutHiddenContact(actor, constituent)
+    return { ...withoutHiddenContact(actor, constituent), ...duplicates }
   }
 }

@@ -1,4 +1,5 @@
 import { readContactDetails } from '../../domain/constituents/contact'
+import type { PossibleDuplicate } from '../../domain/constituents/matching'
 import { NotFoundError } from '../../domain/errors'
 import {
   dueDateFor,
@@ -32,6 +33,12 @@ export interface NewNeed {
   newPersonJoinsHousehold?: boolean
 }
 
+/** A need just recorded, and who the constituent made from its contact keys may be already (when anyone). */
+export interface RecordedNeed {
+  need: Need
+  possibleDuplicates?: PossibleDuplicate[]
+}
+
 /**
  * Records a new need inside the caller's transaction: its reference number from the organization's
  * sequence, its due date from the partner's SLA, and its first history entry. Without a `constituentId`,
@@ -44,15 +51,16 @@ export class NeedIntake {
     private readonly ids: IdGenerator,
   ) {}
 
-  async record(r: Repositories, input: NewNeed): Promise<Need> {
+  async record(r: Repositories, input: NewNeed): Promise<RecordedNeed> {
     const organization = await r.organizations.findById(input.organizationId)
     if (!organization) throw new NotFoundError('Organization')
     const number = await r.organizations.takeNextNeedNumber(organization.id)
     const now = this.clock.now()
     const { partner, status, newPersonJoinsHousehold: _joins, ...fields } = input
+    const { possibleDuplicates, ...constituent } = await this.constituentOf(r, input)
     const need: Need = {
       ...fields,
-      ...(await this.constituentOf(r, input)),
+      ...constituent,
       id: this.ids.next(),
       partnerId: partner.id,
       status: status ?? INITIAL_NEED_STATUS,
@@ -73,10 +81,13 @@ export class NeedIntake {
         changedAt: now,
       },
     ])
-    return need
+    return { need, ...(possibleDuplicates ? { possibleDuplicates } : {}) }
   }
 
-  private async constituentOf(r: Repositories, input: NewNeed): Promise<Pick<Need, 'constituentId' | 'householdId' | 'duplicateWarning'>> {
+  private async constituentOf(
+    r: Repositories,
+    input: NewNeed,
+  ): Promise<Pick<Need, 'constituentId' | 'householdId' | 'duplicateWarning'> & Pick<RecordedNeed, 'possibleDuplicates'>> {
     if (input.constituentId) return {}
     const { details } = readContactDetails(input.customFields, '/customFields')
     if (Object.keys(details).length === 0) return {}
@@ -85,7 +96,7 @@ export class NeedIntake {
     return {
       constituentId: registered.constituent.id,
       householdId: registered.constituent.householdId,
-      ...(registered.duplicateWarning ? { duplicateWarning: registered.duplicateWarning } : {}),
+      ...(registered.possibleDuplicates ? { possibleDuplicates: registered.possibleDuplicates, duplicateWarning: registered.duplicateWarning } : {}),
     }
   }
 }

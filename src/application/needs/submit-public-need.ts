@@ -38,7 +38,7 @@ export class SubmitPublicNeed {
     InvalidError.throwIfAny(needFieldErrors(input, 'public'), 'The need has invalid fields')
     const customFields = { ...input.customFields, description: input.description }
 
-    const need = await this.unitOfWork.run(async (r) => {
+    const { need } = await this.unitOfWork.run(async (r) => {
       const { partner, householdId } = await checkNeedReferences(r, organization.id, input)
       const routed = partner ?? routeByKeywords(input.description, await r.partners.listAll(organization.id))
       if (!routed) throw InvalidError.field('/partnerId', 'this organization has no partner that takes needs')

@@ -46,6 +46,12 @@ export function matchKeysOf(c: ContactDetails): MatchKeys {
   }
 }
 
+/** Another constituent the new or changed one may be, and why: what creation answers beside the warning. */
+export interface PossibleDuplicate {
+  constituentId: string
+  reasons: MatchReason[]
+}
+
 /** The keys two constituents share, as reasons. */
 export function sharedReasons(a: MatchKeys, b: MatchKeys): MatchReason[] {
   return (Object.keys(REASON_OF) as Array<keyof MatchKeys>).filter((k) => a[k] !== undefined && a[k] === b[k]).map((k) => REASON_OF[k])

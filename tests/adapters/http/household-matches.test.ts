@@ -66,10 +66,20 @@ let phoneCounter = 0
 const uniquePhone = () => `+1555${String(4_000_000 + ++phoneCounter).padStart(7, '0')}`
 const uniqueEmail = () => `${uniqueName().toLowerCase()}@example.org`
 
-async function register(body: Record<string, unknown>, token = tokens.admin): Promise<Constituent> {
-  const response = await api.call<Constituent>('POST', '/api/constituents', { token, body })
+type PossibleDuplicate = { constituentId: string; reasons: string[] }
+type Registered = Constituent & { possibleDuplicates?: PossibleDuplicate[]; duplicateWarning?: string }
+
+/** The answer of POST /api/constituents: the constituent, and who it may be already. */
+async function registered(body: Record<string, unknown>, token = tokens.admin): Promise<Registered> {
+  const response = await api.call<Registered>('POST', '/api/constituents', { token, body })
   expect({ status: response.status, body: response.body }).toMatchObject({ status: 201 })
   return response.body
+}
+
+/** A constituent registered through POST /api/constituents, as it reads back. */
+async function register(body: Record<string, unknown>, token = tokens.admin): Promise<Constituent> {
+  const { possibleDuplicates: _p, duplicateWarning: _w, ...constituent } = await registered(body, token)
+  return constituent
 }
 
 async function createNeed(body: Record<string, unknown>, token = tokens.admin): Promise<Need> {
@@ -123,7 +133,10 @@ describe('duplicate detection through POST /api/needs', () => {
     expect(need.constituentId).toBeString()
     expect(need.constituentId).not.toBe(existing.id)
     expect(need.householdId).not.toBe(existing.householdId)
-    expect(await readNeed(need.id)).toEqual(need)
+    // Who the new person may be is the creation's answer; the need keeps the warning.
+    const { possibleDuplicates, ...stored } = need
+    expect(possibleDuplicates).toEqual([{ constituentId: existing.id, reasons: ['same phone'] }])
+    expect(await readNeed(need.id)).toEqual(stored)
 
     const matches = await matchesOf(need.constituentId!)
     expect(matches).toEqual([
@@ -151,6 +164,10 @@ describe('duplicate detection through POST /api/needs', () => {
     const need = await createNeed({ customFields: { firstName: 'Patricia', lastName: uniqueName(), phone, email } })
 
     expect(need.duplicateWarning).toBe('Possible duplicate of 2 constituents: same phone, same email')
+    expect(need.possibleDuplicates.sort((a: PossibleDuplicate, b: PossibleDuplicate) => a.reasons[0]!.localeCompare(b.reasons[0]!))).toEqual([
+      { constituentId: byEmail.id, reasons: ['same email'] },
+      { constituentId: byPhone.id, reasons: ['same phone'] },
+    ])
     const matches = await matchesOf(need.constituentId!)
     expect(matches.map((m) => [m.candidateConstituentId, m.reason]).sort()).toEqual(
       [
@@ -245,11 +262,14 @@ describe('duplicate detection through POST /api/needs', () => {
     expect((await matchesOf(asStaff.constituentId!)).map((m) => m.candidateConstituentId)).toEqual([existing.id])
   })
 
-  test('registering through POST /api/constituents opens the match as well', async () => {
+  test('registering through POST /api/constituents opens the match as well, and answers who it may be and why', async () => {
     const email = uniqueEmail()
-    const existing = await register({ firstName: 'First', lastName: uniqueName(), email })
-    const created = await register({ firstName: 'Second', lastName: uniqueName(), email: email.toUpperCase() })
-    expect(created).not.toHaveProperty('duplicateWarning')
+    const existing = await registered({ firstName: 'First', lastName: uniqueName(), email })
+    expect(existing).not.toHaveProperty('possibleDuplicates')
+    expect(existing).not.toHaveProperty('duplicateWarning')
+    const created = await registered({ firstName: 'Second', lastName: uniqueName(), email: email.toUpperCase() })
+    expect(created.possibleDuplicates).toEqual([{ constituentId: existing.id, reasons: ['same email'] }])
+    expect(created.duplicateWarning).toBe('Possible duplicate of 1 constituent: same email')
     expect((await matchesOf(created.id)).map((m) => [m.constituentId, m.candidateConstituentId, m.reason])).toEqual([[created.id, existing.id, 'same email']])
   })
 })

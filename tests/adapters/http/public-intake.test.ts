@@ -62,7 +62,7 @@ describe('POST /api/needs/public', () => {
       customFields: { firstName: 'Ada', lastName: 'Lovelace', phone: '+15551234567' },
     })
     expect(response.status).toBe(201)
-    for (const hidden of ['duplicateWarning', 'constituentId', 'householdId']) expect(response.body).not.toHaveProperty(hidden)
+    for (const hidden of ['duplicateWarning', 'possibleDuplicates', 'constituentId', 'householdId']) expect(response.body).not.toHaveProperty(hidden)
 
     // Staff see the links the anonymous caller does not.
     const asStaff = await api.call<Need>('GET', `/api/needs/${response.body.id}`, { token: admin })
@@ -77,7 +77,7 @@ describe('POST /api/needs/public', () => {
       customFields: { firstName: 'Gracie', lastName: 'Hopper', phone: '+15554440001', email: 'gracie@example.org' },
     })
     expect(response.status).toBe(201)
-    for (const hidden of ['duplicateWarning', 'constituentId', 'householdId']) expect(response.body).not.toHaveProperty(hidden)
+    for (const hidden of ['duplicateWarning', 'possibleDuplicates', 'constituentId', 'householdId']) expect(response.body).not.toHaveProperty(hidden)
     expect(JSON.stringify(response.body)).not.toContain(existing.constituentId)
     expect(JSON.stringify(response.body)).not.toContain('Possible duplicate')
 

@@ -102,10 +102,23 @@ describe('CreateConstituent', () => {
       expect(await matchesOf(world)).toMatchObject([{ constituentId: created.id, candidateConstituentId: known.id, reason: 'same phone', status: 'OPEN' }])
     })
 
-    test('opens none for someone new', async () => {
+    test('answers the possible duplicates with their reasons, and the warning a need would carry', async () => {
+      const byPhone = await register(world, { firstName: 'Ana', phone: ANA.phone })
+      const byEmailAndPhone = await register(world, { firstName: 'Anita', phone: ANA.phone, email: ANA.email })
+      const created = await create.execute(world.admin, { firstName: 'Anna', phone: ANA.phone, email: ANA.email })
+      expect(created.possibleDuplicates!.sort((a, b) => a.reasons.length - b.reasons.length)).toEqual([
+        { constituentId: byPhone.id, reasons: ['same phone'] },
+        { constituentId: byEmailAndPhone.id, reasons: ['same phone', 'same email'] },
+      ])
+      expect(created.duplicateWarning).toBe('Possible duplicate of 2 constituents: same phone, same email')
+    })
+
+    test('opens none for someone new, and answers no possible duplicates', async () => {
       await register(world, { firstName: 'Ana', phone: ANA.phone })
-      await create.execute(world.admin, { firstName: 'Ben', phone: '+15550000000' })
+      const created = await create.execute(world.admin, { firstName: 'Ben', phone: '+15550000000' })
       expect(await matchesOf(world)).toEqual([])
+      expect(created).not.toHaveProperty('possibleDuplicates')
+      expect(created).not.toHaveProperty('duplicateWarning')
     })
   })
 

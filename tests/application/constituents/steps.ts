@@ -1,5 +1,5 @@
-import { CreateConstituent } from '../../../src/application/constituents/create-constituent'
-import { CreateNeed, type CreateNeedInput } from '../../../src/application/needs/create-need'
+import type { CreatedConstituent } from '../../../src/application/constituents/create-constituent'
+import type { CreatedNeed, CreateNeedInput } from '../../../src/application/needs/create-need'
 import type { Constituent } from '../../../src/domain/constituents/constituent'
 import type { ContactDetails } from '../../../src/domain/constituents/contact'
 import type { HouseholdMatch, MatchStatus } from '../../../src/domain/constituents/household-match'
@@ -13,14 +13,17 @@ import type { World } from '../../support/world'
 
 export const ALL = { page: 1, limit: 100 }
 
-/** Registers a constituent through CreateConstituent (so duplicate detection runs). */
+/** Registers a constituent through CreateConstituent (so duplicate detection runs); answers the record. */
 export async function register(world: World, details: ContactDetails, householdId?: string): Promise<Constituent> {
   world.clock.advance(60_000)
-  return world.useCases.constituents.create.execute(world.admin, { ...details, ...(householdId ? { householdId } : {}) })
+  return recordOf(await world.useCases.constituents.create.execute(world.admin, { ...details, ...(householdId ? { householdId } : {}) }))
 }
 
+/** The constituent of a creation's answer, without the possible duplicates beside it. */
+export const recordOf = ({ possibleDuplicates: _p, duplicateWarning: _w, ...constituent }: CreatedConstituent): Constituent => constituent
+
 /** Creates a need for the default partner through CreateNeed. */
-export async function needFor(world: World, input: Partial<CreateNeedInput> = {}): Promise<Need> {
+export async function needFor(world: World, input: Partial<CreateNeedInput> = {}): Promise<CreatedNeed> {
   world.clock.advance(60_000)
   return world.useCases.needs.create.execute(world.admin, { partnerId: world.defaultPartner.id, ...input })
 }

@@ -32,6 +32,7 @@ describe('CreateNeed with contact keys in customFields', () => {
     expect(await storedNeed(world, need.id)).toMatchObject({ constituentId: constituent.id, householdId: constituent.householdId })
     expect(await householdExists(world, constituent.householdId)).toBe(true)
     expect(need.duplicateWarning).toBeUndefined()
+    expect(need).not.toHaveProperty('possibleDuplicates')
   })
 
   test('gives every such constituent a household of its own', async () => {
@@ -76,15 +77,18 @@ describe('CreateNeed with contact keys in customFields', () => {
     const b = await needFor(world, { customFields: { phone: PHONE } })
     const c = await needFor(world, { customFields: { phone: PHONE } })
     expect(c.duplicateWarning).toBe('Possible duplicate of 2 constituents: same phone')
+    expect(c.possibleDuplicates!.map((d) => d.constituentId).sort()).toEqual([a.constituentId!, b.constituentId!].sort())
+    expect(c.possibleDuplicates!.map((d) => d.reasons)).toEqual([['same phone'], ['same phone']])
     const ofC = (await matchesOf(world, 'OPEN')).filter((m) => m.constituentId === c.constituentId)
     expect(ofC.map((m) => m.candidateConstituentId).sort()).toEqual([a.constituentId!, b.constituentId!].sort())
     expect(await matchesOf(world)).toHaveLength(3)
   })
 
   test('names every reason shared: email in any case, name with date of birth', async () => {
-    await needFor(world, { customFields: { firstName: 'José', lastName: 'García', dateOfBirth: '1980-05-01', email: 'jose@example.org' } })
+    const jose = await needFor(world, { customFields: { firstName: 'José', lastName: 'García', dateOfBirth: '1980-05-01', email: 'jose@example.org' } })
     const need = await needFor(world, { customFields: { firstName: 'JOSE', lastName: 'garcia', dateOfBirth: '1980-05-01', email: 'Jose@Example.org' } })
     expect(need.duplicateWarning).toBe('Possible duplicate of 1 constituent: same email, same name and date of birth')
+    expect(need.possibleDuplicates).toEqual([{ constituentId: jose.constituentId!, reasons: ['same email', 'same name and date of birth'] }])
     expect((await matchesOf(world))[0]!.reason).toBe('same email, same name and date of birth')
   })
 
