@@ -4,7 +4,7 @@ import type { AuthenticationPlugin } from './authentication'
 import { clientAddress } from './client-address'
 import { Body, problems } from './common.schemas'
 import { AcceptInviteBody } from './members.schemas'
-import type { RateLimits } from './rate-limits'
+import { rateLimited, type RateLimits } from './rate-limits'
 
 // docs/api.md "Tokens"
 const TokenPairSchema = t.Object({
@@ -28,19 +28,19 @@ export function authRoutes(useCases: UseCases['auth'], authentication: Authentic
         password: t.String({ minLength: 1, maxLength: 1024 }),
         organizationSlug: t.Optional(t.String({ minLength: 1, maxLength: 63 })),
       }),
-      response: { 200: TokenPairSchema, ...problems(400, 401, 413, 429) },
+      response: rateLimited({ 200: TokenPairSchema, ...problems(400, 401, 413) }),
       detail: { summary: 'Log in with email and password', security: [] },
     })
     .post('/refresh', ({ body }) => refresh.execute(body.refreshToken), {
       rateLimit: 'auth',
       body: RefreshTokenBody,
-      response: { 200: TokenPairSchema, ...problems(400, 401, 413, 429) },
+      response: rateLimited({ 200: TokenPairSchema, ...problems(400, 401, 413) }),
       detail: { summary: 'Trade a refresh token for a new pair (rotation)', security: [] },
     })
     .post('/accept-invite', ({ body }) => acceptInvite.execute(body), {
       rateLimit: 'auth',
       body: AcceptInviteBody,
-      response: { 200: TokenPairSchema, ...problems(400, 413, 429) },
+      response: rateLimited({ 200: TokenPairSchema, ...problems(400, 413) }),
       detail: { summary: 'Set a password with an invitation token; answers tokens', security: [] },
     })
     .post(

@@ -22,7 +22,7 @@ import {
 } from './needs.schemas'
 import { pagedResponse } from './paging'
 import { problemTitles } from './problem'
-import type { RateLimits } from './rate-limits'
+import { rateLimited, type RateLimits } from './rate-limits'
 
 // docs/api.md "Needs"
 export function needsRoutes(useCases: UseCases['needs'], authentication: AuthenticationPlugin, rateLimits: RateLimits) {
@@ -42,7 +42,7 @@ export function needsRoutes(useCases: UseCases['needs'], authentication: Authent
         rateLimit: 'publicIntake',
         badRequestTitle: 'Bad Request',
         body: PublicNeedBody,
-        response: { 201: PublicNeedSchema, ...problems(400, 413, 429) },
+        response: rateLimited({ 201: PublicNeedSchema, ...problems(400, 413) }),
         detail: { summary: 'Anonymous need intake', security: [] },
       },
     )

@@ -1,7 +1,10 @@
-import { Elysia } from 'elysia'
+import { withHeaders } from '@elysiajs/openapi'
+import { Type } from '@sinclair/typebox'
+import { Elysia, t, type TSchema } from 'elysia'
 import type { RateLimiter } from '../../application/ports/security'
 import { TooManyRequestsError } from '../../domain/errors'
 import { clientAddress } from './client-address'
+import { Problem } from './common.schemas'
 
 /** The per-address limits of the anonymous routes. */
 export interface AnonymousRateLimiters {
@@ -11,20 +14,49 @@ export interface AnonymousRateLimiters {
   auth: RateLimiter
 }
 
+/** The policy names of the RateLimit fields (docs/api.md "Rate limits"). */
+const POLICY_NAMES: Record<keyof AnonymousRateLimiters, string> = { publicIntake: 'public-intake', auth: 'auth' }
+
 /**
  * `rateLimit: 'publicIntake' | 'auth'` on an anonymous route: counts the request against its client address
- * before the body is validated, so a flood of bad requests is limited too; over the limit is 429 with
- * Retry-After.
+ * before the body is validated, so a flood of bad requests is limited too. Every answer carries the
+ * RateLimit-Policy and RateLimit fields of the IETF httpapi draft; over the limit is 429 with Retry-After.
  */
 export function rateLimits(limiters: AnonymousRateLimiters, trustProxy: boolean) {
   return new Elysia({ name: 'rate-limits' }).macro({
     rateLimit: (name: keyof AnonymousRateLimiters) => ({
-      transform({ request, server }) {
-        const retryAfter = limiters[name].hit(clientAddress(request, server, trustProxy))
-        if (retryAfter > 0) throw new TooManyRequestsError(retryAfter)
+      transform({ request, server, set }) {
+        const limiter = limiters[name]
+        const use = limiter.hit(clientAddress(request, server, trustProxy))
+        const policy = `"${POLICY_NAMES[name]}"`
+        set.headers['ratelimit-policy'] = `${policy};q=${limiter.limit};w=${limiter.windowSeconds}`
+        set.headers.ratelimit = `${policy};r=${use.remaining};t=${use.resetSeconds}`
+        if (use.exceeded) throw new TooManyRequestsError(use.resetSeconds)
       },
     }),
   })
 }
 
 export type RateLimits = ReturnType<typeof rateLimits>
+
+const RATE_LIMIT_HEADERS = {
+  'RateLimit-Policy': t.String({ maxLength: 100, description: 'The quota: q requests per w seconds for each client address, e.g. "auth";q=60;w=60' }),
+  RateLimit: t.String({ maxLength: 100, description: 'What is left of it: r requests for the next t seconds, e.g. "auth";r=59;t=42' }),
+}
+
+/**
+ * The answers of a rate-limited route for the OpenAPI document: each with the RateLimit fields, and 429 with
+ * Retry-After besides (docs/api.md "Rate limits").
+ */
+export function rateLimited<T extends Record<number, TSchema>>(responses: T): T & { 429: typeof Problem } {
+  const all = { ...responses, 429: Problem }
+  return Object.fromEntries(
+    Object.entries(all).map(([status, schema]) => [
+      status,
+      withHeaders(schema, {
+        ...RATE_LIMIT_HEADERS,
+        ...(status === '429' ? { 'Retry-After': Type.Integer({ minimum: 1, maximum: 3600, description: 'Seconds to wait before trying again' }) } : {}),
+      }),
+    ]),
+  ) as unknown as T & { 429: typeof Problem }
+}

@@ -1,5 +1,5 @@
 import type { Clock } from '../../application/ports/clock'
-import type { RateLimiter } from '../../application/ports/security'
+import type { RateLimiter, RateLimitUse } from '../../application/ports/security'
 
 /**
  * Fixed one-minute windows counted in this process. Several instances behind a load balancer each count
@@ -10,12 +10,16 @@ export class MemoryRateLimiter implements RateLimiter {
   private hits = new Map<string, number>()
 
   constructor(
-    private readonly limitPerWindow: number,
+    readonly limit: number,
     private readonly clock: Clock,
     private readonly windowMs = 60_000,
   ) {}
 
-  hit(key: string): number {
+  get windowSeconds(): number {
+    return this.windowMs / 1000
+  }
+
+  hit(key: string): RateLimitUse {
     const now = this.clock.now().getTime()
     if (now - this.windowStart >= this.windowMs) {
       this.windowStart = now - (now % this.windowMs)
@@ -23,6 +27,10 @@ export class MemoryRateLimiter implements RateLimiter {
     }
     const count = (this.hits.get(key) ?? 0) + 1
     this.hits.set(key, count)
-    return count > this.limitPerWindow ? Math.ceil((this.windowStart + this.windowMs - now) / 1000) : 0
+    return {
+      remaining: Math.max(0, this.limit - count),
+      resetSeconds: Math.max(1, Math.ceil((this.windowStart + this.windowMs - now) / 1000)),
+      exceeded: count > this.limit,
+    }
   }
 }

@@ -22,10 +22,22 @@ export interface AccessTokens {
   verify(token: string): AccessTokenClaims | AccessTokenFailure
 }
 
-/** Fixed-window counters for anonymous endpoints. */
+/** Where a key stands in its window after a hit. */
+export interface RateLimitUse {
+  /** Hits left in the window; 0 once the limit is reached. */
+  remaining: number
+  /** Seconds until the window ends and the whole quota is back (at least 1). */
+  resetSeconds: number
+  /** Whether this hit was over the limit (and must be refused). */
+  exceeded: boolean
+}
+
+/** Fixed-window counters for anonymous endpoints: `limit` hits per `windowSeconds` for each key. */
 export interface RateLimiter {
-  /** Counts one hit for `key`; answers how long to wait when the limit is exceeded, else 0. */
-  hit(key: string): number
+  readonly limit: number
+  readonly windowSeconds: number
+  /** Counts one hit for `key`. */
+  hit(key: string): RateLimitUse
 }
 
 /** Opaque secrets handed to clients (refresh and invitation tokens) and stored only as hashes. */

@@ -32,11 +32,13 @@ const ROUTES: Array<[method: string, path: string, authenticated: boolean, error
   ['post', '/api/needs/{id}/notes', true, [400, 401, 403, 404, 413]],
   ['post', '/api/needs/{id}/sms', true, [400, 401, 403, 404, 413]],
   ['get', '/api/needs/{id}/interactions', true, [400, 401, 403, 404]],
+  ['get', '/api/needs/{id}/history', true, [400, 401, 403, 404]],
   ['get', '/api/partners', true, [400, 401]],
   ['post', '/api/partners', true, [400, 401, 403, 413]],
   ['put', '/api/partners/{id}', true, [400, 401, 403, 404, 409, 413]],
   ['get', '/api/constituents', true, [400, 401, 403]],
   ['post', '/api/constituents', true, [400, 401, 403, 413]],
+  ['get', '/api/constituents/{id}', true, [400, 401, 403, 404]],
   ['put', '/api/constituents/{id}', true, [400, 401, 403, 404, 413]],
   ['get', '/api/constituents/{id}/needs', true, [400, 401, 403, 404]],
   ['post', '/api/constituents/merge', true, [400, 401, 403, 404, 413]],
@@ -173,6 +175,8 @@ describe('GET /api/openapi.json', () => {
       ['get', '/api/constituents'],
       ['put', '/api/constituents/{id}'],
       ['get', '/api/constituents/{id}/needs'],
+      ['get', '/api/constituents/{id}'],
+      ['get', '/api/needs/{id}/history'],
       ['post', '/api/constituents/merge'],
       ['get', '/api/household-matches'],
       ['post', '/api/household-matches/{id}/resolve'],
@@ -218,7 +222,9 @@ describe('GET /api/openapi.json', () => {
 
   test('the documented limits are the ones enforced', () => {
     const body = (method: string, path: string) => operation(method, path).requestBody!.content['application/json']!.schema
-    expect(body('post', '/api/needs/public').required).toEqual(expect.arrayContaining(['organizationId', 'description']))
+    expect(body('post', '/api/needs/public').required).toEqual(['description'])
+    expect(body('post', '/api/needs/public').properties.organizationId).toMatchObject({ format: 'uuid' })
+    expect(body('post', '/api/needs/public').properties.organizationSlug).toMatchObject({ pattern: '^[a-z0-9]+(-[a-z0-9]+)*$', maxLength: 63 })
     expect(body('post', '/api/needs/public').properties.description).toMatchObject({ minLength: 1, maxLength: 5000 })
     expect(body('post', '/api/needs').required).toEqual(['partnerId'])
     expect(body('post', '/api/needs').properties.customFields.maxProperties).toBe(50)
@@ -233,7 +239,7 @@ describe('GET /api/openapi.json', () => {
   })
 
   test('lists document page and limit with their bounds, and the status filter', () => {
-    for (const path of ['/api/needs', '/api/partners', '/api/constituents', '/api/constituents/{id}/needs', '/api/household-matches', '/api/members']) {
+    for (const path of ['/api/needs', '/api/partners', '/api/constituents', '/api/constituents/{id}/needs', '/api/household-matches', '/api/members', '/api/needs/{id}/history']) {
       const params = Object.fromEntries((operation('get', path).parameters ?? []).map((p) => [p.name, p]))
       expect(params.page).toMatchObject({ in: 'query', required: false, schema: { minimum: 1 } })
       expect(params.limit).toMatchObject({ in: 'query', required: false, schema: { minimum: 1, maximum: 100, default: 25 } })
@@ -242,14 +248,11 @@ describe('GET /api/openapi.json', () => {
     expect(status.schema.pattern).toContain('IN_PROGRESS')
   })
 
-  test('path ids are documented: UUIDs, except a need read that also takes its reference number', () => {
+  test('path ids are documented: UUIDs, except on need routes, which also take the reference number', () => {
     const id = (method: string, path: string) => (operation(method, path).parameters ?? []).find((p) => p.name === 'id')
     const uuidRoutes = [
-      ['put', '/api/needs/{id}'],
-      ['post', '/api/needs/{id}/notes'],
-      ['post', '/api/needs/{id}/sms'],
-      ['get', '/api/needs/{id}/interactions'],
       ['put', '/api/partners/{id}'],
+      ['get', '/api/constituents/{id}'],
       ['put', '/api/constituents/{id}'],
       ['get', '/api/constituents/{id}/needs'],
       ['post', '/api/household-matches/{id}/resolve'],
@@ -258,7 +261,22 @@ describe('GET /api/openapi.json', () => {
     for (const [method, path] of uuidRoutes) {
       expect(id(method!, path!)).toMatchObject({ in: 'path', required: true, schema: { type: 'string', format: 'uuid' } })
     }
-    expect(id('get', '/api/needs/{id}')).toMatchObject({ in: 'path', required: true, schema: { type: 'string', maxLength: 64 } })
+    const needRoutes = ROUTES.filter(([, path]) => path.startsWith('/api/needs/{id}'))
+    expect(needRoutes).toHaveLength(6)
+    for (const [method, path] of needRoutes) expect(id(method, path)).toMatchObject({ in: 'path', required: true, schema: { type: 'string', maxLength: 64 } })
+  })
+
+  test('rate-limited routes document 429 with Retry-After, and the RateLimit fields on every answer', () => {
+    const limited = ROUTES.filter(([, , , errors]) => errors.includes(429)).map(([method, path]) => `${method} ${path}`)
+    expect(limited.sort()).toEqual(['post /api/auth/accept-invite', 'post /api/auth/login', 'post /api/auth/refresh', 'post /api/needs/public'])
+    for (const route of limited) {
+      const [method, path] = route.split(' ') as [string, string]
+      for (const [status, response] of Object.entries<{ headers?: Record<string, { schema: Schema }> }>(operation(method, path).responses!)) {
+        expect(Object.keys(response.headers ?? {}).sort()).toEqual(status === '429' ? ['RateLimit', 'RateLimit-Policy', 'Retry-After'] : ['RateLimit', 'RateLimit-Policy'])
+      }
+      expect(operation(method, path).responses!['429'].headers['Retry-After'].schema).toMatchObject({ type: 'integer', minimum: 1 })
+    }
+    expect(operation('get', '/api/needs').responses!['200'].headers).toBeUndefined()
   })
 
   test('the anonymous intake answer leaves out what would tell a stranger who else is on file', () => {

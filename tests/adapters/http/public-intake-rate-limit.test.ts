@@ -29,6 +29,18 @@ describe('public intake rate limit', () => {
     expect(retryAfter).toBeLessThanOrEqual(60)
   })
 
+  test('every answer carries RateLimit-Policy and RateLimit: the quota, what is left, and when it is whole again', async () => {
+    nextWindow()
+    api.world.clock.advance(20_000)
+    const now = api.world.clock.now().getTime()
+    const reset = Math.ceil((60_000 - (now % 60_000)) / 1000)
+    const answers = [await submit(), await submit(), await submit(), await submit()]
+    expect(answers.map((a) => a.status)).toEqual([201, 201, 201, 429])
+    for (const answer of answers) expect(answer.headers.get('ratelimit-policy')).toBe('"public-intake";q=3;w=60')
+    expect(answers.map((a) => a.headers.get('ratelimit'))).toEqual([2, 1, 0, 0].map((left) => `"public-intake";r=${left};t=${reset}`))
+    expect(answers[3]!.headers.get('retry-after')).toBe(String(reset))
+  })
+
   test('the address may submit again once the window has passed', async () => {
     nextWindow()
     expect((await submit()).status).toBe(201)
@@ -55,7 +67,9 @@ describe('public intake rate limit', () => {
     for (let i = 0; i < 4; i++) await submit()
     expect((await submit()).status).toBe(429)
     const token = await api.tokenFor(api.world, 'staff')
-    expect((await api.call('GET', '/api/needs', { token })).status).toBe(200)
+    const staffRoute = await api.call('GET', '/api/needs', { token })
+    expect(staffRoute.status).toBe(200)
+    expect([staffRoute.headers.get('ratelimit'), staffRoute.headers.get('ratelimit-policy')]).toEqual([null, null])
     expect((await api.call('GET', '/healthz')).status).toBe(200)
   })
 })
@@ -72,6 +86,10 @@ describe('the anonymous auth routes are limited per client address too', () => {
       ]
       expect(answers.map((a) => a.status)).toEqual([401, 401, 400, 429])
       expect(Number(answers[3]!.headers.get('retry-after'))).toBeGreaterThan(0)
+      // One quota for the three routes, announced on each answer.
+      for (const answer of answers) expect(answer.headers.get('ratelimit-policy')).toBe('"auth";q=3;w=60')
+      expect(answers.map((a) => a.headers.get('ratelimit')?.replace(/;t=\d+$/, ''))).toEqual(['"auth";r=2', '"auth";r=1', '"auth";r=0', '"auth";r=0'])
+      expect(answers[3]!.headers.get('ratelimit')).toEndWith(`;t=${answers[3]!.headers.get('retry-after')}`)
       expect(answers[3]!.body.title).toBe('Too many requests')
     } finally {
       await limited.stop()
