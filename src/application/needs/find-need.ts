@@ -1,6 +1,6 @@
 import { seesPartner, type Actor } from '../../domain/auth/actor'
 import { NotFoundError } from '../../domain/errors'
-import { normalizeReferenceNumber, type Need } from '../../domain/needs/need'
+import { looksLikeReferenceNumber, normalizeReferenceNumber, type Need } from '../../domain/needs/need'
 import type { Repositories } from '../ports/repositories'
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
@@ -10,9 +10,13 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
  * organization's need and, for partner roles, another partner's need are indistinguishable from none.
  */
 export async function findVisibleNeed(r: Repositories, actor: Actor, idOrReference: string): Promise<Need> {
+  const reference = normalizeReferenceNumber(idOrReference)
+  // Text of another form names no need: it is not looked up (nor handed to the database as it is).
   const need = UUID.test(idOrReference)
     ? await r.needs.findById(actor.organizationId, idOrReference.toLowerCase())
-    : await r.needs.findByReferenceNumber(actor.organizationId, normalizeReferenceNumber(idOrReference))
+    : looksLikeReferenceNumber(reference)
+      ? await r.needs.findByReferenceNumber(actor.organizationId, reference)
+      : undefined
   if (!need || !seesPartner(actor, need.partnerId)) throw new NotFoundError('Need')
   return need
 }

@@ -62,6 +62,11 @@ export function normalizeReferenceNumber(input: string): string {
   return input.trim().toUpperCase()
 }
 
+/** Whether a normalized text has the form of a reference number (letters, a hyphen, digits). */
+export function looksLikeReferenceNumber(normalized: string): boolean {
+  return /^[A-Z]{1,16}-[0-9]{1,15}$/.test(normalized)
+}
+
 /** The fields whose changes are kept in a need's history (docs/api.md "Needs"). */
 export const TRACKED_FIELDS = ['status', 'assignedTo', 'partnerId', 'isConfidential'] as const
 export type TrackedField = (typeof TRACKED_FIELDS)[number]

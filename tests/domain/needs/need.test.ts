@@ -8,6 +8,7 @@ import {
   formatReferenceNumber,
   INITIAL_NEED_STATUS,
   isOpen,
+  looksLikeReferenceNumber,
   normalizeReferenceNumber,
 } from '../../../src/domain/needs/need'
 import { aNeed } from '../../support/builders'
@@ -58,6 +59,11 @@ describe('need rules', () => {
     test('are looked up upper-cased and trimmed, so they are case-insensitive', () => {
       expect(normalizeReferenceNumber('req-1001')).toBe('REQ-1001')
       expect(normalizeReferenceNumber('  Food-1234 ')).toBe('FOOD-1234')
+    })
+
+    test('have a recognizable form: every number formatted passes, other text does not', () => {
+      for (const shortCode of [undefined, 'FOOD', 'ABCDEF']) expect(looksLikeReferenceNumber(formatReferenceNumber(shortCode, 1001))).toBe(true)
+      for (const text of ['', 'NONSENSE', 'REQ-', '-1001', 'REQ-10A1', 'REQ 1001', 'REQ-1001\u0000', '\u0000']) expect(looksLikeReferenceNumber(text)).toBe(false)
     })
   })
 
