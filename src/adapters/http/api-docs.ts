@@ -4,6 +4,37 @@ import swaggerUiBundle from 'swagger-ui-dist/swagger-ui-bundle.js' with { type: 
 import swaggerUiCss from 'swagger-ui-dist/swagger-ui.css' with { type: 'file' }
 
 const ASSETS = '/api/docs/assets'
+const SPEC_PATH = '/api/openapi.json'
+
+/** Every tag the routes use, described once. */
+const TAGS = [
+  { name: 'Authentication', description: 'Log in, refresh and end sessions, accept invitations (docs/api.md "Tokens")' },
+  { name: 'Needs', description: 'Requests for assistance: intake, status, notes, texts and history (docs/api.md "Needs")' },
+  { name: 'Partners', description: 'The organizations that take needs on (docs/api.md "Partners")' },
+  { name: 'Constituents', description: 'The people served, their households and possible duplicates (docs/constituents.md)' },
+  { name: 'Members', description: 'Staff accounts, invitations and the own profile (docs/api.md "Members and invitations")' },
+  { name: 'Organization', description: 'Organization and email settings (docs/api.md "Organization settings")' },
+  { name: 'Webhooks', description: 'Callbacks of the SMS provider, checked by signature (docs/api.md "SMS")' },
+  { name: 'Health', description: 'Liveness and readiness for load balancers and orchestrators' },
+]
+
+type OpenApiDocument = { paths: Record<string, Record<string, { responses?: Record<string, { content?: Record<string, unknown> }> }>> }
+
+/**
+ * The generator writes an empty answer (204) as `content: {type: "void"}`, which is not a media type: an
+ * answer without a body has no `content` at all. A copy, so the generator's cached document stays as it is.
+ */
+function withoutVoidContent(document: OpenApiDocument): OpenApiDocument {
+  const copy = structuredClone(document)
+  for (const operations of Object.values(copy.paths)) {
+    for (const operation of Object.values(operations)) {
+      for (const response of Object.values(operation.responses ?? {})) {
+        if (response.content && 'type' in response.content) delete response.content
+      }
+    }
+  }
+  return copy
+}
 
 /** The browser itself refuses anything from outside: scripts, styles and requests from this service only. */
 const CONTENT_SECURITY_POLICY = [
@@ -44,7 +75,7 @@ const asset = (body: Blob | string, contentType: string) =>
  * validate requests. The page is Swagger UI from the pinned `swagger-ui-dist` package, served from here
  * (inside the binary once compiled): it loads nothing from outside.
  */
-export function apiDocs(version: string) {
+export function apiDocs(version: string, publicBaseUrl: string) {
   const info = {
     title: 'Intake and case-management service',
     version,
@@ -52,11 +83,19 @@ export function apiDocs(version: string) {
   }
   const html = page(info.title)
   return new Elysia({ name: 'api-docs' })
+    .onAfterHandle(({ request, response }) => {
+      if (new URL(request.url).pathname === SPEC_PATH) return withoutVoidContent(response as OpenApiDocument)
+    })
     .use(
       openapi({
         provider: null,
-        specPath: '/api/openapi.json',
-        documentation: { info, components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } } },
+        specPath: SPEC_PATH,
+        documentation: {
+          info,
+          servers: [{ url: publicBaseUrl, description: 'This deployment (PUBLIC_BASE_URL)' }],
+          tags: TAGS,
+          components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } },
+        },
       }),
     )
     .get('/api/docs', () => new Response(html, { headers: { 'content-type': 'text/html; charset=utf-8', 'content-security-policy': CONTENT_SECURITY_POLICY } }), {

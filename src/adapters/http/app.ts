@@ -83,7 +83,7 @@ export function createHttpApp(deps: HttpDependencies) {
   const auth = authentication(deps.useCases.auth.authenticate)
   const limits = rateLimits(deps.rateLimiters, deps.trustProxy)
   return new Elysia({ normalize: false })
-    .use(apiDocs(deps.version))
+    .use(apiDocs(deps.version, deps.publicBaseUrl))
     .use(observability(deps.logger, deps.metrics, deps.metricsToken))
     .use(problemDetails(deps.logger, (error) => deps.persistence.isOutage(error), () => deps.metrics.databaseError()))
     // The second entry never runs (the first always answers); it tells the OpenAPI generator the bodies are

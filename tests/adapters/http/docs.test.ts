@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { join } from 'node:path'
+import { PORTS } from '../../../src/main/container'
 import { startTestServer, type TestServer } from '../../support/http'
 
 // docs/self-hosting.md (docs) and docs/api.md "Errors" (bounded inputs, security marks) on the served OpenAPI document.
@@ -7,7 +8,7 @@ type Schema = Record<string, any>
 type Operation = { security?: unknown[]; requestBody?: { content: Record<string, { schema: Schema }> }; responses?: Record<string, any>; parameters?: any[] }
 
 let api: TestServer
-let doc: { openapi: string; info: Schema; paths: Record<string, Record<string, Operation>>; components: Schema }
+let doc: { openapi: string; info: Schema; servers: unknown[]; tags: unknown[]; paths: Record<string, Record<string, Operation>>; components: Schema }
 
 beforeAll(async () => {
   api = await startTestServer()
@@ -132,6 +133,27 @@ describe('GET /api/openapi.json', () => {
   test('lists every route, at the paths of the interface (no trailing slash), and nothing else', () => {
     const documented = Object.entries(doc.paths).flatMap(([path, methods]) => Object.keys(methods).map((method) => `${method.toUpperCase()} ${path}`))
     expect(documented.sort()).toEqual(ROUTES.map(([method, path]) => `${method.toUpperCase()} ${path}`).sort())
+  })
+
+  test('names this deployment as its server: PUBLIC_BASE_URL', () => {
+    expect(doc.servers).toEqual([expect.objectContaining({ url: api.server.container.get(PORTS.config).publicBaseUrl })])
+  })
+
+  test('defines every tag it uses, each with a description; every operation has a tag', () => {
+    const defined = new Map<string, string>((doc.tags as Array<{ name: string; description: string }>).map((tag) => [tag.name, tag.description]))
+    const operations = Object.values(doc.paths).flatMap((methods) => Object.values(methods)) as Array<Operation & { tags?: string[] }>
+    const used = new Set(operations.flatMap((o) => o.tags ?? []))
+    expect(operations.filter((o) => (o.tags ?? []).length === 0)).toEqual([])
+    expect([...used].filter((tag) => !defined.has(tag))).toEqual([])
+    for (const [name, description] of defined) expect({ name, described: description.length > 0, used: used.has(name) }).toEqual({ name, described: true, used: true })
+  })
+
+  test('an answer without a body (204) has no content', () => {
+    for (const [method, path] of [['post', '/api/auth/logout'], ['post', '/api/webhooks/twilio/status']] as const) {
+      const response = operation(method, path).responses!['204']
+      expect(response).toBeDefined()
+      expect(response).not.toHaveProperty('content')
+    }
   })
 
   test('declares the bearer scheme (JWT)', () => {
