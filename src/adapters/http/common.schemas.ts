@@ -19,6 +19,8 @@ export function OneOf<const T extends readonly string[]>(values: T, options: { d
 /** The free key-value object (docs/api.md "Errors": at most 50 keys; 16 KiB in all is checked by the use case). */
 export const CustomFieldsSchema = t.Record(t.String({ maxLength: CUSTOM_FIELDS_LIMITS.maxKeyLength }), t.Unknown(), {
   maxProperties: CUSTOM_FIELDS_LIMITS.maxKeys,
+  // Says "any key" to generators that do not read patternProperties (openapi-typescript); validation is the same.
+  additionalProperties: true,
   description: 'Free key-value intake fields; at most 50 keys and 16 KiB as JSON. Contact keys are validated as constituent fields.',
 })
 
