@@ -6,141 +6,258 @@
 
 export interface paths {
   "/healthz": {
-    /** The process is alive */
+    /**
+     * The process is alive
+     * @description Anonymous, for load balancers: answers while the process runs, whatever the database does.
+     */
     get: operations["getHealthz"];
   };
   "/readyz": {
-    /** Started (database migrated, first-start setup done) and the database answers */
+    /**
+     * Started (database migrated, first-start setup done) and the database answers
+     * @description Anonymous, for orchestrators: 503 while starting or while the database does not answer.
+     */
     get: operations["getReadyz"];
   };
   "/api/auth/login": {
-    /** Log in with email and password */
+    /**
+     * Log in with email and password
+     * @description Anonymous; limited per client address and throttled per email (docs/api.md "Tokens", "Rate limits"). Answers an access token and a refresh token. When several organizations share the email, `organizationSlug` chooses.
+     */
     post: operations["postApiAuthLogin"];
   };
   "/api/auth/refresh": {
-    /** Trade a refresh token for a new pair (rotation) */
+    /**
+     * Trade a refresh token for a new pair (rotation)
+     * @description Anonymous; limited per client address. The refresh token is used up: presenting it again revokes its whole session (docs/api.md "Tokens").
+     */
     post: operations["postApiAuthRefresh"];
   };
   "/api/auth/accept-invite": {
-    /** Set a password with an invitation token; answers tokens */
+    /**
+     * Set a password with an invitation token; answers tokens
+     * @description Anonymous; limited per client address. Confirms the invited member, sets the password (at least 12 characters) and starts a session (docs/api.md "Members and invitations").
+     */
     post: operations["postApiAuthAccept-invite"];
   };
   "/api/auth/logout": {
-    /** End the session of a refresh token */
+    /**
+     * End the session of a refresh token
+     * @description Every role. Revokes the session of the given refresh token when it is the caller's; answers 204 either way (docs/api.md "Tokens").
+     */
     post: operations["postApiAuthLogout"];
   };
   "/api/needs/public": {
-    /** Anonymous need intake */
+    /**
+     * Anonymous need intake
+     * @description No credentials: a web form or a partner's site names the organization by `organizationId` or `organizationSlug`. Limited per client address; routed by keywords when no partner is given (docs/api.md "Public intake"). The answer tells nothing of who else is on file.
+     */
     post: operations["postApiNeedsPublic"];
   };
   "/api/needs": {
-    /** List needs, newest first; paging in X-Total-Count and Link */
+    /**
+     * List needs, newest first; paging in X-Total-Count and Link
+     * @description Every role; partner roles see their own partner's needs only. Filters by status list, partner, assignee and constituent (docs/api.md "Needs", "Lists").
+     */
     get: operations["getApiNeeds"];
-    /** Create a need */
+    /**
+     * Create a need
+     * @description Caseworker roles and intake_staff; partner roles for their own partner only. Contact keys in `customFields` register a constituent, checked for duplicates (`possibleDuplicates` in the answer) (docs/api.md "Needs").
+     */
     post: operations["postApiNeeds"];
   };
   "/api/needs/{id}": {
-    /** Read a need by id or reference number */
+    /**
+     * Read a need by id or reference number
+     * @description Every role, within its visibility (partner roles: their own partner's needs); `customFields` of a confidential need only with the permission (docs/api.md "Needs").
+     */
     get: operations["getApiNeedsById"];
-    /** Update status or metadata */
+    /**
+     * Update status or metadata
+     * @description Caseworker roles and needs_processor. Takes the UUID or the reference number. Status moves follow docs/api.md "Needs" (409 otherwise); every change is kept in the history.
+     */
     put: operations["putApiNeedsById"];
   };
   "/api/needs/{id}/notes": {
-    /** Add an internal note */
+    /**
+     * Add an internal note
+     * @description Every role that sees the need; takes the UUID or the reference number (docs/api.md "Needs").
+     */
     post: operations["postApiNeedsByIdNotes"];
   };
   "/api/needs/{id}/sms": {
-    /** Text the need's constituent; queued, sent by the outbox */
+    /**
+     * Text the need's constituent; queued, sent by the outbox
+     * @description org_admin or sms_communicator. Answers 202 with the interaction; the worker sends it (docs/api.md "SMS").
+     */
     post: operations["postApiNeedsByIdSms"];
   };
   "/api/needs/{id}/interactions": {
-    /** Notes and messages of a need, oldest first */
+    /**
+     * Notes and messages of a need, oldest first
+     * @description Every role that sees the need; the content of a confidential need's interactions only with the permission (docs/api.md "Needs").
+     */
     get: operations["getApiNeedsByIdInteractions"];
   };
   "/api/needs/{id}/history": {
-    /** Every recorded change of a need, oldest first: status, assignee, partner, confidentiality */
+    /**
+     * Every recorded change of a need, oldest first: status, assignee, partner, confidentiality
+     * @description Every role that sees the need, as `GET /api/needs/{id}`; takes the UUID or the reference number. Each change: field, from, to, who, when. Paged (docs/api.md "Needs").
+     */
     get: operations["getApiNeedsByIdHistory"];
   };
   "/api/partners": {
-    /** List the partners of the organization, archived ones included */
+    /**
+     * List the partners of the organization, archived ones included
+     * @description Every role. Newest first, paged (docs/api.md "Partners").
+     */
     get: operations["getApiPartners"];
-    /** Add a partner */
+    /**
+     * Add a partner
+     * @description org_admin (docs/api.md "Partners").
+     */
     post: operations["postApiPartners"];
   };
   "/api/partners/{id}": {
-    /** Update a partner; archiving and the default follow docs/api.md */
+    /**
+     * Update a partner; archiving and the default follow docs/api.md
+     * @description org_admin; a partner_admin its own partner's details, not `isDefault` nor `isArchived` (docs/api.md "Partners").
+     */
     put: operations["putApiPartnersById"];
   };
   "/api/constituents": {
-    /** Search constituents by name prefix, phone digits or email; newest first */
+    /**
+     * Search constituents by name prefix, phone digits or email; newest first
+     * @description Caseworker roles and intake_staff. Searching by phone or email needs the permission to read them; fields come back redacted by role (docs/constituents.md "Search"). Paged (docs/api.md "Lists").
+     */
     get: operations["getApiConstituents"];
-    /** Register a constituent; the answer names who it may be already */
+    /**
+     * Register a constituent; the answer names who it may be already
+     * @description Caseworker roles and intake_staff. Checked for duplicates: the answer carries `possibleDuplicates` and `duplicateWarning` when someone alike is on file, and opens household matches (docs/constituents.md).
+     */
     post: operations["postApiConstituents"];
   };
   "/api/constituents/merge": {
-    /** Merge the source constituent into the target */
+    /**
+     * Merge the source constituent into the target
+     * @description org_admin or duplicate_resolver. The source's needs move to the target, the source is removed (docs/constituents.md "Matches and merging").
+     */
     post: operations["postApiConstituentsMerge"];
   };
   "/api/constituents/{id}": {
-    /** Read a constituent; phone, email, address and date of birth as the caller may read them */
+    /**
+     * Read a constituent; phone, email, address and date of birth as the caller may read them
+     * @description Caseworker roles and intake_staff; tenant-scoped (another organization's id is 404). Redacted exactly as search results (docs/constituents.md).
+     */
     get: operations["getApiConstituentsById"];
-    /** Update constituent details (checked for duplicates again) */
+    /**
+     * Update constituent details (checked for duplicates again)
+     * @description Caseworker roles and intake_staff. Fields left out stay, `null` clears; a change of a matched field runs duplicate detection again (docs/constituents.md).
+     */
     put: operations["putApiConstituentsById"];
   };
   "/api/constituents/{id}/needs": {
-    /** A constituent's needs, newest first; other partners' details are emptied for partner roles */
+    /**
+     * A constituent's needs, newest first; other partners' details are emptied for partner roles
+     * @description Caseworker roles and intake_staff. Paged (docs/api.md "Lists"; docs/constituents.md).
+     */
     get: operations["getApiConstituentsByIdNeeds"];
   };
   "/api/household-matches": {
-    /** Possible duplicates, newest first, with both people's names and the reasons */
+    /**
+     * Possible duplicates, newest first, with both people's names and the reasons
+     * @description org_admin or duplicate_resolver. Each match carries both people, redacted as the caller may read them, and its reasons (docs/constituents.md "Matches and merging"). Paged.
+     */
     get: operations["getApiHousehold-matches"];
   };
   "/api/household-matches/{id}/resolve": {
-    /** Merge the constituents, join the household, or dismiss */
+    /**
+     * Merge the constituents, join the household, or dismiss
+     * @description org_admin or duplicate_resolver. A match is decided once; a second decision is 409 (docs/constituents.md "Matches and merging").
+     */
     post: operations["postApiHousehold-matchesByIdResolve"];
   };
   "/api/members": {
-    /** List members, newest first (a partner_admin sees its partner's) */
+    /**
+     * List members, newest first (a partner_admin sees its partner's)
+     * @description org_admin, staff and partner_admin. Paged (docs/api.md "Members and invitations").
+     */
     get: operations["getApiMembers"];
-    /** Add a member and email a one-time invitation (valid 7 days) */
+    /**
+     * Add a member and email a one-time invitation (valid 7 days)
+     * @description org_admin; a partner_admin for the agents and volunteers of its own partner. An email already in the organization is 409 (docs/api.md "Members and invitations").
+     */
     post: operations["postApiMembers"];
   };
   "/api/members/{id}/invitation": {
-    /** Send a new invitation to a member who has not accepted one (an addition) */
+    /**
+     * Send a new invitation to a member who has not accepted one (an addition)
+     * @description Who may invite the member. 409 once the member can log in (docs/api.md "Members and invitations").
+     */
     post: operations["postApiMembersByIdInvitation"];
   };
   "/api/members/{id}": {
-    /** Change a member's role, partner, phone or profiles */
+    /**
+     * Change a member's role, partner, phone or profiles
+     * @description Who may invite the member; profiles only those the caller may grant. Demoting the last org_admin is 409 (docs/api.md "Members and invitations", "Permissions").
+     */
     put: operations["putApiMembersById"];
   };
   "/api/profile": {
-    /** The caller’s own profile */
+    /**
+     * The caller’s own profile
+     * @description Every role: the member the access token names.
+     */
     get: operations["getApiProfile"];
-    /** Update the caller’s own name and phone */
+    /**
+     * Update the caller’s own name and phone
+     * @description Every role; `phone: null` clears the phone.
+     */
     put: operations["putApiProfile"];
   };
   "/api/organizations/settings": {
-    /** Organization settings */
+    /**
+     * Organization settings
+     * @description org_admin (docs/api.md "Organization settings").
+     */
     get: operations["getApiOrganizationsSettings"];
-    /** Update organization settings; a slug or short code of another organization is 409 */
+    /**
+     * Update organization settings; a slug or short code of another organization is 409
+     * @description org_admin. The short code changes the prefix of new reference numbers only (docs/api.md "Organization settings").
+     */
     put: operations["putApiOrganizationsSettings"];
   };
   "/api/organizations/settings/email": {
-    /** Email settings, the key masked; 404 while mail goes to the fallback */
+    /**
+     * Email settings, the key masked; 404 while mail goes to the fallback
+     * @description org_admin. The key is never answered: only its last four characters (docs/api.md "Organization settings").
+     */
     get: operations["getApiOrganizationsSettingsEmail"];
-    /** Set the email provider; the key is stored encrypted and never returned */
+    /**
+     * Set the email provider; the key is stored encrypted and never returned
+     * @description org_admin. SMTP hosts may be restricted by the deployment (docs/api.md "Organization settings").
+     */
     put: operations["putApiOrganizationsSettingsEmail"];
   };
   "/api/organizations/settings/email/test": {
-    /** Send one real message with the proposed settings; nothing is stored */
+    /**
+     * Send one real message with the proposed settings; nothing is stored
+     * @description org_admin. 502 with the provider's reason, secrets removed, when the provider refuses (docs/api.md "Organization settings").
+     */
     post: operations["postApiOrganizationsSettingsEmailTest"];
   };
   "/api/webhooks/twilio/sms": {
-    /** Inbound text (Twilio); STOP/START keywords change the opt-out */
+    /**
+     * Inbound text (Twilio); STOP/START keywords change the opt-out
+     * @description Called by Twilio, checked against `X-Twilio-Signature` (403 otherwise); answers empty TwiML (docs/api.md "SMS").
+     */
     post: operations["postApiWebhooksTwilioSms"];
   };
   "/api/webhooks/twilio/status": {
-    /** Delivery status callback (Twilio) */
+    /**
+     * Delivery status callback (Twilio)
+     * @description Called by Twilio, checked against `X-Twilio-Signature` (403 otherwise); moves an outbound text to delivered or failed (docs/api.md "SMS").
+     */
     post: operations["postApiWebhooksTwilioStatus"];
   };
 }
@@ -163,7 +280,10 @@ export type external = Record<string, never>;
 
 export interface operations {
 
-  /** The process is alive */
+  /**
+   * The process is alive
+   * @description Anonymous, for load balancers: answers while the process runs, whatever the database does.
+   */
   getHealthz: {
     responses: {
       /** @description Response for status 200 */
@@ -177,7 +297,10 @@ export interface operations {
       };
     };
   };
-  /** Started (database migrated, first-start setup done) and the database answers */
+  /**
+   * Started (database migrated, first-start setup done) and the database answers
+   * @description Anonymous, for orchestrators: 503 while starting or while the database does not answer.
+   */
   getReadyz: {
     responses: {
       /** @description Response for status 200 */
@@ -206,7 +329,10 @@ export interface operations {
       };
     };
   };
-  /** Log in with email and password */
+  /**
+   * Log in with email and password
+   * @description Anonymous; limited per client address and throttled per email (docs/api.md "Tokens", "Rate limits"). Answers an access token and a refresh token. When several organizations share the email, `organizationSlug` chooses.
+   */
   postApiAuthLogin: {
     requestBody: {
       content: {
@@ -314,7 +440,10 @@ export interface operations {
       };
     };
   };
-  /** Trade a refresh token for a new pair (rotation) */
+  /**
+   * Trade a refresh token for a new pair (rotation)
+   * @description Anonymous; limited per client address. The refresh token is used up: presenting it again revokes its whole session (docs/api.md "Tokens").
+   */
   postApiAuthRefresh: {
     requestBody: {
       content: {
@@ -420,7 +549,10 @@ export interface operations {
       };
     };
   };
-  /** Set a password with an invitation token; answers tokens */
+  /**
+   * Set a password with an invitation token; answers tokens
+   * @description Anonymous; limited per client address. Confirms the invited member, sets the password (at least 12 characters) and starts a session (docs/api.md "Members and invitations").
+   */
   "postApiAuthAccept-invite": {
     requestBody: {
       content: {
@@ -509,7 +641,10 @@ export interface operations {
       };
     };
   };
-  /** End the session of a refresh token */
+  /**
+   * End the session of a refresh token
+   * @description Every role. Revokes the session of the given refresh token when it is the caller's; answers 204 either way (docs/api.md "Tokens").
+   */
   postApiAuthLogout: {
     requestBody: {
       content: {
@@ -570,7 +705,10 @@ export interface operations {
       };
     };
   };
-  /** Anonymous need intake */
+  /**
+   * Anonymous need intake
+   * @description No credentials: a web form or a partner's site names the organization by `organizationId` or `organizationSlug`. Limited per client address; routed by keywords when no partner is given (docs/api.md "Public intake"). The answer tells nothing of who else is on file.
+   */
   postApiNeedsPublic: {
     requestBody: {
       content: {
@@ -699,7 +837,10 @@ export interface operations {
       };
     };
   };
-  /** List needs, newest first; paging in X-Total-Count and Link */
+  /**
+   * List needs, newest first; paging in X-Total-Count and Link
+   * @description Every role; partner roles see their own partner's needs only. Filters by status list, partner, assignee and constituent (docs/api.md "Needs", "Lists").
+   */
   getApiNeeds: {
     parameters: {
       query?: {
@@ -798,7 +939,10 @@ export interface operations {
       };
     };
   };
-  /** Create a need */
+  /**
+   * Create a need
+   * @description Caseworker roles and intake_staff; partner roles for their own partner only. Contact keys in `customFields` register a constituent, checked for duplicates (`possibleDuplicates` in the answer) (docs/api.md "Needs").
+   */
   postApiNeeds: {
     requestBody: {
       content: {
@@ -931,7 +1075,10 @@ export interface operations {
       };
     };
   };
-  /** Read a need by id or reference number */
+  /**
+   * Read a need by id or reference number
+   * @description Every role, within its visibility (partner roles: their own partner's needs); `customFields` of a confidential need only with the permission (docs/api.md "Needs").
+   */
   getApiNeedsById: {
     parameters: {
       path: {
@@ -1040,7 +1187,10 @@ export interface operations {
       };
     };
   };
-  /** Update status or metadata */
+  /**
+   * Update status or metadata
+   * @description Caseworker roles and needs_processor. Takes the UUID or the reference number. Status moves follow docs/api.md "Needs" (409 otherwise); every change is kept in the history.
+   */
   putApiNeedsById: {
     parameters: {
       path: {
@@ -1196,7 +1346,10 @@ export interface operations {
       };
     };
   };
-  /** Add an internal note */
+  /**
+   * Add an internal note
+   * @description Every role that sees the need; takes the UUID or the reference number (docs/api.md "Needs").
+   */
   postApiNeedsByIdNotes: {
     parameters: {
       path: {
@@ -1313,7 +1466,10 @@ export interface operations {
       };
     };
   };
-  /** Text the need's constituent; queued, sent by the outbox */
+  /**
+   * Text the need's constituent; queued, sent by the outbox
+   * @description org_admin or sms_communicator. Answers 202 with the interaction; the worker sends it (docs/api.md "SMS").
+   */
   postApiNeedsByIdSms: {
     parameters: {
       path: {
@@ -1415,7 +1571,10 @@ export interface operations {
       };
     };
   };
-  /** Notes and messages of a need, oldest first */
+  /**
+   * Notes and messages of a need, oldest first
+   * @description Every role that sees the need; the content of a confidential need's interactions only with the permission (docs/api.md "Needs").
+   */
   getApiNeedsByIdInteractions: {
     parameters: {
       path: {
@@ -1510,7 +1669,10 @@ export interface operations {
       };
     };
   };
-  /** Every recorded change of a need, oldest first: status, assignee, partner, confidentiality */
+  /**
+   * Every recorded change of a need, oldest first: status, assignee, partner, confidentiality
+   * @description Every role that sees the need, as `GET /api/needs/{id}`; takes the UUID or the reference number. Each change: field, from, to, who, when. Paged (docs/api.md "Needs").
+   */
   getApiNeedsByIdHistory: {
     parameters: {
       query?: {
@@ -1603,7 +1765,10 @@ export interface operations {
       };
     };
   };
-  /** List the partners of the organization, archived ones included */
+  /**
+   * List the partners of the organization, archived ones included
+   * @description Every role. Newest first, paged (docs/api.md "Partners").
+   */
   getApiPartners: {
     parameters: {
       query?: {
@@ -1665,7 +1830,10 @@ export interface operations {
       };
     };
   };
-  /** Add a partner */
+  /**
+   * Add a partner
+   * @description org_admin (docs/api.md "Partners").
+   */
   postApiPartners: {
     requestBody: {
       content: {
@@ -1767,7 +1935,10 @@ export interface operations {
       };
     };
   };
-  /** Update a partner; archiving and the default follow docs/api.md */
+  /**
+   * Update a partner; archiving and the default follow docs/api.md
+   * @description org_admin; a partner_admin its own partner's details, not `isDefault` nor `isArchived` (docs/api.md "Partners").
+   */
   putApiPartnersById: {
     parameters: {
       path: {
@@ -1905,7 +2076,10 @@ export interface operations {
       };
     };
   };
-  /** Search constituents by name prefix, phone digits or email; newest first */
+  /**
+   * Search constituents by name prefix, phone digits or email; newest first
+   * @description Caseworker roles and intake_staff. Searching by phone or email needs the permission to read them; fields come back redacted by role (docs/constituents.md "Search"). Paged (docs/api.md "Lists").
+   */
   getApiConstituents: {
     parameters: {
       query?: {
@@ -1989,7 +2163,10 @@ export interface operations {
       };
     };
   };
-  /** Register a constituent; the answer names who it may be already */
+  /**
+   * Register a constituent; the answer names who it may be already
+   * @description Caseworker roles and intake_staff. Checked for duplicates: the answer carries `possibleDuplicates` and `duplicateWarning` when someone alike is on file, and opens household matches (docs/constituents.md).
+   */
   postApiConstituents: {
     /** @description A new constituent; in a new household unless householdId names one */
     requestBody: {
@@ -2114,7 +2291,10 @@ export interface operations {
       };
     };
   };
-  /** Merge the source constituent into the target */
+  /**
+   * Merge the source constituent into the target
+   * @description org_admin or duplicate_resolver. The source's needs move to the target, the source is removed (docs/constituents.md "Matches and merging").
+   */
   postApiConstituentsMerge: {
     requestBody: {
       content: {
@@ -2251,7 +2431,10 @@ export interface operations {
       };
     };
   };
-  /** Read a constituent; phone, email, address and date of birth as the caller may read them */
+  /**
+   * Read a constituent; phone, email, address and date of birth as the caller may read them
+   * @description Caseworker roles and intake_staff; tenant-scoped (another organization's id is 404). Redacted exactly as search results (docs/constituents.md).
+   */
   getApiConstituentsById: {
     parameters: {
       path: {
@@ -2348,7 +2531,10 @@ export interface operations {
       };
     };
   };
-  /** Update constituent details (checked for duplicates again) */
+  /**
+   * Update constituent details (checked for duplicates again)
+   * @description Caseworker roles and intake_staff. Fields left out stay, `null` clears; a change of a matched field runs duplicate detection again (docs/constituents.md).
+   */
   putApiConstituentsById: {
     parameters: {
       path: {
@@ -2483,7 +2669,10 @@ export interface operations {
       };
     };
   };
-  /** A constituent's needs, newest first; other partners' details are emptied for partner roles */
+  /**
+   * A constituent's needs, newest first; other partners' details are emptied for partner roles
+   * @description Caseworker roles and intake_staff. Paged (docs/api.md "Lists"; docs/constituents.md).
+   */
   getApiConstituentsByIdNeeds: {
     parameters: {
       query?: {
@@ -2596,7 +2785,10 @@ export interface operations {
       };
     };
   };
-  /** Possible duplicates, newest first, with both people's names and the reasons */
+  /**
+   * Possible duplicates, newest first, with both people's names and the reasons
+   * @description org_admin or duplicate_resolver. Each match carries both people, redacted as the caller may read them, and its reasons (docs/constituents.md "Matches and merging"). Paged.
+   */
   "getApiHousehold-matches": {
     parameters: {
       query?: {
@@ -2728,7 +2920,10 @@ export interface operations {
       };
     };
   };
-  /** Merge the constituents, join the household, or dismiss */
+  /**
+   * Merge the constituents, join the household, or dismiss
+   * @description org_admin or duplicate_resolver. A match is decided once; a second decision is 409 (docs/constituents.md "Matches and merging").
+   */
   "postApiHousehold-matchesByIdResolve": {
     parameters: {
       path: {
@@ -2932,7 +3127,10 @@ export interface operations {
       };
     };
   };
-  /** List members, newest first (a partner_admin sees its partner's) */
+  /**
+   * List members, newest first (a partner_admin sees its partner's)
+   * @description org_admin, staff and partner_admin. Paged (docs/api.md "Members and invitations").
+   */
   getApiMembers: {
     parameters: {
       query?: {
@@ -3007,7 +3205,10 @@ export interface operations {
       };
     };
   };
-  /** Add a member and email a one-time invitation (valid 7 days) */
+  /**
+   * Add a member and email a one-time invitation (valid 7 days)
+   * @description org_admin; a partner_admin for the agents and volunteers of its own partner. An email already in the organization is 409 (docs/api.md "Members and invitations").
+   */
   postApiMembers: {
     requestBody: {
       content: {
@@ -3123,7 +3324,10 @@ export interface operations {
       };
     };
   };
-  /** Send a new invitation to a member who has not accepted one (an addition) */
+  /**
+   * Send a new invitation to a member who has not accepted one (an addition)
+   * @description Who may invite the member. 409 once the member can log in (docs/api.md "Members and invitations").
+   */
   postApiMembersByIdInvitation: {
     parameters: {
       path: {
@@ -3250,7 +3454,10 @@ export interface operations {
       };
     };
   };
-  /** Change a member's role, partner, phone or profiles */
+  /**
+   * Change a member's role, partner, phone or profiles
+   * @description Who may invite the member; profiles only those the caller may grant. Demoting the last org_admin is 409 (docs/api.md "Members and invitations", "Permissions").
+   */
   putApiMembersById: {
     parameters: {
       path: {
@@ -3382,7 +3589,10 @@ export interface operations {
       };
     };
   };
-  /** The caller’s own profile */
+  /**
+   * The caller’s own profile
+   * @description Every role: the member the access token names.
+   */
   getApiProfile: {
     responses: {
       /** @description Response for status 200 */
@@ -3414,7 +3624,10 @@ export interface operations {
       };
     };
   };
-  /** Update the caller’s own name and phone */
+  /**
+   * Update the caller’s own name and phone
+   * @description Every role; `phone: null` clears the phone.
+   */
   putApiProfile: {
     requestBody: {
       content: {
@@ -3485,7 +3698,10 @@ export interface operations {
       };
     };
   };
-  /** Organization settings */
+  /**
+   * Organization settings
+   * @description org_admin (docs/api.md "Organization settings").
+   */
   getApiOrganizationsSettings: {
     responses: {
       /** @description Response for status 200 */
@@ -3535,7 +3751,10 @@ export interface operations {
       };
     };
   };
-  /** Update organization settings; a slug or short code of another organization is 409 */
+  /**
+   * Update organization settings; a slug or short code of another organization is 409
+   * @description org_admin. The short code changes the prefix of new reference numbers only (docs/api.md "Organization settings").
+   */
   putApiOrganizationsSettings: {
     requestBody: {
       content: {
@@ -3644,7 +3863,10 @@ export interface operations {
       };
     };
   };
-  /** Email settings, the key masked; 404 while mail goes to the fallback */
+  /**
+   * Email settings, the key masked; 404 while mail goes to the fallback
+   * @description org_admin. The key is never answered: only its last four characters (docs/api.md "Organization settings").
+   */
   getApiOrganizationsSettingsEmail: {
     responses: {
       /** @description Response for status 200 */
@@ -3708,7 +3930,10 @@ export interface operations {
       };
     };
   };
-  /** Set the email provider; the key is stored encrypted and never returned */
+  /**
+   * Set the email provider; the key is stored encrypted and never returned
+   * @description org_admin. SMTP hosts may be restricted by the deployment (docs/api.md "Organization settings").
+   */
   putApiOrganizationsSettingsEmail: {
     requestBody: {
       content: {
@@ -3799,7 +4024,10 @@ export interface operations {
       };
     };
   };
-  /** Send one real message with the proposed settings; nothing is stored */
+  /**
+   * Send one real message with the proposed settings; nothing is stored
+   * @description org_admin. 502 with the provider's reason, secrets removed, when the provider refuses (docs/api.md "Organization settings").
+   */
   postApiOrganizationsSettingsEmailTest: {
     requestBody: {
       content: {
@@ -3902,7 +4130,10 @@ export interface operations {
       };
     };
   };
-  /** Inbound text (Twilio); STOP/START keywords change the opt-out */
+  /**
+   * Inbound text (Twilio); STOP/START keywords change the opt-out
+   * @description Called by Twilio, checked against `X-Twilio-Signature` (403 otherwise); answers empty TwiML (docs/api.md "SMS").
+   */
   postApiWebhooksTwilioSms: {
     requestBody: {
       content: {
@@ -3964,7 +4195,10 @@ export interface operations {
       };
     };
   };
-  /** Delivery status callback (Twilio) */
+  /**
+   * Delivery status callback (Twilio)
+   * @description Called by Twilio, checked against `X-Twilio-Signature` (403 otherwise); moves an outbound text to delivered or failed (docs/api.md "SMS").
+   */
   postApiWebhooksTwilioStatus: {
     requestBody: {
       content: {

@@ -29,19 +29,19 @@ export function authRoutes(useCases: UseCases['auth'], authentication: Authentic
         organizationSlug: t.Optional(t.String({ minLength: 1, maxLength: 63 })),
       }),
       response: rateLimited({ 200: TokenPairSchema, ...problems(400, 401, 413) }),
-      detail: { summary: 'Log in with email and password', security: [] },
+      detail: { summary: 'Log in with email and password', description: 'Anonymous; limited per client address and throttled per email (docs/api.md "Tokens", "Rate limits"). Answers an access token and a refresh token. When several organizations share the email, `organizationSlug` chooses.', security: [] },
     })
     .post('/refresh', ({ body }) => refresh.execute(body.refreshToken), {
       rateLimit: 'auth',
       body: RefreshTokenBody,
       response: rateLimited({ 200: TokenPairSchema, ...problems(400, 401, 413) }),
-      detail: { summary: 'Trade a refresh token for a new pair (rotation)', security: [] },
+      detail: { summary: 'Trade a refresh token for a new pair (rotation)', description: 'Anonymous; limited per client address. The refresh token is used up: presenting it again revokes its whole session (docs/api.md "Tokens").', security: [] },
     })
     .post('/accept-invite', ({ body }) => acceptInvite.execute(body), {
       rateLimit: 'auth',
       body: AcceptInviteBody,
       response: rateLimited({ 200: TokenPairSchema, ...problems(400, 413) }),
-      detail: { summary: 'Set a password with an invitation token; answers tokens', security: [] },
+      detail: { summary: 'Set a password with an invitation token; answers tokens', description: 'Anonymous; limited per client address. Confirms the invited member, sets the password (at least 12 characters) and starts a session (docs/api.md "Members and invitations").', security: [] },
     })
     .post(
       '/logout',
@@ -53,7 +53,7 @@ export function authRoutes(useCases: UseCases['auth'], authentication: Authentic
         auth: true,
         body: RefreshTokenBody,
         response: { 204: t.Void(), ...problems(400, 401, 413) },
-        detail: { summary: 'End the session of a refresh token' },
+        detail: { summary: 'End the session of a refresh token', description: "Every role. Revokes the session of the given refresh token when it is the caller's; answers 204 either way (docs/api.md \"Tokens\")." },
       },
     )
 }

@@ -31,7 +31,7 @@ export function constituentsRoutes(useCases: UseCases['constituents'], authentic
         auth: true,
         query: SearchQuery,
         response: { 200: t.Array(ConstituentSchema), ...problems(400, 401, 403) },
-        detail: { summary: 'Search constituents by name prefix, phone digits or email; newest first' },
+        detail: { summary: 'Search constituents by name prefix, phone digits or email; newest first', description: 'Caseworker roles and intake_staff. Searching by phone or email needs the permission to read them; fields come back redacted by role (docs/constituents.md "Search"). Paged (docs/api.md "Lists").' },
       },
     )
     .post(
@@ -44,27 +44,27 @@ export function constituentsRoutes(useCases: UseCases['constituents'], authentic
         auth: true,
         body: CreateConstituentBody,
         response: { 201: CreatedConstituentSchema, ...problems(400, 401, 403, 413) },
-        detail: { summary: 'Register a constituent; the answer names who it may be already' },
+        detail: { summary: 'Register a constituent; the answer names who it may be already', description: 'Caseworker roles and intake_staff. Checked for duplicates: the answer carries `possibleDuplicates` and `duplicateWarning` when someone alike is on file, and opens household matches (docs/constituents.md).' },
       },
     )
     .post('/merge', async ({ actor, body }) => constituentView(await merge.execute(actor, body)), {
       auth: true,
       body: MergeBody,
       response: { 200: ConstituentSchema, ...problems(400, 401, 403, 404, 413) },
-      detail: { summary: 'Merge the source constituent into the target' },
+      detail: { summary: 'Merge the source constituent into the target', description: "org_admin or duplicate_resolver. The source's needs move to the target, the source is removed (docs/constituents.md \"Matches and merging\")." },
     })
     .get('/:id', async ({ actor, params }) => constituentView(await get.execute(actor, params.id)), {
       auth: true,
       params: IdParams,
       response: { 200: ConstituentSchema, ...problems(400, 401, 403, 404) },
-      detail: { summary: 'Read a constituent; phone, email, address and date of birth as the caller may read them' },
+      detail: { summary: 'Read a constituent; phone, email, address and date of birth as the caller may read them', description: "Caseworker roles and intake_staff; tenant-scoped (another organization's id is 404). Redacted exactly as search results (docs/constituents.md)." },
     })
     .put('/:id', async ({ actor, params, body }) => constituentView(await update.execute(actor, params.id, body)), {
       auth: true,
       params: IdParams,
       body: UpdateConstituentBody,
       response: { 200: ConstituentSchema, ...problems(400, 401, 403, 404, 413) },
-      detail: { summary: 'Update constituent details (checked for duplicates again)' },
+      detail: { summary: 'Update constituent details (checked for duplicates again)', description: 'Caseworker roles and intake_staff. Fields left out stay, `null` clears; a change of a matched field runs duplicate detection again (docs/constituents.md).' },
     })
     .get(
       '/:id/needs',
@@ -74,7 +74,7 @@ export function constituentsRoutes(useCases: UseCases['constituents'], authentic
         params: IdParams,
         query: t.Object(PageQuery, { additionalProperties: false }),
         response: { 200: t.Array(NeedSchema), ...problems(400, 401, 403, 404) },
-        detail: { summary: "A constituent's needs, newest first; other partners' details are emptied for partner roles" },
+        detail: { summary: "A constituent's needs, newest first; other partners' details are emptied for partner roles", description: 'Caseworker roles and intake_staff. Paged (docs/api.md "Lists"; docs/constituents.md).' },
       },
     )
 
@@ -87,7 +87,7 @@ export function constituentsRoutes(useCases: UseCases['constituents'], authentic
         auth: true,
         query: MatchesQuery,
         response: { 200: t.Array(HouseholdMatchSchema), ...problems(400, 401, 403) },
-        detail: { summary: "Possible duplicates, newest first, with both people's names and the reasons" },
+        detail: { summary: "Possible duplicates, newest first, with both people's names and the reasons", description: 'org_admin or duplicate_resolver. Each match carries both people, redacted as the caller may read them, and its reasons (docs/constituents.md "Matches and merging"). Paged.' },
       },
     )
     .post('/:id/resolve', async ({ actor, params, body }) => matchView(await resolve.execute(actor, params.id, body)), {
@@ -95,7 +95,7 @@ export function constituentsRoutes(useCases: UseCases['constituents'], authentic
       params: IdParams,
       body: ResolveMatchBody,
       response: { 200: HouseholdMatchSchema, ...problems(400, 401, 403, 404, 409, 413) },
-      detail: { summary: 'Merge the constituents, join the household, or dismiss' },
+      detail: { summary: 'Merge the constituents, join the household, or dismiss', description: 'org_admin or duplicate_resolver. A match is decided once; a second decision is 409 (docs/constituents.md "Matches and merging").' },
     })
 
   return new Elysia({ name: 'constituents-and-matches' }).use(constituents).use(matches)

@@ -43,7 +43,7 @@ export function needsRoutes(useCases: UseCases['needs'], authentication: Authent
         badRequestTitle: 'Bad Request',
         body: PublicNeedBody,
         response: rateLimited({ 201: PublicNeedSchema, ...problems(400, 413) }),
-        detail: { summary: 'Anonymous need intake', security: [] },
+        detail: { summary: 'Anonymous need intake', description: "No credentials: a web form or a partner's site names the organization by `organizationId` or `organizationSlug`. Limited per client address; routed by keywords when no partner is given (docs/api.md \"Public intake\"). The answer tells nothing of who else is on file.", security: [] },
       },
     )
     .post(
@@ -56,7 +56,7 @@ export function needsRoutes(useCases: UseCases['needs'], authentication: Authent
         auth: true,
         body: CreateNeedBody,
         response: { 201: CreatedNeedSchema, ...problems(400, 401, 403, 413) },
-        detail: { summary: 'Create a need' },
+        detail: { summary: 'Create a need', description: 'Caseworker roles and intake_staff; partner roles for their own partner only. Contact keys in `customFields` register a constituent, checked for duplicates (`possibleDuplicates` in the answer) (docs/api.md "Needs").' },
       },
     )
     .get(
@@ -75,21 +75,21 @@ export function needsRoutes(useCases: UseCases['needs'], authentication: Authent
         auth: true,
         query: ListNeedsQuery,
         response: { 200: t.Array(NeedSchema), ...problems(400, 401, 403) },
-        detail: { summary: 'List needs, newest first; paging in X-Total-Count and Link' },
+        detail: { summary: 'List needs, newest first; paging in X-Total-Count and Link', description: "Every role; partner roles see their own partner's needs only. Filters by status list, partner, assignee and constituent (docs/api.md \"Needs\", \"Lists\")." },
       },
     )
     .get('/:id', async ({ actor, params }) => needView(await get.execute(actor, params.id)), {
       auth: true,
       params: NeedIdOrReferenceParams,
       response: { 200: NeedSchema, ...problems(400, 401, 403, 404) },
-      detail: { summary: 'Read a need by id or reference number' },
+      detail: { summary: 'Read a need by id or reference number', description: "Every role, within its visibility (partner roles: their own partner's needs); `customFields` of a confidential need only with the permission (docs/api.md \"Needs\")." },
     })
     .put('/:id', async ({ actor, params, body }) => needView(await update.execute(actor, params.id, body)), {
       auth: true,
       params: NeedIdOrReferenceParams,
       body: UpdateNeedBody,
       response: { 200: NeedSchema, ...problems(400, 401, 403, 404, 409, 413) },
-      detail: { summary: 'Update status or metadata' },
+      detail: { summary: 'Update status or metadata', description: 'Caseworker roles and needs_processor. Takes the UUID or the reference number. Status moves follow docs/api.md "Needs" (409 otherwise); every change is kept in the history.' },
     })
     .post(
       '/:id/notes',
@@ -102,7 +102,7 @@ export function needsRoutes(useCases: UseCases['needs'], authentication: Authent
         params: NeedIdOrReferenceParams,
         body: NoteBody,
         response: { 201: InteractionSchema, ...problems(400, 401, 403, 404, 413) },
-        detail: { summary: 'Add an internal note' },
+        detail: { summary: 'Add an internal note', description: 'Every role that sees the need; takes the UUID or the reference number (docs/api.md "Needs").' },
       },
     )
     .post(
@@ -116,14 +116,14 @@ export function needsRoutes(useCases: UseCases['needs'], authentication: Authent
         params: NeedIdOrReferenceParams,
         body: SmsBody,
         response: { 202: t.Object({ interactionId: Uuid }), ...problems(400, 401, 403, 404, 413) },
-        detail: { summary: "Text the need's constituent; queued, sent by the outbox" },
+        detail: { summary: "Text the need's constituent; queued, sent by the outbox", description: 'org_admin or sms_communicator. Answers 202 with the interaction; the worker sends it (docs/api.md "SMS").' },
       },
     )
     .get('/:id/interactions', async ({ actor, params }) => (await listInteractions.execute(actor, params.id)).map(interactionView), {
       auth: true,
       params: NeedIdOrReferenceParams,
       response: { 200: t.Array(InteractionSchema), ...problems(400, 401, 403, 404) },
-      detail: { summary: 'Notes and messages of a need, oldest first' },
+      detail: { summary: 'Notes and messages of a need, oldest first', description: "Every role that sees the need; the content of a confidential need's interactions only with the permission (docs/api.md \"Needs\")." },
     })
     .get(
       '/:id/history',
@@ -133,7 +133,7 @@ export function needsRoutes(useCases: UseCases['needs'], authentication: Authent
         params: NeedIdOrReferenceParams,
         query: t.Object(PageQuery, { additionalProperties: false }),
         response: { 200: t.Array(NeedChangeSchema), ...problems(400, 401, 403, 404) },
-        detail: { summary: 'Every recorded change of a need, oldest first: status, assignee, partner, confidentiality' },
+        detail: { summary: 'Every recorded change of a need, oldest first: status, assignee, partner, confidentiality', description: 'Every role that sees the need, as `GET /api/needs/{id}`; takes the UUID or the reference number. Each change: field, from, to, who, when. Paged (docs/api.md "Needs").' },
       },
     )
 }

@@ -56,26 +56,26 @@ export function organizationsRoutes(useCases: UseCases['organizations'], authent
     .get('', ({ actor }) => getSettings.execute(actor), {
       auth: true,
       response: { 200: SettingsSchema, ...problems(401, 403) },
-      detail: { summary: 'Organization settings' },
+      detail: { summary: 'Organization settings', description: 'org_admin (docs/api.md "Organization settings").' },
     })
     .put('', ({ actor, body }) => updateSettings.execute(actor, body), {
       auth: true,
       badRequestTitle: 'Invalid request',
       body: UpdateSettingsBody,
       response: { 200: SettingsSchema, ...problems(400, 401, 403, 409, 413) },
-      detail: { summary: 'Update organization settings; a slug or short code of another organization is 409' },
+      detail: { summary: 'Update organization settings; a slug or short code of another organization is 409', description: 'org_admin. The short code changes the prefix of new reference numbers only (docs/api.md "Organization settings").' },
     })
     .get('/email', async ({ actor }) => maskedJson(await getEmail.execute(actor)), {
       auth: true,
       response: { 200: MaskedEmailSchema, ...problems(401, 403, 404) },
-      detail: { summary: 'Email settings, the key masked; 404 while mail goes to the fallback' },
+      detail: { summary: 'Email settings, the key masked; 404 while mail goes to the fallback', description: 'org_admin. The key is never answered: only its last four characters (docs/api.md "Organization settings").' },
     })
     .put('/email', async ({ actor, body }) => maskedJson(await updateEmail.execute(actor, body)), {
       auth: true,
       badRequestTitle: 'Invalid input',
       body: Body(emailFields),
       response: { 200: MaskedEmailSchema, ...problems(400, 401, 403, 413) },
-      detail: { summary: 'Set the email provider; the key is stored encrypted and never returned' },
+      detail: { summary: 'Set the email provider; the key is stored encrypted and never returned', description: 'org_admin. SMTP hosts may be restricted by the deployment (docs/api.md "Organization settings").' },
     })
     .post('/email/test', ({ actor, body }) => testEmail.execute(actor, body), {
       auth: true,
@@ -85,6 +85,6 @@ export function organizationsRoutes(useCases: UseCases['organizations'], authent
         200: t.Object({ delivered: t.Literal(true), messageId: t.Optional(t.String()) }),
         ...problems(400, 401, 403, 413, 502),
       },
-      detail: { summary: 'Send one real message with the proposed settings; nothing is stored' },
+      detail: { summary: 'Send one real message with the proposed settings; nothing is stored', description: "org_admin. 502 with the provider's reason, secrets removed, when the provider refuses (docs/api.md \"Organization settings\")." },
     })
 }

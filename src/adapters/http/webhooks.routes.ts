@@ -26,7 +26,7 @@ export function webhooksRoutes(useCases: UseCases['sms'], publicBaseUrl: string)
         body: TwilioParams,
         parse: 'urlencoded',
         response: { 200: t.String({ description: 'Empty TwiML' }), ...problems(400, 403, 413) },
-        detail: { summary: 'Inbound text (Twilio); STOP/START keywords change the opt-out' },
+        detail: { summary: 'Inbound text (Twilio); STOP/START keywords change the opt-out', description: 'Called by Twilio, checked against `X-Twilio-Signature` (403 otherwise); answers empty TwiML (docs/api.md "SMS").' },
       },
     )
     .post(
@@ -39,7 +39,7 @@ export function webhooksRoutes(useCases: UseCases['sms'], publicBaseUrl: string)
         body: TwilioParams,
         parse: 'urlencoded',
         response: { 204: t.Void(), ...problems(400, 403, 413) },
-        detail: { summary: 'Delivery status callback (Twilio)' },
+        detail: { summary: 'Delivery status callback (Twilio)', description: 'Called by Twilio, checked against `X-Twilio-Signature` (403 otherwise); moves an outbound text to delivered or failed (docs/api.md "SMS").' },
       },
     )
 }

@@ -148,6 +148,15 @@ describe('GET /api/openapi.json', () => {
     for (const [name, description] of defined) expect({ name, described: description.length > 0, used: used.has(name) }).toEqual({ name, described: true, used: true })
   })
 
+  test('every operation has a summary and a description', () => {
+    const bare = Object.entries(doc.paths).flatMap(([path, methods]) =>
+      Object.entries(methods as Record<string, { summary?: string; description?: string }>)
+        .filter(([, o]) => !o.summary || !o.description)
+        .map(([method]) => `${method} ${path}`),
+    )
+    expect(bare).toEqual([])
+  })
+
   test('an answer without a body (204) has no content', () => {
     for (const [method, path] of [['post', '/api/auth/logout'], ['post', '/api/webhooks/twilio/status']] as const) {
       const response = operation(method, path).responses!['204']
