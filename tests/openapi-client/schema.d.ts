@@ -1202,8 +1202,11 @@ export interface operations {
         "application/json": {
           /** @enum {string} */
           status?: "NEW" | "IN_PROGRESS" | "PENDING_INTERNAL" | "PENDING_CLIENT" | "RESOLVED" | "ESCALATED";
-          /** Format: uuid */
-          assignedTo?: string;
+          /**
+           * Format: uuid
+           * @description A member of the organization; null unassigns the need
+           */
+          assignedTo?: string | null;
           /** Format: uuid */
           partnerId?: string;
           /** @description Free key-value intake fields; at most 50 keys and 16 KiB as JSON. Contact keys are validated as constituent fields. */
@@ -3468,7 +3471,7 @@ export interface operations {
       content: {
         "application/json": {
           /** @enum {string} */
-          role: "org_admin" | "partner_admin" | "partner_agent" | "staff" | "volunteer";
+          role?: "org_admin" | "partner_admin" | "partner_agent" | "staff" | "volunteer";
           /** Format: uuid */
           partnerId?: string;
           /** @description E.164 */
@@ -3632,7 +3635,7 @@ export interface operations {
     requestBody: {
       content: {
         "application/json": {
-          fullName: string;
+          fullName?: string;
           /** @description E.164 */
           phone?: string | null;
         };
@@ -3759,9 +3762,9 @@ export interface operations {
     requestBody: {
       content: {
         "application/json": {
-          name: string;
+          name?: string;
           /** @description Lowercase letters, digits, single hyphens */
-          slug: string;
+          slug?: string;
           /** @description 4 to 6 uppercase letters */
           shortCode?: string | null;
           /** @description SMS messages in flight at once (default 5) */

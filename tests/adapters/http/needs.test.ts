@@ -481,7 +481,7 @@ describe('PUT /api/needs/{id}', () => {
     expect((await api.call('GET', `/api/needs/${need.id}`, { token: tokens.admin })).body).toEqual(response.body)
     const unchanged = await put(need.id, { assignedTo: null })
     expect(unchanged.body).toEqual(response.body)
-    const changes = await world.repositories.needs.listChanges(world.organizationId, need.id)
+    const changes = (await api.call<Array<{ field: string; from?: string; to?: string }>>('GET', `/api/needs/${need.id}/history`, { token: tokens.admin })).body
     expect(changes.filter((c) => c.field === 'assignedTo').map(({ from, to }) => ({ from, to }))).toEqual([{ from: ids.assignee, to: undefined }])
   })
 
