@@ -1,3 +1,4 @@
+import { createConfig, lintFromString } from '@redocly/openapi-core'
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { join } from 'node:path'
 import { PORTS } from '../../../src/main/container'
@@ -122,6 +123,12 @@ describe('GET /api/docs', () => {
 })
 
 describe('GET /api/openapi.json', () => {
+  test('has no error under Redocly’s recommended rules (its warnings: no license, no 4xx on the health routes)', async () => {
+    const problems = await lintFromString({ source: JSON.stringify(doc), absoluteRef: 'openapi.json', config: await createConfig({ extends: ['recommended'] }) })
+    const errors = problems.filter((p) => p.severity === 'error').map((p) => `${p.ruleId}: ${p.message} at ${p.location[0]?.pointer}`)
+    expect(errors).toEqual([])
+  })
+
   test('is an OpenAPI 3 document needing no credentials', async () => {
     const response = await api.call('GET', '/api/openapi.json')
     expect(response.headers.get('content-type')).toStartWith('application/json')
