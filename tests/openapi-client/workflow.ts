@@ -29,6 +29,6 @@ export async function takeOnANeed(baseUrl: string, accessToken: string) {
     status: updated.data?.status,
     history: (history.data ?? []).map((change) => `${change.field}: ${change.from ?? '-'} → ${change.to ?? '-'}`),
     firstName: person.data?.firstName,
-    notFound: missing.error?.title,
+    notFound: missing.error?.detail,
   }
 }

@@ -21,7 +21,6 @@ import {
   UpdateNeedBody,
 } from './needs.schemas'
 import { pagedResponse } from './paging'
-import { problemTitles } from './problem'
 import { rateLimited, type RateLimits } from './rate-limits'
 
 // docs/api.md "Needs"
@@ -31,7 +30,6 @@ export function needsRoutes(useCases: UseCases['needs'], authentication: Authent
   return new Elysia({ name: 'needs', prefix: '/api/needs', detail: { tags: ['Needs'] } })
     .use(authentication)
     .use(rateLimits)
-    .use(problemTitles)
     .post(
       '/public',
       async ({ body, set }) => {
@@ -40,7 +38,6 @@ export function needsRoutes(useCases: UseCases['needs'], authentication: Authent
       },
       {
         rateLimit: 'publicIntake',
-        badRequestTitle: 'Bad Request',
         body: PublicNeedBody,
         response: rateLimited({ 201: PublicNeedSchema, ...problems(400, 413) }),
         detail: { summary: 'Anonymous need intake', description: "No credentials: a web form or a partner's site names the organization by `organizationId` or `organizationSlug`. Limited per client address; routed by keywords when no partner is given (docs/api.md \"Public intake\"). The answer tells nothing of who else is on file.", security: [] },

@@ -7,7 +7,6 @@ import { DEFAULT_MAX_CONCURRENCY, MAX_CONCURRENCY, SHORT_CODE, SLUG, TCR_STATUS 
 import { EMAIL, NAME } from '../../domain/shared/fields'
 import type { AuthenticationPlugin } from './authentication'
 import { Body, BodyInteger, DateTime, OneOf, problems, Uuid } from './common.schemas'
-import { problemTitles } from './problem'
 
 // docs/api.md
 const SettingsSchema = t.Object({
@@ -52,7 +51,6 @@ export function organizationsRoutes(useCases: UseCases['organizations'], authent
 
   return new Elysia({ name: 'organizations', prefix: '/api/organizations/settings', detail: { tags: ['Organization'] } })
     .use(authentication)
-    .use(problemTitles)
     .get('', ({ actor }) => getSettings.execute(actor), {
       auth: true,
       response: { 200: SettingsSchema, ...problems(401, 403) },
@@ -60,7 +58,6 @@ export function organizationsRoutes(useCases: UseCases['organizations'], authent
     })
     .put('', ({ actor, body }) => updateSettings.execute(actor, body), {
       auth: true,
-      badRequestTitle: 'Invalid request',
       body: UpdateSettingsBody,
       response: { 200: SettingsSchema, ...problems(400, 401, 403, 409, 413) },
       detail: { summary: 'Update organization settings; a slug or short code of another organization is 409', description: 'org_admin. The short code changes the prefix of new reference numbers only (docs/api.md "Organization settings").' },
@@ -72,14 +69,12 @@ export function organizationsRoutes(useCases: UseCases['organizations'], authent
     })
     .put('/email', async ({ actor, body }) => maskedJson(await updateEmail.execute(actor, body)), {
       auth: true,
-      badRequestTitle: 'Invalid input',
       body: Body(emailFields),
       response: { 200: MaskedEmailSchema, ...problems(400, 401, 403, 413) },
       detail: { summary: 'Set the email provider; the key is stored encrypted and never returned', description: 'org_admin. SMTP hosts may be restricted by the deployment (docs/api.md "Organization settings").' },
     })
     .post('/email/test', ({ actor, body }) => testEmail.execute(actor, body), {
       auth: true,
-      badRequestTitle: 'Invalid input',
       body: Body({ ...emailFields, toEmail: emailFields.fromEmail }),
       response: {
         200: t.Object({ delivered: t.Literal(true), messageId: t.Optional(t.String()) }),

@@ -2,7 +2,7 @@ import { Elysia } from 'elysia'
 import { isServiceError, type ErrorKind, type ServiceError } from '../../application/errors'
 import type { Logger } from '../../application/ports/logger'
 import { MAX_NESTING_DEPTH } from '../../domain/shared/nesting'
-import { InvalidError, NotFoundError, TooManyRequestsError, UnauthorizedError, type FieldError, type ResourceName } from '../../domain/errors'
+import { InvalidError, TooManyRequestsError, UnauthorizedError, type FieldError } from '../../domain/errors'
 import { ProviderError } from '../../application/ports/provider-error'
 
 export const MAX_BODY_BYTES = 256 * 1024
@@ -39,7 +39,7 @@ const STATUS_OF: Record<ProblemKind, number> = {
   unavailable: 503,
 }
 
-/** The usual title; a route may name its 400 otherwise, a resource its 404, a provider its 502. */
+/** One title per status (docs/api.md "Errors"): what went wrong in particular is in `detail` and `errors`. */
 const TITLE_OF: Record<ProblemKind, string> = {
   invalid: 'Bad request',
   unauthorized: 'Unauthorized',
@@ -60,29 +60,9 @@ const TITLE_OF: Record<ProblemKind, string> = {
 export const PROBLEM_TYPE_PREFIX = 'tag:intake.example,2026:problems/'
 const typeOf = (kind: ProblemKind) => `${PROBLEM_TYPE_PREFIX}${kind.replaceAll('_', '-')}`
 
-/** 404 titles the interface names; any other 404 is "Not found" (docs/api.md "Errors"). */
-const NAMED_NOT_FOUND: ReadonlySet<ResourceName> = new Set(['Need', 'Constituent', 'Partner', 'Member', 'Household match'])
-
-/** `badRequestTitle` a route gave its 400s, per request under way (see `problemTitles`). */
-const badRequestTitles = new WeakMap<Request, string>()
-
-/**
- * `badRequestTitle: '…'` on a route names its 400s where the interface calls them otherwise than "Bad
- * request" (docs/api.md "Errors"). Set in `transform`, before the body is validated.
- */
-export const problemTitles = new Elysia({ name: 'problem-titles' }).macro({
-  badRequestTitle: (title: string) => ({
-    transform({ request }) {
-      badRequestTitles.set(request, title)
-    },
-  }),
-})
-
-function titleOf(error: ServiceError, request: Request): string {
-  if (error instanceof InvalidError) return badRequestTitles.get(request) ?? TITLE_OF.invalid
-  if (error instanceof NotFoundError && NAMED_NOT_FOUND.has(error.resource)) return error.message
-  if (error instanceof ProviderError) return error.title
-  return TITLE_OF[error.kind]
+/** A provider's failure says which provider in its detail; the title is the status's, like every other. */
+function detailOf(error: ServiceError): string {
+  return error instanceof ProviderError ? `${error.title}: ${error.message}` : error.message
 }
 
 function headersOf(error: ServiceError): Record<string, string> | undefined {
@@ -94,12 +74,12 @@ function headersOf(error: ServiceError): Record<string, string> | undefined {
 export function problemResponse(
   kind: ProblemKind,
   detail: string,
-  options: { title?: string; errors?: FieldError[]; headers?: Record<string, string> } = {},
+  options: { errors?: FieldError[]; headers?: Record<string, string> } = {},
 ): Response {
   const status = STATUS_OF[kind]
   const body = {
     type: typeOf(kind),
-    title: options.title ?? TITLE_OF[kind],
+    title: TITLE_OF[kind],
     status,
     detail,
     ...(options.errors?.length ? { errors: options.errors } : {}),
@@ -165,10 +145,10 @@ export function problemDetails(logger: Logger, isOutage: (error: unknown) => boo
       if (isServiceError(error)) {
         const errors = error instanceof InvalidError ? error.errors : undefined
         const headers = headersOf(error)
-        return problemResponse(error.kind, error.message, { title: titleOf(error, request), ...(errors ? { errors } : {}), ...(headers ? { headers } : {}) })
+        return problemResponse(error.kind, detailOf(error), { ...(errors ? { errors } : {}), ...(headers ? { headers } : {}) })
       }
       const invalid = (detail: string, errors?: FieldError[]) =>
-        problemResponse('invalid', detail, { title: badRequestTitles.get(request) ?? TITLE_OF.invalid, ...(errors ? { errors } : {}) })
+        problemResponse('invalid', detail, errors ? { errors } : {})
       switch (code) {
         case 'VALIDATION': {
           if (error.value === BODY_TOO_LARGE) return problemResponse('payload_too_large', `The request body may be at most ${MAX_BODY_BYTES} bytes`)

@@ -447,8 +447,8 @@ describe('GET /api/constituents/{id}', () => {
 
   test("another organization's constituent is 404, exactly as an unknown id; a malformed id is a 400", async () => {
     const person = await register({ firstName: 'Oz', lastName: uniqueName() })
-    expectProblem(await read(person.id, tokens.otherAdmin), 404, 'Constituent not found')
-    expectProblem(await read(UNKNOWN_ID), 404, 'Constituent not found')
+    expectProblem(await read(person.id, tokens.otherAdmin), 404, 'Not found')
+    expectProblem(await read(UNKNOWN_ID), 404, 'Not found')
     expectBadRequest(await read('not-a-uuid'), 'id')
   })
 
@@ -521,14 +521,14 @@ describe('PUT /api/constituents/{id}', () => {
 
   test('a malformed id is a 400; an unknown id is 404 Constituent not found', async () => {
     expectBadRequest(await put('not-a-uuid', { firstName: 'x' }), 'id')
-    expectProblem(await put(UNKNOWN_ID, { firstName: 'x' }), 404, 'Constituent not found')
+    expectProblem(await put(UNKNOWN_ID, { firstName: 'x' }), 404, 'Not found')
   })
 
   test("another organization's constituent is 404, exactly as an unknown id, and stays unchanged", async () => {
     const lastName = uniqueName()
     const theirs = await register({ firstName: 'Theirs', lastName, phone: uniquePhone() }, tokens.otherAdmin)
     const response = await put(theirs.id, { firstName: 'Stolen', phone: null })
-    expectProblem(response, 404, 'Constituent not found')
+    expectProblem(response, 404, 'Not found')
     expect(response.body).toEqual((await put(UNKNOWN_ID, { firstName: 'Stolen', phone: null })).body)
     expect((await search(lastName, tokens.otherAdmin)).body).toEqual([theirs])
   })
@@ -604,7 +604,7 @@ describe('GET /api/constituents/{id}/needs', () => {
     expect(needs[confidential.id]!.customFields).toEqual({})
     expect(needs[ofA.id]!.customFields).toEqual({ program: 'a', firstName: 'Ada' })
     // The agent still cannot open the other partner's need itself.
-    expectProblem(await api.call('GET', `/api/needs/${ofB.id}`, { token: tokens.agentA }), 404, 'Need not found')
+    expectProblem(await api.call('GET', `/api/needs/${ofB.id}`, { token: tokens.agentA }), 404, 'Not found')
   })
 
   test("a partner_admin sees its own partner's needs whole and the others' emptied", async () => {
@@ -650,17 +650,17 @@ describe('GET /api/constituents/{id}/needs', () => {
     expectBadRequest(await constituentNeeds(constituent.id, tokens.admin, '?page=0'))
     expectBadRequest(await constituentNeeds(constituent.id, tokens.admin, '?limit=x'), 'query/limit')
     expectBadRequest(await constituentNeeds(constituent.id, tokens.admin, '?status=NEW'))
-    expectProblem(await constituentNeeds(UNKNOWN_ID), 404, 'Constituent not found')
+    expectProblem(await constituentNeeds(UNKNOWN_ID), 404, 'Not found')
   })
 
   test("another organization's constituent is 404, and its needs never show", async () => {
     const theirs = await register({ firstName: 'Theirs', lastName: uniqueName() }, tokens.otherAdmin)
     const theirNeed = await createNeed({ partnerId: other.defaultPartner.id, constituentId: theirs.id, customFields: { secret: 'x' } }, tokens.otherAdmin)
     const response = await constituentNeeds(theirs.id)
-    expectProblem(response, 404, 'Constituent not found')
+    expectProblem(response, 404, 'Not found')
     expect(JSON.stringify(response.body)).not.toContain(theirNeed.id)
     expect(response.body).toEqual((await constituentNeeds(UNKNOWN_ID)).body)
-    expectProblem(await constituentNeeds(constituent.id, tokens.otherAdmin), 404, 'Constituent not found')
+    expectProblem(await constituentNeeds(constituent.id, tokens.otherAdmin), 404, 'Not found')
   })
 
   test('without a token it is a 401', async () => {
@@ -703,9 +703,9 @@ describe('POST /api/constituents/merge', () => {
     // The source is gone.
     expect(await readBack(source.id, sourcePerson.lastName)).toBeUndefined()
     expect((await search(sourcePerson.phone)).body).toEqual([])
-    expectProblem(await constituentNeeds(source.id), 404, 'Constituent not found')
-    expectProblem(await api.call('PUT', `/api/constituents/${source.id}`, { token: tokens.admin, body: { firstName: 'x' } }), 404, 'Constituent not found')
-    expectProblem(await merge({ sourceConstituentId: source.id, targetConstituentId: target.id }), 404, 'Constituent not found')
+    expectProblem(await constituentNeeds(source.id), 404, 'Not found')
+    expectProblem(await api.call('PUT', `/api/constituents/${source.id}`, { token: tokens.admin, body: { firstName: 'x' } }), 404, 'Not found')
+    expectProblem(await merge({ sourceConstituentId: source.id, targetConstituentId: target.id }), 404, 'Not found')
   })
 
   test('without fieldOverrides the target keeps exactly its own fields', async () => {
@@ -787,7 +787,7 @@ describe('POST /api/constituents/merge', () => {
     ]
     for (const body of cases) {
       const response = await merge(body)
-      expectProblem(response, 404, 'Constituent not found')
+      expectProblem(response, 404, 'Not found')
       expect(JSON.stringify(response.body)).not.toContain(theirName)
     }
     expect(await readBack(mine.id, minePerson.lastName)).toEqual(mine)

@@ -88,7 +88,7 @@ const bodyRoutes = () =>
     ['POST', '/api/auth/login', false, 'Bad request'],
     ['POST', '/api/auth/refresh', false, 'Bad request'],
     ['POST', '/api/auth/logout', true, 'Bad request'],
-    ['POST', '/api/needs/public', false, 'Bad Request'],
+    ['POST', '/api/needs/public', false, 'Bad request'],
     ['POST', '/api/needs', true, 'Bad request'],
     ['PUT', `/api/needs/${needId}`, true, 'Bad request'],
     ['POST', `/api/needs/${needId}/notes`, true, 'Bad request'],
@@ -103,9 +103,9 @@ const bodyRoutes = () =>
     ['POST', '/api/members', true, 'Bad request'],
     ['PUT', `/api/members/${memberId}`, true, 'Bad request'],
     ['PUT', '/api/profile', true, 'Bad request'],
-    ['PUT', '/api/organizations/settings', true, 'Invalid request'],
-    ['PUT', '/api/organizations/settings/email', true, 'Invalid input'],
-    ['POST', '/api/organizations/settings/email/test', true, 'Invalid input'],
+    ['PUT', '/api/organizations/settings', true, 'Bad request'],
+    ['PUT', '/api/organizations/settings/email', true, 'Bad request'],
+    ['POST', '/api/organizations/settings/email/test', true, 'Bad request'],
   ] as const
 
 describe('health', () => {
@@ -205,7 +205,7 @@ describe('400, never 422', () => {
     for (const [method, path, body] of routes) {
       const call = (id: string) => api.call(method, path.replace('{id}', id), { token: admin, ...(body ? { body } : {}) })
       expectBadRequest(await call('x'.repeat(65)), 'id')
-      expectProblem(await call('xyz'), 404, 'Need not found')
+      expectProblem(await call('xyz'), 404, 'Not found')
     }
   })
 
@@ -374,9 +374,9 @@ describe('other answers', () => {
       ['POST', `/api/household-matches/${matchId}/resolve`, { action: 'DISMISS' }, 'Household match not found'],
       ['PUT', `/api/members/${memberId}`, { role: 'org_admin' }, 'Member not found'],
     ] as const
-    for (const [method, path, body, title] of routes) {
+    for (const [method, path, body, detail] of routes) {
       const response = await api.call(method, path, { token: stranger, ...(body ? { body } : {}) })
-      expectProblem(response, 404, title)
+      expect(expectProblem(response, 404, 'Not found').detail).toBe(detail)
       // The same answer as for an id that does not exist at all.
       const unknown = await api.call(method, path.replace(/[0-9a-f-]{36}/, UNKNOWN_ID), { token: stranger, ...(body ? { body } : {}) })
       expect(unknown.body).toEqual(response.body)

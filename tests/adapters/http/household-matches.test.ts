@@ -511,7 +511,7 @@ describe('POST /api/household-matches/{id}/resolve', () => {
     expect(response.body).toMatchObject({ id: match.id, status: 'RESOLVED', action: 'MERGE_CONSTITUENT' })
 
     expect(await search(constituent.lastName!)).toEqual([])
-    expectProblem(await api.call('GET', `/api/constituents/${constituent.id}/needs`, { token: tokens.admin }), 404, 'Constituent not found')
+    expectProblem(await api.call('GET', `/api/constituents/${constituent.id}/needs`, { token: tokens.admin }), 404, 'Not found')
     expect(await search(candidate.lastName!)).toEqual([candidate])
     expect(await readNeed(need.id)).toMatchObject({ constituentId: candidate.id, householdId: candidate.householdId })
   })
@@ -616,7 +616,7 @@ describe('POST /api/household-matches/{id}/resolve', () => {
 
   test('a malformed id is a 400; an unknown id is 404 Household match not found', async () => {
     expectBadRequest(await resolve('not-a-uuid', { action: 'DISMISS' }), 'id')
-    expectProblem(await resolve(UNKNOWN_ID, { action: 'DISMISS' }), 404, 'Household match not found')
+    expectProblem(await resolve(UNKNOWN_ID, { action: 'DISMISS' }), 404, 'Not found')
   })
 
   test("another organization's match is 404, exactly as an unknown id, and stays open", async () => {
@@ -626,7 +626,7 @@ describe('POST /api/household-matches/{id}/resolve', () => {
     const theirMatch = (await allMatches('OPEN', tokens.otherAdmin)).find((m) => m.constituentId === theirs.id)!
     for (const body of [{ action: 'DISMISS' }, { action: 'MERGE_CONSTITUENT' }, { action: 'MERGE_HOUSEHOLD' }]) {
       const response = await resolve(theirMatch.id, body, tokens.admin)
-      expectProblem(response, 404, 'Household match not found')
+      expectProblem(response, 404, 'Not found')
       expect(response.body).toEqual((await resolve(UNKNOWN_ID, body, tokens.admin)).body)
     }
     expect((await allMatches('OPEN', tokens.otherAdmin)).find((m) => m.id === theirMatch.id)).toEqual(theirMatch)

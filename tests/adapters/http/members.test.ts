@@ -555,17 +555,17 @@ describe('PUT /api/members/{id}', () => {
 
   test('a malformed id is 400; an unknown id is 404 Member not found', async () => {
     expectBadRequest(await update('not-a-uuid', { role: 'staff' }), 'params/id')
-    expectProblem(await update(UNKNOWN_ID, { role: 'staff' }), 404, 'Member not found')
+    expectProblem(await update(UNKNOWN_ID, { role: 'staff' }), 404, 'Not found')
   })
 
   test("another organization's member is 404, exactly as an unknown id, and stays as it was", async () => {
     const before = await memberById(ids.otherAdmin!, tokens.otherAdmin)
     const response = await update(ids.otherAdmin!, { role: 'staff', phone: '+15559990000' })
-    expectProblem(response, 404, 'Member not found')
+    expectProblem(response, 404, 'Not found')
     expect(response.body).toEqual((await update(UNKNOWN_ID, { role: 'staff', phone: '+15559990000' })).body)
     expect(await memberById(ids.otherAdmin!, tokens.otherAdmin)).toEqual(before!)
     // And the other way round.
-    expectProblem(await update(ids.agentA!, { role: 'volunteer' }, tokens.otherAdmin), 404, 'Member not found')
+    expectProblem(await update(ids.agentA!, { role: 'volunteer' }, tokens.otherAdmin), 404, 'Not found')
     expect((await memberById(ids.agentA!))?.role).toBe('partner_agent')
   })
 
@@ -679,9 +679,9 @@ describe('POST /api/members/{id}/invitation', () => {
   test('a member who can already log in is 409; an unknown or foreign id 404; staff 403; no token 401', async () => {
     const accepted = await resend(ids.staff!)
     expectProblem(accepted, 409, 'Conflict')
-    expectProblem(await resend(UNKNOWN_ID), 404, 'Member not found')
+    expectProblem(await resend(UNKNOWN_ID), 404, 'Not found')
     const invited = await invite({ email: uniqueEmail('foreign'), role: 'staff' })
-    expectProblem(await resend(invited.body.id, tokens.otherAdmin), 404, 'Member not found')
+    expectProblem(await resend(invited.body.id, tokens.otherAdmin), 404, 'Not found')
     expectProblem(await resend(invited.body.id, tokens.staff), 403, 'Forbidden')
     expect((await api.call('POST', `/api/members/${invited.body.id}/invitation`)).status).toBe(401)
   })

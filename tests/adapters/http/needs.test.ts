@@ -392,9 +392,9 @@ describe('GET /api/needs/{id}', () => {
   })
 
   test('an unknown id or reference is 404 Need not found', async () => {
-    expectProblem(await api.call('GET', `/api/needs/${UNKNOWN_ID}`, { token: tokens.admin }), 404, 'Need not found')
-    expectProblem(await api.call('GET', '/api/needs/REQ-999999', { token: tokens.admin }), 404, 'Need not found')
-    expectProblem(await api.call('GET', '/api/needs/nonsense', { token: tokens.admin }), 404, 'Need not found')
+    expectProblem(await api.call('GET', `/api/needs/${UNKNOWN_ID}`, { token: tokens.admin }), 404, 'Not found')
+    expectProblem(await api.call('GET', '/api/needs/REQ-999999', { token: tokens.admin }), 404, 'Not found')
+    expectProblem(await api.call('GET', '/api/needs/nonsense', { token: tokens.admin }), 404, 'Not found')
   })
 
   test('an over-long id is a 400', async () => {
@@ -404,7 +404,7 @@ describe('GET /api/needs/{id}', () => {
   test("another organization's need is 404 by id and by reference, and a reference names only one's own need", async () => {
     const mine = await createNeed()
     const theirs = await createOtherNeed()
-    expectProblem(await api.call('GET', `/api/needs/${mine.id}`, { token: tokens.otherAdmin }), 404, 'Need not found')
+    expectProblem(await api.call('GET', `/api/needs/${mine.id}`, { token: tokens.otherAdmin }), 404, 'Not found')
 
     // The other organization has made only a few needs: its sequence is shorter than this one's.
     expect(Number(theirs.referenceNumber.slice(4))).toBeLessThan(Number(mine.referenceNumber.slice(4)))
@@ -412,14 +412,14 @@ describe('GET /api/needs/{id}', () => {
     expect(sameReference.status).toBe(200)
     expect(sameReference.body.organizationId).toBe(world.organizationId)
     expect(sameReference.body.id).not.toBe(theirs.id)
-    expectProblem(await api.call('GET', `/api/needs/${mine.referenceNumber}`, { token: tokens.otherAdmin }), 404, 'Need not found')
+    expectProblem(await api.call('GET', `/api/needs/${mine.referenceNumber}`, { token: tokens.otherAdmin }), 404, 'Not found')
   })
 
   test("another partner's need is 404 to partner roles, by id and by reference", async () => {
     const ofB = await createNeed({ partnerId: partnerB.id })
     for (const token of [tokens.agentA, tokens.partnerAdminA, tokens.volunteerA]) {
-      expectProblem(await api.call('GET', `/api/needs/${ofB.id}`, { token }), 404, 'Need not found')
-      expectProblem(await api.call('GET', `/api/needs/${ofB.referenceNumber}`, { token }), 404, 'Need not found')
+      expectProblem(await api.call('GET', `/api/needs/${ofB.id}`, { token }), 404, 'Not found')
+      expectProblem(await api.call('GET', `/api/needs/${ofB.referenceNumber}`, { token }), 404, 'Not found')
     }
     const ofA = await createNeed({ partnerId: partnerA.id })
     expect((await api.call('GET', `/api/needs/${ofA.id}`, { token: tokens.volunteerA })).status).toBe(200)
@@ -528,22 +528,22 @@ describe('PUT /api/needs/{id}', () => {
 
   test('an over-long id is a 400, malformed JSON a 400, an unknown id or reference a 404', async () => {
     expectBadRequest(await put('x'.repeat(65), { status: 'NEW' }), 'id')
-    expectProblem(await put('REQ-999999', { status: 'NEW' }), 404, 'Need not found')
+    expectProblem(await put('REQ-999999', { status: 'NEW' }), 404, 'Not found')
     const need = await createNeed()
     expectBadRequest(await api.call('PUT', `/api/needs/${need.id}`, { token: tokens.admin, raw: '{"status":}', headers: { 'content-type': 'application/json' } }))
-    expectProblem(await put(UNKNOWN_ID, { status: 'NEW' }), 404, 'Need not found')
+    expectProblem(await put(UNKNOWN_ID, { status: 'NEW' }), 404, 'Not found')
   })
 
   test("another organization's need is 404 and stays unchanged", async () => {
     const mine = await createNeed()
-    expectProblem(await put(mine.id, { status: 'ESCALATED' }, tokens.otherAdmin), 404, 'Need not found')
+    expectProblem(await put(mine.id, { status: 'ESCALATED' }, tokens.otherAdmin), 404, 'Not found')
     expect((await api.call<Need>('GET', `/api/needs/${mine.id}`, { token: tokens.admin })).body.status).toBe('NEW')
   })
 
   test("another partner's need is 404 to partner roles", async () => {
     const ofB = await createNeed({ partnerId: partnerB.id })
     for (const token of [tokens.agentA, tokens.partnerAdminA, tokens.processorVolunteerA]) {
-      expectProblem(await put(ofB.id, { status: 'IN_PROGRESS' }, token), 404, 'Need not found')
+      expectProblem(await put(ofB.id, { status: 'IN_PROGRESS' }, token), 404, 'Not found')
     }
     const ofA = await createNeed({ partnerId: partnerA.id })
     expect((await put(ofA.id, { status: 'IN_PROGRESS' }, tokens.agentA)).status).toBe(200)
@@ -621,14 +621,14 @@ describe('POST /api/needs/{id}/notes and GET /api/needs/{id}/interactions', () =
   })
 
   test('an unknown need is 404 Need not found', async () => {
-    expectProblem(await addNote(UNKNOWN_ID, { content: 'hello' }), 404, 'Need not found')
-    expectProblem(await interactions(UNKNOWN_ID), 404, 'Need not found')
+    expectProblem(await addNote(UNKNOWN_ID, { content: 'hello' }), 404, 'Not found')
+    expectProblem(await interactions(UNKNOWN_ID), 404, 'Not found')
   })
 
   test("another organization's need is 404 for both, and gets no note", async () => {
     const mine = await createNeed()
-    expectProblem(await addNote(mine.id, { content: 'sneaky' }, tokens.otherAdmin), 404, 'Need not found')
-    expectProblem(await interactions(mine.id, tokens.otherAdmin), 404, 'Need not found')
+    expectProblem(await addNote(mine.id, { content: 'sneaky' }, tokens.otherAdmin), 404, 'Not found')
+    expectProblem(await interactions(mine.id, tokens.otherAdmin), 404, 'Not found')
     expect((await interactions(mine.id)).body).toEqual([])
   })
 
@@ -636,8 +636,8 @@ describe('POST /api/needs/{id}/notes and GET /api/needs/{id}/interactions', () =
     const ofB = await createNeed({ partnerId: partnerB.id })
     await addNote(ofB.id, { content: 'internal' })
     for (const token of [tokens.agentA, tokens.volunteerA]) {
-      expectProblem(await addNote(ofB.id, { content: 'x' }, token), 404, 'Need not found')
-      expectProblem(await interactions(ofB.id, token), 404, 'Need not found')
+      expectProblem(await addNote(ofB.id, { content: 'x' }, token), 404, 'Not found')
+      expectProblem(await interactions(ofB.id, token), 404, 'Not found')
     }
   })
 
@@ -686,7 +686,7 @@ describe('a reference number wherever a need id is in a path', () => {
       ['GET', `/api/needs/${ofB.referenceNumber}/history`, undefined],
     ] as const
     for (const [method, path, body] of calls) {
-      expectProblem(await api.call(method, path, { token: tokens.partnerAdminA, ...(body ? { body } : {}) }), 404, 'Need not found')
+      expectProblem(await api.call(method, path, { token: tokens.partnerAdminA, ...(body ? { body } : {}) }), 404, 'Not found')
     }
     expect((await api.call<Need>('GET', `/api/needs/${ofB.id}`, { token: tokens.admin })).body.status).toBe('NEW')
     expect((await api.call('GET', `/api/needs/${ofB.id}/interactions`, { token: tokens.admin })).body).toEqual([])
@@ -741,10 +741,10 @@ describe('GET /api/needs/{id}/history', () => {
 
   test('is seen by whoever sees the need: 404 for another organization, and for another partner to partner roles', async () => {
     const ofB = await createNeed({ partnerId: partnerB.id })
-    for (const token of [tokens.otherAdmin, tokens.agentA, tokens.volunteerA]) expectProblem(await history(ofB.id, token), 404, 'Need not found')
+    for (const token of [tokens.otherAdmin, tokens.agentA, tokens.volunteerA]) expectProblem(await history(ofB.id, token), 404, 'Not found')
     const ofA = await createNeed({ partnerId: partnerA.id })
     expect((await history(ofA.id, tokens.volunteerA)).status).toBe(200)
-    expectProblem(await history(UNKNOWN_ID), 404, 'Need not found')
+    expectProblem(await history(UNKNOWN_ID), 404, 'Not found')
     expectProblem(await api.call('GET', `/api/needs/${ofA.id}/history`), 401, 'Unauthorized')
   })
 })

@@ -222,12 +222,12 @@ describe('PUT /api/partners/{id}', () => {
 
   test('a malformed id is a 400; an unknown id is 404 Partner not found', async () => {
     expectBadRequest(await update('partner-1', { name: 'X' }), 'id')
-    expectProblem(await update(UNKNOWN_ID, { name: 'X' }), 404, 'Partner not found')
+    expectProblem(await update(UNKNOWN_ID, { name: 'X' }), 404, 'Not found')
   })
 
   test("another organization's partner is 404 and stays unchanged", async () => {
     for (const body of [{ name: 'Hijacked' }, { isArchived: true }, { isDefault: true }]) {
-      expectProblem(await update(partnerA.id, body, tokens.otherAdmin), 404, 'Partner not found')
+      expectProblem(await update(partnerA.id, body, tokens.otherAdmin), 404, 'Not found')
     }
     expect((await list('?limit=100')).body.find((p) => p.id === partnerA.id)).toMatchObject({ name: 'Pantry A', isArchived: false, isDefault: false })
     const theirs = (await list('', tokens.otherAdmin)).body

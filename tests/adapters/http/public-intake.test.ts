@@ -141,7 +141,7 @@ describe('POST /api/needs/public', () => {
   })
 
   test('an unknown organizationId is a 400 "Bad Request"', async () => {
-    expectBadRequest(await submit({ organizationId: UNKNOWN_ID, description: 'food' }), '/organizationId', 'Bad Request')
+    expectBadRequest(await submit({ organizationId: UNKNOWN_ID, description: 'food' }), '/organizationId', 'Bad request')
   })
 
   describe('the organization by slug', () => {
@@ -167,15 +167,15 @@ describe('POST /api/needs/public', () => {
     })
 
     test('neither is a 400 naming /organizationId; both naming different organizations a 400 naming /organizationSlug', async () => {
-      expectBadRequest(await submit({ description: 'food' }), '/organizationId', 'Bad Request')
-      expectBadRequest(await submit({ organizationId: world.organizationId, organizationSlug: otherSlug, description: 'food' }), '/organizationSlug', 'Bad Request')
-      expectBadRequest(await submit({ organizationId: other.organizationId, organizationSlug: slug, description: 'food' }), '/organizationSlug', 'Bad Request')
+      expectBadRequest(await submit({ description: 'food' }), '/organizationId', 'Bad request')
+      expectBadRequest(await submit({ organizationId: world.organizationId, organizationSlug: otherSlug, description: 'food' }), '/organizationSlug', 'Bad request')
+      expectBadRequest(await submit({ organizationId: other.organizationId, organizationSlug: slug, description: 'food' }), '/organizationSlug', 'Bad request')
     })
 
     test('an unknown or malformed slug is a 400 naming /organizationSlug', async () => {
-      expectBadRequest(await submit({ organizationSlug: 'no-such-organization', description: 'food' }), '/organizationSlug', 'Bad Request')
-      expectBadRequest(await submit({ organizationSlug: 'Not A Slug', description: 'food' }), '/organizationSlug', 'Bad Request')
-      expectBadRequest(await submit({ organizationSlug: 'x'.repeat(64), description: 'food' }), '/organizationSlug', 'Bad Request')
+      expectBadRequest(await submit({ organizationSlug: 'no-such-organization', description: 'food' }), '/organizationSlug', 'Bad request')
+      expectBadRequest(await submit({ organizationSlug: 'Not A Slug', description: 'food' }), '/organizationSlug', 'Bad request')
+      expectBadRequest(await submit({ organizationSlug: 'x'.repeat(64), description: 'food' }), '/organizationSlug', 'Bad request')
     })
   })
 
@@ -191,7 +191,7 @@ describe('POST /api/needs/public', () => {
       [{ householdId: foreign.householdId }, '/householdId'],
     ]
     for (const [body, field] of cases) {
-      expectBadRequest(await submit({ organizationId: world.organizationId, description: 'food', ...body }), field, 'Bad Request')
+      expectBadRequest(await submit({ organizationId: world.organizationId, description: 'food', ...body }), field, 'Bad request')
     }
   })
 
@@ -213,7 +213,7 @@ describe('POST /api/needs/public', () => {
     ['customFields over 16 KiB', { description: 'food', customFields: { story: 'x'.repeat(17 * 1024) } }, '/customFields'],
   ])('%s is a 400 "Bad Request"', async (_label, body, field) => {
     const response = await submit({ ...(field === '/organizationId' ? {} : { organizationId: world.organizationId }), ...body })
-    expectBadRequest(response, field, 'Bad Request')
+    expectBadRequest(response, field, 'Bad request')
   })
 
   test('a description of exactly 5,000 characters is accepted', async () => {
@@ -222,8 +222,8 @@ describe('POST /api/needs/public', () => {
 
   test('malformed JSON and an empty body are 400 "Bad Request"', async () => {
     const broken = await api.call('POST', '/api/needs/public', { raw: '{"organizationId": ', headers: { 'content-type': 'application/json' } })
-    expectBadRequest(broken, undefined, 'Bad Request')
-    expectBadRequest(await api.call('POST', '/api/needs/public', { raw: '' }), undefined, 'Bad Request')
+    expectBadRequest(broken, undefined, 'Bad request')
+    expectBadRequest(await api.call('POST', '/api/needs/public', { raw: '' }), undefined, 'Bad request')
   })
 
   test('a body over 256 KiB is 413 Payload too large', async () => {
