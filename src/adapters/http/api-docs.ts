@@ -94,7 +94,20 @@ export function apiDocs(version: string, publicBaseUrl: string) {
           info,
           servers: [{ url: publicBaseUrl, description: 'This deployment (PUBLIC_BASE_URL)' }],
           tags: TAGS,
-          components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } },
+          components: {
+            securitySchemes: {
+              bearer: {
+                type: 'http',
+                scheme: 'bearer',
+                bearerFormat: 'JWT',
+                description:
+                  'The accessToken from POST /api/auth/login or /api/auth/refresh, valid for its expiresIn seconds. Following RFC 8725 (JWT best current practices): ' +
+                  'signed with HS256 only (the algorithm is pinned; "none" and any other alg are refused), expiry always checked, the signature compared in ' +
+                  'constant time, and the member and session looked up on every request, so a logout, a revoked session or a changed role takes effect at once. ' +
+                  'Treat the token as opaque: its claims are not part of the API.',
+              },
+            },
+          },
         },
       }),
     )

@@ -172,8 +172,10 @@ describe('GET /api/openapi.json', () => {
     }
   })
 
-  test('declares the bearer scheme (JWT)', () => {
-    expect(doc.components.securitySchemes.bearer).toEqual({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT' })
+  test('declares the bearer scheme (JWT), with what RFC 8725 asks a token to say of itself', () => {
+    const { description, ...scheme } = doc.components.securitySchemes.bearer
+    expect(scheme).toEqual({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT' })
+    for (const promise of ['RFC 8725', 'HS256 only', 'expiry', 'constant time', 'opaque']) expect(description).toContain(promise)
   })
 
   test.each(ROUTES)('%s %s carries the right security requirement', (method, path, authenticated) => {
