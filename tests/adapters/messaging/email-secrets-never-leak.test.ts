@@ -111,11 +111,12 @@ describe('email settings over HTTP', () => {
     expect(after.body).toEqual(before.body)
   })
 
-  test("a provider refusal on the test endpoint is 502 'Failed to send email' with the reason", async () => {
+  test("a provider refusal on the test endpoint is 502 with 'Failed to send email' and the reason", async () => {
     const response = await sendTest('refuse@example.net')
     expect(response.status).toBe(502)
     expect(response.headers.get('content-type')).toStartWith('application/problem+json')
-    expect(response.body).toMatchObject({ status: 502, title: 'Failed to send email' })
+    expect(response.body).toMatchObject({ status: 502, title: 'Bad gateway' })
+    expect(response.body.detail).toStartWith('Failed to send email: ')
     expect(response.body.detail).toContain('Postmark')
     expect(response.body.detail).toContain('marked as inactive')
     expectNoKey(response)
@@ -124,7 +125,7 @@ describe('email settings over HTTP', () => {
   test('a refusal that echoes the key answers the reason with the key removed', async () => {
     const response = await sendTest('echo@example.net')
     expect(response.status).toBe(502)
-    expect(response.body).toMatchObject({ status: 502, title: 'Failed to send email' })
+    expect(response.body).toMatchObject({ status: 502, title: 'Bad gateway' })
     expect(response.body.detail).toContain('The server token *** was not recognized')
     expectNoKey(response)
   })
