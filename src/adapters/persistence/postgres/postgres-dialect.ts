@@ -64,6 +64,9 @@ export const postgresDialect: SqlDialect = {
   tables: tables as unknown as typeof sqliteSchema,
   bindStatement: bindToSession,
 
+  // A GIN index cannot stream matches in list order: PostgreSQL reads the matches and sorts them either way.
+  countSearchMatches: () => undefined,
+
   constituentSearch(organizationId, query) {
     if (query.kind === 'email') return and(eq(c.organizationId, organizationId), eq(c.emailKey, query.email))!
     // Terms are letters and digits only (normalizeText), so quoting them cannot break the tsquery.

@@ -31,6 +31,9 @@ function constituentRow(c: Constituent) {
   }
 }
 
+/** Past this many matches a search page is read by walking the organization's constituents newest first. */
+const MANY_SEARCH_MATCHES = 500
+
 export class SqlConstituentRepository extends SqlRepository implements ConstituentRepository {
   async insert(c: Constituent) {
     await this.preparedInsert('constituent_insert', this.s.constituents, constituentRow(c), ['seq'])
@@ -89,19 +92,23 @@ export class SqlConstituentRepository extends SqlRepository implements Constitue
     return [...found.values()]
   }
   async search(organizationId: string, query: ConstituentQuery, page: PageRequest): Promise<Page<Constituent>> {
-    const where = this.searchCondition(organizationId, query)
-    const rows = await this.db
-      .select()
-      .from(this.s.constituents)
-      .where(where)
-      .orderBy(desc(this.s.constituents.createdAt), desc(this.s.constituents.id))
-      .limit(page.limit)
-      .offset(offsetOf(page))
-    const [total] = await this.db.select({ n: count() }).from(this.s.constituents).where(where)
-    return { items: rows.map(toConstituent), total: total?.n ?? 0 }
-  }
-  private searchCondition(organizationId: string, query: ConstituentQuery): SQL | undefined {
-    return query.kind === 'all' ? eq(this.s.constituents.organizationId, organizationId) : this.dialect.constituentSearch(organizationId, query)
+    const t = this.s.constituents
+    const pageWhere = (where: SQL | undefined) =>
+      this.db.select().from(t).where(where).orderBy(desc(t.createdAt), desc(t.id)).limit(page.limit).offset(offsetOf(page))
+    const countOf = async (where: SQL | undefined) => (await this.db.select({ n: count() }).from(t).where(where))[0]?.n ?? 0
+    if (query.kind === 'all') {
+      const where = eq(t.organizationId, organizationId)
+      return { items: (await pageWhere(where)).map(toConstituent), total: await countOf(where) }
+    }
+    const counted = this.dialect.countSearchMatches(organizationId, query)
+    if (!counted) {
+      const where = this.dialect.constituentSearch(organizationId, query, false)
+      return { items: (await pageWhere(where)).map(toConstituent), total: await countOf(where) }
+    }
+    // Only SQLite counts from its index: the count decides how the page is read.
+    const total = Number((await this.db.all<{ n: number }>(counted))[0]?.n ?? 0)
+    const rows = total === 0 ? [] : await pageWhere(this.dialect.constituentSearch(organizationId, query, total > MANY_SEARCH_MATCHES))
+    return { items: rows.map(toConstituent), total }
   }
   async listByHousehold(organizationId: string, householdId: string) {
     const rows = await this.db

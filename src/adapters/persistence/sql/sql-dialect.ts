@@ -11,8 +11,14 @@ import type * as schema from '../sqlite/schema'
 export interface SqlDialect {
   /** The tables, with the same names, columns and JS types in both databases. */
   readonly tables: typeof schema
-  /** The condition that finds constituents for a query (email, phone digits, name words) through an index. */
-  constituentSearch(organizationId: string, query: Exclude<ConstituentQuery, { kind: 'all' }>): SQL
+  /**
+   * The condition that finds constituents for a query (email, phone digits, name words) through an index.
+   * `manyMatches`: the query matches so many that walking the organization's constituents newest first
+   * reaches a page sooner than reading every match and sorting them.
+   */
+  constituentSearch(organizationId: string, query: Exclude<ConstituentQuery, { kind: 'all' }>, manyMatches: boolean): SQL
+  /** A query answering `n`, how many constituents match, read from the search index alone; undefined where it cannot. */
+  countSearchMatches(organizationId: string, query: Exclude<ConstituentQuery, { kind: 'all' }>): SQL | undefined
   /** Rows a claim takes, locked and skipping those another transaction holds (FOR UPDATE SKIP LOCKED). */
   skipLocked<Q>(query: Q): Q
   /** A row locked for the rest of the transaction (FOR UPDATE), so counts read after it stay true. */
