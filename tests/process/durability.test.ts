@@ -39,7 +39,7 @@ async function killRepeatedly(kind: DatabaseKind): Promise<void> {
     const serve = await ServeProcess.start(database.env)
     const { api, ...target } = await adminOf(serve, token)
     token = api.token
-    expect(await missing(api, tally.acknowledged), `acknowledged writes missing after restart ${round}`).toEqual([])
+    expect(await missing(api, tally.acknowledged), `acknowledged writes missing after ${round} kills`).toEqual([])
     let killed = false
     const writing = crowd(api, target, { clients: CLIENTS, tally, stop: () => killed })
     await Bun.sleep(killAfter)

@@ -9,7 +9,8 @@ export const CLIENTS = 64
 /**
  * Memory may grow this much from the end of the warm-up to the end of the run: the database's page cache and
  * the JavaScript heap fill up under load before they level off, and the garbage collector runs when it
- * likes. A leak of a few KiB per request grows past it within the run; steady use stays far below.
+ * likes. Generous on purpose, a safety check and no measure of size: the 10-second run catches only a gross
+ * leak (tens of KiB per request), the 10-minute soak one of half a KiB per request.
  */
 export const RSS_ALLOWANCE = { factor: 1.5, plusKib: 64 * 1024 }
 
@@ -36,10 +37,14 @@ export async function runLoad(database: DatabaseKind, options: { seconds: number
     const { api, ...target } = await adminOf(serve)
     const tally = new Tally()
     const deadline = Date.now() + (options.warmUpSeconds + options.seconds) * 1000
+    const alive = () => serve.proc.exitCode === null && serve.proc.signalCode === null
     let rssAfterWarmUpKib = 0
-    const warmUp = Bun.sleep(options.warmUpSeconds * 1000).then(() => (rssAfterWarmUpKib = rssKib(serve.pid)))
-    await crowd(api, target, { clients: CLIENTS, tally, stop: () => Date.now() >= deadline, publicIntake: true })
+    const warmUp = Bun.sleep(options.warmUpSeconds * 1000).then(() => {
+      if (alive()) rssAfterWarmUpKib = rssKib(serve.pid)
+    })
+    await crowd(api, target, { clients: CLIENTS, tally, stop: () => Date.now() >= deadline || !alive(), publicIntake: true })
     await warmUp
+    if (!alive()) throw new Error(`serve died under load (${serve.proc.signalCode ?? `exit ${serve.proc.exitCode}`})\n${serve.output()}`)
     const rssAtEndKib = rssKib(serve.pid)
     const lost = await missing(api, tally.acknowledged)
     return {
