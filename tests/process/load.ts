@@ -10,7 +10,7 @@ export const CLIENTS = 64
  * Memory may grow this much from the end of the warm-up to the end of the run: the database's page cache and
  * the JavaScript heap fill up under load before they level off, and the garbage collector runs when it
  * likes. Generous on purpose, a safety check and no measure of size: the 10-second run catches only a gross
- * leak (tens of KiB per request), the 10-minute soak one of half a KiB per request.
+ * leak (around ten KiB per request), the 10-minute soak one of a few hundred bytes per request.
  */
 export const RSS_ALLOWANCE = { factor: 1.5, plusKib: 64 * 1024 }
 
