@@ -95,7 +95,9 @@ const OPERATIONS = [
   'updateNeed',
   'addNote',
   'listInteractions',
+  'needHistory',
   'searchConstituents',
+  'getConstituent',
   'updateConstituent',
   'constituentNeeds',
   'merge',
@@ -155,12 +157,16 @@ function callFor(op: Operation, self: Tenant, other: Tenant): { method: string; 
       return { method: 'POST', path: `/api/needs/${any('need', 0)}/notes`, body: { content: `note ${nameOf(self)}` }, names }
     case 'listInteractions':
       return { method: 'GET', path: `/api/needs/${any('need', 0)}/interactions`, names }
+    case 'needHistory':
+      return { method: 'GET', path: `/api/needs/${any('need', 0)}/history`, names }
     case 'searchConstituents': {
       // Searching by the other's names and phones: the query is the caller's own words, the answer must not be.
       const words = [...(op.flag ? other : self).secrets].filter((s) => !UUID_ONLY.test(s) && !s.includes(' '))
       const query = words.length ? words[op.picks[0] % words.length]! : self.tag
       return { method: 'GET', path: `/api/constituents?limit=100&query=${encodeURIComponent(query)}`, names }
     }
+    case 'getConstituent':
+      return { method: 'GET', path: `/api/constituents/${any('constituent', 0)}`, names }
     case 'updateConstituent':
       return { method: 'PUT', path: `/api/constituents/${any('constituent', 0)}`, body: { lastName: nameOf(self), ...(op.flag ? { phone: SHARED_PHONE } : {}) }, names }
     case 'constituentNeeds':
@@ -203,7 +209,7 @@ const REFERENCES: Record<string, Kind> = { partnerId: 'partner', householdId: 'h
 
 /** What kind of record `path` answers with (its items' `id`), if any. */
 function kindOf(path: string): Kind | undefined {
-  if (path.endsWith('/interactions') || path.endsWith('/notes')) return undefined
+  if (/\/(interactions|notes|history)$/.test(path)) return undefined
   if (path.endsWith('/needs')) return 'need'
   const kinds: Record<string, Kind> = { needs: 'need', constituents: 'constituent', 'household-matches': 'match', partners: 'partner', members: 'member' }
   return kinds[path.split('/')[2] ?? '']
