@@ -2,6 +2,7 @@
 // (src/main/container.ts), so an edge receives the use cases it uses and never looks anything up.
 
 import type { AcceptInvite } from './auth/accept-invite'
+import type { RequestPasswordReset, ResetPassword } from './auth/password-reset'
 import type { Authenticate } from './auth/authenticate'
 import type { Login } from './auth/login'
 import type { Logout } from './auth/logout'
@@ -47,6 +48,8 @@ export interface UseCases {
     refresh: RefreshSession
     logout: Logout
     acceptInvite: AcceptInvite
+    requestPasswordReset: RequestPasswordReset
+    resetPassword: ResetPassword
   }
   constituents: {
     search: SearchConstituents

@@ -17,6 +17,7 @@ import { ResolveHouseholdMatch } from '../application/constituents/resolve-house
 import { SearchConstituents } from '../application/constituents/search-constituents'
 import { UpdateConstituent } from '../application/constituents/update-constituent'
 import { AcceptInvite } from '../application/auth/accept-invite'
+import { RequestPasswordReset, ResetPassword } from '../application/auth/password-reset'
 import { InvitationMailer } from '../application/members/invitation-mailer'
 import { InviteMember } from '../application/members/invite-member'
 import { ResendInvitation } from '../application/members/resend-invitation'
@@ -209,6 +210,8 @@ export function createContainer(config: Config, overrides: ContainerOverrides = 
   service(c, UpdateMember, [unitOfWork])
   service(c, ListMembers, [repositories])
   service(c, AcceptInvite, [unitOfWork, passwords, secrets, TokenPairIssuer, PORTS.clock])
+  service(c, RequestPasswordReset, [unitOfWork, Outbox, secrets, PORTS.clock, ids, PORTS.publicBaseUrl])
+  service(c, ResetPassword, [unitOfWork, passwords, secrets, TokenPairIssuer, PORTS.clock])
   service(c, GetProfile, [repositories])
   service(c, UpdateProfile, [unitOfWork])
   service(c, GetOrganizationSettings, [repositories])
@@ -245,6 +248,8 @@ export function useCasesOf(c: Container): UseCases {
       refresh: c.get(RefreshSession),
       logout: c.get(Logout),
       acceptInvite: c.get(AcceptInvite),
+      requestPasswordReset: c.get(RequestPasswordReset),
+      resetPassword: c.get(ResetPassword),
     },
     constituents: {
       search: c.get(SearchConstituents),

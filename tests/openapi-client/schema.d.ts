@@ -40,6 +40,20 @@ export interface paths {
      */
     post: operations["postApiAuthAccept-invite"];
   };
+  "/api/auth/password-reset": {
+    /**
+     * Ask for a link to choose a new password
+     * @description Anonymous; limited per client address. Always 202, whether or not the email is known: each confirmed member with it gets an email with a link valid for an hour, usable once (docs/api.md "Tokens").
+     */
+    post: operations["postApiAuthPassword-reset"];
+  };
+  "/api/auth/reset-password": {
+    /**
+     * Set a new password with the token of a reset link; answers tokens
+     * @description Anonymous; limited per client address. The token works once and for an hour; the member's other sessions end, and a new one starts (docs/api.md "Tokens").
+     */
+    post: operations["postApiAuthReset-password"];
+  };
   "/api/auth/logout": {
     /**
      * End the session of a refresh token
@@ -554,6 +568,186 @@ export interface operations {
    * @description Anonymous; limited per client address. Confirms the invited member, sets the password (at least 12 characters) and starts a session (docs/api.md "Members and invitations").
    */
   "postApiAuthAccept-invite": {
+    requestBody: {
+      content: {
+        "application/json": {
+          token: string;
+          /** @description At least 12 characters */
+          password: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Response for status 200 */
+      200: {
+        headers: {
+          "RateLimit-Policy"?: string;
+          RateLimit?: string;
+        };
+        content: {
+          "application/json": {
+            accessToken: string;
+            refreshToken: string;
+            /** @constant */
+            tokenType: "Bearer";
+            /** @description Seconds until the access token expires */
+            expiresIn: string | number;
+          };
+        };
+      };
+      /** @description RFC 9457 problem details (application/problem+json) */
+      400: {
+        headers: {
+          "RateLimit-Policy"?: string;
+          RateLimit?: string;
+        };
+        content: {
+          "application/json": {
+            type: string;
+            title: string;
+            status: string | number;
+            detail: string;
+            errors?: {
+                path: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description RFC 9457 problem details (application/problem+json) */
+      413: {
+        headers: {
+          "RateLimit-Policy"?: string;
+          RateLimit?: string;
+        };
+        content: {
+          "application/json": {
+            type: string;
+            title: string;
+            status: string | number;
+            detail: string;
+            errors?: {
+                path: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description RFC 9457 problem details (application/problem+json) */
+      429: {
+        headers: {
+          "RateLimit-Policy"?: string;
+          RateLimit?: string;
+          "Retry-After"?: number;
+        };
+        content: {
+          "application/json": {
+            type: string;
+            title: string;
+            status: string | number;
+            detail: string;
+            errors?: {
+                path: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+    };
+  };
+  /**
+   * Ask for a link to choose a new password
+   * @description Anonymous; limited per client address. Always 202, whether or not the email is known: each confirmed member with it gets an email with a link valid for an hour, usable once (docs/api.md "Tokens").
+   */
+  "postApiAuthPassword-reset": {
+    requestBody: {
+      content: {
+        "application/json": {
+          email: string;
+          /** @description Where the link in the email points (its /reset-password page); PUBLIC_BASE_URL by default */
+          appUrl?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Response for status 202 */
+      202: {
+        headers: {
+          "RateLimit-Policy"?: string;
+          RateLimit?: string;
+        };
+        content: {
+          "application/json": {
+            /** @constant */
+            status: "accepted";
+          };
+        };
+      };
+      /** @description RFC 9457 problem details (application/problem+json) */
+      400: {
+        headers: {
+          "RateLimit-Policy"?: string;
+          RateLimit?: string;
+        };
+        content: {
+          "application/json": {
+            type: string;
+            title: string;
+            status: string | number;
+            detail: string;
+            errors?: {
+                path: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description RFC 9457 problem details (application/problem+json) */
+      413: {
+        headers: {
+          "RateLimit-Policy"?: string;
+          RateLimit?: string;
+        };
+        content: {
+          "application/json": {
+            type: string;
+            title: string;
+            status: string | number;
+            detail: string;
+            errors?: {
+                path: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description RFC 9457 problem details (application/problem+json) */
+      429: {
+        headers: {
+          "RateLimit-Policy"?: string;
+          RateLimit?: string;
+          "Retry-After"?: number;
+        };
+        content: {
+          "application/json": {
+            type: string;
+            title: string;
+            status: string | number;
+            detail: string;
+            errors?: {
+                path: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+    };
+  };
+  /**
+   * Set a new password with the token of a reset link; answers tokens
+   * @description Anonymous; limited per client address. The token works once and for an hour; the member's other sessions end, and a new one starts (docs/api.md "Tokens").
+   */
+  "postApiAuthReset-password": {
     requestBody: {
       content: {
         "application/json": {

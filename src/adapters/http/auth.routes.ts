@@ -3,6 +3,7 @@ import type { UseCases } from '../../application/use-cases'
 import type { AuthenticationPlugin } from './authentication'
 import { clientAddress } from './client-address'
 import { Body, problems } from './common.schemas'
+import { EMAIL, HTTP_URL } from '../../domain/shared/fields'
 import { AcceptInviteBody } from './members.schemas'
 import { rateLimited, type RateLimits } from './rate-limits'
 
@@ -16,7 +17,7 @@ const TokenPairSchema = t.Object({
 const RefreshTokenBody = Body({ refreshToken: t.String({ minLength: 1, maxLength: 512 }) })
 
 export function authRoutes(useCases: UseCases['auth'], authentication: AuthenticationPlugin, rateLimits: RateLimits, trustProxy: boolean) {
-  const { login, refresh, logout, acceptInvite } = useCases
+  const { login, refresh, logout, acceptInvite, requestPasswordReset, resetPassword } = useCases
 
   return new Elysia({ name: 'auth', prefix: '/api/auth', detail: { tags: ['Authentication'] } })
     .use(authentication)
@@ -42,6 +43,39 @@ export function authRoutes(useCases: UseCases['auth'], authentication: Authentic
       body: AcceptInviteBody,
       response: rateLimited({ 200: TokenPairSchema, ...problems(400, 413) }),
       detail: { summary: 'Set a password with an invitation token; answers tokens', description: 'Anonymous; limited per client address. Confirms the invited member, sets the password (at least 12 characters) and starts a session (docs/api.md "Members and invitations").', security: [] },
+    })
+    .post(
+      '/password-reset',
+      async ({ body, set }) => {
+        await requestPasswordReset.execute(body)
+        set.status = 202
+        return { status: 'accepted' as const }
+      },
+      {
+        rateLimit: 'auth',
+        body: Body({
+          email: t.String(EMAIL),
+          appUrl: t.Optional(t.String({ ...HTTP_URL, description: 'Where the link in the email points (its /reset-password page); PUBLIC_BASE_URL by default' })),
+        }),
+        response: rateLimited({ 202: t.Object({ status: t.Literal('accepted') }), ...problems(400, 413) }),
+        detail: {
+          summary: 'Ask for a link to choose a new password',
+          description:
+            'Anonymous; limited per client address. Always 202, whether or not the email is known: each confirmed member with it gets an email with a link valid for an hour, usable once (docs/api.md "Tokens").',
+          security: [],
+        },
+      },
+    )
+    .post('/reset-password', ({ body }) => resetPassword.execute(body), {
+      rateLimit: 'auth',
+      body: AcceptInviteBody,
+      response: rateLimited({ 200: TokenPairSchema, ...problems(400, 413) }),
+      detail: {
+        summary: 'Set a new password with the token of a reset link; answers tokens',
+        description:
+          "Anonymous; limited per client address. The token works once and for an hour; the member's other sessions end, and a new one starts (docs/api.md \"Tokens\").",
+        security: [],
+      },
     })
     .post(
       '/logout',

@@ -22,7 +22,7 @@ export class AcceptInvite {
     return this.unitOfWork.run(async (r) => {
       const invitation = await r.invitations.findByDigest(this.secrets.digest(input.token))
       const member = invitation ? await r.members.findById(invitation.organizationId, invitation.memberId) : undefined
-      const usable = invitation && member && !invitation.usedAt && invitation.expiresAt > now
+      const usable = invitation && !invitation.purpose && member && !invitation.usedAt && invitation.expiresAt > now
       if (!usable || !(await r.invitations.markUsed(invitation.id, now))) {
         throw InvalidError.field('/token', 'This invitation is unknown, already used or expired: ask an administrator to send a new one')
       }

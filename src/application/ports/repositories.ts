@@ -228,6 +228,8 @@ export interface RefreshTokenRepository {
   /** Marks the token rotated; false when it already was (a concurrent or replayed use). */
   markRotated(id: string, at: Date): Promise<boolean>
   revokeFamily(familyId: string, at: Date): Promise<void>
+  /** Ends every session of a member (a password reset): its access tokens stop working with them. */
+  revokeMember(organizationId: string, memberId: string, at: Date): Promise<void>
 }
 
 /**

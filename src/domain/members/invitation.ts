@@ -9,6 +9,14 @@ export interface Invitation {
   createdAt: Date
   expiresAt: Date
   usedAt?: Date
+  /** Absent: an invitation. A password reset is the same kind of one-time link, valid for an hour. */
+  purpose?: 'password_reset'
+}
+
+export const PASSWORD_RESET_LIFETIME_MS = 3_600_000
+
+export function passwordResetLink(appUrl: string, token: string): string {
+  return `${appUrl.replace(/\/+$/, '')}/reset-password?token=${encodeURIComponent(token)}`
 }
 
 export function invitationLink(appUrl: string, token: string): string {

@@ -100,6 +100,8 @@ const bodyRoutes = () =>
     ['POST', '/api/constituents/merge', true, 'Bad request'],
     ['POST', `/api/household-matches/${matchId}/resolve`, true, 'Bad request'],
     ['POST', '/api/auth/accept-invite', false, 'Bad request'],
+    ['POST', '/api/auth/password-reset', false, 'Bad request'],
+    ['POST', '/api/auth/reset-password', false, 'Bad request'],
     ['POST', '/api/members', true, 'Bad request'],
     ['PUT', `/api/members/${memberId}`, true, 'Bad request'],
     ['PUT', '/api/profile', true, 'Bad request'],

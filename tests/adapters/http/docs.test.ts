@@ -47,6 +47,8 @@ const ROUTES: Array<[method: string, path: string, authenticated: boolean, error
   ['get', '/api/household-matches', true, [400, 401, 403]],
   ['post', '/api/household-matches/{id}/resolve', true, [400, 401, 403, 404, 409, 413]],
   ['post', '/api/auth/accept-invite', false, [400, 413, 429]],
+  ['post', '/api/auth/password-reset', false, [400, 413, 429]],
+  ['post', '/api/auth/reset-password', false, [400, 413, 429]],
   ['get', '/api/members', true, [400, 401, 403]],
   ['post', '/api/members', true, [400, 401, 403, 409, 413]],
   ['put', '/api/members/{id}', true, [400, 401, 403, 404, 409, 413]],
@@ -196,7 +198,7 @@ describe('GET /api/openapi.json', () => {
     expect(successes).toHaveLength(1)
   })
 
-  test('documents 201 for creates, 202 for a queued text, 204 for logout and the status webhook, 200 otherwise', () => {
+  test('documents 201 for creates, 202 for a queued text or reset email, 204 for logout and the status webhook, 200 otherwise', () => {
     const success = (method: string, path: string) => Object.keys(operation(method, path).responses ?? {}).find((s) => Number(s) < 400)
     expect(success('post', '/api/needs')).toBe('201')
     expect(success('post', '/api/needs/public')).toBe('201')
@@ -206,6 +208,7 @@ describe('GET /api/openapi.json', () => {
     expect(success('post', '/api/members')).toBe('201')
     expect(success('post', '/api/auth/logout')).toBe('204')
     expect(success('post', '/api/needs/{id}/sms')).toBe('202')
+    expect(success('post', '/api/auth/password-reset')).toBe('202')
     expect(success('post', '/api/webhooks/twilio/status')).toBe('204')
     const ok = [
       ['get', '/api/needs'],
@@ -221,6 +224,7 @@ describe('GET /api/openapi.json', () => {
       ['get', '/api/household-matches'],
       ['post', '/api/household-matches/{id}/resolve'],
       ['post', '/api/auth/accept-invite'],
+      ['post', '/api/auth/reset-password'],
       ['get', '/api/members'],
       ['put', '/api/members/{id}'],
       ['get', '/api/profile'],
@@ -308,7 +312,14 @@ describe('GET /api/openapi.json', () => {
 
   test('rate-limited routes document 429 with Retry-After, and the RateLimit fields on every answer', () => {
     const limited = ROUTES.filter(([, , , errors]) => errors.includes(429)).map(([method, path]) => `${method} ${path}`)
-    expect(limited.sort()).toEqual(['post /api/auth/accept-invite', 'post /api/auth/login', 'post /api/auth/refresh', 'post /api/needs/public'])
+    expect(limited.sort()).toEqual([
+      'post /api/auth/accept-invite',
+      'post /api/auth/login',
+      'post /api/auth/password-reset',
+      'post /api/auth/refresh',
+      'post /api/auth/reset-password',
+      'post /api/needs/public',
+    ])
     for (const route of limited) {
       const [method, path] = route.split(' ') as [string, string]
       for (const [status, response] of Object.entries<{ headers?: Record<string, { schema: Schema }> }>(operation(method, path).responses!)) {

@@ -287,8 +287,16 @@ export function describeMembersSettingsOutboxContract({ read, write, anOrganizat
 
         const found = await read().invitations.findByDigest(invitation.tokenDigest)
         expect(found).toEqual(invitation)
-        expect(presentKeys(found, ['usedAt'])).toEqual([])
+        expect(presentKeys(found, ['usedAt', 'purpose'])).toEqual([])
         expect(await read().invitations.findByDigest(randomUUID())).toBeUndefined()
+      })
+
+      test('keeps what a password-reset link is for', async () => {
+        const member = await anInvitee()
+        const reset = anInvitation({ organizationId: member.organizationId, memberId: member.id, purpose: 'password_reset' })
+        await write((r) => r.invitations.insert(reset))
+
+        expect(await read().invitations.findByDigest(reset.tokenDigest)).toEqual(reset)
       })
 
       test('keeps a usedAt given on insert', async () => {

@@ -796,6 +796,25 @@ export function describeRepositories(name: string, make: () => Promise<Repositor
         expect(await write((r) => r.refreshTokens.markRotated(randomUUID(), minute(7)))).toBe(false)
       })
 
+      test('revokes every session of a member and no other member’s, keeping an earlier revocation', async () => {
+        const member = await aMemberWithOrganization()
+        const other = await aMemberOf(member.organizationId)
+        const tokens = [
+          aRefreshToken({ memberId: member.id, organizationId: member.organizationId }),
+          aRefreshToken({ memberId: member.id, organizationId: member.organizationId }),
+          aRefreshToken({ memberId: member.id, organizationId: member.organizationId, revokedAt: minute(2) }),
+        ]
+        const others = aRefreshToken({ memberId: other.id, organizationId: other.organizationId })
+        await write(async (r) => {
+          for (const token of [...tokens, others]) await r.refreshTokens.insert(token)
+        })
+
+        await write((r) => r.refreshTokens.revokeMember(member.organizationId, member.id, minute(9)))
+        const revoked = await Promise.all(tokens.map((t) => read().refreshTokens.findByHash(t.tokenHash)))
+        expect(revoked.map((t) => t?.revokedAt)).toEqual([minute(9), minute(9), minute(2)])
+        expect(await read().refreshTokens.findByHash(others.tokenHash)).toEqual(others)
+      })
+
       test('revokes every token of a family and only that family, keeping an earlier revocation', async () => {
         const member = await aMemberWithOrganization()
         const familyId = randomUUID()

@@ -18,4 +18,9 @@ export class MemoryRefreshTokenRepository extends MemoryRepository implements Re
   async revokeFamily(familyId: string, at: Date) {
     for (const token of this.t.refreshTokens.values()) if (token.familyId === familyId && !token.revokedAt) token.revokedAt = at
   }
+  async revokeMember(organizationId: string, memberId: string, at: Date) {
+    for (const token of this.t.refreshTokens.values()) {
+      if (token.organizationId === organizationId && token.memberId === memberId && !token.revokedAt) token.revokedAt = at
+    }
+  }
 }

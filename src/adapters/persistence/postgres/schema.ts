@@ -267,6 +267,8 @@ export const invitations = pgTable('invitations', {
   createdAt: createdAt(),
   expiresAt: time('expires_at').notNull(),
   usedAt: time('used_at'),
+  /** What the link is for: absent (NULL) an invitation, or `password_reset`. */
+  purpose: text('purpose'),
 })
 
 export const emailSettings = pgTable('email_settings', {

@@ -5,7 +5,7 @@ import { SqlRepository, nullable, present } from './sql-repository'
 
 export class SqlInvitationRepository extends SqlRepository implements InvitationRepository {
   async insert(i: Invitation) {
-    await this.db.insert(this.s.invitations).values({ ...i, usedAt: nullable(i.usedAt) })
+    await this.db.insert(this.s.invitations).values({ ...i, usedAt: nullable(i.usedAt), purpose: nullable(i.purpose) })
   }
   async findByDigest(tokenDigest: string) {
     const [row] = await this.db.select().from(this.s.invitations).where(eq(this.s.invitations.tokenDigest, tokenDigest)).limit(1)

@@ -25,4 +25,11 @@ export class SqlRefreshTokenRepository extends SqlRepository implements RefreshT
       .set({ revokedAt: at })
       .where(and(eq(this.s.refreshTokens.familyId, familyId), isNull(this.s.refreshTokens.revokedAt)))
   }
+  async revokeMember(organizationId: string, memberId: string, at: Date) {
+    const t = this.s.refreshTokens
+    await this.db
+      .update(t)
+      .set({ revokedAt: at })
+      .where(and(eq(t.organizationId, organizationId), eq(t.memberId, memberId), isNull(t.revokedAt)))
+  }
 }

@@ -272,6 +272,8 @@ export const invitations = sqliteTable('invitations', {
   createdAt: createdAt(),
   expiresAt: integer('expires_at', { mode: 'timestamp_ms' }).notNull(),
   usedAt: integer('used_at', { mode: 'timestamp_ms' }),
+  /** What the link is for: absent (NULL) an invitation, or `password_reset`. */
+  purpose: text('purpose'),
 })
 
 export const emailSettings = sqliteTable('email_settings', {

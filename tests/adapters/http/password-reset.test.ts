@@ -1,0 +1,66 @@
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { TEST_PASSWORD } from '../../support/world'
+import { startTestServer, type TestServer } from '../../support/http'
+import { deliverUntil, expectBadRequest, expectProblem, loggedEmailsTo } from './helpers'
+
+// docs/api.md "Tokens": a forgotten password over real HTTP, the email read from the log fallback.
+
+const BASE_URL = 'https://app.example.test'
+const NEW_PASSWORD = 'a brand new long passphrase'
+
+let api: TestServer
+let email: string
+
+beforeAll(async () => {
+  api = await startTestServer({ PUBLIC_BASE_URL: BASE_URL })
+  // A staff member who logs in with TEST_PASSWORD; its email is the one its token names.
+  const token = await api.tokenFor(api.world, 'staff')
+  const profile = await api.call('GET', '/api/profile', { token })
+  email = profile.body.email
+})
+afterAll(() => api.stop())
+
+const ask = (body: unknown) => api.call('POST', '/api/auth/password-reset', { body })
+const reset = (body: unknown) => api.call('POST', '/api/auth/reset-password', { body })
+
+/** The reset link of the newest reset email to `to`. */
+async function resetLinkTo(to: string): Promise<URL> {
+  const message = await deliverUntil(api, () => loggedEmailsTo(api, to).filter((m) => m.subject.startsWith('Choose a new password')).at(-1), `the reset email to ${to}`)
+  return new URL(/https?:\/\/\S+\/reset-password\?token=\S+/.exec(message.text)![0])
+}
+
+describe('POST /api/auth/password-reset and /api/auth/reset-password', () => {
+  test('the same 202 for a known and an unknown email, with the rate-limit fields', async () => {
+    const known = await ask({ email })
+    const unknown = await ask({ email: 'nobody@example.org' })
+    for (const response of [known, unknown]) {
+      expect({ status: response.status, body: response.body }).toEqual({ status: 202, body: { status: 'accepted' } })
+      expect(response.headers.get('ratelimit-policy')).toBeString()
+    }
+  })
+
+  test('the emailed link resets the password once, ends the other sessions and logs in', async () => {
+    const before = await api.login(email)
+    expect((await ask({ email: email.toUpperCase() })).status).toBe(202)
+    const link = await resetLinkTo(email)
+    expect(`${link.origin}${link.pathname}`).toBe(`${BASE_URL}/reset-password`)
+    const token = link.searchParams.get('token')!
+
+    const done = await reset({ token, password: NEW_PASSWORD })
+    expect(done.status).toBe(200)
+    expect(done.body).toMatchObject({ tokenType: 'Bearer' })
+    expectProblem(await api.call('GET', '/api/profile', { token: before }), 401, 'Unauthorized')
+    expect((await api.call('GET', '/api/profile', { token: done.body.accessToken })).status).toBe(200)
+    expectProblem(await api.call('POST', '/api/auth/login', { body: { email, password: TEST_PASSWORD } }), 401, 'Unauthorized')
+    expect((await api.call('POST', '/api/auth/login', { body: { email, password: NEW_PASSWORD } })).status).toBe(200)
+
+    expectBadRequest(await reset({ token, password: 'yet another passphrase' }), '/token')
+  })
+
+  test('bad input is a 400 naming the field', async () => {
+    expectBadRequest(await ask({ email: 'not an email' }), '/email')
+    expectBadRequest(await ask({ email, appUrl: 'javascript:alert(1)' }), '/appUrl')
+    expectBadRequest(await reset({ token: 'x', password: 'short' }), '/password')
+    expectBadRequest(await reset({ token: 'not-a-token-anyone-was-sent', password: NEW_PASSWORD }), '/token')
+  })
+})
