@@ -1,0 +1,120 @@
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { TEST_PASSWORD } from '../../support/world'
+import { startTestServer, type TestServer } from '../../support/http'
+import { deliverUntil, expectProblem, invitationIn, loggedEmailsTo, loggedInvitationTo } from './helpers'
+
+// docs/api.md "Pages": the /reset-password and /accept-invite pages over real HTTP, forms posted as a browser
+// without JavaScript would.
+
+const NEW_PASSWORD = 'a brand new long passphrase'
+
+let api: TestServer
+let adminToken: string
+
+beforeAll(async () => {
+  api = await startTestServer()
+  adminToken = await api.tokenFor(api.world, 'org_admin')
+})
+afterAll(() => api.stop())
+
+interface PageResponse {
+  status: number
+  headers: Headers
+  text: string
+}
+
+async function get(path: string): Promise<PageResponse> {
+  const response = await fetch(`${api.url}${path}`)
+  return { status: response.status, headers: response.headers, text: await response.text() }
+}
+
+async function post(path: string, fields: Record<string, string>, headers: Record<string, string> = { 'sec-fetch-site': 'same-origin' }): Promise<PageResponse> {
+  const response = await fetch(`${api.url}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
+    body: new URLSearchParams(fields).toString(),
+  })
+  return { status: response.status, headers: response.headers, text: await response.text() }
+}
+
+async function resetTokenFor(email: string): Promise<string> {
+  expect((await api.call('POST', '/api/auth/password-reset', { body: { email } })).status).toBe(202)
+  const message = await deliverUntil(api, () => loggedEmailsTo(api, email).filter((m) => m.subject.startsWith('Choose a new password')).at(-1), `the reset email to ${email}`)
+  return new URL(/https?:\/\/\S+\/reset-password\?token=\S+/.exec(message.text)![0]).searchParams.get('token')!
+}
+
+async function staffEmail(): Promise<string> {
+  const token = await api.tokenFor(api.world, 'staff')
+  return (await api.call<{ email: string }>('GET', '/api/profile', { token })).body.email
+}
+
+describe('GET and POST /reset-password', () => {
+  test('the page is HTML with a CSP, its own stylesheet and the token only in the hidden field', async () => {
+    const token = await resetTokenFor(await staffEmail())
+    const page = await get(`/reset-password?token=${encodeURIComponent(token)}`)
+    expect(page.status).toBe(200)
+    expect(page.headers.get('content-type')).toStartWith('text/html')
+    expect(page.headers.get('content-security-policy')).toContain("default-src 'none'")
+    expect(page.text).toContain('<link rel="stylesheet" href="/assets/pages.css">')
+    expect(page.text.split(token).length - 1).toBe(1)
+    expect(page.text).toContain(`<input type="hidden" name="token" value="${token}">`)
+    expect(page.text).not.toMatch(/https?:\/\//)
+    const css = await fetch(`${api.url}/assets/pages.css`)
+    expect(css.headers.get('content-type')).toStartWith('text/css')
+  })
+
+  test('a short password shows the error next to the field; a good one resets once and says where to go', async () => {
+    const email = await staffEmail()
+    const token = await resetTokenFor(email)
+    const short = await post('/reset-password', { token, password: 'short' })
+    expect(short.status).toBe(400)
+    expect(short.text).toContain('id="password-error"')
+    expect(short.text).not.toContain('short"')
+
+    const done = await post('/reset-password', { token, password: NEW_PASSWORD })
+    expect(done.status).toBe(200)
+    expect(done.text).toContain('log in with the new password')
+    expect(done.text).not.toContain(NEW_PASSWORD)
+    expect((await api.call('POST', '/api/auth/login', { body: { email, password: NEW_PASSWORD } })).status).toBe(200)
+    expectProblem(await api.call('POST', '/api/auth/login', { body: { email, password: TEST_PASSWORD } }), 401, 'Unauthorized')
+
+    const again = await post('/reset-password', { token, password: 'yet another passphrase' })
+    expect(again.status).toBe(400)
+    expect(again.text).toContain('unknown, already used or expired')
+  })
+
+  test('a form posted from another site is refused and changes nothing', async () => {
+    const email = await staffEmail()
+    const token = await resetTokenFor(email)
+    for (const headers of [{ 'sec-fetch-site': 'cross-site' }, { origin: 'https://evil.example' }] as Record<string, string>[]) {
+      expect((await post('/reset-password', { token, password: NEW_PASSWORD }, headers)).status).toBe(403)
+    }
+    expect((await api.call('POST', '/api/auth/login', { body: { email, password: TEST_PASSWORD } })).status).toBe(200)
+  })
+
+  test('whatever is put in the token is escaped, and no token is a 400 page', async () => {
+    const page = await get(`/reset-password?token=${encodeURIComponent('"><script>alert(1)</script>')}`)
+    expect(page.text).not.toContain('<script>')
+    expect(page.text).toContain('&quot;&gt;&lt;script&gt;')
+    expect((await get('/reset-password')).status).toBe(400)
+  })
+})
+
+describe('GET and POST /accept-invite', () => {
+  test('the invitation link opens the page, and its form confirms the member', async () => {
+    const address = `invited-${crypto.randomUUID()}@example.org`
+    expect((await api.call('POST', '/api/members', { token: adminToken, body: { email: address, role: 'staff' } })).status).toBe(201)
+    const { link, token } = invitationIn((await loggedInvitationTo(api, address)).text)
+    const url = new URL(link)
+    expect(url.pathname).toBe('/accept-invite')
+
+    const page = await get(`${url.pathname}${url.search}`)
+    expect(page.status).toBe(200)
+    expect(page.text).toContain('action="/accept-invite"')
+
+    const done = await post('/accept-invite', { token, password: NEW_PASSWORD })
+    expect(done.status).toBe(200)
+    expect(done.text).toContain('Your account is ready')
+    expect((await api.call('POST', '/api/auth/login', { body: { email: address, password: NEW_PASSWORD } })).status).toBe(200)
+  })
+})
