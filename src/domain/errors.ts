@@ -68,7 +68,7 @@ export class ForbiddenError extends DomainError {
   }
 }
 
-/** The resources whose absence has its own title in the interface (or docs/api.md "Errors"). */
+/** The records a 404 can name; its `detail` says which ("Need not found", docs/api.md "Errors"). */
 export type ResourceName = 'Need' | 'Constituent' | 'Partner' | 'Member' | 'Household match' | 'Organization' | 'Email settings'
 
 /** 404: unknown, or belonging to another organization or partner scope (never revealed). */

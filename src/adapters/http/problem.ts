@@ -128,7 +128,7 @@ function pathOf(type: string, issue: ValidationIssue): string {
 }
 
 /**
- * Turns every failure into problem+json (RFC 9457) with the interface's outcome names, and maps each
+ * Turns every failure into problem+json (RFC 9457) with one title per status, and maps each
  * domain error kind to its status here and nowhere else. Unexpected errors are logged with the request
  * id and answered 500 without internals.
  */

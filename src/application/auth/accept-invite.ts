@@ -3,6 +3,7 @@ import { passwordErrors } from '../../domain/members/member'
 import type { Clock } from '../ports/clock'
 import type { PasswordHasher, SecretTokens } from '../ports/security'
 import type { UnitOfWork } from '../ports/unit-of-work'
+import { redeemLinkToken } from '../members/one-time-links'
 import type { TokenPair, TokenPairIssuer } from './token-pair'
 
 /** docs/api.md "Tokens": the invited member sets a password, becomes confirmed and is logged in. A link works once. */
@@ -20,12 +21,8 @@ export class AcceptInvite {
     const passwordHash = await this.passwords.hash(input.password)
     const now = this.clock.now()
     return this.unitOfWork.run(async (r) => {
-      const invitation = await r.invitations.findByDigest(this.secrets.digest(input.token))
-      const member = invitation ? await r.members.findById(invitation.organizationId, invitation.memberId) : undefined
-      const usable = invitation && !invitation.purpose && member && !invitation.usedAt && invitation.expiresAt > now
-      if (!usable || !(await r.invitations.markUsed(invitation.id, now))) {
-        throw InvalidError.field('/token', 'This invitation is unknown, already used or expired: ask an administrator to send a new one')
-      }
+      const member = await redeemLinkToken(r, this.secrets, input.token, undefined, now)
+      if (!member) throw InvalidError.field('/token', 'This invitation is unknown, already used or expired: ask an administrator to send a new one')
       const confirmed = { ...member, passwordHash, isConfirmed: true }
       await r.members.update(confirmed)
       return this.tokens.issue(r.refreshTokens, confirmed)

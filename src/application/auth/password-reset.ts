@@ -1,5 +1,5 @@
 import { InvalidError } from '../../domain/errors'
-import { PASSWORD_RESET_LIFETIME_MS, passwordResetLink } from '../../domain/members/invitation'
+import { PASSWORD_RESET_LIFETIME_MS, oneTimeLink } from '../../domain/members/invitation'
 import { normalizeEmail, passwordErrors } from '../../domain/members/member'
 import { EMAIL, EMAIL_MEANING, FieldChecks, HTTP_URL } from '../../domain/shared/fields'
 import type { Outbox } from '../messaging/outbox'
@@ -7,6 +7,7 @@ import type { Clock } from '../ports/clock'
 import type { IdGenerator } from '../ports/ids'
 import type { PasswordHasher, SecretTokens } from '../ports/security'
 import type { UnitOfWork } from '../ports/unit-of-work'
+import { issueLinkToken, redeemLinkToken } from '../members/one-time-links'
 import type { TokenPair, TokenPairIssuer } from './token-pair'
 
 // docs/api.md "Tokens": a forgotten password, without an operator.
@@ -35,16 +36,7 @@ export class RequestPasswordReset {
     await this.unitOfWork.run(async (r) => {
       const members = (await r.members.findAllByEmail(normalizeEmail(input.email))).filter((m) => m.isConfirmed)
       for (const member of members) {
-        const token = this.secrets.generate()
-        await r.invitations.insert({
-          id: this.ids.next(),
-          organizationId: member.organizationId,
-          memberId: member.id,
-          tokenDigest: this.secrets.digest(token),
-          createdAt: now,
-          expiresAt: new Date(now.getTime() + PASSWORD_RESET_LIFETIME_MS),
-          purpose: 'password_reset',
-        })
+        const token = await issueLinkToken(r, { secrets: this.secrets, ids: this.ids }, member, 'password_reset', now, PASSWORD_RESET_LIFETIME_MS)
         const organization = await r.organizations.findById(member.organizationId)
         await this.outbox.email(r, member.organizationId, {
           to: member.email,
@@ -53,7 +45,7 @@ export class RequestPasswordReset {
             `Hello${member.fullName ? ` ${member.fullName}` : ''},`,
             '',
             'Someone asked to reset your password. Choose a new one here within an hour:',
-            passwordResetLink(input.appUrl ?? this.publicBaseUrl, token),
+            oneTimeLink(input.appUrl ?? this.publicBaseUrl, 'reset-password', token),
             '',
             'The link works once. Your other sessions end when you use it. If you did not ask, ignore this message.',
           ].join('\n'),
@@ -78,12 +70,9 @@ export class ResetPassword {
     const passwordHash = await this.passwords.hash(input.password)
     const now = this.clock.now()
     return this.unitOfWork.run(async (r) => {
-      const reset = await r.invitations.findByDigest(this.secrets.digest(input.token))
-      const member = reset ? await r.members.findById(reset.organizationId, reset.memberId) : undefined
-      const usable = reset && reset.purpose === 'password_reset' && member?.isConfirmed && !reset.usedAt && reset.expiresAt > now
-      if (!usable || !(await r.invitations.markUsed(reset.id, now))) {
-        throw InvalidError.field('/token', 'This link is unknown, already used or expired: ask for a new one')
-      }
+      // Thrown after the token was used up, the error rolls that back with everything else.
+      const member = await redeemLinkToken(r, this.secrets, input.token, 'password_reset', now)
+      if (!member?.isConfirmed) throw InvalidError.field('/token', 'This link is unknown, already used or expired: ask for a new one')
       const updated = { ...member, passwordHash }
       await r.members.update(updated)
       await r.refreshTokens.revokeMember(member.organizationId, member.id, now)

@@ -6,7 +6,7 @@ import type { Page, PageRequest } from '../../domain/shared/page'
 import { authorize } from '../auth/authorize'
 import type { Repositories } from '../ports/repositories'
 
-// matching: domain/constituents/search.ts
+// matching: src/domain/constituents/search.ts
 export class SearchConstituents {
   constructor(private readonly repositories: Repositories) {}
 

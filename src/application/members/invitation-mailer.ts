@@ -1,10 +1,11 @@
-import { INVITATION_LIFETIME_MS, invitationLink } from '../../domain/members/invitation'
+import { INVITATION_LIFETIME_MS, oneTimeLink } from '../../domain/members/invitation'
 import type { Member } from '../../domain/members/member'
 import type { Outbox } from '../messaging/outbox'
 import type { Clock } from '../ports/clock'
 import type { IdGenerator } from '../ports/ids'
 import type { Repositories } from '../ports/repositories'
 import type { SecretTokens } from '../ports/security'
+import { issueLinkToken } from './one-time-links'
 
 /**
  * Issues a one-time invitation for a member and puts its email in the outbox, inside the caller's
@@ -20,16 +21,7 @@ export class InvitationMailer {
   ) {}
 
   async invite(r: Repositories, member: Member, appUrl: string | undefined): Promise<void> {
-    const now = this.clock.now()
-    const token = this.secrets.generate()
-    await r.invitations.insert({
-      id: this.ids.next(),
-      organizationId: member.organizationId,
-      memberId: member.id,
-      tokenDigest: this.secrets.digest(token),
-      createdAt: now,
-      expiresAt: new Date(now.getTime() + INVITATION_LIFETIME_MS),
-    })
+    const token = await issueLinkToken(r, { secrets: this.secrets, ids: this.ids }, member, undefined, this.clock.now(), INVITATION_LIFETIME_MS)
     const organization = await r.organizations.findById(member.organizationId)
     const name = organization?.name ?? 'your organization'
     await this.outbox.email(r, member.organizationId, {
@@ -39,7 +31,7 @@ export class InvitationMailer {
         `Hello${member.fullName ? ` ${member.fullName}` : ''},`,
         '',
         `You have been invited to join ${name} on the intake service as ${member.role}.`,
-        `Choose your password here within 7 days: ${invitationLink(appUrl ?? this.publicBaseUrl, token)}`,
+        `Choose your password here within 7 days: ${oneTimeLink(appUrl ?? this.publicBaseUrl, 'accept-invite', token)}`,
         '',
         'If you did not expect this, you can ignore this message.',
       ].join('\n'),

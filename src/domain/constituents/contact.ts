@@ -1,7 +1,7 @@
 import type { FieldError } from '../errors'
 import { EMAIL, EMAIL_MEANING, matches, NAME, PHONE, PHONE_MEANING, textProblem, type TextRule } from '../shared/fields'
 
-// the limits every constituent field keeps, wherever it arrives from.
+// The limits every constituent field keeps, wherever it arrives from.
 export const CONTACT_FIELDS = [
   'firstName',
   'lastName',

@@ -15,10 +15,7 @@ export interface Invitation {
 
 export const PASSWORD_RESET_LIFETIME_MS = 3_600_000
 
-export function passwordResetLink(appUrl: string, token: string): string {
-  return `${appUrl.replace(/\/+$/, '')}/reset-password?token=${encodeURIComponent(token)}`
-}
-
-export function invitationLink(appUrl: string, token: string): string {
-  return `${appUrl.replace(/\/+$/, '')}/accept-invite?token=${encodeURIComponent(token)}`
+/** The page a one-time link opens, on the service (PUBLIC_BASE_URL) or a staff app (`appUrl`). */
+export function oneTimeLink(appUrl: string, page: 'accept-invite' | 'reset-password', token: string): string {
+  return `${appUrl.replace(/\/+$/, '')}/${page}?token=${encodeURIComponent(token)}`
 }

@@ -24,7 +24,7 @@ export interface StoredEmailSettings {
   updatedAt: Date
 }
 
-/** The provider's secret; its shape per provider is the provider adapters' concern (application/ports/email.ts). */
+/** The provider's secret; its shape per provider is the provider adapters' concern (src/application/ports/email.ts). */
 export const API_KEY = { minLength: 1, maxLength: 2000 } as const satisfies TextRule
 
 /** The problems of proposed email settings; a test message also names its recipient (`toEmail`). */

@@ -9,7 +9,7 @@ import type { ApiResponse, TestServer } from '../../support/http'
 /** UTC ISO-8601 with milliseconds and Z. */
 export const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/
 
-/** An RFC 9457 problem with the interface's outcome name; answers the body for further checks. */
+/** An RFC 9457 problem with its status's title; answers the body for further checks. */
 export function expectProblem(response: ApiResponse, status: number, title: string) {
   expect({ status: response.status, body: response.body }).toMatchObject({ status, body: { status, title } })
   expect(response.headers.get('content-type')).toStartWith('application/problem+json')

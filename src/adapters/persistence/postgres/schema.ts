@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm'
 import { boolean, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core'
 
-// The PostgreSQL shape of the data: the same tables and columns as sqlite/schema.ts, in PostgreSQL's
+// The PostgreSQL shape of the data: the same tables and columns as src/adapters/persistence/sqlite/schema.ts, in PostgreSQL's
 // types, so one set of repositories serves both (adapters/persistence/sql). Ids stay text, as in SQLite,
 // so an id that is not a UUID is simply not found instead of failing the query.
 const time = (name: string) => timestamp(name, { withTimezone: true, precision: 3, mode: 'date' })

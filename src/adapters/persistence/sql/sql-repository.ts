@@ -9,7 +9,7 @@ import type { SqlDialect } from './sql-dialect'
 
 /**
  * The database the repositories are written against. Drizzle's query builder is the same for SQLite and
- * PostgreSQL at run time; SQLite's types are the ones checked, and PostgreSQL's tables (postgres/schema.ts)
+ * PostgreSQL at run time; SQLite's types are the ones checked, and PostgreSQL's tables (src/adapters/persistence/postgres/schema.ts)
  * have the same names, columns and JS types. What really differs between the two lives in a SqlDialect.
  */
 export type SqlDb = BunSQLiteDatabase<typeof schema>

@@ -88,11 +88,11 @@ export const constituents = sqliteTable(
     dateOfBirth: text('date_of_birth'),
     createdAt: createdAt(),
     updatedAt: integer('updated_at', { mode: 'timestamp_ms' }).notNull(),
-    // Duplicate-detection keys (domain/constituents/matching.ts), each indexed per organization.
+    // Duplicate-detection keys (src/domain/constituents/matching.ts), each indexed per organization.
     emailKey: text('email_key'),
     nameBirthKey: text('name_birth_key'),
     lastStreetKey: text('last_street_key'),
-    /** Name words and phone digits (domain/constituents/search.ts), fed to the constituent_search FTS5 index. */
+    /** Name words and phone digits (src/domain/constituents/search.ts), fed to the constituent_search FTS5 index. */
     searchTerms: text('search_terms').notNull(),
   },
   (t) => [

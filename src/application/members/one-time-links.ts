@@ -1,0 +1,44 @@
+import type { Invitation } from '../../domain/members/invitation'
+import type { Member } from '../../domain/members/member'
+import type { IdGenerator } from '../ports/ids'
+import type { Repositories } from '../ports/repositories'
+import type { SecretTokens } from '../ports/security'
+
+/** What a link is for: an invitation (no purpose) or a password reset. */
+export type LinkPurpose = Invitation['purpose']
+
+/**
+ * Issues the token of a one-time link for a member inside the caller's transaction: stored only as a digest,
+ * valid for `lifetimeMs`. Answers the token, to put in the link and nowhere else.
+ */
+export async function issueLinkToken(
+  r: Repositories,
+  deps: { secrets: SecretTokens; ids: IdGenerator },
+  member: Member,
+  purpose: LinkPurpose,
+  now: Date,
+  lifetimeMs: number,
+): Promise<string> {
+  const token = deps.secrets.generate()
+  await r.invitations.insert({
+    id: deps.ids.next(),
+    organizationId: member.organizationId,
+    memberId: member.id,
+    tokenDigest: deps.secrets.digest(token),
+    createdAt: now,
+    expiresAt: new Date(now.getTime() + lifetimeMs),
+    ...(purpose ? { purpose } : {}),
+  })
+  return token
+}
+
+/**
+ * The member a one-time link's token names, the token used up; undefined when the token is unknown, for
+ * another purpose, already used or expired, or its member is gone. A link works once.
+ */
+export async function redeemLinkToken(r: Repositories, secrets: SecretTokens, token: string, purpose: LinkPurpose, now: Date): Promise<Member | undefined> {
+  const link = await r.invitations.findByDigest(secrets.digest(token))
+  if (!link || link.purpose !== purpose || link.usedAt || link.expiresAt <= now) return undefined
+  const member = await r.members.findById(link.organizationId, link.memberId)
+  return member && (await r.invitations.markUsed(link.id, now)) ? member : undefined
+}
