@@ -1,6 +1,7 @@
 import { Elysia } from 'elysia'
 import type { UseCases } from '../../../application/use-cases'
 import { InvalidError } from '../../../domain/errors'
+import { PASSWORD } from '../../../domain/members/member'
 import type { RateLimits } from '../rate-limits'
 import { escapeHtml, page, PAGE_CONTENT_SECURITY_POLICY, STYLESHEET, STYLESHEET_PATH } from './layout'
 import { STRINGS, type Strings } from './strings'
@@ -36,7 +37,7 @@ function passwordForm(s: Strings, path: FormPath, token: string, error?: { token
 <input type="hidden" name="token" value="${escapeHtml(token)}">
 <label for="password">${escapeHtml(s.passwordLabel)}</label>
 <p class="hint" id="password-hint">${escapeHtml(s.passwordHint)}</p>
-${passwordError}<input id="password" name="password" type="password" autocomplete="new-password" required minlength="12" maxlength="1024"${error?.password ? ' aria-invalid="true"' : ''} aria-describedby="password-hint${error?.password ? ' password-error' : ''}">
+${passwordError}<input id="password" name="password" type="password" autocomplete="new-password" required minlength="${PASSWORD.minLength}" maxlength="${PASSWORD.maxLength}"${error?.password ? ' aria-invalid="true"' : ''} aria-describedby="password-hint${error?.password ? ' password-error' : ''}">
 <button type="submit">${escapeHtml(s.submit)}</button>
 </form>`
 }
