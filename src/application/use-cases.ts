@@ -40,6 +40,14 @@ import type { GetProfile, UpdateProfile } from './profile/profile'
 import type { ReceiveSms } from './sms/receive-sms'
 import type { RecordSmsStatus } from './sms/record-sms-status'
 import type { SendSms } from './sms/send-sms'
+import type { ListWebhookDeliveries } from './webhooks/list-webhook-deliveries'
+import type {
+  CreateWebhookEndpoint,
+  DeleteWebhookEndpoint,
+  GetWebhookEndpoint,
+  ListWebhookEndpoints,
+  UpdateWebhookEndpoint,
+} from './webhooks/webhook-endpoints'
 
 export interface UseCases {
   auth: {
@@ -95,6 +103,14 @@ export interface UseCases {
   sms: {
     receive: ReceiveSms
     recordStatus: RecordSmsStatus
+  }
+  webhooks: {
+    create: CreateWebhookEndpoint
+    list: ListWebhookEndpoints
+    get: GetWebhookEndpoint
+    update: UpdateWebhookEndpoint
+    delete: DeleteWebhookEndpoint
+    listDeliveries: ListWebhookDeliveries
   }
   /** What operators run from the command line, and the outbox worker. */
   operations: {

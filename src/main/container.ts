@@ -42,7 +42,19 @@ import { PostmarkEmailSender } from '../adapters/messaging/postmark-email-sender
 import { SendgridEmailSender } from '../adapters/messaging/sendgrid-email-sender'
 import { SesEmailSender } from '../adapters/messaging/ses-email-sender'
 import { SmtpEmailSender } from '../adapters/messaging/smtp-email-sender'
-import { SmtpHostPolicy } from '../adapters/messaging/smtp-host-policy'
+import { OutboundHostPolicy, SmtpHostPolicy } from '../adapters/messaging/smtp-host-policy'
+import { HttpWebhookSender, StandardWebhookSecrets } from '../adapters/messaging/http-webhook-sender'
+import type { WebhookHostPolicy, WebhookSecrets, WebhookSender } from '../application/ports/webhooks'
+import { ListWebhookDeliveries } from '../application/webhooks/list-webhook-deliveries'
+import { WebhookDelivery } from '../application/webhooks/webhook-delivery'
+import { WebhookEvents } from '../application/webhooks/webhook-events'
+import {
+  CreateWebhookEndpoint,
+  DeleteWebhookEndpoint,
+  GetWebhookEndpoint,
+  ListWebhookEndpoints,
+  UpdateWebhookEndpoint,
+} from '../application/webhooks/webhook-endpoints'
 import { AesGcmSecretBox } from '../adapters/security/aes-gcm-secret-box'
 import { SetMemberPassword } from '../application/members/set-member-password'
 import { AddNote } from '../application/needs/add-note'
@@ -108,6 +120,9 @@ export const PORTS = {
   dispatchOptions: port<DispatchOptions>('DispatchOptions'),
   metrics: port<PrometheusMetrics>('Metrics'),
   senderNumberRequired: port<boolean>('SenderNumberRequired'),
+  webhookSender: port<WebhookSender>('WebhookSender'),
+  webhookHosts: port<WebhookHostPolicy>('WebhookHostPolicy'),
+  webhookSecrets: port<WebhookSecrets>('WebhookSecrets'),
 }
 
 /** What tests may swap: a fixed clock, predictable ids, cheap password hashing, captured logs. */
@@ -157,6 +172,10 @@ export function createContainer(config: Config, overrides: ContainerOverrides = 
     ses: new SesEmailSender(clock),
     sendgrid: new SendgridEmailSender(),
   })
+  const webhooks = new HttpWebhookSender(new OutboundHostPolicy({ allowedHosts: config.webhookAllowedHosts, blockPrivate: config.webhookBlockPrivateHosts }))
+  c.bind(PORTS.webhookSender).toConstantValue(webhooks)
+  c.bind(PORTS.webhookHosts).toConstantValue(webhooks)
+  c.bind(PORTS.webhookSecrets).toConstantValue(new StandardWebhookSecrets())
   c.bind(PORTS.fallbackEmail).toResolvedValue((logger: Logger) => new LogEmailSender(logger), [PORTS.logger])
   c.bind(PORTS.publicBaseUrl).toConstantValue(config.publicBaseUrl)
   const twilio = config.sms.provider === 'twilio' ? { sid: config.sms.accountSid!, token: config.sms.authToken! } : undefined
@@ -177,9 +196,9 @@ export function createContainer(config: Config, overrides: ContainerOverrides = 
   const { repositories, unitOfWork, passwords, accessTokens, secrets, ids } = PORTS
   service(c, TokenPairIssuer, [accessTokens, secrets, PORTS.clock, ids])
   service(c, DuplicateDetection, [PORTS.clock, ids])
-  service(c, ConstituentRegistry, [DuplicateDetection, PORTS.clock, ids])
-  service(c, ConstituentMerger, [PORTS.clock, DuplicateDetection])
-  service(c, NeedIntake, [ConstituentRegistry, PORTS.clock, ids])
+  service(c, ConstituentRegistry, [DuplicateDetection, PORTS.clock, ids, WebhookEvents])
+  service(c, ConstituentMerger, [PORTS.clock, DuplicateDetection, WebhookEvents])
+  service(c, NeedIntake, [ConstituentRegistry, PORTS.clock, ids, WebhookEvents])
   service(c, Authenticate, [repositories, accessTokens])
   service(c, Login, [repositories, unitOfWork, passwords, TokenPairIssuer, PORTS.clock])
   service(c, RefreshSession, [unitOfWork, secrets, TokenPairIssuer, PORTS.clock])
@@ -190,8 +209,8 @@ export function createContainer(config: Config, overrides: ContainerOverrides = 
   service(c, SubmitPublicNeed, [repositories, unitOfWork, NeedIntake])
   service(c, ListNeeds, [repositories])
   service(c, GetNeed, [repositories])
-  service(c, UpdateNeed, [unitOfWork, PORTS.clock, ids])
-  service(c, AddNote, [unitOfWork, PORTS.clock, ids])
+  service(c, UpdateNeed, [unitOfWork, PORTS.clock, ids, WebhookEvents])
+  service(c, AddNote, [unitOfWork, PORTS.clock, ids, WebhookEvents])
   service(c, ListNeedInteractions, [repositories])
   service(c, ListNeedHistory, [repositories])
   service(c, ListPartners, [repositories])
@@ -199,10 +218,18 @@ export function createContainer(config: Config, overrides: ContainerOverrides = 
   service(c, UpdatePartner, [unitOfWork])
   service(c, Outbox, [PORTS.clock, ids])
   service(c, OrganizationMailer, [repositories, PORTS.secretBox, PORTS.emailSenders, PORTS.fallbackEmail])
-  service(c, DispatchOutbox, [unitOfWork, OrganizationMailer, PORTS.sms, PORTS.clock, PORTS.logger, PORTS.dispatchOptions, PORTS.metrics])
+  service(c, WebhookEvents, [Outbox, PORTS.clock])
+  service(c, WebhookDelivery, [repositories, PORTS.secretBox, PORTS.webhookSender, PORTS.clock])
+  service(c, DispatchOutbox, [unitOfWork, OrganizationMailer, PORTS.sms, PORTS.clock, PORTS.logger, PORTS.dispatchOptions, PORTS.metrics, WebhookDelivery])
+  service(c, CreateWebhookEndpoint, [unitOfWork, PORTS.secretBox, PORTS.webhookSecrets, PORTS.webhookHosts, PORTS.clock, ids])
+  service(c, ListWebhookEndpoints, [repositories])
+  service(c, GetWebhookEndpoint, [repositories])
+  service(c, UpdateWebhookEndpoint, [unitOfWork, PORTS.webhookHosts, PORTS.clock])
+  service(c, DeleteWebhookEndpoint, [unitOfWork])
+  service(c, ListWebhookDeliveries, [repositories])
   service(c, SendSms, [unitOfWork, Outbox, PORTS.clock, ids, PORTS.senderNumberRequired])
-  service(c, ReceiveSms, [unitOfWork, PORTS.smsWebhooks, PORTS.clock, ids, PORTS.logger])
-  service(c, RecordSmsStatus, [unitOfWork, PORTS.smsWebhooks, PORTS.clock])
+  service(c, ReceiveSms, [unitOfWork, PORTS.smsWebhooks, PORTS.clock, ids, PORTS.logger, WebhookEvents])
+  service(c, RecordSmsStatus, [unitOfWork, PORTS.smsWebhooks, PORTS.clock, WebhookEvents])
   service(c, SetOrganizationPhoneNumber, [unitOfWork])
   service(c, InvitationMailer, [Outbox, secrets, PORTS.clock, ids, PORTS.publicBaseUrl])
   service(c, InviteMember, [unitOfWork, InvitationMailer, PORTS.clock, ids])
@@ -226,7 +253,7 @@ export function createContainer(config: Config, overrides: ContainerOverrides = 
   service(c, ListConstituentNeeds, [repositories])
   service(c, MergeConstituents, [unitOfWork, ConstituentMerger])
   service(c, ListHouseholdMatches, [repositories])
-  service(c, ResolveHouseholdMatch, [unitOfWork, ConstituentMerger, PORTS.clock])
+  service(c, ResolveHouseholdMatch, [unitOfWork, ConstituentMerger, PORTS.clock, WebhookEvents])
   return c
 }
 
@@ -295,6 +322,14 @@ export function useCasesOf(c: Container): UseCases {
     sms: {
       receive: c.get(ReceiveSms),
       recordStatus: c.get(RecordSmsStatus),
+    },
+    webhooks: {
+      create: c.get(CreateWebhookEndpoint),
+      list: c.get(ListWebhookEndpoints),
+      get: c.get(GetWebhookEndpoint),
+      update: c.get(UpdateWebhookEndpoint),
+      delete: c.get(DeleteWebhookEndpoint),
+      listDeliveries: c.get(ListWebhookDeliveries),
     },
     operations: {
       createOrganization: c.get(CreateOrganization),

@@ -20,6 +20,7 @@ import { nestsDeeperThan } from '../../domain/shared/nesting'
 import { BODY_TOO_LARGE, INVALID_JSON, MAX_BODY_BYTES, NESTED_TOO_DEEP, NUL_IN_BODY, problemDetails } from './problem'
 import { rateLimits, type AnonymousRateLimiters } from './rate-limits'
 import { webhooksRoutes } from './webhooks.routes'
+import { webhookEndpointsRoutes } from './webhook-endpoints.routes'
 
 export interface HttpDependencies {
   useCases: UseCases
@@ -99,4 +100,5 @@ export function createHttpApp(deps: HttpDependencies) {
     .use(membersRoutes(deps.useCases.members, auth))
     .use(organizationsRoutes(deps.useCases.organizations, auth))
     .use(webhooksRoutes(deps.useCases.sms, deps.publicBaseUrl))
+    .use(webhookEndpointsRoutes(deps.useCases.webhooks, auth))
 }

@@ -5,6 +5,7 @@ import { InvalidError, NotFoundError } from '../../domain/errors'
 import type { Clock } from '../ports/clock'
 import type { Repositories } from '../ports/repositories'
 import type { DuplicateDetection } from './duplicate-detection'
+import type { WebhookEvents } from '../webhooks/webhook-events'
 
 export interface MergeOptions {
   mergeHouseholds?: boolean
@@ -21,6 +22,7 @@ export class ConstituentMerger {
   constructor(
     private readonly clock: Clock,
     private readonly detection: DuplicateDetection,
+    private readonly events: WebhookEvents,
   ) {}
 
   async merge(r: Repositories, actor: Actor, sourceId: string, targetId: string, options: MergeOptions): Promise<Constituent> {
@@ -49,6 +51,7 @@ export class ConstituentMerger {
     await r.constituents.deleteHouseholdIfUnused(organizationId, source.householdId)
     // docs/api.md "Needs": overrides that change the target's contact fields are a contact change like any other
     if (matchedFieldsChanged) await this.detection.run(r, merged)
+    await this.events.emit(r, actor.organizationId, 'constituent.merged', { constituentId: merged.id, mergedConstituentId: sourceId })
     return merged
   }
 

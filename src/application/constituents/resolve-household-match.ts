@@ -8,6 +8,7 @@ import type { Repositories } from '../ports/repositories'
 import type { UnitOfWork } from '../ports/unit-of-work'
 import type { ConstituentMerger } from './constituent-merger'
 import { withPeople, type MatchForReview } from './list-household-matches'
+import type { WebhookEvents } from '../webhooks/webhook-events'
 
 // docs/constituents.md
 export interface ResolveHouseholdMatchInput {
@@ -21,6 +22,7 @@ export class ResolveHouseholdMatch {
     private readonly unitOfWork: UnitOfWork,
     private readonly merger: ConstituentMerger,
     private readonly clock: Clock,
+    private readonly events: WebhookEvents,
   ) {}
 
   async execute(actor: Actor, id: string, input: ResolveHouseholdMatchInput): Promise<MatchForReview> {
@@ -42,6 +44,7 @@ export class ResolveHouseholdMatch {
         resolvedBy: actor.memberId,
       }
       await r.householdMatches.update(resolved)
+      await this.events.emit(r, actor.organizationId, 'household_match.resolved', { householdMatchId: resolved.id, action: input.action })
       const [answer] = await withPeople(r, actor, [resolved])
       return answer!
     })

@@ -14,6 +14,7 @@ import type { Clock } from '../ports/clock'
 import type { IdGenerator } from '../ports/ids'
 import type { Repositories } from '../ports/repositories'
 import type { ConstituentRegistry } from '../constituents/constituent-registry'
+import type { WebhookEvents } from '../webhooks/webhook-events'
 
 export interface NewNeed {
   organizationId: string
@@ -49,6 +50,7 @@ export class NeedIntake {
     private readonly registry: ConstituentRegistry,
     private readonly clock: Clock,
     private readonly ids: IdGenerator,
+    private readonly events: WebhookEvents,
   ) {}
 
   async record(r: Repositories, input: NewNeed): Promise<RecordedNeed> {
@@ -81,6 +83,7 @@ export class NeedIntake {
         changedAt: now,
       },
     ])
+    await this.events.emit(r, need.organizationId, 'need.created', { needId: need.id })
     return { need, ...(possibleDuplicates ? { possibleDuplicates } : {}) }
   }
 

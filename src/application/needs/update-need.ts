@@ -10,6 +10,7 @@ import type { IdGenerator } from '../ports/ids'
 import type { UnitOfWork } from '../ports/unit-of-work'
 import { findVisibleNeed } from './find-need'
 import { checkNeedReferences } from './need-references'
+import type { WebhookEvents } from '../webhooks/webhook-events'
 
 // docs/api.md "Needs"
 /** A partial update: a field left out is unchanged; `customFields` replaces the whole object; `assignedTo: null` unassigns. */
@@ -23,6 +24,7 @@ export class UpdateNeed {
     private readonly unitOfWork: UnitOfWork,
     private readonly clock: Clock,
     private readonly ids: IdGenerator,
+    private readonly events: WebhookEvents,
   ) {}
 
   async execute(actor: Actor, idOrReference: string, input: UpdateNeedInput): Promise<Need> {
@@ -70,6 +72,7 @@ export class UpdateNeed {
           changedAt: now,
         })),
       )
+      await this.events.emit(r, after.organizationId, 'need.updated', { needId: after.id })
       return after
     })
     return redactNeed(actor, updated)

@@ -14,6 +14,7 @@ import type { Need, NeedChange, NeedStatus } from '../../domain/needs/need'
 import type { Organization } from '../../domain/organizations/organization'
 import type { Partner } from '../../domain/partners/partner'
 import type { Page, PageRequest } from '../../domain/shared/page'
+import type { WebhookEndpoint, WebhookEventType } from '../../domain/webhooks/webhook'
 
 /**
  * The persistence ports. Every read and write names the organization it belongs to: a repository never
@@ -108,13 +109,15 @@ export interface OutboxRepository {
    */
   claimDue(organizationId: string, now: Date, limit: number, lockedUntil: Date): Promise<ClaimedOutboxMessage[]>
   /** Each answers false, changing nothing, when the claim `fence` no longer holds the message. */
-  markSent(id: string, fence: Date, at: Date, providerMessageId: string | undefined): Promise<boolean>
+  markSent(id: string, fence: Date, at: Date, providerMessageId: string | undefined, responseStatus?: number): Promise<boolean>
   /**
    * Back to pending after a retryable failure. With `inDoubt` the attempt's `inFlightSince` is kept: nobody
    * knows whether it reached the provider, so the next try asks first.
    */
-  reschedule(id: string, fence: Date, attempts: number, nextAttemptAt: Date, error: string, inDoubt?: boolean): Promise<boolean>
-  markFailed(id: string, fence: Date, attempts: number, error: string): Promise<boolean>
+  reschedule(id: string, fence: Date, attempts: number, nextAttemptAt: Date, error: string, inDoubt?: boolean, responseStatus?: number): Promise<boolean>
+  markFailed(id: string, fence: Date, attempts: number, error: string, responseStatus?: number): Promise<boolean>
+  /** The messages (deliveries) of one webhook endpoint of the organization, newest first, `id` as tie-break. */
+  listWebhookDeliveries(organizationId: string, endpointId: string, page: PageRequest): Promise<Page<OutboxMessage>>
   /** What waits, across organizations (monitoring): messages pending or being sent, and the oldest one's age. */
   backlog(): Promise<OutboxBacklog>
 }
@@ -124,6 +127,20 @@ export interface OutboxBacklog {
   sending: number
   /** When the oldest message not yet sent or failed was queued; absent when none waits. */
   oldestQueuedAt?: Date
+}
+
+export interface WebhookEndpointRepository {
+  insert(endpoint: WebhookEndpoint): Promise<void>
+  /** Saves url, events, enabled, the failure count and `disabledAt`. */
+  update(endpoint: WebhookEndpoint): Promise<void>
+  /** False when the organization has no such endpoint. */
+  delete(organizationId: string, id: string): Promise<boolean>
+  findById(organizationId: string, id: string): Promise<WebhookEndpoint | undefined>
+  /** Newest first, `id` as tie-break. */
+  list(organizationId: string, page: PageRequest): Promise<Page<WebhookEndpoint>>
+  count(organizationId: string): Promise<number>
+  /** The organization's enabled endpoints that subscribe to `type`, oldest first. */
+  subscribedTo(organizationId: string, type: WebhookEventType): Promise<WebhookEndpoint[]>
 }
 
 /** Filters of a need list; `partnerId` doubles as the scope of partner roles. */
@@ -258,4 +275,5 @@ export interface Repositories {
   emailSettings: EmailSettingsRepository
   outbox: OutboxRepository
   smsOptOuts: SmsOptOutRepository
+  webhookEndpoints: WebhookEndpointRepository
 }

@@ -13,6 +13,7 @@ import { MemoryOutboxRepository } from './memory-outbox-repository'
 import { MemoryPartnerRepository } from './memory-partner-repository'
 import { MemoryRefreshTokenRepository } from './memory-refresh-token-repository'
 import { MemorySmsOptOutRepository } from './memory-sms-opt-out-repository'
+import { MemoryWebhookEndpointRepository } from './memory-webhook-endpoint-repository'
 
 /** Repositories over one store: the committed one for reads, a transaction's draft for writes. */
 export function memoryRepositories(store: MemoryStore): Repositories {
@@ -30,5 +31,6 @@ export function memoryRepositories(store: MemoryStore): Repositories {
     emailSettings: new MemoryEmailSettingsRepository(store),
     outbox: new MemoryOutboxRepository(store),
     smsOptOuts: new MemorySmsOptOutRepository(store),
+    webhookEndpoints: new MemoryWebhookEndpointRepository(store),
   }
 }

@@ -10,6 +10,7 @@ import type { Interaction } from '../../../domain/needs/interaction'
 import type { Need, NeedChange } from '../../../domain/needs/need'
 import type { Organization } from '../../../domain/organizations/organization'
 import type { Partner } from '../../../domain/partners/partner'
+import type { WebhookEndpoint } from '../../../domain/webhooks/webhook'
 
 /** The tables of the in-memory adapter. Records are stored as copies so callers cannot alter them in place. */
 export interface MemoryTables {
@@ -31,6 +32,7 @@ export interface MemoryTables {
   smsOptOuts: Map<string, Date>
   /** Provider message id → a delivery status that came before the send was recorded. */
   earlySmsStatuses: Map<string, { status: DeliveryStatus; at: Date }>
+  webhookEndpoints: Map<string, WebhookEndpoint>
 }
 
 export function emptyTables(): MemoryTables {
@@ -51,6 +53,7 @@ export function emptyTables(): MemoryTables {
     outbox: new Map(),
     smsOptOuts: new Map(),
     earlySmsStatuses: new Map(),
+    webhookEndpoints: new Map(),
   }
 }
 

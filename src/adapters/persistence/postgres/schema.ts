@@ -294,6 +294,9 @@ export const outbox = pgTable(
     inFlightSince: time('in_flight_since'),
     lastError: text('last_error'),
     providerMessageId: text('provider_message_id'),
+    /** A webhook's endpoint (its deliveries are listed by it) and the HTTP status of its latest try. */
+    webhookEndpointId: text('webhook_endpoint_id'),
+    responseStatus: integer('response_status'),
     createdAt: createdAt(),
     sentAt: time('sent_at'),
   },
@@ -301,5 +304,24 @@ export const outbox = pgTable(
     index('outbox_due').on(t.status, t.nextAttemptAt),
     index('outbox_lapsed').on(t.status, t.lockedUntil),
     index('outbox_by_organization').on(t.organizationId, t.status, t.nextAttemptAt),
+    index('outbox_by_webhook_endpoint').on(t.webhookEndpointId, t.createdAt, t.id),
   ],
+)
+
+export const webhookEndpoints = pgTable(
+  'webhook_endpoints',
+  {
+    id: text('id').primaryKey(),
+    organizationId: text('organization_id').notNull().references(() => organizations.id),
+    url: text('url').notNull(),
+    events: jsonb('events').$type<string[]>().notNull(),
+    /** AES-256-GCM under DATA_ENCRYPTION_KEY; never stored or logged in clear. */
+    sealedSecret: text('sealed_secret').notNull(),
+    enabled: boolean('enabled').notNull(),
+    consecutiveFailures: integer('consecutive_failures').notNull(),
+    disabledAt: time('disabled_at'),
+    createdAt: createdAt(),
+    updatedAt: time('updated_at').notNull(),
+  },
+  (t) => [index('webhook_endpoints_by_organization').on(t.organizationId, t.createdAt, t.id)],
 )

@@ -15,6 +15,7 @@ import { SqlPartnerRepository } from './sql-partner-repository'
 import { SqlRefreshTokenRepository } from './sql-refresh-token-repository'
 import type { SqlDb } from './sql-repository'
 import { SqlSmsOptOutRepository } from './sql-sms-opt-out-repository'
+import { SqlWebhookEndpointRepository } from './sql-webhook-endpoint-repository'
 
 export type { SqlDb } from './sql-repository'
 
@@ -38,5 +39,6 @@ export function sqlRepositories(db: SqlDb, dialect: SqlDialect, statements = new
     emailSettings: new SqlEmailSettingsRepository(db, dialect, statements),
     outbox: new SqlOutboxRepository(db, dialect, statements),
     smsOptOuts: new SqlSmsOptOutRepository(db, dialect, statements),
+    webhookEndpoints: new SqlWebhookEndpointRepository(db, dialect, statements),
   }
 }

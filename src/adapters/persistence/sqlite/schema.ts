@@ -300,6 +300,9 @@ export const outbox = sqliteTable(
     inFlightSince: integer('in_flight_since', { mode: 'timestamp_ms' }),
     lastError: text('last_error'),
     providerMessageId: text('provider_message_id'),
+    /** A webhook's endpoint (its deliveries are listed by it) and the HTTP status of its latest try. */
+    webhookEndpointId: text('webhook_endpoint_id'),
+    responseStatus: integer('response_status'),
     createdAt: createdAt(),
     sentAt: integer('sent_at', { mode: 'timestamp_ms' }),
   },
@@ -307,5 +310,24 @@ export const outbox = sqliteTable(
     index('outbox_due').on(t.status, t.nextAttemptAt),
     index('outbox_lapsed').on(t.status, t.lockedUntil),
     index('outbox_by_organization').on(t.organizationId, t.status, t.nextAttemptAt),
+    index('outbox_by_webhook_endpoint').on(t.webhookEndpointId, t.createdAt, t.id),
   ],
+)
+
+export const webhookEndpoints = sqliteTable(
+  'webhook_endpoints',
+  {
+    id: text('id').primaryKey(),
+    organizationId: text('organization_id').notNull().references(() => organizations.id),
+    url: text('url').notNull(),
+    events: text('events', { mode: 'json' }).$type<string[]>().notNull(),
+    /** AES-256-GCM under DATA_ENCRYPTION_KEY; never stored or logged in clear. */
+    sealedSecret: text('sealed_secret').notNull(),
+    enabled: integer('enabled', { mode: 'boolean' }).notNull(),
+    consecutiveFailures: integer('consecutive_failures').notNull(),
+    disabledAt: integer('disabled_at', { mode: 'timestamp_ms' }),
+    createdAt: createdAt(),
+    updatedAt: integer('updated_at', { mode: 'timestamp_ms' }).notNull(),
+  },
+  (t) => [index('webhook_endpoints_by_organization').on(t.organizationId, t.createdAt, t.id)],
 )
