@@ -11,6 +11,7 @@ export interface WebhookDelivery {
   id: string
   eventType: string
   status: OutboxStatus
+  /** Tries made so far (a try in flight not counted). */
   attempts: number
   /** The HTTP status the endpoint answered to the latest try; absent before one, or when none came. */
   lastStatusCode?: number
@@ -27,7 +28,8 @@ function deliveryOf(message: OutboxMessage): WebhookDelivery {
     id: message.id,
     eventType,
     status: message.status,
-    attempts: message.attempts,
+    // The outbox counts failed tries; the one that succeeded counts too.
+    attempts: message.attempts + (message.status === 'sent' ? 1 : 0),
     ...(message.responseStatus !== undefined ? { lastStatusCode: message.responseStatus } : {}),
     ...(message.lastError !== undefined ? { lastError: message.lastError } : {}),
     ...(message.status === 'pending' ? { nextAttemptAt: message.nextAttemptAt } : {}),
