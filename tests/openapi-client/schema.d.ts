@@ -274,6 +274,42 @@ export interface paths {
      */
     post: operations["postApiWebhooksTwilioStatus"];
   };
+  "/api/webhook-endpoints": {
+    /**
+     * List the organization's webhook endpoints
+     * @description org_admin (docs/events.md). Newest first, paged; secrets are never shown again.
+     */
+    get: operations["getApiWebhook-endpoints"];
+    /**
+     * Add a webhook endpoint; its signing secret is answered this once
+     * @description org_admin (docs/events.md).
+     */
+    post: operations["postApiWebhook-endpoints"];
+  };
+  "/api/webhook-endpoints/{id}": {
+    /**
+     * Read a webhook endpoint (without its secret)
+     * @description org_admin (docs/events.md).
+     */
+    get: operations["getApiWebhook-endpointsById"];
+    /**
+     * Change a webhook endpoint; `enabled: true` re-enables it
+     * @description org_admin (docs/events.md). A partial update (docs/api.md "Updates").
+     */
+    put: operations["putApiWebhook-endpointsById"];
+    /**
+     * Remove a webhook endpoint; what still waits for it is not sent
+     * @description org_admin (docs/events.md).
+     */
+    delete: operations["deleteApiWebhook-endpointsById"];
+  };
+  "/api/webhook-endpoints/{id}/deliveries": {
+    /**
+     * List an endpoint's deliveries
+     * @description org_admin (docs/events.md). Newest first, paged: status, tries, the endpoint's last HTTP status.
+     */
+    get: operations["getApiWebhook-endpointsByIdDeliveries"];
+  };
 }
 
 export type webhooks = Record<string, never>;
@@ -4440,6 +4476,623 @@ export interface operations {
       };
       /** @description RFC 9457 problem details (application/problem+json) */
       413: {
+        content: {
+          "application/json": {
+            type: string;
+            title: string;
+            status: string | number;
+            detail: string;
+            errors?: {
+                path: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+    };
+  };
+  /**
+   * List the organization's webhook endpoints
+   * @description org_admin (docs/events.md). Newest first, paged; secrets are never shown again.
+   */
+  "getApiWebhook-endpoints": {
+    parameters: {
+      query?: {
+        page?: string | number;
+        limit?: string | number;
+      };
+    };
+    responses: {
+      /** @description Response for status 200 */
+      200: {
+        content: {
+          "application/json": ({
+              /** Format: uuid */
+              id: string;
+              url: string;
+              events: ("need.created" | "need.updated" | "note.added" | "constituent.created" | "constituent.merged" | "household_match.resolved" | "sms.received" | "sms.status")[];
+              /** @description False when disabled by hand or after repeated failure (see disabledAt) */
+              enabled: boolean;
+              /**
+               * Format: int32
+               * @description Deliveries failed for good in a row
+               */
+              consecutiveFailures: string | number;
+              /**
+               * Format: date-time
+               * @description When repeated failure disabled the endpoint
+               */
+              disabledAt?: string;
+              /** Format: date-time */
+              createdAt: string;
+              /** Format: date-time */
+              updatedAt: string;
+            })[];
+        };
+      };
+      /** @description RFC 9457 problem details (application/problem+json) */
+      400: {
+        content: {
+          "application/json": {
+            type: string;
+            title: string;
+            status: string | number;
+            detail: string;
+            errors?: {
+                path: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description RFC 9457 problem details (application/problem+json) */
+      401: {
+        content: {
+          "application/json": {
+            type: string;
+            title: string;
+            status: string | number;
+            detail: string;
+            errors?: {
+                path: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description RFC 9457 problem details (application/problem+json) */
+      403: {
+        content: {
+          "application/json": {
+            type: string;
+            title: string;
+            status: string | number;
+            detail: string;
+            errors?: {
+                path: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+    };
+  };
+  /**
+   * Add a webhook endpoint; its signing secret is answered this once
+   * @description org_admin (docs/events.md).
+   */
+  "postApiWebhook-endpoints": {
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @description Where events are posted: an http(s) URL */
+          url: string;
+          /** @description The events sent to this endpoint */
+          events: ("need.created" | "need.updated" | "note.added" | "constituent.created" | "constituent.merged" | "household_match.resolved" | "sms.received" | "sms.status")[];
+          enabled?: boolean;
+        };
+      };
+    };
+    responses: {
+      /** @description The new endpoint with its signing secret */
+      201: {
+        content: {
+          "application/json": {
+            /** Format: uuid */
+            id: string;
+            url: string;
+            events: ("need.created" | "need.updated" | "note.added" | "constituent.created" | "constituent.merged" | "household_match.resolved" | "sms.received" | "sms.status")[];
+            /** @description False when disabled by hand or after repeated failure (see disabledAt) */
+            enabled: boolean;
+            /**
+             * Format: int32
+             * @description Deliveries failed for good in a row
+             */
+            consecutiveFailures: string | number;
+            /**
+             * Format: date-time
+             * @description When repeated failure disabled the endpoint
+             */
+            disabledAt?: string;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+            /** @description The signing secret, `whsec_` and base64: shown this once only */
+            secret: string;
+          };
+        };
+      };
+      /** @description RFC 9457 problem details (application/problem+json) */
+      400: {
+        content: {
+          "application/json": {
+            type: string;
+            title: string;
+            status: string | number;
+            detail: string;
+            errors?: {
+                path: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description RFC 9457 problem details (application/problem+json) */
+      401: {
+        content: {
+          "application/json": {
+            type: string;
+            title: string;
+            status: string | number;
+            detail: string;
+            errors?: {
+                path: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description RFC 9457 problem details (application/problem+json) */
+      403: {
+        content: {
+          "application/json": {
+            type: string;
+            title: string;
+            status: string | number;
+            detail: string;
+            errors?: {
+                path: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description RFC 9457 problem details (application/problem+json) */
+      409: {
+        content: {
+          "application/json": {
+            type: string;
+            title: string;
+            status: string | number;
+            detail: string;
+            errors?: {
+                path: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description RFC 9457 problem details (application/problem+json) */
+      413: {
+        content: {
+          "application/json": {
+            type: string;
+            title: string;
+            status: string | number;
+            detail: string;
+            errors?: {
+                path: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+    };
+  };
+  /**
+   * Read a webhook endpoint (without its secret)
+   * @description org_admin (docs/events.md).
+   */
+  "getApiWebhook-endpointsById": {
+    parameters: {
+      path: {
+        id: string;
+      };
+    };
+    responses: {
+      /** @description A receiver of signed events */
+      200: {
+        content: {
+          "application/json": {
+            /** Format: uuid */
+            id: string;
+            url: string;
+            events: ("need.created" | "need.updated" | "note.added" | "constituent.created" | "constituent.merged" | "household_match.resolved" | "sms.received" | "sms.status")[];
+            /** @description False when disabled by hand or after repeated failure (see disabledAt) */
+            enabled: boolean;
+            /**
+             * Format: int32
+             * @description Deliveries failed for good in a row
+             */
+            consecutiveFailures: string | number;
+            /**
+             * Format: date-time
+             * @description When repeated failure disabled the endpoint
+             */
+            disabledAt?: string;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+          };
+        };
+      };
+      /** @description RFC 9457 problem details (application/problem+json) */
+      400: {
+        content: {
+          "application/json": {
+            type: string;
+            title: string;
+            status: string | number;
+            detail: string;
+            errors?: {
+                path: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description RFC 9457 problem details (application/problem+json) */
+      401: {
+        content: {
+          "application/json": {
+            type: string;
+            title: string;
+            status: string | number;
+            detail: string;
+            errors?: {
+                path: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description RFC 9457 problem details (application/problem+json) */
+      403: {
+        content: {
+          "application/json": {
+            type: string;
+            title: string;
+            status: string | number;
+            detail: string;
+            errors?: {
+                path: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description RFC 9457 problem details (application/problem+json) */
+      404: {
+        content: {
+          "application/json": {
+            type: string;
+            title: string;
+            status: string | number;
+            detail: string;
+            errors?: {
+                path: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+    };
+  };
+  /**
+   * Change a webhook endpoint; `enabled: true` re-enables it
+   * @description org_admin (docs/events.md). A partial update (docs/api.md "Updates").
+   */
+  "putApiWebhook-endpointsById": {
+    parameters: {
+      path: {
+        id: string;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @description Where events are posted: an http(s) URL */
+          url?: string;
+          /** @description The events sent to this endpoint */
+          events?: ("need.created" | "need.updated" | "note.added" | "constituent.created" | "constituent.merged" | "household_match.resolved" | "sms.received" | "sms.status")[];
+          /** @description true re-enables an endpoint that repeated failure disabled */
+          enabled?: boolean;
+        };
+      };
+    };
+    responses: {
+      /** @description A receiver of signed events */
+      200: {
+        content: {
+          "application/json": {
+            /** Format: uuid */
+            id: string;
+            url: string;
+            events: ("need.created" | "need.updated" | "note.added" | "constituent.created" | "constituent.merged" | "household_match.resolved" | "sms.received" | "sms.status")[];
+            /** @description False when disabled by hand or after repeated failure (see disabledAt) */
+            enabled: boolean;
+            /**
+             * Format: int32
+             * @description Deliveries failed for good in a row
+             */
+            consecutiveFailures: string | number;
+            /**
+             * Format: date-time
+             * @description When repeated failure disabled the endpoint
+             */
+            disabledAt?: string;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+          };
+        };
+      };
+      /** @description RFC 9457 problem details (application/problem+json) */
+      400: {
+        content: {
+          "application/json": {
+            type: string;
+            title: string;
+            status: string | number;
+            detail: string;
+            errors?: {
+                path: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description RFC 9457 problem details (application/problem+json) */
+      401: {
+        content: {
+          "application/json": {
+            type: string;
+            title: string;
+            status: string | number;
+            detail: string;
+            errors?: {
+                path: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description RFC 9457 problem details (application/problem+json) */
+      403: {
+        content: {
+          "application/json": {
+            type: string;
+            title: string;
+            status: string | number;
+            detail: string;
+            errors?: {
+                path: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description RFC 9457 problem details (application/problem+json) */
+      404: {
+        content: {
+          "application/json": {
+            type: string;
+            title: string;
+            status: string | number;
+            detail: string;
+            errors?: {
+                path: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description RFC 9457 problem details (application/problem+json) */
+      413: {
+        content: {
+          "application/json": {
+            type: string;
+            title: string;
+            status: string | number;
+            detail: string;
+            errors?: {
+                path: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+    };
+  };
+  /**
+   * Remove a webhook endpoint; what still waits for it is not sent
+   * @description org_admin (docs/events.md).
+   */
+  "deleteApiWebhook-endpointsById": {
+    parameters: {
+      path: {
+        id: string;
+      };
+    };
+    responses: {
+      /** @description Response for status 204 */
+      204: {
+        content: never;
+      };
+      /** @description RFC 9457 problem details (application/problem+json) */
+      400: {
+        content: {
+          "application/json": {
+            type: string;
+            title: string;
+            status: string | number;
+            detail: string;
+            errors?: {
+                path: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description RFC 9457 problem details (application/problem+json) */
+      401: {
+        content: {
+          "application/json": {
+            type: string;
+            title: string;
+            status: string | number;
+            detail: string;
+            errors?: {
+                path: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description RFC 9457 problem details (application/problem+json) */
+      403: {
+        content: {
+          "application/json": {
+            type: string;
+            title: string;
+            status: string | number;
+            detail: string;
+            errors?: {
+                path: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description RFC 9457 problem details (application/problem+json) */
+      404: {
+        content: {
+          "application/json": {
+            type: string;
+            title: string;
+            status: string | number;
+            detail: string;
+            errors?: {
+                path: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+    };
+  };
+  /**
+   * List an endpoint's deliveries
+   * @description org_admin (docs/events.md). Newest first, paged: status, tries, the endpoint's last HTTP status.
+   */
+  "getApiWebhook-endpointsByIdDeliveries": {
+    parameters: {
+      query?: {
+        page?: string | number;
+        limit?: string | number;
+      };
+      path: {
+        id: string;
+      };
+    };
+    responses: {
+      /** @description Response for status 200 */
+      200: {
+        content: {
+          "application/json": ({
+              /** @description The webhook-id header, the same on every try */
+              id: string;
+              /** @enum {string} */
+              eventType: "need.created" | "need.updated" | "note.added" | "constituent.created" | "constituent.merged" | "household_match.resolved" | "sms.received" | "sms.status";
+              /** @enum {string} */
+              status: "pending" | "sending" | "sent" | "failed";
+              /** Format: int32 */
+              attempts: string | number;
+              /**
+               * Format: int32
+               * @description The endpoint's HTTP status at the latest try
+               */
+              lastStatusCode?: string | number;
+              lastError?: string;
+              /** Format: date-time */
+              nextAttemptAt?: string;
+              /** Format: date-time */
+              createdAt: string;
+              /** Format: date-time */
+              deliveredAt?: string;
+            })[];
+        };
+      };
+      /** @description RFC 9457 problem details (application/problem+json) */
+      400: {
+        content: {
+          "application/json": {
+            type: string;
+            title: string;
+            status: string | number;
+            detail: string;
+            errors?: {
+                path: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description RFC 9457 problem details (application/problem+json) */
+      401: {
+        content: {
+          "application/json": {
+            type: string;
+            title: string;
+            status: string | number;
+            detail: string;
+            errors?: {
+                path: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description RFC 9457 problem details (application/problem+json) */
+      403: {
+        content: {
+          "application/json": {
+            type: string;
+            title: string;
+            status: string | number;
+            detail: string;
+            errors?: {
+                path: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description RFC 9457 problem details (application/problem+json) */
+      404: {
         content: {
           "application/json": {
             type: string;

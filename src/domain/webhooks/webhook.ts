@@ -38,7 +38,7 @@ export interface WebhookEndpoint {
 export const WEBHOOK_URL = HTTP_URL
 export const WEBHOOK_EVENTS = { maxItems: WEBHOOK_EVENT_TYPES.length, uniqueItems: true } as const satisfies ListRule
 /** Each event is written once per subscribed endpoint, inside the causing transaction: the fan-out stays small. */
-export const MAX_WEBHOOK_ENDPOINTS = 10
+export const MAX_WEBHOOK_ENDPOINTS = 20
 
 /** At most this many tries of one delivery (docs/events.md "Retries"). */
 export const WEBHOOK_MAX_ATTEMPTS = 8
