@@ -11,6 +11,7 @@ import { describeConstituentContract } from './constituent-contract'
 import { aConstituent, aHousehold, ascendingIds, byId, ids, minute, presentKeys } from './contract-support'
 import { describeMembersSettingsOutboxContract } from './members-settings-outbox-contract'
 import { describeSmsContract } from './sms-contract'
+import { describeWebhookContract } from './webhook-contract'
 
 export interface RepositoryFixture {
   persistence: Persistence
@@ -759,6 +760,8 @@ export function describeRepositories(name: string, make: () => Promise<Repositor
     describeMembersSettingsOutboxContract({ read, write, anOrganizationWithPartner, aMemberOf, make })
 
     describeSmsContract({ read, write, anOrganizationWithPartner, insertNeeds })
+
+    describeWebhookContract({ read, write, anOrganizationWithPartner })
 
     describe('refresh tokens', () => {
       async function aMemberWithOrganization() {
