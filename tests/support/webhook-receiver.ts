@@ -34,12 +34,14 @@ export function verifySignature(secret: string, headers: Headers, body: string):
 
 /**
  * A receiver on 127.0.0.1 (Bun.serve): each path stands for one endpoint, checked with the secret given
- * to `secretFor`; `answer` decides the status per request (200 by default).
+ * to `secretFor`; `answer` decides the status per request (200 by default). With `delayMs` each request is
+ * held that long before its answer (it counts as received at once), so requests can be caught in flight.
  */
-export function startWebhookReceiver() {
+export function startWebhookReceiver(options: { delayMs?: number } = {}) {
   const received: ReceivedWebhook[] = []
   const secrets = new Map<string, string>()
   let answer: (path: string, count: number) => number | Response = () => 200
+  const state = { inFlight: 0, maxInFlight: 0 }
   const server = Bun.serve({
     hostname: '127.0.0.1',
     port: 0,
@@ -58,11 +60,16 @@ export function startWebhookReceiver() {
         signatureValid: verifySignature(secret, request.headers, raw),
       })
       const status = answer(path, received.filter((r) => r.path === path).length)
+      state.inFlight++
+      state.maxInFlight = Math.max(state.maxInFlight, state.inFlight)
+      if (options.delayMs) await Bun.sleep(options.delayMs)
+      state.inFlight--
       return status instanceof Response ? status : new Response(null, { status })
     },
   })
   return {
     received,
+    state,
     url: (path: string) => `http://127.0.0.1:${server.port}${path}`,
     secretFor(path: string, secret: string) {
       secrets.set(path, secret)
