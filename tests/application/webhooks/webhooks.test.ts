@@ -103,11 +103,11 @@ describe('events', () => {
     await world.useCases.constituents.resolve.execute(world.admin, match!.id, { action: 'DISMISS' })
     await world.useCases.constituents.merge.execute(world.admin, { sourceConstituentId: source.id, targetConstituentId: target.id })
     await world.useCases.operations.setOrganizationPhoneNumber.execute((await world.repositories.organizations.findById(world.organizationId))!.slug, '+15550001111')
-    await world.useCases.sms.receive.execute({ url: 'x', params: { From: '+15035550101', To: '+15550001111', Body: 'hello', MessageSid: 'SM1' } })
+    await world.useCases.sms.receive.execute({ url: 'x', signature: 'accepted by the fake verifier', params: { From: '+15035550101', To: '+15550001111', Body: 'hello', MessageSid: 'SM1' } })
     await world.container.get(PORTS.unitOfWork).run((r) =>
       r.interactions.insert({ id: crypto.randomUUID(), organizationId: world.organizationId, needId: need.id, channel: 'sms', direction: 'outbound', senderIdentifier: 'x', deliveryStatus: 'sent', providerMessageId: 'SM2', createdAt: world.clock.now() }),
     )
-    await world.useCases.sms.recordStatus.execute({ url: 'x', params: { MessageSid: 'SM2', MessageStatus: 'delivered' } })
+    await world.useCases.sms.recordStatus.execute({ url: 'x', signature: 'accepted by the fake verifier', params: { MessageSid: 'SM2', MessageStatus: 'delivered' } })
 
     while ((await dispatch()) > 0) {}
     const types = sender.requests.map((r) => bodyOf(r).type)
