@@ -220,7 +220,7 @@ export function createContainer(config: Config, overrides: ContainerOverrides = 
   service(c, OrganizationMailer, [repositories, PORTS.secretBox, PORTS.emailSenders, PORTS.fallbackEmail])
   service(c, WebhookEvents, [Outbox, PORTS.clock])
   service(c, WebhookDelivery, [repositories, PORTS.secretBox, PORTS.webhookSender, PORTS.clock])
-  service(c, DispatchOutbox, [unitOfWork, OrganizationMailer, PORTS.sms, PORTS.clock, PORTS.logger, PORTS.dispatchOptions, PORTS.metrics, WebhookDelivery])
+  service(c, DispatchOutbox, [unitOfWork, OrganizationMailer, PORTS.sms, PORTS.clock, PORTS.logger, PORTS.dispatchOptions, PORTS.metrics, WebhookDelivery, WebhookEvents])
   service(c, CreateWebhookEndpoint, [unitOfWork, PORTS.secretBox, PORTS.webhookSecrets, PORTS.webhookHosts, PORTS.clock, ids])
   service(c, ListWebhookEndpoints, [repositories])
   service(c, GetWebhookEndpoint, [repositories])

@@ -2,6 +2,7 @@ import { ProviderError } from '../ports/provider-error'
 import { MAX_ATTEMPTS, retryDelayMs, type ClaimedOutboxMessage, type OutboxPayload, type SmsMessage } from '../../domain/messaging/outbox'
 import { WEBHOOK_MAX_ATTEMPTS, webhookRetryDelayMs } from '../../domain/webhooks/webhook'
 import { WebhookRefused, type WebhookDelivery } from '../webhooks/webhook-delivery'
+import type { WebhookEvents } from '../webhooks/webhook-events'
 import { advancesDelivery } from '../../domain/messaging/sms'
 import { DEFAULT_MAX_CONCURRENCY } from '../../domain/organizations/organization'
 import type { Clock } from '../ports/clock'
@@ -45,6 +46,7 @@ export class DispatchOutbox {
     private readonly options: DispatchOptions,
     private readonly metrics: DeliveryMetrics,
     private readonly webhooks: WebhookDelivery,
+    private readonly events: WebhookEvents,
   ) {}
 
   /** Claims what the organizations' free slots allow; the caller delivers each. */
@@ -132,6 +134,7 @@ export class DispatchOutbox {
       const early = providerMessageId ? await r.interactions.takeEarlyStatus(providerMessageId) : undefined
       const status = early && advancesDelivery('sent', early) ? early : 'sent'
       await r.interactions.setDelivery(message.organizationId, message.payload.sms.interactionId, status, providerMessageId)
+      await this.events.emit(r, message.organizationId, 'sms.status', { interactionId: message.payload.sms.interactionId, status })
     }
     if (!settled) this.logger.warn('outbox outcome came after the claim lapsed', { messageId: message.id })
   }
@@ -159,6 +162,7 @@ export class DispatchOutbox {
       const settled = await r.outbox.markFailed(message.id, fence, attempts, reason, responseStatus)
       if (settled && message.payload.channel === 'sms') {
         await r.interactions.setDelivery(message.organizationId, message.payload.sms.interactionId, 'failed', undefined)
+        await this.events.emit(r, message.organizationId, 'sms.status', { interactionId: message.payload.sms.interactionId, status: 'failed' })
       }
       if (settled && message.payload.channel === 'webhook') await this.webhooks.recordOutcome(r, message.organizationId, message.payload.webhook, 'failed')
     })

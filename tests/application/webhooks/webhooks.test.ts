@@ -120,6 +120,15 @@ describe('events', () => {
     expect((await deliveriesOf(endpoint.id)).every((d) => d.status === 'sent' && d.attempts === 1)).toBe(true)
   })
 
+  test('a text the worker sends, or gives up on, is an sms.status event too', async () => {
+    await subscribe(['sms.status'])
+    const need = await newNeed({ firstName: 'Grace', phone: '+15035550101' })
+    const { interactionId } = await world.useCases.needs.sendSms.execute(world.admin, need.id, 'Your box is ready')
+    while ((await dispatch()) > 0) {}
+    expect(sender.requests.map((r) => bodyOf(r).data)).toEqual([{ interactionId, status: 'sent' }])
+    expect(sender.requests[0]!.body).not.toContain('Your box')
+  })
+
   test('a change that rolls back sends nothing; endpoints get only their events, disabled ones none', async () => {
     const needs = await subscribe(['need.updated'])
     const notes = await subscribe(['note.added'])
