@@ -1,3 +1,4 @@
+import { changedFields } from '../../domain/audit/audit-event'
 import type { Actor } from '../../domain/auth/actor'
 import type { ContactChanges } from '../../domain/constituents/contact'
 import { statusAfter, type HouseholdMatch, type ResolveAction } from '../../domain/constituents/household-match'
@@ -8,6 +9,7 @@ import type { Repositories } from '../ports/repositories'
 import type { UnitOfWork } from '../ports/unit-of-work'
 import type { ConstituentMerger } from './constituent-merger'
 import { withPeople, type MatchForReview } from './list-household-matches'
+import type { AuditTrail } from '../audit/audit-trail'
 
 // docs/constituents.md
 export interface ResolveHouseholdMatchInput {
@@ -21,6 +23,7 @@ export class ResolveHouseholdMatch {
     private readonly unitOfWork: UnitOfWork,
     private readonly merger: ConstituentMerger,
     private readonly clock: Clock,
+    private readonly audit: AuditTrail,
   ) {}
 
   async execute(actor: Actor, id: string, input: ResolveHouseholdMatchInput): Promise<MatchForReview> {
@@ -42,6 +45,7 @@ export class ResolveHouseholdMatch {
         resolvedBy: actor.memberId,
       }
       await r.householdMatches.update(resolved)
+      await this.audit.record(r, actor, { action: 'resolve', recordType: 'household_match', recordId: resolved.id, fields: changedFields(match, resolved) })
       const [answer] = await withPeople(r, actor, [resolved])
       return answer!
     })

@@ -1,9 +1,11 @@
+import { changedFields } from '../../domain/audit/audit-event'
 import type { Actor } from '../../domain/auth/actor'
 import { InvalidError, NotFoundError } from '../../domain/errors'
 import { organizationFieldErrors, type Organization, type OrganizationFields } from '../../domain/organizations/organization'
 import { authorize } from '../auth/authorize'
 import type { Repositories } from '../ports/repositories'
 import type { UnitOfWork } from '../ports/unit-of-work'
+import type { AuditTrail } from '../audit/audit-trail'
 
 // docs/api.md
 export type OrganizationSettings = Omit<Organization, 'createdAt'>
@@ -28,7 +30,10 @@ export class GetOrganizationSettings {
 
 /** A slug or short code another organization holds is a 409, decided by the database's unique index. */
 export class UpdateOrganizationSettings {
-  constructor(private readonly unitOfWork: UnitOfWork) {}
+  constructor(
+    private readonly unitOfWork: UnitOfWork,
+    private readonly audit: AuditTrail,
+  ) {}
 
   async execute(actor: Actor, input: UpdateOrganizationSettingsInput): Promise<OrganizationSettings> {
     authorize(actor, 'organization:settings')
@@ -48,6 +53,7 @@ export class UpdateOrganizationSettings {
         ...(nextTcrStatus ? { tcrStatus: nextTcrStatus } : {}),
       }
       await r.organizations.update(after)
+      await this.audit.record(r, actor, { action: 'update', recordType: 'organization', recordId: after.id, fields: changedFields(before, after) })
       return settingsOf(after)
     })
   }

@@ -1,3 +1,4 @@
+import { MemoryAuditEventRepository } from './memory-audit-event-repository'
 import type { Repositories } from '../../../application/ports/repositories'
 import type { MemoryStore } from './memory-store'
 import { MemoryConstituentRepository } from './memory-constituent-repository'
@@ -30,5 +31,6 @@ export function memoryRepositories(store: MemoryStore): Repositories {
     emailSettings: new MemoryEmailSettingsRepository(store),
     outbox: new MemoryOutboxRepository(store),
     smsOptOuts: new MemorySmsOptOutRepository(store),
+    auditEvents: new MemoryAuditEventRepository(store),
   }
 }

@@ -1,4 +1,5 @@
 import type { RefreshTokenRecord } from '../../../application/ports/repositories'
+import type { AuditEvent } from '../../../domain/audit/audit-event'
 import type { Constituent, Household } from '../../../domain/constituents/constituent'
 import type { HouseholdMatch } from '../../../domain/constituents/household-match'
 import type { Invitation } from '../../../domain/members/invitation'
@@ -31,6 +32,7 @@ export interface MemoryTables {
   smsOptOuts: Map<string, Date>
   /** Provider message id → a delivery status that came before the send was recorded. */
   earlySmsStatuses: Map<string, { status: DeliveryStatus; at: Date }>
+  auditEvents: AuditEvent[]
 }
 
 export function emptyTables(): MemoryTables {
@@ -51,6 +53,7 @@ export function emptyTables(): MemoryTables {
     outbox: new Map(),
     smsOptOuts: new Map(),
     earlySmsStatuses: new Map(),
+    auditEvents: [],
   }
 }
 

@@ -1,3 +1,4 @@
+import { SqlAuditEventRepository } from './sql-audit-event-repository'
 import type { Repositories } from '../../../application/ports/repositories'
 import { PreparedStatements } from './prepared-statements'
 import type { SqlDialect } from './sql-dialect'
@@ -38,5 +39,6 @@ export function sqlRepositories(db: SqlDb, dialect: SqlDialect, statements = new
     emailSettings: new SqlEmailSettingsRepository(db, dialect, statements),
     outbox: new SqlOutboxRepository(db, dialect, statements),
     smsOptOuts: new SqlSmsOptOutRepository(db, dialect, statements),
+    auditEvents: new SqlAuditEventRepository(db, dialect, statements),
   }
 }
