@@ -1,3 +1,4 @@
+import { DEFAULT_AUDIT_RETENTION_DAYS } from '../../domain/audit/audit-event'
 import { changedFields } from '../../domain/audit/audit-event'
 import type { Actor } from '../../domain/auth/actor'
 import { InvalidError, NotFoundError } from '../../domain/errors'
@@ -8,13 +9,13 @@ import type { UnitOfWork } from '../ports/unit-of-work'
 import type { AuditTrail } from '../audit/audit-trail'
 
 // docs/api.md
-export type OrganizationSettings = Omit<Organization, 'createdAt'>
+export type OrganizationSettings = Omit<Organization, 'createdAt'> & { auditRetentionDays: number }
 
 /** A partial update: a field left out is unchanged; `null` clears `shortCode` (new needs then use REQ) or `tcrStatus`. */
 export type UpdateOrganizationSettingsInput = Partial<OrganizationFields>
 
 function settingsOf({ createdAt: _createdAt, ...settings }: Organization): OrganizationSettings {
-  return settings
+  return { ...settings, auditRetentionDays: settings.auditRetentionDays ?? DEFAULT_AUDIT_RETENTION_DAYS }
 }
 
 export class GetOrganizationSettings {
@@ -49,6 +50,7 @@ export class UpdateOrganizationSettings {
         name: input.name?.trim() ?? before.name,
         slug: input.slug ?? before.slug,
         maxConcurrency: input.maxConcurrency ?? before.maxConcurrency,
+        ...(input.auditRetentionDays ?? before.auditRetentionDays ? { auditRetentionDays: input.auditRetentionDays ?? before.auditRetentionDays } : {}),
         ...(nextShortCode ? { shortCode: nextShortCode } : {}),
         ...(nextTcrStatus ? { tcrStatus: nextTcrStatus } : {}),
       }
