@@ -60,6 +60,7 @@ const ROUTES: Array<[method: string, path: string, authenticated: boolean, error
   ['get', '/api/organizations/settings/email', true, [401, 403, 404]],
   ['put', '/api/organizations/settings/email', true, [400, 401, 403, 413]],
   ['post', '/api/organizations/settings/email/test', true, [400, 401, 403, 413, 502]],
+  ['get', '/api/audit-events', true, [400, 401, 403]],
   // Twilio calls these: no bearer token, an X-Twilio-Signature instead (403 without a valid one).
   ['post', '/api/webhooks/twilio/sms', false, [400, 403, 413]],
   ['post', '/api/webhooks/twilio/status', false, [400, 403, 413]],

@@ -185,6 +185,7 @@ const ROUTES: RouteCase[] = [
     success: 200,
     call: async () => ({ method: 'POST', path: '/api/organizations/settings/email/test', body: { provider: 'smtp', apiKey: smtpKey, fromEmail: 'desk@example.org', toEmail: 'x@example.org' } }),
   },
+  { route: 'GET /api/audit-events', rule: ORG_ADMIN, success: 200, call: get('/api/audit-events') },
   { route: 'POST /api/auth/logout', rule: EVERY_ROLE, success: 204, call: async () => ({ method: 'POST', path: '/api/auth/logout', body: { refreshToken: 'not-a-session-of-anyone' } }) },
 ]
 
