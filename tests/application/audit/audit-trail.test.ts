@@ -173,8 +173,10 @@ const AUDITED: Record<string, () => Promise<Expected>> = {
     return byAdmin('update', 'organization', world.organizationId)
   },
   'organizations.updateEmail': async () => {
-    await u().organizations.updateEmail.execute(world.admin, { provider: 'postmark', apiKey: 'pm-secret-key-1234', fromEmail: 'help@example.org' })
-    return byAdmin('create', 'email_settings', world.organizationId)
+    // Another organization: this one's mail must stay with the log fallback, where the scenarios read their links.
+    const other = await world.otherOrganization()
+    await u().organizations.updateEmail.execute(other.admin, { provider: 'postmark', apiKey: 'pm-secret-key-1234', fromEmail: 'help@example.org' })
+    return { organizationId: other.organizationId, memberId: other.admin.memberId, action: 'create', recordType: 'email_settings', recordId: other.organizationId }
   },
   'partners.create': async () => {
     const partner = await u().partners.create.execute(world.admin, { name: 'Pantry', slaHours: 24 })
