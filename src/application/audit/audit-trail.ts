@@ -38,14 +38,10 @@ export class AuditTrail {
 
   /**
    * The actor was answered these constituents (as redacted for it): one `read` event for each that showed a
-   * personal detail, naming the details shown. Names alone are no such read: every caseworker sees them.
+   * personal detail, naming the details shown, in one insert. For a read outside any write's transaction.
    */
-  async constituentsRead(actor: Actor, constituents: ReadonlyArray<{ id: string }>): Promise<void> {
-    const unique = [...new Map(constituents.map((c) => [c.id, c])).values()]
-    const entries = unique.flatMap((constituent): AuditEntry[] => {
-      const shown = PERSONAL_DETAILS.filter((field) => (constituent as Record<string, unknown>)[field] !== undefined)
-      return shown.length === 0 ? [] : [{ action: 'read', recordType: 'constituent', recordId: constituent.id, fields: shown }]
-    })
+  async constituentsRead(actor: Actor, constituents: ReadonlyArray<{ id: string } | undefined>): Promise<void> {
+    const entries = readsOf(constituents)
     if (entries.length === 0) return
     const events = this.events(actor, entries)
     await this.unitOfWork.run((r) => r.auditEvents.append(events))
@@ -64,4 +60,17 @@ export class AuditTrail {
       ...(fields !== undefined && fields.length > 0 ? { fields: [...fields] } : {}),
     }))
   }
+}
+
+/**
+ * The `read` entries of constituents as answered: one for each that showed a personal detail, naming those
+ * shown. Names alone are no such read: every caseworker sees them. A write that answers people records
+ * these with its own entries.
+ */
+export function readsOf(constituents: ReadonlyArray<{ id: string } | undefined>): AuditEntry[] {
+  const unique = [...new Map(constituents.filter((c) => c !== undefined).map((c) => [c.id, c])).values()]
+  return unique.flatMap((constituent): AuditEntry[] => {
+    const shown = PERSONAL_DETAILS.filter((field) => (constituent as Record<string, unknown>)[field] !== undefined)
+    return shown.length === 0 ? [] : [{ action: 'read', recordType: 'constituent', recordId: constituent.id, fields: shown }]
+  })
 }

@@ -9,7 +9,7 @@ import type { Repositories } from '../ports/repositories'
 import type { UnitOfWork } from '../ports/unit-of-work'
 import type { ConstituentMerger } from './constituent-merger'
 import { withPeople, type MatchForReview } from './list-household-matches'
-import type { AuditTrail } from '../audit/audit-trail'
+import { readsOf, type AuditTrail } from '../audit/audit-trail'
 
 // docs/constituents.md
 export interface ResolveHouseholdMatchInput {
@@ -45,8 +45,14 @@ export class ResolveHouseholdMatch {
         resolvedBy: actor.memberId,
       }
       await r.householdMatches.update(resolved)
-      await this.audit.record(r, actor, { action: 'resolve', recordType: 'household_match', recordId: resolved.id, fields: changedFields(match, resolved) })
       const [answer] = await withPeople(r, actor, [resolved])
+      // The answer shows both people: their details are read as well.
+      await this.audit.record(
+        r,
+        actor,
+        { action: 'resolve', recordType: 'household_match', recordId: resolved.id, fields: changedFields(match, resolved) },
+        ...readsOf([answer!.constituent, answer!.candidate]),
+      )
       return answer!
     })
   }

@@ -301,6 +301,17 @@ describe('what an event holds', () => {
     expect(read.reduce((a, b) => a + b)).toBe(2)
   })
 
+  test('resolving a match records the read of both people it answers, with the resolution', async () => {
+    const phone = '+15035550188'
+    const first = await aConstituent({ phone })
+    const second = await aConstituent({ phone })
+    const match = (await u().constituents.listMatches.execute(world.admin, 'OPEN', { page: 1, limit: 100 })).items.find((m) => m.constituentId === second.id)
+    const readsBefore = async (id: string) => (await eventsOf(id)).filter((e) => e.action === 'read').length
+    const [firstBefore, secondBefore] = [await readsBefore(first.id), await readsBefore(second.id)]
+    await u().constituents.resolve.execute(world.admin, match!.id, { action: 'DISMISS' })
+    expect([await readsBefore(first.id), await readsBefore(second.id)]).toEqual([firstBefore + 1, secondBefore + 1])
+  })
+
   test('a write that fails leaves no event', async () => {
     const before = (await world.repositories.auditEvents.list(world.organizationId, {}, { page: 1, limit: 1 })).total
     const other = await world.otherOrganization()
