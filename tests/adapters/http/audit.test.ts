@@ -115,9 +115,10 @@ describe('GET /api/audit-events', () => {
     expect((await events(`?since=${now.toISOString()}&until=${new Date(now.getTime() + 1).toISOString()}&limit=1`)).body).toHaveLength(1)
   })
 
-  test('bad filters are 400: a recordId without recordType, an unknown action, until before since', async () => {
+  test('bad filters are 400: a recordId without recordType, an unknown action, a time that is none, until before since', async () => {
     expectBadRequest(await events(`?recordId=${adminId}`), '/recordType')
     expectBadRequest(await events('?action=delete'))
+    expectBadRequest(await events('?since=yesterday'))
     expectBadRequest(await events('?since=2026-01-02T00:00:00.000Z&until=2026-01-01T00:00:00.000Z'), '/until')
   })
 
