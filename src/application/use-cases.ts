@@ -1,6 +1,8 @@
 // What the edges (HTTP routes, the CLI, the worker) are handed, by area: built once by the composition root
 // (src/main/container.ts), so an edge receives the use cases it uses and never looks anything up.
 
+import type { ListAuditEvents } from './audit/list-audit-events'
+import type { PurgeAuditEvents } from './audit/purge-audit-events'
 import type { AcceptInvite } from './auth/accept-invite'
 import type { RequestPasswordReset, ResetPassword } from './auth/password-reset'
 import type { Authenticate } from './auth/authenticate'
@@ -95,6 +97,9 @@ export interface UseCases {
     updateEmail: UpdateEmailSettings
     testEmail: SendTestEmail
   }
+  audit: {
+    list: ListAuditEvents
+  }
   partners: {
     list: ListPartners
     create: CreatePartner
@@ -118,5 +123,6 @@ export interface UseCases {
     setOrganizationPhoneNumber: SetOrganizationPhoneNumber
     setMemberPassword: SetMemberPassword
     dispatchOutbox: DispatchOutbox
+    purgeAuditEvents: PurgeAuditEvents
   }
 }

@@ -1,5 +1,10 @@
 import 'reflect-metadata'
 import { Container, type ServiceIdentifier } from 'inversify'
+import { AuditTrail } from '../application/audit/audit-trail'
+import { ListAuditEvents } from '../application/audit/list-audit-events'
+import { PurgeAuditEvents } from '../application/audit/purge-audit-events'
+import type { CurrentRequest } from '../application/ports/current-request'
+import { currentRequest } from '../adapters/system/request-context'
 import { Authenticate } from '../application/auth/authenticate'
 import { Login } from '../application/auth/login'
 import { Logout } from '../application/auth/logout'
@@ -123,6 +128,7 @@ export const PORTS = {
   webhookSender: port<WebhookSender>('WebhookSender'),
   webhookHosts: port<WebhookHostPolicy>('WebhookHostPolicy'),
   webhookSecrets: port<WebhookSecrets>('WebhookSecrets'),
+  currentRequest: port<CurrentRequest>('CurrentRequest'),
 }
 
 /** What tests may swap: a fixed clock, predictable ids, cheap password hashing, captured logs. */
@@ -194,66 +200,70 @@ export function createContainer(config: Config, overrides: ContainerOverrides = 
   })
 
   const { repositories, unitOfWork, passwords, accessTokens, secrets, ids } = PORTS
+  c.bind(PORTS.currentRequest).toConstantValue(currentRequest)
+  service(c, AuditTrail, [unitOfWork, PORTS.clock, ids, PORTS.currentRequest])
+  service(c, ListAuditEvents, [repositories])
+  service(c, PurgeAuditEvents, [repositories, unitOfWork, PORTS.clock])
   service(c, TokenPairIssuer, [accessTokens, secrets, PORTS.clock, ids])
   service(c, DuplicateDetection, [PORTS.clock, ids])
   service(c, ConstituentRegistry, [DuplicateDetection, PORTS.clock, ids, WebhookEvents])
-  service(c, ConstituentMerger, [PORTS.clock, DuplicateDetection, WebhookEvents])
-  service(c, NeedIntake, [ConstituentRegistry, PORTS.clock, ids, WebhookEvents])
+  service(c, ConstituentMerger, [PORTS.clock, DuplicateDetection, WebhookEvents, AuditTrail])
+  service(c, NeedIntake, [ConstituentRegistry, PORTS.clock, ids, WebhookEvents, AuditTrail])
   service(c, Authenticate, [repositories, accessTokens])
-  service(c, Login, [repositories, unitOfWork, passwords, TokenPairIssuer, PORTS.clock])
+  service(c, Login, [repositories, unitOfWork, passwords, TokenPairIssuer, PORTS.clock, AuditTrail])
   service(c, RefreshSession, [unitOfWork, secrets, TokenPairIssuer, PORTS.clock])
-  service(c, Logout, [unitOfWork, secrets, PORTS.clock])
-  service(c, CreateOrganization, [unitOfWork, passwords, PORTS.clock, ids])
-  service(c, SetMemberPassword, [unitOfWork, passwords])
+  service(c, Logout, [unitOfWork, secrets, PORTS.clock, AuditTrail])
+  service(c, CreateOrganization, [unitOfWork, passwords, PORTS.clock, ids, AuditTrail])
+  service(c, SetMemberPassword, [unitOfWork, passwords, AuditTrail])
   service(c, CreateNeed, [unitOfWork, NeedIntake])
   service(c, SubmitPublicNeed, [repositories, unitOfWork, NeedIntake])
   service(c, ListNeeds, [repositories])
   service(c, GetNeed, [repositories])
-  service(c, UpdateNeed, [unitOfWork, PORTS.clock, ids, WebhookEvents])
-  service(c, AddNote, [unitOfWork, PORTS.clock, ids, WebhookEvents])
+  service(c, UpdateNeed, [unitOfWork, PORTS.clock, ids, WebhookEvents, AuditTrail])
+  service(c, AddNote, [unitOfWork, PORTS.clock, ids, WebhookEvents, AuditTrail])
   service(c, ListNeedInteractions, [repositories])
   service(c, ListNeedHistory, [repositories])
   service(c, ListPartners, [repositories])
-  service(c, CreatePartner, [unitOfWork, PORTS.clock, ids])
-  service(c, UpdatePartner, [unitOfWork])
+  service(c, CreatePartner, [unitOfWork, PORTS.clock, ids, AuditTrail])
+  service(c, UpdatePartner, [unitOfWork, AuditTrail])
   service(c, Outbox, [PORTS.clock, ids])
   service(c, OrganizationMailer, [repositories, PORTS.secretBox, PORTS.emailSenders, PORTS.fallbackEmail])
   service(c, WebhookEvents, [Outbox, PORTS.clock])
   service(c, WebhookDelivery, [repositories, PORTS.secretBox, PORTS.webhookSender, PORTS.clock])
   service(c, DispatchOutbox, [unitOfWork, OrganizationMailer, PORTS.sms, PORTS.clock, PORTS.logger, PORTS.dispatchOptions, PORTS.metrics, WebhookDelivery, WebhookEvents])
-  service(c, CreateWebhookEndpoint, [unitOfWork, PORTS.secretBox, PORTS.webhookSecrets, PORTS.webhookHosts, PORTS.clock, ids])
+  service(c, CreateWebhookEndpoint, [unitOfWork, PORTS.secretBox, PORTS.webhookSecrets, PORTS.webhookHosts, PORTS.clock, ids, AuditTrail])
   service(c, ListWebhookEndpoints, [repositories])
   service(c, GetWebhookEndpoint, [repositories])
-  service(c, UpdateWebhookEndpoint, [unitOfWork, PORTS.webhookHosts, PORTS.clock])
-  service(c, DeleteWebhookEndpoint, [unitOfWork])
+  service(c, UpdateWebhookEndpoint, [unitOfWork, PORTS.webhookHosts, PORTS.clock, AuditTrail])
+  service(c, DeleteWebhookEndpoint, [unitOfWork, AuditTrail])
   service(c, ListWebhookDeliveries, [repositories])
-  service(c, SendSms, [unitOfWork, Outbox, PORTS.clock, ids, PORTS.senderNumberRequired])
-  service(c, ReceiveSms, [unitOfWork, PORTS.smsWebhooks, PORTS.clock, ids, PORTS.logger, WebhookEvents])
-  service(c, RecordSmsStatus, [unitOfWork, PORTS.smsWebhooks, PORTS.clock, WebhookEvents])
-  service(c, SetOrganizationPhoneNumber, [unitOfWork])
+  service(c, SendSms, [unitOfWork, Outbox, PORTS.clock, ids, PORTS.senderNumberRequired, AuditTrail])
+  service(c, ReceiveSms, [unitOfWork, PORTS.smsWebhooks, PORTS.clock, ids, PORTS.logger, WebhookEvents, AuditTrail])
+  service(c, RecordSmsStatus, [unitOfWork, PORTS.smsWebhooks, PORTS.clock, WebhookEvents, AuditTrail])
+  service(c, SetOrganizationPhoneNumber, [unitOfWork, AuditTrail])
   service(c, InvitationMailer, [Outbox, secrets, PORTS.clock, ids, PORTS.publicBaseUrl])
-  service(c, InviteMember, [unitOfWork, InvitationMailer, PORTS.clock, ids])
-  service(c, ResendInvitation, [unitOfWork, InvitationMailer])
-  service(c, UpdateMember, [unitOfWork])
+  service(c, InviteMember, [unitOfWork, InvitationMailer, PORTS.clock, ids, AuditTrail])
+  service(c, ResendInvitation, [unitOfWork, InvitationMailer, AuditTrail])
+  service(c, UpdateMember, [unitOfWork, AuditTrail])
   service(c, ListMembers, [repositories])
-  service(c, AcceptInvite, [unitOfWork, passwords, secrets, TokenPairIssuer, PORTS.clock])
-  service(c, RequestPasswordReset, [unitOfWork, Outbox, secrets, PORTS.clock, ids, PORTS.publicBaseUrl])
-  service(c, ResetPassword, [unitOfWork, passwords, secrets, TokenPairIssuer, PORTS.clock])
+  service(c, AcceptInvite, [unitOfWork, passwords, secrets, TokenPairIssuer, PORTS.clock, AuditTrail])
+  service(c, RequestPasswordReset, [unitOfWork, Outbox, secrets, PORTS.clock, ids, PORTS.publicBaseUrl, AuditTrail])
+  service(c, ResetPassword, [unitOfWork, passwords, secrets, TokenPairIssuer, PORTS.clock, AuditTrail])
   service(c, GetProfile, [repositories])
-  service(c, UpdateProfile, [unitOfWork])
+  service(c, UpdateProfile, [unitOfWork, AuditTrail])
   service(c, GetOrganizationSettings, [repositories])
-  service(c, UpdateOrganizationSettings, [unitOfWork])
+  service(c, UpdateOrganizationSettings, [unitOfWork, AuditTrail])
   service(c, GetEmailSettings, [repositories])
-  service(c, UpdateEmailSettings, [unitOfWork, PORTS.secretBox, PORTS.clock, PORTS.emailHosts])
+  service(c, UpdateEmailSettings, [unitOfWork, PORTS.secretBox, PORTS.clock, PORTS.emailHosts, AuditTrail])
   service(c, SendTestEmail, [OrganizationMailer, PORTS.emailHosts])
-  service(c, CreateConstituent, [unitOfWork, ConstituentRegistry])
-  service(c, UpdateConstituent, [unitOfWork, DuplicateDetection, PORTS.clock])
-  service(c, SearchConstituents, [repositories])
-  service(c, GetConstituent, [repositories])
+  service(c, CreateConstituent, [unitOfWork, ConstituentRegistry, AuditTrail])
+  service(c, UpdateConstituent, [unitOfWork, DuplicateDetection, PORTS.clock, AuditTrail])
+  service(c, SearchConstituents, [repositories, AuditTrail])
+  service(c, GetConstituent, [repositories, AuditTrail])
   service(c, ListConstituentNeeds, [repositories])
   service(c, MergeConstituents, [unitOfWork, ConstituentMerger])
-  service(c, ListHouseholdMatches, [repositories])
-  service(c, ResolveHouseholdMatch, [unitOfWork, ConstituentMerger, PORTS.clock, WebhookEvents])
+  service(c, ListHouseholdMatches, [repositories, AuditTrail])
+  service(c, ResolveHouseholdMatch, [unitOfWork, ConstituentMerger, PORTS.clock, WebhookEvents, AuditTrail])
   return c
 }
 
@@ -314,6 +324,9 @@ export function useCasesOf(c: Container): UseCases {
       updateEmail: c.get(UpdateEmailSettings),
       testEmail: c.get(SendTestEmail),
     },
+    audit: {
+      list: c.get(ListAuditEvents),
+    },
     partners: {
       list: c.get(ListPartners),
       create: c.get(CreatePartner),
@@ -336,6 +349,7 @@ export function useCasesOf(c: Container): UseCases {
       setOrganizationPhoneNumber: c.get(SetOrganizationPhoneNumber),
       setMemberPassword: c.get(SetMemberPassword),
       dispatchOutbox: c.get(DispatchOutbox),
+      purgeAuditEvents: c.get(PurgeAuditEvents),
     },
   }
 }

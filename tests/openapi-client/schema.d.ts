@@ -260,6 +260,13 @@ export interface paths {
      */
     post: operations["postApiOrganizationsSettingsEmailTest"];
   };
+  "/api/audit-events": {
+    /**
+     * The organization's audit trail, newest first
+     * @description org_admin. Every write and every read of a constituent’s personal details, filtered by member, record, action and time. Paged (docs/audit.md).
+     */
+    get: operations["getApiAudit-events"];
+  };
   "/api/webhooks/twilio/sms": {
     /**
      * Inbound text (Twilio); STOP/START keywords change the opt-out
@@ -3949,6 +3956,8 @@ export interface operations {
             maxConcurrency?: string | number;
             tcrStatus?: string;
             phoneNumber?: string;
+            /** @description Days audit events are kept (docs/audit.md) */
+            auditRetentionDays: string | number;
           };
         };
       };
@@ -4000,6 +4009,8 @@ export interface operations {
           /** @description SMS messages in flight at once (default 5) */
           maxConcurrency?: number;
           tcrStatus?: string | null;
+          /** @description Days audit events are kept (default 2555) */
+          auditRetentionDays?: number;
         };
       };
     };
@@ -4016,6 +4027,8 @@ export interface operations {
             maxConcurrency?: string | number;
             tcrStatus?: string;
             phoneNumber?: string;
+            /** @description Days audit events are kept (docs/audit.md) */
+            auditRetentionDays: string | number;
           };
         };
       };
@@ -4348,6 +4361,97 @@ export interface operations {
       };
       /** @description RFC 9457 problem details (application/problem+json) */
       502: {
+        content: {
+          "application/json": {
+            type: string;
+            title: string;
+            status: string | number;
+            detail: string;
+            errors?: {
+                path: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+    };
+  };
+  /**
+   * The organization's audit trail, newest first
+   * @description org_admin. Every write and every read of a constituent’s personal details, filtered by member, record, action and time. Paged (docs/audit.md).
+   */
+  "getApiAudit-events": {
+    parameters: {
+      query?: {
+        memberId?: string;
+        recordType?: "organization" | "member" | "partner" | "need" | "constituent" | "household_match" | "email_settings" | "interaction";
+        recordId?: string;
+        action?: "create" | "update" | "read" | "merge" | "resolve" | "add_note" | "send_sms" | "receive_sms" | "sms_status" | "invite" | "accept_invite" | "set_password" | "request_password_reset" | "reset_password" | "login" | "logout";
+        since?: string;
+        until?: string;
+        page?: string | number;
+        limit?: string | number;
+      };
+    };
+    responses: {
+      /** @description Response for status 200 */
+      200: {
+        content: {
+          "application/json": ({
+              /** Format: uuid */
+              id: string;
+              /**
+               * Format: uuid
+               * @description Who did it; absent when nobody logged in did (public intake, a provider, an operator)
+               */
+              memberId?: string;
+              /** @enum {string} */
+              action: "create" | "update" | "read" | "merge" | "resolve" | "add_note" | "send_sms" | "receive_sms" | "sms_status" | "invite" | "accept_invite" | "set_password" | "request_password_reset" | "reset_password" | "login" | "logout";
+              /** @enum {string} */
+              recordType: "organization" | "member" | "partner" | "need" | "constituent" | "household_match" | "email_settings" | "interaction";
+              /** Format: uuid */
+              recordId: string;
+              /** Format: date-time */
+              at: string;
+              /** @description The request's X-Request-Id */
+              requestId?: string;
+              /** @description Names of the fields changed or read, never their values */
+              fields?: string[];
+            })[];
+        };
+      };
+      /** @description RFC 9457 problem details (application/problem+json) */
+      400: {
+        content: {
+          "application/json": {
+            type: string;
+            title: string;
+            status: string | number;
+            detail: string;
+            errors?: {
+                path: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description RFC 9457 problem details (application/problem+json) */
+      401: {
+        content: {
+          "application/json": {
+            type: string;
+            title: string;
+            status: string | number;
+            detail: string;
+            errors?: {
+                path: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description RFC 9457 problem details (application/problem+json) */
+      403: {
         content: {
           "application/json": {
             type: string;

@@ -14,6 +14,7 @@ const TAGS = [
   { name: 'Constituents', description: 'The people served, their households and possible duplicates (docs/constituents.md)' },
   { name: 'Members', description: 'Staff accounts, invitations and the own profile (docs/api.md "Members and invitations")' },
   { name: 'Organization', description: 'Organization and email settings (docs/api.md "Organization settings")' },
+  { name: 'Audit', description: 'Who did what, and who read whose personal details (docs/audit.md)' },
   { name: 'Webhooks', description: 'Callbacks of the SMS provider, checked by signature (docs/api.md "SMS")' },
   { name: 'Webhook endpoints', description: "The organization's receivers of signed events, and their deliveries (docs/events.md)" },
   { name: 'Health', description: 'Liveness and readiness for load balancers and orchestrators' },

@@ -6,6 +6,7 @@ import type { Logger } from '../../application/ports/logger'
 import type { Persistence } from '../../application/ports/persistence'
 import type { UseCases } from '../../application/use-cases'
 import { apiDocs } from './api-docs'
+import { auditRoutes } from './audit.routes'
 import { authRoutes } from './auth.routes'
 import { passwordPages } from './pages/password-pages'
 import { authentication } from './authentication'
@@ -99,6 +100,7 @@ export function createHttpApp(deps: HttpDependencies) {
     .use(constituentsRoutes(deps.useCases.constituents, auth))
     .use(membersRoutes(deps.useCases.members, auth))
     .use(organizationsRoutes(deps.useCases.organizations, auth))
+    .use(auditRoutes(deps.useCases.audit, auth))
     .use(webhooksRoutes(deps.useCases.sms, deps.publicBaseUrl))
     .use(webhookEndpointsRoutes(deps.useCases.webhooks, auth))
 }

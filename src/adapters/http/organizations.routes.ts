@@ -4,6 +4,7 @@ import { type MaskedEmailSettings } from '../../application/organizations/email-
 import { EMAIL_PROVIDERS } from '../../domain/messaging/email'
 import { API_KEY } from '../../domain/messaging/email'
 import { DEFAULT_MAX_CONCURRENCY, MAX_CONCURRENCY, SHORT_CODE, SLUG, TCR_STATUS } from '../../domain/organizations/organization'
+import { AUDIT_RETENTION_DAYS, DEFAULT_AUDIT_RETENTION_DAYS } from '../../domain/audit/audit-event'
 import { EMAIL, NAME } from '../../domain/shared/fields'
 import type { AuthenticationPlugin } from './authentication'
 import { Body, BodyInteger, DateTime, OneOf, problems, Uuid } from './common.schemas'
@@ -17,6 +18,7 @@ const SettingsSchema = t.Object({
   maxConcurrency: t.Optional(t.Integer()),
   tcrStatus: t.Optional(t.String()),
   phoneNumber: t.Optional(t.String()),
+  auditRetentionDays: t.Integer({ ...AUDIT_RETENTION_DAYS, description: 'Days audit events are kept (docs/audit.md)' }),
 })
 
 const UpdateSettingsBody = Body({
@@ -25,6 +27,7 @@ const UpdateSettingsBody = Body({
   shortCode: t.Optional(t.Union([t.String({ ...SHORT_CODE, description: '4 to 6 uppercase letters' }), t.Null()])),
   maxConcurrency: t.Optional(BodyInteger({ ...MAX_CONCURRENCY, description: `SMS messages in flight at once (default ${DEFAULT_MAX_CONCURRENCY})` })),
   tcrStatus: t.Optional(t.Union([t.String(TCR_STATUS), t.Null()])),
+  auditRetentionDays: t.Optional(BodyInteger({ ...AUDIT_RETENTION_DAYS, description: `Days audit events are kept (default ${DEFAULT_AUDIT_RETENTION_DAYS})` })),
 })
 
 const emailFields = {

@@ -1,3 +1,4 @@
+import { changedFields } from '../../domain/audit/audit-event'
 import type { Actor } from '../../domain/auth/actor'
 import { isAllowed } from '../../domain/auth/permissions'
 import { hiddenContactFields } from '../../domain/constituents/redaction'
@@ -11,6 +12,7 @@ import type { UnitOfWork } from '../ports/unit-of-work'
 import { findVisibleNeed } from './find-need'
 import { checkNeedReferences } from './need-references'
 import type { WebhookEvents } from '../webhooks/webhook-events'
+import type { AuditTrail } from '../audit/audit-trail'
 
 // docs/api.md "Needs"
 /** A partial update: a field left out is unchanged; `customFields` replaces the whole object; `assignedTo: null` unassigns. */
@@ -25,6 +27,7 @@ export class UpdateNeed {
     private readonly clock: Clock,
     private readonly ids: IdGenerator,
     private readonly events: WebhookEvents,
+    private readonly audit: AuditTrail,
   ) {}
 
   async execute(actor: Actor, idOrReference: string, input: UpdateNeedInput): Promise<Need> {
@@ -62,6 +65,7 @@ export class UpdateNeed {
       const now = this.clock.now()
       after.updatedAt = now
       await r.needs.update(after)
+      await this.audit.record(r, actor, { action: 'update', recordType: 'need', recordId: after.id, fields: changedFields(before, after) })
       await r.needs.appendChanges(
         changes.map((change) => ({
           ...change,

@@ -1,3 +1,4 @@
+import { changedFields } from '../../domain/audit/audit-event'
 import type { Actor } from '../../domain/auth/actor'
 import { InvalidError, NotFoundError } from '../../domain/errors'
 import { emailSettingsErrors, lastFour, type EmailProviderSettings, type StoredEmailSettings } from '../../domain/messaging/email'
@@ -8,6 +9,7 @@ import type { Clock } from '../ports/clock'
 import type { Repositories } from '../ports/repositories'
 import type { SecretBox } from '../ports/secret-box'
 import type { UnitOfWork } from '../ports/unit-of-work'
+import type { AuditTrail } from '../audit/audit-trail'
 
 // docs/api.md: the key is sealed at rest and never answered or logged
 export interface MaskedEmailSettings {
@@ -47,6 +49,7 @@ export class UpdateEmailSettings {
     private readonly secrets: SecretBox,
     private readonly clock: Clock,
     private readonly hosts: EmailHostPolicy,
+    private readonly audit: AuditTrail,
   ) {}
 
   async execute(actor: Actor, input: EmailProviderSettings): Promise<MaskedEmailSettings> {
@@ -61,7 +64,13 @@ export class UpdateEmailSettings {
       ...(input.fromName ? { fromName: input.fromName } : {}),
       updatedAt: this.clock.now(),
     }
-    await this.unitOfWork.run((r) => r.emailSettings.save(stored))
+    await this.unitOfWork.run(async (r) => {
+      const before = await r.emailSettings.find(actor.organizationId)
+      await r.emailSettings.save(stored)
+      // The sealed key differs on every save (a fresh nonce): the key counts as changed when its last four do or it was new.
+      const fields = changedFields(before ?? {}, stored, ['updatedAt', 'sealedApiKey', 'organizationId'])
+      await this.audit.record(r, actor, { action: before ? 'update' : 'create', recordType: 'email_settings', recordId: actor.organizationId, fields })
+    })
     return masked(stored)
   }
 }

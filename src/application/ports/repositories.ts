@@ -1,3 +1,4 @@
+import type { AuditEvent, AuditFilter } from '../../domain/audit/audit-event'
 import type { Constituent, Household } from '../../domain/constituents/constituent'
 import type { HouseholdMatch, MatchStatus } from '../../domain/constituents/household-match'
 import type { MatchKeys } from '../../domain/constituents/matching'
@@ -46,6 +47,8 @@ export interface OrganizationRepository {
   lockForUpdate(id: string): Promise<void>
   /** Takes the organization's next need number (starting at FIRST_REFERENCE_NUMBER); safe under concurrency. */
   takeNextNeedNumber(organizationId: string): Promise<number>
+  /** Every organization with the retention it chose (absent: the default), for the audit purge. */
+  auditRetentions(): Promise<Array<{ organizationId: string; auditRetentionDays?: number }>>
 }
 
 export interface PartnerRepository {
@@ -261,6 +264,22 @@ export interface LoginAttemptRepository {
   clear(email: string, clientAddress: string): Promise<void>
 }
 
+/**
+ * The audit trail is append-only: nothing updates an event, and the only deletion is the retention purge.
+ * Events are written in the transaction of what they record, so a rollback takes them back too.
+ */
+export interface AuditEventRepository {
+  /** Appends the events in one statement. */
+  append(events: readonly AuditEvent[]): Promise<void>
+  /** The organization's events matching `filter`, newest `at` first, `id` as tie-break. */
+  list(organizationId: string, filter: AuditFilter, page: PageRequest): Promise<Page<AuditEvent>>
+  /**
+   * Deletes up to `limit` of the organization's events older than `before` (retention), so one transaction
+   * never holds the database long; answers how many went.
+   */
+  purge(organizationId: string, before: Date, limit: number): Promise<number>
+}
+
 export interface Repositories {
   organizations: OrganizationRepository
   partners: PartnerRepository
@@ -276,4 +295,5 @@ export interface Repositories {
   outbox: OutboxRepository
   smsOptOuts: SmsOptOutRepository
   webhookEndpoints: WebhookEndpointRepository
+  auditEvents: AuditEventRepository
 }

@@ -5,6 +5,7 @@ import type { SmsWebhookVerifier } from '../ports/sms'
 import type { UnitOfWork } from '../ports/unit-of-work'
 import type { WebhookRequest } from './receive-sms'
 import type { WebhookEvents } from '../webhooks/webhook-events'
+import type { AuditTrail } from '../audit/audit-trail'
 
 /** docs/api.md "SMS": the provider's status callbacks move an sms interaction to delivered or failed. */
 export class RecordSmsStatus {
@@ -13,6 +14,7 @@ export class RecordSmsStatus {
     private readonly verifier: SmsWebhookVerifier,
     private readonly clock: Clock,
     private readonly events: WebhookEvents,
+    private readonly audit: AuditTrail,
   ) {}
 
   async execute(request: WebhookRequest): Promise<void> {
@@ -27,6 +29,7 @@ export class RecordSmsStatus {
       if (interaction.direction === 'outbound' && advancesDelivery(interaction.deliveryStatus, status)) {
         await r.interactions.setDelivery(interaction.organizationId, interaction.id, status, sid)
         await this.events.emit(r, interaction.organizationId, 'sms.status', { interactionId: interaction.id, status })
+        await this.audit.record(r, { organizationId: interaction.organizationId }, { action: 'sms_status', recordType: 'interaction', recordId: interaction.id, fields: ['deliveryStatus'] })
       }
     })
   }

@@ -14,6 +14,7 @@ import type { Repositories } from '../ports/repositories'
 import type { SecretBox } from '../ports/secret-box'
 import type { UnitOfWork } from '../ports/unit-of-work'
 import type { WebhookHostPolicy, WebhookSecrets } from '../ports/webhooks'
+import type { AuditTrail } from '../audit/audit-trail'
 
 // docs/events.md: the secret is sealed at rest, answered once (on creation), never logged
 export type WebhookEndpointView = Omit<WebhookEndpoint, 'sealedSecret' | 'organizationId'>
@@ -32,6 +33,7 @@ export class CreateWebhookEndpoint {
     private readonly hosts: WebhookHostPolicy,
     private readonly clock: Clock,
     private readonly ids: IdGenerator,
+    private readonly audit: AuditTrail,
   ) {}
 
   async execute(actor: Actor, input: CreateWebhookEndpointInput): Promise<WebhookEndpointView & { secret: string }> {
@@ -57,6 +59,7 @@ export class CreateWebhookEndpoint {
         throw new ConflictError(`An organization has at most ${MAX_WEBHOOK_ENDPOINTS} webhook endpoints`)
       }
       await r.webhookEndpoints.insert(endpoint)
+      await this.audit.record(r, actor, { action: 'create', recordType: 'webhook_endpoint', recordId: endpoint.id })
     })
     return { ...endpointView(endpoint), secret }
   }
@@ -91,6 +94,7 @@ export class UpdateWebhookEndpoint {
     private readonly unitOfWork: UnitOfWork,
     private readonly hosts: WebhookHostPolicy,
     private readonly clock: Clock,
+    private readonly audit: AuditTrail,
   ) {}
 
   async execute(actor: Actor, id: string, input: UpdateWebhookEndpointInput): Promise<WebhookEndpointView> {
@@ -110,6 +114,8 @@ export class UpdateWebhookEndpoint {
         updatedAt: this.clock.now(),
       }
       await r.webhookEndpoints.update(after)
+      const fields = (['url', 'events', 'enabled'] as const).filter((field) => input[field] !== undefined)
+      await this.audit.record(r, actor, { action: 'update', recordType: 'webhook_endpoint', recordId: id, fields })
       return endpointView(after)
     })
   }
@@ -117,11 +123,16 @@ export class UpdateWebhookEndpoint {
 
 /** Deliveries still waiting for it are failed by the worker ("the endpoint was deleted"), never sent. */
 export class DeleteWebhookEndpoint {
-  constructor(private readonly unitOfWork: UnitOfWork) {}
+  constructor(
+    private readonly unitOfWork: UnitOfWork,
+    private readonly audit: AuditTrail,
+  ) {}
 
   async execute(actor: Actor, id: string): Promise<void> {
     authorize(actor, 'webhooks:manage')
-    const deleted = await this.unitOfWork.run((r) => r.webhookEndpoints.delete(actor.organizationId, id))
-    if (!deleted) throw new NotFoundError('Webhook endpoint')
+    await this.unitOfWork.run(async (r) => {
+      if (!(await r.webhookEndpoints.delete(actor.organizationId, id))) throw new NotFoundError('Webhook endpoint')
+      await this.audit.record(r, actor, { action: 'delete', recordType: 'webhook_endpoint', recordId: id })
+    })
   }
 }

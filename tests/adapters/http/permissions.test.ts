@@ -205,6 +205,7 @@ const ROUTES: RouteCase[] = [
   { route: 'PUT /api/webhook-endpoints/{id}', rule: ORG_ADMIN, success: 200, call: async () => ({ method: 'PUT', path: `/api/webhook-endpoints/${await theEndpoint()}`, body: { enabled: true } }) },
   { route: 'DELETE /api/webhook-endpoints/{id}', rule: ORG_ADMIN, success: 204, call: async () => ({ method: 'DELETE', path: `/api/webhook-endpoints/${await anEndpoint()}` }) },
   { route: 'GET /api/webhook-endpoints/{id}/deliveries', rule: ORG_ADMIN, success: 200, call: async () => ({ method: 'GET', path: `/api/webhook-endpoints/${await theEndpoint()}/deliveries` }) },
+  { route: 'GET /api/audit-events', rule: ORG_ADMIN, success: 200, call: get('/api/audit-events') },
   { route: 'POST /api/auth/logout', rule: EVERY_ROLE, success: 204, call: async () => ({ method: 'POST', path: '/api/auth/logout', body: { refreshToken: 'not-a-session-of-anyone' } }) },
 ]
 

@@ -7,6 +7,7 @@ import type { Interaction } from '../../../src/domain/needs/interaction'
 import { FIRST_REFERENCE_NUMBER, type Need, type NeedChange } from '../../../src/domain/needs/need'
 import type { Organization } from '../../../src/domain/organizations/organization'
 import { aMember, aNeed, anOrganization, aPartner } from '../../support/builders'
+import { describeAuditContract } from './audit-contract'
 import { describeConstituentContract } from './constituent-contract'
 import { aConstituent, aHousehold, ascendingIds, byId, ids, minute, presentKeys } from './contract-support'
 import { describeMembersSettingsOutboxContract } from './members-settings-outbox-contract'
@@ -762,6 +763,7 @@ export function describeRepositories(name: string, make: () => Promise<Repositor
     describeSmsContract({ read, write, anOrganizationWithPartner, insertNeeds })
 
     describeWebhookContract({ read, write, anOrganizationWithPartner })
+    describeAuditContract({ read, write, anOrganizationWithPartner })
 
     describe('refresh tokens', () => {
       async function aMemberWithOrganization() {

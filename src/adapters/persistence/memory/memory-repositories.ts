@@ -1,3 +1,4 @@
+import { MemoryAuditEventRepository } from './memory-audit-event-repository'
 import type { Repositories } from '../../../application/ports/repositories'
 import type { MemoryStore } from './memory-store'
 import { MemoryConstituentRepository } from './memory-constituent-repository'
@@ -32,5 +33,6 @@ export function memoryRepositories(store: MemoryStore): Repositories {
     outbox: new MemoryOutboxRepository(store),
     smsOptOuts: new MemorySmsOptOutRepository(store),
     webhookEndpoints: new MemoryWebhookEndpointRepository(store),
+    auditEvents: new MemoryAuditEventRepository(store),
   }
 }

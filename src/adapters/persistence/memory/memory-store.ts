@@ -1,4 +1,5 @@
 import type { RefreshTokenRecord } from '../../../application/ports/repositories'
+import type { AuditEvent } from '../../../domain/audit/audit-event'
 import type { Constituent, Household } from '../../../domain/constituents/constituent'
 import type { HouseholdMatch } from '../../../domain/constituents/household-match'
 import type { Invitation } from '../../../domain/members/invitation'
@@ -33,6 +34,7 @@ export interface MemoryTables {
   /** Provider message id → a delivery status that came before the send was recorded. */
   earlySmsStatuses: Map<string, { status: DeliveryStatus; at: Date }>
   webhookEndpoints: Map<string, WebhookEndpoint>
+  auditEvents: AuditEvent[]
 }
 
 export function emptyTables(): MemoryTables {
@@ -54,6 +56,7 @@ export function emptyTables(): MemoryTables {
     smsOptOuts: new Map(),
     earlySmsStatuses: new Map(),
     webhookEndpoints: new Map(),
+    auditEvents: [],
   }
 }
 

@@ -1,3 +1,4 @@
+import { SqlAuditEventRepository } from './sql-audit-event-repository'
 import type { Repositories } from '../../../application/ports/repositories'
 import { PreparedStatements } from './prepared-statements'
 import type { SqlDialect } from './sql-dialect'
@@ -40,5 +41,6 @@ export function sqlRepositories(db: SqlDb, dialect: SqlDialect, statements = new
     outbox: new SqlOutboxRepository(db, dialect, statements),
     smsOptOuts: new SqlSmsOptOutRepository(db, dialect, statements),
     webhookEndpoints: new SqlWebhookEndpointRepository(db, dialect, statements),
+    auditEvents: new SqlAuditEventRepository(db, dialect, statements),
   }
 }

@@ -11,6 +11,7 @@ import m6 from './0006_login_failures_by_address.sql' with { type: 'text' }
 import m7 from './0007_need_counts.sql' with { type: 'text' }
 import m8 from './0008_password_reset.sql' with { type: 'text' }
 import m9 from './0009_webhooks.sql' with { type: 'text' }
+import m10 from './0010_audit_events.sql' with { type: 'text' }
 
 export const SQLITE_MIGRATIONS = bundledMigrations(journal, {
   '0000_init': m0,
@@ -23,4 +24,5 @@ export const SQLITE_MIGRATIONS = bundledMigrations(journal, {
   '0007_need_counts': m7,
   '0008_password_reset': m8,
   '0009_webhooks': m9,
+  '0010_audit_events': m10,
 })
