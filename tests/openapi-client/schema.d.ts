@@ -330,14 +330,13 @@ export interface operations {
       503: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/unavailable";
+            /** @constant */
+            title: "Service unavailable";
+            /** @constant */
+            status: 503;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -370,8 +369,11 @@ export interface operations {
             refreshToken: string;
             /** @constant */
             tokenType: "Bearer";
-            /** @description Seconds until the access token expires */
-            expiresIn: string | number;
+            /**
+             * Format: int32
+             * @description Seconds until the access token expires
+             */
+            expiresIn: number;
           };
         };
       };
@@ -383,9 +385,12 @@ export interface operations {
         };
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/invalid";
+            /** @constant */
+            title: "Bad request";
+            /** @constant */
+            status: 400;
             detail: string;
             errors?: {
                 path: string;
@@ -402,14 +407,13 @@ export interface operations {
         };
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/unauthorized";
+            /** @constant */
+            title: "Unauthorized";
+            /** @constant */
+            status: 401;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -421,14 +425,13 @@ export interface operations {
         };
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/payload-too-large";
+            /** @constant */
+            title: "Payload too large";
+            /** @constant */
+            status: 413;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -441,14 +444,13 @@ export interface operations {
         };
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/too-many-requests";
+            /** @constant */
+            title: "Too many requests";
+            /** @constant */
+            status: 429;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -479,8 +481,11 @@ export interface operations {
             refreshToken: string;
             /** @constant */
             tokenType: "Bearer";
-            /** @description Seconds until the access token expires */
-            expiresIn: string | number;
+            /**
+             * Format: int32
+             * @description Seconds until the access token expires
+             */
+            expiresIn: number;
           };
         };
       };
@@ -492,9 +497,12 @@ export interface operations {
         };
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/invalid";
+            /** @constant */
+            title: "Bad request";
+            /** @constant */
+            status: 400;
             detail: string;
             errors?: {
                 path: string;
@@ -511,14 +519,13 @@ export interface operations {
         };
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/unauthorized";
+            /** @constant */
+            title: "Unauthorized";
+            /** @constant */
+            status: 401;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -530,14 +537,13 @@ export interface operations {
         };
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/payload-too-large";
+            /** @constant */
+            title: "Payload too large";
+            /** @constant */
+            status: 413;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -550,14 +556,13 @@ export interface operations {
         };
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/too-many-requests";
+            /** @constant */
+            title: "Too many requests";
+            /** @constant */
+            status: 429;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -590,8 +595,11 @@ export interface operations {
             refreshToken: string;
             /** @constant */
             tokenType: "Bearer";
-            /** @description Seconds until the access token expires */
-            expiresIn: string | number;
+            /**
+             * Format: int32
+             * @description Seconds until the access token expires
+             */
+            expiresIn: number;
           };
         };
       };
@@ -603,9 +611,12 @@ export interface operations {
         };
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/invalid";
+            /** @constant */
+            title: "Bad request";
+            /** @constant */
+            status: 400;
             detail: string;
             errors?: {
                 path: string;
@@ -622,14 +633,13 @@ export interface operations {
         };
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/payload-too-large";
+            /** @constant */
+            title: "Payload too large";
+            /** @constant */
+            status: 413;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -642,14 +652,13 @@ export interface operations {
         };
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/too-many-requests";
+            /** @constant */
+            title: "Too many requests";
+            /** @constant */
+            status: 429;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -691,9 +700,12 @@ export interface operations {
         };
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/invalid";
+            /** @constant */
+            title: "Bad request";
+            /** @constant */
+            status: 400;
             detail: string;
             errors?: {
                 path: string;
@@ -710,14 +722,13 @@ export interface operations {
         };
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/payload-too-large";
+            /** @constant */
+            title: "Payload too large";
+            /** @constant */
+            status: 413;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -730,14 +741,13 @@ export interface operations {
         };
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/too-many-requests";
+            /** @constant */
+            title: "Too many requests";
+            /** @constant */
+            status: 429;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -770,8 +780,11 @@ export interface operations {
             refreshToken: string;
             /** @constant */
             tokenType: "Bearer";
-            /** @description Seconds until the access token expires */
-            expiresIn: string | number;
+            /**
+             * Format: int32
+             * @description Seconds until the access token expires
+             */
+            expiresIn: number;
           };
         };
       };
@@ -783,9 +796,12 @@ export interface operations {
         };
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/invalid";
+            /** @constant */
+            title: "Bad request";
+            /** @constant */
+            status: 400;
             detail: string;
             errors?: {
                 path: string;
@@ -802,14 +818,13 @@ export interface operations {
         };
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/payload-too-large";
+            /** @constant */
+            title: "Payload too large";
+            /** @constant */
+            status: 413;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -822,14 +837,13 @@ export interface operations {
         };
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/too-many-requests";
+            /** @constant */
+            title: "Too many requests";
+            /** @constant */
+            status: 429;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -856,9 +870,12 @@ export interface operations {
       400: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/invalid";
+            /** @constant */
+            title: "Bad request";
+            /** @constant */
+            status: 400;
             detail: string;
             errors?: {
                 path: string;
@@ -871,14 +888,13 @@ export interface operations {
       401: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/unauthorized";
+            /** @constant */
+            title: "Unauthorized";
+            /** @constant */
+            status: 401;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -886,14 +902,13 @@ export interface operations {
       413: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/payload-too-large";
+            /** @constant */
+            title: "Payload too large";
+            /** @constant */
+            status: 413;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -979,9 +994,12 @@ export interface operations {
         };
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/invalid";
+            /** @constant */
+            title: "Bad request";
+            /** @constant */
+            status: 400;
             detail: string;
             errors?: {
                 path: string;
@@ -998,14 +1016,13 @@ export interface operations {
         };
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/payload-too-large";
+            /** @constant */
+            title: "Payload too large";
+            /** @constant */
+            status: 413;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -1018,14 +1035,13 @@ export interface operations {
         };
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/too-many-requests";
+            /** @constant */
+            title: "Too many requests";
+            /** @constant */
+            status: 429;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -1090,9 +1106,12 @@ export interface operations {
       400: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/invalid";
+            /** @constant */
+            title: "Bad request";
+            /** @constant */
+            status: 400;
             detail: string;
             errors?: {
                 path: string;
@@ -1105,14 +1124,13 @@ export interface operations {
       401: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/unauthorized";
+            /** @constant */
+            title: "Unauthorized";
+            /** @constant */
+            status: 401;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -1120,14 +1138,13 @@ export interface operations {
       403: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/forbidden";
+            /** @constant */
+            title: "Forbidden";
+            /** @constant */
+            status: 403;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -1211,9 +1228,12 @@ export interface operations {
       400: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/invalid";
+            /** @constant */
+            title: "Bad request";
+            /** @constant */
+            status: 400;
             detail: string;
             errors?: {
                 path: string;
@@ -1226,14 +1246,13 @@ export interface operations {
       401: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/unauthorized";
+            /** @constant */
+            title: "Unauthorized";
+            /** @constant */
+            status: 401;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -1241,14 +1260,13 @@ export interface operations {
       403: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/forbidden";
+            /** @constant */
+            title: "Forbidden";
+            /** @constant */
+            status: 403;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -1256,14 +1274,13 @@ export interface operations {
       413: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/payload-too-large";
+            /** @constant */
+            title: "Payload too large";
+            /** @constant */
+            status: 413;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -1323,9 +1340,12 @@ export interface operations {
       400: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/invalid";
+            /** @constant */
+            title: "Bad request";
+            /** @constant */
+            status: 400;
             detail: string;
             errors?: {
                 path: string;
@@ -1338,14 +1358,13 @@ export interface operations {
       401: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/unauthorized";
+            /** @constant */
+            title: "Unauthorized";
+            /** @constant */
+            status: 401;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -1353,14 +1372,13 @@ export interface operations {
       403: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/forbidden";
+            /** @constant */
+            title: "Forbidden";
+            /** @constant */
+            status: 403;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -1368,14 +1386,13 @@ export interface operations {
       404: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/not-found";
+            /** @constant */
+            title: "Not found";
+            /** @constant */
+            status: 404;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -1455,9 +1472,12 @@ export interface operations {
       400: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/invalid";
+            /** @constant */
+            title: "Bad request";
+            /** @constant */
+            status: 400;
             detail: string;
             errors?: {
                 path: string;
@@ -1470,14 +1490,13 @@ export interface operations {
       401: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/unauthorized";
+            /** @constant */
+            title: "Unauthorized";
+            /** @constant */
+            status: 401;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -1485,14 +1504,13 @@ export interface operations {
       403: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/forbidden";
+            /** @constant */
+            title: "Forbidden";
+            /** @constant */
+            status: 403;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -1500,14 +1518,13 @@ export interface operations {
       404: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/not-found";
+            /** @constant */
+            title: "Not found";
+            /** @constant */
+            status: 404;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -1515,14 +1532,13 @@ export interface operations {
       409: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/conflict";
+            /** @constant */
+            title: "Conflict";
+            /** @constant */
+            status: 409;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -1530,14 +1546,13 @@ export interface operations {
       413: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/payload-too-large";
+            /** @constant */
+            title: "Payload too large";
+            /** @constant */
+            status: 413;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -1590,9 +1605,12 @@ export interface operations {
       400: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/invalid";
+            /** @constant */
+            title: "Bad request";
+            /** @constant */
+            status: 400;
             detail: string;
             errors?: {
                 path: string;
@@ -1605,14 +1623,13 @@ export interface operations {
       401: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/unauthorized";
+            /** @constant */
+            title: "Unauthorized";
+            /** @constant */
+            status: 401;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -1620,14 +1637,13 @@ export interface operations {
       403: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/forbidden";
+            /** @constant */
+            title: "Forbidden";
+            /** @constant */
+            status: 403;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -1635,14 +1651,13 @@ export interface operations {
       404: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/not-found";
+            /** @constant */
+            title: "Not found";
+            /** @constant */
+            status: 404;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -1650,14 +1665,13 @@ export interface operations {
       413: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/payload-too-large";
+            /** @constant */
+            title: "Payload too large";
+            /** @constant */
+            status: 413;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -1695,9 +1709,12 @@ export interface operations {
       400: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/invalid";
+            /** @constant */
+            title: "Bad request";
+            /** @constant */
+            status: 400;
             detail: string;
             errors?: {
                 path: string;
@@ -1710,14 +1727,13 @@ export interface operations {
       401: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/unauthorized";
+            /** @constant */
+            title: "Unauthorized";
+            /** @constant */
+            status: 401;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -1725,14 +1741,13 @@ export interface operations {
       403: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/forbidden";
+            /** @constant */
+            title: "Forbidden";
+            /** @constant */
+            status: 403;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -1740,14 +1755,13 @@ export interface operations {
       404: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/not-found";
+            /** @constant */
+            title: "Not found";
+            /** @constant */
+            status: 404;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -1755,14 +1769,13 @@ export interface operations {
       413: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/payload-too-large";
+            /** @constant */
+            title: "Payload too large";
+            /** @constant */
+            status: 413;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -1808,9 +1821,12 @@ export interface operations {
       400: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/invalid";
+            /** @constant */
+            title: "Bad request";
+            /** @constant */
+            status: 400;
             detail: string;
             errors?: {
                 path: string;
@@ -1823,14 +1839,13 @@ export interface operations {
       401: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/unauthorized";
+            /** @constant */
+            title: "Unauthorized";
+            /** @constant */
+            status: 401;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -1838,14 +1853,13 @@ export interface operations {
       403: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/forbidden";
+            /** @constant */
+            title: "Forbidden";
+            /** @constant */
+            status: 403;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -1853,14 +1867,13 @@ export interface operations {
       404: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/not-found";
+            /** @constant */
+            title: "Not found";
+            /** @constant */
+            status: 404;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -1904,9 +1917,12 @@ export interface operations {
       400: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/invalid";
+            /** @constant */
+            title: "Bad request";
+            /** @constant */
+            status: 400;
             detail: string;
             errors?: {
                 path: string;
@@ -1919,14 +1935,13 @@ export interface operations {
       401: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/unauthorized";
+            /** @constant */
+            title: "Unauthorized";
+            /** @constant */
+            status: 401;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -1934,14 +1949,13 @@ export interface operations {
       403: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/forbidden";
+            /** @constant */
+            title: "Forbidden";
+            /** @constant */
+            status: 403;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -1949,14 +1963,13 @@ export interface operations {
       404: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/not-found";
+            /** @constant */
+            title: "Not found";
+            /** @constant */
+            status: 404;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -1977,13 +1990,17 @@ export interface operations {
       /** @description Response for status 200 */
       200: {
         content: {
-          "application/json": ({
+          "application/json": {
               /** Format: uuid */
               id: string;
               /** Format: uuid */
               organizationId: string;
               name: string;
-              slaHours: string | number;
+              /**
+               * Format: int32
+               * @description SLA turnaround in hours
+               */
+              slaHours: number;
               isArchived: boolean;
               isDefault: boolean;
               description?: string;
@@ -1992,16 +2009,19 @@ export interface operations {
               publicCategoryName?: string;
               /** Format: date-time */
               createdAt: string;
-            })[];
+            }[];
         };
       };
       /** @description RFC 9457 problem details (application/problem+json) */
       400: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/invalid";
+            /** @constant */
+            title: "Bad request";
+            /** @constant */
+            status: 400;
             detail: string;
             errors?: {
                 path: string;
@@ -2014,14 +2034,13 @@ export interface operations {
       401: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/unauthorized";
+            /** @constant */
+            title: "Unauthorized";
+            /** @constant */
+            status: 401;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -2036,7 +2055,10 @@ export interface operations {
       content: {
         "application/json": {
           name: string;
-          /** @description SLA turnaround in hours */
+          /**
+           * Format: int32
+           * @description SLA turnaround in hours
+           */
           slaHours: number;
           description?: string;
           /** @description Words that route public intake here */
@@ -2058,7 +2080,11 @@ export interface operations {
             /** Format: uuid */
             organizationId: string;
             name: string;
-            slaHours: string | number;
+            /**
+             * Format: int32
+             * @description SLA turnaround in hours
+             */
+            slaHours: number;
             isArchived: boolean;
             isDefault: boolean;
             description?: string;
@@ -2074,9 +2100,12 @@ export interface operations {
       400: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/invalid";
+            /** @constant */
+            title: "Bad request";
+            /** @constant */
+            status: 400;
             detail: string;
             errors?: {
                 path: string;
@@ -2089,14 +2118,13 @@ export interface operations {
       401: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/unauthorized";
+            /** @constant */
+            title: "Unauthorized";
+            /** @constant */
+            status: 401;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -2104,14 +2132,13 @@ export interface operations {
       403: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/forbidden";
+            /** @constant */
+            title: "Forbidden";
+            /** @constant */
+            status: 403;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -2119,14 +2146,13 @@ export interface operations {
       413: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/payload-too-large";
+            /** @constant */
+            title: "Payload too large";
+            /** @constant */
+            status: 413;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -2146,7 +2172,10 @@ export interface operations {
       content: {
         "application/json": {
           name?: string;
-          /** @description SLA turnaround in hours */
+          /**
+           * Format: int32
+           * @description SLA turnaround in hours
+           */
           slaHours?: number;
           isArchived?: boolean;
           description?: string;
@@ -2169,7 +2198,11 @@ export interface operations {
             /** Format: uuid */
             organizationId: string;
             name: string;
-            slaHours: string | number;
+            /**
+             * Format: int32
+             * @description SLA turnaround in hours
+             */
+            slaHours: number;
             isArchived: boolean;
             isDefault: boolean;
             description?: string;
@@ -2185,9 +2218,12 @@ export interface operations {
       400: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/invalid";
+            /** @constant */
+            title: "Bad request";
+            /** @constant */
+            status: 400;
             detail: string;
             errors?: {
                 path: string;
@@ -2200,14 +2236,13 @@ export interface operations {
       401: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/unauthorized";
+            /** @constant */
+            title: "Unauthorized";
+            /** @constant */
+            status: 401;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -2215,14 +2250,13 @@ export interface operations {
       403: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/forbidden";
+            /** @constant */
+            title: "Forbidden";
+            /** @constant */
+            status: 403;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -2230,14 +2264,13 @@ export interface operations {
       404: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/not-found";
+            /** @constant */
+            title: "Not found";
+            /** @constant */
+            status: 404;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -2245,14 +2278,13 @@ export interface operations {
       409: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/conflict";
+            /** @constant */
+            title: "Conflict";
+            /** @constant */
+            status: 409;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -2260,14 +2292,13 @@ export interface operations {
       413: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/payload-too-large";
+            /** @constant */
+            title: "Payload too large";
+            /** @constant */
+            status: 413;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -2317,9 +2348,12 @@ export interface operations {
       400: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/invalid";
+            /** @constant */
+            title: "Bad request";
+            /** @constant */
+            status: 400;
             detail: string;
             errors?: {
                 path: string;
@@ -2332,14 +2366,13 @@ export interface operations {
       401: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/unauthorized";
+            /** @constant */
+            title: "Unauthorized";
+            /** @constant */
+            status: 401;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -2347,14 +2380,13 @@ export interface operations {
       403: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/forbidden";
+            /** @constant */
+            title: "Forbidden";
+            /** @constant */
+            status: 403;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -2430,9 +2462,12 @@ export interface operations {
       400: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/invalid";
+            /** @constant */
+            title: "Bad request";
+            /** @constant */
+            status: 400;
             detail: string;
             errors?: {
                 path: string;
@@ -2445,14 +2480,13 @@ export interface operations {
       401: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/unauthorized";
+            /** @constant */
+            title: "Unauthorized";
+            /** @constant */
+            status: 401;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -2460,14 +2494,13 @@ export interface operations {
       403: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/forbidden";
+            /** @constant */
+            title: "Forbidden";
+            /** @constant */
+            status: 403;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -2475,14 +2508,13 @@ export interface operations {
       413: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/payload-too-large";
+            /** @constant */
+            title: "Payload too large";
+            /** @constant */
+            status: 413;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -2555,9 +2587,12 @@ export interface operations {
       400: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/invalid";
+            /** @constant */
+            title: "Bad request";
+            /** @constant */
+            status: 400;
             detail: string;
             errors?: {
                 path: string;
@@ -2570,14 +2605,13 @@ export interface operations {
       401: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/unauthorized";
+            /** @constant */
+            title: "Unauthorized";
+            /** @constant */
+            status: 401;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -2585,14 +2619,13 @@ export interface operations {
       403: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/forbidden";
+            /** @constant */
+            title: "Forbidden";
+            /** @constant */
+            status: 403;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -2600,14 +2633,13 @@ export interface operations {
       404: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/not-found";
+            /** @constant */
+            title: "Not found";
+            /** @constant */
+            status: 404;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -2615,14 +2647,13 @@ export interface operations {
       413: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/payload-too-large";
+            /** @constant */
+            title: "Payload too large";
+            /** @constant */
+            status: 413;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -2670,9 +2701,12 @@ export interface operations {
       400: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/invalid";
+            /** @constant */
+            title: "Bad request";
+            /** @constant */
+            status: 400;
             detail: string;
             errors?: {
                 path: string;
@@ -2685,14 +2719,13 @@ export interface operations {
       401: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/unauthorized";
+            /** @constant */
+            title: "Unauthorized";
+            /** @constant */
+            status: 401;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -2700,14 +2733,13 @@ export interface operations {
       403: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/forbidden";
+            /** @constant */
+            title: "Forbidden";
+            /** @constant */
+            status: 403;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -2715,14 +2747,13 @@ export interface operations {
       404: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/not-found";
+            /** @constant */
+            title: "Not found";
+            /** @constant */
+            status: 404;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -2793,9 +2824,12 @@ export interface operations {
       400: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/invalid";
+            /** @constant */
+            title: "Bad request";
+            /** @constant */
+            status: 400;
             detail: string;
             errors?: {
                 path: string;
@@ -2808,14 +2842,13 @@ export interface operations {
       401: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/unauthorized";
+            /** @constant */
+            title: "Unauthorized";
+            /** @constant */
+            status: 401;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -2823,14 +2856,13 @@ export interface operations {
       403: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/forbidden";
+            /** @constant */
+            title: "Forbidden";
+            /** @constant */
+            status: 403;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -2838,14 +2870,13 @@ export interface operations {
       404: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/not-found";
+            /** @constant */
+            title: "Not found";
+            /** @constant */
+            status: 404;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -2853,14 +2884,13 @@ export interface operations {
       413: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/payload-too-large";
+            /** @constant */
+            title: "Payload too large";
+            /** @constant */
+            status: 413;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -2924,9 +2954,12 @@ export interface operations {
       400: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/invalid";
+            /** @constant */
+            title: "Bad request";
+            /** @constant */
+            status: 400;
             detail: string;
             errors?: {
                 path: string;
@@ -2939,14 +2972,13 @@ export interface operations {
       401: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/unauthorized";
+            /** @constant */
+            title: "Unauthorized";
+            /** @constant */
+            status: 401;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -2954,14 +2986,13 @@ export interface operations {
       403: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/forbidden";
+            /** @constant */
+            title: "Forbidden";
+            /** @constant */
+            status: 403;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -2969,14 +3000,13 @@ export interface operations {
       404: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/not-found";
+            /** @constant */
+            title: "Not found";
+            /** @constant */
+            status: 404;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -3074,9 +3104,12 @@ export interface operations {
       400: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/invalid";
+            /** @constant */
+            title: "Bad request";
+            /** @constant */
+            status: 400;
             detail: string;
             errors?: {
                 path: string;
@@ -3089,14 +3122,13 @@ export interface operations {
       401: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/unauthorized";
+            /** @constant */
+            title: "Unauthorized";
+            /** @constant */
+            status: 401;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -3104,14 +3136,13 @@ export interface operations {
       403: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/forbidden";
+            /** @constant */
+            title: "Forbidden";
+            /** @constant */
+            status: 403;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -3236,9 +3267,12 @@ export interface operations {
       400: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/invalid";
+            /** @constant */
+            title: "Bad request";
+            /** @constant */
+            status: 400;
             detail: string;
             errors?: {
                 path: string;
@@ -3251,14 +3285,13 @@ export interface operations {
       401: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/unauthorized";
+            /** @constant */
+            title: "Unauthorized";
+            /** @constant */
+            status: 401;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -3266,14 +3299,13 @@ export interface operations {
       403: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/forbidden";
+            /** @constant */
+            title: "Forbidden";
+            /** @constant */
+            status: 403;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -3281,14 +3313,13 @@ export interface operations {
       404: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/not-found";
+            /** @constant */
+            title: "Not found";
+            /** @constant */
+            status: 404;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -3296,14 +3327,13 @@ export interface operations {
       409: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/conflict";
+            /** @constant */
+            title: "Conflict";
+            /** @constant */
+            status: 409;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -3311,14 +3341,13 @@ export interface operations {
       413: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/payload-too-large";
+            /** @constant */
+            title: "Payload too large";
+            /** @constant */
+            status: 413;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -3359,9 +3388,12 @@ export interface operations {
       400: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/invalid";
+            /** @constant */
+            title: "Bad request";
+            /** @constant */
+            status: 400;
             detail: string;
             errors?: {
                 path: string;
@@ -3374,14 +3406,13 @@ export interface operations {
       401: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/unauthorized";
+            /** @constant */
+            title: "Unauthorized";
+            /** @constant */
+            status: 401;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -3389,14 +3420,13 @@ export interface operations {
       403: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/forbidden";
+            /** @constant */
+            title: "Forbidden";
+            /** @constant */
+            status: 403;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -3448,9 +3478,12 @@ export interface operations {
       400: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/invalid";
+            /** @constant */
+            title: "Bad request";
+            /** @constant */
+            status: 400;
             detail: string;
             errors?: {
                 path: string;
@@ -3463,14 +3496,13 @@ export interface operations {
       401: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/unauthorized";
+            /** @constant */
+            title: "Unauthorized";
+            /** @constant */
+            status: 401;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -3478,14 +3510,13 @@ export interface operations {
       403: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/forbidden";
+            /** @constant */
+            title: "Forbidden";
+            /** @constant */
+            status: 403;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -3493,14 +3524,13 @@ export interface operations {
       409: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/conflict";
+            /** @constant */
+            title: "Conflict";
+            /** @constant */
+            status: 409;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -3508,14 +3538,13 @@ export interface operations {
       413: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/payload-too-large";
+            /** @constant */
+            title: "Payload too large";
+            /** @constant */
+            status: 413;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -3563,9 +3592,12 @@ export interface operations {
       400: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/invalid";
+            /** @constant */
+            title: "Bad request";
+            /** @constant */
+            status: 400;
             detail: string;
             errors?: {
                 path: string;
@@ -3578,14 +3610,13 @@ export interface operations {
       401: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/unauthorized";
+            /** @constant */
+            title: "Unauthorized";
+            /** @constant */
+            status: 401;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -3593,14 +3624,13 @@ export interface operations {
       403: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/forbidden";
+            /** @constant */
+            title: "Forbidden";
+            /** @constant */
+            status: 403;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -3608,14 +3638,13 @@ export interface operations {
       404: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/not-found";
+            /** @constant */
+            title: "Not found";
+            /** @constant */
+            status: 404;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -3623,14 +3652,13 @@ export interface operations {
       409: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/conflict";
+            /** @constant */
+            title: "Conflict";
+            /** @constant */
+            status: 409;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -3638,14 +3666,13 @@ export interface operations {
       413: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/payload-too-large";
+            /** @constant */
+            title: "Payload too large";
+            /** @constant */
+            status: 413;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -3698,9 +3725,12 @@ export interface operations {
       400: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/invalid";
+            /** @constant */
+            title: "Bad request";
+            /** @constant */
+            status: 400;
             detail: string;
             errors?: {
                 path: string;
@@ -3713,14 +3743,13 @@ export interface operations {
       401: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/unauthorized";
+            /** @constant */
+            title: "Unauthorized";
+            /** @constant */
+            status: 401;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -3728,14 +3757,13 @@ export interface operations {
       403: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/forbidden";
+            /** @constant */
+            title: "Forbidden";
+            /** @constant */
+            status: 403;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -3743,14 +3771,13 @@ export interface operations {
       404: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/not-found";
+            /** @constant */
+            title: "Not found";
+            /** @constant */
+            status: 404;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -3758,14 +3785,13 @@ export interface operations {
       409: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/conflict";
+            /** @constant */
+            title: "Conflict";
+            /** @constant */
+            status: 409;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -3773,14 +3799,13 @@ export interface operations {
       413: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/payload-too-large";
+            /** @constant */
+            title: "Payload too large";
+            /** @constant */
+            status: 413;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -3808,14 +3833,13 @@ export interface operations {
       401: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/unauthorized";
+            /** @constant */
+            title: "Unauthorized";
+            /** @constant */
+            status: 401;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -3852,9 +3876,12 @@ export interface operations {
       400: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/invalid";
+            /** @constant */
+            title: "Bad request";
+            /** @constant */
+            status: 400;
             detail: string;
             errors?: {
                 path: string;
@@ -3867,14 +3894,13 @@ export interface operations {
       401: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/unauthorized";
+            /** @constant */
+            title: "Unauthorized";
+            /** @constant */
+            status: 401;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -3882,14 +3908,13 @@ export interface operations {
       413: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/payload-too-large";
+            /** @constant */
+            title: "Payload too large";
+            /** @constant */
+            status: 413;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -3910,7 +3935,8 @@ export interface operations {
             name: string;
             slug: string;
             shortCode?: string;
-            maxConcurrency?: string | number;
+            /** Format: int32 */
+            maxConcurrency?: number;
             tcrStatus?: string;
             phoneNumber?: string;
           };
@@ -3920,14 +3946,13 @@ export interface operations {
       401: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/unauthorized";
+            /** @constant */
+            title: "Unauthorized";
+            /** @constant */
+            status: 401;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -3935,14 +3960,13 @@ export interface operations {
       403: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/forbidden";
+            /** @constant */
+            title: "Forbidden";
+            /** @constant */
+            status: 403;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -3961,7 +3985,10 @@ export interface operations {
           slug?: string;
           /** @description 4 to 6 uppercase letters */
           shortCode?: string | null;
-          /** @description SMS messages in flight at once (default 5) */
+          /**
+           * Format: int32
+           * @description SMS messages in flight at once (default 5)
+           */
           maxConcurrency?: number;
           tcrStatus?: string | null;
         };
@@ -3977,7 +4004,8 @@ export interface operations {
             name: string;
             slug: string;
             shortCode?: string;
-            maxConcurrency?: string | number;
+            /** Format: int32 */
+            maxConcurrency?: number;
             tcrStatus?: string;
             phoneNumber?: string;
           };
@@ -3987,9 +4015,12 @@ export interface operations {
       400: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/invalid";
+            /** @constant */
+            title: "Bad request";
+            /** @constant */
+            status: 400;
             detail: string;
             errors?: {
                 path: string;
@@ -4002,14 +4033,13 @@ export interface operations {
       401: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/unauthorized";
+            /** @constant */
+            title: "Unauthorized";
+            /** @constant */
+            status: 401;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -4017,14 +4047,13 @@ export interface operations {
       403: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/forbidden";
+            /** @constant */
+            title: "Forbidden";
+            /** @constant */
+            status: 403;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -4032,14 +4061,13 @@ export interface operations {
       409: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/conflict";
+            /** @constant */
+            title: "Conflict";
+            /** @constant */
+            status: 409;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -4047,14 +4075,13 @@ export interface operations {
       413: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/payload-too-large";
+            /** @constant */
+            title: "Payload too large";
+            /** @constant */
+            status: 413;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -4084,14 +4111,13 @@ export interface operations {
       401: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/unauthorized";
+            /** @constant */
+            title: "Unauthorized";
+            /** @constant */
+            status: 401;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -4099,14 +4125,13 @@ export interface operations {
       403: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/forbidden";
+            /** @constant */
+            title: "Forbidden";
+            /** @constant */
+            status: 403;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -4114,14 +4139,13 @@ export interface operations {
       404: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/not-found";
+            /** @constant */
+            title: "Not found";
+            /** @constant */
+            status: 404;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -4163,9 +4187,12 @@ export interface operations {
       400: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/invalid";
+            /** @constant */
+            title: "Bad request";
+            /** @constant */
+            status: 400;
             detail: string;
             errors?: {
                 path: string;
@@ -4178,14 +4205,13 @@ export interface operations {
       401: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/unauthorized";
+            /** @constant */
+            title: "Unauthorized";
+            /** @constant */
+            status: 401;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -4193,14 +4219,13 @@ export interface operations {
       403: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/forbidden";
+            /** @constant */
+            title: "Forbidden";
+            /** @constant */
+            status: 403;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -4208,14 +4233,13 @@ export interface operations {
       413: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/payload-too-large";
+            /** @constant */
+            title: "Payload too large";
+            /** @constant */
+            status: 413;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -4246,6 +4270,7 @@ export interface operations {
           "application/json": {
             /** @constant */
             delivered: true;
+            /** @description The provider's id of the message */
             messageId?: string;
           };
         };
@@ -4254,9 +4279,12 @@ export interface operations {
       400: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/invalid";
+            /** @constant */
+            title: "Bad request";
+            /** @constant */
+            status: 400;
             detail: string;
             errors?: {
                 path: string;
@@ -4269,14 +4297,13 @@ export interface operations {
       401: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/unauthorized";
+            /** @constant */
+            title: "Unauthorized";
+            /** @constant */
+            status: 401;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -4284,14 +4311,13 @@ export interface operations {
       403: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/forbidden";
+            /** @constant */
+            title: "Forbidden";
+            /** @constant */
+            status: 403;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -4299,14 +4325,13 @@ export interface operations {
       413: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/payload-too-large";
+            /** @constant */
+            title: "Payload too large";
+            /** @constant */
+            status: 413;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -4314,14 +4339,13 @@ export interface operations {
       502: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/provider-failed";
+            /** @constant */
+            title: "Bad gateway";
+            /** @constant */
+            status: 502;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -4342,16 +4366,19 @@ export interface operations {
       /** @description Empty TwiML */
       200: {
         content: {
-          "text/plain": string;
+          "text/plain": "<?xml version=\"1.0\" encoding=\"UTF-8\"?><Response></Response>";
         };
       };
       /** @description RFC 9457 problem details (application/problem+json) */
       400: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/invalid";
+            /** @constant */
+            title: "Bad request";
+            /** @constant */
+            status: 400;
             detail: string;
             errors?: {
                 path: string;
@@ -4364,14 +4391,13 @@ export interface operations {
       403: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/forbidden";
+            /** @constant */
+            title: "Forbidden";
+            /** @constant */
+            status: 403;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -4379,14 +4405,13 @@ export interface operations {
       413: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/payload-too-large";
+            /** @constant */
+            title: "Payload too large";
+            /** @constant */
+            status: 413;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -4412,9 +4437,12 @@ export interface operations {
       400: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/invalid";
+            /** @constant */
+            title: "Bad request";
+            /** @constant */
+            status: 400;
             detail: string;
             errors?: {
                 path: string;
@@ -4427,14 +4455,13 @@ export interface operations {
       403: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/forbidden";
+            /** @constant */
+            title: "Forbidden";
+            /** @constant */
+            status: 403;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -4442,14 +4469,13 @@ export interface operations {
       413: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/payload-too-large";
+            /** @constant */
+            title: "Payload too large";
+            /** @constant */
+            status: 413;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };

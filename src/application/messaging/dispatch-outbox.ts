@@ -1,6 +1,6 @@
 import { ProviderError } from '../ports/provider-error'
 import { MAX_ATTEMPTS, retryDelayMs, type ClaimedOutboxMessage, type SmsMessage } from '../../domain/messaging/outbox'
-import { advancesDelivery } from '../../domain/messaging/sms'
+import { advancesDelivery, keptProviderMessageId } from '../../domain/messaging/sms'
 import { DEFAULT_MAX_CONCURRENCY } from '../../domain/organizations/organization'
 import type { Clock } from '../ports/clock'
 import type { Logger } from '../ports/logger'
@@ -70,7 +70,8 @@ export class DispatchOutbox {
   /** Sends one claimed message and records the outcome. Never throws: failures are recorded or logged. */
   async deliver(message: ClaimedOutboxMessage): Promise<void> {
     try {
-      const providerMessageId = await this.send(message)
+      // An id past the bound is dropped rather than kept: answers give interactions with every stored value.
+      const providerMessageId = keptProviderMessageId(await this.send(message))
       this.metrics.sent(message.payload.channel)
       await this.unitOfWork.run((r) => this.recordSent(r, message, providerMessageId))
     } catch (error) {
