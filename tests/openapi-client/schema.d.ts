@@ -108,8 +108,8 @@ export interface paths {
   };
   "/api/needs/{id}/interactions": {
     /**
-     * Notes and messages of a need, oldest first
-     * @description Every role that sees the need; the content of a confidential need's interactions only with the permission (docs/api.md "Needs").
+     * Notes and messages of a need, oldest first; paging in X-Total-Count and Link
+     * @description Every role that sees the need; the content of a confidential need's interactions only with the permission. Paged (docs/api.md "Needs", "Lists").
      */
     get: operations["getApiNeedsByIdInteractions"];
   };
@@ -1782,11 +1782,15 @@ export interface operations {
     };
   };
   /**
-   * Notes and messages of a need, oldest first
-   * @description Every role that sees the need; the content of a confidential need's interactions only with the permission (docs/api.md "Needs").
+   * Notes and messages of a need, oldest first; paging in X-Total-Count and Link
+   * @description Every role that sees the need; the content of a confidential need's interactions only with the permission. Paged (docs/api.md "Needs", "Lists").
    */
   getApiNeedsByIdInteractions: {
     parameters: {
+      query?: {
+        page?: string | number;
+        limit?: string | number;
+      };
       path: {
         id: string;
       };

@@ -116,11 +116,12 @@ export function needsRoutes(useCases: UseCases['needs'], authentication: Authent
         detail: { summary: "Text the need's constituent; queued, sent by the outbox", description: 'org_admin or sms_communicator. Answers 202 with the interaction; the worker sends it (docs/api.md "SMS").' },
       },
     )
-    .get('/:id/interactions', async ({ actor, params }) => (await listInteractions.execute(actor, params.id)).map(interactionView), {
+    .get('/:id/interactions', (context) => pagedResponse(context, (page) => listInteractions.execute(context.actor, context.params.id, page), interactionView), {
       auth: true,
       params: NeedIdOrReferenceParams,
-      response: { 200: t.Array(InteractionSchema), ...problems(400, 401, 403, 404) },
-      detail: { summary: 'Notes and messages of a need, oldest first', description: "Every role that sees the need; the content of a confidential need's interactions only with the permission (docs/api.md \"Needs\")." },
+      query: t.Object(PageQuery, { additionalProperties: false }),
+      response: { 200: List(InteractionSchema), ...problems(400, 401, 403, 404) },
+      detail: { summary: 'Notes and messages of a need, oldest first; paging in X-Total-Count and Link', description: "Every role that sees the need; the content of a confidential need's interactions only with the permission. Paged (docs/api.md \"Needs\", \"Lists\")." },
     })
     .get(
       '/:id/history',
