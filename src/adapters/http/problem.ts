@@ -26,7 +26,7 @@ export const BODY_TOO_LARGE = Object.freeze({ bodyTooLarge: true })
  */
 export type ProblemKind = ErrorKind | 'payload_too_large' | 'internal'
 
-export const STATUS_OF: Record<ProblemKind, number> = {
+const STATUS_OF: Record<ProblemKind, number> = {
   invalid: 400,
   unauthorized: 401,
   forbidden: 403,
