@@ -108,8 +108,8 @@ export interface paths {
   };
   "/api/needs/{id}/interactions": {
     /**
-     * Notes and messages of a need, oldest first
-     * @description Every role that sees the need; the content of a confidential need's interactions only with the permission (docs/api.md "Needs").
+     * Notes and messages of a need, oldest first; paging in X-Total-Count and Link
+     * @description Every role that sees the need; the content of a confidential need's interactions only with the permission. Paged (docs/api.md "Needs", "Lists").
      */
     get: operations["getApiNeedsByIdInteractions"];
   };
@@ -373,14 +373,13 @@ export interface operations {
       503: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/unavailable";
+            /** @constant */
+            title: "Service unavailable";
+            /** @constant */
+            status: 503;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -413,8 +412,11 @@ export interface operations {
             refreshToken: string;
             /** @constant */
             tokenType: "Bearer";
-            /** @description Seconds until the access token expires */
-            expiresIn: string | number;
+            /**
+             * Format: int32
+             * @description Seconds until the access token expires
+             */
+            expiresIn: number;
           };
         };
       };
@@ -426,9 +428,12 @@ export interface operations {
         };
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/invalid";
+            /** @constant */
+            title: "Bad request";
+            /** @constant */
+            status: 400;
             detail: string;
             errors?: {
                 path: string;
@@ -445,14 +450,13 @@ export interface operations {
         };
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/unauthorized";
+            /** @constant */
+            title: "Unauthorized";
+            /** @constant */
+            status: 401;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -464,14 +468,13 @@ export interface operations {
         };
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/payload-too-large";
+            /** @constant */
+            title: "Payload too large";
+            /** @constant */
+            status: 413;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -484,14 +487,13 @@ export interface operations {
         };
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/too-many-requests";
+            /** @constant */
+            title: "Too many requests";
+            /** @constant */
+            status: 429;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -522,8 +524,11 @@ export interface operations {
             refreshToken: string;
             /** @constant */
             tokenType: "Bearer";
-            /** @description Seconds until the access token expires */
-            expiresIn: string | number;
+            /**
+             * Format: int32
+             * @description Seconds until the access token expires
+             */
+            expiresIn: number;
           };
         };
       };
@@ -535,9 +540,12 @@ export interface operations {
         };
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/invalid";
+            /** @constant */
+            title: "Bad request";
+            /** @constant */
+            status: 400;
             detail: string;
             errors?: {
                 path: string;
@@ -554,14 +562,13 @@ export interface operations {
         };
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/unauthorized";
+            /** @constant */
+            title: "Unauthorized";
+            /** @constant */
+            status: 401;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -573,14 +580,13 @@ export interface operations {
         };
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/payload-too-large";
+            /** @constant */
+            title: "Payload too large";
+            /** @constant */
+            status: 413;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -593,14 +599,13 @@ export interface operations {
         };
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/too-many-requests";
+            /** @constant */
+            title: "Too many requests";
+            /** @constant */
+            status: 429;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -633,8 +638,11 @@ export interface operations {
             refreshToken: string;
             /** @constant */
             tokenType: "Bearer";
-            /** @description Seconds until the access token expires */
-            expiresIn: string | number;
+            /**
+             * Format: int32
+             * @description Seconds until the access token expires
+             */
+            expiresIn: number;
           };
         };
       };
@@ -646,9 +654,12 @@ export interface operations {
         };
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/invalid";
+            /** @constant */
+            title: "Bad request";
+            /** @constant */
+            status: 400;
             detail: string;
             errors?: {
                 path: string;
@@ -665,14 +676,13 @@ export interface operations {
         };
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/payload-too-large";
+            /** @constant */
+            title: "Payload too large";
+            /** @constant */
+            status: 413;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -685,14 +695,13 @@ export interface operations {
         };
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/too-many-requests";
+            /** @constant */
+            title: "Too many requests";
+            /** @constant */
+            status: 429;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -734,9 +743,12 @@ export interface operations {
         };
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/invalid";
+            /** @constant */
+            title: "Bad request";
+            /** @constant */
+            status: 400;
             detail: string;
             errors?: {
                 path: string;
@@ -753,14 +765,13 @@ export interface operations {
         };
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/payload-too-large";
+            /** @constant */
+            title: "Payload too large";
+            /** @constant */
+            status: 413;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -773,14 +784,13 @@ export interface operations {
         };
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/too-many-requests";
+            /** @constant */
+            title: "Too many requests";
+            /** @constant */
+            status: 429;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -813,8 +823,11 @@ export interface operations {
             refreshToken: string;
             /** @constant */
             tokenType: "Bearer";
-            /** @description Seconds until the access token expires */
-            expiresIn: string | number;
+            /**
+             * Format: int32
+             * @description Seconds until the access token expires
+             */
+            expiresIn: number;
           };
         };
       };
@@ -826,9 +839,12 @@ export interface operations {
         };
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/invalid";
+            /** @constant */
+            title: "Bad request";
+            /** @constant */
+            status: 400;
             detail: string;
             errors?: {
                 path: string;
@@ -845,14 +861,13 @@ export interface operations {
         };
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/payload-too-large";
+            /** @constant */
+            title: "Payload too large";
+            /** @constant */
+            status: 413;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -865,14 +880,13 @@ export interface operations {
         };
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/too-many-requests";
+            /** @constant */
+            title: "Too many requests";
+            /** @constant */
+            status: 429;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -899,9 +913,12 @@ export interface operations {
       400: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/invalid";
+            /** @constant */
+            title: "Bad request";
+            /** @constant */
+            status: 400;
             detail: string;
             errors?: {
                 path: string;
@@ -914,14 +931,13 @@ export interface operations {
       401: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/unauthorized";
+            /** @constant */
+            title: "Unauthorized";
+            /** @constant */
+            status: 401;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -929,14 +945,13 @@ export interface operations {
       413: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/payload-too-large";
+            /** @constant */
+            title: "Payload too large";
+            /** @constant */
+            status: 413;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -1022,9 +1037,12 @@ export interface operations {
         };
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/invalid";
+            /** @constant */
+            title: "Bad request";
+            /** @constant */
+            status: 400;
             detail: string;
             errors?: {
                 path: string;
@@ -1041,14 +1059,13 @@ export interface operations {
         };
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/payload-too-large";
+            /** @constant */
+            title: "Payload too large";
+            /** @constant */
+            status: 413;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -1061,14 +1078,13 @@ export interface operations {
         };
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/too-many-requests";
+            /** @constant */
+            title: "Too many requests";
+            /** @constant */
+            status: 429;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -1133,9 +1149,12 @@ export interface operations {
       400: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/invalid";
+            /** @constant */
+            title: "Bad request";
+            /** @constant */
+            status: 400;
             detail: string;
             errors?: {
                 path: string;
@@ -1148,14 +1167,13 @@ export interface operations {
       401: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/unauthorized";
+            /** @constant */
+            title: "Unauthorized";
+            /** @constant */
+            status: 401;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -1163,14 +1181,13 @@ export interface operations {
       403: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/forbidden";
+            /** @constant */
+            title: "Forbidden";
+            /** @constant */
+            status: 403;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -1254,9 +1271,12 @@ export interface operations {
       400: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/invalid";
+            /** @constant */
+            title: "Bad request";
+            /** @constant */
+            status: 400;
             detail: string;
             errors?: {
                 path: string;
@@ -1269,14 +1289,13 @@ export interface operations {
       401: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/unauthorized";
+            /** @constant */
+            title: "Unauthorized";
+            /** @constant */
+            status: 401;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -1284,14 +1303,13 @@ export interface operations {
       403: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/forbidden";
+            /** @constant */
+            title: "Forbidden";
+            /** @constant */
+            status: 403;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -1299,14 +1317,13 @@ export interface operations {
       413: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/payload-too-large";
+            /** @constant */
+            title: "Payload too large";
+            /** @constant */
+            status: 413;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -1366,9 +1383,12 @@ export interface operations {
       400: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/invalid";
+            /** @constant */
+            title: "Bad request";
+            /** @constant */
+            status: 400;
             detail: string;
             errors?: {
                 path: string;
@@ -1381,14 +1401,13 @@ export interface operations {
       401: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/unauthorized";
+            /** @constant */
+            title: "Unauthorized";
+            /** @constant */
+            status: 401;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -1396,14 +1415,13 @@ export interface operations {
       403: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/forbidden";
+            /** @constant */
+            title: "Forbidden";
+            /** @constant */
+            status: 403;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -1411,14 +1429,13 @@ export interface operations {
       404: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/not-found";
+            /** @constant */
+            title: "Not found";
+            /** @constant */
+            status: 404;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -1498,9 +1515,12 @@ export interface operations {
       400: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/invalid";
+            /** @constant */
+            title: "Bad request";
+            /** @constant */
+            status: 400;
             detail: string;
             errors?: {
                 path: string;
@@ -1513,14 +1533,13 @@ export interface operations {
       401: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/unauthorized";
+            /** @constant */
+            title: "Unauthorized";
+            /** @constant */
+            status: 401;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -1528,14 +1547,13 @@ export interface operations {
       403: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/forbidden";
+            /** @constant */
+            title: "Forbidden";
+            /** @constant */
+            status: 403;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -1543,14 +1561,13 @@ export interface operations {
       404: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/not-found";
+            /** @constant */
+            title: "Not found";
+            /** @constant */
+            status: 404;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -1558,14 +1575,13 @@ export interface operations {
       409: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/conflict";
+            /** @constant */
+            title: "Conflict";
+            /** @constant */
+            status: 409;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -1573,14 +1589,13 @@ export interface operations {
       413: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/payload-too-large";
+            /** @constant */
+            title: "Payload too large";
+            /** @constant */
+            status: 413;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -1633,9 +1648,12 @@ export interface operations {
       400: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/invalid";
+            /** @constant */
+            title: "Bad request";
+            /** @constant */
+            status: 400;
             detail: string;
             errors?: {
                 path: string;
@@ -1648,14 +1666,13 @@ export interface operations {
       401: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/unauthorized";
+            /** @constant */
+            title: "Unauthorized";
+            /** @constant */
+            status: 401;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -1663,14 +1680,13 @@ export interface operations {
       403: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/forbidden";
+            /** @constant */
+            title: "Forbidden";
+            /** @constant */
+            status: 403;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -1678,14 +1694,13 @@ export interface operations {
       404: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/not-found";
+            /** @constant */
+            title: "Not found";
+            /** @constant */
+            status: 404;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -1693,14 +1708,13 @@ export interface operations {
       413: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/payload-too-large";
+            /** @constant */
+            title: "Payload too large";
+            /** @constant */
+            status: 413;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -1738,9 +1752,12 @@ export interface operations {
       400: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/invalid";
+            /** @constant */
+            title: "Bad request";
+            /** @constant */
+            status: 400;
             detail: string;
             errors?: {
                 path: string;
@@ -1753,14 +1770,13 @@ export interface operations {
       401: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/unauthorized";
+            /** @constant */
+            title: "Unauthorized";
+            /** @constant */
+            status: 401;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -1768,14 +1784,13 @@ export interface operations {
       403: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/forbidden";
+            /** @constant */
+            title: "Forbidden";
+            /** @constant */
+            status: 403;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -1783,14 +1798,13 @@ export interface operations {
       404: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/not-found";
+            /** @constant */
+            title: "Not found";
+            /** @constant */
+            status: 404;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -1798,25 +1812,28 @@ export interface operations {
       413: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/payload-too-large";
+            /** @constant */
+            title: "Payload too large";
+            /** @constant */
+            status: 413;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
     };
   };
   /**
-   * Notes and messages of a need, oldest first
-   * @description Every role that sees the need; the content of a confidential need's interactions only with the permission (docs/api.md "Needs").
+   * Notes and messages of a need, oldest first; paging in X-Total-Count and Link
+   * @description Every role that sees the need; the content of a confidential need's interactions only with the permission. Paged (docs/api.md "Needs", "Lists").
    */
   getApiNeedsByIdInteractions: {
     parameters: {
+      query?: {
+        page?: string | number;
+        limit?: string | number;
+      };
       path: {
         id: string;
       };
@@ -1851,9 +1868,12 @@ export interface operations {
       400: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/invalid";
+            /** @constant */
+            title: "Bad request";
+            /** @constant */
+            status: 400;
             detail: string;
             errors?: {
                 path: string;
@@ -1866,14 +1886,13 @@ export interface operations {
       401: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/unauthorized";
+            /** @constant */
+            title: "Unauthorized";
+            /** @constant */
+            status: 401;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -1881,14 +1900,13 @@ export interface operations {
       403: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/forbidden";
+            /** @constant */
+            title: "Forbidden";
+            /** @constant */
+            status: 403;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -1896,14 +1914,13 @@ export interface operations {
       404: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/not-found";
+            /** @constant */
+            title: "Not found";
+            /** @constant */
+            status: 404;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -1947,9 +1964,12 @@ export interface operations {
       400: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/invalid";
+            /** @constant */
+            title: "Bad request";
+            /** @constant */
+            status: 400;
             detail: string;
             errors?: {
                 path: string;
@@ -1962,14 +1982,13 @@ export interface operations {
       401: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/unauthorized";
+            /** @constant */
+            title: "Unauthorized";
+            /** @constant */
+            status: 401;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -1977,14 +1996,13 @@ export interface operations {
       403: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/forbidden";
+            /** @constant */
+            title: "Forbidden";
+            /** @constant */
+            status: 403;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -1992,14 +2010,13 @@ export interface operations {
       404: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/not-found";
+            /** @constant */
+            title: "Not found";
+            /** @constant */
+            status: 404;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -2020,13 +2037,17 @@ export interface operations {
       /** @description Response for status 200 */
       200: {
         content: {
-          "application/json": ({
+          "application/json": {
               /** Format: uuid */
               id: string;
               /** Format: uuid */
               organizationId: string;
               name: string;
-              slaHours: string | number;
+              /**
+               * Format: int32
+               * @description SLA turnaround in hours
+               */
+              slaHours: number;
               isArchived: boolean;
               isDefault: boolean;
               description?: string;
@@ -2035,16 +2056,19 @@ export interface operations {
               publicCategoryName?: string;
               /** Format: date-time */
               createdAt: string;
-            })[];
+            }[];
         };
       };
       /** @description RFC 9457 problem details (application/problem+json) */
       400: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/invalid";
+            /** @constant */
+            title: "Bad request";
+            /** @constant */
+            status: 400;
             detail: string;
             errors?: {
                 path: string;
@@ -2057,14 +2081,13 @@ export interface operations {
       401: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/unauthorized";
+            /** @constant */
+            title: "Unauthorized";
+            /** @constant */
+            status: 401;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -2079,7 +2102,10 @@ export interface operations {
       content: {
         "application/json": {
           name: string;
-          /** @description SLA turnaround in hours */
+          /**
+           * Format: int32
+           * @description SLA turnaround in hours
+           */
           slaHours: number;
           description?: string;
           /** @description Words that route public intake here */
@@ -2101,7 +2127,11 @@ export interface operations {
             /** Format: uuid */
             organizationId: string;
             name: string;
-            slaHours: string | number;
+            /**
+             * Format: int32
+             * @description SLA turnaround in hours
+             */
+            slaHours: number;
             isArchived: boolean;
             isDefault: boolean;
             description?: string;
@@ -2117,9 +2147,12 @@ export interface operations {
       400: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/invalid";
+            /** @constant */
+            title: "Bad request";
+            /** @constant */
+            status: 400;
             detail: string;
             errors?: {
                 path: string;
@@ -2132,14 +2165,13 @@ export interface operations {
       401: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/unauthorized";
+            /** @constant */
+            title: "Unauthorized";
+            /** @constant */
+            status: 401;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -2147,14 +2179,13 @@ export interface operations {
       403: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/forbidden";
+            /** @constant */
+            title: "Forbidden";
+            /** @constant */
+            status: 403;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -2162,14 +2193,13 @@ export interface operations {
       413: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/payload-too-large";
+            /** @constant */
+            title: "Payload too large";
+            /** @constant */
+            status: 413;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -2189,7 +2219,10 @@ export interface operations {
       content: {
         "application/json": {
           name?: string;
-          /** @description SLA turnaround in hours */
+          /**
+           * Format: int32
+           * @description SLA turnaround in hours
+           */
           slaHours?: number;
           isArchived?: boolean;
           description?: string;
@@ -2212,7 +2245,11 @@ export interface operations {
             /** Format: uuid */
             organizationId: string;
             name: string;
-            slaHours: string | number;
+            /**
+             * Format: int32
+             * @description SLA turnaround in hours
+             */
+            slaHours: number;
             isArchived: boolean;
             isDefault: boolean;
             description?: string;
@@ -2228,9 +2265,12 @@ export interface operations {
       400: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/invalid";
+            /** @constant */
+            title: "Bad request";
+            /** @constant */
+            status: 400;
             detail: string;
             errors?: {
                 path: string;
@@ -2243,14 +2283,13 @@ export interface operations {
       401: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/unauthorized";
+            /** @constant */
+            title: "Unauthorized";
+            /** @constant */
+            status: 401;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -2258,14 +2297,13 @@ export interface operations {
       403: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/forbidden";
+            /** @constant */
+            title: "Forbidden";
+            /** @constant */
+            status: 403;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -2273,14 +2311,13 @@ export interface operations {
       404: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/not-found";
+            /** @constant */
+            title: "Not found";
+            /** @constant */
+            status: 404;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -2288,14 +2325,13 @@ export interface operations {
       409: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/conflict";
+            /** @constant */
+            title: "Conflict";
+            /** @constant */
+            status: 409;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -2303,14 +2339,13 @@ export interface operations {
       413: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/payload-too-large";
+            /** @constant */
+            title: "Payload too large";
+            /** @constant */
+            status: 413;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -2360,9 +2395,12 @@ export interface operations {
       400: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/invalid";
+            /** @constant */
+            title: "Bad request";
+            /** @constant */
+            status: 400;
             detail: string;
             errors?: {
                 path: string;
@@ -2375,14 +2413,13 @@ export interface operations {
       401: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/unauthorized";
+            /** @constant */
+            title: "Unauthorized";
+            /** @constant */
+            status: 401;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -2390,14 +2427,13 @@ export interface operations {
       403: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/forbidden";
+            /** @constant */
+            title: "Forbidden";
+            /** @constant */
+            status: 403;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -2473,9 +2509,12 @@ export interface operations {
       400: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/invalid";
+            /** @constant */
+            title: "Bad request";
+            /** @constant */
+            status: 400;
             detail: string;
             errors?: {
                 path: string;
@@ -2488,14 +2527,13 @@ export interface operations {
       401: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/unauthorized";
+            /** @constant */
+            title: "Unauthorized";
+            /** @constant */
+            status: 401;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -2503,14 +2541,13 @@ export interface operations {
       403: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/forbidden";
+            /** @constant */
+            title: "Forbidden";
+            /** @constant */
+            status: 403;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -2518,14 +2555,13 @@ export interface operations {
       413: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/payload-too-large";
+            /** @constant */
+            title: "Payload too large";
+            /** @constant */
+            status: 413;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -2598,9 +2634,12 @@ export interface operations {
       400: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/invalid";
+            /** @constant */
+            title: "Bad request";
+            /** @constant */
+            status: 400;
             detail: string;
             errors?: {
                 path: string;
@@ -2613,14 +2652,13 @@ export interface operations {
       401: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/unauthorized";
+            /** @constant */
+            title: "Unauthorized";
+            /** @constant */
+            status: 401;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -2628,14 +2666,13 @@ export interface operations {
       403: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/forbidden";
+            /** @constant */
+            title: "Forbidden";
+            /** @constant */
+            status: 403;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -2643,14 +2680,13 @@ export interface operations {
       404: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/not-found";
+            /** @constant */
+            title: "Not found";
+            /** @constant */
+            status: 404;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -2658,14 +2694,13 @@ export interface operations {
       413: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/payload-too-large";
+            /** @constant */
+            title: "Payload too large";
+            /** @constant */
+            status: 413;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -2713,9 +2748,12 @@ export interface operations {
       400: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/invalid";
+            /** @constant */
+            title: "Bad request";
+            /** @constant */
+            status: 400;
             detail: string;
             errors?: {
                 path: string;
@@ -2728,14 +2766,13 @@ export interface operations {
       401: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/unauthorized";
+            /** @constant */
+            title: "Unauthorized";
+            /** @constant */
+            status: 401;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -2743,14 +2780,13 @@ export interface operations {
       403: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/forbidden";
+            /** @constant */
+            title: "Forbidden";
+            /** @constant */
+            status: 403;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -2758,14 +2794,13 @@ export interface operations {
       404: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/not-found";
+            /** @constant */
+            title: "Not found";
+            /** @constant */
+            status: 404;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -2836,9 +2871,12 @@ export interface operations {
       400: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/invalid";
+            /** @constant */
+            title: "Bad request";
+            /** @constant */
+            status: 400;
             detail: string;
             errors?: {
                 path: string;
@@ -2851,14 +2889,13 @@ export interface operations {
       401: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/unauthorized";
+            /** @constant */
+            title: "Unauthorized";
+            /** @constant */
+            status: 401;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -2866,14 +2903,13 @@ export interface operations {
       403: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/forbidden";
+            /** @constant */
+            title: "Forbidden";
+            /** @constant */
+            status: 403;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -2881,14 +2917,13 @@ export interface operations {
       404: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/not-found";
+            /** @constant */
+            title: "Not found";
+            /** @constant */
+            status: 404;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -2896,14 +2931,13 @@ export interface operations {
       413: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/payload-too-large";
+            /** @constant */
+            title: "Payload too large";
+            /** @constant */
+            status: 413;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -2967,9 +3001,12 @@ export interface operations {
       400: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/invalid";
+            /** @constant */
+            title: "Bad request";
+            /** @constant */
+            status: 400;
             detail: string;
             errors?: {
                 path: string;
@@ -2982,14 +3019,13 @@ export interface operations {
       401: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/unauthorized";
+            /** @constant */
+            title: "Unauthorized";
+            /** @constant */
+            status: 401;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -2997,14 +3033,13 @@ export interface operations {
       403: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/forbidden";
+            /** @constant */
+            title: "Forbidden";
+            /** @constant */
+            status: 403;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -3012,14 +3047,13 @@ export interface operations {
       404: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/not-found";
+            /** @constant */
+            title: "Not found";
+            /** @constant */
+            status: 404;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -3117,9 +3151,12 @@ export interface operations {
       400: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/invalid";
+            /** @constant */
+            title: "Bad request";
+            /** @constant */
+            status: 400;
             detail: string;
             errors?: {
                 path: string;
@@ -3132,14 +3169,13 @@ export interface operations {
       401: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/unauthorized";
+            /** @constant */
+            title: "Unauthorized";
+            /** @constant */
+            status: 401;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -3147,14 +3183,13 @@ export interface operations {
       403: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/forbidden";
+            /** @constant */
+            title: "Forbidden";
+            /** @constant */
+            status: 403;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -3279,9 +3314,12 @@ export interface operations {
       400: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/invalid";
+            /** @constant */
+            title: "Bad request";
+            /** @constant */
+            status: 400;
             detail: string;
             errors?: {
                 path: string;
@@ -3294,14 +3332,13 @@ export interface operations {
       401: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/unauthorized";
+            /** @constant */
+            title: "Unauthorized";
+            /** @constant */
+            status: 401;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -3309,14 +3346,13 @@ export interface operations {
       403: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/forbidden";
+            /** @constant */
+            title: "Forbidden";
+            /** @constant */
+            status: 403;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -3324,14 +3360,13 @@ export interface operations {
       404: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/not-found";
+            /** @constant */
+            title: "Not found";
+            /** @constant */
+            status: 404;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -3339,14 +3374,13 @@ export interface operations {
       409: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/conflict";
+            /** @constant */
+            title: "Conflict";
+            /** @constant */
+            status: 409;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -3354,14 +3388,13 @@ export interface operations {
       413: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/payload-too-large";
+            /** @constant */
+            title: "Payload too large";
+            /** @constant */
+            status: 413;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -3402,9 +3435,12 @@ export interface operations {
       400: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/invalid";
+            /** @constant */
+            title: "Bad request";
+            /** @constant */
+            status: 400;
             detail: string;
             errors?: {
                 path: string;
@@ -3417,14 +3453,13 @@ export interface operations {
       401: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/unauthorized";
+            /** @constant */
+            title: "Unauthorized";
+            /** @constant */
+            status: 401;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -3432,14 +3467,13 @@ export interface operations {
       403: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/forbidden";
+            /** @constant */
+            title: "Forbidden";
+            /** @constant */
+            status: 403;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -3491,9 +3525,12 @@ export interface operations {
       400: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/invalid";
+            /** @constant */
+            title: "Bad request";
+            /** @constant */
+            status: 400;
             detail: string;
             errors?: {
                 path: string;
@@ -3506,14 +3543,13 @@ export interface operations {
       401: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/unauthorized";
+            /** @constant */
+            title: "Unauthorized";
+            /** @constant */
+            status: 401;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -3521,14 +3557,13 @@ export interface operations {
       403: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/forbidden";
+            /** @constant */
+            title: "Forbidden";
+            /** @constant */
+            status: 403;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -3536,14 +3571,13 @@ export interface operations {
       409: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/conflict";
+            /** @constant */
+            title: "Conflict";
+            /** @constant */
+            status: 409;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -3551,14 +3585,13 @@ export interface operations {
       413: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/payload-too-large";
+            /** @constant */
+            title: "Payload too large";
+            /** @constant */
+            status: 413;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -3606,9 +3639,12 @@ export interface operations {
       400: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/invalid";
+            /** @constant */
+            title: "Bad request";
+            /** @constant */
+            status: 400;
             detail: string;
             errors?: {
                 path: string;
@@ -3621,14 +3657,13 @@ export interface operations {
       401: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/unauthorized";
+            /** @constant */
+            title: "Unauthorized";
+            /** @constant */
+            status: 401;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -3636,14 +3671,13 @@ export interface operations {
       403: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/forbidden";
+            /** @constant */
+            title: "Forbidden";
+            /** @constant */
+            status: 403;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -3651,14 +3685,13 @@ export interface operations {
       404: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/not-found";
+            /** @constant */
+            title: "Not found";
+            /** @constant */
+            status: 404;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -3666,14 +3699,13 @@ export interface operations {
       409: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/conflict";
+            /** @constant */
+            title: "Conflict";
+            /** @constant */
+            status: 409;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -3681,14 +3713,13 @@ export interface operations {
       413: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/payload-too-large";
+            /** @constant */
+            title: "Payload too large";
+            /** @constant */
+            status: 413;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -3741,9 +3772,12 @@ export interface operations {
       400: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/invalid";
+            /** @constant */
+            title: "Bad request";
+            /** @constant */
+            status: 400;
             detail: string;
             errors?: {
                 path: string;
@@ -3756,14 +3790,13 @@ export interface operations {
       401: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/unauthorized";
+            /** @constant */
+            title: "Unauthorized";
+            /** @constant */
+            status: 401;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -3771,14 +3804,13 @@ export interface operations {
       403: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/forbidden";
+            /** @constant */
+            title: "Forbidden";
+            /** @constant */
+            status: 403;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -3786,14 +3818,13 @@ export interface operations {
       404: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/not-found";
+            /** @constant */
+            title: "Not found";
+            /** @constant */
+            status: 404;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -3801,14 +3832,13 @@ export interface operations {
       409: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/conflict";
+            /** @constant */
+            title: "Conflict";
+            /** @constant */
+            status: 409;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -3816,14 +3846,13 @@ export interface operations {
       413: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/payload-too-large";
+            /** @constant */
+            title: "Payload too large";
+            /** @constant */
+            status: 413;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -3851,14 +3880,13 @@ export interface operations {
       401: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/unauthorized";
+            /** @constant */
+            title: "Unauthorized";
+            /** @constant */
+            status: 401;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -3895,9 +3923,12 @@ export interface operations {
       400: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/invalid";
+            /** @constant */
+            title: "Bad request";
+            /** @constant */
+            status: 400;
             detail: string;
             errors?: {
                 path: string;
@@ -3910,14 +3941,13 @@ export interface operations {
       401: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/unauthorized";
+            /** @constant */
+            title: "Unauthorized";
+            /** @constant */
+            status: 401;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -3925,14 +3955,13 @@ export interface operations {
       413: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/payload-too-large";
+            /** @constant */
+            title: "Payload too large";
+            /** @constant */
+            status: 413;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -3953,7 +3982,8 @@ export interface operations {
             name: string;
             slug: string;
             shortCode?: string;
-            maxConcurrency?: string | number;
+            /** Format: int32 */
+            maxConcurrency?: number;
             tcrStatus?: string;
             phoneNumber?: string;
             /** @description Days audit events are kept (docs/audit.md) */
@@ -3965,14 +3995,13 @@ export interface operations {
       401: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/unauthorized";
+            /** @constant */
+            title: "Unauthorized";
+            /** @constant */
+            status: 401;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -3980,14 +4009,13 @@ export interface operations {
       403: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/forbidden";
+            /** @constant */
+            title: "Forbidden";
+            /** @constant */
+            status: 403;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -4006,7 +4034,10 @@ export interface operations {
           slug?: string;
           /** @description 4 to 6 uppercase letters */
           shortCode?: string | null;
-          /** @description SMS messages in flight at once (default 5) */
+          /**
+           * Format: int32
+           * @description SMS messages in flight at once (default 5)
+           */
           maxConcurrency?: number;
           tcrStatus?: string | null;
           /** @description Days audit events are kept (default 2555) */
@@ -4024,7 +4055,8 @@ export interface operations {
             name: string;
             slug: string;
             shortCode?: string;
-            maxConcurrency?: string | number;
+            /** Format: int32 */
+            maxConcurrency?: number;
             tcrStatus?: string;
             phoneNumber?: string;
             /** @description Days audit events are kept (docs/audit.md) */
@@ -4036,9 +4068,12 @@ export interface operations {
       400: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/invalid";
+            /** @constant */
+            title: "Bad request";
+            /** @constant */
+            status: 400;
             detail: string;
             errors?: {
                 path: string;
@@ -4051,14 +4086,13 @@ export interface operations {
       401: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/unauthorized";
+            /** @constant */
+            title: "Unauthorized";
+            /** @constant */
+            status: 401;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -4066,14 +4100,13 @@ export interface operations {
       403: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/forbidden";
+            /** @constant */
+            title: "Forbidden";
+            /** @constant */
+            status: 403;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -4081,14 +4114,13 @@ export interface operations {
       409: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/conflict";
+            /** @constant */
+            title: "Conflict";
+            /** @constant */
+            status: 409;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -4096,14 +4128,13 @@ export interface operations {
       413: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/payload-too-large";
+            /** @constant */
+            title: "Payload too large";
+            /** @constant */
+            status: 413;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -4133,14 +4164,13 @@ export interface operations {
       401: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/unauthorized";
+            /** @constant */
+            title: "Unauthorized";
+            /** @constant */
+            status: 401;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -4148,14 +4178,13 @@ export interface operations {
       403: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/forbidden";
+            /** @constant */
+            title: "Forbidden";
+            /** @constant */
+            status: 403;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -4163,14 +4192,13 @@ export interface operations {
       404: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/not-found";
+            /** @constant */
+            title: "Not found";
+            /** @constant */
+            status: 404;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -4212,9 +4240,12 @@ export interface operations {
       400: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/invalid";
+            /** @constant */
+            title: "Bad request";
+            /** @constant */
+            status: 400;
             detail: string;
             errors?: {
                 path: string;
@@ -4227,14 +4258,13 @@ export interface operations {
       401: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/unauthorized";
+            /** @constant */
+            title: "Unauthorized";
+            /** @constant */
+            status: 401;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -4242,14 +4272,13 @@ export interface operations {
       403: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/forbidden";
+            /** @constant */
+            title: "Forbidden";
+            /** @constant */
+            status: 403;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -4257,14 +4286,13 @@ export interface operations {
       413: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/payload-too-large";
+            /** @constant */
+            title: "Payload too large";
+            /** @constant */
+            status: 413;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -4295,6 +4323,7 @@ export interface operations {
           "application/json": {
             /** @constant */
             delivered: true;
+            /** @description The provider's id of the message */
             messageId?: string;
           };
         };
@@ -4303,9 +4332,12 @@ export interface operations {
       400: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/invalid";
+            /** @constant */
+            title: "Bad request";
+            /** @constant */
+            status: 400;
             detail: string;
             errors?: {
                 path: string;
@@ -4318,14 +4350,13 @@ export interface operations {
       401: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/unauthorized";
+            /** @constant */
+            title: "Unauthorized";
+            /** @constant */
+            status: 401;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -4333,14 +4364,13 @@ export interface operations {
       403: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/forbidden";
+            /** @constant */
+            title: "Forbidden";
+            /** @constant */
+            status: 403;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -4348,14 +4378,13 @@ export interface operations {
       413: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/payload-too-large";
+            /** @constant */
+            title: "Payload too large";
+            /** @constant */
+            status: 413;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -4363,14 +4392,13 @@ export interface operations {
       502: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/provider-failed";
+            /** @constant */
+            title: "Bad gateway";
+            /** @constant */
+            status: 502;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -4482,16 +4510,19 @@ export interface operations {
       /** @description Empty TwiML */
       200: {
         content: {
-          "text/plain": string;
+          "text/plain": "<?xml version=\"1.0\" encoding=\"UTF-8\"?><Response></Response>";
         };
       };
       /** @description RFC 9457 problem details (application/problem+json) */
       400: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/invalid";
+            /** @constant */
+            title: "Bad request";
+            /** @constant */
+            status: 400;
             detail: string;
             errors?: {
                 path: string;
@@ -4504,14 +4535,13 @@ export interface operations {
       403: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/forbidden";
+            /** @constant */
+            title: "Forbidden";
+            /** @constant */
+            status: 403;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -4519,14 +4549,13 @@ export interface operations {
       413: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/payload-too-large";
+            /** @constant */
+            title: "Payload too large";
+            /** @constant */
+            status: 413;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -4552,9 +4581,12 @@ export interface operations {
       400: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/invalid";
+            /** @constant */
+            title: "Bad request";
+            /** @constant */
+            status: 400;
             detail: string;
             errors?: {
                 path: string;
@@ -4567,14 +4599,13 @@ export interface operations {
       403: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/forbidden";
+            /** @constant */
+            title: "Forbidden";
+            /** @constant */
+            status: 403;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -4582,14 +4613,13 @@ export interface operations {
       413: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/payload-too-large";
+            /** @constant */
+            title: "Payload too large";
+            /** @constant */
+            status: 413;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };

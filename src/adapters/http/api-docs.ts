@@ -94,7 +94,14 @@ export function apiDocs(version: string, publicBaseUrl: string) {
         specPath: SPEC_PATH,
         documentation: {
           info,
-          servers: [{ url: publicBaseUrl, description: 'This deployment (PUBLIC_BASE_URL)' }],
+          servers: [
+            {
+              url: publicBaseUrl,
+              // Meant for clients outside (staff apps, intake forms, the SMS provider), whatever the environment.
+              description: 'This deployment (PUBLIC_BASE_URL): local when it names this machine, else production or staging',
+              'x-internal': false,
+            } as { url: string; description: string },
+          ],
           tags: TAGS,
           components: {
             securitySchemes: {
@@ -103,10 +110,18 @@ export function apiDocs(version: string, publicBaseUrl: string) {
                 scheme: 'bearer',
                 bearerFormat: 'JWT',
                 description:
-                  'The accessToken from POST /api/auth/login or /api/auth/refresh, valid for its expiresIn seconds. Following RFC 8725 (JWT best current practices): ' +
+                  'The accessToken from POST /api/auth/login or /api/auth/refresh, valid for its expiresIn seconds. Following RFC8725 (JWT best current practices): ' +
                   'signed with HS256 only (the algorithm is pinned; "none" and any other alg are refused), expiry always checked, the signature compared in ' +
                   'constant time, and the member and session looked up on every request, so a logout, a revoked session or a changed role takes effect at once. ' +
                   'Treat the token as opaque: its claims are not part of the API.',
+              },
+              twilioSignature: {
+                type: 'apiKey',
+                in: 'header',
+                name: 'X-Twilio-Signature',
+                description:
+                  "The SMS provider's webhooks only: Twilio's signature of PUBLIC_BASE_URL, the path, the query and the form parameters with the account's TWILIO_AUTH_TOKEN " +
+                  '(HMAC-SHA1, base64). A request without a valid one is 403 (docs/api.md "SMS").',
               },
             },
           },

@@ -2,7 +2,7 @@ import { t } from 'elysia'
 import type { WebhookDelivery } from '../../application/webhooks/list-webhook-deliveries'
 import type { WebhookEndpointView } from '../../application/webhooks/webhook-endpoints'
 import { WEBHOOK_EVENT_TYPES, WEBHOOK_EVENTS, WEBHOOK_MAX_ATTEMPTS, WEBHOOK_URL } from '../../domain/webhooks/webhook'
-import { Body, DateTime, OneOf, Uuid } from './common.schemas'
+import { Body, DateTime, Int32, OneOf, Uuid } from './common.schemas'
 
 // docs/events.md
 const EventType = OneOf(WEBHOOK_EVENT_TYPES, { description: 'An event type (docs/events.md)' })
@@ -14,7 +14,7 @@ const endpointFields = {
   url: t.String({ maxLength: WEBHOOK_URL.maxLength }),
   events: t.Array(EventType, { maxItems: WEBHOOK_EVENTS.maxItems }),
   enabled: t.Boolean({ description: 'False when disabled by hand or after repeated failure (see disabledAt)' }),
-  consecutiveFailures: t.Integer({ format: 'int32', minimum: 0, maximum: 1_000_000, description: 'Deliveries failed for good in a row' }),
+  consecutiveFailures: Int32({ minimum: 0, maximum: 1_000_000 }, { description: 'Deliveries failed for good in a row' }),
   disabledAt: t.Optional({ ...DateTime, description: 'When repeated failure disabled the endpoint' }),
   createdAt: DateTime,
   updatedAt: DateTime,
@@ -39,8 +39,8 @@ export const WebhookDeliverySchema = t.Object(
     id: t.String({ maxLength: 36, description: 'The webhook-id header, the same on every try' }),
     eventType: EventType,
     status: OneOf(['pending', 'sending', 'sent', 'failed'] as const),
-    attempts: t.Integer({ format: 'int32', minimum: 0, maximum: WEBHOOK_MAX_ATTEMPTS }),
-    lastStatusCode: t.Optional(t.Integer({ format: 'int32', minimum: 100, maximum: 599, description: "The endpoint's HTTP status at the latest try" })),
+    attempts: Int32({ minimum: 0, maximum: WEBHOOK_MAX_ATTEMPTS }),
+    lastStatusCode: t.Optional(Int32({ minimum: 100, maximum: 599 }, { description: "The endpoint's HTTP status at the latest try" })),
     lastError: t.Optional(t.String({ maxLength: 500 })),
     nextAttemptAt: t.Optional(DateTime),
     createdAt: DateTime,

@@ -3,7 +3,7 @@ import { MAX_ATTEMPTS, retryDelayMs, type ClaimedOutboxMessage, type OutboxPaylo
 import { WEBHOOK_MAX_ATTEMPTS, webhookRetryDelayMs } from '../../domain/webhooks/webhook'
 import { WebhookRefused, type WebhookDelivery } from '../webhooks/webhook-delivery'
 import type { WebhookEvents } from '../webhooks/webhook-events'
-import { advancesDelivery } from '../../domain/messaging/sms'
+import { advancesDelivery, keptProviderMessageId } from '../../domain/messaging/sms'
 import { DEFAULT_MAX_CONCURRENCY } from '../../domain/organizations/organization'
 import type { Clock } from '../ports/clock'
 import type { Logger } from '../ports/logger'
@@ -75,7 +75,10 @@ export class DispatchOutbox {
   /** Sends one claimed message and records the outcome. Never throws: failures are recorded or logged. */
   async deliver(message: ClaimedOutboxMessage): Promise<void> {
     try {
-      const { providerMessageId, responseStatus } = await this.send(message)
+      const sent = await this.send(message)
+      // An id past the bound is dropped rather than kept: answers give interactions with every stored value.
+      const providerMessageId = keptProviderMessageId(sent.providerMessageId)
+      const { responseStatus } = sent
       this.metrics.sent(message.payload.channel)
       await this.unitOfWork.run((r) => this.recordSent(r, message, providerMessageId, responseStatus))
     } catch (error) {

@@ -2,6 +2,7 @@ import { changedFields } from '../../domain/audit/audit-event'
 import type { Actor } from '../../domain/auth/actor'
 import { InvalidError, NotFoundError } from '../../domain/errors'
 import { emailSettingsErrors, lastFour, type EmailProviderSettings, type StoredEmailSettings } from '../../domain/messaging/email'
+import { keptProviderMessageId } from '../../domain/messaging/sms'
 import { authorize } from '../auth/authorize'
 import type { OrganizationMailer } from '../messaging/organization-mailer'
 import { apiKeyProblems, type EmailHostPolicy } from '../ports/email'
@@ -86,11 +87,12 @@ export class SendTestEmail {
     authorize(actor, 'organization:settings')
     await checkSettings(input, 'test', this.hosts)
     const { toEmail, ...settings } = input
-    const { messageId } = await this.mailer.sendWith(settings, {
+    const sent = await this.mailer.sendWith(settings, {
       to: toEmail,
       subject: 'Test message from the intake service',
       text: `This is a test of the ${settings.provider} email settings. If you can read it, they work.`,
     })
+    const messageId = keptProviderMessageId(sent.messageId)
     return { delivered: true, ...(messageId ? { messageId } : {}) }
   }
 }

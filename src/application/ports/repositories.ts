@@ -174,8 +174,8 @@ export interface NeedRepository {
 
 export interface InteractionRepository {
   insert(interaction: Interaction): Promise<void>
-  /** Oldest first. */
-  listByNeed(organizationId: string, needId: string): Promise<Interaction[]>
+  /** Oldest first (`createdAt`, `id` as tie-break), one page of them. */
+  listByNeed(organizationId: string, needId: string, page: PageRequest): Promise<Page<Interaction>>
   findById(organizationId: string, id: string): Promise<Interaction | undefined>
   /** Across organizations: provider callbacks name only the provider's id. */
   findByProviderMessageId(providerMessageId: string): Promise<Interaction | undefined>
