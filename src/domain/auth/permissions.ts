@@ -39,6 +39,9 @@ export const PERMISSIONS = {
   'members:list': { roles: ['org_admin', 'staff', 'partner_admin'], profiles: [] },
   'members:manage': { roles: ['org_admin', 'partner_admin'], profiles: [] },
   'organization:settings': { roles: ['org_admin'], profiles: [] },
+  // A whole file of people's details at once: the organization's admin, or whoever may read every detail
+  // anyway. Exports also need the read permission of what they export, and keep the lists' scope.
+  'records:export': { roles: ['org_admin'], profiles: ['pii_reader'] },
 } as const satisfies Record<string, PermissionRule>
 
 export type Permission = keyof typeof PERMISSIONS
