@@ -15,6 +15,7 @@ import { ListHouseholdMatches } from '../application/constituents/list-household
 import { MergeConstituents } from '../application/constituents/merge-constituents'
 import { ResolveHouseholdMatch } from '../application/constituents/resolve-household-match'
 import { SearchConstituents } from '../application/constituents/search-constituents'
+import { ExportConstituents } from '../application/constituents/export-constituents'
 import { UpdateConstituent } from '../application/constituents/update-constituent'
 import { AcceptInvite } from '../application/auth/accept-invite'
 import { RequestPasswordReset, ResetPassword } from '../application/auth/password-reset'
@@ -51,6 +52,7 @@ import { GetNeed } from '../application/needs/get-need'
 import { ListNeedHistory } from '../application/needs/list-need-history'
 import { ListNeedInteractions } from '../application/needs/list-need-interactions'
 import { ListNeeds } from '../application/needs/list-needs'
+import { ExportNeeds } from '../application/needs/export-needs'
 import { NeedIntake } from '../application/needs/need-intake'
 import { SubmitPublicNeed } from '../application/needs/submit-public-need'
 import { UpdateNeed } from '../application/needs/update-need'
@@ -189,6 +191,7 @@ export function createContainer(config: Config, overrides: ContainerOverrides = 
   service(c, CreateNeed, [unitOfWork, NeedIntake])
   service(c, SubmitPublicNeed, [repositories, unitOfWork, NeedIntake])
   service(c, ListNeeds, [repositories])
+  service(c, ExportNeeds, [repositories])
   service(c, GetNeed, [repositories])
   service(c, UpdateNeed, [unitOfWork, PORTS.clock, ids])
   service(c, AddNote, [unitOfWork, PORTS.clock, ids])
@@ -222,6 +225,7 @@ export function createContainer(config: Config, overrides: ContainerOverrides = 
   service(c, CreateConstituent, [unitOfWork, ConstituentRegistry])
   service(c, UpdateConstituent, [unitOfWork, DuplicateDetection, PORTS.clock])
   service(c, SearchConstituents, [repositories])
+  service(c, ExportConstituents, [repositories])
   service(c, GetConstituent, [repositories])
   service(c, ListConstituentNeeds, [repositories])
   service(c, MergeConstituents, [unitOfWork, ConstituentMerger])
@@ -253,6 +257,7 @@ export function useCasesOf(c: Container): UseCases {
     },
     constituents: {
       search: c.get(SearchConstituents),
+      export: c.get(ExportConstituents),
       get: c.get(GetConstituent),
       create: c.get(CreateConstituent),
       update: c.get(UpdateConstituent),
@@ -273,6 +278,7 @@ export function useCasesOf(c: Container): UseCases {
       create: c.get(CreateNeed),
       submitPublic: c.get(SubmitPublicNeed),
       list: c.get(ListNeeds),
+      export: c.get(ExportNeeds),
       get: c.get(GetNeed),
       update: c.get(UpdateNeed),
       addNote: c.get(AddNote),
