@@ -1,4 +1,5 @@
 import { Elysia, t } from 'elysia'
+import type { Logger } from '../../application/ports/logger'
 import type { UseCases } from '../../application/use-cases'
 import type { AuthenticationPlugin } from './authentication'
 import { IdParams, PageQuery, problems } from './common.schemas'
@@ -21,7 +22,7 @@ import { CONSTITUENT_COLUMNS, csvAttachment, csvResponses, exportFilename } from
 import { pagedResponse } from './paging'
 
 // docs/constituents.md
-export function constituentsRoutes(useCases: UseCases['constituents'], authentication: AuthenticationPlugin) {
+export function constituentsRoutes(useCases: UseCases['constituents'], authentication: AuthenticationPlugin, logger: Logger) {
   const { search, export: exportConstituents, get, create, update, listNeeds, merge, listMatches, resolve } = useCases
 
   const constituents = new Elysia({ name: 'constituents', prefix: '/api/constituents', detail: { tags: ['Constituents'] } })
@@ -36,7 +37,7 @@ export function constituentsRoutes(useCases: UseCases['constituents'], authentic
         detail: { summary: 'Search constituents by name prefix, phone digits or email; newest first', description: 'Caseworker roles and intake_staff. Searching by phone or email needs the permission to read them; fields come back redacted by role (docs/constituents.md "Search"). Paged (docs/api.md "Lists").' },
       },
     )
-    .get('/export', async ({ actor, query }) => csvAttachment(exportFilename('constituents'), CONSTITUENT_COLUMNS, await exportConstituents.execute(actor, query.query)), {
+    .get('/export', async ({ actor, query }) => csvAttachment(exportFilename('constituents'), CONSTITUENT_COLUMNS, await exportConstituents.execute(actor, query.query), logger), {
       auth: true,
       query: ExportConstituentsQuery,
       response: csvResponses('Every constituent the query matches'),

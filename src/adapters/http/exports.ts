@@ -1,5 +1,6 @@
 import { withHeaders } from '@elysiajs/openapi'
 import { t } from 'elysia'
+import type { Logger } from '../../application/ports/logger'
 import type { Constituent } from '../../domain/constituents/constituent'
 import { CONTACT_FIELDS } from '../../domain/constituents/contact'
 import type { Need } from '../../domain/needs/need'
@@ -80,7 +81,7 @@ export function csvResponses(what: string) {
  * whatever the size of the file. The first batch is read before answering: a refusal or a database failure
  * there is still an error status, not a file cut short.
  */
-export async function csvAttachment<T>(filename: string, columns: Array<CsvColumn<T>>, batches: AsyncIterable<T[]>): Promise<Response> {
+export async function csvAttachment<T>(filename: string, columns: Array<CsvColumn<T>>, batches: AsyncIterable<T[]>, logger: Logger): Promise<Response> {
   const encoder = new TextEncoder()
   const records = (batch: T[]) => batch.map((record) => csvRecord(columns.map((column) => column.cell(record) ?? ''))).join('')
   const iterator = batches[Symbol.asyncIterator]()
@@ -95,9 +96,12 @@ export async function csvAttachment<T>(filename: string, columns: Array<CsvColum
           if (first.done) controller.close()
           return
         }
-        // A failure past this point can only cut the file short: the connection is closed without the
-        // final chunk, so the client sees a broken transfer rather than a file that looks whole.
-        const next = await iterator.next()
+        // A failure past this point can only cut the file short: the stream errs, and the server closes the
+        // connection without the final chunk, so the client sees a broken transfer, not a file that looks whole.
+        const next = await iterator.next().catch((error: unknown) => {
+          logger.error('export cut short', { file: filename, error: error instanceof Error ? error.message : String(error) })
+          throw error
+        })
         if (next.done) controller.close()
         else controller.enqueue(encoder.encode(records(next.value)))
       },

@@ -1,4 +1,5 @@
 import { Elysia, t } from 'elysia'
+import type { Logger } from '../../application/ports/logger'
 import type { UseCases } from '../../application/use-cases'
 import { csvAttachment, csvResponses, exportFilename, NEED_COLUMNS } from './exports'
 import type { AuthenticationPlugin } from './authentication'
@@ -26,7 +27,7 @@ import { pagedResponse } from './paging'
 import { rateLimited, type RateLimits } from './rate-limits'
 
 // docs/api.md "Needs"
-export function needsRoutes(useCases: UseCases['needs'], authentication: AuthenticationPlugin, rateLimits: RateLimits) {
+export function needsRoutes(useCases: UseCases['needs'], authentication: AuthenticationPlugin, rateLimits: RateLimits, logger: Logger) {
   const { create, submitPublic, list, export: exportNeeds, get, update, addNote, listInteractions, listHistory, sendSms } = useCases
 
   return new Elysia({ name: 'needs', prefix: '/api/needs', detail: { tags: ['Needs'] } })
@@ -68,7 +69,7 @@ export function needsRoutes(useCases: UseCases['needs'], authentication: Authent
         detail: { summary: 'List needs, newest first; paging in X-Total-Count and Link', description: "Every role; partner roles see their own partner's needs only. Filters by status list, partner, assignee and constituent (docs/api.md \"Needs\", \"Lists\")." },
       },
     )
-    .get('/export', async ({ actor, query }) => csvAttachment(exportFilename('needs'), NEED_COLUMNS, await exportNeeds.execute(actor, needFilterOf(query))), {
+    .get('/export', async ({ actor, query }) => csvAttachment(exportFilename('needs'), NEED_COLUMNS, await exportNeeds.execute(actor, needFilterOf(query)), logger), {
       auth: true,
       query: ExportNeedsQuery,
       response: csvResponses('Every need the filters match'),

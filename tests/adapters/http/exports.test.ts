@@ -146,6 +146,41 @@ describe('GET /api/constituents/export', () => {
   })
 })
 
+describe('a database failure during an export', () => {
+  /** Makes the `failing`th read of needs (from 1) fail, for one export; the reads before it answer full batches. */
+  async function exportFailingAt(failing: number) {
+    await createNeed({ partnerId: pantry.id })
+    const repository = world.repositories.needs
+    const listAfter = repository.listAfter.bind(repository)
+    let reads = 0
+    repository.listAfter = async (organizationId, filter, after, limit) => {
+      if (++reads === failing) throw new Error('the database went away')
+      const [need] = await listAfter(organizationId, filter, undefined, 1)
+      return Array.from({ length: limit }, () => need!)
+    }
+    try {
+      const response = await fetch(`${api.url}/api/needs/export?format=csv`, { headers: { authorization: `Bearer ${tokens.admin}` } })
+      return { response, body: await response.text().then((text) => ({ text }), (error: unknown) => ({ error })) }
+    } finally {
+      repository.listAfter = listAfter
+    }
+  }
+
+  test('before the first batch: a problem answer, not a file', async () => {
+    const { response, body } = await exportFailingAt(1)
+    expect(response.status).toBe(500)
+    expect(response.headers.get('content-type')).toStartWith('application/problem+json')
+    expect(body).toHaveProperty('text')
+  })
+
+  test('after the first batch: the transfer breaks, so the file is never taken for whole', async () => {
+    const { response, body } = await exportFailingAt(2)
+    expect(response.status).toBe(200)
+    expect(body).toHaveProperty('error')
+    expect(api.logs.some((line) => line.includes('export cut short') && line.includes('the database went away'))).toBe(true)
+  })
+})
+
 describe('a large export', () => {
   // About 46 MB of CSV, far more than the sockets between the two ends buffer (a few MB), so a server that
   // ran ahead of its client would be seen reading most batches: 20,000 needs of 2 KB on SQLite (40 batches);
