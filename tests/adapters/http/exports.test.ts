@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { afterAll, beforeAll, describe, expect, spyOn, test } from 'bun:test'
 import type { Need } from '../../../src/domain/needs/need'
 import type { Partner } from '../../../src/domain/partners/partner'
 import { PORTS } from '../../../src/main/container'
@@ -151,18 +151,17 @@ describe('a database failure during an export', () => {
   async function exportFailingAt(failing: number) {
     await createNeed({ partnerId: pantry.id })
     const repository = world.repositories.needs
-    const listAfter = repository.listAfter.bind(repository)
+    const [need] = await repository.listAfter(world.organizationId, {}, undefined, 1)
     let reads = 0
-    repository.listAfter = async (organizationId, filter, after, limit) => {
+    const spy = spyOn(repository, 'listAfter').mockImplementation(async (_organizationId, _filter, _after, limit) => {
       if (++reads === failing) throw new Error('the database went away')
-      const [need] = await listAfter(organizationId, filter, undefined, 1)
       return Array.from({ length: limit }, () => need!)
-    }
+    })
     try {
       const response = await fetch(`${api.url}/api/needs/export?format=csv`, { headers: { authorization: `Bearer ${tokens.admin}` } })
       return { response, body: await response.text().then((text) => ({ text }), (error: unknown) => ({ error })) }
     } finally {
-      repository.listAfter = listAfter
+      spy.mockRestore()
     }
   }
 
@@ -198,13 +197,7 @@ describe('a large export', () => {
       for (const need of needs) await r.needs.insert(need)
     })
     const token = await api.tokenFor(large, 'org_admin')
-    const repository = world.repositories.needs
-    const listAfter = repository.listAfter.bind(repository)
-    let reads = 0
-    repository.listAfter = (...args) => {
-      reads++
-      return listAfter(...args)
-    }
+    const reads = spyOn(world.repositories.needs, 'listAfter')
     const response = await fetch(`${api.url}/api/needs/export?format=csv`, { headers: { authorization: `Bearer ${token}` } })
     const reader = response.body!.getReader()
     try {
@@ -213,14 +206,14 @@ describe('a large export', () => {
       // A client that stops reading: were the file built ahead of it, every batch would be read by now.
       await Bun.sleep(300)
       const batches = Math.ceil(count / 500) + 1
-      expect(reads).toBeLessThan(batches / 2)
+      expect(reads.mock.calls.length).toBeLessThan(batches / 2)
       for (let next = await reader.read(); !next.done; next = await reader.read()) text += decoder.decode(next.value, { stream: true })
-      expect(reads).toBe(batches)
+      expect(reads).toHaveBeenCalledTimes(batches)
       const [, ...rows] = parseCsv(text)
       expect(rows.map((row) => row[1])).toEqual(needs.map((need) => need.referenceNumber).reverse())
     } finally {
       await reader.cancel()
-      repository.listAfter = listAfter
+      reads.mockRestore()
     }
   }, 30_000)
 })

@@ -1,4 +1,4 @@
-import { beforeEach, describe, expect, test } from 'bun:test'
+import { beforeEach, describe, expect, spyOn, test } from 'bun:test'
 import { EXPORT_BATCH_SIZE } from '../../../src/application/keyset-batches'
 import type { Need } from '../../../src/domain/needs/need'
 import { ForbiddenError } from '../../../src/domain/errors'
@@ -34,22 +34,16 @@ describe('ExportNeeds', () => {
   test('answers every need of the filter, newest first, in batches read only as they are consumed', async () => {
     const needs = needsOf(world.defaultPartner.id, EXPORT_BATCH_SIZE * 2 + 3)
     await insertNeeds(needs)
-    const repository = world.repositories.needs
-    const original = repository.listAfter.bind(repository)
-    let reads = 0
-    repository.listAfter = (...args) => {
-      reads++
-      return original(...args)
-    }
+    const reads = spyOn(world.repositories.needs, 'listAfter')
 
     const iterator = (await world.useCases.needs.export.execute(world.admin, {}))[Symbol.asyncIterator]()
-    expect(reads).toBe(0)
+    expect(reads).toHaveBeenCalledTimes(0)
     const first = await iterator.next()
-    expect(reads).toBe(1)
+    expect(reads).toHaveBeenCalledTimes(1)
     expect(first.value).toHaveLength(EXPORT_BATCH_SIZE)
     const rest: Need[][] = []
     for (let next = await iterator.next(); !next.done; next = await iterator.next()) rest.push(next.value)
-    expect(reads).toBe(3)
+    expect(reads).toHaveBeenCalledTimes(3)
     expect([first.value as Need[], ...rest].flat().map((n) => n.id)).toEqual(needs.map((n) => n.id).reverse())
   })
 
@@ -73,12 +67,10 @@ describe('ExportNeeds', () => {
   })
 
   test('is refused before anything is read to a role without the export permission', async () => {
-    const repository = world.repositories.needs
-    repository.listAfter = () => {
-      throw new Error('read before authorizing')
-    }
+    const reads = spyOn(world.repositories.needs, 'listAfter')
     for (const actor of [await world.member('staff'), await world.member('partner_admin', { partnerId: world.defaultPartner.id }), await world.member('staff', { profiles: ['email_phone_communicator'] })]) {
       await failureOf(world.useCases.needs.export.execute(actor, {}), ForbiddenError)
     }
+    expect(reads).toHaveBeenCalledTimes(0)
   })
 })
