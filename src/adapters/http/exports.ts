@@ -5,7 +5,7 @@ import type { Constituent } from '../../domain/constituents/constituent'
 import { CONTACT_FIELDS } from '../../domain/constituents/contact'
 import type { Need } from '../../domain/needs/need'
 import { csvRecord } from '../../domain/shared/csv'
-import { problems } from './common.schemas'
+import { OneOf, problems } from './common.schemas'
 
 // docs/api.md "Exports"
 
@@ -13,10 +13,7 @@ export const EXPORT_FORMATS = ['csv'] as const
 
 /** `format=csv`, the one format there is; required, so that another one can come without changing what a link means. */
 export const ExportFormatQuery = {
-  format: t.Union(
-    EXPORT_FORMATS.map((format) => t.Literal(format)),
-    { description: 'The file format: csv (RFC 4180, UTF-8, CRLF, a header row)' },
-  ),
+  format: OneOf(EXPORT_FORMATS, { description: 'The file format: csv (RFC 4180, UTF-8, CRLF, a header row)' }),
 }
 
 /** One column of an export: its header and a record's cell, empty when the record has no value (or the caller may not read it). */
@@ -86,6 +83,8 @@ export async function csvAttachment<T>(filename: string, columns: Array<CsvColum
   const records = (batch: T[]) => batch.map((record) => csvRecord(columns.map((column) => column.cell(record) ?? ''))).join('')
   const iterator = batches[Symbol.asyncIterator]()
   const first = await iterator.next()
+  const empty = first.done
+  // Only the text is kept, not the batch, which is then free to go.
   let opening: string | undefined = csvRecord(columns.map((column) => column.header)) + (first.done ? '' : records(first.value))
   const body = new ReadableStream<Uint8Array>(
     {
@@ -93,7 +92,7 @@ export async function csvAttachment<T>(filename: string, columns: Array<CsvColum
         if (opening !== undefined) {
           controller.enqueue(encoder.encode(opening))
           opening = undefined
-          if (first.done) controller.close()
+          if (empty) controller.close()
           return
         }
         // A failure past this point can only cut the file short: the stream errs, and the server closes the
