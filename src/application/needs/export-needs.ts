@@ -22,6 +22,7 @@ export class ExportNeeds {
     return (async function* () {
       if (!scoped) return
       for await (const batch of keysetBatches((after, limit) => read.listAfter(actor.organizationId, scoped, after, limit))) {
+        // customFields may hold a constituent's contact keys: each exported batch is known here, as in ExportConstituents.
         yield batch.map((need) => redactNeed(actor, need))
       }
     })()
