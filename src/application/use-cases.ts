@@ -16,6 +16,7 @@ import type { ListHouseholdMatches } from './constituents/list-household-matches
 import type { MergeConstituents } from './constituents/merge-constituents'
 import type { ResolveHouseholdMatch } from './constituents/resolve-household-match'
 import type { SearchConstituents } from './constituents/search-constituents'
+import type { ExportConstituents } from './constituents/export-constituents'
 import type { UpdateConstituent } from './constituents/update-constituent'
 import type { InviteMember } from './members/invite-member'
 import type { ListMembers } from './members/list-members'
@@ -29,6 +30,7 @@ import type { GetNeed } from './needs/get-need'
 import type { ListNeedHistory } from './needs/list-need-history'
 import type { ListNeedInteractions } from './needs/list-need-interactions'
 import type { ListNeeds } from './needs/list-needs'
+import type { ExportNeeds } from './needs/export-needs'
 import type { SubmitPublicNeed } from './needs/submit-public-need'
 import type { UpdateNeed } from './needs/update-need'
 import type { CreateOrganization } from './organizations/create-organization'
@@ -63,6 +65,7 @@ export interface UseCases {
   }
   constituents: {
     search: SearchConstituents
+    export: ExportConstituents
     get: GetConstituent
     create: CreateConstituent
     update: UpdateConstituent
@@ -83,6 +86,7 @@ export interface UseCases {
     create: CreateNeed
     submitPublic: SubmitPublicNeed
     list: ListNeeds
+    export: ExportNeeds
     get: GetNeed
     update: UpdateNeed
     addNote: AddNote

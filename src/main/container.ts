@@ -20,6 +20,7 @@ import { ListHouseholdMatches } from '../application/constituents/list-household
 import { MergeConstituents } from '../application/constituents/merge-constituents'
 import { ResolveHouseholdMatch } from '../application/constituents/resolve-household-match'
 import { SearchConstituents } from '../application/constituents/search-constituents'
+import { ExportConstituents } from '../application/constituents/export-constituents'
 import { UpdateConstituent } from '../application/constituents/update-constituent'
 import { AcceptInvite } from '../application/auth/accept-invite'
 import { RequestPasswordReset, ResetPassword } from '../application/auth/password-reset'
@@ -68,6 +69,7 @@ import { GetNeed } from '../application/needs/get-need'
 import { ListNeedHistory } from '../application/needs/list-need-history'
 import { ListNeedInteractions } from '../application/needs/list-need-interactions'
 import { ListNeeds } from '../application/needs/list-needs'
+import { ExportNeeds } from '../application/needs/export-needs'
 import { NeedIntake } from '../application/needs/need-intake'
 import { SubmitPublicNeed } from '../application/needs/submit-public-need'
 import { UpdateNeed } from '../application/needs/update-need'
@@ -218,6 +220,7 @@ export function createContainer(config: Config, overrides: ContainerOverrides = 
   service(c, CreateNeed, [unitOfWork, NeedIntake])
   service(c, SubmitPublicNeed, [repositories, unitOfWork, NeedIntake])
   service(c, ListNeeds, [repositories])
+  service(c, ExportNeeds, [repositories, AuditTrail])
   service(c, GetNeed, [repositories])
   service(c, UpdateNeed, [unitOfWork, PORTS.clock, ids, WebhookEvents, AuditTrail])
   service(c, AddNote, [unitOfWork, PORTS.clock, ids, WebhookEvents, AuditTrail])
@@ -259,6 +262,7 @@ export function createContainer(config: Config, overrides: ContainerOverrides = 
   service(c, CreateConstituent, [unitOfWork, ConstituentRegistry, AuditTrail])
   service(c, UpdateConstituent, [unitOfWork, DuplicateDetection, PORTS.clock, AuditTrail])
   service(c, SearchConstituents, [repositories, AuditTrail])
+  service(c, ExportConstituents, [repositories, AuditTrail])
   service(c, GetConstituent, [repositories, AuditTrail])
   service(c, ListConstituentNeeds, [repositories])
   service(c, MergeConstituents, [unitOfWork, ConstituentMerger])
@@ -290,6 +294,7 @@ export function useCasesOf(c: Container): UseCases {
     },
     constituents: {
       search: c.get(SearchConstituents),
+      export: c.get(ExportConstituents),
       get: c.get(GetConstituent),
       create: c.get(CreateConstituent),
       update: c.get(UpdateConstituent),
@@ -310,6 +315,7 @@ export function useCasesOf(c: Container): UseCases {
       create: c.get(CreateNeed),
       submitPublic: c.get(SubmitPublicNeed),
       list: c.get(ListNeeds),
+      export: c.get(ExportNeeds),
       get: c.get(GetNeed),
       update: c.get(UpdateNeed),
       addNote: c.get(AddNote),

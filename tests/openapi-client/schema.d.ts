@@ -80,6 +80,13 @@ export interface paths {
      */
     post: operations["postApiNeeds"];
   };
+  "/api/needs/export": {
+    /**
+     * Export needs as a CSV file, newest first, with the list filters
+     * @description org_admin, or a role holding pii_reader; partner roles export their own partner's needs only. Every need the list would show, streamed; redacted as the list (docs/api.md "Exports").
+     */
+    get: operations["getApiNeedsExport"];
+  };
   "/api/needs/{id}": {
     /**
      * Read a need by id or reference number
@@ -150,6 +157,13 @@ export interface paths {
      * @description Caseworker roles and intake_staff. Checked for duplicates: the answer carries `possibleDuplicates` and `duplicateWarning` when someone alike is on file, and opens household matches (docs/constituents.md).
      */
     post: operations["postApiConstituents"];
+  };
+  "/api/constituents/export": {
+    /**
+     * Export constituents as a CSV file, newest first, matched as the search matches
+     * @description org_admin, or a caseworker role (or intake_staff) holding pii_reader. Every constituent the search would find, streamed; phone, email, address and date of birth redacted as the search does, their columns then empty (docs/api.md "Exports").
+     */
+    get: operations["getApiConstituentsExport"];
   };
   "/api/constituents/merge": {
     /**
@@ -1324,6 +1338,78 @@ export interface operations {
             /** @constant */
             status: 413;
             detail: string;
+          };
+        };
+      };
+    };
+  };
+  /**
+   * Export needs as a CSV file, newest first, with the list filters
+   * @description org_admin, or a role holding pii_reader; partner roles export their own partner's needs only. Every need the list would show, streamed; redacted as the list (docs/api.md "Exports").
+   */
+  getApiNeedsExport: {
+    parameters: {
+      query: {
+        status?: string;
+        partnerId?: string;
+        assignedTo?: string;
+        constituentId?: string;
+        format: "csv";
+      };
+    };
+    responses: {
+      /** @description Every need the filters match, as CSV (RFC 4180): UTF-8, CRLF line ends, a header row; a cell opening with = + - @, tab or CR is prefixed with a single quote. Streamed (docs/api.md "Exports"). */
+      200: {
+        headers: {
+          "Content-Disposition"?: string;
+          "Cache-Control"?: string;
+        };
+        content: {
+          "text/csv": string;
+        };
+      };
+      /** @description RFC 9457 problem details (application/problem+json) */
+      400: {
+        content: {
+          "application/json": {
+            type: string;
+            title: string;
+            status: string | number;
+            detail: string;
+            errors?: {
+                path: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description RFC 9457 problem details (application/problem+json) */
+      401: {
+        content: {
+          "application/json": {
+            type: string;
+            title: string;
+            status: string | number;
+            detail: string;
+            errors?: {
+                path: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description RFC 9457 problem details (application/problem+json) */
+      403: {
+        content: {
+          "application/json": {
+            type: string;
+            title: string;
+            status: string | number;
+            detail: string;
+            errors?: {
+                path: string;
+                message: string;
+              }[];
           };
         };
       };
@@ -2562,6 +2648,75 @@ export interface operations {
             /** @constant */
             status: 413;
             detail: string;
+          };
+        };
+      };
+    };
+  };
+  /**
+   * Export constituents as a CSV file, newest first, matched as the search matches
+   * @description org_admin, or a caseworker role (or intake_staff) holding pii_reader. Every constituent the search would find, streamed; phone, email, address and date of birth redacted as the search does, their columns then empty (docs/api.md "Exports").
+   */
+  getApiConstituentsExport: {
+    parameters: {
+      query: {
+        query?: string;
+        format: "csv";
+      };
+    };
+    responses: {
+      /** @description Every constituent the query matches, as CSV (RFC 4180): UTF-8, CRLF line ends, a header row; a cell opening with = + - @, tab or CR is prefixed with a single quote. Streamed (docs/api.md "Exports"). */
+      200: {
+        headers: {
+          "Content-Disposition"?: string;
+          "Cache-Control"?: string;
+        };
+        content: {
+          "text/csv": string;
+        };
+      };
+      /** @description RFC 9457 problem details (application/problem+json) */
+      400: {
+        content: {
+          "application/json": {
+            type: string;
+            title: string;
+            status: string | number;
+            detail: string;
+            errors?: {
+                path: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description RFC 9457 problem details (application/problem+json) */
+      401: {
+        content: {
+          "application/json": {
+            type: string;
+            title: string;
+            status: string | number;
+            detail: string;
+            errors?: {
+                path: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description RFC 9457 problem details (application/problem+json) */
+      403: {
+        content: {
+          "application/json": {
+            type: string;
+            title: string;
+            status: string | number;
+            detail: string;
+            errors?: {
+                path: string;
+                message: string;
+              }[];
           };
         };
       };

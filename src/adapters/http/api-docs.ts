@@ -20,18 +20,25 @@ const TAGS = [
   { name: 'Health', description: 'Liveness and readiness for load balancers and orchestrators' },
 ]
 
-type OpenApiDocument = { paths: Record<string, Record<string, { responses?: Record<string, { content?: Record<string, unknown> }> }>> }
+type OpenApiDocument = {
+  paths: Record<string, Record<string, { responses?: Record<string, { content?: Record<string, { schema?: { contentMediaType?: string } } | unknown> }> }>>
+}
 
 /**
- * The generator writes an empty answer (204) as `content: {type: "void"}`, which is not a media type: an
- * answer without a body has no `content` at all. A copy, so the generator's cached document stays as it is.
+ * Two answers the generator cannot file rightly: an empty one (204) it writes as `content: {type: "void"}`,
+ * which is not a media type (an answer without a body has no `content` at all); a string with a
+ * `contentMediaType` (a CSV export) it files under text/plain, rather than under that type. A copy, so
+ * the generator's cached document stays as it is.
  */
-function withoutVoidContent(document: OpenApiDocument): OpenApiDocument {
+function withMediaTypes(document: OpenApiDocument): OpenApiDocument {
   const copy = structuredClone(document)
   for (const operations of Object.values(copy.paths)) {
     for (const operation of Object.values(operations)) {
       for (const response of Object.values(operation.responses ?? {})) {
         if (response.content && 'type' in response.content) delete response.content
+        const plain = response.content?.['text/plain'] as { schema?: { contentMediaType?: string } } | undefined
+        const mediaType = plain?.schema?.contentMediaType
+        if (mediaType) response.content = { [mediaType]: plain }
       }
     }
   }
@@ -86,7 +93,7 @@ export function apiDocs(version: string, publicBaseUrl: string) {
   const html = page(info.title)
   return new Elysia({ name: 'api-docs' })
     .onAfterHandle(({ request, response }) => {
-      if (new URL(request.url).pathname === SPEC_PATH) return withoutVoidContent(response as OpenApiDocument)
+      if (new URL(request.url).pathname === SPEC_PATH) return withMediaTypes(response as OpenApiDocument)
     })
     .use(
       openapi({

@@ -1,4 +1,5 @@
 import { Elysia, t } from 'elysia'
+import type { Logger } from '../../application/ports/logger'
 import type { UseCases } from '../../application/use-cases'
 import type { AuthenticationPlugin } from './authentication'
 import { IdParams, List, PageQuery, problems } from './common.schemas'
@@ -7,6 +8,7 @@ import {
   constituentView,
   CreatedConstituentSchema,
   CreateConstituentBody,
+  ExportConstituentsQuery,
   HouseholdMatchSchema,
   MatchesQuery,
   matchView,
@@ -16,11 +18,12 @@ import {
   UpdateConstituentBody,
 } from './constituents.schemas'
 import { NeedSchema, needView } from './needs.schemas'
+import { CONSTITUENT_COLUMNS, csvAttachment, csvResponses, exportFilename } from './exports'
 import { pagedResponse } from './paging'
 
 // docs/constituents.md
-export function constituentsRoutes(useCases: UseCases['constituents'], authentication: AuthenticationPlugin) {
-  const { search, get, create, update, listNeeds, merge, listMatches, resolve } = useCases
+export function constituentsRoutes(useCases: UseCases['constituents'], authentication: AuthenticationPlugin, logger: Logger) {
+  const { search, export: exportConstituents, get, create, update, listNeeds, merge, listMatches, resolve } = useCases
 
   const constituents = new Elysia({ name: 'constituents', prefix: '/api/constituents', detail: { tags: ['Constituents'] } })
     .use(authentication)
@@ -34,6 +37,15 @@ export function constituentsRoutes(useCases: UseCases['constituents'], authentic
         detail: { summary: 'Search constituents by name prefix, phone digits or email; newest first', description: 'Caseworker roles and intake_staff. Searching by phone or email needs the permission to read them; fields come back redacted by role (docs/constituents.md "Search"). Paged (docs/api.md "Lists").' },
       },
     )
+    .get('/export', async ({ actor, query }) => csvAttachment(exportFilename('constituents'), CONSTITUENT_COLUMNS, await exportConstituents.execute(actor, query.query), logger), {
+      auth: true,
+      query: ExportConstituentsQuery,
+      response: csvResponses('Every constituent the query matches'),
+      detail: {
+        summary: 'Export constituents as a CSV file, newest first, matched as the search matches',
+        description: 'org_admin, or a caseworker role (or intake_staff) holding pii_reader. Every constituent the search would find, streamed; phone, email, address and date of birth redacted as the search does, their columns then empty (docs/api.md "Exports").',
+      },
+    })
     .post(
       '',
       async ({ actor, body, set }) => {

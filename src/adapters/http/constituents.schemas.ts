@@ -8,6 +8,7 @@ import { MATCH_STATUSES, reasonsOf, RESOLVE_ACTIONS } from '../../domain/constit
 import { DUPLICATE_WARNING, MATCH_REASONS } from '../../domain/constituents/matching'
 import type { MatchForReview } from '../../application/constituents/list-household-matches'
 import { Body, DateTime, OneOf, PageQuery, Text, Uuid } from './common.schemas'
+import { ExportFormatQuery } from './exports'
 
 // docs/constituents.md. The domain checks the same rules (contact.ts) for every caller.
 const Name = t.String(CONTACT_TEXT)
@@ -78,10 +79,11 @@ export const ResolveMatchBody = Body({
   fieldOverrides: t.Optional(FieldOverrides),
 })
 
-export const SearchQuery = t.Object(
-  { query: t.Optional(t.String({ maxLength: 200, description: 'Name prefixes, phone digits or an email (docs/constituents.md)' })), ...PageQuery },
-  { additionalProperties: false },
-)
+const QueryText = { query: t.Optional(t.String({ maxLength: 200, description: 'Name prefixes, phone digits or an email (docs/constituents.md)' })) }
+
+export const SearchQuery = t.Object({ ...QueryText, ...PageQuery }, { additionalProperties: false })
+
+export const ExportConstituentsQuery = t.Object({ ...QueryText, ...ExportFormatQuery }, { additionalProperties: false })
 
 export const MatchesQuery = t.Object({ status: t.Optional(OneOf(MATCH_STATUSES)), ...PageQuery }, { additionalProperties: false })
 

@@ -1,11 +1,14 @@
 import { Elysia, t } from 'elysia'
+import type { Logger } from '../../application/ports/logger'
 import type { UseCases } from '../../application/use-cases'
-import type { NeedStatus } from '../../domain/needs/need'
+import { csvAttachment, csvResponses, exportFilename, NEED_COLUMNS } from './exports'
 import type { AuthenticationPlugin } from './authentication'
 import { List, PageQuery, problems, Uuid } from './common.schemas'
 import {
   CreatedNeedSchema,
   CreateNeedBody,
+  ExportNeedsQuery,
+  needFilterOf,
   InteractionSchema,
   interactionView,
   ListNeedsQuery,
@@ -24,8 +27,8 @@ import { pagedResponse } from './paging'
 import { rateLimited, type RateLimits } from './rate-limits'
 
 // docs/api.md "Needs"
-export function needsRoutes(useCases: UseCases['needs'], authentication: AuthenticationPlugin, rateLimits: RateLimits) {
-  const { create, submitPublic, list, get, update, addNote, listInteractions, listHistory, sendSms } = useCases
+export function needsRoutes(useCases: UseCases['needs'], authentication: AuthenticationPlugin, rateLimits: RateLimits, logger: Logger) {
+  const { create, submitPublic, list, export: exportNeeds, get, update, addNote, listInteractions, listHistory, sendSms } = useCases
 
   return new Elysia({ name: 'needs', prefix: '/api/needs', detail: { tags: ['Needs'] } })
     .use(authentication)
@@ -58,16 +61,7 @@ export function needsRoutes(useCases: UseCases['needs'], authentication: Authent
     )
     .get(
       '',
-      (context) => {
-        const { query } = context
-        const filter = {
-          ...(query.status ? { statuses: query.status.split(',') as NeedStatus[] } : {}),
-          ...(query.partnerId ? { partnerId: query.partnerId } : {}),
-          ...(query.assignedTo ? { assignedTo: query.assignedTo } : {}),
-          ...(query.constituentId ? { constituentId: query.constituentId } : {}),
-        }
-        return pagedResponse(context, (page) => list.execute(context.actor, filter, page), needView)
-      },
+      (context) => pagedResponse(context, (page) => list.execute(context.actor, needFilterOf(context.query), page), needView),
       {
         auth: true,
         query: ListNeedsQuery,
@@ -75,6 +69,15 @@ export function needsRoutes(useCases: UseCases['needs'], authentication: Authent
         detail: { summary: 'List needs, newest first; paging in X-Total-Count and Link', description: "Every role; partner roles see their own partner's needs only. Filters by status list, partner, assignee and constituent (docs/api.md \"Needs\", \"Lists\")." },
       },
     )
+    .get('/export', async ({ actor, query }) => csvAttachment(exportFilename('needs'), NEED_COLUMNS, await exportNeeds.execute(actor, needFilterOf(query)), logger), {
+      auth: true,
+      query: ExportNeedsQuery,
+      response: csvResponses('Every need the filters match'),
+      detail: {
+        summary: 'Export needs as a CSV file, newest first, with the list filters',
+        description: "org_admin, or a role holding pii_reader; partner roles export their own partner's needs only. Every need the list would show, streamed; redacted as the list (docs/api.md \"Exports\").",
+      },
+    })
     .get('/:id', async ({ actor, params }) => needView(await get.execute(actor, params.id)), {
       auth: true,
       params: NeedIdOrReferenceParams,

@@ -2,9 +2,11 @@ import { meaningful } from './validation-messages'
 import { t } from 'elysia'
 import { INTERACTION_CHANNELS, INTERACTION_CONTENT, NOTE_CONTENT, SENDER_IDENTIFIER, type Interaction } from '../../domain/needs/interaction'
 import { DELIVERY_STATUSES, PROVIDER_MESSAGE_ID, SMS_BODY } from '../../domain/messaging/sms'
-import { CHANGE_VALUE, NEED_STATUSES, PUBLIC_DESCRIPTION, REFERENCE_NUMBER, TRACKED_FIELDS, type Need, type NeedChange } from '../../domain/needs/need'
+import { CHANGE_VALUE, NEED_STATUSES, PUBLIC_DESCRIPTION, REFERENCE_NUMBER, TRACKED_FIELDS, type Need, type NeedChange, type NeedStatus } from '../../domain/needs/need'
 import { DUPLICATE_WARNING } from '../../domain/constituents/matching'
 import { Body, CustomFieldsSchema, DateTime, OneOf, PageQuery, Text, Uuid } from './common.schemas'
+import type { NeedFilter } from '../../application/ports/repositories'
+import { ExportFormatQuery } from './exports'
 import { SLUG } from '../../domain/organizations/organization'
 import { PossibleDuplicatesSchema } from './constituents.schemas'
 
@@ -73,22 +75,33 @@ export const UpdateNeedBody = Body({
   isConfidential: t.Optional(t.Boolean()),
 })
 
-export const ListNeedsQuery = t.Object(
-  {
-    status: t.Optional(
-      t.String({
-        maxLength: 200,
-        pattern: meaningful(`^(${NEED_STATUSES.join('|')})(,(${NEED_STATUSES.join('|')}))*$`, `one or more of ${NEED_STATUSES.join(', ')}, separated by commas`),
-        description: 'One status or a comma-separated list',
-      }),
-    ),
-    partnerId: t.Optional(Uuid),
-    assignedTo: t.Optional(Uuid),
-    constituentId: t.Optional(Uuid),
-    ...PageQuery,
-  },
-  { additionalProperties: false },
-)
+/** The list's filters, shared by the list and its export. */
+const NeedFilterQuery = {
+  status: t.Optional(
+    t.String({
+      maxLength: 200,
+      pattern: meaningful(`^(${NEED_STATUSES.join('|')})(,(${NEED_STATUSES.join('|')}))*$`, `one or more of ${NEED_STATUSES.join(', ')}, separated by commas`),
+      description: 'One status or a comma-separated list',
+    }),
+  ),
+  partnerId: t.Optional(Uuid),
+  assignedTo: t.Optional(Uuid),
+  constituentId: t.Optional(Uuid),
+}
+
+export const ListNeedsQuery = t.Object({ ...NeedFilterQuery, ...PageQuery }, { additionalProperties: false })
+
+export const ExportNeedsQuery = t.Object({ ...NeedFilterQuery, ...ExportFormatQuery }, { additionalProperties: false })
+
+/** The use cases' filter from the query's. */
+export function needFilterOf(query: { status?: string; partnerId?: string; assignedTo?: string; constituentId?: string }): NeedFilter {
+  return {
+    ...(query.status ? { statuses: query.status.split(',') as NeedStatus[] } : {}),
+    ...(query.partnerId ? { partnerId: query.partnerId } : {}),
+    ...(query.assignedTo ? { assignedTo: query.assignedTo } : {}),
+    ...(query.constituentId ? { constituentId: query.constituentId } : {}),
+  }
+}
 
 export const NeedIdOrReferenceParams = t.Object({
   id: t.String({ minLength: 1, ...REFERENCE_NUMBER, description: 'The need UUID or its reference number (case-insensitive)' }),

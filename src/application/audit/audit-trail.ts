@@ -1,6 +1,7 @@
 import type { Actor } from '../../domain/auth/actor'
 import type { AuditAction, AuditEvent, AuditRecordType } from '../../domain/audit/audit-event'
 import { PERSONAL_DETAILS } from '../../domain/constituents/redaction'
+import type { Need } from '../../domain/needs/need'
 import type { Clock } from '../ports/clock'
 import type { CurrentRequest } from '../ports/current-request'
 import type { IdGenerator } from '../ports/ids'
@@ -41,7 +42,18 @@ export class AuditTrail {
    * personal detail, naming the details shown, in one insert. For a read outside any write's transaction.
    */
   async constituentsRead(actor: Actor, constituents: ReadonlyArray<{ id: string } | undefined>): Promise<void> {
-    const entries = readsOf(constituents)
+    await this.reads(actor, readsOf(constituents))
+  }
+
+  /**
+   * The actor was exported these needs (as redacted for it): one `read` event for each whose `customFields`
+   * showed a constituent's personal details (the contact keys of an intake), in one insert.
+   */
+  async needsRead(actor: Actor, needs: ReadonlyArray<Pick<Need, 'id' | 'customFields'>>): Promise<void> {
+    await this.reads(actor, readsOf(needs.map((need) => ({ ...need.customFields, id: need.id })), 'need'))
+  }
+
+  private async reads(actor: Actor, entries: AuditEntry[]): Promise<void> {
     if (entries.length === 0) return
     const events = this.events(actor, entries)
     await this.unitOfWork.run((r) => r.auditEvents.append(events))
@@ -67,10 +79,10 @@ export class AuditTrail {
  * shown. Names alone are no such read: every caseworker sees them. A write that answers people records
  * these with its own entries.
  */
-export function readsOf(constituents: ReadonlyArray<{ id: string } | undefined>): AuditEntry[] {
+export function readsOf(constituents: ReadonlyArray<{ id: string } | undefined>, recordType: 'constituent' | 'need' = 'constituent'): AuditEntry[] {
   const unique = [...new Map(constituents.filter((c) => c !== undefined).map((c) => [c.id, c])).values()]
   return unique.flatMap((constituent): AuditEntry[] => {
     const shown = PERSONAL_DETAILS.filter((field) => (constituent as Record<string, unknown>)[field] !== undefined)
-    return shown.length === 0 ? [] : [{ action: 'read', recordType: 'constituent', recordId: constituent.id, fields: shown }]
+    return shown.length === 0 ? [] : [{ action: 'read', recordType, recordId: constituent.id, fields: shown }]
   })
 }

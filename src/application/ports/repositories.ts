@@ -14,7 +14,7 @@ import type { Interaction } from '../../domain/needs/interaction'
 import type { Need, NeedChange, NeedStatus } from '../../domain/needs/need'
 import type { Organization } from '../../domain/organizations/organization'
 import type { Partner } from '../../domain/partners/partner'
-import type { Page, PageRequest } from '../../domain/shared/page'
+import type { Keyset, Page, PageRequest } from '../../domain/shared/page'
 import type { WebhookEndpoint, WebhookEventType } from '../../domain/webhooks/webhook'
 
 /**
@@ -161,6 +161,8 @@ export interface NeedRepository {
   findByReferenceNumber(organizationId: string, referenceNumber: string): Promise<Need | undefined>
   /** Newest `createdAt` first, `id` as tie-break. */
   list(organizationId: string, filter: NeedFilter, page: PageRequest): Promise<Page<Need>>
+  /** Up to `limit` needs matching `filter` after `after` (from the start without it), in list order: an export's batch. */
+  listAfter(organizationId: string, filter: NeedFilter, after: Keyset | undefined, limit: number): Promise<Need[]>
   appendChanges(changes: NeedChange[]): Promise<void>
   /** Oldest first, in the order they were appended. */
   listChanges(organizationId: string, needId: string, page: PageRequest): Promise<Page<NeedChange>>
@@ -209,6 +211,8 @@ export interface ConstituentRepository {
   findByMatchKeys(organizationId: string, keys: MatchKeys, excludeId: string, limitPerKey: number): Promise<Constituent[]>
   /** Matching as `parseConstituentQuery` describes; newest first, `id` as tie-break. */
   search(organizationId: string, query: ConstituentQuery, page: PageRequest): Promise<Page<Constituent>>
+  /** Up to `limit` constituents matching `query` after `after` (from the start without it), in list order: an export's batch. */
+  searchAfter(organizationId: string, query: ConstituentQuery, after: Keyset | undefined, limit: number): Promise<Constituent[]>
   listByHousehold(organizationId: string, householdId: string): Promise<Constituent[]>
   /** The constituents with this E.164 phone (indexed). */
   findByPhone(organizationId: string, phone: string): Promise<Constituent[]>

@@ -41,6 +41,9 @@ export const PERMISSIONS = {
   'organization:settings': { roles: ['org_admin'], profiles: [] },
   'webhooks:manage': { roles: ['org_admin'], profiles: [] },
   'audit:read': { roles: ['org_admin'], profiles: [] },
+  // A whole file of people's details at once: the organization's admin, or whoever may read every detail
+  // anyway. Exports also need the read permission of what they export, and keep the lists' scope.
+  'records:export': { roles: ['org_admin'], profiles: ['pii_reader'] },
 } as const satisfies Record<string, PermissionRule>
 
 export type Permission = keyof typeof PERMISSIONS

@@ -14,3 +14,20 @@ export interface Page<T> {
 export function offsetOf(request: PageRequest): number {
   return (request.page - 1) * request.limit
 }
+
+/**
+ * Where a walk through a list in its order (newest `createdAt` first, `id` as tie-break) stopped: the next
+ * batch starts after this record. Unlike an offset, it skips nothing and repeats nothing when records are
+ * added meanwhile, and the database finds its place through the list's index.
+ */
+export interface Keyset {
+  createdAt: Date
+  id: string
+}
+
+/** Whether `record` comes after `keyset` in list order. */
+export function isAfter(record: Keyset, keyset: Keyset): boolean {
+  const a = record.createdAt.getTime()
+  const b = keyset.createdAt.getTime()
+  return a < b || (a === b && record.id < keyset.id)
+}

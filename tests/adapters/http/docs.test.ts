@@ -31,6 +31,8 @@ const ROUTES: Array<[method: string, path: string, authenticated: boolean, error
   ['post', '/api/needs/public', false, [400, 413, 429]],
   ['post', '/api/needs', true, [400, 401, 403, 413]],
   ['get', '/api/needs', true, [400, 401, 403]],
+  ['get', '/api/needs/export', true, [400, 401, 403]],
+  ['get', '/api/constituents/export', true, [400, 401, 403]],
   ['get', '/api/needs/{id}', true, [400, 401, 403, 404]],
   ['put', '/api/needs/{id}', true, [400, 401, 403, 404, 409, 413]],
   ['post', '/api/needs/{id}/notes', true, [400, 401, 403, 404, 413]],
@@ -188,6 +190,17 @@ describe('GET /api/openapi.json', () => {
     }
   })
 
+  test('exports document their file as text/csv with its headers, and a required format of csv only', () => {
+    for (const path of ['/api/needs/export', '/api/constituents/export']) {
+      const { responses, parameters } = operation('get', path)
+      expect(Object.keys(responses!['200'].content)).toEqual(['text/csv'])
+      expect(responses!['200'].content['text/csv'].schema).toMatchObject({ type: 'string', contentMediaType: 'text/csv' })
+      expect(Object.keys(responses!['200'].headers).sort()).toEqual(['Cache-Control', 'Content-Disposition'])
+      expect(parameters!.find((p) => p.name === 'format')).toMatchObject({ in: 'query', required: true, schema: { const: 'csv' } })
+      expect(parameters!.map((p) => p.name)).not.toContain('page')
+    }
+  })
+
   test('declares the bearer scheme (JWT), with what RFC 8725 asks a token to say of itself', () => {
     const { description, ...scheme } = doc.components.securitySchemes.bearer
     expect(scheme).toEqual({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT' })
@@ -233,6 +246,8 @@ describe('GET /api/openapi.json', () => {
     expect(success('post', '/api/webhooks/twilio/status')).toBe('204')
     const ok = [
       ['get', '/api/needs'],
+      ['get', '/api/needs/export'],
+      ['get', '/api/constituents/export'],
       ['put', '/api/needs/{id}'],
       ['post', '/api/auth/login'],
       ['get', '/api/partners'],

@@ -31,6 +31,7 @@ const ORG_ADMIN: Rule = { roles: ['org_admin'], profiles: [] }
 const UPDATE_PARTNERS: Rule = { roles: ['org_admin', 'partner_admin'], profiles: [] }
 const LIST_MEMBERS: Rule = { roles: ['org_admin', 'staff', 'partner_admin'], profiles: [] }
 const MANAGE_MEMBERS: Rule = { roles: ['org_admin', 'partner_admin'], profiles: [] }
+const EXPORT: Rule = { roles: ['org_admin'], profiles: ['pii_reader'] }
 
 const allows = (rule: Rule, actor: ActorCase) => rule.roles.includes(actor.role) || rule.profiles.some((p) => actor.profiles.includes(p))
 
@@ -149,6 +150,8 @@ const ROUTES: RouteCase[] = [
   { route: 'POST /api/constituents/merge', rule: DUPLICATES, success: 200, call: aPairToMerge },
   { route: 'GET /api/household-matches', rule: DUPLICATES, success: 200, call: get('/api/household-matches') },
   { route: 'POST /api/household-matches/{id}/resolve', rule: DUPLICATES, success: 200, call: anOpenMatch },
+  { route: 'GET /api/needs/export', rule: EXPORT, success: 200, call: get('/api/needs/export?format=csv') },
+  { route: 'GET /api/constituents/export', rule: EXPORT, andRule: CONSTITUENTS, success: 200, call: get('/api/constituents/export?format=csv') },
   { route: 'GET /api/partners', rule: EVERY_ROLE, success: 200, call: get('/api/partners') },
   { route: 'POST /api/partners', rule: ORG_ADMIN, success: 201, call: async () => ({ method: 'POST', path: '/api/partners', body: { name: `Partner ${unique()}`, slaHours: 48 } }) },
   { route: 'PUT /api/partners/{id} (own partner)', rule: UPDATE_PARTNERS, success: 200, call: async () => ({ method: 'PUT', path: `/api/partners/${partnerId}`, body: { name: 'Pantry P' } }) },

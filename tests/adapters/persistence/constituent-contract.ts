@@ -403,6 +403,28 @@ export function describeConstituentContract({ read, write, anOrganizationWithPar
         expect(await search(w.org, '555', { page: 2, limit: 1 })).toEqual({ items: [w.chloe], total: 2 })
       })
 
+      test('searchAfter walks the matches in list order by keyset, batch after batch, in the organization only', async () => {
+        const w = await searchWorld()
+        const walk = async (query: string, size: number) => {
+          const batches: string[][] = []
+          for (let after: Constituent | undefined; ; ) {
+            const batch = await read().constituents.searchAfter(w.org, parseConstituentQuery(query), after, size)
+            if (batch.length > 0) batches.push(ids(batch))
+            if (batch.length < size) return batches
+            after = batch.at(-1)
+          }
+        }
+
+        expect(await read().constituents.searchAfter(w.org, parseConstituentQuery(''), undefined, 100)).toEqual([w.nameless, w.tieB, w.tieA, w.bob, w.olga, w.chloe])
+        expect(await walk('', 4)).toEqual([ids([w.nameless, w.tieB, w.tieA, w.bob]), ids([w.olga, w.chloe])])
+        // The two of one time are told apart by id.
+        expect(await walk('', 1)).toEqual(ids([w.nameless, w.tieB, w.tieA, w.bob, w.olga, w.chloe]).map((id) => [id]))
+        expect(await walk('o', 2)).toEqual([ids([w.tieB, w.tieA]), ids([w.bob, w.olga])])
+        expect(await walk('555', 1)).toEqual([[w.olga.id], [w.chloe.id]])
+        expect(await walk('olga@example.org', 1)).toEqual([[w.olga.id]])
+        expect(await walk('nobody', 2)).toEqual([])
+      })
+
       test('matches words that begin the first or last name, case- and accent-insensitive', async () => {
         const w = await searchWorld()
 

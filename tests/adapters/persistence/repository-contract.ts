@@ -536,6 +536,49 @@ export function describeRepositories(name: string, make: () => Promise<Repositor
           expect(await read().needs.list(w.org, { statuses: ['NEW', 'IN_PROGRESS'] }, { page: 2, limit: 1 })).toEqual({ items: [w.n2], total: 3 })
         })
 
+        describe('listAfter (exports, by keyset)', () => {
+          /** Every batch of `size` from the start, each read after the last one's final need. */
+          async function walk(org: string, filter: NeedFilter, size: number) {
+            const batches: Need[][] = []
+            for (let after: Need | undefined; ; ) {
+              const batch = await read().needs.listAfter(org, filter, after, size)
+              if (batch.length > 0) batches.push(batch)
+              if (batch.length < size) return batches
+              after = batch.at(-1)
+            }
+          }
+
+          test('walks the whole list in list order, batch after batch, each need once', async () => {
+            const w = await listWorld()
+            expect(await walk(w.org, {}, 2)).toEqual([[w.n5, w.n4], [w.n3, w.n2], [w.n1]])
+            expect(await walk(w.org, {}, 5)).toEqual([[w.n5, w.n4, w.n3, w.n2, w.n1]])
+          })
+
+          test('steps over needs of the same time by id, however many share it', async () => {
+            const { organization, partner } = await anOrganizationWithPartner()
+            const needs = ascendingIds(5).map((id) => aNeed({ id, organizationId: organization.id, partnerId: partner.id, createdAt: minute(10) }))
+            await insertNeeds(...needs)
+            expect((await walk(organization.id, {}, 2)).flat()).toEqual([...needs].reverse())
+          })
+
+          test('keeps the list filters, and only the organization’s needs', async () => {
+            const w = await listWorld()
+            expect((await walk(w.org, { statuses: ['NEW', 'ESCALATED'] }, 1)).flat()).toEqual([w.n5, w.n4, w.n1])
+            expect((await walk(w.org, { partnerId: w.p1.id, assignedTo: w.member.id }, 1)).flat()).toEqual([w.n4])
+            expect((await walk(w.org, { constituentId: w.constituentId }, 1)).flat()).toEqual([w.n4, w.n3])
+            expect(await walk(w.org, { statuses: [] }, 2)).toEqual([])
+            expect(await walk(w.org, { partnerId: w.foreign.partnerId }, 2)).toEqual([])
+            expect(await read().needs.listAfter(w.foreign.organizationId, {}, undefined, 10)).toEqual([w.foreign])
+          })
+
+          test('a need added during a walk, newer than where it stands, neither shifts nor repeats what follows', async () => {
+            const w = await listWorld()
+            const first = await read().needs.listAfter(w.org, {}, undefined, 2)
+            await insertNeeds(aNeed({ organizationId: w.org, partnerId: w.p1.id, createdAt: minute(8) }))
+            expect(await read().needs.listAfter(w.org, {}, first.at(-1), 10)).toEqual([w.n3, w.n2, w.n1])
+          })
+        })
+
         test('totals follow every change of status and partner, and a rolled-back change leaves them as they were', async () => {
           const w = await listWorld()
           const total = async (filter: NeedFilter) => (await read().needs.list(w.org, filter, { page: 1, limit: 1 })).total

@@ -111,6 +111,20 @@ const AUDITED: Record<string, () => Promise<Expected>> = {
     await u().constituents.get.execute(world.admin, constituent.id)
     return byAdmin('read', 'constituent', constituent.id)
   },
+  'constituents.export': async () => {
+    const constituent = await aConstituent()
+    for await (const _batch of await u().constituents.export.execute(world.admin, constituent.lastName)) {
+      // each batch is recorded before it is handed on
+    }
+    return byAdmin('read', 'constituent', constituent.id)
+  },
+  'needs.export': async () => {
+    const need = await u().needs.create.execute(world.admin, { partnerId: world.defaultPartner.id, customFields: { firstName: 'Eva', lastName: `X${randomUUID().slice(0, 6)}`, phone: '+15035550177' } })
+    for await (const _batch of await u().needs.export.execute(world.admin, {})) {
+      // each batch is recorded before it is handed on
+    }
+    return byAdmin('read', 'need', need.id)
+  },
   'constituents.create': async () => byAdmin('create', 'constituent', (await aConstituent()).id),
   'constituents.update': async () => {
     const constituent = await aConstituent()

@@ -177,6 +177,18 @@ const CONTRACT_ROWS: Array<{ row: string; permissions: Permission[]; grid: Grid 
     },
   },
   {
+    // The lists' read permission and scope come on top (docs/api.md "Exports").
+    row: 'export needs and constituents as CSV: org_admin; others with pii_reader',
+    permissions: ['records:export'],
+    grid: {
+      org_admin:     'x    x  x  x  x   x   x',
+      partner_admin: '.    .  .  .  .   x   .',
+      partner_agent: '.    .  .  .  .   x   .',
+      staff:         '.    .  .  .  .   x   .',
+      volunteer:     '.    .  .  .  .   x   .',
+    },
+  },
+  {
     // Not a row of docs/api.md "Permissions", which is silent on listing members: the project's decision, pinned here
     // so that changing it is deliberate (org_admin and partner_admin manage members; staff assign needs).
     row: '(project decision) list members: org_admin, staff, partner_admin',
@@ -220,6 +232,7 @@ describe('the permission table (docs/api.md "Permissions")', () => {
         'partners:create',
         'partners:update',
         'members:manage',
+        'records:export',
         'organization:settings',
         'webhooks:manage',
         'members:list',

@@ -2,9 +2,9 @@ import type { ConstituentRepository } from '../../../application/ports/repositor
 import type { Constituent, Household } from '../../../domain/constituents/constituent'
 import { matchKeysOf, type MatchKeys } from '../../../domain/constituents/matching'
 import { searchTermsOf, termsMatch, type ConstituentQuery } from '../../../domain/constituents/search'
-import type { PageRequest } from '../../../domain/shared/page'
+import type { Keyset, PageRequest } from '../../../domain/shared/page'
 import { copy } from './memory-store'
-import { MemoryRepository, inOrganization, newestFirst, page } from './memory-repository'
+import { MemoryRepository, batchAfter, inOrganization, newestFirst, page } from './memory-repository'
 
 export class MemoryConstituentRepository extends MemoryRepository implements ConstituentRepository {
   async insert(c: Constituent) {
@@ -38,6 +38,13 @@ export class MemoryConstituentRepository extends MemoryRepository implements Con
     return [...found.values()]
   }
   async search(organizationId: string, query: ConstituentQuery, request: PageRequest) {
+    return page(this.matching(organizationId, query), request)
+  }
+  async searchAfter(organizationId: string, query: ConstituentQuery, after: Keyset | undefined, limit: number) {
+    return batchAfter(this.matching(organizationId, query), after, limit)
+  }
+  /** Matching as `parseConstituentQuery` describes, newest first. */
+  private matching(organizationId: string, query: ConstituentQuery) {
     const matches = (c: Constituent) => {
       switch (query.kind) {
         case 'all':
@@ -50,7 +57,7 @@ export class MemoryConstituentRepository extends MemoryRepository implements Con
           return termsMatch(searchTermsOf(c), query.words)
       }
     }
-    return page(this.inOrganization(organizationId).filter(matches).sort(newestFirst), request)
+    return this.inOrganization(organizationId).filter(matches).sort(newestFirst)
   }
   async listByHousehold(organizationId: string, householdId: string) {
     return this.inOrganization(organizationId)

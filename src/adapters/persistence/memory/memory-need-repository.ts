@@ -1,8 +1,8 @@
 import type { NeedFilter, NeedRepository } from '../../../application/ports/repositories'
 import { isOpen, type Need, type NeedChange } from '../../../domain/needs/need'
-import { offsetOf, type Page, type PageRequest } from '../../../domain/shared/page'
+import { offsetOf, type Keyset, type Page, type PageRequest } from '../../../domain/shared/page'
 import { copy } from './memory-store'
-import { MemoryRepository, inOrganization, newestFirst, page } from './memory-repository'
+import { MemoryRepository, batchAfter, inOrganization, newestFirst, page } from './memory-repository'
 
 export class MemoryNeedRepository extends MemoryRepository implements NeedRepository {
   async insert(need: Need) {
@@ -17,8 +17,8 @@ export class MemoryNeedRepository extends MemoryRepository implements NeedReposi
   async findByReferenceNumber(organizationId: string, referenceNumber: string) {
     return copy([...this.t.needs.values()].find((n) => n.organizationId === organizationId && n.referenceNumber === referenceNumber))
   }
-  async list(organizationId: string, filter: NeedFilter, page: PageRequest): Promise<Page<Need>> {
-    const matching = [...this.t.needs.values()]
+  private matching(organizationId: string, filter: NeedFilter): Need[] {
+    return [...this.t.needs.values()]
       .filter(
         (n) =>
           n.organizationId === organizationId &&
@@ -28,8 +28,14 @@ export class MemoryNeedRepository extends MemoryRepository implements NeedReposi
           (!filter.constituentId || n.constituentId === filter.constituentId),
       )
       .sort(newestFirst)
+  }
+  async list(organizationId: string, filter: NeedFilter, page: PageRequest): Promise<Page<Need>> {
+    const matching = this.matching(organizationId, filter)
     const start = offsetOf(page)
     return { items: matching.slice(start, start + page.limit).map(copy), total: matching.length }
+  }
+  async listAfter(organizationId: string, filter: NeedFilter, after: Keyset | undefined, limit: number) {
+    return batchAfter(this.matching(organizationId, filter), after, limit)
   }
   async appendChanges(changes: NeedChange[]) {
     this.t.needChanges.push(...copy(changes))

@@ -1,4 +1,4 @@
-import { offsetOf, type Page, type PageRequest } from '../../../domain/shared/page'
+import { isAfter, offsetOf, type Keyset, type Page, type PageRequest } from '../../../domain/shared/page'
 import { copy, type MemoryStore } from './memory-store'
 
 /** Newest first, id as tie-break: the order of every list (docs/api.md "Lists"). */
@@ -21,4 +21,9 @@ export abstract class MemoryRepository {
 export function page<T>(items: T[], request: PageRequest): Page<T> {
   const start = offsetOf(request)
   return { items: items.slice(start, start + request.limit).map(copy), total: items.length }
+}
+
+/** Up to `limit` of `sorted` (in list order) after `after`, copied. */
+export function batchAfter<T extends Keyset>(sorted: T[], after: Keyset | undefined, limit: number): T[] {
+  return (after ? sorted.filter((item) => isAfter(item, after)) : sorted).slice(0, limit).map(copy)
 }

@@ -5,10 +5,10 @@ import type { Constituent, Household } from '../../../domain/constituents/consti
 import { CONTACT_FIELDS } from '../../../domain/constituents/contact'
 import { matchKeysOf, type MatchKeys } from '../../../domain/constituents/matching'
 import type { ConstituentQuery } from '../../../domain/constituents/search'
-import { offsetOf, type Page, type PageRequest } from '../../../domain/shared/page'
+import { offsetOf, type Keyset, type Page, type PageRequest } from '../../../domain/shared/page'
 import type * as schema from '../sqlite/schema'
 import { searchTermsColumn } from './sql-dialect'
-import { SqlRepository, nullable, present } from './sql-repository'
+import { SqlRepository, afterKeyset, nullable, present } from './sql-repository'
 
 function toConstituent(row: typeof schema.constituents.$inferSelect): Constituent {
   const { seq: _seq, emailKey: _e, nameBirthKey: _n, lastStreetKey: _l, searchTerms: _s, ...rest } = present(row)
@@ -109,6 +109,22 @@ export class SqlConstituentRepository extends SqlRepository implements Constitue
     const total = Number((await this.db.all<{ n: number }>(counted))[0]?.n ?? 0)
     const rows = total === 0 ? [] : await pageWhere(this.dialect.constituentSearch(organizationId, query, total > MANY_SEARCH_MATCHES))
     return { items: rows.map(toConstituent), total }
+  }
+  /** An export's batch by keyset (as the needs'); a search reads its matches through the index for each batch. */
+  async searchAfter(organizationId: string, query: ConstituentQuery, after: Keyset | undefined, limit: number) {
+    const t = this.s.constituents
+    const rows = await this.db
+      .select()
+      .from(t)
+      .where(
+        and(
+          query.kind === 'all' ? eq(t.organizationId, organizationId) : this.dialect.constituentSearch(organizationId, query, false),
+          afterKeyset(t, after),
+        ),
+      )
+      .orderBy(desc(t.createdAt), desc(t.id))
+      .limit(limit)
+    return rows.map(toConstituent)
   }
   async listByHousehold(organizationId: string, householdId: string) {
     const rows = await this.db

@@ -1,9 +1,9 @@
 import { and, asc, count, desc, eq, inArray, ne, sql, type SQL } from 'drizzle-orm'
 import type { NeedFilter, NeedRepository } from '../../../application/ports/repositories'
 import type { Need, NeedChange, NeedStatus, TrackedField } from '../../../domain/needs/need'
-import { offsetOf, type Page, type PageRequest } from '../../../domain/shared/page'
+import { offsetOf, type Keyset, type Page, type PageRequest } from '../../../domain/shared/page'
 import type * as schema from '../sqlite/schema'
-import { SqlRepository, nullable, present } from './sql-repository'
+import { SqlRepository, afterKeyset, nullable, present } from './sql-repository'
 
 function toNeed(row: typeof schema.needs.$inferSelect): Need {
   const { status, ...rest } = present(row)
@@ -63,20 +63,45 @@ export class SqlNeedRepository extends SqlRepository implements NeedRepository {
     filter.statuses?.forEach((status, i) => (values[`status${i}`] = status))
     for (const key of ['partnerId', 'assignedTo', 'constituentId'] as const) if (filter[key]) values[key] = filter[key]
     const t = this.s.needs
-    const where = () =>
-      and(
-        eq(t.organizationId, sql.placeholder('organizationId')),
-        filter.statuses ? inArray(t.status, filter.statuses.map((_, i) => sql.placeholder(`status${i}`))) : undefined,
-        filter.partnerId ? eq(t.partnerId, sql.placeholder('partnerId')) : undefined,
-        filter.assignedTo ? eq(t.assignedTo, sql.placeholder('assignedTo')) : undefined,
-        filter.constituentId ? eq(t.constituentId, sql.placeholder('constituentId')) : undefined,
-      )
+    const where = () => this.matching({ ...filter, organizationId }, true)
     const rows = await this.prepared<typeof t.$inferSelect>(
       `needs_page_${shape}`,
       () => this.db.select().from(t).where(where()).orderBy(desc(t.createdAt), desc(t.id)).limit(sql.placeholder('limit')).offset(sql.placeholder('offset')),
       values,
     )
     return { items: rows.map(toNeed), total: await this.total(shape, filter, where, values) }
+  }
+  /**
+   * The needs of the organization that `filter` keeps. `prepared`: each value is a placeholder named after
+   * its key (a list's statement); otherwise the value itself.
+   */
+  private matching(filter: NeedFilter & { organizationId: string }, prepared: boolean): SQL | undefined {
+    const t = this.s.needs
+    const v = (key: string, actual: string) => (prepared ? sql.placeholder(key) : actual)
+    return and(
+      eq(t.organizationId, v('organizationId', filter.organizationId)),
+      filter.statuses ? inArray(t.status, filter.statuses.map((status, i) => v(`status${i}`, status))) : undefined,
+      filter.partnerId ? eq(t.partnerId, v('partnerId', filter.partnerId)) : undefined,
+      filter.assignedTo ? eq(t.assignedTo, v('assignedTo', filter.assignedTo)) : undefined,
+      filter.constituentId ? eq(t.constituentId, v('constituentId', filter.constituentId)) : undefined,
+    )
+  }
+  /** An export's batch by keyset. Not prepared: the values go through the columns' encoders (each database stores a time its way). */
+  async listAfter(organizationId: string, filter: NeedFilter, after: Keyset | undefined, limit: number): Promise<Need[]> {
+    if (filter.statuses?.length === 0) return []
+    const t = this.s.needs
+    const rows = await this.db
+      .select()
+      .from(t)
+      .where(
+        and(
+          this.matching({ ...filter, organizationId }, false),
+          afterKeyset(t, after),
+        ),
+      )
+      .orderBy(desc(t.createdAt), desc(t.id))
+      .limit(limit)
+    return rows.map(toNeed)
   }
   /**
    * By organization, partner and status the total is a sum over need_counts (a few rows, kept by triggers),

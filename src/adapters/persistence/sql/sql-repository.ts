@@ -1,8 +1,9 @@
-import { getTableColumns, sql } from 'drizzle-orm'
+import { and, getTableColumns, lt, lte, or, sql, type SQL } from 'drizzle-orm'
 import type { BunSQLiteDatabase } from 'drizzle-orm/bun-sqlite'
-import type { SQLiteTable } from 'drizzle-orm/sqlite-core'
+import type { SQLiteColumn, SQLiteTable } from 'drizzle-orm/sqlite-core'
 import { UNIQUE_CONFLICTS } from '../../../application/ports/repositories'
 import { ConflictError } from '../../../domain/errors'
+import type { Keyset } from '../../../domain/shared/page'
 import type * as schema from '../sqlite/schema'
 import type { PreparedStatements } from './prepared-statements'
 import type { SqlDialect } from './sql-dialect'
@@ -31,6 +32,16 @@ export function nullable<T>(value: T | undefined): T | null {
  * What every repository shares: the database (or transaction), the dialect's tables and ways, and the
  * database's prepared statements, which outlive the repositories of one transaction.
  */
+/**
+ * The rows after `after` in list order (newest `created_at` first, `id` as tie-break), as an export walks a
+ * list: `created_at <= ?` is a range of the list's index, so each batch starts where the last one ended
+ * however deep into the table; the second term steps over the rows of the same time already read.
+ */
+export function afterKeyset(table: { createdAt: SQLiteColumn; id: SQLiteColumn }, after: Keyset | undefined): SQL | undefined {
+  if (!after) return undefined
+  return and(lte(table.createdAt, after.createdAt), or(lt(table.createdAt, after.createdAt), lt(table.id, after.id)))
+}
+
 export abstract class SqlRepository {
   constructor(
     protected readonly db: SqlDb,
