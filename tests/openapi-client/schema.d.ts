@@ -1372,9 +1372,12 @@ export interface operations {
       400: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/invalid";
+            /** @constant */
+            title: "Bad request";
+            /** @constant */
+            status: 400;
             detail: string;
             errors?: {
                 path: string;
@@ -1387,14 +1390,13 @@ export interface operations {
       401: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/unauthorized";
+            /** @constant */
+            title: "Unauthorized";
+            /** @constant */
+            status: 401;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -1402,14 +1404,13 @@ export interface operations {
       403: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/forbidden";
+            /** @constant */
+            title: "Forbidden";
+            /** @constant */
+            status: 403;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -2679,9 +2680,12 @@ export interface operations {
       400: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/invalid";
+            /** @constant */
+            title: "Bad request";
+            /** @constant */
+            status: 400;
             detail: string;
             errors?: {
                 path: string;
@@ -2694,14 +2698,13 @@ export interface operations {
       401: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/unauthorized";
+            /** @constant */
+            title: "Unauthorized";
+            /** @constant */
+            status: 401;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -2709,14 +2712,13 @@ export interface operations {
       403: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/forbidden";
+            /** @constant */
+            title: "Forbidden";
+            /** @constant */
+            status: 403;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
