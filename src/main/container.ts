@@ -53,6 +53,7 @@ import { ListNeedInteractions } from '../application/needs/list-need-interaction
 import { ListNeeds } from '../application/needs/list-needs'
 import { NeedIntake } from '../application/needs/need-intake'
 import { SubmitPublicNeed } from '../application/needs/submit-public-need'
+import { GetPublicIntakeForm } from '../application/needs/get-public-intake-form'
 import { UpdateNeed } from '../application/needs/update-need'
 import { CreateOrganization } from '../application/organizations/create-organization'
 import { SetOrganizationPhoneNumber } from '../application/organizations/set-organization-phone-number'
@@ -188,6 +189,7 @@ export function createContainer(config: Config, overrides: ContainerOverrides = 
   service(c, SetMemberPassword, [unitOfWork, passwords])
   service(c, CreateNeed, [unitOfWork, NeedIntake])
   service(c, SubmitPublicNeed, [repositories, unitOfWork, NeedIntake])
+  service(c, GetPublicIntakeForm, [repositories])
   service(c, ListNeeds, [repositories])
   service(c, GetNeed, [repositories])
   service(c, UpdateNeed, [unitOfWork, PORTS.clock, ids])
@@ -272,6 +274,7 @@ export function useCasesOf(c: Container): UseCases {
     needs: {
       create: c.get(CreateNeed),
       submitPublic: c.get(SubmitPublicNeed),
+      getPublicForm: c.get(GetPublicIntakeForm),
       list: c.get(ListNeeds),
       get: c.get(GetNeed),
       update: c.get(UpdateNeed),
