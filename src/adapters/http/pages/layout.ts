@@ -10,8 +10,10 @@ nav{text-align:right;font-size:.95rem}
 a{color:#0b5394}
 .organization{margin:0;font-weight:600;color:#4a4a4a}
 label,legend{display:block;font-weight:600;margin-top:1rem}
-fieldset{border:0;margin:0;padding:0}
+fieldset{border:0;margin:1.5rem 0 0;padding:0}
+legend{padding:0}
 .hint{margin:.25rem 0;color:#4a4a4a;font-size:.95rem}
+label .hint,legend .hint{font-weight:400}
 .error{margin:.25rem 0;color:#a00000;font-weight:600}
 .reference{font-size:1.5rem;font-weight:700;letter-spacing:.05em}
 .hp{display:none}
