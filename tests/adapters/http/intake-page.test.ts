@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { startTestServer, type TestServer } from '../../support/http'
+import { getPage, postForm } from './helpers'
 
 // docs/api.md "Pages": the public intake form over real HTTP, posted as a browser without JavaScript would.
 
@@ -14,27 +15,9 @@ beforeAll(async () => {
 })
 afterAll(() => api.stop())
 
-interface PageResponse {
-  status: number
-  headers: Headers
-  text: string
-}
-
-const SAME_ORIGIN = { 'sec-fetch-site': 'same-origin' }
-
-async function get(path: string, headers: Record<string, string> = {}): Promise<PageResponse> {
-  const response = await fetch(`${api.url}${path}`, { headers })
-  return { status: response.status, headers: response.headers, text: await response.text() }
-}
-
-async function post(path: string, fields: Record<string, string>, headers: Record<string, string> = SAME_ORIGIN, server = api): Promise<PageResponse> {
-  const response = await fetch(`${server.url}${path}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
-    body: new URLSearchParams(fields).toString(),
-  })
-  return { status: response.status, headers: response.headers, text: await response.text() }
-}
+const SAME_ORIGIN: Record<string, string> = { 'sec-fetch-site': 'same-origin' }
+const get = (path: string, headers?: Record<string, string>) => getPage(api, path, headers)
+const post = (path: string, fields: Record<string, string>, headers = SAME_ORIGIN, server = api) => postForm(server, path, fields, headers)
 
 async function needCount(): Promise<number> {
   return Number((await api.call('GET', '/api/needs?limit=1', { token: adminToken })).headers.get('x-total-count'))

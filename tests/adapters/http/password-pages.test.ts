@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { TEST_PASSWORD } from '../../support/world'
 import { startTestServer, type TestServer } from '../../support/http'
-import { deliverUntil, expectProblem, invitationIn, loggedEmailsTo, loggedInvitationTo } from './helpers'
+import { deliverUntil, expectProblem, getPage, invitationIn, loggedEmailsTo, loggedInvitationTo, postForm } from './helpers'
 
 // docs/api.md "Pages": the /reset-password and /accept-invite pages over real HTTP, forms posted as a browser
 // without JavaScript would.
@@ -17,25 +17,8 @@ beforeAll(async () => {
 })
 afterAll(() => api.stop())
 
-interface PageResponse {
-  status: number
-  headers: Headers
-  text: string
-}
-
-async function get(path: string): Promise<PageResponse> {
-  const response = await fetch(`${api.url}${path}`)
-  return { status: response.status, headers: response.headers, text: await response.text() }
-}
-
-async function post(path: string, fields: Record<string, string>, headers: Record<string, string> = { 'sec-fetch-site': 'same-origin' }): Promise<PageResponse> {
-  const response = await fetch(`${api.url}${path}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
-    body: new URLSearchParams(fields).toString(),
-  })
-  return { status: response.status, headers: response.headers, text: await response.text() }
-}
+const get = (path: string) => getPage(api, path)
+const post = (path: string, fields: Record<string, string>, headers?: Record<string, string>) => postForm(api, path, fields, headers)
 
 async function resetTokenFor(email: string): Promise<string> {
   expect((await api.call('POST', '/api/auth/password-reset', { body: { email } })).status).toBe(202)
