@@ -83,6 +83,21 @@ describe('GET and POST /reset-password', () => {
   })
 })
 
+describe('the password pages in Spanish', () => {
+  test("from the browser's language, or ?lang=es, which the form keeps for its answer", async () => {
+    const token = await resetTokenFor(await staffEmail())
+    const byBrowser = await getPage(api, `/reset-password?token=${encodeURIComponent(token)}`, { 'accept-language': 'es-US,es;q=0.9,en;q=0.5' })
+    expect(byBrowser.text).toContain('<html lang="es">')
+    expect(byBrowser.text).toContain('<h1>Elija una nueva contraseña</h1>')
+    expect(byBrowser.text).toContain('action="/reset-password"')
+    const byQuery = await get(`/reset-password?lang=es&token=${encodeURIComponent(token)}`)
+    expect(byQuery.text).toContain('action="/reset-password?lang=es"')
+    const refused = await post('/reset-password?lang=es', { token, password: 'short' })
+    expect(refused.status).toBe(400)
+    expect(refused.text).toContain('Esta contraseña no es válida')
+  })
+})
+
 describe('GET and POST /accept-invite', () => {
   test('the invitation link opens the page, and its form confirms the member', async () => {
     const address = `invited-${crypto.randomUUID()}@example.org`
