@@ -3,7 +3,7 @@ import { Elysia } from 'elysia'
 import type { UseCases } from '../../../application/use-cases'
 import { InvalidError, NotFoundError } from '../../../domain/errors'
 import { PUBLIC_DESCRIPTION } from '../../../domain/needs/need'
-import { NAME } from '../../../domain/shared/fields'
+import { EMAIL, NAME } from '../../../domain/shared/fields'
 import type { CountRequest, RateLimits } from '../rate-limits'
 import { escapeHtml, html, isSameOrigin, messagePage, page, tooManyRequestsPage, type HtmlSet } from './layout'
 import { chooseLanguage, STRINGS, type Language, type Strings } from './strings'
@@ -25,8 +25,9 @@ const DESCRIPTION: Field = { name: 'description', label: 'descriptionLabel', hin
 const PERSON: Field[] = [
   { name: 'firstName', label: 'firstNameLabel', autocomplete: 'given-name', maxlength: NAME.maxLength },
   { name: 'lastName', label: 'lastNameLabel', autocomplete: 'family-name', maxlength: NAME.maxLength },
+  // Room for the spaces and brackets people write a number with; the stored form is E.164.
   { name: 'phone', label: 'phoneLabel', hint: 'phoneHint', autocomplete: 'tel', type: 'tel', maxlength: 32 },
-  { name: 'email', label: 'emailLabel', autocomplete: 'email', type: 'email', maxlength: 254 },
+  { name: 'email', label: 'emailLabel', autocomplete: 'email', type: 'email', maxlength: EMAIL.maxLength },
 ]
 const ADDRESS: Field[] = [
   { name: 'addressStreet', label: 'streetLabel', autocomplete: 'street-address', maxlength: NAME.maxLength },
@@ -140,6 +141,7 @@ interface Context {
 export function intakePage(useCases: UseCases['needs'], rateLimits: RateLimits) {
   const setting = ({ params, query, request }: Context) => {
     const { language, explicit } = chooseLanguage(query.lang, request.headers.get('accept-language'))
+    // Put in a page only once the slug named an organization, so only a real slug is ever echoed.
     const path = `/intake/${params.organizationSlug}`
     return { lang: language, s: STRINGS[language], path, action: explicit ? `${path}?lang=${language}` : path }
   }
