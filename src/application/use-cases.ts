@@ -1,6 +1,8 @@
 // What the edges (HTTP routes, the CLI, the worker) are handed, by area: built once by the composition root
 // (src/main/container.ts), so an edge receives the use cases it uses and never looks anything up.
 
+import type { ListAuditEvents } from './audit/list-audit-events'
+import type { PurgeAuditEvents } from './audit/purge-audit-events'
 import type { AcceptInvite } from './auth/accept-invite'
 import type { RequestPasswordReset, ResetPassword } from './auth/password-reset'
 import type { Authenticate } from './auth/authenticate'
@@ -41,6 +43,14 @@ import type { GetProfile, UpdateProfile } from './profile/profile'
 import type { ReceiveSms } from './sms/receive-sms'
 import type { RecordSmsStatus } from './sms/record-sms-status'
 import type { SendSms } from './sms/send-sms'
+import type { ListWebhookDeliveries } from './webhooks/list-webhook-deliveries'
+import type {
+  CreateWebhookEndpoint,
+  DeleteWebhookEndpoint,
+  GetWebhookEndpoint,
+  ListWebhookEndpoints,
+  UpdateWebhookEndpoint,
+} from './webhooks/webhook-endpoints'
 
 export interface UseCases {
   auth: {
@@ -89,6 +99,9 @@ export interface UseCases {
     updateEmail: UpdateEmailSettings
     testEmail: SendTestEmail
   }
+  audit: {
+    list: ListAuditEvents
+  }
   partners: {
     list: ListPartners
     create: CreatePartner
@@ -98,11 +111,20 @@ export interface UseCases {
     receive: ReceiveSms
     recordStatus: RecordSmsStatus
   }
+  webhooks: {
+    create: CreateWebhookEndpoint
+    list: ListWebhookEndpoints
+    get: GetWebhookEndpoint
+    update: UpdateWebhookEndpoint
+    delete: DeleteWebhookEndpoint
+    listDeliveries: ListWebhookDeliveries
+  }
   /** What operators run from the command line, and the outbox worker. */
   operations: {
     createOrganization: CreateOrganization
     setOrganizationPhoneNumber: SetOrganizationPhoneNumber
     setMemberPassword: SetMemberPassword
     dispatchOutbox: DispatchOutbox
+    purgeAuditEvents: PurgeAuditEvents
   }
 }

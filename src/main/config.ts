@@ -18,6 +18,9 @@ export interface Config {
   emailAllowedHosts: string[]
   /** EMAIL_BLOCK_PRIVATE_HOSTS: refuse SMTP hosts that are or resolve to loopback, private, link-local… addresses. */
   emailBlockPrivateHosts: boolean
+  /** WEBHOOK_ALLOWED_HOSTS and WEBHOOK_BLOCK_PRIVATE_HOSTS: the same rules for webhook endpoints (docs/events.md). */
+  webhookAllowedHosts: string[]
+  webhookBlockPrivateHosts: boolean
   publicIntakeRateLimit: number
   /** Login, refresh and accept-invite requests per client address per minute. */
   authRateLimit: number
@@ -69,6 +72,8 @@ export function loadConfig(env: Env = process.env): Config {
     emailFallback: choice(env, 'EMAIL_FALLBACK', ['log'] as const, 'log'),
     emailAllowedHosts: hostList(env, 'EMAIL_ALLOWED_HOSTS'),
     emailBlockPrivateHosts: choice(env, 'EMAIL_BLOCK_PRIVATE_HOSTS', ['true', 'false'] as const, 'false') === 'true',
+    webhookAllowedHosts: hostList(env, 'WEBHOOK_ALLOWED_HOSTS'),
+    webhookBlockPrivateHosts: choice(env, 'WEBHOOK_BLOCK_PRIVATE_HOSTS', ['true', 'false'] as const, 'false') === 'true',
     publicIntakeRateLimit: integer(env, 'PUBLIC_INTAKE_RATE_LIMIT', 20, 1, 1_000_000),
     authRateLimit: integer(env, 'AUTH_RATE_LIMIT', 60, 1, 1_000_000),
     outboxPollMs: integer(env, 'OUTBOX_POLL_MS', 1000, 10, 600_000),

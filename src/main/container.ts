@@ -1,5 +1,10 @@
 import 'reflect-metadata'
 import { Container, type ServiceIdentifier } from 'inversify'
+import { AuditTrail } from '../application/audit/audit-trail'
+import { ListAuditEvents } from '../application/audit/list-audit-events'
+import { PurgeAuditEvents } from '../application/audit/purge-audit-events'
+import type { CurrentRequest } from '../application/ports/current-request'
+import { currentRequest } from '../adapters/system/request-context'
 import { Authenticate } from '../application/auth/authenticate'
 import { Login } from '../application/auth/login'
 import { Logout } from '../application/auth/logout'
@@ -42,7 +47,19 @@ import { PostmarkEmailSender } from '../adapters/messaging/postmark-email-sender
 import { SendgridEmailSender } from '../adapters/messaging/sendgrid-email-sender'
 import { SesEmailSender } from '../adapters/messaging/ses-email-sender'
 import { SmtpEmailSender } from '../adapters/messaging/smtp-email-sender'
-import { SmtpHostPolicy } from '../adapters/messaging/smtp-host-policy'
+import { OutboundHostPolicy, SmtpHostPolicy } from '../adapters/messaging/smtp-host-policy'
+import { HttpWebhookSender, StandardWebhookSecrets } from '../adapters/messaging/http-webhook-sender'
+import type { WebhookHostPolicy, WebhookSecrets, WebhookSender } from '../application/ports/webhooks'
+import { ListWebhookDeliveries } from '../application/webhooks/list-webhook-deliveries'
+import { WebhookDelivery } from '../application/webhooks/webhook-delivery'
+import { WebhookEvents } from '../application/webhooks/webhook-events'
+import {
+  CreateWebhookEndpoint,
+  DeleteWebhookEndpoint,
+  GetWebhookEndpoint,
+  ListWebhookEndpoints,
+  UpdateWebhookEndpoint,
+} from '../application/webhooks/webhook-endpoints'
 import { AesGcmSecretBox } from '../adapters/security/aes-gcm-secret-box'
 import { SetMemberPassword } from '../application/members/set-member-password'
 import { AddNote } from '../application/needs/add-note'
@@ -109,6 +126,10 @@ export const PORTS = {
   dispatchOptions: port<DispatchOptions>('DispatchOptions'),
   metrics: port<PrometheusMetrics>('Metrics'),
   senderNumberRequired: port<boolean>('SenderNumberRequired'),
+  webhookSender: port<WebhookSender>('WebhookSender'),
+  webhookHosts: port<WebhookHostPolicy>('WebhookHostPolicy'),
+  webhookSecrets: port<WebhookSecrets>('WebhookSecrets'),
+  currentRequest: port<CurrentRequest>('CurrentRequest'),
 }
 
 /** What tests may swap: a fixed clock, predictable ids, cheap password hashing, captured logs. */
@@ -158,6 +179,10 @@ export function createContainer(config: Config, overrides: ContainerOverrides = 
     ses: new SesEmailSender(clock),
     sendgrid: new SendgridEmailSender(),
   })
+  const webhooks = new HttpWebhookSender(new OutboundHostPolicy({ allowedHosts: config.webhookAllowedHosts, blockPrivate: config.webhookBlockPrivateHosts }))
+  c.bind(PORTS.webhookSender).toConstantValue(webhooks)
+  c.bind(PORTS.webhookHosts).toConstantValue(webhooks)
+  c.bind(PORTS.webhookSecrets).toConstantValue(new StandardWebhookSecrets())
   c.bind(PORTS.fallbackEmail).toResolvedValue((logger: Logger) => new LogEmailSender(logger), [PORTS.logger])
   c.bind(PORTS.publicBaseUrl).toConstantValue(config.publicBaseUrl)
   const twilio = config.sms.provider === 'twilio' ? { sid: config.sms.accountSid!, token: config.sms.authToken! } : undefined
@@ -176,59 +201,71 @@ export function createContainer(config: Config, overrides: ContainerOverrides = 
   })
 
   const { repositories, unitOfWork, passwords, accessTokens, secrets, ids } = PORTS
+  c.bind(PORTS.currentRequest).toConstantValue(currentRequest)
+  service(c, AuditTrail, [unitOfWork, PORTS.clock, ids, PORTS.currentRequest])
+  service(c, ListAuditEvents, [repositories])
+  service(c, PurgeAuditEvents, [repositories, unitOfWork, PORTS.clock])
   service(c, TokenPairIssuer, [accessTokens, secrets, PORTS.clock, ids])
   service(c, DuplicateDetection, [PORTS.clock, ids])
-  service(c, ConstituentRegistry, [DuplicateDetection, PORTS.clock, ids])
-  service(c, ConstituentMerger, [PORTS.clock, DuplicateDetection])
-  service(c, NeedIntake, [ConstituentRegistry, PORTS.clock, ids])
+  service(c, ConstituentRegistry, [DuplicateDetection, PORTS.clock, ids, WebhookEvents])
+  service(c, ConstituentMerger, [PORTS.clock, DuplicateDetection, WebhookEvents, AuditTrail])
+  service(c, NeedIntake, [ConstituentRegistry, PORTS.clock, ids, WebhookEvents, AuditTrail])
   service(c, Authenticate, [repositories, accessTokens])
-  service(c, Login, [repositories, unitOfWork, passwords, TokenPairIssuer, PORTS.clock])
+  service(c, Login, [repositories, unitOfWork, passwords, TokenPairIssuer, PORTS.clock, AuditTrail])
   service(c, RefreshSession, [unitOfWork, secrets, TokenPairIssuer, PORTS.clock])
-  service(c, Logout, [unitOfWork, secrets, PORTS.clock])
-  service(c, CreateOrganization, [unitOfWork, passwords, PORTS.clock, ids])
-  service(c, SetMemberPassword, [unitOfWork, passwords])
+  service(c, Logout, [unitOfWork, secrets, PORTS.clock, AuditTrail])
+  service(c, CreateOrganization, [unitOfWork, passwords, PORTS.clock, ids, AuditTrail])
+  service(c, SetMemberPassword, [unitOfWork, passwords, AuditTrail])
   service(c, CreateNeed, [unitOfWork, NeedIntake])
   service(c, SubmitPublicNeed, [repositories, unitOfWork, NeedIntake])
   service(c, GetPublicIntakeForm, [repositories])
   service(c, ListNeeds, [repositories])
   service(c, GetNeed, [repositories])
-  service(c, UpdateNeed, [unitOfWork, PORTS.clock, ids])
-  service(c, AddNote, [unitOfWork, PORTS.clock, ids])
+  service(c, UpdateNeed, [unitOfWork, PORTS.clock, ids, WebhookEvents, AuditTrail])
+  service(c, AddNote, [unitOfWork, PORTS.clock, ids, WebhookEvents, AuditTrail])
   service(c, ListNeedInteractions, [repositories])
   service(c, ListNeedHistory, [repositories])
   service(c, ListPartners, [repositories])
-  service(c, CreatePartner, [unitOfWork, PORTS.clock, ids])
-  service(c, UpdatePartner, [unitOfWork])
+  service(c, CreatePartner, [unitOfWork, PORTS.clock, ids, AuditTrail])
+  service(c, UpdatePartner, [unitOfWork, AuditTrail])
   service(c, Outbox, [PORTS.clock, ids])
   service(c, OrganizationMailer, [repositories, PORTS.secretBox, PORTS.emailSenders, PORTS.fallbackEmail])
-  service(c, DispatchOutbox, [unitOfWork, OrganizationMailer, PORTS.sms, PORTS.clock, PORTS.logger, PORTS.dispatchOptions, PORTS.metrics])
-  service(c, SendSms, [unitOfWork, Outbox, PORTS.clock, ids, PORTS.senderNumberRequired])
-  service(c, ReceiveSms, [unitOfWork, PORTS.smsWebhooks, PORTS.clock, ids, PORTS.logger])
-  service(c, RecordSmsStatus, [unitOfWork, PORTS.smsWebhooks, PORTS.clock])
-  service(c, SetOrganizationPhoneNumber, [unitOfWork])
+  service(c, WebhookEvents, [Outbox, PORTS.clock])
+  service(c, WebhookDelivery, [repositories, PORTS.secretBox, PORTS.webhookSender, PORTS.clock])
+  service(c, DispatchOutbox, [unitOfWork, OrganizationMailer, PORTS.sms, PORTS.clock, PORTS.logger, PORTS.dispatchOptions, PORTS.metrics, WebhookDelivery, WebhookEvents])
+  service(c, CreateWebhookEndpoint, [unitOfWork, PORTS.secretBox, PORTS.webhookSecrets, PORTS.webhookHosts, PORTS.clock, ids, AuditTrail])
+  service(c, ListWebhookEndpoints, [repositories])
+  service(c, GetWebhookEndpoint, [repositories])
+  service(c, UpdateWebhookEndpoint, [unitOfWork, PORTS.webhookHosts, PORTS.clock, AuditTrail])
+  service(c, DeleteWebhookEndpoint, [unitOfWork, AuditTrail])
+  service(c, ListWebhookDeliveries, [repositories])
+  service(c, SendSms, [unitOfWork, Outbox, PORTS.clock, ids, PORTS.senderNumberRequired, AuditTrail])
+  service(c, ReceiveSms, [unitOfWork, PORTS.smsWebhooks, PORTS.clock, ids, PORTS.logger, WebhookEvents, AuditTrail])
+  service(c, RecordSmsStatus, [unitOfWork, PORTS.smsWebhooks, PORTS.clock, WebhookEvents, AuditTrail])
+  service(c, SetOrganizationPhoneNumber, [unitOfWork, AuditTrail])
   service(c, InvitationMailer, [Outbox, secrets, PORTS.clock, ids, PORTS.publicBaseUrl])
-  service(c, InviteMember, [unitOfWork, InvitationMailer, PORTS.clock, ids])
-  service(c, ResendInvitation, [unitOfWork, InvitationMailer])
-  service(c, UpdateMember, [unitOfWork])
+  service(c, InviteMember, [unitOfWork, InvitationMailer, PORTS.clock, ids, AuditTrail])
+  service(c, ResendInvitation, [unitOfWork, InvitationMailer, AuditTrail])
+  service(c, UpdateMember, [unitOfWork, AuditTrail])
   service(c, ListMembers, [repositories])
-  service(c, AcceptInvite, [unitOfWork, passwords, secrets, TokenPairIssuer, PORTS.clock])
-  service(c, RequestPasswordReset, [unitOfWork, Outbox, secrets, PORTS.clock, ids, PORTS.publicBaseUrl])
-  service(c, ResetPassword, [unitOfWork, passwords, secrets, TokenPairIssuer, PORTS.clock])
+  service(c, AcceptInvite, [unitOfWork, passwords, secrets, TokenPairIssuer, PORTS.clock, AuditTrail])
+  service(c, RequestPasswordReset, [unitOfWork, Outbox, secrets, PORTS.clock, ids, PORTS.publicBaseUrl, AuditTrail])
+  service(c, ResetPassword, [unitOfWork, passwords, secrets, TokenPairIssuer, PORTS.clock, AuditTrail])
   service(c, GetProfile, [repositories])
-  service(c, UpdateProfile, [unitOfWork])
+  service(c, UpdateProfile, [unitOfWork, AuditTrail])
   service(c, GetOrganizationSettings, [repositories])
-  service(c, UpdateOrganizationSettings, [unitOfWork])
+  service(c, UpdateOrganizationSettings, [unitOfWork, AuditTrail])
   service(c, GetEmailSettings, [repositories])
-  service(c, UpdateEmailSettings, [unitOfWork, PORTS.secretBox, PORTS.clock, PORTS.emailHosts])
+  service(c, UpdateEmailSettings, [unitOfWork, PORTS.secretBox, PORTS.clock, PORTS.emailHosts, AuditTrail])
   service(c, SendTestEmail, [OrganizationMailer, PORTS.emailHosts])
-  service(c, CreateConstituent, [unitOfWork, ConstituentRegistry])
-  service(c, UpdateConstituent, [unitOfWork, DuplicateDetection, PORTS.clock])
-  service(c, SearchConstituents, [repositories])
-  service(c, GetConstituent, [repositories])
+  service(c, CreateConstituent, [unitOfWork, ConstituentRegistry, AuditTrail])
+  service(c, UpdateConstituent, [unitOfWork, DuplicateDetection, PORTS.clock, AuditTrail])
+  service(c, SearchConstituents, [repositories, AuditTrail])
+  service(c, GetConstituent, [repositories, AuditTrail])
   service(c, ListConstituentNeeds, [repositories])
   service(c, MergeConstituents, [unitOfWork, ConstituentMerger])
-  service(c, ListHouseholdMatches, [repositories])
-  service(c, ResolveHouseholdMatch, [unitOfWork, ConstituentMerger, PORTS.clock])
+  service(c, ListHouseholdMatches, [repositories, AuditTrail])
+  service(c, ResolveHouseholdMatch, [unitOfWork, ConstituentMerger, PORTS.clock, WebhookEvents, AuditTrail])
   return c
 }
 
@@ -290,6 +327,9 @@ export function useCasesOf(c: Container): UseCases {
       updateEmail: c.get(UpdateEmailSettings),
       testEmail: c.get(SendTestEmail),
     },
+    audit: {
+      list: c.get(ListAuditEvents),
+    },
     partners: {
       list: c.get(ListPartners),
       create: c.get(CreatePartner),
@@ -299,11 +339,20 @@ export function useCasesOf(c: Container): UseCases {
       receive: c.get(ReceiveSms),
       recordStatus: c.get(RecordSmsStatus),
     },
+    webhooks: {
+      create: c.get(CreateWebhookEndpoint),
+      list: c.get(ListWebhookEndpoints),
+      get: c.get(GetWebhookEndpoint),
+      update: c.get(UpdateWebhookEndpoint),
+      delete: c.get(DeleteWebhookEndpoint),
+      listDeliveries: c.get(ListWebhookDeliveries),
+    },
     operations: {
       createOrganization: c.get(CreateOrganization),
       setOrganizationPhoneNumber: c.get(SetOrganizationPhoneNumber),
       setMemberPassword: c.get(SetMemberPassword),
       dispatchOutbox: c.get(DispatchOutbox),
+      purgeAuditEvents: c.get(PurgeAuditEvents),
     },
   }
 }

@@ -2,6 +2,7 @@ import type { Container } from 'inversify'
 import { createHttpApp } from '../adapters/http/app'
 import type { Config } from './config'
 import { createContainer, PORTS, useCasesOf, type ContainerOverrides } from './container'
+import { startAuditPurge } from './audit-purge'
 import { startOutboxWorker, type RunningWorker } from './outbox-worker'
 import { VERSION } from './version'
 
@@ -87,7 +88,13 @@ export async function bringUpToDate(container: Container): Promise<void> {
   if (backup) container.get(PORTS.logger).info('the database was copied before migrating it', { backup })
 }
 
-/** The outbox worker alone (`intake worker`, for deployments that run it apart from the HTTP servers). */
+/**
+ * The worker alone (`intake worker`, for deployments that run it apart from the HTTP servers): the outbox,
+ * and the audit trail's retention purge.
+ */
 export function startWorker(container: Container, config: Config): RunningWorker {
-  return startOutboxWorker(useCasesOf(container).operations.dispatchOutbox, container.get(PORTS.logger), config.outboxPollMs)
+  const { dispatchOutbox, purgeAuditEvents } = useCasesOf(container).operations
+  const logger = container.get(PORTS.logger)
+  const jobs = [startOutboxWorker(dispatchOutbox, logger, config.outboxPollMs), startAuditPurge(purgeAuditEvents, logger)]
+  return { stop: async () => void (await Promise.all(jobs.map((job) => job.stop()))) }
 }

@@ -181,7 +181,7 @@ describe('needs, notes and texts', () => {
     const before = await needs()
     await expectRefused(c as Case)
     expect(await needs()).toEqual(before)
-    expect(await world.repositories.interactions.listByNeed(world.organizationId, need.id)).toEqual([])
+    expect((await world.repositories.interactions.listByNeed(world.organizationId, need.id, { page: 1, limit: 100 })).items).toEqual([])
   })
 })
 

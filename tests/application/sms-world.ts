@@ -219,6 +219,6 @@ export async function createSmsWorld(options: SmsWorldOptions = {}): Promise<Sms
     },
     outboxMessage: async (id) => (await world.repositories.outbox.findById(id))!,
     interaction: (id) => world.repositories.interactions.findById(world.organizationId, id),
-    interactionsOfNeed: (needId) => world.repositories.interactions.listByNeed(world.organizationId, needId),
+    interactionsOfNeed: async (needId) => (await world.repositories.interactions.listByNeed(world.organizationId, needId, { page: 1, limit: 100 })).items,
   }
 }

@@ -108,8 +108,8 @@ export interface paths {
   };
   "/api/needs/{id}/interactions": {
     /**
-     * Notes and messages of a need, oldest first
-     * @description Every role that sees the need; the content of a confidential need's interactions only with the permission (docs/api.md "Needs").
+     * Notes and messages of a need, oldest first; paging in X-Total-Count and Link
+     * @description Every role that sees the need; the content of a confidential need's interactions only with the permission. Paged (docs/api.md "Needs", "Lists").
      */
     get: operations["getApiNeedsByIdInteractions"];
   };
@@ -260,6 +260,13 @@ export interface paths {
      */
     post: operations["postApiOrganizationsSettingsEmailTest"];
   };
+  "/api/audit-events": {
+    /**
+     * The organization's audit trail, newest first
+     * @description org_admin. Every write and every read of a constituent’s personal details, filtered by member, record, action and time. Paged (docs/audit.md).
+     */
+    get: operations["getApiAudit-events"];
+  };
   "/api/webhooks/twilio/sms": {
     /**
      * Inbound text (Twilio); STOP/START keywords change the opt-out
@@ -273,6 +280,42 @@ export interface paths {
      * @description Called by Twilio, checked against `X-Twilio-Signature` (403 otherwise); moves an outbound text to delivered or failed (docs/api.md "SMS").
      */
     post: operations["postApiWebhooksTwilioStatus"];
+  };
+  "/api/webhook-endpoints": {
+    /**
+     * List the organization's webhook endpoints
+     * @description org_admin (docs/events.md). Newest first, paged; secrets are never shown again.
+     */
+    get: operations["getApiWebhook-endpoints"];
+    /**
+     * Add a webhook endpoint; its signing secret is answered this once
+     * @description org_admin (docs/events.md).
+     */
+    post: operations["postApiWebhook-endpoints"];
+  };
+  "/api/webhook-endpoints/{id}": {
+    /**
+     * Read a webhook endpoint (without its secret)
+     * @description org_admin (docs/events.md).
+     */
+    get: operations["getApiWebhook-endpointsById"];
+    /**
+     * Change a webhook endpoint; `enabled: true` re-enables it
+     * @description org_admin (docs/events.md). A partial update (docs/api.md "Updates").
+     */
+    put: operations["putApiWebhook-endpointsById"];
+    /**
+     * Remove a webhook endpoint; what still waits for it is not sent
+     * @description org_admin (docs/events.md).
+     */
+    delete: operations["deleteApiWebhook-endpointsById"];
+  };
+  "/api/webhook-endpoints/{id}/deliveries": {
+    /**
+     * List an endpoint's deliveries
+     * @description org_admin (docs/events.md). Newest first, paged: status, tries, the endpoint's last HTTP status.
+     */
+    get: operations["getApiWebhook-endpointsByIdDeliveries"];
   };
 }
 
@@ -330,14 +373,13 @@ export interface operations {
       503: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/unavailable";
+            /** @constant */
+            title: "Service unavailable";
+            /** @constant */
+            status: 503;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -370,8 +412,11 @@ export interface operations {
             refreshToken: string;
             /** @constant */
             tokenType: "Bearer";
-            /** @description Seconds until the access token expires */
-            expiresIn: string | number;
+            /**
+             * Format: int32
+             * @description Seconds until the access token expires
+             */
+            expiresIn: number;
           };
         };
       };
@@ -383,9 +428,12 @@ export interface operations {
         };
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/invalid";
+            /** @constant */
+            title: "Bad request";
+            /** @constant */
+            status: 400;
             detail: string;
             errors?: {
                 path: string;
@@ -402,14 +450,13 @@ export interface operations {
         };
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/unauthorized";
+            /** @constant */
+            title: "Unauthorized";
+            /** @constant */
+            status: 401;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -421,14 +468,13 @@ export interface operations {
         };
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/payload-too-large";
+            /** @constant */
+            title: "Payload too large";
+            /** @constant */
+            status: 413;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -441,14 +487,13 @@ export interface operations {
         };
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/too-many-requests";
+            /** @constant */
+            title: "Too many requests";
+            /** @constant */
+            status: 429;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -479,8 +524,11 @@ export interface operations {
             refreshToken: string;
             /** @constant */
             tokenType: "Bearer";
-            /** @description Seconds until the access token expires */
-            expiresIn: string | number;
+            /**
+             * Format: int32
+             * @description Seconds until the access token expires
+             */
+            expiresIn: number;
           };
         };
       };
@@ -492,9 +540,12 @@ export interface operations {
         };
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/invalid";
+            /** @constant */
+            title: "Bad request";
+            /** @constant */
+            status: 400;
             detail: string;
             errors?: {
                 path: string;
@@ -511,14 +562,13 @@ export interface operations {
         };
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/unauthorized";
+            /** @constant */
+            title: "Unauthorized";
+            /** @constant */
+            status: 401;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -530,14 +580,13 @@ export interface operations {
         };
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/payload-too-large";
+            /** @constant */
+            title: "Payload too large";
+            /** @constant */
+            status: 413;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -550,14 +599,13 @@ export interface operations {
         };
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/too-many-requests";
+            /** @constant */
+            title: "Too many requests";
+            /** @constant */
+            status: 429;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -590,8 +638,11 @@ export interface operations {
             refreshToken: string;
             /** @constant */
             tokenType: "Bearer";
-            /** @description Seconds until the access token expires */
-            expiresIn: string | number;
+            /**
+             * Format: int32
+             * @description Seconds until the access token expires
+             */
+            expiresIn: number;
           };
         };
       };
@@ -603,9 +654,12 @@ export interface operations {
         };
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/invalid";
+            /** @constant */
+            title: "Bad request";
+            /** @constant */
+            status: 400;
             detail: string;
             errors?: {
                 path: string;
@@ -622,14 +676,13 @@ export interface operations {
         };
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/payload-too-large";
+            /** @constant */
+            title: "Payload too large";
+            /** @constant */
+            status: 413;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -642,14 +695,13 @@ export interface operations {
         };
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/too-many-requests";
+            /** @constant */
+            title: "Too many requests";
+            /** @constant */
+            status: 429;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -691,9 +743,12 @@ export interface operations {
         };
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/invalid";
+            /** @constant */
+            title: "Bad request";
+            /** @constant */
+            status: 400;
             detail: string;
             errors?: {
                 path: string;
@@ -710,14 +765,13 @@ export interface operations {
         };
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/payload-too-large";
+            /** @constant */
+            title: "Payload too large";
+            /** @constant */
+            status: 413;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -730,14 +784,13 @@ export interface operations {
         };
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/too-many-requests";
+            /** @constant */
+            title: "Too many requests";
+            /** @constant */
+            status: 429;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -770,8 +823,11 @@ export interface operations {
             refreshToken: string;
             /** @constant */
             tokenType: "Bearer";
-            /** @description Seconds until the access token expires */
-            expiresIn: string | number;
+            /**
+             * Format: int32
+             * @description Seconds until the access token expires
+             */
+            expiresIn: number;
           };
         };
       };
@@ -783,9 +839,12 @@ export interface operations {
         };
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/invalid";
+            /** @constant */
+            title: "Bad request";
+            /** @constant */
+            status: 400;
             detail: string;
             errors?: {
                 path: string;
@@ -802,14 +861,13 @@ export interface operations {
         };
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/payload-too-large";
+            /** @constant */
+            title: "Payload too large";
+            /** @constant */
+            status: 413;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -822,14 +880,13 @@ export interface operations {
         };
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/too-many-requests";
+            /** @constant */
+            title: "Too many requests";
+            /** @constant */
+            status: 429;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -856,9 +913,12 @@ export interface operations {
       400: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/invalid";
+            /** @constant */
+            title: "Bad request";
+            /** @constant */
+            status: 400;
             detail: string;
             errors?: {
                 path: string;
@@ -871,14 +931,13 @@ export interface operations {
       401: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/unauthorized";
+            /** @constant */
+            title: "Unauthorized";
+            /** @constant */
+            status: 401;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -886,14 +945,13 @@ export interface operations {
       413: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/payload-too-large";
+            /** @constant */
+            title: "Payload too large";
+            /** @constant */
+            status: 413;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -979,9 +1037,12 @@ export interface operations {
         };
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/invalid";
+            /** @constant */
+            title: "Bad request";
+            /** @constant */
+            status: 400;
             detail: string;
             errors?: {
                 path: string;
@@ -998,14 +1059,13 @@ export interface operations {
         };
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/payload-too-large";
+            /** @constant */
+            title: "Payload too large";
+            /** @constant */
+            status: 413;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -1018,14 +1078,13 @@ export interface operations {
         };
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/too-many-requests";
+            /** @constant */
+            title: "Too many requests";
+            /** @constant */
+            status: 429;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -1090,9 +1149,12 @@ export interface operations {
       400: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/invalid";
+            /** @constant */
+            title: "Bad request";
+            /** @constant */
+            status: 400;
             detail: string;
             errors?: {
                 path: string;
@@ -1105,14 +1167,13 @@ export interface operations {
       401: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/unauthorized";
+            /** @constant */
+            title: "Unauthorized";
+            /** @constant */
+            status: 401;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -1120,14 +1181,13 @@ export interface operations {
       403: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/forbidden";
+            /** @constant */
+            title: "Forbidden";
+            /** @constant */
+            status: 403;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -1211,9 +1271,12 @@ export interface operations {
       400: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/invalid";
+            /** @constant */
+            title: "Bad request";
+            /** @constant */
+            status: 400;
             detail: string;
             errors?: {
                 path: string;
@@ -1226,14 +1289,13 @@ export interface operations {
       401: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/unauthorized";
+            /** @constant */
+            title: "Unauthorized";
+            /** @constant */
+            status: 401;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -1241,14 +1303,13 @@ export interface operations {
       403: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/forbidden";
+            /** @constant */
+            title: "Forbidden";
+            /** @constant */
+            status: 403;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -1256,14 +1317,13 @@ export interface operations {
       413: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/payload-too-large";
+            /** @constant */
+            title: "Payload too large";
+            /** @constant */
+            status: 413;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -1323,9 +1383,12 @@ export interface operations {
       400: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/invalid";
+            /** @constant */
+            title: "Bad request";
+            /** @constant */
+            status: 400;
             detail: string;
             errors?: {
                 path: string;
@@ -1338,14 +1401,13 @@ export interface operations {
       401: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/unauthorized";
+            /** @constant */
+            title: "Unauthorized";
+            /** @constant */
+            status: 401;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -1353,14 +1415,13 @@ export interface operations {
       403: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/forbidden";
+            /** @constant */
+            title: "Forbidden";
+            /** @constant */
+            status: 403;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -1368,14 +1429,13 @@ export interface operations {
       404: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/not-found";
+            /** @constant */
+            title: "Not found";
+            /** @constant */
+            status: 404;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -1455,9 +1515,12 @@ export interface operations {
       400: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/invalid";
+            /** @constant */
+            title: "Bad request";
+            /** @constant */
+            status: 400;
             detail: string;
             errors?: {
                 path: string;
@@ -1470,14 +1533,13 @@ export interface operations {
       401: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/unauthorized";
+            /** @constant */
+            title: "Unauthorized";
+            /** @constant */
+            status: 401;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -1485,14 +1547,13 @@ export interface operations {
       403: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/forbidden";
+            /** @constant */
+            title: "Forbidden";
+            /** @constant */
+            status: 403;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -1500,14 +1561,13 @@ export interface operations {
       404: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/not-found";
+            /** @constant */
+            title: "Not found";
+            /** @constant */
+            status: 404;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -1515,14 +1575,13 @@ export interface operations {
       409: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/conflict";
+            /** @constant */
+            title: "Conflict";
+            /** @constant */
+            status: 409;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -1530,14 +1589,13 @@ export interface operations {
       413: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/payload-too-large";
+            /** @constant */
+            title: "Payload too large";
+            /** @constant */
+            status: 413;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -1590,9 +1648,12 @@ export interface operations {
       400: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/invalid";
+            /** @constant */
+            title: "Bad request";
+            /** @constant */
+            status: 400;
             detail: string;
             errors?: {
                 path: string;
@@ -1605,14 +1666,13 @@ export interface operations {
       401: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/unauthorized";
+            /** @constant */
+            title: "Unauthorized";
+            /** @constant */
+            status: 401;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -1620,14 +1680,13 @@ export interface operations {
       403: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/forbidden";
+            /** @constant */
+            title: "Forbidden";
+            /** @constant */
+            status: 403;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -1635,14 +1694,13 @@ export interface operations {
       404: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/not-found";
+            /** @constant */
+            title: "Not found";
+            /** @constant */
+            status: 404;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -1650,14 +1708,13 @@ export interface operations {
       413: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/payload-too-large";
+            /** @constant */
+            title: "Payload too large";
+            /** @constant */
+            status: 413;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -1695,9 +1752,12 @@ export interface operations {
       400: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/invalid";
+            /** @constant */
+            title: "Bad request";
+            /** @constant */
+            status: 400;
             detail: string;
             errors?: {
                 path: string;
@@ -1710,14 +1770,13 @@ export interface operations {
       401: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/unauthorized";
+            /** @constant */
+            title: "Unauthorized";
+            /** @constant */
+            status: 401;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -1725,14 +1784,13 @@ export interface operations {
       403: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/forbidden";
+            /** @constant */
+            title: "Forbidden";
+            /** @constant */
+            status: 403;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -1740,14 +1798,13 @@ export interface operations {
       404: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/not-found";
+            /** @constant */
+            title: "Not found";
+            /** @constant */
+            status: 404;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -1755,25 +1812,28 @@ export interface operations {
       413: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/payload-too-large";
+            /** @constant */
+            title: "Payload too large";
+            /** @constant */
+            status: 413;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
     };
   };
   /**
-   * Notes and messages of a need, oldest first
-   * @description Every role that sees the need; the content of a confidential need's interactions only with the permission (docs/api.md "Needs").
+   * Notes and messages of a need, oldest first; paging in X-Total-Count and Link
+   * @description Every role that sees the need; the content of a confidential need's interactions only with the permission. Paged (docs/api.md "Needs", "Lists").
    */
   getApiNeedsByIdInteractions: {
     parameters: {
+      query?: {
+        page?: string | number;
+        limit?: string | number;
+      };
       path: {
         id: string;
       };
@@ -1808,9 +1868,12 @@ export interface operations {
       400: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/invalid";
+            /** @constant */
+            title: "Bad request";
+            /** @constant */
+            status: 400;
             detail: string;
             errors?: {
                 path: string;
@@ -1823,14 +1886,13 @@ export interface operations {
       401: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/unauthorized";
+            /** @constant */
+            title: "Unauthorized";
+            /** @constant */
+            status: 401;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -1838,14 +1900,13 @@ export interface operations {
       403: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/forbidden";
+            /** @constant */
+            title: "Forbidden";
+            /** @constant */
+            status: 403;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -1853,14 +1914,13 @@ export interface operations {
       404: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/not-found";
+            /** @constant */
+            title: "Not found";
+            /** @constant */
+            status: 404;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -1904,9 +1964,12 @@ export interface operations {
       400: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/invalid";
+            /** @constant */
+            title: "Bad request";
+            /** @constant */
+            status: 400;
             detail: string;
             errors?: {
                 path: string;
@@ -1919,14 +1982,13 @@ export interface operations {
       401: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/unauthorized";
+            /** @constant */
+            title: "Unauthorized";
+            /** @constant */
+            status: 401;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -1934,14 +1996,13 @@ export interface operations {
       403: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/forbidden";
+            /** @constant */
+            title: "Forbidden";
+            /** @constant */
+            status: 403;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -1949,14 +2010,13 @@ export interface operations {
       404: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/not-found";
+            /** @constant */
+            title: "Not found";
+            /** @constant */
+            status: 404;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -1977,13 +2037,17 @@ export interface operations {
       /** @description Response for status 200 */
       200: {
         content: {
-          "application/json": ({
+          "application/json": {
               /** Format: uuid */
               id: string;
               /** Format: uuid */
               organizationId: string;
               name: string;
-              slaHours: string | number;
+              /**
+               * Format: int32
+               * @description SLA turnaround in hours
+               */
+              slaHours: number;
               isArchived: boolean;
               isDefault: boolean;
               description?: string;
@@ -1992,16 +2056,19 @@ export interface operations {
               publicCategoryName?: string;
               /** Format: date-time */
               createdAt: string;
-            })[];
+            }[];
         };
       };
       /** @description RFC 9457 problem details (application/problem+json) */
       400: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/invalid";
+            /** @constant */
+            title: "Bad request";
+            /** @constant */
+            status: 400;
             detail: string;
             errors?: {
                 path: string;
@@ -2014,14 +2081,13 @@ export interface operations {
       401: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/unauthorized";
+            /** @constant */
+            title: "Unauthorized";
+            /** @constant */
+            status: 401;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -2036,7 +2102,10 @@ export interface operations {
       content: {
         "application/json": {
           name: string;
-          /** @description SLA turnaround in hours */
+          /**
+           * Format: int32
+           * @description SLA turnaround in hours
+           */
           slaHours: number;
           description?: string;
           /** @description Words that route public intake here */
@@ -2058,7 +2127,11 @@ export interface operations {
             /** Format: uuid */
             organizationId: string;
             name: string;
-            slaHours: string | number;
+            /**
+             * Format: int32
+             * @description SLA turnaround in hours
+             */
+            slaHours: number;
             isArchived: boolean;
             isDefault: boolean;
             description?: string;
@@ -2074,9 +2147,12 @@ export interface operations {
       400: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/invalid";
+            /** @constant */
+            title: "Bad request";
+            /** @constant */
+            status: 400;
             detail: string;
             errors?: {
                 path: string;
@@ -2089,14 +2165,13 @@ export interface operations {
       401: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/unauthorized";
+            /** @constant */
+            title: "Unauthorized";
+            /** @constant */
+            status: 401;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -2104,14 +2179,13 @@ export interface operations {
       403: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/forbidden";
+            /** @constant */
+            title: "Forbidden";
+            /** @constant */
+            status: 403;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -2119,14 +2193,13 @@ export interface operations {
       413: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/payload-too-large";
+            /** @constant */
+            title: "Payload too large";
+            /** @constant */
+            status: 413;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -2146,7 +2219,10 @@ export interface operations {
       content: {
         "application/json": {
           name?: string;
-          /** @description SLA turnaround in hours */
+          /**
+           * Format: int32
+           * @description SLA turnaround in hours
+           */
           slaHours?: number;
           isArchived?: boolean;
           description?: string;
@@ -2169,7 +2245,11 @@ export interface operations {
             /** Format: uuid */
             organizationId: string;
             name: string;
-            slaHours: string | number;
+            /**
+             * Format: int32
+             * @description SLA turnaround in hours
+             */
+            slaHours: number;
             isArchived: boolean;
             isDefault: boolean;
             description?: string;
@@ -2185,9 +2265,12 @@ export interface operations {
       400: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/invalid";
+            /** @constant */
+            title: "Bad request";
+            /** @constant */
+            status: 400;
             detail: string;
             errors?: {
                 path: string;
@@ -2200,14 +2283,13 @@ export interface operations {
       401: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/unauthorized";
+            /** @constant */
+            title: "Unauthorized";
+            /** @constant */
+            status: 401;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -2215,14 +2297,13 @@ export interface operations {
       403: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/forbidden";
+            /** @constant */
+            title: "Forbidden";
+            /** @constant */
+            status: 403;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -2230,14 +2311,13 @@ export interface operations {
       404: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/not-found";
+            /** @constant */
+            title: "Not found";
+            /** @constant */
+            status: 404;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -2245,14 +2325,13 @@ export interface operations {
       409: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/conflict";
+            /** @constant */
+            title: "Conflict";
+            /** @constant */
+            status: 409;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -2260,14 +2339,13 @@ export interface operations {
       413: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/payload-too-large";
+            /** @constant */
+            title: "Payload too large";
+            /** @constant */
+            status: 413;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -2317,9 +2395,12 @@ export interface operations {
       400: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/invalid";
+            /** @constant */
+            title: "Bad request";
+            /** @constant */
+            status: 400;
             detail: string;
             errors?: {
                 path: string;
@@ -2332,14 +2413,13 @@ export interface operations {
       401: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/unauthorized";
+            /** @constant */
+            title: "Unauthorized";
+            /** @constant */
+            status: 401;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -2347,14 +2427,13 @@ export interface operations {
       403: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/forbidden";
+            /** @constant */
+            title: "Forbidden";
+            /** @constant */
+            status: 403;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -2430,9 +2509,12 @@ export interface operations {
       400: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/invalid";
+            /** @constant */
+            title: "Bad request";
+            /** @constant */
+            status: 400;
             detail: string;
             errors?: {
                 path: string;
@@ -2445,14 +2527,13 @@ export interface operations {
       401: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/unauthorized";
+            /** @constant */
+            title: "Unauthorized";
+            /** @constant */
+            status: 401;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -2460,14 +2541,13 @@ export interface operations {
       403: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/forbidden";
+            /** @constant */
+            title: "Forbidden";
+            /** @constant */
+            status: 403;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -2475,14 +2555,13 @@ export interface operations {
       413: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/payload-too-large";
+            /** @constant */
+            title: "Payload too large";
+            /** @constant */
+            status: 413;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -2555,9 +2634,12 @@ export interface operations {
       400: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/invalid";
+            /** @constant */
+            title: "Bad request";
+            /** @constant */
+            status: 400;
             detail: string;
             errors?: {
                 path: string;
@@ -2570,14 +2652,13 @@ export interface operations {
       401: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/unauthorized";
+            /** @constant */
+            title: "Unauthorized";
+            /** @constant */
+            status: 401;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -2585,14 +2666,13 @@ export interface operations {
       403: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/forbidden";
+            /** @constant */
+            title: "Forbidden";
+            /** @constant */
+            status: 403;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -2600,14 +2680,13 @@ export interface operations {
       404: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/not-found";
+            /** @constant */
+            title: "Not found";
+            /** @constant */
+            status: 404;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -2615,14 +2694,13 @@ export interface operations {
       413: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/payload-too-large";
+            /** @constant */
+            title: "Payload too large";
+            /** @constant */
+            status: 413;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -2670,9 +2748,12 @@ export interface operations {
       400: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/invalid";
+            /** @constant */
+            title: "Bad request";
+            /** @constant */
+            status: 400;
             detail: string;
             errors?: {
                 path: string;
@@ -2685,14 +2766,13 @@ export interface operations {
       401: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/unauthorized";
+            /** @constant */
+            title: "Unauthorized";
+            /** @constant */
+            status: 401;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -2700,14 +2780,13 @@ export interface operations {
       403: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/forbidden";
+            /** @constant */
+            title: "Forbidden";
+            /** @constant */
+            status: 403;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -2715,14 +2794,13 @@ export interface operations {
       404: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/not-found";
+            /** @constant */
+            title: "Not found";
+            /** @constant */
+            status: 404;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -2793,9 +2871,12 @@ export interface operations {
       400: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/invalid";
+            /** @constant */
+            title: "Bad request";
+            /** @constant */
+            status: 400;
             detail: string;
             errors?: {
                 path: string;
@@ -2808,14 +2889,13 @@ export interface operations {
       401: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/unauthorized";
+            /** @constant */
+            title: "Unauthorized";
+            /** @constant */
+            status: 401;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -2823,14 +2903,13 @@ export interface operations {
       403: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/forbidden";
+            /** @constant */
+            title: "Forbidden";
+            /** @constant */
+            status: 403;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -2838,14 +2917,13 @@ export interface operations {
       404: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/not-found";
+            /** @constant */
+            title: "Not found";
+            /** @constant */
+            status: 404;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -2853,14 +2931,13 @@ export interface operations {
       413: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/payload-too-large";
+            /** @constant */
+            title: "Payload too large";
+            /** @constant */
+            status: 413;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -2924,9 +3001,12 @@ export interface operations {
       400: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/invalid";
+            /** @constant */
+            title: "Bad request";
+            /** @constant */
+            status: 400;
             detail: string;
             errors?: {
                 path: string;
@@ -2939,14 +3019,13 @@ export interface operations {
       401: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/unauthorized";
+            /** @constant */
+            title: "Unauthorized";
+            /** @constant */
+            status: 401;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -2954,14 +3033,13 @@ export interface operations {
       403: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/forbidden";
+            /** @constant */
+            title: "Forbidden";
+            /** @constant */
+            status: 403;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -2969,14 +3047,13 @@ export interface operations {
       404: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/not-found";
+            /** @constant */
+            title: "Not found";
+            /** @constant */
+            status: 404;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -3074,9 +3151,12 @@ export interface operations {
       400: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/invalid";
+            /** @constant */
+            title: "Bad request";
+            /** @constant */
+            status: 400;
             detail: string;
             errors?: {
                 path: string;
@@ -3089,14 +3169,13 @@ export interface operations {
       401: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/unauthorized";
+            /** @constant */
+            title: "Unauthorized";
+            /** @constant */
+            status: 401;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -3104,14 +3183,13 @@ export interface operations {
       403: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/forbidden";
+            /** @constant */
+            title: "Forbidden";
+            /** @constant */
+            status: 403;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -3236,9 +3314,12 @@ export interface operations {
       400: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/invalid";
+            /** @constant */
+            title: "Bad request";
+            /** @constant */
+            status: 400;
             detail: string;
             errors?: {
                 path: string;
@@ -3251,14 +3332,13 @@ export interface operations {
       401: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/unauthorized";
+            /** @constant */
+            title: "Unauthorized";
+            /** @constant */
+            status: 401;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -3266,14 +3346,13 @@ export interface operations {
       403: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/forbidden";
+            /** @constant */
+            title: "Forbidden";
+            /** @constant */
+            status: 403;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -3281,14 +3360,13 @@ export interface operations {
       404: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/not-found";
+            /** @constant */
+            title: "Not found";
+            /** @constant */
+            status: 404;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -3296,14 +3374,13 @@ export interface operations {
       409: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/conflict";
+            /** @constant */
+            title: "Conflict";
+            /** @constant */
+            status: 409;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -3311,14 +3388,13 @@ export interface operations {
       413: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/payload-too-large";
+            /** @constant */
+            title: "Payload too large";
+            /** @constant */
+            status: 413;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -3359,9 +3435,12 @@ export interface operations {
       400: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/invalid";
+            /** @constant */
+            title: "Bad request";
+            /** @constant */
+            status: 400;
             detail: string;
             errors?: {
                 path: string;
@@ -3374,14 +3453,13 @@ export interface operations {
       401: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/unauthorized";
+            /** @constant */
+            title: "Unauthorized";
+            /** @constant */
+            status: 401;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -3389,14 +3467,13 @@ export interface operations {
       403: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/forbidden";
+            /** @constant */
+            title: "Forbidden";
+            /** @constant */
+            status: 403;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -3448,9 +3525,12 @@ export interface operations {
       400: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/invalid";
+            /** @constant */
+            title: "Bad request";
+            /** @constant */
+            status: 400;
             detail: string;
             errors?: {
                 path: string;
@@ -3463,14 +3543,13 @@ export interface operations {
       401: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/unauthorized";
+            /** @constant */
+            title: "Unauthorized";
+            /** @constant */
+            status: 401;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -3478,14 +3557,13 @@ export interface operations {
       403: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/forbidden";
+            /** @constant */
+            title: "Forbidden";
+            /** @constant */
+            status: 403;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -3493,14 +3571,13 @@ export interface operations {
       409: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/conflict";
+            /** @constant */
+            title: "Conflict";
+            /** @constant */
+            status: 409;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -3508,14 +3585,13 @@ export interface operations {
       413: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/payload-too-large";
+            /** @constant */
+            title: "Payload too large";
+            /** @constant */
+            status: 413;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -3563,9 +3639,12 @@ export interface operations {
       400: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/invalid";
+            /** @constant */
+            title: "Bad request";
+            /** @constant */
+            status: 400;
             detail: string;
             errors?: {
                 path: string;
@@ -3578,14 +3657,13 @@ export interface operations {
       401: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/unauthorized";
+            /** @constant */
+            title: "Unauthorized";
+            /** @constant */
+            status: 401;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -3593,14 +3671,13 @@ export interface operations {
       403: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/forbidden";
+            /** @constant */
+            title: "Forbidden";
+            /** @constant */
+            status: 403;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -3608,14 +3685,13 @@ export interface operations {
       404: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/not-found";
+            /** @constant */
+            title: "Not found";
+            /** @constant */
+            status: 404;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -3623,14 +3699,13 @@ export interface operations {
       409: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/conflict";
+            /** @constant */
+            title: "Conflict";
+            /** @constant */
+            status: 409;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -3638,14 +3713,13 @@ export interface operations {
       413: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/payload-too-large";
+            /** @constant */
+            title: "Payload too large";
+            /** @constant */
+            status: 413;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -3698,9 +3772,12 @@ export interface operations {
       400: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/invalid";
+            /** @constant */
+            title: "Bad request";
+            /** @constant */
+            status: 400;
             detail: string;
             errors?: {
                 path: string;
@@ -3713,14 +3790,13 @@ export interface operations {
       401: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/unauthorized";
+            /** @constant */
+            title: "Unauthorized";
+            /** @constant */
+            status: 401;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -3728,14 +3804,13 @@ export interface operations {
       403: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/forbidden";
+            /** @constant */
+            title: "Forbidden";
+            /** @constant */
+            status: 403;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -3743,14 +3818,13 @@ export interface operations {
       404: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/not-found";
+            /** @constant */
+            title: "Not found";
+            /** @constant */
+            status: 404;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -3758,14 +3832,13 @@ export interface operations {
       409: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/conflict";
+            /** @constant */
+            title: "Conflict";
+            /** @constant */
+            status: 409;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -3773,14 +3846,13 @@ export interface operations {
       413: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/payload-too-large";
+            /** @constant */
+            title: "Payload too large";
+            /** @constant */
+            status: 413;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -3808,14 +3880,13 @@ export interface operations {
       401: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/unauthorized";
+            /** @constant */
+            title: "Unauthorized";
+            /** @constant */
+            status: 401;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -3852,9 +3923,12 @@ export interface operations {
       400: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/invalid";
+            /** @constant */
+            title: "Bad request";
+            /** @constant */
+            status: 400;
             detail: string;
             errors?: {
                 path: string;
@@ -3867,14 +3941,13 @@ export interface operations {
       401: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/unauthorized";
+            /** @constant */
+            title: "Unauthorized";
+            /** @constant */
+            status: 401;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -3882,14 +3955,13 @@ export interface operations {
       413: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/payload-too-large";
+            /** @constant */
+            title: "Payload too large";
+            /** @constant */
+            status: 413;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -3910,9 +3982,12 @@ export interface operations {
             name: string;
             slug: string;
             shortCode?: string;
-            maxConcurrency?: string | number;
+            /** Format: int32 */
+            maxConcurrency?: number;
             tcrStatus?: string;
             phoneNumber?: string;
+            /** @description Days audit events are kept (docs/audit.md) */
+            auditRetentionDays: string | number;
           };
         };
       };
@@ -3920,14 +3995,13 @@ export interface operations {
       401: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/unauthorized";
+            /** @constant */
+            title: "Unauthorized";
+            /** @constant */
+            status: 401;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -3935,14 +4009,13 @@ export interface operations {
       403: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/forbidden";
+            /** @constant */
+            title: "Forbidden";
+            /** @constant */
+            status: 403;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -3961,9 +4034,14 @@ export interface operations {
           slug?: string;
           /** @description 4 to 6 uppercase letters */
           shortCode?: string | null;
-          /** @description SMS messages in flight at once (default 5) */
+          /**
+           * Format: int32
+           * @description SMS messages in flight at once (default 5)
+           */
           maxConcurrency?: number;
           tcrStatus?: string | null;
+          /** @description Days audit events are kept (default 2555) */
+          auditRetentionDays?: number;
         };
       };
     };
@@ -3977,9 +4055,12 @@ export interface operations {
             name: string;
             slug: string;
             shortCode?: string;
-            maxConcurrency?: string | number;
+            /** Format: int32 */
+            maxConcurrency?: number;
             tcrStatus?: string;
             phoneNumber?: string;
+            /** @description Days audit events are kept (docs/audit.md) */
+            auditRetentionDays: string | number;
           };
         };
       };
@@ -3987,9 +4068,12 @@ export interface operations {
       400: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/invalid";
+            /** @constant */
+            title: "Bad request";
+            /** @constant */
+            status: 400;
             detail: string;
             errors?: {
                 path: string;
@@ -4002,14 +4086,13 @@ export interface operations {
       401: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/unauthorized";
+            /** @constant */
+            title: "Unauthorized";
+            /** @constant */
+            status: 401;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -4017,14 +4100,13 @@ export interface operations {
       403: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/forbidden";
+            /** @constant */
+            title: "Forbidden";
+            /** @constant */
+            status: 403;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -4032,14 +4114,13 @@ export interface operations {
       409: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/conflict";
+            /** @constant */
+            title: "Conflict";
+            /** @constant */
+            status: 409;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -4047,14 +4128,13 @@ export interface operations {
       413: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/payload-too-large";
+            /** @constant */
+            title: "Payload too large";
+            /** @constant */
+            status: 413;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -4084,14 +4164,13 @@ export interface operations {
       401: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/unauthorized";
+            /** @constant */
+            title: "Unauthorized";
+            /** @constant */
+            status: 401;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -4099,14 +4178,13 @@ export interface operations {
       403: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/forbidden";
+            /** @constant */
+            title: "Forbidden";
+            /** @constant */
+            status: 403;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -4114,14 +4192,13 @@ export interface operations {
       404: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/not-found";
+            /** @constant */
+            title: "Not found";
+            /** @constant */
+            status: 404;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -4163,9 +4240,12 @@ export interface operations {
       400: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/invalid";
+            /** @constant */
+            title: "Bad request";
+            /** @constant */
+            status: 400;
             detail: string;
             errors?: {
                 path: string;
@@ -4178,14 +4258,13 @@ export interface operations {
       401: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/unauthorized";
+            /** @constant */
+            title: "Unauthorized";
+            /** @constant */
+            status: 401;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -4193,14 +4272,13 @@ export interface operations {
       403: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/forbidden";
+            /** @constant */
+            title: "Forbidden";
+            /** @constant */
+            status: 403;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -4208,14 +4286,13 @@ export interface operations {
       413: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/payload-too-large";
+            /** @constant */
+            title: "Payload too large";
+            /** @constant */
+            status: 413;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -4246,7 +4323,437 @@ export interface operations {
           "application/json": {
             /** @constant */
             delivered: true;
+            /** @description The provider's id of the message */
             messageId?: string;
+          };
+        };
+      };
+      /** @description RFC 9457 problem details (application/problem+json) */
+      400: {
+        content: {
+          "application/json": {
+            /** @constant */
+            type: "tag:intake.example,2026:problems/invalid";
+            /** @constant */
+            title: "Bad request";
+            /** @constant */
+            status: 400;
+            detail: string;
+            errors?: {
+                path: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description RFC 9457 problem details (application/problem+json) */
+      401: {
+        content: {
+          "application/json": {
+            /** @constant */
+            type: "tag:intake.example,2026:problems/unauthorized";
+            /** @constant */
+            title: "Unauthorized";
+            /** @constant */
+            status: 401;
+            detail: string;
+          };
+        };
+      };
+      /** @description RFC 9457 problem details (application/problem+json) */
+      403: {
+        content: {
+          "application/json": {
+            /** @constant */
+            type: "tag:intake.example,2026:problems/forbidden";
+            /** @constant */
+            title: "Forbidden";
+            /** @constant */
+            status: 403;
+            detail: string;
+          };
+        };
+      };
+      /** @description RFC 9457 problem details (application/problem+json) */
+      413: {
+        content: {
+          "application/json": {
+            /** @constant */
+            type: "tag:intake.example,2026:problems/payload-too-large";
+            /** @constant */
+            title: "Payload too large";
+            /** @constant */
+            status: 413;
+            detail: string;
+          };
+        };
+      };
+      /** @description RFC 9457 problem details (application/problem+json) */
+      502: {
+        content: {
+          "application/json": {
+            /** @constant */
+            type: "tag:intake.example,2026:problems/provider-failed";
+            /** @constant */
+            title: "Bad gateway";
+            /** @constant */
+            status: 502;
+            detail: string;
+          };
+        };
+      };
+    };
+  };
+  /**
+   * The organization's audit trail, newest first
+   * @description org_admin. Every write and every read of a constituent’s personal details, filtered by member, record, action and time. Paged (docs/audit.md).
+   */
+  "getApiAudit-events": {
+    parameters: {
+      query?: {
+        memberId?: string;
+        recordType?: "organization" | "member" | "partner" | "need" | "constituent" | "household_match" | "email_settings" | "interaction";
+        recordId?: string;
+        action?: "create" | "update" | "read" | "merge" | "resolve" | "add_note" | "send_sms" | "receive_sms" | "sms_status" | "invite" | "accept_invite" | "set_password" | "request_password_reset" | "reset_password" | "login" | "logout";
+        since?: string;
+        until?: string;
+        page?: string | number;
+        limit?: string | number;
+      };
+    };
+    responses: {
+      /** @description Response for status 200 */
+      200: {
+        content: {
+          "application/json": ({
+              /** Format: uuid */
+              id: string;
+              /**
+               * Format: uuid
+               * @description Who did it; absent when nobody logged in did (public intake, a provider, an operator)
+               */
+              memberId?: string;
+              /** @enum {string} */
+              action: "create" | "update" | "read" | "merge" | "resolve" | "add_note" | "send_sms" | "receive_sms" | "sms_status" | "invite" | "accept_invite" | "set_password" | "request_password_reset" | "reset_password" | "login" | "logout";
+              /** @enum {string} */
+              recordType: "organization" | "member" | "partner" | "need" | "constituent" | "household_match" | "email_settings" | "interaction";
+              /** Format: uuid */
+              recordId: string;
+              /** Format: date-time */
+              at: string;
+              /** @description The request's X-Request-Id */
+              requestId?: string;
+              /** @description Names of the fields changed or read, never their values */
+              fields?: string[];
+            })[];
+        };
+      };
+      /** @description RFC 9457 problem details (application/problem+json) */
+      400: {
+        content: {
+          "application/json": {
+            type: string;
+            title: string;
+            status: string | number;
+            detail: string;
+            errors?: {
+                path: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description RFC 9457 problem details (application/problem+json) */
+      401: {
+        content: {
+          "application/json": {
+            type: string;
+            title: string;
+            status: string | number;
+            detail: string;
+            errors?: {
+                path: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description RFC 9457 problem details (application/problem+json) */
+      403: {
+        content: {
+          "application/json": {
+            type: string;
+            title: string;
+            status: string | number;
+            detail: string;
+            errors?: {
+                path: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+    };
+  };
+  /**
+   * Inbound text (Twilio); STOP/START keywords change the opt-out
+   * @description Called by Twilio, checked against `X-Twilio-Signature` (403 otherwise); answers empty TwiML (docs/api.md "SMS").
+   */
+  postApiWebhooksTwilioSms: {
+    requestBody: {
+      content: {
+        "application/json": Record<string, never>;
+        "application/x-www-form-urlencoded": Record<string, never>;
+      };
+    };
+    responses: {
+      /** @description Empty TwiML */
+      200: {
+        content: {
+          "text/plain": "<?xml version=\"1.0\" encoding=\"UTF-8\"?><Response></Response>";
+        };
+      };
+      /** @description RFC 9457 problem details (application/problem+json) */
+      400: {
+        content: {
+          "application/json": {
+            /** @constant */
+            type: "tag:intake.example,2026:problems/invalid";
+            /** @constant */
+            title: "Bad request";
+            /** @constant */
+            status: 400;
+            detail: string;
+            errors?: {
+                path: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description RFC 9457 problem details (application/problem+json) */
+      403: {
+        content: {
+          "application/json": {
+            /** @constant */
+            type: "tag:intake.example,2026:problems/forbidden";
+            /** @constant */
+            title: "Forbidden";
+            /** @constant */
+            status: 403;
+            detail: string;
+          };
+        };
+      };
+      /** @description RFC 9457 problem details (application/problem+json) */
+      413: {
+        content: {
+          "application/json": {
+            /** @constant */
+            type: "tag:intake.example,2026:problems/payload-too-large";
+            /** @constant */
+            title: "Payload too large";
+            /** @constant */
+            status: 413;
+            detail: string;
+          };
+        };
+      };
+    };
+  };
+  /**
+   * Delivery status callback (Twilio)
+   * @description Called by Twilio, checked against `X-Twilio-Signature` (403 otherwise); moves an outbound text to delivered or failed (docs/api.md "SMS").
+   */
+  postApiWebhooksTwilioStatus: {
+    requestBody: {
+      content: {
+        "application/json": Record<string, never>;
+        "application/x-www-form-urlencoded": Record<string, never>;
+      };
+    };
+    responses: {
+      /** @description Response for status 204 */
+      204: {
+        content: never;
+      };
+      /** @description RFC 9457 problem details (application/problem+json) */
+      400: {
+        content: {
+          "application/json": {
+            /** @constant */
+            type: "tag:intake.example,2026:problems/invalid";
+            /** @constant */
+            title: "Bad request";
+            /** @constant */
+            status: 400;
+            detail: string;
+            errors?: {
+                path: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description RFC 9457 problem details (application/problem+json) */
+      403: {
+        content: {
+          "application/json": {
+            /** @constant */
+            type: "tag:intake.example,2026:problems/forbidden";
+            /** @constant */
+            title: "Forbidden";
+            /** @constant */
+            status: 403;
+            detail: string;
+          };
+        };
+      };
+      /** @description RFC 9457 problem details (application/problem+json) */
+      413: {
+        content: {
+          "application/json": {
+            /** @constant */
+            type: "tag:intake.example,2026:problems/payload-too-large";
+            /** @constant */
+            title: "Payload too large";
+            /** @constant */
+            status: 413;
+            detail: string;
+          };
+        };
+      };
+    };
+  };
+  /**
+   * List the organization's webhook endpoints
+   * @description org_admin (docs/events.md). Newest first, paged; secrets are never shown again.
+   */
+  "getApiWebhook-endpoints": {
+    parameters: {
+      query?: {
+        page?: string | number;
+        limit?: string | number;
+      };
+    };
+    responses: {
+      /** @description Response for status 200 */
+      200: {
+        content: {
+          "application/json": ({
+              /** Format: uuid */
+              id: string;
+              url: string;
+              events: ("need.created" | "need.updated" | "note.added" | "constituent.created" | "constituent.merged" | "household_match.resolved" | "sms.received" | "sms.status")[];
+              /** @description False when disabled by hand or after repeated failure (see disabledAt) */
+              enabled: boolean;
+              /**
+               * Format: int32
+               * @description Deliveries failed for good in a row
+               */
+              consecutiveFailures: string | number;
+              /**
+               * Format: date-time
+               * @description When repeated failure disabled the endpoint
+               */
+              disabledAt?: string;
+              /** Format: date-time */
+              createdAt: string;
+              /** Format: date-time */
+              updatedAt: string;
+            })[];
+        };
+      };
+      /** @description RFC 9457 problem details (application/problem+json) */
+      400: {
+        content: {
+          "application/json": {
+            type: string;
+            title: string;
+            status: string | number;
+            detail: string;
+            errors?: {
+                path: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description RFC 9457 problem details (application/problem+json) */
+      401: {
+        content: {
+          "application/json": {
+            type: string;
+            title: string;
+            status: string | number;
+            detail: string;
+            errors?: {
+                path: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description RFC 9457 problem details (application/problem+json) */
+      403: {
+        content: {
+          "application/json": {
+            type: string;
+            title: string;
+            status: string | number;
+            detail: string;
+            errors?: {
+                path: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+    };
+  };
+  /**
+   * Add a webhook endpoint; its signing secret is answered this once
+   * @description org_admin (docs/events.md).
+   */
+  "postApiWebhook-endpoints": {
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @description Where events are posted: an http(s) URL */
+          url: string;
+          /** @description The events sent to this endpoint */
+          events: ("need.created" | "need.updated" | "note.added" | "constituent.created" | "constituent.merged" | "household_match.resolved" | "sms.received" | "sms.status")[];
+          enabled?: boolean;
+        };
+      };
+    };
+    responses: {
+      /** @description The new endpoint with its signing secret */
+      201: {
+        content: {
+          "application/json": {
+            /** Format: uuid */
+            id: string;
+            url: string;
+            events: ("need.created" | "need.updated" | "note.added" | "constituent.created" | "constituent.merged" | "household_match.resolved" | "sms.received" | "sms.status")[];
+            /** @description False when disabled by hand or after repeated failure (see disabledAt) */
+            enabled: boolean;
+            /**
+             * Format: int32
+             * @description Deliveries failed for good in a row
+             */
+            consecutiveFailures: string | number;
+            /**
+             * Format: date-time
+             * @description When repeated failure disabled the endpoint
+             */
+            disabledAt?: string;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+            /** @description The signing secret, `whsec_` and base64: shown this once only */
+            secret: string;
           };
         };
       };
@@ -4296,7 +4803,7 @@ export interface operations {
         };
       };
       /** @description RFC 9457 problem details (application/problem+json) */
-      413: {
+      409: {
         content: {
           "application/json": {
             type: string;
@@ -4311,7 +4818,7 @@ export interface operations {
         };
       };
       /** @description RFC 9457 problem details (application/problem+json) */
-      502: {
+      413: {
         content: {
           "application/json": {
             type: string;
@@ -4328,25 +4835,60 @@ export interface operations {
     };
   };
   /**
-   * Inbound text (Twilio); STOP/START keywords change the opt-out
-   * @description Called by Twilio, checked against `X-Twilio-Signature` (403 otherwise); answers empty TwiML (docs/api.md "SMS").
+   * Read a webhook endpoint (without its secret)
+   * @description org_admin (docs/events.md).
    */
-  postApiWebhooksTwilioSms: {
-    requestBody: {
-      content: {
-        "application/json": Record<string, never>;
-        "application/x-www-form-urlencoded": Record<string, never>;
+  "getApiWebhook-endpointsById": {
+    parameters: {
+      path: {
+        id: string;
       };
     };
     responses: {
-      /** @description Empty TwiML */
+      /** @description A receiver of signed events */
       200: {
         content: {
-          "text/plain": string;
+          "application/json": {
+            /** Format: uuid */
+            id: string;
+            url: string;
+            events: ("need.created" | "need.updated" | "note.added" | "constituent.created" | "constituent.merged" | "household_match.resolved" | "sms.received" | "sms.status")[];
+            /** @description False when disabled by hand or after repeated failure (see disabledAt) */
+            enabled: boolean;
+            /**
+             * Format: int32
+             * @description Deliveries failed for good in a row
+             */
+            consecutiveFailures: string | number;
+            /**
+             * Format: date-time
+             * @description When repeated failure disabled the endpoint
+             */
+            disabledAt?: string;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+          };
         };
       };
       /** @description RFC 9457 problem details (application/problem+json) */
       400: {
+        content: {
+          "application/json": {
+            type: string;
+            title: string;
+            status: string | number;
+            detail: string;
+            errors?: {
+                path: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description RFC 9457 problem details (application/problem+json) */
+      401: {
         content: {
           "application/json": {
             type: string;
@@ -4376,6 +4918,133 @@ export interface operations {
         };
       };
       /** @description RFC 9457 problem details (application/problem+json) */
+      404: {
+        content: {
+          "application/json": {
+            type: string;
+            title: string;
+            status: string | number;
+            detail: string;
+            errors?: {
+                path: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+    };
+  };
+  /**
+   * Change a webhook endpoint; `enabled: true` re-enables it
+   * @description org_admin (docs/events.md). A partial update (docs/api.md "Updates").
+   */
+  "putApiWebhook-endpointsById": {
+    parameters: {
+      path: {
+        id: string;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @description Where events are posted: an http(s) URL */
+          url?: string;
+          /** @description The events sent to this endpoint */
+          events?: ("need.created" | "need.updated" | "note.added" | "constituent.created" | "constituent.merged" | "household_match.resolved" | "sms.received" | "sms.status")[];
+          /** @description true re-enables an endpoint that repeated failure disabled */
+          enabled?: boolean;
+        };
+      };
+    };
+    responses: {
+      /** @description A receiver of signed events */
+      200: {
+        content: {
+          "application/json": {
+            /** Format: uuid */
+            id: string;
+            url: string;
+            events: ("need.created" | "need.updated" | "note.added" | "constituent.created" | "constituent.merged" | "household_match.resolved" | "sms.received" | "sms.status")[];
+            /** @description False when disabled by hand or after repeated failure (see disabledAt) */
+            enabled: boolean;
+            /**
+             * Format: int32
+             * @description Deliveries failed for good in a row
+             */
+            consecutiveFailures: string | number;
+            /**
+             * Format: date-time
+             * @description When repeated failure disabled the endpoint
+             */
+            disabledAt?: string;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+          };
+        };
+      };
+      /** @description RFC 9457 problem details (application/problem+json) */
+      400: {
+        content: {
+          "application/json": {
+            type: string;
+            title: string;
+            status: string | number;
+            detail: string;
+            errors?: {
+                path: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description RFC 9457 problem details (application/problem+json) */
+      401: {
+        content: {
+          "application/json": {
+            type: string;
+            title: string;
+            status: string | number;
+            detail: string;
+            errors?: {
+                path: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description RFC 9457 problem details (application/problem+json) */
+      403: {
+        content: {
+          "application/json": {
+            type: string;
+            title: string;
+            status: string | number;
+            detail: string;
+            errors?: {
+                path: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description RFC 9457 problem details (application/problem+json) */
+      404: {
+        content: {
+          "application/json": {
+            type: string;
+            title: string;
+            status: string | number;
+            detail: string;
+            errors?: {
+                path: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description RFC 9457 problem details (application/problem+json) */
       413: {
         content: {
           "application/json": {
@@ -4393,14 +5062,13 @@ export interface operations {
     };
   };
   /**
-   * Delivery status callback (Twilio)
-   * @description Called by Twilio, checked against `X-Twilio-Signature` (403 otherwise); moves an outbound text to delivered or failed (docs/api.md "SMS").
+   * Remove a webhook endpoint; what still waits for it is not sent
+   * @description org_admin (docs/events.md).
    */
-  postApiWebhooksTwilioStatus: {
-    requestBody: {
-      content: {
-        "application/json": Record<string, never>;
-        "application/x-www-form-urlencoded": Record<string, never>;
+  "deleteApiWebhook-endpointsById": {
+    parameters: {
+      path: {
+        id: string;
       };
     };
     responses: {
@@ -4424,6 +5092,21 @@ export interface operations {
         };
       };
       /** @description RFC 9457 problem details (application/problem+json) */
+      401: {
+        content: {
+          "application/json": {
+            type: string;
+            title: string;
+            status: string | number;
+            detail: string;
+            errors?: {
+                path: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description RFC 9457 problem details (application/problem+json) */
       403: {
         content: {
           "application/json": {
@@ -4439,7 +5122,111 @@ export interface operations {
         };
       };
       /** @description RFC 9457 problem details (application/problem+json) */
-      413: {
+      404: {
+        content: {
+          "application/json": {
+            type: string;
+            title: string;
+            status: string | number;
+            detail: string;
+            errors?: {
+                path: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+    };
+  };
+  /**
+   * List an endpoint's deliveries
+   * @description org_admin (docs/events.md). Newest first, paged: status, tries, the endpoint's last HTTP status.
+   */
+  "getApiWebhook-endpointsByIdDeliveries": {
+    parameters: {
+      query?: {
+        page?: string | number;
+        limit?: string | number;
+      };
+      path: {
+        id: string;
+      };
+    };
+    responses: {
+      /** @description Response for status 200 */
+      200: {
+        content: {
+          "application/json": ({
+              /** @description The webhook-id header, the same on every try */
+              id: string;
+              /** @enum {string} */
+              eventType: "need.created" | "need.updated" | "note.added" | "constituent.created" | "constituent.merged" | "household_match.resolved" | "sms.received" | "sms.status";
+              /** @enum {string} */
+              status: "pending" | "sending" | "sent" | "failed";
+              /** Format: int32 */
+              attempts: string | number;
+              /**
+               * Format: int32
+               * @description The endpoint's HTTP status at the latest try
+               */
+              lastStatusCode?: string | number;
+              lastError?: string;
+              /** Format: date-time */
+              nextAttemptAt?: string;
+              /** Format: date-time */
+              createdAt: string;
+              /** Format: date-time */
+              deliveredAt?: string;
+            })[];
+        };
+      };
+      /** @description RFC 9457 problem details (application/problem+json) */
+      400: {
+        content: {
+          "application/json": {
+            type: string;
+            title: string;
+            status: string | number;
+            detail: string;
+            errors?: {
+                path: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description RFC 9457 problem details (application/problem+json) */
+      401: {
+        content: {
+          "application/json": {
+            type: string;
+            title: string;
+            status: string | number;
+            detail: string;
+            errors?: {
+                path: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description RFC 9457 problem details (application/problem+json) */
+      403: {
+        content: {
+          "application/json": {
+            type: string;
+            title: string;
+            status: string | number;
+            detail: string;
+            errors?: {
+                path: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description RFC 9457 problem details (application/problem+json) */
+      404: {
         content: {
           "application/json": {
             type: string;

@@ -193,8 +193,12 @@ export interface SmsInteraction {
   providerMessageId?: string
 }
 
-/** The texts (sms interactions) of a need, oldest first. */
+/** The texts (sms interactions) of a need, oldest first: every page of them (docs/api.md "Lists"). */
 export async function textsOf(api: ApiClient, needId: string): Promise<SmsInteraction[]> {
-  const all = await api.expect<SmsInteraction[]>(200, 'GET', `/api/needs/${needId}/interactions`)
-  return all.filter((i) => i.channel === 'sms')
+  const all: SmsInteraction[] = []
+  for (let page = 1; ; page++) {
+    const items = await api.expect<SmsInteraction[]>(200, 'GET', `/api/needs/${needId}/interactions?page=${page}&limit=100`)
+    all.push(...items)
+    if (items.length < 100) return all.filter((i) => i.channel === 'sms')
+  }
 }

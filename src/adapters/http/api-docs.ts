@@ -14,7 +14,9 @@ const TAGS = [
   { name: 'Constituents', description: 'The people served, their households and possible duplicates (docs/constituents.md)' },
   { name: 'Members', description: 'Staff accounts, invitations and the own profile (docs/api.md "Members and invitations")' },
   { name: 'Organization', description: 'Organization and email settings (docs/api.md "Organization settings")' },
+  { name: 'Audit', description: 'Who did what, and who read whose personal details (docs/audit.md)' },
   { name: 'Webhooks', description: 'Callbacks of the SMS provider, checked by signature (docs/api.md "SMS")' },
+  { name: 'Webhook endpoints', description: "The organization's receivers of signed events, and their deliveries (docs/events.md)" },
   { name: 'Health', description: 'Liveness and readiness for load balancers and orchestrators' },
 ]
 
@@ -92,7 +94,14 @@ export function apiDocs(version: string, publicBaseUrl: string) {
         specPath: SPEC_PATH,
         documentation: {
           info,
-          servers: [{ url: publicBaseUrl, description: 'This deployment (PUBLIC_BASE_URL)' }],
+          servers: [
+            {
+              url: publicBaseUrl,
+              // Meant for clients outside (staff apps, intake forms, the SMS provider), whatever the environment.
+              description: 'This deployment (PUBLIC_BASE_URL): local when it names this machine, else production or staging',
+              'x-internal': false,
+            } as { url: string; description: string },
+          ],
           tags: TAGS,
           components: {
             securitySchemes: {
@@ -101,10 +110,18 @@ export function apiDocs(version: string, publicBaseUrl: string) {
                 scheme: 'bearer',
                 bearerFormat: 'JWT',
                 description:
-                  'The accessToken from POST /api/auth/login or /api/auth/refresh, valid for its expiresIn seconds. Following RFC 8725 (JWT best current practices): ' +
+                  'The accessToken from POST /api/auth/login or /api/auth/refresh, valid for its expiresIn seconds. Following RFC8725 (JWT best current practices): ' +
                   'signed with HS256 only (the algorithm is pinned; "none" and any other alg are refused), expiry always checked, the signature compared in ' +
                   'constant time, and the member and session looked up on every request, so a logout, a revoked session or a changed role takes effect at once. ' +
                   'Treat the token as opaque: its claims are not part of the API.',
+              },
+              twilioSignature: {
+                type: 'apiKey',
+                in: 'header',
+                name: 'X-Twilio-Signature',
+                description:
+                  "The SMS provider's webhooks only: Twilio's signature of PUBLIC_BASE_URL, the path, the query and the form parameters with the account's TWILIO_AUTH_TOKEN " +
+                  '(HMAC-SHA1, base64). A request without a valid one is 403 (docs/api.md "SMS").',
               },
             },
           },

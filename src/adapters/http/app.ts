@@ -6,6 +6,7 @@ import type { Logger } from '../../application/ports/logger'
 import type { Persistence } from '../../application/ports/persistence'
 import type { UseCases } from '../../application/use-cases'
 import { apiDocs } from './api-docs'
+import { auditRoutes } from './audit.routes'
 import { authRoutes } from './auth.routes'
 import { intakePage } from './pages/intake-page'
 import { passwordPages } from './pages/password-pages'
@@ -21,6 +22,7 @@ import { nestsDeeperThan } from '../../domain/shared/nesting'
 import { BODY_TOO_LARGE, INVALID_JSON, MAX_BODY_BYTES, NESTED_TOO_DEEP, NUL_IN_BODY, problemDetails } from './problem'
 import { rateLimits, type AnonymousRateLimiters } from './rate-limits'
 import { webhooksRoutes } from './webhooks.routes'
+import { webhookEndpointsRoutes } from './webhook-endpoints.routes'
 
 export interface HttpDependencies {
   useCases: UseCases
@@ -100,5 +102,7 @@ export function createHttpApp(deps: HttpDependencies) {
     .use(constituentsRoutes(deps.useCases.constituents, auth))
     .use(membersRoutes(deps.useCases.members, auth))
     .use(organizationsRoutes(deps.useCases.organizations, auth))
+    .use(auditRoutes(deps.useCases.audit, auth))
     .use(webhooksRoutes(deps.useCases.sms, deps.publicBaseUrl))
+    .use(webhookEndpointsRoutes(deps.useCases.webhooks, auth))
 }

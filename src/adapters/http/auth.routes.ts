@@ -2,19 +2,24 @@ import { Elysia, t } from 'elysia'
 import type { UseCases } from '../../application/use-cases'
 import type { AuthenticationPlugin } from './authentication'
 import { clientAddress } from './client-address'
-import { Body, problems } from './common.schemas'
+import { Body, Int32, problems, Text } from './common.schemas'
 import { EMAIL, HTTP_URL } from '../../domain/shared/fields'
 import { AcceptInviteBody } from './members.schemas'
 import { rateLimited, type RateLimits } from './rate-limits'
 
 // docs/api.md "Tokens"
+/** A refresh token is 43 characters (256 random bits); one sent may be up to this long. */
+const REFRESH_TOKEN = { minLength: 1, maxLength: 512 } as const
+/** An access token's claims are of fixed size (three UUIDs, two times, a jti): it is about 340 characters. */
+const ACCESS_TOKEN = { maxLength: 1024 } as const
+
 const TokenPairSchema = t.Object({
-  accessToken: t.String(),
-  refreshToken: t.String(),
+  accessToken: Text(ACCESS_TOKEN),
+  refreshToken: Text(REFRESH_TOKEN),
   tokenType: t.Literal('Bearer'),
-  expiresIn: t.Integer({ description: 'Seconds until the access token expires' }),
+  expiresIn: Int32({ minimum: 1, maximum: 86_400 }, { description: 'Seconds until the access token expires' }),
 })
-const RefreshTokenBody = Body({ refreshToken: t.String({ minLength: 1, maxLength: 512 }) })
+const RefreshTokenBody = Body({ refreshToken: t.String(REFRESH_TOKEN) })
 
 export function authRoutes(useCases: UseCases['auth'], authentication: AuthenticationPlugin, rateLimits: RateLimits, trustProxy: boolean) {
   const { login, refresh, logout, acceptInvite, requestPasswordReset, resetPassword } = useCases

@@ -2,11 +2,38 @@ import type { TLiteral, TUnion } from '@sinclair/typebox'
 import { Type } from '@sinclair/typebox'
 import { t, type TSchema } from 'elysia'
 import { CUSTOM_FIELDS_LIMITS } from '../../domain/needs/need'
+import type { IntegerRule, ListRule, TextRule } from '../../domain/shared/fields'
 import { PAGE_LIMIT } from '../../domain/shared/page'
+import { KIND_OF_STATUS, PROBLEM_LIMITS, TITLE_OF, typeOf } from './problem'
 
-// Shared TypeBox pieces: every input is bounded here so the OpenAPI document shows its limits (docs/api.md "Errors").
+// Shared TypeBox pieces: every input and every answer is bounded here so the OpenAPI document shows its
+// limits (docs/api.md "Errors", "OpenAPI lint").
 export const Uuid = t.String({ format: 'uuid', maxLength: 36 })
-export const DateTime = t.String({ format: 'date-time' })
+/** What Date#toISOString writes: 24 characters, 27 with a six-digit year. */
+export const DateTime = t.String({ format: 'date-time', maxLength: 27 })
+
+/**
+ * A string of an answer, bounded by the rule its input obeys, so every stored value fits: Elysia checks
+ * answers against their schema, and an answer that did not fit would fail. Only the length is taken: a
+ * pattern would cost a regular expression per field of every answer, and the value passed it when stored.
+ */
+export function Text(rule: Pick<TextRule, 'maxLength'>, options: { description?: string } = {}) {
+  return t.String({ maxLength: rule.maxLength, ...options })
+}
+
+/**
+ * A whole number, in a JSON body or an answer, with its bounds and format (int32: every integer of this
+ * service fits). TypeBox's own integer, because Elysia's t.Integer also takes the string "24", and a wrong
+ * type must be a 400 (docs/api.md "Errors"); query parameters, which are text, use QueryInteger.
+ */
+export function Int32(rule: IntegerRule, options: { description?: string } = {}) {
+  return Type.Integer({ format: 'int32', minimum: rule.minimum, maximum: rule.maximum, ...options })
+}
+
+/** A list of an answer with at most as many items as its input takes (`rule`), or a page holds. */
+export function List<T extends TSchema>(item: T, rule: Pick<ListRule, 'maxItems'> = { maxItems: PAGE_LIMIT.max }, options: { description?: string } = {}) {
+  return t.Array(item, { maxItems: rule.maxItems, ...options })
+}
 
 /** One of a fixed list of strings, documented as an enum and reported as "must be one of …". */
 export function OneOf<const T extends readonly string[]>(values: T, options: { description?: string } = {}) {
@@ -27,31 +54,45 @@ export const CustomFieldsSchema = t.Record(t.String({ maxLength: CUSTOM_FIELDS_L
 export const IdParams = t.Object({ id: Uuid })
 
 /**
- * An integer in a JSON body: TypeBox's own, because Elysia's t.Integer also takes the string "24", and a
- * wrong type must be a 400 (docs/api.md "Errors"). Query parameters, which are text, keep t.Integer.
+ * A whole number in the query string: Elysia's t.Integer, which takes the text of a number, documented as
+ * int32 and with its text as long as the largest number allowed.
  */
-export const BodyInteger = (options: Parameters<typeof Type.Integer>[0]) => Type.Integer(options)
+export function QueryInteger(rule: IntegerRule, options: { title: string; default?: number; description?: string }) {
+  const schema = t.Integer({ format: 'int32', minimum: rule.minimum, maximum: rule.maximum, ...options })
+  // The generator documents the text form as its first branch; Elysia gives that branch no options of its own.
+  ;(schema.anyOf[0] as { maxLength?: number }).maxLength = String(rule.maximum).length
+  return schema
+}
 
 // The titles name the parameter in a 400: Elysia checks coerced query numbers one by one, without their name.
 export const PageQuery = {
-  page: t.Optional(t.Integer({ title: 'page', minimum: 1, maximum: 1_000_000, default: 1, description: 'Page number, from 1' })),
-  limit: t.Optional(t.Integer({ title: 'limit', minimum: 1, maximum: PAGE_LIMIT.max, default: PAGE_LIMIT.default, description: 'Page size' })),
+  page: t.Optional(QueryInteger({ minimum: 1, maximum: 1_000_000 }, { title: 'page', default: 1, description: 'Page number, from 1' })),
+  limit: t.Optional(QueryInteger({ minimum: 1, maximum: PAGE_LIMIT.max }, { title: 'limit', default: PAGE_LIMIT.default, description: 'Page size' })),
 }
 
-export const Problem = t.Object(
-  {
-    type: t.String(),
-    title: t.String(),
-    status: t.Integer(),
-    detail: t.String(),
-    errors: t.Optional(t.Array(t.Object({ path: t.String(), message: t.String() }))),
-  },
-  { description: 'RFC 9457 problem details (application/problem+json)' },
-)
+/**
+ * The problem of one status (RFC 9457, docs/api.md "Errors"): its type and title are the status's, `errors`
+ * comes with 400 only, and every text is bounded as problem.ts writes it.
+ */
+export function Problem(status: number) {
+  const kind = KIND_OF_STATUS.get(status)
+  if (!kind) throw new Error(`No problem kind answers status ${status}`)
+  const FieldError = t.Object({ path: Text({ maxLength: PROBLEM_LIMITS.path }), message: Text({ maxLength: PROBLEM_LIMITS.message }) })
+  return t.Object(
+    {
+      type: t.Literal(typeOf(kind)),
+      title: t.Literal(TITLE_OF[kind]),
+      status: t.Literal(status),
+      detail: Text({ maxLength: PROBLEM_LIMITS.detail }),
+      ...(kind === 'invalid' ? { errors: t.Optional(List(FieldError, { maxItems: PROBLEM_LIMITS.errors })) } : {}),
+    },
+    { description: 'RFC 9457 problem details (application/problem+json)' },
+  )
+}
 
-/** The error answers a route can give, each documented with the problem schema. */
+/** The error answers a route can give, each documented with the problem of its status. */
 export function problems(...statuses: number[]): Record<number, TSchema> {
-  return Object.fromEntries(statuses.map((status) => [status, Problem]))
+  return Object.fromEntries(statuses.map((status) => [status, Problem(status)]))
 }
 
 /** Strict request bodies: an unknown property is a 400 (docs/api.md "Errors"). */

@@ -1,7 +1,7 @@
 import { Elysia, t } from 'elysia'
 import type { UseCases } from '../../application/use-cases'
 import type { AuthenticationPlugin } from './authentication'
-import { IdParams, PageQuery, problems } from './common.schemas'
+import { IdParams, List, PageQuery, problems } from './common.schemas'
 import {
   ConstituentSchema,
   constituentView,
@@ -30,7 +30,7 @@ export function constituentsRoutes(useCases: UseCases['constituents'], authentic
       {
         auth: true,
         query: SearchQuery,
-        response: { 200: t.Array(ConstituentSchema), ...problems(400, 401, 403) },
+        response: { 200: List(ConstituentSchema), ...problems(400, 401, 403) },
         detail: { summary: 'Search constituents by name prefix, phone digits or email; newest first', description: 'Caseworker roles and intake_staff. Searching by phone or email needs the permission to read them; fields come back redacted by role (docs/constituents.md "Search"). Paged (docs/api.md "Lists").' },
       },
     )
@@ -73,7 +73,7 @@ export function constituentsRoutes(useCases: UseCases['constituents'], authentic
         auth: true,
         params: IdParams,
         query: t.Object(PageQuery, { additionalProperties: false }),
-        response: { 200: t.Array(NeedSchema), ...problems(400, 401, 403, 404) },
+        response: { 200: List(NeedSchema), ...problems(400, 401, 403, 404) },
         detail: { summary: "A constituent's needs, newest first; other partners' details are emptied for partner roles", description: 'Caseworker roles and intake_staff. Paged (docs/api.md "Lists"; docs/constituents.md).' },
       },
     )
@@ -86,7 +86,7 @@ export function constituentsRoutes(useCases: UseCases['constituents'], authentic
       {
         auth: true,
         query: MatchesQuery,
-        response: { 200: t.Array(HouseholdMatchSchema), ...problems(400, 401, 403) },
+        response: { 200: List(HouseholdMatchSchema), ...problems(400, 401, 403) },
         detail: { summary: "Possible duplicates, newest first, with both people's names and the reasons", description: 'org_admin or duplicate_resolver. Each match carries both people, redacted as the caller may read them, and its reasons (docs/constituents.md "Matches and merging"). Paged.' },
       },
     )

@@ -5,9 +5,9 @@ import type { Constituent } from '../../domain/constituents/constituent'
 import { CONTACT_TEXT, DATE_PATTERN, US_STATE_CODES, ZIP } from '../../domain/constituents/contact'
 import { EMAIL, PHONE } from '../../domain/shared/fields'
 import { MATCH_STATUSES, reasonsOf, RESOLVE_ACTIONS } from '../../domain/constituents/household-match'
-import { MATCH_REASONS } from '../../domain/constituents/matching'
+import { DUPLICATE_WARNING, MATCH_REASONS } from '../../domain/constituents/matching'
 import type { MatchForReview } from '../../application/constituents/list-household-matches'
-import { Body, DateTime, OneOf, PageQuery, Uuid } from './common.schemas'
+import { Body, DateTime, OneOf, PageQuery, Text, Uuid } from './common.schemas'
 
 // docs/constituents.md. The domain checks the same rules (contact.ts) for every caller.
 const Name = t.String(CONTACT_TEXT)
@@ -49,7 +49,7 @@ export const CreatedConstituentSchema = t.Composite(
     ConstituentSchema,
     t.Object({
       possibleDuplicates: t.Optional(PossibleDuplicatesSchema),
-      duplicateWarning: t.Optional(t.String({ maxLength: 200, description: 'The possible duplicates as one sentence' })),
+      duplicateWarning: t.Optional(Text(DUPLICATE_WARNING, { description: 'The possible duplicates as one sentence' })),
     }),
   ],
   { description: 'The new constituent, and who it may be already' },

@@ -1,7 +1,7 @@
 import { Elysia, t } from 'elysia'
 import type { UseCases } from '../../application/use-cases'
 import type { AuthenticationPlugin } from './authentication'
-import { IdParams, PageQuery, problems } from './common.schemas'
+import { IdParams, List, PageQuery, problems } from './common.schemas'
 import { InviteMemberBody, MemberSchema, ProfileSchema, ResendInvitationBody, UpdateMemberBody, UpdateProfileBody } from './members.schemas'
 import { pagedResponse } from './paging'
 
@@ -16,7 +16,7 @@ export function membersRoutes(useCases: UseCases['members'], authentication: Aut
       {
         auth: true,
         query: t.Object(PageQuery, { additionalProperties: false }),
-        response: { 200: t.Array(MemberSchema), ...problems(400, 401, 403) },
+        response: { 200: List(MemberSchema), ...problems(400, 401, 403) },
         detail: { summary: "List members, newest first (a partner_admin sees its partner's)", description: 'org_admin, staff and partner_admin. Paged (docs/api.md "Members and invitations").' },
       },
     )

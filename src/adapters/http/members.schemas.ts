@@ -2,7 +2,7 @@ import { t } from 'elysia'
 import { PROFILES, ROLES } from '../../domain/auth/roles'
 import { PASSWORD, PROFILE_LIST } from '../../domain/members/member'
 import { EMAIL, HTTP_URL, NAME, PHONE } from '../../domain/shared/fields'
-import { Body, OneOf, Uuid } from './common.schemas'
+import { Body, List, OneOf, Text, Uuid } from './common.schemas'
 
 // docs/api.md
 export const RoleSchema = OneOf(ROLES)
@@ -12,14 +12,14 @@ const Email = t.String(EMAIL)
 
 export const MemberSchema = t.Object({
   id: Uuid,
-  email: t.String(),
-  fullName: t.Optional(t.String()),
+  email: Text(EMAIL),
+  fullName: t.Optional(Text(NAME)),
   role: RoleSchema,
   partnerId: t.Optional(Uuid),
-  partnerName: t.Optional(t.String()),
-  profiles: t.Optional(t.Array(OneOf(PROFILES))),
+  partnerName: t.Optional(Text(NAME)),
+  profiles: t.Optional(List(OneOf(PROFILES), PROFILE_LIST)),
   isConfirmed: t.Boolean(),
-  phone: t.Optional(t.String()),
+  phone: t.Optional(Text(PHONE)),
 })
 
 export const InviteMemberBody = Body({
@@ -41,7 +41,7 @@ export const UpdateMemberBody = Body({
   profiles: t.Optional(Profiles),
 })
 
-export const ProfileSchema = t.Object({ id: Uuid, email: t.String(), fullName: t.Optional(t.String()), phone: t.Optional(t.String()) })
+export const ProfileSchema = t.Object({ id: Uuid, email: Text(EMAIL), fullName: t.Optional(Text(NAME)), phone: t.Optional(Text(PHONE)) })
 
 export const UpdateProfileBody = Body({ fullName: t.Optional(t.String(NAME)), phone: t.Optional(t.Union([Phone, t.Null()])) })
 

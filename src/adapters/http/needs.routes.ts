@@ -2,7 +2,7 @@ import { Elysia, t } from 'elysia'
 import type { UseCases } from '../../application/use-cases'
 import type { NeedStatus } from '../../domain/needs/need'
 import type { AuthenticationPlugin } from './authentication'
-import { PageQuery, problems, Uuid } from './common.schemas'
+import { List, PageQuery, problems, Uuid } from './common.schemas'
 import {
   CreatedNeedSchema,
   CreateNeedBody,
@@ -71,7 +71,7 @@ export function needsRoutes(useCases: UseCases['needs'], authentication: Authent
       {
         auth: true,
         query: ListNeedsQuery,
-        response: { 200: t.Array(NeedSchema), ...problems(400, 401, 403) },
+        response: { 200: List(NeedSchema), ...problems(400, 401, 403) },
         detail: { summary: 'List needs, newest first; paging in X-Total-Count and Link', description: "Every role; partner roles see their own partner's needs only. Filters by status list, partner, assignee and constituent (docs/api.md \"Needs\", \"Lists\")." },
       },
     )
@@ -116,11 +116,12 @@ export function needsRoutes(useCases: UseCases['needs'], authentication: Authent
         detail: { summary: "Text the need's constituent; queued, sent by the outbox", description: 'org_admin or sms_communicator. Answers 202 with the interaction; the worker sends it (docs/api.md "SMS").' },
       },
     )
-    .get('/:id/interactions', async ({ actor, params }) => (await listInteractions.execute(actor, params.id)).map(interactionView), {
+    .get('/:id/interactions', (context) => pagedResponse(context, (page) => listInteractions.execute(context.actor, context.params.id, page), interactionView), {
       auth: true,
       params: NeedIdOrReferenceParams,
-      response: { 200: t.Array(InteractionSchema), ...problems(400, 401, 403, 404) },
-      detail: { summary: 'Notes and messages of a need, oldest first', description: "Every role that sees the need; the content of a confidential need's interactions only with the permission (docs/api.md \"Needs\")." },
+      query: t.Object(PageQuery, { additionalProperties: false }),
+      response: { 200: List(InteractionSchema), ...problems(400, 401, 403, 404) },
+      detail: { summary: 'Notes and messages of a need, oldest first; paging in X-Total-Count and Link', description: "Every role that sees the need; the content of a confidential need's interactions only with the permission. Paged (docs/api.md \"Needs\", \"Lists\")." },
     })
     .get(
       '/:id/history',
@@ -129,7 +130,7 @@ export function needsRoutes(useCases: UseCases['needs'], authentication: Authent
         auth: true,
         params: NeedIdOrReferenceParams,
         query: t.Object(PageQuery, { additionalProperties: false }),
-        response: { 200: t.Array(NeedChangeSchema), ...problems(400, 401, 403, 404) },
+        response: { 200: List(NeedChangeSchema), ...problems(400, 401, 403, 404) },
         detail: { summary: 'Every recorded change of a need, oldest first: status, assignee, partner, confidentiality', description: 'Every role that sees the need, as `GET /api/needs/{id}`; takes the UUID or the reference number. Each change: field, from, to, who, when. Paged (docs/api.md "Needs").' },
       },
     )

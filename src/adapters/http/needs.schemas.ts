@@ -1,9 +1,10 @@
 import { meaningful } from './validation-messages'
 import { t } from 'elysia'
-import { INTERACTION_CHANNELS, NOTE_CONTENT, type Interaction } from '../../domain/needs/interaction'
-import { DELIVERY_STATUSES, SMS_BODY } from '../../domain/messaging/sms'
-import { NEED_STATUSES, PUBLIC_DESCRIPTION, TRACKED_FIELDS, type Need, type NeedChange } from '../../domain/needs/need'
-import { Body, CustomFieldsSchema, DateTime, OneOf, PageQuery, Uuid } from './common.schemas'
+import { INTERACTION_CHANNELS, INTERACTION_CONTENT, NOTE_CONTENT, SENDER_IDENTIFIER, type Interaction } from '../../domain/needs/interaction'
+import { DELIVERY_STATUSES, PROVIDER_MESSAGE_ID, SMS_BODY } from '../../domain/messaging/sms'
+import { CHANGE_VALUE, NEED_STATUSES, PUBLIC_DESCRIPTION, REFERENCE_NUMBER, TRACKED_FIELDS, type Need, type NeedChange } from '../../domain/needs/need'
+import { DUPLICATE_WARNING } from '../../domain/constituents/matching'
+import { Body, CustomFieldsSchema, DateTime, OneOf, PageQuery, Text, Uuid } from './common.schemas'
 import { SLUG } from '../../domain/organizations/organization'
 import { PossibleDuplicatesSchema } from './constituents.schemas'
 
@@ -25,8 +26,8 @@ export const NeedSchema = t.Object(
     dueDate: t.Optional(DateTime),
     constituentId: t.Optional(Uuid),
     householdId: t.Optional(Uuid),
-    duplicateWarning: t.Optional(t.String()),
-    referenceNumber: t.Optional(t.String({ description: 'Human-readable reference such as FOOD-1001' })),
+    duplicateWarning: t.Optional(Text(DUPLICATE_WARNING)),
+    referenceNumber: t.Optional(Text(REFERENCE_NUMBER, { description: 'Human-readable reference such as FOOD-1001' })),
   },
   { description: 'A request for assistance' },
 )
@@ -90,7 +91,7 @@ export const ListNeedsQuery = t.Object(
 )
 
 export const NeedIdOrReferenceParams = t.Object({
-  id: t.String({ minLength: 1, maxLength: 64, description: 'The need UUID or its reference number (case-insensitive)' }),
+  id: t.String({ minLength: 1, ...REFERENCE_NUMBER, description: 'The need UUID or its reference number (case-insensitive)' }),
 })
 
 export const NoteBody = Body({ content: t.String(NOTE_CONTENT) })
@@ -102,10 +103,10 @@ export const InteractionSchema = t.Object(
     partnerId: t.Optional(Uuid),
     needId: t.Optional(Uuid),
     channel: OneOf(INTERACTION_CHANNELS),
-    senderIdentifier: t.String(),
-    content: t.Optional(t.String()),
+    senderIdentifier: Text(SENDER_IDENTIFIER),
+    content: t.Optional(Text(INTERACTION_CONTENT)),
     deliveryStatus: t.Optional(OneOf(DELIVERY_STATUSES, { description: 'Outbound SMS: queued, sent, delivered or failed' })),
-    providerMessageId: t.Optional(t.String({ description: "The SMS provider's message id" })),
+    providerMessageId: t.Optional(Text(PROVIDER_MESSAGE_ID, { description: "The SMS provider's message id" })),
     createdAt: DateTime,
   },
   { description: 'A note or message on a need' },
@@ -115,8 +116,8 @@ export const NeedChangeSchema = t.Object(
   {
     id: Uuid,
     field: OneOf(TRACKED_FIELDS, { description: 'The field that changed' }),
-    from: t.Optional(t.String({ description: 'The value before; absent when the field had none (creation, a first assignment)' })),
-    to: t.Optional(t.String({ description: 'The value after; absent when the field was cleared' })),
+    from: t.Optional(Text(CHANGE_VALUE, { description: 'The value before; absent when the field had none (creation, a first assignment)' })),
+    to: t.Optional(Text(CHANGE_VALUE, { description: 'The value after; absent when the field was cleared' })),
     changedBy: t.Optional(Uuid),
     changedAt: DateTime,
   },

@@ -4,27 +4,31 @@ import { type MaskedEmailSettings } from '../../application/organizations/email-
 import { EMAIL_PROVIDERS } from '../../domain/messaging/email'
 import { API_KEY } from '../../domain/messaging/email'
 import { DEFAULT_MAX_CONCURRENCY, MAX_CONCURRENCY, SHORT_CODE, SLUG, TCR_STATUS } from '../../domain/organizations/organization'
-import { EMAIL, NAME } from '../../domain/shared/fields'
+import { AUDIT_RETENTION_DAYS, DEFAULT_AUDIT_RETENTION_DAYS } from '../../domain/audit/audit-event'
+import { EMAIL, NAME, PHONE } from '../../domain/shared/fields'
+import { PROVIDER_MESSAGE_ID } from '../../domain/messaging/sms'
 import type { AuthenticationPlugin } from './authentication'
-import { Body, BodyInteger, DateTime, OneOf, problems, Uuid } from './common.schemas'
+import { Body, DateTime, Int32, OneOf, problems, Text, Uuid } from './common.schemas'
 
 // docs/api.md
 const SettingsSchema = t.Object({
   id: Uuid,
-  name: t.String(),
-  slug: t.String(),
-  shortCode: t.Optional(t.String()),
-  maxConcurrency: t.Optional(t.Integer()),
-  tcrStatus: t.Optional(t.String()),
-  phoneNumber: t.Optional(t.String()),
+  name: Text(NAME),
+  slug: Text(SLUG),
+  shortCode: t.Optional(Text(SHORT_CODE)),
+  maxConcurrency: t.Optional(Int32(MAX_CONCURRENCY)),
+  tcrStatus: t.Optional(Text(TCR_STATUS)),
+  phoneNumber: t.Optional(Text(PHONE)),
+  auditRetentionDays: Int32(AUDIT_RETENTION_DAYS, { description: 'Days audit events are kept (docs/audit.md)' }),
 })
 
 const UpdateSettingsBody = Body({
   name: t.Optional(t.String(NAME)),
   slug: t.Optional(t.String({ ...SLUG, description: 'Lowercase letters, digits, single hyphens' })),
   shortCode: t.Optional(t.Union([t.String({ ...SHORT_CODE, description: '4 to 6 uppercase letters' }), t.Null()])),
-  maxConcurrency: t.Optional(BodyInteger({ ...MAX_CONCURRENCY, description: `SMS messages in flight at once (default ${DEFAULT_MAX_CONCURRENCY})` })),
+  maxConcurrency: t.Optional(Int32(MAX_CONCURRENCY, { description: `SMS messages in flight at once (default ${DEFAULT_MAX_CONCURRENCY})` })),
   tcrStatus: t.Optional(t.Union([t.String(TCR_STATUS), t.Null()])),
+  auditRetentionDays: t.Optional(Int32(AUDIT_RETENTION_DAYS, { description: `Days audit events are kept (default ${DEFAULT_AUDIT_RETENTION_DAYS})` })),
 })
 
 const emailFields = {
@@ -36,9 +40,9 @@ const emailFields = {
 
 const MaskedEmailSchema = t.Object({
   provider: OneOf(EMAIL_PROVIDERS),
-  fromEmail: t.String(),
-  fromName: t.Optional(t.String()),
-  apiKeyLast4: t.String(),
+  fromEmail: Text(EMAIL),
+  fromName: t.Optional(Text(NAME)),
+  apiKeyLast4: t.String({ maxLength: 4 }),
   updatedAt: DateTime,
 })
 
@@ -77,7 +81,7 @@ export function organizationsRoutes(useCases: UseCases['organizations'], authent
       auth: true,
       body: Body({ ...emailFields, toEmail: emailFields.fromEmail }),
       response: {
-        200: t.Object({ delivered: t.Literal(true), messageId: t.Optional(t.String()) }),
+        200: t.Object({ delivered: t.Literal(true), messageId: t.Optional(Text(PROVIDER_MESSAGE_ID, { description: "The provider's id of the message" })) }),
         ...problems(400, 401, 403, 413, 502),
       },
       detail: { summary: 'Send one real message with the proposed settings; nothing is stored', description: "org_admin. 502 with the provider's reason, secrets removed, when the provider refuses (docs/api.md \"Organization settings\")." },

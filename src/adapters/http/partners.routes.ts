@@ -1,7 +1,7 @@
 import { Elysia, t } from 'elysia'
 import type { UseCases } from '../../application/use-cases'
 import type { AuthenticationPlugin } from './authentication'
-import { IdParams, PageQuery, problems } from './common.schemas'
+import { IdParams, List, PageQuery, problems } from './common.schemas'
 import { pagedResponse } from './paging'
 import { CreatePartnerBody, PartnerSchema, partnerView, UpdatePartnerBody } from './partners.schemas'
 
@@ -16,7 +16,7 @@ export function partnersRoutes(useCases: UseCases['partners'], authentication: A
       {
         auth: true,
         query: t.Object(PageQuery, { additionalProperties: false }),
-        response: { 200: t.Array(PartnerSchema), ...problems(400, 401) },
+        response: { 200: List(PartnerSchema), ...problems(400, 401) },
         detail: { summary: 'List the partners of the organization, archived ones included', description: 'Every role. Newest first, paged (docs/api.md "Partners").' },
       },
     )

@@ -2,10 +2,10 @@ import { t } from 'elysia'
 import type { Partner } from '../../domain/partners/partner'
 import { KEYWORD, KEYWORDS, SLA_HOURS } from '../../domain/partners/partner'
 import { FREE_TEXT, HTTP_URL, NAME } from '../../domain/shared/fields'
-import { Body, BodyInteger, DateTime, Uuid } from './common.schemas'
+import { Body, DateTime, Int32, List, Text, Uuid } from './common.schemas'
 
 // docs/api.md
-const SlaHours = BodyInteger({ ...SLA_HOURS, description: 'SLA turnaround in hours' })
+const SlaHours = Int32(SLA_HOURS, { description: 'SLA turnaround in hours' })
 const Keywords = t.Array(t.String(KEYWORD), { ...KEYWORDS, description: 'Words that route public intake here' })
 const Website = t.String({ ...HTTP_URL, description: 'http(s) URL' })
 
@@ -13,14 +13,14 @@ export const PartnerSchema = t.Object(
   {
     id: Uuid,
     organizationId: Uuid,
-    name: t.String(),
-    slaHours: t.Integer(),
+    name: Text(NAME),
+    slaHours: SlaHours,
     isArchived: t.Boolean(),
     isDefault: t.Boolean(),
-    description: t.Optional(t.String()),
-    keywords: t.Optional(t.Array(t.String())),
-    website: t.Optional(t.String()),
-    publicCategoryName: t.Optional(t.String()),
+    description: t.Optional(Text(FREE_TEXT)),
+    keywords: t.Optional(List(Text(KEYWORD), KEYWORDS)),
+    website: t.Optional(Text(HTTP_URL)),
+    publicCategoryName: t.Optional(Text(NAME)),
     createdAt: DateTime,
   },
   { description: 'A partner location facility' },

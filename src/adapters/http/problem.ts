@@ -40,7 +40,7 @@ const STATUS_OF: Record<ProblemKind, number> = {
 }
 
 /** One title per status (docs/api.md "Errors"): what went wrong in particular is in `detail` and `errors`. */
-const TITLE_OF: Record<ProblemKind, string> = {
+export const TITLE_OF: Record<ProblemKind, string> = {
   invalid: 'Bad request',
   unauthorized: 'Unauthorized',
   forbidden: 'Forbidden',
@@ -58,7 +58,22 @@ const TITLE_OF: Record<ProblemKind, string> = {
  * whatever its address, so a client can match on it; it names a kind, nothing to fetch (docs/api.md "Errors").
  */
 export const PROBLEM_TYPE_PREFIX = 'tag:intake.example,2026:problems/'
-const typeOf = (kind: ProblemKind) => `${PROBLEM_TYPE_PREFIX}${kind.replaceAll('_', '-')}`
+export const typeOf = (kind: ProblemKind) => `${PROBLEM_TYPE_PREFIX}${kind.replaceAll('_', '-')}`
+
+/** The kind each status reports: one kind per status, so a status names its type and title too. */
+export const KIND_OF_STATUS: ReadonlyMap<number, ProblemKind> = new Map(
+  (Object.entries(STATUS_OF) as Array<[ProblemKind, number]>).map(([kind, status]) => [status, kind]),
+)
+
+/**
+ * The most a problem says (docs/api.md "Errors"): `detail` and each field's `path` and `message` are cut to
+ * these lengths, and `errors` to its first entries, as the problem is written. A body of 256 KiB can hold
+ * thousands of unknown fields with names of any length: the answer to it stays small, and the OpenAPI
+ * document can give every bound.
+ */
+export const PROBLEM_LIMITS = { detail: 2000, errors: 100, path: 1000, message: 1000 } as const
+
+const clip = (text: string, maxLength: number) => (text.length > maxLength ? text.slice(0, maxLength) : text)
 
 /** A provider's failure says which provider in its detail; the title is the status's, like every other. */
 function detailOf(error: ServiceError): string {
@@ -81,8 +96,14 @@ export function problemResponse(
     type: typeOf(kind),
     title: TITLE_OF[kind],
     status,
-    detail,
-    ...(options.errors?.length ? { errors: options.errors } : {}),
+    detail: clip(detail, PROBLEM_LIMITS.detail),
+    ...(options.errors?.length
+      ? {
+          errors: options.errors
+            .slice(0, PROBLEM_LIMITS.errors)
+            .map(({ path, message }) => ({ path: clip(path, PROBLEM_LIMITS.path), message: clip(message, PROBLEM_LIMITS.message) })),
+        }
+      : {}),
   }
   return new Response(JSON.stringify(body), {
     status,

@@ -1,11 +1,10 @@
 import { withHeaders } from '@elysiajs/openapi'
-import { Type } from '@sinclair/typebox'
 import type { Server } from 'bun'
 import { Elysia, t, type TSchema } from 'elysia'
 import type { RateLimiter, RateLimitUse } from '../../application/ports/security'
 import { TooManyRequestsError } from '../../domain/errors'
 import { clientAddress } from './client-address'
-import { Problem } from './common.schemas'
+import { Int32, Problem } from './common.schemas'
 
 /** The per-address limits of the anonymous routes. */
 export interface AnonymousRateLimiters {
@@ -65,15 +64,15 @@ const RATE_LIMIT_HEADERS = {
  * The answers of a rate-limited route for the OpenAPI document: each with the RateLimit fields, and 429 with
  * Retry-After besides (docs/api.md "Rate limits").
  */
-export function rateLimited<T extends Record<number, TSchema>>(responses: T): T & { 429: typeof Problem } {
-  const all = { ...responses, 429: Problem }
+export function rateLimited<T extends Record<number, TSchema>>(responses: T): T & { 429: ReturnType<typeof Problem> } {
+  const all = { ...responses, 429: Problem(429) }
   return Object.fromEntries(
     Object.entries(all).map(([status, schema]) => [
       status,
       withHeaders(schema, {
         ...RATE_LIMIT_HEADERS,
-        ...(status === '429' ? { 'Retry-After': Type.Integer({ minimum: 1, maximum: 3600, description: 'Seconds to wait before trying again' }) } : {}),
+        ...(status === '429' ? { 'Retry-After': Int32({ minimum: 1, maximum: 3600 }, { description: 'Seconds to wait before trying again' }) } : {}),
       }),
     ]),
-  ) as unknown as T & { 429: typeof Problem }
+  ) as unknown as T & { 429: ReturnType<typeof Problem> }
 }

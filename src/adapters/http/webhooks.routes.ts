@@ -1,10 +1,11 @@
 import { Elysia, t } from 'elysia'
 import type { UseCases } from '../../application/use-cases'
+import { WEBHOOK_VALUE } from '../../domain/messaging/sms'
 import { problems } from './common.schemas'
 
 // docs/api.md "SMS": Twilio posts form-encoded parameters, signed in X-Twilio-Signature over the public URL
-const TwilioParams = t.Record(t.String({ maxLength: 100 }), t.String({ maxLength: 5000 }), { maxProperties: 100 })
-const EMPTY_TWIML = '<?xml version="1.0" encoding="UTF-8"?><Response></Response>'
+const TwilioParams = t.Record(t.String({ maxLength: 100 }), t.String(WEBHOOK_VALUE), { maxProperties: 100 })
+const EMPTY_TWIML = '<?xml version="1.0" encoding="UTF-8"?><Response></Response>' as const
 
 export function webhooksRoutes(useCases: UseCases['sms'], publicBaseUrl: string) {
   const { receive, recordStatus } = useCases
@@ -14,7 +15,7 @@ export function webhooksRoutes(useCases: UseCases['sms'], publicBaseUrl: string)
     return { url: `${publicBaseUrl}${pathname}${search}`, params, signature: request.headers.get('x-twilio-signature') ?? undefined }
   }
 
-  return new Elysia({ name: 'webhooks', prefix: '/api/webhooks/twilio', detail: { tags: ['Webhooks'], security: [] } })
+  return new Elysia({ name: 'webhooks', prefix: '/api/webhooks/twilio', detail: { tags: ['Webhooks'], security: [{ twilioSignature: [] }] } })
     .post(
       '/sms',
       async ({ request, body, set }) => {
@@ -25,7 +26,7 @@ export function webhooksRoutes(useCases: UseCases['sms'], publicBaseUrl: string)
       {
         body: TwilioParams,
         parse: 'urlencoded',
-        response: { 200: t.String({ description: 'Empty TwiML' }), ...problems(400, 403, 413) },
+        response: { 200: t.Literal(EMPTY_TWIML, { description: 'Empty TwiML' }), ...problems(400, 403, 413) },
         detail: { summary: 'Inbound text (Twilio); STOP/START keywords change the opt-out', description: 'Called by Twilio, checked against `X-Twilio-Signature` (403 otherwise); answers empty TwiML (docs/api.md "SMS").' },
       },
     )

@@ -4,10 +4,11 @@ import { InvalidError } from '../../domain/errors'
 import type { EmailProviderSettings } from '../../domain/messaging/email'
 import { isPublicAddress } from '../../domain/shared/network-address'
 
-export interface SmtpHostRules {
-  /** EMAIL_ALLOWED_HOSTS: when not empty, the only hosts SMTP may reach (names or addresses, lower-case). */
+/** Where the service may connect on an organization's behalf (SMTP hosts, webhook endpoints). */
+export interface HostRules {
+  /** EMAIL_ALLOWED_HOSTS, WEBHOOK_ALLOWED_HOSTS: when not empty, the only hosts allowed (names or addresses, lower-case). */
   allowedHosts: readonly string[]
-  /** EMAIL_BLOCK_PRIVATE_HOSTS: refuse hosts that are, or resolve to, anything but public addresses. */
+  /** EMAIL_BLOCK_PRIVATE_HOSTS, WEBHOOK_BLOCK_PRIVATE_HOSTS: refuse hosts that are, or resolve to, anything but public addresses. */
   blockPrivate: boolean
 }
 
@@ -19,16 +20,15 @@ const resolveWithDns: ResolveHost = async (host) => (await lookup(host, { all: t
 const REFUSED = 'must name an SMTP host this service may reach: not a loopback, private or link-local address, and one of the allowed hosts when the deployment names them'
 
 /**
- * Where an organization's SMTP settings may connect. The other providers have fixed public endpoints; SMTP
- * takes any host, so a hosted deployment can keep organizations off its own network. The check resolves
- * the name once and the sender connects to the address checked, so a second answer from DNS (rebinding)
- * cannot slip a private address in between.
+ * Which hosts an organization may make the service connect to, so a hosted deployment can keep
+ * organizations off its own network. The check resolves the name once and the caller connects to the
+ * address checked, so a second answer from DNS (rebinding) cannot slip a private address in between.
  */
-export class SmtpHostPolicy implements EmailHostPolicy {
+export class OutboundHostPolicy {
   private readonly allowed: ReadonlySet<string>
 
   constructor(
-    private readonly rules: SmtpHostRules = { allowedHosts: [], blockPrivate: false },
+    private readonly rules: HostRules = { allowedHosts: [], blockPrivate: false },
     private readonly resolve: ResolveHost = resolveWithDns,
   ) {
     this.allowed = new Set(rules.allowedHosts)
@@ -44,7 +44,10 @@ export class SmtpHostPolicy implements EmailHostPolicy {
     const addresses = await this.resolve(host).catch(() => [])
     return addresses.length > 0 && addresses.every(isPublicAddress) ? addresses[0] : undefined
   }
+}
 
+/** Where an organization's SMTP settings may connect. The other providers have fixed public endpoints; SMTP takes any host. */
+export class SmtpHostPolicy extends OutboundHostPolicy implements EmailHostPolicy {
   async check(settings: EmailProviderSettings): Promise<void> {
     if (settings.provider !== 'smtp') return
     if (!(await this.addressFor(new URL(settings.apiKey).hostname))) throw InvalidError.field('/apiKey', REFUSED)

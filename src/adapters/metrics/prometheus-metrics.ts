@@ -36,7 +36,7 @@ export class PrometheusMetrics implements DeliveryMetrics {
   })
   private readonly sentMessages = new Counter({
     name: 'intake_messages_sent_total',
-    help: 'Messages the provider took, by channel (sms, email)',
+    help: 'Messages the provider or receiver took, by channel (sms, email, webhook)',
     labelNames: ['channel'] as const,
     registers: [this.registry],
   })

@@ -5,6 +5,7 @@ import type { PasswordHasher, SecretTokens } from '../ports/security'
 import type { UnitOfWork } from '../ports/unit-of-work'
 import { redeemLinkToken } from '../members/one-time-links'
 import type { TokenPair, TokenPairIssuer } from './token-pair'
+import type { AuditTrail } from '../audit/audit-trail'
 
 /** docs/api.md "Tokens": the invited member sets a password, becomes confirmed and is logged in. A link works once. */
 export class AcceptInvite {
@@ -14,6 +15,7 @@ export class AcceptInvite {
     private readonly secrets: SecretTokens,
     private readonly tokens: TokenPairIssuer,
     private readonly clock: Clock,
+    private readonly audit: AuditTrail,
   ) {}
 
   async execute(input: { token: string; password: string }): Promise<TokenPair> {
@@ -25,6 +27,7 @@ export class AcceptInvite {
       if (!member) throw InvalidError.field('/token', 'This invitation is unknown, already used or expired: ask an administrator to send a new one')
       const confirmed = { ...member, passwordHash, isConfirmed: true }
       await r.members.update(confirmed)
+      await this.audit.record(r, { organizationId: member.organizationId, memberId: member.id }, { action: 'accept_invite', recordType: 'member', recordId: member.id, fields: ['isConfirmed', 'password'] })
       return this.tokens.issue(r.refreshTokens, confirmed)
     })
   }

@@ -8,6 +8,7 @@ import type { PasswordHasher } from '../ports/security'
 import type { UnitOfWork } from '../ports/unit-of-work'
 import { membersByEmail } from '../members/members-by-email'
 import type { TokenPair, TokenPairIssuer } from './token-pair'
+import type { AuditTrail } from '../audit/audit-trail'
 
 export interface LoginInput {
   email: string
@@ -27,6 +28,7 @@ export class Login {
     private readonly passwords: PasswordHasher,
     private readonly tokens: TokenPairIssuer,
     private readonly clock: Clock,
+    private readonly audit: AuditTrail,
   ) {}
 
   /** `address` is where the attempt comes from (the HTTP adapter's client address). */
@@ -53,6 +55,7 @@ export class Login {
     }
     return this.unitOfWork.run(async (r) => {
       await r.loginAttempts.clear(email, clientAddress)
+      await this.audit.record(r, { organizationId: member.organizationId, memberId: member.id }, { action: 'login', recordType: 'member', recordId: member.id })
       return this.tokens.issue(r.refreshTokens, member)
     })
   }

@@ -9,6 +9,7 @@ import type { PasswordHasher, SecretTokens } from '../ports/security'
 import type { UnitOfWork } from '../ports/unit-of-work'
 import { issueLinkToken, redeemLinkToken } from '../members/one-time-links'
 import type { TokenPair, TokenPairIssuer } from './token-pair'
+import type { AuditTrail } from '../audit/audit-trail'
 
 // docs/api.md "Tokens": a forgotten password, without an operator.
 
@@ -25,6 +26,7 @@ export class RequestPasswordReset {
     private readonly clock: Clock,
     private readonly ids: IdGenerator,
     private readonly publicBaseUrl: string,
+    private readonly audit: AuditTrail,
   ) {}
 
   async execute(input: { email: string; appUrl?: string }): Promise<void> {
@@ -37,6 +39,8 @@ export class RequestPasswordReset {
       const members = (await r.members.findAllByEmail(normalizeEmail(input.email))).filter((m) => m.isConfirmed)
       for (const member of members) {
         const token = await issueLinkToken(r, { secrets: this.secrets, ids: this.ids }, member, 'password_reset', now, PASSWORD_RESET_LIFETIME_MS)
+        // Anonymous: whoever asked is not known, only whose password the link would reset.
+        await this.audit.record(r, { organizationId: member.organizationId }, { action: 'request_password_reset', recordType: 'member', recordId: member.id })
         const organization = await r.organizations.findById(member.organizationId)
         await this.outbox.email(r, member.organizationId, {
           to: member.email,
@@ -63,6 +67,7 @@ export class ResetPassword {
     private readonly secrets: SecretTokens,
     private readonly tokens: TokenPairIssuer,
     private readonly clock: Clock,
+    private readonly audit: AuditTrail,
   ) {}
 
   async execute(input: { token: string; password: string }): Promise<TokenPair> {
@@ -76,6 +81,7 @@ export class ResetPassword {
       const updated = { ...member, passwordHash }
       await r.members.update(updated)
       await r.refreshTokens.revokeMember(member.organizationId, member.id, now)
+      await this.audit.record(r, { organizationId: member.organizationId, memberId: member.id }, { action: 'reset_password', recordType: 'member', recordId: member.id, fields: ['password'] })
       return this.tokens.issue(r.refreshTokens, updated)
     })
   }

@@ -1,3 +1,4 @@
+import { changedFields } from '../../domain/audit/audit-event'
 import type { Actor } from '../../domain/auth/actor'
 import type { Constituent } from '../../domain/constituents/constituent'
 import { applyContactChanges, type ContactChanges } from '../../domain/constituents/contact'
@@ -5,6 +6,8 @@ import { InvalidError, NotFoundError } from '../../domain/errors'
 import type { Clock } from '../ports/clock'
 import type { Repositories } from '../ports/repositories'
 import type { DuplicateDetection } from './duplicate-detection'
+import type { WebhookEvents } from '../webhooks/webhook-events'
+import type { AuditTrail } from '../audit/audit-trail'
 
 export interface MergeOptions {
   mergeHouseholds?: boolean
@@ -21,6 +24,8 @@ export class ConstituentMerger {
   constructor(
     private readonly clock: Clock,
     private readonly detection: DuplicateDetection,
+    private readonly events: WebhookEvents,
+    private readonly audit: AuditTrail,
   ) {}
 
   async merge(r: Repositories, actor: Actor, sourceId: string, targetId: string, options: MergeOptions): Promise<Constituent> {
@@ -46,9 +51,17 @@ export class ConstituentMerger {
     await this.carryMatches(r, actor, source.id, target.id, now)
     await r.constituents.delete(organizationId, source.id)
     await r.constituents.update(merged)
+    // Both sides: the source is gone into the target, whose fields may have changed.
+    await this.audit.record(
+      r,
+      actor,
+      { action: 'merge', recordType: 'constituent', recordId: source.id },
+      { action: 'merge', recordType: 'constituent', recordId: target.id, fields: changedFields(target, merged) },
+    )
     await r.constituents.deleteHouseholdIfUnused(organizationId, source.householdId)
     // docs/api.md "Needs": overrides that change the target's contact fields are a contact change like any other
     if (matchedFieldsChanged) await this.detection.run(r, merged)
+    await this.events.emit(r, actor.organizationId, 'constituent.merged', { constituentId: merged.id, mergedConstituentId: sourceId })
     return merged
   }
 

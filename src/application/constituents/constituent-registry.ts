@@ -5,6 +5,7 @@ import type { Clock } from '../ports/clock'
 import type { IdGenerator } from '../ports/ids'
 import type { Repositories } from '../ports/repositories'
 import type { DuplicateDetection } from './duplicate-detection'
+import type { WebhookEvents } from '../webhooks/webhook-events'
 
 export interface Registered {
   constituent: Constituent
@@ -20,6 +21,7 @@ export class ConstituentRegistry {
     private readonly detection: DuplicateDetection,
     private readonly clock: Clock,
     private readonly ids: IdGenerator,
+    private readonly events: WebhookEvents,
   ) {}
 
   async register(r: Repositories, organizationId: string, details: ContactDetails, householdId?: string): Promise<Registered> {
@@ -30,6 +32,7 @@ export class ConstituentRegistry {
     }
     const constituent: Constituent = { ...details, id: this.ids.next(), organizationId, householdId, createdAt: now, updatedAt: now }
     await r.constituents.insert(constituent)
+    await this.events.emit(r, organizationId, 'constituent.created', { constituentId: constituent.id, householdId })
     const candidates = await this.detection.run(r, constituent)
     if (candidates.length === 0) return { constituent }
     return {

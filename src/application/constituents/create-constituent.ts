@@ -6,6 +6,7 @@ import { InvalidError } from '../../domain/errors'
 import { authorize } from '../auth/authorize'
 import type { UnitOfWork } from '../ports/unit-of-work'
 import type { ConstituentRegistry, Registered } from './constituent-registry'
+import type { AuditTrail } from '../audit/audit-trail'
 
 // An addition to the interface (issue 3): staff register a person directly, with the fields an update takes.
 export type CreateConstituentInput = ContactDetails & { householdId?: string }
@@ -17,6 +18,7 @@ export class CreateConstituent {
   constructor(
     private readonly unitOfWork: UnitOfWork,
     private readonly registry: ConstituentRegistry,
+    private readonly audit: AuditTrail,
   ) {}
 
   async execute(actor: Actor, input: CreateConstituentInput): Promise<CreatedConstituent> {
@@ -29,7 +31,9 @@ export class CreateConstituent {
       if (householdId && !(await r.constituents.householdExists(actor.organizationId, householdId))) {
         throw InvalidError.field('/householdId', 'must name a household of this organization')
       }
-      return this.registry.register(r, actor.organizationId, details, householdId)
+      const registered = await this.registry.register(r, actor.organizationId, details, householdId)
+      await this.audit.record(r, actor, { action: 'create', recordType: 'constituent', recordId: registered.constituent.id })
+      return registered
     })
     return { ...withoutHiddenContact(actor, constituent), ...duplicates }
   }

@@ -5,6 +5,7 @@ import { withoutHiddenContact } from '../../domain/constituents/redaction'
 import type { Page, PageRequest } from '../../domain/shared/page'
 import { authorize } from '../auth/authorize'
 import type { Repositories } from '../ports/repositories'
+import type { AuditTrail } from '../audit/audit-trail'
 
 /**
  * A match with both people as the caller may see them, enough to judge it without another call. A side is
@@ -28,11 +29,16 @@ export async function withPeople(r: Repositories, actor: Actor, matches: Househo
 
 // docs/constituents.md: an addition, so resolvers can find the matches' ids and judge them
 export class ListHouseholdMatches {
-  constructor(private readonly repositories: Repositories) {}
+  constructor(
+    private readonly repositories: Repositories,
+    private readonly audit: AuditTrail,
+  ) {}
 
   async execute(actor: Actor, status: MatchStatus | undefined, page: PageRequest): Promise<Page<MatchForReview>> {
     authorize(actor, 'household-matches:list')
     const result = await this.repositories.householdMatches.list(actor.organizationId, status, page)
-    return { ...result, items: await withPeople(this.repositories, actor, result.items) }
+    const items = await withPeople(this.repositories, actor, result.items)
+    await this.audit.constituentsRead(actor, items.flatMap((match) => [match.constituent, match.candidate]))
+    return { ...result, items }
   }
 }

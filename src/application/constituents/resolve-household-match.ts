@@ -1,3 +1,4 @@
+import { changedFields } from '../../domain/audit/audit-event'
 import type { Actor } from '../../domain/auth/actor'
 import type { ContactChanges } from '../../domain/constituents/contact'
 import { statusAfter, type HouseholdMatch, type ResolveAction } from '../../domain/constituents/household-match'
@@ -8,6 +9,8 @@ import type { Repositories } from '../ports/repositories'
 import type { UnitOfWork } from '../ports/unit-of-work'
 import type { ConstituentMerger } from './constituent-merger'
 import { withPeople, type MatchForReview } from './list-household-matches'
+import type { WebhookEvents } from '../webhooks/webhook-events'
+import { readsOf, type AuditTrail } from '../audit/audit-trail'
 
 // docs/constituents.md
 export interface ResolveHouseholdMatchInput {
@@ -21,6 +24,8 @@ export class ResolveHouseholdMatch {
     private readonly unitOfWork: UnitOfWork,
     private readonly merger: ConstituentMerger,
     private readonly clock: Clock,
+    private readonly events: WebhookEvents,
+    private readonly audit: AuditTrail,
   ) {}
 
   async execute(actor: Actor, id: string, input: ResolveHouseholdMatchInput): Promise<MatchForReview> {
@@ -42,7 +47,15 @@ export class ResolveHouseholdMatch {
         resolvedBy: actor.memberId,
       }
       await r.householdMatches.update(resolved)
+      await this.events.emit(r, actor.organizationId, 'household_match.resolved', { householdMatchId: resolved.id, action: input.action })
       const [answer] = await withPeople(r, actor, [resolved])
+      // The answer shows both people: their details are read as well.
+      await this.audit.record(
+        r,
+        actor,
+        { action: 'resolve', recordType: 'household_match', recordId: resolved.id, fields: changedFields(match, resolved) },
+        ...readsOf([answer!.constituent, answer!.candidate]),
+      )
       return answer!
     })
   }

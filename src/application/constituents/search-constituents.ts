@@ -5,10 +5,14 @@ import { parseConstituentQuery } from '../../domain/constituents/search'
 import type { Page, PageRequest } from '../../domain/shared/page'
 import { authorize } from '../auth/authorize'
 import type { Repositories } from '../ports/repositories'
+import type { AuditTrail } from '../audit/audit-trail'
 
 // matching: src/domain/constituents/search.ts
 export class SearchConstituents {
-  constructor(private readonly repositories: Repositories) {}
+  constructor(
+    private readonly repositories: Repositories,
+    private readonly audit: AuditTrail,
+  ) {}
 
   async execute(actor: Actor, query: string | undefined, page: PageRequest): Promise<Page<Constituent>> {
     authorize(actor, 'constituents:read')
@@ -18,6 +22,8 @@ export class SearchConstituents {
     const digitWord = parsed.kind === 'words' && parsed.words.some((word) => /^\d+$/.test(word))
     if (parsed.kind === 'phone' || parsed.kind === 'email' || digitWord) authorize(actor, 'constituents:read-contact')
     const result = await this.repositories.constituents.search(actor.organizationId, parsed, page)
-    return { ...result, items: result.items.map((c) => withoutHiddenContact(actor, c)) }
+    const items = result.items.map((c) => withoutHiddenContact(actor, c))
+    await this.audit.constituentsRead(actor, items)
+    return { ...result, items }
   }
 }

@@ -1,3 +1,4 @@
+import { changedFields } from '../../domain/audit/audit-event'
 import type { Actor } from '../../domain/auth/actor'
 import type { Constituent } from '../../domain/constituents/constituent'
 import { applyContactChanges, type ContactChanges } from '../../domain/constituents/contact'
@@ -7,6 +8,7 @@ import { authorize } from '../auth/authorize'
 import type { Clock } from '../ports/clock'
 import type { UnitOfWork } from '../ports/unit-of-work'
 import type { DuplicateDetection } from './duplicate-detection'
+import type { AuditTrail } from '../audit/audit-trail'
 
 // contact changes send the constituent through duplicate detection again (docs/api.md "Needs")
 export class UpdateConstituent {
@@ -14,6 +16,7 @@ export class UpdateConstituent {
     private readonly unitOfWork: UnitOfWork,
     private readonly detection: DuplicateDetection,
     private readonly clock: Clock,
+    private readonly audit: AuditTrail,
   ) {}
 
   async execute(actor: Actor, id: string, changes: ContactChanges): Promise<Constituent> {
@@ -25,6 +28,7 @@ export class UpdateConstituent {
       if (errors.length > 0) throw new InvalidError('The constituent has invalid fields', errors)
       const after: Constituent = { ...details, id, organizationId: before.organizationId, householdId: before.householdId, createdAt: before.createdAt, updatedAt: this.clock.now() }
       await r.constituents.update(after)
+      await this.audit.record(r, actor, { action: 'update', recordType: 'constituent', recordId: id, fields: changedFields(before, after) })
       if (matchedFieldsChanged) await this.detection.run(r, after)
       return after
     })

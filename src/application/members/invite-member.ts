@@ -9,6 +9,7 @@ import type { IdGenerator } from '../ports/ids'
 import type { UnitOfWork } from '../ports/unit-of-work'
 import type { InvitationMailer } from './invitation-mailer'
 import { memberView, partnersById } from './member-view'
+import type { AuditTrail } from '../audit/audit-trail'
 
 // docs/api.md
 export interface InviteMemberInput {
@@ -29,6 +30,7 @@ export class InviteMember {
     private readonly invitations: InvitationMailer,
     private readonly clock: Clock,
     private readonly ids: IdGenerator,
+    private readonly audit: AuditTrail,
   ) {}
 
   async execute(actor: Actor, input: InviteMemberInput): Promise<MemberView> {
@@ -55,6 +57,7 @@ export class InviteMember {
       if (member.partnerId && !partners.has(member.partnerId)) throw InvalidError.field('/partnerId', 'must name a partner of this organization')
       await r.members.insert(member) // a taken email is a ConflictError from the unique index
       await this.invitations.invite(r, member, input.appUrl)
+      await this.audit.record(r, actor, { action: 'invite', recordType: 'member', recordId: member.id })
       return memberView(member, partners)
     })
   }

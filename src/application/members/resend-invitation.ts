@@ -6,6 +6,7 @@ import { authorize } from '../auth/authorize'
 import type { UnitOfWork } from '../ports/unit-of-work'
 import type { InvitationMailer } from './invitation-mailer'
 import { memberView, partnersById } from './member-view'
+import type { AuditTrail } from '../audit/audit-trail'
 
 /**
  * `POST /api/members/{id}/invitation` (an addition): a new invitation for a member who has not accepted
@@ -15,6 +16,7 @@ export class ResendInvitation {
   constructor(
     private readonly unitOfWork: UnitOfWork,
     private readonly invitations: InvitationMailer,
+    private readonly audit: AuditTrail,
   ) {}
 
   async execute(actor: Actor, memberId: string, appUrl?: string): Promise<MemberView> {
@@ -25,6 +27,7 @@ export class ResendInvitation {
       assertMayManage(actor, member.role, member.partnerId)
       if (member.isConfirmed) throw new ConflictError('This member has already accepted an invitation and can log in')
       await this.invitations.invite(r, member, appUrl)
+      await this.audit.record(r, actor, { action: 'invite', recordType: 'member', recordId: member.id })
       return memberView(member, await partnersById(r, actor.organizationId))
     })
   }

@@ -3,6 +3,7 @@ import { passwordErrors } from '../../domain/members/member'
 import type { PasswordHasher } from '../ports/security'
 import type { UnitOfWork } from '../ports/unit-of-work'
 import { membersByEmail } from './members-by-email'
+import type { AuditTrail } from '../audit/audit-trail'
 
 // docs/self-hosting.md `member set-password`: an operator's way in when email is not set up
 export interface SetMemberPasswordInput {
@@ -15,6 +16,7 @@ export class SetMemberPassword {
   constructor(
     private readonly unitOfWork: UnitOfWork,
     private readonly passwords: PasswordHasher,
+    private readonly audit: AuditTrail,
   ) {}
 
   async execute(input: SetMemberPasswordInput): Promise<void> {
@@ -26,6 +28,8 @@ export class SetMemberPassword {
       if (!member) throw new NotFoundError('Member')
       if (members.length > 1) throw InvalidError.field('/org', 'This email belongs to several organizations: name one with --org')
       await r.members.update({ ...member, passwordHash, isConfirmed: true })
+      // An operator's command: no member did it.
+      await this.audit.record(r, { organizationId: member.organizationId }, { action: 'set_password', recordType: 'member', recordId: member.id, fields: ['isConfirmed', 'password'] })
     })
   }
 }

@@ -1,3 +1,4 @@
+import { changedFields } from '../../domain/audit/audit-event'
 import type { Actor } from '../../domain/auth/actor'
 import { isPartnerRole, type Profile, type Role } from '../../domain/auth/roles'
 import { ConflictError, InvalidError, NotFoundError } from '../../domain/errors'
@@ -6,6 +7,7 @@ import { assertMayGrantProfiles, assertMayManage, assertRoleFitsPartner } from '
 import { authorize } from '../auth/authorize'
 import type { UnitOfWork } from '../ports/unit-of-work'
 import { memberView, partnersById } from './member-view'
+import type { AuditTrail } from '../audit/audit-trail'
 
 // docs/api.md "Permissions" and "Members and invitations"
 /** A partial update: a field left out is unchanged; `phone: null` clears the phone. */
@@ -18,7 +20,10 @@ export interface UpdateMemberInput {
 }
 
 export class UpdateMember {
-  constructor(private readonly unitOfWork: UnitOfWork) {}
+  constructor(
+    private readonly unitOfWork: UnitOfWork,
+    private readonly audit: AuditTrail,
+  ) {}
 
   async execute(actor: Actor, id: string, input: UpdateMemberInput): Promise<MemberView> {
     authorize(actor, 'members:manage')
@@ -50,6 +55,7 @@ export class UpdateMember {
         ...(input.phone === undefined ? (before.phone ? { phone: before.phone } : {}) : input.phone === null ? {} : { phone: input.phone }),
       }
       await r.members.update(after)
+      await this.audit.record(r, actor, { action: 'update', recordType: 'member', recordId: after.id, fields: changedFields(before, after) })
       return memberView(after, partners)
     })
   }

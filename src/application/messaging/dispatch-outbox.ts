@@ -1,6 +1,9 @@
 import { ProviderError } from '../ports/provider-error'
-import { MAX_ATTEMPTS, retryDelayMs, type ClaimedOutboxMessage, type SmsMessage } from '../../domain/messaging/outbox'
-import { advancesDelivery } from '../../domain/messaging/sms'
+import { MAX_ATTEMPTS, retryDelayMs, type ClaimedOutboxMessage, type OutboxPayload, type SmsMessage } from '../../domain/messaging/outbox'
+import { WEBHOOK_MAX_ATTEMPTS, webhookRetryDelayMs } from '../../domain/webhooks/webhook'
+import { WebhookRefused, type WebhookDelivery } from '../webhooks/webhook-delivery'
+import type { WebhookEvents } from '../webhooks/webhook-events'
+import { advancesDelivery, keptProviderMessageId } from '../../domain/messaging/sms'
 import { DEFAULT_MAX_CONCURRENCY } from '../../domain/organizations/organization'
 import type { Clock } from '../ports/clock'
 import type { Logger } from '../ports/logger'
@@ -42,6 +45,8 @@ export class DispatchOutbox {
     private readonly logger: Logger,
     private readonly options: DispatchOptions,
     private readonly metrics: DeliveryMetrics,
+    private readonly webhooks: WebhookDelivery,
+    private readonly events: WebhookEvents,
   ) {}
 
   /** Claims what the organizations' free slots allow; the caller delivers each. */
@@ -70,9 +75,12 @@ export class DispatchOutbox {
   /** Sends one claimed message and records the outcome. Never throws: failures are recorded or logged. */
   async deliver(message: ClaimedOutboxMessage): Promise<void> {
     try {
-      const providerMessageId = await this.send(message)
+      const sent = await this.send(message)
+      // An id past the bound is dropped rather than kept: answers give interactions with every stored value.
+      const providerMessageId = keptProviderMessageId(sent.providerMessageId)
+      const { responseStatus } = sent
       this.metrics.sent(message.payload.channel)
-      await this.unitOfWork.run((r) => this.recordSent(r, message, providerMessageId))
+      await this.unitOfWork.run((r) => this.recordSent(r, message, providerMessageId, responseStatus))
     } catch (error) {
       await this.recordFailure(message, error).catch((failure) =>
         this.logger.error('could not record an outbox outcome', { messageId: message.id, error: String(failure) }),
@@ -80,19 +88,25 @@ export class DispatchOutbox {
     }
   }
 
-  private async send(message: ClaimedOutboxMessage): Promise<string | undefined> {
+  private async send(message: ClaimedOutboxMessage): Promise<{ providerMessageId?: string; responseStatus?: number }> {
     const { payload } = message
-    if (payload.channel === 'email') return (await this.mailer.send(message.organizationId, payload.email)).messageId
+    if (payload.channel === 'email') return { providerMessageId: (await this.mailer.send(message.organizationId, payload.email)).messageId }
+    // A webhook whose try was interrupted is sent again with the same webhook-id: receivers de-duplicate by it (docs/events.md).
+    if (payload.channel === 'webhook') return { responseStatus: await this.webhooks.send(message.organizationId, message.id, payload.webhook) }
+    return { providerMessageId: await this.sendSms(message, payload.sms) }
+  }
+
+  private async sendSms(message: ClaimedOutboxMessage, sms: SmsMessage): Promise<string | undefined> {
     const earlier = this.inDoubt(message)
-      ? await this.findEarlierSend(payload.sms, message.inFlightSince).catch((error: unknown) => {
+      ? await this.findEarlierSend(sms, message.inFlightSince).catch((error: unknown) => {
           throw new StillInDoubt(`could not ask the provider about an earlier attempt: ${error instanceof Error ? error.message : String(error)}`)
         })
       : undefined
     if (earlier) return earlier
     const { providerMessageId } = await this.sms.send({
-      from: payload.sms.from,
-      to: payload.sms.to,
-      body: payload.sms.body,
+      from: sms.from,
+      to: sms.to,
+      body: sms.body,
       ...(this.options.smsStatusCallbackUrl ? { statusCallbackUrl: this.options.smsStatusCallbackUrl } : {}),
     })
     return providerMessageId
@@ -116,12 +130,14 @@ export class DispatchOutbox {
     return undefined
   }
 
-  private async recordSent(r: Repositories, message: ClaimedOutboxMessage, providerMessageId: string | undefined): Promise<void> {
-    const settled = await r.outbox.markSent(message.id, message.lockedUntil, this.clock.now(), providerMessageId)
+  private async recordSent(r: Repositories, message: ClaimedOutboxMessage, providerMessageId: string | undefined, responseStatus: number | undefined): Promise<void> {
+    const settled = await r.outbox.markSent(message.id, message.lockedUntil, this.clock.now(), providerMessageId, responseStatus)
+    if (settled && message.payload.channel === 'webhook') await this.webhooks.recordOutcome(r, message.organizationId, message.payload.webhook, 'delivered')
     if (settled && message.payload.channel === 'sms') {
       const early = providerMessageId ? await r.interactions.takeEarlyStatus(providerMessageId) : undefined
       const status = early && advancesDelivery('sent', early) ? early : 'sent'
       await r.interactions.setDelivery(message.organizationId, message.payload.sms.interactionId, status, providerMessageId)
+      await this.events.emit(r, message.organizationId, 'sms.status', { interactionId: message.payload.sms.interactionId, status })
     }
     if (!settled) this.logger.warn('outbox outcome came after the claim lapsed', { messageId: message.id })
   }
@@ -134,19 +150,29 @@ export class DispatchOutbox {
     // A text that may have reached the provider is asked about before it is tried again.
     const inDoubt = error instanceof StillInDoubt || (error instanceof ProviderError && error.outcomeUnknown)
     if (!known) this.logger.error('outbox delivery failed', { messageId: message.id, error: String(error) })
+    const responseStatus = error instanceof WebhookRefused ? error.responseStatus : undefined
     const fence = message.lockedUntil
-    const final = !retryable || attempts >= MAX_ATTEMPTS
+    const schedule = retriesOf(message.payload)
+    const final = !retryable || attempts >= schedule.maxAttempts
     this.metrics.failed(message.payload.channel, final)
     await this.unitOfWork.run(async (r) => {
       if (!final) {
-        await r.outbox.reschedule(message.id, fence, attempts, new Date(this.clock.now().getTime() + retryDelayMs(attempts)), reason, inDoubt)
+        const next = new Date(this.clock.now().getTime() + schedule.delayMs(attempts))
+        await r.outbox.reschedule(message.id, fence, attempts, next, reason, inDoubt, responseStatus)
         return
       }
       this.logger.warn('outbox message failed for good', { messageId: message.id, organizationId: message.organizationId, attempts, reason })
-      const settled = await r.outbox.markFailed(message.id, fence, attempts, reason)
+      const settled = await r.outbox.markFailed(message.id, fence, attempts, reason, responseStatus)
       if (settled && message.payload.channel === 'sms') {
         await r.interactions.setDelivery(message.organizationId, message.payload.sms.interactionId, 'failed', undefined)
+        await this.events.emit(r, message.organizationId, 'sms.status', { interactionId: message.payload.sms.interactionId, status: 'failed' })
       }
+      if (settled && message.payload.channel === 'webhook') await this.webhooks.recordOutcome(r, message.organizationId, message.payload.webhook, 'failed')
     })
   }
+}
+
+/** Mail and texts retry for half a minute; a webhook's receiver may be down for hours (docs/events.md "Retries"). */
+function retriesOf(payload: OutboxPayload): { maxAttempts: number; delayMs: (attemptsSoFar: number) => number } {
+  return payload.channel === 'webhook' ? { maxAttempts: WEBHOOK_MAX_ATTEMPTS, delayMs: webhookRetryDelayMs } : { maxAttempts: MAX_ATTEMPTS, delayMs: retryDelayMs }
 }

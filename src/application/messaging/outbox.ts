@@ -1,5 +1,5 @@
 import type { EmailMessage } from '../../domain/messaging/email'
-import type { OutboxPayload, SmsMessage } from '../../domain/messaging/outbox'
+import type { OutboxPayload, SmsMessage, WebhookMessage } from '../../domain/messaging/outbox'
 import type { Clock } from '../ports/clock'
 import type { IdGenerator } from '../ports/ids'
 import type { Repositories } from '../ports/repositories'
@@ -17,6 +17,10 @@ export class Outbox {
 
   sms(r: Repositories, organizationId: string, sms: SmsMessage): Promise<string> {
     return this.enqueue(r, organizationId, { channel: 'sms', sms })
+  }
+
+  webhook(r: Repositories, organizationId: string, webhook: WebhookMessage): Promise<string> {
+    return this.enqueue(r, organizationId, { channel: 'webhook', webhook })
   }
 
   private async enqueue(r: Repositories, organizationId: string, payload: OutboxPayload): Promise<string> {

@@ -6,12 +6,16 @@ import type { Clock } from '../ports/clock'
 import type { IdGenerator } from '../ports/ids'
 import type { UnitOfWork } from '../ports/unit-of-work'
 import { findVisibleNeed } from './find-need'
+import type { WebhookEvents } from '../webhooks/webhook-events'
+import type { AuditTrail } from '../audit/audit-trail'
 
 export class AddNote {
   constructor(
     private readonly unitOfWork: UnitOfWork,
     private readonly clock: Clock,
     private readonly ids: IdGenerator,
+    private readonly events: WebhookEvents,
+    private readonly audit: AuditTrail,
   ) {}
 
   async execute(actor: Actor, needId: string, content: string): Promise<Interaction> {
@@ -32,6 +36,8 @@ export class AddNote {
         createdAt: this.clock.now(),
       }
       await r.interactions.insert(note)
+      await this.events.emit(r, note.organizationId, 'note.added', { needId: need.id, interactionId: note.id })
+      await this.audit.record(r, actor, { action: 'add_note', recordType: 'need', recordId: need.id })
       return note
     })
   }

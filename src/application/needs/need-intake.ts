@@ -14,6 +14,8 @@ import type { Clock } from '../ports/clock'
 import type { IdGenerator } from '../ports/ids'
 import type { Repositories } from '../ports/repositories'
 import type { ConstituentRegistry } from '../constituents/constituent-registry'
+import type { WebhookEvents } from '../webhooks/webhook-events'
+import type { AuditTrail } from '../audit/audit-trail'
 
 export interface NewNeed {
   organizationId: string
@@ -49,6 +51,8 @@ export class NeedIntake {
     private readonly registry: ConstituentRegistry,
     private readonly clock: Clock,
     private readonly ids: IdGenerator,
+    private readonly events: WebhookEvents,
+    private readonly audit: AuditTrail,
   ) {}
 
   async record(r: Repositories, input: NewNeed): Promise<RecordedNeed> {
@@ -81,6 +85,14 @@ export class NeedIntake {
         changedAt: now,
       },
     ])
+    await this.events.emit(r, need.organizationId, 'need.created', { needId: need.id })
+    // A constituent made from the need's contact fields is a record of its own in the trail.
+    await this.audit.record(
+      r,
+      { organizationId: need.organizationId, ...(need.createdBy ? { memberId: need.createdBy } : {}) },
+      { action: 'create', recordType: 'need', recordId: need.id },
+      ...(need.constituentId && !input.constituentId ? [{ action: 'create', recordType: 'constituent', recordId: need.constituentId } as const] : []),
+    )
     return { need, ...(possibleDuplicates ? { possibleDuplicates } : {}) }
   }
 

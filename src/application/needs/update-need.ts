@@ -1,3 +1,4 @@
+import { changedFields } from '../../domain/audit/audit-event'
 import type { Actor } from '../../domain/auth/actor'
 import { isAllowed } from '../../domain/auth/permissions'
 import { hiddenContactFields } from '../../domain/constituents/redaction'
@@ -10,6 +11,8 @@ import type { IdGenerator } from '../ports/ids'
 import type { UnitOfWork } from '../ports/unit-of-work'
 import { findVisibleNeed } from './find-need'
 import { checkNeedReferences } from './need-references'
+import type { WebhookEvents } from '../webhooks/webhook-events'
+import type { AuditTrail } from '../audit/audit-trail'
 
 // docs/api.md "Needs"
 /** A partial update: a field left out is unchanged; `customFields` replaces the whole object; `assignedTo: null` unassigns. */
@@ -23,6 +26,8 @@ export class UpdateNeed {
     private readonly unitOfWork: UnitOfWork,
     private readonly clock: Clock,
     private readonly ids: IdGenerator,
+    private readonly events: WebhookEvents,
+    private readonly audit: AuditTrail,
   ) {}
 
   async execute(actor: Actor, idOrReference: string, input: UpdateNeedInput): Promise<Need> {
@@ -60,6 +65,7 @@ export class UpdateNeed {
       const now = this.clock.now()
       after.updatedAt = now
       await r.needs.update(after)
+      await this.audit.record(r, actor, { action: 'update', recordType: 'need', recordId: after.id, fields: changedFields(before, after) })
       await r.needs.appendChanges(
         changes.map((change) => ({
           ...change,
@@ -70,6 +76,7 @@ export class UpdateNeed {
           changedAt: now,
         })),
       )
+      await this.events.emit(r, after.organizationId, 'need.updated', { needId: after.id })
       return after
     })
     return redactNeed(actor, updated)

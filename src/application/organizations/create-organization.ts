@@ -6,6 +6,7 @@ import type { Clock } from '../ports/clock'
 import type { IdGenerator } from '../ports/ids'
 import type { PasswordHasher } from '../ports/security'
 import type { UnitOfWork } from '../ports/unit-of-work'
+import type { AuditTrail } from '../audit/audit-trail'
 
 // docs/self-hosting.md: `org create` and the first start
 export interface CreateOrganizationInput {
@@ -32,6 +33,7 @@ export class CreateOrganization {
     private readonly passwords: PasswordHasher,
     private readonly clock: Clock,
     private readonly ids: IdGenerator,
+    private readonly audit: AuditTrail,
   ) {}
 
   async execute(input: CreateOrganizationInput): Promise<CreatedOrganization> {
@@ -74,6 +76,14 @@ export class CreateOrganization {
         passwordHash,
         createdAt: now,
       })
+      // An operator's command (or the first start): no member did it.
+      await this.audit.record(
+        r,
+        { organizationId: created.organizationId },
+        { action: 'create', recordType: 'organization', recordId: created.organizationId },
+        { action: 'create', recordType: 'partner', recordId: created.defaultPartnerId },
+        { action: 'create', recordType: 'member', recordId: created.adminMemberId },
+      )
     })
     return created
   }

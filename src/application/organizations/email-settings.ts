@@ -1,6 +1,8 @@
+import { changedFields } from '../../domain/audit/audit-event'
 import type { Actor } from '../../domain/auth/actor'
 import { InvalidError, NotFoundError } from '../../domain/errors'
 import { emailSettingsErrors, lastFour, type EmailProviderSettings, type StoredEmailSettings } from '../../domain/messaging/email'
+import { keptProviderMessageId } from '../../domain/messaging/sms'
 import { authorize } from '../auth/authorize'
 import type { OrganizationMailer } from '../messaging/organization-mailer'
 import { apiKeyProblems, type EmailHostPolicy } from '../ports/email'
@@ -8,6 +10,7 @@ import type { Clock } from '../ports/clock'
 import type { Repositories } from '../ports/repositories'
 import type { SecretBox } from '../ports/secret-box'
 import type { UnitOfWork } from '../ports/unit-of-work'
+import type { AuditTrail } from '../audit/audit-trail'
 
 // docs/api.md: the key is sealed at rest and never answered or logged
 export interface MaskedEmailSettings {
@@ -47,6 +50,7 @@ export class UpdateEmailSettings {
     private readonly secrets: SecretBox,
     private readonly clock: Clock,
     private readonly hosts: EmailHostPolicy,
+    private readonly audit: AuditTrail,
   ) {}
 
   async execute(actor: Actor, input: EmailProviderSettings): Promise<MaskedEmailSettings> {
@@ -61,7 +65,13 @@ export class UpdateEmailSettings {
       ...(input.fromName ? { fromName: input.fromName } : {}),
       updatedAt: this.clock.now(),
     }
-    await this.unitOfWork.run((r) => r.emailSettings.save(stored))
+    await this.unitOfWork.run(async (r) => {
+      const before = await r.emailSettings.find(actor.organizationId)
+      await r.emailSettings.save(stored)
+      // The sealed key differs on every save (a fresh nonce): the key counts as changed when its last four do or it was new.
+      const fields = changedFields(before ?? {}, stored, ['updatedAt', 'sealedApiKey', 'organizationId'])
+      await this.audit.record(r, actor, { action: before ? 'update' : 'create', recordType: 'email_settings', recordId: actor.organizationId, fields })
+    })
     return masked(stored)
   }
 }
@@ -77,11 +87,12 @@ export class SendTestEmail {
     authorize(actor, 'organization:settings')
     await checkSettings(input, 'test', this.hosts)
     const { toEmail, ...settings } = input
-    const { messageId } = await this.mailer.sendWith(settings, {
+    const sent = await this.mailer.sendWith(settings, {
       to: toEmail,
       subject: 'Test message from the intake service',
       text: `This is a test of the ${settings.provider} email settings. If you can read it, they work.`,
     })
+    const messageId = keptProviderMessageId(sent.messageId)
     return { delivered: true, ...(messageId ? { messageId } : {}) }
   }
 }

@@ -1,18 +1,21 @@
+import { DEFAULT_AUDIT_RETENTION_DAYS } from '../../domain/audit/audit-event'
+import { changedFields } from '../../domain/audit/audit-event'
 import type { Actor } from '../../domain/auth/actor'
 import { InvalidError, NotFoundError } from '../../domain/errors'
 import { organizationFieldErrors, type Organization, type OrganizationFields } from '../../domain/organizations/organization'
 import { authorize } from '../auth/authorize'
 import type { Repositories } from '../ports/repositories'
 import type { UnitOfWork } from '../ports/unit-of-work'
+import type { AuditTrail } from '../audit/audit-trail'
 
 // docs/api.md
-export type OrganizationSettings = Omit<Organization, 'createdAt'>
+export type OrganizationSettings = Omit<Organization, 'createdAt'> & { auditRetentionDays: number }
 
 /** A partial update: a field left out is unchanged; `null` clears `shortCode` (new needs then use REQ) or `tcrStatus`. */
 export type UpdateOrganizationSettingsInput = Partial<OrganizationFields>
 
 function settingsOf({ createdAt: _createdAt, ...settings }: Organization): OrganizationSettings {
-  return settings
+  return { ...settings, auditRetentionDays: settings.auditRetentionDays ?? DEFAULT_AUDIT_RETENTION_DAYS }
 }
 
 export class GetOrganizationSettings {
@@ -28,7 +31,10 @@ export class GetOrganizationSettings {
 
 /** A slug or short code another organization holds is a 409, decided by the database's unique index. */
 export class UpdateOrganizationSettings {
-  constructor(private readonly unitOfWork: UnitOfWork) {}
+  constructor(
+    private readonly unitOfWork: UnitOfWork,
+    private readonly audit: AuditTrail,
+  ) {}
 
   async execute(actor: Actor, input: UpdateOrganizationSettingsInput): Promise<OrganizationSettings> {
     authorize(actor, 'organization:settings')
@@ -44,10 +50,12 @@ export class UpdateOrganizationSettings {
         name: input.name?.trim() ?? before.name,
         slug: input.slug ?? before.slug,
         maxConcurrency: input.maxConcurrency ?? before.maxConcurrency,
+        ...(input.auditRetentionDays ?? before.auditRetentionDays ? { auditRetentionDays: input.auditRetentionDays ?? before.auditRetentionDays } : {}),
         ...(nextShortCode ? { shortCode: nextShortCode } : {}),
         ...(nextTcrStatus ? { tcrStatus: nextTcrStatus } : {}),
       }
       await r.organizations.update(after)
+      await this.audit.record(r, actor, { action: 'update', recordType: 'organization', recordId: after.id, fields: changedFields(before, after) })
       return settingsOf(after)
     })
   }

@@ -5,6 +5,7 @@ import { authorize } from '../auth/authorize'
 import type { Clock } from '../ports/clock'
 import type { IdGenerator } from '../ports/ids'
 import type { UnitOfWork } from '../ports/unit-of-work'
+import type { AuditTrail } from '../audit/audit-trail'
 
 // docs/api.md: an addition, so an organization can add partners
 export type CreatePartnerInput = Pick<PartnerFields, 'name' | 'slaHours'> & Partial<Omit<PartnerFields, 'name' | 'slaHours' | 'isArchived'>>
@@ -14,6 +15,7 @@ export class CreatePartner {
     private readonly unitOfWork: UnitOfWork,
     private readonly clock: Clock,
     private readonly ids: IdGenerator,
+    private readonly audit: AuditTrail,
   ) {}
 
   async execute(actor: Actor, input: CreatePartnerInput): Promise<Partner> {
@@ -31,6 +33,7 @@ export class CreatePartner {
       // The single default moves in the same transaction (docs/api.md).
       if (partner.isDefault) await r.partners.clearDefaultExcept(actor.organizationId, partner.id)
       await r.partners.insert(partner)
+      await this.audit.record(r, actor, { action: 'create', recordType: 'partner', recordId: partner.id })
       return partner
     })
   }

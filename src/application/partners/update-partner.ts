@@ -1,14 +1,19 @@
+import { changedFields } from '../../domain/audit/audit-event'
 import type { Actor } from '../../domain/auth/actor'
 import { ConflictError, ForbiddenError, InvalidError, NotFoundError } from '../../domain/errors'
 import { assertPartnerConsistent, partnerFieldErrors, type Partner, type PartnerFields } from '../../domain/partners/partner'
 import { authorize } from '../auth/authorize'
 import type { UnitOfWork } from '../ports/unit-of-work'
+import type { AuditTrail } from '../audit/audit-trail'
 
 // docs/api.md
 export type UpdatePartnerInput = Partial<PartnerFields>
 
 export class UpdatePartner {
-  constructor(private readonly unitOfWork: UnitOfWork) {}
+  constructor(
+    private readonly unitOfWork: UnitOfWork,
+    private readonly audit: AuditTrail,
+  ) {}
 
   async execute(actor: Actor, id: string, input: UpdatePartnerInput): Promise<Partner> {
     authorize(actor, 'partners:update')
@@ -25,6 +30,7 @@ export class UpdatePartner {
       assertPartnerConsistent(after)
       if (after.isDefault && !before.isDefault) await r.partners.clearDefaultExcept(actor.organizationId, after.id)
       await r.partners.update(after)
+      await this.audit.record(r, actor, { action: 'update', recordType: 'partner', recordId: after.id, fields: changedFields(before, after) })
       return after
     })
   }

@@ -1,3 +1,4 @@
+import type { AuditEvent, AuditFilter } from '../../domain/audit/audit-event'
 import type { Constituent, Household } from '../../domain/constituents/constituent'
 import type { HouseholdMatch, MatchStatus } from '../../domain/constituents/household-match'
 import type { MatchKeys } from '../../domain/constituents/matching'
@@ -14,6 +15,7 @@ import type { Need, NeedChange, NeedStatus } from '../../domain/needs/need'
 import type { Organization } from '../../domain/organizations/organization'
 import type { Partner } from '../../domain/partners/partner'
 import type { Page, PageRequest } from '../../domain/shared/page'
+import type { WebhookEndpoint, WebhookEventType } from '../../domain/webhooks/webhook'
 
 /**
  * The persistence ports. Every read and write names the organization it belongs to: a repository never
@@ -45,6 +47,8 @@ export interface OrganizationRepository {
   lockForUpdate(id: string): Promise<void>
   /** Takes the organization's next need number (starting at FIRST_REFERENCE_NUMBER); safe under concurrency. */
   takeNextNeedNumber(organizationId: string): Promise<number>
+  /** Every organization with the retention it chose (absent: the default), for the audit purge. */
+  auditRetentions(): Promise<Array<{ organizationId: string; auditRetentionDays?: number }>>
 }
 
 export interface PartnerRepository {
@@ -108,13 +112,15 @@ export interface OutboxRepository {
    */
   claimDue(organizationId: string, now: Date, limit: number, lockedUntil: Date): Promise<ClaimedOutboxMessage[]>
   /** Each answers false, changing nothing, when the claim `fence` no longer holds the message. */
-  markSent(id: string, fence: Date, at: Date, providerMessageId: string | undefined): Promise<boolean>
+  markSent(id: string, fence: Date, at: Date, providerMessageId: string | undefined, responseStatus?: number): Promise<boolean>
   /**
    * Back to pending after a retryable failure. With `inDoubt` the attempt's `inFlightSince` is kept: nobody
    * knows whether it reached the provider, so the next try asks first.
    */
-  reschedule(id: string, fence: Date, attempts: number, nextAttemptAt: Date, error: string, inDoubt?: boolean): Promise<boolean>
-  markFailed(id: string, fence: Date, attempts: number, error: string): Promise<boolean>
+  reschedule(id: string, fence: Date, attempts: number, nextAttemptAt: Date, error: string, inDoubt?: boolean, responseStatus?: number): Promise<boolean>
+  markFailed(id: string, fence: Date, attempts: number, error: string, responseStatus?: number): Promise<boolean>
+  /** The messages (deliveries) of one webhook endpoint of the organization, newest first, `id` as tie-break. */
+  listWebhookDeliveries(organizationId: string, endpointId: string, page: PageRequest): Promise<Page<OutboxMessage>>
   /** What waits, across organizations (monitoring): messages pending or being sent, and the oldest one's age. */
   backlog(): Promise<OutboxBacklog>
 }
@@ -124,6 +130,20 @@ export interface OutboxBacklog {
   sending: number
   /** When the oldest message not yet sent or failed was queued; absent when none waits. */
   oldestQueuedAt?: Date
+}
+
+export interface WebhookEndpointRepository {
+  insert(endpoint: WebhookEndpoint): Promise<void>
+  /** Saves url, events, enabled, the failure count and `disabledAt`. */
+  update(endpoint: WebhookEndpoint): Promise<void>
+  /** False when the organization has no such endpoint. */
+  delete(organizationId: string, id: string): Promise<boolean>
+  findById(organizationId: string, id: string): Promise<WebhookEndpoint | undefined>
+  /** Newest first, `id` as tie-break. */
+  list(organizationId: string, page: PageRequest): Promise<Page<WebhookEndpoint>>
+  count(organizationId: string): Promise<number>
+  /** The organization's enabled endpoints that subscribe to `type`, oldest first. */
+  subscribedTo(organizationId: string, type: WebhookEventType): Promise<WebhookEndpoint[]>
 }
 
 /** Filters of a need list; `partnerId` doubles as the scope of partner roles. */
@@ -154,8 +174,8 @@ export interface NeedRepository {
 
 export interface InteractionRepository {
   insert(interaction: Interaction): Promise<void>
-  /** Oldest first. */
-  listByNeed(organizationId: string, needId: string): Promise<Interaction[]>
+  /** Oldest first (`createdAt`, `id` as tie-break), one page of them. */
+  listByNeed(organizationId: string, needId: string, page: PageRequest): Promise<Page<Interaction>>
   findById(organizationId: string, id: string): Promise<Interaction | undefined>
   /** Across organizations: provider callbacks name only the provider's id. */
   findByProviderMessageId(providerMessageId: string): Promise<Interaction | undefined>
@@ -244,6 +264,22 @@ export interface LoginAttemptRepository {
   clear(email: string, clientAddress: string): Promise<void>
 }
 
+/**
+ * The audit trail is append-only: nothing updates an event, and the only deletion is the retention purge.
+ * Events are written in the transaction of what they record, so a rollback takes them back too.
+ */
+export interface AuditEventRepository {
+  /** Appends the events in one statement. */
+  append(events: readonly AuditEvent[]): Promise<void>
+  /** The organization's events matching `filter`, newest `at` first, `id` as tie-break. */
+  list(organizationId: string, filter: AuditFilter, page: PageRequest): Promise<Page<AuditEvent>>
+  /**
+   * Deletes up to `limit` of the organization's events older than `before` (retention), so one transaction
+   * never holds the database long; answers how many went.
+   */
+  purge(organizationId: string, before: Date, limit: number): Promise<number>
+}
+
 export interface Repositories {
   organizations: OrganizationRepository
   partners: PartnerRepository
@@ -258,4 +294,6 @@ export interface Repositories {
   emailSettings: EmailSettingsRepository
   outbox: OutboxRepository
   smsOptOuts: SmsOptOutRepository
+  webhookEndpoints: WebhookEndpointRepository
+  auditEvents: AuditEventRepository
 }

@@ -1,9 +1,11 @@
+import { changedFields } from '../../domain/audit/audit-event'
 import type { Actor } from '../../domain/auth/actor'
 import { InvalidError, NotFoundError } from '../../domain/errors'
 import { profileFieldErrors } from '../../domain/members/member'
 import { authorize } from '../auth/authorize'
 import type { Repositories } from '../ports/repositories'
 import type { UnitOfWork } from '../ports/unit-of-work'
+import type { AuditTrail } from '../audit/audit-trail'
 
 export interface Profile {
   id: string
@@ -34,7 +36,10 @@ export class GetProfile {
 
 /** The caller's own name and phone; `phone` left out keeps it, `null` clears it. */
 export class UpdateProfile {
-  constructor(private readonly unitOfWork: UnitOfWork) {}
+  constructor(
+    private readonly unitOfWork: UnitOfWork,
+    private readonly audit: AuditTrail,
+  ) {}
 
   /** A partial update: a field left out is unchanged; `phone: null` clears the phone. */
   async execute(actor: Actor, input: { fullName?: string; phone?: string | null }): Promise<Profile> {
@@ -48,6 +53,7 @@ export class UpdateProfile {
       const fullName = input.fullName?.trim() ?? member.fullName
       const updated = { ...rest, ...(fullName ? { fullName } : {}), ...(phone ? { phone } : {}) }
       await r.members.update(updated)
+      await this.audit.record(r, actor, { action: 'update', recordType: 'member', recordId: member.id, fields: changedFields(member, updated) })
       return profileOf(updated)
     })
   }

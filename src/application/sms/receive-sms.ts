@@ -6,6 +6,8 @@ import type { IdGenerator } from '../ports/ids'
 import type { Logger } from '../ports/logger'
 import type { SmsWebhookVerifier } from '../ports/sms'
 import type { UnitOfWork } from '../ports/unit-of-work'
+import type { WebhookEvents } from '../webhooks/webhook-events'
+import type { AuditTrail } from '../audit/audit-trail'
 
 export interface WebhookRequest {
   /** The public URL the provider posted to (PUBLIC_BASE_URL + path): what it signed. */
@@ -27,6 +29,8 @@ export class ReceiveSms {
     private readonly clock: Clock,
     private readonly ids: IdGenerator,
     private readonly logger: Logger,
+    private readonly events: WebhookEvents,
+    private readonly audit: AuditTrail,
   ) {}
 
   async execute(request: WebhookRequest): Promise<void> {
@@ -61,6 +65,8 @@ export class ReceiveSms {
         ...(constituentId ? { constituentId } : {}),
       }
       await r.interactions.insert(interaction)
+      await this.events.emit(r, organization.id, 'sms.received', { interactionId: interaction.id, ...(need ? { needId: need.id } : {}) })
+      await this.audit.record(r, { organizationId: organization.id }, { action: 'receive_sms', recordType: 'interaction', recordId: interaction.id })
     })
   }
 }

@@ -4,6 +4,8 @@ import type { Clock } from '../ports/clock'
 import type { SmsWebhookVerifier } from '../ports/sms'
 import type { UnitOfWork } from '../ports/unit-of-work'
 import type { WebhookRequest } from './receive-sms'
+import type { WebhookEvents } from '../webhooks/webhook-events'
+import type { AuditTrail } from '../audit/audit-trail'
 
 /** docs/api.md "SMS": the provider's status callbacks move an sms interaction to delivered or failed. */
 export class RecordSmsStatus {
@@ -11,6 +13,8 @@ export class RecordSmsStatus {
     private readonly unitOfWork: UnitOfWork,
     private readonly verifier: SmsWebhookVerifier,
     private readonly clock: Clock,
+    private readonly events: WebhookEvents,
+    private readonly audit: AuditTrail,
   ) {}
 
   async execute(request: WebhookRequest): Promise<void> {
@@ -24,6 +28,8 @@ export class RecordSmsStatus {
       if (!interaction) return r.interactions.rememberEarlyStatus(sid, status, this.clock.now())
       if (interaction.direction === 'outbound' && advancesDelivery(interaction.deliveryStatus, status)) {
         await r.interactions.setDelivery(interaction.organizationId, interaction.id, status, sid)
+        await this.events.emit(r, interaction.organizationId, 'sms.status', { interactionId: interaction.id, status })
+        await this.audit.record(r, { organizationId: interaction.organizationId }, { action: 'sms_status', recordType: 'interaction', recordId: interaction.id, fields: ['deliveryStatus'] })
       }
     })
   }

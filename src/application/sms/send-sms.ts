@@ -8,6 +8,7 @@ import { findVisibleNeed } from '../needs/find-need'
 import type { Clock } from '../ports/clock'
 import type { IdGenerator } from '../ports/ids'
 import type { UnitOfWork } from '../ports/unit-of-work'
+import type { AuditTrail } from '../audit/audit-trail'
 
 /**
  * docs/api.md "SMS": checks the need, its constituent, the phone and the opt-out, then records the
@@ -21,6 +22,7 @@ export class SendSms {
     private readonly ids: IdGenerator,
     /** Whether the provider needs the organization's own number to send from (Twilio does, the log does not). */
     private readonly senderNumberRequired: boolean,
+    private readonly audit: AuditTrail,
   ) {}
 
   async execute(actor: Actor, needId: string, body: string): Promise<{ interactionId: string }> {
@@ -52,6 +54,7 @@ export class SendSms {
         createdAt: this.clock.now(),
       }
       await r.interactions.insert(interaction)
+      await this.audit.record(r, actor, { action: 'send_sms', recordType: 'need', recordId: need.id })
       await this.outbox.sms(r, actor.organizationId, {
         from: organization?.phoneNumber ?? 'system',
         to: constituent.phone,

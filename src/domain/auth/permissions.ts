@@ -39,6 +39,8 @@ export const PERMISSIONS = {
   'members:list': { roles: ['org_admin', 'staff', 'partner_admin'], profiles: [] },
   'members:manage': { roles: ['org_admin', 'partner_admin'], profiles: [] },
   'organization:settings': { roles: ['org_admin'], profiles: [] },
+  'webhooks:manage': { roles: ['org_admin'], profiles: [] },
+  'audit:read': { roles: ['org_admin'], profiles: [] },
 } as const satisfies Record<string, PermissionRule>
 
 export type Permission = keyof typeof PERMISSIONS

@@ -57,6 +57,9 @@ export function sharedReasons(a: MatchKeys, b: MatchKeys): MatchReason[] {
   return (Object.keys(REASON_OF) as Array<keyof MatchKeys>).filter((k) => a[k] !== undefined && a[k] === b[k]).map((k) => REASON_OF[k])
 }
 
+/** The warning's length: its words and at most every reason once stay far under. */
+export const DUPLICATE_WARNING = { maxLength: 200 } as const
+
 /** The need's warning, e.g. "Possible duplicate of 2 constituents: same phone, same email". */
 export function duplicateWarning(candidates: ReadonlyArray<{ reasons: readonly MatchReason[] }>): string | undefined {
   if (candidates.length === 0) return undefined

@@ -4,6 +4,8 @@ import type { ContactField } from './contact'
 
 const CONTACT: readonly ContactField[] = ['phone', 'email']
 const ADDRESS_AND_BIRTH: readonly ContactField[] = ['addressStreet', 'addressCity', 'addressState', 'addressZip', 'dateOfBirth']
+/** The personal details some roles may not read: what a read of a constituent is audited for (docs/audit.md). */
+export const PERSONAL_DETAILS: readonly ContactField[] = [...CONTACT, ...ADDRESS_AND_BIRTH]
 
 /**
  * The constituent fields an actor may not read (docs/api.md "Permissions"): phone, email, address and date of birth
@@ -13,7 +15,7 @@ const ADDRESS_AND_BIRTH: readonly ContactField[] = ['addressStreet', 'addressCit
 export function hiddenContactFields(actor: Actor): readonly ContactField[] {
   if (isAllowed(actor, 'constituents:read-pii')) return []
   if (isAllowed(actor, 'constituents:read-contact')) return ADDRESS_AND_BIRTH
-  return [...CONTACT, ...ADDRESS_AND_BIRTH]
+  return PERSONAL_DETAILS
 }
 
 /** A copy of `record` without the keys the actor may not read. */

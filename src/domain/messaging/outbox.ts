@@ -4,7 +4,20 @@ import type { EmailMessage } from './email'
  * A message waiting to leave, written in the same transaction as what caused it, so nothing is lost on a
  * crash and nothing is sent for a change that rolled back.
  */
-export type OutboxPayload = { channel: 'email'; email: EmailMessage } | { channel: 'sms'; sms: SmsMessage }
+export type OutboxPayload =
+  | { channel: 'email'; email: EmailMessage }
+  | { channel: 'sms'; sms: SmsMessage }
+  | { channel: 'webhook'; webhook: WebhookMessage }
+
+/**
+ * One event for one endpoint (docs/events.md). The message's id is the `webhook-id`, the same on every try;
+ * the body is kept as the text that is signed.
+ */
+export interface WebhookMessage {
+  endpointId: string
+  type: string
+  body: string
+}
 
 /** A text to send, and the interaction that records it (docs/api.md "SMS"). */
 export interface SmsMessage {
@@ -33,6 +46,8 @@ export interface OutboxMessage {
   inFlightSince?: Date
   lastError?: string
   providerMessageId?: string
+  /** A webhook's: the HTTP status its endpoint answered to the latest try. */
+  responseStatus?: number
   createdAt: Date
   sentAt?: Date
 }

@@ -18,6 +18,17 @@ export function optKeywordOf(body: string): 'opt-out' | 'opt-in' | undefined {
 
 export const SMS_BODY = { minLength: 1, maxLength: 1600 } as const satisfies TextRule
 
+/** One parameter of the provider's webhooks (Twilio's form fields): longer ones are refused (400). */
+export const WEBHOOK_VALUE = { maxLength: 5000 } as const satisfies TextRule
+
+/** The most kept of a provider's id of a message (Twilio's SID, an email's Message-ID): a longer one is dropped. */
+export const PROVIDER_MESSAGE_ID = WEBHOOK_VALUE
+
+/** The provider's id when it fits PROVIDER_MESSAGE_ID; a webhook's parameter always does. */
+export function keptProviderMessageId(id: string | undefined): string | undefined {
+  return id !== undefined && id.length <= PROVIDER_MESSAGE_ID.maxLength ? id : undefined
+}
+
 /** The problems of a text staff send: within the bound, and more than spaces. */
 export function smsBodyErrors(body: string): FieldError[] {
   return new FieldChecks()

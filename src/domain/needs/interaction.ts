@@ -1,11 +1,16 @@
 import type { FieldError } from '../errors'
-import type { DeliveryStatus } from '../messaging/sms'
-import { FieldChecks, FREE_TEXT, type TextRule } from '../shared/fields'
+import { SMS_BODY, WEBHOOK_VALUE, type DeliveryStatus } from '../messaging/sms'
+import { EMAIL, FieldChecks, FREE_TEXT, NAME, PHONE, type TextRule } from '../shared/fields'
 
 export const INTERACTION_CHANNELS = ['sms', 'email', 'note'] as const
 export type InteractionChannel = (typeof INTERACTION_CHANNELS)[number]
 
 export const NOTE_CONTENT = { minLength: 1, ...FREE_TEXT } as const satisfies TextRule
+
+/** A sender: a note's author (full name or email), the organization's number, or the number a text came from. */
+export const SENDER_IDENTIFIER = { maxLength: Math.max(NAME.maxLength, EMAIL.maxLength, PHONE.maxLength, WEBHOOK_VALUE.maxLength) } as const satisfies TextRule
+/** The content: a note, a text staff sent, or a text that came in through the webhook. */
+export const INTERACTION_CONTENT = { maxLength: Math.max(NOTE_CONTENT.maxLength, SMS_BODY.maxLength, WEBHOOK_VALUE.maxLength) } as const satisfies TextRule
 
 export function noteErrors(content: string): FieldError[] {
   return new FieldChecks().text('/content', content, NOTE_CONTENT).errors

@@ -50,6 +50,9 @@ export function dueDateFor(createdAt: Date, slaHours: number): Date {
   return new Date(createdAt.getTime() + slaHours * HOUR_MS)
 }
 
+/** A reference number: a short code, a hyphen and the sequence are far shorter; ids over this are refused. */
+export const REFERENCE_NUMBER = { maxLength: 64 } as const satisfies TextRule
+
 /** The first number of an organization's reference sequence. */
 export const FIRST_REFERENCE_NUMBER = 1001
 
@@ -69,6 +72,8 @@ export function looksLikeReferenceNumber(normalized: string): boolean {
 
 /** The fields whose changes are kept in a need's history (docs/api.md "Needs"). */
 export const TRACKED_FIELDS = ['status', 'assignedTo', 'partnerId', 'isConfidential'] as const
+/** A tracked field's value as text: a status, a UUID, `true` or `false`. */
+export const CHANGE_VALUE = { maxLength: 36 } as const satisfies TextRule
 export type TrackedField = (typeof TRACKED_FIELDS)[number]
 
 export interface NeedChange {

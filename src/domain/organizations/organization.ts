@@ -1,3 +1,4 @@
+import { AUDIT_RETENTION_DAYS } from '../audit/audit-event'
 import type { FieldError } from '../errors'
 import { FieldChecks, NAME, type IntegerRule, type TextRule } from '../shared/fields'
 
@@ -10,6 +11,8 @@ export interface Organization {
   maxConcurrency: number
   tcrStatus?: string
   phoneNumber?: string
+  /** Days audit events are kept (docs/audit.md); absent: DEFAULT_AUDIT_RETENTION_DAYS. */
+  auditRetentionDays?: number
   createdAt: Date
 }
 
@@ -32,6 +35,7 @@ export interface OrganizationFields {
   shortCode?: string | null
   maxConcurrency?: number
   tcrStatus?: string | null
+  auditRetentionDays?: number
 }
 
 /**
@@ -45,5 +49,6 @@ export function organizationFieldErrors(input: Partial<OrganizationFields>, whol
     .text('/slug', input.slug, SLUG, { meaning: SLUG_MEANING, presence })
     .text('/shortCode', input.shortCode, SHORT_CODE, { presence: 'clearable', meaning: SHORT_CODE_MEANING })
     .integer('/maxConcurrency', input.maxConcurrency, MAX_CONCURRENCY, 'optional')
-    .text('/tcrStatus', input.tcrStatus, TCR_STATUS, { presence: 'clearable' }).errors
+    .text('/tcrStatus', input.tcrStatus, TCR_STATUS, { presence: 'clearable' })
+    .integer('/auditRetentionDays', input.auditRetentionDays, AUDIT_RETENTION_DAYS, 'optional').errors
 }

@@ -603,6 +603,13 @@ describe('POST /api/needs/{id}/notes and GET /api/needs/{id}/interactions', () =
     expect(listed.body.map((i) => i.id)).toEqual([first.body.id, second.body.id])
     expect(listed.body[0]).toEqual(first.body)
     expect(hasNoNulls(listed.body)).toBe(true)
+
+    // Paged like every list (docs/api.md "Lists"): a need may gather any number of messages.
+    const page2 = await api.call<any[]>('GET', `/api/needs/${need.id}/interactions?page=2&limit=1`, { token: tokens.admin })
+    expect(page2.body.map((i) => i.id)).toEqual([second.body.id])
+    expect(page2.headers.get('x-total-count')).toBe('2')
+    expect(page2.headers.get('link')).toContain('rel="first"')
+    expect((await api.call('GET', `/api/needs/${need.id}/interactions?limit=101`, { token: tokens.admin })).status).toBe(400)
   })
 
   test.each([

@@ -1,3 +1,4 @@
+import { DEFAULT_AUDIT_RETENTION_DAYS } from '../../../src/domain/audit/audit-event'
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { createServer, type AddressInfo } from 'node:net'
 import { SMTPServer } from 'smtp-server'
@@ -7,7 +8,7 @@ import { deliverUntil, expectBadRequest, expectProblem, invitationIn, ISO_MS, lo
 
 // docs/api.md "Errors", docs/api.md "Permissions", docs/api.md; docs/api.md "Organization settings" and
 // "Outgoing mail", over real HTTP, with a real SMTP server on 127.0.0.1 for the email provider.
-type Settings = { id: string; name: string; slug: string; shortCode?: string; maxConcurrency?: number; tcrStatus?: string; phoneNumber?: string }
+type Settings = { id: string; name: string; slug: string; shortCode?: string; maxConcurrency?: number; tcrStatus?: string; phoneNumber?: string; auditRetentionDays?: number }
 type MaskedEmail = { provider: string; fromEmail: string; fromName?: string; apiKeyLast4: string; updatedAt: string }
 
 const SETTINGS = '/api/organizations/settings'
@@ -141,14 +142,14 @@ async function organizationWithAdmin(): Promise<{ world: World; token: string }>
 }
 
 describe('GET /api/organizations/settings', () => {
-  test('answers the organization of the org_admin: a new one has no short code and maxConcurrency 5', async () => {
+  test('answers the organization of the org_admin: a new one has no short code, maxConcurrency 5 and the default audit retention', async () => {
     // A new organization of its own: other tests change this file's organization, in any order.
     const fresh = await world.otherOrganization()
     const response = await getSettings(await api.tokenFor(fresh, 'org_admin'))
     expect(response.status).toBe(200)
     expect(response.headers.get('content-type')).toStartWith('application/json')
-    expect(Object.keys(response.body).sort()).toEqual(['id', 'maxConcurrency', 'name', 'slug'])
-    expect(response.body).toMatchObject({ id: fresh.organizationId, maxConcurrency: 5 })
+    expect(Object.keys(response.body).sort()).toEqual(['auditRetentionDays', 'id', 'maxConcurrency', 'name', 'slug'])
+    expect(response.body).toMatchObject({ id: fresh.organizationId, maxConcurrency: 5, auditRetentionDays: DEFAULT_AUDIT_RETENTION_DAYS })
     expect(response.body.slug).toMatch(/^[a-z0-9]+(-[a-z0-9]+)*$/)
   })
 
@@ -172,22 +173,22 @@ describe('PUT /api/organizations/settings', () => {
   test('replaces name, slug, shortCode, maxConcurrency and tcrStatus; GET answers the same', async () => {
     const slug = randomSlug('food-bank')
     const shortCode = randomCode(5)
-    const response = await putSettings({ name: '  Food Bank of the Valley ', slug, shortCode, maxConcurrency: 12, tcrStatus: 'VERIFIED' })
+    const response = await putSettings({ name: '  Food Bank of the Valley ', slug, shortCode, maxConcurrency: 12, tcrStatus: 'VERIFIED', auditRetentionDays: DEFAULT_AUDIT_RETENTION_DAYS })
     expect(response.status).toBe(200)
-    expect(response.body).toEqual({ id: world.organizationId, name: 'Food Bank of the Valley', slug, shortCode, maxConcurrency: 12, tcrStatus: 'VERIFIED' })
+    expect(response.body).toEqual({ id: world.organizationId, name: 'Food Bank of the Valley', slug, shortCode, maxConcurrency: 12, tcrStatus: 'VERIFIED', auditRetentionDays: DEFAULT_AUDIT_RETENTION_DAYS })
     expect(await current()).toEqual(response.body)
   })
 
   test('shortCode, maxConcurrency and tcrStatus left out stay; null clears shortCode and tcrStatus', async () => {
     const slug = randomSlug()
     const shortCode = randomCode(4)
-    await putSettings({ name: 'Kept', slug, shortCode, maxConcurrency: 7, tcrStatus: 'IN_PROGRESS' })
+    await putSettings({ name: 'Kept', slug, shortCode, maxConcurrency: 7, tcrStatus: 'IN_PROGRESS', auditRetentionDays: DEFAULT_AUDIT_RETENTION_DAYS })
     const kept = await putSettings({ name: 'Kept Again', slug })
     expect(kept.status).toBe(200)
-    expect(kept.body).toEqual({ id: world.organizationId, name: 'Kept Again', slug, shortCode, maxConcurrency: 7, tcrStatus: 'IN_PROGRESS' })
+    expect(kept.body).toEqual({ id: world.organizationId, name: 'Kept Again', slug, shortCode, maxConcurrency: 7, tcrStatus: 'IN_PROGRESS', auditRetentionDays: DEFAULT_AUDIT_RETENTION_DAYS })
     const cleared = await putSettings({ name: 'Cleared', slug, shortCode: null, tcrStatus: null })
     expect(cleared.status).toBe(200)
-    expect(cleared.body).toEqual({ id: world.organizationId, name: 'Cleared', slug, maxConcurrency: 7 })
+    expect(cleared.body).toEqual({ id: world.organizationId, name: 'Cleared', slug, maxConcurrency: 7, auditRetentionDays: DEFAULT_AUDIT_RETENTION_DAYS })
     expect(await current()).toEqual(cleared.body)
   })
 

@@ -193,8 +193,11 @@ function callFor(op: Operation, self: Tenant, other: Tenant): { method: string; 
       return { method: 'GET', path: '/api/members?limit=100', names }
     case 'updateMember':
       return { method: 'PUT', path: `/api/members/${any('member', 0)}`, body: { role: op.flag ? 'volunteer' : 'partner_agent', partnerId: any('partner', 1) }, names }
-    case 'settings':
-      return { method: 'GET', path: op.flag ? '/api/organizations/settings' : '/api/profile', names }
+    case 'settings': {
+      // The audit trail names records of the caller's organization only: every id it answers is checked.
+      const paths = ['/api/organizations/settings', '/api/profile', '/api/audit-events?limit=100']
+      return { method: 'GET', path: paths[op.picks[2] % paths.length]!, names }
+    }
   }
 }
 

@@ -1,13 +1,16 @@
+import { Database } from 'bun:sqlite'
 import { afterAll, describe, expect, test } from 'bun:test'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import postgres from 'postgres'
 import { POSTGRES_MIGRATIONS } from '../../../src/adapters/persistence/postgres/migrations'
 import { PostgresDatabase } from '../../../src/adapters/persistence/postgres/postgres-database'
 import { SQLITE_MIGRATIONS } from '../../../src/adapters/persistence/sqlite/migrations'
 import { SqliteDatabase } from '../../../src/adapters/persistence/sqlite/sqlite-database'
 import type { Persistence } from '../../../src/application/ports/persistence'
 import type { Migration } from '../../../src/adapters/persistence/sql/bundled-migrations'
+import type { Organization } from '../../../src/domain/organizations/organization'
 import { aNeed, anOrganization, aPartner } from '../../support/builders'
 import { createTestDatabase, postgresAvailable } from '../../support/postgres'
 
@@ -20,14 +23,17 @@ afterAll(async () => {
   for (const cleanup of cleanups.reverse()) await cleanup()
 })
 
-async function needsStoredBeforeTheCounts(db: Migrating, migrations: Migration[]) {
+/** The columns every version of `organizations` has: later migrations add to it, which today's repositories write. */
+const ORGANIZATION_ROW = 'INSERT INTO organizations (id, name, slug, max_concurrency, need_sequence, created_at) VALUES ($1, $2, $3, 5, 0, $4)'
+
+async function needsStoredBeforeTheCounts(db: Migrating, migrations: Migration[], insertOrganization: (organization: Organization) => Promise<void>) {
   const countsAt = migrations.findIndex((m) => m.tag.endsWith('_need_counts'))
   expect(countsAt).toBeGreaterThan(0)
   await db.migrate(migrations.slice(0, countsAt))
   const organization = anOrganization()
   const [p1, p2] = [aPartner({ organizationId: organization.id }), aPartner({ organizationId: organization.id })]
+  await insertOrganization(organization)
   await db.unitOfWork.run(async (r) => {
-    await r.organizations.insert(organization)
     await r.partners.insert(p1)
     await r.partners.insert(p2)
     for (const [partnerId, status] of [[p1.id, 'NEW'], [p1.id, 'NEW'], [p2.id, 'NEW'], [p2.id, 'RESOLVED']] as const) {
@@ -44,12 +50,17 @@ async function needsStoredBeforeTheCounts(db: Migrating, migrations: Migration[]
 describe('upgrading to need_counts', () => {
   test('SQLite: the needs already stored are counted', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'intake-counts-'))
-    const db = new SqliteDatabase(join(dir, 'intake.sqlite'))
+    const path = join(dir, 'intake.sqlite')
+    const db = new SqliteDatabase(path)
     cleanups.push(async () => {
       await db.close()
       rmSync(dir, { recursive: true, force: true })
     })
-    await needsStoredBeforeTheCounts(db, SQLITE_MIGRATIONS)
+    await needsStoredBeforeTheCounts(db, SQLITE_MIGRATIONS, async (o) => {
+      const raw = new Database(path)
+      raw.run(ORGANIZATION_ROW, [o.id, o.name, o.slug, o.createdAt.getTime()])
+      raw.close()
+    })
   })
 
   test.if(postgresAvailable())('PostgreSQL: the needs already stored are counted', async () => {
@@ -59,6 +70,10 @@ describe('upgrading to need_counts', () => {
       await db.close()
       await database.drop()
     })
-    await needsStoredBeforeTheCounts(db, POSTGRES_MIGRATIONS)
+    await needsStoredBeforeTheCounts(db, POSTGRES_MIGRATIONS, async (o) => {
+      const raw = postgres(database.url, { max: 1, onnotice: () => {} })
+      await raw.unsafe(ORGANIZATION_ROW, [o.id, o.name, o.slug, o.createdAt])
+      await raw.end()
+    })
   })
 })

@@ -139,6 +139,23 @@ function describePostgresOnly(): void {
       }
     })
 
+    test('the database itself refuses to change an audit event; the purge still deletes', async () => {
+      const organization = anOrganization()
+      const event = { id: randomUUID(), organizationId: organization.id, action: 'update', recordType: 'need', recordId: randomUUID(), at: minute(0) } as const
+      await write(async (r) => {
+        await r.organizations.insert(organization)
+        await r.auditEvents.append([event])
+      })
+      const client = postgres(db.url, { max: 1, onnotice: () => {} })
+      try {
+        await expect(client`UPDATE audit_events SET action = 'read' WHERE id = ${event.id}`).rejects.toThrow('append-only')
+      } finally {
+        await client.end()
+      }
+      expect((await read().auditEvents.list(organization.id, {}, { page: 1, limit: 10 })).items).toEqual([event])
+      expect(await write((r) => r.auditEvents.purge(organization.id, minute(1), 10))).toBe(1)
+    })
+
     describe('default partners (a partial unique index)', () => {
       test('refuses a second default partner in one organization and rolls the whole write back', async () => {
         const organization = anOrganization()

@@ -7,10 +7,12 @@ import type { Interaction } from '../../../src/domain/needs/interaction'
 import { FIRST_REFERENCE_NUMBER, type Need, type NeedChange } from '../../../src/domain/needs/need'
 import type { Organization } from '../../../src/domain/organizations/organization'
 import { aMember, aNeed, anOrganization, aPartner } from '../../support/builders'
+import { describeAuditContract } from './audit-contract'
 import { describeConstituentContract } from './constituent-contract'
 import { aConstituent, aHousehold, ascendingIds, byId, ids, minute, presentKeys } from './contract-support'
 import { describeMembersSettingsOutboxContract } from './members-settings-outbox-contract'
 import { describeSmsContract } from './sms-contract'
+import { describeWebhookContract } from './webhook-contract'
 
 export interface RepositoryFixture {
   persistence: Persistence
@@ -736,9 +738,12 @@ export function describeRepositories(name: string, make: () => Promise<Repositor
           await r.interactions.insert(anInteraction({ organizationId: organization.id, content: 'unattached' }))
         })
 
-        const listed = await read().interactions.listByNeed(organization.id, need.id)
-        expect(listed).toEqual([older, newer])
-        expect(presentKeys(listed[1], ['partnerId', 'content'])).toEqual([])
+        const listed = await read().interactions.listByNeed(organization.id, need.id, ALL)
+        expect(listed).toEqual({ items: [older, newer], total: 2 })
+        expect(presentKeys(listed.items[1], ['partnerId', 'content'])).toEqual([])
+        // A page at a time, the total counting them all.
+        expect(await read().interactions.listByNeed(organization.id, need.id, { page: 2, limit: 1 })).toEqual({ items: [newer], total: 2 })
+        expect(await read().interactions.listByNeed(organization.id, need.id, { page: 3, limit: 1 })).toEqual({ items: [], total: 2 })
       })
 
       test('never lists another organization’s interactions', async () => {
@@ -749,8 +754,8 @@ export function describeRepositories(name: string, make: () => Promise<Repositor
         const interaction = anInteraction({ organizationId: a.id, needId: need.id, content: 'private' })
         await write((r) => r.interactions.insert(interaction))
 
-        expect(await read().interactions.listByNeed(b.id, need.id)).toEqual([])
-        expect(await read().interactions.listByNeed(a.id, need.id)).toEqual([interaction])
+        expect(await read().interactions.listByNeed(b.id, need.id, ALL)).toEqual({ items: [], total: 0 })
+        expect(await read().interactions.listByNeed(a.id, need.id, ALL)).toEqual({ items: [interaction], total: 1 })
       })
     })
 
@@ -759,6 +764,9 @@ export function describeRepositories(name: string, make: () => Promise<Repositor
     describeMembersSettingsOutboxContract({ read, write, anOrganizationWithPartner, aMemberOf, make })
 
     describeSmsContract({ read, write, anOrganizationWithPartner, insertNeeds })
+
+    describeWebhookContract({ read, write, anOrganizationWithPartner })
+    describeAuditContract({ read, write, anOrganizationWithPartner })
 
     describe('refresh tokens', () => {
       async function aMemberWithOrganization() {

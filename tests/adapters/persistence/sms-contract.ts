@@ -236,7 +236,7 @@ export function describeSmsContract({ read, write, anOrganizationWithPartner, in
         await write((r) => r.interactions.insert(outbound))
 
         expect(await read().interactions.findById(organization.id, outbound.id)).toEqual(outbound)
-        expect(await read().interactions.listByNeed(organization.id, need.id)).toEqual([outbound])
+        expect((await read().interactions.listByNeed(organization.id, need.id, { page: 1, limit: 100 })).items).toEqual([outbound])
       })
 
       test('leaves absent fields absent; an interaction on no need is found by id', async () => {

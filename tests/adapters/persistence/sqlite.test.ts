@@ -1,3 +1,4 @@
+import { Database } from 'bun:sqlite'
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { randomUUID } from 'node:crypto'
 import { existsSync, statSync } from 'node:fs'
@@ -54,6 +55,23 @@ describe('SQLite database', () => {
     // can, adds while the checkpointer copies.
     const walBytes = statSync(`${db.path}-wal`).size
     expect(walBytes).toBeLessThan(64 * 1024 * 1024)
+  })
+
+  test('the database itself refuses to change an audit event; the purge still deletes', async () => {
+    const organization = anOrganization()
+    const event = { id: randomUUID(), organizationId: organization.id, action: 'update', recordType: 'need', recordId: randomUUID(), at: new Date(0) } as const
+    await db.persistence.unitOfWork.run(async (r) => {
+      await r.organizations.insert(organization)
+      await r.auditEvents.append([event])
+    })
+    const raw = new Database(db.path)
+    try {
+      expect(() => raw.run(`UPDATE audit_events SET action = 'read' WHERE id = ?`, [event.id])).toThrow('append-only')
+    } finally {
+      raw.close()
+    }
+    expect((await db.persistence.repositories.auditEvents.list(organization.id, {}, { page: 1, limit: 10 })).items).toEqual([event])
+    expect(await db.persistence.unitOfWork.run((r) => r.auditEvents.purge(organization.id, new Date(1), 10))).toBe(1)
   })
 
   test('refuses a second default partner in one organization and rolls the whole write back', async () => {

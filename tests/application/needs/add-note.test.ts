@@ -26,7 +26,7 @@ describe('AddNote', () => {
       content: 'Called back, left a message',
       createdAt: world.clock.now(),
     })
-    expect(await world.repositories.interactions.listByNeed(world.organizationId, need.id)).toEqual([note])
+    expect((await world.repositories.interactions.listByNeed(world.organizationId, need.id, { page: 1, limit: 100 })).items).toEqual([note])
   })
 
   test("signs the note with the author's full name, or the email when there is none", async () => {
@@ -52,6 +52,6 @@ describe('AddNote', () => {
     const agent = await world.member('partner_agent', { partnerId: pantry.id })
     await failureOf(addNote.execute(agent, need.id, 'x'), NotFoundError)
     await failureOf(addNote.execute(world.admin, crypto.randomUUID(), 'x'), NotFoundError)
-    expect(await world.repositories.interactions.listByNeed(world.organizationId, need.id)).toEqual([])
+    expect((await world.repositories.interactions.listByNeed(world.organizationId, need.id, { page: 1, limit: 100 })).items).toEqual([])
   })
 })

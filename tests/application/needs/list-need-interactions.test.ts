@@ -1,16 +1,21 @@
 import { beforeEach, describe, expect, test } from 'bun:test'
 import { ListNeedInteractions } from '../../../src/application/needs/list-need-interactions'
 import { NotFoundError } from '../../../src/domain/errors'
+import type { Actor } from '../../../src/domain/auth/actor'
 import type { Need } from '../../../src/domain/needs/need'
 import { createWorld, type World } from '../../support/world'
 import { failureOf } from '../failure-of'
 
 let world: World
-let listInteractions: ListNeedInteractions
+let useCase: ListNeedInteractions
 beforeEach(async () => {
   world = await createWorld()
-  listInteractions = world.useCases.needs.listInteractions
+  useCase = world.useCases.needs.listInteractions
 })
+
+const FIRST_PAGE = { page: 1, limit: 25 }
+/** The first page's interactions. */
+const listInteractions = { execute: async (actor: Actor, needId: string) => (await useCase.execute(actor, needId, FIRST_PAGE)).items }
 
 const aNeedCreated = (isConfidential = false): Promise<Need> =>
   world.useCases.needs.create.execute(world.admin, { partnerId: world.defaultPartner.id, isConfidential })
@@ -27,6 +32,13 @@ describe('ListNeedInteractions', () => {
     const need = await aNeedCreated()
     await notesAdded(need, 'first', 'second', 'third')
     expect((await listInteractions.execute(world.admin, need.id)).map((i) => i.content)).toEqual(['first', 'second', 'third'])
+  })
+
+  test('answers a page at a time, with the total', async () => {
+    const need = await aNeedCreated()
+    await notesAdded(need, 'first', 'second', 'third')
+    const second = await useCase.execute(world.admin, need.id, { page: 2, limit: 2 })
+    expect({ contents: second.items.map((i) => i.content), total: second.total }).toEqual({ contents: ['third'], total: 3 })
   })
 
   test('lists only the notes of that need', async () => {

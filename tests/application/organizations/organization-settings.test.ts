@@ -1,3 +1,4 @@
+import { DEFAULT_AUDIT_RETENTION_DAYS } from '../../../src/domain/audit/audit-event'
 import { beforeEach, describe, expect, test } from 'bun:test'
 import {
   GetOrganizationSettings,
@@ -33,7 +34,8 @@ async function withEverySetting() {
 describe('GetOrganizationSettings', () => {
   test("answers the caller's organization without createdAt", async () => {
     const organization = await stored()
-    const { createdAt: _createdAt, ...expected } = organization
+    const { createdAt: _createdAt, ...fields } = organization
+    const expected = { ...fields, auditRetentionDays: DEFAULT_AUDIT_RETENTION_DAYS }
     const settings = await getSettings.execute(world.admin)
     expect(settings).toEqual(expected)
     expect(settings).toMatchObject({ id: world.organizationId, maxConcurrency: 5 })
@@ -65,8 +67,10 @@ describe('UpdateOrganizationSettings', () => {
       shortCode: 'HARB',
       maxConcurrency: 20,
       tcrStatus: 'IN_PROGRESS',
+      auditRetentionDays: DEFAULT_AUDIT_RETENTION_DAYS,
     })
-    expect(await stored()).toMatchObject(settings)
+    const { auditRetentionDays: _default, ...kept } = settings
+    expect(await stored()).toMatchObject(kept)
   })
 
   test('trims the name', async () => {

@@ -159,7 +159,7 @@ describe('ReceiveSms', () => {
       const theirNeed = await other.useCases.needs.create.execute(other.admin, { partnerId: other.defaultPartner.id, constituentId: theirs.id })
       const ours = await world.needFor(ana.id)
       expect(await receive(inbound('Hi'))).toMatchObject({ organizationId: world.organizationId, needId: ours.id })
-      expect(await world.repositories.interactions.listByNeed(other.organizationId, theirNeed.id)).toEqual([])
+      expect((await world.repositories.interactions.listByNeed(other.organizationId, theirNeed.id, { page: 1, limit: 100 })).items).toEqual([])
     })
   })
 
@@ -218,7 +218,7 @@ describe('ReceiveSms, a webhook Twilio sends again', () => {
     const request = inbound('I need help with rent')
     await receive(request)
     await receive(request)
-    const onNeed = await world.repositories.interactions.listByNeed(world.organizationId, need.id)
+    const onNeed = (await world.repositories.interactions.listByNeed(world.organizationId, need.id, { page: 1, limit: 100 })).items
     expect(onNeed.filter((i) => i.providerMessageId === request.params.MessageSid)).toHaveLength(1)
   })
 })

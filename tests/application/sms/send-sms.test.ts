@@ -1,3 +1,4 @@
+import { AuditTrail } from '../../../src/application/audit/audit-trail'
 import { beforeEach, describe, expect, test } from 'bun:test'
 import { Outbox } from '../../../src/application/messaging/outbox'
 import type { Repositories } from '../../../src/application/ports/repositories'
@@ -195,7 +196,7 @@ describe('SendSms', () => {
       }
     }
     const c = world.container
-    const sendSms = new SendSms(c.get(PORTS.unitOfWork), new OutboxThatFailsAfterWriting(world.clock, c.get(PORTS.ids)), world.clock, c.get(PORTS.ids), false)
+    const sendSms = new SendSms(c.get(PORTS.unitOfWork), new OutboxThatFailsAfterWriting(world.clock, c.get(PORTS.ids)), world.clock, c.get(PORTS.ids), false, c.get(AuditTrail))
     await expect(sendSms.execute(world.admin, need.id, 'Your box is ready')).rejects.toThrow('the database went away')
     await expectNothingRecorded()
   })

@@ -155,6 +155,28 @@ const CONTRACT_ROWS: Array<{ row: string; permissions: Permission[]; grid: Grid 
     },
   },
   {
+    row: 'webhook endpoints and their deliveries: org_admin',
+    permissions: ['webhooks:manage'],
+    grid: {
+      org_admin:     'x    x  x  x  x   x   x',
+      partner_admin: '.    .  .  .  .   .   .',
+      partner_agent: '.    .  .  .  .   .   .',
+      staff:         '.    .  .  .  .   .   .',
+      volunteer:     '.    .  .  .  .   .   .',
+    },
+  },
+  {
+    row: 'read the audit trail (GET /api/audit-events): org_admin',
+    permissions: ['audit:read'],
+    grid: {
+      org_admin:     'x    x  x  x  x   x   x',
+      partner_admin: '.    .  .  .  .   .   .',
+      partner_agent: '.    .  .  .  .   .   .',
+      staff:         '.    .  .  .  .   .   .',
+      volunteer:     '.    .  .  .  .   .   .',
+    },
+  },
+  {
     // Not a row of docs/api.md "Permissions", which is silent on listing members: the project's decision, pinned here
     // so that changing it is deliberate (org_admin and partner_admin manage members; staff assign needs).
     row: '(project decision) list members: org_admin, staff, partner_admin',
@@ -199,7 +221,9 @@ describe('the permission table (docs/api.md "Permissions")', () => {
         'partners:update',
         'members:manage',
         'organization:settings',
+        'webhooks:manage',
         'members:list',
+        'audit:read',
       ].sort(),
     )
   })

@@ -3,7 +3,8 @@ import { EARLY_STATUS_KEPT_MS, type DeliveryStatus } from '../../../domain/messa
 import { ConflictError } from '../../../domain/errors'
 import type { Interaction } from '../../../domain/needs/interaction'
 import { copy } from './memory-store'
-import { MemoryRepository, inOrganization, newestFirst } from './memory-repository'
+import type { PageRequest } from '../../../domain/shared/page'
+import { MemoryRepository, inOrganization, newestFirst, page } from './memory-repository'
 
 export class MemoryInteractionRepository extends MemoryRepository implements InteractionRepository {
   async insert(interaction: Interaction) {
@@ -16,11 +17,11 @@ export class MemoryInteractionRepository extends MemoryRepository implements Int
       throw new ConflictError(UNIQUE_CONFLICTS.providerMessageId)
     }
   }
-  async listByNeed(organizationId: string, needId: string) {
-    return this.t.interactions
-      .filter((i) => i.organizationId === organizationId && i.needId === needId)
-      .sort((a, b) => -newestFirst(a, b))
-      .map(copy)
+  async listByNeed(organizationId: string, needId: string, request: PageRequest) {
+    return page(
+      this.t.interactions.filter((i) => i.organizationId === organizationId && i.needId === needId).sort((a, b) => -newestFirst(a, b)),
+      request,
+    )
   }
   async findById(organizationId: string, id: string) {
     return inOrganization(

@@ -48,6 +48,9 @@ export class MemoryOrganizationRepository extends MemoryRepository implements Or
   async count() {
     return this.t.organizations.size
   }
+  async auditRetentions() {
+    return [...this.t.organizations.values()].map((o) => ({ organizationId: o.id, ...(o.auditRetentionDays !== undefined ? { auditRetentionDays: o.auditRetentionDays } : {}) }))
+  }
   async takeNextNeedNumber(organizationId: string) {
     const organization = this.t.organizations.get(organizationId)
     if (!organization) throw new Error(`No organization ${organizationId}`)

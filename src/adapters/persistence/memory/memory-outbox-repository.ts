@@ -1,7 +1,8 @@
 import type { OutboxRepository } from '../../../application/ports/repositories'
 import type { ClaimedOutboxMessage, OutboxMessage } from '../../../domain/messaging/outbox'
 import { copy } from './memory-store'
-import { MemoryRepository } from './memory-repository'
+import { MemoryRepository, newestFirst, page } from './memory-repository'
+import type { PageRequest } from '../../../domain/shared/page'
 
 export class MemoryOutboxRepository extends MemoryRepository implements OutboxRepository {
   async enqueue(message: OutboxMessage) {
@@ -31,14 +32,20 @@ export class MemoryOutboxRepository extends MemoryRepository implements OutboxRe
       return copy(claimed)
     })
   }
-  markSent(id: string, fence: Date, at: Date, providerMessageId: string | undefined) {
-    return this.settle(id, fence, { status: 'sent', sentAt: at, providerMessageId })
+  markSent(id: string, fence: Date, at: Date, providerMessageId: string | undefined, responseStatus?: number) {
+    return this.settle(id, fence, { status: 'sent', sentAt: at, providerMessageId, responseStatus })
   }
-  reschedule(id: string, fence: Date, attempts: number, nextAttemptAt: Date, error: string, inDoubt = false) {
-    return this.settle(id, fence, { status: 'pending', attempts, nextAttemptAt, lastError: error }, inDoubt)
+  reschedule(id: string, fence: Date, attempts: number, nextAttemptAt: Date, error: string, inDoubt = false, responseStatus?: number) {
+    return this.settle(id, fence, { status: 'pending', attempts, nextAttemptAt, lastError: error, responseStatus }, inDoubt)
   }
-  markFailed(id: string, fence: Date, attempts: number, error: string) {
-    return this.settle(id, fence, { status: 'failed', attempts, lastError: error })
+  markFailed(id: string, fence: Date, attempts: number, error: string, responseStatus?: number) {
+    return this.settle(id, fence, { status: 'failed', attempts, lastError: error, responseStatus })
+  }
+  async listWebhookDeliveries(organizationId: string, endpointId: string, request: PageRequest) {
+    const deliveries = [...this.t.outbox.values()]
+      .filter((m) => m.organizationId === organizationId && m.payload.channel === 'webhook' && m.payload.webhook.endpointId === endpointId)
+      .sort(newestFirst)
+    return page(deliveries, request)
   }
   /** Applies an outcome only while the claim `fence` still holds the message. */
   private async settle(id: string, fence: Date, fields: Partial<OutboxMessage>, keepInFlightSince = false) {

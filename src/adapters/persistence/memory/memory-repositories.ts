@@ -1,3 +1,4 @@
+import { MemoryAuditEventRepository } from './memory-audit-event-repository'
 import type { Repositories } from '../../../application/ports/repositories'
 import type { MemoryStore } from './memory-store'
 import { MemoryConstituentRepository } from './memory-constituent-repository'
@@ -13,6 +14,7 @@ import { MemoryOutboxRepository } from './memory-outbox-repository'
 import { MemoryPartnerRepository } from './memory-partner-repository'
 import { MemoryRefreshTokenRepository } from './memory-refresh-token-repository'
 import { MemorySmsOptOutRepository } from './memory-sms-opt-out-repository'
+import { MemoryWebhookEndpointRepository } from './memory-webhook-endpoint-repository'
 
 /** Repositories over one store: the committed one for reads, a transaction's draft for writes. */
 export function memoryRepositories(store: MemoryStore): Repositories {
@@ -30,5 +32,7 @@ export function memoryRepositories(store: MemoryStore): Repositories {
     emailSettings: new MemoryEmailSettingsRepository(store),
     outbox: new MemoryOutboxRepository(store),
     smsOptOuts: new MemorySmsOptOutRepository(store),
+    webhookEndpoints: new MemoryWebhookEndpointRepository(store),
+    auditEvents: new MemoryAuditEventRepository(store),
   }
 }

@@ -1,4 +1,5 @@
 import type { RefreshTokenRecord } from '../../../application/ports/repositories'
+import type { AuditEvent } from '../../../domain/audit/audit-event'
 import type { Constituent, Household } from '../../../domain/constituents/constituent'
 import type { HouseholdMatch } from '../../../domain/constituents/household-match'
 import type { Invitation } from '../../../domain/members/invitation'
@@ -10,6 +11,7 @@ import type { Interaction } from '../../../domain/needs/interaction'
 import type { Need, NeedChange } from '../../../domain/needs/need'
 import type { Organization } from '../../../domain/organizations/organization'
 import type { Partner } from '../../../domain/partners/partner'
+import type { WebhookEndpoint } from '../../../domain/webhooks/webhook'
 
 /** The tables of the in-memory adapter. Records are stored as copies so callers cannot alter them in place. */
 export interface MemoryTables {
@@ -31,6 +33,8 @@ export interface MemoryTables {
   smsOptOuts: Map<string, Date>
   /** Provider message id → a delivery status that came before the send was recorded. */
   earlySmsStatuses: Map<string, { status: DeliveryStatus; at: Date }>
+  webhookEndpoints: Map<string, WebhookEndpoint>
+  auditEvents: AuditEvent[]
 }
 
 export function emptyTables(): MemoryTables {
@@ -51,6 +55,8 @@ export function emptyTables(): MemoryTables {
     outbox: new Map(),
     smsOptOuts: new Map(),
     earlySmsStatuses: new Map(),
+    webhookEndpoints: new Map(),
+    auditEvents: [],
   }
 }
 

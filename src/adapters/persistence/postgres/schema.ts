@@ -15,6 +15,8 @@ export const organizations = pgTable('organizations', {
   maxConcurrency: integer('max_concurrency').notNull(),
   tcrStatus: text('tcr_status'),
   phoneNumber: text('phone_number').unique(),
+  /** Days audit events are kept; NULL: the default (docs/audit.md). */
+  auditRetentionDays: integer('audit_retention_days'),
   needSequence: integer('need_sequence').notNull(),
   createdAt: createdAt(),
 })
@@ -294,6 +296,9 @@ export const outbox = pgTable(
     inFlightSince: time('in_flight_since'),
     lastError: text('last_error'),
     providerMessageId: text('provider_message_id'),
+    /** A webhook's endpoint (its deliveries are listed by it) and the HTTP status of its latest try. */
+    webhookEndpointId: text('webhook_endpoint_id'),
+    responseStatus: integer('response_status'),
     createdAt: createdAt(),
     sentAt: time('sent_at'),
   },
@@ -301,5 +306,48 @@ export const outbox = pgTable(
     index('outbox_due').on(t.status, t.nextAttemptAt),
     index('outbox_lapsed').on(t.status, t.lockedUntil),
     index('outbox_by_organization').on(t.organizationId, t.status, t.nextAttemptAt),
+    index('outbox_by_webhook_endpoint').on(t.webhookEndpointId, t.createdAt, t.id),
+  ],
+)
+
+export const webhookEndpoints = pgTable(
+  'webhook_endpoints',
+  {
+    id: text('id').primaryKey(),
+    organizationId: text('organization_id').notNull().references(() => organizations.id),
+    url: text('url').notNull(),
+    events: jsonb('events').$type<string[]>().notNull(),
+    /** AES-256-GCM under DATA_ENCRYPTION_KEY; never stored or logged in clear. */
+    sealedSecret: text('sealed_secret').notNull(),
+    enabled: boolean('enabled').notNull(),
+    consecutiveFailures: integer('consecutive_failures').notNull(),
+    disabledAt: time('disabled_at'),
+    createdAt: createdAt(),
+    updatedAt: time('updated_at').notNull(),
+  },
+  (t) => [index('webhook_endpoints_by_organization').on(t.organizationId, t.createdAt, t.id)],
+)
+
+/**
+ * The audit trail (docs/audit.md): appended in the transaction of what it records, never updated (a trigger
+ * refuses it), deleted only by the retention purge. Names of fields, never their values.
+ */
+export const auditEvents = pgTable(
+  'audit_events',
+  {
+    id: text('id').primaryKey(),
+    organizationId: text('organization_id').notNull().references(() => organizations.id),
+    memberId: text('member_id'),
+    action: text('action').notNull(),
+    recordType: text('record_type').notNull(),
+    recordId: text('record_id').notNull(),
+    at: time('at').notNull(),
+    requestId: text('request_id'),
+    fields: jsonb('fields').$type<string[]>(),
+  },
+  (t) => [
+    index('audit_events_newest').on(t.organizationId, t.at, t.id),
+    index('audit_events_by_member').on(t.organizationId, t.memberId, t.at, t.id),
+    index('audit_events_by_record').on(t.organizationId, t.recordType, t.recordId, t.at, t.id),
   ],
 )

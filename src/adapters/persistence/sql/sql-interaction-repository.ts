@@ -1,7 +1,8 @@
-import { and, asc, eq, lt } from 'drizzle-orm'
+import { and, asc, count, eq, lt } from 'drizzle-orm'
 import type { InteractionRepository } from '../../../application/ports/repositories'
 import { EARLY_STATUS_KEPT_MS, type DeliveryStatus } from '../../../domain/messaging/sms'
 import type { Interaction, InteractionChannel } from '../../../domain/needs/interaction'
+import { offsetOf, type PageRequest } from '../../../domain/shared/page'
 import type * as schema from '../sqlite/schema'
 import { SqlRepository, nullable, present } from './sql-repository'
 
@@ -28,13 +29,12 @@ export class SqlInteractionRepository extends SqlRepository implements Interacti
       providerMessageId: nullable(i.providerMessageId),
     }))
   }
-  async listByNeed(organizationId: string, needId: string) {
-    const rows = await this.db
-      .select()
-      .from(this.s.interactions)
-      .where(and(eq(this.s.interactions.organizationId, organizationId), eq(this.s.interactions.needId, needId)))
-      .orderBy(asc(this.s.interactions.createdAt), asc(this.s.interactions.id))
-    return rows.map(toInteraction)
+  async listByNeed(organizationId: string, needId: string, page: PageRequest) {
+    const i = this.s.interactions
+    const where = and(eq(i.organizationId, organizationId), eq(i.needId, needId))
+    const rows = await this.db.select().from(i).where(where).orderBy(asc(i.createdAt), asc(i.id)).limit(page.limit).offset(offsetOf(page))
+    const [total] = await this.db.select({ n: count() }).from(i).where(where)
+    return { items: rows.map(toInteraction), total: total?.n ?? 0 }
   }
   async findById(organizationId: string, id: string) {
     const [row] = await this.db

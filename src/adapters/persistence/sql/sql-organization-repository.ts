@@ -40,7 +40,7 @@ export class SqlOrganizationRepository extends SqlRepository implements Organiza
     await this.conflictOnUnique(
       this.db
         .update(this.s.organizations)
-        .set({ ...fields, shortCode: nullable(o.shortCode), tcrStatus: nullable(o.tcrStatus), phoneNumber: nullable(o.phoneNumber) })
+        .set({ ...fields, shortCode: nullable(o.shortCode), tcrStatus: nullable(o.tcrStatus), phoneNumber: nullable(o.phoneNumber), auditRetentionDays: nullable(o.auditRetentionDays) })
         .where(eq(this.s.organizations.id, id)),
     )
   }
@@ -50,6 +50,11 @@ export class SqlOrganizationRepository extends SqlRepository implements Organiza
   async count() {
     const [row] = await this.db.select({ n: count() }).from(this.s.organizations)
     return row?.n ?? 0
+  }
+  async auditRetentions() {
+    const t = this.s.organizations
+    const rows = await this.db.select({ organizationId: t.id, auditRetentionDays: t.auditRetentionDays }).from(t)
+    return rows.map(present)
   }
   async takeNextNeedNumber(organizationId: string) {
     // One UPDATE … RETURNING: the row lock (or SQLite's write lock) makes concurrent takers queue.

@@ -1,11 +1,12 @@
-import { and, asc, count, eq, gt, inArray, lte, min, or } from 'drizzle-orm'
+import { and, asc, count, desc, eq, gt, inArray, lte, min, or } from 'drizzle-orm'
 import type { OutboxRepository } from '../../../application/ports/repositories'
+import { offsetOf, type PageRequest } from '../../../domain/shared/page'
 import type { ClaimedOutboxMessage, OutboxMessage, OutboxPayload, OutboxStatus } from '../../../domain/messaging/outbox'
 import type * as schema from '../sqlite/schema'
 import { SqlRepository, nullable, present } from './sql-repository'
 
 function toOutboxMessage(row: typeof schema.outbox.$inferSelect): OutboxMessage {
-  const { payload, status, ...rest } = present(row)
+  const { payload, status, webhookEndpointId: _endpoint, ...rest } = present(row)
   return { ...rest, payload: payload as OutboxPayload, status: status as OutboxStatus }
 }
 
@@ -17,6 +18,8 @@ export class SqlOutboxRepository extends SqlRepository implements OutboxReposito
       inFlightSince: nullable(m.inFlightSince),
       lastError: nullable(m.lastError),
       providerMessageId: nullable(m.providerMessageId),
+      responseStatus: nullable(m.responseStatus),
+      webhookEndpointId: m.payload.channel === 'webhook' ? m.payload.webhook.endpointId : null,
       sentAt: nullable(m.sentAt),
     })
   }
@@ -75,14 +78,26 @@ export class SqlOutboxRepository extends SqlRepository implements OutboxReposito
       .returning({ id: this.s.outbox.id })
     return rows.length === 1
   }
-  markSent(id: string, fence: Date, at: Date, providerMessageId: string | undefined) {
-    return this.settle(id, fence, { status: 'sent', sentAt: at, providerMessageId: nullable(providerMessageId) })
+  markSent(id: string, fence: Date, at: Date, providerMessageId: string | undefined, responseStatus?: number) {
+    return this.settle(id, fence, { status: 'sent', sentAt: at, providerMessageId: nullable(providerMessageId), responseStatus: nullable(responseStatus) })
   }
-  reschedule(id: string, fence: Date, attempts: number, nextAttemptAt: Date, error: string, inDoubt = false) {
-    return this.settle(id, fence, { status: 'pending', attempts, nextAttemptAt, lastError: error }, inDoubt)
+  reschedule(id: string, fence: Date, attempts: number, nextAttemptAt: Date, error: string, inDoubt = false, responseStatus?: number) {
+    return this.settle(id, fence, { status: 'pending', attempts, nextAttemptAt, lastError: error, responseStatus: nullable(responseStatus) }, inDoubt)
   }
-  markFailed(id: string, fence: Date, attempts: number, error: string) {
-    return this.settle(id, fence, { status: 'failed', attempts, lastError: error })
+  markFailed(id: string, fence: Date, attempts: number, error: string, responseStatus?: number) {
+    return this.settle(id, fence, { status: 'failed', attempts, lastError: error, responseStatus: nullable(responseStatus) })
+  }
+  async listWebhookDeliveries(organizationId: string, endpointId: string, page: PageRequest) {
+    const where = and(eq(this.s.outbox.webhookEndpointId, endpointId), eq(this.s.outbox.organizationId, organizationId))
+    const rows = await this.db
+      .select()
+      .from(this.s.outbox)
+      .where(where)
+      .orderBy(desc(this.s.outbox.createdAt), desc(this.s.outbox.id))
+      .limit(page.limit)
+      .offset(offsetOf(page))
+    const [total] = await this.db.select({ n: count() }).from(this.s.outbox).where(where)
+    return { items: rows.map(toOutboxMessage), total: total?.n ?? 0 }
   }
   async backlog() {
     const rows = await this.db

@@ -1,3 +1,4 @@
+import { SqlAuditEventRepository } from './sql-audit-event-repository'
 import type { Repositories } from '../../../application/ports/repositories'
 import { PreparedStatements } from './prepared-statements'
 import type { SqlDialect } from './sql-dialect'
@@ -15,6 +16,7 @@ import { SqlPartnerRepository } from './sql-partner-repository'
 import { SqlRefreshTokenRepository } from './sql-refresh-token-repository'
 import type { SqlDb } from './sql-repository'
 import { SqlSmsOptOutRepository } from './sql-sms-opt-out-repository'
+import { SqlWebhookEndpointRepository } from './sql-webhook-endpoint-repository'
 
 export type { SqlDb } from './sql-repository'
 
@@ -38,5 +40,7 @@ export function sqlRepositories(db: SqlDb, dialect: SqlDialect, statements = new
     emailSettings: new SqlEmailSettingsRepository(db, dialect, statements),
     outbox: new SqlOutboxRepository(db, dialect, statements),
     smsOptOuts: new SqlSmsOptOutRepository(db, dialect, statements),
+    webhookEndpoints: new SqlWebhookEndpointRepository(db, dialect, statements),
+    auditEvents: new SqlAuditEventRepository(db, dialect, statements),
   }
 }

@@ -14,6 +14,8 @@ export const organizations = sqliteTable('organizations', {
   tcrStatus: text('tcr_status'),
   /** The number texts come from and arrive at; inbound messages find their organization by it. */
   phoneNumber: text('phone_number').unique(),
+  /** Days audit events are kept; NULL: the default (docs/audit.md). */
+  auditRetentionDays: integer('audit_retention_days'),
   /** The last need number taken; the next need gets this plus one. */
   needSequence: integer('need_sequence').notNull(),
   createdAt: createdAt(),
@@ -300,6 +302,9 @@ export const outbox = sqliteTable(
     inFlightSince: integer('in_flight_since', { mode: 'timestamp_ms' }),
     lastError: text('last_error'),
     providerMessageId: text('provider_message_id'),
+    /** A webhook's endpoint (its deliveries are listed by it) and the HTTP status of its latest try. */
+    webhookEndpointId: text('webhook_endpoint_id'),
+    responseStatus: integer('response_status'),
     createdAt: createdAt(),
     sentAt: integer('sent_at', { mode: 'timestamp_ms' }),
   },
@@ -307,5 +312,48 @@ export const outbox = sqliteTable(
     index('outbox_due').on(t.status, t.nextAttemptAt),
     index('outbox_lapsed').on(t.status, t.lockedUntil),
     index('outbox_by_organization').on(t.organizationId, t.status, t.nextAttemptAt),
+    index('outbox_by_webhook_endpoint').on(t.webhookEndpointId, t.createdAt, t.id),
+  ],
+)
+
+export const webhookEndpoints = sqliteTable(
+  'webhook_endpoints',
+  {
+    id: text('id').primaryKey(),
+    organizationId: text('organization_id').notNull().references(() => organizations.id),
+    url: text('url').notNull(),
+    events: text('events', { mode: 'json' }).$type<string[]>().notNull(),
+    /** AES-256-GCM under DATA_ENCRYPTION_KEY; never stored or logged in clear. */
+    sealedSecret: text('sealed_secret').notNull(),
+    enabled: integer('enabled', { mode: 'boolean' }).notNull(),
+    consecutiveFailures: integer('consecutive_failures').notNull(),
+    disabledAt: integer('disabled_at', { mode: 'timestamp_ms' }),
+    createdAt: createdAt(),
+    updatedAt: integer('updated_at', { mode: 'timestamp_ms' }).notNull(),
+  },
+  (t) => [index('webhook_endpoints_by_organization').on(t.organizationId, t.createdAt, t.id)],
+)
+
+/**
+ * The audit trail (docs/audit.md): appended in the transaction of what it records, never updated (a trigger
+ * refuses it), deleted only by the retention purge. Names of fields, never their values.
+ */
+export const auditEvents = sqliteTable(
+  'audit_events',
+  {
+    id: text('id').primaryKey(),
+    organizationId: text('organization_id').notNull().references(() => organizations.id),
+    memberId: text('member_id'),
+    action: text('action').notNull(),
+    recordType: text('record_type').notNull(),
+    recordId: text('record_id').notNull(),
+    at: integer('at', { mode: 'timestamp_ms' }).notNull(),
+    requestId: text('request_id'),
+    fields: text('fields', { mode: 'json' }).$type<string[]>(),
+  },
+  (t) => [
+    index('audit_events_newest').on(t.organizationId, t.at, t.id),
+    index('audit_events_by_member').on(t.organizationId, t.memberId, t.at, t.id),
+    index('audit_events_by_record').on(t.organizationId, t.recordType, t.recordId, t.at, t.id),
   ],
 )

@@ -5,10 +5,14 @@ import m0 from './0000_init.sql' with { type: 'text' }
 import m1 from './0001_login_failures_by_address.sql' with { type: 'text' }
 import m2 from './0002_need_counts.sql' with { type: 'text' }
 import m3 from './0003_password_reset.sql' with { type: 'text' }
+import m4 from './0004_webhooks.sql' with { type: 'text' }
+import m5 from './0005_audit_events.sql' with { type: 'text' }
 
 export const POSTGRES_MIGRATIONS = bundledMigrations(journal, {
   '0000_init': m0,
   '0001_login_failures_by_address': m1,
   '0002_need_counts': m2,
   '0003_password_reset': m3,
+  '0004_webhooks': m4,
+  '0005_audit_events': m5,
 })

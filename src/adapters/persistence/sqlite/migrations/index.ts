@@ -10,6 +10,8 @@ import m5 from './0005_early_sms_statuses.sql' with { type: 'text' }
 import m6 from './0006_login_failures_by_address.sql' with { type: 'text' }
 import m7 from './0007_need_counts.sql' with { type: 'text' }
 import m8 from './0008_password_reset.sql' with { type: 'text' }
+import m9 from './0009_webhooks.sql' with { type: 'text' }
+import m10 from './0010_audit_events.sql' with { type: 'text' }
 
 export const SQLITE_MIGRATIONS = bundledMigrations(journal, {
   '0000_init': m0,
@@ -21,4 +23,6 @@ export const SQLITE_MIGRATIONS = bundledMigrations(journal, {
   '0006_login_failures_by_address': m6,
   '0007_need_counts': m7,
   '0008_password_reset': m8,
+  '0009_webhooks': m9,
+  '0010_audit_events': m10,
 })

@@ -1,0 +1,47 @@
+import { and, count, desc, eq, gte, inArray, lt, type SQL } from 'drizzle-orm'
+import type { AuditEventRepository } from '../../../application/ports/repositories'
+import type { AuditEvent, AuditFilter } from '../../../domain/audit/audit-event'
+import { offsetOf, type Page, type PageRequest } from '../../../domain/shared/page'
+import type * as schema from '../sqlite/schema'
+import { SqlRepository, nullable, present } from './sql-repository'
+
+type Row = typeof schema.auditEvents.$inferSelect
+
+function toEvent(row: Row): AuditEvent {
+  return present(row) as AuditEvent
+}
+
+export class SqlAuditEventRepository extends SqlRepository implements AuditEventRepository {
+  async append(events: readonly AuditEvent[]) {
+    if (events.length === 0) return
+    await this.db.insert(this.s.auditEvents).values(
+      events.map((e) => ({ ...e, memberId: nullable(e.memberId), requestId: nullable(e.requestId), fields: nullable(e.fields) })),
+    )
+  }
+  async list(organizationId: string, filter: AuditFilter, page: PageRequest): Promise<Page<AuditEvent>> {
+    const t = this.s.auditEvents
+    const conditions: Array<SQL | undefined> = [
+      eq(t.organizationId, organizationId),
+      filter.memberId !== undefined ? eq(t.memberId, filter.memberId) : undefined,
+      filter.recordType !== undefined ? eq(t.recordType, filter.recordType) : undefined,
+      filter.recordId !== undefined ? eq(t.recordId, filter.recordId) : undefined,
+      filter.action !== undefined ? eq(t.action, filter.action) : undefined,
+      filter.since !== undefined ? gte(t.at, filter.since) : undefined,
+      filter.until !== undefined ? lt(t.at, filter.until) : undefined,
+    ]
+    const where = and(...conditions)
+    const rows = await this.db.select().from(t).where(where).orderBy(desc(t.at), desc(t.id)).limit(page.limit).offset(offsetOf(page))
+    const [total] = await this.db.select({ n: count() }).from(t).where(where)
+    return { items: rows.map(toEvent), total: total?.n ?? 0 }
+  }
+  async purge(organizationId: string, before: Date, limit: number) {
+    const t = this.s.auditEvents
+    const expired = this.db
+      .select({ id: t.id })
+      .from(t)
+      .where(and(eq(t.organizationId, organizationId), lt(t.at, before)))
+      .limit(limit)
+    const deleted = await this.db.delete(t).where(inArray(t.id, expired)).returning({ id: t.id })
+    return deleted.length
+  }
+}

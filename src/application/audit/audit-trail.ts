@@ -1,0 +1,76 @@
+import type { Actor } from '../../domain/auth/actor'
+import type { AuditAction, AuditEvent, AuditRecordType } from '../../domain/audit/audit-event'
+import { PERSONAL_DETAILS } from '../../domain/constituents/redaction'
+import type { Clock } from '../ports/clock'
+import type { CurrentRequest } from '../ports/current-request'
+import type { IdGenerator } from '../ports/ids'
+import type { Repositories } from '../ports/repositories'
+import type { UnitOfWork } from '../ports/unit-of-work'
+
+/** Who did it: a member of the organization, or nobody logged in (public intake, a provider, an operator). */
+export type AuditSubject = Pick<Actor, 'organizationId'> & { memberId?: string }
+
+/** One thing done to one record; `fields` are names only, never values. */
+export interface AuditEntry {
+  action: AuditAction
+  recordType: AuditRecordType
+  recordId: string
+  fields?: readonly string[]
+}
+
+/**
+ * Writes the audit trail (docs/audit.md). A write records its events through `record` inside its own unit of
+ * work, so the events commit and roll back with it; a read of constituents' personal details records them
+ * with `constituentsRead`, one insert per request however many were read.
+ */
+export class AuditTrail {
+  constructor(
+    private readonly unitOfWork: UnitOfWork,
+    private readonly clock: Clock,
+    private readonly ids: IdGenerator,
+    private readonly request: CurrentRequest,
+  ) {}
+
+  /** Appends the entries in the transaction `r` of the write they describe. */
+  async record(r: Repositories, who: AuditSubject, ...entries: AuditEntry[]): Promise<void> {
+    await r.auditEvents.append(this.events(who, entries))
+  }
+
+  /**
+   * The actor was answered these constituents (as redacted for it): one `read` event for each that showed a
+   * personal detail, naming the details shown, in one insert. For a read outside any write's transaction.
+   */
+  async constituentsRead(actor: Actor, constituents: ReadonlyArray<{ id: string } | undefined>): Promise<void> {
+    const entries = readsOf(constituents)
+    if (entries.length === 0) return
+    const events = this.events(actor, entries)
+    await this.unitOfWork.run((r) => r.auditEvents.append(events))
+  }
+
+  private events(who: AuditSubject, entries: readonly AuditEntry[]): AuditEvent[] {
+    const at = this.clock.now()
+    const requestId = this.request.id()
+    return entries.map(({ fields, ...entry }) => ({
+      id: this.ids.next(),
+      organizationId: who.organizationId,
+      ...(who.memberId !== undefined ? { memberId: who.memberId } : {}),
+      ...entry,
+      at,
+      ...(requestId !== undefined ? { requestId } : {}),
+      ...(fields !== undefined && fields.length > 0 ? { fields: [...fields] } : {}),
+    }))
+  }
+}
+
+/**
+ * The `read` entries of constituents as answered: one for each that showed a personal detail, naming those
+ * shown. Names alone are no such read: every caseworker sees them. A write that answers people records
+ * these with its own entries.
+ */
+export function readsOf(constituents: ReadonlyArray<{ id: string } | undefined>): AuditEntry[] {
+  const unique = [...new Map(constituents.filter((c) => c !== undefined).map((c) => [c.id, c])).values()]
+  return unique.flatMap((constituent): AuditEntry[] => {
+    const shown = PERSONAL_DETAILS.filter((field) => (constituent as Record<string, unknown>)[field] !== undefined)
+    return shown.length === 0 ? [] : [{ action: 'read', recordType: 'constituent', recordId: constituent.id, fields: shown }]
+  })
+}

@@ -1,0 +1,23 @@
+import { webhookEventBody, type WebhookEventData, type WebhookEventType } from '../../domain/webhooks/webhook'
+import type { Clock } from '../ports/clock'
+import type { Repositories } from '../ports/repositories'
+import type { Outbox } from '../messaging/outbox'
+
+/**
+ * Writes an event for each enabled endpoint of the organization that subscribes to it, inside the caller's
+ * transaction (docs/events.md): a change that rolls back sends nothing, one that commits is delivered by the
+ * outbox worker, each endpoint's copy on its own with its own `webhook-id`.
+ */
+export class WebhookEvents {
+  constructor(
+    private readonly outbox: Outbox,
+    private readonly clock: Clock,
+  ) {}
+
+  async emit(r: Repositories, organizationId: string, type: WebhookEventType, data: WebhookEventData): Promise<void> {
+    const endpoints = await r.webhookEndpoints.subscribedTo(organizationId, type)
+    if (endpoints.length === 0) return
+    const body = webhookEventBody(type, this.clock.now(), data)
+    for (const endpoint of endpoints) await this.outbox.webhook(r, organizationId, { endpointId: endpoint.id, type, body })
+  }
+}

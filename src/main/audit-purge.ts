@@ -1,0 +1,28 @@
+import type { PurgeAuditEvents } from '../application/audit/purge-audit-events'
+import type { Logger } from '../application/ports/logger'
+import type { RunningWorker } from './outbox-worker'
+
+/** How often the worker deletes audit events past their organization's retention (docs/audit.md). */
+export const AUDIT_PURGE_INTERVAL_MS = 60 * 60 * 1000
+
+/** Runs the purge at start and then every `intervalMs`; a failure is logged and tried again next time. */
+export function startAuditPurge(purge: PurgeAuditEvents, logger: Logger, intervalMs = AUDIT_PURGE_INTERVAL_MS): RunningWorker {
+  let running: Promise<void> | undefined
+  const run = () => {
+    running ??= purge
+      .execute()
+      .then((purged) => {
+        if (purged > 0) logger.info('audit events past retention deleted', { purged })
+      })
+      .catch((error) => logger.error('audit purge failed; trying again later', { error: error instanceof Error ? error.message : String(error) }))
+      .finally(() => (running = undefined))
+  }
+  run()
+  const timer = setInterval(run, intervalMs)
+  return {
+    async stop() {
+      clearInterval(timer)
+      await running
+    },
+  }
+}

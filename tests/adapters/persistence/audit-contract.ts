@@ -1,0 +1,105 @@
+import { describe, expect, test } from 'bun:test'
+import { randomUUID } from 'node:crypto'
+import type { Repositories } from '../../../src/application/ports/repositories'
+import type { AuditEvent } from '../../../src/domain/audit/audit-event'
+import type { Organization } from '../../../src/domain/organizations/organization'
+import type { Partner } from '../../../src/domain/partners/partner'
+import { minute, presentKeys } from './contract-support'
+
+export interface AuditContractHelpers {
+  read(): Repositories
+  write<T>(work: (r: Repositories) => Promise<T>): Promise<T>
+  anOrganizationWithPartner(overrides?: Partial<Organization>): Promise<{ organization: Organization; partner: Partner }>
+}
+
+function anEvent(overrides: Partial<AuditEvent> & Pick<AuditEvent, 'organizationId'>): AuditEvent {
+  return { id: randomUUID(), action: 'update', recordType: 'need', recordId: randomUUID(), at: minute(0), ...overrides }
+}
+
+const ALL = { page: 1, limit: 100 }
+
+/** The audit trail's part of the repository contract: append, list with filters, the retention purge. */
+export function describeAuditContract({ read, write, anOrganizationWithPartner }: AuditContractHelpers): void {
+  describe('audit events', () => {
+    test('appends many in one call and lists them newest first, every field as written, absent ones absent', async () => {
+      const { organization } = await anOrganizationWithPartner()
+      const full = anEvent({ organizationId: organization.id, memberId: randomUUID(), requestId: 'req-1', fields: ['phone', 'email'], at: minute(2) })
+      const bare = anEvent({ organizationId: organization.id, action: 'receive_sms', recordType: 'interaction', at: minute(1) })
+      await write((r) => r.auditEvents.append([bare, full]))
+
+      const listed = await read().auditEvents.list(organization.id, {}, ALL)
+      expect(listed).toEqual({ items: [full, bare], total: 2 })
+      expect(presentKeys(listed.items[1], ['memberId', 'requestId', 'fields'])).toEqual([])
+    })
+
+    test('appending nothing is no error', async () => {
+      const { organization } = await anOrganizationWithPartner()
+      await write((r) => r.auditEvents.append([]))
+      expect((await read().auditEvents.list(organization.id, {}, ALL)).total).toBe(0)
+    })
+
+    test('filters by member, record, action and time (since inclusive, until exclusive), pages with the total', async () => {
+      const { organization } = await anOrganizationWithPartner()
+      const memberId = randomUUID()
+      const recordId = randomUUID()
+      const events = [
+        anEvent({ organizationId: organization.id, memberId, at: minute(1) }),
+        anEvent({ organizationId: organization.id, memberId, recordType: 'constituent', recordId, action: 'read', at: minute(2) }),
+        anEvent({ organizationId: organization.id, recordType: 'constituent', recordId, at: minute(3) }),
+        anEvent({ organizationId: organization.id, action: 'login', recordType: 'member', at: minute(4) }),
+      ]
+      await write((r) => r.auditEvents.append(events))
+      const [e1, e2, e3, e4] = events
+      const list = (filter: Parameters<Repositories['auditEvents']['list']>[1], page = ALL) => read().auditEvents.list(organization.id, filter, page)
+
+      expect((await list({ memberId })).items).toEqual([e2!, e1!])
+      expect((await list({ recordType: 'constituent', recordId })).items).toEqual([e3!, e2!])
+      expect((await list({ recordType: 'member' })).items).toEqual([e4!])
+      expect((await list({ action: 'read' })).items).toEqual([e2!])
+      expect((await list({ since: minute(2), until: minute(4) })).items).toEqual([e3!, e2!])
+      expect(await list({}, { page: 2, limit: 3 })).toEqual({ items: [e1!], total: 4 })
+    })
+
+    test("never lists another organization's events", async () => {
+      const { organization: a } = await anOrganizationWithPartner()
+      const { organization: b } = await anOrganizationWithPartner()
+      const event = anEvent({ organizationId: a.id })
+      await write((r) => r.auditEvents.append([event]))
+      expect(await read().auditEvents.list(b.id, {}, ALL)).toEqual({ items: [], total: 0 })
+      expect(await read().auditEvents.list(b.id, { recordType: event.recordType, recordId: event.recordId }, ALL)).toEqual({ items: [], total: 0 })
+    })
+
+    test('an event written in a transaction that rolls back is not kept', async () => {
+      const { organization } = await anOrganizationWithPartner()
+      const undone = write(async (r) => {
+        await r.auditEvents.append([anEvent({ organizationId: organization.id })])
+        throw new Error('undo')
+      })
+      await expect(undone).rejects.toThrow('undo')
+      expect((await read().auditEvents.list(organization.id, {}, ALL)).total).toBe(0)
+    })
+
+    test("purge deletes at most `limit` of one organization's events older than `before`, and says how many", async () => {
+      const { organization: a } = await anOrganizationWithPartner()
+      const { organization: b } = await anOrganizationWithPartner()
+      const old = [1, 2, 3].map((n) => anEvent({ organizationId: a.id, at: minute(n) }))
+      const kept = anEvent({ organizationId: a.id, at: minute(10) })
+      const otherOrganization = anEvent({ organizationId: b.id, at: minute(1) })
+      await write((r) => r.auditEvents.append([...old, kept, otherOrganization]))
+
+      expect(await write((r) => r.auditEvents.purge(a.id, minute(10), 2))).toBe(2)
+      expect(await write((r) => r.auditEvents.purge(a.id, minute(10), 2))).toBe(1)
+      expect(await write((r) => r.auditEvents.purge(a.id, minute(10), 2))).toBe(0)
+      expect((await read().auditEvents.list(a.id, {}, ALL)).items).toEqual([kept])
+      expect((await read().auditEvents.list(b.id, {}, ALL)).items).toEqual([otherOrganization])
+    })
+
+    test("lists every organization's audit retention, absent when it kept the default", async () => {
+      const { organization: chosen } = await anOrganizationWithPartner({ auditRetentionDays: 30 })
+      const { organization: byDefault } = await anOrganizationWithPartner()
+      const retentions = await read().organizations.auditRetentions()
+      expect(retentions).toContainEqual({ organizationId: chosen.id, auditRetentionDays: 30 })
+      expect(retentions).toContainEqual({ organizationId: byDefault.id })
+    })
+  })
+}
