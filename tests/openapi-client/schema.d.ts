@@ -3986,8 +3986,11 @@ export interface operations {
             maxConcurrency?: number;
             tcrStatus?: string;
             phoneNumber?: string;
-            /** @description Days audit events are kept (docs/audit.md) */
-            auditRetentionDays: string | number;
+            /**
+             * Format: int32
+             * @description Days audit events are kept (docs/audit.md)
+             */
+            auditRetentionDays: number;
           };
         };
       };
@@ -4040,7 +4043,10 @@ export interface operations {
            */
           maxConcurrency?: number;
           tcrStatus?: string | null;
-          /** @description Days audit events are kept (default 2555) */
+          /**
+           * Format: int32
+           * @description Days audit events are kept (default 2555)
+           */
           auditRetentionDays?: number;
         };
       };
@@ -4059,8 +4065,11 @@ export interface operations {
             maxConcurrency?: number;
             tcrStatus?: string;
             phoneNumber?: string;
-            /** @description Days audit events are kept (docs/audit.md) */
-            auditRetentionDays: string | number;
+            /**
+             * Format: int32
+             * @description Days audit events are kept (docs/audit.md)
+             */
+            auditRetentionDays: number;
           };
         };
       };
@@ -4412,9 +4421,9 @@ export interface operations {
     parameters: {
       query?: {
         memberId?: string;
-        recordType?: "organization" | "member" | "partner" | "need" | "constituent" | "household_match" | "email_settings" | "interaction";
+        recordType?: "organization" | "member" | "partner" | "need" | "constituent" | "household_match" | "email_settings" | "interaction" | "webhook_endpoint";
         recordId?: string;
-        action?: "create" | "update" | "read" | "merge" | "resolve" | "add_note" | "send_sms" | "receive_sms" | "sms_status" | "invite" | "accept_invite" | "set_password" | "request_password_reset" | "reset_password" | "login" | "logout";
+        action?: "create" | "update" | "delete" | "read" | "merge" | "resolve" | "add_note" | "send_sms" | "receive_sms" | "sms_status" | "invite" | "accept_invite" | "set_password" | "request_password_reset" | "reset_password" | "login" | "logout";
         since?: string;
         until?: string;
         page?: string | number;
@@ -4434,9 +4443,9 @@ export interface operations {
                */
               memberId?: string;
               /** @enum {string} */
-              action: "create" | "update" | "read" | "merge" | "resolve" | "add_note" | "send_sms" | "receive_sms" | "sms_status" | "invite" | "accept_invite" | "set_password" | "request_password_reset" | "reset_password" | "login" | "logout";
+              action: "create" | "update" | "delete" | "read" | "merge" | "resolve" | "add_note" | "send_sms" | "receive_sms" | "sms_status" | "invite" | "accept_invite" | "set_password" | "request_password_reset" | "reset_password" | "login" | "logout";
               /** @enum {string} */
-              recordType: "organization" | "member" | "partner" | "need" | "constituent" | "household_match" | "email_settings" | "interaction";
+              recordType: "organization" | "member" | "partner" | "need" | "constituent" | "household_match" | "email_settings" | "interaction" | "webhook_endpoint";
               /** Format: uuid */
               recordId: string;
               /** Format: date-time */
@@ -4452,9 +4461,12 @@ export interface operations {
       400: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/invalid";
+            /** @constant */
+            title: "Bad request";
+            /** @constant */
+            status: 400;
             detail: string;
             errors?: {
                 path: string;
@@ -4467,14 +4479,13 @@ export interface operations {
       401: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/unauthorized";
+            /** @constant */
+            title: "Unauthorized";
+            /** @constant */
+            status: 401;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -4482,14 +4493,13 @@ export interface operations {
       403: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/forbidden";
+            /** @constant */
+            title: "Forbidden";
+            /** @constant */
+            status: 403;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -4651,7 +4661,7 @@ export interface operations {
                * Format: int32
                * @description Deliveries failed for good in a row
                */
-              consecutiveFailures: string | number;
+              consecutiveFailures: number;
               /**
                * Format: date-time
                * @description When repeated failure disabled the endpoint
@@ -4668,9 +4678,12 @@ export interface operations {
       400: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/invalid";
+            /** @constant */
+            title: "Bad request";
+            /** @constant */
+            status: 400;
             detail: string;
             errors?: {
                 path: string;
@@ -4683,14 +4696,13 @@ export interface operations {
       401: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/unauthorized";
+            /** @constant */
+            title: "Unauthorized";
+            /** @constant */
+            status: 401;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -4698,14 +4710,13 @@ export interface operations {
       403: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/forbidden";
+            /** @constant */
+            title: "Forbidden";
+            /** @constant */
+            status: 403;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -4742,7 +4753,7 @@ export interface operations {
              * Format: int32
              * @description Deliveries failed for good in a row
              */
-            consecutiveFailures: string | number;
+            consecutiveFailures: number;
             /**
              * Format: date-time
              * @description When repeated failure disabled the endpoint
@@ -4761,9 +4772,12 @@ export interface operations {
       400: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/invalid";
+            /** @constant */
+            title: "Bad request";
+            /** @constant */
+            status: 400;
             detail: string;
             errors?: {
                 path: string;
@@ -4776,14 +4790,13 @@ export interface operations {
       401: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/unauthorized";
+            /** @constant */
+            title: "Unauthorized";
+            /** @constant */
+            status: 401;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -4791,14 +4804,13 @@ export interface operations {
       403: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/forbidden";
+            /** @constant */
+            title: "Forbidden";
+            /** @constant */
+            status: 403;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -4806,14 +4818,13 @@ export interface operations {
       409: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/conflict";
+            /** @constant */
+            title: "Conflict";
+            /** @constant */
+            status: 409;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -4821,14 +4832,13 @@ export interface operations {
       413: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/payload-too-large";
+            /** @constant */
+            title: "Payload too large";
+            /** @constant */
+            status: 413;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -4859,7 +4869,7 @@ export interface operations {
              * Format: int32
              * @description Deliveries failed for good in a row
              */
-            consecutiveFailures: string | number;
+            consecutiveFailures: number;
             /**
              * Format: date-time
              * @description When repeated failure disabled the endpoint
@@ -4876,9 +4886,12 @@ export interface operations {
       400: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/invalid";
+            /** @constant */
+            title: "Bad request";
+            /** @constant */
+            status: 400;
             detail: string;
             errors?: {
                 path: string;
@@ -4891,14 +4904,13 @@ export interface operations {
       401: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/unauthorized";
+            /** @constant */
+            title: "Unauthorized";
+            /** @constant */
+            status: 401;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -4906,14 +4918,13 @@ export interface operations {
       403: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/forbidden";
+            /** @constant */
+            title: "Forbidden";
+            /** @constant */
+            status: 403;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -4921,14 +4932,13 @@ export interface operations {
       404: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/not-found";
+            /** @constant */
+            title: "Not found";
+            /** @constant */
+            status: 404;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -4971,7 +4981,7 @@ export interface operations {
              * Format: int32
              * @description Deliveries failed for good in a row
              */
-            consecutiveFailures: string | number;
+            consecutiveFailures: number;
             /**
              * Format: date-time
              * @description When repeated failure disabled the endpoint
@@ -4988,9 +4998,12 @@ export interface operations {
       400: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/invalid";
+            /** @constant */
+            title: "Bad request";
+            /** @constant */
+            status: 400;
             detail: string;
             errors?: {
                 path: string;
@@ -5003,14 +5016,13 @@ export interface operations {
       401: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/unauthorized";
+            /** @constant */
+            title: "Unauthorized";
+            /** @constant */
+            status: 401;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -5018,14 +5030,13 @@ export interface operations {
       403: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/forbidden";
+            /** @constant */
+            title: "Forbidden";
+            /** @constant */
+            status: 403;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -5033,14 +5044,13 @@ export interface operations {
       404: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/not-found";
+            /** @constant */
+            title: "Not found";
+            /** @constant */
+            status: 404;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -5048,14 +5058,13 @@ export interface operations {
       413: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/payload-too-large";
+            /** @constant */
+            title: "Payload too large";
+            /** @constant */
+            status: 413;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -5080,9 +5089,12 @@ export interface operations {
       400: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/invalid";
+            /** @constant */
+            title: "Bad request";
+            /** @constant */
+            status: 400;
             detail: string;
             errors?: {
                 path: string;
@@ -5095,14 +5107,13 @@ export interface operations {
       401: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/unauthorized";
+            /** @constant */
+            title: "Unauthorized";
+            /** @constant */
+            status: 401;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -5110,14 +5121,13 @@ export interface operations {
       403: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/forbidden";
+            /** @constant */
+            title: "Forbidden";
+            /** @constant */
+            status: 403;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -5125,14 +5135,13 @@ export interface operations {
       404: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/not-found";
+            /** @constant */
+            title: "Not found";
+            /** @constant */
+            status: 404;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -5164,12 +5173,12 @@ export interface operations {
               /** @enum {string} */
               status: "pending" | "sending" | "sent" | "failed";
               /** Format: int32 */
-              attempts: string | number;
+              attempts: number;
               /**
                * Format: int32
                * @description The endpoint's HTTP status at the latest try
                */
-              lastStatusCode?: string | number;
+              lastStatusCode?: number;
               lastError?: string;
               /** Format: date-time */
               nextAttemptAt?: string;
@@ -5184,9 +5193,12 @@ export interface operations {
       400: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/invalid";
+            /** @constant */
+            title: "Bad request";
+            /** @constant */
+            status: 400;
             detail: string;
             errors?: {
                 path: string;
@@ -5199,14 +5211,13 @@ export interface operations {
       401: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/unauthorized";
+            /** @constant */
+            title: "Unauthorized";
+            /** @constant */
+            status: 401;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -5214,14 +5225,13 @@ export interface operations {
       403: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/forbidden";
+            /** @constant */
+            title: "Forbidden";
+            /** @constant */
+            status: 403;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };
@@ -5229,14 +5239,13 @@ export interface operations {
       404: {
         content: {
           "application/json": {
-            type: string;
-            title: string;
-            status: string | number;
+            /** @constant */
+            type: "tag:intake.example,2026:problems/not-found";
+            /** @constant */
+            title: "Not found";
+            /** @constant */
+            status: 404;
             detail: string;
-            errors?: {
-                path: string;
-                message: string;
-              }[];
           };
         };
       };

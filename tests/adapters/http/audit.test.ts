@@ -117,7 +117,7 @@ describe('GET /api/audit-events', () => {
 
   test('bad filters are 400: a recordId without recordType, an unknown action, a time that is none, until before since', async () => {
     expectBadRequest(await events(`?recordId=${adminId}`), '/recordType')
-    expectBadRequest(await events('?action=delete'))
+    expectBadRequest(await events('?action=destroy'))
     expectBadRequest(await events('?since=yesterday'))
     expectBadRequest(await events('?since=2026-01-02T00:00:00.000Z&until=2026-01-01T00:00:00.000Z'), '/until')
   })
