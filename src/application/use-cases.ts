@@ -27,6 +27,7 @@ import type { DispatchOutbox } from './messaging/dispatch-outbox'
 import type { AddNote } from './needs/add-note'
 import type { CreateNeed } from './needs/create-need'
 import type { GetNeed } from './needs/get-need'
+import type { GetPublicIntakeForm } from './needs/get-public-intake-form'
 import type { ListNeedHistory } from './needs/list-need-history'
 import type { ListNeedInteractions } from './needs/list-need-interactions'
 import type { ListNeeds } from './needs/list-needs'
@@ -85,6 +86,7 @@ export interface UseCases {
   needs: {
     create: CreateNeed
     submitPublic: SubmitPublicNeed
+    getPublicForm: GetPublicIntakeForm
     list: ListNeeds
     export: ExportNeeds
     get: GetNeed

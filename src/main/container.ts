@@ -72,6 +72,7 @@ import { ListNeeds } from '../application/needs/list-needs'
 import { ExportNeeds } from '../application/needs/export-needs'
 import { NeedIntake } from '../application/needs/need-intake'
 import { SubmitPublicNeed } from '../application/needs/submit-public-need'
+import { GetPublicIntakeForm } from '../application/needs/get-public-intake-form'
 import { UpdateNeed } from '../application/needs/update-need'
 import { CreateOrganization } from '../application/organizations/create-organization'
 import { SetOrganizationPhoneNumber } from '../application/organizations/set-organization-phone-number'
@@ -219,6 +220,7 @@ export function createContainer(config: Config, overrides: ContainerOverrides = 
   service(c, SetMemberPassword, [unitOfWork, passwords, AuditTrail])
   service(c, CreateNeed, [unitOfWork, NeedIntake])
   service(c, SubmitPublicNeed, [repositories, unitOfWork, NeedIntake])
+  service(c, GetPublicIntakeForm, [repositories])
   service(c, ListNeeds, [repositories])
   service(c, ExportNeeds, [repositories, AuditTrail])
   service(c, GetNeed, [repositories])
@@ -314,6 +316,7 @@ export function useCasesOf(c: Container): UseCases {
     needs: {
       create: c.get(CreateNeed),
       submitPublic: c.get(SubmitPublicNeed),
+      getPublicForm: c.get(GetPublicIntakeForm),
       list: c.get(ListNeeds),
       export: c.get(ExportNeeds),
       get: c.get(GetNeed),

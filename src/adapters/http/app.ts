@@ -8,6 +8,7 @@ import type { UseCases } from '../../application/use-cases'
 import { apiDocs } from './api-docs'
 import { auditRoutes } from './audit.routes'
 import { authRoutes } from './auth.routes'
+import { intakePage } from './pages/intake-page'
 import { passwordPages } from './pages/password-pages'
 import { authentication } from './authentication'
 import { constituentsRoutes } from './constituents.routes'
@@ -95,6 +96,7 @@ export function createHttpApp(deps: HttpDependencies) {
     .use(healthRoutes(deps.persistence, deps.isReady))
     .use(authRoutes(deps.useCases.auth, auth, limits, deps.trustProxy))
     .use(passwordPages(deps.useCases.auth, limits))
+    .use(intakePage(deps.useCases.needs, limits))
     .use(needsRoutes(deps.useCases.needs, auth, limits, deps.logger))
     .use(partnersRoutes(deps.useCases.partners, auth))
     .use(constituentsRoutes(deps.useCases.constituents, auth, deps.logger))

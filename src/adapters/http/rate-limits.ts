@@ -1,6 +1,7 @@
 import { withHeaders } from '@elysiajs/openapi'
+import type { Server } from 'bun'
 import { Elysia, t, type TSchema } from 'elysia'
-import type { RateLimiter } from '../../application/ports/security'
+import type { RateLimiter, RateLimitUse } from '../../application/ports/security'
 import { TooManyRequestsError } from '../../domain/errors'
 import { clientAddress } from './client-address'
 import { Int32, Problem } from './common.schemas'
@@ -16,24 +17,40 @@ export interface AnonymousRateLimiters {
 /** The policy names of the RateLimit fields (docs/api.md "Rate limits"). */
 const POLICY_NAMES: Record<keyof AnonymousRateLimiters, string> = { publicIntake: 'public-intake', auth: 'auth' }
 
+/** Counts one request of the named limit against its client address and puts the RateLimit fields (and Retry-After, when over) on the answer. */
+export type CountRequest = (
+  name: keyof AnonymousRateLimiters,
+  request: Request,
+  server: Server<unknown> | null,
+  set: { headers: Record<string, string | number> },
+) => RateLimitUse
+
 /**
  * `rateLimit: 'publicIntake' | 'auth'` on an anonymous route: counts the request against its client address
  * before the body is validated, so a flood of bad requests is limited too. Every answer carries the
  * RateLimit-Policy and RateLimit fields of the IETF httpapi draft; over the limit is 429 with Retry-After.
+ * The pages, which answer HTML even when refusing, count with `countRequest` and answer their own 429.
  */
 export function rateLimits(limiters: AnonymousRateLimiters, trustProxy: boolean) {
-  return new Elysia({ name: 'rate-limits' }).macro({
-    rateLimit: (name: keyof AnonymousRateLimiters) => ({
-      transform({ request, server, set }) {
-        const limiter = limiters[name]
-        const use = limiter.hit(clientAddress(request, server, trustProxy))
-        const policy = `"${POLICY_NAMES[name]}"`
-        set.headers['ratelimit-policy'] = `${policy};q=${limiter.limit};w=${limiter.windowSeconds}`
-        set.headers.ratelimit = `${policy};r=${use.remaining};t=${use.resetSeconds}`
-        if (use.exceeded) throw new TooManyRequestsError(use.resetSeconds)
-      },
-    }),
-  })
+  const countRequest: CountRequest = (name, request, server, set) => {
+    const limiter = limiters[name]
+    const use = limiter.hit(clientAddress(request, server, trustProxy))
+    const policy = `"${POLICY_NAMES[name]}"`
+    set.headers['ratelimit-policy'] = `${policy};q=${limiter.limit};w=${limiter.windowSeconds}`
+    set.headers.ratelimit = `${policy};r=${use.remaining};t=${use.resetSeconds}`
+    if (use.exceeded) set.headers['retry-after'] = String(use.resetSeconds)
+    return use
+  }
+  return new Elysia({ name: 'rate-limits' })
+    .decorate('countRequest', countRequest)
+    .macro({
+      rateLimit: (name: keyof AnonymousRateLimiters) => ({
+        transform({ request, server, set }) {
+          const use = countRequest(name, request, server, set)
+          if (use.exceeded) throw new TooManyRequestsError(use.resetSeconds)
+        },
+      }),
+    })
 }
 
 export type RateLimits = ReturnType<typeof rateLimits>

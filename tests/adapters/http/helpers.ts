@@ -134,3 +134,30 @@ export function invitationIn(text: string): { link: string; token: string } {
   if (!match) throw new Error(`no invitation link in: ${text}`)
   return { link: match[1]!, token: decodeURIComponent(match[2]!) }
 }
+
+/** A page as a browser without JavaScript gets it (docs/api.md "Pages"). */
+export interface PageResponse {
+  status: number
+  headers: Headers
+  text: string
+}
+
+export async function getPage(api: TestServer, path: string, headers: Record<string, string> = {}): Promise<PageResponse> {
+  const response = await fetch(`${api.url}${path}`, { headers })
+  return { status: response.status, headers: response.headers, text: await response.text() }
+}
+
+/** Posts a form as a browser does from the service's own page, unless `headers` say otherwise. */
+export async function postForm(
+  api: TestServer,
+  path: string,
+  fields: Record<string, string>,
+  headers: Record<string, string> = { 'sec-fetch-site': 'same-origin' },
+): Promise<PageResponse> {
+  const response = await fetch(`${api.url}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
+    body: new URLSearchParams(fields).toString(),
+  })
+  return { status: response.status, headers: response.headers, text: await response.text() }
+}

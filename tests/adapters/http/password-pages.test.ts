@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { TEST_PASSWORD } from '../../support/world'
 import { startTestServer, type TestServer } from '../../support/http'
-import { deliverUntil, expectProblem, invitationIn, loggedEmailsTo, loggedInvitationTo } from './helpers'
+import { deliverUntil, expectProblem, getPage, invitationIn, loggedEmailsTo, loggedInvitationTo, postForm } from './helpers'
 
 // docs/api.md "Pages": the /reset-password and /accept-invite pages over real HTTP, forms posted as a browser
 // without JavaScript would.
@@ -17,25 +17,8 @@ beforeAll(async () => {
 })
 afterAll(() => api.stop())
 
-interface PageResponse {
-  status: number
-  headers: Headers
-  text: string
-}
-
-async function get(path: string): Promise<PageResponse> {
-  const response = await fetch(`${api.url}${path}`)
-  return { status: response.status, headers: response.headers, text: await response.text() }
-}
-
-async function post(path: string, fields: Record<string, string>, headers: Record<string, string> = { 'sec-fetch-site': 'same-origin' }): Promise<PageResponse> {
-  const response = await fetch(`${api.url}${path}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
-    body: new URLSearchParams(fields).toString(),
-  })
-  return { status: response.status, headers: response.headers, text: await response.text() }
-}
+const get = (path: string) => getPage(api, path)
+const post = (path: string, fields: Record<string, string>, headers?: Record<string, string>) => postForm(api, path, fields, headers)
 
 async function resetTokenFor(email: string): Promise<string> {
   expect((await api.call('POST', '/api/auth/password-reset', { body: { email } })).status).toBe(202)
@@ -97,6 +80,21 @@ describe('GET and POST /reset-password', () => {
     expect(page.text).not.toContain('<script>')
     expect(page.text).toContain('&quot;&gt;&lt;script&gt;')
     expect((await get('/reset-password')).status).toBe(400)
+  })
+})
+
+describe('the password pages in Spanish', () => {
+  test("from the browser's language, or ?lang=es, which the form keeps for its answer", async () => {
+    const token = await resetTokenFor(await staffEmail())
+    const byBrowser = await getPage(api, `/reset-password?token=${encodeURIComponent(token)}`, { 'accept-language': 'es-US,es;q=0.9,en;q=0.5' })
+    expect(byBrowser.text).toContain('<html lang="es">')
+    expect(byBrowser.text).toContain('<h1>Elija una nueva contraseña</h1>')
+    expect(byBrowser.text).toContain('action="/reset-password"')
+    const byQuery = await get(`/reset-password?lang=es&token=${encodeURIComponent(token)}`)
+    expect(byQuery.text).toContain('action="/reset-password?lang=es"')
+    const refused = await post('/reset-password?lang=es', { token, password: 'short' })
+    expect(refused.status).toBe(400)
+    expect(refused.text).toContain('Esta contraseña no es válida')
   })
 })
 

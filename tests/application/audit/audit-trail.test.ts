@@ -255,6 +255,7 @@ const NOT_AUDITED: Record<string, string> = {
   'members.getProfile': 'the caller’s own profile',
   'needs.list': 'reads needs',
   'needs.get': 'reads a need',
+  'needs.getPublicForm': 'reads an organization’s name, for the public intake page',
   'needs.listInteractions': 'reads a need’s interactions',
   'needs.listHistory': 'reads a need’s history',
   'organizations.getSettings': 'reads settings',

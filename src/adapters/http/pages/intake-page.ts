@@ -1,0 +1,198 @@
+import type { Server } from 'bun'
+import { Elysia } from 'elysia'
+import type { UseCases } from '../../../application/use-cases'
+import { InvalidError, NotFoundError } from '../../../domain/errors'
+import { PUBLIC_DESCRIPTION } from '../../../domain/needs/need'
+import { EMAIL, NAME } from '../../../domain/shared/fields'
+import type { CountRequest, RateLimits } from '../rate-limits'
+import { escapeHtml, html, isSameOrigin, messagePage, page, tooManyRequestsPage, type HtmlSet } from './layout'
+import { chooseLanguage, STRINGS, type Language, type Strings } from './strings'
+
+// docs/api.md "Pages": the public intake form, for people without the staff app or JavaScript.
+
+interface Field {
+  name: string
+  label: keyof Strings
+  hint?: keyof Strings
+  autocomplete?: string
+  type?: 'text' | 'tel' | 'email'
+  inputmode?: string
+  maxlength: number
+}
+
+/** Only the description is required: the organization's settings name no other field (docs/api.md "Pages"). */
+const DESCRIPTION: Field = { name: 'description', label: 'descriptionLabel', hint: 'descriptionHint', maxlength: PUBLIC_DESCRIPTION.maxLength }
+const PERSON: Field[] = [
+  { name: 'firstName', label: 'firstNameLabel', autocomplete: 'given-name', maxlength: NAME.maxLength },
+  { name: 'lastName', label: 'lastNameLabel', autocomplete: 'family-name', maxlength: NAME.maxLength },
+  // Room for the spaces and brackets people write a number with; the stored form is E.164.
+  { name: 'phone', label: 'phoneLabel', hint: 'phoneHint', autocomplete: 'tel', type: 'tel', maxlength: 32 },
+  { name: 'email', label: 'emailLabel', autocomplete: 'email', type: 'email', maxlength: EMAIL.maxLength },
+]
+const ADDRESS: Field[] = [
+  { name: 'addressStreet', label: 'streetLabel', autocomplete: 'street-address', maxlength: NAME.maxLength },
+  { name: 'addressCity', label: 'cityLabel', autocomplete: 'address-level2', maxlength: NAME.maxLength },
+  { name: 'addressState', label: 'stateLabel', hint: 'stateHint', autocomplete: 'address-level1', maxlength: 2 },
+  { name: 'addressZip', label: 'zipLabel', autocomplete: 'postal-code', inputmode: 'numeric', maxlength: 10 },
+]
+const LANGUAGE: Field = { name: 'preferredLanguage', label: 'preferredLanguageLabel', hint: 'preferredLanguageHint', autocomplete: 'language', maxlength: NAME.maxLength }
+const OPTIONAL = [...PERSON, ...ADDRESS, LANGUAGE]
+/** Hidden from people (and from assistive technology); a form that fills it is a robot's. */
+const HONEYPOT = 'website'
+
+type Values = Record<string, string>
+type Errors = Record<string, string>
+
+/** A US number as people write it (503 555-0101, (503) 555 0101, 1 503 …) in the international form the domain keeps. */
+function internationalPhone(phone: string): string {
+  const compact = phone.replace(/[\s().-]/g, '')
+  if (/^[0-9]{10}$/.test(compact)) return `+1${compact}`
+  if (/^1[0-9]{10}$/.test(compact)) return `+${compact}`
+  return compact
+}
+
+/** The form's optional answers as the public intake's `customFields`: blank ones left out. */
+function customFieldsOf(values: Values): Record<string, string> {
+  const fields: Record<string, string> = {}
+  for (const { name } of OPTIONAL) {
+    const value = values[name]
+    if (!value) continue
+    fields[name] = name === 'phone' ? internationalPhone(value) : name === 'addressState' ? value.toUpperCase() : value
+  }
+  return fields
+}
+
+/** The domain reports in English by path; the page says it in the person's language, next to the field. */
+function pageErrors(s: Strings, error: InvalidError, values: Values): Errors {
+  const errors: Errors = {}
+  for (const { path } of error.errors) {
+    const name = path.replace(/^\/(customFields\/)?/, '')
+    if (name === 'description') errors.description = values.description ? s.errorTooLong(PUBLIC_DESCRIPTION.maxLength) : s.errorRequired
+    else if (name === 'phone') errors.phone = s.errorPhone
+    else if (name === 'email') errors.email = s.errorEmail
+    else if (name === 'addressState') errors.addressState = s.errorState
+    else if (name === 'addressZip') errors.addressZip = s.errorZip
+    else if (OPTIONAL.some((f) => f.name === name)) errors[name] = s.errorTooLong(NAME.maxLength)
+    // Anything else (the whole answers too large) is only in the summary above the form.
+  }
+  return errors
+}
+
+function fieldHtml(s: Strings, field: Field, values: Values, errors: Errors, required = false): string {
+  const { name } = field
+  const error = errors[name]
+  const described = [field.hint ? `${name}-hint` : '', error ? `${name}-error` : ''].filter(Boolean).join(' ')
+  const attributes = [
+    `id="${name}"`,
+    `name="${name}"`,
+    `maxlength="${field.maxlength}"`,
+    field.autocomplete ? `autocomplete="${field.autocomplete}"` : '',
+    field.inputmode ? `inputmode="${field.inputmode}"` : '',
+    required ? 'required' : '',
+    error ? 'aria-invalid="true"' : '',
+    described ? `aria-describedby="${described}"` : '',
+  ]
+    .filter(Boolean)
+    .join(' ')
+  const value = escapeHtml(values[name] ?? '')
+  const control = name === 'description' ? `<textarea ${attributes} rows="5">${value}</textarea>` : `<input ${attributes} type="${field.type ?? 'text'}" value="${value}">`
+  return `<label for="${name}">${escapeHtml(s[field.label] as string)} <span class="hint">${escapeHtml(required ? s.required : s.optional)}</span></label>
+${field.hint ? `<p class="hint" id="${name}-hint">${escapeHtml(s[field.hint] as string)}</p>\n` : ''}${error ? `<p class="error" id="${name}-error">${escapeHtml(error)}</p>\n` : ''}${control}`
+}
+
+/** `novalidate`: the service's messages, in the page's language and next to each field, are the only ones. */
+function intakeForm(s: Strings, action: string, values: Values = {}, errors: Errors = {}, alert?: string): string {
+  const fields = (list: Field[]) => list.map((f) => fieldHtml(s, f, values, errors)).join('\n')
+  return `${alert ? `<p class="error" role="alert">${escapeHtml(alert)}</p>\n` : ''}<form method="post" action="${escapeHtml(action)}" novalidate>
+${fieldHtml(s, DESCRIPTION, values, errors, true)}
+${fields(PERSON)}
+<fieldset>
+<legend>${escapeHtml(s.addressLegend)} <span class="hint">${escapeHtml(s.optional)}</span></legend>
+<p class="hint">${escapeHtml(s.addressHint)}</p>
+${fields(ADDRESS)}
+</fieldset>
+${fields([LANGUAGE])}
+<div class="hp" aria-hidden="true"><label for="${HONEYPOT}">${escapeHtml(s.honeypotLabel)}</label><input id="${HONEYPOT}" name="${HONEYPOT}" type="text" tabindex="-1" autocomplete="off"></div>
+<button type="submit">${escapeHtml(s.send)}</button>
+</form>`
+}
+
+function receivedPage(lang: Language, organization: string, path: string, referenceNumber: string, reachable: boolean): string {
+  const s = STRINGS[lang]
+  return page(
+    lang,
+    s.receivedTitle,
+    `<p role="status">${escapeHtml(s.referenceIs)} <strong class="reference">${escapeHtml(referenceNumber)}</strong></p>
+<p>${escapeHtml(s.keepReference)}</p>
+<p>${escapeHtml(reachable ? s.nextSteps(organization) : s.nextStepsNoContact(organization))}</p>
+<p><a href="${escapeHtml(path)}">${escapeHtml(s.sendAnother)}</a></p>`,
+    { banner: organization },
+  )
+}
+
+type Query = Record<string, string | undefined>
+interface Context {
+  params: { organizationSlug: string }
+  query: Query
+  request: Request
+  set: HtmlSet
+}
+
+export function intakePage(useCases: UseCases['needs'], rateLimits: RateLimits) {
+  const setting = ({ params, query, request }: Context) => {
+    const { language, explicit } = chooseLanguage(query.lang, request.headers.get('accept-language'))
+    // Put in a page only once the slug named an organization, so only a real slug is ever echoed.
+    const path = `/intake/${params.organizationSlug}`
+    return { lang: language, s: STRINGS[language], path, action: explicit ? `${path}?lang=${language}` : path }
+  }
+  /** The organization, or the 404 page's text. */
+  const organizationOf = async (slug: string) => {
+    try {
+      return await useCases.getPublicForm.execute(slug)
+    } catch (error) {
+      if (error instanceof NotFoundError) return undefined
+      throw error
+    }
+  }
+  const notFound = (lang: Language, set: HtmlSet) => html(messagePage(lang, STRINGS[lang].notFoundTitle, STRINGS[lang].notFound, 'alert'), set, 404)
+
+  return new Elysia({ name: 'intake-page', detail: { hide: true } })
+    .use(rateLimits)
+    .get('/intake/:organizationSlug', async (context) => {
+      const { lang, s, path, action } = setting(context)
+      const form = await organizationOf(context.params.organizationSlug)
+      if (!form) return notFound(lang, context.set)
+      const body = `<p>${escapeHtml(s.intakeIntro(form.organizationName))}</p>\n${intakeForm(s, action)}`
+      return html(page(lang, s.intakeTitle, body, { banner: form.organizationName, switchPath: path }), context.set)
+    })
+    .post(
+      '/intake/:organizationSlug',
+      async (context: Context & { body: unknown; server: Server<unknown> | null; countRequest: CountRequest }) => {
+        const { body, request, server, set, countRequest } = context
+        const { lang, s, path, action } = setting(context)
+        // The API's limit, counted before anything is read, so a flood of bad forms is limited too.
+        const use = countRequest('publicIntake', request, server, set)
+        if (use.exceeded) return tooManyRequestsPage(lang, use.resetSeconds, set)
+        const form = await organizationOf(context.params.organizationSlug)
+        if (!form) return notFound(lang, set)
+        const options = { banner: form.organizationName, switchPath: path }
+        if (!isSameOrigin(request)) return html(messagePage(lang, s.intakeTitle, s.intakeForbidden, 'alert', options), set, 403)
+
+        const posted = (body ?? {}) as Record<string, unknown>
+        const values: Values = {}
+        for (const { name } of [DESCRIPTION, ...OPTIONAL]) if (typeof posted[name] === 'string') values[name] = posted[name].trim()
+        const again = (errors: Errors, alert: string) => html(page(lang, s.intakeTitle, intakeForm(s, action, values, errors, alert), options), set, 400)
+        // Not a pretended success: a person whose browser filled it must know the request did not go.
+        if (typeof posted[HONEYPOT] === 'string' && posted[HONEYPOT] !== '') return again({}, s.honeypotRefused)
+
+        const customFields = customFieldsOf(values)
+        try {
+          const need = await useCases.submitPublic.execute({ organizationSlug: form.organizationSlug, description: values.description ?? '', customFields })
+          return html(receivedPage(lang, form.organizationName, action, need.referenceNumber, Boolean(customFields.phone || customFields.email)), set)
+        } catch (error) {
+          if (!(error instanceof InvalidError)) throw error
+          return again(pageErrors(s, error, values), s.fixErrors)
+        }
+      },
+    )
+}

@@ -1,0 +1,27 @@
+import { NotFoundError } from '../../domain/errors'
+import { SLUG } from '../../domain/organizations/organization'
+import { matches } from '../../domain/shared/fields'
+import type { Repositories } from '../ports/repositories'
+
+/** What the public intake form shows of the organization it is sent to: its name, nothing else. */
+export interface PublicIntakeForm {
+  organizationName: string
+  organizationSlug: string
+}
+
+/**
+ * Anonymous, like SubmitPublicNeed: the organization a public form names by its slug (docs/api.md "Pages").
+ * A slug that cannot be one is not looked up.
+ */
+export class GetPublicIntakeForm {
+  constructor(private readonly repositories: Repositories) {}
+
+  async execute(organizationSlug: string): Promise<PublicIntakeForm> {
+    const organization =
+      organizationSlug.length <= SLUG.maxLength && matches(organizationSlug, SLUG.pattern)
+        ? await this.repositories.organizations.findBySlug(organizationSlug)
+        : undefined
+    if (!organization) throw new NotFoundError('Organization')
+    return { organizationName: organization.name, organizationSlug: organization.slug }
+  }
+}

@@ -1,0 +1,25 @@
+import { beforeEach, describe, expect, test } from 'bun:test'
+import { NotFoundError } from '../../../src/domain/errors'
+import { createWorld, type World } from '../../support/world'
+
+// docs/api.md "Pages": what the public intake form shows of the organization its slug names.
+let world: World
+beforeEach(async () => {
+  world = await createWorld()
+})
+
+describe('GetPublicIntakeForm', () => {
+  test("answers the organization's name and slug, and nothing else", async () => {
+    const organization = (await world.repositories.organizations.findById(world.organizationId))!
+    expect(await world.useCases.needs.getPublicForm.execute(organization.slug)).toEqual({
+      organizationName: organization.name,
+      organizationSlug: organization.slug,
+    })
+  })
+
+  test('an unknown slug, or text that cannot be a slug, is not found', async () => {
+    for (const slug of ['no-such-organization', 'Upper-Case', '', 'a'.repeat(64), '../etc']) {
+      await expect(world.useCases.needs.getPublicForm.execute(slug)).rejects.toBeInstanceOf(NotFoundError)
+    }
+  })
+})
