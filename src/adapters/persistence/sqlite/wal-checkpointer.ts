@@ -8,7 +8,9 @@
  * A log starts over only when a write begins with all of it copied, which under steady writes never happens
  * by itself. So once the log passes RESTART_FRAMES, all copied, the worker asks the writer for a gap; the
  * writer, between two transactions, holds its next one back (awaiting, so reads go on) while the worker runs
- * a RESTART checkpoint of the few pages written since; the next write starts the log over. They talk through
+ * a RESTART checkpoint of the few pages written since; the next write starts the log over. Writes that come
+ * faster than the copying (a busy machine starves the worker) would keep the log from ever being all copied:
+ * past LONGEST_LOG_FRAMES the worker asks for the gap anyway, and copies the rest inside it. They talk through
  * shared memory: a writer busy with back-to-back transactions may not return to the event loop for messages.
  *
  * Durability is the same either way: a committed transaction is in the log, synced as `synchronous = NORMAL`
@@ -21,6 +23,8 @@
  * two syncs it makes (20 to 50 ms on a cloud disk), so it should come seldom; an intake writes about 45 pages.
  */
 const RESTART_FRAMES = 4096
+/** 32 MiB: the log's bound however fast writes come; a longer gap (the copying left) is the price, paid seldom. */
+const LONGEST_LOG_FRAMES = 2 * RESTART_FRAMES
 /** The turn, in shared memory: the worker copies; it asked the writer for a gap; the writer holds its writes. */
 const COPYING = 0
 const GAP_ASKED = 1
@@ -40,7 +44,7 @@ self.onmessage = ({ data }) => {
     timer = setInterval(() => {
       try {
         const { log, checkpointed } = db.query('PRAGMA wal_checkpoint(PASSIVE)').get()
-        if (log < ${RESTART_FRAMES} || checkpointed !== log) return
+        if (log < ${RESTART_FRAMES} || (checkpointed !== log && log < ${LONGEST_LOG_FRAMES})) return
         Atomics.store(turn, 0, ${GAP_ASKED})
         const answered = Atomics.wait(turn, 0, ${GAP_ASKED}, 1000) !== 'timed-out'
         // No write in a second: the next one starts the log over by itself.
