@@ -44,11 +44,11 @@ export function auditRoutes(useCases: UseCases['audit'], authentication: Authent
   const { list } = useCases
   return new Elysia({ name: 'audit', prefix: '/api/audit-events', detail: { tags: ['Audit'] } }).use(authentication).get(
     '',
-    (context) => {
-      const { page: _page, limit: _limit, since, until, ...filter } = context.query
+    ({ actor, query, request, set }) => {
+      const { page: _page, limit: _limit, since, until, ...filter } = query
       return pagedResponse(
-        context,
-        (page) => list.execute(context.actor, { ...filter, ...(since ? { since: new Date(since) } : {}), ...(until ? { until: new Date(until) } : {}) }, page),
+        { query, request, set },
+        (page) => list.execute(actor, { ...filter, ...(since ? { since: new Date(since) } : {}), ...(until ? { until: new Date(until) } : {}) }, page),
         eventView,
       )
     },

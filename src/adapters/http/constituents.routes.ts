@@ -29,7 +29,7 @@ export function constituentsRoutes(useCases: UseCases['constituents'], authentic
     .use(authentication)
     .get(
       '',
-      (context) => pagedResponse(context, (page) => search.execute(context.actor, context.query.query, page), constituentView),
+      ({ actor, query, request, set }) => pagedResponse({ query, request, set }, (page) => search.execute(actor, query.query, page), constituentView),
       {
         auth: true,
         query: SearchQuery,
@@ -80,7 +80,7 @@ export function constituentsRoutes(useCases: UseCases['constituents'], authentic
     })
     .get(
       '/:id/needs',
-      (context) => pagedResponse(context, (page) => listNeeds.execute(context.actor, context.params.id, page), needView),
+      ({ actor, params, query, request, set }) => pagedResponse({ query, request, set }, (page) => listNeeds.execute(actor, params.id, page), needView),
       {
         auth: true,
         params: IdParams,
@@ -94,7 +94,7 @@ export function constituentsRoutes(useCases: UseCases['constituents'], authentic
     .use(authentication)
     .get(
       '',
-      (context) => pagedResponse(context, (page) => listMatches.execute(context.actor, context.query.status, page), matchView),
+      ({ actor, query, request, set }) => pagedResponse({ query, request, set }, (page) => listMatches.execute(actor, query.status, page), matchView),
       {
         auth: true,
         query: MatchesQuery,

@@ -12,7 +12,7 @@ export function membersRoutes(useCases: UseCases['members'], authentication: Aut
     .use(authentication)
     .get(
       '',
-      (context) => pagedResponse(context, (page) => list.execute(context.actor, page), (member) => member),
+      ({ actor, query, request, set }) => pagedResponse({ query, request, set }, (page) => list.execute(actor, page), (member) => member),
       {
         auth: true,
         query: t.Object(PageQuery, { additionalProperties: false }),

@@ -61,7 +61,7 @@ export function needsRoutes(useCases: UseCases['needs'], authentication: Authent
     )
     .get(
       '',
-      (context) => pagedResponse(context, (page) => list.execute(context.actor, needFilterOf(context.query), page), needView),
+      ({ actor, query, request, set }) => pagedResponse({ query, request, set }, (page) => list.execute(actor, needFilterOf(query), page), needView),
       {
         auth: true,
         query: ListNeedsQuery,
@@ -119,7 +119,7 @@ export function needsRoutes(useCases: UseCases['needs'], authentication: Authent
         detail: { summary: "Text the need's constituent; queued, sent by the outbox", description: 'org_admin or sms_communicator. Answers 202 with the interaction; the worker sends it (docs/api.md "SMS").' },
       },
     )
-    .get('/:id/interactions', (context) => pagedResponse(context, (page) => listInteractions.execute(context.actor, context.params.id, page), interactionView), {
+    .get('/:id/interactions', ({ actor, params, query, request, set }) => pagedResponse({ query, request, set }, (page) => listInteractions.execute(actor, params.id, page), interactionView), {
       auth: true,
       params: NeedIdOrReferenceParams,
       query: t.Object(PageQuery, { additionalProperties: false }),
@@ -128,7 +128,7 @@ export function needsRoutes(useCases: UseCases['needs'], authentication: Authent
     })
     .get(
       '/:id/history',
-      (context) => pagedResponse(context, (page) => listHistory.execute(context.actor, context.params.id, page), needChangeView),
+      ({ actor, params, query, request, set }) => pagedResponse({ query, request, set }, (page) => listHistory.execute(actor, params.id, page), needChangeView),
       {
         auth: true,
         params: NeedIdOrReferenceParams,

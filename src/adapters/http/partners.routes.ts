@@ -12,7 +12,7 @@ export function partnersRoutes(useCases: UseCases['partners'], authentication: A
     .use(authentication)
     .get(
       '',
-      (context) => pagedResponse(context, (page) => list.execute(context.actor, page), partnerView),
+      ({ actor, query, request, set }) => pagedResponse({ query, request, set }, (page) => list.execute(actor, page), partnerView),
       {
         auth: true,
         query: t.Object(PageQuery, { additionalProperties: false }),

@@ -20,7 +20,7 @@ export function webhookEndpointsRoutes(useCases: UseCases['webhooks'], authentic
 
   return new Elysia({ name: 'webhook-endpoints', prefix: '/api/webhook-endpoints', detail: { tags: ['Webhook endpoints'] } })
     .use(authentication)
-    .get('', (context) => pagedResponse(context, (page) => list.execute(context.actor, page), webhookEndpointView), {
+    .get('', ({ actor, query, request, set }) => pagedResponse({ query, request, set }, (page) => list.execute(actor, page), webhookEndpointView), {
       auth: true,
       query: t.Object(PageQuery, { additionalProperties: false }),
       response: { 200: t.Array(WebhookEndpointSchema, { maxItems: 100 }), ...problems(400, 401, 403) },
@@ -68,7 +68,7 @@ export function webhookEndpointsRoutes(useCases: UseCases['webhooks'], authentic
     )
     .get(
       '/:id/deliveries',
-      (context) => pagedResponse(context, (page) => listDeliveries.execute(context.actor, context.params.id, page), webhookDeliveryView),
+      ({ actor, params, query, request, set }) => pagedResponse({ query, request, set }, (page) => listDeliveries.execute(actor, params.id, page), webhookDeliveryView),
       {
         auth: true,
         params: IdParams,

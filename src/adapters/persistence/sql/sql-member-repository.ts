@@ -1,14 +1,14 @@
 import { and, count, desc, eq, inArray, isNull, sql } from 'drizzle-orm'
 import type { MemberRepository } from '../../../application/ports/repositories'
-import type { Profile, Role } from '../../../domain/auth/roles'
+import type { Role } from '../../../domain/auth/roles'
 import type { Member } from '../../../domain/members/member'
 import { offsetOf, type Page, type PageRequest } from '../../../domain/shared/page'
 import type * as schema from '../sqlite/schema'
 import { SqlRepository, nullable, present } from './sql-repository'
 
+/** One copy per row (every request reads the caller's): role and profiles hold only what the domain wrote. */
 function toMember(row: typeof schema.members.$inferSelect): Member {
-  const { role, profiles, ...rest } = present(row)
-  return { ...rest, role: role as Role, profiles: profiles as Profile[] }
+  return present(row) as Member
 }
 
 function memberRow(m: Member) {
