@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq } from 'drizzle-orm'
+import { and, asc, count, desc, eq, sql } from 'drizzle-orm'
 import type { WebhookEndpointRepository } from '../../../application/ports/repositories'
 import { offsetOf, type PageRequest } from '../../../domain/shared/page'
 import type { WebhookEndpoint, WebhookEventType } from '../../../domain/webhooks/webhook'
@@ -46,11 +46,17 @@ export class SqlWebhookEndpointRepository extends SqlRepository implements Webho
   }
   async subscribedTo(organizationId: string, type: WebhookEventType) {
     // An organization has a handful of endpoints at most (MAX_WEBHOOK_ENDPOINTS): the events are matched here.
-    const rows = await this.db
-      .select()
-      .from(this.e)
-      .where(and(eq(this.e.organizationId, organizationId), eq(this.e.enabled, true)))
-      .orderBy(asc(this.e.createdAt), asc(this.e.id))
+    // Every write that may cause an event asks: prepared, as building the query costs more than running it.
+    const rows = await this.prepared<typeof schema.webhookEndpoints.$inferSelect>(
+      'webhook_endpoints_enabled',
+      () =>
+        this.db
+          .select()
+          .from(this.e)
+          .where(and(eq(this.e.organizationId, sql.placeholder('organizationId')), eq(this.e.enabled, true)))
+          .orderBy(asc(this.e.createdAt), asc(this.e.id)),
+      { organizationId },
+    )
     return rows.map(toEndpoint).filter((e) => e.events.includes(type))
   }
 }
