@@ -139,6 +139,27 @@ function describePostgresOnly(): void {
       }
     })
 
+    test('connections the database closed while idle (a restart) cost no request: reads and transactions run on fresh ones', async () => {
+      const pool = new PostgresDatabase(db.url, { maxConnections: 4 })
+      const admin = postgres(db.url, { max: 1, onnotice: () => {} })
+      try {
+        const organization = anOrganization()
+        await pool.unitOfWork.run((r) => r.organizations.insert(organization))
+        // Open every connection of the pool, then have the server end them all, as a restart does.
+        await Promise.all(Array.from({ length: 8 }, () => pool.repositories.organizations.findById(organization.id)))
+        await admin`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()`
+        await realTimer(50)
+        for (let i = 0; i < 8; i++) expect(await pool.repositories.organizations.findById(organization.id)).toEqual(organization)
+        await admin`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()`
+        await realTimer(50)
+        for (let i = 0; i < 8; i++) await pool.unitOfWork.run((r) => r.organizations.takeNextNeedNumber(organization.id))
+        expect(await pool.unitOfWork.run((r) => r.organizations.takeNextNeedNumber(organization.id))).toBe(FIRST_REFERENCE_NUMBER + 8)
+      } finally {
+        await admin.end()
+        await pool.close()
+      }
+    })
+
     test('the database itself refuses to change an audit event; the purge still deletes', async () => {
       const organization = anOrganization()
       const event = { id: randomUUID(), organizationId: organization.id, action: 'update', recordType: 'need', recordId: randomUUID(), at: minute(0) } as const

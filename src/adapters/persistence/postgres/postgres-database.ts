@@ -36,6 +36,43 @@ const OUTAGE_CODES = new Set([
 ])
 
 /**
+ * Errors of a connection that was dead before the statement reached the database: a restart ends every
+ * connection of the pool, and the client may find out only when it next writes to one.
+ */
+const DEAD_CONNECTION_CODES = new Set(['CONNECTION_CLOSED', 'CONNECTION_DESTROYED', 'ECONNRESET', 'EPIPE', '57P01'])
+
+function onDeadConnection(error: unknown): boolean {
+  const code = driverError(error)?.code
+  return typeof code === 'string' && DEAD_CONNECTION_CODES.has(code)
+}
+
+type Settle = ((value: unknown) => unknown) | null | undefined
+
+/**
+ * The pool as drizzle sees it, but for one thing: a read outside a transaction (a SELECT) that fails on a
+ * dead connection runs once more, on a fresh one, so the first requests after a database restart are not
+ * refused for connections the restart closed. A read may run twice; nothing else is retried here.
+ */
+function retryingReadsOnDeadConnections(client: postgres.Sql): postgres.Sql {
+  const unsafe = (query: string, params?: unknown[], options?: unknown) => {
+    const retried = /^\s*select\b/i.test(query)
+    const run = (values: boolean): Promise<unknown> => {
+      const once = () => {
+        const pending = client.unsafe(query, params as never, options as never)
+        return Promise.resolve(values ? pending.values() : pending)
+      }
+      return once().catch((error: unknown) => (retried && onDeadConnection(error) ? once() : Promise.reject(error)))
+    }
+    // postgres-js queries are lazy: they run when awaited, as rows or (values()) as arrays.
+    return {
+      then: (resolve: Settle, reject: Settle) => run(false).then(resolve, reject),
+      values: () => ({ then: (resolve: Settle, reject: Settle) => run(true).then(resolve, reject) }),
+    }
+  }
+  return new Proxy(client, { get: (target, key, receiver) => (key === 'unsafe' ? unsafe : Reflect.get(target, key, receiver)) })
+}
+
+/**
  * The database or a transaction as the repositories see it. Their code is written once against SQLite's
  * query-builder types, which PostgreSQL's classes cannot be typed as (docs/architecture.md "Two databases,
  * one repository code"); at run time both builders take the same calls, and the tables' row types are
@@ -66,7 +103,7 @@ export class PostgresDatabase implements Persistence, UnitOfWork {
       idle_timeout: 60,
       onnotice: () => {},
     })
-    this.db = drizzle({ client: this.client, schema })
+    this.db = drizzle({ client: retryingReadsOnDeadConnections(this.client), schema })
     this.repositories = sqlRepositories(shared(this.db), postgresDialect, this.statements)
   }
 
@@ -84,8 +121,20 @@ export class PostgresDatabase implements Persistence, UnitOfWork {
     }
   }
 
-  run<T>(work: (repositories: Repositories) => Promise<T>): Promise<T> {
-    return this.db.transaction((tx) => work(sqlRepositories(shared(tx), postgresDialect, this.statements)))
+  async run<T>(work: (repositories: Repositories) => Promise<T>): Promise<T> {
+    let started = false
+    const attempt = () =>
+      this.db.transaction((tx) => {
+        started = true
+        return work(sqlRepositories(shared(tx), postgresDialect, this.statements))
+      })
+    try {
+      return await attempt()
+    } catch (error) {
+      // BEGIN failed on a connection a restart had closed: nothing ran, so the work runs once, on a fresh one.
+      if (started || !onDeadConnection(error)) throw error
+      return attempt()
+    }
   }
 
   async ping(): Promise<boolean> {
