@@ -61,7 +61,8 @@ function someEmailSettings(overrides: Partial<StoredEmailSettings> & Pick<Stored
 }
 
 /** A pending email, due at minute 0 unless told. */
-function aMessage(overrides: Partial<OutboxMessage> & Pick<OutboxMessage, 'organizationId'>): OutboxMessage {
+/** A pending email of `organizationId`, due at minute 0; the webhook contract builds its deliveries on it. */
+export function aMessage(overrides: Partial<OutboxMessage> & Pick<OutboxMessage, 'organizationId'>): OutboxMessage {
   return {
     id: randomUUID(),
     payload: { channel: 'email', email: { to: 'ana@example.org', subject: 'You are invited', text: 'Choose your password: https://x/accept-invite?token=t' } },

@@ -6,6 +6,7 @@ import type { Organization } from '../../../src/domain/organizations/organizatio
 import type { Partner } from '../../../src/domain/partners/partner'
 import type { WebhookEndpoint } from '../../../src/domain/webhooks/webhook'
 import { ascendingIds, ids, minute, presentKeys } from './contract-support'
+import { aMessage } from './members-settings-outbox-contract'
 
 export interface WebhookContractHelpers {
   read(): Repositories
@@ -28,16 +29,11 @@ function anEndpoint(overrides: Partial<WebhookEndpoint> & Pick<WebhookEndpoint, 
 }
 
 function aDelivery(organizationId: string, endpointId: string, overrides: Partial<OutboxMessage> = {}): OutboxMessage {
-  return {
-    id: randomUUID(),
+  return aMessage({
     organizationId,
     payload: { channel: 'webhook', webhook: { endpointId, type: 'need.created', body: '{"type":"need.created","data":{"needId":"n"}}' } },
-    status: 'pending',
-    attempts: 0,
-    nextAttemptAt: minute(0),
-    createdAt: minute(0),
     ...overrides,
-  }
+  })
 }
 
 const every = { page: 1, limit: 100 }
