@@ -57,6 +57,38 @@ describe('SQLite database', () => {
     expect(walBytes).toBeLessThan(64 * 1024 * 1024)
   })
 
+  // The reader connection sees only what is committed: a unit that still cannot see the first unit's write
+  // through it runs in the same transaction as that write.
+  test('units started in one turn of the event loop share one commit; a unit started later gets its own', async () => {
+    const { unitOfWork, repositories } = db.persistence
+    const [first, ...others] = Array.from({ length: 20 }, () => anOrganization())
+    const firstCommittedWhenRun: boolean[] = []
+    // As 20 requests read in one turn of the event loop: each handled in a task of its own, which starts a unit.
+    const started = [first!, ...others].map(
+      (organization, i) =>
+        new Promise((resolve, reject) =>
+          setImmediate(() =>
+            unitOfWork
+              .run(async (r) => {
+                if (i > 0) firstCommittedWhenRun.push((await repositories.organizations.findById(first!.id)) !== undefined)
+                await r.organizations.insert(organization)
+              })
+              .then(resolve, reject),
+          ),
+        ),
+    )
+    await Promise.all(started)
+    expect(firstCommittedWhenRun).toEqual(others.map(() => false))
+    for (const organization of [first!, ...others]) expect(await repositories.organizations.findById(organization.id)).toEqual(organization)
+
+    const late = anOrganization()
+    const committedBefore = await unitOfWork.run(async (r) => {
+      await r.organizations.insert(late)
+      return (await repositories.organizations.findById(first!.id)) !== undefined
+    })
+    expect(committedBefore).toBe(true)
+  })
+
   test('the database itself refuses to change an audit event; the purge still deletes', async () => {
     const organization = anOrganization()
     const event = { id: randomUUID(), organizationId: organization.id, action: 'update', recordType: 'need', recordId: randomUUID(), at: new Date(0) } as const

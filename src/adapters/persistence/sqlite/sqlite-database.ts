@@ -87,16 +87,22 @@ export class SqliteDatabase implements Persistence, UnitOfWork {
    * its own. A unit that rejects is rolled back to its savepoint and answered at once; the others are
    * answered only after the one COMMIT that makes them durable, so no caller hears "done" before its write
    * is. The fixed cost of a commit (writing the log) is then paid once per group, not once per unit.
+   *
+   * A group starts one turn of the event loop after its first unit arrived (setImmediate), so the requests
+   * read in that turn join it. Started at once, a unit ran and committed before the next request was even
+   * parsed: under 32 clients groups held 1.15 units on average, and creating needs ran at half the rate.
    */
   run<T>(work: (repositories: Repositories) => Promise<T>): Promise<T> {
     return new Promise<T>((resolve, reject) => {
       this.queue.push({ work, resolve: resolve as (value: unknown) => void, reject })
-      if (!this.draining) void this.drain()
+      if (!this.draining) {
+        this.draining = true
+        setImmediate(() => void this.drain())
+      }
     })
   }
 
   private async drain(): Promise<void> {
-    this.draining = true
     try {
       while (this.queue.length > 0) {
         await this.checkpointer?.giveGapIfAsked()
