@@ -4,4 +4,7 @@ export class RandomIds implements IdGenerator {
   next(): string {
     return crypto.randomUUID()
   }
+  nextInTimeOrder(): string {
+    return Bun.randomUUIDv7()
+  }
 }

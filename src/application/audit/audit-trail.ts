@@ -63,7 +63,7 @@ export class AuditTrail {
     const at = this.clock.now()
     const requestId = this.request.id()
     return entries.map(({ fields, ...entry }) => ({
-      id: this.ids.next(),
+      id: this.ids.nextInTimeOrder(),
       organizationId: who.organizationId,
       ...(who.memberId !== undefined ? { memberId: who.memberId } : {}),
       ...entry,

@@ -25,7 +25,7 @@ export class Outbox {
 
   private async enqueue(r: Repositories, organizationId: string, payload: OutboxPayload): Promise<string> {
     const now = this.clock.now()
-    const id = this.ids.next()
+    const id = this.ids.nextInTimeOrder()
     await r.outbox.enqueue({
       id,
       organizationId,

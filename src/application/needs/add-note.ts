@@ -26,7 +26,7 @@ export class AddNote {
       const author = await r.members.findById(actor.organizationId, actor.memberId)
       if (!author) throw new NotFoundError('Member')
       const note: Interaction = {
-        id: this.ids.next(),
+        id: this.ids.nextInTimeOrder(),
         organizationId: need.organizationId,
         partnerId: need.partnerId,
         needId: need.id,

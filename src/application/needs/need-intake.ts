@@ -65,7 +65,7 @@ export class NeedIntake {
     const need: Need = {
       ...fields,
       ...constituent,
-      id: this.ids.next(),
+      id: this.ids.nextInTimeOrder(),
       partnerId: partner.id,
       status: status ?? INITIAL_NEED_STATUS,
       createdAt: now,
@@ -76,7 +76,7 @@ export class NeedIntake {
     await r.needs.insert(need)
     await r.needs.appendChanges([
       {
-        id: this.ids.next(),
+        id: this.ids.nextInTimeOrder(),
         organizationId: need.organizationId,
         needId: need.id,
         field: 'status',

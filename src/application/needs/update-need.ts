@@ -69,7 +69,7 @@ export class UpdateNeed {
       await r.needs.appendChanges(
         changes.map((change) => ({
           ...change,
-          id: this.ids.next(),
+          id: this.ids.nextInTimeOrder(),
           organizationId: after.organizationId,
           needId: after.id,
           changedBy: actor.memberId,

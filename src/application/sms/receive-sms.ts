@@ -53,7 +53,7 @@ export class ReceiveSms {
       const [need] = await r.needs.newestOfConstituents(organization.id, constituents.map((c) => c.id), true)
       const constituentId = need?.constituentId ?? constituents[0]?.id
       const interaction: Interaction = {
-        id: this.ids.next(),
+        id: this.ids.nextInTimeOrder(),
         organizationId: organization.id,
         channel: 'sms',
         direction: 'inbound',

@@ -41,7 +41,7 @@ export class SendSms {
         throw InvalidError.field('/', 'The organization has no SMS number yet: an operator sets it with `intake org set-phone-number`')
       }
       const interaction: Interaction = {
-        id: this.ids.next(),
+        id: this.ids.nextInTimeOrder(),
         organizationId: actor.organizationId,
         partnerId: need.partnerId,
         needId: need.id,

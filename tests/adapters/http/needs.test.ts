@@ -68,7 +68,8 @@ describe('POST /api/needs', () => {
       ['createdAt', 'createdBy', 'customFields', 'dueDate', 'id', 'isConfidential', 'organizationId', 'partnerId', 'referenceNumber', 'status', 'updatedAt'].sort(),
     )
     expect(need).toMatchObject({ organizationId: world.organizationId, partnerId: partnerA.id, status: 'NEW', customFields: {}, isConfidential: false })
-    expect(need.id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/)
+    // A need is an event: its id is a UUID v7, time-ordered (docs/api.md "Identifiers").
+    expect(need.id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/)
     expect(need.referenceNumber).toMatch(/^REQ-\d+$/)
     for (const field of ['createdAt', 'updatedAt', 'dueDate']) expect(need[field]).toMatch(ISO_MS)
     expect(Date.parse(need.dueDate) - Date.parse(need.createdAt)).toBe(24 * 3_600_000)
