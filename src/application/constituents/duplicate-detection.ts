@@ -30,6 +30,7 @@ export class DuplicateDetection {
     const candidates = found
       .map((c) => ({ constituent: c, reasons: sharedReasons(keys, matchKeysOf(c)) }))
       .filter((c) => c.reasons.length > 0)
+    if (candidates.length === 0) return []
     const existing = await r.householdMatches.listInvolving(constituent.organizationId, constituent.id)
     const paired = new Set(existing.flatMap((m) => [m.constituentId, m.candidateConstituentId]))
     for (const candidate of candidates) {

@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, or } from 'drizzle-orm'
+import { and, asc, count, desc, eq, or, sql } from 'drizzle-orm'
 import type { HouseholdMatchRepository } from '../../../application/ports/repositories'
 import type { HouseholdMatch, MatchStatus, ResolveAction } from '../../../domain/constituents/household-match'
 import { offsetOf, type Page, type PageRequest } from '../../../domain/shared/page'
@@ -42,16 +42,23 @@ export class SqlHouseholdMatchRepository extends SqlRepository implements Househ
     return { items: rows.map(toMatch), total: total?.n ?? 0 }
   }
   async listInvolving(organizationId: string, constituentId: string) {
-    const rows = await this.db
-      .select()
-      .from(this.s.householdMatches)
-      .where(
-        and(
-          eq(this.s.householdMatches.organizationId, organizationId),
-          or(eq(this.s.householdMatches.constituentId, constituentId), eq(this.s.householdMatches.candidateConstituentId, constituentId)),
-        ),
-      )
-      .orderBy(asc(this.s.householdMatches.createdAt), asc(this.s.householdMatches.id))
+    const t = this.s.householdMatches
+    // Every duplicate check of an intake asks it: prepared.
+    const rows = await this.prepared<typeof t.$inferSelect>(
+      'household_matches_involving',
+      () =>
+        this.db
+          .select()
+          .from(t)
+          .where(
+            and(
+              eq(t.organizationId, sql.placeholder('organizationId')),
+              or(eq(t.constituentId, sql.placeholder('constituentId')), eq(t.candidateConstituentId, sql.placeholder('constituentId'))),
+            ),
+          )
+          .orderBy(asc(t.createdAt), asc(t.id)),
+      { organizationId, constituentId },
+    )
     return rows.map(toMatch)
   }
   async delete(organizationId: string, id: string) {
