@@ -1,6 +1,6 @@
 import { and, eq, sql, type InferInsertModel, type InferSelectModel } from 'drizzle-orm'
 import type * as sqliteSchema from '../sqlite/schema'
-import { driverError, organizationToken, queryPrefixes, type SqlDialect } from '../sql/sql-dialect'
+import { driverError, queryPrefixes, type SqlDialect } from '../sql/sql-dialect'
 import * as tables from './schema'
 
 const c = tables.constituents
@@ -70,8 +70,9 @@ export const postgresDialect: SqlDialect = {
   constituentSearch(organizationId, query) {
     if (query.kind === 'email') return and(eq(c.organizationId, organizationId), eq(c.emailKey, query.email))!
     // Terms are letters and digits only (normalizeText), so quoting them cannot break the tsquery.
-    const terms = [organizationToken(organizationId), ...queryPrefixes(query).map((p) => `${p.replace(/'/g, '')}:*`)]
-    const tsquery = terms.map((t) => (t.endsWith(':*') ? `'${t.slice(0, -2)}':*` : `'${t}'`)).join(' & ')
+    const tsquery = queryPrefixes(organizationId, query)
+      .map((p) => `'${p.replace(/'/g, '')}':*`)
+      .join(' & ')
     return and(
       eq(c.organizationId, organizationId),
       sql`to_tsvector('simple', ${c.searchTerms}) @@ to_tsquery('simple', ${tsquery})`,

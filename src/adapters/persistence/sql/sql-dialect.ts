@@ -36,23 +36,27 @@ export function driverError(error: unknown): { code?: unknown; message?: unknown
   return (typeof cause === 'object' && cause !== null ? cause : error) as { code?: unknown }
 }
 
-/** The token that confines a search to one organization. */
-export function organizationToken(organizationId: string): string {
-  return `o${organizationId.replace(/-/g, '')}`
-}
-
 /**
- * Every name word and phone digit string is indexed (and searched) behind this letter, which the organization
- * token never starts with: a query word such as "o" can then never prefix-match the organization token.
+ * Every indexed term carries its organization: `o<the organization's id, hex>t<word>`. A search then reads
+ * only its own organization's entries in the index (an organization's token ANDed with the words read
+ * every organization's matches of the words first). The leading letter keeps PostgreSQL's parser from
+ * reading a mark such as `4109e877…` as a number; the `t` ends the mark. The mark is 34 characters long,
+ * and SQLite's prefix indexes (35, 36 and 37 characters) hold a word's first one to three letters.
  */
-export const TERM_MARK = 't'
-
-/** The indexed text of a constituent: its organization's token and its marked search terms. */
-export function searchTermsColumn(c: Constituent): string {
-  return [organizationToken(c.organizationId), ...searchTermsOf(c).map((term) => TERM_MARK + term)].join(' ')
+function organizationMark(organizationId: string): string {
+  return `o${organizationId.replace(/-/g, '')}t`
 }
 
-/** The marked prefixes a query looks for: its phone digits, or its words. */
-export function queryPrefixes(query: Extract<ConstituentQuery, { kind: 'phone' | 'words' }>): string[] {
-  return (query.kind === 'phone' ? [query.digits] : query.words).map((p) => TERM_MARK + p)
+/** The indexed text of a constituent: its name words and phone digits, each behind its organization's mark. */
+export function searchTermsColumn(c: Constituent): string {
+  const mark = organizationMark(c.organizationId)
+  return searchTermsOf(c)
+    .map((term) => mark + term)
+    .join(' ')
+}
+
+/** The marked prefixes a query looks for in the organization: its phone digits, or its words. */
+export function queryPrefixes(organizationId: string, query: Extract<ConstituentQuery, { kind: 'phone' | 'words' }>): string[] {
+  const mark = organizationMark(organizationId)
+  return (query.kind === 'phone' ? [query.digits] : query.words).map((p) => mark + p)
 }

@@ -1,13 +1,15 @@
 import { and, sql } from 'drizzle-orm'
 import type { ConstituentQuery } from '../../../domain/constituents/search'
-import { driverError, organizationToken, queryPrefixes, type SqlDialect } from '../sql/sql-dialect'
+import { driverError, queryPrefixes, type SqlDialect } from '../sql/sql-dialect'
 import * as tables from './schema'
 
 const c = tables.constituents
 
 /** Every word a quoted prefix: user input never becomes FTS syntax. */
 function ftsMatch(organizationId: string, query: Extract<ConstituentQuery, { kind: 'phone' | 'words' }>): string {
-  return [`"${organizationToken(organizationId)}"`, ...queryPrefixes(query).map((p) => `"${p.replace(/"/g, '""')}"*`)].join(' AND ')
+  return queryPrefixes(organizationId, query)
+    .map((p) => `"${p.replace(/"/g, '""')}"*`)
+    .join(' AND ')
 }
 
 /** SQLite: FTS5 for search, no row locks (its transactions are serial), constraint errors by message. */
@@ -26,7 +28,7 @@ export const sqliteDialect: SqlDialect = {
     return matching(sql`SELECT rowid FROM constituent_search WHERE constituent_search MATCH ${ftsMatch(organizationId, query)}`)
   },
 
-  // The organization's token is in the MATCH, so the index's own count is the organization's.
+  // Every term carries its organization's mark, so the index's own count is the organization's.
   countSearchMatches: (organizationId, query) =>
     query.kind === 'email' ? undefined : sql`SELECT count(*) AS n FROM constituent_search WHERE constituent_search MATCH ${ftsMatch(organizationId, query)}`,
 

@@ -7,6 +7,7 @@ import m2 from './0002_need_counts.sql' with { type: 'text' }
 import m3 from './0003_password_reset.sql' with { type: 'text' }
 import m4 from './0004_webhooks.sql' with { type: 'text' }
 import m5 from './0005_audit_events.sql' with { type: 'text' }
+import m6 from './0006_search_terms_per_organization.sql' with { type: 'text' }
 
 export const POSTGRES_MIGRATIONS = bundledMigrations(journal, {
   '0000_init': m0,
@@ -15,4 +16,5 @@ export const POSTGRES_MIGRATIONS = bundledMigrations(journal, {
   '0003_password_reset': m3,
   '0004_webhooks': m4,
   '0005_audit_events': m5,
+  '0006_search_terms_per_organization': m6,
 })

@@ -12,6 +12,7 @@ import m7 from './0007_need_counts.sql' with { type: 'text' }
 import m8 from './0008_password_reset.sql' with { type: 'text' }
 import m9 from './0009_webhooks.sql' with { type: 'text' }
 import m10 from './0010_audit_events.sql' with { type: 'text' }
+import m11 from './0011_search_terms_per_organization.sql' with { type: 'text' }
 
 export const SQLITE_MIGRATIONS = bundledMigrations(journal, {
   '0000_init': m0,
@@ -25,4 +26,5 @@ export const SQLITE_MIGRATIONS = bundledMigrations(journal, {
   '0008_password_reset': m8,
   '0009_webhooks': m9,
   '0010_audit_events': m10,
+  '0011_search_terms_per_organization': m11,
 })
