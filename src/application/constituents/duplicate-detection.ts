@@ -36,7 +36,7 @@ export class DuplicateDetection {
     for (const candidate of candidates) {
       if (paired.has(candidate.constituent.id)) continue
       await r.householdMatches.insert({
-        id: this.ids.next(),
+        id: this.ids.nextInTimeOrder(),
         organizationId: constituent.organizationId,
         constituentId: constituent.id,
         candidateConstituentId: candidate.constituent.id,

@@ -153,7 +153,8 @@ describe('duplicate detection through POST /api/needs', () => {
         createdAt: expect.stringMatching(ISO_MS),
       },
     ])
-    expect(matches[0]!.id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/)
+    // Found at a moment, shown with it: a time-ordered id (docs/api.md "Identifiers").
+    expect(matches[0]!.id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/)
   })
 
   test('two candidates: "Possible duplicate of 2 constituents", every reason once, one match each', async () => {

@@ -12,7 +12,7 @@ import { parseConstituentQuery } from '../../../src/domain/constituents/search'
 import type { Organization } from '../../../src/domain/organizations/organization'
 import type { PageRequest } from '../../../src/domain/shared/page'
 import { anOrganization } from '../../support/builders'
-import { aConstituent, aHousehold, byId, ids, minute } from './contract-support'
+import { aConstituent, aHousehold, aHouseholdMatch, byId, ids, minute } from './contract-support'
 import { makeSqlite, type SqliteFixture } from './sqlite-fixture'
 
 // Issue 3: duplicate detection and search read a number of rows that does not grow with the constituents.
@@ -236,6 +236,33 @@ describe('SQLite with 50,000 constituents', () => {
       expect(inSmall.statements.map((s) => s.rows)).toEqual([1, 1, 1, 1])
       expect(inBig.statements.map((s) => s.rows)).toEqual([1, 1, 1, 1])
       expect(inBig.result).toHaveLength(4)
+    })
+
+    test("a person's household matches are read by their index, however many the organization holds", async () => {
+      const background = constituents.filter((c) => c.organizationId === big.id).slice(0, 2_001)
+      const pairs = background.slice(1).map((c, i) => aHouseholdMatch({ organizationId: big.id, constituentId: background[i]!.id, candidateConstituentId: c.id, createdAt: minute(i) }))
+      const asConstituent = aHouseholdMatch({ organizationId: big.id, constituentId: people.original.id, candidateConstituentId: people.samePhone.id, createdAt: minute(-2) })
+      const asCandidate = aHouseholdMatch({ organizationId: big.id, constituentId: people.sameEmail.id, candidateConstituentId: people.original.id, createdAt: minute(-3) })
+      await sqlite.persistence.unitOfWork.run(async (r) => {
+        for (const match of [...pairs, asConstituent, asCandidate]) await r.householdMatches.insert(match)
+      })
+
+      const { result, statements } = await recording.measure((r) => r.householdMatches.listInvolving(big.id, people.original.id))
+
+      expect(result).toEqual([asCandidate, asConstituent])
+      expect(statements.map((s) => s.rows)).toEqual([1, 1])
+      expect(allPlans(statements)).toEqual([
+        'SEARCH household_matches USING INDEX household_matches_by_constituent (organization_id=? AND constituent_id=?)',
+        'SEARCH household_matches USING INDEX household_matches_by_candidate (organization_id=? AND candidate_constituent_id=?)',
+      ])
+    })
+
+    test("a household's members are read by its index, oldest first", async () => {
+      const { result, statements } = await recording.measure((r) => r.constituents.listByHousehold(big.id, planted.household.id))
+
+      expect(result).toEqual(Object.values(people))
+      expect(statements.map((s) => s.rows)).toEqual([Object.keys(people).length])
+      expect(allPlans(statements)).toEqual(['SEARCH constituents USING INDEX constituents_by_household (organization_id=? AND household_id=?)'])
     })
 
     test('a key without a match reads no row at all', async () => {

@@ -8,7 +8,7 @@ import type { ConstituentQuery } from '../../../domain/constituents/search'
 import { offsetOf, type Keyset, type Page, type PageRequest } from '../../../domain/shared/page'
 import type * as schema from '../sqlite/schema'
 import { searchTermsColumn } from './sql-dialect'
-import { SqlRepository, afterKeyset, nullable, present } from './sql-repository'
+import { SqlRepository, afterKeyset, nullable, oldestFirst, present } from './sql-repository'
 
 function toConstituent(row: typeof schema.constituents.$inferSelect): Constituent {
   const { seq: _seq, emailKey: _e, nameBirthKey: _n, lastStreetKey: _l, searchTerms: _s, ...rest } = present(row)
@@ -127,12 +127,13 @@ export class SqlConstituentRepository extends SqlRepository implements Constitue
     return rows.map(toConstituent)
   }
   async listByHousehold(organizationId: string, householdId: string) {
+    // Sorted here: ordered in SQL, the planner walked the organization's constituents in list order
+    // (constituents_newest) to find the household's few, 100 ms at 100,000 constituents.
     const rows = await this.db
       .select()
       .from(this.s.constituents)
       .where(and(eq(this.s.constituents.organizationId, organizationId), eq(this.s.constituents.householdId, householdId)))
-      .orderBy(asc(this.s.constituents.createdAt), asc(this.s.constituents.id))
-    return rows.map(toConstituent)
+    return oldestFirst(rows).map(toConstituent)
   }
   async findByPhone(organizationId: string, phone: string) {
     const rows = await this.db

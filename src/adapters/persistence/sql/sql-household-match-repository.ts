@@ -1,9 +1,9 @@
-import { and, asc, count, desc, eq, or, sql } from 'drizzle-orm'
+import { and, asc, count, desc, eq, sql } from 'drizzle-orm'
 import type { HouseholdMatchRepository } from '../../../application/ports/repositories'
 import type { HouseholdMatch, MatchStatus, ResolveAction } from '../../../domain/constituents/household-match'
 import { offsetOf, type Page, type PageRequest } from '../../../domain/shared/page'
 import type * as schema from '../sqlite/schema'
-import { SqlRepository, nullable, present } from './sql-repository'
+import { SqlRepository, nullable, oldestFirst, present } from './sql-repository'
 
 export function toMatch(row: typeof schema.householdMatches.$inferSelect): HouseholdMatch {
   const { status, action, ...rest } = present(row)
@@ -12,7 +12,7 @@ export function toMatch(row: typeof schema.householdMatches.$inferSelect): House
 
 export class SqlHouseholdMatchRepository extends SqlRepository implements HouseholdMatchRepository {
   async insert(m: HouseholdMatch) {
-    await this.db.insert(this.s.householdMatches).values(matchRow(m))
+    await this.preparedInsert('household_match_insert', this.s.householdMatches, matchRow(m))
   }
   async update(m: HouseholdMatch) {
     const { id, organizationId, createdAt: _createdAt, ...fields } = matchRow(m)
@@ -43,23 +43,16 @@ export class SqlHouseholdMatchRepository extends SqlRepository implements Househ
   }
   async listInvolving(organizationId: string, constituentId: string) {
     const t = this.s.householdMatches
-    // Every duplicate check of an intake asks it: prepared.
-    const rows = await this.prepared<typeof t.$inferSelect>(
-      'household_matches_involving',
-      () =>
-        this.db
-          .select()
-          .from(t)
-          .where(
-            and(
-              eq(t.organizationId, sql.placeholder('organizationId')),
-              or(eq(t.constituentId, sql.placeholder('constituentId')), eq(t.candidateConstituentId, sql.placeholder('constituentId'))),
-            ),
-          )
-          .orderBy(asc(t.createdAt), asc(t.id)),
-      { organizationId, constituentId },
-    )
-    return rows.map(toMatch)
+    // One indexed lookup per side, merged here. As one OR the planner walked the organization's matches in
+    // list order (household_matches_newest) and tested each: a check that grew with every match recorded.
+    const side = (column: 'constituentId' | 'candidateConstituentId') =>
+      this.prepared<typeof t.$inferSelect>(
+        `household_matches_by_${column}`,
+        () => this.db.select().from(t).where(and(eq(t.organizationId, sql.placeholder('organizationId')), eq(t[column], sql.placeholder('constituentId')))),
+        { organizationId, constituentId },
+      )
+    const rows = [...(await side('constituentId')), ...(await side('candidateConstituentId'))]
+    return oldestFirst(rows).map(toMatch)
   }
   async delete(organizationId: string, id: string) {
     await this.db
