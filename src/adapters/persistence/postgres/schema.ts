@@ -173,6 +173,15 @@ export const needCounts = pgTable(
   (t) => [primaryKey({ columns: [t.organizationId, t.partnerId, t.status] })],
 )
 
+/**
+ * How many constituents each organization has, kept by triggers in the same transaction as every insert and
+ * delete of a constituent, so the total of the constituents list is one row, however many people there are.
+ */
+export const constituentCounts = pgTable('constituent_counts', {
+  organizationId: text('organization_id').primaryKey(),
+  constituents: integer('constituents').notNull(),
+})
+
 export const needChanges = pgTable(
   'need_changes',
   {

@@ -97,8 +97,27 @@ export class SqlConstituentRepository extends SqlRepository implements Constitue
       this.db.select().from(t).where(where).orderBy(desc(t.createdAt), desc(t.id)).limit(page.limit).offset(offsetOf(page))
     const countOf = async (where: SQL | undefined) => (await this.db.select({ n: count() }).from(t).where(where))[0]?.n ?? 0
     if (query.kind === 'all') {
-      const where = eq(t.organizationId, organizationId)
-      return { items: (await pageWhere(where)).map(toConstituent), total: await countOf(where) }
+      // Everyone: a page read by the list's index, the total from constituent_counts (kept by triggers), so
+      // neither grows with the organization.
+      const c = this.s.constituentCounts
+      const rows = await this.prepared<typeof t.$inferSelect>(
+        'constituents_page',
+        () =>
+          this.db
+            .select()
+            .from(t)
+            .where(eq(t.organizationId, sql.placeholder('organizationId')))
+            .orderBy(desc(t.createdAt), desc(t.id))
+            .limit(sql.placeholder('limit'))
+            .offset(sql.placeholder('offset')),
+        { organizationId, limit: page.limit, offset: offsetOf(page) },
+      )
+      const [counted] = await this.prepared<{ n: number }>(
+        'constituents_total',
+        () => this.db.select({ n: c.constituents }).from(c).where(eq(c.organizationId, sql.placeholder('organizationId'))),
+        { organizationId },
+      )
+      return { items: rows.map(toConstituent), total: Number(counted?.n ?? 0) }
     }
     const counted = this.dialect.countSearchMatches(organizationId, query)
     if (!counted) {

@@ -176,6 +176,15 @@ export const needCounts = sqliteTable(
   (t) => [primaryKey({ columns: [t.organizationId, t.partnerId, t.status] })],
 )
 
+/**
+ * How many constituents each organization has, kept by triggers in the same transaction as every insert and
+ * delete of a constituent, so the total of the constituents list is one row, however many people there are.
+ */
+export const constituentCounts = sqliteTable('constituent_counts', {
+  organizationId: text('organization_id').primaryKey(),
+  constituents: integer('constituents').notNull(),
+})
+
 export const needChanges = sqliteTable(
   'need_changes',
   {

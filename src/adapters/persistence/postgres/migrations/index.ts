@@ -8,6 +8,7 @@ import m3 from './0003_password_reset.sql' with { type: 'text' }
 import m4 from './0004_webhooks.sql' with { type: 'text' }
 import m5 from './0005_audit_events.sql' with { type: 'text' }
 import m6 from './0006_search_terms_per_organization.sql' with { type: 'text' }
+import m7 from './0007_constituent_counts.sql' with { type: 'text' }
 
 export const POSTGRES_MIGRATIONS = bundledMigrations(journal, {
   '0000_init': m0,
@@ -17,4 +18,5 @@ export const POSTGRES_MIGRATIONS = bundledMigrations(journal, {
   '0004_webhooks': m4,
   '0005_audit_events': m5,
   '0006_search_terms_per_organization': m6,
+  '0007_constituent_counts': m7,
 })

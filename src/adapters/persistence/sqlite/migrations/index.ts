@@ -13,6 +13,7 @@ import m8 from './0008_password_reset.sql' with { type: 'text' }
 import m9 from './0009_webhooks.sql' with { type: 'text' }
 import m10 from './0010_audit_events.sql' with { type: 'text' }
 import m11 from './0011_search_terms_per_organization.sql' with { type: 'text' }
+import m12 from './0012_constituent_counts.sql' with { type: 'text' }
 
 export const SQLITE_MIGRATIONS = bundledMigrations(journal, {
   '0000_init': m0,
@@ -27,4 +28,5 @@ export const SQLITE_MIGRATIONS = bundledMigrations(journal, {
   '0009_webhooks': m9,
   '0010_audit_events': m10,
   '0011_search_terms_per_organization': m11,
+  '0012_constituent_counts': m12,
 })

@@ -11,10 +11,12 @@ import { SqliteDatabase } from '../../../src/adapters/persistence/sqlite/sqlite-
 import type { Persistence } from '../../../src/application/ports/persistence'
 import type { Migration } from '../../../src/adapters/persistence/sql/bundled-migrations'
 import type { Organization } from '../../../src/domain/organizations/organization'
+import { parseConstituentQuery } from '../../../src/domain/constituents/search'
 import { aNeed, anOrganization, aPartner } from '../../support/builders'
 import { createTestDatabase, postgresAvailable } from '../../support/postgres'
+import { aConstituent, aHousehold } from './contract-support'
 
-// List totals come from need_counts, which triggers keep from the migration on: the needs a database held
+// List totals come from need_counts and constituent_counts, which triggers keep from the migration on: the needs a database held
 // before it must be counted by the migration itself, or every total of an upgraded database is wrong.
 
 type Migrating = Persistence & { migrate(migrations?: Migration[]): Promise<unknown> }
@@ -75,5 +77,59 @@ describe('upgrading to need_counts', () => {
       await raw.unsafe(ORGANIZATION_ROW, [o.id, o.name, o.slug, o.createdAt])
       await raw.end()
     })
+  })
+})
+
+// The total of the constituents list comes from constituent_counts, which triggers keep from its migration on.
+async function constituentsStoredBeforeTheCounts(db: Migrating, migrations: Migration[]) {
+  const countsAt = migrations.findIndex((m) => m.tag.endsWith('_constituent_counts'))
+  expect(countsAt).toBeGreaterThan(0)
+  await db.migrate(migrations.slice(0, countsAt))
+  const [organization, other] = [anOrganization(), anOrganization()]
+  const household = aHousehold({ organizationId: organization.id })
+  const person = () => aConstituent({ organizationId: organization.id, householdId: household.id, firstName: 'Ana' })
+  const [first, second, third] = [person(), person(), person()]
+  await db.unitOfWork.run(async (r) => {
+    for (const o of [organization, other]) await r.organizations.insert(o)
+    await r.constituents.insertHousehold(household)
+    for (const c of [first, second, third]) await r.constituents.insert(c)
+  })
+  await db.migrate(migrations)
+  const total = async (organizationId: string) => (await db.repositories.constituents.search(organizationId, parseConstituentQuery(''), { page: 1, limit: 1 })).total
+  expect([await total(organization.id), await total(other.id)]).toEqual([3, 0])
+
+  await db.unitOfWork.run(async (r) => {
+    await r.constituents.insert(person())
+    await r.constituents.delete(organization.id, first.id)
+    await r.constituents.delete(organization.id, second.id)
+  })
+  await expect(
+    db.unitOfWork.run(async (r) => {
+      await r.constituents.insert(person())
+      throw new Error('undo')
+    }),
+  ).rejects.toThrow('undo')
+  expect([await total(organization.id), await total(other.id)]).toEqual([2, 0])
+}
+
+describe('upgrading to constituent_counts', () => {
+  test('SQLite: the constituents already stored are counted, and the count follows inserts, deletes and rollbacks', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'intake-counts-'))
+    const db = new SqliteDatabase(join(dir, 'intake.sqlite'))
+    cleanups.push(async () => {
+      await db.close()
+      rmSync(dir, { recursive: true, force: true })
+    })
+    await constituentsStoredBeforeTheCounts(db, SQLITE_MIGRATIONS)
+  })
+
+  test.if(postgresAvailable())('PostgreSQL: the constituents already stored are counted, and the count follows inserts, deletes and rollbacks', async () => {
+    const database = await createTestDatabase()
+    const db = new PostgresDatabase(database.url)
+    cleanups.push(async () => {
+      await db.close()
+      await database.drop()
+    })
+    await constituentsStoredBeforeTheCounts(db, POSTGRES_MIGRATIONS)
   })
 })
