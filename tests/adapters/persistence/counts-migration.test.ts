@@ -1,29 +1,28 @@
-import { Database } from 'bun:sqlite'
 import { afterAll, describe, expect, test } from 'bun:test'
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import postgres from 'postgres'
-import { POSTGRES_MIGRATIONS } from '../../../src/adapters/persistence/postgres/migrations'
-import { PostgresDatabase } from '../../../src/adapters/persistence/postgres/postgres-database'
-import { SQLITE_MIGRATIONS } from '../../../src/adapters/persistence/sqlite/migrations'
-import { SqliteDatabase } from '../../../src/adapters/persistence/sqlite/sqlite-database'
-import type { Persistence } from '../../../src/application/ports/persistence'
 import type { Migration } from '../../../src/adapters/persistence/sql/bundled-migrations'
 import type { Organization } from '../../../src/domain/organizations/organization'
 import { parseConstituentQuery } from '../../../src/domain/constituents/search'
 import { aNeed, anOrganization, aPartner } from '../../support/builders'
-import { createTestDatabase, postgresAvailable } from '../../support/postgres'
+import { postgresAvailable } from '../../support/postgres'
 import { aConstituent, aHousehold } from './contract-support'
+import { migratingPostgres, migratingSqlite, type MigratingDatabase } from './migrating-databases'
 
-// List totals come from need_counts and constituent_counts, which triggers keep from the migration on: the needs a database held
-// before it must be counted by the migration itself, or every total of an upgraded database is wrong.
+// List totals come from need_counts and constituent_counts, which triggers keep from the migration on: the
+// rows a database held before it must be counted by the migration itself, or every total of an upgraded
+// database is wrong.
 
-type Migrating = Persistence & { migrate(migrations?: Migration[]): Promise<unknown> }
+type Migrating = MigratingDatabase['db']
 const cleanups: Array<() => Promise<void>> = []
 afterAll(async () => {
   for (const cleanup of cleanups.reverse()) await cleanup()
 })
+
+/** A fresh database of the kind, dropped after the file's tests. */
+async function fresh(make: () => MigratingDatabase | Promise<MigratingDatabase>): Promise<MigratingDatabase> {
+  const database = await make()
+  cleanups.push(database.cleanup)
+  return database
+}
 
 /** The columns every version of `organizations` has: later migrations add to it, which today's repositories write. */
 const ORGANIZATION_ROW = 'INSERT INTO organizations (id, name, slug, max_concurrency, need_sequence, created_at) VALUES ($1, $2, $3, 5, 0, $4)'
@@ -50,33 +49,17 @@ async function needsStoredBeforeTheCounts(db: Migrating, migrations: Migration[]
 }
 
 describe('upgrading to need_counts', () => {
+  const organizationRow = (database: MigratingDatabase) => (o: Organization) =>
+    database.run(ORGANIZATION_ROW, [o.id, o.name, o.slug, database.kind === 'sqlite' ? o.createdAt.getTime() : o.createdAt])
+
   test('SQLite: the needs already stored are counted', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'intake-counts-'))
-    const path = join(dir, 'intake.sqlite')
-    const db = new SqliteDatabase(path)
-    cleanups.push(async () => {
-      await db.close()
-      rmSync(dir, { recursive: true, force: true })
-    })
-    await needsStoredBeforeTheCounts(db, SQLITE_MIGRATIONS, async (o) => {
-      const raw = new Database(path)
-      raw.run(ORGANIZATION_ROW, [o.id, o.name, o.slug, o.createdAt.getTime()])
-      raw.close()
-    })
+    const database = await fresh(migratingSqlite)
+    await needsStoredBeforeTheCounts(database.db, database.migrations, organizationRow(database))
   })
 
   test.if(postgresAvailable())('PostgreSQL: the needs already stored are counted', async () => {
-    const database = await createTestDatabase()
-    const db = new PostgresDatabase(database.url)
-    cleanups.push(async () => {
-      await db.close()
-      await database.drop()
-    })
-    await needsStoredBeforeTheCounts(db, POSTGRES_MIGRATIONS, async (o) => {
-      const raw = postgres(database.url, { max: 1, onnotice: () => {} })
-      await raw.unsafe(ORGANIZATION_ROW, [o.id, o.name, o.slug, o.createdAt])
-      await raw.end()
-    })
+    const database = await fresh(migratingPostgres)
+    await needsStoredBeforeTheCounts(database.db, database.migrations, organizationRow(database))
   })
 })
 
@@ -114,22 +97,12 @@ async function constituentsStoredBeforeTheCounts(db: Migrating, migrations: Migr
 
 describe('upgrading to constituent_counts', () => {
   test('SQLite: the constituents already stored are counted, and the count follows inserts, deletes and rollbacks', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'intake-counts-'))
-    const db = new SqliteDatabase(join(dir, 'intake.sqlite'))
-    cleanups.push(async () => {
-      await db.close()
-      rmSync(dir, { recursive: true, force: true })
-    })
-    await constituentsStoredBeforeTheCounts(db, SQLITE_MIGRATIONS)
+    const database = await fresh(migratingSqlite)
+    await constituentsStoredBeforeTheCounts(database.db, database.migrations)
   })
 
   test.if(postgresAvailable())('PostgreSQL: the constituents already stored are counted, and the count follows inserts, deletes and rollbacks', async () => {
-    const database = await createTestDatabase()
-    const db = new PostgresDatabase(database.url)
-    cleanups.push(async () => {
-      await db.close()
-      await database.drop()
-    })
-    await constituentsStoredBeforeTheCounts(db, POSTGRES_MIGRATIONS)
+    const database = await fresh(migratingPostgres)
+    await constituentsStoredBeforeTheCounts(database.db, database.migrations)
   })
 })

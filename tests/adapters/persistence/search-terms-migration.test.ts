@@ -1,25 +1,16 @@
-import { Database } from 'bun:sqlite'
 import { afterAll, describe, expect, test } from 'bun:test'
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import postgres from 'postgres'
-import { POSTGRES_MIGRATIONS } from '../../../src/adapters/persistence/postgres/migrations'
-import { PostgresDatabase } from '../../../src/adapters/persistence/postgres/postgres-database'
-import { SQLITE_MIGRATIONS } from '../../../src/adapters/persistence/sqlite/migrations'
-import { SqliteDatabase } from '../../../src/adapters/persistence/sqlite/sqlite-database'
-import { searchTermsColumn } from '../../../src/adapters/persistence/sql/sql-dialect'
 import type { Migration } from '../../../src/adapters/persistence/sql/bundled-migrations'
-import type { Persistence } from '../../../src/application/ports/persistence'
+import { searchTermsColumn } from '../../../src/adapters/persistence/sql/sql-dialect'
 import { parseConstituentQuery } from '../../../src/domain/constituents/search'
 import { anOrganization } from '../../support/builders'
-import { createTestDatabase, postgresAvailable } from '../../support/postgres'
+import { postgresAvailable } from '../../support/postgres'
 import { aConstituent, aHousehold, ids } from './contract-support'
+import { migratingPostgres, migratingSqlite, type MigratingDatabase } from './migrating-databases'
 
 // Search terms carry their organization since migration `search_terms_per_organization`: the constituents a
 // database held before it were indexed as `o<hex> t<word> …` and must be found after it as before.
 
-type Migrating = Persistence & { migrate(migrations?: Migration[]): Promise<unknown> }
+type Migrating = MigratingDatabase['db']
 const cleanups: Array<() => Promise<void>> = []
 afterAll(async () => {
   for (const cleanup of cleanups.reverse()) await cleanup()
@@ -76,31 +67,14 @@ async function constituentsStoredBeforeTheMigration(db: Migrating, migrations: M
 
 describe('upgrading to search terms that carry their organization', () => {
   test('SQLite: the constituents already stored are found as before', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'intake-search-terms-'))
-    const path = join(dir, 'intake.sqlite')
-    const db = new SqliteDatabase(path)
-    cleanups.push(async () => {
-      await db.close()
-      rmSync(dir, { recursive: true, force: true })
-    })
-    await constituentsStoredBeforeTheMigration(db, SQLITE_MIGRATIONS, async (statement, values) => {
-      const raw = new Database(path)
-      raw.run(statement, values as never)
-      raw.close()
-    })
+    const database = migratingSqlite()
+    cleanups.push(database.cleanup)
+    await constituentsStoredBeforeTheMigration(database.db, database.migrations, database.run)
   })
 
   test.if(postgresAvailable())('PostgreSQL: the constituents already stored are found as before', async () => {
-    const database = await createTestDatabase()
-    const db = new PostgresDatabase(database.url)
-    cleanups.push(async () => {
-      await db.close()
-      await database.drop()
-    })
-    await constituentsStoredBeforeTheMigration(db, POSTGRES_MIGRATIONS, async (statement, values) => {
-      const raw = postgres(database.url, { max: 1, onnotice: () => {} })
-      await raw.unsafe(statement, values as never)
-      await raw.end()
-    })
+    const database = await migratingPostgres()
+    cleanups.push(database.cleanup)
+    await constituentsStoredBeforeTheMigration(database.db, database.migrations, database.run)
   })
 })
