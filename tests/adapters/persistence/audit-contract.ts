@@ -4,16 +4,12 @@ import type { Repositories } from '../../../src/application/ports/repositories'
 import type { AuditEvent } from '../../../src/domain/audit/audit-event'
 import type { Organization } from '../../../src/domain/organizations/organization'
 import type { Partner } from '../../../src/domain/partners/partner'
-import { minute, presentKeys } from './contract-support'
+import { anAuditEvent, minute, presentKeys } from './contract-support'
 
 export interface AuditContractHelpers {
   read(): Repositories
   write<T>(work: (r: Repositories) => Promise<T>): Promise<T>
   anOrganizationWithPartner(overrides?: Partial<Organization>): Promise<{ organization: Organization; partner: Partner }>
-}
-
-function anEvent(overrides: Partial<AuditEvent> & Pick<AuditEvent, 'organizationId'>): AuditEvent {
-  return { id: randomUUID(), action: 'update', recordType: 'need', recordId: randomUUID(), at: minute(0), ...overrides }
 }
 
 const ALL = { page: 1, limit: 100 }
@@ -23,8 +19,8 @@ export function describeAuditContract({ read, write, anOrganizationWithPartner }
   describe('audit events', () => {
     test('appends many in one call and lists them newest first, every field as written, absent ones absent', async () => {
       const { organization } = await anOrganizationWithPartner()
-      const full = anEvent({ organizationId: organization.id, memberId: randomUUID(), requestId: 'req-1', fields: ['phone', 'email'], at: minute(2) })
-      const bare = anEvent({ organizationId: organization.id, action: 'receive_sms', recordType: 'interaction', at: minute(1) })
+      const full = anAuditEvent({ organizationId: organization.id, memberId: randomUUID(), requestId: 'req-1', fields: ['phone', 'email'], at: minute(2) })
+      const bare = anAuditEvent({ organizationId: organization.id, action: 'receive_sms', recordType: 'interaction', at: minute(1) })
       await write((r) => r.auditEvents.append([bare, full]))
 
       const listed = await read().auditEvents.list(organization.id, {}, ALL)
@@ -43,10 +39,10 @@ export function describeAuditContract({ read, write, anOrganizationWithPartner }
       const memberId = randomUUID()
       const recordId = randomUUID()
       const events = [
-        anEvent({ organizationId: organization.id, memberId, at: minute(1) }),
-        anEvent({ organizationId: organization.id, memberId, recordType: 'constituent', recordId, action: 'read', at: minute(2) }),
-        anEvent({ organizationId: organization.id, recordType: 'constituent', recordId, at: minute(3) }),
-        anEvent({ organizationId: organization.id, action: 'login', recordType: 'member', at: minute(4) }),
+        anAuditEvent({ organizationId: organization.id, memberId, at: minute(1) }),
+        anAuditEvent({ organizationId: organization.id, memberId, recordType: 'constituent', recordId, action: 'read', at: minute(2) }),
+        anAuditEvent({ organizationId: organization.id, recordType: 'constituent', recordId, at: minute(3) }),
+        anAuditEvent({ organizationId: organization.id, action: 'login', recordType: 'member', at: minute(4) }),
       ]
       await write((r) => r.auditEvents.append(events))
       const [e1, e2, e3, e4] = events
@@ -63,7 +59,7 @@ export function describeAuditContract({ read, write, anOrganizationWithPartner }
     test("never lists another organization's events", async () => {
       const { organization: a } = await anOrganizationWithPartner()
       const { organization: b } = await anOrganizationWithPartner()
-      const event = anEvent({ organizationId: a.id })
+      const event = anAuditEvent({ organizationId: a.id })
       await write((r) => r.auditEvents.append([event]))
       expect(await read().auditEvents.list(b.id, {}, ALL)).toEqual({ items: [], total: 0 })
       expect(await read().auditEvents.list(b.id, { recordType: event.recordType, recordId: event.recordId }, ALL)).toEqual({ items: [], total: 0 })
@@ -72,7 +68,7 @@ export function describeAuditContract({ read, write, anOrganizationWithPartner }
     test('an event written in a transaction that rolls back is not kept', async () => {
       const { organization } = await anOrganizationWithPartner()
       const undone = write(async (r) => {
-        await r.auditEvents.append([anEvent({ organizationId: organization.id })])
+        await r.auditEvents.append([anAuditEvent({ organizationId: organization.id })])
         throw new Error('undo')
       })
       await expect(undone).rejects.toThrow('undo')
@@ -82,9 +78,9 @@ export function describeAuditContract({ read, write, anOrganizationWithPartner }
     test("purge deletes at most `limit` of one organization's events older than `before`, and says how many", async () => {
       const { organization: a } = await anOrganizationWithPartner()
       const { organization: b } = await anOrganizationWithPartner()
-      const old = [1, 2, 3].map((n) => anEvent({ organizationId: a.id, at: minute(n) }))
-      const kept = anEvent({ organizationId: a.id, at: minute(10) })
-      const otherOrganization = anEvent({ organizationId: b.id, at: minute(1) })
+      const old = [1, 2, 3].map((n) => anAuditEvent({ organizationId: a.id, at: minute(n) }))
+      const kept = anAuditEvent({ organizationId: a.id, at: minute(10) })
+      const otherOrganization = anAuditEvent({ organizationId: b.id, at: minute(1) })
       await write((r) => r.auditEvents.append([...old, kept, otherOrganization]))
 
       expect(await write((r) => r.auditEvents.purge(a.id, minute(10), 2))).toBe(2)

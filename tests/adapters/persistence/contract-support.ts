@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import type { Constituent, Household } from '../../../src/domain/constituents/constituent'
 import type { HouseholdMatch } from '../../../src/domain/constituents/household-match'
+import type { AuditEvent } from '../../../src/domain/audit/audit-event'
 
 // Helpers and builders of the persistence contract tests (tests/support stays untouched).
 
@@ -21,6 +22,11 @@ export const ascendingIds = (n: number) => Array.from({ length: n }, () => rando
 
 export function aHousehold(overrides: Partial<Household> & Pick<Household, 'organizationId'>): Household {
   return { id: randomUUID(), createdAt: minute(0), ...overrides }
+}
+
+/** An update of a need unless told otherwise. */
+export function anAuditEvent(overrides: Partial<AuditEvent> & Pick<AuditEvent, 'organizationId'>): AuditEvent {
+  return { id: randomUUID(), action: 'update', recordType: 'need', recordId: randomUUID(), at: minute(0), ...overrides }
 }
 
 /** A constituent with no contact field at all unless given. */

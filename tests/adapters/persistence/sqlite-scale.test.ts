@@ -1,9 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { Database } from 'bun:sqlite'
-import { drizzle } from 'drizzle-orm/bun-sqlite'
 import { MemoryPersistence } from '../../../src/adapters/persistence/memory/memory-persistence'
-import * as schema from '../../../src/adapters/persistence/sqlite/schema'
-import { sqliteRepositories } from '../../../src/adapters/persistence/sqlite/sqlite-repositories'
 import type { Persistence } from '../../../src/application/ports/persistence'
 import type { Repositories } from '../../../src/application/ports/repositories'
 import type { Constituent, Household } from '../../../src/domain/constituents/constituent'
@@ -14,6 +11,7 @@ import type { PageRequest } from '../../../src/domain/shared/page'
 import { anOrganization } from '../../support/builders'
 import { aConstituent, aHousehold, aHouseholdMatch, byId, ids, minute } from './contract-support'
 import { makeSqlite, type SqliteFixture } from './sqlite-fixture'
+import { planOf as planOfStatement, recordingRepositories, type Recorded } from './recording-sqlite'
 
 // Issue 3: duplicate detection and search read a number of rows that does not grow with the constituents.
 // 50,000 constituents in three organizations go in through the port; the statements the SQLite adapter runs
@@ -97,45 +95,6 @@ function plantedIn(organizationId: string) {
   return { household, people }
 }
 
-interface Recorded {
-  sql: string
-  params: unknown[]
-  rows: number
-}
-
-/**
- * The SQLite repositories over a read-only connection of `path` whose statements are recorded with the rows
- * each one answered: the adapter's own SQL, not a copy of it.
- */
-function recordingRepositories(path: string) {
-  const connection = new Database(path, { readonly: true, strict: true })
-  connection.exec('PRAGMA busy_timeout = 5000')
-  const recorded: Recorded[] = []
-  const prepare = connection.prepare.bind(connection)
-  connection.prepare = ((sql: string) => {
-    const statement = prepare(sql) as unknown as Record<'all' | 'values' | 'get', (...params: unknown[]) => unknown>
-    for (const method of ['all', 'values', 'get'] as const) {
-      const run = statement[method].bind(statement)
-      statement[method] = (...params: unknown[]) => {
-        const result = run(...params)
-        recorded.push({ sql, params, rows: Array.isArray(result) ? result.length : result == null ? 0 : 1 })
-        return result
-      }
-    }
-    return statement
-  }) as typeof connection.prepare
-  return {
-    repositories: sqliteRepositories(drizzle({ client: connection, schema })),
-    /** Runs `work` and answers what it answered with the statements it ran. */
-    async measure<T>(work: (r: Repositories) => Promise<T>): Promise<{ result: T; statements: Recorded[] }> {
-      recorded.length = 0
-      const result = await work(this.repositories)
-      return { result, statements: [...recorded] }
-    },
-    close: () => connection.close(),
-  }
-}
-
 async function seed(persistence: Persistence, organizations: Organization[], households: Household[], constituents: Constituent[]) {
   await persistence.unitOfWork.run(async (r) => {
     for (const organization of organizations) await r.organizations.insert(organization)
@@ -191,11 +150,7 @@ describe('SQLite with 50,000 constituents', () => {
   })
 
   /** The detail lines of EXPLAIN QUERY PLAN for one recorded statement. */
-  const planOf = (statement: Recorded) =>
-    planner
-      .query(`EXPLAIN QUERY PLAN ${statement.sql}`)
-      .all(...(statement.params as never[]))
-      .map((row) => (row as { detail: string }).detail)
+  const planOf = (statement: Recorded) => planOfStatement(planner, statement)
   const allPlans = (statements: Recorded[]) => statements.flatMap(planOf)
   /** Plan lines that read constituents other than by seq or by an organization's duplicate key: scans and walks of an organization. */
   const keyLookup = /^SEARCH constituents USING (INTEGER PRIMARY KEY \(rowid=\?\)|(COVERING )?INDEX constituents_by_\w+ \(organization_id=\? AND \w+=\?\))$/

@@ -6,6 +6,8 @@ import { SqliteDatabase } from '../../../src/adapters/persistence/sqlite/sqlite-
 import { ConflictError } from '../../../src/domain/errors'
 import type { OutboxMessage } from '../../../src/domain/messaging/outbox'
 import { aMember, aNeed, anOrganization, aPartner } from '../../support/builders'
+import { anAuditEvent, minute } from './contract-support'
+import { planOf, recordingRepositories } from './recording-sqlite'
 import { describeRepositories } from './repository-contract'
 import { makeSqlite, type SqliteFixture } from './sqlite-fixture'
 
@@ -87,6 +89,28 @@ describe('SQLite database', () => {
       return (await repositories.organizations.findById(first!.id)) !== undefined
     })
     expect(committedBefore).toBe(true)
+  })
+
+  test('the trail filtered by action reads its page and total by its index, however many other events there are', async () => {
+    const organization = anOrganization()
+    const merges = [1, 2].map((n) => anAuditEvent({ organizationId: organization.id, action: 'merge', recordType: 'constituent', at: minute(n) }))
+    const others = Array.from({ length: 3_000 }, (_, n) => anAuditEvent({ organizationId: organization.id, at: minute(n) }))
+    await db.persistence.unitOfWork.run(async (r) => {
+      await r.organizations.insert(organization)
+      await r.auditEvents.append([...others, ...merges])
+    })
+    const recording = recordingRepositories(db.path)
+    const planner = new Database(db.path, { readonly: true })
+    try {
+      const { result, statements } = await recording.measure((r) => r.auditEvents.list(organization.id, { action: 'merge' }, { page: 1, limit: 25 }))
+
+      expect(result).toEqual({ items: [...merges].reverse(), total: 2 })
+      expect(statements.map((s) => s.rows)).toEqual([2, 1])
+      for (const statement of statements) expect(planOf(planner, statement).join(' ')).toContain('INDEX audit_events_by_action (organization_id=? AND action=?)')
+    } finally {
+      planner.close()
+      recording.close()
+    }
   })
 
   test('the database itself refuses to change an audit event; the purge still deletes', async () => {

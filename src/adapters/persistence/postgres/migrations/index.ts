@@ -9,6 +9,7 @@ import m4 from './0004_webhooks.sql' with { type: 'text' }
 import m5 from './0005_audit_events.sql' with { type: 'text' }
 import m6 from './0006_search_terms_per_organization.sql' with { type: 'text' }
 import m7 from './0007_constituent_counts.sql' with { type: 'text' }
+import m8 from './0008_audit_events_by_action.sql' with { type: 'text' }
 
 export const POSTGRES_MIGRATIONS = bundledMigrations(journal, {
   '0000_init': m0,
@@ -19,4 +20,5 @@ export const POSTGRES_MIGRATIONS = bundledMigrations(journal, {
   '0005_audit_events': m5,
   '0006_search_terms_per_organization': m6,
   '0007_constituent_counts': m7,
+  '0008_audit_events_by_action': m8,
 })

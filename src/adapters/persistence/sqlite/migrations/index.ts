@@ -14,6 +14,7 @@ import m9 from './0009_webhooks.sql' with { type: 'text' }
 import m10 from './0010_audit_events.sql' with { type: 'text' }
 import m11 from './0011_search_terms_per_organization.sql' with { type: 'text' }
 import m12 from './0012_constituent_counts.sql' with { type: 'text' }
+import m13 from './0013_audit_events_by_action.sql' with { type: 'text' }
 
 export const SQLITE_MIGRATIONS = bundledMigrations(journal, {
   '0000_init': m0,
@@ -29,4 +30,5 @@ export const SQLITE_MIGRATIONS = bundledMigrations(journal, {
   '0010_audit_events': m10,
   '0011_search_terms_per_organization': m11,
   '0012_constituent_counts': m12,
+  '0013_audit_events_by_action': m13,
 })

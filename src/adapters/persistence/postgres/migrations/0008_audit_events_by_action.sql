@@ -1,0 +1,1 @@
+CREATE INDEX "audit_events_by_action" ON "audit_events" USING btree ("organization_id","action","at","id");
