@@ -67,16 +67,17 @@ export const postgresDialect: SqlDialect = {
   // A GIN index cannot stream matches in list order: PostgreSQL reads the matches and sorts them either way.
   countSearchMatches: () => undefined,
 
-  constituentSearch(organizationId, query) {
-    if (query.kind === 'email') return and(eq(c.organizationId, organizationId), eq(c.emailKey, query.email))!
-    // Terms are letters and digits only (normalizeText), so quoting them cannot break the tsquery.
-    const tsquery = queryPrefixes(organizationId, query)
-      .map((p) => `'${p.replace(/'/g, '')}':*`)
-      .join(' & ')
-    return and(
-      eq(c.organizationId, organizationId),
-      sql`to_tsvector('simple', ${c.searchTerms}) @@ to_tsquery('simple', ${tsquery})`,
-    )!
+  // Terms are letters and digits only (normalizeText), so quoting them cannot break the tsquery.
+  searchMatch: (organizationId, query) =>
+    query.kind === 'email'
+      ? query.email
+      : queryPrefixes(organizationId, query)
+          .map((p) => `'${p.replace(/'/g, '')}':*`)
+          .join(' & '),
+
+  constituentSearch(organizationId, match, kind) {
+    if (kind === 'email') return and(eq(c.organizationId, organizationId), eq(c.emailKey, match))!
+    return and(eq(c.organizationId, organizationId), sql`to_tsvector('simple', ${c.searchTerms}) @@ to_tsquery('simple', ${match})`)!
   },
 
   skipLocked: (query) => (query as unknown as Lockable<typeof query>).for('update', { skipLocked: true }),

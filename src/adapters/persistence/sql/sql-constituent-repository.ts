@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, inArray, ne, sql, type SQL } from 'drizzle-orm'
+import { and, asc, count, desc, eq, inArray, ne, sql } from 'drizzle-orm'
 import type { SQLiteColumn } from 'drizzle-orm/sqlite-core'
 import type { ConstituentRepository } from '../../../application/ports/repositories'
 import type { Constituent, Household } from '../../../domain/constituents/constituent'
@@ -7,7 +7,7 @@ import { matchKeysOf, type MatchKeys } from '../../../domain/constituents/matchi
 import type { ConstituentQuery } from '../../../domain/constituents/search'
 import { offsetOf, type Keyset, type Page, type PageRequest } from '../../../domain/shared/page'
 import type * as schema from '../sqlite/schema'
-import { searchTermsColumn } from './sql-dialect'
+import { searchKindOf, searchTermsColumn } from './sql-dialect'
 import { SqlRepository, afterKeyset, nullable, oldestFirst, present } from './sql-repository'
 
 function toConstituent(row: typeof schema.constituents.$inferSelect): Constituent {
@@ -93,9 +93,6 @@ export class SqlConstituentRepository extends SqlRepository implements Constitue
   }
   async search(organizationId: string, query: ConstituentQuery, page: PageRequest): Promise<Page<Constituent>> {
     const t = this.s.constituents
-    const pageWhere = (where: SQL | undefined) =>
-      this.db.select().from(t).where(where).orderBy(desc(t.createdAt), desc(t.id)).limit(page.limit).offset(offsetOf(page))
-    const countOf = async (where: SQL | undefined) => (await this.db.select({ n: count() }).from(t).where(where))[0]?.n ?? 0
     if (query.kind === 'all') {
       // Everyone: a page read by the list's index, the total from constituent_counts (kept by triggers), so
       // neither grows with the organization.
@@ -119,14 +116,37 @@ export class SqlConstituentRepository extends SqlRepository implements Constitue
       )
       return { items: rows.map(toConstituent), total: Number(counted?.n ?? 0) }
     }
-    const counted = this.dialect.countSearchMatches(organizationId, query)
+    // Prepared, one statement per kind of query and way of reading the page: building them cost more than
+    // running them. The organization and what is looked for are bound per request.
+    const kind = searchKindOf(query)
+    const match = this.dialect.searchMatch(organizationId, query)
+    const condition = (manyMatches: boolean) => this.dialect.constituentSearch(sql.placeholder('organizationId'), sql.placeholder('match'), kind, manyMatches)
+    const pageOf = (manyMatches: boolean) =>
+      this.prepared<typeof t.$inferSelect>(
+        `constituents_search_${kind}_${manyMatches ? 'walk' : 'keys'}`,
+        () =>
+          this.db
+            .select()
+            .from(t)
+            .where(condition(manyMatches))
+            .orderBy(desc(t.createdAt), desc(t.id))
+            .limit(sql.placeholder('limit'))
+            .offset(sql.placeholder('offset')),
+        { organizationId, match, limit: page.limit, offset: offsetOf(page) },
+      )
+    const counted = this.dialect.countSearchMatches(match, kind)
     if (!counted) {
-      const where = this.dialect.constituentSearch(organizationId, query, false)
-      return { items: (await pageWhere(where)).map(toConstituent), total: await countOf(where) }
+      const rows = await pageOf(false)
+      const [row] = await this.prepared<{ n: number }>(
+        `constituents_search_${kind}_count`,
+        () => this.db.select({ n: count() }).from(t).where(condition(false)),
+        { organizationId, match },
+      )
+      return { items: rows.map(toConstituent), total: Number(row?.n ?? 0) }
     }
     // Only SQLite counts from its index: the count decides how the page is read.
     const total = Number((await this.db.all<{ n: number }>(counted))[0]?.n ?? 0)
-    const rows = total === 0 ? [] : await pageWhere(this.dialect.constituentSearch(organizationId, query, total > MANY_SEARCH_MATCHES))
+    const rows = total === 0 ? [] : await pageOf(total > MANY_SEARCH_MATCHES)
     return { items: rows.map(toConstituent), total }
   }
   /** An export's batch by keyset (as the needs'); a search reads its matches through the index for each batch. */
@@ -137,7 +157,9 @@ export class SqlConstituentRepository extends SqlRepository implements Constitue
       .from(t)
       .where(
         and(
-          query.kind === 'all' ? eq(t.organizationId, organizationId) : this.dialect.constituentSearch(organizationId, query, false),
+          query.kind === 'all'
+            ? eq(t.organizationId, organizationId)
+            : this.dialect.constituentSearch(organizationId, this.dialect.searchMatch(organizationId, query), searchKindOf(query), false),
           afterKeyset(t, after),
         ),
       )

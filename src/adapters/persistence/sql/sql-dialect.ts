@@ -1,5 +1,5 @@
 import type { BindStatement } from './prepared-statements'
-import type { SQL } from 'drizzle-orm'
+import type { Placeholder, SQL } from 'drizzle-orm'
 import type { Constituent } from '../../../domain/constituents/constituent'
 import { searchTermsOf, type ConstituentQuery } from '../../../domain/constituents/search'
 import type * as schema from '../sqlite/schema'
@@ -11,14 +11,17 @@ import type * as schema from '../sqlite/schema'
 export interface SqlDialect {
   /** The tables, with the same names, columns and JS types in both databases. */
   readonly tables: typeof schema
+  /** What a search looks for, as its index reads it: full-text query text for words and phone digits, the key of an email. */
+  searchMatch(organizationId: string, query: Exclude<ConstituentQuery, { kind: 'all' }>): string
   /**
-   * The condition that finds constituents for a query (email, phone digits, name words) through an index.
-   * `manyMatches`: the query matches so many that walking the organization's constituents newest first
-   * reaches a page sooner than reading every match and sorting them.
+   * The condition that finds the organization's constituents matching `match` (searchMatch's answer) through
+   * an index. Both are values, or placeholders of a prepared search. `manyMatches`: the query matches so many
+   * that walking the organization's constituents newest first reaches a page sooner than reading every match
+   * and sorting them.
    */
-  constituentSearch(organizationId: string, query: Exclude<ConstituentQuery, { kind: 'all' }>, manyMatches: boolean): SQL
+  constituentSearch(organizationId: SearchParameter, match: SearchParameter, kind: SearchKind, manyMatches: boolean): SQL
   /** A query answering `n`, how many constituents match, read from the search index alone; undefined where it cannot. */
-  countSearchMatches(organizationId: string, query: Exclude<ConstituentQuery, { kind: 'all' }>): SQL | undefined
+  countSearchMatches(match: string, kind: SearchKind): SQL | undefined
   /** Rows a claim takes, locked and skipping those another transaction holds (FOR UPDATE SKIP LOCKED). */
   skipLocked<Q>(query: Q): Q
   /** A row locked for the rest of the transaction (FOR UPDATE), so counts read after it stay true. */
@@ -27,6 +30,16 @@ export interface SqlDialect {
   uniqueViolation(error: unknown): string | undefined
   /** A prepared statement as it runs on `db`, the pool or a transaction (prepared-statements.ts). */
   bindStatement: BindStatement
+}
+
+/** An email is looked up by its key; words and phone digits in the full-text index. */
+export type SearchKind = 'email' | 'terms'
+
+/** A value of a search's condition, or the placeholder a prepared search binds it to. */
+export type SearchParameter = string | Placeholder
+
+export function searchKindOf(query: Exclude<ConstituentQuery, { kind: 'all' }>): SearchKind {
+  return query.kind === 'email' ? 'email' : 'terms'
 }
 
 /** The driver's own error: drizzle wraps it (DrizzleQueryError) with the query as message and it as cause. */

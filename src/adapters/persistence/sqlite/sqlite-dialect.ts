@@ -16,21 +16,20 @@ function ftsMatch(organizationId: string, query: Extract<ConstituentQuery, { kin
 export const sqliteDialect: SqlDialect = {
   tables,
 
-  constituentSearch(organizationId, query, manyMatches) {
+  searchMatch: (organizationId, query) => (query.kind === 'email' ? query.email : ftsMatch(organizationId, query)),
+
+  constituentSearch(organizationId, match, kind, manyMatches) {
     // Few matches: they are found by an index first, then read by their seq; the unary + keeps SQLite from
     // walking the organization's rows in list order (constituents_newest) and testing each. Many matches: that
     // walk is what finds a page soonest (25 rows of a common surname among 100,000 in a few milliseconds).
     const organization = manyMatches ? sql`${c.organizationId} = ${organizationId}` : sql`+${c.organizationId} = ${organizationId}`
     const matching = (seqs: ReturnType<typeof sql>) => and(organization, sql`${c.seq} IN (${seqs})`)!
-    if (query.kind === 'email') {
-      return matching(sql`SELECT seq FROM constituents WHERE organization_id = ${organizationId} AND email_key = ${query.email}`)
-    }
-    return matching(sql`SELECT rowid FROM constituent_search WHERE constituent_search MATCH ${ftsMatch(organizationId, query)}`)
+    if (kind === 'email') return matching(sql`SELECT seq FROM constituents WHERE organization_id = ${organizationId} AND email_key = ${match}`)
+    return matching(sql`SELECT rowid FROM constituent_search WHERE constituent_search MATCH ${match}`)
   },
 
   // Every term carries its organization's mark, so the index's own count is the organization's.
-  countSearchMatches: (organizationId, query) =>
-    query.kind === 'email' ? undefined : sql`SELECT count(*) AS n FROM constituent_search WHERE constituent_search MATCH ${ftsMatch(organizationId, query)}`,
+  countSearchMatches: (match, kind) => (kind === 'email' ? undefined : sql`SELECT count(*) AS n FROM constituent_search WHERE constituent_search MATCH ${match}`),
 
   skipLocked: (query) => query,
   lockRow: (query) => query,
