@@ -118,7 +118,7 @@ export async function seed(databaseUrl: string, plan: SeedPlan, progress: (done:
               isConfidential: next() < 0.05,
               createdAt,
               updatedAt: createdAt,
-              referenceNumber: formatReferenceNumber(undefined, await r.organizations.takeNextNeedNumber(organization.organizationId)),
+              referenceNumber: formatReferenceNumber(undefined, (await r.organizations.takeNextNeedReference(organization.organizationId))!.number),
               ...(constituent !== undefined ? { constituentId: constituents[constituent]! } : {}),
             }
             await r.needs.insert(need)

@@ -56,9 +56,8 @@ export class NeedIntake {
   ) {}
 
   async record(r: Repositories, input: NewNeed): Promise<RecordedNeed> {
-    const organization = await r.organizations.findById(input.organizationId)
-    if (!organization) throw new NotFoundError('Organization')
-    const number = await r.organizations.takeNextNeedNumber(organization.id)
+    const reference = await r.organizations.takeNextNeedReference(input.organizationId)
+    if (!reference) throw new NotFoundError('Organization')
     const now = this.clock.now()
     const { partner, status, newPersonJoinsHousehold: _joins, ...fields } = input
     const { possibleDuplicates, ...constituent } = await this.constituentOf(r, input)
@@ -71,7 +70,7 @@ export class NeedIntake {
       createdAt: now,
       updatedAt: now,
       dueDate: dueDateFor(now, partner.slaHours),
-      referenceNumber: formatReferenceNumber(organization.shortCode, number),
+      referenceNumber: formatReferenceNumber(reference.shortCode, reference.number),
     }
     await r.needs.insert(need)
     await r.needs.appendChanges([

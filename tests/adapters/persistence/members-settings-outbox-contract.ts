@@ -82,7 +82,7 @@ export function describeMembersSettingsOutboxContract({ read, write, anOrganizat
     describe('organization update', () => {
       test('saves name, slug, short code, concurrency and registration status, keeping createdAt and the need sequence', async () => {
         const { organization } = await anOrganizationWithPartner({ createdAt: minute(1) })
-        expect(await write((r) => r.organizations.takeNextNeedNumber(organization.id))).toBe(FIRST_REFERENCE_NUMBER)
+        expect(await write(async (r) => (await r.organizations.takeNextNeedReference(organization.id))!.number)).toBe(FIRST_REFERENCE_NUMBER)
         const shortCode = aShortCode()
         const updated: Organization = {
           ...organization,
@@ -99,7 +99,7 @@ export function describeMembersSettingsOutboxContract({ read, write, anOrganizat
         expect(await read().organizations.findBySlug(updated.slug)).toEqual(updated)
         expect(await read().organizations.findByShortCode(shortCode)).toEqual(updated)
         expect(await read().organizations.findBySlug(organization.slug)).toBeUndefined()
-        expect(await write((r) => r.organizations.takeNextNeedNumber(organization.id))).toBe(FIRST_REFERENCE_NUMBER + 1)
+        expect(await write(async (r) => (await r.organizations.takeNextNeedReference(organization.id))!.number)).toBe(FIRST_REFERENCE_NUMBER + 1)
       })
 
       test('clears the short code and registration status left out or given as undefined', async () => {

@@ -152,8 +152,8 @@ function describePostgresOnly(): void {
         for (let i = 0; i < 8; i++) expect(await pool.repositories.organizations.findById(organization.id)).toEqual(organization)
         await admin`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()`
         await realTimer(50)
-        for (let i = 0; i < 8; i++) await pool.unitOfWork.run((r) => r.organizations.takeNextNeedNumber(organization.id))
-        expect(await pool.unitOfWork.run((r) => r.organizations.takeNextNeedNumber(organization.id))).toBe(FIRST_REFERENCE_NUMBER + 8)
+        for (let i = 0; i < 8; i++) await pool.unitOfWork.run(async (r) => (await r.organizations.takeNextNeedReference(organization.id))!.number)
+        expect(await pool.unitOfWork.run(async (r) => (await r.organizations.takeNextNeedReference(organization.id))!.number)).toBe(FIRST_REFERENCE_NUMBER + 8)
       } finally {
         await admin.end()
         await pool.close()
@@ -388,7 +388,7 @@ function describePostgresOnly(): void {
             database.unitOfWork.run(async (r) => {
               const taken: number[] = []
               for (let i = 0; i < 10; i++) {
-                taken.push(await r.organizations.takeNextNeedNumber(organization.id))
+                taken.push((await r.organizations.takeNextNeedReference(organization.id))!.number)
                 await new Promise((resolve) => setImmediate(resolve))
               }
               return taken

@@ -167,20 +167,24 @@ export function describeRepositories(name: string, make: () => Promise<Repositor
         const { organization: b } = await anOrganizationWithPartner()
 
         const taken = await write(async (r) => [
-          await r.organizations.takeNextNeedNumber(a.id),
-          await r.organizations.takeNextNeedNumber(a.id),
-          await r.organizations.takeNextNeedNumber(b.id),
-          await r.organizations.takeNextNeedNumber(a.id),
+          (await r.organizations.takeNextNeedReference(a.id))!.number,
+          (await r.organizations.takeNextNeedReference(a.id))!.number,
+          (await r.organizations.takeNextNeedReference(b.id))!.number,
+          (await r.organizations.takeNextNeedReference(a.id))!.number,
         ])
-        const next = await write(async (r) => [await r.organizations.takeNextNeedNumber(b.id), await r.organizations.takeNextNeedNumber(a.id)])
+        const next = await write(async (r) => [(await r.organizations.takeNextNeedReference(b.id))!.number, (await r.organizations.takeNextNeedReference(a.id))!.number])
 
         expect(FIRST_REFERENCE_NUMBER).toBe(1001)
         expect(taken).toEqual([1001, 1002, 1001, 1003])
         expect(next).toEqual([1002, 1004])
       })
 
-      test('refuses a need number for an unknown organization', async () => {
-        await expect(write((r) => r.organizations.takeNextNeedNumber(randomUUID()))).rejects.toThrow()
+      test('answers no need number for an unknown organization, and the short code with the number', async () => {
+        expect(await write((r) => r.organizations.takeNextNeedReference(randomUUID()))).toBeUndefined()
+        const { organization } = await anOrganizationWithPartner({ shortCode: 'FB' })
+        const { organization: without } = await anOrganizationWithPartner()
+        expect(await write((r) => r.organizations.takeNextNeedReference(organization.id))).toEqual({ number: 1001, shortCode: 'FB' })
+        expect(await write((r) => r.organizations.takeNextNeedReference(without.id))).toEqual({ number: 1001 })
       })
     })
 
@@ -1087,7 +1091,7 @@ export function describeRepositories(name: string, make: () => Promise<Repositor
         const { organization, partner } = await anOrganizationWithPartner()
         const failure = new Error('late failure')
         const outcome = write(async (r) => {
-          await r.organizations.takeNextNeedNumber(organization.id)
+          (await r.organizations.takeNextNeedReference(organization.id))!.number
           await r.partners.update({ ...partner, name: 'Never saved' })
           await realTimer(5)
           throw failure
@@ -1095,7 +1099,7 @@ export function describeRepositories(name: string, make: () => Promise<Repositor
         await expect(outcome).rejects.toBe(failure)
 
         expect(await read().partners.findById(organization.id, partner.id)).toEqual(partner)
-        expect(await write((r) => r.organizations.takeNextNeedNumber(organization.id))).toBe(FIRST_REFERENCE_NUMBER)
+        expect(await write(async (r) => (await r.organizations.takeNextNeedReference(organization.id))!.number)).toBe(FIRST_REFERENCE_NUMBER)
       })
 
       test('two concurrent transactions taking need numbers get 100 distinct numbers', async () => {
@@ -1104,7 +1108,7 @@ export function describeRepositories(name: string, make: () => Promise<Repositor
           write(async (r) => {
             const taken: number[] = []
             for (let i = 0; i < 50; i++) {
-              taken.push(await r.organizations.takeNextNeedNumber(organization.id))
+              taken.push((await r.organizations.takeNextNeedReference(organization.id))!.number)
               await new Promise((resolve) => setImmediate(resolve))
             }
             return taken

@@ -40,7 +40,7 @@ describe('SQLite database', () => {
 
     for (let i = 0; i < 2_000; i++) {
       const need = await db.persistence.unitOfWork.run(async (r) => {
-        const n = await r.organizations.takeNextNeedNumber(organization.id)
+        const n = (await r.organizations.takeNextNeedReference(organization.id))!.number
         const need = aNeed({ organizationId: organization.id, partnerId: partner.id, referenceNumber: `REQ-${n}`, createdAt: new Date(Date.UTC(2026, 0, 1) + i) })
         await r.needs.insert(need)
         return need

@@ -51,11 +51,11 @@ export class MemoryOrganizationRepository extends MemoryRepository implements Or
   async auditRetentions() {
     return [...this.t.organizations.values()].map((o) => ({ organizationId: o.id, ...(o.auditRetentionDays !== undefined ? { auditRetentionDays: o.auditRetentionDays } : {}) }))
   }
-  async takeNextNeedNumber(organizationId: string) {
+  async takeNextNeedReference(organizationId: string) {
     const organization = this.t.organizations.get(organizationId)
-    if (!organization) throw new Error(`No organization ${organizationId}`)
+    if (!organization) return undefined
     organization.needSequence += 1
-    return organization.needSequence
+    return { number: organization.needSequence, ...(organization.shortCode !== undefined ? { shortCode: organization.shortCode } : {}) }
   }
 }
 
