@@ -25,6 +25,11 @@ export interface Keyset {
   id: string
 }
 
+/** Newest first, id as tie-break: the order of every list (docs/api.md "Lists"). */
+export function newestFirst(a: Keyset, b: Keyset): number {
+  return b.createdAt.getTime() - a.createdAt.getTime() || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0)
+}
+
 /** Whether `record` comes after `keyset` in list order. */
 export function isAfter(record: Keyset, keyset: Keyset): boolean {
   const a = record.createdAt.getTime()

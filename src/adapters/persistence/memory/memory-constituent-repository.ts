@@ -2,9 +2,9 @@ import type { ConstituentRepository } from '../../../application/ports/repositor
 import type { Constituent, Household } from '../../../domain/constituents/constituent'
 import { matchKeysOf, type MatchKeys } from '../../../domain/constituents/matching'
 import { searchTermsOf, termsMatch, type ConstituentQuery } from '../../../domain/constituents/search'
-import type { Keyset, PageRequest } from '../../../domain/shared/page'
+import { newestFirst, type Keyset, type PageRequest } from '../../../domain/shared/page'
 import { copy } from './memory-store'
-import { MemoryRepository, batchAfter, inOrganization, newestFirst, page } from './memory-repository'
+import { MemoryRepository, batchAfter, inOrganization, page } from './memory-repository'
 
 export class MemoryConstituentRepository extends MemoryRepository implements ConstituentRepository {
   async insert(c: Constituent) {

@@ -1,8 +1,8 @@
 import type { HouseholdMatchRepository } from '../../../application/ports/repositories'
 import type { HouseholdMatch, MatchStatus } from '../../../domain/constituents/household-match'
-import type { PageRequest } from '../../../domain/shared/page'
+import { newestFirst, type PageRequest } from '../../../domain/shared/page'
 import { copy } from './memory-store'
-import { MemoryRepository, inOrganization, newestFirst, page } from './memory-repository'
+import { MemoryRepository, inOrganization, page } from './memory-repository'
 
 export class MemoryHouseholdMatchRepository extends MemoryRepository implements HouseholdMatchRepository {
   async insert(m: HouseholdMatch) {

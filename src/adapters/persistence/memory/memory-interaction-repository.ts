@@ -3,8 +3,8 @@ import { EARLY_STATUS_KEPT_MS, type DeliveryStatus } from '../../../domain/messa
 import { ConflictError } from '../../../domain/errors'
 import type { Interaction } from '../../../domain/needs/interaction'
 import { copy } from './memory-store'
-import type { PageRequest } from '../../../domain/shared/page'
-import { MemoryRepository, inOrganization, newestFirst, page } from './memory-repository'
+import { newestFirst, type PageRequest } from '../../../domain/shared/page'
+import { MemoryRepository, inOrganization, page } from './memory-repository'
 
 export class MemoryInteractionRepository extends MemoryRepository implements InteractionRepository {
   async insert(interaction: Interaction) {

@@ -2,9 +2,9 @@ import { UNIQUE_CONFLICTS, type MemberRepository } from '../../../application/po
 import type { Role } from '../../../domain/auth/roles'
 import { ConflictError } from '../../../domain/errors'
 import type { Member } from '../../../domain/members/member'
-import type { PageRequest } from '../../../domain/shared/page'
+import { newestFirst, type PageRequest } from '../../../domain/shared/page'
 import { copy } from './memory-store'
-import { MemoryRepository, inOrganization, newestFirst, page } from './memory-repository'
+import { MemoryRepository, inOrganization, page } from './memory-repository'
 
 export class MemoryMemberRepository extends MemoryRepository implements MemberRepository {
   async insert(member: Member) {

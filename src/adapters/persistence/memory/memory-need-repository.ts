@@ -1,8 +1,8 @@
 import type { NeedFilter, NeedRepository } from '../../../application/ports/repositories'
 import { isOpen, type Need, type NeedChange } from '../../../domain/needs/need'
-import { offsetOf, type Keyset, type Page, type PageRequest } from '../../../domain/shared/page'
+import { newestFirst, offsetOf, type Keyset, type Page, type PageRequest } from '../../../domain/shared/page'
 import { copy } from './memory-store'
-import { MemoryRepository, batchAfter, inOrganization, newestFirst, page } from './memory-repository'
+import { MemoryRepository, batchAfter, inOrganization, page } from './memory-repository'
 
 export class MemoryNeedRepository extends MemoryRepository implements NeedRepository {
   async insert(need: Need) {

@@ -1,8 +1,8 @@
 import type { OutboxRepository } from '../../../application/ports/repositories'
 import type { ClaimedOutboxMessage, OutboxMessage } from '../../../domain/messaging/outbox'
 import { copy } from './memory-store'
-import { MemoryRepository, newestFirst, page } from './memory-repository'
-import type { PageRequest } from '../../../domain/shared/page'
+import { MemoryRepository, page } from './memory-repository'
+import { newestFirst, type PageRequest } from '../../../domain/shared/page'
 
 export class MemoryOutboxRepository extends MemoryRepository implements OutboxRepository {
   async enqueue(message: OutboxMessage) {

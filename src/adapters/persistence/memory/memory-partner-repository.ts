@@ -1,7 +1,8 @@
+import { newestFirst } from '../../../domain/shared/page'
 import type { PartnerRepository } from '../../../application/ports/repositories'
 import type { Partner } from '../../../domain/partners/partner'
 import { copy } from './memory-store'
-import { MemoryRepository, inOrganization, newestFirst } from './memory-repository'
+import { MemoryRepository, inOrganization } from './memory-repository'
 
 export class MemoryPartnerRepository extends MemoryRepository implements PartnerRepository {
   async insert(partner: Partner) {

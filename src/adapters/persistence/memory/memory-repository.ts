@@ -1,11 +1,6 @@
 import { isAfter, offsetOf, type Keyset, type Page, type PageRequest } from '../../../domain/shared/page'
 import { copy, type MemoryStore } from './memory-store'
 
-/** Newest first, id as tie-break: the order of every list (docs/api.md "Lists"). */
-export function newestFirst(a: { createdAt: Date; id: string }, b: { createdAt: Date; id: string }): number {
-  return b.createdAt.getTime() - a.createdAt.getTime() || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0)
-}
-
 export function inOrganization<T extends { organizationId: string }>(record: T | undefined, organizationId: string): T | undefined {
   return record && record.organizationId === organizationId ? copy(record) : undefined
 }

@@ -1,8 +1,8 @@
 import type { WebhookEndpointRepository } from '../../../application/ports/repositories'
 import type { WebhookEndpoint, WebhookEventType } from '../../../domain/webhooks/webhook'
-import type { PageRequest } from '../../../domain/shared/page'
+import { newestFirst, type PageRequest } from '../../../domain/shared/page'
 import { copy } from './memory-store'
-import { MemoryRepository, inOrganization, newestFirst, page } from './memory-repository'
+import { MemoryRepository, inOrganization, page } from './memory-repository'
 
 export class MemoryWebhookEndpointRepository extends MemoryRepository implements WebhookEndpointRepository {
   async insert(endpoint: WebhookEndpoint) {

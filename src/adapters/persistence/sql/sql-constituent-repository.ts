@@ -5,10 +5,10 @@ import type { Constituent, Household } from '../../../domain/constituents/consti
 import { CONTACT_FIELDS } from '../../../domain/constituents/contact'
 import { matchKeysOf, type MatchKeys } from '../../../domain/constituents/matching'
 import type { ConstituentQuery } from '../../../domain/constituents/search'
-import { offsetOf, type Keyset, type Page, type PageRequest } from '../../../domain/shared/page'
+import { newestFirst, offsetOf, type Keyset, type Page, type PageRequest } from '../../../domain/shared/page'
 import type * as schema from '../sqlite/schema'
 import { searchKindOf, searchTermsColumn } from './sql-dialect'
-import { SqlRepository, afterKeyset, nullable, oldestFirst, present } from './sql-repository'
+import { SqlRepository, afterKeyset, nullable, present } from './sql-repository'
 
 function toConstituent(row: typeof schema.constituents.$inferSelect): Constituent {
   const { seq: _seq, emailKey: _e, nameBirthKey: _n, lastStreetKey: _l, searchTerms: _s, ...rest } = present(row)
@@ -174,7 +174,7 @@ export class SqlConstituentRepository extends SqlRepository implements Constitue
       .select()
       .from(this.s.constituents)
       .where(and(eq(this.s.constituents.organizationId, organizationId), eq(this.s.constituents.householdId, householdId)))
-    return oldestFirst(rows).map(toConstituent)
+    return rows.sort((a, b) => -newestFirst(a, b)).map(toConstituent)
   }
   async findByPhone(organizationId: string, phone: string) {
     const rows = await this.db

@@ -1,9 +1,9 @@
 import { and, asc, count, desc, eq, sql } from 'drizzle-orm'
 import type { HouseholdMatchRepository } from '../../../application/ports/repositories'
 import type { HouseholdMatch, MatchStatus, ResolveAction } from '../../../domain/constituents/household-match'
-import { offsetOf, type Page, type PageRequest } from '../../../domain/shared/page'
+import { newestFirst, offsetOf, type Page, type PageRequest } from '../../../domain/shared/page'
 import type * as schema from '../sqlite/schema'
-import { SqlRepository, nullable, oldestFirst, present } from './sql-repository'
+import { SqlRepository, nullable, present } from './sql-repository'
 
 export function toMatch(row: typeof schema.householdMatches.$inferSelect): HouseholdMatch {
   const { status, action, ...rest } = present(row)
@@ -52,7 +52,7 @@ export class SqlHouseholdMatchRepository extends SqlRepository implements Househ
         { organizationId, constituentId },
       )
     const rows = [...(await side('constituentId')), ...(await side('candidateConstituentId'))]
-    return oldestFirst(rows).map(toMatch)
+    return rows.sort((a, b) => -newestFirst(a, b)).map(toMatch)
   }
   async delete(organizationId: string, id: string) {
     await this.db

@@ -42,15 +42,6 @@ export function afterKeyset(table: { createdAt: SQLiteColumn; id: SQLiteColumn }
   return and(lte(table.createdAt, after.createdAt), or(lt(table.createdAt, after.createdAt), lt(table.id, after.id)))
 }
 
-/**
- * Rows oldest first, `id` as tie-break, sorted here rather than in SQL: for the few rows of one key (a
- * household, a person's matches), an ORDER BY that an organization-wide index ends in makes SQLite walk
- * that index through the whole organization instead of looking the key up.
- */
-export function oldestFirst<T extends { createdAt: Date; id: string }>(rows: T[]): T[] {
-  return rows.sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
-}
-
 export abstract class SqlRepository {
   constructor(
     protected readonly db: SqlDb,
