@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, inArray, ne, sql } from 'drizzle-orm'
+import { and, count, desc, eq, inArray, ne, sql, type SQL } from 'drizzle-orm'
 import type { SQLiteColumn } from 'drizzle-orm/sqlite-core'
 import type { ConstituentRepository } from '../../../application/ports/repositories'
 import type { Constituent, Household } from '../../../domain/constituents/constituent'
@@ -93,22 +93,25 @@ export class SqlConstituentRepository extends SqlRepository implements Constitue
   }
   async search(organizationId: string, query: ConstituentQuery, page: PageRequest): Promise<Page<Constituent>> {
     const t = this.s.constituents
-    if (query.kind === 'all') {
-      // Everyone: a page read by the list's index, the total from constituent_counts (kept by triggers), so
-      // neither grows with the organization.
-      const c = this.s.constituentCounts
-      const rows = await this.prepared<typeof t.$inferSelect>(
-        'constituents_page',
+    /** A page in list order, prepared as `name`; `values` bind the placeholders of `where`. */
+    const pageWhere = (name: string, where: () => SQL | undefined, values: Record<string, unknown>) =>
+      this.prepared<typeof t.$inferSelect>(
+        name,
         () =>
           this.db
             .select()
             .from(t)
-            .where(eq(t.organizationId, sql.placeholder('organizationId')))
+            .where(where())
             .orderBy(desc(t.createdAt), desc(t.id))
             .limit(sql.placeholder('limit'))
             .offset(sql.placeholder('offset')),
-        { organizationId, limit: page.limit, offset: offsetOf(page) },
+        { ...values, limit: page.limit, offset: offsetOf(page) },
       )
+    if (query.kind === 'all') {
+      // Everyone: a page read by the list's index, the total from constituent_counts (kept by triggers), so
+      // neither grows with the organization.
+      const c = this.s.constituentCounts
+      const rows = await pageWhere('constituents_page', () => eq(t.organizationId, sql.placeholder('organizationId')), { organizationId })
       const [counted] = await this.prepared<{ n: number }>(
         'constituents_total',
         () => this.db.select({ n: c.constituents }).from(c).where(eq(c.organizationId, sql.placeholder('organizationId'))),
@@ -122,18 +125,7 @@ export class SqlConstituentRepository extends SqlRepository implements Constitue
     const match = this.dialect.searchMatch(organizationId, query)
     const condition = (manyMatches: boolean) => this.dialect.constituentSearch(sql.placeholder('organizationId'), sql.placeholder('match'), kind, manyMatches)
     const pageOf = (manyMatches: boolean) =>
-      this.prepared<typeof t.$inferSelect>(
-        `constituents_search_${kind}_${manyMatches ? 'walk' : 'keys'}`,
-        () =>
-          this.db
-            .select()
-            .from(t)
-            .where(condition(manyMatches))
-            .orderBy(desc(t.createdAt), desc(t.id))
-            .limit(sql.placeholder('limit'))
-            .offset(sql.placeholder('offset')),
-        { organizationId, match, limit: page.limit, offset: offsetOf(page) },
-      )
+      pageWhere(`constituents_search_${kind}_${manyMatches ? 'walk' : 'keys'}`, () => condition(manyMatches), { organizationId, match })
     const counted = this.dialect.countSearchMatches(match, kind)
     if (!counted) {
       const rows = await pageOf(false)
