@@ -3,7 +3,7 @@ import type { UseCases } from '../../application/use-cases'
 import type { AuthenticationPlugin } from './authentication'
 import { clientAddress } from './client-address'
 import { Body, Int32, problems, Text } from './common.schemas'
-import { EMAIL, HTTP_URL } from '../../domain/shared/fields'
+import { EMAIL } from '../../domain/shared/fields'
 import { AcceptInviteBody } from './members.schemas'
 import { rateLimited, type RateLimits } from './rate-limits'
 
@@ -58,15 +58,12 @@ export function authRoutes(useCases: UseCases['auth'], authentication: Authentic
       },
       {
         rateLimit: 'auth',
-        body: Body({
-          email: t.String(EMAIL),
-          appUrl: t.Optional(t.String({ ...HTTP_URL, description: 'Where the link in the email points (its /reset-password page); PUBLIC_BASE_URL by default' })),
-        }),
+        body: Body({ email: t.String(EMAIL) }),
         response: rateLimited({ 202: t.Object({ status: t.Literal('accepted') }), ...problems(400, 413) }),
         detail: {
           summary: 'Ask for a link to choose a new password',
           description:
-            'Anonymous; limited per client address. Always 202, whether or not the email is known: each confirmed member with it gets an email with a link valid for an hour, usable once (docs/api.md "Tokens").',
+            'Anonymous; limited per client address. Always 202, whether or not the email is known: each confirmed member with it gets an email with a link to PUBLIC_BASE_URL/reset-password, valid for an hour, usable once. The link\'s base cannot be chosen: `appUrl`, once accepted here, is now an unknown property (400) (docs/api.md "Tokens").',
           security: [],
         },
       },

@@ -8,7 +8,8 @@ import { AUDIT_RETENTION_DAYS, DEFAULT_AUDIT_RETENTION_DAYS } from '../../domain
 import { EMAIL, NAME, PHONE } from '../../domain/shared/fields'
 import { PROVIDER_MESSAGE_ID } from '../../domain/messaging/sms'
 import type { AuthenticationPlugin } from './authentication'
-import { Body, DateTime, Int32, OneOf, problems, Text, Uuid } from './common.schemas'
+import { Body, DateTime, Int32, List, OneOf, problems, Text, Uuid } from './common.schemas'
+import { ORIGIN, ORIGIN_LIST } from '../../domain/shared/origin'
 
 // docs/api.md
 const SettingsSchema = t.Object({
@@ -20,7 +21,12 @@ const SettingsSchema = t.Object({
   tcrStatus: t.Optional(Text(TCR_STATUS)),
   phoneNumber: t.Optional(Text(PHONE)),
   auditRetentionDays: Int32(AUDIT_RETENTION_DAYS, { description: 'Days audit events are kept (docs/audit.md)' }),
+  appOrigins: List(Text(ORIGIN), ORIGIN_LIST),
+  formOrigins: List(Text(ORIGIN), ORIGIN_LIST),
 })
+
+const APP_ORIGINS = 'Origins (https://host[:port]) of the organization’s own apps that invitation links may point at (`appUrl`), besides PUBLIC_BASE_URL; the list replaces the one kept'
+const FORM_ORIGINS = 'Origins (https://host[:port]) of partner sites whose pages may post the public intake (a browser’s cross-site request); the list replaces the one kept'
 
 const UpdateSettingsBody = Body({
   name: t.Optional(t.String(NAME)),
@@ -29,6 +35,8 @@ const UpdateSettingsBody = Body({
   maxConcurrency: t.Optional(Int32(MAX_CONCURRENCY, { description: `SMS messages in flight at once (default ${DEFAULT_MAX_CONCURRENCY})` })),
   tcrStatus: t.Optional(t.Union([t.String(TCR_STATUS), t.Null()])),
   auditRetentionDays: t.Optional(Int32(AUDIT_RETENTION_DAYS, { description: `Days audit events are kept (default ${DEFAULT_AUDIT_RETENTION_DAYS})` })),
+  appOrigins: t.Optional(t.Array(t.String(ORIGIN), { ...ORIGIN_LIST, description: APP_ORIGINS })),
+  formOrigins: t.Optional(t.Array(t.String(ORIGIN), { ...ORIGIN_LIST, description: FORM_ORIGINS })),
 })
 
 const emailFields = {

@@ -1,7 +1,7 @@
 import { InvalidError } from '../../domain/errors'
 import { PASSWORD_RESET_LIFETIME_MS, oneTimeLink } from '../../domain/members/invitation'
 import { normalizeEmail, passwordErrors } from '../../domain/members/member'
-import { EMAIL, EMAIL_MEANING, FieldChecks, HTTP_URL } from '../../domain/shared/fields'
+import { EMAIL, EMAIL_MEANING, FieldChecks } from '../../domain/shared/fields'
 import type { Outbox } from '../messaging/outbox'
 import type { Clock } from '../ports/clock'
 import type { IdGenerator } from '../ports/ids'
@@ -16,7 +16,8 @@ import type { AuditTrail } from '../audit/audit-trail'
 /**
  * Sends every confirmed member with this email (one per organization it belongs to) a one-time link to choose
  * a new password, valid for an hour, stored only as a digest. Says nothing of whether the email is known:
- * the caller hears the same either way.
+ * the caller hears the same either way. The link is always on PUBLIC_BASE_URL: an anonymous caller chooses
+ * nothing of where a token goes.
  */
 export class RequestPasswordReset {
   constructor(
@@ -29,10 +30,8 @@ export class RequestPasswordReset {
     private readonly audit: AuditTrail,
   ) {}
 
-  async execute(input: { email: string; appUrl?: string }): Promise<void> {
-    const checks = new FieldChecks()
-      .text('/email', input.email, EMAIL, { meaning: EMAIL_MEANING, trim: true })
-      .text('/appUrl', input.appUrl, HTTP_URL, { presence: 'optional', meaning: 'an http(s) URL' })
+  async execute(input: { email: string }): Promise<void> {
+    const checks = new FieldChecks().text('/email', input.email, EMAIL, { meaning: EMAIL_MEANING, trim: true })
     InvalidError.throwIfAny(checks.errors, 'The request is not valid')
     const now = this.clock.now()
     await this.unitOfWork.run(async (r) => {
@@ -49,7 +48,7 @@ export class RequestPasswordReset {
             `Hello${member.fullName ? ` ${member.fullName}` : ''},`,
             '',
             'Someone asked to reset your password. Choose a new one here within an hour:',
-            oneTimeLink(input.appUrl ?? this.publicBaseUrl, 'reset-password', token),
+            oneTimeLink(this.publicBaseUrl, 'reset-password', token),
             '',
             'The link works once. Your other sessions end when you use it. If you did not ask, ignore this message.',
           ].join('\n'),
