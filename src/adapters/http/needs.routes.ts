@@ -25,25 +25,33 @@ import {
 } from './needs.schemas'
 import { pagedResponse } from './paging'
 import { rateLimited, type RateLimits } from './rate-limits'
+import type { RequestSite } from './request-site'
 
 // docs/api.md "Needs"
-export function needsRoutes(useCases: UseCases['needs'], authentication: AuthenticationPlugin, rateLimits: RateLimits, logger: Logger) {
+export function needsRoutes(useCases: UseCases['needs'], authentication: AuthenticationPlugin, rateLimits: RateLimits, requestSite: RequestSite, logger: Logger) {
   const { create, submitPublic, list, export: exportNeeds, get, update, addNote, listInteractions, listHistory, sendSms } = useCases
 
   return new Elysia({ name: 'needs', prefix: '/api/needs', detail: { tags: ['Needs'] } })
     .use(authentication)
     .use(rateLimits)
+    .use(requestSite)
     .post(
       '/public',
-      async ({ body, set }) => {
+      async ({ body, request, set, foreignOriginOf }) => {
+        const need = await submitPublic.execute(body, foreignOriginOf(request))
         set.status = 201
-        return needView(await submitPublic.execute(body))
+        return needView(need)
       },
       {
         rateLimit: 'publicIntake',
         body: PublicNeedBody,
-        response: rateLimited({ 201: PublicNeedSchema, ...problems(400, 413) }),
-        detail: { summary: 'Anonymous need intake', description: "No credentials: a web form or a partner's site names the organization by `organizationId` or `organizationSlug`. Limited per client address; routed by keywords when no partner is given (docs/api.md \"Public intake\"). The answer tells nothing of who else is on file.", security: [] },
+        response: rateLimited({ 201: PublicNeedSchema, ...problems(400, 403, 413) }),
+        detail: {
+          summary: 'Anonymous need intake',
+          description:
+            "No credentials: a web form or a partner's site names the organization by `organizationId` or `organizationSlug`. Limited per client address; routed by keywords when no partner is given (docs/api.md \"Public intake\"). The answer tells nothing of who else is on file. A page on another site may send it only from an origin in the organization's `formOrigins`, else 403 (docs/api.md \"Requests from other sites\").",
+          security: [],
+        },
       },
     )
     .post(

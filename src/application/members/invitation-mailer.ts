@@ -26,7 +26,7 @@ export class InvitationMailer {
   async invite(r: Repositories, member: Member, appUrl: string | undefined): Promise<void> {
     const organization = await r.organizations.findById(member.organizationId)
     const problem = appUrl === undefined ? undefined : linkBaseProblem(appUrl, this.publicBaseUrl, organization?.appOrigins)
-    if (problem) throw InvalidError.field('/appUrl', problem)
+    if (problem) throw new InvalidError('The invitation link may not lead to that address', [{ path: '/appUrl', message: problem }])
     const token = await issueLinkToken(r, { secrets: this.secrets, ids: this.ids }, member, undefined, this.clock.now(), INVITATION_LIFETIME_MS)
     const name = organization?.name ?? 'your organization'
     await this.outbox.email(r, member.organizationId, {

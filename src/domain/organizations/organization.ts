@@ -1,5 +1,5 @@
 import { AUDIT_RETENTION_DAYS } from '../audit/audit-event'
-import type { FieldError } from '../errors'
+import { ForbiddenError, type FieldError } from '../errors'
 import { FieldChecks, NAME, type IntegerRule, type TextRule } from '../shared/fields'
 import { ORIGIN_LIST, originProblem } from '../shared/origin'
 
@@ -62,7 +62,12 @@ export function organizationFieldErrors(input: Partial<OrganizationFields>, whol
     .list('/formOrigins', input.formOrigins, ORIGIN_LIST, originProblem, 'optional').errors
 }
 
-/** Whether a page on `origin` (another site's) may post the organization's public intake. */
-export function acceptsIntakeFrom(organization: Organization, origin: string): boolean {
-  return organization.formOrigins?.includes(origin) ?? false
+/**
+ * A public intake that a page on another site (`origin`) made a browser send is taken only when the
+ * organization lists that origin in `formOrigins` (docs/api.md "Requests from other sites"). `undefined`: the
+ * request came from the service's own pages or from no browser.
+ */
+export function assertAcceptsIntakeFrom(organization: Organization, origin: string | undefined): void {
+  if (origin === undefined || organization.formOrigins?.includes(origin)) return
+  throw new ForbiddenError("A page on another site may send this organization's public intake only when the organization lists the site's origin in its formOrigins setting")
 }
