@@ -22,35 +22,35 @@ export interface paths {
   "/api/auth/login": {
     /**
      * Log in with email and password
-     * @description Anonymous; limited per client address and throttled per email (docs/api.md "Tokens", "Rate limits"). Answers an access token and a refresh token. When several organizations share the email, `organizationSlug` chooses.
+     * @description Anonymous; limited per client address and throttled per email (docs/api.md "Tokens", "Rate limits"). Answers an access token and a refresh token. When several organizations share the email, `organizationSlug` chooses. A page on another site may not send it (403, docs/api.md "Requests from other sites").
      */
     post: operations["postApiAuthLogin"];
   };
   "/api/auth/refresh": {
     /**
      * Trade a refresh token for a new pair (rotation)
-     * @description Anonymous; limited per client address. The refresh token is used up: presenting it again revokes its whole session (docs/api.md "Tokens").
+     * @description Anonymous; limited per client address. The refresh token is used up: presenting it again revokes its whole session (docs/api.md "Tokens"). A page on another site may not send it (403, docs/api.md "Requests from other sites").
      */
     post: operations["postApiAuthRefresh"];
   };
   "/api/auth/accept-invite": {
     /**
      * Set a password with an invitation token; answers tokens
-     * @description Anonymous; limited per client address. Confirms the invited member, sets the password (at least 12 characters) and starts a session (docs/api.md "Members and invitations").
+     * @description Anonymous; limited per client address. Confirms the invited member, sets the password (at least 12 characters) and starts a session (docs/api.md "Members and invitations"). A page on another site may not send it (403, docs/api.md "Requests from other sites").
      */
     post: operations["postApiAuthAccept-invite"];
   };
   "/api/auth/password-reset": {
     /**
      * Ask for a link to choose a new password
-     * @description Anonymous; limited per client address. Always 202, whether or not the email is known: each confirmed member with it gets an email with a link valid for an hour, usable once (docs/api.md "Tokens").
+     * @description Anonymous; limited per client address. Always 202, whether or not the email is known: each confirmed member with it gets an email with a link to PUBLIC_BASE_URL/reset-password, valid for an hour, usable once. Nobody chooses where the link leads: `appUrl`, which this route once took, is an unknown property like any other (400) (docs/api.md "Tokens"). A page on another site may not send it (403, docs/api.md "Requests from other sites").
      */
     post: operations["postApiAuthPassword-reset"];
   };
   "/api/auth/reset-password": {
     /**
      * Set a new password with the token of a reset link; answers tokens
-     * @description Anonymous; limited per client address. The token works once and for an hour; the member's other sessions end, and a new one starts (docs/api.md "Tokens").
+     * @description Anonymous; limited per client address. The token works once and for an hour; the member's other sessions end, and a new one starts (docs/api.md "Tokens"). A page on another site may not send it (403, docs/api.md "Requests from other sites").
      */
     post: operations["postApiAuthReset-password"];
   };
@@ -64,7 +64,7 @@ export interface paths {
   "/api/needs/public": {
     /**
      * Anonymous need intake
-     * @description No credentials: a web form or a partner's site names the organization by `organizationId` or `organizationSlug`. Limited per client address; routed by keywords when no partner is given (docs/api.md "Public intake"). The answer tells nothing of who else is on file.
+     * @description No credentials: a web form or a partner's site names the organization by `organizationId` or `organizationSlug`. Limited per client address; routed by keywords when no partner is given (docs/api.md "Public intake"). The answer tells nothing of who else is on file. A page on another site may send it only from an origin in the organization's `formOrigins`, else 403 (docs/api.md "Requests from other sites").
      */
     post: operations["postApiNeedsPublic"];
   };
@@ -401,7 +401,7 @@ export interface operations {
   };
   /**
    * Log in with email and password
-   * @description Anonymous; limited per client address and throttled per email (docs/api.md "Tokens", "Rate limits"). Answers an access token and a refresh token. When several organizations share the email, `organizationSlug` chooses.
+   * @description Anonymous; limited per client address and throttled per email (docs/api.md "Tokens", "Rate limits"). Answers an access token and a refresh token. When several organizations share the email, `organizationSlug` chooses. A page on another site may not send it (403, docs/api.md "Requests from other sites").
    */
   postApiAuthLogin: {
     requestBody: {
@@ -475,6 +475,24 @@ export interface operations {
         };
       };
       /** @description RFC 9457 problem details (application/problem+json) */
+      403: {
+        headers: {
+          "RateLimit-Policy"?: string;
+          RateLimit?: string;
+        };
+        content: {
+          "application/json": {
+            /** @constant */
+            type: "tag:intake.example,2026:problems/forbidden";
+            /** @constant */
+            title: "Forbidden";
+            /** @constant */
+            status: 403;
+            detail: string;
+          };
+        };
+      };
+      /** @description RFC 9457 problem details (application/problem+json) */
       413: {
         headers: {
           "RateLimit-Policy"?: string;
@@ -515,7 +533,7 @@ export interface operations {
   };
   /**
    * Trade a refresh token for a new pair (rotation)
-   * @description Anonymous; limited per client address. The refresh token is used up: presenting it again revokes its whole session (docs/api.md "Tokens").
+   * @description Anonymous; limited per client address. The refresh token is used up: presenting it again revokes its whole session (docs/api.md "Tokens"). A page on another site may not send it (403, docs/api.md "Requests from other sites").
    */
   postApiAuthRefresh: {
     requestBody: {
@@ -587,6 +605,24 @@ export interface operations {
         };
       };
       /** @description RFC 9457 problem details (application/problem+json) */
+      403: {
+        headers: {
+          "RateLimit-Policy"?: string;
+          RateLimit?: string;
+        };
+        content: {
+          "application/json": {
+            /** @constant */
+            type: "tag:intake.example,2026:problems/forbidden";
+            /** @constant */
+            title: "Forbidden";
+            /** @constant */
+            status: 403;
+            detail: string;
+          };
+        };
+      };
+      /** @description RFC 9457 problem details (application/problem+json) */
       413: {
         headers: {
           "RateLimit-Policy"?: string;
@@ -627,7 +663,7 @@ export interface operations {
   };
   /**
    * Set a password with an invitation token; answers tokens
-   * @description Anonymous; limited per client address. Confirms the invited member, sets the password (at least 12 characters) and starts a session (docs/api.md "Members and invitations").
+   * @description Anonymous; limited per client address. Confirms the invited member, sets the password (at least 12 characters) and starts a session (docs/api.md "Members and invitations"). A page on another site may not send it (403, docs/api.md "Requests from other sites").
    */
   "postApiAuthAccept-invite": {
     requestBody: {
@@ -683,6 +719,24 @@ export interface operations {
         };
       };
       /** @description RFC 9457 problem details (application/problem+json) */
+      403: {
+        headers: {
+          "RateLimit-Policy"?: string;
+          RateLimit?: string;
+        };
+        content: {
+          "application/json": {
+            /** @constant */
+            type: "tag:intake.example,2026:problems/forbidden";
+            /** @constant */
+            title: "Forbidden";
+            /** @constant */
+            status: 403;
+            detail: string;
+          };
+        };
+      };
+      /** @description RFC 9457 problem details (application/problem+json) */
       413: {
         headers: {
           "RateLimit-Policy"?: string;
@@ -723,15 +777,13 @@ export interface operations {
   };
   /**
    * Ask for a link to choose a new password
-   * @description Anonymous; limited per client address. Always 202, whether or not the email is known: each confirmed member with it gets an email with a link valid for an hour, usable once (docs/api.md "Tokens").
+   * @description Anonymous; limited per client address. Always 202, whether or not the email is known: each confirmed member with it gets an email with a link to PUBLIC_BASE_URL/reset-password, valid for an hour, usable once. Nobody chooses where the link leads: `appUrl`, which this route once took, is an unknown property like any other (400) (docs/api.md "Tokens"). A page on another site may not send it (403, docs/api.md "Requests from other sites").
    */
   "postApiAuthPassword-reset": {
     requestBody: {
       content: {
         "application/json": {
           email: string;
-          /** @description Where the link in the email points (its /reset-password page); PUBLIC_BASE_URL by default */
-          appUrl?: string;
         };
       };
     };
@@ -768,6 +820,24 @@ export interface operations {
                 path: string;
                 message: string;
               }[];
+          };
+        };
+      };
+      /** @description RFC 9457 problem details (application/problem+json) */
+      403: {
+        headers: {
+          "RateLimit-Policy"?: string;
+          RateLimit?: string;
+        };
+        content: {
+          "application/json": {
+            /** @constant */
+            type: "tag:intake.example,2026:problems/forbidden";
+            /** @constant */
+            title: "Forbidden";
+            /** @constant */
+            status: 403;
+            detail: string;
           };
         };
       };
@@ -812,7 +882,7 @@ export interface operations {
   };
   /**
    * Set a new password with the token of a reset link; answers tokens
-   * @description Anonymous; limited per client address. The token works once and for an hour; the member's other sessions end, and a new one starts (docs/api.md "Tokens").
+   * @description Anonymous; limited per client address. The token works once and for an hour; the member's other sessions end, and a new one starts (docs/api.md "Tokens"). A page on another site may not send it (403, docs/api.md "Requests from other sites").
    */
   "postApiAuthReset-password": {
     requestBody: {
@@ -864,6 +934,24 @@ export interface operations {
                 path: string;
                 message: string;
               }[];
+          };
+        };
+      };
+      /** @description RFC 9457 problem details (application/problem+json) */
+      403: {
+        headers: {
+          "RateLimit-Policy"?: string;
+          RateLimit?: string;
+        };
+        content: {
+          "application/json": {
+            /** @constant */
+            type: "tag:intake.example,2026:problems/forbidden";
+            /** @constant */
+            title: "Forbidden";
+            /** @constant */
+            status: 403;
+            detail: string;
           };
         };
       };
@@ -973,7 +1061,7 @@ export interface operations {
   };
   /**
    * Anonymous need intake
-   * @description No credentials: a web form or a partner's site names the organization by `organizationId` or `organizationSlug`. Limited per client address; routed by keywords when no partner is given (docs/api.md "Public intake"). The answer tells nothing of who else is on file.
+   * @description No credentials: a web form or a partner's site names the organization by `organizationId` or `organizationSlug`. Limited per client address; routed by keywords when no partner is given (docs/api.md "Public intake"). The answer tells nothing of who else is on file. A page on another site may send it only from an origin in the organization's `formOrigins`, else 403 (docs/api.md "Requests from other sites").
    */
   postApiNeedsPublic: {
     requestBody: {
@@ -1062,6 +1150,24 @@ export interface operations {
                 path: string;
                 message: string;
               }[];
+          };
+        };
+      };
+      /** @description RFC 9457 problem details (application/problem+json) */
+      403: {
+        headers: {
+          "RateLimit-Policy"?: string;
+          RateLimit?: string;
+        };
+        content: {
+          "application/json": {
+            /** @constant */
+            type: "tag:intake.example,2026:problems/forbidden";
+            /** @constant */
+            title: "Forbidden";
+            /** @constant */
+            status: 403;
+            detail: string;
           };
         };
       };
@@ -3652,7 +3758,7 @@ export interface operations {
           partnerId?: string;
           /** @description E.164 */
           phone?: string;
-          /** @description Base URL of the app the invitation link opens */
+          /** @description Base URL of the app the invitation link opens (its /accept-invite page): on PUBLIC_BASE_URL's origin or one of the organization's appOrigins, else 400 at /appUrl. PUBLIC_BASE_URL by default */
           appUrl?: string;
           profiles?: ("needs_processor" | "intake_staff" | "sms_communicator" | "email_phone_communicator" | "pii_reader" | "duplicate_resolver")[];
         };
@@ -3767,7 +3873,7 @@ export interface operations {
     requestBody: {
       content: {
         "application/json": {
-          /** @description Base URL of the app the invitation link opens */
+          /** @description Base URL of the app the invitation link opens (its /accept-invite page): on PUBLIC_BASE_URL's origin or one of the organization's appOrigins, else 400 at /appUrl. PUBLIC_BASE_URL by default */
           appUrl?: string;
         };
       };
@@ -4148,6 +4254,8 @@ export interface operations {
              * @description Days audit events are kept (docs/audit.md)
              */
             auditRetentionDays: number;
+            appOrigins: string[];
+            formOrigins: string[];
           };
         };
       };
@@ -4205,6 +4313,10 @@ export interface operations {
            * @description Days audit events are kept (default 2555)
            */
           auditRetentionDays?: number;
+          /** @description Origins (https://host[:port]) of the organization’s own apps that invitation links may point at (`appUrl`), besides PUBLIC_BASE_URL; the list replaces the one kept */
+          appOrigins?: string[];
+          /** @description Origins (https://host[:port]) of partner sites whose pages may post the public intake (a browser’s cross-site request); the list replaces the one kept */
+          formOrigins?: string[];
         };
       };
     };
@@ -4227,6 +4339,8 @@ export interface operations {
              * @description Days audit events are kept (docs/audit.md)
              */
             auditRetentionDays: number;
+            appOrigins: string[];
+            formOrigins: string[];
           };
         };
       };
