@@ -5,7 +5,7 @@ import { originOf } from '../../domain/shared/origin'
 // docs/api.md "Requests from other sites"
 
 /** The detail of a 403 for a browser request another site's page made. */
-export const FROM_ANOTHER_SITE = 'A page on another site may not make a browser send this request: send it from the service’s own pages, or from a server'
+const FROM_ANOTHER_SITE = 'A page on another site may not make a browser send this request: send it from the service’s own pages, or from a server'
 
 /**
  * The origin of the other site whose page made a browser send `request` ('null' when the browser hid it), or
@@ -14,7 +14,7 @@ export const FROM_ANOTHER_SITE = 'A page on another site may not make a browser 
  * only Origin. A request with neither (curl, a server) was made by no other site's page. The service's own
  * origin is PUBLIC_BASE_URL's, or the request's own host (the address the browser reached).
  */
-export function foreignOrigin(request: Request, publicOrigin: string | undefined): string | undefined {
+function foreignOrigin(request: Request, publicOrigin: string | undefined): string | undefined {
   const site = request.headers.get('sec-fetch-site')
   if (site === 'same-origin' || site === 'none') return undefined
   const origin = request.headers.get('origin')
@@ -34,7 +34,7 @@ export type ForeignOriginOf = (request: Request) => string | undefined
 
 /**
  * `ownSiteOnly: true` on an anonymous write: a request another site's page made is 403, before its body is
- * read. The public intake, which partner sites may post, asks `foreignOriginOf` and lets the use case decide.
+ * validated (after the rate limit counted it). The public intake, which partner sites may post, asks `foreignOriginOf` and lets the use case decide.
  */
 export function requestSite(publicBaseUrl: string) {
   const publicOrigin = originOf(publicBaseUrl)

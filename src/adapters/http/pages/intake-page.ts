@@ -190,6 +190,7 @@ export function intakePage(useCases: UseCases['needs'], rateLimits: RateLimits, 
 
         const customFields = customFieldsOf(values)
         try {
+          // Another site's page was already judged against formOrigins when the form was looked up.
           const need = await useCases.submitPublic.execute({ organizationSlug: form.organizationSlug, description: values.description ?? '', customFields })
           return html(receivedPage(lang, form.organizationName, action, need.referenceNumber, Boolean(customFields.phone || customFields.email)), set)
         } catch (error) {
