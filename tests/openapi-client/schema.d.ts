@@ -4254,7 +4254,9 @@ export interface operations {
              * @description Days audit events are kept (docs/audit.md)
              */
             auditRetentionDays: number;
+            /** @description Origins (https://host[:port]) of the organization’s own apps that invitation links may point at (`appUrl`), besides PUBLIC_BASE_URL (docs/api.md "Members and invitations") */
             appOrigins: string[];
+            /** @description Origins (https://host[:port]) of partner sites whose pages may post the public intake (docs/api.md "Requests from other sites") */
             formOrigins: string[];
           };
         };
@@ -4313,9 +4315,9 @@ export interface operations {
            * @description Days audit events are kept (default 2555)
            */
           auditRetentionDays?: number;
-          /** @description Origins (https://host[:port]) of the organization’s own apps that invitation links may point at (`appUrl`), besides PUBLIC_BASE_URL; the list replaces the one kept */
+          /** @description Origins (https://host[:port]) of the organization’s own apps that invitation links may point at (`appUrl`), besides PUBLIC_BASE_URL (docs/api.md "Members and invitations"); a list given replaces the one kept, [] empties it */
           appOrigins?: string[];
-          /** @description Origins (https://host[:port]) of partner sites whose pages may post the public intake (a browser’s cross-site request); the list replaces the one kept */
+          /** @description Origins (https://host[:port]) of partner sites whose pages may post the public intake (docs/api.md "Requests from other sites"); a list given replaces the one kept, [] empties it */
           formOrigins?: string[];
         };
       };
@@ -4339,7 +4341,9 @@ export interface operations {
              * @description Days audit events are kept (docs/audit.md)
              */
             auditRetentionDays: number;
+            /** @description Origins (https://host[:port]) of the organization’s own apps that invitation links may point at (`appUrl`), besides PUBLIC_BASE_URL (docs/api.md "Members and invitations") */
             appOrigins: string[];
+            /** @description Origins (https://host[:port]) of partner sites whose pages may post the public intake (docs/api.md "Requests from other sites") */
             formOrigins: string[];
           };
         };

@@ -12,6 +12,10 @@ import { Body, DateTime, Int32, List, OneOf, problems, Text, Uuid } from './comm
 import { ORIGIN, ORIGIN_LIST } from '../../domain/shared/origin'
 
 // docs/api.md
+const APP_ORIGINS = 'Origins (https://host[:port]) of the organization’s own apps that invitation links may point at (`appUrl`), besides PUBLIC_BASE_URL (docs/api.md "Members and invitations")'
+const FORM_ORIGINS = 'Origins (https://host[:port]) of partner sites whose pages may post the public intake (docs/api.md "Requests from other sites")'
+const REPLACES = '; a list given replaces the one kept, [] empties it'
+
 const SettingsSchema = t.Object({
   id: Uuid,
   name: Text(NAME),
@@ -21,12 +25,9 @@ const SettingsSchema = t.Object({
   tcrStatus: t.Optional(Text(TCR_STATUS)),
   phoneNumber: t.Optional(Text(PHONE)),
   auditRetentionDays: Int32(AUDIT_RETENTION_DAYS, { description: 'Days audit events are kept (docs/audit.md)' }),
-  appOrigins: List(Text(ORIGIN), ORIGIN_LIST),
-  formOrigins: List(Text(ORIGIN), ORIGIN_LIST),
+  appOrigins: List(Text(ORIGIN), ORIGIN_LIST, { description: APP_ORIGINS }),
+  formOrigins: List(Text(ORIGIN), ORIGIN_LIST, { description: FORM_ORIGINS }),
 })
-
-const APP_ORIGINS = 'Origins (https://host[:port]) of the organization’s own apps that invitation links may point at (`appUrl`), besides PUBLIC_BASE_URL; the list replaces the one kept'
-const FORM_ORIGINS = 'Origins (https://host[:port]) of partner sites whose pages may post the public intake (a browser’s cross-site request); the list replaces the one kept'
 
 const UpdateSettingsBody = Body({
   name: t.Optional(t.String(NAME)),
@@ -35,8 +36,8 @@ const UpdateSettingsBody = Body({
   maxConcurrency: t.Optional(Int32(MAX_CONCURRENCY, { description: `SMS messages in flight at once (default ${DEFAULT_MAX_CONCURRENCY})` })),
   tcrStatus: t.Optional(t.Union([t.String(TCR_STATUS), t.Null()])),
   auditRetentionDays: t.Optional(Int32(AUDIT_RETENTION_DAYS, { description: `Days audit events are kept (default ${DEFAULT_AUDIT_RETENTION_DAYS})` })),
-  appOrigins: t.Optional(t.Array(t.String(ORIGIN), { ...ORIGIN_LIST, description: APP_ORIGINS })),
-  formOrigins: t.Optional(t.Array(t.String(ORIGIN), { ...ORIGIN_LIST, description: FORM_ORIGINS })),
+  appOrigins: t.Optional(t.Array(t.String(ORIGIN), { ...ORIGIN_LIST, description: APP_ORIGINS + REPLACES })),
+  formOrigins: t.Optional(t.Array(t.String(ORIGIN), { ...ORIGIN_LIST, description: FORM_ORIGINS + REPLACES })),
 })
 
 const emailFields = {
