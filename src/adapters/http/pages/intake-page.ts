@@ -164,7 +164,7 @@ export function intakePage(useCases: UseCases['needs'], rateLimits: RateLimits, 
     .get('/intake/:organizationSlug', async (context) => {
       const { lang, s, path, action } = setting(context)
       const form = await organizationOf(context.params.organizationSlug)
-      if (form === 'not found' || form === 'forbidden') return notFound(lang, context.set)
+      if (typeof form === 'string') return notFound(lang, context.set)
       const body = `<p>${escapeHtml(s.intakeIntro(form.organizationName))}</p>\n${intakeForm(s, action)}`
       return html(page(lang, s.intakeTitle, body, { banner: form.organizationName, switchPath: path }), context.set)
     })
