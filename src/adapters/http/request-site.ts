@@ -18,15 +18,16 @@ function foreignOrigin(request: Request, publicOrigin: string | undefined): stri
   const site = request.headers.get('sec-fetch-site')
   if (site === 'same-origin' || site === 'none') return undefined
   const origin = request.headers.get('origin')
-  if (site === null && (origin === null || origin === publicOrigin || hostOf(origin) === new URL(request.url).host)) return undefined
+  if (site === null && (origin === null || origin === publicOrigin || isRequestHost(origin, request))) return undefined
   return origin ?? 'null'
 }
 
-function hostOf(origin: string): string | undefined {
+/** Whether `origin` names the host the request was sent to ('null' and text that is no URL do not). */
+function isRequestHost(origin: string, request: Request): boolean {
   try {
-    return new URL(origin).host
+    return new URL(origin).host === new URL(request.url).host
   } catch {
-    return undefined
+    return false
   }
 }
 
