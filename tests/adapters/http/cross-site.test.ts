@@ -71,6 +71,12 @@ describe('POST /api/needs/public', () => {
     expect((await intake(headers)).status).toBe(201)
   })
 
+  test("an older browser's Origin naming the host it reached (not PUBLIC_BASE_URL's) is the service's own", async () => {
+    expect(new URL(api.url).origin).not.toBe(BASE_URL)
+    expect((await intake({ origin: new URL(api.url).origin })).status).toBe(201)
+    expectProblem(await intake({ origin: 'http://127.0.0.2:9' }), 403, 'Forbidden')
+  })
+
   test("a page on a partner site in the organization's formOrigins is taken; for another organization it is 403", async () => {
     const partnerPage = { 'sec-fetch-site': 'cross-site', origin: PARTNER }
     expect((await intake(partnerPage)).status).toBe(201)
