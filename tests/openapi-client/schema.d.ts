@@ -1648,6 +1648,7 @@ export interface operations {
             /** @description Unauthorized */
             401: {
                 headers: {
+                    "WWW-Authenticate"?: string;
                     "RateLimit-Policy"?: string;
                     RateLimit?: string;
                     [name: string]: unknown;
@@ -1719,6 +1720,7 @@ export interface operations {
             /** @description Unauthorized */
             401: {
                 headers: {
+                    "WWW-Authenticate"?: string;
                     "RateLimit-Policy"?: string;
                     RateLimit?: string;
                     [name: string]: unknown;

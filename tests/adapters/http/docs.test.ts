@@ -373,7 +373,8 @@ describe('GET /api/openapi.json', () => {
     for (const route of limited) {
       const [method, path] = route.split(' ') as [string, string]
       for (const [status, response] of Object.entries<{ headers?: Record<string, { schema: Schema }> }>(operation(method, path).responses!)) {
-        expect(Object.keys(response.headers ?? {}).sort()).toEqual(status === '429' ? ['RateLimit', 'RateLimit-Policy', 'Retry-After'] : ['RateLimit', 'RateLimit-Policy'])
+        const own = status === '429' ? ['Retry-After'] : status === '401' ? ['WWW-Authenticate'] : []
+        expect(Object.keys(response.headers ?? {}).sort()).toEqual(['RateLimit', 'RateLimit-Policy', ...own].sort())
       }
       expect(operation(method, path).responses!['429'].headers['Retry-After'].schema).toMatchObject({ type: 'integer', minimum: 1 })
     }
