@@ -16,7 +16,7 @@ const SettingsSchema = Named('OrganizationSettings', t.Object({
   name: Text(NAME),
   slug: Text(SLUG),
   shortCode: t.Optional(Text(SHORT_CODE)),
-  maxConcurrency: t.Optional(Int32(MAX_CONCURRENCY)),
+  maxConcurrency: Int32(MAX_CONCURRENCY),
   tcrStatus: t.Optional(Text(TCR_STATUS)),
   phoneNumber: t.Optional(Text(PHONE)),
   auditRetentionDays: Int32(AUDIT_RETENTION_DAYS, { description: 'Days audit events are kept' }),
