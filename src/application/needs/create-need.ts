@@ -31,7 +31,7 @@ export class CreateNeed {
     const customFields = input.customFields ?? {}
 
     const { need, possibleDuplicates } = await this.unitOfWork.run(async (r) => {
-      const { partner, householdId } = await checkNeedReferences(r, actor.organizationId, input)
+      const { partner, householdId } = await checkNeedReferences(r, actor.organizationId, input, actor)
       return this.intake.record(r, {
         ...input,
         organizationId: actor.organizationId,
