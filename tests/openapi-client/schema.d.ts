@@ -1720,7 +1720,8 @@ export interface operations {
             needId?: string;
             /** @enum {string} */
             channel: "sms" | "email" | "note";
-            senderIdentifier: string;
+            /** @description A note's author, the organization's number, or the number an inbound text came from; that number only to those who may read the person's phone (left out otherwise) */
+            senderIdentifier?: string;
             content?: string;
             /** @enum {string} */
             deliveryStatus?: "queued" | "sent" | "delivered" | "failed";
@@ -1940,7 +1941,8 @@ export interface operations {
               needId?: string;
               /** @enum {string} */
               channel: "sms" | "email" | "note";
-              senderIdentifier: string;
+              /** @description A note's author, the organization's number, or the number an inbound text came from; that number only to those who may read the person's phone (left out otherwise) */
+              senderIdentifier?: string;
               content?: string;
               /** @enum {string} */
               deliveryStatus?: "queued" | "sent" | "delivered" | "failed";

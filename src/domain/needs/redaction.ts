@@ -1,7 +1,8 @@
 import type { Actor } from '../auth/actor'
 import { isAllowed } from '../auth/permissions'
-import { withoutHiddenContact } from '../constituents/redaction'
-import type { Interaction } from './interaction'
+import type { ContactField } from '../constituents/contact'
+import { mayReadContact, withoutHiddenContact } from '../constituents/redaction'
+import type { Interaction, InteractionChannel } from './interaction'
 import type { Need } from './need'
 
 /**
@@ -16,11 +17,21 @@ export function redactNeed(actor: Actor, need: Need): Need {
   return customFields === need.customFields ? need : { ...need, customFields }
 }
 
-/** The words exchanged about a confidential need are as confidential as its fields. */
-export function redactInteraction(actor: Actor, need: Need, interaction: Interaction): Interaction {
-  if (need.isConfidential && !isAllowed(actor, 'needs:read-confidential')) {
-    const { content: _content, ...rest } = interaction
-    return rest
-  }
-  return interaction
+/** An interaction as a caller sees it: without the content or the sender it may not read. */
+export type InteractionView = Omit<Interaction, 'senderIdentifier'> & { senderIdentifier?: string }
+
+/** The person's contact field an inbound message's sender is: the number a text came from, an email's address. */
+const SENDER_FIELD: Partial<Record<InteractionChannel, ContactField>> = { sms: 'phone', email: 'email' }
+
+/**
+ * The words exchanged about a confidential need are as confidential as its fields. The sender of an
+ * inbound message is the person's phone number (or email): shown to those who may read that field of the
+ * person, as on the constituent itself; others get no `senderIdentifier`.
+ */
+export function redactInteraction(actor: Actor, need: Need, interaction: Interaction): InteractionView {
+  const { content, senderIdentifier, ...rest } = interaction
+  const senderField = interaction.direction === 'inbound' ? SENDER_FIELD[interaction.channel] : undefined
+  const showsSender = senderField === undefined || mayReadContact(actor, senderField)
+  const showsContent = !need.isConfidential || isAllowed(actor, 'needs:read-confidential')
+  return { ...rest, ...(showsSender ? { senderIdentifier } : {}), ...(showsContent && content !== undefined ? { content } : {}) }
 }
