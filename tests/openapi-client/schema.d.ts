@@ -1153,6 +1153,7 @@ export interface operations {
               constituentId?: string;
               /** Format: uuid */
               householdId?: string;
+              /** @description Who the constituent this need registered may be already, as one sentence; without count or reasons the caller may not read */
               duplicateWarning?: string;
               /** @description Human-readable reference such as FOOD-1001 */
               referenceNumber?: string;
@@ -1269,10 +1270,11 @@ export interface operations {
             constituentId?: string;
             /** Format: uuid */
             householdId?: string;
+            /** @description Who the constituent this need registered may be already, as one sentence; without count or reasons the caller may not read */
             duplicateWarning?: string;
             /** @description Human-readable reference such as FOOD-1001 */
             referenceNumber?: string;
-            /** @description Constituents this one may be, each with what they share; present, with duplicateWarning, only when there are some */
+            /** @description Constituents this one may be, each with what they share, as far as the caller may read those details (a match on a detail it may not read is only told by duplicateWarning, without who); present only when there are some */
             possibleDuplicates?: ({
                 /** Format: uuid */
                 constituentId: string;
@@ -1460,6 +1462,7 @@ export interface operations {
             constituentId?: string;
             /** Format: uuid */
             householdId?: string;
+            /** @description Who the constituent this need registered may be already, as one sentence; without count or reasons the caller may not read */
             duplicateWarning?: string;
             /** @description Human-readable reference such as FOOD-1001 */
             referenceNumber?: string;
@@ -1592,6 +1595,7 @@ export interface operations {
             constituentId?: string;
             /** Format: uuid */
             householdId?: string;
+            /** @description Who the constituent this need registered may be already, as one sentence; without count or reasons the caller may not read */
             duplicateWarning?: string;
             /** @description Human-readable reference such as FOOD-1001 */
             referenceNumber?: string;
@@ -2583,13 +2587,13 @@ export interface operations {
              * @description YYYY-MM-DD, a real date
              */
             dateOfBirth?: string;
-            /** @description Constituents this one may be, each with what they share; present, with duplicateWarning, only when there are some */
+            /** @description Constituents this one may be, each with what they share, as far as the caller may read those details (a match on a detail it may not read is only told by duplicateWarning, without who); present only when there are some */
             possibleDuplicates?: ({
                 /** Format: uuid */
                 constituentId: string;
                 reasons: ("same phone" | "same email" | "same name and date of birth" | "same last name and address")[];
               })[];
-            /** @description The possible duplicates as one sentence */
+            /** @description The possible duplicates as one sentence, as the caller may read it; present whenever there are some */
             duplicateWarning?: string;
           };
         };
@@ -3150,6 +3154,7 @@ export interface operations {
               constituentId?: string;
               /** Format: uuid */
               householdId?: string;
+              /** @description Who the constituent this need registered may be already, as one sentence; without count or reasons the caller may not read */
               duplicateWarning?: string;
               /** @description Human-readable reference such as FOOD-1001 */
               referenceNumber?: string;

@@ -29,7 +29,9 @@ export const NeedSchema = t.Object(
     dueDate: t.Optional(DateTime),
     constituentId: t.Optional(Uuid),
     householdId: t.Optional(Uuid),
-    duplicateWarning: t.Optional(Text(DUPLICATE_WARNING)),
+    duplicateWarning: t.Optional(
+      Text(DUPLICATE_WARNING, { description: 'Who the constituent this need registered may be already, as one sentence; without count or reasons the caller may not read' }),
+    ),
     referenceNumber: t.Optional(Text(REFERENCE_NUMBER, { description: 'Human-readable reference such as FOOD-1001' })),
   },
   { description: 'A request for assistance' },

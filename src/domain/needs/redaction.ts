@@ -1,6 +1,7 @@
 import type { Actor } from '../auth/actor'
 import { isAllowed } from '../auth/permissions'
 import type { ContactField } from '../constituents/contact'
+import { duplicateWarningFor } from '../constituents/duplicate-hints'
 import { mayReadContact, withoutHiddenContact } from '../constituents/redaction'
 import type { Interaction, InteractionChannel } from './interaction'
 import type { Need } from './need'
@@ -9,12 +10,13 @@ import type { Need } from './need'
  * What a caller may see of a need (docs/api.md "Permissions"), the one place need responses are redacted: the
  * `customFields` of a confidential need only with `needs:read-confidential`; the constituent's contact
  * keys inside `customFields` (phone, email, address, date of birth) only with the permission that reads
- * those fields on the constituent itself.
+ * those fields on the constituent itself; the `duplicateWarning` as the caller may read it.
  */
 export function redactNeed(actor: Actor, need: Need): Need {
-  if (need.isConfidential && !isAllowed(actor, 'needs:read-confidential')) return { ...need, customFields: {} }
-  const customFields = withoutHiddenContact(actor, need.customFields)
-  return customFields === need.customFields ? need : { ...need, customFields }
+  const duplicateWarning = need.duplicateWarning === undefined ? undefined : duplicateWarningFor(actor, need.duplicateWarning)
+  const customFields = need.isConfidential && !isAllowed(actor, 'needs:read-confidential') ? {} : withoutHiddenContact(actor, need.customFields)
+  if (customFields === need.customFields && duplicateWarning === need.duplicateWarning) return need
+  return { ...need, customFields, ...(duplicateWarning !== undefined ? { duplicateWarning } : {}) }
 }
 
 /** An interaction as a caller sees it: without the content or the sender it may not read. */
