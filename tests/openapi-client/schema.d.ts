@@ -924,7 +924,7 @@ export interface components {
              */
             dateOfBirth?: string;
             possibleDuplicates?: components["schemas"]["PossibleDuplicates"];
-            /** @description The possible duplicates as one sentence */
+            /** @description The possible duplicates as one sentence, as the caller may read it; present whenever there are some */
             duplicateWarning?: string;
         };
         /** @description The new need; when its contact keys made a constituent who may be on file already, who and why */
@@ -958,6 +958,7 @@ export interface components {
             constituentId?: string;
             /** Format: uuid */
             householdId?: string;
+            /** @description Who the constituent this need registered may be already, as one sentence; without count or reasons the caller may not read */
             duplicateWarning?: string;
             /** @description Human-readable reference such as FOOD-1001 */
             referenceNumber: string;
@@ -1112,7 +1113,8 @@ export interface components {
             needId?: string;
             /** @enum {string} */
             channel: "sms" | "email" | "note";
-            senderIdentifier: string;
+            /** @description A note's author, the organization's number, or the number an inbound text came from; that number only to those who may read the person's phone (left out otherwise) */
+            senderIdentifier?: string;
             content?: string;
             /** @enum {string} */
             deliveryStatus?: "queued" | "sent" | "delivered" | "failed";
@@ -1184,6 +1186,7 @@ export interface components {
             constituentId?: string;
             /** Format: uuid */
             householdId?: string;
+            /** @description Who the constituent this need registered may be already, as one sentence; without count or reasons the caller may not read */
             duplicateWarning?: string;
             /** @description Human-readable reference such as FOOD-1001 */
             referenceNumber: string;
@@ -1332,7 +1335,7 @@ export interface components {
             slug: string;
             shortCode?: string;
             /** Format: int32 */
-            maxConcurrency?: number;
+            maxConcurrency: number;
             tcrStatus?: string;
             phoneNumber?: string;
             /**
@@ -1396,7 +1399,7 @@ export interface components {
             publicCategoryName?: string;
             isDefault?: boolean;
         };
-        /** @description Constituents this one may be, each with what they share; present, with duplicateWarning, only when there are some */
+        /** @description Constituents this one may be, each with what they share, as far as the caller may read those details (a match on a detail it may not read is only told by duplicateWarning, without who); present only when there are some */
         PossibleDuplicates: {
             /** Format: uuid */
             constituentId: string;

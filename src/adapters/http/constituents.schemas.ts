@@ -42,7 +42,8 @@ export const ConstituentSchema = Named('Constituent', t.Object(
 /** Who a new constituent may be already, and why (docs/constituents.md "Duplicate detection"). */
 export const PossibleDuplicatesSchema = Named('PossibleDuplicates', t.Array(t.Object({ constituentId: Uuid, reasons: t.Array(OneOf(MATCH_REASONS), { minItems: 1, maxItems: 4 }) }), {
   maxItems: 80,
-  description: 'Constituents this one may be, each with what they share; present, with duplicateWarning, only when there are some',
+  description:
+    "Constituents this one may be, each with what they share, as far as the caller may read those details (a match on a detail it may not read is only told by duplicateWarning, without who); present only when there are some",
 }))
 
 export const CreatedConstituentSchema = Named('CreatedConstituent', t.Composite(
@@ -50,7 +51,7 @@ export const CreatedConstituentSchema = Named('CreatedConstituent', t.Composite(
     ConstituentSchema,
     t.Object({
       possibleDuplicates: t.Optional(PossibleDuplicatesSchema),
-      duplicateWarning: t.Optional(Text(DUPLICATE_WARNING, { description: 'The possible duplicates as one sentence' })),
+      duplicateWarning: t.Optional(Text(DUPLICATE_WARNING, { description: 'The possible duplicates as one sentence, as the caller may read it; present whenever there are some' })),
     }),
   ],
   { description: 'The new constituent, and who it may be already' },

@@ -1,5 +1,6 @@
 import { t } from 'elysia'
-import { INTERACTION_CHANNELS, INTERACTION_CONTENT, NOTE_CONTENT, SENDER_IDENTIFIER, type Interaction } from '../../domain/needs/interaction'
+import { INTERACTION_CHANNELS, INTERACTION_CONTENT, NOTE_CONTENT, SENDER_IDENTIFIER } from '../../domain/needs/interaction'
+import type { InteractionView } from '../../domain/needs/redaction'
 import { DELIVERY_STATUSES, PROVIDER_MESSAGE_ID, SMS_BODY } from '../../domain/messaging/sms'
 import { CHANGE_VALUE, NEED_STATUSES, PUBLIC_DESCRIPTION, REFERENCE_NUMBER, TRACKED_FIELDS, type Need, type NeedChange, type NeedStatus } from '../../domain/needs/need'
 import { DUPLICATE_WARNING } from '../../domain/constituents/matching'
@@ -27,7 +28,9 @@ export const NeedSchema = Named('Need', t.Object(
     dueDate: t.Optional(DateTime),
     constituentId: t.Optional(Uuid),
     householdId: t.Optional(Uuid),
-    duplicateWarning: t.Optional(Text(DUPLICATE_WARNING)),
+    duplicateWarning: t.Optional(
+      Text(DUPLICATE_WARNING, { description: 'Who the constituent this need registered may be already, as one sentence; without count or reasons the caller may not read' }),
+    ),
     referenceNumber: Text(REFERENCE_NUMBER, { description: 'Human-readable reference such as FOOD-1001' }),
   },
   { description: 'A request for assistance' },
@@ -111,7 +114,11 @@ export const InteractionSchema = Named('Interaction', t.Object(
     partnerId: t.Optional(Uuid),
     needId: t.Optional(Uuid),
     channel: OneOf(INTERACTION_CHANNELS),
-    senderIdentifier: Text(SENDER_IDENTIFIER),
+    senderIdentifier: t.Optional(
+      Text(SENDER_IDENTIFIER, {
+        description: "A note's author, the organization's number, or the number an inbound text came from; that number only to those who may read the person's phone (left out otherwise)",
+      }),
+    ),
     content: t.Optional(Text(INTERACTION_CONTENT)),
     deliveryStatus: t.Optional(OneOf(DELIVERY_STATUSES, { description: 'Outbound SMS: queued, sent, delivered or failed' })),
     providerMessageId: t.Optional(Text(PROVIDER_MESSAGE_ID, { description: "The SMS provider's message id" })),
@@ -150,6 +157,6 @@ export function needChangeView({ organizationId: _organization, needId: _need, c
 }
 
 /** An interaction as JSON: the interface's fields and the delivery of a text; whom it concerns stays inside. */
-export function interactionView({ constituentId: _constituent, direction: _direction, createdAt, ...interaction }: Interaction) {
+export function interactionView({ constituentId: _constituent, direction: _direction, createdAt, ...interaction }: InteractionView) {
   return { ...interaction, createdAt: createdAt.toISOString() }
 }
