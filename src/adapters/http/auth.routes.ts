@@ -2,7 +2,7 @@ import { Elysia, t } from 'elysia'
 import type { UseCases } from '../../application/use-cases'
 import type { AuthenticationPlugin } from './authentication'
 import { clientAddress } from './client-address'
-import { Body, Int32, problems, Text } from './common.schemas'
+import { Body, Int32, Named, problems, Text } from './common.schemas'
 import { EMAIL } from '../../domain/shared/fields'
 import { AcceptInviteBody } from './members.schemas'
 import { rateLimited, type RateLimits } from './rate-limits'
@@ -14,16 +14,16 @@ const REFRESH_TOKEN = { minLength: 1, maxLength: 512 } as const
 /** An access token's claims are of fixed size (three UUIDs, two times, a jti): it is about 340 characters. */
 const ACCESS_TOKEN = { maxLength: 1024 } as const
 
-const TokenPairSchema = t.Object({
+const TokenPairSchema = Named('TokenPair', t.Object({
   accessToken: Text(ACCESS_TOKEN),
   refreshToken: Text(REFRESH_TOKEN),
   tokenType: t.Literal('Bearer'),
   expiresIn: Int32({ minimum: 1, maximum: 86_400 }, { description: 'Seconds until the access token expires' }),
-})
-const RefreshTokenBody = Body({ refreshToken: t.String(REFRESH_TOKEN) })
+}))
+const RefreshTokenBody = Named('RefreshRequest', Body({ refreshToken: t.String(REFRESH_TOKEN) }))
 
 /** Said by every anonymous route here: a page on another site may not make a browser send it. */
-const OWN_SITE = 'A page on another site may not send it (403, docs/api.md "Requests from other sites").'
+const OWN_SITE = 'A page on another site may not make a browser send it (403).'
 
 export function authRoutes(useCases: UseCases['auth'], authentication: AuthenticationPlugin, rateLimits: RateLimits, requestSite: RequestSite, trustProxy: boolean) {
   const { login, refresh, logout, acceptInvite, requestPasswordReset, resetPassword } = useCases
@@ -41,21 +41,21 @@ export function authRoutes(useCases: UseCases['auth'], authentication: Authentic
         organizationSlug: t.Optional(t.String({ minLength: 1, maxLength: 63 })),
       }),
       response: rateLimited({ 200: TokenPairSchema, ...problems(400, 401, 403, 413) }),
-      detail: { summary: 'Log in with email and password', description: 'Anonymous; limited per client address and throttled per email (docs/api.md "Tokens", "Rate limits"). Answers an access token and a refresh token. When several organizations share the email, `organizationSlug` chooses. ' + OWN_SITE, security: [] },
+      detail: { operationId: 'login', summary: 'Log in with email and password', description: 'Anonymous; limited per client address and throttled per email. Answers an access token and a refresh token. When several organizations share the email, `organizationSlug` chooses. ' + OWN_SITE, security: [] },
     })
     .post('/refresh', ({ body }) => refresh.execute(body.refreshToken), {
       rateLimit: 'auth',
       ownSiteOnly: true,
       body: RefreshTokenBody,
       response: rateLimited({ 200: TokenPairSchema, ...problems(400, 401, 403, 413) }),
-      detail: { summary: 'Trade a refresh token for a new pair (rotation)', description: 'Anonymous; limited per client address. The refresh token is used up: presenting it again revokes its whole session (docs/api.md "Tokens"). ' + OWN_SITE, security: [] },
+      detail: { operationId: 'refreshSession', summary: 'Trade a refresh token for a new pair (rotation)', description: 'Anonymous; limited per client address. The refresh token is used up: presenting it again revokes its whole session. ' + OWN_SITE, security: [] },
     })
     .post('/accept-invite', ({ body }) => acceptInvite.execute(body), {
       rateLimit: 'auth',
       ownSiteOnly: true,
       body: AcceptInviteBody,
       response: rateLimited({ 200: TokenPairSchema, ...problems(400, 403, 413) }),
-      detail: { summary: 'Set a password with an invitation token; answers tokens', description: 'Anonymous; limited per client address. Confirms the invited member, sets the password (at least 12 characters) and starts a session (docs/api.md "Members and invitations"). ' + OWN_SITE, security: [] },
+      detail: { operationId: 'acceptInvite', summary: 'Set a password with an invitation token; answers tokens', description: 'Anonymous; limited per client address. Confirms the invited member, sets the password (at least 12 characters) and starts a session. ' + OWN_SITE, security: [] },
     })
     .post(
       '/password-reset',
@@ -70,9 +70,10 @@ export function authRoutes(useCases: UseCases['auth'], authentication: Authentic
         body: Body({ email: t.String(EMAIL) }),
         response: rateLimited({ 202: t.Object({ status: t.Literal('accepted') }), ...problems(400, 403, 413) }),
         detail: {
+          operationId: 'requestPasswordReset',
           summary: 'Ask for a link to choose a new password',
           description:
-            'Anonymous; limited per client address. Always 202, whether or not the email is known: each confirmed member with it gets an email with a link to PUBLIC_BASE_URL/reset-password, valid for an hour, usable once. Nobody chooses where the link leads: `appUrl`, which this route once took, is an unknown property like any other (400) (docs/api.md "Tokens"). ' +
+            'Anonymous; limited per client address. Always 202, whether or not the email is known: each confirmed member with it gets an email with a link to PUBLIC_BASE_URL/reset-password, valid for an hour, usable once. Nobody chooses where the link leads: `appUrl`, which this route once took, is an unknown property like any other (400). ' +
             OWN_SITE,
           security: [],
         },
@@ -84,9 +85,10 @@ export function authRoutes(useCases: UseCases['auth'], authentication: Authentic
       body: AcceptInviteBody,
       response: rateLimited({ 200: TokenPairSchema, ...problems(400, 403, 413) }),
       detail: {
+        operationId: 'resetPassword',
         summary: 'Set a new password with the token of a reset link; answers tokens',
         description:
-          "Anonymous; limited per client address. The token works once and for an hour; the member's other sessions end, and a new one starts (docs/api.md \"Tokens\"). " + OWN_SITE,
+          "Anonymous; limited per client address. The token works once and for an hour; the member's other sessions end, and a new one starts. " + OWN_SITE,
         security: [],
       },
     })
@@ -100,7 +102,7 @@ export function authRoutes(useCases: UseCases['auth'], authentication: Authentic
         auth: true,
         body: RefreshTokenBody,
         response: { 204: t.Void(), ...problems(400, 401, 413) },
-        detail: { summary: 'End the session of a refresh token', description: "Every role. Revokes the session of the given refresh token when it is the caller's; answers 204 either way (docs/api.md \"Tokens\")." },
+        detail: { operationId: 'logout', summary: 'End the session of a refresh token', description: "Every role. Revokes the session of the given refresh token when it is the caller's; answers 204 either way." },
       },
     )
 }
