@@ -3,6 +3,7 @@ import type { Server } from 'bun'
 import { Elysia, t, type TSchema } from 'elysia'
 import type { RateLimiter, RateLimitUse } from '../../application/ports/security'
 import { TooManyRequestsError } from '../../domain/errors'
+import { clientBlockOf } from '../../domain/shared/network-address'
 import { clientAddress } from './client-address'
 import { Int32, Problem } from './common.schemas'
 
@@ -17,7 +18,7 @@ export interface AnonymousRateLimiters {
 /** The policy names of the RateLimit fields (docs/api.md "Rate limits"). */
 const POLICY_NAMES: Record<keyof AnonymousRateLimiters, string> = { publicIntake: 'public-intake', auth: 'auth' }
 
-/** Counts one request of the named limit against its client address and puts the RateLimit fields (and Retry-After, when over) on the answer. */
+/** Counts one request of the named limit against its client's block (an IPv6 address by its /64) and puts the RateLimit fields (and Retry-After, when over) on the answer. */
 export type CountRequest = (
   name: keyof AnonymousRateLimiters,
   request: Request,
@@ -34,7 +35,8 @@ export type CountRequest = (
 export function rateLimits(limiters: AnonymousRateLimiters, trustProxy: boolean) {
   const countRequest: CountRequest = (name, request, server, set) => {
     const limiter = limiters[name]
-    const use = limiter.hit(clientAddress(request, server, trustProxy))
+    // One client may pick any address of its IPv6 /64: every limit counts the block, as login's throttle does.
+    const use = limiter.hit(clientBlockOf(clientAddress(request, server, trustProxy)))
     const policy = `"${POLICY_NAMES[name]}"`
     set.headers['ratelimit-policy'] = `${policy};q=${limiter.limit};w=${limiter.windowSeconds}`
     set.headers.ratelimit = `${policy};r=${use.remaining};t=${use.resetSeconds}`
