@@ -99,6 +99,7 @@ import { RandomIds } from '../adapters/system/random-ids'
 import { SystemClock } from '../adapters/system/system-clock'
 import type { UseCases } from '../application/use-cases'
 import type { Config } from './config'
+import type { SendLimits } from '../domain/messaging/send-limits'
 
 /** Typed names of the ports; the container is the only place that knows which adapter serves each. */
 function port<T>(name: string): ServiceIdentifier<T> {
@@ -123,6 +124,7 @@ export const PORTS = {
   fallbackEmail: port<FallbackEmailSender>('FallbackEmailSender'),
   emailHosts: port<EmailHostPolicy>('EmailHostPolicy'),
   publicBaseUrl: port<string>('PublicBaseUrl'),
+  sendLimits: port<SendLimits>('SendLimits'),
   sms: port<SmsSender>('SmsSender'),
   smsWebhooks: port<SmsWebhookVerifier>('SmsWebhookVerifier'),
   dispatchOptions: port<DispatchOptions>('DispatchOptions'),
@@ -187,6 +189,7 @@ export function createContainer(config: Config, overrides: ContainerOverrides = 
   c.bind(PORTS.webhookSecrets).toConstantValue(new StandardWebhookSecrets())
   c.bind(PORTS.fallbackEmail).toResolvedValue((logger: Logger) => new LogEmailSender(logger), [PORTS.logger])
   c.bind(PORTS.publicBaseUrl).toConstantValue(config.publicBaseUrl)
+  c.bind(PORTS.sendLimits).toConstantValue(config.sendLimits)
   const twilio = config.sms.provider === 'twilio' ? { sid: config.sms.accountSid!, token: config.sms.authToken! } : undefined
   c.bind(PORTS.sms).toResolvedValue(
     (logger: Logger) => (twilio ? new TwilioSmsSender(twilio.sid, twilio.token, config.sms.apiBaseUrl) : new LogSmsSender(logger)),
@@ -242,7 +245,7 @@ export function createContainer(config: Config, overrides: ContainerOverrides = 
   service(c, UpdateWebhookEndpoint, [unitOfWork, PORTS.webhookHosts, PORTS.clock, AuditTrail])
   service(c, DeleteWebhookEndpoint, [unitOfWork, AuditTrail])
   service(c, ListWebhookDeliveries, [repositories])
-  service(c, SendSms, [unitOfWork, Outbox, PORTS.clock, ids, PORTS.senderNumberRequired, AuditTrail])
+  service(c, SendSms, [unitOfWork, Outbox, PORTS.clock, ids, PORTS.senderNumberRequired, AuditTrail, PORTS.sendLimits])
   service(c, ReceiveSms, [unitOfWork, PORTS.smsWebhooks, PORTS.clock, ids, PORTS.logger, WebhookEvents, AuditTrail])
   service(c, RecordSmsStatus, [unitOfWork, PORTS.smsWebhooks, PORTS.clock, WebhookEvents, AuditTrail])
   service(c, SetOrganizationPhoneNumber, [unitOfWork, AuditTrail])

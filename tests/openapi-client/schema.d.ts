@@ -109,7 +109,7 @@ export interface paths {
   "/api/needs/{id}/sms": {
     /**
      * Text the need's constituent; queued, sent by the outbox
-     * @description org_admin or sms_communicator. Answers 202 with the interaction; the worker sends it (docs/api.md "SMS").
+     * @description org_admin or sms_communicator. Answers 202 with the interaction; the worker sends it. 429 with Retry-After past the texts one member may send, or one number may be sent, within an hour (docs/api.md "SMS").
      */
     post: operations["postApiNeedsByIdSms"];
   };
@@ -1809,7 +1809,7 @@ export interface operations {
   };
   /**
    * Text the need's constituent; queued, sent by the outbox
-   * @description org_admin or sms_communicator. Answers 202 with the interaction; the worker sends it (docs/api.md "SMS").
+   * @description org_admin or sms_communicator. Answers 202 with the interaction; the worker sends it. 429 with Retry-After past the texts one member may send, or one number may be sent, within an hour (docs/api.md "SMS").
    */
   postApiNeedsByIdSms: {
     parameters: {
@@ -1905,6 +1905,23 @@ export interface operations {
             title: "Payload too large";
             /** @constant */
             status: 413;
+            detail: string;
+          };
+        };
+      };
+      /** @description RFC 9457 problem details (application/problem+json) */
+      429: {
+        headers: {
+          "Retry-After"?: number;
+        };
+        content: {
+          "application/json": {
+            /** @constant */
+            type: "tag:intake.example,2026:problems/too-many-requests";
+            /** @constant */
+            title: "Too many requests";
+            /** @constant */
+            status: 429;
             detail: string;
           };
         };

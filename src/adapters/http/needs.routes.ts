@@ -24,7 +24,7 @@ import {
   UpdateNeedBody,
 } from './needs.schemas'
 import { pagedResponse } from './paging'
-import { rateLimited, type RateLimits } from './rate-limits'
+import { rateLimited, TooManyRequests, type RateLimits } from './rate-limits'
 
 // docs/api.md "Needs"
 export function needsRoutes(useCases: UseCases['needs'], authentication: AuthenticationPlugin, rateLimits: RateLimits, logger: Logger) {
@@ -115,8 +115,11 @@ export function needsRoutes(useCases: UseCases['needs'], authentication: Authent
         auth: true,
         params: NeedIdOrReferenceParams,
         body: SmsBody,
-        response: { 202: t.Object({ interactionId: Uuid }), ...problems(400, 401, 403, 404, 413) },
-        detail: { summary: "Text the need's constituent; queued, sent by the outbox", description: 'org_admin or sms_communicator. Answers 202 with the interaction; the worker sends it (docs/api.md "SMS").' },
+        response: { 202: t.Object({ interactionId: Uuid }), ...problems(400, 401, 403, 404, 413), ...TooManyRequests },
+        detail: {
+          summary: "Text the need's constituent; queued, sent by the outbox",
+          description: 'org_admin or sms_communicator. Answers 202 with the interaction; the worker sends it. 429 with Retry-After past the texts one member may send, or one number may be sent, within an hour (docs/api.md "SMS").',
+        },
       },
     )
     .get('/:id/interactions', ({ actor, params, query, request, set }) => pagedResponse({ query, request, set }, (page) => listInteractions.execute(actor, params.id, page), interactionView), {

@@ -57,6 +57,11 @@ export function rateLimits(limiters: AnonymousRateLimiters, trustProxy: boolean)
 
 export type RateLimits = ReturnType<typeof rateLimits>
 
+const RetryAfter = Int32({ minimum: 1, maximum: 3600 }, { description: 'Seconds to wait before trying again' })
+
+/** The 429 of a route limited per member or recipient rather than per address: Retry-After, no RateLimit fields. */
+export const TooManyRequests = { 429: withHeaders(Problem(429), { 'Retry-After': RetryAfter }) }
+
 const RATE_LIMIT_HEADERS = {
   'RateLimit-Policy': t.String({ maxLength: 100, description: 'The quota: q requests per w seconds for each client address, e.g. "auth";q=60;w=60' }),
   RateLimit: t.String({ maxLength: 100, description: 'What is left of it: r requests for the next t seconds, e.g. "auth";r=59;t=42' }),
@@ -73,7 +78,7 @@ export function rateLimited<T extends Record<number, TSchema>>(responses: T): T 
       status,
       withHeaders(schema, {
         ...RATE_LIMIT_HEADERS,
-        ...(status === '429' ? { 'Retry-After': Int32({ minimum: 1, maximum: 3600 }, { description: 'Seconds to wait before trying again' }) } : {}),
+        ...(status === '429' ? { 'Retry-After': RetryAfter } : {}),
       }),
     ]),
   ) as unknown as T & { 429: ReturnType<typeof Problem> }
