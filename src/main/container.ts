@@ -23,7 +23,7 @@ import { SearchConstituents } from '../application/constituents/search-constitue
 import { ExportConstituents } from '../application/constituents/export-constituents'
 import { UpdateConstituent } from '../application/constituents/update-constituent'
 import { AcceptInvite } from '../application/auth/accept-invite'
-import { RequestPasswordReset, ResetPassword } from '../application/auth/password-reset'
+import { PasswordResetLinks, RequestPasswordReset, ResetPassword } from '../application/auth/password-reset'
 import { InvitationMailer } from '../application/members/invitation-mailer'
 import { InviteMember } from '../application/members/invite-member'
 import { ResendInvitation } from '../application/members/resend-invitation'
@@ -92,6 +92,7 @@ import { SqliteDatabase } from '../adapters/persistence/sqlite/sqlite-database'
 import { Argon2PasswordHasher } from '../adapters/security/argon2-password-hasher'
 import { HmacAccessTokens } from '../adapters/security/hmac-access-tokens'
 import { MemoryRateLimiter } from '../adapters/security/memory-rate-limiter'
+import { InProcessDeferredWork } from '../adapters/system/in-process-deferred-work'
 import { RandomSecretTokens } from '../adapters/security/random-secret-tokens'
 import { PinoLogger } from '../adapters/system/pino-logger'
 import { PrometheusMetrics } from '../adapters/metrics/prometheus-metrics'
@@ -125,6 +126,7 @@ export const PORTS = {
   emailHosts: port<EmailHostPolicy>('EmailHostPolicy'),
   publicBaseUrl: port<string>('PublicBaseUrl'),
   sendLimits: port<SendLimits>('SendLimits'),
+  deferredWork: port<InProcessDeferredWork>('DeferredWork'),
   sms: port<SmsSender>('SmsSender'),
   smsWebhooks: port<SmsWebhookVerifier>('SmsWebhookVerifier'),
   dispatchOptions: port<DispatchOptions>('DispatchOptions'),
@@ -190,6 +192,7 @@ export function createContainer(config: Config, overrides: ContainerOverrides = 
   c.bind(PORTS.fallbackEmail).toResolvedValue((logger: Logger) => new LogEmailSender(logger), [PORTS.logger])
   c.bind(PORTS.publicBaseUrl).toConstantValue(config.publicBaseUrl)
   c.bind(PORTS.sendLimits).toConstantValue(config.sendLimits)
+  c.bind(PORTS.deferredWork).toConstantValue(new InProcessDeferredWork(logger))
   const twilio = config.sms.provider === 'twilio' ? { sid: config.sms.accountSid!, token: config.sms.authToken! } : undefined
   c.bind(PORTS.sms).toResolvedValue(
     (logger: Logger) => (twilio ? new TwilioSmsSender(twilio.sid, twilio.token, config.sms.apiBaseUrl) : new LogSmsSender(logger)),
@@ -255,7 +258,8 @@ export function createContainer(config: Config, overrides: ContainerOverrides = 
   service(c, UpdateMember, [unitOfWork, AuditTrail])
   service(c, ListMembers, [repositories])
   service(c, AcceptInvite, [unitOfWork, passwords, secrets, TokenPairIssuer, PORTS.clock, AuditTrail])
-  service(c, RequestPasswordReset, [unitOfWork, Outbox, secrets, PORTS.clock, ids, PORTS.publicBaseUrl, AuditTrail])
+  service(c, PasswordResetLinks, [unitOfWork, Outbox, secrets, PORTS.clock, ids, PORTS.publicBaseUrl, AuditTrail, PORTS.sendLimits])
+  service(c, RequestPasswordReset, [PORTS.deferredWork, PasswordResetLinks])
   service(c, ResetPassword, [unitOfWork, passwords, secrets, TokenPairIssuer, PORTS.clock, AuditTrail])
   service(c, GetProfile, [repositories])
   service(c, UpdateProfile, [unitOfWork, AuditTrail])
