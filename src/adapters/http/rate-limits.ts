@@ -59,8 +59,14 @@ export type RateLimits = ReturnType<typeof rateLimits>
 
 const RetryAfter = Int32({ minimum: 1, maximum: 3600 }, { description: 'Seconds to wait before trying again' })
 
-/** The 429 of a route limited per member or recipient rather than per address: Retry-After, no RateLimit fields. */
-export const TooManyRequests = { 429: withHeaders(Problem(429), { 'Retry-After': RetryAfter }) }
+/**
+ * The 429 of a route limited per member or recipient rather than per address: Retry-After, no RateLimit fields.
+ * Made afresh on each call, as `rateLimited` does: one schema object shared by two servers' routes (tests run
+ * several in one process) made the second server's document fail.
+ */
+export function tooManyRequests() {
+  return { 429: withHeaders(Problem(429), { 'Retry-After': RetryAfter }) }
+}
 
 const RATE_LIMIT_HEADERS = {
   'RateLimit-Policy': t.String({ maxLength: 100, description: 'The quota: q requests per w seconds for each client address, e.g. "auth";q=60;w=60' }),
@@ -77,6 +83,7 @@ export function rateLimited<T extends Record<number, TSchema>>(responses: T): T 
     Object.entries(all).map(([status, schema]) => [
       status,
       withHeaders(schema, {
+        ...(schema as { headers?: Record<string, TSchema> }).headers,
         ...RATE_LIMIT_HEADERS,
         ...(status === '429' ? { 'Retry-After': RetryAfter } : {}),
       }),
