@@ -75,8 +75,9 @@ export async function startServer<Prepared = void>(
     container,
     prepared,
     async stop() {
-      // Stop taking requests and claims at once, let what is in flight finish, then close the database.
+      // Stop taking requests and claims at once, let what is in flight (and the work requests left) finish, then close the database.
       await Promise.all([app.stop(), worker?.stop()])
+      await container.get(PORTS.deferredWork).settled()
       await persistence.close()
     },
   }

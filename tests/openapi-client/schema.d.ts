@@ -278,7 +278,7 @@ export interface paths {
         put?: never;
         /**
          * Text the need's constituent; queued, sent by the outbox
-         * @description org_admin or sms_communicator. Answers 202 with the interaction; the worker sends it.
+         * @description org_admin or sms_communicator. Answers 202 with the interaction; the worker sends it. 429 with Retry-After past the texts one member may send, or one number may be sent, within an hour.
          */
         post: operations["sendSms"];
         delete?: never;
@@ -2579,6 +2579,16 @@ export interface operations {
             /** @description Payload too large */
             413: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {

@@ -24,7 +24,7 @@ import {
   UpdateNeedBody,
 } from './needs.schemas'
 import { pagedResponse } from './paging'
-import { rateLimited, type RateLimits } from './rate-limits'
+import { rateLimited, tooManyRequests, type RateLimits } from './rate-limits'
 import type { RequestSite } from './request-site'
 
 // docs/api.md "Needs"
@@ -125,8 +125,12 @@ export function needsRoutes(useCases: UseCases['needs'], authentication: Authent
         auth: true,
         params: NeedIdOrReferenceParams,
         body: SmsBody,
-        response: { 202: t.Object({ interactionId: Uuid }), ...problems(400, 401, 403, 404, 413) },
-        detail: { operationId: 'sendSms', summary: "Text the need's constituent; queued, sent by the outbox", description: 'org_admin or sms_communicator. Answers 202 with the interaction; the worker sends it.' },
+        response: { 202: t.Object({ interactionId: Uuid }), ...problems(400, 401, 403, 404, 413), ...tooManyRequests() },
+        detail: {
+          operationId: 'sendSms',
+          summary: "Text the need's constituent; queued, sent by the outbox",
+          description: 'org_admin or sms_communicator. Answers 202 with the interaction; the worker sends it. 429 with Retry-After past the texts one member may send, or one number may be sent, within an hour.',
+        },
       },
     )
     .get('/:id/interactions', ({ actor, params, query, request, set }) => pagedResponse({ query, request, set }, (page) => listInteractions.execute(actor, params.id, page), interactionView), {

@@ -11,6 +11,7 @@ import { describeAuditContract } from './audit-contract'
 import { describeConstituentContract } from './constituent-contract'
 import { aConstituent, aHousehold, ascendingIds, byId, ids, minute, presentKeys } from './contract-support'
 import { describeMembersSettingsOutboxContract } from './members-settings-outbox-contract'
+import { describeSendLimitsContract } from './send-limits-contract'
 import { describeSmsContract } from './sms-contract'
 import { describeWebhookContract } from './webhook-contract'
 
@@ -819,6 +820,7 @@ export function describeRepositories(name: string, make: () => Promise<Repositor
     describeMembersSettingsOutboxContract({ read, write, anOrganizationWithPartner, aMemberOf, make })
 
     describeSmsContract({ read, write, anOrganizationWithPartner, insertNeeds })
+    describeSendLimitsContract({ read, write, anOrganizationWithPartner, insertNeeds })
 
     describeWebhookContract({ read, write, anOrganizationWithPartner })
     describeAuditContract({ read, write, anOrganizationWithPartner })
