@@ -67,6 +67,7 @@ self.onmessage = ({ data }) => {
         const { log, checkpointed } = db.query('PRAGMA wal_checkpoint(PASSIVE)').get()
         if (failures > 0) self.postMessage({ recovered: failures })
         failures = 0
+        if (log < 0) return // another connection checkpoints at this moment (the writer's safety net): nothing learnt
         const copiedAll = checkpointed === log
         // Frames left that this checkpoint could not copy either: a read transaction holds them.
         const stuck = !copiedAll && checkpointed === copiedBefore
