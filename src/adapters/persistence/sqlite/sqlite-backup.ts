@@ -39,6 +39,7 @@ export function schemaVersion(db: Database, known: readonly Migration[] = SQLITE
  */
 export function copyChecked(db: Database, target: string, onCopied: (partial: string) => void = () => {}): void {
   const partial = unfinishedName(target)
+  removeCopy(partial) // this process's id on a killed copy's leftovers (a container restarted): nobody writes them now
   try {
     closeSync(openSync(partial, 'wx', 0o600))
     db.run('VACUUM INTO ?', [partial])
@@ -46,9 +47,13 @@ export function copyChecked(db: Database, target: string, onCopied: (partial: st
     withFile(partial, (copy) => checkIntegrity(copy, 'The copy'))
     renameSync(partial, target)
   } catch (error) {
-    for (const suffix of LEFTOVER_SUFFIXES) rmSync(partial + suffix, { force: true }) // a full disk leaves no file that looks like a copy
+    removeCopy(partial) // a full disk leaves no file that looks like a copy
     throw error
   }
+}
+
+function removeCopy(partial: string): void {
+  for (const suffix of ['', '-journal', '-wal', '-shm']) rmSync(partial + suffix, { force: true })
 }
 
 /** Where a copy is written before it is complete: named by the process, so a later start knows whose it was. */
@@ -56,8 +61,7 @@ function unfinishedName(target: string): string {
   return `${target}.partial-${process.pid}`
 }
 
-/** A copy's file and those SQLite keeps beside it while writing it. */
-const LEFTOVER_SUFFIXES = ['', '-journal', '-wal', '-shm']
+/** A copy's file, or one SQLite keeps beside it while writing it. */
 const UNFINISHED = /\.partial-(\d+)(?:-journal|-wal|-shm)?$/
 
 /**
@@ -103,7 +107,7 @@ export class BackupError extends Error {}
 /**
  * `intake.sqlite.<what>-20261122T191500.123Z-3f9a.bak`: a file beside the database, named by why and when
  * it was made. The random end keeps apart two made in the same millisecond (a start killed after its copy,
- * restarted at once), and it never replaces another file.
+ * restarted at once).
  */
 export function besideName(path: string, what: string, now: Date): string {
   return `${path}.${what}-${now.toISOString().replace(/[-:]/g, '')}-${randomBytes(2).toString('hex')}.bak`

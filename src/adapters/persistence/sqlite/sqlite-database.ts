@@ -58,8 +58,8 @@ export class SqliteDatabase implements Persistence, UnitOfWork {
     configure(this.writer)
     this.writer.exec('PRAGMA journal_mode = WAL')
     if (!inMemory) {
-      // The checkpointer copies the log; these two only catch what it cannot: a worker starved for long, a
-      // log file grown during a long read and reset by a write before the worker cut it back.
+      // The checkpointer copies the log; these two only catch what it cannot: a dead worker, a log file
+      // grown during a long read and started over by a write before the worker cut it back.
       this.writer.exec(`PRAGMA wal_autocheckpoint = ${SAFETY_NET_FRAMES}`)
       this.writer.exec(`PRAGMA journal_size_limit = ${WAL_BOUND_BYTES}`)
       this.checkpointer = startWalCheckpointer(path, options.checkpointIntervalMs ?? 20, options.logger ?? SILENT)

@@ -4,7 +4,7 @@ import type { Logger } from '../../../application/ports/logger'
  * Checkpoints a SQLite file's write-ahead log on a thread of its own. SQLite's automatic checkpoint runs inside
  * the COMMIT that takes the log past 1,000 pages, on the event loop: copying those pages into the file and
  * syncing it stalled every request for 20 to 50 ms every few dozen writes. The service's writer moves it far
- * out (`SAFETY_NET_FRAMES`, for a worker that cannot keep up) and this worker, every `intervalMs`, copies
+ * out (`SAFETY_NET_FRAMES`, should this worker die) and this worker, every `intervalMs`, copies
  * what the log holds with a PASSIVE checkpoint, which never waits for readers or the writer.
  *
  * A log starts over only when a write begins with all of it copied, which under steady writes never happens
@@ -36,8 +36,11 @@ const RESTART_FRAMES = 4096
 const LONGEST_LOG_FRAMES = 2 * RESTART_FRAMES
 /** The log file's bound in bytes (a frame is a page and its 24-byte header), with room for what comes during a gap. */
 export const WAL_BOUND_BYTES = 40 * 1024 * 1024
-/** The writer's own automatic checkpoint, for a worker that cannot keep up at all. */
-export const SAFETY_NET_FRAMES = 4 * LONGEST_LOG_FRAMES
+/**
+ * 1 GiB: the writer's own automatic checkpoint, should this worker die. Far out, because past it every COMMIT
+ * tries a checkpoint on the event loop, and one after a long read would copy the whole log there.
+ */
+export const SAFETY_NET_FRAMES = 32 * LONGEST_LOG_FRAMES
 /** The turn, in shared memory: the worker copies; it asked the writer for a gap; the writes are held. */
 const COPYING = 0
 const GAP_ASKED = 1
