@@ -185,7 +185,7 @@ function secret<T>(env: Env, name: string, database: Config['database'], parse: 
 function readOrCreate(file: string, generate: () => string): string {
   if (existsSync(file)) return readFileSync(file, 'utf8').trim()
   const value = generate()
-  mkdirSync(dirname(file), { recursive: true })
+  mkdirSync(dirname(file), { recursive: true, mode: 0o700 }) // the database's folder too, on a first start
   writeFileSync(file, `${value}\n`, { mode: 0o600 })
   chmodSync(file, 0o600)
   return value

@@ -152,7 +152,7 @@ export function createPersistence(config: Config, logger: Logger): Persistence {
     case 'memory':
       return new MemoryPersistence()
     case 'sqlite':
-      return new SqliteDatabase(config.database.path, { onCheckpointError: (error) => logger.error('WAL checkpoint failed', { error }) })
+      return new SqliteDatabase(config.database.path, { logger })
     case 'postgres':
       return new PostgresDatabase(config.database.url)
   }
@@ -170,7 +170,8 @@ export function createContainer(config: Config, overrides: ContainerOverrides = 
   c.bind(PORTS.persistence).toConstantValue(persistence)
   c.bind(PORTS.repositories).toConstantValue(persistence.repositories)
   c.bind(PORTS.unitOfWork).toConstantValue(persistence.unitOfWork)
-  c.bind(PORTS.metrics).toConstantValue(new PrometheusMetrics(() => persistence.repositories.outbox.backlog()))
+  const walBytes = persistence instanceof SqliteDatabase ? () => persistence.walBytes() : undefined // the SQLite log's gauge
+  c.bind(PORTS.metrics).toConstantValue(new PrometheusMetrics(() => persistence.repositories.outbox.backlog(), walBytes))
   c.bind(PORTS.passwords).toConstantValue(overrides.passwords ?? new Argon2PasswordHasher())
   c.bind(PORTS.accessTokens).toConstantValue(new HmacAccessTokens(config.jwtSecret, clock))
   c.bind(PORTS.secrets).toConstantValue(new RandomSecretTokens())
