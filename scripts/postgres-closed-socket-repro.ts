@@ -43,8 +43,8 @@ for (const attempt of [1, 2]) {
 reserved.release()
 
 // 3. The pool still serves.
-const [{ ok }] = await sql`SELECT 1 AS ok`
-console.log(`the pool answers ${ok} afterwards`)
+const [answer] = await sql`SELECT 1 AS ok`
+console.log(`the pool answers ${answer?.ok} afterwards`)
 await Promise.all([sql.end({ timeout: 1 }), killer.end({ timeout: 1 })])
 await Bun.sleep(100)
 console.log('alive')
