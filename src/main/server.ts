@@ -1,5 +1,6 @@
 import type { Container } from 'inversify'
 import { createHttpApp } from '../adapters/http/app'
+import type { Lifecycle } from '../adapters/http/health.routes'
 import type { Config } from './config'
 import { createContainer, PORTS, useCasesOf, type ContainerOverrides } from './container'
 import { startAuditPurge } from './audit-purge'
@@ -39,12 +40,12 @@ export async function startServer<Prepared = void>(
   const container = createContainer(config, overrides)
   const persistence = container.get(PORTS.persistence)
   await bringUpToDate(container)
-  let ready = false
+  let lifecycle: Lifecycle = 'starting'
   const app = createHttpApp({
     useCases: useCasesOf(container),
     logger: container.get(PORTS.logger),
     persistence,
-    isReady: () => ready,
+    lifecycle: () => lifecycle,
     rateLimiters: { publicIntake: container.get(PORTS.publicIntakeRateLimiter), auth: container.get(PORTS.authRateLimiter) },
     trustProxy: config.trustProxy,
     publicBaseUrl: config.publicBaseUrl,
@@ -68,15 +69,20 @@ export async function startServer<Prepared = void>(
     await persistence.close()
     throw error
   }
-  ready = true
+  lifecycle = 'ready'
   const worker = config.serveRunsWorker ? startWorker(container, config) : undefined
   return {
     url: `http://${server.hostname === '0.0.0.0' ? 'localhost' : server.hostname}:${server.port}`,
     container,
     prepared,
     async stop() {
-      // Stop taking requests and claims at once, let what is in flight finish, then close the database.
-      await Promise.all([app.stop(), worker?.stop()])
+      // Claims stop at once. Requests are still answered for the drain (each closing its connection, /readyz
+      // 503) so kept-alive connections end cleanly; then the server stops listening, closes the connections
+      // left idle and lets what is in flight finish; then the database closes.
+      lifecycle = 'stopping'
+      const workerStopped = worker?.stop()
+      await Bun.sleep(config.shutdownDrainMs)
+      await Promise.all([app.stop(), workerStopped])
       await persistence.close()
     },
   }

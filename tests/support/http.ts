@@ -89,7 +89,8 @@ async function freshDatabase(): Promise<TestDatabase> {
 export async function startTestServer(env: Record<string, string> = {}): Promise<TestServer> {
   const database = await freshDatabase()
   // Every test logs in from 127.0.0.1 under a clock that stands still: the login limit is tested on its own.
-  const config: Config = testConfig({ ...database.env, PORT: '0', HOST: '127.0.0.1', AUTH_RATE_LIMIT: '1000000', ...env })
+  // The shutdown drain is tested on a real process (tests/process/shutdown.test.ts); here it would only wait.
+  const config: Config = testConfig({ ...database.env, PORT: '0', HOST: '127.0.0.1', AUTH_RATE_LIMIT: '1000000', SHUTDOWN_DRAIN_MS: '0', ...env })
   const logs: string[] = []
   const passwords = cheapPasswords()
   const server = await startServer(config, {
