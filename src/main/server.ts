@@ -1,5 +1,6 @@
 import type { Container } from 'inversify'
 import { createHttpApp } from '../adapters/http/app'
+import { SystemClock } from '../adapters/system/system-clock'
 import type { Lifecycle } from '../adapters/http/health.routes'
 import type { Config } from './config'
 import { createContainer, PORTS, useCasesOf, type ContainerOverrides } from './container'
@@ -88,10 +89,16 @@ export async function startServer<Prepared = void>(
   }
 }
 
-/** Applies what the database has not seen; says where the copy made before (SQLite) is. */
+/**
+ * Applies what the database has not seen (says where the copy made before, on SQLite, is), and sets the
+ * service's clock by the database's, before anything is written.
+ */
 export async function bringUpToDate(container: Container): Promise<void> {
-  const { backup } = await container.get(PORTS.persistence).migrate()
+  const persistence = container.get(PORTS.persistence)
+  const { backup } = await persistence.migrate()
   if (backup) container.get(PORTS.logger).info('the database was copied before migrating it', { backup })
+  const clock = container.get(PORTS.clock)
+  if (clock instanceof SystemClock && persistence.databaseTime) clock.follow(await persistence.databaseTime())
 }
 
 /**

@@ -146,6 +146,12 @@ export class PostgresDatabase implements Persistence, UnitOfWork {
     return rows.length === 1
   }
 
+  async databaseTime(): Promise<Date> {
+    // In milliseconds: drizzle has the client hand timestamps over as text.
+    const [row] = await this.client<Array<{ ms: number }>>`SELECT (extract(epoch FROM now()) * 1000)::float8 AS ms`
+    return new Date(row!.ms)
+  }
+
   isOutage(error: unknown): boolean {
     const code = driverError(error)?.code
     return typeof code === 'string' && OUTAGE_CODES.has(code)
