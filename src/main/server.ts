@@ -79,11 +79,12 @@ export async function startServer<Prepared = void>(
     async stop() {
       // Claims stop at once. Requests are still answered for the drain (each closing its connection, /readyz
       // 503) so kept-alive connections end cleanly; then the server stops listening, closes the connections
-      // left idle and lets what is in flight finish; then the database closes.
+      // left idle and lets what is in flight (and the work requests left) finish; then the database closes.
       lifecycle = 'stopping'
       const workerStopped = worker?.stop()
       await Bun.sleep(config.shutdownDrainMs)
       await Promise.all([app.stop(), workerStopped])
+      await container.get(PORTS.deferredWork).settled()
       await persistence.close()
     },
   }
