@@ -40,14 +40,20 @@ class KeptAlive {
 }
 
 test('after SIGTERM every kept-alive connection is answered with Connection: close or closed cleanly, never reset; the exit is 0', async () => {
-  const server = await ServeProcess.start({ DATABASE_URL: `sqlite:${join(dir, 'intake.sqlite')}`, LOG_LEVEL: 'warn', SHUTDOWN_DRAIN_MS: '1000' })
+  // The drain is long enough for the requests below to come within it on a busy machine.
+  const server = await ServeProcess.start({ DATABASE_URL: `sqlite:${join(dir, 'intake.sqlite')}`, LOG_LEVEL: 'warn', SHUTDOWN_DRAIN_MS: '3000' })
   const port = Number(new URL(server.url).port)
   const busy = Array.from({ length: 16 }, () => new KeptAlive(port))
   const idle = Array.from({ length: 4 }, () => new KeptAlive(port))
-  for (const connection of [...busy, ...idle]) expect(await connection.request('/healthz')).toEqual({ status: 200, connection: undefined })
+  const probe = new KeptAlive(port)
+  for (const connection of [...busy, ...idle, probe]) expect(await connection.request('/healthz')).toEqual({ status: 200, connection: undefined })
 
   server.kill('SIGTERM')
-  // Their next request right away: health, readiness and a problem answer alike.
+  // Once the server is shutting down (a request sent before it took the signal is answered as usual)...
+  let probed: Awaited<ReturnType<KeptAlive['request']>>
+  expect(await waitFor(async () => (probed = await probe.request('/readyz'))?.status !== 200, 10_000)).toBe(true)
+  expect(probed).toEqual({ status: 503, connection: 'close' })
+  // ...the next request of every other connection: health, readiness and a problem answer alike.
   const paths = ['/healthz', '/readyz', '/api/needs']
   const answers = await Promise.all(busy.map((connection, i) => connection.request(paths[i % paths.length]!)))
   expect(answers.map((a) => a?.connection)).toEqual(busy.map(() => 'close'))
