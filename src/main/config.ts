@@ -33,6 +33,11 @@ export interface Config {
   outboxLeaseMs: number
   /** Whether `serve` also runs the outbox worker (false when `intake worker` runs apart). */
   serveRunsWorker: boolean
+  /**
+   * SHUTDOWN_DRAIN_MS: after SIGTERM, how long `serve` goes on answering (each answer closing its connection,
+   * /readyz 503) before it stops listening, so clients on kept-alive connections get answers, not resets.
+   */
+  shutdownDrainMs: number
   /** Trust X-Forwarded-For for client addresses (only behind a proxy that sets it). */
   trustProxy: boolean
   publicBaseUrl: string
@@ -87,6 +92,7 @@ export function loadConfig(env: Env = process.env): Config {
     outboxPollMs: integer(env, 'OUTBOX_POLL_MS', 1000, 10, 600_000),
     outboxLeaseMs: integer(env, 'OUTBOX_LEASE_MS', 60_000, 1000, 3_600_000),
     serveRunsWorker: choice(env, 'SERVE_RUNS_WORKER', ['true', 'false'] as const, 'true') === 'true',
+    shutdownDrainMs: integer(env, 'SHUTDOWN_DRAIN_MS', 1000, 0, 60_000),
     trustProxy: choice(env, 'TRUST_PROXY', ['true', 'false'] as const, 'false') === 'true',
     publicBaseUrl: env.PUBLIC_BASE_URL ? url(env, 'PUBLIC_BASE_URL') : `http://localhost:${port}`,
     logLevel: choice(env, 'LOG_LEVEL', LOG_LEVELS, 'info'),

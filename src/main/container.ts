@@ -165,7 +165,7 @@ export function createContainer(config: Config, overrides: ContainerOverrides = 
   const persistence = createPersistence(config, logger)
   c.bind(PORTS.config).toConstantValue(config)
   c.bind(PORTS.clock).toConstantValue(clock)
-  c.bind(PORTS.ids).toConstantValue(overrides.ids ?? new RandomIds())
+  c.bind(PORTS.ids).toConstantValue(overrides.ids ?? new RandomIds(clock))
   c.bind(PORTS.logger).toConstantValue(logger)
   c.bind(PORTS.persistence).toConstantValue(persistence)
   c.bind(PORTS.repositories).toConstantValue(persistence.repositories)

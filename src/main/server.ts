@@ -1,5 +1,7 @@
 import type { Container } from 'inversify'
 import { createHttpApp } from '../adapters/http/app'
+import { SystemClock } from '../adapters/system/system-clock'
+import type { Lifecycle } from '../adapters/http/health.routes'
 import type { Config } from './config'
 import { createContainer, PORTS, useCasesOf, type ContainerOverrides } from './container'
 import { startAuditPurge } from './audit-purge'
@@ -39,12 +41,12 @@ export async function startServer<Prepared = void>(
   const container = createContainer(config, overrides)
   const persistence = container.get(PORTS.persistence)
   await bringUpToDate(container)
-  let ready = false
+  let lifecycle: Lifecycle = 'starting'
   const app = createHttpApp({
     useCases: useCasesOf(container),
     logger: container.get(PORTS.logger),
     persistence,
-    isReady: () => ready,
+    lifecycle: () => lifecycle,
     rateLimiters: { publicIntake: container.get(PORTS.publicIntakeRateLimiter), auth: container.get(PORTS.authRateLimiter) },
     trustProxy: config.trustProxy,
     publicBaseUrl: config.publicBaseUrl,
@@ -68,27 +70,38 @@ export async function startServer<Prepared = void>(
     await persistence.close()
     throw error
   }
-  ready = true
+  lifecycle = 'ready'
   const worker = config.serveRunsWorker ? startWorker(container, config) : undefined
   return {
     url: `http://${server.hostname === '0.0.0.0' ? 'localhost' : server.hostname}:${server.port}`,
     container,
     prepared,
     async stop() {
-      // Stop taking requests and claims at once, let what is in flight (and the work requests left) finish, then close the database.
-      await Promise.all([app.stop(), worker?.stop()])
+      // Claims stop at once. Requests are still answered for the drain (each closing its connection, /readyz
+      // 503) so kept-alive connections end cleanly; then the server stops listening, closes the connections
+      // left idle and lets what is in flight (and the work requests left) finish; then the database closes.
+      lifecycle = 'stopping'
+      const workerStopped = worker?.stop()
+      await Bun.sleep(config.shutdownDrainMs)
+      await Promise.all([app.stop(), workerStopped])
       await container.get(PORTS.deferredWork).settled()
       await persistence.close()
     },
   }
 }
 
-/** Applies what the database has not seen; says where the copy made before (SQLite) is, and what a killed one left. */
+/**
+ * Applies what the database has not seen (says where the copy made before, on SQLite, is, and what a killed
+ * one left), and sets the service's clock by the database's, before anything is written.
+ */
 export async function bringUpToDate(container: Container): Promise<void> {
-  const { backup, leftoversRemoved } = await container.get(PORTS.persistence).migrate()
+  const persistence = container.get(PORTS.persistence)
+  const { backup, leftoversRemoved } = await persistence.migrate()
   const logger = container.get(PORTS.logger)
   if (leftoversRemoved) logger.warn('removed what a start killed while copying the database left beside it', { files: leftoversRemoved })
   if (backup) logger.info('the database was copied before migrating it', { backup })
+  const clock = container.get(PORTS.clock)
+  if (clock instanceof SystemClock && persistence.databaseTime) clock.follow(await persistence.databaseTime())
 }
 
 /**

@@ -5,6 +5,7 @@ import { CreateNeed } from '../../src/application/needs/create-need'
 import { UpdateNeed } from '../../src/application/needs/update-need'
 import type { Repositories } from '../../src/application/ports/repositories'
 import type { OutgoingSms, SmsSender, SmsWebhookVerifier } from '../../src/application/ports/sms'
+import type { UnitOfWork } from '../../src/application/ports/unit-of-work'
 import { SendSms } from '../../src/application/sms/send-sms'
 import type { Actor } from '../../src/domain/auth/actor'
 import type { Constituent } from '../../src/domain/constituents/constituent'
@@ -170,6 +171,8 @@ export interface SmsWorld extends World {
 export interface SmsWorldOptions {
   env?: Record<string, string>
   senderNumberRequired?: boolean
+  /** Stands between the use cases and the store's unit of work (to make a transaction fail). */
+  unitOfWork?: (store: UnitOfWork) => UnitOfWork
 }
 
 /** The in-memory world with a fake SMS provider and a fake webhook verifier behind the ports. */
@@ -185,6 +188,10 @@ export async function createSmsWorld(options: SmsWorldOptions = {}): Promise<Sms
   const outbox = new RecordingOutbox(clock, container.get(PORTS.ids))
   container.rebind(Outbox).toConstantValue(outbox)
   if (options.senderNumberRequired !== undefined) container.rebind(PORTS.senderNumberRequired).toConstantValue(options.senderNumberRequired)
+  if (options.unitOfWork) {
+    const wrapped = options.unitOfWork(container.get(PORTS.unitOfWork))
+    container.rebind(PORTS.unitOfWork).toConstantValue(wrapped)
+  }
   const world = await createWorld(config, container, clock)
   const unitOfWork = container.get(PORTS.unitOfWork)
   return {

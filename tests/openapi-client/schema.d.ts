@@ -28,7 +28,7 @@ export interface paths {
         };
         /**
          * Started (database migrated, first-start setup done) and the database answers
-         * @description Anonymous, for orchestrators: 503 while starting or while the database does not answer.
+         * @description Anonymous, for orchestrators: 503 while starting, while shutting down, or while the database does not answer.
          */
         get: operations["checkReadiness"];
         put?: never;

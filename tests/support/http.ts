@@ -10,6 +10,7 @@ import { FixedClock } from './fixed-clock'
 import { createTestDatabase } from './postgres'
 import { PORTS } from '../../src/main/container'
 import { PinoLogger } from '../../src/adapters/system/pino-logger'
+import type { Clock } from '../../src/application/ports/clock'
 
 export interface ApiResponse<T = any> {
   status: number
@@ -86,14 +87,16 @@ async function freshDatabase(): Promise<TestDatabase> {
   }
 }
 
-export async function startTestServer(env: Record<string, string> = {}): Promise<TestServer> {
+/** `clock`: the service's clock, standing still unless given (the world's `clock` is then that one). */
+export async function startTestServer(env: Record<string, string> = {}, overrides: { clock?: Clock } = {}): Promise<TestServer> {
   const database = await freshDatabase()
   // Every test logs in from 127.0.0.1 under a clock that stands still: the login limit is tested on its own.
-  const config: Config = testConfig({ ...database.env, PORT: '0', HOST: '127.0.0.1', AUTH_RATE_LIMIT: '1000000', ...env })
+  // The shutdown drain is tested on a real process (tests/process/shutdown.test.ts); here it would only wait.
+  const config: Config = testConfig({ ...database.env, PORT: '0', HOST: '127.0.0.1', AUTH_RATE_LIMIT: '1000000', SHUTDOWN_DRAIN_MS: '0', ...env })
   const logs: string[] = []
   const passwords = cheapPasswords()
   const server = await startServer(config, {
-    clock: new FixedClock(new Date().toISOString()),
+    clock: overrides.clock ?? new FixedClock(new Date().toISOString()),
     passwords,
     // The service's own logger, writing its lines here: what a test finds in them is what an operator would.
     logger: new PinoLogger('info', { write: (line: string) => void logs.push(line.trimEnd()) }),

@@ -12,7 +12,7 @@ import { intakePage } from './pages/intake-page'
 import { passwordPages } from './pages/password-pages'
 import { authentication } from './authentication'
 import { constituentsRoutes } from './constituents.routes'
-import { healthRoutes } from './health.routes'
+import { healthRoutes, type Lifecycle } from './health.routes'
 import { membersRoutes } from './members.routes'
 import { observability, type HttpMetrics } from './observability'
 import { organizationsRoutes } from './organizations.routes'
@@ -29,8 +29,11 @@ export interface HttpDependencies {
   useCases: UseCases
   logger: Logger
   persistence: Persistence
-  /** False until the database is migrated and the first-start bootstrap is done: /readyz says 503 till then. */
-  isReady: () => boolean
+  /**
+   * `starting` until the database is migrated and the first-start bootstrap is done, `stopping` once a
+   * shutdown began: /readyz says 503 in both.
+   */
+  lifecycle: () => Lifecycle
   rateLimiters: AnonymousRateLimiters
   trustProxy: boolean
   publicBaseUrl: string
@@ -95,7 +98,12 @@ export function createHttpApp(deps: HttpDependencies) {
     // The second entry never runs (the first always answers); it tells the OpenAPI generator the bodies are
     // JSON, which it cannot see in a function and would otherwise document every body with no content.
     .onParse({ as: 'global' }, [parseBody, 'json'] as never)
-    .use(healthRoutes(deps.persistence, deps.isReady))
+    // While shutting down, every answer closes its connection: the client's next request opens a new one
+    // (on another instance) instead of meeting a socket about to close.
+    .onRequest(({ set }) => {
+      if (deps.lifecycle() === 'stopping') set.headers.connection = 'close'
+    })
+    .use(healthRoutes(deps.persistence, deps.lifecycle))
     .use(authRoutes(deps.useCases.auth, auth, limits, site, deps.trustProxy))
     .use(passwordPages(deps.useCases.auth, limits, site))
     .use(intakePage(deps.useCases.needs, limits, site))

@@ -29,6 +29,9 @@ const IN_DOUBT_MARGIN_MS = 5 * 60_000
 /** The provider could not be asked whether an interrupted text left: sending it now could send it twice. */
 class StillInDoubt extends Error {}
 
+/** The provider took the message, but its outcome could not be recorded: the next try must ask first. */
+class SentButUnrecorded extends Error {}
+
 /**
  * Sends what the outbox holds (docs/api.md "SMS"). A claim takes, per organization, only as many messages as its
  * `maxConcurrency` leaves free, counting every live claim in the database, so the cap holds across
@@ -80,7 +83,9 @@ export class DispatchOutbox {
       const providerMessageId = keptProviderMessageId(sent.providerMessageId)
       const { responseStatus } = sent
       this.metrics.sent(message.payload.channel)
-      await this.unitOfWork.run((r) => this.recordSent(r, message, providerMessageId, responseStatus))
+      await this.unitOfWork.run((r) => this.recordSent(r, message, providerMessageId, responseStatus)).catch((error: unknown) => {
+        throw new SentButUnrecorded(`sent, but the outcome could not be recorded: ${error instanceof Error ? error.message : String(error)}`)
+      })
     } catch (error) {
       await this.recordFailure(message, error).catch((failure) =>
         this.logger.error('could not record an outbox outcome', { messageId: message.id, error: String(failure) }),
@@ -144,12 +149,12 @@ export class DispatchOutbox {
 
   private async recordFailure(message: ClaimedOutboxMessage, error: unknown): Promise<void> {
     const attempts = message.attempts + 1
-    const known = error instanceof ProviderError || error instanceof StillInDoubt
+    const known = error instanceof ProviderError || error instanceof StillInDoubt || error instanceof SentButUnrecorded
     const reason = known ? error.message : 'unexpected error while sending'
     const retryable = error instanceof ProviderError ? error.retryable : true
-    // A text that may have reached the provider is asked about before it is tried again.
-    const inDoubt = error instanceof StillInDoubt || (error instanceof ProviderError && error.outcomeUnknown)
-    if (!known) this.logger.error('outbox delivery failed', { messageId: message.id, error: String(error) })
+    // A text that may have reached the provider (or did) is asked about before it is tried again.
+    const inDoubt = error instanceof StillInDoubt || error instanceof SentButUnrecorded || (error instanceof ProviderError && error.outcomeUnknown)
+    if (!known || error instanceof SentButUnrecorded) this.logger.error('outbox delivery failed', { messageId: message.id, error: String(error) })
     const responseStatus = error instanceof WebhookRefused ? error.responseStatus : undefined
     const fence = message.lockedUntil
     const schedule = retriesOf(message.payload)

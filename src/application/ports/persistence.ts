@@ -9,6 +9,11 @@ export interface Persistence {
   migrate(): Promise<MigrationOutcome>
   /** True when the database answers (readiness). */
   ping(): Promise<boolean>
+  /**
+   * The database's own clock, where it has one apart from the machine's (PostgreSQL): what every process
+   * on the database measures leases and orders records by (docs/reliability.md "Clock steps").
+   */
+  databaseTime?(): Promise<Date>
   /** Whether an error means the database is away for now (503), rather than a bug. */
   isOutage(error: unknown): boolean
   close(): Promise<void>
