@@ -19,7 +19,8 @@ import { organizationsRoutes } from './organizations.routes'
 import { needsRoutes } from './needs.routes'
 import { partnersRoutes } from './partners.routes'
 import { nestsDeeperThan } from '../../domain/shared/nesting'
-import { BODY_TOO_LARGE, INVALID_JSON, MAX_BODY_BYTES, NESTED_TOO_DEEP, NUL_IN_BODY, problemDetails } from './problem'
+import { illFormedTextAt } from '../../domain/shared/unicode'
+import { BODY_TOO_LARGE, IllFormedTextInBody, INVALID_JSON, MAX_BODY_BYTES, NESTED_TOO_DEEP, NUL_IN_BODY, problemDetails } from './problem'
 import { rateLimits, type AnonymousRateLimiters } from './rate-limits'
 import { webhooksRoutes } from './webhooks.routes'
 import { webhookEndpointsRoutes } from './webhook-endpoints.routes'
@@ -59,7 +60,11 @@ async function parseBody({ request }: { request: Request }): Promise<unknown> {
     return INVALID_JSON
   }
   // Refused before any validation: validators and formatters walk values recursively.
-  return nestsDeeperThan(body) ? NESTED_TOO_DEEP : body
+  if (nestsDeeperThan(body)) return NESTED_TOO_DEEP
+  // A lone surrogate (`"\ud800"`) anywhere, keys included: the one check for every route (a URL cannot carry
+  // one: its decoding makes U+FFFD of bytes that are not UTF-8, and forms are decoded alike).
+  const illFormed = illFormedTextAt(body)
+  return illFormed ? new IllFormedTextInBody(illFormed) : body
 }
 
 /**

@@ -2,6 +2,7 @@ import { Elysia } from 'elysia'
 import { isServiceError, type ErrorKind, type ServiceError } from '../../application/errors'
 import type { Logger } from '../../application/ports/logger'
 import { MAX_NESTING_DEPTH } from '../../domain/shared/nesting'
+import { ILL_FORMED_TEXT } from '../../domain/shared/unicode'
 import { InvalidError, TooManyRequestsError, UnauthorizedError, type FieldError } from '../../domain/errors'
 import { ProviderError } from '../../application/ports/provider-error'
 
@@ -15,6 +16,11 @@ export const NUL_IN_BODY = Object.freeze({ nulInBody: true })
 
 /** What the body parser yields for JSON nested deeper than MAX_NESTING_DEPTH. */
 export const NESTED_TOO_DEEP = Object.freeze({ nestedTooDeep: true })
+
+/** What the body parser yields for JSON holding text that is not valid Unicode: where the first such text sits. */
+export class IllFormedTextInBody {
+  constructor(readonly path: string) {}
+}
 
 /** What the body parser yields for a body without Content-Length that grows past MAX_BODY_BYTES. */
 export const BODY_TOO_LARGE = Object.freeze({ bodyTooLarge: true })
@@ -176,6 +182,7 @@ export function problemDetails(logger: Logger, isOutage: (error: unknown) => boo
           if (error.value === NUL_IN_BODY) return invalid('The request body may not contain NUL characters (\\u0000)')
           if (error.value === NESTED_TOO_DEEP) return invalid(`The request body may nest arrays and objects at most ${MAX_NESTING_DEPTH} levels deep`)
           if (error.value === INVALID_JSON) return invalid('The request body is not valid JSON')
+          if (error.value instanceof IllFormedTextInBody) return invalid('The request is not valid', [{ path: error.value.path, message: ILL_FORMED_TEXT }])
           return invalid('The request is not valid', fieldErrors(error.type, error.all as ValidationIssue[]))
         }
         case 'PARSE':
