@@ -94,6 +94,7 @@ import { HmacAccessTokens } from '../adapters/security/hmac-access-tokens'
 import { MemoryRateLimiter } from '../adapters/security/memory-rate-limiter'
 import { RandomSecretTokens } from '../adapters/security/random-secret-tokens'
 import { PinoLogger } from '../adapters/system/pino-logger'
+import { BurstLog } from '../adapters/system/burst-log'
 import { PrometheusMetrics } from '../adapters/metrics/prometheus-metrics'
 import { RandomIds } from '../adapters/system/random-ids'
 import { SystemClock } from '../adapters/system/system-clock'
@@ -147,8 +148,11 @@ export function createPersistence(config: Config, logger: Logger): Persistence {
   switch (config.database.kind) {
     case 'memory':
       return new MemoryPersistence()
-    case 'sqlite':
-      return new SqliteDatabase(config.database.path, { onCheckpointError: (error) => logger.error('WAL checkpoint failed', { error }) })
+    case 'sqlite': {
+      // Once per burst: a full disk fails the checkpoint every 20 ms.
+      const checkpointLog = new BurstLog(logger)
+      return new SqliteDatabase(config.database.path, { onCheckpointError: (error) => checkpointLog.error('WAL checkpoint failed', { error }) })
+    }
     case 'postgres':
       return new PostgresDatabase(config.database.url)
   }

@@ -12,6 +12,7 @@ import { intakePage } from './pages/intake-page'
 import { passwordPages } from './pages/password-pages'
 import { authentication } from './authentication'
 import { constituentsRoutes } from './constituents.routes'
+import { DatabaseOutages, type OutageMetrics } from './database-outages'
 import { healthRoutes } from './health.routes'
 import { membersRoutes } from './members.routes'
 import { observability, type HttpMetrics } from './observability'
@@ -36,7 +37,7 @@ export interface HttpDependencies {
   publicBaseUrl: string
   /** The service's version, shown in the OpenAPI document. */
   version: string
-  metrics: HttpMetrics & { databaseError(): void }
+  metrics: HttpMetrics & OutageMetrics
   /** When set, GET /metrics needs it as a bearer token. */
   metricsToken?: string
 }
@@ -94,7 +95,7 @@ export function createHttpApp(deps: HttpDependencies) {
   return new Elysia({ normalize: false })
     .use(apiDocs(deps.version, deps.publicBaseUrl))
     .use(observability(deps.logger, deps.metrics, deps.metricsToken))
-    .use(problemDetails(deps.logger, (error) => deps.persistence.isOutage(error), () => deps.metrics.databaseError()))
+    .use(problemDetails(deps.logger, new DatabaseOutages(deps.persistence, deps.metrics, deps.logger)))
     // The second entry never runs (the first always answers); it tells the OpenAPI generator the bodies are
     // JSON, which it cannot see in a function and would otherwise document every body with no content.
     .onParse({ as: 'global' }, [parseBody, 'json'] as never)

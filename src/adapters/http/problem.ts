@@ -5,6 +5,7 @@ import { MAX_NESTING_DEPTH } from '../../domain/shared/nesting'
 import { ILL_FORMED_TEXT } from '../../domain/shared/unicode'
 import { InvalidError, TooManyRequestsError, UnauthorizedError, type FieldError } from '../../domain/errors'
 import { ProviderError } from '../../application/ports/provider-error'
+import { OUTAGE_DETAIL, RETRY_AFTER_SECONDS, type DatabaseOutages } from './database-outages'
 
 export const MAX_BODY_BYTES = 256 * 1024
 
@@ -156,10 +157,11 @@ function pathOf(type: string, issue: ValidationIssue): string {
 
 /**
  * Turns every failure into problem+json (RFC 9457) with one title per status, and maps each
- * domain error kind to its status here and nowhere else. Unexpected errors are logged with the request
+ * domain error kind to its status here and nowhere else. A database outage (away, full, overloaded) is
+ * 503 with Retry-After, counted and logged once per burst; unexpected errors are logged with the request
  * id and answered 500 without internals.
  */
-export function problemDetails(logger: Logger, isOutage: (error: unknown) => boolean, onOutage: () => void) {
+export function problemDetails(logger: Logger, outages: DatabaseOutages) {
   return new Elysia({ name: 'problem-details' })
     .onRequest(({ request }) => {
       const length = Number(request.headers.get('content-length') ?? 0)
@@ -193,10 +195,10 @@ export function problemDetails(logger: Logger, isOutage: (error: unknown) => boo
           if ((error as { code?: string }).code === 'ERR_BODY_TOO_LARGE' || set.status === 413) {
             return problemResponse('payload_too_large', `The request body may be at most ${MAX_BODY_BYTES} bytes`)
           }
-          if (isOutage(error)) {
-            onOutage()
-            logger.warn('database unavailable', { path })
-            return problemResponse('unavailable', 'The database is not answering; try again shortly', { headers: { 'retry-after': '5' } })
+          const outage = outages.kindOf(error)
+          if (outage) {
+            outages.report(outage)
+            return problemResponse('unavailable', OUTAGE_DETAIL[outage], { headers: { 'retry-after': String(RETRY_AFTER_SECONDS) } })
           }
           logger.error('unexpected error', {
             method: request.method,

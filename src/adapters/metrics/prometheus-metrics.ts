@@ -1,6 +1,7 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client'
 import type { DeliveryChannel, DeliveryMetrics } from '../../application/ports/metrics'
 import type { OutboxBacklog } from '../../application/ports/repositories'
+import { DATABASE_OUTAGE_KINDS, type DatabaseOutageKind } from '../../application/ports/persistence'
 
 /** The process's own figures (memory, CPU, event-loop lag), collected once per process however many servers it runs. */
 let processRegistry: Registry | undefined
@@ -48,11 +49,14 @@ export class PrometheusMetrics implements DeliveryMetrics {
   })
   private readonly databaseErrors = new Counter({
     name: 'intake_database_errors_total',
-    help: 'Requests answered 503 because the database did not answer',
+    help: 'Requests answered 503 because the database could not serve them, by kind (unreachable, disk_full, too_many_connections …)',
+    labelNames: ['kind'] as const,
     registers: [this.registry],
   })
 
   constructor(backlog: () => Promise<OutboxBacklog>) {
+    // Every kind from 0, so a rate over the first outage of a kind sees it rise.
+    for (const kind of DATABASE_OUTAGE_KINDS) this.databaseErrors.inc({ kind }, 0)
     // Read at each scrape (prom-client collects metrics side by side, so each reads for itself: one indexed query).
     new Gauge({
       name: 'intake_outbox_messages',
@@ -82,8 +86,8 @@ export class PrometheusMetrics implements DeliveryMetrics {
     this.durations.observe(labels, seconds)
   }
 
-  databaseError(): void {
-    this.databaseErrors.inc()
+  databaseError(kind: DatabaseOutageKind): void {
+    this.databaseErrors.inc({ kind })
   }
 
   sent(channel: DeliveryChannel): void {

@@ -9,8 +9,8 @@ export interface Persistence {
   migrate(): Promise<MigrationOutcome>
   /** True when the database answers (readiness). */
   ping(): Promise<boolean>
-  /** Whether an error means the database is away for now (503), rather than a bug. */
-  isOutage(error: unknown): boolean
+  /** What kind of outage an error means (the database away, full or overloaded for now: 503), or undefined for any other error. */
+  outageOf(error: unknown): DatabaseOutageKind | undefined
   close(): Promise<void>
 }
 
@@ -18,3 +18,12 @@ export interface MigrationOutcome {
   /** Where the database was copied before migrations changed it (SQLite). */
   backup?: string
 }
+
+/**
+ * Why the database cannot serve a request for now, as `intake_database_errors_total{kind}` counts it
+ * (docs/observability.md): unreachable (connection refused, lost or timed out), shutdown (an administrator
+ * or a crash is stopping it), too_many_connections, out_of_resources (memory, a configured limit),
+ * disk_full, io_error (the disk fails), busy (locked by another writer, a deadlock).
+ */
+export const DATABASE_OUTAGE_KINDS = ['unreachable', 'shutdown', 'too_many_connections', 'out_of_resources', 'disk_full', 'io_error', 'busy'] as const
+export type DatabaseOutageKind = (typeof DATABASE_OUTAGE_KINDS)[number]
