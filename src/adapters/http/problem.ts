@@ -200,11 +200,8 @@ export function problemDetails(logger: Logger, outages: DatabaseOutages) {
             outages.report(outage)
             return problemResponse('unavailable', OUTAGE_DETAIL[outage], { headers: { 'retry-after': String(RETRY_AFTER_SECONDS) } })
           }
-          logger.error('unexpected error', {
-            method: request.method,
-            path,
-            error: error instanceof Error ? (error.stack ?? error.message) : String(error),
-          })
+          // The error itself: the logger writes a database's error by its statement and code, never its values.
+          logger.error('unexpected error', { method: request.method, path, error })
           return problemResponse('internal', 'Something went wrong on our side; the request id is in X-Request-Id')
         }
       }

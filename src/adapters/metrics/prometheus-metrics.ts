@@ -55,6 +55,9 @@ export class PrometheusMetrics implements DeliveryMetrics {
   })
 
   constructor(backlog: () => Promise<OutboxBacklog>) {
+    // While the database cannot answer, the outbox's figures keep their last values: the scrape that shows
+    // the outage's counts must not fail with it.
+    const backlogOrNothing = () => backlog().catch(() => undefined)
     // Every kind from 0, so a rate over the first outage of a kind sees it rise.
     for (const kind of DATABASE_OUTAGE_KINDS) this.databaseErrors.inc({ kind }, 0)
     // Read at each scrape (prom-client collects metrics side by side, so each reads for itself: one indexed query).
@@ -64,9 +67,10 @@ export class PrometheusMetrics implements DeliveryMetrics {
       labelNames: ['status'] as const,
       registers: [this.registry],
       async collect() {
-        const { pending, sending } = await backlog()
-        this.set({ status: 'pending' }, pending)
-        this.set({ status: 'sending' }, sending)
+        const figures = await backlogOrNothing()
+        if (!figures) return
+        this.set({ status: 'pending' }, figures.pending)
+        this.set({ status: 'sending' }, figures.sending)
       },
     })
     new Gauge({
@@ -74,8 +78,9 @@ export class PrometheusMetrics implements DeliveryMetrics {
       help: 'Age of the oldest message not yet sent or failed (0 when none waits)',
       registers: [this.registry],
       async collect() {
-        const { oldestQueuedAt } = await backlog()
-        this.set(oldestQueuedAt ? Math.max(0, (Date.now() - oldestQueuedAt.getTime()) / 1000) : 0)
+        const figures = await backlogOrNothing()
+        if (!figures) return
+        this.set(figures.oldestQueuedAt ? Math.max(0, (Date.now() - figures.oldestQueuedAt.getTime()) / 1000) : 0)
       },
     })
   }
