@@ -21,7 +21,7 @@ import { needsRoutes } from './needs.routes'
 import { partnersRoutes } from './partners.routes'
 import { nestsDeeperThan } from '../../domain/shared/nesting'
 import { illFormedTextAt } from '../../domain/shared/unicode'
-import { BODY_TOO_LARGE, IllFormedTextInBody, INVALID_JSON, MAX_BODY_BYTES, NESTED_TOO_DEEP, NUL_IN_BODY, problemDetails } from './problem'
+import { BODY_TOO_LARGE, IllFormedTextInBody, INVALID_JSON, MAX_BODY_BYTES, NESTED_TOO_DEEP, NOT_JSON, NUL_IN_BODY, problemDetails } from './problem'
 import { rateLimits, type AnonymousRateLimiters } from './rate-limits'
 import { webhooksRoutes } from './webhooks.routes'
 import { webhookEndpointsRoutes } from './webhook-endpoints.routes'
@@ -42,16 +42,31 @@ export interface HttpDependencies {
   metricsToken?: string
 }
 
+/** `application/json`, or a JSON-based type (`application/merge-patch+json`), whatever its parameters. */
+const JSON_MEDIA_TYPE = /^application\/(?:[\w.-]+\+)?json\s*(?:;|$)/i
+
 /**
- * Bodies are JSON whatever the Content-Type says (forms only for webhooks); an empty body is `null`. Broken JSON and an
- * over-long body are reported by validation, after authentication, so an anonymous caller gets 401 first.
+ * Forms are posted where browsers and Twilio post them: the pages (every path outside /api/) and Twilio's
+ * webhooks. Every other route takes JSON alone.
+ */
+const takesForms = (path: string) => !path.startsWith('/api/') || path.startsWith('/api/webhooks/')
+
+/**
+ * A JSON route's body must say it is JSON (415 otherwise: a form or text/plain posted from another site's
+ * page is no call of this API); form routes take forms, or JSON. An empty body is `null`. Broken JSON, a
+ * wrong type and an over-long body are reported by validation, after authentication, so an anonymous
+ * caller gets 401 first.
  */
 async function parseBody({ request }: { request: Request }): Promise<unknown> {
   const text = await readBody(request)
   if (text === undefined) return BODY_TOO_LARGE
   if (text === '') return null
-  // Webhooks (Twilio) post forms; every other body is JSON.
-  if (request.headers.get('content-type')?.startsWith('application/x-www-form-urlencoded')) return Object.fromEntries(new URLSearchParams(text))
+  const contentType = request.headers.get('content-type') ?? ''
+  if (takesForms(new URL(request.url).pathname)) {
+    if (contentType.startsWith('application/x-www-form-urlencoded')) return Object.fromEntries(new URLSearchParams(text))
+  } else if (!JSON_MEDIA_TYPE.test(contentType)) {
+    return NOT_JSON
+  }
   // NUL is no character of a text people write, and PostgreSQL cannot store it: refuse it everywhere alike.
   if (text.includes('\\u0000') || text.includes('\u0000')) return NUL_IN_BODY
   let body: unknown
@@ -93,6 +108,10 @@ export function createHttpApp(deps: HttpDependencies) {
   const auth = authentication(deps.useCases.auth.authenticate)
   const limits = rateLimits(deps.rateLimiters, deps.trustProxy)
   return new Elysia({ normalize: false })
+    // No answer may be sniffed into another type (a JSON or CSV answer read as HTML): every one says so.
+    .onRequest(({ set }) => {
+      set.headers['x-content-type-options'] = 'nosniff'
+    })
     .use(apiDocs(deps.version, deps.publicBaseUrl))
     .use(observability(deps.logger, deps.metrics, deps.metricsToken))
     .use(problemDetails(deps.logger, new DatabaseOutages(deps.persistence, deps.metrics, deps.logger)))

@@ -34,19 +34,19 @@ export function authRoutes(useCases: UseCases['auth'], authentication: Authentic
         password: t.String({ minLength: 1, maxLength: 1024 }),
         organizationSlug: t.Optional(t.String({ minLength: 1, maxLength: 63 })),
       }),
-      response: rateLimited({ 200: TokenPairSchema, ...problems(400, 401, 413) }),
+      response: rateLimited({ 200: TokenPairSchema, ...problems(400, 401, 413, 415) }),
       detail: { summary: 'Log in with email and password', description: 'Anonymous; limited per client address and throttled per email (docs/api.md "Tokens", "Rate limits"). Answers an access token and a refresh token. When several organizations share the email, `organizationSlug` chooses.', security: [] },
     })
     .post('/refresh', ({ body }) => refresh.execute(body.refreshToken), {
       rateLimit: 'auth',
       body: RefreshTokenBody,
-      response: rateLimited({ 200: TokenPairSchema, ...problems(400, 401, 413) }),
+      response: rateLimited({ 200: TokenPairSchema, ...problems(400, 401, 413, 415) }),
       detail: { summary: 'Trade a refresh token for a new pair (rotation)', description: 'Anonymous; limited per client address. The refresh token is used up: presenting it again revokes its whole session (docs/api.md "Tokens").', security: [] },
     })
     .post('/accept-invite', ({ body }) => acceptInvite.execute(body), {
       rateLimit: 'auth',
       body: AcceptInviteBody,
-      response: rateLimited({ 200: TokenPairSchema, ...problems(400, 413) }),
+      response: rateLimited({ 200: TokenPairSchema, ...problems(400, 413, 415) }),
       detail: { summary: 'Set a password with an invitation token; answers tokens', description: 'Anonymous; limited per client address. Confirms the invited member, sets the password (at least 12 characters) and starts a session (docs/api.md "Members and invitations").', security: [] },
     })
     .post(
@@ -62,7 +62,7 @@ export function authRoutes(useCases: UseCases['auth'], authentication: Authentic
           email: t.String(EMAIL),
           appUrl: t.Optional(t.String({ ...HTTP_URL, description: 'Where the link in the email points (its /reset-password page); PUBLIC_BASE_URL by default' })),
         }),
-        response: rateLimited({ 202: t.Object({ status: t.Literal('accepted') }), ...problems(400, 413) }),
+        response: rateLimited({ 202: t.Object({ status: t.Literal('accepted') }), ...problems(400, 413, 415) }),
         detail: {
           summary: 'Ask for a link to choose a new password',
           description:
@@ -74,7 +74,7 @@ export function authRoutes(useCases: UseCases['auth'], authentication: Authentic
     .post('/reset-password', ({ body }) => resetPassword.execute(body), {
       rateLimit: 'auth',
       body: AcceptInviteBody,
-      response: rateLimited({ 200: TokenPairSchema, ...problems(400, 413) }),
+      response: rateLimited({ 200: TokenPairSchema, ...problems(400, 413, 415) }),
       detail: {
         summary: 'Set a new password with the token of a reset link; answers tokens',
         description:
@@ -91,7 +91,7 @@ export function authRoutes(useCases: UseCases['auth'], authentication: Authentic
       {
         auth: true,
         body: RefreshTokenBody,
-        response: { 204: t.Void(), ...problems(400, 401, 413) },
+        response: { 204: t.Void(), ...problems(400, 401, 413, 415) },
         detail: { summary: 'End the session of a refresh token', description: "Every role. Revokes the session of the given refresh token when it is the caller's; answers 204 either way (docs/api.md \"Tokens\")." },
       },
     )

@@ -42,7 +42,7 @@ export function needsRoutes(useCases: UseCases['needs'], authentication: Authent
       {
         rateLimit: 'publicIntake',
         body: PublicNeedBody,
-        response: rateLimited({ 201: PublicNeedSchema, ...problems(400, 413) }),
+        response: rateLimited({ 201: PublicNeedSchema, ...problems(400, 413, 415) }),
         detail: { summary: 'Anonymous need intake', description: "No credentials: a web form or a partner's site names the organization by `organizationId` or `organizationSlug`. Limited per client address; routed by keywords when no partner is given (docs/api.md \"Public intake\"). The answer tells nothing of who else is on file.", security: [] },
       },
     )
@@ -55,7 +55,7 @@ export function needsRoutes(useCases: UseCases['needs'], authentication: Authent
       {
         auth: true,
         body: CreateNeedBody,
-        response: { 201: CreatedNeedSchema, ...problems(400, 401, 403, 413) },
+        response: { 201: CreatedNeedSchema, ...problems(400, 401, 403, 413, 415) },
         detail: { summary: 'Create a need', description: 'Caseworker roles and intake_staff; partner roles for their own partner only. Contact keys in `customFields` register a constituent, checked for duplicates (`possibleDuplicates` in the answer) (docs/api.md "Needs").' },
       },
     )
@@ -88,7 +88,7 @@ export function needsRoutes(useCases: UseCases['needs'], authentication: Authent
       auth: true,
       params: NeedIdOrReferenceParams,
       body: UpdateNeedBody,
-      response: { 200: NeedSchema, ...problems(400, 401, 403, 404, 409, 413) },
+      response: { 200: NeedSchema, ...problems(400, 401, 403, 404, 409, 413, 415) },
       detail: { summary: 'Update status or metadata', description: 'Caseworker roles and needs_processor. Takes the UUID or the reference number. Status moves follow docs/api.md "Needs" (409 otherwise); every change is kept in the history.' },
     })
     .post(
@@ -101,7 +101,7 @@ export function needsRoutes(useCases: UseCases['needs'], authentication: Authent
         auth: true,
         params: NeedIdOrReferenceParams,
         body: NoteBody,
-        response: { 201: InteractionSchema, ...problems(400, 401, 403, 404, 413) },
+        response: { 201: InteractionSchema, ...problems(400, 401, 403, 404, 413, 415) },
         detail: { summary: 'Add an internal note', description: 'Every role that sees the need; takes the UUID or the reference number (docs/api.md "Needs").' },
       },
     )
@@ -115,7 +115,7 @@ export function needsRoutes(useCases: UseCases['needs'], authentication: Authent
         auth: true,
         params: NeedIdOrReferenceParams,
         body: SmsBody,
-        response: { 202: t.Object({ interactionId: Uuid }), ...problems(400, 401, 403, 404, 413) },
+        response: { 202: t.Object({ interactionId: Uuid }), ...problems(400, 401, 403, 404, 413, 415) },
         detail: { summary: "Text the need's constituent; queued, sent by the outbox", description: 'org_admin or sms_communicator. Answers 202 with the interaction; the worker sends it (docs/api.md "SMS").' },
       },
     )

@@ -63,7 +63,7 @@ export function organizationsRoutes(useCases: UseCases['organizations'], authent
     .put('', ({ actor, body }) => updateSettings.execute(actor, body), {
       auth: true,
       body: UpdateSettingsBody,
-      response: { 200: SettingsSchema, ...problems(400, 401, 403, 409, 413) },
+      response: { 200: SettingsSchema, ...problems(400, 401, 403, 409, 413, 415) },
       detail: { summary: 'Update organization settings; a slug or short code of another organization is 409', description: 'org_admin. The short code changes the prefix of new reference numbers only (docs/api.md "Organization settings").' },
     })
     .get('/email', async ({ actor }) => maskedJson(await getEmail.execute(actor)), {
@@ -74,7 +74,7 @@ export function organizationsRoutes(useCases: UseCases['organizations'], authent
     .put('/email', async ({ actor, body }) => maskedJson(await updateEmail.execute(actor, body)), {
       auth: true,
       body: Body(emailFields),
-      response: { 200: MaskedEmailSchema, ...problems(400, 401, 403, 413) },
+      response: { 200: MaskedEmailSchema, ...problems(400, 401, 403, 413, 415) },
       detail: { summary: 'Set the email provider; the key is stored encrypted and never returned', description: 'org_admin. SMTP hosts may be restricted by the deployment (docs/api.md "Organization settings").' },
     })
     .post('/email/test', ({ actor, body }) => testEmail.execute(actor, body), {
@@ -82,7 +82,7 @@ export function organizationsRoutes(useCases: UseCases['organizations'], authent
       body: Body({ ...emailFields, toEmail: emailFields.fromEmail }),
       response: {
         200: t.Object({ delivered: t.Literal(true), messageId: t.Optional(Text(PROVIDER_MESSAGE_ID, { description: "The provider's id of the message" })) }),
-        ...problems(400, 401, 403, 413, 502),
+        ...problems(400, 401, 403, 413, 415, 502),
       },
       detail: { summary: 'Send one real message with the proposed settings; nothing is stored', description: "org_admin. 502 with the provider's reason, secrets removed, when the provider refuses (docs/api.md \"Organization settings\")." },
     })

@@ -23,15 +23,18 @@ export class IllFormedTextInBody {
   constructor(readonly path: string) {}
 }
 
+/** What the body parser yields for a body a JSON route is sent as anything but JSON (a form, text/plain, no type). */
+export const NOT_JSON = Object.freeze({ notJson: true })
+
 /** What the body parser yields for a body without Content-Length that grows past MAX_BODY_BYTES. */
 export const BODY_TOO_LARGE = Object.freeze({ bodyTooLarge: true })
 
 /**
  * Every kind of problem an answer can report: the kinds of the use cases' errors, and those only HTTP
- * knows (a body too large, a failure of our own). Each has its status, its `type` and its usual title in
+ * knows (a body too large or not JSON, a failure of our own). Each has its status, its `type` and its usual title in
  * the total records below: a kind added without them does not compile.
  */
-export type ProblemKind = ErrorKind | 'payload_too_large' | 'internal'
+export type ProblemKind = ErrorKind | 'payload_too_large' | 'unsupported_media_type' | 'internal'
 
 const STATUS_OF: Record<ProblemKind, number> = {
   invalid: 400,
@@ -40,6 +43,7 @@ const STATUS_OF: Record<ProblemKind, number> = {
   not_found: 404,
   conflict: 409,
   payload_too_large: 413,
+  unsupported_media_type: 415,
   too_many_requests: 429,
   internal: 500,
   provider_failed: 502,
@@ -54,6 +58,7 @@ export const TITLE_OF: Record<ProblemKind, string> = {
   not_found: 'Not found',
   conflict: 'Conflict',
   payload_too_large: 'Payload too large',
+  unsupported_media_type: 'Unsupported media type',
   too_many_requests: 'Too many requests',
   internal: 'Internal server error',
   provider_failed: 'Bad gateway',
@@ -181,6 +186,7 @@ export function problemDetails(logger: Logger, outages: DatabaseOutages) {
       switch (code) {
         case 'VALIDATION': {
           if (error.value === BODY_TOO_LARGE) return problemResponse('payload_too_large', `The request body may be at most ${MAX_BODY_BYTES} bytes`)
+          if (error.value === NOT_JSON) return problemResponse('unsupported_media_type', 'The request body must be JSON, sent as Content-Type: application/json')
           if (error.value === NUL_IN_BODY) return invalid('The request body may not contain NUL characters (\\u0000)')
           if (error.value === NESTED_TOO_DEEP) return invalid(`The request body may nest arrays and objects at most ${MAX_NESTING_DEPTH} levels deep`)
           if (error.value === INVALID_JSON) return invalid('The request body is not valid JSON')
