@@ -493,6 +493,24 @@ export interface operations {
         };
       };
       /** @description RFC 9457 problem details (application/problem+json) */
+      415: {
+        headers: {
+          "RateLimit-Policy"?: string;
+          RateLimit?: string;
+        };
+        content: {
+          "application/json": {
+            /** @constant */
+            type: "tag:intake.example,2026:problems/unsupported-media-type";
+            /** @constant */
+            title: "Unsupported media type";
+            /** @constant */
+            status: 415;
+            detail: string;
+          };
+        };
+      };
+      /** @description RFC 9457 problem details (application/problem+json) */
       429: {
         headers: {
           "RateLimit-Policy"?: string;
@@ -605,6 +623,24 @@ export interface operations {
         };
       };
       /** @description RFC 9457 problem details (application/problem+json) */
+      415: {
+        headers: {
+          "RateLimit-Policy"?: string;
+          RateLimit?: string;
+        };
+        content: {
+          "application/json": {
+            /** @constant */
+            type: "tag:intake.example,2026:problems/unsupported-media-type";
+            /** @constant */
+            title: "Unsupported media type";
+            /** @constant */
+            status: 415;
+            detail: string;
+          };
+        };
+      };
+      /** @description RFC 9457 problem details (application/problem+json) */
       429: {
         headers: {
           "RateLimit-Policy"?: string;
@@ -701,6 +737,24 @@ export interface operations {
         };
       };
       /** @description RFC 9457 problem details (application/problem+json) */
+      415: {
+        headers: {
+          "RateLimit-Policy"?: string;
+          RateLimit?: string;
+        };
+        content: {
+          "application/json": {
+            /** @constant */
+            type: "tag:intake.example,2026:problems/unsupported-media-type";
+            /** @constant */
+            title: "Unsupported media type";
+            /** @constant */
+            status: 415;
+            detail: string;
+          };
+        };
+      };
+      /** @description RFC 9457 problem details (application/problem+json) */
       429: {
         headers: {
           "RateLimit-Policy"?: string;
@@ -785,6 +839,24 @@ export interface operations {
             title: "Payload too large";
             /** @constant */
             status: 413;
+            detail: string;
+          };
+        };
+      };
+      /** @description RFC 9457 problem details (application/problem+json) */
+      415: {
+        headers: {
+          "RateLimit-Policy"?: string;
+          RateLimit?: string;
+        };
+        content: {
+          "application/json": {
+            /** @constant */
+            type: "tag:intake.example,2026:problems/unsupported-media-type";
+            /** @constant */
+            title: "Unsupported media type";
+            /** @constant */
+            status: 415;
             detail: string;
           };
         };
@@ -886,6 +958,24 @@ export interface operations {
         };
       };
       /** @description RFC 9457 problem details (application/problem+json) */
+      415: {
+        headers: {
+          "RateLimit-Policy"?: string;
+          RateLimit?: string;
+        };
+        content: {
+          "application/json": {
+            /** @constant */
+            type: "tag:intake.example,2026:problems/unsupported-media-type";
+            /** @constant */
+            title: "Unsupported media type";
+            /** @constant */
+            status: 415;
+            detail: string;
+          };
+        };
+      };
+      /** @description RFC 9457 problem details (application/problem+json) */
       429: {
         headers: {
           "RateLimit-Policy"?: string;
@@ -965,6 +1055,20 @@ export interface operations {
             title: "Payload too large";
             /** @constant */
             status: 413;
+            detail: string;
+          };
+        };
+      };
+      /** @description RFC 9457 problem details (application/problem+json) */
+      415: {
+        content: {
+          "application/json": {
+            /** @constant */
+            type: "tag:intake.example,2026:problems/unsupported-media-type";
+            /** @constant */
+            title: "Unsupported media type";
+            /** @constant */
+            status: 415;
             detail: string;
           };
         };
@@ -1079,6 +1183,24 @@ export interface operations {
             title: "Payload too large";
             /** @constant */
             status: 413;
+            detail: string;
+          };
+        };
+      };
+      /** @description RFC 9457 problem details (application/problem+json) */
+      415: {
+        headers: {
+          "RateLimit-Policy"?: string;
+          RateLimit?: string;
+        };
+        content: {
+          "application/json": {
+            /** @constant */
+            type: "tag:intake.example,2026:problems/unsupported-media-type";
+            /** @constant */
+            title: "Unsupported media type";
+            /** @constant */
+            status: 415;
             detail: string;
           };
         };
@@ -1337,6 +1459,20 @@ export interface operations {
             title: "Payload too large";
             /** @constant */
             status: 413;
+            detail: string;
+          };
+        };
+      };
+      /** @description RFC 9457 problem details (application/problem+json) */
+      415: {
+        content: {
+          "application/json": {
+            /** @constant */
+            type: "tag:intake.example,2026:problems/unsupported-media-type";
+            /** @constant */
+            title: "Unsupported media type";
+            /** @constant */
+            status: 415;
             detail: string;
           };
         };
@@ -1686,6 +1822,20 @@ export interface operations {
           };
         };
       };
+      /** @description RFC 9457 problem details (application/problem+json) */
+      415: {
+        content: {
+          "application/json": {
+            /** @constant */
+            type: "tag:intake.example,2026:problems/unsupported-media-type";
+            /** @constant */
+            title: "Unsupported media type";
+            /** @constant */
+            status: 415;
+            detail: string;
+          };
+        };
+      };
     };
   };
   /**
@@ -1805,6 +1955,20 @@ export interface operations {
           };
         };
       };
+      /** @description RFC 9457 problem details (application/problem+json) */
+      415: {
+        content: {
+          "application/json": {
+            /** @constant */
+            type: "tag:intake.example,2026:problems/unsupported-media-type";
+            /** @constant */
+            title: "Unsupported media type";
+            /** @constant */
+            status: 415;
+            detail: string;
+          };
+        };
+      };
     };
   };
   /**
@@ -1905,6 +2069,20 @@ export interface operations {
             title: "Payload too large";
             /** @constant */
             status: 413;
+            detail: string;
+          };
+        };
+      };
+      /** @description RFC 9457 problem details (application/problem+json) */
+      415: {
+        content: {
+          "application/json": {
+            /** @constant */
+            type: "tag:intake.example,2026:problems/unsupported-media-type";
+            /** @constant */
+            title: "Unsupported media type";
+            /** @constant */
+            status: 415;
             detail: string;
           };
         };
@@ -2290,6 +2468,20 @@ export interface operations {
           };
         };
       };
+      /** @description RFC 9457 problem details (application/problem+json) */
+      415: {
+        content: {
+          "application/json": {
+            /** @constant */
+            type: "tag:intake.example,2026:problems/unsupported-media-type";
+            /** @constant */
+            title: "Unsupported media type";
+            /** @constant */
+            status: 415;
+            detail: string;
+          };
+        };
+      };
     };
   };
   /**
@@ -2432,6 +2624,20 @@ export interface operations {
             title: "Payload too large";
             /** @constant */
             status: 413;
+            detail: string;
+          };
+        };
+      };
+      /** @description RFC 9457 problem details (application/problem+json) */
+      415: {
+        content: {
+          "application/json": {
+            /** @constant */
+            type: "tag:intake.example,2026:problems/unsupported-media-type";
+            /** @constant */
+            title: "Unsupported media type";
+            /** @constant */
+            status: 415;
             detail: string;
           };
         };
@@ -2652,6 +2858,20 @@ export interface operations {
           };
         };
       };
+      /** @description RFC 9457 problem details (application/problem+json) */
+      415: {
+        content: {
+          "application/json": {
+            /** @constant */
+            type: "tag:intake.example,2026:problems/unsupported-media-type";
+            /** @constant */
+            title: "Unsupported media type";
+            /** @constant */
+            status: 415;
+            detail: string;
+          };
+        };
+      };
     };
   };
   /**
@@ -2857,6 +3077,20 @@ export interface operations {
             title: "Payload too large";
             /** @constant */
             status: 413;
+            detail: string;
+          };
+        };
+      };
+      /** @description RFC 9457 problem details (application/problem+json) */
+      415: {
+        content: {
+          "application/json": {
+            /** @constant */
+            type: "tag:intake.example,2026:problems/unsupported-media-type";
+            /** @constant */
+            title: "Unsupported media type";
+            /** @constant */
+            status: 415;
             detail: string;
           };
         };
@@ -3094,6 +3328,20 @@ export interface operations {
             title: "Payload too large";
             /** @constant */
             status: 413;
+            detail: string;
+          };
+        };
+      };
+      /** @description RFC 9457 problem details (application/problem+json) */
+      415: {
+        content: {
+          "application/json": {
+            /** @constant */
+            type: "tag:intake.example,2026:problems/unsupported-media-type";
+            /** @constant */
+            title: "Unsupported media type";
+            /** @constant */
+            status: 415;
             detail: string;
           };
         };
@@ -3555,6 +3803,20 @@ export interface operations {
           };
         };
       };
+      /** @description RFC 9457 problem details (application/problem+json) */
+      415: {
+        content: {
+          "application/json": {
+            /** @constant */
+            type: "tag:intake.example,2026:problems/unsupported-media-type";
+            /** @constant */
+            title: "Unsupported media type";
+            /** @constant */
+            status: 415;
+            detail: string;
+          };
+        };
+      };
     };
   };
   /**
@@ -3752,6 +4014,20 @@ export interface operations {
           };
         };
       };
+      /** @description RFC 9457 problem details (application/problem+json) */
+      415: {
+        content: {
+          "application/json": {
+            /** @constant */
+            type: "tag:intake.example,2026:problems/unsupported-media-type";
+            /** @constant */
+            title: "Unsupported media type";
+            /** @constant */
+            status: 415;
+            detail: string;
+          };
+        };
+      };
     };
   };
   /**
@@ -3876,6 +4152,20 @@ export interface operations {
             title: "Payload too large";
             /** @constant */
             status: 413;
+            detail: string;
+          };
+        };
+      };
+      /** @description RFC 9457 problem details (application/problem+json) */
+      415: {
+        content: {
+          "application/json": {
+            /** @constant */
+            type: "tag:intake.example,2026:problems/unsupported-media-type";
+            /** @constant */
+            title: "Unsupported media type";
+            /** @constant */
+            status: 415;
             detail: string;
           };
         };
@@ -4013,6 +4303,20 @@ export interface operations {
           };
         };
       };
+      /** @description RFC 9457 problem details (application/problem+json) */
+      415: {
+        content: {
+          "application/json": {
+            /** @constant */
+            type: "tag:intake.example,2026:problems/unsupported-media-type";
+            /** @constant */
+            title: "Unsupported media type";
+            /** @constant */
+            status: 415;
+            detail: string;
+          };
+        };
+      };
     };
   };
   /**
@@ -4118,6 +4422,20 @@ export interface operations {
             title: "Payload too large";
             /** @constant */
             status: 413;
+            detail: string;
+          };
+        };
+      };
+      /** @description RFC 9457 problem details (application/problem+json) */
+      415: {
+        content: {
+          "application/json": {
+            /** @constant */
+            type: "tag:intake.example,2026:problems/unsupported-media-type";
+            /** @constant */
+            title: "Unsupported media type";
+            /** @constant */
+            status: 415;
             detail: string;
           };
         };
@@ -4304,6 +4622,20 @@ export interface operations {
           };
         };
       };
+      /** @description RFC 9457 problem details (application/problem+json) */
+      415: {
+        content: {
+          "application/json": {
+            /** @constant */
+            type: "tag:intake.example,2026:problems/unsupported-media-type";
+            /** @constant */
+            title: "Unsupported media type";
+            /** @constant */
+            status: 415;
+            detail: string;
+          };
+        };
+      };
     };
   };
   /**
@@ -4462,6 +4794,20 @@ export interface operations {
           };
         };
       };
+      /** @description RFC 9457 problem details (application/problem+json) */
+      415: {
+        content: {
+          "application/json": {
+            /** @constant */
+            type: "tag:intake.example,2026:problems/unsupported-media-type";
+            /** @constant */
+            title: "Unsupported media type";
+            /** @constant */
+            status: 415;
+            detail: string;
+          };
+        };
+      };
     };
   };
   /**
@@ -4550,6 +4896,20 @@ export interface operations {
             title: "Payload too large";
             /** @constant */
             status: 413;
+            detail: string;
+          };
+        };
+      };
+      /** @description RFC 9457 problem details (application/problem+json) */
+      415: {
+        content: {
+          "application/json": {
+            /** @constant */
+            type: "tag:intake.example,2026:problems/unsupported-media-type";
+            /** @constant */
+            title: "Unsupported media type";
+            /** @constant */
+            status: 415;
             detail: string;
           };
         };
@@ -4999,6 +5359,20 @@ export interface operations {
           };
         };
       };
+      /** @description RFC 9457 problem details (application/problem+json) */
+      415: {
+        content: {
+          "application/json": {
+            /** @constant */
+            type: "tag:intake.example,2026:problems/unsupported-media-type";
+            /** @constant */
+            title: "Unsupported media type";
+            /** @constant */
+            status: 415;
+            detail: string;
+          };
+        };
+      };
     };
   };
   /**
@@ -5221,6 +5595,20 @@ export interface operations {
             title: "Payload too large";
             /** @constant */
             status: 413;
+            detail: string;
+          };
+        };
+      };
+      /** @description RFC 9457 problem details (application/problem+json) */
+      415: {
+        content: {
+          "application/json": {
+            /** @constant */
+            type: "tag:intake.example,2026:problems/unsupported-media-type";
+            /** @constant */
+            title: "Unsupported media type";
+            /** @constant */
+            status: 415;
             detail: string;
           };
         };
