@@ -205,13 +205,18 @@ function explain(error: unknown): string {
   return errorText(error)
 }
 
-main(process.argv.slice(2)).then(
-  (code) => process.exit(code),
-  (error) => {
-    console.error(explain(error))
-    process.exit(1)
-  },
-)
+/** How a command fails: told in words, then exit code 1. */
+function fail(error: unknown): never {
+  console.error(explain(error))
+  process.exit(1)
+}
+
+// A crash ends the process as before, but told like any failure: Bun's own report prints every field of
+// the error, drizzle's parameters (a person's name, phone, address) among them.
+process.on('uncaughtException', fail)
+process.on('unhandledRejection', fail)
+
+main(process.argv.slice(2)).then((code) => process.exit(code), fail)
 
 /** `/adminEmail` → `--admin-email`: field paths named as the flags the operator typed. */
 function flagOf(path: string): string {
