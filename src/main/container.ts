@@ -222,7 +222,7 @@ export function createContainer(config: Config, overrides: ContainerOverrides = 
   service(c, Logout, [unitOfWork, secrets, PORTS.clock, AuditTrail])
   service(c, CreateOrganization, [unitOfWork, passwords, PORTS.clock, ids, AuditTrail])
   service(c, SetMemberPassword, [unitOfWork, passwords, AuditTrail])
-  service(c, CreateNeed, [unitOfWork, NeedIntake])
+  service(c, CreateNeed, [unitOfWork, NeedIntake, AuditTrail])
   service(c, SubmitPublicNeed, [repositories, unitOfWork, NeedIntake])
   service(c, GetPublicIntakeForm, [repositories])
   service(c, ListNeeds, [repositories])

@@ -1,5 +1,7 @@
 import createClient from 'openapi-fetch'
-import type { paths } from './schema'
+import type { components, paths } from './schema'
+
+type Need = components['schemas']['Need']
 
 // A staff client written only against the types openapi-typescript generates from the served OpenAPI
 // document (schema.d.ts, kept in step by tests/adapters/http/openapi-client.test.ts): if the document
@@ -17,12 +19,13 @@ export async function takeOnANeed(baseUrl: string, accessToken: string) {
     body: { partnerId, customFields: { firstName: 'Grace', lastName: 'Hopper', phone: '+15550100199' } },
   })
   if (!created.data) throw new Error(`create: ${created.error?.detail}`)
-  const reference = created.data.referenceNumber
-  if (!reference || !created.data.constituentId) throw new Error('the need has no reference number or constituent')
+  const need: Need = created.data
+  const reference = need.referenceNumber
+  if (!need.constituentId) throw new Error('the need has no constituent')
 
   const updated = await client.PUT('/api/needs/{id}', { params: { path: { id: reference } }, body: { status: 'IN_PROGRESS' } })
   const history = await client.GET('/api/needs/{id}/history', { params: { path: { id: reference }, query: { page: 1, limit: 10 } } })
-  const person = await client.GET('/api/constituents/{id}', { params: { path: { id: created.data.constituentId } } })
+  const person = await client.GET('/api/constituents/{id}', { params: { path: { id: need.constituentId } } })
   const missing = await client.GET('/api/needs/{id}', { params: { path: { id: 'REQ-999999' } } })
 
   return {

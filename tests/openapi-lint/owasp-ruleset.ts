@@ -1,11 +1,12 @@
 import { Document, Ruleset, Spectral } from '@stoplight/spectral-core'
 import owasp from '@stoplight/spectral-owasp-ruleset'
+import { oas } from '@stoplight/spectral-rulesets'
 import * as Parsers from '@stoplight/spectral-parsers'
 import { join } from 'node:path'
 
 /**
- * Spectral's OWASP API Security ruleset, which the served OpenAPI document passes with no error, and the
- * rules this service leaves on purpose, each with its reason (docs/api.md "OpenAPI lint").
+ * Spectral's OpenAPI ruleset (spectral:oas) and its OWASP API Security ruleset, which the served OpenAPI
+ * document passes with no error, and the rules this service leaves on purpose, each with its reason (docs/api.md "OpenAPI lint").
  */
 
 /** The anonymous routes that change something: rate limited per client address instead of authenticated. */
@@ -30,7 +31,7 @@ const operationIn = (path: string, method: string) => `openapi.json#/paths/${pat
 
 const RULESET = new Ruleset(
   {
-    extends: [owasp],
+    extends: [oas, owasp],
     rules: {
       // Only the anonymous routes are rate limited (docs/api.md "Rate limits"): the others send no RateLimit fields to document.
       'owasp:api4:2023-rate-limit': 'off',

@@ -1,5 +1,6 @@
 import { openapi } from '@elysiajs/openapi'
 import { Elysia } from 'elysia'
+import { documentForClients, type OpenApiDocument } from './openapi-document'
 import swaggerUiBundle from 'swagger-ui-dist/swagger-ui-bundle.js' with { type: 'file' }
 import swaggerUiCss from 'swagger-ui-dist/swagger-ui.css' with { type: 'file' }
 
@@ -8,42 +9,17 @@ const SPEC_PATH = '/api/openapi.json'
 
 /** Every tag the routes use, described once. */
 const TAGS = [
-  { name: 'Authentication', description: 'Log in, refresh and end sessions, accept invitations (docs/api.md "Tokens")' },
-  { name: 'Needs', description: 'Requests for assistance: intake, status, notes, texts and history (docs/api.md "Needs")' },
-  { name: 'Partners', description: 'The organizations that take needs on (docs/api.md "Partners")' },
-  { name: 'Constituents', description: 'The people served, their households and possible duplicates (docs/constituents.md)' },
-  { name: 'Members', description: 'Staff accounts, invitations and the own profile (docs/api.md "Members and invitations")' },
-  { name: 'Organization', description: 'Organization and email settings (docs/api.md "Organization settings")' },
-  { name: 'Audit', description: 'Who did what, and who read whose personal details (docs/audit.md)' },
-  { name: 'Webhooks', description: 'Callbacks of the SMS provider, checked by signature (docs/api.md "SMS")' },
-  { name: 'Webhook endpoints', description: "The organization's receivers of signed events, and their deliveries (docs/events.md)" },
+  { name: 'Authentication', description: 'Log in, refresh and end sessions, accept invitations' },
+  { name: 'Needs', description: 'Requests for assistance: intake, status, notes, texts and history' },
+  { name: 'Partners', description: 'The organizations that take needs on' },
+  { name: 'Constituents', description: 'The people served, their households and possible duplicates' },
+  { name: 'Members', description: 'Staff accounts, invitations and the own profile' },
+  { name: 'Organization', description: 'Organization and email settings' },
+  { name: 'Audit', description: 'Who did what, and who read whose personal details' },
+  { name: 'Webhooks', description: 'Callbacks of the SMS provider, checked by signature' },
+  { name: 'Webhook endpoints', description: "The organization's receivers of signed events, and their deliveries" },
   { name: 'Health', description: 'Liveness and readiness for load balancers and orchestrators' },
 ]
-
-type OpenApiDocument = {
-  paths: Record<string, Record<string, { responses?: Record<string, { content?: Record<string, { schema?: { contentMediaType?: string } } | unknown> }> }>>
-}
-
-/**
- * Two answers the generator cannot file rightly: an empty one (204) it writes as `content: {type: "void"}`,
- * which is not a media type (an answer without a body has no `content` at all); a string with a
- * `contentMediaType` (a CSV export) it files under text/plain, rather than under that type. A copy, so
- * the generator's cached document stays as it is.
- */
-function withMediaTypes(document: OpenApiDocument): OpenApiDocument {
-  const copy = structuredClone(document)
-  for (const operations of Object.values(copy.paths)) {
-    for (const operation of Object.values(operations)) {
-      for (const response of Object.values(operation.responses ?? {})) {
-        if (response.content && 'type' in response.content) delete response.content
-        const plain = response.content?.['text/plain'] as { schema?: { contentMediaType?: string } } | undefined
-        const mediaType = plain?.schema?.contentMediaType
-        if (mediaType) response.content = { [mediaType]: plain }
-      }
-    }
-  }
-  return copy
-}
 
 /** The browser itself refuses anything from outside: scripts, styles and requests from this service only. */
 const CONTENT_SECURITY_POLICY = [
@@ -92,8 +68,13 @@ export function apiDocs(version: string, publicBaseUrl: string) {
   }
   const html = page(info.title)
   return new Elysia({ name: 'api-docs' })
+    // The generator reads the routes' schemas, which Elysia amends as it compiles each route on its first
+    // request: the document is made once, before any, so it is the same whatever was asked first.
+    .onStart(async (app) => {
+      await app.handle(new Request(`http://localhost${SPEC_PATH}`))
+    })
     .onAfterHandle(({ request, response }) => {
-      if (new URL(request.url).pathname === SPEC_PATH) return withMediaTypes(response as OpenApiDocument)
+      if (new URL(request.url).pathname === SPEC_PATH) return documentForClients(response as OpenApiDocument)
     })
     .use(
       openapi({
@@ -128,7 +109,7 @@ export function apiDocs(version: string, publicBaseUrl: string) {
                 name: 'X-Twilio-Signature',
                 description:
                   "The SMS provider's webhooks only: Twilio's signature of PUBLIC_BASE_URL, the path, the query and the form parameters with the account's TWILIO_AUTH_TOKEN " +
-                  '(HMAC-SHA1, base64). A request without a valid one is 403 (docs/api.md "SMS").',
+                  '(HMAC-SHA1, base64). A request without a valid one is 403.',
               },
             },
           },

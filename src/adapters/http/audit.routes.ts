@@ -2,7 +2,7 @@ import { Elysia, t } from 'elysia'
 import type { UseCases } from '../../application/use-cases'
 import { AUDIT_ACTIONS, AUDIT_RECORD_TYPES, type AuditEvent } from '../../domain/audit/audit-event'
 import type { AuthenticationPlugin } from './authentication'
-import { DateTime, OneOf, PageQuery, problems, Uuid } from './common.schemas'
+import { Named, OneOf, PagedList, PageQuery, problems, Uuid } from './common.schemas'
 import { pagedResponse } from './paging'
 
 // docs/audit.md
@@ -22,7 +22,7 @@ const AuditQuery = t.Object(
 /** The longest list of field names an event holds: every field of the widest record. */
 const MAX_FIELDS = 64
 
-export const AuditEventSchema = t.Object(
+export const AuditEventSchema = Named('AuditEvent', t.Object(
   {
     id: Uuid,
     memberId: t.Optional(t.String({ ...Uuid, description: 'Who did it; absent when nobody logged in did (public intake, a provider, an operator)' })),
@@ -34,7 +34,7 @@ export const AuditEventSchema = t.Object(
     fields: t.Optional(t.Array(t.String({ maxLength: 64 }), { maxItems: MAX_FIELDS, description: 'Names of the fields changed or read, never their values' })),
   },
   { description: 'One write, or one read of a constituent’s personal details' },
-)
+))
 
 function eventView({ organizationId: _organization, at, ...event }: AuditEvent) {
   return { ...event, at: at.toISOString() }
@@ -55,10 +55,11 @@ export function auditRoutes(useCases: UseCases['audit'], authentication: Authent
     {
       auth: true,
       query: AuditQuery,
-      response: { 200: t.Array(AuditEventSchema, { maxItems: 100 }), ...problems(400, 401, 403) },
+      response: { 200: PagedList(AuditEventSchema), ...problems(400, 401, 403) },
       detail: {
+        operationId: 'listAuditEvents',
         summary: "The organization's audit trail, newest first",
-        description: 'org_admin. Every write and every read of a constituent’s personal details, filtered by member, record, action and time. Paged (docs/audit.md).',
+        description: 'org_admin. Every write and every read of a constituent’s personal details, filtered by member, record, action and time. Paged.',
       },
     },
   )

@@ -2,7 +2,7 @@ import { Elysia, t } from 'elysia'
 import type { UseCases } from '../../application/use-cases'
 import type { AuthenticationPlugin } from './authentication'
 import { clientAddress } from './client-address'
-import { Body, Int32, problems, Text } from './common.schemas'
+import { Body, Int32, Named, problems, Text } from './common.schemas'
 import { EMAIL, HTTP_URL } from '../../domain/shared/fields'
 import { AcceptInviteBody } from './members.schemas'
 import { rateLimited, type RateLimits } from './rate-limits'
@@ -13,13 +13,13 @@ const REFRESH_TOKEN = { minLength: 1, maxLength: 512 } as const
 /** An access token's claims are of fixed size (three UUIDs, two times, a jti): it is about 340 characters. */
 const ACCESS_TOKEN = { maxLength: 1024 } as const
 
-const TokenPairSchema = t.Object({
+const TokenPairSchema = Named('TokenPair', t.Object({
   accessToken: Text(ACCESS_TOKEN),
   refreshToken: Text(REFRESH_TOKEN),
   tokenType: t.Literal('Bearer'),
   expiresIn: Int32({ minimum: 1, maximum: 86_400 }, { description: 'Seconds until the access token expires' }),
-})
-const RefreshTokenBody = Body({ refreshToken: t.String(REFRESH_TOKEN) })
+}))
+const RefreshTokenBody = Named('RefreshRequest', Body({ refreshToken: t.String(REFRESH_TOKEN) }))
 
 export function authRoutes(useCases: UseCases['auth'], authentication: AuthenticationPlugin, rateLimits: RateLimits, trustProxy: boolean) {
   const { login, refresh, logout, acceptInvite, requestPasswordReset, resetPassword } = useCases
@@ -35,19 +35,19 @@ export function authRoutes(useCases: UseCases['auth'], authentication: Authentic
         organizationSlug: t.Optional(t.String({ minLength: 1, maxLength: 63 })),
       }),
       response: rateLimited({ 200: TokenPairSchema, ...problems(400, 401, 413, 415) }),
-      detail: { summary: 'Log in with email and password', description: 'Anonymous; limited per client address and throttled per email (docs/api.md "Tokens", "Rate limits"). Answers an access token and a refresh token. When several organizations share the email, `organizationSlug` chooses.', security: [] },
+      detail: { operationId: 'login', summary: 'Log in with email and password', description: 'Anonymous; limited per client address and throttled per email. Answers an access token and a refresh token. When several organizations share the email, `organizationSlug` chooses.', security: [] },
     })
     .post('/refresh', ({ body }) => refresh.execute(body.refreshToken), {
       rateLimit: 'auth',
       body: RefreshTokenBody,
       response: rateLimited({ 200: TokenPairSchema, ...problems(400, 401, 413, 415) }),
-      detail: { summary: 'Trade a refresh token for a new pair (rotation)', description: 'Anonymous; limited per client address. The refresh token is used up: presenting it again revokes its whole session (docs/api.md "Tokens").', security: [] },
+      detail: { operationId: 'refreshSession', summary: 'Trade a refresh token for a new pair (rotation)', description: 'Anonymous; limited per client address. The refresh token is used up: presenting it again revokes its whole session.', security: [] },
     })
     .post('/accept-invite', ({ body }) => acceptInvite.execute(body), {
       rateLimit: 'auth',
       body: AcceptInviteBody,
       response: rateLimited({ 200: TokenPairSchema, ...problems(400, 413, 415) }),
-      detail: { summary: 'Set a password with an invitation token; answers tokens', description: 'Anonymous; limited per client address. Confirms the invited member, sets the password (at least 12 characters) and starts a session (docs/api.md "Members and invitations").', security: [] },
+      detail: { operationId: 'acceptInvite', summary: 'Set a password with an invitation token; answers tokens', description: 'Anonymous; limited per client address. Confirms the invited member, sets the password (at least 12 characters) and starts a session.', security: [] },
     })
     .post(
       '/password-reset',
@@ -64,9 +64,10 @@ export function authRoutes(useCases: UseCases['auth'], authentication: Authentic
         }),
         response: rateLimited({ 202: t.Object({ status: t.Literal('accepted') }), ...problems(400, 413, 415) }),
         detail: {
+          operationId: 'requestPasswordReset',
           summary: 'Ask for a link to choose a new password',
           description:
-            'Anonymous; limited per client address. Always 202, whether or not the email is known: each confirmed member with it gets an email with a link valid for an hour, usable once (docs/api.md "Tokens").',
+            'Anonymous; limited per client address. Always 202, whether or not the email is known: each confirmed member with it gets an email with a link valid for an hour, usable once.',
           security: [],
         },
       },
@@ -76,9 +77,10 @@ export function authRoutes(useCases: UseCases['auth'], authentication: Authentic
       body: AcceptInviteBody,
       response: rateLimited({ 200: TokenPairSchema, ...problems(400, 413, 415) }),
       detail: {
+        operationId: 'resetPassword',
         summary: 'Set a new password with the token of a reset link; answers tokens',
         description:
-          "Anonymous; limited per client address. The token works once and for an hour; the member's other sessions end, and a new one starts (docs/api.md \"Tokens\").",
+          "Anonymous; limited per client address. The token works once and for an hour; the member's other sessions end, and a new one starts.",
         security: [],
       },
     })
@@ -92,7 +94,7 @@ export function authRoutes(useCases: UseCases['auth'], authentication: Authentic
         auth: true,
         body: RefreshTokenBody,
         response: { 204: t.Void(), ...problems(400, 401, 413, 415) },
-        detail: { summary: 'End the session of a refresh token', description: "Every role. Revokes the session of the given refresh token when it is the caller's; answers 204 either way (docs/api.md \"Tokens\")." },
+        detail: { operationId: 'logout', summary: 'End the session of a refresh token', description: "Every role. Revokes the session of the given refresh token when it is the caller's; answers 204 either way." },
       },
     )
 }

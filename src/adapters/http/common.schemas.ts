@@ -1,5 +1,6 @@
 import type { TLiteral, TUnion } from '@sinclair/typebox'
 import { Type } from '@sinclair/typebox'
+import { withHeaders } from '@elysiajs/openapi'
 import { t, type TSchema } from 'elysia'
 import { CUSTOM_FIELDS_LIMITS } from '../../domain/needs/need'
 import type { IntegerRule, ListRule, TextRule } from '../../domain/shared/fields'
@@ -35,6 +36,17 @@ export function List<T extends TSchema>(item: T, rule: Pick<ListRule, 'maxItems'
   return t.Array(item, { maxItems: rule.maxItems, ...options })
 }
 
+/** What every list answer carries beside its page (docs/api.md "Lists"). */
+const PAGING_HEADERS = {
+  'X-Total-Count': Int32({ minimum: 0, maximum: 2_147_483_647 }, { description: 'How many records the query matches in all, whatever the page' }),
+  Link: t.String({ maxLength: 4000, description: 'RFC 8288 links to the first, prev, next and last pages of the same query' }),
+}
+
+/** A list answer: one page of items, its paging in X-Total-Count and Link. */
+export function PagedList<T extends TSchema>(item: T) {
+  return withHeaders(List(item), PAGING_HEADERS)
+}
+
 /** One of a fixed list of strings, documented as an enum and reported as "must be one of …". */
 export function OneOf<const T extends readonly string[]>(values: T, options: { description?: string } = {}) {
   return t.Union(
@@ -50,6 +62,19 @@ export const CustomFieldsSchema = t.Record(t.String({ maxLength: CUSTOM_FIELDS_L
   additionalProperties: true,
   description: 'Free key-value intake fields; at most 50 keys and 16 KiB as JSON. Contact keys are validated as constituent fields.',
 })
+
+/**
+ * Marks a schema as one of the OpenAPI document's named components: the document lists it once under
+ * components/schemas and refers to it everywhere it is used, so a generated client exports a type of that
+ * name (docs/api.md "Clients"). Validation does not read the mark.
+ */
+export function Named<T extends TSchema>(name: string, schema: T): T {
+  // A copy: a schema derived from this one (t.Omit, t.Composite) must not carry its name.
+  return { ...schema, [COMPONENT_NAME]: name }
+}
+
+/** Where Named keeps a schema's name; the document's finishing step (openapi-document.ts) takes it out. */
+export const COMPONENT_NAME = 'x-component-name'
 
 export const IdParams = t.Object({ id: Uuid })
 
@@ -70,24 +95,60 @@ export const PageQuery = {
   limit: t.Optional(QueryInteger({ minimum: 1, maximum: PAGE_LIMIT.max }, { title: 'limit', default: PAGE_LIMIT.default, description: 'Page size' })),
 }
 
-/**
- * The problem of one status (RFC 9457, docs/api.md "Errors"): its type and title are the status's, `errors`
- * comes with 400 only, and every text is bounded as problem.ts writes it.
- */
-export function Problem(status: number) {
-  const kind = KIND_OF_STATUS.get(status)
-  if (!kind) throw new Error(`No problem kind answers status ${status}`)
-  const FieldError = t.Object({ path: Text({ maxLength: PROBLEM_LIMITS.path }), message: Text({ maxLength: PROBLEM_LIMITS.message }) })
-  return t.Object(
+/** The problem kinds whose status a route can answer, in status order. */
+const PROBLEM_KINDS = [...KIND_OF_STATUS.values()]
+
+const ProblemFields = {
+  type: OneOf(
+    PROBLEM_KINDS.map(typeOf),
+    { description: 'The kind of problem, a tag URI the same on every deployment: match on this, not on title' },
+  ),
+  title: OneOf(
+    PROBLEM_KINDS.map((kind) => TITLE_OF[kind]),
+    { description: "The status's one title" },
+  ),
+  status: Int32({ minimum: 400, maximum: 599 }, { description: 'The HTTP status, repeated' }),
+  detail: Text({ maxLength: PROBLEM_LIMITS.detail }, { description: 'What went wrong in particular, in words a person reads' }),
+}
+
+/** RFC 9457 problem details (docs/api.md "Errors"), every text bounded as problem.ts writes it. */
+export const ProblemSchema = Named(
+  'Problem',
+  t.Object(ProblemFields, { description: 'RFC 9457 problem details (application/problem+json): every error but 400' }),
+)
+
+export const FieldErrorSchema = Named(
+  'FieldError',
+  t.Object(
     {
-      type: t.Literal(typeOf(kind)),
-      title: t.Literal(TITLE_OF[kind]),
-      status: t.Literal(status),
-      detail: Text({ maxLength: PROBLEM_LIMITS.detail }),
-      ...(kind === 'invalid' ? { errors: t.Optional(List(FieldError, { maxItems: PROBLEM_LIMITS.errors })) } : {}),
+      path: Text({ maxLength: PROBLEM_LIMITS.path }, { description: 'A JSON pointer into the body (/customFields/phone), or query/… and params/…' }),
+      message: Text({ maxLength: PROBLEM_LIMITS.message }, { description: 'What the field must be' }),
     },
-    { description: 'RFC 9457 problem details (application/problem+json)' },
-  )
+    { description: 'One offending field' },
+  ),
+)
+
+/** A 400: a problem that lists the offending fields, each once (absent when the body could not be read at all). */
+export const ValidationProblemSchema = Named(
+  'ValidationProblem',
+  t.Object(
+    { ...ProblemFields, errors: t.Optional(List(FieldErrorSchema, { maxItems: PROBLEM_LIMITS.errors })) },
+    { description: 'RFC 9457 problem details (application/problem+json) of a 400, with the offending fields in errors' },
+  ),
+)
+
+/** Headers an error answer always carries, by status (docs/api.md "Errors", "Tokens"). */
+const PROBLEM_HEADERS: Record<number, Record<string, TSchema>> = {
+  401: { 'WWW-Authenticate': t.String({ maxLength: 300, description: 'The Bearer challenge (RFC 6750): error="invalid_token" when a token was refused' }) },
+  503: { 'Retry-After': Int32({ minimum: 1, maximum: 3600 }, { description: 'Seconds to wait before trying again' }) },
+}
+
+/** The problem a status answers, for the OpenAPI document: 400 a ValidationProblem, every other a Problem, with the status's headers. */
+export function Problem(status: number): TSchema {
+  if (!KIND_OF_STATUS.has(status)) throw new Error(`No problem kind answers status ${status}`)
+  const schema = status === 400 ? ValidationProblemSchema : ProblemSchema
+  const headers = PROBLEM_HEADERS[status]
+  return headers ? withHeaders(schema, headers) : schema
 }
 
 /** The error answers a route can give, each documented with the problem of its status. */

@@ -2,7 +2,7 @@ import { Elysia, t } from 'elysia'
 import type { Logger } from '../../application/ports/logger'
 import type { UseCases } from '../../application/use-cases'
 import type { AuthenticationPlugin } from './authentication'
-import { IdParams, List, PageQuery, problems } from './common.schemas'
+import { IdParams, PagedList, PageQuery, problems } from './common.schemas'
 import {
   ConstituentSchema,
   constituentView,
@@ -33,8 +33,8 @@ export function constituentsRoutes(useCases: UseCases['constituents'], authentic
       {
         auth: true,
         query: SearchQuery,
-        response: { 200: List(ConstituentSchema), ...problems(400, 401, 403) },
-        detail: { summary: 'Search constituents by name prefix, phone digits or email; newest first', description: 'Caseworker roles and intake_staff. Searching by phone or email needs the permission to read them; fields come back redacted by role (docs/constituents.md "Search"). Paged (docs/api.md "Lists").' },
+        response: { 200: PagedList(ConstituentSchema), ...problems(400, 401, 403) },
+        detail: { operationId: 'searchConstituents', summary: 'Search constituents by name prefix, phone digits or email; newest first', description: 'Caseworker roles and intake_staff. Searching by phone or email needs the permission to read them; fields come back redacted by role. Paged.' },
       },
     )
     .get('/export', async ({ actor, query }) => csvAttachment(exportFilename('constituents'), CONSTITUENT_COLUMNS, await exportConstituents.execute(actor, query.query), logger), {
@@ -42,8 +42,9 @@ export function constituentsRoutes(useCases: UseCases['constituents'], authentic
       query: ExportConstituentsQuery,
       response: csvResponses('Every constituent the query matches'),
       detail: {
+        operationId: 'exportConstituents',
         summary: 'Export constituents as a CSV file, newest first, matched as the search matches',
-        description: 'org_admin, or a caseworker role (or intake_staff) holding pii_reader. Every constituent the search would find, streamed; phone, email, address and date of birth redacted as the search does, their columns then empty (docs/api.md "Exports").',
+        description: 'org_admin, or a caseworker role (or intake_staff) holding pii_reader. Every constituent the search would find, streamed; phone, email, address and date of birth redacted as the search does, their columns then empty.',
       },
     })
     .post(
@@ -56,27 +57,27 @@ export function constituentsRoutes(useCases: UseCases['constituents'], authentic
         auth: true,
         body: CreateConstituentBody,
         response: { 201: CreatedConstituentSchema, ...problems(400, 401, 403, 413, 415) },
-        detail: { summary: 'Register a constituent; the answer names who it may be already', description: 'Caseworker roles and intake_staff. Checked for duplicates: the answer carries `possibleDuplicates` and `duplicateWarning` when someone alike is on file, and opens household matches (docs/constituents.md).' },
+        detail: { operationId: 'createConstituent', summary: 'Register a constituent; the answer names who it may be already', description: 'Caseworker roles and intake_staff. Checked for duplicates: the answer carries `possibleDuplicates` and `duplicateWarning` when someone alike is on file, and opens household matches.' },
       },
     )
     .post('/merge', async ({ actor, body }) => constituentView(await merge.execute(actor, body)), {
       auth: true,
       body: MergeBody,
       response: { 200: ConstituentSchema, ...problems(400, 401, 403, 404, 413, 415) },
-      detail: { summary: 'Merge the source constituent into the target', description: "org_admin or duplicate_resolver. The source's needs move to the target, the source is removed (docs/constituents.md \"Matches and merging\")." },
+      detail: { operationId: 'mergeConstituents', summary: 'Merge the source constituent into the target', description: "org_admin or duplicate_resolver. The source's needs move to the target, the source is removed." },
     })
     .get('/:id', async ({ actor, params }) => constituentView(await get.execute(actor, params.id)), {
       auth: true,
       params: IdParams,
       response: { 200: ConstituentSchema, ...problems(400, 401, 403, 404) },
-      detail: { summary: 'Read a constituent; phone, email, address and date of birth as the caller may read them', description: "Caseworker roles and intake_staff; tenant-scoped (another organization's id is 404). Redacted exactly as search results (docs/constituents.md)." },
+      detail: { operationId: 'getConstituent', summary: 'Read a constituent; phone, email, address and date of birth as the caller may read them', description: "Caseworker roles and intake_staff; tenant-scoped (another organization's id is 404). Redacted exactly as search results." },
     })
     .put('/:id', async ({ actor, params, body }) => constituentView(await update.execute(actor, params.id, body)), {
       auth: true,
       params: IdParams,
       body: UpdateConstituentBody,
       response: { 200: ConstituentSchema, ...problems(400, 401, 403, 404, 413, 415) },
-      detail: { summary: 'Update constituent details (checked for duplicates again)', description: 'Caseworker roles and intake_staff. Fields left out stay, `null` clears; a change of a matched field runs duplicate detection again (docs/constituents.md).' },
+      detail: { operationId: 'updateConstituent', summary: 'Update constituent details (checked for duplicates again)', description: 'Caseworker roles and intake_staff. Fields left out stay, `null` clears; a change of a matched field runs duplicate detection again.' },
     })
     .get(
       '/:id/needs',
@@ -85,8 +86,8 @@ export function constituentsRoutes(useCases: UseCases['constituents'], authentic
         auth: true,
         params: IdParams,
         query: t.Object(PageQuery, { additionalProperties: false }),
-        response: { 200: List(NeedSchema), ...problems(400, 401, 403, 404) },
-        detail: { summary: "A constituent's needs, newest first; other partners' details are emptied for partner roles", description: 'Caseworker roles and intake_staff. Paged (docs/api.md "Lists"; docs/constituents.md).' },
+        response: { 200: PagedList(NeedSchema), ...problems(400, 401, 403, 404) },
+        detail: { operationId: 'listConstituentNeeds', summary: "A constituent's needs, newest first; other partners' details are emptied for partner roles", description: 'Caseworker roles and intake_staff. Paged.' },
       },
     )
 
@@ -98,8 +99,8 @@ export function constituentsRoutes(useCases: UseCases['constituents'], authentic
       {
         auth: true,
         query: MatchesQuery,
-        response: { 200: List(HouseholdMatchSchema), ...problems(400, 401, 403) },
-        detail: { summary: "Possible duplicates, newest first, with both people's names and the reasons", description: 'org_admin or duplicate_resolver. Each match carries both people, redacted as the caller may read them, and its reasons (docs/constituents.md "Matches and merging"). Paged.' },
+        response: { 200: PagedList(HouseholdMatchSchema), ...problems(400, 401, 403) },
+        detail: { operationId: 'listHouseholdMatches', summary: "Possible duplicates, newest first, with both people's names and the reasons", description: 'org_admin or duplicate_resolver. Each match carries both people, redacted as the caller may read them, and its reasons. Paged.' },
       },
     )
     .post('/:id/resolve', async ({ actor, params, body }) => matchView(await resolve.execute(actor, params.id, body)), {
@@ -107,7 +108,7 @@ export function constituentsRoutes(useCases: UseCases['constituents'], authentic
       params: IdParams,
       body: ResolveMatchBody,
       response: { 200: HouseholdMatchSchema, ...problems(400, 401, 403, 404, 409, 413, 415) },
-      detail: { summary: 'Merge the constituents, join the household, or dismiss', description: 'org_admin or duplicate_resolver. A match is decided once; a second decision is 409 (docs/constituents.md "Matches and merging").' },
+      detail: { operationId: 'resolveHouseholdMatch', summary: 'Merge the constituents, join the household, or dismiss', description: 'org_admin or duplicate_resolver. A match is decided once; a second decision is 409.' },
     })
 
   return new Elysia({ name: 'constituents-and-matches' }).use(constituents).use(matches)

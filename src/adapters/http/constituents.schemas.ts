@@ -7,7 +7,7 @@ import { EMAIL, PHONE } from '../../domain/shared/fields'
 import { MATCH_STATUSES, reasonsOf, RESOLVE_ACTIONS } from '../../domain/constituents/household-match'
 import { DUPLICATE_WARNING, MATCH_REASONS } from '../../domain/constituents/matching'
 import type { MatchForReview } from '../../application/constituents/list-household-matches'
-import { Body, DateTime, OneOf, PageQuery, Text, Uuid } from './common.schemas'
+import { Body, DateTime, Named, OneOf, PageQuery, Text, Uuid } from './common.schemas'
 import { ExportFormatQuery } from './exports'
 
 // docs/constituents.md. The domain checks the same rules (contact.ts) for every caller.
@@ -34,31 +34,32 @@ function clearable<T extends Record<string, TSchema>>(schemas: T) {
   }
 }
 
-export const ConstituentSchema = t.Object(
+export const ConstituentSchema = Named('Constituent', t.Object(
   { id: Uuid, householdId: Uuid, ...optional(fields) },
   { description: 'A person served; phone, email, address and date of birth appear only with the permission to read them' },
-)
+))
 
 /** Who a new constituent may be already, and why (docs/constituents.md "Duplicate detection"). */
-export const PossibleDuplicatesSchema = t.Array(t.Object({ constituentId: Uuid, reasons: t.Array(OneOf(MATCH_REASONS), { minItems: 1, maxItems: 4 }) }), {
+export const PossibleDuplicatesSchema = Named('PossibleDuplicates', t.Array(t.Object({ constituentId: Uuid, reasons: t.Array(OneOf(MATCH_REASONS), { minItems: 1, maxItems: 4 }) }), {
   maxItems: 80,
-  description: 'Constituents this one may be, each with what they share; present, with duplicateWarning, only when there are some',
-})
+  description:
+    "Constituents this one may be, each with what they share, as far as the caller may read those details (a match on a detail it may not read is only told by duplicateWarning, without who); present only when there are some",
+}))
 
-export const CreatedConstituentSchema = t.Composite(
+export const CreatedConstituentSchema = Named('CreatedConstituent', t.Composite(
   [
     ConstituentSchema,
     t.Object({
       possibleDuplicates: t.Optional(PossibleDuplicatesSchema),
-      duplicateWarning: t.Optional(Text(DUPLICATE_WARNING, { description: 'The possible duplicates as one sentence' })),
+      duplicateWarning: t.Optional(Text(DUPLICATE_WARNING, { description: 'The possible duplicates as one sentence, as the caller may read it; present whenever there are some' })),
     }),
   ],
   { description: 'The new constituent, and who it may be already' },
-)
+))
 
-export const CreateConstituentBody = Body({ ...optional(fields), householdId: t.Optional(Uuid) }, 'A new constituent; in a new household unless householdId names one')
+export const CreateConstituentBody = Named('NewConstituent', Body({ ...optional(fields), householdId: t.Optional(Uuid) }, 'A new constituent; in a new household unless householdId names one'))
 
-export const UpdateConstituentBody = Body(clearable(fields), 'Fields to change; null clears a field')
+export const UpdateConstituentBody = Named('ConstituentUpdate', Body(clearable(fields), 'Fields to change; null clears a field'))
 
 const { firstName, lastName, ...clearableOverrides } = fields
 const FieldOverrides = t.Object(
@@ -66,20 +67,20 @@ const FieldOverrides = t.Object(
   { additionalProperties: false, description: 'Values the merged constituent takes; null clears a field' },
 )
 
-export const MergeBody = Body({
+export const MergeBody = Named('ConstituentMerge', Body({
   sourceConstituentId: Uuid,
   targetConstituentId: Uuid,
   mergeHouseholds: t.Optional(t.Boolean()),
   fieldOverrides: t.Optional(FieldOverrides),
-})
+}))
 
-export const ResolveMatchBody = Body({
+export const ResolveMatchBody = Named('HouseholdMatchResolution', Body({
   action: OneOf(RESOLVE_ACTIONS),
   targetConstituentId: t.Optional(Uuid),
   fieldOverrides: t.Optional(FieldOverrides),
-})
+}))
 
-const QueryText = { query: t.Optional(t.String({ maxLength: 200, description: 'Name prefixes, phone digits or an email (docs/constituents.md)' })) }
+const QueryText = { query: t.Optional(t.String({ maxLength: 200, description: 'Name prefixes, phone digits or an email' })) }
 
 export const SearchQuery = t.Object({ ...QueryText, ...PageQuery }, { additionalProperties: false })
 
@@ -88,7 +89,7 @@ export const ExportConstituentsQuery = t.Object({ ...QueryText, ...ExportFormatQ
 export const MatchesQuery = t.Object({ status: t.Optional(OneOf(MATCH_STATUSES)), ...PageQuery }, { additionalProperties: false })
 
 
-export const HouseholdMatchSchema = t.Object(
+export const HouseholdMatchSchema = Named('HouseholdMatch', t.Object(
   {
     id: Uuid,
     organizationId: Uuid,
@@ -105,7 +106,7 @@ export const HouseholdMatchSchema = t.Object(
     action: t.Optional(OneOf(RESOLVE_ACTIONS)),
   },
   { description: 'A possible duplicate, with both people as the caller may read them and why they may be one person' },
-)
+))
 
 /** The interface's fields only: no organization, no timestamps. */
 export function constituentView<T extends Constituent>({ organizationId: _o, createdAt: _c, updatedAt: _u, ...visible }: T) {

@@ -62,7 +62,7 @@ export const CONSTITUENT_COLUMNS: Array<CsvColumn<Constituent>> = [
  */
 export function csvResponses(what: string) {
   const file = t.String({
-    description: `${what}, as CSV (RFC 4180): UTF-8, CRLF line ends, a header row; a cell opening with = + - @, tab or CR is prefixed with a single quote. Streamed (docs/api.md "Exports").`,
+    description: `${what}, as CSV (RFC 4180): UTF-8, CRLF line ends, a header row; a cell opening with = + - @, tab or CR is prefixed with a single quote. Streamed.`,
     contentMediaType: 'text/csv',
   })
   const headers = {

@@ -8,7 +8,7 @@ export function healthRoutes(persistence: Persistence, isReady: () => boolean) {
   return new Elysia({ name: 'health', detail: { tags: ['Health'], security: [] } })
     .get('/healthz', () => ({ status: 'ok' as const }), {
       response: { 200: t.Object({ status: t.Literal('ok') }) },
-      detail: { summary: 'The process is alive', description: 'Anonymous, for load balancers: answers while the process runs, whatever the database does.' },
+      detail: { operationId: 'checkLiveness', summary: 'The process is alive', description: 'Anonymous, for load balancers: answers while the process runs, whatever the database does.' },
     })
     .get(
       '/readyz',
@@ -18,6 +18,6 @@ export function healthRoutes(persistence: Persistence, isReady: () => boolean) {
         if (!ready) throw new UnavailableError('The database does not answer')
         return { status: 'ready' as const }
       },
-      { response: { 200: t.Object({ status: t.Literal('ready') }), ...problems(503) }, detail: { summary: 'Started (database migrated, first-start setup done) and the database answers', description: 'Anonymous, for orchestrators: 503 while starting or while the database does not answer.' } },
+      { response: { 200: t.Object({ status: t.Literal('ready') }), ...problems(503) }, detail: { operationId: 'checkReadiness', summary: 'Started (database migrated, first-start setup done) and the database answers', description: 'Anonymous, for orchestrators: 503 while starting or while the database does not answer.' } },
     )
 }

@@ -1,7 +1,7 @@
 import { Elysia, t } from 'elysia'
 import type { UseCases } from '../../application/use-cases'
 import type { AuthenticationPlugin } from './authentication'
-import { IdParams, List, PageQuery, problems } from './common.schemas'
+import { IdParams, List, PagedList, PageQuery, problems } from './common.schemas'
 import { InviteMemberBody, MemberSchema, ProfileSchema, ResendInvitationBody, UpdateMemberBody, UpdateProfileBody } from './members.schemas'
 import { pagedResponse } from './paging'
 
@@ -16,8 +16,8 @@ export function membersRoutes(useCases: UseCases['members'], authentication: Aut
       {
         auth: true,
         query: t.Object(PageQuery, { additionalProperties: false }),
-        response: { 200: List(MemberSchema), ...problems(400, 401, 403) },
-        detail: { summary: "List members, newest first (a partner_admin sees its partner's)", description: 'org_admin, staff and partner_admin. Paged (docs/api.md "Members and invitations").' },
+        response: { 200: PagedList(MemberSchema), ...problems(400, 401, 403) },
+        detail: { operationId: 'listMembers', summary: "List members, newest first (a partner_admin sees its partner's)", description: 'org_admin, staff and partner_admin. Paged.' },
       },
     )
     .post(
@@ -30,7 +30,7 @@ export function membersRoutes(useCases: UseCases['members'], authentication: Aut
         auth: true,
         body: InviteMemberBody,
         response: { 201: MemberSchema, ...problems(400, 401, 403, 409, 413, 415) },
-        detail: { summary: 'Add a member and email a one-time invitation (valid 7 days)', description: 'org_admin; a partner_admin for the agents and volunteers of its own partner. An email already in the organization is 409 (docs/api.md "Members and invitations").' },
+        detail: { operationId: 'inviteMember', summary: 'Add a member and email a one-time invitation (valid 7 days)', description: 'org_admin; a partner_admin for the agents and volunteers of its own partner. An email already in the organization is 409.' },
       },
     )
     .post('/:id/invitation', ({ actor, params, body }) => resend.execute(actor, params.id, body?.appUrl), {
@@ -38,14 +38,14 @@ export function membersRoutes(useCases: UseCases['members'], authentication: Aut
       params: IdParams,
       body: t.Optional(ResendInvitationBody),
       response: { 200: MemberSchema, ...problems(400, 401, 403, 404, 409, 413, 415) },
-      detail: { summary: 'Send a new invitation to a member who has not accepted one (an addition)', description: 'Who may invite the member. 409 once the member can log in (docs/api.md "Members and invitations").' },
+      detail: { operationId: 'resendInvitation', summary: 'Send a new invitation to a member who has not accepted one (an addition)', description: 'Who may invite the member. 409 once the member can log in.' },
     })
     .put('/:id', ({ actor, params, body }) => update.execute(actor, params.id, body), {
       auth: true,
       params: IdParams,
       body: UpdateMemberBody,
       response: { 200: MemberSchema, ...problems(400, 401, 403, 404, 409, 413, 415) },
-      detail: { summary: "Change a member's role, partner, phone or profiles", description: 'Who may invite the member; profiles only those the caller may grant. Demoting the last org_admin is 409 (docs/api.md "Members and invitations", "Permissions").' },
+      detail: { operationId: 'updateMember', summary: "Change a member's role, partner, phone or profiles", description: 'Who may invite the member; profiles only those the caller may grant. Demoting the last org_admin is 409.' },
     })
 
   const profile = new Elysia({ name: 'profile', prefix: '/api/profile', detail: { tags: ['Members'] } })
@@ -53,13 +53,13 @@ export function membersRoutes(useCases: UseCases['members'], authentication: Aut
     .get('', ({ actor }) => getProfile.execute(actor), {
       auth: true,
       response: { 200: ProfileSchema, ...problems(401) },
-      detail: { summary: 'The caller’s own profile', description: 'Every role: the member the access token names.' },
+      detail: { operationId: 'getProfile', summary: 'The caller’s own profile', description: 'Every role: the member the access token names.' },
     })
     .put('', ({ actor, body }) => updateProfile.execute(actor, body), {
       auth: true,
       body: UpdateProfileBody,
       response: { 200: ProfileSchema, ...problems(400, 401, 413, 415) },
-      detail: { summary: 'Update the caller’s own name and phone', description: 'Every role; `phone: null` clears the phone.' },
+      detail: { operationId: 'updateProfile', summary: 'Update the caller’s own name and phone', description: 'Every role; `phone: null` clears the phone.' },
     })
 
   return new Elysia({ name: 'members-and-profile' }).use(members).use(profile)

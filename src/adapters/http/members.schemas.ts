@@ -2,15 +2,15 @@ import { t } from 'elysia'
 import { PROFILES, ROLES } from '../../domain/auth/roles'
 import { PASSWORD, PROFILE_LIST } from '../../domain/members/member'
 import { EMAIL, HTTP_URL, NAME, PHONE } from '../../domain/shared/fields'
-import { Body, List, OneOf, Text, Uuid } from './common.schemas'
+import { Body, List, Named, OneOf, Text, Uuid } from './common.schemas'
 
 // docs/api.md
-export const RoleSchema = OneOf(ROLES)
+export const RoleSchema = Named('Role', OneOf(ROLES))
 const Profiles = t.Array(OneOf(PROFILES), PROFILE_LIST)
 const Phone = t.String({ ...PHONE, description: 'E.164' })
 const Email = t.String(EMAIL)
 
-export const MemberSchema = t.Object({
+export const MemberSchema = Named('Member', t.Object({
   id: Uuid,
   email: Text(EMAIL),
   fullName: t.Optional(Text(NAME)),
@@ -20,9 +20,9 @@ export const MemberSchema = t.Object({
   profiles: t.Optional(List(OneOf(PROFILES), PROFILE_LIST)),
   isConfirmed: t.Boolean(),
   phone: t.Optional(Text(PHONE)),
-})
+}))
 
-export const InviteMemberBody = Body({
+export const InviteMemberBody = Named('NewMember', Body({
   email: Email,
   role: RoleSchema,
   fullName: t.Optional(t.String(NAME)),
@@ -30,23 +30,23 @@ export const InviteMemberBody = Body({
   phone: t.Optional(Phone),
   appUrl: t.Optional(t.String({ ...HTTP_URL, description: 'Base URL of the app the invitation link opens' })),
   profiles: t.Optional(Profiles),
-})
+}))
 
-export const ResendInvitationBody = Body({ appUrl: InviteMemberBody.properties.appUrl })
+export const ResendInvitationBody = Named('InvitationResend', Body({ appUrl: InviteMemberBody.properties.appUrl }))
 
-export const UpdateMemberBody = Body({
+export const UpdateMemberBody = Named('MemberUpdate', Body({
   role: t.Optional(RoleSchema),
   partnerId: t.Optional(Uuid),
   phone: t.Optional(t.Union([Phone, t.Null()])),
   profiles: t.Optional(Profiles),
-})
+}))
 
-export const ProfileSchema = t.Object({ id: Uuid, email: Text(EMAIL), fullName: t.Optional(Text(NAME)), phone: t.Optional(Text(PHONE)) })
+export const ProfileSchema = Named('Profile', t.Object({ id: Uuid, email: Text(EMAIL), fullName: t.Optional(Text(NAME)), phone: t.Optional(Text(PHONE)) }))
 
-export const UpdateProfileBody = Body({ fullName: t.Optional(t.String(NAME)), phone: t.Optional(t.Union([Phone, t.Null()])) })
+export const UpdateProfileBody = Named('ProfileUpdate', Body({ fullName: t.Optional(t.String(NAME)), phone: t.Optional(t.Union([Phone, t.Null()])) }))
 
-export const AcceptInviteBody = Body({
+export const AcceptInviteBody = Named('InvitationAcceptance', Body({
   token: t.String({ minLength: 1, maxLength: 512 }),
   password: t.String({ ...PASSWORD, description: `At least ${PASSWORD.minLength} characters` }),
-})
+}))
 

@@ -3,7 +3,7 @@ import type { Logger } from '../../application/ports/logger'
 import type { UseCases } from '../../application/use-cases'
 import { csvAttachment, csvResponses, exportFilename, NEED_COLUMNS } from './exports'
 import type { AuthenticationPlugin } from './authentication'
-import { List, PageQuery, problems, Uuid } from './common.schemas'
+import { List, PagedList, PageQuery, problems, Uuid } from './common.schemas'
 import {
   CreatedNeedSchema,
   CreateNeedBody,
@@ -43,7 +43,7 @@ export function needsRoutes(useCases: UseCases['needs'], authentication: Authent
         rateLimit: 'publicIntake',
         body: PublicNeedBody,
         response: rateLimited({ 201: PublicNeedSchema, ...problems(400, 413, 415) }),
-        detail: { summary: 'Anonymous need intake', description: "No credentials: a web form or a partner's site names the organization by `organizationId` or `organizationSlug`. Limited per client address; routed by keywords when no partner is given (docs/api.md \"Public intake\"). The answer tells nothing of who else is on file.", security: [] },
+        detail: { operationId: 'submitPublicNeed', summary: 'Anonymous need intake', description: "No credentials: a web form or a partner's site names the organization by `organizationId` or `organizationSlug`. Limited per client address; routed by keywords when no partner is given. The answer tells nothing of who else is on file.", security: [] },
       },
     )
     .post(
@@ -56,7 +56,7 @@ export function needsRoutes(useCases: UseCases['needs'], authentication: Authent
         auth: true,
         body: CreateNeedBody,
         response: { 201: CreatedNeedSchema, ...problems(400, 401, 403, 413, 415) },
-        detail: { summary: 'Create a need', description: 'Caseworker roles and intake_staff; partner roles for their own partner only. Contact keys in `customFields` register a constituent, checked for duplicates (`possibleDuplicates` in the answer) (docs/api.md "Needs").' },
+        detail: { operationId: 'createNeed', summary: 'Create a need', description: 'Caseworker roles and intake_staff; partner roles for their own partner only. Contact keys in `customFields` register a constituent, checked for duplicates (`possibleDuplicates` in the answer).' },
       },
     )
     .get(
@@ -65,8 +65,8 @@ export function needsRoutes(useCases: UseCases['needs'], authentication: Authent
       {
         auth: true,
         query: ListNeedsQuery,
-        response: { 200: List(NeedSchema), ...problems(400, 401, 403) },
-        detail: { summary: 'List needs, newest first; paging in X-Total-Count and Link', description: "Every role; partner roles see their own partner's needs only. Filters by status list, partner, assignee and constituent (docs/api.md \"Needs\", \"Lists\")." },
+        response: { 200: PagedList(NeedSchema), ...problems(400, 401, 403) },
+        detail: { operationId: 'listNeeds', summary: 'List needs, newest first; paging in X-Total-Count and Link', description: "Every role; partner roles see their own partner's needs only. Filters by status list, partner, assignee and constituent." },
       },
     )
     .get('/export', async ({ actor, query }) => csvAttachment(exportFilename('needs'), NEED_COLUMNS, await exportNeeds.execute(actor, needFilterOf(query)), logger), {
@@ -74,22 +74,23 @@ export function needsRoutes(useCases: UseCases['needs'], authentication: Authent
       query: ExportNeedsQuery,
       response: csvResponses('Every need the filters match'),
       detail: {
+        operationId: 'exportNeeds',
         summary: 'Export needs as a CSV file, newest first, with the list filters',
-        description: "org_admin, or a role holding pii_reader; partner roles export their own partner's needs only. Every need the list would show, streamed; redacted as the list (docs/api.md \"Exports\").",
+        description: "org_admin, or a role holding pii_reader; partner roles export their own partner's needs only. Every need the list would show, streamed; redacted as the list.",
       },
     })
     .get('/:id', async ({ actor, params }) => needView(await get.execute(actor, params.id)), {
       auth: true,
       params: NeedIdOrReferenceParams,
       response: { 200: NeedSchema, ...problems(400, 401, 403, 404) },
-      detail: { summary: 'Read a need by id or reference number', description: "Every role, within its visibility (partner roles: their own partner's needs); `customFields` of a confidential need only with the permission (docs/api.md \"Needs\")." },
+      detail: { operationId: 'getNeed', summary: 'Read a need by id or reference number', description: "Every role, within its visibility (partner roles: their own partner's needs); `customFields` of a confidential need only with the permission." },
     })
     .put('/:id', async ({ actor, params, body }) => needView(await update.execute(actor, params.id, body)), {
       auth: true,
       params: NeedIdOrReferenceParams,
       body: UpdateNeedBody,
       response: { 200: NeedSchema, ...problems(400, 401, 403, 404, 409, 413, 415) },
-      detail: { summary: 'Update status or metadata', description: 'Caseworker roles and needs_processor. Takes the UUID or the reference number. Status moves follow docs/api.md "Needs" (409 otherwise); every change is kept in the history.' },
+      detail: { operationId: 'updateNeed', summary: 'Update status or metadata', description: 'Caseworker roles and needs_processor. Takes the UUID or the reference number. Any status may move to any other but RESOLVED, which may only reopen to IN_PROGRESS (409 otherwise); every change is kept in the history.' },
     })
     .post(
       '/:id/notes',
@@ -102,7 +103,7 @@ export function needsRoutes(useCases: UseCases['needs'], authentication: Authent
         params: NeedIdOrReferenceParams,
         body: NoteBody,
         response: { 201: InteractionSchema, ...problems(400, 401, 403, 404, 413, 415) },
-        detail: { summary: 'Add an internal note', description: 'Every role that sees the need; takes the UUID or the reference number (docs/api.md "Needs").' },
+        detail: { operationId: 'addNote', summary: 'Add an internal note', description: 'Every role that sees the need; takes the UUID or the reference number.' },
       },
     )
     .post(
@@ -116,15 +117,15 @@ export function needsRoutes(useCases: UseCases['needs'], authentication: Authent
         params: NeedIdOrReferenceParams,
         body: SmsBody,
         response: { 202: t.Object({ interactionId: Uuid }), ...problems(400, 401, 403, 404, 413, 415) },
-        detail: { summary: "Text the need's constituent; queued, sent by the outbox", description: 'org_admin or sms_communicator. Answers 202 with the interaction; the worker sends it (docs/api.md "SMS").' },
+        detail: { operationId: 'sendSms', summary: "Text the need's constituent; queued, sent by the outbox", description: 'org_admin or sms_communicator. Answers 202 with the interaction; the worker sends it.' },
       },
     )
     .get('/:id/interactions', ({ actor, params, query, request, set }) => pagedResponse({ query, request, set }, (page) => listInteractions.execute(actor, params.id, page), interactionView), {
       auth: true,
       params: NeedIdOrReferenceParams,
       query: t.Object(PageQuery, { additionalProperties: false }),
-      response: { 200: List(InteractionSchema), ...problems(400, 401, 403, 404) },
-      detail: { summary: 'Notes and messages of a need, oldest first; paging in X-Total-Count and Link', description: "Every role that sees the need; the content of a confidential need's interactions only with the permission. Paged (docs/api.md \"Needs\", \"Lists\")." },
+      response: { 200: PagedList(InteractionSchema), ...problems(400, 401, 403, 404) },
+      detail: { operationId: 'listInteractions', summary: 'Notes and messages of a need, oldest first; paging in X-Total-Count and Link', description: "Every role that sees the need; the content of a confidential need's interactions only with the permission. Paged." },
     })
     .get(
       '/:id/history',
@@ -133,8 +134,8 @@ export function needsRoutes(useCases: UseCases['needs'], authentication: Authent
         auth: true,
         params: NeedIdOrReferenceParams,
         query: t.Object(PageQuery, { additionalProperties: false }),
-        response: { 200: List(NeedChangeSchema), ...problems(400, 401, 403, 404) },
-        detail: { summary: 'Every recorded change of a need, oldest first: status, assignee, partner, confidentiality', description: 'Every role that sees the need, as `GET /api/needs/{id}`; takes the UUID or the reference number. Each change: field, from, to, who, when. Paged (docs/api.md "Needs").' },
+        response: { 200: PagedList(NeedChangeSchema), ...problems(400, 401, 403, 404) },
+        detail: { operationId: 'listNeedHistory', summary: 'Every recorded change of a need, oldest first: status, assignee, partner, confidentiality', description: 'Every role that sees the need, as `GET /api/needs/{id}`; takes the UUID or the reference number. Each change: field, from, to, who, when. Paged.' },
       },
     )
 }

@@ -1,18 +1,18 @@
-import { meaningful } from './validation-messages'
 import { t } from 'elysia'
-import { INTERACTION_CHANNELS, INTERACTION_CONTENT, NOTE_CONTENT, SENDER_IDENTIFIER, type Interaction } from '../../domain/needs/interaction'
+import { INTERACTION_CHANNELS, INTERACTION_CONTENT, NOTE_CONTENT, SENDER_IDENTIFIER } from '../../domain/needs/interaction'
+import type { InteractionView } from '../../domain/needs/redaction'
 import { DELIVERY_STATUSES, PROVIDER_MESSAGE_ID, SMS_BODY } from '../../domain/messaging/sms'
 import { CHANGE_VALUE, NEED_STATUSES, PUBLIC_DESCRIPTION, REFERENCE_NUMBER, TRACKED_FIELDS, type Need, type NeedChange, type NeedStatus } from '../../domain/needs/need'
 import { DUPLICATE_WARNING } from '../../domain/constituents/matching'
-import { Body, CustomFieldsSchema, DateTime, OneOf, PageQuery, Text, Uuid } from './common.schemas'
+import { Body, CustomFieldsSchema, DateTime, Named, OneOf, PageQuery, Text, Uuid } from './common.schemas'
 import type { NeedFilter } from '../../application/ports/repositories'
 import { ExportFormatQuery } from './exports'
 import { SLUG } from '../../domain/organizations/organization'
 import { PossibleDuplicatesSchema } from './constituents.schemas'
 
-export const NeedStatusSchema = OneOf(NEED_STATUSES, { description: 'Need status' })
+export const NeedStatusSchema = Named('NeedStatus', OneOf(NEED_STATUSES, { description: 'Need status' }))
 
-export const NeedSchema = t.Object(
+export const NeedSchema = Named('Need', t.Object(
   {
     id: Uuid,
     organizationId: Uuid,
@@ -28,21 +28,23 @@ export const NeedSchema = t.Object(
     dueDate: t.Optional(DateTime),
     constituentId: t.Optional(Uuid),
     householdId: t.Optional(Uuid),
-    duplicateWarning: t.Optional(Text(DUPLICATE_WARNING)),
-    referenceNumber: t.Optional(Text(REFERENCE_NUMBER, { description: 'Human-readable reference such as FOOD-1001' })),
+    duplicateWarning: t.Optional(
+      Text(DUPLICATE_WARNING, { description: 'Who the constituent this need registered may be already, as one sentence; without count or reasons the caller may not read' }),
+    ),
+    referenceNumber: Text(REFERENCE_NUMBER, { description: 'Human-readable reference such as FOOD-1001' }),
   },
   { description: 'A request for assistance' },
-)
+))
 
-export const CreatedNeedSchema = t.Composite([NeedSchema, t.Object({ possibleDuplicates: t.Optional(PossibleDuplicatesSchema) })], {
+export const CreatedNeedSchema = Named('CreatedNeed', t.Composite([NeedSchema, t.Object({ possibleDuplicates: t.Optional(PossibleDuplicatesSchema) })], {
   description: 'The new need; when its contact keys made a constituent who may be on file already, who and why',
-})
+}))
 
-export const PublicNeedSchema = t.Omit(NeedSchema, ['duplicateWarning', 'constituentId', 'householdId'], {
+export const PublicNeedSchema = Named('PublicNeed', t.Omit(NeedSchema, ['duplicateWarning', 'constituentId', 'householdId'], {
   description: 'The created need as an anonymous caller sees it',
-})
+}))
 
-export const CreateNeedBody = Body({
+export const CreateNeedBody = Named('NewNeed', Body({
   partnerId: Uuid,
   status: t.Optional(NeedStatusSchema),
   customFields: t.Optional(CustomFieldsSchema),
@@ -51,9 +53,9 @@ export const CreateNeedBody = Body({
   assignedTo: t.Optional(Uuid),
   constituentId: t.Optional(Uuid),
   householdId: t.Optional(Uuid),
-})
+}))
 
-export const PublicNeedBody = Body({
+export const PublicNeedBody = Named('NewPublicNeed', Body({
   organizationId: t.Optional(t.String({ ...Uuid, description: 'The organization; give this or organizationSlug (both must then name the same one)' })),
   organizationSlug: t.Optional(
     t.String({ ...SLUG, description: "The organization's slug, as a web form knows it; give this or organizationId" }),
@@ -65,24 +67,20 @@ export const PublicNeedBody = Body({
   parentNeedId: t.Optional(Uuid),
   constituentId: t.Optional(Uuid),
   householdId: t.Optional(Uuid),
-})
+}))
 
-export const UpdateNeedBody = Body({
+export const UpdateNeedBody = Named('NeedUpdate', Body({
   status: t.Optional(NeedStatusSchema),
   assignedTo: t.Optional(t.Union([Uuid, t.Null()], { description: 'A member of the organization; null unassigns the need' })),
   partnerId: t.Optional(Uuid),
   customFields: t.Optional(CustomFieldsSchema),
   isConfidential: t.Optional(t.Boolean()),
-})
+}))
 
 /** The list's filters, shared by the list and its export. */
 const NeedFilterQuery = {
   status: t.Optional(
-    t.String({
-      maxLength: 200,
-      pattern: meaningful(`^(${NEED_STATUSES.join('|')})(,(${NEED_STATUSES.join('|')}))*$`, `one or more of ${NEED_STATUSES.join(', ')}, separated by commas`),
-      description: 'One status or a comma-separated list',
-    }),
+    t.Array(NeedStatusSchema, { title: 'status', minItems: 1, maxItems: NEED_STATUSES.length, description: 'One status, or several separated by commas: needs in any of them' }),
   ),
   partnerId: t.Optional(Uuid),
   assignedTo: t.Optional(Uuid),
@@ -94,9 +92,9 @@ export const ListNeedsQuery = t.Object({ ...NeedFilterQuery, ...PageQuery }, { a
 export const ExportNeedsQuery = t.Object({ ...NeedFilterQuery, ...ExportFormatQuery }, { additionalProperties: false })
 
 /** The use cases' filter from the query's. */
-export function needFilterOf(query: { status?: string; partnerId?: string; assignedTo?: string; constituentId?: string }): NeedFilter {
+export function needFilterOf(query: { status?: NeedStatus[]; partnerId?: string; assignedTo?: string; constituentId?: string }): NeedFilter {
   return {
-    ...(query.status ? { statuses: query.status.split(',') as NeedStatus[] } : {}),
+    ...(query.status ? { statuses: query.status } : {}),
     ...(query.partnerId ? { partnerId: query.partnerId } : {}),
     ...(query.assignedTo ? { assignedTo: query.assignedTo } : {}),
     ...(query.constituentId ? { constituentId: query.constituentId } : {}),
@@ -107,25 +105,29 @@ export const NeedIdOrReferenceParams = t.Object({
   id: t.String({ minLength: 1, ...REFERENCE_NUMBER, description: 'The need UUID or its reference number (case-insensitive)' }),
 })
 
-export const NoteBody = Body({ content: t.String(NOTE_CONTENT) })
+export const NoteBody = Named('NewNote', Body({ content: t.String(NOTE_CONTENT) }))
 
-export const InteractionSchema = t.Object(
+export const InteractionSchema = Named('Interaction', t.Object(
   {
     id: Uuid,
     organizationId: Uuid,
     partnerId: t.Optional(Uuid),
     needId: t.Optional(Uuid),
     channel: OneOf(INTERACTION_CHANNELS),
-    senderIdentifier: Text(SENDER_IDENTIFIER),
+    senderIdentifier: t.Optional(
+      Text(SENDER_IDENTIFIER, {
+        description: "A note's author, the organization's number, or the number an inbound text came from; that number only to those who may read the person's phone (left out otherwise)",
+      }),
+    ),
     content: t.Optional(Text(INTERACTION_CONTENT)),
     deliveryStatus: t.Optional(OneOf(DELIVERY_STATUSES, { description: 'Outbound SMS: queued, sent, delivered or failed' })),
     providerMessageId: t.Optional(Text(PROVIDER_MESSAGE_ID, { description: "The SMS provider's message id" })),
     createdAt: DateTime,
   },
   { description: 'A note or message on a need' },
-)
+))
 
-export const NeedChangeSchema = t.Object(
+export const NeedChangeSchema = Named('NeedChange', t.Object(
   {
     id: Uuid,
     field: OneOf(TRACKED_FIELDS, { description: 'The field that changed' }),
@@ -135,9 +137,9 @@ export const NeedChangeSchema = t.Object(
     changedAt: DateTime,
   },
   { description: 'One recorded change of a need: who changed which field from what to what, and when' },
-)
+))
 
-export const SmsBody = Body({ body: t.String({ ...SMS_BODY, description: 'The message text' }) })
+export const SmsBody = Named('NewSms', Body({ body: t.String({ ...SMS_BODY, description: 'The message text' }) }))
 
 /** A need as JSON: times as ISO-8601 UTC with milliseconds. */
 export function needView<T extends Partial<Need> & Pick<Need, 'createdAt' | 'updatedAt'>>(need: T) {
@@ -155,6 +157,6 @@ export function needChangeView({ organizationId: _organization, needId: _need, c
 }
 
 /** An interaction as JSON: the interface's fields and the delivery of a text; whom it concerns stays inside. */
-export function interactionView({ constituentId: _constituent, direction: _direction, createdAt, ...interaction }: Interaction) {
+export function interactionView({ constituentId: _constituent, direction: _direction, createdAt, ...interaction }: InteractionView) {
   return { ...interaction, createdAt: createdAt.toISOString() }
 }

@@ -8,28 +8,28 @@ import { AUDIT_RETENTION_DAYS, DEFAULT_AUDIT_RETENTION_DAYS } from '../../domain
 import { EMAIL, NAME, PHONE } from '../../domain/shared/fields'
 import { PROVIDER_MESSAGE_ID } from '../../domain/messaging/sms'
 import type { AuthenticationPlugin } from './authentication'
-import { Body, DateTime, Int32, OneOf, problems, Text, Uuid } from './common.schemas'
+import { Body, DateTime, Int32, Named, OneOf, problems, Text, Uuid } from './common.schemas'
 
 // docs/api.md
-const SettingsSchema = t.Object({
+const SettingsSchema = Named('OrganizationSettings', t.Object({
   id: Uuid,
   name: Text(NAME),
   slug: Text(SLUG),
   shortCode: t.Optional(Text(SHORT_CODE)),
-  maxConcurrency: t.Optional(Int32(MAX_CONCURRENCY)),
+  maxConcurrency: Int32(MAX_CONCURRENCY),
   tcrStatus: t.Optional(Text(TCR_STATUS)),
   phoneNumber: t.Optional(Text(PHONE)),
-  auditRetentionDays: Int32(AUDIT_RETENTION_DAYS, { description: 'Days audit events are kept (docs/audit.md)' }),
-})
+  auditRetentionDays: Int32(AUDIT_RETENTION_DAYS, { description: 'Days audit events are kept' }),
+}))
 
-const UpdateSettingsBody = Body({
+const UpdateSettingsBody = Named('OrganizationSettingsUpdate', Body({
   name: t.Optional(t.String(NAME)),
   slug: t.Optional(t.String({ ...SLUG, description: 'Lowercase letters, digits, single hyphens' })),
   shortCode: t.Optional(t.Union([t.String({ ...SHORT_CODE, description: '4 to 6 uppercase letters' }), t.Null()])),
   maxConcurrency: t.Optional(Int32(MAX_CONCURRENCY, { description: `SMS messages in flight at once (default ${DEFAULT_MAX_CONCURRENCY})` })),
   tcrStatus: t.Optional(t.Union([t.String(TCR_STATUS), t.Null()])),
   auditRetentionDays: t.Optional(Int32(AUDIT_RETENTION_DAYS, { description: `Days audit events are kept (default ${DEFAULT_AUDIT_RETENTION_DAYS})` })),
-})
+}))
 
 const emailFields = {
   provider: OneOf(EMAIL_PROVIDERS),
@@ -38,13 +38,13 @@ const emailFields = {
   fromName: t.Optional(t.String(NAME)),
 }
 
-const MaskedEmailSchema = t.Object({
+const MaskedEmailSchema = Named('EmailSettings', t.Object({
   provider: OneOf(EMAIL_PROVIDERS),
   fromEmail: Text(EMAIL),
   fromName: t.Optional(Text(NAME)),
   apiKeyLast4: t.String({ maxLength: 4 }),
   updatedAt: DateTime,
-})
+}))
 
 function maskedJson(settings: MaskedEmailSettings) {
   return { ...settings, updatedAt: settings.updatedAt.toISOString() }
@@ -58,24 +58,24 @@ export function organizationsRoutes(useCases: UseCases['organizations'], authent
     .get('', ({ actor }) => getSettings.execute(actor), {
       auth: true,
       response: { 200: SettingsSchema, ...problems(401, 403) },
-      detail: { summary: 'Organization settings', description: 'org_admin (docs/api.md "Organization settings").' },
+      detail: { operationId: 'getOrganizationSettings', summary: 'Organization settings', description: 'org_admin.' },
     })
     .put('', ({ actor, body }) => updateSettings.execute(actor, body), {
       auth: true,
       body: UpdateSettingsBody,
       response: { 200: SettingsSchema, ...problems(400, 401, 403, 409, 413, 415) },
-      detail: { summary: 'Update organization settings; a slug or short code of another organization is 409', description: 'org_admin. The short code changes the prefix of new reference numbers only (docs/api.md "Organization settings").' },
+      detail: { operationId: 'updateOrganizationSettings', summary: 'Update organization settings; a slug or short code of another organization is 409', description: 'org_admin. The short code changes the prefix of new reference numbers only.' },
     })
     .get('/email', async ({ actor }) => maskedJson(await getEmail.execute(actor)), {
       auth: true,
       response: { 200: MaskedEmailSchema, ...problems(401, 403, 404) },
-      detail: { summary: 'Email settings, the key masked; 404 while mail goes to the fallback', description: 'org_admin. The key is never answered: only its last four characters (docs/api.md "Organization settings").' },
+      detail: { operationId: 'getEmailSettings', summary: 'Email settings, the key masked; 404 while mail goes to the fallback', description: 'org_admin. The key is never answered: only its last four characters.' },
     })
     .put('/email', async ({ actor, body }) => maskedJson(await updateEmail.execute(actor, body)), {
       auth: true,
       body: Body(emailFields),
       response: { 200: MaskedEmailSchema, ...problems(400, 401, 403, 413, 415) },
-      detail: { summary: 'Set the email provider; the key is stored encrypted and never returned', description: 'org_admin. SMTP hosts may be restricted by the deployment (docs/api.md "Organization settings").' },
+      detail: { operationId: 'updateEmailSettings', summary: 'Set the email provider; the key is stored encrypted and never returned', description: 'org_admin. SMTP hosts may be restricted by the deployment.' },
     })
     .post('/email/test', ({ actor, body }) => testEmail.execute(actor, body), {
       auth: true,
@@ -84,6 +84,6 @@ export function organizationsRoutes(useCases: UseCases['organizations'], authent
         200: t.Object({ delivered: t.Literal(true), messageId: t.Optional(Text(PROVIDER_MESSAGE_ID, { description: "The provider's id of the message" })) }),
         ...problems(400, 401, 403, 413, 415, 502),
       },
-      detail: { summary: 'Send one real message with the proposed settings; nothing is stored', description: "org_admin. 502 with the provider's reason, secrets removed, when the provider refuses (docs/api.md \"Organization settings\")." },
+      detail: { operationId: 'testEmailSettings', summary: 'Send one real message with the proposed settings; nothing is stored', description: "org_admin. 502 with the provider's reason, secrets removed, when the provider refuses." },
     })
 }

@@ -1,7 +1,7 @@
 import { Elysia, t } from 'elysia'
 import type { UseCases } from '../../application/use-cases'
 import type { AuthenticationPlugin } from './authentication'
-import { IdParams, List, PageQuery, problems } from './common.schemas'
+import { IdParams, List, PagedList, PageQuery, problems } from './common.schemas'
 import { pagedResponse } from './paging'
 import { CreatePartnerBody, PartnerSchema, partnerView, UpdatePartnerBody } from './partners.schemas'
 
@@ -16,8 +16,8 @@ export function partnersRoutes(useCases: UseCases['partners'], authentication: A
       {
         auth: true,
         query: t.Object(PageQuery, { additionalProperties: false }),
-        response: { 200: List(PartnerSchema), ...problems(400, 401) },
-        detail: { summary: 'List the partners of the organization, archived ones included', description: 'Every role. Newest first, paged (docs/api.md "Partners").' },
+        response: { 200: PagedList(PartnerSchema), ...problems(400, 401) },
+        detail: { operationId: 'listPartners', summary: 'List the partners of the organization, archived ones included', description: 'Every role. Newest first, paged.' },
       },
     )
     .post(
@@ -30,7 +30,7 @@ export function partnersRoutes(useCases: UseCases['partners'], authentication: A
         auth: true,
         body: CreatePartnerBody,
         response: { 201: PartnerSchema, ...problems(400, 401, 403, 413, 415) },
-        detail: { summary: 'Add a partner', description: 'org_admin (docs/api.md "Partners").' },
+        detail: { operationId: 'createPartner', summary: 'Add a partner', description: 'org_admin.' },
       },
     )
     .put('/:id', async ({ actor, params, body }) => partnerView(await update.execute(actor, params.id, body)), {
@@ -38,6 +38,6 @@ export function partnersRoutes(useCases: UseCases['partners'], authentication: A
       params: IdParams,
       body: UpdatePartnerBody,
       response: { 200: PartnerSchema, ...problems(400, 401, 403, 404, 409, 413, 415) },
-      detail: { summary: 'Update a partner; archiving and the default follow docs/api.md', description: "org_admin; a partner_admin its own partner's details, not `isDefault` nor `isArchived` (docs/api.md \"Partners\")." },
+      detail: { operationId: 'updatePartner', summary: 'Update a partner', description: "org_admin; a partner_admin its own partner's details, not `isDefault` nor `isArchived`." },
     })
 }

@@ -2,14 +2,14 @@ import { t } from 'elysia'
 import type { Partner } from '../../domain/partners/partner'
 import { KEYWORD, KEYWORDS, SLA_HOURS } from '../../domain/partners/partner'
 import { FREE_TEXT, HTTP_URL, NAME } from '../../domain/shared/fields'
-import { Body, DateTime, Int32, List, Text, Uuid } from './common.schemas'
+import { Body, DateTime, Int32, List, Named, Text, Uuid } from './common.schemas'
 
 // docs/api.md
 const SlaHours = Int32(SLA_HOURS, { description: 'SLA turnaround in hours' })
 const Keywords = t.Array(t.String(KEYWORD), { ...KEYWORDS, description: 'Words that route public intake here' })
 const Website = t.String({ ...HTTP_URL, description: 'http(s) URL' })
 
-export const PartnerSchema = t.Object(
+export const PartnerSchema = Named('Partner', t.Object(
   {
     id: Uuid,
     organizationId: Uuid,
@@ -24,7 +24,7 @@ export const PartnerSchema = t.Object(
     createdAt: DateTime,
   },
   { description: 'A partner location facility' },
-)
+))
 
 const editable = {
   description: t.Optional(t.String(FREE_TEXT)),
@@ -34,14 +34,14 @@ const editable = {
   isDefault: t.Optional(t.Boolean()),
 }
 
-export const CreatePartnerBody = Body({ name: t.String(NAME), slaHours: SlaHours, ...editable })
+export const CreatePartnerBody = Named('NewPartner', Body({ name: t.String(NAME), slaHours: SlaHours, ...editable }))
 
-export const UpdatePartnerBody = Body({
+export const UpdatePartnerBody = Named('PartnerUpdate', Body({
   name: t.Optional(t.String(NAME)),
   slaHours: t.Optional(SlaHours),
   isArchived: t.Optional(t.Boolean()),
   ...editable,
-})
+}))
 
 export function partnerView(partner: Partner) {
   return { ...partner, createdAt: partner.createdAt.toISOString() }

@@ -146,6 +146,17 @@ function fieldErrors(type: string, issues: ValidationIssue[]): FieldError[] {
   return [...byPath].map(([path, message]) => ({ path, message }))
 }
 
+/**
+ * A validation error's issues. A query list (`status=NEW,OPEN`) is decoded by TypeBox, whose error has no
+ * list of issues and names no parameter: the list's schema names it by its title, as a query number's does.
+ */
+function issuesOf(error: unknown): ValidationIssue[] {
+  const { all, error: decodeError } = error as { all?: ValidationIssue[]; error?: { message: string; schema: unknown } }
+  if (all) return all
+  const list = (error as { schema?: { title?: string } }).schema
+  return decodeError ? [{ path: '', message: decodeError.message, schema: { title: list?.title } }] : []
+}
+
 interface ValidationIssue {
   path: string
   message: string
@@ -191,7 +202,7 @@ export function problemDetails(logger: Logger, outages: DatabaseOutages) {
           if (error.value === NESTED_TOO_DEEP) return invalid(`The request body may nest arrays and objects at most ${MAX_NESTING_DEPTH} levels deep`)
           if (error.value === INVALID_JSON) return invalid('The request body is not valid JSON')
           if (error.value instanceof IllFormedTextInBody) return invalid('The request is not valid', [{ path: error.value.path, message: ILL_FORMED_TEXT }])
-          return invalid('The request is not valid', fieldErrors(error.type, error.all as ValidationIssue[]))
+          return invalid('The request is not valid', fieldErrors(error.type ?? 'property', issuesOf(error)))
         }
         case 'PARSE':
           return invalid('The request body cannot be read')

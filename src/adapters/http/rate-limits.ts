@@ -70,6 +70,7 @@ export function rateLimited<T extends Record<number, TSchema>>(responses: T): T 
     Object.entries(all).map(([status, schema]) => [
       status,
       withHeaders(schema, {
+        ...(schema as { headers?: Record<string, TSchema> }).headers,
         ...RATE_LIMIT_HEADERS,
         ...(status === '429' ? { 'Retry-After': Int32({ minimum: 1, maximum: 3600 }, { description: 'Seconds to wait before trying again' }) } : {}),
       }),

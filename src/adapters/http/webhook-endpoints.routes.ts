@@ -1,7 +1,7 @@
 import { Elysia, t } from 'elysia'
 import type { UseCases } from '../../application/use-cases'
 import type { AuthenticationPlugin } from './authentication'
-import { IdParams, PageQuery, problems } from './common.schemas'
+import { IdParams, PagedList, PageQuery, problems } from './common.schemas'
 import { pagedResponse } from './paging'
 import {
   CreatedWebhookEndpointSchema,
@@ -13,7 +13,7 @@ import {
   webhookEndpointView,
 } from './webhook-endpoints.schemas'
 
-const WHO = 'org_admin (docs/events.md).'
+const WHO = 'org_admin.'
 
 export function webhookEndpointsRoutes(useCases: UseCases['webhooks'], authentication: AuthenticationPlugin) {
   const { create, list, get, update, delete: remove, listDeliveries } = useCases
@@ -23,8 +23,8 @@ export function webhookEndpointsRoutes(useCases: UseCases['webhooks'], authentic
     .get('', ({ actor, query, request, set }) => pagedResponse({ query, request, set }, (page) => list.execute(actor, page), webhookEndpointView), {
       auth: true,
       query: t.Object(PageQuery, { additionalProperties: false }),
-      response: { 200: t.Array(WebhookEndpointSchema, { maxItems: 100 }), ...problems(400, 401, 403) },
-      detail: { summary: "List the organization's webhook endpoints", description: `${WHO} Newest first, paged; secrets are never shown again.` },
+      response: { 200: PagedList(WebhookEndpointSchema), ...problems(400, 401, 403) },
+      detail: { operationId: 'listWebhookEndpoints', summary: "List the organization's webhook endpoints", description: `${WHO} Newest first, paged; secrets are never shown again.` },
     })
     .post(
       '',
@@ -37,21 +37,21 @@ export function webhookEndpointsRoutes(useCases: UseCases['webhooks'], authentic
         auth: true,
         body: CreateWebhookEndpointBody,
         response: { 201: CreatedWebhookEndpointSchema, ...problems(400, 401, 403, 409, 413, 415) },
-        detail: { summary: 'Add a webhook endpoint; its signing secret is answered this once', description: WHO },
+        detail: { operationId: 'createWebhookEndpoint', summary: 'Add a webhook endpoint; its signing secret is answered this once', description: WHO },
       },
     )
     .get('/:id', async ({ actor, params }) => webhookEndpointView(await get.execute(actor, params.id)), {
       auth: true,
       params: IdParams,
       response: { 200: WebhookEndpointSchema, ...problems(400, 401, 403, 404) },
-      detail: { summary: 'Read a webhook endpoint (without its secret)', description: WHO },
+      detail: { operationId: 'getWebhookEndpoint', summary: 'Read a webhook endpoint (without its secret)', description: WHO },
     })
     .put('/:id', async ({ actor, params, body }) => webhookEndpointView(await update.execute(actor, params.id, body)), {
       auth: true,
       params: IdParams,
       body: UpdateWebhookEndpointBody,
       response: { 200: WebhookEndpointSchema, ...problems(400, 401, 403, 404, 413, 415) },
-      detail: { summary: 'Change a webhook endpoint; `enabled: true` re-enables it', description: `${WHO} A partial update (docs/api.md "Updates").` },
+      detail: { operationId: 'updateWebhookEndpoint', summary: 'Change a webhook endpoint; `enabled: true` re-enables it', description: `${WHO} A partial update.` },
     })
     .delete(
       '/:id',
@@ -63,7 +63,7 @@ export function webhookEndpointsRoutes(useCases: UseCases['webhooks'], authentic
         auth: true,
         params: IdParams,
         response: { 204: t.Void(), ...problems(400, 401, 403, 404) },
-        detail: { summary: 'Remove a webhook endpoint; what still waits for it is not sent', description: WHO },
+        detail: { operationId: 'deleteWebhookEndpoint', summary: 'Remove a webhook endpoint; what still waits for it is not sent', description: WHO },
       },
     )
     .get(
@@ -73,8 +73,8 @@ export function webhookEndpointsRoutes(useCases: UseCases['webhooks'], authentic
         auth: true,
         params: IdParams,
         query: t.Object(PageQuery, { additionalProperties: false }),
-        response: { 200: t.Array(WebhookDeliverySchema, { maxItems: 100 }), ...problems(400, 401, 403, 404) },
-        detail: { summary: "List an endpoint's deliveries", description: `${WHO} Newest first, paged: status, tries, the endpoint's last HTTP status.` },
+        response: { 200: PagedList(WebhookDeliverySchema), ...problems(400, 401, 403, 404) },
+        detail: { operationId: 'listWebhookDeliveries', summary: "List an endpoint's deliveries", description: `${WHO} Newest first, paged: status, tries, the endpoint's last HTTP status.` },
       },
     )
 }

@@ -2,10 +2,10 @@ import { t } from 'elysia'
 import type { WebhookDelivery } from '../../application/webhooks/list-webhook-deliveries'
 import type { WebhookEndpointView } from '../../application/webhooks/webhook-endpoints'
 import { WEBHOOK_EVENT_TYPES, WEBHOOK_EVENTS, WEBHOOK_MAX_ATTEMPTS, WEBHOOK_URL } from '../../domain/webhooks/webhook'
-import { Body, DateTime, Int32, OneOf, Uuid } from './common.schemas'
+import { Body, DateTime, Int32, Named, OneOf, Uuid } from './common.schemas'
 
 // docs/events.md
-const EventType = OneOf(WEBHOOK_EVENT_TYPES, { description: 'An event type (docs/events.md)' })
+const EventType = OneOf(WEBHOOK_EVENT_TYPES, { description: 'An event type' })
 const Events = t.Array(EventType, { ...WEBHOOK_EVENTS, minItems: 1, description: 'The events sent to this endpoint' })
 const Url = t.String({ ...WEBHOOK_URL, description: 'Where events are posted: an http(s) URL' })
 
@@ -20,21 +20,21 @@ const endpointFields = {
   updatedAt: DateTime,
 }
 
-export const WebhookEndpointSchema = t.Object(endpointFields, { description: 'A receiver of signed events' })
+export const WebhookEndpointSchema = Named('WebhookEndpoint', t.Object(endpointFields, { description: 'A receiver of signed events' }))
 
-export const CreatedWebhookEndpointSchema = t.Object(
+export const CreatedWebhookEndpointSchema = Named('CreatedWebhookEndpoint', t.Object(
   { ...endpointFields, secret: t.String({ maxLength: 100, description: 'The signing secret, `whsec_` and base64: shown this once only' }) },
   { description: 'The new endpoint with its signing secret' },
-)
+))
 
-export const CreateWebhookEndpointBody = Body({ url: Url, events: Events, enabled: t.Optional(t.Boolean()) })
-export const UpdateWebhookEndpointBody = Body({
+export const CreateWebhookEndpointBody = Named('NewWebhookEndpoint', Body({ url: Url, events: Events, enabled: t.Optional(t.Boolean()) }))
+export const UpdateWebhookEndpointBody = Named('WebhookEndpointUpdate', Body({
   url: t.Optional(Url),
   events: t.Optional(Events),
   enabled: t.Optional(t.Boolean({ description: 'true re-enables an endpoint that repeated failure disabled' })),
-})
+}))
 
-export const WebhookDeliverySchema = t.Object(
+export const WebhookDeliverySchema = Named('WebhookDelivery', t.Object(
   {
     id: t.String({ maxLength: 36, description: 'The webhook-id header, the same on every try' }),
     eventType: EventType,
@@ -47,7 +47,7 @@ export const WebhookDeliverySchema = t.Object(
     deliveredAt: t.Optional(DateTime),
   },
   { description: 'One event sent (or being sent) to one endpoint' },
-)
+))
 
 const iso = (d: Date | undefined) => d?.toISOString()
 

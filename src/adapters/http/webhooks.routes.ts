@@ -27,7 +27,7 @@ export function webhooksRoutes(useCases: UseCases['sms'], publicBaseUrl: string)
         body: TwilioParams,
         parse: 'urlencoded',
         response: { 200: t.Literal(EMPTY_TWIML, { description: 'Empty TwiML' }), ...problems(400, 403, 413) },
-        detail: { summary: 'Inbound text (Twilio); STOP/START keywords change the opt-out', description: 'Called by Twilio, checked against `X-Twilio-Signature` (403 otherwise); answers empty TwiML (docs/api.md "SMS").' },
+        detail: { operationId: 'receiveSms', summary: 'Inbound text (Twilio); STOP/START keywords change the opt-out', description: 'Called by Twilio, checked against `X-Twilio-Signature` (403 otherwise); answers empty TwiML.' },
       },
     )
     .post(
@@ -40,7 +40,7 @@ export function webhooksRoutes(useCases: UseCases['sms'], publicBaseUrl: string)
         body: TwilioParams,
         parse: 'urlencoded',
         response: { 204: t.Void(), ...problems(400, 403, 413) },
-        detail: { summary: 'Delivery status callback (Twilio)', description: 'Called by Twilio, checked against `X-Twilio-Signature` (403 otherwise); moves an outbound text to delivered or failed (docs/api.md "SMS").' },
+        detail: { operationId: 'recordSmsStatus', summary: 'Delivery status callback (Twilio)', description: 'Called by Twilio, checked against `X-Twilio-Signature` (403 otherwise); moves an outbound text to delivered or failed.' },
       },
     )
 }

@@ -1,5 +1,7 @@
 import type { Actor } from '../../domain/auth/actor'
 import type { AuditAction, AuditEvent, AuditRecordType } from '../../domain/audit/audit-event'
+import { detailsToldBy } from '../../domain/constituents/duplicate-hints'
+import type { PossibleDuplicate } from '../../domain/constituents/matching'
 import { PERSONAL_DETAILS } from '../../domain/constituents/redaction'
 import type { Need } from '../../domain/needs/need'
 import type { Clock } from '../ports/clock'
@@ -85,4 +87,13 @@ export function readsOf(constituents: ReadonlyArray<{ id: string } | undefined>,
     const shown = PERSONAL_DETAILS.filter((field) => (constituent as Record<string, unknown>)[field] !== undefined)
     return shown.length === 0 ? [] : [{ action: 'read', recordType, recordId: constituent.id, fields: shown }]
   })
+}
+
+/**
+ * The `read` entries of the possible duplicates a creation showed its caller (`duplicateHintsFor`): each
+ * candidate named was found by its phone, email, date of birth or street, which its read names, as a
+ * search by them would be recorded. They go into the creation's own transaction.
+ */
+export function hintReadsOf(shown: readonly PossibleDuplicate[]): AuditEntry[] {
+  return shown.map((candidate) => ({ action: 'read', recordType: 'constituent', recordId: candidate.constituentId, fields: detailsToldBy(candidate.reasons) }))
 }

@@ -1,6 +1,6 @@
 import type { Constituent } from '../../domain/constituents/constituent'
 import type { ContactDetails } from '../../domain/constituents/contact'
-import { duplicateWarning, type PossibleDuplicate } from '../../domain/constituents/matching'
+import type { PossibleDuplicate } from '../../domain/constituents/matching'
 import type { Clock } from '../ports/clock'
 import type { IdGenerator } from '../ports/ids'
 import type { Repositories } from '../ports/repositories'
@@ -9,10 +9,11 @@ import type { WebhookEvents } from '../webhooks/webhook-events'
 
 export interface Registered {
   constituent: Constituent
-  /** Who the constituent may be already, when candidates were found (docs/constituents.md "Duplicate detection"). */
-  possibleDuplicates?: PossibleDuplicate[]
-  /** The same as one sentence. */
-  duplicateWarning?: string
+  /**
+   * Everyone the constituent may be already (docs/constituents.md "Duplicate detection"): for the caller to
+   * answer as its reader may learn them (`duplicateHintsFor`), never as they are.
+   */
+  candidates: PossibleDuplicate[]
 }
 
 /** Adds a constituent inside the caller's transaction: in the given household or a new one of its own. */
@@ -33,12 +34,7 @@ export class ConstituentRegistry {
     const constituent: Constituent = { ...details, id: this.ids.next(), organizationId, householdId, createdAt: now, updatedAt: now }
     await r.constituents.insert(constituent)
     await this.events.emit(r, organizationId, 'constituent.created', { constituentId: constituent.id, householdId })
-    const candidates = await this.detection.run(r, constituent)
-    if (candidates.length === 0) return { constituent }
-    return {
-      constituent,
-      possibleDuplicates: candidates.map((c) => ({ constituentId: c.constituent.id, reasons: c.reasons })),
-      duplicateWarning: duplicateWarning(candidates)!,
-    }
+    const found = await this.detection.run(r, constituent)
+    return { constituent, candidates: found.map((c) => ({ constituentId: c.constituent.id, reasons: c.reasons })) }
   }
 }

@@ -1,18 +1,19 @@
 import type { Actor } from '../../domain/auth/actor'
 import type { Constituent } from '../../domain/constituents/constituent'
 import { readContactDetails, type ContactDetails } from '../../domain/constituents/contact'
+import { duplicateHintsFor, type DuplicateHints } from '../../domain/constituents/duplicate-hints'
 import { withoutHiddenContact } from '../../domain/constituents/redaction'
 import { InvalidError } from '../../domain/errors'
 import { authorize } from '../auth/authorize'
 import type { UnitOfWork } from '../ports/unit-of-work'
-import type { ConstituentRegistry, Registered } from './constituent-registry'
-import type { AuditTrail } from '../audit/audit-trail'
+import type { ConstituentRegistry } from './constituent-registry'
+import { hintReadsOf, type AuditTrail } from '../audit/audit-trail'
 
 // An addition to the interface (issue 3): staff register a person directly, with the fields an update takes.
 export type CreateConstituentInput = ContactDetails & { householdId?: string }
 
-/** The new constituent (as the caller may read it) and who it may be already. */
-export type CreatedConstituent = Constituent & Omit<Registered, 'constituent'>
+/** The new constituent (as the caller may read it) and who it may be already (as the caller may learn it). */
+export type CreatedConstituent = Constituent & DuplicateHints
 
 export class CreateConstituent {
   constructor(
@@ -27,14 +28,20 @@ export class CreateConstituent {
     const { details, errors } = readContactDetails(fields, '')
     if (errors.length > 0) throw new InvalidError('The constituent has invalid fields', errors)
     if (Object.keys(details).length === 0) throw InvalidError.field('/', 'Give at least one field: a record with nothing in it serves no one')
-    const { constituent, ...duplicates } = await this.unitOfWork.run(async (r) => {
+    const { constituent, hints } = await this.unitOfWork.run(async (r) => {
       if (householdId && !(await r.constituents.householdExists(actor.organizationId, householdId))) {
         throw InvalidError.field('/householdId', 'must name a household of this organization')
       }
       const registered = await this.registry.register(r, actor.organizationId, details, householdId)
-      await this.audit.record(r, actor, { action: 'create', recordType: 'constituent', recordId: registered.constituent.id })
-      return registered
+      const hints = duplicateHintsFor(actor, registered.candidates)
+      await this.audit.record(
+        r,
+        actor,
+        { action: 'create', recordType: 'constituent', recordId: registered.constituent.id },
+        ...hintReadsOf(hints.possibleDuplicates ?? []),
+      )
+      return { constituent: registered.constituent, hints }
     })
-    return { ...withoutHiddenContact(actor, constituent), ...duplicates }
+    return { ...withoutHiddenContact(actor, constituent), ...hints }
   }
 }

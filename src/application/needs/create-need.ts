@@ -1,11 +1,13 @@
 import { seesPartner, type Actor } from '../../domain/auth/actor'
+import { duplicateHintsFor, type DuplicateHints } from '../../domain/constituents/duplicate-hints'
 import { ForbiddenError, InvalidError } from '../../domain/errors'
 import { needFieldErrors, type Need, type NeedFields } from '../../domain/needs/need'
 import { redactNeed } from '../../domain/needs/redaction'
 import { authorize } from '../auth/authorize'
 import type { UnitOfWork } from '../ports/unit-of-work'
 import { checkNeedReferences } from './need-references'
-import type { NeedIntake, RecordedNeed } from './need-intake'
+import type { NeedIntake } from './need-intake'
+import { hintReadsOf, type AuditTrail } from '../audit/audit-trail'
 
 export interface CreateNeedInput extends NeedFields {
   partnerId: string
@@ -15,13 +17,14 @@ export interface CreateNeedInput extends NeedFields {
   householdId?: string
 }
 
-/** The new need (as the caller may read it) and who its new constituent may be already. */
-export type CreatedNeed = Need & Pick<RecordedNeed, 'possibleDuplicates'>
+/** The new need (as the caller may read it) and who its new constituent may be already (as the caller may learn it). */
+export type CreatedNeed = Need & Pick<DuplicateHints, 'possibleDuplicates'>
 
 export class CreateNeed {
   constructor(
     private readonly unitOfWork: UnitOfWork,
     private readonly intake: NeedIntake,
+    private readonly audit: AuditTrail,
   ) {}
 
   async execute(actor: Actor, input: CreateNeedInput): Promise<CreatedNeed> {
@@ -31,8 +34,8 @@ export class CreateNeed {
     const customFields = input.customFields ?? {}
 
     const { need, possibleDuplicates } = await this.unitOfWork.run(async (r) => {
-      const { partner, householdId } = await checkNeedReferences(r, actor.organizationId, input)
-      return this.intake.record(r, {
+      const { partner, householdId } = await checkNeedReferences(r, actor.organizationId, input, actor)
+      const recorded = await this.intake.record(r, {
         ...input,
         organizationId: actor.organizationId,
         partner: partner!,
@@ -41,6 +44,9 @@ export class CreateNeed {
         ...(householdId ? { householdId } : {}),
         createdBy: actor.memberId,
       })
+      const { possibleDuplicates } = duplicateHintsFor(actor, recorded.candidates)
+      await this.audit.record(r, actor, ...hintReadsOf(possibleDuplicates ?? []))
+      return { need: recorded.need, possibleDuplicates }
     })
     return { ...redactNeed(actor, need), ...(possibleDuplicates ? { possibleDuplicates } : {}) }
   }

@@ -1,6 +1,5 @@
 import type { Actor } from '../../domain/auth/actor'
-import type { Interaction } from '../../domain/needs/interaction'
-import { redactInteraction } from '../../domain/needs/redaction'
+import { redactInteraction, type InteractionView } from '../../domain/needs/redaction'
 import type { Page, PageRequest } from '../../domain/shared/page'
 import { authorize } from '../auth/authorize'
 import type { Repositories } from '../ports/repositories'
@@ -10,7 +9,7 @@ import { findVisibleNeed } from './find-need'
 export class ListNeedInteractions {
   constructor(private readonly repositories: Repositories) {}
 
-  async execute(actor: Actor, needId: string, page: PageRequest): Promise<Page<Interaction>> {
+  async execute(actor: Actor, needId: string, page: PageRequest): Promise<Page<InteractionView>> {
     authorize(actor, 'needs:read')
     const need = await findVisibleNeed(this.repositories, actor, needId)
     const { items, total } = await this.repositories.interactions.listByNeed(actor.organizationId, need.id, page)

@@ -1,5 +1,5 @@
 import { readContactDetails } from '../../domain/constituents/contact'
-import type { PossibleDuplicate } from '../../domain/constituents/matching'
+import { duplicateWarning, type PossibleDuplicate } from '../../domain/constituents/matching'
 import { NotFoundError } from '../../domain/errors'
 import {
   dueDateFor,
@@ -35,10 +35,13 @@ export interface NewNeed {
   newPersonJoinsHousehold?: boolean
 }
 
-/** A need just recorded, and who the constituent made from its contact keys may be already (when anyone). */
+/**
+ * A need just recorded, and who the constituent made from its contact keys may be already: every candidate,
+ * for the caller to answer as its reader may learn them (`duplicateHintsFor`).
+ */
 export interface RecordedNeed {
   need: Need
-  possibleDuplicates?: PossibleDuplicate[]
+  candidates: PossibleDuplicate[]
 }
 
 /**
@@ -60,7 +63,7 @@ export class NeedIntake {
     if (!reference) throw new NotFoundError('Organization')
     const now = this.clock.now()
     const { partner, status, newPersonJoinsHousehold: _joins, ...fields } = input
-    const { possibleDuplicates, ...constituent } = await this.constituentOf(r, input)
+    const { candidates, ...constituent } = await this.constituentOf(r, input)
     const need: Need = {
       ...fields,
       ...constituent,
@@ -92,22 +95,25 @@ export class NeedIntake {
       { action: 'create', recordType: 'need', recordId: need.id },
       ...(need.constituentId && !input.constituentId ? [{ action: 'create', recordType: 'constituent', recordId: need.constituentId } as const] : []),
     )
-    return { need, ...(possibleDuplicates ? { possibleDuplicates } : {}) }
+    return { need, candidates }
   }
 
   private async constituentOf(
     r: Repositories,
     input: NewNeed,
-  ): Promise<Pick<Need, 'constituentId' | 'householdId' | 'duplicateWarning'> & Pick<RecordedNeed, 'possibleDuplicates'>> {
-    if (input.constituentId) return {}
+  ): Promise<Pick<Need, 'constituentId' | 'householdId' | 'duplicateWarning'> & Pick<RecordedNeed, 'candidates'>> {
+    if (input.constituentId) return { candidates: [] }
     const { details } = readContactDetails(input.customFields, '/customFields')
-    if (Object.keys(details).length === 0) return {}
+    if (Object.keys(details).length === 0) return { candidates: [] }
     const household = input.newPersonJoinsHousehold === false ? undefined : input.householdId
-    const registered = await this.registry.register(r, input.organizationId, details, household)
+    const { constituent, candidates } = await this.registry.register(r, input.organizationId, details, household)
+    const warning = duplicateWarning(candidates)
     return {
-      constituentId: registered.constituent.id,
-      householdId: registered.constituent.householdId,
-      ...(registered.possibleDuplicates ? { possibleDuplicates: registered.possibleDuplicates, duplicateWarning: registered.duplicateWarning } : {}),
+      constituentId: constituent.id,
+      householdId: constituent.householdId,
+      candidates,
+      // Stored whole; each reader gets it as it may read it (`redactNeed`).
+      ...(warning ? { duplicateWarning: warning } : {}),
     }
   }
 }

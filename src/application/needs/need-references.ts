@@ -1,3 +1,4 @@
+import { seesPartner, type Actor } from '../../domain/auth/actor'
 import { InvalidError, type FieldError } from '../../domain/errors'
 import type { Partner } from '../../domain/partners/partner'
 import type { Repositories } from '../ports/repositories'
@@ -14,11 +15,14 @@ export interface NeedReferences {
 /**
  * Checks every given reference against the organization and answers the partner (when given) and the
  * household (the constituent's own when not given). All problems are reported at once, as 400s.
+ * `actor`, the member naming them (absent on the public intake), narrows the parent need to those it may
+ * see: to a partner role, another partner's need is no more a need than an unknown id.
  */
 export async function checkNeedReferences(
   r: Repositories,
   organizationId: string,
   refs: NeedReferences,
+  actor?: Actor,
 ): Promise<{ partner?: Partner; householdId?: string }> {
   const errors: FieldError[] = []
   const partner = refs.partnerId ? await r.partners.findById(organizationId, refs.partnerId) : undefined
@@ -28,7 +32,8 @@ export async function checkNeedReferences(
   if (refs.assignedTo && !(await r.members.findById(organizationId, refs.assignedTo))) {
     errors.push({ path: '/assignedTo', message: 'must name a member of this organization' })
   }
-  if (refs.parentNeedId && !(await r.needs.findById(organizationId, refs.parentNeedId))) {
+  const parent = refs.parentNeedId ? await r.needs.findById(organizationId, refs.parentNeedId) : undefined
+  if (refs.parentNeedId && (!parent || (actor && !seesPartner(actor, parent.partnerId)))) {
     errors.push({ path: '/parentNeedId', message: 'must name a need of this organization' })
   }
 

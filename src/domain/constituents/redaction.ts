@@ -18,6 +18,11 @@ export function hiddenContactFields(actor: Actor): readonly ContactField[] {
   return PERSONAL_DETAILS
 }
 
+/** Whether the actor may read this contact field of a person, wherever it appears. */
+export function mayReadContact(actor: Actor, field: ContactField): boolean {
+  return !hiddenContactFields(actor).includes(field)
+}
+
 /** A copy of `record` without the keys the actor may not read. */
 export function withoutHiddenContact<T extends object>(actor: Actor, record: T): T {
   const hidden = hiddenContactFields(actor)

@@ -2,11 +2,13 @@
 
 /**
  * What makes a spreadsheet read a cell as a formula, after OWASP's "CSV Injection" advice: = + - @ and,
- * because some programs drop them before looking, tab and carriage return.
+ * because some programs drop them before looking, tab and carriage return; their fullwidth forms, which
+ * some programs fold to the plain ones; all of these also after what a program may skip or strip first:
+ * quotes, spaces and line feeds, and invisible format characters (zero-width space, joiners, BOM).
  */
-const FORMULA_START = /^[=+\-@\t\r]/
+const FORMULA_START = /^["'\uFF02\uFF07\p{Zs}\n\v\f\u2028\u2029\p{Cf}]*[=+\-@\t\r\uFF1D\uFF0B\uFF0D\uFF20]/u
 
-/** A value that opens with a formula character, prefixed with a single quote: shown as the text it is. */
+/** A value that opens with a formula, so spelled, prefixed with a single quote: shown as the text it is. */
 export function neutralizeFormula(value: string): string {
   return FORMULA_START.test(value) ? `'${value}` : value
 }

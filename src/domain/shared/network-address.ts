@@ -2,8 +2,9 @@
  * Whether an IP address is on the public internet, for deployments that refuse to let an organization's
  * email settings reach the service's own network (docs/api.md "Organization settings"): loopback, private
  * (RFC 1918, fc00::/7), link-local (169.254/16 with the cloud metadata address, fe80::/10), unspecified,
- * carrier-grade NAT, documentation, benchmarking, multicast and reserved ranges are not. IPv6 forms that
- * carry an IPv4 address (mapped, NAT64, 6to4) are judged by that address. Anything unparsable is not.
+ * carrier-grade NAT, documentation, benchmarking, multicast and reserved ranges are not; of IPv6, only global
+ * unicast may be. IPv6 forms that carry an IPv4 address (mapped, translated, compatible, NAT64, 6to4) are
+ * judged by that address; Teredo and local-use NAT64 are not public. Anything unparsable is not.
  */
 export function isPublicAddress(address: string): boolean {
   const v4 = parseIpv4(address)
@@ -84,20 +85,48 @@ function parseIpv6(text: string): number[] | undefined {
   return missing >= 1 ? [...head, ...new Array<number>(missing).fill(0), ...tail] : undefined
 }
 
-function isPublicIpv6(g: number[]): boolean {
-  const embeddedV4 = (high: number, low: number) => isPublicIpv4(high * 65536 + low)
-  const zeros = (from: number, to: number) => g.slice(from, to).every((x) => x === 0)
-  if (zeros(0, 8)) return false // ::
-  if (zeros(0, 7) && g[7] === 1) return false // ::1
-  if (zeros(0, 5) && g[5] === 0xffff) return embeddedV4(g[6]!, g[7]!) // ::ffff:a.b.c.d
-  if (zeros(0, 6)) return embeddedV4(g[6]!, g[7]!) // ::a.b.c.d (deprecated compatible form)
-  if (g[0] === 0x64 && g[1] === 0xff9b && zeros(2, 6)) return embeddedV4(g[6]!, g[7]!) // NAT64
-  if (g[0] === 0x2002) return embeddedV4(g[1]!, g[2]!) // 6to4
-  const first = g[0]!
-  if ((first & 0xfe00) === 0xfc00) return false // fc00::/7 unique local
-  if ((first & 0xffc0) === 0xfe80 || (first & 0xffc0) === 0xfec0) return false // link-local, site-local
-  if ((first & 0xff00) === 0xff00) return false // multicast
-  if (first === 0x2001 && g[1] === 0x0db8) return false // documentation
-  if (first === 0x0100 && zeros(1, 4)) return false // discard prefix 100::/64
+/** [network, prefix length] pairs, IPv6 as eight 16-bit groups. */
+type V6Range = readonly [readonly number[], number]
+const v6Range = (network: string, bits: number): V6Range => [parseIpv6(network)!, bits]
+
+function inRange(g: readonly number[], [network, bits]: V6Range): boolean {
+  for (let i = 0; i * 16 < bits; i++) {
+    const mask = (0xffff << (16 - Math.min(16, bits - i * 16))) & 0xffff
+    if ((g[i]! & mask) !== (network[i]! & mask)) return false
+  }
   return true
+}
+
+/**
+ * IPv6 forms that carry an IPv4 address, and the group where it starts: reaching one reaches that IPv4
+ * address (directly, or through a translator or relay), so it is judged by that address.
+ */
+const IPV4_CARRIERS: ReadonlyArray<readonly [V6Range, number]> = [
+  [v6Range('::ffff:0:0', 96), 6], // IPv4-mapped
+  [v6Range('::ffff:0:0:0', 96), 6], // IPv4-translated (SIIT)
+  [v6Range('::', 96), 6], // IPv4-compatible (deprecated); also :: and ::1, whose 0.0.0.0/8 is not public
+  [v6Range('64:ff9b::', 96), 6], // NAT64, the well-known prefix
+  [v6Range('2002::', 16), 1], // 6to4
+]
+
+/**
+ * Global unicast is 2000::/3 (everything else is reserved, private, link-local or multicast), less these.
+ * Teredo (2001::/32) is refused outright rather than judged by the addresses inside (its server's, and its
+ * client's under a mask): a mail relay or webhook receiver has no reason to be reached through a Teredo
+ * relay the service does not choose. Local-use NAT64 (64:ff9b:1::/48, outside 2000::/3) is refused too:
+ * it serves one operator's network, and where the IPv4 address sits depends on a prefix length only that
+ * operator knows.
+ */
+const GLOBAL_UNICAST = v6Range('2000::', 3)
+const NON_PUBLIC_V6: readonly V6Range[] = [
+  v6Range('2001::', 32), // Teredo
+  v6Range('2001:2::', 48), // benchmarking
+  v6Range('2001:db8::', 32), // documentation
+  v6Range('3fff::', 20), // documentation
+]
+
+function isPublicIpv6(g: number[]): boolean {
+  const carrier = IPV4_CARRIERS.find(([range]) => inRange(g, range))
+  if (carrier) return isPublicIpv4(g[carrier[1]]! * 65536 + g[carrier[1] + 1]!)
+  return inRange(g, GLOBAL_UNICAST) && !NON_PUBLIC_V6.some((range) => inRange(g, range))
 }

@@ -134,6 +134,15 @@ describe('GET /api/constituents/export', () => {
     for (const row of rows) for (const cell of Object.values(row)) expect(/^[=+\-@\t\r]/.test(cell)).toBe(false)
   })
 
+  test('makes inert a formula hidden behind quotes or zero-width characters, or spelled in fullwidth', async () => {
+    const surname = `Hidden${crypto.randomUUID().slice(0, 6)}`
+    const hidden = { firstName: '"=HYPERLINK(""http://evil.example"")', addressStreet: '\u200B=SUM(A1:A9)', addressCity: '\uFF1D1+1' }
+    const seeded = await seedConstituent(api, tokens.admin!, { firstName: hidden.firstName, lastName: surname, addressStreet: hidden.addressStreet, addressCity: hidden.addressCity })
+    const { rows } = await exported(`/api/constituents/export?format=csv&query=${surname}`, tokens.piiStaff!)
+    expect(rows).toHaveLength(1)
+    expect(rows[0]).toMatchObject({ id: seeded.constituentId, firstName: `'${hidden.firstName}`, addressStreet: `'${hidden.addressStreet}`, addressCity: `'${hidden.addressCity}` })
+  })
+
   test('every constituent of the organization without a query, none of another organization', async () => {
     const search = await api.call<Array<{ id: string }>>('GET', '/api/constituents?limit=100', { token: tokens.admin })
     expect((await exported('/api/constituents/export?format=csv', tokens.admin!)).rows.map((row) => row.id)).toEqual(search.body.map((c) => c.id))

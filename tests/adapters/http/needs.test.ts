@@ -188,6 +188,21 @@ describe('POST /api/needs', () => {
     }
   })
 
+  test("to partner roles, another partner's need as parentNeedId is refused (400) exactly as an unknown one", async () => {
+    const theirs = await createNeed({ partnerId: partnerB.id })
+    const ours = await createNeed({ partnerId: partnerA.id })
+    for (const token of [tokens.agentA!, tokens.partnerAdminA!]) {
+      const [other, unknown] = await Promise.all(
+        [theirs.id, UNKNOWN_ID].map((parentNeedId) => api.call('POST', '/api/needs', { token, body: { partnerId: partnerA.id, parentNeedId } })),
+      )
+      expectBadRequest(other!, '/parentNeedId')
+      expect(other!.body).toEqual({ ...unknown!.body, instance: other!.body.instance })
+      const linked = await api.call<Need>('POST', '/api/needs', { token, body: { partnerId: partnerA.id, parentNeedId: ours.id } })
+      expect({ status: linked.status, parentNeedId: linked.body.parentNeedId }).toEqual({ status: 201, parentNeedId: ours.id })
+    }
+    expect((await createNeed({ parentNeedId: theirs.id }, tokens.staff)).parentNeedId).toBe(theirs.id)
+  })
+
   test('a volunteer may not create needs (403) unless it holds intake_staff', async () => {
     expectProblem(await api.call('POST', '/api/needs', { token: tokens.volunteerA, body: { partnerId: partnerA.id } }), 403, 'Forbidden')
     const allowed = await api.call<Need>('POST', '/api/needs', { token: tokens.intakeVolunteerA, body: { partnerId: partnerA.id } })

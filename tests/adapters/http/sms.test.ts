@@ -34,7 +34,7 @@ interface InteractionJson {
   partnerId?: string
   needId?: string
   channel: string
-  senderIdentifier: string
+  senderIdentifier?: string
   content?: string
   deliveryStatus?: string
   providerMessageId?: string
@@ -513,6 +513,27 @@ describe('Twilio webhooks', () => {
       }),
     ])
     expect((await interactions(newest))[0]).not.toHaveProperty('deliveryStatus')
+  })
+
+  test("an inbound text's number shows, as its sender, only to roles that may read the person's phone", async () => {
+    const phone = newPhone()
+    const needId = await needFor(phone)
+    expectTwiml(await webhook(SMS_HOOK, inbound(phone, 'Thank you')))
+    const [staff, volunteer, agent, partnerAdmin, communicator] = await Promise.all([
+      api.tokenFor(world, 'staff'),
+      api.tokenFor(world, 'volunteer', { partnerId: world.defaultPartner.id }),
+      api.tokenFor(world, 'partner_agent', { partnerId: world.defaultPartner.id }),
+      api.tokenFor(world, 'partner_admin', { partnerId: world.defaultPartner.id }),
+      api.tokenFor(world, 'staff', { profiles: ['email_phone_communicator'] }),
+    ])
+    for (const token of [admin, partnerAdmin, communicator]) {
+      expect(await interactions(needId, token)).toEqual([expect.objectContaining({ channel: 'sms', senderIdentifier: phone, content: 'Thank you' })])
+    }
+    for (const token of [staff, volunteer, agent]) {
+      const [text] = await interactions(needId, token)
+      expect(text).toMatchObject({ channel: 'sms', content: 'Thank you' })
+      expect(text).not.toHaveProperty('senderIdentifier')
+    }
   })
 
   test('a wrong or missing signature is a 403 problem and nothing is stored', async () => {

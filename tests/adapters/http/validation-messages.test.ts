@@ -32,7 +32,7 @@ describe('field messages', () => {
     ['a ZIP code of the wrong form', 'POST', '/api/constituents', { firstName: 'Ana', addressZip: '1234' }, '/addressZip', 'must be a five-digit ZIP code'],
     ['a state that is not one', 'POST', '/api/constituents', { firstName: 'Ana', addressState: 'XX' }, '/addressState', 'must be a two-letter US state or territory code such as NY'],
     ['a date of birth of the wrong form', 'POST', '/api/constituents', { firstName: 'Ana', dateOfBirth: '01/02/1990' }, '/dateOfBirth', 'must be a date written YYYY-MM-DD'],
-    ['a status list with an unknown status', 'GET', '/api/needs?status=NEW,OPEN', undefined, 'query/status', `must be one or more of ${NEED_STATUSES.join(', ')}, separated by commas`],
+    ['a status list with an unknown status', 'GET', '/api/needs?status=NEW,OPEN', undefined, 'query/status', `must be one of: ${NEED_STATUSES.join(', ')}`],
     ['a page that is not a number', 'GET', '/api/needs?page=abc', undefined, 'query/page', 'must be a whole number'],
     ['a partner id that is not an id', 'GET', '/api/needs?partnerId=abc', undefined, 'query/partnerId', 'must be an id (a UUID)'],
   ] as const)('%s', async (_case, method, path, body, field, message) => {

@@ -330,7 +330,8 @@ describe('what an event holds', () => {
 
   test('a search records one event per constituent shown, in one transaction', async () => {
     const lastName = `Q${randomUUID().slice(0, 6)}`
-    const people = [await aConstituent({ lastName }), await aConstituent({ lastName }), await aConstituent({ lastName })]
+    // Each with a phone of its own: a shared one would show each to the next one's creator, a read of its own.
+    const people = [await aConstituent({ lastName, phone: '+15035550111' }), await aConstituent({ lastName, phone: '+15035550112' }), await aConstituent({ lastName, phone: '+15035550113' })]
     const page = await u().constituents.search.execute(world.admin, lastName, { page: 1, limit: 2 })
     const read = await Promise.all(people.map(async (p) => (await eventsOf(p.id)).filter((e) => e.action === 'read').length))
     expect(read.filter((n) => n === 1)).toHaveLength(page.items.length)

@@ -145,6 +145,27 @@ describe('CreateNeed', () => {
       expect(pathsOf(error)).toEqual(['/assignedTo', '/constituentId', '/parentNeedId', '/partnerId'])
     })
 
+    test("refuses, to a partner role, another partner's need as parent, as it refuses an unknown one", async () => {
+      const pantry = await world.partner({ name: 'Pantry' })
+      const theirs = await createNeed.execute(world.admin, { partnerId: pantry.id })
+      const ours = await createNeed.execute(world.admin, { partnerId: world.defaultPartner.id })
+      for (const role of ['partner_admin', 'partner_agent'] as const) {
+        const member = await world.member(role, { partnerId: world.defaultPartner.id })
+        const refusals = []
+        for (const parentNeedId of [theirs.id, crypto.randomUUID()]) {
+          const error = await failureOf(createNeed.execute(member, { partnerId: world.defaultPartner.id, parentNeedId }), InvalidError)
+          refusals.push(error.errors)
+        }
+        expect(refusals[0]).toEqual(refusals[1]!)
+        expect(refusals[0]!.map((e) => e.path)).toEqual(['/parentNeedId'])
+        expect((await createNeed.execute(member, { partnerId: world.defaultPartner.id, parentNeedId: ours.id })).parentNeedId).toBe(ours.id)
+      }
+      // Roles that see the whole organization link any of its needs.
+      const staff = await world.member('staff')
+      expect((await createNeed.execute(staff, { partnerId: world.defaultPartner.id, parentNeedId: theirs.id })).parentNeedId).toBe(theirs.id)
+      expect(await countNeeds()).toBe(5)
+    })
+
     test('stores nothing when a reference is refused', async () => {
       await failureOf(createNeed.execute(world.admin, { partnerId: world.defaultPartner.id, parentNeedId: crypto.randomUUID() }), InvalidError)
       expect(await countNeeds()).toBe(0)

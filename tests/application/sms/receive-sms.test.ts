@@ -1,5 +1,6 @@
 import { beforeEach, describe, expect, test } from 'bun:test'
 import { ReceiveSms, type WebhookRequest } from '../../../src/application/sms/receive-sms'
+import type { Actor } from '../../../src/domain/auth/actor'
 import type { Constituent } from '../../../src/domain/constituents/constituent'
 import { ForbiddenError, InvalidError } from '../../../src/domain/errors'
 import type { Interaction } from '../../../src/domain/needs/interaction'
@@ -211,6 +212,46 @@ describe('ReceiveSms', () => {
   })
 })
 
+
+describe("who reads an inbound text's number (docs/constituents.md \"Redaction\")", () => {
+  /** The need's interactions as `actor` lists them: the inbound text, a note and a text sent, in that order. */
+  async function listedBy(actor: Actor) {
+    const need = await world.needFor(ana.id)
+    await receive(inbound('Is my box ready?'))
+    await world.useCases.needs.addNote.execute(world.admin, need.id, 'called back')
+    await world.send(need.id, 'It is')
+    return (await world.useCases.needs.listInteractions.execute(actor, need.id, { page: 1, limit: 10 })).items
+  }
+
+  const partnerId = () => world.defaultPartner.id
+  test.each([
+    ['org_admin', () => world.admin],
+    ['partner_admin', () => world.member('partner_admin', { partnerId: partnerId() })],
+    ['staff with pii_reader', () => world.member('staff', { profiles: ['pii_reader'] })],
+    ['staff with email_phone_communicator', () => world.member('staff', { profiles: ['email_phone_communicator'] })],
+    ['a volunteer with email_phone_communicator', () => world.member('volunteer', { partnerId: partnerId(), profiles: ['email_phone_communicator'] })],
+  ])("%s, who may read the person's phone, sees it as the sender", async (_role, actor) => {
+    const [text, note, sent] = await listedBy(await actor())
+    expect(text).toMatchObject({ channel: 'sms', direction: 'inbound', senderIdentifier: PHONE, content: 'Is my box ready?' })
+    expect(note).toMatchObject({ channel: 'note', senderIdentifier: expect.any(String) })
+    expect(sent).toMatchObject({ channel: 'sms', direction: 'outbound', senderIdentifier: ORG_NUMBER })
+  })
+
+  test.each([
+    ['staff', () => world.member('staff')],
+    ['partner_agent', () => world.member('partner_agent', { partnerId: partnerId() })],
+    ['volunteer', () => world.member('volunteer', { partnerId: partnerId() })],
+    ['a partner_agent with intake_staff', () => world.member('partner_agent', { partnerId: partnerId(), profiles: ['intake_staff', 'needs_processor'] })],
+  ])("%s, who may not read the person's phone, gets the text without its sender", async (_role, actor) => {
+    const [text, note, sent] = await listedBy(await actor())
+    expect(text).toMatchObject({ channel: 'sms', direction: 'inbound', content: 'Is my box ready?' })
+    expect(text).not.toHaveProperty('senderIdentifier')
+    expect(JSON.stringify(text)).not.toContain(PHONE.slice(2))
+    // What is not the person's number stays: a note's author, the organization's own number.
+    expect(note).toMatchObject({ channel: 'note', senderIdentifier: expect.any(String) })
+    expect(sent).toMatchObject({ channel: 'sms', direction: 'outbound', senderIdentifier: ORG_NUMBER })
+  })
+})
 
 describe('ReceiveSms, a webhook Twilio sends again', () => {
   test('the same MessageSid is recorded once, however often it arrives', async () => {
