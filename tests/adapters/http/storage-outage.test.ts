@@ -6,6 +6,7 @@ import { PORTS } from '../../../src/main/container'
 import { createTestDatabase, TEST_POSTGRES_URL } from '../../support/postgres'
 import { startTestServer, TEST_DATABASE, type ApiResponse, type TestServer } from '../../support/http'
 import { expectProblem } from './helpers'
+import { TEST_PASSWORD } from '../../support/world'
 
 // docs/reliability.md, docs/observability.md: the database out of disk, of connections, or shutting down is
 // an outage, not a bug. Requests answer 503 with Retry-After, counted by kind and logged once per burst;
@@ -13,6 +14,7 @@ import { expectProblem } from './helpers'
 // of it recovers by itself once the database can write again.
 let api: TestServer
 let admin: string
+let adminEmail: string
 let constituentId: string
 /** SQLite: the server's writer connection; PostgreSQL: the role the server connects as, and its database. */
 let writer: Database
@@ -46,6 +48,7 @@ beforeAll(async () => {
     writer = (api.server.container.get(PORTS.persistence) as unknown as { writer: Database }).writer
   }
   admin = await api.tokenFor(api.world, 'org_admin')
+  adminEmail = (await api.call('GET', '/api/profile', { token: admin })).body.email
   constituentId = (await api.call('POST', '/api/constituents', { token: admin, body: PERSONAL })).body.id
 })
 afterAll(async () => {
@@ -106,11 +109,14 @@ describe('the database cannot write', () => {
       expectOutage(await untilOutage(() => api.call('GET', `/api/constituents/${constituentId}`, { token: admin })))
       expectOutage(await api.call('GET', `/api/constituents/${constituentId}`, { token: admin }))
       expectOutage(await api.call('GET', `/api/constituents?query=${PERSONAL.lastName}`, { token: admin }))
+      // A login records its session: it cannot be let in half.
+      const login = () => api.call('POST', '/api/auth/login', { body: { email: adminEmail, password: TEST_PASSWORD } })
+      expectOutage(await untilOutage(login))
 
       // Every 503 counted, by kind (PostgreSQL may first see the ended connections fail otherwise).
       const after = await databaseErrors()
       const counted = Object.entries(after).map(([k, value]) => value - before[k]!)
-      expect(counted.reduce((sum, n) => sum + n, 0)).toBeGreaterThanOrEqual(23)
+      expect(counted.reduce((sum, n) => sum + n, 0)).toBeGreaterThanOrEqual(24)
       expect(after[kind]! - before[kind]!).toBeGreaterThan(0)
       // One line per kind of outage, not one per request.
       const lines = api.logs.slice(logsBefore).map((line) => JSON.parse(line) as { message: string; level: string; kind?: string })
