@@ -15,9 +15,9 @@ describe('writes failing', () => {
     expect(outage.failing).toBe(false)
   })
 
-  test('a refused statement (a rule of the database) is no outage', () => {
+  test('a refused statement (a rule of the database), a busy file or a deadlock leave writing as it was', () => {
     const outage = new WriteOutage(() => 0)
-    outage.failed(Object.assign(new Error('UNIQUE constraint failed'), { code: 'SQLITE_CONSTRAINT_UNIQUE' }))
+    for (const code of ['SQLITE_CONSTRAINT_UNIQUE', 'SQLITE_BUSY', '40P01']) outage.failed(Object.assign(new Error(code), { code }))
     expect(outage.failing).toBe(false)
   })
 

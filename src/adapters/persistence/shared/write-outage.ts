@@ -14,7 +14,9 @@ export class WriteOutage {
   constructor(private readonly now: () => number = () => performance.now()) {}
 
   failed(error: unknown): void {
-    if (outageOf(error)) this.lastFailure = this.now()
+    // A busy file or a deadlock fails one transaction, not writing: the next one goes through.
+    const kind = outageOf(error)
+    if (kind && kind !== 'busy') this.lastFailure = this.now()
   }
 
   committed(): void {
