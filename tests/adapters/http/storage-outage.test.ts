@@ -78,6 +78,14 @@ async function untilOutage(call: () => Promise<ApiResponse>): Promise<ApiRespons
   }
 }
 
+/** Calls until an answer is a success, at most 10 times; answers the last. */
+async function untilSuccess(call: () => Promise<ApiResponse>): Promise<ApiResponse> {
+  for (let tries = 1; ; tries++) {
+    const response = await call()
+    if (response.status < 300 || tries === 10) return response
+  }
+}
+
 /** Makes writes fail for real; answers how to undo it. */
 async function breakWrites(): Promise<{ kind: string; repair(): Promise<void> }> {
   if (TEST_DATABASE === 'postgres') {
@@ -101,7 +109,7 @@ describe('the database cannot write', () => {
       // A need of 16 KB needs pages a full file does not have (the first may still find free ones), and
       // PostgreSQL a connection it may not open.
       expectOutage(await untilOutage(newNeed))
-      for (let i = 0; i < 20; i++) expectOutage(await newNeed())
+      for (let i = 0; i < 10; i++) expectOutage(await newNeed())
       expect((await api.call('GET', '/readyz')).status).toBe(503)
 
       // Each read of personal data records an audit event; once that write fails, the read does too, and
@@ -116,7 +124,7 @@ describe('the database cannot write', () => {
       // Every 503 counted, by kind (PostgreSQL may first see the ended connections fail otherwise).
       const after = await databaseErrors()
       const counted = Object.entries(after).map(([k, value]) => value - before[k]!)
-      expect(counted.reduce((sum, n) => sum + n, 0)).toBeGreaterThanOrEqual(24)
+      expect(counted.reduce((sum, n) => sum + n, 0)).toBeGreaterThanOrEqual(14)
       expect(after[kind]! - before[kind]!).toBeGreaterThan(0)
       // One line per kind of outage, not one per request.
       const lines = api.logs.slice(logsBefore).map((line) => JSON.parse(line) as { message: string; level: string; kind?: string })
@@ -128,10 +136,12 @@ describe('the database cannot write', () => {
     } finally {
       await repair()
     }
-    expect((await newNeed()).status).toBe(201)
+    // A connection attempt begun before the repair may still be refused: the next ones are not.
+    expect((await untilSuccess(newNeed)).status).toBe(201)
     expect((await api.call('GET', '/readyz')).status).toBe(200)
     expect((await api.call('GET', `/api/constituents/${constituentId}`, { token: admin })).body.lastName).toBe(PERSONAL.lastName)
-  }, 60_000)
+    // PostgreSQL: the client may wait out its connect timeout (5 s) on a refused connection, request after request.
+  }, 120_000)
 
   test('an administrator’s shutdown (57P01) or a failing disk (SQLITE_IOERR) the driver reports is 503 too, and passes', async () => {
     const [code, kind] = TEST_DATABASE === 'postgres' ? ['57P01', 'shutdown'] : ['SQLITE_IOERR_WRITE', 'io_error']
@@ -147,5 +157,5 @@ describe('the database cannot write', () => {
     }
     expect((await databaseErrors())[kind]).toBe(before[kind]! + 1)
     expect((await api.call('GET', '/api/partners', { token: admin })).status).toBe(200)
-  })
+  }, 30_000)
 })
