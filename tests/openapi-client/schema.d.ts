@@ -50,7 +50,7 @@ export interface paths {
         put?: never;
         /**
          * Log in with email and password
-         * @description Anonymous; limited per client address and throttled per email. Answers an access token and a refresh token. When several organizations share the email, `organizationSlug` chooses.
+         * @description Anonymous; limited per client address and throttled per email. Answers an access token and a refresh token. When several organizations share the email, `organizationSlug` chooses. A page on another site may not make a browser send it (403).
          */
         post: operations["login"];
         delete?: never;
@@ -70,7 +70,7 @@ export interface paths {
         put?: never;
         /**
          * Trade a refresh token for a new pair (rotation)
-         * @description Anonymous; limited per client address. The refresh token is used up: presenting it again revokes its whole session.
+         * @description Anonymous; limited per client address. The refresh token is used up: presenting it again revokes its whole session. A page on another site may not make a browser send it (403).
          */
         post: operations["refreshSession"];
         delete?: never;
@@ -90,7 +90,7 @@ export interface paths {
         put?: never;
         /**
          * Set a password with an invitation token; answers tokens
-         * @description Anonymous; limited per client address. Confirms the invited member, sets the password (at least 12 characters) and starts a session.
+         * @description Anonymous; limited per client address. Confirms the invited member, sets the password (at least 12 characters) and starts a session. A page on another site may not make a browser send it (403).
          */
         post: operations["acceptInvite"];
         delete?: never;
@@ -110,7 +110,7 @@ export interface paths {
         put?: never;
         /**
          * Ask for a link to choose a new password
-         * @description Anonymous; limited per client address. Always 202, whether or not the email is known: each confirmed member with it gets an email with a link valid for an hour, usable once.
+         * @description Anonymous; limited per client address. Always 202, whether or not the email is known: each confirmed member with it gets an email with a link to PUBLIC_BASE_URL/reset-password, valid for an hour, usable once. Nobody chooses where the link leads: `appUrl`, which this route once took, is an unknown property like any other (400). A page on another site may not make a browser send it (403).
          */
         post: operations["requestPasswordReset"];
         delete?: never;
@@ -130,7 +130,7 @@ export interface paths {
         put?: never;
         /**
          * Set a new password with the token of a reset link; answers tokens
-         * @description Anonymous; limited per client address. The token works once and for an hour; the member's other sessions end, and a new one starts.
+         * @description Anonymous; limited per client address. The token works once and for an hour; the member's other sessions end, and a new one starts. A page on another site may not make a browser send it (403).
          */
         post: operations["resetPassword"];
         delete?: never;
@@ -170,7 +170,7 @@ export interface paths {
         put?: never;
         /**
          * Anonymous need intake
-         * @description No credentials: a web form or a partner's site names the organization by `organizationId` or `organizationSlug`. Limited per client address; routed by keywords when no partner is given. The answer tells nothing of who else is on file.
+         * @description No credentials: a web form or a partner's site names the organization by `organizationId` or `organizationSlug`. Limited per client address; routed by keywords when no partner is given. The answer tells nothing of who else is on file. A page on another site may make a browser send it only from an origin in the organization's `formOrigins`, else 403.
          */
         post: operations["submitPublicNeed"];
         delete?: never;
@@ -278,7 +278,7 @@ export interface paths {
         put?: never;
         /**
          * Text the need's constituent; queued, sent by the outbox
-         * @description org_admin or sms_communicator. Answers 202 with the interaction; the worker sends it.
+         * @description org_admin or sms_communicator. Answers 202 with the interaction; the worker sends it. 429 with Retry-After past the texts one member may send, or one number may be sent, within an hour.
          */
         post: operations["sendSms"];
         delete?: never;
@@ -1129,7 +1129,7 @@ export interface components {
             password: string;
         };
         InvitationResend: {
-            /** @description Base URL of the app the invitation link opens */
+            /** @description Base URL of the app the invitation link opens (its /accept-invite page): on PUBLIC_BASE_URL's origin or one of the organization's appOrigins, else 400 at /appUrl. PUBLIC_BASE_URL by default */
             appUrl?: string;
         };
         Member: {
@@ -1252,7 +1252,7 @@ export interface components {
             partnerId?: string;
             /** @description E.164 */
             phone?: string;
-            /** @description Base URL of the app the invitation link opens */
+            /** @description Base URL of the app the invitation link opens (its /accept-invite page): on PUBLIC_BASE_URL's origin or one of the organization's appOrigins, else 400 at /appUrl. PUBLIC_BASE_URL by default */
             appUrl?: string;
             profiles?: ("needs_processor" | "intake_staff" | "sms_communicator" | "email_phone_communicator" | "pii_reader" | "duplicate_resolver")[];
         };
@@ -1343,6 +1343,10 @@ export interface components {
              * @description Days audit events are kept
              */
             auditRetentionDays: number;
+            /** @description Origins (https://host[:port]) of the organization’s own apps that invitation links may point at (`appUrl`), besides PUBLIC_BASE_URL */
+            appOrigins: string[];
+            /** @description Origins (https://host[:port]) of partner sites whose pages may make a browser post the public intake */
+            formOrigins: string[];
         };
         OrganizationSettingsUpdate: {
             name?: string;
@@ -1361,6 +1365,10 @@ export interface components {
              * @description Days audit events are kept (default 2555)
              */
             auditRetentionDays?: number;
+            /** @description Origins (https://host[:port]) of the organization’s own apps that invitation links may point at (`appUrl`), besides PUBLIC_BASE_URL; a list given replaces the one kept, [] empties it */
+            appOrigins?: string[];
+            /** @description Origins (https://host[:port]) of partner sites whose pages may make a browser post the public intake; a list given replaces the one kept, [] empties it */
+            formOrigins?: string[];
         };
         /** @description A partner location facility */
         Partner: {
@@ -1660,6 +1668,17 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Payload too large */
             413: {
                 headers: {
@@ -1743,6 +1762,17 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Payload too large */
             413: {
                 headers: {
@@ -1814,6 +1844,17 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ValidationProblem"];
                 };
             };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Payload too large */
             413: {
                 headers: {
@@ -1861,8 +1902,6 @@ export interface operations {
             content: {
                 "application/json": {
                     email: string;
-                    /** @description Where the link in the email points (its /reset-password page); PUBLIC_BASE_URL by default */
-                    appUrl?: string;
                 };
             };
         };
@@ -1890,6 +1929,17 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["ValidationProblem"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Payload too large */
@@ -1961,6 +2011,17 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["ValidationProblem"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Payload too large */
@@ -2091,6 +2152,17 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["ValidationProblem"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Payload too large */
@@ -2618,6 +2690,16 @@ export interface operations {
             /** @description Unsupported media type */
             415: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {

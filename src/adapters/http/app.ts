@@ -23,6 +23,7 @@ import { nestsDeeperThan } from '../../domain/shared/nesting'
 import { illFormedTextAt } from '../../domain/shared/unicode'
 import { BODY_TOO_LARGE, IllFormedTextInBody, INVALID_JSON, MAX_BODY_BYTES, NESTED_TOO_DEEP, NOT_JSON, NUL_IN_BODY, problemDetails } from './problem'
 import { rateLimits, type AnonymousRateLimiters } from './rate-limits'
+import { requestSite } from './request-site'
 import { webhooksRoutes } from './webhooks.routes'
 import { webhookEndpointsRoutes } from './webhook-endpoints.routes'
 
@@ -107,6 +108,7 @@ async function readBody(request: Request): Promise<string | undefined> {
 export function createHttpApp(deps: HttpDependencies) {
   const auth = authentication(deps.useCases.auth.authenticate)
   const limits = rateLimits(deps.rateLimiters, deps.trustProxy)
+  const site = requestSite(deps.publicBaseUrl)
   return new Elysia({ normalize: false })
     // No answer may be sniffed into another type (a JSON or CSV answer read as HTML): every one says so.
     .onRequest(({ set }) => {
@@ -119,10 +121,10 @@ export function createHttpApp(deps: HttpDependencies) {
     // JSON, which it cannot see in a function and would otherwise document every body with no content.
     .onParse({ as: 'global' }, [parseBody, 'json'] as never)
     .use(healthRoutes(deps.persistence, deps.isReady))
-    .use(authRoutes(deps.useCases.auth, auth, limits, deps.trustProxy))
-    .use(passwordPages(deps.useCases.auth, limits))
-    .use(intakePage(deps.useCases.needs, limits))
-    .use(needsRoutes(deps.useCases.needs, auth, limits, deps.logger))
+    .use(authRoutes(deps.useCases.auth, auth, limits, site, deps.trustProxy))
+    .use(passwordPages(deps.useCases.auth, limits, site))
+    .use(intakePage(deps.useCases.needs, limits, site))
+    .use(needsRoutes(deps.useCases.needs, auth, limits, site, deps.logger))
     .use(partnersRoutes(deps.useCases.partners, auth))
     .use(constituentsRoutes(deps.useCases.constituents, auth, deps.logger))
     .use(membersRoutes(deps.useCases.members, auth))

@@ -54,7 +54,8 @@ export class PrometheusMetrics implements DeliveryMetrics {
     registers: [this.registry],
   })
 
-  constructor(backlog: () => Promise<OutboxBacklog>) {
+  /** `walBytes`: the SQLite write-ahead log's size, for a SQLite file (docs/self-hosting.md "Long reads"). */
+  constructor(backlog: () => Promise<OutboxBacklog>, walBytes?: () => number) {
     // While the database cannot answer, the outbox's figures keep their last values: the scrape that shows
     // the outage's counts must not fail with it.
     const backlogOrNothing = () => backlog().catch(() => undefined)
@@ -83,6 +84,16 @@ export class PrometheusMetrics implements DeliveryMetrics {
         this.set(figures.oldestQueuedAt ? Math.max(0, (Date.now() - figures.oldestQueuedAt.getTime()) / 1000) : 0)
       },
     })
+    if (walBytes) {
+      new Gauge({
+        name: 'intake_sqlite_wal_bytes',
+        help: "Size of the SQLite database's write-ahead log file, in bytes",
+        registers: [this.registry],
+        collect() {
+          this.set(walBytes())
+        },
+      })
+    }
   }
 
   request(method: string, route: string, status: number, seconds: number): void {

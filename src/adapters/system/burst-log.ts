@@ -17,14 +17,6 @@ export class BurstLog {
   ) {}
 
   warn(message: string, fields: Record<string, unknown> = {}): void {
-    this.write('warn', message, fields)
-  }
-
-  error(message: string, fields: Record<string, unknown> = {}): void {
-    this.write('error', message, fields)
-  }
-
-  private write(level: 'warn' | 'error', message: string, fields: Record<string, unknown>): void {
     const key = `${message}\u0000${JSON.stringify(fields)}`
     const burst = this.bursts.get(key)
     const now = this.now()
@@ -32,7 +24,7 @@ export class BurstLog {
       burst.unlogged++
       return
     }
-    this.logger[level](message, burst?.unlogged ? { ...fields, repeatsNotLogged: burst.unlogged } : fields)
+    this.logger.warn(message, burst?.unlogged ? { ...fields, repeatsNotLogged: burst.unlogged } : fields)
     this.bursts.set(key, { startedAt: now, unlogged: 0 })
   }
 }
