@@ -30,7 +30,7 @@ const service = Bun.spawn([process.execPath, 'src/main/cli.ts', 'serve'], { cwd:
 const rss = () => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${service.pid}/status`, 'utf8'))?.[1] ?? 0) / 1024
 try {
   while (!(await fetch(`${base}/readyz`).then((r) => r.ok, () => false))) await Bun.sleep(100)
-  const login = await fetch(`${base}/api/auth/login`, { method: 'POST', body: JSON.stringify({ email: 'admin@bench-1.example.org', password: BENCH_PASSWORD }) })
+  const login = await fetch(`${base}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'admin@bench-1.example.org', password: BENCH_PASSWORD }) })
   const { accessToken } = (await login.json()) as { accessToken: string }
   await Bun.sleep(1000)
   console.log(`${needs.toLocaleString()} needs; service idle: ${rss().toFixed(0)} MB RSS`)

@@ -14,7 +14,7 @@ export function startAuditPurge(purge: PurgeAuditEvents, logger: Logger, interva
       .then((purged) => {
         if (purged > 0) logger.info('audit events past retention deleted', { purged })
       })
-      .catch((error) => logger.error('audit purge failed; trying again later', { error: error instanceof Error ? error.message : String(error) }))
+      .catch((error) => logger.error('audit purge failed; trying again later', { error }))
       .finally(() => (running = undefined))
   }
   run()

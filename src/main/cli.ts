@@ -6,6 +6,7 @@ import { SetOrganizationPhoneNumber } from '../application/organizations/set-org
 import { SetMemberPassword } from '../application/members/set-member-password'
 import { DomainError } from '../domain/errors'
 import { BackupError } from '../adapters/persistence/sqlite/sqlite-backup'
+import { errorText } from '../adapters/persistence/shared/database-errors'
 import { bootstrapFirstOrganization } from './bootstrap'
 import { backup, restore } from './backup-commands'
 import { ConfigError, loadConfig, loadDatabaseConfig } from './config'
@@ -202,16 +203,22 @@ function explain(error: unknown): string {
     const details = 'errors' in error ? (error.errors as Array<{ path: string; message: string }>) : []
     return [error.message, ...details.map((d) => `  ${flagOf(d.path)}: ${d.message}`)].join('\n')
   }
-  return error instanceof Error ? (error.stack ?? error.message) : String(error)
+  // A database's error by its statement and code: drizzle's message holds the values the statement was given.
+  return errorText(error)
 }
 
-main(process.argv.slice(2)).then(
-  (code) => process.exit(code),
-  (error) => {
-    console.error(explain(error))
-    process.exit(1)
-  },
-)
+/** How a command fails: told in words, then exit code 1. */
+function fail(error: unknown): never {
+  console.error(explain(error))
+  process.exit(1)
+}
+
+// A crash ends the process as before, but told like any failure: Bun's own report prints every field of
+// the error, drizzle's parameters (a person's name, phone, address) among them.
+process.on('uncaughtException', fail)
+process.on('unhandledRejection', fail)
+
+main(process.argv.slice(2)).then((code) => process.exit(code), fail)
 
 /** `/adminEmail` → `--admin-email`: field paths named as the flags the operator typed. */
 function flagOf(path: string): string {

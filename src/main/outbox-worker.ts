@@ -41,7 +41,7 @@ export function startOutboxWorker(dispatch: DispatchOutbox, logger: Logger, idle
       failing = false
     })()
       .catch((error) => {
-        if (!failing) logger.error('outbox claim failed; retrying every poll', { error: error instanceof Error ? error.message : String(error) })
+        if (!failing) logger.error('outbox claim failed; retrying every poll', { error })
         failing = true
       })
       .finally(() => (claiming = undefined))

@@ -1416,9 +1416,9 @@ export interface components {
         /** @description RFC 9457 problem details (application/problem+json): every error but 400 */
         Problem: {
             /** @enum {string} */
-            type: "tag:intake.example,2026:problems/invalid" | "tag:intake.example,2026:problems/unauthorized" | "tag:intake.example,2026:problems/forbidden" | "tag:intake.example,2026:problems/not-found" | "tag:intake.example,2026:problems/conflict" | "tag:intake.example,2026:problems/payload-too-large" | "tag:intake.example,2026:problems/too-many-requests" | "tag:intake.example,2026:problems/internal" | "tag:intake.example,2026:problems/provider-failed" | "tag:intake.example,2026:problems/unavailable";
+            type: "tag:intake.example,2026:problems/invalid" | "tag:intake.example,2026:problems/unauthorized" | "tag:intake.example,2026:problems/forbidden" | "tag:intake.example,2026:problems/not-found" | "tag:intake.example,2026:problems/conflict" | "tag:intake.example,2026:problems/payload-too-large" | "tag:intake.example,2026:problems/unsupported-media-type" | "tag:intake.example,2026:problems/too-many-requests" | "tag:intake.example,2026:problems/internal" | "tag:intake.example,2026:problems/provider-failed" | "tag:intake.example,2026:problems/unavailable";
             /** @enum {string} */
-            title: "Bad request" | "Unauthorized" | "Forbidden" | "Not found" | "Conflict" | "Payload too large" | "Too many requests" | "Internal server error" | "Bad gateway" | "Service unavailable";
+            title: "Bad request" | "Unauthorized" | "Forbidden" | "Not found" | "Conflict" | "Payload too large" | "Unsupported media type" | "Too many requests" | "Internal server error" | "Bad gateway" | "Service unavailable";
             /**
              * Format: int32
              * @description The HTTP status, repeated
@@ -1486,9 +1486,9 @@ export interface components {
         /** @description RFC 9457 problem details (application/problem+json) of a 400, with the offending fields in errors */
         ValidationProblem: {
             /** @enum {string} */
-            type: "tag:intake.example,2026:problems/invalid" | "tag:intake.example,2026:problems/unauthorized" | "tag:intake.example,2026:problems/forbidden" | "tag:intake.example,2026:problems/not-found" | "tag:intake.example,2026:problems/conflict" | "tag:intake.example,2026:problems/payload-too-large" | "tag:intake.example,2026:problems/too-many-requests" | "tag:intake.example,2026:problems/internal" | "tag:intake.example,2026:problems/provider-failed" | "tag:intake.example,2026:problems/unavailable";
+            type: "tag:intake.example,2026:problems/invalid" | "tag:intake.example,2026:problems/unauthorized" | "tag:intake.example,2026:problems/forbidden" | "tag:intake.example,2026:problems/not-found" | "tag:intake.example,2026:problems/conflict" | "tag:intake.example,2026:problems/payload-too-large" | "tag:intake.example,2026:problems/unsupported-media-type" | "tag:intake.example,2026:problems/too-many-requests" | "tag:intake.example,2026:problems/internal" | "tag:intake.example,2026:problems/provider-failed" | "tag:intake.example,2026:problems/unavailable";
             /** @enum {string} */
-            title: "Bad request" | "Unauthorized" | "Forbidden" | "Not found" | "Conflict" | "Payload too large" | "Too many requests" | "Internal server error" | "Bad gateway" | "Service unavailable";
+            title: "Bad request" | "Unauthorized" | "Forbidden" | "Not found" | "Conflict" | "Payload too large" | "Unsupported media type" | "Too many requests" | "Internal server error" | "Bad gateway" | "Service unavailable";
             /**
              * Format: int32
              * @description The HTTP status, repeated
@@ -1690,6 +1690,17 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Unsupported media type */
+            415: {
+                headers: {
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Too many requests */
             429: {
                 headers: {
@@ -1773,6 +1784,17 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Unsupported media type */
+            415: {
+                headers: {
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Too many requests */
             429: {
                 headers: {
@@ -1835,6 +1857,17 @@ export interface operations {
             };
             /** @description Payload too large */
             413: {
+                headers: {
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unsupported media type */
+            415: {
                 headers: {
                     "RateLimit-Policy"?: string;
                     RateLimit?: string;
@@ -1920,6 +1953,17 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Unsupported media type */
+            415: {
+                headers: {
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Too many requests */
             429: {
                 headers: {
@@ -1991,6 +2035,17 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Unsupported media type */
+            415: {
+                headers: {
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Too many requests */
             429: {
                 headers: {
@@ -2053,6 +2108,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Unsupported media type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     submitPublicNeed: {
@@ -2103,6 +2167,17 @@ export interface operations {
             };
             /** @description Payload too large */
             413: {
+                headers: {
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unsupported media type */
+            415: {
                 headers: {
                     "RateLimit-Policy"?: string;
                     RateLimit?: string;
@@ -2235,6 +2310,15 @@ export interface operations {
             };
             /** @description Payload too large */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unsupported media type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2438,6 +2522,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Unsupported media type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     addNote: {
@@ -2503,6 +2596,15 @@ export interface operations {
             };
             /** @description Payload too large */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unsupported media type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2578,6 +2680,15 @@ export interface operations {
             };
             /** @description Payload too large */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unsupported media type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2828,6 +2939,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Unsupported media type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     updatePartner: {
@@ -2902,6 +3022,15 @@ export interface operations {
             };
             /** @description Payload too large */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unsupported media type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3025,6 +3154,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Unsupported media type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     exportConstituents: {
@@ -3141,6 +3279,15 @@ export interface operations {
             };
             /** @description Payload too large */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unsupported media type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3273,6 +3420,15 @@ export interface operations {
             };
             /** @description Payload too large */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unsupported media type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3479,6 +3635,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Unsupported media type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     listMembers: {
@@ -3602,6 +3767,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Unsupported media type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     resendInvitation: {
@@ -3676,6 +3850,15 @@ export interface operations {
             };
             /** @description Payload too large */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unsupported media type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3764,6 +3947,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Unsupported media type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     getProfile: {
@@ -3839,6 +4031,15 @@ export interface operations {
             };
             /** @description Payload too large */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unsupported media type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3948,6 +4149,15 @@ export interface operations {
             };
             /** @description Payload too large */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unsupported media type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4071,6 +4281,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Unsupported media type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     testEmailSettings: {
@@ -4138,6 +4357,15 @@ export interface operations {
             };
             /** @description Payload too large */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unsupported media type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4446,6 +4674,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Unsupported media type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     getWebhookEndpoint: {
@@ -4570,6 +4807,15 @@ export interface operations {
             };
             /** @description Payload too large */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unsupported media type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -107,10 +107,9 @@ export async function startTestServer(env: Record<string, string> = {}, override
     const headers: Record<string, string> = { ...options.headers }
     if (options.token) headers.authorization = `Bearer ${options.token}`
     let body: string | undefined = options.raw
-    if (options.body !== undefined) {
-      body = JSON.stringify(options.body)
-      headers['content-type'] ??= 'application/json'
-    }
+    if (options.body !== undefined) body = JSON.stringify(options.body)
+    // Bodies are JSON unless a test says otherwise (fetch would send a string as text/plain).
+    if (body !== undefined) headers['content-type'] ??= 'application/json'
     const response = await fetch(`${server.url}${path}`, { method, headers, ...(body !== undefined ? { body } : {}) })
     const text = await response.text()
     let parsed: unknown = text

@@ -12,6 +12,7 @@ import { intakePage } from './pages/intake-page'
 import { passwordPages } from './pages/password-pages'
 import { authentication } from './authentication'
 import { constituentsRoutes } from './constituents.routes'
+import { DatabaseOutages, type OutageMetrics } from './database-outages'
 import { healthRoutes, type Lifecycle } from './health.routes'
 import { membersRoutes } from './members.routes'
 import { observability, type HttpMetrics } from './observability'
@@ -19,7 +20,8 @@ import { organizationsRoutes } from './organizations.routes'
 import { needsRoutes } from './needs.routes'
 import { partnersRoutes } from './partners.routes'
 import { nestsDeeperThan } from '../../domain/shared/nesting'
-import { BODY_TOO_LARGE, INVALID_JSON, MAX_BODY_BYTES, NESTED_TOO_DEEP, NUL_IN_BODY, problemDetails } from './problem'
+import { illFormedTextAt } from '../../domain/shared/unicode'
+import { BODY_TOO_LARGE, IllFormedTextInBody, INVALID_JSON, MAX_BODY_BYTES, NESTED_TOO_DEEP, NOT_JSON, NUL_IN_BODY, problemDetails } from './problem'
 import { rateLimits, type AnonymousRateLimiters } from './rate-limits'
 import { requestSite } from './request-site'
 import { webhooksRoutes } from './webhooks.routes'
@@ -39,21 +41,36 @@ export interface HttpDependencies {
   publicBaseUrl: string
   /** The service's version, shown in the OpenAPI document. */
   version: string
-  metrics: HttpMetrics & { databaseError(): void }
+  metrics: HttpMetrics & OutageMetrics
   /** When set, GET /metrics needs it as a bearer token. */
   metricsToken?: string
 }
 
+/** `application/json`, or a JSON-based type (`application/merge-patch+json`), whatever its parameters. */
+const JSON_MEDIA_TYPE = /^application\/(?:[\w.-]+\+)?json\s*(?:;|$)/i
+
 /**
- * Bodies are JSON whatever the Content-Type says (forms only for webhooks); an empty body is `null`. Broken JSON and an
- * over-long body are reported by validation, after authentication, so an anonymous caller gets 401 first.
+ * Forms are posted where browsers and Twilio post them: the pages (every path outside /api/) and Twilio's
+ * webhooks. Every other route takes JSON alone.
+ */
+const takesForms = (path: string) => !path.startsWith('/api/') || path.startsWith('/api/webhooks/')
+
+/**
+ * A JSON route's body must say it is JSON (415 otherwise: a form or text/plain posted from another site's
+ * page is no call of this API); form routes take forms, or JSON. An empty body is `null`. Broken JSON, a
+ * wrong type and an over-long body are reported by validation, after authentication, so an anonymous
+ * caller gets 401 first.
  */
 async function parseBody({ request }: { request: Request }): Promise<unknown> {
   const text = await readBody(request)
   if (text === undefined) return BODY_TOO_LARGE
   if (text === '') return null
-  // Webhooks (Twilio) post forms; every other body is JSON.
-  if (request.headers.get('content-type')?.startsWith('application/x-www-form-urlencoded')) return Object.fromEntries(new URLSearchParams(text))
+  const contentType = request.headers.get('content-type') ?? ''
+  if (takesForms(new URL(request.url).pathname)) {
+    if (contentType.startsWith('application/x-www-form-urlencoded')) return Object.fromEntries(new URLSearchParams(text))
+  } else if (!JSON_MEDIA_TYPE.test(contentType)) {
+    return NOT_JSON
+  }
   // NUL is no character of a text people write, and PostgreSQL cannot store it: refuse it everywhere alike.
   if (text.includes('\\u0000') || text.includes('\u0000')) return NUL_IN_BODY
   let body: unknown
@@ -63,7 +80,11 @@ async function parseBody({ request }: { request: Request }): Promise<unknown> {
     return INVALID_JSON
   }
   // Refused before any validation: validators and formatters walk values recursively.
-  return nestsDeeperThan(body) ? NESTED_TOO_DEEP : body
+  if (nestsDeeperThan(body)) return NESTED_TOO_DEEP
+  // A lone surrogate (`"\ud800"`) anywhere, keys included: the one check for every route (a URL cannot carry
+  // one: its decoding makes U+FFFD of bytes that are not UTF-8, and forms are decoded alike).
+  const illFormed = illFormedTextAt(body)
+  return illFormed ? new IllFormedTextInBody(illFormed) : body
 }
 
 /**
@@ -92,9 +113,13 @@ export function createHttpApp(deps: HttpDependencies) {
   const limits = rateLimits(deps.rateLimiters, deps.trustProxy)
   const site = requestSite(deps.publicBaseUrl)
   return new Elysia({ normalize: false })
+    // No answer may be sniffed into another type (a JSON or CSV answer read as HTML): every one says so.
+    .onRequest(({ set }) => {
+      set.headers['x-content-type-options'] = 'nosniff'
+    })
     .use(apiDocs(deps.version, deps.publicBaseUrl))
     .use(observability(deps.logger, deps.metrics, deps.metricsToken))
-    .use(problemDetails(deps.logger, (error) => deps.persistence.isOutage(error), () => deps.metrics.databaseError()))
+    .use(problemDetails(deps.logger, new DatabaseOutages(deps.persistence, deps.metrics, deps.logger)))
     // The second entry never runs (the first always answers); it tells the OpenAPI generator the bodies are
     // JSON, which it cannot see in a function and would otherwise document every body with no content.
     .onParse({ as: 'global' }, [parseBody, 'json'] as never)

@@ -40,21 +40,21 @@ export function authRoutes(useCases: UseCases['auth'], authentication: Authentic
         password: t.String({ minLength: 1, maxLength: 1024 }),
         organizationSlug: t.Optional(t.String({ minLength: 1, maxLength: 63 })),
       }),
-      response: rateLimited({ 200: TokenPairSchema, ...problems(400, 401, 403, 413) }),
+      response: rateLimited({ 200: TokenPairSchema, ...problems(400, 401, 403, 413, 415) }),
       detail: { operationId: 'login', summary: 'Log in with email and password', description: 'Anonymous; limited per client address and throttled per email. Answers an access token and a refresh token. When several organizations share the email, `organizationSlug` chooses. ' + OWN_SITE, security: [] },
     })
     .post('/refresh', ({ body }) => refresh.execute(body.refreshToken), {
       rateLimit: 'auth',
       ownSiteOnly: true,
       body: RefreshTokenBody,
-      response: rateLimited({ 200: TokenPairSchema, ...problems(400, 401, 403, 413) }),
+      response: rateLimited({ 200: TokenPairSchema, ...problems(400, 401, 403, 413, 415) }),
       detail: { operationId: 'refreshSession', summary: 'Trade a refresh token for a new pair (rotation)', description: 'Anonymous; limited per client address. The refresh token is used up: presenting it again revokes its whole session. ' + OWN_SITE, security: [] },
     })
     .post('/accept-invite', ({ body }) => acceptInvite.execute(body), {
       rateLimit: 'auth',
       ownSiteOnly: true,
       body: AcceptInviteBody,
-      response: rateLimited({ 200: TokenPairSchema, ...problems(400, 403, 413) }),
+      response: rateLimited({ 200: TokenPairSchema, ...problems(400, 403, 413, 415) }),
       detail: { operationId: 'acceptInvite', summary: 'Set a password with an invitation token; answers tokens', description: 'Anonymous; limited per client address. Confirms the invited member, sets the password (at least 12 characters) and starts a session. ' + OWN_SITE, security: [] },
     })
     .post(
@@ -68,7 +68,7 @@ export function authRoutes(useCases: UseCases['auth'], authentication: Authentic
         rateLimit: 'auth',
         ownSiteOnly: true,
         body: Body({ email: t.String(EMAIL) }),
-        response: rateLimited({ 202: t.Object({ status: t.Literal('accepted') }), ...problems(400, 403, 413) }),
+        response: rateLimited({ 202: t.Object({ status: t.Literal('accepted') }), ...problems(400, 403, 413, 415) }),
         detail: {
           operationId: 'requestPasswordReset',
           summary: 'Ask for a link to choose a new password',
@@ -83,7 +83,7 @@ export function authRoutes(useCases: UseCases['auth'], authentication: Authentic
       rateLimit: 'auth',
       ownSiteOnly: true,
       body: AcceptInviteBody,
-      response: rateLimited({ 200: TokenPairSchema, ...problems(400, 403, 413) }),
+      response: rateLimited({ 200: TokenPairSchema, ...problems(400, 403, 413, 415) }),
       detail: {
         operationId: 'resetPassword',
         summary: 'Set a new password with the token of a reset link; answers tokens',
@@ -101,7 +101,7 @@ export function authRoutes(useCases: UseCases['auth'], authentication: Authentic
       {
         auth: true,
         body: RefreshTokenBody,
-        response: { 204: t.Void(), ...problems(400, 401, 413) },
+        response: { 204: t.Void(), ...problems(400, 401, 413, 415) },
         detail: { operationId: 'logout', summary: 'End the session of a refresh token', description: "Every role. Revokes the session of the given refresh token when it is the caller's; answers 204 either way." },
       },
     )

@@ -56,14 +56,14 @@ export function constituentsRoutes(useCases: UseCases['constituents'], authentic
       {
         auth: true,
         body: CreateConstituentBody,
-        response: { 201: CreatedConstituentSchema, ...problems(400, 401, 403, 413) },
+        response: { 201: CreatedConstituentSchema, ...problems(400, 401, 403, 413, 415) },
         detail: { operationId: 'createConstituent', summary: 'Register a constituent; the answer names who it may be already', description: 'Caseworker roles and intake_staff. Checked for duplicates: the answer carries `possibleDuplicates` and `duplicateWarning` when someone alike is on file, and opens household matches.' },
       },
     )
     .post('/merge', async ({ actor, body }) => constituentView(await merge.execute(actor, body)), {
       auth: true,
       body: MergeBody,
-      response: { 200: ConstituentSchema, ...problems(400, 401, 403, 404, 413) },
+      response: { 200: ConstituentSchema, ...problems(400, 401, 403, 404, 413, 415) },
       detail: { operationId: 'mergeConstituents', summary: 'Merge the source constituent into the target', description: "org_admin or duplicate_resolver. The source's needs move to the target, the source is removed." },
     })
     .get('/:id', async ({ actor, params }) => constituentView(await get.execute(actor, params.id)), {
@@ -76,7 +76,7 @@ export function constituentsRoutes(useCases: UseCases['constituents'], authentic
       auth: true,
       params: IdParams,
       body: UpdateConstituentBody,
-      response: { 200: ConstituentSchema, ...problems(400, 401, 403, 404, 413) },
+      response: { 200: ConstituentSchema, ...problems(400, 401, 403, 404, 413, 415) },
       detail: { operationId: 'updateConstituent', summary: 'Update constituent details (checked for duplicates again)', description: 'Caseworker roles and intake_staff. Fields left out stay, `null` clears; a change of a matched field runs duplicate detection again.' },
     })
     .get(
@@ -107,7 +107,7 @@ export function constituentsRoutes(useCases: UseCases['constituents'], authentic
       auth: true,
       params: IdParams,
       body: ResolveMatchBody,
-      response: { 200: HouseholdMatchSchema, ...problems(400, 401, 403, 404, 409, 413) },
+      response: { 200: HouseholdMatchSchema, ...problems(400, 401, 403, 404, 409, 413, 415) },
       detail: { operationId: 'resolveHouseholdMatch', summary: 'Merge the constituents, join the household, or dismiss', description: 'org_admin or duplicate_resolver. A match is decided once; a second decision is 409.' },
     })
 

@@ -98,7 +98,7 @@ export async function csvAttachment<T>(filename: string, columns: Array<CsvColum
         // A failure past this point can only cut the file short: the stream errs, and the server closes the
         // connection without the final chunk, so the client sees a broken transfer, not a file that looks whole.
         const next = await iterator.next().catch((error: unknown) => {
-          logger.error('export cut short', { file: filename, error: error instanceof Error ? error.message : String(error) })
+          logger.error('export cut short', { file: filename, error })
           throw error
         })
         if (next.done) controller.close()

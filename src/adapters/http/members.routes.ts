@@ -29,7 +29,7 @@ export function membersRoutes(useCases: UseCases['members'], authentication: Aut
       {
         auth: true,
         body: InviteMemberBody,
-        response: { 201: MemberSchema, ...problems(400, 401, 403, 409, 413) },
+        response: { 201: MemberSchema, ...problems(400, 401, 403, 409, 413, 415) },
         detail: { operationId: 'inviteMember', summary: 'Add a member and email a one-time invitation (valid 7 days)', description: 'org_admin; a partner_admin for the agents and volunteers of its own partner. An email already in the organization is 409.' },
       },
     )
@@ -37,14 +37,14 @@ export function membersRoutes(useCases: UseCases['members'], authentication: Aut
       auth: true,
       params: IdParams,
       body: t.Optional(ResendInvitationBody),
-      response: { 200: MemberSchema, ...problems(400, 401, 403, 404, 409, 413) },
+      response: { 200: MemberSchema, ...problems(400, 401, 403, 404, 409, 413, 415) },
       detail: { operationId: 'resendInvitation', summary: 'Send a new invitation to a member who has not accepted one (an addition)', description: 'Who may invite the member. 409 once the member can log in.' },
     })
     .put('/:id', ({ actor, params, body }) => update.execute(actor, params.id, body), {
       auth: true,
       params: IdParams,
       body: UpdateMemberBody,
-      response: { 200: MemberSchema, ...problems(400, 401, 403, 404, 409, 413) },
+      response: { 200: MemberSchema, ...problems(400, 401, 403, 404, 409, 413, 415) },
       detail: { operationId: 'updateMember', summary: "Change a member's role, partner, phone or profiles", description: 'Who may invite the member; profiles only those the caller may grant. Demoting the last org_admin is 409.' },
     })
 
@@ -58,7 +58,7 @@ export function membersRoutes(useCases: UseCases['members'], authentication: Aut
     .put('', ({ actor, body }) => updateProfile.execute(actor, body), {
       auth: true,
       body: UpdateProfileBody,
-      response: { 200: ProfileSchema, ...problems(400, 401, 413) },
+      response: { 200: ProfileSchema, ...problems(400, 401, 413, 415) },
       detail: { operationId: 'updateProfile', summary: 'Update the caller’s own name and phone', description: 'Every role; `phone: null` clears the phone.' },
     })
 

@@ -45,7 +45,7 @@ export function needsRoutes(useCases: UseCases['needs'], authentication: Authent
       {
         rateLimit: 'publicIntake',
         body: PublicNeedBody,
-        response: rateLimited({ 201: PublicNeedSchema, ...problems(400, 403, 413) }),
+        response: rateLimited({ 201: PublicNeedSchema, ...problems(400, 403, 413, 415) }),
         detail: {
           operationId: 'submitPublicNeed',
           summary: 'Anonymous need intake',
@@ -64,7 +64,7 @@ export function needsRoutes(useCases: UseCases['needs'], authentication: Authent
       {
         auth: true,
         body: CreateNeedBody,
-        response: { 201: CreatedNeedSchema, ...problems(400, 401, 403, 413) },
+        response: { 201: CreatedNeedSchema, ...problems(400, 401, 403, 413, 415) },
         detail: { operationId: 'createNeed', summary: 'Create a need', description: 'Caseworker roles and intake_staff; partner roles for their own partner only. Contact keys in `customFields` register a constituent, checked for duplicates (`possibleDuplicates` in the answer).' },
       },
     )
@@ -98,7 +98,7 @@ export function needsRoutes(useCases: UseCases['needs'], authentication: Authent
       auth: true,
       params: NeedIdOrReferenceParams,
       body: UpdateNeedBody,
-      response: { 200: NeedSchema, ...problems(400, 401, 403, 404, 409, 413) },
+      response: { 200: NeedSchema, ...problems(400, 401, 403, 404, 409, 413, 415) },
       detail: { operationId: 'updateNeed', summary: 'Update status or metadata', description: 'Caseworker roles and needs_processor. Takes the UUID or the reference number. Any status may move to any other but RESOLVED, which may only reopen to IN_PROGRESS (409 otherwise); every change is kept in the history.' },
     })
     .post(
@@ -111,7 +111,7 @@ export function needsRoutes(useCases: UseCases['needs'], authentication: Authent
         auth: true,
         params: NeedIdOrReferenceParams,
         body: NoteBody,
-        response: { 201: InteractionSchema, ...problems(400, 401, 403, 404, 413) },
+        response: { 201: InteractionSchema, ...problems(400, 401, 403, 404, 413, 415) },
         detail: { operationId: 'addNote', summary: 'Add an internal note', description: 'Every role that sees the need; takes the UUID or the reference number.' },
       },
     )
@@ -125,7 +125,7 @@ export function needsRoutes(useCases: UseCases['needs'], authentication: Authent
         auth: true,
         params: NeedIdOrReferenceParams,
         body: SmsBody,
-        response: { 202: t.Object({ interactionId: Uuid }), ...problems(400, 401, 403, 404, 413), ...tooManyRequests() },
+        response: { 202: t.Object({ interactionId: Uuid }), ...problems(400, 401, 403, 404, 413, 415), ...tooManyRequests() },
         detail: {
           operationId: 'sendSms',
           summary: "Text the need's constituent; queued, sent by the outbox",

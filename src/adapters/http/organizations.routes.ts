@@ -72,7 +72,7 @@ export function organizationsRoutes(useCases: UseCases['organizations'], authent
     .put('', ({ actor, body }) => updateSettings.execute(actor, body), {
       auth: true,
       body: UpdateSettingsBody,
-      response: { 200: SettingsSchema, ...problems(400, 401, 403, 409, 413) },
+      response: { 200: SettingsSchema, ...problems(400, 401, 403, 409, 413, 415) },
       detail: { operationId: 'updateOrganizationSettings', summary: 'Update organization settings; a slug or short code of another organization is 409', description: 'org_admin. The short code changes the prefix of new reference numbers only.' },
     })
     .get('/email', async ({ actor }) => maskedJson(await getEmail.execute(actor)), {
@@ -83,7 +83,7 @@ export function organizationsRoutes(useCases: UseCases['organizations'], authent
     .put('/email', async ({ actor, body }) => maskedJson(await updateEmail.execute(actor, body)), {
       auth: true,
       body: Body(emailFields),
-      response: { 200: MaskedEmailSchema, ...problems(400, 401, 403, 413) },
+      response: { 200: MaskedEmailSchema, ...problems(400, 401, 403, 413, 415) },
       detail: { operationId: 'updateEmailSettings', summary: 'Set the email provider; the key is stored encrypted and never returned', description: 'org_admin. SMTP hosts may be restricted by the deployment.' },
     })
     .post('/email/test', ({ actor, body }) => testEmail.execute(actor, body), {
@@ -91,7 +91,7 @@ export function organizationsRoutes(useCases: UseCases['organizations'], authent
       body: Body({ ...emailFields, toEmail: emailFields.fromEmail }),
       response: {
         200: t.Object({ delivered: t.Literal(true), messageId: t.Optional(Text(PROVIDER_MESSAGE_ID, { description: "The provider's id of the message" })) }),
-        ...problems(400, 401, 403, 413, 502),
+        ...problems(400, 401, 403, 413, 415, 502),
       },
       detail: { operationId: 'testEmailSettings', summary: 'Send one real message with the proposed settings; nothing is stored', description: "org_admin. 502 with the provider's reason, secrets removed, when the provider refuses." },
     })

@@ -29,7 +29,7 @@ export function partnersRoutes(useCases: UseCases['partners'], authentication: A
       {
         auth: true,
         body: CreatePartnerBody,
-        response: { 201: PartnerSchema, ...problems(400, 401, 403, 413) },
+        response: { 201: PartnerSchema, ...problems(400, 401, 403, 413, 415) },
         detail: { operationId: 'createPartner', summary: 'Add a partner', description: 'org_admin.' },
       },
     )
@@ -37,7 +37,7 @@ export function partnersRoutes(useCases: UseCases['partners'], authentication: A
       auth: true,
       params: IdParams,
       body: UpdatePartnerBody,
-      response: { 200: PartnerSchema, ...problems(400, 401, 403, 404, 409, 413) },
+      response: { 200: PartnerSchema, ...problems(400, 401, 403, 404, 409, 413, 415) },
       detail: { operationId: 'updatePartner', summary: 'Update a partner', description: "org_admin; a partner_admin its own partner's details, not `isDefault` nor `isArchived`." },
     })
 }

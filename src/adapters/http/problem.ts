@@ -2,8 +2,10 @@ import { Elysia } from 'elysia'
 import { isServiceError, type ErrorKind, type ServiceError } from '../../application/errors'
 import type { Logger } from '../../application/ports/logger'
 import { MAX_NESTING_DEPTH } from '../../domain/shared/nesting'
+import { ILL_FORMED_TEXT } from '../../domain/shared/unicode'
 import { InvalidError, TooManyRequestsError, UnauthorizedError, type FieldError } from '../../domain/errors'
 import { ProviderError } from '../../application/ports/provider-error'
+import { OUTAGE_DETAIL, RETRY_AFTER_SECONDS, type DatabaseOutages } from './database-outages'
 
 export const MAX_BODY_BYTES = 256 * 1024
 
@@ -16,15 +18,23 @@ export const NUL_IN_BODY = Object.freeze({ nulInBody: true })
 /** What the body parser yields for JSON nested deeper than MAX_NESTING_DEPTH. */
 export const NESTED_TOO_DEEP = Object.freeze({ nestedTooDeep: true })
 
+/** What the body parser yields for JSON holding text that is not valid Unicode: where the first such text sits. */
+export class IllFormedTextInBody {
+  constructor(readonly path: string) {}
+}
+
+/** What the body parser yields for a body a JSON route is sent as anything but JSON (a form, text/plain, no type). */
+export const NOT_JSON = Object.freeze({ notJson: true })
+
 /** What the body parser yields for a body without Content-Length that grows past MAX_BODY_BYTES. */
 export const BODY_TOO_LARGE = Object.freeze({ bodyTooLarge: true })
 
 /**
  * Every kind of problem an answer can report: the kinds of the use cases' errors, and those only HTTP
- * knows (a body too large, a failure of our own). Each has its status, its `type` and its usual title in
+ * knows (a body too large or not JSON, a failure of our own). Each has its status, its `type` and its usual title in
  * the total records below: a kind added without them does not compile.
  */
-export type ProblemKind = ErrorKind | 'payload_too_large' | 'internal'
+export type ProblemKind = ErrorKind | 'payload_too_large' | 'unsupported_media_type' | 'internal'
 
 const STATUS_OF: Record<ProblemKind, number> = {
   invalid: 400,
@@ -33,6 +43,7 @@ const STATUS_OF: Record<ProblemKind, number> = {
   not_found: 404,
   conflict: 409,
   payload_too_large: 413,
+  unsupported_media_type: 415,
   too_many_requests: 429,
   internal: 500,
   provider_failed: 502,
@@ -47,6 +58,7 @@ export const TITLE_OF: Record<ProblemKind, string> = {
   not_found: 'Not found',
   conflict: 'Conflict',
   payload_too_large: 'Payload too large',
+  unsupported_media_type: 'Unsupported media type',
   too_many_requests: 'Too many requests',
   internal: 'Internal server error',
   provider_failed: 'Bad gateway',
@@ -161,10 +173,11 @@ function pathOf(type: string, issue: ValidationIssue): string {
 
 /**
  * Turns every failure into problem+json (RFC 9457) with one title per status, and maps each
- * domain error kind to its status here and nowhere else. Unexpected errors are logged with the request
+ * domain error kind to its status here and nowhere else. A database outage (away, full, overloaded) is
+ * 503 with Retry-After, counted and logged once per burst; unexpected errors are logged with the request
  * id and answered 500 without internals.
  */
-export function problemDetails(logger: Logger, isOutage: (error: unknown) => boolean, onOutage: () => void) {
+export function problemDetails(logger: Logger, outages: DatabaseOutages) {
   return new Elysia({ name: 'problem-details' })
     .onRequest(({ request }) => {
       const length = Number(request.headers.get('content-length') ?? 0)
@@ -184,9 +197,11 @@ export function problemDetails(logger: Logger, isOutage: (error: unknown) => boo
       switch (code) {
         case 'VALIDATION': {
           if (error.value === BODY_TOO_LARGE) return problemResponse('payload_too_large', `The request body may be at most ${MAX_BODY_BYTES} bytes`)
+          if (error.value === NOT_JSON) return problemResponse('unsupported_media_type', 'The request body must be JSON, sent as Content-Type: application/json')
           if (error.value === NUL_IN_BODY) return invalid('The request body may not contain NUL characters (\\u0000)')
           if (error.value === NESTED_TOO_DEEP) return invalid(`The request body may nest arrays and objects at most ${MAX_NESTING_DEPTH} levels deep`)
           if (error.value === INVALID_JSON) return invalid('The request body is not valid JSON')
+          if (error.value instanceof IllFormedTextInBody) return invalid('The request is not valid', [{ path: error.value.path, message: ILL_FORMED_TEXT }])
           return invalid('The request is not valid', fieldErrors(error.type ?? 'property', issuesOf(error)))
         }
         case 'PARSE':
@@ -197,16 +212,13 @@ export function problemDetails(logger: Logger, isOutage: (error: unknown) => boo
           if ((error as { code?: string }).code === 'ERR_BODY_TOO_LARGE' || set.status === 413) {
             return problemResponse('payload_too_large', `The request body may be at most ${MAX_BODY_BYTES} bytes`)
           }
-          if (isOutage(error)) {
-            onOutage()
-            logger.warn('database unavailable', { path })
-            return problemResponse('unavailable', 'The database is not answering; try again shortly', { headers: { 'retry-after': '5' } })
+          const outage = outages.kindOf(error)
+          if (outage) {
+            outages.report(outage)
+            return problemResponse('unavailable', OUTAGE_DETAIL[outage], { headers: { 'retry-after': String(RETRY_AFTER_SECONDS) } })
           }
-          logger.error('unexpected error', {
-            method: request.method,
-            path,
-            error: error instanceof Error ? (error.stack ?? error.message) : String(error),
-          })
+          // The error itself: the logger writes a database's error by its statement and code, never its values.
+          logger.error('unexpected error', { method: request.method, path, error })
           return problemResponse('internal', 'Something went wrong on our side; the request id is in X-Request-Id')
         }
       }

@@ -36,7 +36,7 @@ export function webhookEndpointsRoutes(useCases: UseCases['webhooks'], authentic
       {
         auth: true,
         body: CreateWebhookEndpointBody,
-        response: { 201: CreatedWebhookEndpointSchema, ...problems(400, 401, 403, 409, 413) },
+        response: { 201: CreatedWebhookEndpointSchema, ...problems(400, 401, 403, 409, 413, 415) },
         detail: { operationId: 'createWebhookEndpoint', summary: 'Add a webhook endpoint; its signing secret is answered this once', description: WHO },
       },
     )
@@ -50,7 +50,7 @@ export function webhookEndpointsRoutes(useCases: UseCases['webhooks'], authentic
       auth: true,
       params: IdParams,
       body: UpdateWebhookEndpointBody,
-      response: { 200: WebhookEndpointSchema, ...problems(400, 401, 403, 404, 413) },
+      response: { 200: WebhookEndpointSchema, ...problems(400, 401, 403, 404, 413, 415) },
       detail: { operationId: 'updateWebhookEndpoint', summary: 'Change a webhook endpoint; `enabled: true` re-enables it', description: `${WHO} A partial update.` },
     })
     .delete(

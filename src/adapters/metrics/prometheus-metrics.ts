@@ -1,6 +1,7 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client'
 import type { DeliveryChannel, DeliveryMetrics } from '../../application/ports/metrics'
 import type { OutboxBacklog } from '../../application/ports/repositories'
+import { DATABASE_OUTAGE_KINDS, type DatabaseOutageKind } from '../../application/ports/persistence'
 
 /** The process's own figures (memory, CPU, event-loop lag), collected once per process however many servers it runs. */
 let processRegistry: Registry | undefined
@@ -48,12 +49,18 @@ export class PrometheusMetrics implements DeliveryMetrics {
   })
   private readonly databaseErrors = new Counter({
     name: 'intake_database_errors_total',
-    help: 'Requests answered 503 because the database did not answer',
+    help: 'Requests answered 503 because the database could not serve them, by kind (unreachable, disk_full, too_many_connections …)',
+    labelNames: ['kind'] as const,
     registers: [this.registry],
   })
 
   /** `walBytes`: the SQLite write-ahead log's size, for a SQLite file (docs/self-hosting.md "Long reads"). */
   constructor(backlog: () => Promise<OutboxBacklog>, walBytes?: () => number) {
+    // While the database cannot answer, the outbox's figures keep their last values: the scrape that shows
+    // the outage's counts must not fail with it.
+    const backlogOrNothing = () => backlog().catch(() => undefined)
+    // Every kind from 0, so a rate over the first outage of a kind sees it rise.
+    for (const kind of DATABASE_OUTAGE_KINDS) this.databaseErrors.inc({ kind }, 0)
     // Read at each scrape (prom-client collects metrics side by side, so each reads for itself: one indexed query).
     new Gauge({
       name: 'intake_outbox_messages',
@@ -61,9 +68,10 @@ export class PrometheusMetrics implements DeliveryMetrics {
       labelNames: ['status'] as const,
       registers: [this.registry],
       async collect() {
-        const { pending, sending } = await backlog()
-        this.set({ status: 'pending' }, pending)
-        this.set({ status: 'sending' }, sending)
+        const figures = await backlogOrNothing()
+        if (!figures) return
+        this.set({ status: 'pending' }, figures.pending)
+        this.set({ status: 'sending' }, figures.sending)
       },
     })
     new Gauge({
@@ -71,8 +79,9 @@ export class PrometheusMetrics implements DeliveryMetrics {
       help: 'Age of the oldest message not yet sent or failed (0 when none waits)',
       registers: [this.registry],
       async collect() {
-        const { oldestQueuedAt } = await backlog()
-        this.set(oldestQueuedAt ? Math.max(0, (Date.now() - oldestQueuedAt.getTime()) / 1000) : 0)
+        const figures = await backlogOrNothing()
+        if (!figures) return
+        this.set(figures.oldestQueuedAt ? Math.max(0, (Date.now() - figures.oldestQueuedAt.getTime()) / 1000) : 0)
       },
     })
     if (walBytes) {
@@ -93,8 +102,8 @@ export class PrometheusMetrics implements DeliveryMetrics {
     this.durations.observe(labels, seconds)
   }
 
-  databaseError(): void {
-    this.databaseErrors.inc()
+  databaseError(kind: DatabaseOutageKind): void {
+    this.databaseErrors.inc({ kind })
   }
 
   sent(channel: DeliveryChannel): void {

@@ -14,8 +14,8 @@ export interface Persistence {
    * on the database measures leases and orders records by (docs/reliability.md "Clock steps").
    */
   databaseTime?(): Promise<Date>
-  /** Whether an error means the database is away for now (503), rather than a bug. */
-  isOutage(error: unknown): boolean
+  /** What kind of outage an error means (the database away, full or overloaded for now: 503), or undefined for any other error. */
+  outageOf(error: unknown): DatabaseOutageKind | undefined
   close(): Promise<void>
 }
 
@@ -25,3 +25,12 @@ export interface MigrationOutcome {
   /** What a start killed while copying the database left beside it, removed (SQLite). */
   leftoversRemoved?: string[]
 }
+
+/**
+ * Why the database cannot serve a request for now, as `intake_database_errors_total{kind}` counts it
+ * (docs/observability.md): unreachable (connection refused, lost or timed out), shutdown (an administrator
+ * or a crash is stopping it), too_many_connections, out_of_resources (memory, a configured limit),
+ * disk_full, io_error (the disk fails), busy (locked by another writer, a deadlock).
+ */
+export const DATABASE_OUTAGE_KINDS = ['unreachable', 'shutdown', 'too_many_connections', 'out_of_resources', 'disk_full', 'io_error', 'busy'] as const
+export type DatabaseOutageKind = (typeof DATABASE_OUTAGE_KINDS)[number]

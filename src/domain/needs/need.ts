@@ -2,6 +2,7 @@ import { readContactDetails } from '../constituents/contact'
 import type { FieldError } from '../errors'
 import { FieldChecks, FREE_TEXT, type TextRule } from '../shared/fields'
 import { MAX_NESTING_DEPTH, nestsDeeperThan } from '../shared/nesting'
+import { ILL_FORMED_TEXT, illFormedTextAt } from '../shared/unicode'
 
 // docs/api.md "Needs"
 export const NEED_STATUSES = ['NEW', 'IN_PROGRESS', 'PENDING_INTERNAL', 'PENDING_CLIENT', 'RESOLVED', 'ESCALATED'] as const
@@ -104,6 +105,9 @@ export const PUBLIC_DESCRIPTION = { minLength: 1, ...FREE_TEXT } as const satisf
 
 /** `customFields` stays within its limits and its contact keys are valid constituent fields. */
 export function customFieldsErrors(customFields: CustomFields): FieldError[] {
+  // Keys and values at any depth, contact fields or not (walked only when not nested too deep: a cycle is).
+  const illFormed = nestsDeeperThan(customFields) ? undefined : illFormedTextAt(customFields, '/customFields')
+  if (illFormed) return [{ path: illFormed, message: ILL_FORMED_TEXT }]
   const errors: FieldError[] = readContactDetails(customFields, '/customFields').errors
   const keys = Object.keys(customFields)
   if (keys.length > CUSTOM_FIELDS_LIMITS.maxKeys) {

@@ -1,4 +1,5 @@
 import type { FieldError } from '../errors'
+import { ILL_FORMED_TEXT } from './unicode'
 
 /**
  * The rules of input fields, written once: the parsers of each aggregate check them for every caller, and
@@ -44,6 +45,7 @@ export function matches(value: string, pattern: string): boolean {
 /** What is wrong with `value` under `rule`, or undefined; `meaning` says what the pattern accepts. */
 export function textProblem(value: unknown, rule: TextRule, meaning?: string): string | undefined {
   if (typeof value !== 'string') return 'must be a string'
+  if (!value.isWellFormed()) return ILL_FORMED_TEXT
   if (rule.minLength === 1 && value.length === 0) return 'must not be empty'
   if (rule.minLength !== undefined && value.length < rule.minLength) return `must be at least ${rule.minLength} characters`
   if (value.length > rule.maxLength) return `must be at most ${rule.maxLength} characters`

@@ -60,11 +60,11 @@ describe('POST /api/needs/public', () => {
     expect(await needCount()).toBe(before)
   })
 
-  test('a text/plain post from another site (no CORS preflight) is 403 too', async () => {
+  test('a text/plain post from another site (no CORS preflight) is refused too: 415, a JSON route takes JSON alone', async () => {
     const before = await needCount()
     const body = JSON.stringify({ organizationSlug: slug, description: 'food' })
     const refused = await api.call('POST', '/api/needs/public', { raw: body, headers: { 'content-type': 'text/plain', 'sec-fetch-site': 'cross-site', origin: EVIL } })
-    expect(refused.status).toBe(403)
+    expectProblem(refused, 415, 'Unsupported media type')
     expect(await needCount()).toBe(before)
   })
 

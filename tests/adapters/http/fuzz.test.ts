@@ -49,12 +49,19 @@ afterAll(() => api.stop())
 const nested = (levels: number) => '['.repeat(levels) + ']'.repeat(levels)
 const nestedObject = (levels: number) => '{"a":'.repeat(levels) + '1' + '}'.repeat(levels)
 
-/** Text people and attackers send: unicode of every plane, control characters, NUL, lone surrogates, huge. */
+/**
+ * Text people and attackers send: unicode of every plane, control characters, NUL, lone surrogates (alone,
+ * inside text, a pair reversed, half an emoji), zero-width characters and fullwidth forms (before a formula
+ * opener too), huge.
+ */
 const hostileText = fc.oneof(
   fc.string(),
   fc.string({ unit: 'grapheme' }),
   fc.string({ unit: 'binary' }),
-  fc.constantFrom('', ' ', '\u0000', 'a\u0000b', '\u202eevil', 'e\u0301', '𝒜𝓃𝒶', '\ud800', '\udfff', '🏳️‍🌈', 'null', 'undefined', '<script>', "' OR 1=1 --", '%00', '../../etc/passwd'),
+  fc.constantFrom('', ' ', '\u0000', 'a\u0000b', '\u202eevil', 'e\u0301', '𝒜𝓃𝒶', '🏳️‍🌈', 'null', 'undefined', '<script>', "' OR 1=1 --", '%00', '../../etc/passwd'),
+  fc.constantFrom('\ud800', '\udfff', 'Ana \ud800', 'a\udc00b', '\udc00\ud800', '\ud83d', '+1555\ud800'),
+  fc.constantFrom('\u200b', '\u200b=1+1', '\u200d', '\u2060=cmd', '\ufeff', 'a\u200bb@example.org', '\u00ad'),
+  fc.constantFrom('＝1+1', '＋cmd', '＠SUM(A1)', '－1', 'ｆｏｏｄ', '＜script＞', '＋１５５５０１００', '"\u200b＝1'),
   fc.integer({ min: 1, max: 300_000 }).map((n) => 'x'.repeat(n)),
 )
 
@@ -80,7 +87,7 @@ function bodyFor(operation: Operation): fc.Arbitrary<string | undefined> {
     { weight: 1, arbitrary: fc.constantFrom(nested(65), nested(50_000), nestedObject(100), nestedObject(20_000)) },
     {
       weight: 1,
-      arbitrary: fc.constantFrom('{"a":1,"a":2}', '{"partnerId":"\\ud800"}', '{"x":1e999}', '{"x":-0}', '{"x":9007199254740993}', '{', '{"a":', 'null', '"\\u0000"', '\u0000', ''),
+      arbitrary: fc.constantFrom('{"a":1,"a":2}', '{"partnerId":"\\ud800"}', '{"\\ud800":1}', '{"customFields":{"\\udfff":"x","a":["\\ud800"]}}', '{"x":1e999}', '{"x":-0}', '{"x":9007199254740993}', '{', '{"a":', 'null', '"\\u0000"', '\u0000', ''),
     },
     { weight: 1, arbitrary: hostileText },
     { weight: 1, arbitrary: fc.constant(undefined) },

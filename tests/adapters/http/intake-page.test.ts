@@ -113,12 +113,12 @@ describe('POST /intake/{organizationSlug}', () => {
     expect(await needCount()).toBe(before)
   })
 
-  test('whatever the body, the answer is a page and never a server error: too long, JSON, broken, empty', async () => {
+  test('whatever the body, the answer is a page and never a server error: too long, JSON, broken, not Unicode, empty', async () => {
     const before = await needCount()
     const long = await post(`/intake/${slug}`, { description: 'x'.repeat(5001) })
     expect(long.status).toBe(400)
     expect(long.text).toContain('<p class="error" id="description-error">This is too long: at most 5000 characters.</p>')
-    for (const [contentType, body] of [['application/json', '{"description":["food"],"website":{}}'], ['application/json', '{broken'], ['text/plain', ''], ['application/x-www-form-urlencoded', '=&&website=%ZZ']]) {
+    for (const [contentType, body] of [['application/json', '{"description":["food"],"website":{}}'], ['application/json', '{broken'], ['application/json', '{"description":"help \\ud800"}'], ['text/plain', ''], ['application/x-www-form-urlencoded', '=&&website=%ZZ']]) {
       const response = await fetch(`${api.url}/intake/${slug}`, { method: 'POST', headers: { 'content-type': contentType!, ...SAME_ORIGIN }, body })
       expect(response.status).toBe(400)
       expect(response.headers.get('content-type')).toStartWith('text/html')

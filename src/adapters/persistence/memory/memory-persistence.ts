@@ -15,8 +15,8 @@ export class MemoryPersistence implements Persistence {
   async ping() {
     return true
   }
-  isOutage() {
-    return false
+  outageOf() {
+    return undefined
   }
   async close() {}
 }

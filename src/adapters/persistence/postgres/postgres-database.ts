@@ -6,6 +6,8 @@ import type { Repositories } from '../../../application/ports/repositories'
 import type { UnitOfWork } from '../../../application/ports/unit-of-work'
 import { applyMigrations, type Migration } from '../sql/bundled-migrations'
 import { driverError } from '../sql/sql-dialect'
+import { outageOf } from '../shared/database-errors'
+import { WriteOutage } from '../shared/write-outage'
 import { PreparedStatements } from '../sql/prepared-statements'
 import { sqlRepositories, type SqlDb } from '../sql/sql-repositories'
 import { POSTGRES_MIGRATIONS } from './migrations'
@@ -14,26 +16,6 @@ import * as schema from './schema'
 
 /** Any number that several instances agree on: the advisory lock migrations run under. */
 const MIGRATION_LOCK = 72_635_117
-
-/** Errors that mean the database is away (restarting, unreachable), not that the request was wrong. */
-const OUTAGE_CODES = new Set([
-  'ECONNREFUSED',
-  'ECONNRESET',
-  'ETIMEDOUT',
-  'EPIPE',
-  'CONNECTION_CLOSED',
-  'CONNECTION_ENDED',
-  'CONNECTION_DESTROYED',
-  'CONNECT_TIMEOUT',
-  '57P01', // admin_shutdown
-  '57P02', // crash_shutdown
-  '57P03', // cannot_connect_now
-  '08000',
-  '08003',
-  '08006',
-  '08001',
-  '08004',
-])
 
 /**
  * Errors of a connection that was dead before the statement reached the database: a restart ends every
@@ -94,6 +76,7 @@ export class PostgresDatabase implements Persistence, UnitOfWork {
   private readonly db: PostgresJsDatabase<typeof schema>
   /** Shared by the pool's repositories and every transaction's: built once, bound to where they run. */
   private readonly statements = new PreparedStatements(postgresDialect.bindStatement)
+  private readonly writeOutage = new WriteOutage()
 
   constructor(url: string, options: { maxConnections?: number } = {}) {
     this.client = postgres(url, {
@@ -133,15 +116,22 @@ export class PostgresDatabase implements Persistence, UnitOfWork {
         return work(sqlRepositories(shared(tx), postgresDialect, this.statements))
       })
     try {
-      return await attempt()
+      const result = await attempt().catch((error: unknown) => {
+        // BEGIN failed on a connection a restart had closed: nothing ran, so the work runs once, on a fresh one.
+        if (started || !onDeadConnection(error)) throw error
+        return attempt()
+      })
+      this.writeOutage.committed()
+      return result
     } catch (error) {
-      // BEGIN failed on a connection a restart had closed: nothing ran, so the work runs once, on a fresh one.
-      if (started || !onDeadConnection(error)) throw error
-      return attempt()
+      this.writeOutage.failed(error)
+      throw error
     }
   }
 
+  /** Whether the database answers a trivial query and writes are not failing (readiness). */
   async ping(): Promise<boolean> {
+    if (this.writeOutage.failing) return false
     const rows = await this.client`SELECT 1 AS ok`
     return rows.length === 1
   }
@@ -152,9 +142,9 @@ export class PostgresDatabase implements Persistence, UnitOfWork {
     return new Date(row!.ms)
   }
 
-  isOutage(error: unknown): boolean {
-    const code = driverError(error)?.code
-    return typeof code === 'string' && OUTAGE_CODES.has(code)
+  /** Unreachable or restarting, out of connections, memory or disk (SQLSTATE 08, 57P0x, 53): try again later. */
+  outageOf(error: unknown) {
+    return outageOf(error)
   }
 
   async close(): Promise<void> {

@@ -7,7 +7,8 @@ import type { Repositories } from '../../../application/ports/repositories'
 import type { MigrationOutcome, Persistence } from '../../../application/ports/persistence'
 import type { UnitOfWork } from '../../../application/ports/unit-of-work'
 import { applyMigrations, type Migration } from '../sql/bundled-migrations'
-import { driverError } from '../sql/sql-dialect'
+import { outageOf } from '../shared/database-errors'
+import { WriteOutage } from '../shared/write-outage'
 import { SQLITE_MIGRATIONS } from './migrations'
 import * as schema from './schema'
 import { besideName, copyChecked, removeUnfinishedCopies, schemaVersion } from './sqlite-backup'
@@ -47,6 +48,7 @@ export class SqliteDatabase implements Persistence, UnitOfWork {
   private readonly queue: QueuedUnit[] = []
   private draining = false
   private readonly checkpointer?: WalCheckpointer
+  private readonly writeOutage = new WriteOutage()
 
   constructor(
     readonly path: string,
@@ -133,6 +135,7 @@ export class SqliteDatabase implements Persistence, UnitOfWork {
     try {
       this.writer.exec('BEGIN IMMEDIATE')
     } catch (error) {
+      this.writeOutage.failed(error)
       this.queue.shift()!.reject(error) // busy: another process holds the file; the next unit tries again
       return
     }
@@ -146,6 +149,7 @@ export class SqliteDatabase implements Persistence, UnitOfWork {
         this.writer.exec('RELEASE unit')
         done.push({ unit, result })
       } catch (error) {
+        this.writeOutage.failed(error)
         unit.reject(error)
         if (!this.writer.inTransaction) {
           // SQLite gave the whole transaction up (a full disk, an I/O error): the group's writes are gone too.
@@ -159,22 +163,24 @@ export class SqliteDatabase implements Persistence, UnitOfWork {
     try {
       this.writer.exec('COMMIT')
     } catch (error) {
+      this.writeOutage.failed(error)
       if (this.writer.inTransaction) this.writer.exec('ROLLBACK')
       failAll(error)
       return
     }
+    // A group whose every unit failed commits nothing: it says nothing of whether writes work again.
+    if (done.length > 0) this.writeOutage.committed()
     for (const { unit, result } of done) unit.resolve(result)
   }
 
-  /** Whether the database answers a trivial query (readiness). */
-  /** A busy or locked file after the busy timeout: another process holds it, try again. */
-  isOutage(error: unknown) {
-    const code = driverError(error)?.code
-    return code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED'
+  /** A full disk, a failing one, or a file another process holds past the busy timeout: try again later. */
+  outageOf(error: unknown) {
+    return outageOf(error)
   }
 
+  /** Whether the database answers a trivial query and writes are not failing (readiness). */
   async ping() {
-    return this.reader.query('SELECT 1 AS ok').all().length === 1
+    return !this.writeOutage.failing && this.reader.query('SELECT 1 AS ok').all().length === 1
   }
 
   async close() {

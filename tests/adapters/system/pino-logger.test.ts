@@ -1,0 +1,43 @@
+import { describe, expect, test } from 'bun:test'
+import { DrizzleQueryError } from 'drizzle-orm/errors'
+import fc from 'fast-check'
+import { PinoLogger } from '../../../src/adapters/system/pino-logger'
+
+// docs/observability.md "Logs": whatever a caller passes (the error, its String(), its stack, nested in
+// fields, or in the message), a database's error is written by statement and code, never its parameters.
+// The worker logs `String(error)`, the HTTP layer the error itself: both meet this net.
+function captured() {
+  const lines: string[] = []
+  return { lines, logger: new PinoLogger('debug', { write: (line: string) => void lines.push(line) }) }
+}
+
+const refused = (values: unknown[]) =>
+  new DrizzleQueryError('insert into "needs" ("id", "custom_fields") values ($1, $2)', values, Object.assign(new Error('invalid byte sequence'), { name: 'PostgresError', code: '22021', detail: `Failing row contains (${values.join(', ')})` }))
+
+describe('the log', () => {
+  test('never holds the values of a failed statement, however the error is passed', () => {
+    let run = 0
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary' }), (value) => {
+        const mark = `Value${++run}Mark`
+        const error = refused([crypto.randomUUID(), `${mark}${value}`])
+        const { lines, logger } = captured()
+        logger.error('unexpected error', { error })
+        logger.error('outbox delivery failed', { error: String(error) })
+        logger.warn('nested', { attempt: { errors: [error, error.stack] } })
+        logger.info(`cut short: ${String(error)}`)
+        const text = lines.join('')
+        expect(text).not.toContain(mark)
+        expect(JSON.parse(lines[0]!).error).toBe('database error 22021 in insert into needs')
+        expect(JSON.parse(lines[1]!).error).toBe(`${error.name}: Failed query: insert into needs (parameters not logged)`)
+      }),
+      { numRuns: 50 },
+    )
+  })
+
+  test('keeps other errors whole, with their stack', () => {
+    const { lines, logger } = captured()
+    logger.error('unexpected error', { error: new TypeError('x is not a function') })
+    expect(JSON.parse(lines[0]!).error).toStartWith('TypeError: x is not a function\n    at ')
+  })
+})
