@@ -11,6 +11,7 @@ import { authRoutes } from './auth.routes'
 import { intakePage } from './pages/intake-page'
 import { passwordPages } from './pages/password-pages'
 import { authentication } from './authentication'
+import { consoleApp } from './console'
 import { constituentsRoutes } from './constituents.routes'
 import { healthRoutes } from './health.routes'
 import { membersRoutes } from './members.routes'
@@ -21,6 +22,7 @@ import { partnersRoutes } from './partners.routes'
 import { nestsDeeperThan } from '../../domain/shared/nesting'
 import { BODY_TOO_LARGE, INVALID_JSON, MAX_BODY_BYTES, NESTED_TOO_DEEP, NUL_IN_BODY, problemDetails } from './problem'
 import { rateLimits, type AnonymousRateLimiters } from './rate-limits'
+import { sessionCookieRoutes } from './session-cookie.routes'
 import { webhooksRoutes } from './webhooks.routes'
 import { webhookEndpointsRoutes } from './webhook-endpoints.routes'
 
@@ -95,8 +97,10 @@ export function createHttpApp(deps: HttpDependencies) {
     .onParse({ as: 'global' }, [parseBody, 'json'] as never)
     .use(healthRoutes(deps.persistence, deps.isReady))
     .use(authRoutes(deps.useCases.auth, auth, limits, deps.trustProxy))
+    .use(sessionCookieRoutes(deps.useCases.auth, auth, limits, deps.trustProxy, deps.publicBaseUrl))
     .use(passwordPages(deps.useCases.auth, limits))
     .use(intakePage(deps.useCases.needs, limits))
+    .use(consoleApp())
     .use(needsRoutes(deps.useCases.needs, auth, limits, deps.logger))
     .use(partnersRoutes(deps.useCases.partners, auth))
     .use(constituentsRoutes(deps.useCases.constituents, auth, deps.logger))

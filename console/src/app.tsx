@@ -1,0 +1,68 @@
+import { useEffect, useState } from 'preact/hooks'
+import { LANGUAGES, language, t, type Language } from './i18n'
+import { forgetCachedData } from './data'
+import { Inbox } from './inbox'
+import { Login } from './login'
+import { NeedScreen } from './need'
+import { NewNeed } from './new-need'
+import { href, usePlace, type Place } from './router'
+import { logOut, onSessionChange, refreshSession, type SessionState } from './session'
+
+export function App() {
+  const [session, setSession] = useState<SessionState>('unknown')
+  const place = usePlace()
+  useEffect(() => onSessionChange(setSession), [])
+  // A session kept in this browser's cookie goes on without a new login.
+  useEffect(() => void refreshSession(), [])
+
+  if (session === 'unknown') return <main><p role="status">{t.loading}</p></main>
+  if (session !== 'signed-in') return <Login lapsed={session === 'lapsed'} place={place} />
+  return (
+    <>
+      <header class="bar">
+        <span class="app-name">{t.appName}</span>
+        <nav aria-label={t.main}>
+          <a href={href(['needs'])} aria-current={place.path[0] !== 'constituents' && place.path[0] !== 'new' ? 'page' : undefined}>{t.needs}</a>
+          <a href={href(['constituents'])} aria-current={place.path[0] === 'constituents' ? 'page' : undefined}>{t.constituents}</a>
+          <a class="button" href={href(['new'])} aria-current={place.path[0] === 'new' ? 'page' : undefined}>{t.newNeed}</a>
+        </nav>
+        <LanguageSwitch />
+        <button type="button" class="secondary" onClick={() => { forgetCachedData(); void logOut() }}>{t.logOut}</button>
+      </header>
+      <main>
+        <Screen place={place} />
+      </main>
+    </>
+  )
+}
+
+function Screen({ place }: { place: Place }) {
+  const [area, id] = place.path
+  if (area === 'needs' && id) return <NeedScreen key={id} reference={id} />
+  if (area === 'new') return <NewNeed />
+  if (area === 'constituents') return <Constituents />
+  return <Inbox query={place.query} />
+}
+
+/** The next version's screens: searching constituents, a person's details, households, merging. */
+function Constituents() {
+  useEffect(() => void (document.title = `${t.constituents} · ${t.appName}`), [])
+  return (
+    <>
+      <h1>{t.constituents}</h1>
+      <p>{t.constituentsSoon}</p>
+    </>
+  )
+}
+
+/** Each other language as a link that reloads the page in it, keeping the place. */
+export function LanguageSwitch() {
+  const others = (Object.keys(LANGUAGES) as Language[]).filter((other) => other !== language)
+  return (
+    <nav aria-label={t.language} class="languages">
+      {others.map((other) => (
+        <a key={other} href={`/?lang=${other}${location.hash}`} lang={other} hreflang={other}>{LANGUAGES[other].languageName}</a>
+      ))}
+    </nav>
+  )
+}
