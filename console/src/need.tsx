@@ -31,11 +31,11 @@ export function NeedScreen({ reference }: { reference: string }) {
   }
   useEffect(() => void load(), [reference])
 
-  /** Runs a change, then shows what came of it and reads the need again. */
+  /** Runs a change, reads the need again and then says what came of it. */
   async function act(call: () => Promise<{ error?: unknown; response: Response }>, done: string) {
     const { error, response } = await authorized(call)
-    setMessage(error ? { text: response.status === 403 ? t.forbidden : t.failed(problemText(error)), error: true } : { text: done })
     if (!error) await load()
+    setMessage(error ? { text: response.status === 403 ? t.forbidden : t.failed(problemText(error)), error: true } : { text: done })
     return !error
   }
 
