@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'preact/hooks'
+import { useEffect, useRef, useState } from 'preact/hooks'
 import { LANGUAGES, language, t, type Language } from './i18n'
 import { forgetCachedData } from './data'
 import { Inbox } from './inbox'
@@ -11,7 +11,15 @@ import { logOut, onSessionChange, refreshSession, type SessionState } from './se
 export function App() {
   const [session, setSession] = useState<SessionState>('unknown')
   const place = usePlace()
+  const main = useRef<HTMLElement>(null)
+  const screen = place.path.join('/')
+  const shown = useRef(false)
   useEffect(() => onSessionChange(setSession), [])
+  // On another screen the keyboard goes on from its top, as after loading a page.
+  useEffect(() => {
+    if (shown.current) main.current?.focus()
+    shown.current = true
+  }, [screen])
   // A session kept in this browser's cookie goes on without a new login.
   useEffect(() => void refreshSession(), [])
 
@@ -29,7 +37,7 @@ export function App() {
         <LanguageSwitch />
         <button type="button" class="secondary" onClick={() => { forgetCachedData(); void logOut() }}>{t.logOut}</button>
       </header>
-      <main>
+      <main ref={main} tabIndex={-1}>
         <Screen place={place} />
       </main>
     </>

@@ -46,7 +46,7 @@ const indexHtml = (lang: string) => `<!doctype html>
 const securityHeaders = { 'content-security-policy': CONSOLE_CONTENT_SECURITY_POLICY, 'x-content-type-options': 'nosniff', 'referrer-policy': 'no-referrer' }
 
 /**
- * `GET /`: the console's page, never cached, so a new version's assets are fetched at once; the assets are
+ * `GET /`: the console's page, never stored, so a new version's assets are fetched at once; the assets are
  * named by their content's hash and kept by browsers for a year.
  */
 export function consoleApp() {
@@ -54,7 +54,7 @@ export function consoleApp() {
     .get('/', ({ query, request }) => {
       const { language } = chooseLanguage(query.lang, request.headers.get('accept-language'))
       return new Response(indexHtml(language), {
-        headers: { ...securityHeaders, 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-cache', vary: 'Accept-Language' },
+        headers: { ...securityHeaders, 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store', vary: 'Accept-Language' },
       })
     })
     .get(`${CONSOLE_ASSETS}/:name`, ({ params }) => {

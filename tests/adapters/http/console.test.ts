@@ -15,7 +15,7 @@ describe('the staff console', () => {
     const response = await fetch(`${api.url}/`)
     expect(response.status).toBe(200)
     expect(response.headers.get('content-type')).toBe('text/html; charset=utf-8')
-    expect(response.headers.get('cache-control')).toBe('no-cache')
+    expect(response.headers.get('cache-control')).toBe('no-store')
     expect(response.headers.get('x-content-type-options')).toBe('nosniff')
     const csp = response.headers.get('content-security-policy')!
     expect(csp).toContain("script-src 'self'")
@@ -40,9 +40,12 @@ describe('the staff console', () => {
     }
   })
 
-  test('the script loads nothing from elsewhere', async () => {
-    const script = assetsOf(await (await fetch(`${api.url}/`)).text()).find((path) => path.endsWith('.js'))!
-    const text = await (await fetch(`${api.url}${script}`)).text()
+  test('the script loads nothing from elsewhere, and the first load is within 150 KB gzipped', async () => {
+    const assets = assetsOf(await (await fetch(`${api.url}/`)).text())
+    const texts = await Promise.all(assets.map(async (path) => (await fetch(`${api.url}${path}`)).text()))
+    const gzipped = texts.reduce((sum, text) => sum + Bun.gzipSync(text).byteLength, 0)
+    expect(gzipped).toBeLessThanOrEqual(150 * 1024)
+    const text = texts[assets.findIndex((path) => path.endsWith('.js'))]!
     expect(text).not.toMatch(/\bimport\s*\(?\s*["']https?:/)
     expect(text).not.toMatch(/fetch\(\s*["']https?:/)
   })

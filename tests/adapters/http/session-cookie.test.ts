@@ -94,6 +94,21 @@ describe('a browser session', () => {
     expect(response.headers.get('set-cookie')).toBeNull()
   })
 
+  test('logging in and refreshing count against AUTH_RATE_LIMIT with the other auth routes: past it 429', async () => {
+    const limited = await startTestServer({ AUTH_RATE_LIMIT: '2' })
+    try {
+      const statuses = []
+      statuses.push((await limited.call('POST', '/api/auth/session', { body: { email: 'nobody@example.org', password: 'wrong password here' } })).status)
+      statuses.push((await limited.call('POST', '/api/auth/session/refresh', { body: {} })).status)
+      const third = await limited.call('POST', '/api/auth/session/refresh', { body: {} })
+      statuses.push(third.status)
+      expect(statuses).toEqual([401, 401, 429])
+      expect(Number(third.headers.get('retry-after'))).toBeGreaterThan(0)
+    } finally {
+      await limited.stop()
+    }
+  })
+
   test('the cookie is Secure when PUBLIC_BASE_URL is https', async () => {
     const secure = await startTestServer({ PUBLIC_BASE_URL: 'https://intake.example.org' })
     try {
