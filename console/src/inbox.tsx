@@ -15,7 +15,10 @@ export function Inbox({ query }: { query: URLSearchParams }) {
   const partnerId = query.get('partner') ?? ''
   const mine = query.get('mine') === '1'
   const page = Math.max(1, Number(query.get('page')) || 1)
-  const [result, setResult] = useState<{ needs: Need[]; total: number } | 'error'>()
+  // The answer remembers which filters and page it is for: until the next arrives, the table is not shown under another page's label.
+  const key = JSON.stringify([status, partnerId, mine, me, page])
+  const [answer, setAnswer] = useState<{ key: string; result: { needs: Need[]; total: number } | 'error' }>()
+  const result = answer?.key === key ? answer.result : undefined
   useEffect(() => void (document.title = `${t.needs} · ${t.appName}`), [])
 
   useEffect(() => {
@@ -34,10 +37,10 @@ export function Inbox({ query }: { query: URLSearchParams }) {
         },
       }),
     ).then(({ data, response }) => {
-      if (current) setResult(data ? { needs: data, total: Number(response.headers.get('x-total-count') ?? data.length) } : 'error')
+      if (current) setAnswer({ key, result: data ? { needs: data, total: Number(response.headers.get('x-total-count') ?? data.length) } : 'error' })
     })
     return () => void (current = false)
-  }, [status, partnerId, mine, me, page])
+  }, [key])
 
   const filters = { status, partner: partnerId, mine: mine ? '1' : undefined }
   const change = (patch: Record<string, string | undefined>) => go(['needs'], { ...filters, ...patch, page: undefined })

@@ -119,6 +119,41 @@ describe.skipIf(!chromiumAvailable())('the staff console in Chromium', () => {
     await done(page)
   })
 
+  test('the inbox filters by partner, status and "Assigned to me", and pages by X-Total-Count', async () => {
+    const partner = (await api.call<{ id: string }>('POST', '/api/partners', { token: admin.token, body: { name: `Paging ${crypto.randomUUID().slice(0, 8)}`, slaHours: 24 } })).body
+    const references: string[] = []
+    for (let i = 0; i < 27; i++) references.push(await createNeed(partner.id, `Need number ${i}`))
+    const myId = (await api.call<{ id: string }>('GET', '/api/profile', { token: admin.token })).body.id
+    expect((await api.call('PUT', `/api/needs/${references[3]}`, { token: admin.token, body: { status: 'IN_PROGRESS' } })).status).toBe(200)
+    expect((await api.call('PUT', `/api/needs/${references[5]}`, { token: admin.token, body: { assignedTo: myId } })).status).toBe(200)
+    const rows = (page: Page) => page.locator('tbody tr td:first-child').allTextContents()
+
+    const page = await open('/')
+    await logIn(page, admin)
+    await page.getByRole('table').waitFor()
+    await page.getByLabel('Partner').selectOption(partner.id)
+    await page.getByText('Page 1 of 2 (27 needs)').waitFor()
+    expect(await rows(page)).toEqual(references.slice(2).reverse())
+    await page.getByRole('link', { name: 'Next' }).click()
+    await page.getByText('Page 2 of 2 (27 needs)').waitFor()
+    expect(await rows(page)).toEqual(references.slice(0, 2).reverse())
+    await expectAccessible(page)
+
+    await page.getByLabel('Status').selectOption('IN_PROGRESS')
+    await page.getByText('Page 1 of 1 (1 need)').waitFor()
+    expect(await rows(page)).toEqual([references[3]!])
+    await page.getByLabel('Status').selectOption('')
+    await page.getByLabel('Assigned to me').check()
+    await page.getByText('Page 1 of 1 (1 need)').waitFor()
+    expect(await rows(page)).toEqual([references[5]!])
+    expect(await page.locator('tbody tr td:nth-child(4)').allTextContents()).toEqual(['Me'])
+    // The filters are in the address: a reload keeps them.
+    await page.reload()
+    await page.getByText('Page 1 of 1 (1 need)').waitFor()
+    expect(await page.getByLabel('Assigned to me').isChecked()).toBe(true)
+    await done(page)
+  })
+
   test('a new need shows its reference number, which the API knows', async () => {
     const page = await open('/#/new')
     await logIn(page, admin)
@@ -212,7 +247,7 @@ describe.skipIf(!chromiumAvailable())('the staff console in Chromium', () => {
     expect(references).toContain(own)
     expect(references).not.toContain(other)
     const expected = (await api.call<unknown[]>('GET', '/api/needs', { token: agent.token })).headers.get('x-total-count')
-    expect(await page.getByText(`(${expected} solicitudes)`).count()).toBe(1)
+    expect(await page.getByText(`(${expected} ${expected === '1' ? 'solicitud' : 'solicitudes'})`).count()).toBe(1)
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375)
     await expectAccessible(page)
 
