@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from 'preact/hooks'
-import { LANGUAGES, language, t, type Language } from './i18n'
+import { t } from './i18n'
+import { LanguageSwitch } from './language-switch'
 import { forgetCachedData } from './data'
 import { Inbox } from './inbox'
 import { Login } from './login'
@@ -15,6 +16,10 @@ export function App() {
   const screen = place.path.join('/')
   const shown = useRef(false)
   useEffect(() => onSessionChange(setSession), [])
+  // What was read for one member is not shown to the next.
+  useEffect(() => {
+    if (session !== 'signed-in') forgetCachedData()
+  }, [session])
   // On another screen the keyboard goes on from its top, as after loading a page.
   useEffect(() => {
     if (shown.current) main.current?.focus()
@@ -35,7 +40,7 @@ export function App() {
           <a class="button" href={href(['new'])} aria-current={place.path[0] === 'new' ? 'page' : undefined}>{t.newNeed}</a>
         </nav>
         <LanguageSwitch />
-        <button type="button" class="secondary" onClick={() => { forgetCachedData(); void logOut() }}>{t.logOut}</button>
+        <button type="button" class="secondary" onClick={() => void logOut()}>{t.logOut}</button>
       </header>
       <main ref={main} tabIndex={-1}>
         <Screen place={place} />
@@ -60,17 +65,5 @@ function Constituents() {
       <h1>{t.constituents}</h1>
       <p>{t.constituentsSoon}</p>
     </>
-  )
-}
-
-/** Each other language as a link that reloads the page in it, keeping the place. */
-export function LanguageSwitch() {
-  const others = (Object.keys(LANGUAGES) as Language[]).filter((other) => other !== language)
-  return (
-    <nav aria-label={t.language} class="languages">
-      {others.map((other) => (
-        <a key={other} href={`/?lang=${other}${location.hash}`} lang={other} hreflang={other}>{LANGUAGES[other].languageName}</a>
-      ))}
-    </nav>
   )
 }

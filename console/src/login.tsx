@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'preact/hooks'
 import { client } from './api'
-import { LanguageSwitch } from './app'
+import { LanguageSwitch } from './language-switch'
 import { t } from './i18n'
 import { href, type Place } from './router'
 import { logIn } from './session'

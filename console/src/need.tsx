@@ -58,26 +58,11 @@ export function NeedScreen({ reference }: { reference: string }) {
           <dt>{t.created}</dt><dd>{formatDateTime(need.createdAt, language)}</dd>
           <dt>{t.confidential}</dt><dd>{need.isConfidential ? t.yes : t.no}</dd>
           {Object.entries(need.customFields).map(([key, value]) => (
-            <Fragment key={key}><dt>{key}</dt><dd>{typeof value === 'string' ? value : JSON.stringify(value)}</dd></Fragment>
+            <Fragment key={key}><dt>{customFieldLabel(key)}</dt><dd>{typeof value === 'string' ? value : JSON.stringify(value)}</dd></Fragment>
           ))}
         </dl>
       </section>
-      <form
-        class="inline"
-        onSubmit={(event) => {
-          event.preventDefault()
-          const status = new FormData(event.currentTarget).get('status') as Status
-          void act(() => client.PUT('/api/needs/{id}', { params: { path: { id } }, body: { status } }), t.statusSaved)
-        }}
-      >
-        <div>
-          <label for="status">{t.status}</label>
-          <select id="status" name="status" key={need.status} defaultValue={need.status}>
-            {STATUSES.map((value) => <option key={value} value={value}>{t.statuses[value]}</option>)}
-          </select>
-        </div>
-        <button type="submit">{t.saveStatus}</button>
-      </form>
+      <StatusForm key={need.status} current={need.status} onChange={(status) => act(() => client.PUT('/api/needs/{id}', { params: { path: { id } }, body: { status } }), t.statusSaved)} />
       {me && need.assignedTo !== me && (
         <button type="button" onClick={() => void act(() => client.PUT('/api/needs/{id}', { params: { path: { id } }, body: { assignedTo: me } }), t.assigned)}>
           {t.assignToMe}
@@ -123,6 +108,34 @@ export function NeedScreen({ reference }: { reference: string }) {
       </section>
     </>
   )
+}
+
+/** The status as it is, chosen anew and saved with the button. */
+function StatusForm({ current, onChange }: { current: Status; onChange: (status: Status) => unknown }) {
+  const [status, setStatus] = useState(current)
+  return (
+    <form
+      class="inline"
+      onSubmit={(event) => {
+        event.preventDefault()
+        void onChange(status)
+      }}
+    >
+      <div>
+        <label for="status">{t.status}</label>
+        <select id="status" name="status" value={status} onChange={(event) => setStatus(event.currentTarget.value as Status)}>
+          {STATUSES.map((value) => <option key={value} value={value}>{t.statuses[value]}</option>)}
+        </select>
+      </div>
+      <button type="submit">{t.saveStatus}</button>
+    </form>
+  )
+}
+
+/** The intake's own keys by their names; any other key as it was written. */
+function customFieldLabel(key: string): string {
+  const known: Record<string, string> = { description: t.description, firstName: t.firstName, lastName: t.lastName, phone: t.phone, email: t.email }
+  return known[key] ?? key
 }
 
 function valueText(field: NeedChange['field'], value: string | undefined, partners: ReturnType<typeof usePartners>): string {

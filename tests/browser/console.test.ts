@@ -116,6 +116,7 @@ describe.skipIf(!chromiumAvailable())('the staff console in Chromium', () => {
     await page.getByText('Status changed.').waitFor()
     expect((await api.call('GET', `/api/needs/${reference}`, { token: admin.token })).body.status).toBe('IN_PROGRESS')
     await page.getByRole('listitem').filter({ hasText: 'Status: New → In progress' }).waitFor()
+    expect(await page.getByLabel('Status').inputValue()).toBe('IN_PROGRESS')
     await done(page)
   })
 
@@ -171,7 +172,7 @@ describe.skipIf(!chromiumAvailable())('the staff console in Chromium', () => {
     await done(page)
   })
 
-  test('a note added to a need shows in its timeline and is stored', async () => {
+  test('a need is assigned to oneself, and a note added shows in its timeline; both are stored', async () => {
     const reference = await createNeed(partners[0]!.id, 'Food for a family of four')
     const page = await open(`/#/needs/${reference}`)
     await logIn(page, admin)
@@ -181,6 +182,13 @@ describe.skipIf(!chromiumAvailable())('the staff console in Chromium', () => {
     await page.locator('.timeline .content', { hasText: 'Called back, delivery on Tuesday' }).waitFor()
     const interactions = await api.call<Array<{ content: string }>>('GET', `/api/needs/${reference}/interactions`, { token: admin.token })
     expect(interactions.body.map((i) => i.content)).toEqual(['Called back, delivery on Tuesday'])
+
+    await page.getByRole('button', { name: 'Assign to me' }).click()
+    await page.getByText('Assigned to you.').waitFor()
+    const myId = (await api.call<{ id: string }>('GET', '/api/profile', { token: admin.token })).body.id
+    expect((await api.call('GET', `/api/needs/${reference}`, { token: admin.token })).body.assignedTo).toBe(myId)
+    expect(await page.getByRole('button', { name: 'Assign to me' }).count()).toBe(0)
+    await expectAccessible(page)
     await done(page)
   })
 
