@@ -9,7 +9,7 @@ import { rateLimited, type RateLimits } from './rate-limits'
 
 // docs/api.md "Tokens"
 /** A refresh token is 43 characters (256 random bits); one sent may be up to this long. */
-const REFRESH_TOKEN = { minLength: 1, maxLength: 512 } as const
+export const REFRESH_TOKEN = { minLength: 1, maxLength: 512 } as const
 /** An access token's claims are of fixed size (three UUIDs, two times, a jti): it is about 340 characters. */
 export const ACCESS_TOKEN = { maxLength: 1024 } as const
 

@@ -2,7 +2,7 @@ import { Elysia, t } from 'elysia'
 import { REFRESH_TOKEN_LIFETIME_MS, type TokenPair } from '../../application/auth/token-pair'
 import type { UseCases } from '../../application/use-cases'
 import { InvalidError, UnauthorizedError } from '../../domain/errors'
-import { ACCESS_TOKEN, LoginBody } from './auth.routes'
+import { ACCESS_TOKEN, LoginBody, REFRESH_TOKEN } from './auth.routes'
 import type { AuthenticationPlugin } from './authentication'
 import { clientAddress } from './client-address'
 import { Int32, Named, problems, Text } from './common.schemas'
@@ -21,10 +21,12 @@ const SessionSchema = Named('BrowserSession', t.Object({
 const JSON_ONLY =
   'Sent as application/json only: a form posted from another site cannot set that type, and a script of another site cannot without this service allowing it (no CORS).'
 
+/** The refresh token of the cookie; none when absent or longer than any this service issues (never looked up). */
 function refreshTokenIn(request: Request): string | undefined {
   for (const part of (request.headers.get('cookie') ?? '').split(';')) {
     const [name, ...value] = part.trim().split('=')
-    if (name === REFRESH_COOKIE) return value.join('=') || undefined
+    const token = value.join('=')
+    if (name === REFRESH_COOKIE) return token && token.length <= REFRESH_TOKEN.maxLength ? token : undefined
   }
   return undefined
 }

@@ -53,10 +53,12 @@ describe('a browser session', () => {
     expect((await refreshWith(second)).status).toBe(401)
   })
 
-  test('refreshing without the cookie is 401', async () => {
-    const response = await refreshWith(undefined)
-    expect(response.status).toBe(401)
-    expect(response.headers.get('content-type')).toStartWith('application/problem+json')
+  test('refreshing without the cookie, or with one no refresh token could be, is 401', async () => {
+    for (const cookie of [undefined, 'intake_refresh=', `intake_refresh=${'a'.repeat(513)}`, 'other=value']) {
+      const response = await refreshWith(cookie)
+      expect(response.status).toBe(401)
+      expect(response.headers.get('content-type')).toStartWith('application/problem+json')
+    }
   })
 
   test('a request that is not application/json is refused (what a form from another site would send)', async () => {
