@@ -50,7 +50,7 @@ export interface paths {
         put?: never;
         /**
          * Log in with email and password
-         * @description Anonymous; limited per client address and throttled per email. Answers an access token and a refresh token. When several organizations share the email, `organizationSlug` chooses.
+         * @description Anonymous; limited per client address and throttled per email. Answers an access token and a refresh token. When several organizations share the email, `organizationSlug` chooses. A page on another site may not make a browser send it (403).
          */
         post: operations["login"];
         delete?: never;
@@ -70,7 +70,7 @@ export interface paths {
         put?: never;
         /**
          * Trade a refresh token for a new pair (rotation)
-         * @description Anonymous; limited per client address. The refresh token is used up: presenting it again revokes its whole session.
+         * @description Anonymous; limited per client address. The refresh token is used up: presenting it again revokes its whole session. A page on another site may not make a browser send it (403).
          */
         post: operations["refreshSession"];
         delete?: never;
@@ -90,7 +90,7 @@ export interface paths {
         put?: never;
         /**
          * Set a password with an invitation token; answers tokens
-         * @description Anonymous; limited per client address. Confirms the invited member, sets the password (at least 12 characters) and starts a session.
+         * @description Anonymous; limited per client address. Confirms the invited member, sets the password (at least 12 characters) and starts a session. A page on another site may not make a browser send it (403).
          */
         post: operations["acceptInvite"];
         delete?: never;
@@ -110,7 +110,7 @@ export interface paths {
         put?: never;
         /**
          * Ask for a link to choose a new password
-         * @description Anonymous; limited per client address. Always 202, whether or not the email is known: each confirmed member with it gets an email with a link valid for an hour, usable once.
+         * @description Anonymous; limited per client address. Always 202, whether or not the email is known: each confirmed member with it gets an email with a link to PUBLIC_BASE_URL/reset-password, valid for an hour, usable once. Nobody chooses where the link leads: `appUrl`, which this route once took, is an unknown property like any other (400). A page on another site may not make a browser send it (403).
          */
         post: operations["requestPasswordReset"];
         delete?: never;
@@ -130,7 +130,7 @@ export interface paths {
         put?: never;
         /**
          * Set a new password with the token of a reset link; answers tokens
-         * @description Anonymous; limited per client address. The token works once and for an hour; the member's other sessions end, and a new one starts.
+         * @description Anonymous; limited per client address. The token works once and for an hour; the member's other sessions end, and a new one starts. A page on another site may not make a browser send it (403).
          */
         post: operations["resetPassword"];
         delete?: never;
@@ -170,7 +170,7 @@ export interface paths {
         put?: never;
         /**
          * Log in; the refresh token is set as a cookie
-         * @description Anonymous; limited per client address and throttled per email, as /api/auth/login. Answers the access token; the refresh token is set in the httpOnly cookie `intake_refresh` (SameSite=Strict, Path=/api/auth/session). Sent as application/json only: a form posted from another site cannot set that type, and a script of another site cannot without this service allowing it (no CORS).
+         * @description Anonymous; limited per client address and throttled per email, as /api/auth/login. Answers the access token; the refresh token is set in the httpOnly cookie `intake_refresh` (SameSite=Strict, Path=/api/auth/session). Sent as application/json only: a form posted from another site cannot set that type, and a script of another site cannot without this service allowing it (no CORS). A page on another site may not make a browser send it (403).
          */
         post: operations["startBrowserSession"];
         delete?: never;
@@ -190,7 +190,7 @@ export interface paths {
         put?: never;
         /**
          * Trade the session cookie for a new access token (rotation)
-         * @description Anonymous; limited per client address. Reads the refresh token from the cookie `intake_refresh`, uses it up and sets its successor. 401 when there is none or it is no longer valid. Sent as application/json only: a form posted from another site cannot set that type, and a script of another site cannot without this service allowing it (no CORS).
+         * @description Anonymous; limited per client address. Reads the refresh token from the cookie `intake_refresh`, uses it up and sets its successor. 401 when there is none or it is no longer valid. Sent as application/json only: a form posted from another site cannot set that type, and a script of another site cannot without this service allowing it (no CORS). A page on another site may not make a browser send it (403).
          */
         post: operations["refreshBrowserSession"];
         delete?: never;
@@ -230,7 +230,7 @@ export interface paths {
         put?: never;
         /**
          * Anonymous need intake
-         * @description No credentials: a web form or a partner's site names the organization by `organizationId` or `organizationSlug`. Limited per client address; routed by keywords when no partner is given. The answer tells nothing of who else is on file.
+         * @description No credentials: a web form or a partner's site names the organization by `organizationId` or `organizationSlug`. Limited per client address; routed by keywords when no partner is given. The answer tells nothing of who else is on file. A page on another site may make a browser send it only from an origin in the organization's `formOrigins`, else 403.
          */
         post: operations["submitPublicNeed"];
         delete?: never;
@@ -338,7 +338,7 @@ export interface paths {
         put?: never;
         /**
          * Text the need's constituent; queued, sent by the outbox
-         * @description org_admin or sms_communicator. Answers 202 with the interaction; the worker sends it.
+         * @description org_admin or sms_communicator. Answers 202 with the interaction; the worker sends it. 429 with Retry-After past the texts one member may send, or one number may be sent, within an hour.
          */
         post: operations["sendSms"];
         delete?: never;
@@ -1199,7 +1199,7 @@ export interface components {
             password: string;
         };
         InvitationResend: {
-            /** @description Base URL of the app the invitation link opens */
+            /** @description Base URL of the app the invitation link opens (its /accept-invite page): on PUBLIC_BASE_URL's origin or one of the organization's appOrigins, else 400 at /appUrl. PUBLIC_BASE_URL by default */
             appUrl?: string;
         };
         Member: {
@@ -1322,7 +1322,7 @@ export interface components {
             partnerId?: string;
             /** @description E.164 */
             phone?: string;
-            /** @description Base URL of the app the invitation link opens */
+            /** @description Base URL of the app the invitation link opens (its /accept-invite page): on PUBLIC_BASE_URL's origin or one of the organization's appOrigins, else 400 at /appUrl. PUBLIC_BASE_URL by default */
             appUrl?: string;
             profiles?: ("needs_processor" | "intake_staff" | "sms_communicator" | "email_phone_communicator" | "pii_reader" | "duplicate_resolver")[];
         };
@@ -1413,6 +1413,10 @@ export interface components {
              * @description Days audit events are kept
              */
             auditRetentionDays: number;
+            /** @description Origins (https://host[:port]) of the organization’s own apps that invitation links may point at (`appUrl`), besides PUBLIC_BASE_URL */
+            appOrigins: string[];
+            /** @description Origins (https://host[:port]) of partner sites whose pages may make a browser post the public intake */
+            formOrigins: string[];
         };
         OrganizationSettingsUpdate: {
             name?: string;
@@ -1431,6 +1435,10 @@ export interface components {
              * @description Days audit events are kept (default 2555)
              */
             auditRetentionDays?: number;
+            /** @description Origins (https://host[:port]) of the organization’s own apps that invitation links may point at (`appUrl`), besides PUBLIC_BASE_URL; a list given replaces the one kept, [] empties it */
+            appOrigins?: string[];
+            /** @description Origins (https://host[:port]) of partner sites whose pages may make a browser post the public intake; a list given replaces the one kept, [] empties it */
+            formOrigins?: string[];
         };
         /** @description A partner location facility */
         Partner: {
@@ -1730,6 +1738,17 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Payload too large */
             413: {
                 headers: {
@@ -1802,6 +1821,17 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Payload too large */
             413: {
                 headers: {
@@ -1862,6 +1892,17 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ValidationProblem"];
                 };
             };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Payload too large */
             413: {
                 headers: {
@@ -1898,8 +1939,6 @@ export interface operations {
             content: {
                 "application/json": {
                     email: string;
-                    /** @description Where the link in the email points (its /reset-password page); PUBLIC_BASE_URL by default */
-                    appUrl?: string;
                 };
             };
         };
@@ -1927,6 +1966,17 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["ValidationProblem"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Payload too large */
@@ -1987,6 +2037,17 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["ValidationProblem"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Payload too large */
@@ -2115,6 +2176,17 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Payload too large */
             413: {
                 headers: {
@@ -2175,6 +2247,17 @@ export interface operations {
             401: {
                 headers: {
                     "WWW-Authenticate"?: string;
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
                     "RateLimit-Policy"?: string;
                     RateLimit?: string;
                     [name: string]: unknown;
@@ -2267,6 +2350,17 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["ValidationProblem"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Payload too large */
@@ -2747,6 +2841,16 @@ export interface operations {
             /** @description Payload too large */
             413: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {

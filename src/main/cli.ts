@@ -195,6 +195,8 @@ async function setPassword(config: ReturnType<typeof loadConfig>, args: string[]
 function explain(error: unknown): string {
   if (error instanceof ConfigError) return `Configuration error: ${error.message}`
   if (error instanceof PortInUseError || error instanceof BackupError) return error.message
+  // A file the operator must see to (its rights, a full disk, a missing folder): the line names it.
+  if (typeof (error as { syscall?: unknown }).syscall === 'string') return (error as Error).message
   if (String((error as { code?: unknown }).code).startsWith('ERR_PARSE_ARGS')) return `${(error as Error).message}\n\n${USAGE}`
   if (error instanceof DomainError) {
     const details = 'errors' in error ? (error.errors as Array<{ path: string; message: string }>) : []

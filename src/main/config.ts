@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto'
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { LOG_LEVELS, type LogLevel } from '../adapters/system/pino-logger'
+import type { SendLimits } from '../domain/messaging/send-limits'
 
 /** Everything the service reads from its environment (docs/self-hosting.md), validated once at start. */
 export interface Config {
@@ -24,6 +25,8 @@ export interface Config {
   publicIntakeRateLimit: number
   /** Login, refresh and accept-invite requests per client address per minute. */
   authRateLimit: number
+  /** What one person can make the service send per hour: reset links, texts (docs/api.md "Tokens", "SMS"). */
+  sendLimits: SendLimits
   /** How long the outbox worker rests when it finds nothing to send. */
   outboxPollMs: number
   /** How long a worker's claim on a message holds; must exceed a provider call (15 s) in production. */
@@ -76,6 +79,11 @@ export function loadConfig(env: Env = process.env): Config {
     webhookBlockPrivateHosts: choice(env, 'WEBHOOK_BLOCK_PRIVATE_HOSTS', ['true', 'false'] as const, 'false') === 'true',
     publicIntakeRateLimit: integer(env, 'PUBLIC_INTAKE_RATE_LIMIT', 20, 1, 1_000_000),
     authRateLimit: integer(env, 'AUTH_RATE_LIMIT', 60, 1, 1_000_000),
+    sendLimits: {
+      passwordResetMailsPerHour: integer(env, 'PASSWORD_RESET_MAILS_PER_HOUR', 3, 1, 1000),
+      smsPerRecipientPerHour: integer(env, 'SMS_PER_RECIPIENT_PER_HOUR', 10, 1, 100_000),
+      smsPerMemberPerHour: integer(env, 'SMS_PER_MEMBER_PER_HOUR', 200, 1, 100_000),
+    },
     outboxPollMs: integer(env, 'OUTBOX_POLL_MS', 1000, 10, 600_000),
     outboxLeaseMs: integer(env, 'OUTBOX_LEASE_MS', 60_000, 1000, 3_600_000),
     serveRunsWorker: choice(env, 'SERVE_RUNS_WORKER', ['true', 'false'] as const, 'true') === 'true',
@@ -177,7 +185,7 @@ function secret<T>(env: Env, name: string, database: Config['database'], parse: 
 function readOrCreate(file: string, generate: () => string): string {
   if (existsSync(file)) return readFileSync(file, 'utf8').trim()
   const value = generate()
-  mkdirSync(dirname(file), { recursive: true })
+  mkdirSync(dirname(file), { recursive: true, mode: 0o700 }) // the database's folder too, on a first start
   writeFileSync(file, `${value}\n`, { mode: 0o600 })
   chmodSync(file, 0o600)
   return value

@@ -23,7 +23,7 @@ import { SearchConstituents } from '../application/constituents/search-constitue
 import { ExportConstituents } from '../application/constituents/export-constituents'
 import { UpdateConstituent } from '../application/constituents/update-constituent'
 import { AcceptInvite } from '../application/auth/accept-invite'
-import { RequestPasswordReset, ResetPassword } from '../application/auth/password-reset'
+import { PasswordResetLinks, RequestPasswordReset, ResetPassword } from '../application/auth/password-reset'
 import { InvitationMailer } from '../application/members/invitation-mailer'
 import { InviteMember } from '../application/members/invite-member'
 import { ResendInvitation } from '../application/members/resend-invitation'
@@ -93,12 +93,14 @@ import { Argon2PasswordHasher } from '../adapters/security/argon2-password-hashe
 import { HmacAccessTokens } from '../adapters/security/hmac-access-tokens'
 import { MemoryRateLimiter } from '../adapters/security/memory-rate-limiter'
 import { RandomSecretTokens } from '../adapters/security/random-secret-tokens'
+import { InProcessDeferredWork } from '../adapters/system/in-process-deferred-work'
 import { PinoLogger } from '../adapters/system/pino-logger'
 import { PrometheusMetrics } from '../adapters/metrics/prometheus-metrics'
 import { RandomIds } from '../adapters/system/random-ids'
 import { SystemClock } from '../adapters/system/system-clock'
 import type { UseCases } from '../application/use-cases'
 import type { Config } from './config'
+import type { SendLimits } from '../domain/messaging/send-limits'
 
 /** Typed names of the ports; the container is the only place that knows which adapter serves each. */
 function port<T>(name: string): ServiceIdentifier<T> {
@@ -123,6 +125,8 @@ export const PORTS = {
   fallbackEmail: port<FallbackEmailSender>('FallbackEmailSender'),
   emailHosts: port<EmailHostPolicy>('EmailHostPolicy'),
   publicBaseUrl: port<string>('PublicBaseUrl'),
+  sendLimits: port<SendLimits>('SendLimits'),
+  deferredWork: port<InProcessDeferredWork>('DeferredWork'),
   sms: port<SmsSender>('SmsSender'),
   smsWebhooks: port<SmsWebhookVerifier>('SmsWebhookVerifier'),
   dispatchOptions: port<DispatchOptions>('DispatchOptions'),
@@ -148,7 +152,7 @@ export function createPersistence(config: Config, logger: Logger): Persistence {
     case 'memory':
       return new MemoryPersistence()
     case 'sqlite':
-      return new SqliteDatabase(config.database.path, { onCheckpointError: (error) => logger.error('WAL checkpoint failed', { error }) })
+      return new SqliteDatabase(config.database.path, { logger })
     case 'postgres':
       return new PostgresDatabase(config.database.url)
   }
@@ -166,7 +170,8 @@ export function createContainer(config: Config, overrides: ContainerOverrides = 
   c.bind(PORTS.persistence).toConstantValue(persistence)
   c.bind(PORTS.repositories).toConstantValue(persistence.repositories)
   c.bind(PORTS.unitOfWork).toConstantValue(persistence.unitOfWork)
-  c.bind(PORTS.metrics).toConstantValue(new PrometheusMetrics(() => persistence.repositories.outbox.backlog()))
+  const walBytes = persistence instanceof SqliteDatabase ? () => persistence.walBytes() : undefined // the SQLite log's gauge
+  c.bind(PORTS.metrics).toConstantValue(new PrometheusMetrics(() => persistence.repositories.outbox.backlog(), walBytes))
   c.bind(PORTS.passwords).toConstantValue(overrides.passwords ?? new Argon2PasswordHasher())
   c.bind(PORTS.accessTokens).toConstantValue(new HmacAccessTokens(config.jwtSecret, clock))
   c.bind(PORTS.secrets).toConstantValue(new RandomSecretTokens())
@@ -187,6 +192,8 @@ export function createContainer(config: Config, overrides: ContainerOverrides = 
   c.bind(PORTS.webhookSecrets).toConstantValue(new StandardWebhookSecrets())
   c.bind(PORTS.fallbackEmail).toResolvedValue((logger: Logger) => new LogEmailSender(logger), [PORTS.logger])
   c.bind(PORTS.publicBaseUrl).toConstantValue(config.publicBaseUrl)
+  c.bind(PORTS.sendLimits).toConstantValue(config.sendLimits)
+  c.bind(PORTS.deferredWork).toConstantValue(new InProcessDeferredWork(logger))
   const twilio = config.sms.provider === 'twilio' ? { sid: config.sms.accountSid!, token: config.sms.authToken! } : undefined
   c.bind(PORTS.sms).toResolvedValue(
     (logger: Logger) => (twilio ? new TwilioSmsSender(twilio.sid, twilio.token, config.sms.apiBaseUrl) : new LogSmsSender(logger)),
@@ -242,7 +249,7 @@ export function createContainer(config: Config, overrides: ContainerOverrides = 
   service(c, UpdateWebhookEndpoint, [unitOfWork, PORTS.webhookHosts, PORTS.clock, AuditTrail])
   service(c, DeleteWebhookEndpoint, [unitOfWork, AuditTrail])
   service(c, ListWebhookDeliveries, [repositories])
-  service(c, SendSms, [unitOfWork, Outbox, PORTS.clock, ids, PORTS.senderNumberRequired, AuditTrail])
+  service(c, SendSms, [unitOfWork, Outbox, PORTS.clock, ids, PORTS.senderNumberRequired, AuditTrail, PORTS.sendLimits])
   service(c, ReceiveSms, [unitOfWork, PORTS.smsWebhooks, PORTS.clock, ids, PORTS.logger, WebhookEvents, AuditTrail])
   service(c, RecordSmsStatus, [unitOfWork, PORTS.smsWebhooks, PORTS.clock, WebhookEvents, AuditTrail])
   service(c, SetOrganizationPhoneNumber, [unitOfWork, AuditTrail])
@@ -252,7 +259,8 @@ export function createContainer(config: Config, overrides: ContainerOverrides = 
   service(c, UpdateMember, [unitOfWork, AuditTrail])
   service(c, ListMembers, [repositories])
   service(c, AcceptInvite, [unitOfWork, passwords, secrets, TokenPairIssuer, PORTS.clock, AuditTrail])
-  service(c, RequestPasswordReset, [unitOfWork, Outbox, secrets, PORTS.clock, ids, PORTS.publicBaseUrl, AuditTrail])
+  service(c, PasswordResetLinks, [unitOfWork, Outbox, secrets, PORTS.clock, ids, PORTS.publicBaseUrl, AuditTrail, PORTS.sendLimits])
+  service(c, RequestPasswordReset, [PORTS.deferredWork, PasswordResetLinks])
   service(c, ResetPassword, [unitOfWork, passwords, secrets, TokenPairIssuer, PORTS.clock, AuditTrail])
   service(c, GetProfile, [repositories])
   service(c, UpdateProfile, [unitOfWork, AuditTrail])

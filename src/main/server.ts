@@ -75,17 +75,20 @@ export async function startServer<Prepared = void>(
     container,
     prepared,
     async stop() {
-      // Stop taking requests and claims at once, let what is in flight finish, then close the database.
+      // Stop taking requests and claims at once, let what is in flight (and the work requests left) finish, then close the database.
       await Promise.all([app.stop(), worker?.stop()])
+      await container.get(PORTS.deferredWork).settled()
       await persistence.close()
     },
   }
 }
 
-/** Applies what the database has not seen; says where the copy made before (SQLite) is. */
+/** Applies what the database has not seen; says where the copy made before (SQLite) is, and what a killed one left. */
 export async function bringUpToDate(container: Container): Promise<void> {
-  const { backup } = await container.get(PORTS.persistence).migrate()
-  if (backup) container.get(PORTS.logger).info('the database was copied before migrating it', { backup })
+  const { backup, leftoversRemoved } = await container.get(PORTS.persistence).migrate()
+  const logger = container.get(PORTS.logger)
+  if (leftoversRemoved) logger.warn('removed what a start killed while copying the database left beside it', { files: leftoversRemoved })
+  if (backup) logger.info('the database was copied before migrating it', { backup })
 }
 
 /**

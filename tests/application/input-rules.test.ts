@@ -85,6 +85,11 @@ describe('organization settings', () => {
       call: () => useCases.organizations.updateSettings.execute(world.admin, { ...settings, shortCode: 'food', tcrStatus: text(65) }),
       paths: ['/shortCode', '/tcrStatus'],
     },
+    {
+      name: 'an app origin with a path and a form origin over http',
+      call: () => useCases.organizations.updateSettings.execute(world.admin, { ...settings, appOrigins: ['https://app.example.org/x'], formOrigins: ['http://pantry.example.org'] }),
+      paths: ['/appOrigins', '/formOrigins'],
+    },
   ]
 
   test.each(cases().map((c) => [c.name, c]))('refuses %s, and changes nothing', async (_name, c) => {

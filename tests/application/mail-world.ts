@@ -82,7 +82,11 @@ export async function createMailWorld(env: Record<string, string> = {}): Promise
       logs
         .filter((e) => e.message === 'email written to the log (no email provider configured)')
         .map((e) => e.fields as unknown as EmailMessage & { organizationId: string }),
-    dispatch: () => container.get(DispatchOutbox).runOnce(),
+    async dispatch() {
+      // What requests left for after their answer (a password reset) first: it is what fills the outbox.
+      await container.get(PORTS.deferredWork).settled()
+      return container.get(DispatchOutbox).runOnce()
+    },
   }
 }
 

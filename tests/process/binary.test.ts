@@ -86,7 +86,7 @@ describe('the compiled binary (npm run build)', () => {
 
     const restore = await runCli(['restore', '--from', 'backup.sqlite'], CLEAN_ENV, 20_000, program)
     expect(restore.code).toBe(0)
-    expect(restore.output).toMatch(/kept at \S+intake\.sqlite\.replaced-\d{8}T\d{6}Z\.bak/)
+    expect(restore.output).toMatch(/kept at \S+intake\.sqlite\.replaced-\d{8}T\d{6}\.\d{3}Z-[0-9a-f]{4}\.bak/)
     const again = await ServeProcess.start(CLEAN_ENV, 20_000, program)
     const restarted = new ApiClient(again.url)
     await restarted.login('admin@example.org', password!)

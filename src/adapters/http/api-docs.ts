@@ -68,11 +68,6 @@ export function apiDocs(version: string, publicBaseUrl: string) {
   }
   const html = page(info.title)
   return new Elysia({ name: 'api-docs' })
-    // The generator reads the routes' schemas, which Elysia amends as it compiles each route on its first
-    // request: the document is made once, before any, so it is the same whatever was asked first.
-    .onStart(async (app) => {
-      await app.handle(new Request(`http://localhost${SPEC_PATH}`))
-    })
     .onAfterHandle(({ request, response }) => {
       if (new URL(request.url).pathname === SPEC_PATH) return documentForClients(response as OpenApiDocument)
     })

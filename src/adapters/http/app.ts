@@ -22,6 +22,7 @@ import { partnersRoutes } from './partners.routes'
 import { nestsDeeperThan } from '../../domain/shared/nesting'
 import { BODY_TOO_LARGE, INVALID_JSON, MAX_BODY_BYTES, NESTED_TOO_DEEP, NUL_IN_BODY, problemDetails } from './problem'
 import { rateLimits, type AnonymousRateLimiters } from './rate-limits'
+import { requestSite } from './request-site'
 import { sessionCookieRoutes } from './session-cookie.routes'
 import { webhooksRoutes } from './webhooks.routes'
 import { webhookEndpointsRoutes } from './webhook-endpoints.routes'
@@ -88,6 +89,7 @@ async function readBody(request: Request): Promise<string | undefined> {
 export function createHttpApp(deps: HttpDependencies) {
   const auth = authentication(deps.useCases.auth.authenticate)
   const limits = rateLimits(deps.rateLimiters, deps.trustProxy)
+  const site = requestSite(deps.publicBaseUrl)
   return new Elysia({ normalize: false })
     .use(apiDocs(deps.version, deps.publicBaseUrl))
     .use(observability(deps.logger, deps.metrics, deps.metricsToken))
@@ -96,12 +98,12 @@ export function createHttpApp(deps: HttpDependencies) {
     // JSON, which it cannot see in a function and would otherwise document every body with no content.
     .onParse({ as: 'global' }, [parseBody, 'json'] as never)
     .use(healthRoutes(deps.persistence, deps.isReady))
-    .use(authRoutes(deps.useCases.auth, auth, limits, deps.trustProxy))
-    .use(sessionCookieRoutes(deps.useCases.auth, auth, limits, deps.trustProxy, deps.publicBaseUrl))
-    .use(passwordPages(deps.useCases.auth, limits))
-    .use(intakePage(deps.useCases.needs, limits))
+    .use(authRoutes(deps.useCases.auth, auth, limits, site, deps.trustProxy))
+    .use(sessionCookieRoutes(deps.useCases.auth, auth, limits, site, deps.trustProxy, deps.publicBaseUrl))
+    .use(passwordPages(deps.useCases.auth, limits, site))
+    .use(intakePage(deps.useCases.needs, limits, site))
     .use(consoleApp())
-    .use(needsRoutes(deps.useCases.needs, auth, limits, deps.logger))
+    .use(needsRoutes(deps.useCases.needs, auth, limits, site, deps.logger))
     .use(partnersRoutes(deps.useCases.partners, auth))
     .use(constituentsRoutes(deps.useCases.constituents, auth, deps.logger))
     .use(membersRoutes(deps.useCases.members, auth))

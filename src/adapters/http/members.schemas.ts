@@ -28,7 +28,12 @@ export const InviteMemberBody = Named('NewMember', Body({
   fullName: t.Optional(t.String(NAME)),
   partnerId: t.Optional(Uuid),
   phone: t.Optional(Phone),
-  appUrl: t.Optional(t.String({ ...HTTP_URL, description: 'Base URL of the app the invitation link opens' })),
+  appUrl: t.Optional(
+    t.String({
+      ...HTTP_URL,
+      description: "Base URL of the app the invitation link opens (its /accept-invite page): on PUBLIC_BASE_URL's origin or one of the organization's appOrigins, else 400 at /appUrl. PUBLIC_BASE_URL by default",
+    }),
+  ),
   profiles: t.Optional(Profiles),
 }))
 

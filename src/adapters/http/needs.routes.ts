@@ -24,26 +24,35 @@ import {
   UpdateNeedBody,
 } from './needs.schemas'
 import { pagedResponse } from './paging'
-import { rateLimited, type RateLimits } from './rate-limits'
+import { rateLimited, tooManyRequests, type RateLimits } from './rate-limits'
+import type { RequestSite } from './request-site'
 
 // docs/api.md "Needs"
-export function needsRoutes(useCases: UseCases['needs'], authentication: AuthenticationPlugin, rateLimits: RateLimits, logger: Logger) {
+export function needsRoutes(useCases: UseCases['needs'], authentication: AuthenticationPlugin, rateLimits: RateLimits, requestSite: RequestSite, logger: Logger) {
   const { create, submitPublic, list, export: exportNeeds, get, update, addNote, listInteractions, listHistory, sendSms } = useCases
 
   return new Elysia({ name: 'needs', prefix: '/api/needs', detail: { tags: ['Needs'] } })
     .use(authentication)
     .use(rateLimits)
+    .use(requestSite)
     .post(
       '/public',
-      async ({ body, set }) => {
+      async ({ body, request, set, foreignOriginOf }) => {
+        const need = await submitPublic.execute(body, foreignOriginOf(request))
         set.status = 201
-        return needView(await submitPublic.execute(body))
+        return needView(need)
       },
       {
         rateLimit: 'publicIntake',
         body: PublicNeedBody,
-        response: rateLimited({ 201: PublicNeedSchema, ...problems(400, 413) }),
-        detail: { operationId: 'submitPublicNeed', summary: 'Anonymous need intake', description: "No credentials: a web form or a partner's site names the organization by `organizationId` or `organizationSlug`. Limited per client address; routed by keywords when no partner is given. The answer tells nothing of who else is on file.", security: [] },
+        response: rateLimited({ 201: PublicNeedSchema, ...problems(400, 403, 413) }),
+        detail: {
+          operationId: 'submitPublicNeed',
+          summary: 'Anonymous need intake',
+          description:
+            "No credentials: a web form or a partner's site names the organization by `organizationId` or `organizationSlug`. Limited per client address; routed by keywords when no partner is given. The answer tells nothing of who else is on file. A page on another site may make a browser send it only from an origin in the organization's `formOrigins`, else 403.",
+          security: [],
+        },
       },
     )
     .post(
@@ -116,8 +125,12 @@ export function needsRoutes(useCases: UseCases['needs'], authentication: Authent
         auth: true,
         params: NeedIdOrReferenceParams,
         body: SmsBody,
-        response: { 202: t.Object({ interactionId: Uuid }), ...problems(400, 401, 403, 404, 413) },
-        detail: { operationId: 'sendSms', summary: "Text the need's constituent; queued, sent by the outbox", description: 'org_admin or sms_communicator. Answers 202 with the interaction; the worker sends it.' },
+        response: { 202: t.Object({ interactionId: Uuid }), ...problems(400, 401, 403, 404, 413), ...tooManyRequests() },
+        detail: {
+          operationId: 'sendSms',
+          summary: "Text the need's constituent; queued, sent by the outbox",
+          description: 'org_admin or sms_communicator. Answers 202 with the interaction; the worker sends it. 429 with Retry-After past the texts one member may send, or one number may be sent, within an hour.',
+        },
       },
     )
     .get('/:id/interactions', ({ actor, params, query, request, set }) => pagedResponse({ query, request, set }, (page) => listInteractions.execute(actor, params.id, page), interactionView), {

@@ -22,7 +22,10 @@ export function documentForClients(generated: OpenApiDocument): OpenApiDocument 
   for (const operations of Object.values(document.paths)) {
     for (const operation of Object.values(operations)) {
       for (const parameter of operation.parameters ?? []) readAsTyped(parameter)
-      for (const [status, response] of Object.entries(operation.responses ?? {})) fileResponse(Number(status), response)
+      for (const [status, response] of Object.entries(operation.responses ?? {})) {
+        fileResponse(Number(status), response)
+        for (const media of Object.values(response.content ?? {})) closeObjects(media.schema)
+      }
     }
   }
   document.paths = hoistNamed(document.paths, components) as OpenApiDocument['paths']
@@ -62,6 +65,19 @@ function fileResponse(status: number, response: { description?: string; content?
   }
   const mediaType = content['text/plain']?.schema?.contentMediaType
   if (typeof mediaType === 'string') response.content = { [mediaType]: content['text/plain']! }
+}
+
+/**
+ * Every object of an answer closed (`additionalProperties: false`): Elysia answers only the fields a schema
+ * names, and writes that into the schemas it compiles, on the first request of each route. Said here of
+ * every answer, the document is the same whether or not a route has answered yet.
+ */
+function closeObjects(schema: unknown) {
+  if (Array.isArray(schema)) return schema.forEach(closeObjects)
+  if (!schema || typeof schema !== 'object') return
+  const node = schema as Json
+  if (node.type === 'object' && node.properties && !('additionalProperties' in node)) node.additionalProperties = false
+  for (const child of Object.values(node)) closeObjects(child)
 }
 
 /**

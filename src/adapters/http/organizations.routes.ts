@@ -8,9 +8,14 @@ import { AUDIT_RETENTION_DAYS, DEFAULT_AUDIT_RETENTION_DAYS } from '../../domain
 import { EMAIL, NAME, PHONE } from '../../domain/shared/fields'
 import { PROVIDER_MESSAGE_ID } from '../../domain/messaging/sms'
 import type { AuthenticationPlugin } from './authentication'
-import { Body, DateTime, Int32, Named, OneOf, problems, Text, Uuid } from './common.schemas'
+import { Body, DateTime, Int32, List, Named, OneOf, problems, Text, Uuid } from './common.schemas'
+import { ORIGIN, ORIGIN_LIST } from '../../domain/shared/origin'
 
 // docs/api.md
+const APP_ORIGINS = 'Origins (https://host[:port]) of the organization’s own apps that invitation links may point at (`appUrl`), besides PUBLIC_BASE_URL'
+const FORM_ORIGINS = 'Origins (https://host[:port]) of partner sites whose pages may make a browser post the public intake'
+const REPLACES = '; a list given replaces the one kept, [] empties it'
+
 const SettingsSchema = Named('OrganizationSettings', t.Object({
   id: Uuid,
   name: Text(NAME),
@@ -20,6 +25,8 @@ const SettingsSchema = Named('OrganizationSettings', t.Object({
   tcrStatus: t.Optional(Text(TCR_STATUS)),
   phoneNumber: t.Optional(Text(PHONE)),
   auditRetentionDays: Int32(AUDIT_RETENTION_DAYS, { description: 'Days audit events are kept' }),
+  appOrigins: List(Text(ORIGIN), ORIGIN_LIST, { description: APP_ORIGINS }),
+  formOrigins: List(Text(ORIGIN), ORIGIN_LIST, { description: FORM_ORIGINS }),
 }))
 
 const UpdateSettingsBody = Named('OrganizationSettingsUpdate', Body({
@@ -29,6 +36,8 @@ const UpdateSettingsBody = Named('OrganizationSettingsUpdate', Body({
   maxConcurrency: t.Optional(Int32(MAX_CONCURRENCY, { description: `SMS messages in flight at once (default ${DEFAULT_MAX_CONCURRENCY})` })),
   tcrStatus: t.Optional(t.Union([t.String(TCR_STATUS), t.Null()])),
   auditRetentionDays: t.Optional(Int32(AUDIT_RETENTION_DAYS, { description: `Days audit events are kept (default ${DEFAULT_AUDIT_RETENTION_DAYS})` })),
+  appOrigins: t.Optional(t.Array(t.String(ORIGIN), { ...ORIGIN_LIST, description: APP_ORIGINS + REPLACES })),
+  formOrigins: t.Optional(t.Array(t.String(ORIGIN), { ...ORIGIN_LIST, description: FORM_ORIGINS + REPLACES })),
 }))
 
 const emailFields = {

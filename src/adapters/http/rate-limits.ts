@@ -3,6 +3,7 @@ import type { Server } from 'bun'
 import { Elysia, t, type TSchema } from 'elysia'
 import type { RateLimiter, RateLimitUse } from '../../application/ports/security'
 import { TooManyRequestsError } from '../../domain/errors'
+import { clientBlockOf } from '../../domain/shared/network-address'
 import { clientAddress } from './client-address'
 import { Int32, Problem } from './common.schemas'
 
@@ -17,7 +18,7 @@ export interface AnonymousRateLimiters {
 /** The policy names of the RateLimit fields (docs/api.md "Rate limits"). */
 const POLICY_NAMES: Record<keyof AnonymousRateLimiters, string> = { publicIntake: 'public-intake', auth: 'auth' }
 
-/** Counts one request of the named limit against its client address and puts the RateLimit fields (and Retry-After, when over) on the answer. */
+/** Counts one request of the named limit against its client's block (an IPv6 address by its /64) and puts the RateLimit fields (and Retry-After, when over) on the answer. */
 export type CountRequest = (
   name: keyof AnonymousRateLimiters,
   request: Request,
@@ -34,7 +35,8 @@ export type CountRequest = (
 export function rateLimits(limiters: AnonymousRateLimiters, trustProxy: boolean) {
   const countRequest: CountRequest = (name, request, server, set) => {
     const limiter = limiters[name]
-    const use = limiter.hit(clientAddress(request, server, trustProxy))
+    // One client may pick any address of its IPv6 /64: every limit counts the block, as login's throttle does.
+    const use = limiter.hit(clientBlockOf(clientAddress(request, server, trustProxy)))
     const policy = `"${POLICY_NAMES[name]}"`
     set.headers['ratelimit-policy'] = `${policy};q=${limiter.limit};w=${limiter.windowSeconds}`
     set.headers.ratelimit = `${policy};r=${use.remaining};t=${use.resetSeconds}`
@@ -55,6 +57,17 @@ export function rateLimits(limiters: AnonymousRateLimiters, trustProxy: boolean)
 
 export type RateLimits = ReturnType<typeof rateLimits>
 
+const RetryAfter = Int32({ minimum: 1, maximum: 3600 }, { description: 'Seconds to wait before trying again' })
+
+/**
+ * The 429 of a route limited per member or recipient rather than per address: Retry-After, no RateLimit fields.
+ * Made afresh on each call, as `rateLimited` does: one schema object shared by two servers' routes (tests run
+ * several in one process) made the second server's document fail.
+ */
+export function tooManyRequests() {
+  return { 429: withHeaders(Problem(429), { 'Retry-After': RetryAfter }) }
+}
+
 const RATE_LIMIT_HEADERS = {
   'RateLimit-Policy': t.String({ maxLength: 100, description: 'The quota: q requests per w seconds for each client address, e.g. "auth";q=60;w=60' }),
   RateLimit: t.String({ maxLength: 100, description: 'What is left of it: r requests for the next t seconds, e.g. "auth";r=59;t=42' }),
@@ -72,7 +85,7 @@ export function rateLimited<T extends Record<number, TSchema>>(responses: T): T 
       withHeaders(schema, {
         ...(schema as { headers?: Record<string, TSchema> }).headers,
         ...RATE_LIMIT_HEADERS,
-        ...(status === '429' ? { 'Retry-After': Int32({ minimum: 1, maximum: 3600 }, { description: 'Seconds to wait before trying again' }) } : {}),
+        ...(status === '429' ? { 'Retry-After': RetryAfter } : {}),
       }),
     ]),
   ) as unknown as T & { 429: ReturnType<typeof Problem> }

@@ -2,11 +2,12 @@ import { Elysia, t } from 'elysia'
 import { REFRESH_TOKEN_LIFETIME_MS, type TokenPair } from '../../application/auth/token-pair'
 import type { UseCases } from '../../application/use-cases'
 import { InvalidError, UnauthorizedError } from '../../domain/errors'
-import { ACCESS_TOKEN, LoginBody, REFRESH_TOKEN } from './auth.routes'
+import { ACCESS_TOKEN, LoginBody, OWN_SITE, REFRESH_TOKEN } from './auth.routes'
 import type { AuthenticationPlugin } from './authentication'
 import { clientAddress } from './client-address'
 import { Int32, Named, problems, Text } from './common.schemas'
 import { rateLimited, type RateLimits } from './rate-limits'
+import type { RequestSite } from './request-site'
 
 // docs/api.md "Tokens": sessions for a browser, the refresh token in a cookie script cannot read.
 export const SESSION_PATH = '/api/auth/session'
@@ -36,7 +37,14 @@ function refreshTokenIn(request: Request): string | undefined {
  * but the refresh token never reaches script: it travels in an httpOnly, SameSite=Strict cookie sent to these
  * paths only (Secure when PUBLIC_BASE_URL is https). The staff console uses them.
  */
-export function sessionCookieRoutes(useCases: UseCases['auth'], authentication: AuthenticationPlugin, rateLimits: RateLimits, trustProxy: boolean, publicBaseUrl: string) {
+export function sessionCookieRoutes(
+  useCases: UseCases['auth'],
+  authentication: AuthenticationPlugin,
+  rateLimits: RateLimits,
+  requestSite: RequestSite,
+  trustProxy: boolean,
+  publicBaseUrl: string,
+) {
   const { login, refresh, logout } = useCases
   const secure = publicBaseUrl.startsWith('https:') ? '; Secure' : ''
   const cookie = (token: string, maxAge: number) => `${REFRESH_COOKIE}=${token}; Path=${SESSION_PATH}; HttpOnly; SameSite=Strict; Max-Age=${maxAge}${secure}`
@@ -48,18 +56,20 @@ export function sessionCookieRoutes(useCases: UseCases['auth'], authentication: 
   return new Elysia({ name: 'session-cookie', prefix: SESSION_PATH, detail: { tags: ['Authentication'] } })
     .use(authentication)
     .use(rateLimits)
+    .use(requestSite)
     .onBeforeHandle({ as: 'local' }, ({ request }) => {
       const type = request.headers.get('content-type')?.split(';')[0]?.trim().toLowerCase()
       if (type !== 'application/json') throw InvalidError.field('/content-type', 'Send the request with Content-Type: application/json')
     })
     .post('', async ({ body, request, server, set }) => answer(await login.execute(body, clientAddress(request, server, trustProxy)), set), {
       rateLimit: 'auth',
+      ownSiteOnly: true,
       body: LoginBody,
-      response: rateLimited({ 200: SessionSchema, ...problems(400, 401, 413) }),
+      response: rateLimited({ 200: SessionSchema, ...problems(400, 401, 403, 413) }),
       detail: {
         operationId: 'startBrowserSession',
         summary: 'Log in; the refresh token is set as a cookie',
-        description: `Anonymous; limited per client address and throttled per email, as /api/auth/login. Answers the access token; the refresh token is set in the httpOnly cookie \`${REFRESH_COOKIE}\` (SameSite=Strict, Path=${SESSION_PATH}). ${JSON_ONLY}`,
+        description: `Anonymous; limited per client address and throttled per email, as /api/auth/login. Answers the access token; the refresh token is set in the httpOnly cookie \`${REFRESH_COOKIE}\` (SameSite=Strict, Path=${SESSION_PATH}). ${JSON_ONLY} ${OWN_SITE}`,
         security: [],
       },
     })
@@ -72,11 +82,12 @@ export function sessionCookieRoutes(useCases: UseCases['auth'], authentication: 
       },
       {
         rateLimit: 'auth',
-        response: rateLimited({ 200: SessionSchema, ...problems(400, 401) }),
+        ownSiteOnly: true,
+        response: rateLimited({ 200: SessionSchema, ...problems(400, 401, 403) }),
         detail: {
           operationId: 'refreshBrowserSession',
           summary: 'Trade the session cookie for a new access token (rotation)',
-          description: `Anonymous; limited per client address. Reads the refresh token from the cookie \`${REFRESH_COOKIE}\`, uses it up and sets its successor. 401 when there is none or it is no longer valid. ${JSON_ONLY}`,
+          description: `Anonymous; limited per client address. Reads the refresh token from the cookie \`${REFRESH_COOKIE}\`, uses it up and sets its successor. 401 when there is none or it is no longer valid. ${JSON_ONLY} ${OWN_SITE}`,
           security: [],
         },
       },

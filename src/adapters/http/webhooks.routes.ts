@@ -4,7 +4,7 @@ import { WEBHOOK_VALUE } from '../../domain/messaging/sms'
 import { problems } from './common.schemas'
 
 // docs/api.md "SMS": Twilio posts form-encoded parameters, signed in X-Twilio-Signature over the public URL
-const TwilioParams = t.Record(t.String({ maxLength: 100 }), t.String(WEBHOOK_VALUE), { maxProperties: 100 })
+const TwilioParams = t.Record(t.String({ maxLength: 100 }), t.String(WEBHOOK_VALUE), { maxProperties: 100, additionalProperties: false })
 const EMPTY_TWIML = '<?xml version="1.0" encoding="UTF-8"?><Response></Response>' as const
 
 export function webhooksRoutes(useCases: UseCases['sms'], publicBaseUrl: string) {

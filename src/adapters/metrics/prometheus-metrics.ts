@@ -52,7 +52,8 @@ export class PrometheusMetrics implements DeliveryMetrics {
     registers: [this.registry],
   })
 
-  constructor(backlog: () => Promise<OutboxBacklog>) {
+  /** `walBytes`: the SQLite write-ahead log's size, for a SQLite file (docs/self-hosting.md "Long reads"). */
+  constructor(backlog: () => Promise<OutboxBacklog>, walBytes?: () => number) {
     // Read at each scrape (prom-client collects metrics side by side, so each reads for itself: one indexed query).
     new Gauge({
       name: 'intake_outbox_messages',
@@ -74,6 +75,16 @@ export class PrometheusMetrics implements DeliveryMetrics {
         this.set(oldestQueuedAt ? Math.max(0, (Date.now() - oldestQueuedAt.getTime()) / 1000) : 0)
       },
     })
+    if (walBytes) {
+      new Gauge({
+        name: 'intake_sqlite_wal_bytes',
+        help: "Size of the SQLite database's write-ahead log file, in bytes",
+        registers: [this.registry],
+        collect() {
+          this.set(walBytes())
+        },
+      })
+    }
   }
 
   request(method: string, route: string, status: number, seconds: number): void {

@@ -1,10 +1,13 @@
 import { InvalidError } from '../../domain/errors'
 import { PASSWORD_RESET_LIFETIME_MS, oneTimeLink } from '../../domain/members/invitation'
-import { normalizeEmail, passwordErrors } from '../../domain/members/member'
-import { EMAIL, EMAIL_MEANING, FieldChecks, HTTP_URL } from '../../domain/shared/fields'
+import { normalizeEmail, passwordErrors, type Member } from '../../domain/members/member'
+import { sendWindowStart, type SendLimits } from '../../domain/messaging/send-limits'
+import { EMAIL, EMAIL_MEANING, FieldChecks } from '../../domain/shared/fields'
 import type { Outbox } from '../messaging/outbox'
 import type { Clock } from '../ports/clock'
+import type { DeferredWork } from '../ports/deferred-work'
 import type { IdGenerator } from '../ports/ids'
+import type { Repositories } from '../ports/repositories'
 import type { PasswordHasher, SecretTokens } from '../ports/security'
 import type { UnitOfWork } from '../ports/unit-of-work'
 import { issueLinkToken, redeemLinkToken } from '../members/one-time-links'
@@ -14,11 +17,34 @@ import type { AuditTrail } from '../audit/audit-trail'
 // docs/api.md "Tokens": a forgotten password, without an operator.
 
 /**
- * Sends every confirmed member with this email (one per organization it belongs to) a one-time link to choose
- * a new password, valid for an hour, stored only as a digest. Says nothing of whether the email is known:
- * the caller hears the same either way.
+ * Asks for a link to choose a new password. Says nothing of whether the email is known, and does the same
+ * work either way: the request is only handed on (`PasswordResetLinks`), to run after the answer, so
+ * neither the answer nor its time depends on the email. The link is always on PUBLIC_BASE_URL: an anonymous
+ * caller chooses nothing of where a token goes.
  */
 export class RequestPasswordReset {
+  constructor(
+    private readonly later: DeferredWork,
+    private readonly links: PasswordResetLinks,
+  ) {}
+
+  async execute(input: PasswordResetRequest): Promise<void> {
+    const checks = new FieldChecks().text('/email', input.email, EMAIL, { meaning: EMAIL_MEANING, trim: true })
+    InvalidError.throwIfAny(checks.errors, 'The request is not valid')
+    this.later.defer('password reset', () => this.links.send(input))
+  }
+}
+
+export interface PasswordResetRequest {
+  email: string
+}
+
+/**
+ * Sends every confirmed member with this email (one per organization it belongs to) a one-time link to choose
+ * a new password, valid for an hour, stored only as a digest; except a member already sent
+ * `passwordResetMailsPerHour` links within the hour, who is sent nothing more.
+ */
+export class PasswordResetLinks {
   constructor(
     private readonly unitOfWork: UnitOfWork,
     private readonly outbox: Outbox,
@@ -27,17 +53,17 @@ export class RequestPasswordReset {
     private readonly ids: IdGenerator,
     private readonly publicBaseUrl: string,
     private readonly audit: AuditTrail,
+    private readonly limits: SendLimits,
   ) {}
 
-  async execute(input: { email: string; appUrl?: string }): Promise<void> {
-    const checks = new FieldChecks()
-      .text('/email', input.email, EMAIL, { meaning: EMAIL_MEANING, trim: true })
-      .text('/appUrl', input.appUrl, HTTP_URL, { presence: 'optional', meaning: 'an http(s) URL' })
-    InvalidError.throwIfAny(checks.errors, 'The request is not valid')
+  async send(input: PasswordResetRequest): Promise<void> {
     const now = this.clock.now()
     await this.unitOfWork.run(async (r) => {
       const members = (await r.members.findAllByEmail(normalizeEmail(input.email))).filter((m) => m.isConfirmed)
+      // Organizations locked in one order, so two requests for the same email cannot wait on each other.
+      members.sort((a, b) => (a.organizationId < b.organizationId ? -1 : a.organizationId > b.organizationId ? 1 : 0))
       for (const member of members) {
+        if (await this.limitReached(r, member, now)) continue
         const token = await issueLinkToken(r, { secrets: this.secrets, ids: this.ids }, member, 'password_reset', now, PASSWORD_RESET_LIFETIME_MS)
         // Anonymous: whoever asked is not known, only whose password the link would reset.
         await this.audit.record(r, { organizationId: member.organizationId }, { action: 'request_password_reset', recordType: 'member', recordId: member.id })
@@ -49,13 +75,20 @@ export class RequestPasswordReset {
             `Hello${member.fullName ? ` ${member.fullName}` : ''},`,
             '',
             'Someone asked to reset your password. Choose a new one here within an hour:',
-            oneTimeLink(input.appUrl ?? this.publicBaseUrl, 'reset-password', token),
+            oneTimeLink(this.publicBaseUrl, 'reset-password', token),
             '',
             'The link works once. Your other sessions end when you use it. If you did not ask, ignore this message.',
           ].join('\n'),
         })
       }
     })
+  }
+
+  /** Counted from the member's `request_password_reset` events after locking its organization's row, so it holds across instances. */
+  private async limitReached(r: Repositories, member: Member, now: Date): Promise<boolean> {
+    await r.organizations.lockForUpdate(member.organizationId)
+    const sent = await r.auditEvents.tally(member.organizationId, { action: 'request_password_reset', recordType: 'member', recordId: member.id, since: sendWindowStart(now) })
+    return sent.count >= this.limits.passwordResetMailsPerHour
   }
 }
 

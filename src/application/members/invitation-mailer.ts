@@ -1,4 +1,5 @@
-import { INVITATION_LIFETIME_MS, oneTimeLink } from '../../domain/members/invitation'
+import { InvalidError } from '../../domain/errors'
+import { INVITATION_LIFETIME_MS, linkBaseProblem, oneTimeLink } from '../../domain/members/invitation'
 import type { Member } from '../../domain/members/member'
 import type { Outbox } from '../messaging/outbox'
 import type { Clock } from '../ports/clock'
@@ -9,7 +10,9 @@ import { issueLinkToken } from './one-time-links'
 
 /**
  * Issues a one-time invitation for a member and puts its email in the outbox, inside the caller's
- * transaction: the token is stored only as a digest and works for 7 days (docs/api.md "Tokens").
+ * transaction: the token is stored only as a digest and works for 7 days (docs/api.md "Tokens"). The link
+ * leads to PUBLIC_BASE_URL, or to an `appUrl` on an origin the organization allows (a 400 at `/appUrl`
+ * otherwise, which rolls the caller's transaction back).
  */
 export class InvitationMailer {
   constructor(
@@ -21,8 +24,10 @@ export class InvitationMailer {
   ) {}
 
   async invite(r: Repositories, member: Member, appUrl: string | undefined): Promise<void> {
-    const token = await issueLinkToken(r, { secrets: this.secrets, ids: this.ids }, member, undefined, this.clock.now(), INVITATION_LIFETIME_MS)
     const organization = await r.organizations.findById(member.organizationId)
+    const problem = appUrl === undefined ? undefined : linkBaseProblem(appUrl, this.publicBaseUrl, organization?.appOrigins)
+    if (problem) throw new InvalidError('The invitation link may not lead to that address', [{ path: '/appUrl', message: problem }])
+    const token = await issueLinkToken(r, { secrets: this.secrets, ids: this.ids }, member, undefined, this.clock.now(), INVITATION_LIFETIME_MS)
     const name = organization?.name ?? 'your organization'
     await this.outbox.email(r, member.organizationId, {
       to: member.email,

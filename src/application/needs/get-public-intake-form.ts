@@ -1,5 +1,5 @@
 import { NotFoundError } from '../../domain/errors'
-import { SLUG } from '../../domain/organizations/organization'
+import { assertAcceptsIntakeFrom, SLUG } from '../../domain/organizations/organization'
 import { matches } from '../../domain/shared/fields'
 import type { Repositories } from '../ports/repositories'
 
@@ -16,12 +16,14 @@ export interface PublicIntakeForm {
 export class GetPublicIntakeForm {
   constructor(private readonly repositories: Repositories) {}
 
-  async execute(organizationSlug: string): Promise<PublicIntakeForm> {
+  /** `toPostFrom`: the other site whose page posts the form, if one does (the organization must list it). */
+  async execute(organizationSlug: string, toPostFrom?: string): Promise<PublicIntakeForm> {
     const organization =
       organizationSlug.length <= SLUG.maxLength && matches(organizationSlug, SLUG.pattern)
         ? await this.repositories.organizations.findBySlug(organizationSlug)
         : undefined
     if (!organization) throw new NotFoundError('Organization')
+    assertAcceptsIntakeFrom(organization, toPostFrom)
     return { organizationName: organization.name, organizationSlug: organization.slug }
   }
 }

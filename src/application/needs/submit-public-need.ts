@@ -1,6 +1,6 @@
 import { InvalidError } from '../../domain/errors'
 import { needFieldErrors, type CustomFields, type Need } from '../../domain/needs/need'
-import type { Organization } from '../../domain/organizations/organization'
+import { assertAcceptsIntakeFrom, type Organization } from '../../domain/organizations/organization'
 import { routeByKeywords } from '../../domain/needs/routing'
 import type { Repositories } from '../ports/repositories'
 import type { UnitOfWork } from '../ports/unit-of-work'
@@ -31,9 +31,13 @@ export class SubmitPublicNeed {
     private readonly intake: NeedIntake,
   ) {}
 
-  /** Anonymous: the per-address rate limit is the HTTP adapter's, applied before the body is read. */
-  async execute(input: PublicNeedInput): Promise<PublicNeed> {
+  /**
+   * Anonymous: the per-address rate limit is the HTTP adapter's, applied before the body is read.
+   * `fromOrigin`: the other site whose page made a browser send it, if one did (the organization must list it).
+   */
+  async execute(input: PublicNeedInput, fromOrigin?: string): Promise<PublicNeed> {
     const organization = await this.organizationOf(input)
+    assertAcceptsIntakeFrom(organization, fromOrigin)
     // The caller's own fields keep their limits; the description is stored beside them.
     InvalidError.throwIfAny(needFieldErrors(input, 'public'), 'The need has invalid fields')
     const customFields = { ...input.customFields, description: input.description }

@@ -9,13 +9,21 @@ import type { UnitOfWork } from '../ports/unit-of-work'
 import type { AuditTrail } from '../audit/audit-trail'
 
 // docs/api.md
-export type OrganizationSettings = Omit<Organization, 'createdAt'> & { auditRetentionDays: number }
+export type OrganizationSettings = Omit<Organization, 'createdAt'> & { auditRetentionDays: number; appOrigins: string[]; formOrigins: string[] }
 
-/** A partial update: a field left out is unchanged; `null` clears `shortCode` (new needs then use REQ) or `tcrStatus`. */
+/**
+ * A partial update: a field left out is unchanged; `null` clears `shortCode` (new needs then use REQ) or
+ * `tcrStatus`; a list of origins replaces the one kept (`[]` empties it).
+ */
 export type UpdateOrganizationSettingsInput = Partial<OrganizationFields>
 
 function settingsOf({ createdAt: _createdAt, ...settings }: Organization): OrganizationSettings {
-  return { ...settings, auditRetentionDays: settings.auditRetentionDays ?? DEFAULT_AUDIT_RETENTION_DAYS }
+  return {
+    ...settings,
+    auditRetentionDays: settings.auditRetentionDays ?? DEFAULT_AUDIT_RETENTION_DAYS,
+    appOrigins: settings.appOrigins ?? [],
+    formOrigins: settings.formOrigins ?? [],
+  }
 }
 
 export class GetOrganizationSettings {
@@ -42,9 +50,12 @@ export class UpdateOrganizationSettings {
     return this.unitOfWork.run(async (r) => {
       const before = await r.organizations.findById(actor.organizationId)
       if (!before) throw new NotFoundError('Organization')
-      const { shortCode, tcrStatus, ...rest } = before
+      const { shortCode, tcrStatus, appOrigins, formOrigins, ...rest } = before
       const nextShortCode = input.shortCode === undefined ? shortCode : (input.shortCode ?? undefined)
       const nextTcrStatus = input.tcrStatus === undefined ? tcrStatus : (input.tcrStatus ?? undefined)
+      // An empty list is kept as none, as an organization that never set one.
+      const nextAppOrigins = input.appOrigins ?? appOrigins ?? []
+      const nextFormOrigins = input.formOrigins ?? formOrigins ?? []
       const after: Organization = {
         ...rest,
         name: input.name?.trim() ?? before.name,
@@ -53,6 +64,8 @@ export class UpdateOrganizationSettings {
         ...(input.auditRetentionDays ?? before.auditRetentionDays ? { auditRetentionDays: input.auditRetentionDays ?? before.auditRetentionDays } : {}),
         ...(nextShortCode ? { shortCode: nextShortCode } : {}),
         ...(nextTcrStatus ? { tcrStatus: nextTcrStatus } : {}),
+        ...(nextAppOrigins.length > 0 ? { appOrigins: nextAppOrigins } : {}),
+        ...(nextFormOrigins.length > 0 ? { formOrigins: nextFormOrigins } : {}),
       }
       await r.organizations.update(after)
       await this.audit.record(r, actor, { action: 'update', recordType: 'organization', recordId: after.id, fields: changedFields(before, after) })

@@ -17,4 +17,6 @@ export interface Persistence {
 export interface MigrationOutcome {
   /** Where the database was copied before migrations changed it (SQLite). */
   backup?: string
+  /** What a start killed while copying the database left beside it, removed (SQLite). */
+  leftoversRemoved?: string[]
 }

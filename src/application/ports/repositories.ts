@@ -10,6 +10,7 @@ import type { Member } from '../../domain/members/member'
 import type { StoredEmailSettings } from '../../domain/messaging/email'
 import type { ClaimedOutboxMessage, OutboxMessage } from '../../domain/messaging/outbox'
 import type { DeliveryStatus } from '../../domain/messaging/sms'
+import type { Tally } from '../../domain/messaging/send-limits'
 import type { Interaction } from '../../domain/needs/interaction'
 import type { Need, NeedChange, NeedStatus } from '../../domain/needs/need'
 import type { Organization } from '../../domain/organizations/organization'
@@ -192,6 +193,8 @@ export interface InteractionRepository {
   rememberEarlyStatus(providerMessageId: string, status: DeliveryStatus, at: Date): Promise<void>
   /** The status kept for this provider message, removed as it is taken. */
   takeEarlyStatus(providerMessageId: string): Promise<DeliveryStatus | undefined>
+  /** The organization's outbound texts at or after `since` on needs of constituents with this phone (send limits). */
+  tallyTextsTo(organizationId: string, phone: string, since: Date): Promise<Tally>
 }
 
 export interface SmsOptOutRepository {
@@ -280,6 +283,8 @@ export interface AuditEventRepository {
   append(events: readonly AuditEvent[]): Promise<void>
   /** The organization's events matching `filter`, newest `at` first, `id` as tie-break. */
   list(organizationId: string, filter: AuditFilter, page: PageRequest): Promise<Page<AuditEvent>>
+  /** How many of the organization's events match `filter`, and the oldest one's time (send limits). */
+  tally(organizationId: string, filter: AuditFilter): Promise<Tally>
   /**
    * Deletes up to `limit` of the organization's events older than `before` (retention), so one transaction
    * never holds the database long; answers how many went.

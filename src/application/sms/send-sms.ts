@@ -1,5 +1,6 @@
 import type { Actor } from '../../domain/auth/actor'
-import { InvalidError } from '../../domain/errors'
+import { InvalidError, TooManyRequestsError } from '../../domain/errors'
+import { secondsUntilFree, sendWindowStart, type SendLimits } from '../../domain/messaging/send-limits'
 import { smsBodyErrors } from '../../domain/messaging/sms'
 import type { Interaction } from '../../domain/needs/interaction'
 import { authorize } from '../auth/authorize'
@@ -7,12 +8,13 @@ import type { Outbox } from '../messaging/outbox'
 import { findVisibleNeed } from '../needs/find-need'
 import type { Clock } from '../ports/clock'
 import type { IdGenerator } from '../ports/ids'
+import type { Repositories } from '../ports/repositories'
 import type { UnitOfWork } from '../ports/unit-of-work'
 import type { AuditTrail } from '../audit/audit-trail'
 
 /**
- * docs/api.md "SMS": checks the need, its constituent, the phone and the opt-out, then records the
- * `sms` interaction and puts the message in the outbox in one transaction. The dispatcher sends it.
+ * docs/api.md "SMS": checks the need, its constituent, the phone, the opt-out and the send limits, then
+ * records the `sms` interaction and puts the message in the outbox in one transaction. The dispatcher sends it.
  */
 export class SendSms {
   constructor(
@@ -23,6 +25,7 @@ export class SendSms {
     /** Whether the provider needs the organization's own number to send from (Twilio does, the log does not). */
     private readonly senderNumberRequired: boolean,
     private readonly audit: AuditTrail,
+    private readonly limits: SendLimits,
   ) {}
 
   async execute(actor: Actor, needId: string, body: string): Promise<{ interactionId: string }> {
@@ -40,6 +43,7 @@ export class SendSms {
       if (this.senderNumberRequired && !organization?.phoneNumber) {
         throw InvalidError.field('/', 'The organization has no SMS number yet: an operator sets it with `intake org set-phone-number`')
       }
+      await this.refuseOverLimits(r, actor, constituent.phone)
       const interaction: Interaction = {
         id: this.ids.nextInTimeOrder(),
         organizationId: actor.organizationId,
@@ -63,5 +67,21 @@ export class SendSms {
       })
       return { interactionId: interaction.id }
     })
+  }
+
+  /**
+   * Texts per member and per number over the last hour. Counted after locking the organization's row, so
+   * two sends at once, on any instance, cannot both take the last place.
+   */
+  private async refuseOverLimits(r: Repositories, actor: Actor, phone: string): Promise<void> {
+    const now = this.clock.now()
+    const since = sendWindowStart(now)
+    await r.organizations.lockForUpdate(actor.organizationId)
+    const { smsPerMemberPerHour, smsPerRecipientPerHour } = this.limits
+    const sent = await r.auditEvents.tally(actor.organizationId, { memberId: actor.memberId, action: 'send_sms', since })
+    const memberWait = secondsUntilFree(sent, smsPerMemberPerHour, now)
+    if (memberWait > 0) throw new TooManyRequestsError(memberWait, `You sent ${smsPerMemberPerHour} texts within the hour, the most one member may; try again later`)
+    const recipientWait = secondsUntilFree(await r.interactions.tallyTextsTo(actor.organizationId, phone, since), smsPerRecipientPerHour, now)
+    if (recipientWait > 0) throw new TooManyRequestsError(recipientWait, `This number was sent ${smsPerRecipientPerHour} texts within the hour, the most it may be; try again later`)
   }
 }

@@ -1,7 +1,9 @@
 /**
  * Login throttling (docs/api.md "Tokens"). Failures are counted per email and client address, so a
  * stranger's wrong passwords from elsewhere do not lock the member out; and per email from every address,
- * with a higher ceiling, against guessing spread over many addresses.
+ * with a higher ceiling, against guessing spread over many addresses. Past that ceiling only the addresses
+ * that failed for the email are refused: a guesser gets one try per new address, while the member, from
+ * an address without recent failures, still logs in.
  */
 export const LOGIN_FAILURE_WINDOW_MS = 15 * 60_000
 export const LOGIN_FAILURES_PER_ADDRESS = 10
@@ -28,7 +30,7 @@ export function loginRetryAfterSeconds(failures: LoginFailures, now: Date): numb
   const freesAt = (oldest: Date | undefined) => (oldest ?? now).getTime() + LOGIN_FAILURE_WINDOW_MS
   const waits: number[] = []
   if (failures.fromAddress >= LOGIN_FAILURES_PER_ADDRESS) waits.push(freesAt(failures.oldestFromAddress))
-  if (failures.total >= LOGIN_FAILURES_PER_EMAIL) waits.push(freesAt(failures.oldest))
+  if (failures.total >= LOGIN_FAILURES_PER_EMAIL && failures.fromAddress > 0) waits.push(freesAt(failures.oldest))
   if (waits.length === 0) return 0
   return Math.max(1, Math.ceil((Math.max(...waits) - now.getTime()) / 1000))
 }

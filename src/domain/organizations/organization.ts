@@ -1,6 +1,7 @@
 import { AUDIT_RETENTION_DAYS } from '../audit/audit-event'
-import type { FieldError } from '../errors'
+import { ForbiddenError, type FieldError } from '../errors'
 import { FieldChecks, NAME, type IntegerRule, type TextRule } from '../shared/fields'
+import { ORIGIN_LIST, originProblem } from '../shared/origin'
 
 // docs/api.md
 export interface Organization {
@@ -13,6 +14,10 @@ export interface Organization {
   phoneNumber?: string
   /** Days audit events are kept (docs/audit.md); absent: DEFAULT_AUDIT_RETENTION_DAYS. */
   auditRetentionDays?: number
+  /** Origins of the organization's own apps an admin may point invitation links at (absent: none). */
+  appOrigins?: string[]
+  /** Origins of partner sites whose pages may post the public intake (absent: none). */
+  formOrigins?: string[]
   createdAt: Date
 }
 
@@ -36,6 +41,8 @@ export interface OrganizationFields {
   maxConcurrency?: number
   tcrStatus?: string | null
   auditRetentionDays?: number
+  appOrigins?: string[]
+  formOrigins?: string[]
 }
 
 /**
@@ -50,5 +57,17 @@ export function organizationFieldErrors(input: Partial<OrganizationFields>, whol
     .text('/shortCode', input.shortCode, SHORT_CODE, { presence: 'clearable', meaning: SHORT_CODE_MEANING })
     .integer('/maxConcurrency', input.maxConcurrency, MAX_CONCURRENCY, 'optional')
     .text('/tcrStatus', input.tcrStatus, TCR_STATUS, { presence: 'clearable' })
-    .integer('/auditRetentionDays', input.auditRetentionDays, AUDIT_RETENTION_DAYS, 'optional').errors
+    .integer('/auditRetentionDays', input.auditRetentionDays, AUDIT_RETENTION_DAYS, 'optional')
+    .list('/appOrigins', input.appOrigins, ORIGIN_LIST, originProblem, 'optional')
+    .list('/formOrigins', input.formOrigins, ORIGIN_LIST, originProblem, 'optional').errors
+}
+
+/**
+ * A public intake that a page on another site (`origin`) made a browser send is taken only when the
+ * organization lists that origin in `formOrigins` (docs/api.md "Requests from other sites"). `undefined`: the
+ * request came from the service's own pages or from no browser.
+ */
+export function assertAcceptsIntakeFrom(organization: Organization, origin: string | undefined): void {
+  if (origin === undefined || organization.formOrigins?.includes(origin)) return
+  throw new ForbiddenError("A page on another site may send this organization's public intake only when the organization lists the site's origin in its formOrigins setting")
 }

@@ -39,13 +39,13 @@ afterAll(() => api.stop())
 const ROUTES: Array<[method: string, path: string, authenticated: boolean, errors: number[]]> = [
   ['get', '/healthz', false, []],
   ['get', '/readyz', false, [503]],
-  ['post', '/api/auth/login', false, [400, 401, 413, 429]],
-  ['post', '/api/auth/refresh', false, [400, 401, 413, 429]],
+  ['post', '/api/auth/login', false, [400, 401, 403, 413, 429]],
+  ['post', '/api/auth/refresh', false, [400, 401, 403, 413, 429]],
   ['post', '/api/auth/logout', true, [400, 401, 413]],
-  ['post', '/api/auth/session', false, [400, 401, 413, 429]],
-  ['post', '/api/auth/session/refresh', false, [400, 401, 429]],
+  ['post', '/api/auth/session', false, [400, 401, 403, 413, 429]],
+  ['post', '/api/auth/session/refresh', false, [400, 401, 403, 429]],
   ['post', '/api/auth/session/logout', true, [400, 401]],
-  ['post', '/api/needs/public', false, [400, 413, 429]],
+  ['post', '/api/needs/public', false, [400, 403, 413, 429]],
   ['post', '/api/needs', true, [400, 401, 403, 413]],
   ['get', '/api/needs', true, [400, 401, 403]],
   ['get', '/api/needs/export', true, [400, 401, 403]],
@@ -53,7 +53,7 @@ const ROUTES: Array<[method: string, path: string, authenticated: boolean, error
   ['get', '/api/needs/{id}', true, [400, 401, 403, 404]],
   ['put', '/api/needs/{id}', true, [400, 401, 403, 404, 409, 413]],
   ['post', '/api/needs/{id}/notes', true, [400, 401, 403, 404, 413]],
-  ['post', '/api/needs/{id}/sms', true, [400, 401, 403, 404, 413]],
+  ['post', '/api/needs/{id}/sms', true, [400, 401, 403, 404, 413, 429]],
   ['get', '/api/needs/{id}/interactions', true, [400, 401, 403, 404]],
   ['get', '/api/needs/{id}/history', true, [400, 401, 403, 404]],
   ['get', '/api/partners', true, [400, 401]],
@@ -67,9 +67,9 @@ const ROUTES: Array<[method: string, path: string, authenticated: boolean, error
   ['post', '/api/constituents/merge', true, [400, 401, 403, 404, 413]],
   ['get', '/api/household-matches', true, [400, 401, 403]],
   ['post', '/api/household-matches/{id}/resolve', true, [400, 401, 403, 404, 409, 413]],
-  ['post', '/api/auth/accept-invite', false, [400, 413, 429]],
-  ['post', '/api/auth/password-reset', false, [400, 413, 429]],
-  ['post', '/api/auth/reset-password', false, [400, 413, 429]],
+  ['post', '/api/auth/accept-invite', false, [400, 403, 413, 429]],
+  ['post', '/api/auth/password-reset', false, [400, 403, 413, 429]],
+  ['post', '/api/auth/reset-password', false, [400, 403, 413, 429]],
   ['get', '/api/members', true, [400, 401, 403]],
   ['post', '/api/members', true, [400, 401, 403, 409, 413]],
   ['put', '/api/members/{id}', true, [400, 401, 403, 404, 409, 413]],
@@ -366,7 +366,7 @@ describe('GET /api/openapi.json', () => {
   })
 
   test('rate-limited routes document 429 with Retry-After, and the RateLimit fields on every answer', () => {
-    const limited = ROUTES.filter(([, , , errors]) => errors.includes(429)).map(([method, path]) => `${method} ${path}`)
+    const limited = ROUTES.filter(([, , , errors]) => errors.includes(429)).map(([method, path]) => `${method} ${path}`).filter((route) => route !== SMS)
     expect(limited.sort()).toEqual([
       'post /api/auth/accept-invite',
       'post /api/auth/login',
@@ -386,6 +386,14 @@ describe('GET /api/openapi.json', () => {
       expect(operation(method, path).responses!['429'].headers['Retry-After'].schema).toMatchObject({ type: 'integer', minimum: 1 })
     }
     expect(Object.keys(operation('get', '/api/needs').responses!['200'].headers)).not.toContain('RateLimit')
+  })
+
+  const SMS = 'post /api/needs/{id}/sms'
+  test('texting, limited per member and per number rather than per address, documents 429 with Retry-After only', () => {
+    const responses = operation('post', '/api/needs/{id}/sms').responses!
+    expect(Object.keys(responses['429'].headers)).toEqual(['Retry-After'])
+    expect(responses['429'].headers['Retry-After'].schema).toMatchObject({ type: 'integer', minimum: 1 })
+    expect(responses['202'].headers).toBeUndefined()
   })
 
   test('the anonymous intake answer leaves out what would tell a stranger who else is on file', () => {

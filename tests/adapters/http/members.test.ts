@@ -159,7 +159,8 @@ describe('invite → accept-invite → login', () => {
     expect(claimsOf(response.body.accessToken).sub).toBe(member.id)
   })
 
-  test('the link points at appUrl when the invitation names one', async () => {
+  test('the link points at appUrl when the invitation names one on an allowed origin', async () => {
+    expect((await api.call('PUT', '/api/organizations/settings', { token: tokens.admin, body: { appOrigins: ['https://portal.example.org'] } })).status).toBe(200)
     const member = await invited({ appUrl: 'https://portal.example.org/' })
     const { link } = invitationIn((await loggedInvitationTo(api, member.email)).text)
     expect(link).toStartWith('https://portal.example.org/accept-invite?token=')

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { statSync } from 'node:fs'
 import { startTestServer, TEST_DATABASE, type TestServer } from '../../support/http'
 import { expectProblem } from './helpers'
 
@@ -121,6 +122,17 @@ describe('GET /metrics', () => {
     expect(valueOf(sent, 'intake_outbox_messages{status="pending"}')).toBe(0)
     expect(valueOf(sent, 'intake_outbox_oldest_message_age_seconds')).toBe(0)
     expect(valueOf(sent, 'intake_messages_sent_total{channel="email"}')).toBeGreaterThan(sentBefore)
+  })
+
+  test('shows the size of the SQLite write-ahead log file; on PostgreSQL there is none', async () => {
+    expect((await api.call('POST', '/api/constituents', { token: admin, body: { firstName: 'Wal', lastName: 'Gauge' } })).status).toBe(201)
+    const text = await scrape()
+    if (api.sqlitePath) {
+      expect(valueOf(text, 'intake_sqlite_wal_bytes')).toBeGreaterThan(0)
+      expect(valueOf(text, 'intake_sqlite_wal_bytes')).toBe(statSync(`${api.sqlitePath}-wal`).size)
+    } else {
+      expect(text).not.toContain('intake_sqlite_wal_bytes')
+    }
   })
 
   test('counts the requests answered 503 because the database did not answer', async () => {

@@ -10,12 +10,15 @@ type Schema = Record<string, any>
 type Operation = { operationId: string; tags?: string[]; parameters?: Schema[]; responses: Record<string, Schema>; description?: string; summary?: string }
 
 let api: TestServer
+/** The document as served, as text: bun's toMatchObject may leave its matchers in the object it was given. */
+let served: string
 let doc: { paths: Record<string, Record<string, Operation>>; components: { schemas: Record<string, Schema> }; tags: Schema[] }
 const operations = () => Object.entries(doc.paths).flatMap(([path, methods]) => Object.entries(methods).map(([method, operation]) => ({ method, path, ...operation })))
 
 beforeAll(async () => {
   api = await startTestServer()
   doc = (await api.call('GET', '/api/openapi.json')).body
+  served = JSON.stringify(doc)
 })
 afterAll(() => api.stop())
 
@@ -107,7 +110,7 @@ describe('the OpenAPI document, as client generators read it', () => {
       for (const { method, path } of operations()) {
         await other.call(method.toUpperCase(), path.replace('{id}', crypto.randomUUID()), method === 'get' ? { token } : { token, body: {} })
       }
-      expect((await other.call('GET', '/api/openapi.json')).body).toEqual(doc)
+      expect((await other.call('GET', '/api/openapi.json')).body).toEqual(JSON.parse(served))
     } finally {
       await other.stop()
     }

@@ -8,7 +8,20 @@ import { deliverUntil, expectBadRequest, expectProblem, invitationIn, ISO_MS, lo
 
 // docs/api.md "Errors", docs/api.md "Permissions", docs/api.md; docs/api.md "Organization settings" and
 // "Outgoing mail", over real HTTP, with a real SMTP server on 127.0.0.1 for the email provider.
-type Settings = { id: string; name: string; slug: string; shortCode?: string; maxConcurrency?: number; tcrStatus?: string; phoneNumber?: string; auditRetentionDays?: number }
+type Settings = {
+  id: string
+  name: string
+  slug: string
+  shortCode?: string
+  maxConcurrency?: number
+  tcrStatus?: string
+  phoneNumber?: string
+  auditRetentionDays?: number
+  appOrigins?: string[]
+  formOrigins?: string[]
+}
+/** What an organization that never listed an origin answers. */
+const NO_ORIGINS = { appOrigins: [], formOrigins: [] }
 type MaskedEmail = { provider: string; fromEmail: string; fromName?: string; apiKeyLast4: string; updatedAt: string }
 
 const SETTINGS = '/api/organizations/settings'
@@ -148,8 +161,8 @@ describe('GET /api/organizations/settings', () => {
     const response = await getSettings(await api.tokenFor(fresh, 'org_admin'))
     expect(response.status).toBe(200)
     expect(response.headers.get('content-type')).toStartWith('application/json')
-    expect(Object.keys(response.body).sort()).toEqual(['auditRetentionDays', 'id', 'maxConcurrency', 'name', 'slug'])
-    expect(response.body).toMatchObject({ id: fresh.organizationId, maxConcurrency: 5, auditRetentionDays: DEFAULT_AUDIT_RETENTION_DAYS })
+    expect(Object.keys(response.body).sort()).toEqual(['appOrigins', 'auditRetentionDays', 'formOrigins', 'id', 'maxConcurrency', 'name', 'slug'])
+    expect(response.body).toMatchObject({ id: fresh.organizationId, maxConcurrency: 5, auditRetentionDays: DEFAULT_AUDIT_RETENTION_DAYS, appOrigins: [], formOrigins: [] })
     expect(response.body.slug).toMatch(/^[a-z0-9]+(-[a-z0-9]+)*$/)
   })
 
@@ -175,7 +188,7 @@ describe('PUT /api/organizations/settings', () => {
     const shortCode = randomCode(5)
     const response = await putSettings({ name: '  Food Bank of the Valley ', slug, shortCode, maxConcurrency: 12, tcrStatus: 'VERIFIED', auditRetentionDays: DEFAULT_AUDIT_RETENTION_DAYS })
     expect(response.status).toBe(200)
-    expect(response.body).toEqual({ id: world.organizationId, name: 'Food Bank of the Valley', slug, shortCode, maxConcurrency: 12, tcrStatus: 'VERIFIED', auditRetentionDays: DEFAULT_AUDIT_RETENTION_DAYS })
+    expect(response.body).toEqual({ id: world.organizationId, name: 'Food Bank of the Valley', slug, shortCode, maxConcurrency: 12, tcrStatus: 'VERIFIED', auditRetentionDays: DEFAULT_AUDIT_RETENTION_DAYS, ...NO_ORIGINS })
     expect(await current()).toEqual(response.body)
   })
 
@@ -185,10 +198,10 @@ describe('PUT /api/organizations/settings', () => {
     await putSettings({ name: 'Kept', slug, shortCode, maxConcurrency: 7, tcrStatus: 'IN_PROGRESS', auditRetentionDays: DEFAULT_AUDIT_RETENTION_DAYS })
     const kept = await putSettings({ name: 'Kept Again', slug })
     expect(kept.status).toBe(200)
-    expect(kept.body).toEqual({ id: world.organizationId, name: 'Kept Again', slug, shortCode, maxConcurrency: 7, tcrStatus: 'IN_PROGRESS', auditRetentionDays: DEFAULT_AUDIT_RETENTION_DAYS })
+    expect(kept.body).toEqual({ id: world.organizationId, name: 'Kept Again', slug, shortCode, maxConcurrency: 7, tcrStatus: 'IN_PROGRESS', auditRetentionDays: DEFAULT_AUDIT_RETENTION_DAYS, ...NO_ORIGINS })
     const cleared = await putSettings({ name: 'Cleared', slug, shortCode: null, tcrStatus: null })
     expect(cleared.status).toBe(200)
-    expect(cleared.body).toEqual({ id: world.organizationId, name: 'Cleared', slug, maxConcurrency: 7, auditRetentionDays: DEFAULT_AUDIT_RETENTION_DAYS })
+    expect(cleared.body).toEqual({ id: world.organizationId, name: 'Cleared', slug, maxConcurrency: 7, auditRetentionDays: DEFAULT_AUDIT_RETENTION_DAYS, ...NO_ORIGINS })
     expect(await current()).toEqual(cleared.body)
   })
 

@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { DispatchOutbox } from '../../../src/application/messaging/dispatch-outbox'
+import { PORTS } from '../../../src/main/container'
 import { TEST_PASSWORD } from '../../support/world'
 import { startTestServer, type TestServer } from '../../support/http'
 import { deliverUntil, expectBadRequest, expectProblem, loggedEmailsTo } from './helpers'
@@ -62,5 +64,33 @@ describe('POST /api/auth/password-reset and /api/auth/reset-password', () => {
     expectBadRequest(await ask({ email, appUrl: 'javascript:alert(1)' }), '/appUrl')
     expectBadRequest(await reset({ token: 'x', password: 'short' }), '/password')
     expectBadRequest(await reset({ token: 'not-a-token-anyone-was-sent', password: NEW_PASSWORD }), '/token')
+  })
+})
+
+describe('reset mails per member (PASSWORD_RESET_MAILS_PER_HOUR, 2 here)', () => {
+  let limited: TestServer
+  beforeAll(async () => {
+    limited = await startTestServer({ PUBLIC_BASE_URL: BASE_URL, PASSWORD_RESET_MAILS_PER_HOUR: '2' })
+  })
+  afterAll(() => limited.stop())
+
+  test('past the limit a request still answers 202 and sends nothing more; an hour later a link is sent again', async () => {
+    const token = await limited.tokenFor(limited.world, 'staff')
+    const to = (await limited.call('GET', '/api/profile', { token })).body.email
+    /** Every reset mail to the member, once what the requests left has run and the outbox is empty. */
+    const resetMails = async () => {
+      await limited.server.container.get(PORTS.deferredWork).settled()
+      while ((await limited.server.container.get(DispatchOutbox).runOnce()) > 0);
+      return loggedEmailsTo(limited, to).filter((m) => m.subject.startsWith('Choose a new password'))
+    }
+    for (let i = 0; i < 4; i++) {
+      const answer = await limited.call('POST', '/api/auth/password-reset', { body: { email: to } })
+      expect({ status: answer.status, body: answer.body }).toEqual({ status: 202, body: { status: 'accepted' } })
+    }
+    expect(await resetMails()).toHaveLength(2)
+
+    limited.world.clock.advance(60 * 60_000)
+    expect((await limited.call('POST', '/api/auth/password-reset', { body: { email: to } })).status).toBe(202)
+    expect(await resetMails()).toHaveLength(3)
   })
 })

@@ -78,7 +78,8 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', () => resolve()))
   smtpKey = `smtp://127.0.0.1:${(smtp.server.address() as AddressInfo).port}`
   // Dozens of logins from one address: the per-address limit is not under test here.
-  api = await startTestServer({ AUTH_RATE_LIMIT: '100000' })
+  // Every role texts the same person: the limits on texts have their own tests.
+  api = await startTestServer({ AUTH_RATE_LIMIT: '100000', SMS_PER_RECIPIENT_PER_HOUR: '100000' })
   const world = api.world
   admin = await api.tokenFor(world, 'org_admin')
   partnerId = (await world.partner({ name: 'Pantry P' })).id

@@ -1,6 +1,4 @@
 import { afterAll, describe, expect, test } from 'bun:test'
-import type { Migration } from '../../../src/adapters/persistence/sql/bundled-migrations'
-import type { Organization } from '../../../src/domain/organizations/organization'
 import { parseConstituentQuery } from '../../../src/domain/constituents/search'
 import { aNeed, anOrganization, aPartner } from '../../support/builders'
 import { postgresAvailable } from '../../support/postgres'
@@ -11,7 +9,6 @@ import { migratingPostgres, migratingSqlite, type MigratingDatabase } from './mi
 // rows a database held before it must be counted by the migration itself, or every total of an upgraded
 // database is wrong.
 
-type Migrating = MigratingDatabase['db']
 const cleanups: Array<() => Promise<void>> = []
 afterAll(async () => {
   for (const cleanup of cleanups.reverse()) await cleanup()
@@ -24,10 +21,7 @@ async function fresh(make: () => MigratingDatabase | Promise<MigratingDatabase>)
   return database
 }
 
-/** The columns every version of `organizations` has: later migrations add to it, which today's repositories write. */
-const ORGANIZATION_ROW = 'INSERT INTO organizations (id, name, slug, max_concurrency, need_sequence, created_at) VALUES ($1, $2, $3, 5, 0, $4)'
-
-async function needsStoredBeforeTheCounts(db: Migrating, migrations: Migration[], insertOrganization: (organization: Organization) => Promise<void>) {
+async function needsStoredBeforeTheCounts({ db, migrations, insertOrganization }: MigratingDatabase) {
   const countsAt = migrations.findIndex((m) => m.tag.endsWith('_need_counts'))
   expect(countsAt).toBeGreaterThan(0)
   await db.migrate(migrations.slice(0, countsAt))
@@ -49,22 +43,19 @@ async function needsStoredBeforeTheCounts(db: Migrating, migrations: Migration[]
 }
 
 describe('upgrading to need_counts', () => {
-  const organizationRow = (database: MigratingDatabase) => (o: Organization) =>
-    database.run(ORGANIZATION_ROW, [o.id, o.name, o.slug, database.kind === 'sqlite' ? o.createdAt.getTime() : o.createdAt])
-
   test('SQLite: the needs already stored are counted', async () => {
     const database = await fresh(migratingSqlite)
-    await needsStoredBeforeTheCounts(database.db, database.migrations, organizationRow(database))
+    await needsStoredBeforeTheCounts(database)
   })
 
   test.if(postgresAvailable())('PostgreSQL: the needs already stored are counted', async () => {
     const database = await fresh(migratingPostgres)
-    await needsStoredBeforeTheCounts(database.db, database.migrations, organizationRow(database))
+    await needsStoredBeforeTheCounts(database)
   })
 })
 
 // The total of the constituents list comes from constituent_counts, which triggers keep from its migration on.
-async function constituentsStoredBeforeTheCounts(db: Migrating, migrations: Migration[]) {
+async function constituentsStoredBeforeTheCounts({ db, migrations, insertOrganization }: MigratingDatabase) {
   const countsAt = migrations.findIndex((m) => m.tag.endsWith('_constituent_counts'))
   expect(countsAt).toBeGreaterThan(0)
   await db.migrate(migrations.slice(0, countsAt))
@@ -72,8 +63,8 @@ async function constituentsStoredBeforeTheCounts(db: Migrating, migrations: Migr
   const household = aHousehold({ organizationId: organization.id })
   const person = () => aConstituent({ organizationId: organization.id, householdId: household.id, firstName: 'Ana' })
   const [first, second, third] = [person(), person(), person()]
+  for (const o of [organization, other]) await insertOrganization(o)
   await db.unitOfWork.run(async (r) => {
-    for (const o of [organization, other]) await r.organizations.insert(o)
     await r.constituents.insertHousehold(household)
     for (const c of [first, second, third]) await r.constituents.insert(c)
   })
@@ -98,11 +89,11 @@ async function constituentsStoredBeforeTheCounts(db: Migrating, migrations: Migr
 describe('upgrading to constituent_counts', () => {
   test('SQLite: the constituents already stored are counted, and the count follows inserts, deletes and rollbacks', async () => {
     const database = await fresh(migratingSqlite)
-    await constituentsStoredBeforeTheCounts(database.db, database.migrations)
+    await constituentsStoredBeforeTheCounts(database)
   })
 
   test.if(postgresAvailable())('PostgreSQL: the constituents already stored are counted, and the count follows inserts, deletes and rollbacks', async () => {
     const database = await fresh(migratingPostgres)
-    await constituentsStoredBeforeTheCounts(database.db, database.migrations)
+    await constituentsStoredBeforeTheCounts(database)
   })
 })

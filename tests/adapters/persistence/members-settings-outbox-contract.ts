@@ -116,6 +116,17 @@ export function describeMembersSettingsOutboxContract({ read, write, anOrganizat
         expect(await read().organizations.findByShortCode(shortCode)).toBeUndefined()
       })
 
+      test('replaces the origin lists, and clears those left out or given as undefined', async () => {
+        const { organization } = await anOrganizationWithPartner({ appOrigins: ['https://staff.example.org'], formOrigins: ['https://pantry.example.net'] })
+        const replaced = { ...organization, appOrigins: ['https://a.example.org', 'https://b.example.org'] }
+        await write((r) => r.organizations.update(replaced))
+        expect(await read().organizations.findById(organization.id)).toEqual(replaced)
+
+        await write((r) => r.organizations.update({ ...replaced, appOrigins: undefined, formOrigins: undefined }))
+        const found = await read().organizations.findById(organization.id)
+        expect(presentKeys(found, ['appOrigins', 'formOrigins'])).toEqual([])
+      })
+
       test('an organization keeping its own slug and short code is no conflict', async () => {
         const { organization } = await anOrganizationWithPartner({ shortCode: aShortCode() })
 

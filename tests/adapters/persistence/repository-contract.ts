@@ -11,6 +11,7 @@ import { describeAuditContract } from './audit-contract'
 import { describeConstituentContract } from './constituent-contract'
 import { aConstituent, aHousehold, ascendingIds, byId, ids, minute, presentKeys } from './contract-support'
 import { describeMembersSettingsOutboxContract } from './members-settings-outbox-contract'
+import { describeSendLimitsContract } from './send-limits-contract'
 import { describeSmsContract } from './sms-contract'
 import { describeWebhookContract } from './webhook-contract'
 
@@ -131,7 +132,15 @@ export function describeRepositories(name: string, make: () => Promise<Repositor
 
     describe('organizations', () => {
       test('keeps every optional field through insert and find', async () => {
-        const organization = anOrganization({ shortCode: 'FBNK', tcrStatus: 'APPROVED', phoneNumber: '+15551230000', maxConcurrency: 7, createdAt: minute(3) })
+        const organization = anOrganization({
+          shortCode: 'FBNK',
+          tcrStatus: 'APPROVED',
+          phoneNumber: '+15551230000',
+          maxConcurrency: 7,
+          appOrigins: ['https://staff.example.org', 'https://app.example.org:8443'],
+          formOrigins: ['https://pantry.example.net'],
+          createdAt: minute(3),
+        })
         await write((r) => r.organizations.insert(organization))
 
         expect(await read().organizations.findById(organization.id)).toEqual(organization)
@@ -144,8 +153,8 @@ export function describeRepositories(name: string, make: () => Promise<Repositor
 
         const found = await read().organizations.findById(organization.id)
         expect(found).toEqual(organization)
-        expect(presentKeys(found, ['shortCode', 'tcrStatus', 'phoneNumber'])).toEqual([])
-        expect(presentKeys(await read().organizations.findBySlug(organization.slug), ['shortCode', 'tcrStatus', 'phoneNumber'])).toEqual([])
+        expect(presentKeys(found, ['shortCode', 'tcrStatus', 'phoneNumber', 'appOrigins', 'formOrigins'])).toEqual([])
+        expect(presentKeys(await read().organizations.findBySlug(organization.slug), ['shortCode', 'tcrStatus', 'phoneNumber', 'appOrigins', 'formOrigins'])).toEqual([])
       })
 
       test('answers undefined for an unknown id or slug', async () => {
@@ -811,6 +820,7 @@ export function describeRepositories(name: string, make: () => Promise<Repositor
     describeMembersSettingsOutboxContract({ read, write, anOrganizationWithPartner, aMemberOf, make })
 
     describeSmsContract({ read, write, anOrganizationWithPartner, insertNeeds })
+    describeSendLimitsContract({ read, write, anOrganizationWithPartner, insertNeeds })
 
     describeWebhookContract({ read, write, anOrganizationWithPartner })
     describeAuditContract({ read, write, anOrganizationWithPartner })

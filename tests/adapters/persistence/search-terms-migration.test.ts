@@ -1,5 +1,4 @@
 import { afterAll, describe, expect, test } from 'bun:test'
-import type { Migration } from '../../../src/adapters/persistence/sql/bundled-migrations'
 import { searchTermsColumn } from '../../../src/adapters/persistence/sql/sql-dialect'
 import { parseConstituentQuery } from '../../../src/domain/constituents/search'
 import { anOrganization } from '../../support/builders'
@@ -10,7 +9,6 @@ import { migratingPostgres, migratingSqlite, type MigratingDatabase } from './mi
 // Search terms carry their organization since migration `search_terms_per_organization`: the constituents a
 // database held before it were indexed as `o<hex> t<word> …` and must be found after it as before.
 
-type Migrating = MigratingDatabase['db']
 const cleanups: Array<() => Promise<void>> = []
 afterAll(async () => {
   for (const cleanup of cleanups.reverse()) await cleanup()
@@ -23,7 +21,7 @@ function oldForm(searchTerms: string, organizationId: string): string {
   return [mark, ...words].join(' ')
 }
 
-async function constituentsStoredBeforeTheMigration(db: Migrating, migrations: Migration[], run: (statement: string, values: unknown[]) => Promise<void>) {
+async function constituentsStoredBeforeTheMigration({ db, migrations, run, insertOrganization }: MigratingDatabase) {
   const at = migrations.findIndex((m) => m.tag.endsWith('_search_terms_per_organization'))
   expect(at).toBeGreaterThan(0)
   await db.migrate(migrations.slice(0, at))
@@ -35,11 +33,9 @@ async function constituentsStoredBeforeTheMigration(db: Migrating, migrations: M
   const luis = person(organization.id, 'Luis', 'Garcia', '+15559870002')
   const nameless = aConstituent({ organizationId: organization.id, householdId: households.get(organization.id)!.id, email: 'n@example.org' })
   const foreignAna = person(other.id, 'Ana', 'Garcia', '+15551230001')
+  for (const o of [organization, other]) await insertOrganization(o)
   await db.unitOfWork.run(async (r) => {
-    for (const o of [organization, other]) {
-      await r.organizations.insert(o)
-      await r.constituents.insertHousehold(households.get(o.id)!)
-    }
+    for (const o of [organization, other]) await r.constituents.insertHousehold(households.get(o.id)!)
     for (const c of [ana, luis, nameless, foreignAna]) await r.constituents.insert(c)
   })
   // Today's repositories write the new form: put back the one the older version wrote (on SQLite the index
@@ -69,12 +65,12 @@ describe('upgrading to search terms that carry their organization', () => {
   test('SQLite: the constituents already stored are found as before', async () => {
     const database = migratingSqlite()
     cleanups.push(database.cleanup)
-    await constituentsStoredBeforeTheMigration(database.db, database.migrations, database.run)
+    await constituentsStoredBeforeTheMigration(database)
   })
 
   test.if(postgresAvailable())('PostgreSQL: the constituents already stored are found as before', async () => {
     const database = await migratingPostgres()
     cleanups.push(database.cleanup)
-    await constituentsStoredBeforeTheMigration(database.db, database.migrations, database.run)
+    await constituentsStoredBeforeTheMigration(database)
   })
 })

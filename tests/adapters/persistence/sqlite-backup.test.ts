@@ -2,7 +2,7 @@ import { Database } from 'bun:sqlite'
 import { afterAll, describe, expect, test } from 'bun:test'
 import { chmodSync, existsSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { basename, join } from 'node:path'
 import { readMigrationFiles } from 'drizzle-orm/migrator'
 import { POSTGRES_MIGRATIONS } from '../../../src/adapters/persistence/postgres/migrations'
 import { SQLITE_MIGRATIONS } from '../../../src/adapters/persistence/sqlite/migrations'
@@ -67,13 +67,58 @@ describe('upgrade by restart', () => {
 
     const outcome = await db.migrate([...SQLITE_MIGRATIONS, next], new Date('2026-11-22T19:15:00.123Z'))
 
-    expect(outcome.backup).toBe(`${path}.pre-9999_next-20261122T191500Z.bak`)
+    expect(outcome.backup).toMatch(/\/intake\.sqlite\.pre-9999_next-20261122T191500\.123Z-[0-9a-f]{4}\.bak$/)
     expect(statSync(outcome.backup!).mode & 0o777).toBe(0o600)
     expect(organizationsIn(outcome.backup!)).toEqual(['before-upgrade'])
     const kept = new Database(outcome.backup!, { readonly: true })
     expect(schemaVersion(kept, [...SQLITE_MIGRATIONS, next])).toMatchObject({ latest: last.tag, pending: [next] })
     kept.close()
     expect(await db.migrate([...SQLITE_MIGRATIONS, next])).toEqual({}) // up to date: no copy
+    expect(readdirSync(dir).filter((f) => f.includes('partial'))).toEqual([])
+  })
+
+  test('two starts in the same millisecond copy the database to two names; neither replaces the other', async () => {
+    const { dir, path, db } = await liveDatabase()
+    const last = SQLITE_MIGRATIONS.at(-1)!
+    const next = (sql: string) => ({ tag: '9999_next', sql: [sql], bps: true, folderMillis: last.folderMillis + 1, hash: 'next' })
+    const now = new Date('2026-11-22T19:15:00.123Z')
+
+    // The first start copies, then fails (as one killed after its copy would not finish either).
+    await expect(db.migrate([...SQLITE_MIGRATIONS, next('SELECT no_such_function()')], now)).rejects.toThrow()
+    const second = await db.migrate([...SQLITE_MIGRATIONS, next('CREATE TABLE next_thing (x)')], now)
+
+    const copies = readdirSync(dir).filter((f) => f.startsWith('intake.sqlite.pre-9999_next-20261122T191500.123Z-'))
+    expect(copies).toHaveLength(2)
+    expect(copies).toContain(basename(second.backup!))
+    for (const copy of copies) expect(organizationsIn(join(dir, copy))).toHaveLength(1)
+    expect(path).toBe(join(dir, 'intake.sqlite'))
+  })
+
+  test('a start removes what a killed copy left beside the database, and only that', async () => {
+    const { dir, path, db, organization } = await liveDatabase()
+    const dead = Bun.spawnSync(['true']).pid // a process that has ended
+    const killed = `intake.sqlite.pre-0007_x-20261122T191500.123Z-3f9a.bak.partial-${dead}`
+    const ours = `intake.sqlite.pre-0007_x-20261122T191500.456Z-0b1c.bak.partial-${process.pid}` // a container's restart has the same id
+    const running = `intake.sqlite.pre-0007_x-20261122T191500.789Z-77aa.bak.partial-${process.ppid}` // another start, still copying
+    const kept = ['intake.sqlite.pre-0006_x-20261101T000000.000Z-1234.bak', 'other.sqlite.bak.partial-1', running, `${running}-journal`]
+    for (const name of [killed, `${killed}-journal`, ours, ...kept]) writeFileSync(join(dir, name), 'leftover')
+
+    const outcome = await db.migrate()
+
+    expect(outcome.leftoversRemoved?.sort()).toEqual([killed, `${killed}-journal`, ours].sort())
+    for (const name of kept) expect(existsSync(join(dir, name))).toBe(true)
+    expect(organizationsIn(path)).toEqual([organization.slug])
+  })
+
+  test('a new database and its folder are private to the service user', async () => {
+    const path = join(folder(), 'data', 'intake.sqlite')
+    const db = new SqliteDatabase(path)
+    open.push(db)
+    await db.migrate()
+    await db.unitOfWork.run((r) => r.organizations.insert(anOrganization()))
+
+    expect(statSync(join(path, '..')).mode & 0o777).toBe(0o700)
+    for (const file of [path, `${path}-wal`]) expect(statSync(file).mode & 0o777).toBe(0o600)
   })
 })
 
@@ -135,7 +180,8 @@ describe('intake restore', () => {
 
     const { replaced } = restoreDatabase(backup, path, { now: new Date('2026-11-22T20:00:00Z'), say: quiet })
 
-    expect(replaced).toBe(join(dir, 'intake.sqlite.replaced-20261122T200000Z.bak'))
+    expect(replaced).toMatch(/^(.*)\/intake\.sqlite\.replaced-20261122T200000\.000Z-[0-9a-f]{4}\.bak$/)
+    expect(join(replaced!, '..')).toBe(dir)
     expect(organizationsIn(replaced!)).toContain('current')
     expect(organizationsIn(path)).toContain('from-backup')
     const restored = new SqliteDatabase(path)
@@ -175,7 +221,27 @@ describe('intake restore', () => {
       expect(() => restoreDatabase(backup, target, { now: new Date(), say: quiet })).toThrow(reason)
     }
     expect(existsSync(target)).toBe(false)
-    expect(readdirSync(dir).filter((f) => f.includes('restoring'))).toEqual([])
+    expect(readdirSync(dir).filter((f) => f.includes('partial'))).toEqual([])
+  })
+
+  test('refuses an unfinished copy, whose journal it would have to write to, and leaves it as it was', async () => {
+    const backup = await backupOf('unfinished')
+    const journal = `${backup}-journal`
+    writeFileSync(journal, new Uint8Array(4096).fill(0xd9))
+    chmodSync(backup, 0o400)
+    const target = join(folder(), 'intake.sqlite')
+
+    expect(() => restoreDatabase(backup, target, { now: new Date(), say: quiet })).toThrow(/is an unfinished copy/)
+    expect(existsSync(target)).toBe(false)
+    expect(existsSync(journal)).toBe(true)
+  })
+
+  test('restores a sound backup that is read-only', async () => {
+    const backup = await backupOf('read-only')
+    chmodSync(backup, 0o400)
+    const target = join(folder(), 'intake.sqlite')
+    restoreDatabase(backup, target, { now: new Date(), say: quiet })
+    expect(organizationsIn(target)).toContain('read-only')
   })
 
   test('refuses a backup written by a newer intake', async () => {

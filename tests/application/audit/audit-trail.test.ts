@@ -40,6 +40,7 @@ const u = () => world.useCases
 async function tokenMailedTo(to: string): Promise<string> {
   // Every round the worker would make: one round claims only the organization's oldest few messages, and
   // earlier scenarios may have left more than that.
+  await world.container.get(PORTS.deferredWork).settled()
   for (let round = 0; round < 50 && (await world.container.get(DispatchOutbox).runOnce()) > 0; round++);
   const mail = logs.filter((e) => e.fields.to === to).at(-1)
   const token = /token=([A-Za-z0-9_-]+)/.exec(String(mail?.fields.text))?.[1]
@@ -97,6 +98,7 @@ const AUDITED: Record<string, () => Promise<Expected>> = {
   },
   'auth.requestPasswordReset': async () => {
     await u().auth.requestPasswordReset.execute({ email: adminEmail })
+    await world.container.get(PORTS.deferredWork).settled()
     return { action: 'request_password_reset', recordType: 'member', recordId: world.admin.memberId }
   },
   'auth.resetPassword': async () => {

@@ -3,7 +3,7 @@ import { InvalidError, UnauthorizedError } from '../../../src/domain/errors'
 import type { EmailMessage } from '../../../src/domain/messaging/email'
 import { PASSWORD_RESET_LIFETIME_MS } from '../../../src/domain/members/invitation'
 import { failureOf, pathsOf } from '../failure-of'
-import { createMailWorld, tokenIn, type MailWorld } from '../mail-world'
+import { createMailWorld, PUBLIC_BASE_URL, tokenIn, type MailWorld } from '../mail-world'
 
 const OLD_PASSWORD = 'the first long passphrase'
 const NEW_PASSWORD = 'a brand new long passphrase'
@@ -51,6 +51,17 @@ describe('RequestPasswordReset and ResetPassword', () => {
     const again = await failureOf(world.useCases.auth.resetPassword.execute({ token, password: 'yet another passphrase' }), InvalidError)
     expect(pathsOf(again)).toEqual(['/token'])
     await login(NEW_PASSWORD)
+  })
+
+  test('the link is always on PUBLIC_BASE_URL: neither the caller nor the organization settings choose another', async () => {
+    await world.useCases.organizations.updateSettings.execute(world.admin, { appOrigins: ['https://app.example.org'] })
+    // What an old client, or a caller that passes anything through, would hand the use case.
+    await world.useCases.auth.requestPasswordReset.execute({ email, appUrl: 'https://app.example.org' } as never)
+    await world.useCases.auth.requestPasswordReset.execute({ email, appUrl: 'https://evil.example/steal' } as never)
+    await world.dispatch()
+    const links = world.logged().filter((m) => m.to === email && m.subject.startsWith('Choose a new password')).map((m) => /\S+\/reset-password\?token=\S+/.exec(m.text)![0])
+    expect(links).toHaveLength(2)
+    for (const link of links) expect(`${new URL(link).origin}${new URL(link).pathname}`).toBe(`${PUBLIC_BASE_URL}/reset-password`)
   })
 
   test('an unknown email sends nothing and says nothing different', async () => {

@@ -147,10 +147,33 @@ describe('InviteMember', () => {
       expect(tokenIn(mail[0]!).length).toBeGreaterThanOrEqual(43) // 256 bits in base64url
     })
 
-    test('links to the appUrl given instead, without a doubled slash', async () => {
+    test('links to an appUrl on one of the appOrigins instead, without a doubled slash', async () => {
+      await world.useCases.organizations.updateSettings.execute(world.admin, { appOrigins: ['https://app.example.org'] })
       await invite.execute(world.admin, staffInput({ appUrl: 'https://app.example.org/' }))
       const [mail] = await sentMail()
       expect(linkIn(mail!)).toStartWith('https://app.example.org/accept-invite?token=')
+    })
+
+    test("links to an appUrl on PUBLIC_BASE_URL's own origin, a path kept", async () => {
+      await invite.execute(world.admin, staffInput({ appUrl: `${PUBLIC_BASE_URL}/staff` }))
+      const [mail] = await sentMail()
+      expect(linkIn(mail!)).toStartWith(`${PUBLIC_BASE_URL}/staff/accept-invite?token=`)
+    })
+
+    test.each([
+      ['an origin not listed', 'https://evil.example/steal'],
+      ["another organization's app", 'https://other-app.example.org'],
+      ['a listed host over http', 'http://app.example.org'],
+      ['a listed host behind credentials', 'https://app.example.org@evil.example'],
+      ['a listed host on another port', 'https://app.example.org:8443'],
+    ])('%s is Invalid at /appUrl: no member, no invitation, no email', async (_name, appUrl) => {
+      await world.useCases.organizations.updateSettings.execute(world.admin, { appOrigins: ['https://app.example.org'] })
+      const other = await world.otherOrganization()
+      await other.useCases.organizations.updateSettings.execute(other.admin, { appOrigins: ['https://other-app.example.org'] })
+      const error = await failureOf(invite.execute(world.admin, staffInput({ appUrl })), InvalidError)
+      expect(pathsOf(error)).toEqual(['/appUrl'])
+      expect(await storedByEmail('new.staff@example.org')).toBeUndefined()
+      expect(await sentMail()).toEqual([])
     })
 
     test('goes to the lower-cased address', async () => {

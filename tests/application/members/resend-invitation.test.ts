@@ -1,7 +1,7 @@
 import { beforeEach, describe, expect, test } from 'bun:test'
 import { ResendInvitation } from '../../../src/application/members/resend-invitation'
 import { ConflictError, ForbiddenError, InvalidError, NotFoundError } from '../../../src/domain/errors'
-import { failureOf } from '../failure-of'
+import { failureOf, pathsOf } from '../failure-of'
 import { createMailWorld, tokenIn, type MailWorld } from '../mail-world'
 
 const DAY = 24 * 3_600_000
@@ -32,11 +32,21 @@ describe('ResendInvitation', () => {
     expect(tokens.tokenType).toBe('Bearer')
   })
 
-  test('links the app gives point where it says', async () => {
+  test('links the app gives point where it says, when the organization lists its origin', async () => {
     const member = await invite()
+    await world.useCases.organizations.updateSettings.execute(world.admin, { appOrigins: ['https://app.example.net'] })
     await world.useCases.members.resend.execute(world.admin, member.id, 'https://app.example.net')
     await world.dispatch()
     expect(invitationsTo('new@example.org')[1]!.text).toContain('https://app.example.net/accept-invite?token=')
+  })
+
+  test('an app the organization does not list is Invalid at /appUrl, and nothing is sent', async () => {
+    const member = await invite()
+    for (const appUrl of ['https://evil.example', 'javascript:alert(1)']) {
+      expect(pathsOf(await failureOf(world.useCases.members.resend.execute(world.admin, member.id, appUrl), InvalidError))).toEqual(['/appUrl'])
+    }
+    await world.dispatch()
+    expect(invitationsTo('new@example.org')).toHaveLength(1)
   })
 
   test('a member who already accepted cannot be invited again (Conflict), and nothing is sent', async () => {

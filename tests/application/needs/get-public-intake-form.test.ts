@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, test } from 'bun:test'
-import { NotFoundError } from '../../../src/domain/errors'
+import { ForbiddenError, NotFoundError } from '../../../src/domain/errors'
 import { createWorld, type World } from '../../support/world'
 
 // docs/api.md "Pages": what the public intake form shows of the organization its slug names.
@@ -21,5 +21,13 @@ describe('GetPublicIntakeForm', () => {
     for (const slug of ['no-such-organization', 'Upper-Case', '', 'a'.repeat(64), '../etc']) {
       await expect(world.useCases.needs.getPublicForm.execute(slug)).rejects.toBeInstanceOf(NotFoundError)
     }
+  })
+
+  test("a form another site's page posts is the organization's only when it lists that origin in formOrigins", async () => {
+    const slug = (await world.repositories.organizations.findById(world.organizationId))!.slug
+    await expect(world.useCases.needs.getPublicForm.execute(slug, 'https://pantry.example.net')).rejects.toBeInstanceOf(ForbiddenError)
+    await world.useCases.organizations.updateSettings.execute(world.admin, { formOrigins: ['https://pantry.example.net'] })
+    expect((await world.useCases.needs.getPublicForm.execute(slug, 'https://pantry.example.net')).organizationSlug).toBe(slug)
+    await expect(world.useCases.needs.getPublicForm.execute(slug, 'https://evil.example')).rejects.toBeInstanceOf(ForbiddenError)
   })
 })

@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, test } from 'bun:test'
 import { SubmitPublicNeed, type PublicNeedInput } from '../../../src/application/needs/submit-public-need'
-import { InvalidError } from '../../../src/domain/errors'
+import { ForbiddenError, InvalidError } from '../../../src/domain/errors'
 import { createWorld, type World } from '../../support/world'
 import { failureOf, pathsOf } from '../failure-of'
 import { seedConstituent } from './seed-constituent'
@@ -41,6 +41,18 @@ describe('SubmitPublicNeed', () => {
       }
       expect((await world.repositories.needs.list(world.organizationId, {}, { page: 1, limit: 10 })).total).toBe(0)
     })
+  })
+
+  test("takes a post another site's page made only from an origin in the organization's formOrigins", async () => {
+    const partnerSite = 'https://pantry.example.net'
+    await world.useCases.organizations.updateSettings.execute(world.admin, { formOrigins: [partnerSite] })
+    const other = await world.otherOrganization()
+    const input = { organizationId: world.organizationId, description: 'help' }
+    expect((await submit.execute(input, partnerSite)).organizationId).toBe(world.organizationId)
+    for (const origin of ['https://evil.example', 'null', 'http://pantry.example.net']) await failureOf(submit.execute(input, origin), ForbiddenError)
+    await failureOf(submit.execute({ organizationId: other.organizationId, description: 'help' }, partnerSite), ForbiddenError)
+    const needs = await world.repositories.needs.list(world.organizationId, {}, { page: 1, limit: 10 })
+    expect(needs.total).toBe(1)
   })
 
   test('refuses an unknown organization, naming /organizationId', async () => {

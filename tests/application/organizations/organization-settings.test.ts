@@ -35,7 +35,7 @@ describe('GetOrganizationSettings', () => {
   test("answers the caller's organization without createdAt", async () => {
     const organization = await stored()
     const { createdAt: _createdAt, ...fields } = organization
-    const expected = { ...fields, auditRetentionDays: DEFAULT_AUDIT_RETENTION_DAYS }
+    const expected = { ...fields, auditRetentionDays: DEFAULT_AUDIT_RETENTION_DAYS, appOrigins: [], formOrigins: [] }
     const settings = await getSettings.execute(world.admin)
     expect(settings).toEqual(expected)
     expect(settings).toMatchObject({ id: world.organizationId, maxConcurrency: 5 })
@@ -68,8 +68,10 @@ describe('UpdateOrganizationSettings', () => {
       maxConcurrency: 20,
       tcrStatus: 'IN_PROGRESS',
       auditRetentionDays: DEFAULT_AUDIT_RETENTION_DAYS,
+      appOrigins: [],
+      formOrigins: [],
     })
-    const { auditRetentionDays: _default, ...kept } = settings
+    const { auditRetentionDays: _default, appOrigins: _apps, formOrigins: _forms, ...kept } = settings
     expect(await stored()).toMatchObject(kept)
   })
 
@@ -164,5 +166,42 @@ describe('UpdateOrganizationSettings', () => {
       await failureOf(updateSettings.execute(actor, input()), ForbiddenError)
     }
     expect(await stored()).toEqual(before)
+  })
+})
+
+describe('appOrigins and formOrigins', () => {
+  test('are set, kept when left out, replaced when given and emptied by []', async () => {
+    const set = await updateSettings.execute(world.admin, { appOrigins: ['https://staff.example.org'], formOrigins: ['https://pantry.example.net:8443'] })
+    expect(set).toMatchObject({ appOrigins: ['https://staff.example.org'], formOrigins: ['https://pantry.example.net:8443'] })
+    expect(await updateSettings.execute(world.admin, { name: 'Renamed' })).toMatchObject({ appOrigins: ['https://staff.example.org'], formOrigins: ['https://pantry.example.net:8443'] })
+    expect(await updateSettings.execute(world.admin, { appOrigins: ['https://a.example.org', 'https://b.example.org'] })).toMatchObject({
+      appOrigins: ['https://a.example.org', 'https://b.example.org'],
+      formOrigins: ['https://pantry.example.net:8443'],
+    })
+    expect(await updateSettings.execute(world.admin, { appOrigins: [], formOrigins: [] })).toMatchObject({ appOrigins: [], formOrigins: [] })
+    expect(await getSettings.execute(world.admin)).toMatchObject({ appOrigins: [], formOrigins: [] })
+  })
+
+  test.each([
+    ['a URL with a path', 'https://staff.example.org/app'],
+    ['plain http', 'http://staff.example.org'],
+    ['a trailing slash', 'https://staff.example.org/'],
+    ['upper case', 'https://Staff.example.org'],
+    ['the default port written out', 'https://staff.example.org:443'],
+    ['credentials', 'https://user@staff.example.org'],
+    ['not a URL', 'staff.example.org'],
+  ])('%s is Invalid at the list, and nothing changes', async (_name, origin) => {
+    const before = await stored()
+    for (const field of ['appOrigins', 'formOrigins'] as const) {
+      expect(pathsOf(await failureOf(updateSettings.execute(world.admin, { [field]: [origin] }), InvalidError))).toEqual([`/${field}`])
+    }
+    expect(await stored()).toEqual(before)
+  })
+
+  test('a repeated origin and more than 20 are Invalid', async () => {
+    const many = Array.from({ length: 21 }, (_, i) => `https://site${i}.example.org`)
+    expect(pathsOf(await failureOf(updateSettings.execute(world.admin, { appOrigins: ['https://a.example.org', 'https://a.example.org'] }), InvalidError))).toEqual(['/appOrigins'])
+    expect(pathsOf(await failureOf(updateSettings.execute(world.admin, { formOrigins: many }), InvalidError))).toEqual(['/formOrigins'])
+    expect(await updateSettings.execute(world.admin, { formOrigins: many.slice(0, 20) })).toMatchObject({ formOrigins: many.slice(0, 20) })
   })
 })

@@ -196,7 +196,7 @@ describe('SendSms', () => {
       }
     }
     const c = world.container
-    const sendSms = new SendSms(c.get(PORTS.unitOfWork), new OutboxThatFailsAfterWriting(world.clock, c.get(PORTS.ids)), world.clock, c.get(PORTS.ids), false, c.get(AuditTrail))
+    const sendSms = new SendSms(c.get(PORTS.unitOfWork), new OutboxThatFailsAfterWriting(world.clock, c.get(PORTS.ids)), world.clock, c.get(PORTS.ids), false, c.get(AuditTrail), c.get(PORTS.sendLimits))
     await expect(sendSms.execute(world.admin, need.id, 'Your box is ready')).rejects.toThrow('the database went away')
     await expectNothingRecorded()
   })

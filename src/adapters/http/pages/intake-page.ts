@@ -1,11 +1,12 @@
 import type { Server } from 'bun'
 import { Elysia } from 'elysia'
 import type { UseCases } from '../../../application/use-cases'
-import { InvalidError, NotFoundError } from '../../../domain/errors'
+import { ForbiddenError, InvalidError, NotFoundError } from '../../../domain/errors'
 import { PUBLIC_DESCRIPTION } from '../../../domain/needs/need'
 import { EMAIL, NAME } from '../../../domain/shared/fields'
 import type { CountRequest, RateLimits } from '../rate-limits'
-import { escapeHtml, html, isSameOrigin, messagePage, page, tooManyRequestsPage, type HtmlSet } from './layout'
+import type { ForeignOriginOf, RequestSite } from '../request-site'
+import { escapeHtml, html, messagePage, page, tooManyRequestsPage, type HtmlSet } from './layout'
 import { chooseLanguage, STRINGS, type Language, type Strings } from './strings'
 
 // docs/api.md "Pages": the public intake form, for people without the staff app or JavaScript.
@@ -138,19 +139,20 @@ interface Context {
   set: HtmlSet
 }
 
-export function intakePage(useCases: UseCases['needs'], rateLimits: RateLimits) {
+export function intakePage(useCases: UseCases['needs'], rateLimits: RateLimits, requestSite: RequestSite) {
   const setting = ({ params, query, request }: Context) => {
     const { language, explicit } = chooseLanguage(query.lang, request.headers.get('accept-language'))
     // Put in a page only once the slug named an organization, so only a real slug is ever echoed.
     const path = `/intake/${params.organizationSlug}`
     return { lang: language, s: STRINGS[language], path, action: explicit ? `${path}?lang=${language}` : path }
   }
-  /** The organization, or the 404 page's text. */
-  const organizationOf = async (slug: string) => {
+  /** The organization ('not found' for the 404 page), or 'forbidden' when another site's page may not post its form. */
+  const organizationOf = async (slug: string, toPostFrom?: string) => {
     try {
-      return await useCases.getPublicForm.execute(slug)
+      return await useCases.getPublicForm.execute(slug, toPostFrom)
     } catch (error) {
-      if (error instanceof NotFoundError) return undefined
+      if (error instanceof NotFoundError) return 'not found'
+      if (error instanceof ForbiddenError) return 'forbidden'
       throw error
     }
   }
@@ -158,25 +160,26 @@ export function intakePage(useCases: UseCases['needs'], rateLimits: RateLimits) 
 
   return new Elysia({ name: 'intake-page', detail: { hide: true } })
     .use(rateLimits)
+    .use(requestSite)
     .get('/intake/:organizationSlug', async (context) => {
       const { lang, s, path, action } = setting(context)
       const form = await organizationOf(context.params.organizationSlug)
-      if (!form) return notFound(lang, context.set)
+      if (typeof form === 'string') return notFound(lang, context.set)
       const body = `<p>${escapeHtml(s.intakeIntro(form.organizationName))}</p>\n${intakeForm(s, action)}`
       return html(page(lang, s.intakeTitle, body, { banner: form.organizationName, switchPath: path }), context.set)
     })
     .post(
       '/intake/:organizationSlug',
-      async (context: Context & { body: unknown; server: Server<unknown> | null; countRequest: CountRequest }) => {
+      async (context: Context & { body: unknown; server: Server<unknown> | null; countRequest: CountRequest; foreignOriginOf: ForeignOriginOf }) => {
         const { body, request, server, set, countRequest } = context
         const { lang, s, path, action } = setting(context)
         // The API's limit, counted before anything is read, so a flood of bad forms is limited too.
         const use = countRequest('publicIntake', request, server, set)
         if (use.exceeded) return tooManyRequestsPage(lang, use.resetSeconds, set)
-        const form = await organizationOf(context.params.organizationSlug)
-        if (!form) return notFound(lang, set)
+        const form = await organizationOf(context.params.organizationSlug, context.foreignOriginOf(request))
+        if (form === 'not found') return notFound(lang, set)
+        if (form === 'forbidden') return html(messagePage(lang, s.intakeTitle, s.intakeForbidden, 'alert'), set, 403)
         const options = { banner: form.organizationName, switchPath: path }
-        if (!isSameOrigin(request)) return html(messagePage(lang, s.intakeTitle, s.intakeForbidden, 'alert', options), set, 403)
 
         const posted = (body ?? {}) as Record<string, unknown>
         const values: Values = {}
@@ -187,6 +190,7 @@ export function intakePage(useCases: UseCases['needs'], rateLimits: RateLimits) 
 
         const customFields = customFieldsOf(values)
         try {
+          // Another site's page was already judged against formOrigins when the form was looked up.
           const need = await useCases.submitPublic.execute({ organizationSlug: form.organizationSlug, description: values.description ?? '', customFields })
           return html(receivedPage(lang, form.organizationName, action, need.referenceNumber, Boolean(customFields.phone || customFields.email)), set)
         } catch (error) {

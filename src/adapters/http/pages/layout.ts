@@ -94,22 +94,6 @@ export function html(body: string, set: HtmlSet, status = 200): string {
   return body
 }
 
-/**
- * docs/api.md "Pages": a form posted from another site is refused. Browsers send Sec-Fetch-Site; older ones
- * at least Origin, which must name this host. A request with neither is no browser's cross-site form.
- */
-export function isSameOrigin(request: Request): boolean {
-  const site = request.headers.get('sec-fetch-site')
-  if (site) return site === 'same-origin'
-  const origin = request.headers.get('origin')
-  if (!origin) return true
-  try {
-    return new URL(origin).host === new URL(request.url).host
-  } catch {
-    return false
-  }
-}
-
 /** The HTML 429 of every page's form, with Retry-After already set by the rate limit. */
 export function tooManyRequestsPage(lang: Language, resetSeconds: number, set: HtmlSet): string {
   const s = STRINGS[lang]

@@ -4,7 +4,8 @@ import { InvalidError } from '../../../domain/errors'
 import { PASSWORD } from '../../../domain/members/member'
 import type { Server } from 'bun'
 import type { CountRequest, RateLimits } from '../rate-limits'
-import { escapeHtml, html, isSameOrigin, messagePage, page, STYLESHEET, STYLESHEET_PATH, tooManyRequestsPage, type HtmlSet } from './layout'
+import type { ForeignOriginOf, RequestSite } from '../request-site'
+import { escapeHtml, html, messagePage, page, STYLESHEET, STYLESHEET_PATH, tooManyRequestsPage, type HtmlSet } from './layout'
 import { chooseLanguage, STRINGS, type Strings } from './strings'
 
 /** The two pages where a member chooses a password from an emailed link (docs/api.md "Pages"). */
@@ -30,7 +31,7 @@ ${passwordError}<input id="password" name="password" type="password" autocomplet
 
 type Query = Record<string, string | undefined>
 
-export function passwordPages(useCases: UseCases['auth'], rateLimits: RateLimits) {
+export function passwordPages(useCases: UseCases['auth'], rateLimits: RateLimits, requestSite: RequestSite) {
   const actions: Record<FormPath, (input: { token: string; password: string }) => Promise<unknown>> = {
     '/reset-password': (input) => useCases.resetPassword.execute(input),
     '/accept-invite': (input) => useCases.acceptInvite.execute(input),
@@ -46,11 +47,12 @@ export function passwordPages(useCases: UseCases['auth'], rateLimits: RateLimits
   }
   const submit =
     (path: FormPath) =>
-    async ({ body, query, request, server, set, countRequest }: { body: unknown; query: Query; request: Request; server: Server<unknown> | null; set: HtmlSet; countRequest: CountRequest }) => {
+    async (context: { body: unknown; query: Query; request: Request; server: Server<unknown> | null; set: HtmlSet; countRequest: CountRequest; foreignOriginOf: ForeignOriginOf }) => {
+      const { body, query, request, server, set, countRequest } = context
       const { lang, s, title, action } = languageOf(path, query, request)
       const use = countRequest('auth', request, server, set)
       if (use.exceeded) return tooManyRequestsPage(lang, use.resetSeconds, set)
-      if (!isSameOrigin(request)) return html(messagePage(lang, title, s.forbidden, 'alert'), set, 403)
+      if (context.foreignOriginOf(request) !== undefined) return html(messagePage(lang, title, s.forbidden, 'alert'), set, 403)
       const form = (body ?? {}) as Record<string, unknown>
       const token = typeof form.token === 'string' ? form.token.slice(0, 512) : ''
       const password = typeof form.password === 'string' ? form.password : ''
@@ -66,6 +68,7 @@ export function passwordPages(useCases: UseCases['auth'], rateLimits: RateLimits
     }
   return new Elysia({ name: 'password-pages', detail: { hide: true } })
     .use(rateLimits)
+    .use(requestSite)
     .get(STYLESHEET_PATH, ({ set }) => {
       set.headers['content-type'] = 'text/css; charset=utf-8'
       set.headers['cache-control'] = 'public, max-age=3600'

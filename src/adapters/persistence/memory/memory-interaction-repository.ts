@@ -4,7 +4,7 @@ import { ConflictError } from '../../../domain/errors'
 import type { Interaction } from '../../../domain/needs/interaction'
 import { copy } from './memory-store'
 import { newestFirst, type PageRequest } from '../../../domain/shared/page'
-import { MemoryRepository, inOrganization, page } from './memory-repository'
+import { MemoryRepository, inOrganization, page, tallyOf } from './memory-repository'
 
 export class MemoryInteractionRepository extends MemoryRepository implements InteractionRepository {
   async insert(interaction: Interaction) {
@@ -49,5 +49,14 @@ export class MemoryInteractionRepository extends MemoryRepository implements Int
     const early = this.t.earlySmsStatuses.get(providerMessageId)
     this.t.earlySmsStatuses.delete(providerMessageId)
     return early?.status
+  }
+  async tallyTextsTo(organizationId: string, phone: string, since: Date) {
+    const constituentOf = (needId: string | undefined) => (needId ? this.t.needs.get(needId)?.constituentId : undefined)
+    const texted = this.t.interactions.filter((i) => {
+      if (i.organizationId !== organizationId || i.channel !== 'sms' || i.direction !== 'outbound' || i.createdAt < since) return false
+      const constituent = this.t.constituents.get(constituentOf(i.needId) ?? '')
+      return constituent?.organizationId === organizationId && constituent.phone === phone
+    })
+    return tallyOf(texted.map((i) => i.createdAt))
   }
 }

@@ -1,4 +1,5 @@
 import { isAfter, offsetOf, type Keyset, type Page, type PageRequest } from '../../../domain/shared/page'
+import type { Tally } from '../../../domain/messaging/send-limits'
 import { copy, type MemoryStore } from './memory-store'
 
 export function inOrganization<T extends { organizationId: string }>(record: T | undefined, organizationId: string): T | undefined {
@@ -21,4 +22,10 @@ export function page<T>(items: T[], request: PageRequest): Page<T> {
 /** Up to `limit` of `sorted` (in list order) after `after`, copied. */
 export function batchAfter<T extends Keyset>(sorted: T[], after: Keyset | undefined, limit: number): T[] {
   return (after ? sorted.filter((item) => isAfter(item, after)) : sorted).slice(0, limit).map(copy)
+}
+
+/** How many times there are, and the oldest. */
+export function tallyOf(times: Date[]): Tally {
+  if (times.length === 0) return { count: 0 }
+  return { count: times.length, oldest: new Date(Math.min(...times.map((at) => at.getTime()))) }
 }

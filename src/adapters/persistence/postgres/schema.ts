@@ -17,6 +17,10 @@ export const organizations = pgTable('organizations', {
   phoneNumber: text('phone_number').unique(),
   /** Days audit events are kept; NULL: the default (docs/audit.md). */
   auditRetentionDays: integer('audit_retention_days'),
+  /** Origins an admin may point invitation links at; NULL: none (docs/api.md "Organization settings"). */
+  appOrigins: jsonb('app_origins').$type<string[]>(),
+  /** Origins of partner sites whose pages may post the public intake; NULL: none. */
+  formOrigins: jsonb('form_origins').$type<string[]>(),
   needSequence: integer('need_sequence').notNull(),
   createdAt: createdAt(),
 })

@@ -1,6 +1,7 @@
-import { and, count, desc, eq, gte, inArray, lt, type SQL } from 'drizzle-orm'
+import { and, count, desc, eq, gte, inArray, lt, min } from 'drizzle-orm'
 import type { AuditEventRepository } from '../../../application/ports/repositories'
 import type { AuditEvent, AuditFilter } from '../../../domain/audit/audit-event'
+import type { Tally } from '../../../domain/messaging/send-limits'
 import { offsetOf, type Page, type PageRequest } from '../../../domain/shared/page'
 import type * as schema from '../sqlite/schema'
 import { SqlRepository, nullable, present } from './sql-repository'
@@ -20,7 +21,19 @@ export class SqlAuditEventRepository extends SqlRepository implements AuditEvent
   }
   async list(organizationId: string, filter: AuditFilter, page: PageRequest): Promise<Page<AuditEvent>> {
     const t = this.s.auditEvents
-    const conditions: Array<SQL | undefined> = [
+    const where = this.matching(organizationId, filter)
+    const rows = await this.db.select().from(t).where(where).orderBy(desc(t.at), desc(t.id)).limit(page.limit).offset(offsetOf(page))
+    const [total] = await this.db.select({ n: count() }).from(t).where(where)
+    return { items: rows.map(toEvent), total: total?.n ?? 0 }
+  }
+  async tally(organizationId: string, filter: AuditFilter): Promise<Tally> {
+    const t = this.s.auditEvents
+    const [row] = await this.db.select({ count: count(), oldest: min(t.at) }).from(t).where(this.matching(organizationId, filter))
+    return { count: row?.count ?? 0, ...(row?.oldest ? { oldest: row.oldest } : {}) }
+  }
+  private matching(organizationId: string, filter: AuditFilter) {
+    const t = this.s.auditEvents
+    return and(
       eq(t.organizationId, organizationId),
       filter.memberId !== undefined ? eq(t.memberId, filter.memberId) : undefined,
       filter.recordType !== undefined ? eq(t.recordType, filter.recordType) : undefined,
@@ -28,11 +41,7 @@ export class SqlAuditEventRepository extends SqlRepository implements AuditEvent
       filter.action !== undefined ? eq(t.action, filter.action) : undefined,
       filter.since !== undefined ? gte(t.at, filter.since) : undefined,
       filter.until !== undefined ? lt(t.at, filter.until) : undefined,
-    ]
-    const where = and(...conditions)
-    const rows = await this.db.select().from(t).where(where).orderBy(desc(t.at), desc(t.id)).limit(page.limit).offset(offsetOf(page))
-    const [total] = await this.db.select({ n: count() }).from(t).where(where)
-    return { items: rows.map(toEvent), total: total?.n ?? 0 }
+    )
   }
   async purge(organizationId: string, before: Date, limit: number) {
     const t = this.s.auditEvents

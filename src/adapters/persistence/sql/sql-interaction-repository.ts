@@ -1,7 +1,8 @@
-import { and, asc, count, eq, lt } from 'drizzle-orm'
+import { and, asc, count, eq, gte, lt, min } from 'drizzle-orm'
 import type { InteractionRepository } from '../../../application/ports/repositories'
 import { EARLY_STATUS_KEPT_MS, type DeliveryStatus } from '../../../domain/messaging/sms'
 import type { Interaction, InteractionChannel } from '../../../domain/needs/interaction'
+import type { Tally } from '../../../domain/messaging/send-limits'
 import { offsetOf, type PageRequest } from '../../../domain/shared/page'
 import type * as schema from '../sqlite/schema'
 import { SqlRepository, nullable, present } from './sql-repository'
@@ -68,5 +69,17 @@ export class SqlInteractionRepository extends SqlRepository implements Interacti
     const t = this.s.earlySmsStatuses
     const rows = await this.db.delete(t).where(eq(t.providerMessageId, providerMessageId)).returning({ status: t.status })
     return rows[0]?.status as DeliveryStatus | undefined
+  }
+  async tallyTextsTo(organizationId: string, phone: string, since: Date): Promise<Tally> {
+    const { interactions: i, needs: n, constituents: c } = this.s
+    // From the number to its people (constituents_by_phone), their needs (needs_by_constituent), each need's
+    // recent texts (interactions_by_need): indexed all the way.
+    const [row] = await this.db
+      .select({ count: count(), oldest: min(i.createdAt) })
+      .from(c)
+      .innerJoin(n, and(eq(n.organizationId, c.organizationId), eq(n.constituentId, c.id)))
+      .innerJoin(i, and(eq(i.organizationId, n.organizationId), eq(i.needId, n.id)))
+      .where(and(eq(c.organizationId, organizationId), eq(c.phone, phone), eq(i.channel, 'sms'), eq(i.direction, 'outbound'), gte(i.createdAt, since)))
+    return { count: row?.count ?? 0, ...(row?.oldest ? { oldest: row.oldest } : {}) }
   }
 }

@@ -40,7 +40,15 @@ export class SqlOrganizationRepository extends SqlRepository implements Organiza
     await this.conflictOnUnique(
       this.db
         .update(this.s.organizations)
-        .set({ ...fields, shortCode: nullable(o.shortCode), tcrStatus: nullable(o.tcrStatus), phoneNumber: nullable(o.phoneNumber), auditRetentionDays: nullable(o.auditRetentionDays) })
+        .set({
+          ...fields,
+          shortCode: nullable(o.shortCode),
+          tcrStatus: nullable(o.tcrStatus),
+          phoneNumber: nullable(o.phoneNumber),
+          auditRetentionDays: nullable(o.auditRetentionDays),
+          appOrigins: nullable(o.appOrigins),
+          formOrigins: nullable(o.formOrigins),
+        })
         .where(eq(this.s.organizations.id, id)),
     )
   }

@@ -16,6 +16,10 @@ export const organizations = sqliteTable('organizations', {
   phoneNumber: text('phone_number').unique(),
   /** Days audit events are kept; NULL: the default (docs/audit.md). */
   auditRetentionDays: integer('audit_retention_days'),
+  /** Origins an admin may point invitation links at; NULL: none (docs/api.md "Organization settings"). */
+  appOrigins: text('app_origins', { mode: 'json' }).$type<string[]>(),
+  /** Origins of partner sites whose pages may post the public intake; NULL: none. */
+  formOrigins: text('form_origins', { mode: 'json' }).$type<string[]>(),
   /** The last need number taken; the next need gets this plus one. */
   needSequence: integer('need_sequence').notNull(),
   createdAt: createdAt(),

@@ -1,6 +1,7 @@
 import { Database } from 'bun:sqlite'
-import { chmodSync, closeSync, copyFileSync, existsSync, mkdirSync, openSync, renameSync, rmSync, statSync } from 'node:fs'
-import { dirname } from 'node:path'
+import { randomBytes } from 'node:crypto'
+import { chmodSync, closeSync, copyFileSync, existsSync, mkdirSync, openSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs'
+import { basename, dirname, join } from 'node:path'
 import type { Migration } from '../sql/bundled-migrations'
 import { SQLITE_MIGRATIONS } from './migrations'
 
@@ -32,15 +33,63 @@ export function schemaVersion(db: Database, known: readonly Migration[] = SQLITE
 
 /**
  * A consistent copy of the open database into `target`, which must not exist: VACUUM INTO reads one
- * snapshot, so writers go on meanwhile. The copy holds personal data: only the owner may read it.
+ * snapshot, so writers go on meanwhile. It is written under a temporary name (`unfinishedName`), checked,
+ * and only then renamed to `target`: a copy killed or failed halfway never carries a backup's name. The
+ * copy holds personal data: only the owner may read it.
  */
-export function copyDatabase(db: Database, target: string): void {
-  closeSync(openSync(target, 'wx', 0o600))
+export function copyChecked(db: Database, target: string, onCopied: (partial: string) => void = () => {}): void {
+  const partial = unfinishedName(target)
+  removeCopy(partial) // this process's id on a killed copy's leftovers (a container restarted): nobody writes them now
   try {
-    db.run('VACUUM INTO ?', [target])
+    closeSync(openSync(partial, 'wx', 0o600))
+    db.run('VACUUM INTO ?', [partial])
+    onCopied(partial)
+    withFile(partial, (copy) => checkIntegrity(copy, 'The copy'))
+    renameSync(partial, target)
   } catch (error) {
-    rmSync(target, { force: true }) // a disk that filled up must not leave a file that looks like a copy
+    removeCopy(partial) // a full disk leaves no file that looks like a copy
     throw error
+  }
+}
+
+function removeCopy(partial: string): void {
+  for (const suffix of ['', '-journal', '-wal', '-shm']) rmSync(partial + suffix, { force: true })
+}
+
+/** Where a copy is written before it is complete: named by the process, so a later start knows whose it was. */
+function unfinishedName(target: string): string {
+  return `${target}.partial-${process.pid}`
+}
+
+/** A copy's file, or one SQLite keeps beside it while writing it. */
+const UNFINISHED = /\.partial-(\d+)(?:-journal|-wal|-shm)?$/
+
+/**
+ * Removes what killed copies left beside the database (`intake.sqlite.pre-…bak.partial-<pid>` and its
+ * `-journal`), unless the process that writes it still runs. This process has started no copy yet, so its
+ * own id (a container's service often has the same id at every start) names a leftover too. Answers the
+ * names removed.
+ */
+export function removeUnfinishedCopies(path: string): string[] {
+  const folder = dirname(path)
+  const mine = `${basename(path)}.`
+  const removed: string[] = []
+  for (const name of readdirSync(folder)) {
+    const pid = UNFINISHED.exec(name)?.[1]
+    if (!name.startsWith(mine) || pid === undefined || isAnotherRunningProcess(Number(pid))) continue
+    rmSync(join(folder, name), { force: true })
+    removed.push(name)
+  }
+  return removed
+}
+
+function isAnotherRunningProcess(pid: number): boolean {
+  if (pid === process.pid) return false
+  try {
+    process.kill(pid, 0) // no signal sent: only asks whether it exists
+    return true
+  } catch (error) {
+    return (error as { code?: string }).code === 'EPERM' // it runs, as another user
   }
 }
 
@@ -55,9 +104,13 @@ export function checkIntegrity(db: Database, name: string): void {
 /** A refusal the operator can act on, said in one line. */
 export class BackupError extends Error {}
 
-/** `intake.sqlite.<what>-20261122T191500Z.bak`: a file beside the database, named by why and when it was made. */
+/**
+ * `intake.sqlite.<what>-20261122T191500.123Z-3f9a.bak`: a file beside the database, named by why and when
+ * it was made. The random end keeps apart two made in the same millisecond (a start killed after its copy,
+ * restarted at once).
+ */
 export function besideName(path: string, what: string, now: Date): string {
-  return `${path}.${what}-${now.toISOString().replace(/[-:]/g, '').replace(/\.\d+/, '')}.bak`
+  return `${path}.${what}-${now.toISOString().replace(/[-:]/g, '')}-${randomBytes(2).toString('hex')}.bak`
 }
 
 /**
@@ -67,20 +120,13 @@ export function besideName(path: string, what: string, now: Date): string {
 export function backupDatabase(source: string, target: string, options: { replace: boolean; say: (line: string) => void }): SchemaVersion {
   if (!existsSync(source)) throw new BackupError(`There is no database at ${source}.`)
   if (existsSync(target) && !options.replace) throw new BackupError(`${target} exists already; choose another name, or pass --force to replace it.`)
-  const partial = `${target}.partial-${process.pid}`
   const db = new Database(source, { readonly: true })
   try {
     db.exec('PRAGMA busy_timeout = 5000')
     const version = schemaVersion(db)
     options.say(`Copying ${source} (${megabytes(source)}, schema ${describe(version)}) to ${target} ...`)
-    copyDatabase(db, partial)
-    options.say(`Checking the copy (${megabytes(partial)}) ...`)
-    withFile(partial, (copy) => checkIntegrity(copy, 'The copy'))
-    renameSync(partial, target)
+    copyChecked(db, target, (partial) => options.say(`Checking the copy (${megabytes(partial)}) ...`))
     return version
-  } catch (error) {
-    rmSync(partial, { force: true })
-    throw error
   } finally {
     db.close()
   }
@@ -93,6 +139,10 @@ export function backupDatabase(source: string, target: string, options: { replac
  */
 export function restoreDatabase(source: string, target: string, options: { now: Date; say: (line: string) => void }): { replaced?: string } {
   if (!existsSync(source)) throw new BackupError(`There is no backup at ${source}.`)
+  // SQLite would take the journal for a write to undo, and write to the backup to undo it.
+  if (existsSync(`${source}-journal`)) {
+    throw new BackupError(`${source} is an unfinished copy (a write to it stopped halfway: ${source}-journal is beside it); choose a complete backup.`)
+  }
   options.say(`Checking ${source} (${megabytes(source)}) ...`)
   const version = withFile(source, (backup) => {
     checkIntegrity(backup, source)
@@ -102,8 +152,8 @@ export function restoreDatabase(source: string, target: string, options: { now: 
   if (version.newer) throw new BackupError(`${source} was written by a newer version of intake than this one; restore it with that version or a later one.`)
   options.say(`The backup is sound, schema ${describe(version)}.`)
 
-  const incoming = `${target}.restoring-${process.pid}`
-  mkdirSync(dirname(target), { recursive: true })
+  const incoming = unfinishedName(target)
+  mkdirSync(dirname(target), { recursive: true, mode: 0o700 })
   copyFileSync(source, incoming)
   try {
     chmodSync(incoming, 0o600)
@@ -150,8 +200,10 @@ function withFile<T>(path: string, use: (db: Database) => T): T {
     db = new Database(path, { readonly: true })
     return use(db)
   } catch (error) {
-    const code = (error as { code?: string }).code
+    const code = (error as { code?: unknown }).code
     if (code === 'SQLITE_NOTADB' || code === 'SQLITE_CORRUPT') throw new BackupError(`${path} is damaged or not a SQLite database (${(error as Error).message}).`)
+    // Anything else SQLite says of the file (it cannot be opened, it would need writing to be read): a refusal too.
+    if (typeof code === 'string' && code.startsWith('SQLITE_')) throw new BackupError(`${path} cannot be read as a database (${(error as Error).message}).`)
     throw error
   } finally {
     db?.close()

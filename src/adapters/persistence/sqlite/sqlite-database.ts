@@ -1,7 +1,8 @@
 import { Database } from 'bun:sqlite'
-import { mkdirSync } from 'node:fs'
+import { closeSync, mkdirSync, openSync, statSync } from 'node:fs'
 import { dirname } from 'node:path'
 import { drizzle } from 'drizzle-orm/bun-sqlite'
+import type { Logger } from '../../../application/ports/logger'
 import type { Repositories } from '../../../application/ports/repositories'
 import type { MigrationOutcome, Persistence } from '../../../application/ports/persistence'
 import type { UnitOfWork } from '../../../application/ports/unit-of-work'
@@ -9,9 +10,9 @@ import { applyMigrations, type Migration } from '../sql/bundled-migrations'
 import { driverError } from '../sql/sql-dialect'
 import { SQLITE_MIGRATIONS } from './migrations'
 import * as schema from './schema'
-import { besideName, copyDatabase, schemaVersion } from './sqlite-backup'
+import { besideName, copyChecked, removeUnfinishedCopies, schemaVersion } from './sqlite-backup'
 import { sqliteRepositories, type SqliteDb } from './sqlite-repositories'
-import { startWalCheckpointer, type WalCheckpointer } from './wal-checkpointer'
+import { SAFETY_NET_FRAMES, startWalCheckpointer, WAL_BOUND_BYTES, type WalCheckpointer } from './wal-checkpointer'
 
 /** The most units one transaction takes: bounds how long the last of a group waits for the commit. */
 const MAX_GROUP = 64
@@ -25,8 +26,11 @@ interface QueuedUnit {
 export interface SqliteOptions {
   /** How often the log is checkpointed, off the event loop (wal-checkpointer.ts). */
   checkpointIntervalMs?: number
-  onCheckpointError?: (error: string) => void
+  /** Where the checkpointer says what went wrong (once per burst) and what a long read does to the log. */
+  logger?: Logger
 }
+
+const SILENT: Logger = { debug() {}, info() {}, warn() {}, error() {} }
 
 /**
  * One SQLite file, two connections: a writer that only the unit of work uses, one transaction at a time,
@@ -49,13 +53,16 @@ export class SqliteDatabase implements Persistence, UnitOfWork {
     options: SqliteOptions = {},
   ) {
     const inMemory = path === ':memory:'
-    if (!inMemory) mkdirSync(dirname(path), { recursive: true })
+    if (!inMemory) createPrivately(path)
     this.writer = new Database(path, { create: true, strict: true })
     configure(this.writer)
     this.writer.exec('PRAGMA journal_mode = WAL')
     if (!inMemory) {
-      this.writer.exec('PRAGMA wal_autocheckpoint = 0')
-      this.checkpointer = startWalCheckpointer(path, options.checkpointIntervalMs ?? 20, options.onCheckpointError ?? (() => {}))
+      // The checkpointer copies the log; these two only catch what it cannot: a dead worker, a log file
+      // grown during a long read and started over by a write before the worker cut it back.
+      this.writer.exec(`PRAGMA wal_autocheckpoint = ${SAFETY_NET_FRAMES}`)
+      this.writer.exec(`PRAGMA journal_size_limit = ${WAL_BOUND_BYTES}`)
+      this.checkpointer = startWalCheckpointer(path, options.checkpointIntervalMs ?? 20, options.logger ?? SILENT)
     }
     this.reader = inMemory ? this.writer : new Database(path, { readonly: true, strict: true })
     if (!inMemory) configure(this.reader)
@@ -66,17 +73,25 @@ export class SqliteDatabase implements Persistence, UnitOfWork {
 
   /**
    * Applies the migrations this file has not seen yet. A file that has data is first copied beside itself
-   * (`intake.sqlite.pre-0006_x-20261122T191500Z.bak`), so an upgrade that goes wrong can be undone.
+   * (`intake.sqlite.pre-0006_x-20261122T191500.123Z-3f9a.bak`), so an upgrade that goes wrong can be undone;
+   * what a start killed during its copy left is removed first.
    */
   async migrate(migrations: Migration[] = SQLITE_MIGRATIONS, now = new Date()): Promise<MigrationOutcome> {
+    const onFile = this.path !== ':memory:'
+    const leftovers = onFile ? removeUnfinishedCopies(this.path) : []
     const { applied, pending } = schemaVersion(this.writer, migrations)
     let backup: string | undefined
-    if (applied > 0 && pending.length > 0 && this.path !== ':memory:') {
+    if (applied > 0 && pending.length > 0 && onFile) {
       backup = besideName(this.path, `pre-${pending[0]!.tag}`, now)
-      copyDatabase(this.writer, backup)
+      copyChecked(this.writer, backup)
     }
     applyMigrations<void>(this.writeDb, migrations) // synchronous: done when this returns
-    return backup ? { backup } : {}
+    return { ...(backup ? { backup } : {}), ...(leftovers.length ? { leftoversRemoved: leftovers } : {}) }
+  }
+
+  /** The write-ahead log's size in bytes, for the metrics (0 when there is none). */
+  walBytes(): number {
+    return this.path === ':memory:' ? 0 : (statSync(`${this.path}-wal`, { throwIfNoEntry: false })?.size ?? 0)
   }
 
   /**
@@ -167,6 +182,15 @@ export class SqliteDatabase implements Persistence, UnitOfWork {
     if (this.reader !== this.writer) this.reader.close()
     this.writer.close()
   }
+}
+
+/**
+ * The folder (0700) and the file (0600) only the service's user may read, when this creates them: they hold
+ * personal data. SQLite gives the -wal and -shm files its database file's mode.
+ */
+function createPrivately(path: string): void {
+  mkdirSync(dirname(path), { recursive: true, mode: 0o700 })
+  closeSync(openSync(path, 'a', 0o600))
 }
 
 function configure(db: Database): void {

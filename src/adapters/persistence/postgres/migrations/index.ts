@@ -10,6 +10,7 @@ import m5 from './0005_audit_events.sql' with { type: 'text' }
 import m6 from './0006_search_terms_per_organization.sql' with { type: 'text' }
 import m7 from './0007_constituent_counts.sql' with { type: 'text' }
 import m8 from './0008_audit_events_by_action.sql' with { type: 'text' }
+import m9 from './0009_organization_origins.sql' with { type: 'text' }
 
 export const POSTGRES_MIGRATIONS = bundledMigrations(journal, {
   '0000_init': m0,
@@ -21,4 +22,5 @@ export const POSTGRES_MIGRATIONS = bundledMigrations(journal, {
   '0006_search_terms_per_organization': m6,
   '0007_constituent_counts': m7,
   '0008_audit_events_by_action': m8,
+  '0009_organization_origins': m9,
 })

@@ -15,6 +15,7 @@ import m10 from './0010_audit_events.sql' with { type: 'text' }
 import m11 from './0011_search_terms_per_organization.sql' with { type: 'text' }
 import m12 from './0012_constituent_counts.sql' with { type: 'text' }
 import m13 from './0013_audit_events_by_action.sql' with { type: 'text' }
+import m14 from './0014_organization_origins.sql' with { type: 'text' }
 
 export const SQLITE_MIGRATIONS = bundledMigrations(journal, {
   '0000_init': m0,
@@ -31,4 +32,5 @@ export const SQLITE_MIGRATIONS = bundledMigrations(journal, {
   '0011_search_terms_per_organization': m11,
   '0012_constituent_counts': m12,
   '0013_audit_events_by_action': m13,
+  '0014_organization_origins': m14,
 })

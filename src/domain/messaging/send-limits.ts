@@ -1,0 +1,33 @@
+/**
+ * Limits on what one person can make the service send (docs/api.md "Tokens", "SMS"): reset links to one
+ * member, texts to one number, texts by one member. Each counts over the last hour what the database
+ * recorded, so the limit holds across instances.
+ */
+export interface SendLimits {
+  /** Password-reset links one member (an email in one organization) is sent per hour. */
+  passwordResetMailsPerHour: number
+  /** Texts an organization sends to one phone number per hour. */
+  smsPerRecipientPerHour: number
+  /** Texts one member sends per hour. */
+  smsPerMemberPerHour: number
+}
+
+export const SEND_LIMIT_WINDOW_MS = 60 * 60_000
+
+/** How many of something happened within a window, and when the oldest did. */
+export interface Tally {
+  count: number
+  oldest?: Date
+}
+
+/** The start of the window at `now`: what happened at or after it counts. */
+export function sendWindowStart(now: Date): Date {
+  return new Date(now.getTime() - SEND_LIMIT_WINDOW_MS + 1)
+}
+
+/** Seconds until one more fits under `limit`, 0 when it fits now: a place frees up when the oldest leaves the window. */
+export function secondsUntilFree(tally: Tally, limit: number, now: Date): number {
+  if (tally.count < limit) return 0
+  const freesAt = (tally.oldest ?? now).getTime() + SEND_LIMIT_WINDOW_MS
+  return Math.max(1, Math.ceil((freesAt - now.getTime()) / 1000))
+}
