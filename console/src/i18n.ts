@@ -1,4 +1,4 @@
-import type { Status } from './api'
+import type { Interaction, Status } from './api'
 
 /** Every text the console shows, one object per language of the same shape; the page's `lang` chooses. */
 const en = {
@@ -74,6 +74,7 @@ const en = {
   failed: (detail: string) => `Not done: ${detail}`,
   statuses: { NEW: 'New', IN_PROGRESS: 'In progress', PENDING_INTERNAL: 'Pending (internal)', PENDING_CLIENT: 'Pending (client)', RESOLVED: 'Resolved', ESCALATED: 'Escalated' } satisfies Record<Status, string>,
   fieldNames: { status: 'Status', assignedTo: 'Assignee', partnerId: 'Partner', isConfidential: 'Confidential' } as Record<string, string>,
+  channels: { note: 'Note', sms: 'Text message', email: 'Email' } satisfies Record<Interaction['channel'], string>,
 }
 
 export type Strings = typeof en
@@ -151,6 +152,7 @@ const es: Strings = {
   failed: (detail) => `No se hizo: ${detail}`,
   statuses: { NEW: 'Nueva', IN_PROGRESS: 'En curso', PENDING_INTERNAL: 'Pendiente (interna)', PENDING_CLIENT: 'Pendiente (cliente)', RESOLVED: 'Resuelta', ESCALATED: 'Escalada' },
   fieldNames: { status: 'Estado', assignedTo: 'Asignada a', partnerId: 'Socio', isConfidential: 'Confidencial' },
+  channels: { note: 'Nota', sms: 'Mensaje de texto', email: 'Correo electrónico' },
 }
 
 export const LANGUAGES = { en, es } as const

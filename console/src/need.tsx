@@ -74,7 +74,7 @@ export function NeedScreen({ reference }: { reference: string }) {
           <ol class="timeline">
             {interactions.map((item) => (
               <li key={item.id}>
-                <p class="meta">{formatDateTime(item.createdAt, language)} · {item.channel}{item.senderIdentifier ? ` · ${item.senderIdentifier}` : ''}</p>
+                <p class="meta">{formatDateTime(item.createdAt, language)} · {t.channels[item.channel]}{item.senderIdentifier ? ` · ${item.senderIdentifier}` : ''}</p>
                 <p class="content">{item.content}</p>
               </li>
             ))}
