@@ -6,7 +6,7 @@ import { Inbox } from './inbox'
 import { Login } from './login'
 import { NeedScreen } from './need'
 import { NewNeed } from './new-need'
-import { href, usePlace, type Place } from './router'
+import { go, href, usePlace, type Place } from './router'
 import { logOut, onSessionChange, refreshSession, type SessionState } from './session'
 
 export function App() {
@@ -37,7 +37,7 @@ export function App() {
         <nav aria-label={t.main}>
           <a href={href(['needs'])} aria-current={place.path[0] !== 'constituents' && place.path[0] !== 'new' ? 'page' : undefined}>{t.needs}</a>
           <a href={href(['constituents'])} aria-current={place.path[0] === 'constituents' ? 'page' : undefined}>{t.constituents}</a>
-          <a class="button" href={href(['new'])} aria-current={place.path[0] === 'new' ? 'page' : undefined}>{t.newNeed}</a>
+          <button type="button" onClick={() => go(['new'])}>{t.newNeed}</button>
         </nav>
         <LanguageSwitch />
         <button type="button" class="secondary" onClick={() => void logOut()}>{t.logOut}</button>

@@ -62,8 +62,9 @@ export function refreshSession(): Promise<boolean> {
   return refreshing
 }
 
+/** Ends the session on the server too (renewing the access token first if it lapsed), whatever it answers. */
 export async function logOut() {
-  await client.POST('/api/auth/session/logout', { headers: JSON_HEADERS })
+  await authorized(() => client.POST('/api/auth/session/logout', { headers: JSON_HEADERS })).catch(() => undefined)
   drop('signed-out')
 }
 

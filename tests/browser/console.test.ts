@@ -156,8 +156,9 @@ describe.skipIf(!chromiumAvailable())('the staff console in Chromium', () => {
   })
 
   test('a new need shows its reference number, which the API knows', async () => {
-    const page = await open('/#/new')
+    const page = await open('/')
     await logIn(page, admin)
+    await page.getByRole('button', { name: 'New need' }).click()
     await page.getByRole('heading', { name: 'New need' }).waitFor()
     await expectAccessible(page)
     await page.getByLabel('Partner').selectOption({ label: partners[1]!.name })
@@ -212,6 +213,20 @@ describe.skipIf(!chromiumAvailable())('the staff console in Chromium', () => {
     await expectAccessible(page)
     await logIn(page, admin)
     await page.getByRole('heading', { name: `Need ${reference}` }).waitFor()
+    await done(page)
+  })
+
+  test('logging out ends the session: the login shows, also after a reload, and its cookie is no longer valid', async () => {
+    const page = await open('/')
+    await logIn(page, admin)
+    const cookie = (await browser.context.cookies()).find((c) => c.name === 'intake_refresh')!
+    await page.getByRole('button', { name: 'Log out' }).click()
+    await page.getByRole('button', { name: 'Log in' }).waitFor()
+    await page.reload()
+    await page.getByRole('button', { name: 'Log in' }).waitFor()
+    expect((await browser.context.cookies()).find((c) => c.name === 'intake_refresh')).toBeUndefined()
+    const refresh = await fetch(`${api.url}/api/auth/session/refresh`, { method: 'POST', headers: { 'content-type': 'application/json', cookie: `intake_refresh=${cookie.value}` } })
+    expect(refresh.status).toBe(401)
     await done(page)
   })
 
