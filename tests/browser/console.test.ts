@@ -152,6 +152,11 @@ describe.skipIf(!chromiumAvailable())('the staff console in Chromium', () => {
     await page.reload()
     await page.getByText('Page 1 of 1 (1 need)').waitFor()
     expect(await page.getByLabel('Assigned to me').isChecked()).toBe(true)
+
+    // The box opens a need by the number a person reads out, however it is typed.
+    await page.getByLabel('Reference number').fill(` ${references[7]!.toLowerCase()} `)
+    await page.getByLabel('Reference number').press('Enter')
+    await page.getByRole('heading', { name: `Need ${references[7]}` }).waitFor()
     await done(page)
   })
 
