@@ -46,12 +46,14 @@ export async function logIn(email: string, password: string): Promise<{ ok: true
 }
 
 /**
- * Trades the cookie for a new access token. Calls at the same moment share one exchange: the cookie is
- * used up by the first, and presenting it twice would end the session.
+ * Trades the cookie for a new access token. The cookie is used up by an exchange, and presenting it twice
+ * would end the session: calls at the same moment in this tab share one exchange, and the tabs of this
+ * browser take turns (a Web Lock, where the browser has them: on https and localhost), each sending the
+ * cookie the one before set.
  */
 export function refreshSession(): Promise<boolean> {
-  refreshing ??= client
-    .POST('/api/auth/session/refresh', { headers: JSON_HEADERS })
+  const exchange = () => client.POST('/api/auth/session/refresh', { headers: JSON_HEADERS })
+  refreshing ??= (navigator.locks ? navigator.locks.request('intake-session-refresh', exchange) : exchange())
     .then(({ data }) => {
       if (data) keep(data)
       else drop(state === 'unknown' ? 'signed-out' : 'lapsed')

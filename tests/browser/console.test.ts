@@ -235,6 +235,25 @@ describe.skipIf(!chromiumAvailable())('the staff console in Chromium', () => {
     await done(page)
   })
 
+  test('tabs opened at once each go on with the session: their renewals take turns, so none reuses a used cookie', async () => {
+    const first = await open('/')
+    await logIn(first, admin)
+    const tabs = await Promise.all(
+      [1, 2, 3].map(async () => {
+        const tab = await browser.context.newPage()
+        watch(tab)
+        await tab.goto(`${api.url}/#/needs`)
+        return tab
+      }),
+    )
+    for (const tab of [...tabs, first]) {
+      await tab.reload()
+      await tab.getByRole('table').or(tab.getByRole('button', { name: 'Log in' })).waitFor()
+      expect(await tab.getByRole('table').count()).toBe(1)
+    }
+    for (const tab of [...tabs, first]) await done(tab)
+  })
+
   test('the access token is renewed before it lapses', async () => {
     const page = await browser.context.newPage()
     await browser.context.clearCookies()
