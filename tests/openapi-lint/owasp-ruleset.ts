@@ -13,6 +13,8 @@ import { join } from 'node:path'
 const RATE_LIMITED: ReadonlyArray<readonly [path: string, method: string]> = [
   ['/api/auth/login', 'post'],
   ['/api/auth/refresh', 'post'],
+  ['/api/auth/session', 'post'],
+  ['/api/auth/session/refresh', 'post'],
   ['/api/auth/accept-invite', 'post'],
   ['/api/auth/password-reset', 'post'],
   ['/api/auth/reset-password', 'post'],

@@ -66,6 +66,13 @@ describe('the compiled binary (npm run build)', () => {
     const docs = await fetch(`${serve.url}/api/docs/assets/swagger-ui-bundle.js`)
     expect(docs.status).toBe(200)
     expect((await docs.arrayBuffer()).byteLength).toBe(Bun.file(join(ROOT, 'node_modules/swagger-ui-dist/swagger-ui-bundle.js')).size)
+    // The staff console is inside too: its page names its bundled script, which the binary serves.
+    const consolePage = await (await fetch(`${serve.url}/`)).text()
+    const script = /src="(\/console\/assets\/main-\w+\.js)"/.exec(consolePage)?.[1]
+    expect(script).toBeDefined()
+    const consoleScript = await fetch(`${serve.url}${script}`)
+    expect(consoleScript.status).toBe(200)
+    expect(await consoleScript.text()).toContain('Log in')
 
     const backup = await runCli(['backup', '--to', 'backup.sqlite'], CLEAN_ENV, 20_000, program)
     expect(backup).toMatchObject({ code: 0, output: expect.stringContaining('Backup written to backup.sqlite') })

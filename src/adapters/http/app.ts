@@ -11,6 +11,7 @@ import { authRoutes } from './auth.routes'
 import { intakePage } from './pages/intake-page'
 import { passwordPages } from './pages/password-pages'
 import { authentication } from './authentication'
+import { consoleApp } from './console'
 import { constituentsRoutes } from './constituents.routes'
 import { DatabaseOutages, type OutageMetrics } from './database-outages'
 import { healthRoutes, type Lifecycle } from './health.routes'
@@ -24,6 +25,7 @@ import { illFormedTextAt } from '../../domain/shared/unicode'
 import { BODY_TOO_LARGE, IllFormedTextInBody, INVALID_JSON, MAX_BODY_BYTES, NESTED_TOO_DEEP, NOT_JSON, NUL_IN_BODY, problemDetails } from './problem'
 import { rateLimits, type AnonymousRateLimiters } from './rate-limits'
 import { requestSite } from './request-site'
+import { sessionCookieRoutes } from './session-cookie.routes'
 import { webhooksRoutes } from './webhooks.routes'
 import { webhookEndpointsRoutes } from './webhook-endpoints.routes'
 
@@ -130,8 +132,10 @@ export function createHttpApp(deps: HttpDependencies) {
     })
     .use(healthRoutes(deps.persistence, deps.lifecycle))
     .use(authRoutes(deps.useCases.auth, auth, limits, site, deps.trustProxy))
+    .use(sessionCookieRoutes(deps.useCases.auth, auth, limits, site, deps.trustProxy, deps.publicBaseUrl))
     .use(passwordPages(deps.useCases.auth, limits, site))
     .use(intakePage(deps.useCases.needs, limits, site))
+    .use(consoleApp())
     .use(needsRoutes(deps.useCases.needs, auth, limits, site, deps.logger))
     .use(partnersRoutes(deps.useCases.partners, auth))
     .use(constituentsRoutes(deps.useCases.constituents, auth, deps.logger))

@@ -10,9 +10,15 @@ import type { RequestSite } from './request-site'
 
 // docs/api.md "Tokens"
 /** A refresh token is 43 characters (256 random bits); one sent may be up to this long. */
-const REFRESH_TOKEN = { minLength: 1, maxLength: 512 } as const
+export const REFRESH_TOKEN = { minLength: 1, maxLength: 512 } as const
 /** An access token's claims are of fixed size (three UUIDs, two times, a jti): it is about 340 characters. */
-const ACCESS_TOKEN = { maxLength: 1024 } as const
+export const ACCESS_TOKEN = { maxLength: 1024 } as const
+
+export const LoginBody = Body({
+  email: t.String({ minLength: 1, maxLength: 254 }),
+  password: t.String({ minLength: 1, maxLength: 1024 }),
+  organizationSlug: t.Optional(t.String({ minLength: 1, maxLength: 63 })),
+})
 
 const TokenPairSchema = Named('TokenPair', t.Object({
   accessToken: Text(ACCESS_TOKEN),
@@ -23,7 +29,7 @@ const TokenPairSchema = Named('TokenPair', t.Object({
 const RefreshTokenBody = Named('RefreshRequest', Body({ refreshToken: t.String(REFRESH_TOKEN) }))
 
 /** Said by every anonymous route here: a page on another site may not make a browser send it. */
-const OWN_SITE = 'A page on another site may not make a browser send it (403).'
+export const OWN_SITE = 'A page on another site may not make a browser send it (403).'
 
 export function authRoutes(useCases: UseCases['auth'], authentication: AuthenticationPlugin, rateLimits: RateLimits, requestSite: RequestSite, trustProxy: boolean) {
   const { login, refresh, logout, acceptInvite, requestPasswordReset, resetPassword } = useCases
@@ -35,11 +41,7 @@ export function authRoutes(useCases: UseCases['auth'], authentication: Authentic
     .post('/login', ({ body, request, server }) => login.execute(body, clientAddress(request, server, trustProxy)), {
       rateLimit: 'auth',
       ownSiteOnly: true,
-      body: Body({
-        email: t.String({ minLength: 1, maxLength: 254 }),
-        password: t.String({ minLength: 1, maxLength: 1024 }),
-        organizationSlug: t.Optional(t.String({ minLength: 1, maxLength: 63 })),
-      }),
+      body: LoginBody,
       response: rateLimited({ 200: TokenPairSchema, ...problems(400, 401, 403, 413, 415) }),
       detail: { operationId: 'login', summary: 'Log in with email and password', description: 'Anonymous; limited per client address and throttled per email. Answers an access token and a refresh token. When several organizations share the email, `organizationSlug` chooses. ' + OWN_SITE, security: [] },
     })

@@ -109,10 +109,12 @@ describe('POST /intake/{organizationSlug} (the page)', () => {
   })
 })
 
-describe('login, refresh, accept-invite and the password routes', () => {
+describe('login, refresh (the browser session\'s too), accept-invite and the password routes', () => {
   const ROUTES: Array<[string, unknown]> = [
     ['/api/auth/login', { email: 'someone@example.org', password: 'a long enough password' }],
     ['/api/auth/refresh', { refreshToken: 'x' }],
+    ['/api/auth/session', { email: 'someone@example.org', password: 'a long enough password' }],
+    ['/api/auth/session/refresh', {}],
     ['/api/auth/accept-invite', { token: 'x', password: 'a long enough password' }],
     ['/api/auth/password-reset', { email: 'someone@example.org' }],
     ['/api/auth/reset-password', { token: 'x', password: 'a long enough password' }],

@@ -44,6 +44,9 @@ const ROUTES: Array<[method: string, path: string, authenticated: boolean, error
   ['post', '/api/auth/logout', true, [400, 401, 413, 415]],
   ['post', '/api/needs/public', false, [400, 403, 413, 415, 429]],
   ['post', '/api/needs', true, [400, 401, 403, 413, 415]],
+  ['post', '/api/auth/session', false, [400, 401, 403, 413, 415, 429]],
+  ['post', '/api/auth/session/refresh', false, [401, 403, 415, 429]],
+  ['post', '/api/auth/session/logout', true, [401, 415]],
   ['get', '/api/needs', true, [400, 401, 403]],
   ['get', '/api/needs/export', true, [400, 401, 403]],
   ['get', '/api/constituents/export', true, [400, 401, 403]],
@@ -92,6 +95,8 @@ const ROUTES: Array<[method: string, path: string, authenticated: boolean, error
 
 /** Routes whose bodies are Twilio's form parameters rather than JSON documents of this service. */
 const WEBHOOKS = new Set(['/api/webhooks/twilio/sms', '/api/webhooks/twilio/status'])
+/** The browser session's cookie is their input: they take no body (docs/api.md "Tokens"). */
+const BODILESS = new Set(['/api/auth/session/refresh', '/api/auth/session/logout'])
 
 const operation = (method: string, path: string): Operation => doc.paths[path]![method]!
 
@@ -291,7 +296,7 @@ describe('GET /api/openapi.json', () => {
     }
   })
 
-  const bodyRoutes = ROUTES.filter(([method]) => method !== 'get' && method !== 'delete')
+  const bodyRoutes = ROUTES.filter(([method, path]) => method !== 'get' && method !== 'delete' && !BODILESS.has(path))
 
   test.each(bodyRoutes.filter(([, path]) => !WEBHOOKS.has(path)))('%s %s has a strict JSON request body', (method, path) => {
     const schema = operation(method, path).requestBody?.content['application/json']?.schema
@@ -368,6 +373,8 @@ describe('GET /api/openapi.json', () => {
       'post /api/auth/password-reset',
       'post /api/auth/refresh',
       'post /api/auth/reset-password',
+      'post /api/auth/session',
+      'post /api/auth/session/refresh',
       'post /api/needs/public',
     ])
     for (const route of limited) {

@@ -211,6 +211,8 @@ const ROUTES: RouteCase[] = [
   { route: 'GET /api/webhook-endpoints/{id}/deliveries', rule: ORG_ADMIN, success: 200, call: async () => ({ method: 'GET', path: `/api/webhook-endpoints/${await theEndpoint()}/deliveries` }) },
   { route: 'GET /api/audit-events', rule: ORG_ADMIN, success: 200, call: get('/api/audit-events') },
   { route: 'POST /api/auth/logout', rule: EVERY_ROLE, success: 204, call: async () => ({ method: 'POST', path: '/api/auth/logout', body: { refreshToken: 'not-a-session-of-anyone' } }) },
+  // Without the session cookie: nothing to revoke, still 204 to every role.
+  { route: 'POST /api/auth/session/logout', rule: EVERY_ROLE, success: 204, call: async () => ({ method: 'POST', path: '/api/auth/session/logout', body: {} }) },
 ]
 
 describe('every route × role × profile against the permission table', () => {

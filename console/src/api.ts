@@ -1,0 +1,39 @@
+import createClient from 'openapi-fetch'
+import type { components, paths } from '../schema'
+
+// The console's one way to the service: the typed client generated from the served OpenAPI document
+// (schema.d.ts, kept equal to a fresh generation by a test), on the page's own origin.
+export type Need = components['schemas']['Need']
+export type CreatedNeed = components['schemas']['CreatedNeed']
+export type Partner = components['schemas']['Partner']
+export type Interaction = components['schemas']['Interaction']
+export type NeedChange = components['schemas']['NeedChange']
+export type Status = Need['status']
+export type FieldError = components['schemas']['FieldError']
+
+export const STATUSES: Status[] = ['NEW', 'IN_PROGRESS', 'PENDING_INTERNAL', 'PENDING_CLIENT', 'RESOLVED', 'ESCALATED']
+
+/** The browser session's routes read this header's type: a form from another site cannot send it. */
+export const JSON_HEADERS = { 'content-type': 'application/json' }
+
+export const client = createClient<paths>({ baseUrl: location.origin })
+
+let accessToken: string | undefined
+
+export function setAccessToken(token: string | undefined) {
+  accessToken = token
+}
+
+client.use({
+  onRequest({ request }) {
+    if (accessToken && !request.headers.has('authorization')) request.headers.set('authorization', `Bearer ${accessToken}`)
+    return request
+  },
+})
+
+/** What a failed call says to a person: the problem's detail, or its field errors. */
+export function problemText(error: unknown): string {
+  const problem = error as { detail?: string; errors?: FieldError[] } | undefined
+  if (problem?.errors?.length) return problem.errors.map((e) => `${e.path}: ${e.message}`).join('; ')
+  return problem?.detail ?? String(error)
+}

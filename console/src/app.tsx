@@ -1,0 +1,69 @@
+import { useEffect, useRef, useState } from 'preact/hooks'
+import { t } from './i18n'
+import { LanguageSwitch } from './language-switch'
+import { forgetCachedData } from './data'
+import { Inbox } from './inbox'
+import { Login } from './login'
+import { NeedScreen } from './need'
+import { NewNeed } from './new-need'
+import { go, href, usePlace, type Place } from './router'
+import { logOut, onSessionChange, refreshSession, type SessionState } from './session'
+
+export function App() {
+  const [session, setSession] = useState<SessionState>('unknown')
+  const place = usePlace()
+  const main = useRef<HTMLElement>(null)
+  const screen = place.path.join('/')
+  const shown = useRef(false)
+  useEffect(() => onSessionChange(setSession), [])
+  // What was read for one member is not shown to the next.
+  useEffect(() => {
+    if (session !== 'signed-in') forgetCachedData()
+  }, [session])
+  // On another screen the keyboard goes on from its top, as after loading a page.
+  useEffect(() => {
+    if (shown.current) main.current?.focus()
+    shown.current = true
+  }, [screen])
+  // A session kept in this browser's cookie goes on without a new login.
+  useEffect(() => void refreshSession(), [])
+
+  if (session === 'unknown') return <main><p role="status">{t.loading}</p></main>
+  if (session !== 'signed-in') return <Login lapsed={session === 'lapsed'} place={place} />
+  return (
+    <>
+      <header class="bar">
+        <span class="app-name">{t.appName}</span>
+        <nav aria-label={t.main}>
+          <a href={href(['needs'])} aria-current={place.path[0] !== 'constituents' && place.path[0] !== 'new' ? 'page' : undefined}>{t.needs}</a>
+          <a href={href(['constituents'])} aria-current={place.path[0] === 'constituents' ? 'page' : undefined}>{t.constituents}</a>
+          <button type="button" onClick={() => go(['new'])}>{t.newNeed}</button>
+        </nav>
+        <LanguageSwitch />
+        <button type="button" class="secondary" onClick={() => void logOut()}>{t.logOut}</button>
+      </header>
+      <main ref={main} tabIndex={-1}>
+        <Screen place={place} />
+      </main>
+    </>
+  )
+}
+
+function Screen({ place }: { place: Place }) {
+  const [area, id] = place.path
+  if (area === 'needs' && id) return <NeedScreen key={id} reference={id} />
+  if (area === 'new') return <NewNeed />
+  if (area === 'constituents') return <Constituents />
+  return <Inbox query={place.query} />
+}
+
+/** The next version's screens: searching constituents, a person's details, households, merging. */
+function Constituents() {
+  useEffect(() => void (document.title = `${t.constituents} · ${t.appName}`), [])
+  return (
+    <>
+      <h1>{t.constituents}</h1>
+      <p>{t.constituentsSoon}</p>
+    </>
+  )
+}

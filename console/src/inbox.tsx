@@ -1,0 +1,132 @@
+import { useEffect, useState } from 'preact/hooks'
+import { client, STATUSES, type Need, type Status } from './api'
+import { formatDate, partnerName, useMyId, usePartners } from './data'
+import { language, t } from './i18n'
+import { go, href } from './router'
+import { authorized } from './session'
+
+const PAGE_SIZE = 25
+
+/** The needs table, filtered and paged by the address's query (`#/needs?status=NEW&page=2`). */
+export function Inbox({ query }: { query: URLSearchParams }) {
+  const partners = usePartners()
+  const me = useMyId()
+  const status = query.get('status') ?? ''
+  const partnerId = query.get('partner') ?? ''
+  const mine = query.get('mine') === '1'
+  const page = Math.max(1, Number(query.get('page')) || 1)
+  // The answer remembers which filters and page it is for: until the next arrives, the table is not shown under another page's label.
+  const key = JSON.stringify([status, partnerId, mine, me, page])
+  const [answer, setAnswer] = useState<{ key: string; result: { needs: Need[]; total: number } | 'error' }>()
+  const result = answer?.key === key ? answer.result : undefined
+  useEffect(() => void (document.title = `${t.needs} · ${t.appName}`), [])
+
+  useEffect(() => {
+    if (mine && !me) return
+    let current = true
+    void authorized(() =>
+      client.GET('/api/needs', {
+        params: {
+          query: {
+            page,
+            limit: PAGE_SIZE,
+            ...(status ? { status: [status as Status] } : {}),
+            ...(partnerId ? { partnerId } : {}),
+            ...(mine && me ? { assignedTo: me } : {}),
+          },
+        },
+      }),
+    ).then(({ data, response }) => {
+      if (current) setAnswer({ key, result: data ? { needs: data, total: Number(response.headers.get('x-total-count') ?? data.length) } : 'error' })
+    })
+    return () => void (current = false)
+  }, [key])
+
+  const filters = { status, partner: partnerId, mine: mine ? '1' : undefined }
+  const change = (patch: Record<string, string | undefined>) => go(['needs'], { ...filters, ...patch, page: undefined })
+  const pages = result && result !== 'error' ? Math.max(1, Math.ceil(result.total / PAGE_SIZE)) : 1
+
+  return (
+    <>
+      <h1>{t.needs}</h1>
+      <OpenByReference />
+      <form class="filters" aria-label={t.filters} onSubmit={(event) => event.preventDefault()}>
+        <div>
+          <label for="filter-status">{t.status}</label>
+          <select id="filter-status" value={status} onChange={(event) => change({ status: event.currentTarget.value })}>
+            <option value="">{t.all}</option>
+            {STATUSES.map((value) => <option key={value} value={value}>{t.statuses[value]}</option>)}
+          </select>
+        </div>
+        <div>
+          <label for="filter-partner">{t.partner}</label>
+          <select id="filter-partner" value={partnerId} onChange={(event) => change({ partner: event.currentTarget.value })}>
+            <option value="">{t.all}</option>
+            {partners.map((partner) => <option key={partner.id} value={partner.id}>{partner.name}</option>)}
+          </select>
+        </div>
+        <div class="check">
+          <input id="filter-mine" type="checkbox" checked={mine} onChange={(event) => change({ mine: event.currentTarget.checked ? '1' : undefined })} />
+          <label for="filter-mine">{t.assignedToMe}</label>
+        </div>
+      </form>
+      {!result && <p role="status">{t.loading}</p>}
+      {result === 'error' && <p role="alert" class="error">{t.forbidden}</p>}
+      {result && result !== 'error' && (
+        <>
+          <div class="table" role="region" aria-label={t.needs} tabIndex={0}>
+            <table>
+              <thead>
+                <tr>
+                  <th scope="col">{t.reference}</th>
+                  <th scope="col">{t.status}</th>
+                  <th scope="col">{t.partner}</th>
+                  <th scope="col">{t.assignee}</th>
+                  <th scope="col">{t.due}</th>
+                  <th scope="col">{t.created}</th>
+                </tr>
+              </thead>
+              <tbody>
+                {result.needs.map((need) => (
+                  <tr key={need.id}>
+                    <td><a href={href(['needs', need.referenceNumber])}>{need.referenceNumber}</a></td>
+                    <td>{t.statuses[need.status]}</td>
+                    <td>{partnerName(partners, need.partnerId)}</td>
+                    <td>{need.assignedTo ? (need.assignedTo === me ? t.me : t.someone) : t.nobody}</td>
+                    <td>{formatDate(need.dueDate, language)}</td>
+                    <td>{formatDate(need.createdAt, language)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+          {result.needs.length === 0 && <p>{t.noNeeds}</p>}
+          <nav class="paging" aria-label={t.pageOf(page, pages, result.total)}>
+            <p>{t.pageOf(page, pages, result.total)}</p>
+            {page > 1 && <a href={href(['needs'], { ...filters, page: String(page - 1) })}>{t.previous}</a>}
+            {page < pages && <a href={href(['needs'], { ...filters, page: String(page + 1) })}>{t.next}</a>}
+          </nav>
+        </>
+      )}
+    </>
+  )
+}
+
+/** A box where a reference number read out on the phone opens its need. */
+function OpenByReference() {
+  return (
+    <form
+      class="open-reference"
+      role="search"
+      onSubmit={(event) => {
+        event.preventDefault()
+        const reference = String(new FormData(event.currentTarget).get('reference')).trim().toUpperCase()
+        if (reference) go(['needs', reference])
+      }}
+    >
+      <label for="reference">{t.referenceNumber}</label>
+      <input id="reference" name="reference" autocomplete="off" />
+      <button type="submit">{t.open}</button>
+    </form>
+  )
+}

@@ -1,0 +1,147 @@
+import { Fragment } from 'preact'
+import { useEffect, useState } from 'preact/hooks'
+import { client, problemText, STATUSES, type Interaction, type Need, type NeedChange, type Status } from './api'
+import { formatDate, formatDateTime, partnerName, useMyId, usePartners } from './data'
+import { language, t } from './i18n'
+import { authorized } from './session'
+
+interface Loaded {
+  need: Need
+  interactions: Interaction[]
+  history: NeedChange[]
+}
+
+/** One need, opened by its reference number: its fields, status, assignment, notes and history. */
+export function NeedScreen({ reference }: { reference: string }) {
+  const partners = usePartners()
+  const me = useMyId()
+  const [loaded, setLoaded] = useState<Loaded | 'missing'>()
+  const [message, setMessage] = useState<{ text: string; error?: boolean }>()
+  useEffect(() => void (document.title = `${t.needTitle(reference)} · ${t.appName}`), [reference])
+
+  async function load() {
+    const { data: need } = await authorized(() => client.GET('/api/needs/{id}', { params: { path: { id: reference } } }))
+    if (!need) return setLoaded('missing')
+    const path = { id: need.id }
+    const [interactions, history] = await Promise.all([
+      authorized(() => client.GET('/api/needs/{id}/interactions', { params: { path, query: { limit: 100 } } })),
+      authorized(() => client.GET('/api/needs/{id}/history', { params: { path, query: { limit: 100 } } })),
+    ])
+    setLoaded({ need, interactions: interactions.data ?? [], history: history.data ?? [] })
+  }
+  useEffect(() => void load(), [reference])
+
+  /** Runs a change, reads the need again and then says what came of it. */
+  async function act(call: () => Promise<{ error?: unknown; response: Response }>, done: string) {
+    const { error, response } = await authorized(call)
+    if (!error) await load()
+    setMessage(error ? { text: response.status === 403 ? t.forbidden : t.failed(problemText(error)), error: true } : { text: done })
+    return !error
+  }
+
+  if (!loaded) return <p role="status">{t.loading}</p>
+  if (loaded === 'missing') return (<><h1>{t.needTitle(reference)}</h1><p role="alert" class="error">{t.notFound}</p></>)
+  const { need, interactions, history } = loaded
+  const id = need.id
+
+  return (
+    <>
+      <h1>{t.needTitle(need.referenceNumber)}</h1>
+      <div role="status" class={message?.error ? 'error' : 'notice'}>{message?.text}</div>
+      <section aria-labelledby="fields-title">
+        <h2 id="fields-title">{t.fields}</h2>
+        <dl class="fields">
+          <dt>{t.status}</dt><dd>{t.statuses[need.status]}</dd>
+          <dt>{t.partner}</dt><dd>{partnerName(partners, need.partnerId)}</dd>
+          <dt>{t.assignee}</dt><dd>{need.assignedTo ? (need.assignedTo === me ? t.me : t.someone) : t.nobody}</dd>
+          <dt>{t.due}</dt><dd>{formatDate(need.dueDate, language)}</dd>
+          <dt>{t.created}</dt><dd>{formatDateTime(need.createdAt, language)}</dd>
+          <dt>{t.confidential}</dt><dd>{need.isConfidential ? t.yes : t.no}</dd>
+          {Object.entries(need.customFields).map(([key, value]) => (
+            <Fragment key={key}><dt>{customFieldLabel(key)}</dt><dd>{typeof value === 'string' ? value : JSON.stringify(value)}</dd></Fragment>
+          ))}
+        </dl>
+      </section>
+      <StatusForm key={need.status} current={need.status} onChange={(status) => act(() => client.PUT('/api/needs/{id}', { params: { path: { id } }, body: { status } }), t.statusSaved)} />
+      {me && need.assignedTo !== me && (
+        <button type="button" onClick={() => void act(() => client.PUT('/api/needs/{id}', { params: { path: { id } }, body: { assignedTo: me } }), t.assigned)}>
+          {t.assignToMe}
+        </button>
+      )}
+      <section aria-labelledby="notes-title">
+        <h2 id="notes-title">{t.notes}</h2>
+        {interactions.length === 0 ? <p>{t.noInteractions}</p> : (
+          <ol class="timeline">
+            {interactions.map((item) => (
+              <li key={item.id}>
+                <p class="meta">{formatDateTime(item.createdAt, language)} · {t.channels[item.channel]}{item.senderIdentifier ? ` · ${item.senderIdentifier}` : ''}</p>
+                <p class="content">{item.content}</p>
+              </li>
+            ))}
+          </ol>
+        )}
+        <form
+          onSubmit={async (event) => {
+            event.preventDefault()
+            const form = event.currentTarget
+            const content = String(new FormData(form).get('note')).trim()
+            if (content && (await act(() => client.POST('/api/needs/{id}/notes', { params: { path: { id } }, body: { content } }), t.noteAdded))) form.reset()
+          }}
+        >
+          <label for="note">{t.note}</label>
+          <textarea id="note" name="note" required />
+          <button type="submit">{t.addNote}</button>
+        </form>
+      </section>
+      <section aria-labelledby="history-title">
+        <h2 id="history-title">{t.history}</h2>
+        {history.length === 0 ? <p>{t.noHistory}</p> : (
+          <ol class="timeline">
+            {history.map((change) => (
+              <li key={change.id}>
+                <p class="meta">{formatDateTime(change.changedAt, language)}</p>
+                <p>{t.changeLine(t.fieldNames[change.field] ?? change.field, valueText(change.field, change.from, partners), valueText(change.field, change.to, partners))}</p>
+              </li>
+            ))}
+          </ol>
+        )}
+      </section>
+    </>
+  )
+}
+
+/** The status as it is, chosen anew and saved with the button. */
+function StatusForm({ current, onChange }: { current: Status; onChange: (status: Status) => unknown }) {
+  const [status, setStatus] = useState(current)
+  return (
+    <form
+      class="inline"
+      onSubmit={(event) => {
+        event.preventDefault()
+        void onChange(status)
+      }}
+    >
+      <div>
+        <label for="status">{t.status}</label>
+        <select id="status" name="status" value={status} onChange={(event) => setStatus(event.currentTarget.value as Status)}>
+          {STATUSES.map((value) => <option key={value} value={value}>{t.statuses[value]}</option>)}
+        </select>
+      </div>
+      <button type="submit">{t.saveStatus}</button>
+    </form>
+  )
+}
+
+/** The intake's own keys by their names; any other key as it was written. */
+function customFieldLabel(key: string): string {
+  const known: Record<string, string> = { description: t.description, firstName: t.firstName, lastName: t.lastName, phone: t.phone, email: t.email }
+  return known[key] ?? key
+}
+
+function valueText(field: NeedChange['field'], value: string | undefined, partners: ReturnType<typeof usePartners>): string {
+  if (value === undefined) return '—'
+  if (field === 'status') return t.statuses[value as Status] ?? value
+  if (field === 'partnerId') return partnerName(partners, value) || value
+  if (field === 'isConfidential') return value === 'true' ? t.yes : t.no
+  return value
+}
