@@ -1,4 +1,5 @@
 import { t } from 'elysia'
+import { PERMISSION_NAMES } from '../../domain/auth/permissions'
 import { PROFILES, ROLES } from '../../domain/auth/roles'
 import { PASSWORD, PROFILE_LIST } from '../../domain/members/member'
 import { EMAIL, HTTP_URL, NAME, PHONE } from '../../domain/shared/fields'
@@ -46,7 +47,19 @@ export const UpdateMemberBody = Named('MemberUpdate', Body({
   profiles: t.Optional(Profiles),
 }))
 
-export const ProfileSchema = Named('Profile', t.Object({ id: Uuid, email: Text(EMAIL), fullName: t.Optional(Text(NAME)), phone: t.Optional(Text(PHONE)) }))
+export const ProfileSchema = Named('Profile', t.Object({
+  id: Uuid,
+  email: Text(EMAIL),
+  fullName: t.Optional(Text(NAME)),
+  phone: t.Optional(Text(PHONE)),
+  role: RoleSchema,
+  partnerId: t.Optional(Uuid),
+  profiles: List(OneOf(PROFILES), PROFILE_LIST),
+  permissions: t.Array(OneOf(PERMISSION_NAMES), {
+    maxItems: PERMISSION_NAMES.length,
+    description: 'What the member may do, by the permissions table (docs/api.md "Permissions"): a client shows only these actions; the server still decides each request (and its scope)',
+  }),
+}))
 
 export const UpdateProfileBody = Named('ProfileUpdate', Body({ fullName: t.Optional(t.String(NAME)), phone: t.Optional(t.Union([Phone, t.Null()])) }))
 

@@ -1,7 +1,9 @@
 import { changedFields } from '../../domain/audit/audit-event'
 import type { Actor } from '../../domain/auth/actor'
 import { InvalidError, NotFoundError } from '../../domain/errors'
-import { profileFieldErrors } from '../../domain/members/member'
+import { profileFieldErrors, type Member } from '../../domain/members/member'
+import { allowedPermissions, type Permission } from '../../domain/auth/permissions'
+import type { Profile as GrantedProfile, Role } from '../../domain/auth/roles'
 import { authorize } from '../auth/authorize'
 import type { Repositories } from '../ports/repositories'
 import type { UnitOfWork } from '../ports/unit-of-work'
@@ -12,14 +14,23 @@ export interface Profile {
   email: string
   fullName?: string
   phone?: string
+  role: Role
+  partnerId?: string
+  profiles: GrantedProfile[]
+  /** What the member may do by the permissions table: a client shows only these controls (the server still decides). */
+  permissions: Permission[]
 }
 
-function profileOf(member: { id: string; email: string; fullName?: string; phone?: string }): Profile {
+function profileOf(member: Member): Profile {
   return {
     id: member.id,
     email: member.email,
     ...(member.fullName ? { fullName: member.fullName } : {}),
     ...(member.phone ? { phone: member.phone } : {}),
+    role: member.role,
+    ...(member.partnerId ? { partnerId: member.partnerId } : {}),
+    profiles: member.profiles,
+    permissions: allowedPermissions(member),
   }
 }
 

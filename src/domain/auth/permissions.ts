@@ -47,8 +47,14 @@ export const PERMISSIONS = {
 } as const satisfies Record<string, PermissionRule>
 
 export type Permission = keyof typeof PERMISSIONS
+export const PERMISSION_NAMES = Object.keys(PERMISSIONS) as [Permission, ...Permission[]]
 
 export function isAllowed(actor: Pick<Actor, 'role' | 'profiles'>, permission: Permission): boolean {
   const rule: PermissionRule = PERMISSIONS[permission]
   return rule.roles.includes(actor.role) || rule.profiles.some((p) => actor.profiles.includes(p))
+}
+
+/** Every action the actor may take, as the table says (the own profile tells a client which controls to show). */
+export function allowedPermissions(actor: Pick<Actor, 'role' | 'profiles'>): Permission[] {
+  return PERMISSION_NAMES.filter((permission) => isAllowed(actor, permission))
 }

@@ -107,7 +107,7 @@ describe('invite → accept-invite → login', () => {
     // The tokens answered work.
     const profile = await api.call('GET', '/api/profile', { token: accepted.body.accessToken })
     expect(profile.status).toBe(200)
-    expect(profile.body).toEqual({ id: created.body.id, email: 'new.person@example.org', fullName: 'New Person' })
+    expect(profile.body).toEqual({ id: created.body.id, email: 'new.person@example.org', fullName: 'New Person', role: 'staff', profiles: [], permissions: expect.arrayContaining(['needs:update', 'members:list']) })
 
     // The password chosen logs in (the email in any case).
     const login = await api.call<TokenPair>('POST', '/api/auth/login', { body: { email: 'NEW.person@example.org', password: NEW_PASSWORD } })
@@ -586,14 +586,29 @@ describe('PUT /api/members/{id}', () => {
 })
 
 describe('GET and PUT /api/profile', () => {
-  test('every role reads its own profile', async () => {
+  test('every role reads its own profile: its role, partner, profiles and what they let it do, never its password hash', async () => {
     for (const name of ['admin', 'staff', 'partnerAdminA', 'agentA', 'volunteerA', 'otherAdmin']) {
       const response = await api.call('GET', '/api/profile', { token: tokens[name] })
       expect(response.status).toBe(200)
       expect(response.body.id).toBe(ids[name])
       expect(response.body.email).toMatch(/@example\.org$/)
-      for (const hidden of ['passwordHash', 'role', 'organizationId']) expect(response.body).not.toHaveProperty(hidden)
+      const member = (await memberById(ids[name]!, name === 'otherAdmin' ? tokens.otherAdmin : tokens.admin))!
+      expect(response.body).toMatchObject({ role: member.role, profiles: member.profiles ?? [] })
+      expect(response.body.partnerId).toBe(member.partnerId)
+      for (const hidden of ['passwordHash', 'organizationId']) expect(response.body).not.toHaveProperty(hidden)
     }
+  })
+
+  test('the permissions answered are those the server applies: an agent may update needs but not merge constituents; a profile adds its actions', async () => {
+    const agent = (await api.call('GET', '/api/profile', { token: tokens.agentA })).body
+    expect(agent.permissions).toContain('needs:update')
+    expect(agent.permissions).not.toContain('constituents:merge')
+    expect(agent.permissions).not.toContain('needs:send-sms')
+    const merge = await api.call('POST', '/api/constituents/merge', { token: tokens.agentA, body: { sourceConstituentId: UNKNOWN_ID, targetConstituentId: crypto.randomUUID() } })
+    expect(merge.status).toBe(403)
+    expect((await api.call('GET', '/api/profile', { token: tokens.admin })).body.permissions).toEqual(expect.arrayContaining(['constituents:merge', 'needs:send-sms', 'members:list']))
+    const texter = await api.tokenFor(world, 'partner_agent', { partnerId: partnerA.id, profiles: ['sms_communicator'] })
+    expect((await api.call('GET', '/api/profile', { token: texter })).body.permissions).toContain('needs:send-sms')
   })
 
   test('every role updates its own name and phone; a field left out keeps its value, null clears the phone', async () => {
@@ -602,7 +617,8 @@ describe('GET and PUT /api/profile', () => {
       const email = (await api.call('GET', '/api/profile', { token })).body.email
       const set = await api.call('PUT', '/api/profile', { token, body: { fullName: `  ${name} Person `, phone: '+15557770000' } })
       expect(set.status).toBe(200)
-      expect(set.body).toEqual({ id: ids[name], email, fullName: `${name} Person`, phone: '+15557770000' })
+      const { role, partnerId, profiles, permissions } = (await api.call('GET', '/api/profile', { token })).body
+      expect(set.body).toEqual({ id: ids[name], email, fullName: `${name} Person`, phone: '+15557770000', role, ...(partnerId ? { partnerId } : {}), profiles, permissions })
       expect((await api.call('GET', '/api/profile', { token })).body).toEqual(set.body)
       const kept = await api.call('PUT', '/api/profile', { token, body: { fullName: `${name} Renamed` } })
       expect(kept.body).toEqual({ ...set.body, fullName: `${name} Renamed` })
@@ -610,7 +626,7 @@ describe('GET and PUT /api/profile', () => {
       expect(phoneOnly.body).toEqual({ ...kept.body, phone: '+15557770001' })
       const cleared = await api.call('PUT', '/api/profile', { token, body: { phone: null } })
       expect(cleared.status).toBe(200)
-      expect(cleared.body).toEqual({ id: ids[name], email, fullName: `${name} Renamed` })
+      expect(cleared.body).toEqual({ id: ids[name], email, fullName: `${name} Renamed`, role, ...(partnerId ? { partnerId } : {}), profiles, permissions })
     }
     // The member record shows the same.
     expect(await memberById(ids.agentA!)).toMatchObject({ fullName: 'agentA Renamed', role: 'partner_agent' })

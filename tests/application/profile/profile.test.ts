@@ -6,6 +6,12 @@ import { ROLES } from '../../../src/domain/auth/roles'
 import { createWorld, type World } from '../../support/world'
 import { failureOf, pathsOf } from '../failure-of'
 
+/** What a staff member may do (docs/api.md "Permissions"), written out rather than computed from the table. */
+const STAFF_PERMISSIONS = [
+  'needs:read', 'needs:add-note', 'partners:list', 'profile:read', 'profile:update', 'needs:create', 'needs:update',
+  'constituents:read', 'constituents:update', 'members:list',
+]
+
 let world: World
 let getProfile: GetProfile
 let updateProfile: UpdateProfile
@@ -20,13 +26,26 @@ beforeEach(async () => {
 const stored = async (actor = me) => (await world.repositories.members.findById(actor.organizationId, actor.memberId))!
 
 describe('GetProfile', () => {
-  test("answers the caller's own id, email, name and phone, and nothing else", async () => {
-    expect(await getProfile.execute(me)).toEqual({ id: me.memberId, email: 'me@example.org', fullName: 'Ana Lopez', phone: '+15550000001' })
+  test("answers the caller's own id, email, name, phone, role, profiles and permissions, and nothing else", async () => {
+    expect(await getProfile.execute(me)).toEqual({ id: me.memberId, email: 'me@example.org', fullName: 'Ana Lopez', phone: '+15550000001', role: 'staff', profiles: [], permissions: STAFF_PERMISSIONS })
   })
 
-  test('leaves out a name and phone the member does not have', async () => {
+  test('leaves out a name, phone and partner the member does not have', async () => {
     const bare = await world.member('staff', { email: 'bare@example.org' })
-    expect(await getProfile.execute(bare)).toEqual({ id: bare.memberId, email: 'bare@example.org' })
+    expect(await getProfile.execute(bare)).toEqual({ id: bare.memberId, email: 'bare@example.org', role: 'staff', profiles: [], permissions: STAFF_PERMISSIONS })
+  })
+
+  test("names a partner role's partner, and the permissions its role and profiles give it (the table's, no more)", async () => {
+    const partner = await world.partner()
+    const agent = await world.member('partner_agent', { partnerId: partner.id, profiles: ['sms_communicator'] })
+    const profile = await getProfile.execute(agent)
+    expect(profile).toMatchObject({ role: 'partner_agent', partnerId: partner.id, profiles: ['sms_communicator'] })
+    expect(profile.permissions).toContain('needs:send-sms')
+    expect(profile.permissions).toContain('needs:update')
+    expect(profile.permissions).not.toContain('constituents:merge')
+    expect(profile.permissions).not.toContain('members:list')
+    const volunteer = await world.member('volunteer', { partnerId: partner.id })
+    expect((await getProfile.execute(volunteer)).permissions).toEqual(['needs:read', 'needs:add-note', 'partners:list', 'profile:read', 'profile:update'])
   })
 
   test('every role may read its own profile', async () => {
@@ -46,7 +65,7 @@ describe('GetProfile', () => {
 describe('UpdateProfile', () => {
   test('sets the name, trimmed, and keeps the phone when it is left out', async () => {
     const profile = await updateProfile.execute(me, { fullName: '  Ana María Lopez  ' })
-    expect(profile).toEqual({ id: me.memberId, email: 'me@example.org', fullName: 'Ana María Lopez', phone: '+15550000001' })
+    expect(profile).toEqual({ id: me.memberId, email: 'me@example.org', fullName: 'Ana María Lopez', phone: '+15550000001', role: 'staff', profiles: [], permissions: STAFF_PERMISSIONS })
     expect(await stored()).toMatchObject({ fullName: 'Ana María Lopez', phone: '+15550000001' })
   })
 
