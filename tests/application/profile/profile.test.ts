@@ -1,13 +1,14 @@
 import { beforeEach, describe, expect, test } from 'bun:test'
 import { GetProfile, UpdateProfile } from '../../../src/application/profile/profile'
 import type { Actor } from '../../../src/domain/auth/actor'
+import type { Permission } from '../../../src/domain/auth/permissions'
 import { InvalidError, NotFoundError } from '../../../src/domain/errors'
 import { ROLES } from '../../../src/domain/auth/roles'
 import { createWorld, type World } from '../../support/world'
 import { failureOf, pathsOf } from '../failure-of'
 
 /** What a staff member may do (docs/api.md "Permissions"), written out rather than computed from the table. */
-const STAFF_PERMISSIONS = [
+const STAFF_PERMISSIONS: Permission[] = [
   'needs:read', 'needs:add-note', 'partners:list', 'profile:read', 'profile:update', 'needs:create', 'needs:update',
   'constituents:read', 'constituents:update', 'members:list',
 ]
