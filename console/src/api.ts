@@ -10,6 +10,9 @@ export type Interaction = components['schemas']['Interaction']
 export type NeedChange = components['schemas']['NeedChange']
 export type Status = Need['status']
 export type FieldError = components['schemas']['FieldError']
+export type Profile = components['schemas']['Profile']
+export type Permission = Profile['permissions'][number]
+export type Member = components['schemas']['Member']
 
 export const STATUSES: Status[] = ['NEW', 'IN_PROGRESS', 'PENDING_INTERNAL', 'PENDING_CLIENT', 'RESOLVED', 'ESCALATED']
 

@@ -1,10 +1,12 @@
 import { useEffect, useState } from 'preact/hooks'
-import { client, type Partner } from './api'
+import { client, type Member, type Partner, type Permission, type Profile } from './api'
 import { authorized } from './session'
 
-// What several screens read once per page load: the partners (names for ids) and the member's own id.
+// What several screens read once per page load: the partners (names for ids), the member's own profile (its
+// id and what it may do) and, for those who may list them, the members (names for assignees).
 let partners: Promise<Partner[]> | undefined
-let myId: Promise<string | undefined> | undefined
+let profile: Promise<Profile | undefined> | undefined
+let members: Promise<Member[]> | undefined
 
 export function usePartners(): Partner[] {
   const [list, setList] = useState<Partner[]>([])
@@ -15,19 +17,45 @@ export function usePartners(): Partner[] {
   return list
 }
 
-export function useMyId(): string | undefined {
-  const [id, setId] = useState<string>()
+export function useProfile(): Profile | undefined {
+  const [mine, setMine] = useState<Profile>()
   useEffect(() => {
-    myId ??= authorized(() => client.GET('/api/profile')).then(({ data }) => data?.id)
-    void myId.then(setId)
+    profile ??= authorized(() => client.GET('/api/profile')).then(({ data }) => data)
+    void profile.then(setMine)
   }, [])
-  return id
+  return mine
+}
+
+/** Whether the member's role and profiles allow an action: which controls to show (the server still decides). */
+export function may(mine: Profile | undefined, permission: Permission): boolean {
+  return Boolean(mine?.permissions.includes(permission))
+}
+
+/** The organization's members (the first 100), for those who may list them; none for the others. */
+export function useMembers(mine: Profile | undefined): Member[] {
+  const [list, setList] = useState<Member[]>([])
+  const allowed = may(mine, 'members:list')
+  useEffect(() => {
+    if (!allowed) return
+    members ??= authorized(() => client.GET('/api/members', { params: { query: { limit: 100 } } })).then(({ data }) => data ?? [])
+    void members.then(setList)
+  }, [allowed])
+  return list
+}
+
+/** What a member is called: the own "Me", another by name or email when the list names it. */
+export function memberName(list: Member[], mine: Profile | undefined, id: string | undefined, names: { me: string; someone: string; nobody: string }): string {
+  if (!id) return names.nobody
+  if (id === mine?.id) return names.me
+  const member = list.find((m) => m.id === id)
+  return member ? (member.fullName ?? member.email) : names.someone
 }
 
 /** Forgets what belonged to the member who logged out. */
 export function forgetCachedData() {
   partners = undefined
-  myId = undefined
+  profile = undefined
+  members = undefined
 }
 
 export function partnerName(list: Partner[], id: string): string {

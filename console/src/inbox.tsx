@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'preact/hooks'
 import { client, STATUSES, type Need, type Status } from './api'
-import { formatDate, partnerName, useMyId, usePartners } from './data'
+import { formatDate, memberName, partnerName, useMembers, usePartners, useProfile } from './data'
 import { language, t } from './i18n'
 import { go, href } from './router'
 import { authorized } from './session'
@@ -10,7 +10,9 @@ const PAGE_SIZE = 25
 /** The needs table, filtered and paged by the address's query (`#/needs?status=NEW&page=2`). */
 export function Inbox({ query }: { query: URLSearchParams }) {
   const partners = usePartners()
-  const me = useMyId()
+  const profile = useProfile()
+  const me = profile?.id
+  const members = useMembers(profile)
   const status = query.get('status') ?? ''
   const partnerId = query.get('partner') ?? ''
   const mine = query.get('mine') === '1'
@@ -92,7 +94,7 @@ export function Inbox({ query }: { query: URLSearchParams }) {
                     <td><a href={href(['needs', need.referenceNumber])}>{need.referenceNumber}</a></td>
                     <td>{t.statuses[need.status]}</td>
                     <td>{partnerName(partners, need.partnerId)}</td>
-                    <td>{need.assignedTo ? (need.assignedTo === me ? t.me : t.someone) : t.nobody}</td>
+                    <td>{memberName(members, profile, need.assignedTo, t)}</td>
                     <td>{formatDate(need.dueDate, language)}</td>
                     <td>{formatDate(need.createdAt, language)}</td>
                   </tr>

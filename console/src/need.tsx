@@ -1,8 +1,9 @@
 import { Fragment } from 'preact'
 import { useEffect, useState } from 'preact/hooks'
-import { client, problemText, STATUSES, type Interaction, type Need, type NeedChange, type Status } from './api'
-import { formatDate, formatDateTime, partnerName, useMyId, usePartners } from './data'
+import { client, problemText, type Interaction, type Member, type Need, type NeedChange, type Partner, type Profile, type Status } from './api'
+import { formatDate, formatDateTime, memberName, partnerName, useMembers, usePartners, useProfile } from './data'
 import { language, t } from './i18n'
+import { NeedActions, SmsForm } from './need-actions'
 import { authorized } from './session'
 
 interface Loaded {
@@ -11,10 +12,11 @@ interface Loaded {
   history: NeedChange[]
 }
 
-/** One need, opened by its reference number: its fields, status, assignment, notes and history. */
+/** One need, opened by its reference number: its fields, what the member may change, notes, texts and history. */
 export function NeedScreen({ reference }: { reference: string }) {
   const partners = usePartners()
-  const me = useMyId()
+  const profile = useProfile()
+  const members = useMembers(profile)
   const [loaded, setLoaded] = useState<Loaded | 'missing'>()
   const [message, setMessage] = useState<{ text: string; error?: boolean }>()
   useEffect(() => void (document.title = `${t.needTitle(reference)} · ${t.appName}`), [reference])
@@ -35,7 +37,7 @@ export function NeedScreen({ reference }: { reference: string }) {
   async function act(call: () => Promise<{ error?: unknown; response: Response }>, done: string) {
     const { error, response } = await authorized(call)
     if (!error) await load()
-    setMessage(error ? { text: response.status === 403 ? t.forbidden : t.failed(problemText(error)), error: true } : { text: done })
+    setMessage(error ? { text: refusal(response.status, error), error: true } : { text: done })
     return !error
   }
 
@@ -43,6 +45,7 @@ export function NeedScreen({ reference }: { reference: string }) {
   if (loaded === 'missing') return (<><h1>{t.needTitle(reference)}</h1><p role="alert" class="error">{t.notFound}</p></>)
   const { need, interactions, history } = loaded
   const id = need.id
+  const lookups = { partners, members, profile }
 
   return (
     <>
@@ -53,7 +56,7 @@ export function NeedScreen({ reference }: { reference: string }) {
         <dl class="fields">
           <dt>{t.status}</dt><dd>{t.statuses[need.status]}</dd>
           <dt>{t.partner}</dt><dd>{partnerName(partners, need.partnerId)}</dd>
-          <dt>{t.assignee}</dt><dd>{need.assignedTo ? (need.assignedTo === me ? t.me : t.someone) : t.nobody}</dd>
+          <dt>{t.assignee}</dt><dd>{memberName(members, profile, need.assignedTo, t)}</dd>
           <dt>{t.due}</dt><dd>{formatDate(need.dueDate, language)}</dd>
           <dt>{t.created}</dt><dd>{formatDateTime(need.createdAt, language)}</dd>
           <dt>{t.confidential}</dt><dd>{need.isConfidential ? t.yes : t.no}</dd>
@@ -62,12 +65,7 @@ export function NeedScreen({ reference }: { reference: string }) {
           ))}
         </dl>
       </section>
-      <StatusForm key={need.status} current={need.status} onChange={(status) => act(() => client.PUT('/api/needs/{id}', { params: { path: { id } }, body: { status } }), t.statusSaved)} />
-      {me && need.assignedTo !== me && (
-        <button type="button" onClick={() => void act(() => client.PUT('/api/needs/{id}', { params: { path: { id } }, body: { assignedTo: me } }), t.assigned)}>
-          {t.assignToMe}
-        </button>
-      )}
+      <NeedActions need={need} profile={profile} members={members} partners={partners} act={act} />
       <section aria-labelledby="notes-title">
         <h2 id="notes-title">{t.notes}</h2>
         {interactions.length === 0 ? <p>{t.noInteractions}</p> : (
@@ -92,6 +90,7 @@ export function NeedScreen({ reference }: { reference: string }) {
           <textarea id="note" name="note" required />
           <button type="submit">{t.addNote}</button>
         </form>
+        <SmsForm need={need} profile={profile} act={act} />
       </section>
       <section aria-labelledby="history-title">
         <h2 id="history-title">{t.history}</h2>
@@ -100,7 +99,7 @@ export function NeedScreen({ reference }: { reference: string }) {
             {history.map((change) => (
               <li key={change.id}>
                 <p class="meta">{formatDateTime(change.changedAt, language)}</p>
-                <p>{t.changeLine(t.fieldNames[change.field] ?? change.field, valueText(change.field, change.from, partners), valueText(change.field, change.to, partners))}</p>
+                <p>{t.changeLine(t.fieldNames[change.field] ?? change.field, valueText(change.field, change.from, lookups), valueText(change.field, change.to, lookups))}</p>
               </li>
             ))}
           </ol>
@@ -110,26 +109,11 @@ export function NeedScreen({ reference }: { reference: string }) {
   )
 }
 
-/** The status as it is, chosen anew and saved with the button. */
-function StatusForm({ current, onChange }: { current: Status; onChange: (status: Status) => unknown }) {
-  const [status, setStatus] = useState(current)
-  return (
-    <form
-      class="inline"
-      onSubmit={(event) => {
-        event.preventDefault()
-        void onChange(status)
-      }}
-    >
-      <div>
-        <label for="status">{t.status}</label>
-        <select id="status" name="status" value={status} onChange={(event) => setStatus(event.currentTarget.value as Status)}>
-          {STATUSES.map((value) => <option key={value} value={value}>{t.statuses[value]}</option>)}
-        </select>
-      </div>
-      <button type="submit">{t.saveStatus}</button>
-    </form>
-  )
+/** What a refused change says: a role's limit, a rate limit (with the server's reason), or the problem. */
+function refusal(status: number, error: unknown): string {
+  if (status === 403) return t.forbidden
+  if (status === 429) return t.tooMany(problemText(error))
+  return t.failed(problemText(error))
 }
 
 /** The intake's own keys by their names; any other key as it was written. */
@@ -138,10 +122,11 @@ function customFieldLabel(key: string): string {
   return known[key] ?? key
 }
 
-function valueText(field: NeedChange['field'], value: string | undefined, partners: ReturnType<typeof usePartners>): string {
+function valueText(field: NeedChange['field'], value: string | undefined, known: { partners: Partner[]; members: Member[]; profile: Profile | undefined }): string {
   if (value === undefined) return '—'
   if (field === 'status') return t.statuses[value as Status] ?? value
-  if (field === 'partnerId') return partnerName(partners, value) || value
+  if (field === 'partnerId') return partnerName(known.partners, value) || value
+  if (field === 'assignedTo') return memberName(known.members, known.profile, value, t)
   if (field === 'isConfidential') return value === 'true' ? t.yes : t.no
   return value
 }

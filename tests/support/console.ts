@@ -17,7 +17,7 @@ export interface ConsoleHarness {
   browser: Awaited<ReturnType<typeof launchChromium>>
   admin: Member
   partners: Array<{ id: string; name: string }>
-  member(role: 'org_admin' | 'staff' | 'partner_agent', partnerId?: string): Promise<Member>
+  member(role: 'org_admin' | 'staff' | 'partner_agent' | 'volunteer', partnerId?: string, more?: { fullName?: string; profiles?: Array<'sms_communicator' | 'duplicate_resolver' | 'pii_reader'> }): Promise<Member>
   createNeed(partnerId: string, description: string): Promise<string>
   /** A new page at `path` with a fresh cookie jar (each test logs in itself), its requests watched. */
   open(path?: string, options?: { width?: number }): Promise<Page>
@@ -30,12 +30,13 @@ export interface ConsoleHarness {
   stop(): Promise<void>
 }
 
-export async function startConsoleHarness(): Promise<ConsoleHarness> {
-  const [api, browser] = await Promise.all([startTestServer(), launchChromium()])
+/** `env` adds to the test server's configuration (a lower SMS limit, say). */
+export async function startConsoleHarness(env: Record<string, string> = {}): Promise<ConsoleHarness> {
+  const [api, browser] = await Promise.all([startTestServer(env), launchChromium()])
   const requested = new WeakMap<Page, string[]>()
 
-  async function member(role: 'org_admin' | 'staff' | 'partner_agent', partnerId?: string): Promise<Member> {
-    const token = await api.tokenFor(api.world, role, partnerId ? { partnerId } : {})
+  const member: ConsoleHarness['member'] = async (role, partnerId, more = {}) => {
+    const token = await api.tokenFor(api.world, role, { ...more, ...(partnerId ? { partnerId } : {}) })
     return { token, email: (await api.call<{ email: string }>('GET', '/api/profile', { token })).body.email }
   }
   const admin = await member('org_admin')
