@@ -13,6 +13,8 @@ export type FieldError = components['schemas']['FieldError']
 export type Profile = components['schemas']['Profile']
 export type Permission = Profile['permissions'][number]
 export type Member = components['schemas']['Member']
+export type Constituent = components['schemas']['Constituent']
+export type HouseholdMatch = components['schemas']['HouseholdMatch']
 
 export const STATUSES: Status[] = ['NEW', 'IN_PROGRESS', 'PENDING_INTERNAL', 'PENDING_CLIENT', 'RESOLVED', 'ESCALATED']
 

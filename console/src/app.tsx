@@ -2,7 +2,9 @@ import { useEffect, useRef, useState } from 'preact/hooks'
 import { t } from './i18n'
 import { LanguageSwitch } from './language-switch'
 import { forgetCachedData } from './data'
+import { ConstituentScreen, ConstituentSearch } from './constituents'
 import { Inbox } from './inbox'
+import { Matches } from './matches'
 import { Login } from './login'
 import { NeedScreen } from './need'
 import { NewNeed } from './new-need'
@@ -53,17 +55,8 @@ function Screen({ place }: { place: Place }) {
   const [area, id] = place.path
   if (area === 'needs' && id) return <NeedScreen key={id} reference={id} />
   if (area === 'new') return <NewNeed />
-  if (area === 'constituents') return <Constituents />
+  if (area === 'constituents' && id === 'matches') return <Matches />
+  if (area === 'constituents' && id) return <ConstituentScreen key={id} id={id} />
+  if (area === 'constituents') return <ConstituentSearch query={place.query} />
   return <Inbox query={place.query} />
-}
-
-/** The next version's screens: searching constituents, a person's details, households, merging. */
-function Constituents() {
-  useEffect(() => void (document.title = `${t.constituents} · ${t.appName}`), [])
-  return (
-    <>
-      <h1>{t.constituents}</h1>
-      <p>{t.constituentsSoon}</p>
-    </>
-  )
 }

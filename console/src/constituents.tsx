@@ -1,0 +1,120 @@
+import { Fragment } from 'preact'
+import { useEffect, useState } from 'preact/hooks'
+import { client, problemText, type Constituent, type Need } from './api'
+import { formatDateTime, may, partnerName, usePartners, useProfile } from './data'
+import { language, t } from './i18n'
+import { go, href } from './router'
+import { authorized } from './session'
+
+const PAGE_SIZE = 25
+
+/** Searching constituents by name, phone or email (`#/constituents?q=…`); the possible duplicates for those who resolve them. */
+export function ConstituentSearch({ query }: { query: URLSearchParams }) {
+  const profile = useProfile()
+  const q = query.get('q') ?? ''
+  const [answer, setAnswer] = useState<{ q: string; found: Constituent[] | string }>()
+  useEffect(() => void (document.title = `${t.constituents} · ${t.appName}`), [])
+  useEffect(() => {
+    if (!q) return
+    let current = true
+    void authorized(() => client.GET('/api/constituents', { params: { query: { query: q, limit: PAGE_SIZE } } })).then(({ data, error, response }) => {
+      if (current) setAnswer({ q, found: data ?? (response.status === 403 ? t.forbidden : t.failed(problemText(error))) })
+    })
+    return () => void (current = false)
+  }, [q])
+  const found = answer?.q === q ? answer.found : undefined
+
+  return (
+    <>
+      <h1>{t.constituents}</h1>
+      {may(profile, 'household-matches:list') && <p><a href={href(['constituents', 'matches'])}>{t.possibleDuplicates}</a></p>}
+      <form
+        class="inline"
+        role="search"
+        onSubmit={(event) => {
+          event.preventDefault()
+          go(['constituents'], { q: String(new FormData(event.currentTarget).get('q')).trim() || undefined })
+        }}
+      >
+        <div>
+          <label for="constituent-query">{t.searchLabel}</label>
+          <input id="constituent-query" name="q" type="search" defaultValue={q} autocomplete="off" />
+        </div>
+        <button type="submit">{t.search}</button>
+      </form>
+      {q && !found && <p role="status">{t.loading}</p>}
+      {typeof found === 'string' && <p role="alert" class="error">{found}</p>}
+      {Array.isArray(found) && (found.length === 0 ? <p role="status">{t.nobodyFound}</p> : (
+        <div class="table">
+          <table>
+            <caption class="visually-hidden">{t.constituents}</caption>
+            <thead><tr><th scope="col">{t.name}</th><th scope="col">{t.phone}</th><th scope="col">{t.email}</th></tr></thead>
+            <tbody>
+              {found.map((person) => (
+                <tr key={person.id}>
+                  <td><a href={href(['constituents', person.id])}>{personName(person)}</a></td>
+                  <td>{person.phone ?? '—'}</td>
+                  <td>{person.email ?? '—'}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      ))}
+    </>
+  )
+}
+
+/** One person as the API redacts them for this member, their needs and their household. */
+export function ConstituentScreen({ id }: { id: string }) {
+  const partners = usePartners()
+  const [loaded, setLoaded] = useState<{ person: Constituent; needs: Need[]; total: number } | 'missing'>()
+  useEffect(() => {
+    void (async () => {
+      const { data: person } = await authorized(() => client.GET('/api/constituents/{id}', { params: { path: { id } } }))
+      if (!person) return setLoaded('missing')
+      const needs = await authorized(() => client.GET('/api/constituents/{id}/needs', { params: { path: { id }, query: { limit: PAGE_SIZE } } }))
+      setLoaded({ person, needs: needs.data ?? [], total: Number(needs.response.headers.get('x-total-count') ?? 0) })
+    })()
+  }, [id])
+  useEffect(() => {
+    document.title = `${loaded && loaded !== 'missing' ? personName(loaded.person) : t.constituents} · ${t.appName}`
+  }, [loaded])
+
+  if (!loaded) return <p role="status">{t.loading}</p>
+  if (loaded === 'missing') return (<><h1>{t.constituents}</h1><p role="alert" class="error">{t.personNotFound}</p></>)
+  const { person, needs, total } = loaded
+  return (
+    <>
+      <h1>{personName(person)}</h1>
+      <PersonDetails person={person} />
+      <h2>{t.pastNeeds(total)}</h2>
+      {needs.length === 0 ? <p>{t.noNeeds}</p> : (
+        <ul>
+          {needs.map((need) => (
+            <li key={need.id}>
+              <a href={href(['needs', need.referenceNumber])}>{need.referenceNumber}</a> · {t.statuses[need.status]} · {partnerName(partners, need.partnerId)} · {formatDateTime(need.createdAt, language)}
+            </li>
+          ))}
+        </ul>
+      )}
+    </>
+  )
+}
+
+const DETAILS = ['firstName', 'lastName', 'phone', 'email', 'addressStreet', 'addressCity', 'addressState', 'addressZip', 'dateOfBirth', 'householdId'] as const
+
+/** The details the API answered; a detail it left out is either not on file or not for this member to read. */
+export function PersonDetails({ person }: { person: Constituent }) {
+  return (
+    <dl class="fields">
+      {DETAILS.map((key) => (
+        <Fragment key={key}><dt>{t.personFields[key]}</dt><dd>{person[key] ?? t.notShown}</dd></Fragment>
+      ))}
+    </dl>
+  )
+}
+
+export function personName(person: Pick<Constituent, 'firstName' | 'lastName'>): string {
+  return [person.firstName, person.lastName].filter(Boolean).join(' ') || t.unnamed
+}
