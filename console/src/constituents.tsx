@@ -65,16 +65,20 @@ export function ConstituentSearch({ query }: { query: URLSearchParams }) {
   )
 }
 
-/** One person as the API redacts them for this member, their needs and their household. */
+/** One person as the API redacts them for this member, their needs and the other people of their household. */
 export function ConstituentScreen({ id }: { id: string }) {
   const partners = usePartners()
-  const [loaded, setLoaded] = useState<{ person: Constituent; needs: Need[]; total: number } | 'missing'>()
+  const [loaded, setLoaded] = useState<{ person: Constituent; needs: Need[]; total: number; household: Constituent[] } | 'missing'>()
   useEffect(() => {
     void (async () => {
       const { data: person } = await authorized(() => client.GET('/api/constituents/{id}', { params: { path: { id } } }))
       if (!person) return setLoaded('missing')
-      const needs = await authorized(() => client.GET('/api/constituents/{id}/needs', { params: { path: { id }, query: { limit: PAGE_SIZE } } }))
-      setLoaded({ person, needs: needs.data ?? [], total: Number(needs.response.headers.get('x-total-count') ?? 0) })
+      const [needs, household] = await Promise.all([
+        authorized(() => client.GET('/api/constituents/{id}/needs', { params: { path: { id }, query: { limit: PAGE_SIZE } } })),
+        authorized(() => client.GET('/api/constituents/{id}/household', { params: { path: { id } } })),
+      ])
+      const others = (household.data ?? []).filter((member) => member.id !== id)
+      setLoaded({ person, needs: needs.data ?? [], total: Number(needs.response.headers.get('x-total-count') ?? 0), household: others })
     })()
   }, [id])
   useEffect(() => {
@@ -83,7 +87,7 @@ export function ConstituentScreen({ id }: { id: string }) {
 
   if (!loaded) return <p role="status">{t.loading}</p>
   if (loaded === 'missing') return (<><h1>{t.constituents}</h1><p role="alert" class="error">{t.personNotFound}</p></>)
-  const { person, needs, total } = loaded
+  const { person, needs, total, household } = loaded
   return (
     <>
       <h1>{personName(person)}</h1>
@@ -96,6 +100,12 @@ export function ConstituentScreen({ id }: { id: string }) {
               <a href={href(['needs', need.referenceNumber])}>{need.referenceNumber}</a> · {t.statuses[need.status]} · {partnerName(partners, need.partnerId)} · {formatDateTime(need.createdAt, language)}
             </li>
           ))}
+        </ul>
+      )}
+      <h2>{t.household}</h2>
+      {household.length === 0 ? <p>{t.aloneInHousehold}</p> : (
+        <ul>
+          {household.map((member) => <li key={member.id}><a href={href(['constituents', member.id])}>{personName(member)}</a></li>)}
         </ul>
       )}
     </>

@@ -98,6 +98,8 @@ export const en = {
     firstName: 'First name', lastName: 'Last name', phone: 'Phone', email: 'Email', addressStreet: 'Street', addressCity: 'City',
     addressState: 'State', addressZip: 'ZIP code', dateOfBirth: 'Date of birth', householdId: 'Household',
   },
+  household: 'Household',
+  aloneInHousehold: 'Nobody else in this household.',
   possibleDuplicates: 'Possible duplicates',
   noMatches: 'No possible duplicates to look at.',
   reasons: { 'same phone': 'same phone', 'same email': 'same email', 'same name and date of birth': 'same name and date of birth', 'same last name and address': 'same last name and address' } as Record<string, string>,

@@ -98,6 +98,8 @@ export const es: Strings = {
     firstName: 'Nombre', lastName: 'Apellido', phone: 'Teléfono', email: 'Correo electrónico', addressStreet: 'Calle', addressCity: 'Ciudad',
     addressState: 'Estado', addressZip: 'Código postal', dateOfBirth: 'Fecha de nacimiento', householdId: 'Hogar',
   },
+  household: 'Hogar',
+  aloneInHousehold: 'Nadie más en este hogar.',
   possibleDuplicates: 'Posibles duplicados',
   noMatches: 'No hay posibles duplicados que revisar.',
   reasons: { 'same phone': 'mismo teléfono', 'same email': 'mismo correo', 'same name and date of birth': 'mismo nombre y fecha de nacimiento', 'same last name and address': 'mismo apellido y dirección' },

@@ -10,6 +10,7 @@ import type { Login } from './auth/login'
 import type { Logout } from './auth/logout'
 import type { RefreshSession } from './auth/refresh-session'
 import type { GetConstituent } from './constituents/get-constituent'
+import type { GetHousehold } from './constituents/get-household'
 import type { CreateConstituent } from './constituents/create-constituent'
 import type { ListConstituentNeeds } from './constituents/list-constituent-needs'
 import type { ListHouseholdMatches } from './constituents/list-household-matches'
@@ -71,6 +72,7 @@ export interface UseCases {
     create: CreateConstituent
     update: UpdateConstituent
     listNeeds: ListConstituentNeeds
+    household: GetHousehold
     merge: MergeConstituents
     listMatches: ListHouseholdMatches
     resolve: ResolveHouseholdMatch

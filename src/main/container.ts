@@ -15,6 +15,7 @@ import { ConstituentRegistry } from '../application/constituents/constituent-reg
 import { CreateConstituent } from '../application/constituents/create-constituent'
 import { DuplicateDetection } from '../application/constituents/duplicate-detection'
 import { GetConstituent } from '../application/constituents/get-constituent'
+import { GetHousehold } from '../application/constituents/get-household'
 import { ListConstituentNeeds } from '../application/constituents/list-constituent-needs'
 import { ListHouseholdMatches } from '../application/constituents/list-household-matches'
 import { MergeConstituents } from '../application/constituents/merge-constituents'
@@ -275,6 +276,7 @@ export function createContainer(config: Config, overrides: ContainerOverrides = 
   service(c, ExportConstituents, [repositories, AuditTrail])
   service(c, GetConstituent, [repositories, AuditTrail])
   service(c, ListConstituentNeeds, [repositories])
+  service(c, GetHousehold, [repositories, AuditTrail])
   service(c, MergeConstituents, [unitOfWork, ConstituentMerger])
   service(c, ListHouseholdMatches, [repositories, AuditTrail])
   service(c, ResolveHouseholdMatch, [unitOfWork, ConstituentMerger, PORTS.clock, WebhookEvents, AuditTrail])
@@ -309,6 +311,7 @@ export function useCasesOf(c: Container): UseCases {
       create: c.get(CreateConstituent),
       update: c.get(UpdateConstituent),
       listNeeds: c.get(ListConstituentNeeds),
+      household: c.get(GetHousehold),
       merge: c.get(MergeConstituents),
       listMatches: c.get(ListHouseholdMatches),
       resolve: c.get(ResolveHouseholdMatch),

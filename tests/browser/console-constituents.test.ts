@@ -33,7 +33,7 @@ describe.skipIf(!chromiumAvailable())('constituents in the staff console', () =>
     return page
   }
 
-  test('an admin finds a person by name, phone and email, and reads their details and needs', async () => {
+  test('an admin finds a person by name, phone and email, and reads their details, needs and household', async () => {
     const lastName = unique()
     const id = await person({ firstName: 'Marta', lastName, phone: '+15550190001', email: `${lastName.toLowerCase()}@example.org`, addressCity: 'Springfield' })
     const need = await c.api.call<{ referenceNumber: string }>('POST', '/api/needs', { token: c.admin.token, body: { partnerId: c.partners[0]!.id, constituentId: id, customFields: { description: 'Groceries' } } })
@@ -54,6 +54,15 @@ describe.skipIf(!chromiumAvailable())('constituents in the staff console', () =>
     const details = await page.locator('dl.fields').textContent()
     for (const shown of ['+15550190001', 'Springfield']) expect(details).toContain(shown)
     await page.getByRole('heading', { name: 'Needs (1)' }).waitFor()
+    // The household: the others in it, each a link to them.
+    await page.getByText('Nobody else in this household.').waitFor()
+    const partnerOf = await c.api.call<{ id: string }>('POST', '/api/constituents', { token: c.admin.token, body: { firstName: 'Pablo', lastName, householdId: (await c.api.call<{ householdId: string }>('GET', `/api/constituents/${id}`, { token: c.admin.token })).body.householdId } })
+    await page.reload()
+    await page.getByRole('link', { name: `Pablo ${lastName}` }).click()
+    await page.getByRole('heading', { name: `Pablo ${lastName}` }).waitFor()
+    await page.getByRole('link', { name: `Marta ${lastName}` }).click()
+    await page.getByRole('heading', { name: `Marta ${lastName}` }).waitFor()
+    expect(partnerOf.status).toBe(201)
     await c.expectAccessible(page)
     await page.getByRole('link', { name: need.body.referenceNumber }).click()
     await page.getByRole('heading', { name: `Need ${need.body.referenceNumber}` }).waitFor()

@@ -2,7 +2,7 @@ import { Elysia, t } from 'elysia'
 import type { Logger } from '../../application/ports/logger'
 import type { UseCases } from '../../application/use-cases'
 import type { AuthenticationPlugin } from './authentication'
-import { IdParams, PagedList, PageQuery, problems } from './common.schemas'
+import { IdParams, List, PagedList, PageQuery, problems } from './common.schemas'
 import {
   ConstituentSchema,
   constituentView,
@@ -23,7 +23,7 @@ import { pagedResponse } from './paging'
 
 // docs/constituents.md
 export function constituentsRoutes(useCases: UseCases['constituents'], authentication: AuthenticationPlugin, logger: Logger) {
-  const { search, export: exportConstituents, get, create, update, listNeeds, merge, listMatches, resolve } = useCases
+  const { search, export: exportConstituents, get, create, update, listNeeds, household, merge, listMatches, resolve } = useCases
 
   const constituents = new Elysia({ name: 'constituents', prefix: '/api/constituents', detail: { tags: ['Constituents'] } })
     .use(authentication)
@@ -90,6 +90,12 @@ export function constituentsRoutes(useCases: UseCases['constituents'], authentic
         detail: { operationId: 'listConstituentNeeds', summary: "A constituent's needs, newest first; other partners' details are emptied for partner roles", description: 'Caseworker roles and intake_staff. Paged.' },
       },
     )
+    .get('/:id/household', async ({ actor, params }) => (await household.execute(actor, params.id)).map(constituentView), {
+      auth: true,
+      params: IdParams,
+      response: { 200: List(ConstituentSchema), ...problems(400, 401, 403, 404) },
+      detail: { operationId: 'getConstituentHousehold', summary: "The people of a constituent's household, the constituent among them (the first 100)", description: 'Caseworker roles and intake_staff. Each redacted exactly as search results.' },
+    })
 
   const matches = new Elysia({ name: 'household-matches', prefix: '/api/household-matches', detail: { tags: ['Constituents'] } })
     .use(authentication)

@@ -64,6 +64,7 @@ const ROUTES: Array<[method: string, path: string, authenticated: boolean, error
   ['get', '/api/constituents/{id}', true, [400, 401, 403, 404]],
   ['put', '/api/constituents/{id}', true, [400, 401, 403, 404, 413, 415]],
   ['get', '/api/constituents/{id}/needs', true, [400, 401, 403, 404]],
+  ['get', '/api/constituents/{id}/household', true, [400, 401, 403, 404]],
   ['post', '/api/constituents/merge', true, [400, 401, 403, 404, 413, 415]],
   ['get', '/api/household-matches', true, [400, 401, 403]],
   ['post', '/api/household-matches/{id}/resolve', true, [400, 401, 403, 404, 409, 413, 415]],
@@ -354,6 +355,7 @@ describe('GET /api/openapi.json', () => {
       ['get', '/api/constituents/{id}'],
       ['put', '/api/constituents/{id}'],
       ['get', '/api/constituents/{id}/needs'],
+      ['get', '/api/constituents/{id}/household'],
       ['post', '/api/household-matches/{id}/resolve'],
       ['put', '/api/members/{id}'],
     ]

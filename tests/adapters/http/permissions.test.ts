@@ -148,6 +148,7 @@ const ROUTES: RouteCase[] = [
   { route: 'POST /api/constituents', rule: CONSTITUENTS, success: 201, call: async () => ({ method: 'POST', path: '/api/constituents', body: { firstName: 'New', lastName: `Person${unique()}` } }) },
   { route: 'PUT /api/constituents/{id}', rule: CONSTITUENTS, success: 200, call: async () => ({ method: 'PUT', path: `/api/constituents/${constituentId}`, body: { firstName: 'Ada' } }) },
   { route: 'GET /api/constituents/{id}/needs', rule: CONSTITUENTS, success: 200, call: async () => ({ method: 'GET', path: `/api/constituents/${constituentId}/needs` }) },
+  { route: 'GET /api/constituents/{id}/household', rule: CONSTITUENTS, success: 200, call: async () => ({ method: 'GET', path: `/api/constituents/${constituentId}/household` }) },
   { route: 'POST /api/constituents/merge', rule: DUPLICATES, success: 200, call: aPairToMerge },
   { route: 'GET /api/household-matches', rule: DUPLICATES, success: 200, call: get('/api/household-matches') },
   { route: 'POST /api/household-matches/{id}/resolve', rule: DUPLICATES, success: 200, call: anOpenMatch },
