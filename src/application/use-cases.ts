@@ -43,6 +43,7 @@ import type { CreatePartner } from './partners/create-partner'
 import type { ListPartners } from './partners/list-partners'
 import type { UpdatePartner } from './partners/update-partner'
 import type { GetProfile, UpdateProfile } from './profile/profile'
+import type { ChangePassword } from './profile/change-password'
 import type { ReceiveSms } from './sms/receive-sms'
 import type { RecordSmsStatus } from './sms/record-sms-status'
 import type { SendSms } from './sms/send-sms'
@@ -84,6 +85,7 @@ export interface UseCases {
     list: ListMembers
     getProfile: GetProfile
     updateProfile: UpdateProfile
+    changePassword: ChangePassword
   }
   needs: {
     create: CreateNeed

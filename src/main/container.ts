@@ -44,6 +44,7 @@ import { GetOrganizationSettings, UpdateOrganizationSettings } from '../applicat
 import type { EmailHostPolicy, FallbackEmailSender } from '../application/ports/email'
 import type { SecretBox } from '../application/ports/secret-box'
 import { GetProfile, UpdateProfile } from '../application/profile/profile'
+import { ChangePassword } from '../application/profile/change-password'
 import { LogEmailSender } from '../adapters/messaging/log-email-sender'
 import { PostmarkEmailSender } from '../adapters/messaging/postmark-email-sender'
 import { SendgridEmailSender } from '../adapters/messaging/sendgrid-email-sender'
@@ -265,6 +266,7 @@ export function createContainer(config: Config, overrides: ContainerOverrides = 
   service(c, ResetPassword, [unitOfWork, passwords, secrets, TokenPairIssuer, PORTS.clock, AuditTrail])
   service(c, GetProfile, [repositories])
   service(c, UpdateProfile, [unitOfWork, AuditTrail])
+  service(c, ChangePassword, [unitOfWork, passwords, PORTS.clock, AuditTrail])
   service(c, GetOrganizationSettings, [repositories])
   service(c, UpdateOrganizationSettings, [unitOfWork, AuditTrail])
   service(c, GetEmailSettings, [repositories])
@@ -323,6 +325,7 @@ export function useCasesOf(c: Container): UseCases {
       list: c.get(ListMembers),
       getProfile: c.get(GetProfile),
       updateProfile: c.get(UpdateProfile),
+      changePassword: c.get(ChangePassword),
     },
     needs: {
       create: c.get(CreateNeed),

@@ -2,11 +2,12 @@ import { Elysia, t } from 'elysia'
 import type { UseCases } from '../../application/use-cases'
 import type { AuthenticationPlugin } from './authentication'
 import { IdParams, List, PagedList, PageQuery, problems } from './common.schemas'
-import { InviteMemberBody, MemberSchema, ProfileSchema, ResendInvitationBody, UpdateMemberBody, UpdateProfileBody } from './members.schemas'
+import { ChangePasswordBody, InviteMemberBody, MemberSchema, ProfileSchema, ResendInvitationBody, UpdateMemberBody, UpdateProfileBody } from './members.schemas'
 import { pagedResponse } from './paging'
+import { rateLimited, type RateLimits } from './rate-limits'
 
-export function membersRoutes(useCases: UseCases['members'], authentication: AuthenticationPlugin) {
-  const { invite, update, resend, list, getProfile, updateProfile } = useCases
+export function membersRoutes(useCases: UseCases['members'], authentication: AuthenticationPlugin, rateLimits: RateLimits) {
+  const { invite, update, resend, list, getProfile, updateProfile, changePassword } = useCases
 
   const members = new Elysia({ name: 'members', prefix: '/api/members', detail: { tags: ['Members'] } })
     .use(authentication)
@@ -61,6 +62,25 @@ export function membersRoutes(useCases: UseCases['members'], authentication: Aut
       response: { 200: ProfileSchema, ...problems(400, 401, 413, 415) },
       detail: { operationId: 'updateProfile', summary: 'Update the caller’s own name and phone', description: 'Every role; `phone: null` clears the phone.' },
     })
+    .use(rateLimits)
+    .post(
+      '/password',
+      async ({ actor, body, set }) => {
+        await changePassword.execute(actor, body)
+        set.status = 204
+      },
+      {
+        auth: true,
+        rateLimit: 'auth',
+        body: ChangePasswordBody,
+        response: rateLimited({ 204: t.Void(), ...problems(400, 401, 413, 415) }),
+        detail: {
+          operationId: 'changePassword',
+          summary: 'Choose a new password, proving the current one; every session of the member ends',
+          description: 'Every role. A wrong current password is 400 at /currentPassword. Every session of the member ends, this one too: log in again with the new password. Counted against the auth rate limit, as login is.',
+        },
+      },
+    )
 
   return new Elysia({ name: 'members-and-profile' }).use(members).use(profile)
 }

@@ -63,6 +63,11 @@ export const ProfileSchema = Named('Profile', t.Object({
 
 export const UpdateProfileBody = Named('ProfileUpdate', Body({ fullName: t.Optional(t.String(NAME)), phone: t.Optional(t.Union([Phone, t.Null()])) }))
 
+export const ChangePasswordBody = Named('PasswordChange', Body({
+  currentPassword: t.String({ minLength: 1, maxLength: PASSWORD.maxLength }),
+  newPassword: t.String({ ...PASSWORD, description: `At least ${PASSWORD.minLength} characters` }),
+}))
+
 export const AcceptInviteBody = Named('InvitationAcceptance', Body({
   token: t.String({ minLength: 1, maxLength: 512 }),
   password: t.String({ ...PASSWORD, description: `At least ${PASSWORD.minLength} characters` }),

@@ -5,7 +5,7 @@ import { EMAIL_PROVIDERS } from '../../domain/messaging/email'
 import { API_KEY } from '../../domain/messaging/email'
 import { DEFAULT_MAX_CONCURRENCY, MAX_CONCURRENCY, SHORT_CODE, SLUG, TCR_STATUS } from '../../domain/organizations/organization'
 import { AUDIT_RETENTION_DAYS, DEFAULT_AUDIT_RETENTION_DAYS } from '../../domain/audit/audit-event'
-import { EMAIL, NAME, PHONE } from '../../domain/shared/fields'
+import { EMAIL, HTTP_URL, NAME, PHONE } from '../../domain/shared/fields'
 import { PROVIDER_MESSAGE_ID } from '../../domain/messaging/sms'
 import type { AuthenticationPlugin } from './authentication'
 import { Body, DateTime, Int32, List, Named, OneOf, problems, Text, Uuid } from './common.schemas'
@@ -27,6 +27,7 @@ const SettingsSchema = Named('OrganizationSettings', t.Object({
   auditRetentionDays: Int32(AUDIT_RETENTION_DAYS, { description: 'Days audit events are kept' }),
   appOrigins: List(Text(ORIGIN), ORIGIN_LIST, { description: APP_ORIGINS }),
   formOrigins: List(Text(ORIGIN), ORIGIN_LIST, { description: FORM_ORIGINS }),
+  publicBaseUrl: t.String({ ...HTTP_URL, description: "The service's PUBLIC_BASE_URL (read-only, the deployment's): where the links in mail point" }),
 }))
 
 const UpdateSettingsBody = Named('OrganizationSettingsUpdate', Body({
@@ -59,17 +60,18 @@ function maskedJson(settings: MaskedEmailSettings) {
   return { ...settings, updatedAt: settings.updatedAt.toISOString() }
 }
 
-export function organizationsRoutes(useCases: UseCases['organizations'], authentication: AuthenticationPlugin) {
+export function organizationsRoutes(useCases: UseCases['organizations'], authentication: AuthenticationPlugin, publicBaseUrl: string) {
   const { getSettings, updateSettings, getEmail, updateEmail, testEmail } = useCases
+  const withBaseUrl = async <T>(settings: Promise<T>) => ({ ...(await settings), publicBaseUrl })
 
   return new Elysia({ name: 'organizations', prefix: '/api/organizations/settings', detail: { tags: ['Organization'] } })
     .use(authentication)
-    .get('', ({ actor }) => getSettings.execute(actor), {
+    .get('', ({ actor }) => withBaseUrl(getSettings.execute(actor)), {
       auth: true,
       response: { 200: SettingsSchema, ...problems(401, 403) },
       detail: { operationId: 'getOrganizationSettings', summary: 'Organization settings', description: 'org_admin.' },
     })
-    .put('', ({ actor, body }) => updateSettings.execute(actor, body), {
+    .put('', ({ actor, body }) => withBaseUrl(updateSettings.execute(actor, body)), {
       auth: true,
       body: UpdateSettingsBody,
       response: { 200: SettingsSchema, ...problems(400, 401, 403, 409, 413, 415) },

@@ -22,6 +22,7 @@ export const AUDIT_ACTIONS = [
   'set_password',
   'request_password_reset',
   'reset_password',
+  'change_password',
   'login',
   'logout',
 ] as const

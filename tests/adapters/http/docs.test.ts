@@ -77,6 +77,7 @@ const ROUTES: Array<[method: string, path: string, authenticated: boolean, error
   ['post', '/api/members/{id}/invitation', true, [400, 401, 403, 404, 409, 413, 415]],
   ['get', '/api/profile', true, [401]],
   ['put', '/api/profile', true, [400, 401, 413, 415]],
+  ['post', '/api/profile/password', true, [400, 401, 413, 415, 429]],
   ['get', '/api/organizations/settings', true, [401, 403]],
   ['put', '/api/organizations/settings', true, [400, 401, 403, 409, 413, 415]],
   ['get', '/api/organizations/settings/email', true, [401, 403, 404]],
@@ -252,7 +253,7 @@ describe('GET /api/openapi.json', () => {
     expect(successes).toHaveLength(1)
   })
 
-  test('documents 201 for creates, 202 for a queued text or reset email, 204 for logout and the status webhook, 200 otherwise', () => {
+  test('documents 201 for creates, 202 for a queued text or reset email, 204 for logout, the status webhook and a password change, 200 otherwise', () => {
     const success = (method: string, path: string) => Object.keys(operation(method, path).responses ?? {}).find((s) => Number(s) < 400)
     expect(success('post', '/api/needs')).toBe('201')
     expect(success('post', '/api/needs/public')).toBe('201')
@@ -264,6 +265,7 @@ describe('GET /api/openapi.json', () => {
     expect(success('post', '/api/needs/{id}/sms')).toBe('202')
     expect(success('post', '/api/auth/password-reset')).toBe('202')
     expect(success('post', '/api/webhooks/twilio/status')).toBe('204')
+    expect(success('post', '/api/profile/password')).toBe('204')
     const ok = [
       ['get', '/api/needs'],
       ['get', '/api/needs/export'],
@@ -378,6 +380,7 @@ describe('GET /api/openapi.json', () => {
       'post /api/auth/session',
       'post /api/auth/session/refresh',
       'post /api/needs/public',
+      'post /api/profile/password',
     ])
     for (const route of limited) {
       const [method, path] = route.split(' ') as [string, string]

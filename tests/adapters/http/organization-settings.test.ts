@@ -20,8 +20,9 @@ type Settings = {
   appOrigins?: string[]
   formOrigins?: string[]
 }
-/** What an organization that never listed an origin answers. */
-const NO_ORIGINS = { appOrigins: [], formOrigins: [] }
+const BASE_URL = 'https://app.example.test'
+/** What an organization that never listed an origin answers, and the service's PUBLIC_BASE_URL beside its settings. */
+const NO_ORIGINS = { appOrigins: [], formOrigins: [], publicBaseUrl: BASE_URL }
 type MaskedEmail = { provider: string; fromEmail: string; fromName?: string; apiKeyLast4: string; updatedAt: string }
 
 const SETTINGS = '/api/organizations/settings'
@@ -31,7 +32,6 @@ const SMTP_USER = 'mailer-user'
 const SMTP_PASSWORD = 'smtp-Pa55word-never-shown'
 const WRONG_PASSWORD = 'wrong-Pa55word-never-shown'
 const SES_SECRET = 'sesSecretKeyNeverShown0123456789'
-const BASE_URL = 'https://app.example.test'
 
 interface Received {
   from: string
@@ -161,8 +161,8 @@ describe('GET /api/organizations/settings', () => {
     const response = await getSettings(await api.tokenFor(fresh, 'org_admin'))
     expect(response.status).toBe(200)
     expect(response.headers.get('content-type')).toStartWith('application/json')
-    expect(Object.keys(response.body).sort()).toEqual(['appOrigins', 'auditRetentionDays', 'formOrigins', 'id', 'maxConcurrency', 'name', 'slug'])
-    expect(response.body).toMatchObject({ id: fresh.organizationId, maxConcurrency: 5, auditRetentionDays: DEFAULT_AUDIT_RETENTION_DAYS, appOrigins: [], formOrigins: [] })
+    expect(Object.keys(response.body).sort()).toEqual(['appOrigins', 'auditRetentionDays', 'formOrigins', 'id', 'maxConcurrency', 'name', 'publicBaseUrl', 'slug'])
+    expect(response.body).toMatchObject({ id: fresh.organizationId, maxConcurrency: 5, auditRetentionDays: DEFAULT_AUDIT_RETENTION_DAYS, ...NO_ORIGINS })
     expect(response.body.slug).toMatch(/^[a-z0-9]+(-[a-z0-9]+)*$/)
   })
 
@@ -246,6 +246,7 @@ describe('PUT /api/organizations/settings', () => {
     ['a blank name', { name: '   ' }, '/name'],
     ['a name over 200 characters', { name: 'x'.repeat(201) }, '/name'],
     ['phoneNumber (read-only)', { phoneNumber: '+15551234567' }, '/phoneNumber'],
+    ['publicBaseUrl (read-only, the deployment\'s)', { publicBaseUrl: 'https://elsewhere.example' }, '/publicBaseUrl'],
     ['an id', { id: '2d9f4b1e-8c7a-4f3e-9b2d-1a6c5e4f3a2b' }, '/id'],
     ['an unknown property', { timezone: 'UTC' }, '/timezone'],
   ])('%s is 400 Invalid request naming the field, and nothing changes', async (_name, fields, field) => {

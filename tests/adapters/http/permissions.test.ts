@@ -184,6 +184,8 @@ const ROUTES: RouteCase[] = [
   { route: 'POST /api/members/{id}/invitation', rule: MANAGE_MEMBERS, success: 200, call: async () => ({ method: 'POST', path: `/api/members/${unconfirmedId}/invitation`, body: {} }) },
   { route: 'GET /api/profile', rule: EVERY_ROLE, success: 200, call: get('/api/profile') },
   { route: 'PUT /api/profile', rule: EVERY_ROLE, success: 200, call: async () => ({ method: 'PUT', path: '/api/profile', body: { fullName: 'Pat Example' } }) },
+  // A right password would end the caller's sessions (and its token): a wrong one shows the route allowed (400, not 403).
+  { route: 'POST /api/profile/password', rule: EVERY_ROLE, success: 400, call: async () => ({ method: 'POST', path: '/api/profile/password', body: { currentPassword: 'not the password of anyone', newPassword: 'a password of my own choosing' } }) },
   { route: 'GET /api/organizations/settings', rule: ORG_ADMIN, success: 200, call: get('/api/organizations/settings') },
   { route: 'PUT /api/organizations/settings', rule: ORG_ADMIN, success: 200, call: async () => ({ method: 'PUT', path: '/api/organizations/settings', body: settings }) },
   { route: 'GET /api/organizations/settings/email', rule: ORG_ADMIN, success: 200, call: get('/api/organizations/settings/email') },
