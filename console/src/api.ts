@@ -13,6 +13,7 @@ export type FieldError = components['schemas']['FieldError']
 export type Profile = components['schemas']['Profile']
 export type Permission = Profile['permissions'][number]
 export type Member = components['schemas']['Member']
+export type OrganizationSettings = components['schemas']['OrganizationSettings']
 export type Constituent = components['schemas']['Constituent']
 export type HouseholdMatch = components['schemas']['HouseholdMatch']
 

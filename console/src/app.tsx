@@ -1,7 +1,8 @@
 import { useEffect, useRef, useState } from 'preact/hooks'
 import { t } from './i18n'
 import { LanguageSwitch } from './language-switch'
-import { forgetCachedData } from './data'
+import { forgetCachedData, useProfile } from './data'
+import { FirstRun, useFirstRun } from './first-run'
 import { ConstituentScreen, ConstituentSearch } from './constituents'
 import { Inbox } from './inbox'
 import { Matches } from './matches'
@@ -14,24 +15,34 @@ import { logOut, onSessionChange, refreshSession, type SessionState } from './se
 export function App() {
   const [session, setSession] = useState<SessionState>('unknown')
   const place = usePlace()
-  const main = useRef<HTMLElement>(null)
-  const screen = place.path.join('/')
-  const shown = useRef(false)
   useEffect(() => onSessionChange(setSession), [])
   // What was read for one member is not shown to the next.
   useEffect(() => {
     if (session !== 'signed-in') forgetCachedData()
   }, [session])
-  // On another screen the keyboard goes on from its top, as after loading a page.
-  useEffect(() => {
-    if (shown.current) main.current?.focus()
-    shown.current = true
-  }, [screen])
   // A session kept in this browser's cookie goes on without a new login.
   useEffect(() => void refreshSession(), [])
 
   if (session === 'unknown') return <main><p role="status">{t.loading}</p></main>
   if (session !== 'signed-in') return <Login lapsed={session === 'lapsed'} place={place} />
+  return <SignedIn place={place} />
+}
+
+/** The bar and the screen of the place; the first run instead while it is due. */
+function SignedIn({ place }: { place: Place }) {
+  const main = useRef<HTMLElement>(null)
+  const screen = place.path.join('/')
+  const shown = useRef(false)
+  const profile = useProfile()
+  const firstRun = useFirstRun(profile)
+  const [firstRunDone, setFirstRunDone] = useState(false)
+  // On another screen the keyboard goes on from its top, as after loading a page.
+  useEffect(() => {
+    if (shown.current) main.current?.focus()
+    shown.current = true
+  }, [screen, firstRunDone])
+
+  if (firstRun === 'checking') return <main><p role="status">{t.loading}</p></main>
   return (
     <>
       <header class="bar">
@@ -45,7 +56,7 @@ export function App() {
         <button type="button" class="secondary" onClick={() => void logOut()}>{t.logOut}</button>
       </header>
       <main ref={main} tabIndex={-1}>
-        <Screen place={place} />
+        {firstRun && !firstRunDone && profile ? <FirstRun settings={firstRun} profile={profile} onDone={() => setFirstRunDone(true)} /> : <Screen place={place} />}
       </main>
     </>
   )

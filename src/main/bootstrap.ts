@@ -12,6 +12,9 @@ export interface BootstrapResult {
   generatedPassword?: string
 }
 
+/** The organization's name until INTAKE_ORG_NAME names it; the staff console's first run lasts while it stays (docs/console.md). */
+export const FIRST_ORGANIZATION_NAME = 'My Organization'
+
 /**
  * First start (docs/self-hosting.md): on an empty database, one organization and its org_admin, from
  * INTAKE_ADMIN_* / INTAKE_ORG_* or from defaults with a random password.
@@ -28,7 +31,7 @@ export async function bootstrapFirstOrganization(c: Container): Promise<Bootstra
   }
   try {
     await c.get(CreateOrganization).execute({
-      name: settings.orgName ?? 'My Organization',
+      name: settings.orgName ?? FIRST_ORGANIZATION_NAME,
       slug: result.organizationSlug,
       adminEmail: result.adminEmail,
       adminPassword: settings.adminPassword ?? generatedPassword!,

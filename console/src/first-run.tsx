@@ -1,0 +1,90 @@
+import { useEffect, useState } from 'preact/hooks'
+import { client, problemText, type OrganizationSettings, type Profile } from './api'
+import { may } from './data'
+import { t } from './i18n'
+import { authorized, logIn } from './session'
+
+/**
+ * docs/console.md "First run": the organization still bears the name the first start gives it (the service's
+ * INTAKE_ORG_NAME default), so its admin has not been through the first run yet. Renaming it ends the first run.
+ */
+export const FIRST_START_NAME = 'My Organization'
+
+/** The organization's settings while its first run is due (for who may change them); undefined otherwise, 'checking' until known. */
+export function useFirstRun(profile: Profile | undefined): OrganizationSettings | 'checking' | undefined {
+  const [settings, setSettings] = useState<OrganizationSettings | 'checking' | undefined>('checking')
+  const admin = may(profile, 'organization:settings')
+  useEffect(() => {
+    if (!profile) return
+    if (!admin) return setSettings(undefined)
+    void authorized(() => client.GET('/api/organizations/settings')).then(({ data }) => setSettings(data?.name === FIRST_START_NAME ? data : undefined))
+  }, [profile, admin])
+  return settings
+}
+
+/** Links in mail lead to PUBLIC_BASE_URL: on this computer's own names, they work on this computer only. */
+function pointsAtThisComputer(url: string): boolean {
+  const host = new URL(url).hostname
+  return host === 'localhost' || host.endsWith('.localhost') || host.startsWith('127.') || host === '[::1]'
+}
+
+/** The first admin chooses its own password instead of the printed one, then the organization's name. */
+export function FirstRun({ settings, profile, onDone }: { settings: OrganizationSettings; profile: Profile; onDone: () => void }) {
+  const [step, setStep] = useState<'password' | 'name'>('password')
+  const [error, setError] = useState('')
+  const [notice, setNotice] = useState('')
+  useEffect(() => void (document.title = `${t.firstRunTitle} · ${t.appName}`), [])
+
+  async function choosePassword(event: Event) {
+    event.preventDefault()
+    const form = new FormData(event.currentTarget as HTMLFormElement)
+    const body = { currentPassword: String(form.get('currentPassword')), newPassword: String(form.get('newPassword')) }
+    const { error: problem } = await authorized(() => client.POST('/api/profile/password', { body }))
+    if (problem) return setError(t.failed(problemText(problem)))
+    // Every session ended with the old password, this one too: a new one, with the new password.
+    const session = await logIn(profile.email, body.newPassword, settings.slug)
+    if (!session.ok) return setError(t.failed(session.detail))
+    setError('')
+    setNotice(t.passwordChosen)
+    setStep('name')
+  }
+
+  async function chooseName(event: Event) {
+    event.preventDefault()
+    const name = String(new FormData(event.currentTarget as HTMLFormElement).get('name')).trim()
+    const { error: problem } = await authorized(() => client.PUT('/api/organizations/settings', { body: { name } }))
+    if (problem) return setError(t.failed(problemText(problem)))
+    onDone()
+  }
+
+  return (
+    <section class="narrow-section">
+      <h1>{t.firstRunTitle}</h1>
+      <p>{t.serviceAddress}: <strong>{settings.publicBaseUrl}</strong></p>
+      {pointsAtThisComputer(settings.publicBaseUrl) && <p class="warning">{t.localhostWarning(settings.publicBaseUrl)}</p>}
+      <div role="alert">{error && <p class="error">{error}</p>}</div>
+      <div role="status" class="notice">{notice}</div>
+      {step === 'password' ? (
+        <form onSubmit={choosePassword}>
+          <h2>{t.choosePassword}</h2>
+          <p>{t.choosePasswordIntro}</p>
+          <input type="email" name="username" autocomplete="username" aria-label={t.email} value={profile.email} hidden readOnly />
+          <label for="current-password">{t.currentPassword}</label>
+          <input id="current-password" name="currentPassword" type="password" autocomplete="current-password" required />
+          <label for="new-password">{t.newPassword}</label>
+          <input id="new-password" name="newPassword" type="password" autocomplete="new-password" minLength={12} required aria-describedby="new-password-rule" />
+          <p id="new-password-rule" class="meta">{t.passwordRule}</p>
+          <button type="submit">{t.savePassword}</button>{' '}
+          <button type="button" class="secondary" onClick={() => setStep('name')}>{t.passwordAlreadyChosen}</button>
+        </form>
+      ) : (
+        <form onSubmit={chooseName}>
+          <h2>{t.nameOrganization}</h2>
+          <label for="organization-name">{t.organizationName}</label>
+          <input id="organization-name" name="name" autocomplete="organization" maxLength={200} required />
+          <button type="submit">{t.saveName}</button>
+        </form>
+      )}
+    </section>
+  )
+}
