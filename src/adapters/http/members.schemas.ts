@@ -2,6 +2,7 @@ import { t } from 'elysia'
 import { PERMISSION_NAMES } from '../../domain/auth/permissions'
 import { PROFILES, ROLES } from '../../domain/auth/roles'
 import { PASSWORD, PROFILE_LIST } from '../../domain/members/member'
+import { MAIL_LANGUAGES } from '../../domain/members/notifications'
 import { EMAIL, HTTP_URL, NAME, PHONE } from '../../domain/shared/fields'
 import { Body, List, Named, OneOf, Text, Uuid } from './common.schemas'
 
@@ -20,6 +21,7 @@ export const MemberSchema = Named('Member', t.Object({
   partnerName: t.Optional(Text(NAME)),
   profiles: t.Optional(List(OneOf(PROFILES), PROFILE_LIST)),
   isConfirmed: t.Boolean(),
+  active: t.Boolean({ description: 'false once deactivated: the member can neither log in nor act' }),
   phone: t.Optional(Text(PHONE)),
 }))
 
@@ -45,23 +47,46 @@ export const UpdateMemberBody = Named('MemberUpdate', Body({
   partnerId: t.Optional(Uuid),
   phone: t.Optional(t.Union([Phone, t.Null()])),
   profiles: t.Optional(Profiles),
+  active: t.Optional(t.Boolean({ description: 'true restores a deactivated member\'s access, with the same password; false deactivates, as DELETE does' })),
 }))
 
-export const ProfileSchema = Named('Profile', t.Object({
-  id: Uuid,
-  email: Text(EMAIL),
-  fullName: t.Optional(Text(NAME)),
-  phone: t.Optional(Text(PHONE)),
-  role: RoleSchema,
-  partnerId: t.Optional(Uuid),
-  profiles: List(OneOf(PROFILES), PROFILE_LIST),
-  permissions: t.Array(OneOf(PERMISSION_NAMES), {
-    maxItems: PERMISSION_NAMES.length,
-    description: 'What the member may do, by the permissions table (docs/api.md "Permissions"): a client shows only these actions; the server still decides each request (and its scope)',
+const NotificationChoices = {
+  newNeeds: t.Boolean({ description: 'A need arrived through public intake or the form (its partner\'s members, and who sees the whole organization)' }),
+  assignedToMe: t.Boolean({ description: 'Someone else assigned a need to me' }),
+  dailyDigest: t.Boolean({ description: 'The daily digest of my overdue needs and my partner\'s unassigned ones' }),
+}
+const Language = OneOf(MAIL_LANGUAGES, { description: 'The language of my mails' })
+
+export const ProfileSchema = Named(
+  'Profile',
+  t.Object({
+    id: Uuid,
+    email: Text(EMAIL),
+    fullName: t.Optional(Text(NAME)),
+    phone: t.Optional(Text(PHONE)),
+    language: Language,
+    notifications: t.Object(NotificationChoices, { description: 'What I am mailed about: my choices over my role\'s defaults' }),
+    role: RoleSchema,
+    partnerId: t.Optional(Uuid),
+    profiles: List(OneOf(PROFILES), PROFILE_LIST),
+    permissions: t.Array(OneOf(PERMISSION_NAMES), {
+      maxItems: PERMISSION_NAMES.length,
+      description: 'What the member may do, by the permissions table (docs/api.md "Permissions"): a client shows only these actions; the server still decides each request (and its scope)',
+    }),
   }),
-}))
+)
 
-export const UpdateProfileBody = Named('ProfileUpdate', Body({ fullName: t.Optional(t.String(NAME)), phone: t.Optional(t.Union([Phone, t.Null()])) }))
+export const UpdateProfileBody = Named(
+  'ProfileUpdate',
+  Body({
+    fullName: t.Optional(t.String(NAME)),
+    phone: t.Optional(t.Union([Phone, t.Null()])),
+    language: t.Optional(Language),
+    notifications: t.Optional(
+      t.Partial(t.Object(NotificationChoices, { additionalProperties: false }), { description: 'The kinds to change; the others stay as they are' }),
+    ),
+  }),
+)
 
 export const ChangePasswordBody = Named('PasswordChange', Body({
   currentPassword: t.String({ minLength: 1, maxLength: PASSWORD.maxLength }),

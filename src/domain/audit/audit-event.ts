@@ -25,6 +25,8 @@ export const AUDIT_ACTIONS = [
   'change_password',
   'login',
   'logout',
+  'deactivate',
+  'reactivate',
 ] as const
 export type AuditAction = (typeof AUDIT_ACTIONS)[number]
 

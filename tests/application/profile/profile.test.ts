@@ -28,12 +28,12 @@ const stored = async (actor = me) => (await world.repositories.members.findById(
 
 describe('GetProfile', () => {
   test("answers the caller's own id, email, name, phone, role, profiles and permissions, and nothing else", async () => {
-    expect(await getProfile.execute(me)).toEqual({ id: me.memberId, email: 'me@example.org', fullName: 'Ana Lopez', phone: '+15550000001', role: 'staff', profiles: [], permissions: STAFF_PERMISSIONS })
+    expect(await getProfile.execute(me)).toEqual({ id: me.memberId, email: 'me@example.org', fullName: 'Ana Lopez', phone: '+15550000001', role: 'staff', profiles: [], permissions: STAFF_PERMISSIONS, language: 'en', notifications: { newNeeds: false, assignedToMe: true, dailyDigest: true } })
   })
 
   test('leaves out a name, phone and partner the member does not have', async () => {
     const bare = await world.member('staff', { email: 'bare@example.org' })
-    expect(await getProfile.execute(bare)).toEqual({ id: bare.memberId, email: 'bare@example.org', role: 'staff', profiles: [], permissions: STAFF_PERMISSIONS })
+    expect(await getProfile.execute(bare)).toEqual({ id: bare.memberId, email: 'bare@example.org', role: 'staff', profiles: [], permissions: STAFF_PERMISSIONS, language: 'en', notifications: { newNeeds: false, assignedToMe: true, dailyDigest: true } })
   })
 
   test("names a partner role's partner, and the permissions its role and profiles give it (the table's, no more)", async () => {
@@ -63,10 +63,35 @@ describe('GetProfile', () => {
   })
 })
 
+describe('notifications and language', () => {
+  test('follow the role until chosen: new needs on for org_admin and partner_admin only', async () => {
+    const partner = await world.partner()
+    const expected = { org_admin: true, partner_admin: true, staff: false, partner_agent: false, volunteer: false }
+    for (const role of ROLES) {
+      const actor = await world.member(role, role === 'org_admin' || role === 'staff' ? {} : { partnerId: partner.id })
+      expect([role, (await getProfile.execute(actor)).notifications.newNeeds]).toEqual([role, expected[role]])
+    }
+  })
+
+  test('a change names the kinds it changes and keeps the others; the language is en or es', async () => {
+    const changed = await updateProfile.execute(me, { notifications: { newNeeds: true }, language: 'es' })
+    expect(changed).toMatchObject({ language: 'es', notifications: { newNeeds: true, assignedToMe: true, dailyDigest: true } })
+    await updateProfile.execute(me, { notifications: { dailyDigest: false } })
+    expect((await getProfile.execute(me)).notifications).toEqual({ newNeeds: true, assignedToMe: true, dailyDigest: false })
+    expect((await stored()).language).toBe('es')
+  })
+
+  test('refuses another language, an unknown kind and a choice that is not true or false, at their paths', async () => {
+    const failure = await failureOf(updateProfile.execute(me, { language: 'fr', notifications: { newNeeds: 'yes', sms: true } } as never), InvalidError)
+    expect(failure.errors.map((e) => e.path).sort()).toEqual(['/language', '/notifications/newNeeds', '/notifications/sms'])
+    expect((await stored()).language).toBeUndefined()
+  })
+})
+
 describe('UpdateProfile', () => {
   test('sets the name, trimmed, and keeps the phone when it is left out', async () => {
     const profile = await updateProfile.execute(me, { fullName: '  Ana María Lopez  ' })
-    expect(profile).toEqual({ id: me.memberId, email: 'me@example.org', fullName: 'Ana María Lopez', phone: '+15550000001', role: 'staff', profiles: [], permissions: STAFF_PERMISSIONS })
+    expect(profile).toEqual({ id: me.memberId, email: 'me@example.org', fullName: 'Ana María Lopez', phone: '+15550000001', role: 'staff', profiles: [], permissions: STAFF_PERMISSIONS, language: 'en', notifications: { newNeeds: false, assignedToMe: true, dailyDigest: true } })
     expect(await stored()).toMatchObject({ fullName: 'Ana María Lopez', phone: '+15550000001' })
   })
 
