@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks'
 import { t } from './i18n'
 import { LanguageSwitch } from './language-switch'
-import { forgetCachedData, useProfile } from './data'
+import { forgetCachedData, useProfileAnswer } from './data'
 import { FirstRun, useFirstRun } from './first-run'
 import { ConstituentScreen, ConstituentSearch } from './constituents'
 import { Inbox } from './inbox'
@@ -33,8 +33,9 @@ function SignedIn({ place }: { place: Place }) {
   const main = useRef<HTMLElement>(null)
   const screen = place.path.join('/')
   const shown = useRef(false)
-  const profile = useProfile()
-  const firstRun = useFirstRun(profile)
+  const answer = useProfileAnswer()
+  const profile = answer.profile
+  const firstRun = useFirstRun(answer)
   const [firstRunDone, setFirstRunDone] = useState(false)
   // On another screen the keyboard goes on from its top, as after loading a page.
   useEffect(() => {

@@ -18,12 +18,17 @@ export function usePartners(): Partner[] {
 }
 
 export function useProfile(): Profile | undefined {
-  const [mine, setMine] = useState<Profile>()
+  return useProfileAnswer().profile
+}
+
+/** The profile, and whether its answer came (without a profile when the call failed). */
+export function useProfileAnswer(): { profile?: Profile; answered: boolean } {
+  const [answer, setAnswer] = useState<{ profile?: Profile; answered: boolean }>({ answered: false })
   useEffect(() => {
     profile ??= authorized(() => client.GET('/api/profile')).then(({ data }) => data)
-    void profile.then(setMine)
+    void profile.then((mine) => setAnswer({ ...(mine ? { profile: mine } : {}), answered: true }))
   }, [])
-  return mine
+  return answer
 }
 
 /** Whether the member's role and profiles allow an action: which controls to show (the server still decides). */

@@ -11,14 +11,14 @@ import { authorized, logIn } from './session'
 export const FIRST_START_NAME = 'My Organization'
 
 /** The organization's settings while its first run is due (for who may change them); undefined otherwise, 'checking' until known. */
-export function useFirstRun(profile: Profile | undefined): OrganizationSettings | 'checking' | undefined {
+export function useFirstRun({ profile, answered }: { profile?: Profile; answered: boolean }): OrganizationSettings | 'checking' | undefined {
   const [settings, setSettings] = useState<OrganizationSettings | 'checking' | undefined>('checking')
   const admin = may(profile, 'organization:settings')
   useEffect(() => {
-    if (!profile) return
+    if (!answered) return
     if (!admin) return setSettings(undefined)
     void authorized(() => client.GET('/api/organizations/settings')).then(({ data }) => setSettings(data?.name === FIRST_START_NAME ? data : undefined))
-  }, [profile, admin])
+  }, [answered, admin])
   return settings
 }
 
