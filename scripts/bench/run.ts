@@ -14,6 +14,7 @@ import { join } from 'node:path'
 import { parseArgs } from 'node:util'
 import autocannon from 'autocannon'
 import postgres from 'postgres'
+import { chromiumAvailable } from '../../tests/support/browser'
 import { measureConsole, type ConsoleFigures } from './console'
 import { BENCH_PASSWORD, BENCH_SECRETS, random, seed, type SeededOrganization } from './seed'
 
@@ -168,7 +169,7 @@ interface Row {
   bare?: Measured
 }
 
-async function measure(needs: number): Promise<{ rows: Row[]; console: ConsoleFigures }> {
+async function measure(needs: number): Promise<{ rows: Row[]; console?: ConsoleFigures }> {
   const db = await database(needs)
   const servicePort = freePort()
   const service = await startProcess(['src/main/cli.ts', 'serve'], {
@@ -220,10 +221,9 @@ async function measure(needs: number): Promise<{ rows: Row[]; console: ConsoleFi
       const bareMeasured = bareRequests ? await drive(bareBase, accessToken, bareRequests) : undefined
       rows.push({ route, service: await drive(base, accessToken, requests), ...(bareMeasured ? { bare: bareMeasured } : {}) })
     }
-    process.stderr.write('  the staff console…\n')
-    const consoleFigures = await measureConsole(base, organization.adminEmail, BENCH_PASSWORD)
+    const consoleFigures = chromiumAvailable() ? await measureConsole(base, organization.adminEmail, BENCH_PASSWORD) : undefined
     process.stderr.write(`  service RSS after the run: ${service.rss().toFixed(0)} MB\n`)
-    return { rows, console: consoleFigures }
+    return { rows, ...(consoleFigures ? { console: consoleFigures } : {}) }
   } finally {
     await Promise.all([service.stop(), bare.stop()])
   }
@@ -237,7 +237,7 @@ for (const needs of sizes) {
   console.error(`${values.db}, ${needs.toLocaleString()} needs, ${driver}`)
   const measured = await measure(needs)
   results.set(needs, measured.rows)
-  consoles.set(needs, measured.console)
+  if (measured.console) consoles.set(needs, measured.console)
 }
 
 const fmt = (n: number, digits = 0) => (Number.isFinite(n) ? n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits }) : '–')
@@ -254,14 +254,17 @@ for (const [needs, rows] of results) {
   }
   console.log()
 }
-console.log('### The staff console (first load ≤ 150 KB gzipped; inbox painted ≤ 300 ms after login)\n')
-console.log('| needs | first load, gzipped KB | painted after the login answer: median ms | max ms | after pressing "Log in": median ms | max ms |')
-console.log('|---:|---:|---:|---:|---:|---:|')
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!
-for (const [needs, c] of consoles) {
-  console.log(`| ${needs.toLocaleString()} | ${fmt(c.firstLoadGzipBytes / 1024, 1)} | ${fmt(median(c.fromLoginMs))} | ${fmt(Math.max(...c.fromLoginMs))} | ${fmt(median(c.fromSubmitMs))} | ${fmt(Math.max(...c.fromSubmitMs))} |`)
+if (consoles.size === 0) console.log('(The staff console is not measured: no Chromium; set CHROMIUM_PATH.)\n')
+else {
+  console.log('### The staff console (first load ≤ 150 KB gzipped; inbox painted ≤ 300 ms after login)\n')
+  console.log('| needs | first load, gzipped KB | painted after the login answer: median ms | max ms | after pressing "Log in": median ms | max ms |')
+  console.log('|---:|---:|---:|---:|---:|---:|')
+  for (const [needs, c] of consoles) {
+    console.log(`| ${needs.toLocaleString()} | ${fmt(c.firstLoadGzipBytes / 1024, 1)} | ${fmt(median(c.fromLoginMs))} | ${fmt(Math.max(...c.fromLoginMs))} | ${fmt(median(c.fromSubmitMs))} | ${fmt(Math.max(...c.fromSubmitMs))} |`)
+  }
+  console.log()
 }
-console.log()
 if (sizes.length > 1) {
   const [small, large] = [results.get(sizes[0]!)!, results.get(sizes.at(-1)!)!]
   console.log(`### p50 growth from ${sizes[0]!.toLocaleString()} to ${sizes.at(-1)!.toLocaleString()} needs (target ≤ 1.5×)\n`)
