@@ -36,7 +36,7 @@ function anInteraction(overrides: Partial<Interaction> & Pick<Interaction, 'orga
 
 const SMS_FIELDS = ['partnerId', 'needId', 'constituentId', 'direction', 'content', 'deliveryStatus', 'providerMessageId']
 
-/** Issue 5's part of the repository contract: numbers, phones, newest needs, SMS interactions, opt-outs. */
+/** The SMS part of the repository contract: numbers, phones, newest needs, SMS interactions, opt-outs. */
 export function describeSmsContract({ read, write, anOrganizationWithPartner, insertNeeds }: SmsContractHelpers): void {
   /** Constituents of the organization, all in one household, committed. */
   async function insertConstituents(organizationId: string, ...overrides: Array<Partial<Constituent>>) {
@@ -49,7 +49,7 @@ export function describeSmsContract({ read, write, anOrganizationWithPartner, in
     return constituents
   }
 
-  describe('issue 5', () => {
+  describe('texting (SMS)', () => {
     describe('organization phone numbers', () => {
       test('finds an organization by its SMS number, and none by an unknown one', async () => {
         const phoneNumber = aPhone()

@@ -13,7 +13,7 @@ import { aConstituent, aHousehold, aHouseholdMatch, byId, ids, minute } from './
 import { makeSqlite, type SqliteFixture } from './sqlite-fixture'
 import { planOf as planOfStatement, recordingRepositories, type Recorded } from './recording-sqlite'
 
-// Issue 3: duplicate detection and search read a number of rows that does not grow with the constituents.
+// Duplicate detection and search read a number of rows that does not grow with the constituents.
 // 50,000 constituents in three organizations go in through the port; the statements the SQLite adapter runs
 // are recorded, explained (EXPLAIN QUERY PLAN) and their rows counted on a read-only connection of the file.
 

@@ -38,7 +38,7 @@ function aDelivery(organizationId: string, endpointId: string, overrides: Partia
 
 const every = { page: 1, limit: 100 }
 
-/** Issue 15's part of the repository contract: webhook endpoints, and their deliveries in the outbox. */
+/** The webhooks' part of the repository contract: webhook endpoints, and their deliveries in the outbox. */
 export function describeWebhookContract({ read, write, anOrganizationWithPartner }: WebhookContractHelpers): void {
   describe('webhook endpoints', () => {
     test('stores an endpoint as given, its events as a list, absent times absent; only its organization finds it', async () => {
