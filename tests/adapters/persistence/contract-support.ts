@@ -3,7 +3,7 @@ import type { Constituent, Household } from '../../../src/domain/constituents/co
 import type { HouseholdMatch } from '../../../src/domain/constituents/household-match'
 import type { AuditEvent } from '../../../src/domain/audit/audit-event'
 
-// Helpers and builders of the persistence contract tests (tests/support stays untouched).
+// Helpers and builders of the persistence contract tests.
 
 const T0 = new Date('2026-11-22T09:00:00.000Z').getTime()
 /** A time `n` minutes after the suite's origin. */
@@ -13,6 +13,21 @@ export const minute = (n: number) => new Date(T0 + n * 60_000)
 export function presentKeys(record: object | undefined, keys: string[]): string[] {
   if (!record) throw new Error('expected a record, got undefined')
   return keys.filter((key) => key in record)
+}
+
+/** Every item of a list (the tests write a few). */
+export const ALL = { page: 1, limit: 100 }
+
+export const realTimer = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms))
+
+/** The error a promise rejects with; fails the test when it resolves. */
+export async function rejectionOf(promise: Promise<unknown>): Promise<unknown> {
+  try {
+    await promise
+  } catch (error) {
+    return error
+  }
+  throw new Error('expected a rejection, but the promise resolved')
 }
 
 export const ids = (records: Array<{ id: string }>) => records.map((r) => r.id)

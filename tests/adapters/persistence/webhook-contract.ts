@@ -6,7 +6,7 @@ import type { Organization } from '../../../src/domain/organizations/organizatio
 import type { Partner } from '../../../src/domain/partners/partner'
 import type { WebhookEndpoint } from '../../../src/domain/webhooks/webhook'
 import { ascendingIds, ids, minute, presentKeys } from './contract-support'
-import { aMessage } from './members-settings-outbox-contract'
+import { aMessage } from './outbox-support'
 
 export interface WebhookContractHelpers {
   read(): Repositories
