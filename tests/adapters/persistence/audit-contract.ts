@@ -4,7 +4,8 @@ import type { Repositories } from '../../../src/application/ports/repositories'
 import type { AuditEvent } from '../../../src/domain/audit/audit-event'
 import type { Organization } from '../../../src/domain/organizations/organization'
 import type { Partner } from '../../../src/domain/partners/partner'
-import { anAuditEvent, minute, presentKeys } from './contract-support'
+import { anAuditEvent } from '../../support/builders'
+import { minute, presentKeys } from './contract-support'
 
 export interface AuditContractHelpers {
   read(): Repositories

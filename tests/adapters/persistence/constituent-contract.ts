@@ -8,8 +8,8 @@ import { parseConstituentQuery } from '../../../src/domain/constituents/search'
 import type { Need } from '../../../src/domain/needs/need'
 import type { Organization } from '../../../src/domain/organizations/organization'
 import type { Partner } from '../../../src/domain/partners/partner'
-import { aNeed } from '../../support/builders'
-import { aConstituent, aHousehold, aHouseholdMatch, ascendingIds, byId, ids, minute, presentKeys } from './contract-support'
+import { aConstituent, aHousehold, aHouseholdMatch, aNeed } from '../../support/builders'
+import { ascendingIds, byId, ids, minute, presentKeys } from './contract-support'
 
 export interface ContractHelpers {
   read(): Repositories

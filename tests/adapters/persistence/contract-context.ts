@@ -4,8 +4,8 @@ import type { Member } from '../../../src/domain/members/member'
 import type { Need } from '../../../src/domain/needs/need'
 import type { Organization } from '../../../src/domain/organizations/organization'
 import type { Partner } from '../../../src/domain/partners/partner'
-import { aMember, anOrganization, aPartner } from '../../support/builders'
-import { aConstituent, aHousehold, minute } from './contract-support'
+import { aConstituent, aHousehold, aMember, anOrganization, aPartner } from '../../support/builders'
+import { minute } from './contract-support'
 
 export interface RepositoryFixture {
   persistence: Persistence

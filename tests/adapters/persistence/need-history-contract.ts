@@ -1,14 +1,9 @@
 import { describe, expect, test } from 'bun:test'
 import { randomUUID } from 'node:crypto'
-import type { Interaction } from '../../../src/domain/needs/interaction'
 import type { NeedChange } from '../../../src/domain/needs/need'
-import { aNeed } from '../../support/builders'
+import { aHousehold, aNeed, anInteraction } from '../../support/builders'
 import type { ContractContext } from './contract-context'
-import { ALL, aHousehold, ascendingIds, minute, presentKeys } from './contract-support'
-
-function anInteraction(overrides: Partial<Interaction> & Pick<Interaction, 'organizationId'>): Interaction {
-  return { id: randomUUID(), channel: 'note', senderIdentifier: 'staff@example.org', createdAt: minute(0), ...overrides }
-}
+import { ALL, ascendingIds, minute, presentKeys } from './contract-support'
 
 function aChange(overrides: Partial<NeedChange> & Pick<NeedChange, 'organizationId' | 'needId'>): NeedChange {
   return { id: randomUUID(), field: 'status', changedAt: minute(0), ...overrides }

@@ -5,8 +5,8 @@ import type { Interaction } from '../../../src/domain/needs/interaction'
 import type { Need } from '../../../src/domain/needs/need'
 import type { Organization } from '../../../src/domain/organizations/organization'
 import type { Partner } from '../../../src/domain/partners/partner'
-import { aNeed } from '../../support/builders'
-import { aConstituent, aHousehold, anAuditEvent, minute } from './contract-support'
+import { aConstituent, aHousehold, anAuditEvent, aNeed } from '../../support/builders'
+import { minute } from './contract-support'
 
 export interface SendLimitsContractHelpers {
   read(): Repositories

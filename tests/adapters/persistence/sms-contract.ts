@@ -7,8 +7,8 @@ import type { Interaction } from '../../../src/domain/needs/interaction'
 import type { Need } from '../../../src/domain/needs/need'
 import type { Organization } from '../../../src/domain/organizations/organization'
 import type { Partner } from '../../../src/domain/partners/partner'
-import { aNeed, anOrganization } from '../../support/builders'
-import { aConstituent, aHousehold, ascendingIds, minute, presentKeys } from './contract-support'
+import { aConstituent, aHousehold, aNeed, anOrganization } from '../../support/builders'
+import { ascendingIds, minute, presentKeys } from './contract-support'
 
 export interface SmsContractHelpers {
   read(): Repositories

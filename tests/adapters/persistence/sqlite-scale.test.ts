@@ -8,8 +8,8 @@ import { matchKeysOf, type MatchKeys } from '../../../src/domain/constituents/ma
 import { parseConstituentQuery } from '../../../src/domain/constituents/search'
 import type { Organization } from '../../../src/domain/organizations/organization'
 import type { PageRequest } from '../../../src/domain/shared/page'
-import { anOrganization } from '../../support/builders'
-import { aConstituent, aHousehold, aHouseholdMatch, byId, ids, minute } from './contract-support'
+import { aConstituent, aHousehold, aHouseholdMatch, anOrganization } from '../../support/builders'
+import { byId, ids, minute } from './contract-support'
 import { makeSqlite, type SqliteFixture } from './sqlite-fixture'
 import { planOf as planOfStatement, recordingRepositories, type Recorded } from './recording-sqlite'
 
