@@ -1,21 +1,12 @@
 import { describe, expect, test } from 'bun:test'
 import { randomUUID } from 'node:crypto'
-import type { Repositories } from '../../../src/application/ports/repositories'
 import type { Constituent } from '../../../src/domain/constituents/constituent'
 import { ConflictError } from '../../../src/domain/errors'
 import type { Interaction } from '../../../src/domain/needs/interaction'
 import type { Need } from '../../../src/domain/needs/need'
-import type { Organization } from '../../../src/domain/organizations/organization'
-import type { Partner } from '../../../src/domain/partners/partner'
 import { aConstituent, aHousehold, aNeed, anOrganization } from '../../support/builders'
+import type { ContractContext } from './contract-context'
 import { ascendingIds, minute, presentKeys } from './contract-support'
-
-export interface SmsContractHelpers {
-  read(): Repositories
-  write<T>(work: (r: Repositories) => Promise<T>): Promise<T>
-  anOrganizationWithPartner(overrides?: Partial<Organization>): Promise<{ organization: Organization; partner: Partner }>
-  insertNeeds(...needs: Need[]): Promise<void>
-}
 
 /** The error a promise rejects with; fails the test when it resolves. */
 async function rejectionOf(promise: Promise<unknown>): Promise<unknown> {
@@ -37,7 +28,7 @@ function anInteraction(overrides: Partial<Interaction> & Pick<Interaction, 'orga
 const SMS_FIELDS = ['partnerId', 'needId', 'constituentId', 'direction', 'content', 'deliveryStatus', 'providerMessageId']
 
 /** The SMS part of the repository contract: numbers, phones, newest needs, SMS interactions, opt-outs. */
-export function describeSmsContract({ read, write, anOrganizationWithPartner, insertNeeds }: SmsContractHelpers): void {
+export function describeSmsContract({ read, write, anOrganizationWithPartner, insertNeeds }: ContractContext): void {
   /** Constituents of the organization, all in one household, committed. */
   async function insertConstituents(organizationId: string, ...overrides: Array<Partial<Constituent>>) {
     const household = aHousehold({ organizationId })

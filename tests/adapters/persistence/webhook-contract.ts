@@ -1,18 +1,10 @@
 import { describe, expect, test } from 'bun:test'
 import { randomUUID } from 'node:crypto'
-import type { Repositories } from '../../../src/application/ports/repositories'
 import type { OutboxMessage } from '../../../src/domain/messaging/outbox'
-import type { Organization } from '../../../src/domain/organizations/organization'
-import type { Partner } from '../../../src/domain/partners/partner'
 import type { WebhookEndpoint } from '../../../src/domain/webhooks/webhook'
+import type { ContractContext } from './contract-context'
 import { ascendingIds, ids, minute, presentKeys } from './contract-support'
 import { aMessage } from './outbox-support'
-
-export interface WebhookContractHelpers {
-  read(): Repositories
-  write<T>(work: (r: Repositories) => Promise<T>): Promise<T>
-  anOrganizationWithPartner(overrides?: Partial<Organization>): Promise<{ organization: Organization; partner: Partner }>
-}
 
 function anEndpoint(overrides: Partial<WebhookEndpoint> & Pick<WebhookEndpoint, 'organizationId'>): WebhookEndpoint {
   return {
@@ -39,7 +31,7 @@ function aDelivery(organizationId: string, endpointId: string, overrides: Partia
 const every = { page: 1, limit: 100 }
 
 /** The webhooks' part of the repository contract: webhook endpoints, and their deliveries in the outbox. */
-export function describeWebhookContract({ read, write, anOrganizationWithPartner }: WebhookContractHelpers): void {
+export function describeWebhookContract({ read, write, anOrganizationWithPartner }: ContractContext): void {
   describe('webhook endpoints', () => {
     test('stores an endpoint as given, its events as a list, absent times absent; only its organization finds it', async () => {
       const [{ organization }, { organization: other }] = await Promise.all([anOrganizationWithPartner(), anOrganizationWithPartner()])
