@@ -3,9 +3,7 @@ import { randomUUID } from 'node:crypto'
 import type { Repositories } from '../../../src/application/ports/repositories'
 import { anAuditEvent } from '../../support/builders'
 import type { ContractContext } from './contract-context'
-import { minute, presentKeys } from './contract-support'
-
-const ALL = { page: 1, limit: 100 }
+import { ALL, minute, presentKeys } from './contract-support'
 
 /** The audit trail's part of the repository contract: append, list with filters, the retention purge. */
 export function describeAuditContract({ read, write, anOrganizationWithPartner }: ContractContext): void {

@@ -4,7 +4,7 @@ import type { NeedFilter } from '../../../src/application/ports/repositories'
 import type { Need } from '../../../src/domain/needs/need'
 import { aNeed, aPartner } from '../../support/builders'
 import type { ContractContext } from './contract-context'
-import { ascendingIds, ids, minute, presentKeys } from './contract-support'
+import { ALL, ascendingIds, ids, minute, presentKeys } from './contract-support'
 
 /** Needs: the record, reference numbers per organization, and the filtered, paged lists. */
 export function describeNeedContract({ read, write, anOrganizationWithPartner, aMemberOf, aConstituentOf, insertNeeds }: ContractContext): void {
@@ -127,11 +127,10 @@ export function describeNeedContract({ read, write, anOrganizationWithPartner, a
         await insertNeeds(foreign)
         return { org, p1, p2, member, constituentId, n1, n2, n3, n4, n5, foreign }
       }
-      const all = { page: 1, limit: 100 }
 
       test('lists newest first, id as tie-break, only the organization’s needs', async () => {
         const w = await listWorld()
-        const page = await read().needs.list(w.org, {}, all)
+        const page = await read().needs.list(w.org, {}, ALL)
 
         expect(page.total).toBe(5)
         // n3 and n4 share a createdAt: the higher id comes first.
@@ -143,41 +142,41 @@ export function describeNeedContract({ read, write, anOrganizationWithPartner, a
         const needs = ascendingIds(4).map((id) => aNeed({ id, organizationId: organization.id, partnerId: partner.id, createdAt: minute(10) }))
         await insertNeeds(...needs)
 
-        expect(ids((await read().needs.list(organization.id, {}, all)).items)).toEqual(ids(needs).reverse())
+        expect(ids((await read().needs.list(organization.id, {}, ALL)).items)).toEqual(ids(needs).reverse())
       })
 
       test('filters by statuses', async () => {
         const w = await listWorld()
-        expect(await read().needs.list(w.org, { statuses: ['NEW', 'ESCALATED'] }, all)).toEqual({ items: [w.n5, w.n4, w.n1], total: 3 })
-        expect(await read().needs.list(w.org, { statuses: ['ESCALATED', 'NEW', 'ESCALATED', 'NEW'] }, all)).toEqual({ items: [w.n5, w.n4, w.n1], total: 3 })
-        expect(await read().needs.list(w.org, { statuses: ['RESOLVED'] }, all)).toEqual({ items: [w.n3], total: 1 })
-        expect(await read().needs.list(w.org, { statuses: ['PENDING_INTERNAL'] }, all)).toEqual({ items: [], total: 0 })
+        expect(await read().needs.list(w.org, { statuses: ['NEW', 'ESCALATED'] }, ALL)).toEqual({ items: [w.n5, w.n4, w.n1], total: 3 })
+        expect(await read().needs.list(w.org, { statuses: ['ESCALATED', 'NEW', 'ESCALATED', 'NEW'] }, ALL)).toEqual({ items: [w.n5, w.n4, w.n1], total: 3 })
+        expect(await read().needs.list(w.org, { statuses: ['RESOLVED'] }, ALL)).toEqual({ items: [w.n3], total: 1 })
+        expect(await read().needs.list(w.org, { statuses: ['PENDING_INTERNAL'] }, ALL)).toEqual({ items: [], total: 0 })
       })
 
       test('matches nothing with an empty statuses list', async () => {
         const w = await listWorld()
-        expect(await read().needs.list(w.org, { statuses: [] }, all)).toEqual({ items: [], total: 0 })
+        expect(await read().needs.list(w.org, { statuses: [] }, ALL)).toEqual({ items: [], total: 0 })
       })
 
       test('filters by partner', async () => {
         const w = await listWorld()
-        expect(await read().needs.list(w.org, { partnerId: w.p2.id }, all)).toEqual({ items: [w.n5, w.n2], total: 2 })
+        expect(await read().needs.list(w.org, { partnerId: w.p2.id }, ALL)).toEqual({ items: [w.n5, w.n2], total: 2 })
       })
 
       test('filters by assignee', async () => {
         const w = await listWorld()
-        expect(await read().needs.list(w.org, { assignedTo: w.member.id }, all)).toEqual({ items: [w.n4, w.n2], total: 2 })
+        expect(await read().needs.list(w.org, { assignedTo: w.member.id }, ALL)).toEqual({ items: [w.n4, w.n2], total: 2 })
       })
 
       test('filters by constituent', async () => {
         const w = await listWorld()
-        expect(await read().needs.list(w.org, { constituentId: w.constituentId }, all)).toEqual({ items: [w.n4, w.n3], total: 2 })
+        expect(await read().needs.list(w.org, { constituentId: w.constituentId }, ALL)).toEqual({ items: [w.n4, w.n3], total: 2 })
       })
 
       test('combines filters', async () => {
         const w = await listWorld()
-        expect(await read().needs.list(w.org, { partnerId: w.p1.id, statuses: ['NEW'] }, all)).toEqual({ items: [w.n4, w.n1], total: 2 })
-        expect(await read().needs.list(w.org, { partnerId: w.p1.id, assignedTo: w.member.id, constituentId: w.constituentId, statuses: ['NEW', 'RESOLVED'] }, all)).toEqual({
+        expect(await read().needs.list(w.org, { partnerId: w.p1.id, statuses: ['NEW'] }, ALL)).toEqual({ items: [w.n4, w.n1], total: 2 })
+        expect(await read().needs.list(w.org, { partnerId: w.p1.id, assignedTo: w.member.id, constituentId: w.constituentId, statuses: ['NEW', 'RESOLVED'] }, ALL)).toEqual({
           items: [w.n4],
           total: 1,
         })
@@ -185,8 +184,8 @@ export function describeNeedContract({ read, write, anOrganizationWithPartner, a
 
       test('never lists another organization’s needs, even when filtering by its partner', async () => {
         const w = await listWorld()
-        expect(await read().needs.list(w.org, { partnerId: w.foreign.partnerId }, all)).toEqual({ items: [], total: 0 })
-        expect(await read().needs.list(w.foreign.organizationId, {}, all)).toEqual({ items: [w.foreign], total: 1 })
+        expect(await read().needs.list(w.org, { partnerId: w.foreign.partnerId }, ALL)).toEqual({ items: [], total: 0 })
+        expect(await read().needs.list(w.foreign.organizationId, {}, ALL)).toEqual({ items: [w.foreign], total: 1 })
       })
 
       test('pages with page and limit, total counting every match', async () => {
@@ -264,7 +263,7 @@ export function describeNeedContract({ read, write, anOrganizationWithPartner, a
           }),
         ).rejects.toBe(failure)
         expect(await totals()).toEqual([5, 2, 3, 2])
-        expect(await read().needs.list(w.foreign.organizationId, { statuses: ['NEW'] }, all)).toEqual({ items: [w.foreign], total: 1 })
+        expect(await read().needs.list(w.foreign.organizationId, { statuses: ['NEW'] }, ALL)).toEqual({ items: [w.foreign], total: 1 })
       })
     })
   })

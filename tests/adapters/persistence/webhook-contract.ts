@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto'
 import type { OutboxMessage } from '../../../src/domain/messaging/outbox'
 import type { WebhookEndpoint } from '../../../src/domain/webhooks/webhook'
 import type { ContractContext } from './contract-context'
-import { ascendingIds, ids, minute, presentKeys } from './contract-support'
+import { ALL, ascendingIds, ids, minute, presentKeys } from './contract-support'
 import { aMessage } from './outbox-support'
 
 function anEndpoint(overrides: Partial<WebhookEndpoint> & Pick<WebhookEndpoint, 'organizationId'>): WebhookEndpoint {
@@ -27,8 +27,6 @@ function aDelivery(organizationId: string, endpointId: string, overrides: Partia
     ...overrides,
   })
 }
-
-const every = { page: 1, limit: 100 }
 
 /** The webhooks' part of the repository contract: webhook endpoints, and their deliveries in the outbox. */
 export function describeWebhookContract({ read, write, anOrganizationWithPartner }: ContractContext): void {
@@ -102,10 +100,10 @@ export function describeWebhookContract({ read, write, anOrganizationWithPartner
       await write(async (r) => {
         for (const message of [older, newer, elsewhere]) await r.outbox.enqueue(message)
       })
-      const listed = await read().outbox.listWebhookDeliveries(organization.id, endpoint.id, every)
+      const listed = await read().outbox.listWebhookDeliveries(organization.id, endpoint.id, ALL)
       expect({ ids: ids(listed.items), total: listed.total }).toEqual({ ids: [newer.id, older.id], total: 2 })
       expect(listed.items[1]).toEqual(older)
-      expect((await read().outbox.listWebhookDeliveries(other.id, endpoint.id, every)).items).toEqual([])
+      expect((await read().outbox.listWebhookDeliveries(other.id, endpoint.id, ALL)).items).toEqual([])
 
       const [claimed] = await write((r) => r.outbox.claimDue(organization.id, minute(0), 1, minute(10)))
       expect(claimed!.id).toBe(older.id)
