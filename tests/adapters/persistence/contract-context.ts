@@ -1,5 +1,6 @@
 import type { Persistence } from '../../../src/application/ports/persistence'
 import type { Repositories } from '../../../src/application/ports/repositories'
+import type { Constituent } from '../../../src/domain/constituents/constituent'
 import type { Member } from '../../../src/domain/members/member'
 import type { Need } from '../../../src/domain/needs/need'
 import type { Organization } from '../../../src/domain/organizations/organization'
@@ -26,6 +27,8 @@ export interface ContractContext {
   aMemberOf(organizationId: string, overrides?: Partial<Member>): Promise<Member>
   /** A constituent in a household of its own, both written through the ports. */
   aConstituentOf(organizationId: string): Promise<{ householdId: string; constituentId: string }>
+  /** Constituents of the organization, all in one household, committed. */
+  insertConstituents(organizationId: string, ...overrides: Array<Partial<Constituent>>): Promise<Constituent[]>
   insertNeeds(...needs: Need[]): Promise<void>
   /** A fresh, empty store of the same adapter, for tests that read across organizations (the outbox). */
   make(): Promise<RepositoryFixture>
@@ -62,6 +65,15 @@ export function contractContext(fixture: () => RepositoryFixture, make: () => Pr
         await r.constituents.insert(constituent)
       })
       return { householdId: household.id, constituentId: constituent.id }
+    },
+    async insertConstituents(organizationId, ...overrides) {
+      const household = aHousehold({ organizationId })
+      const constituents = overrides.map((o) => aConstituent({ organizationId, householdId: household.id, ...o }))
+      await write(async (r) => {
+        await r.constituents.insertHousehold(household)
+        for (const constituent of constituents) await r.constituents.insert(constituent)
+      })
+      return constituents
     },
     async insertNeeds(...needs) {
       await write(async (r) => {

@@ -16,6 +16,7 @@ import { describePartnerContract } from './partner-contract'
 import { describeSendLimitsContract } from './send-limits-contract'
 import { describeSessionContract } from './session-contract'
 import { describeSmsContract } from './sms-contract'
+import { describeSmsInteractionContract } from './sms-interaction-contract'
 import { describeUnitOfWorkContract } from './unit-of-work-contract'
 import { describeWebhookContract } from './webhook-contract'
 
@@ -89,6 +90,7 @@ export function describeRepositories(name: string, make: () => Promise<Repositor
     describeNeedHistoryContract(context)
     describeConstituentContract(context)
     describeSmsContract(context)
+    describeSmsInteractionContract(context)
     describeSendLimitsContract(context)
     describeWebhookContract(context)
     describeAuditContract(context)
