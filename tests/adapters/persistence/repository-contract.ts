@@ -2,6 +2,8 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { aNeed, anOrganization } from '../../support/builders'
 import { describeAuditContract } from './audit-contract'
 import { describeConstituentContract } from './constituent-contract'
+import { describeConstituentDuplicatesContract } from './constituent-duplicates-contract'
+import { describeConstituentSearchContract } from './constituent-search-contract'
 import { contractContext, type RepositoryFixture } from './contract-context'
 import { describeEmailSettingsContract } from './email-settings-contract'
 import { describeInvitationContract } from './invitation-contract'
@@ -89,6 +91,8 @@ export function describeRepositories(name: string, make: () => Promise<Repositor
     describeNeedContract(context)
     describeNeedHistoryContract(context)
     describeConstituentContract(context)
+    describeConstituentSearchContract(context)
+    describeConstituentDuplicatesContract(context)
     describeSmsContract(context)
     describeSmsInteractionContract(context)
     describeSendLimitsContract(context)
