@@ -256,7 +256,7 @@ export function createContainer(config: Config, overrides: ContainerOverrides = 
   service(c, InvitationMailer, [Outbox, secrets, PORTS.clock, ids, PORTS.publicBaseUrl])
   service(c, InviteMember, [unitOfWork, InvitationMailer, PORTS.clock, ids, AuditTrail])
   service(c, ResendInvitation, [unitOfWork, InvitationMailer, AuditTrail])
-  service(c, UpdateMember, [unitOfWork, AuditTrail])
+  service(c, UpdateMember, [unitOfWork, AuditTrail, PORTS.clock])
   service(c, ListMembers, [repositories])
   service(c, AcceptInvite, [unitOfWork, passwords, secrets, TokenPairIssuer, PORTS.clock, AuditTrail])
   service(c, PasswordResetLinks, [unitOfWork, Outbox, secrets, PORTS.clock, ids, PORTS.publicBaseUrl, AuditTrail, PORTS.sendLimits])

@@ -9,6 +9,7 @@ import { apiDocs } from './api-docs'
 import { auditRoutes } from './audit.routes'
 import { authRoutes } from './auth.routes'
 import { intakePage } from './pages/intake-page'
+import { forgotPasswordPage } from './pages/forgot-password-page'
 import { passwordPages } from './pages/password-pages'
 import { authentication } from './authentication'
 import { consoleApp } from './console'
@@ -26,7 +27,7 @@ import { BODY_TOO_LARGE, IllFormedTextInBody, INVALID_JSON, MAX_BODY_BYTES, NEST
 import { rateLimits, type AnonymousRateLimiters } from './rate-limits'
 import { requestSite } from './request-site'
 import { sessionCookieRoutes } from './session-cookie.routes'
-import { webhooksRoutes } from './webhooks.routes'
+import { twilioWebhooksRoutes } from './twilio-webhooks.routes'
 import { webhookEndpointsRoutes } from './webhook-endpoints.routes'
 
 export interface HttpDependencies {
@@ -134,6 +135,7 @@ export function createHttpApp(deps: HttpDependencies) {
     .use(authRoutes(deps.useCases.auth, auth, limits, site, deps.trustProxy))
     .use(sessionCookieRoutes(deps.useCases.auth, auth, limits, site, deps.trustProxy, deps.publicBaseUrl))
     .use(passwordPages(deps.useCases.auth, limits, site))
+    .use(forgotPasswordPage(deps.useCases.auth, limits, site))
     .use(intakePage(deps.useCases.needs, limits, site))
     .use(consoleApp())
     .use(needsRoutes(deps.useCases.needs, auth, limits, site, deps.logger))
@@ -142,6 +144,6 @@ export function createHttpApp(deps: HttpDependencies) {
     .use(membersRoutes(deps.useCases.members, auth))
     .use(organizationsRoutes(deps.useCases.organizations, auth))
     .use(auditRoutes(deps.useCases.audit, auth))
-    .use(webhooksRoutes(deps.useCases.sms, deps.publicBaseUrl))
+    .use(twilioWebhooksRoutes(deps.useCases.sms, deps.publicBaseUrl))
     .use(webhookEndpointsRoutes(deps.useCases.webhooks, auth))
 }

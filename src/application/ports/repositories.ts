@@ -65,6 +65,12 @@ export interface PartnerRepository {
   clearDefaultExcept(organizationId: string, keepId: string): Promise<void>
 }
 
+export interface MemberFilter {
+  partnerId?: string
+  /** true: members not deactivated; false: deactivated ones. */
+  active?: boolean
+}
+
 export interface MemberRepository {
   insert(member: Member): Promise<void>
   update(member: Member): Promise<void>
@@ -77,10 +83,10 @@ export interface MemberRepository {
   /** The members with this (normalized) email, across organizations: login's lookup. */
   findAllByEmail(email: string): Promise<Member[]>
   findByEmail(organizationId: string, email: string): Promise<Member | undefined>
-  /** Newest first, `id` as tie-break; `partnerId` narrows to one partner's members. */
-  list(organizationId: string, filter: { partnerId?: string }, page: PageRequest): Promise<Page<Member>>
-  /** Confirmed members only: an invitation nobody accepted cannot run the organization. */
-  countConfirmedByRole(organizationId: string, role: Role): Promise<number>
+  /** Newest first, `id` as tie-break; `partnerId` narrows to one partner's members, `active` to the active or deactivated ones. */
+  list(organizationId: string, filter: MemberFilter, page: PageRequest): Promise<Page<Member>>
+  /** Members who may sign in only: an invitation nobody accepted, or a deactivated member, cannot run the organization. */
+  countSigningInByRole(organizationId: string, role: Role): Promise<number>
 }
 
 export interface InvitationRepository {
@@ -88,6 +94,8 @@ export interface InvitationRepository {
   findByDigest(tokenDigest: string): Promise<Invitation | undefined>
   /** Marks it used; false when it already was (a second use of the same link). */
   markUsed(id: string, at: Date): Promise<boolean>
+  /** Marks every link of the member not used yet as used: a deactivated member's links die with its access. */
+  voidUnused(organizationId: string, memberId: string, at: Date): Promise<void>
 }
 
 export interface EmailSettingsRepository {
