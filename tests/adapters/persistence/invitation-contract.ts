@@ -50,6 +50,25 @@ export function describeInvitationContract({ read, write, anOrganizationWithPart
       expect(await write((r) => r.invitations.markUsed(invitation.id, minute(6)))).toBe(false)
     })
 
+    test('voids the unused links of one member only, keeping when the used ones were used', async () => {
+      const member = await anInvitee()
+      const other = await anInvitee()
+      const used = anInvitation({ organizationId: member.organizationId, memberId: member.id })
+      const pending = anInvitation({ organizationId: member.organizationId, memberId: member.id, purpose: 'password_reset' })
+      const othersPending = anInvitation({ organizationId: other.organizationId, memberId: other.id })
+      await write(async (r) => {
+        for (const i of [used, pending, othersPending]) await r.invitations.insert(i)
+        await r.invitations.markUsed(used.id, minute(10))
+      })
+
+      await write((r) => r.invitations.voidUnused(member.organizationId, member.id, minute(20)))
+
+      expect(await read().invitations.findByDigest(used.tokenDigest)).toEqual({ ...used, usedAt: minute(10) })
+      expect(await read().invitations.findByDigest(pending.tokenDigest)).toEqual({ ...pending, usedAt: minute(20) })
+      expect(await read().invitations.findByDigest(othersPending.tokenDigest)).toEqual(othersPending)
+      expect(await write((r) => r.invitations.markUsed(pending.id, minute(21)))).toBe(false)
+    })
+
     test('marks an invitation used once: true the first time, false after, the first time kept', async () => {
       const member = await anInvitee()
       const invitation = anInvitation({ organizationId: member.organizationId, memberId: member.id })
