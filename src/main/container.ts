@@ -71,6 +71,7 @@ import { ListNeedInteractions } from '../application/needs/list-need-interaction
 import { ListNeeds } from '../application/needs/list-needs'
 import { ExportNeeds } from '../application/needs/export-needs'
 import { NeedIntake } from '../application/needs/need-intake'
+import { NeedNotifications } from '../application/needs/need-notifications'
 import { SubmitPublicNeed } from '../application/needs/submit-public-need'
 import { GetPublicIntakeForm } from '../application/needs/get-public-intake-form'
 import { UpdateNeed } from '../application/needs/update-need'
@@ -218,7 +219,8 @@ export function createContainer(config: Config, overrides: ContainerOverrides = 
   service(c, DuplicateDetection, [PORTS.clock, ids])
   service(c, ConstituentRegistry, [DuplicateDetection, PORTS.clock, ids, WebhookEvents])
   service(c, ConstituentMerger, [PORTS.clock, DuplicateDetection, WebhookEvents, AuditTrail])
-  service(c, NeedIntake, [ConstituentRegistry, PORTS.clock, ids, WebhookEvents, AuditTrail])
+  service(c, NeedNotifications, [Outbox, PORTS.publicBaseUrl])
+  service(c, NeedIntake, [ConstituentRegistry, PORTS.clock, ids, WebhookEvents, AuditTrail, NeedNotifications])
   service(c, Authenticate, [repositories, accessTokens])
   service(c, Login, [repositories, unitOfWork, passwords, TokenPairIssuer, PORTS.clock, AuditTrail])
   service(c, RefreshSession, [unitOfWork, secrets, TokenPairIssuer, PORTS.clock])
@@ -231,7 +233,7 @@ export function createContainer(config: Config, overrides: ContainerOverrides = 
   service(c, ListNeeds, [repositories])
   service(c, ExportNeeds, [repositories, AuditTrail])
   service(c, GetNeed, [repositories])
-  service(c, UpdateNeed, [unitOfWork, PORTS.clock, ids, WebhookEvents, AuditTrail])
+  service(c, UpdateNeed, [unitOfWork, PORTS.clock, ids, WebhookEvents, AuditTrail, NeedNotifications])
   service(c, AddNote, [unitOfWork, PORTS.clock, ids, WebhookEvents, AuditTrail])
   service(c, ListNeedInteractions, [repositories])
   service(c, ListNeedHistory, [repositories])
