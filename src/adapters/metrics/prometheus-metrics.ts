@@ -6,7 +6,8 @@ import { DATABASE_OUTAGE_KINDS, type DatabaseOutageKind } from '../../applicatio
 /**
  * Default gauges left out: on Bun, `v8.getHeapSpaceStatistics()` walks the whole JavaScript heap, so each
  * scrape would stop the server for a time that grows with the heap (half a second at a few million
- * objects). `nodejs_heap_size_*_bytes` still show the heap, read without a walk.
+ * objects). `nodejs_heap_size_*_bytes` still show the heap, read without a walk. (prom-client still
+ * probes the function once, when the first scrape sets these figures up.)
  */
 const HEAP_WALKING_METRICS = ['nodejs_heap_space_size_total_bytes', 'nodejs_heap_space_size_used_bytes', 'nodejs_heap_space_size_available_bytes']
 
