@@ -1,6 +1,6 @@
 import { UnauthorizedError } from '../../domain/errors'
 import type { Clock } from '../ports/clock'
-import type { SecretTokens } from '../ports/security'
+import type { SecretTokens } from '../ports/secret-tokens'
 import type { UnitOfWork } from '../ports/unit-of-work'
 import type { TokenPair, TokenPairIssuer } from './token-pair'
 

@@ -1,4 +1,5 @@
-import { UNIQUE_CONFLICTS, type MemberRepository } from '../../../application/ports/repositories'
+import { UNIQUE_CONFLICTS } from '../../../application/ports/repositories'
+import type { MemberRepository } from '../../../application/ports/repositories/member-repository'
 import type { Role } from '../../../domain/auth/roles'
 import { ConflictError } from '../../../domain/errors'
 import type { Member } from '../../../domain/members/member'

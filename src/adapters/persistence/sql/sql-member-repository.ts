@@ -1,5 +1,5 @@
 import { and, count, desc, eq, inArray, isNull, sql } from 'drizzle-orm'
-import type { MemberRepository } from '../../../application/ports/repositories'
+import type { MemberRepository } from '../../../application/ports/repositories/member-repository'
 import type { Role } from '../../../domain/auth/roles'
 import type { Member } from '../../../domain/members/member'
 import { offsetOf, type Page, type PageRequest } from '../../../domain/shared/page'
