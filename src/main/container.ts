@@ -30,6 +30,7 @@ import { sms } from './composition/sms'
 import { webhooks } from './composition/webhooks'
 import type { Config } from './config'
 
+// The CLI and tests reach ports through the container.
 export { PORTS }
 
 /** Each area of `UseCases` and the module that binds it (src/main/composition). */
