@@ -19,6 +19,7 @@ export const MemberSchema = Named('Member', t.Object({
   partnerName: t.Optional(Text(NAME)),
   profiles: t.Optional(List(OneOf(PROFILES), PROFILE_LIST)),
   isConfirmed: t.Boolean(),
+  active: t.Boolean({ description: 'false once deactivated: the member can neither log in nor act' }),
   phone: t.Optional(Text(PHONE)),
 }))
 
@@ -44,6 +45,7 @@ export const UpdateMemberBody = Named('MemberUpdate', Body({
   partnerId: t.Optional(Uuid),
   phone: t.Optional(t.Union([Phone, t.Null()])),
   profiles: t.Optional(Profiles),
+  active: t.Optional(t.Boolean({ description: 'true restores a deactivated member\'s access, with the same password; false deactivates, as DELETE does' })),
 }))
 
 export const ProfileSchema = Named('Profile', t.Object({ id: Uuid, email: Text(EMAIL), fullName: t.Optional(Text(NAME)), phone: t.Optional(Text(PHONE)) }))

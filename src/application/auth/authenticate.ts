@@ -1,3 +1,4 @@
+import { maySignIn } from '../../domain/members/member'
 import type { Actor } from '../../domain/auth/actor'
 import { UnauthorizedError } from '../../domain/errors'
 import type { Repositories } from '../ports/repositories'
@@ -20,7 +21,7 @@ export class Authenticate {
     if (typeof claims === 'string') throw UnauthorizedError.token(claims)
     // One lookup: the member, only while the token's session is live (logout ends the access token too).
     const member = await this.repositories.members.findInSession(claims.organizationId, claims.memberId, claims.sessionId)
-    if (!member || !member.isConfirmed) throw UnauthorizedError.token('ended')
+    if (!member || !maySignIn(member)) throw UnauthorizedError.token('ended')
     return {
       memberId: member.id,
       organizationId: member.organizationId,

@@ -14,7 +14,14 @@ export interface Member {
   phone?: string
   /** argon2id hash; absent until the member sets a password. Never leaves the service. */
   passwordHash?: string
+  /** Set while the member is deactivated (docs/api.md "Members and invitations"): no login, no session. */
+  deactivatedAt?: Date
   createdAt: Date
+}
+
+/** Whether the member may log in and act: it chose a password and is not deactivated. */
+export function maySignIn(member: Member): boolean {
+  return member.isConfirmed && member.deactivatedAt === undefined
 }
 
 /** Emails are compared and stored lower-cased. */
@@ -43,6 +50,8 @@ export interface MemberFields {
   profiles?: Profile[]
   /** Where an invitation link points. */
   appUrl?: string
+  /** On a change only: false deactivates the member, true restores its access. */
+  active?: boolean
 }
 
 const knownProfiles = (profiles: unknown) =>
@@ -57,6 +66,7 @@ export function memberFieldErrors(input: Partial<MemberFields>, change: 'invite'
     .text('/fullName', input.fullName, NAME, { presence: 'optional' })
     .text('/phone', input.phone, PHONE, { presence: change === 'invite' ? 'optional' : 'clearable', meaning: PHONE_MEANING })
     .check('/profiles', input.profiles, 'optional', knownProfiles)
+    .boolean('/active', change === 'update' ? input.active : undefined, 'optional')
     .text('/appUrl', input.appUrl, HTTP_URL, { presence: 'optional', meaning: 'an http(s) URL' }).errors
 }
 
@@ -68,4 +78,4 @@ export function profileFieldErrors(input: { fullName?: string; phone?: string | 
 }
 
 /** What a member looks like to callers: no password hash, and the partner's name beside its id. */
-export type MemberView = Omit<Member, 'passwordHash' | 'organizationId' | 'createdAt'> & { partnerName?: string }
+export type MemberView = Omit<Member, 'passwordHash' | 'organizationId' | 'createdAt' | 'deactivatedAt'> & { partnerName?: string; active: boolean }

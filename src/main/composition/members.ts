@@ -15,7 +15,7 @@ export const members = area('members', ({ service }) => {
   service(InvitationMailer, [Outbox, PORTS.secrets, clock, ids, PORTS.publicBaseUrl])
   return {
     invite: service(InviteMember, [unitOfWork, InvitationMailer, clock, ids, AuditTrail]),
-    update: service(UpdateMember, [unitOfWork, AuditTrail]),
+    update: service(UpdateMember, [unitOfWork, AuditTrail, clock]),
     resend: service(ResendInvitation, [unitOfWork, InvitationMailer, AuditTrail]),
     list: service(ListMembers, [repositories]),
     getProfile: service(GetProfile, [repositories]),

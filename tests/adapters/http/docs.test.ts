@@ -73,6 +73,7 @@ const ROUTES: Array<[method: string, path: string, authenticated: boolean, error
   ['get', '/api/members', true, [400, 401, 403]],
   ['post', '/api/members', true, [400, 401, 403, 409, 413, 415]],
   ['put', '/api/members/{id}', true, [400, 401, 403, 404, 409, 413, 415]],
+  ['delete', '/api/members/{id}', true, [400, 401, 403, 404, 409]],
   ['post', '/api/members/{id}/invitation', true, [400, 401, 403, 404, 409, 413, 415]],
   ['get', '/api/profile', true, [401]],
   ['put', '/api/profile', true, [400, 401, 413, 415]],

@@ -205,7 +205,7 @@ describe('POST /api/members', () => {
     })
     expect(response.status).toBe(201)
     expect(response.headers.get('content-type')).toStartWith('application/json')
-    expect(Object.keys(response.body).sort()).toEqual(['email', 'fullName', 'id', 'isConfirmed', 'partnerId', 'partnerName', 'phone', 'profiles', 'role'])
+    expect(Object.keys(response.body).sort()).toEqual(['active', 'email', 'fullName', 'id', 'isConfirmed', 'partnerId', 'partnerName', 'phone', 'profiles', 'role'])
     expect(response.body).toMatchObject({
       email,
       role: 'partner_agent',
@@ -214,6 +214,7 @@ describe('POST /api/members', () => {
       partnerName: 'Pantry A',
       phone: '+15551230001',
       isConfirmed: false,
+      active: true,
     })
     expect([...response.body.profiles!].sort()).toEqual(['pii_reader', 'sms_communicator'])
     expect(response.body.id).toMatch(/^[0-9a-f-]{36}$/)
@@ -225,7 +226,7 @@ describe('POST /api/members', () => {
   test('absent optional fields are omitted; a staff member has no partner', async () => {
     const response = await invite({ email: uniqueEmail(), role: 'staff' })
     expect(response.status).toBe(201)
-    expect(Object.keys(response.body).sort()).toEqual(['email', 'id', 'isConfirmed', 'profiles', 'role'])
+    expect(Object.keys(response.body).sort()).toEqual(['active', 'email', 'id', 'isConfirmed', 'profiles', 'role'])
     expect(response.body.profiles).toEqual([])
   })
 

@@ -16,4 +16,9 @@ export class MemoryInvitationRepository extends MemoryRepository implements Invi
     invitation.usedAt = at
     return true
   }
+  async voidUnused(organizationId: string, memberId: string, at: Date) {
+    for (const invitation of this.t.invitations.values()) {
+      if (invitation.organizationId === organizationId && invitation.memberId === memberId && !invitation.usedAt) invitation.usedAt = at
+    }
+  }
 }

@@ -59,6 +59,7 @@ export const members = pgTable(
     isConfirmed: boolean('is_confirmed').notNull(),
     phone: text('phone'),
     passwordHash: text('password_hash'),
+    deactivatedAt: time('deactivated_at'),
     createdAt: createdAt(),
   },
   (t) => [uniqueIndex('members_email_per_organization').on(t.organizationId, t.email), index('members_by_email').on(t.email)],

@@ -19,4 +19,11 @@ export class SqlInvitationRepository extends SqlRepository implements Invitation
       .returning({ id: this.s.invitations.id })
     return rows.length === 1
   }
+  async voidUnused(organizationId: string, memberId: string, at: Date) {
+    const t = this.s.invitations
+    await this.db
+      .update(t)
+      .set({ usedAt: at })
+      .where(and(eq(t.organizationId, organizationId), eq(t.memberId, memberId), isNull(t.usedAt)))
+  }
 }

@@ -1,5 +1,5 @@
-import { and, count, desc, eq, inArray, isNull, sql } from 'drizzle-orm'
-import type { MemberRepository } from '../../../application/ports/repositories/member-repository'
+import { and, count, desc, eq, inArray, isNotNull, isNull, sql } from 'drizzle-orm'
+import type { MemberFilter, MemberRepository } from '../../../application/ports/repositories/member-repository'
 import type { Role } from '../../../domain/auth/roles'
 import type { Member } from '../../../domain/members/member'
 import { offsetOf, type Page, type PageRequest } from '../../../domain/shared/page'
@@ -18,6 +18,7 @@ function memberRow(m: Member) {
     partnerId: nullable(m.partnerId),
     phone: nullable(m.phone),
     passwordHash: nullable(m.passwordHash),
+    deactivatedAt: nullable(m.deactivatedAt),
   }
 }
 
@@ -81,8 +82,10 @@ export class SqlMemberRepository extends SqlRepository implements MemberReposito
       .limit(1)
     return row ? toMember(row) : undefined
   }
-  async list(organizationId: string, filter: { partnerId?: string }, page: PageRequest): Promise<Page<Member>> {
-    const where = and(eq(this.s.members.organizationId, organizationId), filter.partnerId ? eq(this.s.members.partnerId, filter.partnerId) : undefined)
+  async list(organizationId: string, filter: MemberFilter, page: PageRequest): Promise<Page<Member>> {
+    const t = this.s.members
+    const active = filter.active === undefined ? undefined : filter.active ? isNull(t.deactivatedAt) : isNotNull(t.deactivatedAt)
+    const where = and(eq(t.organizationId, organizationId), filter.partnerId ? eq(t.partnerId, filter.partnerId) : undefined, active)
     const rows = await this.db
       .select()
       .from(this.s.members)
@@ -93,11 +96,12 @@ export class SqlMemberRepository extends SqlRepository implements MemberReposito
     const [total] = await this.db.select({ n: count() }).from(this.s.members).where(where)
     return { items: rows.map(toMember), total: total?.n ?? 0 }
   }
-  async countConfirmedByRole(organizationId: string, role: Role) {
+  async countSigningInByRole(organizationId: string, role: Role) {
+    const t = this.s.members
     const [row] = await this.db
       .select({ n: count() })
-      .from(this.s.members)
-      .where(and(eq(this.s.members.organizationId, organizationId), eq(this.s.members.role, role), eq(this.s.members.isConfirmed, true)))
+      .from(t)
+      .where(and(eq(t.organizationId, organizationId), eq(t.role, role), eq(t.isConfirmed, true), isNull(t.deactivatedAt)))
     return row?.n ?? 0
   }
 }

@@ -60,6 +60,7 @@ export const members = sqliteTable(
     isConfirmed: integer('is_confirmed', { mode: 'boolean' }).notNull(),
     phone: text('phone'),
     passwordHash: text('password_hash'),
+    deactivatedAt: integer('deactivated_at', { mode: 'timestamp_ms' }),
     createdAt: createdAt(),
   },
   (t) => [uniqueIndex('members_email_per_organization').on(t.organizationId, t.email), index('members_by_email').on(t.email)],

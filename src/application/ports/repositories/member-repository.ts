@@ -2,6 +2,12 @@ import type { Role } from '../../../domain/auth/roles'
 import type { Member } from '../../../domain/members/member'
 import type { Page, PageRequest } from '../../../domain/shared/page'
 
+export interface MemberFilter {
+  partnerId?: string
+  /** true: members not deactivated; false: deactivated ones. */
+  active?: boolean
+}
+
 export interface MemberRepository {
   insert(member: Member): Promise<void>
   update(member: Member): Promise<void>
@@ -14,8 +20,8 @@ export interface MemberRepository {
   /** The members with this (normalized) email, across organizations: login's lookup. */
   findAllByEmail(email: string): Promise<Member[]>
   findByEmail(organizationId: string, email: string): Promise<Member | undefined>
-  /** Newest first, `id` as tie-break; `partnerId` narrows to one partner's members. */
-  list(organizationId: string, filter: { partnerId?: string }, page: PageRequest): Promise<Page<Member>>
-  /** Confirmed members only: an invitation nobody accepted cannot run the organization. */
-  countConfirmedByRole(organizationId: string, role: Role): Promise<number>
+  /** Newest first, `id` as tie-break; `partnerId` narrows to one partner's members, `active` to the active or deactivated ones. */
+  list(organizationId: string, filter: MemberFilter, page: PageRequest): Promise<Page<Member>>
+  /** Members who may sign in only: an invitation nobody accepted, or a deactivated member, cannot run the organization. */
+  countSigningInByRole(organizationId: string, role: Role): Promise<number>
 }
