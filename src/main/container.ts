@@ -34,7 +34,18 @@ import type { Config } from './config'
 export { PORTS }
 
 /** Each area of `UseCases` and the module that binds it (src/main/composition). */
-const AREAS: { [K in keyof UseCases]: Area<K> } = { audit, auth, constituents, members, needs, operations, organizations, partners, sms, webhooks }
+const AREAS: { [K in keyof UseCases]: Area<K> } = {
+  audit,
+  auth,
+  constituents,
+  members,
+  needs,
+  operations,
+  organizations,
+  partners,
+  sms,
+  webhooks,
+}
 
 /** What tests may swap: a fixed clock, predictable ids, cheap password hashing, captured logs. */
 export interface ContainerOverrides {

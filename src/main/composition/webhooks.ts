@@ -18,7 +18,8 @@ import { PORTS } from './ports'
 const { repositories, unitOfWork, clock, webhookHosts } = PORTS
 
 export const webhooks = area('webhooks', ({ config, bind, service }) => {
-  const sender = new HttpWebhookSender(new OutboundHostPolicy({ allowedHosts: config.webhookAllowedHosts, blockPrivate: config.webhookBlockPrivateHosts }))
+  const hosts = new OutboundHostPolicy({ allowedHosts: config.webhookAllowedHosts, blockPrivate: config.webhookBlockPrivateHosts })
+  const sender = new HttpWebhookSender(hosts)
   bind(PORTS.webhookSender).toConstantValue(sender)
   bind(webhookHosts).toConstantValue(sender)
   bind(PORTS.webhookSecrets).toConstantValue(new StandardWebhookSecrets())
