@@ -1511,11 +1511,33 @@ export interface components {
             email: string;
             fullName?: string;
             phone?: string;
+            /** @enum {string} */
+            language: "en" | "es";
+            /** @description What I am mailed about: my choices over my role's defaults */
+            notifications: {
+                /** @description A need arrived through public intake or the form (its partner's members, and who sees the whole organization) */
+                newNeeds: boolean;
+                /** @description Someone else assigned a need to me */
+                assignedToMe: boolean;
+                /** @description The daily digest of my overdue needs and my partner's unassigned ones */
+                dailyDigest: boolean;
+            };
         };
         ProfileUpdate: {
             fullName?: string;
             /** @description E.164 */
             phone?: string | null;
+            /** @enum {string} */
+            language?: "en" | "es";
+            /** @description The kinds to change; the others stay as they are */
+            notifications?: {
+                /** @description A need arrived through public intake or the form (its partner's members, and who sees the whole organization) */
+                newNeeds?: boolean;
+                /** @description Someone else assigned a need to me */
+                assignedToMe?: boolean;
+                /** @description The daily digest of my overdue needs and my partner's unassigned ones */
+                dailyDigest?: boolean;
+            };
         };
         /** @description The created need as an anonymous caller sees it */
         PublicNeed: {

@@ -10,6 +10,7 @@ import { ListNeedHistory } from '../../application/needs/list-need-history'
 import { ListNeedInteractions } from '../../application/needs/list-need-interactions'
 import { ListNeeds } from '../../application/needs/list-needs'
 import { NeedIntake } from '../../application/needs/need-intake'
+import { NeedNotifications } from '../../application/needs/need-notifications'
 import { SubmitPublicNeed } from '../../application/needs/submit-public-need'
 import { UpdateNeed } from '../../application/needs/update-need'
 import { SendSms } from '../../application/sms/send-sms'
@@ -20,7 +21,8 @@ import { PORTS } from './ports'
 const { repositories, unitOfWork, clock, ids } = PORTS
 
 export const needs = area('needs', ({ service }) => {
-  service(NeedIntake, [ConstituentRegistry, clock, ids, WebhookEvents, AuditTrail])
+  service(NeedNotifications, [Outbox, PORTS.publicBaseUrl])
+  service(NeedIntake, [ConstituentRegistry, clock, ids, WebhookEvents, AuditTrail, NeedNotifications])
   return {
     create: service(CreateNeed, [unitOfWork, NeedIntake, AuditTrail]),
     submitPublic: service(SubmitPublicNeed, [repositories, unitOfWork, NeedIntake]),
@@ -28,7 +30,7 @@ export const needs = area('needs', ({ service }) => {
     list: service(ListNeeds, [repositories]),
     export: service(ExportNeeds, [repositories, AuditTrail]),
     get: service(GetNeed, [repositories]),
-    update: service(UpdateNeed, [unitOfWork, clock, ids, WebhookEvents, AuditTrail]),
+    update: service(UpdateNeed, [unitOfWork, clock, ids, WebhookEvents, AuditTrail, NeedNotifications]),
     addNote: service(AddNote, [unitOfWork, clock, ids, WebhookEvents, AuditTrail]),
     listInteractions: service(ListNeedInteractions, [repositories]),
     listHistory: service(ListNeedHistory, [repositories]),

@@ -452,7 +452,7 @@ describe('GET /api/openapi.json', () => {
     expect(body('put', '/api/members/{id}').required ?? []).toEqual([])
     expect([body('put', '/api/members/{id}').properties.phone.type].flat()).toContain('null')
     expect(body('put', '/api/profile').required ?? []).toEqual([])
-    expect(Object.keys(body('put', '/api/profile').properties).sort()).toEqual(['fullName', 'phone'])
+    expect(Object.keys(body('put', '/api/profile').properties).sort()).toEqual(['fullName', 'language', 'notifications', 'phone'])
     const accept = body('post', '/api/auth/accept-invite')
     expect(accept.required).toEqual(expect.arrayContaining(['token', 'password']))
     expect(accept.properties.password.minLength).toBe(12)

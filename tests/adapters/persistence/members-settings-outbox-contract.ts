@@ -288,6 +288,15 @@ export function describeMembersSettingsOutboxContract({ read, write, anOrganizat
         expect(await read().members.countSigningInByRole(w.org, 'org_admin')).toBe(1)
       })
 
+      test('keeps a member’s language and the notification kinds it chose, and clears them', async () => {
+        const w = await memberWorld()
+        const choosing = { ...w.m3, language: 'es' as const, notifications: { newNeeds: true, dailyDigest: false } }
+        await write((r) => r.members.update(choosing))
+        expect(await read().members.findById(w.org, w.m3.id)).toEqual(choosing)
+        await write((r) => r.members.update(w.m3))
+        expect(await read().members.findById(w.org, w.m3.id)).toEqual(w.m3)
+      })
+
       test('keeps a deactivation, lists members by whether they are active, and clears it on reactivation', async () => {
         const w = await memberWorld()
         const deactivated = { ...w.m2, deactivatedAt: minute(9) }

@@ -60,6 +60,8 @@ export const members = pgTable(
     phone: text('phone'),
     passwordHash: text('password_hash'),
     deactivatedAt: time('deactivated_at'),
+    notifications: jsonb('notifications').$type<Partial<Record<string, boolean>>>(),
+    language: text('language'),
     createdAt: createdAt(),
   },
   (t) => [uniqueIndex('members_email_per_organization').on(t.organizationId, t.email), index('members_by_email').on(t.email)],

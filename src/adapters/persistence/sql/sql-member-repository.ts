@@ -19,6 +19,8 @@ function memberRow(m: Member) {
     phone: nullable(m.phone),
     passwordHash: nullable(m.passwordHash),
     deactivatedAt: nullable(m.deactivatedAt),
+    notifications: nullable(m.notifications),
+    language: nullable(m.language),
   }
 }
 

@@ -61,6 +61,8 @@ export const members = sqliteTable(
     phone: text('phone'),
     passwordHash: text('password_hash'),
     deactivatedAt: integer('deactivated_at', { mode: 'timestamp_ms' }),
+    notifications: text('notifications', { mode: 'json' }).$type<Partial<Record<string, boolean>>>(),
+    language: text('language'),
     createdAt: createdAt(),
   },
   (t) => [uniqueIndex('members_email_per_organization').on(t.organizationId, t.email), index('members_by_email').on(t.email)],

@@ -17,6 +17,7 @@ import m12 from './0012_constituent_counts.sql' with { type: 'text' }
 import m13 from './0013_audit_events_by_action.sql' with { type: 'text' }
 import m14 from './0014_organization_origins.sql' with { type: 'text' }
 import m15 from './0015_member_deactivation.sql' with { type: 'text' }
+import m16 from './0016_member_notifications.sql' with { type: 'text' }
 
 export const SQLITE_MIGRATIONS = bundledMigrations(journal, {
   '0000_init': m0,
@@ -35,4 +36,5 @@ export const SQLITE_MIGRATIONS = bundledMigrations(journal, {
   '0013_audit_events_by_action': m13,
   '0014_organization_origins': m14,
   '0015_member_deactivation': m15,
+  '0016_member_notifications': m16,
 })
