@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'bun:test'
 import { randomUUID } from 'node:crypto'
-import type { NeedFilter } from '../../../src/application/ports/repositories'
+import type { NeedFilter } from '../../../src/application/ports/repositories/need-repository'
 import type { Need } from '../../../src/domain/needs/need'
 import { aNeed, aPartner } from '../../support/builders'
 import type { ContractContext } from './contract-context'

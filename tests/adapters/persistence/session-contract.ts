@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'bun:test'
 import { randomUUID } from 'node:crypto'
-import type { RefreshTokenRecord } from '../../../src/application/ports/repositories'
+import type { RefreshTokenRecord } from '../../../src/application/ports/repositories/refresh-token-repository'
 import type { ContractContext } from './contract-context'
 import { minute, presentKeys } from './contract-support'
 
