@@ -2,7 +2,7 @@ import { maySignIn } from '../../domain/members/member'
 import type { Actor } from '../../domain/auth/actor'
 import { UnauthorizedError } from '../../domain/errors'
 import type { Repositories } from '../ports/repositories'
-import type { AccessTokens } from '../ports/security'
+import type { AccessTokens } from '../ports/access-tokens'
 
 /**
  * Turns a bearer token into the acting member. Role, partner and profiles come from the member's current

@@ -1,7 +1,7 @@
 import { maySignIn } from '../../domain/members/member'
 import { UnauthorizedError } from '../../domain/errors'
 import type { Clock } from '../ports/clock'
-import type { SecretTokens } from '../ports/security'
+import type { SecretTokens } from '../ports/secret-tokens'
 import type { UnitOfWork } from '../ports/unit-of-work'
 import type { TokenPair, TokenPairIssuer } from './token-pair'
 

@@ -3,7 +3,7 @@ import { InvalidError, NotFoundError } from '../../domain/errors'
 import { passwordErrors } from '../../domain/members/member'
 import { authorize } from '../auth/authorize'
 import type { Clock } from '../ports/clock'
-import type { PasswordHasher } from '../ports/security'
+import type { PasswordHasher } from '../ports/password-hasher'
 import type { UnitOfWork } from '../ports/unit-of-work'
 import type { AuditTrail } from '../audit/audit-trail'
 

@@ -1,4 +1,4 @@
-import type { InvitationRepository } from '../../../application/ports/repositories'
+import type { InvitationRepository } from '../../../application/ports/repositories/invitation-repository'
 import type { Invitation } from '../../../domain/members/invitation'
 import { copy } from './memory-store'
 import { MemoryRepository } from './memory-repository'

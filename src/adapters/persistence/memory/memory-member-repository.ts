@@ -1,4 +1,5 @@
-import { UNIQUE_CONFLICTS, type MemberFilter, type MemberRepository } from '../../../application/ports/repositories'
+import { UNIQUE_CONFLICTS } from '../../../application/ports/repositories'
+import type { MemberFilter, MemberRepository } from '../../../application/ports/repositories/member-repository'
 import type { Role } from '../../../domain/auth/roles'
 import { ConflictError } from '../../../domain/errors'
 import { maySignIn, type Member } from '../../../domain/members/member'

@@ -1,5 +1,5 @@
 import { and, eq, isNull } from 'drizzle-orm'
-import type { InvitationRepository } from '../../../application/ports/repositories'
+import type { InvitationRepository } from '../../../application/ports/repositories/invitation-repository'
 import type { Invitation } from '../../../domain/members/invitation'
 import { SqlRepository, nullable, present } from './sql-repository'
 

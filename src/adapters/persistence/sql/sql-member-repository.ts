@@ -1,5 +1,5 @@
 import { and, count, desc, eq, inArray, isNotNull, isNull, sql } from 'drizzle-orm'
-import type { MemberFilter, MemberRepository } from '../../../application/ports/repositories'
+import type { MemberFilter, MemberRepository } from '../../../application/ports/repositories/member-repository'
 import type { Role } from '../../../domain/auth/roles'
 import type { Member } from '../../../domain/members/member'
 import { offsetOf, type Page, type PageRequest } from '../../../domain/shared/page'
