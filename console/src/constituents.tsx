@@ -44,7 +44,8 @@ export function ConstituentSearch({ query }: { query: URLSearchParams }) {
       </form>
       {q && !found && <p role="status">{t.loading}</p>}
       {typeof found === 'string' && <p role="alert" class="error">{found}</p>}
-      {Array.isArray(found) && (found.length === 0 ? <p role="status">{t.nobodyFound}</p> : (
+      {Array.isArray(found) && <p role="status">{t.found(found.length, q)}</p>}
+      {Array.isArray(found) && found.length > 0 && (
         <div class="table">
           <table>
             <caption class="visually-hidden">{t.constituents}</caption>
@@ -60,7 +61,7 @@ export function ConstituentSearch({ query }: { query: URLSearchParams }) {
             </tbody>
           </table>
         </div>
-      ))}
+      )}
     </>
   )
 }

@@ -88,7 +88,7 @@ export const en = {
   choosePartner: 'Choose a partner',
   searchLabel: 'Name, phone or email',
   search: 'Search',
-  nobodyFound: 'Nobody matches.',
+  found: (count: number, query: string) => (count === 0 ? `Nobody matches “${query}”.` : `${count === 1 ? '1 person matches' : `${count} people match`} “${query}”.`),
   name: 'Name',
   unnamed: '(no name)',
   personNotFound: 'No person has this id, or you may not see them.',

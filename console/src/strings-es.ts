@@ -88,7 +88,7 @@ export const es: Strings = {
   choosePartner: 'Elija un socio',
   searchLabel: 'Nombre, teléfono o correo',
   search: 'Buscar',
-  nobodyFound: 'Nadie coincide.',
+  found: (count, query) => (count === 0 ? `Nadie coincide con «${query}».` : `${count === 1 ? '1 persona coincide' : `${count} personas coinciden`} con «${query}».`),
   name: 'Nombre',
   unnamed: '(sin nombre)',
   personNotFound: 'Ninguna persona tiene este id, o usted no puede verla.',
