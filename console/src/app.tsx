@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks'
 import { t } from './i18n'
 import { LanguageSwitch } from './language-switch'
-import { forgetCachedData, useProfileAnswer } from './data'
+import { forgetCachedData, may, useProfileAnswer } from './data'
 import { FirstRun, useFirstRun } from './first-run'
 import { ConstituentScreen, ConstituentSearch } from './constituents'
 import { Inbox } from './inbox'
@@ -50,8 +50,8 @@ function SignedIn({ place }: { place: Place }) {
         <span class="app-name">{t.appName}</span>
         <nav aria-label={t.main}>
           <a href={href(['needs'])} aria-current={place.path[0] !== 'constituents' && place.path[0] !== 'new' ? 'page' : undefined}>{t.needs}</a>
-          <a href={href(['constituents'])} aria-current={place.path[0] === 'constituents' ? 'page' : undefined}>{t.constituents}</a>
-          <button type="button" onClick={() => go(['new'])}>{t.newNeed}</button>
+          {may(profile, 'constituents:read') && <a href={href(['constituents'])} aria-current={place.path[0] === 'constituents' ? 'page' : undefined}>{t.constituents}</a>}
+          {may(profile, 'needs:create') && <button type="button" onClick={() => go(['new'])}>{t.newNeed}</button>}
         </nav>
         <LanguageSwitch />
         <button type="button" class="secondary" onClick={() => void logOut()}>{t.logOut}</button>

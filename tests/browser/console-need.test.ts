@@ -84,7 +84,7 @@ describe.skipIf(!chromiumAvailable())('a need in the staff console', () => {
     await c.done(page)
   })
 
-  test('each member sees the controls its permissions allow: staff no text, an agent no member picker, a volunteer notes only', async () => {
+  test('each member sees the controls its permissions allow: staff no text, an agent no member picker, a volunteer notes only (no new need, no constituents)', async () => {
     const reference = await needWithPhone('+15550102031')
     const controls = async (page: Page) => ({
       status: await page.getByLabel('Status').count(),
@@ -93,11 +93,13 @@ describe.skipIf(!chromiumAvailable())('a need in the staff console', () => {
       confidential: await page.getByRole('button', { name: 'Mark confidential' }).count(),
       text: await page.getByLabel('Text message to the person').count(),
       note: await page.getByLabel('Note', { exact: true }).count(),
+      newNeed: await page.getByRole('button', { name: 'New need' }).count(),
+      constituents: await page.getByRole('link', { name: 'Constituents' }).count(),
     })
     const expected = {
-      staff: { status: 1, assignTo: 1, move: 1, confidential: 1, text: 0, note: 1 },
-      partner_agent: { status: 1, assignTo: 0, move: 1, confidential: 1, text: 0, note: 1 },
-      volunteer: { status: 0, assignTo: 0, move: 0, confidential: 0, text: 0, note: 1 },
+      staff: { status: 1, assignTo: 1, move: 1, confidential: 1, text: 0, note: 1, newNeed: 1, constituents: 1 },
+      partner_agent: { status: 1, assignTo: 0, move: 1, confidential: 1, text: 0, note: 1, newNeed: 1, constituents: 1 },
+      volunteer: { status: 0, assignTo: 0, move: 0, confidential: 0, text: 0, note: 1, newNeed: 0, constituents: 0 },
     }
     for (const role of ['staff', 'partner_agent', 'volunteer'] as const) {
       const who = await c.member(role, role === 'staff' ? undefined : c.partners[0]!.id)
