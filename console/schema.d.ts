@@ -1574,7 +1574,7 @@ export interface components {
             /** Format: uuid */
             partnerId?: string;
             profiles: ("needs_processor" | "intake_staff" | "sms_communicator" | "email_phone_communicator" | "pii_reader" | "duplicate_resolver")[];
-            /** @description What the member may do, by the permissions table (docs/api.md "Permissions"): a client shows only these actions; the server still decides each request (and its scope) */
+            /** @description What the member may do, by the permissions table (the API reference, "Permissions"): a client shows only these actions; the server still decides each request (and its scope) */
             permissions: ("needs:read" | "needs:add-note" | "partners:list" | "profile:read" | "profile:update" | "needs:create" | "needs:update" | "needs:send-sms" | "constituents:read-pii" | "constituents:read-contact" | "needs:read-confidential" | "constituents:read" | "constituents:update" | "constituents:merge" | "household-matches:list" | "household-matches:resolve" | "partners:create" | "partners:update" | "members:list" | "members:manage" | "organization:settings" | "webhooks:manage" | "audit:read" | "records:export")[];
         };
         ProfileUpdate: {

@@ -71,7 +71,7 @@ export const ProfileSchema = Named(
     profiles: List(OneOf(PROFILES), PROFILE_LIST),
     permissions: t.Array(OneOf(PERMISSION_NAMES), {
       maxItems: PERMISSION_NAMES.length,
-      description: 'What the member may do, by the permissions table (docs/api.md "Permissions"): a client shows only these actions; the server still decides each request (and its scope)',
+      description: 'What the member may do, by the permissions table (the API reference, "Permissions"): a client shows only these actions; the server still decides each request (and its scope)',
     }),
   }),
 )

@@ -116,6 +116,11 @@ const AUDITED: Record<string, () => Promise<Expected>> = {
     await u().constituents.get.execute(world.admin, constituent.id)
     return byAdmin('read', 'constituent', constituent.id)
   },
+  'constituents.household': async () => {
+    const constituent = await aConstituent()
+    await u().constituents.household.execute(world.admin, constituent.id)
+    return byAdmin('read', 'constituent', constituent.id)
+  },
   'constituents.export': async () => {
     const constituent = await aConstituent()
     for await (const _batch of await u().constituents.export.execute(world.admin, constituent.lastName)) {
@@ -170,6 +175,12 @@ const AUDITED: Record<string, () => Promise<Expected>> = {
   'members.updateProfile': async () => {
     await u().members.updateProfile.execute(world.admin, { fullName: `Admin ${randomUUID().slice(0, 4)}` })
     return byAdmin('update', 'member', world.admin.memberId)
+  },
+  'members.changePassword': async () => {
+    // A member of its own: the admin's password is the one the other scenarios log in with.
+    const member = await world.member('staff', { passwordHash: await world.container.get(PORTS.passwords).hash(TEST_PASSWORD) })
+    await u().members.changePassword.execute(member, { currentPassword: TEST_PASSWORD, newPassword: 'a password of my own choosing' })
+    return { memberId: member.memberId, action: 'change_password', recordType: 'member', recordId: member.memberId }
   },
   'needs.create': async () => byAdmin('create', 'need', (await aNeed()).id),
   'needs.submitPublic': async () => {
