@@ -36,37 +36,28 @@ const MANY_SEARCH_MATCHES = 500
 
 export class SqlConstituentRepository extends SqlRepository implements ConstituentRepository {
   async insert(c: Constituent) {
-    await this.preparedInsert('constituent_insert', this.s.constituents, constituentRow(c), ['seq'])
+    await this.preparedInsert('constituent_insert', this.tables.constituents, constituentRow(c), ['seq'])
   }
   async update(c: Constituent) {
-    const { id, organizationId, createdAt: _createdAt, ...fields } = constituentRow(c)
-    await this.db
-      .update(this.s.constituents)
-      .set(fields)
-      .where(and(eq(this.s.constituents.id, id), eq(this.s.constituents.organizationId, organizationId)))
+    await this.updateInOrganization(this.tables.constituents, constituentRow(c))
   }
   async delete(organizationId: string, id: string) {
-    await this.db.delete(this.s.constituents).where(and(eq(this.s.constituents.id, id), eq(this.s.constituents.organizationId, organizationId)))
+    await this.db.delete(this.tables.constituents).where(and(eq(this.tables.constituents.id, id), eq(this.tables.constituents.organizationId, organizationId)))
   }
   async findById(organizationId: string, id: string) {
-    const t = this.s.constituents
-    const [row] = await this.prepared<typeof t.$inferSelect>(
-      'constituent_by_id',
-      () => this.db.select().from(t).where(and(eq(t.organizationId, sql.placeholder('organizationId')), eq(t.id, sql.placeholder('id')))),
-      { organizationId, id },
-    )
+    const row = await this.findInOrganization(this.tables.constituents, organizationId, id)
     return row ? toConstituent(row) : undefined
   }
   async findByIds(organizationId: string, ids: readonly string[]) {
     if (ids.length === 0) return []
     const rows = await this.db
       .select()
-      .from(this.s.constituents)
-      .where(and(eq(this.s.constituents.organizationId, organizationId), inArray(this.s.constituents.id, [...ids])))
+      .from(this.tables.constituents)
+      .where(and(eq(this.tables.constituents.organizationId, organizationId), inArray(this.tables.constituents.id, [...ids])))
     return rows.map(toConstituent)
   }
   async findByMatchKeys(organizationId: string, keys: MatchKeys, excludeId: string, limitPerKey: number) {
-    const t = this.s.constituents
+    const t = this.tables.constituents
     const lookups: Array<[string, SQLiteColumn, string | undefined]> = [
       ['phone', t.phone, keys.phone],
       ['email', t.emailKey, keys.email],
@@ -92,7 +83,7 @@ export class SqlConstituentRepository extends SqlRepository implements Constitue
     return [...found.values()]
   }
   async search(organizationId: string, query: ConstituentQuery, page: PageRequest): Promise<Page<Constituent>> {
-    const t = this.s.constituents
+    const t = this.tables.constituents
     /** A page in list order, prepared as `name`; `values` bind the placeholders of `where`. */
     const pageWhere = (name: string, where: () => SQL | undefined, values: Record<string, unknown>) =>
       this.prepared<typeof t.$inferSelect>(
@@ -110,7 +101,7 @@ export class SqlConstituentRepository extends SqlRepository implements Constitue
     if (query.kind === 'all') {
       // Everyone: a page read by the list's index, the total from constituent_counts (kept by triggers), so
       // neither grows with the organization.
-      const c = this.s.constituentCounts
+      const c = this.tables.constituentCounts
       const rows = await pageWhere('constituents_page', () => eq(t.organizationId, sql.placeholder('organizationId')), { organizationId })
       const [counted] = await this.prepared<{ n: number }>(
         'constituents_total',
@@ -143,7 +134,7 @@ export class SqlConstituentRepository extends SqlRepository implements Constitue
   }
   /** An export's batch by keyset (as the needs'); a search reads its matches through the index for each batch. */
   async searchAfter(organizationId: string, query: ConstituentQuery, after: Keyset | undefined, limit: number) {
-    const t = this.s.constituents
+    const t = this.tables.constituents
     const rows = await this.db
       .select()
       .from(t)
@@ -164,43 +155,43 @@ export class SqlConstituentRepository extends SqlRepository implements Constitue
     // (constituents_newest) to find the household's few, 100 ms at 100,000 constituents.
     const rows = await this.db
       .select()
-      .from(this.s.constituents)
-      .where(and(eq(this.s.constituents.organizationId, organizationId), eq(this.s.constituents.householdId, householdId)))
+      .from(this.tables.constituents)
+      .where(and(eq(this.tables.constituents.organizationId, organizationId), eq(this.tables.constituents.householdId, householdId)))
     return rows.sort((a, b) => -newestFirst(a, b)).map(toConstituent)
   }
   async findByPhone(organizationId: string, phone: string) {
     const rows = await this.db
       .select()
-      .from(this.s.constituents)
-      .where(and(eq(this.s.constituents.organizationId, organizationId), eq(this.s.constituents.phone, phone)))
-      .orderBy(desc(this.s.constituents.createdAt), desc(this.s.constituents.id))
+      .from(this.tables.constituents)
+      .where(and(eq(this.tables.constituents.organizationId, organizationId), eq(this.tables.constituents.phone, phone)))
+      .orderBy(desc(this.tables.constituents.createdAt), desc(this.tables.constituents.id))
       .limit(50)
     return rows.map(toConstituent)
   }
   async insertHousehold(h: Household) {
-    await this.preparedInsert('household_insert', this.s.households, { ...h })
+    await this.preparedInsert('household_insert', this.tables.households, { ...h })
   }
   async deleteHouseholdIfUnused(organizationId: string, householdId: string) {
-    const used = and(eq(this.s.households.organizationId, organizationId), eq(this.s.households.id, householdId))
+    const used = and(eq(this.tables.households.organizationId, organizationId), eq(this.tables.households.id, householdId))
     const members = await this.db
-      .select({ id: this.s.constituents.id })
-      .from(this.s.constituents)
-      .where(and(eq(this.s.constituents.organizationId, organizationId), eq(this.s.constituents.householdId, householdId)))
+      .select({ id: this.tables.constituents.id })
+      .from(this.tables.constituents)
+      .where(and(eq(this.tables.constituents.organizationId, organizationId), eq(this.tables.constituents.householdId, householdId)))
       .limit(1)
     const needs = await this.db
-      .select({ id: this.s.needs.id })
-      .from(this.s.needs)
-      .where(and(eq(this.s.needs.organizationId, organizationId), eq(this.s.needs.householdId, householdId)))
+      .select({ id: this.tables.needs.id })
+      .from(this.tables.needs)
+      .where(and(eq(this.tables.needs.organizationId, organizationId), eq(this.tables.needs.householdId, householdId)))
       .limit(1)
     if (members.length > 0 || needs.length > 0) return false
-    const deleted = await this.db.delete(this.s.households).where(used).returning({ id: this.s.households.id })
+    const deleted = await this.db.delete(this.tables.households).where(used).returning({ id: this.tables.households.id })
     return deleted.length > 0
   }
   async householdExists(organizationId: string, householdId: string) {
     const rows = await this.db
-      .select({ id: this.s.households.id })
-      .from(this.s.households)
-      .where(and(eq(this.s.households.organizationId, organizationId), eq(this.s.households.id, householdId)))
+      .select({ id: this.tables.households.id })
+      .from(this.tables.households)
+      .where(and(eq(this.tables.households.organizationId, organizationId), eq(this.tables.households.id, householdId)))
       .limit(1)
     return rows.length > 0
   }
