@@ -1,16 +1,15 @@
-import { and, count, desc, eq, inArray, ne, sql, type SQL } from 'drizzle-orm'
+import { and, desc, eq, inArray, ne, sql } from 'drizzle-orm'
 import type { SQLiteColumn } from 'drizzle-orm/sqlite-core'
 import type { ConstituentRepository } from '../../../application/ports/repositories'
 import type { Constituent, Household } from '../../../domain/constituents/constituent'
 import { CONTACT_FIELDS } from '../../../domain/constituents/contact'
 import { matchKeysOf, type MatchKeys } from '../../../domain/constituents/matching'
 import type { ConstituentQuery } from '../../../domain/constituents/search'
-import { newestFirst, offsetOf, type Keyset, type Page, type PageRequest } from '../../../domain/shared/page'
-import type * as schema from '../sqlite/schema'
-import { searchKindOf, searchTermsColumn } from './sql-dialect'
-import { SqlRepository, afterKeyset, nullable, present } from './sql-repository'
+import { newestFirst, type Keyset, type Page, type PageRequest } from '../../../domain/shared/page'
+import { searchTermsColumn, type ConstituentRow } from './constituent-search'
+import { SqlRepository, nullable, present } from './sql-repository'
 
-function toConstituent(row: typeof schema.constituents.$inferSelect): Constituent {
+function toConstituent(row: ConstituentRow): Constituent {
   const { seq: _seq, emailKey: _e, nameBirthKey: _n, lastStreetKey: _l, searchTerms: _s, ...rest } = present(row)
   return rest
 }
@@ -31,10 +30,9 @@ function constituentRow(c: Constituent) {
   }
 }
 
-/** Past this many matches a search page is read by walking the organization's constituents newest first. */
-const MANY_SEARCH_MATCHES = 500
-
 export class SqlConstituentRepository extends SqlRepository implements ConstituentRepository {
+  /** Search is read through each database's own index: its dialect's ConstituentSearch. */
+  private readonly searching = new this.dialect.ConstituentSearch(this.db, this.dialect, this.statements)
   async insert(c: Constituent) {
     await this.preparedInsert('constituent_insert', this.tables.constituents, constituentRow(c), ['seq'])
   }
@@ -83,72 +81,11 @@ export class SqlConstituentRepository extends SqlRepository implements Constitue
     return [...found.values()]
   }
   async search(organizationId: string, query: ConstituentQuery, page: PageRequest): Promise<Page<Constituent>> {
-    const t = this.tables.constituents
-    /** A page in list order, prepared as `name`; `values` bind the placeholders of `where`. */
-    const pageWhere = (name: string, where: () => SQL | undefined, values: Record<string, unknown>) =>
-      this.prepared<typeof t.$inferSelect>(
-        name,
-        () =>
-          this.db
-            .select()
-            .from(t)
-            .where(where())
-            .orderBy(desc(t.createdAt), desc(t.id))
-            .limit(sql.placeholder('limit'))
-            .offset(sql.placeholder('offset')),
-        { ...values, limit: page.limit, offset: offsetOf(page) },
-      )
-    if (query.kind === 'all') {
-      // Everyone: a page read by the list's index, the total from constituent_counts (kept by triggers), so
-      // neither grows with the organization.
-      const c = this.tables.constituentCounts
-      const rows = await pageWhere('constituents_page', () => eq(t.organizationId, sql.placeholder('organizationId')), { organizationId })
-      const [counted] = await this.prepared<{ n: number }>(
-        'constituents_total',
-        () => this.db.select({ n: c.constituents }).from(c).where(eq(c.organizationId, sql.placeholder('organizationId'))),
-        { organizationId },
-      )
-      return { items: rows.map(toConstituent), total: Number(counted?.n ?? 0) }
-    }
-    // Prepared, one statement per kind of query and way of reading the page: building them cost more than
-    // running them. The organization and what is looked for are bound per request.
-    const kind = searchKindOf(query)
-    const match = this.dialect.searchMatch(organizationId, query)
-    const condition = (manyMatches: boolean) => this.dialect.constituentSearch(sql.placeholder('organizationId'), sql.placeholder('match'), kind, manyMatches)
-    const pageOf = (manyMatches: boolean) =>
-      pageWhere(`constituents_search_${kind}_${manyMatches ? 'walk' : 'keys'}`, () => condition(manyMatches), { organizationId, match })
-    const counted = this.dialect.countSearchMatches(match, kind)
-    if (!counted) {
-      const rows = await pageOf(false)
-      const [row] = await this.prepared<{ n: number }>(
-        `constituents_search_${kind}_count`,
-        () => this.db.select({ n: count() }).from(t).where(condition(false)),
-        { organizationId, match },
-      )
-      return { items: rows.map(toConstituent), total: Number(row?.n ?? 0) }
-    }
-    // Only SQLite counts from its index: the count decides how the page is read.
-    const total = Number((await this.db.all<{ n: number }>(counted))[0]?.n ?? 0)
-    const rows = total === 0 ? [] : await pageOf(total > MANY_SEARCH_MATCHES)
+    const { rows, total } = await this.searching.page(organizationId, query, page)
     return { items: rows.map(toConstituent), total }
   }
-  /** An export's batch by keyset (as the needs'); a search reads its matches through the index for each batch. */
   async searchAfter(organizationId: string, query: ConstituentQuery, after: Keyset | undefined, limit: number) {
-    const t = this.tables.constituents
-    const rows = await this.db
-      .select()
-      .from(t)
-      .where(
-        and(
-          query.kind === 'all'
-            ? eq(t.organizationId, organizationId)
-            : this.dialect.constituentSearch(organizationId, this.dialect.searchMatch(organizationId, query), searchKindOf(query), false),
-          afterKeyset(t, after),
-        ),
-      )
-      .orderBy(desc(t.createdAt), desc(t.id))
-      .limit(limit)
-    return rows.map(toConstituent)
+    return (await this.searching.batchAfter(organizationId, query, after, limit)).map(toConstituent)
   }
   async listByHousehold(organizationId: string, householdId: string) {
     // Sorted here: ordered in SQL, the planner walked the organization's constituents in list order

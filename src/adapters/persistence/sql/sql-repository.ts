@@ -49,7 +49,7 @@ export abstract class SqlRepository {
   constructor(
     protected readonly db: SqlDb,
     protected readonly dialect: SqlDialect,
-    private readonly statements: PreparedStatements,
+    protected readonly statements: PreparedStatements,
   ) {}
   protected get tables() {
     return this.dialect.tables
