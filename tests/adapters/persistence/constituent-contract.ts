@@ -2,7 +2,7 @@ import { describe, expect, test } from 'bun:test'
 import { randomUUID } from 'node:crypto'
 import type { Repositories } from '../../../src/application/ports/repositories'
 import type { Constituent, Household } from '../../../src/domain/constituents/constituent'
-import { CONTACT_FIELDS } from '../../../src/domain/constituents/contact'
+import { CONTACT_FIELDS, type ContactDetails } from '../../../src/domain/constituents/contact'
 import { matchKeysOf, type MatchKeys } from '../../../src/domain/constituents/matching'
 import { parseConstituentQuery } from '../../../src/domain/constituents/search'
 import type { Need } from '../../../src/domain/needs/need'
@@ -56,7 +56,7 @@ export function describeConstituentContract({ read, write, anOrganizationWithPar
     addressCity: 'Springfield',
     addressState: 'IL',
     addressZip: '62701',
-  } satisfies Partial<Constituent>
+  } satisfies Required<ContactDetails>
 
   describe('constituents', () => {
     test('keeps every contact field through insert and find', async () => {

@@ -9,9 +9,10 @@ import { newestFirst, type Keyset, type Page, type PageRequest } from '../../../
 import { searchTermsColumn, type ConstituentRow } from './constituent-search'
 import { SqlRepository, nullable, present } from './sql-repository'
 
+/** The row as the domain wrote it: a field with a list of values holds one of them, checked before the write. */
 function toConstituent(row: ConstituentRow): Constituent {
   const { seq: _seq, emailKey: _e, nameBirthKey: _n, lastStreetKey: _l, searchTerms: _s, ...rest } = present(row)
-  return rest
+  return rest as Constituent
 }
 
 function constituentRow(c: Constituent) {
