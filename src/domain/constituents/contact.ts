@@ -22,40 +22,6 @@ export function isCalendarDate(value: string): boolean {
   return !Number.isNaN(date.getTime()) && date.toISOString().slice(0, 10) === value
 }
 
-const NAMED = { readers: 'everyone', matched: true, rule: CONTACT_TEXT } as const
-const ADDRESS_LINE = { readers: 'personal', rule: CONTACT_TEXT } as const
-
-/**
- * Every constituent field, described once; the HTTP schemas, the checks below, who may read it, duplicate
- * detection's inputs, the database rows and the CSV columns are all derived from it. A new field is one entry
- * here (its values if it takes only some), its column in both database schemas, and its docs.
- * The order is the API's and the export's column order.
- */
-export const CONTACT = {
-  firstName: NAMED,
-  lastName: NAMED,
-  phone: { readers: 'contact', matched: true, rule: PHONE, meaning: PHONE_MEANING, description: 'E.164, e.g. +15551234567' },
-  email: { readers: 'contact', matched: true, rule: EMAIL, meaning: EMAIL_MEANING },
-  dateOfBirth: {
-    readers: 'personal',
-    matched: true,
-    rule: { pattern: DATE_PATTERN, maxLength: 10 },
-    meaning: 'a real date written YYYY-MM-DD',
-    valid: isCalendarDate,
-    format: 'date',
-    description: 'YYYY-MM-DD, a real date',
-  },
-  addressStreet: { ...ADDRESS_LINE, matched: true },
-  addressCity: ADDRESS_LINE,
-  addressState: {
-    readers: 'personal',
-    rule: { pattern: `^(${US_STATE_CODES.join('|')})$`, maxLength: 2 },
-    meaning: 'a two-letter US state or territory code such as NY',
-    description: 'Two-letter US state or territory code',
-  },
-  addressZip: { readers: 'personal', rule: ZIP, meaning: ZIP_MEANING, description: 'Five-digit ZIP code' },
-} as const satisfies Record<string, ContactFieldDescriptor>
-
 /**
  * Who may read a field (docs/api.md "Permissions", redaction.ts): whoever reads constituents, those who may
  * read contact details (`constituents:read-contact` or `constituents:read-pii`), or only those who may read
@@ -69,7 +35,7 @@ export type ContactFieldDescriptor = TextFieldDescriptor | ChoiceFieldDescriptor
 interface CommonDescriptor {
   readers: FieldReaders
   /** Whether a duplicate detection key is made of it (matching.ts): a change to it runs detection again. */
-  matched?: boolean
+  matched: boolean
   /** What the API's documentation says of it. */
   description?: string
 }
@@ -95,6 +61,41 @@ export type ValueOf<D> = D extends { values: ReadonlyArray<infer V extends strin
 /** The values of every field of `descriptors`, each optional. */
 export type DetailsOf<Ds> = { -readonly [K in keyof Ds]?: ValueOf<Ds[K]> }
 
+const NAMED = { readers: 'everyone', matched: true, rule: CONTACT_TEXT } as const
+const ADDRESS_LINE = { readers: 'personal', matched: false, rule: CONTACT_TEXT } as const
+
+/**
+ * Every constituent field, described once; the HTTP schemas, the checks below, who may read it, duplicate
+ * detection's inputs, the database rows and the CSV columns are all derived from it. A new field is one entry
+ * here (its values if it takes only some), its column in both database schemas, and its docs.
+ * The order is the API's and the export's column order.
+ */
+export const CONTACT = {
+  firstName: NAMED,
+  lastName: NAMED,
+  phone: { readers: 'contact', matched: true, rule: PHONE, meaning: PHONE_MEANING, description: 'E.164, e.g. +15551234567' },
+  email: { readers: 'contact', matched: true, rule: EMAIL, meaning: EMAIL_MEANING },
+  dateOfBirth: {
+    readers: 'personal',
+    matched: true,
+    rule: { pattern: DATE_PATTERN, maxLength: 10 },
+    meaning: 'a real date written YYYY-MM-DD',
+    valid: isCalendarDate,
+    format: 'date',
+    description: 'YYYY-MM-DD, a real date',
+  },
+  addressStreet: { ...ADDRESS_LINE, matched: true },
+  addressCity: ADDRESS_LINE,
+  addressState: {
+    readers: 'personal',
+    matched: false,
+    rule: { pattern: `^(${US_STATE_CODES.join('|')})$`, maxLength: 2 },
+    meaning: 'a two-letter US state or territory code such as NY',
+    description: 'Two-letter US state or territory code',
+  },
+  addressZip: { readers: 'personal', matched: false, rule: ZIP, meaning: ZIP_MEANING, description: 'Five-digit ZIP code' },
+} as const satisfies Record<string, ContactFieldDescriptor>
+
 export type ContactField = keyof typeof CONTACT
 export type ContactDetails = DetailsOf<typeof CONTACT>
 
@@ -113,7 +114,7 @@ export function fieldProblem(descriptor: ContactFieldDescriptor, value: string):
 
 export const CONTACT_FIELDS = fieldsOf(CONTACT)
 /** The fields duplicate detection reads. */
-export const MATCHED_FIELDS = CONTACT_FIELDS.filter((field) => 'matched' in CONTACT[field] && CONTACT[field].matched)
+export const MATCHED_FIELDS = CONTACT_FIELDS.filter((field) => CONTACT[field].matched)
 
 /**
  * Validates the contact keys of a free-form object (a need's `customFields`), leaving other keys alone.

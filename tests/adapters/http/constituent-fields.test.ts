@@ -80,7 +80,7 @@ describe('a constituent field described once', () => {
   })
 
   test.each(CONTACT_FIELDS)('duplicate detection reads %s exactly when it is described as matched', (field) => {
-    const matched = 'matched' in CONTACT[field] && CONTACT[field].matched === true
+    const { matched } = CONTACT[field]
     const changed = { ...one, [field]: other[field] }
     expect(JSON.stringify(matchKeysOf(changed)) !== JSON.stringify(matchKeysOf(one))).toBe(matched)
     expect(applyContactChanges(one, { [field]: other[field] }).matchedFieldsChanged).toBe(matched)
@@ -90,8 +90,8 @@ describe('a constituent field described once', () => {
 describe('a field with a list of values', () => {
   const HOUSING = ['housed', 'sheltered', 'unsheltered'] as const
   const described = {
-    nickname: { readers: 'everyone', rule: { maxLength: 20 } },
-    housing: { readers: 'personal', values: HOUSING, meaning: 'housed, sheltered or unsheltered', description: 'Where the person sleeps' },
+    nickname: { readers: 'everyone', matched: false, rule: { maxLength: 20 } },
+    housing: { readers: 'personal', matched: false, values: HOUSING, meaning: 'housed, sheltered or unsheltered', description: 'Where the person sleeps' },
   } as const
   const schemas = contactSchemas(described)
 
