@@ -26,7 +26,7 @@ import { BODY_TOO_LARGE, IllFormedTextInBody, INVALID_JSON, MAX_BODY_BYTES, NEST
 import { rateLimits, type AnonymousRateLimiters } from './rate-limits'
 import { requestSite } from './request-site'
 import { sessionCookieRoutes } from './session-cookie.routes'
-import { webhooksRoutes } from './webhooks.routes'
+import { twilioWebhooksRoutes } from './twilio-webhooks.routes'
 import { webhookEndpointsRoutes } from './webhook-endpoints.routes'
 
 export interface HttpDependencies {
@@ -142,6 +142,6 @@ export function createHttpApp(deps: HttpDependencies) {
     .use(membersRoutes(deps.useCases.members, auth))
     .use(organizationsRoutes(deps.useCases.organizations, auth))
     .use(auditRoutes(deps.useCases.audit, auth))
-    .use(webhooksRoutes(deps.useCases.sms, deps.publicBaseUrl))
+    .use(twilioWebhooksRoutes(deps.useCases.sms, deps.publicBaseUrl))
     .use(webhookEndpointsRoutes(deps.useCases.webhooks, auth))
 }

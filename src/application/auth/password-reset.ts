@@ -1,6 +1,6 @@
 import { InvalidError } from '../../domain/errors'
 import { PASSWORD_RESET_LIFETIME_MS, oneTimeLink } from '../../domain/members/invitation'
-import { normalizeEmail, passwordErrors, type Member } from '../../domain/members/member'
+import { normalizeEmail, type Member } from '../../domain/members/member'
 import { sendWindowStart, type SendLimits } from '../../domain/messaging/send-limits'
 import { EMAIL, EMAIL_MEANING, FieldChecks } from '../../domain/shared/fields'
 import type { Outbox } from '../messaging/outbox'
@@ -8,10 +8,10 @@ import type { Clock } from '../ports/clock'
 import type { DeferredWork } from '../ports/deferred-work'
 import type { IdGenerator } from '../ports/ids'
 import type { Repositories } from '../ports/repositories'
-import type { PasswordHasher, SecretTokens } from '../ports/security'
+import type { SecretTokens } from '../ports/security'
 import type { UnitOfWork } from '../ports/unit-of-work'
-import { issueLinkToken, redeemLinkToken } from '../members/one-time-links'
-import type { TokenPair, TokenPairIssuer } from './token-pair'
+import { issueLinkToken } from '../members/one-time-links'
+import { RedeemPasswordLink, type PasswordLinkKind } from './password-link'
 import type { AuditTrail } from '../audit/audit-trail'
 
 // docs/api.md "Tokens": a forgotten password, without an operator.
@@ -92,30 +92,14 @@ export class PasswordResetLinks {
   }
 }
 
-/** Sets the new password from a reset link, ends the member's other sessions and logs it in. A link works once. */
-export class ResetPassword {
-  constructor(
-    private readonly unitOfWork: UnitOfWork,
-    private readonly passwords: PasswordHasher,
-    private readonly secrets: SecretTokens,
-    private readonly tokens: TokenPairIssuer,
-    private readonly clock: Clock,
-    private readonly audit: AuditTrail,
-  ) {}
-
-  async execute(input: { token: string; password: string }): Promise<TokenPair> {
-    InvalidError.throwIfAny(passwordErrors(input.password), 'The password is not valid')
-    const passwordHash = await this.passwords.hash(input.password)
-    const now = this.clock.now()
-    return this.unitOfWork.run(async (r) => {
-      // Thrown after the token was used up, the error rolls that back with everything else.
-      const member = await redeemLinkToken(r, this.secrets, input.token, 'password_reset', now)
-      if (!member?.isConfirmed) throw InvalidError.field('/token', 'This link is unknown, already used or expired: ask for a new one')
-      const updated = { ...member, passwordHash }
-      await r.members.update(updated)
-      await r.refreshTokens.revokeMember(member.organizationId, member.id, now)
-      await this.audit.record(r, { organizationId: member.organizationId, memberId: member.id }, { action: 'reset_password', recordType: 'member', recordId: member.id, fields: ['password'] })
-      return this.tokens.issue(r.refreshTokens, updated)
-    })
+/** Sets the new password from a reset link, ends the member's other sessions and logs it in. */
+export class ResetPassword extends RedeemPasswordLink {
+  protected readonly kind: PasswordLinkKind = {
+    purpose: 'password_reset',
+    accepts: (member) => member.isConfirmed,
+    refusal: 'This link is unknown, already used or expired: ask for a new one',
+    withPassword: (member, passwordHash) => ({ ...member, passwordHash }),
+    endsOtherSessions: true,
+    audit: { action: 'reset_password', fields: ['password'] },
   }
 }

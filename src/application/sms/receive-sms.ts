@@ -1,4 +1,3 @@
-import { ForbiddenError } from '../../domain/errors'
 import type { Interaction } from '../../domain/needs/interaction'
 import { optKeywordOf } from '../../domain/messaging/sms'
 import type { Clock } from '../ports/clock'
@@ -8,13 +7,7 @@ import type { SmsWebhookVerifier } from '../ports/sms'
 import type { UnitOfWork } from '../ports/unit-of-work'
 import type { WebhookEvents } from '../webhooks/webhook-events'
 import type { AuditTrail } from '../audit/audit-trail'
-
-export interface WebhookRequest {
-  /** The public URL the provider posted to (PUBLIC_BASE_URL + path): what it signed. */
-  url: string
-  params: Record<string, string>
-  signature: string | undefined
-}
+import { signedParams, type ProviderWebhookCall } from './provider-webhook'
 
 /**
  * docs/api.md "SMS", inbound: the organization is the one whose number was texted. STOP and its kin opt the
@@ -33,9 +26,8 @@ export class ReceiveSms {
     private readonly audit: AuditTrail,
   ) {}
 
-  async execute(request: WebhookRequest): Promise<void> {
-    if (!this.verifier.isAuthentic(request.url, request.params, request.signature)) throw new ForbiddenError('Invalid webhook signature')
-    const { From: from, To: to, Body: body = '', MessageSid: messageSid } = request.params
+  async execute(request: ProviderWebhookCall): Promise<void> {
+    const { From: from, To: to, Body: body = '', MessageSid: messageSid } = signedParams(this.verifier, request)
     if (!from || !to) return
     await this.unitOfWork.run(async (r) => {
       // Twilio retries a webhook it got no answer to: the same message is recorded once.

@@ -1,9 +1,8 @@
-import { ForbiddenError } from '../../domain/errors'
 import { advancesDelivery, deliveryStatusOf } from '../../domain/messaging/sms'
 import type { Clock } from '../ports/clock'
 import type { SmsWebhookVerifier } from '../ports/sms'
 import type { UnitOfWork } from '../ports/unit-of-work'
-import type { WebhookRequest } from './receive-sms'
+import { signedParams, type ProviderWebhookCall } from './provider-webhook'
 import type { WebhookEvents } from '../webhooks/webhook-events'
 import type { AuditTrail } from '../audit/audit-trail'
 
@@ -17,10 +16,10 @@ export class RecordSmsStatus {
     private readonly audit: AuditTrail,
   ) {}
 
-  async execute(request: WebhookRequest): Promise<void> {
-    if (!this.verifier.isAuthentic(request.url, request.params, request.signature)) throw new ForbiddenError('Invalid webhook signature')
-    const sid = request.params.MessageSid ?? request.params.SmsSid
-    const status = deliveryStatusOf(request.params.MessageStatus ?? request.params.SmsStatus ?? '')
+  async execute(request: ProviderWebhookCall): Promise<void> {
+    const params = signedParams(this.verifier, request)
+    const sid = params.MessageSid ?? params.SmsSid
+    const status = deliveryStatusOf(params.MessageStatus ?? params.SmsStatus ?? '')
     if (!sid || !status) return
     await this.unitOfWork.run(async (r) => {
       const interaction = await r.interactions.findByProviderMessageId(sid)

@@ -1,5 +1,6 @@
 import { beforeEach, describe, expect, test } from 'bun:test'
-import { ReceiveSms, type WebhookRequest } from '../../../src/application/sms/receive-sms'
+import type { ProviderWebhookCall } from '../../../src/application/sms/provider-webhook'
+import { ReceiveSms } from '../../../src/application/sms/receive-sms'
 import type { Actor } from '../../../src/domain/auth/actor'
 import type { Constituent } from '../../../src/domain/constituents/constituent'
 import { ForbiddenError, InvalidError } from '../../../src/domain/errors'
@@ -22,7 +23,7 @@ beforeEach(async () => {
 })
 
 /** An inbound text as Twilio posts it, validly signed. */
-function inbound(body: string, overrides: Partial<Record<'From' | 'To' | 'MessageSid', string>> = {}): WebhookRequest {
+function inbound(body: string, overrides: Partial<Record<'From' | 'To' | 'MessageSid', string>> = {}): ProviderWebhookCall {
   sids++
   return {
     url: WEBHOOK_URL,
@@ -32,7 +33,7 @@ function inbound(body: string, overrides: Partial<Record<'From' | 'To' | 'Messag
 }
 
 /** Receives a text a second after the last thing that happened, and answers the interaction kept for it. */
-async function receive(request: WebhookRequest): Promise<Interaction | undefined> {
+async function receive(request: ProviderWebhookCall): Promise<Interaction | undefined> {
   world.clock.advance(1000)
   await world.useCases.sms.receive.execute(request)
   return world.repositories.interactions.findByProviderMessageId(request.params.MessageSid!)

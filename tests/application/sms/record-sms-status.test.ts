@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, test } from 'bun:test'
-import type { WebhookRequest } from '../../../src/application/sms/receive-sms'
+import type { ProviderWebhookCall } from '../../../src/application/sms/provider-webhook'
 import { RecordSmsStatus } from '../../../src/application/sms/record-sms-status'
 import { ForbiddenError } from '../../../src/domain/errors'
 import type { DeliveryStatus } from '../../../src/domain/messaging/sms'
@@ -21,13 +21,13 @@ beforeEach(async () => {
 })
 
 /** A status callback as Twilio posts it, validly signed. */
-const callback = (MessageStatus: string, MessageSid = sid): WebhookRequest => ({
+const callback = (MessageStatus: string, MessageSid = sid): ProviderWebhookCall => ({
   url: STATUS_URL,
   params: { MessageSid, MessageStatus, AccountSid: 'AC0000', To: '+15550001111', From: '+15557770000' },
   signature: VALID_SIGNATURE,
 })
 
-const record = (request: WebhookRequest) => world.useCases.sms.recordStatus.execute(request)
+const record = (request: ProviderWebhookCall) => world.useCases.sms.recordStatus.execute(request)
 const status = async (): Promise<DeliveryStatus | undefined> => (await world.interaction(interactionId))?.deliveryStatus
 
 describe('RecordSmsStatus', () => {

@@ -7,7 +7,7 @@ import { problems } from './common.schemas'
 const TwilioParams = t.Record(t.String({ maxLength: 100 }), t.String(WEBHOOK_VALUE), { maxProperties: 100, additionalProperties: false })
 const EMPTY_TWIML = '<?xml version="1.0" encoding="UTF-8"?><Response></Response>' as const
 
-export function webhooksRoutes(useCases: UseCases['sms'], publicBaseUrl: string) {
+export function twilioWebhooksRoutes(useCases: UseCases['sms'], publicBaseUrl: string) {
   const { receive, recordStatus } = useCases
   /** What Twilio signed: the address it was given (behind a proxy, not the one this server sees). */
   const signedRequest = (request: Request, params: Record<string, string>) => {
@@ -15,7 +15,7 @@ export function webhooksRoutes(useCases: UseCases['sms'], publicBaseUrl: string)
     return { url: `${publicBaseUrl}${pathname}${search}`, params, signature: request.headers.get('x-twilio-signature') ?? undefined }
   }
 
-  return new Elysia({ name: 'webhooks', prefix: '/api/webhooks/twilio', detail: { tags: ['Webhooks'], security: [{ twilioSignature: [] }] } })
+  return new Elysia({ name: 'twilio-webhooks', prefix: '/api/webhooks/twilio', detail: { tags: ['Webhooks'], security: [{ twilioSignature: [] }] } })
     .post(
       '/sms',
       async ({ request, body, set }) => {
