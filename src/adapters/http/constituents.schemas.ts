@@ -1,5 +1,5 @@
 import { meaningful } from './validation-messages'
-import type { TLiteral, TNull, TOptional, TString, TUnion } from '@sinclair/typebox'
+import type { TNull, TOptional, TString, TUnion } from '@sinclair/typebox'
 import { t, type TSchema } from 'elysia'
 import type { Constituent } from '../../domain/constituents/constituent'
 import { CONTACT, type ContactFieldDescriptor } from '../../domain/constituents/contact'
@@ -10,7 +10,7 @@ import { Body, DateTime, Named, OneOf, PageQuery, Text, Uuid } from './common.sc
 import { ExportFormatQuery } from './exports'
 
 /** A field's schema: its values, or text under its rule, its pattern's words registered for the messages. */
-type SchemaOf<D> = D extends { values: ReadonlyArray<infer V extends string> } ? TUnion<Array<TLiteral<V>>> : TString
+type SchemaOf<D> = D extends { values: infer Vs extends readonly string[] } ? ReturnType<typeof OneOf<Vs>> : TString
 
 function fieldSchema(descriptor: ContactFieldDescriptor): TSchema {
   const description = descriptor.description === undefined ? {} : { description: descriptor.description }

@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'bun:test'
-import type { Static } from '@sinclair/typebox'
+import type { TNull, TUnion } from '@sinclair/typebox'
 import { Value } from '@sinclair/typebox/value'
+import type { UnwrapSchema } from 'elysia'
 import { ConstituentSchema, contactSchemas, CreateConstituentBody, UpdateConstituentBody } from '../../../src/adapters/http/constituents.schemas'
 import { CONSTITUENT_COLUMNS } from '../../../src/adapters/http/exports'
 import type { Actor } from '../../../src/domain/auth/actor'
@@ -97,10 +98,12 @@ describe('a field with a list of values', () => {
 
   test('its value is one of them, in the domain type and the schema type alike', () => {
     const details: DetailsOf<typeof described> = { nickname: 'Ana', housing: 'sheltered' }
-    const fromSchema: Static<typeof schemas.housing> = 'unsheltered'
+    // As a route's body reads it (Elysia's own static types): the value, or null to clear it.
+    const fromSchema: UnwrapSchema<typeof schemas.housing> = 'unsheltered'
+    const update: Array<UnwrapSchema<TUnion<[typeof schemas.housing, TNull]>>> = ['housed', null]
     // @ts-expect-error: a value outside the list is no value of the field
     const wrong: DetailsOf<typeof described> = { housing: 'somewhere' }
-    expect([details.housing, fromSchema]).toEqual(['sheltered', 'unsheltered'])
+    expect([details.housing, fromSchema, ...update]).toEqual(['sheltered', 'unsheltered', 'housed', null])
     expect(Value.Check(schemas.housing, wrong.housing)).toBe(false)
   })
 
