@@ -632,12 +632,16 @@ export interface paths {
         };
         get?: never;
         /**
-         * Change a member's role, partner, phone or profiles
-         * @description Who may invite the member; profiles only those the caller may grant. Demoting the last org_admin is 409.
+         * Change a member's role, partner, phone or profiles, or restore a deactivated member's access
+         * @description Who may invite the member; profiles only those the caller may grant. Demoting or deactivating the last active org_admin is 409. `active: true` restores access with the same password.
          */
         put: operations["updateMember"];
         post?: never;
-        delete?: never;
+        /**
+         * Deactivate a member: every session and token of theirs ends at once
+         * @description Who may invite the member. They stay listed (active: false), their name stays on history, notes and the audit trail, and needs assigned to them stay assigned. Their unused invitation and reset links are void. Deactivating oneself or the last active org_admin is 409; deactivating a deactivated member changes nothing.
+         */
+        delete: operations["deactivateMember"];
         options?: never;
         head?: never;
         patch?: never;
@@ -881,7 +885,7 @@ export interface components {
              */
             memberId?: string;
             /** @enum {string} */
-            action: "create" | "update" | "delete" | "read" | "merge" | "resolve" | "add_note" | "send_sms" | "receive_sms" | "sms_status" | "invite" | "accept_invite" | "set_password" | "request_password_reset" | "reset_password" | "login" | "logout";
+            action: "create" | "update" | "delete" | "read" | "merge" | "resolve" | "add_note" | "send_sms" | "receive_sms" | "sms_status" | "invite" | "accept_invite" | "set_password" | "request_password_reset" | "reset_password" | "login" | "logout" | "deactivate" | "reactivate";
             /** @enum {string} */
             recordType: "organization" | "member" | "partner" | "need" | "constituent" | "household_match" | "email_settings" | "interaction" | "webhook_endpoint";
             /** Format: uuid */
@@ -1214,6 +1218,8 @@ export interface components {
             partnerName?: string;
             profiles?: ("needs_processor" | "intake_staff" | "sms_communicator" | "email_phone_communicator" | "pii_reader" | "duplicate_resolver")[];
             isConfirmed: boolean;
+            /** @description false once deactivated: the member can neither log in nor act */
+            active: boolean;
             phone?: string;
         };
         MemberUpdate: {
@@ -1224,6 +1230,8 @@ export interface components {
             /** @description E.164 */
             phone?: string | null;
             profiles?: ("needs_processor" | "intake_staff" | "sms_communicator" | "email_phone_communicator" | "pii_reader" | "duplicate_resolver")[];
+            /** @description true restores a deactivated member's access, with the same password; false deactivates, as DELETE does */
+            active?: boolean;
         };
         /** @description A request for assistance */
         Need: {
@@ -1503,11 +1511,33 @@ export interface components {
             email: string;
             fullName?: string;
             phone?: string;
+            /** @enum {string} */
+            language: "en" | "es";
+            /** @description What I am mailed about: my choices over my role's defaults */
+            notifications: {
+                /** @description A need arrived through public intake or the form (its partner's members, and who sees the whole organization) */
+                newNeeds: boolean;
+                /** @description Someone else assigned a need to me */
+                assignedToMe: boolean;
+                /** @description The daily digest of my overdue needs and my partner's unassigned ones */
+                dailyDigest: boolean;
+            };
         };
         ProfileUpdate: {
             fullName?: string;
             /** @description E.164 */
             phone?: string | null;
+            /** @enum {string} */
+            language?: "en" | "es";
+            /** @description The kinds to change; the others stay as they are */
+            notifications?: {
+                /** @description A need arrived through public intake or the form (its partner's members, and who sees the whole organization) */
+                newNeeds?: boolean;
+                /** @description Someone else assigned a need to me */
+                assignedToMe?: boolean;
+                /** @description The daily digest of my overdue needs and my partner's unassigned ones */
+                dailyDigest?: boolean;
+            };
         };
         /** @description The created need as an anonymous caller sees it */
         PublicNeed: {
@@ -3922,6 +3952,7 @@ export interface operations {
     listMembers: {
         parameters: {
             query?: {
+                active?: boolean;
                 page?: number;
                 limit?: number;
             };
@@ -4222,6 +4253,72 @@ export interface operations {
             };
             /** @description Unsupported media type */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    deactivateMember: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Response for status 204 */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ValidationProblem"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4663,7 +4760,7 @@ export interface operations {
                 memberId?: string;
                 recordType?: "organization" | "member" | "partner" | "need" | "constituent" | "household_match" | "email_settings" | "interaction" | "webhook_endpoint";
                 recordId?: string;
-                action?: "create" | "update" | "delete" | "read" | "merge" | "resolve" | "add_note" | "send_sms" | "receive_sms" | "sms_status" | "invite" | "accept_invite" | "set_password" | "request_password_reset" | "reset_password" | "login" | "logout";
+                action?: "create" | "update" | "delete" | "read" | "merge" | "resolve" | "add_note" | "send_sms" | "receive_sms" | "sms_status" | "invite" | "accept_invite" | "set_password" | "request_password_reset" | "reset_password" | "login" | "logout" | "deactivate" | "reactivate";
                 since?: string;
                 until?: string;
                 page?: number;

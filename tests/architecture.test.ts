@@ -50,3 +50,31 @@ describe('dependencies point inward', () => {
     expect(files.some((file) => importsOf(file).some((s) => layerOf(file, s) === 'domain'))).toBe(true)
   })
 })
+
+describe('the composition root', () => {
+  // A use case is one line of its area's module (src/main/composition): no other file of src/main names it.
+  const useCaseNames = importsWithNames(join(SRC, 'application/use-cases.ts')).flatMap(({ names }) => names)
+  const mainFiles = sourceFiles(join(SRC, 'main'))
+
+  test('names each use case of UseCases in one composition module and nowhere else in src/main', () => {
+    const namedIn = Object.fromEntries(
+      useCaseNames.map((name) => [
+        name,
+        mainFiles.filter((file) => importsWithNames(file).some(({ names }) => names.includes(name))).map((file) => relative(SRC, file)),
+      ]),
+    )
+    const misplaced = Object.entries(namedIn).filter(([, files]) => files.length !== 1 || !files[0]!.startsWith('main/composition/'))
+    expect(misplaced).toEqual([])
+  })
+
+  test('the check sees the use cases at all', () => {
+    expect(useCaseNames).toContain('CreateNeed')
+  })
+})
+
+/** The names each import statement of the file brings in. */
+function importsWithNames(file: string): Array<{ names: string[] }> {
+  return [...readFileSync(file, 'utf8').matchAll(/import\s+(?:type\s+)?\{([^}]*)\}\s*from/g)].map((m) => ({
+    names: m[1]!.split(',').map((name) => name.replace(/^\s*type\s+/, '').trim()).filter(Boolean),
+  }))
+}

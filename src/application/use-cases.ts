@@ -1,5 +1,6 @@
-// What the edges (HTTP routes, the CLI, the worker) are handed, by area: built once by the composition root
-// (src/main/container.ts), so an edge receives the use cases it uses and never looks anything up.
+// What the edges (HTTP routes, the CLI, the worker) are handed, by area: built once by the composition root,
+// each area by its module (src/main/composition/<area>.ts, which must yield every use case listed here), so an
+// edge receives the use cases it uses and never looks anything up.
 
 import type { ListAuditEvents } from './audit/list-audit-events'
 import type { PurgeAuditEvents } from './audit/purge-audit-events'

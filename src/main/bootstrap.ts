@@ -1,9 +1,8 @@
 import { randomBytes } from 'node:crypto'
 import type { Container } from 'inversify'
-import { CreateOrganization } from '../application/organizations/create-organization'
 import { ConflictError } from '../domain/errors'
 import type { Config } from './config'
-import { PORTS } from './container'
+import { PORTS, useCasesOf } from './container'
 
 export interface BootstrapResult {
   organizationSlug: string
@@ -27,7 +26,7 @@ export async function bootstrapFirstOrganization(c: Container): Promise<Bootstra
     ...(generatedPassword ? { generatedPassword } : {}),
   }
   try {
-    await c.get(CreateOrganization).execute({
+    await useCasesOf(c).operations.createOrganization.execute({
       name: settings.orgName ?? 'My Organization',
       slug: result.organizationSlug,
       adminEmail: result.adminEmail,

@@ -1,16 +1,13 @@
 #!/usr/bin/env bun
 import type { Container } from 'inversify'
 import { parseArgs } from 'node:util'
-import { CreateOrganization } from '../application/organizations/create-organization'
-import { SetOrganizationPhoneNumber } from '../application/organizations/set-organization-phone-number'
-import { SetMemberPassword } from '../application/members/set-member-password'
 import { DomainError } from '../domain/errors'
 import { BackupError } from '../adapters/persistence/sqlite/sqlite-backup'
 import { errorText } from '../adapters/persistence/shared/database-errors'
 import { bootstrapFirstOrganization } from './bootstrap'
 import { backup, restore } from './backup-commands'
 import { ConfigError, loadConfig, loadDatabaseConfig } from './config'
-import { createContainer, PORTS } from './container'
+import { createContainer, PORTS, useCasesOf } from './container'
 import { bringUpToDate, PortInUseError, startServer, startWorker } from './server'
 import { versionLine } from './version'
 
@@ -135,7 +132,7 @@ async function setPhoneNumber(config: ReturnType<typeof loadConfig>, args: strin
     return 1
   }
   return withDatabase(config, async (container) => {
-    await container.get(SetOrganizationPhoneNumber).execute(org, phone)
+    await useCasesOf(container).operations.setOrganizationPhoneNumber.execute(org, phone)
     console.log(`Texts of ${org} now come from and arrive at ${phone}.`)
     return 0
   })
@@ -159,7 +156,7 @@ async function createOrganization(config: ReturnType<typeof loadConfig>, args: s
     return 1
   }
   return withDatabase(config, async (container) => {
-    const created = await container.get(CreateOrganization).execute({
+    const created = await useCasesOf(container).operations.createOrganization.execute({
       name: values.name!,
       slug: values.slug!,
       ...(values['short-code'] ? { shortCode: values['short-code'] } : {}),
@@ -182,7 +179,7 @@ async function setPassword(config: ReturnType<typeof loadConfig>, args: string[]
     return 1
   }
   return withDatabase(config, async (container) => {
-    await container.get(SetMemberPassword).execute({
+    await useCasesOf(container).operations.setMemberPassword.execute({
       email,
       password,
       ...(values.org ? { organizationSlug: values.org } : {}),

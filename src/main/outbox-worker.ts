@@ -1,4 +1,4 @@
-import type { DispatchOutbox } from '../application/messaging/dispatch-outbox'
+import type { UseCases } from '../application/use-cases'
 import type { Logger } from '../application/ports/logger'
 
 export interface RunningWorker {
@@ -10,7 +10,7 @@ export interface RunningWorker {
  * Keeps the outbox moving: claims what the organizations' free slots allow, sends each message as soon as
  * it is claimed, and claims again whenever a send ends (a slot frees up) or every `idleMs`.
  */
-export function startOutboxWorker(dispatch: DispatchOutbox, logger: Logger, idleMs: number): RunningWorker {
+export function startOutboxWorker(dispatch: UseCases['operations']['dispatchOutbox'], logger: Logger, idleMs: number): RunningWorker {
   let running = true
   let claiming: Promise<void> | undefined
   let claimAgain = false

@@ -141,4 +141,24 @@ describe.skipIf(!chromiumAvailable())('pages in Chromium', () => {
     expect((await api.call('POST', '/api/auth/login', { body: { email, password: NEW_PASSWORD } })).status).toBe(200)
     await page.close()
   })
+
+  test('a forgotten password: the page asks for the email with the keyboard alone, in either language, and mails the link', async () => {
+    const email = (await api.call<{ email: string }>('GET', '/api/profile', { token: await api.tokenFor(api.world, 'staff') })).body.email
+    const page = await open('/forgot-password')
+    await expectAccessible(page)
+    await page.keyboard.press('Tab') // the language switch
+    await page.keyboard.press('Tab')
+    expect(await focusedId(page)).toBe('email')
+    await page.keyboard.type(email)
+    await Promise.all([page.waitForLoadState('load'), page.keyboard.press('Enter')])
+    await page.getByRole('status').waitFor()
+    await expectAccessible(page)
+    const mail = await deliverUntil(api, () => loggedEmailsTo(api, email).find((m) => m.subject.startsWith('Choose a new password')), `the reset email to ${email}`)
+    expect(mail.text).toContain('/reset-password?token=')
+
+    const spanish = await open('/forgot-password?lang=es')
+    expect(await spanish.getByRole('heading', { level: 1 }).textContent()).toBe('¿Olvidó su contraseña?')
+    await expectAccessible(spanish)
+    await Promise.all([page.close(), spanish.close()])
+  })
 })

@@ -9,6 +9,7 @@ import { apiDocs } from './api-docs'
 import { auditRoutes } from './audit.routes'
 import { authRoutes } from './auth.routes'
 import { intakePage } from './pages/intake-page'
+import { forgotPasswordPage } from './pages/forgot-password-page'
 import { passwordPages } from './pages/password-pages'
 import { authentication } from './authentication'
 import { consoleApp } from './console'
@@ -134,6 +135,7 @@ export function createHttpApp(deps: HttpDependencies) {
     .use(authRoutes(deps.useCases.auth, auth, limits, site, deps.trustProxy))
     .use(sessionCookieRoutes(deps.useCases.auth, auth, limits, site, deps.trustProxy, deps.publicBaseUrl))
     .use(passwordPages(deps.useCases.auth, limits, site))
+    .use(forgotPasswordPage(deps.useCases.auth, limits, site))
     .use(intakePage(deps.useCases.needs, limits, site))
     .use(consoleApp())
     .use(needsRoutes(deps.useCases.needs, auth, limits, site, deps.logger))

@@ -12,10 +12,14 @@ export function membersRoutes(useCases: UseCases['members'], authentication: Aut
     .use(authentication)
     .get(
       '',
-      ({ actor, query, request, set }) => pagedResponse({ query, request, set }, (page) => list.execute(actor, page), (member) => member),
+      ({ actor, query, request, set }) =>
+        pagedResponse({ query, request, set }, (page) => list.execute(actor, page, query.active === undefined ? {} : { active: query.active }), (member) => member),
       {
         auth: true,
-        query: t.Object(PageQuery, { additionalProperties: false }),
+        query: t.Object(
+          { active: t.Optional(t.Boolean({ title: 'active', description: 'true: active members only; false: deactivated ones only' })), ...PageQuery },
+          { additionalProperties: false },
+        ),
         response: { 200: PagedList(MemberSchema), ...problems(400, 401, 403) },
         detail: { operationId: 'listMembers', summary: "List members, newest first (a partner_admin sees its partner's)", description: 'org_admin, staff and partner_admin. Paged.' },
       },
@@ -45,8 +49,30 @@ export function membersRoutes(useCases: UseCases['members'], authentication: Aut
       params: IdParams,
       body: UpdateMemberBody,
       response: { 200: MemberSchema, ...problems(400, 401, 403, 404, 409, 413, 415) },
-      detail: { operationId: 'updateMember', summary: "Change a member's role, partner, phone or profiles", description: 'Who may invite the member; profiles only those the caller may grant. Demoting the last org_admin is 409.' },
+      detail: {
+        operationId: 'updateMember',
+        summary: "Change a member's role, partner, phone or profiles, or restore a deactivated member's access",
+        description: 'Who may invite the member; profiles only those the caller may grant. Demoting or deactivating the last active org_admin is 409. `active: true` restores access with the same password.',
+      },
     })
+    .delete(
+      '/:id',
+      async ({ actor, params, set }) => {
+        await update.execute(actor, params.id, { active: false })
+        set.status = 204
+      },
+      {
+        auth: true,
+        params: IdParams,
+        response: { 204: t.Void(), ...problems(400, 401, 403, 404, 409) },
+        detail: {
+          operationId: 'deactivateMember',
+          summary: 'Deactivate a member: every session and token of theirs ends at once',
+          description:
+            'Who may invite the member. They stay listed (active: false), their name stays on history, notes and the audit trail, and needs assigned to them stay assigned. Their unused invitation and reset links are void. Deactivating oneself or the last active org_admin is 409; deactivating a deactivated member changes nothing.',
+        },
+      },
+    )
 
   const profile = new Elysia({ name: 'profile', prefix: '/api/profile', detail: { tags: ['Members'] } })
     .use(authentication)

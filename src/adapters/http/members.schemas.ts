@@ -1,6 +1,7 @@
 import { t } from 'elysia'
 import { PROFILES, ROLES } from '../../domain/auth/roles'
 import { PASSWORD, PROFILE_LIST } from '../../domain/members/member'
+import { MAIL_LANGUAGES } from '../../domain/members/notifications'
 import { EMAIL, HTTP_URL, NAME, PHONE } from '../../domain/shared/fields'
 import { Body, List, Named, OneOf, Text, Uuid } from './common.schemas'
 
@@ -19,6 +20,7 @@ export const MemberSchema = Named('Member', t.Object({
   partnerName: t.Optional(Text(NAME)),
   profiles: t.Optional(List(OneOf(PROFILES), PROFILE_LIST)),
   isConfirmed: t.Boolean(),
+  active: t.Boolean({ description: 'false once deactivated: the member can neither log in nor act' }),
   phone: t.Optional(Text(PHONE)),
 }))
 
@@ -44,11 +46,39 @@ export const UpdateMemberBody = Named('MemberUpdate', Body({
   partnerId: t.Optional(Uuid),
   phone: t.Optional(t.Union([Phone, t.Null()])),
   profiles: t.Optional(Profiles),
+  active: t.Optional(t.Boolean({ description: 'true restores a deactivated member\'s access, with the same password; false deactivates, as DELETE does' })),
 }))
 
-export const ProfileSchema = Named('Profile', t.Object({ id: Uuid, email: Text(EMAIL), fullName: t.Optional(Text(NAME)), phone: t.Optional(Text(PHONE)) }))
+const NotificationChoices = {
+  newNeeds: t.Boolean({ description: 'A need arrived through public intake or the form (its partner\'s members, and who sees the whole organization)' }),
+  assignedToMe: t.Boolean({ description: 'Someone else assigned a need to me' }),
+  dailyDigest: t.Boolean({ description: 'The daily digest of my overdue needs and my partner\'s unassigned ones' }),
+}
+const Language = OneOf(MAIL_LANGUAGES, { description: 'The language of my mails' })
 
-export const UpdateProfileBody = Named('ProfileUpdate', Body({ fullName: t.Optional(t.String(NAME)), phone: t.Optional(t.Union([Phone, t.Null()])) }))
+export const ProfileSchema = Named(
+  'Profile',
+  t.Object({
+    id: Uuid,
+    email: Text(EMAIL),
+    fullName: t.Optional(Text(NAME)),
+    phone: t.Optional(Text(PHONE)),
+    language: Language,
+    notifications: t.Object(NotificationChoices, { description: 'What I am mailed about: my choices over my role\'s defaults' }),
+  }),
+)
+
+export const UpdateProfileBody = Named(
+  'ProfileUpdate',
+  Body({
+    fullName: t.Optional(t.String(NAME)),
+    phone: t.Optional(t.Union([Phone, t.Null()])),
+    language: t.Optional(Language),
+    notifications: t.Optional(
+      t.Partial(t.Object(NotificationChoices, { additionalProperties: false }), { description: 'The kinds to change; the others stay as they are' }),
+    ),
+  }),
+)
 
 export const AcceptInviteBody = Named('InvitationAcceptance', Body({
   token: t.String({ minLength: 1, maxLength: 512 }),

@@ -5,7 +5,7 @@ import { DELIVERY_STATUSES, PROVIDER_MESSAGE_ID, SMS_BODY } from '../../domain/m
 import { CHANGE_VALUE, NEED_STATUSES, PUBLIC_DESCRIPTION, REFERENCE_NUMBER, TRACKED_FIELDS, type Need, type NeedChange, type NeedStatus } from '../../domain/needs/need'
 import { DUPLICATE_WARNING } from '../../domain/constituents/matching'
 import { Body, CustomFieldsSchema, DateTime, Named, OneOf, PageQuery, Text, Uuid } from './common.schemas'
-import type { NeedFilter } from '../../application/ports/repositories'
+import type { NeedFilter } from '../../application/ports/repositories/need-repository'
 import { ExportFormatQuery } from './exports'
 import { SLUG } from '../../domain/organizations/organization'
 import { PossibleDuplicatesSchema } from './constituents.schemas'

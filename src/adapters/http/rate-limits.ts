@@ -1,7 +1,7 @@
 import { withHeaders } from '@elysiajs/openapi'
 import type { Server } from 'bun'
 import { Elysia, t, type TSchema } from 'elysia'
-import type { RateLimiter, RateLimitUse } from '../../application/ports/security'
+import type { RateLimiter, RateLimitUse } from '../../application/ports/rate-limiter'
 import { TooManyRequestsError } from '../../domain/errors'
 import { clientBlockOf } from '../../domain/shared/network-address'
 import { clientAddress } from './client-address'

@@ -1,6 +1,6 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client'
 import type { DeliveryChannel, DeliveryMetrics } from '../../application/ports/metrics'
-import type { OutboxBacklog } from '../../application/ports/repositories'
+import type { OutboxBacklog } from '../../application/ports/repositories/outbox-repository'
 import { DATABASE_OUTAGE_KINDS, type DatabaseOutageKind } from '../../application/ports/persistence'
 
 /** The process's own figures (memory, CPU, event-loop lag), collected once per process however many servers it runs. */

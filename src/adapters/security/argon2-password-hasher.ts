@@ -1,4 +1,4 @@
-import type { PasswordHasher } from '../../application/ports/security'
+import type { PasswordHasher } from '../../application/ports/password-hasher'
 
 /** argon2id through Bun's built-in implementation (docs/api.md "Tokens"). */
 export class Argon2PasswordHasher implements PasswordHasher {

@@ -1,6 +1,6 @@
 import { createHmac, randomUUID, timingSafeEqual } from 'node:crypto'
 import type { Clock } from '../../application/ports/clock'
-import type { AccessTokenClaims, AccessTokenFailure, AccessTokens } from '../../application/ports/security'
+import type { AccessTokenClaims, AccessTokenFailure, AccessTokens } from '../../application/ports/access-tokens'
 
 const HEADER = base64url(JSON.stringify({ alg: 'HS256', typ: 'JWT' }))
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i

@@ -1,5 +1,5 @@
 import type { Clock } from '../../application/ports/clock'
-import type { RateLimiter, RateLimitUse } from '../../application/ports/security'
+import type { RateLimiter, RateLimitUse } from '../../application/ports/rate-limiter'
 
 /**
  * Fixed one-minute windows counted in this process. Several instances behind a load balancer each count

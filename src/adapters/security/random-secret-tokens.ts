@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto'
-import type { SecretTokens } from '../../application/ports/security'
+import type { SecretTokens } from '../../application/ports/secret-tokens'
 
 /** 256 random bits, base64url; stored as SHA-256, which is enough for secrets with that much entropy. */
 export class RandomSecretTokens implements SecretTokens {

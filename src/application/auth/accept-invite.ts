@@ -4,7 +4,7 @@ import { RedeemPasswordLink, type PasswordLinkKind } from './password-link'
 export class AcceptInvite extends RedeemPasswordLink {
   protected readonly kind: PasswordLinkKind = {
     purpose: undefined,
-    accepts: () => true,
+    accepts: (member) => member.deactivatedAt === undefined,
     refusal: 'This invitation is unknown, already used or expired: ask an administrator to send a new one',
     withPassword: (member, passwordHash) => ({ ...member, passwordHash, isConfirmed: true }),
     endsOtherSessions: false,

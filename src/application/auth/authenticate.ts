@@ -1,7 +1,8 @@
+import { maySignIn } from '../../domain/members/member'
 import type { Actor } from '../../domain/auth/actor'
 import { UnauthorizedError } from '../../domain/errors'
 import type { Repositories } from '../ports/repositories'
-import type { AccessTokens } from '../ports/security'
+import type { AccessTokens } from '../ports/access-tokens'
 
 /**
  * Turns a bearer token into the acting member. Role, partner and profiles come from the member's current
@@ -20,7 +21,7 @@ export class Authenticate {
     if (typeof claims === 'string') throw UnauthorizedError.token(claims)
     // One lookup: the member, only while the token's session is live (logout ends the access token too).
     const member = await this.repositories.members.findInSession(claims.organizationId, claims.memberId, claims.sessionId)
-    if (!member || !member.isConfirmed) throw UnauthorizedError.token('ended')
+    if (!member || !maySignIn(member)) throw UnauthorizedError.token('ended')
     return {
       memberId: member.id,
       organizationId: member.organizationId,

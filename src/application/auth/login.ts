@@ -1,10 +1,10 @@
 import { loginRetryAfterSeconds, loginWindowStart } from '../../domain/auth/login-throttle'
-import { normalizeEmail, type Member } from '../../domain/members/member'
+import { maySignIn, normalizeEmail, type Member } from '../../domain/members/member'
 import { clientBlockOf } from '../../domain/shared/network-address'
 import { InvalidError, TooManyRequestsError, UnauthorizedError } from '../../domain/errors'
 import type { Clock } from '../ports/clock'
 import type { Repositories } from '../ports/repositories'
-import type { PasswordHasher } from '../ports/security'
+import type { PasswordHasher } from '../ports/password-hasher'
 import type { UnitOfWork } from '../ports/unit-of-work'
 import { membersByEmail } from '../members/members-by-email'
 import type { TokenPair, TokenPairIssuer } from './token-pair'
@@ -41,12 +41,13 @@ export class Login {
     const candidates = await membersByEmail(this.repositories, email, input.organizationSlug)
     const matching: Member[] = []
     for (const member of candidates) {
-      if (member.passwordHash && (await this.passwords.verify(input.password, member.passwordHash))) matching.push(member)
+      // A deactivated or unconfirmed member is refused as a wrong password is: after the same work.
+      if (member.passwordHash && (await this.passwords.verify(input.password, member.passwordHash)) && maySignIn(member)) matching.push(member)
     }
     if (!candidates.some((m) => m.passwordHash)) await this.passwords.verify(input.password, await this.decoy())
 
     const member = matching[0]
-    if (!member || !member.isConfirmed) {
+    if (!member) {
       await this.unitOfWork.run((r) => r.loginAttempts.recordFailure(email, clientAddress, this.clock.now()))
       throw new UnauthorizedError('Wrong email or password')
     }

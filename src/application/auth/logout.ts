@@ -1,6 +1,6 @@
 import type { Actor } from '../../domain/auth/actor'
 import type { Clock } from '../ports/clock'
-import type { SecretTokens } from '../ports/security'
+import type { SecretTokens } from '../ports/secret-tokens'
 import type { UnitOfWork } from '../ports/unit-of-work'
 import type { AuditTrail } from '../audit/audit-trail'
 

@@ -1,6 +1,6 @@
 import { InvalidError } from '../../domain/errors'
 import { PASSWORD_RESET_LIFETIME_MS, oneTimeLink } from '../../domain/members/invitation'
-import { normalizeEmail, type Member } from '../../domain/members/member'
+import { maySignIn, normalizeEmail, type Member } from '../../domain/members/member'
 import { sendWindowStart, type SendLimits } from '../../domain/messaging/send-limits'
 import { EMAIL, EMAIL_MEANING, FieldChecks } from '../../domain/shared/fields'
 import type { Outbox } from '../messaging/outbox'
@@ -8,7 +8,7 @@ import type { Clock } from '../ports/clock'
 import type { DeferredWork } from '../ports/deferred-work'
 import type { IdGenerator } from '../ports/ids'
 import type { Repositories } from '../ports/repositories'
-import type { SecretTokens } from '../ports/security'
+import type { SecretTokens } from '../ports/secret-tokens'
 import type { UnitOfWork } from '../ports/unit-of-work'
 import { issueLinkToken } from '../members/one-time-links'
 import { RedeemPasswordLink, type PasswordLinkKind } from './password-link'
@@ -59,7 +59,7 @@ export class PasswordResetLinks {
   async send(input: PasswordResetRequest): Promise<void> {
     const now = this.clock.now()
     await this.unitOfWork.run(async (r) => {
-      const members = (await r.members.findAllByEmail(normalizeEmail(input.email))).filter((m) => m.isConfirmed)
+      const members = (await r.members.findAllByEmail(normalizeEmail(input.email))).filter(maySignIn)
       // Organizations locked in one order, so two requests for the same email cannot wait on each other.
       members.sort((a, b) => (a.organizationId < b.organizationId ? -1 : a.organizationId > b.organizationId ? 1 : 0))
       for (const member of members) {
@@ -96,7 +96,7 @@ export class PasswordResetLinks {
 export class ResetPassword extends RedeemPasswordLink {
   protected readonly kind: PasswordLinkKind = {
     purpose: 'password_reset',
-    accepts: (member) => member.isConfirmed,
+    accepts: maySignIn,
     refusal: 'This link is unknown, already used or expired: ask for a new one',
     withPassword: (member, passwordHash) => ({ ...member, passwordHash }),
     endsOtherSessions: true,

@@ -1,6 +1,7 @@
+import { maySignIn } from '../../domain/members/member'
 import { UnauthorizedError } from '../../domain/errors'
 import type { Clock } from '../ports/clock'
-import type { SecretTokens } from '../ports/security'
+import type { SecretTokens } from '../ports/secret-tokens'
 import type { UnitOfWork } from '../ports/unit-of-work'
 import type { TokenPair, TokenPairIssuer } from './token-pair'
 
@@ -26,7 +27,7 @@ export class RefreshSession {
         return 'reused' as const
       }
       const member = await r.members.findById(record.organizationId, record.memberId)
-      if (!member || !member.isConfirmed) return undefined
+      if (!member || !maySignIn(member)) return undefined
       return this.tokens.issue(r.refreshTokens, member, record.familyId)
     })
     // The revocation above must commit, so the refusal is thrown only after the transaction.

@@ -1,8 +1,9 @@
 import type { Member } from '../../domain/members/member'
 import type { Clock } from '../ports/clock'
 import type { IdGenerator } from '../ports/ids'
-import type { RefreshTokenRepository } from '../ports/repositories'
-import type { AccessTokens, SecretTokens } from '../ports/security'
+import type { RefreshTokenRepository } from '../ports/repositories/refresh-token-repository'
+import type { AccessTokens } from '../ports/access-tokens'
+import type { SecretTokens } from '../ports/secret-tokens'
 
 // docs/api.md "Tokens"
 export const REFRESH_TOKEN_LIFETIME_MS = 30 * 24 * 3_600_000

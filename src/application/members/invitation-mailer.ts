@@ -5,7 +5,7 @@ import type { Outbox } from '../messaging/outbox'
 import type { Clock } from '../ports/clock'
 import type { IdGenerator } from '../ports/ids'
 import type { Repositories } from '../ports/repositories'
-import type { SecretTokens } from '../ports/security'
+import type { SecretTokens } from '../ports/secret-tokens'
 import { issueLinkToken } from './one-time-links'
 
 /**

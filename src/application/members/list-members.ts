@@ -9,12 +9,13 @@ import { memberView, partnersById } from './member-view'
 export class ListMembers {
   constructor(private readonly repositories: Repositories) {}
 
-  async execute(actor: Actor, page: PageRequest): Promise<Page<MemberView>> {
+  /** `active`: only the active (true) or the deactivated (false) members. */
+  async execute(actor: Actor, page: PageRequest, filter: { active?: boolean } = {}): Promise<Page<MemberView>> {
     authorize(actor, 'members:list')
     const scope = scopeOf(actor)
     if (scope.kind === 'none') return { items: [], total: 0 }
-    const filter = scope.kind === 'partner' ? { partnerId: scope.partnerId } : {}
-    const result = await this.repositories.members.list(actor.organizationId, filter, page)
+    const scoped = scope.kind === 'partner' ? { ...filter, partnerId: scope.partnerId } : filter
+    const result = await this.repositories.members.list(actor.organizationId, scoped, page)
     const partners = await partnersById(this.repositories, actor.organizationId)
     return { ...result, items: result.items.map((m) => memberView(m, partners)) }
   }

@@ -2,7 +2,7 @@ import type { Invitation } from '../../domain/members/invitation'
 import type { Member } from '../../domain/members/member'
 import type { IdGenerator } from '../ports/ids'
 import type { Repositories } from '../ports/repositories'
-import type { SecretTokens } from '../ports/security'
+import type { SecretTokens } from '../ports/secret-tokens'
 
 /** What a link is for: an invitation (no purpose) or a password reset. */
 export type LinkPurpose = Invitation['purpose']

@@ -1,6 +1,6 @@
 import { InvalidError, NotFoundError } from '../../domain/errors'
 import { passwordErrors } from '../../domain/members/member'
-import type { PasswordHasher } from '../ports/security'
+import type { PasswordHasher } from '../ports/password-hasher'
 import type { UnitOfWork } from '../ports/unit-of-work'
 import { membersByEmail } from './members-by-email'
 import type { AuditTrail } from '../audit/audit-trail'

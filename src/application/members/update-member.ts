@@ -2,9 +2,10 @@ import { changedFields } from '../../domain/audit/audit-event'
 import type { Actor } from '../../domain/auth/actor'
 import { isPartnerRole, type Profile, type Role } from '../../domain/auth/roles'
 import { ConflictError, InvalidError, NotFoundError } from '../../domain/errors'
-import { memberFieldErrors, type Member, type MemberView } from '../../domain/members/member'
+import { maySignIn, memberFieldErrors, type Member, type MemberView } from '../../domain/members/member'
 import { assertMayGrantProfiles, assertMayManage, assertRoleFitsPartner } from '../../domain/members/member-rules'
 import { authorize } from '../auth/authorize'
+import type { Clock } from '../ports/clock'
 import type { UnitOfWork } from '../ports/unit-of-work'
 import { memberView, partnersById } from './member-view'
 import type { AuditTrail } from '../audit/audit-trail'
@@ -17,12 +18,15 @@ export interface UpdateMemberInput {
   /** `null` clears it. */
   phone?: string | null
   profiles?: Profile[]
+  /** false deactivates the member (`DELETE /api/members/{id}`), true restores its access with the same password. */
+  active?: boolean
 }
 
 export class UpdateMember {
   constructor(
     private readonly unitOfWork: UnitOfWork,
     private readonly audit: AuditTrail,
+    private readonly clock: Clock,
   ) {}
 
   async execute(actor: Actor, id: string, input: UpdateMemberInput): Promise<MemberView> {
@@ -41,21 +45,38 @@ export class UpdateMember {
       if (input.profiles) assertMayGrantProfiles(actor, before.profiles, input.profiles)
       const partners = await partnersById(r, actor.organizationId)
       if (partnerId && !partners.has(partnerId)) throw InvalidError.field('/partnerId', 'must name a partner of this organization')
-      const losesAnAdmin = before.role === 'org_admin' && role !== 'org_admin' && before.isConfirmed
+      const deactivates = input.active === false && before.deactivatedAt === undefined
+      if (deactivates && before.id === actor.memberId) throw new ConflictError('You cannot deactivate yourself: ask another org_admin')
+      const losesAnAdmin = before.role === 'org_admin' && maySignIn(before) && (role !== 'org_admin' || deactivates)
       if (losesAnAdmin) await r.organizations.lockForUpdate(actor.organizationId) // two admins demoting each other
-      if (losesAnAdmin && (await r.members.countConfirmedByRole(actor.organizationId, 'org_admin')) <= 1) {
-        throw new ConflictError('This is the last org_admin: make another member org_admin first')
+      if (losesAnAdmin && (await r.members.countSigningInByRole(actor.organizationId, 'org_admin')) <= 1) {
+        throw new ConflictError('This is the last active org_admin: make another member org_admin first')
       }
-      const { partnerId: _old, phone: _phone, ...rest } = before
+      const now = this.clock.now()
+      const { partnerId: _old, phone: _phone, deactivatedAt: _deactivated, ...rest } = before
+      const deactivatedAt = input.active === undefined ? before.deactivatedAt : input.active ? undefined : (before.deactivatedAt ?? now)
       const after: Member = {
         ...rest,
         role,
         profiles: input.profiles ? [...new Set(input.profiles)] : before.profiles,
         ...(partnerId ? { partnerId } : {}),
         ...(input.phone === undefined ? (before.phone ? { phone: before.phone } : {}) : input.phone === null ? {} : { phone: input.phone }),
+        ...(deactivatedAt ? { deactivatedAt } : {}),
+      }
+      if (deactivates) {
+        // Every session ends now; the per-request member check refuses its access tokens already.
+        await r.refreshTokens.revokeMember(actor.organizationId, before.id, now)
+        await r.invitations.voidUnused(actor.organizationId, before.id, now)
       }
       await r.members.update(after)
-      await this.audit.record(r, actor, { action: 'update', recordType: 'member', recordId: after.id, fields: changedFields(before, after) })
+      const changesMoreThanAccess = Object.keys(input).some((key) => key !== 'active')
+      if (changesMoreThanAccess) {
+        const fields = changedFields(before, after, ['deactivatedAt'])
+        await this.audit.record(r, actor, { action: 'update', recordType: 'member', recordId: after.id, fields })
+      }
+      if (before.deactivatedAt !== after.deactivatedAt) {
+        await this.audit.record(r, actor, { action: after.deactivatedAt ? 'deactivate' : 'reactivate', recordType: 'member', recordId: after.id })
+      }
       return memberView(after, partners)
     })
   }

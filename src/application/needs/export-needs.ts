@@ -4,7 +4,8 @@ import { redactNeed } from '../../domain/needs/redaction'
 import { authorize } from '../auth/authorize'
 import type { AuditTrail } from '../audit/audit-trail'
 import { keysetBatches } from '../keyset-batches'
-import type { NeedFilter, Repositories } from '../ports/repositories'
+import type { NeedFilter } from '../ports/repositories/need-repository'
+import type { Repositories } from '../ports/repositories'
 import { scopedNeedFilter } from './list-needs'
 
 // docs/api.md "Exports"

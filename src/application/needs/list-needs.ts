@@ -3,7 +3,8 @@ import type { Need } from '../../domain/needs/need'
 import { redactNeed } from '../../domain/needs/redaction'
 import type { Page, PageRequest } from '../../domain/shared/page'
 import { authorize } from '../auth/authorize'
-import type { NeedFilter, Repositories } from '../ports/repositories'
+import type { NeedFilter } from '../ports/repositories/need-repository'
+import type { Repositories } from '../ports/repositories'
 
 // docs/api.md "Lists"
 export class ListNeeds {

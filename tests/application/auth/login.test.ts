@@ -1,4 +1,4 @@
-import type { AccessTokenClaims } from '../../../src/application/ports/security'
+import type { AccessTokenClaims } from '../../../src/application/ports/access-tokens'
 import { beforeEach, describe, expect, test } from 'bun:test'
 import { Login } from '../../../src/application/auth/login'
 import type { Actor } from '../../../src/domain/auth/actor'

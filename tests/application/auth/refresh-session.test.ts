@@ -1,4 +1,4 @@
-import type { AccessTokenClaims } from '../../../src/application/ports/security'
+import type { AccessTokenClaims } from '../../../src/application/ports/access-tokens'
 import { beforeEach, describe, expect, test } from 'bun:test'
 import { RefreshSession } from '../../../src/application/auth/refresh-session'
 import { UnauthorizedError } from '../../../src/domain/errors'

@@ -38,6 +38,7 @@ describe('InviteMember', () => {
       phone: '+15551234567',
       profiles: ['pii_reader'],
       isConfirmed: false,
+      active: true,
     })
     const stored = await world.repositories.members.findById(world.organizationId, view.id)
     expect(stored).toMatchObject({ email: 'new.staff@example.org', role: 'staff', isConfirmed: false, organizationId: world.organizationId })

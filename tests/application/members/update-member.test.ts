@@ -135,7 +135,7 @@ describe('UpdateMember', () => {
       ])
       expect(results.map((r) => r.status).sort()).toEqual(['fulfilled', 'rejected'])
       expect((results.find((r) => r.status === 'rejected') as PromiseRejectedResult).reason).toBeInstanceOf(ConflictError)
-      expect(await world.repositories.members.countConfirmedByRole(world.organizationId, 'org_admin')).toBe(1)
+      expect(await world.repositories.members.countSigningInByRole(world.organizationId, 'org_admin')).toBe(1)
     })
 
     test('an org_admin who never accepted the invitation does not count: the last confirmed one stays', async () => {

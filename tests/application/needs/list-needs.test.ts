@@ -3,7 +3,7 @@ import { type CreateNeedInput } from '../../../src/application/needs/create-need
 import { ListNeeds } from '../../../src/application/needs/list-needs'
 import type { Actor } from '../../../src/domain/auth/actor'
 import type { Need } from '../../../src/domain/needs/need'
-import type { NeedFilter } from '../../../src/application/ports/repositories'
+import type { NeedFilter } from '../../../src/application/ports/repositories/need-repository'
 import { createWorld, type World } from '../../support/world'
 import { seedConstituent } from './seed-constituent'
 

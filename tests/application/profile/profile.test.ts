@@ -21,12 +21,12 @@ const stored = async (actor = me) => (await world.repositories.members.findById(
 
 describe('GetProfile', () => {
   test("answers the caller's own id, email, name and phone, and nothing else", async () => {
-    expect(await getProfile.execute(me)).toEqual({ id: me.memberId, email: 'me@example.org', fullName: 'Ana Lopez', phone: '+15550000001' })
+    expect(await getProfile.execute(me)).toEqual({ id: me.memberId, email: 'me@example.org', fullName: 'Ana Lopez', phone: '+15550000001', language: 'en', notifications: { newNeeds: false, assignedToMe: true, dailyDigest: true } })
   })
 
   test('leaves out a name and phone the member does not have', async () => {
     const bare = await world.member('staff', { email: 'bare@example.org' })
-    expect(await getProfile.execute(bare)).toEqual({ id: bare.memberId, email: 'bare@example.org' })
+    expect(await getProfile.execute(bare)).toEqual({ id: bare.memberId, email: 'bare@example.org', language: 'en', notifications: { newNeeds: false, assignedToMe: true, dailyDigest: true } })
   })
 
   test('every role may read its own profile', async () => {
@@ -43,10 +43,35 @@ describe('GetProfile', () => {
   })
 })
 
+describe('notifications and language', () => {
+  test('follow the role until chosen: new needs on for org_admin and partner_admin only', async () => {
+    const partner = await world.partner()
+    const expected = { org_admin: true, partner_admin: true, staff: false, partner_agent: false, volunteer: false }
+    for (const role of ROLES) {
+      const actor = await world.member(role, role === 'org_admin' || role === 'staff' ? {} : { partnerId: partner.id })
+      expect([role, (await getProfile.execute(actor)).notifications.newNeeds]).toEqual([role, expected[role]])
+    }
+  })
+
+  test('a change names the kinds it changes and keeps the others; the language is en or es', async () => {
+    const changed = await updateProfile.execute(me, { notifications: { newNeeds: true }, language: 'es' })
+    expect(changed).toMatchObject({ language: 'es', notifications: { newNeeds: true, assignedToMe: true, dailyDigest: true } })
+    await updateProfile.execute(me, { notifications: { dailyDigest: false } })
+    expect((await getProfile.execute(me)).notifications).toEqual({ newNeeds: true, assignedToMe: true, dailyDigest: false })
+    expect((await stored()).language).toBe('es')
+  })
+
+  test('refuses another language, an unknown kind and a choice that is not true or false, at their paths', async () => {
+    const failure = await failureOf(updateProfile.execute(me, { language: 'fr', notifications: { newNeeds: 'yes', sms: true } } as never), InvalidError)
+    expect(failure.errors.map((e) => e.path).sort()).toEqual(['/language', '/notifications/newNeeds', '/notifications/sms'])
+    expect((await stored()).language).toBeUndefined()
+  })
+})
+
 describe('UpdateProfile', () => {
   test('sets the name, trimmed, and keeps the phone when it is left out', async () => {
     const profile = await updateProfile.execute(me, { fullName: '  Ana María Lopez  ' })
-    expect(profile).toEqual({ id: me.memberId, email: 'me@example.org', fullName: 'Ana María Lopez', phone: '+15550000001' })
+    expect(profile).toEqual({ id: me.memberId, email: 'me@example.org', fullName: 'Ana María Lopez', phone: '+15550000001', language: 'en', notifications: { newNeeds: false, assignedToMe: true, dailyDigest: true } })
     expect(await stored()).toMatchObject({ fullName: 'Ana María Lopez', phone: '+15550000001' })
   })
 

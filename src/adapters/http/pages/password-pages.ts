@@ -6,6 +6,7 @@ import type { Server } from 'bun'
 import type { CountRequest, RateLimits } from '../rate-limits'
 import type { ForeignOriginOf, RequestSite } from '../request-site'
 import { escapeHtml, html, messagePage, page, STYLESHEET, STYLESHEET_PATH, tooManyRequestsPage, type HtmlSet } from './layout'
+import { FORGOT_PASSWORD_PATH } from './forgot-password-page'
 import { chooseLanguage, STRINGS, type Strings } from './strings'
 
 /** The two pages where a member chooses a password from an emailed link (docs/api.md "Pages"). */
@@ -19,7 +20,9 @@ type FormPath = keyof typeof FORMS
 /** `action` keeps a language chosen by `?lang=`, so the answer to the form speaks it too. */
 function passwordForm(s: Strings, action: string, token: string, error?: { token?: string; password?: string }): string {
   const passwordError = error?.password ? `<p class="error" id="password-error">${escapeHtml(error.password)}</p>` : ''
-  return `${error?.token ? `<p class="error" role="alert">${escapeHtml(error.token)}</p>` : ''}
+  // A reset link that no longer works: a new one is a form away.
+  const newLink = error?.token && action.startsWith('/reset-password') ? ` <a href="${FORGOT_PASSWORD_PATH}">${escapeHtml(s.askNewLink)}</a>` : ''
+  return `${error?.token ? `<p class="error" role="alert">${escapeHtml(error.token)}${newLink}</p>` : ''}
 <form method="post" action="${escapeHtml(action)}">
 <input type="hidden" name="token" value="${escapeHtml(token)}">
 <label for="password">${escapeHtml(s.passwordLabel)}</label>
@@ -64,7 +67,7 @@ export function passwordPages(useCases: UseCases['auth'], rateLimits: RateLimits
         const onToken = error.errors.some((e) => e.path === '/token')
         return html(page(lang, title, passwordForm(s, action, token, onToken ? { token: s.badToken } : { password: s.badPassword })), set, 400)
       }
-      return html(messagePage(lang, title, s[FORMS[path].done], 'status'), set)
+      return html(page(lang, title, `<p role="status">${escapeHtml(s[FORMS[path].done])}</p>\n<p><a href="/">${escapeHtml(s.logIn)}</a></p>`), set)
     }
   return new Elysia({ name: 'password-pages', detail: { hide: true } })
     .use(rateLimits)

@@ -1,4 +1,4 @@
-import type { AuditEventRepository } from '../../../application/ports/repositories'
+import type { AuditEventRepository } from '../../../application/ports/repositories/audit-event-repository'
 import type { AuditEvent, AuditFilter } from '../../../domain/audit/audit-event'
 import type { PageRequest } from '../../../domain/shared/page'
 import { copy } from './memory-store'

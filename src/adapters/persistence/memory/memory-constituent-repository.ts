@@ -1,4 +1,4 @@
-import type { ConstituentRepository } from '../../../application/ports/repositories'
+import type { ConstituentRepository } from '../../../application/ports/repositories/constituent-repository'
 import type { Constituent, Household } from '../../../domain/constituents/constituent'
 import { matchKeysOf, type MatchKeys } from '../../../domain/constituents/matching'
 import { searchTermsOf, termsMatch, type ConstituentQuery } from '../../../domain/constituents/search'

@@ -1,4 +1,4 @@
-import type { EmailSettingsRepository } from '../../../application/ports/repositories'
+import type { EmailSettingsRepository } from '../../../application/ports/repositories/email-settings-repository'
 import type { StoredEmailSettings } from '../../../domain/messaging/email'
 import { copy } from './memory-store'
 import { MemoryRepository } from './memory-repository'

@@ -1,4 +1,4 @@
-import type { HouseholdMatchRepository } from '../../../application/ports/repositories'
+import type { HouseholdMatchRepository } from '../../../application/ports/repositories/household-match-repository'
 import type { HouseholdMatch, MatchStatus } from '../../../domain/constituents/household-match'
 import { newestFirst, type PageRequest } from '../../../domain/shared/page'
 import { copy } from './memory-store'

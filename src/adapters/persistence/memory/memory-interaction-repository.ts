@@ -1,4 +1,5 @@
-import { UNIQUE_CONFLICTS, type InteractionRepository } from '../../../application/ports/repositories'
+import { UNIQUE_CONFLICTS } from '../../../application/ports/repositories'
+import type { InteractionRepository } from '../../../application/ports/repositories/interaction-repository'
 import { EARLY_STATUS_KEPT_MS, type DeliveryStatus } from '../../../domain/messaging/sms'
 import { ConflictError } from '../../../domain/errors'
 import type { Interaction } from '../../../domain/needs/interaction'

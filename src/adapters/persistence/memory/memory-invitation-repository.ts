@@ -1,4 +1,4 @@
-import type { InvitationRepository } from '../../../application/ports/repositories'
+import type { InvitationRepository } from '../../../application/ports/repositories/invitation-repository'
 import type { Invitation } from '../../../domain/members/invitation'
 import { copy } from './memory-store'
 import { MemoryRepository } from './memory-repository'
@@ -15,5 +15,10 @@ export class MemoryInvitationRepository extends MemoryRepository implements Invi
     if (!invitation || invitation.usedAt) return false
     invitation.usedAt = at
     return true
+  }
+  async voidUnused(organizationId: string, memberId: string, at: Date) {
+    for (const invitation of this.t.invitations.values()) {
+      if (invitation.organizationId === organizationId && invitation.memberId === memberId && !invitation.usedAt) invitation.usedAt = at
+    }
   }
 }

@@ -1,5 +1,5 @@
 import type { LoginFailures } from '../../../domain/auth/login-throttle'
-import type { LoginAttemptRepository } from '../../../application/ports/repositories'
+import type { LoginAttemptRepository } from '../../../application/ports/repositories/login-attempt-repository'
 import { MemoryRepository } from './memory-repository'
 
 export class MemoryLoginAttemptRepository extends MemoryRepository implements LoginAttemptRepository {

@@ -1,7 +1,8 @@
-import { UNIQUE_CONFLICTS, type MemberRepository } from '../../../application/ports/repositories'
+import { UNIQUE_CONFLICTS } from '../../../application/ports/repositories'
+import type { MemberFilter, MemberRepository } from '../../../application/ports/repositories/member-repository'
 import type { Role } from '../../../domain/auth/roles'
 import { ConflictError } from '../../../domain/errors'
-import type { Member } from '../../../domain/members/member'
+import { maySignIn, type Member } from '../../../domain/members/member'
 import { newestFirst, type PageRequest } from '../../../domain/shared/page'
 import { copy } from './memory-store'
 import { MemoryRepository, inOrganization, page } from './memory-repository'
@@ -12,14 +13,15 @@ export class MemoryMemberRepository extends MemoryRepository implements MemberRe
     if (taken) throw new ConflictError(UNIQUE_CONFLICTS.memberEmail)
     this.t.members.set(member.id, copy(member))
   }
-  async list(organizationId: string, filter: { partnerId?: string }, request: PageRequest) {
+  async list(organizationId: string, filter: MemberFilter, request: PageRequest) {
     const members = [...this.t.members.values()]
       .filter((m) => m.organizationId === organizationId && (!filter.partnerId || m.partnerId === filter.partnerId))
+      .filter((m) => filter.active === undefined || filter.active === (m.deactivatedAt === undefined))
       .sort(newestFirst)
     return page(members, request)
   }
-  async countConfirmedByRole(organizationId: string, role: Role) {
-    return [...this.t.members.values()].filter((m) => m.organizationId === organizationId && m.role === role && m.isConfirmed).length
+  async countSigningInByRole(organizationId: string, role: Role) {
+    return [...this.t.members.values()].filter((m) => m.organizationId === organizationId && m.role === role && maySignIn(m)).length
   }
   async update(member: Member) {
     if (this.t.members.get(member.id)?.organizationId === member.organizationId) this.t.members.set(member.id, copy(member))

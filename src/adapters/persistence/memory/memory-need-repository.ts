@@ -1,4 +1,4 @@
-import type { NeedFilter, NeedRepository } from '../../../application/ports/repositories'
+import type { NeedFilter, NeedRepository } from '../../../application/ports/repositories/need-repository'
 import { isOpen, type Need, type NeedChange } from '../../../domain/needs/need'
 import { newestFirst, offsetOf, type Keyset, type Page, type PageRequest } from '../../../domain/shared/page'
 import { copy } from './memory-store'

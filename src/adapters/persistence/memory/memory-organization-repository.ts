@@ -1,4 +1,5 @@
-import { UNIQUE_CONFLICTS, type OrganizationRepository } from '../../../application/ports/repositories'
+import { UNIQUE_CONFLICTS } from '../../../application/ports/repositories'
+import type { OrganizationRepository } from '../../../application/ports/repositories/organization-repository'
 import { ConflictError } from '../../../domain/errors'
 import { FIRST_REFERENCE_NUMBER } from '../../../domain/needs/need'
 import type { Organization } from '../../../domain/organizations/organization'

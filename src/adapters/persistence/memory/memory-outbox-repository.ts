@@ -1,4 +1,4 @@
-import type { OutboxRepository } from '../../../application/ports/repositories'
+import type { OutboxRepository } from '../../../application/ports/repositories/outbox-repository'
 import type { ClaimedOutboxMessage, OutboxMessage } from '../../../domain/messaging/outbox'
 import { copy } from './memory-store'
 import { MemoryRepository, page } from './memory-repository'

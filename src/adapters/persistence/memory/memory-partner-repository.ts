@@ -1,5 +1,5 @@
 import { newestFirst } from '../../../domain/shared/page'
-import type { PartnerRepository } from '../../../application/ports/repositories'
+import type { PartnerRepository } from '../../../application/ports/repositories/partner-repository'
 import type { Partner } from '../../../domain/partners/partner'
 import { copy } from './memory-store'
 import { MemoryRepository, inOrganization } from './memory-repository'

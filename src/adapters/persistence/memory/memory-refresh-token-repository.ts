@@ -1,4 +1,4 @@
-import type { RefreshTokenRecord, RefreshTokenRepository } from '../../../application/ports/repositories'
+import type { RefreshTokenRecord, RefreshTokenRepository } from '../../../application/ports/repositories/refresh-token-repository'
 import { copy } from './memory-store'
 import { MemoryRepository } from './memory-repository'
 

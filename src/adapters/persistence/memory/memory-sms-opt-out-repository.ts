@@ -1,4 +1,4 @@
-import type { SmsOptOutRepository } from '../../../application/ports/repositories'
+import type { SmsOptOutRepository } from '../../../application/ports/repositories/sms-opt-out-repository'
 import { MemoryRepository } from './memory-repository'
 
 export class MemorySmsOptOutRepository extends MemoryRepository implements SmsOptOutRepository {

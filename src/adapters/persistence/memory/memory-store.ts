@@ -1,4 +1,4 @@
-import type { RefreshTokenRecord } from '../../../application/ports/repositories'
+import type { RefreshTokenRecord } from '../../../application/ports/repositories/refresh-token-repository'
 import type { AuditEvent } from '../../../domain/audit/audit-event'
 import type { Constituent, Household } from '../../../domain/constituents/constituent'
 import type { HouseholdMatch } from '../../../domain/constituents/household-match'

@@ -1,4 +1,4 @@
-import type { WebhookEndpointRepository } from '../../../application/ports/repositories'
+import type { WebhookEndpointRepository } from '../../../application/ports/repositories/webhook-endpoint-repository'
 import type { WebhookEndpoint, WebhookEventType } from '../../../domain/webhooks/webhook'
 import { newestFirst, type PageRequest } from '../../../domain/shared/page'
 import { copy } from './memory-store'

@@ -1,5 +1,5 @@
 import { and, count, desc, eq, gte, inArray, lt, min } from 'drizzle-orm'
-import type { AuditEventRepository } from '../../../application/ports/repositories'
+import type { AuditEventRepository } from '../../../application/ports/repositories/audit-event-repository'
 import type { AuditEvent, AuditFilter } from '../../../domain/audit/audit-event'
 import type { Tally } from '../../../domain/messaging/send-limits'
 import { offsetOf, type Page, type PageRequest } from '../../../domain/shared/page'

@@ -1,6 +1,6 @@
 import { and, desc, eq, inArray, ne, sql } from 'drizzle-orm'
 import type { SQLiteColumn } from 'drizzle-orm/sqlite-core'
-import type { ConstituentRepository } from '../../../application/ports/repositories'
+import type { ConstituentRepository } from '../../../application/ports/repositories/constituent-repository'
 import type { Constituent, Household } from '../../../domain/constituents/constituent'
 import { CONTACT_FIELDS } from '../../../domain/constituents/contact'
 import { matchKeysOf, type MatchKeys } from '../../../domain/constituents/matching'

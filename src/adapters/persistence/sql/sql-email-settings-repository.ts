@@ -1,5 +1,5 @@
 import { eq } from 'drizzle-orm'
-import type { EmailSettingsRepository } from '../../../application/ports/repositories'
+import type { EmailSettingsRepository } from '../../../application/ports/repositories/email-settings-repository'
 import type { EmailProvider, StoredEmailSettings } from '../../../domain/messaging/email'
 import { SqlRepository, nullable, present } from './sql-repository'
 

@@ -1,5 +1,5 @@
 import { and, count, desc, eq, sql } from 'drizzle-orm'
-import type { HouseholdMatchRepository } from '../../../application/ports/repositories'
+import type { HouseholdMatchRepository } from '../../../application/ports/repositories/household-match-repository'
 import type { HouseholdMatch, MatchStatus, ResolveAction } from '../../../domain/constituents/household-match'
 import { newestFirst, offsetOf, type Page, type PageRequest } from '../../../domain/shared/page'
 import type * as schema from '../sqlite/schema'

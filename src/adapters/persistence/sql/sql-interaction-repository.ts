@@ -1,5 +1,5 @@
 import { and, asc, count, eq, gte, lt, min } from 'drizzle-orm'
-import type { InteractionRepository } from '../../../application/ports/repositories'
+import type { InteractionRepository } from '../../../application/ports/repositories/interaction-repository'
 import { EARLY_STATUS_KEPT_MS, type DeliveryStatus } from '../../../domain/messaging/sms'
 import type { Interaction, InteractionChannel } from '../../../domain/needs/interaction'
 import type { Tally } from '../../../domain/messaging/send-limits'

@@ -1,5 +1,5 @@
 import { and, eq, isNull } from 'drizzle-orm'
-import type { InvitationRepository } from '../../../application/ports/repositories'
+import type { InvitationRepository } from '../../../application/ports/repositories/invitation-repository'
 import type { Invitation } from '../../../domain/members/invitation'
 import { SqlRepository, nullable, present } from './sql-repository'
 
@@ -18,5 +18,12 @@ export class SqlInvitationRepository extends SqlRepository implements Invitation
       .where(and(eq(this.tables.invitations.id, id), isNull(this.tables.invitations.usedAt)))
       .returning({ id: this.tables.invitations.id })
     return rows.length === 1
+  }
+  async voidUnused(organizationId: string, memberId: string, at: Date) {
+    const t = this.tables.invitations
+    await this.db
+      .update(t)
+      .set({ usedAt: at })
+      .where(and(eq(t.organizationId, organizationId), eq(t.memberId, memberId), isNull(t.usedAt)))
   }
 }

@@ -1,5 +1,5 @@
 import { and, count, eq, gte, min, sql } from 'drizzle-orm'
-import type { LoginAttemptRepository } from '../../../application/ports/repositories'
+import type { LoginAttemptRepository } from '../../../application/ports/repositories/login-attempt-repository'
 import type { LoginFailures } from '../../../domain/auth/login-throttle'
 import { SqlRepository } from './sql-repository'
 

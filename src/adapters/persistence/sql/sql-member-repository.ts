@@ -1,5 +1,5 @@
-import { and, count, desc, eq, inArray, isNull, sql } from 'drizzle-orm'
-import type { MemberRepository } from '../../../application/ports/repositories'
+import { and, count, desc, eq, inArray, isNotNull, isNull, sql } from 'drizzle-orm'
+import type { MemberFilter, MemberRepository } from '../../../application/ports/repositories/member-repository'
 import type { Role } from '../../../domain/auth/roles'
 import type { Member } from '../../../domain/members/member'
 import { offsetOf, type Page, type PageRequest } from '../../../domain/shared/page'
@@ -18,6 +18,9 @@ function memberRow(m: Member) {
     partnerId: nullable(m.partnerId),
     phone: nullable(m.phone),
     passwordHash: nullable(m.passwordHash),
+    deactivatedAt: nullable(m.deactivatedAt),
+    notifications: nullable(m.notifications),
+    language: nullable(m.language),
   }
 }
 
@@ -72,8 +75,10 @@ export class SqlMemberRepository extends SqlRepository implements MemberReposito
       .limit(1)
     return row ? toMember(row) : undefined
   }
-  async list(organizationId: string, filter: { partnerId?: string }, page: PageRequest): Promise<Page<Member>> {
-    const where = and(eq(this.tables.members.organizationId, organizationId), filter.partnerId ? eq(this.tables.members.partnerId, filter.partnerId) : undefined)
+  async list(organizationId: string, filter: MemberFilter, page: PageRequest): Promise<Page<Member>> {
+    const t = this.tables.members
+    const active = filter.active === undefined ? undefined : filter.active ? isNull(t.deactivatedAt) : isNotNull(t.deactivatedAt)
+    const where = and(eq(t.organizationId, organizationId), filter.partnerId ? eq(t.partnerId, filter.partnerId) : undefined, active)
     const rows = await this.db
       .select()
       .from(this.tables.members)
@@ -84,11 +89,12 @@ export class SqlMemberRepository extends SqlRepository implements MemberReposito
     const [total] = await this.db.select({ n: count() }).from(this.tables.members).where(where)
     return { items: rows.map(toMember), total: total?.n ?? 0 }
   }
-  async countConfirmedByRole(organizationId: string, role: Role) {
+  async countSigningInByRole(organizationId: string, role: Role) {
+    const t = this.tables.members
     const [row] = await this.db
       .select({ n: count() })
-      .from(this.tables.members)
-      .where(and(eq(this.tables.members.organizationId, organizationId), eq(this.tables.members.role, role), eq(this.tables.members.isConfirmed, true)))
+      .from(t)
+      .where(and(eq(t.organizationId, organizationId), eq(t.role, role), eq(t.isConfirmed, true), isNull(t.deactivatedAt)))
     return row?.n ?? 0
   }
 }

@@ -1,5 +1,5 @@
 import { and, asc, count, desc, eq, inArray, ne, sql, type SQL } from 'drizzle-orm'
-import type { NeedFilter, NeedRepository } from '../../../application/ports/repositories'
+import type { NeedFilter, NeedRepository } from '../../../application/ports/repositories/need-repository'
 import type { Need, NeedChange, TrackedField } from '../../../domain/needs/need'
 import { offsetOf, type Keyset, type Page, type PageRequest } from '../../../domain/shared/page'
 import type * as schema from '../sqlite/schema'

@@ -1,5 +1,5 @@
 import { count, eq, sql, type SQL } from 'drizzle-orm'
-import type { OrganizationRepository } from '../../../application/ports/repositories'
+import type { OrganizationRepository } from '../../../application/ports/repositories/organization-repository'
 import { FIRST_REFERENCE_NUMBER } from '../../../domain/needs/need'
 import type { Organization } from '../../../domain/organizations/organization'
 import type * as schema from '../sqlite/schema'

@@ -1,5 +1,5 @@
 import { and, asc, count, desc, eq, gt, inArray, lte, min, or } from 'drizzle-orm'
-import type { OutboxRepository } from '../../../application/ports/repositories'
+import type { OutboxRepository } from '../../../application/ports/repositories/outbox-repository'
 import { offsetOf, type PageRequest } from '../../../domain/shared/page'
 import type { ClaimedOutboxMessage, OutboxMessage, OutboxPayload, OutboxStatus } from '../../../domain/messaging/outbox'
 import type * as schema from '../sqlite/schema'

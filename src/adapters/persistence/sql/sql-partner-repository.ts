@@ -1,5 +1,5 @@
 import { and, asc, eq, ne, sql } from 'drizzle-orm'
-import type { PartnerRepository } from '../../../application/ports/repositories'
+import type { PartnerRepository } from '../../../application/ports/repositories/partner-repository'
 import type { Partner } from '../../../domain/partners/partner'
 import type * as schema from '../sqlite/schema'
 import { SqlRepository, nullable, present } from './sql-repository'

@@ -1,5 +1,5 @@
 import { and, eq, isNull } from 'drizzle-orm'
-import type { RefreshTokenRecord, RefreshTokenRepository } from '../../../application/ports/repositories'
+import type { RefreshTokenRecord, RefreshTokenRepository } from '../../../application/ports/repositories/refresh-token-repository'
 import { SqlRepository, nullable, present } from './sql-repository'
 
 export class SqlRefreshTokenRepository extends SqlRepository implements RefreshTokenRepository {

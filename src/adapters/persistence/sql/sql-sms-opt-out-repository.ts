@@ -1,5 +1,5 @@
 import { and, eq } from 'drizzle-orm'
-import type { SmsOptOutRepository } from '../../../application/ports/repositories'
+import type { SmsOptOutRepository } from '../../../application/ports/repositories/sms-opt-out-repository'
 import { SqlRepository } from './sql-repository'
 
 export class SqlSmsOptOutRepository extends SqlRepository implements SmsOptOutRepository {

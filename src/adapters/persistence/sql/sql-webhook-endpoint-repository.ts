@@ -1,5 +1,5 @@
 import { and, asc, count, desc, eq, sql } from 'drizzle-orm'
-import type { WebhookEndpointRepository } from '../../../application/ports/repositories'
+import type { WebhookEndpointRepository } from '../../../application/ports/repositories/webhook-endpoint-repository'
 import { offsetOf, type PageRequest } from '../../../domain/shared/page'
 import type { WebhookEndpoint, WebhookEventType } from '../../../domain/webhooks/webhook'
 import type * as schema from '../sqlite/schema'

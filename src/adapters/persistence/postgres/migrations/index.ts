@@ -11,6 +11,8 @@ import m6 from './0006_search_terms_per_organization.sql' with { type: 'text' }
 import m7 from './0007_constituent_counts.sql' with { type: 'text' }
 import m8 from './0008_audit_events_by_action.sql' with { type: 'text' }
 import m9 from './0009_organization_origins.sql' with { type: 'text' }
+import m10 from './0010_member_deactivation.sql' with { type: 'text' }
+import m11 from './0011_member_notifications.sql' with { type: 'text' }
 
 export const POSTGRES_MIGRATIONS = bundledMigrations(journal, {
   '0000_init': m0,
@@ -23,4 +25,6 @@ export const POSTGRES_MIGRATIONS = bundledMigrations(journal, {
   '0007_constituent_counts': m7,
   '0008_audit_events_by_action': m8,
   '0009_organization_origins': m9,
+  '0010_member_deactivation': m10,
+  '0011_member_notifications': m11,
 })

@@ -16,6 +16,8 @@ import m11 from './0011_search_terms_per_organization.sql' with { type: 'text' }
 import m12 from './0012_constituent_counts.sql' with { type: 'text' }
 import m13 from './0013_audit_events_by_action.sql' with { type: 'text' }
 import m14 from './0014_organization_origins.sql' with { type: 'text' }
+import m15 from './0015_member_deactivation.sql' with { type: 'text' }
+import m16 from './0016_member_notifications.sql' with { type: 'text' }
 
 export const SQLITE_MIGRATIONS = bundledMigrations(journal, {
   '0000_init': m0,
@@ -33,4 +35,6 @@ export const SQLITE_MIGRATIONS = bundledMigrations(journal, {
   '0012_constituent_counts': m12,
   '0013_audit_events_by_action': m13,
   '0014_organization_origins': m14,
+  '0015_member_deactivation': m15,
+  '0016_member_notifications': m16,
 })

@@ -1,0 +1,1 @@
+ALTER TABLE `members` ADD `deactivated_at` integer;

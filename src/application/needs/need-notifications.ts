@@ -1,0 +1,104 @@
+import { isPartnerRole } from '../../domain/auth/roles'
+import { maySignIn, type Member } from '../../domain/members/member'
+import { notificationsOf, type MailLanguage, type NotificationKind } from '../../domain/members/notifications'
+import type { Need } from '../../domain/needs/need'
+import type { Outbox } from '../messaging/outbox'
+import type { Repositories } from '../ports/repositories'
+
+// docs/api.md "Notifications": members are mailed that a need arrived or was given to them, through the
+// outbox in the transaction that caused it (never lost, never twice). A mail says which need, never whose:
+// the reference number, the partner, the status and a link into the console; the person's details and the
+// need's own words stay behind the login.
+
+interface NeedMail {
+  subject: string
+  opening: string
+  reference: string
+  partner: string
+  status: string
+  open: string
+  closing: string
+}
+
+const ARRIVED: Record<MailLanguage, (ref: string, partner: string) => Pick<NeedMail, 'subject' | 'opening'>> = {
+  en: (ref, partner) => ({ subject: `New request ${ref} for ${partner}`, opening: 'A new request for help arrived through the public form.' }),
+  es: (ref, partner) => ({ subject: `Nueva solicitud ${ref} para ${partner}`, opening: 'Llegó una nueva solicitud de ayuda por el formulario público.' }),
+}
+
+const ASSIGNED: Record<MailLanguage, (ref: string) => Pick<NeedMail, 'subject' | 'opening'>> = {
+  en: (ref) => ({ subject: `Request ${ref} is assigned to you`, opening: 'A request for help was assigned to you.' }),
+  es: (ref) => ({ subject: `La solicitud ${ref} se le asignó a usted`, opening: 'Se le asignó una solicitud de ayuda.' }),
+}
+
+const LABELS: Record<MailLanguage, Omit<NeedMail, 'subject' | 'opening'>> = {
+  en: { reference: 'Reference', partner: 'Partner', status: 'Status', open: 'Open it in the staff console', closing: 'The details are in the console, behind your login.' },
+  es: { reference: 'Referencia', partner: 'Socio', status: 'Estado', open: 'Ábrala en la consola del personal', closing: 'Los datos están en la consola, después de iniciar sesión.' },
+}
+
+export class NeedNotifications {
+  constructor(
+    private readonly outbox: Outbox,
+    private readonly publicBaseUrl: string,
+  ) {}
+
+  /**
+   * A need that came in without a member (public intake, the form): to those who see the whole organization
+   * and to the members of its partner, each who has new needs on (on by default for org_admin and partner_admin).
+   */
+  async arrived(r: Repositories, need: Need): Promise<void> {
+    const partnerName = await this.partnerName(r, need)
+    const members = await activeMembers(r, need.organizationId)
+    const concerned = members.filter((m) => (isPartnerRole(m.role) ? m.partnerId === need.partnerId : true))
+    for (const member of wanting(concerned, 'newNeeds')) {
+      await this.mail(r, member, need, partnerName, ARRIVED[languageOf(member)](need.referenceNumber, partnerName))
+    }
+  }
+
+  /** `need` was just given to its assignee by someone else (`by`; none for an anonymous creation). */
+  async assigned(r: Repositories, need: Need, by: string | undefined): Promise<void> {
+    if (!need.assignedTo || need.assignedTo === by) return
+    const assignee = await r.members.findById(need.organizationId, need.assignedTo)
+    if (!assignee || wanting([assignee], 'assignedToMe').length === 0) return
+    await this.mail(r, assignee, need, await this.partnerName(r, need), ASSIGNED[languageOf(assignee)](need.referenceNumber))
+  }
+
+  private async partnerName(r: Repositories, need: Need): Promise<string> {
+    return (await r.partners.findById(need.organizationId, need.partnerId))?.name ?? need.partnerId
+  }
+
+  private async mail(r: Repositories, member: Member, need: Need, partnerName: string, { subject, opening }: Pick<NeedMail, 'subject' | 'opening'>) {
+    const label = LABELS[languageOf(member)]
+    const link = `${this.publicBaseUrl.replace(/\/+$/, '')}/#/needs/${encodeURIComponent(need.referenceNumber)}`
+    await this.outbox.email(r, need.organizationId, {
+      to: member.email,
+      subject,
+      text: [
+        opening,
+        '',
+        `${label.reference}: ${need.referenceNumber}`,
+        `${label.partner}: ${partnerName}`,
+        `${label.status}: ${need.status}`,
+        '',
+        `${label.open}: ${link}`,
+        '',
+        label.closing,
+      ].join('\n'),
+    })
+  }
+}
+
+const languageOf = (member: Member): MailLanguage => member.language ?? 'en'
+
+function wanting(members: Member[], kind: NotificationKind): Member[] {
+  return members.filter((m) => maySignIn(m) && notificationsOf(m)[kind])
+}
+
+/** Every member of the organization who may sign in; an organization's members are few (pages of 100). */
+async function activeMembers(r: Repositories, organizationId: string): Promise<Member[]> {
+  const members: Member[] = []
+  for (let page = 1; ; page++) {
+    const { items, total } = await r.members.list(organizationId, { active: true }, { page, limit: 100 })
+    members.push(...items)
+    if (members.length >= total || items.length === 0) return members
+  }
+}

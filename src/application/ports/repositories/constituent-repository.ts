@@ -1,0 +1,29 @@
+import type { Constituent, Household } from '../../../domain/constituents/constituent'
+import type { MatchKeys } from '../../../domain/constituents/matching'
+import type { ConstituentQuery } from '../../../domain/constituents/search'
+import type { Keyset, Page, PageRequest } from '../../../domain/shared/page'
+
+export interface ConstituentRepository {
+  insert(constituent: Constituent): Promise<void>
+  update(constituent: Constituent): Promise<void>
+  delete(organizationId: string, id: string): Promise<void>
+  findById(organizationId: string, id: string): Promise<Constituent | undefined>
+  /** The constituents of the organization with these ids, in no order; unknown ids are left out. One query. */
+  findByIds(organizationId: string, ids: readonly string[]): Promise<Constituent[]>
+  /**
+   * Constituents sharing at least one of the keys, the one with `excludeId` left out; at most `limitPerKey`
+   * per key. Each key is an indexed lookup, so the cost does not grow with the number of constituents.
+   */
+  findByMatchKeys(organizationId: string, keys: MatchKeys, excludeId: string, limitPerKey: number): Promise<Constituent[]>
+  /** Matching as `parseConstituentQuery` describes; newest first, `id` as tie-break. */
+  search(organizationId: string, query: ConstituentQuery, page: PageRequest): Promise<Page<Constituent>>
+  /** Up to `limit` constituents matching `query` after `after` (from the start without it), in list order: an export's batch. */
+  searchAfter(organizationId: string, query: ConstituentQuery, after: Keyset | undefined, limit: number): Promise<Constituent[]>
+  listByHousehold(organizationId: string, householdId: string): Promise<Constituent[]>
+  /** The constituents with this E.164 phone (indexed). */
+  findByPhone(organizationId: string, phone: string): Promise<Constituent[]>
+  insertHousehold(household: Household): Promise<void>
+  /** Removes a household that no constituent and no need points at any more; false when one still does. */
+  deleteHouseholdIfUnused(organizationId: string, householdId: string): Promise<boolean>
+  householdExists(organizationId: string, householdId: string): Promise<boolean>
+}

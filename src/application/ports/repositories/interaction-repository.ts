@@ -1,0 +1,23 @@
+import type { DeliveryStatus } from '../../../domain/messaging/sms'
+import type { Tally } from '../../../domain/messaging/send-limits'
+import type { Interaction } from '../../../domain/needs/interaction'
+import type { Page, PageRequest } from '../../../domain/shared/page'
+
+export interface InteractionRepository {
+  insert(interaction: Interaction): Promise<void>
+  /** Oldest first (`createdAt`, `id` as tie-break), one page of them. */
+  listByNeed(organizationId: string, needId: string, page: PageRequest): Promise<Page<Interaction>>
+  findById(organizationId: string, id: string): Promise<Interaction | undefined>
+  /** Across organizations: provider callbacks name only the provider's id. */
+  findByProviderMessageId(providerMessageId: string): Promise<Interaction | undefined>
+  setDelivery(organizationId: string, id: string, status: DeliveryStatus, providerMessageId: string | undefined): Promise<void>
+  /**
+   * Keeps a status the provider reported before its send was recorded (the callback raced the answer);
+   * forgets those older than a day, which no send will claim any more.
+   */
+  rememberEarlyStatus(providerMessageId: string, status: DeliveryStatus, at: Date): Promise<void>
+  /** The status kept for this provider message, removed as it is taken. */
+  takeEarlyStatus(providerMessageId: string): Promise<DeliveryStatus | undefined>
+  /** The organization's outbound texts at or after `since` on needs of constituents with this phone (send limits). */
+  tallyTextsTo(organizationId: string, phone: string, since: Date): Promise<Tally>
+}

@@ -1,0 +1,25 @@
+import type { Organization } from '../../../domain/organizations/organization'
+
+export interface OrganizationRepository {
+  insert(organization: Organization): Promise<void>
+  findById(id: string): Promise<Organization | undefined>
+  findBySlug(slug: string): Promise<Organization | undefined>
+  /** The organization whose SMS number this is (inbound messages). */
+  findByPhoneNumber(phoneNumber: string): Promise<Organization | undefined>
+  findByShortCode(shortCode: string): Promise<Organization | undefined>
+  count(): Promise<number>
+  /** Saves name, slug, short code, concurrency, registration status, phone number; a taken one is a ConflictError. */
+  update(organization: Organization): Promise<void>
+  /**
+   * Holds the organization's row until the transaction ends, so what is counted next (its live claims, its
+   * admins) cannot change under a concurrent transaction. A no-op where transactions are serial already.
+   */
+  lockForUpdate(id: string): Promise<void>
+  /**
+   * Takes the organization's next need number (starting at FIRST_REFERENCE_NUMBER; safe under concurrency)
+   * with its short code, the two parts of a reference number, in one step; undefined for no organization.
+   */
+  takeNextNeedReference(organizationId: string): Promise<{ number: number; shortCode?: string } | undefined>
+  /** Every organization with the retention it chose (absent: the default), for the audit purge. */
+  auditRetentions(): Promise<Array<{ organizationId: string; auditRetentionDays?: number }>>
+}

@@ -1,0 +1,35 @@
+import { AuditTrail } from '../../application/audit/audit-trail'
+import { ConstituentMerger } from '../../application/constituents/constituent-merger'
+import { ConstituentRegistry } from '../../application/constituents/constituent-registry'
+import { CreateConstituent } from '../../application/constituents/create-constituent'
+import { DuplicateDetection } from '../../application/constituents/duplicate-detection'
+import { ExportConstituents } from '../../application/constituents/export-constituents'
+import { GetConstituent } from '../../application/constituents/get-constituent'
+import { ListConstituentNeeds } from '../../application/constituents/list-constituent-needs'
+import { ListHouseholdMatches } from '../../application/constituents/list-household-matches'
+import { MergeConstituents } from '../../application/constituents/merge-constituents'
+import { ResolveHouseholdMatch } from '../../application/constituents/resolve-household-match'
+import { SearchConstituents } from '../../application/constituents/search-constituents'
+import { UpdateConstituent } from '../../application/constituents/update-constituent'
+import { WebhookEvents } from '../../application/webhooks/webhook-events'
+import { area } from './area'
+import { PORTS } from './ports'
+
+const { repositories, unitOfWork, clock, ids } = PORTS
+
+export const constituents = area('constituents', ({ service }) => {
+  service(DuplicateDetection, [clock, ids])
+  service(ConstituentRegistry, [DuplicateDetection, clock, ids, WebhookEvents])
+  service(ConstituentMerger, [clock, DuplicateDetection, WebhookEvents, AuditTrail])
+  return {
+    search: service(SearchConstituents, [repositories, AuditTrail]),
+    export: service(ExportConstituents, [repositories, AuditTrail]),
+    get: service(GetConstituent, [repositories, AuditTrail]),
+    create: service(CreateConstituent, [unitOfWork, ConstituentRegistry, AuditTrail]),
+    update: service(UpdateConstituent, [unitOfWork, DuplicateDetection, clock, AuditTrail]),
+    listNeeds: service(ListConstituentNeeds, [repositories]),
+    merge: service(MergeConstituents, [unitOfWork, ConstituentMerger]),
+    listMatches: service(ListHouseholdMatches, [repositories, AuditTrail]),
+    resolve: service(ResolveHouseholdMatch, [unitOfWork, ConstituentMerger, clock, WebhookEvents, AuditTrail]),
+  }
+})

@@ -1,0 +1,39 @@
+import { AuditTrail } from '../../application/audit/audit-trail'
+import { ConstituentRegistry } from '../../application/constituents/constituent-registry'
+import { Outbox } from '../../application/messaging/outbox'
+import { AddNote } from '../../application/needs/add-note'
+import { CreateNeed } from '../../application/needs/create-need'
+import { ExportNeeds } from '../../application/needs/export-needs'
+import { GetNeed } from '../../application/needs/get-need'
+import { GetPublicIntakeForm } from '../../application/needs/get-public-intake-form'
+import { ListNeedHistory } from '../../application/needs/list-need-history'
+import { ListNeedInteractions } from '../../application/needs/list-need-interactions'
+import { ListNeeds } from '../../application/needs/list-needs'
+import { NeedIntake } from '../../application/needs/need-intake'
+import { NeedNotifications } from '../../application/needs/need-notifications'
+import { SubmitPublicNeed } from '../../application/needs/submit-public-need'
+import { UpdateNeed } from '../../application/needs/update-need'
+import { SendSms } from '../../application/sms/send-sms'
+import { WebhookEvents } from '../../application/webhooks/webhook-events'
+import { area } from './area'
+import { PORTS } from './ports'
+
+const { repositories, unitOfWork, clock, ids } = PORTS
+
+export const needs = area('needs', ({ service }) => {
+  service(NeedNotifications, [Outbox, PORTS.publicBaseUrl])
+  service(NeedIntake, [ConstituentRegistry, clock, ids, WebhookEvents, AuditTrail, NeedNotifications])
+  return {
+    create: service(CreateNeed, [unitOfWork, NeedIntake, AuditTrail]),
+    submitPublic: service(SubmitPublicNeed, [repositories, unitOfWork, NeedIntake]),
+    getPublicForm: service(GetPublicIntakeForm, [repositories]),
+    list: service(ListNeeds, [repositories]),
+    export: service(ExportNeeds, [repositories, AuditTrail]),
+    get: service(GetNeed, [repositories]),
+    update: service(UpdateNeed, [unitOfWork, clock, ids, WebhookEvents, AuditTrail, NeedNotifications]),
+    addNote: service(AddNote, [unitOfWork, clock, ids, WebhookEvents, AuditTrail]),
+    listInteractions: service(ListNeedInteractions, [repositories]),
+    listHistory: service(ListNeedHistory, [repositories]),
+    sendSms: service(SendSms, [unitOfWork, Outbox, clock, ids, PORTS.senderNumberRequired, AuditTrail, PORTS.sendLimits]),
+  }
+})

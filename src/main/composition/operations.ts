@@ -1,0 +1,32 @@
+import { PurgeAuditEvents } from '../../application/audit/purge-audit-events'
+import { AuditTrail } from '../../application/audit/audit-trail'
+import { SetMemberPassword } from '../../application/members/set-member-password'
+import { DispatchOutbox } from '../../application/messaging/dispatch-outbox'
+import { OrganizationMailer } from '../../application/messaging/organization-mailer'
+import { CreateOrganization } from '../../application/organizations/create-organization'
+import { SetOrganizationPhoneNumber } from '../../application/organizations/set-organization-phone-number'
+import { WebhookDelivery } from '../../application/webhooks/webhook-delivery'
+import { WebhookEvents } from '../../application/webhooks/webhook-events'
+import { area } from './area'
+import { PORTS } from './ports'
+
+const { unitOfWork, passwords, clock } = PORTS
+
+/** What operators run from the command line, and the worker's jobs. */
+export const operations = area('operations', ({ service }) => ({
+  createOrganization: service(CreateOrganization, [unitOfWork, passwords, clock, PORTS.ids, AuditTrail]),
+  setOrganizationPhoneNumber: service(SetOrganizationPhoneNumber, [unitOfWork, AuditTrail]),
+  setMemberPassword: service(SetMemberPassword, [unitOfWork, passwords, AuditTrail]),
+  dispatchOutbox: service(DispatchOutbox, [
+    unitOfWork,
+    OrganizationMailer,
+    PORTS.sms,
+    clock,
+    PORTS.logger,
+    PORTS.dispatchOptions,
+    PORTS.metrics,
+    WebhookDelivery,
+    WebhookEvents,
+  ]),
+  purgeAuditEvents: service(PurgeAuditEvents, [PORTS.repositories, unitOfWork, clock]),
+}))

@@ -1,0 +1,16 @@
+import { AuditTrail } from '../../application/audit/audit-trail'
+import { OrganizationMailer } from '../../application/messaging/organization-mailer'
+import { GetEmailSettings, SendTestEmail, UpdateEmailSettings } from '../../application/organizations/email-settings'
+import { GetOrganizationSettings, UpdateOrganizationSettings } from '../../application/organizations/organization-settings'
+import { area } from './area'
+import { PORTS } from './ports'
+
+const { repositories, unitOfWork } = PORTS
+
+export const organizations = area('organizations', ({ service }) => ({
+  getSettings: service(GetOrganizationSettings, [repositories]),
+  updateSettings: service(UpdateOrganizationSettings, [unitOfWork, AuditTrail]),
+  getEmail: service(GetEmailSettings, [repositories]),
+  updateEmail: service(UpdateEmailSettings, [unitOfWork, PORTS.secretBox, PORTS.clock, PORTS.emailHosts, AuditTrail]),
+  testEmail: service(SendTestEmail, [OrganizationMailer, PORTS.emailHosts]),
+}))

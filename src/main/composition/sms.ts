@@ -1,0 +1,26 @@
+import { LogSmsSender } from '../../adapters/messaging/log-sms-sender'
+import { TwilioSmsSender, TwilioWebhookVerifier } from '../../adapters/messaging/twilio-sms-sender'
+import { AuditTrail } from '../../application/audit/audit-trail'
+import type { Logger } from '../../application/ports/logger'
+import { ReceiveSms } from '../../application/sms/receive-sms'
+import { RecordSmsStatus } from '../../application/sms/record-sms-status'
+import { WebhookEvents } from '../../application/webhooks/webhook-events'
+import { area } from './area'
+import { PORTS } from './ports'
+
+const { unitOfWork, smsWebhooks, clock } = PORTS
+
+export const sms = area('sms', ({ config, bind, service }) => {
+  const twilio = config.sms.provider === 'twilio' ? { sid: config.sms.accountSid!, token: config.sms.authToken! } : undefined
+  bind(PORTS.sms).toResolvedValue(
+    (logger: Logger) => (twilio ? new TwilioSmsSender(twilio.sid, twilio.token, config.sms.apiBaseUrl) : new LogSmsSender(logger)),
+    [PORTS.logger],
+  )
+  // Without Twilio's auth token no webhook can prove where it comes from: every one is refused.
+  bind(smsWebhooks).toConstantValue(config.sms.authToken ? new TwilioWebhookVerifier(config.sms.authToken) : { isAuthentic: () => false })
+  bind(PORTS.senderNumberRequired).toConstantValue(twilio !== undefined)
+  return {
+    receive: service(ReceiveSms, [unitOfWork, smsWebhooks, clock, PORTS.ids, PORTS.logger, WebhookEvents, AuditTrail]),
+    recordStatus: service(RecordSmsStatus, [unitOfWork, smsWebhooks, clock, WebhookEvents, AuditTrail]),
+  }
+})
