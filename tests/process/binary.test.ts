@@ -7,7 +7,7 @@ import packageJson from '../../package.json' with { type: 'json' }
 import { createTestDatabase, postgresAvailable } from '../support/postgres'
 import { ApiClient, killAllServers, runCli, ServeProcess, waitFor, type Program } from './cli-process'
 
-// Issue 10: `npm run build` gives one executable that runs with nothing beside it: no Bun, no Node, no
+// `npm run build` gives one executable that runs with nothing beside it: no Bun, no Node, no
 // node_modules, no source folder. Built once here (a few seconds), copied into empty folders, run with a
 // clean environment (PATH names an empty folder, HOME a temporary one).
 

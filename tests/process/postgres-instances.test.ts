@@ -30,7 +30,7 @@ async function organizationDatabase(env: (url: string) => Record<string, string>
 }
 
 // Without TEST_POSTGRES_URL the file defines nothing: postgresAvailable() prints the one skip line.
-if (postgresAvailable()) describe('several instances on one PostgreSQL (issue 6)', () => {
+if (postgresAvailable()) describe('several instances on one PostgreSQL', () => {
   test(
     'three servers starting at once on an empty database: all come up (migrations under the advisory lock), exactly one creates the first organization',
     async () => {

@@ -6,7 +6,7 @@ import { join } from 'node:path'
 import { TwilioMock } from '../support/twilio-mock'
 import { ApiClient, killAllServers, runCli, ServeProcess, textsOf, waitFor } from './cli-process'
 
-// Issue 5: SMS crash safety and graceful shutdown, against the real `intake serve` in a child process and
+// SMS crash safety and graceful shutdown, against the real `intake serve` in a child process and
 // a Twilio-compatible mock that lives here, in the test process, so it outlives the child it watches.
 
 const ORG = 'crash-test'
@@ -91,7 +91,7 @@ function refusesConnections(url: string): Promise<boolean> {
   })
 }
 
-describe('SMS outbox across process deaths (issue 5)', () => {
+describe('SMS outbox across process deaths', () => {
   test(
     'SIGKILL in the middle of 200 queued texts: after a restart every text reaches the provider exactly once',
     async () => {

@@ -1,6 +1,11 @@
 import { randomUUID } from 'node:crypto'
+import type { AuditEvent } from '../../src/domain/audit/audit-event'
 import type { Actor } from '../../src/domain/auth/actor'
+import type { Constituent, Household } from '../../src/domain/constituents/constituent'
+import type { ContactDetails } from '../../src/domain/constituents/contact'
+import type { HouseholdMatch } from '../../src/domain/constituents/household-match'
 import type { Member } from '../../src/domain/members/member'
+import type { Interaction } from '../../src/domain/needs/interaction'
 import type { Need } from '../../src/domain/needs/need'
 import type { Organization } from '../../src/domain/organizations/organization'
 import type { Partner } from '../../src/domain/partners/partner'
@@ -33,6 +38,47 @@ export function aNeed(overrides: Partial<Need> & Pick<Need, 'organizationId' | '
     referenceNumber: `REQ-${Math.floor(Math.random() * 1e9)}`,
     ...overrides,
   }
+}
+
+/** Every contact field of one person, each valid: what a form filled in full gives. */
+export function aContact(overrides: ContactDetails = {}): Required<ContactDetails> {
+  return {
+    firstName: 'Ana',
+    lastName: 'Lopez',
+    phone: '+15551234567',
+    email: 'ana@example.org',
+    addressStreet: '12 Main St',
+    addressCity: 'Springfield',
+    addressState: 'IL',
+    addressZip: '62701',
+    dateOfBirth: '1980-05-01',
+    ...overrides,
+  }
+}
+
+export function aHousehold(overrides: Partial<Household> & Pick<Household, 'organizationId'>): Household {
+  return { id: randomUUID(), createdAt: AT, ...overrides }
+}
+
+/** A constituent with no contact field at all unless given. */
+export function aConstituent(overrides: Partial<Constituent> & Pick<Constituent, 'organizationId' | 'householdId'>): Constituent {
+  return { id: randomUUID(), createdAt: AT, updatedAt: AT, ...overrides }
+}
+
+export function aHouseholdMatch(
+  overrides: Partial<HouseholdMatch> & Pick<HouseholdMatch, 'organizationId' | 'constituentId' | 'candidateConstituentId'>,
+): HouseholdMatch {
+  return { id: randomUUID(), reason: 'same phone', status: 'OPEN', createdAt: AT, ...overrides }
+}
+
+/** A note unless told otherwise. */
+export function anInteraction(overrides: Partial<Interaction> & Pick<Interaction, 'organizationId'>): Interaction {
+  return { id: randomUUID(), channel: 'note', senderIdentifier: 'staff@example.org', createdAt: AT, ...overrides }
+}
+
+/** An update of a need unless told otherwise. */
+export function anAuditEvent(overrides: Partial<AuditEvent> & Pick<AuditEvent, 'organizationId'>): AuditEvent {
+  return { id: randomUUID(), action: 'update', recordType: 'need', recordId: randomUUID(), at: AT, ...overrides }
 }
 
 export function actorFor(member: Member): Actor {

@@ -3,12 +3,21 @@ import type { DeliveryChannel, DeliveryMetrics } from '../../application/ports/m
 import type { OutboxBacklog } from '../../application/ports/repositories/outbox-repository'
 import { DATABASE_OUTAGE_KINDS, type DatabaseOutageKind } from '../../application/ports/persistence'
 
+/**
+ * Default gauges left out: on Bun, `v8.getHeapSpaceStatistics()` walks the whole JavaScript heap, so each
+ * scrape would stop the server for a time that grows with the heap (half a second at a few million
+ * objects). `nodejs_heap_size_*_bytes` still show the heap, read without a walk. (prom-client still
+ * probes the function once, when the first scrape sets these figures up.)
+ */
+const HEAP_WALKING_METRICS = ['nodejs_heap_space_size_total_bytes', 'nodejs_heap_space_size_used_bytes', 'nodejs_heap_space_size_available_bytes']
+
 /** The process's own figures (memory, CPU, event-loop lag), collected once per process however many servers it runs. */
 let processRegistry: Registry | undefined
 function processMetrics(): Registry {
   if (!processRegistry) {
     processRegistry = new Registry()
     collectDefaultMetrics({ register: processRegistry })
+    for (const name of HEAP_WALKING_METRICS) processRegistry.removeSingleMetric(name)
   }
   return processRegistry
 }

@@ -1,5 +1,6 @@
-import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { afterAll, beforeAll, describe, expect, spyOn, test } from 'bun:test'
 import { statSync } from 'node:fs'
+import v8 from 'node:v8'
 import { startTestServer, TEST_DATABASE, type TestServer } from '../../support/http'
 import { expectProblem } from './helpers'
 
@@ -107,6 +108,19 @@ describe('GET /metrics', () => {
     // No concrete path ever becomes a label.
     expect(after).not.toMatch(/route="[^"]*[0-9a-f]{8}-[0-9a-f]{4}/)
     expect(after).toContain('process_resident_memory_bytes')
+  })
+
+  test('a scrape reads the size of the heap without walking it (on Bun a walk costs in proportion to every live object): only the first one probes', async () => {
+    // The process's figures are set up by the first scrape of the process, where prom-client probes once.
+    await scrape()
+    const walks = [spyOn(v8, 'getHeapSpaceStatistics'), spyOn(v8, 'getHeapStatistics')]
+    try {
+      const text = await scrape()
+      expect(text).toContain('nodejs_heap_size_used_bytes')
+      for (const walk of walks) expect(walk).not.toHaveBeenCalled()
+    } finally {
+      for (const walk of walks) walk.mockRestore()
+    }
   })
 
   test('shows what waits in the outbox and how old it is, then what the worker sent', async () => {

@@ -4,7 +4,7 @@ import { http, HttpResponse } from 'msw'
 import { setupServer } from 'msw/node'
 import { startTestServer, type ApiResponse, type TestServer } from '../../support/http'
 
-// Issue 4's acceptance check, through the real HTTP server over a SQLite file: an organization's email key
+// Through the real HTTP server over a SQLite file: an organization's email key
 // is answered masked, removed from provider refusals, sealed at rest and never logged. Postmark is msw.
 
 const POSTMARK = 'https://api.postmarkapp.com/email'

@@ -1,21 +1,12 @@
 import { describe, expect, test } from 'bun:test'
 import { randomUUID } from 'node:crypto'
 import type { Repositories } from '../../../src/application/ports/repositories'
-import type { AuditEvent } from '../../../src/domain/audit/audit-event'
-import type { Organization } from '../../../src/domain/organizations/organization'
-import type { Partner } from '../../../src/domain/partners/partner'
-import { anAuditEvent, minute, presentKeys } from './contract-support'
-
-export interface AuditContractHelpers {
-  read(): Repositories
-  write<T>(work: (r: Repositories) => Promise<T>): Promise<T>
-  anOrganizationWithPartner(overrides?: Partial<Organization>): Promise<{ organization: Organization; partner: Partner }>
-}
-
-const ALL = { page: 1, limit: 100 }
+import { anAuditEvent } from '../../support/builders'
+import type { ContractContext } from './contract-context'
+import { ALL, minute, presentKeys } from './contract-support'
 
 /** The audit trail's part of the repository contract: append, list with filters, the retention purge. */
-export function describeAuditContract({ read, write, anOrganizationWithPartner }: AuditContractHelpers): void {
+export function describeAuditContract({ read, write, anOrganizationWithPartner }: ContractContext): void {
   describe('audit events', () => {
     test('appends many in one call and lists them newest first, every field as written, absent ones absent', async () => {
       const { organization } = await anOrganizationWithPartner()

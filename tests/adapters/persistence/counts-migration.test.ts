@@ -1,8 +1,7 @@
 import { afterAll, describe, expect, test } from 'bun:test'
 import { parseConstituentQuery } from '../../../src/domain/constituents/search'
-import { aNeed, anOrganization, aPartner } from '../../support/builders'
+import { aConstituent, aHousehold, aNeed, anOrganization, aPartner } from '../../support/builders'
 import { postgresAvailable } from '../../support/postgres'
-import { aConstituent, aHousehold } from './contract-support'
 import { migratingPostgres, migratingSqlite, type MigratingDatabase } from './migrating-databases'
 
 // List totals come from need_counts and constituent_counts, which triggers keep from the migration on: the

@@ -1,6 +1,6 @@
 import { PostgresDatabase } from '../../../src/adapters/persistence/postgres/postgres-database'
 import { createTestDatabase } from '../../support/postgres'
-import type { RepositoryFixture } from './repository-contract'
+import type { RepositoryFixture } from './contract-context'
 
 export interface PostgresFixture extends RepositoryFixture {
   persistence: PostgresDatabase

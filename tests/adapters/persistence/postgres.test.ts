@@ -14,13 +14,13 @@ import { parseConstituentQuery } from '../../../src/domain/constituents/search'
 import { ConflictError } from '../../../src/domain/errors'
 import type { OutboxMessage } from '../../../src/domain/messaging/outbox'
 import { FIRST_REFERENCE_NUMBER } from '../../../src/domain/needs/need'
-import { aMember, anOrganization, aPartner } from '../../support/builders'
+import { aConstituent, aHousehold, aMember, anOrganization, aPartner } from '../../support/builders'
 import { createTestDatabase, postgresAvailable, TEST_POSTGRES_URL } from '../../support/postgres'
-import { aConstituent, aHousehold, minute } from './contract-support'
+import { minute } from './contract-support'
 import { makePostgres, type PostgresFixture } from './postgres-fixture'
 import { describeRepositories } from './repository-contract'
 
-// Issue 6: the repository contract on PostgreSQL, and what only PostgreSQL has: several processes on one
+// The repository contract on PostgreSQL, and what only PostgreSQL has: several processes on one
 // database at once (row locks, SKIP LOCKED), constraint names, and the GIN text-search index. Without
 // TEST_POSTGRES_URL nothing here runs and postgresAvailable() says so in one line (the suites are registered
 // at the end of the file).

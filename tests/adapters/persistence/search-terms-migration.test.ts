@@ -1,9 +1,9 @@
 import { afterAll, describe, expect, test } from 'bun:test'
 import { searchTermsColumn } from '../../../src/adapters/persistence/sql/constituent-search'
 import { parseConstituentQuery } from '../../../src/domain/constituents/search'
-import { anOrganization } from '../../support/builders'
+import { aConstituent, aHousehold, anOrganization } from '../../support/builders'
 import { postgresAvailable } from '../../support/postgres'
-import { aConstituent, aHousehold, ids } from './contract-support'
+import { ids } from './contract-support'
 import { migratingPostgres, migratingSqlite, type MigratingDatabase } from './migrating-databases'
 
 // Search terms carry their organization since migration `search_terms_per_organization`: the constituents a

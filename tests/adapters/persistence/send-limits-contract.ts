@@ -1,22 +1,14 @@
 import { describe, expect, test } from 'bun:test'
 import { randomUUID } from 'node:crypto'
-import type { Repositories } from '../../../src/application/ports/repositories'
 import type { Interaction } from '../../../src/domain/needs/interaction'
 import type { Need } from '../../../src/domain/needs/need'
 import type { Organization } from '../../../src/domain/organizations/organization'
-import type { Partner } from '../../../src/domain/partners/partner'
-import { aNeed } from '../../support/builders'
-import { aConstituent, aHousehold, anAuditEvent, minute } from './contract-support'
-
-export interface SendLimitsContractHelpers {
-  read(): Repositories
-  write<T>(work: (r: Repositories) => Promise<T>): Promise<T>
-  anOrganizationWithPartner(overrides?: Partial<Organization>): Promise<{ organization: Organization; partner: Partner }>
-  insertNeeds(...needs: Need[]): Promise<void>
-}
+import { aConstituent, aHousehold, anAuditEvent, aNeed } from '../../support/builders'
+import type { ContractContext } from './contract-context'
+import { minute } from './contract-support'
 
 /** The counts behind the send limits (docs/api.md "Tokens", "SMS"): audit events, and texts to one number. */
-export function describeSendLimitsContract({ read, write, anOrganizationWithPartner, insertNeeds }: SendLimitsContractHelpers): void {
+export function describeSendLimitsContract({ read, write, anOrganizationWithPartner, insertNeeds }: ContractContext): void {
   describe('send limits', () => {
     test('tallies the audit events matching a filter: how many, and the oldest', async () => {
       const { organization } = await anOrganizationWithPartner()

@@ -1,55 +1,18 @@
 import { describe, expect, test } from 'bun:test'
 import { randomUUID } from 'node:crypto'
-import type { Repositories } from '../../../src/application/ports/repositories'
 import type { Constituent } from '../../../src/domain/constituents/constituent'
 import { ConflictError } from '../../../src/domain/errors'
-import type { Interaction } from '../../../src/domain/needs/interaction'
 import type { Need } from '../../../src/domain/needs/need'
-import type { Organization } from '../../../src/domain/organizations/organization'
-import type { Partner } from '../../../src/domain/partners/partner'
 import { aNeed, anOrganization } from '../../support/builders'
-import { aConstituent, aHousehold, ascendingIds, minute, presentKeys } from './contract-support'
-
-export interface SmsContractHelpers {
-  read(): Repositories
-  write<T>(work: (r: Repositories) => Promise<T>): Promise<T>
-  anOrganizationWithPartner(overrides?: Partial<Organization>): Promise<{ organization: Organization; partner: Partner }>
-  insertNeeds(...needs: Need[]): Promise<void>
-}
-
-/** The error a promise rejects with; fails the test when it resolves. */
-async function rejectionOf(promise: Promise<unknown>): Promise<unknown> {
-  try {
-    await promise
-  } catch (error) {
-    return error
-  }
-  throw new Error('expected a rejection, but the promise resolved')
-}
+import type { ContractContext } from './contract-context'
+import { ascendingIds, minute, presentKeys, rejectionOf } from './contract-support'
 
 /** An E.164 number no other test of the suite's shared store uses (organization numbers are unique store-wide). */
 const aPhone = () => `+1${2_000_000_000 + Math.floor(Math.random() * 7_999_999_999)}`
 
-function anInteraction(overrides: Partial<Interaction> & Pick<Interaction, 'organizationId'>): Interaction {
-  return { id: randomUUID(), channel: 'sms', senderIdentifier: '+15550001111', createdAt: minute(0), ...overrides }
-}
-
-const SMS_FIELDS = ['partnerId', 'needId', 'constituentId', 'direction', 'content', 'deliveryStatus', 'providerMessageId']
-
-/** Issue 5's part of the repository contract: numbers, phones, newest needs, SMS interactions, opt-outs. */
-export function describeSmsContract({ read, write, anOrganizationWithPartner, insertNeeds }: SmsContractHelpers): void {
-  /** Constituents of the organization, all in one household, committed. */
-  async function insertConstituents(organizationId: string, ...overrides: Array<Partial<Constituent>>) {
-    const household = aHousehold({ organizationId })
-    const constituents = overrides.map((o) => aConstituent({ organizationId, householdId: household.id, ...o }))
-    await write(async (r) => {
-      await r.constituents.insertHousehold(household)
-      for (const constituent of constituents) await r.constituents.insert(constituent)
-    })
-    return constituents
-  }
-
-  describe('issue 5', () => {
+/** The SMS part of the repository contract: organization numbers, constituents by phone, their newest needs. */
+export function describeSmsContract({ read, write, anOrganizationWithPartner, insertNeeds, insertConstituents }: ContractContext): void {
+  describe('texting (SMS)', () => {
     describe('organization phone numbers', () => {
       test('finds an organization by its SMS number, and none by an unknown one', async () => {
         const phoneNumber = aPhone()
@@ -212,188 +175,6 @@ export function describeSmsContract({ read, write, anOrganizationWithPartner, in
 
         expect(await read().needs.newestOfConstituents(other.id, [constituent!.id])).toEqual([])
         expect(await read().needs.newestOfConstituents(organization.id, [constituent!.id])).toEqual([need])
-      })
-    })
-
-    describe('SMS interactions', () => {
-      test('keeps the SMS fields through insert, findById and listByNeed', async () => {
-        const { organization, partner } = await anOrganizationWithPartner()
-        const [constituent] = await insertConstituents(organization.id, { phone: '+15557654321' })
-        const need = aNeed({ organizationId: organization.id, partnerId: partner.id, constituentId: constituent!.id, householdId: constituent!.householdId })
-        await insertNeeds(need)
-        const outbound = anInteraction({
-          organizationId: organization.id,
-          partnerId: partner.id,
-          needId: need.id,
-          constituentId: constituent!.id,
-          direction: 'outbound',
-          senderIdentifier: '+15550001111',
-          content: 'Votre colis est prêt ✓ 🙏',
-          deliveryStatus: 'queued',
-          providerMessageId: `SM${randomUUID()}`,
-          createdAt: minute(3),
-        })
-        await write((r) => r.interactions.insert(outbound))
-
-        expect(await read().interactions.findById(organization.id, outbound.id)).toEqual(outbound)
-        expect((await read().interactions.listByNeed(organization.id, need.id, { page: 1, limit: 100 })).items).toEqual([outbound])
-      })
-
-      test('leaves absent fields absent; an interaction on no need is found by id', async () => {
-        const { organization } = await anOrganizationWithPartner()
-        const [constituent] = await insertConstituents(organization.id, { phone: '+15557654321' })
-        const unattached = anInteraction({ organizationId: organization.id, constituentId: constituent!.id, direction: 'inbound', content: 'STOP' })
-        const note = anInteraction({ organizationId: organization.id, channel: 'note', senderIdentifier: 'staff@example.org' })
-        await write(async (r) => {
-          await r.interactions.insert(unattached)
-          await r.interactions.insert(note)
-        })
-
-        const foundUnattached = await read().interactions.findById(organization.id, unattached.id)
-        expect(foundUnattached).toEqual(unattached)
-        expect(presentKeys(foundUnattached, SMS_FIELDS)).toEqual(['constituentId', 'direction', 'content'])
-        const foundNote = await read().interactions.findById(organization.id, note.id)
-        expect(foundNote).toEqual(note)
-        expect(presentKeys(foundNote, SMS_FIELDS)).toEqual([])
-      })
-
-      test('findById never answers another organization’s interaction, nor an unknown id', async () => {
-        const { organization: a } = await anOrganizationWithPartner()
-        const { organization: b } = await anOrganizationWithPartner()
-        const interaction = anInteraction({ organizationId: a.id, content: 'private' })
-        await write((r) => r.interactions.insert(interaction))
-
-        expect(await read().interactions.findById(b.id, interaction.id)).toBeUndefined()
-        expect(await read().interactions.findById(a.id, randomUUID())).toBeUndefined()
-        expect(await read().interactions.findById(a.id, interaction.id)).toEqual(interaction)
-      })
-
-      test('finds an interaction by the provider’s message id across organizations', async () => {
-        const { organization: a } = await anOrganizationWithPartner()
-        const { organization: b } = await anOrganizationWithPartner()
-        const ofA = anInteraction({ organizationId: a.id, direction: 'outbound', deliveryStatus: 'sent', providerMessageId: `SM${randomUUID()}` })
-        const ofB = anInteraction({ organizationId: b.id, direction: 'inbound', providerMessageId: `SM${randomUUID()}` })
-        await write(async (r) => {
-          await r.interactions.insert(ofA)
-          await r.interactions.insert(ofB)
-          await r.interactions.insert(anInteraction({ organizationId: a.id, direction: 'outbound', deliveryStatus: 'queued' }))
-        })
-
-        expect(await read().interactions.findByProviderMessageId(ofA.providerMessageId!)).toEqual(ofA)
-        expect(await read().interactions.findByProviderMessageId(ofB.providerMessageId!)).toEqual(ofB)
-        expect(await read().interactions.findByProviderMessageId(`SM${randomUUID()}`)).toBeUndefined()
-      })
-
-      test('setDelivery records the status and the provider id, keeping the id when none is given', async () => {
-        const { organization } = await anOrganizationWithPartner()
-        const queued = anInteraction({ organizationId: organization.id, direction: 'outbound', deliveryStatus: 'queued' })
-        const bystander = anInteraction({ organizationId: organization.id, direction: 'outbound', deliveryStatus: 'queued' })
-        await write(async (r) => {
-          await r.interactions.insert(queued)
-          await r.interactions.insert(bystander)
-        })
-        const sid = `SM${randomUUID()}`
-
-        await write((r) => r.interactions.setDelivery(organization.id, queued.id, 'sent', sid))
-        expect(await read().interactions.findById(organization.id, queued.id)).toEqual({ ...queued, deliveryStatus: 'sent', providerMessageId: sid })
-        expect(await read().interactions.findByProviderMessageId(sid)).toEqual({ ...queued, deliveryStatus: 'sent', providerMessageId: sid })
-
-        await write((r) => r.interactions.setDelivery(organization.id, queued.id, 'delivered', undefined))
-        expect(await read().interactions.findById(organization.id, queued.id)).toEqual({ ...queued, deliveryStatus: 'delivered', providerMessageId: sid })
-        expect(await read().interactions.findById(organization.id, bystander.id)).toEqual(bystander)
-      })
-
-      test('setDelivery never changes another organization’s interaction; an unknown id is no error', async () => {
-        const { organization: a } = await anOrganizationWithPartner()
-        const { organization: b } = await anOrganizationWithPartner()
-        const interaction = anInteraction({ organizationId: a.id, direction: 'outbound', deliveryStatus: 'queued' })
-        await write((r) => r.interactions.insert(interaction))
-        const [hijack, ghost] = [`SM${randomUUID()}`, `SM${randomUUID()}`]
-
-        await write(async (r) => {
-          await r.interactions.setDelivery(b.id, interaction.id, 'failed', hijack)
-          await r.interactions.setDelivery(a.id, randomUUID(), 'sent', ghost)
-        })
-
-        expect(await read().interactions.findById(a.id, interaction.id)).toEqual(interaction)
-        expect(await read().interactions.findByProviderMessageId(hijack)).toBeUndefined()
-        expect(await read().interactions.findByProviderMessageId(ghost)).toBeUndefined()
-      })
-    })
-
-    describe('early delivery statuses', () => {
-      test('a status kept for a provider message is taken once; the latest kept wins', async () => {
-        const sid = `SM${randomUUID()}`
-        const at = new Date('2026-11-22T09:00:00.000Z')
-        await write((r) => r.interactions.rememberEarlyStatus(sid, 'sent', at))
-        await write((r) => r.interactions.rememberEarlyStatus(sid, 'delivered', new Date(at.getTime() + 1000)))
-        expect(await write((r) => r.interactions.takeEarlyStatus(sid))).toBe('delivered')
-        expect(await write((r) => r.interactions.takeEarlyStatus(sid))).toBeUndefined()
-        expect(await write((r) => r.interactions.takeEarlyStatus(`SM${randomUUID()}`))).toBeUndefined()
-      })
-
-      test('statuses older than a day are forgotten when another arrives', async () => {
-        const [old, fresh] = [`SM${randomUUID()}`, `SM${randomUUID()}`]
-        const at = new Date('2026-11-22T09:00:00.000Z')
-        await write((r) => r.interactions.rememberEarlyStatus(old, 'delivered', at))
-        await write((r) => r.interactions.rememberEarlyStatus(fresh, 'failed', new Date(at.getTime() + 25 * 3_600_000)))
-        expect(await write((r) => r.interactions.takeEarlyStatus(old))).toBeUndefined()
-        expect(await write((r) => r.interactions.takeEarlyStatus(fresh))).toBe('failed')
-      })
-    })
-
-    describe('SMS opt-outs', () => {
-      test('opts a number out and back in, per organization and per number', async () => {
-        const { organization: a } = await anOrganizationWithPartner()
-        const { organization: b } = await anOrganizationWithPartner()
-        const [phone, other] = ['+15557654321', '+15557654322']
-        expect(await read().smsOptOuts.isOptedOut(a.id, phone)).toBe(false)
-
-        await write((r) => r.smsOptOuts.optOut(a.id, phone, minute(1)))
-        expect(await read().smsOptOuts.isOptedOut(a.id, phone)).toBe(true)
-        expect(await read().smsOptOuts.isOptedOut(b.id, phone)).toBe(false)
-        expect(await read().smsOptOuts.isOptedOut(a.id, other)).toBe(false)
-
-        await write((r) => r.smsOptOuts.optOut(b.id, phone, minute(2)))
-        await write((r) => r.smsOptOuts.optIn(a.id, phone))
-        expect(await read().smsOptOuts.isOptedOut(a.id, phone)).toBe(false)
-        expect(await read().smsOptOuts.isOptedOut(b.id, phone)).toBe(true)
-
-        await write((r) => r.smsOptOuts.optOut(a.id, phone, minute(3)))
-        expect(await read().smsOptOuts.isOptedOut(a.id, phone)).toBe(true)
-      })
-
-      test('opting out twice, or in without an opt-out, is no error', async () => {
-        const { organization } = await anOrganizationWithPartner()
-        const [phone, never] = ['+15557654321', '+15557654323']
-
-        await write(async (r) => {
-          await r.smsOptOuts.optOut(organization.id, phone, minute(1))
-          await r.smsOptOuts.optOut(organization.id, phone, minute(2))
-          await r.smsOptOuts.optIn(organization.id, never)
-        })
-        await write((r) => r.smsOptOuts.optOut(organization.id, phone, minute(3)))
-
-        expect(await read().smsOptOuts.isOptedOut(organization.id, phone)).toBe(true)
-        expect(await read().smsOptOuts.isOptedOut(organization.id, never)).toBe(false)
-        // One opt-in undoes any number of opt-outs.
-        await write((r) => r.smsOptOuts.optIn(organization.id, phone))
-        expect(await read().smsOptOuts.isOptedOut(organization.id, phone)).toBe(false)
-      })
-
-      test('an opt-out in a transaction that rolls back is not kept', async () => {
-        const { organization } = await anOrganizationWithPartner()
-        const phone = '+15557654321'
-        const failure = new Error('interaction insert failed')
-
-        await expect(
-          write(async (r) => {
-            await r.smsOptOuts.optOut(organization.id, phone, minute(1))
-            throw failure
-          }),
-        ).rejects.toBe(failure)
-
-        expect(await read().smsOptOuts.isOptedOut(organization.id, phone)).toBe(false)
       })
     })
   })

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { SqliteDatabase } from '../../../src/adapters/persistence/sqlite/sqlite-database'
-import type { RepositoryFixture } from './repository-contract'
+import type { RepositoryFixture } from './contract-context'
 
 export interface SqliteFixture extends RepositoryFixture {
   persistence: SqliteDatabase

@@ -8,12 +8,12 @@ import { matchKeysOf, type MatchKeys } from '../../../src/domain/constituents/ma
 import { parseConstituentQuery } from '../../../src/domain/constituents/search'
 import type { Organization } from '../../../src/domain/organizations/organization'
 import type { PageRequest } from '../../../src/domain/shared/page'
-import { anOrganization } from '../../support/builders'
-import { aConstituent, aHousehold, aHouseholdMatch, byId, ids, minute } from './contract-support'
+import { aConstituent, aHousehold, aHouseholdMatch, anOrganization } from '../../support/builders'
+import { byId, ids, minute } from './contract-support'
 import { makeSqlite, type SqliteFixture } from './sqlite-fixture'
 import { planOf as planOfStatement, recordingRepositories, type Recorded } from './recording-sqlite'
 
-// Issue 3: duplicate detection and search read a number of rows that does not grow with the constituents.
+// Duplicate detection and search read a number of rows that does not grow with the constituents.
 // 50,000 constituents in three organizations go in through the port; the statements the SQLite adapter runs
 // are recorded, explained (EXPLAIN QUERY PLAN) and their rows counted on a read-only connection of the file.
 

@@ -1,18 +1,10 @@
 import { describe, expect, test } from 'bun:test'
 import { randomUUID } from 'node:crypto'
-import type { Repositories } from '../../../src/application/ports/repositories'
 import type { OutboxMessage } from '../../../src/domain/messaging/outbox'
-import type { Organization } from '../../../src/domain/organizations/organization'
-import type { Partner } from '../../../src/domain/partners/partner'
 import type { WebhookEndpoint } from '../../../src/domain/webhooks/webhook'
-import { ascendingIds, ids, minute, presentKeys } from './contract-support'
-import { aMessage } from './members-settings-outbox-contract'
-
-export interface WebhookContractHelpers {
-  read(): Repositories
-  write<T>(work: (r: Repositories) => Promise<T>): Promise<T>
-  anOrganizationWithPartner(overrides?: Partial<Organization>): Promise<{ organization: Organization; partner: Partner }>
-}
+import type { ContractContext } from './contract-context'
+import { ALL, ascendingIds, ids, minute, presentKeys } from './contract-support'
+import { aMessage } from './outbox-support'
 
 function anEndpoint(overrides: Partial<WebhookEndpoint> & Pick<WebhookEndpoint, 'organizationId'>): WebhookEndpoint {
   return {
@@ -36,10 +28,8 @@ function aDelivery(organizationId: string, endpointId: string, overrides: Partia
   })
 }
 
-const every = { page: 1, limit: 100 }
-
-/** Issue 15's part of the repository contract: webhook endpoints, and their deliveries in the outbox. */
-export function describeWebhookContract({ read, write, anOrganizationWithPartner }: WebhookContractHelpers): void {
+/** The webhooks' part of the repository contract: webhook endpoints, and their deliveries in the outbox. */
+export function describeWebhookContract({ read, write, anOrganizationWithPartner }: ContractContext): void {
   describe('webhook endpoints', () => {
     test('stores an endpoint as given, its events as a list, absent times absent; only its organization finds it', async () => {
       const [{ organization }, { organization: other }] = await Promise.all([anOrganizationWithPartner(), anOrganizationWithPartner()])
@@ -110,10 +100,10 @@ export function describeWebhookContract({ read, write, anOrganizationWithPartner
       await write(async (r) => {
         for (const message of [older, newer, elsewhere]) await r.outbox.enqueue(message)
       })
-      const listed = await read().outbox.listWebhookDeliveries(organization.id, endpoint.id, every)
+      const listed = await read().outbox.listWebhookDeliveries(organization.id, endpoint.id, ALL)
       expect({ ids: ids(listed.items), total: listed.total }).toEqual({ ids: [newer.id, older.id], total: 2 })
       expect(listed.items[1]).toEqual(older)
-      expect((await read().outbox.listWebhookDeliveries(other.id, endpoint.id, every)).items).toEqual([])
+      expect((await read().outbox.listWebhookDeliveries(other.id, endpoint.id, ALL)).items).toEqual([])
 
       const [claimed] = await write((r) => r.outbox.claimDue(organization.id, minute(0), 1, minute(10)))
       expect(claimed!.id).toBe(older.id)

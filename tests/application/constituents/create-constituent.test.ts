@@ -1,6 +1,7 @@
 import { beforeEach, describe, expect, test } from 'bun:test'
 import { CreateConstituent } from '../../../src/application/constituents/create-constituent'
 import { ForbiddenError, InvalidError } from '../../../src/domain/errors'
+import { aContact } from '../../support/builders'
 import { createWorld, type World } from '../../support/world'
 import { failureOf, pathsOf } from '../failure-of'
 import { ALL, householdExists, matchesOf, register, storedConstituent } from './steps'
@@ -13,17 +14,7 @@ beforeEach(async () => {
 })
 
 const count = async () => (await world.useCases.constituents.search.execute(world.admin, '', ALL)).total
-const ANA = {
-  firstName: 'Ana',
-  lastName: 'Lopez',
-  phone: '+15551234567',
-  email: 'ana@example.org',
-  addressStreet: '12 Main St',
-  addressCity: 'Springfield',
-  addressState: 'IL',
-  addressZip: '62701',
-  dateOfBirth: '1980-05-01',
-}
+const ANA = aContact()
 
 describe('CreateConstituent', () => {
   test('stores every field in a new household of its own and answers the record stored', async () => {

@@ -1,6 +1,7 @@
 import { beforeEach, describe, expect, test } from 'bun:test'
 import type { Constituent } from '../../../src/domain/constituents/constituent'
 import { ForbiddenError, NotFoundError } from '../../../src/domain/errors'
+import { aContact } from '../../support/builders'
 import { createWorld, type World } from '../../support/world'
 import { failureOf } from '../failure-of'
 import { register } from './steps'
@@ -10,17 +11,7 @@ let world: World
 let ada: Constituent
 beforeEach(async () => {
   world = await createWorld()
-  ada = await register(world, {
-    firstName: 'Ada',
-    lastName: 'Lovelace',
-    phone: '+15551234567',
-    email: 'ada@example.org',
-    addressStreet: '12 Main St',
-    addressCity: 'Springfield',
-    addressState: 'IL',
-    addressZip: '62701',
-    dateOfBirth: '1980-05-01',
-  })
+  ada = await register(world, aContact({ firstName: 'Ada', lastName: 'Lovelace', email: 'ada@example.org' }))
 })
 
 const get = (actor = world.admin, id = ada.id) => world.useCases.constituents.get.execute(actor, id)

@@ -3,6 +3,7 @@ import { SearchConstituents } from '../../../src/application/constituents/search
 import type { Actor } from '../../../src/domain/auth/actor'
 import type { Constituent } from '../../../src/domain/constituents/constituent'
 import { ForbiddenError } from '../../../src/domain/errors'
+import { aContact } from '../../support/builders'
 import { createWorld, type World } from '../../support/world'
 import { failureOf } from '../failure-of'
 import { ALL, register } from './steps'
@@ -15,16 +16,7 @@ let lee: Constituent
 beforeEach(async () => {
   world = await createWorld()
   search = world.useCases.constituents.search
-  jose = await register(world, {
-    firstName: 'José',
-    lastName: 'García López',
-    phone: '+15551234567',
-    email: 'jose.garcia@example.org',
-    addressStreet: '12 Main St',
-    addressState: 'IL',
-    addressZip: '62701',
-    dateOfBirth: '1980-05-01',
-  })
+  jose = await register(world, aContact({ firstName: 'José', lastName: 'García López', email: 'jose.garcia@example.org' }))
   mary = await register(world, { firstName: 'Mary-Ann', lastName: "O'Brien", phone: '+442071838750', email: 'Mary@Example.org' })
   lee = await register(world, { firstName: 'Lee', lastName: 'Josephs' })
 })

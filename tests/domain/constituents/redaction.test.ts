@@ -4,6 +4,7 @@ import { PROFILES, ROLES, type Profile, type Role } from '../../../src/domain/au
 import type { Constituent } from '../../../src/domain/constituents/constituent'
 import type { ContactField } from '../../../src/domain/constituents/contact'
 import { hiddenContactFields, withoutHiddenContact } from '../../../src/domain/constituents/redaction'
+import { aContact } from '../../support/builders'
 
 const actor = (role: Role, profiles: Profile[] = []): Actor => ({
   memberId: 'd7a5c3e4-9f6b-4a8c-8dbe-2f3a4b5c6d7e',
@@ -20,15 +21,7 @@ const constituent: Constituent = {
   id: '0a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d',
   organizationId: '6f1c2d7e-0b7a-4d5e-9a11-3c2b1a0f9e8d',
   householdId: 'b5e3a1c2-7d4f-4e6a-8b9c-0d1e2f3a4b5c',
-  firstName: 'Ana',
-  lastName: 'Lopez',
-  phone: '+15551234567',
-  email: 'ana@example.org',
-  addressStreet: '12 Main St',
-  addressCity: 'Springfield',
-  addressState: 'IL',
-  addressZip: '62701',
-  dateOfBirth: '1980-05-01',
+  ...aContact(),
   createdAt: new Date('2026-11-22T09:00:00.000Z'),
   updatedAt: new Date('2026-11-22T09:00:00.000Z'),
 }

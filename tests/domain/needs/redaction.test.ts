@@ -3,7 +3,7 @@ import type { Actor } from '../../../src/domain/auth/actor'
 import type { Profile, Role } from '../../../src/domain/auth/roles'
 import type { Interaction } from '../../../src/domain/needs/interaction'
 import { redactInteraction, redactNeed } from '../../../src/domain/needs/redaction'
-import { aNeed } from '../../support/builders'
+import { aContact, aNeed } from '../../support/builders'
 
 const ORG = '6f1c2d7e-0b7a-4d5e-9a11-3c2b1a0f9e8d'
 const PARTNER = 'b5e3a1c2-7d4f-4e6a-8b9c-0d1e2f3a4b5c'
@@ -17,18 +17,7 @@ const actor = (role: Role, profiles: Profile[] = []): Actor => ({
 const fields = { description: 'Domestic violence shelter needed', phone: '+15551234567' }
 const confidential = aNeed({ organizationId: ORG, partnerId: PARTNER, isConfidential: true, customFields: fields })
 const ordinary = aNeed({ organizationId: ORG, partnerId: PARTNER, isConfidential: false, customFields: fields })
-const contact = {
-  description: 'Rent help',
-  firstName: 'Ana',
-  lastName: 'Lopez',
-  phone: '+15551234567',
-  email: 'ana@example.org',
-  addressStreet: '12 Main St',
-  addressCity: 'Springfield',
-  addressState: 'IL',
-  addressZip: '62701',
-  dateOfBirth: '1980-05-01',
-}
+const contact = { description: 'Rent help', ...aContact() }
 const withContact = aNeed({ organizationId: ORG, partnerId: PARTNER, isConfidential: false, customFields: contact })
 const note = (needId: string): Interaction => ({
   id: '0a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d',

@@ -1,0 +1,192 @@
+import { describe, expect, test } from 'bun:test'
+import { randomUUID } from 'node:crypto'
+import { ConflictError } from '../../../src/domain/errors'
+import { FIRST_REFERENCE_NUMBER } from '../../../src/domain/needs/need'
+import type { Organization } from '../../../src/domain/organizations/organization'
+import { aMember, anOrganization } from '../../support/builders'
+import type { ContractContext } from './contract-context'
+import { minute, presentKeys, rejectionOf } from './contract-support'
+
+/** A short code of six capitals, unique enough for one suite run. */
+function aShortCode(): string {
+  return Array.from({ length: 6 }, () => String.fromCharCode(65 + Math.floor(Math.random() * 26))).join('')
+}
+
+/** Organizations: the record, its slug, short code and phone number, and every setting's update. */
+export function describeOrganizationContract({ read, write, anOrganizationWithPartner }: ContractContext): void {
+  describe('organizations', () => {
+    test('keeps every optional field through insert and find', async () => {
+      const organization = anOrganization({
+        shortCode: 'FBNK',
+        tcrStatus: 'APPROVED',
+        phoneNumber: '+15551230000',
+        maxConcurrency: 7,
+        appOrigins: ['https://staff.example.org', 'https://app.example.org:8443'],
+        formOrigins: ['https://pantry.example.net'],
+        createdAt: minute(3),
+      })
+      await write((r) => r.organizations.insert(organization))
+
+      expect(await read().organizations.findById(organization.id)).toEqual(organization)
+      expect(await read().organizations.findBySlug(organization.slug)).toEqual(organization)
+    })
+
+    test('leaves absent optional fields absent, not null', async () => {
+      const organization = anOrganization()
+      await write((r) => r.organizations.insert(organization))
+
+      const found = await read().organizations.findById(organization.id)
+      expect(found).toEqual(organization)
+      expect(presentKeys(found, ['shortCode', 'tcrStatus', 'phoneNumber', 'appOrigins', 'formOrigins'])).toEqual([])
+      expect(presentKeys(await read().organizations.findBySlug(organization.slug), ['shortCode', 'tcrStatus', 'phoneNumber', 'appOrigins', 'formOrigins'])).toEqual([])
+    })
+
+    test('answers undefined for an unknown id or slug', async () => {
+      expect(await read().organizations.findById(randomUUID())).toBeUndefined()
+      expect(await read().organizations.findBySlug(`no-such-${randomUUID()}`)).toBeUndefined()
+    })
+
+    test('counts the organizations', async () => {
+      const before = await read().organizations.count()
+      await write(async (r) => {
+        await r.organizations.insert(anOrganization())
+        await r.organizations.insert(anOrganization())
+      })
+      expect(await read().organizations.count()).toBe(before + 2)
+    })
+
+    test('hands out need numbers from 1001, one sequence per organization', async () => {
+      const { organization: a } = await anOrganizationWithPartner()
+      const { organization: b } = await anOrganizationWithPartner()
+
+      const taken = await write(async (r) => [
+        (await r.organizations.takeNextNeedReference(a.id))!.number,
+        (await r.organizations.takeNextNeedReference(a.id))!.number,
+        (await r.organizations.takeNextNeedReference(b.id))!.number,
+        (await r.organizations.takeNextNeedReference(a.id))!.number,
+      ])
+      const next = await write(async (r) => [(await r.organizations.takeNextNeedReference(b.id))!.number, (await r.organizations.takeNextNeedReference(a.id))!.number])
+
+      expect(FIRST_REFERENCE_NUMBER).toBe(1001)
+      expect(taken).toEqual([1001, 1002, 1001, 1003])
+      expect(next).toEqual([1002, 1004])
+    })
+
+    test('answers no need number for an unknown organization, and the short code with the number', async () => {
+      expect(await write((r) => r.organizations.takeNextNeedReference(randomUUID()))).toBeUndefined()
+      const { organization } = await anOrganizationWithPartner({ shortCode: 'FB' })
+      const { organization: without } = await anOrganizationWithPartner()
+      expect(await write((r) => r.organizations.takeNextNeedReference(organization.id))).toEqual({ number: 1001, shortCode: 'FB' })
+      expect(await write((r) => r.organizations.takeNextNeedReference(without.id))).toEqual({ number: 1001 })
+    })
+  })
+
+  describe('organization update', () => {
+    test('saves name, slug, short code, concurrency and registration status, keeping createdAt and the need sequence', async () => {
+      const { organization } = await anOrganizationWithPartner({ createdAt: minute(1) })
+      expect(await write(async (r) => (await r.organizations.takeNextNeedReference(organization.id))!.number)).toBe(FIRST_REFERENCE_NUMBER)
+      const shortCode = aShortCode()
+      const updated: Organization = {
+        ...organization,
+        name: 'Renamed Food Bank',
+        slug: `renamed-${organization.id.slice(0, 8)}`,
+        shortCode,
+        maxConcurrency: 9,
+        tcrStatus: 'APPROVED',
+      }
+
+      await write((r) => r.organizations.update({ ...updated, createdAt: minute(99) }))
+
+      expect(await read().organizations.findById(organization.id)).toEqual(updated)
+      expect(await read().organizations.findBySlug(updated.slug)).toEqual(updated)
+      expect(await read().organizations.findByShortCode(shortCode)).toEqual(updated)
+      expect(await read().organizations.findBySlug(organization.slug)).toBeUndefined()
+      expect(await write(async (r) => (await r.organizations.takeNextNeedReference(organization.id))!.number)).toBe(FIRST_REFERENCE_NUMBER + 1)
+    })
+
+    test('clears the short code and registration status left out or given as undefined', async () => {
+      const shortCode = aShortCode()
+      const { organization } = await anOrganizationWithPartner({ shortCode, tcrStatus: 'PENDING' })
+      const { shortCode: _shortCode, ...withoutShortCode } = organization
+
+      await write((r) => r.organizations.update({ ...withoutShortCode, tcrStatus: undefined }))
+
+      const found = await read().organizations.findById(organization.id)
+      const { tcrStatus: _tcrStatus, ...expected } = withoutShortCode
+      expect(found).toEqual(expected)
+      expect(presentKeys(found, ['shortCode', 'tcrStatus', 'phoneNumber'])).toEqual([])
+      expect(await read().organizations.findByShortCode(shortCode)).toBeUndefined()
+    })
+
+    test('replaces the origin lists, and clears those left out or given as undefined', async () => {
+      const { organization } = await anOrganizationWithPartner({ appOrigins: ['https://staff.example.org'], formOrigins: ['https://pantry.example.net'] })
+      const replaced = { ...organization, appOrigins: ['https://a.example.org', 'https://b.example.org'] }
+      await write((r) => r.organizations.update(replaced))
+      expect(await read().organizations.findById(organization.id)).toEqual(replaced)
+
+      await write((r) => r.organizations.update({ ...replaced, appOrigins: undefined, formOrigins: undefined }))
+      const found = await read().organizations.findById(organization.id)
+      expect(presentKeys(found, ['appOrigins', 'formOrigins'])).toEqual([])
+    })
+
+    test('an organization keeping its own slug and short code is no conflict', async () => {
+      const { organization } = await anOrganizationWithPartner({ shortCode: aShortCode() })
+
+      await write((r) => r.organizations.update({ ...organization, name: 'Same slug, same code' }))
+
+      expect(await read().organizations.findById(organization.id)).toEqual({ ...organization, name: 'Same slug, same code' })
+    })
+
+    test('several organizations without a short code are no conflict', async () => {
+      const { organization: a } = await anOrganizationWithPartner()
+      const { organization: b } = await anOrganizationWithPartner()
+
+      await write(async (r) => {
+        await r.organizations.update({ ...a, name: 'A' })
+        await r.organizations.update({ ...b, name: 'B' })
+      })
+
+      expect((await read().organizations.findById(a.id))?.name).toBe('A')
+      expect((await read().organizations.findById(b.id))?.name).toBe('B')
+    })
+
+    test('a slug taken by another organization is a ConflictError, and the transaction keeps nothing', async () => {
+      const { organization: taken } = await anOrganizationWithPartner()
+      const { organization } = await anOrganizationWithPartner()
+      const bystander = aMember({ organizationId: organization.id })
+
+      const error = await rejectionOf(
+        write(async (r) => {
+          await r.members.insert(bystander)
+          await r.organizations.update({ ...organization, name: 'Never saved', slug: taken.slug })
+        }),
+      )
+
+      expect(error).toBeInstanceOf(ConflictError)
+      expect((error as ConflictError).message).toMatch(/slug/i)
+      expect(await read().organizations.findById(organization.id)).toEqual(organization)
+      expect(await read().organizations.findBySlug(taken.slug)).toEqual(taken)
+      expect(await read().members.findById(organization.id, bystander.id)).toBeUndefined()
+    })
+
+    test('a short code taken by another organization is a ConflictError', async () => {
+      const { organization: taken } = await anOrganizationWithPartner({ shortCode: aShortCode() })
+      const { organization } = await anOrganizationWithPartner()
+
+      const error = await rejectionOf(write((r) => r.organizations.update({ ...organization, shortCode: taken.shortCode })))
+
+      expect(error).toBeInstanceOf(ConflictError)
+      expect((error as ConflictError).message).toMatch(/short code/i)
+      expect(await read().organizations.findById(organization.id)).toEqual(organization)
+      expect(await read().organizations.findByShortCode(taken.shortCode!)).toEqual(taken)
+    })
+
+    test('updating an unknown organization creates none', async () => {
+      const ghost = anOrganization()
+      await write((r) => r.organizations.update(ghost))
+
+      expect(await read().organizations.findById(ghost.id)).toBeUndefined()
+      expect(await read().organizations.findBySlug(ghost.slug)).toBeUndefined()
+    })
+  })
+}
