@@ -958,17 +958,17 @@ export interface components {
             /** @description E.164, e.g. +15551234567 */
             phone?: string;
             email?: string;
+            /**
+             * Format: date
+             * @description YYYY-MM-DD, a real date
+             */
+            dateOfBirth?: string;
             addressStreet?: string;
             addressCity?: string;
             /** @description Two-letter US state or territory code */
             addressState?: string;
             /** @description Five-digit ZIP code */
             addressZip?: string;
-            /**
-             * Format: date
-             * @description YYYY-MM-DD, a real date
-             */
-            dateOfBirth?: string;
         };
         ConstituentMerge: {
             /** Format: uuid */
@@ -983,17 +983,17 @@ export interface components {
                 /** @description E.164, e.g. +15551234567 */
                 phone?: string | null;
                 email?: string | null;
+                /**
+                 * Format: date
+                 * @description YYYY-MM-DD, a real date
+                 */
+                dateOfBirth?: string | null;
                 addressStreet?: string | null;
                 addressCity?: string | null;
                 /** @description Two-letter US state or territory code */
                 addressState?: string | null;
                 /** @description Five-digit ZIP code */
                 addressZip?: string | null;
-                /**
-                 * Format: date
-                 * @description YYYY-MM-DD, a real date
-                 */
-                dateOfBirth?: string | null;
             };
         };
         /** @description Fields to change; null clears a field */
@@ -1003,17 +1003,17 @@ export interface components {
             /** @description E.164, e.g. +15551234567 */
             phone?: string | null;
             email?: string | null;
+            /**
+             * Format: date
+             * @description YYYY-MM-DD, a real date
+             */
+            dateOfBirth?: string | null;
             addressStreet?: string | null;
             addressCity?: string | null;
             /** @description Two-letter US state or territory code */
             addressState?: string | null;
             /** @description Five-digit ZIP code */
             addressZip?: string | null;
-            /**
-             * Format: date
-             * @description YYYY-MM-DD, a real date
-             */
-            dateOfBirth?: string | null;
         };
         /** @description The new constituent, and who it may be already */
         CreatedConstituent: {
@@ -1026,17 +1026,17 @@ export interface components {
             /** @description E.164, e.g. +15551234567 */
             phone?: string;
             email?: string;
+            /**
+             * Format: date
+             * @description YYYY-MM-DD, a real date
+             */
+            dateOfBirth?: string;
             addressStreet?: string;
             addressCity?: string;
             /** @description Two-letter US state or territory code */
             addressState?: string;
             /** @description Five-digit ZIP code */
             addressZip?: string;
-            /**
-             * Format: date
-             * @description YYYY-MM-DD, a real date
-             */
-            dateOfBirth?: string;
             possibleDuplicates?: components["schemas"]["PossibleDuplicates"];
             /** @description The possible duplicates as one sentence, as the caller may read it; present whenever there are some */
             duplicateWarning?: string;
@@ -1140,17 +1140,17 @@ export interface components {
                 /** @description E.164, e.g. +15551234567 */
                 phone?: string;
                 email?: string;
+                /**
+                 * Format: date
+                 * @description YYYY-MM-DD, a real date
+                 */
+                dateOfBirth?: string;
                 addressStreet?: string;
                 addressCity?: string;
                 /** @description Two-letter US state or territory code */
                 addressState?: string;
                 /** @description Five-digit ZIP code */
                 addressZip?: string;
-                /**
-                 * Format: date
-                 * @description YYYY-MM-DD, a real date
-                 */
-                dateOfBirth?: string;
             };
             /** @description The constituent it resembles; absent once merged into another */
             candidate?: {
@@ -1163,17 +1163,17 @@ export interface components {
                 /** @description E.164, e.g. +15551234567 */
                 phone?: string;
                 email?: string;
+                /**
+                 * Format: date
+                 * @description YYYY-MM-DD, a real date
+                 */
+                dateOfBirth?: string;
                 addressStreet?: string;
                 addressCity?: string;
                 /** @description Two-letter US state or territory code */
                 addressState?: string;
                 /** @description Five-digit ZIP code */
                 addressZip?: string;
-                /**
-                 * Format: date
-                 * @description YYYY-MM-DD, a real date
-                 */
-                dateOfBirth?: string;
             };
             /** @description The reasons as one text, e.g. "same phone, same email" */
             reason: string;
@@ -1202,17 +1202,17 @@ export interface components {
                 /** @description E.164, e.g. +15551234567 */
                 phone?: string | null;
                 email?: string | null;
+                /**
+                 * Format: date
+                 * @description YYYY-MM-DD, a real date
+                 */
+                dateOfBirth?: string | null;
                 addressStreet?: string | null;
                 addressCity?: string | null;
                 /** @description Two-letter US state or territory code */
                 addressState?: string | null;
                 /** @description Five-digit ZIP code */
                 addressZip?: string | null;
-                /**
-                 * Format: date
-                 * @description YYYY-MM-DD, a real date
-                 */
-                dateOfBirth?: string | null;
             };
         };
         /** @description A note or message on a need */
@@ -1347,17 +1347,17 @@ export interface components {
             /** @description E.164, e.g. +15551234567 */
             phone?: string;
             email?: string;
+            /**
+             * Format: date
+             * @description YYYY-MM-DD, a real date
+             */
+            dateOfBirth?: string;
             addressStreet?: string;
             addressCity?: string;
             /** @description Two-letter US state or territory code */
             addressState?: string;
             /** @description Five-digit ZIP code */
             addressZip?: string;
-            /**
-             * Format: date
-             * @description YYYY-MM-DD, a real date
-             */
-            dateOfBirth?: string;
             /** Format: uuid */
             householdId?: string;
         };

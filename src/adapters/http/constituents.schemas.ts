@@ -1,28 +1,32 @@
 import { meaningful } from './validation-messages'
-import type { TNull, TOptional, TUnion } from '@sinclair/typebox'
+import type { TNull, TOptional, TString, TUnion } from '@sinclair/typebox'
 import { t, type TSchema } from 'elysia'
 import type { Constituent } from '../../domain/constituents/constituent'
-import { CONTACT_TEXT, DATE_PATTERN, US_STATE_CODES, ZIP } from '../../domain/constituents/contact'
-import { EMAIL, PHONE } from '../../domain/shared/fields'
+import { CONTACT, type ContactFieldDescriptor } from '../../domain/constituents/contact'
 import { MATCH_STATUSES, reasonsOf, RESOLVE_ACTIONS } from '../../domain/constituents/household-match'
 import { DUPLICATE_WARNING, MATCH_REASONS } from '../../domain/constituents/matching'
 import type { MatchForReview } from '../../application/constituents/list-household-matches'
 import { Body, DateTime, Named, OneOf, PageQuery, Text, Uuid } from './common.schemas'
 import { ExportFormatQuery } from './exports'
 
-// docs/constituents.md. The domain checks the same rules (contact.ts) for every caller.
-const Name = t.String(CONTACT_TEXT)
-const fields = {
-  firstName: Name,
-  lastName: Name,
-  phone: t.String({ ...PHONE, description: 'E.164, e.g. +15551234567' }),
-  email: t.String(EMAIL),
-  addressStreet: Name,
-  addressCity: Name,
-  addressState: t.String({ pattern: meaningful(`^(${US_STATE_CODES.join('|')})$`, 'a two-letter US state or territory code such as NY'), maxLength: 2, description: 'Two-letter US state or territory code' }),
-  addressZip: t.String({ ...ZIP, description: 'Five-digit ZIP code' }),
-  dateOfBirth: t.String({ pattern: DATE_PATTERN, format: 'date', maxLength: 10, description: 'YYYY-MM-DD, a real date' }),
+/** A field's schema: its values, or text under its rule, its pattern's words registered for the messages. */
+type SchemaOf<D> = D extends { values: infer Vs extends readonly string[] } ? ReturnType<typeof OneOf<Vs>> : TString
+
+function fieldSchema(descriptor: ContactFieldDescriptor): TSchema {
+  const description = descriptor.description === undefined ? {} : { description: descriptor.description }
+  if ('values' in descriptor) return OneOf(descriptor.values, description)
+  const { pattern, ...limits } = descriptor.rule
+  const meant = pattern === undefined ? {} : { pattern: descriptor.meaning === undefined ? pattern : meaningful(pattern, descriptor.meaning) }
+  return t.String({ ...meant, ...limits, ...(descriptor.format ? { format: descriptor.format } : {}), ...description })
 }
+
+/** The schemas of constituent fields, derived from their descriptors (contact.ts), which the domain checks for every caller. */
+export function contactSchemas<const Ds extends Record<string, ContactFieldDescriptor>>(descriptors: Ds): { [K in keyof Ds]: SchemaOf<Ds[K]> } {
+  return Object.fromEntries(Object.entries(descriptors).map(([name, descriptor]) => [name, fieldSchema(descriptor)])) as never
+}
+
+// docs/constituents.md.
+const fields = contactSchemas(CONTACT)
 function optional<T extends Record<string, TSchema>>(schemas: T) {
   return Object.fromEntries(Object.entries(schemas).map(([k, v]) => [k, t.Optional(v)])) as { [K in keyof T]: TOptional<T[K]> }
 }

@@ -20,7 +20,8 @@ const MEANING_OF_PATTERN = new Map<string, string>([
 
 /** A pattern of a schema with what it means to a person: the schema's value, registered for the messages. */
 export function meaningful(pattern: string, meaning: string): string {
-  MEANING_OF_PATTERN.set(pattern, meaning)
+  // A pattern already known keeps its words: one pattern, one message, whichever field uses it.
+  if (!MEANING_OF_PATTERN.has(pattern)) MEANING_OF_PATTERN.set(pattern, meaning)
   return pattern
 }
 

@@ -1,21 +1,6 @@
 import type { FieldError } from '../errors'
 import { EMAIL, EMAIL_MEANING, matches, NAME, PHONE, PHONE_MEANING, textProblem, type TextRule } from '../shared/fields'
 
-// The limits every constituent field keeps, wherever it arrives from.
-export const CONTACT_FIELDS = [
-  'firstName',
-  'lastName',
-  'phone',
-  'email',
-  'dateOfBirth',
-  'addressStreet',
-  'addressCity',
-  'addressState',
-  'addressZip',
-] as const
-export type ContactField = (typeof CONTACT_FIELDS)[number]
-export type ContactDetails = Partial<Record<ContactField, string>>
-
 export const ZIP = { pattern: '^[0-9]{5}$', maxLength: 5 } as const satisfies TextRule
 export const ZIP_MEANING = 'a five-digit ZIP code'
 export const DATE_PATTERN = '^[0-9]{4}-[0-9]{2}-[0-9]{2}$'
@@ -29,7 +14,6 @@ export const US_STATE_CODES = [
   ...['OH', 'OK', 'OR', 'PA', 'RI', 'SC', 'SD', 'TN', 'TX', 'UT', 'VT', 'VA', 'WA', 'WV', 'WI', 'WY', 'DC'],
   ...['AS', 'GU', 'MP', 'PR', 'VI', 'UM', 'FM', 'MH', 'PW', 'AA', 'AE', 'AP'],
 ] as readonly string[]
-export const US_STATES: ReadonlySet<string> = new Set(US_STATE_CODES)
 
 /** True for a real calendar date written YYYY-MM-DD (rejects 2023-02-30). */
 export function isCalendarDate(value: string): boolean {
@@ -38,21 +22,99 @@ export function isCalendarDate(value: string): boolean {
   return !Number.isNaN(date.getTime()) && date.toISOString().slice(0, 10) === value
 }
 
-const withinNameLength = (v: string) => textProblem(v, CONTACT_TEXT)
-/** One message for a value of the wrong shape, whether too long or not matching. */
-const shaped = (rule: TextRule, meaning: string) => (v: string) => (textProblem(v, rule) ? `must be ${meaning}` : undefined)
+/**
+ * Who may read a field (docs/api.md "Permissions", redaction.ts): whoever reads constituents, those who may
+ * read contact details (`constituents:read-contact` or `constituents:read-pii`), or only those who may read
+ * personal details (`constituents:read-pii`).
+ */
+export type FieldReaders = 'everyone' | 'contact' | 'personal'
 
-const checks: Record<ContactField, (v: string) => string | undefined> = {
-  firstName: withinNameLength,
-  lastName: withinNameLength,
-  addressStreet: withinNameLength,
-  addressCity: withinNameLength,
-  phone: shaped(PHONE, PHONE_MEANING),
-  email: shaped(EMAIL, EMAIL_MEANING),
-  dateOfBirth: (v) => (isCalendarDate(v) ? undefined : 'must be a real date written YYYY-MM-DD'),
-  addressState: (v) => (US_STATES.has(v) ? undefined : 'must be a two-letter US state or territory code such as NY'),
-  addressZip: shaped(ZIP, ZIP_MEANING),
+/** One field of a constituent: its rule, its values, who may read it, whether duplicate detection reads it. */
+export type ContactFieldDescriptor = TextFieldDescriptor | ChoiceFieldDescriptor
+
+interface CommonDescriptor {
+  readers: FieldReaders
+  /** Whether a duplicate detection key is made of it (matching.ts): a change to it runs detection again. */
+  matched: boolean
+  /** What the API's documentation says of it. */
+  description?: string
 }
+
+/** Text under a rule; `meaning` says what the rule accepts, in the words of every error about it. */
+export interface TextFieldDescriptor extends CommonDescriptor {
+  rule: TextRule
+  meaning?: string
+  /** A further test the pattern cannot make (a real calendar date), failing with the same words. */
+  valid?: (value: string) => boolean
+  /** The OpenAPI format of the value. */
+  format?: 'date'
+}
+
+/** One of a fixed list of values: the field's type is their union. */
+export interface ChoiceFieldDescriptor<V extends string = string> extends CommonDescriptor {
+  values: readonly V[]
+  meaning: string
+}
+
+/** A field's value: one of its values if it has a list, otherwise text. */
+export type ValueOf<D> = D extends { values: ReadonlyArray<infer V extends string> } ? V : string
+/** The values of every field of `descriptors`, each optional. */
+export type DetailsOf<Ds> = { -readonly [K in keyof Ds]?: ValueOf<Ds[K]> }
+
+const NAMED = { readers: 'everyone', matched: true, rule: CONTACT_TEXT } as const
+const ADDRESS_LINE = { readers: 'personal', matched: false, rule: CONTACT_TEXT } as const
+
+/**
+ * Every constituent field, described once; the HTTP schemas, the checks below, who may read it, duplicate
+ * detection's inputs, the database rows and the CSV columns are all derived from it. A new field is one entry
+ * here (its values if it takes only some), its column in both database schemas, and its docs.
+ * The order is the API's and the export's column order.
+ */
+export const CONTACT = {
+  firstName: NAMED,
+  lastName: NAMED,
+  phone: { readers: 'contact', matched: true, rule: PHONE, meaning: PHONE_MEANING, description: 'E.164, e.g. +15551234567' },
+  email: { readers: 'contact', matched: true, rule: EMAIL, meaning: EMAIL_MEANING },
+  dateOfBirth: {
+    readers: 'personal',
+    matched: true,
+    rule: { pattern: DATE_PATTERN, maxLength: 10 },
+    meaning: 'a real date written YYYY-MM-DD',
+    valid: isCalendarDate,
+    format: 'date',
+    description: 'YYYY-MM-DD, a real date',
+  },
+  addressStreet: { ...ADDRESS_LINE, matched: true },
+  addressCity: ADDRESS_LINE,
+  addressState: {
+    readers: 'personal',
+    matched: false,
+    rule: { pattern: `^(${US_STATE_CODES.join('|')})$`, maxLength: 2 },
+    meaning: 'a two-letter US state or territory code such as NY',
+    description: 'Two-letter US state or territory code',
+  },
+  addressZip: { readers: 'personal', matched: false, rule: ZIP, meaning: ZIP_MEANING, description: 'Five-digit ZIP code' },
+} as const satisfies Record<string, ContactFieldDescriptor>
+
+export type ContactField = keyof typeof CONTACT
+export type ContactDetails = DetailsOf<typeof CONTACT>
+
+/** The field names of `descriptors`, in their order. */
+export function fieldsOf<Ds extends Record<string, ContactFieldDescriptor>>(descriptors: Ds): Array<keyof Ds & string> {
+  return Object.keys(descriptors)
+}
+
+/** The problem with a field's (trimmed, non-empty) value under its descriptor, or undefined. */
+export function fieldProblem(descriptor: ContactFieldDescriptor, value: string): string | undefined {
+  if ('values' in descriptor) return descriptor.values.includes(value) ? undefined : `must be ${descriptor.meaning}`
+  const problem = textProblem(value, descriptor.rule)
+  if (descriptor.meaning === undefined) return problem
+  return problem || (descriptor.valid && !descriptor.valid(value)) ? `must be ${descriptor.meaning}` : undefined
+}
+
+export const CONTACT_FIELDS = fieldsOf(CONTACT)
+/** The fields duplicate detection reads. */
+export const MATCHED_FIELDS = CONTACT_FIELDS.filter((field) => CONTACT[field].matched)
 
 /**
  * Validates the contact keys of a free-form object (a need's `customFields`), leaving other keys alone.
@@ -73,15 +135,16 @@ export function readContactDetails(
     }
     const trimmed = value.trim()
     if (trimmed === '') continue
-    const problem = checks[field](trimmed)
+    const problem = fieldProblem(CONTACT[field], trimmed)
     if (problem) errors.push({ path: `${pathPrefix}/${field}`, message: problem })
-    else details[field] = trimmed
+    // Checked against the field's rule or values just above: the value is of its type.
+    else details[field] = trimmed as never
   }
   return { details, errors }
 }
 
 /** A change to contact fields: a string sets a field, `null` clears it, an absent key leaves it. */
-export type ContactChanges = Partial<Record<ContactField, string | null>>
+export type ContactChanges = { [K in ContactField]?: ContactDetails[K] | null }
 
 /**
  * Validates `changes` and applies them to `current`. Answers the new details and whether any field that
@@ -98,8 +161,7 @@ export function applyContactChanges(
   for (const field of CONTACT_FIELDS) {
     if (!(field in changes) || changes[field] === undefined) continue
     if (changes[field] === null || valid[field] === undefined) delete details[field]
-    else details[field] = valid[field]
+    else details[field] = valid[field] as never
   }
-  const matched = ['firstName', 'lastName', 'phone', 'email', 'dateOfBirth', 'addressStreet'] as const
-  return { details, errors, matchedFieldsChanged: matched.some((f) => details[f] !== current[f]) }
+  return { details, errors, matchedFieldsChanged: MATCHED_FIELDS.some((f) => details[f] !== current[f]) }
 }

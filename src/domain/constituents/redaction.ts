@@ -1,20 +1,20 @@
 import type { Actor } from '../auth/actor'
 import { isAllowed } from '../auth/permissions'
-import type { ContactField } from './contact'
+import { CONTACT, CONTACT_FIELDS, type ContactField, type FieldReaders } from './contact'
 
-const CONTACT: readonly ContactField[] = ['phone', 'email']
-const ADDRESS_AND_BIRTH: readonly ContactField[] = ['addressStreet', 'addressCity', 'addressState', 'addressZip', 'dateOfBirth']
+const readBy = (...readers: FieldReaders[]) => CONTACT_FIELDS.filter((field) => readers.includes(CONTACT[field].readers))
+const PERSONAL_ONLY: readonly ContactField[] = readBy('personal')
 /** The personal details some roles may not read: what a read of a constituent is audited for (docs/audit.md). */
-export const PERSONAL_DETAILS: readonly ContactField[] = [...CONTACT, ...ADDRESS_AND_BIRTH]
+export const PERSONAL_DETAILS: readonly ContactField[] = readBy('contact', 'personal')
 
 /**
- * The constituent fields an actor may not read (docs/api.md "Permissions"): phone, email, address and date of birth
- * need `constituents:read-pii`; phone and email alone are also open to `constituents:read-contact`.
- * Names are never hidden: staff must know whom they serve.
+ * The constituent fields an actor may not read (docs/api.md "Permissions"), by each field's readers (contact.ts):
+ * phone, email, address and date of birth need `constituents:read-pii`; phone and email alone are also open
+ * to `constituents:read-contact`. Names are never hidden: staff must know whom they serve.
  */
 export function hiddenContactFields(actor: Actor): readonly ContactField[] {
   if (isAllowed(actor, 'constituents:read-pii')) return []
-  if (isAllowed(actor, 'constituents:read-contact')) return ADDRESS_AND_BIRTH
+  if (isAllowed(actor, 'constituents:read-contact')) return PERSONAL_ONLY
   return PERSONAL_DETAILS
 }
 

@@ -1,7 +1,6 @@
 import { describe, expect, test } from 'bun:test'
 import { randomUUID } from 'node:crypto'
-import type { Constituent } from '../../../src/domain/constituents/constituent'
-import { CONTACT_FIELDS } from '../../../src/domain/constituents/contact'
+import { CONTACT_FIELDS, type ContactDetails } from '../../../src/domain/constituents/contact'
 import { aConstituent, aHousehold, aNeed } from '../../support/builders'
 import { constituentSteps } from './constituent-support'
 import type { ContractContext } from './contract-context'
@@ -22,7 +21,7 @@ export function describeConstituentContract(context: ContractContext): void {
     addressCity: 'Springfield',
     addressState: 'IL',
     addressZip: '62701',
-  } satisfies Partial<Constituent>
+  } satisfies Required<ContactDetails>
 
   describe('constituents', () => {
     test('keeps every contact field through insert and find', async () => {

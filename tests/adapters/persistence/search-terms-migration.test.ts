@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, test } from 'bun:test'
-import { searchTermsColumn } from '../../../src/adapters/persistence/sql/sql-dialect'
+import { searchTermsColumn } from '../../../src/adapters/persistence/sql/constituent-search'
 import { parseConstituentQuery } from '../../../src/domain/constituents/search'
 import { aConstituent, aHousehold, anOrganization } from '../../support/builders'
 import { postgresAvailable } from '../../support/postgres'

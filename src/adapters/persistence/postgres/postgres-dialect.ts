@@ -1,9 +1,8 @@
-import { and, eq, sql, type InferInsertModel, type InferSelectModel } from 'drizzle-orm'
+import type { InferInsertModel, InferSelectModel } from 'drizzle-orm'
 import type * as sqliteSchema from '../sqlite/schema'
-import { driverError, queryPrefixes, type SqlDialect } from '../sql/sql-dialect'
+import { driverError, type SqlDialect } from '../sql/sql-dialect'
+import { PostgresConstituentSearch } from './postgres-constituent-search'
 import * as tables from './schema'
-
-const c = tables.constituents
 
 /** PostgreSQL's names of the unique indexes, as the `table.column` the repositories know them by. */
 const UNIQUE_INDEXES: Record<string, string> = {
@@ -58,27 +57,12 @@ function bindToSession(statement: object, db: unknown) {
   return Object.create(statement, { client: { value: (db as WithSession)._.session.client } })
 }
 
-/** PostgreSQL: a GIN text-search index for search, row locks for claims and counts, constraint names. */
+/** PostgreSQL: a GIN text-search index for search (postgres-constituent-search.ts), row locks for claims and counts, constraint names. */
 export const postgresDialect: SqlDialect = {
   // Same table and column names and row types as SQLite's (PostgresRowsMatchSqlite above).
   tables: tables as unknown as typeof sqliteSchema,
   bindStatement: bindToSession,
-
-  // A GIN index cannot stream matches in list order: PostgreSQL reads the matches and sorts them either way.
-  countSearchMatches: () => undefined,
-
-  // Terms are letters and digits only (normalizeText), so quoting them cannot break the tsquery.
-  searchMatch: (organizationId, query) =>
-    query.kind === 'email'
-      ? query.email
-      : queryPrefixes(organizationId, query)
-          .map((p) => `'${p.replace(/'/g, '')}':*`)
-          .join(' & '),
-
-  constituentSearch(organizationId, match, kind) {
-    if (kind === 'email') return and(eq(c.organizationId, organizationId), eq(c.emailKey, match))!
-    return and(eq(c.organizationId, organizationId), sql`to_tsvector('simple', ${c.searchTerms}) @@ to_tsquery('simple', ${match})`)!
-  },
+  ConstituentSearch: PostgresConstituentSearch,
 
   skipLocked: (query) => (query as unknown as Lockable<typeof query>).for('update', { skipLocked: true }),
   // NO KEY UPDATE: serializes those who lock the row, without blocking inserts that reference it.

@@ -17,22 +17,22 @@ export class SqlAuditEventRepository extends SqlRepository implements AuditEvent
     const rows = events.map((e) => ({ ...e, memberId: nullable(e.memberId), requestId: nullable(e.requestId), fields: nullable(e.fields) }))
     // Prepared, as building an insert costs more than running it: a page of people read is a page of rows,
     // each through the same statement (a multi-row insert built per request cost 40 µs a row).
-    for (const row of rows) await this.preparedInsert('audit_event_insert', this.s.auditEvents, row)
+    for (const row of rows) await this.preparedInsert('audit_event_insert', this.tables.auditEvents, row)
   }
   async list(organizationId: string, filter: AuditFilter, page: PageRequest): Promise<Page<AuditEvent>> {
-    const t = this.s.auditEvents
+    const t = this.tables.auditEvents
     const where = this.matching(organizationId, filter)
     const rows = await this.db.select().from(t).where(where).orderBy(desc(t.at), desc(t.id)).limit(page.limit).offset(offsetOf(page))
     const [total] = await this.db.select({ n: count() }).from(t).where(where)
     return { items: rows.map(toEvent), total: total?.n ?? 0 }
   }
   async tally(organizationId: string, filter: AuditFilter): Promise<Tally> {
-    const t = this.s.auditEvents
+    const t = this.tables.auditEvents
     const [row] = await this.db.select({ count: count(), oldest: min(t.at) }).from(t).where(this.matching(organizationId, filter))
     return { count: row?.count ?? 0, ...(row?.oldest ? { oldest: row.oldest } : {}) }
   }
   private matching(organizationId: string, filter: AuditFilter) {
-    const t = this.s.auditEvents
+    const t = this.tables.auditEvents
     return and(
       eq(t.organizationId, organizationId),
       filter.memberId !== undefined ? eq(t.memberId, filter.memberId) : undefined,
@@ -44,7 +44,7 @@ export class SqlAuditEventRepository extends SqlRepository implements AuditEvent
     )
   }
   async purge(organizationId: string, before: Date, limit: number) {
-    const t = this.s.auditEvents
+    const t = this.tables.auditEvents
     const expired = this.db
       .select({ id: t.id })
       .from(t)

@@ -1,18 +1,18 @@
-import { and, count, desc, eq, inArray, ne, sql, type SQL } from 'drizzle-orm'
+import { and, desc, eq, inArray, ne, sql } from 'drizzle-orm'
 import type { SQLiteColumn } from 'drizzle-orm/sqlite-core'
 import type { ConstituentRepository } from '../../../application/ports/repositories/constituent-repository'
 import type { Constituent, Household } from '../../../domain/constituents/constituent'
 import { CONTACT_FIELDS } from '../../../domain/constituents/contact'
 import { matchKeysOf, type MatchKeys } from '../../../domain/constituents/matching'
 import type { ConstituentQuery } from '../../../domain/constituents/search'
-import { newestFirst, offsetOf, type Keyset, type Page, type PageRequest } from '../../../domain/shared/page'
-import type * as schema from '../sqlite/schema'
-import { searchKindOf, searchTermsColumn } from './sql-dialect'
-import { SqlRepository, afterKeyset, nullable, present } from './sql-repository'
+import { newestFirst, type Keyset, type Page, type PageRequest } from '../../../domain/shared/page'
+import { searchTermsColumn, type ConstituentRow } from './constituent-search'
+import { SqlRepository, nullable, present } from './sql-repository'
 
-function toConstituent(row: typeof schema.constituents.$inferSelect): Constituent {
+/** The row as the domain wrote it: a field with a list of values holds one of them, checked before the write. */
+function toConstituent(row: ConstituentRow): Constituent {
   const { seq: _seq, emailKey: _e, nameBirthKey: _n, lastStreetKey: _l, searchTerms: _s, ...rest } = present(row)
-  return rest
+  return rest as Constituent
 }
 
 function constituentRow(c: Constituent) {
@@ -31,42 +31,32 @@ function constituentRow(c: Constituent) {
   }
 }
 
-/** Past this many matches a search page is read by walking the organization's constituents newest first. */
-const MANY_SEARCH_MATCHES = 500
-
 export class SqlConstituentRepository extends SqlRepository implements ConstituentRepository {
+  /** Search is read through each database's own index: its dialect's ConstituentSearch. */
+  private readonly searching = new this.dialect.ConstituentSearch(this.db, this.dialect, this.statements)
   async insert(c: Constituent) {
-    await this.preparedInsert('constituent_insert', this.s.constituents, constituentRow(c), ['seq'])
+    await this.preparedInsert('constituent_insert', this.tables.constituents, constituentRow(c), ['seq'])
   }
   async update(c: Constituent) {
-    const { id, organizationId, createdAt: _createdAt, ...fields } = constituentRow(c)
-    await this.db
-      .update(this.s.constituents)
-      .set(fields)
-      .where(and(eq(this.s.constituents.id, id), eq(this.s.constituents.organizationId, organizationId)))
+    await this.updateInOrganization(this.tables.constituents, constituentRow(c))
   }
   async delete(organizationId: string, id: string) {
-    await this.db.delete(this.s.constituents).where(and(eq(this.s.constituents.id, id), eq(this.s.constituents.organizationId, organizationId)))
+    await this.db.delete(this.tables.constituents).where(and(eq(this.tables.constituents.id, id), eq(this.tables.constituents.organizationId, organizationId)))
   }
   async findById(organizationId: string, id: string) {
-    const t = this.s.constituents
-    const [row] = await this.prepared<typeof t.$inferSelect>(
-      'constituent_by_id',
-      () => this.db.select().from(t).where(and(eq(t.organizationId, sql.placeholder('organizationId')), eq(t.id, sql.placeholder('id')))),
-      { organizationId, id },
-    )
+    const row = await this.findInOrganization(this.tables.constituents, organizationId, id)
     return row ? toConstituent(row) : undefined
   }
   async findByIds(organizationId: string, ids: readonly string[]) {
     if (ids.length === 0) return []
     const rows = await this.db
       .select()
-      .from(this.s.constituents)
-      .where(and(eq(this.s.constituents.organizationId, organizationId), inArray(this.s.constituents.id, [...ids])))
+      .from(this.tables.constituents)
+      .where(and(eq(this.tables.constituents.organizationId, organizationId), inArray(this.tables.constituents.id, [...ids])))
     return rows.map(toConstituent)
   }
   async findByMatchKeys(organizationId: string, keys: MatchKeys, excludeId: string, limitPerKey: number) {
-    const t = this.s.constituents
+    const t = this.tables.constituents
     const lookups: Array<[string, SQLiteColumn, string | undefined]> = [
       ['phone', t.phone, keys.phone],
       ['email', t.emailKey, keys.email],
@@ -92,115 +82,54 @@ export class SqlConstituentRepository extends SqlRepository implements Constitue
     return [...found.values()]
   }
   async search(organizationId: string, query: ConstituentQuery, page: PageRequest): Promise<Page<Constituent>> {
-    const t = this.s.constituents
-    /** A page in list order, prepared as `name`; `values` bind the placeholders of `where`. */
-    const pageWhere = (name: string, where: () => SQL | undefined, values: Record<string, unknown>) =>
-      this.prepared<typeof t.$inferSelect>(
-        name,
-        () =>
-          this.db
-            .select()
-            .from(t)
-            .where(where())
-            .orderBy(desc(t.createdAt), desc(t.id))
-            .limit(sql.placeholder('limit'))
-            .offset(sql.placeholder('offset')),
-        { ...values, limit: page.limit, offset: offsetOf(page) },
-      )
-    if (query.kind === 'all') {
-      // Everyone: a page read by the list's index, the total from constituent_counts (kept by triggers), so
-      // neither grows with the organization.
-      const c = this.s.constituentCounts
-      const rows = await pageWhere('constituents_page', () => eq(t.organizationId, sql.placeholder('organizationId')), { organizationId })
-      const [counted] = await this.prepared<{ n: number }>(
-        'constituents_total',
-        () => this.db.select({ n: c.constituents }).from(c).where(eq(c.organizationId, sql.placeholder('organizationId'))),
-        { organizationId },
-      )
-      return { items: rows.map(toConstituent), total: Number(counted?.n ?? 0) }
-    }
-    // Prepared, one statement per kind of query and way of reading the page: building them cost more than
-    // running them. The organization and what is looked for are bound per request.
-    const kind = searchKindOf(query)
-    const match = this.dialect.searchMatch(organizationId, query)
-    const condition = (manyMatches: boolean) => this.dialect.constituentSearch(sql.placeholder('organizationId'), sql.placeholder('match'), kind, manyMatches)
-    const pageOf = (manyMatches: boolean) =>
-      pageWhere(`constituents_search_${kind}_${manyMatches ? 'walk' : 'keys'}`, () => condition(manyMatches), { organizationId, match })
-    const counted = this.dialect.countSearchMatches(match, kind)
-    if (!counted) {
-      const rows = await pageOf(false)
-      const [row] = await this.prepared<{ n: number }>(
-        `constituents_search_${kind}_count`,
-        () => this.db.select({ n: count() }).from(t).where(condition(false)),
-        { organizationId, match },
-      )
-      return { items: rows.map(toConstituent), total: Number(row?.n ?? 0) }
-    }
-    // Only SQLite counts from its index: the count decides how the page is read.
-    const total = Number((await this.db.all<{ n: number }>(counted))[0]?.n ?? 0)
-    const rows = total === 0 ? [] : await pageOf(total > MANY_SEARCH_MATCHES)
+    const { rows, total } = await this.searching.page(organizationId, query, page)
     return { items: rows.map(toConstituent), total }
   }
-  /** An export's batch by keyset (as the needs'); a search reads its matches through the index for each batch. */
   async searchAfter(organizationId: string, query: ConstituentQuery, after: Keyset | undefined, limit: number) {
-    const t = this.s.constituents
-    const rows = await this.db
-      .select()
-      .from(t)
-      .where(
-        and(
-          query.kind === 'all'
-            ? eq(t.organizationId, organizationId)
-            : this.dialect.constituentSearch(organizationId, this.dialect.searchMatch(organizationId, query), searchKindOf(query), false),
-          afterKeyset(t, after),
-        ),
-      )
-      .orderBy(desc(t.createdAt), desc(t.id))
-      .limit(limit)
-    return rows.map(toConstituent)
+    return (await this.searching.batchAfter(organizationId, query, after, limit)).map(toConstituent)
   }
   async listByHousehold(organizationId: string, householdId: string) {
     // Sorted here: ordered in SQL, the planner walked the organization's constituents in list order
     // (constituents_newest) to find the household's few, 100 ms at 100,000 constituents.
     const rows = await this.db
       .select()
-      .from(this.s.constituents)
-      .where(and(eq(this.s.constituents.organizationId, organizationId), eq(this.s.constituents.householdId, householdId)))
+      .from(this.tables.constituents)
+      .where(and(eq(this.tables.constituents.organizationId, organizationId), eq(this.tables.constituents.householdId, householdId)))
     return rows.sort((a, b) => -newestFirst(a, b)).map(toConstituent)
   }
   async findByPhone(organizationId: string, phone: string) {
     const rows = await this.db
       .select()
-      .from(this.s.constituents)
-      .where(and(eq(this.s.constituents.organizationId, organizationId), eq(this.s.constituents.phone, phone)))
-      .orderBy(desc(this.s.constituents.createdAt), desc(this.s.constituents.id))
+      .from(this.tables.constituents)
+      .where(and(eq(this.tables.constituents.organizationId, organizationId), eq(this.tables.constituents.phone, phone)))
+      .orderBy(desc(this.tables.constituents.createdAt), desc(this.tables.constituents.id))
       .limit(50)
     return rows.map(toConstituent)
   }
   async insertHousehold(h: Household) {
-    await this.preparedInsert('household_insert', this.s.households, { ...h })
+    await this.preparedInsert('household_insert', this.tables.households, { ...h })
   }
   async deleteHouseholdIfUnused(organizationId: string, householdId: string) {
-    const used = and(eq(this.s.households.organizationId, organizationId), eq(this.s.households.id, householdId))
+    const used = and(eq(this.tables.households.organizationId, organizationId), eq(this.tables.households.id, householdId))
     const members = await this.db
-      .select({ id: this.s.constituents.id })
-      .from(this.s.constituents)
-      .where(and(eq(this.s.constituents.organizationId, organizationId), eq(this.s.constituents.householdId, householdId)))
+      .select({ id: this.tables.constituents.id })
+      .from(this.tables.constituents)
+      .where(and(eq(this.tables.constituents.organizationId, organizationId), eq(this.tables.constituents.householdId, householdId)))
       .limit(1)
     const needs = await this.db
-      .select({ id: this.s.needs.id })
-      .from(this.s.needs)
-      .where(and(eq(this.s.needs.organizationId, organizationId), eq(this.s.needs.householdId, householdId)))
+      .select({ id: this.tables.needs.id })
+      .from(this.tables.needs)
+      .where(and(eq(this.tables.needs.organizationId, organizationId), eq(this.tables.needs.householdId, householdId)))
       .limit(1)
     if (members.length > 0 || needs.length > 0) return false
-    const deleted = await this.db.delete(this.s.households).where(used).returning({ id: this.s.households.id })
+    const deleted = await this.db.delete(this.tables.households).where(used).returning({ id: this.tables.households.id })
     return deleted.length > 0
   }
   async householdExists(organizationId: string, householdId: string) {
     const rows = await this.db
-      .select({ id: this.s.households.id })
-      .from(this.s.households)
-      .where(and(eq(this.s.households.organizationId, organizationId), eq(this.s.households.id, householdId)))
+      .select({ id: this.tables.households.id })
+      .from(this.tables.households)
+      .where(and(eq(this.tables.households.organizationId, organizationId), eq(this.tables.households.id, householdId)))
       .limit(1)
     return rows.length > 0
   }

@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, sql } from 'drizzle-orm'
+import { and, count, desc, eq, sql } from 'drizzle-orm'
 import type { HouseholdMatchRepository } from '../../../application/ports/repositories/household-match-repository'
 import type { HouseholdMatch, MatchStatus, ResolveAction } from '../../../domain/constituents/household-match'
 import { newestFirst, offsetOf, type Page, type PageRequest } from '../../../domain/shared/page'
@@ -12,37 +12,29 @@ export function toMatch(row: typeof schema.householdMatches.$inferSelect): House
 
 export class SqlHouseholdMatchRepository extends SqlRepository implements HouseholdMatchRepository {
   async insert(m: HouseholdMatch) {
-    await this.preparedInsert('household_match_insert', this.s.householdMatches, matchRow(m))
+    await this.preparedInsert('household_match_insert', this.tables.householdMatches, matchRow(m))
   }
   async update(m: HouseholdMatch) {
-    const { id, organizationId, createdAt: _createdAt, ...fields } = matchRow(m)
-    await this.db
-      .update(this.s.householdMatches)
-      .set(fields)
-      .where(and(eq(this.s.householdMatches.id, id), eq(this.s.householdMatches.organizationId, organizationId)))
+    await this.updateInOrganization(this.tables.householdMatches, matchRow(m))
   }
   async findById(organizationId: string, id: string) {
-    const [row] = await this.db
-      .select()
-      .from(this.s.householdMatches)
-      .where(and(eq(this.s.householdMatches.organizationId, organizationId), eq(this.s.householdMatches.id, id)))
-      .limit(1)
+    const row = await this.findInOrganization(this.tables.householdMatches, organizationId, id)
     return row ? toMatch(row) : undefined
   }
   async list(organizationId: string, status: MatchStatus | undefined, page: PageRequest): Promise<Page<HouseholdMatch>> {
-    const where = and(eq(this.s.householdMatches.organizationId, organizationId), status ? eq(this.s.householdMatches.status, status) : undefined)
+    const where = and(eq(this.tables.householdMatches.organizationId, organizationId), status ? eq(this.tables.householdMatches.status, status) : undefined)
     const rows = await this.db
       .select()
-      .from(this.s.householdMatches)
+      .from(this.tables.householdMatches)
       .where(where)
-      .orderBy(desc(this.s.householdMatches.createdAt), desc(this.s.householdMatches.id))
+      .orderBy(desc(this.tables.householdMatches.createdAt), desc(this.tables.householdMatches.id))
       .limit(page.limit)
       .offset(offsetOf(page))
-    const [total] = await this.db.select({ n: count() }).from(this.s.householdMatches).where(where)
+    const [total] = await this.db.select({ n: count() }).from(this.tables.householdMatches).where(where)
     return { items: rows.map(toMatch), total: total?.n ?? 0 }
   }
   async listInvolving(organizationId: string, constituentId: string) {
-    const t = this.s.householdMatches
+    const t = this.tables.householdMatches
     // One indexed lookup per side, merged here. As one OR the planner walked the organization's matches in
     // list order (household_matches_newest) and tested each: a check that grew with every match recorded.
     const side = (column: 'constituentId' | 'candidateConstituentId') =>
@@ -56,8 +48,8 @@ export class SqlHouseholdMatchRepository extends SqlRepository implements Househ
   }
   async delete(organizationId: string, id: string) {
     await this.db
-      .delete(this.s.householdMatches)
-      .where(and(eq(this.s.householdMatches.organizationId, organizationId), eq(this.s.householdMatches.id, id)))
+      .delete(this.tables.householdMatches)
+      .where(and(eq(this.tables.householdMatches.organizationId, organizationId), eq(this.tables.householdMatches.id, id)))
   }
 }
 

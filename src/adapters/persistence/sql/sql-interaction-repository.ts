@@ -19,7 +19,7 @@ function toInteraction(row: typeof schema.interactions.$inferSelect): Interactio
 
 export class SqlInteractionRepository extends SqlRepository implements InteractionRepository {
   async insert(i: Interaction) {
-    await this.conflictOnUnique(this.db.insert(this.s.interactions).values({
+    await this.conflictOnUnique(this.db.insert(this.tables.interactions).values({
       ...i,
       partnerId: nullable(i.partnerId),
       needId: nullable(i.needId),
@@ -31,34 +31,30 @@ export class SqlInteractionRepository extends SqlRepository implements Interacti
     }))
   }
   async listByNeed(organizationId: string, needId: string, page: PageRequest) {
-    const i = this.s.interactions
+    const i = this.tables.interactions
     const where = and(eq(i.organizationId, organizationId), eq(i.needId, needId))
     const rows = await this.db.select().from(i).where(where).orderBy(asc(i.createdAt), asc(i.id)).limit(page.limit).offset(offsetOf(page))
     const [total] = await this.db.select({ n: count() }).from(i).where(where)
     return { items: rows.map(toInteraction), total: total?.n ?? 0 }
   }
   async findById(organizationId: string, id: string) {
-    const [row] = await this.db
-      .select()
-      .from(this.s.interactions)
-      .where(and(eq(this.s.interactions.organizationId, organizationId), eq(this.s.interactions.id, id)))
-      .limit(1)
+    const row = await this.findInOrganization(this.tables.interactions, organizationId, id)
     return row ? toInteraction(row) : undefined
   }
   async findByProviderMessageId(providerMessageId: string) {
-    const [row] = await this.db.select().from(this.s.interactions).where(eq(this.s.interactions.providerMessageId, providerMessageId)).limit(1)
+    const [row] = await this.db.select().from(this.tables.interactions).where(eq(this.tables.interactions.providerMessageId, providerMessageId)).limit(1)
     return row ? toInteraction(row) : undefined
   }
   async setDelivery(organizationId: string, id: string, status: DeliveryStatus, providerMessageId: string | undefined) {
     await this.conflictOnUnique(
       this.db
-        .update(this.s.interactions)
+        .update(this.tables.interactions)
         .set({ deliveryStatus: status, ...(providerMessageId ? { providerMessageId } : {}) })
-        .where(and(eq(this.s.interactions.organizationId, organizationId), eq(this.s.interactions.id, id))),
+        .where(and(eq(this.tables.interactions.organizationId, organizationId), eq(this.tables.interactions.id, id))),
     )
   }
   async rememberEarlyStatus(providerMessageId: string, status: DeliveryStatus, at: Date) {
-    const t = this.s.earlySmsStatuses
+    const t = this.tables.earlySmsStatuses
     await this.db.delete(t).where(lt(t.receivedAt, new Date(at.getTime() - EARLY_STATUS_KEPT_MS)))
     await this.db
       .insert(t)
@@ -66,12 +62,12 @@ export class SqlInteractionRepository extends SqlRepository implements Interacti
       .onConflictDoUpdate({ target: t.providerMessageId, set: { status, receivedAt: at } })
   }
   async takeEarlyStatus(providerMessageId: string) {
-    const t = this.s.earlySmsStatuses
+    const t = this.tables.earlySmsStatuses
     const rows = await this.db.delete(t).where(eq(t.providerMessageId, providerMessageId)).returning({ status: t.status })
     return rows[0]?.status as DeliveryStatus | undefined
   }
   async tallyTextsTo(organizationId: string, phone: string, since: Date): Promise<Tally> {
-    const { interactions: i, needs: n, constituents: c } = this.s
+    const { interactions: i, needs: n, constituents: c } = this.tables
     // From the number to its people (constituents_by_phone), their needs (needs_by_constituent), each need's
     // recent texts (interactions_by_need): indexed all the way.
     const [row] = await this.db

@@ -5,22 +5,22 @@ import { SqlRepository, nullable, present } from './sql-repository'
 
 export class SqlInvitationRepository extends SqlRepository implements InvitationRepository {
   async insert(i: Invitation) {
-    await this.db.insert(this.s.invitations).values({ ...i, usedAt: nullable(i.usedAt), purpose: nullable(i.purpose) })
+    await this.db.insert(this.tables.invitations).values({ ...i, usedAt: nullable(i.usedAt), purpose: nullable(i.purpose) })
   }
   async findByDigest(tokenDigest: string) {
-    const [row] = await this.db.select().from(this.s.invitations).where(eq(this.s.invitations.tokenDigest, tokenDigest)).limit(1)
+    const [row] = await this.db.select().from(this.tables.invitations).where(eq(this.tables.invitations.tokenDigest, tokenDigest)).limit(1)
     return row ? (present(row) as Invitation) : undefined
   }
   async markUsed(id: string, at: Date) {
     const rows = await this.db
-      .update(this.s.invitations)
+      .update(this.tables.invitations)
       .set({ usedAt: at })
-      .where(and(eq(this.s.invitations.id, id), isNull(this.s.invitations.usedAt)))
-      .returning({ id: this.s.invitations.id })
+      .where(and(eq(this.tables.invitations.id, id), isNull(this.tables.invitations.usedAt)))
+      .returning({ id: this.tables.invitations.id })
     return rows.length === 1
   }
   async voidUnused(organizationId: string, memberId: string, at: Date) {
-    const t = this.s.invitations
+    const t = this.tables.invitations
     await this.db
       .update(t)
       .set({ usedAt: at })

@@ -5,10 +5,10 @@ import { SqlRepository } from './sql-repository'
 
 export class SqlLoginAttemptRepository extends SqlRepository implements LoginAttemptRepository {
   async recordFailure(email: string, address: string, at: Date) {
-    await this.db.insert(this.s.loginFailures).values({ email, address, at })
+    await this.db.insert(this.tables.loginFailures).values({ email, address, at })
   }
   async failuresSince(email: string, address: string, since: Date): Promise<LoginFailures> {
-    const t = this.s.loginFailures
+    const t = this.tables.loginFailures
     const fromAddress = sql`${t.address} = ${address}`
     const [row] = await this.db
       .select({
@@ -27,6 +27,6 @@ export class SqlLoginAttemptRepository extends SqlRepository implements LoginAtt
     }
   }
   async clear(email: string, address: string) {
-    await this.db.delete(this.s.loginFailures).where(and(eq(this.s.loginFailures.email, email), eq(this.s.loginFailures.address, address)))
+    await this.db.delete(this.tables.loginFailures).where(and(eq(this.tables.loginFailures.email, email), eq(this.tables.loginFailures.address, address)))
   }
 }

@@ -26,27 +26,18 @@ function memberRow(m: Member) {
 
 export class SqlMemberRepository extends SqlRepository implements MemberRepository {
   async insert(m: Member) {
-    await this.conflictOnUnique(this.db.insert(this.s.members).values(memberRow(m)))
+    await this.conflictOnUnique(this.db.insert(this.tables.members).values(memberRow(m)))
   }
   async update(m: Member) {
-    const { id, organizationId, createdAt: _createdAt, ...fields } = memberRow(m)
-    await this.db
-      .update(this.s.members)
-      .set(fields)
-      .where(and(eq(this.s.members.id, id), eq(this.s.members.organizationId, organizationId)))
+    await this.updateInOrganization(this.tables.members, memberRow(m))
   }
   async findById(organizationId: string, id: string) {
-    const t = this.s.members
-    const [row] = await this.prepared<typeof t.$inferSelect>(
-      'member_by_id',
-      () => this.db.select().from(t).where(and(eq(t.id, sql.placeholder('id')), eq(t.organizationId, sql.placeholder('organizationId')))),
-      { id, organizationId },
-    )
+    const row = await this.findInOrganization(this.tables.members, organizationId, id)
     return row ? toMember(row) : undefined
   }
   async findInSession(organizationId: string, id: string, sessionId: string) {
-    const t = this.s.members
-    const tokens = this.s.refreshTokens
+    const t = this.tables.members
+    const tokens = this.tables.refreshTokens
     // The session check rides on the member lookup: no second round trip. An IN on the family's index, not a
     // correlated EXISTS, which SQLite runs several times slower (18 µs against 5).
     const [row] = await this.prepared<typeof t.$inferSelect>(
@@ -73,33 +64,33 @@ export class SqlMemberRepository extends SqlRepository implements MemberReposito
     return row ? toMember(row) : undefined
   }
   async findAllByEmail(email: string) {
-    const rows = await this.db.select().from(this.s.members).where(eq(this.s.members.email, email))
+    const rows = await this.db.select().from(this.tables.members).where(eq(this.tables.members.email, email))
     return rows.map(toMember)
   }
   async findByEmail(organizationId: string, email: string) {
     const [row] = await this.db
       .select()
-      .from(this.s.members)
-      .where(and(eq(this.s.members.organizationId, organizationId), eq(this.s.members.email, email)))
+      .from(this.tables.members)
+      .where(and(eq(this.tables.members.organizationId, organizationId), eq(this.tables.members.email, email)))
       .limit(1)
     return row ? toMember(row) : undefined
   }
   async list(organizationId: string, filter: MemberFilter, page: PageRequest): Promise<Page<Member>> {
-    const t = this.s.members
+    const t = this.tables.members
     const active = filter.active === undefined ? undefined : filter.active ? isNull(t.deactivatedAt) : isNotNull(t.deactivatedAt)
     const where = and(eq(t.organizationId, organizationId), filter.partnerId ? eq(t.partnerId, filter.partnerId) : undefined, active)
     const rows = await this.db
       .select()
-      .from(this.s.members)
+      .from(this.tables.members)
       .where(where)
-      .orderBy(desc(this.s.members.createdAt), desc(this.s.members.id))
+      .orderBy(desc(this.tables.members.createdAt), desc(this.tables.members.id))
       .limit(page.limit)
       .offset(offsetOf(page))
-    const [total] = await this.db.select({ n: count() }).from(this.s.members).where(where)
+    const [total] = await this.db.select({ n: count() }).from(this.tables.members).where(where)
     return { items: rows.map(toMember), total: total?.n ?? 0 }
   }
   async countSigningInByRole(organizationId: string, role: Role) {
-    const t = this.s.members
+    const t = this.tables.members
     const [row] = await this.db
       .select({ n: count() })
       .from(t)

@@ -25,30 +25,23 @@ function needRow(n: Need) {
 
 export class SqlNeedRepository extends SqlRepository implements NeedRepository {
   async insert(n: Need) {
-    await this.preparedInsert('need_insert', this.s.needs, needRow(n))
+    await this.preparedInsert('need_insert', this.tables.needs, needRow(n))
   }
   async update(n: Need) {
-    const { id, organizationId, createdAt: _createdAt, referenceNumber: _reference, ...fields } = needRow(n)
-    await this.db
-      .update(this.s.needs)
-      .set(fields)
-      .where(and(eq(this.s.needs.id, id), eq(this.s.needs.organizationId, organizationId)))
+    await this.updateInOrganization(this.tables.needs, needRow(n), ['createdAt', 'referenceNumber'])
   }
-  /** One need of the organization by `column` (its id or its reference number), prepared. */
-  private async one(column: 'id' | 'referenceNumber', value: string, organizationId: string) {
-    const t = this.s.needs
-    const [row] = await this.prepared<typeof t.$inferSelect>(
-      `need_by_${column}`,
-      () => this.db.select().from(t).where(and(eq(t.organizationId, sql.placeholder('organizationId')), eq(t[column], sql.placeholder('value')))),
-      { organizationId, value },
-    )
+  async findById(organizationId: string, id: string) {
+    const row = await this.findInOrganization(this.tables.needs, organizationId, id)
     return row ? toNeed(row) : undefined
   }
-  findById(organizationId: string, id: string) {
-    return this.one('id', id, organizationId)
-  }
-  findByReferenceNumber(organizationId: string, referenceNumber: string) {
-    return this.one('referenceNumber', referenceNumber, organizationId)
+  async findByReferenceNumber(organizationId: string, referenceNumber: string) {
+    const t = this.tables.needs
+    const [row] = await this.prepared<typeof t.$inferSelect>(
+      'need_by_reference_number',
+      () => this.db.select().from(t).where(and(eq(t.organizationId, sql.placeholder('organizationId')), eq(t.referenceNumber, sql.placeholder('referenceNumber')))),
+      { organizationId, referenceNumber },
+    )
+    return row ? toNeed(row) : undefined
   }
   /**
    * Each shape of filter (which fields, how many statuses) is one prepared statement with its values as
@@ -62,7 +55,7 @@ export class SqlNeedRepository extends SqlRepository implements NeedRepository {
     const values: Record<string, unknown> = { organizationId, limit: page.limit, offset: offsetOf(page) }
     filter.statuses?.forEach((status, i) => (values[`status${i}`] = status))
     for (const key of ['partnerId', 'assignedTo', 'constituentId'] as const) if (filter[key]) values[key] = filter[key]
-    const t = this.s.needs
+    const t = this.tables.needs
     const where = () => this.matching({ ...filter, organizationId }, true)
     const rows = await this.prepared<typeof t.$inferSelect>(
       `needs_page_${shape}`,
@@ -76,7 +69,7 @@ export class SqlNeedRepository extends SqlRepository implements NeedRepository {
    * its key (a list's statement); otherwise the value itself.
    */
   private matching(filter: NeedFilter & { organizationId: string }, prepared: boolean): SQL | undefined {
-    const t = this.s.needs
+    const t = this.tables.needs
     const v = (key: string, actual: string) => (prepared ? sql.placeholder(key) : actual)
     return and(
       eq(t.organizationId, v('organizationId', filter.organizationId)),
@@ -89,7 +82,7 @@ export class SqlNeedRepository extends SqlRepository implements NeedRepository {
   /** An export's batch by keyset. Not prepared: the values go through the columns' encoders (each database stores a time its way). */
   async listAfter(organizationId: string, filter: NeedFilter, after: Keyset | undefined, limit: number): Promise<Need[]> {
     if (filter.statuses?.length === 0) return []
-    const t = this.s.needs
+    const t = this.tables.needs
     const rows = await this.db
       .select()
       .from(t)
@@ -109,12 +102,12 @@ export class SqlNeedRepository extends SqlRepository implements NeedRepository {
    * those are counted on their index.
    */
   private async total(shape: string, filter: NeedFilter, where: () => SQL | undefined, values: Record<string, unknown>): Promise<number> {
-    const c = this.s.needCounts
+    const c = this.tables.needCounts
     const [row] = await this.prepared<{ n: number | string | null }>(
       `needs_total_${shape}`,
       () =>
         filter.assignedTo || filter.constituentId
-          ? this.db.select({ n: count() }).from(this.s.needs).where(where())
+          ? this.db.select({ n: count() }).from(this.tables.needs).where(where())
           : this.db
               .select({ n: sql<number | null>`sum(${c.needs})` })
               .from(c)
@@ -132,11 +125,11 @@ export class SqlNeedRepository extends SqlRepository implements NeedRepository {
   async appendChanges(changes: NeedChange[]) {
     for (const { from, to, changedBy, ...change } of changes) {
       const row = { ...change, fromValue: nullable(from), toValue: nullable(to), changedBy: nullable(changedBy) }
-      await this.preparedInsert('need_change_insert', this.s.needChanges, row, ['seq'])
+      await this.preparedInsert('need_change_insert', this.tables.needChanges, row, ['seq'])
     }
   }
   async listChanges(organizationId: string, needId: string, page: PageRequest): Promise<Page<NeedChange>> {
-    const c = this.s.needChanges
+    const c = this.tables.needChanges
     const where = and(eq(c.organizationId, organizationId), eq(c.needId, needId))
     const rows = await this.db.select().from(c).where(where).orderBy(asc(c.seq)).limit(page.limit).offset(offsetOf(page))
     const [total] = await this.db.select({ n: count() }).from(c).where(where)
@@ -153,30 +146,30 @@ export class SqlNeedRepository extends SqlRepository implements NeedRepository {
   }
   async moveConstituent(organizationId: string, fromConstituentId: string, toConstituentId: string, householdId: string) {
     await this.db
-      .update(this.s.needs)
+      .update(this.tables.needs)
       .set({ constituentId: toConstituentId, householdId })
-      .where(and(eq(this.s.needs.organizationId, organizationId), eq(this.s.needs.constituentId, fromConstituentId)))
+      .where(and(eq(this.tables.needs.organizationId, organizationId), eq(this.tables.needs.constituentId, fromConstituentId)))
   }
   async newestOfConstituents(organizationId: string, constituentIds: string[], openOnly = false) {
     if (constituentIds.length === 0) return []
     const rows = await this.db
       .select()
-      .from(this.s.needs)
+      .from(this.tables.needs)
       .where(
         and(
-          eq(this.s.needs.organizationId, organizationId),
-          inArray(this.s.needs.constituentId, constituentIds),
-          openOnly ? ne(this.s.needs.status, 'RESOLVED') : undefined,
+          eq(this.tables.needs.organizationId, organizationId),
+          inArray(this.tables.needs.constituentId, constituentIds),
+          openOnly ? ne(this.tables.needs.status, 'RESOLVED') : undefined,
         ),
       )
-      .orderBy(desc(this.s.needs.createdAt), desc(this.s.needs.id))
+      .orderBy(desc(this.tables.needs.createdAt), desc(this.tables.needs.id))
       .limit(20)
     return rows.map(toNeed)
   }
   async setHouseholdOfConstituent(organizationId: string, constituentId: string, householdId: string) {
     await this.db
-      .update(this.s.needs)
+      .update(this.tables.needs)
       .set({ householdId })
-      .where(and(eq(this.s.needs.organizationId, organizationId), eq(this.s.needs.constituentId, constituentId)))
+      .where(and(eq(this.tables.needs.organizationId, organizationId), eq(this.tables.needs.constituentId, constituentId)))
   }
 }

@@ -7,16 +7,16 @@ import { SqlRepository, nullable, present } from './sql-repository'
 
 export class SqlOrganizationRepository extends SqlRepository implements OrganizationRepository {
   async insert(o: Organization) {
-    await this.conflictOnUnique(this.db.insert(this.s.organizations).values({ ...o, needSequence: FIRST_REFERENCE_NUMBER - 1 }))
+    await this.conflictOnUnique(this.db.insert(this.tables.organizations).values({ ...o, needSequence: FIRST_REFERENCE_NUMBER - 1 }))
   }
   private async one(where: SQL) {
-    const [row] = await this.db.select().from(this.s.organizations).where(where).limit(1)
+    const [row] = await this.db.select().from(this.tables.organizations).where(where).limit(1)
     if (!row) return undefined
     const { needSequence: _sequence, ...organization } = present(row)
     return organization satisfies Organization
   }
   async findById(id: string) {
-    const t = this.s.organizations
+    const t = this.tables.organizations
     const [row] = await this.prepared<typeof t.$inferSelect>(
       'organization_by_id',
       () => this.db.select().from(t).where(eq(t.id, sql.placeholder('id'))),
@@ -27,19 +27,19 @@ export class SqlOrganizationRepository extends SqlRepository implements Organiza
     return organization satisfies Organization
   }
   findBySlug(slug: string) {
-    return this.one(eq(this.s.organizations.slug, slug))
+    return this.one(eq(this.tables.organizations.slug, slug))
   }
   findByPhoneNumber(phoneNumber: string) {
-    return this.one(eq(this.s.organizations.phoneNumber, phoneNumber))
+    return this.one(eq(this.tables.organizations.phoneNumber, phoneNumber))
   }
   findByShortCode(shortCode: string) {
-    return this.one(eq(this.s.organizations.shortCode, shortCode))
+    return this.one(eq(this.tables.organizations.shortCode, shortCode))
   }
   async update(o: Organization) {
     const { id, createdAt: _createdAt, ...fields } = o
     await this.conflictOnUnique(
       this.db
-        .update(this.s.organizations)
+        .update(this.tables.organizations)
         .set({
           ...fields,
           shortCode: nullable(o.shortCode),
@@ -49,25 +49,25 @@ export class SqlOrganizationRepository extends SqlRepository implements Organiza
           appOrigins: nullable(o.appOrigins),
           formOrigins: nullable(o.formOrigins),
         })
-        .where(eq(this.s.organizations.id, id)),
+        .where(eq(this.tables.organizations.id, id)),
     )
   }
   async lockForUpdate(id: string) {
-    await this.dialect.lockRow(this.db.select({ id: this.s.organizations.id }).from(this.s.organizations).where(eq(this.s.organizations.id, id)))
+    await this.dialect.lockRow(this.db.select({ id: this.tables.organizations.id }).from(this.tables.organizations).where(eq(this.tables.organizations.id, id)))
   }
   async count() {
-    const [row] = await this.db.select({ n: count() }).from(this.s.organizations)
+    const [row] = await this.db.select({ n: count() }).from(this.tables.organizations)
     return row?.n ?? 0
   }
   async auditRetentions() {
-    const t = this.s.organizations
+    const t = this.tables.organizations
     const rows = await this.db.select({ organizationId: t.id, auditRetentionDays: t.auditRetentionDays }).from(t)
     return rows.map(present)
   }
   async takeNextNeedReference(organizationId: string) {
     // One UPDATE … RETURNING: the row lock (or SQLite's write lock) makes concurrent takers queue, and a
     // creation needs no other look at the organization (on PostgreSQL, one round trip fewer).
-    const t = this.s.organizations
+    const t = this.tables.organizations
     const [row] = await this.prepared<{ n: number; shortCode: string | null }>(
       'need_reference_take',
       () =>

@@ -12,7 +12,7 @@ function toOutboxMessage(row: typeof schema.outbox.$inferSelect): OutboxMessage 
 
 export class SqlOutboxRepository extends SqlRepository implements OutboxRepository {
   async enqueue(m: OutboxMessage) {
-    await this.db.insert(this.s.outbox).values({
+    await this.db.insert(this.tables.outbox).values({
       ...m,
       lockedUntil: nullable(m.lockedUntil),
       inFlightSince: nullable(m.inFlightSince),
@@ -24,30 +24,30 @@ export class SqlOutboxRepository extends SqlRepository implements OutboxReposito
     })
   }
   async findById(id: string) {
-    const [row] = await this.db.select().from(this.s.outbox).where(eq(this.s.outbox.id, id)).limit(1)
+    const [row] = await this.db.select().from(this.tables.outbox).where(eq(this.tables.outbox.id, id)).limit(1)
     return row ? toOutboxMessage(row) : undefined
   }
   private due(now: Date) {
     return or(
-      and(eq(this.s.outbox.status, 'pending'), lte(this.s.outbox.nextAttemptAt, now)),
-      and(eq(this.s.outbox.status, 'sending'), lte(this.s.outbox.lockedUntil, now)),
+      and(eq(this.tables.outbox.status, 'pending'), lte(this.tables.outbox.nextAttemptAt, now)),
+      and(eq(this.tables.outbox.status, 'sending'), lte(this.tables.outbox.lockedUntil, now)),
     )
   }
   async organizationsWithDue(now: Date, limit: number) {
     // In id order, so concurrent dispatchers lock organizations in the same order and never deadlock.
     const rows = await this.db
-      .selectDistinct({ id: this.s.outbox.organizationId })
-      .from(this.s.outbox)
+      .selectDistinct({ id: this.tables.outbox.organizationId })
+      .from(this.tables.outbox)
       .where(this.due(now))
-      .orderBy(asc(this.s.outbox.organizationId))
+      .orderBy(asc(this.tables.outbox.organizationId))
       .limit(limit)
     return rows.map((r) => r.id)
   }
   async countInFlight(organizationId: string, now: Date) {
     const [row] = await this.db
       .select({ n: count() })
-      .from(this.s.outbox)
-      .where(and(eq(this.s.outbox.organizationId, organizationId), eq(this.s.outbox.status, 'sending'), gt(this.s.outbox.lockedUntil, now)))
+      .from(this.tables.outbox)
+      .where(and(eq(this.tables.outbox.organizationId, organizationId), eq(this.tables.outbox.status, 'sending'), gt(this.tables.outbox.lockedUntil, now)))
     return row?.n ?? 0
   }
   async claimDue(organizationId: string, now: Date, limit: number, lockedUntil: Date) {
@@ -55,9 +55,9 @@ export class SqlOutboxRepository extends SqlRepository implements OutboxReposito
     const rows = await this.dialect.skipLocked(
       this.db
         .select()
-        .from(this.s.outbox)
-        .where(and(eq(this.s.outbox.organizationId, organizationId), this.due(now)))
-        .orderBy(asc(this.s.outbox.nextAttemptAt), asc(this.s.outbox.id))
+        .from(this.tables.outbox)
+        .where(and(eq(this.tables.outbox.organizationId, organizationId), this.due(now)))
+        .orderBy(asc(this.tables.outbox.nextAttemptAt), asc(this.tables.outbox.id))
         .limit(limit),
     )
     const claimed = rows.map((row): ClaimedOutboxMessage => {
@@ -65,17 +65,17 @@ export class SqlOutboxRepository extends SqlRepository implements OutboxReposito
       return { ...message, status: 'sending', lockedUntil, inFlightSince: message.inFlightSince ?? now }
     })
     for (const m of claimed) {
-      await this.db.update(this.s.outbox).set({ status: 'sending', lockedUntil, inFlightSince: m.inFlightSince }).where(eq(this.s.outbox.id, m.id))
+      await this.db.update(this.tables.outbox).set({ status: 'sending', lockedUntil, inFlightSince: m.inFlightSince }).where(eq(this.tables.outbox.id, m.id))
     }
     return claimed
   }
   /** Applies an outcome only while the claim `fence` still holds the message. */
   private async settle(id: string, fence: Date, fields: Partial<typeof schema.outbox.$inferInsert>, keepInFlightSince = false) {
     const rows = await this.db
-      .update(this.s.outbox)
+      .update(this.tables.outbox)
       .set({ lockedUntil: null, ...(keepInFlightSince ? {} : { inFlightSince: null }), ...fields })
-      .where(and(eq(this.s.outbox.id, id), eq(this.s.outbox.status, 'sending'), eq(this.s.outbox.lockedUntil, fence)))
-      .returning({ id: this.s.outbox.id })
+      .where(and(eq(this.tables.outbox.id, id), eq(this.tables.outbox.status, 'sending'), eq(this.tables.outbox.lockedUntil, fence)))
+      .returning({ id: this.tables.outbox.id })
     return rows.length === 1
   }
   markSent(id: string, fence: Date, at: Date, providerMessageId: string | undefined, responseStatus?: number) {
@@ -88,23 +88,23 @@ export class SqlOutboxRepository extends SqlRepository implements OutboxReposito
     return this.settle(id, fence, { status: 'failed', attempts, lastError: error, responseStatus: nullable(responseStatus) })
   }
   async listWebhookDeliveries(organizationId: string, endpointId: string, page: PageRequest) {
-    const where = and(eq(this.s.outbox.webhookEndpointId, endpointId), eq(this.s.outbox.organizationId, organizationId))
+    const where = and(eq(this.tables.outbox.webhookEndpointId, endpointId), eq(this.tables.outbox.organizationId, organizationId))
     const rows = await this.db
       .select()
-      .from(this.s.outbox)
+      .from(this.tables.outbox)
       .where(where)
-      .orderBy(desc(this.s.outbox.createdAt), desc(this.s.outbox.id))
+      .orderBy(desc(this.tables.outbox.createdAt), desc(this.tables.outbox.id))
       .limit(page.limit)
       .offset(offsetOf(page))
-    const [total] = await this.db.select({ n: count() }).from(this.s.outbox).where(where)
+    const [total] = await this.db.select({ n: count() }).from(this.tables.outbox).where(where)
     return { items: rows.map(toOutboxMessage), total: total?.n ?? 0 }
   }
   async backlog() {
     const rows = await this.db
-      .select({ status: this.s.outbox.status, n: count(), oldest: min(this.s.outbox.createdAt) })
-      .from(this.s.outbox)
-      .where(inArray(this.s.outbox.status, ['pending', 'sending']))
-      .groupBy(this.s.outbox.status)
+      .select({ status: this.tables.outbox.status, n: count(), oldest: min(this.tables.outbox.createdAt) })
+      .from(this.tables.outbox)
+      .where(inArray(this.tables.outbox.status, ['pending', 'sending']))
+      .groupBy(this.tables.outbox.status)
     const of = (status: string) => rows.find((row) => row.status === status)
     const oldest = rows.map((row) => row.oldest).filter((d): d is Date => d !== null).sort((a, b) => a.getTime() - b.getTime())[0]
     return { pending: of('pending')?.n ?? 0, sending: of('sending')?.n ?? 0, ...(oldest ? { oldestQueuedAt: oldest } : {}) }

@@ -20,26 +20,17 @@ function partnerRow(p: Partner) {
 
 export class SqlPartnerRepository extends SqlRepository implements PartnerRepository {
   async insert(p: Partner) {
-    await this.db.insert(this.s.partners).values(partnerRow(p))
+    await this.db.insert(this.tables.partners).values(partnerRow(p))
   }
   async update(p: Partner) {
-    const { id, organizationId, createdAt: _createdAt, ...fields } = partnerRow(p)
-    await this.db
-      .update(this.s.partners)
-      .set(fields)
-      .where(and(eq(this.s.partners.id, id), eq(this.s.partners.organizationId, organizationId)))
+    await this.updateInOrganization(this.tables.partners, partnerRow(p))
   }
   async findById(organizationId: string, id: string) {
-    const t = this.s.partners
-    const [row] = await this.prepared<typeof t.$inferSelect>(
-      'partner_by_id',
-      () => this.db.select().from(t).where(and(eq(t.id, sql.placeholder('id')), eq(t.organizationId, sql.placeholder('organizationId')))),
-      { id, organizationId },
-    )
+    const row = await this.findInOrganization(this.tables.partners, organizationId, id)
     return row ? toPartner(row) : undefined
   }
   async listAll(organizationId: string) {
-    const t = this.s.partners
+    const t = this.tables.partners
     const rows = await this.prepared<typeof t.$inferSelect>(
       'partners_of_organization',
       () => this.db.select().from(t).where(eq(t.organizationId, sql.placeholder('organizationId'))).orderBy(asc(t.createdAt), asc(t.id)),
@@ -49,8 +40,8 @@ export class SqlPartnerRepository extends SqlRepository implements PartnerReposi
   }
   async clearDefaultExcept(organizationId: string, keepId: string) {
     await this.db
-      .update(this.s.partners)
+      .update(this.tables.partners)
       .set({ isDefault: false })
-      .where(and(eq(this.s.partners.organizationId, organizationId), ne(this.s.partners.id, keepId), eq(this.s.partners.isDefault, true)))
+      .where(and(eq(this.tables.partners.organizationId, organizationId), ne(this.tables.partners.id, keepId), eq(this.tables.partners.isDefault, true)))
   }
 }

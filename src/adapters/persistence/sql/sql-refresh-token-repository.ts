@@ -4,29 +4,29 @@ import { SqlRepository, nullable, present } from './sql-repository'
 
 export class SqlRefreshTokenRepository extends SqlRepository implements RefreshTokenRepository {
   async insert(t: RefreshTokenRecord) {
-    await this.db.insert(this.s.refreshTokens).values({ ...t, rotatedAt: nullable(t.rotatedAt), revokedAt: nullable(t.revokedAt) })
+    await this.db.insert(this.tables.refreshTokens).values({ ...t, rotatedAt: nullable(t.rotatedAt), revokedAt: nullable(t.revokedAt) })
   }
   async findByHash(tokenHash: string) {
-    const [row] = await this.db.select().from(this.s.refreshTokens).where(eq(this.s.refreshTokens.tokenHash, tokenHash)).limit(1)
+    const [row] = await this.db.select().from(this.tables.refreshTokens).where(eq(this.tables.refreshTokens.tokenHash, tokenHash)).limit(1)
     return row ? (present(row) as RefreshTokenRecord) : undefined
   }
   async markRotated(id: string, at: Date) {
     // Conditional update: of two concurrent rotations only one changes the row.
     const rows = await this.db
-      .update(this.s.refreshTokens)
+      .update(this.tables.refreshTokens)
       .set({ rotatedAt: at })
-      .where(and(eq(this.s.refreshTokens.id, id), isNull(this.s.refreshTokens.rotatedAt)))
-      .returning({ id: this.s.refreshTokens.id })
+      .where(and(eq(this.tables.refreshTokens.id, id), isNull(this.tables.refreshTokens.rotatedAt)))
+      .returning({ id: this.tables.refreshTokens.id })
     return rows.length === 1
   }
   async revokeFamily(familyId: string, at: Date) {
     await this.db
-      .update(this.s.refreshTokens)
+      .update(this.tables.refreshTokens)
       .set({ revokedAt: at })
-      .where(and(eq(this.s.refreshTokens.familyId, familyId), isNull(this.s.refreshTokens.revokedAt)))
+      .where(and(eq(this.tables.refreshTokens.familyId, familyId), isNull(this.tables.refreshTokens.revokedAt)))
   }
   async revokeMember(organizationId: string, memberId: string, at: Date) {
-    const t = this.s.refreshTokens
+    const t = this.tables.refreshTokens
     await this.db
       .update(t)
       .set({ revokedAt: at })

@@ -1,4 +1,4 @@
-import { and, getTableColumns, lt, lte, or, sql, type SQL } from 'drizzle-orm'
+import { and, eq, getTableColumns, getTableName, lt, lte, or, sql, type SQL } from 'drizzle-orm'
 import type { BunSQLiteDatabase } from 'drizzle-orm/bun-sqlite'
 import type { SQLiteColumn, SQLiteTable } from 'drizzle-orm/sqlite-core'
 import { UNIQUE_CONFLICTS } from '../../../application/ports/repositories'
@@ -29,10 +29,6 @@ export function nullable<T>(value: T | undefined): T | null {
 }
 
 /**
- * What every repository shares: the database (or transaction), the dialect's tables and ways, and the
- * database's prepared statements, which outlive the repositories of one transaction.
- */
-/**
  * The rows after `after` in list order (newest `created_at` first, `id` as tie-break), as an export walks a
  * list: `created_at <= ?` is a range of the list's index, so each batch starts where the last one ended
  * however deep into the table; the second term steps over the rows of the same time already read.
@@ -42,13 +38,20 @@ export function afterKeyset(table: { createdAt: SQLiteColumn; id: SQLiteColumn }
   return and(lte(table.createdAt, after.createdAt), or(lt(table.createdAt, after.createdAt), lt(table.id, after.id)))
 }
 
+/** A table whose rows belong to one organization each, found by id within it. */
+type OrganizationTable = SQLiteTable & { id: SQLiteColumn; organizationId: SQLiteColumn }
+
+/**
+ * What every repository shares: the database (or transaction), the dialect's tables and ways, and the
+ * database's prepared statements, which outlive the repositories of one transaction.
+ */
 export abstract class SqlRepository {
   constructor(
     protected readonly db: SqlDb,
     protected readonly dialect: SqlDialect,
-    private readonly statements: PreparedStatements,
+    protected readonly statements: PreparedStatements,
   ) {}
-  protected get s() {
+  protected get tables() {
     return this.dialect.tables
   }
   /**
@@ -69,6 +72,30 @@ export abstract class SqlRepository {
     const nulls = columns.reduce((mask, key, i) => (row[key] === null ? mask | (1 << i) : mask), 0)
     const values = Object.fromEntries(columns.map((key) => [key, row[key] === null ? sql`null` : sql.placeholder(key)]))
     await this.prepared(`${name}_${nulls}`, () => this.db.insert(table).values(values), row)
+  }
+  /** The organization's row of `table` with this id, by a prepared lookup (one per table). */
+  protected async findInOrganization<T extends OrganizationTable>(table: T, organizationId: string, id: string): Promise<T['$inferSelect'] | undefined> {
+    const [row] = await this.prepared<T['$inferSelect']>(
+      `${getTableName(table)}_by_id`,
+      () => this.db.select().from(table as SQLiteTable).where(and(eq(table.organizationId, sql.placeholder('organizationId')), eq(table.id, sql.placeholder('id')))),
+      { organizationId, id },
+    )
+    return row
+  }
+  /**
+   * Writes `row` over the organization's row with its id: every column but the keys and those in `unchanged`
+   * (the creation time, and whatever else is set once).
+   */
+  protected async updateInOrganization<T extends OrganizationTable>(
+    table: T,
+    { id, organizationId, ...row }: { id: string; organizationId: string } & Record<string, unknown>,
+    unchanged: readonly string[] = ['createdAt'],
+  ): Promise<void> {
+    const fields = Object.fromEntries(Object.entries(row).filter(([key]) => !unchanged.includes(key)))
+    await this.db
+      .update(table as SQLiteTable)
+      .set(fields)
+      .where(and(eq(table.id, id), eq(table.organizationId, organizationId)))
   }
   /** A unique index turned down the write: the caller's 409, with what was taken. */
   protected async conflictOnUnique<T>(write: PromiseLike<T>): Promise<T> {

@@ -12,7 +12,7 @@ function toEndpoint(row: typeof schema.webhookEndpoints.$inferSelect): WebhookEn
 
 export class SqlWebhookEndpointRepository extends SqlRepository implements WebhookEndpointRepository {
   private get e() {
-    return this.s.webhookEndpoints
+    return this.tables.webhookEndpoints
   }
   private inOrganization(organizationId: string, id: string) {
     return and(eq(this.e.organizationId, organizationId), eq(this.e.id, id))
@@ -21,18 +21,15 @@ export class SqlWebhookEndpointRepository extends SqlRepository implements Webho
     await this.db.insert(this.e).values({ ...endpoint, disabledAt: nullable(endpoint.disabledAt) })
   }
   async update(endpoint: WebhookEndpoint) {
-    const { url, events, enabled, consecutiveFailures, disabledAt, updatedAt } = endpoint
-    await this.db
-      .update(this.e)
-      .set({ url, events, enabled, consecutiveFailures, disabledAt: nullable(disabledAt), updatedAt })
-      .where(this.inOrganization(endpoint.organizationId, endpoint.id))
+    // The secret is set once, at creation.
+    await this.updateInOrganization(this.e, { ...endpoint, disabledAt: nullable(endpoint.disabledAt) }, ['createdAt', 'sealedSecret'])
   }
   async delete(organizationId: string, id: string) {
     const rows = await this.db.delete(this.e).where(this.inOrganization(organizationId, id)).returning({ id: this.e.id })
     return rows.length === 1
   }
   async findById(organizationId: string, id: string) {
-    const [row] = await this.db.select().from(this.e).where(this.inOrganization(organizationId, id)).limit(1)
+    const row = await this.findInOrganization(this.e, organizationId, id)
     return row ? toEndpoint(row) : undefined
   }
   async list(organizationId: string, page: PageRequest) {

@@ -1,0 +1,28 @@
+import { and, eq, sql } from 'drizzle-orm'
+import type { PageRequest } from '../../../domain/shared/page'
+import { ConstituentSearch, queryPrefixes, type MatchingQuery, type SearchKind, type SearchParameter } from '../sql/constituent-search'
+import { constituents as c } from './schema'
+
+/**
+ * PostgreSQL: words and phone digits in a GIN text-search index (constituents_search), an email by its key.
+ * A GIN index cannot stream matches in list order: PostgreSQL reads the matches and sorts them either way,
+ * and counts them by the same condition.
+ */
+export class PostgresConstituentSearch extends ConstituentSearch {
+  protected pageOfMatches(organizationId: string, query: MatchingQuery, page: PageRequest) {
+    return this.pageAndCount(organizationId, query, page)
+  }
+
+  // Terms are letters and digits only (normalizeText), so quoting them cannot break the tsquery.
+  protected matchOf(organizationId: string, query: MatchingQuery) {
+    if (query.kind === 'email') return query.email
+    return queryPrefixes(organizationId, query)
+      .map((p) => `'${p.replace(/'/g, '')}':*`)
+      .join(' & ')
+  }
+
+  protected matching(organizationId: SearchParameter, match: SearchParameter, kind: SearchKind) {
+    if (kind === 'email') return and(eq(c.organizationId, organizationId), eq(c.emailKey, match))!
+    return and(eq(c.organizationId, organizationId), sql`to_tsvector('simple', ${c.searchTerms}) @@ to_tsquery('simple', ${match})`)!
+  }
+}
