@@ -1,10 +1,10 @@
 import createClient from 'openapi-fetch'
-import type { components, paths } from './schema'
+import type { components, paths } from '../../console/schema'
 
 type Need = components['schemas']['Need']
 
 // A staff client written only against the types openapi-typescript generates from the served OpenAPI
-// document (schema.d.ts, kept in step by tests/adapters/http/openapi-client.test.ts): if the document
+// document (console/schema.d.ts, kept in step by tests/adapters/http/console-schema.test.ts): if the document
 // stops describing what clients need, this file stops type-checking.
 
 /** Registers a need for someone new, takes it on by its reference number and reads what happened. */
