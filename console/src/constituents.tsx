@@ -13,14 +13,18 @@ export function ConstituentSearch({ query }: { query: URLSearchParams }) {
   const profile = useProfile()
   const q = query.get('q') ?? ''
   const [answer, setAnswer] = useState<{ q: string; found: Constituent[] | string }>()
-  useEffect(() => void (document.title = `${t.constituents} · ${t.appName}`), [])
+  useEffect(() => {
+    document.title = `${t.constituents} · ${t.appName}`
+  }, [])
   useEffect(() => {
     if (!q) return
     let current = true
     void authorized(() => client.GET('/api/constituents', { params: { query: { query: q, limit: PAGE_SIZE } } })).then(({ data, error, response }) => {
       if (current) setAnswer({ q, found: data ?? (response.status === 403 ? t.forbidden : t.failed(problemText(error))) })
     })
-    return () => void (current = false)
+    return () => {
+      current = false
+    }
   }, [q])
   const found = answer?.q === q ? answer.found : undefined
 

@@ -33,7 +33,9 @@ export function FirstRun({ settings, profile, onDone }: { settings: Organization
   const [step, setStep] = useState<'password' | 'name'>('password')
   const [error, setError] = useState('')
   const [notice, setNotice] = useState('')
-  useEffect(() => void (document.title = `${t.firstRunTitle} · ${t.appName}`), [])
+  useEffect(() => {
+    document.title = `${t.firstRunTitle} · ${t.appName}`
+  }, [])
 
   async function choosePassword(event: Event) {
     event.preventDefault()

@@ -21,7 +21,9 @@ export function Inbox({ query }: { query: URLSearchParams }) {
   const key = JSON.stringify([status, partnerId, mine, me, page])
   const [answer, setAnswer] = useState<{ key: string; result: { needs: Need[]; total: number } | 'error' }>()
   const result = answer?.key === key ? answer.result : undefined
-  useEffect(() => void (document.title = `${t.needs} · ${t.appName}`), [])
+  useEffect(() => {
+    document.title = `${t.needs} · ${t.appName}`
+  }, [])
 
   useEffect(() => {
     if (mine && !me) return
@@ -41,7 +43,9 @@ export function Inbox({ query }: { query: URLSearchParams }) {
     ).then(({ data, response }) => {
       if (current) setAnswer({ key, result: data ? { needs: data, total: Number(response.headers.get('x-total-count') ?? data.length) } : 'error' })
     })
-    return () => void (current = false)
+    return () => {
+      current = false
+    }
   }, [key])
 
   const filters = { status, partner: partnerId, mine: mine ? '1' : undefined }

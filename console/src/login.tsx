@@ -13,7 +13,9 @@ export function Login({ lapsed, place }: { lapsed: boolean; place: Place }) {
 function LoginForm({ lapsed }: { lapsed: boolean }) {
   const [error, setError] = useState('')
   const [busy, setBusy] = useState(false)
-  useEffect(() => void (document.title = `${t.logIn} · ${t.appName}`), [])
+  useEffect(() => {
+    document.title = `${t.logIn} · ${t.appName}`
+  }, [])
 
   async function submit(event: Event) {
     event.preventDefault()
@@ -46,7 +48,9 @@ function LoginForm({ lapsed }: { lapsed: boolean }) {
 function ForgotPassword() {
   const [sent, setSent] = useState(false)
   const [error, setError] = useState('')
-  useEffect(() => void (document.title = `${t.resetTitle} · ${t.appName}`), [])
+  useEffect(() => {
+    document.title = `${t.resetTitle} · ${t.appName}`
+  }, [])
 
   async function submit(event: Event) {
     event.preventDefault()

@@ -15,7 +15,9 @@ export function Matches() {
   const [matches, setMatches] = useState<HouseholdMatch[] | string>()
   const [message, setMessage] = useState<{ text: string; error?: boolean }>()
   const [confirming, setConfirming] = useState<HouseholdMatch>()
-  useEffect(() => void (document.title = `${t.possibleDuplicates} · ${t.appName}`), [])
+  useEffect(() => {
+    document.title = `${t.possibleDuplicates} · ${t.appName}`
+  }, [])
 
   async function load() {
     const { data, error, response } = await authorized(() => client.GET('/api/household-matches', { params: { query: { status: 'OPEN', limit: 25 } } }))

@@ -19,7 +19,9 @@ export function NeedScreen({ reference }: { reference: string }) {
   const members = useMembers(profile)
   const [loaded, setLoaded] = useState<Loaded | 'missing'>()
   const [message, setMessage] = useState<{ text: string; error?: boolean }>()
-  useEffect(() => void (document.title = `${t.needTitle(reference)} · ${t.appName}`), [reference])
+  useEffect(() => {
+    document.title = `${t.needTitle(reference)} · ${t.appName}`
+  }, [reference])
 
   async function load() {
     const { data: need } = await authorized(() => client.GET('/api/needs/{id}', { params: { path: { id: reference } } }))

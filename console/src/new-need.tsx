@@ -13,7 +13,9 @@ export function NewNeed() {
   const partners = usePartners()
   const [created, setCreated] = useState<CreatedNeed>()
   const [error, setError] = useState('')
-  useEffect(() => void (document.title = `${t.newNeed} · ${t.appName}`), [])
+  useEffect(() => {
+    document.title = `${t.newNeed} · ${t.appName}`
+  }, [])
 
   async function submit(event: Event) {
     event.preventDefault()

@@ -69,19 +69,31 @@ function organizationOf(header: string | undefined): string | undefined {
 
 new Elysia()
   .get('/bare/needs/:id', async ({ headers, params, set }) => {
-    if (!organizationOf(headers.authorization)) return (set.status = 401), { title: 'Unauthorized' }
+    if (!organizationOf(headers.authorization)) {
+      set.status = 401
+      return { title: 'Unauthorized' }
+    }
     const need = await store.read(params.id)
-    if (!need) return (set.status = 404), { title: 'Need not found' }
+    if (!need) {
+      set.status = 404
+      return { title: 'Need not found' }
+    }
     return need
   })
   .get('/bare/needs', async ({ headers, query, set }) => {
     const organizationId = organizationOf(headers.authorization)
-    if (!organizationId) return (set.status = 401), { title: 'Unauthorized' }
+    if (!organizationId) {
+      set.status = 401
+      return { title: 'Unauthorized' }
+    }
     return store.page(organizationId, query.status)
   })
   .post('/bare/needs', async ({ headers, body, set }) => {
     const organizationId = organizationOf(headers.authorization)
-    if (!organizationId) return (set.status = 401), { title: 'Unauthorized' }
+    if (!organizationId) {
+      set.status = 401
+      return { title: 'Unauthorized' }
+    }
     const { partnerId, customFields } = body as { partnerId: string; customFields: unknown }
     // The same kind of key the service gives a need (a time-ordered UUID v7, docs/api.md "Identifiers"), so
     // the ratio measures what the service does besides the insert, not a choice of key.

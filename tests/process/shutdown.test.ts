@@ -51,7 +51,11 @@ test('after SIGTERM every kept-alive connection is answered with Connection: clo
   server.kill('SIGTERM')
   // Once the server is shutting down (a request sent before it took the signal is answered as usual)...
   let probed: Awaited<ReturnType<KeptAlive['request']>>
-  expect(await waitFor(async () => (probed = await probe.request('/readyz'))?.status !== 200, 10_000)).toBe(true)
+  const shuttingDown = async () => {
+    probed = await probe.request('/readyz')
+    return probed?.status !== 200
+  }
+  expect(await waitFor(shuttingDown, 10_000)).toBe(true)
   expect(probed).toEqual({ status: 503, connection: 'close' })
   // ...the next request of every other connection: health, readiness and a problem answer alike.
   const paths = ['/healthz', '/readyz', '/api/needs']

@@ -39,7 +39,11 @@ test.skipIf(!prlimit || process.platform !== 'linux')('failing WAL checkpoints a
 
   setLimit(String(statSync(database.sqlitePath!).size))
   let n = 0
-  expect(await waitFor(async () => (await writeNeed(++n), failures().length > 0), 20_000, 0)).toBe(true)
+  const writeUntilAFailure = async () => {
+    await writeNeed(++n)
+    return failures().length > 0
+  }
+  expect(await waitFor(writeUntilAFailure, 20_000, 0)).toBe(true)
   await Bun.sleep(500) // the checkpointer keeps failing, tick after tick (one every 20 ms)
   setLimit('unlimited')
 

@@ -43,21 +43,21 @@ export function authRoutes(useCases: UseCases['auth'], authentication: Authentic
       ownSiteOnly: true,
       body: LoginBody,
       response: rateLimited({ 200: TokenPairSchema, ...problems(400, 401, 403, 413, 415) }),
-      detail: { operationId: 'login', summary: 'Log in with email and password', description: 'Anonymous; limited per client address and throttled per email. Answers an access token and a refresh token. When several organizations share the email, `organizationSlug` chooses. ' + OWN_SITE, security: [] },
+      detail: { operationId: 'login', summary: 'Log in with email and password', description: `Anonymous; limited per client address and throttled per email. Answers an access token and a refresh token. When several organizations share the email, \`organizationSlug\` chooses. ${OWN_SITE}`, security: [] },
     })
     .post('/refresh', ({ body }) => refresh.execute(body.refreshToken), {
       rateLimit: 'auth',
       ownSiteOnly: true,
       body: RefreshTokenBody,
       response: rateLimited({ 200: TokenPairSchema, ...problems(400, 401, 403, 413, 415) }),
-      detail: { operationId: 'refreshSession', summary: 'Trade a refresh token for a new pair (rotation)', description: 'Anonymous; limited per client address. The refresh token is used up: presenting it again revokes its whole session. ' + OWN_SITE, security: [] },
+      detail: { operationId: 'refreshSession', summary: 'Trade a refresh token for a new pair (rotation)', description: `Anonymous; limited per client address. The refresh token is used up: presenting it again revokes its whole session. ${OWN_SITE}`, security: [] },
     })
     .post('/accept-invite', ({ body }) => acceptInvite.execute(body), {
       rateLimit: 'auth',
       ownSiteOnly: true,
       body: AcceptInviteBody,
       response: rateLimited({ 200: TokenPairSchema, ...problems(400, 403, 413, 415) }),
-      detail: { operationId: 'acceptInvite', summary: 'Set a password with an invitation token; answers tokens', description: 'Anonymous; limited per client address. Confirms the invited member, sets the password (at least 12 characters) and starts a session. ' + OWN_SITE, security: [] },
+      detail: { operationId: 'acceptInvite', summary: 'Set a password with an invitation token; answers tokens', description: `Anonymous; limited per client address. Confirms the invited member, sets the password (at least 12 characters) and starts a session. ${OWN_SITE}`, security: [] },
     })
     .post(
       '/password-reset',
@@ -90,7 +90,7 @@ export function authRoutes(useCases: UseCases['auth'], authentication: Authentic
         operationId: 'resetPassword',
         summary: 'Set a new password with the token of a reset link; answers tokens',
         description:
-          "Anonymous; limited per client address. The token works once and for an hour; the member's other sessions end, and a new one starts. " + OWN_SITE,
+          `Anonymous; limited per client address. The token works once and for an hour; the member's other sessions end, and a new one starts. ${OWN_SITE}`,
         security: [],
       },
     })

@@ -1,7 +1,7 @@
 import { Elysia, t } from 'elysia'
 import type { UseCases } from '../../application/use-cases'
 import type { AuthenticationPlugin } from './authentication'
-import { IdParams, List, PagedList, PageQuery, problems } from './common.schemas'
+import { IdParams, PagedList, PageQuery, problems } from './common.schemas'
 import { ChangePasswordBody, InviteMemberBody, MemberSchema, ProfileSchema, ResendInvitationBody, UpdateMemberBody, UpdateProfileBody } from './members.schemas'
 import { pagedResponse } from './paging'
 import { rateLimited, type RateLimits } from './rate-limits'

@@ -3,7 +3,7 @@ import type { Logger } from '../../application/ports/logger'
 import type { UseCases } from '../../application/use-cases'
 import { csvAttachment, csvResponses, exportFilename, NEED_COLUMNS } from './exports'
 import type { AuthenticationPlugin } from './authentication'
-import { List, PagedList, PageQuery, problems, Uuid } from './common.schemas'
+import { PagedList, PageQuery, problems, Uuid } from './common.schemas'
 import {
   CreatedNeedSchema,
   CreateNeedBody,

@@ -1,6 +1,6 @@
 import { Elysia, t } from 'elysia'
 import type { UseCases } from '../../application/use-cases'
-import { type MaskedEmailSettings } from '../../application/organizations/email-settings'
+import type { MaskedEmailSettings } from '../../application/organizations/email-settings'
 import { EMAIL_PROVIDERS } from '../../domain/messaging/email'
 import { API_KEY } from '../../domain/messaging/email'
 import { DEFAULT_MAX_CONCURRENCY, MAX_CONCURRENCY, SHORT_CODE, SLUG, TCR_STATUS } from '../../domain/organizations/organization'

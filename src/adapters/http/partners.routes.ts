@@ -1,7 +1,7 @@
 import { Elysia, t } from 'elysia'
 import type { UseCases } from '../../application/use-cases'
 import type { AuthenticationPlugin } from './authentication'
-import { IdParams, List, PagedList, PageQuery, problems } from './common.schemas'
+import { IdParams, PagedList, PageQuery, problems } from './common.schemas'
 import { pagedResponse } from './paging'
 import { CreatePartnerBody, PartnerSchema, partnerView, UpdatePartnerBody } from './partners.schemas'
 

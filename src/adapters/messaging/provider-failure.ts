@@ -54,6 +54,7 @@ export async function callEmailApi(provider: string, secrets: readonly string[],
 }
 
 /** The reason in a provider's JSON error body, or its text. */
+// biome-ignore lint/suspicious/noExplicitAny: each provider's error body has its own shape; `pick` reads it in a try
 export async function reasonOf(response: Response, pick: (body: any) => unknown): Promise<string> {
   const text = await response.text()
   try {

@@ -50,7 +50,7 @@ export class WebhookDelivery {
   async recordOutcome(r: Repositories, organizationId: string, webhook: WebhookMessage, outcome: 'delivered' | 'failed'): Promise<void> {
     const change = async () => {
       const endpoint = await r.webhookEndpoints.findById(organizationId, webhook.endpointId)
-      if (!endpoint || !endpoint.enabled) return undefined
+      if (!endpoint?.enabled) return undefined
       return outcome === 'delivered' ? this.cleared(endpoint) : this.failedOnce(endpoint)
     }
     if (!(await change())) return

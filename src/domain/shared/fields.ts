@@ -38,7 +38,10 @@ export const PHONE_MEANING = 'a phone number in international form, like +150355
 const compiled = new Map<string, RegExp>()
 export function matches(value: string, pattern: string): boolean {
   let regex = compiled.get(pattern)
-  if (!regex) compiled.set(pattern, (regex = new RegExp(pattern)))
+  if (!regex) {
+    regex = new RegExp(pattern)
+    compiled.set(pattern, regex)
+  }
   return regex.test(value)
 }
 

@@ -47,7 +47,7 @@ beforeAll(async () => {
 afterAll(() => api.stop())
 
 const nested = (levels: number) => '['.repeat(levels) + ']'.repeat(levels)
-const nestedObject = (levels: number) => '{"a":'.repeat(levels) + '1' + '}'.repeat(levels)
+const nestedObject = (levels: number) => `${'{"a":'.repeat(levels)}1${'}'.repeat(levels)}`
 
 /**
  * Text people and attackers send: unicode of every plane, control characters, NUL, lone surrogates (alone,

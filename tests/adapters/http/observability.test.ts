@@ -40,7 +40,7 @@ async function scrape(): Promise<string> {
 }
 
 /** A sample's value in a scrape, 0 when absent. */
-function valueOf(text: string, sample: string): number {
+function sampleValue(text: string, sample: string): number {
   const line = text.split('\n').find((l) => l.startsWith(`${sample} `))
   return line ? Number(line.slice(sample.length + 1)) : 0
 }
@@ -100,11 +100,11 @@ describe('GET /metrics', () => {
 
   test('counts requests by method, route template and status, with their durations', async () => {
     const sample = 'intake_http_requests_total{method="GET",route="/api/partners",status="200"}'
-    const before = valueOf(await scrape(), sample)
+    const before = sampleValue(await scrape(), sample)
     for (let i = 0; i < 3; i++) expect((await api.call('GET', '/api/partners', { token: admin })).status).toBe(200)
     const after = await scrape()
-    expect(valueOf(after, sample)).toBe(before + 3)
-    expect(valueOf(after, 'intake_http_request_duration_seconds_count{method="GET",route="/api/partners",status="200"}')).toBe(before + 3)
+    expect(sampleValue(after, sample)).toBe(before + 3)
+    expect(sampleValue(after, 'intake_http_request_duration_seconds_count{method="GET",route="/api/partners",status="200"}')).toBe(before + 3)
     // No concrete path ever becomes a label.
     expect(after).not.toMatch(/route="[^"]*[0-9a-f]{8}-[0-9a-f]{4}/)
     expect(after).toContain('process_resident_memory_bytes')
@@ -127,23 +127,23 @@ describe('GET /metrics', () => {
     const email = `metrics-${crypto.randomUUID().slice(0, 8)}@example.org`
     expect((await api.call('POST', '/api/members', { token: admin, body: { email, role: 'staff' } })).status).toBe(201)
     const queued = await scrape()
-    expect(valueOf(queued, 'intake_outbox_messages{status="pending"}')).toBeGreaterThanOrEqual(1)
-    expect(valueOf(queued, 'intake_outbox_oldest_message_age_seconds')).toBeGreaterThan(0)
-    const sentBefore = valueOf(queued, 'intake_messages_sent_total{channel="email"}')
+    expect(sampleValue(queued, 'intake_outbox_messages{status="pending"}')).toBeGreaterThanOrEqual(1)
+    expect(sampleValue(queued, 'intake_outbox_oldest_message_age_seconds')).toBeGreaterThan(0)
+    const sentBefore = sampleValue(queued, 'intake_messages_sent_total{channel="email"}')
 
     while ((await api.world.useCases.operations.dispatchOutbox.runOnce()) > 0);
     const sent = await scrape()
-    expect(valueOf(sent, 'intake_outbox_messages{status="pending"}')).toBe(0)
-    expect(valueOf(sent, 'intake_outbox_oldest_message_age_seconds')).toBe(0)
-    expect(valueOf(sent, 'intake_messages_sent_total{channel="email"}')).toBeGreaterThan(sentBefore)
+    expect(sampleValue(sent, 'intake_outbox_messages{status="pending"}')).toBe(0)
+    expect(sampleValue(sent, 'intake_outbox_oldest_message_age_seconds')).toBe(0)
+    expect(sampleValue(sent, 'intake_messages_sent_total{channel="email"}')).toBeGreaterThan(sentBefore)
   })
 
   test('shows the size of the SQLite write-ahead log file; on PostgreSQL there is none', async () => {
     expect((await api.call('POST', '/api/constituents', { token: admin, body: { firstName: 'Wal', lastName: 'Gauge' } })).status).toBe(201)
     const text = await scrape()
     if (api.sqlitePath) {
-      expect(valueOf(text, 'intake_sqlite_wal_bytes')).toBeGreaterThan(0)
-      expect(valueOf(text, 'intake_sqlite_wal_bytes')).toBe(statSync(`${api.sqlitePath}-wal`).size)
+      expect(sampleValue(text, 'intake_sqlite_wal_bytes')).toBeGreaterThan(0)
+      expect(sampleValue(text, 'intake_sqlite_wal_bytes')).toBe(statSync(`${api.sqlitePath}-wal`).size)
     } else {
       expect(text).not.toContain('intake_sqlite_wal_bytes')
     }
@@ -151,7 +151,7 @@ describe('GET /metrics', () => {
 
   test('counts the requests answered 503 because the database did not answer, by kind', async () => {
     const sample = `intake_database_errors_total{kind="${TEST_DATABASE === 'postgres' ? 'unreachable' : 'busy'}"}`
-    const before = valueOf(await scrape(), sample)
+    const before = sampleValue(await scrape(), sample)
     const listPartners = api.world.useCases.partners.list
     const execute = listPartners.execute
     // What each driver says when its database is away.
@@ -162,6 +162,6 @@ describe('GET /metrics', () => {
     } finally {
       listPartners.execute = execute
     }
-    expect(valueOf(await scrape(), sample)).toBe(before + 1)
+    expect(sampleValue(await scrape(), sample)).toBe(before + 1)
   })
 })

@@ -224,7 +224,10 @@ function remember(self: Tenant, path: string, body: unknown): void {
     if (kind && !self.records[kind].includes(id)) self.records[kind].push(id)
   }
   const visit = (value: unknown, kind: Kind | undefined) => {
-    if (Array.isArray(value)) return value.forEach((item) => visit(item, kind))
+    if (Array.isArray(value)) {
+      for (const item of value) visit(item, kind)
+      return
+    }
     if (value === null || typeof value !== 'object') return
     for (const [key, inner] of Object.entries(value)) {
       if (typeof inner !== 'string') {

@@ -95,7 +95,7 @@ describe('signAwsRequest', () => {
     ] as const) {
       const url = new URL('https://email.us-west-2.amazonaws.com/v2/email/outbound-emails')
       const headers = signAwsRequest(credentials, 'ses', { method: 'POST', url, body, contentType: 'application/json' }, new Date(at))
-      const amzDate = at.slice(0, 19).replace(/[-:]/g, '') + 'Z'
+      const amzDate = `${at.slice(0, 19).replace(/[-:]/g, '')}Z`
       expect(headers['x-amz-date']).toBe(amzDate)
       expect(headers['x-amz-content-sha256']).toBe(createHash('sha256').update(body, 'utf8').digest('hex'))
       const expected = referenceSign({
@@ -212,7 +212,12 @@ describe('SesEmailSender', () => {
 
   test('a key that is not ACCESS_KEY_ID:SECRET_ACCESS_KEY:REGION is refused without a request', async () => {
     const captured = captureRequests()
-    msw.use(http.all('*', async ({ request }) => (await captured.add(request), HttpResponse.json({}))))
+    msw.use(
+      http.all('*', async ({ request }) => {
+        await captured.add(request)
+        return HttpResponse.json({})
+      }),
+    )
     const malformed = `${ACCESS_KEY_ID}:${SECRET_ACCESS_KEY}`
     const error = await expectRefusal(sender.send({ ...settings, apiKey: malformed }, message), { retryable: false, secrets: [malformed, SECRET_ACCESS_KEY] })
     expect(error.message).toContain('ACCESS_KEY_ID:SECRET_ACCESS_KEY:REGION')

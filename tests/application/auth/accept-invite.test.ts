@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, test } from 'bun:test'
-import { AcceptInvite } from '../../../src/application/auth/accept-invite'
-import { Login } from '../../../src/application/auth/login'
+import type { AcceptInvite } from '../../../src/application/auth/accept-invite'
+import type { Login } from '../../../src/application/auth/login'
 import { InvalidError, UnauthorizedError } from '../../../src/domain/errors'
 import { INVITATION_LIFETIME_MS } from '../../../src/domain/members/invitation'
 import type { MemberView } from '../../../src/domain/members/member'

@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto'
 import { beforeEach, describe, expect, test } from 'bun:test'
-import { Authenticate } from '../../../src/application/auth/authenticate'
+import type { Authenticate } from '../../../src/application/auth/authenticate'
 import { TokenPairIssuer } from '../../../src/application/auth/token-pair'
 import type { Actor } from '../../../src/domain/auth/actor'
 import { UnauthorizedError } from '../../../src/domain/errors'

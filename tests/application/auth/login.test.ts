@@ -1,6 +1,6 @@
 import type { AccessTokenClaims } from '../../../src/application/ports/access-tokens'
 import { beforeEach, describe, expect, test } from 'bun:test'
-import { Login } from '../../../src/application/auth/login'
+import type { Login } from '../../../src/application/auth/login'
 import type { Actor } from '../../../src/domain/auth/actor'
 import { InvalidError, TooManyRequestsError, UnauthorizedError } from '../../../src/domain/errors'
 import { PORTS } from '../../../src/main/container'

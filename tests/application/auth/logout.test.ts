@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, test } from 'bun:test'
-import { Logout } from '../../../src/application/auth/logout'
-import { RefreshSession } from '../../../src/application/auth/refresh-session'
+import type { Logout } from '../../../src/application/auth/logout'
+import type { RefreshSession } from '../../../src/application/auth/refresh-session'
 import { UnauthorizedError } from '../../../src/domain/errors'
 import { PORTS } from '../../../src/main/container'
 import { createWorld, TEST_PASSWORD, type World } from '../../support/world'

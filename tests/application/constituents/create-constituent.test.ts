@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, test } from 'bun:test'
-import { CreateConstituent } from '../../../src/application/constituents/create-constituent'
+import type { CreateConstituent } from '../../../src/application/constituents/create-constituent'
 import { ForbiddenError, InvalidError } from '../../../src/domain/errors'
 import { aContact } from '../../support/builders'
 import { createWorld, type World } from '../../support/world'

@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, test } from 'bun:test'
-import { ListConstituentNeeds } from '../../../src/application/constituents/list-constituent-needs'
+import type { ListConstituentNeeds } from '../../../src/application/constituents/list-constituent-needs'
 import type { Actor } from '../../../src/domain/auth/actor'
 import type { Constituent } from '../../../src/domain/constituents/constituent'
 import { ForbiddenError, NotFoundError } from '../../../src/domain/errors'

@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, test } from 'bun:test'
-import { ListHouseholdMatches } from '../../../src/application/constituents/list-household-matches'
+import type { ListHouseholdMatches } from '../../../src/application/constituents/list-household-matches'
 import type { HouseholdMatch } from '../../../src/domain/constituents/household-match'
 import { ForbiddenError } from '../../../src/domain/errors'
 import { createWorld, type World } from '../../support/world'

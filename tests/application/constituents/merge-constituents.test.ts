@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, test } from 'bun:test'
 import { ConstituentMerger } from '../../../src/application/constituents/constituent-merger'
-import { MergeConstituents, type MergeConstituentsInput } from '../../../src/application/constituents/merge-constituents'
+import type { MergeConstituents, MergeConstituentsInput } from '../../../src/application/constituents/merge-constituents'
 import type { Constituent } from '../../../src/domain/constituents/constituent'
 import { ForbiddenError, InvalidError, NotFoundError } from '../../../src/domain/errors'
 import { PORTS } from '../../../src/main/container'

@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, test } from 'bun:test'
-import { ResolveHouseholdMatch, type ResolveHouseholdMatchInput } from '../../../src/application/constituents/resolve-household-match'
+import type { ResolveHouseholdMatch, ResolveHouseholdMatchInput } from '../../../src/application/constituents/resolve-household-match'
 import type { Constituent } from '../../../src/domain/constituents/constituent'
 import type { HouseholdMatch } from '../../../src/domain/constituents/household-match'
 import { ConflictError, ForbiddenError, InvalidError, NotFoundError } from '../../../src/domain/errors'

@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, test } from 'bun:test'
-import { SearchConstituents } from '../../../src/application/constituents/search-constituents'
+import type { SearchConstituents } from '../../../src/application/constituents/search-constituents'
 import type { Actor } from '../../../src/domain/auth/actor'
 import type { Constituent } from '../../../src/domain/constituents/constituent'
 import { ForbiddenError } from '../../../src/domain/errors'

@@ -3,7 +3,6 @@ import type { CreatedNeed, CreateNeedInput } from '../../../src/application/need
 import type { Constituent } from '../../../src/domain/constituents/constituent'
 import type { ContactDetails } from '../../../src/domain/constituents/contact'
 import type { HouseholdMatch, MatchStatus } from '../../../src/domain/constituents/household-match'
-import type { Need } from '../../../src/domain/needs/need'
 import { PORTS } from '../../../src/main/container'
 import type { World } from '../../support/world'
 

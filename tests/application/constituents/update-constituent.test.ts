@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, test } from 'bun:test'
-import { UpdateConstituent } from '../../../src/application/constituents/update-constituent'
+import type { UpdateConstituent } from '../../../src/application/constituents/update-constituent'
 import type { Constituent } from '../../../src/domain/constituents/constituent'
 import { ForbiddenError, InvalidError, NotFoundError } from '../../../src/domain/errors'
 import { createWorld, type World } from '../../support/world'

@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, test } from 'bun:test'
-import { InviteMember, type InviteMemberInput } from '../../../src/application/members/invite-member'
+import type { InviteMember, InviteMemberInput } from '../../../src/application/members/invite-member'
 import type { Actor } from '../../../src/domain/auth/actor'
 import { ConflictError, ForbiddenError, InvalidError } from '../../../src/domain/errors'
 import { INVITATION_LIFETIME_MS } from '../../../src/domain/members/invitation'

@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, test } from 'bun:test'
-import { ListMembers } from '../../../src/application/members/list-members'
+import type { ListMembers } from '../../../src/application/members/list-members'
 import type { Actor } from '../../../src/domain/auth/actor'
 import { ForbiddenError } from '../../../src/domain/errors'
 import type { Partner } from '../../../src/domain/partners/partner'

@@ -1,5 +1,4 @@
 import { beforeEach, describe, expect, test } from 'bun:test'
-import { ResendInvitation } from '../../../src/application/members/resend-invitation'
 import { ConflictError, ForbiddenError, InvalidError, NotFoundError } from '../../../src/domain/errors'
 import { failureOf, pathsOf } from '../failure-of'
 import { createMailWorld, tokenIn, type MailWorld } from '../mail-world'

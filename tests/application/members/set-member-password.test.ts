@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, test } from 'bun:test'
-import { Login } from '../../../src/application/auth/login'
-import { SetMemberPassword } from '../../../src/application/members/set-member-password'
+import type { Login } from '../../../src/application/auth/login'
+import type { SetMemberPassword } from '../../../src/application/members/set-member-password'
 import type { Actor } from '../../../src/domain/auth/actor'
 import { InvalidError, NotFoundError, UnauthorizedError } from '../../../src/domain/errors'
 import { PORTS } from '../../../src/main/container'

@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, test } from 'bun:test'
-import { UpdateMember } from '../../../src/application/members/update-member'
+import type { UpdateMember } from '../../../src/application/members/update-member'
 import type { Actor } from '../../../src/domain/auth/actor'
 import { ConflictError, ForbiddenError, InvalidError, NotFoundError } from '../../../src/domain/errors'
 import type { Member } from '../../../src/domain/members/member'

@@ -1,5 +1,4 @@
 import { beforeEach, describe, expect, test } from 'bun:test'
-import { DispatchOutbox } from '../../../src/application/messaging/dispatch-outbox'
 import { Outbox } from '../../../src/application/messaging/outbox'
 import type { EmailMessage } from '../../../src/domain/messaging/email'
 import { MAX_ATTEMPTS, type OutboxMessage } from '../../../src/domain/messaging/outbox'

@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, test } from 'bun:test'
-import { AddNote } from '../../../src/application/needs/add-note'
+import type { AddNote } from '../../../src/application/needs/add-note'
 import { NotFoundError } from '../../../src/domain/errors'
 import type { Need } from '../../../src/domain/needs/need'
 import { createWorld, type World } from '../../support/world'

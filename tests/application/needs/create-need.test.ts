@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, test } from 'bun:test'
-import { CreateNeed } from '../../../src/application/needs/create-need'
+import type { CreateNeed } from '../../../src/application/needs/create-need'
 import { ForbiddenError, InvalidError } from '../../../src/domain/errors'
 import { actorFor } from '../../support/builders'
 import { createWorld, TEST_PASSWORD, type World } from '../../support/world'

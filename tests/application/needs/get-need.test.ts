@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, test } from 'bun:test'
-import { GetNeed } from '../../../src/application/needs/get-need'
+import type { GetNeed } from '../../../src/application/needs/get-need'
 import { NotFoundError } from '../../../src/domain/errors'
 import type { Need } from '../../../src/domain/needs/need'
 import { createWorld, type World } from '../../support/world'

@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, test } from 'bun:test'
-import { ListNeedInteractions } from '../../../src/application/needs/list-need-interactions'
+import type { ListNeedInteractions } from '../../../src/application/needs/list-need-interactions'
 import { NotFoundError } from '../../../src/domain/errors'
 import type { Actor } from '../../../src/domain/auth/actor'
 import type { Need } from '../../../src/domain/needs/need'

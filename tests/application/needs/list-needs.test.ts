@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, test } from 'bun:test'
-import { type CreateNeedInput } from '../../../src/application/needs/create-need'
-import { ListNeeds } from '../../../src/application/needs/list-needs'
+import type { CreateNeedInput } from '../../../src/application/needs/create-need'
+import type { ListNeeds } from '../../../src/application/needs/list-needs'
 import type { Actor } from '../../../src/domain/auth/actor'
 import type { Need } from '../../../src/domain/needs/need'
 import type { NeedFilter } from '../../../src/application/ports/repositories/need-repository'

@@ -1,6 +1,5 @@
 import { beforeEach, describe, expect, test } from 'bun:test'
-import { CreateNeed } from '../../../src/application/needs/create-need'
-import { SubmitPublicNeed } from '../../../src/application/needs/submit-public-need'
+import type { SubmitPublicNeed } from '../../../src/application/needs/submit-public-need'
 import type { Constituent } from '../../../src/domain/constituents/constituent'
 import { InvalidError } from '../../../src/domain/errors'
 import { createWorld, type World } from '../../support/world'

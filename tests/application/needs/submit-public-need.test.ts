@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, test } from 'bun:test'
-import { SubmitPublicNeed, type PublicNeedInput } from '../../../src/application/needs/submit-public-need'
+import type { SubmitPublicNeed, PublicNeedInput } from '../../../src/application/needs/submit-public-need'
 import { ForbiddenError, InvalidError } from '../../../src/domain/errors'
 import { createWorld, type World } from '../../support/world'
 import { failureOf, pathsOf } from '../failure-of'

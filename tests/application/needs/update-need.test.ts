@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, test } from 'bun:test'
-import { type CreateNeedInput } from '../../../src/application/needs/create-need'
-import { UpdateNeed } from '../../../src/application/needs/update-need'
+import type { CreateNeedInput } from '../../../src/application/needs/create-need'
+import type { UpdateNeed } from '../../../src/application/needs/update-need'
 import { ConflictError, ForbiddenError, InvalidError, NotFoundError } from '../../../src/domain/errors'
 import type { Need } from '../../../src/domain/needs/need'
 import { createWorld, type World } from '../../support/world'

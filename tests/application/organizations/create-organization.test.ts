@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, test } from 'bun:test'
-import { CreateOrganization, type CreateOrganizationInput } from '../../../src/application/organizations/create-organization'
+import type { CreateOrganization, CreateOrganizationInput } from '../../../src/application/organizations/create-organization'
 import { ConflictError, InvalidError } from '../../../src/domain/errors'
 import { PORTS } from '../../../src/main/container'
 import { createWorld, TEST_PASSWORD, type World } from '../../support/world'

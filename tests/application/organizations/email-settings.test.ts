@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, test } from 'bun:test'
-import { GetEmailSettings, SendTestEmail, UpdateEmailSettings } from '../../../src/application/organizations/email-settings'
+import type { GetEmailSettings, SendTestEmail, UpdateEmailSettings } from '../../../src/application/organizations/email-settings'
 import { ProviderError } from '../../../src/application/ports/provider-error'
 import { ForbiddenError, InvalidError, NotFoundError } from '../../../src/domain/errors'
 import type { EmailProvider, EmailProviderSettings } from '../../../src/domain/messaging/email'

@@ -1,9 +1,9 @@
 import { DEFAULT_AUDIT_RETENTION_DAYS } from '../../../src/domain/audit/audit-event'
 import { beforeEach, describe, expect, test } from 'bun:test'
-import {
+import type {
   GetOrganizationSettings,
   UpdateOrganizationSettings,
-  type UpdateOrganizationSettingsInput,
+  UpdateOrganizationSettingsInput,
 } from '../../../src/application/organizations/organization-settings'
 import { ConflictError, ForbiddenError, InvalidError } from '../../../src/domain/errors'
 import type { Organization } from '../../../src/domain/organizations/organization'

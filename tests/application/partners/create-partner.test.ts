@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, test } from 'bun:test'
-import { CreatePartner } from '../../../src/application/partners/create-partner'
+import type { CreatePartner } from '../../../src/application/partners/create-partner'
 import { ForbiddenError } from '../../../src/domain/errors'
 import { createWorld, type World } from '../../support/world'
 import { failureOf } from '../failure-of'

@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, test } from 'bun:test'
-import { ListPartners } from '../../../src/application/partners/list-partners'
+import type { ListPartners } from '../../../src/application/partners/list-partners'
 import { createWorld, type World } from '../../support/world'
 
 let world: World

@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, test } from 'bun:test'
-import { UpdatePartner } from '../../../src/application/partners/update-partner'
+import type { UpdatePartner } from '../../../src/application/partners/update-partner'
 import { ConflictError, ForbiddenError, NotFoundError } from '../../../src/domain/errors'
 import type { Partner } from '../../../src/domain/partners/partner'
 import { createWorld, type World } from '../../support/world'

@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, test } from 'bun:test'
-import { GetProfile, UpdateProfile } from '../../../src/application/profile/profile'
+import type { GetProfile, UpdateProfile } from '../../../src/application/profile/profile'
 import type { Actor } from '../../../src/domain/auth/actor'
 import type { Permission } from '../../../src/domain/auth/permissions'
 import { InvalidError, NotFoundError } from '../../../src/domain/errors'

@@ -1,6 +1,5 @@
 import { beforeEach, describe, expect, test } from 'bun:test'
 import type { ProviderWebhookCall } from '../../../src/application/sms/provider-webhook'
-import { ReceiveSms } from '../../../src/application/sms/receive-sms'
 import type { Actor } from '../../../src/domain/auth/actor'
 import type { Constituent } from '../../../src/domain/constituents/constituent'
 import { ForbiddenError, InvalidError } from '../../../src/domain/errors'

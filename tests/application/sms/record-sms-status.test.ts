@@ -1,6 +1,5 @@
 import { beforeEach, describe, expect, test } from 'bun:test'
 import type { ProviderWebhookCall } from '../../../src/application/sms/provider-webhook'
-import { RecordSmsStatus } from '../../../src/application/sms/record-sms-status'
 import { ForbiddenError } from '../../../src/domain/errors'
 import type { DeliveryStatus } from '../../../src/domain/messaging/sms'
 import { failureOf } from '../failure-of'
@@ -83,7 +82,7 @@ describe('RecordSmsStatus', () => {
   })
 
   test('ignores a sid no interaction has', async () => {
-    await record(callback('failed', 'SM' + 'f'.repeat(32)))
+    await record(callback('failed', `SM${'f'.repeat(32)}`))
     expect(await status()).toBe('sent')
   })
 

@@ -50,7 +50,7 @@ export class MemoryOutboxRepository extends MemoryRepository implements OutboxRe
   /** Applies an outcome only while the claim `fence` still holds the message. */
   private async settle(id: string, fence: Date, fields: Partial<OutboxMessage>, keepInFlightSince = false) {
     const message = this.t.outbox.get(id)
-    if (!message || message.status !== 'sending' || message.lockedUntil?.getTime() !== fence.getTime()) return false
+    if (message?.status !== 'sending' || message.lockedUntil?.getTime() !== fence.getTime()) return false
     const inFlightSince = keepInFlightSince ? message.inFlightSince : undefined
     this.t.outbox.set(id, copy({ ...message, lockedUntil: undefined, ...fields, inFlightSince }))
     return true

@@ -47,7 +47,9 @@ function retryingReadsOnDeadConnections(client: postgres.Sql): postgres.Sql {
     }
     // postgres-js queries are lazy: they run when awaited, as rows or (values()) as arrays.
     return {
+      // biome-ignore lint/suspicious/noThenProperty: a postgres-js query is a thenable drizzle awaits; this one must be too
       then: (resolve: Settle, reject: Settle) => run(false).then(resolve, reject),
+      // biome-ignore lint/suspicious/noThenProperty: the same for a query read as arrays
       values: () => ({ then: (resolve: Settle, reject: Settle) => run(true).then(resolve, reject) }),
     }
   }

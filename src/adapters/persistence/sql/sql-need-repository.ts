@@ -53,7 +53,7 @@ export class SqlNeedRepository extends SqlRepository implements NeedRepository {
     const filter = asked.statuses ? { ...asked, statuses: [...new Set(asked.statuses)] } : asked
     const shape = [filter.statuses?.length ?? 0, filter.partnerId ? 'p' : '', filter.assignedTo ? 'a' : '', filter.constituentId ? 'c' : ''].join('')
     const values: Record<string, unknown> = { organizationId, limit: page.limit, offset: offsetOf(page) }
-    filter.statuses?.forEach((status, i) => (values[`status${i}`] = status))
+    for (const [i, status] of (filter.statuses ?? []).entries()) values[`status${i}`] = status
     for (const key of ['partnerId', 'assignedTo', 'constituentId'] as const) if (filter[key]) values[key] = filter[key]
     const t = this.tables.needs
     const where = () => this.matching({ ...filter, organizationId }, true)

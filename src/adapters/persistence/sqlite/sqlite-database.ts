@@ -140,7 +140,9 @@ export class SqliteDatabase implements Persistence, UnitOfWork {
       return
     }
     const done: Array<{ unit: QueuedUnit; result: unknown }> = []
-    const failAll = (error: unknown) => done.forEach(({ unit }) => unit.reject(error))
+    const failAll = (error: unknown) => {
+      for (const { unit } of done) unit.reject(error)
+    }
     for (let n = 0; n < MAX_GROUP && this.queue.length > 0; n++) {
       const unit = this.queue.shift()!
       this.writer.exec('SAVEPOINT unit')
