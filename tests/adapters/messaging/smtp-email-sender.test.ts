@@ -42,7 +42,7 @@ async function startSmtp(options: Partial<SMTPServerOptions> = {}) {
       stream.on('data', (chunk: Buffer) => chunks.push(chunk))
       stream.on('end', () => {
         received.push({
-          mailFrom: session.envelope.mailFrom ? session.envelope.mailFrom.address : undefined,
+          mailFrom: session.envelope.mailFrom ? session.envelope.mailFrom.address : false,
           rcptTo: session.envelope.rcptTo.map((r) => r.address),
           user: session.user,
           raw: Buffer.concat(chunks).toString('utf8'),
