@@ -18,8 +18,15 @@ export function consoleBundle(): ConsoleFile[] {
   const out = mkdtempSync(join(tmpdir(), 'intake-console-'))
   try {
     const build = Bun.spawnSync([
-      process.execPath, 'build', join(import.meta.dir, 'src/main.tsx'), '--target=browser', '--minify',
-      '--entry-naming=[name]-[hash].[ext]', '--asset-naming=[name]-[hash].[ext]', '--outdir', out,
+      process.execPath,
+      'build',
+      join(import.meta.dir, 'src/main.tsx'),
+      '--target=browser',
+      '--minify',
+      '--entry-naming=[name]-[hash].[ext]',
+      '--asset-naming=[name]-[hash].[ext]',
+      '--outdir',
+      out,
     ])
     if (build.exitCode !== 0) throw new Error(`the console did not bundle:\n${build.stderr.toString()}`)
     return readdirSync(out).map((name) => ({ name, text: readFileSync(join(out, name), 'utf8') }))

@@ -5,7 +5,10 @@
 import { join } from 'node:path'
 import type { MigrationJournal } from '../src/adapters/persistence/sql/bundled-migrations'
 
-const FOLDERS = { SQLITE_MIGRATIONS: 'src/adapters/persistence/sqlite/migrations', POSTGRES_MIGRATIONS: 'src/adapters/persistence/postgres/migrations' }
+const FOLDERS = {
+  SQLITE_MIGRATIONS: 'src/adapters/persistence/sqlite/migrations',
+  POSTGRES_MIGRATIONS: 'src/adapters/persistence/postgres/migrations',
+}
 
 function indexSource(name: string, journal: MigrationJournal): string {
   const imports = journal.entries.map((e, i) => `import m${i} from './${e.tag}.sql' with { type: 'text' }`)

@@ -14,9 +14,9 @@ function sourceFiles(dir: string): string[] {
 
 function importsOf(file: string): string[] {
   const text = readFileSync(file, 'utf8')
-  return [...text.matchAll(/(?:import|export)[^'"]*?from\s+['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)|import\s+['"]([^'"]+)['"]/g)].map(
-    (m) => (m[1] ?? m[2] ?? m[3])!,
-  )
+  return [
+    ...text.matchAll(/(?:import|export)[^'"]*?from\s+['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)|import\s+['"]([^'"]+)['"]/g),
+  ].map((m) => (m[1] ?? m[2] ?? m[3])!)
 }
 
 /** The layer an import lands in: a folder of src, or 'package:<name>' for anything else. */
@@ -75,6 +75,9 @@ describe('the composition root', () => {
 /** The names each import statement of the file brings in. */
 function importsWithNames(file: string): Array<{ names: string[] }> {
   return [...readFileSync(file, 'utf8').matchAll(/import\s+(?:type\s+)?\{([^}]*)\}\s*from/g)].map((m) => ({
-    names: m[1]!.split(',').map((name) => name.replace(/^\s*type\s+/, '').trim()).filter(Boolean),
+    names: m[1]!
+      .split(',')
+      .map((name) => name.replace(/^\s*type\s+/, '').trim())
+      .filter(Boolean),
   }))
 }

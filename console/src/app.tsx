@@ -23,7 +23,12 @@ export function App() {
   // A session kept in this browser's cookie goes on without a new login.
   useEffect(() => void refreshSession(), [])
 
-  if (session === 'unknown') return <main><p role="status">{t.loading}</p></main>
+  if (session === 'unknown')
+    return (
+      <main>
+        <p role="status">{t.loading}</p>
+      </main>
+    )
   if (session !== 'signed-in') return <Login lapsed={session === 'lapsed'} place={place} />
   return <SignedIn place={place} />
 }
@@ -43,21 +48,42 @@ function SignedIn({ place }: { place: Place }) {
     shown.current = true
   }, [screen, firstRunDone])
 
-  if (firstRun === 'checking') return <main><p role="status">{t.loading}</p></main>
+  if (firstRun === 'checking')
+    return (
+      <main>
+        <p role="status">{t.loading}</p>
+      </main>
+    )
   return (
     <>
       <header class="bar">
         <span class="app-name">{t.appName}</span>
         <nav aria-label={t.main}>
-          <a href={href(['needs'])} aria-current={place.path[0] !== 'constituents' && place.path[0] !== 'new' ? 'page' : undefined}>{t.needs}</a>
-          {may(profile, 'constituents:read') && <a href={href(['constituents'])} aria-current={place.path[0] === 'constituents' ? 'page' : undefined}>{t.constituents}</a>}
-          {may(profile, 'needs:create') && <button type="button" onClick={() => go(['new'])}>{t.newNeed}</button>}
+          <a href={href(['needs'])} aria-current={place.path[0] !== 'constituents' && place.path[0] !== 'new' ? 'page' : undefined}>
+            {t.needs}
+          </a>
+          {may(profile, 'constituents:read') && (
+            <a href={href(['constituents'])} aria-current={place.path[0] === 'constituents' ? 'page' : undefined}>
+              {t.constituents}
+            </a>
+          )}
+          {may(profile, 'needs:create') && (
+            <button type="button" onClick={() => go(['new'])}>
+              {t.newNeed}
+            </button>
+          )}
         </nav>
         <LanguageSwitch />
-        <button type="button" class="secondary" onClick={() => void logOut()}>{t.logOut}</button>
+        <button type="button" class="secondary" onClick={() => void logOut()}>
+          {t.logOut}
+        </button>
       </header>
       <main ref={main} tabIndex={-1}>
-        {firstRun && !firstRunDone && profile ? <FirstRun settings={firstRun} profile={profile} onDone={() => setFirstRunDone(true)} /> : <Screen place={place} />}
+        {firstRun && !firstRunDone && profile ? (
+          <FirstRun settings={firstRun} profile={profile} onDone={() => setFirstRunDone(true)} />
+        ) : (
+          <Screen place={place} />
+        )}
       </main>
     </>
   )

@@ -19,9 +19,11 @@ export function ConstituentSearch({ query }: { query: URLSearchParams }) {
   useEffect(() => {
     if (!q) return
     let current = true
-    void authorized(() => client.GET('/api/constituents', { params: { query: { query: q, limit: PAGE_SIZE } } })).then(({ data, error, response }) => {
-      if (current) setAnswer({ q, found: data ?? (response.status === 403 ? t.forbidden : t.failed(problemText(error))) })
-    })
+    void authorized(() => client.GET('/api/constituents', { params: { query: { query: q, limit: PAGE_SIZE } } })).then(
+      ({ data, error, response }) => {
+        if (current) setAnswer({ q, found: data ?? (response.status === 403 ? t.forbidden : t.failed(problemText(error))) })
+      },
+    )
     return () => {
       current = false
     }
@@ -31,7 +33,11 @@ export function ConstituentSearch({ query }: { query: URLSearchParams }) {
   return (
     <>
       <h1>{t.constituents}</h1>
-      {may(profile, 'household-matches:list') && <p><a href={href(['constituents', 'matches'])}>{t.possibleDuplicates}</a></p>}
+      {may(profile, 'household-matches:list') && (
+        <p>
+          <a href={href(['constituents', 'matches'])}>{t.possibleDuplicates}</a>
+        </p>
+      )}
       <form
         class="inline"
         role="search"
@@ -47,17 +53,29 @@ export function ConstituentSearch({ query }: { query: URLSearchParams }) {
         <button type="submit">{t.search}</button>
       </form>
       {q && !found && <p role="status">{t.loading}</p>}
-      {typeof found === 'string' && <p role="alert" class="error">{found}</p>}
+      {typeof found === 'string' && (
+        <p role="alert" class="error">
+          {found}
+        </p>
+      )}
       {Array.isArray(found) && <p role="status">{t.found(found.length, q)}</p>}
       {Array.isArray(found) && found.length > 0 && (
         <div class="table">
           <table>
             <caption class="visually-hidden">{t.constituents}</caption>
-            <thead><tr><th scope="col">{t.name}</th><th scope="col">{t.phone}</th><th scope="col">{t.email}</th></tr></thead>
+            <thead>
+              <tr>
+                <th scope="col">{t.name}</th>
+                <th scope="col">{t.phone}</th>
+                <th scope="col">{t.email}</th>
+              </tr>
+            </thead>
             <tbody>
               {found.map((person) => (
                 <tr key={person.id}>
-                  <td><a href={href(['constituents', person.id])}>{personName(person)}</a></td>
+                  <td>
+                    <a href={href(['constituents', person.id])}>{personName(person)}</a>
+                  </td>
                   <td>{person.phone ?? '—'}</td>
                   <td>{person.email ?? '—'}</td>
                 </tr>
@@ -91,40 +109,71 @@ export function ConstituentScreen({ id }: { id: string }) {
   }, [loaded])
 
   if (!loaded) return <p role="status">{t.loading}</p>
-  if (loaded === 'missing') return (<><h1>{t.constituents}</h1><p role="alert" class="error">{t.personNotFound}</p></>)
+  if (loaded === 'missing')
+    return (
+      <>
+        <h1>{t.constituents}</h1>
+        <p role="alert" class="error">
+          {t.personNotFound}
+        </p>
+      </>
+    )
   const { person, needs, total, household } = loaded
   return (
     <>
       <h1>{personName(person)}</h1>
       <PersonDetails person={person} />
       <h2>{t.pastNeeds(total)}</h2>
-      {needs.length === 0 ? <p>{t.noNeeds}</p> : (
+      {needs.length === 0 ? (
+        <p>{t.noNeeds}</p>
+      ) : (
         <ul>
           {needs.map((need) => (
             <li key={need.id}>
-              <a href={href(['needs', need.referenceNumber])}>{need.referenceNumber}</a> · {t.statuses[need.status]} · {partnerName(partners, need.partnerId)} · {formatDateTime(need.createdAt, language)}
+              <a href={href(['needs', need.referenceNumber])}>{need.referenceNumber}</a> · {t.statuses[need.status]} ·{' '}
+              {partnerName(partners, need.partnerId)} · {formatDateTime(need.createdAt, language)}
             </li>
           ))}
         </ul>
       )}
       <h2>{t.household}</h2>
-      {household.length === 0 ? <p>{t.aloneInHousehold}</p> : (
+      {household.length === 0 ? (
+        <p>{t.aloneInHousehold}</p>
+      ) : (
         <ul>
-          {household.map((member) => <li key={member.id}><a href={href(['constituents', member.id])}>{personName(member)}</a></li>)}
+          {household.map((member) => (
+            <li key={member.id}>
+              <a href={href(['constituents', member.id])}>{personName(member)}</a>
+            </li>
+          ))}
         </ul>
       )}
     </>
   )
 }
 
-const DETAILS = ['firstName', 'lastName', 'phone', 'email', 'addressStreet', 'addressCity', 'addressState', 'addressZip', 'dateOfBirth', 'householdId'] as const
+const DETAILS = [
+  'firstName',
+  'lastName',
+  'phone',
+  'email',
+  'addressStreet',
+  'addressCity',
+  'addressState',
+  'addressZip',
+  'dateOfBirth',
+  'householdId',
+] as const
 
 /** The details the API answered; a detail it left out is either not on file or not for this member to read. */
 export function PersonDetails({ person }: { person: Constituent }) {
   return (
     <dl class="fields">
       {DETAILS.map((key) => (
-        <Fragment key={key}><dt>{t.personFields[key]}</dt><dd>{person[key] ?? t.notShown}</dd></Fragment>
+        <Fragment key={key}>
+          <dt>{t.personFields[key]}</dt>
+          <dd>{person[key] ?? t.notShown}</dd>
+        </Fragment>
       ))}
     </dl>
   )

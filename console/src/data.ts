@@ -49,7 +49,12 @@ export function useMembers(mine: Profile | undefined): Member[] {
 }
 
 /** What a member is called: the own "Me", another by name or email when the list names it. */
-export function memberName(list: Member[], mine: Profile | undefined, id: string | undefined, names: { me: string; someone: string; nobody: string }): string {
+export function memberName(
+  list: Member[],
+  mine: Profile | undefined,
+  id: string | undefined,
+  names: { me: string; someone: string; nobody: string },
+): string {
   if (!id) return names.nobody
   if (id === mine?.id) return names.me
   const member = list.find((m) => m.id === id)
@@ -70,4 +75,5 @@ export function partnerName(list: Partner[], id: string): string {
 export const formatDate = (iso: string | undefined, lang: string) =>
   iso ? new Intl.DateTimeFormat(lang, { dateStyle: 'medium' }).format(new Date(iso)) : '—'
 
-export const formatDateTime = (iso: string, lang: string) => new Intl.DateTimeFormat(lang, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(iso))
+export const formatDateTime = (iso: string, lang: string) =>
+  new Intl.DateTimeFormat(lang, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(iso))

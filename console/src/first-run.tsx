@@ -11,13 +11,21 @@ import { authorized, logIn } from './session'
 export const FIRST_START_NAME = 'My Organization'
 
 /** The organization's settings while its first run is due (for who may change them); undefined otherwise, 'checking' until known. */
-export function useFirstRun({ profile, answered }: { profile?: Profile; answered: boolean }): OrganizationSettings | 'checking' | undefined {
+export function useFirstRun({
+  profile,
+  answered,
+}: {
+  profile?: Profile
+  answered: boolean
+}): OrganizationSettings | 'checking' | undefined {
   const [settings, setSettings] = useState<OrganizationSettings | 'checking' | undefined>('checking')
   const admin = may(profile, 'organization:settings')
   useEffect(() => {
     if (!answered) return
     if (!admin) return setSettings(undefined)
-    void authorized(() => client.GET('/api/organizations/settings')).then(({ data }) => setSettings(data?.name === FIRST_START_NAME ? data : undefined))
+    void authorized(() => client.GET('/api/organizations/settings')).then(({ data }) =>
+      setSettings(data?.name === FIRST_START_NAME ? data : undefined),
+    )
   }, [answered, admin])
   return settings
 }
@@ -62,10 +70,14 @@ export function FirstRun({ settings, profile, onDone }: { settings: Organization
   return (
     <section class="narrow-section">
       <h1>{t.firstRunTitle}</h1>
-      <p>{t.serviceAddress}: <strong>{settings.publicBaseUrl}</strong></p>
+      <p>
+        {t.serviceAddress}: <strong>{settings.publicBaseUrl}</strong>
+      </p>
       {pointsAtThisComputer(settings.publicBaseUrl) && <p class="warning">{t.localhostWarning(settings.publicBaseUrl)}</p>}
       <div role="alert">{error && <p class="error">{error}</p>}</div>
-      <div role="status" class="notice">{notice}</div>
+      <div role="status" class="notice">
+        {notice}
+      </div>
       {step === 'password' ? (
         <form onSubmit={choosePassword}>
           <h2>{t.choosePassword}</h2>
@@ -74,10 +86,22 @@ export function FirstRun({ settings, profile, onDone }: { settings: Organization
           <label for="current-password">{t.currentPassword}</label>
           <input id="current-password" name="currentPassword" type="password" autocomplete="current-password" required />
           <label for="new-password">{t.newPassword}</label>
-          <input id="new-password" name="newPassword" type="password" autocomplete="new-password" minLength={12} required aria-describedby="new-password-rule" />
-          <p id="new-password-rule" class="meta">{t.passwordRule}</p>
+          <input
+            id="new-password"
+            name="newPassword"
+            type="password"
+            autocomplete="new-password"
+            minLength={12}
+            required
+            aria-describedby="new-password-rule"
+          />
+          <p id="new-password-rule" class="meta">
+            {t.passwordRule}
+          </p>
           <button type="submit">{t.savePassword}</button>{' '}
-          <button type="button" class="secondary" onClick={() => setStep('name')}>{t.passwordAlreadyChosen}</button>
+          <button type="button" class="secondary" onClick={() => setStep('name')}>
+            {t.passwordAlreadyChosen}
+          </button>
         </form>
       ) : (
         <form onSubmit={chooseName}>

@@ -41,7 +41,8 @@ export function Inbox({ query }: { query: URLSearchParams }) {
         },
       }),
     ).then(({ data, response }) => {
-      if (current) setAnswer({ key, result: data ? { needs: data, total: Number(response.headers.get('x-total-count') ?? data.length) } : 'error' })
+      if (current)
+        setAnswer({ key, result: data ? { needs: data, total: Number(response.headers.get('x-total-count') ?? data.length) } : 'error' })
     })
     return () => {
       current = false
@@ -61,23 +62,40 @@ export function Inbox({ query }: { query: URLSearchParams }) {
           <label for="filter-status">{t.status}</label>
           <select id="filter-status" value={status} onChange={(event) => change({ status: event.currentTarget.value })}>
             <option value="">{t.all}</option>
-            {STATUSES.map((value) => <option key={value} value={value}>{t.statuses[value]}</option>)}
+            {STATUSES.map((value) => (
+              <option key={value} value={value}>
+                {t.statuses[value]}
+              </option>
+            ))}
           </select>
         </div>
         <div>
           <label for="filter-partner">{t.partner}</label>
           <select id="filter-partner" value={partnerId} onChange={(event) => change({ partner: event.currentTarget.value })}>
             <option value="">{t.all}</option>
-            {partners.map((partner) => <option key={partner.id} value={partner.id}>{partner.name}</option>)}
+            {partners.map((partner) => (
+              <option key={partner.id} value={partner.id}>
+                {partner.name}
+              </option>
+            ))}
           </select>
         </div>
         <div class="check">
-          <input id="filter-mine" type="checkbox" checked={mine} onChange={(event) => change({ mine: event.currentTarget.checked ? '1' : undefined })} />
+          <input
+            id="filter-mine"
+            type="checkbox"
+            checked={mine}
+            onChange={(event) => change({ mine: event.currentTarget.checked ? '1' : undefined })}
+          />
           <label for="filter-mine">{t.assignedToMe}</label>
         </div>
       </form>
       {!result && <p role="status">{t.loading}</p>}
-      {result === 'error' && <p role="alert" class="error">{t.forbidden}</p>}
+      {result === 'error' && (
+        <p role="alert" class="error">
+          {t.forbidden}
+        </p>
+      )}
       {result && result !== 'error' && (
         <>
           <div class="table" role="region" aria-label={t.needs} tabIndex={0}>
@@ -95,7 +113,9 @@ export function Inbox({ query }: { query: URLSearchParams }) {
               <tbody>
                 {result.needs.map((need) => (
                   <tr key={need.id}>
-                    <td><a href={href(['needs', need.referenceNumber])}>{need.referenceNumber}</a></td>
+                    <td>
+                      <a href={href(['needs', need.referenceNumber])}>{need.referenceNumber}</a>
+                    </td>
                     <td>{t.statuses[need.status]}</td>
                     <td>{partnerName(partners, need.partnerId)}</td>
                     <td>{memberName(members, profile, need.assignedTo, t)}</td>

@@ -6,7 +6,9 @@ export function LanguageSwitch() {
   return (
     <nav aria-label={t.language} class="languages">
       {others.map((other) => (
-        <a key={other} href={`/?lang=${other}${location.hash}`} lang={other} hreflang={other}>{LANGUAGES[other].languageName}</a>
+        <a key={other} href={`/?lang=${other}${location.hash}`} lang={other} hreflang={other}>
+          {LANGUAGES[other].languageName}
+        </a>
       ))}
     </nav>
   )

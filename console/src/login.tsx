@@ -30,16 +30,24 @@ function LoginForm({ lapsed }: { lapsed: boolean }) {
     <main class="narrow">
       <LanguageSwitch />
       <h1>{t.appName}</h1>
-      {lapsed && !error && <p role="status" class="notice">{t.sessionLapsed}</p>}
+      {lapsed && !error && (
+        <p role="status" class="notice">
+          {t.sessionLapsed}
+        </p>
+      )}
       <div role="alert">{error && <p class="error">{error}</p>}</div>
       <form onSubmit={submit}>
         <label for="email">{t.email}</label>
         <input id="email" name="email" type="email" autocomplete="username" required />
         <label for="password">{t.password}</label>
         <input id="password" name="password" type="password" autocomplete="current-password" required />
-        <button type="submit" disabled={busy}>{busy ? t.loggingIn : t.logIn}</button>
+        <button type="submit" disabled={busy}>
+          {busy ? t.loggingIn : t.logIn}
+        </button>
       </form>
-      <p><a href={href(['forgot-password'])}>{t.forgotPassword}</a></p>
+      <p>
+        <a href={href(['forgot-password'])}>{t.forgotPassword}</a>
+      </p>
     </main>
   )
 }
@@ -76,7 +84,9 @@ function ForgotPassword() {
           </form>
         </>
       )}
-      <p><a href={href([])}>{t.backToLogin}</a></p>
+      <p>
+        <a href={href([])}>{t.backToLogin}</a>
+      </p>
     </main>
   )
 }

@@ -20,14 +20,18 @@ export function Matches() {
   }, [])
 
   async function load() {
-    const { data, error, response } = await authorized(() => client.GET('/api/household-matches', { params: { query: { status: 'OPEN', limit: 25 } } }))
+    const { data, error, response } = await authorized(() =>
+      client.GET('/api/household-matches', { params: { query: { status: 'OPEN', limit: 25 } } }),
+    )
     setMatches(data ?? (response.status === 403 ? t.forbidden : t.failed(problemText(error))))
   }
   useEffect(() => void load(), [])
 
   async function resolve(match: HouseholdMatch, action: Action, done: string, targetConstituentId?: string) {
     const body = { action, ...(targetConstituentId ? { targetConstituentId } : {}) }
-    const { error, response } = await authorized(() => client.POST('/api/household-matches/{id}/resolve', { params: { path: { id: match.id } }, body }))
+    const { error, response } = await authorized(() =>
+      client.POST('/api/household-matches/{id}/resolve', { params: { path: { id: match.id } }, body }),
+    )
     await load()
     setConfirming(undefined)
     setMessage(error ? { text: response.status === 403 ? t.forbidden : t.failed(problemText(error)), error: true } : { text: done })
@@ -36,25 +40,51 @@ export function Matches() {
   return (
     <>
       <h1>{t.possibleDuplicates}</h1>
-      <div role="status" class={message?.error ? 'error' : 'notice'}>{message?.text}</div>
-      {confirming && <MergeConfirmation match={confirming} onMerge={(target) => resolve(confirming, 'MERGE_CONSTITUENT', t.merged, target)} onCancel={() => setConfirming(undefined)} />}
+      <div role="status" class={message?.error ? 'error' : 'notice'}>
+        {message?.text}
+      </div>
+      {confirming && (
+        <MergeConfirmation
+          match={confirming}
+          onMerge={(target) => resolve(confirming, 'MERGE_CONSTITUENT', t.merged, target)}
+          onCancel={() => setConfirming(undefined)}
+        />
+      )}
       {!matches && <p role="status">{t.loading}</p>}
-      {typeof matches === 'string' && <p role="alert" class="error">{matches}</p>}
-      {Array.isArray(matches) && !confirming && (matches.length === 0 ? <p>{t.noMatches}</p> : (
-        <ul class="timeline">
-          {matches.map((match) => (
-            <li key={match.id}>
-              <p>{side(match, 'constituent')} · {side(match, 'candidate')}</p>
-              <p class="meta">{t.duplicateReasons}: {match.reasons.map((reason) => t.reasons[reason] ?? reason).join(', ')}</p>
-              {match.constituent && match.candidate && (
-                <button type="button" onClick={() => setConfirming(match)}>{t.mergeEllipsis}</button>
-              )}{' '}
-              <button type="button" class="secondary" onClick={() => void resolve(match, 'MERGE_HOUSEHOLD', t.householdJoined)}>{t.sameHousehold}</button>{' '}
-              <button type="button" class="secondary" onClick={() => void resolve(match, 'DISMISS', t.dismissed)}>{t.notSamePerson}</button>
-            </li>
-          ))}
-        </ul>
-      ))}
+      {typeof matches === 'string' && (
+        <p role="alert" class="error">
+          {matches}
+        </p>
+      )}
+      {Array.isArray(matches) &&
+        !confirming &&
+        (matches.length === 0 ? (
+          <p>{t.noMatches}</p>
+        ) : (
+          <ul class="timeline">
+            {matches.map((match) => (
+              <li key={match.id}>
+                <p>
+                  {side(match, 'constituent')} · {side(match, 'candidate')}
+                </p>
+                <p class="meta">
+                  {t.duplicateReasons}: {match.reasons.map((reason) => t.reasons[reason] ?? reason).join(', ')}
+                </p>
+                {match.constituent && match.candidate && (
+                  <button type="button" onClick={() => setConfirming(match)}>
+                    {t.mergeEllipsis}
+                  </button>
+                )}{' '}
+                <button type="button" class="secondary" onClick={() => void resolve(match, 'MERGE_HOUSEHOLD', t.householdJoined)}>
+                  {t.sameHousehold}
+                </button>{' '}
+                <button type="button" class="secondary" onClick={() => void resolve(match, 'DISMISS', t.dismissed)}>
+                  {t.notSamePerson}
+                </button>
+              </li>
+            ))}
+          </ul>
+        ))}
     </>
   )
 }
@@ -65,7 +95,15 @@ function side(match: HouseholdMatch, which: 'constituent' | 'candidate') {
 }
 
 /** Both records side by side; the member chooses the one that stays, the other is merged into it and removed. */
-function MergeConfirmation({ match, onMerge, onCancel }: { match: HouseholdMatch; onMerge: (target: string) => unknown; onCancel: () => void }) {
+function MergeConfirmation({
+  match,
+  onMerge,
+  onCancel,
+}: {
+  match: HouseholdMatch
+  onMerge: (target: string) => unknown
+  onCancel: () => void
+}) {
   const [target, setTarget] = useState(match.candidateConstituentId)
   const people = [match.constituent!, match.candidate!]
   return (
@@ -84,7 +122,14 @@ function MergeConfirmation({ match, onMerge, onCancel }: { match: HouseholdMatch
             {people.map((person) => (
               <div key={person.id}>
                 <div class="check">
-                  <input type="radio" id={`keep-${person.id}`} name="keep" value={person.id} checked={target === person.id} onChange={() => setTarget(person.id)} />
+                  <input
+                    type="radio"
+                    id={`keep-${person.id}`}
+                    name="keep"
+                    value={person.id}
+                    checked={target === person.id}
+                    onChange={() => setTarget(person.id)}
+                  />
                   <label for={`keep-${person.id}`}>{t.keep(personName(person))}</label>
                 </div>
                 <PersonDetails person={person} />
@@ -93,7 +138,9 @@ function MergeConfirmation({ match, onMerge, onCancel }: { match: HouseholdMatch
           </div>
         </fieldset>
         <button type="submit">{t.confirmMerge}</button>{' '}
-        <button type="button" class="secondary" onClick={onCancel}>{t.cancel}</button>
+        <button type="button" class="secondary" onClick={onCancel}>
+          {t.cancel}
+        </button>
       </form>
     </section>
   )

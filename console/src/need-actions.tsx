@@ -28,21 +28,47 @@ export function NeedActions({ need, profile, members, partners, act }: Props) {
   return (
     <section aria-labelledby="actions-title">
       <h2 id="actions-title">{t.actions}</h2>
-      <Choice key={`status-${need.status}`} id="status" label={t.status} button={t.saveStatus} current={need.status}
+      <Choice
+        key={`status-${need.status}`}
+        id="status"
+        label={t.status}
+        button={t.saveStatus}
+        current={need.status}
         options={STATUSES.map((value) => [value, t.statuses[value]])}
-        onChoose={(status) => put({ status: status as Status }, t.statusSaved)} />
+        onChoose={(status) => put({ status: status as Status }, t.statusSaved)}
+      />
       {profile && need.assignedTo !== profile.id && (
-        <button type="button" onClick={() => void put({ assignedTo: profile.id }, t.assigned)}>{t.assignToMe}</button>
+        <button type="button" onClick={() => void put({ assignedTo: profile.id }, t.assigned)}>
+          {t.assignToMe}
+        </button>
       )}
       {members.length > 0 && (
-        <Choice key={`assignee-${need.assignedTo}`} id="assignee" label={t.assignTo} button={t.assign} current={need.assignedTo ?? ''}
+        <Choice
+          key={`assignee-${need.assignedTo}`}
+          id="assignee"
+          label={t.assignTo}
+          button={t.assign}
+          current={need.assignedTo ?? ''}
           options={[['', t.nobodyAssigned], ...members.map((m): [string, string] => [m.id, memberName(members, profile, m.id, names)])]}
-          onChoose={(assignee) => put({ assignedTo: assignee || null }, assignee ? t.assignedTo_(memberName(members, profile, assignee, names)) : t.unassigned)} />
+          onChoose={(assignee) =>
+            put({ assignedTo: assignee || null }, assignee ? t.assignedTo_(memberName(members, profile, assignee, names)) : t.unassigned)
+          }
+        />
       )}
-      <Choice key={`partner-${need.partnerId}`} id="move-partner" label={t.moveToPartner} button={t.move} current={need.partnerId}
+      <Choice
+        key={`partner-${need.partnerId}`}
+        id="move-partner"
+        label={t.moveToPartner}
+        button={t.move}
+        current={need.partnerId}
         options={partners.map((p) => [p.id, p.name])}
-        onChoose={(partnerId) => put({ partnerId }, t.moved(partnerName(partners, partnerId)))} />
-      <button type="button" class="secondary" onClick={() => void put({ isConfidential: !need.isConfidential }, need.isConfidential ? t.madePublic : t.madeConfidential)}>
+        onChoose={(partnerId) => put({ partnerId }, t.moved(partnerName(partners, partnerId)))}
+      />
+      <button
+        type="button"
+        class="secondary"
+        onClick={() => void put({ isConfidential: !need.isConfidential }, need.isConfidential ? t.madePublic : t.madeConfidential)}
+      >
         {need.isConfidential ? t.markNotConfidential : t.markConfidential}
       </button>
     </section>
@@ -50,7 +76,14 @@ export function NeedActions({ need, profile, members, partners, act }: Props) {
 }
 
 /** A value chosen from a list and saved with its button. */
-function Choice({ id, label, button, current, options, onChoose }: {
+function Choice({
+  id,
+  label,
+  button,
+  current,
+  options,
+  onChoose,
+}: {
   id: string
   label: string
   button: string
@@ -70,7 +103,11 @@ function Choice({ id, label, button, current, options, onChoose }: {
       <div>
         <label for={id}>{label}</label>
         <select id={id} name={id} value={value} onChange={(event) => setValue(event.currentTarget.value)}>
-          {options.map(([key, text]) => <option key={key} value={key}>{text}</option>)}
+          {options.map(([key, text]) => (
+            <option key={key} value={key}>
+              {text}
+            </option>
+          ))}
         </select>
       </div>
       <button type="submit">{button}</button>
@@ -88,7 +125,8 @@ export function SmsForm({ need, profile, act }: Pick<Props, 'need' | 'profile' |
         event.preventDefault()
         const form = event.currentTarget
         const body = String(new FormData(form).get('sms')).trim()
-        if (body && (await act(() => client.POST('/api/needs/{id}/sms', { params: { path: { id } }, body: { body } }), t.smsQueued))) form.reset()
+        if (body && (await act(() => client.POST('/api/needs/{id}/sms', { params: { path: { id } }, body: { body } }), t.smsQueued)))
+          form.reset()
       }}
     >
       <label for="sms">{t.smsLabel}</label>

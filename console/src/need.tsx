@@ -1,6 +1,16 @@
 import { Fragment } from 'preact'
 import { useEffect, useState } from 'preact/hooks'
-import { client, problemText, type Interaction, type Member, type Need, type NeedChange, type Partner, type Profile, type Status } from './api'
+import {
+  client,
+  problemText,
+  type Interaction,
+  type Member,
+  type Need,
+  type NeedChange,
+  type Partner,
+  type Profile,
+  type Status,
+} from './api'
 import { formatDate, formatDateTime, memberName, partnerName, useMembers, usePartners, useProfile } from './data'
 import { language, t } from './i18n'
 import { NeedActions, SmsForm } from './need-actions'
@@ -44,7 +54,15 @@ export function NeedScreen({ reference }: { reference: string }) {
   }
 
   if (!loaded) return <p role="status">{t.loading}</p>
-  if (loaded === 'missing') return (<><h1>{t.needTitle(reference)}</h1><p role="alert" class="error">{t.notFound}</p></>)
+  if (loaded === 'missing')
+    return (
+      <>
+        <h1>{t.needTitle(reference)}</h1>
+        <p role="alert" class="error">
+          {t.notFound}
+        </p>
+      </>
+    )
   const { need, interactions, history } = loaded
   const id = need.id
   const lookups = { partners, members, profile }
@@ -52,29 +70,45 @@ export function NeedScreen({ reference }: { reference: string }) {
   return (
     <>
       <h1>{t.needTitle(need.referenceNumber)}</h1>
-      <div role="status" class={message?.error ? 'error' : 'notice'}>{message?.text}</div>
+      <div role="status" class={message?.error ? 'error' : 'notice'}>
+        {message?.text}
+      </div>
       <section aria-labelledby="fields-title">
         <h2 id="fields-title">{t.fields}</h2>
         <dl class="fields">
-          <dt>{t.status}</dt><dd>{t.statuses[need.status]}</dd>
-          <dt>{t.partner}</dt><dd>{partnerName(partners, need.partnerId)}</dd>
-          <dt>{t.assignee}</dt><dd>{memberName(members, profile, need.assignedTo, t)}</dd>
-          <dt>{t.due}</dt><dd>{formatDate(need.dueDate, language)}</dd>
-          <dt>{t.created}</dt><dd>{formatDateTime(need.createdAt, language)}</dd>
-          <dt>{t.confidential}</dt><dd>{need.isConfidential ? t.yes : t.no}</dd>
+          <dt>{t.status}</dt>
+          <dd>{t.statuses[need.status]}</dd>
+          <dt>{t.partner}</dt>
+          <dd>{partnerName(partners, need.partnerId)}</dd>
+          <dt>{t.assignee}</dt>
+          <dd>{memberName(members, profile, need.assignedTo, t)}</dd>
+          <dt>{t.due}</dt>
+          <dd>{formatDate(need.dueDate, language)}</dd>
+          <dt>{t.created}</dt>
+          <dd>{formatDateTime(need.createdAt, language)}</dd>
+          <dt>{t.confidential}</dt>
+          <dd>{need.isConfidential ? t.yes : t.no}</dd>
           {Object.entries(need.customFields).map(([key, value]) => (
-            <Fragment key={key}><dt>{customFieldLabel(key)}</dt><dd>{typeof value === 'string' ? value : JSON.stringify(value)}</dd></Fragment>
+            <Fragment key={key}>
+              <dt>{customFieldLabel(key)}</dt>
+              <dd>{typeof value === 'string' ? value : JSON.stringify(value)}</dd>
+            </Fragment>
           ))}
         </dl>
       </section>
       <NeedActions need={need} profile={profile} members={members} partners={partners} act={act} />
       <section aria-labelledby="notes-title">
         <h2 id="notes-title">{t.notes}</h2>
-        {interactions.length === 0 ? <p>{t.noInteractions}</p> : (
+        {interactions.length === 0 ? (
+          <p>{t.noInteractions}</p>
+        ) : (
           <ol class="timeline">
             {interactions.map((item) => (
               <li key={item.id}>
-                <p class="meta">{formatDateTime(item.createdAt, language)} · {t.channels[item.channel]}{item.senderIdentifier ? ` · ${item.senderIdentifier}` : ''}</p>
+                <p class="meta">
+                  {formatDateTime(item.createdAt, language)} · {t.channels[item.channel]}
+                  {item.senderIdentifier ? ` · ${item.senderIdentifier}` : ''}
+                </p>
                 <p class="content">{item.content}</p>
               </li>
             ))}
@@ -85,7 +119,11 @@ export function NeedScreen({ reference }: { reference: string }) {
             event.preventDefault()
             const form = event.currentTarget
             const content = String(new FormData(form).get('note')).trim()
-            if (content && (await act(() => client.POST('/api/needs/{id}/notes', { params: { path: { id } }, body: { content } }), t.noteAdded))) form.reset()
+            if (
+              content &&
+              (await act(() => client.POST('/api/needs/{id}/notes', { params: { path: { id } }, body: { content } }), t.noteAdded))
+            )
+              form.reset()
           }}
         >
           <label for="note">{t.note}</label>
@@ -96,12 +134,20 @@ export function NeedScreen({ reference }: { reference: string }) {
       </section>
       <section aria-labelledby="history-title">
         <h2 id="history-title">{t.history}</h2>
-        {history.length === 0 ? <p>{t.noHistory}</p> : (
+        {history.length === 0 ? (
+          <p>{t.noHistory}</p>
+        ) : (
           <ol class="timeline">
             {history.map((change) => (
               <li key={change.id}>
                 <p class="meta">{formatDateTime(change.changedAt, language)}</p>
-                <p>{t.changeLine(t.fieldNames[change.field] ?? change.field, valueText(change.field, change.from, lookups), valueText(change.field, change.to, lookups))}</p>
+                <p>
+                  {t.changeLine(
+                    t.fieldNames[change.field] ?? change.field,
+                    valueText(change.field, change.from, lookups),
+                    valueText(change.field, change.to, lookups),
+                  )}
+                </p>
               </li>
             ))}
           </ol>
@@ -120,11 +166,21 @@ function refusal(status: number, error: unknown): string {
 
 /** The intake's own keys by their names; any other key as it was written. */
 function customFieldLabel(key: string): string {
-  const known: Record<string, string> = { description: t.description, firstName: t.firstName, lastName: t.lastName, phone: t.phone, email: t.email }
+  const known: Record<string, string> = {
+    description: t.description,
+    firstName: t.firstName,
+    lastName: t.lastName,
+    phone: t.phone,
+    email: t.email,
+  }
   return known[key] ?? key
 }
 
-function valueText(field: NeedChange['field'], value: string | undefined, known: { partners: Partner[]; members: Member[]; profile: Profile | undefined }): string {
+function valueText(
+  field: NeedChange['field'],
+  value: string | undefined,
+  known: { partners: Partner[]; members: Member[]; profile: Profile | undefined },
+): string {
   if (value === undefined) return '—'
   if (field === 'status') return t.statuses[value as Status] ?? value
   if (field === 'partnerId') return partnerName(known.partners, value) || value

@@ -25,9 +25,11 @@ export function NewNeed() {
       const value = String(form.get(key) ?? '').trim()
       if (value) customFields[key] = value
     }
-    const { data, error: problem, response } = await authorized(() =>
-      client.POST('/api/needs', { body: { partnerId: String(form.get('partnerId')), customFields } }),
-    )
+    const {
+      data,
+      error: problem,
+      response,
+    } = await authorized(() => client.POST('/api/needs', { body: { partnerId: String(form.get('partnerId')), customFields } }))
     if (data) {
       setError('')
       setCreated(data)
@@ -39,22 +41,29 @@ export function NewNeed() {
       <>
         <h1>{t.newNeed}</h1>
         <p role="status" class="notice">
-          {t.created_(created.referenceNumber)}{' '}
-          <span class="reference">{created.referenceNumber}</span>
+          {t.created_(created.referenceNumber)} <span class="reference">{created.referenceNumber}</span>
         </p>
-        <p><a href={href(['needs', created.referenceNumber])}>{t.openNeed}</a></p>
+        <p>
+          <a href={href(['needs', created.referenceNumber])}>{t.openNeed}</a>
+        </p>
         {created.duplicateWarning && <p class="notice">{created.duplicateWarning}</p>}
         {created.possibleDuplicates && (
           <section aria-labelledby="duplicates-title">
             <h2 id="duplicates-title">{t.duplicates}</h2>
             <ul>
               {created.possibleDuplicates.map((duplicate) => (
-                <li key={duplicate.constituentId}>{duplicate.constituentId}: {duplicate.reasons.join(', ')}</li>
+                <li key={duplicate.constituentId}>
+                  {duplicate.constituentId}: {duplicate.reasons.join(', ')}
+                </li>
               ))}
             </ul>
           </section>
         )}
-        <p><a href={href(['new'])} onClick={() => setCreated(undefined)}>{t.newNeed}</a></p>
+        <p>
+          <a href={href(['new'])} onClick={() => setCreated(undefined)}>
+            {t.newNeed}
+          </a>
+        </p>
       </>
     )
   }
@@ -67,7 +76,13 @@ export function NewNeed() {
         <label for="partnerId">{t.partner}</label>
         <select id="partnerId" name="partnerId" required>
           <option value="">{t.choosePartner}</option>
-          {partners.filter((partner) => !partner.isArchived).map((partner) => <option key={partner.id} value={partner.id}>{partner.name}</option>)}
+          {partners
+            .filter((partner) => !partner.isArchived)
+            .map((partner) => (
+              <option key={partner.id} value={partner.id}>
+                {partner.name}
+              </option>
+            ))}
         </select>
         <label for="description">{t.description}</label>
         <textarea id="description" name="description" required />

@@ -36,8 +36,14 @@ function drop(next: SessionState) {
 }
 
 /** 'ok', or what kept the member out: wrong credentials, too many tries or anything else's detail. */
-export async function logIn(email: string, password: string, organizationSlug?: string): Promise<{ ok: true } | { ok: false; status: number; detail: string }> {
-  const { data, error, response } = await client.POST('/api/auth/session', { body: { email, password, ...(organizationSlug ? { organizationSlug } : {}) } })
+export async function logIn(
+  email: string,
+  password: string,
+  organizationSlug?: string,
+): Promise<{ ok: true } | { ok: false; status: number; detail: string }> {
+  const { data, error, response } = await client.POST('/api/auth/session', {
+    body: { email, password, ...(organizationSlug ? { organizationSlug } : {}) },
+  })
   if (data) {
     keep(data)
     return { ok: true }

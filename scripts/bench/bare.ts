@@ -102,4 +102,6 @@ new Elysia()
     set.status = 201
     return { id }
   })
-  .listen({ port: Number(process.env.PORT ?? 0), hostname: '127.0.0.1', reusePort: false }, (server) => console.log(`bare listening on ${server.port}`))
+  .listen({ port: Number(process.env.PORT ?? 0), hostname: '127.0.0.1', reusePort: false }, (server) =>
+    console.log(`bare listening on ${server.port}`),
+  )

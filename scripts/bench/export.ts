@@ -12,7 +12,13 @@ import { join } from 'node:path'
 import { parseArgs } from 'node:util'
 import { BENCH_PASSWORD, BENCH_SECRETS, seed } from './seed'
 
-const { values } = parseArgs({ options: { needs: { type: 'string', default: '1000000' }, rounds: { type: 'string', default: '1' }, data: { type: 'string', default: '/tmp/intake-export-bench' } } })
+const { values } = parseArgs({
+  options: {
+    needs: { type: 'string', default: '1000000' },
+    rounds: { type: 'string', default: '1' },
+    data: { type: 'string', default: '/tmp/intake-export-bench' },
+  },
+})
 const needs = Number(values.needs)
 mkdirSync(values.data, { recursive: true })
 const file = join(values.data, `export-${needs}.sqlite`)
@@ -26,11 +32,26 @@ if (!existsSync(file)) {
 const port = 3900 + Math.floor(Math.random() * 90)
 const base = `http://127.0.0.1:${port}`
 const env = { ...process.env, ...BENCH_SECRETS, DATABASE_URL: `sqlite:${file}`, LOG_LEVEL: 'warn', PORT: String(port), HOST: '127.0.0.1' }
-const service = Bun.spawn([process.execPath, 'src/main/cli.ts', 'serve'], { cwd: join(import.meta.dir, '..', '..'), env, stdout: 'ignore', stderr: 'inherit' })
+const service = Bun.spawn([process.execPath, 'src/main/cli.ts', 'serve'], {
+  cwd: join(import.meta.dir, '..', '..'),
+  env,
+  stdout: 'ignore',
+  stderr: 'inherit',
+})
 const rss = () => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${service.pid}/status`, 'utf8'))?.[1] ?? 0) / 1024
 try {
-  while (!(await fetch(`${base}/readyz`).then((r) => r.ok, () => false))) await Bun.sleep(100)
-  const login = await fetch(`${base}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'admin@bench-1.example.org', password: BENCH_PASSWORD }) })
+  while (
+    !(await fetch(`${base}/readyz`).then(
+      (r) => r.ok,
+      () => false,
+    ))
+  )
+    await Bun.sleep(100)
+  const login = await fetch(`${base}/api/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email: 'admin@bench-1.example.org', password: BENCH_PASSWORD }),
+  })
   const { accessToken } = (await login.json()) as { accessToken: string }
   await Bun.sleep(1000)
   console.log(`${needs.toLocaleString()} needs; service idle: ${rss().toFixed(0)} MB RSS`)
@@ -48,7 +69,9 @@ try {
     }
     clearInterval(sampler)
     const seconds = (performance.now() - started) / 1000
-    console.log(`${path}: ${response.status}, ${(lines - 1).toLocaleString()} records, ${(bytes / 1e6).toFixed(0)} MB in ${seconds.toFixed(1)} s; service peak ${peak.toFixed(0)} MB RSS`)
+    console.log(
+      `${path}: ${response.status}, ${(lines - 1).toLocaleString()} records, ${(bytes / 1e6).toFixed(0)} MB in ${seconds.toFixed(1)} s; service peak ${peak.toFixed(0)} MB RSS`,
+    )
   }
 } finally {
   service.kill('SIGTERM')

@@ -57,7 +57,10 @@ function drive(url: string, token: string, requests: BenchRequest[]): Promise<Me
 async function driveWithWrk(url: string, token: string, requests: BenchRequest[]): Promise<Measured> {
   const script = join(tmpdir(), `bench-${crypto.randomUUID()}.lua`)
   writeFileSync(script, luaRequests(token, requests))
-  const wrk = Bun.spawn([WRK!, '-t1', `-c${connections}`, `-d${duration}s`, '--latency', '-s', script, url], { stdout: 'pipe', stderr: 'pipe' })
+  const wrk = Bun.spawn([WRK!, '-t1', `-c${connections}`, `-d${duration}s`, '--latency', '-s', script, url], {
+    stdout: 'pipe',
+    stderr: 'pipe',
+  })
   const out = await new Response(wrk.stdout).text()
   await wrk.exited
   rmSync(script)
@@ -77,7 +80,9 @@ async function driveWithWrk(url: string, token: string, requests: BenchRequest[]
 /** A Lua `request` that cycles through the requests (method, path, body), the same token on each. */
 function luaRequests(token: string, requests: BenchRequest[]): string {
   const quote = (s: string) => JSON.stringify(s)
-  const items = requests.map((r) => `{${quote(r.method)}, ${quote(r.path)}, ${r.body === undefined ? 'nil' : quote(JSON.stringify(r.body))}}`)
+  const items = requests.map(
+    (r) => `{${quote(r.method)}, ${quote(r.path)}, ${r.body === undefined ? 'nil' : quote(JSON.stringify(r.body))}}`,
+  )
   return `local items = {${items.join(',\n')}}
 local i = 0
 local headers = { ["content-type"] = "application/json", ["authorization"] = ${quote(`Bearer ${token}`)} }
@@ -95,9 +100,19 @@ async function driveWithAutocannon(url: string, token: string, requests: BenchRe
     url,
     connections,
     duration,
-    requests: requests.map((r) => ({ method: r.method as 'GET', path: r.path, headers, ...(r.body === undefined ? {} : { body: JSON.stringify(r.body) }) })),
+    requests: requests.map((r) => ({
+      method: r.method as 'GET',
+      path: r.path,
+      headers,
+      ...(r.body === undefined ? {} : { body: JSON.stringify(r.body) }),
+    })),
   })
-  return { requests: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors: result.non2xx + result.errors + result.timeouts }
+  return {
+    requests: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    errors: result.non2xx + result.errors + result.timeouts,
+  }
 }
 
 function freePort(): number {
@@ -108,10 +123,21 @@ function freePort(): number {
 }
 
 async function startProcess(args: string[], env: Record<string, string>, port: number): Promise<{ stop(): Promise<void>; rss(): number }> {
-  const child = Bun.spawn([process.execPath, ...args], { cwd: ROOT, env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1' }, stdout: 'ignore', stderr: 'inherit' })
+  const child = Bun.spawn([process.execPath, ...args], {
+    cwd: ROOT,
+    env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1' },
+    stdout: 'ignore',
+    stderr: 'inherit',
+  })
   for (let tries = 0; ; tries++) {
-    const up = await fetch(`http://127.0.0.1:${port}/healthz`).then((r) => r.status < 500, () => false)
-    const bareUp = await fetch(`http://127.0.0.1:${port}/bare/needs/x`).then(() => true, () => false)
+    const up = await fetch(`http://127.0.0.1:${port}/healthz`).then(
+      (r) => r.status < 500,
+      () => false,
+    )
+    const bareUp = await fetch(`http://127.0.0.1:${port}/bare/needs/x`).then(
+      () => true,
+      () => false,
+    )
     if (up || bareUp) break
     if (child.exitCode !== null || tries > 600) throw new Error(`${args.join(' ')} did not start`)
     await Bun.sleep(100)
@@ -128,7 +154,8 @@ async function startProcess(args: string[], env: Record<string, string>, port: n
 /** The database for `needs` needs, seeded once and reused: a working copy of the SQLite file, or a PostgreSQL database. */
 async function database(needs: number): Promise<{ url: string; bare: string }> {
   const plan = { organizations: 3, needs, constituents: Math.round(needs * 0.3), seed: seedNumber }
-  const progress = (done: number, total: number) => process.stderr.write(`\r  seeding ${needs.toLocaleString()} needs: ${Math.floor((done / total) * 100)}%`)
+  const progress = (done: number, total: number) =>
+    process.stderr.write(`\r  seeding ${needs.toLocaleString()} needs: ${Math.floor((done / total) * 100)}%`)
   if (values.db === 'postgres') {
     const admin = process.env.BENCH_POSTGRES_URL
     if (!admin) throw new Error('--db postgres needs BENCH_POSTGRES_URL')
@@ -172,13 +199,17 @@ interface Row {
 async function measure(needs: number): Promise<{ rows: Row[]; console?: ConsoleFigures }> {
   const db = await database(needs)
   const servicePort = freePort()
-  const service = await startProcess(['src/main/cli.ts', 'serve'], {
-    ...BENCH_SECRETS,
-    DATABASE_URL: db.url,
-    LOG_LEVEL: 'warn',
-    AUTH_RATE_LIMIT: '1000000',
-    PUBLIC_INTAKE_RATE_LIMIT: '1000000',
-  }, servicePort)
+  const service = await startProcess(
+    ['src/main/cli.ts', 'serve'],
+    {
+      ...BENCH_SECRETS,
+      DATABASE_URL: db.url,
+      LOG_LEVEL: 'warn',
+      AUTH_RATE_LIMIT: '1000000',
+      PUBLIC_INTAKE_RATE_LIMIT: '1000000',
+    },
+    servicePort,
+  )
   const barePort = freePort()
   const bare = await startProcess(['scripts/bench/bare.ts'], { JWT_SECRET: BENCH_SECRETS.JWT_SECRET, BARE_DATABASE: db.bare }, barePort)
   const base = `http://127.0.0.1:${servicePort}`
@@ -191,9 +222,11 @@ async function measure(needs: number): Promise<{ rows: Row[]; console?: ConsoleF
       body: JSON.stringify({ email: organization.adminEmail, password: BENCH_PASSWORD }),
     })
     const { accessToken } = (await login.json()) as { accessToken: string }
-    const get = async (path: string) => (await fetch(`${base}${path}`, { headers: { authorization: `Bearer ${accessToken}` } })).json() as Promise<any>
+    const get = async (path: string) =>
+      (await fetch(`${base}${path}`, { headers: { authorization: `Bearer ${accessToken}` } })).json() as Promise<any>
     const needIds: string[] = []
-    for (let page = 1; page <= 5; page++) needIds.push(...((await get(`/api/needs?limit=100&page=${page * 7}`)) as Array<{ id: string }>).map((n) => n.id))
+    for (let page = 1; page <= 5; page++)
+      needIds.push(...((await get(`/api/needs?limit=100&page=${page * 7}`)) as Array<{ id: string }>).map((n) => n.id))
     const settings = await get('/api/organizations/settings')
     const partnerId = ((await get('/api/partners')) as Array<{ id: string }>)[0]!.id
     const next = random(seedNumber)
@@ -206,14 +239,54 @@ async function measure(needs: number): Promise<{ rows: Row[]; console?: ConsoleF
     // `bare` is the bare route doing the same single statement; routes without one are compared with the
     // bare read (reads) or the bare insert (writes) in the table.
     const routes: Array<{ route: string; requests: BenchRequest[]; bare?: BenchRequest[] }> = [
-      { route: 'read one need', requests: many((i) => ({ method: 'GET', path: `/api/needs/${needIds[i % needIds.length]}` })), bare: many((i) => ({ method: 'GET', path: `/bare/needs/${needIds[i % needIds.length]}` })) },
-      { route: 'list 25 needs', requests: [{ method: 'GET', path: '/api/needs?limit=25' }], bare: [{ method: 'GET', path: '/bare/needs' }] },
-      { route: 'list 25 needs by status', requests: [{ method: 'GET', path: '/api/needs?limit=25&status=IN_PROGRESS' }], bare: [{ method: 'GET', path: '/bare/needs?status=IN_PROGRESS' }] },
-      { route: 'constituent search', requests: many((i) => ({ method: 'GET', path: `/api/constituents?query=${['garcia', 'maria', 'smith', 'nguyen'][i % 4]}` })) },
-      { route: 'create a need', requests: many(() => ({ method: 'POST', path: '/api/needs', body: { partnerId, customFields: { description: 'Needs groceries' } } })), bare: many(() => ({ method: 'POST', path: '/bare/needs', body: { partnerId, customFields: { description: 'Needs groceries' } } })) },
-      { route: 'public intake (duplicate check)', requests: many(() => ({ method: 'POST', path: '/api/needs/public', body: { organizationId: settings.id, description: 'Help with rent', customFields: person() } })) },
-      { route: 'add a note', requests: many((i) => ({ method: 'POST', path: `/api/needs/${needIds[i % needIds.length]}/notes`, body: { content: 'Called back, left a message' } })) },
-      { route: 'login', requests: [{ method: 'POST', path: '/api/auth/login', body: { email: organization.adminEmail, password: BENCH_PASSWORD } }] },
+      {
+        route: 'read one need',
+        requests: many((i) => ({ method: 'GET', path: `/api/needs/${needIds[i % needIds.length]}` })),
+        bare: many((i) => ({ method: 'GET', path: `/bare/needs/${needIds[i % needIds.length]}` })),
+      },
+      {
+        route: 'list 25 needs',
+        requests: [{ method: 'GET', path: '/api/needs?limit=25' }],
+        bare: [{ method: 'GET', path: '/bare/needs' }],
+      },
+      {
+        route: 'list 25 needs by status',
+        requests: [{ method: 'GET', path: '/api/needs?limit=25&status=IN_PROGRESS' }],
+        bare: [{ method: 'GET', path: '/bare/needs?status=IN_PROGRESS' }],
+      },
+      {
+        route: 'constituent search',
+        requests: many((i) => ({ method: 'GET', path: `/api/constituents?query=${['garcia', 'maria', 'smith', 'nguyen'][i % 4]}` })),
+      },
+      {
+        route: 'create a need',
+        requests: many(() => ({
+          method: 'POST',
+          path: '/api/needs',
+          body: { partnerId, customFields: { description: 'Needs groceries' } },
+        })),
+        bare: many(() => ({ method: 'POST', path: '/bare/needs', body: { partnerId, customFields: { description: 'Needs groceries' } } })),
+      },
+      {
+        route: 'public intake (duplicate check)',
+        requests: many(() => ({
+          method: 'POST',
+          path: '/api/needs/public',
+          body: { organizationId: settings.id, description: 'Help with rent', customFields: person() },
+        })),
+      },
+      {
+        route: 'add a note',
+        requests: many((i) => ({
+          method: 'POST',
+          path: `/api/needs/${needIds[i % needIds.length]}/notes`,
+          body: { content: 'Called back, left a message' },
+        })),
+      },
+      {
+        route: 'login',
+        requests: [{ method: 'POST', path: '/api/auth/login', body: { email: organization.adminEmail, password: BENCH_PASSWORD } }],
+      },
     ]
     const rows: Row[] = []
     for (const { route, requests, bare: bareRequests } of routes) {
@@ -240,7 +313,8 @@ for (const needs of sizes) {
   if (measured.console) consoles.set(needs, measured.console)
 }
 
-const fmt = (n: number, digits = 0) => (Number.isFinite(n) ? n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits }) : '–')
+const fmt = (n: number, digits = 0) =>
+  Number.isFinite(n) ? n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits }) : '–'
 console.log(`\n## ${values.db}: ${driver}, ${new Date().toISOString().slice(0, 10)}\n`)
 for (const [needs, rows] of results) {
   console.log(`### ${needs.toLocaleString()} needs\n`)
@@ -249,8 +323,11 @@ for (const [needs, rows] of results) {
   const bareRead = rows.find((r) => r.route === 'read one need')?.bare
   const bareWrite = rows.find((r) => r.route === 'create a need')?.bare
   for (const row of rows) {
-    const anchor = row.bare ?? (row.route.startsWith('list') || row.route.includes('search') ? bareRead : row.route === 'login' ? undefined : bareWrite)
-    console.log(`| ${row.route} | ${fmt(row.service.requests)} | ${fmt(row.service.p50, 2)} | ${fmt(row.service.p99, 2)} | ${row.service.errors} | ${anchor ? fmt(anchor.requests) : ''} | ${anchor ? fmt(row.service.requests / anchor.requests, 2) : ''} |`)
+    const anchor =
+      row.bare ?? (row.route.startsWith('list') || row.route.includes('search') ? bareRead : row.route === 'login' ? undefined : bareWrite)
+    console.log(
+      `| ${row.route} | ${fmt(row.service.requests)} | ${fmt(row.service.p50, 2)} | ${fmt(row.service.p99, 2)} | ${row.service.errors} | ${anchor ? fmt(anchor.requests) : ''} | ${anchor ? fmt(row.service.requests / anchor.requests, 2) : ''} |`,
+    )
   }
   console.log()
 }
@@ -258,10 +335,14 @@ const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floo
 if (consoles.size === 0) console.log('(The staff console is not measured: no Chromium; set CHROMIUM_PATH.)\n')
 else {
   console.log('### The staff console (first load ≤ 150 KB gzipped; inbox painted ≤ 300 ms after login)\n')
-  console.log('| needs | first load, gzipped KB | painted after the login answer: median ms | max ms | after pressing "Log in": median ms | max ms |')
+  console.log(
+    '| needs | first load, gzipped KB | painted after the login answer: median ms | max ms | after pressing "Log in": median ms | max ms |',
+  )
   console.log('|---:|---:|---:|---:|---:|---:|')
   for (const [needs, c] of consoles) {
-    console.log(`| ${needs.toLocaleString()} | ${fmt(c.firstLoadGzipBytes / 1024, 1)} | ${fmt(median(c.fromLoginMs))} | ${fmt(Math.max(...c.fromLoginMs))} | ${fmt(median(c.fromSubmitMs))} | ${fmt(Math.max(...c.fromSubmitMs))} |`)
+    console.log(
+      `| ${needs.toLocaleString()} | ${fmt(c.firstLoadGzipBytes / 1024, 1)} | ${fmt(median(c.fromLoginMs))} | ${fmt(Math.max(...c.fromLoginMs))} | ${fmt(median(c.fromSubmitMs))} | ${fmt(Math.max(...c.fromSubmitMs))} |`,
+    )
   }
   console.log()
 }

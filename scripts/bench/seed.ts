@@ -38,9 +38,48 @@ export function random(seed: number): () => number {
   }
 }
 
-const FIRST = ['Maria', 'James', 'Ana', 'Luis', 'Fatima', 'Wei', 'Olga', 'Kwame', 'Sofia', 'David', 'Amara', 'Jose', 'Linh', 'Omar', 'Grace', 'Ivan']
-const LAST = ['Garcia', 'Smith', 'Nguyen', 'Johnson', 'Okafor', 'Rossi', 'Kim', 'Haddad', 'Brown', 'Lopez', 'Cohen', 'Patel', 'Silva', 'Ivanova']
-const NEEDS = ['Needs groceries for a family of four', 'Help with the electricity bill', 'Rent is overdue this month', 'Baby formula and diapers', 'Heating oil before winter', 'Ride to a medical appointment']
+const FIRST = [
+  'Maria',
+  'James',
+  'Ana',
+  'Luis',
+  'Fatima',
+  'Wei',
+  'Olga',
+  'Kwame',
+  'Sofia',
+  'David',
+  'Amara',
+  'Jose',
+  'Linh',
+  'Omar',
+  'Grace',
+  'Ivan',
+]
+const LAST = [
+  'Garcia',
+  'Smith',
+  'Nguyen',
+  'Johnson',
+  'Okafor',
+  'Rossi',
+  'Kim',
+  'Haddad',
+  'Brown',
+  'Lopez',
+  'Cohen',
+  'Patel',
+  'Silva',
+  'Ivanova',
+]
+const NEEDS = [
+  'Needs groceries for a family of four',
+  'Help with the electricity bill',
+  'Rent is overdue this month',
+  'Baby formula and diapers',
+  'Heating oil before winter',
+  'Ride to a medical appointment',
+]
 const STATES = ['NY', 'NJ', 'PA', 'CA', 'TX', 'IL']
 
 const pick = <T>(next: () => number, list: readonly T[]): T => list[Math.floor(next() * list.length)]!
@@ -49,7 +88,11 @@ const pick = <T>(next: () => number, list: readonly T[]): T => list[Math.floor(n
  * Creates `plan.organizations` organizations, each with its admin (password BENCH_PASSWORD) and an even share of
  * the needs and the constituents (in households of one to four), written in batches; `progress` hears each batch.
  */
-export async function seed(databaseUrl: string, plan: SeedPlan, progress: (done: number, total: number) => void): Promise<SeededOrganization[]> {
+export async function seed(
+  databaseUrl: string,
+  plan: SeedPlan,
+  progress: (done: number, total: number) => void,
+): Promise<SeededOrganization[]> {
   const config = loadConfig({ DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn', ...BENCH_SECRETS })
   const container = createContainer(config)
   const persistence = container.get(PORTS.persistence)
@@ -63,7 +106,9 @@ export async function seed(databaseUrl: string, plan: SeedPlan, progress: (done:
     for (let o = 0; o < plan.organizations; o++) {
       const slug = `bench-${o + 1}`
       const adminEmail = `admin@${slug}.example.org`
-      const created = await container.get(CreateOrganization).execute({ name: `Bench ${o + 1}`, slug, adminEmail, adminPassword: BENCH_PASSWORD })
+      const created = await container
+        .get(CreateOrganization)
+        .execute({ name: `Bench ${o + 1}`, slug, adminEmail, adminPassword: BENCH_PASSWORD })
       organizations.push({ slug, organizationId: created.organizationId, adminEmail, defaultPartnerId: created.defaultPartnerId })
     }
     const epoch = Date.UTC(2024, 0, 1)
@@ -118,7 +163,10 @@ export async function seed(databaseUrl: string, plan: SeedPlan, progress: (done:
               isConfidential: next() < 0.05,
               createdAt,
               updatedAt: createdAt,
-              referenceNumber: formatReferenceNumber(undefined, (await r.organizations.takeNextNeedReference(organization.organizationId))!.number),
+              referenceNumber: formatReferenceNumber(
+                undefined,
+                (await r.organizations.takeNextNeedReference(organization.organizationId))!.number,
+              ),
               ...(constituent !== undefined ? { constituentId: constituents[constituent]! } : {}),
             }
             await r.needs.insert(need)

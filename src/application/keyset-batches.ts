@@ -7,7 +7,10 @@ export const EXPORT_BATCH_SIZE = 500
  * A list's records batch after batch, each read by keyset after the last one's final record, and only when
  * the consumer asks for it: a slow reader holds one batch, never the list (docs/api.md "Exports").
  */
-export async function* keysetBatches<T extends Keyset>(read: (after: Keyset | undefined, limit: number) => Promise<T[]>, size = EXPORT_BATCH_SIZE): AsyncGenerator<T[]> {
+export async function* keysetBatches<T extends Keyset>(
+  read: (after: Keyset | undefined, limit: number) => Promise<T[]>,
+  size = EXPORT_BATCH_SIZE,
+): AsyncGenerator<T[]> {
   let after: Keyset | undefined
   for (;;) {
     const batch = await read(after, size)

@@ -69,7 +69,15 @@ export class ForbiddenError extends DomainError {
 }
 
 /** The records a 404 can name; its `detail` says which ("Need not found", docs/api.md "Errors"). */
-export type ResourceName = 'Need' | 'Constituent' | 'Partner' | 'Member' | 'Household match' | 'Organization' | 'Email settings' | 'Webhook endpoint'
+export type ResourceName =
+  | 'Need'
+  | 'Constituent'
+  | 'Partner'
+  | 'Member'
+  | 'Household match'
+  | 'Organization'
+  | 'Email settings'
+  | 'Webhook endpoint'
 
 /** 404: unknown, or belonging to another organization or partner scope (never revealed). */
 export class NotFoundError extends DomainError {

@@ -6,7 +6,11 @@ import type { RunningWorker } from './outbox-worker'
 export const AUDIT_PURGE_INTERVAL_MS = 60 * 60 * 1000
 
 /** Runs the purge at start and then every `intervalMs`; a failure is logged and tried again next time. */
-export function startAuditPurge(purge: UseCases['operations']['purgeAuditEvents'], logger: Logger, intervalMs = AUDIT_PURGE_INTERVAL_MS): RunningWorker {
+export function startAuditPurge(
+  purge: UseCases['operations']['purgeAuditEvents'],
+  logger: Logger,
+  intervalMs = AUDIT_PURGE_INTERVAL_MS,
+): RunningWorker {
   let running: Promise<void> | undefined
   const run = () => {
     running ??= purge

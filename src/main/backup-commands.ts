@@ -34,7 +34,9 @@ export async function restore(database: Config['database'], args: string[]): Pro
   const { values } = parseArgs({ args, options: { from: { type: 'string' } } })
   if (!values.from) return usage('restore --from FILE')
   if (database.kind === 'postgres') {
-    console.error('On PostgreSQL, restore a pg_dump backup with pg_restore (pg_restore --clean --if-exists --dbname "$DATABASE_URL" FILE) while no intake runs.')
+    console.error(
+      'On PostgreSQL, restore a pg_dump backup with pg_restore (pg_restore --clean --if-exists --dbname "$DATABASE_URL" FILE) while no intake runs.',
+    )
     return 1
   }
   if (database.kind === 'memory' || database.path === ':memory:') {
@@ -66,7 +68,12 @@ async function pgDump(url: string, to: string, force: boolean): Promise<number> 
     return 1
   }
   const u = new URL(url)
-  const env: Record<string, string> = { ...(process.env as Record<string, string>), PGHOST: u.hostname, PGPORT: u.port || '5432', PGDATABASE: decodeURIComponent(u.pathname.slice(1)) }
+  const env: Record<string, string> = {
+    ...(process.env as Record<string, string>),
+    PGHOST: u.hostname,
+    PGPORT: u.port || '5432',
+    PGDATABASE: decodeURIComponent(u.pathname.slice(1)),
+  }
   if (u.username) env.PGUSER = decodeURIComponent(u.username)
   if (u.password) env.PGPASSWORD = decodeURIComponent(u.password)
   const sslmode = u.searchParams.get('sslmode')

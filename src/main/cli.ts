@@ -109,7 +109,10 @@ async function work(config: ReturnType<typeof loadConfig>): Promise<number> {
  * Runs until SIGTERM or SIGINT, then `stop`s gracefully: no new requests or claims, what is in flight
  * finishes (no message is left half-sent), the database closes. A second signal ends at once.
  */
-function untilSignal(logger: { info(message: string, fields?: Record<string, unknown>): void }, stop: () => Promise<void>): Promise<number> {
+function untilSignal(
+  logger: { info(message: string, fields?: Record<string, unknown>): void },
+  stop: () => Promise<void>,
+): Promise<number> {
   return new Promise((resolve) => {
     const shutdown = (signal: string) => {
       logger.info('shutting down: finishing what is in flight', { signal })
@@ -162,9 +165,11 @@ async function createOrganization(config: ReturnType<typeof loadConfig>, args: s
       ...(values['short-code'] ? { shortCode: values['short-code'] } : {}),
       adminEmail: values['admin-email']!,
       adminPassword: values['admin-password']!,
-  })
-  console.log(values.json ? JSON.stringify(created) : `Created organization ${values.slug} (${created.organizationId}); its admin can log in now.`)
-  return 0
+    })
+    console.log(
+      values.json ? JSON.stringify(created) : `Created organization ${values.slug} (${created.organizationId}); its admin can log in now.`,
+    )
+    return 0
   })
 }
 
@@ -183,9 +188,9 @@ async function setPassword(config: ReturnType<typeof loadConfig>, args: string[]
       email,
       password,
       ...(values.org ? { organizationSlug: values.org } : {}),
-  })
-  console.log(`Password set for ${values.email}; the member is confirmed and can log in.`)
-  return 0
+    })
+    console.log(`Password set for ${values.email}; the member is confirmed and can log in.`)
+    return 0
   })
 }
 

@@ -63,7 +63,8 @@ export function loadConfig(env: Env = process.env): Config {
   const port = integer(env, 'PORT', 3000, 0, 65535)
   const sms = choice(env, 'SMS_PROVIDER', ['log', 'twilio'] as const, 'log')
   if (sms === 'twilio') {
-    for (const name of ['TWILIO_ACCOUNT_SID', 'TWILIO_AUTH_TOKEN']) if (!env[name]) throw new ConfigError(name, 'is required when SMS_PROVIDER=twilio')
+    for (const name of ['TWILIO_ACCOUNT_SID', 'TWILIO_AUTH_TOKEN'])
+      if (!env[name]) throw new ConfigError(name, 'is required when SMS_PROVIDER=twilio')
   }
   return {
     port,
@@ -140,13 +141,17 @@ function choice<T extends string>(env: Env, name: string, allowed: readonly T[],
 
 /** Long enough that guessing it is hopeless: it guards what the service reveals about its load. */
 function metricsToken(value: string): string {
-  if (value.length < 16 || !/^[\x21-\x7e]+$/.test(value)) throw new ConfigError('METRICS_TOKEN', 'must be at least 16 printable characters without spaces')
+  if (value.length < 16 || !/^[\x21-\x7e]+$/.test(value))
+    throw new ConfigError('METRICS_TOKEN', 'must be at least 16 printable characters without spaces')
   return value
 }
 
 /** A comma-separated list of host names or IP addresses, lower-cased. */
 function hostList(env: Env, name: string): string[] {
-  const hosts = (env[name] ?? '').split(',').map((h) => h.trim().toLowerCase()).filter(Boolean)
+  const hosts = (env[name] ?? '')
+    .split(',')
+    .map((h) => h.trim().toLowerCase())
+    .filter(Boolean)
   const bad = hosts.find((h) => !/^[a-z0-9.-]+$/.test(h) && !/^[0-9a-f:.]+$/.test(h))
   if (bad !== undefined) throw new ConfigError(name, `must be host names or IP addresses separated by commas, not ${JSON.stringify(bad)}`)
   return hosts

@@ -25,7 +25,9 @@ export interface RunningServer<Prepared = void> {
 /** Said when the port is taken: Bun's own message names neither the port nor what to do. */
 export class PortInUseError extends Error {
   constructor(host: string, port: number) {
-    super(`Port ${port} on ${host} is already in use: another intake server (or another program) listens there. Stop it, or set PORT to a free port.`)
+    super(
+      `Port ${port} on ${host} is already in use: another intake server (or another program) listens there. Stop it, or set PORT to a free port.`,
+    )
   }
 }
 

@@ -111,7 +111,9 @@ export class FakeSmsSender implements SmsSender {
     const failure = this.lookupFailure
     this.lookupFailure = undefined
     if (failure) throw failure
-    return this.accepted.filter((a) => a.from === query.from && a.to === query.to && a.body === query.body && a.at >= query.since).map((a) => a.id)
+    return this.accepted
+      .filter((a) => a.from === query.from && a.to === query.to && a.body === query.body && a.at >= query.since)
+      .map((a) => a.id)
   }
 }
 
@@ -226,6 +228,7 @@ export async function createSmsWorld(options: SmsWorldOptions = {}): Promise<Sms
     },
     outboxMessage: async (id) => (await world.repositories.outbox.findById(id))!,
     interaction: (id) => world.repositories.interactions.findById(world.organizationId, id),
-    interactionsOfNeed: async (needId) => (await world.repositories.interactions.listByNeed(world.organizationId, needId, { page: 1, limit: 100 })).items,
+    interactionsOfNeed: async (needId) =>
+      (await world.repositories.interactions.listByNeed(world.organizationId, needId, { page: 1, limit: 100 })).items,
   }
 }

@@ -19,14 +19,21 @@ describe.skipIf(!chromiumAvailable())('constituents in the staff console', () =>
     expect(created.status).toBe(201)
     return created.body.id
   }
-  const unique = () => `Q${crypto.randomUUID().replace(/[^a-f]/g, '').slice(0, 8)}`
+  const unique = () =>
+    `Q${crypto
+      .randomUUID()
+      .replace(/[^a-f]/g, '')
+      .slice(0, 8)}`
   const names = (page: Page) => page.locator('tbody tr td:first-child').allTextContents()
 
   /** Searches, and waits for the answer to this search (the one before may still be on the screen). */
   async function search(page: Page, text: string) {
     await page.getByLabel('Name, phone or email').fill(text)
     await page.getByRole('button', { name: 'Search' }).click()
-    await page.getByRole('status').filter({ hasText: `“${text}”` }).waitFor()
+    await page
+      .getByRole('status')
+      .filter({ hasText: `“${text}”` })
+      .waitFor()
   }
 
   async function loggedIn(who: Member, path = '/#/constituents'): Promise<Page> {
@@ -37,8 +44,17 @@ describe.skipIf(!chromiumAvailable())('constituents in the staff console', () =>
 
   test('an admin finds a person by name, phone and email, and reads their details, needs and household', async () => {
     const lastName = unique()
-    const id = await person({ firstName: 'Marta', lastName, phone: '+15550190001', email: `${lastName.toLowerCase()}@example.org`, addressCity: 'Springfield' })
-    const need = await c.api.call<{ referenceNumber: string }>('POST', '/api/needs', { token: c.admin.token, body: { partnerId: c.partners[0]!.id, constituentId: id, customFields: { description: 'Groceries' } } })
+    const id = await person({
+      firstName: 'Marta',
+      lastName,
+      phone: '+15550190001',
+      email: `${lastName.toLowerCase()}@example.org`,
+      addressCity: 'Springfield',
+    })
+    const need = await c.api.call<{ referenceNumber: string }>('POST', '/api/needs', {
+      token: c.admin.token,
+      body: { partnerId: c.partners[0]!.id, constituentId: id, customFields: { description: 'Groceries' } },
+    })
     expect(need.status).toBe(201)
 
     const page = await loggedIn(c.admin)
@@ -58,7 +74,15 @@ describe.skipIf(!chromiumAvailable())('constituents in the staff console', () =>
     await page.getByRole('heading', { name: 'Needs (1)' }).waitFor()
     // The household: the others in it, each a link to them.
     await page.getByText('Nobody else in this household.').waitFor()
-    const partnerOf = await c.api.call<{ id: string }>('POST', '/api/constituents', { token: c.admin.token, body: { firstName: 'Pablo', lastName, householdId: (await c.api.call<{ householdId: string }>('GET', `/api/constituents/${id}`, { token: c.admin.token })).body.householdId } })
+    const partnerOf = await c.api.call<{ id: string }>('POST', '/api/constituents', {
+      token: c.admin.token,
+      body: {
+        firstName: 'Pablo',
+        lastName,
+        householdId: (await c.api.call<{ householdId: string }>('GET', `/api/constituents/${id}`, { token: c.admin.token })).body
+          .householdId,
+      },
+    })
     await page.reload()
     await page.getByRole('link', { name: `Pablo ${lastName}` }).click()
     await page.getByRole('heading', { name: `Pablo ${lastName}` }).waitFor()
@@ -97,7 +121,10 @@ describe.skipIf(!chromiumAvailable())('constituents in the staff console', () =>
     const lastName = unique()
     const first = await person({ firstName: 'Ines', lastName, phone: '+15550190003', addressCity: 'Dayton' })
     const second = await person({ firstName: 'Inés', lastName, phone: '+15550190003', addressCity: 'Akron' })
-    await c.api.call('POST', '/api/needs', { token: c.admin.token, body: { partnerId: c.partners[0]!.id, constituentId: second, customFields: { description: 'Rent' } } })
+    await c.api.call('POST', '/api/needs', {
+      token: c.admin.token,
+      body: { partnerId: c.partners[0]!.id, constituentId: second, customFields: { description: 'Rent' } },
+    })
 
     const page = await loggedIn(c.admin)
     await page.getByRole('link', { name: 'Possible duplicates' }).click()
@@ -109,7 +136,8 @@ describe.skipIf(!chromiumAvailable())('constituents in the staff console', () =>
 
     const confirmation = page.getByRole('region', { name: 'Merge these two records?' })
     await confirmation.waitFor()
-    for (const shown of [`Ines ${lastName}`, `Inés ${lastName}`, 'Dayton', 'Akron']) expect(await confirmation.textContent()).toContain(shown)
+    for (const shown of [`Ines ${lastName}`, `Inés ${lastName}`, 'Dayton', 'Akron'])
+      expect(await confirmation.textContent()).toContain(shown)
     await c.expectAccessible(page)
     await page.getByLabel(`Keep Ines ${lastName}`).check()
     await page.getByRole('button', { name: 'Merge', exact: true }).click()
@@ -126,8 +154,15 @@ describe.skipIf(!chromiumAvailable())('constituents in the staff console', () =>
     const pair = page.getByRole('listitem').filter({ hasText: `Olga ${other}` })
     await pair.getByRole('button', { name: 'Not the same person' }).click()
     await page.getByText('Marked as not the same person.').waitFor()
-    expect(await page.getByRole('listitem').filter({ hasText: `Olga ${other}` }).count()).toBe(0)
-    const dismissed = await c.api.call<Array<{ candidate?: { lastName?: string } }>>('GET', '/api/household-matches?status=DISMISSED', { token: c.admin.token })
+    expect(
+      await page
+        .getByRole('listitem')
+        .filter({ hasText: `Olga ${other}` })
+        .count(),
+    ).toBe(0)
+    const dismissed = await c.api.call<Array<{ candidate?: { lastName?: string } }>>('GET', '/api/household-matches?status=DISMISSED', {
+      token: c.admin.token,
+    })
     expect(dismissed.body.some((m) => m.candidate?.lastName === other)).toBe(true)
     await c.done(page)
   })

@@ -51,7 +51,9 @@ describe.skipIf(!chromiumAvailable())('the first run, PUBLIC_BASE_URL on localho
     await page.getByLabel('Organization name').fill('Valley Food Bank')
     await page.getByRole('button', { name: 'Save name' }).click()
     await page.getByRole('heading', { name: 'Needs' }).waitFor()
-    expect((await c.api.call<{ name: string }>('GET', '/api/organizations/settings', { token: c.admin.token })).body.name).toBe('Valley Food Bank')
+    expect((await c.api.call<{ name: string }>('GET', '/api/organizations/settings', { token: c.admin.token })).body.name).toBe(
+      'Valley Food Bank',
+    )
     // Done once: a reload goes on in the new session, straight to the inbox.
     await page.reload()
     await page.getByRole('table').waitFor()

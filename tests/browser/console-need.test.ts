@@ -15,7 +15,8 @@ describe.skipIf(!chromiumAvailable())('a need in the staff console', () => {
   afterAll(() => c?.stop())
 
   const idOf = async (who: Member) => (await c.api.call<{ id: string }>('GET', '/api/profile', { token: who.token })).body.id
-  const stored = async (reference: string) => (await c.api.call<Record<string, unknown>>('GET', `/api/needs/${reference}`, { token: c.admin.token })).body
+  const stored = async (reference: string) =>
+    (await c.api.call<Record<string, unknown>>('GET', `/api/needs/${reference}`, { token: c.admin.token })).body
 
   async function needWithPhone(phone: string): Promise<string> {
     const created = await c.api.call<{ referenceNumber: string }>('POST', '/api/needs', {
@@ -78,7 +79,9 @@ describe.skipIf(!chromiumAvailable())('a need in the staff console', () => {
     await page.getByRole('button', { name: 'Send text' }).click()
     await page.getByText('Not sent, too many texts for now:').waitFor()
     expect(await page.getByLabel('Text message to the person').inputValue()).toBe('One more thing')
-    const interactions = await c.api.call<Array<{ channel: string; content: string }>>('GET', `/api/needs/${reference}/interactions`, { token: c.admin.token })
+    const interactions = await c.api.call<Array<{ channel: string; content: string }>>('GET', `/api/needs/${reference}/interactions`, {
+      token: c.admin.token,
+    })
     expect(interactions.body.filter((i) => i.channel === 'sms').map((i) => i.content)).toEqual(['Your ride is booked for 9am'])
     await c.expectAccessible(page)
     await c.done(page)

@@ -24,7 +24,10 @@ describe.skipIf(!chromiumAvailable())('console sessions in Chromium', () => {
     const cookie = (await c.browser.context.cookies()).find(({ name }) => name === 'intake_refresh')!
     expect(cookie).toMatchObject({ httpOnly: true, sameSite: 'Strict', path: '/api/auth/session' })
     for (let i = 0; i < 2; i++) {
-      await fetch(`${c.api.url}/api/auth/session/refresh`, { method: 'POST', headers: { 'content-type': 'application/json', cookie: `intake_refresh=${cookie.value}` } })
+      await fetch(`${c.api.url}/api/auth/session/refresh`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', cookie: `intake_refresh=${cookie.value}` },
+      })
     }
     await page.getByLabel('Note', { exact: true }).fill('Written after the session ended')
     await page.getByRole('button', { name: 'Add note' }).click()
@@ -44,7 +47,10 @@ describe.skipIf(!chromiumAvailable())('console sessions in Chromium', () => {
     await page.reload()
     await page.getByRole('button', { name: 'Log in' }).waitFor()
     expect((await c.browser.context.cookies()).find(({ name }) => name === 'intake_refresh')).toBeUndefined()
-    const refresh = await fetch(`${c.api.url}/api/auth/session/refresh`, { method: 'POST', headers: { 'content-type': 'application/json', cookie: `intake_refresh=${cookie.value}` } })
+    const refresh = await fetch(`${c.api.url}/api/auth/session/refresh`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', cookie: `intake_refresh=${cookie.value}` },
+    })
     expect(refresh.status).toBe(401)
     await c.done(page)
   })
@@ -62,7 +68,10 @@ describe.skipIf(!chromiumAvailable())('console sessions in Chromium', () => {
     )
     for (const tab of [...tabs, first]) {
       await tab.reload()
-      await tab.getByRole('table').or(tab.getByRole('button', { name: 'Log in' })).waitFor()
+      await tab
+        .getByRole('table')
+        .or(tab.getByRole('button', { name: 'Log in' }))
+        .waitFor()
       expect(await tab.getByRole('table').count()).toBe(1)
     }
     for (const tab of [...tabs, first]) await c.done(tab)
@@ -76,7 +85,9 @@ describe.skipIf(!chromiumAvailable())('console sessions in Chromium', () => {
     await page.goto(`${c.api.url}/`)
     await c.logIn(page, c.admin)
     const refreshed = page.waitForResponse((response) => response.url().endsWith('/api/auth/session/refresh') && response.status() === 200)
-    const lifetime = (await c.api.call<{ expiresIn: number }>('POST', '/api/auth/login', { body: { email: c.admin.email, password: TEST_PASSWORD } })).body.expiresIn
+    const lifetime = (
+      await c.api.call<{ expiresIn: number }>('POST', '/api/auth/login', { body: { email: c.admin.email, password: TEST_PASSWORD } })
+    ).body.expiresIn
     await page.clock.runFor(lifetime * 1000)
     await refreshed
     await page.getByRole('link', { name: 'Constituents' }).click()

@@ -7,7 +7,10 @@ import { TEST_PASSWORD } from '../support/world'
 // docs/console.md: the staff console's workflows in a real browser, on the API only, with the keyboard, axe-core on every screen.
 
 /** The page's own document and window, inside `page.evaluate` (the project compiles without the DOM's types). */
-declare const document: { activeElement: { tagName: string; textContent: string | null; id: string } | null; documentElement: { scrollWidth: number } }
+declare const document: {
+  activeElement: { tagName: string; textContent: string | null; id: string } | null
+  documentElement: { scrollWidth: number }
+}
 
 describe.skipIf(!chromiumAvailable())('the staff console in Chromium', () => {
   let c: ConsoleHarness
@@ -16,7 +19,12 @@ describe.skipIf(!chromiumAvailable())('the staff console in Chromium', () => {
   })
   afterAll(() => c?.stop())
 
-  const focused = (page: Page) => page.evaluate(() => ({ tag: document.activeElement?.tagName ?? '', text: document.activeElement?.textContent ?? '', id: document.activeElement?.id ?? '' }))
+  const focused = (page: Page) =>
+    page.evaluate(() => ({
+      tag: document.activeElement?.tagName ?? '',
+      text: document.activeElement?.textContent ?? '',
+      id: document.activeElement?.id ?? '',
+    }))
 
   /** Presses Tab until `matches` says the focused element is the one wanted. */
   async function tabTo(page: Page, matches: (element: { tag: string; text: string; id: string }) => boolean, what: string) {
@@ -56,11 +64,18 @@ describe.skipIf(!chromiumAvailable())('the staff console in Chromium', () => {
   })
 
   test('the inbox filters by partner, status and "Assigned to me", and pages by X-Total-Count', async () => {
-    const partner = (await c.api.call<{ id: string }>('POST', '/api/partners', { token: c.admin.token, body: { name: `Paging ${crypto.randomUUID().slice(0, 8)}`, slaHours: 24 } })).body
+    const partner = (
+      await c.api.call<{ id: string }>('POST', '/api/partners', {
+        token: c.admin.token,
+        body: { name: `Paging ${crypto.randomUUID().slice(0, 8)}`, slaHours: 24 },
+      })
+    ).body
     const references: string[] = []
     for (let i = 0; i < 27; i++) references.push(await c.createNeed(partner.id, `Need number ${i}`))
     const myId = (await c.api.call<{ id: string }>('GET', '/api/profile', { token: c.admin.token })).body.id
-    expect((await c.api.call('PUT', `/api/needs/${references[3]}`, { token: c.admin.token, body: { status: 'IN_PROGRESS' } })).status).toBe(200)
+    expect((await c.api.call('PUT', `/api/needs/${references[3]}`, { token: c.admin.token, body: { status: 'IN_PROGRESS' } })).status).toBe(
+      200,
+    )
     expect((await c.api.call('PUT', `/api/needs/${references[5]}`, { token: c.admin.token, body: { assignedTo: myId } })).status).toBe(200)
     const rows = (page: Page) => page.locator('tbody tr td:first-child').allTextContents()
 
@@ -109,7 +124,10 @@ describe.skipIf(!chromiumAvailable())('the staff console in Chromium', () => {
     expect(reference).toMatch(/^[A-Z]+-[0-9]+$/)
     await c.expectAccessible(page)
     const need = await c.api.call('GET', `/api/needs/${reference}`, { token: c.admin.token })
-    expect({ partnerId: need.body.partnerId, customFields: need.body.customFields }).toEqual({ partnerId: c.partners[1]!.id, customFields: { description: 'The heating broke down', firstName: 'Ada' } })
+    expect({ partnerId: need.body.partnerId, customFields: need.body.customFields }).toEqual({
+      partnerId: c.partners[1]!.id,
+      customFields: { description: 'The heating broke down', firstName: 'Ada' },
+    })
     await c.done(page)
   })
 
@@ -121,7 +139,9 @@ describe.skipIf(!chromiumAvailable())('the staff console in Chromium', () => {
     await page.getByRole('button', { name: 'Add note' }).click()
     await page.getByText('Note added.').waitFor()
     await page.locator('.timeline .content', { hasText: 'Called back, delivery on Tuesday' }).waitFor()
-    const interactions = await c.api.call<Array<{ content: string }>>('GET', `/api/needs/${reference}/interactions`, { token: c.admin.token })
+    const interactions = await c.api.call<Array<{ content: string }>>('GET', `/api/needs/${reference}/interactions`, {
+      token: c.admin.token,
+    })
     expect(interactions.body.map((i) => i.content)).toEqual(['Called back, delivery on Tuesday'])
 
     await page.getByRole('button', { name: 'Assign to me' }).click()
@@ -133,7 +153,7 @@ describe.skipIf(!chromiumAvailable())('the staff console in Chromium', () => {
     await c.done(page)
   })
 
-  test('a partner agent sees only its partner\'s needs, at phone width, in Spanish', async () => {
+  test("a partner agent sees only its partner's needs, at phone width, in Spanish", async () => {
     const own = await c.createNeed(c.partners[1]!.id, 'Own partner need')
     const other = await c.createNeed(c.partners[0]!.id, 'Other partner need')
     const agent = await c.member('partner_agent', c.partners[1]!.id)

@@ -74,7 +74,11 @@ describe.skipIf(!chromiumAvailable())('pages in Chromium', () => {
     expect(reference).toMatch(/^REQ-[0-9]+$/)
     await expectAccessible(page)
     const need = await api.call<{ customFields: Record<string, string> }>('GET', `/api/needs/${reference}`, { token: adminToken })
-    expect(need.body.customFields).toEqual({ description: 'Our electricity will be cut off on Friday', firstName: 'Maria', phone: '+15035550199' })
+    expect(need.body.customFields).toEqual({
+      description: 'Our electricity will be cut off on Friday',
+      firstName: 'Maria',
+      phone: '+15035550199',
+    })
     await page.close()
   })
 
@@ -153,7 +157,11 @@ describe.skipIf(!chromiumAvailable())('pages in Chromium', () => {
     await Promise.all([page.waitForLoadState('load'), page.keyboard.press('Enter')])
     await page.getByRole('status').waitFor()
     await expectAccessible(page)
-    const mail = await deliverUntil(api, () => loggedEmailsTo(api, email).find((m) => m.subject.startsWith('Choose a new password')), `the reset email to ${email}`)
+    const mail = await deliverUntil(
+      api,
+      () => loggedEmailsTo(api, email).find((m) => m.subject.startsWith('Choose a new password')),
+      `the reset email to ${email}`,
+    )
     expect(mail.text).toContain('/reset-password?token=')
 
     const spanish = await open('/forgot-password?lang=es')

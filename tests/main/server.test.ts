@@ -66,7 +66,9 @@ describe('startServer', () => {
 
   test('a failing first-start step stops the server and says why', async () => {
     const port = await freePort()
-    await expect(startServer(configOn(port), {}, async () => Promise.reject(new Error('bootstrap failed')))).rejects.toThrow('bootstrap failed')
+    await expect(startServer(configOn(port), {}, async () => Promise.reject(new Error('bootstrap failed')))).rejects.toThrow(
+      'bootstrap failed',
+    )
     // Nothing listens any more: the port is free for the next try.
     const again = await startServer(configOn(port))
     started.push(again)

@@ -79,8 +79,14 @@ describe('the compiled binary (npm run build)', () => {
     const copy = new Database(join(program.cwd, 'backup.sqlite'), { readonly: true })
     expect(copy.query('SELECT reference_number AS ref FROM needs WHERE id = ?').all(need.id)).toEqual([{ ref: need.referenceNumber }])
     copy.close()
-    expect(await runCli(['backup', '--to', 'backup.sqlite'], CLEAN_ENV, 20_000, program)).toMatchObject({ code: 1, output: expect.stringContaining('--force') })
-    expect(await runCli(['restore', '--from', 'backup.sqlite'], CLEAN_ENV, 20_000, program)).toMatchObject({ code: 1, output: expect.stringContaining('in use') })
+    expect(await runCli(['backup', '--to', 'backup.sqlite'], CLEAN_ENV, 20_000, program)).toMatchObject({
+      code: 1,
+      output: expect.stringContaining('--force'),
+    })
+    expect(await runCli(['restore', '--from', 'backup.sqlite'], CLEAN_ENV, 20_000, program)).toMatchObject({
+      code: 1,
+      output: expect.stringContaining('in use'),
+    })
 
     expect(await serve.stop('SIGTERM')).toBe(0)
 
@@ -98,7 +104,10 @@ describe('the compiled binary (npm run build)', () => {
     const program = installed()
     const env = { ...CLEAN_ENV, DATABASE_URL: 'sqlite:./db/intake.sqlite' }
     const admin = { email: 'admin@binary.example.org', password: 'a long enough password 42' }
-    expect(await runCli(['migrate'], env, 20_000, program)).toMatchObject({ code: 0, output: expect.stringContaining('Migrations applied') })
+    expect(await runCli(['migrate'], env, 20_000, program)).toMatchObject({
+      code: 0,
+      output: expect.stringContaining('Migrations applied'),
+    })
     const created = await runCli(
       ['org', 'create', '--name', 'Binary', '--slug', 'binary', '--admin-email', admin.email, '--admin-password', admin.password, '--json'],
       env,
@@ -107,9 +116,16 @@ describe('the compiled binary (npm run build)', () => {
     )
     expect(created.code).toBe(0)
     expect(JSON.parse(created.output)).toHaveProperty('organizationId')
-    expect(await runCli(['member', 'set-password', '--email', admin.email, '--password', 'another long password 43'], env, 20_000, program)).toMatchObject({ code: 0 })
+    expect(
+      await runCli(['member', 'set-password', '--email', admin.email, '--password', 'another long password 43'], env, 20_000, program),
+    ).toMatchObject({ code: 0 })
 
-    const worker = Bun.spawn([...program.command, 'worker'], { cwd: program.cwd, env: { ...env, LOG_LEVEL: 'info' }, stdout: 'pipe', stderr: 'pipe' })
+    const worker = Bun.spawn([...program.command, 'worker'], {
+      cwd: program.cwd,
+      env: { ...env, LOG_LEVEL: 'info' },
+      stdout: 'pipe',
+      stderr: 'pipe',
+    })
     let output = ''
     const reading = [worker.stdout, worker.stderr].map(async (stream) => {
       for await (const chunk of stream) output += new TextDecoder().decode(chunk)
@@ -130,15 +146,27 @@ describe('the compiled binary (npm run build)', () => {
       try {
         const program = installed()
         const env = { ...CLEAN_ENV, DATABASE_URL: database.url, JWT_SECRET: 'x'.repeat(40), DATA_ENCRYPTION_KEY: 'ab'.repeat(32) }
-        expect(await runCli(['migrate'], env, 20_000, program)).toMatchObject({ code: 0, output: expect.stringContaining('Migrations applied') })
+        expect(await runCli(['migrate'], env, 20_000, program)).toMatchObject({
+          code: 0,
+          output: expect.stringContaining('Migrations applied'),
+        })
 
-        expect(await runCli(['backup', '--to', 'pg.dump'], env, 20_000, program)).toMatchObject({ code: 1, output: expect.stringContaining('pg_dump') })
+        expect(await runCli(['backup', '--to', 'pg.dump'], env, 20_000, program)).toMatchObject({
+          code: 1,
+          output: expect.stringContaining('pg_dump'),
+        })
         const pgDump = Bun.which('pg_dump')
         if (!pgDump) return console.log('pg_dump is not installed: its half of this test is skipped')
         const withPgDump = { ...env, PATH: `${dirname(pgDump)}:/usr/bin:/bin` }
-        expect(await runCli(['backup', '--to', 'pg.dump'], withPgDump, 30_000, program)).toMatchObject({ code: 0, output: expect.stringContaining('Backup written to pg.dump') })
+        expect(await runCli(['backup', '--to', 'pg.dump'], withPgDump, 30_000, program)).toMatchObject({
+          code: 0,
+          output: expect.stringContaining('Backup written to pg.dump'),
+        })
         expect(await Bun.file(join(program.cwd, 'pg.dump')).text()).toStartWith('PGDMP') // pg_dump's custom format
-        expect(await runCli(['backup', '--to', 'pg.dump'], withPgDump, 30_000, program)).toMatchObject({ code: 1, output: expect.stringContaining('--force') })
+        expect(await runCli(['backup', '--to', 'pg.dump'], withPgDump, 30_000, program)).toMatchObject({
+          code: 1,
+          output: expect.stringContaining('--force'),
+        })
       } finally {
         await database.drop()
       }

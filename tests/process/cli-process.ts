@@ -164,7 +164,11 @@ export class ApiClient {
     const headers: Record<string, string> = {}
     if (this.token) headers.authorization = `Bearer ${this.token}`
     if (body !== undefined) headers['content-type'] = 'application/json'
-    const response = await fetch(`${this.baseUrl}${path}`, { method, headers, ...(body !== undefined ? { body: JSON.stringify(body) } : {}) })
+    const response = await fetch(`${this.baseUrl}${path}`, {
+      method,
+      headers,
+      ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+    })
     const text = await response.text()
     let parsed: unknown = text
     try {
@@ -176,7 +180,8 @@ export class ApiClient {
   /** Like call, but throws unless the answer has the expected status. */
   async expect<T = any>(status: number, method: string, path: string, body?: unknown): Promise<T> {
     const answer = await this.call<T>(method, path, body)
-    if (answer.status !== status) throw new Error(`${method} ${path}: expected ${status}, got ${answer.status} ${JSON.stringify(answer.body)}`)
+    if (answer.status !== status)
+      throw new Error(`${method} ${path}: expected ${status}, got ${answer.status} ${JSON.stringify(answer.body)}`)
     return answer.body
   }
 

@@ -24,7 +24,11 @@ afterAll(async () => {
 function integrityOf(sqlitePath: string): string {
   const db = new Database(sqlitePath)
   try {
-    return db.query<{ integrity_check: string }, []>('PRAGMA integrity_check').all().map((row) => row.integrity_check).join('; ')
+    return db
+      .query<{ integrity_check: string }, []>('PRAGMA integrity_check')
+      .all()
+      .map((row) => row.integrity_check)
+      .join('; ')
   } finally {
     db.close()
   }
@@ -54,12 +58,22 @@ async function killRepeatedly(kind: DatabaseKind): Promise<void> {
   expect(tally.acknowledged.needs.length).toBeGreaterThan(ROUNDS)
   // Requests in flight at a kill get no answer; every answer the service gave was a success.
   expect(tally.unexpected(['network'])).toEqual({})
-  console.log(`durability on ${kind}: ${ROUNDS} SIGKILLs, ${tally.acknowledged.needs.length + tally.acknowledged.constituents.length} acknowledged writes, none lost`)
+  console.log(
+    `durability on ${kind}: ${ROUNDS} SIGKILLs, ${tally.acknowledged.needs.length + tally.acknowledged.constituents.length} acknowledged writes, none lost`,
+  )
   await serve.stop('SIGTERM')
 }
 
 describe('durability', () => {
-  test('SQLite: 10 SIGKILLs while clients write lose no acknowledged write and leave the file intact', () => killRepeatedly('sqlite'), 60_000)
+  test(
+    'SQLite: 10 SIGKILLs while clients write lose no acknowledged write and leave the file intact',
+    () => killRepeatedly('sqlite'),
+    60_000,
+  )
 
-  test.skipIf(!postgresAvailable())('PostgreSQL: 10 SIGKILLs of the service while clients write lose no acknowledged write', () => killRepeatedly('postgres'), 60_000)
+  test.skipIf(!postgresAvailable())(
+    'PostgreSQL: 10 SIGKILLs of the service while clients write lose no acknowledged write',
+    () => killRepeatedly('postgres'),
+    60_000,
+  )
 })

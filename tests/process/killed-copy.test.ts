@@ -50,7 +50,13 @@ function largeDatabaseOneMigrationBehind(mark: string): void {
 function schemaOf(file: string) {
   const db = new Database(file, { readonly: true })
   try {
-    return { ...schemaVersion(db), marks: db.query<{ v: string }, []>('SELECT v FROM mark').all().map((r) => r.v) }
+    return {
+      ...schemaVersion(db),
+      marks: db
+        .query<{ v: string }, []>('SELECT v FROM mark')
+        .all()
+        .map((r) => r.v),
+    }
   } finally {
     db.close()
   }
@@ -61,8 +67,17 @@ test('a start killed while copying the database leaves nothing that a restore or
   const previous = SQLITE_MIGRATIONS.at(-2)!.tag
 
   // The start, killed while SQLite writes the copy (its -journal is there until the copy is complete).
-  const start = Bun.spawn([...FROM_SOURCE.command, 'serve'], { cwd: FROM_SOURCE.cwd, env: { PATH: process.env.PATH ?? '', HOME: dir, HOST: '127.0.0.1', PORT: '0', ...env }, stdout: 'ignore', stderr: 'ignore' })
-  const copying = await waitFor(() => files().some((name) => /\.bak\.partial-\d+-journal$/.test(name)) || start.exitCode !== null, 30_000, 1)
+  const start = Bun.spawn([...FROM_SOURCE.command, 'serve'], {
+    cwd: FROM_SOURCE.cwd,
+    env: { PATH: process.env.PATH ?? '', HOME: dir, HOST: '127.0.0.1', PORT: '0', ...env },
+    stdout: 'ignore',
+    stderr: 'ignore',
+  })
+  const copying = await waitFor(
+    () => files().some((name) => /\.bak\.partial-\d+-journal$/.test(name)) || start.exitCode !== null,
+    30_000,
+    1,
+  )
   start.kill('SIGKILL')
   await start.exited
   expect(copying && start.signalCode === 'SIGKILL').toBe(true)

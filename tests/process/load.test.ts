@@ -23,5 +23,9 @@ async function holdsUnderLoad(database: DatabaseKind): Promise<void> {
 describe('load', () => {
   test('SQLite: 64 clients for 10 s get only 2xx and 429, lose no write, and memory stays flat', () => holdsUnderLoad('sqlite'), 60_000)
 
-  test.skipIf(!postgresAvailable())('PostgreSQL: 64 clients for 10 s get only 2xx and 429, lose no write, and memory stays flat', () => holdsUnderLoad('postgres'), 60_000)
+  test.skipIf(!postgresAvailable())(
+    'PostgreSQL: 64 clients for 10 s get only 2xx and 429, lose no write, and memory stays flat',
+    () => holdsUnderLoad('postgres'),
+    60_000,
+  )
 })

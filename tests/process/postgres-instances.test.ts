@@ -30,10 +30,9 @@ async function organizationDatabase(env: (url: string) => Record<string, string>
 }
 
 // Without TEST_POSTGRES_URL the file defines nothing: postgresAvailable() prints the one skip line.
-if (postgresAvailable()) describe('several instances on one PostgreSQL', () => {
-  test(
-    'three servers starting at once on an empty database: all come up (migrations under the advisory lock), exactly one creates the first organization',
-    async () => {
+if (postgresAvailable())
+  describe('several instances on one PostgreSQL', () => {
+    test('three servers starting at once on an empty database: all come up (migrations under the advisory lock), exactly one creates the first organization', async () => {
       const database = await createTestDatabase()
       drops.push(() => database.drop())
       const env = baseEnv(database.url, {
@@ -54,13 +53,9 @@ if (postgresAvailable()) describe('several instances on one PostgreSQL', () => {
         expect(await api.expect<{ slug: string }>(200, 'GET', '/api/organizations/settings')).toMatchObject({ slug: ORG })
       }
       await Promise.all(servers.map(async (s) => expect(await s.stop('SIGTERM')).toBe(0)))
-    },
-    120_000,
-  )
+    }, 120_000)
 
-  test(
-    'two servers: 500 needs created concurrently through both get 500 distinct reference numbers, REQ-1001 to REQ-1500',
-    async () => {
+    test('two servers: 500 needs created concurrently through both get 500 distinct reference numbers, REQ-1001 to REQ-1500', async () => {
       const env = await organizationDatabase((url) => baseEnv(url, { SERVE_RUNS_WORKER: 'false' }))
       // Both start at once (the CLI has migrated already; a start on an empty database is the test above).
       const servers = await Promise.all([ServeProcess.start(env, 30_000), ServeProcess.start(env, 30_000)])
@@ -68,7 +63,9 @@ if (postgresAvailable()) describe('several instances on one PostgreSQL', () => {
       const [partner] = await clients[0]!.expect<Array<{ id: string }>>(200, 'GET', '/api/partners')
 
       const started = Date.now()
-      const answers = await inWaves(500, 50, (i) => clients[i % 2]!.call<{ referenceNumber?: string }>('POST', '/api/needs', { partnerId: partner!.id }))
+      const answers = await inWaves(500, 50, (i) =>
+        clients[i % 2]!.call<{ referenceNumber?: string }>('POST', '/api/needs', { partnerId: partner!.id }),
+      )
       console.log(`500 needs through 2 servers, 50 in flight: ${Date.now() - started} ms`)
 
       const statuses = new Map<number, number>()
@@ -85,13 +82,9 @@ if (postgresAvailable()) describe('several instances on one PostgreSQL', () => {
         expect(found.referenceNumber).toBe('REQ-1500')
       }
       await Promise.all(servers.map(async (s) => expect(await s.stop('SIGTERM')).toBe(0)))
-    },
-    120_000,
-  )
+    }, 120_000)
 
-  test(
-    'two dispatchers: 200 queued texts reach the provider exactly once, never more than maxConcurrency at a time',
-    async () => {
+    test('two dispatchers: 200 queued texts reach the provider exactly once, never more than maxConcurrency at a time', async () => {
       const mock = new TwilioMock({ delayMs: 25 }).start()
       mocks.push(mock)
       const maxConcurrency = 4
@@ -111,8 +104,14 @@ if (postgresAvailable()) describe('several instances on one PostgreSQL', () => {
       const clients = await clientsFor(servers)
       await clients[0]!.expect(200, 'PUT', '/api/organizations/settings', { name: 'Instances', slug: ORG, maxConcurrency })
       const [partner] = await clients[0]!.expect<Array<{ id: string }>>(200, 'GET', '/api/partners')
-      const constituent = await clients[1]!.expect<{ id: string }>(201, 'POST', '/api/constituents', { firstName: 'Casey', phone: CONSTITUENT_PHONE })
-      const need = await clients[0]!.expect<{ id: string }>(201, 'POST', '/api/needs', { partnerId: partner!.id, constituentId: constituent.id })
+      const constituent = await clients[1]!.expect<{ id: string }>(201, 'POST', '/api/constituents', {
+        firstName: 'Casey',
+        phone: CONSTITUENT_PHONE,
+      })
+      const need = await clients[0]!.expect<{ id: string }>(201, 'POST', '/api/needs', {
+        partnerId: partner!.id,
+        constituentId: constituent.id,
+      })
 
       // Queued through both servers while both workers already send.
       const bodies = Array.from({ length: 200 }, (_, i) => `instance text ${String(i).padStart(3, '0')}`)
@@ -124,7 +123,11 @@ if (postgresAvailable()) describe('several instances on one PostgreSQL', () => {
         return seen
       }
       const allArrived = await waitFor(() => counts().size === 200, 60_000, 50)
-      const settled = await waitFor(async () => (await textsOf(clients[1]!, need.id)).every((t) => t.deliveryStatus === 'sent'), 20_000, 100)
+      const settled = await waitFor(
+        async () => (await textsOf(clients[1]!, need.id)).every((t) => t.deliveryStatus === 'sent'),
+        20_000,
+        100,
+      )
       // Anything sent twice would show up within a few poll intervals more.
       await Bun.sleep(300)
       console.log(`two dispatchers: ${mock.messages.length} POSTs for 200 texts, at most ${mock.maxInFlight} in flight at the mock`)
@@ -142,7 +145,5 @@ if (postgresAvailable()) describe('several instances on one PostgreSQL', () => {
       expect(texts).toHaveLength(200)
       expect(texts.filter((t) => t.deliveryStatus !== 'sent' || t.providerMessageId !== sidOf.get(t.content))).toEqual([])
       await Promise.all(servers.map(async (s) => expect(await s.stop('SIGTERM')).toBe(0)))
-    },
-    120_000,
-  )
-})
+    }, 120_000)
+  })

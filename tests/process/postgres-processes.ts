@@ -17,7 +17,14 @@ const CLUSTER_SCRIPT = join(import.meta.dir, '..', '..', 'scripts', 'pg-test-clu
 /** The environment of every child on `databaseUrl`: PostgreSQL, shared secrets, quiet logs. */
 export function baseEnv(databaseUrl: string, extra: Record<string, string> = {}): Record<string, string> {
   // Hundreds of texts from one admin to one number: the limits on texts have their own tests.
-  return { DATABASE_URL: databaseUrl, ...SECRETS, LOG_LEVEL: 'warn', SMS_PER_RECIPIENT_PER_HOUR: '100000', SMS_PER_MEMBER_PER_HOUR: '100000', ...extra }
+  return {
+    DATABASE_URL: databaseUrl,
+    ...SECRETS,
+    LOG_LEVEL: 'warn',
+    SMS_PER_RECIPIENT_PER_HOUR: '100000',
+    SMS_PER_MEMBER_PER_HOUR: '100000',
+    ...extra,
+  }
 }
 
 /** Runs one CLI command; throws with its output unless it succeeds. */

@@ -41,12 +41,17 @@ class KeptAlive {
 
 test('after SIGTERM every kept-alive connection is answered with Connection: close or closed cleanly, never reset; the exit is 0', async () => {
   // The drain is long enough for the requests below to come within it on a busy machine.
-  const server = await ServeProcess.start({ DATABASE_URL: `sqlite:${join(dir, 'intake.sqlite')}`, LOG_LEVEL: 'warn', SHUTDOWN_DRAIN_MS: '3000' })
+  const server = await ServeProcess.start({
+    DATABASE_URL: `sqlite:${join(dir, 'intake.sqlite')}`,
+    LOG_LEVEL: 'warn',
+    SHUTDOWN_DRAIN_MS: '3000',
+  })
   const port = Number(new URL(server.url).port)
   const busy = Array.from({ length: 16 }, () => new KeptAlive(port))
   const idle = Array.from({ length: 4 }, () => new KeptAlive(port))
   const probe = new KeptAlive(port)
-  for (const connection of [...busy, ...idle, probe]) expect(await connection.request('/healthz')).toEqual({ status: 200, connection: undefined })
+  for (const connection of [...busy, ...idle, probe])
+    expect(await connection.request('/healthz')).toEqual({ status: 200, connection: undefined })
 
   server.kill('SIGTERM')
   // Once the server is shutting down (a request sent before it took the signal is answered as usual)...

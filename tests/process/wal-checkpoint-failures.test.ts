@@ -22,35 +22,40 @@ interface LogLine {
   failed?: number
 }
 
-test.skipIf(!prlimit || process.platform !== 'linux')('failing WAL checkpoints are logged once per burst, and their end once', async () => {
-  database = await serveDatabase('sqlite')
-  const serve = await ServeProcess.start({ ...database.env, LOG_LEVEL: 'info' }, 20_000, IGNORING_SIGXFSZ)
-  const { api, partnerId } = await adminOf(serve)
-  const lines = () =>
-    serve
-      .output()
-      .split('\n')
-      .filter((line) => line.startsWith('{'))
-      .map((line) => JSON.parse(line) as LogLine)
-  const failures = () => lines().filter((line) => line.message.startsWith('WAL checkpoint failed'))
-  const recoveries = () => lines().filter((line) => line.message === 'WAL checkpoints succeed again')
-  const setLimit = (soft: string) => expect(Bun.spawnSync([prlimit!, `--pid=${serve.pid}`, `--fsize=${soft}:`]).exitCode).toBe(0)
-  const writeNeed = (n: number) => api.call('POST', '/api/needs', { partnerId, customFields: { description: `need ${n} ${'x'.repeat(2000)}` } })
+test.skipIf(!prlimit || process.platform !== 'linux')(
+  'failing WAL checkpoints are logged once per burst, and their end once',
+  async () => {
+    database = await serveDatabase('sqlite')
+    const serve = await ServeProcess.start({ ...database.env, LOG_LEVEL: 'info' }, 20_000, IGNORING_SIGXFSZ)
+    const { api, partnerId } = await adminOf(serve)
+    const lines = () =>
+      serve
+        .output()
+        .split('\n')
+        .filter((line) => line.startsWith('{'))
+        .map((line) => JSON.parse(line) as LogLine)
+    const failures = () => lines().filter((line) => line.message.startsWith('WAL checkpoint failed'))
+    const recoveries = () => lines().filter((line) => line.message === 'WAL checkpoints succeed again')
+    const setLimit = (soft: string) => expect(Bun.spawnSync([prlimit!, `--pid=${serve.pid}`, `--fsize=${soft}:`]).exitCode).toBe(0)
+    const writeNeed = (n: number) =>
+      api.call('POST', '/api/needs', { partnerId, customFields: { description: `need ${n} ${'x'.repeat(2000)}` } })
 
-  setLimit(String(statSync(database.sqlitePath!).size))
-  let n = 0
-  const writeUntilAFailure = async () => {
-    await writeNeed(++n)
-    return failures().length > 0
-  }
-  expect(await waitFor(writeUntilAFailure, 20_000, 0)).toBe(true)
-  await Bun.sleep(500) // the checkpointer keeps failing, tick after tick (one every 20 ms)
-  setLimit('unlimited')
+    setLimit(String(statSync(database.sqlitePath!).size))
+    let n = 0
+    const writeUntilAFailure = async () => {
+      await writeNeed(++n)
+      return failures().length > 0
+    }
+    expect(await waitFor(writeUntilAFailure, 20_000, 0)).toBe(true)
+    await Bun.sleep(500) // the checkpointer keeps failing, tick after tick (one every 20 ms)
+    setLimit('unlimited')
 
-  expect(await waitFor(() => recoveries().length > 0, 10_000)).toBe(true)
-  expect(failures()).toHaveLength(1)
-  expect(recoveries()).toHaveLength(1)
-  expect(recoveries()[0]!.failed).toBeGreaterThan(1)
-  expect((await writeNeed(++n)).status).toBe(201) // writes work again by themselves
-  expect(await serve.stop('SIGTERM')).toBe(0)
-}, 60_000)
+    expect(await waitFor(() => recoveries().length > 0, 10_000)).toBe(true)
+    expect(failures()).toHaveLength(1)
+    expect(recoveries()).toHaveLength(1)
+    expect(recoveries()[0]!.failed).toBeGreaterThan(1)
+    expect((await writeNeed(++n)).status).toBe(201) // writes work again by themselves
+    expect(await serve.stop('SIGTERM')).toBe(0)
+  },
+  60_000,
+)

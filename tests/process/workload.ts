@@ -30,7 +30,11 @@ export async function serveDatabase(kind: DatabaseKind): Promise<ServeDatabase> 
   }
   const dir = mkdtempSync(join(tmpdir(), 'intake-reliability-'))
   const sqlitePath = join(dir, 'intake.sqlite')
-  return { env: { ...env, DATABASE_URL: `sqlite:${sqlitePath}` }, sqlitePath, drop: async () => rmSync(dir, { recursive: true, force: true }) }
+  return {
+    env: { ...env, DATABASE_URL: `sqlite:${sqlitePath}` },
+    sqlitePath,
+    drop: async () => rmSync(dir, { recursive: true, force: true }),
+  }
 }
 
 /**
@@ -91,7 +95,9 @@ export class Tally {
 
   /** Statuses other than 2xx and those in `allowed`. */
   unexpected(allowed: Array<number | 'network'> = []): Record<string, number> {
-    return Object.fromEntries(Object.entries(this.statuses).filter(([status]) => !/^2\d\d$/.test(status) && !allowed.map(String).includes(status)))
+    return Object.fromEntries(
+      Object.entries(this.statuses).filter(([status]) => !/^2\d\d$/.test(status) && !allowed.map(String).includes(status)),
+    )
   }
 
   percentileMs(p: number): number {
@@ -119,9 +125,19 @@ function nextStep(target: { partnerId: string; organizationId: string }, tally: 
     case 0:
     case 1:
     case 2:
-      return { method: 'POST', path: '/api/needs', body: { partnerId: target.partnerId, customFields: { description: `load ${n}` } }, records: 'needs' }
+      return {
+        method: 'POST',
+        path: '/api/needs',
+        body: { partnerId: target.partnerId, customFields: { description: `load ${n}` } },
+        records: 'needs',
+      }
     case 3:
-      return { method: 'POST', path: '/api/constituents', body: { firstName: 'Load', lastName: `Client${n}`, phone: `+1555${String(n % 1e7).padStart(7, '0')}` }, records: 'constituents' }
+      return {
+        method: 'POST',
+        path: '/api/constituents',
+        body: { firstName: 'Load', lastName: `Client${n}`, phone: `+1555${String(n % 1e7).padStart(7, '0')}` },
+        records: 'constituents',
+      }
     case 4:
     case 5:
       return needs.length ? { method: 'GET', path: `/api/needs/${needs[n % needs.length]}` } : { method: 'GET', path: '/api/needs' }

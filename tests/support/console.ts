@@ -17,7 +17,11 @@ export interface ConsoleHarness {
   browser: Awaited<ReturnType<typeof launchChromium>>
   admin: Member
   partners: Array<{ id: string; name: string }>
-  member(role: 'org_admin' | 'staff' | 'partner_agent' | 'volunteer', partnerId?: string, more?: { fullName?: string; profiles?: Array<'sms_communicator' | 'duplicate_resolver' | 'pii_reader'> }): Promise<Member>
+  member(
+    role: 'org_admin' | 'staff' | 'partner_agent' | 'volunteer',
+    partnerId?: string,
+    more?: { fullName?: string; profiles?: Array<'sms_communicator' | 'duplicate_resolver' | 'pii_reader'> },
+  ): Promise<Member>
   createNeed(partnerId: string, description: string): Promise<string>
   /** A new page at `path` with a fresh cookie jar (each test logs in itself), its requests watched. */
   open(path?: string, options?: { width?: number }): Promise<Page>
@@ -59,7 +63,10 @@ export async function startConsoleHarness(env: Record<string, string> = {}): Pro
     member,
     watch,
     async createNeed(partnerId, description) {
-      const created = await api.call<{ referenceNumber: string }>('POST', '/api/needs', { token: admin.token, body: { partnerId, customFields: { description } } })
+      const created = await api.call<{ referenceNumber: string }>('POST', '/api/needs', {
+        token: admin.token,
+        body: { partnerId, customFields: { description } },
+      })
       expect(created.status).toBe(201)
       return created.body.referenceNumber
     },

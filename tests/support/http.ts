@@ -59,12 +59,18 @@ async function freshDatabase(): Promise<TestDatabase> {
   if (TEST_DATABASE === 'postgres') {
     const database = await createTestDatabase()
     return {
-      env: { DATABASE_URL: database.url, JWT_SECRET: randomBytes(32).toString('hex'), DATA_ENCRYPTION_KEY: randomBytes(32).toString('hex') },
+      env: {
+        DATABASE_URL: database.url,
+        JWT_SECRET: randomBytes(32).toString('hex'),
+        DATA_ENCRYPTION_KEY: randomBytes(32).toString('hex'),
+      },
       async storedBytes() {
         const sql = postgres(database.url, { max: 1, onnotice: () => {} })
         try {
           const tables = await sql<Array<{ name: string }>>`SELECT tablename AS name FROM pg_tables WHERE schemaname = 'public'`
-          const dumps = await Promise.all(tables.map(({ name }) => sql.unsafe(`SELECT coalesce(json_agg(t)::text, '') AS text FROM "${name}" t`)))
+          const dumps = await Promise.all(
+            tables.map(({ name }) => sql.unsafe(`SELECT coalesce(json_agg(t)::text, '') AS text FROM "${name}" t`)),
+          )
           return dumps.map(([row]) => Buffer.from(String(row?.text ?? '')))
         } finally {
           await sql.end()
@@ -92,7 +98,14 @@ export async function startTestServer(env: Record<string, string> = {}, override
   const database = await freshDatabase()
   // Every test logs in from 127.0.0.1 under a clock that stands still: the login limit is tested on its own.
   // The shutdown drain is tested on a real process (tests/process/shutdown.test.ts); here it would only wait.
-  const config: Config = testConfig({ ...database.env, PORT: '0', HOST: '127.0.0.1', AUTH_RATE_LIMIT: '1000000', SHUTDOWN_DRAIN_MS: '0', ...env })
+  const config: Config = testConfig({
+    ...database.env,
+    PORT: '0',
+    HOST: '127.0.0.1',
+    AUTH_RATE_LIMIT: '1000000',
+    SHUTDOWN_DRAIN_MS: '0',
+    ...env,
+  })
   const logs: string[] = []
   const passwords = cheapPasswords()
   const server = await startServer(config, {
@@ -120,7 +133,9 @@ export async function startTestServer(env: Record<string, string> = {}, override
   }
 
   async function login(email: string, organizationSlug?: string): Promise<string> {
-    const response = await call<{ accessToken: string }>('POST', '/api/auth/login', { body: { email, password: TEST_PASSWORD, ...(organizationSlug ? { organizationSlug } : {}) } })
+    const response = await call<{ accessToken: string }>('POST', '/api/auth/login', {
+      body: { email, password: TEST_PASSWORD, ...(organizationSlug ? { organizationSlug } : {}) },
+    })
     if (response.status !== 200) throw new Error(`login failed: ${response.status} ${JSON.stringify(response.body)}`)
     return response.body.accessToken
   }

@@ -69,7 +69,8 @@ export class TwilioMock {
         this.requests.push({ method: 'POST', path, status: 0, at: Date.now() })
         throw new Error('simulated network failure') // Bun closes the connection without an answer
       }
-      if (failure !== undefined) return this.answer(request, path, failure, { code: 20000 + failure, message: `simulated ${failure}`, status: failure })
+      if (failure !== undefined)
+        return this.answer(request, path, failure, { code: 20000 + failure, message: `simulated ${failure}`, status: failure })
       const message: MockMessage = {
         sid: `SM${String(++this.sequence).padStart(32, '0')}`,
         from: form.get('From') ?? '',
@@ -90,7 +91,8 @@ export class TwilioMock {
     const from = url.searchParams.get('From')
     const after = url.searchParams.get('DateSent>')
     const found = this.messages.filter(
-      (m) => (!to || m.to === to) && (!from || m.from === from) && (!after || m.dateCreated.toISOString().slice(0, 10) >= after.slice(0, 10)),
+      (m) =>
+        (!to || m.to === to) && (!from || m.from === from) && (!after || m.dateCreated.toISOString().slice(0, 10) >= after.slice(0, 10)),
     )
     return this.answer(request, url.pathname, 200, {
       messages: found.map(twilioJson),

@@ -111,10 +111,17 @@ export function apiDocs(version: string, publicBaseUrl: string) {
         },
       }),
     )
-    .get('/api/docs', () => new Response(html, { headers: { 'content-type': 'text/html; charset=utf-8', 'content-security-policy': CONTENT_SECURITY_POLICY } }), {
+    .get(
+      '/api/docs',
+      () =>
+        new Response(html, { headers: { 'content-type': 'text/html; charset=utf-8', 'content-security-policy': CONTENT_SECURITY_POLICY } }),
+      {
+        detail: { hide: true },
+      },
+    )
+    .get(`${ASSETS}/swagger-ui-bundle.js`, () => asset(Bun.file(swaggerUiBundle), 'text/javascript; charset=utf-8'), {
       detail: { hide: true },
     })
-    .get(`${ASSETS}/swagger-ui-bundle.js`, () => asset(Bun.file(swaggerUiBundle), 'text/javascript; charset=utf-8'), { detail: { hide: true } })
     .get(`${ASSETS}/swagger-ui.css`, () => asset(Bun.file(swaggerUiCss), 'text/css; charset=utf-8'), { detail: { hide: true } })
     .get(`${ASSETS}/init.js`, () => asset(INIT, 'text/javascript; charset=utf-8'), { detail: { hide: true } })
 }

@@ -23,7 +23,16 @@ import { needsRoutes } from './needs.routes'
 import { partnersRoutes } from './partners.routes'
 import { nestsDeeperThan } from '../../domain/shared/nesting'
 import { illFormedTextAt } from '../../domain/shared/unicode'
-import { BODY_TOO_LARGE, IllFormedTextInBody, INVALID_JSON, MAX_BODY_BYTES, NESTED_TOO_DEEP, NOT_JSON, NUL_IN_BODY, problemDetails } from './problem'
+import {
+  BODY_TOO_LARGE,
+  IllFormedTextInBody,
+  INVALID_JSON,
+  MAX_BODY_BYTES,
+  NESTED_TOO_DEEP,
+  NOT_JSON,
+  NUL_IN_BODY,
+  problemDetails,
+} from './problem'
 import { rateLimits, type AnonymousRateLimiters } from './rate-limits'
 import { requestSite } from './request-site'
 import { sessionCookieRoutes } from './session-cookie.routes'
@@ -115,35 +124,37 @@ export function createHttpApp(deps: HttpDependencies) {
   const auth = authentication(deps.useCases.auth.authenticate)
   const limits = rateLimits(deps.rateLimiters, deps.trustProxy)
   const site = requestSite(deps.publicBaseUrl)
-  return new Elysia({ normalize: false })
-    // No answer may be sniffed into another type (a JSON or CSV answer read as HTML): every one says so.
-    .onRequest(({ set }) => {
-      set.headers['x-content-type-options'] = 'nosniff'
-    })
-    .use(apiDocs(deps.version, deps.publicBaseUrl))
-    .use(observability(deps.logger, deps.metrics, deps.metricsToken))
-    .use(problemDetails(deps.logger, new DatabaseOutages(deps.persistence, deps.metrics, deps.logger)))
-    // The second entry never runs (the first always answers); it tells the OpenAPI generator the bodies are
-    // JSON, which it cannot see in a function and would otherwise document every body with no content.
-    .onParse({ as: 'global' }, [parseBody, 'json'] as never)
-    // While shutting down, every answer closes its connection: the client's next request opens a new one
-    // (on another instance) instead of meeting a socket about to close.
-    .onRequest(({ set }) => {
-      if (deps.lifecycle() === 'stopping') set.headers.connection = 'close'
-    })
-    .use(healthRoutes(deps.persistence, deps.lifecycle))
-    .use(authRoutes(deps.useCases.auth, auth, limits, site, deps.trustProxy))
-    .use(sessionCookieRoutes(deps.useCases.auth, auth, limits, site, deps.trustProxy, deps.publicBaseUrl))
-    .use(passwordPages(deps.useCases.auth, limits, site))
-    .use(forgotPasswordPage(deps.useCases.auth, limits, site))
-    .use(intakePage(deps.useCases.needs, limits, site))
-    .use(consoleApp())
-    .use(needsRoutes(deps.useCases.needs, auth, limits, site, deps.logger))
-    .use(partnersRoutes(deps.useCases.partners, auth))
-    .use(constituentsRoutes(deps.useCases.constituents, auth, deps.logger))
-    .use(membersRoutes(deps.useCases.members, auth, limits))
-    .use(organizationsRoutes(deps.useCases.organizations, auth, deps.publicBaseUrl))
-    .use(auditRoutes(deps.useCases.audit, auth))
-    .use(twilioWebhooksRoutes(deps.useCases.sms, deps.publicBaseUrl))
-    .use(webhookEndpointsRoutes(deps.useCases.webhooks, auth))
+  return (
+    new Elysia({ normalize: false })
+      // No answer may be sniffed into another type (a JSON or CSV answer read as HTML): every one says so.
+      .onRequest(({ set }) => {
+        set.headers['x-content-type-options'] = 'nosniff'
+      })
+      .use(apiDocs(deps.version, deps.publicBaseUrl))
+      .use(observability(deps.logger, deps.metrics, deps.metricsToken))
+      .use(problemDetails(deps.logger, new DatabaseOutages(deps.persistence, deps.metrics, deps.logger)))
+      // The second entry never runs (the first always answers); it tells the OpenAPI generator the bodies are
+      // JSON, which it cannot see in a function and would otherwise document every body with no content.
+      .onParse({ as: 'global' }, [parseBody, 'json'] as never)
+      // While shutting down, every answer closes its connection: the client's next request opens a new one
+      // (on another instance) instead of meeting a socket about to close.
+      .onRequest(({ set }) => {
+        if (deps.lifecycle() === 'stopping') set.headers.connection = 'close'
+      })
+      .use(healthRoutes(deps.persistence, deps.lifecycle))
+      .use(authRoutes(deps.useCases.auth, auth, limits, site, deps.trustProxy))
+      .use(sessionCookieRoutes(deps.useCases.auth, auth, limits, site, deps.trustProxy, deps.publicBaseUrl))
+      .use(passwordPages(deps.useCases.auth, limits, site))
+      .use(forgotPasswordPage(deps.useCases.auth, limits, site))
+      .use(intakePage(deps.useCases.needs, limits, site))
+      .use(consoleApp())
+      .use(needsRoutes(deps.useCases.needs, auth, limits, site, deps.logger))
+      .use(partnersRoutes(deps.useCases.partners, auth))
+      .use(constituentsRoutes(deps.useCases.constituents, auth, deps.logger))
+      .use(membersRoutes(deps.useCases.members, auth, limits))
+      .use(organizationsRoutes(deps.useCases.organizations, auth, deps.publicBaseUrl))
+      .use(auditRoutes(deps.useCases.audit, auth))
+      .use(twilioWebhooksRoutes(deps.useCases.sms, deps.publicBaseUrl))
+      .use(webhookEndpointsRoutes(deps.useCases.webhooks, auth))
+  )
 }

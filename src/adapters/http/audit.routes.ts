@@ -22,19 +22,29 @@ const AuditQuery = t.Object(
 /** The longest list of field names an event holds: every field of the widest record. */
 const MAX_FIELDS = 64
 
-export const AuditEventSchema = Named('AuditEvent', t.Object(
-  {
-    id: Uuid,
-    memberId: t.Optional(t.String({ ...Uuid, description: 'Who did it; absent when nobody logged in did (public intake, a provider, an operator)' })),
-    action: OneOf(AUDIT_ACTIONS),
-    recordType: OneOf(AUDIT_RECORD_TYPES),
-    recordId: Uuid,
-    at: t.String({ format: 'date-time', maxLength: 40 }),
-    requestId: t.Optional(t.String({ maxLength: 64, description: "The request's X-Request-Id" })),
-    fields: t.Optional(t.Array(t.String({ maxLength: 64 }), { maxItems: MAX_FIELDS, description: 'Names of the fields changed or read, never their values' })),
-  },
-  { description: 'One write, or one read of a constituent’s personal details' },
-))
+export const AuditEventSchema = Named(
+  'AuditEvent',
+  t.Object(
+    {
+      id: Uuid,
+      memberId: t.Optional(
+        t.String({ ...Uuid, description: 'Who did it; absent when nobody logged in did (public intake, a provider, an operator)' }),
+      ),
+      action: OneOf(AUDIT_ACTIONS),
+      recordType: OneOf(AUDIT_RECORD_TYPES),
+      recordId: Uuid,
+      at: t.String({ format: 'date-time', maxLength: 40 }),
+      requestId: t.Optional(t.String({ maxLength: 64, description: "The request's X-Request-Id" })),
+      fields: t.Optional(
+        t.Array(t.String({ maxLength: 64 }), {
+          maxItems: MAX_FIELDS,
+          description: 'Names of the fields changed or read, never their values',
+        }),
+      ),
+    },
+    { description: 'One write, or one read of a constituent’s personal details' },
+  ),
+)
 
 function eventView({ organizationId: _organization, at, ...event }: AuditEvent) {
   return { ...event, at: at.toISOString() }
@@ -48,7 +58,12 @@ export function auditRoutes(useCases: UseCases['audit'], authentication: Authent
       const { page: _page, limit: _limit, since, until, ...filter } = query
       return pagedResponse(
         { query, request, set },
-        (page) => list.execute(actor, { ...filter, ...(since ? { since: new Date(since) } : {}), ...(until ? { until: new Date(until) } : {}) }, page),
+        (page) =>
+          list.execute(
+            actor,
+            { ...filter, ...(since ? { since: new Date(since) } : {}), ...(until ? { until: new Date(until) } : {}) },
+            page,
+          ),
         eventView,
       )
     },
@@ -59,7 +74,8 @@ export function auditRoutes(useCases: UseCases['audit'], authentication: Authent
       detail: {
         operationId: 'listAuditEvents',
         summary: "The organization's audit trail, newest first",
-        description: 'org_admin. Every write and every read of a constituent’s personal details, filtered by member, record, action and time. Paged.',
+        description:
+          'org_admin. Every write and every read of a constituent’s personal details, filtered by member, record, action and time. Paged.',
       },
     },
   )

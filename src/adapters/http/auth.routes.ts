@@ -20,18 +20,27 @@ export const LoginBody = Body({
   organizationSlug: t.Optional(t.String({ minLength: 1, maxLength: 63 })),
 })
 
-const TokenPairSchema = Named('TokenPair', t.Object({
-  accessToken: Text(ACCESS_TOKEN),
-  refreshToken: Text(REFRESH_TOKEN),
-  tokenType: t.Literal('Bearer'),
-  expiresIn: Int32({ minimum: 1, maximum: 86_400 }, { description: 'Seconds until the access token expires' }),
-}))
+const TokenPairSchema = Named(
+  'TokenPair',
+  t.Object({
+    accessToken: Text(ACCESS_TOKEN),
+    refreshToken: Text(REFRESH_TOKEN),
+    tokenType: t.Literal('Bearer'),
+    expiresIn: Int32({ minimum: 1, maximum: 86_400 }, { description: 'Seconds until the access token expires' }),
+  }),
+)
 const RefreshTokenBody = Named('RefreshRequest', Body({ refreshToken: t.String(REFRESH_TOKEN) }))
 
 /** Said by every anonymous route here: a page on another site may not make a browser send it. */
 export const OWN_SITE = 'A page on another site may not make a browser send it (403).'
 
-export function authRoutes(useCases: UseCases['auth'], authentication: AuthenticationPlugin, rateLimits: RateLimits, requestSite: RequestSite, trustProxy: boolean) {
+export function authRoutes(
+  useCases: UseCases['auth'],
+  authentication: AuthenticationPlugin,
+  rateLimits: RateLimits,
+  requestSite: RequestSite,
+  trustProxy: boolean,
+) {
   const { login, refresh, logout, acceptInvite, requestPasswordReset, resetPassword } = useCases
 
   return new Elysia({ name: 'auth', prefix: '/api/auth', detail: { tags: ['Authentication'] } })
@@ -43,21 +52,36 @@ export function authRoutes(useCases: UseCases['auth'], authentication: Authentic
       ownSiteOnly: true,
       body: LoginBody,
       response: rateLimited({ 200: TokenPairSchema, ...problems(400, 401, 403, 413, 415) }),
-      detail: { operationId: 'login', summary: 'Log in with email and password', description: `Anonymous; limited per client address and throttled per email. Answers an access token and a refresh token. When several organizations share the email, \`organizationSlug\` chooses. ${OWN_SITE}`, security: [] },
+      detail: {
+        operationId: 'login',
+        summary: 'Log in with email and password',
+        description: `Anonymous; limited per client address and throttled per email. Answers an access token and a refresh token. When several organizations share the email, \`organizationSlug\` chooses. ${OWN_SITE}`,
+        security: [],
+      },
     })
     .post('/refresh', ({ body }) => refresh.execute(body.refreshToken), {
       rateLimit: 'auth',
       ownSiteOnly: true,
       body: RefreshTokenBody,
       response: rateLimited({ 200: TokenPairSchema, ...problems(400, 401, 403, 413, 415) }),
-      detail: { operationId: 'refreshSession', summary: 'Trade a refresh token for a new pair (rotation)', description: `Anonymous; limited per client address. The refresh token is used up: presenting it again revokes its whole session. ${OWN_SITE}`, security: [] },
+      detail: {
+        operationId: 'refreshSession',
+        summary: 'Trade a refresh token for a new pair (rotation)',
+        description: `Anonymous; limited per client address. The refresh token is used up: presenting it again revokes its whole session. ${OWN_SITE}`,
+        security: [],
+      },
     })
     .post('/accept-invite', ({ body }) => acceptInvite.execute(body), {
       rateLimit: 'auth',
       ownSiteOnly: true,
       body: AcceptInviteBody,
       response: rateLimited({ 200: TokenPairSchema, ...problems(400, 403, 413, 415) }),
-      detail: { operationId: 'acceptInvite', summary: 'Set a password with an invitation token; answers tokens', description: `Anonymous; limited per client address. Confirms the invited member, sets the password (at least 12 characters) and starts a session. ${OWN_SITE}`, security: [] },
+      detail: {
+        operationId: 'acceptInvite',
+        summary: 'Set a password with an invitation token; answers tokens',
+        description: `Anonymous; limited per client address. Confirms the invited member, sets the password (at least 12 characters) and starts a session. ${OWN_SITE}`,
+        security: [],
+      },
     })
     .post(
       '/password-reset',
@@ -89,8 +113,7 @@ export function authRoutes(useCases: UseCases['auth'], authentication: Authentic
       detail: {
         operationId: 'resetPassword',
         summary: 'Set a new password with the token of a reset link; answers tokens',
-        description:
-          `Anonymous; limited per client address. The token works once and for an hour; the member's other sessions end, and a new one starts. ${OWN_SITE}`,
+        description: `Anonymous; limited per client address. The token works once and for an hour; the member's other sessions end, and a new one starts. ${OWN_SITE}`,
         security: [],
       },
     })
@@ -104,7 +127,11 @@ export function authRoutes(useCases: UseCases['auth'], authentication: Authentic
         auth: true,
         body: RefreshTokenBody,
         response: { 204: t.Void(), ...problems(400, 401, 413, 415) },
-        detail: { operationId: 'logout', summary: 'End the session of a refresh token', description: "Every role. Revokes the session of the given refresh token when it is the caller's; answers 204 either way." },
+        detail: {
+          operationId: 'logout',
+          summary: 'End the session of a refresh token',
+          description: "Every role. Revokes the session of the given refresh token when it is the caller's; answers 204 either way.",
+        },
       },
     )
 }

@@ -32,13 +32,20 @@ export function Int32(rule: IntegerRule, options: { description?: string } = {})
 }
 
 /** A list of an answer with at most as many items as its input takes (`rule`), or a page holds. */
-export function List<T extends TSchema>(item: T, rule: Pick<ListRule, 'maxItems'> = { maxItems: PAGE_LIMIT.max }, options: { description?: string } = {}) {
+export function List<T extends TSchema>(
+  item: T,
+  rule: Pick<ListRule, 'maxItems'> = { maxItems: PAGE_LIMIT.max },
+  options: { description?: string } = {},
+) {
   return t.Array(item, { maxItems: rule.maxItems, ...options })
 }
 
 /** What every list answer carries beside its page (docs/api.md "Lists"). */
 const PAGING_HEADERS = {
-  'X-Total-Count': Int32({ minimum: 0, maximum: 2_147_483_647 }, { description: 'How many records the query matches in all, whatever the page' }),
+  'X-Total-Count': Int32(
+    { minimum: 0, maximum: 2_147_483_647 },
+    { description: 'How many records the query matches in all, whatever the page' },
+  ),
   Link: t.String({ maxLength: 4000, description: 'RFC 8288 links to the first, prev, next and last pages of the same query' }),
 }
 
@@ -92,17 +99,18 @@ export function QueryInteger(rule: IntegerRule, options: { title: string; defaul
 // The titles name the parameter in a 400: Elysia checks coerced query numbers one by one, without their name.
 export const PageQuery = {
   page: t.Optional(QueryInteger({ minimum: 1, maximum: 1_000_000 }, { title: 'page', default: 1, description: 'Page number, from 1' })),
-  limit: t.Optional(QueryInteger({ minimum: 1, maximum: PAGE_LIMIT.max }, { title: 'limit', default: PAGE_LIMIT.default, description: 'Page size' })),
+  limit: t.Optional(
+    QueryInteger({ minimum: 1, maximum: PAGE_LIMIT.max }, { title: 'limit', default: PAGE_LIMIT.default, description: 'Page size' }),
+  ),
 }
 
 /** The problem kinds whose status a route can answer, in status order. */
 const PROBLEM_KINDS = [...KIND_OF_STATUS.values()]
 
 const ProblemFields = {
-  type: OneOf(
-    PROBLEM_KINDS.map(typeOf),
-    { description: 'The kind of problem, a tag URI the same on every deployment: match on this, not on title' },
-  ),
+  type: OneOf(PROBLEM_KINDS.map(typeOf), {
+    description: 'The kind of problem, a tag URI the same on every deployment: match on this, not on title',
+  }),
   title: OneOf(
     PROBLEM_KINDS.map((kind) => TITLE_OF[kind]),
     { description: "The status's one title" },
@@ -121,7 +129,10 @@ export const FieldErrorSchema = Named(
   'FieldError',
   t.Object(
     {
-      path: Text({ maxLength: PROBLEM_LIMITS.path }, { description: 'A JSON pointer into the body (/customFields/phone), or query/… and params/…' }),
+      path: Text(
+        { maxLength: PROBLEM_LIMITS.path },
+        { description: 'A JSON pointer into the body (/customFields/phone), or query/… and params/…' },
+      ),
       message: Text({ maxLength: PROBLEM_LIMITS.message }, { description: 'What the field must be' }),
     },
     { description: 'One offending field' },
@@ -139,7 +150,12 @@ export const ValidationProblemSchema = Named(
 
 /** Headers an error answer always carries, by status (docs/api.md "Errors", "Tokens"). */
 const PROBLEM_HEADERS: Record<number, Record<string, TSchema>> = {
-  401: { 'WWW-Authenticate': t.String({ maxLength: 300, description: 'The Bearer challenge (RFC 6750): error="invalid_token" when a token was refused' }) },
+  401: {
+    'WWW-Authenticate': t.String({
+      maxLength: 300,
+      description: 'The Bearer challenge (RFC 6750): error="invalid_token" when a token was refused',
+    }),
+  },
   503: { 'Retry-After': Int32({ minimum: 1, maximum: 3600 }, { description: 'Seconds to wait before trying again' }) },
 }
 

@@ -43,7 +43,11 @@ const indexHtml = (lang: string) => `<!doctype html>
 </html>
 `
 
-const securityHeaders = { 'content-security-policy': CONSOLE_CONTENT_SECURITY_POLICY, 'x-content-type-options': 'nosniff', 'referrer-policy': 'no-referrer' }
+const securityHeaders = {
+  'content-security-policy': CONSOLE_CONTENT_SECURITY_POLICY,
+  'x-content-type-options': 'nosniff',
+  'referrer-policy': 'no-referrer',
+}
 
 /**
  * `GET /`: the console's page, never stored, so a new version's assets are fetched at once; the assets are
@@ -61,6 +65,8 @@ export function consoleApp() {
       const text = FILES.get(params.name)
       const type = CONTENT_TYPES[params.name.split('.').pop()!]
       if (text === undefined || !type) throw new NotFoundError()
-      return new Response(text, { headers: { ...securityHeaders, 'content-type': type, 'cache-control': 'public, max-age=31536000, immutable' } })
+      return new Response(text, {
+        headers: { ...securityHeaders, 'content-type': type, 'cache-control': 'public, max-age=31536000, immutable' },
+      })
     })
 }

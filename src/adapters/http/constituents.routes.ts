@@ -29,24 +29,36 @@ export function constituentsRoutes(useCases: UseCases['constituents'], authentic
     .use(authentication)
     .get(
       '',
-      ({ actor, query, request, set }) => pagedResponse({ query, request, set }, (page) => search.execute(actor, query.query, page), constituentView),
+      ({ actor, query, request, set }) =>
+        pagedResponse({ query, request, set }, (page) => search.execute(actor, query.query, page), constituentView),
       {
         auth: true,
         query: SearchQuery,
         response: { 200: PagedList(ConstituentSchema), ...problems(400, 401, 403) },
-        detail: { operationId: 'searchConstituents', summary: 'Search constituents by name prefix, phone digits or email; newest first', description: 'Caseworker roles and intake_staff. Searching by phone or email needs the permission to read them; fields come back redacted by role. Paged.' },
+        detail: {
+          operationId: 'searchConstituents',
+          summary: 'Search constituents by name prefix, phone digits or email; newest first',
+          description:
+            'Caseworker roles and intake_staff. Searching by phone or email needs the permission to read them; fields come back redacted by role. Paged.',
+        },
       },
     )
-    .get('/export', async ({ actor, query }) => csvAttachment(exportFilename('constituents'), CONSTITUENT_COLUMNS, await exportConstituents.execute(actor, query.query), logger), {
-      auth: true,
-      query: ExportConstituentsQuery,
-      response: csvResponses('Every constituent the query matches'),
-      detail: {
-        operationId: 'exportConstituents',
-        summary: 'Export constituents as a CSV file, newest first, matched as the search matches',
-        description: 'org_admin, or a caseworker role (or intake_staff) holding pii_reader. Every constituent the search would find, streamed; phone, email, address and date of birth redacted as the search does, their columns then empty.',
+    .get(
+      '/export',
+      async ({ actor, query }) =>
+        csvAttachment(exportFilename('constituents'), CONSTITUENT_COLUMNS, await exportConstituents.execute(actor, query.query), logger),
+      {
+        auth: true,
+        query: ExportConstituentsQuery,
+        response: csvResponses('Every constituent the query matches'),
+        detail: {
+          operationId: 'exportConstituents',
+          summary: 'Export constituents as a CSV file, newest first, matched as the search matches',
+          description:
+            'org_admin, or a caseworker role (or intake_staff) holding pii_reader. Every constituent the search would find, streamed; phone, email, address and date of birth redacted as the search does, their columns then empty.',
+        },
       },
-    })
+    )
     .post(
       '',
       async ({ actor, body, set }) => {
@@ -57,56 +69,90 @@ export function constituentsRoutes(useCases: UseCases['constituents'], authentic
         auth: true,
         body: CreateConstituentBody,
         response: { 201: CreatedConstituentSchema, ...problems(400, 401, 403, 413, 415) },
-        detail: { operationId: 'createConstituent', summary: 'Register a constituent; the answer names who it may be already', description: 'Caseworker roles and intake_staff. Checked for duplicates: the answer carries `possibleDuplicates` and `duplicateWarning` when someone alike is on file, and opens household matches.' },
+        detail: {
+          operationId: 'createConstituent',
+          summary: 'Register a constituent; the answer names who it may be already',
+          description:
+            'Caseworker roles and intake_staff. Checked for duplicates: the answer carries `possibleDuplicates` and `duplicateWarning` when someone alike is on file, and opens household matches.',
+        },
       },
     )
     .post('/merge', async ({ actor, body }) => constituentView(await merge.execute(actor, body)), {
       auth: true,
       body: MergeBody,
       response: { 200: ConstituentSchema, ...problems(400, 401, 403, 404, 413, 415) },
-      detail: { operationId: 'mergeConstituents', summary: 'Merge the source constituent into the target', description: "org_admin or duplicate_resolver. The source's needs move to the target, the source is removed." },
+      detail: {
+        operationId: 'mergeConstituents',
+        summary: 'Merge the source constituent into the target',
+        description: "org_admin or duplicate_resolver. The source's needs move to the target, the source is removed.",
+      },
     })
     .get('/:id', async ({ actor, params }) => constituentView(await get.execute(actor, params.id)), {
       auth: true,
       params: IdParams,
       response: { 200: ConstituentSchema, ...problems(400, 401, 403, 404) },
-      detail: { operationId: 'getConstituent', summary: 'Read a constituent; phone, email, address and date of birth as the caller may read them', description: "Caseworker roles and intake_staff; tenant-scoped (another organization's id is 404). Redacted exactly as search results." },
+      detail: {
+        operationId: 'getConstituent',
+        summary: 'Read a constituent; phone, email, address and date of birth as the caller may read them',
+        description:
+          "Caseworker roles and intake_staff; tenant-scoped (another organization's id is 404). Redacted exactly as search results.",
+      },
     })
     .put('/:id', async ({ actor, params, body }) => constituentView(await update.execute(actor, params.id, body)), {
       auth: true,
       params: IdParams,
       body: UpdateConstituentBody,
       response: { 200: ConstituentSchema, ...problems(400, 401, 403, 404, 413, 415) },
-      detail: { operationId: 'updateConstituent', summary: 'Update constituent details (checked for duplicates again)', description: 'Caseworker roles and intake_staff. Fields left out stay, `null` clears; a change of a matched field runs duplicate detection again.' },
+      detail: {
+        operationId: 'updateConstituent',
+        summary: 'Update constituent details (checked for duplicates again)',
+        description:
+          'Caseworker roles and intake_staff. Fields left out stay, `null` clears; a change of a matched field runs duplicate detection again.',
+      },
     })
     .get(
       '/:id/needs',
-      ({ actor, params, query, request, set }) => pagedResponse({ query, request, set }, (page) => listNeeds.execute(actor, params.id, page), needView),
+      ({ actor, params, query, request, set }) =>
+        pagedResponse({ query, request, set }, (page) => listNeeds.execute(actor, params.id, page), needView),
       {
         auth: true,
         params: IdParams,
         query: t.Object(PageQuery, { additionalProperties: false }),
         response: { 200: PagedList(NeedSchema), ...problems(400, 401, 403, 404) },
-        detail: { operationId: 'listConstituentNeeds', summary: "A constituent's needs, newest first; other partners' details are emptied for partner roles", description: 'Caseworker roles and intake_staff. Paged.' },
+        detail: {
+          operationId: 'listConstituentNeeds',
+          summary: "A constituent's needs, newest first; other partners' details are emptied for partner roles",
+          description: 'Caseworker roles and intake_staff. Paged.',
+        },
       },
     )
     .get('/:id/household', async ({ actor, params }) => (await household.execute(actor, params.id)).map(constituentView), {
       auth: true,
       params: IdParams,
       response: { 200: List(ConstituentSchema), ...problems(400, 401, 403, 404) },
-      detail: { operationId: 'getConstituentHousehold', summary: "The people of a constituent's household, the constituent among them (the first 100)", description: 'Caseworker roles and intake_staff. Each redacted exactly as search results.' },
+      detail: {
+        operationId: 'getConstituentHousehold',
+        summary: "The people of a constituent's household, the constituent among them (the first 100)",
+        description: 'Caseworker roles and intake_staff. Each redacted exactly as search results.',
+      },
     })
 
   const matches = new Elysia({ name: 'household-matches', prefix: '/api/household-matches', detail: { tags: ['Constituents'] } })
     .use(authentication)
     .get(
       '',
-      ({ actor, query, request, set }) => pagedResponse({ query, request, set }, (page) => listMatches.execute(actor, query.status, page), matchView),
+      ({ actor, query, request, set }) =>
+        pagedResponse({ query, request, set }, (page) => listMatches.execute(actor, query.status, page), matchView),
       {
         auth: true,
         query: MatchesQuery,
         response: { 200: PagedList(HouseholdMatchSchema), ...problems(400, 401, 403) },
-        detail: { operationId: 'listHouseholdMatches', summary: "Possible duplicates, newest first, with both people's names and the reasons", description: 'org_admin or duplicate_resolver. Each match carries both people, redacted as the caller may read them, and its reasons. Paged.' },
+        detail: {
+          operationId: 'listHouseholdMatches',
+          summary: "Possible duplicates, newest first, with both people's names and the reasons",
+          description:
+            'org_admin or duplicate_resolver. Each match carries both people, redacted as the caller may read them, and its reasons. Paged.',
+        },
       },
     )
     .post('/:id/resolve', async ({ actor, params, body }) => matchView(await resolve.execute(actor, params.id, body)), {
@@ -114,7 +160,11 @@ export function constituentsRoutes(useCases: UseCases['constituents'], authentic
       params: IdParams,
       body: ResolveMatchBody,
       response: { 200: HouseholdMatchSchema, ...problems(400, 401, 403, 404, 409, 413, 415) },
-      detail: { operationId: 'resolveHouseholdMatch', summary: 'Merge the constituents, join the household, or dismiss', description: 'org_admin or duplicate_resolver. A match is decided once; a second decision is 409.' },
+      detail: {
+        operationId: 'resolveHouseholdMatch',
+        summary: 'Merge the constituents, join the household, or dismiss',
+        description: 'org_admin or duplicate_resolver. A match is decided once; a second decision is 409.',
+      },
     })
 
   return new Elysia({ name: 'constituents-and-matches' }).use(constituents).use(matches)

@@ -16,12 +16,15 @@ function fieldSchema(descriptor: ContactFieldDescriptor): TSchema {
   const description = descriptor.description === undefined ? {} : { description: descriptor.description }
   if ('values' in descriptor) return OneOf(descriptor.values, description)
   const { pattern, ...limits } = descriptor.rule
-  const meant = pattern === undefined ? {} : { pattern: descriptor.meaning === undefined ? pattern : meaningful(pattern, descriptor.meaning) }
+  const meant =
+    pattern === undefined ? {} : { pattern: descriptor.meaning === undefined ? pattern : meaningful(pattern, descriptor.meaning) }
   return t.String({ ...meant, ...limits, ...(descriptor.format ? { format: descriptor.format } : {}), ...description })
 }
 
 /** The schemas of constituent fields, derived from their descriptors (contact.ts), which the domain checks for every caller. */
-export function contactSchemas<const Ds extends Record<string, ContactFieldDescriptor>>(descriptors: Ds): { [K in keyof Ds]: SchemaOf<Ds[K]> } {
+export function contactSchemas<const Ds extends Record<string, ContactFieldDescriptor>>(
+  descriptors: Ds,
+): { [K in keyof Ds]: SchemaOf<Ds[K]> } {
   return Object.fromEntries(Object.entries(descriptors).map(([name, descriptor]) => [name, fieldSchema(descriptor)])) as never
 }
 
@@ -38,30 +41,46 @@ function clearable<T extends Record<string, TSchema>>(schemas: T) {
   }
 }
 
-export const ConstituentSchema = Named('Constituent', t.Object(
-  { id: Uuid, householdId: Uuid, ...optional(fields) },
-  { description: 'A person served; phone, email, address and date of birth appear only with the permission to read them' },
-))
+export const ConstituentSchema = Named(
+  'Constituent',
+  t.Object(
+    { id: Uuid, householdId: Uuid, ...optional(fields) },
+    { description: 'A person served; phone, email, address and date of birth appear only with the permission to read them' },
+  ),
+)
 
 /** Who a new constituent may be already, and why (docs/constituents.md "Duplicate detection"). */
-export const PossibleDuplicatesSchema = Named('PossibleDuplicates', t.Array(t.Object({ constituentId: Uuid, reasons: t.Array(OneOf(MATCH_REASONS), { minItems: 1, maxItems: 4 }) }), {
-  maxItems: 80,
-  description:
-    "Constituents this one may be, each with what they share, as far as the caller may read those details (a match on a detail it may not read is only told by duplicateWarning, without who); present only when there are some",
-}))
+export const PossibleDuplicatesSchema = Named(
+  'PossibleDuplicates',
+  t.Array(t.Object({ constituentId: Uuid, reasons: t.Array(OneOf(MATCH_REASONS), { minItems: 1, maxItems: 4 }) }), {
+    maxItems: 80,
+    description:
+      'Constituents this one may be, each with what they share, as far as the caller may read those details (a match on a detail it may not read is only told by duplicateWarning, without who); present only when there are some',
+  }),
+)
 
-export const CreatedConstituentSchema = Named('CreatedConstituent', t.Composite(
-  [
-    ConstituentSchema,
-    t.Object({
-      possibleDuplicates: t.Optional(PossibleDuplicatesSchema),
-      duplicateWarning: t.Optional(Text(DUPLICATE_WARNING, { description: 'The possible duplicates as one sentence, as the caller may read it; present whenever there are some' })),
-    }),
-  ],
-  { description: 'The new constituent, and who it may be already' },
-))
+export const CreatedConstituentSchema = Named(
+  'CreatedConstituent',
+  t.Composite(
+    [
+      ConstituentSchema,
+      t.Object({
+        possibleDuplicates: t.Optional(PossibleDuplicatesSchema),
+        duplicateWarning: t.Optional(
+          Text(DUPLICATE_WARNING, {
+            description: 'The possible duplicates as one sentence, as the caller may read it; present whenever there are some',
+          }),
+        ),
+      }),
+    ],
+    { description: 'The new constituent, and who it may be already' },
+  ),
+)
 
-export const CreateConstituentBody = Named('NewConstituent', Body({ ...optional(fields), householdId: t.Optional(Uuid) }, 'A new constituent; in a new household unless householdId names one'))
+export const CreateConstituentBody = Named(
+  'NewConstituent',
+  Body({ ...optional(fields), householdId: t.Optional(Uuid) }, 'A new constituent; in a new household unless householdId names one'),
+)
 
 export const UpdateConstituentBody = Named('ConstituentUpdate', Body(clearable(fields), 'Fields to change; null clears a field'))
 
@@ -71,18 +90,24 @@ const FieldOverrides = t.Object(
   { additionalProperties: false, description: 'Values the merged constituent takes; null clears a field' },
 )
 
-export const MergeBody = Named('ConstituentMerge', Body({
-  sourceConstituentId: Uuid,
-  targetConstituentId: Uuid,
-  mergeHouseholds: t.Optional(t.Boolean()),
-  fieldOverrides: t.Optional(FieldOverrides),
-}))
+export const MergeBody = Named(
+  'ConstituentMerge',
+  Body({
+    sourceConstituentId: Uuid,
+    targetConstituentId: Uuid,
+    mergeHouseholds: t.Optional(t.Boolean()),
+    fieldOverrides: t.Optional(FieldOverrides),
+  }),
+)
 
-export const ResolveMatchBody = Named('HouseholdMatchResolution', Body({
-  action: OneOf(RESOLVE_ACTIONS),
-  targetConstituentId: t.Optional(Uuid),
-  fieldOverrides: t.Optional(FieldOverrides),
-}))
+export const ResolveMatchBody = Named(
+  'HouseholdMatchResolution',
+  Body({
+    action: OneOf(RESOLVE_ACTIONS),
+    targetConstituentId: t.Optional(Uuid),
+    fieldOverrides: t.Optional(FieldOverrides),
+  }),
+)
 
 const QueryText = { query: t.Optional(t.String({ maxLength: 200, description: 'Name prefixes, phone digits or an email' })) }
 
@@ -92,25 +117,33 @@ export const ExportConstituentsQuery = t.Object({ ...QueryText, ...ExportFormatQ
 
 export const MatchesQuery = t.Object({ status: t.Optional(OneOf(MATCH_STATUSES)), ...PageQuery }, { additionalProperties: false })
 
-
-export const HouseholdMatchSchema = Named('HouseholdMatch', t.Object(
-  {
-    id: Uuid,
-    organizationId: Uuid,
-    constituentId: Uuid,
-    candidateConstituentId: Uuid,
-    constituent: t.Optional(t.Composite([ConstituentSchema], { description: 'The constituent found to resemble the candidate; absent once merged into another' })),
-    candidate: t.Optional(t.Composite([ConstituentSchema], { description: 'The constituent it resembles; absent once merged into another' })),
-    reason: t.String({ maxLength: 200, description: 'The reasons as one text, e.g. "same phone, same email"' }),
-    reasons: t.Array(OneOf(MATCH_REASONS), { minItems: 1, maxItems: 4, description: 'Why the two may be one person' }),
-    status: OneOf(MATCH_STATUSES),
-    createdAt: DateTime,
-    resolvedAt: t.Optional(DateTime),
-    resolvedBy: t.Optional(Uuid),
-    action: t.Optional(OneOf(RESOLVE_ACTIONS)),
-  },
-  { description: 'A possible duplicate, with both people as the caller may read them and why they may be one person' },
-))
+export const HouseholdMatchSchema = Named(
+  'HouseholdMatch',
+  t.Object(
+    {
+      id: Uuid,
+      organizationId: Uuid,
+      constituentId: Uuid,
+      candidateConstituentId: Uuid,
+      constituent: t.Optional(
+        t.Composite([ConstituentSchema], {
+          description: 'The constituent found to resemble the candidate; absent once merged into another',
+        }),
+      ),
+      candidate: t.Optional(
+        t.Composite([ConstituentSchema], { description: 'The constituent it resembles; absent once merged into another' }),
+      ),
+      reason: t.String({ maxLength: 200, description: 'The reasons as one text, e.g. "same phone, same email"' }),
+      reasons: t.Array(OneOf(MATCH_REASONS), { minItems: 1, maxItems: 4, description: 'Why the two may be one person' }),
+      status: OneOf(MATCH_STATUSES),
+      createdAt: DateTime,
+      resolvedAt: t.Optional(DateTime),
+      resolvedBy: t.Optional(Uuid),
+      action: t.Optional(OneOf(RESOLVE_ACTIONS)),
+    },
+    { description: 'A possible duplicate, with both people as the caller may read them and why they may be one person' },
+  ),
+)
 
 /** The interface's fields only: no organization, no timestamps. */
 export function constituentView<T extends Constituent>({ organizationId: _o, createdAt: _c, updatedAt: _u, ...visible }: T) {

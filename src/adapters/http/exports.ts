@@ -78,7 +78,12 @@ export function csvResponses(what: string) {
  * whatever the size of the file. The first batch is read before answering: a refusal or a database failure
  * there is still an error status, not a file cut short.
  */
-export async function csvAttachment<T>(filename: string, columns: Array<CsvColumn<T>>, batches: AsyncIterable<T[]>, logger: Logger): Promise<Response> {
+export async function csvAttachment<T>(
+  filename: string,
+  columns: Array<CsvColumn<T>>,
+  batches: AsyncIterable<T[]>,
+  logger: Logger,
+): Promise<Response> {
   const encoder = new TextEncoder()
   const records = (batch: T[]) => batch.map((record) => csvRecord(columns.map((column) => column.cell(record) ?? ''))).join('')
   const iterator = batches[Symbol.asyncIterator]()

@@ -9,7 +9,8 @@ import { isCalendarDate } from '../../domain/constituents/contact'
  * (Zod's RFC 9562 uuid, a real calendar date; date-time as Elysia has it, its usual form read first).
  * Imported after that package, so they are the last word.
  */
-const UUID = /^(?:[0-9a-f]{8}-[0-9a-f]{4}-[1-8][0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}|00000000-0000-0000-0000-000000000000|ffffffff-ffff-ffff-ffff-ffffffffffff)$/i
+const UUID =
+  /^(?:[0-9a-f]{8}-[0-9a-f]{4}-[1-8][0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}|00000000-0000-0000-0000-000000000000|ffffffff-ffff-ffff-ffff-ffffffffffff)$/i
 
 /** Elysia's date-time checker: lenient (it takes any text Date can read), and it parses every value. */
 const readableDateTime = FormatRegistry.Get('date-time')!

@@ -11,7 +11,11 @@ export function healthRoutes(persistence: Persistence, lifecycle: () => Lifecycl
   return new Elysia({ name: 'health', detail: { tags: ['Health'], security: [] } })
     .get('/healthz', () => ({ status: 'ok' as const }), {
       response: { 200: t.Object({ status: t.Literal('ok') }) },
-      detail: { operationId: 'checkLiveness', summary: 'The process is alive', description: 'Anonymous, for load balancers: answers while the process runs, whatever the database does.' },
+      detail: {
+        operationId: 'checkLiveness',
+        summary: 'The process is alive',
+        description: 'Anonymous, for load balancers: answers while the process runs, whatever the database does.',
+      },
     })
     .get(
       '/readyz',
@@ -23,6 +27,13 @@ export function healthRoutes(persistence: Persistence, lifecycle: () => Lifecycl
         if (!ready) throw new UnavailableError('The database does not answer')
         return { status: 'ready' as const }
       },
-      { response: { 200: t.Object({ status: t.Literal('ready') }), ...problems(503) }, detail: { operationId: 'checkReadiness', summary: 'Started (database migrated, first-start setup done) and the database answers', description: 'Anonymous, for orchestrators: 503 while starting, while shutting down, or while the database does not answer.' } },
+      {
+        response: { 200: t.Object({ status: t.Literal('ready') }), ...problems(503) },
+        detail: {
+          operationId: 'checkReadiness',
+          summary: 'Started (database migrated, first-start setup done) and the database answers',
+          description: 'Anonymous, for orchestrators: 503 while starting, while shutting down, or while the database does not answer.',
+        },
+      },
     )
 }

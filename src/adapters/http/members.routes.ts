@@ -2,7 +2,15 @@ import { Elysia, t } from 'elysia'
 import type { UseCases } from '../../application/use-cases'
 import type { AuthenticationPlugin } from './authentication'
 import { IdParams, PagedList, PageQuery, problems } from './common.schemas'
-import { ChangePasswordBody, InviteMemberBody, MemberSchema, ProfileSchema, ResendInvitationBody, UpdateMemberBody, UpdateProfileBody } from './members.schemas'
+import {
+  ChangePasswordBody,
+  InviteMemberBody,
+  MemberSchema,
+  ProfileSchema,
+  ResendInvitationBody,
+  UpdateMemberBody,
+  UpdateProfileBody,
+} from './members.schemas'
 import { pagedResponse } from './paging'
 import { rateLimited, type RateLimits } from './rate-limits'
 
@@ -14,15 +22,26 @@ export function membersRoutes(useCases: UseCases['members'], authentication: Aut
     .get(
       '',
       ({ actor, query, request, set }) =>
-        pagedResponse({ query, request, set }, (page) => list.execute(actor, page, query.active === undefined ? {} : { active: query.active }), (member) => member),
+        pagedResponse(
+          { query, request, set },
+          (page) => list.execute(actor, page, query.active === undefined ? {} : { active: query.active }),
+          (member) => member,
+        ),
       {
         auth: true,
         query: t.Object(
-          { active: t.Optional(t.Boolean({ title: 'active', description: 'true: active members only; false: deactivated ones only' })), ...PageQuery },
+          {
+            active: t.Optional(t.Boolean({ title: 'active', description: 'true: active members only; false: deactivated ones only' })),
+            ...PageQuery,
+          },
           { additionalProperties: false },
         ),
         response: { 200: PagedList(MemberSchema), ...problems(400, 401, 403) },
-        detail: { operationId: 'listMembers', summary: "List members, newest first (a partner_admin sees its partner's)", description: 'org_admin, staff and partner_admin. Paged.' },
+        detail: {
+          operationId: 'listMembers',
+          summary: "List members, newest first (a partner_admin sees its partner's)",
+          description: 'org_admin, staff and partner_admin. Paged.',
+        },
       },
     )
     .post(
@@ -35,7 +54,12 @@ export function membersRoutes(useCases: UseCases['members'], authentication: Aut
         auth: true,
         body: InviteMemberBody,
         response: { 201: MemberSchema, ...problems(400, 401, 403, 409, 413, 415) },
-        detail: { operationId: 'inviteMember', summary: 'Add a member and email a one-time invitation (valid 7 days)', description: 'org_admin; a partner_admin for the agents and volunteers of its own partner. An email already in the organization is 409.' },
+        detail: {
+          operationId: 'inviteMember',
+          summary: 'Add a member and email a one-time invitation (valid 7 days)',
+          description:
+            'org_admin; a partner_admin for the agents and volunteers of its own partner. An email already in the organization is 409.',
+        },
       },
     )
     .post('/:id/invitation', ({ actor, params, body }) => resend.execute(actor, params.id, body?.appUrl), {
@@ -43,7 +67,11 @@ export function membersRoutes(useCases: UseCases['members'], authentication: Aut
       params: IdParams,
       body: t.Optional(ResendInvitationBody),
       response: { 200: MemberSchema, ...problems(400, 401, 403, 404, 409, 413, 415) },
-      detail: { operationId: 'resendInvitation', summary: 'Send a new invitation to a member who has not accepted one (an addition)', description: 'Who may invite the member. 409 once the member can log in.' },
+      detail: {
+        operationId: 'resendInvitation',
+        summary: 'Send a new invitation to a member who has not accepted one (an addition)',
+        description: 'Who may invite the member. 409 once the member can log in.',
+      },
     })
     .put('/:id', ({ actor, params, body }) => update.execute(actor, params.id, body), {
       auth: true,
@@ -53,7 +81,8 @@ export function membersRoutes(useCases: UseCases['members'], authentication: Aut
       detail: {
         operationId: 'updateMember',
         summary: "Change a member's role, partner, phone or profiles, or restore a deactivated member's access",
-        description: 'Who may invite the member; profiles only those the caller may grant. Demoting or deactivating the last active org_admin is 409. `active: true` restores access with the same password.',
+        description:
+          'Who may invite the member; profiles only those the caller may grant. Demoting or deactivating the last active org_admin is 409. `active: true` restores access with the same password.',
       },
     })
     .delete(
@@ -80,13 +109,21 @@ export function membersRoutes(useCases: UseCases['members'], authentication: Aut
     .get('', ({ actor }) => getProfile.execute(actor), {
       auth: true,
       response: { 200: ProfileSchema, ...problems(401) },
-      detail: { operationId: 'getProfile', summary: 'The caller’s own profile', description: 'Every role: the member the access token names.' },
+      detail: {
+        operationId: 'getProfile',
+        summary: 'The caller’s own profile',
+        description: 'Every role: the member the access token names.',
+      },
     })
     .put('', ({ actor, body }) => updateProfile.execute(actor, body), {
       auth: true,
       body: UpdateProfileBody,
       response: { 200: ProfileSchema, ...problems(400, 401, 413, 415) },
-      detail: { operationId: 'updateProfile', summary: 'Update the caller’s own name and phone', description: 'Every role; `phone: null` clears the phone.' },
+      detail: {
+        operationId: 'updateProfile',
+        summary: 'Update the caller’s own name and phone',
+        description: 'Every role; `phone: null` clears the phone.',
+      },
     })
     .use(rateLimits)
     .post(
@@ -103,7 +140,8 @@ export function membersRoutes(useCases: UseCases['members'], authentication: Aut
         detail: {
           operationId: 'changePassword',
           summary: 'Choose a new password, proving the current one; every session of the member ends',
-          description: 'Every role. A wrong current password is 400 at /currentPassword. Every session of the member ends, this one too: log in again with the new password. Counted against the auth rate limit, as login is.',
+          description:
+            'Every role. A wrong current password is 400 at /currentPassword. Every session of the member ends, this one too: log in again with the new password. Counted against the auth rate limit, as login is.',
         },
       },
     )

@@ -12,48 +12,62 @@ const Profiles = t.Array(OneOf(PROFILES), PROFILE_LIST)
 const Phone = t.String({ ...PHONE, description: 'E.164' })
 const Email = t.String(EMAIL)
 
-export const MemberSchema = Named('Member', t.Object({
-  id: Uuid,
-  email: Text(EMAIL),
-  fullName: t.Optional(Text(NAME)),
-  role: RoleSchema,
-  partnerId: t.Optional(Uuid),
-  partnerName: t.Optional(Text(NAME)),
-  profiles: t.Optional(List(OneOf(PROFILES), PROFILE_LIST)),
-  isConfirmed: t.Boolean(),
-  active: t.Boolean({ description: 'false once deactivated: the member can neither log in nor act' }),
-  phone: t.Optional(Text(PHONE)),
-}))
+export const MemberSchema = Named(
+  'Member',
+  t.Object({
+    id: Uuid,
+    email: Text(EMAIL),
+    fullName: t.Optional(Text(NAME)),
+    role: RoleSchema,
+    partnerId: t.Optional(Uuid),
+    partnerName: t.Optional(Text(NAME)),
+    profiles: t.Optional(List(OneOf(PROFILES), PROFILE_LIST)),
+    isConfirmed: t.Boolean(),
+    active: t.Boolean({ description: 'false once deactivated: the member can neither log in nor act' }),
+    phone: t.Optional(Text(PHONE)),
+  }),
+)
 
-export const InviteMemberBody = Named('NewMember', Body({
-  email: Email,
-  role: RoleSchema,
-  fullName: t.Optional(t.String(NAME)),
-  partnerId: t.Optional(Uuid),
-  phone: t.Optional(Phone),
-  appUrl: t.Optional(
-    t.String({
-      ...HTTP_URL,
-      description: "Base URL of the app the invitation link opens (its /accept-invite page): on PUBLIC_BASE_URL's origin or one of the organization's appOrigins, else 400 at /appUrl. PUBLIC_BASE_URL by default",
-    }),
-  ),
-  profiles: t.Optional(Profiles),
-}))
+export const InviteMemberBody = Named(
+  'NewMember',
+  Body({
+    email: Email,
+    role: RoleSchema,
+    fullName: t.Optional(t.String(NAME)),
+    partnerId: t.Optional(Uuid),
+    phone: t.Optional(Phone),
+    appUrl: t.Optional(
+      t.String({
+        ...HTTP_URL,
+        description:
+          "Base URL of the app the invitation link opens (its /accept-invite page): on PUBLIC_BASE_URL's origin or one of the organization's appOrigins, else 400 at /appUrl. PUBLIC_BASE_URL by default",
+      }),
+    ),
+    profiles: t.Optional(Profiles),
+  }),
+)
 
 export const ResendInvitationBody = Named('InvitationResend', Body({ appUrl: InviteMemberBody.properties.appUrl }))
 
-export const UpdateMemberBody = Named('MemberUpdate', Body({
-  role: t.Optional(RoleSchema),
-  partnerId: t.Optional(Uuid),
-  phone: t.Optional(t.Union([Phone, t.Null()])),
-  profiles: t.Optional(Profiles),
-  active: t.Optional(t.Boolean({ description: 'true restores a deactivated member\'s access, with the same password; false deactivates, as DELETE does' })),
-}))
+export const UpdateMemberBody = Named(
+  'MemberUpdate',
+  Body({
+    role: t.Optional(RoleSchema),
+    partnerId: t.Optional(Uuid),
+    phone: t.Optional(t.Union([Phone, t.Null()])),
+    profiles: t.Optional(Profiles),
+    active: t.Optional(
+      t.Boolean({ description: "true restores a deactivated member's access, with the same password; false deactivates, as DELETE does" }),
+    ),
+  }),
+)
 
 const NotificationChoices = {
-  newNeeds: t.Boolean({ description: 'A need arrived through public intake or the form (its partner\'s members, and who sees the whole organization)' }),
+  newNeeds: t.Boolean({
+    description: "A need arrived through public intake or the form (its partner's members, and who sees the whole organization)",
+  }),
   assignedToMe: t.Boolean({ description: 'Someone else assigned a need to me' }),
-  dailyDigest: t.Boolean({ description: 'The daily digest of my overdue needs and my partner\'s unassigned ones' }),
+  dailyDigest: t.Boolean({ description: "The daily digest of my overdue needs and my partner's unassigned ones" }),
 }
 const Language = OneOf(MAIL_LANGUAGES, { description: 'The language of my mails' })
 
@@ -65,13 +79,14 @@ export const ProfileSchema = Named(
     fullName: t.Optional(Text(NAME)),
     phone: t.Optional(Text(PHONE)),
     language: Language,
-    notifications: t.Object(NotificationChoices, { description: 'What I am mailed about: my choices over my role\'s defaults' }),
+    notifications: t.Object(NotificationChoices, { description: "What I am mailed about: my choices over my role's defaults" }),
     role: RoleSchema,
     partnerId: t.Optional(Uuid),
     profiles: List(OneOf(PROFILES), PROFILE_LIST),
     permissions: t.Array(OneOf(PERMISSION_NAMES), {
       maxItems: PERMISSION_NAMES.length,
-      description: 'What the member may do, by the permissions table (the API reference, "Permissions"): a client shows only these actions; the server still decides each request (and its scope)',
+      description:
+        'What the member may do, by the permissions table (the API reference, "Permissions"): a client shows only these actions; the server still decides each request (and its scope)',
     }),
   }),
 )
@@ -83,18 +98,25 @@ export const UpdateProfileBody = Named(
     phone: t.Optional(t.Union([Phone, t.Null()])),
     language: t.Optional(Language),
     notifications: t.Optional(
-      t.Partial(t.Object(NotificationChoices, { additionalProperties: false }), { description: 'The kinds to change; the others stay as they are' }),
+      t.Partial(t.Object(NotificationChoices, { additionalProperties: false }), {
+        description: 'The kinds to change; the others stay as they are',
+      }),
     ),
   }),
 )
 
-export const ChangePasswordBody = Named('PasswordChange', Body({
-  currentPassword: t.String({ minLength: 1, maxLength: PASSWORD.maxLength }),
-  newPassword: t.String({ ...PASSWORD, description: `At least ${PASSWORD.minLength} characters` }),
-}))
+export const ChangePasswordBody = Named(
+  'PasswordChange',
+  Body({
+    currentPassword: t.String({ minLength: 1, maxLength: PASSWORD.maxLength }),
+    newPassword: t.String({ ...PASSWORD, description: `At least ${PASSWORD.minLength} characters` }),
+  }),
+)
 
-export const AcceptInviteBody = Named('InvitationAcceptance', Body({
-  token: t.String({ minLength: 1, maxLength: 512 }),
-  password: t.String({ ...PASSWORD, description: `At least ${PASSWORD.minLength} characters` }),
-}))
-
+export const AcceptInviteBody = Named(
+  'InvitationAcceptance',
+  Body({
+    token: t.String({ minLength: 1, maxLength: 512 }),
+    password: t.String({ ...PASSWORD, description: `At least ${PASSWORD.minLength} characters` }),
+  }),
+)

@@ -28,7 +28,13 @@ import { rateLimited, tooManyRequests, type RateLimits } from './rate-limits'
 import type { RequestSite } from './request-site'
 
 // docs/api.md "Needs"
-export function needsRoutes(useCases: UseCases['needs'], authentication: AuthenticationPlugin, rateLimits: RateLimits, requestSite: RequestSite, logger: Logger) {
+export function needsRoutes(
+  useCases: UseCases['needs'],
+  authentication: AuthenticationPlugin,
+  rateLimits: RateLimits,
+  requestSite: RequestSite,
+  logger: Logger,
+) {
   const { create, submitPublic, list, export: exportNeeds, get, update, addNote, listInteractions, listHistory, sendSms } = useCases
 
   return new Elysia({ name: 'needs', prefix: '/api/needs', detail: { tags: ['Needs'] } })
@@ -65,41 +71,68 @@ export function needsRoutes(useCases: UseCases['needs'], authentication: Authent
         auth: true,
         body: CreateNeedBody,
         response: { 201: CreatedNeedSchema, ...problems(400, 401, 403, 413, 415) },
-        detail: { operationId: 'createNeed', summary: 'Create a need', description: 'Caseworker roles and intake_staff; partner roles for their own partner only. Contact keys in `customFields` register a constituent, checked for duplicates (`possibleDuplicates` in the answer).' },
+        detail: {
+          operationId: 'createNeed',
+          summary: 'Create a need',
+          description:
+            'Caseworker roles and intake_staff; partner roles for their own partner only. Contact keys in `customFields` register a constituent, checked for duplicates (`possibleDuplicates` in the answer).',
+        },
       },
     )
     .get(
       '',
-      ({ actor, query, request, set }) => pagedResponse({ query, request, set }, (page) => list.execute(actor, needFilterOf(query), page), needView),
+      ({ actor, query, request, set }) =>
+        pagedResponse({ query, request, set }, (page) => list.execute(actor, needFilterOf(query), page), needView),
       {
         auth: true,
         query: ListNeedsQuery,
         response: { 200: PagedList(NeedSchema), ...problems(400, 401, 403) },
-        detail: { operationId: 'listNeeds', summary: 'List needs, newest first; paging in X-Total-Count and Link', description: "Every role; partner roles see their own partner's needs only. Filters by status list, partner, assignee and constituent." },
+        detail: {
+          operationId: 'listNeeds',
+          summary: 'List needs, newest first; paging in X-Total-Count and Link',
+          description:
+            "Every role; partner roles see their own partner's needs only. Filters by status list, partner, assignee and constituent.",
+        },
       },
     )
-    .get('/export', async ({ actor, query }) => csvAttachment(exportFilename('needs'), NEED_COLUMNS, await exportNeeds.execute(actor, needFilterOf(query)), logger), {
-      auth: true,
-      query: ExportNeedsQuery,
-      response: csvResponses('Every need the filters match'),
-      detail: {
-        operationId: 'exportNeeds',
-        summary: 'Export needs as a CSV file, newest first, with the list filters',
-        description: "org_admin, or a role holding pii_reader; partner roles export their own partner's needs only. Every need the list would show, streamed; redacted as the list.",
+    .get(
+      '/export',
+      async ({ actor, query }) =>
+        csvAttachment(exportFilename('needs'), NEED_COLUMNS, await exportNeeds.execute(actor, needFilterOf(query)), logger),
+      {
+        auth: true,
+        query: ExportNeedsQuery,
+        response: csvResponses('Every need the filters match'),
+        detail: {
+          operationId: 'exportNeeds',
+          summary: 'Export needs as a CSV file, newest first, with the list filters',
+          description:
+            "org_admin, or a role holding pii_reader; partner roles export their own partner's needs only. Every need the list would show, streamed; redacted as the list.",
+        },
       },
-    })
+    )
     .get('/:id', async ({ actor, params }) => needView(await get.execute(actor, params.id)), {
       auth: true,
       params: NeedIdOrReferenceParams,
       response: { 200: NeedSchema, ...problems(400, 401, 403, 404) },
-      detail: { operationId: 'getNeed', summary: 'Read a need by id or reference number', description: "Every role, within its visibility (partner roles: their own partner's needs); `customFields` of a confidential need only with the permission." },
+      detail: {
+        operationId: 'getNeed',
+        summary: 'Read a need by id or reference number',
+        description:
+          "Every role, within its visibility (partner roles: their own partner's needs); `customFields` of a confidential need only with the permission.",
+      },
     })
     .put('/:id', async ({ actor, params, body }) => needView(await update.execute(actor, params.id, body)), {
       auth: true,
       params: NeedIdOrReferenceParams,
       body: UpdateNeedBody,
       response: { 200: NeedSchema, ...problems(400, 401, 403, 404, 409, 413, 415) },
-      detail: { operationId: 'updateNeed', summary: 'Update status or metadata', description: 'Caseworker roles and needs_processor. Takes the UUID or the reference number. Any status may move to any other but RESOLVED, which may only reopen to IN_PROGRESS (409 otherwise); every change is kept in the history.' },
+      detail: {
+        operationId: 'updateNeed',
+        summary: 'Update status or metadata',
+        description:
+          'Caseworker roles and needs_processor. Takes the UUID or the reference number. Any status may move to any other but RESOLVED, which may only reopen to IN_PROGRESS (409 otherwise); every change is kept in the history.',
+      },
     })
     .post(
       '/:id/notes',
@@ -112,7 +145,11 @@ export function needsRoutes(useCases: UseCases['needs'], authentication: Authent
         params: NeedIdOrReferenceParams,
         body: NoteBody,
         response: { 201: InteractionSchema, ...problems(400, 401, 403, 404, 413, 415) },
-        detail: { operationId: 'addNote', summary: 'Add an internal note', description: 'Every role that sees the need; takes the UUID or the reference number.' },
+        detail: {
+          operationId: 'addNote',
+          summary: 'Add an internal note',
+          description: 'Every role that sees the need; takes the UUID or the reference number.',
+        },
       },
     )
     .post(
@@ -129,26 +166,42 @@ export function needsRoutes(useCases: UseCases['needs'], authentication: Authent
         detail: {
           operationId: 'sendSms',
           summary: "Text the need's constituent; queued, sent by the outbox",
-          description: 'org_admin or sms_communicator. Answers 202 with the interaction; the worker sends it. 429 with Retry-After past the texts one member may send, or one number may be sent, within an hour.',
+          description:
+            'org_admin or sms_communicator. Answers 202 with the interaction; the worker sends it. 429 with Retry-After past the texts one member may send, or one number may be sent, within an hour.',
         },
       },
     )
-    .get('/:id/interactions', ({ actor, params, query, request, set }) => pagedResponse({ query, request, set }, (page) => listInteractions.execute(actor, params.id, page), interactionView), {
-      auth: true,
-      params: NeedIdOrReferenceParams,
-      query: t.Object(PageQuery, { additionalProperties: false }),
-      response: { 200: PagedList(InteractionSchema), ...problems(400, 401, 403, 404) },
-      detail: { operationId: 'listInteractions', summary: 'Notes and messages of a need, oldest first; paging in X-Total-Count and Link', description: "Every role that sees the need; the content of a confidential need's interactions only with the permission. Paged." },
-    })
+    .get(
+      '/:id/interactions',
+      ({ actor, params, query, request, set }) =>
+        pagedResponse({ query, request, set }, (page) => listInteractions.execute(actor, params.id, page), interactionView),
+      {
+        auth: true,
+        params: NeedIdOrReferenceParams,
+        query: t.Object(PageQuery, { additionalProperties: false }),
+        response: { 200: PagedList(InteractionSchema), ...problems(400, 401, 403, 404) },
+        detail: {
+          operationId: 'listInteractions',
+          summary: 'Notes and messages of a need, oldest first; paging in X-Total-Count and Link',
+          description: "Every role that sees the need; the content of a confidential need's interactions only with the permission. Paged.",
+        },
+      },
+    )
     .get(
       '/:id/history',
-      ({ actor, params, query, request, set }) => pagedResponse({ query, request, set }, (page) => listHistory.execute(actor, params.id, page), needChangeView),
+      ({ actor, params, query, request, set }) =>
+        pagedResponse({ query, request, set }, (page) => listHistory.execute(actor, params.id, page), needChangeView),
       {
         auth: true,
         params: NeedIdOrReferenceParams,
         query: t.Object(PageQuery, { additionalProperties: false }),
         response: { 200: PagedList(NeedChangeSchema), ...problems(400, 401, 403, 404) },
-        detail: { operationId: 'listNeedHistory', summary: 'Every recorded change of a need, oldest first: status, assignee, partner, confidentiality', description: 'Every role that sees the need, as `GET /api/needs/{id}`; takes the UUID or the reference number. Each change: field, from, to, who, when. Paged.' },
+        detail: {
+          operationId: 'listNeedHistory',
+          summary: 'Every recorded change of a need, oldest first: status, assignee, partner, confidentiality',
+          description:
+            'Every role that sees the need, as `GET /api/needs/{id}`; takes the UUID or the reference number. Each change: field, from, to, who, when. Paged.',
+        },
       },
     )
 }

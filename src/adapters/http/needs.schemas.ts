@@ -2,7 +2,16 @@ import { t } from 'elysia'
 import { INTERACTION_CHANNELS, INTERACTION_CONTENT, NOTE_CONTENT, SENDER_IDENTIFIER } from '../../domain/needs/interaction'
 import type { InteractionView } from '../../domain/needs/redaction'
 import { DELIVERY_STATUSES, PROVIDER_MESSAGE_ID, SMS_BODY } from '../../domain/messaging/sms'
-import { CHANGE_VALUE, NEED_STATUSES, PUBLIC_DESCRIPTION, REFERENCE_NUMBER, TRACKED_FIELDS, type Need, type NeedChange, type NeedStatus } from '../../domain/needs/need'
+import {
+  CHANGE_VALUE,
+  NEED_STATUSES,
+  PUBLIC_DESCRIPTION,
+  REFERENCE_NUMBER,
+  TRACKED_FIELDS,
+  type Need,
+  type NeedChange,
+  type NeedStatus,
+} from '../../domain/needs/need'
 import { DUPLICATE_WARNING } from '../../domain/constituents/matching'
 import { Body, CustomFieldsSchema, DateTime, Named, OneOf, PageQuery, Text, Uuid } from './common.schemas'
 import type { NeedFilter } from '../../application/ports/repositories/need-repository'
@@ -12,75 +21,103 @@ import { PossibleDuplicatesSchema } from './constituents.schemas'
 
 export const NeedStatusSchema = Named('NeedStatus', OneOf(NEED_STATUSES, { description: 'Need status' }))
 
-export const NeedSchema = Named('Need', t.Object(
-  {
-    id: Uuid,
-    organizationId: Uuid,
+export const NeedSchema = Named(
+  'Need',
+  t.Object(
+    {
+      id: Uuid,
+      organizationId: Uuid,
+      partnerId: Uuid,
+      status: NeedStatusSchema,
+      customFields: CustomFieldsSchema,
+      isConfidential: t.Boolean(),
+      parentNeedId: t.Optional(Uuid),
+      assignedTo: t.Optional(Uuid),
+      createdBy: t.Optional(Uuid),
+      createdAt: DateTime,
+      updatedAt: DateTime,
+      dueDate: t.Optional(DateTime),
+      constituentId: t.Optional(Uuid),
+      householdId: t.Optional(Uuid),
+      duplicateWarning: t.Optional(
+        Text(DUPLICATE_WARNING, {
+          description:
+            'Who the constituent this need registered may be already, as one sentence; without count or reasons the caller may not read',
+        }),
+      ),
+      referenceNumber: Text(REFERENCE_NUMBER, { description: 'Human-readable reference such as FOOD-1001' }),
+    },
+    { description: 'A request for assistance' },
+  ),
+)
+
+export const CreatedNeedSchema = Named(
+  'CreatedNeed',
+  t.Composite([NeedSchema, t.Object({ possibleDuplicates: t.Optional(PossibleDuplicatesSchema) })], {
+    description: 'The new need; when its contact keys made a constituent who may be on file already, who and why',
+  }),
+)
+
+export const PublicNeedSchema = Named(
+  'PublicNeed',
+  t.Omit(NeedSchema, ['duplicateWarning', 'constituentId', 'householdId'], {
+    description: 'The created need as an anonymous caller sees it',
+  }),
+)
+
+export const CreateNeedBody = Named(
+  'NewNeed',
+  Body({
     partnerId: Uuid,
-    status: NeedStatusSchema,
-    customFields: CustomFieldsSchema,
-    isConfidential: t.Boolean(),
+    status: t.Optional(NeedStatusSchema),
+    customFields: t.Optional(CustomFieldsSchema),
+    isConfidential: t.Optional(t.Boolean()),
     parentNeedId: t.Optional(Uuid),
     assignedTo: t.Optional(Uuid),
-    createdBy: t.Optional(Uuid),
-    createdAt: DateTime,
-    updatedAt: DateTime,
-    dueDate: t.Optional(DateTime),
     constituentId: t.Optional(Uuid),
     householdId: t.Optional(Uuid),
-    duplicateWarning: t.Optional(
-      Text(DUPLICATE_WARNING, { description: 'Who the constituent this need registered may be already, as one sentence; without count or reasons the caller may not read' }),
+  }),
+)
+
+export const PublicNeedBody = Named(
+  'NewPublicNeed',
+  Body({
+    organizationId: t.Optional(
+      t.String({ ...Uuid, description: 'The organization; give this or organizationSlug (both must then name the same one)' }),
     ),
-    referenceNumber: Text(REFERENCE_NUMBER, { description: 'Human-readable reference such as FOOD-1001' }),
-  },
-  { description: 'A request for assistance' },
-))
+    organizationSlug: t.Optional(
+      t.String({ ...SLUG, description: "The organization's slug, as a web form knows it; give this or organizationId" }),
+    ),
+    description: t.String({ ...PUBLIC_DESCRIPTION, description: 'What the person needs, in their words' }),
+    partnerId: t.Optional(Uuid),
+    customFields: t.Optional(CustomFieldsSchema),
+    isConfidential: t.Optional(t.Boolean()),
+    parentNeedId: t.Optional(Uuid),
+    constituentId: t.Optional(Uuid),
+    householdId: t.Optional(Uuid),
+  }),
+)
 
-export const CreatedNeedSchema = Named('CreatedNeed', t.Composite([NeedSchema, t.Object({ possibleDuplicates: t.Optional(PossibleDuplicatesSchema) })], {
-  description: 'The new need; when its contact keys made a constituent who may be on file already, who and why',
-}))
-
-export const PublicNeedSchema = Named('PublicNeed', t.Omit(NeedSchema, ['duplicateWarning', 'constituentId', 'householdId'], {
-  description: 'The created need as an anonymous caller sees it',
-}))
-
-export const CreateNeedBody = Named('NewNeed', Body({
-  partnerId: Uuid,
-  status: t.Optional(NeedStatusSchema),
-  customFields: t.Optional(CustomFieldsSchema),
-  isConfidential: t.Optional(t.Boolean()),
-  parentNeedId: t.Optional(Uuid),
-  assignedTo: t.Optional(Uuid),
-  constituentId: t.Optional(Uuid),
-  householdId: t.Optional(Uuid),
-}))
-
-export const PublicNeedBody = Named('NewPublicNeed', Body({
-  organizationId: t.Optional(t.String({ ...Uuid, description: 'The organization; give this or organizationSlug (both must then name the same one)' })),
-  organizationSlug: t.Optional(
-    t.String({ ...SLUG, description: "The organization's slug, as a web form knows it; give this or organizationId" }),
-  ),
-  description: t.String({ ...PUBLIC_DESCRIPTION, description: 'What the person needs, in their words' }),
-  partnerId: t.Optional(Uuid),
-  customFields: t.Optional(CustomFieldsSchema),
-  isConfidential: t.Optional(t.Boolean()),
-  parentNeedId: t.Optional(Uuid),
-  constituentId: t.Optional(Uuid),
-  householdId: t.Optional(Uuid),
-}))
-
-export const UpdateNeedBody = Named('NeedUpdate', Body({
-  status: t.Optional(NeedStatusSchema),
-  assignedTo: t.Optional(t.Union([Uuid, t.Null()], { description: 'A member of the organization; null unassigns the need' })),
-  partnerId: t.Optional(Uuid),
-  customFields: t.Optional(CustomFieldsSchema),
-  isConfidential: t.Optional(t.Boolean()),
-}))
+export const UpdateNeedBody = Named(
+  'NeedUpdate',
+  Body({
+    status: t.Optional(NeedStatusSchema),
+    assignedTo: t.Optional(t.Union([Uuid, t.Null()], { description: 'A member of the organization; null unassigns the need' })),
+    partnerId: t.Optional(Uuid),
+    customFields: t.Optional(CustomFieldsSchema),
+    isConfidential: t.Optional(t.Boolean()),
+  }),
+)
 
 /** The list's filters, shared by the list and its export. */
 const NeedFilterQuery = {
   status: t.Optional(
-    t.Array(NeedStatusSchema, { title: 'status', minItems: 1, maxItems: NEED_STATUSES.length, description: 'One status, or several separated by commas: needs in any of them' }),
+    t.Array(NeedStatusSchema, {
+      title: 'status',
+      minItems: 1,
+      maxItems: NEED_STATUSES.length,
+      description: 'One status, or several separated by commas: needs in any of them',
+    }),
   ),
   partnerId: t.Optional(Uuid),
   assignedTo: t.Optional(Uuid),
@@ -92,7 +129,12 @@ export const ListNeedsQuery = t.Object({ ...NeedFilterQuery, ...PageQuery }, { a
 export const ExportNeedsQuery = t.Object({ ...NeedFilterQuery, ...ExportFormatQuery }, { additionalProperties: false })
 
 /** The use cases' filter from the query's. */
-export function needFilterOf(query: { status?: NeedStatus[]; partnerId?: string; assignedTo?: string; constituentId?: string }): NeedFilter {
+export function needFilterOf(query: {
+  status?: NeedStatus[]
+  partnerId?: string
+  assignedTo?: string
+  constituentId?: string
+}): NeedFilter {
   return {
     ...(query.status ? { statuses: query.status } : {}),
     ...(query.partnerId ? { partnerId: query.partnerId } : {}),
@@ -107,37 +149,46 @@ export const NeedIdOrReferenceParams = t.Object({
 
 export const NoteBody = Named('NewNote', Body({ content: t.String(NOTE_CONTENT) }))
 
-export const InteractionSchema = Named('Interaction', t.Object(
-  {
-    id: Uuid,
-    organizationId: Uuid,
-    partnerId: t.Optional(Uuid),
-    needId: t.Optional(Uuid),
-    channel: OneOf(INTERACTION_CHANNELS),
-    senderIdentifier: t.Optional(
-      Text(SENDER_IDENTIFIER, {
-        description: "A note's author, the organization's number, or the number an inbound text came from; that number only to those who may read the person's phone (left out otherwise)",
-      }),
-    ),
-    content: t.Optional(Text(INTERACTION_CONTENT)),
-    deliveryStatus: t.Optional(OneOf(DELIVERY_STATUSES, { description: 'Outbound SMS: queued, sent, delivered or failed' })),
-    providerMessageId: t.Optional(Text(PROVIDER_MESSAGE_ID, { description: "The SMS provider's message id" })),
-    createdAt: DateTime,
-  },
-  { description: 'A note or message on a need' },
-))
+export const InteractionSchema = Named(
+  'Interaction',
+  t.Object(
+    {
+      id: Uuid,
+      organizationId: Uuid,
+      partnerId: t.Optional(Uuid),
+      needId: t.Optional(Uuid),
+      channel: OneOf(INTERACTION_CHANNELS),
+      senderIdentifier: t.Optional(
+        Text(SENDER_IDENTIFIER, {
+          description:
+            "A note's author, the organization's number, or the number an inbound text came from; that number only to those who may read the person's phone (left out otherwise)",
+        }),
+      ),
+      content: t.Optional(Text(INTERACTION_CONTENT)),
+      deliveryStatus: t.Optional(OneOf(DELIVERY_STATUSES, { description: 'Outbound SMS: queued, sent, delivered or failed' })),
+      providerMessageId: t.Optional(Text(PROVIDER_MESSAGE_ID, { description: "The SMS provider's message id" })),
+      createdAt: DateTime,
+    },
+    { description: 'A note or message on a need' },
+  ),
+)
 
-export const NeedChangeSchema = Named('NeedChange', t.Object(
-  {
-    id: Uuid,
-    field: OneOf(TRACKED_FIELDS, { description: 'The field that changed' }),
-    from: t.Optional(Text(CHANGE_VALUE, { description: 'The value before; absent when the field had none (creation, a first assignment)' })),
-    to: t.Optional(Text(CHANGE_VALUE, { description: 'The value after; absent when the field was cleared' })),
-    changedBy: t.Optional(Uuid),
-    changedAt: DateTime,
-  },
-  { description: 'One recorded change of a need: who changed which field from what to what, and when' },
-))
+export const NeedChangeSchema = Named(
+  'NeedChange',
+  t.Object(
+    {
+      id: Uuid,
+      field: OneOf(TRACKED_FIELDS, { description: 'The field that changed' }),
+      from: t.Optional(
+        Text(CHANGE_VALUE, { description: 'The value before; absent when the field had none (creation, a first assignment)' }),
+      ),
+      to: t.Optional(Text(CHANGE_VALUE, { description: 'The value after; absent when the field was cleared' })),
+      changedBy: t.Optional(Uuid),
+      changedAt: DateTime,
+    },
+    { description: 'One recorded change of a need: who changed which field from what to what, and when' },
+  ),
+)
 
 export const SmsBody = Named('NewSms', Body({ body: t.String({ ...SMS_BODY, description: 'The message text' }) }))
 

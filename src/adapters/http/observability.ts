@@ -28,22 +28,22 @@ const digest = (text: string) => createHash('sha256').update(text).digest()
 export function observability(logger: Logger, metrics: HttpMetrics, metricsToken: string | undefined) {
   const expected = metricsToken === undefined ? undefined : digest(`Bearer ${metricsToken}`)
   return new Elysia({ name: 'observability' })
-    .wrap(
-      (handle) =>
-        (request: Request, ...rest: unknown[]) => {
-          const given = request.headers.get('x-request-id')
-          const context: RequestContext = { requestId: given && REQUEST_ID.test(given) ? given : crypto.randomUUID() }
-          const started = performance.now()
-          return requestContext.run(context, async () => {
-            const response: Response = await (handle as unknown as (request: Request, ...rest: unknown[]) => Response | Promise<Response>)(request, ...rest)
-            const seconds = (performance.now() - started) / 1000
-            const route = context.route ?? UNMATCHED
-            metrics.request(request.method, route, response.status, seconds)
-            logger.info('request', { method: request.method, route, status: response.status, durationMs: Math.round(seconds * 10_000) / 10 })
-            return response
-          })
-        },
-    )
+    .wrap((handle) => (request: Request, ...rest: unknown[]) => {
+      const given = request.headers.get('x-request-id')
+      const context: RequestContext = { requestId: given && REQUEST_ID.test(given) ? given : crypto.randomUUID() }
+      const started = performance.now()
+      return requestContext.run(context, async () => {
+        const response: Response = await (handle as unknown as (request: Request, ...rest: unknown[]) => Response | Promise<Response>)(
+          request,
+          ...rest,
+        )
+        const seconds = (performance.now() - started) / 1000
+        const route = context.route ?? UNMATCHED
+        metrics.request(request.method, route, response.status, seconds)
+        logger.info('request', { method: request.method, route, status: response.status, durationMs: Math.round(seconds * 10_000) / 10 })
+        return response
+      })
+    })
     .onRequest(({ set }) => {
       set.headers['x-request-id'] = requestContext.getStore()!.requestId
     })
@@ -56,7 +56,9 @@ export function observability(logger: Logger, metrics: HttpMetrics, metricsToken
       async ({ request }) => {
         const given = request.headers.get('authorization')
         if (expected && !(given !== null && timingSafeEqual(digest(given), expected))) {
-          return problemResponse('unauthorized', 'GET /metrics needs the METRICS_TOKEN as a bearer token', { headers: { 'www-authenticate': 'Bearer realm="metrics"' } })
+          return problemResponse('unauthorized', 'GET /metrics needs the METRICS_TOKEN as a bearer token', {
+            headers: { 'www-authenticate': 'Bearer realm="metrics"' },
+          })
         }
         return new Response(await metrics.render(), { headers: { 'content-type': metrics.contentType } })
       },

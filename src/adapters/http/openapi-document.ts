@@ -92,7 +92,8 @@ function hoistNamed(value: unknown, components: Record<string, Json>): unknown {
   const inner = Object.fromEntries(Object.entries(rest).map(([key, item]) => [key, hoistNamed(item, components)]))
   if (typeof name !== 'string') return inner
   const known = components[name]
-  if (known && JSON.stringify(known) !== JSON.stringify(inner)) throw new Error(`Two different schemas are named ${name} in the OpenAPI document`)
+  if (known && JSON.stringify(known) !== JSON.stringify(inner))
+    throw new Error(`Two different schemas are named ${name} in the OpenAPI document`)
   components[name] = inner
   return { $ref: `#/components/schemas/${name}` }
 }

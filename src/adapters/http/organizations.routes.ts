@@ -12,34 +12,48 @@ import { Body, DateTime, Int32, List, Named, OneOf, problems, Text, Uuid } from 
 import { ORIGIN, ORIGIN_LIST } from '../../domain/shared/origin'
 
 // docs/api.md
-const APP_ORIGINS = 'Origins (https://host[:port]) of the organization’s own apps that invitation links may point at (`appUrl`), besides PUBLIC_BASE_URL'
+const APP_ORIGINS =
+  'Origins (https://host[:port]) of the organization’s own apps that invitation links may point at (`appUrl`), besides PUBLIC_BASE_URL'
 const FORM_ORIGINS = 'Origins (https://host[:port]) of partner sites whose pages may make a browser post the public intake'
 const REPLACES = '; a list given replaces the one kept, [] empties it'
 
-const SettingsSchema = Named('OrganizationSettings', t.Object({
-  id: Uuid,
-  name: Text(NAME),
-  slug: Text(SLUG),
-  shortCode: t.Optional(Text(SHORT_CODE)),
-  maxConcurrency: Int32(MAX_CONCURRENCY),
-  tcrStatus: t.Optional(Text(TCR_STATUS)),
-  phoneNumber: t.Optional(Text(PHONE)),
-  auditRetentionDays: Int32(AUDIT_RETENTION_DAYS, { description: 'Days audit events are kept' }),
-  appOrigins: List(Text(ORIGIN), ORIGIN_LIST, { description: APP_ORIGINS }),
-  formOrigins: List(Text(ORIGIN), ORIGIN_LIST, { description: FORM_ORIGINS }),
-  publicBaseUrl: t.String({ ...HTTP_URL, description: "The service's PUBLIC_BASE_URL (read-only, the deployment's): where the links in mail point" }),
-}))
+const SettingsSchema = Named(
+  'OrganizationSettings',
+  t.Object({
+    id: Uuid,
+    name: Text(NAME),
+    slug: Text(SLUG),
+    shortCode: t.Optional(Text(SHORT_CODE)),
+    maxConcurrency: Int32(MAX_CONCURRENCY),
+    tcrStatus: t.Optional(Text(TCR_STATUS)),
+    phoneNumber: t.Optional(Text(PHONE)),
+    auditRetentionDays: Int32(AUDIT_RETENTION_DAYS, { description: 'Days audit events are kept' }),
+    appOrigins: List(Text(ORIGIN), ORIGIN_LIST, { description: APP_ORIGINS }),
+    formOrigins: List(Text(ORIGIN), ORIGIN_LIST, { description: FORM_ORIGINS }),
+    publicBaseUrl: t.String({
+      ...HTTP_URL,
+      description: "The service's PUBLIC_BASE_URL (read-only, the deployment's): where the links in mail point",
+    }),
+  }),
+)
 
-const UpdateSettingsBody = Named('OrganizationSettingsUpdate', Body({
-  name: t.Optional(t.String(NAME)),
-  slug: t.Optional(t.String({ ...SLUG, description: 'Lowercase letters, digits, single hyphens' })),
-  shortCode: t.Optional(t.Union([t.String({ ...SHORT_CODE, description: '4 to 6 uppercase letters' }), t.Null()])),
-  maxConcurrency: t.Optional(Int32(MAX_CONCURRENCY, { description: `SMS messages in flight at once (default ${DEFAULT_MAX_CONCURRENCY})` })),
-  tcrStatus: t.Optional(t.Union([t.String(TCR_STATUS), t.Null()])),
-  auditRetentionDays: t.Optional(Int32(AUDIT_RETENTION_DAYS, { description: `Days audit events are kept (default ${DEFAULT_AUDIT_RETENTION_DAYS})` })),
-  appOrigins: t.Optional(t.Array(t.String(ORIGIN), { ...ORIGIN_LIST, description: APP_ORIGINS + REPLACES })),
-  formOrigins: t.Optional(t.Array(t.String(ORIGIN), { ...ORIGIN_LIST, description: FORM_ORIGINS + REPLACES })),
-}))
+const UpdateSettingsBody = Named(
+  'OrganizationSettingsUpdate',
+  Body({
+    name: t.Optional(t.String(NAME)),
+    slug: t.Optional(t.String({ ...SLUG, description: 'Lowercase letters, digits, single hyphens' })),
+    shortCode: t.Optional(t.Union([t.String({ ...SHORT_CODE, description: '4 to 6 uppercase letters' }), t.Null()])),
+    maxConcurrency: t.Optional(
+      Int32(MAX_CONCURRENCY, { description: `SMS messages in flight at once (default ${DEFAULT_MAX_CONCURRENCY})` }),
+    ),
+    tcrStatus: t.Optional(t.Union([t.String(TCR_STATUS), t.Null()])),
+    auditRetentionDays: t.Optional(
+      Int32(AUDIT_RETENTION_DAYS, { description: `Days audit events are kept (default ${DEFAULT_AUDIT_RETENTION_DAYS})` }),
+    ),
+    appOrigins: t.Optional(t.Array(t.String(ORIGIN), { ...ORIGIN_LIST, description: APP_ORIGINS + REPLACES })),
+    formOrigins: t.Optional(t.Array(t.String(ORIGIN), { ...ORIGIN_LIST, description: FORM_ORIGINS + REPLACES })),
+  }),
+)
 
 const emailFields = {
   provider: OneOf(EMAIL_PROVIDERS),
@@ -48,13 +62,16 @@ const emailFields = {
   fromName: t.Optional(t.String(NAME)),
 }
 
-const MaskedEmailSchema = Named('EmailSettings', t.Object({
-  provider: OneOf(EMAIL_PROVIDERS),
-  fromEmail: Text(EMAIL),
-  fromName: t.Optional(Text(NAME)),
-  apiKeyLast4: t.String({ maxLength: 4 }),
-  updatedAt: DateTime,
-}))
+const MaskedEmailSchema = Named(
+  'EmailSettings',
+  t.Object({
+    provider: OneOf(EMAIL_PROVIDERS),
+    fromEmail: Text(EMAIL),
+    fromName: t.Optional(Text(NAME)),
+    apiKeyLast4: t.String({ maxLength: 4 }),
+    updatedAt: DateTime,
+  }),
+)
 
 function maskedJson(settings: MaskedEmailSettings) {
   return { ...settings, updatedAt: settings.updatedAt.toISOString() }
@@ -75,26 +92,45 @@ export function organizationsRoutes(useCases: UseCases['organizations'], authent
       auth: true,
       body: UpdateSettingsBody,
       response: { 200: SettingsSchema, ...problems(400, 401, 403, 409, 413, 415) },
-      detail: { operationId: 'updateOrganizationSettings', summary: 'Update organization settings; a slug or short code of another organization is 409', description: 'org_admin. The short code changes the prefix of new reference numbers only.' },
+      detail: {
+        operationId: 'updateOrganizationSettings',
+        summary: 'Update organization settings; a slug or short code of another organization is 409',
+        description: 'org_admin. The short code changes the prefix of new reference numbers only.',
+      },
     })
     .get('/email', async ({ actor }) => maskedJson(await getEmail.execute(actor)), {
       auth: true,
       response: { 200: MaskedEmailSchema, ...problems(401, 403, 404) },
-      detail: { operationId: 'getEmailSettings', summary: 'Email settings, the key masked; 404 while mail goes to the fallback', description: 'org_admin. The key is never answered: only its last four characters.' },
+      detail: {
+        operationId: 'getEmailSettings',
+        summary: 'Email settings, the key masked; 404 while mail goes to the fallback',
+        description: 'org_admin. The key is never answered: only its last four characters.',
+      },
     })
     .put('/email', async ({ actor, body }) => maskedJson(await updateEmail.execute(actor, body)), {
       auth: true,
       body: Body(emailFields),
       response: { 200: MaskedEmailSchema, ...problems(400, 401, 403, 413, 415) },
-      detail: { operationId: 'updateEmailSettings', summary: 'Set the email provider; the key is stored encrypted and never returned', description: 'org_admin. SMTP hosts may be restricted by the deployment.' },
+      detail: {
+        operationId: 'updateEmailSettings',
+        summary: 'Set the email provider; the key is stored encrypted and never returned',
+        description: 'org_admin. SMTP hosts may be restricted by the deployment.',
+      },
     })
     .post('/email/test', ({ actor, body }) => testEmail.execute(actor, body), {
       auth: true,
       body: Body({ ...emailFields, toEmail: emailFields.fromEmail }),
       response: {
-        200: t.Object({ delivered: t.Literal(true), messageId: t.Optional(Text(PROVIDER_MESSAGE_ID, { description: "The provider's id of the message" })) }),
+        200: t.Object({
+          delivered: t.Literal(true),
+          messageId: t.Optional(Text(PROVIDER_MESSAGE_ID, { description: "The provider's id of the message" })),
+        }),
         ...problems(400, 401, 403, 413, 415, 502),
       },
-      detail: { operationId: 'testEmailSettings', summary: 'Send one real message with the proposed settings; nothing is stored', description: "org_admin. 502 with the provider's reason, secrets removed, when the provider refuses." },
+      detail: {
+        operationId: 'testEmailSettings',
+        summary: 'Send one real message with the proposed settings; nothing is stored',
+        description: "org_admin. 502 with the provider's reason, secrets removed, when the provider refuses.",
+      },
     })
 }

@@ -10,16 +10,16 @@ export function partnersRoutes(useCases: UseCases['partners'], authentication: A
 
   return new Elysia({ name: 'partners', prefix: '/api/partners', detail: { tags: ['Partners'] } })
     .use(authentication)
-    .get(
-      '',
-      ({ actor, query, request, set }) => pagedResponse({ query, request, set }, (page) => list.execute(actor, page), partnerView),
-      {
-        auth: true,
-        query: t.Object(PageQuery, { additionalProperties: false }),
-        response: { 200: PagedList(PartnerSchema), ...problems(400, 401) },
-        detail: { operationId: 'listPartners', summary: 'List the partners of the organization, archived ones included', description: 'Every role. Newest first, paged.' },
+    .get('', ({ actor, query, request, set }) => pagedResponse({ query, request, set }, (page) => list.execute(actor, page), partnerView), {
+      auth: true,
+      query: t.Object(PageQuery, { additionalProperties: false }),
+      response: { 200: PagedList(PartnerSchema), ...problems(400, 401) },
+      detail: {
+        operationId: 'listPartners',
+        summary: 'List the partners of the organization, archived ones included',
+        description: 'Every role. Newest first, paged.',
       },
-    )
+    })
     .post(
       '',
       async ({ actor, body, set }) => {
@@ -38,6 +38,10 @@ export function partnersRoutes(useCases: UseCases['partners'], authentication: A
       params: IdParams,
       body: UpdatePartnerBody,
       response: { 200: PartnerSchema, ...problems(400, 401, 403, 404, 409, 413, 415) },
-      detail: { operationId: 'updatePartner', summary: 'Update a partner', description: "org_admin; a partner_admin its own partner's details, not `isDefault` nor `isArchived`." },
+      detail: {
+        operationId: 'updatePartner',
+        summary: 'Update a partner',
+        description: "org_admin; a partner_admin its own partner's details, not `isDefault` nor `isArchived`.",
+      },
     })
 }

@@ -9,22 +9,25 @@ const SlaHours = Int32(SLA_HOURS, { description: 'SLA turnaround in hours' })
 const Keywords = t.Array(t.String(KEYWORD), { ...KEYWORDS, description: 'Words that route public intake here' })
 const Website = t.String({ ...HTTP_URL, description: 'http(s) URL' })
 
-export const PartnerSchema = Named('Partner', t.Object(
-  {
-    id: Uuid,
-    organizationId: Uuid,
-    name: Text(NAME),
-    slaHours: SlaHours,
-    isArchived: t.Boolean(),
-    isDefault: t.Boolean(),
-    description: t.Optional(Text(FREE_TEXT)),
-    keywords: t.Optional(List(Text(KEYWORD), KEYWORDS)),
-    website: t.Optional(Text(HTTP_URL)),
-    publicCategoryName: t.Optional(Text(NAME)),
-    createdAt: DateTime,
-  },
-  { description: 'A partner location facility' },
-))
+export const PartnerSchema = Named(
+  'Partner',
+  t.Object(
+    {
+      id: Uuid,
+      organizationId: Uuid,
+      name: Text(NAME),
+      slaHours: SlaHours,
+      isArchived: t.Boolean(),
+      isDefault: t.Boolean(),
+      description: t.Optional(Text(FREE_TEXT)),
+      keywords: t.Optional(List(Text(KEYWORD), KEYWORDS)),
+      website: t.Optional(Text(HTTP_URL)),
+      publicCategoryName: t.Optional(Text(NAME)),
+      createdAt: DateTime,
+    },
+    { description: 'A partner location facility' },
+  ),
+)
 
 const editable = {
   description: t.Optional(t.String(FREE_TEXT)),
@@ -36,12 +39,15 @@ const editable = {
 
 export const CreatePartnerBody = Named('NewPartner', Body({ name: t.String(NAME), slaHours: SlaHours, ...editable }))
 
-export const UpdatePartnerBody = Named('PartnerUpdate', Body({
-  name: t.Optional(t.String(NAME)),
-  slaHours: t.Optional(SlaHours),
-  isArchived: t.Optional(t.Boolean()),
-  ...editable,
-}))
+export const UpdatePartnerBody = Named(
+  'PartnerUpdate',
+  Body({
+    name: t.Optional(t.String(NAME)),
+    slaHours: t.Optional(SlaHours),
+    isArchived: t.Optional(t.Boolean()),
+    ...editable,
+  }),
+)
 
 export function partnerView(partner: Partner) {
   return { ...partner, createdAt: partner.createdAt.toISOString() }

@@ -183,7 +183,9 @@ export function problemDetails(logger: Logger, outages: DatabaseOutages) {
       const length = Number(request.headers.get('content-length') ?? 0)
       // The body is left unread, so the connection cannot carry another request: close it.
       if (length > MAX_BODY_BYTES) {
-        return problemResponse('payload_too_large', `The request body may be at most ${MAX_BODY_BYTES} bytes`, { headers: { connection: 'close' } })
+        return problemResponse('payload_too_large', `The request body may be at most ${MAX_BODY_BYTES} bytes`, {
+          headers: { connection: 'close' },
+        })
       }
     })
     .onError({ as: 'global' }, ({ code, error, path, request, set }) => {
@@ -192,16 +194,19 @@ export function problemDetails(logger: Logger, outages: DatabaseOutages) {
         const headers = headersOf(error)
         return problemResponse(error.kind, detailOf(error), { ...(errors ? { errors } : {}), ...(headers ? { headers } : {}) })
       }
-      const invalid = (detail: string, errors?: FieldError[]) =>
-        problemResponse('invalid', detail, errors ? { errors } : {})
+      const invalid = (detail: string, errors?: FieldError[]) => problemResponse('invalid', detail, errors ? { errors } : {})
       switch (code) {
         case 'VALIDATION': {
-          if (error.value === BODY_TOO_LARGE) return problemResponse('payload_too_large', `The request body may be at most ${MAX_BODY_BYTES} bytes`)
-          if (error.value === NOT_JSON) return problemResponse('unsupported_media_type', 'The request body must be JSON, sent as Content-Type: application/json')
+          if (error.value === BODY_TOO_LARGE)
+            return problemResponse('payload_too_large', `The request body may be at most ${MAX_BODY_BYTES} bytes`)
+          if (error.value === NOT_JSON)
+            return problemResponse('unsupported_media_type', 'The request body must be JSON, sent as Content-Type: application/json')
           if (error.value === NUL_IN_BODY) return invalid('The request body may not contain NUL characters (\\u0000)')
-          if (error.value === NESTED_TOO_DEEP) return invalid(`The request body may nest arrays and objects at most ${MAX_NESTING_DEPTH} levels deep`)
+          if (error.value === NESTED_TOO_DEEP)
+            return invalid(`The request body may nest arrays and objects at most ${MAX_NESTING_DEPTH} levels deep`)
           if (error.value === INVALID_JSON) return invalid('The request body is not valid JSON')
-          if (error.value instanceof IllFormedTextInBody) return invalid('The request is not valid', [{ path: error.value.path, message: ILL_FORMED_TEXT }])
+          if (error.value instanceof IllFormedTextInBody)
+            return invalid('The request is not valid', [{ path: error.value.path, message: ILL_FORMED_TEXT }])
           return invalid('The request is not valid', fieldErrors(error.type ?? 'property', issuesOf(error)))
         }
         case 'PARSE':

@@ -43,16 +43,14 @@ export function rateLimits(limiters: AnonymousRateLimiters, trustProxy: boolean)
     if (use.exceeded) set.headers['retry-after'] = String(use.resetSeconds)
     return use
   }
-  return new Elysia({ name: 'rate-limits' })
-    .decorate('countRequest', countRequest)
-    .macro({
-      rateLimit: (name: keyof AnonymousRateLimiters) => ({
-        transform({ request, server, set }) {
-          const use = countRequest(name, request, server, set)
-          if (use.exceeded) throw new TooManyRequestsError(use.resetSeconds)
-        },
-      }),
-    })
+  return new Elysia({ name: 'rate-limits' }).decorate('countRequest', countRequest).macro({
+    rateLimit: (name: keyof AnonymousRateLimiters) => ({
+      transform({ request, server, set }) {
+        const use = countRequest(name, request, server, set)
+        if (use.exceeded) throw new TooManyRequestsError(use.resetSeconds)
+      },
+    }),
+  })
 }
 
 export type RateLimits = ReturnType<typeof rateLimits>
@@ -69,7 +67,10 @@ export function tooManyRequests() {
 }
 
 const RATE_LIMIT_HEADERS = {
-  'RateLimit-Policy': t.String({ maxLength: 100, description: 'The quota: q requests per w seconds for each client address, e.g. "auth";q=60;w=60' }),
+  'RateLimit-Policy': t.String({
+    maxLength: 100,
+    description: 'The quota: q requests per w seconds for each client address, e.g. "auth";q=60;w=60',
+  }),
   RateLimit: t.String({ maxLength: 100, description: 'What is left of it: r requests for the next t seconds, e.g. "auth";r=59;t=42' }),
 }
 

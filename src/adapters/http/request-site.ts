@@ -5,7 +5,8 @@ import { originOf } from '../../domain/shared/origin'
 // docs/api.md "Requests from other sites"
 
 /** The detail of a 403 for a browser request another site's page made. */
-const FROM_ANOTHER_SITE = 'A page on another site may not make a browser send this request: send it from the service’s own pages, or from a server'
+const FROM_ANOTHER_SITE =
+  'A page on another site may not make a browser send this request: send it from the service’s own pages, or from a server'
 
 /**
  * The origin of the other site whose page made a browser send `request` ('null' when the browser hid it), or

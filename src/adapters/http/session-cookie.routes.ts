@@ -14,11 +14,14 @@ import type { RequestSite } from './request-site'
 export const SESSION_PATH = '/api/auth/session'
 export const REFRESH_COOKIE = 'intake_refresh'
 
-const SessionSchema = Named('BrowserSession', t.Object({
-  accessToken: Text(ACCESS_TOKEN),
-  tokenType: t.Literal('Bearer'),
-  expiresIn: Int32({ minimum: 1, maximum: 86_400 }, { description: 'Seconds until the access token expires' }),
-}))
+const SessionSchema = Named(
+  'BrowserSession',
+  t.Object({
+    accessToken: Text(ACCESS_TOKEN),
+    tokenType: t.Literal('Bearer'),
+    expiresIn: Int32({ minimum: 1, maximum: 86_400 }, { description: 'Seconds until the access token expires' }),
+  }),
+)
 
 const JSON_ONLY =
   'Sent as application/json only: a form posted from another site cannot set that type, and a script of another site cannot without this service allowing it (no CORS).'
@@ -48,7 +51,8 @@ export function sessionCookieRoutes(
 ) {
   const { login, refresh, logout } = useCases
   const secure = publicBaseUrl.startsWith('https:') ? '; Secure' : ''
-  const cookie = (token: string, maxAge: number) => `${REFRESH_COOKIE}=${token}; Path=${SESSION_PATH}; HttpOnly; SameSite=Strict; Max-Age=${maxAge}${secure}`
+  const cookie = (token: string, maxAge: number) =>
+    `${REFRESH_COOKIE}=${token}; Path=${SESSION_PATH}; HttpOnly; SameSite=Strict; Max-Age=${maxAge}${secure}`
   const answer = (pair: TokenPair, set: { headers: Record<string, unknown> }) => {
     set.headers['set-cookie'] = cookie(pair.refreshToken, REFRESH_TOKEN_LIFETIME_MS / 1000)
     set.headers['cache-control'] = 'no-store'
@@ -60,20 +64,25 @@ export function sessionCookieRoutes(
     .use(requestSite)
     .onBeforeHandle({ as: 'local' }, ({ request }) => {
       const type = request.headers.get('content-type')?.split(';')[0]?.trim().toLowerCase()
-      if (type !== 'application/json') return problemResponse('unsupported_media_type', 'Send the request with Content-Type: application/json')
+      if (type !== 'application/json')
+        return problemResponse('unsupported_media_type', 'Send the request with Content-Type: application/json')
     })
-    .post('', async ({ body, request, server, set }) => answer(await login.execute(body, clientAddress(request, server, trustProxy)), set), {
-      rateLimit: 'auth',
-      ownSiteOnly: true,
-      body: LoginBody,
-      response: rateLimited({ 200: SessionSchema, ...problems(400, 401, 403, 413, 415) }),
-      detail: {
-        operationId: 'startBrowserSession',
-        summary: 'Log in; the refresh token is set as a cookie',
-        description: `Anonymous; limited per client address and throttled per email, as /api/auth/login. Answers the access token; the refresh token is set in the httpOnly cookie \`${REFRESH_COOKIE}\` (SameSite=Strict, Path=${SESSION_PATH}). ${JSON_ONLY} ${OWN_SITE}`,
-        security: [],
+    .post(
+      '',
+      async ({ body, request, server, set }) => answer(await login.execute(body, clientAddress(request, server, trustProxy)), set),
+      {
+        rateLimit: 'auth',
+        ownSiteOnly: true,
+        body: LoginBody,
+        response: rateLimited({ 200: SessionSchema, ...problems(400, 401, 403, 413, 415) }),
+        detail: {
+          operationId: 'startBrowserSession',
+          summary: 'Log in; the refresh token is set as a cookie',
+          description: `Anonymous; limited per client address and throttled per email, as /api/auth/login. Answers the access token; the refresh token is set in the httpOnly cookie \`${REFRESH_COOKIE}\` (SameSite=Strict, Path=${SESSION_PATH}). ${JSON_ONLY} ${OWN_SITE}`,
+          security: [],
+        },
       },
-    })
+    )
     .post(
       '/refresh',
       async ({ request, set }) => {

@@ -15,7 +15,11 @@ export function twilioWebhooksRoutes(useCases: UseCases['sms'], publicBaseUrl: s
     return { url: `${publicBaseUrl}${pathname}${search}`, params, signature: request.headers.get('x-twilio-signature') ?? undefined }
   }
 
-  return new Elysia({ name: 'twilio-webhooks', prefix: '/api/webhooks/twilio', detail: { tags: ['Webhooks'], security: [{ twilioSignature: [] }] } })
+  return new Elysia({
+    name: 'twilio-webhooks',
+    prefix: '/api/webhooks/twilio',
+    detail: { tags: ['Webhooks'], security: [{ twilioSignature: [] }] },
+  })
     .post(
       '/sms',
       async ({ request, body, set }) => {
@@ -27,7 +31,11 @@ export function twilioWebhooksRoutes(useCases: UseCases['sms'], publicBaseUrl: s
         body: TwilioParams,
         parse: 'urlencoded',
         response: { 200: t.Literal(EMPTY_TWIML, { description: 'Empty TwiML' }), ...problems(400, 403, 413) },
-        detail: { operationId: 'receiveSms', summary: 'Inbound text (Twilio); STOP/START keywords change the opt-out', description: 'Called by Twilio, checked against `X-Twilio-Signature` (403 otherwise); answers empty TwiML.' },
+        detail: {
+          operationId: 'receiveSms',
+          summary: 'Inbound text (Twilio); STOP/START keywords change the opt-out',
+          description: 'Called by Twilio, checked against `X-Twilio-Signature` (403 otherwise); answers empty TwiML.',
+        },
       },
     )
     .post(
@@ -40,7 +48,12 @@ export function twilioWebhooksRoutes(useCases: UseCases['sms'], publicBaseUrl: s
         body: TwilioParams,
         parse: 'urlencoded',
         response: { 204: t.Void(), ...problems(400, 403, 413) },
-        detail: { operationId: 'recordSmsStatus', summary: 'Delivery status callback (Twilio)', description: 'Called by Twilio, checked against `X-Twilio-Signature` (403 otherwise); moves an outbound text to delivered or failed.' },
+        detail: {
+          operationId: 'recordSmsStatus',
+          summary: 'Delivery status callback (Twilio)',
+          description:
+            'Called by Twilio, checked against `X-Twilio-Signature` (403 otherwise); moves an outbound text to delivered or failed.',
+        },
       },
     )
 }

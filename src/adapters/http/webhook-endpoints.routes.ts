@@ -20,12 +20,20 @@ export function webhookEndpointsRoutes(useCases: UseCases['webhooks'], authentic
 
   return new Elysia({ name: 'webhook-endpoints', prefix: '/api/webhook-endpoints', detail: { tags: ['Webhook endpoints'] } })
     .use(authentication)
-    .get('', ({ actor, query, request, set }) => pagedResponse({ query, request, set }, (page) => list.execute(actor, page), webhookEndpointView), {
-      auth: true,
-      query: t.Object(PageQuery, { additionalProperties: false }),
-      response: { 200: PagedList(WebhookEndpointSchema), ...problems(400, 401, 403) },
-      detail: { operationId: 'listWebhookEndpoints', summary: "List the organization's webhook endpoints", description: `${WHO} Newest first, paged; secrets are never shown again.` },
-    })
+    .get(
+      '',
+      ({ actor, query, request, set }) => pagedResponse({ query, request, set }, (page) => list.execute(actor, page), webhookEndpointView),
+      {
+        auth: true,
+        query: t.Object(PageQuery, { additionalProperties: false }),
+        response: { 200: PagedList(WebhookEndpointSchema), ...problems(400, 401, 403) },
+        detail: {
+          operationId: 'listWebhookEndpoints',
+          summary: "List the organization's webhook endpoints",
+          description: `${WHO} Newest first, paged; secrets are never shown again.`,
+        },
+      },
+    )
     .post(
       '',
       async ({ actor, body, set }) => {
@@ -37,7 +45,11 @@ export function webhookEndpointsRoutes(useCases: UseCases['webhooks'], authentic
         auth: true,
         body: CreateWebhookEndpointBody,
         response: { 201: CreatedWebhookEndpointSchema, ...problems(400, 401, 403, 409, 413, 415) },
-        detail: { operationId: 'createWebhookEndpoint', summary: 'Add a webhook endpoint; its signing secret is answered this once', description: WHO },
+        detail: {
+          operationId: 'createWebhookEndpoint',
+          summary: 'Add a webhook endpoint; its signing secret is answered this once',
+          description: WHO,
+        },
       },
     )
     .get('/:id', async ({ actor, params }) => webhookEndpointView(await get.execute(actor, params.id)), {
@@ -51,7 +63,11 @@ export function webhookEndpointsRoutes(useCases: UseCases['webhooks'], authentic
       params: IdParams,
       body: UpdateWebhookEndpointBody,
       response: { 200: WebhookEndpointSchema, ...problems(400, 401, 403, 404, 413, 415) },
-      detail: { operationId: 'updateWebhookEndpoint', summary: 'Change a webhook endpoint; `enabled: true` re-enables it', description: `${WHO} A partial update.` },
+      detail: {
+        operationId: 'updateWebhookEndpoint',
+        summary: 'Change a webhook endpoint; `enabled: true` re-enables it',
+        description: `${WHO} A partial update.`,
+      },
     })
     .delete(
       '/:id',
@@ -63,18 +79,27 @@ export function webhookEndpointsRoutes(useCases: UseCases['webhooks'], authentic
         auth: true,
         params: IdParams,
         response: { 204: t.Void(), ...problems(400, 401, 403, 404) },
-        detail: { operationId: 'deleteWebhookEndpoint', summary: 'Remove a webhook endpoint; what still waits for it is not sent', description: WHO },
+        detail: {
+          operationId: 'deleteWebhookEndpoint',
+          summary: 'Remove a webhook endpoint; what still waits for it is not sent',
+          description: WHO,
+        },
       },
     )
     .get(
       '/:id/deliveries',
-      ({ actor, params, query, request, set }) => pagedResponse({ query, request, set }, (page) => listDeliveries.execute(actor, params.id, page), webhookDeliveryView),
+      ({ actor, params, query, request, set }) =>
+        pagedResponse({ query, request, set }, (page) => listDeliveries.execute(actor, params.id, page), webhookDeliveryView),
       {
         auth: true,
         params: IdParams,
         query: t.Object(PageQuery, { additionalProperties: false }),
         response: { 200: PagedList(WebhookDeliverySchema), ...problems(400, 401, 403, 404) },
-        detail: { operationId: 'listWebhookDeliveries', summary: "List an endpoint's deliveries", description: `${WHO} Newest first, paged: status, tries, the endpoint's last HTTP status.` },
+        detail: {
+          operationId: 'listWebhookDeliveries',
+          summary: "List an endpoint's deliveries",
+          description: `${WHO} Newest first, paged: status, tries, the endpoint's last HTTP status.`,
+        },
       },
     )
 }

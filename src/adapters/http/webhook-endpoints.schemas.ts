@@ -22,38 +22,55 @@ const endpointFields = {
 
 export const WebhookEndpointSchema = Named('WebhookEndpoint', t.Object(endpointFields, { description: 'A receiver of signed events' }))
 
-export const CreatedWebhookEndpointSchema = Named('CreatedWebhookEndpoint', t.Object(
-  { ...endpointFields, secret: t.String({ maxLength: 100, description: 'The signing secret, `whsec_` and base64: shown this once only' }) },
-  { description: 'The new endpoint with its signing secret' },
-))
+export const CreatedWebhookEndpointSchema = Named(
+  'CreatedWebhookEndpoint',
+  t.Object(
+    {
+      ...endpointFields,
+      secret: t.String({ maxLength: 100, description: 'The signing secret, `whsec_` and base64: shown this once only' }),
+    },
+    { description: 'The new endpoint with its signing secret' },
+  ),
+)
 
 export const CreateWebhookEndpointBody = Named('NewWebhookEndpoint', Body({ url: Url, events: Events, enabled: t.Optional(t.Boolean()) }))
-export const UpdateWebhookEndpointBody = Named('WebhookEndpointUpdate', Body({
-  url: t.Optional(Url),
-  events: t.Optional(Events),
-  enabled: t.Optional(t.Boolean({ description: 'true re-enables an endpoint that repeated failure disabled' })),
-}))
+export const UpdateWebhookEndpointBody = Named(
+  'WebhookEndpointUpdate',
+  Body({
+    url: t.Optional(Url),
+    events: t.Optional(Events),
+    enabled: t.Optional(t.Boolean({ description: 'true re-enables an endpoint that repeated failure disabled' })),
+  }),
+)
 
-export const WebhookDeliverySchema = Named('WebhookDelivery', t.Object(
-  {
-    id: t.String({ maxLength: 36, description: 'The webhook-id header, the same on every try' }),
-    eventType: EventType,
-    status: OneOf(['pending', 'sending', 'sent', 'failed'] as const),
-    attempts: Int32({ minimum: 0, maximum: WEBHOOK_MAX_ATTEMPTS }),
-    lastStatusCode: t.Optional(Int32({ minimum: 100, maximum: 599 }, { description: "The endpoint's HTTP status at the latest try" })),
-    lastError: t.Optional(t.String({ maxLength: 500 })),
-    nextAttemptAt: t.Optional(DateTime),
-    createdAt: DateTime,
-    deliveredAt: t.Optional(DateTime),
-  },
-  { description: 'One event sent (or being sent) to one endpoint' },
-))
+export const WebhookDeliverySchema = Named(
+  'WebhookDelivery',
+  t.Object(
+    {
+      id: t.String({ maxLength: 36, description: 'The webhook-id header, the same on every try' }),
+      eventType: EventType,
+      status: OneOf(['pending', 'sending', 'sent', 'failed'] as const),
+      attempts: Int32({ minimum: 0, maximum: WEBHOOK_MAX_ATTEMPTS }),
+      lastStatusCode: t.Optional(Int32({ minimum: 100, maximum: 599 }, { description: "The endpoint's HTTP status at the latest try" })),
+      lastError: t.Optional(t.String({ maxLength: 500 })),
+      nextAttemptAt: t.Optional(DateTime),
+      createdAt: DateTime,
+      deliveredAt: t.Optional(DateTime),
+    },
+    { description: 'One event sent (or being sent) to one endpoint' },
+  ),
+)
 
 const iso = (d: Date | undefined) => d?.toISOString()
 
 export function webhookEndpointView(endpoint: WebhookEndpointView) {
   const { disabledAt, createdAt, updatedAt, ...rest } = endpoint
-  return { ...rest, ...(disabledAt ? { disabledAt: iso(disabledAt) } : {}), createdAt: createdAt.toISOString(), updatedAt: updatedAt.toISOString() }
+  return {
+    ...rest,
+    ...(disabledAt ? { disabledAt: iso(disabledAt) } : {}),
+    createdAt: createdAt.toISOString(),
+    updatedAt: updatedAt.toISOString(),
+  }
 }
 
 export function webhookDeliveryView(delivery: WebhookDelivery) {

@@ -19,7 +19,10 @@ export function signAwsRequest(
   request: { method: string; url: URL; body: string; contentType: string },
   now: Date,
 ): Record<string, string> {
-  const amzDate = now.toISOString().replace(/[-:]/g, '').replace(/\.\d{3}/, '')
+  const amzDate = now
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d{3}/, '')
   const date = amzDate.slice(0, 8)
   const headers: Record<string, string> = {
     'content-type': request.contentType,

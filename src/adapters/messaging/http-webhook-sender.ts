@@ -23,7 +23,8 @@ export class StandardWebhookSecrets implements WebhookSecrets {
   }
 }
 
-const REFUSED = 'must name a host this service may reach: not a loopback, private or link-local address, and one of the allowed hosts when the deployment names them'
+const REFUSED =
+  'must name a host this service may reach: not a loopback, private or link-local address, and one of the allowed hosts when the deployment names them'
 
 /**
  * Posts events over HTTP. Redirects are not followed (a 3xx is a failed try), the answer's body is not read,
@@ -68,7 +69,10 @@ export class HttpWebhookSender implements WebhookSender, WebhookHostPolicy {
       return { status: response.status }
     } catch (error) {
       // The receiver may have taken the event before the answer was lost: the retry carries the same webhook-id.
-      const reason = error instanceof Error && error.name === 'TimeoutError' ? 'the endpoint did not answer in time' : 'the endpoint could not be reached'
+      const reason =
+        error instanceof Error && error.name === 'TimeoutError'
+          ? 'the endpoint did not answer in time'
+          : 'the endpoint could not be reached'
       throw new ProviderError(FAILED, reason, true, true)
     }
   }

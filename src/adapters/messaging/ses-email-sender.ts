@@ -22,10 +22,14 @@ export class SesEmailSender implements EmailSender {
     const body = JSON.stringify({
       FromEmailAddress: fromHeader(settings.fromEmail, settings.fromName),
       Destination: { ToAddresses: [message.to] },
-      Content: { Simple: { Subject: { Data: message.subject, Charset: 'UTF-8' }, Body: { Text: { Data: message.text, Charset: 'UTF-8' } } } },
+      Content: {
+        Simple: { Subject: { Data: message.subject, Charset: 'UTF-8' }, Body: { Text: { Data: message.text, Charset: 'UTF-8' } } },
+      },
     })
     const headers = signAwsRequest(credentials, 'ses', { method: 'POST', url, body, contentType: 'application/json' }, this.clock.now())
-    const response = await callEmailApi('SES', secrets, () => fetch(url, { method: 'POST', headers, body, signal: AbortSignal.timeout(PROVIDER_TIMEOUT_MS) }))
+    const response = await callEmailApi('SES', secrets, () =>
+      fetch(url, { method: 'POST', headers, body, signal: AbortSignal.timeout(PROVIDER_TIMEOUT_MS) }),
+    )
     if (!response.ok) throw emailRefused('SES', response.status, await reasonOf(response, (b) => b.message ?? b.Message), secrets)
     const result = (await response.json().catch(() => ({}))) as { MessageId?: string }
     return result.MessageId ? { messageId: result.MessageId } : {}

@@ -19,7 +19,8 @@ export class SmtpEmailSender implements EmailSender {
     const host = url.hostname.replace(/^\[|\]$/g, '')
     // Checked again at every send (settings outlive DNS answers), and the connection goes to the address checked.
     const address = await this.hosts.addressFor(host)
-    if (!address) throw new ProviderError('Failed to send email', 'SMTP host refused: this deployment does not let organizations reach it', false)
+    if (!address)
+      throw new ProviderError('Failed to send email', 'SMTP host refused: this deployment does not let organizations reach it', false)
     const transport = nodemailer.createTransport({
       host: address,
       // TLS still verifies the certificate against the name in the settings.

@@ -17,7 +17,8 @@ export type ResolveHost = (host: string) => Promise<string[]>
 
 const resolveWithDns: ResolveHost = async (host) => (await lookup(host, { all: true, verbatim: true })).map((a) => a.address)
 
-const REFUSED = 'must name an SMTP host this service may reach: not a loopback, private or link-local address, and one of the allowed hosts when the deployment names them'
+const REFUSED =
+  'must name an SMTP host this service may reach: not a loopback, private or link-local address, and one of the allowed hosts when the deployment names them'
 
 /**
  * Which hosts an organization may make the service connect to, so a hosted deployment can keep

@@ -28,7 +28,8 @@ class FetchTwilioHttpClient {
     const url = new URL(opts.uri.replace(TWILIO_API, this.baseUrl))
     for (const [key, value] of Object.entries(opts.params ?? {})) if (value !== undefined) url.searchParams.append(key, String(value))
     const headers: Record<string, string> = { ...opts.headers }
-    if (opts.username && opts.password) headers.Authorization = `Basic ${Buffer.from(`${opts.username}:${opts.password}`).toString('base64')}`
+    if (opts.username && opts.password)
+      headers.Authorization = `Basic ${Buffer.from(`${opts.username}:${opts.password}`).toString('base64')}`
     const form = new URLSearchParams()
     for (const [key, value] of Object.entries(opts.data ?? {})) if (value !== undefined) form.append(key, String(value))
     const response = await fetch(url, {

@@ -9,7 +9,11 @@ import { DATABASE_OUTAGE_KINDS, type DatabaseOutageKind } from '../../applicatio
  * objects). `nodejs_heap_size_*_bytes` still show the heap, read without a walk. (prom-client still
  * probes the function once, when the first scrape sets these figures up.)
  */
-const HEAP_WALKING_METRICS = ['nodejs_heap_space_size_total_bytes', 'nodejs_heap_space_size_used_bytes', 'nodejs_heap_space_size_available_bytes']
+const HEAP_WALKING_METRICS = [
+  'nodejs_heap_space_size_total_bytes',
+  'nodejs_heap_space_size_used_bytes',
+  'nodejs_heap_space_size_available_bytes',
+]
 
 /** The process's own figures (memory, CPU, event-loop lag), collected once per process however many servers it runs. */
 let processRegistry: Registry | undefined

@@ -21,7 +21,14 @@ export class HmacAccessTokens implements AccessTokens {
   issue(claims: AccessTokenClaims): string {
     const iat = Math.floor(this.clock.now().getTime() / 1000)
     const payload = base64url(
-      JSON.stringify({ sub: claims.memberId, org: claims.organizationId, sid: claims.sessionId, iat, exp: iat + this.lifetimeSeconds, jti: randomUUID() }),
+      JSON.stringify({
+        sub: claims.memberId,
+        org: claims.organizationId,
+        sid: claims.sessionId,
+        iat,
+        exp: iat + this.lifetimeSeconds,
+        jti: randomUUID(),
+      }),
     )
     return `${HEADER}.${payload}.${this.sign(`${HEADER}.${payload}`)}`
   }

@@ -52,7 +52,13 @@ export class AuditTrail {
    * showed a constituent's personal details (the contact keys of an intake), in one insert.
    */
   async needsRead(actor: Actor, needs: ReadonlyArray<Pick<Need, 'id' | 'customFields'>>): Promise<void> {
-    await this.reads(actor, readsOf(needs.map((need) => ({ ...need.customFields, id: need.id })), 'need'))
+    await this.reads(
+      actor,
+      readsOf(
+        needs.map((need) => ({ ...need.customFields, id: need.id })),
+        'need',
+      ),
+    )
   }
 
   private async reads(actor: Actor, entries: AuditEntry[]): Promise<void> {
@@ -81,7 +87,10 @@ export class AuditTrail {
  * shown. Names alone are no such read: every caseworker sees them. A write that answers people records
  * these with its own entries.
  */
-export function readsOf(constituents: ReadonlyArray<{ id: string } | undefined>, recordType: 'constituent' | 'need' = 'constituent'): AuditEntry[] {
+export function readsOf(
+  constituents: ReadonlyArray<{ id: string } | undefined>,
+  recordType: 'constituent' | 'need' = 'constituent',
+): AuditEntry[] {
   const unique = [...new Map(constituents.filter((c) => c !== undefined).map((c) => [c.id, c])).values()]
   return unique.flatMap((constituent): AuditEntry[] => {
     const shown = PERSONAL_DETAILS.filter((field) => (constituent as Record<string, unknown>)[field] !== undefined)
@@ -95,5 +104,10 @@ export function readsOf(constituents: ReadonlyArray<{ id: string } | undefined>,
  * search by them would be recorded. They go into the creation's own transaction.
  */
 export function hintReadsOf(shown: readonly PossibleDuplicate[]): AuditEntry[] {
-  return shown.map((candidate) => ({ action: 'read', recordType: 'constituent', recordId: candidate.constituentId, fields: detailsToldBy(candidate.reasons) }))
+  return shown.map((candidate) => ({
+    action: 'read',
+    recordType: 'constituent',
+    recordId: candidate.constituentId,
+    fields: detailsToldBy(candidate.reasons),
+  }))
 }

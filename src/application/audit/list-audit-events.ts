@@ -11,7 +11,8 @@ export class ListAuditEvents {
 
   async execute(actor: Actor, filter: AuditFilter, page: PageRequest): Promise<Page<AuditEvent>> {
     authorize(actor, 'audit:read')
-    if (filter.recordId !== undefined && filter.recordType === undefined) throw InvalidError.field('/recordType', 'give recordType with recordId')
+    if (filter.recordId !== undefined && filter.recordType === undefined)
+      throw InvalidError.field('/recordType', 'give recordType with recordId')
     if (filter.since && filter.until && filter.since >= filter.until) throw InvalidError.field('/until', 'must be later than since')
     return this.repositories.auditEvents.list(actor.organizationId, filter, page)
   }

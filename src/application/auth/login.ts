@@ -42,7 +42,8 @@ export class Login {
     const matching: Member[] = []
     for (const member of candidates) {
       // A deactivated or unconfirmed member is refused as a wrong password is: after the same work.
-      if (member.passwordHash && (await this.passwords.verify(input.password, member.passwordHash)) && maySignIn(member)) matching.push(member)
+      if (member.passwordHash && (await this.passwords.verify(input.password, member.passwordHash)) && maySignIn(member))
+        matching.push(member)
     }
     if (!candidates.some((m) => m.passwordHash)) await this.passwords.verify(input.password, await this.decoy())
 
@@ -56,7 +57,11 @@ export class Login {
     }
     return this.unitOfWork.run(async (r) => {
       await r.loginAttempts.clear(email, clientAddress)
-      await this.audit.record(r, { organizationId: member.organizationId, memberId: member.id }, { action: 'login', recordType: 'member', recordId: member.id })
+      await this.audit.record(
+        r,
+        { organizationId: member.organizationId, memberId: member.id },
+        { action: 'login', recordType: 'member', recordId: member.id },
+      )
       return this.tokens.issue(r.refreshTokens, member)
     })
   }

@@ -51,7 +51,11 @@ export abstract class RedeemPasswordLink {
       const updated = kind.withPassword(member, passwordHash)
       await r.members.update(updated)
       if (kind.endsOtherSessions) await r.refreshTokens.revokeMember(member.organizationId, member.id, now)
-      await this.audit.record(r, { organizationId: member.organizationId, memberId: member.id }, { ...kind.audit, recordType: 'member', recordId: member.id })
+      await this.audit.record(
+        r,
+        { organizationId: member.organizationId, memberId: member.id },
+        { ...kind.audit, recordType: 'member', recordId: member.id },
+      )
       return this.tokens.issue(r.refreshTokens, updated)
     })
   }

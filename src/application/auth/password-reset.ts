@@ -64,9 +64,20 @@ export class PasswordResetLinks {
       members.sort((a, b) => (a.organizationId < b.organizationId ? -1 : a.organizationId > b.organizationId ? 1 : 0))
       for (const member of members) {
         if (await this.limitReached(r, member, now)) continue
-        const token = await issueLinkToken(r, { secrets: this.secrets, ids: this.ids }, member, 'password_reset', now, PASSWORD_RESET_LIFETIME_MS)
+        const token = await issueLinkToken(
+          r,
+          { secrets: this.secrets, ids: this.ids },
+          member,
+          'password_reset',
+          now,
+          PASSWORD_RESET_LIFETIME_MS,
+        )
         // Anonymous: whoever asked is not known, only whose password the link would reset.
-        await this.audit.record(r, { organizationId: member.organizationId }, { action: 'request_password_reset', recordType: 'member', recordId: member.id })
+        await this.audit.record(
+          r,
+          { organizationId: member.organizationId },
+          { action: 'request_password_reset', recordType: 'member', recordId: member.id },
+        )
         const organization = await r.organizations.findById(member.organizationId)
         await this.outbox.email(r, member.organizationId, {
           to: member.email,
@@ -87,7 +98,12 @@ export class PasswordResetLinks {
   /** Counted from the member's `request_password_reset` events after locking its organization's row, so it holds across instances. */
   private async limitReached(r: Repositories, member: Member, now: Date): Promise<boolean> {
     await r.organizations.lockForUpdate(member.organizationId)
-    const sent = await r.auditEvents.tally(member.organizationId, { action: 'request_password_reset', recordType: 'member', recordId: member.id, since: sendWindowStart(now) })
+    const sent = await r.auditEvents.tally(member.organizationId, {
+      action: 'request_password_reset',
+      recordType: 'member',
+      recordId: member.id,
+      since: sendWindowStart(now),
+    })
     return sent.count >= this.limits.passwordResetMailsPerHour
   }
 }

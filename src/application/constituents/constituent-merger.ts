@@ -38,7 +38,14 @@ export class ConstituentMerger {
     const { details, errors, matchedFieldsChanged } = applyContactChanges(target, options.fieldOverrides ?? {}, '/fieldOverrides')
     if (errors.length > 0) throw new InvalidError('fieldOverrides has invalid fields', errors)
     const now = this.clock.now()
-    const merged: Constituent = { ...details, id: target.id, organizationId, householdId: target.householdId, createdAt: target.createdAt, updatedAt: now }
+    const merged: Constituent = {
+      ...details,
+      id: target.id,
+      organizationId,
+      householdId: target.householdId,
+      createdAt: target.createdAt,
+      updatedAt: now,
+    }
 
     if (options.mergeHouseholds && source.householdId !== target.householdId) {
       for (const member of await r.constituents.listByHousehold(organizationId, source.householdId)) {
@@ -73,7 +80,13 @@ export class ConstituentMerger {
       if (match.status !== 'OPEN') continue
       const other = match.constituentId === sourceId ? match.candidateConstituentId : match.constituentId
       if (other === targetId) {
-        await r.householdMatches.update({ ...match, status: 'RESOLVED', action: 'MERGE_CONSTITUENT', resolvedAt: now, resolvedBy: actor.memberId })
+        await r.householdMatches.update({
+          ...match,
+          status: 'RESOLVED',
+          action: 'MERGE_CONSTITUENT',
+          resolvedAt: now,
+          resolvedBy: actor.memberId,
+        })
       } else if (pairedWithTarget.has(other)) {
         await r.householdMatches.delete(actor.organizationId, match.id) // the target already has a match with them
       } else {

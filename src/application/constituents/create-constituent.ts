@@ -27,7 +27,8 @@ export class CreateConstituent {
     const { householdId, ...fields } = input
     const { details, errors } = readContactDetails(fields, '')
     if (errors.length > 0) throw new InvalidError('The constituent has invalid fields', errors)
-    if (Object.keys(details).length === 0) throw InvalidError.field('/', 'Give at least one field: a record with nothing in it serves no one')
+    if (Object.keys(details).length === 0)
+      throw InvalidError.field('/', 'Give at least one field: a record with nothing in it serves no one')
     const { constituent, hints } = await this.unitOfWork.run(async (r) => {
       if (householdId && !(await r.constituents.householdExists(actor.organizationId, householdId))) {
         throw InvalidError.field('/householdId', 'must name a household of this organization')

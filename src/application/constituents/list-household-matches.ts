@@ -38,7 +38,10 @@ export class ListHouseholdMatches {
     authorize(actor, 'household-matches:list')
     const result = await this.repositories.householdMatches.list(actor.organizationId, status, page)
     const items = await withPeople(this.repositories, actor, result.items)
-    await this.audit.constituentsRead(actor, items.flatMap((match) => [match.constituent, match.candidate]))
+    await this.audit.constituentsRead(
+      actor,
+      items.flatMap((match) => [match.constituent, match.candidate]),
+    )
     return { ...result, items }
   }
 }

@@ -19,7 +19,9 @@ export class MergeConstituents {
 
   async execute(actor: Actor, input: MergeConstituentsInput): Promise<Constituent> {
     authorize(actor, 'constituents:merge')
-    const merged = await this.unitOfWork.run((r) => this.merger.merge(r, actor, input.sourceConstituentId, input.targetConstituentId, input))
+    const merged = await this.unitOfWork.run((r) =>
+      this.merger.merge(r, actor, input.sourceConstituentId, input.targetConstituentId, input),
+    )
     return withoutHiddenContact(actor, merged)
   }
 }

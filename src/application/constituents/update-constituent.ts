@@ -26,7 +26,14 @@ export class UpdateConstituent {
       if (!before) throw new NotFoundError('Constituent')
       const { details, errors, matchedFieldsChanged } = applyContactChanges(before, changes)
       if (errors.length > 0) throw new InvalidError('The constituent has invalid fields', errors)
-      const after: Constituent = { ...details, id, organizationId: before.organizationId, householdId: before.householdId, createdAt: before.createdAt, updatedAt: this.clock.now() }
+      const after: Constituent = {
+        ...details,
+        id,
+        organizationId: before.organizationId,
+        householdId: before.householdId,
+        createdAt: before.createdAt,
+        updatedAt: this.clock.now(),
+      }
       await r.constituents.update(after)
       await this.audit.record(r, actor, { action: 'update', recordType: 'constituent', recordId: id, fields: changedFields(before, after) })
       if (matchedFieldsChanged) await this.detection.run(r, after)

@@ -27,7 +27,14 @@ export class InvitationMailer {
     const organization = await r.organizations.findById(member.organizationId)
     const problem = appUrl === undefined ? undefined : linkBaseProblem(appUrl, this.publicBaseUrl, organization?.appOrigins)
     if (problem) throw new InvalidError('The invitation link may not lead to that address', [{ path: '/appUrl', message: problem }])
-    const token = await issueLinkToken(r, { secrets: this.secrets, ids: this.ids }, member, undefined, this.clock.now(), INVITATION_LIFETIME_MS)
+    const token = await issueLinkToken(
+      r,
+      { secrets: this.secrets, ids: this.ids },
+      member,
+      undefined,
+      this.clock.now(),
+      INVITATION_LIFETIME_MS,
+    )
     const name = organization?.name ?? 'your organization'
     await this.outbox.email(r, member.organizationId, {
       to: member.email,

@@ -54,7 +54,8 @@ export class InviteMember {
     }
     return this.unitOfWork.run(async (r) => {
       const partners = await partnersById(r, actor.organizationId)
-      if (member.partnerId && !partners.has(member.partnerId)) throw InvalidError.field('/partnerId', 'must name a partner of this organization')
+      if (member.partnerId && !partners.has(member.partnerId))
+        throw InvalidError.field('/partnerId', 'must name a partner of this organization')
       await r.members.insert(member) // a taken email is a ConflictError from the unique index
       await this.invitations.invite(r, member, input.appUrl)
       await this.audit.record(r, actor, { action: 'invite', recordType: 'member', recordId: member.id })

@@ -4,7 +4,15 @@ import type { Repositories } from '../ports/repositories'
 
 /** A member as callers see it: no password hash, the partner's name beside its id, whether it is active. */
 export function memberView(member: Member, partners: ReadonlyMap<string, Partner>): MemberView {
-  const { passwordHash: _hash, organizationId: _org, createdAt: _created, deactivatedAt, notifications: _own, language: _language, ...visible } = member
+  const {
+    passwordHash: _hash,
+    organizationId: _org,
+    createdAt: _created,
+    deactivatedAt,
+    notifications: _own,
+    language: _language,
+    ...visible
+  } = member
   const partnerName = member.partnerId ? partners.get(member.partnerId)?.name : undefined
   return { ...visible, ...(partnerName ? { partnerName } : {}), active: deactivatedAt === undefined }
 }

@@ -36,7 +36,13 @@ export async function issueLinkToken(
  * The member a one-time link's token names, the token used up; undefined when the token is unknown, for
  * another purpose, already used or expired, or its member is gone. A link works once.
  */
-export async function redeemLinkToken(r: Repositories, secrets: SecretTokens, token: string, purpose: LinkPurpose, now: Date): Promise<Member | undefined> {
+export async function redeemLinkToken(
+  r: Repositories,
+  secrets: SecretTokens,
+  token: string,
+  purpose: LinkPurpose,
+  now: Date,
+): Promise<Member | undefined> {
   const link = await r.invitations.findByDigest(secrets.digest(token))
   if (!link || link.purpose !== purpose || link.usedAt || link.expiresAt <= now) return undefined
   const member = await r.members.findById(link.organizationId, link.memberId)

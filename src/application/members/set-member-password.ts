@@ -29,7 +29,11 @@ export class SetMemberPassword {
       if (members.length > 1) throw InvalidError.field('/org', 'This email belongs to several organizations: name one with --org')
       await r.members.update({ ...member, passwordHash, isConfirmed: true })
       // An operator's command: no member did it.
-      await this.audit.record(r, { organizationId: member.organizationId }, { action: 'set_password', recordType: 'member', recordId: member.id, fields: ['isConfirmed', 'password'] })
+      await this.audit.record(
+        r,
+        { organizationId: member.organizationId },
+        { action: 'set_password', recordType: 'member', recordId: member.id, fields: ['isConfirmed', 'password'] },
+      )
     })
   }
 }

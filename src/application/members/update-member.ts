@@ -75,7 +75,11 @@ export class UpdateMember {
         await this.audit.record(r, actor, { action: 'update', recordType: 'member', recordId: after.id, fields })
       }
       if (before.deactivatedAt !== after.deactivatedAt) {
-        await this.audit.record(r, actor, { action: after.deactivatedAt ? 'deactivate' : 'reactivate', recordType: 'member', recordId: after.id })
+        await this.audit.record(r, actor, {
+          action: after.deactivatedAt ? 'deactivate' : 'reactivate',
+          recordType: 'member',
+          recordId: after.id,
+        })
       }
       return memberView(after, partners)
     })

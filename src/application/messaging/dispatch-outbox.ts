@@ -83,9 +83,13 @@ export class DispatchOutbox {
       const providerMessageId = keptProviderMessageId(sent.providerMessageId)
       const { responseStatus } = sent
       this.metrics.sent(message.payload.channel)
-      await this.unitOfWork.run((r) => this.recordSent(r, message, providerMessageId, responseStatus)).catch((error: unknown) => {
-        throw new SentButUnrecorded(`sent, but the outcome could not be recorded: ${error instanceof Error ? error.message : String(error)}`)
-      })
+      await this.unitOfWork
+        .run((r) => this.recordSent(r, message, providerMessageId, responseStatus))
+        .catch((error: unknown) => {
+          throw new SentButUnrecorded(
+            `sent, but the outcome could not be recorded: ${error instanceof Error ? error.message : String(error)}`,
+          )
+        })
     } catch (error) {
       await this.recordFailure(message, error).catch((failure) =>
         this.logger.error('could not record an outbox outcome', { messageId: message.id, error: String(failure) }),
@@ -97,14 +101,17 @@ export class DispatchOutbox {
     const { payload } = message
     if (payload.channel === 'email') return { providerMessageId: (await this.mailer.send(message.organizationId, payload.email)).messageId }
     // A webhook whose try was interrupted is sent again with the same webhook-id: receivers de-duplicate by it (docs/events.md).
-    if (payload.channel === 'webhook') return { responseStatus: await this.webhooks.send(message.organizationId, message.id, payload.webhook) }
+    if (payload.channel === 'webhook')
+      return { responseStatus: await this.webhooks.send(message.organizationId, message.id, payload.webhook) }
     return { providerMessageId: await this.sendSms(message, payload.sms) }
   }
 
   private async sendSms(message: ClaimedOutboxMessage, sms: SmsMessage): Promise<string | undefined> {
     const earlier = this.inDoubt(message)
       ? await this.findEarlierSend(sms, message.inFlightSince).catch((error: unknown) => {
-          throw new StillInDoubt(`could not ask the provider about an earlier attempt: ${error instanceof Error ? error.message : String(error)}`)
+          throw new StillInDoubt(
+            `could not ask the provider about an earlier attempt: ${error instanceof Error ? error.message : String(error)}`,
+          )
         })
       : undefined
     if (earlier) return earlier
@@ -128,16 +135,27 @@ export class DispatchOutbox {
 
   /** The provider's id of this text if the interrupted attempt did reach it: one no interaction has yet. */
   private async findEarlierSend(sms: SmsMessage, since: Date): Promise<string | undefined> {
-    const candidates = await this.sms.findSent({ from: sms.from, to: sms.to, body: sms.body, since: new Date(since.getTime() - IN_DOUBT_MARGIN_MS) })
+    const candidates = await this.sms.findSent({
+      from: sms.from,
+      to: sms.to,
+      body: sms.body,
+      since: new Date(since.getTime() - IN_DOUBT_MARGIN_MS),
+    })
     for (const id of candidates) {
       if (!(await this.unitOfWork.run((r) => r.interactions.findByProviderMessageId(id)))) return id
     }
     return undefined
   }
 
-  private async recordSent(r: Repositories, message: ClaimedOutboxMessage, providerMessageId: string | undefined, responseStatus: number | undefined): Promise<void> {
+  private async recordSent(
+    r: Repositories,
+    message: ClaimedOutboxMessage,
+    providerMessageId: string | undefined,
+    responseStatus: number | undefined,
+  ): Promise<void> {
     const settled = await r.outbox.markSent(message.id, message.lockedUntil, this.clock.now(), providerMessageId, responseStatus)
-    if (settled && message.payload.channel === 'webhook') await this.webhooks.recordOutcome(r, message.organizationId, message.payload.webhook, 'delivered')
+    if (settled && message.payload.channel === 'webhook')
+      await this.webhooks.recordOutcome(r, message.organizationId, message.payload.webhook, 'delivered')
     if (settled && message.payload.channel === 'sms') {
       const early = providerMessageId ? await r.interactions.takeEarlyStatus(providerMessageId) : undefined
       const status = early && advancesDelivery('sent', early) ? early : 'sent'
@@ -153,8 +171,10 @@ export class DispatchOutbox {
     const reason = known ? error.message : 'unexpected error while sending'
     const retryable = error instanceof ProviderError ? error.retryable : true
     // A text that may have reached the provider (or did) is asked about before it is tried again.
-    const inDoubt = error instanceof StillInDoubt || error instanceof SentButUnrecorded || (error instanceof ProviderError && error.outcomeUnknown)
-    if (!known || error instanceof SentButUnrecorded) this.logger.error('outbox delivery failed', { messageId: message.id, error: String(error) })
+    const inDoubt =
+      error instanceof StillInDoubt || error instanceof SentButUnrecorded || (error instanceof ProviderError && error.outcomeUnknown)
+    if (!known || error instanceof SentButUnrecorded)
+      this.logger.error('outbox delivery failed', { messageId: message.id, error: String(error) })
     const responseStatus = error instanceof WebhookRefused ? error.responseStatus : undefined
     const fence = message.lockedUntil
     const schedule = retriesOf(message.payload)
@@ -166,18 +186,29 @@ export class DispatchOutbox {
         await r.outbox.reschedule(message.id, fence, attempts, next, reason, inDoubt, responseStatus)
         return
       }
-      this.logger.warn('outbox message failed for good', { messageId: message.id, organizationId: message.organizationId, attempts, reason })
+      this.logger.warn('outbox message failed for good', {
+        messageId: message.id,
+        organizationId: message.organizationId,
+        attempts,
+        reason,
+      })
       const settled = await r.outbox.markFailed(message.id, fence, attempts, reason, responseStatus)
       if (settled && message.payload.channel === 'sms') {
         await r.interactions.setDelivery(message.organizationId, message.payload.sms.interactionId, 'failed', undefined)
-        await this.events.emit(r, message.organizationId, 'sms.status', { interactionId: message.payload.sms.interactionId, status: 'failed' })
+        await this.events.emit(r, message.organizationId, 'sms.status', {
+          interactionId: message.payload.sms.interactionId,
+          status: 'failed',
+        })
       }
-      if (settled && message.payload.channel === 'webhook') await this.webhooks.recordOutcome(r, message.organizationId, message.payload.webhook, 'failed')
+      if (settled && message.payload.channel === 'webhook')
+        await this.webhooks.recordOutcome(r, message.organizationId, message.payload.webhook, 'failed')
     })
   }
 }
 
 /** Mail and texts retry for half a minute; a webhook's receiver may be down for hours (docs/events.md "Retries"). */
 function retriesOf(payload: OutboxPayload): { maxAttempts: number; delayMs: (attemptsSoFar: number) => number } {
-  return payload.channel === 'webhook' ? { maxAttempts: WEBHOOK_MAX_ATTEMPTS, delayMs: webhookRetryDelayMs } : { maxAttempts: MAX_ATTEMPTS, delayMs: retryDelayMs }
+  return payload.channel === 'webhook'
+    ? { maxAttempts: WEBHOOK_MAX_ATTEMPTS, delayMs: webhookRetryDelayMs }
+    : { maxAttempts: MAX_ATTEMPTS, delayMs: retryDelayMs }
 }

@@ -98,7 +98,9 @@ export class NeedIntake {
       r,
       { organizationId: need.organizationId, ...(need.createdBy ? { memberId: need.createdBy } : {}) },
       { action: 'create', recordType: 'need', recordId: need.id },
-      ...(need.constituentId && !input.constituentId ? [{ action: 'create', recordType: 'constituent', recordId: need.constituentId } as const] : []),
+      ...(need.constituentId && !input.constituentId
+        ? [{ action: 'create', recordType: 'constituent', recordId: need.constituentId } as const]
+        : []),
     )
     return { need, candidates }
   }

@@ -21,8 +21,14 @@ interface NeedMail {
 }
 
 const ARRIVED: Record<MailLanguage, (ref: string, partner: string) => Pick<NeedMail, 'subject' | 'opening'>> = {
-  en: (ref, partner) => ({ subject: `New request ${ref} for ${partner}`, opening: 'A new request for help arrived through the public form.' }),
-  es: (ref, partner) => ({ subject: `Nueva solicitud ${ref} para ${partner}`, opening: 'Llegó una nueva solicitud de ayuda por el formulario público.' }),
+  en: (ref, partner) => ({
+    subject: `New request ${ref} for ${partner}`,
+    opening: 'A new request for help arrived through the public form.',
+  }),
+  es: (ref, partner) => ({
+    subject: `Nueva solicitud ${ref} para ${partner}`,
+    opening: 'Llegó una nueva solicitud de ayuda por el formulario público.',
+  }),
 }
 
 const ASSIGNED: Record<MailLanguage, (ref: string) => Pick<NeedMail, 'subject' | 'opening'>> = {
@@ -31,8 +37,20 @@ const ASSIGNED: Record<MailLanguage, (ref: string) => Pick<NeedMail, 'subject' |
 }
 
 const LABELS: Record<MailLanguage, Omit<NeedMail, 'subject' | 'opening'>> = {
-  en: { reference: 'Reference', partner: 'Partner', status: 'Status', open: 'Open it in the staff console', closing: 'The details are in the console, behind your login.' },
-  es: { reference: 'Referencia', partner: 'Socio', status: 'Estado', open: 'Ábrala en la consola del personal', closing: 'Los datos están en la consola, después de iniciar sesión.' },
+  en: {
+    reference: 'Reference',
+    partner: 'Partner',
+    status: 'Status',
+    open: 'Open it in the staff console',
+    closing: 'The details are in the console, behind your login.',
+  },
+  es: {
+    reference: 'Referencia',
+    partner: 'Socio',
+    status: 'Estado',
+    open: 'Ábrala en la consola del personal',
+    closing: 'Los datos están en la consola, después de iniciar sesión.',
+  },
 }
 
 export class NeedNotifications {
@@ -66,7 +84,13 @@ export class NeedNotifications {
     return (await r.partners.findById(need.organizationId, need.partnerId))?.name ?? need.partnerId
   }
 
-  private async mail(r: Repositories, member: Member, need: Need, partnerName: string, { subject, opening }: Pick<NeedMail, 'subject' | 'opening'>) {
+  private async mail(
+    r: Repositories,
+    member: Member,
+    need: Need,
+    partnerName: string,
+    { subject, opening }: Pick<NeedMail, 'subject' | 'opening'>,
+  ) {
     const label = LABELS[languageOf(member)]
     const link = `${this.publicBaseUrl.replace(/\/+$/, '')}/#/needs/${encodeURIComponent(need.referenceNumber)}`
     await this.outbox.email(r, need.organizationId, {

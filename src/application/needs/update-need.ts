@@ -3,7 +3,16 @@ import type { Actor } from '../../domain/auth/actor'
 import { isAllowed } from '../../domain/auth/permissions'
 import { hiddenContactFields } from '../../domain/constituents/redaction'
 import { ConflictError, ForbiddenError, InvalidError } from '../../domain/errors'
-import { canTransition, changesBetween, dueDateFor, isOpen, needFieldErrors, type CustomFields, type Need, type NeedFields } from '../../domain/needs/need'
+import {
+  canTransition,
+  changesBetween,
+  dueDateFor,
+  isOpen,
+  needFieldErrors,
+  type CustomFields,
+  type Need,
+  type NeedFields,
+} from '../../domain/needs/need'
 import { redactNeed } from '../../domain/needs/redaction'
 import { authorize } from '../auth/authorize'
 import type { Clock } from '../ports/clock'

@@ -91,6 +91,8 @@ export class CreateOrganization {
 
 /** The settings every organization keeps (the same parser as an update), and a first admin who can log in. */
 function checkOrganizationInput({ adminEmail, adminPassword, ...settings }: CreateOrganizationInput): void {
-  const admin = new FieldChecks().text('/adminEmail', adminEmail, EMAIL, { meaning: EMAIL_MEANING, trim: true }).text('/adminPassword', adminPassword, PASSWORD)
+  const admin = new FieldChecks()
+    .text('/adminEmail', adminEmail, EMAIL, { meaning: EMAIL_MEANING, trim: true })
+    .text('/adminPassword', adminPassword, PASSWORD)
   InvalidError.throwIfAny([...organizationFieldErrors(settings), ...admin.errors], 'The organization cannot be created')
 }

@@ -26,7 +26,11 @@ function masked({ provider, fromEmail, fromName, apiKeyLast4, updatedAt }: Store
 }
 
 /** The fields keep their rules, the key fits its provider, and the host it names is one this deployment lets organizations reach. */
-async function checkSettings(settings: EmailProviderSettings & { toEmail?: string }, purpose: 'save' | 'test', hosts: EmailHostPolicy): Promise<void> {
+async function checkSettings(
+  settings: EmailProviderSettings & { toEmail?: string },
+  purpose: 'save' | 'test',
+  hosts: EmailHostPolicy,
+): Promise<void> {
   InvalidError.throwIfAny(emailSettingsErrors(settings, purpose), 'The email settings are not valid')
   const errors = apiKeyProblems(settings.provider, settings.apiKey)
   if (errors.length > 0) throw new InvalidError(`The apiKey does not fit the ${settings.provider} provider`, errors)
@@ -70,7 +74,12 @@ export class UpdateEmailSettings {
       await r.emailSettings.save(stored)
       // The sealed key differs on every save (a fresh nonce): the key counts as changed when its last four do or it was new.
       const fields = changedFields(before ?? {}, stored, ['updatedAt', 'sealedApiKey', 'organizationId'])
-      await this.audit.record(r, actor, { action: before ? 'update' : 'create', recordType: 'email_settings', recordId: actor.organizationId, fields })
+      await this.audit.record(r, actor, {
+        action: before ? 'update' : 'create',
+        recordType: 'email_settings',
+        recordId: actor.organizationId,
+        fields,
+      })
     })
     return masked(stored)
   }

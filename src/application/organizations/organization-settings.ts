@@ -9,7 +9,11 @@ import type { UnitOfWork } from '../ports/unit-of-work'
 import type { AuditTrail } from '../audit/audit-trail'
 
 // docs/api.md
-export type OrganizationSettings = Omit<Organization, 'createdAt'> & { auditRetentionDays: number; appOrigins: string[]; formOrigins: string[] }
+export type OrganizationSettings = Omit<Organization, 'createdAt'> & {
+  auditRetentionDays: number
+  appOrigins: string[]
+  formOrigins: string[]
+}
 
 /**
  * A partial update: a field left out is unchanged; `null` clears `shortCode` (new needs then use REQ) or
@@ -61,14 +65,21 @@ export class UpdateOrganizationSettings {
         name: input.name?.trim() ?? before.name,
         slug: input.slug ?? before.slug,
         maxConcurrency: input.maxConcurrency ?? before.maxConcurrency,
-        ...(input.auditRetentionDays ?? before.auditRetentionDays ? { auditRetentionDays: input.auditRetentionDays ?? before.auditRetentionDays } : {}),
+        ...((input.auditRetentionDays ?? before.auditRetentionDays)
+          ? { auditRetentionDays: input.auditRetentionDays ?? before.auditRetentionDays }
+          : {}),
         ...(nextShortCode ? { shortCode: nextShortCode } : {}),
         ...(nextTcrStatus ? { tcrStatus: nextTcrStatus } : {}),
         ...(nextAppOrigins.length > 0 ? { appOrigins: nextAppOrigins } : {}),
         ...(nextFormOrigins.length > 0 ? { formOrigins: nextFormOrigins } : {}),
       }
       await r.organizations.update(after)
-      await this.audit.record(r, actor, { action: 'update', recordType: 'organization', recordId: after.id, fields: changedFields(before, after) })
+      await this.audit.record(r, actor, {
+        action: 'update',
+        recordType: 'organization',
+        recordId: after.id,
+        fields: changedFields(before, after),
+      })
       return settingsOf(after)
     })
   }

@@ -14,13 +14,20 @@ export class SetOrganizationPhoneNumber {
   ) {}
 
   async execute(slug: string, phoneNumber: string): Promise<void> {
-    InvalidError.throwIfAny(new FieldChecks().text('/phone', phoneNumber, PHONE, { meaning: PHONE_MEANING }).errors, 'The phone number is not valid')
+    InvalidError.throwIfAny(
+      new FieldChecks().text('/phone', phoneNumber, PHONE, { meaning: PHONE_MEANING }).errors,
+      'The phone number is not valid',
+    )
     await this.unitOfWork.run(async (r) => {
       const organization = await r.organizations.findBySlug(slug)
       if (!organization) throw new NotFoundError('Organization')
       await r.organizations.update({ ...organization, phoneNumber }) // another organization's number is a ConflictError
       // An operator's command: no member did it.
-      await this.audit.record(r, { organizationId: organization.id }, { action: 'update', recordType: 'organization', recordId: organization.id, fields: ['phoneNumber'] })
+      await this.audit.record(
+        r,
+        { organizationId: organization.id },
+        { action: 'update', recordType: 'organization', recordId: organization.id, fields: ['phoneNumber'] },
+      )
     })
   }
 }

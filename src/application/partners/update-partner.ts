@@ -30,7 +30,12 @@ export class UpdatePartner {
       assertPartnerConsistent(after)
       if (after.isDefault && !before.isDefault) await r.partners.clearDefaultExcept(actor.organizationId, after.id)
       await r.partners.update(after)
-      await this.audit.record(r, actor, { action: 'update', recordType: 'partner', recordId: after.id, fields: changedFields(before, after) })
+      await this.audit.record(r, actor, {
+        action: 'update',
+        recordType: 'partner',
+        recordId: after.id,
+        fields: changedFields(before, after),
+      })
       return after
     })
   }

@@ -32,5 +32,13 @@ export interface MigrationOutcome {
  * or a crash is stopping it), too_many_connections, out_of_resources (memory, a configured limit),
  * disk_full, io_error (the disk fails), busy (locked by another writer, a deadlock).
  */
-export const DATABASE_OUTAGE_KINDS = ['unreachable', 'shutdown', 'too_many_connections', 'out_of_resources', 'disk_full', 'io_error', 'busy'] as const
+export const DATABASE_OUTAGE_KINDS = [
+  'unreachable',
+  'shutdown',
+  'too_many_connections',
+  'out_of_resources',
+  'disk_full',
+  'io_error',
+  'busy',
+] as const
 export type DatabaseOutageKind = (typeof DATABASE_OUTAGE_KINDS)[number]

@@ -22,19 +22,24 @@ export class ChangePassword {
 
   async execute(actor: Actor, input: { currentPassword: string; newPassword: string }): Promise<void> {
     authorize(actor, 'profile:update')
-    InvalidError.throwIfAny(passwordErrors(input.newPassword).map((error) => ({ ...error, path: '/newPassword' })), 'The new password is not valid')
+    InvalidError.throwIfAny(
+      passwordErrors(input.newPassword).map((error) => ({ ...error, path: '/newPassword' })),
+      'The new password is not valid',
+    )
     const member = await this.unitOfWork.run((r) => r.members.findById(actor.organizationId, actor.memberId))
     if (!member) throw new NotFoundError('Member')
     if (!member.passwordHash || !(await this.passwords.verify(input.currentPassword, member.passwordHash))) {
       throw InvalidError.field('/currentPassword', 'This is not your current password')
     }
-    if (input.currentPassword === input.newPassword) throw InvalidError.field('/newPassword', 'The new password is the current one: choose another')
+    if (input.currentPassword === input.newPassword)
+      throw InvalidError.field('/newPassword', 'The new password is the current one: choose another')
     const passwordHash = await this.passwords.hash(input.newPassword)
     const now = this.clock.now()
     await this.unitOfWork.run(async (r) => {
       // Read again: the hashing took a while, and the record may have changed meanwhile (its password too).
       const current = await r.members.findById(actor.organizationId, actor.memberId)
-      if (!current || current.passwordHash !== member.passwordHash) throw InvalidError.field('/currentPassword', 'This is not your current password')
+      if (!current || current.passwordHash !== member.passwordHash)
+        throw InvalidError.field('/currentPassword', 'This is not your current password')
       await r.members.update({ ...current, passwordHash })
       await r.refreshTokens.revokeMember(member.organizationId, member.id, now)
       await this.audit.record(r, actor, { action: 'change_password', recordType: 'member', recordId: member.id, fields: ['password'] })

@@ -77,7 +77,12 @@ export class UpdateProfile {
         ...(input.notifications ? { notifications: { ...member.notifications, ...input.notifications } } : {}),
       }
       await r.members.update(updated)
-      await this.audit.record(r, actor, { action: 'update', recordType: 'member', recordId: member.id, fields: changedFields(member, updated) })
+      await this.audit.record(r, actor, {
+        action: 'update',
+        recordType: 'member',
+        recordId: member.id,
+        fields: changedFields(member, updated),
+      })
       return profileOf(updated)
     })
   }

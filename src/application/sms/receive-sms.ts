@@ -42,7 +42,11 @@ export class ReceiveSms {
       if (keyword === 'opt-out') await r.smsOptOuts.optOut(organization.id, from, now)
       if (keyword === 'opt-in') await r.smsOptOuts.optIn(organization.id, from)
       const constituents = await r.constituents.findByPhone(organization.id, from)
-      const [need] = await r.needs.newestOfConstituents(organization.id, constituents.map((c) => c.id), true)
+      const [need] = await r.needs.newestOfConstituents(
+        organization.id,
+        constituents.map((c) => c.id),
+        true,
+      )
       const constituentId = need?.constituentId ?? constituents[0]?.id
       const interaction: Interaction = {
         id: this.ids.nextInTimeOrder(),
@@ -58,7 +62,11 @@ export class ReceiveSms {
       }
       await r.interactions.insert(interaction)
       await this.events.emit(r, organization.id, 'sms.received', { interactionId: interaction.id, ...(need ? { needId: need.id } : {}) })
-      await this.audit.record(r, { organizationId: organization.id }, { action: 'receive_sms', recordType: 'interaction', recordId: interaction.id })
+      await this.audit.record(
+        r,
+        { organizationId: organization.id },
+        { action: 'receive_sms', recordType: 'interaction', recordId: interaction.id },
+      )
     })
   }
 }

@@ -28,7 +28,11 @@ export class RecordSmsStatus {
       if (interaction.direction === 'outbound' && advancesDelivery(interaction.deliveryStatus, status)) {
         await r.interactions.setDelivery(interaction.organizationId, interaction.id, status, sid)
         await this.events.emit(r, interaction.organizationId, 'sms.status', { interactionId: interaction.id, status })
-        await this.audit.record(r, { organizationId: interaction.organizationId }, { action: 'sms_status', recordType: 'interaction', recordId: interaction.id, fields: ['deliveryStatus'] })
+        await this.audit.record(
+          r,
+          { organizationId: interaction.organizationId },
+          { action: 'sms_status', recordType: 'interaction', recordId: interaction.id, fields: ['deliveryStatus'] },
+        )
       }
     })
   }

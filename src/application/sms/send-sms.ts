@@ -80,8 +80,20 @@ export class SendSms {
     const { smsPerMemberPerHour, smsPerRecipientPerHour } = this.limits
     const sent = await r.auditEvents.tally(actor.organizationId, { memberId: actor.memberId, action: 'send_sms', since })
     const memberWait = secondsUntilFree(sent, smsPerMemberPerHour, now)
-    if (memberWait > 0) throw new TooManyRequestsError(memberWait, `You sent ${smsPerMemberPerHour} texts within the hour, the most one member may; try again later`)
-    const recipientWait = secondsUntilFree(await r.interactions.tallyTextsTo(actor.organizationId, phone, since), smsPerRecipientPerHour, now)
-    if (recipientWait > 0) throw new TooManyRequestsError(recipientWait, `This number was sent ${smsPerRecipientPerHour} texts within the hour, the most it may be; try again later`)
+    if (memberWait > 0)
+      throw new TooManyRequestsError(
+        memberWait,
+        `You sent ${smsPerMemberPerHour} texts within the hour, the most one member may; try again later`,
+      )
+    const recipientWait = secondsUntilFree(
+      await r.interactions.tallyTextsTo(actor.organizationId, phone, since),
+      smsPerRecipientPerHour,
+      now,
+    )
+    if (recipientWait > 0)
+      throw new TooManyRequestsError(
+        recipientWait,
+        `This number was sent ${smsPerRecipientPerHour} texts within the hour, the most it may be; try again later`,
+      )
   }
 }

@@ -67,6 +67,10 @@ export class WebhookDelivery {
   private failedOnce(endpoint: WebhookEndpoint): WebhookEndpoint {
     const consecutiveFailures = endpoint.consecutiveFailures + 1
     const disable = consecutiveFailures >= DISABLE_AFTER_FAILED_DELIVERIES
-    return { ...endpoint, consecutiveFailures, ...(disable ? { enabled: false, disabledAt: this.clock.now(), updatedAt: this.clock.now() } : {}) }
+    return {
+      ...endpoint,
+      consecutiveFailures,
+      ...(disable ? { enabled: false, disabledAt: this.clock.now(), updatedAt: this.clock.now() } : {}),
+    }
   }
 }

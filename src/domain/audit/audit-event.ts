@@ -2,7 +2,17 @@ import type { IntegerRule } from '../shared/fields'
 
 // docs/audit.md
 /** The kinds of record an audit event names. */
-export const AUDIT_RECORD_TYPES = ['organization', 'member', 'partner', 'need', 'constituent', 'household_match', 'email_settings', 'interaction', 'webhook_endpoint'] as const
+export const AUDIT_RECORD_TYPES = [
+  'organization',
+  'member',
+  'partner',
+  'need',
+  'constituent',
+  'household_match',
+  'email_settings',
+  'interaction',
+  'webhook_endpoint',
+] as const
 export type AuditRecordType = (typeof AUDIT_RECORD_TYPES)[number]
 
 /** What happened; `read` is a read of a constituent's personal details. */

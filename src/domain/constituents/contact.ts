@@ -120,10 +120,7 @@ export const MATCHED_FIELDS = CONTACT_FIELDS.filter((field) => CONTACT[field].ma
  * Validates the contact keys of a free-form object (a need's `customFields`), leaving other keys alone.
  * Returns the contact details found and one error per bad field, with paths under `pathPrefix`.
  */
-export function readContactDetails(
-  source: Record<string, unknown>,
-  pathPrefix: string,
-): { details: ContactDetails; errors: FieldError[] } {
+export function readContactDetails(source: Record<string, unknown>, pathPrefix: string): { details: ContactDetails; errors: FieldError[] } {
   const details: ContactDetails = {}
   const errors: FieldError[] = []
   for (const field of CONTACT_FIELDS) {

@@ -93,4 +93,7 @@ export interface ProfileFields {
 }
 
 /** What a member looks like to callers: no password hash, and the partner's name beside its id. */
-export type MemberView = Omit<Member, 'passwordHash' | 'organizationId' | 'createdAt' | 'deactivatedAt' | 'notifications' | 'language'> & { partnerName?: string; active: boolean }
+export type MemberView = Omit<Member, 'passwordHash' | 'organizationId' | 'createdAt' | 'deactivatedAt' | 'notifications' | 'language'> & {
+  partnerName?: string
+  active: boolean
+}

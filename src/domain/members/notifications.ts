@@ -27,7 +27,8 @@ export function notificationsOf(member: { role: Role; notifications?: Partial<No
 /** The rules of a change of preferences: each a boolean, no other key. */
 export function notificationErrors(checks: FieldChecks, value: unknown): FieldChecks {
   if (value === undefined) return checks
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) return checks.check('/notifications', value, 'required', () => 'must be an object')
+  if (value === null || typeof value !== 'object' || Array.isArray(value))
+    return checks.check('/notifications', value, 'required', () => 'must be an object')
   for (const [key, choice] of Object.entries(value)) {
     if ((NOTIFICATION_KINDS as readonly string[]).includes(key)) checks.boolean(`/notifications/${key}`, choice, 'required')
     else checks.check(`/notifications/${key}`, choice, 'required', () => 'is not a field of this request')

@@ -33,7 +33,8 @@ export function keptProviderMessageId(id: string | undefined): string | undefine
 export function smsBodyErrors(body: string): FieldError[] {
   return new FieldChecks()
     .text('/body', body, SMS_BODY)
-    .check('/body', body, 'required', (v) => (typeof v === 'string' && v.length > 0 && v.trim() === '' ? 'must not be blank' : undefined)).errors
+    .check('/body', body, 'required', (v) => (typeof v === 'string' && v.length > 0 && v.trim() === '' ? 'must not be blank' : undefined))
+    .errors
 }
 
 /**

@@ -8,9 +8,13 @@ export type InteractionChannel = (typeof INTERACTION_CHANNELS)[number]
 export const NOTE_CONTENT = { minLength: 1, ...FREE_TEXT } as const satisfies TextRule
 
 /** A sender: a note's author (full name or email), the organization's number, or the number a text came from. */
-export const SENDER_IDENTIFIER = { maxLength: Math.max(NAME.maxLength, EMAIL.maxLength, PHONE.maxLength, WEBHOOK_VALUE.maxLength) } as const satisfies TextRule
+export const SENDER_IDENTIFIER = {
+  maxLength: Math.max(NAME.maxLength, EMAIL.maxLength, PHONE.maxLength, WEBHOOK_VALUE.maxLength),
+} as const satisfies TextRule
 /** The content: a note, a text staff sent, or a text that came in through the webhook. */
-export const INTERACTION_CONTENT = { maxLength: Math.max(NOTE_CONTENT.maxLength, SMS_BODY.maxLength, WEBHOOK_VALUE.maxLength) } as const satisfies TextRule
+export const INTERACTION_CONTENT = {
+  maxLength: Math.max(NOTE_CONTENT.maxLength, SMS_BODY.maxLength, WEBHOOK_VALUE.maxLength),
+} as const satisfies TextRule
 
 export function noteErrors(content: string): FieldError[] {
   return new FieldChecks().text('/content', content, NOTE_CONTENT).errors

@@ -138,7 +138,9 @@ export function needFieldErrors(input: NeedFields & { description?: string }, or
   checks
     .oneOf('/status', input.status, NEED_STATUSES, 'optional')
     .boolean('/isConfidential', input.isConfidential, 'optional')
-    .check('/customFields', input.customFields, 'optional', (v) => (typeof v === 'object' && !Array.isArray(v) ? undefined : 'must be an object'))
+    .check('/customFields', input.customFields, 'optional', (v) =>
+      typeof v === 'object' && !Array.isArray(v) ? undefined : 'must be an object',
+    )
   const customFields = checks.errors.some((e) => e.path === '/customFields') ? [] : customFieldsErrors(input.customFields ?? {})
   return [...checks.errors, ...customFields]
 }

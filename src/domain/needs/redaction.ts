@@ -14,7 +14,8 @@ import type { Need } from './need'
  */
 export function redactNeed(actor: Actor, need: Need): Need {
   const duplicateWarning = need.duplicateWarning === undefined ? undefined : duplicateWarningFor(actor, need.duplicateWarning)
-  const customFields = need.isConfidential && !isAllowed(actor, 'needs:read-confidential') ? {} : withoutHiddenContact(actor, need.customFields)
+  const customFields =
+    need.isConfidential && !isAllowed(actor, 'needs:read-confidential') ? {} : withoutHiddenContact(actor, need.customFields)
   if (customFields === need.customFields && duplicateWarning === need.duplicateWarning) return need
   return { ...need, customFields, ...(duplicateWarning !== undefined ? { duplicateWarning } : {}) }
 }

@@ -69,5 +69,7 @@ export function organizationFieldErrors(input: Partial<OrganizationFields>, whol
  */
 export function assertAcceptsIntakeFrom(organization: Organization, origin: string | undefined): void {
   if (origin === undefined || organization.formOrigins?.includes(origin)) return
-  throw new ForbiddenError("A page on another site may send this organization's public intake only when the organization lists the site's origin in its formOrigins setting")
+  throw new ForbiddenError(
+    "A page on another site may send this organization's public intake only when the organization lists the site's origin in its formOrigins setting",
+  )
 }

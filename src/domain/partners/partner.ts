@@ -22,7 +22,10 @@ export const KEYWORDS = { maxItems: 50 } as const satisfies ListRule
 export const KEYWORD = { minLength: 1, maxLength: 100 } as const satisfies TextRule
 
 /** What a partner's creator or editor sets. */
-export type PartnerFields = Pick<Partner, 'name' | 'slaHours' | 'isArchived' | 'isDefault' | 'description' | 'keywords' | 'website' | 'publicCategoryName'>
+export type PartnerFields = Pick<
+  Partner,
+  'name' | 'slaHours' | 'isArchived' | 'isDefault' | 'description' | 'keywords' | 'website' | 'publicCategoryName'
+>
 
 /** The problems of a new partner (`name` and `slaHours` required) or of a change to one (every field optional). */
 export function partnerFieldErrors(input: Partial<PartnerFields>, change: 'create' | 'update'): FieldError[] {

@@ -65,7 +65,9 @@ export class FieldChecks {
 
   /** `trim`: the value is stored trimmed, so it is checked trimmed (spaces alone are empty). */
   text(path: string, value: unknown, rule: TextRule, options: { presence?: Presence; meaning?: string; trim?: boolean } = {}): this {
-    return this.check(path, value, options.presence, (v) => textProblem(options.trim && typeof v === 'string' ? v.trim() : v, rule, options.meaning))
+    return this.check(path, value, options.presence, (v) =>
+      textProblem(options.trim && typeof v === 'string' ? v.trim() : v, rule, options.meaning),
+    )
   }
 
   integer(path: string, value: unknown, rule: IntegerRule, presence?: Presence): this {

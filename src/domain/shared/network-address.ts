@@ -24,7 +24,10 @@ export function clientBlockOf(address: string): string {
   if (!v6) return address
   const zeros = (from: number, to: number) => v6.slice(from, to).every((x) => x === 0)
   if (zeros(0, 5) && v6[5] === 0xffff) return `${v6[6]! >> 8}.${v6[6]! & 255}.${v6[7]! >> 8}.${v6[7]! & 255}`
-  return `${v6.slice(0, 4).map((g) => g.toString(16)).join(':')}::/64`
+  return `${v6
+    .slice(0, 4)
+    .map((g) => g.toString(16))
+    .join(':')}::/64`
 }
 
 /** [network, prefix length] pairs, IPv4 as a 32-bit number. */
@@ -59,7 +62,10 @@ function parseIpv4(text: string): number | undefined {
 
 /** Eight 16-bit groups, or undefined. Accepts `::` and a dotted IPv4 tail; drops a zone (`%eth0`) and brackets. */
 function parseIpv6(text: string): number[] | undefined {
-  const bare = text.replace(/^\[|\]$/g, '').replace(/%.*$/, '').toLowerCase()
+  const bare = text
+    .replace(/^\[|\]$/g, '')
+    .replace(/%.*$/, '')
+    .toLowerCase()
   if (!bare.includes(':')) return undefined
   const halves = bare.split('::')
   if (halves.length > 2) return undefined

@@ -62,10 +62,18 @@ export function webhookEndpointFieldErrors(input: Partial<WebhookEndpointFields>
   const named = change === 'create' ? 'required' : 'optional'
   const checks = new FieldChecks()
     .text('/url', input.url, WEBHOOK_URL, { presence: named, meaning: 'an http(s) URL' })
-    .list('/events', input.events, WEBHOOK_EVENTS, (e) => (WEBHOOK_EVENT_TYPES.includes(e as WebhookEventType) ? undefined : `must be one of: ${WEBHOOK_EVENT_TYPES.join(', ')}`), named)
+    .list(
+      '/events',
+      input.events,
+      WEBHOOK_EVENTS,
+      (e) => (WEBHOOK_EVENT_TYPES.includes(e as WebhookEventType) ? undefined : `must be one of: ${WEBHOOK_EVENT_TYPES.join(', ')}`),
+      named,
+    )
     .boolean('/enabled', input.enabled, 'optional')
-  if (Array.isArray(input.events) && input.events.length === 0) checks.errors.push({ path: '/events', message: 'must name at least one event' })
-  const urlProblem = typeof input.url === 'string' && !checks.errors.some((e) => e.path === '/url') ? webhookUrlProblem(input.url) : undefined
+  if (Array.isArray(input.events) && input.events.length === 0)
+    checks.errors.push({ path: '/events', message: 'must name at least one event' })
+  const urlProblem =
+    typeof input.url === 'string' && !checks.errors.some((e) => e.path === '/url') ? webhookUrlProblem(input.url) : undefined
   if (urlProblem) checks.errors.push({ path: '/url', message: urlProblem })
   return checks.errors
 }

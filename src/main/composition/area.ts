@@ -52,10 +52,12 @@ export function area<K extends keyof UseCases>(
   const module = bindings((binder) => {
     const identifiers = define(binder)
     const keys = Object.keys(identifiers) as Array<keyof UseCases[K]>
-    binder.bind(useCases).toResolvedValue(
-      (...instances) => Object.fromEntries(keys.map((key, i) => [key, instances[i]])) as UseCases[K],
-      keys.map((key) => identifiers[key]) as never,
-    )
+    binder
+      .bind(useCases)
+      .toResolvedValue(
+        (...instances) => Object.fromEntries(keys.map((key, i) => [key, instances[i]])) as UseCases[K],
+        keys.map((key) => identifiers[key]) as never,
+      )
   })
   return { module, useCases }
 }

@@ -45,7 +45,13 @@ describe('answers carry values at the longest each input allows', () => {
   })
 
   test('the organization settings', async () => {
-    const settings = { name: longest('Food bank ', 200), slug: longest('food-bank-', 63), shortCode: 'ABCDEF', maxConcurrency: 1000, tcrStatus: longest('approved ', 64) }
+    const settings = {
+      name: longest('Food bank ', 200),
+      slug: longest('food-bank-', 63),
+      shortCode: 'ABCDEF',
+      maxConcurrency: 1000,
+      tcrStatus: longest('approved ', 64),
+    }
     const updated = await api.call('PUT', '/api/organizations/settings', { token: admin, body: settings })
     expect({ status: updated.status, body: updated.body }).toMatchObject({ status: 200, body: settings })
   })

@@ -29,7 +29,9 @@ beforeAll(async () => {
   world = api.world
   admin = await api.tokenFor(world, 'org_admin')
   staff = await api.tokenFor(world, 'staff')
-  const [a, s] = await Promise.all([admin, staff].map(async (token) => (await api.call<{ id: string }>('GET', '/api/profile', { token })).body.id))
+  const [a, s] = await Promise.all(
+    [admin, staff].map(async (token) => (await api.call<{ id: string }>('GET', '/api/profile', { token })).body.id),
+  )
   adminId = a!
   staffId = s!
 })
@@ -56,7 +58,15 @@ describe('GET /api/audit-events', () => {
     const response = await events(`?recordType=constituent&recordId=${id}`)
     expect(response.status).toBe(200)
     expect(response.body).toEqual([
-      { id: expect.any(String), memberId: adminId, action: 'create', recordType: 'constituent', recordId: id, at: expect.stringMatching(ISO_MS), requestId: 'audit-create-1' },
+      {
+        id: expect.any(String),
+        memberId: adminId,
+        action: 'create',
+        recordType: 'constituent',
+        recordId: id,
+        at: expect.stringMatching(ISO_MS),
+        requestId: 'audit-create-1',
+      },
     ])
   })
 
@@ -71,15 +81,24 @@ describe('GET /api/audit-events', () => {
 
   test('reading a constituent by id records the personal details seen; a caller shown none is not recorded', async () => {
     const id = await aConstituent()
-    expect((await api.call('GET', `/api/constituents/${id}`, { token: staff, headers: { 'x-request-id': 'audit-read-staff' } })).status).toBe(200)
-    expect((await api.call('GET', `/api/constituents/${id}`, { token: admin, headers: { 'x-request-id': 'audit-read-admin' } })).status).toBe(200)
+    expect(
+      (await api.call('GET', `/api/constituents/${id}`, { token: staff, headers: { 'x-request-id': 'audit-read-staff' } })).status,
+    ).toBe(200)
+    expect(
+      (await api.call('GET', `/api/constituents/${id}`, { token: admin, headers: { 'x-request-id': 'audit-read-admin' } })).status,
+    ).toBe(200)
     const reads = (await events(`?recordType=constituent&recordId=${id}&action=read`)).body
-    expect(reads).toEqual([expect.objectContaining({ memberId: adminId, requestId: 'audit-read-admin', fields: ['phone', 'addressStreet'] })])
+    expect(reads).toEqual([
+      expect.objectContaining({ memberId: adminId, requestId: 'audit-read-admin', fields: ['phone', 'addressStreet'] }),
+    ])
   })
 
   test('a search records each constituent it showed, all under the one request', async () => {
     const ids = [await aConstituent(), await aConstituent()]
-    const search = await api.call<Array<{ id: string }>>('GET', '/api/constituents?query=Rosa%20Marsh&limit=100', { token: admin, headers: { 'x-request-id': 'audit-search' } })
+    const search = await api.call<Array<{ id: string }>>('GET', '/api/constituents?query=Rosa%20Marsh&limit=100', {
+      token: admin,
+      headers: { 'x-request-id': 'audit-search' },
+    })
     expect(search.status).toBe(200)
     const reads = (await events('?action=read&limit=100')).body.filter((e) => e.requestId === 'audit-search')
     expect(reads.map((e) => e.recordId).sort()).toEqual(search.body.map((c) => c.id).sort())
@@ -87,10 +106,18 @@ describe('GET /api/audit-events', () => {
   })
 
   test('a login is recorded; a write refused (409) leaves no event', async () => {
-    expect((await events(`?memberId=${staffId}&action=login`)).body).toEqual([expect.objectContaining({ recordType: 'member', recordId: staffId })])
+    expect((await events(`?memberId=${staffId}&action=login`)).body).toEqual([
+      expect.objectContaining({ recordType: 'member', recordId: staffId }),
+    ])
     const other = await world.otherOrganization()
-    const { slug } = (await api.call<{ slug: string }>('GET', '/api/organizations/settings', { token: await api.tokenFor(other, 'org_admin') })).body
-    const taken = await api.call('PUT', '/api/organizations/settings', { token: admin, body: { name: 'Renamed', slug }, headers: { 'x-request-id': 'audit-conflict' } })
+    const { slug } = (
+      await api.call<{ slug: string }>('GET', '/api/organizations/settings', { token: await api.tokenFor(other, 'org_admin') })
+    ).body
+    const taken = await api.call('PUT', '/api/organizations/settings', {
+      token: admin,
+      body: { name: 'Renamed', slug },
+      headers: { 'x-request-id': 'audit-conflict' },
+    })
     expect(taken.status).toBe(409)
     expect((await events('?recordType=organization&limit=100')).body.filter((e) => e.requestId === 'audit-conflict')).toEqual([])
   })
@@ -145,15 +172,26 @@ describe('retention', () => {
     const set = await api.call('PUT', '/api/organizations/settings', { token: admin, body: { auditRetentionDays: 30 } })
     expect(set.status).toBe(200)
     expect(set.body).toMatchObject({ auditRetentionDays: 30 })
-    expectBadRequest(await api.call('PUT', '/api/organizations/settings', { token: admin, body: { auditRetentionDays: 1 } }), '/auditRetentionDays')
+    expectBadRequest(
+      await api.call('PUT', '/api/organizations/settings', { token: admin, body: { auditRetentionDays: 1 } }),
+      '/auditRetentionDays',
+    )
     const [event] = (await events('?recordType=organization&action=update')).body
     expect(event).toMatchObject({ fields: ['auditRetentionDays'] })
   })
 
   test('the purge deletes the events past the retention, and only those', async () => {
     const other = await world.otherOrganization()
-    expect((await api.call('PUT', '/api/organizations/settings', { token: await api.tokenFor(other, 'org_admin'), body: { auditRetentionDays: 7 } })).status).toBe(200)
-    const count = async (organizationId: string) => (await world.repositories.auditEvents.list(organizationId, {}, { page: 1, limit: 1 })).total
+    expect(
+      (
+        await api.call('PUT', '/api/organizations/settings', {
+          token: await api.tokenFor(other, 'org_admin'),
+          body: { auditRetentionDays: 7 },
+        })
+      ).status,
+    ).toBe(200)
+    const count = async (organizationId: string) =>
+      (await world.repositories.auditEvents.list(organizationId, {}, { page: 1, limit: 1 })).total
     expect(await count(other.organizationId)).toBeGreaterThan(0)
     const mine = await count(world.organizationId)
 

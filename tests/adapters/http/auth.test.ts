@@ -116,7 +116,10 @@ describe('POST /api/auth/login', () => {
   })
 
   test('malformed JSON is a 400, never a 422', async () => {
-    const response = await api.call('POST', '/api/auth/login', { raw: '{"email": "a@example.org", ', headers: { 'content-type': 'application/json' } })
+    const response = await api.call('POST', '/api/auth/login', {
+      raw: '{"email": "a@example.org", ',
+      headers: { 'content-type': 'application/json' },
+    })
     expectBadRequest(response)
   })
 })
@@ -208,7 +211,9 @@ describe('POST /api/auth/logout', () => {
     const first = await loginPair(email)
     const second = await api.call<TokenPair>('POST', '/api/auth/refresh', { body: { refreshToken: first.refreshToken } })
     // Logging out with the first (rotated) token still ends the chain.
-    expect((await api.call('POST', '/api/auth/logout', { token: second.body.accessToken, body: { refreshToken: first.refreshToken } })).status).toBe(204)
+    expect(
+      (await api.call('POST', '/api/auth/logout', { token: second.body.accessToken, body: { refreshToken: first.refreshToken } })).status,
+    ).toBe(204)
     expectProblem(await api.call('POST', '/api/auth/refresh', { body: { refreshToken: second.body.refreshToken } }), 401, 'Unauthorized')
   })
 
@@ -224,12 +229,23 @@ describe('POST /api/auth/logout', () => {
     const { email } = await newMember()
     const pair = await loginPair(email)
     const other = await loginPair(email)
-    expect((await api.call('POST', '/api/auth/logout', { token: pair.accessToken, body: { refreshToken: pair.refreshToken } })).status).toBe(204)
+    expect(
+      (await api.call('POST', '/api/auth/logout', { token: pair.accessToken, body: { refreshToken: pair.refreshToken } })).status,
+    ).toBe(204)
 
-    for (const [method, path] of [['GET', '/api/needs'], ['GET', '/api/profile'], ['POST', '/api/auth/logout']] as const) {
-      const refused = await api.call(method, path, { token: pair.accessToken, ...(method === 'POST' ? { body: { refreshToken: pair.refreshToken } } : {}) })
+    for (const [method, path] of [
+      ['GET', '/api/needs'],
+      ['GET', '/api/profile'],
+      ['POST', '/api/auth/logout'],
+    ] as const) {
+      const refused = await api.call(method, path, {
+        token: pair.accessToken,
+        ...(method === 'POST' ? { body: { refreshToken: pair.refreshToken } } : {}),
+      })
       expectProblem(refused, 401, 'Unauthorized')
-      expect(refused.headers.get('www-authenticate')).toMatch(/^Bearer realm="intake", error="invalid_token", error_description="The session of this access token ended/)
+      expect(refused.headers.get('www-authenticate')).toMatch(
+        /^Bearer realm="intake", error="invalid_token", error_description="The session of this access token ended/,
+      )
     }
     expect((await api.call('GET', '/api/needs', { token: other.accessToken })).status).toBe(200)
   })
@@ -240,7 +256,10 @@ describe('POST /api/auth/logout', () => {
     const stranger = await loginPair((await newMember(await api.world.otherOrganization())).email)
 
     for (const victim of [colleague, stranger]) {
-      const response = await api.call('POST', '/api/auth/logout', { token: caller.accessToken, body: { refreshToken: victim.refreshToken } })
+      const response = await api.call('POST', '/api/auth/logout', {
+        token: caller.accessToken,
+        body: { refreshToken: victim.refreshToken },
+      })
       expect(response.status).toBe(204)
       const refresh = await api.call('POST', '/api/auth/refresh', { body: { refreshToken: victim.refreshToken } })
       expect(refresh.status).toBe(200)
@@ -256,13 +275,15 @@ describe('POST /api/auth/logout', () => {
   test('an invalid body is a 400 once authenticated', async () => {
     const pair = await loginPair((await newMember()).email)
     expectBadRequest(await api.call('POST', '/api/auth/logout', { token: pair.accessToken, body: {} }), '/refreshToken')
-    expectBadRequest(await api.call('POST', '/api/auth/logout', { token: pair.accessToken, body: { refreshToken: 'a', all: true } }), '/all')
+    expectBadRequest(
+      await api.call('POST', '/api/auth/logout', { token: pair.accessToken, body: { refreshToken: 'a', all: true } }),
+      '/all',
+    )
   })
 })
 
 describe('bearer tokens on a protected route', () => {
-  const get = (authorization?: string) =>
-    api.call('GET', '/api/needs', authorization === undefined ? {} : { headers: { authorization } })
+  const get = (authorization?: string) => api.call('GET', '/api/needs', authorization === undefined ? {} : { headers: { authorization } })
 
   function claimsFor(memberId: string, organizationId: string, sessionId: string = randomUUID(), ttlSeconds = 900) {
     const iat = Math.floor(api.world.clock.now().getTime() / 1000)
@@ -292,7 +313,14 @@ describe('bearer tokens on a protected route', () => {
   test('an expired token is a 401 whose challenge says it expired', async () => {
     const { actor, sessionId } = await loggedIn()
     const iat = Math.floor(api.world.clock.now().getTime() / 1000) - 1000
-    const token = forgeToken(jwtSecretOf(api), { sub: actor.memberId, org: actor.organizationId, sid: sessionId, iat, exp: iat + 900, jti: randomUUID() })
+    const token = forgeToken(jwtSecretOf(api), {
+      sub: actor.memberId,
+      org: actor.organizationId,
+      sid: sessionId,
+      iat,
+      exp: iat + 900,
+      jti: randomUUID(),
+    })
     expectInvalidToken(await get(`Bearer ${token}`), /^The access token expired/)
   })
 
@@ -300,13 +328,19 @@ describe('bearer tokens on a protected route', () => {
     const { actor, sessionId } = await loggedIn()
     const token = forgeToken('another-secret-that-is-long-enough-to-sign', claimsFor(actor.memberId, actor.organizationId, sessionId))
     expectInvalidToken(await get(`Bearer ${token}`), FORGED)
-    const expired = forgeToken('another-secret-that-is-long-enough-to-sign', claimsFor(actor.memberId, actor.organizationId, sessionId, -10))
+    const expired = forgeToken(
+      'another-secret-that-is-long-enough-to-sign',
+      claimsFor(actor.memberId, actor.organizationId, sessionId, -10),
+    )
     expectInvalidToken(await get(`Bearer ${expired}`), FORGED)
   })
 
   test('a well-signed token of a session that was never started is a 401 saying the session ended', async () => {
     const { actor } = await loggedIn()
-    expectInvalidToken(await get(`Bearer ${forgeToken(jwtSecretOf(api), claimsFor(actor.memberId, actor.organizationId))}`), /^The session of this access token ended/)
+    expectInvalidToken(
+      await get(`Bearer ${forgeToken(jwtSecretOf(api), claimsFor(actor.memberId, actor.organizationId))}`),
+      /^The session of this access token ended/,
+    )
   })
 
   test('an alg:none token is a 401, with or without a signature part', async () => {
@@ -335,8 +369,16 @@ describe('bearer tokens on a protected route', () => {
   test('a well-signed token for an unknown member, or for a member under another organization, is a 401', async () => {
     const { actor, sessionId } = await loggedIn()
     const other = await api.world.otherOrganization()
-    expectProblem(await get(`Bearer ${forgeToken(jwtSecretOf(api), claimsFor(randomUUID(), actor.organizationId, sessionId))}`), 401, 'Unauthorized')
-    expectProblem(await get(`Bearer ${forgeToken(jwtSecretOf(api), claimsFor(actor.memberId, other.organizationId, sessionId))}`), 401, 'Unauthorized')
+    expectProblem(
+      await get(`Bearer ${forgeToken(jwtSecretOf(api), claimsFor(randomUUID(), actor.organizationId, sessionId))}`),
+      401,
+      'Unauthorized',
+    )
+    expectProblem(
+      await get(`Bearer ${forgeToken(jwtSecretOf(api), claimsFor(actor.memberId, other.organizationId, sessionId))}`),
+      401,
+      'Unauthorized',
+    )
   })
 
   test('a token of a member who is no longer confirmed stops working at once', async () => {

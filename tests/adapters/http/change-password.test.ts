@@ -35,8 +35,14 @@ describe('POST /api/profile/password', () => {
     expect((await api.call('POST', '/api/auth/refresh', { body: { refreshToken: other.refreshToken } })).status).toBe(401)
     const admin = await api.tokenFor(api.world, 'org_admin')
     const me = (await api.call<{ id: string }>('GET', '/api/profile', { token: fresh.body.accessToken })).body.id
-    const events = await api.call<Array<{ memberId: string; recordId: string; fields?: string[] }>>('GET', '/api/audit-events?action=change_password', { token: admin })
-    expect(events.body.filter((e) => e.recordId === me).map((e) => ({ memberId: e.memberId, fields: e.fields }))).toEqual([{ memberId: me, fields: ['password'] }])
+    const events = await api.call<Array<{ memberId: string; recordId: string; fields?: string[] }>>(
+      'GET',
+      '/api/audit-events?action=change_password',
+      { token: admin },
+    )
+    expect(events.body.filter((e) => e.recordId === me).map((e) => ({ memberId: e.memberId, fields: e.fields }))).toEqual([
+      { memberId: me, fields: ['password'] },
+    ])
   })
 
   test.each([
@@ -51,7 +57,11 @@ describe('POST /api/profile/password', () => {
   })
 
   test('without a token 401', async () => {
-    expectProblem(await api.call('POST', '/api/profile/password', { body: { currentPassword: TEST_PASSWORD, newPassword: NEW_PASSWORD } }), 401, 'Unauthorized')
+    expectProblem(
+      await api.call('POST', '/api/profile/password', { body: { currentPassword: TEST_PASSWORD, newPassword: NEW_PASSWORD } }),
+      401,
+      'Unauthorized',
+    )
   })
 })
 
@@ -62,7 +72,10 @@ describe('POST /api/profile/password under the auth rate limit', () => {
       const token = await limited.tokenFor(limited.world, 'staff')
       const statuses: number[] = []
       for (let i = 0; i < 4; i++) {
-        const response = await limited.call('POST', '/api/profile/password', { token, body: { currentPassword: `guess number ${i} wrong`, newPassword: NEW_PASSWORD } })
+        const response = await limited.call('POST', '/api/profile/password', {
+          token,
+          body: { currentPassword: `guess number ${i} wrong`, newPassword: NEW_PASSWORD },
+        })
         statuses.push(response.status)
         if (response.status === 429) {
           expectProblem(response, 429, 'Too many requests')

@@ -43,7 +43,8 @@ async function serverOn(machine: ReturnType<typeof steppedMachine>): Promise<{ a
 test('the wall clock steps back an hour: a need created after it is still first in the newest-first list', async () => {
   const machine = steppedMachine()
   const { api, token } = await serverOn(machine)
-  const create = async () => (await api.call<{ id: string }>('POST', '/api/needs', { token, body: { partnerId: api.world.defaultPartner.id } })).body.id
+  const create = async () =>
+    (await api.call<{ id: string }>('POST', '/api/needs', { token, body: { partnerId: api.world.defaultPartner.id } })).body.id
   const earlier = await create()
   machine.pass(1_000)
   machine.step(-60 * 60_000)
@@ -60,7 +61,10 @@ test('the wall clock steps five minutes forward while a webhook is being posted:
   const { api, token } = await serverOn(machine)
   const receiver = startWebhookReceiver({ delayMs: 1_000 })
   cleanups.push(() => receiver.stop())
-  const endpoint = await api.call<{ id: string; secret: string }>('POST', '/api/webhook-endpoints', { token, body: { url: receiver.url('/hook'), events: ['need.created'] } })
+  const endpoint = await api.call<{ id: string; secret: string }>('POST', '/api/webhook-endpoints', {
+    token,
+    body: { url: receiver.url('/hook'), events: ['need.created'] },
+  })
   expect(endpoint.status).toBe(201)
   receiver.secretFor('/hook', endpoint.body.secret)
   expect((await api.call('POST', '/api/needs', { token, body: { partnerId: api.world.defaultPartner.id } })).status).toBe(201)
@@ -76,7 +80,11 @@ test('the wall clock steps five minutes forward while a webhook is being posted:
 
   expect(receiver.received).toHaveLength(1)
   expect(receiver.state.maxInFlight).toBe(1)
-  const deliveries = await api.call<Array<{ status: string; attempts: number }>>('GET', `/api/webhook-endpoints/${endpoint.body.id}/deliveries`, { token })
+  const deliveries = await api.call<Array<{ status: string; attempts: number }>>(
+    'GET',
+    `/api/webhook-endpoints/${endpoint.body.id}/deliveries`,
+    { token },
+  )
   expect(deliveries.body).toMatchObject([{ status: 'sent', attempts: 1 }])
   expect(api.logs.filter((line) => line.includes('outcome came after the claim lapsed'))).toEqual([])
 })

@@ -29,7 +29,10 @@ describe('the staff console', () => {
 
   test('its script and stylesheet are named by their content and cached for a year, immutable', async () => {
     const assets = assetsOf(await (await fetch(`${api.url}/`)).text())
-    expect(assets.map((path) => path.replace(/-[a-z0-9]{8}\./, '-HASH.'))).toEqual(['/console/assets/main-HASH.css', '/console/assets/main-HASH.js'])
+    expect(assets.map((path) => path.replace(/-[a-z0-9]{8}\./, '-HASH.'))).toEqual([
+      '/console/assets/main-HASH.css',
+      '/console/assets/main-HASH.js',
+    ])
     for (const path of assets) {
       const response = await fetch(`${api.url}${path}`)
       expect(response.status).toBe(200)
@@ -60,7 +63,9 @@ describe('the staff console', () => {
 
   test('the language is chosen as on the pages: ?lang=, else Accept-Language', async () => {
     const lang = async (path: string, acceptLanguage?: string) =>
-      /<html lang="(\w+)">/.exec(await (await fetch(`${api.url}${path}`, { headers: acceptLanguage ? { 'accept-language': acceptLanguage } : {} })).text())?.[1]
+      /<html lang="(\w+)">/.exec(
+        await (await fetch(`${api.url}${path}`, { headers: acceptLanguage ? { 'accept-language': acceptLanguage } : {} })).text(),
+      )?.[1]
     expect(await lang('/')).toBe('en')
     expect(await lang('/', 'es-MX,es;q=0.9,en;q=0.5')).toBe('es')
     expect(await lang('/?lang=en', 'es')).toBe('en')

@@ -2,7 +2,12 @@ import { describe, expect, test } from 'bun:test'
 import type { TNull, TUnion } from '@sinclair/typebox'
 import { Value } from '@sinclair/typebox/value'
 import type { UnwrapSchema } from 'elysia'
-import { ConstituentSchema, contactSchemas, CreateConstituentBody, UpdateConstituentBody } from '../../../src/adapters/http/constituents.schemas'
+import {
+  ConstituentSchema,
+  contactSchemas,
+  CreateConstituentBody,
+  UpdateConstituentBody,
+} from '../../../src/adapters/http/constituents.schemas'
 import { CONSTITUENT_COLUMNS } from '../../../src/adapters/http/exports'
 import type { Actor } from '../../../src/domain/auth/actor'
 import {
@@ -92,7 +97,13 @@ describe('a field with a list of values', () => {
   const HOUSING = ['housed', 'sheltered', 'unsheltered'] as const
   const described = {
     nickname: { readers: 'everyone', matched: false, rule: { maxLength: 20 } },
-    housing: { readers: 'personal', matched: false, values: HOUSING, meaning: 'housed, sheltered or unsheltered', description: 'Where the person sleeps' },
+    housing: {
+      readers: 'personal',
+      matched: false,
+      values: HOUSING,
+      meaning: 'housed, sheltered or unsheltered',
+      description: 'Where the person sleeps',
+    },
   } as const
   const schemas = contactSchemas(described)
 

@@ -37,24 +37,28 @@ beforeAll(async () => {
   other = await world.otherOrganization()
   partnerA = await world.partner({ name: 'Pantry A' })
   partnerB = await world.partner({ name: 'Pantry B' })
-  const [admin, staff, piiStaff, contactStaff, resolverStaff, partnerAdminA, agentA, volunteerA, intakeVolunteerA, otherAdmin] = await Promise.all([
-    api.tokenFor(world, 'org_admin'),
-    api.tokenFor(world, 'staff'),
-    api.tokenFor(world, 'staff', { profiles: ['pii_reader'] }),
-    api.tokenFor(world, 'staff', { profiles: ['email_phone_communicator'] }),
-    api.tokenFor(world, 'staff', { profiles: ['duplicate_resolver'] }),
-    api.tokenFor(world, 'partner_admin', { partnerId: partnerA.id }),
-    api.tokenFor(world, 'partner_agent', { partnerId: partnerA.id }),
-    api.tokenFor(world, 'volunteer', { partnerId: partnerA.id }),
-    api.tokenFor(world, 'volunteer', { partnerId: partnerA.id, profiles: ['intake_staff'] }),
-    api.tokenFor(other, 'org_admin'),
-  ])
+  const [admin, staff, piiStaff, contactStaff, resolverStaff, partnerAdminA, agentA, volunteerA, intakeVolunteerA, otherAdmin] =
+    await Promise.all([
+      api.tokenFor(world, 'org_admin'),
+      api.tokenFor(world, 'staff'),
+      api.tokenFor(world, 'staff', { profiles: ['pii_reader'] }),
+      api.tokenFor(world, 'staff', { profiles: ['email_phone_communicator'] }),
+      api.tokenFor(world, 'staff', { profiles: ['duplicate_resolver'] }),
+      api.tokenFor(world, 'partner_admin', { partnerId: partnerA.id }),
+      api.tokenFor(world, 'partner_agent', { partnerId: partnerA.id }),
+      api.tokenFor(world, 'volunteer', { partnerId: partnerA.id }),
+      api.tokenFor(world, 'volunteer', { partnerId: partnerA.id, profiles: ['intake_staff'] }),
+      api.tokenFor(other, 'org_admin'),
+    ])
   tokens = { admin, staff, piiStaff, contactStaff, resolverStaff, partnerAdminA, agentA, volunteerA, intakeVolunteerA, otherAdmin }
 })
 afterAll(() => api.stop())
 
 /** A last name no other test uses, so a search by it finds only what the test made. */
-const uniqueName = () => `Zq${randomUUID().replace(/[^a-f]/g, '').slice(0, 10)}`
+const uniqueName = () =>
+  `Zq${randomUUID()
+    .replace(/[^a-f]/g, '')
+    .slice(0, 10)}`
 
 /** A phone number no other test uses. */
 let phoneCounter = 0
@@ -82,15 +86,32 @@ async function createNeed(body: Record<string, unknown>, token = tokens.admin): 
   return response.body
 }
 
-const constituentNeeds = (id: string, token = tokens.admin, query = '') => api.call<Need[]>('GET', `/api/constituents/${id}/needs${query}`, { token })
+const constituentNeeds = (id: string, token = tokens.admin, query = '') =>
+  api.call<Need[]>('GET', `/api/constituents/${id}/needs${query}`, { token })
 
-const ALL_FIELDS = ['firstName', 'lastName', 'phone', 'email', 'dateOfBirth', 'addressStreet', 'addressCity', 'addressState', 'addressZip'] as const
+const ALL_FIELDS = [
+  'firstName',
+  'lastName',
+  'phone',
+  'email',
+  'dateOfBirth',
+  'addressStreet',
+  'addressCity',
+  'addressState',
+  'addressZip',
+] as const
 const NAMES = ['firstName', 'lastName']
 const NAMES_PHONE_EMAIL = ['firstName', 'lastName', 'phone', 'email']
 
 /** Every field, with a name and phone of its own: the suite shares one server. */
 function fullPerson(lastName = uniqueName()): Required<ConstituentFields> {
-  return aContact({ firstName: 'Ada', lastName, phone: uniquePhone(), email: `${lastName.toLowerCase()}@example.org`, addressCity: 'Albany' })
+  return aContact({
+    firstName: 'Ada',
+    lastName,
+    phone: uniquePhone(),
+    email: `${lastName.toLowerCase()}@example.org`,
+    addressCity: 'Albany',
+  })
 }
 
 /** Invalid constituent fields, each a 400 naming the field (docs/api.md "Errors": never 422). */
@@ -145,7 +166,11 @@ describe('POST /api/constituents', () => {
   })
 
   test('takes real edge dates and every kind of state code', async () => {
-    for (const [dateOfBirth, addressState] of [['2024-02-29', 'DC'], ['2000-02-29', 'PR'], ['1900-01-01', 'AE']] as const) {
+    for (const [dateOfBirth, addressState] of [
+      ['2024-02-29', 'DC'],
+      ['2000-02-29', 'PR'],
+      ['1900-01-01', 'AE'],
+    ] as const) {
       const created = await register({ lastName: uniqueName(), dateOfBirth, addressState })
       expect(created).toMatchObject({ dateOfBirth, addressState })
     }
@@ -161,7 +186,10 @@ describe('POST /api/constituents', () => {
     const theirs = await register({ firstName: 'Theirs', lastName: uniqueName() }, tokens.otherAdmin)
     for (const householdId of [UNKNOWN_ID, theirs.householdId]) {
       const lastName = uniqueName()
-      expectBadRequest(await api.call('POST', '/api/constituents', { token: tokens.admin, body: { lastName, householdId } }), '/householdId')
+      expectBadRequest(
+        await api.call('POST', '/api/constituents', { token: tokens.admin, body: { lastName, householdId } }),
+        '/householdId',
+      )
       expect((await search(lastName)).body).toEqual([])
     }
   })
@@ -173,7 +201,10 @@ describe('POST /api/constituents', () => {
   })
 
   test('null is no value on create: a 400', async () => {
-    expectBadRequest(await api.call('POST', '/api/constituents', { token: tokens.admin, body: { firstName: 'Ada', phone: null } }), '/phone')
+    expectBadRequest(
+      await api.call('POST', '/api/constituents', { token: tokens.admin, body: { firstName: 'Ada', phone: null } }),
+      '/phone',
+    )
   })
 
   test('names every offending field at once', async () => {
@@ -192,7 +223,13 @@ describe('POST /api/constituents', () => {
   })
 
   test('malformed JSON and a non-object body are 400s', async () => {
-    expectBadRequest(await api.call('POST', '/api/constituents', { token: tokens.admin, raw: '{"firstName":', headers: { 'content-type': 'application/json' } }))
+    expectBadRequest(
+      await api.call('POST', '/api/constituents', {
+        token: tokens.admin,
+        raw: '{"firstName":',
+        headers: { 'content-type': 'application/json' },
+      }),
+    )
     expectBadRequest(await api.call('POST', '/api/constituents', { token: tokens.admin, body: ['Ada'] }))
   })
 
@@ -229,7 +266,10 @@ describe('GET /api/constituents', () => {
     world.clock.advance(1000)
     london = await register({ firstName: 'Bob', lastName: 'Smith', phone: '+442071234567' })
     // The same person on file with another organization: never found from this one.
-    theirJose = await register({ firstName: 'José', lastName: 'Núñez', phone: '+15552220001', email: 'jose.nunez@example.org' }, tokens.otherAdmin)
+    theirJose = await register(
+      { firstName: 'José', lastName: 'Núñez', phone: '+15552220001', email: 'jose.nunez@example.org' },
+      tokens.otherAdmin,
+    )
   })
 
   const ids = async (query: string, token = tokens.admin) => {
@@ -276,7 +316,15 @@ describe('GET /api/constituents', () => {
   })
 
   test('phone digits match with or without +1 and whatever the punctuation', async () => {
-    for (const query of ['+15552220001', '15552220001', '5552220001', '(555) 222-0001', '+1 555.222.0001', '1-555-222-0001', ' 555 222 0001 ']) {
+    for (const query of [
+      '+15552220001',
+      '15552220001',
+      '5552220001',
+      '(555) 222-0001',
+      '+1 555.222.0001',
+      '1-555-222-0001',
+      ' 555 222 0001 ',
+    ]) {
       expect({ query, ids: await ids(query) }).toEqual({ query, ids: [jose.id] })
     }
     expect(await ids('555 222')).toEqual([josefina.id, jose.id])
@@ -505,7 +553,7 @@ describe('PUT /api/constituents/{id}', () => {
     expect(await readBack(created.id, person.lastName)).toEqual(created)
   })
 
-  test("an id in the body or a householdId (a household is changed by merging) is a 400", async () => {
+  test('an id in the body or a householdId (a household is changed by merging) is a 400', async () => {
     const created = await register({ lastName: uniqueName() })
     expectBadRequest(await put(created.id, { id: created.id }), '/id')
     expectBadRequest(await put(created.id, { householdId: created.householdId }), '/householdId')
@@ -528,7 +576,12 @@ describe('PUT /api/constituents/{id}', () => {
   test('caseworker roles and intake volunteers may update; a plain volunteer may not (403)', async () => {
     const person = fullPerson()
     const created = await register(person)
-    for (const [token, city] of [[tokens.staff, 'Troy'], [tokens.partnerAdminA, 'Utica'], [tokens.agentA, 'Ithaca'], [tokens.intakeVolunteerA, 'Rome']] as const) {
+    for (const [token, city] of [
+      [tokens.staff, 'Troy'],
+      [tokens.partnerAdminA, 'Utica'],
+      [tokens.agentA, 'Ithaca'],
+      [tokens.intakeVolunteerA, 'Rome'],
+    ] as const) {
       expect((await put(created.id, { addressCity: city }, token)).status).toBe(200)
       expect((await readBack(created.id, person.lastName))?.addressCity).toBe(city)
     }
@@ -570,7 +623,7 @@ describe('GET /api/constituents/{id}/needs', () => {
     return Object.fromEntries(response.body.map((n) => [n.id, n]))
   }
 
-  test("lists every need of the constituent, newest first, as GET /api/needs/{id} shows them, with paging headers", async () => {
+  test('lists every need of the constituent, newest first, as GET /api/needs/{id} shows them, with paging headers', async () => {
     const response = await constituentNeeds(constituent.id)
     expect(response.status).toBe(200)
     expect(response.body.map((n) => n.id)).toEqual([confidential.id, ofB.id, ofA.id])
@@ -647,7 +700,10 @@ describe('GET /api/constituents/{id}/needs', () => {
 
   test("another organization's constituent is 404, and its needs never show", async () => {
     const theirs = await register({ firstName: 'Theirs', lastName: uniqueName() }, tokens.otherAdmin)
-    const theirNeed = await createNeed({ partnerId: other.defaultPartner.id, constituentId: theirs.id, customFields: { secret: 'x' } }, tokens.otherAdmin)
+    const theirNeed = await createNeed(
+      { partnerId: other.defaultPartner.id, constituentId: theirs.id, customFields: { secret: 'x' } },
+      tokens.otherAdmin,
+    )
     const response = await constituentNeeds(theirs.id)
     expectProblem(response, 404, 'Not found')
     expect(JSON.stringify(response.body)).not.toContain(theirNeed.id)
@@ -680,7 +736,15 @@ describe('POST /api/constituents/merge', () => {
       fieldOverrides: { firstName: 'Samuel J.', email: 'sam@example.org', phone: null, addressState: 'NJ' },
     })
     expect(response.status).toBe(200)
-    const expected = { id: target.id, householdId: target.householdId, firstName: 'Samuel J.', lastName: targetPerson.lastName, email: 'sam@example.org', addressCity: 'Albany', addressState: 'NJ' }
+    const expected = {
+      id: target.id,
+      householdId: target.householdId,
+      firstName: 'Samuel J.',
+      lastName: targetPerson.lastName,
+      email: 'sam@example.org',
+      addressCity: 'Albany',
+      addressState: 'NJ',
+    }
     expect(response.body).toEqual(expected)
     expect(await readBack(target.id, targetPerson.lastName)).toEqual(expected)
 
@@ -689,14 +753,20 @@ describe('POST /api/constituents/merge', () => {
     for (const need of needs) expect(need).toMatchObject({ constituentId: target.id, householdId: target.householdId })
     expect((await api.call<Need[]>('GET', `/api/needs?constituentId=${source.id}`, { token: tokens.admin })).body).toEqual([])
     // The interactions travel with their need.
-    const interactions = await api.call<Array<{ content: string }>>('GET', `/api/needs/${sourceNeed1.id}/interactions`, { token: tokens.admin })
+    const interactions = await api.call<Array<{ content: string }>>('GET', `/api/needs/${sourceNeed1.id}/interactions`, {
+      token: tokens.admin,
+    })
     expect(interactions.body.map((i) => i.content)).toEqual(['called back'])
 
     // The source is gone.
     expect(await readBack(source.id, sourcePerson.lastName)).toBeUndefined()
     expect((await search(sourcePerson.phone)).body).toEqual([])
     expectProblem(await constituentNeeds(source.id), 404, 'Not found')
-    expectProblem(await api.call('PUT', `/api/constituents/${source.id}`, { token: tokens.admin, body: { firstName: 'x' } }), 404, 'Not found')
+    expectProblem(
+      await api.call('PUT', `/api/constituents/${source.id}`, { token: tokens.admin, body: { firstName: 'x' } }),
+      404,
+      'Not found',
+    )
     expectProblem(await merge({ sourceConstituentId: source.id, targetConstituentId: target.id }), 404, 'Not found')
   })
 
@@ -723,8 +793,14 @@ describe('POST /api/constituents/merge', () => {
 
       const household = mergeHouseholds ? target.householdId : source.householdId
       expect((await readBack(relative.id, relativeName))?.householdId).toBe(household)
-      expect((await api.call<Need>('GET', `/api/needs/${relativeNeed.id}`, { token: tokens.admin })).body).toMatchObject({ constituentId: relative.id, householdId: household })
-      expect((await api.call<Need>('GET', `/api/needs/${sourceNeed.id}`, { token: tokens.admin })).body).toMatchObject({ constituentId: target.id, householdId: target.householdId })
+      expect((await api.call<Need>('GET', `/api/needs/${relativeNeed.id}`, { token: tokens.admin })).body).toMatchObject({
+        constituentId: relative.id,
+        householdId: household,
+      })
+      expect((await api.call<Need>('GET', `/api/needs/${sourceNeed.id}`, { token: tokens.admin })).body).toMatchObject({
+        constituentId: target.id,
+        householdId: target.householdId,
+      })
     }
   })
 
@@ -750,7 +826,11 @@ describe('POST /api/constituents/merge', () => {
     ["a fieldOverrides dateOfBirth '2023-02-29'", { fieldOverrides: { dateOfBirth: '2023-02-29' } }, '/fieldOverrides/dateOfBirth'],
     ["a fieldOverrides dateOfBirth '2023-13-01'", { fieldOverrides: { dateOfBirth: '2023-13-01' } }, '/fieldOverrides/dateOfBirth'],
     ['a bad fieldOverrides email', { fieldOverrides: { email: 'sam at home' } }, '/fieldOverrides/email'],
-    ['a null fieldOverrides firstName (names can be set, not cleared)', { fieldOverrides: { firstName: null } }, '/fieldOverrides/firstName'],
+    [
+      'a null fieldOverrides firstName (names can be set, not cleared)',
+      { fieldOverrides: { firstName: null } },
+      '/fieldOverrides/firstName',
+    ],
     ['a fieldOverrides lastName as a number', { fieldOverrides: { lastName: 7 } }, '/fieldOverrides/lastName'],
   ])('%s is a 400 naming it, and nothing is merged', async (_label, change, field) => {
     const sourcePerson = fullPerson()
@@ -799,12 +879,21 @@ describe('POST /api/constituents/merge', () => {
 
     const response = await merge({ sourceConstituentId: source.id, targetConstituentId: target.id }, tokens.resolverStaff)
     expect(response.status).toBe(200)
-    expect(response.body).toEqual({ id: target.id, householdId: target.householdId, firstName: target.firstName, lastName: target.lastName })
+    expect(response.body).toEqual({
+      id: target.id,
+      householdId: target.householdId,
+      firstName: target.firstName,
+      lastName: target.lastName,
+    })
     expect(await readBack(source.id, sourcePerson.lastName)).toBeUndefined()
   })
 
   test('without a token it is a 401, before the body is looked at', async () => {
-    expectProblem(await api.call('POST', '/api/constituents/merge', { body: { sourceConstituentId: UNKNOWN_ID, targetConstituentId: UNKNOWN_ID } }), 401, 'Unauthorized')
+    expectProblem(
+      await api.call('POST', '/api/constituents/merge', { body: { sourceConstituentId: UNKNOWN_ID, targetConstituentId: UNKNOWN_ID } }),
+      401,
+      'Unauthorized',
+    )
     expectProblem(await api.call('POST', '/api/constituents/merge', { body: { nonsense: true } }), 401, 'Unauthorized')
   })
 })
@@ -838,7 +927,10 @@ describe('redaction of phone, email, address and date of birth (docs/api.md "Per
     expect(sorted(Object.keys(found.body[0]!))).toEqual(sorted(['id', 'householdId', ...visible]))
     expect(found.body[0]).toMatchObject(Object.fromEntries(visible.map((f) => [f, person[f as keyof typeof person]])))
 
-    const updated = await api.call<Constituent>('PUT', `/api/constituents/${constituent.id}`, { token: token(), body: { addressCity: person.addressCity } })
+    const updated = await api.call<Constituent>('PUT', `/api/constituents/${constituent.id}`, {
+      token: token(),
+      body: { addressCity: person.addressCity },
+    })
     expect(updated.status).toBe(200)
     expect(sorted(Object.keys(updated.body))).toEqual(sorted(['id', 'householdId', ...visible]))
 
@@ -854,14 +946,25 @@ describe('redaction of phone, email, address and date of birth (docs/api.md "Per
     expect(sorted(Object.keys(listed.body.find((n) => n.id === need.id)!.customFields))).toEqual(expected)
     const ofConstituent = await constituentNeeds(constituent.id, token())
     expect(sorted(Object.keys(ofConstituent.body.find((n) => n.id === need.id)!.customFields))).toEqual(expected)
-    const created = await createNeed({ partnerId: partnerA.id, constituentId: constituent.id, customFields: { ...person, program: 'spring' } }, token())
+    const created = await createNeed(
+      { partnerId: partnerA.id, constituentId: constituent.id, customFields: { ...person, program: 'spring' } },
+      token(),
+    )
     expect(sorted(Object.keys(created.customFields))).toEqual(expected)
     for (const field of visible) expect(read.body.customFields[field]).toBe(person[field as keyof typeof person])
   })
 
   test('a caller who cannot read a field keeps it by updating the others', async () => {
-    const updated = await api.call<Constituent>('PUT', `/api/constituents/${constituent.id}`, { token: tokens.staff, body: { firstName: 'Augusta' } })
-    expect(updated.body).toEqual({ id: constituent.id, householdId: constituent.householdId, firstName: 'Augusta', lastName: person.lastName })
+    const updated = await api.call<Constituent>('PUT', `/api/constituents/${constituent.id}`, {
+      token: tokens.staff,
+      body: { firstName: 'Augusta' },
+    })
+    expect(updated.body).toEqual({
+      id: constituent.id,
+      householdId: constituent.householdId,
+      firstName: 'Augusta',
+      lastName: person.lastName,
+    })
     expect(await readBack(constituent.id, person.lastName)).toEqual({ ...constituent, firstName: 'Augusta' })
     await api.call('PUT', `/api/constituents/${constituent.id}`, { token: tokens.admin, body: { firstName: person.firstName } })
   })
@@ -869,7 +972,10 @@ describe('redaction of phone, email, address and date of birth (docs/api.md "Per
   test('a need update by a caller who cannot see contact keys keeps them: what it never saw is not deleted', async () => {
     const fields = { ...fullPerson(), program: 'winter' }
     const kept = await createNeed({ partnerId: partnerA.id, constituentId: constituent.id, customFields: fields })
-    const asStaff = await api.call<Need>('PUT', `/api/needs/${kept.id}`, { token: tokens.staff, body: { customFields: { firstName: 'Ada', program: 'spring' } } })
+    const asStaff = await api.call<Need>('PUT', `/api/needs/${kept.id}`, {
+      token: tokens.staff,
+      body: { customFields: { firstName: 'Ada', program: 'spring' } },
+    })
     expect(asStaff.status).toBe(200)
     expect(asStaff.body.customFields).toEqual({ firstName: 'Ada', program: 'spring' })
     const { lastName: _removed, ...afterStaff } = { ...fields, program: 'spring' }
@@ -877,16 +983,25 @@ describe('redaction of phone, email, address and date of birth (docs/api.md "Per
 
     // A communicator sees phone and email: those it leaves out are removed, the address and birth date stay.
     const newPhone = uniquePhone()
-    const asCommunicator = await api.call<Need>('PUT', `/api/needs/${kept.id}`, { token: tokens.contactStaff, body: { customFields: { firstName: 'Ada', phone: newPhone } } })
+    const asCommunicator = await api.call<Need>('PUT', `/api/needs/${kept.id}`, {
+      token: tokens.contactStaff,
+      body: { customFields: { firstName: 'Ada', phone: newPhone } },
+    })
     expect(asCommunicator.body.customFields).toEqual({ firstName: 'Ada', phone: newPhone })
     const { email: _e, phone: _p, program: _g, ...hidden } = afterStaff
-    expect((await api.call<Need>('GET', `/api/needs/${kept.id}`, { token: tokens.admin })).body.customFields).toEqual({ ...hidden, phone: newPhone })
+    expect((await api.call<Need>('GET', `/api/needs/${kept.id}`, { token: tokens.admin })).body.customFields).toEqual({
+      ...hidden,
+      phone: newPhone,
+    })
   })
 
   test('a need update answer is redacted the same way', async () => {
     const response = await api.call<Need>('PUT', `/api/needs/${need.id}`, { token: tokens.staff, body: { status: 'IN_PROGRESS' } })
     expect(response.status).toBe(200)
     expect(sorted(Object.keys(response.body.customFields))).toEqual(sorted(['program', ...NAMES]))
-    expect((await api.call<Need>('GET', `/api/needs/${need.id}`, { token: tokens.admin })).body.customFields).toEqual({ ...person, program: 'winter' })
+    expect((await api.call<Need>('GET', `/api/needs/${need.id}`, { token: tokens.admin })).body.customFields).toEqual({
+      ...person,
+      program: 'winter',
+    })
   })
 })

@@ -28,13 +28,18 @@ beforeAll(async () => {
   admin = await api.tokenFor(api.world, 'org_admin')
   needId = (await api.call('POST', '/api/needs', { token: admin, body: { partnerId: api.world.defaultPartner.id } })).body.id
   partnerId = (await api.world.partner()).id
-  const register = async (body: Record<string, string>) => (await api.call('POST', '/api/constituents', { token: admin, body })).body.id as string
+  const register = async (body: Record<string, string>) =>
+    (await api.call('POST', '/api/constituents', { token: admin, body })).body.id as string
   constituentId = await register({ firstName: 'Kept', lastName: 'Whole', phone: '+15550100001' })
-  smsNeedId = (await api.call('POST', '/api/needs', { token: admin, body: { partnerId: api.world.defaultPartner.id, constituentId } })).body.id
+  smsNeedId = (await api.call('POST', '/api/needs', { token: admin, body: { partnerId: api.world.defaultPartner.id, constituentId } })).body
+    .id
   const duplicate = await register({ firstName: 'Kept', lastName: 'Again', phone: '+15550100001' })
   mergeSource = await register({ firstName: 'Merge', lastName: 'Source' })
   mergeTarget = await register({ firstName: 'Merge', lastName: 'Target' })
-  const matches = (await api.call('GET', '/api/household-matches?status=OPEN', { token: admin })).body as Array<{ id: string; constituentId: string }>
+  const matches = (await api.call('GET', '/api/household-matches?status=OPEN', { token: admin })).body as Array<{
+    id: string
+    constituentId: string
+  }>
   matchId = matches.find((m) => m.constituentId === duplicate)!.id
   memberId = (await api.world.member('staff')).memberId
   organization = (await api.call('GET', '/api/organizations/settings', { token: admin })).body
@@ -46,7 +51,11 @@ beforeAll(async () => {
 afterAll(() => api.stop())
 
 /** Email settings pointing at a local port nothing listens on: mail sent with them fails at once. */
-const emailSettings = () => ({ provider: 'smtp', apiKey: `smtp://user:secret-password@127.0.0.1:${closedPort}`, fromEmail: 'desk@example.org' })
+const emailSettings = () => ({
+  provider: 'smtp',
+  apiKey: `smtp://user:secret-password@127.0.0.1:${closedPort}`,
+  fromEmail: 'desk@example.org',
+})
 
 /** Every route that needs a token, with a body it would accept (and the answer with a token when not 200 or 201). */
 const protectedRoutes = (): ReadonlyArray<readonly [string, string, unknown, number?]> =>
@@ -280,7 +289,14 @@ describe('Twilio webhooks (docs/api.md "SMS")', () => {
     raw: new URLSearchParams(params).toString(),
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
   })
-  const params = { AccountSid: `AC${'0'.repeat(32)}`, MessageSid: 'SM0001', From: '+15550100001', To: '+15550100999', Body: 'STOP', MessageStatus: 'delivered' }
+  const params = {
+    AccountSid: `AC${'0'.repeat(32)}`,
+    MessageSid: 'SM0001',
+    From: '+15550100001',
+    To: '+15550100999',
+    Body: 'STOP',
+    MessageStatus: 'delivered',
+  }
 
   test("need no bearer token, but without Twilio's auth token (the log provider) every request is a 403 problem, signed or not", async () => {
     for (const path of hooks) {
@@ -310,7 +326,11 @@ describe('Twilio webhooks (docs/api.md "SMS")', () => {
       ]
       for (const options of cases) {
         const response = await api.call('POST', path, options)
-        expect({ path, options: JSON.stringify(options).slice(0, 80), status: response.status }).toEqual({ path, options: JSON.stringify(options).slice(0, 80), status: 400 })
+        expect({ path, options: JSON.stringify(options).slice(0, 80), status: response.status }).toEqual({
+          path,
+          options: JSON.stringify(options).slice(0, 80),
+          status: 400,
+        })
         expectBadRequest(response)
       }
     }
@@ -390,13 +410,18 @@ describe('other answers', () => {
 describe('NUL characters', () => {
   test('a body holding a NUL character is 400 on any route, as escape or raw, and nothing is stored', async () => {
     const token = await api.tokenFor(api.world, 'org_admin')
-    for (const raw of ['{"partnerId":"x","customFields":{"note":"a\\u0000b"}}', `{"customFields":{"note":"a${String.fromCharCode(0)}b"}}`]) {
+    for (const raw of [
+      '{"partnerId":"x","customFields":{"note":"a\\u0000b"}}',
+      `{"customFields":{"note":"a${String.fromCharCode(0)}b"}}`,
+    ]) {
       const response = await api.call('POST', '/api/needs', { token, raw, headers: { 'content-type': 'application/json' } })
       expect(response.status).toBe(400)
       expect(String(response.body.detail)).toContain('NUL')
     }
     const list = await api.call('GET', '/api/needs', { token })
-    expect(list.body.some((need: { customFields: Record<string, unknown> }) => String(need.customFields.note ?? '').includes('a'))).toBe(false)
+    expect(list.body.some((need: { customFields: Record<string, unknown> }) => String(need.customFields.note ?? '').includes('a'))).toBe(
+      false,
+    )
   })
 })
 

@@ -63,7 +63,10 @@ describe('POST /api/needs/public', () => {
   test('a text/plain post from another site (no CORS preflight) is refused too: 415, a JSON route takes JSON alone', async () => {
     const before = await needCount()
     const body = JSON.stringify({ organizationSlug: slug, description: 'food' })
-    const refused = await api.call('POST', '/api/needs/public', { raw: body, headers: { 'content-type': 'text/plain', 'sec-fetch-site': 'cross-site', origin: EVIL } })
+    const refused = await api.call('POST', '/api/needs/public', {
+      raw: body,
+      headers: { 'content-type': 'text/plain', 'sec-fetch-site': 'cross-site', origin: EVIL },
+    })
     expectProblem(refused, 415, 'Unsupported media type')
     expect(await needCount()).toBe(before)
   })
@@ -109,7 +112,7 @@ describe('POST /intake/{organizationSlug} (the page)', () => {
   })
 })
 
-describe('login, refresh (the browser session\'s too), accept-invite and the password routes', () => {
+describe("login, refresh (the browser session's too), accept-invite and the password routes", () => {
   const ROUTES: Array<[string, unknown]> = [
     ['/api/auth/login', { email: 'someone@example.org', password: 'a long enough password' }],
     ['/api/auth/refresh', { refreshToken: 'x' }],
@@ -130,10 +133,17 @@ describe('login, refresh (the browser session\'s too), accept-invite and the pas
     expect((await api.call('POST', path, { body })).status).not.toBe(403)
   })
 
-  test("a partner site in formOrigins is still another site here: no password reset email goes out for its pages", async () => {
+  test('a partner site in formOrigins is still another site here: no password reset email goes out for its pages', async () => {
     await deliverUntil(api, () => true)
     const before = loggedEmailsTo(api, staffEmail).length
-    expectProblem(await api.call('POST', '/api/auth/password-reset', { body: { email: staffEmail }, headers: { 'sec-fetch-site': 'cross-site', origin: PARTNER } }), 403, 'Forbidden')
+    expectProblem(
+      await api.call('POST', '/api/auth/password-reset', {
+        body: { email: staffEmail },
+        headers: { 'sec-fetch-site': 'cross-site', origin: PARTNER },
+      }),
+      403,
+      'Forbidden',
+    )
     await deliverUntil(api, () => true)
     expect(loggedEmailsTo(api, staffEmail)).toHaveLength(before)
   })

@@ -7,10 +7,22 @@ import { owaspErrors } from '../../openapi-lint/owasp-ruleset'
 
 // docs/self-hosting.md (docs) and docs/api.md "Errors" (bounded inputs, security marks) on the served OpenAPI document.
 type Schema = Record<string, any>
-type Operation = { security?: unknown[]; requestBody?: { content: Record<string, { schema: Schema }> }; responses?: Record<string, any>; parameters?: any[] }
+type Operation = {
+  security?: unknown[]
+  requestBody?: { content: Record<string, { schema: Schema }> }
+  responses?: Record<string, any>
+  parameters?: any[]
+}
 
 let api: TestServer
-type Document = { openapi: string; info: Schema; servers: unknown[]; tags: unknown[]; paths: Record<string, Record<string, Operation>>; components: Schema }
+type Document = {
+  openapi: string
+  info: Schema
+  servers: unknown[]
+  tags: unknown[]
+  paths: Record<string, Record<string, Operation>>
+  components: Schema
+}
 /** The document as served, for the linters. */
 let served: Document
 /** The same with every reference to a named schema replaced by the schema, for the checks of what a route takes and answers. */
@@ -123,7 +135,9 @@ describe('GET /api/docs', () => {
   async function assetsOfPage(): Promise<{ html: string; policy: string | null; sources: URL[] }> {
     const response = await api.call('GET', '/api/docs')
     const html = String(response.body)
-    const sources = [...html.matchAll(/<(?:script|link|img)\b[^>]*\b(?:src|href)="([^"]+)"/g)].map((m) => new URL(m[1]!, `${api.url}/api/docs`))
+    const sources = [...html.matchAll(/<(?:script|link|img)\b[^>]*\b(?:src|href)="([^"]+)"/g)].map(
+      (m) => new URL(m[1]!, `${api.url}/api/docs`),
+    )
     return { html, policy: response.headers.get('content-security-policy'), sources }
   }
 
@@ -141,11 +155,18 @@ describe('GET /api/docs', () => {
     const { html, policy, sources } = await assetsOfPage()
     // The browser enforces it too: everything from this origin only.
     const directives = Object.fromEntries(policy!.split(/;\s*/).map((d) => [d.split(' ')[0], d]))
-    expect(directives).toMatchObject({ 'default-src': "default-src 'none'", 'script-src': "script-src 'self'", 'connect-src': "connect-src 'self'" })
+    expect(directives).toMatchObject({
+      'default-src': "default-src 'none'",
+      'script-src': "script-src 'self'",
+      'connect-src': "connect-src 'self'",
+    })
     expect(html).not.toMatch(/(https?:)?\/\/[a-z0-9.-]+\.[a-z]{2,}/i)
     expect(sources.map((u) => u.origin)).toEqual([api.url, api.url, api.url])
     const packaged = join(import.meta.dir, '../../../node_modules/swagger-ui-dist')
-    for (const [file, type] of [['swagger-ui-bundle.js', 'text/javascript'], ['swagger-ui.css', 'text/css']] as const) {
+    for (const [file, type] of [
+      ['swagger-ui-bundle.js', 'text/javascript'],
+      ['swagger-ui.css', 'text/css'],
+    ] as const) {
       const asset = await fetch(sources.find((u) => u.pathname.endsWith(`/${file}`))!)
       expect(asset.status).toBe(200)
       expect(asset.headers.get('content-type')).toStartWith(type)
@@ -159,7 +180,11 @@ describe('GET /api/docs', () => {
 
 describe('GET /api/openapi.json', () => {
   test('has no error under Redocly’s recommended rules (its warnings: no license, no 4xx on the health routes)', async () => {
-    const problems = await lintFromString({ source: JSON.stringify(served), absoluteRef: 'openapi.json', config: await createConfig({ extends: ['recommended'] }) })
+    const problems = await lintFromString({
+      source: JSON.stringify(served),
+      absoluteRef: 'openapi.json',
+      config: await createConfig({ extends: ['recommended'] }),
+    })
     const errors = problems.filter((p) => p.severity === 'error').map((p) => `${p.ruleId}: ${p.message} at ${p.location[0]?.pointer}`)
     expect(errors).toEqual([])
   })
@@ -178,7 +203,9 @@ describe('GET /api/openapi.json', () => {
   })
 
   test('lists every route, at the paths of the interface (no trailing slash), and nothing else', () => {
-    const documented = Object.entries(doc.paths).flatMap(([path, methods]) => Object.keys(methods).map((method) => `${method.toUpperCase()} ${path}`))
+    const documented = Object.entries(doc.paths).flatMap(([path, methods]) =>
+      Object.keys(methods).map((method) => `${method.toUpperCase()} ${path}`),
+    )
     expect(documented.sort()).toEqual(ROUTES.map(([method, path]) => `${method.toUpperCase()} ${path}`).sort())
   })
 
@@ -187,12 +214,15 @@ describe('GET /api/openapi.json', () => {
   })
 
   test('defines every tag it uses, each with a description; every operation has a tag', () => {
-    const defined = new Map<string, string>((doc.tags as Array<{ name: string; description: string }>).map((tag) => [tag.name, tag.description]))
+    const defined = new Map<string, string>(
+      (doc.tags as Array<{ name: string; description: string }>).map((tag) => [tag.name, tag.description]),
+    )
     const operations = Object.values(doc.paths).flatMap((methods) => Object.values(methods)) as Array<Operation & { tags?: string[] }>
     const used = new Set(operations.flatMap((o) => o.tags ?? []))
     expect(operations.filter((o) => (o.tags ?? []).length === 0)).toEqual([])
     expect([...used].filter((tag) => !defined.has(tag))).toEqual([])
-    for (const [name, description] of defined) expect({ name, described: description.length > 0, used: used.has(name) }).toEqual({ name, described: true, used: true })
+    for (const [name, description] of defined)
+      expect({ name, described: description.length > 0, used: used.has(name) }).toEqual({ name, described: true, used: true })
   })
 
   test('every operation has a summary and a description', () => {
@@ -205,7 +235,10 @@ describe('GET /api/openapi.json', () => {
   })
 
   test('an answer without a body (204) has no content', () => {
-    for (const [method, path] of [['post', '/api/auth/logout'], ['post', '/api/webhooks/twilio/status']] as const) {
+    for (const [method, path] of [
+      ['post', '/api/auth/logout'],
+      ['post', '/api/webhooks/twilio/status'],
+    ] as const) {
       const response = operation(method, path).responses!['204']
       expect(response).toBeDefined()
       expect(response).not.toHaveProperty('content')
@@ -244,7 +277,9 @@ describe('GET /api/openapi.json', () => {
 
   test.each(ROUTES)('%s %s documents its error answers as problems', (method, path, _authenticated, errors) => {
     const responses = operation(method, path).responses ?? {}
-    const documentedErrors = Object.keys(responses).map(Number).filter((status) => status >= 400)
+    const documentedErrors = Object.keys(responses)
+      .map(Number)
+      .filter((status) => status >= 400)
     expect(documentedErrors.sort()).toEqual([...errors].sort())
     for (const status of errors) {
       const schema = Object.values<{ schema: Schema }>(responses[status].content)[0]!.schema
@@ -315,7 +350,8 @@ describe('GET /api/openapi.json', () => {
     const unbounded: string[] = []
     for (const [at, node] of walk(schema)) {
       const types = [node.type].flat()
-      if (types.includes('string') && node.maxLength === undefined && node.const === undefined && node.enum === undefined) unbounded.push(at)
+      if (types.includes('string') && node.maxLength === undefined && node.const === undefined && node.enum === undefined)
+        unbounded.push(at)
       if (node.type === 'array' && node.maxItems === undefined) unbounded.push(at)
       if (node.type === 'integer' && (node.minimum === undefined || node.maximum === undefined)) unbounded.push(at)
       if (node.type === 'object' && node.patternProperties && node.maxProperties === undefined) unbounded.push(at)
@@ -327,7 +363,10 @@ describe('GET /api/openapi.json', () => {
     const body = (method: string, path: string) => operation(method, path).requestBody!.content['application/json']!.schema
     expect(body('post', '/api/needs/public').required).toEqual(['description'])
     expect(body('post', '/api/needs/public').properties.organizationId).toMatchObject({ format: 'uuid' })
-    expect(body('post', '/api/needs/public').properties.organizationSlug).toMatchObject({ pattern: '^[a-z0-9]+(-[a-z0-9]+)*$', maxLength: 63 })
+    expect(body('post', '/api/needs/public').properties.organizationSlug).toMatchObject({
+      pattern: '^[a-z0-9]+(-[a-z0-9]+)*$',
+      maxLength: 63,
+    })
     expect(body('post', '/api/needs/public').properties.description).toMatchObject({ minLength: 1, maxLength: 5000 })
     expect(body('post', '/api/needs').required).toEqual(['partnerId'])
     expect(body('post', '/api/needs').properties.customFields.maxProperties).toBe(50)
@@ -338,17 +377,36 @@ describe('GET /api/openapi.json', () => {
     expect(body('post', '/api/partners').properties.name).toMatchObject({ minLength: 1, maxLength: 200 })
     expect(body('post', '/api/partners').properties.slaHours).toMatchObject({ type: 'integer', minimum: 1, maximum: 8760 })
     expect(body('put', '/api/partners/{id}').properties.keywords.maxItems).toBe(50)
-    expect(body('put', '/api/needs/{id}').properties.status.enum).toEqual(['NEW', 'IN_PROGRESS', 'PENDING_INTERNAL', 'PENDING_CLIENT', 'RESOLVED', 'ESCALATED'])
+    expect(body('put', '/api/needs/{id}').properties.status.enum).toEqual([
+      'NEW',
+      'IN_PROGRESS',
+      'PENDING_INTERNAL',
+      'PENDING_CLIENT',
+      'RESOLVED',
+      'ESCALATED',
+    ])
   })
 
   test('lists document page and limit with their bounds, and the status filter', () => {
-    for (const path of ['/api/needs', '/api/partners', '/api/constituents', '/api/constituents/{id}/needs', '/api/household-matches', '/api/members', '/api/needs/{id}/history']) {
+    for (const path of [
+      '/api/needs',
+      '/api/partners',
+      '/api/constituents',
+      '/api/constituents/{id}/needs',
+      '/api/household-matches',
+      '/api/members',
+      '/api/needs/{id}/history',
+    ]) {
       const params = Object.fromEntries((operation('get', path).parameters ?? []).map((p) => [p.name, p]))
       expect(params.page).toMatchObject({ in: 'query', required: false, schema: { minimum: 1 } })
       expect(params.limit).toMatchObject({ in: 'query', required: false, schema: { minimum: 1, maximum: 100, default: 25 } })
     }
     const status = (operation('get', '/api/needs').parameters ?? []).find((p) => p.name === 'status')
-    expect(status).toMatchObject({ style: 'form', explode: false, schema: { type: 'array', items: { enum: expect.arrayContaining(['NEW', 'IN_PROGRESS']) } } })
+    expect(status).toMatchObject({
+      style: 'form',
+      explode: false,
+      schema: { type: 'array', items: { enum: expect.arrayContaining(['NEW', 'IN_PROGRESS']) } },
+    })
   })
 
   test('path ids are documented: UUIDs, except on need routes, which also take the reference number', () => {
@@ -367,11 +425,14 @@ describe('GET /api/openapi.json', () => {
     }
     const needRoutes = ROUTES.filter(([, path]) => path.startsWith('/api/needs/{id}'))
     expect(needRoutes).toHaveLength(6)
-    for (const [method, path] of needRoutes) expect(id(method, path)).toMatchObject({ in: 'path', required: true, schema: { type: 'string', maxLength: 64 } })
+    for (const [method, path] of needRoutes)
+      expect(id(method, path)).toMatchObject({ in: 'path', required: true, schema: { type: 'string', maxLength: 64 } })
   })
 
   test('rate-limited routes document 429 with Retry-After, and the RateLimit fields on every answer', () => {
-    const limited = ROUTES.filter(([, , , errors]) => errors.includes(429)).map(([method, path]) => `${method} ${path}`).filter((route) => route !== SMS)
+    const limited = ROUTES.filter(([, , , errors]) => errors.includes(429))
+      .map(([method, path]) => `${method} ${path}`)
+      .filter((route) => route !== SMS)
     expect(limited.sort()).toEqual([
       'post /api/auth/accept-invite',
       'post /api/auth/login',
@@ -385,7 +446,9 @@ describe('GET /api/openapi.json', () => {
     ])
     for (const route of limited) {
       const [method, path] = route.split(' ') as [string, string]
-      for (const [status, response] of Object.entries<{ headers?: Record<string, { schema: Schema }> }>(operation(method, path).responses!)) {
+      for (const [status, response] of Object.entries<{ headers?: Record<string, { schema: Schema }> }>(
+        operation(method, path).responses!,
+      )) {
         const own = status === '429' ? ['Retry-After'] : status === '401' ? ['WWW-Authenticate'] : []
         expect(Object.keys(response.headers ?? {}).sort()).toEqual(['RateLimit', 'RateLimit-Policy', ...own].sort())
       }
@@ -423,7 +486,8 @@ describe('GET /api/openapi.json', () => {
       for (const code of ['NY', 'CA', 'DC', 'PR']) expect(state.test(code)).toBe(true)
       for (const code of ['ZZ', 'ny', 'NYC']) expect(state.test(code)).toBe(false)
       expect(properties.dateOfBirth).toMatchObject({ pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2}$', maxLength: 10 })
-      for (const name of ['firstName', 'lastName', 'addressStreet', 'addressCity']) expect(properties[name]).toMatchObject({ maxLength: 200 })
+      for (const name of ['firstName', 'lastName', 'addressStreet', 'addressCity'])
+        expect(properties[name]).toMatchObject({ maxLength: 200 })
       for (const node of Object.values<Schema>(properties)) expect(types(node)).toContain('string')
     }
     expect(create.required ?? []).toEqual([])
@@ -431,7 +495,8 @@ describe('GET /api/openapi.json', () => {
     for (const name of ['phone', 'firstName', 'dateOfBirth']) expect(types(create.properties[name])).toEqual(['string'])
     expect(update.properties).not.toHaveProperty('householdId')
     // null clears a field on update and in fieldOverrides, where names take no null.
-    for (const name of ['firstName', 'phone', 'email', 'addressStreet', 'addressZip', 'dateOfBirth']) expect(types(update.properties[name])).toContain('null')
+    for (const name of ['firstName', 'phone', 'email', 'addressStreet', 'addressZip', 'dateOfBirth'])
+      expect(types(update.properties[name])).toContain('null')
     for (const name of ['phone', 'email', 'addressCity', 'dateOfBirth']) expect(types(overrides.properties[name])).toContain('null')
     for (const name of ['firstName', 'lastName']) expect(types(overrides.properties[name])).toEqual(['string'])
     expect(body('post', '/api/constituents/merge').required).toEqual(expect.arrayContaining(['sourceConstituentId', 'targetConstituentId']))
@@ -482,11 +547,16 @@ describe('GET /api/openapi.json', () => {
     expect(email.properties.provider.enum).toEqual(['smtp', 'postmark', 'ses', 'sendgrid'])
     const probe = body('post', '/api/organizations/settings/email/test')
     expect(probe.required).toEqual(expect.arrayContaining(['provider', 'apiKey', 'fromEmail', 'toEmail']))
-    for (const [method, path] of [['get', '/api/organizations/settings/email'], ['put', '/api/organizations/settings/email']] as const) {
+    for (const [method, path] of [
+      ['get', '/api/organizations/settings/email'],
+      ['put', '/api/organizations/settings/email'],
+    ] as const) {
       const answer = Object.values<{ schema: Schema }>(operation(method, path).responses!['200'].content)[0]!.schema
       expect(Object.keys(answer.properties).sort()).toEqual(['apiKeyLast4', 'fromEmail', 'fromName', 'provider', 'updatedAt'])
     }
-    const tested = Object.values<{ schema: Schema }>(operation('post', '/api/organizations/settings/email/test').responses!['200'].content)[0]!.schema
+    const tested = Object.values<{ schema: Schema }>(
+      operation('post', '/api/organizations/settings/email/test').responses!['200'].content,
+    )[0]!.schema
     expect(tested.required).toEqual(['delivered'])
   })
 })
@@ -511,6 +581,7 @@ describe('SMS in the OpenAPI document (docs/api.md "SMS")', () => {
     const schema = operation('post', path).requestBody!.content[Object.keys(operation('post', path).requestBody!.content)[0]!]!.schema
     expect(schema.type).toBe('object')
     expect(schema.maxProperties).toBeLessThanOrEqual(100)
-    for (const value of Object.values<Schema>(schema.patternProperties ?? {})) expect(value).toMatchObject({ type: 'string', maxLength: 5000 })
+    for (const value of Object.values<Schema>(schema.patternProperties ?? {}))
+      expect(value).toMatchObject({ type: 'string', maxLength: 5000 })
   })
 })

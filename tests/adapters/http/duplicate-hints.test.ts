@@ -37,7 +37,8 @@ async function post(path: string, body: Record<string, unknown>, token: string):
   return response.body
 }
 const registerConstituent = (fields: Record<string, unknown>, token = tokens.admin) => post('/api/constituents', fields, token)
-const needWith = (customFields: Record<string, unknown>, token = tokens.admin) => post('/api/needs', { partnerId: world.defaultPartner.id, customFields }, token)
+const needWith = (customFields: Record<string, unknown>, token = tokens.admin) =>
+  post('/api/needs', { partnerId: world.defaultPartner.id, customFields }, token)
 
 /** The ways a caseworker registers a person: directly, or through a need's contact keys. */
 const CREATIONS = [
@@ -63,9 +64,16 @@ describe.each(CREATIONS)('%s', (_route, create) => {
       expect(JSON.stringify(one)).not.toContain(known.id)
       await registerConstituent({ firstName: 'Also', phone })
       const three = await create({ firstName: 'y', phone }, token)
-      expect({ warning: three.duplicateWarning, hints: three.possibleDuplicates }).toEqual({ warning: one.duplicateWarning, hints: undefined })
+      expect({ warning: three.duplicateWarning, hints: three.possibleDuplicates }).toEqual({
+        warning: one.duplicateWarning,
+        hints: undefined,
+      })
       // The matches are there for those who resolve them; the caller read no one.
-      const matches = await api.call<Array<{ constituentId: string; candidateConstituentId: string }>>('GET', '/api/household-matches?limit=100', { token: tokens.admin })
+      const matches = await api.call<Array<{ constituentId: string; candidateConstituentId: string }>>(
+        'GET',
+        '/api/household-matches?limit=100',
+        { token: tokens.admin },
+      )
       const made = three.constituentId ?? three.id
       expect(matches.body.filter((m) => m.constituentId === made).map((m) => m.candidateConstituentId)).toContain(known.id)
       expect(await readsBy(token)).toEqual([])

@@ -60,12 +60,31 @@ describe('GET /api/needs/export', () => {
     expect(response.headers.get('content-disposition')).toMatch(/^attachment; filename="needs-\d{4}-\d{2}-\d{2}\.csv"$/)
     expect(response.headers.get('cache-control')).toBe('no-store')
     expect(text.endsWith('\r\n')).toBe(true)
-    expect(header).toEqual(['id', 'referenceNumber', 'status', 'partnerId', 'assignedTo', 'constituentId', 'householdId', 'parentNeedId', 'isConfidential', 'createdBy', 'createdAt', 'updatedAt', 'dueDate', 'duplicateWarning', 'customFields'])
+    expect(header).toEqual([
+      'id',
+      'referenceNumber',
+      'status',
+      'partnerId',
+      'assignedTo',
+      'constituentId',
+      'householdId',
+      'parentNeedId',
+      'isConfidential',
+      'createdBy',
+      'createdAt',
+      'updatedAt',
+      'dueDate',
+      'duplicateWarning',
+      'customFields',
+    ])
     expect(rows.map((row) => row.id)).toEqual(list.body.map((need) => need.id))
     for (const [i, need] of list.body.entries()) {
       const { customFields, isConfidential, ...fields } = need
       expect(rows[i]).toMatchObject(Object.fromEntries(Object.entries(fields).filter(([name]) => header.includes(name))))
-      expect({ isConfidential: rows[i]!.isConfidential, customFields: JSON.parse(rows[i]!.customFields!) }).toEqual({ isConfidential: String(isConfidential), customFields })
+      expect({ isConfidential: rows[i]!.isConfidential, customFields: JSON.parse(rows[i]!.customFields!) }).toEqual({
+        isConfidential: String(isConfidential),
+        customFields,
+      })
     }
   })
 
@@ -94,7 +113,9 @@ describe('GET /api/needs/export', () => {
     expect(rows.map((row) => row.id)).toEqual(own.body.map((need) => need.id))
     expect(new Set(rows.map((row) => row.partnerId))).toEqual(new Set([pantry.id]))
     expect((await exported(`/api/needs/export?format=csv&partnerId=${world.defaultPartner.id}`, tokens.piiAgent!)).rows).toEqual([])
-    expect((await exported('/api/needs/export?format=csv', tokens.piiVolunteer!)).rows.map((row) => row.id)).toEqual(own.body.map((need) => need.id))
+    expect((await exported('/api/needs/export?format=csv', tokens.piiVolunteer!)).rows.map((row) => row.id)).toEqual(
+      own.body.map((need) => need.id),
+    )
   })
 
   test('never holds another organization’s needs', async () => {
@@ -104,7 +125,8 @@ describe('GET /api/needs/export', () => {
   })
 
   test('is refused (403) without the export permission, and (401) without a token', async () => {
-    for (const token of [tokens.staff, tokens.partnerAdmin]) expectProblem(await api.call('GET', '/api/needs/export?format=csv', { token }), 403, 'Forbidden')
+    for (const token of [tokens.staff, tokens.partnerAdmin])
+      expectProblem(await api.call('GET', '/api/needs/export?format=csv', { token }), 403, 'Forbidden')
     expectProblem(await api.call('GET', '/api/needs/export?format=csv'), 401, 'Unauthorized')
   })
 })
@@ -112,20 +134,58 @@ describe('GET /api/needs/export', () => {
 describe('GET /api/constituents/export', () => {
   test('answers what the search finds, newest first, with formula openers made inert', async () => {
     const surname = `Formula${crypto.randomUUID().slice(0, 6)}`
-    const plain = await seedConstituent(api, tokens.admin!, { firstName: 'José', lastName: surname, phone: '+15550100002', email: 'jose@example.org', addressStreet: '1 Main St, Apt "B"', addressCity: 'Springfield', addressState: 'IL', addressZip: '62701', dateOfBirth: '1980-02-03' })
+    const plain = await seedConstituent(api, tokens.admin!, {
+      firstName: 'José',
+      lastName: surname,
+      phone: '+15550100002',
+      email: 'jose@example.org',
+      addressStreet: '1 Main St, Apt "B"',
+      addressCity: 'Springfield',
+      addressState: 'IL',
+      addressZip: '62701',
+      dateOfBirth: '1980-02-03',
+    })
     world.clock.advance(1000)
-    const hostile = await seedConstituent(api, tokens.admin!, { firstName: '=HYPERLINK("http://evil.example")', lastName: surname, addressStreet: '@SUM(A1:A9)', addressCity: '+1-2', email: 'x@example.org' })
+    const hostile = await seedConstituent(api, tokens.admin!, {
+      firstName: '=HYPERLINK("http://evil.example")',
+      lastName: surname,
+      addressStreet: '@SUM(A1:A9)',
+      addressCity: '+1-2',
+      email: 'x@example.org',
+    })
     world.clock.advance(1000)
     await seedConstituent(api, tokens.admin!, { firstName: 'Someone', lastName: 'Else' })
 
     const { header, rows } = await exported(`/api/constituents/export?format=csv&query=${surname}`, tokens.piiStaff!)
-    expect(header).toEqual(['id', 'householdId', 'firstName', 'lastName', 'phone', 'email', 'dateOfBirth', 'addressStreet', 'addressCity', 'addressState', 'addressZip', 'createdAt', 'updatedAt'])
+    expect(header).toEqual([
+      'id',
+      'householdId',
+      'firstName',
+      'lastName',
+      'phone',
+      'email',
+      'dateOfBirth',
+      'addressStreet',
+      'addressCity',
+      'addressState',
+      'addressZip',
+      'createdAt',
+      'updatedAt',
+    ])
     expect(rows.map((row) => row.id)).toEqual([hostile.constituentId, plain.constituentId])
-    expect(rows[0]).toMatchObject({ firstName: `'=HYPERLINK("http://evil.example")`, addressStreet: "'@SUM(A1:A9)", addressCity: "'+1-2", phone: '' })
+    expect(rows[0]).toMatchObject({
+      firstName: `'=HYPERLINK("http://evil.example")`,
+      addressStreet: "'@SUM(A1:A9)",
+      addressCity: "'+1-2",
+      phone: '',
+    })
     const json = await api.call<Record<string, string>>('GET', `/api/constituents/${plain.constituentId}`, { token: tokens.piiStaff })
     // The JSON answer's fields, an E.164 phone being made inert too (it opens with +), and the times.
     const { createdAt, updatedAt, ...fields } = rows[1]!
-    const expected: Record<string, string> = { ...Object.fromEntries(header.filter((name) => !name.endsWith('edAt')).map((name) => [name, ''])), ...json.body }
+    const expected: Record<string, string> = {
+      ...Object.fromEntries(header.filter((name) => !name.endsWith('edAt')).map((name) => [name, ''])),
+      ...json.body,
+    }
     const actual: Record<string, string> = { ...fields, phone: fields.phone!.replace(/^'/, '') }
     expect(actual).toEqual(expected)
     expect(fields.phone).toBe("'+15550100002")
@@ -137,23 +197,39 @@ describe('GET /api/constituents/export', () => {
   test('makes inert a formula hidden behind quotes or zero-width characters, or spelled in fullwidth', async () => {
     const surname = `Hidden${crypto.randomUUID().slice(0, 6)}`
     const hidden = { firstName: '"=HYPERLINK(""http://evil.example"")', addressStreet: '\u200B=SUM(A1:A9)', addressCity: '\uFF1D1+1' }
-    const seeded = await seedConstituent(api, tokens.admin!, { firstName: hidden.firstName, lastName: surname, addressStreet: hidden.addressStreet, addressCity: hidden.addressCity })
+    const seeded = await seedConstituent(api, tokens.admin!, {
+      firstName: hidden.firstName,
+      lastName: surname,
+      addressStreet: hidden.addressStreet,
+      addressCity: hidden.addressCity,
+    })
     const { rows } = await exported(`/api/constituents/export?format=csv&query=${surname}`, tokens.piiStaff!)
     expect(rows).toHaveLength(1)
-    expect(rows[0]).toMatchObject({ id: seeded.constituentId, firstName: `'${hidden.firstName}`, addressStreet: `'${hidden.addressStreet}`, addressCity: `'${hidden.addressCity}` })
+    expect(rows[0]).toMatchObject({
+      id: seeded.constituentId,
+      firstName: `'${hidden.firstName}`,
+      addressStreet: `'${hidden.addressStreet}`,
+      addressCity: `'${hidden.addressCity}`,
+    })
   })
 
   test('every constituent of the organization without a query, none of another organization', async () => {
     const search = await api.call<Array<{ id: string }>>('GET', '/api/constituents?limit=100', { token: tokens.admin })
-    expect((await exported('/api/constituents/export?format=csv', tokens.admin!)).rows.map((row) => row.id)).toEqual(search.body.map((c) => c.id))
+    expect((await exported('/api/constituents/export?format=csv', tokens.admin!)).rows.map((row) => row.id)).toEqual(
+      search.body.map((c) => c.id),
+    )
     expect((await exported('/api/constituents/export?format=csv', tokens.otherAdmin!)).rows).toEqual([])
   })
 
   test('needs the permission to read constituents besides the export permission; a bad query or format is 400', async () => {
-    for (const token of [tokens.piiVolunteer, tokens.staff, tokens.partnerAdmin]) expectProblem(await api.call('GET', '/api/constituents/export?format=csv', { token }), 403, 'Forbidden')
+    for (const token of [tokens.piiVolunteer, tokens.staff, tokens.partnerAdmin])
+      expectProblem(await api.call('GET', '/api/constituents/export?format=csv', { token }), 403, 'Forbidden')
     expect((await exported('/api/constituents/export?format=csv', tokens.piiAgent!)).header[0]).toBe('id')
     expectBadRequest(await api.call('GET', '/api/constituents/export?format=json', { token: tokens.admin }), 'query/format')
-    expectBadRequest(await api.call('GET', `/api/constituents/export?format=csv&query=${'a'.repeat(201)}`, { token: tokens.admin }), 'query/query')
+    expectBadRequest(
+      await api.call('GET', `/api/constituents/export?format=csv&query=${'a'.repeat(201)}`, { token: tokens.admin }),
+      'query/query',
+    )
   })
 })
 
@@ -170,7 +246,13 @@ describe('a database failure during an export', () => {
     })
     try {
       const response = await fetch(`${api.url}/api/needs/export?format=csv`, { headers: { authorization: `Bearer ${tokens.admin}` } })
-      return { response, body: await response.text().then((text) => ({ text }), (error: unknown) => ({ error })) }
+      return {
+        response,
+        body: await response.text().then(
+          (text) => ({ text }),
+          (error: unknown) => ({ error }),
+        ),
+      }
     } finally {
       spy.mockRestore()
     }
@@ -202,7 +284,13 @@ describe('a large export', () => {
     const partner = large.defaultPartner
     const note = 'n'.repeat(noteSize)
     const needs: Need[] = Array.from({ length: count }, (_, i) =>
-      aNeed({ organizationId: large.organizationId, partnerId: partner.id, referenceNumber: `BIG-${i}`, customFields: { note }, createdAt: new Date(Date.UTC(2026, 0, 1) + i * 1000) }),
+      aNeed({
+        organizationId: large.organizationId,
+        partnerId: partner.id,
+        referenceNumber: `BIG-${i}`,
+        customFields: { note },
+        createdAt: new Date(Date.UTC(2026, 0, 1) + i * 1000),
+      }),
     )
     await large.container.get(PORTS.unitOfWork).run(async (r) => {
       for (const need of needs) await r.needs.insert(need)

@@ -9,7 +9,8 @@ beforeAll(async () => {
 })
 afterAll(() => api.stop())
 
-const post = (fields: Record<string, string>, path = '/forgot-password', headers?: Record<string, string>) => postForm(api, path, fields, headers)
+const post = (fields: Record<string, string>, path = '/forgot-password', headers?: Record<string, string>) =>
+  postForm(api, path, fields, headers)
 
 async function staffEmail(): Promise<string> {
   const token = await api.tokenFor(api.world, 'staff')
@@ -31,7 +32,11 @@ describe('GET and POST /forgot-password', () => {
     expect(unknown.status).toBe(200)
     expect(known.text).toBe(unknown.text)
     expect(known.text).not.toContain(email)
-    const mail = await deliverUntil(api, () => loggedEmailsTo(api, email).find((m) => m.subject.startsWith('Choose a new password')), `the reset email to ${email}`)
+    const mail = await deliverUntil(
+      api,
+      () => loggedEmailsTo(api, email).find((m) => m.subject.startsWith('Choose a new password')),
+      `the reset email to ${email}`,
+    )
     expect(mail.text).toContain('/reset-password?token=')
     expect(loggedEmailsTo(api, 'nobody.here@example.org')).toEqual([])
   })
@@ -50,7 +55,9 @@ describe('GET and POST /forgot-password', () => {
     expect(byBrowser.text).toContain('¿Olvidó su contraseña?')
     const byQuery = await getPage(api, '/forgot-password?lang=es')
     expect(byQuery.text).toContain('action="/forgot-password?lang=es"')
-    expect((await post({ email: 'nadie@example.org' }, '/forgot-password?lang=es')).text).toContain('Si una cuenta usa este correo electrónico')
+    expect((await post({ email: 'nadie@example.org' }, '/forgot-password?lang=es')).text).toContain(
+      'Si una cuenta usa este correo electrónico',
+    )
   })
 
   test('a form posted from another site is refused (403 page) and sends nothing', async () => {

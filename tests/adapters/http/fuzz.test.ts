@@ -28,11 +28,21 @@ beforeAll(async () => {
   api = await startTestServer({ PUBLIC_INTAKE_RATE_LIMIT: '1000000' })
   admin = await api.tokenFor(api.world, 'org_admin')
   const need = (await api.call('POST', '/api/needs', { token: admin, body: { partnerId: api.world.defaultPartner.id } })).body
-  const constituent = (await api.call('POST', '/api/constituents', { token: admin, body: { firstName: 'Fuzz', phone: '+15550199999' } })).body
+  const constituent = (await api.call('POST', '/api/constituents', { token: admin, body: { firstName: 'Fuzz', phone: '+15550199999' } }))
+    .body
   const staff = await api.world.member('staff')
   realIds = [need.id, need.referenceNumber, constituent.id, api.world.defaultPartner.id, staff.memberId]
   const doc = (await api.call('GET', '/api/openapi.json')).body as {
-    paths: Record<string, Record<string, { parameters?: Array<{ in: string; name: string }>; requestBody?: { content: Record<string, { schema?: { properties?: object } }> } }>>
+    paths: Record<
+      string,
+      Record<
+        string,
+        {
+          parameters?: Array<{ in: string; name: string }>
+          requestBody?: { content: Record<string, { schema?: { properties?: object } }> }
+        }
+      >
+    >
   }
   operations = Object.entries(doc.paths).flatMap(([path, methods]) =>
     Object.entries(methods).map(([method, op]) => ({
@@ -58,7 +68,22 @@ const hostileText = fc.oneof(
   fc.string(),
   fc.string({ unit: 'grapheme' }),
   fc.string({ unit: 'binary' }),
-  fc.constantFrom('', ' ', '\u0000', 'a\u0000b', '\u202eevil', 'e\u0301', '𝒜𝓃𝒶', '🏳️‍🌈', 'null', 'undefined', '<script>', "' OR 1=1 --", '%00', '../../etc/passwd'),
+  fc.constantFrom(
+    '',
+    ' ',
+    '\u0000',
+    'a\u0000b',
+    '\u202eevil',
+    'e\u0301',
+    '𝒜𝓃𝒶',
+    '🏳️‍🌈',
+    'null',
+    'undefined',
+    '<script>',
+    "' OR 1=1 --",
+    '%00',
+    '../../etc/passwd',
+  ),
   fc.constantFrom('\ud800', '\udfff', 'Ana \ud800', 'a\udc00b', '\udc00\ud800', '\ud83d', '+1555\ud800'),
   fc.constantFrom('\u200b', '\u200b=1+1', '\u200d', '\u2060=cmd', '\ufeff', 'a\u200bb@example.org', '\u00ad'),
   fc.constantFrom('＝1+1', '＋cmd', '＠SUM(A1)', '－1', 'ｆｏｏｄ', '＜script＞', '＋１５５５０１００', '"\u200b＝1'),
@@ -80,14 +105,30 @@ function bodyFor(operation: Operation): fc.Arbitrary<string | undefined> {
   const ownProperties =
     operation.properties.length === 0
       ? fc.constant({})
-      : fc.dictionary(fc.constantFrom(...operation.properties), fc.oneof(hostileValue, fc.constantFrom(...realIds)), { maxKeys: operation.properties.length })
+      : fc.dictionary(fc.constantFrom(...operation.properties), fc.oneof(hostileValue, fc.constantFrom(...realIds)), {
+          maxKeys: operation.properties.length,
+        })
   return fc.oneof(
     { weight: 5, arbitrary: ownProperties.map((value) => JSON.stringify(value)) },
     { weight: 2, arbitrary: fc.jsonValue({ maxDepth: 6 }).map((value) => JSON.stringify(value)) },
     { weight: 1, arbitrary: fc.constantFrom(nested(65), nested(50_000), nestedObject(100), nestedObject(20_000)) },
     {
       weight: 1,
-      arbitrary: fc.constantFrom('{"a":1,"a":2}', '{"partnerId":"\\ud800"}', '{"\\ud800":1}', '{"customFields":{"\\udfff":"x","a":["\\ud800"]}}', '{"x":1e999}', '{"x":-0}', '{"x":9007199254740993}', '{', '{"a":', 'null', '"\\u0000"', '\u0000', ''),
+      arbitrary: fc.constantFrom(
+        '{"a":1,"a":2}',
+        '{"partnerId":"\\ud800"}',
+        '{"\\ud800":1}',
+        '{"customFields":{"\\udfff":"x","a":["\\ud800"]}}',
+        '{"x":1e999}',
+        '{"x":-0}',
+        '{"x":9007199254740993}',
+        '{',
+        '{"a":',
+        'null',
+        '"\\u0000"',
+        '\u0000',
+        '',
+      ),
     },
     { weight: 1, arbitrary: hostileText },
     { weight: 1, arbitrary: fc.constant(undefined) },
@@ -101,7 +142,10 @@ const pathValue = fc.oneof(
   { weight: 1, arbitrary: fc.constantFrom('REQ-1001', 'req-1', '%2e%2e', '..', '0', '-1') },
 )
 
-const queryValue = fc.oneof(hostileText.filter((s) => s.length < 4_000), fc.constantFrom('-1', '0', '1e309', '99999999999999999999', '0x10', ' 1', '1.5', 'NaN', 'NEW,NEW', 'open'))
+const queryValue = fc.oneof(
+  hostileText.filter((s) => s.length < 4_000),
+  fc.constantFrom('-1', '0', '1e309', '99999999999999999999', '0x10', ' 1', '1.5', 'NaN', 'NEW,NEW', 'open'),
+)
 
 interface FuzzRequest {
   token: boolean
@@ -113,7 +157,8 @@ interface FuzzRequest {
 }
 
 /** Every byte percent-encoded, as a client must send text that is not valid UTF-16 (lone surrogates become U+FFFD). */
-const encodePathSegment = (value: string) => [...Buffer.from(value, 'utf8')].map((byte) => `%${byte.toString(16).padStart(2, '0')}`).join('')
+const encodePathSegment = (value: string) =>
+  [...Buffer.from(value, 'utf8')].map((byte) => `%${byte.toString(16).padStart(2, '0')}`).join('')
 
 function requestFor(operation: Operation): fc.Arbitrary<FuzzRequest> {
   return fc.record({
@@ -146,7 +191,8 @@ function expectSane(operation: Operation, { response, ms, url }: { response: Api
   const where = `${operation.method} ${url.slice(0, 200)}`
   expect({ where, status: response.status < 500 }).toEqual({ where, status: true })
   expect({ where, requestId: Boolean(response.headers.get('x-request-id')) }).toEqual({ where, requestId: true })
-  if (response.status >= 400) expect({ where, type: response.headers.get('content-type') }).toEqual({ where, type: 'application/problem+json' })
+  if (response.status >= 400)
+    expect({ where, type: response.headers.get('content-type') }).toEqual({ where, type: 'application/problem+json' })
   expect({ where, fast: ms < SLOWEST_MS }).toEqual({ where, fast: true })
 }
 
@@ -157,21 +203,47 @@ describe('fuzzing every route', () => {
 
   test('hostile bodies on every route with a body: no 5xx, 4xx as problem+json, each within a second', async () => {
     for (const operation of operations.filter((o) => o.hasBody)) {
-      for (const body of [nested(65), nested(50_000), nestedObject(30_000), '{"a":1,"a":2}', '"\\ud800"', `{"x":"${'y'.repeat(250_000)}"}`, '\u0000']) {
+      for (const body of [
+        nested(65),
+        nested(50_000),
+        nestedObject(30_000),
+        '{"a":1,"a":2}',
+        '"\\ud800"',
+        `{"x":"${'y'.repeat(250_000)}"}`,
+        '\u0000',
+      ]) {
         for (const token of [true, false]) {
-          expectSane(operation, await send(operation, { token, ids: [[undefined, 0], [undefined, 1]], query: {}, body, contentType: 'application/json' }))
+          expectSane(
+            operation,
+            await send(operation, {
+              token,
+              ids: [
+                [undefined, 0],
+                [undefined, 1],
+              ],
+              query: {},
+              body,
+              contentType: 'application/json',
+            }),
+          )
         }
       }
     }
   })
 
-  test(`random requests (${RUNS} runs, seed ${SEED}): no 5xx, 4xx as problem+json, each within a second`, async () => {
-    const anyRequest = fc.constantFrom(...operations).chain((operation) => requestFor(operation).map((request) => ({ operation, request })))
-    await fc.assert(
-      fc.asyncProperty(anyRequest, async ({ operation, request }) => {
-        expectSane(operation, await send(operation, request))
-      }),
-      { numRuns: RUNS, seed: SEED, endOnFailure: true },
-    )
-  }, 30_000 + RUNS * 200)
+  test(
+    `random requests (${RUNS} runs, seed ${SEED}): no 5xx, 4xx as problem+json, each within a second`,
+    async () => {
+      const anyRequest = fc
+        .constantFrom(...operations)
+        .chain((operation) => requestFor(operation).map((request) => ({ operation, request })))
+      await fc.assert(
+        fc.asyncProperty(anyRequest, async ({ operation, request }) => {
+          expectSane(operation, await send(operation, request))
+        }),
+        { numRuns: RUNS, seed: SEED, endOnFailure: true },
+      )
+    },
+    30_000 + RUNS * 200,
+  )
 })

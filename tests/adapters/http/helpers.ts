@@ -39,7 +39,11 @@ export function expectBadRequest(response: ApiResponse, field?: string, title = 
 const b64 = (value: unknown) => Buffer.from(typeof value === 'string' ? value : JSON.stringify(value)).toString('base64url')
 
 /** A JWT signed HS256 with `secret` (or unsigned with `alg: none`), for forged and expired tokens. */
-export function forgeToken(secret: string, payload: Record<string, unknown>, header: Record<string, unknown> = { alg: 'HS256', typ: 'JWT' }): string {
+export function forgeToken(
+  secret: string,
+  payload: Record<string, unknown>,
+  header: Record<string, unknown> = { alg: 'HS256', typ: 'JWT' },
+): string {
   const head = `${b64(header)}.${b64(payload)}`
   if (header.alg === 'none') return `${head}.`
   return `${head}.${createHmac('sha256', secret).update(head).digest('base64url')}`
@@ -74,7 +78,10 @@ export function pageOfLink(link: string | undefined): { page: number; limit: num
 
 /** Contact fields a constituent may have. */
 export type ConstituentFields = Partial<
-  Record<'firstName' | 'lastName' | 'phone' | 'email' | 'dateOfBirth' | 'addressStreet' | 'addressCity' | 'addressState' | 'addressZip', string>
+  Record<
+    'firstName' | 'lastName' | 'phone' | 'email' | 'dateOfBirth' | 'addressStreet' | 'addressCity' | 'addressState' | 'addressZip',
+    string
+  >
 >
 
 /**
@@ -106,9 +113,7 @@ const LOGGED_EMAIL = 'email written to the log (no email provider configured)'
 
 /** The emails the log fallback has written to `to` so far, oldest first. */
 export function loggedEmailsTo(api: TestServer, to: string): LoggedEmail[] {
-  return api.logs
-    .map((line) => JSON.parse(line) as LoggedEmail)
-    .filter((entry) => entry.message === LOGGED_EMAIL && entry.to === to)
+  return api.logs.map((line) => JSON.parse(line) as LoggedEmail).filter((entry) => entry.message === LOGGED_EMAIL && entry.to === to)
 }
 
 /** Sends what the outbox holds (the worker may be sending too) until `found` answers something. */

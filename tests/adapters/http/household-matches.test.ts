@@ -61,7 +61,10 @@ beforeAll(async () => {
 })
 afterAll(() => api.stop())
 
-const uniqueName = () => `Zq${randomUUID().replace(/[^a-f]/g, '').slice(0, 10)}`
+const uniqueName = () =>
+  `Zq${randomUUID()
+    .replace(/[^a-f]/g, '')
+    .slice(0, 10)}`
 let phoneCounter = 0
 const uniquePhone = () => `+1555${String(4_000_000 + ++phoneCounter).padStart(7, '0')}`
 const uniqueEmail = () => `${uniqueName().toLowerCase()}@example.org`
@@ -94,7 +97,9 @@ const readNeed = async (id: string, token = tokens.admin) => (await api.call<Nee
 async function allMatches(status?: string, token = tokens.admin): Promise<Match[]> {
   const found: Match[] = []
   for (let page = 1; ; page++) {
-    const response = await api.call<Match[]>('GET', `/api/household-matches?limit=100&page=${page}${status ? `&status=${status}` : ''}`, { token })
+    const response = await api.call<Match[]>('GET', `/api/household-matches?limit=100&page=${page}${status ? `&status=${status}` : ''}`, {
+      token,
+    })
     expect(response.status).toBe(200)
     found.push(...response.body)
     if (found.length >= Number(response.headers.get('x-total-count'))) return found
@@ -121,7 +126,8 @@ async function aPair(): Promise<{ candidate: Constituent; constituent: Constitue
   return { candidate, constituent, match: match! }
 }
 
-const resolve = (id: string, body: unknown, token = tokens.resolver) => api.call<Match>('POST', `/api/household-matches/${id}/resolve`, { token, body })
+const resolve = (id: string, body: unknown, token = tokens.resolver) =>
+  api.call<Match>('POST', `/api/household-matches/${id}/resolve`, { token, body })
 
 describe('duplicate detection through POST /api/needs', () => {
   test('a need whose contact keys share a phone gets duplicateWarning, a new constituent, and one open match', async () => {
@@ -165,7 +171,9 @@ describe('duplicate detection through POST /api/needs', () => {
     const need = await createNeed({ customFields: { firstName: 'Patricia', lastName: uniqueName(), phone, email } })
 
     expect(need.duplicateWarning).toBe('Possible duplicate of 2 constituents: same phone, same email')
-    expect(need.possibleDuplicates.sort((a: PossibleDuplicate, b: PossibleDuplicate) => a.reasons[0]!.localeCompare(b.reasons[0]!))).toEqual([
+    expect(
+      need.possibleDuplicates.sort((a: PossibleDuplicate, b: PossibleDuplicate) => a.reasons[0]!.localeCompare(b.reasons[0]!)),
+    ).toEqual([
       { constituentId: byEmail.id, reasons: ['same email'] },
       { constituentId: byPhone.id, reasons: ['same phone'] },
     ])
@@ -185,13 +193,21 @@ describe('duplicate detection through POST /api/needs', () => {
     const existing = await register({ firstName: 'Lee', lastName: uniqueName(), phone, email })
     const need = await createNeed({ customFields: { firstName: 'Lee', phone, email: email.toUpperCase() } })
     expect(need.duplicateWarning).toBe('Possible duplicate of 1 constituent: same phone, same email')
-    expect((await matchesOf(need.constituentId!)).map((m) => [m.candidateConstituentId, m.reason])).toEqual([[existing.id, 'same phone, same email']])
+    expect((await matchesOf(need.constituentId!)).map((m) => [m.candidateConstituentId, m.reason])).toEqual([
+      [existing.id, 'same phone, same email'],
+    ])
   })
 
   test('the same first and last name and date of birth match whatever the case, accents and punctuation', async () => {
     const lastName = `Núñez-${uniqueName()}`
     const existing = await register({ firstName: 'José', lastName, dateOfBirth: '1980-05-17' })
-    const need = await createNeed({ customFields: { firstName: 'JOSE', lastName: lastName.toLowerCase().replace('-', ' ').replace('ú', 'u').replace('ñ', 'n'), dateOfBirth: '1980-05-17' } })
+    const need = await createNeed({
+      customFields: {
+        firstName: 'JOSE',
+        lastName: lastName.toLowerCase().replace('-', ' ').replace('ú', 'u').replace('ñ', 'n'),
+        dateOfBirth: '1980-05-17',
+      },
+    })
     expect(need.duplicateWarning).toBe('Possible duplicate of 1 constituent: same name and date of birth')
     expect((await matchesOf(need.constituentId!)).map((m) => m.candidateConstituentId)).toEqual([existing.id])
 
@@ -207,16 +223,22 @@ describe('duplicate detection through POST /api/needs', () => {
   test('the same last name and street address match, normalized the same way', async () => {
     const lastName = `O'${uniqueName()}`
     const existing = await register({ firstName: 'Maeve', lastName, addressStreet: '12 Main St.' })
-    const need = await createNeed({ customFields: { firstName: 'Sean', lastName: lastName.replace("'", '').toUpperCase(), addressStreet: '12  MAIN st' } })
+    const need = await createNeed({
+      customFields: { firstName: 'Sean', lastName: lastName.replace("'", '').toUpperCase(), addressStreet: '12  MAIN st' },
+    })
     expect(need.duplicateWarning).toBe('Possible duplicate of 1 constituent: same last name and address')
-    expect((await matchesOf(need.constituentId!)).map((m) => [m.candidateConstituentId, m.reason])).toEqual([[existing.id, 'same last name and address']])
+    expect((await matchesOf(need.constituentId!)).map((m) => [m.candidateConstituentId, m.reason])).toEqual([
+      [existing.id, 'same last name and address'],
+    ])
 
     const elsewhere = await createNeed({ customFields: { lastName, addressStreet: '14 Main St.' } })
     expect(elsewhere).not.toHaveProperty('duplicateWarning')
   })
 
   test('without a candidate there is no duplicateWarning and no match', async () => {
-    const need = await createNeed({ customFields: { firstName: 'Unique', lastName: uniqueName(), phone: uniquePhone(), email: uniqueEmail() } })
+    const need = await createNeed({
+      customFields: { firstName: 'Unique', lastName: uniqueName(), phone: uniquePhone(), email: uniqueEmail() },
+    })
     expect(need.constituentId).toBeString()
     expect(need).not.toHaveProperty('duplicateWarning')
     expect(await readNeed(need.id)).not.toHaveProperty('duplicateWarning')
@@ -230,7 +252,10 @@ describe('duplicate detection through POST /api/needs', () => {
     expect(need).not.toHaveProperty('duplicateWarning')
     expect(await matchesOf(need.constituentId!)).toEqual([])
 
-    const theirNeed = await createNeed({ partnerId: other.defaultPartner.id, customFields: { firstName: 'Theirs again', phone } }, tokens.otherAdmin)
+    const theirNeed = await createNeed(
+      { partnerId: other.defaultPartner.id, customFields: { firstName: 'Theirs again', phone } },
+      tokens.otherAdmin,
+    )
     expect(theirNeed.duplicateWarning).toBe('Possible duplicate of 1 constituent: same phone')
     const theirMatches = await allMatches(undefined, tokens.otherAdmin)
     expect(theirMatches.map((m) => [m.constituentId, m.candidateConstituentId])).toContainEqual([theirNeed.constituentId!, theirs.id])
@@ -271,7 +296,9 @@ describe('duplicate detection through POST /api/needs', () => {
     const created = await registered({ firstName: 'Second', lastName: uniqueName(), email: email.toUpperCase() })
     expect(created.possibleDuplicates).toEqual([{ constituentId: existing.id, reasons: ['same email'] }])
     expect(created.duplicateWarning).toBe('Possible duplicate of 1 constituent: same email')
-    expect((await matchesOf(created.id)).map((m) => [m.constituentId, m.candidateConstituentId, m.reason])).toEqual([[created.id, existing.id, 'same email']])
+    expect((await matchesOf(created.id)).map((m) => [m.constituentId, m.candidateConstituentId, m.reason])).toEqual([
+      [created.id, existing.id, 'same email'],
+    ])
   })
 })
 
@@ -286,7 +313,13 @@ describe('duplicate detection through PUT /api/constituents/{id}', () => {
 
     expect((await put(second.id, { phone })).status).toBe(200)
     expect(await matchesOf(second.id)).toEqual([
-      expect.objectContaining({ constituentId: second.id, candidateConstituentId: first.id, reason: 'same phone', status: 'OPEN', organizationId: world.organizationId }),
+      expect.objectContaining({
+        constituentId: second.id,
+        candidateConstituentId: first.id,
+        reason: 'same phone',
+        status: 'OPEN',
+        organizationId: world.organizationId,
+      }),
     ])
   })
 
@@ -296,7 +329,9 @@ describe('duplicate detection through PUT /api/constituents/{id}', () => {
     const byStreet = await register({ firstName: 'Dora', lastName, addressStreet: '1 Elm Street' })
     const changing = await register({ firstName: 'Cleo', lastName: uniqueName() })
     await put(changing.id, { lastName, dateOfBirth: '1970-01-02' })
-    expect((await matchesOf(changing.id)).map((m) => [m.candidateConstituentId, m.reason])).toEqual([[byBirth.id, 'same name and date of birth']])
+    expect((await matchesOf(changing.id)).map((m) => [m.candidateConstituentId, m.reason])).toEqual([
+      [byBirth.id, 'same name and date of birth'],
+    ])
     await put(changing.id, { addressStreet: '1 ELM street' })
     expect((await matchesOf(changing.id)).map((m) => [m.candidateConstituentId, m.reason]).sort()).toEqual(
       [
@@ -317,7 +352,9 @@ describe('duplicate detection through PUT /api/constituents/{id}', () => {
     await put(second.id, { email })
     await put(second.id, { phone: null })
     await put(second.id, { phone })
-    expect(await matchesOf(second.id)).toEqual([expect.objectContaining({ id: match!.id, candidateConstituentId: first.id, status: 'DISMISSED' })])
+    expect(await matchesOf(second.id)).toEqual([
+      expect.objectContaining({ id: match!.id, candidateConstituentId: first.id, status: 'DISMISSED' }),
+    ])
   })
 
   test('fieldOverrides of a merge are a contact change too: the merged constituent is checked again', async () => {
@@ -330,7 +367,9 @@ describe('duplicate detection through PUT /api/constituents/{id}', () => {
       body: { sourceConstituentId: source.id, targetConstituentId: target.id, fieldOverrides: { phone } },
     })
     expect(response.status).toBe(200)
-    expect((await matchesOf(target.id)).map((m) => [m.constituentId, m.candidateConstituentId, m.reason, m.status])).toEqual([[target.id, lookalike.id, 'same phone', 'OPEN']])
+    expect((await matchesOf(target.id)).map((m) => [m.constituentId, m.candidateConstituentId, m.reason, m.status])).toEqual([
+      [target.id, lookalike.id, 'same phone', 'OPEN'],
+    ])
   })
 
   test('a change to a field detection does not look at opens no match', async () => {
@@ -383,14 +422,24 @@ describe('GET /api/household-matches', () => {
 
   test('each match carries both people and its reasons, enough to judge it without another call', async () => {
     const [listed] = (await allMatches('OPEN')).filter((m) => m.id === open.match.id)
-    expect(listed).toMatchObject({ reason: 'same phone', reasons: ['same phone'], constituent: open.constituent, candidate: open.candidate })
+    expect(listed).toMatchObject({
+      reason: 'same phone',
+      reasons: ['same phone'],
+      constituent: open.constituent,
+      candidate: open.candidate,
+    })
 
     const phone = uniquePhone()
     const email = uniqueEmail()
     const first = await register({ firstName: 'Rey', lastName: uniqueName(), phone, email })
     const second = await register({ firstName: 'Ray', lastName: uniqueName(), phone, email })
     const [both] = await matchesOf(second.id)
-    expect(both).toMatchObject({ reason: 'same phone, same email', reasons: ['same phone', 'same email'], constituent: second, candidate: first })
+    expect(both).toMatchObject({
+      reason: 'same phone, same email',
+      reasons: ['same phone', 'same email'],
+      constituent: second,
+      candidate: first,
+    })
   })
 
   test("the people are redacted as the caller's role requires: names always, contact details only with the permission", async () => {
@@ -411,7 +460,13 @@ describe('GET /api/household-matches', () => {
 
   test('a decided match carries its decision: who, when and what', async () => {
     const [decided] = (await allMatches('DISMISSED')).filter((m) => m.id === dismissed.match.id)
-    expect(decided).toEqual({ ...dismissed.match, status: 'DISMISSED', action: 'DISMISS', resolvedAt: expect.stringMatching(ISO_MS), resolvedBy: claimsOf(tokens.resolver).sub })
+    expect(decided).toEqual({
+      ...dismissed.match,
+      status: 'DISMISSED',
+      action: 'DISMISS',
+      resolvedAt: expect.stringMatching(ISO_MS),
+      resolvedBy: claimsOf(tokens.resolver).sub,
+    })
   })
 
   test('pages with X-Total-Count and Link headers that keep the status filter', async () => {
@@ -444,7 +499,8 @@ describe('GET /api/household-matches', () => {
     const response = await api.call('GET', `/api/household-matches?${query}`, { token: tokens.admin })
     expect(response.status).not.toBe(422)
     const body = expectBadRequest(response, field)
-    if (field === 'query/status') expect(body.errors!.find((e) => e.path === 'query/status')!.message).toContain('OPEN, RESOLVED, DISMISSED')
+    if (field === 'query/status')
+      expect(body.errors!.find((e) => e.path === 'query/status')!.message).toContain('OPEN, RESOLVED, DISMISSED')
   })
 
   test('only org_admin or the duplicate_resolver profile may list them (403 for the rest)', async () => {
@@ -496,7 +552,12 @@ describe('POST /api/household-matches/{id}/resolve', () => {
     const need = await createNeed({ constituentId: constituent.id })
     const response = await resolve(match.id, { action: 'MERGE_HOUSEHOLD' })
     expect(response.status).toBe(200)
-    expect(response.body).toMatchObject({ id: match.id, status: 'RESOLVED', action: 'MERGE_HOUSEHOLD', resolvedBy: claimsOf(tokens.resolver).sub })
+    expect(response.body).toMatchObject({
+      id: match.id,
+      status: 'RESOLVED',
+      action: 'MERGE_HOUSEHOLD',
+      resolvedBy: claimsOf(tokens.resolver).sub,
+    })
     expect(response.body.resolvedAt).toMatch(ISO_MS)
 
     expect(await search(constituent.lastName!)).toEqual([{ ...constituent, householdId: candidate.householdId }])
@@ -534,7 +595,7 @@ describe('POST /api/household-matches/{id}/resolve', () => {
     expect(await readNeed(need.id)).toMatchObject({ constituentId: constituent.id, householdId: constituent.householdId })
   })
 
-  test('a manual merge resolves the pair\'s open match; the open matches of the removed constituent follow the target', async () => {
+  test("a manual merge resolves the pair's open match; the open matches of the removed constituent follow the target", async () => {
     const phone = uniquePhone()
     const a = await register({ firstName: 'A', lastName: uniqueName(), phone })
     const b = await register({ firstName: 'B', lastName: uniqueName(), phone })
@@ -545,12 +606,22 @@ describe('POST /api/household-matches/{id}/resolve', () => {
     const ab = (await matchesOf(b.id)).find((m) => pairOf(m) === [a.id, b.id].sort().join())!
     expect(ab.status).toBe('OPEN')
 
-    const response = await api.call('POST', '/api/constituents/merge', { token: tokens.resolver, body: { sourceConstituentId: b.id, targetConstituentId: a.id } })
+    const response = await api.call('POST', '/api/constituents/merge', {
+      token: tokens.resolver,
+      body: { sourceConstituentId: b.id, targetConstituentId: a.id },
+    })
     expect(response.status).toBe(200)
 
     // The merged pair's match records the merge; no open match names the removed constituent.
     expect(await matchesOf(b.id)).toEqual([
-      { ...ab, constituent: undefined, status: 'RESOLVED', action: 'MERGE_CONSTITUENT', resolvedAt: expect.stringMatching(ISO_MS), resolvedBy: claimsOf(tokens.resolver).sub },
+      {
+        ...ab,
+        constituent: undefined,
+        status: 'RESOLVED',
+        action: 'MERGE_CONSTITUENT',
+        resolvedAt: expect.stringMatching(ISO_MS),
+        resolvedBy: claimsOf(tokens.resolver).sub,
+      },
     ])
     const open = await matchesOf(a.id, 'OPEN')
     const pairs = open.map(pairOf)
@@ -600,9 +671,21 @@ describe('POST /api/household-matches/{id}/resolve', () => {
     ['an action of the wrong type', { action: 1 }, '/action'],
     ['an unknown property', { action: 'DISMISS', reason: 'not them' }, '/reason'],
     ['a malformed targetConstituentId', { action: 'MERGE_CONSTITUENT', targetConstituentId: 'abc' }, '/targetConstituentId'],
-    ['a fieldOverrides phone that is not E.164', { action: 'MERGE_CONSTITUENT', fieldOverrides: { phone: '555-1234' } }, '/fieldOverrides/phone'],
-    ["a fieldOverrides dateOfBirth '2023-13-01'", { action: 'MERGE_CONSTITUENT', fieldOverrides: { dateOfBirth: '2023-13-01' } }, '/fieldOverrides/dateOfBirth'],
-    ["a fieldOverrides addressState 'ZZ'", { action: 'MERGE_CONSTITUENT', fieldOverrides: { addressState: 'ZZ' } }, '/fieldOverrides/addressState'],
+    [
+      'a fieldOverrides phone that is not E.164',
+      { action: 'MERGE_CONSTITUENT', fieldOverrides: { phone: '555-1234' } },
+      '/fieldOverrides/phone',
+    ],
+    [
+      "a fieldOverrides dateOfBirth '2023-13-01'",
+      { action: 'MERGE_CONSTITUENT', fieldOverrides: { dateOfBirth: '2023-13-01' } },
+      '/fieldOverrides/dateOfBirth',
+    ],
+    [
+      "a fieldOverrides addressState 'ZZ'",
+      { action: 'MERGE_CONSTITUENT', fieldOverrides: { addressState: 'ZZ' } },
+      '/fieldOverrides/addressState',
+    ],
     ['an unknown key in fieldOverrides', { action: 'MERGE_CONSTITUENT', fieldOverrides: { nickname: 'x' } }, '/fieldOverrides/nickname'],
   ])('%s is a 400 naming it, and the match stays open', async (_label, body, field) => {
     const { constituent, match } = await aPair()
@@ -647,9 +730,12 @@ describe('POST /api/household-matches/{id}/resolve', () => {
 
   test('without a token it is a 401, before the body is looked at', async () => {
     const { match } = await aPair()
-    expectProblem(await api.call('POST', `/api/household-matches/${match.id}/resolve`, { body: { action: 'DISMISS' } }), 401, 'Unauthorized')
+    expectProblem(
+      await api.call('POST', `/api/household-matches/${match.id}/resolve`, { body: { action: 'DISMISS' } }),
+      401,
+      'Unauthorized',
+    )
     expectProblem(await api.call('POST', `/api/household-matches/${match.id}/resolve`, { body: { action: 'NOPE' } }), 401, 'Unauthorized')
     expect((await allMatches('OPEN')).find((m) => m.id === match.id)).toEqual(match)
   })
 })
-

@@ -28,7 +28,9 @@ describe('GET /api/constituents/{id}/household', () => {
       const response = await household(id)
       expect(response.status).toBe(200)
       expect(response.body.map((p) => p.firstName).sort()).toEqual(['Ada', 'Byron'])
-      expect(response.body.find((p) => p.id === ada.id)).toEqual((await api.call<Person>('GET', `/api/constituents/${ada.id}`, { token: admin })).body)
+      expect(response.body.find((p) => p.id === ada.id)).toEqual(
+        (await api.call<Person>('GET', `/api/constituents/${ada.id}`, { token: admin })).body,
+      )
     }
   })
 

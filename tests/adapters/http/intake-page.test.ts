@@ -34,7 +34,18 @@ describe('GET /intake/{organizationSlug}', () => {
     expect(page.text).toContain('<meta name="viewport" content="width=device-width, initial-scale=1">')
     expect(page.text).toMatch(/<p class="organization">Org [0-9a-f]{8}<\/p>/)
     expect(page.text).toContain(`<form method="post" action="/intake/${slug}" novalidate>`)
-    for (const field of ['description', 'firstName', 'lastName', 'phone', 'email', 'addressStreet', 'addressCity', 'addressState', 'addressZip', 'preferredLanguage']) {
+    for (const field of [
+      'description',
+      'firstName',
+      'lastName',
+      'phone',
+      'email',
+      'addressStreet',
+      'addressCity',
+      'addressState',
+      'addressZip',
+      'preferredLanguage',
+    ]) {
       expect(page.text).toContain(`<label for="${field}">`)
       expect(page.text).toContain(`id="${field}" name="${field}"`)
     }
@@ -104,10 +115,17 @@ describe('POST /intake/{organizationSlug}', () => {
     expect(empty.text).toContain('aria-describedby="description-hint description-error"')
     expect(empty.text).toContain('value="&lt;b&gt;Ana&lt;/b&gt;"')
 
-    const bad = await post(`/intake/${slug}?lang=es`, { description: 'rent', phone: '12', email: 'nope', addressState: 'ZZ', addressZip: '1234' })
+    const bad = await post(`/intake/${slug}?lang=es`, {
+      description: 'rent',
+      phone: '12',
+      email: 'nope',
+      addressState: 'ZZ',
+      addressZip: '1234',
+    })
     expect(bad.status).toBe(400)
     expect(bad.text).toContain('<html lang="es">')
-    for (const field of ['phone', 'email', 'addressState', 'addressZip']) expect(bad.text).toContain(`<p class="error" id="${field}-error">Escriba`)
+    for (const field of ['phone', 'email', 'addressState', 'addressZip'])
+      expect(bad.text).toContain(`<p class="error" id="${field}-error">Escriba`)
     expect(bad.text).not.toContain('id="description-error"')
     expect(bad.text).toContain('>rent</textarea>')
     expect(await needCount()).toBe(before)
@@ -118,8 +136,18 @@ describe('POST /intake/{organizationSlug}', () => {
     const long = await post(`/intake/${slug}`, { description: 'x'.repeat(5001) })
     expect(long.status).toBe(400)
     expect(long.text).toContain('<p class="error" id="description-error">This is too long: at most 5000 characters.</p>')
-    for (const [contentType, body] of [['application/json', '{"description":["food"],"website":{}}'], ['application/json', '{broken'], ['application/json', '{"description":"help \\ud800"}'], ['text/plain', ''], ['application/x-www-form-urlencoded', '=&&website=%ZZ']]) {
-      const response = await fetch(`${api.url}/intake/${slug}`, { method: 'POST', headers: { 'content-type': contentType!, ...SAME_ORIGIN }, body })
+    for (const [contentType, body] of [
+      ['application/json', '{"description":["food"],"website":{}}'],
+      ['application/json', '{broken'],
+      ['application/json', '{"description":"help \\ud800"}'],
+      ['text/plain', ''],
+      ['application/x-www-form-urlencoded', '=&&website=%ZZ'],
+    ]) {
+      const response = await fetch(`${api.url}/intake/${slug}`, {
+        method: 'POST',
+        headers: { 'content-type': contentType!, ...SAME_ORIGIN },
+        body,
+      })
       expect(response.status).toBe(400)
       expect(response.headers.get('content-type')).toStartWith('text/html')
     }
@@ -137,7 +165,11 @@ describe('POST /intake/{organizationSlug}', () => {
 
   test('a form posted from another site is refused (403 page) and records nothing', async () => {
     const before = await needCount()
-    for (const headers of [{ 'sec-fetch-site': 'cross-site' }, { 'sec-fetch-site': 'same-site' }, { origin: 'https://evil.example' }] as Record<string, string>[]) {
+    for (const headers of [
+      { 'sec-fetch-site': 'cross-site' },
+      { 'sec-fetch-site': 'same-site' },
+      { origin: 'https://evil.example' },
+    ] as Record<string, string>[]) {
       const refused = await post(`/intake/${slug}`, { description: 'food' }, headers)
       expect(refused.status).toBe(403)
       expect(refused.headers.get('content-type')).toStartWith('text/html')

@@ -41,13 +41,23 @@ describe('a statement the database refuses', () => {
           // carrying the value in its fields (PostgreSQL may refuse the value itself first).
           listPartners.execute = () =>
             api.server.container.get(PORTS.unitOfWork).run((repositories) =>
-              repositories.needs.insert({ ...need, id: crypto.randomUUID(), referenceNumber: `${mark}-${run}`, partnerId: crypto.randomUUID(), customFields: { name: `${mark}${value}` } }),
+              repositories.needs.insert({
+                ...need,
+                id: crypto.randomUUID(),
+                referenceNumber: `${mark}-${run}`,
+                partnerId: crypto.randomUUID(),
+                customFields: { name: `${mark}${value}` },
+              }),
             ) as never
           expectProblem(await api.call('GET', '/api/partners', { token: admin }), 500, 'Internal server error')
           const lines = api.logs.slice(logged).join('\n')
           expect(lines).not.toContain(mark)
           // PostgreSQL's refusal comes through drizzle, which knows the statement; bun:sqlite's comes alone.
-          expect(lines).toMatch(TEST_DATABASE === 'postgres' ? /"database error [0-9A-Z]{5} in insert into needs"/ : /"database error SQLITE_CONSTRAINT_FOREIGNKEY"/)
+          expect(lines).toMatch(
+            TEST_DATABASE === 'postgres'
+              ? /"database error [0-9A-Z]{5} in insert into needs"/
+              : /"database error SQLITE_CONSTRAINT_FOREIGNKEY"/,
+          )
         }),
         { numRuns: TEST_DATABASE === 'postgres' ? 40 : 80 },
       )

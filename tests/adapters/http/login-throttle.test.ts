@@ -32,7 +32,7 @@ describe('login throttling per client address (behind a trusted proxy)', () => {
     expectProblem(await loginFrom('203.0.113.66', { email, password: TEST_PASSWORD }), 429, 'Too many requests')
   })
 
-  test("110 failures spread over 11 addresses do not lock the member out: the right password from a clean address logs in", async () => {
+  test('110 failures spread over 11 addresses do not lock the member out: the right password from a clean address logs in', async () => {
     const email = await newMemberEmail()
     const statuses: number[] = []
     for (let a = 0; a < 11; a++) {

@@ -28,7 +28,8 @@ beforeAll(async () => {
 afterAll(() => api.stop())
 
 const uniqueEmail = () => `invited-${crypto.randomUUID().slice(0, 8)}@example.org`
-const setAppOrigins = async (appOrigins: string[]) => expect((await api.call('PUT', '/api/organizations/settings', { token: admin, body: { appOrigins } })).status).toBe(200)
+const setAppOrigins = async (appOrigins: string[]) =>
+  expect((await api.call('PUT', '/api/organizations/settings', { token: admin, body: { appOrigins } })).status).toBe(200)
 
 /** The one-time link of the `nth` email (from 0) to `to`, once the outbox sent it. */
 async function linkTo(to: string, nth = 0): Promise<URL> {
@@ -47,7 +48,9 @@ async function emailsTo(to: string): Promise<number> {
 describe('the password reset email', () => {
   test("links to PUBLIC_BASE_URL's /reset-password, whatever headers the anonymous caller sends", async () => {
     const before = await emailsTo(staffEmail)
-    expect((await api.call('POST', '/api/auth/password-reset', { body: { email: staffEmail }, headers: STEERING_HEADERS })).status).toBe(202)
+    expect((await api.call('POST', '/api/auth/password-reset', { body: { email: staffEmail }, headers: STEERING_HEADERS })).status).toBe(
+      202,
+    )
     const link = await linkTo(staffEmail, before)
     expect(`${link.origin}${link.pathname}`).toBe(`${BASE_URL}/reset-password`)
     expect(link.searchParams.get('token')).toBeString()
@@ -57,7 +60,10 @@ describe('the password reset email', () => {
     await setAppOrigins([APP])
     const before = await emailsTo(staffEmail)
     for (const appUrl of [`${EVIL}/steal`, APP, BASE_URL]) {
-      const refused = expectBadRequest(await api.call('POST', '/api/auth/password-reset', { body: { email: staffEmail, appUrl } }), '/appUrl')
+      const refused = expectBadRequest(
+        await api.call('POST', '/api/auth/password-reset', { body: { email: staffEmail, appUrl } }),
+        '/appUrl',
+      )
       expect(refused.errors!.find((e) => e.path === '/appUrl')!.message).toBe('is not a field of this request')
     }
     expect(await emailsTo(staffEmail)).toBe(before)

@@ -17,15 +17,19 @@ afterAll(() => api.stop())
 const publicNeed = () => JSON.stringify({ organizationId: api.world.organizationId, description: 'Heating broke' })
 
 describe('a body’s Content-Type', () => {
-  test.each(['text/plain', 'text/plain;charset=UTF-8', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/jsonp', 'application/json-seq'])(
-    'a JSON route refuses %s with 415 problem+json, and stores nothing',
-    async (contentType) => {
-      const before = (await api.call('GET', '/api/needs', { token: admin })).headers.get('x-total-count')
-      const response = await api.call('POST', '/api/needs/public', { raw: publicNeed(), headers: { 'content-type': contentType } })
-      expect(expectProblem(response, 415, 'Unsupported media type').type).toBe('tag:intake.example,2026:problems/unsupported-media-type')
-      expect((await api.call('GET', '/api/needs', { token: admin })).headers.get('x-total-count')).toBe(before)
-    },
-  )
+  test.each([
+    'text/plain',
+    'text/plain;charset=UTF-8',
+    'application/x-www-form-urlencoded',
+    'multipart/form-data; boundary=x',
+    'application/jsonp',
+    'application/json-seq',
+  ])('a JSON route refuses %s with 415 problem+json, and stores nothing', async (contentType) => {
+    const before = (await api.call('GET', '/api/needs', { token: admin })).headers.get('x-total-count')
+    const response = await api.call('POST', '/api/needs/public', { raw: publicNeed(), headers: { 'content-type': contentType } })
+    expect(expectProblem(response, 415, 'Unsupported media type').type).toBe('tag:intake.example,2026:problems/unsupported-media-type')
+    expect((await api.call('GET', '/api/needs', { token: admin })).headers.get('x-total-count')).toBe(before)
+  })
 
   test('a body without a Content-Type is refused too', async () => {
     // A Blob without a type is sent without a Content-Type.
@@ -33,9 +37,14 @@ describe('a body’s Content-Type', () => {
     expect(response.status).toBe(415)
   })
 
-  test.each(['application/json', 'application/json; charset=utf-8', 'Application/JSON', 'application/merge-patch+json'])('%s is taken', async (contentType) => {
-    expect((await api.call('POST', '/api/needs/public', { raw: publicNeed(), headers: { 'content-type': contentType } })).status).toBe(201)
-  })
+  test.each(['application/json', 'application/json; charset=utf-8', 'Application/JSON', 'application/merge-patch+json'])(
+    '%s is taken',
+    async (contentType) => {
+      expect((await api.call('POST', '/api/needs/public', { raw: publicNeed(), headers: { 'content-type': contentType } })).status).toBe(
+        201,
+      )
+    },
+  )
 
   test('an anonymous caller of a protected route learns only that it needs a token', async () => {
     expectProblem(await api.call('POST', '/api/needs', { raw: '{}', headers: { 'content-type': 'text/plain' } }), 401, 'Unauthorized')
@@ -52,7 +61,10 @@ describe('a body’s Content-Type', () => {
     const page = await api.call('GET', `/intake/${slug}`)
     expect(page.status).toBe(200)
     const form = new URLSearchParams({ description: 'Form-encoded, as browsers post it' })
-    const posted = await api.call('POST', `/intake/${slug}`, { raw: form.toString(), headers: { 'content-type': 'application/x-www-form-urlencoded' } })
+    const posted = await api.call('POST', `/intake/${slug}`, {
+      raw: form.toString(),
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    })
     expect(posted.status).toBeLessThan(400)
     expect(posted.headers.get('content-type')).toStartWith('text/html')
   })
@@ -75,7 +87,11 @@ describe('X-Content-Type-Options: nosniff', () => {
       await api.call('POST', '/api/needs/public', { raw: 'x'.repeat(300_000) }),
       await api.call('POST', '/api/needs/public', { raw: '{}', headers: { 'content-type': 'text/plain' } }),
     ]
-    for (const answer of answers) expect({ status: answer.status, nosniff: answer.headers.get('x-content-type-options') }).toEqual({ status: answer.status, nosniff: 'nosniff' })
+    for (const answer of answers)
+      expect({ status: answer.status, nosniff: answer.headers.get('x-content-type-options') }).toEqual({
+        status: answer.status,
+        nosniff: 'nosniff',
+      })
   })
 })
 

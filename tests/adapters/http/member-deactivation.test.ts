@@ -38,7 +38,9 @@ describe('DELETE /api/members/{id}', () => {
     const inactive = (await api.call('GET', '/api/members?active=false', { token: admin })).body as Array<{ id: string; active: boolean }>
     expect(inactive.map((m) => [m.id, m.active])).toContainEqual([member.id, false])
     expect(inactive.filter((m) => m.active)).toEqual([])
-    expect((await api.call('GET', '/api/members?active=true', { token: admin })).body.map((m: { id: string }) => m.id)).not.toContain(member.id)
+    expect((await api.call('GET', '/api/members?active=true', { token: admin })).body.map((m: { id: string }) => m.id)).not.toContain(
+      member.id,
+    )
   })
 
   test('PUT {active: true} restores access with the same password', async () => {
@@ -68,7 +70,11 @@ describe('DELETE /api/members/{id}', () => {
   test.skipIf(TEST_DATABASE !== 'postgres')('deactivated through one instance, refused by another on the same database', async () => {
     const config = api.server.container.get(PORTS.config)
     const url = config.database.kind === 'postgres' ? config.database.url : ''
-    const other = await startTestServer({ DATABASE_URL: url, JWT_SECRET: config.jwtSecret, DATA_ENCRYPTION_KEY: config.dataEncryptionKey.toString('hex') })
+    const other = await startTestServer({
+      DATABASE_URL: url,
+      JWT_SECRET: config.jwtSecret,
+      DATA_ENCRYPTION_KEY: config.dataEncryptionKey.toString('hex'),
+    })
     try {
       const member = await aStaffMember()
       expect((await other.call('GET', '/api/needs', { token: member.token })).status).toBe(200)

@@ -3,7 +3,16 @@ import { DispatchOutbox } from '../../../src/application/messaging/dispatch-outb
 import type { Partner } from '../../../src/domain/partners/partner'
 import { startTestServer, type TestServer } from '../../support/http'
 import type { World } from '../../support/world'
-import { claimsOf, deliverUntil, expectBadRequest, expectProblem, invitationIn, loggedEmailsTo, loggedInvitationTo, UNKNOWN_ID } from './helpers'
+import {
+  claimsOf,
+  deliverUntil,
+  expectBadRequest,
+  expectProblem,
+  invitationIn,
+  loggedEmailsTo,
+  loggedInvitationTo,
+  UNKNOWN_ID,
+} from './helpers'
 
 // docs/api.md "Tokens" (accept-invite), "Permissions"; docs/api.md "Members and
 // invitations", over real HTTP. Invitations of an organization without email settings go to the log.
@@ -107,10 +116,19 @@ describe('invite → accept-invite → login', () => {
     // The tokens answered work.
     const profile = await api.call('GET', '/api/profile', { token: accepted.body.accessToken })
     expect(profile.status).toBe(200)
-    expect(profile.body).toMatchObject({ id: created.body.id, email: 'new.person@example.org', fullName: 'New Person', role: 'staff', profiles: [], permissions: expect.arrayContaining(['needs:update', 'members:list']) })
+    expect(profile.body).toMatchObject({
+      id: created.body.id,
+      email: 'new.person@example.org',
+      fullName: 'New Person',
+      role: 'staff',
+      profiles: [],
+      permissions: expect.arrayContaining(['needs:update', 'members:list']),
+    })
 
     // The password chosen logs in (the email in any case).
-    const login = await api.call<TokenPair>('POST', '/api/auth/login', { body: { email: 'NEW.person@example.org', password: NEW_PASSWORD } })
+    const login = await api.call<TokenPair>('POST', '/api/auth/login', {
+      body: { email: 'NEW.person@example.org', password: NEW_PASSWORD },
+    })
     expect(login.status).toBe(200)
     expect(claimsOf(login.body.accessToken).sub).toBe(created.body.id)
     const refreshed = await api.call<TokenPair>('POST', '/api/auth/refresh', { body: { refreshToken: accepted.body.refreshToken } })
@@ -128,7 +146,9 @@ describe('invite → accept-invite → login', () => {
     expectBadRequest(again, '/token')
     expect(JSON.stringify(again.body)).not.toContain(member.email)
 
-    expect((await api.call('POST', '/api/auth/login', { body: { email: member.email, password: 'an attacker password!' } })).status).toBe(401)
+    expect((await api.call('POST', '/api/auth/login', { body: { email: member.email, password: 'an attacker password!' } })).status).toBe(
+      401,
+    )
     expect((await api.call('POST', '/api/auth/login', { body: { email: member.email, password: NEW_PASSWORD } })).status).toBe(200)
   })
 
@@ -154,13 +174,19 @@ describe('invite → accept-invite → login', () => {
   test('needs no access token, and a token in the header does not change whose invitation it is', async () => {
     const member = await invited()
     const token = await invitationTokenFor(member.email)
-    const response = await api.call<TokenPair>('POST', '/api/auth/accept-invite', { token: tokens.admin, body: { token, password: NEW_PASSWORD } })
+    const response = await api.call<TokenPair>('POST', '/api/auth/accept-invite', {
+      token: tokens.admin,
+      body: { token, password: NEW_PASSWORD },
+    })
     expect(response.status).toBe(200)
     expect(claimsOf(response.body.accessToken).sub).toBe(member.id)
   })
 
   test('the link points at appUrl when the invitation names one on an allowed origin', async () => {
-    expect((await api.call('PUT', '/api/organizations/settings', { token: tokens.admin, body: { appOrigins: ['https://portal.example.org'] } })).status).toBe(200)
+    expect(
+      (await api.call('PUT', '/api/organizations/settings', { token: tokens.admin, body: { appOrigins: ['https://portal.example.org'] } }))
+        .status,
+    ).toBe(200)
     const member = await invited({ appUrl: 'https://portal.example.org/' })
     const { link } = invitationIn((await loggedInvitationTo(api, member.email)).text)
     expect(link).toStartWith('https://portal.example.org/accept-invite?token=')
@@ -172,7 +198,12 @@ describe('invite → accept-invite → login', () => {
     // A volunteer with intake_staff may create needs for its own partner.
     const need = await api.call('POST', '/api/needs', { token: pair.body.accessToken, body: { partnerId: partnerA.id } })
     expect(need.status).toBe(201)
-    expect(await memberById(member.id)).toMatchObject({ role: 'volunteer', partnerId: partnerA.id, profiles: ['intake_staff'], isConfirmed: true })
+    expect(await memberById(member.id)).toMatchObject({
+      role: 'volunteer',
+      partnerId: partnerA.id,
+      profiles: ['intake_staff'],
+      isConfirmed: true,
+    })
   })
 
   test('an invitation is valid for 7 days and not a moment longer', async () => {
@@ -205,7 +236,18 @@ describe('POST /api/members', () => {
     })
     expect(response.status).toBe(201)
     expect(response.headers.get('content-type')).toStartWith('application/json')
-    expect(Object.keys(response.body).sort()).toEqual(['active', 'email', 'fullName', 'id', 'isConfirmed', 'partnerId', 'partnerName', 'phone', 'profiles', 'role'])
+    expect(Object.keys(response.body).sort()).toEqual([
+      'active',
+      'email',
+      'fullName',
+      'id',
+      'isConfirmed',
+      'partnerId',
+      'partnerName',
+      'phone',
+      'profiles',
+      'role',
+    ])
     expect(response.body).toMatchObject({
       email,
       role: 'partner_agent',
@@ -394,13 +436,21 @@ describe('a member grants only the profiles it holds itself (docs/api.md "Permis
   test('a partner_admin may not invite or update an agent with a profile it lacks (403, nothing changes); one holding it may', async () => {
     const email = uniqueEmail('escalated')
     for (const profile of ['duplicate_resolver', 'pii_reader', 'sms_communicator']) {
-      const refused = expectProblem(await invite({ email, role: 'partner_agent', partnerId: partnerA.id, profiles: [profile] }, tokens.partnerAdminA), 403, 'Forbidden')
+      const refused = expectProblem(
+        await invite({ email, role: 'partner_agent', partnerId: partnerA.id, profiles: [profile] }, tokens.partnerAdminA),
+        403,
+        'Forbidden',
+      )
       expect(refused.detail).toContain(profile)
     }
     expect((await members()).some((m) => m.email === email)).toBe(false)
 
     const agent = await invited({ role: 'partner_agent', partnerId: partnerA.id })
-    expectProblem(await update(agent.id, { role: 'partner_agent', profiles: ['duplicate_resolver'] }, tokens.partnerAdminA), 403, 'Forbidden')
+    expectProblem(
+      await update(agent.id, { role: 'partner_agent', profiles: ['duplicate_resolver'] }, tokens.partnerAdminA),
+      403,
+      'Forbidden',
+    )
     expect((await memberById(agent.id))!.profiles ?? []).toEqual([])
 
     const holder = await api.tokenFor(world, 'partner_admin', { partnerId: partnerA.id, profiles: ['pii_reader'] })
@@ -459,7 +509,14 @@ describe('PUT /api/members/{id}', () => {
     const member = await invited({ role: 'staff', profiles: ['pii_reader'] })
     const toAgent = await update(member.id, { role: 'partner_agent', partnerId: partnerB.id, profiles: ['sms_communicator'] })
     expect(toAgent.status).toBe(200)
-    expect(toAgent.body).toMatchObject({ id: member.id, email: member.email, role: 'partner_agent', partnerId: partnerB.id, partnerName: 'Pantry B', profiles: ['sms_communicator'] })
+    expect(toAgent.body).toMatchObject({
+      id: member.id,
+      email: member.email,
+      role: 'partner_agent',
+      partnerId: partnerB.id,
+      partnerName: 'Pantry B',
+      profiles: ['sms_communicator'],
+    })
     const toVolunteer = await update(member.id, { role: 'volunteer' })
     expect(toVolunteer.body).toMatchObject({ role: 'volunteer', partnerId: partnerB.id, profiles: ['sms_communicator'] })
     const toStaff = await update(member.id, { role: 'staff', profiles: [] })
@@ -605,9 +662,14 @@ describe('GET and PUT /api/profile', () => {
     expect(agent.permissions).toContain('needs:update')
     expect(agent.permissions).not.toContain('constituents:merge')
     expect(agent.permissions).not.toContain('needs:send-sms')
-    const merge = await api.call('POST', '/api/constituents/merge', { token: tokens.agentA, body: { sourceConstituentId: UNKNOWN_ID, targetConstituentId: crypto.randomUUID() } })
+    const merge = await api.call('POST', '/api/constituents/merge', {
+      token: tokens.agentA,
+      body: { sourceConstituentId: UNKNOWN_ID, targetConstituentId: crypto.randomUUID() },
+    })
     expect(merge.status).toBe(403)
-    expect((await api.call('GET', '/api/profile', { token: tokens.admin })).body.permissions).toEqual(expect.arrayContaining(['constituents:merge', 'needs:send-sms', 'members:list']))
+    expect((await api.call('GET', '/api/profile', { token: tokens.admin })).body.permissions).toEqual(
+      expect.arrayContaining(['constituents:merge', 'needs:send-sms', 'members:list']),
+    )
     const texter = await api.tokenFor(world, 'partner_agent', { partnerId: partnerA.id, profiles: ['sms_communicator'] })
     expect((await api.call('GET', '/api/profile', { token: texter })).body.permissions).toContain('needs:send-sms')
   })
@@ -619,7 +681,16 @@ describe('GET and PUT /api/profile', () => {
       const set = await api.call('PUT', '/api/profile', { token, body: { fullName: `  ${name} Person `, phone: '+15557770000' } })
       expect(set.status).toBe(200)
       const { role, partnerId, profiles, permissions } = (await api.call('GET', '/api/profile', { token })).body
-      expect(set.body).toMatchObject({ id: ids[name], email, fullName: `${name} Person`, phone: '+15557770000', language: 'en', role, profiles, permissions })
+      expect(set.body).toMatchObject({
+        id: ids[name],
+        email,
+        fullName: `${name} Person`,
+        phone: '+15557770000',
+        language: 'en',
+        role,
+        profiles,
+        permissions,
+      })
       expect(set.body.partnerId).toBe(partnerId)
       expect((await api.call('GET', '/api/profile', { token })).body).toEqual(set.body)
       const kept = await api.call('PUT', '/api/profile', { token, body: { fullName: `${name} Renamed` } })
@@ -628,7 +699,17 @@ describe('GET and PUT /api/profile', () => {
       expect(phoneOnly.body).toEqual({ ...kept.body, phone: '+15557770001' })
       const cleared = await api.call('PUT', '/api/profile', { token, body: { phone: null } })
       expect(cleared.status).toBe(200)
-      expect(cleared.body).toEqual({ id: ids[name], email, fullName: `${name} Renamed`, language: set.body.language, notifications: set.body.notifications, role, ...(partnerId ? { partnerId } : {}), profiles, permissions })
+      expect(cleared.body).toEqual({
+        id: ids[name],
+        email,
+        fullName: `${name} Renamed`,
+        language: set.body.language,
+        notifications: set.body.notifications,
+        role,
+        ...(partnerId ? { partnerId } : {}),
+        profiles,
+        permissions,
+      })
     }
     // The member record shows the same.
     expect(await memberById(ids.agentA!)).toMatchObject({ fullName: 'agentA Renamed', role: 'partner_agent' })

@@ -65,9 +65,27 @@ describe('POST /api/needs', () => {
     expect(response.headers.get('content-type')).toStartWith('application/json')
     const need = response.body
     expect(Object.keys(need).sort()).toEqual(
-      ['createdAt', 'createdBy', 'customFields', 'dueDate', 'id', 'isConfidential', 'organizationId', 'partnerId', 'referenceNumber', 'status', 'updatedAt'].sort(),
+      [
+        'createdAt',
+        'createdBy',
+        'customFields',
+        'dueDate',
+        'id',
+        'isConfidential',
+        'organizationId',
+        'partnerId',
+        'referenceNumber',
+        'status',
+        'updatedAt',
+      ].sort(),
     )
-    expect(need).toMatchObject({ organizationId: world.organizationId, partnerId: partnerA.id, status: 'NEW', customFields: {}, isConfidential: false })
+    expect(need).toMatchObject({
+      organizationId: world.organizationId,
+      partnerId: partnerA.id,
+      status: 'NEW',
+      customFields: {},
+      isConfidential: false,
+    })
     // A need is an event: its id is a UUID v7, time-ordered (docs/api.md "Identifiers").
     expect(need.id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/)
     expect(need.referenceNumber).toMatch(/^REQ-\d+$/)
@@ -121,13 +139,17 @@ describe('POST /api/needs', () => {
     expect(need.customFields).toEqual(customFields)
 
     const found = await api.call('GET', '/api/constituents?query=%2B15557770001', { token: tokens.admin })
-    expect(found.body).toEqual([{ id: need.constituentId, householdId: need.householdId, firstName: 'Mary', lastName: 'Shelley', phone: '+15557770001' }])
+    expect(found.body).toEqual([
+      { id: need.constituentId, householdId: need.householdId, firstName: 'Mary', lastName: 'Shelley', phone: '+15557770001' },
+    ])
 
     // With the constituent named, no one new is registered, whatever the contact keys say.
     const again = await createNeed({ constituentId: need.constituentId, customFields: { firstName: 'Mary', phone: '+15557770001' } })
     expect(again).toMatchObject({ constituentId: need.constituentId, householdId: need.householdId })
     expect(again).not.toHaveProperty('duplicateWarning')
-    expect((await api.call('GET', '/api/constituents?query=%2B15557770001', { token: tokens.admin })).headers.get('x-total-count')).toBe('1')
+    expect((await api.call('GET', '/api/constituents?query=%2B15557770001', { token: tokens.admin })).headers.get('x-total-count')).toBe(
+      '1',
+    )
 
     // With only a household named, the new constituent joins it.
     const relative = await createNeed({ householdId: need.householdId, customFields: { firstName: 'Percy', lastName: 'Shelley' } })
@@ -150,7 +172,11 @@ describe('POST /api/needs', () => {
     ['a malformed assignedTo', { assignedTo: '1234' }, '/assignedTo'],
     ['an unknown property', { priority: 'high' }, '/priority'],
     ['customFields that is not an object', { customFields: ['a'] }, '/customFields'],
-    ['customFields with more than 50 keys', { customFields: Object.fromEntries(Array.from({ length: 51 }, (_, i) => [`k${i}`, i])) }, '/customFields'],
+    [
+      'customFields with more than 50 keys',
+      { customFields: Object.fromEntries(Array.from({ length: 51 }, (_, i) => [`k${i}`, i])) },
+      '/customFields',
+    ],
     ['customFields over 16 KiB', { customFields: { notes: 'x'.repeat(17 * 1024) } }, '/customFields'],
     ['a customFields phone that is not E.164', { customFields: { phone: '555-1234' } }, '/customFields/phone'],
     ['a customFields addressState that is not a state', { customFields: { addressState: 'ZZ' } }, '/customFields/addressState'],
@@ -163,7 +189,9 @@ describe('POST /api/needs', () => {
   test('a missing partnerId, an empty body and malformed JSON are 400s', async () => {
     expectBadRequest(await api.call('POST', '/api/needs', { token: tokens.admin, body: {} }), 'partnerId')
     expectBadRequest(await api.call('POST', '/api/needs', { token: tokens.admin, raw: '' }))
-    expectBadRequest(await api.call('POST', '/api/needs', { token: tokens.admin, raw: '{"partnerId":', headers: { 'content-type': 'application/json' } }))
+    expectBadRequest(
+      await api.call('POST', '/api/needs', { token: tokens.admin, raw: '{"partnerId":', headers: { 'content-type': 'application/json' } }),
+    )
   })
 
   test('references must name records of the caller organization (400), archived partners take no needs', async () => {
@@ -193,7 +221,9 @@ describe('POST /api/needs', () => {
     const ours = await createNeed({ partnerId: partnerA.id })
     for (const token of [tokens.agentA!, tokens.partnerAdminA!]) {
       const [other, unknown] = await Promise.all(
-        [theirs.id, UNKNOWN_ID].map((parentNeedId) => api.call('POST', '/api/needs', { token, body: { partnerId: partnerA.id, parentNeedId } })),
+        [theirs.id, UNKNOWN_ID].map((parentNeedId) =>
+          api.call('POST', '/api/needs', { token, body: { partnerId: partnerA.id, parentNeedId } }),
+        ),
       )
       expectBadRequest(other!, '/parentNeedId')
       expect(other!.body).toEqual({ ...unknown!.body, instance: other!.body.instance })
@@ -293,11 +323,22 @@ describe('GET /api/needs', () => {
 
   test('needs created at the same instant are ordered by id, descending, and never repeat across pages', async () => {
     const sameTime = await world.partner({ name: 'Same time' })
-    const batch = [await createNeed({ partnerId: sameTime.id }), await createNeed({ partnerId: sameTime.id }), await createNeed({ partnerId: sameTime.id })]
-    const expected = batch.map((n) => n.id).sort().reverse()
+    const batch = [
+      await createNeed({ partnerId: sameTime.id }),
+      await createNeed({ partnerId: sameTime.id }),
+      await createNeed({ partnerId: sameTime.id }),
+    ]
+    const expected = batch
+      .map((n) => n.id)
+      .sort()
+      .reverse()
     const all = await list(`?partnerId=${sameTime.id}`)
     expect(all.body.map((n) => n.id)).toEqual(expected)
-    const paged = [...(await list(`?partnerId=${sameTime.id}&limit=1`)).body, ...(await list(`?partnerId=${sameTime.id}&limit=1&page=2`)).body, ...(await list(`?partnerId=${sameTime.id}&limit=1&page=3`)).body]
+    const paged = [
+      ...(await list(`?partnerId=${sameTime.id}&limit=1`)).body,
+      ...(await list(`?partnerId=${sameTime.id}&limit=1&page=2`)).body,
+      ...(await list(`?partnerId=${sameTime.id}&limit=1&page=3`)).body,
+    ]
     expect(paged.map((n) => n.id)).toEqual(expected)
   })
 
@@ -498,8 +539,12 @@ describe('PUT /api/needs/{id}', () => {
     expect((await api.call('GET', `/api/needs/${need.id}`, { token: tokens.admin })).body).toEqual(response.body)
     const unchanged = await put(need.id, { assignedTo: null })
     expect(unchanged.body).toEqual(response.body)
-    const changes = (await api.call<Array<{ field: string; from?: string; to?: string }>>('GET', `/api/needs/${need.id}/history`, { token: tokens.admin })).body
-    expect(changes.filter((c) => c.field === 'assignedTo').map(({ from, to }) => ({ from, to }))).toEqual([{ from: ids.assignee, to: undefined }])
+    const changes = (
+      await api.call<Array<{ field: string; from?: string; to?: string }>>('GET', `/api/needs/${need.id}/history`, { token: tokens.admin })
+    ).body
+    expect(changes.filter((c) => c.field === 'assignedTo').map(({ from, to }) => ({ from, to }))).toEqual([
+      { from: ids.assignee, to: undefined },
+    ])
   })
 
   test('an empty body changes nothing', async () => {
@@ -547,7 +592,13 @@ describe('PUT /api/needs/{id}', () => {
     expectBadRequest(await put('x'.repeat(65), { status: 'NEW' }), 'id')
     expectProblem(await put('REQ-999999', { status: 'NEW' }), 404, 'Not found')
     const need = await createNeed()
-    expectBadRequest(await api.call('PUT', `/api/needs/${need.id}`, { token: tokens.admin, raw: '{"status":}', headers: { 'content-type': 'application/json' } }))
+    expectBadRequest(
+      await api.call('PUT', `/api/needs/${need.id}`, {
+        token: tokens.admin,
+        raw: '{"status":}',
+        headers: { 'content-type': 'application/json' },
+      }),
+    )
     expectProblem(await put(UNKNOWN_ID, { status: 'NEW' }), 404, 'Not found')
   })
 
@@ -581,7 +632,9 @@ describe('PUT /api/needs/{id}', () => {
     const statusOnly = await put(secret.id, { status: 'IN_PROGRESS' }, tokens.staff)
     expect(statusOnly.status).toBe(200)
     expect(statusOnly.body.customFields).toEqual({})
-    expect((await api.call<Need>('GET', `/api/needs/${secret.id}`, { token: tokens.admin })).body.customFields).toEqual({ story: 'private' })
+    expect((await api.call<Need>('GET', `/api/needs/${secret.id}`, { token: tokens.admin })).body.customFields).toEqual({
+      story: 'private',
+    })
   })
 
   test('without a token it is a 401', async () => {
@@ -599,7 +652,16 @@ describe('POST /api/needs/{id}/notes and GET /api/needs/{id}/interactions', () =
 
     const first = await addNote(need.id, { content: 'Called back, left a message.' })
     expect(first.status).toBe(201)
-    expect(Object.keys(first.body).sort()).toEqual(['channel', 'content', 'createdAt', 'id', 'needId', 'organizationId', 'partnerId', 'senderIdentifier'])
+    expect(Object.keys(first.body).sort()).toEqual([
+      'channel',
+      'content',
+      'createdAt',
+      'id',
+      'needId',
+      'organizationId',
+      'partnerId',
+      'senderIdentifier',
+    ])
     expect(first.body).toMatchObject({
       organizationId: world.organizationId,
       partnerId: partnerA.id,
@@ -688,17 +750,30 @@ describe('a reference number wherever a need id is in a path', () => {
     const reference = need.referenceNumber.toLowerCase()
 
     const updated = await api.call<Need>('PUT', `/api/needs/${reference}`, { token: tokens.admin, body: { status: 'IN_PROGRESS' } })
-    expect({ status: updated.status, id: updated.body.id, needStatus: updated.body.status }).toEqual({ status: 200, id: need.id, needStatus: 'IN_PROGRESS' })
-    const note = await api.call('POST', `/api/needs/${need.referenceNumber}/notes`, { token: tokens.admin, body: { content: 'By reference' } })
+    expect({ status: updated.status, id: updated.body.id, needStatus: updated.body.status }).toEqual({
+      status: 200,
+      id: need.id,
+      needStatus: 'IN_PROGRESS',
+    })
+    const note = await api.call('POST', `/api/needs/${need.referenceNumber}/notes`, {
+      token: tokens.admin,
+      body: { content: 'By reference' },
+    })
     expect({ status: note.status, needId: note.body.needId }).toEqual({ status: 201, needId: need.id })
     world.clock.advance(1000)
-    const text = await api.call<{ interactionId: string }>('POST', `/api/needs/${reference}/sms`, { token: tokens.admin, body: { body: 'Your pickup is ready' } })
+    const text = await api.call<{ interactionId: string }>('POST', `/api/needs/${reference}/sms`, {
+      token: tokens.admin,
+      body: { body: 'Your pickup is ready' },
+    })
     expect(text.status).toBe(202)
 
     const interactions = await api.call<Array<{ id: string }>>('GET', `/api/needs/${reference}/interactions`, { token: tokens.admin })
     expect(interactions.body.map((i) => i.id)).toEqual([note.body.id, text.body.interactionId])
     const history = await api.call<Array<{ field: string; to?: string }>>('GET', `/api/needs/${reference}/history`, { token: tokens.admin })
-    expect(history.body.map((c) => [c.field, c.to])).toEqual([['status', 'NEW'], ['status', 'IN_PROGRESS']])
+    expect(history.body.map((c) => [c.field, c.to])).toEqual([
+      ['status', 'NEW'],
+      ['status', 'IN_PROGRESS'],
+    ])
   })
 
   test("another partner's reference is 404 to partner roles on every route, and changes nothing", async () => {
@@ -726,9 +801,15 @@ describe('GET /api/needs/{id}/history', () => {
     const admin = claimsOf(tokens.admin!).sub
     const agent = claimsOf(tokens.agentA!).sub
     world.clock.advance(60_000)
-    expect((await api.call('PUT', `/api/needs/${need.id}`, { token: tokens.agentA, body: { status: 'IN_PROGRESS', assignedTo: ids.assignee } })).status).toBe(200)
+    expect(
+      (await api.call('PUT', `/api/needs/${need.id}`, { token: tokens.agentA, body: { status: 'IN_PROGRESS', assignedTo: ids.assignee } }))
+        .status,
+    ).toBe(200)
     world.clock.advance(60_000)
-    expect((await api.call('PUT', `/api/needs/${need.id}`, { token: tokens.admin, body: { partnerId: partnerB.id, isConfidential: true } })).status).toBe(200)
+    expect(
+      (await api.call('PUT', `/api/needs/${need.id}`, { token: tokens.admin, body: { partnerId: partnerB.id, isConfidential: true } }))
+        .status,
+    ).toBe(200)
 
     const response = await history(need.id)
     expect(response.status).toBe(200)

@@ -14,9 +14,15 @@ const profileOf = async (token: string) => (await api.call('GET', '/api/profile'
 describe('notifications', () => {
   test('the profile says what the member is mailed about, and takes changes kind by kind, with its language', async () => {
     const token = await api.tokenFor(api.world, 'staff')
-    expect(await profileOf(token)).toMatchObject({ language: 'en', notifications: { newNeeds: false, assignedToMe: true, dailyDigest: true } })
+    expect(await profileOf(token)).toMatchObject({
+      language: 'en',
+      notifications: { newNeeds: false, assignedToMe: true, dailyDigest: true },
+    })
     const changed = await api.call('PUT', '/api/profile', { token, body: { language: 'es', notifications: { newNeeds: true } } })
-    expect(changed).toMatchObject({ status: 200, body: { language: 'es', notifications: { newNeeds: true, assignedToMe: true, dailyDigest: true } } })
+    expect(changed).toMatchObject({
+      status: 200,
+      body: { language: 'es', notifications: { newNeeds: true, assignedToMe: true, dailyDigest: true } },
+    })
     const refused = await api.call('PUT', '/api/profile', { token, body: { language: 'fr', notifications: { sms: true } } })
     expect(refused.status).toBe(400)
     expect(refused.body.errors.map((e: { path: string }) => e.path).sort()).toEqual(['/language', '/notifications/sms'])
@@ -28,10 +34,19 @@ describe('notifications', () => {
     const { email } = await profileOf(token)
     const person = { firstName: 'Grace', lastName: 'Hopper', phone: '+15550100124', email: 'grace.h@example.org' }
     const submitted = await api.call('POST', '/api/needs/public', {
-      body: { organizationId: api.world.organizationId, partnerId: pantry.id, description: 'No heating since Monday', customFields: person },
+      body: {
+        organizationId: api.world.organizationId,
+        partnerId: pantry.id,
+        description: 'No heating since Monday',
+        customFields: person,
+      },
     })
     expect(submitted.status).toBe(201)
-    const mail = await deliverUntil(api, () => loggedEmailsTo(api, email).find((m) => m.subject.includes(submitted.body.referenceNumber)), `the new-need mail to ${email}`)
+    const mail = await deliverUntil(
+      api,
+      () => loggedEmailsTo(api, email).find((m) => m.subject.includes(submitted.body.referenceNumber)),
+      `the new-need mail to ${email}`,
+    )
     expect(mail.subject).toBe(`New request ${submitted.body.referenceNumber} for Pantry`)
     expect(mail.text).toContain(`/#/needs/${submitted.body.referenceNumber}`)
     for (const personal of [...Object.values(person), 'No heating']) expect(mail.text).not.toContain(personal)
@@ -43,7 +58,11 @@ describe('notifications', () => {
     const agent = await profileOf(agentToken)
     const created = await api.call('POST', '/api/needs', { token: admin, body: { partnerId: api.world.defaultPartner.id } })
     expect((await api.call('PUT', `/api/needs/${created.body.id}`, { token: admin, body: { assignedTo: agent.id } })).status).toBe(200)
-    const mail = await deliverUntil(api, () => loggedEmailsTo(api, agent.email).find((m) => m.subject.includes(created.body.referenceNumber)), 'the assignment mail')
+    const mail = await deliverUntil(
+      api,
+      () => loggedEmailsTo(api, agent.email).find((m) => m.subject.includes(created.body.referenceNumber)),
+      'the assignment mail',
+    )
     expect(mail.subject).toBe(`Request ${created.body.referenceNumber} is assigned to you`)
   })
 })

@@ -30,7 +30,8 @@ interface LogLine {
   error?: string
 }
 
-const linesOf = (requestId: string): LogLine[] => api.logs.map((line) => JSON.parse(line) as LogLine).filter((line) => line.requestId === requestId)
+const linesOf = (requestId: string): LogLine[] =>
+  api.logs.map((line) => JSON.parse(line) as LogLine).filter((line) => line.requestId === requestId)
 
 async function scrape(): Promise<string> {
   const response = await api.call('GET', '/metrics', { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })
@@ -48,7 +49,11 @@ function sampleValue(text: string, sample: string): number {
 describe('access log', () => {
   test('one line per request: its id, method, route template, status, duration and member; nothing of the path, query, token or body', async () => {
     const phone = '+15550142211'
-    const created = await api.call('POST', '/api/constituents', { token: admin, body: { firstName: 'Perpetua', lastName: 'Quill', phone }, headers: { 'x-request-id': 'obs-create' } })
+    const created = await api.call('POST', '/api/constituents', {
+      token: admin,
+      body: { firstName: 'Perpetua', lastName: 'Quill', phone },
+      headers: { 'x-request-id': 'obs-create' },
+    })
     expect(created.status).toBe(201)
     const id = created.body.id as string
     await api.call('GET', `/api/constituents?query=Perpetua&limit=5`, { token: admin, headers: { 'x-request-id': 'obs-search' } })
@@ -79,7 +84,11 @@ describe('access log', () => {
     const execute = listPartners.execute
     try {
       listPartners.execute = () => Promise.reject(new Error('the disk is on fire'))
-      expectProblem(await api.call('GET', '/api/partners', { token: admin, headers: { 'x-request-id': 'obs-500' } }), 500, 'Internal server error')
+      expectProblem(
+        await api.call('GET', '/api/partners', { token: admin, headers: { 'x-request-id': 'obs-500' } }),
+        500,
+        'Internal server error',
+      )
     } finally {
       listPartners.execute = execute
     }
@@ -104,7 +113,9 @@ describe('GET /metrics', () => {
     for (let i = 0; i < 3; i++) expect((await api.call('GET', '/api/partners', { token: admin })).status).toBe(200)
     const after = await scrape()
     expect(sampleValue(after, sample)).toBe(before + 3)
-    expect(sampleValue(after, 'intake_http_request_duration_seconds_count{method="GET",route="/api/partners",status="200"}')).toBe(before + 3)
+    expect(sampleValue(after, 'intake_http_request_duration_seconds_count{method="GET",route="/api/partners",status="200"}')).toBe(
+      before + 3,
+    )
     // No concrete path ever becomes a label.
     expect(after).not.toMatch(/route="[^"]*[0-9a-f]{8}-[0-9a-f]{4}/)
     expect(after).toContain('process_resident_memory_bytes')

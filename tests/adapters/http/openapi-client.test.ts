@@ -18,7 +18,25 @@ afterAll(() => api.stop())
 describe('a client generated from the OpenAPI document', () => {
   test('the client workflow type-checks against them', () => {
     const tsc = Bun.spawnSync(
-      ['node_modules/typescript-native/bin/tsc', '--ignoreConfig', '--noEmit', '--strict', '--noUncheckedIndexedAccess', '--skipLibCheck', '--target', 'ES2022', '--module', 'ESNext', '--moduleResolution', 'bundler', '--lib', 'ES2022,DOM', '--types', 'bun', join(CLIENT, 'workflow.ts')],
+      [
+        'node_modules/typescript-native/bin/tsc',
+        '--ignoreConfig',
+        '--noEmit',
+        '--strict',
+        '--noUncheckedIndexedAccess',
+        '--skipLibCheck',
+        '--target',
+        'ES2022',
+        '--module',
+        'ESNext',
+        '--moduleResolution',
+        'bundler',
+        '--lib',
+        'ES2022,DOM',
+        '--types',
+        'bun',
+        join(CLIENT, 'workflow.ts'),
+      ],
       { cwd: join(import.meta.dir, '../../..') },
     )
     expect({ exitCode: tsc.exitCode, output: tsc.stdout.toString() + tsc.stderr.toString() }).toEqual({ exitCode: 0, output: '' })

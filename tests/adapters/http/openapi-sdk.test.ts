@@ -7,13 +7,23 @@ import { startTestServer, type TestServer } from '../../support/http'
 
 // docs/api.md "Clients": the served document is one that client generators turn into a usable SDK.
 type Schema = Record<string, any>
-type Operation = { operationId: string; tags?: string[]; parameters?: Schema[]; responses: Record<string, Schema>; description?: string; summary?: string }
+type Operation = {
+  operationId: string
+  tags?: string[]
+  parameters?: Schema[]
+  responses: Record<string, Schema>
+  description?: string
+  summary?: string
+}
 
 let api: TestServer
 /** The document as served, as text: bun's toMatchObject may leave its matchers in the object it was given. */
 let served: string
 let doc: { paths: Record<string, Record<string, Operation>>; components: { schemas: Record<string, Schema> }; tags: Schema[] }
-const operations = () => Object.entries(doc.paths).flatMap(([path, methods]) => Object.entries(methods).map(([method, operation]) => ({ method, path, ...operation })))
+const operations = () =>
+  Object.entries(doc.paths).flatMap(([path, methods]) =>
+    Object.entries(methods).map(([method, operation]) => ({ method, path, ...operation })),
+  )
 
 beforeAll(async () => {
   api = await startTestServer()
@@ -24,13 +34,20 @@ afterAll(() => api.stop())
 
 /** The operationId @elysiajs/openapi makes up for a route that names none (`getApiNeedsById`). */
 function madeUpOperationId(method: string, path: string): string {
-  const segments = path.split('/').filter(Boolean).map((s) => (s.startsWith('{') ? `By${s.slice(1, -1)}` : s))
+  const segments = path
+    .split('/')
+    .filter(Boolean)
+    .map((s) => (s.startsWith('{') ? `By${s.slice(1, -1)}` : s))
   return method + segments.map((s) => s.charAt(0).toUpperCase() + s.slice(1)).join('')
 }
 
 describe('the OpenAPI document, as client generators read it', () => {
   test('every operation has its own operationId, a camelCase verb a person would call, not one made up from its path', () => {
-    const ids = operations().map(({ method, path, operationId }) => ({ route: `${method} ${path}`, operationId, madeUp: operationId === madeUpOperationId(method, path) }))
+    const ids = operations().map(({ method, path, operationId }) => ({
+      route: `${method} ${path}`,
+      operationId,
+      madeUp: operationId === madeUpOperationId(method, path),
+    }))
     expect(ids.filter(({ operationId, madeUp }) => madeUp || !/^[a-z][A-Za-z0-9]*$/.test(operationId))).toEqual([])
     expect(new Set(ids.map((i) => i.operationId)).size).toBe(ids.length)
     const byRoute = Object.fromEntries(ids.map((i) => [i.route, i.operationId]))
@@ -50,16 +67,32 @@ describe('the OpenAPI document, as client generators read it', () => {
 
   test('names the schemas a client imports, and operations refer to them rather than copying them', () => {
     const names = Object.keys(doc.components.schemas)
-    for (const name of ['Need', 'NewNeed', 'NeedUpdate', 'Constituent', 'Partner', 'Member', 'Interaction', 'HouseholdMatch', 'AuditEvent', 'WebhookEndpoint', 'OrganizationSettings', 'Problem', 'ValidationProblem']) {
+    for (const name of [
+      'Need',
+      'NewNeed',
+      'NeedUpdate',
+      'Constituent',
+      'Partner',
+      'Member',
+      'Interaction',
+      'HouseholdMatch',
+      'AuditEvent',
+      'WebhookEndpoint',
+      'OrganizationSettings',
+      'Problem',
+      'ValidationProblem',
+    ]) {
       expect(names).toContain(name)
     }
-    const answered = (method: string, path: string, status: string) => Object.values<Schema>(doc.paths[path]![method]!.responses[status]!.content)[0]!.schema
+    const answered = (method: string, path: string, status: string) =>
+      Object.values<Schema>(doc.paths[path]![method]!.responses[status]!.content)[0]!.schema
     expect(answered('get', '/api/needs/{id}', '200')).toEqual({ $ref: '#/components/schemas/Need' })
     expect(answered('get', '/api/needs', '200')).toMatchObject({ type: 'array', items: { $ref: '#/components/schemas/Need' } })
     expect(doc.components.schemas.Need!.required).toEqual(expect.arrayContaining(['id', 'status', 'referenceNumber', 'createdAt']))
     // The need's shape is written once: nowhere else in the document is a schema with all of its properties.
     const needKeys = Object.keys(doc.components.schemas.Need!.properties).sort().join()
-    const copies = JSON.stringify(doc.paths).match(new RegExp(`"properties":\\{"${Object.keys(doc.components.schemas.Need!.properties)[0]}"`, 'g')) ?? []
+    const copies =
+      JSON.stringify(doc.paths).match(new RegExp(`"properties":\\{"${Object.keys(doc.components.schemas.Need!.properties)[0]}"`, 'g')) ?? []
     expect({ needKeys: needKeys.length > 0, copies: copies.length }).toEqual({ needKeys: true, copies: 0 })
   })
 
@@ -80,7 +113,11 @@ describe('the OpenAPI document, as client generators read it', () => {
 
   test('401s declare WWW-Authenticate, 503s Retry-After', () => {
     for (const { method, path, responses } of operations()) {
-      if (responses['401']) expect({ route: `${method} ${path}`, authenticate: Object.keys(responses['401'].headers ?? {}).includes('WWW-Authenticate') }).toEqual({ route: `${method} ${path}`, authenticate: true })
+      if (responses['401'])
+        expect({
+          route: `${method} ${path}`,
+          authenticate: Object.keys(responses['401'].headers ?? {}).includes('WWW-Authenticate'),
+        }).toEqual({ route: `${method} ${path}`, authenticate: true })
       if (responses['503']) expect(Object.keys(responses['503'].headers ?? {})).toContain('Retry-After')
     }
   })
@@ -90,7 +127,11 @@ describe('the OpenAPI document, as client generators read it', () => {
     expect(lists.length).toBeGreaterThanOrEqual(10)
     for (const { method, path, responses, parameters } of lists) {
       const headers = responses['200']!.headers ?? {}
-      expect({ route: `${method} ${path}`, total: headers['X-Total-Count']?.schema?.type, link: headers.Link?.schema?.type }).toEqual({ route: `${method} ${path}`, total: 'integer', link: 'string' })
+      expect({ route: `${method} ${path}`, total: headers['X-Total-Count']?.schema?.type, link: headers.Link?.schema?.type }).toEqual({
+        route: `${method} ${path}`,
+        total: 'integer',
+        link: 'string',
+      })
       for (const name of ['page', 'limit']) {
         const { schema } = parameters!.find((p) => p.name === name)!
         expect(schema).not.toHaveProperty('anyOf')
@@ -100,7 +141,11 @@ describe('the OpenAPI document, as client generators read it', () => {
       }
     }
     const status = doc.paths['/api/needs']!.get!.parameters!.find((p) => p.name === 'status')!
-    expect(status).toMatchObject({ style: 'form', explode: false, schema: { type: 'array', items: { enum: expect.arrayContaining(['NEW', 'RESOLVED']) } } })
+    expect(status).toMatchObject({
+      style: 'form',
+      explode: false,
+      schema: { type: 'array', items: { enum: expect.arrayContaining(['NEW', 'RESOLVED']) } },
+    })
   })
 
   test('is the same when a server is first asked for it after its routes have answered (Elysia amends schemas as it compiles a route)', async () => {
@@ -108,7 +153,11 @@ describe('the OpenAPI document, as client generators read it', () => {
     try {
       const token = await other.tokenFor(other.world, 'org_admin')
       for (const { method, path } of operations()) {
-        await other.call(method.toUpperCase(), path.replace('{id}', crypto.randomUUID()), method === 'get' ? { token } : { token, body: {} })
+        await other.call(
+          method.toUpperCase(),
+          path.replace('{id}', crypto.randomUUID()),
+          method === 'get' ? { token } : { token, body: {} },
+        )
       }
       expect((await other.call('GET', '/api/openapi.json')).body).toEqual(JSON.parse(served))
     } finally {
@@ -125,22 +174,50 @@ describe('an SDK generated by @hey-api/openapi-ts from the served document', () 
   let folder: string
   beforeAll(async () => {
     folder = mkdtempSync(join(tmpdir(), 'intake-sdk-'))
-    await createClient({ input: JSON.parse(JSON.stringify(doc)), output: folder, plugins: ['@hey-api/client-fetch', '@hey-api/typescript', '@hey-api/sdk'], logs: { level: 'silent', file: false } })
+    await createClient({
+      input: JSON.parse(JSON.stringify(doc)),
+      output: folder,
+      plugins: ['@hey-api/client-fetch', '@hey-api/typescript', '@hey-api/sdk'],
+      logs: { level: 'silent', file: false },
+    })
     cpSync(join(import.meta.dir, '../../openapi-client/hey-api/workflow.ts'), join(folder, 'workflow.ts'))
   })
   afterAll(() => rmSync(folder, { recursive: true, force: true }))
 
   test('exports the named types and one function per operation, named by its operationId', async () => {
     const types = await Bun.file(join(folder, 'types.gen.ts')).text()
-    for (const name of ['Need', 'Constituent', 'Partner', 'Member', 'Interaction', 'Problem']) expect(types).toContain(`export type ${name} = {`)
+    for (const name of ['Need', 'Constituent', 'Partner', 'Member', 'Interaction', 'Problem'])
+      expect(types).toContain(`export type ${name} = {`)
     const sdk = await Bun.file(join(folder, 'sdk.gen.ts')).text()
     const functions = [...sdk.matchAll(/^export const (\w+) = /gm)].map((m) => m[1]).sort()
-    expect(functions).toEqual(operations().map((o) => o.operationId).sort())
+    expect(functions).toEqual(
+      operations()
+        .map((o) => o.operationId)
+        .sort(),
+    )
   })
 
   test('type-checks, with a staff workflow written against it', () => {
     const tsc = Bun.spawnSync(
-      [join(import.meta.dir, '../../../node_modules/typescript-native/bin/tsc'), '--ignoreConfig', '--noEmit', '--strict', '--noUncheckedIndexedAccess', '--skipLibCheck', '--target', 'ES2022', '--module', 'ESNext', '--moduleResolution', 'bundler', '--lib', 'ES2022,DOM', '--types', '', 'workflow.ts'],
+      [
+        join(import.meta.dir, '../../../node_modules/typescript-native/bin/tsc'),
+        '--ignoreConfig',
+        '--noEmit',
+        '--strict',
+        '--noUncheckedIndexedAccess',
+        '--skipLibCheck',
+        '--target',
+        'ES2022',
+        '--module',
+        'ESNext',
+        '--moduleResolution',
+        'bundler',
+        '--lib',
+        'ES2022,DOM',
+        '--types',
+        '',
+        'workflow.ts',
+      ],
       { cwd: folder },
     )
     expect({ exitCode: tsc.exitCode, output: tsc.stdout.toString() + tsc.stderr.toString() }).toEqual({ exitCode: 0, output: '' })

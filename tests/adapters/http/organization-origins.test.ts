@@ -20,10 +20,19 @@ const current = async () => (await api.call('GET', '/api/organizations/settings'
 
 describe('appOrigins and formOrigins', () => {
   test('are stored, answered by GET, kept when left out and emptied by []', async () => {
-    const set = await put({ appOrigins: ['https://staff.example.org'], formOrigins: ['https://pantry.example.net', 'https://shelter.example.net:8443'] })
+    const set = await put({
+      appOrigins: ['https://staff.example.org'],
+      formOrigins: ['https://pantry.example.net', 'https://shelter.example.net:8443'],
+    })
     expect(set.status).toBe(200)
-    expect(set.body).toMatchObject({ appOrigins: ['https://staff.example.org'], formOrigins: ['https://pantry.example.net', 'https://shelter.example.net:8443'] })
-    expect((await put({ name: 'Renamed' })).body).toMatchObject({ appOrigins: ['https://staff.example.org'], formOrigins: ['https://pantry.example.net', 'https://shelter.example.net:8443'] })
+    expect(set.body).toMatchObject({
+      appOrigins: ['https://staff.example.org'],
+      formOrigins: ['https://pantry.example.net', 'https://shelter.example.net:8443'],
+    })
+    expect((await put({ name: 'Renamed' })).body).toMatchObject({
+      appOrigins: ['https://staff.example.org'],
+      formOrigins: ['https://pantry.example.net', 'https://shelter.example.net:8443'],
+    })
     expect(await current()).toMatchObject({ appOrigins: ['https://staff.example.org'] })
     expect((await put({ appOrigins: [], formOrigins: [] })).body).toMatchObject({ appOrigins: [], formOrigins: [] })
     expect(await current()).toMatchObject({ appOrigins: [], formOrigins: [] })

@@ -144,7 +144,13 @@ async function current(token = tokens.admin): Promise<Settings> {
 
 const randomSlug = (label = 'org') => `${label}-${crypto.randomUUID().slice(0, 8)}`
 const randomCode = (length = 5) => Array.from({ length }, () => String.fromCharCode(65 + Math.floor(Math.random() * 26))).join('')
-const smtpSettings = (overrides: Record<string, unknown> = {}) => ({ provider: 'smtp', apiKey: smtpUrl, fromEmail: 'desk@example.org', fromName: 'Intake Desk', ...overrides })
+const smtpSettings = (overrides: Record<string, unknown> = {}) => ({
+  provider: 'smtp',
+  apiKey: smtpUrl,
+  fromEmail: 'desk@example.org',
+  fromName: 'Intake Desk',
+  ...overrides,
+})
 
 /** An organization of its own and the token of its only org_admin. */
 async function organizationWithAdmin(): Promise<{ world: World; token: string }> {
@@ -161,8 +167,22 @@ describe('GET /api/organizations/settings', () => {
     const response = await getSettings(await api.tokenFor(fresh, 'org_admin'))
     expect(response.status).toBe(200)
     expect(response.headers.get('content-type')).toStartWith('application/json')
-    expect(Object.keys(response.body).sort()).toEqual(['appOrigins', 'auditRetentionDays', 'formOrigins', 'id', 'maxConcurrency', 'name', 'publicBaseUrl', 'slug'])
-    expect(response.body).toMatchObject({ id: fresh.organizationId, maxConcurrency: 5, auditRetentionDays: DEFAULT_AUDIT_RETENTION_DAYS, ...NO_ORIGINS })
+    expect(Object.keys(response.body).sort()).toEqual([
+      'appOrigins',
+      'auditRetentionDays',
+      'formOrigins',
+      'id',
+      'maxConcurrency',
+      'name',
+      'publicBaseUrl',
+      'slug',
+    ])
+    expect(response.body).toMatchObject({
+      id: fresh.organizationId,
+      maxConcurrency: 5,
+      auditRetentionDays: DEFAULT_AUDIT_RETENTION_DAYS,
+      ...NO_ORIGINS,
+    })
     expect(response.body.slug).toMatch(/^[a-z0-9]+(-[a-z0-9]+)*$/)
   })
 
@@ -186,22 +206,61 @@ describe('PUT /api/organizations/settings', () => {
   test('replaces name, slug, shortCode, maxConcurrency and tcrStatus; GET answers the same', async () => {
     const slug = randomSlug('food-bank')
     const shortCode = randomCode(5)
-    const response = await putSettings({ name: '  Food Bank of the Valley ', slug, shortCode, maxConcurrency: 12, tcrStatus: 'VERIFIED', auditRetentionDays: DEFAULT_AUDIT_RETENTION_DAYS })
+    const response = await putSettings({
+      name: '  Food Bank of the Valley ',
+      slug,
+      shortCode,
+      maxConcurrency: 12,
+      tcrStatus: 'VERIFIED',
+      auditRetentionDays: DEFAULT_AUDIT_RETENTION_DAYS,
+    })
     expect(response.status).toBe(200)
-    expect(response.body).toEqual({ id: world.organizationId, name: 'Food Bank of the Valley', slug, shortCode, maxConcurrency: 12, tcrStatus: 'VERIFIED', auditRetentionDays: DEFAULT_AUDIT_RETENTION_DAYS, ...NO_ORIGINS })
+    expect(response.body).toEqual({
+      id: world.organizationId,
+      name: 'Food Bank of the Valley',
+      slug,
+      shortCode,
+      maxConcurrency: 12,
+      tcrStatus: 'VERIFIED',
+      auditRetentionDays: DEFAULT_AUDIT_RETENTION_DAYS,
+      ...NO_ORIGINS,
+    })
     expect(await current()).toEqual(response.body)
   })
 
   test('shortCode, maxConcurrency and tcrStatus left out stay; null clears shortCode and tcrStatus', async () => {
     const slug = randomSlug()
     const shortCode = randomCode(4)
-    await putSettings({ name: 'Kept', slug, shortCode, maxConcurrency: 7, tcrStatus: 'IN_PROGRESS', auditRetentionDays: DEFAULT_AUDIT_RETENTION_DAYS })
+    await putSettings({
+      name: 'Kept',
+      slug,
+      shortCode,
+      maxConcurrency: 7,
+      tcrStatus: 'IN_PROGRESS',
+      auditRetentionDays: DEFAULT_AUDIT_RETENTION_DAYS,
+    })
     const kept = await putSettings({ name: 'Kept Again', slug })
     expect(kept.status).toBe(200)
-    expect(kept.body).toEqual({ id: world.organizationId, name: 'Kept Again', slug, shortCode, maxConcurrency: 7, tcrStatus: 'IN_PROGRESS', auditRetentionDays: DEFAULT_AUDIT_RETENTION_DAYS, ...NO_ORIGINS })
+    expect(kept.body).toEqual({
+      id: world.organizationId,
+      name: 'Kept Again',
+      slug,
+      shortCode,
+      maxConcurrency: 7,
+      tcrStatus: 'IN_PROGRESS',
+      auditRetentionDays: DEFAULT_AUDIT_RETENTION_DAYS,
+      ...NO_ORIGINS,
+    })
     const cleared = await putSettings({ name: 'Cleared', slug, shortCode: null, tcrStatus: null })
     expect(cleared.status).toBe(200)
-    expect(cleared.body).toEqual({ id: world.organizationId, name: 'Cleared', slug, maxConcurrency: 7, auditRetentionDays: DEFAULT_AUDIT_RETENTION_DAYS, ...NO_ORIGINS })
+    expect(cleared.body).toEqual({
+      id: world.organizationId,
+      name: 'Cleared',
+      slug,
+      maxConcurrency: 7,
+      auditRetentionDays: DEFAULT_AUDIT_RETENTION_DAYS,
+      ...NO_ORIGINS,
+    })
     expect(await current()).toEqual(cleared.body)
   })
 
@@ -246,7 +305,7 @@ describe('PUT /api/organizations/settings', () => {
     ['a blank name', { name: '   ' }, '/name'],
     ['a name over 200 characters', { name: 'x'.repeat(201) }, '/name'],
     ['phoneNumber (read-only)', { phoneNumber: '+15551234567' }, '/phoneNumber'],
-    ['publicBaseUrl (read-only, the deployment\'s)', { publicBaseUrl: 'https://elsewhere.example' }, '/publicBaseUrl'],
+    ["publicBaseUrl (read-only, the deployment's)", { publicBaseUrl: 'https://elsewhere.example' }, '/publicBaseUrl'],
     ['an id', { id: '2d9f4b1e-8c7a-4f3e-9b2d-1a6c5e4f3a2b' }, '/id'],
     ['an unknown property', { timezone: 'UTC' }, '/timezone'],
   ])('%s is 400 Invalid request naming the field, and nothing changes', async (_name, fields, field) => {
@@ -300,7 +359,10 @@ describe('PUT /api/organizations/settings', () => {
   test('two organizations taking one new slug at once: exactly one 200 and one 409', async () => {
     const [mine, theirs] = await Promise.all([current(), current(tokens.otherAdmin)])
     const slug = randomSlug('contested')
-    const responses = await Promise.all([putSettings({ name: mine.name, slug }), putSettings({ name: theirs.name, slug }, tokens.otherAdmin)])
+    const responses = await Promise.all([
+      putSettings({ name: mine.name, slug }),
+      putSettings({ name: theirs.name, slug }, tokens.otherAdmin),
+    ])
     expect(responses.map((r) => r.status).sort()).toEqual([200, 409])
     expectProblem(responses.find((r) => r.status === 409)!, 409, 'Conflict')
     const after = await Promise.all([current(), current(tokens.otherAdmin)])
@@ -325,7 +387,10 @@ describe('PUT /api/organizations/settings', () => {
     const settings = await current()
     await putSettings({ name: settings.name, slug: settings.slug, shortCode: null })
     const createNeed = async () => {
-      const response = await api.call<{ id: string; referenceNumber: string }>('POST', '/api/needs', { token: tokens.admin, body: { partnerId: world.defaultPartner.id } })
+      const response = await api.call<{ id: string; referenceNumber: string }>('POST', '/api/needs', {
+        token: tokens.admin,
+        body: { partnerId: world.defaultPartner.id },
+      })
       expect(response.status).toBe(201)
       return response.body
     }
@@ -353,7 +418,8 @@ describe('PUT /api/organizations/settings', () => {
     const email = (await api.call('GET', '/api/profile', { token: tokens.admin })).body.email
     const slug = randomSlug('renamed')
     expect((await putSettings({ name: settings.name, slug })).status).toBe(200)
-    const login = (organizationSlug: string) => api.call('POST', '/api/auth/login', { body: { email, password: TEST_PASSWORD, organizationSlug } })
+    const login = (organizationSlug: string) =>
+      api.call('POST', '/api/auth/login', { body: { email, password: TEST_PASSWORD, organizationSlug } })
     expect((await login(slug)).status).toBe(200)
     expectProblem(await login(settings.slug), 401, 'Unauthorized')
   })
@@ -392,7 +458,12 @@ describe('email settings', () => {
     const response = await putEmail(smtpSettings())
     expect(response.status).toBe(200)
     expect(Object.keys(response.body).sort()).toEqual(['apiKeyLast4', 'fromEmail', 'fromName', 'provider', 'updatedAt'])
-    expect(response.body).toMatchObject({ provider: 'smtp', fromEmail: 'desk@example.org', fromName: 'Intake Desk', apiKeyLast4: smtpUrl.slice(-4) })
+    expect(response.body).toMatchObject({
+      provider: 'smtp',
+      fromEmail: 'desk@example.org',
+      fromName: 'Intake Desk',
+      apiKeyLast4: smtpUrl.slice(-4),
+    })
     expect(response.body.updatedAt).toMatch(ISO_MS)
     expect(JSON.stringify(response.body)).not.toContain(SMTP_PASSWORD)
     const read = await getEmail()
@@ -586,7 +657,9 @@ describe('outgoing mail goes through the organization’s own provider', () => {
     // Whatever ran before (in any order), plus each way a secret comes in: stored settings of two providers,
     // a refused login, and mail sent with them.
     const { token } = await organizationWithAdmin()
-    expect((await putEmail({ provider: 'ses', apiKey: `AKIAEXAMPLE:${SES_SECRET}:us-east-1`, fromEmail: 'c@example.org' }, token)).status).toBe(200)
+    expect(
+      (await putEmail({ provider: 'ses', apiKey: `AKIAEXAMPLE:${SES_SECRET}:us-east-1`, fromEmail: 'c@example.org' }, token)).status,
+    ).toBe(200)
     expect((await putEmail(smtpSettings())).status).toBe(200)
     const apiKey = `smtp://${SMTP_USER}:${WRONG_PASSWORD}@127.0.0.1:${smtp.port}`
     expect((await testEmail({ ...smtpSettings(), apiKey, toEmail: 'someone@example.org' })).status).toBe(502)
@@ -618,7 +691,16 @@ describe('EMAIL_BLOCK_PRIVATE_HOSTS=true (a hosted, multi-organization deploymen
   })
   afterAll(() => hosted.stop())
 
-  const REFUSED_HOSTS = () => [`127.0.0.1:${smtp.port}`, '127.0.0.1:1', 'localhost:25', '[::1]:25', '169.254.169.254:25', '10.0.0.1:25', '0.0.0.0:25', '[fe80::1]:25']
+  const REFUSED_HOSTS = () => [
+    `127.0.0.1:${smtp.port}`,
+    '127.0.0.1:1',
+    'localhost:25',
+    '[::1]:25',
+    '169.254.169.254:25',
+    '10.0.0.1:25',
+    '0.0.0.0:25',
+    '[fe80::1]:25',
+  ]
 
   test('the test endpoint refuses loopback, private, link-local and unspecified hosts with the same 400 at /apiKey, and connects to none', async () => {
     const sent = smtp.received.length
@@ -626,7 +708,12 @@ describe('EMAIL_BLOCK_PRIVATE_HOSTS=true (a hosted, multi-organization deploymen
     for (const host of REFUSED_HOSTS()) {
       const response = await hosted.call('POST', EMAIL_TEST, {
         token,
-        body: { provider: 'smtp', apiKey: `smtp://${SMTP_USER}:${SMTP_PASSWORD}@${host}`, fromEmail: 'desk@example.org', toEmail: 'someone@example.org' },
+        body: {
+          provider: 'smtp',
+          apiKey: `smtp://${SMTP_USER}:${SMTP_PASSWORD}@${host}`,
+          fromEmail: 'desk@example.org',
+          toEmail: 'someone@example.org',
+        },
       })
       const body = expectBadRequest(response, '/apiKey', 'Bad request')
       expect(JSON.stringify(body)).not.toContain(SMTP_PASSWORD)
@@ -640,7 +727,10 @@ describe('EMAIL_BLOCK_PRIVATE_HOSTS=true (a hosted, multi-organization deploymen
   test('settings naming such a host are refused (400 at /apiKey) and not stored', async () => {
     const before = await hosted.call('GET', EMAIL, { token })
     for (const host of REFUSED_HOSTS()) {
-      const response = await hosted.call('PUT', EMAIL, { token, body: { provider: 'smtp', apiKey: `smtp://u:p@${host}`, fromEmail: 'desk@example.org' } })
+      const response = await hosted.call('PUT', EMAIL, {
+        token,
+        body: { provider: 'smtp', apiKey: `smtp://u:p@${host}`, fromEmail: 'desk@example.org' },
+      })
       expectBadRequest(response, '/apiKey', 'Bad request')
     }
     const after = await hosted.call('GET', EMAIL, { token })
@@ -649,7 +739,10 @@ describe('EMAIL_BLOCK_PRIVATE_HOSTS=true (a hosted, multi-organization deploymen
   })
 
   test('providers with fixed public endpoints are not affected', async () => {
-    const response = await hosted.call('PUT', EMAIL, { token, body: { provider: 'postmark', apiKey: 'pm-token-123456', fromEmail: 'desk@example.org' } })
+    const response = await hosted.call('PUT', EMAIL, {
+      token,
+      body: { provider: 'postmark', apiKey: 'pm-token-123456', fromEmail: 'desk@example.org' },
+    })
     expect(response.status).toBe(200)
   })
 })

@@ -45,7 +45,13 @@ describe('POST /api/partners', () => {
     const response = await create({ name: 'Rent Help', slaHours: 24 })
     expect(response.status).toBe(201)
     expect(Object.keys(response.body).sort()).toEqual(['createdAt', 'id', 'isArchived', 'isDefault', 'name', 'organizationId', 'slaHours'])
-    expect(response.body).toMatchObject({ name: 'Rent Help', slaHours: 24, organizationId: world.organizationId, isArchived: false, isDefault: false })
+    expect(response.body).toMatchObject({
+      name: 'Rent Help',
+      slaHours: 24,
+      organizationId: world.organizationId,
+      isArchived: false,
+      isDefault: false,
+    })
     expect(response.body.createdAt).toMatch(ISO_MS)
   })
 
@@ -87,7 +93,13 @@ describe('POST /api/partners', () => {
   })
 
   test('malformed JSON is a 400', async () => {
-    expectBadRequest(await api.call('POST', '/api/partners', { token: tokens.admin, raw: '{"name": "P", slaHours: 1}', headers: { 'content-type': 'application/json' } }))
+    expectBadRequest(
+      await api.call('POST', '/api/partners', {
+        token: tokens.admin,
+        raw: '{"name": "P", slaHours: 1}',
+        headers: { 'content-type': 'application/json' },
+      }),
+    )
   })
 
   test('only an org_admin creates partners: every other role is 403', async () => {
@@ -229,7 +241,11 @@ describe('PUT /api/partners/{id}', () => {
     for (const body of [{ name: 'Hijacked' }, { isArchived: true }, { isDefault: true }]) {
       expectProblem(await update(partnerA.id, body, tokens.otherAdmin), 404, 'Not found')
     }
-    expect((await list('?limit=100')).body.find((p) => p.id === partnerA.id)).toMatchObject({ name: 'Pantry A', isArchived: false, isDefault: false })
+    expect((await list('?limit=100')).body.find((p) => p.id === partnerA.id)).toMatchObject({
+      name: 'Pantry A',
+      isArchived: false,
+      isDefault: false,
+    })
     const theirs = (await list('', tokens.otherAdmin)).body
     expect(theirs.map((p) => p.id)).not.toContain(partnerA.id)
   })

@@ -22,7 +22,14 @@ const post = (path: string, fields: Record<string, string>, headers?: Record<str
 
 async function resetTokenFor(email: string): Promise<string> {
   expect((await api.call('POST', '/api/auth/password-reset', { body: { email } })).status).toBe(202)
-  const message = await deliverUntil(api, () => loggedEmailsTo(api, email).filter((m) => m.subject.startsWith('Choose a new password')).at(-1), `the reset email to ${email}`)
+  const message = await deliverUntil(
+    api,
+    () =>
+      loggedEmailsTo(api, email)
+        .filter((m) => m.subject.startsWith('Choose a new password'))
+        .at(-1),
+    `the reset email to ${email}`,
+  )
   return new URL(/https?:\/\/\S+\/reset-password\?token=\S+/.exec(message.text)![0]).searchParams.get('token')!
 }
 
@@ -86,7 +93,9 @@ describe('GET and POST /reset-password', () => {
 describe('the password pages in Spanish', () => {
   test("from the browser's language, or ?lang=es, which the form keeps for its answer", async () => {
     const token = await resetTokenFor(await staffEmail())
-    const byBrowser = await getPage(api, `/reset-password?token=${encodeURIComponent(token)}`, { 'accept-language': 'es-US,es;q=0.9,en;q=0.5' })
+    const byBrowser = await getPage(api, `/reset-password?token=${encodeURIComponent(token)}`, {
+      'accept-language': 'es-US,es;q=0.9,en;q=0.5',
+    })
     expect(byBrowser.text).toContain('<html lang="es">')
     expect(byBrowser.text).toContain('<h1>Elija una nueva contraseña</h1>')
     expect(byBrowser.text).toContain('action="/reset-password"')

@@ -27,7 +27,14 @@ const reset = (body: unknown) => api.call('POST', '/api/auth/reset-password', { 
 
 /** The reset link of the newest reset email to `to`. */
 async function resetLinkTo(to: string): Promise<URL> {
-  const message = await deliverUntil(api, () => loggedEmailsTo(api, to).filter((m) => m.subject.startsWith('Choose a new password')).at(-1), `the reset email to ${to}`)
+  const message = await deliverUntil(
+    api,
+    () =>
+      loggedEmailsTo(api, to)
+        .filter((m) => m.subject.startsWith('Choose a new password'))
+        .at(-1),
+    `the reset email to ${to}`,
+  )
   return new URL(/https?:\/\/\S+\/reset-password\?token=\S+/.exec(message.text)![0])
 }
 

@@ -17,13 +17,33 @@ const typeOf = (kind: string) => `tag:intake.example,2026:problems/${kind}`
 
 describe('problem types', () => {
   test.each([
-    ['a body the schema refuses', 'invalid', 400, () => api.call('POST', '/api/partners', { token: admin, body: { name: '', slaHours: -5 } })],
-    ['a rule the use case refuses', 'invalid', 400, () => api.call('PUT', '/api/organizations/settings', { token: admin, body: { name: '  ', slug: 'food' } })],
+    [
+      'a body the schema refuses',
+      'invalid',
+      400,
+      () => api.call('POST', '/api/partners', { token: admin, body: { name: '', slaHours: -5 } }),
+    ],
+    [
+      'a rule the use case refuses',
+      'invalid',
+      400,
+      () => api.call('PUT', '/api/organizations/settings', { token: admin, body: { name: '  ', slug: 'food' } }),
+    ],
     ['no token', 'unauthorized', 401, () => api.call('GET', '/api/needs')],
-    ['a permission the role lacks', 'forbidden', 403, () => api.call('POST', '/api/partners', { token: volunteer, body: { name: 'A', slaHours: 1 } })],
+    [
+      'a permission the role lacks',
+      'forbidden',
+      403,
+      () => api.call('POST', '/api/partners', { token: volunteer, body: { name: 'A', slaHours: 1 } }),
+    ],
     ['an unknown need', 'not-found', 404, () => api.call('GET', `/api/needs/${UNKNOWN_ID}`, { token: admin })],
     ['an unknown route', 'not-found', 404, () => api.call('GET', '/api/nowhere', { token: admin })],
-    ['a body over 256 KiB', 'payload-too-large', 413, () => api.call('POST', '/api/partners', { token: admin, raw: 'x'.repeat(257 * 1024) })],
+    [
+      'a body over 256 KiB',
+      'payload-too-large',
+      413,
+      () => api.call('POST', '/api/partners', { token: admin, raw: 'x'.repeat(257 * 1024) }),
+    ],
   ] as const)('%s is %s', async (_name, kind, status, call) => {
     const response = await call()
     expect({ status: response.status, type: (response.body as { type?: string }).type }).toEqual({ status, type: typeOf(kind) })

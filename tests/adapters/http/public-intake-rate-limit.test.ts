@@ -88,7 +88,12 @@ describe('the anonymous auth routes are limited per client address too', () => {
       expect(Number(answers[3]!.headers.get('retry-after'))).toBeGreaterThan(0)
       // One quota for the three routes, announced on each answer.
       for (const answer of answers) expect(answer.headers.get('ratelimit-policy')).toBe('"auth";q=3;w=60')
-      expect(answers.map((a) => a.headers.get('ratelimit')?.replace(/;t=\d+$/, ''))).toEqual(['"auth";r=2', '"auth";r=1', '"auth";r=0', '"auth";r=0'])
+      expect(answers.map((a) => a.headers.get('ratelimit')?.replace(/;t=\d+$/, ''))).toEqual([
+        '"auth";r=2',
+        '"auth";r=1',
+        '"auth";r=0',
+        '"auth";r=0',
+      ])
       expect(answers[3]!.headers.get('ratelimit')).toEndWith(`;t=${answers[3]!.headers.get('retry-after')}`)
       expect(answers[3]!.body.title).toBe('Too many requests')
     } finally {

@@ -62,7 +62,8 @@ describe('POST /api/needs/public', () => {
       customFields: { firstName: 'Ada', lastName: 'Lovelace', phone: '+15551234567' },
     })
     expect(response.status).toBe(201)
-    for (const hidden of ['duplicateWarning', 'possibleDuplicates', 'constituentId', 'householdId']) expect(response.body).not.toHaveProperty(hidden)
+    for (const hidden of ['duplicateWarning', 'possibleDuplicates', 'constituentId', 'householdId'])
+      expect(response.body).not.toHaveProperty(hidden)
 
     // Staff see the links the anonymous caller does not.
     const asStaff = await api.call<Need>('GET', `/api/needs/${response.body.id}`, { token: admin })
@@ -77,7 +78,8 @@ describe('POST /api/needs/public', () => {
       customFields: { firstName: 'Gracie', lastName: 'Hopper', phone: '+15554440001', email: 'gracie@example.org' },
     })
     expect(response.status).toBe(201)
-    for (const hidden of ['duplicateWarning', 'possibleDuplicates', 'constituentId', 'householdId']) expect(response.body).not.toHaveProperty(hidden)
+    for (const hidden of ['duplicateWarning', 'possibleDuplicates', 'constituentId', 'householdId'])
+      expect(response.body).not.toHaveProperty(hidden)
     expect(JSON.stringify(response.body)).not.toContain(existing.constituentId)
     expect(JSON.stringify(response.body)).not.toContain('Possible duplicate')
 
@@ -90,7 +92,14 @@ describe('POST /api/needs/public', () => {
 
     const registered = await api.call('GET', '/api/constituents?query=gracie@example.org', { token: admin })
     expect(registered.body).toEqual([
-      { id: asStaff.constituentId, householdId: asStaff.householdId, firstName: 'Gracie', lastName: 'Hopper', phone: '+15554440001', email: 'gracie@example.org' },
+      {
+        id: asStaff.constituentId,
+        householdId: asStaff.householdId,
+        firstName: 'Gracie',
+        lastName: 'Hopper',
+        phone: '+15554440001',
+        email: 'gracie@example.org',
+      },
     ])
     const matches = await api.call<Array<Record<string, unknown>>>('GET', '/api/household-matches?status=OPEN&limit=100', { token: admin })
     expect(matches.body.filter((m) => m.constituentId === asStaff.constituentId)).toEqual([
@@ -163,13 +172,24 @@ describe('POST /api/needs/public', () => {
 
     test('both are accepted when they name the same organization', async () => {
       const response = await submit({ organizationId: world.organizationId, organizationSlug: slug, description: 'food' })
-      expect({ status: response.status, organizationId: response.body.organizationId }).toEqual({ status: 201, organizationId: world.organizationId })
+      expect({ status: response.status, organizationId: response.body.organizationId }).toEqual({
+        status: 201,
+        organizationId: world.organizationId,
+      })
     })
 
     test('neither is a 400 naming /organizationId; both naming different organizations a 400 naming /organizationSlug', async () => {
       expectBadRequest(await submit({ description: 'food' }), '/organizationId', 'Bad request')
-      expectBadRequest(await submit({ organizationId: world.organizationId, organizationSlug: otherSlug, description: 'food' }), '/organizationSlug', 'Bad request')
-      expectBadRequest(await submit({ organizationId: other.organizationId, organizationSlug: slug, description: 'food' }), '/organizationSlug', 'Bad request')
+      expectBadRequest(
+        await submit({ organizationId: world.organizationId, organizationSlug: otherSlug, description: 'food' }),
+        '/organizationSlug',
+        'Bad request',
+      )
+      expectBadRequest(
+        await submit({ organizationId: other.organizationId, organizationSlug: slug, description: 'food' }),
+        '/organizationSlug',
+        'Bad request',
+      )
     })
 
     test('an unknown or malformed slug is a 400 naming /organizationSlug', async () => {
@@ -221,13 +241,20 @@ describe('POST /api/needs/public', () => {
   })
 
   test('malformed JSON and an empty body are 400 "Bad Request"', async () => {
-    const broken = await api.call('POST', '/api/needs/public', { raw: '{"organizationId": ', headers: { 'content-type': 'application/json' } })
+    const broken = await api.call('POST', '/api/needs/public', {
+      raw: '{"organizationId": ',
+      headers: { 'content-type': 'application/json' },
+    })
     expectBadRequest(broken, undefined, 'Bad request')
     expectBadRequest(await api.call('POST', '/api/needs/public', { raw: '' }), undefined, 'Bad request')
   })
 
   test('a body over 256 KiB is 413 Payload too large', async () => {
     const raw = JSON.stringify({ organizationId: world.organizationId, description: 'x', customFields: { blob: 'x'.repeat(256 * 1024) } })
-    expectProblem(await api.call('POST', '/api/needs/public', { raw, headers: { 'content-type': 'application/json' } }), 413, 'Payload too large')
+    expectProblem(
+      await api.call('POST', '/api/needs/public', { raw, headers: { 'content-type': 'application/json' } }),
+      413,
+      'Payload too large',
+    )
   })
 })

@@ -14,10 +14,14 @@ afterAll(() => api.stop())
 
 const from = (address: string) => ({ 'x-forwarded-for': address })
 const routes = {
-  'the public intake': (address: string) => api.call('POST', '/api/needs/public', { body: { organizationSlug, description: 'food' }, headers: from(address) }),
-  'the auth routes': (address: string) => api.call('POST', '/api/auth/refresh', { body: { refreshToken: 'not-a-token' }, headers: from(address) }),
-  "the intake page's form": (address: string) => postForm(api, `/intake/${organizationSlug}`, { description: 'food' }, { 'sec-fetch-site': 'same-origin', ...from(address) }),
-  "the password pages' forms": (address: string) => postForm(api, '/reset-password', { token: 'x', password: 'whatever it is' }, { 'sec-fetch-site': 'same-origin', ...from(address) }),
+  'the public intake': (address: string) =>
+    api.call('POST', '/api/needs/public', { body: { organizationSlug, description: 'food' }, headers: from(address) }),
+  'the auth routes': (address: string) =>
+    api.call('POST', '/api/auth/refresh', { body: { refreshToken: 'not-a-token' }, headers: from(address) }),
+  "the intake page's form": (address: string) =>
+    postForm(api, `/intake/${organizationSlug}`, { description: 'food' }, { 'sec-fetch-site': 'same-origin', ...from(address) }),
+  "the password pages' forms": (address: string) =>
+    postForm(api, '/reset-password', { token: 'x', password: 'whatever it is' }, { 'sec-fetch-site': 'same-origin', ...from(address) }),
 }
 
 /** A fresh quota for each case: the windows are one minute long. */
@@ -33,7 +37,11 @@ describe.each(Object.entries(routes))('%s', (_, send) => {
   test('rotating the interface id inside one /64 does not escape the limit', async () => {
     nextWindow()
     const inBlock = newBlock()
-    const statuses = [(await send(inBlock('0:0:0:1'))).status, (await send(inBlock('a:b:c:d'))).status, (await send(inBlock('ffff:ffff:ffff:ffff'))).status]
+    const statuses = [
+      (await send(inBlock('0:0:0:1'))).status,
+      (await send(inBlock('a:b:c:d'))).status,
+      (await send(inBlock('ffff:ffff:ffff:ffff'))).status,
+    ]
     expect(statuses[0]).not.toBe(429)
     expect(statuses[1]).not.toBe(429)
     expect(statuses[2]).toBe(429)

@@ -18,7 +18,11 @@ const JSON_TYPE = { 'content-type': 'application/json' }
 const json = async (response: Response) => (await response.json()) as { accessToken: string; errors?: unknown }
 
 async function startSession(server = api) {
-  return fetch(`${server.url}/api/auth/session`, { method: 'POST', headers: JSON_TYPE, body: JSON.stringify({ email, password: TEST_PASSWORD, organizationSlug: slug }) })
+  return fetch(`${server.url}/api/auth/session`, {
+    method: 'POST',
+    headers: JSON_TYPE,
+    body: JSON.stringify({ email, password: TEST_PASSWORD, organizationSlug: slug }),
+  })
 }
 
 /** The cookie a Set-Cookie header sets, as a browser would send it back. */
@@ -83,7 +87,11 @@ describe('a browser session', () => {
     const login = await startSession()
     const cookie = cookieOf(login)
     const { accessToken } = await json(login)
-    const response = await fetch(`${api.url}/api/auth/session/logout`, { method: 'POST', headers: { ...JSON_TYPE, cookie, authorization: `Bearer ${accessToken}` }, body: '{}' })
+    const response = await fetch(`${api.url}/api/auth/session/logout`, {
+      method: 'POST',
+      headers: { ...JSON_TYPE, cookie, authorization: `Bearer ${accessToken}` },
+      body: '{}',
+    })
     expect(response.status).toBe(204)
     expect(response.headers.get('set-cookie')).toBe('intake_refresh=; Path=/api/auth/session; HttpOnly; SameSite=Strict; Max-Age=0')
     expect((await refreshWith(cookie)).status).toBe(401)
@@ -91,7 +99,11 @@ describe('a browser session', () => {
   })
 
   test('wrong credentials set no cookie', async () => {
-    const response = await fetch(`${api.url}/api/auth/session`, { method: 'POST', headers: JSON_TYPE, body: JSON.stringify({ email, password: 'not the password at all' }) })
+    const response = await fetch(`${api.url}/api/auth/session`, {
+      method: 'POST',
+      headers: JSON_TYPE,
+      body: JSON.stringify({ email, password: 'not the password at all' }),
+    })
     expect(response.status).toBe(401)
     expect(response.headers.get('set-cookie')).toBeNull()
   })
@@ -100,7 +112,10 @@ describe('a browser session', () => {
     const limited = await startTestServer({ AUTH_RATE_LIMIT: '2' })
     try {
       const statuses = []
-      statuses.push((await limited.call('POST', '/api/auth/session', { body: { email: 'nobody@example.org', password: 'wrong password here' } })).status)
+      statuses.push(
+        (await limited.call('POST', '/api/auth/session', { body: { email: 'nobody@example.org', password: 'wrong password here' } }))
+          .status,
+      )
       statuses.push((await limited.call('POST', '/api/auth/session/refresh', { body: {} })).status)
       const third = await limited.call('POST', '/api/auth/session/refresh', { body: {} })
       statuses.push(third.status)
@@ -116,7 +131,11 @@ describe('a browser session', () => {
     try {
       const token = await secure.tokenFor(secure.world, 'staff')
       const own = (await secure.call<{ email: string }>('GET', '/api/profile', { token })).body.email
-      const response = await fetch(`${secure.url}/api/auth/session`, { method: 'POST', headers: JSON_TYPE, body: JSON.stringify({ email: own, password: TEST_PASSWORD }) })
+      const response = await fetch(`${secure.url}/api/auth/session`, {
+        method: 'POST',
+        headers: JSON_TYPE,
+        body: JSON.stringify({ email: own, password: TEST_PASSWORD }),
+      })
       expect(response.status).toBe(200)
       expect(response.headers.get('set-cookie')).toEndWith('; Secure')
     } finally {

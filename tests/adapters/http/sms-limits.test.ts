@@ -14,7 +14,10 @@ afterAll(() => api.stop())
 
 async function needFor(phone: string, token: string): Promise<string> {
   const { constituentId } = await seedConstituent(api, token, { firstName: 'Grace', phone })
-  const need = await api.call<{ id: string }>('POST', '/api/needs', { token, body: { partnerId: api.world.defaultPartner.id, constituentId } })
+  const need = await api.call<{ id: string }>('POST', '/api/needs', {
+    token,
+    body: { partnerId: api.world.defaultPartner.id, constituentId },
+  })
   expect(need.status).toBe(201)
   return need.body.id
 }
@@ -38,7 +41,8 @@ describe('POST /api/needs/{id}/sms past a limit', () => {
 
   test('a member who sent 3 texts within the hour is 429 with Retry-After; another member still sends', async () => {
     const sender = await api.tokenFor(api.world, 'staff', { profiles: ['sms_communicator'] })
-    for (const phone of ['+15550004001', '+15550004002', '+15550004003']) expect((await text(await needFor(phone, sender), sender)).status).toBe(202)
+    for (const phone of ['+15550004001', '+15550004002', '+15550004003'])
+      expect((await text(await needFor(phone, sender), sender)).status).toBe(202)
     const next = await needFor('+15550004004', sender)
     const refused = await text(next, sender)
     expectProblem(refused, 429, 'Too many requests')

@@ -83,9 +83,17 @@ class TwilioFake {
       try {
         if (this.holdMs) await Bun.sleep(this.holdMs)
         const answered = this.scripts.get(to)?.shift() ?? 201
-        this.requests.push({ authorization: request.headers.get('authorization'), from, to, body: form.get('Body') ?? '', statusCallback: form.get('StatusCallback'), answered })
+        this.requests.push({
+          authorization: request.headers.get('authorization'),
+          from,
+          to,
+          body: form.get('Body') ?? '',
+          statusCallback: form.get('StatusCallback'),
+          answered,
+        })
         if (answered === 'network') return HttpResponse.error()
-        if (answered !== 201) return HttpResponse.json({ code: 20000 + answered, message: `simulated ${answered}`, status: answered }, { status: answered })
+        if (answered !== 201)
+          return HttpResponse.json({ code: 20000 + answered, message: `simulated ${answered}`, status: answered }, { status: answered })
         const sid = `SM${String(++this.sequence).padStart(32, '0')}`
         // Twilio's clock, taken to agree with the service's (the test moves the service's clock far ahead).
         this.accepted.push({ sid, from, to, body: form.get('Body') ?? '', createdAt: clock.now() })
@@ -161,7 +169,8 @@ async function needFor(phone: string | null, token = admin, w = world): Promise<
   return need.body.id
 }
 
-const text = (needId: string, body: unknown, token = admin) => api.call<{ interactionId: string }>('POST', `/api/needs/${needId}/sms`, { token, body })
+const text = (needId: string, body: unknown, token = admin) =>
+  api.call<{ interactionId: string }>('POST', `/api/needs/${needId}/sms`, { token, body })
 
 /** POST /sms that must be accepted; answers the interaction id. */
 async function queued(needId: string, body: string, token = admin): Promise<string> {
@@ -187,7 +196,11 @@ async function drain(): Promise<void> {
 }
 
 /** POSTs a Twilio webhook as Twilio would: form-encoded, signed over PUBLIC_BASE_URL + path unless told otherwise. */
-function webhook(path: string, params: Record<string, string>, signature: string | null = twilio.getExpectedTwilioSignature(AUTH_TOKEN, `${PUBLIC_BASE_URL}${path}`, params)) {
+function webhook(
+  path: string,
+  params: Record<string, string>,
+  signature: string | null = twilio.getExpectedTwilioSignature(AUTH_TOKEN, `${PUBLIC_BASE_URL}${path}`, params),
+) {
   return api.call('POST', path, {
     raw: new URLSearchParams(params).toString(),
     headers: { 'content-type': 'application/x-www-form-urlencoded', ...(signature === null ? {} : { 'x-twilio-signature': signature }) },
@@ -451,7 +464,10 @@ describe('POST /api/needs/{id}/sms → outbox → Twilio', () => {
     await setPhoneNumber(busy, number)
     const token = await api.tokenFor(busy, 'org_admin')
     const settings = (await api.call('GET', '/api/organizations/settings', { token })).body as { name: string; slug: string }
-    const put = await api.call('PUT', '/api/organizations/settings', { token, body: { name: settings.name, slug: settings.slug, maxConcurrency: 3 } })
+    const put = await api.call('PUT', '/api/organizations/settings', {
+      token,
+      body: { name: settings.name, slug: settings.slug, maxConcurrency: 3 },
+    })
     expect(put.body).toMatchObject({ maxConcurrency: 3 })
 
     const needId = await needFor(newPhone(), token, busy)
@@ -463,12 +479,14 @@ describe('POST /api/needs/{id}/sms → outbox → Twilio', () => {
     // The worker loop of `serve`, and two more workers claiming at the same time, as other processes would.
     const worker = startOutboxWorker(dispatch, api.server.container.get(PORTS.logger), 20)
     try {
-      const others = Promise.all([0, 1].map(async () => {
-        for (let pass = 0; pass < 30; pass++) {
-          await dispatch.runOnce()
-          await Bun.sleep(5)
-        }
-      }))
+      const others = Promise.all(
+        [0, 1].map(async () => {
+          for (let pass = 0; pass < 30; pass++) {
+            await dispatch.runOnce()
+            await Bun.sleep(5)
+          }
+        }),
+      )
       for (let waited = 0; waited < 5_000 && fake.from(number).length < 12; waited += 20) await Bun.sleep(20)
       await others
     } finally {
@@ -477,7 +495,12 @@ describe('POST /api/needs/{id}/sms → outbox → Twilio', () => {
     }
 
     expect(fake.maxInFlightFrom(number)).toBe(3)
-    expect(fake.from(number).map((r) => r.body).sort()).toEqual([...bodies].sort())
+    expect(
+      fake
+        .from(number)
+        .map((r) => r.body)
+        .sort(),
+    ).toEqual([...bodies].sort())
     const statuses = (await interactions(needId, token)).filter((i) => ids.includes(i.id)).map((i) => i.deliveryStatus)
     expect(statuses).toEqual(Array(12).fill('sent'))
   })
@@ -490,7 +513,9 @@ describe('Twilio webhooks', () => {
   test("a correctly signed inbound text answers empty TwiML and lands on the constituent's newest open need", async () => {
     const phone = newPhone()
     const { constituentId } = await seedConstituent(api, admin, { firstName: 'Ida', lastName: 'Wells', phone })
-    const newNeed = async () => (await api.call<{ id: string }>('POST', '/api/needs', { token: admin, body: { partnerId: world.defaultPartner.id, constituentId } })).body.id
+    const newNeed = async () =>
+      (await api.call<{ id: string }>('POST', '/api/needs', { token: admin, body: { partnerId: world.defaultPartner.id, constituentId } }))
+        .body.id
     const older = await newNeed()
     clock.advance(1_000)
     const newest = await newNeed()
@@ -529,7 +554,9 @@ describe('Twilio webhooks', () => {
       api.tokenFor(world, 'staff', { profiles: ['email_phone_communicator'] }),
     ])
     for (const token of [admin, partnerAdmin, communicator]) {
-      expect(await interactions(needId, token)).toEqual([expect.objectContaining({ channel: 'sms', senderIdentifier: phone, content: 'Thank you' })])
+      expect(await interactions(needId, token)).toEqual([
+        expect.objectContaining({ channel: 'sms', senderIdentifier: phone, content: 'Thank you' }),
+      ])
     }
     for (const token of [staff, volunteer, agent]) {
       const [text] = await interactions(needId, token)
@@ -548,7 +575,10 @@ describe('Twilio webhooks', () => {
       ['an empty signature', ''],
       ['signed with another token', twilio.getExpectedTwilioSignature('not-the-token', `${PUBLIC_BASE_URL}${SMS_HOOK}`, params)],
       ['signed over the local address, not PUBLIC_BASE_URL', twilio.getExpectedTwilioSignature(AUTH_TOKEN, local, params)],
-      ['signed for other parameters', twilio.getExpectedTwilioSignature(AUTH_TOKEN, `${PUBLIC_BASE_URL}${SMS_HOOK}`, { ...params, Body: 'Hello' })],
+      [
+        'signed for other parameters',
+        twilio.getExpectedTwilioSignature(AUTH_TOKEN, `${PUBLIC_BASE_URL}${SMS_HOOK}`, { ...params, Body: 'Hello' }),
+      ],
       ['signed for the status hook', twilio.getExpectedTwilioSignature(AUTH_TOKEN, `${PUBLIC_BASE_URL}${STATUS_HOOK}`, params)],
     ]
     for (const [name, signature] of forgeries) {
@@ -583,7 +613,12 @@ describe('Twilio webhooks', () => {
     expectTwiml(await webhook(SMS_HOOK, inbound(phone, 'Start')))
     const id = await queued(needId, 'Welcome back')
     await drain()
-    expect(fake.to(phone).filter((r) => r.from === ORG_NUMBER).map((r) => r.body)).toEqual(['Welcome back'])
+    expect(
+      fake
+        .to(phone)
+        .filter((r) => r.from === ORG_NUMBER)
+        .map((r) => r.body),
+    ).toEqual(['Welcome back'])
     expect((await interaction(needId, id))?.deliveryStatus).toBe('sent')
     // The keywords themselves are kept on the need, like any message.
     const inboundContents = (await interactions(needId)).filter((i) => i.senderIdentifier === phone).map((i) => i.content)
@@ -597,10 +632,27 @@ describe('Twilio webhooks', () => {
     await drain()
     const sid = (await interaction(needId, interactionId))!.providerMessageId!
     expect(sid).toStartWith('SM')
-    const status = (messageStatus: string) => ({ AccountSid: ACCOUNT_SID, MessageSid: sid, SmsSid: sid, MessageStatus: messageStatus, SmsStatus: messageStatus, From: ORG_NUMBER, To: phone, ApiVersion: '2010-04-01' })
+    const status = (messageStatus: string) => ({
+      AccountSid: ACCOUNT_SID,
+      MessageSid: sid,
+      SmsSid: sid,
+      MessageStatus: messageStatus,
+      SmsStatus: messageStatus,
+      From: ORG_NUMBER,
+      To: phone,
+      ApiVersion: '2010-04-01',
+    })
 
     expectProblem(await webhook(STATUS_HOOK, status('delivered'), null), 403, 'Forbidden')
-    expectProblem(await webhook(STATUS_HOOK, status('delivered'), twilio.getExpectedTwilioSignature(AUTH_TOKEN, `${api.url}${STATUS_HOOK}`, status('delivered'))), 403, 'Forbidden')
+    expectProblem(
+      await webhook(
+        STATUS_HOOK,
+        status('delivered'),
+        twilio.getExpectedTwilioSignature(AUTH_TOKEN, `${api.url}${STATUS_HOOK}`, status('delivered')),
+      ),
+      403,
+      'Forbidden',
+    )
     expect((await interaction(needId, interactionId))?.deliveryStatus).toBe('sent')
 
     const delivered = await webhook(STATUS_HOOK, status('delivered'))

@@ -56,12 +56,18 @@ afterAll(async () => {
   await limited?.drop()
 }, 30_000)
 
-const newNeed = () => api.call('POST', '/api/needs', { token: admin, body: { partnerId: api.world.defaultPartner.id, customFields: { notes: 'n'.repeat(16_000) } } })
+const newNeed = () =>
+  api.call('POST', '/api/needs', {
+    token: admin,
+    body: { partnerId: api.world.defaultPartner.id, customFields: { notes: 'n'.repeat(16_000) } },
+  })
 
 /** intake_database_errors_total by kind, as a scrape shows it (while the database fails, too). */
 async function databaseErrors(): Promise<Record<string, number>> {
   const text = (await api.call('GET', '/metrics')).body as string
-  return Object.fromEntries([...text.matchAll(/^intake_database_errors_total\{kind="(\w+)"\} (\S+)$/gm)].map(([, kind, value]) => [kind!, Number(value)]))
+  return Object.fromEntries(
+    [...text.matchAll(/^intake_database_errors_total\{kind="(\w+)"\} (\S+)$/gm)].map(([, kind, value]) => [kind!, Number(value)]),
+  )
 }
 
 function expectOutage(response: ApiResponse) {
@@ -92,7 +98,10 @@ async function breakWrites(): Promise<{ kind: string; repair(): Promise<void> }>
     // No new connection for the role, and the ones its pool holds ended: every query needs a new one.
     await limited.admin.unsafe(`ALTER ROLE ${limited.role} CONNECTION LIMIT 0`)
     await limited.admin`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE usename = ${limited.role}`
-    return { kind: 'too_many_connections', repair: async () => void (await limited.admin.unsafe(`ALTER ROLE ${limited.role} CONNECTION LIMIT -1`)) }
+    return {
+      kind: 'too_many_connections',
+      repair: async () => void (await limited.admin.unsafe(`ALTER ROLE ${limited.role} CONNECTION LIMIT -1`)),
+    }
   }
   // The file may not grow past its size: a write that needs a page more fails with SQLITE_FULL, as on a full disk.
   const { page_count } = writer.query('PRAGMA page_count').get() as { page_count: number }
@@ -150,7 +159,8 @@ describe('the database cannot write', () => {
     const execute = listPartners.execute
     const cause = Object.assign(new Error('terminating connection due to administrator command'), { code })
     try {
-      listPartners.execute = () => Promise.reject(new DrizzleQueryError('select "id" from "partners" where "organization_id" = $1', [PERSONAL.lastName], cause))
+      listPartners.execute = () =>
+        Promise.reject(new DrizzleQueryError('select "id" from "partners" where "organization_id" = $1', [PERSONAL.lastName], cause))
       expectOutage(await api.call('GET', '/api/partners', { token: admin }))
     } finally {
       listPartners.execute = execute

@@ -52,8 +52,19 @@ async function tenant(world: World, name: string, tag: string, phoneDigit: numbe
     actors.push({ role, token: await api.tokenFor(world, role, { profiles, ...(partnerId ? { partnerId } : {}) }) })
   }
   const organization = await world.repositories.organizations.findById(world.organizationId)
-  const secrets = new Set([world.organizationId, organization!.name, organization!.slug, partner.id, `${tag} pantry`, world.defaultPartner.id].map((s) => s.toLowerCase()))
-  const records: Record<Kind, string[]> = { need: [], constituent: [], household: [], partner: [partner.id, world.defaultPartner.id], member: [], match: [] }
+  const secrets = new Set(
+    [world.organizationId, organization!.name, organization!.slug, partner.id, `${tag} pantry`, world.defaultPartner.id].map((s) =>
+      s.toLowerCase(),
+    ),
+  )
+  const records: Record<Kind, string[]> = {
+    need: [],
+    constituent: [],
+    household: [],
+    partner: [partner.id, world.defaultPartner.id],
+    member: [],
+    match: [],
+  }
   return { name, tag, phoneDigit, actors, secrets, records }
 }
 
@@ -136,11 +147,20 @@ function callFor(op: Operation, self: Tenant, other: Tenant): { method: string; 
     case 'createConstituent': {
       const household = op.flag ? pick('household', 0) : undefined
       const phone = op.picks[1] % 3 === 0 ? SHARED_PHONE : phoneOf(self)
-      return { method: 'POST', path: '/api/constituents', body: { firstName: nameOf(self), lastName: nameOf(self), phone, ...(household ? { householdId: household } : {}) }, names }
+      return {
+        method: 'POST',
+        path: '/api/constituents',
+        body: { firstName: nameOf(self), lastName: nameOf(self), phone, ...(household ? { householdId: household } : {}) },
+        names,
+      }
     }
     case 'createNeed': {
       const constituent = op.flag ? pick('constituent', 1) : undefined
-      const body = { partnerId: any('partner', 0), ...(constituent ? { constituentId: constituent } : {}), customFields: { firstName: nameOf(self), phone: phoneOf(self) } }
+      const body = {
+        partnerId: any('partner', 0),
+        ...(constituent ? { constituentId: constituent } : {}),
+        customFields: { firstName: nameOf(self), phone: phoneOf(self) },
+      }
       return { method: 'POST', path: '/api/needs', body, names }
     }
     case 'getNeed':
@@ -150,7 +170,9 @@ function callFor(op: Operation, self: Tenant, other: Tenant): { method: string; 
       return { method: 'GET', path: `/api/needs?limit=100${op.picks[1] % 2 ? filter : ''}`, names }
     }
     case 'updateNeed': {
-      const body = op.flag ? { partnerId: any('partner', 1), status: 'IN_PROGRESS' } : { assignedTo: any('member', 1), customFields: { lastName: nameOf(self) } }
+      const body = op.flag
+        ? { partnerId: any('partner', 1), status: 'IN_PROGRESS' }
+        : { assignedTo: any('member', 1), customFields: { lastName: nameOf(self) } }
       return { method: 'PUT', path: `/api/needs/${any('need', 0)}`, body, names }
     }
     case 'addNote':
@@ -168,11 +190,21 @@ function callFor(op: Operation, self: Tenant, other: Tenant): { method: string; 
     case 'getConstituent':
       return { method: 'GET', path: `/api/constituents/${any('constituent', 0)}`, names }
     case 'updateConstituent':
-      return { method: 'PUT', path: `/api/constituents/${any('constituent', 0)}`, body: { lastName: nameOf(self), ...(op.flag ? { phone: SHARED_PHONE } : {}) }, names }
+      return {
+        method: 'PUT',
+        path: `/api/constituents/${any('constituent', 0)}`,
+        body: { lastName: nameOf(self), ...(op.flag ? { phone: SHARED_PHONE } : {}) },
+        names,
+      }
     case 'constituentNeeds':
       return { method: 'GET', path: `/api/constituents/${any('constituent', 0)}/needs`, names }
     case 'merge':
-      return { method: 'POST', path: '/api/constituents/merge', body: { sourceConstituentId: any('constituent', 0), targetConstituentId: any('constituent', 1), mergeHouseholds: op.flag }, names }
+      return {
+        method: 'POST',
+        path: '/api/constituents/merge',
+        body: { sourceConstituentId: any('constituent', 0), targetConstituentId: any('constituent', 1), mergeHouseholds: op.flag },
+        names,
+      }
     case 'listMatches':
       return { method: 'GET', path: `/api/household-matches?limit=100${op.flag ? '&status=OPEN' : ''}`, names }
     case 'resolveMatch': {
@@ -186,13 +218,23 @@ function callFor(op: Operation, self: Tenant, other: Tenant): { method: string; 
     case 'updatePartner':
       return { method: 'PUT', path: `/api/partners/${any('partner', 0)}`, body: { name: nameOf(self) }, names }
     case 'inviteMember': {
-      const body = { email: `${nameOf(self).toLowerCase()}@example.org`, fullName: nameOf(self), role: 'partner_agent', partnerId: any('partner', 0) }
+      const body = {
+        email: `${nameOf(self).toLowerCase()}@example.org`,
+        fullName: nameOf(self),
+        role: 'partner_agent',
+        partnerId: any('partner', 0),
+      }
       return { method: 'POST', path: '/api/members', body, names }
     }
     case 'listMembers':
       return { method: 'GET', path: '/api/members?limit=100', names }
     case 'updateMember':
-      return { method: 'PUT', path: `/api/members/${any('member', 0)}`, body: { role: op.flag ? 'volunteer' : 'partner_agent', partnerId: any('partner', 1) }, names }
+      return {
+        method: 'PUT',
+        path: `/api/members/${any('member', 0)}`,
+        body: { role: op.flag ? 'volunteer' : 'partner_agent', partnerId: any('partner', 1) },
+        names,
+      }
     case 'settings': {
       // The audit trail names records of the caller's organization only: every id it answers is checked.
       const paths = ['/api/organizations/settings', '/api/profile', '/api/audit-events?limit=100']
@@ -208,13 +250,25 @@ function readable(response: ApiResponse): string {
 }
 
 /** Fields that name a record of a kind, wherever they appear in an answer. */
-const REFERENCES: Record<string, Kind> = { partnerId: 'partner', householdId: 'household', constituentId: 'constituent', candidateConstituentId: 'constituent', assignedTo: 'member' }
+const REFERENCES: Record<string, Kind> = {
+  partnerId: 'partner',
+  householdId: 'household',
+  constituentId: 'constituent',
+  candidateConstituentId: 'constituent',
+  assignedTo: 'member',
+}
 
 /** What kind of record `path` answers with (its items' `id`), if any. */
 function kindOf(path: string): Kind | undefined {
   if (/\/(interactions|notes|history)$/.test(path)) return undefined
   if (path.endsWith('/needs')) return 'need'
-  const kinds: Record<string, Kind> = { needs: 'need', constituents: 'constituent', 'household-matches': 'match', partners: 'partner', members: 'member' }
+  const kinds: Record<string, Kind> = {
+    needs: 'need',
+    constituents: 'constituent',
+    'household-matches': 'match',
+    partners: 'partner',
+    members: 'member',
+  }
   return kinds[path.split('/')[2] ?? '']
 }
 
@@ -251,7 +305,10 @@ test('no answer to a member of one organization carries an id, name, email or ph
         const call = callFor(op, self, other)
         if (call.names.some((id) => Object.values(other.records).some((ids) => ids.includes(id)))) crossCalls++
         calls++
-        const response = await api.call(call.method, call.path, { token: actor.token, ...(call.body !== undefined ? { body: call.body } : {}) })
+        const response = await api.call(call.method, call.path, {
+          token: actor.token,
+          ...(call.body !== undefined ? { body: call.body } : {}),
+        })
         const where = `${actor.role} of ${self.name}: ${call.method} ${call.path} → ${response.status}`
         expect(response.status, where).toBeLessThan(500)
         const text = readable(response)
@@ -265,7 +322,9 @@ test('no answer to a member of one organization carries an id, name, email or ph
     }),
     { seed: SEED, numRuns: RUNS },
   )
-  console.log(`tenant isolation: ${calls} calls in ${RUNS} sequences, ${crossCalls} naming the other organization's records, ${successes} answered 2xx, no leak`)
+  console.log(
+    `tenant isolation: ${calls} calls in ${RUNS} sequences, ${crossCalls} naming the other organization's records, ${successes} answered 2xx, no leak`,
+  )
   expect(crossCalls).toBeGreaterThan(0)
   expect(successes).toBeGreaterThan(0)
 }, 60_000)

@@ -22,12 +22,39 @@ const lone = `${MARK} \ud800`
 describe('a lone surrogate', () => {
   /** Each case as [name, method, path, with a token, body, the field named]; built when run (ids exist by then). */
   const cases = [
-    ['anonymous public intake, in a contact field', () => ['POST', '/api/needs/public', false, { organizationId: api.world.organizationId, description: `${MARK} heat`, customFields: { firstName: lone, phone: '+15550100999' } }, '/customFields/firstName']],
-    ['anonymous public intake, in the description', () => ['POST', '/api/needs/public', false, { organizationId: api.world.organizationId, description: lone }, '/description']],
-    ['a new need, deep in customFields', () => ['POST', '/api/needs', true, { partnerId: api.world.defaultPartner.id, customFields: { household: [{ name: lone }] } }, '/customFields/household/0/name']],
-    ['a changed need, in a customFields key', () => ['PUT', `/api/needs/${needId}`, true, { customFields: { [`${MARK}\udc00`]: 'x' } }, `/customFields/${MARK}\ufffd`]],
+    [
+      'anonymous public intake, in a contact field',
+      () => [
+        'POST',
+        '/api/needs/public',
+        false,
+        { organizationId: api.world.organizationId, description: `${MARK} heat`, customFields: { firstName: lone, phone: '+15550100999' } },
+        '/customFields/firstName',
+      ],
+    ],
+    [
+      'anonymous public intake, in the description',
+      () => ['POST', '/api/needs/public', false, { organizationId: api.world.organizationId, description: lone }, '/description'],
+    ],
+    [
+      'a new need, deep in customFields',
+      () => [
+        'POST',
+        '/api/needs',
+        true,
+        { partnerId: api.world.defaultPartner.id, customFields: { household: [{ name: lone }] } },
+        '/customFields/household/0/name',
+      ],
+    ],
+    [
+      'a changed need, in a customFields key',
+      () => ['PUT', `/api/needs/${needId}`, true, { customFields: { [`${MARK}\udc00`]: 'x' } }, `/customFields/${MARK}\ufffd`],
+    ],
     ['a text', () => ['POST', `/api/needs/${needId}/sms`, true, { body: lone }, '/body']],
-    ['a partner keyword', () => ['POST', '/api/partners', true, { name: `${MARK} Clinic`, slaHours: 24, keywords: ['food', lone] }, '/keywords/1']],
+    [
+      'a partner keyword',
+      () => ['POST', '/api/partners', true, { name: `${MARK} Clinic`, slaHours: 24, keywords: ['food', lone] }, '/keywords/1'],
+    ],
     ['a profile name', () => ['PUT', '/api/profile', true, { fullName: lone }, '/fullName']],
     ['a constituent name', () => ['POST', '/api/constituents', true, { firstName: lone }, '/firstName']],
   ] as const satisfies ReadonlyArray<readonly [string, () => readonly [string, string, boolean, unknown, string]]>
@@ -42,7 +69,9 @@ describe('a lone surrogate', () => {
   })
 
   test('a surrogate pair (one character) is accepted and read back as sent', async () => {
-    const response = await api.call('POST', '/api/needs/public', { body: { organizationId: api.world.organizationId, description: 'Ana \ud83d\ude00' } })
+    const response = await api.call('POST', '/api/needs/public', {
+      body: { organizationId: api.world.organizationId, description: 'Ana \ud83d\ude00' },
+    })
     expect(response.status).toBe(201)
     expect((await api.call('GET', `/api/needs/${response.body.id}`, { token: admin })).body.customFields.description).toBe('Ana 😀')
   })

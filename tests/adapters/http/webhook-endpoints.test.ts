@@ -7,8 +7,28 @@ import { expectBadRequest, expectProblem, ISO_MS, UNKNOWN_ID } from './helpers'
 
 // docs/events.md over real HTTP, on SQLite or PostgreSQL (TEST_DATABASE), with a real receiver on 127.0.0.1
 // that checks every signature itself.
-type Endpoint = { id: string; url: string; events: string[]; enabled: boolean; consecutiveFailures: number; disabledAt?: string; createdAt: string; updatedAt: string; secret?: string }
-type Delivery = { id: string; eventType: string; status: string; attempts: number; lastStatusCode?: number; lastError?: string; nextAttemptAt?: string; createdAt: string; deliveredAt?: string }
+type Endpoint = {
+  id: string
+  url: string
+  events: string[]
+  enabled: boolean
+  consecutiveFailures: number
+  disabledAt?: string
+  createdAt: string
+  updatedAt: string
+  secret?: string
+}
+type Delivery = {
+  id: string
+  eventType: string
+  status: string
+  attempts: number
+  lastStatusCode?: number
+  lastError?: string
+  nextAttemptAt?: string
+  createdAt: string
+  deliveredAt?: string
+}
 
 const ENDPOINTS = '/api/webhook-endpoints'
 
@@ -23,7 +43,11 @@ beforeAll(async () => {
   receiver = startWebhookReceiver()
   world = api.world
   otherWorld = await world.otherOrganization()
-  const [admin, staff, otherAdmin] = await Promise.all([api.tokenFor(world, 'org_admin'), api.tokenFor(world, 'staff'), api.tokenFor(otherWorld, 'org_admin')])
+  const [admin, staff, otherAdmin] = await Promise.all([
+    api.tokenFor(world, 'org_admin'),
+    api.tokenFor(world, 'staff'),
+    api.tokenFor(otherWorld, 'org_admin'),
+  ])
   Object.assign(tokens, { admin, staff, otherAdmin })
 })
 afterAll(async () => {
@@ -32,15 +56,24 @@ afterAll(async () => {
 })
 
 /** A new endpoint at `path` of the receiver, its secret handed to the receiver. */
-async function createEndpoint(path: string, events: string[] = ['need.created', 'need.updated', 'note.added']): Promise<Endpoint & { secret: string }> {
-  const response = await api.call<Endpoint & { secret: string }>('POST', ENDPOINTS, { token: tokens.admin, body: { url: receiver.url(path), events } })
+async function createEndpoint(
+  path: string,
+  events: string[] = ['need.created', 'need.updated', 'note.added'],
+): Promise<Endpoint & { secret: string }> {
+  const response = await api.call<Endpoint & { secret: string }>('POST', ENDPOINTS, {
+    token: tokens.admin,
+    body: { url: receiver.url(path), events },
+  })
   expect({ status: response.status, body: response.body }).toMatchObject({ status: 201 })
   receiver.secretFor(path, response.body.secret)
   return response.body
 }
 
 const createNeed = async (customFields: Record<string, string> = {}) => {
-  const response = await api.call<{ id: string }>('POST', '/api/needs', { token: tokens.admin, body: { partnerId: world.defaultPartner.id, customFields } })
+  const response = await api.call<{ id: string }>('POST', '/api/needs', {
+    token: tokens.admin,
+    body: { partnerId: world.defaultPartner.id, customFields },
+  })
   expect(response.status).toBe(201)
   return response.body
 }
@@ -99,9 +132,17 @@ describe('managing endpoints', () => {
   test('org_admin only; another organization sees none of them (404)', async () => {
     const endpoint = await createEndpoint('/private')
     expectProblem(await api.call('GET', ENDPOINTS, { token: tokens.staff }), 403, 'Forbidden')
-    expectProblem(await api.call('POST', ENDPOINTS, { token: tokens.staff, body: { url: 'https://example.org/x', events: ['need.created'] } }), 403, 'Forbidden')
+    expectProblem(
+      await api.call('POST', ENDPOINTS, { token: tokens.staff, body: { url: 'https://example.org/x', events: ['need.created'] } }),
+      403,
+      'Forbidden',
+    )
     expectProblem(await api.call('GET', `${ENDPOINTS}/${endpoint.id}`, { token: tokens.otherAdmin }), 404, 'Not found')
-    expectProblem(await api.call('PUT', `${ENDPOINTS}/${endpoint.id}`, { token: tokens.otherAdmin, body: { enabled: false } }), 404, 'Not found')
+    expectProblem(
+      await api.call('PUT', `${ENDPOINTS}/${endpoint.id}`, { token: tokens.otherAdmin, body: { enabled: false } }),
+      404,
+      'Not found',
+    )
     expectProblem(await api.call('DELETE', `${ENDPOINTS}/${endpoint.id}`, { token: tokens.otherAdmin }), 404, 'Not found')
     expectProblem(await api.call('GET', `${ENDPOINTS}/${endpoint.id}/deliveries`, { token: tokens.otherAdmin }), 404, 'Not found')
     const theirs = await api.call<Endpoint[]>('GET', ENDPOINTS, { token: tokens.otherAdmin })
@@ -112,7 +153,10 @@ describe('managing endpoints', () => {
 
   test('PUT changes what is given; DELETE removes the endpoint and what still waits for it is never sent', async () => {
     const endpoint = await createEndpoint('/deleted', ['need.created'])
-    const put = await api.call<Endpoint>('PUT', `${ENDPOINTS}/${endpoint.id}`, { token: tokens.admin, body: { events: ['need.created', 'note.added'] } })
+    const put = await api.call<Endpoint>('PUT', `${ENDPOINTS}/${endpoint.id}`, {
+      token: tokens.admin,
+      body: { events: ['need.created', 'note.added'] },
+    })
     expect(put.body).toMatchObject({ url: endpoint.url, events: ['need.created', 'note.added'], enabled: true })
 
     // Queued for the endpoint, which then goes. The server's own worker may try it first: refused, it would wait for a retry.
@@ -144,7 +188,10 @@ describe('delivering events', () => {
     expect(event!.raw).not.toContain('+1503')
     expect(event!.timestamp).toBe(Math.floor(world.clock.now().getTime() / 1000))
 
-    await dispatchUntil(async () => (await deliveries(endpoint.id)).some((d) => d.id === event!.id && d.status === 'sent'), 'the delivery recorded as sent')
+    await dispatchUntil(
+      async () => (await deliveries(endpoint.id)).some((d) => d.id === event!.id && d.status === 'sent'),
+      'the delivery recorded as sent',
+    )
     const delivery = (await deliveries(endpoint.id)).find((d) => d.id === event!.id)!
     expect(delivery).toMatchObject({ eventType: 'need.created', status: 'sent', attempts: 1, lastStatusCode: 200 })
     expect(delivery.deliveredAt).toMatch(ISO_MS)
@@ -154,9 +201,14 @@ describe('delivering events', () => {
     await createEndpoint('/notes', ['note.added'])
     await createEndpoint('/updates', ['need.updated'])
     const need = await createNeed()
-    expect((await api.call('POST', `/api/needs/${need.id}/notes`, { token: tokens.admin, body: { content: 'Called back, no answer' } })).status).toBe(201)
+    expect(
+      (await api.call('POST', `/api/needs/${need.id}/notes`, { token: tokens.admin, body: { content: 'Called back, no answer' } })).status,
+    ).toBe(201)
     expect((await api.call('PUT', `/api/needs/${need.id}`, { token: tokens.admin, body: { status: 'IN_PROGRESS' } })).status).toBe(200)
-    await dispatchUntil(() => receivedAt('/notes').length >= 1 && receivedAt('/updates').some((r) => r.body.data.needId === need.id), 'the note and update deliveries')
+    await dispatchUntil(
+      () => receivedAt('/notes').length >= 1 && receivedAt('/updates').some((r) => r.body.data.needId === need.id),
+      'the note and update deliveries',
+    )
     expect(receivedAt('/notes').map((r) => r.type)).toEqual(['note.added'])
     expect(receivedAt('/updates').map((r) => r.type)).toEqual(['need.updated'])
     expect(receivedAt('/notes')[0]!.raw).not.toContain('Called back')
@@ -165,7 +217,9 @@ describe('delivering events', () => {
 
   test('a refusal is tried again after the backoff with the same webhook-id; a redirect is not followed', async () => {
     const endpoint = await createEndpoint('/flaky', ['need.created'])
-    receiver.answerWith((path, count) => (path === '/flaky' && count === 1 ? 503 : path === '/flaky' && count === 2 ? Response.redirect(receiver.url('/elsewhere'), 302) : 200))
+    receiver.answerWith((path, count) =>
+      path === '/flaky' && count === 1 ? 503 : path === '/flaky' && count === 2 ? Response.redirect(receiver.url('/elsewhere'), 302) : 200,
+    )
     try {
       await createNeed()
       await dispatchUntil(async () => (await deliveries(endpoint.id))[0]?.lastStatusCode === 503, 'the first try')

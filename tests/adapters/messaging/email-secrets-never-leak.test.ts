@@ -28,7 +28,10 @@ const msw = setupServer(
     const body = (await request.json()) as PostmarkCall['body']
     calls.push({ token, body })
     if (body.To.startsWith('refuse')) {
-      return HttpResponse.json({ ErrorCode: 406, Message: 'You tried to send to recipient(s) that have been marked as inactive.' }, { status: 422 })
+      return HttpResponse.json(
+        { ErrorCode: 406, Message: 'You tried to send to recipient(s) that have been marked as inactive.' },
+        { status: 422 },
+      )
     }
     if (body.To.startsWith('echo')) {
       return HttpResponse.json({ ErrorCode: 10, Message: `The server token ${token} was not recognized.` }, { status: 401 })
@@ -84,7 +87,13 @@ describe('email settings over HTTP', () => {
   test('PUT and GET answer the settings masked: the last four characters of the key, never the key', async () => {
     const put = await putSettings()
     expect(put.status).toBe(200)
-    expect(put.body).toEqual({ provider: 'postmark', fromEmail: 'desk@example.org', fromName: 'Help Desk', apiKeyLast4: 'NARY', updatedAt: expect.any(String) })
+    expect(put.body).toEqual({
+      provider: 'postmark',
+      fromEmail: 'desk@example.org',
+      fromName: 'Help Desk',
+      apiKeyLast4: 'NARY',
+      updatedAt: expect.any(String),
+    })
     expectNoKey(put)
 
     const get = await api.call('GET', '/api/organizations/settings/email', { token })
@@ -173,7 +182,8 @@ describe('the email key never leaks', () => {
     expect(everything.includes('The server token *** was not recognized')).toBe(true)
     expect(everything.includes('marked as inactive')).toBe(true)
     for (const key of KEYS) {
-      for (const [index, bytes] of stored.entries()) expect({ part: index, leaked: bytes.includes(key) }).toEqual({ part: index, leaked: false })
+      for (const [index, bytes] of stored.entries())
+        expect({ part: index, leaked: bytes.includes(key) }).toEqual({ part: index, leaked: false })
       // Nor a recognizable part of it, the last four characters aside.
       expect(everything.includes(key.slice(0, -4))).toBe(false)
     }

@@ -9,7 +9,13 @@ import { startWebhookReceiver } from '../../support/webhook-receiver'
 // The webhook sender against a real receiver on 127.0.0.1 (docs/events.md "The request").
 
 const secret = new StandardWebhookSecrets().generate()
-const request = (url: string) => ({ url, secret, id: 'a8a8b7a4-1c43-4c1b-9a55-6e0f3c6f2f11', timestamp: new Date('2026-11-22T09:00:00.000Z'), body: '{"type":"need.created"}' })
+const request = (url: string) => ({
+  url,
+  secret,
+  id: 'a8a8b7a4-1c43-4c1b-9a55-6e0f3c6f2f11',
+  timestamp: new Date('2026-11-22T09:00:00.000Z'),
+  body: '{"type":"need.created"}',
+})
 
 let receiver: ReturnType<typeof startWebhookReceiver>
 let slow: ReturnType<typeof startWebhookReceiver>

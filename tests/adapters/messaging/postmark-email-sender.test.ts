@@ -23,7 +23,13 @@ describe('PostmarkEmailSender', () => {
     msw.use(
       http.post(ENDPOINT, async ({ request }) => {
         await captured.add(request)
-        return HttpResponse.json({ To: message.to, SubmittedAt: '2026-11-22T09:00:00Z', MessageID: 'b7bc2f4a-e38e-4336-af7d-e6c392c2f817', ErrorCode: 0, Message: 'OK' })
+        return HttpResponse.json({
+          To: message.to,
+          SubmittedAt: '2026-11-22T09:00:00Z',
+          MessageID: 'b7bc2f4a-e38e-4336-af7d-e6c392c2f817',
+          ErrorCode: 0,
+          Message: 'OK',
+        })
       }),
     )
 
@@ -65,7 +71,7 @@ describe('PostmarkEmailSender', () => {
   test.each([
     [401, 10, 'The Server Token you provided in the X-Postmark-Server-Token request header was invalid.'],
     [422, 300, "Invalid 'From' address: 'desk@example.org'."],
-  ])('a %i refusal is a non-retryable ProviderError with Postmark\'s Message', async (status, errorCode, reason) => {
+  ])("a %i refusal is a non-retryable ProviderError with Postmark's Message", async (status, errorCode, reason) => {
     msw.use(http.post(ENDPOINT, () => HttpResponse.json({ ErrorCode: errorCode, Message: reason }, { status })))
     const error = await expectRefusal(sender.send(settings, message), { retryable: false, secrets: [TOKEN] })
     expect(error.message).toContain('Postmark')
@@ -97,7 +103,9 @@ describe('PostmarkEmailSender', () => {
 
   test('the token is removed from a reason that echoes it', async () => {
     msw.use(
-      http.post(ENDPOINT, () => HttpResponse.json({ ErrorCode: 10, Message: `Server token '${TOKEN}' is not valid for this server.` }, { status: 401 })),
+      http.post(ENDPOINT, () =>
+        HttpResponse.json({ ErrorCode: 10, Message: `Server token '${TOKEN}' is not valid for this server.` }, { status: 401 }),
+      ),
     )
     const error = await expectRefusal(sender.send(settings, message), { retryable: false, secrets: [TOKEN] })
     expect(error.message).toContain("Server token '***' is not valid")

@@ -3,9 +3,9 @@ import { withoutSecrets } from '../../../src/adapters/messaging/provider-failure
 
 describe('withoutSecrets', () => {
   test('removes every whole secret, longest first', () => {
-    expect(withoutSecrets('auth failed for smtp://mailer:hunter22@host with hunter22', ['smtp://mailer:hunter22@host', 'mailer', 'hunter22'])).toBe(
-      'auth failed for *** with ***',
-    )
+    expect(
+      withoutSecrets('auth failed for smtp://mailer:hunter22@host with hunter22', ['smtp://mailer:hunter22@host', 'mailer', 'hunter22']),
+    ).toBe('auth failed for *** with ***')
   })
 
   test('leaves words whole: a short secret goes only where it stands alone, a tiny one never', () => {

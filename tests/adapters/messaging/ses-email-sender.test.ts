@@ -26,7 +26,11 @@ afterAll(() => msw.close())
 const clock = new FixedClock('2026-11-22T09:07:05.432Z')
 const sender = new SesEmailSender(clock)
 
-function accepting(captured = captureRequests(), messageId = '010201234567abcd-11111111-2222-3333-4444-555555555555-000000', endpoint = ENDPOINT) {
+function accepting(
+  captured = captureRequests(),
+  messageId = '010201234567abcd-11111111-2222-3333-4444-555555555555-000000',
+  endpoint = ENDPOINT,
+) {
   msw.use(
     http.post(endpoint, async ({ request }) => {
       await captured.add(request)
@@ -42,7 +46,12 @@ function expectValidSignature(request: CapturedRequest, credentials: { accessKey
   expect(authorization).not.toBeNull()
   const parsed = parseAuthorization(authorization!)
   const amzDate = request.headers.get('x-amz-date')!
-  expect(parsed).toMatchObject({ accessKeyId: credentials.accessKeyId, date: amzDate.slice(0, 8), region: credentials.region, service: 'ses' })
+  expect(parsed).toMatchObject({
+    accessKeyId: credentials.accessKeyId,
+    date: amzDate.slice(0, 8),
+    region: credentials.region,
+    service: 'ses',
+  })
   // SigV4 requires host and x-amz-date to be signed; the body's type and hash are signed too, so neither can be swapped.
   expect(parsed.signedHeaders).toEqual(expect.arrayContaining(['host', 'x-amz-date', 'content-type', 'x-amz-content-sha256']))
   const headers: Record<string, string> = {}
@@ -101,7 +110,12 @@ describe('signAwsRequest', () => {
       const expected = referenceSign({
         method: 'POST',
         url,
-        headers: { 'content-type': 'application/json', host: 'email.us-west-2.amazonaws.com', 'x-amz-content-sha256': headers['x-amz-content-sha256']!, 'x-amz-date': amzDate },
+        headers: {
+          'content-type': 'application/json',
+          host: 'email.us-west-2.amazonaws.com',
+          'x-amz-content-sha256': headers['x-amz-content-sha256']!,
+          'x-amz-date': amzDate,
+        },
         body,
         ...credentials,
         service: 'ses',
@@ -157,7 +171,9 @@ describe('SesEmailSender', () => {
   test('a signature made with another secret does not verify (the check is not vacuous)', async () => {
     const captured = accepting()
     await sender.send(settings, message)
-    expect(() => expectValidSignature(captured.all[0]!, { accessKeyId: ACCESS_KEY_ID, secretAccessKey: 'another-secret', region: REGION })).toThrow()
+    expect(() =>
+      expectValidSignature(captured.all[0]!, { accessKeyId: ACCESS_KEY_ID, secretAccessKey: 'another-secret', region: REGION }),
+    ).toThrow()
   })
 
   test('signs with the time of sending: a later clock gives a new date and signature', async () => {
@@ -171,7 +187,11 @@ describe('SesEmailSender', () => {
   })
 
   test.each([
-    [400, 'MessageRejected', 'Email address is not verified. The following identities failed the check in region EU-WEST-1: desk@example.org'],
+    [
+      400,
+      'MessageRejected',
+      'Email address is not verified. The following identities failed the check in region EU-WEST-1: desk@example.org',
+    ],
     [403, 'SignatureDoesNotMatch', 'The request signature we calculated does not match the signature you provided.'],
     [404, 'NotFoundException', 'Configuration set does not exist.'],
   ])('a %i (%s) is a non-retryable ProviderError with the message', async (status, type, reason) => {
@@ -219,7 +239,10 @@ describe('SesEmailSender', () => {
       }),
     )
     const malformed = `${ACCESS_KEY_ID}:${SECRET_ACCESS_KEY}`
-    const error = await expectRefusal(sender.send({ ...settings, apiKey: malformed }, message), { retryable: false, secrets: [malformed, SECRET_ACCESS_KEY] })
+    const error = await expectRefusal(sender.send({ ...settings, apiKey: malformed }, message), {
+      retryable: false,
+      secrets: [malformed, SECRET_ACCESS_KEY],
+    })
     expect(error.message).toContain('ACCESS_KEY_ID:SECRET_ACCESS_KEY:REGION')
     expect(captured.all).toHaveLength(0)
   })

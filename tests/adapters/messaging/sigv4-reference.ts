@@ -85,8 +85,18 @@ export function referenceSign(input: ReferenceInput) {
 
 /** The parts of an `AWS4-HMAC-SHA256 Credential=…, SignedHeaders=…, Signature=…` header. */
 export function parseAuthorization(header: string) {
-  const match = /^AWS4-HMAC-SHA256 Credential=([^/]+)\/(\d{8})\/([^/]+)\/([^/]+)\/aws4_request, ?SignedHeaders=([a-z0-9\-;]+), ?Signature=([0-9a-f]{64})$/.exec(header)
+  const match =
+    /^AWS4-HMAC-SHA256 Credential=([^/]+)\/(\d{8})\/([^/]+)\/([^/]+)\/aws4_request, ?SignedHeaders=([a-z0-9\-;]+), ?Signature=([0-9a-f]{64})$/.exec(
+      header,
+    )
   if (!match) throw new Error(`not a SigV4 Authorization header: ${header}`)
   const [, accessKeyId, date, region, service, signedHeaders, signature] = match as unknown as string[]
-  return { accessKeyId: accessKeyId!, date: date!, region: region!, service: service!, signedHeaders: signedHeaders!.split(';'), signature: signature! }
+  return {
+    accessKeyId: accessKeyId!,
+    date: date!,
+    region: region!,
+    service: service!,
+    signedHeaders: signedHeaders!.split(';'),
+    signature: signature!,
+  }
 }

@@ -76,7 +76,12 @@ function parseMessage(raw: string) {
 const smtpKey = (port: number, user = USER, password = PASSWORD) =>
   `smtp://${encodeURIComponent(user)}:${encodeURIComponent(password)}@127.0.0.1:${port}`
 
-const settingsFor = (apiKey: string): EmailProviderSettings => ({ provider: 'smtp', apiKey, fromEmail: 'desk@example.org', fromName: 'Help Desk' })
+const settingsFor = (apiKey: string): EmailProviderSettings => ({
+  provider: 'smtp',
+  apiKey,
+  fromEmail: 'desk@example.org',
+  fromName: 'Help Desk',
+})
 
 const sender = new SmtpEmailSender()
 
@@ -131,7 +136,10 @@ describe('SmtpEmailSender', () => {
         stream.resume()
       },
     })
-    const error = await expectRefusal(sender.send(settingsFor(smtpKey(smtp.port)), message), { retryable: true, secrets: [smtpKey(smtp.port), PASSWORD] })
+    const error = await expectRefusal(sender.send(settingsFor(smtpKey(smtp.port)), message), {
+      retryable: true,
+      secrets: [smtpKey(smtp.port), PASSWORD],
+    })
     expect(error.message).toContain('451')
     expect(error.message).toContain('Temporary local problem')
   })
@@ -143,14 +151,20 @@ describe('SmtpEmailSender', () => {
         stream.resume()
       },
     })
-    const error = await expectRefusal(sender.send(settingsFor(smtpKey(smtp.port)), message), { retryable: false, secrets: [smtpKey(smtp.port), PASSWORD] })
+    const error = await expectRefusal(sender.send(settingsFor(smtpKey(smtp.port)), message), {
+      retryable: false,
+      secrets: [smtpKey(smtp.port), PASSWORD],
+    })
     expect(error.message).toContain('550')
     expect(error.message).toContain('Message rejected as spam')
   })
 
   test('a 550 refusal of the recipient is not retryable, a 450 one is', async () => {
     const permanent = await startSmtp({ onRcptTo: (_address, _session, callback) => callback(refusingWith(550, 'No such user here')) })
-    const refused = await expectRefusal(sender.send(settingsFor(smtpKey(permanent.port)), message), { retryable: false, secrets: [PASSWORD] })
+    const refused = await expectRefusal(sender.send(settingsFor(smtpKey(permanent.port)), message), {
+      retryable: false,
+      secrets: [PASSWORD],
+    })
     expect(refused.message).toContain('No such user here')
 
     const transient = await startSmtp({ onRcptTo: (_address, _session, callback) => callback(refusingWith(450, 'Mailbox busy')) })
@@ -161,7 +175,10 @@ describe('SmtpEmailSender', () => {
   test('no server listening is a retryable ProviderError without the credentials', async () => {
     const port = await freePort()
     const apiKey = smtpKey(port)
-    const error = await expectRefusal(sender.send(settingsFor(apiKey), message), { retryable: true, secrets: [apiKey, PASSWORD, encodeURIComponent(PASSWORD)] })
+    const error = await expectRefusal(sender.send(settingsFor(apiKey), message), {
+      retryable: true,
+      secrets: [apiKey, PASSWORD, encodeURIComponent(PASSWORD)],
+    })
     expect(error.message).toContain('SMTP')
   })
 

@@ -62,7 +62,9 @@ describe('SmtpHostPolicy', () => {
       expect(await policy.addressFor('relay.corp')).toBe('relay.corp')
       expect(await policy.addressFor('smtp.example.org')).toBe('smtp.example.org')
       expect(await policy.addressFor('internal.example.org')).toBeUndefined()
-      expect(await new SmtpHostPolicy({ allowedHosts: ['relay.corp'], blockPrivate: false }, DNS).addressFor('smtp.example.org')).toBeUndefined()
+      expect(
+        await new SmtpHostPolicy({ allowedHosts: ['relay.corp'], blockPrivate: false }, DNS).addressFor('smtp.example.org'),
+      ).toBeUndefined()
     })
   })
 })

@@ -14,7 +14,12 @@ export function captureRequests() {
   return {
     all,
     async add(request: Request) {
-      all.push({ method: request.method, url: new URL(request.url), headers: new Headers(request.headers), body: await request.clone().text() })
+      all.push({
+        method: request.method,
+        url: new URL(request.url),
+        headers: new Headers(request.headers),
+        body: await request.clone().text(),
+      })
     },
   }
 }

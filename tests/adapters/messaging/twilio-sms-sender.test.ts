@@ -161,7 +161,12 @@ describe('TwilioSmsSender.send', () => {
   })
 
   test('a 502 with an HTML body (a proxy in the way) is a retryable ProviderError too', async () => {
-    msw.use(http.post(MESSAGES, () => new HttpResponse('<html><body>Bad Gateway</body></html>', { status: 502, headers: { 'content-type': 'text/html' } })))
+    msw.use(
+      http.post(
+        MESSAGES,
+        () => new HttpResponse('<html><body>Bad Gateway</body></html>', { status: 502, headers: { 'content-type': 'text/html' } }),
+      ),
+    )
     const error = await expectSmsRefusal(sender.send(sms), true)
     expect(error.message).toContain('502')
   })

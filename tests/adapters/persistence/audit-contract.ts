@@ -10,7 +10,13 @@ export function describeAuditContract({ read, write, anOrganizationWithPartner }
   describe('audit events', () => {
     test('appends many in one call and lists them newest first, every field as written, absent ones absent', async () => {
       const { organization } = await anOrganizationWithPartner()
-      const full = anAuditEvent({ organizationId: organization.id, memberId: randomUUID(), requestId: 'req-1', fields: ['phone', 'email'], at: minute(2) })
+      const full = anAuditEvent({
+        organizationId: organization.id,
+        memberId: randomUUID(),
+        requestId: 'req-1',
+        fields: ['phone', 'email'],
+        at: minute(2),
+      })
       const bare = anAuditEvent({ organizationId: organization.id, action: 'receive_sms', recordType: 'interaction', at: minute(1) })
       await write((r) => r.auditEvents.append([bare, full]))
 
@@ -37,7 +43,8 @@ export function describeAuditContract({ read, write, anOrganizationWithPartner }
       ]
       await write((r) => r.auditEvents.append(events))
       const [e1, e2, e3, e4] = events
-      const list = (filter: Parameters<Repositories['auditEvents']['list']>[1], page = ALL) => read().auditEvents.list(organization.id, filter, page)
+      const list = (filter: Parameters<Repositories['auditEvents']['list']>[1], page = ALL) =>
+        read().auditEvents.list(organization.id, filter, page)
 
       expect((await list({ memberId })).items).toEqual([e2!, e1!])
       expect((await list({ recordType: 'constituent', recordId })).items).toEqual([e3!, e2!])
@@ -53,7 +60,10 @@ export function describeAuditContract({ read, write, anOrganizationWithPartner }
       const event = anAuditEvent({ organizationId: a.id })
       await write((r) => r.auditEvents.append([event]))
       expect(await read().auditEvents.list(b.id, {}, ALL)).toEqual({ items: [], total: 0 })
-      expect(await read().auditEvents.list(b.id, { recordType: event.recordType, recordId: event.recordId }, ALL)).toEqual({ items: [], total: 0 })
+      expect(await read().auditEvents.list(b.id, { recordType: event.recordType, recordId: event.recordId }, ALL)).toEqual({
+        items: [],
+        total: 0,
+      })
     })
 
     test('an event written in a transaction that rolls back is not kept', async () => {

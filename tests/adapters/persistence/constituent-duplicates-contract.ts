@@ -143,7 +143,13 @@ export function describeConstituentDuplicatesContract(context: ContractContext):
 
     test('keeps every field through insert and find, absent ones absent', async () => {
       const { org, a, b, c } = await matchPeople()
-      const open = aHouseholdMatch({ organizationId: org, constituentId: a, candidateConstituentId: b, reason: 'same phone, same email', createdAt: minute(1) })
+      const open = aHouseholdMatch({
+        organizationId: org,
+        constituentId: a,
+        candidateConstituentId: b,
+        reason: 'same phone, same email',
+        createdAt: minute(1),
+      })
       const resolved = aHouseholdMatch({
         organizationId: org,
         constituentId: a,
@@ -173,10 +179,23 @@ export function describeConstituentDuplicatesContract(context: ContractContext):
       const resolvedBy = randomUUID()
 
       await write((r) =>
-        r.householdMatches.update({ ...match, status: 'DISMISSED', resolvedAt: minute(7), resolvedBy, action: 'DISMISS', createdAt: minute(40) }),
+        r.householdMatches.update({
+          ...match,
+          status: 'DISMISSED',
+          resolvedAt: minute(7),
+          resolvedBy,
+          action: 'DISMISS',
+          createdAt: minute(40),
+        }),
       )
 
-      expect(await read().householdMatches.findById(org, match.id)).toEqual({ ...match, status: 'DISMISSED', resolvedAt: minute(7), resolvedBy, action: 'DISMISS' })
+      expect(await read().householdMatches.findById(org, match.id)).toEqual({
+        ...match,
+        status: 'DISMISSED',
+        resolvedAt: minute(7),
+        resolvedBy,
+        action: 'DISMISS',
+      })
     })
 
     test('never shows, updates or deletes another organization’s match', async () => {
@@ -200,9 +219,24 @@ export function describeConstituentDuplicatesContract(context: ContractContext):
       const { org, a, b, c } = await matchPeople()
       const [low, high] = ascendingIds(2) as [string, string]
       const m1 = aHouseholdMatch({ organizationId: org, constituentId: a, candidateConstituentId: b, createdAt: minute(1) })
-      const m2 = aHouseholdMatch({ organizationId: org, constituentId: a, candidateConstituentId: c, status: 'RESOLVED', action: 'MERGE_CONSTITUENT', createdAt: minute(2) })
+      const m2 = aHouseholdMatch({
+        organizationId: org,
+        constituentId: a,
+        candidateConstituentId: c,
+        status: 'RESOLVED',
+        action: 'MERGE_CONSTITUENT',
+        createdAt: minute(2),
+      })
       const m3 = aHouseholdMatch({ id: low, organizationId: org, constituentId: b, candidateConstituentId: c, createdAt: minute(3) })
-      const m4 = aHouseholdMatch({ id: high, organizationId: org, constituentId: c, candidateConstituentId: a, status: 'DISMISSED', action: 'DISMISS', createdAt: minute(3) })
+      const m4 = aHouseholdMatch({
+        id: high,
+        organizationId: org,
+        constituentId: c,
+        candidateConstituentId: a,
+        status: 'DISMISSED',
+        action: 'DISMISS',
+        createdAt: minute(3),
+      })
       const m5 = aHouseholdMatch({ organizationId: org, constituentId: c, candidateConstituentId: b, createdAt: minute(4) })
       const foreignOrg = await anOrganizationId()
       const foreign = aHouseholdMatch({ organizationId: foreignOrg, constituentId: a, candidateConstituentId: b, createdAt: minute(9) })
@@ -223,7 +257,13 @@ export function describeConstituentDuplicatesContract(context: ContractContext):
     test('lists every match naming a constituent on either side, in that organization only', async () => {
       const { org, a, b, c } = await matchPeople()
       const asConstituent = aHouseholdMatch({ organizationId: org, constituentId: a, candidateConstituentId: b, createdAt: minute(2) })
-      const asCandidate = aHouseholdMatch({ organizationId: org, constituentId: c, candidateConstituentId: a, status: 'DISMISSED', createdAt: minute(1) })
+      const asCandidate = aHouseholdMatch({
+        organizationId: org,
+        constituentId: c,
+        candidateConstituentId: a,
+        status: 'DISMISSED',
+        createdAt: minute(1),
+      })
       const unrelated = aHouseholdMatch({ organizationId: org, constituentId: b, candidateConstituentId: c })
       const foreign = aHouseholdMatch({ organizationId: await anOrganizationId(), constituentId: a, candidateConstituentId: b })
       await write(async (r) => {

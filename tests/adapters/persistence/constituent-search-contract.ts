@@ -22,8 +22,20 @@ export function describeConstituentSearchContract(context: ContractContext): voi
         const foreignOrg = await anOrganizationId()
         const { member } = await aHome(org)
         const [tieLow, tieHigh] = ascendingIds(2) as [string, string]
-        const chloe = member({ firstName: 'Chloé', lastName: 'Núñez-García', phone: '+15552223333', email: 'Chloe@Example.org', createdAt: minute(1) })
-        const olga = member({ firstName: 'Olga', lastName: 'Smith', phone: '+15552224444', email: 'olga@example.org', createdAt: minute(2) })
+        const chloe = member({
+          firstName: 'Chloé',
+          lastName: 'Núñez-García',
+          phone: '+15552223333',
+          email: 'Chloe@Example.org',
+          createdAt: minute(1),
+        })
+        const olga = member({
+          firstName: 'Olga',
+          lastName: 'Smith',
+          phone: '+15552224444',
+          email: 'olga@example.org',
+          createdAt: minute(2),
+        })
         const bob = member({ firstName: 'Bob', lastName: 'Olsen', phone: '+442071234567', createdAt: minute(3) })
         const tieA = member({ id: tieLow, firstName: 'Émile', lastName: "O'Brien", createdAt: minute(4) })
         const tieB = member({ id: tieHigh, firstName: 'Zoë', lastName: 'Ölund', createdAt: minute(4) })
@@ -31,7 +43,13 @@ export function describeConstituentSearchContract(context: ContractContext): voi
         // Oldest last, so an adapter answering in insertion order fails.
         await insertConstituents(nameless, tieB, tieA, bob, olga, chloe)
         const foreignHome = await aHome(foreignOrg)
-        const foreign = foreignHome.member({ firstName: 'Olga', lastName: 'Smith', phone: olga.phone, email: olga.email, createdAt: minute(9) })
+        const foreign = foreignHome.member({
+          firstName: 'Olga',
+          lastName: 'Smith',
+          phone: olga.phone,
+          email: olga.email,
+          createdAt: minute(9),
+        })
         await insertConstituents(foreign)
         return { org, foreignOrg, chloe, olga, bob, tieA, tieB, nameless, foreign }
       }
@@ -66,7 +84,14 @@ export function describeConstituentSearchContract(context: ContractContext): voi
           }
         }
 
-        expect(await read().constituents.searchAfter(w.org, parseConstituentQuery(''), undefined, 100)).toEqual([w.nameless, w.tieB, w.tieA, w.bob, w.olga, w.chloe])
+        expect(await read().constituents.searchAfter(w.org, parseConstituentQuery(''), undefined, 100)).toEqual([
+          w.nameless,
+          w.tieB,
+          w.tieA,
+          w.bob,
+          w.olga,
+          w.chloe,
+        ])
         expect(await walk('', 4)).toEqual([ids([w.nameless, w.tieB, w.tieA, w.bob]), ids([w.olga, w.chloe])])
         // The two of one time are told apart by id.
         expect(await walk('', 1)).toEqual(ids([w.nameless, w.tieB, w.tieA, w.bob, w.olga, w.chloe]).map((id) => [id]))
@@ -154,7 +179,13 @@ export function describeConstituentSearchContract(context: ContractContext): voi
         const w = await searchWorld()
 
         await write(async (r) => {
-          await r.constituents.update({ ...w.olga, firstName: 'Helga', phone: '+15557778888', email: 'helga@example.org', updatedAt: minute(30) })
+          await r.constituents.update({
+            ...w.olga,
+            firstName: 'Helga',
+            phone: '+15557778888',
+            email: 'helga@example.org',
+            updatedAt: minute(30),
+          })
           await r.constituents.delete(w.org, w.chloe.id)
           const { lastName: _lastName, ...withoutLastName } = w.bob
           await r.constituents.update(withoutLastName)

@@ -30,13 +30,23 @@ async function needsStoredBeforeTheCounts({ db, migrations, insertOrganization }
   await db.unitOfWork.run(async (r) => {
     await r.partners.insert(p1)
     await r.partners.insert(p2)
-    for (const [partnerId, status] of [[p1.id, 'NEW'], [p1.id, 'NEW'], [p2.id, 'NEW'], [p2.id, 'RESOLVED']] as const) {
+    for (const [partnerId, status] of [
+      [p1.id, 'NEW'],
+      [p1.id, 'NEW'],
+      [p2.id, 'NEW'],
+      [p2.id, 'RESOLVED'],
+    ] as const) {
       await r.needs.insert(aNeed({ organizationId: organization.id, partnerId, status }))
     }
   })
   await db.migrate(migrations)
   const total = async (filter: object) => (await db.repositories.needs.list(organization.id, filter, { page: 1, limit: 1 })).total
-  expect([await total({}), await total({ statuses: ['NEW'] }), await total({ partnerId: p2.id }), await total({ partnerId: p1.id, statuses: ['RESOLVED'] })]).toEqual([4, 3, 2, 0])
+  expect([
+    await total({}),
+    await total({ statuses: ['NEW'] }),
+    await total({ partnerId: p2.id }),
+    await total({ partnerId: p1.id, statuses: ['RESOLVED'] }),
+  ]).toEqual([4, 3, 2, 0])
   await db.unitOfWork.run((r) => r.needs.insert(aNeed({ organizationId: organization.id, partnerId: p1.id, status: 'RESOLVED' })))
   expect(await total({ partnerId: p1.id, statuses: ['RESOLVED'] })).toBe(1)
 }
@@ -68,7 +78,8 @@ async function constituentsStoredBeforeTheCounts({ db, migrations, insertOrganiz
     for (const c of [first, second, third]) await r.constituents.insert(c)
   })
   await db.migrate(migrations)
-  const total = async (organizationId: string) => (await db.repositories.constituents.search(organizationId, parseConstituentQuery(''), { page: 1, limit: 1 })).total
+  const total = async (organizationId: string) =>
+    (await db.repositories.constituents.search(organizationId, parseConstituentQuery(''), { page: 1, limit: 1 })).total
   expect([await total(organization.id), await total(other.id)]).toEqual([3, 0])
 
   await db.unitOfWork.run(async (r) => {
@@ -91,8 +102,11 @@ describe('upgrading to constituent_counts', () => {
     await constituentsStoredBeforeTheCounts(database)
   })
 
-  test.if(postgresAvailable())('PostgreSQL: the constituents already stored are counted, and the count follows inserts, deletes and rollbacks', async () => {
-    const database = await fresh(migratingPostgres)
-    await constituentsStoredBeforeTheCounts(database)
-  })
+  test.if(postgresAvailable())(
+    'PostgreSQL: the constituents already stored are counted, and the count follows inserts, deletes and rollbacks',
+    async () => {
+      const database = await fresh(migratingPostgres)
+      await constituentsStoredBeforeTheCounts(database)
+    },
+  )
 })

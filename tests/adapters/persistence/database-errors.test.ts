@@ -32,9 +32,12 @@ describe('a database error', () => {
     expect(classifyDatabaseError(new DrizzleQueryError('select 1', [], withCode(code)))).toEqual({ kind: kind as never, retryable: true })
   })
 
-  test.each(['SQLITE_CONSTRAINT_UNIQUE', 'SQLITE_CONSTRAINT_FOREIGNKEY', '23505', '22021', '22P02', '42P01'])('%s is the statement refused, not an outage', (code) => {
-    expect(classifyDatabaseError(withCode(code))).toEqual({ kind: 'refused', retryable: false })
-  })
+  test.each(['SQLITE_CONSTRAINT_UNIQUE', 'SQLITE_CONSTRAINT_FOREIGNKEY', '23505', '22021', '22P02', '42P01'])(
+    '%s is the statement refused, not an outage',
+    (code) => {
+      expect(classifyDatabaseError(withCode(code))).toEqual({ kind: 'refused', retryable: false })
+    },
+  )
 
   test('an error without a code is none of the database’s', () => {
     expect(classifyDatabaseError(new Error('x'))).toBeUndefined()

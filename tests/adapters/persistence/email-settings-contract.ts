@@ -36,7 +36,13 @@ export function describeEmailSettingsContract({ read, write, anOrganizationWithP
       await write((r) => r.emailSettings.save(first))
       expect(await read().emailSettings.find(organization.id)).toEqual(first)
 
-      const second = someEmailSettings({ organizationId: organization.id, provider: 'ses', apiKeyLast4: 'z9y8', fromEmail: 'noreply@example.org', updatedAt: minute(2) })
+      const second = someEmailSettings({
+        organizationId: organization.id,
+        provider: 'ses',
+        apiKeyLast4: 'z9y8',
+        fromEmail: 'noreply@example.org',
+        updatedAt: minute(2),
+      })
       await write((r) => r.emailSettings.save(second))
 
       const found = await read().emailSettings.find(organization.id)

@@ -24,7 +24,12 @@ export function describeInvitationContract({ read, write, anOrganizationWithPart
 
     test('finds an invitation by its digest, usedAt absent until used', async () => {
       const member = await anInvitee()
-      const invitation = anInvitation({ organizationId: member.organizationId, memberId: member.id, createdAt: minute(2), expiresAt: minute(3 + 7 * 24 * 60) })
+      const invitation = anInvitation({
+        organizationId: member.organizationId,
+        memberId: member.id,
+        createdAt: minute(2),
+        expiresAt: minute(3 + 7 * 24 * 60),
+      })
       await write((r) => r.invitations.insert(invitation))
 
       const found = await read().invitations.findByDigest(invitation.tokenDigest)
@@ -80,7 +85,9 @@ export function describeInvitationContract({ read, write, anOrganizationWithPart
 
       expect(await write((r) => r.invitations.markUsed(invitation.id, minute(10)))).toBe(true)
       expect(await write((r) => r.invitations.markUsed(invitation.id, minute(11)))).toBe(false)
-      expect(await write(async (r) => [await r.invitations.markUsed(other.id, minute(12)), await r.invitations.markUsed(other.id, minute(13))])).toEqual([true, false])
+      expect(
+        await write(async (r) => [await r.invitations.markUsed(other.id, minute(12)), await r.invitations.markUsed(other.id, minute(13))]),
+      ).toEqual([true, false])
 
       expect(await read().invitations.findByDigest(invitation.tokenDigest)).toEqual({ ...invitation, usedAt: minute(10) })
       expect(await read().invitations.findByDigest(other.tokenDigest)).toEqual({ ...other, usedAt: minute(12) })

@@ -38,10 +38,24 @@ export function describeMemberContract({ read, write, anOrganizationWithPartner,
 
     test('updates fields and clears optional ones', async () => {
       const { organization, partner } = await anOrganizationWithPartner()
-      const member = await aMemberOf(organization.id, { fullName: 'Old Name', role: 'partner_admin', partnerId: partner.id, phone: '+15551230002' })
+      const member = await aMemberOf(organization.id, {
+        fullName: 'Old Name',
+        role: 'partner_admin',
+        partnerId: partner.id,
+        phone: '+15551230002',
+      })
 
       const { fullName: _fullName, partnerId: _partnerId, ...kept } = member
-      await write((r) => r.members.update({ ...kept, role: 'staff', partnerId: undefined, profiles: ['intake_staff'], isConfirmed: false, passwordHash: 'hash' }))
+      await write((r) =>
+        r.members.update({
+          ...kept,
+          role: 'staff',
+          partnerId: undefined,
+          profiles: ['intake_staff'],
+          isConfirmed: false,
+          passwordHash: 'hash',
+        }),
+      )
 
       const found = await read().members.findById(organization.id, member.id)
       expect(found).toEqual({ ...kept, role: 'staff', profiles: ['intake_staff'], isConfirmed: false, passwordHash: 'hash' })
@@ -190,8 +204,16 @@ export function describeMemberContract({ read, write, anOrganizationWithPartner,
 
       expect(await read().members.findById(w.org, w.m2.id)).toEqual(deactivated)
       expect(await read().members.list(w.org, { active: false }, { page: 1, limit: 10 })).toEqual({ items: [deactivated], total: 1 })
-      expect((await read().members.list(w.org, { active: true }, { page: 1, limit: 10 })).items.map((m) => m.id)).toEqual([w.m5.id, w.m4.id, w.m3.id, w.m1.id])
-      expect(await read().members.list(w.org, { partnerId: w.p1.id, active: false }, { page: 1, limit: 10 })).toEqual({ items: [deactivated], total: 1 })
+      expect((await read().members.list(w.org, { active: true }, { page: 1, limit: 10 })).items.map((m) => m.id)).toEqual([
+        w.m5.id,
+        w.m4.id,
+        w.m3.id,
+        w.m1.id,
+      ])
+      expect(await read().members.list(w.org, { partnerId: w.p1.id, active: false }, { page: 1, limit: 10 })).toEqual({
+        items: [deactivated],
+        total: 1,
+      })
 
       await write((r) => r.members.update(w.m2))
       expect(await read().members.findById(w.org, w.m2.id)).toEqual(w.m2)

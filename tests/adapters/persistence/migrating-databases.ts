@@ -25,7 +25,8 @@ export interface MigratingDatabase {
 }
 
 /** The columns every version of `organizations` has. */
-const ORGANIZATION_ROW = 'INSERT INTO organizations (id, name, slug, max_concurrency, need_sequence, created_at) VALUES ($1, $2, $3, 5, 0, $4)'
+const ORGANIZATION_ROW =
+  'INSERT INTO organizations (id, name, slug, max_concurrency, need_sequence, created_at) VALUES ($1, $2, $3, 5, 0, $4)'
 
 export function migratingSqlite(): MigratingDatabase {
   const dir = mkdtempSync(join(tmpdir(), 'intake-migrating-'))

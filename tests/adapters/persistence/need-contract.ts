@@ -7,7 +7,14 @@ import type { ContractContext } from './contract-context'
 import { ALL, ascendingIds, ids, minute, presentKeys } from './contract-support'
 
 /** Needs: the record, reference numbers per organization, and the filtered, paged lists. */
-export function describeNeedContract({ read, write, anOrganizationWithPartner, aMemberOf, aConstituentOf, insertNeeds }: ContractContext): void {
+export function describeNeedContract({
+  read,
+  write,
+  anOrganizationWithPartner,
+  aMemberOf,
+  aConstituentOf,
+  insertNeeds,
+}: ContractContext): void {
   describe('needs', () => {
     test('keeps every optional field through insert and find', async () => {
       const { organization, partner } = await anOrganizationWithPartner()
@@ -43,7 +50,9 @@ export function describeNeedContract({ read, write, anOrganizationWithPartner, a
 
       const found = await read().needs.findById(organization.id, need.id)
       expect(found).toEqual(need)
-      expect(presentKeys(found, ['parentNeedId', 'assignedTo', 'createdBy', 'dueDate', 'constituentId', 'householdId', 'duplicateWarning'])).toEqual([])
+      expect(
+        presentKeys(found, ['parentNeedId', 'assignedTo', 'createdBy', 'dueDate', 'constituentId', 'householdId', 'duplicateWarning']),
+      ).toEqual([])
     })
 
     test('answers undefined for an unknown id or reference number', async () => {
@@ -57,7 +66,13 @@ export function describeNeedContract({ read, write, anOrganizationWithPartner, a
       const member = await aMemberOf(organization.id)
       const other = aPartner({ organizationId: organization.id })
       await write((r) => r.partners.insert(other))
-      const need = aNeed({ organizationId: organization.id, partnerId: partner.id, assignedTo: member.id, dueDate: minute(60), duplicateWarning: 'maybe' })
+      const need = aNeed({
+        organizationId: organization.id,
+        partnerId: partner.id,
+        assignedTo: member.id,
+        dueDate: minute(60),
+        duplicateWarning: 'maybe',
+      })
       await insertNeeds(need)
 
       const { duplicateWarning: _warning, ...withoutWarning } = need
@@ -117,8 +132,24 @@ export function describeNeedContract({ read, write, anOrganizationWithPartner, a
         const [tieLow, tieHigh] = ascendingIds(2) as [string, string]
         const n1 = aNeed({ organizationId: org, partnerId: p1.id, status: 'NEW', createdAt: minute(1) })
         const n2 = aNeed({ organizationId: org, partnerId: p2.id, status: 'IN_PROGRESS', assignedTo: member.id, createdAt: minute(2) })
-        const n3 = aNeed({ id: tieLow, organizationId: org, partnerId: p1.id, status: 'RESOLVED', constituentId, householdId, createdAt: minute(3) })
-        const n4 = aNeed({ id: tieHigh, organizationId: org, partnerId: p1.id, status: 'NEW', assignedTo: member.id, constituentId, createdAt: minute(3) })
+        const n3 = aNeed({
+          id: tieLow,
+          organizationId: org,
+          partnerId: p1.id,
+          status: 'RESOLVED',
+          constituentId,
+          householdId,
+          createdAt: minute(3),
+        })
+        const n4 = aNeed({
+          id: tieHigh,
+          organizationId: org,
+          partnerId: p1.id,
+          status: 'NEW',
+          assignedTo: member.id,
+          constituentId,
+          createdAt: minute(3),
+        })
         const n5 = aNeed({ organizationId: org, partnerId: p2.id, status: 'ESCALATED', createdAt: minute(4) })
         // Oldest first, so an adapter that answers in insertion order fails.
         await insertNeeds(n1, n2, n3, n4, n5)
@@ -139,7 +170,9 @@ export function describeNeedContract({ read, write, anOrganizationWithPartner, a
 
       test('orders needs with one createdAt by id, descending', async () => {
         const { organization, partner } = await anOrganizationWithPartner()
-        const needs = ascendingIds(4).map((id) => aNeed({ id, organizationId: organization.id, partnerId: partner.id, createdAt: minute(10) }))
+        const needs = ascendingIds(4).map((id) =>
+          aNeed({ id, organizationId: organization.id, partnerId: partner.id, createdAt: minute(10) }),
+        )
         await insertNeeds(...needs)
 
         expect(ids((await read().needs.list(organization.id, {}, ALL)).items)).toEqual(ids(needs).reverse())
@@ -148,7 +181,10 @@ export function describeNeedContract({ read, write, anOrganizationWithPartner, a
       test('filters by statuses', async () => {
         const w = await listWorld()
         expect(await read().needs.list(w.org, { statuses: ['NEW', 'ESCALATED'] }, ALL)).toEqual({ items: [w.n5, w.n4, w.n1], total: 3 })
-        expect(await read().needs.list(w.org, { statuses: ['ESCALATED', 'NEW', 'ESCALATED', 'NEW'] }, ALL)).toEqual({ items: [w.n5, w.n4, w.n1], total: 3 })
+        expect(await read().needs.list(w.org, { statuses: ['ESCALATED', 'NEW', 'ESCALATED', 'NEW'] }, ALL)).toEqual({
+          items: [w.n5, w.n4, w.n1],
+          total: 3,
+        })
         expect(await read().needs.list(w.org, { statuses: ['RESOLVED'] }, ALL)).toEqual({ items: [w.n3], total: 1 })
         expect(await read().needs.list(w.org, { statuses: ['PENDING_INTERNAL'] }, ALL)).toEqual({ items: [], total: 0 })
       })
@@ -176,7 +212,13 @@ export function describeNeedContract({ read, write, anOrganizationWithPartner, a
       test('combines filters', async () => {
         const w = await listWorld()
         expect(await read().needs.list(w.org, { partnerId: w.p1.id, statuses: ['NEW'] }, ALL)).toEqual({ items: [w.n4, w.n1], total: 2 })
-        expect(await read().needs.list(w.org, { partnerId: w.p1.id, assignedTo: w.member.id, constituentId: w.constituentId, statuses: ['NEW', 'RESOLVED'] }, ALL)).toEqual({
+        expect(
+          await read().needs.list(
+            w.org,
+            { partnerId: w.p1.id, assignedTo: w.member.id, constituentId: w.constituentId, statuses: ['NEW', 'RESOLVED'] },
+            ALL,
+          ),
+        ).toEqual({
           items: [w.n4],
           total: 1,
         })
@@ -196,7 +238,10 @@ export function describeNeedContract({ read, write, anOrganizationWithPartner, a
         expect(await page(2)).toEqual({ items: [w.n3, w.n2], total: 5 })
         expect(await page(3)).toEqual({ items: [w.n1], total: 5 })
         expect(await page(4)).toEqual({ items: [], total: 5 })
-        expect(await read().needs.list(w.org, { statuses: ['NEW', 'IN_PROGRESS'] }, { page: 2, limit: 1 })).toEqual({ items: [w.n2], total: 3 })
+        expect(await read().needs.list(w.org, { statuses: ['NEW', 'IN_PROGRESS'] }, { page: 2, limit: 1 })).toEqual({
+          items: [w.n2],
+          total: 3,
+        })
       })
 
       describe('listAfter (exports, by keyset)', () => {
@@ -219,7 +264,9 @@ export function describeNeedContract({ read, write, anOrganizationWithPartner, a
 
         test('steps over needs of the same time by id, however many share it', async () => {
           const { organization, partner } = await anOrganizationWithPartner()
-          const needs = ascendingIds(5).map((id) => aNeed({ id, organizationId: organization.id, partnerId: partner.id, createdAt: minute(10) }))
+          const needs = ascendingIds(5).map((id) =>
+            aNeed({ id, organizationId: organization.id, partnerId: partner.id, createdAt: minute(10) }),
+          )
           await insertNeeds(...needs)
           expect((await walk(organization.id, {}, 2)).flat()).toEqual([...needs].reverse())
         })
@@ -245,7 +292,12 @@ export function describeNeedContract({ read, write, anOrganizationWithPartner, a
       test('totals follow every change of status and partner, and a rolled-back change leaves them as they were', async () => {
         const w = await listWorld()
         const total = async (filter: NeedFilter) => (await read().needs.list(w.org, filter, { page: 1, limit: 1 })).total
-        const totals = async () => [await total({}), await total({ statuses: ['NEW'] }), await total({ partnerId: w.p2.id }), await total({ partnerId: w.p2.id, statuses: ['NEW', 'RESOLVED'] })]
+        const totals = async () => [
+          await total({}),
+          await total({ statuses: ['NEW'] }),
+          await total({ partnerId: w.p2.id }),
+          await total({ partnerId: w.p2.id, statuses: ['NEW', 'RESOLVED'] }),
+        ]
         expect(await totals()).toEqual([5, 2, 2, 0])
 
         await write((r) => r.needs.update({ ...w.n1, partnerId: w.p2.id, status: 'RESOLVED' }))

@@ -10,7 +10,14 @@ function aChange(overrides: Partial<NeedChange> & Pick<NeedChange, 'organization
 }
 
 /** A need's history: its changes, its interactions, and the moves of its constituent. */
-export function describeNeedHistoryContract({ read, write, anOrganizationWithPartner, aMemberOf, aConstituentOf, insertNeeds }: ContractContext): void {
+export function describeNeedHistoryContract({
+  read,
+  write,
+  anOrganizationWithPartner,
+  aMemberOf,
+  aConstituentOf,
+  insertNeeds,
+}: ContractContext): void {
   describe('needs', () => {
     describe('changes', () => {
       test('keeps appended changes, in the order they happened, optional fields absent when absent', async () => {
@@ -18,9 +25,23 @@ export function describeNeedHistoryContract({ read, write, anOrganizationWithPar
         const member = await aMemberOf(organization.id)
         const need = aNeed({ organizationId: organization.id, partnerId: partner.id })
         await insertNeeds(need)
-        const full = aChange({ organizationId: organization.id, needId: need.id, field: 'status', from: 'NEW', to: 'IN_PROGRESS', changedBy: member.id, changedAt: minute(1) })
+        const full = aChange({
+          organizationId: organization.id,
+          needId: need.id,
+          field: 'status',
+          from: 'NEW',
+          to: 'IN_PROGRESS',
+          changedBy: member.id,
+          changedAt: minute(1),
+        })
         const bare = aChange({ organizationId: organization.id, needId: need.id, field: 'assignedTo', changedAt: minute(2) })
-        const cleared = aChange({ organizationId: organization.id, needId: need.id, field: 'assignedTo', from: member.id, changedAt: minute(3) })
+        const cleared = aChange({
+          organizationId: organization.id,
+          needId: need.id,
+          field: 'assignedTo',
+          from: member.id,
+          changedAt: minute(3),
+        })
         await write(async (r) => {
           await r.needs.appendChanges([full])
           await r.needs.appendChanges([bare, cleared])
@@ -36,7 +57,14 @@ export function describeNeedHistoryContract({ read, write, anOrganizationWithPar
         const { organization, partner } = await anOrganizationWithPartner()
         const need = aNeed({ organizationId: organization.id, partnerId: partner.id })
         await insertNeeds(need)
-        const change = aChange({ organizationId: organization.id, needId: need.id, field: 'assignedTo', from: undefined, to: 'someone', changedBy: undefined })
+        const change = aChange({
+          organizationId: organization.id,
+          needId: need.id,
+          field: 'assignedTo',
+          from: undefined,
+          to: 'someone',
+          changedBy: undefined,
+        })
         await write((r) => r.needs.appendChanges([change]))
 
         const [found] = (await read().needs.listChanges(organization.id, need.id, ALL)).items
@@ -73,13 +101,44 @@ export function describeNeedHistoryContract({ read, write, anOrganizationWithPar
         // Descending ids, one time for three and an earlier time last: sorting by time or id would reorder them.
         const [low, middle, high, highest] = ascendingIds(4) as [string, string, string, string]
         const appended = [
-          aChange({ id: highest, organizationId: organization.id, needId: need.id, field: 'status', from: 'NEW', to: 'IN_PROGRESS', changedAt: minute(5) }),
+          aChange({
+            id: highest,
+            organizationId: organization.id,
+            needId: need.id,
+            field: 'status',
+            from: 'NEW',
+            to: 'IN_PROGRESS',
+            changedAt: minute(5),
+          }),
           aChange({ id: high, organizationId: organization.id, needId: need.id, field: 'assignedTo', to: 'someone', changedAt: minute(5) }),
-          aChange({ id: middle, organizationId: organization.id, needId: need.id, field: 'partnerId', from: partner.id, to: 'other', changedAt: minute(5) }),
-          aChange({ id: low, organizationId: organization.id, needId: need.id, field: 'isConfidential', from: 'false', to: 'true', changedAt: minute(4) }),
+          aChange({
+            id: middle,
+            organizationId: organization.id,
+            needId: need.id,
+            field: 'partnerId',
+            from: partner.id,
+            to: 'other',
+            changedAt: minute(5),
+          }),
+          aChange({
+            id: low,
+            organizationId: organization.id,
+            needId: need.id,
+            field: 'isConfidential',
+            from: 'false',
+            to: 'true',
+            changedAt: minute(4),
+          }),
         ]
         await write((r) => r.needs.appendChanges(appended))
-        const later = aChange({ organizationId: organization.id, needId: need.id, field: 'status', from: 'IN_PROGRESS', to: 'RESOLVED', changedAt: minute(1) })
+        const later = aChange({
+          organizationId: organization.id,
+          needId: need.id,
+          field: 'status',
+          from: 'IN_PROGRESS',
+          to: 'RESOLVED',
+          changedAt: minute(1),
+        })
         await write((r) => r.needs.appendChanges([later]))
 
         expect((await read().needs.listChanges(organization.id, need.id, ALL)).items).toEqual([...appended, later])
@@ -89,7 +148,9 @@ export function describeNeedHistoryContract({ read, write, anOrganizationWithPar
         const { organization, partner } = await anOrganizationWithPartner()
         const need = aNeed({ organizationId: organization.id, partnerId: partner.id })
         await insertNeeds(need)
-        const appended = ['IN_PROGRESS', 'PENDING_CLIENT', 'RESOLVED'].map((to) => aChange({ organizationId: organization.id, needId: need.id, to }))
+        const appended = ['IN_PROGRESS', 'PENDING_CLIENT', 'RESOLVED'].map((to) =>
+          aChange({ organizationId: organization.id, needId: need.id, to }),
+        )
         await write((r) => r.needs.appendChanges(appended))
 
         const pages = await Promise.all([1, 2, 3].map((page) => read().needs.listChanges(organization.id, need.id, { page, limit: 2 })))
@@ -115,10 +176,20 @@ export function describeNeedHistoryContract({ read, write, anOrganizationWithPar
           aNeed({ organizationId: org, partnerId: partner.id, constituentId: source.constituentId, householdId: source.householdId }),
           aNeed({ organizationId: org, partnerId: partner.id, constituentId: source.constituentId }),
         ]
-        const ofTarget = aNeed({ organizationId: org, partnerId: partner.id, constituentId: target.constituentId, householdId: target.householdId })
+        const ofTarget = aNeed({
+          organizationId: org,
+          partnerId: partner.id,
+          constituentId: target.constituentId,
+          householdId: target.householdId,
+        })
         const unattached = aNeed({ organizationId: org, partnerId: partner.id, householdId: source.householdId })
         // Another organization's need naming the same constituent: never touched by this organization's moves.
-        const foreign = aNeed({ organizationId: foreignOrg.id, partnerId: foreignPartner.id, constituentId: source.constituentId, householdId: source.householdId })
+        const foreign = aNeed({
+          organizationId: foreignOrg.id,
+          partnerId: foreignPartner.id,
+          constituentId: source.constituentId,
+          householdId: source.householdId,
+        })
         await insertNeeds(...ofSource, ofTarget, unattached, foreign)
         return { org, source, target, thirdHousehold, ofSource, ofTarget, unattached, foreign }
       }
@@ -129,12 +200,19 @@ export function describeNeedHistoryContract({ read, write, anOrganizationWithPar
         await write((r) => r.needs.moveConstituent(w.org, w.source.constituentId, w.target.constituentId, w.target.householdId))
 
         for (const need of w.ofSource) {
-          expect(await read().needs.findById(w.org, need.id)).toEqual({ ...need, constituentId: w.target.constituentId, householdId: w.target.householdId })
+          expect(await read().needs.findById(w.org, need.id)).toEqual({
+            ...need,
+            constituentId: w.target.constituentId,
+            householdId: w.target.householdId,
+          })
         }
         expect(await read().needs.findById(w.org, w.ofTarget.id)).toEqual(w.ofTarget)
         expect(await read().needs.findById(w.org, w.unattached.id)).toEqual(w.unattached)
         expect(await read().needs.findById(w.foreign.organizationId, w.foreign.id)).toEqual(w.foreign)
-        expect(await read().needs.list(w.org, { constituentId: w.source.constituentId }, { page: 1, limit: 10 })).toEqual({ items: [], total: 0 })
+        expect(await read().needs.list(w.org, { constituentId: w.source.constituentId }, { page: 1, limit: 10 })).toEqual({
+          items: [],
+          total: 0,
+        })
         expect((await read().needs.list(w.org, { constituentId: w.target.constituentId }, { page: 1, limit: 10 })).total).toBe(3)
       })
 
@@ -172,7 +250,13 @@ export function describeNeedHistoryContract({ read, write, anOrganizationWithPar
       const need = aNeed({ organizationId: organization.id, partnerId: partner.id })
       const other = aNeed({ organizationId: organization.id, partnerId: partner.id })
       await insertNeeds(need, other)
-      const newer = anInteraction({ organizationId: organization.id, needId: need.id, channel: 'note', senderIdentifier: 'staff', createdAt: minute(20) })
+      const newer = anInteraction({
+        organizationId: organization.id,
+        needId: need.id,
+        channel: 'note',
+        senderIdentifier: 'staff',
+        createdAt: minute(20),
+      })
       const older = anInteraction({
         organizationId: organization.id,
         needId: need.id,

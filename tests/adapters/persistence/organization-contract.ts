@@ -38,7 +38,15 @@ export function describeOrganizationContract({ read, write, anOrganizationWithPa
       const found = await read().organizations.findById(organization.id)
       expect(found).toEqual(organization)
       expect(presentKeys(found, ['shortCode', 'tcrStatus', 'phoneNumber', 'appOrigins', 'formOrigins'])).toEqual([])
-      expect(presentKeys(await read().organizations.findBySlug(organization.slug), ['shortCode', 'tcrStatus', 'phoneNumber', 'appOrigins', 'formOrigins'])).toEqual([])
+      expect(
+        presentKeys(await read().organizations.findBySlug(organization.slug), [
+          'shortCode',
+          'tcrStatus',
+          'phoneNumber',
+          'appOrigins',
+          'formOrigins',
+        ]),
+      ).toEqual([])
     })
 
     test('answers undefined for an unknown id or slug', async () => {
@@ -65,7 +73,10 @@ export function describeOrganizationContract({ read, write, anOrganizationWithPa
         (await r.organizations.takeNextNeedReference(b.id))!.number,
         (await r.organizations.takeNextNeedReference(a.id))!.number,
       ])
-      const next = await write(async (r) => [(await r.organizations.takeNextNeedReference(b.id))!.number, (await r.organizations.takeNextNeedReference(a.id))!.number])
+      const next = await write(async (r) => [
+        (await r.organizations.takeNextNeedReference(b.id))!.number,
+        (await r.organizations.takeNextNeedReference(a.id))!.number,
+      ])
 
       expect(FIRST_REFERENCE_NUMBER).toBe(1001)
       expect(taken).toEqual([1001, 1002, 1001, 1003])
@@ -101,7 +112,9 @@ export function describeOrganizationContract({ read, write, anOrganizationWithPa
       expect(await read().organizations.findBySlug(updated.slug)).toEqual(updated)
       expect(await read().organizations.findByShortCode(shortCode)).toEqual(updated)
       expect(await read().organizations.findBySlug(organization.slug)).toBeUndefined()
-      expect(await write(async (r) => (await r.organizations.takeNextNeedReference(organization.id))!.number)).toBe(FIRST_REFERENCE_NUMBER + 1)
+      expect(await write(async (r) => (await r.organizations.takeNextNeedReference(organization.id))!.number)).toBe(
+        FIRST_REFERENCE_NUMBER + 1,
+      )
     })
 
     test('clears the short code and registration status left out or given as undefined', async () => {
@@ -119,7 +132,10 @@ export function describeOrganizationContract({ read, write, anOrganizationWithPa
     })
 
     test('replaces the origin lists, and clears those left out or given as undefined', async () => {
-      const { organization } = await anOrganizationWithPartner({ appOrigins: ['https://staff.example.org'], formOrigins: ['https://pantry.example.net'] })
+      const { organization } = await anOrganizationWithPartner({
+        appOrigins: ['https://staff.example.org'],
+        formOrigins: ['https://pantry.example.net'],
+      })
       const replaced = { ...organization, appOrigins: ['https://a.example.org', 'https://b.example.org'] }
       await write((r) => r.organizations.update(replaced))
       expect(await read().organizations.findById(organization.id)).toEqual(replaced)

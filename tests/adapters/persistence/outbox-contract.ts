@@ -66,7 +66,12 @@ export function describeOutboxContract({ make }: ContractContext): void {
           organizationId: org,
           payload: {
             channel: 'sms',
-            sms: { from: '+15550001111', to: '+15552223333', body: 'Votre colis est prêt ✓ — "porte 2"\nMerci 🙏', interactionId: randomUUID() },
+            sms: {
+              from: '+15550001111',
+              to: '+15552223333',
+              body: 'Votre colis est prêt ✓ — "porte 2"\nMerci 🙏',
+              interactionId: randomUUID(),
+            },
           },
         })
         await enqueue(text)
@@ -102,7 +107,9 @@ export function describeOutboxContract({ make }: ContractContext): void {
         )
 
         expect(sorted(await boxRead().outbox.organizationsWithDue(minute(5), 10))).toEqual(sorted([org, withLapsed, dueExactlyNow]))
-        expect(sorted(await boxRead().outbox.organizationsWithDue(minute(7), 10))).toEqual(sorted([org, withLapsed, dueExactlyNow, withFuture, withLive]))
+        expect(sorted(await boxRead().outbox.organizationsWithDue(minute(7), 10))).toEqual(
+          sorted([org, withLapsed, dueExactlyNow, withFuture, withLive]),
+        )
       })
 
       test('answers at most limit distinct organizations', async () => {
@@ -152,7 +159,10 @@ export function describeOutboxContract({ make }: ContractContext): void {
 
     test('unit of work: a message enqueued by work that fails after an await is never kept, so never sent', async () => {
       const member = aMember({ organizationId: org, isConfirmed: false })
-      const message = aMessage({ organizationId: org, payload: { channel: 'email', email: { to: member.email, subject: 'Invited', text: 'link' } } })
+      const message = aMessage({
+        organizationId: org,
+        payload: { channel: 'email', email: { to: member.email, subject: 'Invited', text: 'link' } },
+      })
       const failure = new Error('invitation insert failed')
 
       const outcome = boxWrite(async (r) => {

@@ -10,7 +10,10 @@ import { minute } from './contract-support'
 export function aMessage(overrides: Partial<OutboxMessage> & Pick<OutboxMessage, 'organizationId'>): OutboxMessage {
   return {
     id: randomUUID(),
-    payload: { channel: 'email', email: { to: 'ana@example.org', subject: 'You are invited', text: 'Choose your password: https://x/accept-invite?token=t' } },
+    payload: {
+      channel: 'email',
+      email: { to: 'ana@example.org', subject: 'You are invited', text: 'Choose your password: https://x/accept-invite?token=t' },
+    },
     status: 'pending',
     attempts: 0,
     nextAttemptAt: minute(0),
@@ -47,9 +50,15 @@ export function anOutboxInAStoreOfItsOwn(make: () => Promise<RepositoryFixture>)
         for (const message of messages) await r.outbox.enqueue(message)
       })
     },
-    claim: (organizationId: string, now: Date, limit: number, lockedUntil: Date) => boxWrite((r) => r.outbox.claimDue(organizationId, now, limit, lockedUntil)),
+    claim: (organizationId: string, now: Date, limit: number, lockedUntil: Date) =>
+      boxWrite((r) => r.outbox.claimDue(organizationId, now, limit, lockedUntil)),
     /** A message as a claim leaves it: sending until `lockedUntil`, its current attempt begun at `inFlightSince`. */
-    claimed: (message: OutboxMessage, lockedUntil: Date, inFlightSince: Date): ClaimedOutboxMessage => ({ ...message, status: 'sending', lockedUntil, inFlightSince }),
+    claimed: (message: OutboxMessage, lockedUntil: Date, inFlightSince: Date): ClaimedOutboxMessage => ({
+      ...message,
+      status: 'sending',
+      lockedUntil,
+      inFlightSince,
+    }),
     sorted: (values: string[]) => [...values].sort(),
     /** A message under a claim of `lockedUntil`, as a worker that died would leave it. */
     underClaim: (organizationId: string, lockedUntil: Date, overrides: Partial<OutboxMessage> = {}) =>

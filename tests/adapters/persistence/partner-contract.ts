@@ -36,12 +36,20 @@ export function describePartnerContract({ read, write, anOrganizationWithPartner
 
     test('updates fields and clears optional ones', async () => {
       const { organization } = await anOrganizationWithPartner()
-      const partner = aPartner({ organizationId: organization.id, description: 'Old', keywords: ['a'], website: 'https://old.example.org', publicCategoryName: 'Old' })
+      const partner = aPartner({
+        organizationId: organization.id,
+        description: 'Old',
+        keywords: ['a'],
+        website: 'https://old.example.org',
+        publicCategoryName: 'Old',
+      })
       await write((r) => r.partners.insert(partner))
 
       // One field cleared by leaving it out, one by setting it undefined, as a spread of changes does.
       const { keywords: _keywords, website: _website, description: _description, ...kept } = partner
-      await write((r) => r.partners.update({ ...kept, name: 'Renamed', slaHours: 24, isArchived: true, description: undefined, publicCategoryName: 'New' }))
+      await write((r) =>
+        r.partners.update({ ...kept, name: 'Renamed', slaHours: 24, isArchived: true, description: undefined, publicCategoryName: 'New' }),
+      )
 
       const found = await read().partners.findById(organization.id, partner.id)
       expect(found).toEqual({ ...kept, name: 'Renamed', slaHours: 24, isArchived: true, publicCategoryName: 'New' })

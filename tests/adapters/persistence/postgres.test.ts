@@ -152,8 +152,11 @@ function describePostgresOnly(): void {
         for (let i = 0; i < 8; i++) expect(await pool.repositories.organizations.findById(organization.id)).toEqual(organization)
         await admin`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()`
         await realTimer(50)
-        for (let i = 0; i < 8; i++) await pool.unitOfWork.run(async (r) => (await r.organizations.takeNextNeedReference(organization.id))!.number)
-        expect(await pool.unitOfWork.run(async (r) => (await r.organizations.takeNextNeedReference(organization.id))!.number)).toBe(FIRST_REFERENCE_NUMBER + 8)
+        for (let i = 0; i < 8; i++)
+          await pool.unitOfWork.run(async (r) => (await r.organizations.takeNextNeedReference(organization.id))!.number)
+        expect(await pool.unitOfWork.run(async (r) => (await r.organizations.takeNextNeedReference(organization.id))!.number)).toBe(
+          FIRST_REFERENCE_NUMBER + 8,
+        )
       } finally {
         await admin.end()
         await pool.close()
@@ -162,7 +165,14 @@ function describePostgresOnly(): void {
 
     test('the database itself refuses to change an audit event; the purge still deletes', async () => {
       const organization = anOrganization()
-      const event = { id: randomUUID(), organizationId: organization.id, action: 'update', recordType: 'need', recordId: randomUUID(), at: minute(0) } as const
+      const event = {
+        id: randomUUID(),
+        organizationId: organization.id,
+        action: 'update',
+        recordType: 'need',
+        recordId: randomUUID(),
+        at: minute(0),
+      } as const
       await write(async (r) => {
         await r.organizations.insert(organization)
         await r.auditEvents.append([event])
@@ -243,7 +253,14 @@ function describePostgresOnly(): void {
           inserted()
           await release
           await r.members.insert(member)
-          await r.invitations.insert({ id: randomUUID(), organizationId: organization.id, memberId: member.id, tokenDigest, createdAt: minute(0), expiresAt: minute(60) })
+          await r.invitations.insert({
+            id: randomUUID(),
+            organizationId: organization.id,
+            memberId: member.id,
+            tokenDigest,
+            createdAt: minute(0),
+            expiresAt: minute(60),
+          })
           await r.outbox.enqueue({
             id: messageId,
             organizationId: organization.id,
@@ -372,7 +389,12 @@ function describePostgresOnly(): void {
         // Each round's claims lapse before the next: at most `cap` in flight at any time, every round filling the cap.
         for (let round = 0; round < 4; round++) {
           const at = minute(100 + round * 2)
-          const claims = await Promise.all([claimUnderCap(db.persistence, at), claimUnderCap(other, at), claimUnderCap(db.persistence, at), claimUnderCap(other, at)])
+          const claims = await Promise.all([
+            claimUnderCap(db.persistence, at),
+            claimUnderCap(other, at),
+            claimUnderCap(db.persistence, at),
+            claimUnderCap(other, at),
+          ])
           expect(claims.flat()).toHaveLength(cap)
           expect(await read().outbox.countInFlight(organization.id, at)).toBe(cap)
         }
@@ -484,11 +506,13 @@ function describePostgresOnly(): void {
         for (const text of ['xio qui', 'Quispe', '555 000', '+1 (555) 000-1000']) {
           const query = parseConstituentQuery(text)
           let page: Awaited<ReturnType<Repositories['constituents']['search']>> | undefined
-          const plans = await plansOf(async () => (page = await repositories.constituents.search(organization.id, query, { page: 1, limit: 25 })))
+          const plans = await plansOf(
+            async () => (page = await repositories.constituents.search(organization.id, query, { page: 1, limit: 25 })),
+          )
 
           expect(page).toEqual({ items: [xiomara], total: 1 })
           expect(plans).toHaveLength(2)
-            for (const { plan } of plans) expect(plan).toContain('constituents_search')
+          for (const { plan } of plans) expect(plan).toContain('constituents_search')
         }
       })
 
@@ -498,7 +522,12 @@ function describePostgresOnly(): void {
 
         expect(plans).toHaveLength(4)
         const indexes = plans.map(({ plan }) => /constituents_by_\w+/.exec(plan)?.[0])
-        expect(indexes).toEqual(['constituents_by_phone', 'constituents_by_email', 'constituents_by_name_birth', 'constituents_by_last_street'])
+        expect(indexes).toEqual([
+          'constituents_by_phone',
+          'constituents_by_email',
+          'constituents_by_name_birth',
+          'constituents_by_last_street',
+        ])
         expect(await repositories.constituents.findByMatchKeys(organization.id, keys, randomUUID(), 10)).toEqual([xiomara])
       })
     })

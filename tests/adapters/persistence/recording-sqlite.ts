@@ -43,7 +43,6 @@ export function recordingRepositories(path: string) {
   }
 }
 
-
 /** The detail lines of EXPLAIN QUERY PLAN for a recorded statement, on `planner` (a connection of the same file). */
 export function planOf(planner: Database, statement: Recorded): string[] {
   return planner

@@ -14,11 +14,20 @@ function shape(config: Config, nameOf: (table: unknown) => string) {
   return {
     columns: config.columns.map((c) => `${c.name}: ${c.dataType}${c.notNull ? '' : '?'}${c.primary ? ' primary key' : ''}`).sort(),
     indexes: config.indexes
-      .map((i) => `${i.config.name}${i.config.unique ? ' unique' : ''} (${i.config.columns.map((c) => ('name' in c ? c.name : 'expression')).join(', ')})${i.config.where ? ' partial' : ''}`)
+      .map(
+        (i) =>
+          `${i.config.name}${i.config.unique ? ' unique' : ''} (${i.config.columns.map((c) => ('name' in c ? c.name : 'expression')).join(', ')})${i.config.where ? ' partial' : ''}`,
+      )
       .sort(),
-    foreignKeys: config.foreignKeys.map((f) => f.reference()).map((r) => `${r.columns.map((c) => c.name).join(', ')} → ${nameOf(r.foreignTable)}`).sort(),
+    foreignKeys: config.foreignKeys
+      .map((f) => f.reference())
+      .map((r) => `${r.columns.map((c) => c.name).join(', ')} → ${nameOf(r.foreignTable)}`)
+      .sort(),
     primaryKeys: config.primaryKeys.map((k) => k.columns.map((c) => c.name).join(', ')).sort(),
-    unique: config.columns.filter((c) => c.isUnique).map((c) => c.name).sort(),
+    unique: config.columns
+      .filter((c) => c.isUnique)
+      .map((c) => c.name)
+      .sort(),
   }
 }
 

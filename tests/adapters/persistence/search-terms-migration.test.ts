@@ -31,7 +31,11 @@ async function constituentsStoredBeforeTheMigration({ db, migrations, run, inser
   const households = new Map([organization, other].map((o) => [o.id, aHousehold({ organizationId: o.id })]))
   const ana = person(organization.id, 'Ana', 'García', '+15551230001')
   const luis = person(organization.id, 'Luis', 'Garcia', '+15559870002')
-  const nameless = aConstituent({ organizationId: organization.id, householdId: households.get(organization.id)!.id, email: 'n@example.org' })
+  const nameless = aConstituent({
+    organizationId: organization.id,
+    householdId: households.get(organization.id)!.id,
+    email: 'n@example.org',
+  })
   const foreignAna = person(other.id, 'Ana', 'Garcia', '+15551230001')
   for (const o of [organization, other]) await insertOrganization(o)
   await db.unitOfWork.run(async (r) => {

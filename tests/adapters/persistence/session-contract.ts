@@ -4,7 +4,9 @@ import type { RefreshTokenRecord } from '../../../src/application/ports/reposito
 import type { ContractContext } from './contract-context'
 import { minute, presentKeys } from './contract-support'
 
-function aRefreshToken(overrides: Partial<RefreshTokenRecord> & Pick<RefreshTokenRecord, 'memberId' | 'organizationId'>): RefreshTokenRecord {
+function aRefreshToken(
+  overrides: Partial<RefreshTokenRecord> & Pick<RefreshTokenRecord, 'memberId' | 'organizationId'>,
+): RefreshTokenRecord {
   return {
     id: randomUUID(),
     familyId: randomUUID(),
@@ -36,7 +38,12 @@ export function describeSessionContract({ read, write, anOrganizationWithPartner
 
     test('keeps rotation and revocation times', async () => {
       const member = await aMemberWithOrganization()
-      const token = aRefreshToken({ memberId: member.id, organizationId: member.organizationId, rotatedAt: minute(1), revokedAt: minute(2) })
+      const token = aRefreshToken({
+        memberId: member.id,
+        organizationId: member.organizationId,
+        rotatedAt: minute(1),
+        revokedAt: minute(2),
+      })
       await write((r) => r.refreshTokens.insert(token))
 
       expect(await read().refreshTokens.findByHash(token.tokenHash)).toEqual(token)
@@ -146,10 +153,29 @@ export function describeSessionContract({ read, write, anOrganizationWithPartner
         await r.loginAttempts.recordFailure(anEmail(), HERE, minute(7))
       })
 
-      expect(await read().loginAttempts.failuresSince(email, HERE, minute(0))).toEqual({ total: 4, oldest: minute(0), fromAddress: 2, oldestFromAddress: minute(3) })
-      expect(await read().loginAttempts.failuresSince(email, THERE, minute(1))).toEqual({ total: 3, oldest: minute(3), fromAddress: 1, oldestFromAddress: minute(5) })
-      expect(await read().loginAttempts.failuresSince(email, HERE, minute(4))).toEqual({ total: 2, oldest: minute(5), fromAddress: 1, oldestFromAddress: minute(10) })
-      expect(await read().loginAttempts.failuresSince(email, '198.51.100.9', minute(0))).toEqual({ total: 4, oldest: minute(0), fromAddress: 0 })
+      expect(await read().loginAttempts.failuresSince(email, HERE, minute(0))).toEqual({
+        total: 4,
+        oldest: minute(0),
+        fromAddress: 2,
+        oldestFromAddress: minute(3),
+      })
+      expect(await read().loginAttempts.failuresSince(email, THERE, minute(1))).toEqual({
+        total: 3,
+        oldest: minute(3),
+        fromAddress: 1,
+        oldestFromAddress: minute(5),
+      })
+      expect(await read().loginAttempts.failuresSince(email, HERE, minute(4))).toEqual({
+        total: 2,
+        oldest: minute(5),
+        fromAddress: 1,
+        oldestFromAddress: minute(10),
+      })
+      expect(await read().loginAttempts.failuresSince(email, '198.51.100.9', minute(0))).toEqual({
+        total: 4,
+        oldest: minute(0),
+        fromAddress: 0,
+      })
     })
 
     test('answers zeros and no times when no failure is recent enough', async () => {

@@ -134,7 +134,13 @@ export function describeSmsContract({ read, write, anOrganizationWithPartner, in
         const org = organization.id
         const [a, b, c] = await insertConstituents(org, { firstName: 'A' }, { firstName: 'B' }, { firstName: 'C' })
         const needOf = (constituent: Constituent, overrides: Partial<Need>) =>
-          aNeed({ organizationId: org, partnerId: partner.id, constituentId: constituent.id, householdId: constituent.householdId, ...overrides })
+          aNeed({
+            organizationId: org,
+            partnerId: partner.id,
+            constituentId: constituent.id,
+            householdId: constituent.householdId,
+            ...overrides,
+          })
         const [low, high] = ascendingIds(2) as [string, string]
         const a1 = needOf(a!, { createdAt: minute(1) })
         const aTie = needOf(a!, { id: low, status: 'RESOLVED', createdAt: minute(2) })
@@ -159,7 +165,13 @@ export function describeSmsContract({ read, write, anOrganizationWithPartner, in
         const { organization, partner } = await anOrganizationWithPartner()
         const [constituent] = await insertConstituents(organization.id, { firstName: 'Busy' })
         const needs = Array.from({ length: 21 }, (_, i) =>
-          aNeed({ organizationId: organization.id, partnerId: partner.id, constituentId: constituent!.id, householdId: constituent!.householdId, createdAt: minute(i) }),
+          aNeed({
+            organizationId: organization.id,
+            partnerId: partner.id,
+            constituentId: constituent!.id,
+            householdId: constituent!.householdId,
+            createdAt: minute(i),
+          }),
         )
         await insertNeeds(...needs)
 
@@ -170,7 +182,12 @@ export function describeSmsContract({ read, write, anOrganizationWithPartner, in
         const { organization, partner } = await anOrganizationWithPartner()
         const { organization: other } = await anOrganizationWithPartner()
         const [constituent] = await insertConstituents(organization.id, { firstName: 'Ana' })
-        const need = aNeed({ organizationId: organization.id, partnerId: partner.id, constituentId: constituent!.id, householdId: constituent!.householdId })
+        const need = aNeed({
+          organizationId: organization.id,
+          partnerId: partner.id,
+          constituentId: constituent!.id,
+          householdId: constituent!.householdId,
+        })
         await insertNeeds(need)
 
         expect(await read().needs.newestOfConstituents(other.id, [constituent!.id])).toEqual([])

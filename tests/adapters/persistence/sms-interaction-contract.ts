@@ -12,13 +12,24 @@ function anInteraction(overrides: Partial<Interaction> & Pick<Interaction, 'orga
 const SMS_FIELDS = ['partnerId', 'needId', 'constituentId', 'direction', 'content', 'deliveryStatus', 'providerMessageId']
 
 /** Texts kept as interactions: their delivery statuses, early ones included, and opt-outs. */
-export function describeSmsInteractionContract({ read, write, anOrganizationWithPartner, insertNeeds, insertConstituents }: ContractContext): void {
+export function describeSmsInteractionContract({
+  read,
+  write,
+  anOrganizationWithPartner,
+  insertNeeds,
+  insertConstituents,
+}: ContractContext): void {
   describe('texting (SMS)', () => {
     describe('SMS interactions', () => {
       test('keeps the SMS fields through insert, findById and listByNeed', async () => {
         const { organization, partner } = await anOrganizationWithPartner()
         const [constituent] = await insertConstituents(organization.id, { phone: '+15557654321' })
-        const need = aNeed({ organizationId: organization.id, partnerId: partner.id, constituentId: constituent!.id, householdId: constituent!.householdId })
+        const need = aNeed({
+          organizationId: organization.id,
+          partnerId: partner.id,
+          constituentId: constituent!.id,
+          householdId: constituent!.householdId,
+        })
         await insertNeeds(need)
         const outbound = anInteraction({
           organizationId: organization.id,
@@ -41,7 +52,12 @@ export function describeSmsInteractionContract({ read, write, anOrganizationWith
       test('leaves absent fields absent; an interaction on no need is found by id', async () => {
         const { organization } = await anOrganizationWithPartner()
         const [constituent] = await insertConstituents(organization.id, { phone: '+15557654321' })
-        const unattached = anInteraction({ organizationId: organization.id, constituentId: constituent!.id, direction: 'inbound', content: 'STOP' })
+        const unattached = anInteraction({
+          organizationId: organization.id,
+          constituentId: constituent!.id,
+          direction: 'inbound',
+          content: 'STOP',
+        })
         const note = anInteraction({ organizationId: organization.id, channel: 'note', senderIdentifier: 'staff@example.org' })
         await write(async (r) => {
           await r.interactions.insert(unattached)
@@ -70,7 +86,12 @@ export function describeSmsInteractionContract({ read, write, anOrganizationWith
       test('finds an interaction by the provider’s message id across organizations', async () => {
         const { organization: a } = await anOrganizationWithPartner()
         const { organization: b } = await anOrganizationWithPartner()
-        const ofA = anInteraction({ organizationId: a.id, direction: 'outbound', deliveryStatus: 'sent', providerMessageId: `SM${randomUUID()}` })
+        const ofA = anInteraction({
+          organizationId: a.id,
+          direction: 'outbound',
+          deliveryStatus: 'sent',
+          providerMessageId: `SM${randomUUID()}`,
+        })
         const ofB = anInteraction({ organizationId: b.id, direction: 'inbound', providerMessageId: `SM${randomUUID()}` })
         await write(async (r) => {
           await r.interactions.insert(ofA)
@@ -94,11 +115,23 @@ export function describeSmsInteractionContract({ read, write, anOrganizationWith
         const sid = `SM${randomUUID()}`
 
         await write((r) => r.interactions.setDelivery(organization.id, queued.id, 'sent', sid))
-        expect(await read().interactions.findById(organization.id, queued.id)).toEqual({ ...queued, deliveryStatus: 'sent', providerMessageId: sid })
-        expect(await read().interactions.findByProviderMessageId(sid)).toEqual({ ...queued, deliveryStatus: 'sent', providerMessageId: sid })
+        expect(await read().interactions.findById(organization.id, queued.id)).toEqual({
+          ...queued,
+          deliveryStatus: 'sent',
+          providerMessageId: sid,
+        })
+        expect(await read().interactions.findByProviderMessageId(sid)).toEqual({
+          ...queued,
+          deliveryStatus: 'sent',
+          providerMessageId: sid,
+        })
 
         await write((r) => r.interactions.setDelivery(organization.id, queued.id, 'delivered', undefined))
-        expect(await read().interactions.findById(organization.id, queued.id)).toEqual({ ...queued, deliveryStatus: 'delivered', providerMessageId: sid })
+        expect(await read().interactions.findById(organization.id, queued.id)).toEqual({
+          ...queued,
+          deliveryStatus: 'delivered',
+          providerMessageId: sid,
+        })
         expect(await read().interactions.findById(organization.id, bystander.id)).toEqual(bystander)
       })
 

@@ -37,7 +37,10 @@ async function liveDatabase(dir = folder()) {
 function organizationsIn(path: string): string[] {
   const db = new Database(path, { readonly: true })
   try {
-    return db.query<{ slug: string }, []>('SELECT slug FROM organizations').all().map((r) => r.slug)
+    return db
+      .query<{ slug: string }, []>('SELECT slug FROM organizations')
+      .all()
+      .map((r) => r.slug)
   } finally {
     db.close()
   }
@@ -249,6 +252,8 @@ describe('intake restore', () => {
     const db = new Database(backup)
     db.run('INSERT INTO __drizzle_migrations (hash, created_at) VALUES (?, ?)', ['future', SQLITE_MIGRATIONS.at(-1)!.folderMillis + 1])
     db.close()
-    expect(() => restoreDatabase(backup, join(folder(), 'intake.sqlite'), { now: new Date(), say: quiet })).toThrow(/newer version of intake/)
+    expect(() => restoreDatabase(backup, join(folder(), 'intake.sqlite'), { now: new Date(), say: quiet })).toThrow(
+      /newer version of intake/,
+    )
   })
 })

@@ -33,9 +33,72 @@ function random(seed: number) {
   }
 }
 
-const FIRST = ['María', 'José', 'Chloé', 'Ana', 'Luis', 'Wei', 'Fatima', 'Olga', 'Ahmed', 'Emily', 'Noah', 'Liam', 'Sofía', 'Ivan', 'Zoë', 'Hannah', 'Mateo', 'Amir', 'Grace', 'Kofi']
-const LAST_START = ['Gar', 'Mor', 'Lin', 'Kow', 'Ng', 'Ber', 'Sil', 'Fer', 'Ros', 'Tan', 'Hal', 'Dub', 'Kar', 'Mal', 'Pet', 'Nov', 'Cas', 'Rey', 'Bau', 'Sch']
-const LAST_END = ['cía', 'ales', 'dqvist', 'alski', 'uyen', 'nard', 'va', 'reira', 'si', 'aka', 'vorsen', 'ois', 'imi', 'ik', 'rov', 'ak', 'tro', 'és', 'er', 'midt']
+const FIRST = [
+  'María',
+  'José',
+  'Chloé',
+  'Ana',
+  'Luis',
+  'Wei',
+  'Fatima',
+  'Olga',
+  'Ahmed',
+  'Emily',
+  'Noah',
+  'Liam',
+  'Sofía',
+  'Ivan',
+  'Zoë',
+  'Hannah',
+  'Mateo',
+  'Amir',
+  'Grace',
+  'Kofi',
+]
+const LAST_START = [
+  'Gar',
+  'Mor',
+  'Lin',
+  'Kow',
+  'Ng',
+  'Ber',
+  'Sil',
+  'Fer',
+  'Ros',
+  'Tan',
+  'Hal',
+  'Dub',
+  'Kar',
+  'Mal',
+  'Pet',
+  'Nov',
+  'Cas',
+  'Rey',
+  'Bau',
+  'Sch',
+]
+const LAST_END = [
+  'cía',
+  'ales',
+  'dqvist',
+  'alski',
+  'uyen',
+  'nard',
+  'va',
+  'reira',
+  'si',
+  'aka',
+  'vorsen',
+  'ois',
+  'imi',
+  'ik',
+  'rov',
+  'ak',
+  'tro',
+  'és',
+  'er',
+  'midt',
+]
 const STREETS = ['Main St', 'Oak Ave', 'Elm St', 'Maple Dr', 'Pine Rd', 'Cedar Ln', 'Lake View', 'Hill St', 'Park Ave', 'Rue Saint-Éloi']
 
 /** Background people: unique phones (+1 300…) and emails, names from short lists, some fields absent. */
@@ -83,14 +146,21 @@ const XIOMARA = {
 function plantedIn(organizationId: string) {
   const household = aHousehold({ organizationId })
   const at = (n: number) => ({ createdAt: minute(n), updatedAt: minute(n) })
-  const person = (n: number, details: Partial<Constituent>) => aConstituent({ organizationId, householdId: household.id, ...at(n), ...details })
+  const person = (n: number, details: Partial<Constituent>) =>
+    aConstituent({ organizationId, householdId: household.id, ...at(n), ...details })
   const people = {
     original: person(1, XIOMARA),
     samePhone: person(2, { firstName: 'Yusuf', lastName: 'Tran', phone: XIOMARA.phone }),
     sameEmail: person(3, { firstName: 'Zed', lastName: 'Ortiz', email: 'XIOMARA.Quispe@EXAMPLE.org' }),
     sameNameBirth: person(4, { firstName: 'XIOMARA', lastName: 'quíspe', dateOfBirth: XIOMARA.dateOfBirth, phone: '+15550002001' }),
     sameLastStreet: person(5, { firstName: 'Wen', lastName: 'QUISPE', addressStreet: '77 calle luna.', phone: '+15550002002' }),
-    namesake: person(6, { firstName: 'Xiomara', lastName: 'Quispe', dateOfBirth: '1990-01-01', addressStreet: '1 Calle Sol', phone: '+15550002003' }),
+    namesake: person(6, {
+      firstName: 'Xiomara',
+      lastName: 'Quispe',
+      dateOfBirth: '1990-01-01',
+      addressStreet: '1 Calle Sol',
+      phone: '+15550002003',
+    }),
   }
   return { household, people }
 }
@@ -153,14 +223,17 @@ describe('SQLite with 50,000 constituents', () => {
   const planOf = (statement: Recorded) => planOfStatement(planner, statement)
   const allPlans = (statements: Recorded[]) => statements.flatMap(planOf)
   /** Plan lines that read constituents other than by seq or by an organization's duplicate key: scans and walks of an organization. */
-  const keyLookup = /^SEARCH constituents USING (INTEGER PRIMARY KEY \(rowid=\?\)|(COVERING )?INDEX constituents_by_\w+ \(organization_id=\? AND \w+=\?\))$/
+  const keyLookup =
+    /^SEARCH constituents USING (INTEGER PRIMARY KEY \(rowid=\?\)|(COVERING )?INDEX constituents_by_\w+ \(organization_id=\? AND \w+=\?\))$/
   const scansOfConstituents = (plan: string[]) => plan.filter((line) => / constituents\b/.test(line) && !keyLookup.test(line))
 
   const search = (r: Repositories, organizationId: string, query: string, page: PageRequest = { page: 1, limit: 25 }) =>
     r.constituents.search(organizationId, parseConstituentQuery(query), page)
 
   test('every constituent went in through the port', async () => {
-    const totals = await Promise.all(organizations.map(async (o) => (await search(sqlite.persistence.repositories, o.id, '', { page: 1, limit: 1 })).total))
+    const totals = await Promise.all(
+      organizations.map(async (o) => (await search(sqlite.persistence.repositories, o.id, '', { page: 1, limit: 1 })).total),
+    )
     expect(totals).toEqual([SIZES[0] + Object.keys(people).length, SIZES[1], SIZES[2] + 1])
     expect(totals.reduce((a, b) => a + b)).toBeGreaterThanOrEqual(50_000)
   })
@@ -195,9 +268,23 @@ describe('SQLite with 50,000 constituents', () => {
 
     test("a person's household matches are read by their index, however many the organization holds", async () => {
       const background = constituents.filter((c) => c.organizationId === big.id).slice(0, 2_001)
-      const pairs = background.slice(1).map((c, i) => aHouseholdMatch({ organizationId: big.id, constituentId: background[i]!.id, candidateConstituentId: c.id, createdAt: minute(i) }))
-      const asConstituent = aHouseholdMatch({ organizationId: big.id, constituentId: people.original.id, candidateConstituentId: people.samePhone.id, createdAt: minute(-2) })
-      const asCandidate = aHouseholdMatch({ organizationId: big.id, constituentId: people.sameEmail.id, candidateConstituentId: people.original.id, createdAt: minute(-3) })
+      const pairs = background
+        .slice(1)
+        .map((c, i) =>
+          aHouseholdMatch({ organizationId: big.id, constituentId: background[i]!.id, candidateConstituentId: c.id, createdAt: minute(i) }),
+        )
+      const asConstituent = aHouseholdMatch({
+        organizationId: big.id,
+        constituentId: people.original.id,
+        candidateConstituentId: people.samePhone.id,
+        createdAt: minute(-2),
+      })
+      const asCandidate = aHouseholdMatch({
+        organizationId: big.id,
+        constituentId: people.sameEmail.id,
+        candidateConstituentId: people.original.id,
+        createdAt: minute(-3),
+      })
       await sqlite.persistence.unitOfWork.run(async (r) => {
         for (const match of [...pairs, asConstituent, asCandidate]) await r.householdMatches.insert(match)
       })
@@ -217,7 +304,9 @@ describe('SQLite with 50,000 constituents', () => {
 
       expect(result).toEqual(Object.values(people))
       expect(statements.map((s) => s.rows)).toEqual([Object.keys(people).length])
-      expect(allPlans(statements)).toEqual(['SEARCH constituents USING INDEX constituents_by_household (organization_id=? AND household_id=?)'])
+      expect(allPlans(statements)).toEqual([
+        'SEARCH constituents USING INDEX constituents_by_household (organization_id=? AND household_id=?)',
+      ])
     })
 
     test('a key without a match reads no row at all', async () => {
@@ -236,7 +325,9 @@ describe('SQLite with 50,000 constituents', () => {
     function ftsMatches(statements: Recorded[]) {
       // Each word of a MATCH is a quoted prefix.
       const match = statements[0]!.params.find((p) => typeof p === 'string' && p.endsWith('"*')) as string
-      const { n } = planner.query('SELECT count(*) AS n FROM constituent_search WHERE constituent_search MATCH ?').get(match) as { n: number }
+      const { n } = planner.query('SELECT count(*) AS n FROM constituent_search WHERE constituent_search MATCH ?').get(match) as {
+        n: number
+      }
       return n
     }
 
@@ -277,7 +368,9 @@ describe('SQLite with 50,000 constituents', () => {
       const [count, page] = statements
       expect(planOf(count!).filter((line) => / constituents\b/.test(line))).toEqual([])
       // In list order, no sort: the walk stops at the page's 25th match, a few dozen rows per match in.
-      expect(planOf(page!).filter((line) => / constituents\b/.test(line) || line.includes('TEMP B-TREE'))).toEqual(['SEARCH constituents USING INDEX constituents_newest (organization_id=?)'])
+      expect(planOf(page!).filter((line) => / constituents\b/.test(line) || line.includes('TEMP B-TREE'))).toEqual([
+        'SEARCH constituents USING INDEX constituents_newest (organization_id=?)',
+      ])
       expect(page!.rows).toBe(25)
       expect((await search(sqlite.persistence.repositories, small.id, 'x')).items).toEqual([twin])
     })
@@ -310,7 +403,22 @@ describe('SQLite with 50,000 constituents', () => {
   })
 
   describe('memory and SQLite answer alike', () => {
-    const queries = ['xiom quis', 'quispe', 'mar', 'gar', 'o', 'zoe', 'sofia gar', 'MARÍA', '555 000 1000', '+1 300 000', '3000000', 'user123@example.org', 'nobody@example.org', '']
+    const queries = [
+      'xiom quis',
+      'quispe',
+      'mar',
+      'gar',
+      'o',
+      'zoe',
+      'sofia gar',
+      'MARÍA',
+      '555 000 1000',
+      '+1 300 000',
+      '3000000',
+      'user123@example.org',
+      'nobody@example.org',
+      '',
+    ]
 
     test('on searches, pages and totals', async () => {
       const asks: Array<[Organization, PageRequest]> = [
@@ -321,7 +429,11 @@ describe('SQLite with 50,000 constituents', () => {
         for (const query of queries) {
           const fromSqlite = await search(sqlite.persistence.repositories, organization.id, query, page)
           const fromMemory = await search(memory.repositories, organization.id, query, page)
-          expect({ query, ids: ids(fromSqlite.items), total: fromSqlite.total }).toEqual({ query, ids: ids(fromMemory.items), total: fromMemory.total })
+          expect({ query, ids: ids(fromSqlite.items), total: fromSqlite.total }).toEqual({
+            query,
+            ids: ids(fromMemory.items),
+            total: fromMemory.total,
+          })
           expect(fromSqlite).toEqual(fromMemory)
         }
       }

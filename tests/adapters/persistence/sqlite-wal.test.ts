@@ -38,7 +38,12 @@ async function database() {
   let written = 0
   /** One need carrying 64 KiB, about 17 pages of log. */
   const write = () => {
-    const need = aNeed({ organizationId: organization.id, partnerId: partner.id, referenceNumber: `REQ-${++written}`, customFields: { notes: 'n'.repeat(65_536) } })
+    const need = aNeed({
+      organizationId: organization.id,
+      partnerId: partner.id,
+      referenceNumber: `REQ-${++written}`,
+      customFields: { notes: 'n'.repeat(65_536) },
+    })
     return db.unitOfWork.run((r) => r.needs.insert(need))
   }
   const needs = async () => (await db.repositories.needs.list(organization.id, {}, { page: 1, limit: 1 })).total

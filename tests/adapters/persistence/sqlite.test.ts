@@ -41,7 +41,12 @@ describe('SQLite database', () => {
     for (let i = 0; i < 2_000; i++) {
       const need = await db.persistence.unitOfWork.run(async (r) => {
         const n = (await r.organizations.takeNextNeedReference(organization.id))!.number
-        const need = aNeed({ organizationId: organization.id, partnerId: partner.id, referenceNumber: `REQ-${n}`, createdAt: new Date(Date.UTC(2026, 0, 1) + i) })
+        const need = aNeed({
+          organizationId: organization.id,
+          partnerId: partner.id,
+          referenceNumber: `REQ-${n}`,
+          createdAt: new Date(Date.UTC(2026, 0, 1) + i),
+        })
         await r.needs.insert(need)
         return need
       })
@@ -93,7 +98,9 @@ describe('SQLite database', () => {
 
   test('the trail filtered by action reads its page and total by its index, however many other events there are', async () => {
     const organization = anOrganization()
-    const merges = [1, 2].map((n) => anAuditEvent({ organizationId: organization.id, action: 'merge', recordType: 'constituent', at: minute(n) }))
+    const merges = [1, 2].map((n) =>
+      anAuditEvent({ organizationId: organization.id, action: 'merge', recordType: 'constituent', at: minute(n) }),
+    )
     const others = Array.from({ length: 3_000 }, (_, n) => anAuditEvent({ organizationId: organization.id, at: minute(n) }))
     await db.persistence.unitOfWork.run(async (r) => {
       await r.organizations.insert(organization)
@@ -102,11 +109,14 @@ describe('SQLite database', () => {
     const recording = recordingRepositories(db.path)
     const planner = new Database(db.path, { readonly: true })
     try {
-      const { result, statements } = await recording.measure((r) => r.auditEvents.list(organization.id, { action: 'merge' }, { page: 1, limit: 25 }))
+      const { result, statements } = await recording.measure((r) =>
+        r.auditEvents.list(organization.id, { action: 'merge' }, { page: 1, limit: 25 }),
+      )
 
       expect(result).toEqual({ items: [...merges].reverse(), total: 2 })
       expect(statements.map((s) => s.rows)).toEqual([2, 1])
-      for (const statement of statements) expect(planOf(planner, statement).join(' ')).toContain('INDEX audit_events_by_action (organization_id=? AND action=?)')
+      for (const statement of statements)
+        expect(planOf(planner, statement).join(' ')).toContain('INDEX audit_events_by_action (organization_id=? AND action=?)')
     } finally {
       planner.close()
       recording.close()
@@ -115,7 +125,14 @@ describe('SQLite database', () => {
 
   test('the database itself refuses to change an audit event; the purge still deletes', async () => {
     const organization = anOrganization()
-    const event = { id: randomUUID(), organizationId: organization.id, action: 'update', recordType: 'need', recordId: randomUUID(), at: new Date(0) } as const
+    const event = {
+      id: randomUUID(),
+      organizationId: organization.id,
+      action: 'update',
+      recordType: 'need',
+      recordId: randomUUID(),
+      at: new Date(0),
+    } as const
     await db.persistence.unitOfWork.run(async (r) => {
       await r.organizations.insert(organization)
       await r.auditEvents.append([event])
@@ -227,7 +244,10 @@ describe('SQLite database', () => {
     expect(rejected[0]!.reason).toBeInstanceOf(ConflictError)
     const [winner, loser] = settled[0]!.status === 'fulfilled' ? [first, second] : [second, first]
     expect(await db.persistence.repositories.members.findAllByEmail(email)).toEqual([winner.member])
-    expect(await db.persistence.repositories.members.list(organization.id, {}, { page: 1, limit: 10 })).toEqual({ items: [winner.member], total: 1 })
+    expect(await db.persistence.repositories.members.list(organization.id, {}, { page: 1, limit: 10 })).toEqual({
+      items: [winner.member],
+      total: 1,
+    })
     expect(await db.persistence.repositories.outbox.findById(winner.messageId)).toBeDefined()
     expect(await db.persistence.repositories.outbox.findById(loser.messageId)).toBeUndefined()
     expect((await db.persistence.repositories.invitations.findByDigest(winner.tokenDigest))?.memberId).toBe(winner.member.id)
@@ -257,7 +277,9 @@ describe('SQLite database', () => {
       const lockedUntil = new Date(now.getTime() + 30_000)
       // What the dispatcher does: claim only what a cap of 7 leaves free.
       const claimIn = (database: SqliteDatabase, cap: number) =>
-        database.unitOfWork.run(async (r) => r.outbox.claimDue(organization.id, now, cap - (await r.outbox.countInFlight(organization.id, now)), lockedUntil))
+        database.unitOfWork.run(async (r) =>
+          r.outbox.claimDue(organization.id, now, cap - (await r.outbox.countInFlight(organization.id, now)), lockedUntil),
+        )
 
       const first = await claimIn(db.persistence, 4)
       const second = await claimIn(other, 7)

@@ -113,7 +113,7 @@ export function describeUnitOfWorkContract({ read, write, anOrganizationWithPart
       const { organization, partner } = await anOrganizationWithPartner()
       const failure = new Error('late failure')
       const outcome = write(async (r) => {
-        (await r.organizations.takeNextNeedReference(organization.id))!.number
+        ;(await r.organizations.takeNextNeedReference(organization.id))!.number
         await r.partners.update({ ...partner, name: 'Never saved' })
         await realTimer(5)
         throw failure

@@ -45,7 +45,15 @@ export function describeWebhookContract({ read, write, anOrganizationWithPartner
       const [{ organization }, { organization: other }] = await Promise.all([anOrganizationWithPartner(), anOrganizationWithPartner()])
       const endpoint = anEndpoint({ organizationId: organization.id })
       await write((r) => r.webhookEndpoints.insert(endpoint))
-      const disabled = { ...endpoint, url: 'http://127.0.0.1:9/x', events: ['note.added' as const], enabled: false, consecutiveFailures: 5, disabledAt: minute(3), updatedAt: minute(3) }
+      const disabled = {
+        ...endpoint,
+        url: 'http://127.0.0.1:9/x',
+        events: ['note.added' as const],
+        enabled: false,
+        consecutiveFailures: 5,
+        disabledAt: minute(3),
+        updatedAt: minute(3),
+      }
       await write((r) => r.webhookEndpoints.update(disabled))
       expect(await read().webhookEndpoints.findById(organization.id, endpoint.id)).toEqual(disabled)
       const { disabledAt: _cleared, ...enabled } = { ...disabled, enabled: true, consecutiveFailures: 0 }

@@ -50,7 +50,9 @@ describe('AesGcmSecretBox', () => {
     expect(() => box.open([version, iv, flip(tag), ciphertext].join('.'))).toThrow()
     expect(() => box.open([version, flip(iv), tag, ciphertext].join('.'))).toThrow()
     // A tag cut short would weaken the check to fewer bits; it is refused rather than compared in part.
-    expect(() => box.open([version, iv, Buffer.from(tag, 'base64url').subarray(0, 12).toString('base64url'), ciphertext].join('.'))).toThrow()
+    expect(() =>
+      box.open([version, iv, Buffer.from(tag, 'base64url').subarray(0, 12).toString('base64url'), ciphertext].join('.')),
+    ).toThrow()
     // A ciphertext cut short, or one from another sealed secret under the same IV and tag.
     expect(() => box.open([version, iv, tag, ciphertext.slice(0, -4)].join('.'))).toThrow()
     const other = box.seal('another secret of the same length!!!!!!!!').split('.')[3]!

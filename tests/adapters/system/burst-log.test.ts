@@ -6,7 +6,8 @@ import type { Logger } from '../../../src/application/ports/logger'
 // burst's line says how many were not written.
 function recording() {
   const lines: Array<{ level: string; message: string; fields?: Record<string, unknown> }> = []
-  const write = (level: string) => (message: string, fields?: Record<string, unknown>) => void lines.push({ level, message, ...(fields ? { fields } : {}) })
+  const write = (level: string) => (message: string, fields?: Record<string, unknown>) =>
+    void lines.push({ level, message, ...(fields ? { fields } : {}) })
   const logger: Logger = { debug: write('debug'), info: write('info'), warn: write('warn'), error: write('error') }
   return { lines, logger }
 }

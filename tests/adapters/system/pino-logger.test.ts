@@ -12,7 +12,15 @@ function captured() {
 }
 
 const refused = (values: unknown[]) =>
-  new DrizzleQueryError('insert into "needs" ("id", "custom_fields") values ($1, $2)', values, Object.assign(new Error('invalid byte sequence'), { name: 'PostgresError', code: '22021', detail: `Failing row contains (${values.join(', ')})` }))
+  new DrizzleQueryError(
+    'insert into "needs" ("id", "custom_fields") values ($1, $2)',
+    values,
+    Object.assign(new Error('invalid byte sequence'), {
+      name: 'PostgresError',
+      code: '22021',
+      detail: `Failing row contains (${values.join(', ')})`,
+    }),
+  )
 
 describe('the log', () => {
   test('never holds the values of a failed statement, however the error is passed', () => {

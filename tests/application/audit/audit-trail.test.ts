@@ -49,11 +49,20 @@ async function tokenMailedTo(to: string): Promise<string> {
 }
 
 async function aConstituent(fields: Record<string, string> = {}) {
-  return u().constituents.create.execute(world.admin, { firstName: 'Ana', lastName: `L${randomUUID().slice(0, 6)}`, phone: '+15035550101', ...fields })
+  return u().constituents.create.execute(world.admin, {
+    firstName: 'Ana',
+    lastName: `L${randomUUID().slice(0, 6)}`,
+    phone: '+15035550101',
+    ...fields,
+  })
 }
 
 async function aNeed(actor: Actor = world.admin, constituentId?: string) {
-  return u().needs.create.execute(actor, { partnerId: world.defaultPartner.id, customFields: {}, ...(constituentId ? { constituentId } : {}) })
+  return u().needs.create.execute(actor, {
+    partnerId: world.defaultPartner.id,
+    customFields: {},
+    ...(constituentId ? { constituentId } : {}),
+  })
 }
 
 /** Disabled: deliveries queued for it would take the organization's outbox slots from the mail other scenarios read. */
@@ -79,7 +88,12 @@ interface Expected {
   recordId: string
 }
 
-const byAdmin = (action: AuditAction, recordType: AuditRecordType, recordId: string): Expected => ({ memberId: world.admin.memberId, action, recordType, recordId })
+const byAdmin = (action: AuditAction, recordType: AuditRecordType, recordId: string): Expected => ({
+  memberId: world.admin.memberId,
+  action,
+  recordType,
+  recordId,
+})
 
 const AUDITED: Record<string, () => Promise<Expected>> = {
   'auth.login': async () => {
@@ -129,7 +143,10 @@ const AUDITED: Record<string, () => Promise<Expected>> = {
     return byAdmin('read', 'constituent', constituent.id)
   },
   'needs.export': async () => {
-    const need = await u().needs.create.execute(world.admin, { partnerId: world.defaultPartner.id, customFields: { firstName: 'Eva', lastName: `X${randomUUID().slice(0, 6)}`, phone: '+15035550177' } })
+    const need = await u().needs.create.execute(world.admin, {
+      partnerId: world.defaultPartner.id,
+      customFields: { firstName: 'Eva', lastName: `X${randomUUID().slice(0, 6)}`, phone: '+15035550177' },
+    })
     for await (const _batch of await u().needs.export.execute(world.admin, {})) {
       // each batch is recorded before it is handed on
     }
@@ -157,7 +174,9 @@ const AUDITED: Record<string, () => Promise<Expected>> = {
     const phone = '+15035550144'
     await aConstituent({ phone })
     const second = await aConstituent({ phone })
-    const match = (await u().constituents.listMatches.execute(world.admin, 'OPEN', { page: 1, limit: 100 })).items.find((m) => m.constituentId === second.id)
+    const match = (await u().constituents.listMatches.execute(world.admin, 'OPEN', { page: 1, limit: 100 })).items.find(
+      (m) => m.constituentId === second.id,
+    )
     await u().constituents.resolve.execute(world.admin, match!.id, { action: 'DISMISS' })
     return byAdmin('resolve', 'household_match', match!.id)
   },
@@ -209,8 +228,18 @@ const AUDITED: Record<string, () => Promise<Expected>> = {
   'organizations.updateEmail': async () => {
     // Another organization: this one's mail must stay with the log fallback, where the scenarios read their links.
     const other = await world.otherOrganization()
-    await u().organizations.updateEmail.execute(other.admin, { provider: 'postmark', apiKey: 'pm-secret-key-1234', fromEmail: 'help@example.org' })
-    return { organizationId: other.organizationId, memberId: other.admin.memberId, action: 'create', recordType: 'email_settings', recordId: other.organizationId }
+    await u().organizations.updateEmail.execute(other.admin, {
+      provider: 'postmark',
+      apiKey: 'pm-secret-key-1234',
+      fromEmail: 'help@example.org',
+    })
+    return {
+      organizationId: other.organizationId,
+      memberId: other.admin.memberId,
+      action: 'create',
+      recordType: 'email_settings',
+      recordId: other.organizationId,
+    }
   },
   'partners.create': async () => {
     const partner = await u().partners.create.execute(world.admin, { name: 'Pantry', slaHours: 24 })
@@ -236,20 +265,43 @@ const AUDITED: Record<string, () => Promise<Expected>> = {
     const number = `+1503${String(Math.floor(Math.random() * 1e7)).padStart(7, '0')}`
     await u().operations.setOrganizationPhoneNumber.execute(slug, number)
     const sid = `SM${randomUUID()}`
-    await u().sms.receive.execute({ url: 'https://intake.example.org/api/webhooks/twilio/sms', params: { From: '+15035550166', To: number, Body: 'Hi', MessageSid: sid }, signature: VALID_SIGNATURE })
+    await u().sms.receive.execute({
+      url: 'https://intake.example.org/api/webhooks/twilio/sms',
+      params: { From: '+15035550166', To: number, Body: 'Hi', MessageSid: sid },
+      signature: VALID_SIGNATURE,
+    })
     const interaction = await world.repositories.interactions.findByProviderMessageId(sid)
     return { action: 'receive_sms', recordType: 'interaction', recordId: interaction!.id }
   },
   'sms.recordStatus': async () => {
     const need = await aNeed()
-    const interaction = { id: randomUUID(), organizationId: world.organizationId, needId: need.id, channel: 'sms', direction: 'outbound', senderIdentifier: 'system', deliveryStatus: 'sent', providerMessageId: `SM${randomUUID()}`, createdAt: world.clock.now() } as const
+    const interaction = {
+      id: randomUUID(),
+      organizationId: world.organizationId,
+      needId: need.id,
+      channel: 'sms',
+      direction: 'outbound',
+      senderIdentifier: 'system',
+      deliveryStatus: 'sent',
+      providerMessageId: `SM${randomUUID()}`,
+      createdAt: world.clock.now(),
+    } as const
     await world.container.get(PORTS.unitOfWork).run((r) => r.interactions.insert(interaction))
-    await u().sms.recordStatus.execute({ url: 'https://intake.example.org/api/webhooks/twilio/status', params: { MessageSid: interaction.providerMessageId, MessageStatus: 'delivered' }, signature: VALID_SIGNATURE })
+    await u().sms.recordStatus.execute({
+      url: 'https://intake.example.org/api/webhooks/twilio/status',
+      params: { MessageSid: interaction.providerMessageId, MessageStatus: 'delivered' },
+      signature: VALID_SIGNATURE,
+    })
     return { action: 'sms_status', recordType: 'interaction', recordId: interaction.id }
   },
   'operations.createOrganization': async () => {
     const suffix = randomUUID().slice(0, 8)
-    const created = await u().operations.createOrganization.execute({ name: `Org ${suffix}`, slug: `org-${suffix}`, adminEmail: `a-${suffix}@example.org`, adminPassword: TEST_PASSWORD })
+    const created = await u().operations.createOrganization.execute({
+      name: `Org ${suffix}`,
+      slug: `org-${suffix}`,
+      adminEmail: `a-${suffix}@example.org`,
+      adminPassword: TEST_PASSWORD,
+    })
     return { organizationId: created.organizationId, action: 'create', recordType: 'organization', recordId: created.organizationId }
   },
   'operations.setOrganizationPhoneNumber': async () => {
@@ -301,7 +353,11 @@ describe('the audit trail (docs/audit.md)', () => {
     test(`${name} records what it did, by whom`, async () => {
       const expected = await scenario()
       const { organizationId, ...event } = expected
-      const { items } = await world.repositories.auditEvents.list(organizationId ?? world.organizationId, { action: event.action }, { page: 1, limit: 100 })
+      const { items } = await world.repositories.auditEvents.list(
+        organizationId ?? world.organizationId,
+        { action: event.action },
+        { page: 1, limit: 100 },
+      )
       const found = items.find((e) => e.recordType === event.recordType && e.recordId === event.recordId && e.memberId === event.memberId)
       expect(found).toBeDefined()
       expect(found!.at).toEqual(world.clock.now())
@@ -312,7 +368,9 @@ describe('the audit trail (docs/audit.md)', () => {
 
 describe('what an event holds', () => {
   async function eventsOf(recordId: string): Promise<AuditEvent[]> {
-    return (await world.repositories.auditEvents.list(world.organizationId, { recordType: 'constituent', recordId }, { page: 1, limit: 100 })).items
+    return (
+      await world.repositories.auditEvents.list(world.organizationId, { recordType: 'constituent', recordId }, { page: 1, limit: 100 })
+    ).items
   }
 
   test('an update names the fields it changed, never their values', async () => {
@@ -344,7 +402,11 @@ describe('what an event holds', () => {
   test('a search records one event per constituent shown, in one transaction', async () => {
     const lastName = `Q${randomUUID().slice(0, 6)}`
     // Each with a phone of its own: a shared one would show each to the next one's creator, a read of its own.
-    const people = [await aConstituent({ lastName, phone: '+15035550111' }), await aConstituent({ lastName, phone: '+15035550112' }), await aConstituent({ lastName, phone: '+15035550113' })]
+    const people = [
+      await aConstituent({ lastName, phone: '+15035550111' }),
+      await aConstituent({ lastName, phone: '+15035550112' }),
+      await aConstituent({ lastName, phone: '+15035550113' }),
+    ]
     const page = await u().constituents.search.execute(world.admin, lastName, { page: 1, limit: 2 })
     const read = await Promise.all(people.map(async (p) => (await eventsOf(p.id)).filter((e) => e.action === 'read').length))
     expect(read.filter((n) => n === 1)).toHaveLength(page.items.length)
@@ -355,7 +417,9 @@ describe('what an event holds', () => {
     const phone = '+15035550188'
     const first = await aConstituent({ phone })
     const second = await aConstituent({ phone })
-    const match = (await u().constituents.listMatches.execute(world.admin, 'OPEN', { page: 1, limit: 100 })).items.find((m) => m.constituentId === second.id)
+    const match = (await u().constituents.listMatches.execute(world.admin, 'OPEN', { page: 1, limit: 100 })).items.find(
+      (m) => m.constituentId === second.id,
+    )
     const readsBefore = async (id: string) => (await eventsOf(id)).filter((e) => e.action === 'read').length
     const [firstBefore, secondBefore] = [await readsBefore(first.id), await readsBefore(second.id)]
     await u().constituents.resolve.execute(world.admin, match!.id, { action: 'DISMISS' })

@@ -28,10 +28,13 @@ beforeEach(async () => {
 const storedInvited = async () => (await world.repositories.members.findById(world.organizationId, invited.id))!
 
 describe('AcceptInvite', () => {
-  test("with the emailed token answers a Bearer token pair for the invited member", async () => {
+  test('with the emailed token answers a Bearer token pair for the invited member', async () => {
     const tokens = await acceptInvite.execute({ token, password: PASSWORD })
     expect(tokens).toMatchObject({ tokenType: 'Bearer', expiresIn: 900 })
-    expect(world.container.get(PORTS.accessTokens).verify(tokens.accessToken)).toMatchObject({ memberId: invited.id, organizationId: world.organizationId })
+    expect(world.container.get(PORTS.accessTokens).verify(tokens.accessToken)).toMatchObject({
+      memberId: invited.id,
+      organizationId: world.organizationId,
+    })
     const actor = await world.useCases.auth.authenticate.execute(tokens.accessToken)
     expect(actor).toMatchObject({ memberId: invited.id, role: 'staff' })
   })

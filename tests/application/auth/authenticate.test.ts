@@ -26,7 +26,9 @@ const sessionOf = async (actor: Actor) => {
 const accessTokenFor = async (actor: Actor) => (await sessionOf(actor)).accessToken
 /** A correctly signed token for any claims, with a session nobody started. */
 const signedToken = (actor: Actor) =>
-  world.container.get(PORTS.accessTokens).issue({ memberId: actor.memberId, organizationId: actor.organizationId, sessionId: crypto.randomUUID() })
+  world.container
+    .get(PORTS.accessTokens)
+    .issue({ memberId: actor.memberId, organizationId: actor.organizationId, sessionId: crypto.randomUUID() })
 /** Why a token is refused. */
 const refusalOf = async (token: string | undefined) => (await failureOf(authenticate.execute(token), UnauthorizedError)).token
 const updateMember = async (actor: Actor, changes: Record<string, unknown>) => {
@@ -43,7 +45,7 @@ describe('Authenticate', () => {
     expect(await authenticate.execute(accessToken)).toEqual(world.admin)
   })
 
-  test("carries the partner and profiles of a partner member", async () => {
+  test('carries the partner and profiles of a partner member', async () => {
     const agent = await world.member('volunteer', { partnerId: world.defaultPartner.id, profiles: ['intake_staff'] })
     expect(await authenticate.execute(await accessTokenFor(agent))).toEqual({
       memberId: agent.memberId,
@@ -69,7 +71,9 @@ describe('Authenticate', () => {
 
   test('says expired only of a genuine token: an expired forged one is invalid', async () => {
     const [header, payload] = (await accessTokenFor(world.admin)).split('.') as [string, string]
-    const signature = createHmac('sha256', 'another secret that is at least 32 characters').update(`${header}.${payload}`).digest('base64url')
+    const signature = createHmac('sha256', 'another secret that is at least 32 characters')
+      .update(`${header}.${payload}`)
+      .digest('base64url')
     world.clock.advance(60 * MINUTE)
     expect(await refusalOf(`${header}.${payload}.${signature}`)).toBe('invalid')
   })
@@ -148,15 +152,14 @@ describe('Authenticate', () => {
 
   test('refuses a token signed with another secret', async () => {
     const [header, payload] = (await accessTokenFor(world.admin)).split('.') as [string, string]
-    const signature = createHmac('sha256', 'another secret that is at least 32 characters').update(`${header}.${payload}`).digest('base64url')
+    const signature = createHmac('sha256', 'another secret that is at least 32 characters')
+      .update(`${header}.${payload}`)
+      .digest('base64url')
     await failureOf(authenticate.execute(`${header}.${payload}.${signature}`), UnauthorizedError)
   })
 
   test('refuses the token of a member that does not exist (or no longer does)', async () => {
-    await failureOf(
-      authenticate.execute(signedToken({ ...world.admin, memberId: crypto.randomUUID() })),
-      UnauthorizedError,
-    )
+    await failureOf(authenticate.execute(signedToken({ ...world.admin, memberId: crypto.randomUUID() })), UnauthorizedError)
   })
 
   test('refuses a token that pairs a member with another organization', async () => {
@@ -175,6 +178,10 @@ describe('Authenticate', () => {
     const staff = await world.member('staff')
     const token = await accessTokenFor(staff)
     await updateMember(staff, { role: 'volunteer', partnerId: world.defaultPartner.id, profiles: ['needs_processor'] })
-    expect(await authenticate.execute(token)).toMatchObject({ role: 'volunteer', partnerId: world.defaultPartner.id, profiles: ['needs_processor'] })
+    expect(await authenticate.execute(token)).toMatchObject({
+      role: 'volunteer',
+      partnerId: world.defaultPartner.id,
+      profiles: ['needs_processor'],
+    })
   })
 })

@@ -32,7 +32,11 @@ describe('Login', () => {
     const tokens = await login.execute({ email: await emailOf(staff), password: TEST_PASSWORD })
     expect(tokens).toMatchObject({ tokenType: 'Bearer', expiresIn: 900 })
     expect(tokens.refreshToken.length).toBeGreaterThan(20)
-    expect(claimsOf(tokens.accessToken)).toEqual({ memberId: staff.memberId, organizationId: world.organizationId, sessionId: expect.any(String) })
+    expect(claimsOf(tokens.accessToken)).toEqual({
+      memberId: staff.memberId,
+      organizationId: world.organizationId,
+      sessionId: expect.any(String),
+    })
   })
 
   test('takes the email in any case and with spaces around it', async () => {
@@ -113,7 +117,9 @@ describe('Login', () => {
       const email = await emailOf(await world.member('staff', { passwordHash }))
       const other = await world.member('staff', { passwordHash })
       await failTimes(email, 10)
-      expect(claimsOf((await login.execute({ email: await emailOf(other), password: TEST_PASSWORD })).accessToken)?.memberId).toBe(other.memberId)
+      expect(claimsOf((await login.execute({ email: await emailOf(other), password: TEST_PASSWORD })).accessToken)?.memberId).toBe(
+        other.memberId,
+      )
     })
 
     test('forgets failures older than 15 minutes', async () => {
@@ -183,8 +189,12 @@ describe('Login', () => {
       world.clock.advance(5 * MINUTE)
       for (let i = 1; i <= 90; i++) await failTimes(email, 1, address(i))
       // The address's limit frees in 10 minutes, the email's (its oldest failure is the same) too.
-      expect((await failureOf(login.execute({ email, password: TEST_PASSWORD }, address(0)), TooManyRequestsError)).retryAfterSeconds).toBe(10 * 60)
-      expect((await failureOf(login.execute({ email, password: TEST_PASSWORD }, address(1)), TooManyRequestsError)).retryAfterSeconds).toBe(10 * 60)
+      expect((await failureOf(login.execute({ email, password: TEST_PASSWORD }, address(0)), TooManyRequestsError)).retryAfterSeconds).toBe(
+        10 * 60,
+      )
+      expect((await failureOf(login.execute({ email, password: TEST_PASSWORD }, address(1)), TooManyRequestsError)).retryAfterSeconds).toBe(
+        10 * 60,
+      )
     })
   })
 
@@ -202,14 +212,24 @@ describe('Login', () => {
       await world.member('staff', { passwordHash, email: 'shared@example.org' })
       const theirs = await other.member('staff', { passwordHash, email: 'shared@example.org' })
       const tokens = await login.execute({ email: 'shared@example.org', password: TEST_PASSWORD, organizationSlug: await slugOf(other) })
-      expect(claimsOf(tokens.accessToken)).toEqual({ memberId: theirs.memberId, organizationId: other.organizationId, sessionId: expect.any(String) })
+      expect(claimsOf(tokens.accessToken)).toEqual({
+        memberId: theirs.memberId,
+        organizationId: other.organizationId,
+        sessionId: expect.any(String),
+      })
     })
 
     test('refuses an organizationSlug the email does not belong to', async () => {
       const other = await world.otherOrganization()
       const staff = await world.member('staff', { passwordHash })
-      await failureOf(login.execute({ email: await emailOf(staff), password: TEST_PASSWORD, organizationSlug: await slugOf(other) }), UnauthorizedError)
-      await failureOf(login.execute({ email: await emailOf(staff), password: TEST_PASSWORD, organizationSlug: 'no-such-org' }), UnauthorizedError)
+      await failureOf(
+        login.execute({ email: await emailOf(staff), password: TEST_PASSWORD, organizationSlug: await slugOf(other) }),
+        UnauthorizedError,
+      )
+      await failureOf(
+        login.execute({ email: await emailOf(staff), password: TEST_PASSWORD, organizationSlug: 'no-such-org' }),
+        UnauthorizedError,
+      )
     })
   })
 })

@@ -10,18 +10,25 @@ const HOUR = 60 * 60_000
 async function confirmedMember(world: MailWorld, address: string): Promise<string> {
   const invited = await world.useCases.members.invite.execute(world.admin, { email: address, role: 'staff' })
   await world.dispatch()
-  await world.useCases.auth.acceptInvite.execute({ token: tokenIn(world.logged().find((m) => m.to === invited.email)!), password: 'the first long passphrase' })
+  await world.useCases.auth.acceptInvite.execute({
+    token: tokenIn(world.logged().find((m) => m.to === invited.email)!),
+    password: 'the first long passphrase',
+  })
   return invited.email
 }
 
-const resetMailsTo = (world: MailWorld, to: string) => world.logged().filter((m) => m.to === to && m.subject.startsWith('Choose a new password'))
+const resetMailsTo = (world: MailWorld, to: string) =>
+  world.logged().filter((m) => m.to === to && m.subject.startsWith('Choose a new password'))
 
 describe('RequestPasswordReset', () => {
   test('known or not, the request only hands the email on, to run after the answer: nothing is read or written before', async () => {
     const world = await createMailWorld()
     const known = await confirmedMember(world, 'pat@example.org')
     const held: Array<{ what: string; work: () => Promise<void> }> = []
-    const request = new RequestPasswordReset({ defer: (what, work) => void held.push({ what, work }) }, world.container.get(PasswordResetLinks))
+    const request = new RequestPasswordReset(
+      { defer: (what, work) => void held.push({ what, work }) },
+      world.container.get(PasswordResetLinks),
+    )
     const stored = async () => ({
       audit: (await world.repositories.auditEvents.list(world.organizationId, {}, { page: 1, limit: 1 })).total,
       outbox: (await world.repositories.outbox.backlog()).pending,
@@ -69,12 +76,19 @@ describe('RequestPasswordReset', () => {
     const other = await world.otherOrganization()
     const invited = await other.useCases.members.invite.execute(other.admin, { email, role: 'staff' })
     await world.dispatch()
-    await other.useCases.auth.acceptInvite.execute({ token: tokenIn(world.logged().filter((m) => m.to === invited.email && m.text.includes('/accept-invite?')).at(-1)!), password: 'the first long passphrase' })
+    await other.useCases.auth.acceptInvite.execute({
+      token: tokenIn(
+        world
+          .logged()
+          .filter((m) => m.to === invited.email && m.text.includes('/accept-invite?'))
+          .at(-1)!,
+      ),
+      password: 'the first long passphrase',
+    })
 
     await world.useCases.auth.requestPasswordReset.execute({ email })
     await world.dispatch()
     const mails = resetMailsTo(world, email)
     expect(mails.map((m) => m.organizationId).sort()).toEqual([world.organizationId, other.organizationId].sort())
   })
-
 })

@@ -14,7 +14,10 @@ let email: string
 /** The token in the newest reset email to `to`. */
 async function resetTokenFor(to: string): Promise<string> {
   await world.dispatch()
-  const message = world.logged().filter((m) => m.to === to && m.subject.startsWith('Choose a new password')).at(-1)
+  const message = world
+    .logged()
+    .filter((m) => m.to === to && m.subject.startsWith('Choose a new password'))
+    .at(-1)
   if (!message) throw new Error(`no reset email to ${to}`)
   return resetTokenIn(message)
 }
@@ -29,7 +32,10 @@ beforeEach(async () => {
   world = await createMailWorld()
   const invited = await world.useCases.members.invite.execute(world.admin, { email: 'pat@example.org', role: 'staff' })
   await world.dispatch()
-  await world.useCases.auth.acceptInvite.execute({ token: tokenIn(world.logged().find((m) => m.to === invited.email)!), password: OLD_PASSWORD })
+  await world.useCases.auth.acceptInvite.execute({
+    token: tokenIn(world.logged().find((m) => m.to === invited.email)!),
+    password: OLD_PASSWORD,
+  })
   email = invited.email
 })
 
@@ -59,7 +65,10 @@ describe('RequestPasswordReset and ResetPassword', () => {
     await world.useCases.auth.requestPasswordReset.execute({ email, appUrl: 'https://app.example.org' } as never)
     await world.useCases.auth.requestPasswordReset.execute({ email, appUrl: 'https://evil.example/steal' } as never)
     await world.dispatch()
-    const links = world.logged().filter((m) => m.to === email && m.subject.startsWith('Choose a new password')).map((m) => /\S+\/reset-password\?token=\S+/.exec(m.text)![0])
+    const links = world
+      .logged()
+      .filter((m) => m.to === email && m.subject.startsWith('Choose a new password'))
+      .map((m) => /\S+\/reset-password\?token=\S+/.exec(m.text)![0])
     expect(links).toHaveLength(2)
     for (const link of links) expect(`${new URL(link).origin}${new URL(link).pathname}`).toBe(`${PUBLIC_BASE_URL}/reset-password`)
   })
@@ -75,7 +84,9 @@ describe('RequestPasswordReset and ResetPassword', () => {
     await world.useCases.auth.requestPasswordReset.execute({ email })
     const token = await resetTokenFor(email)
     world.clock.advance(PASSWORD_RESET_LIFETIME_MS + 1)
-    expect(pathsOf(await failureOf(world.useCases.auth.resetPassword.execute({ token, password: NEW_PASSWORD }), InvalidError))).toEqual(['/token'])
+    expect(pathsOf(await failureOf(world.useCases.auth.resetPassword.execute({ token, password: NEW_PASSWORD }), InvalidError))).toEqual([
+      '/token',
+    ])
     await login(OLD_PASSWORD)
   })
 
@@ -86,8 +97,12 @@ describe('RequestPasswordReset and ResetPassword', () => {
     await world.dispatch()
     const inviteToken = tokenIn(world.logged().find((m) => m.to === invited.email)!)
 
-    expect(pathsOf(await failureOf(world.useCases.auth.acceptInvite.execute({ token: resetToken, password: NEW_PASSWORD }), InvalidError))).toEqual(['/token'])
-    expect(pathsOf(await failureOf(world.useCases.auth.resetPassword.execute({ token: inviteToken, password: NEW_PASSWORD }), InvalidError))).toEqual(['/token'])
+    expect(
+      pathsOf(await failureOf(world.useCases.auth.acceptInvite.execute({ token: resetToken, password: NEW_PASSWORD }), InvalidError)),
+    ).toEqual(['/token'])
+    expect(
+      pathsOf(await failureOf(world.useCases.auth.resetPassword.execute({ token: inviteToken, password: NEW_PASSWORD }), InvalidError)),
+    ).toEqual(['/token'])
     await login(OLD_PASSWORD)
   })
 
@@ -101,7 +116,11 @@ describe('RequestPasswordReset and ResetPassword', () => {
   })
 
   test('a weak password or a malformed email is refused, nothing sent', async () => {
-    expect(pathsOf(await failureOf(world.useCases.auth.requestPasswordReset.execute({ email: 'not an email' }), InvalidError))).toEqual(['/email'])
-    expect(pathsOf(await failureOf(world.useCases.auth.resetPassword.execute({ token: 'x', password: 'short' }), InvalidError))).toEqual(['/password'])
+    expect(pathsOf(await failureOf(world.useCases.auth.requestPasswordReset.execute({ email: 'not an email' }), InvalidError))).toEqual([
+      '/email',
+    ])
+    expect(pathsOf(await failureOf(world.useCases.auth.resetPassword.execute({ token: 'x', password: 'short' }), InvalidError))).toEqual([
+      '/password',
+    ])
   })
 })

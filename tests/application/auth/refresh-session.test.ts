@@ -26,7 +26,11 @@ describe('RefreshSession', () => {
     const second = await refresh.execute(first.refreshToken)
     expect(second).toMatchObject({ tokenType: 'Bearer', expiresIn: 900 })
     expect(second.refreshToken).not.toBe(first.refreshToken)
-    expect(claimsOf(second.accessToken)).toEqual({ memberId: world.admin.memberId, organizationId: world.organizationId, sessionId: expect.any(String) })
+    expect(claimsOf(second.accessToken)).toEqual({
+      memberId: world.admin.memberId,
+      organizationId: world.organizationId,
+      sessionId: expect.any(String),
+    })
   })
 
   test('rotates: the refresh token used stops working', async () => {

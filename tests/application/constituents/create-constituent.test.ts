@@ -19,10 +19,17 @@ const ANA = aContact()
 describe('CreateConstituent', () => {
   test('stores every field in a new household of its own and answers the record stored', async () => {
     const created = await create.execute(world.admin, ANA)
-    expect(created).toMatchObject({ ...ANA, organizationId: world.organizationId, createdAt: world.clock.now(), updatedAt: world.clock.now() })
+    expect(created).toMatchObject({
+      ...ANA,
+      organizationId: world.organizationId,
+      createdAt: world.clock.now(),
+      updatedAt: world.clock.now(),
+    })
     expect(await storedConstituent(world, created.id)).toEqual(created)
     expect(await householdExists(world, created.householdId)).toBe(true)
-    expect((await world.repositories.constituents.listByHousehold(world.organizationId, created.householdId)).map((c) => c.id)).toEqual([created.id])
+    expect((await world.repositories.constituents.listByHousehold(world.organizationId, created.householdId)).map((c) => c.id)).toEqual([
+      created.id,
+    ])
   })
 
   test('trims the values', async () => {
@@ -68,7 +75,14 @@ describe('CreateConstituent', () => {
 
     test('reports every bad field at once', async () => {
       const error = await failureOf(
-        create.execute(world.admin, { firstName: 'Ana', phone: '555', addressState: 'ZZ', addressZip: '1234', dateOfBirth: '2023-02-29', email: 'x' }),
+        create.execute(world.admin, {
+          firstName: 'Ana',
+          phone: '555',
+          addressState: 'ZZ',
+          addressZip: '1234',
+          dateOfBirth: '2023-02-29',
+          email: 'x',
+        }),
         InvalidError,
       )
       expect(pathsOf(error)).toEqual(['/addressState', '/addressZip', '/dateOfBirth', '/email', '/phone'])
@@ -90,7 +104,9 @@ describe('CreateConstituent', () => {
     test('opens a match with each constituent that shares a key', async () => {
       const known = await register(world, { firstName: 'Ana', phone: ANA.phone })
       const created = await create.execute(world.admin, { firstName: 'Anna', phone: ANA.phone })
-      expect(await matchesOf(world)).toMatchObject([{ constituentId: created.id, candidateConstituentId: known.id, reason: 'same phone', status: 'OPEN' }])
+      expect(await matchesOf(world)).toMatchObject([
+        { constituentId: created.id, candidateConstituentId: known.id, reason: 'same phone', status: 'OPEN' },
+      ])
     })
 
     test('answers the possible duplicates with their reasons, and the warning a need would carry', async () => {
@@ -127,7 +143,10 @@ describe('CreateConstituent', () => {
     })
 
     test('not a volunteer without intake_staff', async () => {
-      const volunteer = await world.member('volunteer', { partnerId: world.defaultPartner.id, profiles: ['pii_reader', 'duplicate_resolver'] })
+      const volunteer = await world.member('volunteer', {
+        partnerId: world.defaultPartner.id,
+        profiles: ['pii_reader', 'duplicate_resolver'],
+      })
       await failureOf(create.execute(volunteer, { firstName: 'Ana' }), ForbiddenError)
       expect(await count()).toBe(0)
     })

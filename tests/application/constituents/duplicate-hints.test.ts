@@ -108,7 +108,11 @@ describe("a need's stored warning, read later", () => {
     const readBy = async (actor: Actor) => (await world.useCases.needs.get.execute(actor, needId)).duplicateWarning
     expect(await readBy(world.admin)).toBe('Possible duplicate of 2 constituents: same phone, same email')
     expect(await readBy(await readers.contactReader())).toBe('Possible duplicate of 2 constituents: same phone, same email')
-    for (const actor of [await readers.staff(), await readers.agent(), await world.member('volunteer', { partnerId: world.defaultPartner.id })]) {
+    for (const actor of [
+      await readers.staff(),
+      await readers.agent(),
+      await world.member('volunteer', { partnerId: world.defaultPartner.id }),
+    ]) {
       expect(await readBy(actor)).toBe(WITHHELD_DUPLICATE_WARNING)
     }
     const listed = await world.useCases.needs.list.execute(await readers.staff(), {}, ALL)

@@ -23,12 +23,22 @@ async function registered(details: Partial<Constituent>): Promise<Constituent> {
 
 describe('ExportConstituents', () => {
   test('answers what the search finds, every field for a pii_reader, newest first', async () => {
-    const ana = await registered({ firstName: 'Ana', lastName: 'Silva', phone: '+15550100001', addressStreet: '1 Main St', dateOfBirth: '1980-02-03' })
+    const ana = await registered({
+      firstName: 'Ana',
+      lastName: 'Silva',
+      phone: '+15550100001',
+      addressStreet: '1 Main St',
+      dateOfBirth: '1980-02-03',
+    })
     const bo = await registered({ firstName: 'Bo', lastName: 'Silva' })
     await registered({ firstName: 'Cy', lastName: 'Other' })
     const reader = await world.member('staff', { profiles: ['pii_reader'] })
     expect(await exported(await world.useCases.constituents.export.execute(reader, 'silva'))).toEqual([bo, ana])
-    expect((await exported(await world.useCases.constituents.export.execute(world.admin, undefined))).map((c) => c.firstName)).toEqual(['Cy', 'Bo', 'Ana'])
+    expect((await exported(await world.useCases.constituents.export.execute(world.admin, undefined))).map((c) => c.firstName)).toEqual([
+      'Cy',
+      'Bo',
+      'Ana',
+    ])
   })
 
   test('never answers another organization’s constituents', async () => {
@@ -41,6 +51,9 @@ describe('ExportConstituents', () => {
   test('needs the permission to read constituents besides the export permission', async () => {
     const volunteer = await world.member('volunteer', { partnerId: world.defaultPartner.id, profiles: ['pii_reader'] })
     await failureOf(world.useCases.constituents.export.execute(volunteer, ''), ForbiddenError)
-    await failureOf(world.useCases.constituents.export.execute(await world.member('partner_admin', { partnerId: world.defaultPartner.id }), ''), ForbiddenError)
+    await failureOf(
+      world.useCases.constituents.export.execute(await world.member('partner_admin', { partnerId: world.defaultPartner.id }), ''),
+      ForbiddenError,
+    )
   })
 })

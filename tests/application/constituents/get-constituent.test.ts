@@ -23,14 +23,36 @@ describe('GetConstituent', () => {
   })
 
   test('leaves out what the caller may not read, exactly as a search does', async () => {
-    for (const actor of [await world.member('staff'), await world.member('staff', { profiles: ['email_phone_communicator'] }), await world.member('volunteer', { partnerId: world.defaultPartner.id, profiles: ['intake_staff'] })]) {
+    for (const actor of [
+      await world.member('staff'),
+      await world.member('staff', { profiles: ['email_phone_communicator'] }),
+      await world.member('volunteer', { partnerId: world.defaultPartner.id, profiles: ['intake_staff'] }),
+    ]) {
       const [found] = (await world.useCases.constituents.search.execute(actor, 'Lovelace', { page: 1, limit: 10 })).items
       expect(await get(actor)).toEqual(found!)
     }
     const contactOnly = await get(await world.member('staff', { profiles: ['email_phone_communicator'] }))
-    expect(Object.keys(contactOnly).sort()).toEqual(['createdAt', 'email', 'firstName', 'householdId', 'id', 'lastName', 'organizationId', 'phone', 'updatedAt'])
+    expect(Object.keys(contactOnly).sort()).toEqual([
+      'createdAt',
+      'email',
+      'firstName',
+      'householdId',
+      'id',
+      'lastName',
+      'organizationId',
+      'phone',
+      'updatedAt',
+    ])
     const namesOnly = await get(await world.member('staff'))
-    expect(Object.keys(namesOnly).sort()).toEqual(['createdAt', 'firstName', 'householdId', 'id', 'lastName', 'organizationId', 'updatedAt'])
+    expect(Object.keys(namesOnly).sort()).toEqual([
+      'createdAt',
+      'firstName',
+      'householdId',
+      'id',
+      'lastName',
+      'organizationId',
+      'updatedAt',
+    ])
   })
 
   test('is refused to who may not read constituents', async () => {

@@ -27,11 +27,14 @@ describe('GetHousehold', () => {
   test('redacts each person as reading them one by one does', async () => {
     const agent = await world.member('partner_agent', { partnerId: world.defaultPartner.id })
     const people = await household(agent)
-    expect(people).toEqual([await world.useCases.constituents.get.execute(agent, ada.id), await world.useCases.constituents.get.execute(agent, byron.id)])
+    expect(people).toEqual([
+      await world.useCases.constituents.get.execute(agent, ada.id),
+      await world.useCases.constituents.get.execute(agent, byron.id),
+    ])
     for (const person of people) expect(person).not.toHaveProperty('email')
   })
 
-  test('a volunteer may not read it; an unknown or another organization\'s constituent is not found', async () => {
+  test("a volunteer may not read it; an unknown or another organization's constituent is not found", async () => {
     await failureOf(household(await world.member('volunteer', { partnerId: world.defaultPartner.id })), ForbiddenError)
     await failureOf(household(world.admin, crypto.randomUUID()), NotFoundError)
     const other = await world.otherOrganization()

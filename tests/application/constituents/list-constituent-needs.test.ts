@@ -23,9 +23,22 @@ beforeEach(async () => {
   pantry = await world.partner({ name: 'Pantry' })
   shelter = await world.partner({ name: 'Shelter' })
   ana = await register(world, { firstName: 'Ana', phone: '+15551234567' })
-  atPantry = await needFor(world, { partnerId: pantry.id, constituentId: ana.id, customFields: { story: 'food', firstName: 'Ana', phone: '+15551234567' } })
-  atShelter = await needFor(world, { partnerId: shelter.id, constituentId: ana.id, customFields: { story: 'bed', dateOfBirth: '1980-05-01' } })
-  confidentialAtPantry = await needFor(world, { partnerId: pantry.id, constituentId: ana.id, isConfidential: true, customFields: { story: 'secret' } })
+  atPantry = await needFor(world, {
+    partnerId: pantry.id,
+    constituentId: ana.id,
+    customFields: { story: 'food', firstName: 'Ana', phone: '+15551234567' },
+  })
+  atShelter = await needFor(world, {
+    partnerId: shelter.id,
+    constituentId: ana.id,
+    customFields: { story: 'bed', dateOfBirth: '1980-05-01' },
+  })
+  confidentialAtPantry = await needFor(world, {
+    partnerId: pantry.id,
+    constituentId: ana.id,
+    isConfidential: true,
+    customFields: { story: 'secret' },
+  })
 })
 
 const listed = async (actor: Actor, constituentId = ana.id) => (await list.execute(actor, constituentId, ALL)).items

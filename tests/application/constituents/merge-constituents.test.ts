@@ -22,7 +22,8 @@ beforeEach(async () => {
 
 const mergeInto = (target: Constituent, source: Constituent, options: Partial<MergeConstituentsInput> = {}) =>
   merge.execute(world.admin, { sourceConstituentId: source.id, targetConstituentId: target.id, ...options })
-const needsOf = async (constituent: Constituent) => (await world.repositories.needs.list(world.organizationId, { constituentId: constituent.id }, ALL)).items
+const needsOf = async (constituent: Constituent) =>
+  (await world.repositories.needs.list(world.organizationId, { constituentId: constituent.id }, ALL)).items
 
 describe('MergeConstituents', () => {
   test("moves the source's needs to the target and its household", async () => {
@@ -31,7 +32,8 @@ describe('MergeConstituents', () => {
     const own = await needFor(world, { constituentId: ana.id })
     await mergeInto(ana, anna)
     expect((await needsOf(ana)).map((n) => n.id)).toEqual([own.id, second.id, first.id])
-    for (const need of [first, second]) expect(await storedNeed(world, need.id)).toMatchObject({ constituentId: ana.id, householdId: ana.householdId })
+    for (const need of [first, second])
+      expect(await storedNeed(world, need.id)).toMatchObject({ constituentId: ana.id, householdId: ana.householdId })
     expect(await needsOf(anna)).toEqual([])
   })
 
@@ -50,8 +52,16 @@ describe('MergeConstituents', () => {
   })
 
   test('applies fieldOverrides to the target: a string sets, null clears, the rest stays', async () => {
-    const merged = await mergeInto(ana, anna, { fieldOverrides: { email: 'anna@example.org', addressCity: null, dateOfBirth: '1980-05-01' } })
-    expect(merged).toMatchObject({ firstName: 'Ana', lastName: 'Lopez', phone: '+15551234567', email: 'anna@example.org', dateOfBirth: '1980-05-01' })
+    const merged = await mergeInto(ana, anna, {
+      fieldOverrides: { email: 'anna@example.org', addressCity: null, dateOfBirth: '1980-05-01' },
+    })
+    expect(merged).toMatchObject({
+      firstName: 'Ana',
+      lastName: 'Lopez',
+      phone: '+15551234567',
+      email: 'anna@example.org',
+      dateOfBirth: '1980-05-01',
+    })
     expect('addressCity' in merged).toBe(false)
     expect(await storedConstituent(world, ana.id)).toEqual(merged)
   })
@@ -67,9 +77,9 @@ describe('MergeConstituents', () => {
       await mergeInto(ana, anna, { mergeHouseholds: true })
       expect((await storedConstituent(world, sibling.id))!.householdId).toBe(ana.householdId)
       expect((await storedNeed(world, siblingNeed.id))!.householdId).toBe(ana.householdId)
-      expect((await world.repositories.constituents.listByHousehold(world.organizationId, ana.householdId)).map((c) => c.id).sort()).toEqual(
-        [ana.id, sibling.id].sort(),
-      )
+      expect(
+        (await world.repositories.constituents.listByHousehold(world.organizationId, ana.householdId)).map((c) => c.id).sort(),
+      ).toEqual([ana.id, sibling.id].sort())
       expect(await householdExists(world, anna.householdId)).toBe(false)
     })
 
@@ -94,7 +104,14 @@ describe('MergeConstituents', () => {
       world.clock.advance(60_000)
       await mergeInto(ana, anna)
       expect(await matchesOf(world)).toMatchObject([
-        { constituentId: anna.id, candidateConstituentId: ana.id, status: 'RESOLVED', action: 'MERGE_CONSTITUENT', resolvedBy: world.admin.memberId, resolvedAt: world.clock.now() },
+        {
+          constituentId: anna.id,
+          candidateConstituentId: ana.id,
+          status: 'RESOLVED',
+          action: 'MERGE_CONSTITUENT',
+          resolvedBy: world.admin.memberId,
+          resolvedAt: world.clock.now(),
+        },
       ])
     })
 
@@ -118,7 +135,9 @@ describe('MergeConstituents', () => {
     test('fieldOverrides that change contact fields send the target through duplicate detection again', async () => {
       const ben = await register(world, { firstName: 'Ben', email: 'ben@example.org' })
       await mergeInto(ana, anna, { fieldOverrides: { email: 'BEN@example.org' } })
-      expect(await matchesOf(world, 'OPEN')).toMatchObject([{ constituentId: ana.id, candidateConstituentId: ben.id, reason: 'same email', status: 'OPEN' }])
+      expect(await matchesOf(world, 'OPEN')).toMatchObject([
+        { constituentId: ana.id, candidateConstituentId: ben.id, reason: 'same email', status: 'OPEN' },
+      ])
     })
 
     test('a merge without contact changes opens no match', async () => {
@@ -159,7 +178,10 @@ describe('MergeConstituents', () => {
 
     test('refuses invalid fieldOverrides, naming them, and changes nothing', async () => {
       const need = await needFor(world, { constituentId: anna.id })
-      const error = await failureOf(mergeInto(ana, anna, { mergeHouseholds: true, fieldOverrides: { phone: '555', addressState: 'ZZ', addressZip: '1234' } }), InvalidError)
+      const error = await failureOf(
+        mergeInto(ana, anna, { mergeHouseholds: true, fieldOverrides: { phone: '555', addressState: 'ZZ', addressZip: '1234' } }),
+        InvalidError,
+      )
       expect(pathsOf(error)).toEqual(['/fieldOverrides/addressState', '/fieldOverrides/addressZip', '/fieldOverrides/phone'])
       expect(await storedConstituent(world, anna.id)).toEqual(anna)
       expect(await storedConstituent(world, ana.id)).toEqual(ana)

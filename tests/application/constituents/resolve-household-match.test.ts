@@ -21,7 +21,9 @@ beforeEach(async () => {
   world = await createWorld()
   resolve = world.useCases.constituents.resolve
   anasNeed = await needFor(world, { customFields: { firstName: 'Ana', lastName: 'Lopez', phone: '+15551234567' } })
-  annasNeed = await needFor(world, { customFields: { firstName: 'Anna', lastName: 'Lopez', phone: '+15551234567', email: 'anna@example.org' } })
+  annasNeed = await needFor(world, {
+    customFields: { firstName: 'Anna', lastName: 'Lopez', phone: '+15551234567', email: 'anna@example.org' },
+  })
   ana = (await storedConstituent(world, anasNeed.constituentId!))!
   anna = (await storedConstituent(world, annasNeed.constituentId!))!
   match = (await matchesOf(world))[0]!
@@ -61,7 +63,13 @@ describe('ResolveHouseholdMatch', () => {
 
     test('answers and stores the match resolved, by whom, when and how', async () => {
       const resolved = await resolveMatch({ action: 'MERGE_CONSTITUENT' })
-      const expected: HouseholdMatch = { ...match, status: 'RESOLVED', action: 'MERGE_CONSTITUENT', resolvedAt: world.clock.now(), resolvedBy: world.admin.memberId }
+      const expected: HouseholdMatch = {
+        ...match,
+        status: 'RESOLVED',
+        action: 'MERGE_CONSTITUENT',
+        resolvedAt: world.clock.now(),
+        resolvedBy: world.admin.memberId,
+      }
       expect(resolved).toEqual(expected)
       expect(await storedMatch()).toEqual(expected)
     })
@@ -114,7 +122,12 @@ describe('ResolveHouseholdMatch', () => {
   describe('MERGE_HOUSEHOLD', () => {
     test("moves the constituent and its needs into the candidate's household, keeping both people", async () => {
       const resolved = await resolveMatch({ action: 'MERGE_HOUSEHOLD' })
-      expect(resolved).toMatchObject({ status: 'RESOLVED', action: 'MERGE_HOUSEHOLD', resolvedBy: world.admin.memberId, resolvedAt: world.clock.now() })
+      expect(resolved).toMatchObject({
+        status: 'RESOLVED',
+        action: 'MERGE_HOUSEHOLD',
+        resolvedBy: world.admin.memberId,
+        resolvedAt: world.clock.now(),
+      })
       expect(await storedConstituent(world, anna.id)).toEqual({ ...anna, householdId: ana.householdId, updatedAt: world.clock.now() })
       expect(await storedConstituent(world, ana.id)).toEqual(ana)
       expect(await storedNeed(world, annasNeed.id)).toMatchObject({ constituentId: anna.id, householdId: ana.householdId })
@@ -142,7 +155,13 @@ describe('ResolveHouseholdMatch', () => {
   describe('DISMISS', () => {
     test('marks the match dismissed and changes nothing else', async () => {
       const resolved = await resolveMatch({ action: 'DISMISS' })
-      expect(resolved).toEqual({ ...match, status: 'DISMISSED', action: 'DISMISS', resolvedAt: world.clock.now(), resolvedBy: world.admin.memberId })
+      expect(resolved).toEqual({
+        ...match,
+        status: 'DISMISSED',
+        action: 'DISMISS',
+        resolvedAt: world.clock.now(),
+        resolvedBy: world.admin.memberId,
+      })
       expect(await storedMatch()).toEqual(resolved)
       expect(await storedConstituent(world, anna.id)).toEqual(anna)
       expect(await storedConstituent(world, ana.id)).toEqual(ana)

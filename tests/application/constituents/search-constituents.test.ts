@@ -21,7 +21,8 @@ beforeEach(async () => {
   lee = await register(world, { firstName: 'Lee', lastName: 'Josephs' })
 })
 
-const idsFor = async (query: string | undefined, actor: Actor = world.admin) => (await search.execute(actor, query, ALL)).items.map((c) => c.id)
+const idsFor = async (query: string | undefined, actor: Actor = world.admin) =>
+  (await search.execute(actor, query, ALL)).items.map((c) => c.id)
 
 describe('SearchConstituents', () => {
   describe('an empty query', () => {
@@ -141,7 +142,10 @@ describe('SearchConstituents', () => {
     })
 
     test('a volunteer without intake_staff may not', async () => {
-      const volunteer = await world.member('volunteer', { partnerId: world.defaultPartner.id, profiles: ['pii_reader', 'email_phone_communicator'] })
+      const volunteer = await world.member('volunteer', {
+        partnerId: world.defaultPartner.id,
+        profiles: ['pii_reader', 'email_phone_communicator'],
+      })
       await failureOf(search.execute(volunteer, 'jose', ALL), ForbiddenError)
     })
   })

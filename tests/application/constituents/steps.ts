@@ -33,10 +33,15 @@ export async function matchesOf(world: World, status?: MatchStatus): Promise<Hou
 }
 
 /** A listed or resolved match without the people it is answered with. */
-export const asStored = ({ constituent: _c, candidate: _d, ...match }: HouseholdMatch & { constituent?: unknown; candidate?: unknown }): HouseholdMatch => match
+export const asStored = ({
+  constituent: _c,
+  candidate: _d,
+  ...match
+}: HouseholdMatch & { constituent?: unknown; candidate?: unknown }): HouseholdMatch => match
 
 /** The (unordered) pair of constituents a match names, sorted so pairs compare equal. */
-export const pairOf = (m: Pick<HouseholdMatch, 'constituentId' | 'candidateConstituentId'>) => [m.constituentId, m.candidateConstituentId].sort()
+export const pairOf = (m: Pick<HouseholdMatch, 'constituentId' | 'candidateConstituentId'>) =>
+  [m.constituentId, m.candidateConstituentId].sort()
 export const pair = (a: { id: string }, b: { id: string }) => [a.id, b.id].sort()
 
 export const storedConstituent = (world: World, id: string) => world.repositories.constituents.findById(world.organizationId, id)
@@ -47,7 +52,14 @@ export const householdExists = (world: World, id: string) => world.repositories.
 export async function storedQuietly(world: World, details: ContactDetails): Promise<Constituent> {
   const now = world.clock.now()
   const householdId = crypto.randomUUID()
-  const constituent: Constituent = { ...details, id: crypto.randomUUID(), organizationId: world.organizationId, householdId, createdAt: now, updatedAt: now }
+  const constituent: Constituent = {
+    ...details,
+    id: crypto.randomUUID(),
+    organizationId: world.organizationId,
+    householdId,
+    createdAt: now,
+    updatedAt: now,
+  }
   await world.container.get(PORTS.unitOfWork).run(async (r) => {
     await r.constituents.insertHousehold({ id: householdId, organizationId: world.organizationId, createdAt: now })
     await r.constituents.insert(constituent)

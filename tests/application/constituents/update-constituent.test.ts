@@ -12,11 +12,16 @@ let ana: Constituent
 beforeEach(async () => {
   world = await createWorld()
   update = world.useCases.constituents.update
-  ana = await register(world, { firstName: 'Ana', lastName: 'Lopez', phone: '+15551234567', email: 'ana@example.org', addressCity: 'Springfield' })
+  ana = await register(world, {
+    firstName: 'Ana',
+    lastName: 'Lopez',
+    phone: '+15551234567',
+    email: 'ana@example.org',
+    addressCity: 'Springfield',
+  })
 })
 
 const PHONE_B = '+15557654321'
-
 
 describe('UpdateConstituent', () => {
   test('sets the fields sent, clears those sent as null, leaves the others', async () => {
@@ -48,7 +53,14 @@ describe('UpdateConstituent', () => {
 
   test('refuses invalid values, naming each field, and changes nothing', async () => {
     const error = await failureOf(
-      update.execute(world.admin, ana.id, { phone: '5551234567', addressState: 'ZZ', addressZip: '1234', dateOfBirth: '2023-02-29', email: 'nope', firstName: 'Anna' }),
+      update.execute(world.admin, ana.id, {
+        phone: '5551234567',
+        addressState: 'ZZ',
+        addressZip: '1234',
+        dateOfBirth: '2023-02-29',
+        email: 'nope',
+        firstName: 'Anna',
+      }),
       InvalidError,
     )
     expect(pathsOf(error)).toEqual(['/addressState', '/addressZip', '/dateOfBirth', '/email', '/phone'])
@@ -72,7 +84,9 @@ describe('UpdateConstituent', () => {
       const ben = await register(world, { firstName: 'Ben', phone: PHONE_B })
       expect(await matchesOf(world)).toEqual([])
       await update.execute(world.admin, ben.id, { phone: ana.phone! })
-      expect(await matchesOf(world)).toMatchObject([{ constituentId: ben.id, candidateConstituentId: ana.id, reason: 'same phone', status: 'OPEN' }])
+      expect(await matchesOf(world)).toMatchObject([
+        { constituentId: ben.id, candidateConstituentId: ana.id, reason: 'same phone', status: 'OPEN' },
+      ])
     })
 
     test('runs when a name changes, finding name and date of birth', async () => {
@@ -80,7 +94,9 @@ describe('UpdateConstituent', () => {
       await update.execute(world.admin, ana.id, { dateOfBirth: '1980-05-01' })
       expect(await matchesOf(world)).toEqual([])
       await update.execute(world.admin, ben.id, { firstName: 'ANA' })
-      expect(await matchesOf(world)).toMatchObject([{ constituentId: ben.id, candidateConstituentId: ana.id, reason: 'same name and date of birth' }])
+      expect(await matchesOf(world)).toMatchObject([
+        { constituentId: ben.id, candidateConstituentId: ana.id, reason: 'same name and date of birth' },
+      ])
     })
 
     test('does not run when only city, state or ZIP change', async () => {

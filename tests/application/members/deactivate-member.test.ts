@@ -38,9 +38,14 @@ describe('deactivating a member', () => {
     expect((await failureOf(world.useCases.auth.authenticate.execute(tokens.accessToken), UnauthorizedError)).message).toBeTruthy()
     await failureOf(world.useCases.auth.refresh.execute(tokens.refreshToken), UnauthorizedError)
     const refused = await failureOf(world.useCases.auth.login.execute({ email, password: TEST_PASSWORD }, '203.0.113.9'), UnauthorizedError)
-    const wrong = await failureOf(world.useCases.auth.login.execute({ email, password: 'not the password' }, '203.0.113.9'), UnauthorizedError)
+    const wrong = await failureOf(
+      world.useCases.auth.login.execute({ email, password: 'not the password' }, '203.0.113.9'),
+      UnauthorizedError,
+    )
     expect(refused.message).toBe(wrong.message)
-    expect((await world.useCases.members.list.execute(world.admin, { page: 1, limit: 50 })).items.find((m) => m.id === member.memberId)).toMatchObject({ active: false })
+    expect(
+      (await world.useCases.members.list.execute(world.admin, { page: 1, limit: 50 })).items.find((m) => m.id === member.memberId),
+    ).toMatchObject({ active: false })
   })
 
   test('reactivation restores access with the same password, and both are audited without values', async () => {
@@ -52,7 +57,12 @@ describe('deactivating a member', () => {
     const tokens = await world.useCases.auth.login.execute({ email, password: TEST_PASSWORD }, '203.0.113.9')
     expect((await world.useCases.auth.authenticate.execute(tokens.accessToken)).memberId).toBe(member.memberId)
     const trail = await world.repositories.auditEvents.list(world.organizationId, { recordId: member.memberId }, { page: 1, limit: 10 })
-    expect(trail.items.map((e) => e.action).filter((a) => a === 'deactivate' || a === 'reactivate').sort()).toEqual(['deactivate', 'reactivate'])
+    expect(
+      trail.items
+        .map((e) => e.action)
+        .filter((a) => a === 'deactivate' || a === 'reactivate')
+        .sort(),
+    ).toEqual(['deactivate', 'reactivate'])
     for (const event of trail.items) expect(event).not.toHaveProperty('fields.deactivatedAt')
   })
 
@@ -63,7 +73,7 @@ describe('deactivating a member', () => {
     // `other` acted before its deactivation reached it (two admins at once): the admin is the last active one.
     await failureOf(deactivate(other, world.admin), ConflictError)
     expect((await stored(world.admin)).deactivatedAt).toBeUndefined()
-    expect((await world.repositories.members.countSigningInByRole(world.organizationId, 'org_admin'))).toBe(1)
+    expect(await world.repositories.members.countSigningInByRole(world.organizationId, 'org_admin')).toBe(1)
   })
 
   test('a partner_admin deactivates its own partner’s members only', async () => {
@@ -81,9 +91,18 @@ describe('deactivating a member', () => {
 
   test('voids the member’s unused links, which stay void after reactivation', async () => {
     const invited = await world.member('staff', { isConfirmed: false })
-    const token = await world.container.get(PORTS.unitOfWork).run(async (r) =>
-      issueLinkToken(r, { secrets: world.container.get(PORTS.secrets), ids: world.container.get(PORTS.ids) }, await stored(invited), undefined, world.clock.now(), 3_600_000),
-    )
+    const token = await world.container
+      .get(PORTS.unitOfWork)
+      .run(async (r) =>
+        issueLinkToken(
+          r,
+          { secrets: world.container.get(PORTS.secrets), ids: world.container.get(PORTS.ids) },
+          await stored(invited),
+          undefined,
+          world.clock.now(),
+          3_600_000,
+        ),
+      )
     await deactivate(world.admin, invited)
     await reactivate(world.admin, invited)
     await failureOf(world.useCases.auth.acceptInvite.execute({ token, password: TEST_PASSWORD }), InvalidError)
@@ -94,7 +113,8 @@ describe('deactivating a member', () => {
     const leaving = await world.member('staff')
     const staying = await world.member('volunteer')
     await deactivate(world.admin, leaving)
-    const ids = async (active: boolean) => (await world.useCases.members.list.execute(world.admin, { page: 1, limit: 50 }, { active })).items.map((m) => m.id)
+    const ids = async (active: boolean) =>
+      (await world.useCases.members.list.execute(world.admin, { page: 1, limit: 50 }, { active })).items.map((m) => m.id)
     expect(await ids(false)).toEqual([leaving.memberId])
     expect(await ids(true)).toContain(staying.memberId)
     expect(await ids(true)).not.toContain(leaving.memberId)

@@ -19,7 +19,11 @@ beforeEach(async () => {
 
 const memberCount = async (w = world) => (await w.repositories.members.list(w.organizationId, {}, { page: 1, limit: 100 })).total
 const storedByEmail = (email: string) => world.repositories.members.findByEmail(world.organizationId, email)
-const staffInput = (overrides: Partial<InviteMemberInput> = {}): InviteMemberInput => ({ email: 'new.staff@example.org', role: 'staff', ...overrides })
+const staffInput = (overrides: Partial<InviteMemberInput> = {}): InviteMemberInput => ({
+  email: 'new.staff@example.org',
+  role: 'staff',
+  ...overrides,
+})
 
 /** Sends what the outbox holds and answers the messages the log fallback wrote. */
 async function sentMail() {
@@ -41,7 +45,12 @@ describe('InviteMember', () => {
       active: true,
     })
     const stored = await world.repositories.members.findById(world.organizationId, view.id)
-    expect(stored).toMatchObject({ email: 'new.staff@example.org', role: 'staff', isConfirmed: false, organizationId: world.organizationId })
+    expect(stored).toMatchObject({
+      email: 'new.staff@example.org',
+      role: 'staff',
+      isConfirmed: false,
+      organizationId: world.organizationId,
+    })
     expect(stored!.passwordHash).toBeUndefined()
   })
 
@@ -216,29 +225,51 @@ describe('InviteMember', () => {
       })
     }
 
-    test("may not invite an agent or volunteer of another partner (Forbidden), and nothing is added or sent", async () => {
+    test('may not invite an agent or volunteer of another partner (Forbidden), and nothing is added or sent', async () => {
       for (const role of ['partner_agent', 'volunteer'] as const) {
-        await failureOf(invite.execute(partnerAdmin, { email: `${role}@example.org`, role, partnerId: world.defaultPartner.id }), ForbiddenError)
+        await failureOf(
+          invite.execute(partnerAdmin, { email: `${role}@example.org`, role, partnerId: world.defaultPartner.id }),
+          ForbiddenError,
+        )
         expect(await storedByEmail(`${role}@example.org`)).toBeUndefined()
       }
       expect(await world.dispatch()).toBe(0)
     })
 
     test('may not invite another partner_admin, even of its own partner (Forbidden)', async () => {
-      await failureOf(invite.execute(partnerAdmin, { email: 'pa@example.org', role: 'partner_admin', partnerId: pantry.id }), ForbiddenError)
+      await failureOf(
+        invite.execute(partnerAdmin, { email: 'pa@example.org', role: 'partner_admin', partnerId: pantry.id }),
+        ForbiddenError,
+      )
       expect(await storedByEmail('pa@example.org')).toBeUndefined()
     })
 
     test('grants only the profiles it holds itself: any other profile is Forbidden and nothing is added', async () => {
       const holder = await world.member('partner_admin', { partnerId: pantry.id, profiles: ['pii_reader'] })
       for (const profile of ['duplicate_resolver', 'sms_communicator', 'pii_reader'] as const) {
-        const error = await failureOf(invite.execute(partnerAdmin, { email: 'a@example.org', role: 'partner_agent', partnerId: pantry.id, profiles: [profile] }), ForbiddenError)
+        const error = await failureOf(
+          invite.execute(partnerAdmin, { email: 'a@example.org', role: 'partner_agent', partnerId: pantry.id, profiles: [profile] }),
+          ForbiddenError,
+        )
         expect(error.message).toContain(profile)
       }
       expect(await storedByEmail('a@example.org')).toBeUndefined()
-      const view = await invite.execute(holder, { email: 'a@example.org', role: 'partner_agent', partnerId: pantry.id, profiles: ['pii_reader'] })
+      const view = await invite.execute(holder, {
+        email: 'a@example.org',
+        role: 'partner_agent',
+        partnerId: pantry.id,
+        profiles: ['pii_reader'],
+      })
       expect(view.profiles).toEqual(['pii_reader'])
-      await failureOf(invite.execute(holder, { email: 'b@example.org', role: 'volunteer', partnerId: pantry.id, profiles: ['pii_reader', 'duplicate_resolver'] }), ForbiddenError)
+      await failureOf(
+        invite.execute(holder, {
+          email: 'b@example.org',
+          role: 'volunteer',
+          partnerId: pantry.id,
+          profiles: ['pii_reader', 'duplicate_resolver'],
+        }),
+        ForbiddenError,
+      )
       expect(await storedByEmail('b@example.org')).toBeUndefined()
     })
 
@@ -257,7 +288,10 @@ describe('InviteMember', () => {
 
   test('staff, partner_agent and volunteer may not invite anyone (Forbidden)', async () => {
     for (const role of ['staff', 'partner_agent', 'volunteer'] as const) {
-      const actor = await world.member(role, { partnerId: role === 'staff' ? undefined : pantry.id, profiles: ['intake_staff', 'needs_processor'] })
+      const actor = await world.member(role, {
+        partnerId: role === 'staff' ? undefined : pantry.id,
+        profiles: ['intake_staff', 'needs_processor'],
+      })
       await failureOf(invite.execute(actor, { email: 'v@example.org', role: 'volunteer', partnerId: pantry.id }), ForbiddenError)
     }
     expect(await storedByEmail('v@example.org')).toBeUndefined()

@@ -53,7 +53,10 @@ describe('ListMembers', () => {
 
   test('partner_agent and volunteer may not list members (Forbidden), whatever their profiles', async () => {
     for (const actor of [pantryAgent, pantryVolunteer]) await failureOf(listMembers.execute(actor, ALL), ForbiddenError)
-    const processor = await world.member('volunteer', { partnerId: pantry.id, profiles: ['needs_processor', 'intake_staff', 'pii_reader', 'duplicate_resolver'] })
+    const processor = await world.member('volunteer', {
+      partnerId: pantry.id,
+      profiles: ['needs_processor', 'intake_staff', 'pii_reader', 'duplicate_resolver'],
+    })
     await failureOf(listMembers.execute(processor, ALL), ForbiddenError)
   })
 

@@ -42,7 +42,9 @@ describe('ResendInvitation', () => {
   test('an app the organization does not list is Invalid at /appUrl, and nothing is sent', async () => {
     const member = await invite()
     for (const appUrl of ['https://evil.example', 'javascript:alert(1)']) {
-      expect(pathsOf(await failureOf(world.useCases.members.resend.execute(world.admin, member.id, appUrl), InvalidError))).toEqual(['/appUrl'])
+      expect(pathsOf(await failureOf(world.useCases.members.resend.execute(world.admin, member.id, appUrl), InvalidError))).toEqual([
+        '/appUrl',
+      ])
     }
     await world.dispatch()
     expect(invitationsTo('new@example.org')).toHaveLength(1)
@@ -50,7 +52,10 @@ describe('ResendInvitation', () => {
 
   test('a member who already accepted cannot be invited again (Conflict), and nothing is sent', async () => {
     const member = await invite()
-    await world.useCases.auth.acceptInvite.execute({ token: tokenIn(invitationsTo('new@example.org')[0]!), password: 'a long enough password' })
+    await world.useCases.auth.acceptInvite.execute({
+      token: tokenIn(invitationsTo('new@example.org')[0]!),
+      password: 'a long enough password',
+    })
     await failureOf(world.useCases.members.resend.execute(world.admin, member.id), ConflictError)
     await world.dispatch()
     expect(invitationsTo('new@example.org')).toHaveLength(1)

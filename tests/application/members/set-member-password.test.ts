@@ -34,7 +34,9 @@ describe('SetMemberPassword', () => {
     const { email } = await memberOf(invited)
     await setPassword.execute({ email, password: NEW_PASSWORD })
     expect((await memberOf(invited)).isConfirmed).toBe(true)
-    expect(world.container.get(PORTS.accessTokens).verify((await login.execute({ email, password: NEW_PASSWORD })).accessToken)).toMatchObject({
+    expect(
+      world.container.get(PORTS.accessTokens).verify((await login.execute({ email, password: NEW_PASSWORD })).accessToken),
+    ).toMatchObject({
       memberId: invited.memberId,
     })
   })

@@ -18,7 +18,8 @@ beforeEach(async () => {
   shelter = await world.partner({ name: 'Shelter' })
 })
 
-const stored = async (actor: Actor, w = world): Promise<Member> => (await w.repositories.members.findById(actor.organizationId, actor.memberId))!
+const stored = async (actor: Actor, w = world): Promise<Member> =>
+  (await w.repositories.members.findById(actor.organizationId, actor.memberId))!
 
 describe('UpdateMember', () => {
   test('changes the role and answers the view; the change is stored', async () => {
@@ -66,7 +67,9 @@ describe('UpdateMember', () => {
 
   test('a partner role for a member without a partner needs a partnerId (Invalid at /partnerId)', async () => {
     const staff = await world.member('staff')
-    expect(pathsOf(await failureOf(updateMember.execute(world.admin, staff.memberId, { role: 'volunteer' }), InvalidError))).toEqual(['/partnerId'])
+    expect(pathsOf(await failureOf(updateMember.execute(world.admin, staff.memberId, { role: 'volunteer' }), InvalidError))).toEqual([
+      '/partnerId',
+    ])
     expect((await stored(staff)).role).toBe('staff')
   })
 
@@ -95,16 +98,29 @@ describe('UpdateMember', () => {
       const staff = await world.member('staff', { profiles: ['pii_reader'] })
       await updateMember.execute(world.admin, staff.memberId, { role: 'staff' })
       expect((await stored(staff)).profiles).toEqual(['pii_reader'])
-      await updateMember.execute(world.admin, staff.memberId, { role: 'staff', profiles: ['sms_communicator', 'intake_staff', 'sms_communicator'] })
+      await updateMember.execute(world.admin, staff.memberId, {
+        role: 'staff',
+        profiles: ['sms_communicator', 'intake_staff', 'sms_communicator'],
+      })
       expect((await stored(staff)).profiles).toEqual(['sms_communicator', 'intake_staff'])
       await updateMember.execute(world.admin, staff.memberId, { role: 'staff', profiles: [] })
       expect((await stored(staff)).profiles).toEqual([])
     })
 
     test('email, name and confirmation are left alone', async () => {
-      const staff = await world.member('staff', { fullName: 'Ana Lopez', email: 'ana@example.org', isConfirmed: true, passwordHash: 'hash' })
+      const staff = await world.member('staff', {
+        fullName: 'Ana Lopez',
+        email: 'ana@example.org',
+        isConfirmed: true,
+        passwordHash: 'hash',
+      })
       await updateMember.execute(world.admin, staff.memberId, { role: 'partner_agent', partnerId: pantry.id, phone: '+15550000003' })
-      expect(await stored(staff)).toMatchObject({ fullName: 'Ana Lopez', email: 'ana@example.org', isConfirmed: true, passwordHash: 'hash' })
+      expect(await stored(staff)).toMatchObject({
+        fullName: 'Ana Lopez',
+        email: 'ana@example.org',
+        isConfirmed: true,
+        passwordHash: 'hash',
+      })
     })
   })
 
@@ -115,7 +131,11 @@ describe('UpdateMember', () => {
     })
 
     test('may still be updated as an org_admin (phone, profiles)', async () => {
-      const view = await updateMember.execute(world.admin, world.admin.memberId, { role: 'org_admin', phone: '+15550000004', profiles: ['pii_reader'] })
+      const view = await updateMember.execute(world.admin, world.admin.memberId, {
+        role: 'org_admin',
+        phone: '+15550000004',
+        profiles: ['pii_reader'],
+      })
       expect(view).toMatchObject({ role: 'org_admin', phone: '+15550000004', profiles: ['pii_reader'] })
     })
 
@@ -148,7 +168,10 @@ describe('UpdateMember', () => {
 
     test("another organization's admins do not count", async () => {
       await world.otherOrganization()
-      await failureOf(updateMember.execute(world.admin, world.admin.memberId, { role: 'partner_admin', partnerId: pantry.id }), ConflictError)
+      await failureOf(
+        updateMember.execute(world.admin, world.admin.memberId, { role: 'partner_admin', partnerId: pantry.id }),
+        ConflictError,
+      )
     })
   })
 
@@ -161,7 +184,9 @@ describe('UpdateMember', () => {
     test('may change an agent of its own partner into a volunteer, and back', async () => {
       const agent = await world.member('partner_agent', { partnerId: pantry.id })
       expect((await updateMember.execute(partnerAdmin, agent.memberId, { role: 'volunteer' })).role).toBe('volunteer')
-      expect((await updateMember.execute(partnerAdmin, agent.memberId, { role: 'partner_agent', phone: '+15550000005' })).phone).toBe('+15550000005')
+      expect((await updateMember.execute(partnerAdmin, agent.memberId, { role: 'partner_agent', phone: '+15550000005' })).phone).toBe(
+        '+15550000005',
+      )
       expect(await stored(agent)).toMatchObject({ role: 'partner_agent', partnerId: pantry.id })
     })
 
@@ -192,14 +217,20 @@ describe('UpdateMember', () => {
     test('adds only the profiles it holds itself (Forbidden otherwise, nothing changes); may keep or remove the others', async () => {
       const agent = await world.member('partner_agent', { partnerId: pantry.id, profiles: ['duplicate_resolver'] })
       for (const profile of ['pii_reader', 'sms_communicator'] as const) {
-        await failureOf(updateMember.execute(partnerAdmin, agent.memberId, { role: 'partner_agent', profiles: ['duplicate_resolver', profile] }), ForbiddenError)
+        await failureOf(
+          updateMember.execute(partnerAdmin, agent.memberId, { role: 'partner_agent', profiles: ['duplicate_resolver', profile] }),
+          ForbiddenError,
+        )
       }
       expect((await stored(agent)).profiles).toEqual(['duplicate_resolver'])
       // What an org_admin gave stays through other changes, and may be taken away.
       await updateMember.execute(partnerAdmin, agent.memberId, { role: 'volunteer', profiles: ['duplicate_resolver'] })
       await updateMember.execute(partnerAdmin, agent.memberId, { role: 'volunteer', profiles: [] })
       expect((await stored(agent)).profiles).toEqual([])
-      await failureOf(updateMember.execute(partnerAdmin, agent.memberId, { role: 'volunteer', profiles: ['duplicate_resolver'] }), ForbiddenError)
+      await failureOf(
+        updateMember.execute(partnerAdmin, agent.memberId, { role: 'volunteer', profiles: ['duplicate_resolver'] }),
+        ForbiddenError,
+      )
       const holder = await world.member('partner_admin', { partnerId: pantry.id, profiles: ['intake_staff'] })
       await updateMember.execute(holder, agent.memberId, { role: 'volunteer', profiles: ['intake_staff'] })
       expect((await stored(agent)).profiles).toEqual(['intake_staff'])
@@ -214,7 +245,10 @@ describe('UpdateMember', () => {
   test('staff, partner_agent and volunteer may not update members (Forbidden)', async () => {
     const target = await world.member('volunteer', { partnerId: pantry.id })
     for (const role of ['staff', 'partner_agent', 'volunteer'] as const) {
-      const actor = await world.member(role, { partnerId: role === 'staff' ? undefined : pantry.id, profiles: ['needs_processor', 'intake_staff'] })
+      const actor = await world.member(role, {
+        partnerId: role === 'staff' ? undefined : pantry.id,
+        profiles: ['needs_processor', 'intake_staff'],
+      })
       await failureOf(updateMember.execute(actor, target.memberId, { role: 'partner_agent' }), ForbiddenError)
     }
     expect((await stored(target)).role).toBe('volunteer')

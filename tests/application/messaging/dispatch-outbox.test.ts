@@ -57,7 +57,11 @@ describe('DispatchOutbox', () => {
   test('uses the settings in force when it sends, not when the message was queued', async () => {
     const other = await world.otherOrganization()
     await enqueue(message(), other.organizationId)
-    await other.useCases.organizations.updateEmail.execute(other.admin, { provider: 'sendgrid', apiKey: 'SG.key', fromEmail: 'o@example.org' })
+    await other.useCases.organizations.updateEmail.execute(other.admin, {
+      provider: 'sendgrid',
+      apiKey: 'SG.key',
+      fromEmail: 'o@example.org',
+    })
     await world.dispatch()
     expect(world.senders.sendgrid.delivered).toHaveLength(1)
     expect(world.logged()).toEqual([])
@@ -97,7 +101,12 @@ describe('DispatchOutbox', () => {
       const id = await enqueue()
       postmark().failNext(retryable(), 4)
       await world.dispatch()
-      for (const [failures, delay] of [[1, 2], [2, 4], [3, 8], [4, 16]] as const) {
+      for (const [failures, delay] of [
+        [1, 2],
+        [2, 4],
+        [3, 8],
+        [4, 16],
+      ] as const) {
         expect(await stored(id)).toMatchObject({ status: 'pending', attempts: failures })
         world.clock.advance(delay * SECOND - 1)
         expect(await world.dispatch()).toBe(0)
@@ -125,7 +134,13 @@ describe('DispatchOutbox', () => {
 
     test('each failed try and each sent message is counted for monitoring, the last try as final', async () => {
       const metrics = world.container.get(PORTS.metrics)
-      const count = async (sample: string) => Number((await metrics.render()).split('\n').find((l) => l.startsWith(`${sample} `))?.split(' ')[1] ?? 0)
+      const count = async (sample: string) =>
+        Number(
+          (await metrics.render())
+            .split('\n')
+            .find((l) => l.startsWith(`${sample} `))
+            ?.split(' ')[1] ?? 0,
+        )
       await enqueue()
       postmark().failNext(retryable('Service unavailable (503)'), MAX_ATTEMPTS)
       for (let i = 0; i < 6; i++) {
@@ -199,7 +214,9 @@ describe('DispatchOutbox', () => {
     test('the lease is OUTBOX_LEASE_MS, 60 s unless configured', async () => {
       expect(leaseMs()).toBe(60 * SECOND)
       const configured = await createMailWorld({ OUTBOX_LEASE_MS: '5000' })
-      const id = await configured.container.get(PORTS.unitOfWork).run((r) => configured.container.get(Outbox).email(r, configured.organizationId, message()))
+      const id = await configured.container
+        .get(PORTS.unitOfWork)
+        .run((r) => configured.container.get(Outbox).email(r, configured.organizationId, message()))
       await configured.useCases.operations.dispatchOutbox.claim()
       configured.clock.advance(5 * SECOND - 1)
       expect(await configured.dispatch()).toBe(0)
@@ -224,7 +241,11 @@ describe('DispatchOutbox', () => {
     world.clock.advance(leaseMs())
     expect(await world.dispatch()).toBe(2)
     expect(await world.dispatch()).toBe(1)
-    expect(postmark().delivered.map((d) => d.message.to).sort()).toEqual(['n0@example.org', 'n1@example.org', 'n2@example.org'])
+    expect(
+      postmark()
+        .delivered.map((d) => d.message.to)
+        .sort(),
+    ).toEqual(['n0@example.org', 'n1@example.org', 'n2@example.org'])
   })
 
   test('answers 0 and sends nothing when the outbox is empty', async () => {

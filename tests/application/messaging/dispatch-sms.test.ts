@@ -75,7 +75,12 @@ describe('DispatchOutbox, texts', () => {
       const { interactionId, outboxId } = await queue()
       sms().failNext(retryableSms(), 4)
       await world.dispatcher.runOnce()
-      for (const [failures, delay] of [[1, 2], [2, 4], [3, 8], [4, 16]] as const) {
+      for (const [failures, delay] of [
+        [1, 2],
+        [2, 4],
+        [3, 8],
+        [4, 16],
+      ] as const) {
         expect(await world.outboxMessage(outboxId)).toMatchObject({ status: 'pending', attempts: failures })
         world.clock.advance(delay * SECOND - 1)
         expect(await world.dispatcher.runOnce()).toBe(0)
@@ -107,7 +112,11 @@ describe('DispatchOutbox, texts', () => {
     const { interactionId, outboxId } = await queue()
     sms().failNext(refusedSms("Twilio answered 400: The 'To' number is not a valid phone number"))
     expect(await world.dispatcher.runOnce()).toBe(1)
-    expect(await world.outboxMessage(outboxId)).toMatchObject({ status: 'failed', attempts: 1, lastError: "Twilio answered 400: The 'To' number is not a valid phone number" })
+    expect(await world.outboxMessage(outboxId)).toMatchObject({
+      status: 'failed',
+      attempts: 1,
+      lastError: "Twilio answered 400: The 'To' number is not a valid phone number",
+    })
     expect((await interactionOf(interactionId)).deliveryStatus).toBe('failed')
     world.clock.advance(world.leaseMs * 10)
     expect(await world.dispatcher.runOnce()).toBe(0)
@@ -184,7 +193,10 @@ describe('DispatchOutbox, texts', () => {
       expect(await world.dispatcher.runOnce()).toBe(1)
       expect(sms().attempts).toEqual([])
       expect(sms().lookups).toEqual([{ from: ORG_NUMBER, to: PHONE, body: 'Your box is ready', since: expect.any(Date) }])
-      expect(await interactionOf(interactionId)).toMatchObject({ deliveryStatus: 'sent', providerMessageId: 'SMlost0000000000000000000000000000' })
+      expect(await interactionOf(interactionId)).toMatchObject({
+        deliveryStatus: 'sent',
+        providerMessageId: 'SMlost0000000000000000000000000000',
+      })
       expect(await world.outboxMessage(outboxId)).toMatchObject({ status: 'sent', providerMessageId: 'SMlost0000000000000000000000000000' })
     })
 
@@ -224,7 +236,10 @@ describe('DispatchOutbox, texts', () => {
       expect(await world.dispatcher.runOnce()).toBe(1)
       expect(sms().lookups).toHaveLength(2)
       expect(sms().attempts).toEqual([])
-      expect(await interactionOf(interactionId)).toMatchObject({ deliveryStatus: 'sent', providerMessageId: 'SMlost0000000000000000000000000000' })
+      expect(await interactionOf(interactionId)).toMatchObject({
+        deliveryStatus: 'sent',
+        providerMessageId: 'SMlost0000000000000000000000000000',
+      })
     })
 
     test('a send that got no answer (timeout) is retried in doubt: the provider is asked first, and what it took is not sent again', async () => {
@@ -238,7 +253,10 @@ describe('DispatchOutbox, texts', () => {
       await world.dispatcher.runOnce()
       expect(sms().lookups).toHaveLength(1)
       expect(sms().attempts).toHaveLength(1)
-      expect(await interactionOf(interactionId)).toMatchObject({ deliveryStatus: 'sent', providerMessageId: 'SMtimeout00000000000000000000000000' })
+      expect(await interactionOf(interactionId)).toMatchObject({
+        deliveryStatus: 'sent',
+        providerMessageId: 'SMtimeout00000000000000000000000000',
+      })
     })
 
     test('a refusal with an answer (503) is retried without asking: the provider said it did not take it', async () => {
@@ -302,7 +320,9 @@ describe('DispatchOutbox, texts', () => {
       expect(sms().accepted).toHaveLength(2) // the provider got it twice: the lease must outlast any provider call
       expect(await interactionOf(interactionId)).toMatchObject({ deliveryStatus: 'sent', providerMessageId: theirs })
       expect(await world.outboxMessage(outboxId)).toMatchObject({ status: 'sent', providerMessageId: theirs })
-      expect(world.logs.some((e) => e.message === 'outbox outcome came after the claim lapsed' && e.fields.messageId === outboxId)).toBe(true)
+      expect(world.logs.some((e) => e.message === 'outbox outcome came after the claim lapsed' && e.fields.messageId === outboxId)).toBe(
+        true,
+      )
     })
 
     test('a late success while another worker holds the text is not recorded; that worker finds it at the provider and does not send it again', async () => {

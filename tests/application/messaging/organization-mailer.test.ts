@@ -54,7 +54,11 @@ describe('OrganizationMailer', () => {
         fromEmail: 'news@harbor.example.org',
       })
       await mailer.send(world.organizationId, message)
-      expect(world.senders.sendgrid.delivered[0]!.settings).toEqual({ provider: 'sendgrid', apiKey: 'SG.new-key', fromEmail: 'news@harbor.example.org' })
+      expect(world.senders.sendgrid.delivered[0]!.settings).toEqual({
+        provider: 'sendgrid',
+        apiKey: 'SG.new-key',
+        fromEmail: 'news@harbor.example.org',
+      })
       expect(world.senders.postmark.attempts).toEqual([])
     })
   })

@@ -18,7 +18,8 @@ const countNeeds = async () => (await world.useCases.needs.list.execute(world.ad
 describe('CreateNeed', () => {
   test('numbers needs REQ-1001, REQ-1002, … in the order they are created', async () => {
     const numbers = []
-    for (let i = 0; i < 3; i++) numbers.push((await createNeed.execute(world.admin, { partnerId: world.defaultPartner.id })).referenceNumber)
+    for (let i = 0; i < 3; i++)
+      numbers.push((await createNeed.execute(world.admin, { partnerId: world.defaultPartner.id })).referenceNumber)
     expect(numbers).toEqual(['REQ-1001', 'REQ-1002', 'REQ-1003'])
   })
 
@@ -128,7 +129,10 @@ describe('CreateNeed', () => {
         InvalidError,
       )
       expect(pathsOf(error)).toEqual(['/assignedTo', '/constituentId', '/parentNeedId', '/partnerId'])
-      const householdError = await failureOf(createNeed.execute(world.admin, { partnerId: world.defaultPartner.id, householdId }), InvalidError)
+      const householdError = await failureOf(
+        createNeed.execute(world.admin, { partnerId: world.defaultPartner.id, householdId }),
+        InvalidError,
+      )
       expect(pathsOf(householdError)).toEqual(['/householdId'])
     })
 
@@ -162,12 +166,17 @@ describe('CreateNeed', () => {
       }
       // Roles that see the whole organization link any of its needs.
       const staff = await world.member('staff')
-      expect((await createNeed.execute(staff, { partnerId: world.defaultPartner.id, parentNeedId: theirs.id })).parentNeedId).toBe(theirs.id)
+      expect((await createNeed.execute(staff, { partnerId: world.defaultPartner.id, parentNeedId: theirs.id })).parentNeedId).toBe(
+        theirs.id,
+      )
       expect(await countNeeds()).toBe(5)
     })
 
     test('stores nothing when a reference is refused', async () => {
-      await failureOf(createNeed.execute(world.admin, { partnerId: world.defaultPartner.id, parentNeedId: crypto.randomUUID() }), InvalidError)
+      await failureOf(
+        createNeed.execute(world.admin, { partnerId: world.defaultPartner.id, parentNeedId: crypto.randomUUID() }),
+        InvalidError,
+      )
       expect(await countNeeds()).toBe(0)
     })
   })
@@ -217,7 +226,11 @@ describe('CreateNeed', () => {
 
   test('answers a confidential need with its customFields emptied to a creator who may not read them', async () => {
     const agent = await world.member('partner_agent', { partnerId: world.defaultPartner.id })
-    const need = await createNeed.execute(agent, { partnerId: world.defaultPartner.id, isConfidential: true, customFields: { story: 'private' } })
+    const need = await createNeed.execute(agent, {
+      partnerId: world.defaultPartner.id,
+      isConfidential: true,
+      customFields: { story: 'private' },
+    })
     expect(need.customFields).toEqual({})
     expect((await world.repositories.needs.findById(world.organizationId, need.id))!.customFields).toEqual({ story: 'private' })
   })
@@ -242,20 +255,28 @@ describe('CreateNeed', () => {
 
     test('accepts valid contact keys and any other key', async () => {
       const customFields = { phone: '+15551234567', dateOfBirth: '2024-02-29', addressState: 'PR', addressZip: '00901', shoeSize: 9 }
-      expect((await createNeed.execute(world.admin, { partnerId: world.defaultPartner.id, customFields })).customFields).toEqual(customFields)
+      expect((await createNeed.execute(world.admin, { partnerId: world.defaultPartner.id, customFields })).customFields).toEqual(
+        customFields,
+      )
     })
 
     test('accepts 50 keys and refuses 51', async () => {
       const keys = (n: number) => Object.fromEntries(Array.from({ length: n }, (_, i) => [`k${i}`, i]))
       await createNeed.execute(world.admin, { partnerId: world.defaultPartner.id, customFields: keys(50) })
-      const error = await failureOf(createNeed.execute(world.admin, { partnerId: world.defaultPartner.id, customFields: keys(51) }), InvalidError)
+      const error = await failureOf(
+        createNeed.execute(world.admin, { partnerId: world.defaultPartner.id, customFields: keys(51) }),
+        InvalidError,
+      )
       expect(pathsOf(error)).toEqual(['/customFields'])
     })
 
     test('accepts 16 KiB of JSON and refuses more', async () => {
       const ofBytes = (bytes: number) => ({ notes: 'x'.repeat(bytes - '{"notes":""}'.length) })
       await createNeed.execute(world.admin, { partnerId: world.defaultPartner.id, customFields: ofBytes(16_384) })
-      const error = await failureOf(createNeed.execute(world.admin, { partnerId: world.defaultPartner.id, customFields: ofBytes(16_385) }), InvalidError)
+      const error = await failureOf(
+        createNeed.execute(world.admin, { partnerId: world.defaultPartner.id, customFields: ofBytes(16_385) }),
+        InvalidError,
+      )
       expect(pathsOf(error)).toEqual(['/customFields'])
     })
 
@@ -268,7 +289,10 @@ describe('CreateNeed', () => {
       // customFields itself is the first level.
       await createNeed.execute(world.admin, { partnerId: world.defaultPartner.id, customFields: { a: nested(63) } })
       for (const levels of [64, 60_000]) {
-        const error = await failureOf(createNeed.execute(world.admin, { partnerId: world.defaultPartner.id, customFields: { a: nested(levels) } }), InvalidError)
+        const error = await failureOf(
+          createNeed.execute(world.admin, { partnerId: world.defaultPartner.id, customFields: { a: nested(levels) } }),
+          InvalidError,
+        )
         expect(error.errors).toEqual([{ path: '/customFields', message: 'must nest at most 64 levels' }])
       }
     })

@@ -21,7 +21,9 @@ async function insertNeeds(needs: Need[]) {
 
 /** `n` needs of `partnerId`, a second apart, the newest last. */
 function needsOf(partnerId: string, n: number, from = 0): Need[] {
-  return Array.from({ length: n }, (_, i) => aNeed({ organizationId: world.organizationId, partnerId, createdAt: new Date(Date.UTC(2026, 0, 1) + (from + i) * 1000) }))
+  return Array.from({ length: n }, (_, i) =>
+    aNeed({ organizationId: world.organizationId, partnerId, createdAt: new Date(Date.UTC(2026, 0, 1) + (from + i) * 1000) }),
+  )
 }
 
 async function exported(batches: AsyncIterable<Need[]>): Promise<Need[][]> {
@@ -61,14 +63,19 @@ describe('ExportNeeds', () => {
     const own = needsOf(pantry.id, 2)
     await insertNeeds([...own, ...needsOf(world.defaultPartner.id, 3, 10)])
     const agent = await world.member('partner_agent', { partnerId: pantry.id, profiles: ['pii_reader'] })
-    const ids = async (filter: { partnerId?: string }) => (await exported(await world.useCases.needs.export.execute(agent, filter))).flat().map((n) => n.id)
+    const ids = async (filter: { partnerId?: string }) =>
+      (await exported(await world.useCases.needs.export.execute(agent, filter))).flat().map((n) => n.id)
     expect(await ids({})).toEqual(own.map((n) => n.id).reverse())
     expect(await ids({ partnerId: world.defaultPartner.id })).toEqual([])
   })
 
   test('is refused before anything is read to a role without the export permission', async () => {
     const reads = spyOn(world.repositories.needs, 'listAfter')
-    for (const actor of [await world.member('staff'), await world.member('partner_admin', { partnerId: world.defaultPartner.id }), await world.member('staff', { profiles: ['email_phone_communicator'] })]) {
+    for (const actor of [
+      await world.member('staff'),
+      await world.member('partner_admin', { partnerId: world.defaultPartner.id }),
+      await world.member('staff', { profiles: ['email_phone_communicator'] }),
+    ]) {
       await failureOf(world.useCases.needs.export.execute(actor, {}), ForbiddenError)
     }
     expect(reads).toHaveBeenCalledTimes(0)

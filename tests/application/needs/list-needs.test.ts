@@ -40,7 +40,12 @@ describe('ListNeeds', () => {
   test('pages the list and tells the total', async () => {
     for (let i = 0; i < 5; i++) await needCreated()
     const pages = await Promise.all([1, 2, 3, 4].map((page) => listNeeds.execute(world.admin, {}, { page, limit: 2 })))
-    expect(pages.map((p) => p.items.map((n) => n.referenceNumber))).toEqual([['REQ-1005', 'REQ-1004'], ['REQ-1003', 'REQ-1002'], ['REQ-1001'], []])
+    expect(pages.map((p) => p.items.map((n) => n.referenceNumber))).toEqual([
+      ['REQ-1005', 'REQ-1004'],
+      ['REQ-1003', 'REQ-1002'],
+      ['REQ-1001'],
+      [],
+    ])
     expect(pages.map((p) => p.total)).toEqual([5, 5, 5, 5])
   })
 
@@ -93,7 +98,10 @@ describe('ListNeeds', () => {
       const pantry = await world.partner()
       await needCreated()
       const agent = await world.member('partner_agent', { partnerId: pantry.id })
-      expect(await listNeeds.execute(agent, { partnerId: world.defaultPartner.id }, { page: 1, limit: 25 })).toEqual({ items: [], total: 0 })
+      expect(await listNeeds.execute(agent, { partnerId: world.defaultPartner.id }, { page: 1, limit: 25 })).toEqual({
+        items: [],
+        total: 0,
+      })
     })
 
     test('a partner role without a partner sees nothing', async () => {

@@ -24,7 +24,13 @@ describe('CreateNeed with contact keys in customFields', () => {
     const all = await constituents()
     expect(all).toHaveLength(1)
     const constituent = all[0]!
-    expect(constituent).toMatchObject({ firstName: 'Ana', lastName: 'Lopez', phone: PHONE, addressState: 'IL', organizationId: world.organizationId })
+    expect(constituent).toMatchObject({
+      firstName: 'Ana',
+      lastName: 'Lopez',
+      phone: PHONE,
+      addressState: 'IL',
+      organizationId: world.organizationId,
+    })
     expect('description' in constituent).toBe(false)
     expect('householdSize' in constituent).toBe(false)
     expect(need).toMatchObject({ constituentId: constituent.id, householdId: constituent.householdId })
@@ -46,10 +52,9 @@ describe('CreateNeed with contact keys in customFields', () => {
     const need = await needFor(world, { householdId: relative.householdId, customFields: { firstName: 'Ana', lastName: 'Lopez' } })
     expect(need.householdId).toBe(relative.householdId)
     expect((await storedConstituent(world, need.constituentId!))!.householdId).toBe(relative.householdId)
-    expect((await world.repositories.constituents.listByHousehold(world.organizationId, relative.householdId)).map((c) => c.firstName).sort()).toEqual([
-      'Ana',
-      'Maria',
-    ])
+    expect(
+      (await world.repositories.constituents.listByHousehold(world.organizationId, relative.householdId)).map((c) => c.firstName).sort(),
+    ).toEqual(['Ana', 'Maria'])
   })
 
   test('a second need with the same phone warns of the duplicate and opens one match', async () => {
@@ -84,10 +89,16 @@ describe('CreateNeed with contact keys in customFields', () => {
   })
 
   test('names every reason shared: email in any case, name with date of birth', async () => {
-    const jose = await needFor(world, { customFields: { firstName: 'José', lastName: 'García', dateOfBirth: '1980-05-01', email: 'jose@example.org' } })
-    const need = await needFor(world, { customFields: { firstName: 'JOSE', lastName: 'garcia', dateOfBirth: '1980-05-01', email: 'Jose@Example.org' } })
+    const jose = await needFor(world, {
+      customFields: { firstName: 'José', lastName: 'García', dateOfBirth: '1980-05-01', email: 'jose@example.org' },
+    })
+    const need = await needFor(world, {
+      customFields: { firstName: 'JOSE', lastName: 'garcia', dateOfBirth: '1980-05-01', email: 'Jose@Example.org' },
+    })
     expect(need.duplicateWarning).toBe('Possible duplicate of 1 constituent: same email, same name and date of birth')
-    expect(need.possibleDuplicates).toEqual([{ constituentId: jose.constituentId!, reasons: ['same email', 'same name and date of birth'] }])
+    expect(need.possibleDuplicates).toEqual([
+      { constituentId: jose.constituentId!, reasons: ['same email', 'same name and date of birth'] },
+    ])
     expect((await matchesOf(world))[0]!.reason).toBe('same email, same name and date of birth')
   })
 
@@ -140,7 +151,16 @@ describe('CreateNeed with contact keys in customFields', () => {
 
   test('refuses invalid contact keys, naming each under /customFields, and stores nothing', async () => {
     const error = await failureOf(
-      needFor(world, { customFields: { firstName: 'Ana', phone: '555 123 4567', addressState: 'ZZ', addressZip: '1234', dateOfBirth: '2023-02-29', email: 'ana@' } }),
+      needFor(world, {
+        customFields: {
+          firstName: 'Ana',
+          phone: '555 123 4567',
+          addressState: 'ZZ',
+          addressZip: '1234',
+          dateOfBirth: '2023-02-29',
+          email: 'ana@',
+        },
+      }),
       InvalidError,
     )
     expect(pathsOf(error)).toEqual([
@@ -165,7 +185,11 @@ describe('CreateNeed with contact keys in customFields', () => {
     const need = await world.useCases.needs.create.execute(agent, { partnerId: world.defaultPartner.id, customFields })
     expect(need.customFields).toEqual({ description: 'Rent help', firstName: 'Ana' })
     expect((await storedNeed(world, need.id))!.customFields).toEqual(customFields)
-    expect(await storedConstituent(world, need.constituentId!)).toMatchObject({ phone: PHONE, email: 'ana@example.org', dateOfBirth: '1980-05-01' })
+    expect(await storedConstituent(world, need.constituentId!)).toMatchObject({
+      phone: PHONE,
+      email: 'ana@example.org',
+      dateOfBirth: '1980-05-01',
+    })
   })
 })
 
@@ -187,11 +211,17 @@ describe('SubmitPublicNeed with contact keys in customFields', () => {
     const ana = (await storedConstituent(world, stored.constituentId!))!
     expect(ana.householdId).not.toBe(family.householdId)
     expect(stored.householdId).toBe(ana.householdId)
-    expect((await world.repositories.constituents.listByHousehold(world.organizationId, family.householdId)).map((c) => c.firstName)).toEqual(['Maria'])
+    expect(
+      (await world.repositories.constituents.listByHousehold(world.organizationId, family.householdId)).map((c) => c.firstName),
+    ).toEqual(['Maria'])
   })
 
   test('registers a constituent in a new household and links the stored need, answering none of it', async () => {
-    const answer = await submit.execute({ organizationId: world.organizationId, description: 'help', customFields: { firstName: 'Ana', phone: PHONE } })
+    const answer = await submit.execute({
+      organizationId: world.organizationId,
+      description: 'help',
+      customFields: { firstName: 'Ana', phone: PHONE },
+    })
     const [constituent] = await constituents()
     expect(constituent).toMatchObject({ firstName: 'Ana', phone: PHONE })
     expect('description' in constituent!).toBe(false)
@@ -211,7 +241,11 @@ describe('SubmitPublicNeed with contact keys in customFields', () => {
   })
 
   test('answers the contact keys themselves, as the caller sent them', async () => {
-    const answer = await submit.execute({ organizationId: world.organizationId, description: 'help', customFields: { firstName: 'Ana', phone: PHONE } })
+    const answer = await submit.execute({
+      organizationId: world.organizationId,
+      description: 'help',
+      customFields: { firstName: 'Ana', phone: PHONE },
+    })
     expect(answer.customFields).toEqual({ firstName: 'Ana', phone: PHONE, description: 'help' })
   })
 
@@ -236,7 +270,11 @@ describe('SubmitPublicNeed with contact keys in customFields', () => {
 
   test('refuses invalid contact keys under /customFields and registers nobody', async () => {
     const error = await failureOf(
-      submit.execute({ organizationId: world.organizationId, description: 'help', customFields: { email: 'not-an-email', addressState: 'ZZ' } }),
+      submit.execute({
+        organizationId: world.organizationId,
+        description: 'help',
+        customFields: { email: 'not-an-email', addressState: 'ZZ' },
+      }),
       InvalidError,
     )
     expect(pathsOf(error)).toEqual(['/customFields/addressState', '/customFields/email'])

@@ -17,7 +17,12 @@ const PERSON = { firstName: 'Grace', lastName: 'Hopper', phone: '+15550100123', 
 const DESCRIPTION = 'We have no food left for the children this week'
 
 async function submitted(partnerId = pantry.id) {
-  return world.useCases.needs.submitPublic.execute({ organizationId: world.organizationId, partnerId, description: DESCRIPTION, customFields: PERSON })
+  return world.useCases.needs.submitPublic.execute({
+    organizationId: world.organizationId,
+    partnerId,
+    description: DESCRIPTION,
+    customFields: PERSON,
+  })
 }
 
 async function mailsAfterOneRound() {
@@ -43,7 +48,8 @@ describe('a need from public intake', () => {
       expect(mail.subject).toBe(`New request ${need.referenceNumber} for Pantry`)
       expect(mail.text).toContain(`${PUBLIC_BASE_URL}/#/needs/${need.referenceNumber}`)
       expect(mail.text).toContain('Status: NEW')
-      for (const personal of [...Object.values(PERSON), DESCRIPTION, 'Grace', '0100123']) expect(`${mail.subject}\n${mail.text}`).not.toContain(personal)
+      for (const personal of [...Object.values(PERSON), DESCRIPTION, 'Grace', '0100123'])
+        expect(`${mail.subject}\n${mail.text}`).not.toContain(personal)
     }
   })
 

@@ -25,7 +25,9 @@ describe('SubmitPublicNeed', () => {
     test('takes the slug instead of the id, or both when they agree', async () => {
       const slug = await slugOf(world)
       expect((await submit.execute({ organizationSlug: slug, description: 'help' })).organizationId).toBe(world.organizationId)
-      expect((await submit.execute({ organizationId: world.organizationId, organizationSlug: slug, description: 'help' })).organizationId).toBe(world.organizationId)
+      expect(
+        (await submit.execute({ organizationId: world.organizationId, organizationSlug: slug, description: 'help' })).organizationId,
+      ).toBe(world.organizationId)
     })
 
     test('refuses neither (naming /organizationId), an unknown slug, or a slug of another organization than the id (naming /organizationSlug)', async () => {
@@ -49,7 +51,8 @@ describe('SubmitPublicNeed', () => {
     const other = await world.otherOrganization()
     const input = { organizationId: world.organizationId, description: 'help' }
     expect((await submit.execute(input, partnerSite)).organizationId).toBe(world.organizationId)
-    for (const origin of ['https://evil.example', 'null', 'http://pantry.example.net']) await failureOf(submit.execute(input, origin), ForbiddenError)
+    for (const origin of ['https://evil.example', 'null', 'http://pantry.example.net'])
+      await failureOf(submit.execute(input, origin), ForbiddenError)
     await failureOf(submit.execute({ organizationId: other.organizationId, description: 'help' }, partnerSite), ForbiddenError)
     const needs = await world.repositories.needs.list(world.organizationId, {}, { page: 1, limit: 10 })
     expect(needs.total).toBe(1)
@@ -61,12 +64,20 @@ describe('SubmitPublicNeed', () => {
   })
 
   test('keeps the description in customFields.description, next to the other fields sent', async () => {
-    const need = await submit.execute({ organizationId: world.organizationId, description: 'We need food', customFields: { householdSize: 3 } })
+    const need = await submit.execute({
+      organizationId: world.organizationId,
+      description: 'We need food',
+      customFields: { householdSize: 3 },
+    })
     expect(need.customFields).toEqual({ householdSize: 3, description: 'We need food' })
   })
 
   test('the description wins over a customFields.description', async () => {
-    const need = await submit.execute({ organizationId: world.organizationId, description: 'the real one', customFields: { description: 'other' } })
+    const need = await submit.execute({
+      organizationId: world.organizationId,
+      description: 'the real one',
+      customFields: { description: 'other' },
+    })
     expect(need.customFields.description).toBe('the real one')
   })
 
@@ -85,7 +96,9 @@ describe('SubmitPublicNeed', () => {
   })
 
   test('keeps the confidentiality asked for', async () => {
-    expect((await submit.execute({ organizationId: world.organizationId, description: 'help', isConfidential: true })).isConfidential).toBe(true)
+    expect((await submit.execute({ organizationId: world.organizationId, description: 'help', isConfidential: true })).isConfidential).toBe(
+      true,
+    )
   })
 
   describe('routing', () => {
@@ -106,7 +119,9 @@ describe('SubmitPublicNeed', () => {
     test('matches accents and multi-word keywords', async () => {
       const utilities = await partnerAddedLater({ name: 'Utilities', keywords: ['electric bill'] })
       const cafe = await partnerAddedLater({ name: 'Café', keywords: ['café'] })
-      expect((await submit.execute({ organizationId: world.organizationId, description: 'My electric bill is late' })).partnerId).toBe(utilities.id)
+      expect((await submit.execute({ organizationId: world.organizationId, description: 'My electric bill is late' })).partnerId).toBe(
+        utilities.id,
+      )
       expect((await submit.execute({ organizationId: world.organizationId, description: 'the CAFE' })).partnerId).toBe(cafe.id)
     })
 
@@ -131,14 +146,19 @@ describe('SubmitPublicNeed', () => {
     test('takes the partner sent instead of routing', async () => {
       await partnerAddedLater({ name: 'Food pantry', keywords: ['food'] })
       const chosen = await partnerAddedLater({ name: 'Chosen' })
-      expect((await submit.execute({ organizationId: world.organizationId, description: 'food', partnerId: chosen.id })).partnerId).toBe(chosen.id)
+      expect((await submit.execute({ organizationId: world.organizationId, description: 'food', partnerId: chosen.id })).partnerId).toBe(
+        chosen.id,
+      )
     })
 
     test('refuses a partner sent that is archived or of another organization', async () => {
       const archived = await partnerAddedLater({ isArchived: true })
       const other = await world.otherOrganization()
       for (const partnerId of [archived.id, other.defaultPartner.id]) {
-        const error = await failureOf(submit.execute({ organizationId: world.organizationId, description: 'help', partnerId }), InvalidError)
+        const error = await failureOf(
+          submit.execute({ organizationId: world.organizationId, description: 'help', partnerId }),
+          InvalidError,
+        )
         expect(pathsOf(error)).toEqual(['/partnerId'])
       }
     })
@@ -146,7 +166,11 @@ describe('SubmitPublicNeed', () => {
 
   test('validates contact keys of customFields like constituent fields', async () => {
     const error = await failureOf(
-      submit.execute({ organizationId: world.organizationId, description: 'help', customFields: { phone: '5551234567', addressZip: 'ABCDE' } }),
+      submit.execute({
+        organizationId: world.organizationId,
+        description: 'help',
+        customFields: { phone: '5551234567', addressZip: 'ABCDE' },
+      }),
       InvalidError,
     )
     expect(pathsOf(error)).toEqual(['/customFields/addressZip', '/customFields/phone'])
@@ -156,7 +180,12 @@ describe('SubmitPublicNeed', () => {
     const other = await world.otherOrganization()
     const theirNeed = await submit.execute({ organizationId: other.organizationId, description: 'help' })
     const error = await failureOf(
-      submit.execute({ organizationId: world.organizationId, description: 'help', parentNeedId: theirNeed.id, constituentId: (await seedConstituent(other)).constituentId }),
+      submit.execute({
+        organizationId: world.organizationId,
+        description: 'help',
+        parentNeedId: theirNeed.id,
+        constituentId: (await seedConstituent(other)).constituentId,
+      }),
       InvalidError,
     )
     expect(pathsOf(error)).toEqual(['/constituentId', '/parentNeedId'])

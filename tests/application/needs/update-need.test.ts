@@ -19,7 +19,8 @@ const aNeedCreated = (input: Partial<CreateNeedInput> = {}): Promise<Need> =>
   world.useCases.needs.create.execute(world.admin, { partnerId: world.defaultPartner.id, ...input })
 const stored = async (need: Need) => (await world.repositories.needs.findById(world.organizationId, need.id))!
 /** The history after the creation entry. */
-const changesOf = async (need: Need) => (await world.repositories.needs.listChanges(world.organizationId, need.id, { page: 1, limit: 100 })).items.slice(1)
+const changesOf = async (need: Need) =>
+  (await world.repositories.needs.listChanges(world.organizationId, need.id, { page: 1, limit: 100 })).items.slice(1)
 
 describe('UpdateNeed', () => {
   describe('status', () => {
@@ -67,7 +68,13 @@ describe('UpdateNeed', () => {
       const staff = await world.member('staff')
       await updateNeed.execute(staff, need.id, { status: 'IN_PROGRESS' })
       expect(await changesOf(need)).toEqual([
-        expect.objectContaining({ field: 'status', from: 'NEW', to: 'IN_PROGRESS', changedBy: staff.memberId, changedAt: world.clock.now() }),
+        expect.objectContaining({
+          field: 'status',
+          from: 'NEW',
+          to: 'IN_PROGRESS',
+          changedBy: staff.memberId,
+          changedAt: world.clock.now(),
+        }),
       ])
     })
 

@@ -73,9 +73,12 @@ describe('CreateOrganization', () => {
     await failureOf(createOrganization.execute(input({ slug: 'another-bank', shortCode: 'HARB' })), ConflictError)
   })
 
-  test.each(['Harbor', 'harbor food', '-harbor', 'harbor-', 'harbor--bank', 'harbor_bank', '', 'a'.repeat(64)])('refuses the slug "%s"', async (slug) => {
-    expect(pathsOf(await failureOf(createOrganization.execute(input({ slug })), InvalidError))).toEqual(['/slug'])
-  })
+  test.each(['Harbor', 'harbor food', '-harbor', 'harbor-', 'harbor--bank', 'harbor_bank', '', 'a'.repeat(64)])(
+    'refuses the slug "%s"',
+    async (slug) => {
+      expect(pathsOf(await failureOf(createOrganization.execute(input({ slug })), InvalidError))).toEqual(['/slug'])
+    },
+  )
 
   test('accepts a slug of 63 characters with digits and single hyphens', async () => {
     const slug = `a1-${'b'.repeat(60)}`
@@ -96,7 +99,9 @@ describe('CreateOrganization', () => {
   })
 
   test('refuses an admin password under 12 characters', async () => {
-    expect(pathsOf(await failureOf(createOrganization.execute(input({ adminPassword: 'elevenchars' })), InvalidError))).toEqual(['/adminPassword'])
+    expect(pathsOf(await failureOf(createOrganization.execute(input({ adminPassword: 'elevenchars' })), InvalidError))).toEqual([
+      '/adminPassword',
+    ])
     await createOrganization.execute(input({ adminPassword: 'twelve chars' }))
   })
 
@@ -107,7 +112,10 @@ describe('CreateOrganization', () => {
   })
 
   test('reports every bad field at once', async () => {
-    const error = await failureOf(createOrganization.execute(input({ slug: 'Bad Slug', shortCode: 'x', adminPassword: 'short' })), InvalidError)
+    const error = await failureOf(
+      createOrganization.execute(input({ slug: 'Bad Slug', shortCode: 'x', adminPassword: 'short' })),
+      InvalidError,
+    )
     expect(pathsOf(error)).toEqual(['/adminPassword', '/shortCode', '/slug'])
   })
 })

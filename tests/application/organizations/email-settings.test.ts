@@ -32,11 +32,14 @@ beforeEach(async () => {
   sendTestEmail = world.useCases.organizations.testEmail
 })
 
-const storedSettings = (w: { repositories: MailWorld['repositories']; organizationId: string } = world) => w.repositories.emailSettings.find(w.organizationId)
+const storedSettings = (w: { repositories: MailWorld['repositories']; organizationId: string } = world) =>
+  w.repositories.emailSettings.find(w.organizationId)
 const nonAdmins = async () => {
   const partner = await world.partner()
   return Promise.all(
-    (['staff', 'partner_admin', 'partner_agent', 'volunteer'] as const).map((role) => world.member(role, role === 'staff' ? {} : { partnerId: partner.id })),
+    (['staff', 'partner_admin', 'partner_agent', 'volunteer'] as const).map((role) =>
+      world.member(role, role === 'staff' ? {} : { partnerId: partner.id }),
+    ),
   )
 }
 
@@ -56,7 +59,12 @@ describe('UpdateEmailSettings', () => {
   test('stores the key sealed: the stored record does not contain it, and it opens to the key', async () => {
     await updateEmailSettings.execute(world.admin, settingsFor('smtp'))
     const stored = (await storedSettings())!
-    expect(stored).toMatchObject({ organizationId: world.organizationId, provider: 'smtp', apiKeyLast4: ':465', fromEmail: 'help@harbor.example.org' })
+    expect(stored).toMatchObject({
+      organizationId: world.organizationId,
+      provider: 'smtp',
+      apiKeyLast4: ':465',
+      fromEmail: 'help@harbor.example.org',
+    })
     expect(JSON.stringify(stored)).not.toContain(KEYS.smtp)
     expect(JSON.stringify(stored)).not.toContain('s3cret-pass')
     expect(world.container.get(PORTS.secretBox).open(stored.sealedApiKey)).toBe(KEYS.smtp)
@@ -73,14 +81,23 @@ describe('UpdateEmailSettings', () => {
   test('replaces earlier settings; fromName left out is gone', async () => {
     await updateEmailSettings.execute(world.admin, settingsFor('postmark'))
     world.clock.advance(60_000)
-    const answer = await updateEmailSettings.execute(world.admin, settingsFor('ses', { fromName: undefined, fromEmail: 'noreply@harbor.example.org' }))
+    const answer = await updateEmailSettings.execute(
+      world.admin,
+      settingsFor('ses', { fromName: undefined, fromEmail: 'noreply@harbor.example.org' }),
+    )
     expect(answer).not.toHaveProperty('fromName')
-    expect(await storedSettings()).toMatchObject({ provider: 'ses', fromEmail: 'noreply@harbor.example.org', apiKeyLast4: 'st-1', updatedAt: world.clock.now() })
+    expect(await storedSettings()).toMatchObject({
+      provider: 'ses',
+      fromEmail: 'noreply@harbor.example.org',
+      apiKeyLast4: 'st-1',
+      updatedAt: world.clock.now(),
+    })
     expect((await storedSettings())!.fromName).toBeUndefined()
   })
 
   test('logs nothing that holds the key', async () => {
-    for (const provider of ['smtp', 'postmark', 'ses', 'sendgrid'] as const) await updateEmailSettings.execute(world.admin, settingsFor(provider))
+    for (const provider of ['smtp', 'postmark', 'ses', 'sendgrid'] as const)
+      await updateEmailSettings.execute(world.admin, settingsFor(provider))
     const logged = JSON.stringify(world.logs)
     for (const key of Object.values(KEYS)) expect(logged).not.toContain(key)
   })
@@ -116,7 +133,9 @@ describe('UpdateEmailSettings', () => {
       for (const provider of ['smtp', 'postmark', 'ses', 'sendgrid'] as const) {
         expect((await updateEmailSettings.execute(world.admin, settingsFor(provider))).provider).toBe(provider)
       }
-      expect((await updateEmailSettings.execute(world.admin, settingsFor('smtp', { apiKey: 'smtp://user:pass@localhost:2525' }))).provider).toBe('smtp')
+      expect(
+        (await updateEmailSettings.execute(world.admin, settingsFor('smtp', { apiKey: 'smtp://user:pass@localhost:2525' }))).provider,
+      ).toBe('smtp')
     })
   })
 
@@ -180,7 +199,11 @@ describe('SendTestEmail', () => {
     const before = await storedSettings()
     await sendTestEmail.execute(world.admin, proposal('ses', { fromEmail: 'trial@harbor.example.org' }))
     expect(world.senders.postmark.attempts).toEqual([])
-    expect(world.senders.ses.delivered[0]!.settings).toMatchObject({ provider: 'ses', apiKey: KEYS.ses, fromEmail: 'trial@harbor.example.org' })
+    expect(world.senders.ses.delivered[0]!.settings).toMatchObject({
+      provider: 'ses',
+      apiKey: KEYS.ses,
+      fromEmail: 'trial@harbor.example.org',
+    })
     expect(await storedSettings()).toEqual(before)
   })
 

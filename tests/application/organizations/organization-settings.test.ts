@@ -171,14 +171,23 @@ describe('UpdateOrganizationSettings', () => {
 
 describe('appOrigins and formOrigins', () => {
   test('are set, kept when left out, replaced when given and emptied by []', async () => {
-    const set = await updateSettings.execute(world.admin, { appOrigins: ['https://staff.example.org'], formOrigins: ['https://pantry.example.net:8443'] })
+    const set = await updateSettings.execute(world.admin, {
+      appOrigins: ['https://staff.example.org'],
+      formOrigins: ['https://pantry.example.net:8443'],
+    })
     expect(set).toMatchObject({ appOrigins: ['https://staff.example.org'], formOrigins: ['https://pantry.example.net:8443'] })
-    expect(await updateSettings.execute(world.admin, { name: 'Renamed' })).toMatchObject({ appOrigins: ['https://staff.example.org'], formOrigins: ['https://pantry.example.net:8443'] })
+    expect(await updateSettings.execute(world.admin, { name: 'Renamed' })).toMatchObject({
+      appOrigins: ['https://staff.example.org'],
+      formOrigins: ['https://pantry.example.net:8443'],
+    })
     expect(await updateSettings.execute(world.admin, { appOrigins: ['https://a.example.org', 'https://b.example.org'] })).toMatchObject({
       appOrigins: ['https://a.example.org', 'https://b.example.org'],
       formOrigins: ['https://pantry.example.net:8443'],
     })
-    expect(await updateSettings.execute(world.admin, { appOrigins: [], formOrigins: [] })).toMatchObject({ appOrigins: [], formOrigins: [] })
+    expect(await updateSettings.execute(world.admin, { appOrigins: [], formOrigins: [] })).toMatchObject({
+      appOrigins: [],
+      formOrigins: [],
+    })
     expect(await getSettings.execute(world.admin)).toMatchObject({ appOrigins: [], formOrigins: [] })
   })
 
@@ -200,7 +209,14 @@ describe('appOrigins and formOrigins', () => {
 
   test('a repeated origin and more than 20 are Invalid', async () => {
     const many = Array.from({ length: 21 }, (_, i) => `https://site${i}.example.org`)
-    expect(pathsOf(await failureOf(updateSettings.execute(world.admin, { appOrigins: ['https://a.example.org', 'https://a.example.org'] }), InvalidError))).toEqual(['/appOrigins'])
+    expect(
+      pathsOf(
+        await failureOf(
+          updateSettings.execute(world.admin, { appOrigins: ['https://a.example.org', 'https://a.example.org'] }),
+          InvalidError,
+        ),
+      ),
+    ).toEqual(['/appOrigins'])
     expect(pathsOf(await failureOf(updateSettings.execute(world.admin, { formOrigins: many }), InvalidError))).toEqual(['/formOrigins'])
     expect(await updateSettings.execute(world.admin, { formOrigins: many.slice(0, 20) })).toMatchObject({ formOrigins: many.slice(0, 20) })
   })

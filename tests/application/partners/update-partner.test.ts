@@ -19,7 +19,11 @@ const defaultIds = async () => (await world.repositories.partners.listAll(world.
 
 describe('UpdatePartner', () => {
   test('changes the fields sent and keeps the others', async () => {
-    const updated = await updatePartner.execute(world.admin, pantry.id, { slaHours: 12, keywords: ['food', 'groceries'], website: 'https://p.example.org' })
+    const updated = await updatePartner.execute(world.admin, pantry.id, {
+      slaHours: 12,
+      keywords: ['food', 'groceries'],
+      website: 'https://p.example.org',
+    })
     expect(updated).toEqual({ ...pantry, slaHours: 12, keywords: ['food', 'groceries'], website: 'https://p.example.org' })
     expect(await stored(pantry)).toEqual(updated)
   })
@@ -101,6 +105,8 @@ describe('UpdatePartner', () => {
     const error = await failureOf(updatePartner.execute(world.admin, other.defaultPartner.id, { name: 'Taken over' }), NotFoundError)
     expect(error.message).toBe('Partner not found')
     await failureOf(updatePartner.execute(world.admin, crypto.randomUUID(), { name: 'x' }), NotFoundError)
-    expect((await other.repositories.partners.findById(other.organizationId, other.defaultPartner.id))!.name).toBe(other.defaultPartner.name)
+    expect((await other.repositories.partners.findById(other.organizationId, other.defaultPartner.id))!.name).toBe(
+      other.defaultPartner.name,
+    )
   })
 })

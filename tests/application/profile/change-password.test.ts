@@ -12,7 +12,8 @@ beforeEach(async () => {
 })
 
 const NEW_PASSWORD = 'a password of my own choosing'
-const change = (currentPassword = TEST_PASSWORD, newPassword = NEW_PASSWORD) => world.useCases.members.changePassword.execute(world.admin, { currentPassword, newPassword })
+const change = (currentPassword = TEST_PASSWORD, newPassword = NEW_PASSWORD) =>
+  world.useCases.members.changePassword.execute(world.admin, { currentPassword, newPassword })
 const logIn = (password: string) => world.useCases.auth.login.execute({ email, password })
 
 describe('ChangePassword', () => {
@@ -31,7 +32,9 @@ describe('ChangePassword', () => {
   test('is in the audit trail as change_password of the member, naming the field only', async () => {
     await change()
     const events = (await world.useCases.audit.list.execute(world.admin, { action: 'change_password' }, { page: 1, limit: 10 })).items
-    expect(events.map((e) => ({ memberId: e.memberId, recordId: e.recordId, fields: e.fields }))).toEqual([{ memberId: world.admin.memberId, recordId: world.admin.memberId, fields: ['password'] }])
+    expect(events.map((e) => ({ memberId: e.memberId, recordId: e.recordId, fields: e.fields }))).toEqual([
+      { memberId: world.admin.memberId, recordId: world.admin.memberId, fields: ['password'] },
+    ])
     expect(JSON.stringify(events)).not.toContain(NEW_PASSWORD)
   })
 

@@ -9,8 +9,16 @@ import { failureOf, pathsOf } from '../failure-of'
 
 /** What a staff member may do (docs/api.md "Permissions"), written out rather than computed from the table. */
 const STAFF_PERMISSIONS: Permission[] = [
-  'needs:read', 'needs:add-note', 'partners:list', 'profile:read', 'profile:update', 'needs:create', 'needs:update',
-  'constituents:read', 'constituents:update', 'members:list',
+  'needs:read',
+  'needs:add-note',
+  'partners:list',
+  'profile:read',
+  'profile:update',
+  'needs:create',
+  'needs:update',
+  'constituents:read',
+  'constituents:update',
+  'members:list',
 ]
 
 let world: World
@@ -28,12 +36,30 @@ const stored = async (actor = me) => (await world.repositories.members.findById(
 
 describe('GetProfile', () => {
   test("answers the caller's own id, email, name, phone, role, profiles and permissions, and nothing else", async () => {
-    expect(await getProfile.execute(me)).toEqual({ id: me.memberId, email: 'me@example.org', fullName: 'Ana Lopez', phone: '+15550000001', role: 'staff', profiles: [], permissions: STAFF_PERMISSIONS, language: 'en', notifications: { newNeeds: false, assignedToMe: true, dailyDigest: true } })
+    expect(await getProfile.execute(me)).toEqual({
+      id: me.memberId,
+      email: 'me@example.org',
+      fullName: 'Ana Lopez',
+      phone: '+15550000001',
+      role: 'staff',
+      profiles: [],
+      permissions: STAFF_PERMISSIONS,
+      language: 'en',
+      notifications: { newNeeds: false, assignedToMe: true, dailyDigest: true },
+    })
   })
 
   test('leaves out a name, phone and partner the member does not have', async () => {
     const bare = await world.member('staff', { email: 'bare@example.org' })
-    expect(await getProfile.execute(bare)).toEqual({ id: bare.memberId, email: 'bare@example.org', role: 'staff', profiles: [], permissions: STAFF_PERMISSIONS, language: 'en', notifications: { newNeeds: false, assignedToMe: true, dailyDigest: true } })
+    expect(await getProfile.execute(bare)).toEqual({
+      id: bare.memberId,
+      email: 'bare@example.org',
+      role: 'staff',
+      profiles: [],
+      permissions: STAFF_PERMISSIONS,
+      language: 'en',
+      notifications: { newNeeds: false, assignedToMe: true, dailyDigest: true },
+    })
   })
 
   test("names a partner role's partner, and the permissions its role and profiles give it (the table's, no more)", async () => {
@@ -46,7 +72,13 @@ describe('GetProfile', () => {
     expect(profile.permissions).not.toContain('constituents:merge')
     expect(profile.permissions).not.toContain('members:list')
     const volunteer = await world.member('volunteer', { partnerId: partner.id })
-    expect((await getProfile.execute(volunteer)).permissions).toEqual(['needs:read', 'needs:add-note', 'partners:list', 'profile:read', 'profile:update'])
+    expect((await getProfile.execute(volunteer)).permissions).toEqual([
+      'needs:read',
+      'needs:add-note',
+      'partners:list',
+      'profile:read',
+      'profile:update',
+    ])
   })
 
   test('every role may read its own profile', async () => {
@@ -82,7 +114,10 @@ describe('notifications and language', () => {
   })
 
   test('refuses another language, an unknown kind and a choice that is not true or false, at their paths', async () => {
-    const failure = await failureOf(updateProfile.execute(me, { language: 'fr', notifications: { newNeeds: 'yes', sms: true } } as never), InvalidError)
+    const failure = await failureOf(
+      updateProfile.execute(me, { language: 'fr', notifications: { newNeeds: 'yes', sms: true } } as never),
+      InvalidError,
+    )
     expect(failure.errors.map((e) => e.path).sort()).toEqual(['/language', '/notifications/newNeeds', '/notifications/sms'])
     expect((await stored()).language).toBeUndefined()
   })
@@ -91,7 +126,17 @@ describe('notifications and language', () => {
 describe('UpdateProfile', () => {
   test('sets the name, trimmed, and keeps the phone when it is left out', async () => {
     const profile = await updateProfile.execute(me, { fullName: '  Ana María Lopez  ' })
-    expect(profile).toEqual({ id: me.memberId, email: 'me@example.org', fullName: 'Ana María Lopez', phone: '+15550000001', role: 'staff', profiles: [], permissions: STAFF_PERMISSIONS, language: 'en', notifications: { newNeeds: false, assignedToMe: true, dailyDigest: true } })
+    expect(profile).toEqual({
+      id: me.memberId,
+      email: 'me@example.org',
+      fullName: 'Ana María Lopez',
+      phone: '+15550000001',
+      role: 'staff',
+      profiles: [],
+      permissions: STAFF_PERMISSIONS,
+      language: 'en',
+      notifications: { newNeeds: false, assignedToMe: true, dailyDigest: true },
+    })
     expect(await stored()).toMatchObject({ fullName: 'Ana María Lopez', phone: '+15550000001' })
   })
 

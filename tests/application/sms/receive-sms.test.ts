@@ -157,10 +157,15 @@ describe('ReceiveSms', () => {
     test("never lands on another organization's need, even from a number it knows", async () => {
       const other = await anotherOrganization('+15558880000')
       const theirs = await other.useCases.constituents.create.execute(other.admin, { firstName: 'Ana', phone: PHONE })
-      const theirNeed = await other.useCases.needs.create.execute(other.admin, { partnerId: other.defaultPartner.id, constituentId: theirs.id })
+      const theirNeed = await other.useCases.needs.create.execute(other.admin, {
+        partnerId: other.defaultPartner.id,
+        constituentId: theirs.id,
+      })
       const ours = await world.needFor(ana.id)
       expect(await receive(inbound('Hi'))).toMatchObject({ organizationId: world.organizationId, needId: ours.id })
-      expect((await world.repositories.interactions.listByNeed(other.organizationId, theirNeed.id, { page: 1, limit: 100 })).items).toEqual([])
+      expect((await world.repositories.interactions.listByNeed(other.organizationId, theirNeed.id, { page: 1, limit: 100 })).items).toEqual(
+        [],
+      )
     })
   })
 
@@ -182,7 +187,10 @@ describe('ReceiveSms', () => {
         await receive(inbound(body))
         expect(await optedOut()).toBe(false)
         expect(await canText(need.id)).toBe(true)
-        expect((await world.interactionsOfNeed(need.id)).filter((i) => i.direction === 'inbound').map((i) => i.content)).toEqual(['STOP', body])
+        expect((await world.interactionsOfNeed(need.id)).filter((i) => i.direction === 'inbound').map((i) => i.content)).toEqual([
+          'STOP',
+          body,
+        ])
       })
     }
 
@@ -212,8 +220,7 @@ describe('ReceiveSms', () => {
   })
 })
 
-
-describe("who reads an inbound text's number (docs/constituents.md \"Redaction\")", () => {
+describe('who reads an inbound text\'s number (docs/constituents.md "Redaction")', () => {
   /** The need's interactions as `actor` lists them: the inbound text, a note and a text sent, in that order. */
   async function listedBy(actor: Actor) {
     const need = await world.needFor(ana.id)
@@ -229,7 +236,10 @@ describe("who reads an inbound text's number (docs/constituents.md \"Redaction\"
     ['partner_admin', () => world.member('partner_admin', { partnerId: partnerId() })],
     ['staff with pii_reader', () => world.member('staff', { profiles: ['pii_reader'] })],
     ['staff with email_phone_communicator', () => world.member('staff', { profiles: ['email_phone_communicator'] })],
-    ['a volunteer with email_phone_communicator', () => world.member('volunteer', { partnerId: partnerId(), profiles: ['email_phone_communicator'] })],
+    [
+      'a volunteer with email_phone_communicator',
+      () => world.member('volunteer', { partnerId: partnerId(), profiles: ['email_phone_communicator'] }),
+    ],
   ])("%s, who may read the person's phone, sees it as the sender", async (_role, actor) => {
     const [text, note, sent] = await listedBy(await actor())
     expect(text).toMatchObject({ channel: 'sms', direction: 'inbound', senderIdentifier: PHONE, content: 'Is my box ready?' })
@@ -241,7 +251,10 @@ describe("who reads an inbound text's number (docs/constituents.md \"Redaction\"
     ['staff', () => world.member('staff')],
     ['partner_agent', () => world.member('partner_agent', { partnerId: partnerId() })],
     ['volunteer', () => world.member('volunteer', { partnerId: partnerId() })],
-    ['a partner_agent with intake_staff', () => world.member('partner_agent', { partnerId: partnerId(), profiles: ['intake_staff', 'needs_processor'] })],
+    [
+      'a partner_agent with intake_staff',
+      () => world.member('partner_agent', { partnerId: partnerId(), profiles: ['intake_staff', 'needs_processor'] }),
+    ],
   ])("%s, who may not read the person's phone, gets the text without its sender", async (_role, actor) => {
     const [text, note, sent] = await listedBy(await actor())
     expect(text).toMatchObject({ channel: 'sms', direction: 'inbound', content: 'Is my box ready?' })

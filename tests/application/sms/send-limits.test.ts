@@ -10,7 +10,8 @@ describe('SendSms limits', () => {
   test('a member past SMS_PER_MEMBER_PER_HOUR is refused until its oldest text is an hour old; nothing is recorded, others still send', async () => {
     const world = await createSmsWorld({ env: { SMS_PER_MEMBER_PER_HOUR: '2' } })
     const needs = []
-    for (const phone of ['+15550001001', '+15550001002', '+15550001003']) needs.push(await world.needFor((await world.constituent({ firstName: 'A', phone })).id))
+    for (const phone of ['+15550001001', '+15550001002', '+15550001003'])
+      needs.push(await world.needFor((await world.constituent({ firstName: 'A', phone })).id))
     const [first, second, third] = needs
     await world.send(first!.id)
     world.clock.advance(10 * MINUTE)
@@ -37,7 +38,10 @@ describe('SendSms limits', () => {
     await world.send(child.id)
 
     const colleague = await world.member('staff', { profiles: ['sms_communicator'] })
-    for (const [need, actor] of [[parent, world.admin], [child, colleague]] as const) {
+    for (const [need, actor] of [
+      [parent, world.admin],
+      [child, colleague],
+    ] as const) {
       const refused = await failureOf(world.send(need.id, 'again', actor), TooManyRequestsError)
       expect(refused.retryAfterSeconds).toBe(59 * 60)
     }

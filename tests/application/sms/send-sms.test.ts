@@ -156,13 +156,17 @@ describe('SendSms', () => {
     })
 
     test('a number that opted out of this organization is refused, saying how to opt back in', async () => {
-      await world.container.get(PORTS.unitOfWork).run((r: Repositories) => r.smsOptOuts.optOut(world.organizationId, PHONE, world.clock.now()))
+      await world.container
+        .get(PORTS.unitOfWork)
+        .run((r: Repositories) => r.smsOptOuts.optOut(world.organizationId, PHONE, world.clock.now()))
       await expectRefused(world.send(need.id), /opted out.*START/)
     })
 
     test('an opt-out from another organization does not count here', async () => {
       const other = await world.otherOrganization()
-      await world.container.get(PORTS.unitOfWork).run((r: Repositories) => r.smsOptOuts.optOut(other.organizationId, PHONE, world.clock.now()))
+      await world.container
+        .get(PORTS.unitOfWork)
+        .run((r: Repositories) => r.smsOptOuts.optOut(other.organizationId, PHONE, world.clock.now()))
       const { interactionId } = await world.send(need.id)
       expect((await world.interaction(interactionId))?.deliveryStatus).toBe('queued')
     })
@@ -196,7 +200,15 @@ describe('SendSms', () => {
       }
     }
     const c = world.container
-    const sendSms = new SendSms(c.get(PORTS.unitOfWork), new OutboxThatFailsAfterWriting(world.clock, c.get(PORTS.ids)), world.clock, c.get(PORTS.ids), false, c.get(AuditTrail), c.get(PORTS.sendLimits))
+    const sendSms = new SendSms(
+      c.get(PORTS.unitOfWork),
+      new OutboxThatFailsAfterWriting(world.clock, c.get(PORTS.ids)),
+      world.clock,
+      c.get(PORTS.ids),
+      false,
+      c.get(AuditTrail),
+      c.get(PORTS.sendLimits),
+    )
     await expect(sendSms.execute(world.admin, need.id, 'Your box is ready')).rejects.toThrow('the database went away')
     await expectNothingRecorded()
   })

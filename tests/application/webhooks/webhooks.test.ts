@@ -2,7 +2,12 @@ import { beforeEach, describe, expect, test } from 'bun:test'
 import { DispatchOutbox } from '../../../src/application/messaging/dispatch-outbox'
 import { ProviderError } from '../../../src/application/ports/provider-error'
 import type { WebhookRequest, WebhookSender } from '../../../src/application/ports/webhooks'
-import { DISABLE_AFTER_FAILED_DELIVERIES, WEBHOOK_EVENT_TYPES, WEBHOOK_MAX_ATTEMPTS, type WebhookEventType } from '../../../src/domain/webhooks/webhook'
+import {
+  DISABLE_AFTER_FAILED_DELIVERIES,
+  WEBHOOK_EVENT_TYPES,
+  WEBHOOK_MAX_ATTEMPTS,
+  type WebhookEventType,
+} from '../../../src/domain/webhooks/webhook'
 import { createContainer, PORTS } from '../../../src/main/container'
 import { FixedClock } from '../../support/fixed-clock'
 import { verifySignature } from '../../support/webhook-receiver'
@@ -49,7 +54,8 @@ beforeEach(async () => {
 const subscribe = (events: WebhookEventType[] = [...WEBHOOK_EVENT_TYPES], url = 'https://hooks.example.org/intake') =>
   world.useCases.webhooks.create.execute(world.admin, { url, events })
 const dispatch = () => world.container.get(DispatchOutbox).runOnce()
-const deliveriesOf = async (endpointId: string) => (await world.useCases.webhooks.listDeliveries.execute(world.admin, endpointId, { page: 1, limit: 100 })).items
+const deliveriesOf = async (endpointId: string) =>
+  (await world.useCases.webhooks.listDeliveries.execute(world.admin, endpointId, { page: 1, limit: 100 })).items
 const bodyOf = (request: WebhookRequest) => JSON.parse(request.body) as { type: string; timestamp: string; data: Record<string, string> }
 const newNeed = (customFields: Record<string, string> = {}) =>
   world.useCases.needs.create.execute(world.admin, { partnerId: world.defaultPartner.id, customFields })
@@ -67,21 +73,35 @@ describe('endpoints', () => {
 
   test('org_admin only, and at most 20 per organization', async () => {
     const staff = await world.member('staff')
-    expect(await failureOf(world.useCases.webhooks.create.execute(staff, { url: 'https://hooks.example.org/x', events: ['need.created'] }))).toMatchObject({ kind: 'forbidden' })
+    expect(
+      await failureOf(world.useCases.webhooks.create.execute(staff, { url: 'https://hooks.example.org/x', events: ['need.created'] })),
+    ).toMatchObject({ kind: 'forbidden' })
     for (let i = 0; i < 20; i++) await subscribe(['need.created'])
     expect(await failureOf(subscribe(['need.created']))).toMatchObject({ kind: 'conflict' })
   })
 
   test('the same rules as HTTP when called directly', async () => {
-    const failure = await failureOf(world.useCases.webhooks.create.execute(world.admin, { url: 'javascript:alert(1)', events: ['need.deleted' as WebhookEventType] }))
+    const failure = await failureOf(
+      world.useCases.webhooks.create.execute(world.admin, { url: 'javascript:alert(1)', events: ['need.deleted' as WebhookEventType] }),
+    )
     expect(failure).toMatchObject({ kind: 'invalid' })
     expect((failure as { errors: Array<{ path: string }> }).errors.map((e) => e.path).sort()).toEqual(['/events', '/url'])
   })
 
   test('WEBHOOK_BLOCK_PRIVATE_HOSTS keeps endpoints off loopback, private and link-local addresses; WEBHOOK_ALLOWED_HOSTS names the only hosts', async () => {
     ;({ world } = await createWebhookWorld({ WEBHOOK_BLOCK_PRIVATE_HOSTS: 'true' }))
-    for (const url of ['http://127.0.0.1:8080/hook', 'http://localhost/hook', 'http://10.0.0.7/hook', 'http://169.254.169.254/latest', 'http://[::1]/hook', 'http://[::ffff:192.168.1.1]/']) {
-      expect({ url, failure: await failureOf(subscribe(['need.created'], url)) }).toMatchObject({ url, failure: { kind: 'invalid', errors: [{ path: '/url' }] } })
+    for (const url of [
+      'http://127.0.0.1:8080/hook',
+      'http://localhost/hook',
+      'http://10.0.0.7/hook',
+      'http://169.254.169.254/latest',
+      'http://[::1]/hook',
+      'http://[::ffff:192.168.1.1]/',
+    ]) {
+      expect({ url, failure: await failureOf(subscribe(['need.created'], url)) }).toMatchObject({
+        url,
+        failure: { kind: 'invalid', errors: [{ path: '/url' }] },
+      })
     }
     expect((await subscribe(['need.created'], 'https://93.184.216.34/hook')).enabled).toBe(true)
 
@@ -97,17 +117,46 @@ describe('events', () => {
     const need = await newNeed({ firstName: 'Grace', lastName: 'Hopper', phone: '+15035550101' })
     await world.useCases.needs.update.execute(world.admin, need.id, { status: 'IN_PROGRESS' })
     await world.useCases.needs.addNote.execute(world.admin, need.id, 'A private note')
-    const source = await world.useCases.constituents.create.execute(world.admin, { firstName: 'Ada', lastName: 'Byron', phone: '+15035550199' })
-    const target = await world.useCases.constituents.create.execute(world.admin, { firstName: 'Ada', lastName: 'Lovelace', phone: '+15035550199' })
+    const source = await world.useCases.constituents.create.execute(world.admin, {
+      firstName: 'Ada',
+      lastName: 'Byron',
+      phone: '+15035550199',
+    })
+    const target = await world.useCases.constituents.create.execute(world.admin, {
+      firstName: 'Ada',
+      lastName: 'Lovelace',
+      phone: '+15035550199',
+    })
     const [match] = (await world.useCases.constituents.listMatches.execute(world.admin, 'OPEN', { page: 1, limit: 10 })).items
     await world.useCases.constituents.resolve.execute(world.admin, match!.id, { action: 'DISMISS' })
     await world.useCases.constituents.merge.execute(world.admin, { sourceConstituentId: source.id, targetConstituentId: target.id })
-    await world.useCases.operations.setOrganizationPhoneNumber.execute((await world.repositories.organizations.findById(world.organizationId))!.slug, '+15550001111')
-    await world.useCases.sms.receive.execute({ url: 'x', signature: 'accepted by the fake verifier', params: { From: '+15035550101', To: '+15550001111', Body: 'hello', MessageSid: 'SM1' } })
-    await world.container.get(PORTS.unitOfWork).run((r) =>
-      r.interactions.insert({ id: crypto.randomUUID(), organizationId: world.organizationId, needId: need.id, channel: 'sms', direction: 'outbound', senderIdentifier: 'x', deliveryStatus: 'sent', providerMessageId: 'SM2', createdAt: world.clock.now() }),
+    await world.useCases.operations.setOrganizationPhoneNumber.execute(
+      (await world.repositories.organizations.findById(world.organizationId))!.slug,
+      '+15550001111',
     )
-    await world.useCases.sms.recordStatus.execute({ url: 'x', signature: 'accepted by the fake verifier', params: { MessageSid: 'SM2', MessageStatus: 'delivered' } })
+    await world.useCases.sms.receive.execute({
+      url: 'x',
+      signature: 'accepted by the fake verifier',
+      params: { From: '+15035550101', To: '+15550001111', Body: 'hello', MessageSid: 'SM1' },
+    })
+    await world.container.get(PORTS.unitOfWork).run((r) =>
+      r.interactions.insert({
+        id: crypto.randomUUID(),
+        organizationId: world.organizationId,
+        needId: need.id,
+        channel: 'sms',
+        direction: 'outbound',
+        senderIdentifier: 'x',
+        deliveryStatus: 'sent',
+        providerMessageId: 'SM2',
+        createdAt: world.clock.now(),
+      }),
+    )
+    await world.useCases.sms.recordStatus.execute({
+      url: 'x',
+      signature: 'accepted by the fake verifier',
+      params: { MessageSid: 'SM2', MessageStatus: 'delivered' },
+    })
 
     while ((await dispatch()) > 0) {}
     const types = sender.requests.map((r) => bodyOf(r).type)
@@ -115,8 +164,15 @@ describe('events', () => {
     expect(types.filter((t) => t === 'need.created')).toEqual(['need.created'])
     const bodies = sender.requests.map((r) => r.body).join('\n')
     for (const pii of ['Grace', 'Hopper', '+1503555', 'A private note', 'hello', 'Lovelace']) expect(bodies).not.toContain(pii)
-    expect(bodyOf(sender.requests.find((r) => bodyOf(r).type === 'need.created')!)).toEqual({ type: 'need.created', timestamp: world.clock.now().toISOString(), data: { needId: need.id } })
-    expect(bodyOf(sender.requests.find((r) => bodyOf(r).type === 'constituent.merged')!).data).toEqual({ constituentId: target.id, mergedConstituentId: source.id })
+    expect(bodyOf(sender.requests.find((r) => bodyOf(r).type === 'need.created')!)).toEqual({
+      type: 'need.created',
+      timestamp: world.clock.now().toISOString(),
+      data: { needId: need.id },
+    })
+    expect(bodyOf(sender.requests.find((r) => bodyOf(r).type === 'constituent.merged')!).data).toEqual({
+      constituentId: target.id,
+      mergedConstituentId: source.id,
+    })
     expect((await deliveriesOf(endpoint.id)).every((d) => d.status === 'sent' && d.attempts === 1)).toBe(true)
   })
 
@@ -136,7 +192,9 @@ describe('events', () => {
     await world.useCases.webhooks.update.execute(world.admin, off.id, { enabled: false })
     const need = await newNeed()
     await world.useCases.needs.update.execute(world.admin, need.id, { status: 'RESOLVED' })
-    expect(await failureOf(world.useCases.needs.update.execute(world.admin, need.id, { status: 'NEW' }))).toMatchObject({ kind: 'conflict' })
+    expect(await failureOf(world.useCases.needs.update.execute(world.admin, need.id, { status: 'NEW' }))).toMatchObject({
+      kind: 'conflict',
+    })
     while ((await dispatch()) > 0) {}
     expect(sender.requests.map((r) => bodyOf(r).type)).toEqual(['need.updated'])
     expect(await deliveriesOf(needs.id)).toHaveLength(1)
@@ -145,12 +203,18 @@ describe('events', () => {
   })
 
   test('each endpoint gets its own copy, with its own webhook-id and signature', async () => {
-    const [a, b] = [await subscribe(['need.created'], 'https://a.example.org/'), await subscribe(['need.created'], 'https://b.example.org/')]
+    const [a, b] = [
+      await subscribe(['need.created'], 'https://a.example.org/'),
+      await subscribe(['need.created'], 'https://b.example.org/'),
+    ]
     await newNeed()
     await dispatch()
     expect(sender.requests.map((r) => r.url).sort()).toEqual(['https://a.example.org/', 'https://b.example.org/'])
     expect(new Set(sender.requests.map((r) => r.id)).size).toBe(2)
-    for (const [request, endpoint] of [[sender.requests.find((r) => r.url === a.url)!, a], [sender.requests.find((r) => r.url === b.url)!, b]] as const) {
+    for (const [request, endpoint] of [
+      [sender.requests.find((r) => r.url === a.url)!, a],
+      [sender.requests.find((r) => r.url === b.url)!, b],
+    ] as const) {
       expect(request.secret).toBe(endpoint.secret)
       expect(request.body).toBe(sender.requests[0]!.body)
     }
@@ -160,7 +224,16 @@ describe('events', () => {
 describe('delivery', () => {
   test('non-2xx and lost answers are tried again after 10 s, 1 min, 5 min … with the same id; after 8 tries the delivery fails', async () => {
     const endpoint = await subscribe(['need.created'])
-    sender.answers = [500, new ProviderError('Webhook delivery failed', 'the endpoint could not be reached', true, true), 404, 301, 500, 502, 503, 504]
+    sender.answers = [
+      500,
+      new ProviderError('Webhook delivery failed', 'the endpoint could not be reached', true, true),
+      404,
+      301,
+      500,
+      502,
+      503,
+      504,
+    ]
     await newNeed()
     const waits = [10_000, 60_000, 300_000, 1_800_000, 3_600_000, 10_800_000, 21_600_000]
     await dispatch()
@@ -191,7 +264,10 @@ describe('delivery', () => {
       }
     }
     await failEverything(DISABLE_AFTER_FAILED_DELIVERIES - 1)
-    expect(await world.useCases.webhooks.get.execute(world.admin, endpoint.id)).toMatchObject({ enabled: true, consecutiveFailures: DISABLE_AFTER_FAILED_DELIVERIES - 1 })
+    expect(await world.useCases.webhooks.get.execute(world.admin, endpoint.id)).toMatchObject({
+      enabled: true,
+      consecutiveFailures: DISABLE_AFTER_FAILED_DELIVERIES - 1,
+    })
     await newNeed()
     await dispatch() // answered 200
     expect(await world.useCases.webhooks.get.execute(world.admin, endpoint.id)).toMatchObject({ enabled: true, consecutiveFailures: 0 })
@@ -205,7 +281,10 @@ describe('delivery', () => {
     await newNeed()
     await dispatch()
     expect(sender.requests).toHaveLength(before)
-    expect(await world.useCases.webhooks.update.execute(world.admin, endpoint.id, { enabled: true })).toMatchObject({ enabled: true, consecutiveFailures: 0 })
+    expect(await world.useCases.webhooks.update.execute(world.admin, endpoint.id, { enabled: true })).toMatchObject({
+      enabled: true,
+      consecutiveFailures: 0,
+    })
   })
 
   test('the signature is the Standard Webhooks v1 HMAC of id.timestamp.body under the decoded secret', async () => {
@@ -215,12 +294,16 @@ describe('delivery', () => {
     await dispatch()
     const [request] = sender.requests
     const timestamp = Math.floor(request!.timestamp.getTime() / 1000)
-    const headers = new Headers({ 'webhook-id': request!.id, 'webhook-timestamp': String(timestamp), 'webhook-signature': `v1,bm90LWl0 ${webhookSignature(endpoint.secret, request!.id, timestamp, request!.body)}` })
+    const headers = new Headers({
+      'webhook-id': request!.id,
+      'webhook-timestamp': String(timestamp),
+      'webhook-signature': `v1,bm90LWl0 ${webhookSignature(endpoint.secret, request!.id, timestamp, request!.body)}`,
+    })
     expect(verifySignature(endpoint.secret, headers, request!.body)).toBe(true)
     expect(verifySignature(endpoint.secret, headers, request!.body.replace('need', 'Need'))).toBe(false)
     // The specification's own example (standard-webhooks/spec, "Verifying webhook authenticity")
-    expect(webhookSignature('whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw', 'msg_p5jXN8AQM9LWM0D4loKWxJek', 1614265330, '{"test": 2432232314}')).toBe(
-      'v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=',
-    )
+    expect(
+      webhookSignature('whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw', 'msg_p5jXN8AQM9LWM0D4loKWxJek', 1614265330, '{"test": 2432232314}'),
+    ).toBe('v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=')
   })
 })

@@ -1,5 +1,11 @@
 import { describe, expect, test } from 'bun:test'
-import { applyContactChanges, isCalendarDate, readContactDetails, US_STATE_CODES, type ContactDetails } from '../../../src/domain/constituents/contact'
+import {
+  applyContactChanges,
+  isCalendarDate,
+  readContactDetails,
+  US_STATE_CODES,
+  type ContactDetails,
+} from '../../../src/domain/constituents/contact'
 
 const errorPathsOf = (source: Record<string, unknown>) => readContactDetails(source, '/customFields').errors.map((e) => e.path)
 const accepts = (field: string, value: string) => {
@@ -57,12 +63,19 @@ describe('contact details in customFields', () => {
       expect(accepts('dateOfBirth', dateOfBirth)).toBe(true)
     })
 
-    test.each(['2023-02-29', '1900-02-29', '2023-04-31', '2023-13-01', '2023-00-10', '2023-01-32', '2023-1-5', '05/01/2023', '2023-01-01T00:00:00Z'])(
-      'refuses %s',
-      (dateOfBirth) => {
-        expect(errorPathsOf({ dateOfBirth })).toEqual(['/customFields/dateOfBirth'])
-      },
-    )
+    test.each([
+      '2023-02-29',
+      '1900-02-29',
+      '2023-04-31',
+      '2023-13-01',
+      '2023-00-10',
+      '2023-01-32',
+      '2023-1-5',
+      '05/01/2023',
+      '2023-01-01T00:00:00Z',
+    ])('refuses %s', (dateOfBirth) => {
+      expect(errorPathsOf({ dateOfBirth })).toEqual(['/customFields/dateOfBirth'])
+    })
 
     test('isCalendarDate tells real dates from well-shaped impossible ones', () => {
       expect(isCalendarDate('2024-02-29')).toBe(true)
@@ -103,7 +116,10 @@ describe('contact details in customFields', () => {
   })
 
   test('trims values and answers the valid ones', () => {
-    expect(readContactDetails({ firstName: '  Ana ', phone: ' +15551234567 ' }, '/x').details).toEqual({ firstName: 'Ana', phone: '+15551234567' })
+    expect(readContactDetails({ firstName: '  Ana ', phone: ' +15551234567 ' }, '/x').details).toEqual({
+      firstName: 'Ana',
+      phone: '+15551234567',
+    })
   })
 
   test('skips empty, blank, null and absent contact fields', () => {
@@ -115,7 +131,9 @@ describe('contact details in customFields', () => {
   })
 
   test('reports every bad field at once, under the given path prefix', () => {
-    expect(errorPathsOf({ phone: '555', email: 'nope', addressState: 'XX', addressZip: '1', dateOfBirth: '2023-02-29', firstName: 'Ana' })).toEqual([
+    expect(
+      errorPathsOf({ phone: '555', email: 'nope', addressState: 'XX', addressZip: '1', dateOfBirth: '2023-02-29', firstName: 'Ana' }),
+    ).toEqual([
       '/customFields/phone',
       '/customFields/email',
       '/customFields/dateOfBirth',
@@ -160,7 +178,11 @@ describe('applyContactChanges', () => {
   })
 
   test('reports every invalid value under the path prefix', () => {
-    const { errors } = applyContactChanges(current, { phone: '555-1234', addressState: 'ZZ', addressZip: '1234', dateOfBirth: '2023-02-29', email: 'nope' }, '/fieldOverrides')
+    const { errors } = applyContactChanges(
+      current,
+      { phone: '555-1234', addressState: 'ZZ', addressZip: '1234', dateOfBirth: '2023-02-29', email: 'nope' },
+      '/fieldOverrides',
+    )
     expect(errors.map((e) => e.path).sort()).toEqual([
       '/fieldOverrides/addressState',
       '/fieldOverrides/addressZip',
@@ -177,7 +199,9 @@ describe('applyContactChanges', () => {
   })
 
   test('refuses a value that is not a string', () => {
-    expect(applyContactChanges(current, { phone: 15551234567 as unknown as string }).errors).toEqual([{ path: '/phone', message: 'must be a string' }])
+    expect(applyContactChanges(current, { phone: 15551234567 as unknown as string }).errors).toEqual([
+      { path: '/phone', message: 'must be a string' },
+    ])
   })
 
   test('does not alter the details it is given', () => {
@@ -203,11 +227,15 @@ describe('applyContactChanges', () => {
     })
 
     test('is false when only city, state or ZIP change', () => {
-      expect(applyContactChanges(current, { addressCity: 'Chicago', addressState: 'NY', addressZip: '10001' }).matchedFieldsChanged).toBe(false)
+      expect(applyContactChanges(current, { addressCity: 'Chicago', addressState: 'NY', addressZip: '10001' }).matchedFieldsChanged).toBe(
+        false,
+      )
     })
 
     test('is false when a field is set to the value it has, or an absent field is cleared', () => {
-      expect(applyContactChanges(current, { phone: '+15551234567', firstName: ' Ana ', dateOfBirth: null }).matchedFieldsChanged).toBe(false)
+      expect(applyContactChanges(current, { phone: '+15551234567', firstName: ' Ana ', dateOfBirth: null }).matchedFieldsChanged).toBe(
+        false,
+      )
     })
   })
 })

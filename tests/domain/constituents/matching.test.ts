@@ -87,9 +87,15 @@ describe('duplicateWarning', () => {
   })
 
   test('counts several constituents in the plural, naming each reason once', () => {
-    expect(duplicateWarning([{ reasons: ['same phone'] }, { reasons: ['same phone'] }])).toBe('Possible duplicate of 2 constituents: same phone')
-    expect(duplicateWarning([{ reasons: ['same phone', 'same email'] }, { reasons: ['same email'] }, { reasons: ['same last name and address'] }])).toBe(
-      'Possible duplicate of 3 constituents: same phone, same email, same last name and address',
+    expect(duplicateWarning([{ reasons: ['same phone'] }, { reasons: ['same phone'] }])).toBe(
+      'Possible duplicate of 2 constituents: same phone',
     )
+    expect(
+      duplicateWarning([
+        { reasons: ['same phone', 'same email'] },
+        { reasons: ['same email'] },
+        { reasons: ['same last name and address'] },
+      ]),
+    ).toBe('Possible duplicate of 3 constituents: same phone, same email, same last name and address')
   })
 })

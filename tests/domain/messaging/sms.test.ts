@@ -67,11 +67,11 @@ describe('delivery only moves forward (advancesDelivery)', () => {
   // prettier-ignore
   const ALLOWED: Record<From, Record<DeliveryStatus, boolean>> = {
     //          queued        sent         delivered        failed
-    none:      { queued: true,  sent: true,  delivered: true,  failed: true  },
-    queued:    { queued: true,  sent: true,  delivered: true,  failed: true  },
-    sent:      { queued: false, sent: true,  delivered: true,  failed: true  },
+    none: { queued: true, sent: true, delivered: true, failed: true },
+    queued: { queued: true, sent: true, delivered: true, failed: true },
+    sent: { queued: false, sent: true, delivered: true, failed: true },
     delivered: { queued: false, sent: false, delivered: false, failed: false },
-    failed:    { queued: false, sent: false, delivered: false, failed: false },
+    failed: { queued: false, sent: false, delivered: false, failed: false },
   }
 
   for (const [from, row] of Object.entries(ALLOWED) as Array<[From, Record<DeliveryStatus, boolean>]>) {

@@ -8,12 +8,12 @@ const STATUSES = ['NEW', 'IN_PROGRESS', 'PENDING_INTERNAL', 'PENDING_CLIENT', 'R
 // prettier-ignore
 const ALLOWED: Record<NeedStatus, Record<NeedStatus, boolean>> = {
   //                 NEW    IN_PROGRESS PENDING_INTERNAL PENDING_CLIENT RESOLVED ESCALATED
-  NEW:              { NEW: true,  IN_PROGRESS: true, PENDING_INTERNAL: true,  PENDING_CLIENT: true,  RESOLVED: true,  ESCALATED: true  },
-  IN_PROGRESS:      { NEW: true,  IN_PROGRESS: true, PENDING_INTERNAL: true,  PENDING_CLIENT: true,  RESOLVED: true,  ESCALATED: true  },
-  PENDING_INTERNAL: { NEW: true,  IN_PROGRESS: true, PENDING_INTERNAL: true,  PENDING_CLIENT: true,  RESOLVED: true,  ESCALATED: true  },
-  PENDING_CLIENT:   { NEW: true,  IN_PROGRESS: true, PENDING_INTERNAL: true,  PENDING_CLIENT: true,  RESOLVED: true,  ESCALATED: true  },
-  RESOLVED:         { NEW: false, IN_PROGRESS: true, PENDING_INTERNAL: false, PENDING_CLIENT: false, RESOLVED: true,  ESCALATED: false },
-  ESCALATED:        { NEW: true,  IN_PROGRESS: true, PENDING_INTERNAL: true,  PENDING_CLIENT: true,  RESOLVED: true,  ESCALATED: true  },
+  NEW: { NEW: true, IN_PROGRESS: true, PENDING_INTERNAL: true, PENDING_CLIENT: true, RESOLVED: true, ESCALATED: true },
+  IN_PROGRESS: { NEW: true, IN_PROGRESS: true, PENDING_INTERNAL: true, PENDING_CLIENT: true, RESOLVED: true, ESCALATED: true },
+  PENDING_INTERNAL: { NEW: true, IN_PROGRESS: true, PENDING_INTERNAL: true, PENDING_CLIENT: true, RESOLVED: true, ESCALATED: true },
+  PENDING_CLIENT: { NEW: true, IN_PROGRESS: true, PENDING_INTERNAL: true, PENDING_CLIENT: true, RESOLVED: true, ESCALATED: true },
+  RESOLVED: { NEW: false, IN_PROGRESS: true, PENDING_INTERNAL: false, PENDING_CLIENT: false, RESOLVED: true, ESCALATED: false },
+  ESCALATED: { NEW: true, IN_PROGRESS: true, PENDING_INTERNAL: true, PENDING_CLIENT: true, RESOLVED: true, ESCALATED: true },
 }
 
 describe('need status transitions', () => {

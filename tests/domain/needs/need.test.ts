@@ -62,8 +62,10 @@ describe('need rules', () => {
     })
 
     test('have a recognizable form: every number formatted passes, other text does not', () => {
-      for (const shortCode of [undefined, 'FOOD', 'ABCDEF']) expect(looksLikeReferenceNumber(formatReferenceNumber(shortCode, 1001))).toBe(true)
-      for (const text of ['', 'NONSENSE', 'REQ-', '-1001', 'REQ-10A1', 'REQ 1001', 'REQ-1001\u0000', '\u0000']) expect(looksLikeReferenceNumber(text)).toBe(false)
+      for (const shortCode of [undefined, 'FOOD', 'ABCDEF'])
+        expect(looksLikeReferenceNumber(formatReferenceNumber(shortCode, 1001))).toBe(true)
+      for (const text of ['', 'NONSENSE', 'REQ-', '-1001', 'REQ-10A1', 'REQ 1001', 'REQ-1001\u0000', '\u0000'])
+        expect(looksLikeReferenceNumber(text)).toBe(false)
     })
   })
 
@@ -91,7 +93,9 @@ describe('need rules', () => {
 
     test('record an assignee removed as a change to nothing', () => {
       const assigned = { ...before, assignedTo: MEMBER }
-      expect(changesBetween(assigned, { ...assigned, assignedTo: undefined })).toEqual([{ field: 'assignedTo', from: MEMBER, to: undefined }])
+      expect(changesBetween(assigned, { ...assigned, assignedTo: undefined })).toEqual([
+        { field: 'assignedTo', from: MEMBER, to: undefined },
+      ])
     })
   })
 

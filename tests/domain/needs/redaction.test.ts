@@ -64,8 +64,16 @@ describe('need redaction', () => {
 
 describe('contact keys in the customFields of a need', () => {
   test('are hidden from a caller without a PII permission, names and other keys kept', () => {
-    for (const caller of [actor('staff'), actor('partner_agent'), actor('volunteer'), actor('volunteer', ['intake_staff', 'duplicate_resolver'])]) {
-      expect(redactNeed(caller, withContact)).toEqual({ ...withContact, customFields: { description: 'Rent help', firstName: 'Ana', lastName: 'Lopez' } })
+    for (const caller of [
+      actor('staff'),
+      actor('partner_agent'),
+      actor('volunteer'),
+      actor('volunteer', ['intake_staff', 'duplicate_resolver']),
+    ]) {
+      expect(redactNeed(caller, withContact)).toEqual({
+        ...withContact,
+        customFields: { description: 'Rent help', firstName: 'Ana', lastName: 'Lopez' },
+      })
     }
   })
 

@@ -7,7 +7,13 @@ import { parseCsv } from '../../support/csv'
 const FORMULA_START = ['=', '+', '-', '@', '\t', '\r']
 
 /** Text rich in what CSV and spreadsheets care about: separators, quotes, line ends, formula characters. */
-const cellText = fc.string({ unit: fc.oneof(fc.constantFrom(',', '"', '\r', '\n', "'", ' ', ...FORMULA_START), fc.string({ minLength: 1, maxLength: 1, unit: 'grapheme' })), maxLength: 30 })
+const cellText = fc.string({
+  unit: fc.oneof(
+    fc.constantFrom(',', '"', '\r', '\n', "'", ' ', ...FORMULA_START),
+    fc.string({ minLength: 1, maxLength: 1, unit: 'grapheme' }),
+  ),
+  maxLength: 30,
+})
 
 describe('CSV records', () => {
   test('a parser reads back every record as written, formula openers prefixed with one quote', () => {
@@ -39,7 +45,24 @@ describe('CSV records', () => {
   })
 
   // What a program may skip or strip before it looks for a formula, and the fullwidth forms it may fold.
-  const HIDING = ['"', "'", '""', ' ', '\u00A0', '\u3000', '\n', '\u200B', '\u200C', '\u200D', '\u2060', '\uFEFF', '\u00AD', '\u202E', '\uFF02', ' "\u200B']
+  const HIDING = [
+    '"',
+    "'",
+    '""',
+    ' ',
+    '\u00A0',
+    '\u3000',
+    '\n',
+    '\u200B',
+    '\u200C',
+    '\u200D',
+    '\u2060',
+    '\uFEFF',
+    '\u00AD',
+    '\u202E',
+    '\uFF02',
+    ' "\u200B',
+  ]
   const OPENERS = ['=', '+', '-', '@', '\t', '\r', '\uFF1D', '\uFF0B', '\uFF0D', '\uFF20']
 
   test.each(OPENERS.flatMap((opener) => ['', ...HIDING].map((lead) => [JSON.stringify(lead + opener), `${lead}${opener}1+1`])))(

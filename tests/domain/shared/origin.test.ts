@@ -5,12 +5,15 @@ import { originProblem } from '../../../src/domain/shared/origin'
 // docs/api.md "Organization settings": the origins an organization lists, and the link bases they allow.
 
 describe('originProblem', () => {
-  test.each(['https://app.example.org', 'https://app.example.org:8443', 'https://xn--bcher-kva.example', 'https://[2001:db8::1]', 'https://127.0.0.1:9000'])(
-    '%s is an origin',
-    (origin) => {
-      expect(originProblem(origin)).toBeUndefined()
-    },
-  )
+  test.each([
+    'https://app.example.org',
+    'https://app.example.org:8443',
+    'https://xn--bcher-kva.example',
+    'https://[2001:db8::1]',
+    'https://127.0.0.1:9000',
+  ])('%s is an origin', (origin) => {
+    expect(originProblem(origin)).toBeUndefined()
+  })
 
   test.each([
     ['http', 'http://app.example.org'],
@@ -35,9 +38,12 @@ describe('linkBaseProblem', () => {
   const PUBLIC = 'https://intake.example.org'
   const APPS = ['https://staff.example.org']
 
-  test.each([`${PUBLIC}/`, `${PUBLIC}/staff`, 'https://staff.example.org', 'https://staff.example.org/app/'])('%s may be a link base', (appUrl) => {
-    expect(linkBaseProblem(appUrl, PUBLIC, APPS)).toBeUndefined()
-  })
+  test.each([`${PUBLIC}/`, `${PUBLIC}/staff`, 'https://staff.example.org', 'https://staff.example.org/app/'])(
+    '%s may be a link base',
+    (appUrl) => {
+      expect(linkBaseProblem(appUrl, PUBLIC, APPS)).toBeUndefined()
+    },
+  )
 
   test.each([
     'https://evil.example',

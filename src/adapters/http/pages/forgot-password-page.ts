@@ -41,7 +41,15 @@ export function forgotPasswordPage(useCases: UseCases['auth'], rateLimits: RateL
     })
     .post(
       FORGOT_PASSWORD_PATH,
-      async (context: { body: unknown; query: Query; request: Request; server: Server<unknown> | null; set: HtmlSet; countRequest: CountRequest; foreignOriginOf: ForeignOriginOf }) => {
+      async (context: {
+        body: unknown
+        query: Query
+        request: Request
+        server: Server<unknown> | null
+        set: HtmlSet
+        countRequest: CountRequest
+        foreignOriginOf: ForeignOriginOf
+      }) => {
         const { body, query, request, server, set, countRequest } = context
         const { lang, s, action } = languageOf(query, request)
         const use = countRequest('auth', request, server, set)

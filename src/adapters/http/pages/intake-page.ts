@@ -22,7 +22,12 @@ interface Field {
 }
 
 /** Only the description is required: the organization's settings name no other field (docs/api.md "Pages"). */
-const DESCRIPTION: Field = { name: 'description', label: 'descriptionLabel', hint: 'descriptionHint', maxlength: PUBLIC_DESCRIPTION.maxLength }
+const DESCRIPTION: Field = {
+  name: 'description',
+  label: 'descriptionLabel',
+  hint: 'descriptionHint',
+  maxlength: PUBLIC_DESCRIPTION.maxLength,
+}
 const PERSON: Field[] = [
   { name: 'firstName', label: 'firstNameLabel', autocomplete: 'given-name', maxlength: NAME.maxLength },
   { name: 'lastName', label: 'lastNameLabel', autocomplete: 'family-name', maxlength: NAME.maxLength },
@@ -36,7 +41,13 @@ const ADDRESS: Field[] = [
   { name: 'addressState', label: 'stateLabel', hint: 'stateHint', autocomplete: 'address-level1', maxlength: 2 },
   { name: 'addressZip', label: 'zipLabel', autocomplete: 'postal-code', inputmode: 'numeric', maxlength: 10 },
 ]
-const LANGUAGE: Field = { name: 'preferredLanguage', label: 'preferredLanguageLabel', hint: 'preferredLanguageHint', autocomplete: 'language', maxlength: NAME.maxLength }
+const LANGUAGE: Field = {
+  name: 'preferredLanguage',
+  label: 'preferredLanguageLabel',
+  hint: 'preferredLanguageHint',
+  autocomplete: 'language',
+  maxlength: NAME.maxLength,
+}
 const OPTIONAL = [...PERSON, ...ADDRESS, LANGUAGE]
 /** Hidden from people (and from assistive technology); a form that fills it is a robot's. */
 const HONEYPOT = 'website'
@@ -96,7 +107,10 @@ function fieldHtml(s: Strings, field: Field, values: Values, errors: Errors, req
     .filter(Boolean)
     .join(' ')
   const value = escapeHtml(values[name] ?? '')
-  const control = name === 'description' ? `<textarea ${attributes} rows="5">${value}</textarea>` : `<input ${attributes} type="${field.type ?? 'text'}" value="${value}">`
+  const control =
+    name === 'description'
+      ? `<textarea ${attributes} rows="5">${value}</textarea>`
+      : `<input ${attributes} type="${field.type ?? 'text'}" value="${value}">`
   return `<label for="${name}">${escapeHtml(s[field.label] as string)} <span class="hint">${escapeHtml(required ? s.required : s.optional)}</span></label>
 ${field.hint ? `<p class="hint" id="${name}-hint">${escapeHtml(s[field.hint] as string)}</p>\n` : ''}${error ? `<p class="error" id="${name}-error">${escapeHtml(error)}</p>\n` : ''}${control}`
 }
@@ -156,7 +170,8 @@ export function intakePage(useCases: UseCases['needs'], rateLimits: RateLimits, 
       throw error
     }
   }
-  const notFound = (lang: Language, set: HtmlSet) => html(messagePage(lang, STRINGS[lang].notFoundTitle, STRINGS[lang].notFound, 'alert'), set, 404)
+  const notFound = (lang: Language, set: HtmlSet) =>
+    html(messagePage(lang, STRINGS[lang].notFoundTitle, STRINGS[lang].notFound, 'alert'), set, 404)
 
   return new Elysia({ name: 'intake-page', detail: { hide: true } })
     .use(rateLimits)
@@ -170,7 +185,9 @@ export function intakePage(useCases: UseCases['needs'], rateLimits: RateLimits, 
     })
     .post(
       '/intake/:organizationSlug',
-      async (context: Context & { body: unknown; server: Server<unknown> | null; countRequest: CountRequest; foreignOriginOf: ForeignOriginOf }) => {
+      async (
+        context: Context & { body: unknown; server: Server<unknown> | null; countRequest: CountRequest; foreignOriginOf: ForeignOriginOf },
+      ) => {
         const { body, request, server, set, countRequest } = context
         const { lang, s, path, action } = setting(context)
         // The API's limit, counted before anything is read, so a flood of bad forms is limited too.
@@ -184,15 +201,23 @@ export function intakePage(useCases: UseCases['needs'], rateLimits: RateLimits, 
         const posted = (body ?? {}) as Record<string, unknown>
         const values: Values = {}
         for (const { name } of [DESCRIPTION, ...OPTIONAL]) if (typeof posted[name] === 'string') values[name] = posted[name].trim()
-        const again = (errors: Errors, alert: string) => html(page(lang, s.intakeTitle, intakeForm(s, action, values, errors, alert), options), set, 400)
+        const again = (errors: Errors, alert: string) =>
+          html(page(lang, s.intakeTitle, intakeForm(s, action, values, errors, alert), options), set, 400)
         // Not a pretended success: a person whose browser filled it must know the request did not go.
         if (typeof posted[HONEYPOT] === 'string' && posted[HONEYPOT] !== '') return again({}, s.honeypotRefused)
 
         const customFields = customFieldsOf(values)
         try {
           // Another site's page was already judged against formOrigins when the form was looked up.
-          const need = await useCases.submitPublic.execute({ organizationSlug: form.organizationSlug, description: values.description ?? '', customFields })
-          return html(receivedPage(lang, form.organizationName, action, need.referenceNumber, Boolean(customFields.phone || customFields.email)), set)
+          const need = await useCases.submitPublic.execute({
+            organizationSlug: form.organizationSlug,
+            description: values.description ?? '',
+            customFields,
+          })
+          return html(
+            receivedPage(lang, form.organizationName, action, need.referenceNumber, Boolean(customFields.phone || customFields.email)),
+            set,
+          )
         } catch (error) {
           if (!(error instanceof InvalidError)) throw error
           return again(pageErrors(s, error, values), s.fixErrors)

@@ -52,7 +52,8 @@ export interface PageOptions {
 
 function languageSwitch(language: Language, path: string): string {
   const links = LANGUAGES.filter((other) => other !== language).map(
-    (other) => `<a href="${escapeHtml(path)}?lang=${other}" lang="${other}" hreflang="${other}">${escapeHtml(STRINGS[other].languageName)}</a>`,
+    (other) =>
+      `<a href="${escapeHtml(path)}?lang=${other}" lang="${other}" hreflang="${other}">${escapeHtml(STRINGS[other].languageName)}</a>`,
   )
   return `<nav aria-label="${escapeHtml(STRINGS[language].languageSwitch)}">${links.join(' ')}</nav>\n`
 }

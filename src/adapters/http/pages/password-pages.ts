@@ -21,7 +21,8 @@ type FormPath = keyof typeof FORMS
 function passwordForm(s: Strings, action: string, token: string, error?: { token?: string; password?: string }): string {
   const passwordError = error?.password ? `<p class="error" id="password-error">${escapeHtml(error.password)}</p>` : ''
   // A reset link that no longer works: a new one is a form away.
-  const newLink = error?.token && action.startsWith('/reset-password') ? ` <a href="${FORGOT_PASSWORD_PATH}">${escapeHtml(s.askNewLink)}</a>` : ''
+  const newLink =
+    error?.token && action.startsWith('/reset-password') ? ` <a href="${FORGOT_PASSWORD_PATH}">${escapeHtml(s.askNewLink)}</a>` : ''
   return `${error?.token ? `<p class="error" role="alert">${escapeHtml(error.token)}${newLink}</p>` : ''}
 <form method="post" action="${escapeHtml(action)}">
 <input type="hidden" name="token" value="${escapeHtml(token)}">
@@ -41,16 +42,31 @@ export function passwordPages(useCases: UseCases['auth'], rateLimits: RateLimits
   }
   const languageOf = (path: FormPath, query: Query, request: Request) => {
     const { language, explicit } = chooseLanguage(query.lang, request.headers.get('accept-language'))
-    return { lang: language, s: STRINGS[language], title: STRINGS[language][FORMS[path].title], action: explicit ? `${path}?lang=${language}` : path }
+    return {
+      lang: language,
+      s: STRINGS[language],
+      title: STRINGS[language][FORMS[path].title],
+      action: explicit ? `${path}?lang=${language}` : path,
+    }
   }
-  const show = (path: FormPath) => ({ query, request, set }: { query: Query; request: Request; set: HtmlSet }) => {
-    const { lang, s, title, action } = languageOf(path, query, request)
-    if (!query.token) return html(messagePage(lang, title, s.missingToken, 'alert'), set, 400)
-    return html(page(lang, title, passwordForm(s, action, query.token)), set)
-  }
+  const show =
+    (path: FormPath) =>
+    ({ query, request, set }: { query: Query; request: Request; set: HtmlSet }) => {
+      const { lang, s, title, action } = languageOf(path, query, request)
+      if (!query.token) return html(messagePage(lang, title, s.missingToken, 'alert'), set, 400)
+      return html(page(lang, title, passwordForm(s, action, query.token)), set)
+    }
   const submit =
     (path: FormPath) =>
-    async (context: { body: unknown; query: Query; request: Request; server: Server<unknown> | null; set: HtmlSet; countRequest: CountRequest; foreignOriginOf: ForeignOriginOf }) => {
+    async (context: {
+      body: unknown
+      query: Query
+      request: Request
+      server: Server<unknown> | null
+      set: HtmlSet
+      countRequest: CountRequest
+      foreignOriginOf: ForeignOriginOf
+    }) => {
       const { body, query, request, server, set, countRequest } = context
       const { lang, s, title, action } = languageOf(path, query, request)
       const use = countRequest('auth', request, server, set)
@@ -65,9 +81,16 @@ export function passwordPages(useCases: UseCases['auth'], rateLimits: RateLimits
       } catch (error) {
         if (!(error instanceof InvalidError)) throw error
         const onToken = error.errors.some((e) => e.path === '/token')
-        return html(page(lang, title, passwordForm(s, action, token, onToken ? { token: s.badToken } : { password: s.badPassword })), set, 400)
+        return html(
+          page(lang, title, passwordForm(s, action, token, onToken ? { token: s.badToken } : { password: s.badPassword })),
+          set,
+          400,
+        )
       }
-      return html(page(lang, title, `<p role="status">${escapeHtml(s[FORMS[path].done])}</p>\n<p><a href="/">${escapeHtml(s.logIn)}</a></p>`), set)
+      return html(
+        page(lang, title, `<p role="status">${escapeHtml(s[FORMS[path].done])}</p>\n<p><a href="/">${escapeHtml(s.logIn)}</a></p>`),
+        set,
+      )
     }
   return new Elysia({ name: 'password-pages', detail: { hide: true } })
     .use(rateLimits)

@@ -12,7 +12,8 @@ const en = {
   forgotTitle: 'Forgot your password?',
   forgotHint: 'Give the email you log in with. We send a link to choose a new password, valid for an hour.',
   forgotSubmit: 'Send the link',
-  forgotDone: 'If an account uses this email, a link to choose a new password is on its way. It is valid for an hour. Check your spam folder too.',
+  forgotDone:
+    'If an account uses this email, a link to choose a new password is on its way. It is valid for an hour. Check your spam folder too.',
   badEmail: 'This is not an email address, like name@example.org.',
   askNewLink: 'Ask for a new link',
   passwordLabel: 'New password',
@@ -23,7 +24,8 @@ const en = {
   missingToken: 'This page needs the link from your email: open the link again.',
   forbidden: 'This form must be sent from this site. Open the link from your email again.',
   tooManyTitle: 'Too many requests',
-  tooMany: (seconds: number) => `Too many forms were sent from your connection. Wait ${seconds} seconds, then go back and send the form again.`,
+  tooMany: (seconds: number) =>
+    `Too many forms were sent from your connection. Wait ${seconds} seconds, then go back and send the form again.`,
 
   intakeTitle: 'Ask for help',
   intakeIntro: (organization: string) =>
@@ -80,9 +82,11 @@ const es: Strings = {
   inviteDone: 'Su cuenta está lista. Ya puede iniciar sesión con su correo electrónico y esta contraseña.',
   logIn: 'Iniciar sesión',
   forgotTitle: '¿Olvidó su contraseña?',
-  forgotHint: 'Escriba el correo electrónico con el que inicia sesión. Le enviamos un enlace para elegir una nueva contraseña, válido por una hora.',
+  forgotHint:
+    'Escriba el correo electrónico con el que inicia sesión. Le enviamos un enlace para elegir una nueva contraseña, válido por una hora.',
   forgotSubmit: 'Enviar el enlace',
-  forgotDone: 'Si una cuenta usa este correo electrónico, le enviamos un enlace para elegir una nueva contraseña. Es válido por una hora. Revise también la carpeta de correo no deseado.',
+  forgotDone:
+    'Si una cuenta usa este correo electrónico, le enviamos un enlace para elegir una nueva contraseña. Es válido por una hora. Revise también la carpeta de correo no deseado.',
   badEmail: 'Esto no es una dirección de correo electrónico, como nombre@ejemplo.org.',
   askNewLink: 'Pedir un enlace nuevo',
   passwordLabel: 'Nueva contraseña',
@@ -93,7 +97,8 @@ const es: Strings = {
   missingToken: 'Esta página necesita el enlace de su correo electrónico: abra el enlace de nuevo.',
   forbidden: 'Este formulario debe enviarse desde este sitio. Abra de nuevo el enlace de su correo electrónico.',
   tooManyTitle: 'Demasiadas solicitudes',
-  tooMany: (seconds: number) => `Se enviaron demasiados formularios desde su conexión. Espere ${seconds} segundos, vuelva atrás y envíe el formulario de nuevo.`,
+  tooMany: (seconds: number) =>
+    `Se enviaron demasiados formularios desde su conexión. Espere ${seconds} segundos, vuelva atrás y envíe el formulario de nuevo.`,
 
   intakeTitle: 'Pida ayuda',
   intakeIntro: (organization: string) =>

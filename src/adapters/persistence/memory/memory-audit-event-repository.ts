@@ -10,7 +10,10 @@ export class MemoryAuditEventRepository extends MemoryRepository implements Audi
   }
   async list(organizationId: string, filter: AuditFilter, request: PageRequest) {
     const matching = this.matching(organizationId, filter)
-    return page(matching.sort((a, b) => b.at.getTime() - a.at.getTime() || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0)), request)
+    return page(
+      matching.sort((a, b) => b.at.getTime() - a.at.getTime() || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0)),
+      request,
+    )
   }
   async tally(organizationId: string, filter: AuditFilter) {
     return tallyOf(this.matching(organizationId, filter).map((e) => e.at))

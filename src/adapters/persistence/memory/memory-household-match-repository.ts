@@ -23,7 +23,9 @@ export class MemoryHouseholdMatchRepository extends MemoryRepository implements 
   }
   async listInvolving(organizationId: string, constituentId: string) {
     return [...this.t.householdMatches.values()]
-      .filter((m) => m.organizationId === organizationId && (m.constituentId === constituentId || m.candidateConstituentId === constituentId))
+      .filter(
+        (m) => m.organizationId === organizationId && (m.constituentId === constituentId || m.candidateConstituentId === constituentId),
+      )
       .sort((a, b) => -newestFirst(a, b))
       .map(copy)
   }

@@ -22,7 +22,8 @@ export class MemoryOrganizationRepository extends MemoryRepository implements Or
     for (const other of this.t.organizations.values()) {
       if (other.id === organization.id) continue
       if (other.slug === organization.slug) throw new ConflictError(UNIQUE_CONFLICTS.organizationSlug)
-      if (organization.shortCode && other.shortCode === organization.shortCode) throw new ConflictError(UNIQUE_CONFLICTS.organizationShortCode)
+      if (organization.shortCode && other.shortCode === organization.shortCode)
+        throw new ConflictError(UNIQUE_CONFLICTS.organizationShortCode)
       if (organization.phoneNumber && other.phoneNumber === organization.phoneNumber) {
         throw new ConflictError(UNIQUE_CONFLICTS.organizationPhoneNumber)
       }
@@ -50,7 +51,10 @@ export class MemoryOrganizationRepository extends MemoryRepository implements Or
     return this.t.organizations.size
   }
   async auditRetentions() {
-    return [...this.t.organizations.values()].map((o) => ({ organizationId: o.id, ...(o.auditRetentionDays !== undefined ? { auditRetentionDays: o.auditRetentionDays } : {}) }))
+    return [...this.t.organizations.values()].map((o) => ({
+      organizationId: o.id,
+      ...(o.auditRetentionDays !== undefined ? { auditRetentionDays: o.auditRetentionDays } : {}),
+    }))
   }
   async takeNextNeedReference(organizationId: string) {
     const organization = this.t.organizations.get(organizationId)

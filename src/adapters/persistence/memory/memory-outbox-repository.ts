@@ -18,7 +18,8 @@ export class MemoryOutboxRepository extends MemoryRepository implements OutboxRe
     return [...new Set([...this.t.outbox.values()].filter((m) => this.isDue(m, now)).map((m) => m.organizationId))].sort().slice(0, limit)
   }
   async countInFlight(organizationId: string, now: Date) {
-    return [...this.t.outbox.values()].filter((m) => m.organizationId === organizationId && m.status === 'sending' && m.lockedUntil! > now).length
+    return [...this.t.outbox.values()].filter((m) => m.organizationId === organizationId && m.status === 'sending' && m.lockedUntil! > now)
+      .length
   }
   async claimDue(organizationId: string, now: Date, limit: number, lockedUntil: Date) {
     const due = [...this.t.outbox.values()]

@@ -9,7 +9,8 @@ export class MemoryWebhookEndpointRepository extends MemoryRepository implements
     this.t.webhookEndpoints.set(endpoint.id, copy(endpoint))
   }
   async update(endpoint: WebhookEndpoint) {
-    if (this.t.webhookEndpoints.get(endpoint.id)?.organizationId === endpoint.organizationId) this.t.webhookEndpoints.set(endpoint.id, copy(endpoint))
+    if (this.t.webhookEndpoints.get(endpoint.id)?.organizationId === endpoint.organizationId)
+      this.t.webhookEndpoints.set(endpoint.id, copy(endpoint))
   }
   async delete(organizationId: string, id: string) {
     if (this.t.webhookEndpoints.get(id)?.organizationId !== organizationId) return false

@@ -29,7 +29,9 @@ export const partners = pgTable(
   'partners',
   {
     id: text('id').primaryKey(),
-    organizationId: text('organization_id').notNull().references(() => organizations.id),
+    organizationId: text('organization_id')
+      .notNull()
+      .references(() => organizations.id),
     name: text('name').notNull(),
     slaHours: integer('sla_hours').notNull(),
     isArchived: boolean('is_archived').notNull(),
@@ -50,7 +52,9 @@ export const members = pgTable(
   'members',
   {
     id: text('id').primaryKey(),
-    organizationId: text('organization_id').notNull().references(() => organizations.id),
+    organizationId: text('organization_id')
+      .notNull()
+      .references(() => organizations.id),
     email: text('email').notNull(),
     fullName: text('full_name'),
     role: text('role').notNull(),
@@ -71,7 +75,9 @@ export const households = pgTable(
   'households',
   {
     id: text('id').primaryKey(),
-    organizationId: text('organization_id').notNull().references(() => organizations.id),
+    organizationId: text('organization_id')
+      .notNull()
+      .references(() => organizations.id),
     createdAt: createdAt(),
   },
   (t) => [index('households_by_organization').on(t.organizationId)],
@@ -82,8 +88,12 @@ export const constituents = pgTable(
   {
     seq: integer('seq').generatedByDefaultAsIdentity().primaryKey(),
     id: text('id').notNull().unique(),
-    organizationId: text('organization_id').notNull().references(() => organizations.id),
-    householdId: text('household_id').notNull().references(() => households.id),
+    organizationId: text('organization_id')
+      .notNull()
+      .references(() => organizations.id),
+    householdId: text('household_id')
+      .notNull()
+      .references(() => households.id),
     firstName: text('first_name'),
     lastName: text('last_name'),
     phone: text('phone'),
@@ -116,7 +126,9 @@ export const householdMatches = pgTable(
   'household_matches',
   {
     id: text('id').primaryKey(),
-    organizationId: text('organization_id').notNull().references(() => organizations.id),
+    organizationId: text('organization_id')
+      .notNull()
+      .references(() => organizations.id),
     constituentId: text('constituent_id').notNull(),
     candidateConstituentId: text('candidate_constituent_id').notNull(),
     reason: text('reason').notNull(),
@@ -138,8 +150,12 @@ export const needs = pgTable(
   'needs',
   {
     id: text('id').primaryKey(),
-    organizationId: text('organization_id').notNull().references(() => organizations.id),
-    partnerId: text('partner_id').notNull().references(() => partners.id),
+    organizationId: text('organization_id')
+      .notNull()
+      .references(() => organizations.id),
+    partnerId: text('partner_id')
+      .notNull()
+      .references(() => partners.id),
     status: text('status').notNull(),
     customFields: jsonb('custom_fields').$type<Record<string, unknown>>().notNull(),
     isConfidential: boolean('is_confidential').notNull(),
@@ -194,8 +210,12 @@ export const needChanges = pgTable(
   {
     seq: integer('seq').generatedByDefaultAsIdentity().primaryKey(),
     id: text('id').notNull().unique(),
-    organizationId: text('organization_id').notNull().references(() => organizations.id),
-    needId: text('need_id').notNull().references(() => needs.id),
+    organizationId: text('organization_id')
+      .notNull()
+      .references(() => organizations.id),
+    needId: text('need_id')
+      .notNull()
+      .references(() => needs.id),
     field: text('field').notNull(),
     fromValue: text('from_value'),
     toValue: text('to_value'),
@@ -209,7 +229,9 @@ export const interactions = pgTable(
   'interactions',
   {
     id: text('id').primaryKey(),
-    organizationId: text('organization_id').notNull().references(() => organizations.id),
+    organizationId: text('organization_id')
+      .notNull()
+      .references(() => organizations.id),
     partnerId: text('partner_id'),
     needId: text('need_id').references(() => needs.id),
     constituentId: text('constituent_id'),
@@ -242,7 +264,9 @@ export const earlySmsStatuses = pgTable(
 export const smsOptOuts = pgTable(
   'sms_opt_outs',
   {
-    organizationId: text('organization_id').notNull().references(() => organizations.id),
+    organizationId: text('organization_id')
+      .notNull()
+      .references(() => organizations.id),
     phone: text('phone').notNull(),
     optedOutAt: time('opted_out_at').notNull(),
   },
@@ -254,8 +278,12 @@ export const refreshTokens = pgTable(
   {
     id: text('id').primaryKey(),
     familyId: text('family_id').notNull(),
-    memberId: text('member_id').notNull().references(() => members.id),
-    organizationId: text('organization_id').notNull().references(() => organizations.id),
+    memberId: text('member_id')
+      .notNull()
+      .references(() => members.id),
+    organizationId: text('organization_id')
+      .notNull()
+      .references(() => organizations.id),
     tokenHash: text('token_hash').notNull().unique(),
     createdAt: createdAt(),
     expiresAt: time('expires_at').notNull(),
@@ -279,8 +307,12 @@ export const loginFailures = pgTable(
 
 export const invitations = pgTable('invitations', {
   id: text('id').primaryKey(),
-  organizationId: text('organization_id').notNull().references(() => organizations.id),
-  memberId: text('member_id').notNull().references(() => members.id),
+  organizationId: text('organization_id')
+    .notNull()
+    .references(() => organizations.id),
+  memberId: text('member_id')
+    .notNull()
+    .references(() => members.id),
   tokenDigest: text('token_digest').notNull().unique(),
   createdAt: createdAt(),
   expiresAt: time('expires_at').notNull(),
@@ -290,7 +322,9 @@ export const invitations = pgTable('invitations', {
 })
 
 export const emailSettings = pgTable('email_settings', {
-  organizationId: text('organization_id').primaryKey().references(() => organizations.id),
+  organizationId: text('organization_id')
+    .primaryKey()
+    .references(() => organizations.id),
   provider: text('provider').notNull(),
   sealedApiKey: text('sealed_api_key').notNull(),
   apiKeyLast4: text('api_key_last4').notNull(),
@@ -303,7 +337,9 @@ export const outbox = pgTable(
   'outbox',
   {
     id: text('id').primaryKey(),
-    organizationId: text('organization_id').notNull().references(() => organizations.id),
+    organizationId: text('organization_id')
+      .notNull()
+      .references(() => organizations.id),
     payload: jsonb('payload').$type<Record<string, unknown>>().notNull(),
     status: text('status').notNull(),
     attempts: integer('attempts').notNull(),
@@ -330,7 +366,9 @@ export const webhookEndpoints = pgTable(
   'webhook_endpoints',
   {
     id: text('id').primaryKey(),
-    organizationId: text('organization_id').notNull().references(() => organizations.id),
+    organizationId: text('organization_id')
+      .notNull()
+      .references(() => organizations.id),
     url: text('url').notNull(),
     events: jsonb('events').$type<string[]>().notNull(),
     /** AES-256-GCM under DATA_ENCRYPTION_KEY; never stored or logged in clear. */
@@ -352,7 +390,9 @@ export const auditEvents = pgTable(
   'audit_events',
   {
     id: text('id').primaryKey(),
-    organizationId: text('organization_id').notNull().references(() => organizations.id),
+    organizationId: text('organization_id')
+      .notNull()
+      .references(() => organizations.id),
     memberId: text('member_id'),
     action: text('action').notNull(),
     recordType: text('record_type').notNull(),

@@ -10,7 +10,18 @@ import { driverError } from '../sql/sql-dialect'
 export type DatabaseErrorClass = { kind: DatabaseOutageKind; retryable: true } | { kind: 'refused'; retryable: false }
 
 /** The connection was refused, lost or timed out before an answer (client codes, SQLSTATE class 08). */
-const UNREACHABLE = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'CONNECTION_CLOSED', 'CONNECTION_ENDED', 'CONNECTION_DESTROYED', 'CONNECT_TIMEOUT'])
+const UNREACHABLE = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'CONNECTION_CLOSED',
+  'CONNECTION_ENDED',
+  'CONNECTION_DESTROYED',
+  'CONNECT_TIMEOUT',
+])
 
 function outageKindOf(code: string): DatabaseOutageKind | undefined {
   if (UNREACHABLE.has(code) || code.startsWith('08')) return 'unreachable'
@@ -21,7 +32,8 @@ function outageKindOf(code: string): DatabaseOutageKind | undefined {
   if (code.startsWith('53') || code.startsWith('SQLITE_NOMEM')) return 'out_of_resources'
   if (code.startsWith('SQLITE_IOERR')) return 'io_error'
   // 40001 serialization_failure, 40P01 deadlock_detected, 55P03 lock_not_available: tried again, they pass.
-  if (code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED') || code === '40001' || code === '40P01' || code === '55P03') return 'busy'
+  if (code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED') || code === '40001' || code === '40P01' || code === '55P03')
+    return 'busy'
   return undefined
 }
 

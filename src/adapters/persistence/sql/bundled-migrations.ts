@@ -36,6 +36,9 @@ export function bundledMigrations(journal: MigrationJournal, sqlByTag: Record<st
  * dialect does (SQLite's is synchronous, PostgreSQL's a promise).
  */
 export function applyMigrations<R>(db: object, migrations: Migration[]): R {
-  const { dialect, session } = db as { dialect: { migrate(migrations: Migration[], session: unknown, config: object): R }; session: unknown }
+  const { dialect, session } = db as {
+    dialect: { migrate(migrations: Migration[], session: unknown, config: object): R }
+    session: unknown
+  }
   return dialect.migrate(migrations, session, {})
 }

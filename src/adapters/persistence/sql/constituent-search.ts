@@ -27,10 +27,19 @@ export abstract class ConstituentSearch extends SqlRepository {
   async page(organizationId: string, query: ConstituentQuery, page: PageRequest): Promise<{ rows: ConstituentRow[]; total: number }> {
     if (query.kind !== 'all') return this.pageOfMatches(organizationId, query, page)
     const counts = this.tables.constituentCounts
-    const rows = await this.pageWhere('constituents_page', () => eq(this.tables.constituents.organizationId, sql.placeholder('organizationId')), { organizationId }, page)
+    const rows = await this.pageWhere(
+      'constituents_page',
+      () => eq(this.tables.constituents.organizationId, sql.placeholder('organizationId')),
+      { organizationId },
+      page,
+    )
     const [counted] = await this.prepared<{ n: number }>(
       'constituents_total',
-      () => this.db.select({ n: counts.constituents }).from(counts).where(eq(counts.organizationId, sql.placeholder('organizationId'))),
+      () =>
+        this.db
+          .select({ n: counts.constituents })
+          .from(counts)
+          .where(eq(counts.organizationId, sql.placeholder('organizationId'))),
       { organizationId },
     )
     return { rows, total: Number(counted?.n ?? 0) }
@@ -39,7 +48,10 @@ export abstract class ConstituentSearch extends SqlRepository {
   /** An export's batch by keyset (as the needs'); a query reads its matches through the index for each batch. */
   batchAfter(organizationId: string, query: ConstituentQuery, after: Keyset | undefined, limit: number): Promise<ConstituentRow[]> {
     const t = this.tables.constituents
-    const matching = query.kind === 'all' ? eq(t.organizationId, organizationId) : this.matching(organizationId, this.matchOf(organizationId, query), searchKindOf(query), false)
+    const matching =
+      query.kind === 'all'
+        ? eq(t.organizationId, organizationId)
+        : this.matching(organizationId, this.matchOf(organizationId, query), searchKindOf(query), false)
     return this.db
       .select()
       .from(t)
@@ -49,7 +61,11 @@ export abstract class ConstituentSearch extends SqlRepository {
   }
 
   /** The page of a query's matches and how many there are. */
-  protected abstract pageOfMatches(organizationId: string, query: MatchingQuery, page: PageRequest): Promise<{ rows: ConstituentRow[]; total: number }>
+  protected abstract pageOfMatches(
+    organizationId: string,
+    query: MatchingQuery,
+    page: PageRequest,
+  ): Promise<{ rows: ConstituentRow[]; total: number }>
 
   /** What a query looks for, as its index reads it: full-text query text for words and phone digits, the key of an email. */
   protected abstract matchOf(organizationId: string, query: MatchingQuery): string
@@ -63,7 +79,12 @@ export abstract class ConstituentSearch extends SqlRepository {
   protected abstract matching(organizationId: SearchParameter, match: SearchParameter, kind: SearchKind, manyMatches: boolean): SQL
 
   /** A page in list order, prepared as `name`; `values` bind the placeholders of `where`. */
-  protected pageWhere(name: string, where: () => SQL | undefined, values: Record<string, unknown>, page: PageRequest): Promise<ConstituentRow[]> {
+  protected pageWhere(
+    name: string,
+    where: () => SQL | undefined,
+    values: Record<string, unknown>,
+    page: PageRequest,
+  ): Promise<ConstituentRow[]> {
     const t = this.tables.constituents
     return this.prepared<ConstituentRow>(
       name,
@@ -80,7 +101,11 @@ export abstract class ConstituentSearch extends SqlRepository {
   }
 
   /** The page of matches read by key and sorted, and their number counted by the same condition, both prepared. */
-  protected async pageAndCount(organizationId: string, query: MatchingQuery, page: PageRequest): Promise<{ rows: ConstituentRow[]; total: number }> {
+  protected async pageAndCount(
+    organizationId: string,
+    query: MatchingQuery,
+    page: PageRequest,
+  ): Promise<{ rows: ConstituentRow[]; total: number }> {
     const kind = searchKindOf(query)
     const values = { organizationId, match: this.matchOf(organizationId, query) }
     const condition = () => this.matching(sql.placeholder('organizationId'), sql.placeholder('match'), kind, false)

@@ -28,7 +28,10 @@ export class SqlAuditEventRepository extends SqlRepository implements AuditEvent
   }
   async tally(organizationId: string, filter: AuditFilter): Promise<Tally> {
     const t = this.tables.auditEvents
-    const [row] = await this.db.select({ count: count(), oldest: min(t.at) }).from(t).where(this.matching(organizationId, filter))
+    const [row] = await this.db
+      .select({ count: count(), oldest: min(t.at) })
+      .from(t)
+      .where(this.matching(organizationId, filter))
     return { count: row?.count ?? 0, ...(row?.oldest ? { oldest: row.oldest } : {}) }
   }
   private matching(organizationId: string, filter: AuditFilter) {

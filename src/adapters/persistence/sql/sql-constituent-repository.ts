@@ -41,7 +41,9 @@ export class SqlConstituentRepository extends SqlRepository implements Constitue
     await this.updateInOrganization(this.tables.constituents, constituentRow(c))
   }
   async delete(organizationId: string, id: string) {
-    await this.db.delete(this.tables.constituents).where(and(eq(this.tables.constituents.id, id), eq(this.tables.constituents.organizationId, organizationId)))
+    await this.db
+      .delete(this.tables.constituents)
+      .where(and(eq(this.tables.constituents.id, id), eq(this.tables.constituents.organizationId, organizationId)))
   }
   async findById(organizationId: string, id: string) {
     const row = await this.findInOrganization(this.tables.constituents, organizationId, id)
@@ -73,7 +75,13 @@ export class SqlConstituentRepository extends SqlRepository implements Constitue
           this.db
             .select()
             .from(t)
-            .where(and(eq(t.organizationId, sql.placeholder('organizationId')), eq(column, sql.placeholder('value')), ne(t.id, sql.placeholder('excludeId'))))
+            .where(
+              and(
+                eq(t.organizationId, sql.placeholder('organizationId')),
+                eq(column, sql.placeholder('value')),
+                ne(t.id, sql.placeholder('excludeId')),
+              ),
+            )
             .limit(sql.placeholder('limit')),
         { organizationId, value, excludeId, limit: limitPerKey },
       )

@@ -11,7 +11,11 @@ export interface SqlDialect {
   /** The tables, with the same names, columns and JS types in both databases. */
   readonly tables: typeof schema
   /** How constituents are found through this database's search index (constituent-search.ts). */
-  readonly ConstituentSearch: new (db: SqlDb, dialect: SqlDialect, statements: PreparedStatements) => ConstituentSearch
+  readonly ConstituentSearch: new (
+    db: SqlDb,
+    dialect: SqlDialect,
+    statements: PreparedStatements,
+  ) => ConstituentSearch
   /** Rows a claim takes, locked and skipping those another transaction holds (FOR UPDATE SKIP LOCKED). */
   skipLocked<Q>(query: Q): Q
   /** A row locked for the rest of the transaction (FOR UPDATE), so counts read after it stay true. */

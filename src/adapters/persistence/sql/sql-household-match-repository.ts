@@ -22,7 +22,10 @@ export class SqlHouseholdMatchRepository extends SqlRepository implements Househ
     return row ? toMatch(row) : undefined
   }
   async list(organizationId: string, status: MatchStatus | undefined, page: PageRequest): Promise<Page<HouseholdMatch>> {
-    const where = and(eq(this.tables.householdMatches.organizationId, organizationId), status ? eq(this.tables.householdMatches.status, status) : undefined)
+    const where = and(
+      eq(this.tables.householdMatches.organizationId, organizationId),
+      status ? eq(this.tables.householdMatches.status, status) : undefined,
+    )
     const rows = await this.db
       .select()
       .from(this.tables.householdMatches)
@@ -40,7 +43,11 @@ export class SqlHouseholdMatchRepository extends SqlRepository implements Househ
     const side = (column: 'constituentId' | 'candidateConstituentId') =>
       this.prepared<typeof t.$inferSelect>(
         `household_matches_by_${column}`,
-        () => this.db.select().from(t).where(and(eq(t.organizationId, sql.placeholder('organizationId')), eq(t[column], sql.placeholder('constituentId')))),
+        () =>
+          this.db
+            .select()
+            .from(t)
+            .where(and(eq(t.organizationId, sql.placeholder('organizationId')), eq(t[column], sql.placeholder('constituentId')))),
         { organizationId, constituentId },
       )
     const rows = [...(await side('constituentId')), ...(await side('candidateConstituentId'))]

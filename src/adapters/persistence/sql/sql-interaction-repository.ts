@@ -19,16 +19,18 @@ function toInteraction(row: typeof schema.interactions.$inferSelect): Interactio
 
 export class SqlInteractionRepository extends SqlRepository implements InteractionRepository {
   async insert(i: Interaction) {
-    await this.conflictOnUnique(this.db.insert(this.tables.interactions).values({
-      ...i,
-      partnerId: nullable(i.partnerId),
-      needId: nullable(i.needId),
-      constituentId: nullable(i.constituentId),
-      direction: nullable(i.direction),
-      content: nullable(i.content),
-      deliveryStatus: nullable(i.deliveryStatus),
-      providerMessageId: nullable(i.providerMessageId),
-    }))
+    await this.conflictOnUnique(
+      this.db.insert(this.tables.interactions).values({
+        ...i,
+        partnerId: nullable(i.partnerId),
+        needId: nullable(i.needId),
+        constituentId: nullable(i.constituentId),
+        direction: nullable(i.direction),
+        content: nullable(i.content),
+        deliveryStatus: nullable(i.deliveryStatus),
+        providerMessageId: nullable(i.providerMessageId),
+      }),
+    )
   }
   async listByNeed(organizationId: string, needId: string, page: PageRequest) {
     const i = this.tables.interactions
@@ -42,7 +44,11 @@ export class SqlInteractionRepository extends SqlRepository implements Interacti
     return row ? toInteraction(row) : undefined
   }
   async findByProviderMessageId(providerMessageId: string) {
-    const [row] = await this.db.select().from(this.tables.interactions).where(eq(this.tables.interactions.providerMessageId, providerMessageId)).limit(1)
+    const [row] = await this.db
+      .select()
+      .from(this.tables.interactions)
+      .where(eq(this.tables.interactions.providerMessageId, providerMessageId))
+      .limit(1)
     return row ? toInteraction(row) : undefined
   }
   async setDelivery(organizationId: string, id: string, status: DeliveryStatus, providerMessageId: string | undefined) {
@@ -75,7 +81,15 @@ export class SqlInteractionRepository extends SqlRepository implements Interacti
       .from(c)
       .innerJoin(n, and(eq(n.organizationId, c.organizationId), eq(n.constituentId, c.id)))
       .innerJoin(i, and(eq(i.organizationId, n.organizationId), eq(i.needId, n.id)))
-      .where(and(eq(c.organizationId, organizationId), eq(c.phone, phone), eq(i.channel, 'sms'), eq(i.direction, 'outbound'), gte(i.createdAt, since)))
+      .where(
+        and(
+          eq(c.organizationId, organizationId),
+          eq(c.phone, phone),
+          eq(i.channel, 'sms'),
+          eq(i.direction, 'outbound'),
+          gte(i.createdAt, since),
+        ),
+      )
     return { count: row?.count ?? 0, ...(row?.oldest ? { oldest: row.oldest } : {}) }
   }
 }

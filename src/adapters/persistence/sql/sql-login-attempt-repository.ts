@@ -27,6 +27,8 @@ export class SqlLoginAttemptRepository extends SqlRepository implements LoginAtt
     }
   }
   async clear(email: string, address: string) {
-    await this.db.delete(this.tables.loginFailures).where(and(eq(this.tables.loginFailures.email, email), eq(this.tables.loginFailures.address, address)))
+    await this.db
+      .delete(this.tables.loginFailures)
+      .where(and(eq(this.tables.loginFailures.email, email), eq(this.tables.loginFailures.address, address)))
   }
 }

@@ -38,7 +38,11 @@ export class SqlNeedRepository extends SqlRepository implements NeedRepository {
     const t = this.tables.needs
     const [row] = await this.prepared<typeof t.$inferSelect>(
       'need_by_reference_number',
-      () => this.db.select().from(t).where(and(eq(t.organizationId, sql.placeholder('organizationId')), eq(t.referenceNumber, sql.placeholder('referenceNumber')))),
+      () =>
+        this.db
+          .select()
+          .from(t)
+          .where(and(eq(t.organizationId, sql.placeholder('organizationId')), eq(t.referenceNumber, sql.placeholder('referenceNumber')))),
       { organizationId, referenceNumber },
     )
     return row ? toNeed(row) : undefined
@@ -51,7 +55,12 @@ export class SqlNeedRepository extends SqlRepository implements NeedRepository {
     if (asked.statuses?.length === 0) return { items: [], total: 0 }
     // Distinct statuses: shapes stay few (one statement per count of statuses), whatever the caller repeats.
     const filter = asked.statuses ? { ...asked, statuses: [...new Set(asked.statuses)] } : asked
-    const shape = [filter.statuses?.length ?? 0, filter.partnerId ? 'p' : '', filter.assignedTo ? 'a' : '', filter.constituentId ? 'c' : ''].join('')
+    const shape = [
+      filter.statuses?.length ?? 0,
+      filter.partnerId ? 'p' : '',
+      filter.assignedTo ? 'a' : '',
+      filter.constituentId ? 'c' : '',
+    ].join('')
     const values: Record<string, unknown> = { organizationId, limit: page.limit, offset: offsetOf(page) }
     for (const [i, status] of (filter.statuses ?? []).entries()) values[`status${i}`] = status
     for (const key of ['partnerId', 'assignedTo', 'constituentId'] as const) if (filter[key]) values[key] = filter[key]
@@ -59,7 +68,14 @@ export class SqlNeedRepository extends SqlRepository implements NeedRepository {
     const where = () => this.matching({ ...filter, organizationId }, true)
     const rows = await this.prepared<typeof t.$inferSelect>(
       `needs_page_${shape}`,
-      () => this.db.select().from(t).where(where()).orderBy(desc(t.createdAt), desc(t.id)).limit(sql.placeholder('limit')).offset(sql.placeholder('offset')),
+      () =>
+        this.db
+          .select()
+          .from(t)
+          .where(where())
+          .orderBy(desc(t.createdAt), desc(t.id))
+          .limit(sql.placeholder('limit'))
+          .offset(sql.placeholder('offset')),
       values,
     )
     return { items: rows.map(toNeed), total: await this.total(shape, filter, where, values) }
@@ -73,7 +89,12 @@ export class SqlNeedRepository extends SqlRepository implements NeedRepository {
     const v = (key: string, actual: string) => (prepared ? sql.placeholder(key) : actual)
     return and(
       eq(t.organizationId, v('organizationId', filter.organizationId)),
-      filter.statuses ? inArray(t.status, filter.statuses.map((status, i) => v(`status${i}`, status))) : undefined,
+      filter.statuses
+        ? inArray(
+            t.status,
+            filter.statuses.map((status, i) => v(`status${i}`, status)),
+          )
+        : undefined,
       filter.partnerId ? eq(t.partnerId, v('partnerId', filter.partnerId)) : undefined,
       filter.assignedTo ? eq(t.assignedTo, v('assignedTo', filter.assignedTo)) : undefined,
       filter.constituentId ? eq(t.constituentId, v('constituentId', filter.constituentId)) : undefined,
@@ -86,12 +107,7 @@ export class SqlNeedRepository extends SqlRepository implements NeedRepository {
     const rows = await this.db
       .select()
       .from(t)
-      .where(
-        and(
-          this.matching({ ...filter, organizationId }, false),
-          afterKeyset(t, after),
-        ),
-      )
+      .where(and(this.matching({ ...filter, organizationId }, false), afterKeyset(t, after)))
       .orderBy(desc(t.createdAt), desc(t.id))
       .limit(limit)
     return rows.map(toNeed)
@@ -114,7 +130,12 @@ export class SqlNeedRepository extends SqlRepository implements NeedRepository {
               .where(
                 and(
                   eq(c.organizationId, sql.placeholder('organizationId')),
-                  filter.statuses ? inArray(c.status, filter.statuses.map((_, i) => sql.placeholder(`status${i}`))) : undefined,
+                  filter.statuses
+                    ? inArray(
+                        c.status,
+                        filter.statuses.map((_, i) => sql.placeholder(`status${i}`)),
+                      )
+                    : undefined,
                   filter.partnerId ? eq(c.partnerId, sql.placeholder('partnerId')) : undefined,
                 ),
               ),

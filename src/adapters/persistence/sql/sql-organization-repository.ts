@@ -19,7 +19,11 @@ export class SqlOrganizationRepository extends SqlRepository implements Organiza
     const t = this.tables.organizations
     const [row] = await this.prepared<typeof t.$inferSelect>(
       'organization_by_id',
-      () => this.db.select().from(t).where(eq(t.id, sql.placeholder('id'))),
+      () =>
+        this.db
+          .select()
+          .from(t)
+          .where(eq(t.id, sql.placeholder('id'))),
       { id },
     )
     if (!row) return undefined
@@ -53,7 +57,9 @@ export class SqlOrganizationRepository extends SqlRepository implements Organiza
     )
   }
   async lockForUpdate(id: string) {
-    await this.dialect.lockRow(this.db.select({ id: this.tables.organizations.id }).from(this.tables.organizations).where(eq(this.tables.organizations.id, id)))
+    await this.dialect.lockRow(
+      this.db.select({ id: this.tables.organizations.id }).from(this.tables.organizations).where(eq(this.tables.organizations.id, id)),
+    )
   }
   async count() {
     const [row] = await this.db.select({ n: count() }).from(this.tables.organizations)

@@ -47,7 +47,13 @@ export class SqlOutboxRepository extends SqlRepository implements OutboxReposito
     const [row] = await this.db
       .select({ n: count() })
       .from(this.tables.outbox)
-      .where(and(eq(this.tables.outbox.organizationId, organizationId), eq(this.tables.outbox.status, 'sending'), gt(this.tables.outbox.lockedUntil, now)))
+      .where(
+        and(
+          eq(this.tables.outbox.organizationId, organizationId),
+          eq(this.tables.outbox.status, 'sending'),
+          gt(this.tables.outbox.lockedUntil, now),
+        ),
+      )
     return row?.n ?? 0
   }
   async claimDue(organizationId: string, now: Date, limit: number, lockedUntil: Date) {
@@ -65,7 +71,10 @@ export class SqlOutboxRepository extends SqlRepository implements OutboxReposito
       return { ...message, status: 'sending', lockedUntil, inFlightSince: message.inFlightSince ?? now }
     })
     for (const m of claimed) {
-      await this.db.update(this.tables.outbox).set({ status: 'sending', lockedUntil, inFlightSince: m.inFlightSince }).where(eq(this.tables.outbox.id, m.id))
+      await this.db
+        .update(this.tables.outbox)
+        .set({ status: 'sending', lockedUntil, inFlightSince: m.inFlightSince })
+        .where(eq(this.tables.outbox.id, m.id))
     }
     return claimed
   }
@@ -79,10 +88,20 @@ export class SqlOutboxRepository extends SqlRepository implements OutboxReposito
     return rows.length === 1
   }
   markSent(id: string, fence: Date, at: Date, providerMessageId: string | undefined, responseStatus?: number) {
-    return this.settle(id, fence, { status: 'sent', sentAt: at, providerMessageId: nullable(providerMessageId), responseStatus: nullable(responseStatus) })
+    return this.settle(id, fence, {
+      status: 'sent',
+      sentAt: at,
+      providerMessageId: nullable(providerMessageId),
+      responseStatus: nullable(responseStatus),
+    })
   }
   reschedule(id: string, fence: Date, attempts: number, nextAttemptAt: Date, error: string, inDoubt = false, responseStatus?: number) {
-    return this.settle(id, fence, { status: 'pending', attempts, nextAttemptAt, lastError: error, responseStatus: nullable(responseStatus) }, inDoubt)
+    return this.settle(
+      id,
+      fence,
+      { status: 'pending', attempts, nextAttemptAt, lastError: error, responseStatus: nullable(responseStatus) },
+      inDoubt,
+    )
   }
   markFailed(id: string, fence: Date, attempts: number, error: string, responseStatus?: number) {
     return this.settle(id, fence, { status: 'failed', attempts, lastError: error, responseStatus: nullable(responseStatus) })
@@ -106,7 +125,10 @@ export class SqlOutboxRepository extends SqlRepository implements OutboxReposito
       .where(inArray(this.tables.outbox.status, ['pending', 'sending']))
       .groupBy(this.tables.outbox.status)
     const of = (status: string) => rows.find((row) => row.status === status)
-    const oldest = rows.map((row) => row.oldest).filter((d): d is Date => d !== null).sort((a, b) => a.getTime() - b.getTime())[0]
+    const oldest = rows
+      .map((row) => row.oldest)
+      .filter((d): d is Date => d !== null)
+      .sort((a, b) => a.getTime() - b.getTime())[0]
     return { pending: of('pending')?.n ?? 0, sending: of('sending')?.n ?? 0, ...(oldest ? { oldestQueuedAt: oldest } : {}) }
   }
 }

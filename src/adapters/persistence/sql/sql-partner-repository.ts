@@ -33,7 +33,12 @@ export class SqlPartnerRepository extends SqlRepository implements PartnerReposi
     const t = this.tables.partners
     const rows = await this.prepared<typeof t.$inferSelect>(
       'partners_of_organization',
-      () => this.db.select().from(t).where(eq(t.organizationId, sql.placeholder('organizationId'))).orderBy(asc(t.createdAt), asc(t.id)),
+      () =>
+        this.db
+          .select()
+          .from(t)
+          .where(eq(t.organizationId, sql.placeholder('organizationId')))
+          .orderBy(asc(t.createdAt), asc(t.id)),
       { organizationId },
     )
     return rows.map(toPartner)
@@ -42,6 +47,12 @@ export class SqlPartnerRepository extends SqlRepository implements PartnerReposi
     await this.db
       .update(this.tables.partners)
       .set({ isDefault: false })
-      .where(and(eq(this.tables.partners.organizationId, organizationId), ne(this.tables.partners.id, keepId), eq(this.tables.partners.isDefault, true)))
+      .where(
+        and(
+          eq(this.tables.partners.organizationId, organizationId),
+          ne(this.tables.partners.id, keepId),
+          eq(this.tables.partners.isDefault, true),
+        ),
+      )
   }
 }

@@ -67,17 +67,30 @@ export abstract class SqlRepository {
    * (a date, JSON) cannot take a NULL given as a value, so NULLs are written into the statement: one
    * statement per set of NULL columns, a handful in practice.
    */
-  protected async preparedInsert(name: string, table: SQLiteTable, row: Record<string, unknown>, omit: readonly string[] = []): Promise<void> {
+  protected async preparedInsert(
+    name: string,
+    table: SQLiteTable,
+    row: Record<string, unknown>,
+    omit: readonly string[] = [],
+  ): Promise<void> {
     const columns = Object.keys(getTableColumns(table)).filter((key) => !omit.includes(key))
     const nulls = columns.reduce((mask, key, i) => (row[key] === null ? mask | (1 << i) : mask), 0)
     const values = Object.fromEntries(columns.map((key) => [key, row[key] === null ? sql`null` : sql.placeholder(key)]))
     await this.prepared(`${name}_${nulls}`, () => this.db.insert(table).values(values), row)
   }
   /** The organization's row of `table` with this id, by a prepared lookup (one per table). */
-  protected async findInOrganization<T extends OrganizationTable>(table: T, organizationId: string, id: string): Promise<T['$inferSelect'] | undefined> {
+  protected async findInOrganization<T extends OrganizationTable>(
+    table: T,
+    organizationId: string,
+    id: string,
+  ): Promise<T['$inferSelect'] | undefined> {
     const [row] = await this.prepared<T['$inferSelect']>(
       `${getTableName(table)}_by_id`,
-      () => this.db.select().from(table as SQLiteTable).where(and(eq(table.organizationId, sql.placeholder('organizationId')), eq(table.id, sql.placeholder('id')))),
+      () =>
+        this.db
+          .select()
+          .from(table as SQLiteTable)
+          .where(and(eq(table.organizationId, sql.placeholder('organizationId')), eq(table.id, sql.placeholder('id')))),
       { organizationId, id },
     )
     return row

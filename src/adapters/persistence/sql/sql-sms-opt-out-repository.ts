@@ -15,6 +15,8 @@ export class SqlSmsOptOutRepository extends SqlRepository implements SmsOptOutRe
     await this.db.insert(this.tables.smsOptOuts).values({ organizationId, phone, optedOutAt: at }).onConflictDoNothing()
   }
   async optIn(organizationId: string, phone: string) {
-    await this.db.delete(this.tables.smsOptOuts).where(and(eq(this.tables.smsOptOuts.organizationId, organizationId), eq(this.tables.smsOptOuts.phone, phone)))
+    await this.db
+      .delete(this.tables.smsOptOuts)
+      .where(and(eq(this.tables.smsOptOuts.organizationId, organizationId), eq(this.tables.smsOptOuts.phone, phone)))
   }
 }

@@ -34,7 +34,13 @@ export class SqlWebhookEndpointRepository extends SqlRepository implements Webho
   }
   async list(organizationId: string, page: PageRequest) {
     const where = eq(this.e.organizationId, organizationId)
-    const rows = await this.db.select().from(this.e).where(where).orderBy(desc(this.e.createdAt), desc(this.e.id)).limit(page.limit).offset(offsetOf(page))
+    const rows = await this.db
+      .select()
+      .from(this.e)
+      .where(where)
+      .orderBy(desc(this.e.createdAt), desc(this.e.id))
+      .limit(page.limit)
+      .offset(offsetOf(page))
     return { items: rows.map(toEndpoint), total: await this.count(organizationId) }
   }
   async count(organizationId: string) {

@@ -29,7 +29,9 @@ export const partners = sqliteTable(
   'partners',
   {
     id: text('id').primaryKey(),
-    organizationId: text('organization_id').notNull().references(() => organizations.id),
+    organizationId: text('organization_id')
+      .notNull()
+      .references(() => organizations.id),
     name: text('name').notNull(),
     slaHours: integer('sla_hours').notNull(),
     isArchived: integer('is_archived', { mode: 'boolean' }).notNull(),
@@ -51,7 +53,9 @@ export const members = sqliteTable(
   'members',
   {
     id: text('id').primaryKey(),
-    organizationId: text('organization_id').notNull().references(() => organizations.id),
+    organizationId: text('organization_id')
+      .notNull()
+      .references(() => organizations.id),
     email: text('email').notNull(),
     fullName: text('full_name'),
     role: text('role').notNull(),
@@ -72,7 +76,9 @@ export const households = sqliteTable(
   'households',
   {
     id: text('id').primaryKey(),
-    organizationId: text('organization_id').notNull().references(() => organizations.id),
+    organizationId: text('organization_id')
+      .notNull()
+      .references(() => organizations.id),
     createdAt: createdAt(),
   },
   (t) => [index('households_by_organization').on(t.organizationId)],
@@ -84,8 +90,12 @@ export const constituents = sqliteTable(
     /** A stable integer key for the full-text index (a plain rowid may change on VACUUM). */
     seq: integer('seq').primaryKey({ autoIncrement: true }),
     id: text('id').notNull().unique(),
-    organizationId: text('organization_id').notNull().references(() => organizations.id),
-    householdId: text('household_id').notNull().references(() => households.id),
+    organizationId: text('organization_id')
+      .notNull()
+      .references(() => organizations.id),
+    householdId: text('household_id')
+      .notNull()
+      .references(() => households.id),
     firstName: text('first_name'),
     lastName: text('last_name'),
     phone: text('phone'),
@@ -118,7 +128,9 @@ export const householdMatches = sqliteTable(
   'household_matches',
   {
     id: text('id').primaryKey(),
-    organizationId: text('organization_id').notNull().references(() => organizations.id),
+    organizationId: text('organization_id')
+      .notNull()
+      .references(() => organizations.id),
     constituentId: text('constituent_id').notNull(),
     candidateConstituentId: text('candidate_constituent_id').notNull(),
     reason: text('reason').notNull(),
@@ -140,8 +152,12 @@ export const needs = sqliteTable(
   'needs',
   {
     id: text('id').primaryKey(),
-    organizationId: text('organization_id').notNull().references(() => organizations.id),
-    partnerId: text('partner_id').notNull().references(() => partners.id),
+    organizationId: text('organization_id')
+      .notNull()
+      .references(() => organizations.id),
+    partnerId: text('partner_id')
+      .notNull()
+      .references(() => partners.id),
     status: text('status').notNull(),
     customFields: text('custom_fields', { mode: 'json' }).$type<Record<string, unknown>>().notNull(),
     isConfidential: integer('is_confidential', { mode: 'boolean' }).notNull(),
@@ -198,8 +214,12 @@ export const needChanges = sqliteTable(
     /** Keeps the order changes were appended in, also within one millisecond. */
     seq: integer('seq').primaryKey({ autoIncrement: true }),
     id: text('id').notNull().unique(),
-    organizationId: text('organization_id').notNull().references(() => organizations.id),
-    needId: text('need_id').notNull().references(() => needs.id),
+    organizationId: text('organization_id')
+      .notNull()
+      .references(() => organizations.id),
+    needId: text('need_id')
+      .notNull()
+      .references(() => needs.id),
     field: text('field').notNull(),
     fromValue: text('from_value'),
     toValue: text('to_value'),
@@ -213,7 +233,9 @@ export const interactions = sqliteTable(
   'interactions',
   {
     id: text('id').primaryKey(),
-    organizationId: text('organization_id').notNull().references(() => organizations.id),
+    organizationId: text('organization_id')
+      .notNull()
+      .references(() => organizations.id),
     partnerId: text('partner_id'),
     needId: text('need_id').references(() => needs.id),
     constituentId: text('constituent_id'),
@@ -247,7 +269,9 @@ export const earlySmsStatuses = sqliteTable(
 export const smsOptOuts = sqliteTable(
   'sms_opt_outs',
   {
-    organizationId: text('organization_id').notNull().references(() => organizations.id),
+    organizationId: text('organization_id')
+      .notNull()
+      .references(() => organizations.id),
     phone: text('phone').notNull(),
     optedOutAt: integer('opted_out_at', { mode: 'timestamp_ms' }).notNull(),
   },
@@ -259,8 +283,12 @@ export const refreshTokens = sqliteTable(
   {
     id: text('id').primaryKey(),
     familyId: text('family_id').notNull(),
-    memberId: text('member_id').notNull().references(() => members.id),
-    organizationId: text('organization_id').notNull().references(() => organizations.id),
+    memberId: text('member_id')
+      .notNull()
+      .references(() => members.id),
+    organizationId: text('organization_id')
+      .notNull()
+      .references(() => organizations.id),
     tokenHash: text('token_hash').notNull().unique(),
     createdAt: createdAt(),
     expiresAt: integer('expires_at', { mode: 'timestamp_ms' }).notNull(),
@@ -284,8 +312,12 @@ export const loginFailures = sqliteTable(
 
 export const invitations = sqliteTable('invitations', {
   id: text('id').primaryKey(),
-  organizationId: text('organization_id').notNull().references(() => organizations.id),
-  memberId: text('member_id').notNull().references(() => members.id),
+  organizationId: text('organization_id')
+    .notNull()
+    .references(() => organizations.id),
+  memberId: text('member_id')
+    .notNull()
+    .references(() => members.id),
   tokenDigest: text('token_digest').notNull().unique(),
   createdAt: createdAt(),
   expiresAt: integer('expires_at', { mode: 'timestamp_ms' }).notNull(),
@@ -295,7 +327,9 @@ export const invitations = sqliteTable('invitations', {
 })
 
 export const emailSettings = sqliteTable('email_settings', {
-  organizationId: text('organization_id').primaryKey().references(() => organizations.id),
+  organizationId: text('organization_id')
+    .primaryKey()
+    .references(() => organizations.id),
   provider: text('provider').notNull(),
   /** AES-256-GCM under DATA_ENCRYPTION_KEY; never stored or logged in clear. */
   sealedApiKey: text('sealed_api_key').notNull(),
@@ -309,7 +343,9 @@ export const outbox = sqliteTable(
   'outbox',
   {
     id: text('id').primaryKey(),
-    organizationId: text('organization_id').notNull().references(() => organizations.id),
+    organizationId: text('organization_id')
+      .notNull()
+      .references(() => organizations.id),
     payload: text('payload', { mode: 'json' }).$type<Record<string, unknown>>().notNull(),
     status: text('status').notNull(),
     attempts: integer('attempts').notNull(),
@@ -336,7 +372,9 @@ export const webhookEndpoints = sqliteTable(
   'webhook_endpoints',
   {
     id: text('id').primaryKey(),
-    organizationId: text('organization_id').notNull().references(() => organizations.id),
+    organizationId: text('organization_id')
+      .notNull()
+      .references(() => organizations.id),
     url: text('url').notNull(),
     events: text('events', { mode: 'json' }).$type<string[]>().notNull(),
     /** AES-256-GCM under DATA_ENCRYPTION_KEY; never stored or logged in clear. */
@@ -358,7 +396,9 @@ export const auditEvents = sqliteTable(
   'audit_events',
   {
     id: text('id').primaryKey(),
-    organizationId: text('organization_id').notNull().references(() => organizations.id),
+    organizationId: text('organization_id')
+      .notNull()
+      .references(() => organizations.id),
     memberId: text('member_id'),
     action: text('action').notNull(),
     recordType: text('record_type').notNull(),

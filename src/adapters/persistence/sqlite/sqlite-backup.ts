@@ -97,7 +97,12 @@ function isAnotherRunningProcess(pid: number): boolean {
 export function checkIntegrity(db: Database, name: string): void {
   const rows = db.query<{ integrity_check: string }, []>('PRAGMA integrity_check').all()
   if (rows.length !== 1 || rows[0]!.integrity_check !== 'ok') {
-    throw new BackupError(`${name} is damaged: ${rows.slice(0, 5).map((r) => r.integrity_check).join('; ')}`)
+    throw new BackupError(
+      `${name} is damaged: ${rows
+        .slice(0, 5)
+        .map((r) => r.integrity_check)
+        .join('; ')}`,
+    )
   }
 }
 
@@ -119,7 +124,8 @@ export function besideName(path: string, what: string, now: Date): string {
  */
 export function backupDatabase(source: string, target: string, options: { replace: boolean; say: (line: string) => void }): SchemaVersion {
   if (!existsSync(source)) throw new BackupError(`There is no database at ${source}.`)
-  if (existsSync(target) && !options.replace) throw new BackupError(`${target} exists already; choose another name, or pass --force to replace it.`)
+  if (existsSync(target) && !options.replace)
+    throw new BackupError(`${target} exists already; choose another name, or pass --force to replace it.`)
   const db = new Database(source, { readonly: true })
   try {
     db.exec('PRAGMA busy_timeout = 5000')
@@ -137,11 +143,17 @@ export function backupDatabase(source: string, target: string, options: { replac
  * have open. The backup must be sound and not newer than this program; the replaced database is kept
  * beside, renamed (answered), never deleted.
  */
-export function restoreDatabase(source: string, target: string, options: { now: Date; say: (line: string) => void }): { replaced?: string } {
+export function restoreDatabase(
+  source: string,
+  target: string,
+  options: { now: Date; say: (line: string) => void },
+): { replaced?: string } {
   if (!existsSync(source)) throw new BackupError(`There is no backup at ${source}.`)
   // SQLite would take the journal for a write to undo, and write to the backup to undo it.
   if (existsSync(`${source}-journal`)) {
-    throw new BackupError(`${source} is an unfinished copy (a write to it stopped halfway: ${source}-journal is beside it); choose a complete backup.`)
+    throw new BackupError(
+      `${source} is an unfinished copy (a write to it stopped halfway: ${source}-journal is beside it); choose a complete backup.`,
+    )
   }
   options.say(`Checking ${source} (${megabytes(source)}) ...`)
   const version = withFile(source, (backup) => {
@@ -149,7 +161,8 @@ export function restoreDatabase(source: string, target: string, options: { now: 
     return schemaVersion(backup)
   })
   if (version.applied === 0 && !version.newer) throw new BackupError(`${source} is not an intake database (it has no applied migrations).`)
-  if (version.newer) throw new BackupError(`${source} was written by a newer version of intake than this one; restore it with that version or a later one.`)
+  if (version.newer)
+    throw new BackupError(`${source} was written by a newer version of intake than this one; restore it with that version or a later one.`)
   options.say(`The backup is sound, schema ${describe(version)}.`)
 
   const incoming = unfinishedName(target)
@@ -201,9 +214,11 @@ function withFile<T>(path: string, use: (db: Database) => T): T {
     return use(db)
   } catch (error) {
     const code = (error as { code?: unknown }).code
-    if (code === 'SQLITE_NOTADB' || code === 'SQLITE_CORRUPT') throw new BackupError(`${path} is damaged or not a SQLite database (${(error as Error).message}).`)
+    if (code === 'SQLITE_NOTADB' || code === 'SQLITE_CORRUPT')
+      throw new BackupError(`${path} is damaged or not a SQLite database (${(error as Error).message}).`)
     // Anything else SQLite says of the file (it cannot be opened, it would need writing to be read): a refusal too.
-    if (typeof code === 'string' && code.startsWith('SQLITE_')) throw new BackupError(`${path} cannot be read as a database (${(error as Error).message}).`)
+    if (typeof code === 'string' && code.startsWith('SQLITE_'))
+      throw new BackupError(`${path} cannot be read as a database (${(error as Error).message}).`)
     throw error
   } finally {
     db?.close()

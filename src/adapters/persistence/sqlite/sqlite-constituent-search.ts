@@ -1,6 +1,13 @@
 import { and, sql } from 'drizzle-orm'
 import type { PageRequest } from '../../../domain/shared/page'
-import { ConstituentSearch, queryPrefixes, searchKindOf, type MatchingQuery, type SearchKind, type SearchParameter } from '../sql/constituent-search'
+import {
+  ConstituentSearch,
+  queryPrefixes,
+  searchKindOf,
+  type MatchingQuery,
+  type SearchKind,
+  type SearchParameter,
+} from '../sql/constituent-search'
 import { constituents as c } from './schema'
 
 /** Past this many matches a search page is read by walking the organization's constituents newest first. */
@@ -13,7 +20,9 @@ export class SqliteConstituentSearch extends ConstituentSearch {
     // Every term carries its organization's mark, so the index's own count is the organization's; the count
     // decides how the page is read.
     const match = this.matchOf(organizationId, query)
-    const [counted] = await this.db.all<{ n: number }>(sql`SELECT count(*) AS n FROM constituent_search WHERE constituent_search MATCH ${match}`)
+    const [counted] = await this.db.all<{ n: number }>(
+      sql`SELECT count(*) AS n FROM constituent_search WHERE constituent_search MATCH ${match}`,
+    )
     const total = Number(counted?.n ?? 0)
     if (total === 0) return { rows: [], total }
     const manyMatches = total > MANY_SEARCH_MATCHES
@@ -41,7 +50,8 @@ export class SqliteConstituentSearch extends ConstituentSearch {
     // walk is what finds a page soonest (25 rows of a common surname among 100,000 in a few milliseconds).
     const organization = manyMatches ? sql`${c.organizationId} = ${organizationId}` : sql`+${c.organizationId} = ${organizationId}`
     const matching = (seqs: ReturnType<typeof sql>) => and(organization, sql`${c.seq} IN (${seqs})`)!
-    if (kind === 'email') return matching(sql`SELECT seq FROM constituents WHERE organization_id = ${organizationId} AND email_key = ${match}`)
+    if (kind === 'email')
+      return matching(sql`SELECT seq FROM constituents WHERE organization_id = ${organizationId} AND email_key = ${match}`)
     return matching(sql`SELECT rowid FROM constituent_search WHERE constituent_search MATCH ${match}`)
   }
 }

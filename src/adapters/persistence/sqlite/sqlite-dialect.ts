@@ -17,7 +17,11 @@ export const sqliteDialect: SqlDialect = {
     const columns = /UNIQUE constraint failed: (.+)$/m.exec(message)?.[1]
     if (!columns) return undefined
     // "members.organization_id, members.email" → the column that makes it unique within the organization
-    return columns.split(', ').filter((column) => !column.endsWith('.organization_id')).join(', ') || columns
+    return (
+      columns
+        .split(', ')
+        .filter((column) => !column.endsWith('.organization_id'))
+        .join(', ') || columns
+    )
   },
 }
-

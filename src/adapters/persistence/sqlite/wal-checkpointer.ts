@@ -135,7 +135,9 @@ export function startWalCheckpointer(path: string, intervalMs: number, logger: L
       if (data.error) logger.error('WAL checkpoint failed; the next failures are not logged until one succeeds', { error: data.error })
       if (data.recovered) logger.info('WAL checkpoints succeed again', { failed: data.recovered })
       if (data.longRead !== undefined) {
-        logger.warn('a long read transaction (a backup, a sqlite3 shell?) keeps the WAL from being copied: it grows until the read ends', { walBytes: data.longRead })
+        logger.warn('a long read transaction (a backup, a sqlite3 shell?) keeps the WAL from being copied: it grows until the read ends', {
+          walBytes: data.longRead,
+        })
       }
       if (data.longReadEnded !== undefined) logger.info('the long read ended: the WAL is copied again', { walBytes: data.longReadEnded })
       if (data.closed) resolve()

@@ -26,7 +26,15 @@ export interface OutboxRepository {
    * Back to pending after a retryable failure. With `inDoubt` the attempt's `inFlightSince` is kept: nobody
    * knows whether it reached the provider, so the next try asks first.
    */
-  reschedule(id: string, fence: Date, attempts: number, nextAttemptAt: Date, error: string, inDoubt?: boolean, responseStatus?: number): Promise<boolean>
+  reschedule(
+    id: string,
+    fence: Date,
+    attempts: number,
+    nextAttemptAt: Date,
+    error: string,
+    inDoubt?: boolean,
+    responseStatus?: number,
+  ): Promise<boolean>
   markFailed(id: string, fence: Date, attempts: number, error: string, responseStatus?: number): Promise<boolean>
   /** The messages (deliveries) of one webhook endpoint of the organization, newest first, `id` as tie-break. */
   listWebhookDeliveries(organizationId: string, endpointId: string, page: PageRequest): Promise<Page<OutboxMessage>>
