@@ -1,11 +1,11 @@
 import { Elysia } from 'elysia'
-import type { Server } from 'bun'
 import type { UseCases } from '../../../application/use-cases'
 import { InvalidError } from '../../../domain/errors'
 import { EMAIL } from '../../../domain/shared/fields'
-import type { CountRequest, RateLimits } from '../rate-limits'
-import type { ForeignOriginOf, RequestSite } from '../request-site'
-import { escapeHtml, html, messagePage, page, tooManyRequestsPage, type HtmlSet } from './layout'
+import type { RateLimits } from '../rate-limits'
+import type { RequestSite } from '../request-site'
+import { escapeHtml, html, messagePage, page, type HtmlSet } from './layout'
+import { refusedAccountPost, type AccountFormPost } from './form-post'
 import { chooseLanguage, STRINGS, type Strings } from './strings'
 
 export const FORGOT_PASSWORD_PATH = '/forgot-password'
@@ -39,31 +39,19 @@ export function forgotPasswordPage(useCases: UseCases['auth'], rateLimits: RateL
       const { lang, s, action } = languageOf(query, request)
       return html(page(lang, s.forgotTitle, emailForm(s, action), { switchPath: FORGOT_PASSWORD_PATH }), set)
     })
-    .post(
-      FORGOT_PASSWORD_PATH,
-      async (context: {
-        body: unknown
-        query: Query
-        request: Request
-        server: Server<unknown> | null
-        set: HtmlSet
-        countRequest: CountRequest
-        foreignOriginOf: ForeignOriginOf
-      }) => {
-        const { body, query, request, server, set, countRequest } = context
-        const { lang, s, action } = languageOf(query, request)
-        const use = countRequest('auth', request, server, set)
-        if (use.exceeded) return tooManyRequestsPage(lang, use.resetSeconds, set)
-        if (context.foreignOriginOf(request) !== undefined) return html(messagePage(lang, s.forgotTitle, s.forbidden, 'alert'), set, 403)
-        const form = (body ?? {}) as Record<string, unknown>
-        const email = typeof form.email === 'string' ? form.email.slice(0, EMAIL.maxLength + 1) : ''
-        try {
-          await useCases.requestPasswordReset.execute({ email })
-        } catch (error) {
-          if (!(error instanceof InvalidError)) throw error
-          return html(page(lang, s.forgotTitle, emailForm(s, action, email, true)), set, 400)
-        }
-        return html(messagePage(lang, s.forgotTitle, s.forgotDone, 'status'), set)
-      },
-    )
+    .post(FORGOT_PASSWORD_PATH, async (post: AccountFormPost) => {
+      const { body, query, request, set } = post
+      const { lang, s, action } = languageOf(query, request)
+      const refused = refusedAccountPost(post, lang, s, s.forgotTitle)
+      if (refused !== undefined) return refused
+      const form = (body ?? {}) as Record<string, unknown>
+      const email = typeof form.email === 'string' ? form.email.slice(0, EMAIL.maxLength + 1) : ''
+      try {
+        await useCases.requestPasswordReset.execute({ email })
+      } catch (error) {
+        if (!(error instanceof InvalidError)) throw error
+        return html(page(lang, s.forgotTitle, emailForm(s, action, email, true)), set, 400)
+      }
+      return html(messagePage(lang, s.forgotTitle, s.forgotDone, 'status'), set)
+    })
 }

@@ -2,10 +2,10 @@ import { Elysia } from 'elysia'
 import type { UseCases } from '../../../application/use-cases'
 import { InvalidError } from '../../../domain/errors'
 import { PASSWORD } from '../../../domain/members/member'
-import type { Server } from 'bun'
-import type { CountRequest, RateLimits } from '../rate-limits'
-import type { ForeignOriginOf, RequestSite } from '../request-site'
-import { escapeHtml, html, messagePage, page, STYLESHEET, STYLESHEET_PATH, tooManyRequestsPage, type HtmlSet } from './layout'
+import type { RateLimits } from '../rate-limits'
+import type { RequestSite } from '../request-site'
+import { escapeHtml, html, messagePage, page, STYLESHEET, STYLESHEET_PATH, type HtmlSet } from './layout'
+import { refusedAccountPost, type AccountFormPost } from './form-post'
 import { FORGOT_PASSWORD_PATH } from './forgot-password-page'
 import { chooseLanguage, STRINGS, type Strings } from './strings'
 
@@ -56,42 +56,31 @@ export function passwordPages(useCases: UseCases['auth'], rateLimits: RateLimits
       if (!query.token) return html(messagePage(lang, title, s.missingToken, 'alert'), set, 400)
       return html(page(lang, title, passwordForm(s, action, query.token)), set)
     }
-  const submit =
-    (path: FormPath) =>
-    async (context: {
-      body: unknown
-      query: Query
-      request: Request
-      server: Server<unknown> | null
-      set: HtmlSet
-      countRequest: CountRequest
-      foreignOriginOf: ForeignOriginOf
-    }) => {
-      const { body, query, request, server, set, countRequest } = context
-      const { lang, s, title, action } = languageOf(path, query, request)
-      const use = countRequest('auth', request, server, set)
-      if (use.exceeded) return tooManyRequestsPage(lang, use.resetSeconds, set)
-      if (context.foreignOriginOf(request) !== undefined) return html(messagePage(lang, title, s.forbidden, 'alert'), set, 403)
-      const form = (body ?? {}) as Record<string, unknown>
-      const token = typeof form.token === 'string' ? form.token.slice(0, 512) : ''
-      const password = typeof form.password === 'string' ? form.password : ''
-      if (!token) return html(messagePage(lang, title, s.missingToken, 'alert'), set, 400)
-      try {
-        await actions[path]({ token, password })
-      } catch (error) {
-        if (!(error instanceof InvalidError)) throw error
-        const onToken = error.errors.some((e) => e.path === '/token')
-        return html(
-          page(lang, title, passwordForm(s, action, token, onToken ? { token: s.badToken } : { password: s.badPassword })),
-          set,
-          400,
-        )
-      }
+  const submit = (path: FormPath) => async (post: AccountFormPost) => {
+    const { body, query, request, set } = post
+    const { lang, s, title, action } = languageOf(path, query, request)
+    const refused = refusedAccountPost(post, lang, s, title)
+    if (refused !== undefined) return refused
+    const form = (body ?? {}) as Record<string, unknown>
+    const token = typeof form.token === 'string' ? form.token.slice(0, 512) : ''
+    const password = typeof form.password === 'string' ? form.password : ''
+    if (!token) return html(messagePage(lang, title, s.missingToken, 'alert'), set, 400)
+    try {
+      await actions[path]({ token, password })
+    } catch (error) {
+      if (!(error instanceof InvalidError)) throw error
+      const onToken = error.errors.some((e) => e.path === '/token')
       return html(
-        page(lang, title, `<p role="status">${escapeHtml(s[FORMS[path].done])}</p>\n<p><a href="/">${escapeHtml(s.logIn)}</a></p>`),
+        page(lang, title, passwordForm(s, action, token, onToken ? { token: s.badToken } : { password: s.badPassword })),
         set,
+        400,
       )
     }
+    return html(
+      page(lang, title, `<p role="status">${escapeHtml(s[FORMS[path].done])}</p>\n<p><a href="/">${escapeHtml(s.logIn)}</a></p>`),
+      set,
+    )
+  }
   return new Elysia({ name: 'password-pages', detail: { hide: true } })
     .use(rateLimits)
     .use(requestSite)
