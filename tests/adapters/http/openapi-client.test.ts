@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { join } from 'node:path'
 import { takeOnANeed } from '../../openapi-client/workflow'
 import { startTestServer, type TestServer } from '../../support/http'
+import { typeCheckClient } from '../../support/type-check'
 
 // docs/api.md "Clients": a typed client generated from the served document works. The types are the staff
 // console's (console/schema.d.ts, what openapi-typescript makes of the document, kept in step by
@@ -17,29 +18,7 @@ afterAll(() => api.stop())
 
 describe('a client generated from the OpenAPI document', () => {
   test('the client workflow type-checks against them', () => {
-    const tsc = Bun.spawnSync(
-      [
-        'node_modules/typescript-native/bin/tsc',
-        '--ignoreConfig',
-        '--noEmit',
-        '--strict',
-        '--noUncheckedIndexedAccess',
-        '--skipLibCheck',
-        '--target',
-        'ES2022',
-        '--module',
-        'ESNext',
-        '--moduleResolution',
-        'bundler',
-        '--lib',
-        'ES2022,DOM',
-        '--types',
-        'bun',
-        join(CLIENT, 'workflow.ts'),
-      ],
-      { cwd: join(import.meta.dir, '../../..') },
-    )
-    expect({ exitCode: tsc.exitCode, output: tsc.stdout.toString() + tsc.stderr.toString() }).toEqual({ exitCode: 0, output: '' })
+    expect(typeCheckClient(join(CLIENT, 'workflow.ts'), join(import.meta.dir, '../../..'), 'bun')).toEqual({ exitCode: 0, output: '' })
   })
 
   test('and works against the server: a need taken on by its reference number, its history, its person', async () => {
