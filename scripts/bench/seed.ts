@@ -3,7 +3,7 @@
 import { CreateOrganization } from '../../src/application/organizations/create-organization'
 import type { Constituent, Household } from '../../src/domain/constituents/constituent'
 import type { Need } from '../../src/domain/needs/need'
-import { formatReferenceNumber, NEED_STATUSES } from '../../src/domain/needs/need'
+import { dueDateFor, formatReferenceNumber, NEED_STATUSES } from '../../src/domain/needs/need'
 import { loadConfig } from '../../src/main/config'
 import { createContainer, PORTS } from '../../src/main/container'
 
@@ -154,15 +154,20 @@ export async function seed(
           for (let i = 0; i < size; i++) {
             const createdAt = new Date(epoch + Math.floor(next() * span))
             const constituent = constituents.length > 0 && next() < 0.7 ? Math.floor(next() * constituents.length) : undefined
+            const status = pick(next, NEED_STATUSES)
             const need: Need = {
               id: ids.next(),
               organizationId: organization.organizationId,
               partnerId: organization.defaultPartnerId,
-              status: pick(next, NEED_STATUSES),
+              status,
               customFields: { description: pick(next, NEEDS) },
               isConfidential: next() < 0.05,
               createdAt,
               updatedAt: createdAt,
+              dueDate: dueDateFor(createdAt, 72),
+              dueDateSetByHand: false,
+              // Resolved within about a week, so the reports' histograms hold a realistic spread of hours.
+              ...(status === 'RESOLVED' ? { resolvedAt: new Date(createdAt.getTime() + Math.floor(next() * 168 * 3_600_000)) } : {}),
               referenceNumber: formatReferenceNumber(
                 undefined,
                 (await r.organizations.takeNextNeedReference(organization.organizationId))!.number,

@@ -33,6 +33,7 @@ import type { GetPublicIntakeForm } from './needs/get-public-intake-form'
 import type { ListNeedHistory } from './needs/list-need-history'
 import type { ListNeedInteractions } from './needs/list-need-interactions'
 import type { ListNeeds } from './needs/list-needs'
+import type { GetNeedsReport } from './reports/get-needs-report'
 import type { ExportNeeds } from './needs/export-needs'
 import type { SubmitPublicNeed } from './needs/submit-public-need'
 import type { UpdateNeed } from './needs/update-need'
@@ -110,6 +111,9 @@ export interface UseCases {
   }
   audit: {
     list: ListAuditEvents
+  }
+  reports: {
+    needs: GetNeedsReport
   }
   partners: {
     list: ListPartners

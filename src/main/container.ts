@@ -25,6 +25,7 @@ import { operations } from './composition/operations'
 import { organizations } from './composition/organizations'
 import { partners } from './composition/partners'
 import { PORTS } from './composition/ports'
+import { reports } from './composition/reports'
 import { security } from './composition/security'
 import { sms } from './composition/sms'
 import { webhooks } from './composition/webhooks'
@@ -43,6 +44,7 @@ const AREAS: { [K in keyof UseCases]: Area<K> } = {
   operations,
   organizations,
   partners,
+  reports,
   sms,
   webhooks,
 }

@@ -35,6 +35,7 @@ export function aNeed(overrides: Partial<Need> & Pick<Need, 'organizationId' | '
     isConfidential: false,
     createdAt: AT,
     updatedAt: AT,
+    dueDateSetByHand: false,
     referenceNumber: `REQ-${Math.floor(Math.random() * 1e9)}`,
     ...overrides,
   }

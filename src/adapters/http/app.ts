@@ -20,6 +20,7 @@ import { membersRoutes } from './members.routes'
 import { observability, type HttpMetrics } from './observability'
 import { organizationsRoutes } from './organizations.routes'
 import { needsRoutes } from './needs.routes'
+import { reportsRoutes } from './reports.routes'
 import { partnersRoutes } from './partners.routes'
 import { nestsDeeperThan } from '../../domain/shared/nesting'
 import { illFormedTextAt } from '../../domain/shared/unicode'
@@ -154,6 +155,7 @@ export function createHttpApp(deps: HttpDependencies) {
       .use(membersRoutes(deps.useCases.members, auth, limits))
       .use(organizationsRoutes(deps.useCases.organizations, auth, deps.publicBaseUrl))
       .use(auditRoutes(deps.useCases.audit, auth))
+      .use(reportsRoutes(deps.useCases.reports, auth))
       .use(twilioWebhooksRoutes(deps.useCases.sms, deps.publicBaseUrl))
       .use(webhookEndpointsRoutes(deps.useCases.webhooks, auth))
   )

@@ -22,6 +22,7 @@ import {
   PublicNeedSchema,
   SmsBody,
   UpdateNeedBody,
+  withDueDate,
 } from './needs.schemas'
 import { pagedResponse } from './paging'
 import { rateLimited, tooManyRequests, type RateLimits } from './rate-limits'
@@ -65,7 +66,7 @@ export function needsRoutes(
       '',
       async ({ actor, body, set }) => {
         set.status = 201
-        return needView(await create.execute(actor, body))
+        return needView(await create.execute(actor, withDueDate(body)))
       },
       {
         auth: true,
@@ -91,7 +92,7 @@ export function needsRoutes(
           operationId: 'listNeeds',
           summary: 'List needs, newest first; paging in X-Total-Count and Link',
           description:
-            "Every role; partner roles see their own partner's needs only. Filters by status list, partner, assignee and constituent.",
+            "Every role; partner roles see their own partner's needs only. Filters by status list, partner, assignee and constituent, and open needs by due date: `overdue=true` (past due now) and `dueBefore`.",
         },
       },
     )
@@ -122,7 +123,7 @@ export function needsRoutes(
           "Every role, within its visibility (partner roles: their own partner's needs); `customFields` of a confidential need only with the permission.",
       },
     })
-    .put('/:id', async ({ actor, params, body }) => needView(await update.execute(actor, params.id, body)), {
+    .put('/:id', async ({ actor, params, body }) => needView(await update.execute(actor, params.id, withDueDate(body))), {
       auth: true,
       params: NeedIdOrReferenceParams,
       body: UpdateNeedBody,
@@ -131,7 +132,7 @@ export function needsRoutes(
         operationId: 'updateNeed',
         summary: 'Update status or metadata',
         description:
-          'Caseworker roles and needs_processor. Takes the UUID or the reference number. Any status may move to any other but RESOLVED, which may only reopen to IN_PROGRESS (409 otherwise); every change is kept in the history.',
+          "Caseworker roles and needs_processor. Takes the UUID or the reference number. Any status may move to any other but RESOLVED, which may only reopen to IN_PROGRESS (409 otherwise); every change is kept in the history. `dueDate` sets the due date by hand, null returns it to the partner's SLA.",
       },
     })
     .post(

@@ -14,7 +14,7 @@ import {
 } from '../../domain/needs/need'
 import { DUPLICATE_WARNING } from '../../domain/constituents/matching'
 import { Body, CustomFieldsSchema, DateTime, Named, OneOf, PageQuery, Text, Uuid } from './common.schemas'
-import type { NeedFilter } from '../../application/ports/repositories/need-repository'
+import type { NeedListFilter } from '../../application/needs/list-needs'
 import { ExportFormatQuery } from './exports'
 import { SLUG } from '../../domain/organizations/organization'
 import { PossibleDuplicatesSchema } from './constituents.schemas'
@@ -36,7 +36,9 @@ export const NeedSchema = Named(
       createdBy: t.Optional(Uuid),
       createdAt: DateTime,
       updatedAt: DateTime,
-      dueDate: t.Optional(DateTime),
+      dueDate: t.Optional({ ...DateTime, description: "When the need is due: set by hand, or creation plus the partner's slaHours" }),
+      dueDateSetByHand: t.Boolean({ description: "Whether dueDate was set by hand (kept when the need moves) rather than the partner's SLA" }),
+      resolvedAt: t.Optional({ ...DateTime, description: 'When the need was resolved; absent while it is open' }),
       constituentId: t.Optional(Uuid),
       householdId: t.Optional(Uuid),
       duplicateWarning: t.Optional(
@@ -65,6 +67,15 @@ export const PublicNeedSchema = Named(
   }),
 )
 
+const DueDateInput = t.Union([DateTime, t.Null()], {
+  description: "When the need is due, set by hand (a move to another partner keeps it); null: creation plus the partner's slaHours",
+})
+
+/** A body's due date as the use cases take it: a time, or null for the partner's SLA. */
+export function withDueDate<T extends { dueDate?: string | null }>({ dueDate, ...body }: T): Omit<T, 'dueDate'> & { dueDate?: Date | null } {
+  return { ...body, ...(dueDate === undefined ? {} : { dueDate: dueDate === null ? null : new Date(dueDate) }) }
+}
+
 export const CreateNeedBody = Named(
   'NewNeed',
   Body({
@@ -76,6 +87,7 @@ export const CreateNeedBody = Named(
     assignedTo: t.Optional(Uuid),
     constituentId: t.Optional(Uuid),
     householdId: t.Optional(Uuid),
+    dueDate: t.Optional(DueDateInput),
   }),
 )
 
@@ -106,6 +118,7 @@ export const UpdateNeedBody = Named(
     partnerId: t.Optional(Uuid),
     customFields: t.Optional(CustomFieldsSchema),
     isConfidential: t.Optional(t.Boolean()),
+    dueDate: t.Optional(DueDateInput),
   }),
 )
 
@@ -122,6 +135,10 @@ const NeedFilterQuery = {
   partnerId: t.Optional(Uuid),
   assignedTo: t.Optional(Uuid),
   constituentId: t.Optional(Uuid),
+  overdue: t.Optional(
+    t.Boolean({ description: "true: open needs past their dueDate, as of the service's clock (false is no filter)" }),
+  ),
+  dueBefore: t.Optional({ ...DateTime, description: 'Open needs due before this time' }),
 }
 
 export const ListNeedsQuery = t.Object({ ...NeedFilterQuery, ...PageQuery }, { additionalProperties: false })
@@ -134,12 +151,16 @@ export function needFilterOf(query: {
   partnerId?: string
   assignedTo?: string
   constituentId?: string
-}): NeedFilter {
+  overdue?: boolean
+  dueBefore?: string
+}): NeedListFilter {
   return {
     ...(query.status ? { statuses: query.status } : {}),
     ...(query.partnerId ? { partnerId: query.partnerId } : {}),
     ...(query.assignedTo ? { assignedTo: query.assignedTo } : {}),
     ...(query.constituentId ? { constituentId: query.constituentId } : {}),
+    ...(query.overdue ? { overdue: true } : {}),
+    ...(query.dueBefore ? { dueBefore: new Date(query.dueBefore) } : {}),
   }
 }
 
@@ -199,6 +220,7 @@ export function needView<T extends Partial<Need> & Pick<Need, 'createdAt' | 'upd
     createdAt: need.createdAt.toISOString(),
     updatedAt: need.updatedAt.toISOString(),
     ...(need.dueDate ? { dueDate: need.dueDate.toISOString() } : {}),
+    ...(need.resolvedAt ? { resolvedAt: need.resolvedAt.toISOString() } : {}),
   }
 }
 

@@ -1,18 +1,28 @@
 import { scopeOf, type Actor } from '../../domain/auth/actor'
-import type { Need } from '../../domain/needs/need'
+import { openDueBeforeOf, type Need } from '../../domain/needs/need'
 import { redactNeed } from '../../domain/needs/redaction'
 import type { Page, PageRequest } from '../../domain/shared/page'
 import { authorize } from '../auth/authorize'
+import type { Clock } from '../ports/clock'
 import type { NeedFilter } from '../ports/repositories/need-repository'
 import type { Repositories } from '../ports/repositories'
 
+/** A list's filters as asked: `overdue` (as of the service's clock) and `dueBefore` bound open needs' due dates. */
+export interface NeedListFilter extends Omit<NeedFilter, 'openDueBefore'> {
+  overdue?: boolean
+  dueBefore?: Date
+}
+
 // docs/api.md "Lists"
 export class ListNeeds {
-  constructor(private readonly repositories: Repositories) {}
+  constructor(
+    private readonly repositories: Repositories,
+    private readonly clock: Clock,
+  ) {}
 
-  async execute(actor: Actor, filter: NeedFilter, page: PageRequest): Promise<Page<Need>> {
+  async execute(actor: Actor, filter: NeedListFilter, page: PageRequest): Promise<Page<Need>> {
     authorize(actor, 'needs:read')
-    const scoped = scopedNeedFilter(actor, filter)
+    const scoped = scopedNeedFilter(actor, filter, this.clock.now())
     if (!scoped) return { items: [], total: 0 }
     const result = await this.repositories.needs.list(actor.organizationId, scoped, page)
     return { ...result, items: result.items.map((need) => redactNeed(actor, need)) }
@@ -20,11 +30,13 @@ export class ListNeeds {
 }
 
 /**
- * The filter narrowed to what the actor sees: a partner role's own partner; undefined when it sees none of
- * what was asked (no partner, or another partner's needs).
+ * The repositories' filter, narrowed to what the actor sees: a partner role's own partner; undefined when it
+ * sees none of what was asked (no partner, or another partner's needs).
  */
-export function scopedNeedFilter(actor: Actor, filter: NeedFilter): NeedFilter | undefined {
+export function scopedNeedFilter(actor: Actor, { overdue, dueBefore, ...asked }: NeedListFilter, now: Date): NeedFilter | undefined {
   const scope = scopeOf(actor)
-  if (scope.kind === 'none' || (scope.kind === 'partner' && filter.partnerId && filter.partnerId !== scope.partnerId)) return undefined
+  if (scope.kind === 'none' || (scope.kind === 'partner' && asked.partnerId && asked.partnerId !== scope.partnerId)) return undefined
+  const openDueBefore = openDueBeforeOf({ overdue, dueBefore }, now)
+  const filter: NeedFilter = { ...asked, ...(openDueBefore ? { openDueBefore } : {}) }
   return scope.kind === 'partner' ? { ...filter, partnerId: scope.partnerId } : filter
 }

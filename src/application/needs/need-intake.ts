@@ -29,6 +29,8 @@ export interface NewNeed {
   constituentId?: string
   householdId?: string
   createdBy?: string
+  /** Set by hand; otherwise the partner's SLA from the creation time. */
+  dueDate?: Date | null
   /**
    * Whether a constituent made from the contact keys joins `householdId`. Staff may put a new person in a
    * known household; an anonymous caller's person always starts a household of its own (docs/api.md "Needs").
@@ -47,7 +49,7 @@ export interface RecordedNeed {
 
 /**
  * Records a new need inside the caller's transaction: its reference number from the organization's
- * sequence, its due date from the partner's SLA, and its first history entry. Without a `constituentId`,
+ * sequence, its due date (unless set by hand) from the partner's SLA, and its first history entry. Without a `constituentId`,
  * contact keys in `customFields` become a new constituent, checked for duplicates (docs/api.md "Needs").
  */
 export class NeedIntake {
@@ -64,7 +66,7 @@ export class NeedIntake {
     const reference = await r.organizations.takeNextNeedReference(input.organizationId)
     if (!reference) throw new NotFoundError('Organization')
     const now = this.clock.now()
-    const { partner, status, newPersonJoinsHousehold: _joins, ...fields } = input
+    const { partner, status, dueDate, newPersonJoinsHousehold: _joins, ...fields } = input
     const { candidates, ...constituent } = await this.constituentOf(r, input)
     const need: Need = {
       ...fields,
@@ -74,7 +76,9 @@ export class NeedIntake {
       status: status ?? INITIAL_NEED_STATUS,
       createdAt: now,
       updatedAt: now,
-      dueDate: dueDateFor(now, partner.slaHours),
+      dueDate: dueDate ?? dueDateFor(now, partner.slaHours),
+      dueDateSetByHand: Boolean(dueDate),
+      ...(status === 'RESOLVED' ? { resolvedAt: now } : {}),
       referenceNumber: formatReferenceNumber(reference.shortCode, reference.number),
     }
     await r.needs.insert(need)

@@ -62,18 +62,27 @@ export class UpdateNeed {
         ...(typeof input.assignedTo === 'string' && input.assignedTo !== before.assignedTo ? { assignedTo: input.assignedTo } : {}),
       })
 
-      const { assignedTo, ...fields } = input
+      const { assignedTo, dueDate, ...fields } = input
       const after: Need = { ...before, ...definedOnly(fields) }
       if (typeof assignedTo === 'string') after.assignedTo = assignedTo
       if (assignedTo === null) delete after.assignedTo
       // Contact keys the actor cannot see were not in what it read back, so their absence is no removal.
       if (input.customFields) after.customFields = { ...hiddenPart(actor, before.customFields), ...input.customFields }
-      if (partner && isOpen(after.status)) after.dueDate = dueDateFor(before.createdAt, partner.slaHours)
+      if (dueDate) Object.assign(after, { dueDate, dueDateSetByHand: true })
+      // Back to the SLA when asked, and on a move unless a date was set by hand: the new partner's SLA.
+      else if (dueDate === null || (partner && isOpen(after.status) && !before.dueDateSetByHand)) {
+        const slaHours = (partner ?? (await r.partners.findById(actor.organizationId, after.partnerId)))!.slaHours
+        Object.assign(after, { dueDate: dueDateFor(before.createdAt, slaHours), dueDateSetByHand: false })
+      }
+      const now = this.clock.now()
+      if (!isOpen(after.status) && isOpen(before.status)) after.resolvedAt = now
+      if (isOpen(after.status)) delete after.resolvedAt
       const changes = changesBetween(before, after)
-      const detailsChanged = input.customFields !== undefined && JSON.stringify(input.customFields) !== JSON.stringify(before.customFields)
+      const detailsChanged =
+        (input.customFields !== undefined && JSON.stringify(input.customFields) !== JSON.stringify(before.customFields)) ||
+        after.dueDateSetByHand !== before.dueDateSetByHand
       if (changes.length === 0 && !detailsChanged) return before
 
-      const now = this.clock.now()
       after.updatedAt = now
       await r.needs.update(after)
       await this.audit.record(r, actor, { action: 'update', recordType: 'need', recordId: after.id, fields: changedFields(before, after) })

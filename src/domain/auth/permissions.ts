@@ -41,6 +41,8 @@ export const PERMISSIONS = {
   'organization:settings': { roles: ['org_admin'], profiles: [] },
   'webhooks:manage': { roles: ['org_admin'], profiles: [] },
   'audit:read': { roles: ['org_admin'], profiles: [] },
+  // Partner roles read their own partner's figures only (the use case's scope).
+  'reports:read': { roles: CASEWORKERS, profiles: [] },
   // A whole file of people's details at once: the organization's admin, or whoever may read every detail
   // anyway. Exports also need the read permission of what they export, and keep the lists' scope.
   'records:export': { roles: ['org_admin'], profiles: ['pii_reader'] },

@@ -25,6 +25,10 @@ export interface Need {
   createdAt: Date
   updatedAt: Date
   dueDate?: Date
+  /** Whether staff set `dueDate` (kept through a move to another partner) rather than the partner's SLA. */
+  dueDateSetByHand: boolean
+  /** When the need was last resolved; absent while it is open (a reopened need loses it). */
+  resolvedAt?: Date
   constituentId?: string
   householdId?: string
   duplicateWarning?: string
@@ -51,6 +55,35 @@ export function dueDateFor(createdAt: Date, slaHours: number): Date {
   return new Date(createdAt.getTime() + slaHours * HOUR_MS)
 }
 
+/**
+ * Whether a need is still to be done before `before`: open (not RESOLVED) and due earlier. A resolved need is
+ * due no more. The lists' `dueBefore` and `overdue`, the reports' and the digest's overdue counts all keep
+ * this rule; the repositories write it in SQL as `status <> 'RESOLVED' AND due_date < before`, on the index
+ * `needs_open_by_due`.
+ */
+export function isOpenAndDueBefore(need: Pick<Need, 'status' | 'dueDate'>, before: Date): boolean {
+  return isOpen(need.status) && need.dueDate !== undefined && need.dueDate.getTime() < before.getTime()
+}
+
+/** Overdue: open and past its due date as of `now`, the service's clock (docs/api.md "Needs"). */
+export function isOverdue(need: Pick<Need, 'status' | 'dueDate'>, now: Date): boolean {
+  return isOpenAndDueBefore(need, now)
+}
+
+/** The bound of a list's due filter: `overdue` asks for open needs due before now; with `dueBefore` too, the earlier of both. */
+export function openDueBeforeOf(filter: { overdue?: boolean; dueBefore?: Date }, now: Date): Date | undefined {
+  const bounds = [filter.overdue ? now : undefined, filter.dueBefore].filter((d): d is Date => d !== undefined)
+  return bounds.length === 0 ? undefined : new Date(Math.min(...bounds.map((d) => d.getTime())))
+}
+
+/**
+ * Whole hours from creation to resolution, rounded down and never below 0 (a clock stepped back): what the
+ * reports' medians count. The databases' triggers compute the same.
+ */
+export function hoursToResolve(need: Pick<Need, 'createdAt'>, resolvedAt: Date): number {
+  return Math.max(0, Math.floor((resolvedAt.getTime() - need.createdAt.getTime()) / HOUR_MS))
+}
+
 /** A reference number: a short code, a hyphen and the sequence are far shorter; ids over this are refused. */
 export const REFERENCE_NUMBER = { maxLength: 64 } as const satisfies TextRule
 
@@ -72,8 +105,8 @@ export function looksLikeReferenceNumber(normalized: string): boolean {
 }
 
 /** The fields whose changes are kept in a need's history (docs/api.md "Needs"). */
-export const TRACKED_FIELDS = ['status', 'assignedTo', 'partnerId', 'isConfidential'] as const
-/** A tracked field's value as text: a status, a UUID, `true` or `false`. */
+export const TRACKED_FIELDS = ['status', 'assignedTo', 'partnerId', 'isConfidential', 'dueDate'] as const
+/** A tracked field's value as text: a status, a UUID, `true` or `false`, an ISO-8601 time. */
 export const CHANGE_VALUE = { maxLength: 36 } as const satisfies TextRule
 export type TrackedField = (typeof TRACKED_FIELDS)[number]
 
@@ -90,11 +123,16 @@ export interface NeedChange {
 
 /** The history entries that turning `before` into `after` produces. */
 export function changesBetween(before: Need, after: Need): Array<Pick<NeedChange, 'field' | 'from' | 'to'>> {
-  return TRACKED_FIELDS.filter((field) => before[field] !== after[field]).map((field) => ({
+  return TRACKED_FIELDS.filter((field) => changeValue(before[field]) !== changeValue(after[field])).map((field) => ({
     field,
-    from: before[field] === undefined ? undefined : String(before[field]),
-    to: after[field] === undefined ? undefined : String(after[field]),
+    from: changeValue(before[field]),
+    to: changeValue(after[field]),
   }))
+}
+
+function changeValue(value: string | boolean | Date | undefined): string | undefined {
+  if (value === undefined) return undefined
+  return value instanceof Date ? value.toISOString() : String(value)
 }
 
 /** docs/api.md "Errors": `customFields` at most 16 KiB (as JSON) and 50 keys of at most 100 characters. */
@@ -129,6 +167,8 @@ export interface NeedFields {
   status?: NeedStatus
   customFields?: CustomFields
   isConfidential?: boolean
+  /** Set by hand; `null` (or nothing, on creation) is the partner's SLA from the creation time. */
+  dueDate?: Date | null
 }
 
 /** The problems of a need's fields; a public submission (`description` given) also checks what the person wrote. */
@@ -138,6 +178,9 @@ export function needFieldErrors(input: NeedFields & { description?: string }, or
   checks
     .oneOf('/status', input.status, NEED_STATUSES, 'optional')
     .boolean('/isConfidential', input.isConfidential, 'optional')
+    .check('/dueDate', input.dueDate, 'clearable', (v) =>
+      v instanceof Date && !Number.isNaN(v.getTime()) ? undefined : 'must be a date and time',
+    )
     .check('/customFields', input.customFields, 'optional', (v) =>
       typeof v === 'object' && !Array.isArray(v) ? undefined : 'must be an object',
     )

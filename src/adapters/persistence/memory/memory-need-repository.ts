@@ -1,5 +1,5 @@
 import type { NeedFilter, NeedRepository } from '../../../application/ports/repositories/need-repository'
-import { isOpen, type Need, type NeedChange } from '../../../domain/needs/need'
+import { isOpen, isOpenAndDueBefore, type Need, type NeedChange } from '../../../domain/needs/need'
 import { newestFirst, offsetOf, type Keyset, type Page, type PageRequest } from '../../../domain/shared/page'
 import { copy } from './memory-store'
 import { MemoryRepository, batchAfter, inOrganization, page } from './memory-repository'
@@ -25,7 +25,8 @@ export class MemoryNeedRepository extends MemoryRepository implements NeedReposi
           (!filter.statuses || filter.statuses.includes(n.status)) &&
           (!filter.partnerId || n.partnerId === filter.partnerId) &&
           (!filter.assignedTo || n.assignedTo === filter.assignedTo) &&
-          (!filter.constituentId || n.constituentId === filter.constituentId),
+          (!filter.constituentId || n.constituentId === filter.constituentId) &&
+          (!filter.openDueBefore || isOpenAndDueBefore(n, filter.openDueBefore)),
       )
       .sort(newestFirst)
   }

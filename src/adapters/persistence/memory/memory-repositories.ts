@@ -9,6 +9,7 @@ import { MemoryInvitationRepository } from './memory-invitation-repository'
 import { MemoryLoginAttemptRepository } from './memory-login-attempt-repository'
 import { MemoryMemberRepository } from './memory-member-repository'
 import { MemoryNeedRepository } from './memory-need-repository'
+import { MemoryNeedReportRepository } from './memory-need-report-repository'
 import { MemoryOrganizationRepository } from './memory-organization-repository'
 import { MemoryOutboxRepository } from './memory-outbox-repository'
 import { MemoryPartnerRepository } from './memory-partner-repository'
@@ -23,6 +24,7 @@ export function memoryRepositories(store: MemoryStore): Repositories {
     partners: new MemoryPartnerRepository(store),
     members: new MemoryMemberRepository(store),
     needs: new MemoryNeedRepository(store),
+    needReports: new MemoryNeedReportRepository(store),
     interactions: new MemoryInteractionRepository(store),
     constituents: new MemoryConstituentRepository(store),
     householdMatches: new MemoryHouseholdMatchRepository(store),

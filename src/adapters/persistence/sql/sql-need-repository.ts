@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, inArray, ne, sql, type SQL } from 'drizzle-orm'
+import { and, asc, count, desc, eq, inArray, lt, ne, sql, type SQL } from 'drizzle-orm'
 import type { NeedFilter, NeedRepository } from '../../../application/ports/repositories/need-repository'
 import type { Need, NeedChange, TrackedField } from '../../../domain/needs/need'
 import { offsetOf, type Keyset, type Page, type PageRequest } from '../../../domain/shared/page'
@@ -17,10 +17,19 @@ function needRow(n: Need) {
     assignedTo: nullable(n.assignedTo),
     createdBy: nullable(n.createdBy),
     dueDate: nullable(n.dueDate),
+    resolvedAt: nullable(n.resolvedAt),
     constituentId: nullable(n.constituentId),
     householdId: nullable(n.householdId),
     duplicateWarning: nullable(n.duplicateWarning),
   }
+}
+
+/**
+ * `isOpenAndDueBefore` in SQL: the status a literal, not a parameter, so that both databases take the partial
+ * index `needs_open_by_due` (its condition) whatever the plan is made for.
+ */
+export function openAndDueBefore(t: typeof schema.needs, before: Date): SQL | undefined {
+  return and(sql`${t.status} <> 'RESOLVED'`, lt(t.dueDate, before))
 }
 
 export class SqlNeedRepository extends SqlRepository implements NeedRepository {
@@ -55,6 +64,7 @@ export class SqlNeedRepository extends SqlRepository implements NeedRepository {
     if (asked.statuses?.length === 0) return { items: [], total: 0 }
     // Distinct statuses: shapes stay few (one statement per count of statuses), whatever the caller repeats.
     const filter = asked.statuses ? { ...asked, statuses: [...new Set(asked.statuses)] } : asked
+    if (filter.openDueBefore) return this.dueList(organizationId, filter, page)
     const shape = [
       filter.statuses?.length ?? 0,
       filter.partnerId ? 'p' : '',
@@ -82,7 +92,7 @@ export class SqlNeedRepository extends SqlRepository implements NeedRepository {
   }
   /**
    * The needs of the organization that `filter` keeps. `prepared`: each value is a placeholder named after
-   * its key (a list's statement); otherwise the value itself.
+   * its key (a list's statement, never one with a due bound); otherwise the value itself.
    */
   private matching(filter: NeedFilter & { organizationId: string }, prepared: boolean): SQL | undefined {
     const t = this.tables.needs
@@ -98,7 +108,25 @@ export class SqlNeedRepository extends SqlRepository implements NeedRepository {
       filter.partnerId ? eq(t.partnerId, v('partnerId', filter.partnerId)) : undefined,
       filter.assignedTo ? eq(t.assignedTo, v('assignedTo', filter.assignedTo)) : undefined,
       filter.constituentId ? eq(t.constituentId, v('constituentId', filter.constituentId)) : undefined,
+      filter.openDueBefore ? openAndDueBefore(t, filter.openDueBefore) : undefined,
     )
+  }
+  /**
+   * A list with a due bound, counted on the index of open needs' due dates. Not prepared: the time goes through
+   * the column's encoder (each database stores a time its way).
+   */
+  private async dueList(organizationId: string, filter: NeedFilter, page: PageRequest): Promise<Page<Need>> {
+    const t = this.tables.needs
+    const where = this.matching({ ...filter, organizationId }, false)
+    const rows = await this.db
+      .select()
+      .from(t)
+      .where(where)
+      .orderBy(desc(t.createdAt), desc(t.id))
+      .limit(page.limit)
+      .offset(offsetOf(page))
+    const [total] = await this.db.select({ n: count() }).from(t).where(where)
+    return { items: rows.map(toNeed), total: Number(total?.n ?? 0) }
   }
   /** An export's batch by keyset. Not prepared: the values go through the columns' encoders (each database stores a time its way). */
   async listAfter(organizationId: string, filter: NeedFilter, after: Keyset | undefined, limit: number): Promise<Need[]> {

@@ -10,6 +10,7 @@ import { SqlInvitationRepository } from './sql-invitation-repository'
 import { SqlLoginAttemptRepository } from './sql-login-attempt-repository'
 import { SqlMemberRepository } from './sql-member-repository'
 import { SqlNeedRepository } from './sql-need-repository'
+import { SqlNeedReportRepository } from './sql-need-report-repository'
 import { SqlOrganizationRepository } from './sql-organization-repository'
 import { SqlOutboxRepository } from './sql-outbox-repository'
 import { SqlPartnerRepository } from './sql-partner-repository'
@@ -31,6 +32,7 @@ export function sqlRepositories(db: SqlDb, dialect: SqlDialect, statements = new
     partners: new SqlPartnerRepository(db, dialect, statements),
     members: new SqlMemberRepository(db, dialect, statements),
     needs: new SqlNeedRepository(db, dialect, statements),
+    needReports: new SqlNeedReportRepository(db, dialect, statements),
     interactions: new SqlInteractionRepository(db, dialect, statements),
     constituents: new SqlConstituentRepository(db, dialect, statements),
     householdMatches: new SqlHouseholdMatchRepository(db, dialect, statements),

@@ -167,6 +167,8 @@ export const needs = sqliteTable(
     createdAt: createdAt(),
     updatedAt: integer('updated_at', { mode: 'timestamp_ms' }).notNull(),
     dueDate: integer('due_date', { mode: 'timestamp_ms' }),
+    dueDateSetByHand: integer('due_date_set_by_hand', { mode: 'boolean' }).notNull().default(false),
+    resolvedAt: integer('resolved_at', { mode: 'timestamp_ms' }),
     constituentId: text('constituent_id').references(() => constituents.id),
     householdId: text('household_id').references(() => households.id),
     duplicateWarning: text('duplicate_warning'),
@@ -181,6 +183,8 @@ export const needs = sqliteTable(
     index('needs_by_assignee').on(t.organizationId, t.assignedTo, t.createdAt, t.id),
     index('needs_by_constituent').on(t.organizationId, t.constituentId, t.createdAt, t.id),
     index('needs_by_household').on(t.organizationId, t.householdId),
+    // Open needs by due date (`isOpenAndDueBefore`): the overdue list and the reports' overdue counts.
+    index('needs_open_by_due').on(t.organizationId, t.dueDate, t.partnerId).where(sql`${t.status} <> 'RESOLVED'`),
   ],
 )
 
@@ -197,6 +201,41 @@ export const needCounts = sqliteTable(
     needs: integer('needs').notNull(),
   },
   (t) => [primaryKey({ columns: [t.organizationId, t.partnerId, t.status] })],
+)
+
+/**
+ * Needs opened and resolved per organization, partner and UTC day (YYYY-MM-DD), kept by triggers in the same
+ * transaction as every insert and change of a need: a need counts as opened on its creation day and as
+ * resolved on the day of its resolution while it stays resolved, both under its current partner. The
+ * reports read a period from here instead of scanning needs (docs/api.md "Reports").
+ */
+export const needDays = sqliteTable(
+  'need_days',
+  {
+    organizationId: text('organization_id').notNull(),
+    day: text('day').notNull(),
+    partnerId: text('partner_id').notNull(),
+    opened: integer('opened').notNull(),
+    resolved: integer('resolved').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.organizationId, t.day, t.partnerId] })],
+)
+
+/**
+ * A histogram of resolve times: how many of the needs resolved on a day (as `need_days` counts them) took
+ * each number of whole hours from creation, per partner, kept by the same triggers. A period's median is
+ * read from the sum of its days' histograms.
+ */
+export const needResolveHours = sqliteTable(
+  'need_resolve_hours',
+  {
+    organizationId: text('organization_id').notNull(),
+    day: text('day').notNull(),
+    partnerId: text('partner_id').notNull(),
+    hours: integer('hours').notNull(),
+    needs: integer('needs').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.organizationId, t.day, t.partnerId, t.hours] })],
 )
 
 /**

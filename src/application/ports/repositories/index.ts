@@ -7,6 +7,7 @@ import type { InvitationRepository } from './invitation-repository'
 import type { LoginAttemptRepository } from './login-attempt-repository'
 import type { MemberRepository } from './member-repository'
 import type { NeedRepository } from './need-repository'
+import type { NeedReportRepository } from './need-report-repository'
 import type { OrganizationRepository } from './organization-repository'
 import type { OutboxRepository } from './outbox-repository'
 import type { PartnerRepository } from './partner-repository'
@@ -33,6 +34,7 @@ export interface Repositories {
   partners: PartnerRepository
   members: MemberRepository
   needs: NeedRepository
+  needReports: NeedReportRepository
   interactions: InteractionRepository
   constituents: ConstituentRepository
   householdMatches: HouseholdMatchRepository

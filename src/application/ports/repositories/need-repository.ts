@@ -7,6 +7,8 @@ export interface NeedFilter {
   partnerId?: string
   assignedTo?: string
   constituentId?: string
+  /** Open needs due before this time only (`isOpenAndDueBefore`), by the index of open needs' due dates. */
+  openDueBefore?: Date
 }
 
 export interface NeedRepository {

@@ -1,0 +1,92 @@
+CREATE TABLE `need_days` (
+	`organization_id` text NOT NULL,
+	`day` text NOT NULL,
+	`partner_id` text NOT NULL,
+	`opened` integer NOT NULL,
+	`resolved` integer NOT NULL,
+	PRIMARY KEY(`organization_id`, `day`, `partner_id`)
+);
+--> statement-breakpoint
+CREATE TABLE `need_resolve_hours` (
+	`organization_id` text NOT NULL,
+	`day` text NOT NULL,
+	`partner_id` text NOT NULL,
+	`hours` integer NOT NULL,
+	`needs` integer NOT NULL,
+	PRIMARY KEY(`organization_id`, `day`, `partner_id`, `hours`)
+);
+--> statement-breakpoint
+ALTER TABLE `needs` ADD `due_date_set_by_hand` integer DEFAULT false NOT NULL;--> statement-breakpoint
+ALTER TABLE `needs` ADD `resolved_at` integer;--> statement-breakpoint
+CREATE INDEX `needs_open_by_due` ON `needs` (`organization_id`,`due_date`,`partner_id`) WHERE "needs"."status" <> 'RESOLVED';--> statement-breakpoint
+-- Hand-written from here: the resolution time of needs resolved before this migration (their last change to
+-- RESOLVED, else their last update), then the report's counts of the needs stored so far, then the triggers
+-- that keep them from here on, inside the transaction that changes the need (a rollback takes them back too).
+-- A day is the UTC day; a resolve time is whole hours from creation, rounded down, never below 0 (a clock
+-- stepped back), as `hoursToResolve` in the domain.
+UPDATE `needs` SET `resolved_at` = coalesce(
+  (SELECT max(`changed_at`) FROM `need_changes` c
+    WHERE c.`organization_id` = `needs`.`organization_id` AND c.`need_id` = `needs`.`id` AND c.`field` = 'status' AND c.`to_value` = 'RESOLVED'),
+  `updated_at`)
+WHERE `status` = 'RESOLVED';
+--> statement-breakpoint
+INSERT INTO `need_days` SELECT `organization_id`, `day`, `partner_id`, sum(`opened`), sum(`resolved`) FROM (
+  SELECT `organization_id`, strftime('%Y-%m-%d', `created_at` / 1000, 'unixepoch') AS `day`, `partner_id`, 1 AS `opened`, 0 AS `resolved` FROM `needs`
+  UNION ALL
+  SELECT `organization_id`, strftime('%Y-%m-%d', `resolved_at` / 1000, 'unixepoch'), `partner_id`, 0, 1 FROM `needs` WHERE `resolved_at` IS NOT NULL
+) GROUP BY 1, 2, 3;
+--> statement-breakpoint
+INSERT INTO `need_resolve_hours`
+  SELECT `organization_id`, strftime('%Y-%m-%d', `resolved_at` / 1000, 'unixepoch'), `partner_id`, max(0, (`resolved_at` - `created_at`) / 3600000), count(*)
+  FROM `needs` WHERE `resolved_at` IS NOT NULL GROUP BY 1, 2, 3, 4;
+--> statement-breakpoint
+CREATE TRIGGER `need_days_insert` AFTER INSERT ON `needs` BEGIN
+  INSERT INTO `need_days` VALUES (new.`organization_id`, strftime('%Y-%m-%d', new.`created_at` / 1000, 'unixepoch'), new.`partner_id`, 1, 0)
+    ON CONFLICT DO UPDATE SET `opened` = `opened` + 1;
+  INSERT INTO `need_days` SELECT new.`organization_id`, strftime('%Y-%m-%d', new.`resolved_at` / 1000, 'unixepoch'), new.`partner_id`, 0, 1
+    WHERE new.`resolved_at` IS NOT NULL
+    ON CONFLICT DO UPDATE SET `resolved` = `resolved` + 1;
+  INSERT INTO `need_resolve_hours` SELECT new.`organization_id`, strftime('%Y-%m-%d', new.`resolved_at` / 1000, 'unixepoch'), new.`partner_id`,
+      max(0, (new.`resolved_at` - new.`created_at`) / 3600000), 1
+    WHERE new.`resolved_at` IS NOT NULL
+    ON CONFLICT DO UPDATE SET `needs` = `needs` + 1;
+END;
+--> statement-breakpoint
+CREATE TRIGGER `need_days_update_opened` AFTER UPDATE OF `organization_id`, `partner_id`, `created_at` ON `needs`
+WHEN old.`organization_id` IS NOT new.`organization_id` OR old.`partner_id` IS NOT new.`partner_id` OR old.`created_at` IS NOT new.`created_at` BEGIN
+  UPDATE `need_days` SET `opened` = `opened` - 1
+    WHERE `organization_id` = old.`organization_id` AND `day` = strftime('%Y-%m-%d', old.`created_at` / 1000, 'unixepoch') AND `partner_id` = old.`partner_id`;
+  INSERT INTO `need_days` VALUES (new.`organization_id`, strftime('%Y-%m-%d', new.`created_at` / 1000, 'unixepoch'), new.`partner_id`, 1, 0)
+    ON CONFLICT DO UPDATE SET `opened` = `opened` + 1;
+END;
+--> statement-breakpoint
+CREATE TRIGGER `need_days_update_resolved` AFTER UPDATE OF `organization_id`, `partner_id`, `created_at`, `resolved_at` ON `needs`
+WHEN old.`organization_id` IS NOT new.`organization_id` OR old.`partner_id` IS NOT new.`partner_id` OR old.`created_at` IS NOT new.`created_at`
+  OR old.`resolved_at` IS NOT new.`resolved_at` BEGIN
+  UPDATE `need_days` SET `resolved` = `resolved` - 1
+    WHERE old.`resolved_at` IS NOT NULL AND `organization_id` = old.`organization_id`
+      AND `day` = strftime('%Y-%m-%d', old.`resolved_at` / 1000, 'unixepoch') AND `partner_id` = old.`partner_id`;
+  UPDATE `need_resolve_hours` SET `needs` = `needs` - 1
+    WHERE old.`resolved_at` IS NOT NULL AND `organization_id` = old.`organization_id`
+      AND `day` = strftime('%Y-%m-%d', old.`resolved_at` / 1000, 'unixepoch') AND `partner_id` = old.`partner_id`
+      AND `hours` = max(0, (old.`resolved_at` - old.`created_at`) / 3600000);
+  INSERT INTO `need_days` SELECT new.`organization_id`, strftime('%Y-%m-%d', new.`resolved_at` / 1000, 'unixepoch'), new.`partner_id`, 0, 1
+    WHERE new.`resolved_at` IS NOT NULL
+    ON CONFLICT DO UPDATE SET `resolved` = `resolved` + 1;
+  INSERT INTO `need_resolve_hours` SELECT new.`organization_id`, strftime('%Y-%m-%d', new.`resolved_at` / 1000, 'unixepoch'), new.`partner_id`,
+      max(0, (new.`resolved_at` - new.`created_at`) / 3600000), 1
+    WHERE new.`resolved_at` IS NOT NULL
+    ON CONFLICT DO UPDATE SET `needs` = `needs` + 1;
+END;
+--> statement-breakpoint
+CREATE TRIGGER `need_days_delete` AFTER DELETE ON `needs` BEGIN
+  UPDATE `need_days` SET `opened` = `opened` - 1
+    WHERE `organization_id` = old.`organization_id` AND `day` = strftime('%Y-%m-%d', old.`created_at` / 1000, 'unixepoch') AND `partner_id` = old.`partner_id`;
+  UPDATE `need_days` SET `resolved` = `resolved` - 1
+    WHERE old.`resolved_at` IS NOT NULL AND `organization_id` = old.`organization_id`
+      AND `day` = strftime('%Y-%m-%d', old.`resolved_at` / 1000, 'unixepoch') AND `partner_id` = old.`partner_id`;
+  UPDATE `need_resolve_hours` SET `needs` = `needs` - 1
+    WHERE old.`resolved_at` IS NOT NULL AND `organization_id` = old.`organization_id`
+      AND `day` = strftime('%Y-%m-%d', old.`resolved_at` / 1000, 'unixepoch') AND `partner_id` = old.`partner_id`
+      AND `hours` = max(0, (old.`resolved_at` - old.`created_at`) / 3600000);
+END;

@@ -1,0 +1,7 @@
+import { GetNeedsReport } from '../../application/reports/get-needs-report'
+import { area } from './area'
+import { PORTS } from './ports'
+
+export const reports = area('reports', ({ service }) => ({
+  needs: service(GetNeedsReport, [PORTS.repositories, PORTS.clock]),
+}))
