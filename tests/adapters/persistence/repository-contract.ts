@@ -10,6 +10,7 @@ import { describeInvitationContract } from './invitation-contract'
 import { describeMemberContract } from './member-contract'
 import { describeNeedContract } from './need-contract'
 import { describeNeedHistoryContract } from './need-history-contract'
+import { describeNeedReportContract } from './need-report-contract'
 import { describeOrganizationContract } from './organization-contract'
 import { describeOutboxClaimContract } from './outbox-claim-contract'
 import { describeOutboxContract } from './outbox-contract'
@@ -90,6 +91,7 @@ export function describeRepositories(name: string, make: () => Promise<Repositor
     describeEmailSettingsContract(context)
     describeNeedContract(context)
     describeNeedHistoryContract(context)
+    describeNeedReportContract(context)
     describeConstituentContract(context)
     describeConstituentSearchContract(context)
     describeConstituentDuplicatesContract(context)

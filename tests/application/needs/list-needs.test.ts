@@ -3,7 +3,7 @@ import type { CreateNeedInput } from '../../../src/application/needs/create-need
 import type { ListNeeds } from '../../../src/application/needs/list-needs'
 import type { Actor } from '../../../src/domain/auth/actor'
 import type { Need } from '../../../src/domain/needs/need'
-import type { NeedFilter } from '../../../src/application/ports/repositories/need-repository'
+import type { NeedListFilter } from '../../../src/application/needs/list-needs'
 import { createWorld, type World } from '../../support/world'
 import { seedConstituent } from './seed-constituent'
 
@@ -20,13 +20,31 @@ async function needCreated(input: Partial<CreateNeedInput> = {}, w: World = worl
   return w.useCases.needs.create.execute(w.admin, { partnerId: w.defaultPartner.id, ...input })
 }
 
-const refsOf = async (actor: Actor, filter: NeedFilter = {}, page = { page: 1, limit: 100 }) =>
+const refsOf = async (actor: Actor, filter: NeedListFilter = {}, page = { page: 1, limit: 100 }) =>
   (await listNeeds.execute(actor, filter, page)).items.map((n) => n.referenceNumber)
 
 describe('ListNeeds', () => {
   test('lists the needs of the organization, newest first', async () => {
     for (let i = 0; i < 3; i++) await needCreated()
     expect(await refsOf(world.admin)).toEqual(['REQ-1003', 'REQ-1002', 'REQ-1001'])
+  })
+
+  test('overdue lists open needs past their due date as of the clock; dueBefore open needs due before it', async () => {
+    const soon = await world.partner({ slaHours: 1 })
+    const late = await needCreated({ partnerId: soon.id }) // due 1 hour after creation
+    const resolved = await needCreated({ partnerId: soon.id, status: 'RESOLVED' })
+    const byHand = await needCreated({ dueDate: new Date(world.clock.now().getTime() + 3 * 3_600_000) })
+    await needCreated() // due in 72 hours
+    expect(resolved.status).toBe('RESOLVED')
+    expect(await refsOf(world.admin, { overdue: true })).toEqual([])
+    world.clock.advance(2 * 3_600_000)
+    expect(await refsOf(world.admin, { overdue: true })).toEqual([late.referenceNumber])
+    const inFourHours = new Date(world.clock.now().getTime() + 2 * 3_600_000)
+    expect(await refsOf(world.admin, { dueBefore: inFourHours })).toEqual([byHand.referenceNumber, late.referenceNumber])
+    expect(await refsOf(world.admin, { dueBefore: inFourHours, overdue: true })).toEqual([late.referenceNumber])
+    expect(await refsOf(world.admin, { overdue: true, statuses: ['IN_PROGRESS'] })).toEqual([])
+    const agent = await world.member('partner_agent', { partnerId: world.defaultPartner.id })
+    expect(await refsOf(agent, { dueBefore: inFourHours })).toEqual([byHand.referenceNumber])
   })
 
   test("never lists another organization's needs", async () => {

@@ -78,7 +78,7 @@ describe('UpdateNeed', () => {
       ])
     })
 
-    test('records assignee, partner and confidentiality changes, one entry each', async () => {
+    test("records assignee, partner and confidentiality changes, one entry each, and the due date the move recomputed", async () => {
       const need = await aNeedCreated()
       const staff = await world.member('staff')
       const pantry = await world.partner()
@@ -89,6 +89,7 @@ describe('UpdateNeed', () => {
         ['assignedTo', undefined, staff.memberId],
         ['partnerId', world.defaultPartner.id, pantry.id],
         ['isConfidential', 'false', 'true'],
+        ['dueDate', need.dueDate!.toISOString(), new Date(need.createdAt.getTime() + pantry.slaHours * HOUR).toISOString()],
       ])
       expect(changes.every((c) => c.changedBy === world.admin.memberId && c.changedAt.getTime() === world.clock.now().getTime())).toBe(true)
     })
@@ -147,6 +148,62 @@ describe('UpdateNeed', () => {
     test('is kept when the partner stays the same', async () => {
       const need = await aNeedCreated()
       expect((await updateNeed.execute(world.admin, need.id, { status: 'IN_PROGRESS' })).dueDate).toEqual(need.dueDate)
+    })
+
+    test('set by hand is stored, recorded in the history, and kept when the need changes partner', async () => {
+      const need = await aNeedCreated()
+      const byHand = new Date(need.createdAt.getTime() + 200 * HOUR)
+      const set = await updateNeed.execute(world.admin, need.id, { dueDate: byHand })
+      expect(set).toMatchObject({ dueDate: byHand, dueDateSetByHand: true })
+      const fast = await world.partner({ slaHours: 4 })
+      const moved = await updateNeed.execute(world.admin, need.id, { partnerId: fast.id })
+      expect(moved).toMatchObject({ partnerId: fast.id, dueDate: byHand, dueDateSetByHand: true })
+      expect(await stored(need)).toMatchObject({ dueDate: byHand, dueDateSetByHand: true })
+      expect((await changesOf(need)).map(({ field, from, to }) => ({ field, from, to }))).toEqual([
+        { field: 'dueDate', from: need.dueDate!.toISOString(), to: byHand.toISOString() },
+        { field: 'partnerId', from: world.defaultPartner.id, to: fast.id },
+      ])
+    })
+
+    test("null returns it to the current partner's SLA from the creation time, and a later move follows the new partner", async () => {
+      const fast = await world.partner({ slaHours: 4 })
+      const slow = await world.partner({ slaHours: 100 })
+      const need = await aNeedCreated({ partnerId: fast.id, dueDate: new Date(world.clock.now().getTime() + 1000 * HOUR) })
+      expect(need.dueDateSetByHand).toBe(true)
+      world.clock.advance(10 * HOUR)
+      const reset = await updateNeed.execute(world.admin, need.id, { dueDate: null })
+      expect(reset).toMatchObject({ dueDate: new Date(need.createdAt.getTime() + 4 * HOUR), dueDateSetByHand: false })
+      const moved = await updateNeed.execute(world.admin, need.id, { partnerId: slow.id })
+      expect(moved.dueDate).toEqual(new Date(need.createdAt.getTime() + 100 * HOUR))
+    })
+
+    test('setting by hand the date the SLA gave marks it as set by hand, without a history entry', async () => {
+      const need = await aNeedCreated()
+      const updated = await updateNeed.execute(world.admin, need.id, { dueDate: need.dueDate! })
+      expect(updated).toMatchObject({ dueDate: need.dueDate, dueDateSetByHand: true })
+      expect(await changesOf(need)).toEqual([])
+    })
+
+    test('refuses a date that is no date, naming /dueDate', async () => {
+      const need = await aNeedCreated()
+      const error = await failureOf(updateNeed.execute(world.admin, need.id, { dueDate: new Date('not a date') }), InvalidError)
+      expect(pathsOf(error)).toEqual(['/dueDate'])
+    })
+  })
+
+  describe('resolution time', () => {
+    test('is set when the need is resolved, kept while it stays resolved, and cleared when it is reopened', async () => {
+      const need = await aNeedCreated()
+      expect(need.resolvedAt).toBeUndefined()
+      world.clock.advance(5 * HOUR)
+      const resolvedAt = world.clock.now()
+      expect((await updateNeed.execute(world.admin, need.id, { status: 'RESOLVED' })).resolvedAt).toEqual(resolvedAt)
+      world.clock.advance(HOUR)
+      const staff = await world.member('staff')
+      expect((await updateNeed.execute(world.admin, need.id, { assignedTo: staff.memberId })).resolvedAt).toEqual(resolvedAt)
+      const reopened = await updateNeed.execute(world.admin, need.id, { status: 'IN_PROGRESS' })
+      expect(reopened.resolvedAt).toBeUndefined()
+      expect((await stored(need)).resolvedAt).toBeUndefined()
     })
   })
 
