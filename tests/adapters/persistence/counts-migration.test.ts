@@ -20,7 +20,7 @@ async function fresh(make: () => MigratingDatabase | Promise<MigratingDatabase>)
   return database
 }
 
-async function needsStoredBeforeTheCounts({ db, migrations, insertOrganization }: MigratingDatabase) {
+async function needsStoredBeforeTheCounts({ db, migrations, insertOrganization, insertNeed }: MigratingDatabase) {
   const countsAt = migrations.findIndex((m) => m.tag.endsWith('_need_counts'))
   expect(countsAt).toBeGreaterThan(0)
   await db.migrate(migrations.slice(0, countsAt))
@@ -30,15 +30,15 @@ async function needsStoredBeforeTheCounts({ db, migrations, insertOrganization }
   await db.unitOfWork.run(async (r) => {
     await r.partners.insert(p1)
     await r.partners.insert(p2)
-    for (const [partnerId, status] of [
+  })
+  for (const [partnerId, status] of [
       [p1.id, 'NEW'],
       [p1.id, 'NEW'],
       [p2.id, 'NEW'],
       [p2.id, 'RESOLVED'],
     ] as const) {
-      await r.needs.insert(aNeed({ organizationId: organization.id, partnerId, status }))
-    }
-  })
+    await insertNeed(aNeed({ organizationId: organization.id, partnerId, status }))
+  }
   await db.migrate(migrations)
   const total = async (filter: object) => (await db.repositories.needs.list(organization.id, filter, { page: 1, limit: 1 })).total
   expect([

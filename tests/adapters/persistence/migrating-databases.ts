@@ -9,6 +9,7 @@ import type { Migration } from '../../../src/adapters/persistence/sql/bundled-mi
 import { SQLITE_MIGRATIONS } from '../../../src/adapters/persistence/sqlite/migrations'
 import { SqliteDatabase } from '../../../src/adapters/persistence/sqlite/sqlite-database'
 import type { Persistence } from '../../../src/application/ports/persistence'
+import type { Need } from '../../../src/domain/needs/need'
 import type { Organization } from '../../../src/domain/organizations/organization'
 import { createTestDatabase } from '../../support/postgres'
 
@@ -21,12 +22,24 @@ export interface MigratingDatabase {
   run(statement: string, values: unknown[]): Promise<void>
   /** An organization as every version stored it: today's repositories write columns later migrations add. */
   insertOrganization(organization: Organization): Promise<void>
+  /** A need as every version stored it (its required columns and due date). */
+  insertNeed(need: Need): Promise<void>
   cleanup(): Promise<void>
 }
 
 /** The columns every version of `organizations` has. */
 const ORGANIZATION_ROW =
   'INSERT INTO organizations (id, name, slug, max_concurrency, need_sequence, created_at) VALUES ($1, $2, $3, 5, 0, $4)'
+
+/** The columns every version of `needs` has that a test sets. */
+const NEED_ROW =
+  'INSERT INTO needs (id, organization_id, partner_id, status, custom_fields, is_confidential, created_at, updated_at, due_date, reference_number) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)'
+
+function needValues(n: Need, time: (at: Date) => unknown, flag: (value: boolean) => unknown): unknown[] {
+  const { id, organizationId, partnerId, status, customFields, isConfidential, createdAt, updatedAt, dueDate, referenceNumber } = n
+  const values = [id, organizationId, partnerId, status, JSON.stringify(customFields), flag(isConfidential), time(createdAt), time(updatedAt)]
+  return [...values, dueDate ? time(dueDate) : null, referenceNumber]
+}
 
 export function migratingSqlite(): MigratingDatabase {
   const dir = mkdtempSync(join(tmpdir(), 'intake-migrating-'))
@@ -43,6 +56,7 @@ export function migratingSqlite(): MigratingDatabase {
     migrations: SQLITE_MIGRATIONS,
     run,
     insertOrganization: (o) => run(ORGANIZATION_ROW, [o.id, o.name, o.slug, o.createdAt.getTime()]),
+    insertNeed: (n) => run(NEED_ROW, needValues(n, (at) => at.getTime(), (value) => (value ? 1 : 0))),
     async cleanup() {
       await db.close()
       rmSync(dir, { recursive: true, force: true })
@@ -64,6 +78,7 @@ export async function migratingPostgres(): Promise<MigratingDatabase> {
     migrations: POSTGRES_MIGRATIONS,
     run,
     insertOrganization: (o) => run(ORGANIZATION_ROW, [o.id, o.name, o.slug, o.createdAt]),
+    insertNeed: (n) => run(NEED_ROW, needValues(n, (at) => at, (value) => value)),
     async cleanup() {
       await db.close()
       await database.drop()
