@@ -37,7 +37,9 @@ export const NeedSchema = Named(
       createdAt: DateTime,
       updatedAt: DateTime,
       dueDate: t.Optional({ ...DateTime, description: "When the need is due: set by hand, or creation plus the partner's slaHours" }),
-      dueDateSetByHand: t.Boolean({ description: "Whether dueDate was set by hand (kept when the need moves) rather than the partner's SLA" }),
+      dueDateSetByHand: t.Boolean({
+        description: "Whether dueDate was set by hand (kept when the need moves) rather than the partner's SLA",
+      }),
       resolvedAt: t.Optional({ ...DateTime, description: 'When the need was resolved; absent while it is open' }),
       constituentId: t.Optional(Uuid),
       householdId: t.Optional(Uuid),
@@ -72,7 +74,10 @@ const DueDateInput = t.Union([DateTime, t.Null()], {
 })
 
 /** A body's due date as the use cases take it: a time, or null for the partner's SLA. */
-export function withDueDate<T extends { dueDate?: string | null }>({ dueDate, ...body }: T): Omit<T, 'dueDate'> & { dueDate?: Date | null } {
+export function withDueDate<T extends { dueDate?: string | null }>({
+  dueDate,
+  ...body
+}: T): Omit<T, 'dueDate'> & { dueDate?: Date | null } {
   return { ...body, ...(dueDate === undefined ? {} : { dueDate: dueDate === null ? null : new Date(dueDate) }) }
 }
 
@@ -135,9 +140,7 @@ const NeedFilterQuery = {
   partnerId: t.Optional(Uuid),
   assignedTo: t.Optional(Uuid),
   constituentId: t.Optional(Uuid),
-  overdue: t.Optional(
-    t.Boolean({ description: "true: open needs past their dueDate, as of the service's clock (false is no filter)" }),
-  ),
+  overdue: t.Optional(t.Boolean({ description: "true: open needs past their dueDate, as of the service's clock (false is no filter)" })),
   dueBefore: t.Optional({ ...DateTime, description: 'Open needs due before this time' }),
 }
 

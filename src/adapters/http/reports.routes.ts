@@ -6,10 +6,9 @@ import { NeedsReportQuery, NeedsReportSchema } from './reports.schemas'
 
 // docs/api.md "Reports"
 export function reportsRoutes(useCases: UseCases['reports'], authentication: AuthenticationPlugin) {
-  return new Elysia({ name: 'reports', prefix: '/api/reports', detail: { tags: ['Reports'] } }).use(authentication).get(
-    '/needs',
-    ({ actor, query }) => useCases.needs.execute(actor, query),
-    {
+  return new Elysia({ name: 'reports', prefix: '/api/reports', detail: { tags: ['Reports'] } })
+    .use(authentication)
+    .get('/needs', ({ actor, query }) => useCases.needs.execute(actor, query), {
       auth: true,
       query: NeedsReportQuery,
       response: { 200: NeedsReportSchema, ...problems(400, 401, 403) },
@@ -19,6 +18,5 @@ export function reportsRoutes(useCases: UseCases['reports'], authentication: Aut
         description:
           "org_admin and staff; partner_admin and partner_agent see their own partner's figures only. Read from counts kept per partner and day, not from the needs themselves.",
       },
-    },
-  )
+    })
 }

@@ -23,7 +23,9 @@ export class GetNeedsReport {
       this.repositories.partners.listAll(actor.organizationId),
       this.repositories.needReports.figures(actor.organizationId, period, this.clock.now(), partnerId),
     ])
-    const shown = partners.filter((p) => !partnerId || p.id === partnerId).sort((a, b) => a.name.localeCompare(b.name) || a.id.localeCompare(b.id))
+    const shown = partners
+      .filter((p) => !partnerId || p.id === partnerId)
+      .sort((a, b) => a.name.localeCompare(b.name) || a.id.localeCompare(b.id))
     return needsReport(period, shown, figures)
   }
 }

@@ -40,7 +40,8 @@ export function reportPeriodErrors(period: { from?: unknown; to?: unknown }): Fi
   if (errors.length > 0) return errors
   const days = dayNumber(period.to as string) - dayNumber(period.from as string) + 1
   if (days < 1) errors.push({ path: '/to', message: 'must not be before from' })
-  else if (days > MAX_REPORT_DAYS) errors.push({ path: '/to', message: `must be at most ${MAX_REPORT_DAYS} days after from, both included` })
+  else if (days > MAX_REPORT_DAYS)
+    errors.push({ path: '/to', message: `must be at most ${MAX_REPORT_DAYS} days after from, both included` })
   return errors
 }
 

@@ -32,11 +32,11 @@ async function needsStoredBeforeTheCounts({ db, migrations, insertOrganization, 
     await r.partners.insert(p2)
   })
   for (const [partnerId, status] of [
-      [p1.id, 'NEW'],
-      [p1.id, 'NEW'],
-      [p2.id, 'NEW'],
-      [p2.id, 'RESOLVED'],
-    ] as const) {
+    [p1.id, 'NEW'],
+    [p1.id, 'NEW'],
+    [p2.id, 'NEW'],
+    [p2.id, 'RESOLVED'],
+  ] as const) {
     await insertNeed(aNeed({ organizationId: organization.id, partnerId, status }))
   }
   await db.migrate(migrations)

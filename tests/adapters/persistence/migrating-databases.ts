@@ -37,7 +37,16 @@ const NEED_ROW =
 
 function needValues(n: Need, time: (at: Date) => unknown, flag: (value: boolean) => unknown): unknown[] {
   const { id, organizationId, partnerId, status, customFields, isConfidential, createdAt, updatedAt, dueDate, referenceNumber } = n
-  const values = [id, organizationId, partnerId, status, JSON.stringify(customFields), flag(isConfidential), time(createdAt), time(updatedAt)]
+  const values = [
+    id,
+    organizationId,
+    partnerId,
+    status,
+    JSON.stringify(customFields),
+    flag(isConfidential),
+    time(createdAt),
+    time(updatedAt),
+  ]
   return [...values, dueDate ? time(dueDate) : null, referenceNumber]
 }
 
@@ -56,7 +65,15 @@ export function migratingSqlite(): MigratingDatabase {
     migrations: SQLITE_MIGRATIONS,
     run,
     insertOrganization: (o) => run(ORGANIZATION_ROW, [o.id, o.name, o.slug, o.createdAt.getTime()]),
-    insertNeed: (n) => run(NEED_ROW, needValues(n, (at) => at.getTime(), (value) => (value ? 1 : 0))),
+    insertNeed: (n) =>
+      run(
+        NEED_ROW,
+        needValues(
+          n,
+          (at) => at.getTime(),
+          (value) => (value ? 1 : 0),
+        ),
+      ),
     async cleanup() {
       await db.close()
       rmSync(dir, { recursive: true, force: true })
@@ -78,7 +95,15 @@ export async function migratingPostgres(): Promise<MigratingDatabase> {
     migrations: POSTGRES_MIGRATIONS,
     run,
     insertOrganization: (o) => run(ORGANIZATION_ROW, [o.id, o.name, o.slug, o.createdAt]),
-    insertNeed: (n) => run(NEED_ROW, needValues(n, (at) => at, (value) => value)),
+    insertNeed: (n) =>
+      run(
+        NEED_ROW,
+        needValues(
+          n,
+          (at) => at,
+          (value) => value,
+        ),
+      ),
     async cleanup() {
       await db.close()
       await database.drop()

@@ -12,7 +12,10 @@ const NOW = at('2026-11-10T00:00:00.000Z')
 
 /** Figures in one order, whatever order a store reads them in. */
 function sorted(figures: NeedFigures): NeedFigures {
-  const by = <T>(key: (row: T) => string) => (a: T, b: T) => key(a).localeCompare(key(b))
+  const by =
+    <T>(key: (row: T) => string) =>
+    (a: T, b: T) =>
+      key(a).localeCompare(key(b))
   return {
     days: [...figures.days].sort(by((r) => `${r.partnerId} ${r.day}`)),
     resolveHours: [...figures.resolveHours].sort(by((r) => `${r.partnerId} ${String(r.hours).padStart(6, '0')}`)),
@@ -93,9 +96,7 @@ export function describeNeedReportContract({ read, write, anOrganizationWithPart
         const { resolvedAt: _gone, ...reopened } = resolvedThenReopened
         await r.needs.update({ ...reopened, status: 'IN_PROGRESS' })
       })
-      await write((r) =>
-        r.needs.update({ ...resolvedThenReopened, status: 'RESOLVED', resolvedAt: at('2026-11-04T10:00:00.000Z') }),
-      )
+      await write((r) => r.needs.update({ ...resolvedThenReopened, status: 'RESOLVED', resolvedAt: at('2026-11-04T10:00:00.000Z') }))
       return { organization, p, q }
     }
 
@@ -157,7 +158,12 @@ export function describeNeedReportContract({ read, write, anOrganizationWithPart
     test("never counts another organization's needs", async () => {
       await aWeekOfNeeds()
       const { organization } = await anOrganizationWithPartner()
-      expect(await read().needReports.figures(organization.id, WEEK, NOW)).toEqual({ days: [], resolveHours: [], statuses: [], overdue: [] })
+      expect(await read().needReports.figures(organization.id, WEEK, NOW)).toEqual({
+        days: [],
+        resolveHours: [],
+        statuses: [],
+        overdue: [],
+      })
     })
   })
 }

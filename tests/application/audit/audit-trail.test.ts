@@ -331,6 +331,7 @@ const NOT_AUDITED: Record<string, string> = {
   'organizations.testEmail': 'stores nothing: sends one message with settings it was given',
   'partners.list': 'reads partners',
   'audit.list': 'reads the trail itself',
+  'reports.needs': 'reads counts of needs, no record of a person',
   'webhooks.list': 'reads endpoints, no secret',
   'webhooks.get': 'reads an endpoint, no secret',
   'webhooks.listDeliveries': 'reads deliveries: ids and statuses',

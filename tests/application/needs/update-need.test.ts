@@ -78,7 +78,7 @@ describe('UpdateNeed', () => {
       ])
     })
 
-    test("records assignee, partner and confidentiality changes, one entry each, and the due date the move recomputed", async () => {
+    test('records assignee, partner and confidentiality changes, one entry each, and the due date the move recomputed', async () => {
       const need = await aNeedCreated()
       const staff = await world.member('staff')
       const pantry = await world.partner()

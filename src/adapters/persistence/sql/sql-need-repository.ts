@@ -118,13 +118,7 @@ export class SqlNeedRepository extends SqlRepository implements NeedRepository {
   private async dueList(organizationId: string, filter: NeedFilter, page: PageRequest): Promise<Page<Need>> {
     const t = this.tables.needs
     const where = this.matching({ ...filter, organizationId }, false)
-    const rows = await this.db
-      .select()
-      .from(t)
-      .where(where)
-      .orderBy(desc(t.createdAt), desc(t.id))
-      .limit(page.limit)
-      .offset(offsetOf(page))
+    const rows = await this.db.select().from(t).where(where).orderBy(desc(t.createdAt), desc(t.id)).limit(page.limit).offset(offsetOf(page))
     const [total] = await this.db.select({ n: count() }).from(t).where(where)
     return { items: rows.map(toNeed), total: Number(total?.n ?? 0) }
   }
