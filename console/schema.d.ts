@@ -248,7 +248,7 @@ export interface paths {
         };
         /**
          * List needs, newest first; paging in X-Total-Count and Link
-         * @description Every role; partner roles see their own partner's needs only. Filters by status list, partner, assignee and constituent.
+         * @description Every role; partner roles see their own partner's needs only. Filters by status list, partner, assignee and constituent, and open needs by due date: `overdue=true` (past due now) and `dueBefore`.
          */
         get: operations["listNeeds"];
         put?: never;
@@ -297,7 +297,7 @@ export interface paths {
         get: operations["getNeed"];
         /**
          * Update status or metadata
-         * @description Caseworker roles and needs_processor. Takes the UUID or the reference number. Any status may move to any other but RESOLVED, which may only reopen to IN_PROGRESS (409 otherwise); every change is kept in the history.
+         * @description Caseworker roles and needs_processor. Takes the UUID or the reference number. Any status may move to any other but RESOLVED, which may only reopen to IN_PROGRESS (409 otherwise); every change is kept in the history. `dueDate` sets the due date by hand, null returns it to the partner's SLA.
          */
         put: operations["updateNeed"];
         post?: never;
@@ -375,7 +375,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Every recorded change of a need, oldest first: status, assignee, partner, confidentiality
+         * Every recorded change of a need, oldest first: status, assignee, partner, confidentiality, due date
          * @description Every role that sees the need, as `GET /api/needs/{id}`; takes the UUID or the reference number. Each change: field, from, to, who, when. Paged.
          */
         get: operations["listNeedHistory"];
@@ -799,6 +799,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/reports/needs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Needs opened and resolved in a period, open and overdue now, per status, partner and week
+         * @description org_admin and staff; partner_admin and partner_agent see their own partner's figures only. Read from counts kept per partner and day, not from the needs themselves.
+         */
+        get: operations["getNeedsReport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/webhooks/twilio/sms": {
         parameters: {
             query?: never;
@@ -1066,8 +1086,18 @@ export interface components {
             createdAt: string;
             /** Format: date-time */
             updatedAt: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When the need is due: set by hand, or creation plus the partner's slaHours
+             */
             dueDate?: string;
+            /** @description Whether dueDate was set by hand (kept when the need moves) rather than the partner's SLA */
+            dueDateSetByHand: boolean;
+            /**
+             * Format: date-time
+             * @description When the need was resolved; absent while it is open
+             */
+            resolvedAt?: string;
             /** Format: uuid */
             constituentId?: string;
             /** Format: uuid */
@@ -1298,8 +1328,18 @@ export interface components {
             createdAt: string;
             /** Format: date-time */
             updatedAt: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When the need is due: set by hand, or creation plus the partner's slaHours
+             */
             dueDate?: string;
+            /** @description Whether dueDate was set by hand (kept when the need moves) rather than the partner's SLA */
+            dueDateSetByHand: boolean;
+            /**
+             * Format: date-time
+             * @description When the need was resolved; absent while it is open
+             */
+            resolvedAt?: string;
             /** Format: uuid */
             constituentId?: string;
             /** Format: uuid */
@@ -1314,7 +1354,7 @@ export interface components {
             /** Format: uuid */
             id: string;
             /** @enum {string} */
-            field: "status" | "assignedTo" | "partnerId" | "isConfidential";
+            field: "status" | "assignedTo" | "partnerId" | "isConfidential" | "dueDate";
             /** @description The value before; absent when the field had none (creation, a first assignment) */
             from?: string;
             /** @description The value after; absent when the field was cleared */
@@ -1323,6 +1363,109 @@ export interface components {
             changedBy?: string;
             /** Format: date-time */
             changedAt: string;
+        };
+        /** @description The needs of a period and as of now, in all and per partner and week */
+        NeedsReport: {
+            /** @description The first day of the period */
+            from: string;
+            /** @description The last day of the period */
+            to: string;
+            /**
+             * Format: int32
+             * @description Needs created during the period
+             */
+            opened: number;
+            /**
+             * Format: int32
+             * @description Needs resolved during the period and still resolved
+             */
+            resolved: number;
+            /**
+             * Format: int32
+             * @description Needs not RESOLVED now, whenever they were opened
+             */
+            open: number;
+            /**
+             * Format: int32
+             * @description Needs open and past their dueDate now
+             */
+            overdue: number;
+            /** @description Needs in each status now */
+            byStatus: {
+                /**
+                 * Format: int32
+                 * @description Needs in NEW now
+                 */
+                NEW: number;
+                /**
+                 * Format: int32
+                 * @description Needs in IN_PROGRESS now
+                 */
+                IN_PROGRESS: number;
+                /**
+                 * Format: int32
+                 * @description Needs in PENDING_INTERNAL now
+                 */
+                PENDING_INTERNAL: number;
+                /**
+                 * Format: int32
+                 * @description Needs in PENDING_CLIENT now
+                 */
+                PENDING_CLIENT: number;
+                /**
+                 * Format: int32
+                 * @description Needs in RESOLVED now
+                 */
+                RESOLVED: number;
+                /**
+                 * Format: int32
+                 * @description Needs in ESCALATED now
+                 */
+                ESCALATED: number;
+            };
+            /** @description Every partner the caller sees, by name */
+            byPartner: {
+                /** Format: uuid */
+                partnerId: string;
+                partnerName: string;
+                /**
+                 * Format: int32
+                 * @description Needs created during the period
+                 */
+                opened: number;
+                /**
+                 * Format: int32
+                 * @description Needs resolved during the period and still resolved
+                 */
+                resolved: number;
+                /**
+                 * Format: int32
+                 * @description Needs not RESOLVED now, whenever they were opened
+                 */
+                open: number;
+                /**
+                 * Format: int32
+                 * @description Needs open and past their dueDate now
+                 */
+                overdue: number;
+                /** @description Median whole hours from creation to resolution of the period's resolved needs (the mean of the two middle ones for an even count); null when none */
+                medianHoursToResolve: number | null;
+            }[];
+            /** @description Each week (Monday to Sunday) the period touches, counting the period's days only */
+            byWeek: {
+                /** @description The Monday of the week */
+                weekStart: string;
+                /**
+                 * Format: int32
+                 * @description Needs created during the period
+                 */
+                opened: number;
+                /**
+                 * Format: int32
+                 * @description Needs resolved during the period and still resolved
+                 */
+                resolved: number;
+            }[];
         };
         NeedUpdate: {
             /** @enum {string} */
@@ -1339,6 +1482,11 @@ export interface components {
                 [key: string]: unknown | unknown;
             };
             isConfidential?: boolean;
+            /**
+             * Format: date-time
+             * @description When the need is due, set by hand (a move to another partner keeps it); null: creation plus the partner's slaHours
+             */
+            dueDate?: string | null;
         };
         /** @description A new constituent; in a new household unless householdId names one */
         NewConstituent: {
@@ -1392,6 +1540,11 @@ export interface components {
             constituentId?: string;
             /** Format: uuid */
             householdId?: string;
+            /**
+             * Format: date-time
+             * @description When the need is due, set by hand (a move to another partner keeps it); null: creation plus the partner's slaHours
+             */
+            dueDate?: string | null;
         };
         NewNote: {
             content: string;
@@ -1575,7 +1728,7 @@ export interface components {
             partnerId?: string;
             profiles: ("needs_processor" | "intake_staff" | "sms_communicator" | "email_phone_communicator" | "pii_reader" | "duplicate_resolver")[];
             /** @description What the member may do, by the permissions table (the API reference, "Permissions"): a client shows only these actions; the server still decides each request (and its scope) */
-            permissions: ("needs:read" | "needs:add-note" | "partners:list" | "profile:read" | "profile:update" | "needs:create" | "needs:update" | "needs:send-sms" | "constituents:read-pii" | "constituents:read-contact" | "needs:read-confidential" | "constituents:read" | "constituents:update" | "constituents:merge" | "household-matches:list" | "household-matches:resolve" | "partners:create" | "partners:update" | "members:list" | "members:manage" | "organization:settings" | "webhooks:manage" | "audit:read" | "records:export")[];
+            permissions: ("needs:read" | "needs:add-note" | "partners:list" | "profile:read" | "profile:update" | "needs:create" | "needs:update" | "needs:send-sms" | "constituents:read-pii" | "constituents:read-contact" | "needs:read-confidential" | "constituents:read" | "constituents:update" | "constituents:merge" | "household-matches:list" | "household-matches:resolve" | "partners:create" | "partners:update" | "members:list" | "members:manage" | "organization:settings" | "webhooks:manage" | "audit:read" | "reports:read" | "records:export")[];
         };
         ProfileUpdate: {
             fullName?: string;
@@ -1618,8 +1771,18 @@ export interface components {
             createdAt: string;
             /** Format: date-time */
             updatedAt: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When the need is due: set by hand, or creation plus the partner's slaHours
+             */
             dueDate?: string;
+            /** @description Whether dueDate was set by hand (kept when the need moves) rather than the partner's SLA */
+            dueDateSetByHand: boolean;
+            /**
+             * Format: date-time
+             * @description When the need was resolved; absent while it is open
+             */
+            resolvedAt?: string;
             /** @description Human-readable reference such as FOOD-1001 */
             referenceNumber: string;
         };
@@ -2565,6 +2728,8 @@ export interface operations {
                 partnerId?: string;
                 assignedTo?: string;
                 constituentId?: string;
+                overdue?: boolean;
+                dueBefore?: string;
                 page?: number;
                 limit?: number;
             };
@@ -2692,6 +2857,8 @@ export interface operations {
                 partnerId?: string;
                 assignedTo?: string;
                 constituentId?: string;
+                overdue?: boolean;
+                dueBefore?: string;
                 format: "csv";
             };
             header?: never;
@@ -4975,6 +5142,57 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AuditEvent"][];
+                };
+            };
+            /** @description Bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ValidationProblem"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getNeedsReport: {
+        parameters: {
+            query: {
+                from: string;
+                to: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The needs of a period and as of now, in all and per partner and week */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NeedsReport"];
                 };
             };
             /** @description Bad request */

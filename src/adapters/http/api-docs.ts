@@ -16,6 +16,7 @@ const TAGS = [
   { name: 'Members', description: 'Staff accounts, invitations and the own profile' },
   { name: 'Organization', description: 'Organization and email settings' },
   { name: 'Audit', description: 'Who did what, and who read whose personal details' },
+  { name: 'Reports', description: 'Figures of the work: needs opened, resolved, open and overdue' },
   { name: 'Webhooks', description: 'Callbacks of the SMS provider, checked by signature' },
   { name: 'Webhook endpoints', description: "The organization's receivers of signed events, and their deliveries" },
   { name: 'Health', description: 'Liveness and readiness for load balancers and orchestrators' },

@@ -199,7 +199,7 @@ export function needsRoutes(
         response: { 200: PagedList(NeedChangeSchema), ...problems(400, 401, 403, 404) },
         detail: {
           operationId: 'listNeedHistory',
-          summary: 'Every recorded change of a need, oldest first: status, assignee, partner, confidentiality',
+          summary: 'Every recorded change of a need, oldest first: status, assignee, partner, confidentiality, due date',
           description:
             'Every role that sees the need, as `GET /api/needs/{id}`; takes the UUID or the reference number. Each change: field, from, to, who, when. Paged.',
         },

@@ -103,6 +103,7 @@ const ROUTES: Array<[method: string, path: string, authenticated: boolean, error
   ['delete', '/api/webhook-endpoints/{id}', true, [400, 401, 403, 404]],
   ['get', '/api/webhook-endpoints/{id}/deliveries', true, [400, 401, 403, 404]],
   ['get', '/api/audit-events', true, [400, 401, 403]],
+  ['get', '/api/reports/needs', true, [400, 401, 403]],
   // Twilio calls these: no bearer token, an X-Twilio-Signature instead (403 without a valid one).
   ['post', '/api/webhooks/twilio/sms', false, [400, 403, 413]],
   ['post', '/api/webhooks/twilio/status', false, [400, 403, 413]],

@@ -70,6 +70,7 @@ describe('POST /api/needs', () => {
         'createdBy',
         'customFields',
         'dueDate',
+        'dueDateSetByHand',
         'id',
         'isConfidential',
         'organizationId',
@@ -796,7 +797,7 @@ describe('GET /api/needs/{id}/history', () => {
   type Change = { id: string; field: string; from?: string; to?: string; changedBy?: string; changedAt: string }
   const history = (id: string, token = tokens.admin, query = '') => api.call<Change[]>('GET', `/api/needs/${id}/history${query}`, { token })
 
-  test('lists every change of status, assignee, partner and confidentiality: who, when, from, to; oldest first', async () => {
+  test('lists every change of status, assignee, partner, confidentiality and due date: who, when, from, to; oldest first', async () => {
     const need = await createNeed({ partnerId: partnerA.id })
     const admin = claimsOf(tokens.admin!).sub
     const agent = claimsOf(tokens.agentA!).sub
@@ -819,12 +820,19 @@ describe('GET /api/needs/{id}/history', () => {
       { field: 'assignedTo', to: ids.assignee, changedBy: agent },
       { field: 'partnerId', from: partnerA.id, to: partnerB.id, changedBy: admin },
       { field: 'isConfidential', from: 'false', to: 'true', changedBy: admin },
+      // The move recomputed the due date from the new partner's SLA.
+      {
+        field: 'dueDate',
+        from: need.dueDate,
+        to: new Date(Date.parse(need.createdAt) + partnerB.slaHours * 3_600_000).toISOString(),
+        changedBy: admin,
+      },
     ])
     for (const change of response.body) expect(change.changedAt).toMatch(ISO_MS)
     const times = response.body.map((c) => Date.parse(c.changedAt))
     expect(times).toEqual([...times].sort((a, b) => a - b))
     expect(times[1]! - times[0]!).toBe(60_000)
-    expect(response.headers.get('x-total-count')).toBe('5')
+    expect(response.headers.get('x-total-count')).toBe('6')
   })
 
   test('is paged like every list', async () => {

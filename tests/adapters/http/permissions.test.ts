@@ -39,6 +39,7 @@ const UPDATE_PARTNERS: Rule = { roles: ['org_admin', 'partner_admin'], profiles:
 const LIST_MEMBERS: Rule = { roles: ['org_admin', 'staff', 'partner_admin'], profiles: [] }
 const MANAGE_MEMBERS: Rule = { roles: ['org_admin', 'partner_admin'], profiles: [] }
 const EXPORT: Rule = { roles: ['org_admin'], profiles: ['pii_reader'] }
+const REPORTS: Rule = { roles: CASEWORKERS, profiles: [] }
 
 const allows = (rule: Rule, actor: ActorCase) => rule.roles.includes(actor.role) || rule.profiles.some((p) => actor.profiles.includes(p))
 
@@ -407,6 +408,7 @@ const ROUTES: RouteCase[] = [
     call: async () => ({ method: 'GET', path: `/api/webhook-endpoints/${await theEndpoint()}/deliveries` }),
   },
   { route: 'GET /api/audit-events', rule: ORG_ADMIN, success: 200, call: get('/api/audit-events') },
+  { route: 'GET /api/reports/needs', rule: REPORTS, success: 200, call: get('/api/reports/needs?from=2026-11-01&to=2026-11-30') },
   {
     route: 'POST /api/auth/logout',
     rule: EVERY_ROLE,
