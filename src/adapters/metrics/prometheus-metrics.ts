@@ -1,5 +1,5 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client'
-import type { DeliveryChannel, DeliveryMetrics } from '../../application/ports/metrics'
+import type { DeliveryChannel, DeliveryMetrics, IntakeChannel, NeedMetrics } from '../../application/ports/metrics'
 import type { OutboxBacklog } from '../../application/ports/repositories/outbox-repository'
 import { DATABASE_OUTAGE_KINDS, type DatabaseOutageKind } from '../../application/ports/persistence'
 
@@ -26,6 +26,8 @@ function processMetrics(): Registry {
   return processRegistry
 }
 
+const INTAKE_CHANNELS: readonly IntakeChannel[] = ['staff', 'public_api', 'form']
+
 /** Seconds, the unit Prometheus expects; buckets from a fast read to a slow provider call. */
 const DURATION_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10]
 
@@ -33,7 +35,7 @@ const DURATION_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.
  * The figures of `GET /metrics`, in Prometheus's text format (prom-client). Labels are bounded by design:
  * route templates (never concrete paths), methods, statuses, channels. Nothing names an organization or a person.
  */
-export class PrometheusMetrics implements DeliveryMetrics {
+export class PrometheusMetrics implements DeliveryMetrics, NeedMetrics {
   private readonly registry = new Registry()
   private readonly requests = new Counter({
     name: 'intake_http_requests_total',
@@ -60,6 +62,28 @@ export class PrometheusMetrics implements DeliveryMetrics {
     labelNames: ['channel', 'final'] as const,
     registers: [this.registry],
   })
+  private readonly sentNotifications = new Counter({
+    name: 'intake_notifications_sent_total',
+    help: 'Notifications of staff about needs (emails) the provider took',
+    registers: [this.registry],
+  })
+  private readonly failedNotifications = new Counter({
+    name: 'intake_notification_failures_total',
+    help: 'Failed tries to send a notification of staff; final="true" when no other try will be made',
+    labelNames: ['final'] as const,
+    registers: [this.registry],
+  })
+  private readonly openedNeeds = new Counter({
+    name: 'intake_needs_opened_total',
+    help: 'Needs recorded, by channel (staff, public_api, form)',
+    labelNames: ['channel'] as const,
+    registers: [this.registry],
+  })
+  private readonly resolvedNeeds = new Counter({
+    name: 'intake_needs_resolved_total',
+    help: 'Needs resolved (a need reopened and resolved again counts twice)',
+    registers: [this.registry],
+  })
   private readonly databaseErrors = new Counter({
     name: 'intake_database_errors_total',
     help: 'Requests answered 503 because the database could not serve them, by kind (unreachable, disk_full, too_many_connections …)',
@@ -74,6 +98,8 @@ export class PrometheusMetrics implements DeliveryMetrics {
     const backlogOrNothing = () => backlog().catch(() => undefined)
     // Every kind from 0, so a rate over the first outage of a kind sees it rise.
     for (const kind of DATABASE_OUTAGE_KINDS) this.databaseErrors.inc({ kind }, 0)
+    for (const channel of INTAKE_CHANNELS) this.openedNeeds.inc({ channel }, 0)
+    for (const final of ['true', 'false']) this.failedNotifications.inc({ final }, 0)
     // Read at each scrape (prom-client collects metrics side by side, so each reads for itself: one indexed query).
     new Gauge({
       name: 'intake_outbox_messages',
@@ -125,6 +151,22 @@ export class PrometheusMetrics implements DeliveryMetrics {
 
   failed(channel: DeliveryChannel, final: boolean): void {
     this.failedMessages.inc({ channel, final: String(final) })
+  }
+
+  notificationSent(): void {
+    this.sentNotifications.inc()
+  }
+
+  notificationFailed(final: boolean): void {
+    this.failedNotifications.inc({ final: String(final) })
+  }
+
+  opened(channel: IntakeChannel): void {
+    this.openedNeeds.inc({ channel })
+  }
+
+  resolved(): void {
+    this.resolvedNeeds.inc()
   }
 
   readonly contentType = this.registry.contentType

@@ -83,6 +83,7 @@ export class DispatchOutbox {
       const providerMessageId = keptProviderMessageId(sent.providerMessageId)
       const { responseStatus } = sent
       this.metrics.sent(message.payload.channel)
+      if (isNotification(message.payload)) this.metrics.notificationSent()
       await this.unitOfWork
         .run((r) => this.recordSent(r, message, providerMessageId, responseStatus))
         .catch((error: unknown) => {
@@ -180,6 +181,7 @@ export class DispatchOutbox {
     const schedule = retriesOf(message.payload)
     const final = !retryable || attempts >= schedule.maxAttempts
     this.metrics.failed(message.payload.channel, final)
+    if (isNotification(message.payload)) this.metrics.notificationFailed(final)
     await this.unitOfWork.run(async (r) => {
       if (!final) {
         const next = new Date(this.clock.now().getTime() + schedule.delayMs(attempts))
@@ -211,4 +213,8 @@ function retriesOf(payload: OutboxPayload): { maxAttempts: number; delayMs: (att
   return payload.channel === 'webhook'
     ? { maxAttempts: WEBHOOK_MAX_ATTEMPTS, delayMs: webhookRetryDelayMs }
     : { maxAttempts: MAX_ATTEMPTS, delayMs: retryDelayMs }
+}
+
+function isNotification(payload: OutboxPayload): boolean {
+  return payload.channel === 'email' && payload.email.kind === 'notification'
 }

@@ -4,6 +4,7 @@ import { ForbiddenError, InvalidError } from '../../domain/errors'
 import { needFieldErrors, type Need, type NeedFields } from '../../domain/needs/need'
 import { redactNeed } from '../../domain/needs/redaction'
 import { authorize } from '../auth/authorize'
+import type { NeedMetrics } from '../ports/metrics'
 import type { UnitOfWork } from '../ports/unit-of-work'
 import { checkNeedReferences } from './need-references'
 import type { NeedIntake } from './need-intake'
@@ -25,6 +26,7 @@ export class CreateNeed {
     private readonly unitOfWork: UnitOfWork,
     private readonly intake: NeedIntake,
     private readonly audit: AuditTrail,
+    private readonly metrics: NeedMetrics,
   ) {}
 
   async execute(actor: Actor, input: CreateNeedInput): Promise<CreatedNeed> {
@@ -48,6 +50,8 @@ export class CreateNeed {
       await this.audit.record(r, actor, ...hintReadsOf(possibleDuplicates ?? []))
       return { need: recorded.need, possibleDuplicates }
     })
+    this.metrics.opened('staff')
+    if (need.resolvedAt) this.metrics.resolved()
     return { ...redactNeed(actor, need), ...(possibleDuplicates ? { possibleDuplicates } : {}) }
   }
 }

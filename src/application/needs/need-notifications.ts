@@ -94,6 +94,7 @@ export class NeedNotifications {
     const label = LABELS[languageOf(member)]
     const link = `${this.publicBaseUrl.replace(/\/+$/, '')}/#/needs/${encodeURIComponent(need.referenceNumber)}`
     await this.outbox.email(r, need.organizationId, {
+      kind: 'notification',
       to: member.email,
       subject,
       text: [

@@ -2,6 +2,7 @@ import { InvalidError } from '../../domain/errors'
 import { needFieldErrors, type CustomFields, type Need } from '../../domain/needs/need'
 import { assertAcceptsIntakeFrom, type Organization } from '../../domain/organizations/organization'
 import { routeByKeywords } from '../../domain/needs/routing'
+import type { IntakeChannel, NeedMetrics } from '../ports/metrics'
 import type { Repositories } from '../ports/repositories'
 import type { UnitOfWork } from '../ports/unit-of-work'
 import { checkNeedReferences } from './need-references'
@@ -29,13 +30,15 @@ export class SubmitPublicNeed {
     private readonly repositories: Repositories,
     private readonly unitOfWork: UnitOfWork,
     private readonly intake: NeedIntake,
+    private readonly metrics: NeedMetrics,
   ) {}
 
   /**
    * Anonymous: the per-address rate limit is the HTTP adapter's, applied before the body is read.
    * `fromOrigin`: the other site whose page made a browser send it, if one did (the organization must list it).
+   * `channel`: the public API, or the intake page's form (for the metrics).
    */
-  async execute(input: PublicNeedInput, fromOrigin?: string): Promise<PublicNeed> {
+  async execute(input: PublicNeedInput, fromOrigin?: string, channel: Exclude<IntakeChannel, 'staff'> = 'public_api'): Promise<PublicNeed> {
     const organization = await this.organizationOf(input)
     assertAcceptsIntakeFrom(organization, fromOrigin)
     // The caller's own fields keep their limits; the description is stored beside them.
@@ -57,6 +60,7 @@ export class SubmitPublicNeed {
         newPersonJoinsHousehold: false,
       })
     })
+    this.metrics.opened(channel)
     const { duplicateWarning: _warning, constituentId: _constituent, householdId: _household, ...visible } = need
     return visible
   }

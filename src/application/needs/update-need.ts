@@ -17,6 +17,7 @@ import { redactNeed } from '../../domain/needs/redaction'
 import { authorize } from '../auth/authorize'
 import type { Clock } from '../ports/clock'
 import type { IdGenerator } from '../ports/ids'
+import type { NeedMetrics } from '../ports/metrics'
 import type { UnitOfWork } from '../ports/unit-of-work'
 import { findVisibleNeed } from './find-need'
 import { checkNeedReferences } from './need-references'
@@ -39,13 +40,14 @@ export class UpdateNeed {
     private readonly events: WebhookEvents,
     private readonly audit: AuditTrail,
     private readonly notifications: NeedNotifications,
+    private readonly metrics: NeedMetrics,
   ) {}
 
   async execute(actor: Actor, idOrReference: string, input: UpdateNeedInput): Promise<Need> {
     authorize(actor, 'needs:update')
     InvalidError.throwIfAny(needFieldErrors(input), 'The need has invalid fields')
 
-    const updated = await this.unitOfWork.run(async (r) => {
+    const { updated, resolved } = await this.unitOfWork.run(async (r) => {
       const before = await findVisibleNeed(r, actor, idOrReference)
       if (before.isConfidential && !isAllowed(actor, 'needs:read-confidential')) {
         // Someone who cannot read the confidential fields may neither overwrite nor expose them.
@@ -81,7 +83,7 @@ export class UpdateNeed {
       const detailsChanged =
         (input.customFields !== undefined && JSON.stringify(input.customFields) !== JSON.stringify(before.customFields)) ||
         after.dueDateSetByHand !== before.dueDateSetByHand
-      if (changes.length === 0 && !detailsChanged) return before
+      if (changes.length === 0 && !detailsChanged) return { updated: before, resolved: false }
 
       after.updatedAt = now
       await r.needs.update(after)
@@ -98,8 +100,9 @@ export class UpdateNeed {
       )
       await this.events.emit(r, after.organizationId, 'need.updated', { needId: after.id })
       if (after.assignedTo !== before.assignedTo) await this.notifications.assigned(r, after, actor.memberId)
-      return after
+      return { updated: after, resolved: isOpen(before.status) && !isOpen(after.status) }
     })
+    if (resolved) this.metrics.resolved()
     return redactNeed(actor, updated)
   }
 }

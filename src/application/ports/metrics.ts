@@ -8,4 +8,17 @@ export interface DeliveryMetrics {
   sent(channel: DeliveryChannel): void
   /** A try failed; `final` when no other will be made. */
   failed(channel: DeliveryChannel, final: boolean): void
+  /** The provider took a notification of staff (an email of kind `notification`), counted apart as well. */
+  notificationSent(): void
+  /** A try to send a notification failed; `final` when no other will be made. */
+  notificationFailed(final: boolean): void
+}
+
+/** Where a need came in: staff (`POST /api/needs`), the public API (`POST /api/needs/public`), the intake page's form. */
+export type IntakeChannel = 'staff' | 'public_api' | 'form'
+
+/** What the needs' use cases report once their transaction committed (counters of the `/metrics` page). */
+export interface NeedMetrics {
+  opened(channel: IntakeChannel): void
+  resolved(): void
 }

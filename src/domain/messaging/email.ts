@@ -42,6 +42,8 @@ export interface EmailMessage {
   to: string
   subject: string
   text: string
+  /** A mail the metrics count apart: `notification`, one telling staff about needs (docs/api.md "Notifications"). */
+  kind?: 'notification'
 }
 
 export function lastFour(secret: string): string {

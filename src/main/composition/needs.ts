@@ -24,13 +24,13 @@ export const needs = area('needs', ({ service }) => {
   service(NeedNotifications, [Outbox, PORTS.publicBaseUrl])
   service(NeedIntake, [ConstituentRegistry, clock, ids, WebhookEvents, AuditTrail, NeedNotifications])
   return {
-    create: service(CreateNeed, [unitOfWork, NeedIntake, AuditTrail]),
-    submitPublic: service(SubmitPublicNeed, [repositories, unitOfWork, NeedIntake]),
+    create: service(CreateNeed, [unitOfWork, NeedIntake, AuditTrail, PORTS.metrics]),
+    submitPublic: service(SubmitPublicNeed, [repositories, unitOfWork, NeedIntake, PORTS.metrics]),
     getPublicForm: service(GetPublicIntakeForm, [repositories]),
     list: service(ListNeeds, [repositories, clock]),
     export: service(ExportNeeds, [repositories, AuditTrail, clock]),
     get: service(GetNeed, [repositories]),
-    update: service(UpdateNeed, [unitOfWork, clock, ids, WebhookEvents, AuditTrail, NeedNotifications]),
+    update: service(UpdateNeed, [unitOfWork, clock, ids, WebhookEvents, AuditTrail, NeedNotifications, PORTS.metrics]),
     addNote: service(AddNote, [unitOfWork, clock, ids, WebhookEvents, AuditTrail]),
     listInteractions: service(ListNeedInteractions, [repositories]),
     listHistory: service(ListNeedHistory, [repositories]),

@@ -1,5 +1,6 @@
 import { expect } from 'bun:test'
 import { createHmac } from 'node:crypto'
+import { createServer, type AddressInfo } from 'node:net'
 import { DispatchOutbox } from '../../../src/application/messaging/dispatch-outbox'
 import { PORTS } from '../../../src/main/container'
 import type { ApiResponse, TestServer } from '../../support/http'
@@ -165,4 +166,13 @@ export async function postForm(
     body: new URLSearchParams(fields).toString(),
   })
   return { status: response.status, headers: response.headers, text: await response.text() }
+}
+
+/** A local port nothing listens on: a mail server there cannot be reached. */
+export async function closedPort(): Promise<number> {
+  const probe = createServer()
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', () => resolve()))
+  const port = (probe.address() as AddressInfo).port
+  await new Promise<void>((resolve) => probe.close(() => resolve()))
+  return port
 }

@@ -1,10 +1,19 @@
 import { DEFAULT_AUDIT_RETENTION_DAYS } from '../../../src/domain/audit/audit-event'
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { createServer, type AddressInfo } from 'node:net'
+import type { AddressInfo } from 'node:net'
 import { SMTPServer } from 'smtp-server'
 import { startTestServer, type TestServer } from '../../support/http'
 import { TEST_PASSWORD, type World } from '../../support/world'
-import { deliverUntil, expectBadRequest, expectProblem, invitationIn, ISO_MS, loggedEmailsTo, loggedInvitationTo } from './helpers'
+import {
+  closedPort,
+  deliverUntil,
+  expectBadRequest,
+  expectProblem,
+  invitationIn,
+  ISO_MS,
+  loggedEmailsTo,
+  loggedInvitationTo,
+} from './helpers'
 
 // docs/api.md "Errors", docs/api.md "Permissions", docs/api.md; docs/api.md "Organization settings" and
 // "Outgoing mail", over real HTTP, with a real SMTP server on 127.0.0.1 for the email provider.
@@ -84,15 +93,6 @@ async function startSmtpServer() {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()))
   const port = (server.server.address() as AddressInfo).port
   return { port, received, close: () => new Promise<void>((resolve) => server.close(() => resolve())) }
-}
-
-/** A local port nothing listens on. */
-async function closedPort(): Promise<number> {
-  const probe = createServer()
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', () => resolve()))
-  const port = (probe.address() as AddressInfo).port
-  await new Promise<void>((resolve) => probe.close(() => resolve()))
-  return port
 }
 
 let api: TestServer

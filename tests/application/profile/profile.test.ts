@@ -19,6 +19,7 @@ const STAFF_PERMISSIONS: Permission[] = [
   'constituents:read',
   'constituents:update',
   'members:list',
+  'reports:read',
 ]
 
 let world: World

@@ -177,6 +177,18 @@ const CONTRACT_ROWS: Array<{ row: string; permissions: Permission[]; grid: Grid 
     },
   },
   {
+    // Partner roles read their own partner's figures only (docs/api.md "Reports").
+    row: 'read the needs report (GET /api/reports/needs): org_admin, staff, partner_admin, partner_agent',
+    permissions: ['reports:read'],
+    grid: {
+      org_admin: 'x    x  x  x  x   x   x',
+      partner_admin: 'x    x  x  x  x   x   x',
+      partner_agent: 'x    x  x  x  x   x   x',
+      staff: 'x    x  x  x  x   x   x',
+      volunteer: '.    .  .  .  .   .   .',
+    },
+  },
+  {
     // The lists' read permission and scope come on top (docs/api.md "Exports").
     row: 'export needs and constituents as CSV: org_admin; others with pii_reader',
     permissions: ['records:export'],
@@ -237,6 +249,7 @@ describe('the permission table (docs/api.md "Permissions")', () => {
         'webhooks:manage',
         'members:list',
         'audit:read',
+        'reports:read',
       ].sort(),
     )
   })

@@ -209,11 +209,11 @@ export function intakePage(useCases: UseCases['needs'], rateLimits: RateLimits, 
         const customFields = customFieldsOf(values)
         try {
           // Another site's page was already judged against formOrigins when the form was looked up.
-          const need = await useCases.submitPublic.execute({
-            organizationSlug: form.organizationSlug,
-            description: values.description ?? '',
-            customFields,
-          })
+          const need = await useCases.submitPublic.execute(
+            { organizationSlug: form.organizationSlug, description: values.description ?? '', customFields },
+            undefined,
+            'form',
+          )
           return html(
             receivedPage(lang, form.organizationName, action, need.referenceNumber, Boolean(customFields.phone || customFields.email)),
             set,
