@@ -255,6 +255,18 @@ async function measure(needs: number): Promise<{ rows: Row[]; console?: ConsoleF
         bare: [{ method: 'GET', path: '/bare/needs?status=IN_PROGRESS' }],
       },
       {
+        route: 'list 25 overdue needs',
+        requests: [{ method: 'GET', path: '/api/needs?limit=25&overdue=true' }],
+      },
+      {
+        route: 'needs report, a month',
+        requests: [{ method: 'GET', path: '/api/reports/needs?from=2026-10-01&to=2026-10-31' }],
+      },
+      {
+        route: 'needs report, a year',
+        requests: [{ method: 'GET', path: '/api/reports/needs?from=2025-11-01&to=2026-10-31' }],
+      },
+      {
         route: 'constituent search',
         requests: many((i) => ({ method: 'GET', path: `/api/constituents?query=${['garcia', 'maria', 'smith', 'nguyen'][i % 4]}` })),
       },
@@ -324,7 +336,12 @@ for (const [needs, rows] of results) {
   const bareWrite = rows.find((r) => r.route === 'create a need')?.bare
   for (const row of rows) {
     const anchor =
-      row.bare ?? (row.route.startsWith('list') || row.route.includes('search') ? bareRead : row.route === 'login' ? undefined : bareWrite)
+      row.bare ??
+      (row.route.startsWith('list') || row.route.includes('search') || row.route.includes('report')
+        ? bareRead
+        : row.route === 'login'
+          ? undefined
+          : bareWrite)
     console.log(
       `| ${row.route} | ${fmt(row.service.requests)} | ${fmt(row.service.p50, 2)} | ${fmt(row.service.p99, 2)} | ${row.service.errors} | ${anchor ? fmt(anchor.requests) : ''} | ${anchor ? fmt(row.service.requests / anchor.requests, 2) : ''} |`,
     )
