@@ -63,7 +63,7 @@ describe('due dates', () => {
 })
 
 describe('GET /api/needs by due date', () => {
-  test('overdue=true lists exactly the open needs past due now, dueBefore those due before a time, both with the other filters', async () => {
+  test('overdue=true lists exactly the open needs past due now, dueBefore those due before a time, soonest due first, with the other filters', async () => {
     const partner = await world.partner({ slaHours: 1000 })
     const inPartner = (body: Record<string, unknown>) => created({ partnerId: partner.id, ...body })
     const late = await inPartner({ dueDate: hoursFromNow(-2) })
@@ -73,11 +73,11 @@ describe('GET /api/needs by due date', () => {
     await inPartner({})
 
     const ofPartner = `partnerId=${partner.id}`
-    expect(await refsOf(`${ofPartner}&overdue=true`)).toEqual({ refs: [escalatedLate.referenceNumber, late.referenceNumber], total: 2 })
+    expect(await refsOf(`${ofPartner}&overdue=true`)).toEqual({ refs: [late.referenceNumber, escalatedLate.referenceNumber], total: 2 })
     expect(await refsOf(`${ofPartner}&overdue=true&status=NEW`)).toEqual({ refs: [late.referenceNumber], total: 1 })
     const inFourHours = encodeURIComponent(hoursFromNow(4))
     expect(await refsOf(`${ofPartner}&dueBefore=${inFourHours}`)).toEqual({
-      refs: [soon.referenceNumber, escalatedLate.referenceNumber, late.referenceNumber],
+      refs: [late.referenceNumber, escalatedLate.referenceNumber, soon.referenceNumber],
       total: 3,
     })
     expect((await refsOf(`${ofPartner}&overdue=false`)).total).toBe(5)

@@ -46,16 +46,52 @@ export function describeNeedReportContract({ read, write, anOrganizationWithPart
 
       const list = (filter: Parameters<Repositories['needs']['list']>[1], page = { page: 1, limit: 25 }) =>
         read().needs.list(organization.id, { openDueBefore: minute(120), ...filter }, page)
-      expect(await list({})).toEqual({ items: [elsewhere, working, early], total: 3 })
-      expect(await list({ partnerId: partner.id })).toEqual({ items: [working, early], total: 2 })
+      // Soonest due first.
+      expect(await list({})).toEqual({ items: [elsewhere, early, working], total: 3 })
+      expect(await list({ partnerId: partner.id })).toEqual({ items: [early, working], total: 2 })
       expect(await list({ statuses: ['NEW', 'RESOLVED'] })).toEqual({ items: [early], total: 1 })
-      expect(await list({}, { page: 2, limit: 2 })).toEqual({ items: [early], total: 3 })
+      expect(await list({}, { page: 2, limit: 2 })).toEqual({ items: [working], total: 3 })
       expect(ids(await read().needs.listAfter(organization.id, { openDueBefore: minute(501) }, undefined, 10))).toEqual(
         ids([elsewhere, later, atBound, working, early]),
       )
       const [first] = await read().needs.listAfter(organization.id, { openDueBefore: minute(120) }, undefined, 1)
       expect(ids(await read().needs.listAfter(organization.id, { openDueBefore: minute(120) }, first, 10))).toEqual(ids([working, early]))
     })
+  })
+
+  test('counts open needs due before a time across whole days and within its own, through changes of status, partner and due date', async () => {
+    const { organization, partner } = await anOrganizationWithPartner()
+    const other = aPartner({ organizationId: organization.id })
+    await write((r) => r.partners.insert(other))
+    const due = (iso: string, overrides: Partial<Need> = {}) =>
+      aNeed({ organizationId: organization.id, partnerId: partner.id, dueDate: at(iso), ...overrides })
+    const needs = [
+      due('2026-10-30T10:00:00.000Z'),
+      due('2026-11-01T23:59:59.999Z', { status: 'ESCALATED' }),
+      due('2026-11-03T08:00:00.000Z'),
+      due('2026-11-03T11:59:59.999Z', { partnerId: other.id }),
+      due('2026-11-03T12:00:00.000Z'),
+      due('2026-11-02T09:00:00.000Z', { status: 'RESOLVED', resolvedAt: at('2026-11-01T00:00:00.000Z') }),
+      due('2026-11-04T00:00:00.000Z'),
+    ]
+    await insertNeeds(...needs)
+    const bound = at('2026-11-03T12:00:00.000Z')
+    const total = async (filter: Parameters<Repositories['needs']['list']>[1] = {}) =>
+      (await read().needs.list(organization.id, { openDueBefore: bound, ...filter }, { page: 1, limit: 1 })).total
+    expect([await total(), await total({ partnerId: partner.id }), await total({ statuses: ['ESCALATED', 'RESOLVED'] })]).toEqual([4, 3, 1])
+
+    const [first, second, third, , , resolved] = needs as [Need, Need, Need, Need, Need, Need, Need]
+    await write(async (r) => {
+      await r.needs.update({ ...first, status: 'RESOLVED', resolvedAt: bound }) // no longer due
+      await r.needs.update({ ...second, partnerId: other.id }) // moved
+      await r.needs.update({ ...third, dueDate: at('2026-11-05T00:00:00.000Z') }) // due later
+      const { resolvedAt: _reopened, ...reopened } = resolved
+      await r.needs.update({ ...reopened, status: 'IN_PROGRESS' }) // due again
+    })
+    expect([await total(), await total({ partnerId: partner.id }), await total({ partnerId: other.id })]).toEqual([3, 1, 2])
+    expect(ids((await read().needs.list(organization.id, { openDueBefore: bound }, { page: 1, limit: 10 })).items)).toEqual(
+      ids([second, resolved, needs[3]!]),
+    )
   })
 
   describe('needs report figures', () => {

@@ -3,8 +3,9 @@ import { aNeed, anOrganization, aPartner } from '../../support/builders'
 import { postgresAvailable } from '../../support/postgres'
 import { migratingPostgres, migratingSqlite, type MigratingDatabase } from './migrating-databases'
 
-// The report reads need_days and need_resolve_hours, which triggers keep from the migration on: the needs a
-// database held before it must be counted by the migration itself, resolved ones at their last resolution.
+// The report reads need_days, need_resolve_hours and need_due_days, which triggers keep from the migration on:
+// the needs a database held before it must be counted by the migration itself, resolved ones at their last
+// resolution.
 
 const cleanups: Array<() => Promise<void>> = []
 afterAll(async () => {
@@ -26,7 +27,7 @@ async function needsStoredBeforeTheReport(make: () => MigratingDatabase | Promis
   await db.unitOfWork.run((r) => r.partners.insert(partner))
   const need = (createdAt: string, status: 'NEW' | 'RESOLVED', updatedAt = createdAt) =>
     aNeed({ organizationId: organization.id, partnerId: partner.id, status, createdAt: at(createdAt), updatedAt: at(updatedAt) })
-  const open = need('2026-11-02T08:00:00.000Z', 'NEW')
+  const open = { ...need('2026-11-02T08:00:00.000Z', 'NEW'), dueDate: at('2026-11-05T08:00:00.000Z') }
   const withHistory = need('2026-11-02T09:00:00.000Z', 'RESOLVED', '2026-11-06T00:00:00.000Z')
   const withoutHistory = need('2026-11-03T09:00:00.000Z', 'RESOLVED', '2026-11-03T19:00:00.000Z')
   for (const n of [open, withHistory, withoutHistory]) await insertNeed(n)
@@ -48,6 +49,7 @@ async function needsStoredBeforeTheReport(make: () => MigratingDatabase | Promis
     { partnerId: partner.id, day: '2026-11-03', opened: 1, resolved: 1 },
     { partnerId: partner.id, day: '2026-11-04', opened: 0, resolved: 1 },
   ])
+  expect(figures.overdue).toEqual([{ partnerId: partner.id, needs: 1 }])
   expect(figures.resolveHours.sort((a, b) => a.hours - b.hours)).toEqual([
     { partnerId: partner.id, hours: 10, needs: 1 },
     { partnerId: partner.id, hours: 48, needs: 1 },

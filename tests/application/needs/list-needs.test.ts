@@ -29,7 +29,7 @@ describe('ListNeeds', () => {
     expect(await refsOf(world.admin)).toEqual(['REQ-1003', 'REQ-1002', 'REQ-1001'])
   })
 
-  test('overdue lists open needs past their due date as of the clock; dueBefore open needs due before it', async () => {
+  test('overdue lists open needs past their due date as of the clock; dueBefore open needs due before it; soonest due first', async () => {
     const soon = await world.partner({ slaHours: 1 })
     const late = await needCreated({ partnerId: soon.id }) // due 1 hour after creation
     const resolved = await needCreated({ partnerId: soon.id, status: 'RESOLVED' })
@@ -40,7 +40,7 @@ describe('ListNeeds', () => {
     world.clock.advance(2 * 3_600_000)
     expect(await refsOf(world.admin, { overdue: true })).toEqual([late.referenceNumber])
     const inFourHours = new Date(world.clock.now().getTime() + 2 * 3_600_000)
-    expect(await refsOf(world.admin, { dueBefore: inFourHours })).toEqual([byHand.referenceNumber, late.referenceNumber])
+    expect(await refsOf(world.admin, { dueBefore: inFourHours })).toEqual([late.referenceNumber, byHand.referenceNumber])
     expect(await refsOf(world.admin, { dueBefore: inFourHours, overdue: true })).toEqual([late.referenceNumber])
     expect(await refsOf(world.admin, { overdue: true, statuses: ['IN_PROGRESS'] })).toEqual([])
     const agent = await world.member('partner_agent', { partnerId: world.defaultPartner.id })

@@ -31,7 +31,7 @@ export class MemoryNeedRepository extends MemoryRepository implements NeedReposi
       .sort(newestFirst)
   }
   async list(organizationId: string, filter: NeedFilter, page: PageRequest): Promise<Page<Need>> {
-    const matching = this.matching(organizationId, filter)
+    const matching = filter.openDueBefore ? this.matching(organizationId, filter).sort(soonestDue) : this.matching(organizationId, filter)
     const start = offsetOf(page)
     return { items: matching.slice(start, start + page.limit).map(copy), total: matching.length }
   }
@@ -64,4 +64,9 @@ export class MemoryNeedRepository extends MemoryRepository implements NeedReposi
   async setHouseholdOfConstituent(organizationId: string, constituentId: string, householdId: string) {
     for (const need of this.needsOf(organizationId, constituentId)) need.householdId = householdId
   }
+}
+
+/** A list with a due bound: soonest due first, `id` as tie-break (every such need has a due date). */
+function soonestDue(a: Need, b: Need): number {
+  return a.dueDate!.getTime() - b.dueDate!.getTime() || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)
 }

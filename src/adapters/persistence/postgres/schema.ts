@@ -235,6 +235,23 @@ export const needResolveHours = pgTable(
 )
 
 /**
+ * Open needs (not RESOLVED) with a due date, per organization, UTC day of that date, partner and status, kept
+ * by the same triggers: how many needs are due before a time is the sum of the whole days before it, plus
+ * the needs of its own day counted on the index `needs_open_by_due` (docs/api.md "Reports").
+ */
+export const needDueDays = pgTable(
+  'need_due_days',
+  {
+    organizationId: text('organization_id').notNull(),
+    dueDay: text('due_day').notNull(),
+    partnerId: text('partner_id').notNull(),
+    status: text('status').notNull(),
+    needs: integer('needs').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.organizationId, t.dueDay, t.partnerId, t.status] })],
+)
+
+/**
  * How many constituents each organization has, kept by triggers in the same transaction as every insert and
  * delete of a constituent, so the total of the constituents list is one row, however many people there are.
  */

@@ -1,22 +1,22 @@
-import { and, count, eq, gte, lte, ne, or, sum, type SQL } from 'drizzle-orm'
+import { and, eq, gte, lte, ne, or, sum, type SQL } from 'drizzle-orm'
 import type { NeedReportRepository } from '../../../application/ports/repositories/need-report-repository'
 import type { NeedStatus } from '../../../domain/needs/need'
 import type { NeedFigures, ReportPeriod } from '../../../domain/reports/needs-report'
-import { openAndDueBefore } from './sql-need-repository'
+import { countOpenDueBefore } from './sql-need-repository'
 import { SqlRepository } from './sql-repository'
 import type { SQLiteColumn } from 'drizzle-orm/sqlite-core'
 
 /**
- * The report's figures from the kept counts (need_days, need_resolve_hours, need_counts: each a few rows per
- * partner and day or status) and the overdue needs counted on the partial index `needs_open_by_due`.
+ * The report's figures from the kept counts (need_days, need_resolve_hours, need_counts, need_due_days: each a
+ * few rows per partner and day or status), the overdue needs as `countOpenDueBefore` counts them.
  */
 export class SqlNeedReportRepository extends SqlRepository implements NeedReportRepository {
   async figures(organizationId: string, period: ReportPeriod, now: Date, partnerId?: string): Promise<NeedFigures> {
-    const { needDays: d, needResolveHours: h, needCounts: c, needs: n } = this.tables
+    const { needDays: d, needResolveHours: h, needCounts: c } = this.tables
     const ofPartner = (column: SQLiteColumn) => (partnerId ? eq(column, partnerId) : undefined)
     const inPeriod = (table: typeof d | typeof h): SQL | undefined =>
       and(eq(table.organizationId, organizationId), gte(table.day, period.from), lte(table.day, period.to), ofPartner(table.partnerId))
-    const [days, resolveHours, statuses, overdue] = await Promise.all([
+    const [days, resolveHours, statuses, overdueByStatus] = await Promise.all([
       this.db
         .select({ partnerId: d.partnerId, day: d.day, opened: d.opened, resolved: d.resolved })
         .from(d)
@@ -30,17 +30,15 @@ export class SqlNeedReportRepository extends SqlRepository implements NeedReport
         .select({ partnerId: c.partnerId, status: c.status, needs: c.needs })
         .from(c)
         .where(and(eq(c.organizationId, organizationId), ofPartner(c.partnerId), ne(c.needs, 0))),
-      this.db
-        .select({ partnerId: n.partnerId, needs: count() })
-        .from(n)
-        .where(and(eq(n.organizationId, organizationId), openAndDueBefore(n, now), ofPartner(n.partnerId)))
-        .groupBy(n.partnerId),
+      countOpenDueBefore(this.db, this.tables, organizationId, now, partnerId ? { partnerId } : {}),
     ])
+    const overdue = new Map<string, number>()
+    for (const row of overdueByStatus) overdue.set(row.partnerId, (overdue.get(row.partnerId) ?? 0) + row.needs)
     return {
       days,
       resolveHours,
       statuses: statuses.map((row) => ({ ...row, status: row.status as NeedStatus })),
-      overdue: overdue.map((row) => ({ ...row, needs: Number(row.needs) })),
+      overdue: [...overdue].map(([partnerId, needs]) => ({ partnerId, needs })),
     }
   }
 }

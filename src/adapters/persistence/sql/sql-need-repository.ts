@@ -1,9 +1,10 @@
-import { and, asc, count, desc, eq, inArray, lt, ne, sql, type SQL } from 'drizzle-orm'
+import { and, asc, count, desc, eq, gte, inArray, lt, ne, sql, sum, type SQL } from 'drizzle-orm'
 import type { NeedFilter, NeedRepository } from '../../../application/ports/repositories/need-repository'
-import type { Need, NeedChange, TrackedField } from '../../../domain/needs/need'
+import type { Need, NeedChange, NeedStatus, TrackedField } from '../../../domain/needs/need'
+import { dayOf } from '../../../domain/reports/needs-report'
 import { offsetOf, type Keyset, type Page, type PageRequest } from '../../../domain/shared/page'
 import type * as schema from '../sqlite/schema'
-import { SqlRepository, afterKeyset, nullable, present } from './sql-repository'
+import { SqlRepository, afterKeyset, nullable, present, type SqlDb } from './sql-repository'
 
 /** One copy per row (a page reads 25): the status column holds only what the domain wrote. */
 function toNeed(row: typeof schema.needs.$inferSelect): Need {
@@ -30,6 +31,52 @@ function needRow(n: Need) {
  */
 export function openAndDueBefore(t: typeof schema.needs, before: Date): SQL | undefined {
   return and(sql`${t.status} <> 'RESOLVED'`, lt(t.dueDate, before))
+}
+
+/**
+ * How many open needs are due before `before`, per partner and status, without reading them one by one: the
+ * whole UTC days before its day from `need_due_days` (kept by triggers), its own day on the index
+ * `needs_open_by_due`. `filter` narrows to a partner and statuses.
+ */
+export async function countOpenDueBefore(
+  db: SqlDb,
+  tables: typeof schema,
+  organizationId: string,
+  before: Date,
+  filter: Pick<NeedFilter, 'partnerId' | 'statuses'> = {},
+): Promise<Array<{ partnerId: string; status: NeedStatus; needs: number }>> {
+  const { needDueDays: d, needs: n } = tables
+  const day = dayOf(before)
+  const [days, sameDay] = await Promise.all([
+    db
+      .select({ partnerId: d.partnerId, status: d.status, needs: sum(d.needs).mapWith(Number) })
+      .from(d)
+      .where(
+        and(
+          eq(d.organizationId, organizationId),
+          lt(d.dueDay, day),
+          filter.partnerId ? eq(d.partnerId, filter.partnerId) : undefined,
+          filter.statuses ? inArray(d.status, filter.statuses) : undefined,
+        ),
+      )
+      .groupBy(d.partnerId, d.status),
+    db
+      .select({ partnerId: n.partnerId, status: n.status, needs: count() })
+      .from(n)
+      .where(
+        and(
+          eq(n.organizationId, organizationId),
+          openAndDueBefore(n, before),
+          gte(n.dueDate, new Date(`${day}T00:00:00.000Z`)),
+          filter.partnerId ? eq(n.partnerId, filter.partnerId) : undefined,
+          filter.statuses ? inArray(n.status, filter.statuses) : undefined,
+        ),
+      )
+      .groupBy(n.partnerId, n.status),
+  ])
+  return [...days, ...sameDay]
+    .map((row) => ({ partnerId: row.partnerId, status: row.status as NeedStatus, needs: Number(row.needs) }))
+    .filter((row) => row.needs !== 0)
 }
 
 export class SqlNeedRepository extends SqlRepository implements NeedRepository {
@@ -64,7 +111,7 @@ export class SqlNeedRepository extends SqlRepository implements NeedRepository {
     if (asked.statuses?.length === 0) return { items: [], total: 0 }
     // Distinct statuses: shapes stay few (one statement per count of statuses), whatever the caller repeats.
     const filter = asked.statuses ? { ...asked, statuses: [...new Set(asked.statuses)] } : asked
-    if (filter.openDueBefore) return this.dueList(organizationId, filter, page)
+    if (filter.openDueBefore) return this.dueList(organizationId, { ...filter, openDueBefore: filter.openDueBefore }, page)
     const shape = [
       filter.statuses?.length ?? 0,
       filter.partnerId ? 'p' : '',
@@ -112,15 +159,21 @@ export class SqlNeedRepository extends SqlRepository implements NeedRepository {
     )
   }
   /**
-   * A list with a due bound, counted on the index of open needs' due dates. Not prepared: the time goes through
-   * the column's encoder (each database stores a time its way).
+   * A list with a due bound, soonest due first: a page reads its rows in the order of the index of open needs'
+   * due dates. By partner and status the total is `countOpenDueBefore`; needs of one assignee or one
+   * constituent are few, counted on their index. Not prepared: the time goes through the column's encoder
+   * (each database stores a time its way).
    */
-  private async dueList(organizationId: string, filter: NeedFilter, page: PageRequest): Promise<Page<Need>> {
+  private async dueList(organizationId: string, filter: NeedFilter & { openDueBefore: Date }, page: PageRequest): Promise<Page<Need>> {
     const t = this.tables.needs
     const where = this.matching({ ...filter, organizationId }, false)
-    const rows = await this.db.select().from(t).where(where).orderBy(desc(t.createdAt), desc(t.id)).limit(page.limit).offset(offsetOf(page))
-    const [total] = await this.db.select({ n: count() }).from(t).where(where)
-    return { items: rows.map(toNeed), total: Number(total?.n ?? 0) }
+    const rows = await this.db.select().from(t).where(where).orderBy(asc(t.dueDate), asc(t.id)).limit(page.limit).offset(offsetOf(page))
+    if (filter.assignedTo || filter.constituentId) {
+      const [total] = await this.db.select({ n: count() }).from(t).where(where)
+      return { items: rows.map(toNeed), total: Number(total?.n ?? 0) }
+    }
+    const counts = await countOpenDueBefore(this.db, this.tables, organizationId, filter.openDueBefore, filter)
+    return { items: rows.map(toNeed), total: counts.reduce((sum, c) => sum + c.needs, 0) }
   }
   /** An export's batch by keyset. Not prepared: the values go through the columns' encoders (each database stores a time its way). */
   async listAfter(organizationId: string, filter: NeedFilter, after: Keyset | undefined, limit: number): Promise<Need[]> {

@@ -16,7 +16,7 @@ export interface NeedRepository {
   update(need: Need): Promise<void>
   findById(organizationId: string, id: string): Promise<Need | undefined>
   findByReferenceNumber(organizationId: string, referenceNumber: string): Promise<Need | undefined>
-  /** Newest `createdAt` first, `id` as tie-break. */
+  /** Newest `createdAt` first, `id` as tie-break; with `openDueBefore`, soonest `dueDate` first, `id` as tie-break. */
   list(organizationId: string, filter: NeedFilter, page: PageRequest): Promise<Page<Need>>
   /** Up to `limit` needs matching `filter` after `after` (from the start without it), in list order: an export's batch. */
   listAfter(organizationId: string, filter: NeedFilter, after: Keyset | undefined, limit: number): Promise<Need[]>
