@@ -14,7 +14,7 @@ import { parseConstituentQuery } from '../../../src/domain/constituents/search'
 import { ConflictError } from '../../../src/domain/errors'
 import type { OutboxMessage } from '../../../src/domain/messaging/outbox'
 import { FIRST_REFERENCE_NUMBER } from '../../../src/domain/needs/need'
-import { aConstituent, aHousehold, aMember, anOrganization, aPartner } from '../../support/builders'
+import { aConstituent, aHousehold, aMember, aNeed, anOrganization, aPartner } from '../../support/builders'
 import { createTestDatabase, postgresAvailable, TEST_POSTGRES_URL } from '../../support/postgres'
 import { minute } from './contract-support'
 import { makePostgres, type PostgresFixture } from './postgres-fixture'
@@ -529,6 +529,30 @@ function describePostgresOnly(): void {
           'constituents_by_last_street',
         ])
         expect(await repositories.constituents.findByMatchKeys(organization.id, keys, randomUUID(), 10)).toEqual([xiomara])
+      })
+
+      test("an overdue list and the report's overdue count read the index of open needs by due date, never the needs' table", async () => {
+        const partner = aPartner({ organizationId: organization.id })
+        await write(async (r) => {
+          await r.partners.insert(partner)
+          for (let n = 0; n < 300; n++) {
+            const status = n % 3 === 0 ? 'RESOLVED' : 'NEW'
+            await r.needs.insert(aNeed({ organizationId: organization.id, partnerId: partner.id, status, dueDate: minute(n * 10) }))
+          }
+        })
+        await client`ANALYZE needs`
+        const now = minute(1500)
+        const listPlans = await plansOf(() => repositories.needs.list(organization.id, { openDueBefore: now }, { page: 1, limit: 25 }))
+        const reportPlans = await plansOf(() =>
+          repositories.needReports.figures(organization.id, { from: '2026-11-01', to: '2026-11-30' }, now),
+        )
+
+        const readingNeeds = [...listPlans, ...reportPlans].filter(({ query }) => /from "needs"/.test(query))
+        expect(readingNeeds).toHaveLength(3) // the page, the total's and the report's counts of the bound's own day
+        for (const { plan } of readingNeeds) {
+          expect(plan).toContain('needs_open_by_due')
+          expect(plan).not.toContain('Seq Scan')
+        }
       })
     })
   })
