@@ -9,6 +9,7 @@ import { Matches } from './matches'
 import { Login } from './login'
 import { NeedScreen } from './need'
 import { NewNeed } from './new-need'
+import { Reports } from './reports'
 import { go, href, usePlace, type Place } from './router'
 import { logOut, onSessionChange, refreshSession, type SessionState } from './session'
 
@@ -59,12 +60,17 @@ function SignedIn({ place }: { place: Place }) {
       <header class="bar">
         <span class="app-name">{t.appName}</span>
         <nav aria-label={t.main}>
-          <a href={href(['needs'])} aria-current={place.path[0] !== 'constituents' && place.path[0] !== 'new' ? 'page' : undefined}>
+          <a href={href(['needs'])} aria-current={!['constituents', 'new', 'reports'].includes(place.path[0] ?? '') ? 'page' : undefined}>
             {t.needs}
           </a>
           {may(profile, 'constituents:read') && (
             <a href={href(['constituents'])} aria-current={place.path[0] === 'constituents' ? 'page' : undefined}>
               {t.constituents}
+            </a>
+          )}
+          {may(profile, 'reports:read') && (
+            <a href={href(['reports'])} aria-current={place.path[0] === 'reports' ? 'page' : undefined}>
+              {t.reports}
             </a>
           )}
           {may(profile, 'needs:create') && (
@@ -93,6 +99,7 @@ function Screen({ place }: { place: Place }) {
   const [area, id] = place.path
   if (area === 'needs' && id) return <NeedScreen key={id} reference={id} />
   if (area === 'new') return <NewNeed />
+  if (area === 'reports') return <Reports query={place.query} />
   if (area === 'constituents' && id === 'matches') return <Matches />
   if (area === 'constituents' && id) return <ConstituentScreen key={id} id={id} />
   if (area === 'constituents') return <ConstituentSearch query={place.query} />

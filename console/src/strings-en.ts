@@ -111,6 +111,22 @@ export const en = {
   aloneInHousehold: 'Nobody else in this household.',
   possibleDuplicates: 'Possible duplicates',
   noMatches: 'No possible duplicates to look at.',
+  reports: 'Reports',
+  period: 'Period',
+  from: 'From',
+  to: 'To',
+  show: 'Show',
+  periodShown: (from: string, to: string) => `From ${from} to ${to}, both included (UTC days).`,
+  opened: 'Opened',
+  resolved: 'Resolved',
+  openNow: 'Open now',
+  overdueNow: 'Overdue now',
+  byWeek: 'Opened and resolved, by week',
+  weekOf: 'Week of',
+  byStatus: 'Needs by status now',
+  byPartner: 'By partner',
+  medianHours: 'Median hours to resolve',
+  medianShort: (hours: number | null) => (hours === null ? 'none resolved' : `median ${hours} h to resolve`),
   reasons: {
     'same phone': 'same phone',
     'same email': 'same email',
@@ -155,7 +171,10 @@ export const en = {
     RESOLVED: 'Resolved',
     ESCALATED: 'Escalated',
   } satisfies Record<Status, string>,
-  fieldNames: { status: 'Status', assignedTo: 'Assignee', partnerId: 'Partner', isConfidential: 'Confidential' } as Record<string, string>,
+  fieldNames: { status: 'Status', assignedTo: 'Assignee', partnerId: 'Partner', isConfidential: 'Confidential', dueDate: 'Due' } as Record<
+    string,
+    string
+  >,
   channels: { note: 'Note', sms: 'Text message', email: 'Email' } satisfies Record<Interaction['channel'], string>,
 }
 

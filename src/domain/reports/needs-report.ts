@@ -116,12 +116,15 @@ function weeksOf(period: ReportPeriod, days: NeedFigures['days']) {
   const last = dayNumber(period.to)
   // Day 0 (1970-01-01) was a Thursday: Monday is 3 days back.
   const mondayOf = (n: number) => n - ((n + 3) % 7)
-  const weeks: NeedsReport['byWeek'] = []
-  for (let monday = mondayOf(first); monday <= last; monday += 7) {
-    const inWeek = days.filter((d) => mondayOf(dayNumber(d.day)) === monday)
-    weeks.push({ weekStart: dayAt(monday), opened: sum(inWeek.map((d) => d.opened)), resolved: sum(inWeek.map((d) => d.resolved)) })
+  const weeks = new Map<number, NeedsReport['byWeek'][number]>()
+  for (let monday = mondayOf(first); monday <= last; monday += 7) weeks.set(monday, { weekStart: dayAt(monday), opened: 0, resolved: 0 })
+  for (const d of days) {
+    const week = weeks.get(mondayOf(dayNumber(d.day)))
+    if (!week) continue
+    week.opened += d.opened
+    week.resolved += d.resolved
   }
-  return weeks
+  return [...weeks.values()]
 }
 
 /** The median of a histogram of whole hours; of an even count, the mean of the two middle values. */

@@ -1,0 +1,66 @@
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { chromiumAvailable } from '../support/browser'
+import { startConsoleHarness, type ConsoleHarness } from '../support/console'
+
+// docs/console.md "Reports": the needs report of a period, its figures as small charts, each with its table
+// for screen readers.
+
+describe.skipIf(!chromiumAvailable())('reports in the staff console', () => {
+  let c: ConsoleHarness
+  beforeAll(async () => {
+    c = await startConsoleHarness()
+  })
+  afterAll(() => c?.stop())
+
+  /** The cells of the table captioned `caption`, row by row (screen readers read the same). */
+  const tableOf = (page: import('playwright-core').Page, caption: string) =>
+    page
+      .locator('table', { has: page.locator('caption', { hasText: caption }) })
+      .locator('tbody tr')
+      .evaluateAll((rows) => rows.map((row) => [...row.children].map((cell) => cell.textContent)))
+
+  test("an admin reads the period's figures, by week, status and partner, with nothing serious for axe", async () => {
+    const [pantry, housing] = c.partners as [{ id: string; name: string }, { id: string; name: string }]
+    const reference = await c.createNeed(pantry.id, 'Groceries')
+    await c.createNeed(pantry.id, 'Milk')
+    await c.createNeed(housing.id, 'Rent')
+    const resolved = await c.api.call('PUT', `/api/needs/${reference}`, { token: c.admin.token, body: { status: 'RESOLVED' } })
+    expect(resolved.status).toBe(200)
+    const today = c.api.world.clock.now().toISOString().slice(0, 10)
+
+    const page = await c.open(`/#/reports?from=${today}&to=${today}`)
+    await c.logIn(page, c.admin)
+    await page.getByRole('heading', { name: 'Reports', level: 1 }).waitFor()
+    await page.getByText(`From ${today} to ${today}, both included (UTC days).`).waitFor()
+    expect(await page.locator('dl.fields').textContent()).toBe('Opened3Resolved1Open now2Overdue now0')
+    expect(await tableOf(page, 'By partner')).toEqual(
+      [
+        [pantry.name, '2', '1', '1', '0', '0'],
+        [housing.name, '1', '0', '1', '0', '—'],
+        ['General intake', '0', '0', '0', '0', '—'],
+      ].sort((a, b) => a[0]!.localeCompare(b[0]!)),
+    )
+    expect(await tableOf(page, 'Needs by status now')).toContainEqual(['New', '2'])
+    expect((await tableOf(page, 'Opened and resolved, by week')).flatMap((row) => row.slice(1))).toEqual(['3', '1'])
+    // The drawings are for the eye: screen readers get the tables.
+    expect(await page.locator('figure.chart > svg[aria-hidden="true"]').count()).toBe(3)
+    await c.expectAccessible(page)
+
+    // Another period from the form; a period that ends before it starts is the server's refusal, said.
+    await page.getByLabel('From').fill('2026-01-10')
+    await page.getByLabel('To').fill('2026-01-01')
+    await page.getByRole('button', { name: 'Show' }).click()
+    await page.getByRole('alert').filter({ hasText: 'must not be before from' }).waitFor()
+    expect(page.url()).toContain('#/reports?from=2026-01-10&to=2026-01-01')
+    await c.expectAccessible(page)
+    await c.done(page)
+  })
+
+  test('a volunteer has no reports in the bar', async () => {
+    const volunteer = await c.member('volunteer', c.partners[0]!.id)
+    const page = await c.open('/')
+    await c.logIn(page, volunteer)
+    expect(await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Reports' }).count()).toBe(0)
+    await c.done(page)
+  })
+})
