@@ -20,7 +20,8 @@ describe.skipIf(!chromiumAvailable())('reports in the staff console', () => {
       .evaluateAll((rows) => rows.map((row) => [...row.children].map((cell) => cell.textContent)))
 
   test("an admin reads the period's figures, by week, status and partner, with nothing serious for axe", async () => {
-    const [pantry, housing] = c.partners as [{ id: string; name: string }, { id: string; name: string }]
+    const named = (name: string) => c.partners.find((p) => p.name === name)!
+    const [pantry, housing] = [named('Food pantry'), named('Housing help')]
     const reference = await c.createNeed(pantry.id, 'Groceries')
     await c.createNeed(pantry.id, 'Milk')
     await c.createNeed(housing.id, 'Rent')
@@ -33,13 +34,12 @@ describe.skipIf(!chromiumAvailable())('reports in the staff console', () => {
     await page.getByRole('heading', { name: 'Reports', level: 1 }).waitFor()
     await page.getByText(`From ${today} to ${today}, both included (UTC days).`).waitFor()
     expect(await page.locator('dl.fields').textContent()).toBe('Opened3Resolved1Open now2Overdue now0')
-    expect(await tableOf(page, 'By partner')).toEqual(
-      [
-        [pantry.name, '2', '1', '1', '0', '0'],
-        [housing.name, '1', '0', '1', '0', '—'],
-        ['General intake', '0', '0', '0', '0', '—'],
-      ].sort((a, b) => a[0]!.localeCompare(b[0]!)),
-    )
+    // Every partner, by name.
+    expect(await tableOf(page, 'By partner')).toEqual([
+      ['Food pantry', '2', '1', '1', '0', '0'],
+      ['General intake', '0', '0', '0', '0', '—'],
+      ['Housing help', '1', '0', '1', '0', '—'],
+    ])
     expect(await tableOf(page, 'Needs by status now')).toContainEqual(['New', '2'])
     expect((await tableOf(page, 'Opened and resolved, by week')).flatMap((row) => row.slice(1))).toEqual(['3', '1'])
     // The drawings are for the eye: screen readers get the tables.
