@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { startTestServer, type TestServer } from '../../support/http'
 import type { World } from '../../support/world'
+import { parseCsv } from '../../support/csv'
 import { expectBadRequest } from './helpers'
 
 // docs/api.md "Needs": due dates set by hand, and the lists of open needs by due date, over real HTTP.
@@ -84,6 +85,20 @@ describe('GET /api/needs by due date', () => {
 
     const agent = await api.tokenFor(world, 'partner_agent', { partnerId: world.defaultPartner.id })
     expect(await refsOf('overdue=true', agent)).toEqual({ refs: [], total: 0 })
+  })
+
+  test('the export takes the same filters: every overdue need of a partner, newest first as every export', async () => {
+    const partner = await world.partner({ slaHours: 1000 })
+    const late = await created({ partnerId: partner.id, dueDate: hoursFromNow(-3) })
+    const later = await created({ partnerId: partner.id, dueDate: hoursFromNow(-5) })
+    await created({ partnerId: partner.id, dueDate: hoursFromNow(5) })
+    const response = await fetch(`${api.url}/api/needs/export?format=csv&overdue=true&partnerId=${partner.id}`, {
+      headers: { authorization: `Bearer ${admin}` },
+    })
+    expect(response.status).toBe(200)
+    const [header, ...rows] = parseCsv(await response.text())
+    const reference = header!.indexOf('referenceNumber')
+    expect(rows.map((row) => row[reference])).toEqual([later.referenceNumber, late.referenceNumber])
   })
 
   test('refuses a dueBefore that is no date and time, and an overdue that is no boolean', async () => {
