@@ -1,0 +1,214 @@
+import { useEffect, useState } from 'preact/hooks'
+import { client, type WebhookDelivery, type WebhookEndpoint } from './api'
+import { OutcomeLine, useOutcome } from './outcome'
+import { formatDateTime } from './data'
+import { language, t } from './i18n'
+import { href } from './router'
+import { authorized } from './session'
+
+type Endpoint = WebhookEndpoint
+type EventType = Endpoint['events'][number]
+const PAGE_SIZE = 25
+
+/** The organization's webhook endpoints (docs/events.md): added with their events, disabled and enabled again. */
+export function WebhooksScreen() {
+  const [endpoints, setEndpoints] = useState<Endpoint[]>()
+  const [secret, setSecret] = useState<{ url: string; secret: string }>()
+  async function load() {
+    const { data } = await authorized(() => client.GET('/api/webhook-endpoints', { params: { query: { limit: 100 } } }))
+    setEndpoints(data ?? [])
+  }
+  const { outcome, run } = useOutcome(load)
+  useEffect(() => void load(), [])
+
+  async function create(event: Event) {
+    event.preventDefault()
+    const element = event.currentTarget as HTMLFormElement
+    const form = new FormData(element)
+    const body = { url: String(form.get('url')).trim(), events: form.getAll('events').map(String) as EventType[] }
+    const created = await run(() => client.POST('/api/webhook-endpoints', { body }), t.endpointAdded)
+    if (!created) return
+    element.reset()
+    setSecret({ url: created.url, secret: created.secret })
+  }
+
+  return (
+    <section aria-labelledby="webhooks-title">
+      <h2 id="webhooks-title">{t.adminSections.webhooks}</h2>
+      <OutcomeLine outcome={outcome} />
+      {secret && <SecretOnce {...secret} onDone={() => setSecret(undefined)} />}
+      {!endpoints ? (
+        <p role="status">{t.loading}</p>
+      ) : endpoints.length === 0 ? (
+        <p>{t.noEndpoints}</p>
+      ) : (
+        <div class="table" role="region" aria-label={t.adminSections.webhooks} tabIndex={0}>
+          <table>
+            <thead>
+              <tr>
+                <th scope="col">{t.url}</th>
+                <th scope="col">{t.events}</th>
+                <th scope="col">{t.state}</th>
+                <th scope="col">
+                  <span class="visually-hidden">{t.actions}</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {endpoints.map((endpoint) => (
+                <tr key={endpoint.id}>
+                  <td class="wrap">
+                    <a href={href(['admin', 'webhooks', endpoint.id])}>{endpoint.url}</a>
+                  </td>
+                  <td class="wrap">{endpoint.events.join(', ')}</td>
+                  <td>{endpoint.enabled ? t.enabled : t.disabled(endpoint.consecutiveFailures)}</td>
+                  <td>
+                    <button
+                      type="button"
+                      class="secondary small"
+                      aria-label={`${endpoint.enabled ? t.disable : t.enable} ${endpoint.url}`}
+                      onClick={() =>
+                        void run(
+                          () =>
+                            client.PUT('/api/webhook-endpoints/{id}', {
+                              params: { path: { id: endpoint.id } },
+                              body: { enabled: !endpoint.enabled },
+                            }),
+                          endpoint.enabled ? t.endpointDisabled : t.endpointEnabled,
+                        )
+                      }
+                    >
+                      {endpoint.enabled ? t.disable : t.enable}
+                    </button>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      <form class="panel" aria-label={t.addEndpoint} onSubmit={create}>
+        <h3>{t.addEndpoint}</h3>
+        <label for="endpoint-url">{t.url}</label>
+        <input id="endpoint-url" name="url" type="url" maxLength={2000} required autocomplete="off" />
+        <fieldset>
+          <legend>{t.events}</legend>
+          {(Object.keys(t.eventTypes) as EventType[]).map((type) => (
+            <div class="check" key={type}>
+              <input id={`event-${type}`} name="events" type="checkbox" value={type} />
+              <label for={`event-${type}`}>
+                <code>{type}</code>: {t.eventTypes[type]}
+              </label>
+            </div>
+          ))}
+        </fieldset>
+        <button type="submit">{t.addEndpoint}</button>
+      </form>
+    </section>
+  )
+}
+
+/** The signing secret, which the service answers this once only: shown with a button to copy it. */
+function SecretOnce({ url, secret, onDone }: { url: string; secret: string; onDone: () => void }) {
+  const [copied, setCopied] = useState<string>()
+  return (
+    <section class="warning" aria-labelledby="secret-title">
+      <h3 id="secret-title">{t.signingSecret(url)}</h3>
+      <p>{t.secretOnce}</p>
+      <label for="endpoint-secret">{t.secret}</label>
+      <input id="endpoint-secret" value={secret} readOnly onFocus={(event) => event.currentTarget.select()} />
+      <button
+        type="button"
+        onClick={() =>
+          void navigator.clipboard.writeText(secret).then(
+            () => setCopied(t.copied),
+            () => setCopied(t.copyByHand),
+          )
+        }
+      >
+        {t.copy}
+      </button>{' '}
+      <button type="button" class="secondary" onClick={onDone}>
+        {t.secretStored}
+      </button>
+      <p role="status">{copied}</p>
+    </section>
+  )
+}
+
+/** One endpoint's deliveries, newest first, paged by the address (`#/admin/webhooks/<id>?page=2`). */
+export function WebhookDeliveries({ id, query }: { id: string; query: URLSearchParams }) {
+  const page = Math.max(1, Number(query.get('page')) || 1)
+  const [answer, setAnswer] = useState<{ page: number; endpoint?: Endpoint; deliveries: WebhookDelivery[]; total: number }>()
+  useEffect(() => {
+    void (async () => {
+      const [endpoint, deliveries] = await Promise.all([
+        authorized(() => client.GET('/api/webhook-endpoints/{id}', { params: { path: { id } } })),
+        authorized(() =>
+          client.GET('/api/webhook-endpoints/{id}/deliveries', { params: { path: { id }, query: { page, limit: PAGE_SIZE } } }),
+        ),
+      ])
+      const total = Number(deliveries.response.headers.get('x-total-count') ?? 0)
+      setAnswer({ page, ...(endpoint.data ? { endpoint: endpoint.data } : {}), deliveries: deliveries.data ?? [], total })
+    })()
+  }, [page])
+  if (answer?.page !== page) return <p role="status">{t.loading}</p>
+  if (!answer.endpoint)
+    return (
+      <p role="alert" class="error">
+        {t.endpointNotFound}
+      </p>
+    )
+  const pages = Math.max(1, Math.ceil(answer.total / PAGE_SIZE))
+  return (
+    <section aria-labelledby="deliveries-title">
+      <h2 id="deliveries-title">{t.deliveriesTo(answer.endpoint.url)}</h2>
+      <p>
+        <a href={href(['admin', 'webhooks'])}>{t.allEndpoints}</a>
+      </p>
+      {answer.deliveries.length === 0 ? (
+        <p>{t.noDeliveries}</p>
+      ) : (
+        <div class="table" role="region" aria-label={t.deliveries} tabIndex={0}>
+          <table>
+            <thead>
+              <tr>
+                <th scope="col">{t.event}</th>
+                <th scope="col">{t.status}</th>
+                <th scope="col">{t.tries}</th>
+                <th scope="col">{t.lastAnswer}</th>
+                <th scope="col">{t.created}</th>
+                <th scope="col">{t.deliveredOrNext}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {answer.deliveries.map((delivery) => (
+                <tr key={delivery.id}>
+                  <td>
+                    <code>{delivery.eventType}</code>
+                  </td>
+                  <td>{t.deliveryStatuses[delivery.status]}</td>
+                  <td>{delivery.attempts}</td>
+                  <td class="wrap">{[delivery.lastStatusCode, delivery.lastError].filter(Boolean).join(' · ') || '—'}</td>
+                  <td>{formatDateTime(delivery.createdAt, language)}</td>
+                  <td>
+                    {delivery.deliveredAt
+                      ? formatDateTime(delivery.deliveredAt, language)
+                      : delivery.nextAttemptAt
+                        ? t.nextTry(formatDateTime(delivery.nextAttemptAt, language))
+                        : '—'}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      <nav class="paging" aria-label={t.deliveryPages(page, pages, answer.total)}>
+        <p>{t.deliveryPages(page, pages, answer.total)}</p>
+        {page > 1 && <a href={href(['admin', 'webhooks', id], { page: String(page - 1) })}>{t.previous}</a>}
+        {page < pages && <a href={href(['admin', 'webhooks', id], { page: String(page + 1) })}>{t.next}</a>}
+      </nav>
+    </section>
+  )
+}
