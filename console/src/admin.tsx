@@ -5,7 +5,8 @@ import { t } from './i18n'
 import { href } from './router'
 import { OrganizationScreen } from './organization-settings'
 import { PartnersScreen } from './partners-admin'
-import { WebhookDeliveries, WebhooksScreen } from './webhooks'
+import { WebhookDeliveries } from './webhook-deliveries'
+import { WebhooksScreen } from './webhooks'
 
 /** The administration's screens (`#/admin/<section>`), each shown to whom its permission allows. */
 export const ADMIN_SECTIONS = [

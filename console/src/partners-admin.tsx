@@ -49,7 +49,7 @@ export function PartnersScreen({ profile }: { profile: Profile }) {
                 <th scope="col">{t.keywords}</th>
                 <th scope="col">{t.state}</th>
                 <th scope="col">
-                  <span class="visually-hidden">{t.actions}</span>
+                  <span class="visually-hidden">{t.rowActions}</span>
                 </th>
               </tr>
             </thead>

@@ -149,6 +149,7 @@ export const en = {
   adminSections: { partners: 'Partners', organization: 'Organization', webhooks: 'Webhooks' },
   save: 'Save',
   saved: 'Saved.',
+  rowActions: 'Actions',
   state: 'State',
   active: 'Active',
   archived: 'Archived',

@@ -152,6 +152,7 @@ export const es: Strings = {
   adminSections: { partners: 'Socios', organization: 'Organización', webhooks: 'Webhooks' },
   save: 'Guardar',
   saved: 'Guardado.',
+  rowActions: 'Acciones',
   state: 'Estado',
   active: 'Activo',
   archived: 'Archivado',
