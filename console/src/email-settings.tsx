@@ -51,7 +51,7 @@ export function EmailSettingsSection() {
       <h2 id="email-title">{t.emailSettings}</h2>
       <p>
         {current
-          ? t.emailProviderSet(current.provider, current.apiKeyLast4, formatDateTime(current.updatedAt, language))
+          ? t.emailProviderSet(t.providers[current.provider], current.apiKeyLast4, formatDateTime(current.updatedAt, language))
           : t.noEmailProvider}
       </p>
       <OutcomeLine outcome={outcome} />

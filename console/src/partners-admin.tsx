@@ -1,5 +1,5 @@
 import type { ComponentChildren } from 'preact'
-import { useEffect, useState } from 'preact/hooks'
+import { useEffect, useRef, useState } from 'preact/hooks'
 import { client, type Partner, type Profile } from './api'
 import { OutcomeLine, useOutcome } from './outcome'
 import { forgetPartners, may } from './data'
@@ -121,6 +121,11 @@ function PartnerForm(props: {
 }) {
   const { partner, title } = props
   const prefix = partner ? `partner-${partner.id}` : 'new-partner'
+  const first = useRef<HTMLInputElement>(null)
+  // A partner's form opens below the table: the keyboard goes to its first field.
+  useEffect(() => {
+    if (partner) first.current?.focus()
+  }, [])
   return (
     <form
       class="panel"
@@ -147,7 +152,7 @@ function PartnerForm(props: {
     >
       <h3>{title}</h3>
       <label for={`${prefix}-name`}>{t.name}</label>
-      <input id={`${prefix}-name`} name="name" defaultValue={partner?.name} maxLength={200} required />
+      <input ref={first} id={`${prefix}-name`} name="name" defaultValue={partner?.name} maxLength={200} required />
       <label for={`${prefix}-sla`}>{t.slaHours}</label>
       <input
         id={`${prefix}-sla`}

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'preact/hooks'
+import { useEffect, useRef, useState } from 'preact/hooks'
 import { client, type WebhookEndpoint } from './api'
 import { OutcomeLine, useOutcome } from './outcome'
 import { t } from './i18n'
@@ -108,12 +108,15 @@ export function WebhooksScreen() {
 /** The signing secret, which the service answers this once only: shown with a button to copy it. */
 function SecretOnce({ url, secret, onDone }: { url: string; secret: string; onDone: () => void }) {
   const [copied, setCopied] = useState<string>()
+  const field = useRef<HTMLInputElement>(null)
+  // The keyboard goes to the secret, selected, ready to copy.
+  useEffect(() => field.current?.focus(), [])
   return (
     <section class="warning" aria-labelledby="secret-title">
       <h3 id="secret-title">{t.signingSecret(url)}</h3>
       <p>{t.secretOnce}</p>
       <label for="endpoint-secret">{t.secret}</label>
-      <input id="endpoint-secret" value={secret} readOnly onFocus={(event) => event.currentTarget.select()} />
+      <input ref={field} id="endpoint-secret" value={secret} readOnly onFocus={(event) => event.currentTarget.select()} />
       <button
         type="button"
         onClick={() =>

@@ -10,7 +10,7 @@ import { deliverUntil } from '../adapters/http/helpers'
 
 /** The page's own clipboard, inside `page.evaluate` (the project compiles without the DOM's types). */
 declare const navigator: { clipboard: { readText(): Promise<string> } }
-declare const document: { documentElement: { scrollWidth: number } }
+declare const document: { documentElement: { scrollWidth: number }; activeElement: { id: string } | null }
 
 describe.skipIf(!chromiumAvailable())('webhook endpoints in the staff console', () => {
   let c: ConsoleHarness
@@ -40,6 +40,7 @@ describe.skipIf(!chromiumAvailable())('webhook endpoints in the staff console', 
     await once.waitFor()
     const secret = await once.getByLabel('Secret').inputValue()
     expect(secret).toMatch(/^whsec_/)
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('endpoint-secret')
     await c.expectAccessible(page)
     await once.getByRole('button', { name: 'Copy' }).click()
     await once.getByText('Copied.').waitFor()
