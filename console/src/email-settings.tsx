@@ -9,8 +9,8 @@ type Provider = EmailSettings['provider']
 
 /**
  * The email provider. Its key is a secret the service never answers: the screen says only whether one is set
- * (and its last four characters), and saving or testing asks for it again. The test sends one real message
- * with what the form holds, and stores nothing.
+ * (and its last four characters); left empty, saving or testing uses the one kept. The test sends one real
+ * message with what the form holds, and stores nothing.
  */
 export function EmailSettingsSection() {
   const [stored, setStored] = useState<EmailSettings | 'none'>()
@@ -29,9 +29,11 @@ export function EmailSettingsSection() {
     if (!form.current?.reportValidity()) return undefined
     const fields = new FormData(form.current)
     const fromName = String(fields.get('fromName')).trim()
+    const apiKey = String(fields.get('apiKey'))
     return {
       provider: String(fields.get('provider')) as Provider,
-      apiKey: String(fields.get('apiKey')),
+      // Left empty, the service uses the key it keeps (for the same provider only).
+      ...(apiKey ? { apiKey } : {}),
       fromEmail: String(fields.get('fromEmail')).trim(),
       ...(fromName ? { fromName } : {}),
     }
@@ -81,11 +83,11 @@ export function EmailSettingsSection() {
           type="password"
           autocomplete="off"
           maxLength={2000}
-          required
+          required={!current}
           aria-describedby="email-key-hint"
         />
         <p id="email-key-hint" class="meta">
-          {current ? t.apiKeyAgain : t.apiKeyHint}
+          {current ? t.apiKeyKept : t.apiKeyHint}
         </p>
         <label for="email-from">{t.fromEmail}</label>
         <input id="email-from" name="fromEmail" type="email" defaultValue={current?.fromEmail} required />

@@ -46,7 +46,7 @@ export const adminEn = {
   >,
   apiKey: 'Key',
   apiKeyHint: 'SMTP: smtp://user:password@host:587; SES: ACCESS_KEY_ID:SECRET_ACCESS_KEY:REGION; Postmark, SendGrid: the API key.',
-  apiKeyAgain: 'The key is never shown again: type it to save or test these settings.',
+  apiKeyKept: 'The key is never shown again. Leave it empty to keep the one set (for the same provider), or type a new one.',
   fromEmail: 'From email',
   fromName: 'From name',
   saveEmailSettings: 'Save email settings',

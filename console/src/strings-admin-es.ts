@@ -45,7 +45,7 @@ export const adminEs: typeof adminEn = {
   apiKey: 'Clave',
   apiKeyHint:
     'SMTP: smtp://usuario:contraseña@host:587; SES: ACCESS_KEY_ID:SECRET_ACCESS_KEY:REGION; Postmark, SendGrid: la clave de la API.',
-  apiKeyAgain: 'La clave no se vuelve a mostrar: escríbala para guardar o probar esta configuración.',
+  apiKeyKept: 'La clave no se vuelve a mostrar. Déjela vacía para conservar la configurada (con el mismo proveedor) o escriba una nueva.',
   fromEmail: 'Correo del remitente',
   fromName: 'Nombre del remitente',
   saveEmailSettings: 'Guardar la configuración de correo',
