@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'preact/hooks'
 import { client, type EmailSettings } from './api'
-import { OutcomeLine, useOutcome } from './outcome'
+import { failure, OutcomeLine, useOutcome } from './outcome'
 import { formatDateTime } from './data'
 import { language, t } from './i18n'
 import { authorized } from './session'
@@ -16,12 +16,14 @@ export function EmailSettingsSection() {
   const [stored, setStored] = useState<EmailSettings | 'none'>()
   const form = useRef<HTMLFormElement>(null)
   async function load() {
-    const { data } = await authorized(() => client.GET('/api/organizations/settings/email'))
-    setStored(data ?? 'none')
+    const { data, error, response } = await authorized(() => client.GET('/api/organizations/settings/email'))
+    // 404: none are set, and mail goes to the fallback.
+    if (data || response.status === 404) setStored(data ?? 'none')
+    else setOutcome(failure(response.status, error))
   }
   const { outcome, setOutcome, run } = useOutcome(load)
   useEffect(() => void load(), [])
-  if (!stored) return <p role="status">{t.loading}</p>
+  if (!stored) return outcome?.error ? <OutcomeLine outcome={outcome} /> : <p role="status">{t.loading}</p>
   const current = stored === 'none' ? undefined : stored
 
   /** The form's fields, once the browser found them complete. */

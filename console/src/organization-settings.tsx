@@ -3,18 +3,16 @@ import { client, type OrganizationSettings } from './api'
 import { OutcomeLine, useOutcome } from './outcome'
 import { EmailSettingsSection } from './email-settings'
 import { t } from './i18n'
-import { authorized } from './session'
 
 /** The organization's settings, its SMS number (an operator's to set) and its email settings. */
 export function OrganizationScreen() {
   const [settings, setSettings] = useState<OrganizationSettings>()
   async function load() {
-    const { data } = await authorized(() => client.GET('/api/organizations/settings'))
-    if (data) setSettings(data)
+    await read(() => client.GET('/api/organizations/settings'), setSettings)
   }
-  const { outcome, run } = useOutcome(load)
+  const { outcome, read, run } = useOutcome(load)
   useEffect(() => void load(), [])
-  if (!settings) return <p role="status">{t.loading}</p>
+  if (!settings) return outcome?.error ? <OutcomeLine outcome={outcome} /> : <p role="status">{t.loading}</p>
 
   return (
     <>

@@ -8,23 +8,35 @@ export interface Outcome {
   error?: boolean
 }
 
+type Call<T> = () => Promise<{ data?: T; error?: unknown; response: Response }>
+
+/** What a refused or failed call says: the role's refusal, or the service's reason. */
+export function failure(status: number, error: unknown): Outcome {
+  return { text: status === 403 ? t.forbidden : t.failed(problemText(error)), error: true }
+}
+
 /**
- * What came of the last change on a screen, said in one live region, and the way to run a change: its call
- * (renewing the session on a 401), then the screen's reload when it succeeded.
+ * What came of the last call on a screen, said in one live region. `read` loads what the screen shows;
+ * `run` makes a change, then reloads the screen when it succeeded. Both renew the session on a 401.
  */
 export function useOutcome(reload?: () => Promise<void>) {
   const [outcome, setOutcome] = useState<Outcome>()
-  async function run<T>(call: () => Promise<{ data?: T; error?: unknown; response: Response }>, done: string): Promise<T | undefined> {
+  async function read<T>(call: Call<T>, keep: (data: T) => void): Promise<void> {
+    const { data, error, response } = await authorized(call)
+    if (data !== undefined) keep(data)
+    else setOutcome(failure(response.status, error))
+  }
+  async function run<T>(call: Call<T>, done: string): Promise<T | undefined> {
     const { data, error, response } = await authorized(call)
     if (error !== undefined) {
-      setOutcome({ text: response.status === 403 ? t.forbidden : t.failed(problemText(error)), error: true })
+      setOutcome(failure(response.status, error))
       return undefined
     }
     await reload?.()
     setOutcome({ text: done })
     return data
   }
-  return { outcome, setOutcome, run }
+  return { outcome, setOutcome, read, run }
 }
 
 export function OutcomeLine({ outcome }: { outcome: Outcome | undefined }) {

@@ -4,7 +4,6 @@ import { client, type Partner, type Profile } from './api'
 import { OutcomeLine, useOutcome } from './outcome'
 import { forgetPartners, may } from './data'
 import { t } from './i18n'
-import { authorized } from './session'
 
 type PartnerFields = { name: string; slaHours: number; keywords: string[]; isDefault?: boolean }
 
@@ -19,11 +18,10 @@ export function PartnersScreen({ profile }: { profile: Profile }) {
   const wholeOrganization = !profile.partnerId
   const editable = (partner: Partner) => wholeOrganization || partner.id === profile.partnerId
   async function load() {
-    const { data } = await authorized(() => client.GET('/api/partners', { params: { query: { limit: 100 } } }))
     forgetPartners()
-    setPartners(data ?? [])
+    await read(() => client.GET('/api/partners', { params: { query: { limit: 100 } } }), setPartners)
   }
-  const { outcome, run } = useOutcome(load)
+  const { outcome, read, run } = useOutcome(load)
   useEffect(() => void load(), [])
 
   const save = async (id: string, body: Partial<PartnerFields> & { isArchived?: boolean }, done: string) => {
@@ -38,7 +36,7 @@ export function PartnersScreen({ profile }: { profile: Profile }) {
       <h2 id="partners-title">{t.adminSections.partners}</h2>
       <OutcomeLine outcome={outcome} />
       {!partners ? (
-        <p role="status">{t.loading}</p>
+        !outcome?.error && <p role="status">{t.loading}</p>
       ) : (
         <div class="table" role="region" aria-label={t.adminSections.partners} tabIndex={0}>
           <table>

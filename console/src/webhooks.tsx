@@ -3,7 +3,6 @@ import { client, type WebhookEndpoint } from './api'
 import { OutcomeLine, useOutcome } from './outcome'
 import { t } from './i18n'
 import { href } from './router'
-import { authorized } from './session'
 
 type EventType = WebhookEndpoint['events'][number]
 
@@ -12,10 +11,9 @@ export function WebhooksScreen() {
   const [endpoints, setEndpoints] = useState<WebhookEndpoint[]>()
   const [secret, setSecret] = useState<{ url: string; secret: string }>()
   async function load() {
-    const { data } = await authorized(() => client.GET('/api/webhook-endpoints', { params: { query: { limit: 100 } } }))
-    setEndpoints(data ?? [])
+    await read(() => client.GET('/api/webhook-endpoints', { params: { query: { limit: 100 } } }), setEndpoints)
   }
-  const { outcome, run } = useOutcome(load)
+  const { outcome, read, run } = useOutcome(load)
   useEffect(() => void load(), [])
 
   async function create(event: Event) {
@@ -35,7 +33,7 @@ export function WebhooksScreen() {
       <OutcomeLine outcome={outcome} />
       {secret && <SecretOnce {...secret} onDone={() => setSecret(undefined)} />}
       {!endpoints ? (
-        <p role="status">{t.loading}</p>
+        !outcome?.error && <p role="status">{t.loading}</p>
       ) : endpoints.length === 0 ? (
         <p>{t.noEndpoints}</p>
       ) : (

@@ -76,7 +76,7 @@ describe.skipIf(!chromiumAvailable())('webhook endpoints in the staff console', 
     await c.done(page)
   })
 
-  test('an address the service refuses is said, with the field', async () => {
+  test('an address the service refuses is said, with the field; an unknown endpoint is said too', async () => {
     const page = await c.open('/#/admin/webhooks')
     await c.logIn(page, c.admin)
     await page.getByLabel('URL').fill('https://user:password@example.org/hook')
@@ -84,6 +84,9 @@ describe.skipIf(!chromiumAvailable())('webhook endpoints in the staff console', 
     await page.getByRole('button', { name: 'Add endpoint' }).click()
     await page.getByText(/Not done: .*\/url/).waitFor()
     expect(await page.getByRole('region', { name: /Signing secret/ }).count()).toBe(0)
+    // An endpoint's deliveries by an address naming none.
+    await page.goto(`${c.api.url}/#/admin/webhooks/${crypto.randomUUID()}`)
+    await page.getByText('No webhook endpoint has this id.').waitFor()
     await c.done(page)
   })
 })
