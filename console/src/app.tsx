@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks'
 import { t } from './i18n'
 import { LanguageSwitch } from './language-switch'
+import { Administration, mayAdminister } from './admin'
 import { forgetCachedData, may, useProfileAnswer } from './data'
 import { FirstRun, useFirstRun } from './first-run'
 import { ConstituentScreen, ConstituentSearch } from './constituents'
@@ -60,7 +61,10 @@ function SignedIn({ place }: { place: Place }) {
       <header class="bar">
         <span class="app-name">{t.appName}</span>
         <nav aria-label={t.main}>
-          <a href={href(['needs'])} aria-current={!['constituents', 'new', 'reports'].includes(place.path[0] ?? '') ? 'page' : undefined}>
+          <a
+            href={href(['needs'])}
+            aria-current={!['constituents', 'new', 'admin', 'reports'].includes(place.path[0] ?? '') ? 'page' : undefined}
+          >
             {t.needs}
           </a>
           {may(profile, 'constituents:read') && (
@@ -71,6 +75,11 @@ function SignedIn({ place }: { place: Place }) {
           {may(profile, 'reports:read') && (
             <a href={href(['reports'])} aria-current={place.path[0] === 'reports' ? 'page' : undefined}>
               {t.reports}
+            </a>
+          )}
+          {mayAdminister(profile) && (
+            <a href={href(['admin'])} aria-current={place.path[0] === 'admin' ? 'page' : undefined}>
+              {t.administration}
             </a>
           )}
           {may(profile, 'needs:create') && (
@@ -100,6 +109,7 @@ function Screen({ place }: { place: Place }) {
   if (area === 'needs' && id) return <NeedScreen key={id} reference={id} />
   if (area === 'new') return <NewNeed />
   if (area === 'reports') return <Reports query={place.query} />
+  if (area === 'admin') return <Administration path={place.path.slice(1)} query={place.query} />
   if (area === 'constituents' && id === 'matches') return <Matches />
   if (area === 'constituents' && id) return <ConstituentScreen key={id} id={id} />
   if (area === 'constituents') return <ConstituentSearch query={place.query} />
