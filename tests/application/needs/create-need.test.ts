@@ -56,22 +56,6 @@ describe('CreateNeed', () => {
     expect(need.dueDate!.getTime() - need.createdAt.getTime()).toBe(5 * 3_600_000)
   })
 
-  test('takes a due date set by hand, kept as set by hand; null is the SLA', async () => {
-    const byHand = new Date(world.clock.now().getTime() + 3_600_000)
-    expect(await createNeed.execute(world.admin, { partnerId: world.defaultPartner.id, dueDate: byHand })).toMatchObject({
-      dueDate: byHand,
-      dueDateSetByHand: true,
-    })
-    const bySla = await createNeed.execute(world.admin, { partnerId: world.defaultPartner.id, dueDate: null })
-    expect(bySla.dueDateSetByHand).toBe(false)
-    expect(bySla.dueDate!.getTime() - bySla.createdAt.getTime()).toBe(world.defaultPartner.slaHours * 3_600_000)
-  })
-
-  test('a need created RESOLVED is resolved at its creation', async () => {
-    const need = await createNeed.execute(world.admin, { partnerId: world.defaultPartner.id, status: 'RESOLVED' })
-    expect(need.resolvedAt).toEqual(need.createdAt)
-  })
-
   test('starts as NEW when no status is sent, and takes the status sent', async () => {
     expect((await createNeed.execute(world.admin, { partnerId: world.defaultPartner.id })).status).toBe('NEW')
     expect((await createNeed.execute(world.admin, { partnerId: world.defaultPartner.id, status: 'ESCALATED' })).status).toBe('ESCALATED')
