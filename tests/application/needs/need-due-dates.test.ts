@@ -25,18 +25,15 @@ const changesOf = async (need: Need) =>
 
 describe('due date', () => {
   test('takes a due date set by hand, kept as set by hand; null is the SLA', async () => {
-    const byHand = new Date(world.clock.now().getTime() + 3_600_000)
-    expect(await world.useCases.needs.create.execute(world.admin, { partnerId: world.defaultPartner.id, dueDate: byHand })).toMatchObject({
-      dueDate: byHand,
-      dueDateSetByHand: true,
-    })
-    const bySla = await world.useCases.needs.create.execute(world.admin, { partnerId: world.defaultPartner.id, dueDate: null })
+    const byHand = new Date(world.clock.now().getTime() + HOUR)
+    expect(await aNeedCreated({ dueDate: byHand })).toMatchObject({ dueDate: byHand, dueDateSetByHand: true })
+    const bySla = await aNeedCreated({ dueDate: null })
     expect(bySla.dueDateSetByHand).toBe(false)
-    expect(bySla.dueDate!.getTime() - bySla.createdAt.getTime()).toBe(world.defaultPartner.slaHours * 3_600_000)
+    expect(bySla.dueDate!.getTime() - bySla.createdAt.getTime()).toBe(world.defaultPartner.slaHours * HOUR)
   })
 
   test('a need created RESOLVED is resolved at its creation', async () => {
-    const need = await world.useCases.needs.create.execute(world.admin, { partnerId: world.defaultPartner.id, status: 'RESOLVED' })
+    const need = await aNeedCreated({ status: 'RESOLVED' })
     expect(need.resolvedAt).toEqual(need.createdAt)
   })
 
