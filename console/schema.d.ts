@@ -248,7 +248,7 @@ export interface paths {
         };
         /**
          * List needs, newest first; paging in X-Total-Count and Link
-         * @description Every role; partner roles see their own partner's needs only. Filters by status list, partner, assignee and constituent, and open needs by due date: `overdue=true` (past due now) and `dueBefore`.
+         * @description Every role; partner roles see their own partner's needs only. Filters by status list, partner, assignee and constituent, and open needs by due date: `overdue=true` (past due now) and `dueBefore`, which list soonest due first.
          */
         get: operations["listNeeds"];
         put?: never;

@@ -92,7 +92,7 @@ export function needsRoutes(
           operationId: 'listNeeds',
           summary: 'List needs, newest first; paging in X-Total-Count and Link',
           description:
-            "Every role; partner roles see their own partner's needs only. Filters by status list, partner, assignee and constituent, and open needs by due date: `overdue=true` (past due now) and `dueBefore`.",
+            "Every role; partner roles see their own partner's needs only. Filters by status list, partner, assignee and constituent, and open needs by due date: `overdue=true` (past due now) and `dueBefore`, which list soonest due first.",
         },
       },
     )
