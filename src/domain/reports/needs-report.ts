@@ -23,6 +23,14 @@ export function dayOf(at: Date): string {
   return at.toISOString().slice(0, 10)
 }
 
+/** The Monday (UTC) of the week of an instant, YYYY-MM-DD: the week open needs are counted in by due date. */
+export function weekOf(at: Date): string {
+  return dayAt(mondayOf(dayNumber(dayOf(at))))
+}
+
+// Day 0 (1970-01-01) was a Thursday: its Monday is 3 days back.
+const mondayOf = (n: number) => n - ((n + 3) % 7)
+
 function dayNumber(day: string): number {
   return Date.parse(`${day}T00:00:00Z`) / DAY_MS
 }
@@ -114,8 +122,6 @@ export function needsReport(period: ReportPeriod, partners: Array<{ id: string; 
 function weeksOf(period: ReportPeriod, days: NeedFigures['days']) {
   const first = dayNumber(period.from)
   const last = dayNumber(period.to)
-  // Day 0 (1970-01-01) was a Thursday: Monday is 3 days back.
-  const mondayOf = (n: number) => n - ((n + 3) % 7)
   const weeks = new Map<number, NeedsReport['byWeek'][number]>()
   for (let monday = mondayOf(first); monday <= last; monday += 7) weeks.set(monday, { weekStart: dayAt(monday), opened: 0, resolved: 0 })
   for (const d of days) {

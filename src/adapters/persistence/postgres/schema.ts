@@ -235,20 +235,21 @@ export const needResolveHours = pgTable(
 )
 
 /**
- * Open needs (not RESOLVED) with a due date, per organization, UTC day of that date, partner and status, kept
- * by the same triggers: how many needs are due before a time is the sum of the whole days before it, plus
- * the needs of its own day counted on the index `needs_open_by_due` (docs/api.md "Reports").
+ * Open needs (not RESOLVED) with a due date, per organization, week of that date (its Monday, UTC),
+ * partner and status, kept by the same triggers: how many needs are due before a time is the sum of the
+ * whole weeks before its week, plus the needs of its own week counted on the index `needs_open_by_due`
+ * (docs/api.md "Reports"). Weeks, not days: a few rows per partner for each week of open due dates.
  */
-export const needDueDays = pgTable(
-  'need_due_days',
+export const needDueWeeks = pgTable(
+  'need_due_weeks',
   {
     organizationId: text('organization_id').notNull(),
-    dueDay: text('due_day').notNull(),
+    dueWeek: text('due_week').notNull(),
     partnerId: text('partner_id').notNull(),
     status: text('status').notNull(),
     needs: integer('needs').notNull(),
   },
-  (t) => [primaryKey({ columns: [t.organizationId, t.dueDay, t.partnerId, t.status] })],
+  (t) => [primaryKey({ columns: [t.organizationId, t.dueWeek, t.partnerId, t.status] })],
 )
 
 /**

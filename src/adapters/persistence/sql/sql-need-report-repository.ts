@@ -7,8 +7,8 @@ import { SqlRepository } from './sql-repository'
 import type { SQLiteColumn } from 'drizzle-orm/sqlite-core'
 
 /**
- * The report's figures from the kept counts (need_days, need_resolve_hours, need_counts, need_due_days: each a
- * few rows per partner and day or status), the overdue needs as `countOpenDueBefore` counts them.
+ * The report's figures from the kept counts (need_days, need_resolve_hours, need_counts, need_due_weeks: each a
+ * few rows per partner and day, week or status), the overdue needs as `countOpenDueBefore` counts them.
  */
 export class SqlNeedReportRepository extends SqlRepository implements NeedReportRepository {
   async figures(organizationId: string, period: ReportPeriod, now: Date, partnerId?: string): Promise<NeedFigures> {

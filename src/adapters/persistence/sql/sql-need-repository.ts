@@ -1,7 +1,7 @@
 import { and, asc, count, desc, eq, gte, inArray, lt, ne, sql, sum, type SQL } from 'drizzle-orm'
 import type { NeedFilter, NeedRepository } from '../../../application/ports/repositories/need-repository'
 import type { Need, NeedChange, NeedStatus, TrackedField } from '../../../domain/needs/need'
-import { dayOf } from '../../../domain/reports/needs-report'
+import { weekOf } from '../../../domain/reports/needs-report'
 import { offsetOf, type Keyset, type Page, type PageRequest } from '../../../domain/shared/page'
 import type * as schema from '../sqlite/schema'
 import { SqlRepository, afterKeyset, nullable, present, type SqlDb } from './sql-repository'
@@ -35,7 +35,7 @@ export function openAndDueBefore(t: typeof schema.needs, before: Date): SQL | un
 
 /**
  * How many open needs are due before `before`, per partner and status, without reading them one by one: the
- * whole UTC days before its day from `need_due_days` (kept by triggers), its own day on the index
+ * whole weeks before its week from `need_due_weeks` (kept by triggers), its own week on the index
  * `needs_open_by_due`. `filter` narrows to a partner and statuses.
  */
 export async function countOpenDueBefore(
@@ -45,21 +45,21 @@ export async function countOpenDueBefore(
   before: Date,
   filter: Pick<NeedFilter, 'partnerId' | 'statuses'> = {},
 ): Promise<Array<{ partnerId: string; status: NeedStatus; needs: number }>> {
-  const { needDueDays: d, needs: n } = tables
-  const day = dayOf(before)
-  const [days, sameDay] = await Promise.all([
+  const { needDueWeeks: w, needs: n } = tables
+  const week = weekOf(before)
+  const [weeks, sameWeek] = await Promise.all([
     db
-      .select({ partnerId: d.partnerId, status: d.status, needs: sum(d.needs).mapWith(Number) })
-      .from(d)
+      .select({ partnerId: w.partnerId, status: w.status, needs: sum(w.needs).mapWith(Number) })
+      .from(w)
       .where(
         and(
-          eq(d.organizationId, organizationId),
-          lt(d.dueDay, day),
-          filter.partnerId ? eq(d.partnerId, filter.partnerId) : undefined,
-          filter.statuses ? inArray(d.status, filter.statuses) : undefined,
+          eq(w.organizationId, organizationId),
+          lt(w.dueWeek, week),
+          filter.partnerId ? eq(w.partnerId, filter.partnerId) : undefined,
+          filter.statuses ? inArray(w.status, filter.statuses) : undefined,
         ),
       )
-      .groupBy(d.partnerId, d.status),
+      .groupBy(w.partnerId, w.status),
     db
       .select({ partnerId: n.partnerId, status: n.status, needs: count() })
       .from(n)
@@ -67,14 +67,14 @@ export async function countOpenDueBefore(
         and(
           eq(n.organizationId, organizationId),
           openAndDueBefore(n, before),
-          gte(n.dueDate, new Date(`${day}T00:00:00.000Z`)),
+          gte(n.dueDate, new Date(`${week}T00:00:00.000Z`)),
           filter.partnerId ? eq(n.partnerId, filter.partnerId) : undefined,
           filter.statuses ? inArray(n.status, filter.statuses) : undefined,
         ),
       )
       .groupBy(n.partnerId, n.status),
   ])
-  return [...days, ...sameDay]
+  return [...weeks, ...sameWeek]
     .map((row) => ({ partnerId: row.partnerId, status: row.status as NeedStatus, needs: Number(row.needs) }))
     .filter((row) => row.needs !== 0)
 }
