@@ -3,6 +3,8 @@ import { AuditTrail } from '../../application/audit/audit-trail'
 import { SetMemberPassword } from '../../application/members/set-member-password'
 import { DispatchOutbox } from '../../application/messaging/dispatch-outbox'
 import { OrganizationMailer } from '../../application/messaging/organization-mailer'
+import { Outbox } from '../../application/messaging/outbox'
+import { SendDailyDigests } from '../../application/needs/send-daily-digests'
 import { CreateOrganization } from '../../application/organizations/create-organization'
 import { SetOrganizationPhoneNumber } from '../../application/organizations/set-organization-phone-number'
 import { WebhookDelivery } from '../../application/webhooks/webhook-delivery'
@@ -29,4 +31,5 @@ export const operations = area('operations', ({ service }) => ({
     WebhookEvents,
   ]),
   purgeAuditEvents: service(PurgeAuditEvents, [PORTS.repositories, unitOfWork, clock]),
+  sendDailyDigests: service(SendDailyDigests, [PORTS.repositories, unitOfWork, Outbox, clock, PORTS.publicBaseUrl]),
 }))

@@ -1,0 +1,62 @@
+import { and, asc, eq, getTableColumns, isNull, lt, ne, or, sql } from 'drizzle-orm'
+import type { DailyDigestRepository } from '../../../application/ports/repositories/daily-digest-repository'
+import { toMember } from './sql-member-repository'
+import { toNeed } from './sql-need-repository'
+import { SqlRepository } from './sql-repository'
+
+export class SqlDailyDigestRepository extends SqlRepository implements DailyDigestRepository {
+  async membersDue(organizationId: string, localDate: string) {
+    const m = this.tables.members
+    const d = this.tables.dailyDigests
+    const rows = await this.db
+      .select(getTableColumns(m))
+      .from(m)
+      .leftJoin(d, eq(d.memberId, m.id))
+      .where(
+        and(eq(m.organizationId, organizationId), isNull(m.deactivatedAt), or(isNull(d.lastLocalDate), lt(d.lastLocalDate, localDate))),
+      )
+    return rows.map(toMember)
+  }
+  async take(organizationId: string, memberId: string, localDate: string) {
+    const d = this.tables.dailyDigests
+    // One statement: a rival's row (same member) makes this one wait for its commit, then re-read its date.
+    const taken = await this.db
+      .insert(d)
+      .values({ memberId, organizationId, lastLocalDate: localDate })
+      .onConflictDoUpdate({
+        target: d.memberId,
+        set: { lastLocalDate: localDate },
+        setWhere: and(eq(d.organizationId, organizationId), lt(d.lastLocalDate, localDate)),
+      })
+      .returning({ memberId: d.memberId })
+    return taken.length > 0
+  }
+  async overdueAssignedTo(organizationId: string, memberId: string, now: Date, limit: number) {
+    const t = this.tables.needs
+    // isOverdue in SQL: open and due before now.
+    const rows = await this.db
+      .select()
+      .from(t)
+      .where(and(eq(t.organizationId, organizationId), eq(t.assignedTo, memberId), ne(t.status, 'RESOLVED'), lt(t.dueDate, now)))
+      .orderBy(asc(t.dueDate), asc(t.id))
+      .limit(limit)
+    return rows.map(toNeed)
+  }
+  async unassignedOpen(organizationId: string, partnerId: string | undefined, limit: number) {
+    const t = this.tables.needs
+    // The terms of the partial index needs_unassigned_open, word for word, so the planner uses it.
+    const rows = await this.db
+      .select()
+      .from(t)
+      .where(
+        and(
+          eq(t.organizationId, organizationId),
+          sql`${t.assignedTo} IS NULL AND ${t.status} <> 'RESOLVED'`,
+          partnerId ? eq(t.partnerId, partnerId) : undefined,
+        ),
+      )
+      .orderBy(asc(t.createdAt), asc(t.id))
+      .limit(limit)
+    return rows.map(toNeed)
+  }
+}
