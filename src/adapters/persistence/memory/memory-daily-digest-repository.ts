@@ -11,8 +11,9 @@ export class MemoryDailyDigestRepository extends MemoryRepository implements Dai
       .map(copy)
   }
   async take(organizationId: string, memberId: string, localDate: string) {
+    if (this.t.members.get(memberId)?.organizationId !== organizationId) return false
     const last = this.t.dailyDigests.get(memberId)
-    if (last && (last.organizationId !== organizationId || last.lastLocalDate >= localDate)) return false
+    if (last && last.lastLocalDate >= localDate) return false
     this.t.dailyDigests.set(memberId, { organizationId, lastLocalDate: localDate })
     return true
   }

@@ -19,10 +19,20 @@ export class SqlDailyDigestRepository extends SqlRepository implements DailyDige
   }
   async take(organizationId: string, memberId: string, localDate: string) {
     const d = this.tables.dailyDigests
+    const m = this.tables.members
     // One statement: a rival's row (same member) makes this one wait for its commit, then re-read its date.
+    // The row comes from the member's own, so a member of another organization is taken by nobody.
+    const member = this.db
+      .select({
+        memberId: m.id,
+        organizationId: m.organizationId,
+        lastLocalDate: sql<string>`cast(${localDate} as text)`.as('last_local_date'),
+      })
+      .from(m)
+      .where(and(eq(m.id, memberId), eq(m.organizationId, organizationId)))
     const taken = await this.db
       .insert(d)
-      .values({ memberId, organizationId, lastLocalDate: localDate })
+      .select(member)
       .onConflictDoUpdate({
         target: d.memberId,
         set: { lastLocalDate: localDate },
