@@ -1465,6 +1465,15 @@ export interface components {
             appOrigins: string[];
             /** @description Origins (https://host[:port]) of partner sites whose pages may make a browser post the public intake */
             formOrigins: string[];
+            /**
+             * Format: int32
+             * @description The local hour (0 to 23) from which members get their daily digest
+             */
+            digestHour: number;
+            /** @description The IANA time zone of the digest hour (America/Chicago, Europe/Madrid, UTC) */
+            digestTimeZone: string;
+            /** @description Whether a person who asks through the public intake is sent its reference number and what happens next (a text, or an email when only an email is given) */
+            confirmRequests: boolean;
             /** @description The service's PUBLIC_BASE_URL (read-only, the deployment's): where the links in mail point */
             publicBaseUrl: string;
         };
@@ -1489,6 +1498,15 @@ export interface components {
             appOrigins?: string[];
             /** @description Origins (https://host[:port]) of partner sites whose pages may make a browser post the public intake; a list given replaces the one kept, [] empties it */
             formOrigins?: string[];
+            /**
+             * Format: int32
+             * @description The local hour (0 to 23) from which members get their daily digest (default 8)
+             */
+            digestHour?: number;
+            /** @description The IANA time zone of the digest hour (America/Chicago, Europe/Madrid, UTC) (default UTC) */
+            digestTimeZone?: string;
+            /** @description Whether a person who asks through the public intake is sent its reference number and what happens next (a text, or an email when only an email is given) (default false) */
+            confirmRequests?: boolean;
         };
         /** @description A partner location facility */
         Partner: {
