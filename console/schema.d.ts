@@ -1434,6 +1434,8 @@ export interface components {
             constituentId?: string;
             /** Format: uuid */
             householdId?: string;
+            /** @enum {string} */
+            language?: "en" | "es";
         };
         NewSms: {
             /** @description The message text */
