@@ -54,7 +54,8 @@ export class SqlDailyDigestRepository extends SqlRepository implements DailyDige
   }
   async unassignedOpen(organizationId: string, partnerId: string | undefined, limit: number) {
     const t = this.tables.needs
-    // The terms of the partial index needs_unassigned_open, word for word, so the planner uses it.
+    // The terms of the partial indexes needs_unassigned_open(_by_partner), word for word, so the planner uses
+    // them; `assigned_to` (NULL throughout) leads the order as in the indexes, so PostgreSQL reads them in order.
     const rows = await this.db
       .select()
       .from(t)
@@ -65,7 +66,7 @@ export class SqlDailyDigestRepository extends SqlRepository implements DailyDige
           partnerId ? eq(t.partnerId, partnerId) : undefined,
         ),
       )
-      .orderBy(asc(t.createdAt), asc(t.id))
+      .orderBy(asc(t.assignedTo), asc(t.createdAt), asc(t.id))
       .limit(limit)
     return rows.map(toNeed)
   }

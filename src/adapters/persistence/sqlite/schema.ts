@@ -201,9 +201,14 @@ export const needs = sqliteTable(
     index('needs_by_assignee').on(t.organizationId, t.assignedTo, t.createdAt, t.id),
     index('needs_by_constituent').on(t.organizationId, t.constituentId, t.createdAt, t.id),
     index('needs_by_household').on(t.organizationId, t.householdId),
-    // The daily digest's unassigned open needs, oldest first: few rows, however many needs were resolved.
+    // The daily digest's unassigned open needs, oldest first, of the organization or of one partner: few rows,
+    // however many needs were resolved. `assigned_to` (always NULL here) makes each SQLite's choice over
+    // needs_by_assignee and needs_by_partner, which hold every need; the query orders by it too.
     index('needs_unassigned_open')
-      .on(t.organizationId, t.createdAt, t.id)
+      .on(t.organizationId, t.assignedTo, t.createdAt, t.id)
+      .where(sql`${t.assignedTo} IS NULL AND ${t.status} <> 'RESOLVED'`),
+    index('needs_unassigned_open_by_partner')
+      .on(t.organizationId, t.partnerId, t.assignedTo, t.createdAt, t.id)
       .where(sql`${t.assignedTo} IS NULL AND ${t.status} <> 'RESOLVED'`),
   ],
 )

@@ -9,4 +9,5 @@ ALTER TABLE "organizations" ADD COLUMN "digest_time_zone" text;--> statement-bre
 ALTER TABLE "organizations" ADD COLUMN "confirm_requests" boolean;--> statement-breakpoint
 ALTER TABLE "daily_digests" ADD CONSTRAINT "daily_digests_member_id_members_id_fk" FOREIGN KEY ("member_id") REFERENCES "public"."members"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "daily_digests" ADD CONSTRAINT "daily_digests_organization_id_organizations_id_fk" FOREIGN KEY ("organization_id") REFERENCES "public"."organizations"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
-CREATE INDEX "needs_unassigned_open" ON "needs" USING btree ("organization_id","created_at","id") WHERE "needs"."assigned_to" IS NULL AND "needs"."status" <> 'RESOLVED';
+CREATE INDEX "needs_unassigned_open" ON "needs" USING btree ("organization_id","assigned_to","created_at","id") WHERE "needs"."assigned_to" IS NULL AND "needs"."status" <> 'RESOLVED';--> statement-breakpoint
+CREATE INDEX "needs_unassigned_open_by_partner" ON "needs" USING btree ("organization_id","partner_id","assigned_to","created_at","id") WHERE "needs"."assigned_to" IS NULL AND "needs"."status" <> 'RESOLVED';

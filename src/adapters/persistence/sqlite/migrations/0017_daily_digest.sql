@@ -9,4 +9,5 @@ CREATE TABLE `daily_digests` (
 ALTER TABLE `organizations` ADD `digest_hour` integer;--> statement-breakpoint
 ALTER TABLE `organizations` ADD `digest_time_zone` text;--> statement-breakpoint
 ALTER TABLE `organizations` ADD `confirm_requests` integer;--> statement-breakpoint
-CREATE INDEX `needs_unassigned_open` ON `needs` (`organization_id`,`created_at`,`id`) WHERE "needs"."assigned_to" IS NULL AND "needs"."status" <> 'RESOLVED';
+CREATE INDEX `needs_unassigned_open` ON `needs` (`organization_id`,`assigned_to`,`created_at`,`id`) WHERE "needs"."assigned_to" IS NULL AND "needs"."status" <> 'RESOLVED';--> statement-breakpoint
+CREATE INDEX `needs_unassigned_open_by_partner` ON `needs` (`organization_id`,`partner_id`,`assigned_to`,`created_at`,`id`) WHERE "needs"."assigned_to" IS NULL AND "needs"."status" <> 'RESOLVED';
