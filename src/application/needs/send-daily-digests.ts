@@ -38,7 +38,7 @@ export class SendDailyDigests {
       if (due.length === 0) continue
       const partners = await this.repositories.partners.listAll(schedule.organizationId)
       const partnerNames = new Map(partners.map((p) => [p.id, p.name]))
-      for (const { id } of due) {
+      for (const id of due) {
         const sent = await this.unitOfWork.run((r) => this.digestOf(r, schedule, id, localDate, now, partnerNames))
         if (sent) queued++
       }

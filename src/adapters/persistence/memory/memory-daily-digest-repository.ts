@@ -8,7 +8,7 @@ export class MemoryDailyDigestRepository extends MemoryRepository implements Dai
     return [...this.t.members.values()]
       .filter((m) => m.organizationId === organizationId && m.deactivatedAt === undefined)
       .filter((m) => (this.t.dailyDigests.get(m.id)?.lastLocalDate ?? '') < localDate)
-      .map(copy)
+      .map((m) => m.id)
   }
   async take(organizationId: string, memberId: string, localDate: string) {
     if (this.t.members.get(memberId)?.organizationId !== organizationId) return false

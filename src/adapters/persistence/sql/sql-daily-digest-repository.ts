@@ -1,6 +1,5 @@
-import { and, asc, eq, getTableColumns, isNull, lt, ne, or, sql } from 'drizzle-orm'
+import { and, asc, eq, isNull, lt, ne, or, sql } from 'drizzle-orm'
 import type { DailyDigestRepository } from '../../../application/ports/repositories/daily-digest-repository'
-import { toMember } from './sql-member-repository'
 import { toNeed } from './sql-need-repository'
 import { SqlRepository } from './sql-repository'
 
@@ -9,13 +8,13 @@ export class SqlDailyDigestRepository extends SqlRepository implements DailyDige
     const m = this.tables.members
     const d = this.tables.dailyDigests
     const rows = await this.db
-      .select(getTableColumns(m))
+      .select({ id: m.id })
       .from(m)
       .leftJoin(d, eq(d.memberId, m.id))
       .where(
         and(eq(m.organizationId, organizationId), isNull(m.deactivatedAt), or(isNull(d.lastLocalDate), lt(d.lastLocalDate, localDate))),
       )
-    return rows.map(toMember)
+    return rows.map((row) => row.id)
   }
   async take(organizationId: string, memberId: string, localDate: string) {
     const d = this.tables.dailyDigests

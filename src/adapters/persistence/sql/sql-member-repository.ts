@@ -7,7 +7,7 @@ import type * as schema from '../sqlite/schema'
 import { SqlRepository, nullable, present } from './sql-repository'
 
 /** One copy per row (every request reads the caller's): role and profiles hold only what the domain wrote. */
-export function toMember(row: typeof schema.members.$inferSelect): Member {
+function toMember(row: typeof schema.members.$inferSelect): Member {
   return present(row) as Member
 }
 

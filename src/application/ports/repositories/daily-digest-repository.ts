@@ -1,4 +1,3 @@
-import type { Member } from '../../../domain/members/member'
 import type { Need } from '../../../domain/needs/need'
 
 /**
@@ -6,8 +5,8 @@ import type { Need } from '../../../domain/needs/need'
  * A date (`YYYY-MM-DD`) is the organization's local one; dates compare as text.
  */
 export interface DailyDigestRepository {
-  /** The organization's members not deactivated whose digest of `localDate`, or of a later date, is not taken. */
-  membersDue(organizationId: string, localDate: string): Promise<Member[]>
+  /** The ids of the organization's members not deactivated whose digest of `localDate`, or of a later date, is not taken. */
+  membersDue(organizationId: string, localDate: string): Promise<string[]>
   /**
    * Takes the member's digest of `localDate`: true once per member and date, false when that date or a later
    * one is taken (by this transaction's rivals too: the write waits for theirs and sees what they committed).
