@@ -1404,7 +1404,7 @@ export interface components {
              */
             slaHours: number;
             description?: string;
-            /** @description Words that route public intake here */
+            /** @description Words that route public intake here, in any language (case and accents aside); English and Spanish translations of common words match too */
             keywords?: string[];
             /** @description http(s) URL */
             website?: string;
@@ -1525,6 +1525,7 @@ export interface components {
             isArchived: boolean;
             isDefault: boolean;
             description?: string;
+            /** @description Words that route public intake here, in any language (case and accents aside); English and Spanish translations of common words match too */
             keywords?: string[];
             website?: string;
             publicCategoryName?: string;
@@ -1540,7 +1541,7 @@ export interface components {
             slaHours?: number;
             isArchived?: boolean;
             description?: string;
-            /** @description Words that route public intake here */
+            /** @description Words that route public intake here, in any language (case and accents aside); English and Spanish translations of common words match too */
             keywords?: string[];
             /** @description http(s) URL */
             website?: string;
