@@ -9,7 +9,8 @@ import { deliverUntil, expectBadRequest, loggedEmailsTo } from './helpers'
 // docs/api.md "Notifications": the daily digest over real HTTP and the real worker's use case, on SQLite (one
 // instance: two processes do not share a SQLite file) and PostgreSQL (two instances on one database).
 const BASE_URL = 'https://console.example.test'
-const DAY = 24 * 3_600_000
+const HOUR = 3_600_000
+const DAY = 24 * HOUR
 let api: TestServer
 let second: RunningServer | undefined
 beforeAll(async () => {
@@ -58,9 +59,13 @@ describe('the digest settings', () => {
 
 describe(`one digest per member and day, with ${TEST_DATABASE === 'postgres' ? 'two instances' : 'one instance'} running it at once`, () => {
   test('each member with something to hear of is mailed once, again the next day, with nothing of the person', async () => {
-    const { world, admin } = await organization()
-    // Due from midnight UTC: due now, whatever time the tests run.
-    await api.call('PUT', '/api/organizations/settings', { token: admin, body: { digestHour: 0, digestTimeZone: 'UTC' } })
+    // Not due while the test sets up (the instances' own workers look every minute too): from the next 06:00
+    // UTC (another day than any an instance could have looked at already), due at 12:00.
+    const world = await api.world.otherOrganization()
+    const clock = api.world.clock
+    clock.advance(DAY - ((clock.now().getTime() - 6 * HOUR) % DAY))
+    const admin = await api.tokenFor(world, 'org_admin')
+    await api.call('PUT', '/api/organizations/settings', { token: admin, body: { digestHour: 12, digestTimeZone: 'UTC' } })
     const pantry = await world.partner({ name: 'Pantry' })
     const agent = await api.tokenFor(world, 'partner_agent', { partnerId: pantry.id })
     const staff = await api.tokenFor(world, 'staff')
@@ -72,6 +77,7 @@ describe(`one digest per member and day, with ${TEST_DATABASE === 'postgres' ? '
     expect(created.status).toBe(201)
     const reference = created.body.referenceNumber as string
     const members = await Promise.all([admin, agent, staff].map(emailOf))
+    clock.advance(6 * HOUR)
     const runEverywhere = () =>
       Promise.all(instances().flatMap((server) => [1, 2, 3].map(() => useCasesOf(server.container).operations.sendDailyDigests.execute())))
 
@@ -81,7 +87,7 @@ describe(`one digest per member and day, with ${TEST_DATABASE === 'postgres' ? '
       await runEverywhere()
       await deliverUntil(api, () => true)
       for (const email of members) expect(digestsTo(email)).toHaveLength(day)
-      api.world.clock.advance(DAY)
+      clock.advance(DAY)
     }
     const [mail] = digestsTo(members[1]!)
     expect(mail!.text).toContain(`- ${reference} · Pantry · NEW · due `)
