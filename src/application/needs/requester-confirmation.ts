@@ -1,6 +1,7 @@
 import { readContactDetails } from '../../domain/constituents/contact'
 import type { MailLanguage } from '../../domain/members/notifications'
-import { secondsUntilFree, sendWindowStart, type SendLimits } from '../../domain/messaging/send-limits'
+import { secondsUntilFree, sendWindowStart, type SendLimits, type Tally } from '../../domain/messaging/send-limits'
+import type { Interaction } from '../../domain/needs/interaction'
 import type { Need } from '../../domain/needs/need'
 import type { Organization } from '../../domain/organizations/organization'
 import type { Outbox } from '../messaging/outbox'
@@ -44,11 +45,15 @@ const WORDS: Record<
   },
 }
 
+/** Confirmation mails one address is sent per hour at most, as texts one number is (`smsPerRecipientPerHour`). */
+export const CONFIRMATION_MAILS_PER_ADDRESS_PER_HOUR = 3
+
 /**
- * Queues the confirmation in the transaction that records the need. A text when the person gave a phone
- * that may be texted (not opted out with STOP, under the texts-per-number limit, and the organization has a
- * number where the provider needs one), recorded as an outbound `sms` interaction on the need as staff
- * texts are; otherwise an email when it gave one; otherwise nothing.
+ * Queues the confirmation in the transaction that records the need, recorded as an outbound interaction on
+ * the need as staff texts are. A text when the person gave a phone that may be texted (not opted out with
+ * STOP, under the texts-per-number limit, and the organization has a number where the provider needs one);
+ * otherwise an email when it gave an address under its own limit; otherwise nothing. The limits keep a form
+ * filled with someone else's number or address from flooding it.
  */
 export class RequesterConfirmation {
   constructor(
@@ -63,45 +68,56 @@ export class RequesterConfirmation {
   async confirm(r: Repositories, organization: Organization, need: Need, given: Record<string, unknown>, language: MailLanguage) {
     if (!organization.confirmRequests) return
     const { phone, email } = readContactDetails(given, '').details
+    if (!phone && !email) return
+    // Counted after locking the organization's row, as staff texts are: two requests at once count each other.
+    await r.organizations.lockForUpdate(organization.id)
     const words = WORDS[language]
+    const org = organization.name
     if (phone && (await this.mayText(r, organization, phone))) {
-      const body = words.text(organization.name, need.referenceNumber)
+      const body = words.text(org, need.referenceNumber)
       const from = organization.phoneNumber ?? 'system'
-      const interactionId = this.ids.nextInTimeOrder()
-      await r.interactions.insert({
-        id: interactionId,
-        organizationId: organization.id,
-        partnerId: need.partnerId,
-        needId: need.id,
-        ...(need.constituentId ? { constituentId: need.constituentId } : {}),
-        channel: 'sms',
-        direction: 'outbound',
-        senderIdentifier: from,
-        content: body,
-        deliveryStatus: 'queued',
-        createdAt: this.clock.now(),
-      })
+      const interactionId = await this.record(r, need, { channel: 'sms', senderIdentifier: from, content: body, deliveryStatus: 'queued' })
       await this.outbox.sms(r, organization.id, { from, to: phone, body, interactionId })
-    } else if (email) {
-      const ref = need.referenceNumber
-      await this.outbox.email(r, organization.id, {
-        to: email,
-        subject: words.subject(organization.name, ref),
-        text: words.mail(organization.name, ref),
-      })
+    } else if (email && (await this.mayMail(r, organization.id, email))) {
+      const text = words.mail(org, need.referenceNumber)
+      await this.record(r, need, { channel: 'email', senderIdentifier: 'system', content: text })
+      await this.outbox.email(r, organization.id, { to: email, subject: words.subject(org, need.referenceNumber), text })
     }
   }
 
-  /**
-   * The number did not opt out, and was not sent its hour's share of texts (so a form filled with someone
-   * else's number cannot flood it). Counted after locking the organization's row, as staff texts are.
-   */
   private async mayText(r: Repositories, organization: Organization, phone: string): Promise<boolean> {
     if (this.senderNumberRequired && !organization.phoneNumber) return false
     if (await r.smsOptOuts.isOptedOut(organization.id, phone)) return false
-    await r.organizations.lockForUpdate(organization.id)
-    const now = this.clock.now()
-    const sent = await r.interactions.tallyTextsTo(organization.id, phone, sendWindowStart(now))
-    return secondsUntilFree(sent, this.limits.smsPerRecipientPerHour, now) === 0
+    const sent = await r.interactions.tallyTextsTo(organization.id, phone, sendWindowStart(this.clock.now()))
+    return this.fits(sent, this.limits.smsPerRecipientPerHour)
+  }
+
+  private async mayMail(r: Repositories, organizationId: string, email: string): Promise<boolean> {
+    const sent = await r.interactions.tallyMailsTo(organizationId, email, sendWindowStart(this.clock.now()))
+    return this.fits(sent, CONFIRMATION_MAILS_PER_ADDRESS_PER_HOUR)
+  }
+
+  private fits(sent: Tally, limit: number): boolean {
+    return secondsUntilFree(sent, limit, this.clock.now()) === 0
+  }
+
+  /** The message as an outbound interaction on the need: staff see what the person was told. */
+  private async record(
+    r: Repositories,
+    need: Need,
+    message: Pick<Interaction, 'channel' | 'senderIdentifier' | 'content' | 'deliveryStatus'>,
+  ): Promise<string> {
+    const id = this.ids.nextInTimeOrder()
+    await r.interactions.insert({
+      id,
+      organizationId: need.organizationId,
+      partnerId: need.partnerId,
+      needId: need.id,
+      ...(need.constituentId ? { constituentId: need.constituentId } : {}),
+      direction: 'outbound',
+      ...message,
+      createdAt: this.clock.now(),
+    })
+    return id
   }
 }

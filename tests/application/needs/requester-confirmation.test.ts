@@ -1,5 +1,6 @@
 import { beforeEach, describe, expect, test } from 'bun:test'
 import type { PublicNeedInput } from '../../../src/application/needs/submit-public-need'
+import { CONFIRMATION_MAILS_PER_ADDRESS_PER_HOUR } from '../../../src/application/needs/requester-confirmation'
 import { InvalidError } from '../../../src/domain/errors'
 import { failureOf, pathsOf } from '../failure-of'
 import { createSmsWorld, PUBLIC_BASE_URL, VALID_SIGNATURE, type SmsWorld } from '../sms-world'
@@ -96,6 +97,18 @@ describe('with confirmations on', () => {
   test('one number is texted at most its hourly share, however many forms name it', async () => {
     for (let i = 0; i < 5; i++) await submit({ phone: PHONE })
     expect((await sent()).texts).toHaveLength(3)
+  })
+
+  test(`one address is mailed at most ${CONFIRMATION_MAILS_PER_ADDRESS_PER_HOUR} confirmations an hour, in any case; the mail is on the need`, async () => {
+    const first = await submit({ email: EMAIL })
+    for (let i = 1; i <= CONFIRMATION_MAILS_PER_ADDRESS_PER_HOUR; i++) await submit({ email: i % 2 ? EMAIL.toUpperCase() : EMAIL })
+    expect((await sent()).mails).toHaveLength(CONFIRMATION_MAILS_PER_ADDRESS_PER_HOUR)
+    expect(await world.interactionsOfNeed(first.id)).toEqual([
+      expect.objectContaining({ channel: 'email', direction: 'outbound', content: expect.stringContaining(first.referenceNumber) }),
+    ])
+    world.clock.advance(3_600_000)
+    await submit({ email: EMAIL })
+    expect((await sent()).mails).toHaveLength(CONFIRMATION_MAILS_PER_ADDRESS_PER_HOUR + 1)
   })
 
   test('no contact, or a constituent already on file (the need names it), is sent nothing', async () => {
