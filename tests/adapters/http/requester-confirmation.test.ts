@@ -52,8 +52,8 @@ describe('the confirmation to the person who asked', () => {
     expect(interactions.body).toEqual([expect.objectContaining({ channel: 'sms', content: text!.body, deliveryStatus: 'sent' })])
   })
 
-  test('the form with only an email: a mail in the page’s language', async () => {
-    const { slug } = await organization(true)
+  test('the form with only an email: a mail in the page’s language, recorded on the need', async () => {
+    const { slug, admin } = await organization(true)
     const email = 'only.mail@example.org'
     const page = await postForm(api, `/intake/${slug}?lang=es`, { description: 'Ayuda con la renta', email })
     expect(page.status).toBe(200)
@@ -62,6 +62,8 @@ describe('the confirmation to the person who asked', () => {
     expect(mail.subject).toStartWith(`Su solicitud ${reference} a `)
     expect(mail.text).toContain(`Su número de referencia es ${reference}.`)
     expect(mail.text).not.toContain('renta')
+    const interactions = await api.call('GET', `/api/needs/${reference}/interactions`, { token: admin })
+    expect(interactions.body).toEqual([expect.objectContaining({ channel: 'email', content: mail.text })])
   })
 
   test('an organization that did not choose it sends nothing to the person', async () => {
