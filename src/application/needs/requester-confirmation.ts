@@ -13,10 +13,10 @@ import type { Repositories } from '../ports/repositories'
 // when the organization chose to (`confirmRequests`). Only the reference number: the message may be read by
 // whoever holds the phone or the mailbox.
 
-const WORDS: Record<
-  MailLanguage,
-  { text: (org: string, ref: string) => string; subject: (org: string, ref: string) => string; mail: (org: string, ref: string) => string }
-> = {
+/** Each message of an organization (`org`, its name) about the reference number `ref`. */
+type Words = Record<'text' | 'subject' | 'mail', (org: string, ref: string) => string>
+
+const WORDS: Record<MailLanguage, Words> = {
   en: {
     text: (org, ref) =>
       `${org}: we received your request for help. Your reference number is ${ref}. Our staff read every request and will contact you. Reply STOP to receive no more texts.`,
