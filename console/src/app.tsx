@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks'
 import { t } from './i18n'
 import { LanguageSwitch } from './language-switch'
+import { Administration, mayAdminister } from './admin'
 import { forgetCachedData, may, useProfileAnswer } from './data'
 import { FirstRun, useFirstRun } from './first-run'
 import { ConstituentScreen, ConstituentSearch } from './constituents'
@@ -59,12 +60,17 @@ function SignedIn({ place }: { place: Place }) {
       <header class="bar">
         <span class="app-name">{t.appName}</span>
         <nav aria-label={t.main}>
-          <a href={href(['needs'])} aria-current={place.path[0] !== 'constituents' && place.path[0] !== 'new' ? 'page' : undefined}>
+          <a href={href(['needs'])} aria-current={!['constituents', 'new', 'admin'].includes(place.path[0] ?? '') ? 'page' : undefined}>
             {t.needs}
           </a>
           {may(profile, 'constituents:read') && (
             <a href={href(['constituents'])} aria-current={place.path[0] === 'constituents' ? 'page' : undefined}>
               {t.constituents}
+            </a>
+          )}
+          {mayAdminister(profile) && (
+            <a href={href(['admin'])} aria-current={place.path[0] === 'admin' ? 'page' : undefined}>
+              {t.administration}
             </a>
           )}
           {may(profile, 'needs:create') && (
@@ -93,6 +99,7 @@ function Screen({ place }: { place: Place }) {
   const [area, id] = place.path
   if (area === 'needs' && id) return <NeedScreen key={id} reference={id} />
   if (area === 'new') return <NewNeed />
+  if (area === 'admin') return <Administration path={place.path.slice(1)} query={place.query} />
   if (area === 'constituents' && id === 'matches') return <Matches />
   if (area === 'constituents' && id) return <ConstituentScreen key={id} id={id} />
   if (area === 'constituents') return <ConstituentSearch query={place.query} />
