@@ -13,7 +13,8 @@ export const adminEn = {
   defaultPartner: 'Default',
   slaHours: 'SLA (hours)',
   keywords: 'Routing keywords',
-  keywordsHint: 'Separated by commas: a public request whose description holds one of them goes to this partner.',
+  keywordsHint:
+    'Separated by commas, in any language: a public request whose description holds one of them goes to this partner. English and Spanish translations of common words (groceries, comida) count too.',
   editNamed: (name: string) => `Edit ${name}`,
   addPartner: 'Add partner',
   partnerAdded: (name: string) => `Partner ${name} added.`,

@@ -13,7 +13,8 @@ export const adminEs: typeof adminEn = {
   defaultPartner: 'Predeterminado',
   slaHours: 'Plazo (horas)',
   keywords: 'Palabras de enrutamiento',
-  keywordsHint: 'Separadas por comas: una solicitud pública cuya descripción contenga una de ellas va a este socio.',
+  keywordsHint:
+    'Separadas por comas, en cualquier idioma: una solicitud pública cuya descripción contenga una de ellas va a este socio. También cuentan las traducciones entre inglés y español de palabras comunes (comida, groceries).',
   editNamed: (name: string) => `Editar ${name}`,
   addPartner: 'Añadir socio',
   partnerAdded: (name: string) => `Socio ${name} añadido.`,
