@@ -6,6 +6,9 @@ import { FirstRun, useFirstRun } from './first-run'
 import { ConstituentScreen, ConstituentSearch } from './constituents'
 import { Inbox } from './inbox'
 import { Matches } from './matches'
+import { Members } from './members'
+import { AuditTrail } from './audit-trail'
+import { ProfileScreen } from './profile'
 import { Login } from './login'
 import { NeedScreen } from './need'
 import { NewNeed } from './new-need'
@@ -59,14 +62,27 @@ function SignedIn({ place }: { place: Place }) {
       <header class="bar">
         <span class="app-name">{t.appName}</span>
         <nav aria-label={t.main}>
-          <a href={href(['needs'])} aria-current={place.path[0] !== 'constituents' && place.path[0] !== 'new' ? 'page' : undefined}>
+          <a href={href(['needs'])} aria-current={current(place, 'needs')}>
             {t.needs}
           </a>
           {may(profile, 'constituents:read') && (
-            <a href={href(['constituents'])} aria-current={place.path[0] === 'constituents' ? 'page' : undefined}>
+            <a href={href(['constituents'])} aria-current={current(place, 'constituents')}>
               {t.constituents}
             </a>
           )}
+          {may(profile, 'members:list') && (
+            <a href={href(['members'])} aria-current={current(place, 'members')}>
+              {t.membersScreen.title}
+            </a>
+          )}
+          {may(profile, 'audit:read') && (
+            <a href={href(['audit'])} aria-current={current(place, 'audit')}>
+              {t.auditScreen.title}
+            </a>
+          )}
+          <a href={href(['profile'])} aria-current={current(place, 'profile')}>
+            {t.profileScreen.title}
+          </a>
           {may(profile, 'needs:create') && (
             <button type="button" onClick={() => go(['new'])}>
               {t.newNeed}
@@ -89,8 +105,20 @@ function SignedIn({ place }: { place: Place }) {
   )
 }
 
+/** The screens of the bar; any other place is the inbox's. */
+const AREAS = ['constituents', 'new', 'members', 'audit', 'profile']
+
+/** `page` on the bar's link to the place's screen. */
+function current(place: Place, area: string): 'page' | undefined {
+  const shown = AREAS.includes(place.path[0] ?? '') ? place.path[0] : 'needs'
+  return shown === area ? 'page' : undefined
+}
+
 function Screen({ place }: { place: Place }) {
   const [area, id] = place.path
+  if (area === 'members') return <Members query={place.query} />
+  if (area === 'audit') return <AuditTrail query={place.query} />
+  if (area === 'profile') return <ProfileScreen />
   if (area === 'needs' && id) return <NeedScreen key={id} reference={id} />
   if (area === 'new') return <NewNeed />
   if (area === 'constituents' && id === 'matches') return <Matches />
