@@ -68,10 +68,10 @@ export function AuditTrail({ query }: { query: URLSearchParams }) {
       <form class="filters" aria-label={t.filters} onSubmit={apply}>
         <div>
           <label for="audit-member">{s.member}</label>
-          <select id="audit-member" name="member" defaultValue={filters.member ?? ''}>
+          <select id="audit-member" name="member">
             <option value="">{s.anyone}</option>
             {members.map((member) => (
-              <option key={member.id} value={member.id}>
+              <option key={member.id} value={member.id} selected={member.id === filters.member}>
                 {member.fullName ?? member.email}
               </option>
             ))}
@@ -79,10 +79,10 @@ export function AuditTrail({ query }: { query: URLSearchParams }) {
         </div>
         <div>
           <label for="audit-action">{s.action}</label>
-          <select id="audit-action" name="action" defaultValue={filters.action ?? ''}>
+          <select id="audit-action" name="action">
             <option value="">{t.all}</option>
             {(Object.keys(s.actions) as Action[]).map((action) => (
-              <option key={action} value={action}>
+              <option key={action} value={action} selected={action === filters.action}>
                 {s.actions[action]}
               </option>
             ))}
@@ -90,10 +90,10 @@ export function AuditTrail({ query }: { query: URLSearchParams }) {
         </div>
         <div>
           <label for="audit-record-type">{s.recordType}</label>
-          <select id="audit-record-type" name="recordType" defaultValue={filters.recordType ?? ''}>
+          <select id="audit-record-type" name="recordType">
             <option value="">{t.all}</option>
             {(Object.keys(s.recordTypes) as RecordType[]).map((type) => (
-              <option key={type} value={type}>
+              <option key={type} value={type} selected={type === filters.recordType}>
                 {s.recordTypes[type]}
               </option>
             ))}

@@ -61,12 +61,12 @@ export function MemberFields({
       {isOrgAdmin(actor) && PARTNER_ROLES.includes(role) && (
         <>
           <label for={id('partner')}>{t.partner}</label>
-          <select id={id('partner')} name="partnerId" required defaultValue={member?.partnerId ?? ''}>
+          <select id={id('partner')} name="partnerId" required>
             <option value="">{t.choosePartner}</option>
             {partners
               .filter((partner) => !partner.isArchived || partner.id === member?.partnerId)
               .map((partner) => (
-                <option key={partner.id} value={partner.id}>
+                <option key={partner.id} value={partner.id} selected={partner.id === member?.partnerId}>
                   {partner.name}
                 </option>
               ))}

@@ -60,7 +60,7 @@ export function MemberPanel({
 
   if (confirming)
     return (
-      <section aria-labelledby="member-confirm-title" class="confirm narrow-section">
+      <section key="confirm" aria-labelledby="member-confirm-title" class="confirm narrow-section">
         <h2 id="member-confirm-title" ref={heading} tabIndex={-1}>
           {member.active ? s.deactivateTitle(name) : s.reactivateTitle(name)}
         </h2>
@@ -75,7 +75,7 @@ export function MemberPanel({
     )
 
   return (
-    <section aria-labelledby="member-change-title" class="confirm narrow-section">
+    <section key="change" aria-labelledby="member-change-title" class="confirm narrow-section">
       <h2 id="member-change-title" ref={heading} tabIndex={-1}>
         {s.change(name)}
       </h2>

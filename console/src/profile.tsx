@@ -78,9 +78,9 @@ export function ProfileScreen() {
           {s.phoneHint}
         </p>
         <label for="profile-language">{s.language}</label>
-        <select id="profile-language" name="language" defaultValue={mine.language}>
+        <select id="profile-language" name="language">
           {(Object.keys(LANGUAGES) as Language[]).map((code) => (
-            <option key={code} value={code} lang={code}>
+            <option key={code} value={code} lang={code} selected={code === mine.language}>
               {LANGUAGES[code].languageName}
             </option>
           ))}
