@@ -121,7 +121,8 @@ export function AuditTrail({ query }: { query: URLSearchParams }) {
       )}
       {typeof result === 'object' && (
         <>
-          <div class="table">
+          {/* Focusable, so the keyboard can scroll its wide rows. */}
+          <div class="table" role="region" aria-label={s.title} tabIndex={0}>
             <table>
               <caption class="visually-hidden">{s.title}</caption>
               <thead>
