@@ -142,11 +142,14 @@ export function AuditTrail({ query }: { query: URLSearchParams }) {
                     <td>{memberName(members, profile, event.memberId, { me: t.me, someone: t.someone, nobody: s.nobodyLoggedIn })}</td>
                     <td>{s.actions[event.action]}</td>
                     <td>
-                      {s.recordTypes[event.recordType]} <code>{event.recordId}</code>
+                      {s.recordTypes[event.recordType]}
+                      <div class="meta">
+                        <code>{event.recordId}</code>
+                      </div>
                     </td>
-                    <td>{event.fields?.join(', ') ?? '—'}</td>
+                    <td class="wraps">{event.fields?.join(', ') ?? '—'}</td>
                     <td>
-                      <code>{event.requestId ?? '—'}</code>
+                      <code class="meta">{event.requestId ?? '—'}</code>
                     </td>
                   </tr>
                 ))}

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'preact/hooks'
+import { useLayoutEffect, useRef, useState } from 'preact/hooks'
 import { client, problemText, type Member, type Partner, type Profile } from './api'
 import { t } from './i18n'
 import { MemberFields, memberFieldsOf } from './member-fields'
@@ -33,7 +33,8 @@ export function MemberPanel({
 }) {
   const [confirming, setConfirming] = useState(false)
   const heading = useRef<HTMLHeadingElement>(null)
-  useEffect(() => heading.current?.focus(), [member.id, confirming])
+  // The keyboard goes on from the panel's question, as soon as it shows.
+  useLayoutEffect(() => heading.current?.focus(), [member.id, confirming])
   const s = t.membersScreen
   const name = memberLabel(member)
   const path = { params: { path: { id: member.id } } }

@@ -99,9 +99,6 @@ export function Members({ query }: { query: URLSearchParams }) {
                   <th scope="col">{s.profiles}</th>
                   <th scope="col">{s.state}</th>
                   <th scope="col">{s.lastLogin}</th>
-                  <th scope="col">
-                    <span class="visually-hidden">{t.actions}</span>
-                  </th>
                 </tr>
               </thead>
               <tbody>
@@ -110,19 +107,24 @@ export function Members({ query }: { query: URLSearchParams }) {
                     <td>
                       {memberLabel(member)}
                       {member.fullName && <div class="meta">{member.email}</div>}
+                      {profile && mayChange(profile, member) && (
+                        <div>
+                          <button
+                            type="button"
+                            class="secondary"
+                            aria-label={s.change(memberLabel(member))}
+                            onClick={() => setEditing(member)}
+                          >
+                            {s.changeShort}
+                          </button>
+                        </div>
+                      )}
                     </td>
                     <td>{s.roles[member.role]}</td>
                     <td>{member.partnerId ? (member.partnerName ?? partnerName(partners, member.partnerId)) : s.none}</td>
                     <td>{member.profiles?.length ? member.profiles.map((p) => s.profileNames[p]).join(', ') : s.none}</td>
                     <td>{!member.active ? s.deactivated : member.isConfirmed ? s.active : s.invited}</td>
-                    <td>{member.lastLoginAt ? formatDateTime(member.lastLoginAt, language) : s.never}</td>
-                    <td>
-                      {profile && mayChange(profile, member) && (
-                        <button type="button" class="secondary" onClick={() => setEditing(member)}>
-                          {s.change(memberLabel(member))}
-                        </button>
-                      )}
-                    </td>
+                    <td class="wraps">{member.lastLoginAt ? formatDateTime(member.lastLoginAt, language) : s.never}</td>
                   </tr>
                 ))}
               </tbody>

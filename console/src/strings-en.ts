@@ -189,6 +189,7 @@ export const en = {
     send: 'Send invitation',
     invitedNotice: (email: string) => `Invitation sent to ${email}.`,
     change: (name: string) => `Change ${name}`,
+    changeShort: 'Change',
     save: 'Save changes',
     saved: (name: string) => `${name} changed.`,
     resend: 'Send the invitation again',

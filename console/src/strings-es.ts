@@ -191,6 +191,7 @@ export const es: Strings = {
     send: 'Enviar la invitación',
     invitedNotice: (email) => `Invitación enviada a ${email}.`,
     change: (name) => `Cambiar a ${name}`,
+    changeShort: 'Cambiar',
     save: 'Guardar los cambios',
     saved: (name) => `${name}: cambios guardados.`,
     resend: 'Enviar la invitación de nuevo',

@@ -74,7 +74,7 @@ describe.skipIf(!chromiumAvailable())('members in the staff console', () => {
     await page.getByRole('button', { name: `Change ${name}` }).click()
     await page.getByRole('button', { name: 'Deactivate…' }).click()
     await page.getByRole('heading', { name: `Deactivate ${name}?` }).waitFor()
-    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe(`Deactivate ${name}?`)
+    await page.waitForFunction((question) => document.activeElement?.textContent === question, `Deactivate ${name}?`)
     await c.expectAccessible(page)
     await page.keyboard.press('Tab')
     expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Deactivate')
