@@ -17,7 +17,8 @@ export function Members({ query }: { query: URLSearchParams }) {
   const profile = useProfile()
   const partners = usePartners()
   const s = t.membersScreen
-  const show: Shown = (query.get('show') as Shown) in SHOWN ? (query.get('show') as Shown) : 'active'
+  const asked = query.get('show') ?? ''
+  const show: Shown = Object.hasOwn(SHOWN, asked) ? (asked as Shown) : 'active'
   const page = pageOf(query)
   const [version, setVersion] = useState(0)
   const key = JSON.stringify([show, page, version])

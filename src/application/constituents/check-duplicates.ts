@@ -38,8 +38,9 @@ export class CheckDuplicates {
       actor,
       candidates.map((c) => ({ constituentId: c.constituent.id, reasons: c.reasons })),
     )
+    const people = new Map(candidates.map((c) => [c.constituent.id, c.constituent]))
     const shown = (hints.possibleDuplicates ?? []).map((hint) => {
-      const { firstName, lastName } = candidates.find((c) => c.constituent.id === hint.constituentId)!.constituent
+      const { firstName, lastName } = people.get(hint.constituentId) ?? {}
       return { ...hint, ...(firstName ? { firstName } : {}), ...(lastName ? { lastName } : {}) }
     })
     await this.audit.duplicatesShown(actor, shown)
