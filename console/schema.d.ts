@@ -4918,8 +4918,8 @@ export interface operations {
                 "application/json": {
                     /** @enum {string} */
                     provider: "smtp" | "postmark" | "ses" | "sendgrid";
-                    /** @description Secret: an SMTP URL for smtp, ACCESS_KEY_ID:SECRET_ACCESS_KEY:REGION for ses */
-                    apiKey: string;
+                    /** @description Secret: an SMTP URL for smtp, ACCESS_KEY_ID:SECRET_ACCESS_KEY:REGION for ses. Left out: the key stored for the same provider (400 when none is) */
+                    apiKey?: string;
                     fromEmail: string;
                     fromName?: string;
                 };
@@ -4995,8 +4995,8 @@ export interface operations {
                 "application/json": {
                     /** @enum {string} */
                     provider: "smtp" | "postmark" | "ses" | "sendgrid";
-                    /** @description Secret: an SMTP URL for smtp, ACCESS_KEY_ID:SECRET_ACCESS_KEY:REGION for ses */
-                    apiKey: string;
+                    /** @description Secret: an SMTP URL for smtp, ACCESS_KEY_ID:SECRET_ACCESS_KEY:REGION for ses. Left out: the key stored for the same provider (400 when none is) */
+                    apiKey?: string;
                     fromEmail: string;
                     fromName?: string;
                     toEmail: string;

@@ -20,6 +20,9 @@ export type Role = Member['role']
 export type GrantedProfile = Profile['profiles'][number]
 export type AuditEvent = components['schemas']['AuditEvent']
 export type DuplicateCheck = components['schemas']['DuplicateCheck']
+export type EmailSettings = components['schemas']['EmailSettings']
+export type WebhookEndpoint = components['schemas']['WebhookEndpoint']
+export type WebhookDelivery = components['schemas']['WebhookDelivery']
 
 export const STATUSES: Status[] = ['NEW', 'IN_PROGRESS', 'PENDING_INTERNAL', 'PENDING_CLIENT', 'RESOLVED', 'ESCALATED']
 

@@ -1,13 +1,12 @@
 import { useEffect, useRef, useState } from 'preact/hooks'
 import { t } from './i18n'
 import { LanguageSwitch } from './language-switch'
+import { Administration, mayAdminister } from './admin'
 import { forgetCachedData, may, useProfileAnswer } from './data'
 import { FirstRun, useFirstRun } from './first-run'
 import { ConstituentScreen, ConstituentSearch } from './constituents'
 import { Inbox } from './inbox'
 import { Matches } from './matches'
-import { Members } from './members'
-import { AuditTrail } from './audit-trail'
 import { ProfileScreen } from './profile'
 import { Login } from './login'
 import { NeedScreen } from './need'
@@ -70,14 +69,9 @@ function SignedIn({ place }: { place: Place }) {
               {t.constituents}
             </a>
           )}
-          {may(profile, 'members:list') && (
-            <a href={href(['members'])} aria-current={current(place, 'members')}>
-              {t.membersScreen.title}
-            </a>
-          )}
-          {may(profile, 'audit:read') && (
-            <a href={href(['audit'])} aria-current={current(place, 'audit')}>
-              {t.auditScreen.title}
+          {mayAdminister(profile) && (
+            <a href={href(['admin'])} aria-current={current(place, 'admin')}>
+              {t.administration}
             </a>
           )}
           <a href={href(['profile'])} aria-current={current(place, 'profile')}>
@@ -106,7 +100,7 @@ function SignedIn({ place }: { place: Place }) {
 }
 
 /** The screens of the bar; any other place is the inbox's. */
-const AREAS = ['constituents', 'new', 'members', 'audit', 'profile']
+const AREAS = ['constituents', 'new', 'admin', 'profile']
 
 /** `page` on the bar's link to the place's screen. */
 function current(place: Place, area: string): 'page' | undefined {
@@ -116,11 +110,10 @@ function current(place: Place, area: string): 'page' | undefined {
 
 function Screen({ place }: { place: Place }) {
   const [area, id] = place.path
-  if (area === 'members') return <Members query={place.query} />
-  if (area === 'audit') return <AuditTrail query={place.query} />
   if (area === 'profile') return <ProfileScreen />
   if (area === 'needs' && id) return <NeedScreen key={id} reference={id} />
   if (area === 'new') return <NewNeed />
+  if (area === 'admin') return <Administration path={place.path.slice(1)} query={place.query} />
   if (area === 'constituents' && id === 'matches') return <Matches />
   if (area === 'constituents' && id) return <ConstituentScreen key={id} id={id} />
   if (area === 'constituents') return <ConstituentSearch query={place.query} />

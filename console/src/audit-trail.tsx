@@ -26,9 +26,6 @@ export function AuditTrail({ query }: { query: URLSearchParams }) {
   const [answer, setAnswer] = useState<{ key: string; result: { events: AuditEvent[]; total: number } | string }>()
   const result = answer?.key === key ? answer.result : undefined
   useEffect(() => {
-    document.title = `${s.title} · ${t.appName}`
-  }, [])
-  useEffect(() => {
     let current = true
     const { member, recordType, recordId, action, since, until } = filters
     void authorized(() =>
@@ -59,12 +56,12 @@ export function AuditTrail({ query }: { query: URLSearchParams }) {
   function apply(event: Event) {
     event.preventDefault()
     const form = new FormData(event.currentTarget as HTMLFormElement)
-    go(['audit'], Object.fromEntries(FILTERS.map((name) => [name, String(form.get(name) ?? '').trim() || undefined])))
+    go(['admin', 'audit'], Object.fromEntries(FILTERS.map((name) => [name, String(form.get(name) ?? '').trim() || undefined])))
   }
 
   return (
     <>
-      <h1>{s.title}</h1>
+      <h2>{t.adminSections.audit}</h2>
       <form class="filters" aria-label={t.filters} onSubmit={apply}>
         <div>
           <label for="audit-member">{s.member}</label>
@@ -122,9 +119,9 @@ export function AuditTrail({ query }: { query: URLSearchParams }) {
       {typeof result === 'object' && (
         <>
           {/* Focusable, so the keyboard can scroll its wide rows. */}
-          <div class="table" role="region" aria-label={s.title} tabIndex={0}>
+          <div class="table" role="region" aria-label={t.adminSections.audit} tabIndex={0}>
             <table>
-              <caption class="visually-hidden">{s.title}</caption>
+              <caption class="visually-hidden">{t.adminSections.audit}</caption>
               <thead>
                 <tr>
                   <th scope="col">{s.when}</th>
@@ -157,7 +154,7 @@ export function AuditTrail({ query }: { query: URLSearchParams }) {
             </table>
           </div>
           {result.events.length === 0 && <p>{s.noEvents}</p>}
-          <Paging path={['audit']} filters={filters} page={page} total={result.total} />
+          <Paging path={['admin', 'audit']} filters={filters} page={page} total={result.total} />
         </>
       )}
     </>

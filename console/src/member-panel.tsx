@@ -62,9 +62,9 @@ export function MemberPanel({
   if (confirming)
     return (
       <section key="confirm" aria-labelledby="member-confirm-title" class="confirm narrow-section">
-        <h2 id="member-confirm-title" ref={heading} tabIndex={-1}>
+        <h3 id="member-confirm-title" ref={heading} tabIndex={-1}>
           {member.active ? s.deactivateTitle(name) : s.reactivateTitle(name)}
-        </h2>
+        </h3>
         <p>{member.active ? s.deactivateExplain : s.reactivateExplain}</p>
         <button type="button" onClick={() => void switchActive()}>
           {member.active ? s.deactivate : s.reactivate}
@@ -77,9 +77,9 @@ export function MemberPanel({
 
   return (
     <section key="change" aria-labelledby="member-change-title" class="confirm narrow-section">
-      <h2 id="member-change-title" ref={heading} tabIndex={-1}>
+      <h3 id="member-change-title" ref={heading} tabIndex={-1}>
         {s.change(name)}
-      </h2>
+      </h3>
       <form onSubmit={save}>
         <MemberFields actor={actor} partners={partners} member={member} idPrefix="change" />
         <button type="submit">{s.save}</button>{' '}

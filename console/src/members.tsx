@@ -27,9 +27,6 @@ export function Members({ query }: { query: URLSearchParams }) {
   const [editing, setEditing] = useState<Member>()
   const [outcome, setOutcome] = useState<Outcome>()
   useEffect(() => {
-    document.title = `${s.title} · ${t.appName}`
-  }, [])
-  useEffect(() => {
     let current = true
     const active = SHOWN[show]
     void authorized(() =>
@@ -53,7 +50,7 @@ export function Members({ query }: { query: URLSearchParams }) {
 
   return (
     <>
-      <h1>{s.title}</h1>
+      <h2>{t.adminSections.members}</h2>
       <div role="alert">{outcome?.error && <p class="error">{outcome.text}</p>}</div>
       <div role="status" class="notice">
         {outcome && !outcome.error && outcome.text}
@@ -71,7 +68,7 @@ export function Members({ query }: { query: URLSearchParams }) {
       <form class="filters" aria-label={t.filters} onSubmit={(event) => event.preventDefault()}>
         <div>
           <label for="members-shown">{s.show}</label>
-          <select id="members-shown" value={show} onChange={(event) => go(['members'], { show: event.currentTarget.value })}>
+          <select id="members-shown" value={show} onChange={(event) => go(['admin', 'members'], { show: event.currentTarget.value })}>
             {(Object.keys(SHOWN) as Shown[]).map((option) => (
               <option key={option} value={option}>
                 {s[option]}
@@ -89,9 +86,9 @@ export function Members({ query }: { query: URLSearchParams }) {
       {typeof result === 'object' && (
         <>
           {/* Focusable, so the keyboard can scroll its wide rows. */}
-          <div class="table" role="region" aria-label={s.title} tabIndex={0}>
+          <div class="table" role="region" aria-label={t.adminSections.members} tabIndex={0}>
             <table>
-              <caption class="visually-hidden">{s.title}</caption>
+              <caption class="visually-hidden">{t.adminSections.members}</caption>
               <thead>
                 <tr>
                   <th scope="col">{t.name}</th>
@@ -132,7 +129,7 @@ export function Members({ query }: { query: URLSearchParams }) {
             </table>
           </div>
           {result.members.length === 0 && <p>{s.noMembers}</p>}
-          <Paging path={['members']} filters={{ show }} page={page} total={result.total} />
+          <Paging path={['admin', 'members']} filters={{ show }} page={page} total={result.total} />
         </>
       )}
       {profile?.permissions.includes('members:manage') && <InviteMember actor={profile} onDone={done} />}
@@ -159,7 +156,7 @@ function InviteMember({ actor, onDone }: { actor: Profile; onDone: (outcome: Out
 
   return (
     <section aria-labelledby="invite-title" class="narrow-section">
-      <h2 id="invite-title">{s.invite}</h2>
+      <h3 id="invite-title">{s.invite}</h3>
       <form onSubmit={invite}>
         <label for="invite-email">{t.email}</label>
         <input id="invite-email" name="email" type="email" autocomplete="off" required />

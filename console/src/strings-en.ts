@@ -1,5 +1,6 @@
 import type { Interaction, Status } from './api'
 import { adminEn } from './strings-admin-en'
+import { membersEn } from './strings-members-en'
 
 /** Every text the console shows, one object per language of the same shape; the page's `lang` chooses. */
 export const en = {
@@ -146,6 +147,7 @@ export const en = {
   nameOrganization: "Your organization's name",
   organizationName: 'Organization name',
   saveName: 'Save name',
+  ...adminEn,
   forbidden: 'Your role may not do this.',
   failed: (detail: string) => `Not done: ${detail}`,
   statuses: {
@@ -171,7 +173,7 @@ export const en = {
     noDuplicates: 'Nobody on file shares these details.',
     shownFirst: 'Look at these first: choose the person if they are the same, or create the need for a new person.',
   },
-  ...adminEn,
+  ...membersEn,
 }
 
 export type Strings = typeof en

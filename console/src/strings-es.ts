@@ -1,5 +1,6 @@
 import { adminEs } from './strings-admin-es'
 import type { Strings } from './strings-en'
+import { membersEs } from './strings-members-es'
 
 // The Spanish of every text in strings-en.ts, the same keys.
 export const es: Strings = {
@@ -149,6 +150,7 @@ export const es: Strings = {
   nameOrganization: 'El nombre de su organización',
   organizationName: 'Nombre de la organización',
   saveName: 'Guardar el nombre',
+  ...adminEs,
   forbidden: 'Su rol no puede hacer esto.',
   failed: (detail) => `No se hizo: ${detail}`,
   statuses: {
@@ -173,6 +175,6 @@ export const es: Strings = {
     noDuplicates: 'Nadie registrado comparte estos datos.',
     shownFirst: 'Revise esto primero: elija a la persona si es la misma, o cree la solicitud para una persona nueva.',
   },
-  ...adminEs,
+  ...membersEs,
   channels: { note: 'Nota', sms: 'Mensaje de texto', email: 'Correo electrónico' },
 }

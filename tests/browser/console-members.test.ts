@@ -24,10 +24,10 @@ describe.skipIf(!chromiumAvailable())('members in the staff console', () => {
     const listed = await c.api.call<MemberJson[]>('GET', '/api/members?limit=100', { token: c.admin.token })
     return listed.body.find((m) => m.email === email)
   }
-  async function loggedIn(who: Member, path = '/#/members', width?: number): Promise<Page> {
+  async function loggedIn(who: Member, path = '/#/admin/members', width?: number): Promise<Page> {
     const page = await c.open(path, width ? { width } : {})
     await c.logIn(page, who)
-    await page.getByRole('heading', { name: 'Members', level: 1 }).waitFor()
+    await page.getByRole('heading', { name: 'Members', level: 2 }).waitFor()
     return page
   }
   const row = (page: Page, text: string) => page.getByRole('row').filter({ hasText: text })
@@ -100,7 +100,7 @@ describe.skipIf(!chromiumAvailable())('members in the staff console', () => {
     const ownAgent = await c.member('partner_agent', own!.id, { fullName: `Own ${unique()}` })
     const otherAgent = await c.member('partner_agent', other!.id, { fullName: `Other ${unique()}` })
     const partnerAdmin = await c.member('partner_admin', own!.id)
-    const page = await loggedIn(partnerAdmin, '/#/members', 375)
+    const page = await loggedIn(partnerAdmin, '/#/admin/members', 375)
     await c.expectAccessible(page)
     await row(page, ownAgent.email).waitFor()
     expect(await row(page, otherAgent.email).count()).toBe(0)
@@ -134,8 +134,8 @@ describe.skipIf(!chromiumAvailable())('members in the staff console', () => {
     const agent = await c.member('partner_agent', c.partners[0]!.id)
     const agentPage = await c.open('/')
     await c.logIn(agentPage, agent)
-    expect(await agentPage.getByRole('link', { name: 'Members' }).count()).toBe(0)
-    await agentPage.goto(`${c.api.url}/#/members`)
+    expect(await agentPage.getByRole('link', { name: 'Administration' }).count()).toBe(0)
+    await agentPage.goto(`${c.api.url}/#/admin/members`)
     await agentPage.getByText('Your role may not do this.').waitFor()
     await c.done(agentPage)
   })

@@ -18,10 +18,10 @@ describe.skipIf(!chromiumAvailable())('profile and audit trail in the staff cons
 
   const unique = () => crypto.randomUUID().slice(0, 8)
   const profileOf = async (token: string) => (await c.api.call<ProfileJson>('GET', '/api/profile', { token })).body
-  async function loggedIn(who: Member, path: string, heading: string): Promise<Page> {
+  async function loggedIn(who: Member, path: string, heading: string, level = 1): Promise<Page> {
     const page = await c.open(path)
     await c.logIn(page, who)
-    await page.getByRole('heading', { name: heading, level: 1 }).waitFor()
+    await page.getByRole('heading', { name: heading, level }).waitFor()
     return page
   }
 
@@ -91,7 +91,7 @@ describe.skipIf(!chromiumAvailable())('profile and audit trail in the staff cons
       await c.api.call<EventJson[]>('GET', `/api/audit-events?memberId=${noterId}&action=add_note&limit=100`, { token: c.admin.token })
     ).body
     expect(events.length).toBe(26)
-    const page = await loggedIn(c.admin, '/#/audit', 'Audit trail')
+    const page = await loggedIn(c.admin, '/#/admin/audit', 'Audit trail', 2)
     await c.expectAccessible(page)
 
     const noterName = (await profileOf(noter.token)).fullName!
@@ -127,9 +127,10 @@ describe.skipIf(!chromiumAvailable())('profile and audit trail in the staff cons
 
   test('the audit trail is the admin’s only', async () => {
     const staff = await c.member('staff')
-    const page = await loggedIn(staff, '/#/audit', 'Audit trail')
+    const page = await loggedIn(staff, '/#/admin/audit', 'Administration')
     await page.getByText('Your role may not do this.').waitFor()
     expect(await page.getByRole('link', { name: 'Audit trail' }).count()).toBe(0)
+    expect(await page.getByRole('table').count()).toBe(0)
     await c.done(page)
   })
 })
