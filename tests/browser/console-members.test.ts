@@ -95,11 +95,11 @@ describe.skipIf(!chromiumAvailable())('members in the staff console', () => {
     await c.done(page)
   })
 
-  test('a partner_admin at phone width sees its own partner’s members, and gives only its partner’s roles', async () => {
+  test('a partner_admin at phone width sees its own partner’s members, and gives only its partner’s roles and its own profiles', async () => {
     const [own, other] = c.partners
     const ownAgent = await c.member('partner_agent', own!.id, { fullName: `Own ${unique()}` })
     const otherAgent = await c.member('partner_agent', other!.id, { fullName: `Other ${unique()}` })
-    const partnerAdmin = await c.member('partner_admin', own!.id)
+    const partnerAdmin = await c.member('partner_admin', own!.id, { profiles: ['pii_reader'] })
     const page = await loggedIn(partnerAdmin, '/#/admin/members', 375)
     await c.expectAccessible(page)
     await row(page, ownAgent.email).waitFor()
@@ -107,10 +107,11 @@ describe.skipIf(!chromiumAvailable())('members in the staff console', () => {
     const partners = await page.locator('tbody td:nth-child(3)').allTextContents()
     expect(new Set(partners)).toEqual(new Set([own!.name]))
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375)
-    // Only the roles it may give, for its own partner; it holds no profile, so it grants none.
+    // Only the roles it may give, for its own partner, and only the profile it holds.
     expect(await page.getByLabel('Role').locator('option').allTextContents()).toEqual(['Partner agent', 'Volunteer'])
     expect(await page.getByLabel('Partner', { exact: true }).count()).toBe(0)
-    expect(await page.getByRole('group', { name: 'Profiles' }).count()).toBe(0)
+    expect(await page.getByRole('group', { name: 'Profiles' }).getByRole('checkbox').count()).toBe(1)
+    await page.getByLabel('Reads personal details').check()
     // Itself it may not change.
     expect(await page.getByRole('button', { name: /^Change / }).count()).toBeGreaterThan(0)
     expect(await row(page, partnerAdmin.email).getByRole('button').count()).toBe(0)
@@ -119,7 +120,7 @@ describe.skipIf(!chromiumAvailable())('members in the staff console', () => {
     await page.getByLabel('Email', { exact: true }).fill(email)
     await page.getByRole('button', { name: 'Send invitation' }).click()
     await page.getByText(`Invitation sent to ${email}.`).waitFor()
-    expect(await stored(email)).toMatchObject({ role: 'volunteer', partnerId: own!.id })
+    expect(await stored(email)).toMatchObject({ role: 'volunteer', partnerId: own!.id, profiles: ['pii_reader'] })
     await c.done(page)
   })
 
