@@ -3,7 +3,13 @@ import type { adminEn } from './strings-admin-en'
 // The Spanish of every text in strings-admin-en.ts, the same keys.
 export const adminEs: typeof adminEn = {
   administration: 'Administración',
-  adminSections: { partners: 'Socios', organization: 'Organización', webhooks: 'Webhooks' },
+  adminSections: {
+    partners: 'Socios',
+    organization: 'Organización',
+    webhooks: 'Webhooks',
+    members: 'Miembros',
+    audit: 'Registro de auditoría',
+  },
   save: 'Guardar',
   saved: 'Guardado.',
   rowActions: 'Acciones',

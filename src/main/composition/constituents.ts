@@ -1,4 +1,5 @@
 import { AuditTrail } from '../../application/audit/audit-trail'
+import { CheckDuplicates } from '../../application/constituents/check-duplicates'
 import { ConstituentMerger } from '../../application/constituents/constituent-merger'
 import { ConstituentRegistry } from '../../application/constituents/constituent-registry'
 import { CreateConstituent } from '../../application/constituents/create-constituent'
@@ -24,6 +25,7 @@ export const constituents = area('constituents', ({ service }) => {
   service(ConstituentMerger, [clock, DuplicateDetection, WebhookEvents, AuditTrail])
   return {
     search: service(SearchConstituents, [repositories, AuditTrail]),
+    checkDuplicates: service(CheckDuplicates, [repositories, DuplicateDetection, AuditTrail]),
     export: service(ExportConstituents, [repositories, AuditTrail]),
     get: service(GetConstituent, [repositories, AuditTrail]),
     create: service(CreateConstituent, [unitOfWork, ConstituentRegistry, AuditTrail]),
