@@ -4,7 +4,7 @@ import { SystemClock } from '../adapters/system/system-clock'
 import type { Lifecycle } from '../adapters/http/health.routes'
 import type { Config } from './config'
 import { createContainer, PORTS, useCasesOf, type ContainerOverrides } from './container'
-import { startAuditPurge } from './audit-purge'
+import { startAuditPurge, startRetention } from './periodic-jobs'
 import { startOutboxWorker, type RunningWorker } from './outbox-worker'
 import { VERSION } from './version'
 
@@ -108,11 +108,15 @@ export async function bringUpToDate(container: Container): Promise<void> {
 
 /**
  * The worker alone (`intake worker`, for deployments that run it apart from the HTTP servers): the outbox,
- * and the audit trail's retention purge.
+ * the audit trail's retention purge and the organizations' retention of people and needs' text.
  */
 export function startWorker(container: Container, config: Config): RunningWorker {
-  const { dispatchOutbox, purgeAuditEvents } = useCasesOf(container).operations
+  const { dispatchOutbox, purgeAuditEvents, applyRetention } = useCasesOf(container).operations
   const logger = container.get(PORTS.logger)
-  const jobs = [startOutboxWorker(dispatchOutbox, logger, config.outboxPollMs), startAuditPurge(purgeAuditEvents, logger)]
+  const jobs = [
+    startOutboxWorker(dispatchOutbox, logger, config.outboxPollMs),
+    startAuditPurge(purgeAuditEvents, logger),
+    startRetention(applyRetention, logger),
+  ]
   return { stop: async () => void (await Promise.all(jobs.map((job) => job.stop()))) }
 }

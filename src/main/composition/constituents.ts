@@ -1,4 +1,6 @@
 import { AuditTrail } from '../../application/audit/audit-trail'
+import { ConstituentEraser } from '../../application/constituents/constituent-eraser'
+import { EraseConstituent } from '../../application/constituents/erase-constituent'
 import { ConstituentMerger } from '../../application/constituents/constituent-merger'
 import { ConstituentRegistry } from '../../application/constituents/constituent-registry'
 import { CreateConstituent } from '../../application/constituents/create-constituent'
@@ -22,6 +24,7 @@ export const constituents = area('constituents', ({ service }) => {
   service(DuplicateDetection, [clock, ids])
   service(ConstituentRegistry, [DuplicateDetection, clock, ids, WebhookEvents])
   service(ConstituentMerger, [clock, DuplicateDetection, WebhookEvents, AuditTrail])
+  service(ConstituentEraser, [clock, WebhookEvents, AuditTrail])
   return {
     search: service(SearchConstituents, [repositories, AuditTrail]),
     export: service(ExportConstituents, [repositories, AuditTrail]),
@@ -31,6 +34,7 @@ export const constituents = area('constituents', ({ service }) => {
     listNeeds: service(ListConstituentNeeds, [repositories]),
     household: service(GetHousehold, [repositories, AuditTrail]),
     merge: service(MergeConstituents, [unitOfWork, ConstituentMerger]),
+    erase: service(EraseConstituent, [unitOfWork, ConstituentEraser]),
     listMatches: service(ListHouseholdMatches, [repositories, AuditTrail]),
     resolve: service(ResolveHouseholdMatch, [unitOfWork, ConstituentMerger, clock, WebhookEvents, AuditTrail]),
   }

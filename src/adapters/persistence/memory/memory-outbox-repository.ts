@@ -42,6 +42,16 @@ export class MemoryOutboxRepository extends MemoryRepository implements OutboxRe
   markFailed(id: string, fence: Date, attempts: number, error: string, responseStatus?: number) {
     return this.settle(id, fence, { status: 'failed', attempts, lastError: error, responseStatus })
   }
+  async cancelUnsentSmsTo(organizationId: string, phone: string) {
+    const interactionIds: string[] = []
+    for (const m of [...this.t.outbox.values()]) {
+      const unsent = m.status === 'pending' || m.status === 'sending'
+      if (m.organizationId !== organizationId || !unsent || m.payload.channel !== 'sms' || m.payload.sms.to !== phone) continue
+      this.t.outbox.delete(m.id)
+      interactionIds.push(m.payload.sms.interactionId)
+    }
+    return interactionIds
+  }
   async listWebhookDeliveries(organizationId: string, endpointId: string, request: PageRequest) {
     const deliveries = [...this.t.outbox.values()]
       .filter((m) => m.organizationId === organizationId && m.payload.channel === 'webhook' && m.payload.webhook.endpointId === endpointId)

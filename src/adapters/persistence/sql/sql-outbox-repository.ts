@@ -106,6 +106,27 @@ export class SqlOutboxRepository extends SqlRepository implements OutboxReposito
   markFailed(id: string, fence: Date, attempts: number, error: string, responseStatus?: number) {
     return this.settle(id, fence, { status: 'failed', attempts, lastError: error, responseStatus: nullable(responseStatus) })
   }
+  async cancelUnsentSmsTo(organizationId: string, phone: string) {
+    const o = this.tables.outbox
+    // The organization's unsent messages are few (outbox_by_organization); the payload is matched here, as JSON
+    // is queried differently by each database.
+    const unsent = await this.db
+      .select({ id: o.id, payload: o.payload })
+      .from(o)
+      .where(and(eq(o.organizationId, organizationId), inArray(o.status, ['pending', 'sending'])))
+    const toPhone = unsent.flatMap(({ id, payload }) => {
+      const p = payload as OutboxPayload
+      return p.channel === 'sms' && p.sms.to === phone ? [{ id, interactionId: p.sms.interactionId }] : []
+    })
+    if (toPhone.length > 0)
+      await this.db.delete(o).where(
+        inArray(
+          o.id,
+          toPhone.map((m) => m.id),
+        ),
+      )
+    return toPhone.map((m) => m.interactionId)
+  }
   async listWebhookDeliveries(organizationId: string, endpointId: string, page: PageRequest) {
     const where = and(eq(this.tables.outbox.webhookEndpointId, endpointId), eq(this.tables.outbox.organizationId, organizationId))
     const rows = await this.db

@@ -1,19 +1,15 @@
 import { and, sql } from 'drizzle-orm'
 import type { PageRequest } from '../../../domain/shared/page'
-import {
-  ConstituentSearch,
-  queryPrefixes,
-  searchKindOf,
-  type MatchingQuery,
-  type SearchKind,
-  type SearchParameter,
-} from '../sql/constituent-search'
+import { ConstituentSearch, queryPrefixes, type MatchingQuery, type SearchKind, type SearchParameter } from '../sql/constituent-search'
 import { constituents as c } from './schema'
 
 /** Past this many matches a search page is read by walking the organization's constituents newest first. */
 const MANY_SEARCH_MATCHES = 500
 
-/** SQLite: words and phone digits in FTS5 (constituent_search), an email by its key. */
+/**
+ * SQLite: name words and phone endings in FTS5 (constituent_search, both columns: their marks keep them
+ * apart), an email by its key.
+ */
 export class SqliteConstituentSearch extends ConstituentSearch {
   protected async pageOfMatches(organizationId: string, query: MatchingQuery, page: PageRequest) {
     if (query.kind === 'email') return this.pageAndCount(organizationId, query, page)
@@ -26,7 +22,7 @@ export class SqliteConstituentSearch extends ConstituentSearch {
     const total = Number(counted?.n ?? 0)
     if (total === 0) return { rows: [], total }
     const manyMatches = total > MANY_SEARCH_MATCHES
-    const kind = searchKindOf(query)
+    const kind = query.kind
     const rows = await this.pageWhere(
       `constituents_search_${kind}_${manyMatches ? 'walk' : 'keys'}`,
       () => this.matching(sql.placeholder('organizationId'), sql.placeholder('match'), kind, manyMatches),
