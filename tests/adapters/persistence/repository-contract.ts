@@ -6,6 +6,7 @@ import { describeConstituentDuplicatesContract } from './constituent-duplicates-
 import { describeConstituentSearchContract } from './constituent-search-contract'
 import { contractContext, type RepositoryFixture } from './contract-context'
 import { describeEmailSettingsContract } from './email-settings-contract'
+import { describeErasureContract } from './erasure-contract'
 import { describeInvitationContract } from './invitation-contract'
 import { describeMemberContract } from './member-contract'
 import { describeNeedContract } from './need-contract'
@@ -93,6 +94,7 @@ export function describeRepositories(name: string, make: () => Promise<Repositor
     describeConstituentContract(context)
     describeConstituentSearchContract(context)
     describeConstituentDuplicatesContract(context)
+    describeErasureContract(context)
     describeSmsContract(context)
     describeSmsInteractionContract(context)
     describeSendLimitsContract(context)
