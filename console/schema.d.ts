@@ -486,9 +486,29 @@ export interface paths {
         put?: never;
         /**
          * Merge the source constituent into the target
-         * @description org_admin or duplicate_resolver. The source's needs move to the target, the source is removed.
+         * @description org_admin or duplicate_resolver. The source's needs move to the target, the source is removed. An erased constituent on either side is 409.
          */
         post: operations["mergeConstituents"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/constituents/{id}/erase": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Erase a person's details everywhere the service keeps them; their needs stay, linked to the emptied record
+         * @description org_admin. Names, phone, email, address and date of birth are removed from the record, its search terms, the household matches naming it, its needs' contact keys, its texts and its unsent messages; the answer is the emptied record with `erasedAt`. Erasing again changes nothing. Out of its reach: earlier backups, and what webhook receivers and message providers got before.
+         */
+        post: operations["eraseConstituent"];
         delete?: never;
         options?: never;
         head?: never;
@@ -925,7 +945,7 @@ export interface components {
              */
             memberId?: string;
             /** @enum {string} */
-            action: "create" | "update" | "delete" | "read" | "merge" | "resolve" | "add_note" | "send_sms" | "receive_sms" | "sms_status" | "invite" | "accept_invite" | "set_password" | "request_password_reset" | "reset_password" | "change_password" | "login" | "logout" | "deactivate" | "reactivate";
+            action: "create" | "update" | "delete" | "read" | "merge" | "erase" | "resolve" | "add_note" | "send_sms" | "receive_sms" | "sms_status" | "invite" | "accept_invite" | "set_password" | "request_password_reset" | "reset_password" | "change_password" | "login" | "logout" | "deactivate" | "reactivate" | "apply_retention";
             /** @enum {string} */
             recordType: "organization" | "member" | "partner" | "need" | "constituent" | "household_match" | "email_settings" | "interaction" | "webhook_endpoint";
             /** Format: uuid */
@@ -936,6 +956,13 @@ export interface components {
             requestId?: string;
             /** @description Names of the fields changed or read, never their values */
             fields?: string[];
+            /** @description How many records it touched, by kind: a retention run (`apply_retention`) counts the people it erased and the needs whose text it cleared */
+            counts?: {
+                /** Format: int32 */
+                constituentsErased?: number;
+                /** Format: int32 */
+                needTextsCleared?: number;
+            };
         };
         BrowserSession: {
             accessToken: string;
@@ -969,6 +996,11 @@ export interface components {
             addressState?: string;
             /** @description Five-digit ZIP code */
             addressZip?: string;
+            /**
+             * Format: date-time
+             * @description When the person's details were erased; the record then holds none of them
+             */
+            erasedAt?: string;
         };
         ConstituentMerge: {
             /** Format: uuid */
@@ -1037,6 +1069,11 @@ export interface components {
             addressState?: string;
             /** @description Five-digit ZIP code */
             addressZip?: string;
+            /**
+             * Format: date-time
+             * @description When the person's details were erased; the record then holds none of them
+             */
+            erasedAt?: string;
             possibleDuplicates?: components["schemas"]["PossibleDuplicates"];
             /** @description The possible duplicates as one sentence, as the caller may read it; present whenever there are some */
             duplicateWarning?: string;
@@ -1083,7 +1120,7 @@ export interface components {
             /** Format: uuid */
             id: string;
             url: string;
-            events: ("need.created" | "need.updated" | "note.added" | "constituent.created" | "constituent.merged" | "household_match.resolved" | "sms.received" | "sms.status")[];
+            events: ("need.created" | "need.updated" | "note.added" | "constituent.created" | "constituent.merged" | "constituent.erased" | "household_match.resolved" | "sms.received" | "sms.status")[];
             /** @description False when disabled by hand or after repeated failure (see disabledAt) */
             enabled: boolean;
             /**
@@ -1151,6 +1188,11 @@ export interface components {
                 addressState?: string;
                 /** @description Five-digit ZIP code */
                 addressZip?: string;
+                /**
+                 * Format: date-time
+                 * @description When the person's details were erased; the record then holds none of them
+                 */
+                erasedAt?: string;
             };
             /** @description The constituent it resembles; absent once merged into another */
             candidate?: {
@@ -1174,6 +1216,11 @@ export interface components {
                 addressState?: string;
                 /** @description Five-digit ZIP code */
                 addressZip?: string;
+                /**
+                 * Format: date-time
+                 * @description When the person's details were erased; the record then holds none of them
+                 */
+                erasedAt?: string;
             };
             /** @description The reasons as one text, e.g. "same phone, same email" */
             reason: string;
@@ -1443,7 +1490,7 @@ export interface components {
             /** @description Where events are posted: an http(s) URL */
             url: string;
             /** @description The events sent to this endpoint */
-            events: ("need.created" | "need.updated" | "note.added" | "constituent.created" | "constituent.merged" | "household_match.resolved" | "sms.received" | "sms.status")[];
+            events: ("need.created" | "need.updated" | "note.added" | "constituent.created" | "constituent.merged" | "constituent.erased" | "household_match.resolved" | "sms.received" | "sms.status")[];
             enabled?: boolean;
         };
         OrganizationSettings: {
@@ -1461,6 +1508,16 @@ export interface components {
              * @description Days audit events are kept
              */
             auditRetentionDays: number;
+            /**
+             * Format: int32
+             * @description Days a person with no need activity is kept: the worker then erases them as POST /api/constituents/{id}/erase does; absent: kept
+             */
+            constituentRetentionDays?: number;
+            /**
+             * Format: int32
+             * @description Days a resolved need that nobody changed keeps its free text: the worker then empties its customFields and its notes' and texts' content; absent: kept
+             */
+            needTextRetentionDays?: number;
             /** @description Origins (https://host[:port]) of the organization’s own apps that invitation links may point at (`appUrl`), besides PUBLIC_BASE_URL */
             appOrigins: string[];
             /** @description Origins (https://host[:port]) of partner sites whose pages may make a browser post the public intake */
@@ -1480,6 +1537,16 @@ export interface components {
              */
             maxConcurrency?: number;
             tcrStatus?: string | null;
+            /**
+             * Format: int32
+             * @description Days a person with no need activity is kept: the worker then erases them as POST /api/constituents/{id}/erase does; absent: kept; null stops it
+             */
+            constituentRetentionDays?: number | null;
+            /**
+             * Format: int32
+             * @description Days a resolved need that nobody changed keeps its free text: the worker then empties its customFields and its notes' and texts' content; absent: kept; null stops it
+             */
+            needTextRetentionDays?: number | null;
             /**
              * Format: int32
              * @description Days audit events are kept (default 2555)
@@ -1575,7 +1642,7 @@ export interface components {
             partnerId?: string;
             profiles: ("needs_processor" | "intake_staff" | "sms_communicator" | "email_phone_communicator" | "pii_reader" | "duplicate_resolver")[];
             /** @description What the member may do, by the permissions table (the API reference, "Permissions"): a client shows only these actions; the server still decides each request (and its scope) */
-            permissions: ("needs:read" | "needs:add-note" | "partners:list" | "profile:read" | "profile:update" | "needs:create" | "needs:update" | "needs:send-sms" | "constituents:read-pii" | "constituents:read-contact" | "needs:read-confidential" | "constituents:read" | "constituents:update" | "constituents:merge" | "household-matches:list" | "household-matches:resolve" | "partners:create" | "partners:update" | "members:list" | "members:manage" | "organization:settings" | "webhooks:manage" | "audit:read" | "records:export")[];
+            permissions: ("needs:read" | "needs:add-note" | "partners:list" | "profile:read" | "profile:update" | "needs:create" | "needs:update" | "needs:send-sms" | "constituents:read-pii" | "constituents:read-contact" | "needs:read-confidential" | "constituents:read" | "constituents:update" | "constituents:merge" | "constituents:erase" | "household-matches:list" | "household-matches:resolve" | "partners:create" | "partners:update" | "members:list" | "members:manage" | "organization:settings" | "webhooks:manage" | "audit:read" | "records:export")[];
         };
         ProfileUpdate: {
             fullName?: string;
@@ -1657,7 +1724,7 @@ export interface components {
             /** @description The webhook-id header, the same on every try */
             id: string;
             /** @enum {string} */
-            eventType: "need.created" | "need.updated" | "note.added" | "constituent.created" | "constituent.merged" | "household_match.resolved" | "sms.received" | "sms.status";
+            eventType: "need.created" | "need.updated" | "note.added" | "constituent.created" | "constituent.merged" | "constituent.erased" | "household_match.resolved" | "sms.received" | "sms.status";
             /** @enum {string} */
             status: "pending" | "sending" | "sent" | "failed";
             /** Format: int32 */
@@ -1680,7 +1747,7 @@ export interface components {
             /** Format: uuid */
             id: string;
             url: string;
-            events: ("need.created" | "need.updated" | "note.added" | "constituent.created" | "constituent.merged" | "household_match.resolved" | "sms.received" | "sms.status")[];
+            events: ("need.created" | "need.updated" | "note.added" | "constituent.created" | "constituent.merged" | "constituent.erased" | "household_match.resolved" | "sms.received" | "sms.status")[];
             /** @description False when disabled by hand or after repeated failure (see disabledAt) */
             enabled: boolean;
             /**
@@ -1702,7 +1769,7 @@ export interface components {
             /** @description Where events are posted: an http(s) URL */
             url?: string;
             /** @description The events sent to this endpoint */
-            events?: ("need.created" | "need.updated" | "note.added" | "constituent.created" | "constituent.merged" | "household_match.resolved" | "sms.received" | "sms.status")[];
+            events?: ("need.created" | "need.updated" | "note.added" | "constituent.created" | "constituent.merged" | "constituent.erased" | "household_match.resolved" | "sms.received" | "sms.status")[];
             /** @description true re-enables an endpoint that repeated failure disabled */
             enabled?: boolean;
         };
@@ -3634,6 +3701,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Payload too large */
             413: {
                 headers: {
@@ -3645,6 +3721,65 @@ export interface operations {
             };
             /** @description Unsupported media type */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    eraseConstituent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A person served; phone, email, address and date of birth appear only with the permission to read them */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Constituent"];
+                };
+            };
+            /** @description Bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ValidationProblem"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3768,6 +3903,15 @@ export interface operations {
             };
             /** @description Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4954,7 +5098,7 @@ export interface operations {
                 memberId?: string;
                 recordType?: "organization" | "member" | "partner" | "need" | "constituent" | "household_match" | "email_settings" | "interaction" | "webhook_endpoint";
                 recordId?: string;
-                action?: "create" | "update" | "delete" | "read" | "merge" | "resolve" | "add_note" | "send_sms" | "receive_sms" | "sms_status" | "invite" | "accept_invite" | "set_password" | "request_password_reset" | "reset_password" | "change_password" | "login" | "logout" | "deactivate" | "reactivate";
+                action?: "create" | "update" | "delete" | "read" | "merge" | "erase" | "resolve" | "add_note" | "send_sms" | "receive_sms" | "sms_status" | "invite" | "accept_invite" | "set_password" | "request_password_reset" | "reset_password" | "change_password" | "login" | "logout" | "deactivate" | "reactivate" | "apply_retention";
                 since?: string;
                 until?: string;
                 page?: number;
