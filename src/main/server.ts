@@ -1,6 +1,7 @@
 import type { Container } from 'inversify'
 import { createHttpApp } from '../adapters/http/app'
 import { SystemClock } from '../adapters/system/system-clock'
+import { openToOthers } from '../adapters/system/private-files'
 import type { Lifecycle } from '../adapters/http/health.routes'
 import type { Config } from './config'
 import { createContainer, PORTS, useCasesOf, type ContainerOverrides } from './container'
@@ -101,6 +102,10 @@ export async function bringUpToDate(container: Container): Promise<void> {
   const { backup, leftoversRemoved } = await persistence.migrate()
   const logger = container.get(PORTS.logger)
   if (leftoversRemoved) logger.warn('removed what a start killed while copying the database left beside it', { files: leftoversRemoved })
+  const { database } = container.get(PORTS.config)
+  const open = database.kind === 'sqlite' && database.path !== ':memory:' ? openToOthers(database.path) : []
+  // docs/privacy.md "Files on disk": files an older version or a hand left open keep their modes; the operator hears of them.
+  if (open.length > 0) logger.warn('files readable by other users', { files: open, fix: 'chmod 600 the files, 700 the folder' })
   if (backup) logger.info('the database was copied before migrating it', { backup })
   const clock = container.get(PORTS.clock)
   if (clock instanceof SystemClock && persistence.databaseTime) clock.follow(await persistence.databaseTime())
