@@ -7,7 +7,8 @@ import { normalizeText } from './matching'
  * - with an `@`: the email, whole and case-insensitive;
  * - only digits and phone punctuation (`+1 (555) 123-45`), at least 3 digits: any part of the phone's
  *   digits (`5550112` finds +15035550112), the country code included;
- * - otherwise words: each word must begin a word of the first or the last name (case- and accent-insensitive).
+ * - otherwise words: each word must begin a word of the first or the last name (case- and accent-insensitive),
+ *   a word of digits any part of the phone.
  */
 export type ConstituentQuery =
   | { kind: 'all' }
@@ -26,6 +27,14 @@ export function parseConstituentQuery(query: string | undefined): ConstituentQue
   if (/^[\d\s()+.-]+$/.test(trimmed) && digits.length >= PHONE_QUERY_DIGITS) return { kind: 'phone', digits }
   const words = normalizeText(trimmed).split(' ').filter(Boolean)
   return words.length === 0 ? { kind: 'all' } : { kind: 'words', words }
+}
+
+/**
+ * A word of digits among names (`jose 555`) is looked for in the phone, as a phone query is: any part of
+ * it; so it needs the permission to read phones.
+ */
+export function isDigitWord(word: string): boolean {
+  return /^\d+$/.test(word)
 }
 
 /** The indexed words of a constituent's names, which a query of words looks for. */

@@ -160,6 +160,16 @@ export function describeConstituentSearchContract(context: ContractContext): voi
         expect(await found(w.org, '+1 999')).toEqual([])
       })
 
+      test('a word of digits among names matches any part of the phone, the other words the names', async () => {
+        const w = await searchWorld()
+
+        expect(await found(w.org, 'chloe 3333')).toEqual([w.chloe.id])
+        expect(await found(w.org, 'smith 2224')).toEqual([w.olga.id])
+        expect(await found(w.org, '2224 smith')).toEqual([w.olga.id])
+        expect(await found(w.org, 'olga 3333')).toEqual([])
+        expect(await found(w.org, 'smith 555')).toEqual([w.olga.id])
+      })
+
       test('matches a whole email, case-insensitive', async () => {
         const w = await searchWorld()
 

@@ -504,14 +504,8 @@ function describePostgresOnly(): void {
         })
       }
 
-      test('searching names goes through the GIN index constituents_search, phone digits through constituents_phone_search, for the page and the total', async () => {
-        for (const [text, index] of [
-          ['xio qui', 'constituents_search'],
-          ['Quispe', 'constituents_search'],
-          ['555 000', 'constituents_phone_search'],
-          ['+1 (555) 000-1000', 'constituents_phone_search'],
-          ['0001000', 'constituents_phone_search'],
-        ]) {
+      test('searching names and phone digits goes through the GIN index constituents_search, for the page and the total', async () => {
+        for (const text of ['xio qui', 'Quispe', '555 000', '+1 (555) 000-1000', '0001000', 'xiomara 0001']) {
           const query = parseConstituentQuery(text)
           let page: Awaited<ReturnType<Repositories['constituents']['search']>> | undefined
           const plans = await plansOf(
@@ -520,7 +514,7 @@ function describePostgresOnly(): void {
 
           expect(page).toEqual({ items: [xiomara], total: 1 })
           expect(plans).toHaveLength(2)
-          for (const { plan } of plans) expect(plan).toContain(` ${index} `)
+          for (const { plan } of plans) expect(plan).toContain('constituents_search')
         }
       })
 

@@ -35,7 +35,7 @@ function shape(config: Config, nameOf: (table: unknown) => string) {
  * What each database does its own way on purpose: word-prefix search over constituents is a GIN index in
  * PostgreSQL and an FTS5 table (written in SQLite's migration, outside Drizzle's schema) in SQLite.
  */
-const POSTGRES_ONLY_INDEXES = ['constituents_search (expression)', 'constituents_phone_search (expression)']
+const POSTGRES_ONLY_INDEXES = ['constituents_search (expression)']
 
 const sqliteTables = Object.fromEntries(Object.entries(sqlite).filter(([, v]) => v instanceof SQLiteTable)) as Record<string, SQLiteTable>
 const pgTables = Object.fromEntries(Object.entries(pg).filter(([, v]) => v instanceof PgTable)) as Record<string, PgTable>

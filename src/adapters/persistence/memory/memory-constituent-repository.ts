@@ -1,7 +1,7 @@
 import type { ConstituentRepository } from '../../../application/ports/repositories/constituent-repository'
 import type { Constituent, Household } from '../../../domain/constituents/constituent'
 import { matchKeysOf, type MatchKeys } from '../../../domain/constituents/matching'
-import { nameTermsOf, phoneTermsOf, termsMatch, type ConstituentQuery } from '../../../domain/constituents/search'
+import { isDigitWord, nameTermsOf, phoneTermsOf, termsMatch, type ConstituentQuery } from '../../../domain/constituents/search'
 import { newestFirst, type Keyset, type PageRequest } from '../../../domain/shared/page'
 import { copy } from './memory-store'
 import { MemoryRepository, batchAfter, inOrganization, page } from './memory-repository'
@@ -54,7 +54,7 @@ export class MemoryConstituentRepository extends MemoryRepository implements Con
         case 'phone':
           return termsMatch(phoneTermsOf(c), [query.digits])
         case 'words':
-          return termsMatch(nameTermsOf(c), query.words)
+          return query.words.every((word) => termsMatch(isDigitWord(word) ? phoneTermsOf(c) : nameTermsOf(c), [word]))
       }
     }
     return this.inOrganization(organizationId).filter(matches).sort(newestFirst)

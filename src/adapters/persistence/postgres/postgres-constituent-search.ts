@@ -4,8 +4,8 @@ import { ConstituentSearch, queryPrefixes, type MatchingQuery, type SearchKind, 
 import { constituents as c } from './schema'
 
 /**
- * PostgreSQL: name words and phone endings each in a GIN text-search index (constituents_search,
- * constituents_phone_search), an email by its key.
+ * PostgreSQL: name words and phone endings in a GIN text-search index over both columns (constituents_search),
+ * an email by its key.
  * A GIN index cannot stream matches in list order: PostgreSQL reads the matches and sorts them either way,
  * and counts them by the same condition.
  */
@@ -24,7 +24,8 @@ export class PostgresConstituentSearch extends ConstituentSearch {
 
   protected matching(organizationId: SearchParameter, match: SearchParameter, kind: SearchKind) {
     if (kind === 'email') return and(eq(c.organizationId, organizationId), eq(c.emailKey, match))!
-    const terms = kind === 'words' ? c.searchTerms : c.phoneTerms
-    return and(eq(c.organizationId, organizationId), sql`to_tsvector('simple', ${terms}) @@ to_tsquery('simple', ${match})`)!
+    // The expression of the index constituents_search: both columns, their marks keeping names and phones apart.
+    const terms = sql`to_tsvector('simple', ${c.searchTerms} || ' ' || ${c.phoneTerms})`
+    return and(eq(c.organizationId, organizationId), sql`${terms} @@ to_tsquery('simple', ${match})`)!
   }
 }

@@ -131,9 +131,7 @@ export const constituents = pgTable(
     // Retention finds the people not erased whose record has not changed for long (docs/privacy.md).
     index('constituents_idle').on(t.organizationId, t.erasedAt, t.updatedAt),
     // Word-prefix search (`to_tsquery('simple', 'jos:*')`), the PostgreSQL twin of SQLite's FTS5 index.
-    index('constituents_search').using('gin', sql`to_tsvector('simple', ${t.searchTerms})`),
-    // Apart from the names': a GIN index's cost grows with its entries, and a phone has ten of them.
-    index('constituents_phone_search').using('gin', sql`to_tsvector('simple', ${t.phoneTerms})`),
+    index('constituents_search').using('gin', sql`to_tsvector('simple', ${t.searchTerms} || ' ' || ${t.phoneTerms})`),
   ],
 )
 

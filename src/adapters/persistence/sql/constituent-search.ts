@@ -1,6 +1,6 @@
 import { and, count, desc, eq, sql, type SQL } from 'drizzle-orm'
 import type { Constituent } from '../../../domain/constituents/constituent'
-import { nameTermsOf, phoneTermsOf, type ConstituentQuery } from '../../../domain/constituents/search'
+import { isDigitWord, nameTermsOf, phoneTermsOf, type ConstituentQuery } from '../../../domain/constituents/search'
 import { offsetOf, type Keyset, type PageRequest } from '../../../domain/shared/page'
 import type * as schema from '../sqlite/schema'
 import { afterKeyset, SqlRepository } from './sql-repository'
@@ -8,8 +8,12 @@ import { afterKeyset, SqlRepository } from './sql-repository'
 export type ConstituentRow = typeof schema.constituents.$inferSelect
 /** A query that looks for something: by the search index, each database its own way. */
 export type MatchingQuery = Exclude<ConstituentQuery, { kind: 'all' }>
-/** An email is looked up by its key; words among the name terms, phone digits among the phone terms. */
-export type SearchKind = MatchingQuery['kind']
+/** An email is looked up by its key; words and phone digits in the full-text index. */
+export type SearchKind = 'email' | 'terms'
+
+export function searchKindOf(query: MatchingQuery): SearchKind {
+  return query.kind === 'email' ? 'email' : 'terms'
+}
 
 /**
  * How a database finds an organization's constituents (docs/performance.md "Constituent search"): a page in
@@ -47,7 +51,7 @@ export abstract class ConstituentSearch extends SqlRepository {
     const matching =
       query.kind === 'all'
         ? eq(t.organizationId, organizationId)
-        : this.matching(organizationId, this.matchOf(organizationId, query), query.kind, false)
+        : this.matching(organizationId, this.matchOf(organizationId, query), searchKindOf(query), false)
     return this.db
       .select()
       .from(t)
@@ -102,7 +106,7 @@ export abstract class ConstituentSearch extends SqlRepository {
     query: MatchingQuery,
     page: PageRequest,
   ): Promise<{ rows: ConstituentRow[]; total: number }> {
-    const kind = query.kind
+    const kind = searchKindOf(query)
     const values = { organizationId, match: this.matchOf(organizationId, query) }
     const condition = () => this.matching(sql.placeholder('organizationId'), sql.placeholder('match'), kind, false)
     const rows = await this.pageWhere(`constituents_search_${kind}_keys`, condition, values, page)
@@ -146,8 +150,8 @@ export function phoneTermsColumn(c: Constituent): string {
     .join(' ')
 }
 
-/** The marked prefixes a query looks for in the organization: its phone digits, or its words. */
+/** The marked prefixes a query looks for in the organization: its phone digits, or its words (a word of digits among the phone's). */
 export function queryPrefixes(organizationId: string, query: Extract<ConstituentQuery, { kind: 'phone' | 'words' }>): string[] {
-  const mark = organizationMark(organizationId, query.kind)
-  return (query.kind === 'phone' ? [query.digits] : query.words).map((p) => mark + p)
+  const words = query.kind === 'phone' ? [query.digits] : query.words
+  return words.map((word) => organizationMark(organizationId, isDigitWord(word) ? 'phone' : 'words') + word)
 }

@@ -1,6 +1,13 @@
 import { and, sql } from 'drizzle-orm'
 import type { PageRequest } from '../../../domain/shared/page'
-import { ConstituentSearch, queryPrefixes, type MatchingQuery, type SearchKind, type SearchParameter } from '../sql/constituent-search'
+import {
+  ConstituentSearch,
+  queryPrefixes,
+  searchKindOf,
+  type MatchingQuery,
+  type SearchKind,
+  type SearchParameter,
+} from '../sql/constituent-search'
 import { constituents as c } from './schema'
 
 /** Past this many matches a search page is read by walking the organization's constituents newest first. */
@@ -22,7 +29,7 @@ export class SqliteConstituentSearch extends ConstituentSearch {
     const total = Number(counted?.n ?? 0)
     if (total === 0) return { rows: [], total }
     const manyMatches = total > MANY_SEARCH_MATCHES
-    const kind = query.kind
+    const kind = searchKindOf(query)
     const rows = await this.pageWhere(
       `constituents_search_${kind}_${manyMatches ? 'walk' : 'keys'}`,
       () => this.matching(sql.placeholder('organizationId'), sql.placeholder('match'), kind, manyMatches),

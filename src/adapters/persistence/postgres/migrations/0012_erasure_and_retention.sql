@@ -1,3 +1,4 @@
+DROP INDEX "constituents_search";--> statement-breakpoint
 ALTER TABLE "audit_events" ADD COLUMN "counts" jsonb;--> statement-breakpoint
 ALTER TABLE "constituents" ADD COLUMN "erased_at" timestamp (3) with time zone;--> statement-breakpoint
 ALTER TABLE "constituents" ADD COLUMN "phone_terms" text DEFAULT '' NOT NULL;--> statement-breakpoint
@@ -6,9 +7,10 @@ ALTER TABLE "organizations" ADD COLUMN "constituent_retention_days" integer;--> 
 ALTER TABLE "organizations" ADD COLUMN "need_text_retention_days" integer;--> statement-breakpoint
 ALTER TABLE "organizations" ADD COLUMN "retention_ran_at" timestamp (3) with time zone;--> statement-breakpoint
 CREATE INDEX "constituents_idle" ON "constituents" USING btree ("organization_id","erased_at","updated_at");--> statement-breakpoint
-CREATE INDEX "constituents_phone_search" ON "constituents" USING gin (to_tsvector('simple', "phone_terms"));--> statement-breakpoint
 CREATE INDEX "interactions_by_constituent" ON "interactions" USING btree ("organization_id","constituent_id");--> statement-breakpoint
 CREATE INDEX "needs_text_retention" ON "needs" USING btree ("organization_id","status","text_cleared_at","updated_at");--> statement-breakpoint
+CREATE INDEX "constituents_search" ON "constituents" USING gin (to_tsvector('simple', "search_terms" || ' ' || "phone_terms"));
+--> statement-breakpoint
 -- Hand-written ----------------------------------------------------------------------------------------------
 -- Phone search by any part of the number (docs/constituents.md "Search"): a phone's terms move from
 -- search_terms to phone_terms, as every ending of its digits down to 3 behind the organization's phone mark

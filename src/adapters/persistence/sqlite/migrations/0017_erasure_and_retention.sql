@@ -7,7 +7,8 @@ CREATE INDEX `needs_text_retention` ON `needs` (`organization_id`,`status`,`text
 ALTER TABLE `organizations` ADD `constituent_retention_days` integer;--> statement-breakpoint
 ALTER TABLE `organizations` ADD `need_text_retention_days` integer;--> statement-breakpoint
 ALTER TABLE `organizations` ADD `retention_ran_at` integer;--> statement-breakpoint
-CREATE INDEX `interactions_by_constituent` ON `interactions` (`organization_id`,`constituent_id`);--> statement-breakpoint
+CREATE INDEX `interactions_by_constituent` ON `interactions` (`organization_id`,`constituent_id`);
+--> statement-breakpoint
 -- Hand-written ----------------------------------------------------------------------------------------------
 -- Phone search by any part of the number (docs/constituents.md "Search"): a phone's terms move from
 -- search_terms to phone_terms, as every ending of its digits down to 3 behind the organization's phone mark
