@@ -1,6 +1,9 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import twilio from 'twilio'
 import { SetOrganizationPhoneNumber } from '../../../src/application/organizations/set-organization-phone-number'
+import { ApplyRetention } from '../../../src/application/retention/apply-retention'
+import { PORTS } from '../../../src/main/container'
+import { aConstituent, aHousehold } from '../../support/builders'
 import { startTestServer, type TestServer } from '../../support/http'
 import type { World } from '../../support/world'
 import { expectProblem, seedConstituent } from './helpers'
@@ -193,5 +196,42 @@ describe('POST /api/constituents/{id}/erase', () => {
     const mine = await seedConstituent(api, admin, { firstName: 'Near', lastName: 'By' })
     const staff = await api.tokenFor(world, 'staff', { profiles: ['pii_reader', 'duplicate_resolver'] })
     expectProblem(await erase(mine.constituentId, staff), 403, 'Forbidden')
+  })
+})
+
+describe('retention (docs/privacy.md "Retention")', () => {
+  test('a person idle past the organization’s constituentRetentionDays is erased by the worker’s run, which the trail answers with its counts', async () => {
+    const other = await world.otherOrganization()
+    const otherAdmin = await api.tokenFor(other, 'org_admin')
+    const longAgo = new Date(world.clock.now().getTime() - 40 * 86_400_000)
+    const household = aHousehold({ organizationId: other.organizationId, createdAt: longAgo })
+    const idle = aConstituent({
+      organizationId: other.organizationId,
+      householdId: household.id,
+      ...PERSON,
+      createdAt: longAgo,
+      updatedAt: longAgo,
+    })
+    await api.server.container.get(PORTS.unitOfWork).run(async (r) => {
+      await r.constituents.insertHousehold(household)
+      await r.constituents.insert(idle)
+    })
+    expect(
+      (await api.call('PUT', '/api/organizations/settings', { token: otherAdmin, body: { constituentRetentionDays: 30 } })).status,
+    ).toBe(200)
+
+    await api.server.container.get(ApplyRetention).execute()
+
+    const erased = await api.call<Record<string, unknown>>('GET', `/api/constituents/${idle.id}`, { token: otherAdmin })
+    expect(erased.body).toEqual({ id: idle.id, householdId: household.id, erasedAt: world.clock.now().toISOString() })
+    const runs = await api.call<Array<Record<string, unknown>>>('GET', '/api/audit-events?action=apply_retention', { token: otherAdmin })
+    expect(runs.body).toEqual([
+      expect.objectContaining({
+        recordType: 'organization',
+        recordId: other.organizationId,
+        counts: { constituentsErased: 1, needTextsCleared: 0 },
+      }),
+    ])
+    expect(runs.body[0]).not.toHaveProperty('memberId')
   })
 })
