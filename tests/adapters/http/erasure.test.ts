@@ -208,7 +208,9 @@ describe('retention (docs/privacy.md "Retention")', () => {
     const idle = aConstituent({
       organizationId: other.organizationId,
       householdId: household.id,
-      ...PERSON,
+      firstName: 'Ida',
+      lastName: 'Longago',
+      phone: '+15037770000',
       createdAt: longAgo,
       updatedAt: longAgo,
     })
