@@ -1,5 +1,6 @@
 import type { Constituent } from '../../domain/constituents/constituent'
 import { erasedConstituent, withoutContactKeys } from '../../domain/constituents/erasure'
+import type { Keyset } from '../../domain/shared/page'
 import type { AuditSubject, AuditTrail } from '../audit/audit-trail'
 import { keysetBatches } from '../keyset-batches'
 import type { Clock } from '../ports/clock'
@@ -30,7 +31,7 @@ export class ConstituentEraser {
       await r.householdMatches.delete(organizationId, match.id)
     }
     const needIds: string[] = []
-    const needsOf = (after: Parameters<typeof r.needs.listAfter>[2], limit: number) =>
+    const needsOf = (after: Keyset | undefined, limit: number) =>
       r.needs.listAfter(organizationId, { constituentId: person.id }, after, limit)
     for await (const batch of keysetBatches(needsOf)) {
       for (const need of batch) {
