@@ -515,6 +515,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/constituents/duplicate-check": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Who a person with these details may be already, before registering them; stores nothing
+         * @description Caseworker roles and intake_staff. The candidates a creation with these details would name, by name, each with the reasons the caller may read (a match on a detail it may not read is told only by `duplicateWarning`). Each candidate shown is a read in the audit trail, as after a creation. A POST so that the details stay out of addresses and logs.
+         */
+        post: operations["checkConstituentDuplicates"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/constituents/{id}": {
         parameters: {
             query?: never;
@@ -1140,6 +1160,37 @@ export interface components {
             /** @description The signing secret, `whsec_` and base64: shown this once only */
             secret: string;
         };
+        DuplicateCheck: {
+            /** @description Who the person may be already, by name, each with what they share, as far as the caller may read those details (a match on a detail it may not read is only told by duplicateWarning, without who); empty when none */
+            possibleDuplicates: {
+                /** Format: uuid */
+                constituentId: string;
+                firstName?: string;
+                lastName?: string;
+                reasons: ("same phone" | "same email" | "same name and date of birth" | "same last name and address")[];
+            }[];
+            /** @description The possible duplicates as one sentence, as the caller may read it; present whenever there are some */
+            duplicateWarning?: string;
+        };
+        /** @description The details of a person about to be registered: those duplicate detection compares */
+        DuplicateCheckDetails: {
+            firstName?: string;
+            lastName?: string;
+            /** @description E.164, e.g. +15551234567 */
+            phone?: string;
+            email?: string;
+            /**
+             * Format: date
+             * @description YYYY-MM-DD, a real date
+             */
+            dateOfBirth?: string;
+            addressStreet?: string;
+            addressCity?: string;
+            /** @description Two-letter US state or territory code */
+            addressState?: string;
+            /** @description Five-digit ZIP code */
+            addressZip?: string;
+        };
         EmailSettings: {
             /** @enum {string} */
             provider: "smtp" | "postmark" | "ses" | "sendgrid";
@@ -1308,6 +1359,11 @@ export interface components {
             /** @description false once deactivated: the member can neither log in nor act */
             active: boolean;
             phone?: string;
+            /**
+             * Format: date-time
+             * @description When a session of the member last began (a login, an accepted invitation or a password reset); absent until one has
+             */
+            lastLoginAt?: string;
         };
         MemberUpdate: {
             /** @enum {string} */
@@ -3789,6 +3845,77 @@ export interface operations {
             };
         };
     };
+    checkConstituentDuplicates: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The details of a person about to be registered: those duplicate detection compares */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DuplicateCheckDetails"];
+            };
+        };
+        responses: {
+            /** @description Response for status 200 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DuplicateCheck"];
+                };
+            };
+            /** @description Bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ValidationProblem"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unsupported media type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     getConstituent: {
         parameters: {
             query?: never;
@@ -4935,8 +5062,8 @@ export interface operations {
                 "application/json": {
                     /** @enum {string} */
                     provider: "smtp" | "postmark" | "ses" | "sendgrid";
-                    /** @description Secret: an SMTP URL for smtp, ACCESS_KEY_ID:SECRET_ACCESS_KEY:REGION for ses */
-                    apiKey: string;
+                    /** @description Secret: an SMTP URL for smtp, ACCESS_KEY_ID:SECRET_ACCESS_KEY:REGION for ses. Left out: the key stored for the same provider (400 when none is) */
+                    apiKey?: string;
                     fromEmail: string;
                     fromName?: string;
                 };
@@ -5012,8 +5139,8 @@ export interface operations {
                 "application/json": {
                     /** @enum {string} */
                     provider: "smtp" | "postmark" | "ses" | "sendgrid";
-                    /** @description Secret: an SMTP URL for smtp, ACCESS_KEY_ID:SECRET_ACCESS_KEY:REGION for ses */
-                    apiKey: string;
+                    /** @description Secret: an SMTP URL for smtp, ACCESS_KEY_ID:SECRET_ACCESS_KEY:REGION for ses. Left out: the key stored for the same provider (400 when none is) */
+                    apiKey?: string;
                     fromEmail: string;
                     fromName?: string;
                     toEmail: string;

@@ -1,11 +1,13 @@
 import { useEffect, useRef, useState } from 'preact/hooks'
 import { t } from './i18n'
 import { LanguageSwitch } from './language-switch'
+import { Administration, mayAdminister } from './admin'
 import { forgetCachedData, may, useProfileAnswer } from './data'
 import { FirstRun, useFirstRun } from './first-run'
 import { ConstituentScreen, ConstituentSearch } from './constituents'
 import { Inbox } from './inbox'
 import { Matches } from './matches'
+import { ProfileScreen } from './profile'
 import { Login } from './login'
 import { NeedScreen } from './need'
 import { NewNeed } from './new-need'
@@ -59,14 +61,22 @@ function SignedIn({ place }: { place: Place }) {
       <header class="bar">
         <span class="app-name">{t.appName}</span>
         <nav aria-label={t.main}>
-          <a href={href(['needs'])} aria-current={place.path[0] !== 'constituents' && place.path[0] !== 'new' ? 'page' : undefined}>
+          <a href={href(['needs'])} aria-current={current(place, 'needs')}>
             {t.needs}
           </a>
           {may(profile, 'constituents:read') && (
-            <a href={href(['constituents'])} aria-current={place.path[0] === 'constituents' ? 'page' : undefined}>
+            <a href={href(['constituents'])} aria-current={current(place, 'constituents')}>
               {t.constituents}
             </a>
           )}
+          {mayAdminister(profile) && (
+            <a href={href(['admin'])} aria-current={current(place, 'admin')}>
+              {t.administration}
+            </a>
+          )}
+          <a href={href(['profile'])} aria-current={current(place, 'profile')}>
+            {t.profileScreen.title}
+          </a>
           {may(profile, 'needs:create') && (
             <button type="button" onClick={() => go(['new'])}>
               {t.newNeed}
@@ -89,10 +99,21 @@ function SignedIn({ place }: { place: Place }) {
   )
 }
 
+/** The screens of the bar; any other place is the inbox's. */
+const AREAS = ['constituents', 'new', 'admin', 'profile']
+
+/** `page` on the bar's link to the place's screen. */
+function current(place: Place, area: string): 'page' | undefined {
+  const shown = AREAS.includes(place.path[0] ?? '') ? place.path[0] : 'needs'
+  return shown === area ? 'page' : undefined
+}
+
 function Screen({ place }: { place: Place }) {
   const [area, id] = place.path
+  if (area === 'profile') return <ProfileScreen />
   if (area === 'needs' && id) return <NeedScreen key={id} reference={id} />
   if (area === 'new') return <NewNeed />
+  if (area === 'admin') return <Administration path={place.path.slice(1)} query={place.query} />
   if (area === 'constituents' && id === 'matches') return <Matches />
   if (area === 'constituents' && id) return <ConstituentScreen key={id} id={id} />
   if (area === 'constituents') return <ConstituentSearch query={place.query} />

@@ -1,11 +1,11 @@
 import { useEffect, useState } from 'preact/hooks'
 import { client, STATUSES, type Need, type Status } from './api'
-import { formatDate, memberName, partnerName, useMembers, usePartners, useProfile } from './data'
+import { formatDate, may, memberName, partnerName, useMembers, usePartners, useProfile } from './data'
+import { ExportButton } from './exports'
 import { language, t } from './i18n'
 import { go, href } from './router'
+import { PAGE_SIZE, pageOf, Paging } from './paging'
 import { authorized } from './session'
-
-const PAGE_SIZE = 25
 
 /** The needs table, filtered and paged by the address's query (`#/needs?status=NEW&page=2`). */
 export function Inbox({ query }: { query: URLSearchParams }) {
@@ -16,7 +16,7 @@ export function Inbox({ query }: { query: URLSearchParams }) {
   const status = query.get('status') ?? ''
   const partnerId = query.get('partner') ?? ''
   const mine = query.get('mine') === '1'
-  const page = Math.max(1, Number(query.get('page')) || 1)
+  const page = pageOf(query)
   // The answer remembers which filters and page it is for: until the next arrives, the table is not shown under another page's label.
   const key = JSON.stringify([status, partnerId, mine, me, page])
   const [answer, setAnswer] = useState<{ key: string; result: { needs: Need[]; total: number } | 'error' }>()
@@ -25,25 +25,21 @@ export function Inbox({ query }: { query: URLSearchParams }) {
     document.title = `${t.needs} · ${t.appName}`
   }, [])
 
+  // The list's filters, which its export keeps too.
+  const filtered = {
+    ...(status ? { status: [status as Status] } : {}),
+    ...(partnerId ? { partnerId } : {}),
+    ...(mine && me ? { assignedTo: me } : {}),
+  }
   useEffect(() => {
     if (mine && !me) return
     let current = true
-    void authorized(() =>
-      client.GET('/api/needs', {
-        params: {
-          query: {
-            page,
-            limit: PAGE_SIZE,
-            ...(status ? { status: [status as Status] } : {}),
-            ...(partnerId ? { partnerId } : {}),
-            ...(mine && me ? { assignedTo: me } : {}),
-          },
-        },
-      }),
-    ).then(({ data, response }) => {
-      if (current)
-        setAnswer({ key, result: data ? { needs: data, total: Number(response.headers.get('x-total-count') ?? data.length) } : 'error' })
-    })
+    void authorized(() => client.GET('/api/needs', { params: { query: { page, limit: PAGE_SIZE, ...filtered } } })).then(
+      ({ data, response }) => {
+        if (current)
+          setAnswer({ key, result: data ? { needs: data, total: Number(response.headers.get('x-total-count') ?? data.length) } : 'error' })
+      },
+    )
     return () => {
       current = false
     }
@@ -51,7 +47,6 @@ export function Inbox({ query }: { query: URLSearchParams }) {
 
   const filters = { status, partner: partnerId, mine: mine ? '1' : undefined }
   const change = (patch: Record<string, string | undefined>) => go(['needs'], { ...filters, ...patch, page: undefined })
-  const pages = result && result !== 'error' ? Math.max(1, Math.ceil(result.total / PAGE_SIZE)) : 1
 
   return (
     <>
@@ -90,6 +85,12 @@ export function Inbox({ query }: { query: URLSearchParams }) {
           <label for="filter-mine">{t.assignedToMe}</label>
         </div>
       </form>
+      {may(profile, 'records:export') && (
+        <ExportButton
+          label={t.exportNeeds}
+          call={() => client.GET('/api/needs/export', { params: { query: { format: 'csv', ...filtered } }, parseAs: 'blob' })}
+        />
+      )}
       {!result && <p role="status">{t.loading}</p>}
       {result === 'error' && (
         <p role="alert" class="error">
@@ -127,11 +128,7 @@ export function Inbox({ query }: { query: URLSearchParams }) {
             </table>
           </div>
           {result.needs.length === 0 && <p>{t.noNeeds}</p>}
-          <nav class="paging" aria-label={t.pageOf(page, pages, result.total)}>
-            <p>{t.pageOf(page, pages, result.total)}</p>
-            {page > 1 && <a href={href(['needs'], { ...filters, page: String(page - 1) })}>{t.previous}</a>}
-            {page < pages && <a href={href(['needs'], { ...filters, page: String(page + 1) })}>{t.next}</a>}
-          </nav>
+          <Paging path={['needs']} filters={filters} page={page} total={result.total} label={t.pageOf} />
         </>
       )}
     </>

@@ -14,6 +14,7 @@ import type { RefreshSession } from './auth/refresh-session'
 import type { GetConstituent } from './constituents/get-constituent'
 import type { GetHousehold } from './constituents/get-household'
 import type { CreateConstituent } from './constituents/create-constituent'
+import type { CheckDuplicates } from './constituents/check-duplicates'
 import type { ListConstituentNeeds } from './constituents/list-constituent-needs'
 import type { ListHouseholdMatches } from './constituents/list-household-matches'
 import type { MergeConstituents } from './constituents/merge-constituents'
@@ -71,6 +72,7 @@ export interface UseCases {
   }
   constituents: {
     search: SearchConstituents
+    checkDuplicates: CheckDuplicates
     export: ExportConstituents
     get: GetConstituent
     create: CreateConstituent

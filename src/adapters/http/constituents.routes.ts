@@ -8,6 +8,8 @@ import {
   constituentView,
   CreatedConstituentSchema,
   CreateConstituentBody,
+  DuplicateCheckBody,
+  DuplicateCheckSchema,
   ExportConstituentsQuery,
   HouseholdMatchSchema,
   MatchesQuery,
@@ -23,7 +25,20 @@ import { pagedResponse } from './paging'
 
 // docs/constituents.md
 export function constituentsRoutes(useCases: UseCases['constituents'], authentication: AuthenticationPlugin, logger: Logger) {
-  const { search, export: exportConstituents, get, create, update, listNeeds, household, merge, erase, listMatches, resolve } = useCases
+  const {
+    search,
+    checkDuplicates,
+    export: exportConstituents,
+    get,
+    create,
+    update,
+    listNeeds,
+    household,
+    merge,
+    erase,
+    listMatches,
+    resolve,
+  } = useCases
 
   const constituents = new Elysia({ name: 'constituents', prefix: '/api/constituents', detail: { tags: ['Constituents'] } })
     .use(authentication)
@@ -97,6 +112,17 @@ export function constituentsRoutes(useCases: UseCases['constituents'], authentic
         summary: "Erase a person's details everywhere the service keeps them; their needs stay, linked to the emptied record",
         description:
           "org_admin. Names, phone, email, address and date of birth are removed from the record, its search terms, the household matches naming it, its needs' contact keys, its texts and its unsent messages; the answer is the emptied record with `erasedAt`. Erasing again changes nothing. Out of its reach: earlier backups, and what webhook receivers and message providers got before.",
+      },
+    })
+    .post('/duplicate-check', ({ actor, body }) => checkDuplicates.execute(actor, body), {
+      auth: true,
+      body: DuplicateCheckBody,
+      response: { 200: DuplicateCheckSchema, ...problems(400, 401, 403, 413, 415) },
+      detail: {
+        operationId: 'checkConstituentDuplicates',
+        summary: 'Who a person with these details may be already, before registering them; stores nothing',
+        description:
+          'Caseworker roles and intake_staff. The candidates a creation with these details would name, by name, each with the reasons the caller may read (a match on a detail it may not read is told only by `duplicateWarning`). Each candidate shown is a read in the audit trail, as after a creation. A POST so that the details stay out of addresses and logs.',
       },
     })
     .get('/:id', async ({ actor, params }) => constituentView(await get.execute(actor, params.id)), {

@@ -1,6 +1,7 @@
 import { AuditTrail } from '../../application/audit/audit-trail'
 import { ConstituentEraser } from '../../application/constituents/constituent-eraser'
 import { EraseConstituent } from '../../application/constituents/erase-constituent'
+import { CheckDuplicates } from '../../application/constituents/check-duplicates'
 import { ConstituentMerger } from '../../application/constituents/constituent-merger'
 import { ConstituentRegistry } from '../../application/constituents/constituent-registry'
 import { CreateConstituent } from '../../application/constituents/create-constituent'
@@ -27,6 +28,7 @@ export const constituents = area('constituents', ({ service }) => {
   service(ConstituentEraser, [clock, WebhookEvents, AuditTrail])
   return {
     search: service(SearchConstituents, [repositories, AuditTrail]),
+    checkDuplicates: service(CheckDuplicates, [repositories, DuplicateDetection, AuditTrail]),
     export: service(ExportConstituents, [repositories, AuditTrail]),
     get: service(GetConstituent, [repositories, AuditTrail]),
     create: service(CreateConstituent, [unitOfWork, ConstituentRegistry, AuditTrail]),

@@ -125,6 +125,12 @@ const AUDITED: Record<string, () => Promise<Expected>> = {
     await u().constituents.search.execute(world.admin, constituent.lastName, { page: 1, limit: 10 })
     return byAdmin('read', 'constituent', constituent.id)
   },
+  'constituents.checkDuplicates': async () => {
+    const email = `${randomUUID()}@example.org`
+    const constituent = await aConstituent({ email })
+    await u().constituents.checkDuplicates.execute(world.admin, { firstName: 'Other', email })
+    return byAdmin('read', 'constituent', constituent.id)
+  },
   'constituents.get': async () => {
     const constituent = await aConstituent()
     await u().constituents.get.execute(world.admin, constituent.id)

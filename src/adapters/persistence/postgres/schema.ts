@@ -72,6 +72,7 @@ export const members = pgTable(
     deactivatedAt: time('deactivated_at'),
     notifications: jsonb('notifications').$type<Partial<Record<string, boolean>>>(),
     language: text('language'),
+    lastLoginAt: time('last_login_at'),
     createdAt: createdAt(),
   },
   (t) => [uniqueIndex('members_email_per_organization').on(t.organizationId, t.email), index('members_by_email').on(t.email)],

@@ -73,6 +73,7 @@ export const members = sqliteTable(
     deactivatedAt: integer('deactivated_at', { mode: 'timestamp_ms' }),
     notifications: text('notifications', { mode: 'json' }).$type<Partial<Record<string, boolean>>>(),
     language: text('language'),
+    lastLoginAt: integer('last_login_at', { mode: 'timestamp_ms' }),
     createdAt: createdAt(),
   },
   (t) => [uniqueIndex('members_email_per_organization').on(t.organizationId, t.email), index('members_by_email').on(t.email)],
