@@ -1,7 +1,7 @@
 import { beforeEach, describe, expect, test } from 'bun:test'
 import type { Repositories } from '../../../src/application/ports/repositories'
 import type { Constituent } from '../../../src/domain/constituents/constituent'
-import { ConflictError, ForbiddenError, NotFoundError } from '../../../src/domain/errors'
+import { ConflictError, ForbiddenError, InvalidError, NotFoundError } from '../../../src/domain/errors'
 import { PORTS } from '../../../src/main/container'
 import { anInteraction } from '../../support/builders'
 import { createWorld, type World } from '../../support/world'
@@ -164,6 +164,14 @@ describe('EraseConstituent', () => {
     }
     await failureOf(world.useCases.constituents.update.execute(world.admin, ana.id, { firstName: 'Ana' }), ConflictError)
     expect(await storedConstituent(world, other.id)).toEqual(other)
+  })
+
+  test('an erased person takes no new need (400 naming constituentId); the person is registered anew', async () => {
+    await erase()
+    const failure = await failureOf(needFor(world, { constituentId: ana.id }), InvalidError)
+    expect(failure.errors).toEqual([{ path: '/constituentId', message: 'names an erased constituent, who takes no new needs' }])
+    const anew = await needFor(world, { customFields: { firstName: ANA.firstName, phone: ANA.phone } })
+    expect(anew.constituentId).not.toBe(ana.id)
   })
 
   test('is the organization admin’s only (403), and finds no one of another organization (404)', async () => {
