@@ -1507,7 +1507,7 @@ export interface components {
              */
             slaHours: number;
             description?: string;
-            /** @description Words that route public intake here */
+            /** @description Words that route public intake here, in any language (case and accents aside); English and Spanish translations of common words match too */
             keywords?: string[];
             /** @description http(s) URL */
             website?: string;
@@ -1537,6 +1537,8 @@ export interface components {
             constituentId?: string;
             /** Format: uuid */
             householdId?: string;
+            /** @enum {string} */
+            language?: "en" | "es";
         };
         NewSms: {
             /** @description The message text */
@@ -1578,6 +1580,15 @@ export interface components {
             appOrigins: string[];
             /** @description Origins (https://host[:port]) of partner sites whose pages may make a browser post the public intake */
             formOrigins: string[];
+            /**
+             * Format: int32
+             * @description The local hour (0 to 23) from which members get their daily digest
+             */
+            digestHour: number;
+            /** @description The IANA time zone of the digest hour (America/Chicago, Europe/Madrid, UTC) */
+            digestTimeZone: string;
+            /** @description Whether a person who asks through the public intake is sent its reference number and what happens next (a text, or an email when only an email is given) */
+            confirmRequests: boolean;
             /** @description The service's PUBLIC_BASE_URL (read-only, the deployment's): where the links in mail point */
             publicBaseUrl: string;
         };
@@ -1612,6 +1623,15 @@ export interface components {
             appOrigins?: string[];
             /** @description Origins (https://host[:port]) of partner sites whose pages may make a browser post the public intake; a list given replaces the one kept, [] empties it */
             formOrigins?: string[];
+            /**
+             * Format: int32
+             * @description The local hour (0 to 23) from which members get their daily digest (default 8)
+             */
+            digestHour?: number;
+            /** @description The IANA time zone of the digest hour (America/Chicago, Europe/Madrid, UTC) (default UTC) */
+            digestTimeZone?: string;
+            /** @description Whether a person who asks through the public intake is sent its reference number and what happens next (a text, or an email when only an email is given) (default false) */
+            confirmRequests?: boolean;
         };
         /** @description A partner location facility */
         Partner: {
@@ -1628,6 +1648,7 @@ export interface components {
             isArchived: boolean;
             isDefault: boolean;
             description?: string;
+            /** @description Words that route public intake here, in any language (case and accents aside); English and Spanish translations of common words match too */
             keywords?: string[];
             website?: string;
             publicCategoryName?: string;
@@ -1643,7 +1664,7 @@ export interface components {
             slaHours?: number;
             isArchived?: boolean;
             description?: string;
-            /** @description Words that route public intake here */
+            /** @description Words that route public intake here, in any language (case and accents aside); English and Spanish translations of common words match too */
             keywords?: string[];
             /** @description http(s) URL */
             website?: string;

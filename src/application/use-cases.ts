@@ -37,6 +37,7 @@ import type { ListNeedHistory } from './needs/list-need-history'
 import type { ListNeedInteractions } from './needs/list-need-interactions'
 import type { ListNeeds } from './needs/list-needs'
 import type { ExportNeeds } from './needs/export-needs'
+import type { SendDailyDigests } from './needs/send-daily-digests'
 import type { SubmitPublicNeed } from './needs/submit-public-need'
 import type { UpdateNeed } from './needs/update-need'
 import type { CreateOrganization } from './organizations/create-organization'
@@ -141,5 +142,6 @@ export interface UseCases {
     dispatchOutbox: DispatchOutbox
     purgeAuditEvents: PurgeAuditEvents
     applyRetention: ApplyRetention
+    sendDailyDigests: SendDailyDigests
   }
 }

@@ -5,7 +5,9 @@ import { openToOthers } from '../adapters/system/private-files'
 import type { Lifecycle } from '../adapters/http/health.routes'
 import type { Config } from './config'
 import { createContainer, PORTS, useCasesOf, type ContainerOverrides } from './container'
-import { startAuditPurge, startRetention } from './periodic-jobs'
+import { startAuditPurge } from './audit-purge'
+import { startDailyDigests } from './daily-digests'
+import { startRetention } from './retention'
 import { startOutboxWorker, type RunningWorker } from './outbox-worker'
 import { VERSION } from './version'
 
@@ -113,14 +115,16 @@ export async function bringUpToDate(container: Container): Promise<void> {
 
 /**
  * The worker alone (`intake worker`, for deployments that run it apart from the HTTP servers): the outbox,
- * the audit trail's retention purge and the organizations' retention of people and needs' text.
+ * the audit trail's retention purge, the daily digests and the organizations' retention of people and needs'
+ * text.
  */
 export function startWorker(container: Container, config: Config): RunningWorker {
-  const { dispatchOutbox, purgeAuditEvents, applyRetention } = useCasesOf(container).operations
+  const { dispatchOutbox, purgeAuditEvents, sendDailyDigests, applyRetention } = useCasesOf(container).operations
   const logger = container.get(PORTS.logger)
   const jobs = [
     startOutboxWorker(dispatchOutbox, logger, config.outboxPollMs),
     startAuditPurge(purgeAuditEvents, logger),
+    startDailyDigests(sendDailyDigests, logger),
     startRetention(applyRetention, logger),
   ]
   return { stop: async () => void (await Promise.all(jobs.map((job) => job.stop()))) }

@@ -143,6 +143,9 @@ describe.skipIf(!chromiumAvailable())('administration in the staff console', () 
     await page.getByLabel('Short code').fill('VALY')
     await page.getByLabel(/Audit trail kept/).fill('400')
     await page.getByLabel('App origins').fill('https://app.valley.example\nhttps://staff.valley.example')
+    await page.getByLabel(/Daily digest hour/).fill('18')
+    await page.getByLabel('Daily digest time zone').fill('America/Chicago')
+    await page.getByLabel('Confirm requests to the person who asked').check()
     await page.getByRole('button', { name: 'Save settings' }).click()
     await page.getByText('Saved.').waitFor()
     expect(await settingsNow()).toMatchObject({
@@ -152,6 +155,9 @@ describe.skipIf(!chromiumAvailable())('administration in the staff console', () 
       auditRetentionDays: 400,
       appOrigins: ['https://app.valley.example', 'https://staff.valley.example'],
       formOrigins: [],
+      digestHour: 18,
+      digestTimeZone: 'America/Chicago',
+      confirmRequests: true,
       phoneNumber: phone,
     })
 

@@ -360,6 +360,7 @@ const NOT_AUDITED: Record<string, string> = {
   'webhooks.listDeliveries': 'reads deliveries: ids and statuses',
   'operations.dispatchOutbox': 'sends what an audited write queued',
   'operations.purgeAuditEvents': 'the retention purge, the trail’s only deletion',
+  'operations.sendDailyDigests': 'queues mail that names needs, never people; changes only the member’s digest date',
 }
 
 function useCaseNames(useCases: UseCases): string[] {

@@ -77,6 +77,13 @@ export class MemoryOrganizationRepository extends MemoryRepository implements Or
     organization.retentionRanAt = at
     return true
   }
+  async digestSchedules() {
+    return [...this.t.organizations.values()].map((o) => ({
+      organizationId: o.id,
+      ...(o.digestHour !== undefined ? { digestHour: o.digestHour } : {}),
+      ...(o.digestTimeZone !== undefined ? { digestTimeZone: o.digestTimeZone } : {}),
+    }))
+  }
   async takeNextNeedReference(organizationId: string) {
     const organization = this.t.organizations.get(organizationId)
     if (!organization) return undefined

@@ -54,6 +54,9 @@ export class SqlOrganizationRepository extends SqlRepository implements Organiza
           needTextRetentionDays: nullable(o.needTextRetentionDays),
           appOrigins: nullable(o.appOrigins),
           formOrigins: nullable(o.formOrigins),
+          digestHour: nullable(o.digestHour),
+          digestTimeZone: nullable(o.digestTimeZone),
+          confirmRequests: nullable(o.confirmRequests),
         })
         .where(eq(this.tables.organizations.id, id)),
     )
@@ -94,6 +97,11 @@ export class SqlOrganizationRepository extends SqlRepository implements Organiza
       .where(and(eq(t.id, organizationId), or(isNull(t.retentionRanAt), lte(t.retentionRanAt, lastRunBefore))))
       .returning({ id: t.id })
     return claimed.length > 0
+  }
+  async digestSchedules() {
+    const t = this.tables.organizations
+    const rows = await this.db.select({ organizationId: t.id, digestHour: t.digestHour, digestTimeZone: t.digestTimeZone }).from(t)
+    return rows.map(present)
   }
   async takeNextNeedReference(organizationId: string) {
     // One UPDATE … RETURNING: the row lock (or SQLite's write lock) makes concurrent takers queue, and a

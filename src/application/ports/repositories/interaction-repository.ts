@@ -27,4 +27,6 @@ export interface InteractionRepository {
   /** Empties the content (notes, texts) of the interactions on these needs: retention (docs/privacy.md). */
   clearContentOfNeeds(organizationId: string, needIds: readonly string[]): Promise<void>
   tallyTextsTo(organizationId: string, phone: string, since: Date): Promise<Tally>
+  /** The same of outbound emails, on needs of constituents with this address (any case). */
+  tallyMailsTo(organizationId: string, email: string, since: Date): Promise<Tally>
 }

@@ -1,3 +1,4 @@
+import type { DigestSchedule } from '../../../domain/organizations/digest-schedule'
 import type { Organization } from '../../../domain/organizations/organization'
 
 export interface OrganizationRepository {
@@ -29,6 +30,8 @@ export interface OrganizationRepository {
    * asking at once, one gets true (one conditional write), the others false.
    */
   claimRetentionRun(organizationId: string, at: Date, lastRunBefore: Date): Promise<boolean>
+  /** Every organization with the hour and time zone of its daily digest (absent: the defaults). */
+  digestSchedules(): Promise<Array<{ organizationId: string } & DigestSchedule>>
 }
 
 export type DataRetention = { organizationId: string } & Pick<Organization, 'constituentRetentionDays' | 'needTextRetentionDays'>
