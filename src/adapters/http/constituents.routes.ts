@@ -111,7 +111,7 @@ export function constituentsRoutes(useCases: UseCases['constituents'], authentic
         operationId: 'eraseConstituent',
         summary: "Erase a person's details everywhere the service keeps them; their needs stay, linked to the emptied record",
         description:
-          "org_admin. Names, phone, email, address and date of birth are removed from the record, its search terms, the household matches naming it, its needs' contact keys, its texts and its unsent messages; the answer is the emptied record with `erasedAt`. Erasing again changes nothing. Out of its reach: earlier backups, and what webhook receivers and message providers got before.",
+          "org_admin. Names, phone, email, address and date of birth are removed from the record, its search terms, the household matches naming it, its needs' contact keys, its texts and the outbox's messages to it; the answer is the emptied record with `erasedAt`. Erasing again changes nothing. Out of its reach: earlier backups, and what webhook receivers and message providers got before.",
       },
     })
     .post('/duplicate-check', ({ actor, body }) => checkDuplicates.execute(actor, body), {

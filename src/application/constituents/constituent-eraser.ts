@@ -41,10 +41,10 @@ export class ConstituentEraser {
       }
     }
     await r.interactions.forgetInboundSenders(organizationId, person.id, needIds)
-    if (person.phone) {
-      for (const interactionId of await r.outbox.cancelUnsentSmsTo(organizationId, person.phone)) {
-        await r.interactions.setDelivery(organizationId, interactionId, 'failed', undefined)
-      }
+    // Messages to the person: those not sent will never be; those sent keep no copy of where they went.
+    const to = { ...(person.phone ? { phone: person.phone } : {}), ...(person.email ? { email: person.email } : {}) }
+    for (const interactionId of await r.outbox.forgetMessagesTo(organizationId, to)) {
+      await r.interactions.setDelivery(organizationId, interactionId, 'failed', undefined)
     }
     await this.audit.record(r, who, { action: 'erase', recordType: 'constituent', recordId: person.id })
     await this.events.emit(r, organizationId, 'constituent.erased', { constituentId: person.id })

@@ -73,26 +73,33 @@ export function describeErasureContract({
       expect((await read().interactions.findById(organization.id, onNeed.id))!.content).toBe('hello')
     })
 
-    test('takes the organization’s texts to a number out of the outbox until they are sent, and answers their interactions', async () => {
+    test('takes the organization’s texts to a number and mails to an address out of the outbox, sent or not, and answers the texts that never left', async () => {
       const { organization } = await anOrganizationWithPartner()
       const other = await anOrganizationWithPartner()
       const phone = '+15039871234'
       const pending = aText(organization.id, phone, randomUUID())
       const claimed = aText(organization.id, phone, randomUUID(), { status: 'sending', lockedUntil: minute(9), inFlightSince: minute(1) })
       const sent = aText(organization.id, phone, randomUUID(), { status: 'sent', sentAt: minute(1) })
+      const mailed = aMessage({
+        organizationId: organization.id,
+        payload: { channel: 'email', email: { to: 'Zeb@Example.org', subject: 'Your request REQ-1001', text: 'Keep it.' } },
+        status: 'sent',
+        sentAt: minute(1),
+      })
       const toAnother = aText(organization.id, '+15039870000', randomUUID())
       const ofAnother = aText(other.organization.id, phone, randomUUID())
-      const email = aMessage({ organizationId: organization.id })
+      const anotherMail = aMessage({ organizationId: organization.id })
       await write(async (r) => {
-        for (const message of [pending, claimed, sent, toAnother, ofAnother, email]) await r.outbox.enqueue(message)
+        for (const message of [pending, claimed, sent, mailed, toAnother, ofAnother, anotherMail]) await r.outbox.enqueue(message)
       })
 
-      const interactionIds = await write((r) => r.outbox.cancelUnsentSmsTo(organization.id, phone))
+      const unsent = await write((r) => r.outbox.forgetMessagesTo(organization.id, { phone, email: 'zeb@example.org' }))
 
       const interactionOf = (m: OutboxMessage) => (m.payload.channel === 'sms' ? m.payload.sms.interactionId : '')
-      expect(interactionIds.sort()).toEqual([interactionOf(pending), interactionOf(claimed)].sort())
-      for (const gone of [pending, claimed]) expect(await read().outbox.findById(gone.id)).toBeUndefined()
-      for (const kept of [sent, toAnother, ofAnother, email]) expect(await read().outbox.findById(kept.id)).toEqual(kept)
+      expect(unsent.sort()).toEqual([interactionOf(pending), interactionOf(claimed)].sort())
+      for (const gone of [pending, claimed, sent, mailed]) expect(await read().outbox.findById(gone.id)).toBeUndefined()
+      for (const kept of [toAnother, ofAnother, anotherMail]) expect(await read().outbox.findById(kept.id)).toEqual(kept)
+      expect(await write((r) => r.outbox.forgetMessagesTo(organization.id, {}))).toEqual([])
     })
   })
 

@@ -69,7 +69,7 @@ describe('EraseConstituent', () => {
     expect(left.flatMap((m) => [m.constituentId, m.candidateConstituentId])).not.toContain(twin.id)
   })
 
-  test('forgets the number of the person’s texts and takes their unsent texts out of the outbox, marked failed', async () => {
+  test('forgets the number of the person’s texts and takes the messages to them out of the outbox, unsent texts marked failed', async () => {
     const need = await needFor(world, { constituentId: ana.id })
     const inbound = anInteraction({
       organizationId: world.organizationId,
@@ -90,7 +90,7 @@ describe('EraseConstituent', () => {
       content: 'Your box is ready',
       deliveryStatus: 'queued',
     })
-    const messageId = crypto.randomUUID()
+    const [messageId, mailId] = [crypto.randomUUID(), crypto.randomUUID()]
     await write(async (r) => {
       await r.interactions.insert(inbound)
       await r.interactions.insert(outbound)
@@ -103,6 +103,16 @@ describe('EraseConstituent', () => {
         nextAttemptAt: world.clock.now(),
         createdAt: world.clock.now(),
       })
+      await r.outbox.enqueue({
+        id: mailId,
+        organizationId: world.organizationId,
+        payload: { channel: 'email', email: { to: ANA.email, subject: 'Your request', text: 'Keep your reference number.' } },
+        status: 'sent',
+        attempts: 1,
+        nextAttemptAt: world.clock.now(),
+        createdAt: world.clock.now(),
+        sentAt: world.clock.now(),
+      })
     })
 
     await erase()
@@ -113,6 +123,7 @@ describe('EraseConstituent', () => {
       deliveryStatus: 'failed',
     })
     expect(await world.repositories.outbox.findById(messageId)).toBeUndefined()
+    expect(await world.repositories.outbox.findById(mailId)).toBeUndefined()
   })
 
   test('leaves nothing of the person for search, the household or an export to find', async () => {

@@ -42,15 +42,18 @@ export class MemoryOutboxRepository extends MemoryRepository implements OutboxRe
   markFailed(id: string, fence: Date, attempts: number, error: string, responseStatus?: number) {
     return this.settle(id, fence, { status: 'failed', attempts, lastError: error, responseStatus })
   }
-  async cancelUnsentSmsTo(organizationId: string, phone: string) {
-    const interactionIds: string[] = []
+  async forgetMessagesTo(organizationId: string, { phone, email }: { phone?: string; email?: string }) {
+    const unsentTexts: string[] = []
     for (const m of [...this.t.outbox.values()]) {
-      const unsent = m.status === 'pending' || m.status === 'sending'
-      if (m.organizationId !== organizationId || !unsent || m.payload.channel !== 'sms' || m.payload.sms.to !== phone) continue
+      if (m.organizationId !== organizationId) continue
+      const p = m.payload
+      const toThem =
+        (p.channel === 'sms' && p.sms.to === phone) || (p.channel === 'email' && p.email.to.toLowerCase() === email?.toLowerCase())
+      if (!toThem) continue
       this.t.outbox.delete(m.id)
-      interactionIds.push(m.payload.sms.interactionId)
+      if (p.channel === 'sms' && (m.status === 'pending' || m.status === 'sending')) unsentTexts.push(p.sms.interactionId)
     }
-    return interactionIds
+    return unsentTexts
   }
   async listWebhookDeliveries(organizationId: string, endpointId: string, request: PageRequest) {
     const deliveries = [...this.t.outbox.values()]

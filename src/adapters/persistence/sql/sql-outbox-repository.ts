@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, gt, inArray, lte, min, or } from 'drizzle-orm'
+import { and, asc, count, desc, eq, gt, inArray, lte, min, or, sql } from 'drizzle-orm'
 import type { OutboxRepository } from '../../../application/ports/repositories/outbox-repository'
 import { offsetOf, type PageRequest } from '../../../domain/shared/page'
 import type { ClaimedOutboxMessage, OutboxMessage, OutboxPayload, OutboxStatus } from '../../../domain/messaging/outbox'
@@ -106,26 +106,22 @@ export class SqlOutboxRepository extends SqlRepository implements OutboxReposito
   markFailed(id: string, fence: Date, attempts: number, error: string, responseStatus?: number) {
     return this.settle(id, fence, { status: 'failed', attempts, lastError: error, responseStatus: nullable(responseStatus) })
   }
-  async cancelUnsentSmsTo(organizationId: string, phone: string) {
+  async forgetMessagesTo(organizationId: string, { phone, email }: { phone?: string; email?: string }) {
     const o = this.tables.outbox
-    // The organization's unsent messages are few (outbox_by_organization); the payload is matched here, as JSON
-    // is queried differently by each database.
-    const unsent = await this.db
-      .select({ id: o.id, payload: o.payload })
-      .from(o)
-      .where(and(eq(o.organizationId, organizationId), inArray(o.status, ['pending', 'sending'])))
-    const toPhone = unsent.flatMap(({ id, payload }) => {
+    // Each database reads the recipient out of the JSON payload; the organization's messages are read by its index.
+    const to = [
+      ...(phone ? [sql`${this.dialect.jsonText(o.payload, ['sms', 'to'])} = ${phone}`] : []),
+      ...(email ? [sql`lower(${this.dialect.jsonText(o.payload, ['email', 'to'])}) = ${email.toLowerCase()}`] : []),
+    ]
+    if (to.length === 0) return []
+    const removed = await this.db
+      .delete(o)
+      .where(and(eq(o.organizationId, organizationId), or(...to)))
+      .returning({ payload: o.payload, status: o.status })
+    return removed.flatMap(({ payload, status }) => {
       const p = payload as OutboxPayload
-      return p.channel === 'sms' && p.sms.to === phone ? [{ id, interactionId: p.sms.interactionId }] : []
+      return p.channel === 'sms' && (status === 'pending' || status === 'sending') ? [p.sms.interactionId] : []
     })
-    if (toPhone.length > 0)
-      await this.db.delete(o).where(
-        inArray(
-          o.id,
-          toPhone.map((m) => m.id),
-        ),
-      )
-    return toPhone.map((m) => m.interactionId)
   }
   async listWebhookDeliveries(organizationId: string, endpointId: string, page: PageRequest) {
     const where = and(eq(this.tables.outbox.webhookEndpointId, endpointId), eq(this.tables.outbox.organizationId, organizationId))

@@ -37,10 +37,11 @@ export interface OutboxRepository {
   ): Promise<boolean>
   markFailed(id: string, fence: Date, attempts: number, error: string, responseStatus?: number): Promise<boolean>
   /**
-   * Removes the organization's texts to `phone` not sent yet (pending, or claimed and not settled): an
-   * erasure (docs/privacy.md). Answers the interactions that recorded them.
+   * Removes the organization's texts to `phone` and mails to `email` (any case), sent or not: an erasure
+   * (docs/privacy.md). Answers the interactions of the texts that had not left yet (pending, or claimed and
+   * not settled), which will never be sent.
    */
-  cancelUnsentSmsTo(organizationId: string, phone: string): Promise<string[]>
+  forgetMessagesTo(organizationId: string, to: { phone?: string; email?: string }): Promise<string[]>
   /** The messages (deliveries) of one webhook endpoint of the organization, newest first, `id` as tie-break. */
   listWebhookDeliveries(organizationId: string, endpointId: string, page: PageRequest): Promise<Page<OutboxMessage>>
   /** What waits, across organizations (monitoring): messages pending or being sent, and the oldest one's age. */
