@@ -86,6 +86,7 @@ export const membersEn = {
       delete: 'Delete',
       read: 'Read',
       merge: 'Merge',
+      erase: 'Erase',
       resolve: 'Resolve',
       add_note: 'Add note',
       send_sms: 'Send text',
@@ -101,6 +102,7 @@ export const membersEn = {
       logout: 'Log out',
       deactivate: 'Deactivate',
       reactivate: 'Reactivate',
+      apply_retention: 'Apply retention',
     } satisfies Record<AuditEvent['action'], string>,
     recordTypes: {
       organization: 'Organization',

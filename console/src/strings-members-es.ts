@@ -90,6 +90,7 @@ export const membersEs: typeof membersEn = {
       delete: 'Eliminar',
       read: 'Leer',
       merge: 'Fusionar',
+      erase: 'Borrar',
       resolve: 'Resolver',
       add_note: 'Añadir nota',
       send_sms: 'Enviar texto',
@@ -105,6 +106,7 @@ export const membersEs: typeof membersEn = {
       logout: 'Cerrar sesión',
       deactivate: 'Desactivar',
       reactivate: 'Reactivar',
+      apply_retention: 'Aplicar la conservación',
     },
     recordTypes: {
       organization: 'Organización',
