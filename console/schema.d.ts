@@ -486,9 +486,49 @@ export interface paths {
         put?: never;
         /**
          * Merge the source constituent into the target
-         * @description org_admin or duplicate_resolver. The source's needs move to the target, the source is removed.
+         * @description org_admin or duplicate_resolver. The source's needs move to the target, the source is removed. An erased constituent on either side is 409.
          */
         post: operations["mergeConstituents"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/constituents/{id}/erase": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Erase a person's details everywhere the service keeps them; their needs stay, linked to the emptied record
+         * @description org_admin. Names, phone, email, address and date of birth are removed from the record, its search terms, the household matches naming it, its needs' contact keys, its texts and the outbox's messages to it; the answer is the emptied record with `erasedAt`. Erasing again changes nothing. Out of its reach: earlier backups, and what webhook receivers and message providers got before.
+         */
+        post: operations["eraseConstituent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/constituents/duplicate-check": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Who a person with these details may be already, before registering them; stores nothing
+         * @description Caseworker roles and intake_staff. The candidates a creation with these details would name, by name, each with the reasons the caller may read (a match on a detail it may not read is told only by `duplicateWarning`). Each candidate shown is a read in the audit trail, as after a creation. A POST so that the details stay out of addresses and logs.
+         */
+        post: operations["checkConstituentDuplicates"];
         delete?: never;
         options?: never;
         head?: never;
@@ -945,7 +985,7 @@ export interface components {
              */
             memberId?: string;
             /** @enum {string} */
-            action: "create" | "update" | "delete" | "read" | "merge" | "resolve" | "add_note" | "send_sms" | "receive_sms" | "sms_status" | "invite" | "accept_invite" | "set_password" | "request_password_reset" | "reset_password" | "change_password" | "login" | "logout" | "deactivate" | "reactivate";
+            action: "create" | "update" | "delete" | "read" | "merge" | "erase" | "resolve" | "add_note" | "send_sms" | "receive_sms" | "sms_status" | "invite" | "accept_invite" | "set_password" | "request_password_reset" | "reset_password" | "change_password" | "login" | "logout" | "deactivate" | "reactivate" | "apply_retention";
             /** @enum {string} */
             recordType: "organization" | "member" | "partner" | "need" | "constituent" | "household_match" | "email_settings" | "interaction" | "webhook_endpoint";
             /** Format: uuid */
@@ -956,6 +996,13 @@ export interface components {
             requestId?: string;
             /** @description Names of the fields changed or read, never their values */
             fields?: string[];
+            /** @description How many records it touched, by kind: a retention run (`apply_retention`) counts the people it erased and the needs whose text it cleared */
+            counts?: {
+                /** Format: int32 */
+                constituentsErased?: number;
+                /** Format: int32 */
+                needTextsCleared?: number;
+            };
         };
         BrowserSession: {
             accessToken: string;
@@ -989,6 +1036,11 @@ export interface components {
             addressState?: string;
             /** @description Five-digit ZIP code */
             addressZip?: string;
+            /**
+             * Format: date-time
+             * @description When the person's details were erased; the record then holds none of them
+             */
+            erasedAt?: string;
         };
         ConstituentMerge: {
             /** Format: uuid */
@@ -1057,6 +1109,11 @@ export interface components {
             addressState?: string;
             /** @description Five-digit ZIP code */
             addressZip?: string;
+            /**
+             * Format: date-time
+             * @description When the person's details were erased; the record then holds none of them
+             */
+            erasedAt?: string;
             possibleDuplicates?: components["schemas"]["PossibleDuplicates"];
             /** @description The possible duplicates as one sentence, as the caller may read it; present whenever there are some */
             duplicateWarning?: string;
@@ -1113,7 +1170,7 @@ export interface components {
             /** Format: uuid */
             id: string;
             url: string;
-            events: ("need.created" | "need.updated" | "note.added" | "constituent.created" | "constituent.merged" | "household_match.resolved" | "sms.received" | "sms.status")[];
+            events: ("need.created" | "need.updated" | "note.added" | "constituent.created" | "constituent.merged" | "constituent.erased" | "household_match.resolved" | "sms.received" | "sms.status")[];
             /** @description False when disabled by hand or after repeated failure (see disabledAt) */
             enabled: boolean;
             /**
@@ -1132,6 +1189,37 @@ export interface components {
             updatedAt: string;
             /** @description The signing secret, `whsec_` and base64: shown this once only */
             secret: string;
+        };
+        DuplicateCheck: {
+            /** @description Who the person may be already, by name, each with what they share, as far as the caller may read those details (a match on a detail it may not read is only told by duplicateWarning, without who); empty when none */
+            possibleDuplicates: {
+                /** Format: uuid */
+                constituentId: string;
+                firstName?: string;
+                lastName?: string;
+                reasons: ("same phone" | "same email" | "same name and date of birth" | "same last name and address")[];
+            }[];
+            /** @description The possible duplicates as one sentence, as the caller may read it; present whenever there are some */
+            duplicateWarning?: string;
+        };
+        /** @description The details of a person about to be registered: those duplicate detection compares */
+        DuplicateCheckDetails: {
+            firstName?: string;
+            lastName?: string;
+            /** @description E.164, e.g. +15551234567 */
+            phone?: string;
+            email?: string;
+            /**
+             * Format: date
+             * @description YYYY-MM-DD, a real date
+             */
+            dateOfBirth?: string;
+            addressStreet?: string;
+            addressCity?: string;
+            /** @description Two-letter US state or territory code */
+            addressState?: string;
+            /** @description Five-digit ZIP code */
+            addressZip?: string;
         };
         EmailSettings: {
             /** @enum {string} */
@@ -1181,6 +1269,11 @@ export interface components {
                 addressState?: string;
                 /** @description Five-digit ZIP code */
                 addressZip?: string;
+                /**
+                 * Format: date-time
+                 * @description When the person's details were erased; the record then holds none of them
+                 */
+                erasedAt?: string;
             };
             /** @description The constituent it resembles; absent once merged into another */
             candidate?: {
@@ -1204,6 +1297,11 @@ export interface components {
                 addressState?: string;
                 /** @description Five-digit ZIP code */
                 addressZip?: string;
+                /**
+                 * Format: date-time
+                 * @description When the person's details were erased; the record then holds none of them
+                 */
+                erasedAt?: string;
             };
             /** @description The reasons as one text, e.g. "same phone, same email" */
             reason: string;
@@ -1291,6 +1389,11 @@ export interface components {
             /** @description false once deactivated: the member can neither log in nor act */
             active: boolean;
             phone?: string;
+            /**
+             * Format: date-time
+             * @description When a session of the member last began (a login, an accepted invitation or a password reset); absent until one has
+             */
+            lastLoginAt?: string;
         };
         MemberUpdate: {
             /** @enum {string} */
@@ -1557,7 +1660,7 @@ export interface components {
              */
             slaHours: number;
             description?: string;
-            /** @description Words that route public intake here */
+            /** @description Words that route public intake here, in any language (case and accents aside); English and Spanish translations of common words match too */
             keywords?: string[];
             /** @description http(s) URL */
             website?: string;
@@ -1587,6 +1690,8 @@ export interface components {
             constituentId?: string;
             /** Format: uuid */
             householdId?: string;
+            /** @enum {string} */
+            language?: "en" | "es";
         };
         NewSms: {
             /** @description The message text */
@@ -1596,7 +1701,7 @@ export interface components {
             /** @description Where events are posted: an http(s) URL */
             url: string;
             /** @description The events sent to this endpoint */
-            events: ("need.created" | "need.updated" | "note.added" | "constituent.created" | "constituent.merged" | "household_match.resolved" | "sms.received" | "sms.status")[];
+            events: ("need.created" | "need.updated" | "note.added" | "constituent.created" | "constituent.merged" | "constituent.erased" | "household_match.resolved" | "sms.received" | "sms.status")[];
             enabled?: boolean;
         };
         OrganizationSettings: {
@@ -1614,10 +1719,29 @@ export interface components {
              * @description Days audit events are kept
              */
             auditRetentionDays: number;
+            /**
+             * Format: int32
+             * @description Days a person with no need activity is kept: the worker then erases them as POST /api/constituents/{id}/erase does; absent: kept
+             */
+            constituentRetentionDays?: number;
+            /**
+             * Format: int32
+             * @description Days a resolved need that nobody changed keeps its free text: the worker then empties its customFields and its notes' and texts' content; absent: kept
+             */
+            needTextRetentionDays?: number;
             /** @description Origins (https://host[:port]) of the organization’s own apps that invitation links may point at (`appUrl`), besides PUBLIC_BASE_URL */
             appOrigins: string[];
             /** @description Origins (https://host[:port]) of partner sites whose pages may make a browser post the public intake */
             formOrigins: string[];
+            /**
+             * Format: int32
+             * @description The local hour (0 to 23) from which members get their daily digest
+             */
+            digestHour: number;
+            /** @description The IANA time zone of the digest hour (America/Chicago, Europe/Madrid, UTC) */
+            digestTimeZone: string;
+            /** @description Whether a person who asks through the public intake is sent its reference number and what happens next (a text, or an email when only an email is given) */
+            confirmRequests: boolean;
             /** @description The service's PUBLIC_BASE_URL (read-only, the deployment's): where the links in mail point */
             publicBaseUrl: string;
         };
@@ -1635,6 +1759,16 @@ export interface components {
             tcrStatus?: string | null;
             /**
              * Format: int32
+             * @description Days a person with no need activity is kept: the worker then erases them as POST /api/constituents/{id}/erase does; absent: kept; null stops it
+             */
+            constituentRetentionDays?: number | null;
+            /**
+             * Format: int32
+             * @description Days a resolved need that nobody changed keeps its free text: the worker then empties its customFields and its notes' and texts' content; absent: kept; null stops it
+             */
+            needTextRetentionDays?: number | null;
+            /**
+             * Format: int32
              * @description Days audit events are kept (default 2555)
              */
             auditRetentionDays?: number;
@@ -1642,6 +1776,15 @@ export interface components {
             appOrigins?: string[];
             /** @description Origins (https://host[:port]) of partner sites whose pages may make a browser post the public intake; a list given replaces the one kept, [] empties it */
             formOrigins?: string[];
+            /**
+             * Format: int32
+             * @description The local hour (0 to 23) from which members get their daily digest (default 8)
+             */
+            digestHour?: number;
+            /** @description The IANA time zone of the digest hour (America/Chicago, Europe/Madrid, UTC) (default UTC) */
+            digestTimeZone?: string;
+            /** @description Whether a person who asks through the public intake is sent its reference number and what happens next (a text, or an email when only an email is given) (default false) */
+            confirmRequests?: boolean;
         };
         /** @description A partner location facility */
         Partner: {
@@ -1658,6 +1801,7 @@ export interface components {
             isArchived: boolean;
             isDefault: boolean;
             description?: string;
+            /** @description Words that route public intake here, in any language (case and accents aside); English and Spanish translations of common words match too */
             keywords?: string[];
             website?: string;
             publicCategoryName?: string;
@@ -1673,7 +1817,7 @@ export interface components {
             slaHours?: number;
             isArchived?: boolean;
             description?: string;
-            /** @description Words that route public intake here */
+            /** @description Words that route public intake here, in any language (case and accents aside); English and Spanish translations of common words match too */
             keywords?: string[];
             /** @description http(s) URL */
             website?: string;
@@ -1728,7 +1872,7 @@ export interface components {
             partnerId?: string;
             profiles: ("needs_processor" | "intake_staff" | "sms_communicator" | "email_phone_communicator" | "pii_reader" | "duplicate_resolver")[];
             /** @description What the member may do, by the permissions table (the API reference, "Permissions"): a client shows only these actions; the server still decides each request (and its scope) */
-            permissions: ("needs:read" | "needs:add-note" | "partners:list" | "profile:read" | "profile:update" | "needs:create" | "needs:update" | "needs:send-sms" | "constituents:read-pii" | "constituents:read-contact" | "needs:read-confidential" | "constituents:read" | "constituents:update" | "constituents:merge" | "household-matches:list" | "household-matches:resolve" | "partners:create" | "partners:update" | "members:list" | "members:manage" | "organization:settings" | "webhooks:manage" | "audit:read" | "reports:read" | "records:export")[];
+            permissions: ("needs:read" | "needs:add-note" | "partners:list" | "profile:read" | "profile:update" | "needs:create" | "needs:update" | "needs:send-sms" | "constituents:read-pii" | "constituents:read-contact" | "needs:read-confidential" | "constituents:read" | "constituents:update" | "constituents:merge" | "constituents:erase" | "household-matches:list" | "household-matches:resolve" | "partners:create" | "partners:update" | "members:list" | "members:manage" | "organization:settings" | "webhooks:manage" | "audit:read" | "reports:read" | "records:export")[];
         };
         ProfileUpdate: {
             fullName?: string;
@@ -1820,7 +1964,7 @@ export interface components {
             /** @description The webhook-id header, the same on every try */
             id: string;
             /** @enum {string} */
-            eventType: "need.created" | "need.updated" | "note.added" | "constituent.created" | "constituent.merged" | "household_match.resolved" | "sms.received" | "sms.status";
+            eventType: "need.created" | "need.updated" | "note.added" | "constituent.created" | "constituent.merged" | "constituent.erased" | "household_match.resolved" | "sms.received" | "sms.status";
             /** @enum {string} */
             status: "pending" | "sending" | "sent" | "failed";
             /** Format: int32 */
@@ -1843,7 +1987,7 @@ export interface components {
             /** Format: uuid */
             id: string;
             url: string;
-            events: ("need.created" | "need.updated" | "note.added" | "constituent.created" | "constituent.merged" | "household_match.resolved" | "sms.received" | "sms.status")[];
+            events: ("need.created" | "need.updated" | "note.added" | "constituent.created" | "constituent.merged" | "constituent.erased" | "household_match.resolved" | "sms.received" | "sms.status")[];
             /** @description False when disabled by hand or after repeated failure (see disabledAt) */
             enabled: boolean;
             /**
@@ -1865,7 +2009,7 @@ export interface components {
             /** @description Where events are posted: an http(s) URL */
             url?: string;
             /** @description The events sent to this endpoint */
-            events?: ("need.created" | "need.updated" | "note.added" | "constituent.created" | "constituent.merged" | "household_match.resolved" | "sms.received" | "sms.status")[];
+            events?: ("need.created" | "need.updated" | "note.added" | "constituent.created" | "constituent.merged" | "constituent.erased" | "household_match.resolved" | "sms.received" | "sms.status")[];
             /** @description true re-enables an endpoint that repeated failure disabled */
             enabled?: boolean;
         };
@@ -3801,6 +3945,145 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unsupported media type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    eraseConstituent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A person served; phone, email, address and date of birth appear only with the permission to read them */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Constituent"];
+                };
+            };
+            /** @description Bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ValidationProblem"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    checkConstituentDuplicates: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The details of a person about to be registered: those duplicate detection compares */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DuplicateCheckDetails"];
+            };
+        };
+        responses: {
+            /** @description Response for status 200 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DuplicateCheck"];
+                };
+            };
+            /** @description Bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ValidationProblem"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Payload too large */
             413: {
                 headers: {
@@ -3935,6 +4218,15 @@ export interface operations {
             };
             /** @description Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5121,7 +5413,7 @@ export interface operations {
                 memberId?: string;
                 recordType?: "organization" | "member" | "partner" | "need" | "constituent" | "household_match" | "email_settings" | "interaction" | "webhook_endpoint";
                 recordId?: string;
-                action?: "create" | "update" | "delete" | "read" | "merge" | "resolve" | "add_note" | "send_sms" | "receive_sms" | "sms_status" | "invite" | "accept_invite" | "set_password" | "request_password_reset" | "reset_password" | "change_password" | "login" | "logout" | "deactivate" | "reactivate";
+                action?: "create" | "update" | "delete" | "read" | "merge" | "erase" | "resolve" | "add_note" | "send_sms" | "receive_sms" | "sms_status" | "invite" | "accept_invite" | "set_password" | "request_password_reset" | "reset_password" | "change_password" | "login" | "logout" | "deactivate" | "reactivate" | "apply_retention";
                 since?: string;
                 until?: string;
                 page?: number;

@@ -3,6 +3,7 @@
 // edge receives the use cases it uses and never looks anything up.
 
 import type { ListAuditEvents } from './audit/list-audit-events'
+import type { ApplyRetention } from './retention/apply-retention'
 import type { PurgeAuditEvents } from './audit/purge-audit-events'
 import type { AcceptInvite } from './auth/accept-invite'
 import type { RequestPasswordReset, ResetPassword } from './auth/password-reset'
@@ -13,9 +14,11 @@ import type { RefreshSession } from './auth/refresh-session'
 import type { GetConstituent } from './constituents/get-constituent'
 import type { GetHousehold } from './constituents/get-household'
 import type { CreateConstituent } from './constituents/create-constituent'
+import type { CheckDuplicates } from './constituents/check-duplicates'
 import type { ListConstituentNeeds } from './constituents/list-constituent-needs'
 import type { ListHouseholdMatches } from './constituents/list-household-matches'
 import type { MergeConstituents } from './constituents/merge-constituents'
+import type { EraseConstituent } from './constituents/erase-constituent'
 import type { ResolveHouseholdMatch } from './constituents/resolve-household-match'
 import type { SearchConstituents } from './constituents/search-constituents'
 import type { ExportConstituents } from './constituents/export-constituents'
@@ -35,6 +38,7 @@ import type { ListNeedInteractions } from './needs/list-need-interactions'
 import type { ListNeeds } from './needs/list-needs'
 import type { GetNeedsReport } from './reports/get-needs-report'
 import type { ExportNeeds } from './needs/export-needs'
+import type { SendDailyDigests } from './needs/send-daily-digests'
 import type { SubmitPublicNeed } from './needs/submit-public-need'
 import type { UpdateNeed } from './needs/update-need'
 import type { CreateOrganization } from './organizations/create-organization'
@@ -70,6 +74,7 @@ export interface UseCases {
   }
   constituents: {
     search: SearchConstituents
+    checkDuplicates: CheckDuplicates
     export: ExportConstituents
     get: GetConstituent
     create: CreateConstituent
@@ -77,6 +82,7 @@ export interface UseCases {
     listNeeds: ListConstituentNeeds
     household: GetHousehold
     merge: MergeConstituents
+    erase: EraseConstituent
     listMatches: ListHouseholdMatches
     resolve: ResolveHouseholdMatch
   }
@@ -139,5 +145,7 @@ export interface UseCases {
     setMemberPassword: SetMemberPassword
     dispatchOutbox: DispatchOutbox
     purgeAuditEvents: PurgeAuditEvents
+    applyRetention: ApplyRetention
+    sendDailyDigests: SendDailyDigests
   }
 }

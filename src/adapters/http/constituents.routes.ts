@@ -8,6 +8,8 @@ import {
   constituentView,
   CreatedConstituentSchema,
   CreateConstituentBody,
+  DuplicateCheckBody,
+  DuplicateCheckSchema,
   ExportConstituentsQuery,
   HouseholdMatchSchema,
   MatchesQuery,
@@ -23,7 +25,20 @@ import { pagedResponse } from './paging'
 
 // docs/constituents.md
 export function constituentsRoutes(useCases: UseCases['constituents'], authentication: AuthenticationPlugin, logger: Logger) {
-  const { search, export: exportConstituents, get, create, update, listNeeds, household, merge, listMatches, resolve } = useCases
+  const {
+    search,
+    checkDuplicates,
+    export: exportConstituents,
+    get,
+    create,
+    update,
+    listNeeds,
+    household,
+    merge,
+    erase,
+    listMatches,
+    resolve,
+  } = useCases
 
   const constituents = new Elysia({ name: 'constituents', prefix: '/api/constituents', detail: { tags: ['Constituents'] } })
     .use(authentication)
@@ -80,11 +95,34 @@ export function constituentsRoutes(useCases: UseCases['constituents'], authentic
     .post('/merge', async ({ actor, body }) => constituentView(await merge.execute(actor, body)), {
       auth: true,
       body: MergeBody,
-      response: { 200: ConstituentSchema, ...problems(400, 401, 403, 404, 413, 415) },
+      response: { 200: ConstituentSchema, ...problems(400, 401, 403, 404, 409, 413, 415) },
       detail: {
         operationId: 'mergeConstituents',
         summary: 'Merge the source constituent into the target',
-        description: "org_admin or duplicate_resolver. The source's needs move to the target, the source is removed.",
+        description:
+          "org_admin or duplicate_resolver. The source's needs move to the target, the source is removed. An erased constituent on either side is 409.",
+      },
+    })
+    .post('/:id/erase', async ({ actor, params }) => constituentView(await erase.execute(actor, params.id)), {
+      auth: true,
+      params: IdParams,
+      response: { 200: ConstituentSchema, ...problems(400, 401, 403, 404) },
+      detail: {
+        operationId: 'eraseConstituent',
+        summary: "Erase a person's details everywhere the service keeps them; their needs stay, linked to the emptied record",
+        description:
+          "org_admin. Names, phone, email, address and date of birth are removed from the record, its search terms, the household matches naming it, its needs' contact keys, its texts and the outbox's messages to it; the answer is the emptied record with `erasedAt`. Erasing again changes nothing. Out of its reach: earlier backups, and what webhook receivers and message providers got before.",
+      },
+    })
+    .post('/duplicate-check', ({ actor, body }) => checkDuplicates.execute(actor, body), {
+      auth: true,
+      body: DuplicateCheckBody,
+      response: { 200: DuplicateCheckSchema, ...problems(400, 401, 403, 413, 415) },
+      detail: {
+        operationId: 'checkConstituentDuplicates',
+        summary: 'Who a person with these details may be already, before registering them; stores nothing',
+        description:
+          'Caseworker roles and intake_staff. The candidates a creation with these details would name, by name, each with the reasons the caller may read (a match on a detail it may not read is told only by `duplicateWarning`). Each candidate shown is a read in the audit trail, as after a creation. A POST so that the details stay out of addresses and logs.',
       },
     })
     .get('/:id', async ({ actor, params }) => constituentView(await get.execute(actor, params.id)), {
@@ -102,7 +140,7 @@ export function constituentsRoutes(useCases: UseCases['constituents'], authentic
       auth: true,
       params: IdParams,
       body: UpdateConstituentBody,
-      response: { 200: ConstituentSchema, ...problems(400, 401, 403, 404, 413, 415) },
+      response: { 200: ConstituentSchema, ...problems(400, 401, 403, 404, 409, 413, 415) },
       detail: {
         operationId: 'updateConstituent',
         summary: 'Update constituent details (checked for duplicates again)',

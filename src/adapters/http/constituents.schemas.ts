@@ -44,7 +44,14 @@ function clearable<T extends Record<string, TSchema>>(schemas: T) {
 export const ConstituentSchema = Named(
   'Constituent',
   t.Object(
-    { id: Uuid, householdId: Uuid, ...optional(fields) },
+    {
+      id: Uuid,
+      householdId: Uuid,
+      ...optional(fields),
+      erasedAt: t.Optional(
+        t.String({ ...DateTime, description: "When the person's details were erased; the record then holds none of them" }),
+      ),
+    },
     { description: 'A person served; phone, email, address and date of birth appear only with the permission to read them' },
   ),
 )
@@ -75,6 +82,35 @@ export const CreatedConstituentSchema = Named(
     ],
     { description: 'The new constituent, and who it may be already' },
   ),
+)
+
+export const DuplicateCheckBody = Named(
+  'DuplicateCheckDetails',
+  Body(optional(fields), 'The details of a person about to be registered: those duplicate detection compares'),
+)
+
+export const DuplicateCheckSchema = Named(
+  'DuplicateCheck',
+  t.Object({
+    possibleDuplicates: t.Array(
+      t.Object({
+        constituentId: Uuid,
+        firstName: t.Optional(fields.firstName),
+        lastName: t.Optional(fields.lastName),
+        reasons: t.Array(OneOf(MATCH_REASONS), { minItems: 1, maxItems: 4 }),
+      }),
+      {
+        maxItems: 80,
+        description:
+          'Who the person may be already, by name, each with what they share, as far as the caller may read those details (a match on a detail it may not read is only told by duplicateWarning, without who); empty when none',
+      },
+    ),
+    duplicateWarning: t.Optional(
+      Text(DUPLICATE_WARNING, {
+        description: 'The possible duplicates as one sentence, as the caller may read it; present whenever there are some',
+      }),
+    ),
+  }),
 )
 
 export const CreateConstituentBody = Named(
@@ -146,8 +182,8 @@ export const HouseholdMatchSchema = Named(
 )
 
 /** The interface's fields only: no organization, no timestamps. */
-export function constituentView<T extends Constituent>({ organizationId: _o, createdAt: _c, updatedAt: _u, ...visible }: T) {
-  return visible
+export function constituentView<T extends Constituent>({ organizationId: _o, createdAt: _c, updatedAt: _u, erasedAt, ...visible }: T) {
+  return { ...visible, ...(erasedAt ? { erasedAt: erasedAt.toISOString() } : {}) }
 }
 
 export function matchView({ createdAt, resolvedAt, constituent, candidate, ...match }: MatchForReview) {

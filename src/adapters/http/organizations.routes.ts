@@ -3,19 +3,37 @@ import type { UseCases } from '../../application/use-cases'
 import type { MaskedEmailSettings } from '../../application/organizations/email-settings'
 import { EMAIL_PROVIDERS } from '../../domain/messaging/email'
 import { API_KEY } from '../../domain/messaging/email'
-import { DEFAULT_MAX_CONCURRENCY, MAX_CONCURRENCY, SHORT_CODE, SLUG, TCR_STATUS } from '../../domain/organizations/organization'
+import {
+  DEFAULT_MAX_CONCURRENCY,
+  MAX_CONCURRENCY,
+  RETENTION_DAYS,
+  SHORT_CODE,
+  SLUG,
+  TCR_STATUS,
+} from '../../domain/organizations/organization'
 import { AUDIT_RETENTION_DAYS, DEFAULT_AUDIT_RETENTION_DAYS } from '../../domain/audit/audit-event'
 import { EMAIL, HTTP_URL, NAME, PHONE } from '../../domain/shared/fields'
 import { PROVIDER_MESSAGE_ID } from '../../domain/messaging/sms'
 import type { AuthenticationPlugin } from './authentication'
 import { Body, DateTime, Int32, List, Named, OneOf, problems, Text, Uuid } from './common.schemas'
 import { ORIGIN, ORIGIN_LIST } from '../../domain/shared/origin'
+import { DEFAULT_DIGEST_HOUR, DEFAULT_DIGEST_TIME_ZONE, DIGEST_HOUR, DIGEST_TIME_ZONE } from '../../domain/organizations/digest-schedule'
 
 // docs/api.md
 const APP_ORIGINS =
   'Origins (https://host[:port]) of the organization’s own apps that invitation links may point at (`appUrl`), besides PUBLIC_BASE_URL'
 const FORM_ORIGINS = 'Origins (https://host[:port]) of partner sites whose pages may make a browser post the public intake'
 const REPLACES = '; a list given replaces the one kept, [] empties it'
+const DIGEST_HOUR_MEANS = 'The local hour (0 to 23) from which members get their daily digest'
+const DIGEST_TIME_ZONE_MEANS = 'The IANA time zone of the digest hour (America/Chicago, Europe/Madrid, UTC)'
+const CONFIRM_REQUESTS_MEANS =
+  'Whether a person who asks through the public intake is sent its reference number and what happens next (a text, or an email when only an email is given)'
+
+const CONSTITUENT_RETENTION =
+  'Days a person with no need activity is kept: the worker then erases them as POST /api/constituents/{id}/erase does; absent: kept'
+const NEED_TEXT_RETENTION =
+  "Days a resolved need that nobody changed keeps its free text: the worker then empties its customFields and its notes' and texts' content; absent: kept"
+const CLEARS = '; null stops it'
 
 const SettingsSchema = Named(
   'OrganizationSettings',
@@ -28,8 +46,13 @@ const SettingsSchema = Named(
     tcrStatus: t.Optional(Text(TCR_STATUS)),
     phoneNumber: t.Optional(Text(PHONE)),
     auditRetentionDays: Int32(AUDIT_RETENTION_DAYS, { description: 'Days audit events are kept' }),
+    constituentRetentionDays: t.Optional(Int32(RETENTION_DAYS, { description: CONSTITUENT_RETENTION })),
+    needTextRetentionDays: t.Optional(Int32(RETENTION_DAYS, { description: NEED_TEXT_RETENTION })),
     appOrigins: List(Text(ORIGIN), ORIGIN_LIST, { description: APP_ORIGINS }),
     formOrigins: List(Text(ORIGIN), ORIGIN_LIST, { description: FORM_ORIGINS }),
+    digestHour: Int32(DIGEST_HOUR, { description: DIGEST_HOUR_MEANS }),
+    digestTimeZone: Text(DIGEST_TIME_ZONE, { description: DIGEST_TIME_ZONE_MEANS }),
+    confirmRequests: t.Boolean({ description: CONFIRM_REQUESTS_MEANS }),
     publicBaseUrl: t.String({
       ...HTTP_URL,
       description: "The service's PUBLIC_BASE_URL (read-only, the deployment's): where the links in mail point",
@@ -47,11 +70,18 @@ const UpdateSettingsBody = Named(
       Int32(MAX_CONCURRENCY, { description: `SMS messages in flight at once (default ${DEFAULT_MAX_CONCURRENCY})` }),
     ),
     tcrStatus: t.Optional(t.Union([t.String(TCR_STATUS), t.Null()])),
+    constituentRetentionDays: t.Optional(t.Union([Int32(RETENTION_DAYS, { description: CONSTITUENT_RETENTION + CLEARS }), t.Null()])),
+    needTextRetentionDays: t.Optional(t.Union([Int32(RETENTION_DAYS, { description: NEED_TEXT_RETENTION + CLEARS }), t.Null()])),
     auditRetentionDays: t.Optional(
       Int32(AUDIT_RETENTION_DAYS, { description: `Days audit events are kept (default ${DEFAULT_AUDIT_RETENTION_DAYS})` }),
     ),
     appOrigins: t.Optional(t.Array(t.String(ORIGIN), { ...ORIGIN_LIST, description: APP_ORIGINS + REPLACES })),
     formOrigins: t.Optional(t.Array(t.String(ORIGIN), { ...ORIGIN_LIST, description: FORM_ORIGINS + REPLACES })),
+    digestHour: t.Optional(Int32(DIGEST_HOUR, { description: `${DIGEST_HOUR_MEANS} (default ${DEFAULT_DIGEST_HOUR})` })),
+    digestTimeZone: t.Optional(
+      t.String({ ...DIGEST_TIME_ZONE, description: `${DIGEST_TIME_ZONE_MEANS} (default ${DEFAULT_DIGEST_TIME_ZONE})` }),
+    ),
+    confirmRequests: t.Optional(t.Boolean({ description: `${CONFIRM_REQUESTS_MEANS} (default false)` })),
   }),
 )
 

@@ -1,5 +1,5 @@
 import type { Actor } from '../../domain/auth/actor'
-import type { AuditAction, AuditEvent, AuditRecordType } from '../../domain/audit/audit-event'
+import type { AuditAction, AuditCounts, AuditEvent, AuditRecordType } from '../../domain/audit/audit-event'
 import { detailsToldBy } from '../../domain/constituents/duplicate-hints'
 import type { PossibleDuplicate } from '../../domain/constituents/matching'
 import { PERSONAL_DETAILS } from '../../domain/constituents/redaction'
@@ -19,6 +19,7 @@ export interface AuditEntry {
   recordType: AuditRecordType
   recordId: string
   fields?: readonly string[]
+  counts?: AuditCounts
 }
 
 /**
@@ -45,6 +46,11 @@ export class AuditTrail {
    */
   async constituentsRead(actor: Actor, constituents: ReadonlyArray<{ id: string } | undefined>): Promise<void> {
     await this.reads(actor, readsOf(constituents))
+  }
+
+  /** The actor was shown these possible duplicates outside a creation (a check before one): as `hintReadsOf` records them. */
+  async duplicatesShown(actor: Actor, shown: readonly PossibleDuplicate[]): Promise<void> {
+    await this.reads(actor, hintReadsOf(shown))
   }
 
   /**

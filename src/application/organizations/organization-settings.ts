@@ -1,4 +1,5 @@
 import { DEFAULT_AUDIT_RETENTION_DAYS } from '../../domain/audit/audit-event'
+import { DEFAULT_DIGEST_HOUR, DEFAULT_DIGEST_TIME_ZONE } from '../../domain/organizations/digest-schedule'
 import { changedFields } from '../../domain/audit/audit-event'
 import type { Actor } from '../../domain/auth/actor'
 import { InvalidError, NotFoundError } from '../../domain/errors'
@@ -13,11 +14,14 @@ export type OrganizationSettings = Omit<Organization, 'createdAt'> & {
   auditRetentionDays: number
   appOrigins: string[]
   formOrigins: string[]
+  digestHour: number
+  digestTimeZone: string
+  confirmRequests: boolean
 }
 
 /**
- * A partial update: a field left out is unchanged; `null` clears `shortCode` (new needs then use REQ) or
- * `tcrStatus`; a list of origins replaces the one kept (`[]` empties it).
+ * A partial update: a field left out is unchanged; `null` clears `shortCode` (new needs then use REQ),
+ * `tcrStatus` or a retention (then kept for good); a list of origins replaces the one kept (`[]` empties it).
  */
 export type UpdateOrganizationSettingsInput = Partial<OrganizationFields>
 
@@ -27,6 +31,9 @@ function settingsOf({ createdAt: _createdAt, ...settings }: Organization): Organ
     auditRetentionDays: settings.auditRetentionDays ?? DEFAULT_AUDIT_RETENTION_DAYS,
     appOrigins: settings.appOrigins ?? [],
     formOrigins: settings.formOrigins ?? [],
+    digestHour: settings.digestHour ?? DEFAULT_DIGEST_HOUR,
+    digestTimeZone: settings.digestTimeZone ?? DEFAULT_DIGEST_TIME_ZONE,
+    confirmRequests: settings.confirmRequests ?? false,
   }
 }
 
@@ -54,9 +61,13 @@ export class UpdateOrganizationSettings {
     return this.unitOfWork.run(async (r) => {
       const before = await r.organizations.findById(actor.organizationId)
       if (!before) throw new NotFoundError('Organization')
-      const { shortCode, tcrStatus, appOrigins, formOrigins, ...rest } = before
+      const { shortCode, tcrStatus, constituentRetentionDays, needTextRetentionDays, appOrigins, formOrigins, ...rest } = before
       const nextShortCode = input.shortCode === undefined ? shortCode : (input.shortCode ?? undefined)
       const nextTcrStatus = input.tcrStatus === undefined ? tcrStatus : (input.tcrStatus ?? undefined)
+      const nextConstituentDays =
+        input.constituentRetentionDays === undefined ? constituentRetentionDays : (input.constituentRetentionDays ?? undefined)
+      const nextNeedTextDays =
+        input.needTextRetentionDays === undefined ? needTextRetentionDays : (input.needTextRetentionDays ?? undefined)
       // An empty list is kept as none, as an organization that never set one.
       const nextAppOrigins = input.appOrigins ?? appOrigins ?? []
       const nextFormOrigins = input.formOrigins ?? formOrigins ?? []
@@ -70,8 +81,12 @@ export class UpdateOrganizationSettings {
           : {}),
         ...(nextShortCode ? { shortCode: nextShortCode } : {}),
         ...(nextTcrStatus ? { tcrStatus: nextTcrStatus } : {}),
+        ...(nextConstituentDays ? { constituentRetentionDays: nextConstituentDays } : {}),
+        ...(nextNeedTextDays ? { needTextRetentionDays: nextNeedTextDays } : {}),
         ...(nextAppOrigins.length > 0 ? { appOrigins: nextAppOrigins } : {}),
         ...(nextFormOrigins.length > 0 ? { formOrigins: nextFormOrigins } : {}),
+        // Kept in `rest` when left out.
+        ...definedOf({ digestHour: input.digestHour, digestTimeZone: input.digestTimeZone, confirmRequests: input.confirmRequests }),
       }
       await r.organizations.update(after)
       await this.audit.record(r, actor, {
@@ -83,4 +98,9 @@ export class UpdateOrganizationSettings {
       return settingsOf(after)
     })
   }
+}
+
+/** The fields given a value: one left out of a partial update is not written over. */
+function definedOf<T extends Record<string, unknown>>(fields: T): Partial<T> {
+  return Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined)) as Partial<T>
 }

@@ -49,12 +49,6 @@ export function isOpen(status: NeedStatus): boolean {
   return status !== 'RESOLVED'
 }
 
-const HOUR_MS = 3_600_000
-
-export function dueDateFor(createdAt: Date, slaHours: number): Date {
-  return new Date(createdAt.getTime() + slaHours * HOUR_MS)
-}
-
 /**
  * Whether a need is still to be done before `before`: open (not RESOLVED) and due earlier. A resolved need is
  * due no more. The lists' `dueBefore` and `overdue`, the reports' and the digest's overdue counts all keep
@@ -65,9 +59,18 @@ export function isOpenAndDueBefore(need: Pick<Need, 'status' | 'dueDate'>, befor
   return isOpen(need.status) && need.dueDate !== undefined && need.dueDate.getTime() < before.getTime()
 }
 
-/** Overdue: open and past its due date as of `now`, the service's clock (docs/api.md "Needs"). */
+/**
+ * Overdue: still open and past its due date as of `now`, the service's clock (a need without one never is;
+ * docs/api.md "Needs").
+ */
 export function isOverdue(need: Pick<Need, 'status' | 'dueDate'>, now: Date): boolean {
   return isOpenAndDueBefore(need, now)
+}
+
+const HOUR_MS = 3_600_000
+
+export function dueDateFor(createdAt: Date, slaHours: number): Date {
+  return new Date(createdAt.getTime() + slaHours * HOUR_MS)
 }
 
 /** The bound of a list's due filter: `overdue` asks for open needs due before now; with `dueBefore` too, the earlier of both. */

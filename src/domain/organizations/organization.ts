@@ -2,6 +2,7 @@ import { AUDIT_RETENTION_DAYS } from '../audit/audit-event'
 import { ForbiddenError, type FieldError } from '../errors'
 import { FieldChecks, NAME, type IntegerRule, type TextRule } from '../shared/fields'
 import { ORIGIN_LIST, originProblem } from '../shared/origin'
+import { DIGEST_HOUR, timeZoneProblem } from './digest-schedule'
 
 // docs/api.md
 export interface Organization {
@@ -14,10 +15,19 @@ export interface Organization {
   phoneNumber?: string
   /** Days audit events are kept (docs/audit.md); absent: DEFAULT_AUDIT_RETENTION_DAYS. */
   auditRetentionDays?: number
+  /** Days a person with no need activity is kept before retention erases them (docs/privacy.md); absent: kept. */
+  constituentRetentionDays?: number
+  /** Days a resolved need keeps its free text before retention clears it (docs/privacy.md); absent: kept. */
+  needTextRetentionDays?: number
   /** Origins of the organization's own apps an admin may point invitation links at (absent: none). */
   appOrigins?: string[]
   /** Origins of partner sites whose pages may post the public intake (absent: none). */
   formOrigins?: string[]
+  /** The daily digest's local hour and time zone (absent: DEFAULT_DIGEST_HOUR, DEFAULT_DIGEST_TIME_ZONE). */
+  digestHour?: number
+  digestTimeZone?: string
+  /** Whether the person who asked through the public intake is sent a confirmation (absent: no). */
+  confirmRequests?: boolean
   createdAt: Date
 }
 
@@ -32,6 +42,11 @@ export const SHORT_CODE = { pattern: '^[A-Z]{4,6}$', maxLength: 6 } as const sat
 export const SLUG_MEANING = 'lowercase letters, digits and single hyphens'
 export const SHORT_CODE_MEANING = '4 to 6 uppercase letters'
 export const TCR_STATUS = { maxLength: 64 } as const satisfies TextRule
+/**
+ * Days of the retention settings (docs/privacy.md): a month at least, so a slip of the finger cannot erase
+ * people seen last week; a hundred years at most.
+ */
+export const RETENTION_DAYS = { minimum: 30, maximum: 36500 } as const satisfies IntegerRule
 
 /** The settings an org_admin (or the operator, on creation) chooses; `null` clears an optional one. */
 export interface OrganizationFields {
@@ -41,8 +56,13 @@ export interface OrganizationFields {
   maxConcurrency?: number
   tcrStatus?: string | null
   auditRetentionDays?: number
+  constituentRetentionDays?: number | null
+  needTextRetentionDays?: number | null
   appOrigins?: string[]
   formOrigins?: string[]
+  digestHour?: number
+  digestTimeZone?: string
+  confirmRequests?: boolean
 }
 
 /**
@@ -58,8 +78,13 @@ export function organizationFieldErrors(input: Partial<OrganizationFields>, whol
     .integer('/maxConcurrency', input.maxConcurrency, MAX_CONCURRENCY, 'optional')
     .text('/tcrStatus', input.tcrStatus, TCR_STATUS, { presence: 'clearable' })
     .integer('/auditRetentionDays', input.auditRetentionDays, AUDIT_RETENTION_DAYS, 'optional')
+    .integer('/constituentRetentionDays', input.constituentRetentionDays, RETENTION_DAYS, 'clearable')
+    .integer('/needTextRetentionDays', input.needTextRetentionDays, RETENTION_DAYS, 'clearable')
     .list('/appOrigins', input.appOrigins, ORIGIN_LIST, originProblem, 'optional')
-    .list('/formOrigins', input.formOrigins, ORIGIN_LIST, originProblem, 'optional').errors
+    .list('/formOrigins', input.formOrigins, ORIGIN_LIST, originProblem, 'optional')
+    .integer('/digestHour', input.digestHour, DIGEST_HOUR, 'optional')
+    .check('/digestTimeZone', input.digestTimeZone, 'optional', timeZoneProblem)
+    .boolean('/confirmRequests', input.confirmRequests, 'optional').errors
 }
 
 /**

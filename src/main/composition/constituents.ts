@@ -1,4 +1,7 @@
 import { AuditTrail } from '../../application/audit/audit-trail'
+import { ConstituentEraser } from '../../application/constituents/constituent-eraser'
+import { EraseConstituent } from '../../application/constituents/erase-constituent'
+import { CheckDuplicates } from '../../application/constituents/check-duplicates'
 import { ConstituentMerger } from '../../application/constituents/constituent-merger'
 import { ConstituentRegistry } from '../../application/constituents/constituent-registry'
 import { CreateConstituent } from '../../application/constituents/create-constituent'
@@ -22,8 +25,10 @@ export const constituents = area('constituents', ({ service }) => {
   service(DuplicateDetection, [clock, ids])
   service(ConstituentRegistry, [DuplicateDetection, clock, ids, WebhookEvents])
   service(ConstituentMerger, [clock, DuplicateDetection, WebhookEvents, AuditTrail])
+  service(ConstituentEraser, [clock, WebhookEvents, AuditTrail])
   return {
     search: service(SearchConstituents, [repositories, AuditTrail]),
+    checkDuplicates: service(CheckDuplicates, [repositories, DuplicateDetection, AuditTrail]),
     export: service(ExportConstituents, [repositories, AuditTrail]),
     get: service(GetConstituent, [repositories, AuditTrail]),
     create: service(CreateConstituent, [unitOfWork, ConstituentRegistry, AuditTrail]),
@@ -31,6 +36,7 @@ export const constituents = area('constituents', ({ service }) => {
     listNeeds: service(ListConstituentNeeds, [repositories]),
     household: service(GetHousehold, [repositories, AuditTrail]),
     merge: service(MergeConstituents, [unitOfWork, ConstituentMerger]),
+    erase: service(EraseConstituent, [unitOfWork, ConstituentEraser]),
     listMatches: service(ListHouseholdMatches, [repositories, AuditTrail]),
     resolve: service(ResolveHouseholdMatch, [unitOfWork, ConstituentMerger, clock, WebhookEvents, AuditTrail]),
   }

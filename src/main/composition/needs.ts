@@ -11,6 +11,7 @@ import { ListNeedInteractions } from '../../application/needs/list-need-interact
 import { ListNeeds } from '../../application/needs/list-needs'
 import { NeedIntake } from '../../application/needs/need-intake'
 import { NeedNotifications } from '../../application/needs/need-notifications'
+import { RequesterConfirmation } from '../../application/needs/requester-confirmation'
 import { SubmitPublicNeed } from '../../application/needs/submit-public-need'
 import { UpdateNeed } from '../../application/needs/update-need'
 import { SendSms } from '../../application/sms/send-sms'
@@ -23,9 +24,10 @@ const { repositories, unitOfWork, clock, ids } = PORTS
 export const needs = area('needs', ({ service }) => {
   service(NeedNotifications, [Outbox, PORTS.publicBaseUrl])
   service(NeedIntake, [ConstituentRegistry, clock, ids, WebhookEvents, AuditTrail, NeedNotifications])
+  service(RequesterConfirmation, [Outbox, clock, ids, PORTS.senderNumberRequired, PORTS.sendLimits])
   return {
     create: service(CreateNeed, [unitOfWork, NeedIntake, AuditTrail, PORTS.metrics]),
-    submitPublic: service(SubmitPublicNeed, [repositories, unitOfWork, NeedIntake, PORTS.metrics]),
+    submitPublic: service(SubmitPublicNeed, [repositories, unitOfWork, NeedIntake, RequesterConfirmation, PORTS.metrics]),
     getPublicForm: service(GetPublicIntakeForm, [repositories]),
     list: service(ListNeeds, [repositories, clock]),
     export: service(ExportNeeds, [repositories, AuditTrail, clock]),

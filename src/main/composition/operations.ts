@@ -1,8 +1,12 @@
 import { PurgeAuditEvents } from '../../application/audit/purge-audit-events'
 import { AuditTrail } from '../../application/audit/audit-trail'
+import { ConstituentEraser } from '../../application/constituents/constituent-eraser'
+import { ApplyRetention } from '../../application/retention/apply-retention'
 import { SetMemberPassword } from '../../application/members/set-member-password'
 import { DispatchOutbox } from '../../application/messaging/dispatch-outbox'
 import { OrganizationMailer } from '../../application/messaging/organization-mailer'
+import { Outbox } from '../../application/messaging/outbox'
+import { SendDailyDigests } from '../../application/needs/send-daily-digests'
 import { CreateOrganization } from '../../application/organizations/create-organization'
 import { SetOrganizationPhoneNumber } from '../../application/organizations/set-organization-phone-number'
 import { WebhookDelivery } from '../../application/webhooks/webhook-delivery'
@@ -29,4 +33,6 @@ export const operations = area('operations', ({ service }) => ({
     WebhookEvents,
   ]),
   purgeAuditEvents: service(PurgeAuditEvents, [PORTS.repositories, unitOfWork, clock]),
+  applyRetention: service(ApplyRetention, [PORTS.repositories, unitOfWork, clock, ConstituentEraser, AuditTrail]),
+  sendDailyDigests: service(SendDailyDigests, [PORTS.repositories, unitOfWork, Outbox, clock, PORTS.publicBaseUrl]),
 }))

@@ -17,6 +17,7 @@ let partnerId: string
 let constituentId: string
 let mergeSource: string
 let mergeTarget: string
+let erased: string
 let matchId: string
 /** A staff member to change, the organization's own name and slug, and a local port nothing listens on. */
 let memberId: string
@@ -36,6 +37,7 @@ beforeAll(async () => {
   const duplicate = await register({ firstName: 'Kept', lastName: 'Again', phone: '+15550100001' })
   mergeSource = await register({ firstName: 'Merge', lastName: 'Source' })
   mergeTarget = await register({ firstName: 'Merge', lastName: 'Target' })
+  erased = await register({ firstName: 'Erase', lastName: 'Me' })
   const matches = (await api.call('GET', '/api/household-matches?status=OPEN', { token: admin })).body as Array<{
     id: string
     constituentId: string
@@ -76,6 +78,8 @@ const protectedRoutes = (): ReadonlyArray<readonly [string, string, unknown, num
     ['PUT', `/api/constituents/${constituentId}`, { lastName: 'Whole' }],
     ['GET', `/api/constituents/${constituentId}/needs`, undefined],
     ['POST', '/api/constituents/merge', { sourceConstituentId: mergeSource, targetConstituentId: mergeTarget }],
+    ['POST', `/api/constituents/${erased}/erase`, undefined],
+    ['POST', '/api/constituents/duplicate-check', { lastName: 'Whole' }],
     ['GET', '/api/household-matches?status=OPEN', undefined],
     ['POST', `/api/household-matches/${matchId}/resolve`, { action: 'DISMISS' }],
     ['GET', '/api/members', undefined],
@@ -107,6 +111,7 @@ const bodyRoutes = () =>
     ['POST', '/api/constituents', true, 'Bad request'],
     ['PUT', `/api/constituents/${constituentId}`, true, 'Bad request'],
     ['POST', '/api/constituents/merge', true, 'Bad request'],
+    ['POST', '/api/constituents/duplicate-check', true, 'Bad request'],
     ['POST', `/api/household-matches/${matchId}/resolve`, true, 'Bad request'],
     ['POST', '/api/auth/accept-invite', false, 'Bad request'],
     ['POST', '/api/auth/password-reset', false, 'Bad request'],

@@ -74,10 +74,12 @@ const ROUTES: Array<[method: string, path: string, authenticated: boolean, error
   ['get', '/api/constituents', true, [400, 401, 403]],
   ['post', '/api/constituents', true, [400, 401, 403, 413, 415]],
   ['get', '/api/constituents/{id}', true, [400, 401, 403, 404]],
-  ['put', '/api/constituents/{id}', true, [400, 401, 403, 404, 413, 415]],
+  ['put', '/api/constituents/{id}', true, [400, 401, 403, 404, 409, 413, 415]],
+  ['post', '/api/constituents/{id}/erase', true, [400, 401, 403, 404]],
   ['get', '/api/constituents/{id}/needs', true, [400, 401, 403, 404]],
   ['get', '/api/constituents/{id}/household', true, [400, 401, 403, 404]],
-  ['post', '/api/constituents/merge', true, [400, 401, 403, 404, 413, 415]],
+  ['post', '/api/constituents/merge', true, [400, 401, 403, 404, 409, 413, 415]],
+  ['post', '/api/constituents/duplicate-check', true, [400, 401, 403, 413, 415]],
   ['get', '/api/household-matches', true, [400, 401, 403]],
   ['post', '/api/household-matches/{id}/resolve', true, [400, 401, 403, 404, 409, 413, 415]],
   ['post', '/api/auth/accept-invite', false, [400, 403, 413, 415, 429]],
@@ -112,7 +114,7 @@ const ROUTES: Array<[method: string, path: string, authenticated: boolean, error
 /** Routes whose bodies are Twilio's form parameters rather than JSON documents of this service. */
 const WEBHOOKS = new Set(['/api/webhooks/twilio/sms', '/api/webhooks/twilio/status'])
 /** The browser session's cookie is their input: they take no body (docs/api.md "Tokens"). */
-const BODILESS = new Set(['/api/auth/session/refresh', '/api/auth/session/logout'])
+const BODILESS = new Set(['/api/auth/session/refresh', '/api/auth/session/logout', '/api/constituents/{id}/erase'])
 
 const operation = (method: string, path: string): Operation => doc.paths[path]![method]!
 
@@ -316,6 +318,8 @@ describe('GET /api/openapi.json', () => {
       ['get', '/api/constituents/{id}'],
       ['get', '/api/needs/{id}/history'],
       ['post', '/api/constituents/merge'],
+      ['post', '/api/constituents/{id}/erase'],
+      ['post', '/api/constituents/duplicate-check'],
       ['get', '/api/household-matches'],
       ['post', '/api/household-matches/{id}/resolve'],
       ['post', '/api/auth/accept-invite'],

@@ -26,12 +26,17 @@ type Settings = {
   tcrStatus?: string
   phoneNumber?: string
   auditRetentionDays?: number
+  constituentRetentionDays?: number
+  needTextRetentionDays?: number
   appOrigins?: string[]
   formOrigins?: string[]
 }
 const BASE_URL = 'https://app.example.test'
-/** What an organization that never listed an origin answers, and the service's PUBLIC_BASE_URL beside its settings. */
-const NO_ORIGINS = { appOrigins: [], formOrigins: [], publicBaseUrl: BASE_URL }
+/**
+ * What an organization that never listed an origin nor chose its digest or confirmations answers, and the
+ * service's PUBLIC_BASE_URL beside its settings.
+ */
+const UNSET = { appOrigins: [], formOrigins: [], digestHour: 8, digestTimeZone: 'UTC', confirmRequests: false, publicBaseUrl: BASE_URL }
 type MaskedEmail = { provider: string; fromEmail: string; fromName?: string; apiKeyLast4: string; updatedAt: string }
 
 const SETTINGS = '/api/organizations/settings'
@@ -170,6 +175,9 @@ describe('GET /api/organizations/settings', () => {
     expect(Object.keys(response.body).sort()).toEqual([
       'appOrigins',
       'auditRetentionDays',
+      'confirmRequests',
+      'digestHour',
+      'digestTimeZone',
       'formOrigins',
       'id',
       'maxConcurrency',
@@ -181,7 +189,7 @@ describe('GET /api/organizations/settings', () => {
       id: fresh.organizationId,
       maxConcurrency: 5,
       auditRetentionDays: DEFAULT_AUDIT_RETENTION_DAYS,
-      ...NO_ORIGINS,
+      ...UNSET,
     })
     expect(response.body.slug).toMatch(/^[a-z0-9]+(-[a-z0-9]+)*$/)
   })
@@ -223,7 +231,7 @@ describe('PUT /api/organizations/settings', () => {
       maxConcurrency: 12,
       tcrStatus: 'VERIFIED',
       auditRetentionDays: DEFAULT_AUDIT_RETENTION_DAYS,
-      ...NO_ORIGINS,
+      ...UNSET,
     })
     expect(await current()).toEqual(response.body)
   })
@@ -249,7 +257,7 @@ describe('PUT /api/organizations/settings', () => {
       maxConcurrency: 7,
       tcrStatus: 'IN_PROGRESS',
       auditRetentionDays: DEFAULT_AUDIT_RETENTION_DAYS,
-      ...NO_ORIGINS,
+      ...UNSET,
     })
     const cleared = await putSettings({ name: 'Cleared', slug, shortCode: null, tcrStatus: null })
     expect(cleared.status).toBe(200)
@@ -259,7 +267,7 @@ describe('PUT /api/organizations/settings', () => {
       slug,
       maxConcurrency: 7,
       auditRetentionDays: DEFAULT_AUDIT_RETENTION_DAYS,
-      ...NO_ORIGINS,
+      ...UNSET,
     })
     expect(await current()).toEqual(cleared.body)
   })
@@ -444,6 +452,32 @@ describe('PUT /api/organizations/settings', () => {
   test('without a token it is 401, before the body is looked at', async () => {
     expectProblem(await api.call('PUT', SETTINGS, { body: { name: 'N', slug: randomSlug() } }), 401, 'Unauthorized')
     expectProblem(await api.call('PUT', SETTINGS, { body: { slug: 'Bad_Slug' } }), 401, 'Unauthorized')
+  })
+})
+
+describe('retention settings (docs/privacy.md)', () => {
+  test('constituentRetentionDays and needTextRetentionDays: 30 days at least, answered once set, null stops them', async () => {
+    const { world: fresh, token } = await organizationWithAdmin()
+    for (const field of ['constituentRetentionDays', 'needTextRetentionDays']) {
+      for (const bad of [29, 36501, 30.5, '90']) expectBadRequest(await putSettings({ [field]: bad }, token), `/${field}`)
+      expect((await current(token))[field as keyof Settings]).toBeUndefined()
+    }
+
+    expect((await putSettings({ constituentRetentionDays: 30, needTextRetentionDays: 365 }, token)).body).toMatchObject({
+      constituentRetentionDays: 30,
+      needTextRetentionDays: 365,
+    })
+    expect(await current(token)).toMatchObject({ constituentRetentionDays: 30, needTextRetentionDays: 365 })
+
+    const stopped = (await putSettings({ constituentRetentionDays: null }, token)).body
+    expect(stopped).not.toHaveProperty('constituentRetentionDays')
+    expect(stopped).toMatchObject({ needTextRetentionDays: 365 })
+    const { items } = await fresh.useCases.audit.list.execute(
+      fresh.admin,
+      { recordType: 'organization', action: 'update' },
+      { page: 1, limit: 10 },
+    )
+    expect(items.map((e) => e.fields)).toEqual([['constituentRetentionDays'], ['constituentRetentionDays', 'needTextRetentionDays']])
   })
 })
 

@@ -64,7 +64,7 @@ describe('upgrading to need_counts', () => {
 })
 
 // The total of the constituents list comes from constituent_counts, which triggers keep from its migration on.
-async function constituentsStoredBeforeTheCounts({ db, migrations, insertOrganization }: MigratingDatabase) {
+async function constituentsStoredBeforeTheCounts({ db, migrations, insertOrganization, insertConstituent }: MigratingDatabase) {
   const countsAt = migrations.findIndex((m) => m.tag.endsWith('_constituent_counts'))
   expect(countsAt).toBeGreaterThan(0)
   await db.migrate(migrations.slice(0, countsAt))
@@ -73,10 +73,8 @@ async function constituentsStoredBeforeTheCounts({ db, migrations, insertOrganiz
   const person = () => aConstituent({ organizationId: organization.id, householdId: household.id, firstName: 'Ana' })
   const [first, second, third] = [person(), person(), person()]
   for (const o of [organization, other]) await insertOrganization(o)
-  await db.unitOfWork.run(async (r) => {
-    await r.constituents.insertHousehold(household)
-    for (const c of [first, second, third]) await r.constituents.insert(c)
-  })
+  await db.unitOfWork.run((r) => r.constituents.insertHousehold(household))
+  for (const c of [first, second, third]) await insertConstituent(c)
   await db.migrate(migrations)
   const total = async (organizationId: string) =>
     (await db.repositories.constituents.search(organizationId, parseConstituentQuery(''), { page: 1, limit: 1 })).total

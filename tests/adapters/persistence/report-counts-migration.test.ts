@@ -3,7 +3,7 @@ import { aNeed, anOrganization, aPartner } from '../../support/builders'
 import { postgresAvailable } from '../../support/postgres'
 import { migratingPostgres, migratingSqlite, type MigratingDatabase } from './migrating-databases'
 
-// The report reads need_days, need_resolve_hours and need_due_days, which triggers keep from the migration on:
+// The report reads need_days, need_resolve_hours and need_due_weeks, which triggers keep from the migration on:
 // the needs a database held before it must be counted by the migration itself, resolved ones at their last
 // resolution.
 

@@ -5,7 +5,9 @@ import { describeConstituentContract } from './constituent-contract'
 import { describeConstituentDuplicatesContract } from './constituent-duplicates-contract'
 import { describeConstituentSearchContract } from './constituent-search-contract'
 import { contractContext, type RepositoryFixture } from './contract-context'
+import { describeDailyDigestContract } from './daily-digest-contract'
 import { describeEmailSettingsContract } from './email-settings-contract'
+import { describeErasureContract } from './erasure-contract'
 import { describeInvitationContract } from './invitation-contract'
 import { describeMemberContract } from './member-contract'
 import { describeNeedContract } from './need-contract'
@@ -95,11 +97,13 @@ export function describeRepositories(name: string, make: () => Promise<Repositor
     describeConstituentContract(context)
     describeConstituentSearchContract(context)
     describeConstituentDuplicatesContract(context)
+    describeErasureContract(context)
     describeSmsContract(context)
     describeSmsInteractionContract(context)
     describeSendLimitsContract(context)
     describeWebhookContract(context)
     describeAuditContract(context)
+    describeDailyDigestContract(context)
     describeOutboxContract(context)
     describeOutboxClaimContract(context)
     describeOutboxOutcomeContract(context)

@@ -125,6 +125,12 @@ const AUDITED: Record<string, () => Promise<Expected>> = {
     await u().constituents.search.execute(world.admin, constituent.lastName, { page: 1, limit: 10 })
     return byAdmin('read', 'constituent', constituent.id)
   },
+  'constituents.checkDuplicates': async () => {
+    const email = `${randomUUID()}@example.org`
+    const constituent = await aConstituent({ email })
+    await u().constituents.checkDuplicates.execute(world.admin, { firstName: 'Other', email })
+    return byAdmin('read', 'constituent', constituent.id)
+  },
   'constituents.get': async () => {
     const constituent = await aConstituent()
     await u().constituents.get.execute(world.admin, constituent.id)
@@ -162,6 +168,11 @@ const AUDITED: Record<string, () => Promise<Expected>> = {
     const [source, target] = [await aConstituent({ phone: '+15035550111' }), await aConstituent({ phone: '+15035550112' })]
     await u().constituents.merge.execute(world.admin, { sourceConstituentId: source.id, targetConstituentId: target.id })
     return byAdmin('merge', 'constituent', source.id)
+  },
+  'constituents.erase': async () => {
+    const constituent = await aConstituent()
+    await u().constituents.erase.execute(world.admin, constituent.id)
+    return byAdmin('erase', 'constituent', constituent.id)
   },
   'constituents.listMatches': async () => {
     const phone = '+15035550133'
@@ -308,6 +319,19 @@ const AUDITED: Record<string, () => Promise<Expected>> = {
     await u().operations.setOrganizationPhoneNumber.execute(slug, `+1971${String(Math.floor(Math.random() * 1e7)).padStart(7, '0')}`)
     return { action: 'update', recordType: 'organization', recordId: world.organizationId }
   },
+  'operations.applyRetention': async () => {
+    const suffix = randomUUID().slice(0, 8)
+    const { organizationId } = await u().operations.createOrganization.execute({
+      name: `Org ${suffix}`,
+      slug: `org-${suffix}`,
+      adminEmail: `a-${suffix}@example.org`,
+      adminPassword: TEST_PASSWORD,
+    })
+    const organization = (await world.repositories.organizations.findById(organizationId))!
+    await world.container.get(PORTS.unitOfWork).run((r) => r.organizations.update({ ...organization, needTextRetentionDays: 30 }))
+    await u().operations.applyRetention.execute()
+    return { organizationId, action: 'apply_retention', recordType: 'organization', recordId: organizationId }
+  },
   'operations.setMemberPassword': async () => {
     await u().operations.setMemberPassword.execute({ email: adminEmail, password: TEST_PASSWORD })
     return { action: 'set_password', recordType: 'member', recordId: world.admin.memberId }
@@ -337,6 +361,7 @@ const NOT_AUDITED: Record<string, string> = {
   'webhooks.listDeliveries': 'reads deliveries: ids and statuses',
   'operations.dispatchOutbox': 'sends what an audited write queued',
   'operations.purgeAuditEvents': 'the retention purge, the trail’s only deletion',
+  'operations.sendDailyDigests': 'queues mail that names needs, never people; changes only the member’s digest date',
 }
 
 function useCaseNames(useCases: UseCases): string[] {

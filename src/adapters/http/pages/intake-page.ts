@@ -210,7 +210,7 @@ export function intakePage(useCases: UseCases['needs'], rateLimits: RateLimits, 
         try {
           // Another site's page was already judged against formOrigins when the form was looked up.
           const need = await useCases.submitPublic.execute(
-            { organizationSlug: form.organizationSlug, description: values.description ?? '', customFields },
+            { organizationSlug: form.organizationSlug, description: values.description ?? '', customFields, language: lang },
             undefined,
             'form',
           )

@@ -14,6 +14,12 @@ export interface NeedFilter {
 export interface NeedRepository {
   insert(need: Need): Promise<void>
   update(need: Need): Promise<void>
+  /**
+   * Empties the `customFields` of up to `limit` RESOLVED needs unchanged since before `before` whose text is
+   * still there (retention, docs/privacy.md); answers their ids. A need written again has its text back in
+   * reach of the next run.
+   */
+  clearResolvedText(organizationId: string, before: Date, at: Date, limit: number): Promise<string[]>
   findById(organizationId: string, id: string): Promise<Need | undefined>
   findByReferenceNumber(organizationId: string, referenceNumber: string): Promise<Need | undefined>
   /** Newest `createdAt` first, `id` as tie-break; with `openDueBefore`, soonest `dueDate` first, `id` as tie-break. */

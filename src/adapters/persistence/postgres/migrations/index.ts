@@ -13,7 +13,10 @@ import m8 from './0008_audit_events_by_action.sql' with { type: 'text' }
 import m9 from './0009_organization_origins.sql' with { type: 'text' }
 import m10 from './0010_member_deactivation.sql' with { type: 'text' }
 import m11 from './0011_member_notifications.sql' with { type: 'text' }
-import m12 from './0012_due_dates_and_reports.sql' with { type: 'text' }
+import m12 from './0012_member_last_login.sql' with { type: 'text' }
+import m13 from './0013_daily_digest.sql' with { type: 'text' }
+import m14 from './0014_erasure_and_retention.sql' with { type: 'text' }
+import m15 from './0015_due_dates_and_reports.sql' with { type: 'text' }
 
 export const POSTGRES_MIGRATIONS = bundledMigrations(journal, {
   '0000_init': m0,
@@ -28,5 +31,8 @@ export const POSTGRES_MIGRATIONS = bundledMigrations(journal, {
   '0009_organization_origins': m9,
   '0010_member_deactivation': m10,
   '0011_member_notifications': m11,
-  '0012_due_dates_and_reports': m12,
+  '0012_member_last_login': m12,
+  '0013_daily_digest': m13,
+  '0014_erasure_and_retention': m14,
+  '0015_due_dates_and_reports': m15,
 })

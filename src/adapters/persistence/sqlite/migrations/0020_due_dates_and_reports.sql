@@ -7,13 +7,13 @@ CREATE TABLE `need_days` (
 	PRIMARY KEY(`organization_id`, `day`, `partner_id`)
 );
 --> statement-breakpoint
-CREATE TABLE `need_due_days` (
+CREATE TABLE `need_due_weeks` (
 	`organization_id` text NOT NULL,
-	`due_day` text NOT NULL,
+	`due_week` text NOT NULL,
 	`partner_id` text NOT NULL,
 	`status` text NOT NULL,
 	`needs` integer NOT NULL,
-	PRIMARY KEY(`organization_id`, `due_day`, `partner_id`, `status`)
+	PRIMARY KEY(`organization_id`, `due_week`, `partner_id`, `status`)
 );
 --> statement-breakpoint
 CREATE TABLE `need_resolve_hours` (
@@ -31,7 +31,7 @@ CREATE INDEX `needs_open_by_due` ON `needs` (`organization_id`,`due_date`,`partn
 --> statement-breakpoint
 -- Hand-written from here: the resolution time of needs resolved before this migration (their last change to
 -- RESOLVED, else their last update), then the report's counts of the needs stored so far (need_days,
--- need_resolve_hours, need_due_days), then the triggers that keep them from here on, inside the transaction
+-- need_resolve_hours, need_due_weeks), then the triggers that keep them from here on, inside the transaction
 -- that changes the need (a rollback takes them back too).
 -- A day is the UTC day; a resolve time is whole hours from creation, rounded down, never below 0 (a clock
 -- stepped back), as `hoursToResolve` in the domain.
@@ -102,30 +102,30 @@ CREATE TRIGGER `need_days_delete` AFTER DELETE ON `needs` BEGIN
       AND `hours` = max(0, (old.`resolved_at` - old.`created_at`) / 3600000);
 END;
 --> statement-breakpoint
--- Open needs by the UTC day they are due: what `isOpenAndDueBefore` counts, a day at a time.
-INSERT INTO `need_due_days`
-  SELECT `organization_id`, strftime('%Y-%m-%d', `due_date` / 1000, 'unixepoch'), `partner_id`, `status`, count(*)
+-- Open needs by the week they are due (its Monday, UTC): what `isOpenAndDueBefore` counts, a week at a time.
+INSERT INTO `need_due_weeks`
+  SELECT `organization_id`, date(`due_date` / 1000, 'unixepoch', 'weekday 0', '-6 days'), `partner_id`, `status`, count(*)
   FROM `needs` WHERE `status` <> 'RESOLVED' AND `due_date` IS NOT NULL GROUP BY 1, 2, 3, 4;
 --> statement-breakpoint
-CREATE TRIGGER `need_due_days_insert` AFTER INSERT ON `needs` WHEN new.`status` <> 'RESOLVED' AND new.`due_date` IS NOT NULL BEGIN
-  INSERT INTO `need_due_days` VALUES (new.`organization_id`, strftime('%Y-%m-%d', new.`due_date` / 1000, 'unixepoch'), new.`partner_id`, new.`status`, 1)
+CREATE TRIGGER `need_due_weeks_insert` AFTER INSERT ON `needs` WHEN new.`status` <> 'RESOLVED' AND new.`due_date` IS NOT NULL BEGIN
+  INSERT INTO `need_due_weeks` VALUES (new.`organization_id`, date(new.`due_date` / 1000, 'unixepoch', 'weekday 0', '-6 days'), new.`partner_id`, new.`status`, 1)
     ON CONFLICT DO UPDATE SET `needs` = `needs` + 1;
 END;
 --> statement-breakpoint
-CREATE TRIGGER `need_due_days_update` AFTER UPDATE OF `organization_id`, `partner_id`, `status`, `due_date` ON `needs`
+CREATE TRIGGER `need_due_weeks_update` AFTER UPDATE OF `organization_id`, `partner_id`, `status`, `due_date` ON `needs`
 WHEN old.`organization_id` IS NOT new.`organization_id` OR old.`partner_id` IS NOT new.`partner_id` OR old.`status` IS NOT new.`status`
   OR old.`due_date` IS NOT new.`due_date` BEGIN
-  UPDATE `need_due_days` SET `needs` = `needs` - 1
+  UPDATE `need_due_weeks` SET `needs` = `needs` - 1
     WHERE old.`status` <> 'RESOLVED' AND old.`due_date` IS NOT NULL AND `organization_id` = old.`organization_id`
-      AND `due_day` = strftime('%Y-%m-%d', old.`due_date` / 1000, 'unixepoch') AND `partner_id` = old.`partner_id` AND `status` = old.`status`;
-  INSERT INTO `need_due_days`
-    SELECT new.`organization_id`, strftime('%Y-%m-%d', new.`due_date` / 1000, 'unixepoch'), new.`partner_id`, new.`status`, 1
+      AND `due_week` = date(old.`due_date` / 1000, 'unixepoch', 'weekday 0', '-6 days') AND `partner_id` = old.`partner_id` AND `status` = old.`status`;
+  INSERT INTO `need_due_weeks`
+    SELECT new.`organization_id`, date(new.`due_date` / 1000, 'unixepoch', 'weekday 0', '-6 days'), new.`partner_id`, new.`status`, 1
     WHERE new.`status` <> 'RESOLVED' AND new.`due_date` IS NOT NULL
     ON CONFLICT DO UPDATE SET `needs` = `needs` + 1;
 END;
 --> statement-breakpoint
-CREATE TRIGGER `need_due_days_delete` AFTER DELETE ON `needs` WHEN old.`status` <> 'RESOLVED' AND old.`due_date` IS NOT NULL BEGIN
-  UPDATE `need_due_days` SET `needs` = `needs` - 1
-    WHERE `organization_id` = old.`organization_id` AND `due_day` = strftime('%Y-%m-%d', old.`due_date` / 1000, 'unixepoch')
+CREATE TRIGGER `need_due_weeks_delete` AFTER DELETE ON `needs` WHEN old.`status` <> 'RESOLVED' AND old.`due_date` IS NOT NULL BEGIN
+  UPDATE `need_due_weeks` SET `needs` = `needs` - 1
+    WHERE `organization_id` = old.`organization_id` AND `due_week` = date(old.`due_date` / 1000, 'unixepoch', 'weekday 0', '-6 days')
       AND `partner_id` = old.`partner_id` AND `status` = old.`status`;
 END;

@@ -7,13 +7,13 @@ CREATE TABLE "need_days" (
 	CONSTRAINT "need_days_organization_id_day_partner_id_pk" PRIMARY KEY("organization_id","day","partner_id")
 );
 --> statement-breakpoint
-CREATE TABLE "need_due_days" (
+CREATE TABLE "need_due_weeks" (
 	"organization_id" text NOT NULL,
-	"due_day" text NOT NULL,
+	"due_week" text NOT NULL,
 	"partner_id" text NOT NULL,
 	"status" text NOT NULL,
 	"needs" integer NOT NULL,
-	CONSTRAINT "need_due_days_organization_id_due_day_partner_id_status_pk" PRIMARY KEY("organization_id","due_day","partner_id","status")
+	CONSTRAINT "need_due_weeks_organization_id_due_week_partner_id_status_pk" PRIMARY KEY("organization_id","due_week","partner_id","status")
 );
 --> statement-breakpoint
 CREATE TABLE "need_resolve_hours" (
@@ -31,7 +31,7 @@ CREATE INDEX "needs_open_by_due" ON "needs" USING btree ("organization_id","due_
 --> statement-breakpoint
 -- Hand-written from here: the resolution time of needs resolved before this migration (their last change to
 -- RESOLVED, else their last update), then the report's counts of the needs stored so far (need_days,
--- need_resolve_hours, need_due_days), then the triggers that keep them from here on, inside the transaction
+-- need_resolve_hours, need_due_weeks), then the triggers that keep them from here on, inside the transaction
 -- that changes the need (a rollback takes them back too).
 -- A day is the UTC day; a resolve time is whole hours from creation, rounded down, never below 0 (a clock
 -- stepped back), as `hoursToResolve` in the domain.
@@ -43,6 +43,11 @@ WHERE "status" = 'RESOLVED';
 --> statement-breakpoint
 CREATE FUNCTION "need_report_day"(at timestamptz) RETURNS text LANGUAGE sql STABLE AS $$
   SELECT to_char(at AT TIME ZONE 'UTC', 'YYYY-MM-DD')
+$$;
+--> statement-breakpoint
+-- The Monday (UTC) of the week of a time, as need_due_weeks keeps it.
+CREATE FUNCTION "need_report_week"(at timestamptz) RETURNS text LANGUAGE sql STABLE AS $$
+  SELECT to_char(date_trunc('week', at AT TIME ZONE 'UTC'), 'YYYY-MM-DD')
 $$;
 --> statement-breakpoint
 CREATE FUNCTION "need_resolve_hours_of"(created timestamptz, resolved timestamptz) RETURNS integer LANGUAGE sql IMMUTABLE AS $$
@@ -59,13 +64,13 @@ INSERT INTO "need_resolve_hours"
   SELECT "organization_id", need_report_day("resolved_at"), "partner_id", need_resolve_hours_of("created_at", "resolved_at"), count(*)
   FROM "needs" WHERE "resolved_at" IS NOT NULL GROUP BY 1, 2, 3, 4;
 --> statement-breakpoint
--- Open needs by the UTC day they are due: what `isOpenAndDueBefore` counts, a day at a time.
-INSERT INTO "need_due_days"
-  SELECT "organization_id", need_report_day("due_date"), "partner_id", "status", count(*)
+-- Open needs by the week they are due (its Monday, UTC): what `isOpenAndDueBefore` counts, a week at a time.
+INSERT INTO "need_due_weeks"
+  SELECT "organization_id", need_report_week("due_date"), "partner_id", "status", count(*)
   FROM "needs" WHERE "status" <> 'RESOLVED' AND "due_date" IS NOT NULL GROUP BY 1, 2, 3, 4;
 --> statement-breakpoint
 -- What a need counts (+1) and counted (-1) is summed per row and applied in key order, need_days, then
--- need_resolve_hours, then need_due_days, so two needs changing opposite ways at once cannot deadlock.
+-- need_resolve_hours, then need_due_weeks, so two needs changing opposite ways at once cannot deadlock.
 CREATE FUNCTION "need_days_follow"() RETURNS trigger LANGUAGE plpgsql AS $$
 DECLARE
   was needs;
@@ -92,15 +97,15 @@ BEGIN
     ) AS change (o, d, p, h, n)
     GROUP BY o, d, p, h HAVING sum(n) <> 0 ORDER BY o, d, p, h
     ON CONFLICT (organization_id, day, partner_id, hours) DO UPDATE SET needs = need_resolve_hours.needs + excluded.needs;
-  INSERT INTO need_due_days (organization_id, due_day, partner_id, status, needs)
+  INSERT INTO need_due_weeks (organization_id, due_week, partner_id, status, needs)
     SELECT o, d, p, s, sum(n) FROM (
-      SELECT now_is.organization_id, need_report_day(now_is.due_date), now_is.partner_id, now_is.status, 1
+      SELECT now_is.organization_id, need_report_week(now_is.due_date), now_is.partner_id, now_is.status, 1
         WHERE now_is.status <> 'RESOLVED' AND now_is.due_date IS NOT NULL
-      UNION ALL SELECT was.organization_id, need_report_day(was.due_date), was.partner_id, was.status, -1
+      UNION ALL SELECT was.organization_id, need_report_week(was.due_date), was.partner_id, was.status, -1
         WHERE was.status <> 'RESOLVED' AND was.due_date IS NOT NULL
     ) AS change (o, d, p, s, n)
     GROUP BY o, d, p, s HAVING sum(n) <> 0 ORDER BY o, d, p, s
-    ON CONFLICT (organization_id, due_day, partner_id, status) DO UPDATE SET needs = need_due_days.needs + excluded.needs;
+    ON CONFLICT (organization_id, due_week, partner_id, status) DO UPDATE SET needs = need_due_weeks.needs + excluded.needs;
   RETURN NULL;
 END
 $$;
