@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'bun:test'
-import { needsReport } from '../../../src/domain/reports/needs-report'
+import { needsReport, weekOf } from '../../../src/domain/reports/needs-report'
 
 const P = { id: 'p', name: 'Pantry' }
 const none = { days: [], resolveHours: [], statuses: [], overdue: [] }
@@ -64,5 +64,15 @@ describe('needsReport', () => {
     })
     expect(report).toMatchObject({ open: 3, overdue: 2 })
     expect(report.byStatus).toEqual({ NEW: 2, IN_PROGRESS: 0, PENDING_INTERNAL: 0, PENDING_CLIENT: 0, RESOLVED: 5, ESCALATED: 1 })
+  })
+})
+
+describe('weekOf', () => {
+  test('is the Monday (UTC) of the week, Monday to Sunday', () => {
+    for (const at of ['2026-11-02T00:00:00.000Z', '2026-11-05T12:00:00.000Z', '2026-11-08T23:59:59.999Z']) {
+      expect(weekOf(new Date(at))).toBe('2026-11-02')
+    }
+    expect(weekOf(new Date('2026-11-01T23:59:59.999Z'))).toBe('2026-10-26')
+    expect(weekOf(new Date('2027-01-01T00:00:00.000Z'))).toBe('2026-12-28')
   })
 })
