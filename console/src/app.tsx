@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'preact/hooks'
+import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks'
 import { t } from './i18n'
 import { LanguageSwitch } from './language-switch'
 import { Administration, mayAdminister } from './admin'
@@ -44,8 +44,9 @@ function SignedIn({ place }: { place: Place }) {
   const profile = answer.profile
   const firstRun = useFirstRun(answer)
   const [firstRunDone, setFirstRunDone] = useState(false)
-  // On another screen the keyboard goes on from its top, as after loading a page.
-  useEffect(() => {
+  // On another screen the keyboard goes on from its top, as after loading a page; moved before the paint,
+  // so it never takes the focus from a field the member has already reached.
+  useLayoutEffect(() => {
     if (shown.current) main.current?.focus()
     shown.current = true
   }, [screen, firstRunDone])

@@ -1,5 +1,5 @@
 import type { ComponentChildren } from 'preact'
-import { useEffect, useRef, useState } from 'preact/hooks'
+import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks'
 import { client, type Partner, type Profile } from './api'
 import { OutcomeLine, useOutcome } from './outcome'
 import { forgetPartners, may } from './data'
@@ -120,8 +120,9 @@ function PartnerForm(props: {
   const { partner, title } = props
   const prefix = partner ? `partner-${partner.id}` : 'new-partner'
   const first = useRef<HTMLInputElement>(null)
-  // A partner's form opens below the table: the keyboard goes to its first field.
-  useEffect(() => {
+  // A partner's form opens below the table: the keyboard goes to its first field, before the paint, so no
+  // key pressed meanwhile lands elsewhere.
+  useLayoutEffect(() => {
     if (partner) first.current?.focus()
   }, [])
   return (

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'preact/hooks'
+import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks'
 import { client, type WebhookEndpoint } from './api'
 import { OutcomeLine, useOutcome } from './outcome'
 import { t } from './i18n'
@@ -108,7 +108,7 @@ function SecretOnce({ url, secret, onDone }: { url: string; secret: string; onDo
   const [copied, setCopied] = useState<string>()
   const field = useRef<HTMLInputElement>(null)
   // The keyboard goes to the secret, selected, ready to copy.
-  useEffect(() => field.current?.focus(), [])
+  useLayoutEffect(() => field.current?.focus(), [])
   return (
     <section class="warning" aria-labelledby="secret-title">
       <h3 id="secret-title">{t.signingSecret(url)}</h3>
