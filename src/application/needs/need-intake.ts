@@ -34,6 +34,11 @@ export interface NewNeed {
    * known household; an anonymous caller's person always starts a household of its own (docs/api.md "Needs").
    */
   newPersonJoinsHousehold?: boolean
+  /**
+   * An imported request's date in the file it came from (docs/api.md "Import"): the need's creation time and
+   * its first history entry's. Nobody is told it arrived: it is an old request, not a new one.
+   */
+  originalDate?: Date
 }
 
 /**
@@ -64,7 +69,8 @@ export class NeedIntake {
     const reference = await r.organizations.takeNextNeedReference(input.organizationId)
     if (!reference) throw new NotFoundError('Organization')
     const now = this.clock.now()
-    const { partner, status, newPersonJoinsHousehold: _joins, ...fields } = input
+    const createdAt = input.originalDate ?? now
+    const { partner, status, newPersonJoinsHousehold: _joins, originalDate: _original, ...fields } = input
     const { candidates, ...constituent } = await this.constituentOf(r, input)
     const need: Need = {
       ...fields,
@@ -72,9 +78,9 @@ export class NeedIntake {
       id: this.ids.nextInTimeOrder(),
       partnerId: partner.id,
       status: status ?? INITIAL_NEED_STATUS,
-      createdAt: now,
+      createdAt,
       updatedAt: now,
-      dueDate: dueDateFor(now, partner.slaHours),
+      dueDate: dueDateFor(createdAt, partner.slaHours),
       referenceNumber: formatReferenceNumber(reference.shortCode, reference.number),
     }
     await r.needs.insert(need)
@@ -86,12 +92,12 @@ export class NeedIntake {
         field: 'status',
         to: need.status,
         ...(need.createdBy ? { changedBy: need.createdBy } : {}),
-        changedAt: now,
+        changedAt: createdAt,
       },
     ])
     await this.events.emit(r, need.organizationId, 'need.created', { needId: need.id })
     // Nobody on the staff made it: someone has to hear that it arrived.
-    if (!need.createdBy) await this.notifications.arrived(r, need)
+    if (!need.createdBy && !input.originalDate) await this.notifications.arrived(r, need)
     await this.notifications.assigned(r, need, need.createdBy)
     // A constituent made from the need's contact fields is a record of its own in the trail.
     await this.audit.record(

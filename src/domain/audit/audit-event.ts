@@ -37,6 +37,7 @@ export const AUDIT_ACTIONS = [
   'logout',
   'deactivate',
   'reactivate',
+  'import',
 ] as const
 export type AuditAction = (typeof AUDIT_ACTIONS)[number]
 

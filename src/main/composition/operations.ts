@@ -1,4 +1,8 @@
 import { PurgeAuditEvents } from '../../application/audit/purge-audit-events'
+import { ConstituentImporter } from '../../application/constituents/constituent-importer'
+import { ImportOrganizationFile } from '../../application/imports/import-organization-file'
+import { RecordImport } from '../../application/imports/record-import'
+import { NeedImporter } from '../../application/needs/need-importer'
 import { AuditTrail } from '../../application/audit/audit-trail'
 import { SetMemberPassword } from '../../application/members/set-member-password'
 import { DispatchOutbox } from '../../application/messaging/dispatch-outbox'
@@ -29,4 +33,5 @@ export const operations = area('operations', ({ service }) => ({
     WebhookEvents,
   ]),
   purgeAuditEvents: service(PurgeAuditEvents, [PORTS.repositories, unitOfWork, clock]),
+  importFile: service(ImportOrganizationFile, [PORTS.repositories, RecordImport, ConstituentImporter, NeedImporter]),
 }))

@@ -17,6 +17,11 @@ export class MemoryNeedRepository extends MemoryRepository implements NeedReposi
   async findByReferenceNumber(organizationId: string, referenceNumber: string) {
     return copy([...this.t.needs.values()].find((n) => n.organizationId === organizationId && n.referenceNumber === referenceNumber))
   }
+  async findCreatedAt(organizationId: string, createdAt: Date) {
+    return [...this.t.needs.values()]
+      .filter((n) => n.organizationId === organizationId && n.createdAt.getTime() === createdAt.getTime())
+      .map(copy)
+  }
   private matching(organizationId: string, filter: NeedFilter): Need[] {
     return [...this.t.needs.values()]
       .filter(

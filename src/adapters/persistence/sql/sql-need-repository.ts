@@ -47,6 +47,14 @@ export class SqlNeedRepository extends SqlRepository implements NeedRepository {
     )
     return row ? toNeed(row) : undefined
   }
+  async findCreatedAt(organizationId: string, createdAt: Date) {
+    const t = this.tables.needs
+    const rows = await this.db
+      .select()
+      .from(t)
+      .where(and(eq(t.organizationId, organizationId), eq(t.createdAt, createdAt)))
+    return rows.map(toNeed)
+  }
   /**
    * Each shape of filter (which fields, how many statuses) is one prepared statement with its values as
    * placeholders: building the query costs several times more than running it. At most 8 shapes × 6 counts of statuses.

@@ -14,6 +14,8 @@ export interface NeedRepository {
   update(need: Need): Promise<void>
   findById(organizationId: string, id: string): Promise<Need | undefined>
   findByReferenceNumber(organizationId: string, referenceNumber: string): Promise<Need | undefined>
+  /** The needs created at exactly this time (indexed): where an imported row's need would be (docs/api.md "Import"). */
+  findCreatedAt(organizationId: string, createdAt: Date): Promise<Need[]>
   /** Newest `createdAt` first, `id` as tie-break. */
   list(organizationId: string, filter: NeedFilter, page: PageRequest): Promise<Page<Need>>
   /** Up to `limit` needs matching `filter` after `after` (from the start without it), in list order: an export's batch. */
