@@ -195,3 +195,67 @@ describe('POST /api/constituents/import', () => {
     for (const value of ['Lima', '+15035550101', 'ben@example.org', '1990-04-02', 'Oak']) expect(trail).not.toContain(value)
   })
 })
+
+describe('POST /api/needs/import', () => {
+  const needsFile = (pantryId: string) =>
+    [
+      'partnerId,status,description,isConfidential,customFields,createdAt',
+      'pantry,NEW,Needs groceries,false,"{""phone"":""+15035550101"",""firstName"":""Ana""}",2025-03-01T09:30:00Z',
+      `${pantryId},IN_PROGRESS,Rent help,TRUE,,2025-03-02`,
+      ',RESOLVED,Old request,,{},2024-12-31T23:00:00-05:00',
+      'Nobody,OPEN,Lost,maybe,[1],',
+      'Pantry,NEW,Needs groceries,false,"{""firstName"":""Ana"",""phone"":""+15035550101""}",2025-03-01T09:30:00.000Z',
+      'Pantry,NEW,Bad phone,false,"{""phone"":""555""}",2025-03-03',
+    ].join('\n')
+
+  test('creates each valid row on its original date for the partner it names; skips the same row again; errors by row and column', async () => {
+    const { org, token } = await freshOrganization()
+    const pantry = await org.partner({ name: 'Pantry' })
+    const file = needsFile(pantry.id)
+
+    const dry = await report('needs', file, token, true)
+    expect((await api.call('GET', '/api/needs', { token })).body).toEqual([])
+    const first = await report('needs', file, token)
+    expect(dry).toEqual({ ...first, dryRun: true })
+    expect({ ...first, errors: first.errors.map(({ row, field }) => `${row} ${field}`) }).toEqual({
+      dryRun: false,
+      rows: 6,
+      created: 3,
+      skipped: 1,
+      errors: ['4 partnerId', '4 createdAt', '4 isConfidential', '4 customFields', '4 status', '6 customFields/phone'],
+    })
+    expect(first.errors.find((e) => e.field === 'createdAt')?.message).toBe('is required: the date the request was made')
+
+    const needs = await api.call<Array<Record<string, any>>>('GET', '/api/needs', { token })
+    expect(
+      needs.body.map((n) => [n.customFields.description, n.partnerId, n.status, n.isConfidential, n.createdAt, Boolean(n.constituentId)]),
+    ).toEqual([
+      ['Rent help', pantry.id, 'IN_PROGRESS', true, '2025-03-02T00:00:00.000Z', false],
+      ['Needs groceries', pantry.id, 'NEW', false, '2025-03-01T09:30:00.000Z', true],
+      ['Old request', org.defaultPartner.id, 'RESOLVED', false, '2025-01-01T04:00:00.000Z', false],
+    ])
+    const history = await api.call<Array<Record<string, unknown>>>('GET', `/api/needs/${needs.body[1]!.id}/history`, { token })
+    expect(history.body).toEqual([expect.objectContaining({ field: 'status', to: 'NEW', changedAt: '2025-03-01T09:30:00.000Z' })])
+
+    const again = await report('needs', file, token)
+    expect({ created: again.created, skipped: again.skipped }).toEqual({ created: 0, skipped: 4 })
+    expect((await api.call('GET', '/api/needs', { token })).body).toHaveLength(3)
+    const events = await api.call<Array<{ fields: string[] }>>('GET', '/api/audit-events?action=import', { token })
+    expect(events.body.map((e) => e.fields)).toEqual([
+      ['needs', 'rows=6', 'created=0', 'skipped=4', 'refused=2'],
+      ['needs', 'rows=6', 'created=3', 'skipped=1', 'refused=2'],
+    ])
+  })
+
+  test('org_admin only, CSV only', async () => {
+    const { org, token } = await freshOrganization()
+    const partnerAdmin = await api.tokenFor(org, 'partner_admin', { partnerId: org.defaultPartner.id })
+    expectProblem(await problemOf(await importing('needs', needsFile(org.defaultPartner.id), partnerAdmin)), 403, 'Forbidden')
+    expectProblem(
+      await api.call('POST', '/api/needs/import', { token, raw: 'a,b', headers: { 'content-type': 'text/plain' } }),
+      415,
+      'Unsupported media type',
+    )
+    expect((await api.call('GET', '/api/needs', { token })).body).toEqual([])
+  })
+})
