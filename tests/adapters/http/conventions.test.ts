@@ -76,6 +76,9 @@ const protectedRoutes = (): ReadonlyArray<readonly [string, string, unknown, num
     ['PUT', `/api/constituents/${constituentId}`, { lastName: 'Whole' }],
     ['GET', `/api/constituents/${constituentId}/needs`, undefined],
     ['POST', '/api/constituents/merge', { sourceConstituentId: mergeSource, targetConstituentId: mergeTarget }],
+    // An import takes CSV: the JSON body here is 415 once the caller is known.
+    ['POST', '/api/constituents/import?dryRun=true', { firstName: 'Ana' }, 415],
+    ['POST', '/api/needs/import?dryRun=true', { description: 'Food' }, 415],
     ['GET', '/api/household-matches?status=OPEN', undefined],
     ['POST', `/api/household-matches/${matchId}/resolve`, { action: 'DISMISS' }],
     ['GET', '/api/members', undefined],
