@@ -51,13 +51,36 @@ export class ConstituentImporter implements RecordImporter<ContactDetails> {
   }
 
   /**
-   * Someone on file by the same phone, email, or name and date of birth; for a row with none of these, a
-   * record identical in every field (found by its last name and street, or its name), so that importing a
-   * file again creates none of its rows twice.
+   * Someone on file by the same phone, email, or name and date of birth (one lookup for the batch); for a row
+   * with none of these, a record identical in every field (found by its last name and street, or its name),
+   * so that importing a file again creates none of its rows twice.
    */
-  async exists(r: Repositories, organizationId: string, details: ContactDetails): Promise<boolean> {
-    const keys = exactKeysOf(details)
-    if (Object.keys(keys).length > 0) return (await r.constituents.findByMatchKeys(organizationId, keys, NO_ID, 1)).length > 0
+  async existing(r: Repositories, organizationId: string, batch: readonly ContactDetails[]): Promise<boolean[]> {
+    const keys = batch.map(exactKeysOf)
+    const found = await r.constituents.findSharingKeys(organizationId, keys, batch.length)
+    const onFile = new Set(found.flatMap((c) => this.keysOf(c)))
+    return Promise.all(
+      batch.map((details, i) =>
+        Object.keys(keys[i]!).length > 0
+          ? this.keysOf(details).some((key) => onFile.has(key))
+          : this.identicalOnFile(r, organizationId, details),
+      ),
+    )
+  }
+
+  async create(r: Repositories, subject: AuditSubject, batch: readonly ContactDetails[]): Promise<void> {
+    const registered = await this.registry.registerAll(
+      r,
+      subject.organizationId,
+      batch.map((details) => ({ details })),
+    )
+    const entries = registered.map(
+      ({ constituent }) => ({ action: 'create', recordType: 'constituent', recordId: constituent.id }) as const,
+    )
+    await this.audit.record(r, subject, ...entries)
+  }
+
+  private async identicalOnFile(r: Repositories, organizationId: string, details: ContactDetails): Promise<boolean> {
     const fields = allFieldsOf(details)
     const byStreet = await r.constituents.findByMatchKeys(organizationId, matchKeysOf(details), NO_ID, NAMESAKES)
     if (byStreet.some((found) => allFieldsOf(found) === fields)) return true
@@ -65,10 +88,5 @@ export class ConstituentImporter implements RecordImporter<ContactDetails> {
     if (name === '') return false
     const namesakes = await r.constituents.search(organizationId, parseConstituentQuery(name), { page: 1, limit: NAMESAKES })
     return namesakes.items.some((found) => allFieldsOf(found) === fields)
-  }
-
-  async create(r: Repositories, subject: AuditSubject, details: ContactDetails): Promise<void> {
-    const { constituent } = await this.registry.register(r, subject.organizationId, details)
-    await this.audit.record(r, subject, { action: 'create', recordType: 'constituent', recordId: constituent.id })
   }
 }

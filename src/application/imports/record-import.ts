@@ -29,10 +29,10 @@ export interface RecordImporter<T> {
   prepare(repositories: Repositories, organizationId: string): Promise<RowParser<T>>
   /** The keys by which a later row of the file is the same as this one. */
   keysOf(value: T): string[]
-  /** Whether the organization already holds the record. */
-  exists(repositories: Repositories, organizationId: string, value: T): Promise<boolean>
-  /** Creates the record inside the batch's transaction, as its intake would (duplicate detection, events, audit). */
-  create(repositories: Repositories, subject: AuditSubject, value: T): Promise<void>
+  /** For each value, whether the organization already holds its record. */
+  existing(repositories: Repositories, organizationId: string, values: readonly T[]): Promise<boolean[]>
+  /** Creates the records, in order, inside the batch's transaction, as intake would (duplicate detection, events, audit). */
+  create(repositories: Repositories, subject: AuditSubject, values: readonly T[]): Promise<void>
 }
 
 /** A row's value, or the errors of its fields. */
@@ -120,13 +120,10 @@ export class RecordImport {
   private async write<T>(importer: RecordImporter<T>, subject: AuditSubject, batch: T[], report: ImportReport, dryRun: boolean) {
     if (batch.length === 0) return
     const work = async (r: Repositories) => {
-      let created = 0
-      for (const value of batch) {
-        if (await importer.exists(r, subject.organizationId, value)) continue
-        if (!dryRun) await importer.create(r, subject, value)
-        created += 1
-      }
-      return created
+      const existing = await importer.existing(r, subject.organizationId, batch)
+      const fresh = batch.filter((_, i) => !existing[i])
+      if (!dryRun && fresh.length > 0) await importer.create(r, subject, fresh)
+      return fresh.length
     }
     const created = dryRun ? await work(this.repositories) : await this.unitOfWork.run(work)
     report.created += created

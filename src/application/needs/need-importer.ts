@@ -80,21 +80,28 @@ export class NeedImporter implements RecordImporter<ImportedNeed> {
     return [`${need.createdAt.toISOString()}|${canonicalJson(need.customFields)}`]
   }
 
-  async exists(r: Repositories, organizationId: string, need: ImportedNeed): Promise<boolean> {
-    const fields = canonicalJson(need.customFields)
-    return (await r.needs.findCreatedAt(organizationId, need.createdAt)).some((found) => canonicalJson(found.customFields) === fields)
+  async existing(r: Repositories, organizationId: string, needs: readonly ImportedNeed[]): Promise<boolean[]> {
+    return Promise.all(
+      needs.map(async (need) => {
+        const fields = canonicalJson(need.customFields)
+        return (await r.needs.findCreatedAt(organizationId, need.createdAt)).some((found) => canonicalJson(found.customFields) === fields)
+      }),
+    )
   }
 
-  async create(r: Repositories, subject: AuditSubject, need: ImportedNeed): Promise<void> {
-    await this.intake.record(r, {
-      organizationId: subject.organizationId,
-      partner: need.partner,
-      status: need.status,
-      customFields: need.customFields,
-      isConfidential: need.isConfidential,
-      ...(subject.memberId ? { createdBy: subject.memberId } : {}),
-      originalDate: need.createdAt,
-    })
+  async create(r: Repositories, subject: AuditSubject, needs: readonly ImportedNeed[]): Promise<void> {
+    // One by one, each as an intake: its reference number, history, events and audit are the intake's own.
+    for (const need of needs) {
+      await this.intake.record(r, {
+        organizationId: subject.organizationId,
+        partner: need.partner,
+        status: need.status,
+        customFields: need.customFields,
+        isConfidential: need.isConfidential,
+        ...(subject.memberId ? { createdBy: subject.memberId } : {}),
+        originalDate: need.createdAt,
+      })
+    }
   }
 }
 

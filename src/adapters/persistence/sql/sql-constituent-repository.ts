@@ -31,11 +31,23 @@ function constituentRow(c: Constituent) {
   }
 }
 
+/** Rows per multi-row insert: far under both databases' limits on a statement's parameters. */
+const ROWS_PER_INSERT = 500
+
+function chunksOf<T>(rows: readonly T[]): T[][] {
+  const chunks: T[][] = []
+  for (let at = 0; at < rows.length; at += ROWS_PER_INSERT) chunks.push(rows.slice(at, at + ROWS_PER_INSERT))
+  return chunks
+}
+
 export class SqlConstituentRepository extends SqlRepository implements ConstituentRepository {
   /** Search is read through each database's own index: its dialect's ConstituentSearch. */
   private readonly searching = new this.dialect.ConstituentSearch(this.db, this.dialect, this.statements)
   async insert(c: Constituent) {
     await this.preparedInsert('constituent_insert', this.tables.constituents, constituentRow(c), ['seq'])
+  }
+  async insertMany(constituents: readonly Constituent[]) {
+    for (const rows of chunksOf(constituents.map(constituentRow))) await this.db.insert(this.tables.constituents).values(rows)
   }
   async update(c: Constituent) {
     await this.updateInOrganization(this.tables.constituents, constituentRow(c))
@@ -89,6 +101,28 @@ export class SqlConstituentRepository extends SqlRepository implements Constitue
     }
     return [...found.values()]
   }
+  async findSharingKeys(organizationId: string, keys: readonly MatchKeys[], limitPerKey: number) {
+    const t = this.tables.constituents
+    const lookups: Array<[SQLiteColumn, keyof MatchKeys]> = [
+      [t.phone, 'phone'],
+      [t.emailKey, 'email'],
+      [t.nameBirthKey, 'nameAndBirth'],
+      [t.lastStreetKey, 'lastNameAndStreet'],
+    ]
+    const found = new Map<string, Constituent>()
+    for (const [column, key] of lookups) {
+      const values = [...new Set(keys.flatMap((k) => (k[key] === undefined ? [] : [k[key]])))]
+      if (values.length === 0) continue
+      // One indexed IN lookup per kind of key, bounded.
+      const rows = await this.db
+        .select()
+        .from(t)
+        .where(and(eq(t.organizationId, organizationId), inArray(column, values)))
+        .limit(limitPerKey)
+      for (const row of rows) found.set(row.id, toConstituent(row))
+    }
+    return [...found.values()]
+  }
   async search(organizationId: string, query: ConstituentQuery, page: PageRequest): Promise<Page<Constituent>> {
     const { rows, total } = await this.searching.page(organizationId, query, page)
     return { items: rows.map(toConstituent), total }
@@ -116,6 +150,9 @@ export class SqlConstituentRepository extends SqlRepository implements Constitue
   }
   async insertHousehold(h: Household) {
     await this.preparedInsert('household_insert', this.tables.households, { ...h })
+  }
+  async insertHouseholds(households: readonly Household[]) {
+    for (const rows of chunksOf(households.map((h) => ({ ...h })))) await this.db.insert(this.tables.households).values(rows)
   }
   async deleteHouseholdIfUnused(organizationId: string, householdId: string) {
     const used = and(eq(this.tables.households.organizationId, organizationId), eq(this.tables.households.id, householdId))
