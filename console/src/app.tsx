@@ -4,6 +4,7 @@ import { LanguageSwitch } from './language-switch'
 import { forgetCachedData, may, useProfileAnswer } from './data'
 import { FirstRun, useFirstRun } from './first-run'
 import { ConstituentScreen, ConstituentSearch } from './constituents'
+import { ImportScreen, importTexts } from './imports'
 import { Inbox } from './inbox'
 import { Matches } from './matches'
 import { Login } from './login'
@@ -59,12 +60,17 @@ function SignedIn({ place }: { place: Place }) {
       <header class="bar">
         <span class="app-name">{t.appName}</span>
         <nav aria-label={t.main}>
-          <a href={href(['needs'])} aria-current={place.path[0] !== 'constituents' && place.path[0] !== 'new' ? 'page' : undefined}>
+          <a href={href(['needs'])} aria-current={!['constituents', 'new', 'import'].includes(place.path[0] ?? '') ? 'page' : undefined}>
             {t.needs}
           </a>
           {may(profile, 'constituents:read') && (
             <a href={href(['constituents'])} aria-current={place.path[0] === 'constituents' ? 'page' : undefined}>
               {t.constituents}
+            </a>
+          )}
+          {may(profile, 'records:import') && (
+            <a href={href(['import'])} aria-current={place.path[0] === 'import' ? 'page' : undefined}>
+              {importTexts.nav}
             </a>
           )}
           {may(profile, 'needs:create') && (
@@ -93,6 +99,7 @@ function Screen({ place }: { place: Place }) {
   const [area, id] = place.path
   if (area === 'needs' && id) return <NeedScreen key={id} reference={id} />
   if (area === 'new') return <NewNeed />
+  if (area === 'import') return <ImportScreen />
   if (area === 'constituents' && id === 'matches') return <Matches />
   if (area === 'constituents' && id) return <ConstituentScreen key={id} id={id} />
   if (area === 'constituents') return <ConstituentSearch query={place.query} />
