@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util'
-import type { ImportKind, ImportOrganizationFile } from '../application/imports/import-organization-file'
+import type { ImportKind } from '../application/imports/import-organization-file'
 import type { ImportSource } from '../application/imports/record-import'
+import type { UseCases } from '../application/use-cases'
 import type { ImportReport } from '../domain/imports/import'
 
 // `intake import constituents|needs --org SLUG --file F [--dry-run]` (docs/api.md "Import").
@@ -35,7 +36,11 @@ export interface ProgressOutput {
  * Runs the import of the file, showing its progress by bytes read (a bar on a terminal, a line every tenth
  * otherwise) on `progress`, and answers its report. The exit code is 1 when a row was refused, so a script notices.
  */
-export async function runImport(useCase: ImportOrganizationFile, command: ImportCommand, progress: ProgressOutput): Promise<ImportReport> {
+export async function runImport(
+  useCase: UseCases['operations']['importFile'],
+  command: ImportCommand,
+  progress: ProgressOutput,
+): Promise<ImportReport> {
   const file = Bun.file(command.file)
   if (!(await file.exists())) throw new ImportFileError(`No such file: ${command.file}`)
   const meter = new ProgressMeter(file.size, progress)
