@@ -55,27 +55,6 @@ export function describeNeedContract({
       ).toEqual([])
     })
 
-    test('finds the needs created at one exact time, in the organization only', async () => {
-      const { organization, partner } = await anOrganizationWithPartner()
-      const other = await anOrganizationWithPartner()
-      const at = new Date('2025-06-01T10:00:00.123Z')
-      const twins = [1, 2].map((n) =>
-        aNeed({ organizationId: organization.id, partnerId: partner.id, createdAt: at, referenceNumber: `REQ-${n}` }),
-      )
-      const later = aNeed({
-        organizationId: organization.id,
-        partnerId: partner.id,
-        createdAt: new Date(at.getTime() + 1),
-        referenceNumber: 'REQ-3',
-      })
-      const elsewhere = aNeed({ organizationId: other.organization.id, partnerId: other.partner.id, createdAt: at })
-      await insertNeeds(...twins, later, elsewhere)
-
-      const found = await read().needs.findCreatedAt(organization.id, at)
-      expect(ids(found).sort()).toEqual(ids(twins).sort())
-      expect(await write((r) => r.needs.findCreatedAt(organization.id, new Date(at.getTime() - 1)))).toEqual([])
-    })
-
     test('answers undefined for an unknown id or reference number', async () => {
       const { organization } = await anOrganizationWithPartner()
       expect(await read().needs.findById(organization.id, randomUUID())).toBeUndefined()

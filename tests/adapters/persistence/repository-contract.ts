@@ -9,6 +9,7 @@ import { describeEmailSettingsContract } from './email-settings-contract'
 import { describeInvitationContract } from './invitation-contract'
 import { describeMemberContract } from './member-contract'
 import { describeNeedContract } from './need-contract'
+import { describeImportContract } from './import-contract'
 import { describeNeedHistoryContract } from './need-history-contract'
 import { describeOrganizationContract } from './organization-contract'
 import { describeOutboxClaimContract } from './outbox-claim-contract'
@@ -93,6 +94,7 @@ export function describeRepositories(name: string, make: () => Promise<Repositor
     describeConstituentContract(context)
     describeConstituentSearchContract(context)
     describeConstituentDuplicatesContract(context)
+    describeImportContract(context)
     describeSmsContract(context)
     describeSmsInteractionContract(context)
     describeSendLimitsContract(context)
