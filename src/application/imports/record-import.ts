@@ -108,8 +108,8 @@ export class RecordImport {
     number: number,
     report: ImportReport,
   ): T | undefined {
-    const row = rowOf(header, record, columns)
-    const parsed = 'path' in row ? { errors: [row as FieldError] } : parse(row as ImportRow)
+    const cells = rowOf(header, record, columns)
+    const parsed = 'error' in cells ? { errors: [cells.error] } : parse(cells.row)
     if ('value' in parsed) return parsed.value
     const room = REPORTED_ERRORS - report.errors.length
     report.errors.push(...parsed.errors.slice(0, Math.max(room, 0)).map((error) => rowErrorOf(number, error)))

@@ -63,11 +63,15 @@ export function headerOf(record: readonly string[] | undefined, columns: ImportC
  * A record as a row of `header`'s read columns; a record of another length than the header is an error. A
  * cell the export made inert (`'+15551234567`) is read as the value it was.
  */
-export function rowOf(header: readonly string[], record: readonly string[], columns: ImportColumns): ImportRow | FieldError {
+export function rowOf(
+  header: readonly string[],
+  record: readonly string[],
+  columns: ImportColumns,
+): { row: ImportRow } | { error: FieldError } {
   if (record.length !== header.length) {
-    return { path: '', message: `has ${record.length} cells where the header names ${header.length} columns` }
+    return { error: { path: '', message: `has ${record.length} cells where the header names ${header.length} columns` } }
   }
-  return Object.fromEntries(header.flatMap((name, i) => (columns.read.includes(name) ? [[name, restoreFormula(record[i]!)]] : [])))
+  return { row: Object.fromEntries(header.flatMap((name, i) => (columns.read.includes(name) ? [[name, restoreFormula(record[i]!)]] : []))) }
 }
 
 /** A blank line (a spreadsheet's trailing empty row): not a row of data. */
