@@ -5008,8 +5008,8 @@ export interface operations {
                 "application/json": {
                     /** @enum {string} */
                     provider: "smtp" | "postmark" | "ses" | "sendgrid";
-                    /** @description Secret: an SMTP URL for smtp, ACCESS_KEY_ID:SECRET_ACCESS_KEY:REGION for ses */
-                    apiKey: string;
+                    /** @description Secret: an SMTP URL for smtp, ACCESS_KEY_ID:SECRET_ACCESS_KEY:REGION for ses. Left out: the key stored for the same provider (400 when none is) */
+                    apiKey?: string;
                     fromEmail: string;
                     fromName?: string;
                 };
@@ -5085,8 +5085,8 @@ export interface operations {
                 "application/json": {
                     /** @enum {string} */
                     provider: "smtp" | "postmark" | "ses" | "sendgrid";
-                    /** @description Secret: an SMTP URL for smtp, ACCESS_KEY_ID:SECRET_ACCESS_KEY:REGION for ses */
-                    apiKey: string;
+                    /** @description Secret: an SMTP URL for smtp, ACCESS_KEY_ID:SECRET_ACCESS_KEY:REGION for ses. Left out: the key stored for the same provider (400 when none is) */
+                    apiKey?: string;
                     fromEmail: string;
                     fromName?: string;
                     toEmail: string;

@@ -16,6 +16,9 @@ export type Member = components['schemas']['Member']
 export type OrganizationSettings = components['schemas']['OrganizationSettings']
 export type Constituent = components['schemas']['Constituent']
 export type HouseholdMatch = components['schemas']['HouseholdMatch']
+export type EmailSettings = components['schemas']['EmailSettings']
+export type WebhookEndpoint = components['schemas']['WebhookEndpoint']
+export type WebhookDelivery = components['schemas']['WebhookDelivery']
 
 export const STATUSES: Status[] = ['NEW', 'IN_PROGRESS', 'PENDING_INTERNAL', 'PENDING_CLIENT', 'RESOLVED', 'ESCALATED']
 

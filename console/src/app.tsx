@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks'
 import { t } from './i18n'
 import { LanguageSwitch } from './language-switch'
+import { Administration, mayAdminister } from './admin'
 import { forgetCachedData, may, useProfileAnswer } from './data'
 import { FirstRun, useFirstRun } from './first-run'
 import { ConstituentScreen, ConstituentSearch } from './constituents'
@@ -60,12 +61,20 @@ function SignedIn({ place }: { place: Place }) {
       <header class="bar">
         <span class="app-name">{t.appName}</span>
         <nav aria-label={t.main}>
-          <a href={href(['needs'])} aria-current={!['constituents', 'new', 'import'].includes(place.path[0] ?? '') ? 'page' : undefined}>
+          <a
+            href={href(['needs'])}
+            aria-current={!['constituents', 'new', 'admin', 'import'].includes(place.path[0] ?? '') ? 'page' : undefined}
+          >
             {t.needs}
           </a>
           {may(profile, 'constituents:read') && (
             <a href={href(['constituents'])} aria-current={place.path[0] === 'constituents' ? 'page' : undefined}>
               {t.constituents}
+            </a>
+          )}
+          {mayAdminister(profile) && (
+            <a href={href(['admin'])} aria-current={place.path[0] === 'admin' ? 'page' : undefined}>
+              {t.administration}
             </a>
           )}
           {may(profile, 'records:import') && (
@@ -99,6 +108,7 @@ function Screen({ place }: { place: Place }) {
   const [area, id] = place.path
   if (area === 'needs' && id) return <NeedScreen key={id} reference={id} />
   if (area === 'new') return <NewNeed />
+  if (area === 'admin') return <Administration path={place.path.slice(1)} query={place.query} />
   if (area === 'import') return <ImportScreen />
   if (area === 'constituents' && id === 'matches') return <Matches />
   if (area === 'constituents' && id) return <ConstituentScreen key={id} id={id} />

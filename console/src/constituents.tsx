@@ -2,6 +2,7 @@ import { Fragment } from 'preact'
 import { useEffect, useState } from 'preact/hooks'
 import { client, problemText, type Constituent, type Need } from './api'
 import { formatDateTime, may, partnerName, usePartners, useProfile } from './data'
+import { ExportButton } from './exports'
 import { language, t } from './i18n'
 import { go, href } from './router'
 import { authorized } from './session'
@@ -52,6 +53,14 @@ export function ConstituentSearch({ query }: { query: URLSearchParams }) {
         </div>
         <button type="submit">{t.search}</button>
       </form>
+      {may(profile, 'records:export') && may(profile, 'constituents:read') && (
+        <ExportButton
+          label={q ? t.exportMatches(q) : t.exportEveryone}
+          call={() =>
+            client.GET('/api/constituents/export', { params: { query: { format: 'csv', ...(q ? { query: q } : {}) } }, parseAs: 'blob' })
+          }
+        />
+      )}
       {q && !found && <p role="status">{t.loading}</p>}
       {typeof found === 'string' && (
         <p role="alert" class="error">

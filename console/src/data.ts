@@ -68,6 +68,11 @@ export function forgetCachedData() {
   members = undefined
 }
 
+/** Forgets the partners read, once one is added or changed. */
+export function forgetPartners() {
+  partners = undefined
+}
+
 export function partnerName(list: Partner[], id: string): string {
   return list.find((partner) => partner.id === id)?.name ?? ''
 }

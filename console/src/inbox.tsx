@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'preact/hooks'
 import { client, STATUSES, type Need, type Status } from './api'
-import { formatDate, memberName, partnerName, useMembers, usePartners, useProfile } from './data'
+import { formatDate, may, memberName, partnerName, useMembers, usePartners, useProfile } from './data'
+import { ExportButton } from './exports'
 import { language, t } from './i18n'
 import { go, href } from './router'
 import { authorized } from './session'
@@ -25,25 +26,21 @@ export function Inbox({ query }: { query: URLSearchParams }) {
     document.title = `${t.needs} · ${t.appName}`
   }, [])
 
+  // The list's filters, which its export keeps too.
+  const filtered = {
+    ...(status ? { status: [status as Status] } : {}),
+    ...(partnerId ? { partnerId } : {}),
+    ...(mine && me ? { assignedTo: me } : {}),
+  }
   useEffect(() => {
     if (mine && !me) return
     let current = true
-    void authorized(() =>
-      client.GET('/api/needs', {
-        params: {
-          query: {
-            page,
-            limit: PAGE_SIZE,
-            ...(status ? { status: [status as Status] } : {}),
-            ...(partnerId ? { partnerId } : {}),
-            ...(mine && me ? { assignedTo: me } : {}),
-          },
-        },
-      }),
-    ).then(({ data, response }) => {
-      if (current)
-        setAnswer({ key, result: data ? { needs: data, total: Number(response.headers.get('x-total-count') ?? data.length) } : 'error' })
-    })
+    void authorized(() => client.GET('/api/needs', { params: { query: { page, limit: PAGE_SIZE, ...filtered } } })).then(
+      ({ data, response }) => {
+        if (current)
+          setAnswer({ key, result: data ? { needs: data, total: Number(response.headers.get('x-total-count') ?? data.length) } : 'error' })
+      },
+    )
     return () => {
       current = false
     }
@@ -90,6 +87,12 @@ export function Inbox({ query }: { query: URLSearchParams }) {
           <label for="filter-mine">{t.assignedToMe}</label>
         </div>
       </form>
+      {may(profile, 'records:export') && (
+        <ExportButton
+          label={t.exportNeeds}
+          call={() => client.GET('/api/needs/export', { params: { query: { format: 'csv', ...filtered } }, parseAs: 'blob' })}
+        />
+      )}
       {!result && <p role="status">{t.loading}</p>}
       {result === 'error' && (
         <p role="alert" class="error">

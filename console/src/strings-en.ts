@@ -1,4 +1,5 @@
 import type { Interaction, Status } from './api'
+import { adminEn } from './strings-admin-en'
 
 /** Every text the console shows, one object per language of the same shape; the page's `lang` chooses. */
 export const en = {
@@ -145,6 +146,7 @@ export const en = {
   nameOrganization: "Your organization's name",
   organizationName: 'Organization name',
   saveName: 'Save name',
+  ...adminEn,
   forbidden: 'Your role may not do this.',
   failed: (detail: string) => `Not done: ${detail}`,
   statuses: {

@@ -1,4 +1,5 @@
 import type { Strings } from './strings-en'
+import { adminEs } from './strings-admin-es'
 
 // The Spanish of every text in strings-en.ts, the same keys.
 export const es: Strings = {
@@ -148,6 +149,7 @@ export const es: Strings = {
   nameOrganization: 'El nombre de su organización',
   organizationName: 'Nombre de la organización',
   saveName: 'Guardar el nombre',
+  ...adminEs,
   forbidden: 'Su rol no puede hacer esto.',
   failed: (detail) => `No se hizo: ${detail}`,
   statuses: {

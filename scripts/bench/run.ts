@@ -33,6 +33,9 @@ const seedNumber = Number(values.seed)
 const duration = Number(values.duration)
 const connections = Number(values.connections)
 
+/** In the names of kept seeded data: a change to what seed.ts writes bumps it, so old data is not reused. */
+const SEED_SHAPE = 'v2'
+
 /** BENCH_DRIVER=autocannon uses autocannon even where wrk is installed. */
 const WRK = process.env.BENCH_DRIVER === 'autocannon' ? null : Bun.which('wrk')
 
@@ -122,12 +125,18 @@ function freePort(): number {
   return port
 }
 
-async function startProcess(args: string[], env: Record<string, string>, port: number): Promise<{ stop(): Promise<void>; rss(): number }> {
+/** Starts a server; its log (stderr) goes to `log`, a file, as `npm start 2> file` or a log collector would take it. */
+async function startProcess(
+  args: string[],
+  env: Record<string, string>,
+  port: number,
+  log: string,
+): Promise<{ stop(): Promise<void>; rss(): number }> {
   const child = Bun.spawn([process.execPath, ...args], {
     cwd: ROOT,
     env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1' },
     stdout: 'ignore',
-    stderr: 'inherit',
+    stderr: Bun.file(log),
   })
   for (let tries = 0; ; tries++) {
     const up = await fetch(`http://127.0.0.1:${port}/healthz`).then(
@@ -159,7 +168,7 @@ async function database(needs: number): Promise<{ url: string; bare: string }> {
   if (values.db === 'postgres') {
     const admin = process.env.BENCH_POSTGRES_URL
     if (!admin) throw new Error('--db postgres needs BENCH_POSTGRES_URL')
-    const name = `bench_${needs}_${seedNumber}`
+    const name = `bench_${SEED_SHAPE}_${needs}_${seedNumber}`
     const url = new URL(admin)
     url.pathname = `/${name}`
     const sql = postgres(admin, { max: 1, onnotice: () => {} })
@@ -177,7 +186,7 @@ async function database(needs: number): Promise<{ url: string; bare: string }> {
     return { url: url.toString(), bare: url.toString() }
   }
   mkdirSync(DATA, { recursive: true })
-  const seeded = join(DATA, `sqlite-${needs}-${seedNumber}.sqlite`)
+  const seeded = join(DATA, `sqlite-${SEED_SHAPE}-${needs}-${seedNumber}.sqlite`)
   if (!existsSync(seeded)) {
     await seed(`sqlite:${seeded}.partial`, plan, progress)
     process.stderr.write('\n')
@@ -196,23 +205,35 @@ interface Row {
   bare?: Measured
 }
 
+/** The service as a user starts it, at its default LOG_LEVEL (the access log on) unless `logLevel` says otherwise. */
+function startService(url: string, logLevel?: string) {
+  const env: Record<string, string> = {
+    ...BENCH_SECRETS,
+    DATABASE_URL: url,
+    AUTH_RATE_LIMIT: '1000000',
+    PUBLIC_INTAKE_RATE_LIMIT: '1000000',
+  }
+  const port = freePort()
+  const started = startProcess(
+    ['src/main/cli.ts', 'serve'],
+    logLevel ? { ...env, LOG_LEVEL: logLevel } : env,
+    port,
+    join(DATA, `service-${logLevel ?? 'default'}.log`),
+  )
+  return started.then((process) => ({ ...process, base: `http://127.0.0.1:${port}` }))
+}
+
 async function measure(needs: number): Promise<{ rows: Row[]; console?: ConsoleFigures }> {
   const db = await database(needs)
-  const servicePort = freePort()
-  const service = await startProcess(
-    ['src/main/cli.ts', 'serve'],
-    {
-      ...BENCH_SECRETS,
-      DATABASE_URL: db.url,
-      LOG_LEVEL: 'warn',
-      AUTH_RATE_LIMIT: '1000000',
-      PUBLIC_INTAKE_RATE_LIMIT: '1000000',
-    },
-    servicePort,
-  )
+  const service = await startService(db.url)
   const barePort = freePort()
-  const bare = await startProcess(['scripts/bench/bare.ts'], { JWT_SECRET: BENCH_SECRETS.JWT_SECRET, BARE_DATABASE: db.bare }, barePort)
-  const base = `http://127.0.0.1:${servicePort}`
+  const bare = await startProcess(
+    ['scripts/bench/bare.ts'],
+    { JWT_SECRET: BENCH_SECRETS.JWT_SECRET, BARE_DATABASE: db.bare },
+    barePort,
+    join(DATA, 'bare.log'),
+  )
+  const base = service.base
   const bareBase = `http://127.0.0.1:${barePort}`
   try {
     const organization: Pick<SeededOrganization, 'slug' | 'adminEmail'> = { slug: 'bench-1', adminEmail: 'admin@bench-1.example.org' }
@@ -293,6 +314,19 @@ async function measure(needs: number): Promise<{ rows: Row[]; console?: ConsoleF
       process.stderr.write(`  ${route}…\n`)
       const bareMeasured = bareRequests ? await drive(bareBase, accessToken, bareRequests) : undefined
       rows.push({ route, service: await drive(base, accessToken, requests), ...(bareMeasured ? { bare: bareMeasured } : {}) })
+    }
+    // The reads again with the access log off, beside the same bare route: what the default log costs.
+    const quiet = await startService(db.url, 'warn')
+    try {
+      for (const { route, requests, bare: bareRequests } of routes.filter(
+        (r) => r.route.startsWith('read') || r.route === 'list 25 needs',
+      )) {
+        process.stderr.write(`  ${route}, LOG_LEVEL=warn…\n`)
+        const bareMeasured = await drive(bareBase, accessToken, bareRequests!)
+        rows.push({ route: `${route}, LOG_LEVEL=warn`, service: await drive(quiet.base, accessToken, requests), bare: bareMeasured })
+      }
+    } finally {
+      await quiet.stop()
     }
     const consoleFigures = chromiumAvailable() ? await measureConsole(base, organization.adminEmail, BENCH_PASSWORD) : undefined
     process.stderr.write(`  service RSS after the run: ${service.rss().toFixed(0)} MB\n`)

@@ -3,7 +3,8 @@
 import { CreateOrganization } from '../../src/application/organizations/create-organization'
 import type { Constituent, Household } from '../../src/domain/constituents/constituent'
 import type { Need } from '../../src/domain/needs/need'
-import { formatReferenceNumber, NEED_STATUSES } from '../../src/domain/needs/need'
+import type { Partner } from '../../src/domain/partners/partner'
+import { dueDateFor, formatReferenceNumber, NEED_STATUSES } from '../../src/domain/needs/need'
 import { loadConfig } from '../../src/main/config'
 import { createContainer, PORTS } from '../../src/main/container'
 
@@ -81,6 +82,13 @@ const NEEDS = [
   'Ride to a medical appointment',
 ]
 const STATES = ['NY', 'NJ', 'PA', 'CA', 'TX', 'IL']
+/** Partners beside each organization's default one, with their SLA hours: needs are spread over all four. */
+const PARTNERS = [
+  ['Food pantry', 48],
+  ['Housing help', 72],
+  ['Utility assistance', 120],
+] as const
+const NOTES = ['Called back, left a message', 'Visited the pantry on Tuesday', 'Waiting for the landlord to answer']
 
 const pick = <T>(next: () => number, list: readonly T[]): T => list[Math.floor(next() * list.length)]!
 
@@ -100,6 +108,8 @@ export async function seed(
   const next = random(plan.seed)
   const ids = container.get(PORTS.ids)
   const organizations: SeededOrganization[] = []
+  const epoch = Date.UTC(2024, 0, 1)
+  const span = Date.UTC(2026, 10, 1) - epoch
   const total = plan.needs + plan.constituents
   let done = 0
   try {
@@ -111,11 +121,29 @@ export async function seed(
         .execute({ name: `Bench ${o + 1}`, slug, adminEmail, adminPassword: BENCH_PASSWORD })
       organizations.push({ slug, organizationId: created.organizationId, adminEmail, defaultPartnerId: created.defaultPartnerId })
     }
-    const epoch = Date.UTC(2024, 0, 1)
-    const span = Date.UTC(2026, 10, 1) - epoch
+    const partnersOf = new Map<string, Array<{ id: string; slaHours: number }>>()
+    for (const organization of organizations) {
+      const partners = [{ id: organization.defaultPartnerId, slaHours: 72 }]
+      await persistence.unitOfWork.run(async (r) => {
+        for (const [name, slaHours] of PARTNERS) {
+          const partner: Partner = {
+            id: ids.next(),
+            organizationId: organization.organizationId,
+            name,
+            slaHours,
+            isArchived: false,
+            isDefault: false,
+            createdAt: new Date(epoch),
+          }
+          await r.partners.insert(partner)
+          partners.push({ id: partner.id, slaHours })
+        }
+      })
+      partnersOf.set(organization.organizationId, partners)
+    }
     const BATCH = 2_000
     for (const organization of organizations) {
-      const constituents: string[] = []
+      const constituents: Constituent[] = []
       const households: string[] = []
       const share = (count: number) => Math.floor(count / plan.organizations)
       for (let written = 0; written < share(plan.constituents); written += BATCH) {
@@ -141,7 +169,7 @@ export async function seed(
                 updatedAt: createdAt,
               }
               await r.constituents.insert(person)
-              constituents.push(person.id)
+              constituents.push(person)
             }
           }
         })
@@ -153,23 +181,43 @@ export async function seed(
         await persistence.unitOfWork.run(async (r) => {
           for (let i = 0; i < size; i++) {
             const createdAt = new Date(epoch + Math.floor(next() * span))
-            const constituent = constituents.length > 0 && next() < 0.7 ? Math.floor(next() * constituents.length) : undefined
+            const person = constituents.length > 0 && next() < 0.7 ? pick(next, constituents) : undefined
+            const partner = pick(next, partnersOf.get(organization.organizationId)!)
+            // As intake stores them: the description, and the contact fields that registered the person.
+            const customFields = {
+              description: pick(next, NEEDS),
+              householdSize: 1 + Math.floor(next() * 6),
+              ...(person ? { firstName: person.firstName, lastName: person.lastName, phone: person.phone } : {}),
+            }
             const need: Need = {
               id: ids.next(),
               organizationId: organization.organizationId,
-              partnerId: organization.defaultPartnerId,
+              partnerId: partner.id,
               status: pick(next, NEED_STATUSES),
-              customFields: { description: pick(next, NEEDS) },
+              customFields,
               isConfidential: next() < 0.05,
               createdAt,
               updatedAt: createdAt,
+              dueDate: dueDateFor(createdAt, partner.slaHours),
               referenceNumber: formatReferenceNumber(
                 undefined,
                 (await r.organizations.takeNextNeedReference(organization.organizationId))!.number,
               ),
-              ...(constituent !== undefined ? { constituentId: constituents[constituent]! } : {}),
+              ...(person ? { constituentId: person.id } : {}),
             }
             await r.needs.insert(need)
+            if (next() < 0.3) {
+              await r.interactions.insert({
+                id: ids.next(),
+                organizationId: organization.organizationId,
+                partnerId: partner.id,
+                needId: need.id,
+                channel: 'note',
+                senderIdentifier: 'Bench Admin',
+                content: pick(next, NOTES),
+                createdAt,
+              })
+            }
           }
         })
         done += size

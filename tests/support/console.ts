@@ -18,7 +18,7 @@ export interface ConsoleHarness {
   admin: Member
   partners: Array<{ id: string; name: string }>
   member(
-    role: 'org_admin' | 'staff' | 'partner_agent' | 'volunteer',
+    role: 'org_admin' | 'staff' | 'partner_admin' | 'partner_agent' | 'volunteer',
     partnerId?: string,
     more?: { fullName?: string; profiles?: Array<'sms_communicator' | 'duplicate_resolver' | 'pii_reader'> },
   ): Promise<Member>

@@ -57,7 +57,13 @@ const UpdateSettingsBody = Named(
 
 const emailFields = {
   provider: OneOf(EMAIL_PROVIDERS),
-  apiKey: t.String({ ...API_KEY, description: 'Secret: an SMTP URL for smtp, ACCESS_KEY_ID:SECRET_ACCESS_KEY:REGION for ses' }),
+  apiKey: t.Optional(
+    t.String({
+      ...API_KEY,
+      description:
+        'Secret: an SMTP URL for smtp, ACCESS_KEY_ID:SECRET_ACCESS_KEY:REGION for ses. Left out: the key stored for the same provider (400 when none is)',
+    }),
+  ),
   fromEmail: t.String(EMAIL),
   fromName: t.Optional(t.String(NAME)),
 }

@@ -25,16 +25,31 @@ function masked({ provider, fromEmail, fromName, apiKeyLast4, updatedAt }: Store
   return { provider, fromEmail, ...(fromName ? { fromName } : {}), apiKeyLast4, updatedAt }
 }
 
+/** Settings as proposed: without `apiKey`, the key stored for the same provider (docs/api.md "Organization settings"). */
+export type ProposedEmailSettings = Omit<EmailProviderSettings, 'apiKey'> & { apiKey?: string }
+
+/**
+ * The stored key fills in a key left out, only for the provider it was given for: a key is never handed to
+ * another provider than the one its owner typed it for. Otherwise the key stays missing, and the parser says so.
+ */
+function withStoredKey<T extends ProposedEmailSettings>(input: T, stored: StoredEmailSettings | undefined, secrets: SecretBox): T {
+  if (input.apiKey !== undefined || !stored || stored.provider !== input.provider) return input
+  return { ...input, apiKey: secrets.open(stored.sealedApiKey) }
+}
+
 /** The fields keep their rules, the key fits its provider, and the host it names is one this deployment lets organizations reach. */
-async function checkSettings(
-  settings: EmailProviderSettings & { toEmail?: string },
+async function checkSettings<T extends ProposedEmailSettings & { toEmail?: string }>(
+  settings: T,
   purpose: 'save' | 'test',
   hosts: EmailHostPolicy,
-): Promise<void> {
+): Promise<T & EmailProviderSettings> {
   InvalidError.throwIfAny(emailSettingsErrors(settings, purpose), 'The email settings are not valid')
-  const errors = apiKeyProblems(settings.provider, settings.apiKey)
-  if (errors.length > 0) throw new InvalidError(`The apiKey does not fit the ${settings.provider} provider`, errors)
-  await hosts.check(settings)
+  // The parser found the key present.
+  const complete = { ...settings, apiKey: settings.apiKey ?? '' }
+  const errors = apiKeyProblems(complete.provider, complete.apiKey)
+  if (errors.length > 0) throw new InvalidError(`The apiKey does not fit the ${complete.provider} provider`, errors)
+  await hosts.check(complete)
+  return complete
 }
 
 export class GetEmailSettings {
@@ -55,11 +70,13 @@ export class UpdateEmailSettings {
     private readonly clock: Clock,
     private readonly hosts: EmailHostPolicy,
     private readonly audit: AuditTrail,
+    private readonly repositories: Repositories,
   ) {}
 
-  async execute(actor: Actor, input: EmailProviderSettings): Promise<MaskedEmailSettings> {
+  async execute(actor: Actor, proposed: ProposedEmailSettings): Promise<MaskedEmailSettings> {
     authorize(actor, 'organization:settings')
-    await checkSettings(input, 'save', this.hosts)
+    const kept = await this.repositories.emailSettings.find(actor.organizationId)
+    const input = await checkSettings(withStoredKey(proposed, kept, this.secrets), 'save', this.hosts)
     const stored: StoredEmailSettings = {
       organizationId: actor.organizationId,
       provider: input.provider,
@@ -90,12 +107,14 @@ export class SendTestEmail {
   constructor(
     private readonly mailer: OrganizationMailer,
     private readonly hosts: EmailHostPolicy,
+    private readonly repositories: Repositories,
+    private readonly secrets: SecretBox,
   ) {}
 
-  async execute(actor: Actor, input: EmailProviderSettings & { toEmail: string }): Promise<{ delivered: true; messageId?: string }> {
+  async execute(actor: Actor, proposed: ProposedEmailSettings & { toEmail: string }): Promise<{ delivered: true; messageId?: string }> {
     authorize(actor, 'organization:settings')
-    await checkSettings(input, 'test', this.hosts)
-    const { toEmail, ...settings } = input
+    const kept = await this.repositories.emailSettings.find(actor.organizationId)
+    const { toEmail, ...settings } = await checkSettings(withStoredKey(proposed, kept, this.secrets), 'test', this.hosts)
     const sent = await this.mailer.sendWith(settings, {
       to: toEmail,
       subject: 'Test message from the intake service',

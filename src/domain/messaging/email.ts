@@ -28,7 +28,10 @@ export interface StoredEmailSettings {
 export const API_KEY = { minLength: 1, maxLength: 2000 } as const satisfies TextRule
 
 /** The problems of proposed email settings; a test message also names its recipient (`toEmail`). */
-export function emailSettingsErrors(input: EmailProviderSettings & { toEmail?: string }, purpose: 'save' | 'test'): FieldError[] {
+export function emailSettingsErrors(
+  input: Omit<EmailProviderSettings, 'apiKey'> & { apiKey?: string; toEmail?: string },
+  purpose: 'save' | 'test',
+): FieldError[] {
   const checks = new FieldChecks()
     .oneOf('/provider', input.provider, EMAIL_PROVIDERS)
     .text('/apiKey', input.apiKey, API_KEY)

@@ -11,6 +11,6 @@ export const organizations = area('organizations', ({ service }) => ({
   getSettings: service(GetOrganizationSettings, [repositories]),
   updateSettings: service(UpdateOrganizationSettings, [unitOfWork, AuditTrail]),
   getEmail: service(GetEmailSettings, [repositories]),
-  updateEmail: service(UpdateEmailSettings, [unitOfWork, PORTS.secretBox, PORTS.clock, PORTS.emailHosts, AuditTrail]),
-  testEmail: service(SendTestEmail, [OrganizationMailer, PORTS.emailHosts]),
+  updateEmail: service(UpdateEmailSettings, [unitOfWork, PORTS.secretBox, PORTS.clock, PORTS.emailHosts, AuditTrail, repositories]),
+  testEmail: service(SendTestEmail, [OrganizationMailer, PORTS.emailHosts, repositories, PORTS.secretBox]),
 }))

@@ -472,6 +472,26 @@ describe('email settings', () => {
     expect(JSON.stringify(read.body)).not.toContain(SMTP_PASSWORD)
   })
 
+  test('a key left out is the stored one, for its own provider only: PUT keeps it, a test sends with it', async () => {
+    const { token } = await organizationWithAdmin()
+    const { apiKey: _typed, ...withoutKey } = smtpSettings()
+    expect(expectBadRequest(await putEmail(withoutKey, token)).errors?.map((e) => e.path)).toEqual(['/apiKey'])
+    expect((await putEmail(smtpSettings(), token)).status).toBe(200)
+
+    const kept = await putEmail({ ...withoutKey, fromName: 'Front Desk' }, token)
+    expect(kept.status).toBe(200)
+    expect(kept.body).toMatchObject({ fromName: 'Front Desk', apiKeyLast4: smtpUrl.slice(-4) })
+    const sent = smtp.received.length
+    expect((await testEmail({ ...withoutKey, toEmail: 'someone@example.org' }, token)).status).toBe(200)
+    expect(smtp.received.slice(sent)).toMatchObject([{ to: ['someone@example.org'], user: SMTP_USER }])
+
+    // The stored SMTP URL goes to no other provider.
+    const elsewhere = { ...withoutKey, provider: 'sendgrid', toEmail: 'someone@example.org' }
+    expect(expectBadRequest(await testEmail(elsewhere, token)).errors?.map((e) => e.path)).toEqual(['/apiKey'])
+    expect(expectBadRequest(await putEmail({ ...withoutKey, provider: 'postmark' }, token)).errors?.map((e) => e.path)).toEqual(['/apiKey'])
+    expect((await getEmail(token)).body).toMatchObject({ provider: 'smtp', fromName: 'Front Desk' })
+  })
+
   test('every provider is accepted with a key of its shape; fromName left out is omitted', async () => {
     const { token } = await organizationWithAdmin()
     const cases = [
@@ -503,7 +523,7 @@ describe('email settings', () => {
     ['an ses key that is an SMTP URL', { provider: 'ses', apiKey: smtpUrlPlaceholder() }, '/apiKey'],
     ['an empty apiKey', { apiKey: '' }, '/apiKey'],
     ['a blank postmark key', { provider: 'postmark', apiKey: '   ' }, '/apiKey'],
-    ['no apiKey', { apiKey: undefined }, '/apiKey'],
+    ['no apiKey for a provider no key is stored for', { provider: 'postmark', apiKey: undefined }, '/apiKey'],
     ['a bad fromEmail', { fromEmail: 'desk at example.org' }, '/fromEmail'],
     ['no fromEmail', { fromEmail: undefined }, '/fromEmail'],
     ['a fromName over 200 characters', { fromName: 'x'.repeat(201) }, '/fromName'],

@@ -48,4 +48,20 @@ describe('the log', () => {
     logger.error('unexpected error', { error: new TypeError('x is not a function') })
     expect(JSON.parse(lines[0]!).error).toStartWith('TypeError: x is not a function\n    at ')
   })
+
+  test('writes no secret a caller passes, at any depth it walks', () => {
+    const { lines, logger } = captured()
+    logger.info('careless', {
+      password: 'Pw-Mark-1',
+      request: { headers: { authorization: 'Bearer Mark-2', cookie: 'session=Mark-3' } },
+      attempts: [{ token: 'Mark-4' }, { member: { apiKey: 'Mark-5', secret: 'Mark-6' } }],
+      kept: 'visible',
+    })
+    const line = JSON.parse(lines[0]!)
+    expect(lines[0]).not.toMatch(/Mark-\d/)
+    expect(line.password).toBe('[redacted]')
+    expect(line.request.headers).toEqual({ authorization: '[redacted]', cookie: '[redacted]' })
+    expect(line.attempts[1].member).toEqual({ apiKey: '[redacted]', secret: '[redacted]' })
+    expect(line.kept).toBe('visible')
+  })
 })

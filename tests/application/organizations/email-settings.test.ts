@@ -152,6 +152,52 @@ describe('UpdateEmailSettings', () => {
   })
 })
 
+describe('a key left out (the stored one, for its own provider only)', () => {
+  const withoutKey = (provider: EmailProvider, overrides: Partial<EmailProviderSettings> = {}) => {
+    const { apiKey: _left, ...rest } = settingsFor(provider, overrides)
+    return rest
+  }
+
+  test('an update keeps the stored key and changes the rest; the audit names the fields changed, not the key', async () => {
+    await updateEmailSettings.execute(world.admin, settingsFor('postmark'))
+    const answer = await updateEmailSettings.execute(world.admin, withoutKey('postmark', { fromName: 'Harbor Help Desk' }))
+    expect(answer).toMatchObject({ provider: 'postmark', fromName: 'Harbor Help Desk', apiKeyLast4: '1234' })
+    expect(world.container.get(PORTS.secretBox).open((await storedSettings())!.sealedApiKey)).toBe(KEYS.postmark)
+    const { items } = await world.repositories.auditEvents.list(
+      world.organizationId,
+      { recordType: 'email_settings' },
+      { page: 1, limit: 1 },
+    )
+    expect(items[0]).toMatchObject({ action: 'update', fields: ['fromName'] })
+  })
+
+  test('a test sends with the stored key and stores nothing', async () => {
+    await updateEmailSettings.execute(world.admin, settingsFor('sendgrid'))
+    const before = await storedSettings()
+    await sendTestEmail.execute(world.admin, { ...withoutKey('sendgrid'), toEmail: 'director@harbor.example.org' })
+    expect(world.senders.sendgrid.delivered.map((sent) => sent.settings.apiKey)).toEqual([KEYS.sendgrid])
+    expect(await storedSettings()).toEqual(before)
+  })
+
+  test('is Invalid at /apiKey with nothing stored, or when the provider changes: a key goes to no other provider', async () => {
+    for (const call of [
+      () => updateEmailSettings.execute(world.admin, withoutKey('postmark')),
+      () => sendTestEmail.execute(world.admin, { ...withoutKey('postmark'), toEmail: 'director@harbor.example.org' }),
+    ])
+      expect(pathsOf(await failureOf(call(), InvalidError))).toEqual(['/apiKey'])
+    await updateEmailSettings.execute(world.admin, settingsFor('postmark'))
+    const before = await storedSettings()
+    const error = await failureOf(
+      sendTestEmail.execute(world.admin, { ...withoutKey('sendgrid'), toEmail: 'director@harbor.example.org' }),
+      InvalidError,
+    )
+    expect(pathsOf(error)).toEqual(['/apiKey'])
+    await failureOf(updateEmailSettings.execute(world.admin, withoutKey('sendgrid')), InvalidError)
+    expect(world.senders.sendgrid.attempts).toEqual([])
+    expect(await storedSettings()).toEqual(before)
+  })
+})
+
 describe('GetEmailSettings', () => {
   test('answers Email settings not found while none are set', async () => {
     const error = await failureOf(getEmailSettings.execute(world.admin), NotFoundError)

@@ -1,0 +1,109 @@
+import { useEffect, useRef, useState } from 'preact/hooks'
+import { client, type EmailSettings } from './api'
+import { failure, OutcomeLine, useOutcome } from './outcome'
+import { formatDateTime } from './data'
+import { language, t } from './i18n'
+import { authorized } from './session'
+
+type Provider = EmailSettings['provider']
+
+/**
+ * The email provider. Its key is a secret the service never answers: the screen says only whether one is set
+ * (and its last four characters); left empty, saving or testing uses the one kept. The test sends one real
+ * message with what the form holds, and stores nothing.
+ */
+export function EmailSettingsSection() {
+  const [stored, setStored] = useState<EmailSettings | 'none'>()
+  const form = useRef<HTMLFormElement>(null)
+  async function load() {
+    const { data, error, response } = await authorized(() => client.GET('/api/organizations/settings/email'))
+    // 404: none are set, and mail goes to the fallback.
+    if (data || response.status === 404) setStored(data ?? 'none')
+    else setOutcome(failure(response.status, error))
+  }
+  const { outcome, setOutcome, run } = useOutcome(load)
+  useEffect(() => void load(), [])
+  if (!stored) return outcome?.error ? <OutcomeLine outcome={outcome} /> : <p role="status">{t.loading}</p>
+  const current = stored === 'none' ? undefined : stored
+
+  /** The form's fields, once the browser found them complete. */
+  function proposed() {
+    if (!form.current?.reportValidity()) return undefined
+    const fields = new FormData(form.current)
+    const fromName = String(fields.get('fromName')).trim()
+    const apiKey = String(fields.get('apiKey'))
+    return {
+      provider: String(fields.get('provider')) as Provider,
+      // Left empty, the service uses the key it keeps (for the same provider only).
+      ...(apiKey ? { apiKey } : {}),
+      fromEmail: String(fields.get('fromEmail')).trim(),
+      ...(fromName ? { fromName } : {}),
+    }
+  }
+
+  async function sendTest(event: Event) {
+    event.preventDefault()
+    const body = proposed()
+    const toEmail = String(new FormData(event.currentTarget as HTMLFormElement).get('toEmail')).trim()
+    if (!body) return
+    setOutcome({ text: t.sending })
+    await run(() => client.POST('/api/organizations/settings/email/test', { body: { ...body, toEmail } }), t.testSent(toEmail))
+  }
+
+  return (
+    <section aria-labelledby="email-title">
+      <h2 id="email-title">{t.emailSettings}</h2>
+      <p>
+        {current
+          ? t.emailProviderSet(t.providers[current.provider], current.apiKeyLast4, formatDateTime(current.updatedAt, language))
+          : t.noEmailProvider}
+      </p>
+      <OutcomeLine outcome={outcome} />
+      <form
+        ref={form}
+        class="panel"
+        key={current?.updatedAt}
+        aria-label={t.emailSettings}
+        onSubmit={(event) => {
+          event.preventDefault()
+          const body = proposed()
+          if (body) void run(() => client.PUT('/api/organizations/settings/email', { body }), t.saved)
+        }}
+      >
+        <label for="email-provider">{t.provider}</label>
+        <select id="email-provider" name="provider" defaultValue={current?.provider ?? 'smtp'}>
+          {(Object.keys(t.providers) as Provider[]).map((provider) => (
+            <option key={provider} value={provider}>
+              {t.providers[provider]}
+            </option>
+          ))}
+        </select>
+        <label for="email-key">{t.apiKey}</label>
+        <input
+          id="email-key"
+          name="apiKey"
+          type="password"
+          autocomplete="off"
+          maxLength={2000}
+          required={!current}
+          aria-describedby="email-key-hint"
+        />
+        <p id="email-key-hint" class="meta">
+          {current ? t.apiKeyKept : t.apiKeyHint}
+        </p>
+        <label for="email-from">{t.fromEmail}</label>
+        <input id="email-from" name="fromEmail" type="email" defaultValue={current?.fromEmail} required />
+        <label for="email-from-name">{t.fromName}</label>
+        <input id="email-from-name" name="fromName" defaultValue={current?.fromName} maxLength={200} />
+        <button type="submit">{t.saveEmailSettings}</button>
+      </form>
+      <form class="inline" aria-label={t.sendTestEmail} onSubmit={sendTest}>
+        <div>
+          <label for="email-test-to">{t.testRecipient}</label>
+          <input id="email-test-to" name="toEmail" type="email" autocomplete="email" required />
+        </div>
+        <button type="submit">{t.sendTestEmail}</button>
+      </form>
+    </section>
+  )
+}

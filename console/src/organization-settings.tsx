@@ -1,0 +1,102 @@
+import { useEffect, useState } from 'preact/hooks'
+import { client, type OrganizationSettings } from './api'
+import { OutcomeLine, useOutcome } from './outcome'
+import { EmailSettingsSection } from './email-settings'
+import { t } from './i18n'
+
+/** The organization's settings, its SMS number (an operator's to set) and its email settings. */
+export function OrganizationScreen() {
+  const [settings, setSettings] = useState<OrganizationSettings>()
+  async function load() {
+    await read(() => client.GET('/api/organizations/settings'), setSettings)
+  }
+  const { outcome, read, run } = useOutcome(load)
+  useEffect(() => void load(), [])
+  if (!settings) return outcome?.error ? <OutcomeLine outcome={outcome} /> : <p role="status">{t.loading}</p>
+
+  return (
+    <>
+      <section aria-labelledby="organization-title">
+        <h2 id="organization-title">{t.adminSections.organization}</h2>
+        <OutcomeLine outcome={outcome} />
+        <form
+          class="panel"
+          onSubmit={(event) => {
+            event.preventDefault()
+            const form = new FormData(event.currentTarget)
+            const text = (name: string) => String(form.get(name)).trim()
+            const body = {
+              name: text('name'),
+              slug: text('slug'),
+              shortCode: text('shortCode') || null,
+              auditRetentionDays: Number(form.get('auditRetentionDays')),
+              appOrigins: lines(text('appOrigins')),
+              formOrigins: lines(text('formOrigins')),
+            }
+            void run(() => client.PUT('/api/organizations/settings', { body }), t.saved)
+          }}
+        >
+          <label for="org-name">{t.organizationName}</label>
+          <input id="org-name" name="name" defaultValue={settings.name} maxLength={200} autocomplete="organization" required />
+          <Field id="org-slug" name="slug" label={t.slug} hint={t.slugHint} value={settings.slug} required />
+          <Field id="org-short-code" name="shortCode" label={t.shortCode} hint={t.shortCodeHint} value={settings.shortCode} />
+          <label for="org-retention">{t.auditRetention}</label>
+          <input
+            id="org-retention"
+            name="auditRetentionDays"
+            type="number"
+            min={7}
+            max={3650}
+            defaultValue={String(settings.auditRetentionDays)}
+            required
+          />
+          <Field
+            id="org-app-origins"
+            name="appOrigins"
+            label={t.appOrigins}
+            hint={t.appOriginsHint}
+            value={settings.appOrigins.join('\n')}
+            multiline
+          />
+          <Field
+            id="org-form-origins"
+            name="formOrigins"
+            label={t.formOrigins}
+            hint={t.formOriginsHint}
+            value={settings.formOrigins.join('\n')}
+            multiline
+          />
+          <button type="submit">{t.saveSettings}</button>
+        </form>
+      </section>
+      <section aria-labelledby="sms-title">
+        <h2 id="sms-title">{t.smsNumber}</h2>
+        <p>{settings.phoneNumber ? <strong>{settings.phoneNumber}</strong> : t.noSmsNumber}</p>
+        <p class="meta">{t.smsNumberHint}</p>
+      </section>
+      <EmailSettingsSection />
+    </>
+  )
+}
+
+/** The lines of a text box, each trimmed, empty ones left out. */
+function lines(text: string): string[] {
+  return text
+    .split('\n')
+    .map((line) => line.trim())
+    .filter(Boolean)
+}
+
+/** A text field with its hint; `multiline` for a list, one item a line. */
+function Field(props: { id: string; name: string; label: string; hint: string; value?: string; required?: boolean; multiline?: boolean }) {
+  const input = { id: props.id, name: props.name, defaultValue: props.value, 'aria-describedby': `${props.id}-hint` }
+  return (
+    <>
+      <label for={props.id}>{props.label}</label>
+      {props.multiline ? <textarea {...input} rows={3} /> : <input {...input} required={props.required} autocomplete="off" />}
+      <p id={`${props.id}-hint`} class="meta">
+        {props.hint}
+      </p>
+    </>
+  )
+}

@@ -1,0 +1,135 @@
+import { useEffect, useRef, useState } from 'preact/hooks'
+import { client, type WebhookEndpoint } from './api'
+import { OutcomeLine, useOutcome } from './outcome'
+import { t } from './i18n'
+import { href } from './router'
+
+type EventType = WebhookEndpoint['events'][number]
+
+/** The organization's webhook endpoints (docs/events.md): added with their events, disabled and enabled again. */
+export function WebhooksScreen() {
+  const [endpoints, setEndpoints] = useState<WebhookEndpoint[]>()
+  const [secret, setSecret] = useState<{ url: string; secret: string }>()
+  async function load() {
+    await read(() => client.GET('/api/webhook-endpoints', { params: { query: { limit: 100 } } }), setEndpoints)
+  }
+  const { outcome, read, run } = useOutcome(load)
+  useEffect(() => void load(), [])
+
+  async function create(event: Event) {
+    event.preventDefault()
+    const element = event.currentTarget as HTMLFormElement
+    const form = new FormData(element)
+    const body = { url: String(form.get('url')).trim(), events: form.getAll('events').map(String) as EventType[] }
+    const created = await run(() => client.POST('/api/webhook-endpoints', { body }), t.endpointAdded)
+    if (!created) return
+    element.reset()
+    setSecret({ url: created.url, secret: created.secret })
+  }
+
+  return (
+    <section aria-labelledby="webhooks-title">
+      <h2 id="webhooks-title">{t.adminSections.webhooks}</h2>
+      <OutcomeLine outcome={outcome} />
+      {secret && <SecretOnce {...secret} onDone={() => setSecret(undefined)} />}
+      {!endpoints ? (
+        !outcome?.error && <p role="status">{t.loading}</p>
+      ) : endpoints.length === 0 ? (
+        <p>{t.noEndpoints}</p>
+      ) : (
+        <div class="table" role="region" aria-label={t.adminSections.webhooks} tabIndex={0}>
+          <table>
+            <thead>
+              <tr>
+                <th scope="col">{t.url}</th>
+                <th scope="col">{t.events}</th>
+                <th scope="col">{t.state}</th>
+                <th scope="col">
+                  <span class="visually-hidden">{t.rowActions}</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {endpoints.map((endpoint) => (
+                <tr key={endpoint.id}>
+                  <td class="wrap">
+                    <a href={href(['admin', 'webhooks', endpoint.id])}>{endpoint.url}</a>
+                  </td>
+                  <td class="wrap">{endpoint.events.join(', ')}</td>
+                  <td>{endpoint.enabled ? t.enabled : t.disabled(endpoint.consecutiveFailures)}</td>
+                  <td>
+                    <button
+                      type="button"
+                      class="secondary small"
+                      aria-label={`${endpoint.enabled ? t.disable : t.enable} ${endpoint.url}`}
+                      onClick={() =>
+                        void run(
+                          () =>
+                            client.PUT('/api/webhook-endpoints/{id}', {
+                              params: { path: { id: endpoint.id } },
+                              body: { enabled: !endpoint.enabled },
+                            }),
+                          endpoint.enabled ? t.endpointDisabled : t.endpointEnabled,
+                        )
+                      }
+                    >
+                      {endpoint.enabled ? t.disable : t.enable}
+                    </button>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      <form class="panel" aria-label={t.addEndpoint} onSubmit={create}>
+        <h3>{t.addEndpoint}</h3>
+        <label for="endpoint-url">{t.url}</label>
+        <input id="endpoint-url" name="url" type="url" maxLength={2000} required autocomplete="off" />
+        <fieldset>
+          <legend>{t.events}</legend>
+          {(Object.keys(t.eventTypes) as EventType[]).map((type) => (
+            <div class="check" key={type}>
+              <input id={`event-${type}`} name="events" type="checkbox" value={type} />
+              <label for={`event-${type}`}>
+                <code>{type}</code>: {t.eventTypes[type]}
+              </label>
+            </div>
+          ))}
+        </fieldset>
+        <button type="submit">{t.addEndpoint}</button>
+      </form>
+    </section>
+  )
+}
+
+/** The signing secret, which the service answers this once only: shown with a button to copy it. */
+function SecretOnce({ url, secret, onDone }: { url: string; secret: string; onDone: () => void }) {
+  const [copied, setCopied] = useState<string>()
+  const field = useRef<HTMLInputElement>(null)
+  // The keyboard goes to the secret, selected, ready to copy.
+  useEffect(() => field.current?.focus(), [])
+  return (
+    <section class="warning" aria-labelledby="secret-title">
+      <h3 id="secret-title">{t.signingSecret(url)}</h3>
+      <p>{t.secretOnce}</p>
+      <label for="endpoint-secret">{t.secret}</label>
+      <input ref={field} id="endpoint-secret" value={secret} readOnly onFocus={(event) => event.currentTarget.select()} />
+      <button
+        type="button"
+        onClick={() =>
+          void navigator.clipboard.writeText(secret).then(
+            () => setCopied(t.copied),
+            () => setCopied(t.copyByHand),
+          )
+        }
+      >
+        {t.copy}
+      </button>{' '}
+      <button type="button" class="secondary" onClick={onDone}>
+        {t.secretStored}
+      </button>
+      <p role="status">{copied}</p>
+    </section>
+  )
+}
