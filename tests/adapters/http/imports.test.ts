@@ -163,6 +163,34 @@ describe('POST /api/constituents/import', () => {
     expect(await searchTotal(token)).toBe(0)
   })
 
+  test('reads the file as it arrives: the first batch is in while the rest is still on its way', async () => {
+    const { token } = await freshOrganization()
+    const rows = (from: number, to: number) =>
+      Array.from({ length: to - from }, (_, i) => `P${from + i},Stream,+1503558${String(from + i).padStart(4, '0')}\n`).join('')
+    let sendTheRest!: () => void
+    const rest = new Promise<void>((resolve) => (sendTheRest = resolve))
+    const body = new ReadableStream<Uint8Array>({
+      async start(controller) {
+        controller.enqueue(new TextEncoder().encode(`firstName,lastName,phone\n${rows(0, 600)}`))
+        await rest
+        controller.enqueue(new TextEncoder().encode(rows(600, 700)))
+        controller.close()
+      },
+    })
+    const answer = fetch(`${api.url}/api/constituents/import`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'text/csv' },
+      body,
+      duplex: 'half',
+    } as RequestInit)
+    // The first 500 rows are committed before the file has ended.
+    for (let tries = 0; tries < 400 && (await searchTotal(token)) === 0; tries++) await Bun.sleep(25)
+    expect(await searchTotal(token)).toBe(500)
+    sendTheRest()
+    expect(await (await answer).json()).toMatchObject({ rows: 700, created: 700 })
+    expect(await searchTotal(token)).toBe(700)
+  })
+
   test('org_admin only; a body that is not text/csv is 415', async () => {
     const { org, token } = await freshOrganization()
     const staff = await api.tokenFor(org, 'staff', { profiles: ['pii_reader', 'intake_staff'] })
