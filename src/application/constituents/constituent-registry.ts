@@ -38,6 +38,7 @@ export class ConstituentRegistry {
 
   /** Adds several in order (an import's batch), each as `register` would, in a few statements for all. */
   async registerAll(r: Repositories, organizationId: string, people: ReadonlyArray<NewPerson>): Promise<Registered[]> {
+    if (people.length === 0) return []
     const now = this.clock.now()
     const households: Household[] = []
     const constituents = people.map(({ details, householdId }): Constituent => {

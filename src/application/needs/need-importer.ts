@@ -76,23 +76,24 @@ export class NeedImporter implements RecordImporter<ImportedNeed> {
     }
   }
 
-  keysOf(need: ImportedNeed): string[] {
+  keysOf(need: Pick<ImportedNeed, 'createdAt' | 'customFields'>): string[] {
     return [`${need.createdAt.toISOString()}|${canonicalJson(need.customFields)}`]
   }
 
   async existing(r: Repositories, organizationId: string, needs: readonly ImportedNeed[]): Promise<boolean[]> {
-    return Promise.all(
-      needs.map(async (need) => {
-        const fields = canonicalJson(need.customFields)
-        return (await r.needs.findCreatedAt(organizationId, need.createdAt)).some((found) => canonicalJson(found.customFields) === fields)
-      }),
+    const found = await r.needs.findCreatedAt(
+      organizationId,
+      needs.map((need) => need.createdAt),
     )
+    const onFile = new Set(found.map((need) => this.keysOf(need)[0]))
+    return needs.map((need) => onFile.has(this.keysOf(need)[0]))
   }
 
   async create(r: Repositories, subject: AuditSubject, needs: readonly ImportedNeed[]): Promise<void> {
-    // One by one, each as an intake: its reference number, history, events and audit are the intake's own.
-    for (const need of needs) {
-      await this.intake.record(r, {
+    await this.intake.recordAll(
+      r,
+      subject.organizationId,
+      needs.map((need) => ({
         organizationId: subject.organizationId,
         partner: need.partner,
         status: need.status,
@@ -100,8 +101,8 @@ export class NeedImporter implements RecordImporter<ImportedNeed> {
         isConfidential: need.isConfidential,
         ...(subject.memberId ? { createdBy: subject.memberId } : {}),
         originalDate: need.createdAt,
-      })
-    }
+      })),
+    )
   }
 }
 

@@ -20,6 +20,7 @@ export class WebhookEvents {
 
   /** One event per item of `data` (an import's batch), the subscribed endpoints read once. */
   async emitEach(r: Repositories, organizationId: string, type: WebhookEventType, data: readonly WebhookEventData[]): Promise<void> {
+    if (data.length === 0) return
     const endpoints = await r.webhookEndpoints.subscribedTo(organizationId, type)
     if (endpoints.length === 0) return
     for (const item of data) {

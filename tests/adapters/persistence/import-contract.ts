@@ -1,4 +1,5 @@
 import { describe, expect, test } from 'bun:test'
+import { randomUUID } from 'node:crypto'
 import { matchKeysOf } from '../../../src/domain/constituents/matching'
 import { aConstituent, aHousehold, aNeed } from '../../support/builders'
 import { constituentSteps } from './constituent-support'
@@ -62,7 +63,7 @@ export function describeImportContract(context: ContractContext): void {
   })
 
   describe('needs', () => {
-    test('finds the needs created at one exact time, in the organization only', async () => {
+    test('finds the needs created at exactly one of several times, in the organization only', async () => {
       const { organization, partner } = await anOrganizationWithPartner()
       const other = await anOrganizationWithPartner()
       const at = new Date('2025-06-01T10:00:00.123Z')
@@ -78,9 +79,43 @@ export function describeImportContract(context: ContractContext): void {
       const elsewhere = aNeed({ organizationId: other.organization.id, partnerId: other.partner.id, createdAt: at })
       await insertNeeds(...twins, later, elsewhere)
 
-      const found = await read().needs.findCreatedAt(organization.id, at)
+      const found = await read().needs.findCreatedAt(organization.id, [at, new Date('2020-01-01T00:00:00Z')])
       expect(ids(found).sort()).toEqual(ids(twins).sort())
-      expect(await write((r) => r.needs.findCreatedAt(organization.id, new Date(at.getTime() - 1)))).toEqual([])
+      expect(ids(await read().needs.findCreatedAt(organization.id, [at, later.createdAt])).sort()).toEqual(ids([...twins, later]).sort())
+      expect(await write((r) => r.needs.findCreatedAt(organization.id, [new Date(at.getTime() - 1)]))).toEqual([])
+      expect(await read().needs.findCreatedAt(organization.id, [])).toEqual([])
+    })
+
+    test('insertMany stores each need as insert does; many changes appended at once keep their order', async () => {
+      const { organization, partner } = await anOrganizationWithPartner()
+      const needs = [1, 2, 3].map((n) =>
+        aNeed({ organizationId: organization.id, partnerId: partner.id, referenceNumber: `REQ-${n}`, customFields: { n } }),
+      )
+      await write(async (r) => {
+        await r.needs.insertMany(needs)
+        await r.needs.appendChanges(
+          needs.map((need, i) => ({
+            id: randomUUID(),
+            organizationId: organization.id,
+            needId: needs[0]!.id,
+            field: 'status',
+            to: ['NEW', 'IN_PROGRESS', 'RESOLVED'][i],
+            changedAt: need.createdAt,
+          })),
+        )
+      })
+      for (const need of needs) expect(await read().needs.findById(organization.id, need.id)).toEqual(need)
+      const history = await read().needs.listChanges(organization.id, needs[0]!.id, { page: 1, limit: 10 })
+      expect(history.items.map((change) => change.to)).toEqual(['NEW', 'IN_PROGRESS', 'RESOLVED'])
+    })
+
+    test('takes several reference numbers at once, after and before single ones', async () => {
+      const { organization } = await anOrganizationWithPartner()
+      const single = await write(async (r) => (await r.organizations.takeNextNeedReference(organization.id))!.number)
+      const batch = await write((r) => r.organizations.takeNeedReferences(organization.id, 5))
+      const next = await write(async (r) => (await r.organizations.takeNextNeedReference(organization.id))!.number)
+      expect([batch?.first, next]).toEqual([single + 1, single + 6])
+      expect(await write((r) => r.organizations.takeNeedReferences(randomUUID(), 3))).toBeUndefined()
     })
   })
 }

@@ -7,7 +7,7 @@ import { matchKeysOf, type MatchKeys } from '../../../domain/constituents/matchi
 import type { ConstituentQuery } from '../../../domain/constituents/search'
 import { newestFirst, type Keyset, type Page, type PageRequest } from '../../../domain/shared/page'
 import { searchTermsColumn, type ConstituentRow } from './constituent-search'
-import { SqlRepository, nullable, present } from './sql-repository'
+import { SqlRepository, chunksOf, nullable, present } from './sql-repository'
 
 /** The row as the domain wrote it: a field with a list of values holds one of them, checked before the write. */
 function toConstituent(row: ConstituentRow): Constituent {
@@ -29,15 +29,6 @@ function constituentRow(c: Constituent) {
     lastStreetKey: nullable(keys.lastNameAndStreet),
     searchTerms: searchTermsColumn(c),
   }
-}
-
-/** Rows per multi-row insert: far under both databases' limits on a statement's parameters. */
-const ROWS_PER_INSERT = 500
-
-function chunksOf<T>(rows: readonly T[]): T[][] {
-  const chunks: T[][] = []
-  for (let at = 0; at < rows.length; at += ROWS_PER_INSERT) chunks.push(rows.slice(at, at + ROWS_PER_INSERT))
-  return chunks
 }
 
 export class SqlConstituentRepository extends SqlRepository implements ConstituentRepository {
