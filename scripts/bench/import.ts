@@ -1,9 +1,9 @@
-// The import at its limit (docs/performance.md "Import"): a file of `--rows` constituents (50,000 by default,
-// the most one file may hold) into an organization of its own, through the real service (`intake serve`):
-// a dry run, the import, and the same file again (which creates nothing). Prints each one's counts and time,
-// and the service's resident memory at its highest (sampled every 20 ms).
+// The import at its limit (docs/performance.md "Import"): a file of `--rows` constituents or needs (50,000 by
+// default, the most one file may hold) into an organization of its own, through the real service (`intake
+// serve`): a dry run, the import, and the same file again (which creates nothing). Prints each one's counts
+// and time, and the service's resident memory at its highest (sampled every 20 ms).
 //
-//   bun scripts/bench/import.ts [--rows 50000] [--db sqlite|postgres]
+//   bun scripts/bench/import.ts [--rows 50000] [--what constituents|needs] [--db sqlite|postgres]
 //
 // PostgreSQL needs BENCH_POSTGRES_URL (a cluster it may create a database in).
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
@@ -13,7 +13,14 @@ import { parseArgs } from 'node:util'
 import postgres from 'postgres'
 import { BENCH_PASSWORD, BENCH_SECRETS } from './seed'
 
-const { values } = parseArgs({ options: { rows: { type: 'string', default: '50000' }, db: { type: 'string', default: 'sqlite' } } })
+const { values } = parseArgs({
+  options: {
+    rows: { type: 'string', default: '50000' },
+    what: { type: 'string', default: 'constituents' },
+    db: { type: 'string', default: 'sqlite' },
+  },
+})
+const what = values.what === 'needs' ? 'needs' : 'constituents'
 const rows = Number(values.rows)
 const ROOT = join(import.meta.dir, '..', '..')
 const dir = mkdtempSync(join(tmpdir(), 'intake-import-bench-'))
@@ -66,8 +73,10 @@ try {
     body: JSON.stringify({ email: adminEmail, password: BENCH_PASSWORD }),
   })
   const { accessToken } = (await login.json()) as { accessToken: string }
-  const file = peopleFile(rows)
-  console.log(`${values.db}, ${rows.toLocaleString()} rows, ${(file.length / 1e6).toFixed(1)} MB; service idle: ${rss().toFixed(0)} MB RSS`)
+  const file = what === 'needs' ? needsFile(rows) : peopleFile(rows)
+  console.log(
+    `${values.db}, ${rows.toLocaleString()} ${what}, ${(file.length / 1e6).toFixed(1)} MB; service idle: ${rss().toFixed(0)} MB RSS`,
+  )
   for (const [label, query] of [
     ['dry run', '?dryRun=true'],
     ['import', ''],
@@ -76,7 +85,7 @@ try {
     let peak = rss()
     const sampler = setInterval(() => (peak = Math.max(peak, rss())), 20)
     const started = performance.now()
-    const response = await fetch(`${base}/api/constituents/import${query}`, {
+    const response = await fetch(`${base}/api/${what}/import${query}`, {
       method: 'POST',
       headers: { authorization: `Bearer ${accessToken}`, 'content-type': 'text/csv' },
       body: file,
@@ -107,6 +116,24 @@ function peopleFile(count: number): string {
     const phone = i % 50 === 49 ? '555-0100' : `+1503${String(1_000_000 + n).padStart(7, '0')}`
     const day = String((n % 28) + 1).padStart(2, '0')
     lines.push(`Given${n},Family${n % 997},${phone},p${n}@example.org,1980-01-${day},${n} Main St,Portland,OR,97201`)
+  }
+  return `${lines.join('\r\n')}\r\n`
+}
+
+/**
+ * `count` needs as an organization's spreadsheet holds them: over two years, half with the person's name and
+ * phone (each a constituent, as on intake), one in twenty the same request as an earlier row, one in fifty
+ * with an unknown status.
+ */
+function needsFile(count: number): string {
+  const lines = ['partnerId,status,description,customFields,createdAt']
+  const start = Date.parse('2024-01-01T00:00:00Z')
+  for (let i = 0; i < count; i++) {
+    const n = i % 20 === 19 ? i - 1 : i
+    const status = i % 50 === 49 ? 'OPEN' : ['NEW', 'IN_PROGRESS', 'RESOLVED'][n % 3]
+    const person = n % 2 === 0 ? `"{""firstName"":""Given${n}"",""phone"":""+1503${String(2_000_000 + n).padStart(7, '0')}""}"` : '{}'
+    const at = new Date(start + n * 1_200_000).toISOString()
+    lines.push(`,${status},Food for a family of ${(n % 6) + 1},${person},${at}`)
   }
   return `${lines.join('\r\n')}\r\n`
 }
