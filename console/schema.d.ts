@@ -535,6 +535,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/constituents/duplicate-check": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Who a person with these details may be already, before registering them; stores nothing
+         * @description Caseworker roles and intake_staff. The candidates a creation with these details would name, by name, each with the reasons the caller may read (a match on a detail it may not read is told only by `duplicateWarning`). Each candidate shown is a read in the audit trail, as after a creation. A POST so that the details stay out of addresses and logs.
+         */
+        post: operations["checkConstituentDuplicates"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/constituents/{id}": {
         parameters: {
             query?: never;
@@ -1143,6 +1163,37 @@ export interface components {
             /** @description The signing secret, `whsec_` and base64: shown this once only */
             secret: string;
         };
+        DuplicateCheck: {
+            /** @description Who the person may be already, by name, each with what they share, as far as the caller may read those details (a match on a detail it may not read is only told by duplicateWarning, without who); empty when none */
+            possibleDuplicates: {
+                /** Format: uuid */
+                constituentId: string;
+                firstName?: string;
+                lastName?: string;
+                reasons: ("same phone" | "same email" | "same name and date of birth" | "same last name and address")[];
+            }[];
+            /** @description The possible duplicates as one sentence, as the caller may read it; present whenever there are some */
+            duplicateWarning?: string;
+        };
+        /** @description The details of a person about to be registered: those duplicate detection compares */
+        DuplicateCheckDetails: {
+            firstName?: string;
+            lastName?: string;
+            /** @description E.164, e.g. +15551234567 */
+            phone?: string;
+            email?: string;
+            /**
+             * Format: date
+             * @description YYYY-MM-DD, a real date
+             */
+            dateOfBirth?: string;
+            addressStreet?: string;
+            addressCity?: string;
+            /** @description Two-letter US state or territory code */
+            addressState?: string;
+            /** @description Five-digit ZIP code */
+            addressZip?: string;
+        };
         EmailSettings: {
             /** @enum {string} */
             provider: "smtp" | "postmark" | "ses" | "sendgrid";
@@ -1332,6 +1383,11 @@ export interface components {
             /** @description false once deactivated: the member can neither log in nor act */
             active: boolean;
             phone?: string;
+            /**
+             * Format: date-time
+             * @description When a session of the member last began (a login, an accepted invitation or a password reset); absent until one has
+             */
+            lastLoginAt?: string;
         };
         MemberUpdate: {
             /** @enum {string} */
@@ -1475,7 +1531,7 @@ export interface components {
              */
             slaHours: number;
             description?: string;
-            /** @description Words that route public intake here */
+            /** @description Words that route public intake here, in any language (case and accents aside); English and Spanish translations of common words match too */
             keywords?: string[];
             /** @description http(s) URL */
             website?: string;
@@ -1505,6 +1561,8 @@ export interface components {
             constituentId?: string;
             /** Format: uuid */
             householdId?: string;
+            /** @enum {string} */
+            language?: "en" | "es";
         };
         NewSms: {
             /** @description The message text */
@@ -1536,6 +1594,15 @@ export interface components {
             appOrigins: string[];
             /** @description Origins (https://host[:port]) of partner sites whose pages may make a browser post the public intake */
             formOrigins: string[];
+            /**
+             * Format: int32
+             * @description The local hour (0 to 23) from which members get their daily digest
+             */
+            digestHour: number;
+            /** @description The IANA time zone of the digest hour (America/Chicago, Europe/Madrid, UTC) */
+            digestTimeZone: string;
+            /** @description Whether a person who asks through the public intake is sent its reference number and what happens next (a text, or an email when only an email is given) */
+            confirmRequests: boolean;
             /** @description The service's PUBLIC_BASE_URL (read-only, the deployment's): where the links in mail point */
             publicBaseUrl: string;
         };
@@ -1560,6 +1627,15 @@ export interface components {
             appOrigins?: string[];
             /** @description Origins (https://host[:port]) of partner sites whose pages may make a browser post the public intake; a list given replaces the one kept, [] empties it */
             formOrigins?: string[];
+            /**
+             * Format: int32
+             * @description The local hour (0 to 23) from which members get their daily digest (default 8)
+             */
+            digestHour?: number;
+            /** @description The IANA time zone of the digest hour (America/Chicago, Europe/Madrid, UTC) (default UTC) */
+            digestTimeZone?: string;
+            /** @description Whether a person who asks through the public intake is sent its reference number and what happens next (a text, or an email when only an email is given) (default false) */
+            confirmRequests?: boolean;
         };
         /** @description A partner location facility */
         Partner: {
@@ -1576,6 +1652,7 @@ export interface components {
             isArchived: boolean;
             isDefault: boolean;
             description?: string;
+            /** @description Words that route public intake here, in any language (case and accents aside); English and Spanish translations of common words match too */
             keywords?: string[];
             website?: string;
             publicCategoryName?: string;
@@ -1591,7 +1668,7 @@ export interface components {
             slaHours?: number;
             isArchived?: boolean;
             description?: string;
-            /** @description Words that route public intake here */
+            /** @description Words that route public intake here, in any language (case and accents aside); English and Spanish translations of common words match too */
             keywords?: string[];
             /** @description http(s) URL */
             website?: string;
@@ -3844,6 +3921,77 @@ export interface operations {
             };
             /** @description Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unsupported media type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    checkConstituentDuplicates: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The details of a person about to be registered: those duplicate detection compares */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DuplicateCheckDetails"];
+            };
+        };
+        responses: {
+            /** @description Response for status 200 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DuplicateCheck"];
+                };
+            };
+            /** @description Bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ValidationProblem"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -3,6 +3,8 @@ import type { Permission, Profile } from './api'
 import { may, useProfileAnswer } from './data'
 import { t } from './i18n'
 import { href } from './router'
+import { AuditTrail } from './audit-trail'
+import { Members } from './members'
 import { OrganizationScreen } from './organization-settings'
 import { PartnersScreen } from './partners-admin'
 import { WebhookDeliveries } from './webhook-deliveries'
@@ -13,6 +15,8 @@ export const ADMIN_SECTIONS = [
   { key: 'partners', permission: 'partners:update' },
   { key: 'organization', permission: 'organization:settings' },
   { key: 'webhooks', permission: 'webhooks:manage' },
+  { key: 'members', permission: 'members:list' },
+  { key: 'audit', permission: 'audit:read' },
 ] as const satisfies ReadonlyArray<{ key: string; permission: Permission }>
 
 export function mayAdminister(profile: Profile | undefined): boolean {
@@ -45,6 +49,10 @@ export function Administration({ path, query }: { path: string[]; query: URLSear
         <p role="alert" class="error">
           {t.forbidden}
         </p>
+      ) : chosen === 'members' ? (
+        <Members query={query} />
+      ) : chosen === 'audit' ? (
+        <AuditTrail query={query} />
       ) : chosen === 'partners' ? (
         <PartnersScreen profile={profile} />
       ) : chosen === 'organization' ? (

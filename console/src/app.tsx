@@ -8,6 +8,7 @@ import { ConstituentScreen, ConstituentSearch } from './constituents'
 import { ImportScreen, importTexts } from './imports'
 import { Inbox } from './inbox'
 import { Matches } from './matches'
+import { ProfileScreen } from './profile'
 import { Login } from './login'
 import { NeedScreen } from './need'
 import { NewNeed } from './new-need'
@@ -61,27 +62,27 @@ function SignedIn({ place }: { place: Place }) {
       <header class="bar">
         <span class="app-name">{t.appName}</span>
         <nav aria-label={t.main}>
-          <a
-            href={href(['needs'])}
-            aria-current={!['constituents', 'new', 'admin', 'import'].includes(place.path[0] ?? '') ? 'page' : undefined}
-          >
+          <a href={href(['needs'])} aria-current={current(place, 'needs')}>
             {t.needs}
           </a>
           {may(profile, 'constituents:read') && (
-            <a href={href(['constituents'])} aria-current={place.path[0] === 'constituents' ? 'page' : undefined}>
+            <a href={href(['constituents'])} aria-current={current(place, 'constituents')}>
               {t.constituents}
             </a>
           )}
           {mayAdminister(profile) && (
-            <a href={href(['admin'])} aria-current={place.path[0] === 'admin' ? 'page' : undefined}>
+            <a href={href(['admin'])} aria-current={current(place, 'admin')}>
               {t.administration}
             </a>
           )}
           {may(profile, 'records:import') && (
-            <a href={href(['import'])} aria-current={place.path[0] === 'import' ? 'page' : undefined}>
+            <a href={href(['import'])} aria-current={current(place, 'import')}>
               {importTexts.nav}
             </a>
           )}
+          <a href={href(['profile'])} aria-current={current(place, 'profile')}>
+            {t.profileScreen.title}
+          </a>
           {may(profile, 'needs:create') && (
             <button type="button" onClick={() => go(['new'])}>
               {t.newNeed}
@@ -104,8 +105,18 @@ function SignedIn({ place }: { place: Place }) {
   )
 }
 
+/** The screens of the bar; any other place is the inbox's. */
+const AREAS = ['constituents', 'new', 'admin', 'profile', 'import']
+
+/** `page` on the bar's link to the place's screen. */
+function current(place: Place, area: string): 'page' | undefined {
+  const shown = AREAS.includes(place.path[0] ?? '') ? place.path[0] : 'needs'
+  return shown === area ? 'page' : undefined
+}
+
 function Screen({ place }: { place: Place }) {
   const [area, id] = place.path
+  if (area === 'profile') return <ProfileScreen />
   if (area === 'needs' && id) return <NeedScreen key={id} reference={id} />
   if (area === 'new') return <NewNeed />
   if (area === 'admin') return <Administration path={place.path.slice(1)} query={place.query} />

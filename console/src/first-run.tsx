@@ -2,7 +2,8 @@ import { useEffect, useState } from 'preact/hooks'
 import { client, problemText, type OrganizationSettings, type Profile } from './api'
 import { may } from './data'
 import { t } from './i18n'
-import { authorized, logIn } from './session'
+import { PasswordFields, passwordsOf } from './password-fields'
+import { authorized, changePassword } from './session'
 
 /**
  * docs/console.md "First run": the organization still bears the name the first start gives it (the service's
@@ -47,13 +48,8 @@ export function FirstRun({ settings, profile, onDone }: { settings: Organization
 
   async function choosePassword(event: Event) {
     event.preventDefault()
-    const form = new FormData(event.currentTarget as HTMLFormElement)
-    const body = { currentPassword: String(form.get('currentPassword')), newPassword: String(form.get('newPassword')) }
-    const { error: problem } = await authorized(() => client.POST('/api/profile/password', { body }))
-    if (problem) return setError(t.failed(problemText(problem)))
-    // Every session ended with the old password, this one too: a new one, with the new password.
-    const session = await logIn(profile.email, body.newPassword, settings.slug)
-    if (!session.ok) return setError(t.failed(session.detail))
+    const changed = await changePassword(profile.email, passwordsOf(event.currentTarget as HTMLFormElement), settings.slug)
+    if (!changed.ok) return setError(t.failed(problemText(changed.problem)))
     setError('')
     setNotice(t.passwordChosen)
     setStep('name')
@@ -82,22 +78,7 @@ export function FirstRun({ settings, profile, onDone }: { settings: Organization
         <form onSubmit={choosePassword}>
           <h2>{t.choosePassword}</h2>
           <p>{t.choosePasswordIntro}</p>
-          <input type="email" name="username" autocomplete="username" aria-label={t.email} value={profile.email} hidden readOnly />
-          <label for="current-password">{t.currentPassword}</label>
-          <input id="current-password" name="currentPassword" type="password" autocomplete="current-password" required />
-          <label for="new-password">{t.newPassword}</label>
-          <input
-            id="new-password"
-            name="newPassword"
-            type="password"
-            autocomplete="new-password"
-            minLength={12}
-            required
-            aria-describedby="new-password-rule"
-          />
-          <p id="new-password-rule" class="meta">
-            {t.passwordRule}
-          </p>
+          <PasswordFields email={profile.email} />
           <button type="submit">{t.savePassword}</button>{' '}
           <button type="button" class="secondary" onClick={() => setStep('name')}>
             {t.passwordAlreadyChosen}

@@ -4,9 +4,8 @@ import { formatDate, may, memberName, partnerName, useMembers, usePartners, useP
 import { ExportButton } from './exports'
 import { language, t } from './i18n'
 import { go, href } from './router'
+import { PAGE_SIZE, pageOf, Paging } from './paging'
 import { authorized } from './session'
-
-const PAGE_SIZE = 25
 
 /** The needs table, filtered and paged by the address's query (`#/needs?status=NEW&page=2`). */
 export function Inbox({ query }: { query: URLSearchParams }) {
@@ -17,7 +16,7 @@ export function Inbox({ query }: { query: URLSearchParams }) {
   const status = query.get('status') ?? ''
   const partnerId = query.get('partner') ?? ''
   const mine = query.get('mine') === '1'
-  const page = Math.max(1, Number(query.get('page')) || 1)
+  const page = pageOf(query)
   // The answer remembers which filters and page it is for: until the next arrives, the table is not shown under another page's label.
   const key = JSON.stringify([status, partnerId, mine, me, page])
   const [answer, setAnswer] = useState<{ key: string; result: { needs: Need[]; total: number } | 'error' }>()
@@ -48,7 +47,6 @@ export function Inbox({ query }: { query: URLSearchParams }) {
 
   const filters = { status, partner: partnerId, mine: mine ? '1' : undefined }
   const change = (patch: Record<string, string | undefined>) => go(['needs'], { ...filters, ...patch, page: undefined })
-  const pages = result && result !== 'error' ? Math.max(1, Math.ceil(result.total / PAGE_SIZE)) : 1
 
   return (
     <>
@@ -130,11 +128,7 @@ export function Inbox({ query }: { query: URLSearchParams }) {
             </table>
           </div>
           {result.needs.length === 0 && <p>{t.noNeeds}</p>}
-          <nav class="paging" aria-label={t.pageOf(page, pages, result.total)}>
-            <p>{t.pageOf(page, pages, result.total)}</p>
-            {page > 1 && <a href={href(['needs'], { ...filters, page: String(page - 1) })}>{t.previous}</a>}
-            {page < pages && <a href={href(['needs'], { ...filters, page: String(page + 1) })}>{t.next}</a>}
-          </nav>
+          <Paging path={['needs']} filters={filters} page={page} total={result.total} label={t.pageOf} />
         </>
       )}
     </>

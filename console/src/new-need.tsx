@@ -1,72 +1,94 @@
 import { useEffect, useState } from 'preact/hooks'
-import { client, problemText, type CreatedNeed } from './api'
-import { usePartners } from './data'
+import { client, problemText, type CreatedNeed, type DuplicateCheck } from './api'
+import { may, usePartners, useProfile } from './data'
 import { t } from './i18n'
+import { CheckedDuplicates, foundAnyone, PersonSearch, type ChosenPerson } from './person-chooser'
 import { href } from './router'
 import { authorized } from './session'
 
 /** The intake fields asked here, each a key of the need's custom fields; the contact ones register the person. */
 const CONTACT_FIELDS = ['firstName', 'lastName', 'phone', 'email'] as const
+type Contact = Partial<Record<(typeof CONTACT_FIELDS)[number], string>>
 
-/** Registers a need; once created, shows its reference number and the possible duplicates the API names. */
+function contactOf(form: FormData): Contact {
+  const contact: Contact = {}
+  for (const key of CONTACT_FIELDS) {
+    const value = String(form.get(key) ?? '').trim()
+    if (value) contact[key] = value
+  }
+  return contact
+}
+
+/**
+ * Registers a need for someone on file (found by name, phone or email) or a new person. A new person's
+ * possible duplicates show before the need is saved: "Create" checks the details first, and stops to show
+ * whoever they may be; "Create" again keeps them a new person.
+ */
 export function NewNeed() {
   const partners = usePartners()
+  const profile = useProfile()
+  const mayFind = may(profile, 'constituents:read')
+  const [onFile, setOnFile] = useState(false)
+  const [chosen, setChosen] = useState<ChosenPerson>()
+  const [checked, setChecked] = useState<{ details: string; check: DuplicateCheck }>()
   const [created, setCreated] = useState<CreatedNeed>()
   const [error, setError] = useState('')
   useEffect(() => {
     document.title = `${t.newNeed} · ${t.appName}`
   }, [])
+  const findsOnFile = mayFind && onFile
+
+  /** The details' check, run again only when they changed since the last one. */
+  async function check(contact: Contact): Promise<DuplicateCheck | undefined> {
+    const details = JSON.stringify(contact)
+    if (checked?.details === details) return checked.check
+    const { data, error: problem } = await authorized(() => client.POST('/api/constituents/duplicate-check', { body: contact }))
+    if (!data) return void setError(t.failed(problemText(problem)))
+    setError('')
+    setChecked({ details, check: data })
+    return data
+  }
+
+  async function checkForm(form: HTMLFormElement | null) {
+    if (form) await check(contactOf(new FormData(form)))
+  }
 
   async function submit(event: Event) {
     event.preventDefault()
     const form = new FormData(event.currentTarget as HTMLFormElement)
-    const customFields: Record<string, string> = { description: String(form.get('description')).trim() }
-    for (const key of CONTACT_FIELDS) {
-      const value = String(form.get(key) ?? '').trim()
-      if (value) customFields[key] = value
+    const description = String(form.get('description')).trim()
+    const partnerId = String(form.get('partnerId'))
+    let body: { partnerId: string; constituentId?: string; customFields: Record<string, string> }
+    if (findsOnFile) {
+      if (!chosen) return setError(t.person.chooseFirst)
+      body = { partnerId, constituentId: chosen.id, customFields: { description } }
+    } else {
+      const contact = contactOf(form)
+      const seenAlready = checked?.details === JSON.stringify(contact)
+      if (mayFind && Object.keys(contact).length > 0 && !seenAlready) {
+        const found = await check(contact)
+        if (!found || foundAnyone(found)) return
+      }
+      body = { partnerId, customFields: { description, ...contact } }
     }
-    const {
-      data,
-      error: problem,
-      response,
-    } = await authorized(() => client.POST('/api/needs', { body: { partnerId: String(form.get('partnerId')), customFields } }))
+    const { data, error: problem, response } = await authorized(() => client.POST('/api/needs', { body }))
     if (data) {
       setError('')
       setCreated(data)
     } else setError(response.status === 403 ? t.forbidden : t.failed(problemText(problem)))
   }
 
-  if (created) {
-    return (
-      <>
-        <h1>{t.newNeed}</h1>
-        <p role="status" class="notice">
-          {t.created_(created.referenceNumber)} <span class="reference">{created.referenceNumber}</span>
-        </p>
-        <p>
-          <a href={href(['needs', created.referenceNumber])}>{t.openNeed}</a>
-        </p>
-        {created.duplicateWarning && <p class="notice">{created.duplicateWarning}</p>}
-        {created.possibleDuplicates && (
-          <section aria-labelledby="duplicates-title">
-            <h2 id="duplicates-title">{t.duplicates}</h2>
-            <ul>
-              {created.possibleDuplicates.map((duplicate) => (
-                <li key={duplicate.constituentId}>
-                  {duplicate.constituentId}: {duplicate.reasons.join(', ')}
-                </li>
-              ))}
-            </ul>
-          </section>
-        )}
-        <p>
-          <a href={href(['new'])} onClick={() => setCreated(undefined)}>
-            {t.newNeed}
-          </a>
-        </p>
-      </>
-    )
+  const choose = (person: ChosenPerson) => {
+    setChosen(person)
+    setOnFile(true)
   }
+
+  const another = () => {
+    setCreated(undefined)
+    setChosen(undefined)
+    setChecked(undefined)
+  }
+  if (created) return <Created created={created} onAnother={another} />
 
   return (
     <>
@@ -86,16 +108,87 @@ export function NewNeed() {
         </select>
         <label for="description">{t.description}</label>
         <textarea id="description" name="description" required />
-        <label for="firstName">{t.firstName}</label>
-        <input id="firstName" name="firstName" type="text" autocomplete="off" />
-        <label for="lastName">{t.lastName}</label>
-        <input id="lastName" name="lastName" type="text" autocomplete="off" />
-        <label for="phone">{t.phone}</label>
-        <input id="phone" name="phone" type="tel" autocomplete="off" />
-        <label for="email">{t.email}</label>
-        <input id="email" name="email" type="email" autocomplete="off" />
+        <fieldset>
+          <legend>{t.person.who}</legend>
+          {mayFind && (
+            <div class="inline-choices">
+              {[false, true].map((value) => (
+                <div class="check" key={String(value)}>
+                  <input
+                    id={`person-${value ? 'on-file' : 'new'}`}
+                    type="radio"
+                    name="who"
+                    checked={onFile === value}
+                    onChange={() => setOnFile(value)}
+                  />
+                  <label for={`person-${value ? 'on-file' : 'new'}`}>{value ? t.person.onFile : t.person.newPerson}</label>
+                </div>
+              ))}
+            </div>
+          )}
+          {findsOnFile && chosen && (
+            <p class="notice">
+              <strong>{t.person.chosen(chosen.name)}</strong>{' '}
+              <button type="button" class="secondary" onClick={() => setChosen(undefined)}>
+                {t.person.another}
+              </button>
+            </p>
+          )}
+          {findsOnFile && !chosen && <PersonSearch onChoose={choose} />}
+          {!findsOnFile && (
+            <>
+              <label for="firstName">{t.firstName}</label>
+              <input id="firstName" name="firstName" type="text" autocomplete="off" />
+              <label for="lastName">{t.lastName}</label>
+              <input id="lastName" name="lastName" type="text" autocomplete="off" />
+              <label for="phone">{t.phone}</label>
+              <input id="phone" name="phone" type="tel" autocomplete="off" />
+              <label for="email">{t.email}</label>
+              <input id="email" name="email" type="email" autocomplete="off" />
+              {mayFind && (
+                <button type="button" class="secondary" onClick={(event) => void checkForm(event.currentTarget.form)}>
+                  {t.person.checkDuplicates}
+                </button>
+              )}
+              {checked && <CheckedDuplicates check={checked.check} onChoose={choose} />}
+            </>
+          )}
+        </fieldset>
         <button type="submit">{t.create}</button>
       </form>
+    </>
+  )
+}
+
+/** The reference number of the need created, and the possible duplicates its creation named. */
+function Created({ created, onAnother }: { created: CreatedNeed; onAnother: () => void }) {
+  return (
+    <>
+      <h1>{t.newNeed}</h1>
+      <p role="status" class="notice">
+        {t.created_(created.referenceNumber)} <span class="reference">{created.referenceNumber}</span>
+      </p>
+      <p>
+        <a href={href(['needs', created.referenceNumber])}>{t.openNeed}</a>
+      </p>
+      {created.duplicateWarning && <p class="notice">{created.duplicateWarning}</p>}
+      {created.possibleDuplicates && (
+        <section aria-labelledby="duplicates-title">
+          <h2 id="duplicates-title">{t.duplicates}</h2>
+          <ul>
+            {created.possibleDuplicates.map((duplicate) => (
+              <li key={duplicate.constituentId}>
+                {duplicate.constituentId}: {duplicate.reasons.join(', ')}
+              </li>
+            ))}
+          </ul>
+        </section>
+      )}
+      <p>
+        <a href={href(['new'])} onClick={onAnother}>
+          {t.newNeed}
+        </a>
+      </p>
     </>
   )
 }

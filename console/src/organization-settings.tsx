@@ -32,6 +32,9 @@ export function OrganizationScreen() {
               auditRetentionDays: Number(form.get('auditRetentionDays')),
               appOrigins: lines(text('appOrigins')),
               formOrigins: lines(text('formOrigins')),
+              digestHour: Number(form.get('digestHour')),
+              digestTimeZone: text('digestTimeZone'),
+              confirmRequests: form.get('confirmRequests') === 'on',
             }
             void run(() => client.PUT('/api/organizations/settings', { body }), t.saved)
           }}
@@ -66,6 +69,37 @@ export function OrganizationScreen() {
             value={settings.formOrigins.join('\n')}
             multiline
           />
+          <label for="org-digest-hour">{t.digestHour}</label>
+          <input
+            id="org-digest-hour"
+            name="digestHour"
+            type="number"
+            min={0}
+            max={23}
+            defaultValue={String(settings.digestHour)}
+            required
+          />
+          <Field
+            id="org-digest-time-zone"
+            name="digestTimeZone"
+            label={t.digestTimeZone}
+            hint={t.digestTimeZoneHint}
+            value={settings.digestTimeZone}
+            required
+          />
+          <div class="check">
+            <input
+              id="org-confirm-requests"
+              name="confirmRequests"
+              type="checkbox"
+              defaultChecked={settings.confirmRequests}
+              aria-describedby="org-confirm-requests-hint"
+            />
+            <label for="org-confirm-requests">{t.confirmRequests}</label>
+          </div>
+          <p id="org-confirm-requests-hint" class="meta">
+            {t.confirmRequestsHint}
+          </p>
           <button type="submit">{t.saveSettings}</button>
         </form>
       </section>

@@ -52,6 +52,21 @@ export async function logIn(
 }
 
 /**
+ * Changes the member's own password. The change ends every session of the member, this one too: the console
+ * logs in again at once with the new password (a new cookie session). 'ok', or what went wrong.
+ */
+export async function changePassword(
+  email: string,
+  passwords: { currentPassword: string; newPassword: string },
+  organizationSlug?: string,
+): Promise<{ ok: true } | { ok: false; problem: unknown }> {
+  const { error } = await authorized(() => client.POST('/api/profile/password', { body: passwords }))
+  if (error) return { ok: false, problem: error }
+  const session = await logIn(email, passwords.newPassword, organizationSlug)
+  return session.ok ? session : { ok: false, problem: { detail: session.detail } }
+}
+
+/**
  * Trades the cookie for a new access token. The cookie is used up by an exchange, and presenting it twice
  * would end the session: calls at the same moment in this tab share one exchange, and the tabs of this
  * browser take turns (a Web Lock, where the browser has them: on https and localhost), each sending the

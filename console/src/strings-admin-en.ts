@@ -3,7 +3,7 @@ import type { EmailSettings, WebhookDelivery, WebhookEndpoint } from './api'
 /** The administration's texts (partners, organization, email, webhooks, exports), spread into strings-en.ts. */
 export const adminEn = {
   administration: 'Administration',
-  adminSections: { partners: 'Partners', organization: 'Organization', webhooks: 'Webhooks' },
+  adminSections: { partners: 'Partners', organization: 'Organization', webhooks: 'Webhooks', members: 'Members', audit: 'Audit trail' },
   save: 'Save',
   saved: 'Saved.',
   rowActions: 'Actions',
@@ -13,7 +13,8 @@ export const adminEn = {
   defaultPartner: 'Default',
   slaHours: 'SLA (hours)',
   keywords: 'Routing keywords',
-  keywordsHint: 'Separated by commas: a public request whose description holds one of them goes to this partner.',
+  keywordsHint:
+    'Separated by commas, in any language: a public request whose description holds one of them goes to this partner. English and Spanish translations of common words (groceries, comida) count too.',
   editNamed: (name: string) => `Edit ${name}`,
   addPartner: 'Add partner',
   partnerAdded: (name: string) => `Partner ${name} added.`,
@@ -32,6 +33,12 @@ export const adminEn = {
   appOriginsHint: 'One a line, as https://host[:port]: your own apps invitation links may lead to.',
   formOrigins: 'Form origins',
   formOriginsHint: 'One a line, as https://host[:port]: partner sites whose pages may post the public intake.',
+  digestHour: 'Daily digest hour (0 to 23)',
+  digestTimeZone: 'Daily digest time zone',
+  digestTimeZoneHint: 'An IANA name, like America/Chicago or UTC: members get their daily digest from that hour there.',
+  confirmRequests: 'Confirm requests to the person who asked',
+  confirmRequestsHint:
+    'A text (or an email when only an email is given) with the reference number and what happens next, in the language of the form.',
   saveSettings: 'Save settings',
   smsNumber: 'SMS number',
   noSmsNumber: 'None yet.',

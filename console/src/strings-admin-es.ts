@@ -3,7 +3,13 @@ import type { adminEn } from './strings-admin-en'
 // The Spanish of every text in strings-admin-en.ts, the same keys.
 export const adminEs: typeof adminEn = {
   administration: 'Administración',
-  adminSections: { partners: 'Socios', organization: 'Organización', webhooks: 'Webhooks' },
+  adminSections: {
+    partners: 'Socios',
+    organization: 'Organización',
+    webhooks: 'Webhooks',
+    members: 'Miembros',
+    audit: 'Registro de auditoría',
+  },
   save: 'Guardar',
   saved: 'Guardado.',
   rowActions: 'Acciones',
@@ -13,7 +19,8 @@ export const adminEs: typeof adminEn = {
   defaultPartner: 'Predeterminado',
   slaHours: 'Plazo (horas)',
   keywords: 'Palabras de enrutamiento',
-  keywordsHint: 'Separadas por comas: una solicitud pública cuya descripción contenga una de ellas va a este socio.',
+  keywordsHint:
+    'Separadas por comas, en cualquier idioma: una solicitud pública cuya descripción contenga una de ellas va a este socio. También cuentan las traducciones entre inglés y español de palabras comunes (comida, groceries).',
   editNamed: (name: string) => `Editar ${name}`,
   addPartner: 'Añadir socio',
   partnerAdded: (name: string) => `Socio ${name} añadido.`,
@@ -32,6 +39,12 @@ export const adminEs: typeof adminEn = {
   appOriginsHint: 'Uno por línea, como https://host[:puerto]: sus propias aplicaciones, a las que pueden llevar las invitaciones.',
   formOrigins: 'Orígenes de formularios',
   formOriginsHint: 'Uno por línea, como https://host[:puerto]: sitios de socios cuyas páginas pueden enviar el formulario público.',
+  digestHour: 'Hora del resumen diario (de 0 a 23)',
+  digestTimeZone: 'Zona horaria del resumen diario',
+  digestTimeZoneHint: 'Un nombre IANA, como America/Chicago o UTC: los miembros reciben su resumen diario desde esa hora allí.',
+  confirmRequests: 'Confirmar las solicitudes a quien las envía',
+  confirmRequestsHint:
+    'Un mensaje de texto (o un correo si solo se da un correo) con el número de referencia y lo que sigue, en el idioma del formulario.',
   saveSettings: 'Guardar la configuración',
   smsNumber: 'Número de SMS',
   noSmsNumber: 'Ninguno todavía.',

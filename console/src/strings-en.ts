@@ -1,5 +1,6 @@
 import type { Interaction, Status } from './api'
 import { adminEn } from './strings-admin-en'
+import { membersEn } from './strings-members-en'
 
 /** Every text the console shows, one object per language of the same shape; the page's `lang` chooses. */
 export const en = {
@@ -159,6 +160,20 @@ export const en = {
   } satisfies Record<Status, string>,
   fieldNames: { status: 'Status', assignedTo: 'Assignee', partnerId: 'Partner', isConfidential: 'Confidential' } as Record<string, string>,
   channels: { note: 'Note', sms: 'Text message', email: 'Email' } satisfies Record<Interaction['channel'], string>,
+  pageOfTotal: (page: number, pages: number, total: number) => `Page ${page} of ${pages} (${total} in all)`,
+  person: {
+    who: 'Who needs help',
+    onFile: 'Someone on file',
+    newPerson: 'A new person',
+    choose: (name: string) => `Choose ${name}`,
+    chosen: (name: string) => `For ${name}`,
+    another: 'Choose someone else',
+    chooseFirst: 'Choose the person first, or enter a new one.',
+    checkDuplicates: 'Check for duplicates',
+    noDuplicates: 'Nobody on file shares these details.',
+    shownFirst: 'Look at these first: choose the person if they are the same, or create the need for a new person.',
+  },
+  ...membersEn,
 }
 
 export type Strings = typeof en

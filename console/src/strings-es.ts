@@ -1,5 +1,6 @@
-import type { Strings } from './strings-en'
 import { adminEs } from './strings-admin-es'
+import type { Strings } from './strings-en'
+import { membersEs } from './strings-members-es'
 
 // The Spanish of every text in strings-en.ts, the same keys.
 export const es: Strings = {
@@ -161,5 +162,19 @@ export const es: Strings = {
     ESCALATED: 'Escalada',
   },
   fieldNames: { status: 'Estado', assignedTo: 'Asignada a', partnerId: 'Socio', isConfidential: 'Confidencial' },
+  pageOfTotal: (page, pages, total) => `Página ${page} de ${pages} (${total} en total)`,
+  person: {
+    who: 'Quién necesita ayuda',
+    onFile: 'Alguien registrado',
+    newPerson: 'Una persona nueva',
+    choose: (name) => `Elegir a ${name}`,
+    chosen: (name) => `Para ${name}`,
+    another: 'Elegir a otra persona',
+    chooseFirst: 'Elija primero a la persona, o registre una nueva.',
+    checkDuplicates: 'Buscar duplicados',
+    noDuplicates: 'Nadie registrado comparte estos datos.',
+    shownFirst: 'Revise esto primero: elija a la persona si es la misma, o cree la solicitud para una persona nueva.',
+  },
+  ...membersEs,
   channels: { note: 'Nota', sms: 'Mensaje de texto', email: 'Correo electrónico' },
 }

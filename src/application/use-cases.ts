@@ -13,6 +13,7 @@ import type { RefreshSession } from './auth/refresh-session'
 import type { GetConstituent } from './constituents/get-constituent'
 import type { GetHousehold } from './constituents/get-household'
 import type { CreateConstituent } from './constituents/create-constituent'
+import type { CheckDuplicates } from './constituents/check-duplicates'
 import type { ListConstituentNeeds } from './constituents/list-constituent-needs'
 import type { ListHouseholdMatches } from './constituents/list-household-matches'
 import type { MergeConstituents } from './constituents/merge-constituents'
@@ -36,6 +37,7 @@ import type { ListNeedInteractions } from './needs/list-need-interactions'
 import type { ListNeeds } from './needs/list-needs'
 import type { ExportNeeds } from './needs/export-needs'
 import type { ImportNeeds } from './needs/import-needs'
+import type { SendDailyDigests } from './needs/send-daily-digests'
 import type { SubmitPublicNeed } from './needs/submit-public-need'
 import type { UpdateNeed } from './needs/update-need'
 import type { ImportOrganizationFile } from './imports/import-organization-file'
@@ -72,6 +74,7 @@ export interface UseCases {
   }
   constituents: {
     search: SearchConstituents
+    checkDuplicates: CheckDuplicates
     export: ExportConstituents
     import: ImportConstituents
     get: GetConstituent
@@ -141,5 +144,6 @@ export interface UseCases {
     dispatchOutbox: DispatchOutbox
     purgeAuditEvents: PurgeAuditEvents
     importFile: ImportOrganizationFile
+    sendDailyDigests: SendDailyDigests
   }
 }

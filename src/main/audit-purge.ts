@@ -1,6 +1,7 @@
 import type { UseCases } from '../application/use-cases'
 import type { Logger } from '../application/ports/logger'
 import type { RunningWorker } from './outbox-worker'
+import { startPeriodicJob } from './periodic-job'
 
 /** How often the worker deletes audit events past their organization's retention (docs/audit.md). */
 export const AUDIT_PURGE_INTERVAL_MS = 60 * 60 * 1000
@@ -11,22 +12,14 @@ export function startAuditPurge(
   logger: Logger,
   intervalMs = AUDIT_PURGE_INTERVAL_MS,
 ): RunningWorker {
-  let running: Promise<void> | undefined
-  const run = () => {
-    running ??= purge
-      .execute()
-      .then((purged) => {
-        if (purged > 0) logger.info('audit events past retention deleted', { purged })
-      })
-      .catch((error) => logger.error('audit purge failed; trying again later', { error }))
-      .finally(() => (running = undefined))
-  }
-  run()
-  const timer = setInterval(run, intervalMs)
-  return {
-    async stop() {
-      clearInterval(timer)
-      await running
-    },
-  }
+  return startPeriodicJob(
+    () =>
+      purge
+        .execute()
+        .then((purged) => {
+          if (purged > 0) logger.info('audit events past retention deleted', { purged })
+        })
+        .catch((error) => logger.error('audit purge failed; trying again later', { error })),
+    intervalMs,
+  )
 }

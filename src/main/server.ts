@@ -5,6 +5,7 @@ import type { Lifecycle } from '../adapters/http/health.routes'
 import type { Config } from './config'
 import { createContainer, PORTS, useCasesOf, type ContainerOverrides } from './container'
 import { startAuditPurge } from './audit-purge'
+import { startDailyDigests } from './daily-digests'
 import { startOutboxWorker, type RunningWorker } from './outbox-worker'
 import { VERSION } from './version'
 
@@ -108,11 +109,15 @@ export async function bringUpToDate(container: Container): Promise<void> {
 
 /**
  * The worker alone (`intake worker`, for deployments that run it apart from the HTTP servers): the outbox,
- * and the audit trail's retention purge.
+ * the audit trail's retention purge and the daily digests.
  */
 export function startWorker(container: Container, config: Config): RunningWorker {
-  const { dispatchOutbox, purgeAuditEvents } = useCasesOf(container).operations
+  const { dispatchOutbox, purgeAuditEvents, sendDailyDigests } = useCasesOf(container).operations
   const logger = container.get(PORTS.logger)
-  const jobs = [startOutboxWorker(dispatchOutbox, logger, config.outboxPollMs), startAuditPurge(purgeAuditEvents, logger)]
+  const jobs = [
+    startOutboxWorker(dispatchOutbox, logger, config.outboxPollMs),
+    startAuditPurge(purgeAuditEvents, logger),
+    startDailyDigests(sendDailyDigests, logger),
+  ]
   return { stop: async () => void (await Promise.all(jobs.map((job) => job.stop()))) }
 }

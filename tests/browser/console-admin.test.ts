@@ -143,6 +143,9 @@ describe.skipIf(!chromiumAvailable())('administration in the staff console', () 
     await page.getByLabel('Short code').fill('VALY')
     await page.getByLabel(/Audit trail kept/).fill('400')
     await page.getByLabel('App origins').fill('https://app.valley.example\nhttps://staff.valley.example')
+    await page.getByLabel(/Daily digest hour/).fill('18')
+    await page.getByLabel('Daily digest time zone').fill('America/Chicago')
+    await page.getByLabel('Confirm requests to the person who asked').check()
     await page.getByRole('button', { name: 'Save settings' }).click()
     await page.getByText('Saved.').waitFor()
     expect(await settingsNow()).toMatchObject({
@@ -152,6 +155,9 @@ describe.skipIf(!chromiumAvailable())('administration in the staff console', () 
       auditRetentionDays: 400,
       appOrigins: ['https://app.valley.example', 'https://staff.valley.example'],
       formOrigins: [],
+      digestHour: 18,
+      digestTimeZone: 'America/Chicago',
+      confirmRequests: true,
       phoneNumber: phone,
     })
 
@@ -216,12 +222,16 @@ describe.skipIf(!chromiumAvailable())('administration in the staff console', () 
     await c.done(page)
   })
 
-  test('staff and a partner agent see no administration; a partner admin edits its own partner only', async () => {
-    for (const who of [await c.member('staff'), await c.member('partner_agent', c.partners[0]!.id)]) {
+  test('staff (members only) and a partner agent see none of these sections; a partner admin edits its own partner only', async () => {
+    const visitors = [
+      { who: await c.member('staff'), listsMembers: true },
+      { who: await c.member('partner_agent', c.partners[0]!.id), listsMembers: false },
+    ]
+    for (const { who, listsMembers } of visitors) {
       const page = await c.open('/#/admin/organization')
       await c.logIn(page, who)
       await page.getByText('Your role may not do this.').waitFor()
-      expect(await page.getByRole('link', { name: 'Administration' }).count()).toBe(0)
+      expect(await page.getByRole('link', { name: 'Administration' }).count()).toBe(listsMembers ? 1 : 0)
       expect(
         await page
           .getByRole('button')
@@ -243,8 +253,11 @@ describe.skipIf(!chromiumAvailable())('administration in the staff console', () 
 
     const own = c.partners.find((p) => p.name === 'Food pantry')!
     const page = await openAdministration(await c.member('partner_admin', own.id))
-    // Partners only: no tabs for the organization or webhooks.
-    expect(await page.getByRole('navigation', { name: 'Administration' }).count()).toBe(0)
+    // Partners and its partner's members: no tabs for the organization or webhooks.
+    expect(await page.getByRole('navigation', { name: 'Administration' }).getByRole('link').allTextContents()).toEqual([
+      'Partners',
+      'Members',
+    ])
     expect(await page.getByRole('button', { name: /^Edit / }).allTextContents()).toEqual([`Edit ${own.name}`])
     expect(await page.getByRole('form', { name: 'Add partner' }).count()).toBe(0)
     await page.getByRole('button', { name: `Edit ${own.name}` }).click()

@@ -30,6 +30,8 @@ export interface RequestOptions {
 export interface TestServer {
   url: string
   server: RunningServer
+  /** The server's configuration: another instance started with it shares its database. */
+  config: Config
   world: World
   logs: string[]
   call<T = any>(method: string, path: string, options?: RequestOptions): Promise<ApiResponse<T>>
@@ -143,6 +145,7 @@ export async function startTestServer(env: Record<string, string> = {}, override
   return {
     url: server.url,
     server,
+    config,
     ...(database.sqlitePath ? { sqlitePath: database.sqlitePath } : {}),
     storedBytes: () => database.storedBytes(),
     world,

@@ -8,6 +8,8 @@ import {
   constituentView,
   CreatedConstituentSchema,
   CreateConstituentBody,
+  DuplicateCheckBody,
+  DuplicateCheckSchema,
   ExportConstituentsQuery,
   HouseholdMatchSchema,
   MatchesQuery,
@@ -26,6 +28,7 @@ import { pagedResponse } from './paging'
 export function constituentsRoutes(useCases: UseCases['constituents'], authentication: AuthenticationPlugin, logger: Logger) {
   const {
     search,
+    checkDuplicates,
     export: exportConstituents,
     import: importConstituents,
     get,
@@ -110,6 +113,17 @@ export function constituentsRoutes(useCases: UseCases['constituents'], authentic
         operationId: 'mergeConstituents',
         summary: 'Merge the source constituent into the target',
         description: "org_admin or duplicate_resolver. The source's needs move to the target, the source is removed.",
+      },
+    })
+    .post('/duplicate-check', ({ actor, body }) => checkDuplicates.execute(actor, body), {
+      auth: true,
+      body: DuplicateCheckBody,
+      response: { 200: DuplicateCheckSchema, ...problems(400, 401, 403, 413, 415) },
+      detail: {
+        operationId: 'checkConstituentDuplicates',
+        summary: 'Who a person with these details may be already, before registering them; stores nothing',
+        description:
+          'Caseworker roles and intake_staff. The candidates a creation with these details would name, by name, each with the reasons the caller may read (a match on a detail it may not read is told only by `duplicateWarning`). Each candidate shown is a read in the audit trail, as after a creation. A POST so that the details stay out of addresses and logs.',
       },
     })
     .get('/:id', async ({ actor, params }) => constituentView(await get.execute(actor, params.id)), {

@@ -77,6 +77,35 @@ export const CreatedConstituentSchema = Named(
   ),
 )
 
+export const DuplicateCheckBody = Named(
+  'DuplicateCheckDetails',
+  Body(optional(fields), 'The details of a person about to be registered: those duplicate detection compares'),
+)
+
+export const DuplicateCheckSchema = Named(
+  'DuplicateCheck',
+  t.Object({
+    possibleDuplicates: t.Array(
+      t.Object({
+        constituentId: Uuid,
+        firstName: t.Optional(fields.firstName),
+        lastName: t.Optional(fields.lastName),
+        reasons: t.Array(OneOf(MATCH_REASONS), { minItems: 1, maxItems: 4 }),
+      }),
+      {
+        maxItems: 80,
+        description:
+          'Who the person may be already, by name, each with what they share, as far as the caller may read those details (a match on a detail it may not read is only told by duplicateWarning, without who); empty when none',
+      },
+    ),
+    duplicateWarning: t.Optional(
+      Text(DUPLICATE_WARNING, {
+        description: 'The possible duplicates as one sentence, as the caller may read it; present whenever there are some',
+      }),
+    ),
+  }),
+)
+
 export const CreateConstituentBody = Named(
   'NewConstituent',
   Body({ ...optional(fields), householdId: t.Optional(Uuid) }, 'A new constituent; in a new household unless householdId names one'),

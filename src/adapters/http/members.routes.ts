@@ -5,6 +5,7 @@ import { IdParams, PagedList, PageQuery, problems } from './common.schemas'
 import {
   ChangePasswordBody,
   InviteMemberBody,
+  memberJson,
   MemberSchema,
   ProfileSchema,
   ResendInvitationBody,
@@ -25,7 +26,7 @@ export function membersRoutes(useCases: UseCases['members'], authentication: Aut
         pagedResponse(
           { query, request, set },
           (page) => list.execute(actor, page, query.active === undefined ? {} : { active: query.active }),
-          (member) => member,
+          memberJson,
         ),
       {
         auth: true,
@@ -48,7 +49,7 @@ export function membersRoutes(useCases: UseCases['members'], authentication: Aut
       '',
       async ({ actor, body, set }) => {
         set.status = 201
-        return invite.execute(actor, body)
+        return memberJson(await invite.execute(actor, body))
       },
       {
         auth: true,
@@ -62,7 +63,7 @@ export function membersRoutes(useCases: UseCases['members'], authentication: Aut
         },
       },
     )
-    .post('/:id/invitation', ({ actor, params, body }) => resend.execute(actor, params.id, body?.appUrl), {
+    .post('/:id/invitation', async ({ actor, params, body }) => memberJson(await resend.execute(actor, params.id, body?.appUrl)), {
       auth: true,
       params: IdParams,
       body: t.Optional(ResendInvitationBody),
@@ -73,7 +74,7 @@ export function membersRoutes(useCases: UseCases['members'], authentication: Aut
         description: 'Who may invite the member. 409 once the member can log in.',
       },
     })
-    .put('/:id', ({ actor, params, body }) => update.execute(actor, params.id, body), {
+    .put('/:id', async ({ actor, params, body }) => memberJson(await update.execute(actor, params.id, body)), {
       auth: true,
       params: IdParams,
       body: UpdateMemberBody,

@@ -1,7 +1,7 @@
 import { t } from 'elysia'
 import { PERMISSION_NAMES } from '../../domain/auth/permissions'
 import { PROFILES, ROLES } from '../../domain/auth/roles'
-import { PASSWORD, PROFILE_LIST } from '../../domain/members/member'
+import { PASSWORD, PROFILE_LIST, type MemberView } from '../../domain/members/member'
 import { MAIL_LANGUAGES } from '../../domain/members/notifications'
 import { EMAIL, HTTP_URL, NAME, PHONE } from '../../domain/shared/fields'
 import { Body, List, Named, OneOf, Text, Uuid } from './common.schemas'
@@ -25,8 +25,20 @@ export const MemberSchema = Named(
     isConfirmed: t.Boolean(),
     active: t.Boolean({ description: 'false once deactivated: the member can neither log in nor act' }),
     phone: t.Optional(Text(PHONE)),
+    lastLoginAt: t.Optional(
+      t.String({
+        format: 'date-time',
+        maxLength: 40,
+        description: 'When a session of the member last began (a login, an accepted invitation or a password reset); absent until one has',
+      }),
+    ),
   }),
 )
+
+/** A member as the API answers it: times as RFC 3339 text. */
+export function memberJson({ lastLoginAt, ...member }: MemberView) {
+  return { ...member, ...(lastLoginAt ? { lastLoginAt: lastLoginAt.toISOString() } : {}) }
+}
 
 export const InviteMemberBody = Named(
   'NewMember',

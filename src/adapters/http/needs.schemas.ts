@@ -17,6 +17,7 @@ import { Body, CustomFieldsSchema, DateTime, Named, OneOf, PageQuery, Text, Uuid
 import type { NeedFilter } from '../../application/ports/repositories/need-repository'
 import { ExportFormatQuery } from './exports'
 import { SLUG } from '../../domain/organizations/organization'
+import { MAIL_LANGUAGES } from '../../domain/members/notifications'
 import { PossibleDuplicatesSchema } from './constituents.schemas'
 
 export const NeedStatusSchema = Named('NeedStatus', OneOf(NEED_STATUSES, { description: 'Need status' }))
@@ -95,6 +96,11 @@ export const PublicNeedBody = Named(
     parentNeedId: t.Optional(Uuid),
     constituentId: t.Optional(Uuid),
     householdId: t.Optional(Uuid),
+    language: t.Optional(
+      OneOf(MAIL_LANGUAGES, {
+        description: 'The language the person asked in (default en): that of the confirmation sent to it when the organization sends them',
+      }),
+    ),
   }),
 )
 

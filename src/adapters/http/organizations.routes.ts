@@ -10,12 +10,17 @@ import { PROVIDER_MESSAGE_ID } from '../../domain/messaging/sms'
 import type { AuthenticationPlugin } from './authentication'
 import { Body, DateTime, Int32, List, Named, OneOf, problems, Text, Uuid } from './common.schemas'
 import { ORIGIN, ORIGIN_LIST } from '../../domain/shared/origin'
+import { DEFAULT_DIGEST_HOUR, DEFAULT_DIGEST_TIME_ZONE, DIGEST_HOUR, DIGEST_TIME_ZONE } from '../../domain/organizations/digest-schedule'
 
 // docs/api.md
 const APP_ORIGINS =
   'Origins (https://host[:port]) of the organization’s own apps that invitation links may point at (`appUrl`), besides PUBLIC_BASE_URL'
 const FORM_ORIGINS = 'Origins (https://host[:port]) of partner sites whose pages may make a browser post the public intake'
 const REPLACES = '; a list given replaces the one kept, [] empties it'
+const DIGEST_HOUR_MEANS = 'The local hour (0 to 23) from which members get their daily digest'
+const DIGEST_TIME_ZONE_MEANS = 'The IANA time zone of the digest hour (America/Chicago, Europe/Madrid, UTC)'
+const CONFIRM_REQUESTS_MEANS =
+  'Whether a person who asks through the public intake is sent its reference number and what happens next (a text, or an email when only an email is given)'
 
 const SettingsSchema = Named(
   'OrganizationSettings',
@@ -30,6 +35,9 @@ const SettingsSchema = Named(
     auditRetentionDays: Int32(AUDIT_RETENTION_DAYS, { description: 'Days audit events are kept' }),
     appOrigins: List(Text(ORIGIN), ORIGIN_LIST, { description: APP_ORIGINS }),
     formOrigins: List(Text(ORIGIN), ORIGIN_LIST, { description: FORM_ORIGINS }),
+    digestHour: Int32(DIGEST_HOUR, { description: DIGEST_HOUR_MEANS }),
+    digestTimeZone: Text(DIGEST_TIME_ZONE, { description: DIGEST_TIME_ZONE_MEANS }),
+    confirmRequests: t.Boolean({ description: CONFIRM_REQUESTS_MEANS }),
     publicBaseUrl: t.String({
       ...HTTP_URL,
       description: "The service's PUBLIC_BASE_URL (read-only, the deployment's): where the links in mail point",
@@ -52,6 +60,11 @@ const UpdateSettingsBody = Named(
     ),
     appOrigins: t.Optional(t.Array(t.String(ORIGIN), { ...ORIGIN_LIST, description: APP_ORIGINS + REPLACES })),
     formOrigins: t.Optional(t.Array(t.String(ORIGIN), { ...ORIGIN_LIST, description: FORM_ORIGINS + REPLACES })),
+    digestHour: t.Optional(Int32(DIGEST_HOUR, { description: `${DIGEST_HOUR_MEANS} (default ${DEFAULT_DIGEST_HOUR})` })),
+    digestTimeZone: t.Optional(
+      t.String({ ...DIGEST_TIME_ZONE, description: `${DIGEST_TIME_ZONE_MEANS} (default ${DEFAULT_DIGEST_TIME_ZONE})` }),
+    ),
+    confirmRequests: t.Optional(t.Boolean({ description: `${CONFIRM_REQUESTS_MEANS} (default false)` })),
   }),
 )
 

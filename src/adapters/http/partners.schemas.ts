@@ -6,7 +6,9 @@ import { Body, DateTime, Int32, List, Named, Text, Uuid } from './common.schemas
 
 // docs/api.md
 const SlaHours = Int32(SLA_HOURS, { description: 'SLA turnaround in hours' })
-const Keywords = t.Array(t.String(KEYWORD), { ...KEYWORDS, description: 'Words that route public intake here' })
+const KEYWORDS_MEAN =
+  'Words that route public intake here, in any language (case and accents aside); English and Spanish translations of common words match too'
+const Keywords = t.Array(t.String(KEYWORD), { ...KEYWORDS, description: KEYWORDS_MEAN })
 const Website = t.String({ ...HTTP_URL, description: 'http(s) URL' })
 
 export const PartnerSchema = Named(
@@ -20,7 +22,7 @@ export const PartnerSchema = Named(
       isArchived: t.Boolean(),
       isDefault: t.Boolean(),
       description: t.Optional(Text(FREE_TEXT)),
-      keywords: t.Optional(List(Text(KEYWORD), KEYWORDS)),
+      keywords: t.Optional(List(Text(KEYWORD), KEYWORDS, { description: KEYWORDS_MEAN })),
       website: t.Optional(Text(HTTP_URL)),
       publicCategoryName: t.Optional(Text(NAME)),
       createdAt: DateTime,

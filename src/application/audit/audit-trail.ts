@@ -47,6 +47,11 @@ export class AuditTrail {
     await this.reads(actor, readsOf(constituents))
   }
 
+  /** The actor was shown these possible duplicates outside a creation (a check before one): as `hintReadsOf` records them. */
+  async duplicatesShown(actor: Actor, shown: readonly PossibleDuplicate[]): Promise<void> {
+    await this.reads(actor, hintReadsOf(shown))
+  }
+
   /**
    * The actor was exported these needs (as redacted for it): one `read` event for each whose `customFields`
    * showed a constituent's personal details (the contact keys of an intake), in one insert.

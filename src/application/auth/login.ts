@@ -62,7 +62,7 @@ export class Login {
         { organizationId: member.organizationId, memberId: member.id },
         { action: 'login', recordType: 'member', recordId: member.id },
       )
-      return this.tokens.issue(r.refreshTokens, member)
+      return this.tokens.issue(r, member)
     })
   }
 

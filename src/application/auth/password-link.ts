@@ -56,7 +56,7 @@ export abstract class RedeemPasswordLink {
         { organizationId: member.organizationId, memberId: member.id },
         { ...kind.audit, recordType: 'member', recordId: member.id },
       )
-      return this.tokens.issue(r.refreshTokens, updated)
+      return this.tokens.issue(r, updated)
     })
   }
 }

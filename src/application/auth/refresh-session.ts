@@ -28,7 +28,7 @@ export class RefreshSession {
       }
       const member = await r.members.findById(record.organizationId, record.memberId)
       if (!member || !maySignIn(member)) return undefined
-      return this.tokens.issue(r.refreshTokens, member, record.familyId)
+      return this.tokens.issue(r, member, record.familyId)
     })
     // The revocation above must commit, so the refusal is thrown only after the transaction.
     if (outcome === undefined || outcome === 'reused') throw new UnauthorizedError('Invalid refresh token')

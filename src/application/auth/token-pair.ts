@@ -1,7 +1,7 @@
 import type { Member } from '../../domain/members/member'
 import type { Clock } from '../ports/clock'
 import type { IdGenerator } from '../ports/ids'
-import type { RefreshTokenRepository } from '../ports/repositories/refresh-token-repository'
+import type { Repositories } from '../ports/repositories'
 import type { AccessTokens } from '../ports/access-tokens'
 import type { SecretTokens } from '../ports/secret-tokens'
 
@@ -17,7 +17,8 @@ export interface TokenPair {
 
 /**
  * Issues an access token and a refresh token; the refresh token joins `familyId` (a new one per login), which
- * is the session: the access token names it, and stops working when the family is revoked.
+ * is the session: the access token names it, and stops working when the family is revoked. A new session
+ * (no family given: a login, an accepted invitation, a reset) is the member's last login.
  */
 export class TokenPairIssuer {
   constructor(
@@ -27,10 +28,12 @@ export class TokenPairIssuer {
     private readonly ids: IdGenerator,
   ) {}
 
-  async issue(refreshTokens: RefreshTokenRepository, member: Member, familyId = this.ids.next()): Promise<TokenPair> {
+  async issue(r: Repositories, member: Member, session?: string): Promise<TokenPair> {
     const refreshToken = this.secrets.generate()
     const now = this.clock.now()
-    await refreshTokens.insert({
+    const familyId = session ?? this.ids.next()
+    if (!session) await r.members.recordLogin(member.organizationId, member.id, now)
+    await r.refreshTokens.insert({
       id: this.ids.next(),
       familyId,
       memberId: member.id,

@@ -1,4 +1,5 @@
 import type { Constituent } from '../../domain/constituents/constituent'
+import type { ContactDetails } from '../../domain/constituents/contact'
 import { matchKeysOf, sharedReasons, type MatchKeys, type MatchReason } from '../../domain/constituents/matching'
 import type { Clock } from '../ports/clock'
 import type { IdGenerator } from '../ports/ids'
@@ -21,6 +22,8 @@ export interface Candidate {
 
 /** Enough to tell a person "possible duplicates"; more would only be noise for them to wade through. */
 const CANDIDATES_PER_KEY = 20
+/** No record's id: details not yet registered exclude no one from their candidates. */
+const NO_RECORD = ''
 
 /**
  * Duplicate detection (docs/api.md "Needs"): runs when a constituent is created or its contact fields change,
@@ -33,11 +36,16 @@ export class DuplicateDetection {
     private readonly ids: IdGenerator,
   ) {}
 
-  async run(r: Repositories, constituent: Constituent): Promise<Candidate[]> {
-    const keys = matchKeysOf(constituent)
+  /** Who a person with these details may be already, and why; `excludeId` is the person's own record, once registered. */
+  async candidatesFor(r: Repositories, organizationId: string, details: ContactDetails, excludeId = NO_RECORD): Promise<Candidate[]> {
+    const keys = matchKeysOf(details)
     if (Object.keys(keys).length === 0) return []
-    const found = await r.constituents.findByMatchKeys(constituent.organizationId, keys, constituent.id, CANDIDATES_PER_KEY)
-    const candidates = candidatesAmong(keys, found)
+    const found = await r.constituents.findByMatchKeys(organizationId, keys, excludeId, CANDIDATES_PER_KEY)
+    return candidatesAmong(keys, found)
+  }
+
+  async run(r: Repositories, constituent: Constituent): Promise<Candidate[]> {
+    const candidates = await this.candidatesFor(r, constituent.organizationId, constituent, constituent.id)
     if (candidates.length === 0) return []
     const existing = await r.householdMatches.listInvolving(constituent.organizationId, constituent.id)
     const paired = new Set(existing.flatMap((m) => [m.constituentId, m.candidateConstituentId]))

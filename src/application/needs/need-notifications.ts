@@ -92,7 +92,7 @@ export class NeedNotifications {
     { subject, opening }: Pick<NeedMail, 'subject' | 'opening'>,
   ) {
     const label = LABELS[languageOf(member)]
-    const link = `${this.publicBaseUrl.replace(/\/+$/, '')}/#/needs/${encodeURIComponent(need.referenceNumber)}`
+    const link = needLink(this.publicBaseUrl, need.referenceNumber)
     await this.outbox.email(r, need.organizationId, {
       to: member.email,
       subject,
@@ -111,9 +111,14 @@ export class NeedNotifications {
   }
 }
 
-const languageOf = (member: Member): MailLanguage => member.language ?? 'en'
+export const languageOf = (member: Member): MailLanguage => member.language ?? 'en'
 
-function wanting(members: Member[], kind: NotificationKind): Member[] {
+/** The need in the staff console, by its reference number (what a mail may name). */
+export function needLink(publicBaseUrl: string, referenceNumber: string): string {
+  return `${publicBaseUrl.replace(/\/+$/, '')}/#/needs/${encodeURIComponent(referenceNumber)}`
+}
+
+export function wanting(members: Member[], kind: NotificationKind): Member[] {
   return members.filter((m) => maySignIn(m) && notificationsOf(m)[kind])
 }
 

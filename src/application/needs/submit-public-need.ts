@@ -6,6 +6,9 @@ import type { Repositories } from '../ports/repositories'
 import type { UnitOfWork } from '../ports/unit-of-work'
 import { checkNeedReferences } from './need-references'
 import type { NeedIntake } from './need-intake'
+import type { RequesterConfirmation } from './requester-confirmation'
+import { MAIL_LANGUAGES, type MailLanguage } from '../../domain/members/notifications'
+import { FieldChecks } from '../../domain/shared/fields'
 
 // docs/api.md "Needs"
 export interface PublicNeedInput {
@@ -19,6 +22,8 @@ export interface PublicNeedInput {
   parentNeedId?: string
   constituentId?: string
   householdId?: string
+  /** The language the person asked in: its confirmation's (docs/api.md "Public intake"); `en` when absent. */
+  language?: MailLanguage
 }
 
 /** What an anonymous caller gets back: nothing that tells who else is on file. */
@@ -29,6 +34,7 @@ export class SubmitPublicNeed {
     private readonly repositories: Repositories,
     private readonly unitOfWork: UnitOfWork,
     private readonly intake: NeedIntake,
+    private readonly confirmation: RequesterConfirmation,
   ) {}
 
   /**
@@ -39,14 +45,15 @@ export class SubmitPublicNeed {
     const organization = await this.organizationOf(input)
     assertAcceptsIntakeFrom(organization, fromOrigin)
     // The caller's own fields keep their limits; the description is stored beside them.
-    InvalidError.throwIfAny(needFieldErrors(input, 'public'), 'The need has invalid fields')
+    const language = new FieldChecks().oneOf('/language', input.language, MAIL_LANGUAGES, 'optional').errors
+    InvalidError.throwIfAny([...needFieldErrors(input, 'public'), ...language], 'The need has invalid fields')
     const customFields = { ...input.customFields, description: input.description }
 
     const { need } = await this.unitOfWork.run(async (r) => {
       const { partner, householdId } = await checkNeedReferences(r, organization.id, input)
       const routed = partner ?? routeByKeywords(input.description, await r.partners.listAll(organization.id))
       if (!routed) throw InvalidError.field('/partnerId', 'this organization has no partner that takes needs')
-      return this.intake.record(r, {
+      const recorded = await this.intake.record(r, {
         organizationId: organization.id,
         partner: routed,
         customFields,
@@ -56,6 +63,9 @@ export class SubmitPublicNeed {
         ...(householdId ? { householdId } : {}),
         newPersonJoinsHousehold: false,
       })
+      // Only to the contact the need's own new constituent was made of: a text then counts against its number.
+      if (!input.constituentId) await this.confirmation.confirm(r, organization, recorded.need, customFields, input.language ?? 'en')
+      return recorded
     })
     const { duplicateWarning: _warning, constituentId: _constituent, householdId: _household, ...visible } = need
     return visible

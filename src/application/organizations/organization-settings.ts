@@ -1,4 +1,5 @@
 import { DEFAULT_AUDIT_RETENTION_DAYS } from '../../domain/audit/audit-event'
+import { DEFAULT_DIGEST_HOUR, DEFAULT_DIGEST_TIME_ZONE } from '../../domain/organizations/digest-schedule'
 import { changedFields } from '../../domain/audit/audit-event'
 import type { Actor } from '../../domain/auth/actor'
 import { InvalidError, NotFoundError } from '../../domain/errors'
@@ -13,6 +14,9 @@ export type OrganizationSettings = Omit<Organization, 'createdAt'> & {
   auditRetentionDays: number
   appOrigins: string[]
   formOrigins: string[]
+  digestHour: number
+  digestTimeZone: string
+  confirmRequests: boolean
 }
 
 /**
@@ -27,6 +31,9 @@ function settingsOf({ createdAt: _createdAt, ...settings }: Organization): Organ
     auditRetentionDays: settings.auditRetentionDays ?? DEFAULT_AUDIT_RETENTION_DAYS,
     appOrigins: settings.appOrigins ?? [],
     formOrigins: settings.formOrigins ?? [],
+    digestHour: settings.digestHour ?? DEFAULT_DIGEST_HOUR,
+    digestTimeZone: settings.digestTimeZone ?? DEFAULT_DIGEST_TIME_ZONE,
+    confirmRequests: settings.confirmRequests ?? false,
   }
 }
 
@@ -72,6 +79,8 @@ export class UpdateOrganizationSettings {
         ...(nextTcrStatus ? { tcrStatus: nextTcrStatus } : {}),
         ...(nextAppOrigins.length > 0 ? { appOrigins: nextAppOrigins } : {}),
         ...(nextFormOrigins.length > 0 ? { formOrigins: nextFormOrigins } : {}),
+        // Kept in `rest` when left out.
+        ...definedOf({ digestHour: input.digestHour, digestTimeZone: input.digestTimeZone, confirmRequests: input.confirmRequests }),
       }
       await r.organizations.update(after)
       await this.audit.record(r, actor, {
@@ -83,4 +92,9 @@ export class UpdateOrganizationSettings {
       return settingsOf(after)
     })
   }
+}
+
+/** The fields given a value: one left out of a partial update is not written over. */
+function definedOf<T extends Record<string, unknown>>(fields: T): Partial<T> {
+  return Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined)) as Partial<T>
 }

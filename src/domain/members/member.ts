@@ -21,6 +21,8 @@ export interface Member {
   language?: MailLanguage
   /** Set while the member is deactivated (docs/api.md "Members and invitations"): no login, no session. */
   deactivatedAt?: Date
+  /** When a session of the member last began: a login, an accepted invitation or a password reset. */
+  lastLoginAt?: Date
   createdAt: Date
 }
 

@@ -45,6 +45,11 @@ export function isOpen(status: NeedStatus): boolean {
   return status !== 'RESOLVED'
 }
 
+/** Overdue: still open and past its due date (a need without one never is). */
+export function isOverdue(need: Pick<Need, 'status' | 'dueDate'>, now: Date): boolean {
+  return isOpen(need.status) && need.dueDate !== undefined && need.dueDate.getTime() < now.getTime()
+}
+
 const HOUR_MS = 3_600_000
 
 export function dueDateFor(createdAt: Date, slaHours: number): Date {

@@ -2,6 +2,7 @@ import { AUDIT_RETENTION_DAYS } from '../audit/audit-event'
 import { ForbiddenError, type FieldError } from '../errors'
 import { FieldChecks, NAME, type IntegerRule, type TextRule } from '../shared/fields'
 import { ORIGIN_LIST, originProblem } from '../shared/origin'
+import { DIGEST_HOUR, timeZoneProblem } from './digest-schedule'
 
 // docs/api.md
 export interface Organization {
@@ -18,6 +19,11 @@ export interface Organization {
   appOrigins?: string[]
   /** Origins of partner sites whose pages may post the public intake (absent: none). */
   formOrigins?: string[]
+  /** The daily digest's local hour and time zone (absent: DEFAULT_DIGEST_HOUR, DEFAULT_DIGEST_TIME_ZONE). */
+  digestHour?: number
+  digestTimeZone?: string
+  /** Whether the person who asked through the public intake is sent a confirmation (absent: no). */
+  confirmRequests?: boolean
   createdAt: Date
 }
 
@@ -43,6 +49,9 @@ export interface OrganizationFields {
   auditRetentionDays?: number
   appOrigins?: string[]
   formOrigins?: string[]
+  digestHour?: number
+  digestTimeZone?: string
+  confirmRequests?: boolean
 }
 
 /**
@@ -59,7 +68,10 @@ export function organizationFieldErrors(input: Partial<OrganizationFields>, whol
     .text('/tcrStatus', input.tcrStatus, TCR_STATUS, { presence: 'clearable' })
     .integer('/auditRetentionDays', input.auditRetentionDays, AUDIT_RETENTION_DAYS, 'optional')
     .list('/appOrigins', input.appOrigins, ORIGIN_LIST, originProblem, 'optional')
-    .list('/formOrigins', input.formOrigins, ORIGIN_LIST, originProblem, 'optional').errors
+    .list('/formOrigins', input.formOrigins, ORIGIN_LIST, originProblem, 'optional')
+    .integer('/digestHour', input.digestHour, DIGEST_HOUR, 'optional')
+    .check('/digestTimeZone', input.digestTimeZone, 'optional', timeZoneProblem)
+    .boolean('/confirmRequests', input.confirmRequests, 'optional').errors
 }
 
 /**

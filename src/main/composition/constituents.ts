@@ -1,4 +1,5 @@
 import { AuditTrail } from '../../application/audit/audit-trail'
+import { CheckDuplicates } from '../../application/constituents/check-duplicates'
 import { ConstituentMerger } from '../../application/constituents/constituent-merger'
 import { ConstituentRegistry } from '../../application/constituents/constituent-registry'
 import { CreateConstituent } from '../../application/constituents/create-constituent'
@@ -30,6 +31,7 @@ export const constituents = area('constituents', ({ service }) => {
   service(ConstituentImporter, [ConstituentRegistry, AuditTrail])
   return {
     search: service(SearchConstituents, [repositories, AuditTrail]),
+    checkDuplicates: service(CheckDuplicates, [repositories, DuplicateDetection, AuditTrail]),
     export: service(ExportConstituents, [repositories, AuditTrail]),
     import: service(ImportConstituents, [RecordImport, ConstituentImporter]),
     get: service(GetConstituent, [repositories, AuditTrail]),

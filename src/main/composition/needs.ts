@@ -14,6 +14,7 @@ import { ListNeedInteractions } from '../../application/needs/list-need-interact
 import { ListNeeds } from '../../application/needs/list-needs'
 import { NeedIntake } from '../../application/needs/need-intake'
 import { NeedNotifications } from '../../application/needs/need-notifications'
+import { RequesterConfirmation } from '../../application/needs/requester-confirmation'
 import { SubmitPublicNeed } from '../../application/needs/submit-public-need'
 import { UpdateNeed } from '../../application/needs/update-need'
 import { SendSms } from '../../application/sms/send-sms'
@@ -27,9 +28,10 @@ export const needs = area('needs', ({ service }) => {
   service(NeedNotifications, [Outbox, PORTS.publicBaseUrl])
   service(NeedIntake, [ConstituentRegistry, clock, ids, WebhookEvents, AuditTrail, NeedNotifications])
   service(NeedImporter, [NeedIntake, clock])
+  service(RequesterConfirmation, [Outbox, clock, ids, PORTS.senderNumberRequired, PORTS.sendLimits])
   return {
     create: service(CreateNeed, [unitOfWork, NeedIntake, AuditTrail]),
-    submitPublic: service(SubmitPublicNeed, [repositories, unitOfWork, NeedIntake]),
+    submitPublic: service(SubmitPublicNeed, [repositories, unitOfWork, NeedIntake, RequesterConfirmation]),
     getPublicForm: service(GetPublicIntakeForm, [repositories]),
     list: service(ListNeeds, [repositories]),
     export: service(ExportNeeds, [repositories, AuditTrail]),

@@ -7,6 +7,8 @@ import { AuditTrail } from '../../application/audit/audit-trail'
 import { SetMemberPassword } from '../../application/members/set-member-password'
 import { DispatchOutbox } from '../../application/messaging/dispatch-outbox'
 import { OrganizationMailer } from '../../application/messaging/organization-mailer'
+import { Outbox } from '../../application/messaging/outbox'
+import { SendDailyDigests } from '../../application/needs/send-daily-digests'
 import { CreateOrganization } from '../../application/organizations/create-organization'
 import { SetOrganizationPhoneNumber } from '../../application/organizations/set-organization-phone-number'
 import { WebhookDelivery } from '../../application/webhooks/webhook-delivery'
@@ -34,4 +36,5 @@ export const operations = area('operations', ({ service }) => ({
   ]),
   purgeAuditEvents: service(PurgeAuditEvents, [PORTS.repositories, unitOfWork, clock]),
   importFile: service(ImportOrganizationFile, [PORTS.repositories, RecordImport, ConstituentImporter, NeedImporter]),
+  sendDailyDigests: service(SendDailyDigests, [PORTS.repositories, unitOfWork, Outbox, clock, PORTS.publicBaseUrl]),
 }))

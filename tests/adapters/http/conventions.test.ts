@@ -76,6 +76,7 @@ const protectedRoutes = (): ReadonlyArray<readonly [string, string, unknown, num
     ['PUT', `/api/constituents/${constituentId}`, { lastName: 'Whole' }],
     ['GET', `/api/constituents/${constituentId}/needs`, undefined],
     ['POST', '/api/constituents/merge', { sourceConstituentId: mergeSource, targetConstituentId: mergeTarget }],
+    ['POST', '/api/constituents/duplicate-check', { lastName: 'Whole' }],
     // An import takes CSV: the JSON body here is 415 once the caller is known.
     ['POST', '/api/constituents/import?dryRun=true', { firstName: 'Ana' }, 415],
     ['POST', '/api/needs/import?dryRun=true', { description: 'Food' }, 415],
@@ -110,6 +111,7 @@ const bodyRoutes = () =>
     ['POST', '/api/constituents', true, 'Bad request'],
     ['PUT', `/api/constituents/${constituentId}`, true, 'Bad request'],
     ['POST', '/api/constituents/merge', true, 'Bad request'],
+    ['POST', '/api/constituents/duplicate-check', true, 'Bad request'],
     ['POST', `/api/household-matches/${matchId}/resolve`, true, 'Bad request'],
     ['POST', '/api/auth/accept-invite', false, 'Bad request'],
     ['POST', '/api/auth/password-reset', false, 'Bad request'],

@@ -26,6 +26,7 @@ type MemberJson = {
   profiles?: string[]
   isConfirmed: boolean
   phone?: string
+  lastLoginAt?: string
 }
 type TokenPair = { accessToken: string; refreshToken: string; tokenType: string; expiresIn: number }
 
@@ -135,6 +136,13 @@ describe('invite → accept-invite → login', () => {
     expect(refreshed.status).toBe(200)
 
     expect(await memberById(created.body.id)).toMatchObject({ id: created.body.id, isConfirmed: true })
+  })
+
+  test('the list tells when a member last began a session: absent until the invitation is accepted, then its time', async () => {
+    const member = await invited()
+    expect(await memberById(member.id)).not.toHaveProperty('lastLoginAt')
+    expect((await acceptInvite({ token: await invitationTokenFor(member.email), password: NEW_PASSWORD })).status).toBe(200)
+    expect((await memberById(member.id))?.lastLoginAt).toBe(world.clock.now().toISOString())
   })
 
   test('an invitation token works once: the second use is 400 on /token, and the password stays the first', async () => {

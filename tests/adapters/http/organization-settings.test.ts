@@ -21,8 +21,11 @@ type Settings = {
   formOrigins?: string[]
 }
 const BASE_URL = 'https://app.example.test'
-/** What an organization that never listed an origin answers, and the service's PUBLIC_BASE_URL beside its settings. */
-const NO_ORIGINS = { appOrigins: [], formOrigins: [], publicBaseUrl: BASE_URL }
+/**
+ * What an organization that never listed an origin nor chose its digest or confirmations answers, and the
+ * service's PUBLIC_BASE_URL beside its settings.
+ */
+const UNSET = { appOrigins: [], formOrigins: [], digestHour: 8, digestTimeZone: 'UTC', confirmRequests: false, publicBaseUrl: BASE_URL }
 type MaskedEmail = { provider: string; fromEmail: string; fromName?: string; apiKeyLast4: string; updatedAt: string }
 
 const SETTINGS = '/api/organizations/settings'
@@ -170,6 +173,9 @@ describe('GET /api/organizations/settings', () => {
     expect(Object.keys(response.body).sort()).toEqual([
       'appOrigins',
       'auditRetentionDays',
+      'confirmRequests',
+      'digestHour',
+      'digestTimeZone',
       'formOrigins',
       'id',
       'maxConcurrency',
@@ -181,7 +187,7 @@ describe('GET /api/organizations/settings', () => {
       id: fresh.organizationId,
       maxConcurrency: 5,
       auditRetentionDays: DEFAULT_AUDIT_RETENTION_DAYS,
-      ...NO_ORIGINS,
+      ...UNSET,
     })
     expect(response.body.slug).toMatch(/^[a-z0-9]+(-[a-z0-9]+)*$/)
   })
@@ -223,7 +229,7 @@ describe('PUT /api/organizations/settings', () => {
       maxConcurrency: 12,
       tcrStatus: 'VERIFIED',
       auditRetentionDays: DEFAULT_AUDIT_RETENTION_DAYS,
-      ...NO_ORIGINS,
+      ...UNSET,
     })
     expect(await current()).toEqual(response.body)
   })
@@ -249,7 +255,7 @@ describe('PUT /api/organizations/settings', () => {
       maxConcurrency: 7,
       tcrStatus: 'IN_PROGRESS',
       auditRetentionDays: DEFAULT_AUDIT_RETENTION_DAYS,
-      ...NO_ORIGINS,
+      ...UNSET,
     })
     const cleared = await putSettings({ name: 'Cleared', slug, shortCode: null, tcrStatus: null })
     expect(cleared.status).toBe(200)
@@ -259,7 +265,7 @@ describe('PUT /api/organizations/settings', () => {
       slug,
       maxConcurrency: 7,
       auditRetentionDays: DEFAULT_AUDIT_RETENTION_DAYS,
-      ...NO_ORIGINS,
+      ...UNSET,
     })
     expect(await current()).toEqual(cleared.body)
   })

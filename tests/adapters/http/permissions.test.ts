@@ -252,6 +252,12 @@ const ROUTES: RouteCase[] = [
     call: async () => ({ method: 'GET', path: `/api/constituents/${constituentId}/household` }),
   },
   { route: 'POST /api/constituents/merge', rule: DUPLICATES, success: 200, call: aPairToMerge },
+  {
+    route: 'POST /api/constituents/duplicate-check',
+    rule: CONSTITUENTS,
+    success: 200,
+    call: async () => ({ method: 'POST', path: '/api/constituents/duplicate-check', body: { firstName: 'Ada', lastName: 'Lovelace' } }),
+  },
   { route: 'GET /api/household-matches', rule: DUPLICATES, success: 200, call: get('/api/household-matches') },
   { route: 'POST /api/household-matches/{id}/resolve', rule: DUPLICATES, success: 200, call: anOpenMatch },
   { route: 'GET /api/needs/export', rule: EXPORT, success: 200, call: get('/api/needs/export?format=csv') },

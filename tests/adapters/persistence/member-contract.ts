@@ -219,5 +219,18 @@ export function describeMemberContract({ read, write, anOrganizationWithPartner,
       expect(await read().members.findById(w.org, w.m2.id)).toEqual(w.m2)
       expect((await read().members.list(w.org, { active: false }, { page: 1, limit: 10 })).total).toBe(0)
     })
+
+    test('records a login’s time alone, in the member’s organization only', async () => {
+      const { organization: a } = await anOrganizationWithPartner()
+      const { organization: b } = await anOrganizationWithPartner()
+      const member = await aMemberOf(a.id, { fullName: 'Kept Name' })
+
+      await write((r) => r.members.recordLogin(b.id, member.id, minute(3)))
+      expect(await read().members.findById(a.id, member.id)).toEqual(member)
+
+      await write((r) => r.members.recordLogin(a.id, member.id, minute(4)))
+      expect(await read().members.findById(a.id, member.id)).toEqual({ ...member, lastLoginAt: minute(4) })
+      expect((await read().members.list(a.id, {}, { page: 1, limit: 10 })).items).toEqual([{ ...member, lastLoginAt: minute(4) }])
+    })
   })
 }

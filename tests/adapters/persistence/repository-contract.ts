@@ -5,6 +5,7 @@ import { describeConstituentContract } from './constituent-contract'
 import { describeConstituentDuplicatesContract } from './constituent-duplicates-contract'
 import { describeConstituentSearchContract } from './constituent-search-contract'
 import { contractContext, type RepositoryFixture } from './contract-context'
+import { describeDailyDigestContract } from './daily-digest-contract'
 import { describeEmailSettingsContract } from './email-settings-contract'
 import { describeInvitationContract } from './invitation-contract'
 import { describeMemberContract } from './member-contract'
@@ -100,6 +101,7 @@ export function describeRepositories(name: string, make: () => Promise<Repositor
     describeSendLimitsContract(context)
     describeWebhookContract(context)
     describeAuditContract(context)
+    describeDailyDigestContract(context)
     describeOutboxContract(context)
     describeOutboxClaimContract(context)
     describeOutboxOutcomeContract(context)

@@ -7,7 +7,7 @@ import { aConstituent, aHousehold, anAuditEvent, aNeed } from '../../support/bui
 import type { ContractContext } from './contract-context'
 import { minute } from './contract-support'
 
-/** The counts behind the send limits (docs/api.md "Tokens", "SMS"): audit events, and texts to one number. */
+/** The counts behind the send limits (docs/api.md "Tokens", "SMS", "Public intake"): audit events, texts to one number, mails to one address. */
 export function describeSendLimitsContract({ read, write, anOrganizationWithPartner, insertNeeds }: ContractContext): void {
   describe('send limits', () => {
     test('tallies the audit events matching a filter: how many, and the oldest', async () => {
@@ -81,6 +81,56 @@ export function describeSendLimitsContract({ read, write, anOrganizationWithPart
       expect(await read().interactions.tallyTextsTo(organization.id, phone, minute(0))).toEqual({ count: 3, oldest: minute(1) })
       expect(await read().interactions.tallyTextsTo(organization.id, '+15550000002', minute(0))).toEqual({ count: 0 })
       expect(await read().interactions.tallyTextsTo(other.id, phone, minute(0))).toEqual({ count: 1, oldest: minute(5) })
+    })
+
+    test("tallies an organization's outbound mails since a time on the needs of everyone with an address, in any case", async () => {
+      const { organization, partner } = await anOrganizationWithPartner()
+      const { organization: other, partner: otherPartner } = await anOrganizationWithPartner()
+      const email = `person-${randomUUID().slice(0, 8)}@example.org`
+      const needOf = async (o: Organization, partnerId: string, address: string) => {
+        const household = aHousehold({ organizationId: o.id })
+        const constituent = aConstituent({ organizationId: o.id, householdId: household.id, email: address })
+        const need = aNeed({ organizationId: o.id, partnerId, constituentId: constituent.id })
+        await write(async (r) => {
+          await r.constituents.insertHousehold(household)
+          await r.constituents.insert(constituent)
+        })
+        await insertNeeds(need)
+        return need
+      }
+      const mine = await needOf(organization, partner.id, email)
+      const shouted = await needOf(organization, partner.id, email.toUpperCase())
+      const someoneElse = await needOf(organization, partner.id, 'someone.else@example.org')
+      const elsewhere = await needOf(other, otherPartner.id, email)
+      const mail = (need: Need, createdAt: Date, overrides: Partial<Interaction> = {}): Interaction => ({
+        id: randomUUID(),
+        organizationId: need.organizationId,
+        needId: need.id,
+        constituentId: need.constituentId!,
+        channel: 'email',
+        direction: 'outbound',
+        senderIdentifier: 'system',
+        content: 'hello',
+        createdAt,
+        ...overrides,
+      })
+      await write(async (r) => {
+        for (const interaction of [
+          mail(mine, minute(1)),
+          mail(shouted, minute(3)),
+          mail(mine, minute(4), { channel: 'sms' }),
+          mail(mine, minute(4), { direction: 'inbound' }),
+          mail(someoneElse, minute(4)),
+          mail(elsewhere, minute(4)),
+        ])
+          await r.interactions.insert(interaction)
+      })
+      expect(await read().interactions.tallyMailsTo(organization.id, email, minute(0))).toEqual({ count: 2, oldest: minute(1) })
+      expect(await read().interactions.tallyMailsTo(organization.id, email.toUpperCase(), minute(2))).toEqual({
+        count: 1,
+        oldest: minute(3),
+      })
+      expect(await read().interactions.tallyMailsTo(organization.id, 'nobody@example.org', minute(0))).toEqual({ count: 0 })
     })
   })
 }

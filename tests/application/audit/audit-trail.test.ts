@@ -126,6 +126,12 @@ const AUDITED: Record<string, () => Promise<Expected>> = {
     await u().constituents.search.execute(world.admin, constituent.lastName, { page: 1, limit: 10 })
     return byAdmin('read', 'constituent', constituent.id)
   },
+  'constituents.checkDuplicates': async () => {
+    const email = `${randomUUID()}@example.org`
+    const constituent = await aConstituent({ email })
+    await u().constituents.checkDuplicates.execute(world.admin, { firstName: 'Other', email })
+    return byAdmin('read', 'constituent', constituent.id)
+  },
   'constituents.get': async () => {
     const constituent = await aConstituent()
     await u().constituents.get.execute(world.admin, constituent.id)
@@ -351,6 +357,7 @@ const NOT_AUDITED: Record<string, string> = {
   'webhooks.listDeliveries': 'reads deliveries: ids and statuses',
   'operations.dispatchOutbox': 'sends what an audited write queued',
   'operations.purgeAuditEvents': 'the retention purge, the trail’s only deletion',
+  'operations.sendDailyDigests': 'queues mail that names needs, never people; changes only the member’s digest date',
 }
 
 function useCaseNames(useCases: UseCases): string[] {

@@ -21,7 +21,7 @@ const memberOf = async (actor: Actor) => (await world.repositories.members.findB
 /** A token pair of a new session, as login would issue it. */
 const sessionOf = async (actor: Actor) => {
   const member = await memberOf(actor)
-  return world.container.get(PORTS.unitOfWork).run((r) => world.container.get(TokenPairIssuer).issue(r.refreshTokens, member))
+  return world.container.get(PORTS.unitOfWork).run((r) => world.container.get(TokenPairIssuer).issue(r, member))
 }
 const accessTokenFor = async (actor: Actor) => (await sessionOf(actor)).accessToken
 /** A correctly signed token for any claims, with a session nobody started. */

@@ -39,6 +39,21 @@ describe('Login', () => {
     })
   })
 
+  test('is the member’s last login; renewing the session is not', async () => {
+    const staff = await world.member('staff', { passwordHash })
+    const lastLogin = async () => (await world.repositories.members.findById(world.organizationId, staff.memberId))!.lastLoginAt
+    expect(await lastLogin()).toBeUndefined()
+    const tokens = await login.execute({ email: await emailOf(staff), password: TEST_PASSWORD })
+    const loggedInAt = world.clock.now()
+    expect(await lastLogin()).toEqual(loggedInAt)
+
+    world.clock.advance(MINUTE)
+    await world.useCases.auth.refresh.execute(tokens.refreshToken)
+    expect(await lastLogin()).toEqual(loggedInAt)
+    await login.execute({ email: await emailOf(staff), password: TEST_PASSWORD })
+    expect(await lastLogin()).toEqual(world.clock.now())
+  })
+
   test('takes the email in any case and with spaces around it', async () => {
     const staff = await world.member('staff', { passwordHash, email: 'ana.lopez@example.org' })
     const tokens = await login.execute({ email: '  Ana.Lopez@EXAMPLE.org ', password: TEST_PASSWORD })

@@ -125,6 +125,13 @@ describe('SubmitPublicNeed', () => {
       expect((await submit.execute({ organizationId: world.organizationId, description: 'the CAFE' })).partnerId).toBe(cafe.id)
     })
 
+    test('a Spanish request routes as its English words do, and the other way round', async () => {
+      const food = await partnerAddedLater({ name: 'Food pantry', keywords: ['groceries'] })
+      const housing = await partnerAddedLater({ name: 'Vivienda', keywords: ['renta'] })
+      expect((await submit.execute({ organizationId: world.organizationId, description: 'Necesito comida' })).partnerId).toBe(food.id)
+      expect((await submit.execute({ organizationId: world.organizationId, description: 'Help with the rent' })).partnerId).toBe(housing.id)
+    })
+
     test('falls back to the default partner when no keyword matches', async () => {
       await partnerAddedLater({ name: 'Food pantry', keywords: ['food'] })
       expect((await submit.execute({ organizationId: world.organizationId, description: 'a ride to the clinic' })).partnerId).toBe(

@@ -7,6 +7,7 @@ import type {
 } from '../../../src/application/organizations/organization-settings'
 import { ConflictError, ForbiddenError, InvalidError } from '../../../src/domain/errors'
 import type { Organization } from '../../../src/domain/organizations/organization'
+import { DEFAULT_DIGEST_HOUR, DEFAULT_DIGEST_TIME_ZONE } from '../../../src/domain/organizations/digest-schedule'
 import { createWorld, type World } from '../../support/world'
 import { failureOf, pathsOf } from '../failure-of'
 
@@ -35,7 +36,15 @@ describe('GetOrganizationSettings', () => {
   test("answers the caller's organization without createdAt", async () => {
     const organization = await stored()
     const { createdAt: _createdAt, ...fields } = organization
-    const expected = { ...fields, auditRetentionDays: DEFAULT_AUDIT_RETENTION_DAYS, appOrigins: [], formOrigins: [] }
+    const expected = {
+      ...fields,
+      auditRetentionDays: DEFAULT_AUDIT_RETENTION_DAYS,
+      appOrigins: [],
+      formOrigins: [],
+      digestHour: DEFAULT_DIGEST_HOUR,
+      digestTimeZone: DEFAULT_DIGEST_TIME_ZONE,
+      confirmRequests: false,
+    }
     const settings = await getSettings.execute(world.admin)
     expect(settings).toEqual(expected)
     expect(settings).toMatchObject({ id: world.organizationId, maxConcurrency: 5 })
@@ -59,7 +68,17 @@ describe('GetOrganizationSettings', () => {
 
 describe('UpdateOrganizationSettings', () => {
   test('sets every field, answers the settings and stores them', async () => {
-    const settings = await updateSettings.execute(world.admin, input({ shortCode: 'HARB', maxConcurrency: 20, tcrStatus: 'IN_PROGRESS' }))
+    const settings = await updateSettings.execute(
+      world.admin,
+      input({
+        shortCode: 'HARB',
+        maxConcurrency: 20,
+        tcrStatus: 'IN_PROGRESS',
+        digestHour: 17,
+        digestTimeZone: 'America/Chicago',
+        confirmRequests: true,
+      }),
+    )
     expect(settings).toEqual({
       id: world.organizationId,
       name: 'Harbor Food Bank',
@@ -70,6 +89,9 @@ describe('UpdateOrganizationSettings', () => {
       auditRetentionDays: DEFAULT_AUDIT_RETENTION_DAYS,
       appOrigins: [],
       formOrigins: [],
+      digestHour: 17,
+      digestTimeZone: 'America/Chicago',
+      confirmRequests: true,
     })
     const { auditRetentionDays: _default, appOrigins: _apps, formOrigins: _forms, ...kept } = settings
     expect(await stored()).toMatchObject(kept)
@@ -219,5 +241,33 @@ describe('appOrigins and formOrigins', () => {
     ).toEqual(['/appOrigins'])
     expect(pathsOf(await failureOf(updateSettings.execute(world.admin, { formOrigins: many }), InvalidError))).toEqual(['/formOrigins'])
     expect(await updateSettings.execute(world.admin, { formOrigins: many.slice(0, 20) })).toMatchObject({ formOrigins: many.slice(0, 20) })
+  })
+})
+
+describe('the daily digest hour and time zone, and requester confirmations', () => {
+  test('are kept when left out of a later update', async () => {
+    await updateSettings.execute(world.admin, { digestHour: 0, digestTimeZone: 'Europe/Madrid', confirmRequests: true })
+    expect(await updateSettings.execute(world.admin, { name: 'Renamed' })).toMatchObject({
+      digestHour: 0,
+      digestTimeZone: 'Europe/Madrid',
+      confirmRequests: true,
+    })
+    expect(await updateSettings.execute(world.admin, { confirmRequests: false })).toMatchObject({ digestHour: 0, confirmRequests: false })
+    expect(await stored()).toMatchObject({ digestHour: 0, digestTimeZone: 'Europe/Madrid', confirmRequests: false })
+  })
+
+  test.each([
+    ['an hour past 23', { digestHour: 24 }, '/digestHour'],
+    ['a negative hour', { digestHour: -1 }, '/digestHour'],
+    ['a fractional hour', { digestHour: 7.5 }, '/digestHour'],
+    ['an unknown time zone', { digestTimeZone: 'Mars/Olympus_Mons' }, '/digestTimeZone'],
+    ['an offset instead of a zone name', { digestTimeZone: '+05:00' }, '/digestTimeZone'],
+    ['an empty time zone', { digestTimeZone: '' }, '/digestTimeZone'],
+    ['a time zone with spaces', { digestTimeZone: ' UTC' }, '/digestTimeZone'],
+    ['a confirmation that is not a boolean', { confirmRequests: 'yes' as unknown as boolean }, '/confirmRequests'],
+  ])('%s is Invalid at its field, and nothing changes', async (_name, change, path) => {
+    const before = await stored()
+    expect(pathsOf(await failureOf(updateSettings.execute(world.admin, change), InvalidError))).toEqual([path])
+    expect(await stored()).toEqual(before)
   })
 })

@@ -68,4 +68,26 @@ describe('public intake routing', () => {
     expect(routeByKeywords('a ride', [food, housing])).toBeUndefined()
     expect(routeByKeywords('a ride', [partner('Archived default', { isDefault: true, isArchived: true })])).toBeUndefined()
   })
+
+  describe('in English and Spanish', () => {
+    test('"comida" routes as "groceries" does; a Spanish keyword routes its English words', () => {
+      expect(routeByKeywords('Necesito comida para mis hijos', [fallback, food, housing])?.name).toBe('Food pantry')
+      const vivienda = partner('Vivienda', { keywords: ['desalojo'] })
+      expect(routeByKeywords('We got an eviction notice', [fallback, vivienda])?.name).toBe('Vivienda')
+    })
+
+    test('accents do not matter in translations either; a keyword of several words matches word by word', () => {
+      const heat = partner('Heat', { keywords: ['heating'] })
+      expect(routeByKeywords('No tenemos CALEFACCIÓN', [fallback, heat])?.name).toBe('Heat')
+      const utilities = partner('Utilities', { keywords: ['electric bill'] })
+      expect(routeByKeywords('no puedo pagar la factura de luz', [fallback, utilities])?.name).toBe('Utilities')
+      expect(routeByKeywords('no hay luz', [fallback, utilities])?.name).toBe('General intake')
+    })
+
+    test('English words stay themselves: "food" does not catch "groceries", nor a translation part of a word', () => {
+      const onlyFood = partner('Only food', { keywords: ['food'] })
+      expect(routeByKeywords('need groceries', [fallback, onlyFood])?.name).toBe('General intake')
+      expect(routeByKeywords('comidas', [fallback, onlyFood])?.name).toBe('General intake')
+    })
+  })
 })

@@ -213,6 +213,7 @@ export function intakePage(useCases: UseCases['needs'], rateLimits: RateLimits, 
             organizationSlug: form.organizationSlug,
             description: values.description ?? '',
             customFields,
+            language: lang,
           })
           return html(
             receivedPage(lang, form.organizationName, action, need.referenceNumber, Boolean(customFields.phone || customFields.email)),

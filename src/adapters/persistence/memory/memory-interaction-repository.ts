@@ -2,7 +2,9 @@ import { UNIQUE_CONFLICTS } from '../../../application/ports/repositories'
 import type { InteractionRepository } from '../../../application/ports/repositories/interaction-repository'
 import { EARLY_STATUS_KEPT_MS, type DeliveryStatus } from '../../../domain/messaging/sms'
 import { ConflictError } from '../../../domain/errors'
-import type { Interaction } from '../../../domain/needs/interaction'
+import type { Interaction, InteractionChannel } from '../../../domain/needs/interaction'
+import type { Constituent } from '../../../domain/constituents/constituent'
+import { matchKeysOf } from '../../../domain/constituents/matching'
 import { copy } from './memory-store'
 import { newestFirst, type PageRequest } from '../../../domain/shared/page'
 import { MemoryRepository, inOrganization, page, tallyOf } from './memory-repository'
@@ -52,12 +54,19 @@ export class MemoryInteractionRepository extends MemoryRepository implements Int
     return early?.status
   }
   async tallyTextsTo(organizationId: string, phone: string, since: Date) {
+    return this.tallyOutbound(organizationId, 'sms', (c) => c.phone === phone, since)
+  }
+  async tallyMailsTo(organizationId: string, email: string, since: Date) {
+    const key = matchKeysOf({ email }).email
+    return this.tallyOutbound(organizationId, 'email', (c) => c.email !== undefined && matchKeysOf({ email: c.email }).email === key, since)
+  }
+  private tallyOutbound(organizationId: string, channel: InteractionChannel, isTo: (c: Constituent) => boolean, since: Date) {
     const constituentOf = (needId: string | undefined) => (needId ? this.t.needs.get(needId)?.constituentId : undefined)
-    const texted = this.t.interactions.filter((i) => {
-      if (i.organizationId !== organizationId || i.channel !== 'sms' || i.direction !== 'outbound' || i.createdAt < since) return false
+    const sent = this.t.interactions.filter((i) => {
+      if (i.organizationId !== organizationId || i.channel !== channel || i.direction !== 'outbound' || i.createdAt < since) return false
       const constituent = this.t.constituents.get(constituentOf(i.needId) ?? '')
-      return constituent?.organizationId === organizationId && constituent.phone === phone
+      return constituent?.organizationId === organizationId && isTo(constituent)
     })
-    return tallyOf(texted.map((i) => i.createdAt))
+    return tallyOf(sent.map((i) => i.createdAt))
   }
 }

@@ -26,6 +26,10 @@ export class MemoryMemberRepository extends MemoryRepository implements MemberRe
   async update(member: Member) {
     if (this.t.members.get(member.id)?.organizationId === member.organizationId) this.t.members.set(member.id, copy(member))
   }
+  async recordLogin(organizationId: string, id: string, at: Date) {
+    const member = inOrganization(this.t.members.get(id), organizationId)
+    if (member) this.t.members.set(id, { ...member, lastLoginAt: at })
+  }
   async findById(organizationId: string, id: string) {
     return inOrganization(this.t.members.get(id), organizationId)
   }

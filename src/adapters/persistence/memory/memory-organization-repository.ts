@@ -56,6 +56,13 @@ export class MemoryOrganizationRepository extends MemoryRepository implements Or
       ...(o.auditRetentionDays !== undefined ? { auditRetentionDays: o.auditRetentionDays } : {}),
     }))
   }
+  async digestSchedules() {
+    return [...this.t.organizations.values()].map((o) => ({
+      organizationId: o.id,
+      ...(o.digestHour !== undefined ? { digestHour: o.digestHour } : {}),
+      ...(o.digestTimeZone !== undefined ? { digestTimeZone: o.digestTimeZone } : {}),
+    }))
+  }
   async takeNextNeedReference(organizationId: string) {
     const taken = await this.takeNeedReferences(organizationId, 1)
     return taken ? { number: taken.first, ...(taken.shortCode !== undefined ? { shortCode: taken.shortCode } : {}) } : undefined

@@ -2,6 +2,7 @@ import { MemoryAuditEventRepository } from './memory-audit-event-repository'
 import type { Repositories } from '../../../application/ports/repositories'
 import type { MemoryStore } from './memory-store'
 import { MemoryConstituentRepository } from './memory-constituent-repository'
+import { MemoryDailyDigestRepository } from './memory-daily-digest-repository'
 import { MemoryEmailSettingsRepository } from './memory-email-settings-repository'
 import { MemoryHouseholdMatchRepository } from './memory-household-match-repository'
 import { MemoryInteractionRepository } from './memory-interaction-repository'
@@ -34,5 +35,6 @@ export function memoryRepositories(store: MemoryStore): Repositories {
     smsOptOuts: new MemorySmsOptOutRepository(store),
     webhookEndpoints: new MemoryWebhookEndpointRepository(store),
     auditEvents: new MemoryAuditEventRepository(store),
+    dailyDigests: new MemoryDailyDigestRepository(store),
   }
 }

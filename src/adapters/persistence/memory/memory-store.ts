@@ -35,6 +35,8 @@ export interface MemoryTables {
   earlySmsStatuses: Map<string, { status: DeliveryStatus; at: Date }>
   webhookEndpoints: Map<string, WebhookEndpoint>
   auditEvents: AuditEvent[]
+  /** Member id → the local date of its last daily digest. */
+  dailyDigests: Map<string, { organizationId: string; lastLocalDate: string }>
 }
 
 export function emptyTables(): MemoryTables {
@@ -57,6 +59,7 @@ export function emptyTables(): MemoryTables {
     earlySmsStatuses: new Map(),
     webhookEndpoints: new Map(),
     auditEvents: [],
+    dailyDigests: new Map(),
   }
 }
 

@@ -21,6 +21,12 @@ export const organizations = pgTable('organizations', {
   appOrigins: jsonb('app_origins').$type<string[]>(),
   /** Origins of partner sites whose pages may post the public intake; NULL: none. */
   formOrigins: jsonb('form_origins').$type<string[]>(),
+  /** The local hour (0 to 23) of the daily digest, in `digest_time_zone`; NULL: the default (docs/api.md "Notifications"). */
+  digestHour: integer('digest_hour'),
+  /** The IANA time zone of the digest's hour; NULL: the default. */
+  digestTimeZone: text('digest_time_zone'),
+  /** Whether the person who asked through the public intake is sent a confirmation; NULL: no. */
+  confirmRequests: boolean('confirm_requests'),
   needSequence: integer('need_sequence').notNull(),
   createdAt: createdAt(),
 })
@@ -66,10 +72,25 @@ export const members = pgTable(
     deactivatedAt: time('deactivated_at'),
     notifications: jsonb('notifications').$type<Partial<Record<string, boolean>>>(),
     language: text('language'),
+    lastLoginAt: time('last_login_at'),
     createdAt: createdAt(),
   },
   (t) => [uniqueIndex('members_email_per_organization').on(t.organizationId, t.email), index('members_by_email').on(t.email)],
 )
+
+/**
+ * The local date (`YYYY-MM-DD`, in the organization's digest time zone) of each member's last daily digest,
+ * taken in the transaction that queues the mail: one digest per member and day, whichever worker runs it.
+ */
+export const dailyDigests = pgTable('daily_digests', {
+  memberId: text('member_id')
+    .primaryKey()
+    .references(() => members.id),
+  organizationId: text('organization_id')
+    .notNull()
+    .references(() => organizations.id),
+  lastLocalDate: text('last_local_date').notNull(),
+})
 
 export const households = pgTable(
   'households',
@@ -178,6 +199,15 @@ export const needs = pgTable(
     index('needs_by_assignee').on(t.organizationId, t.assignedTo, t.createdAt, t.id),
     index('needs_by_constituent').on(t.organizationId, t.constituentId, t.createdAt, t.id),
     index('needs_by_household').on(t.organizationId, t.householdId),
+    // The daily digest's unassigned open needs, oldest first, of the organization or of one partner: few rows,
+    // however many needs were resolved. `assigned_to` (always NULL here) makes each SQLite's choice over
+    // needs_by_assignee and needs_by_partner, which hold every need; the query orders by it too.
+    index('needs_unassigned_open')
+      .on(t.organizationId, t.assignedTo, t.createdAt, t.id)
+      .where(sql`${t.assignedTo} IS NULL AND ${t.status} <> 'RESOLVED'`),
+    index('needs_unassigned_open_by_partner')
+      .on(t.organizationId, t.partnerId, t.assignedTo, t.createdAt, t.id)
+      .where(sql`${t.assignedTo} IS NULL AND ${t.status} <> 'RESOLVED'`),
   ],
 )
 

@@ -1,4 +1,5 @@
-import { and, asc, count, eq, gte, lt, min } from 'drizzle-orm'
+import { and, asc, count, eq, gte, lt, min, type SQL } from 'drizzle-orm'
+import { matchKeysOf } from '../../../domain/constituents/matching'
 import type { InteractionRepository } from '../../../application/ports/repositories/interaction-repository'
 import { EARLY_STATUS_KEPT_MS, type DeliveryStatus } from '../../../domain/messaging/sms'
 import type { Interaction, InteractionChannel } from '../../../domain/needs/interaction'
@@ -72,23 +73,24 @@ export class SqlInteractionRepository extends SqlRepository implements Interacti
     const rows = await this.db.delete(t).where(eq(t.providerMessageId, providerMessageId)).returning({ status: t.status })
     return rows[0]?.status as DeliveryStatus | undefined
   }
-  async tallyTextsTo(organizationId: string, phone: string, since: Date): Promise<Tally> {
+  tallyTextsTo(organizationId: string, phone: string, since: Date): Promise<Tally> {
+    return this.tallyOutbound(organizationId, 'sms', eq(this.tables.constituents.phone, phone), since)
+  }
+  tallyMailsTo(organizationId: string, email: string, since: Date): Promise<Tally> {
+    // By the address as duplicate detection keeps it (constituents_by_email).
+    return this.tallyOutbound(organizationId, 'email', eq(this.tables.constituents.emailKey, matchKeysOf({ email }).email ?? ''), since)
+  }
+  private async tallyOutbound(organizationId: string, channel: InteractionChannel, contact: SQL, since: Date): Promise<Tally> {
     const { interactions: i, needs: n, constituents: c } = this.tables
-    // From the number to its people (constituents_by_phone), their needs (needs_by_constituent), each need's
-    // recent texts (interactions_by_need): indexed all the way.
+    // From the contact to its people (constituents_by_phone or _by_email), their needs (needs_by_constituent),
+    // each need's recent messages (interactions_by_need): indexed all the way.
     const [row] = await this.db
       .select({ count: count(), oldest: min(i.createdAt) })
       .from(c)
       .innerJoin(n, and(eq(n.organizationId, c.organizationId), eq(n.constituentId, c.id)))
       .innerJoin(i, and(eq(i.organizationId, n.organizationId), eq(i.needId, n.id)))
       .where(
-        and(
-          eq(c.organizationId, organizationId),
-          eq(c.phone, phone),
-          eq(i.channel, 'sms'),
-          eq(i.direction, 'outbound'),
-          gte(i.createdAt, since),
-        ),
+        and(eq(c.organizationId, organizationId), contact, eq(i.channel, channel), eq(i.direction, 'outbound'), gte(i.createdAt, since)),
       )
     return { count: row?.count ?? 0, ...(row?.oldest ? { oldest: row.oldest } : {}) }
   }

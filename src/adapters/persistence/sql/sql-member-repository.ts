@@ -21,6 +21,7 @@ function memberRow(m: Member) {
     deactivatedAt: nullable(m.deactivatedAt),
     notifications: nullable(m.notifications),
     language: nullable(m.language),
+    lastLoginAt: nullable(m.lastLoginAt),
   }
 }
 
@@ -30,6 +31,13 @@ export class SqlMemberRepository extends SqlRepository implements MemberReposito
   }
   async update(m: Member) {
     await this.updateInOrganization(this.tables.members, memberRow(m))
+  }
+  async recordLogin(organizationId: string, id: string, at: Date) {
+    const t = this.tables.members
+    await this.db
+      .update(t)
+      .set({ lastLoginAt: at })
+      .where(and(eq(t.organizationId, organizationId), eq(t.id, id)))
   }
   async findById(organizationId: string, id: string) {
     const row = await this.findInOrganization(this.tables.members, organizationId, id)

@@ -6,7 +6,7 @@ import type * as schema from '../sqlite/schema'
 import { SqlRepository, afterKeyset, chunksOf, nullable, present } from './sql-repository'
 
 /** One copy per row (a page reads 25): the status column holds only what the domain wrote. */
-function toNeed(row: typeof schema.needs.$inferSelect): Need {
+export function toNeed(row: typeof schema.needs.$inferSelect): Need {
   return present(row) as Need
 }
 

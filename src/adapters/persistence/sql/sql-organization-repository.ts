@@ -52,6 +52,9 @@ export class SqlOrganizationRepository extends SqlRepository implements Organiza
           auditRetentionDays: nullable(o.auditRetentionDays),
           appOrigins: nullable(o.appOrigins),
           formOrigins: nullable(o.formOrigins),
+          digestHour: nullable(o.digestHour),
+          digestTimeZone: nullable(o.digestTimeZone),
+          confirmRequests: nullable(o.confirmRequests),
         })
         .where(eq(this.tables.organizations.id, id)),
     )
@@ -68,6 +71,11 @@ export class SqlOrganizationRepository extends SqlRepository implements Organiza
   async auditRetentions() {
     const t = this.tables.organizations
     const rows = await this.db.select({ organizationId: t.id, auditRetentionDays: t.auditRetentionDays }).from(t)
+    return rows.map(present)
+  }
+  async digestSchedules() {
+    const t = this.tables.organizations
+    const rows = await this.db.select({ organizationId: t.id, digestHour: t.digestHour, digestTimeZone: t.digestTimeZone }).from(t)
     return rows.map(present)
   }
   async takeNextNeedReference(organizationId: string) {

@@ -3,6 +3,7 @@ import type { Repositories } from '../../../application/ports/repositories'
 import { PreparedStatements } from './prepared-statements'
 import type { SqlDialect } from './sql-dialect'
 import { SqlConstituentRepository } from './sql-constituent-repository'
+import { SqlDailyDigestRepository } from './sql-daily-digest-repository'
 import { SqlEmailSettingsRepository } from './sql-email-settings-repository'
 import { SqlHouseholdMatchRepository } from './sql-household-match-repository'
 import { SqlInteractionRepository } from './sql-interaction-repository'
@@ -42,5 +43,6 @@ export function sqlRepositories(db: SqlDb, dialect: SqlDialect, statements = new
     smsOptOuts: new SqlSmsOptOutRepository(db, dialect, statements),
     webhookEndpoints: new SqlWebhookEndpointRepository(db, dialect, statements),
     auditEvents: new SqlAuditEventRepository(db, dialect, statements),
+    dailyDigests: new SqlDailyDigestRepository(db, dialect, statements),
   }
 }

@@ -20,6 +20,12 @@ export const organizations = sqliteTable('organizations', {
   appOrigins: text('app_origins', { mode: 'json' }).$type<string[]>(),
   /** Origins of partner sites whose pages may post the public intake; NULL: none. */
   formOrigins: text('form_origins', { mode: 'json' }).$type<string[]>(),
+  /** The local hour (0 to 23) of the daily digest, in `digest_time_zone`; NULL: the default (docs/api.md "Notifications"). */
+  digestHour: integer('digest_hour'),
+  /** The IANA time zone of the digest's hour; NULL: the default. */
+  digestTimeZone: text('digest_time_zone'),
+  /** Whether the person who asked through the public intake is sent a confirmation; NULL: no. */
+  confirmRequests: integer('confirm_requests', { mode: 'boolean' }),
   /** The last need number taken; the next need gets this plus one. */
   needSequence: integer('need_sequence').notNull(),
   createdAt: createdAt(),
@@ -67,10 +73,25 @@ export const members = sqliteTable(
     deactivatedAt: integer('deactivated_at', { mode: 'timestamp_ms' }),
     notifications: text('notifications', { mode: 'json' }).$type<Partial<Record<string, boolean>>>(),
     language: text('language'),
+    lastLoginAt: integer('last_login_at', { mode: 'timestamp_ms' }),
     createdAt: createdAt(),
   },
   (t) => [uniqueIndex('members_email_per_organization').on(t.organizationId, t.email), index('members_by_email').on(t.email)],
 )
+
+/**
+ * The local date (`YYYY-MM-DD`, in the organization's digest time zone) of each member's last daily digest,
+ * taken in the transaction that queues the mail: one digest per member and day, whichever worker runs it.
+ */
+export const dailyDigests = sqliteTable('daily_digests', {
+  memberId: text('member_id')
+    .primaryKey()
+    .references(() => members.id),
+  organizationId: text('organization_id')
+    .notNull()
+    .references(() => organizations.id),
+  lastLocalDate: text('last_local_date').notNull(),
+})
 
 export const households = sqliteTable(
   'households',
@@ -181,6 +202,15 @@ export const needs = sqliteTable(
     index('needs_by_assignee').on(t.organizationId, t.assignedTo, t.createdAt, t.id),
     index('needs_by_constituent').on(t.organizationId, t.constituentId, t.createdAt, t.id),
     index('needs_by_household').on(t.organizationId, t.householdId),
+    // The daily digest's unassigned open needs, oldest first, of the organization or of one partner: few rows,
+    // however many needs were resolved. `assigned_to` (always NULL here) makes each SQLite's choice over
+    // needs_by_assignee and needs_by_partner, which hold every need; the query orders by it too.
+    index('needs_unassigned_open')
+      .on(t.organizationId, t.assignedTo, t.createdAt, t.id)
+      .where(sql`${t.assignedTo} IS NULL AND ${t.status} <> 'RESOLVED'`),
+    index('needs_unassigned_open_by_partner')
+      .on(t.organizationId, t.partnerId, t.assignedTo, t.createdAt, t.id)
+      .where(sql`${t.assignedTo} IS NULL AND ${t.status} <> 'RESOLVED'`),
   ],
 )
 

@@ -1,5 +1,6 @@
 import type { AuditEventRepository } from './audit-event-repository'
 import type { ConstituentRepository } from './constituent-repository'
+import type { DailyDigestRepository } from './daily-digest-repository'
 import type { EmailSettingsRepository } from './email-settings-repository'
 import type { HouseholdMatchRepository } from './household-match-repository'
 import type { InteractionRepository } from './interaction-repository'
@@ -44,4 +45,5 @@ export interface Repositories {
   smsOptOuts: SmsOptOutRepository
   webhookEndpoints: WebhookEndpointRepository
   auditEvents: AuditEventRepository
+  dailyDigests: DailyDigestRepository
 }

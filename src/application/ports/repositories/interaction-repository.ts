@@ -20,4 +20,6 @@ export interface InteractionRepository {
   takeEarlyStatus(providerMessageId: string): Promise<DeliveryStatus | undefined>
   /** The organization's outbound texts at or after `since` on needs of constituents with this phone (send limits). */
   tallyTextsTo(organizationId: string, phone: string, since: Date): Promise<Tally>
+  /** The same of outbound emails, on needs of constituents with this address (any case). */
+  tallyMailsTo(organizationId: string, email: string, since: Date): Promise<Tally>
 }

@@ -11,6 +11,8 @@ export interface MemberFilter {
 export interface MemberRepository {
   insert(member: Member): Promise<void>
   update(member: Member): Promise<void>
+  /** Sets only `lastLoginAt`: a login must not write back a row another request may be changing. */
+  recordLogin(organizationId: string, id: string, at: Date): Promise<void>
   findById(organizationId: string, id: string): Promise<Member | undefined>
   /**
    * The member, only while the session `sessionId` (its refresh-token family) has a token not revoked.

@@ -1,3 +1,4 @@
+import type { DigestSchedule } from '../../../domain/organizations/digest-schedule'
 import type { Organization } from '../../../domain/organizations/organization'
 
 export interface OrganizationRepository {
@@ -24,4 +25,6 @@ export interface OrganizationRepository {
   takeNeedReferences(organizationId: string, count: number): Promise<{ first: number; shortCode?: string } | undefined>
   /** Every organization with the retention it chose (absent: the default), for the audit purge. */
   auditRetentions(): Promise<Array<{ organizationId: string; auditRetentionDays?: number }>>
+  /** Every organization with the hour and time zone of its daily digest (absent: the defaults). */
+  digestSchedules(): Promise<Array<{ organizationId: string } & DigestSchedule>>
 }

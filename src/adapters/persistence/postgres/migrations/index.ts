@@ -13,6 +13,8 @@ import m8 from './0008_audit_events_by_action.sql' with { type: 'text' }
 import m9 from './0009_organization_origins.sql' with { type: 'text' }
 import m10 from './0010_member_deactivation.sql' with { type: 'text' }
 import m11 from './0011_member_notifications.sql' with { type: 'text' }
+import m12 from './0012_member_last_login.sql' with { type: 'text' }
+import m13 from './0013_daily_digest.sql' with { type: 'text' }
 
 export const POSTGRES_MIGRATIONS = bundledMigrations(journal, {
   '0000_init': m0,
@@ -27,4 +29,6 @@ export const POSTGRES_MIGRATIONS = bundledMigrations(journal, {
   '0009_organization_origins': m9,
   '0010_member_deactivation': m10,
   '0011_member_notifications': m11,
+  '0012_member_last_login': m12,
+  '0013_daily_digest': m13,
 })

@@ -18,6 +18,8 @@ import m13 from './0013_audit_events_by_action.sql' with { type: 'text' }
 import m14 from './0014_organization_origins.sql' with { type: 'text' }
 import m15 from './0015_member_deactivation.sql' with { type: 'text' }
 import m16 from './0016_member_notifications.sql' with { type: 'text' }
+import m17 from './0017_member_last_login.sql' with { type: 'text' }
+import m18 from './0018_daily_digest.sql' with { type: 'text' }
 
 export const SQLITE_MIGRATIONS = bundledMigrations(journal, {
   '0000_init': m0,
@@ -37,4 +39,6 @@ export const SQLITE_MIGRATIONS = bundledMigrations(journal, {
   '0014_organization_origins': m14,
   '0015_member_deactivation': m15,
   '0016_member_notifications': m16,
+  '0017_member_last_login': m17,
+  '0018_daily_digest': m18,
 })

@@ -1,0 +1,102 @@
+import { useLayoutEffect, useRef, useState } from 'preact/hooks'
+import { client, problemText, type Member, type Partner, type Profile } from './api'
+import { t } from './i18n'
+import { MemberFields, memberFieldsOf } from './member-fields'
+import { authorized } from './session'
+
+export const memberLabel = (member: Pick<Member, 'fullName' | 'email'>) => member.fullName ?? member.email
+
+/** What became of a change: its notice, or its refusal. */
+export type Outcome = { text: string; error: boolean }
+
+const refusal = (response: Response, problem: unknown): Outcome => ({
+  text: response.status === 403 ? t.forbidden : t.failed(problemText(problem)),
+  error: true,
+})
+
+/**
+ * One member's changes: role, partner and profiles; the invitation sent again while not accepted; deactivation
+ * and reactivation, each confirmed by name first. `onDone` hears what happened (and the list reloads).
+ */
+export function MemberPanel({
+  actor,
+  member,
+  partners,
+  onDone,
+  onCancel,
+}: {
+  actor: Profile
+  member: Member
+  partners: Partner[]
+  onDone: (outcome: Outcome) => void
+  onCancel: () => void
+}) {
+  const [confirming, setConfirming] = useState(false)
+  const heading = useRef<HTMLHeadingElement>(null)
+  // The keyboard goes on from the panel's question, as soon as it shows.
+  useLayoutEffect(() => heading.current?.focus(), [member.id, confirming])
+  const s = t.membersScreen
+  const name = memberLabel(member)
+  const path = { params: { path: { id: member.id } } }
+
+  async function save(event: Event) {
+    event.preventDefault()
+    const body = memberFieldsOf(new FormData(event.currentTarget as HTMLFormElement), actor)
+    const { data, error, response } = await authorized(() => client.PUT('/api/members/{id}', { ...path, body }))
+    onDone(data ? { text: s.saved(name), error: false } : refusal(response, error))
+  }
+
+  async function resend() {
+    const { data, error, response } = await authorized(() => client.POST('/api/members/{id}/invitation', { ...path, body: {} }))
+    onDone(data ? { text: s.resent(member.email), error: false } : refusal(response, error))
+  }
+
+  async function switchActive() {
+    const { error, response } = member.active
+      ? await authorized(() => client.DELETE('/api/members/{id}', path))
+      : await authorized(() => client.PUT('/api/members/{id}', { ...path, body: { active: true } }))
+    if (!response.ok) return onDone(refusal(response, error))
+    onDone({ text: member.active ? s.deactivatedNotice(name) : s.reactivatedNotice(name), error: false })
+  }
+
+  if (confirming)
+    return (
+      <section key="confirm" aria-labelledby="member-confirm-title" class="confirm narrow-section">
+        <h3 id="member-confirm-title" ref={heading} tabIndex={-1}>
+          {member.active ? s.deactivateTitle(name) : s.reactivateTitle(name)}
+        </h3>
+        <p>{member.active ? s.deactivateExplain : s.reactivateExplain}</p>
+        <button type="button" onClick={() => void switchActive()}>
+          {member.active ? s.deactivate : s.reactivate}
+        </button>{' '}
+        <button type="button" class="secondary" onClick={() => setConfirming(false)}>
+          {t.cancel}
+        </button>
+      </section>
+    )
+
+  return (
+    <section key="change" aria-labelledby="member-change-title" class="confirm narrow-section">
+      <h3 id="member-change-title" ref={heading} tabIndex={-1}>
+        {s.change(name)}
+      </h3>
+      <form onSubmit={save}>
+        <MemberFields actor={actor} partners={partners} member={member} idPrefix="change" />
+        <button type="submit">{s.save}</button>{' '}
+        <button type="button" class="secondary" onClick={onCancel}>
+          {t.cancel}
+        </button>
+      </form>
+      {member.active && !member.isConfirmed && (
+        <button type="button" class="secondary" onClick={() => void resend()}>
+          {s.resend}
+        </button>
+      )}{' '}
+      {member.id !== actor.id && (
+        <button type="button" class="secondary" onClick={() => setConfirming(true)}>
+          {member.active ? s.deactivateEllipsis : s.reactivateEllipsis}
+        </button>
+      )}
+    </section>
+  )
+}

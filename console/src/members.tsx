@@ -1,0 +1,170 @@
+import { useEffect, useState } from 'preact/hooks'
+import { client, problemText, type Member, type Profile } from './api'
+import { formatDateTime, partnerName, usePartners, useProfile } from './data'
+import { language, t } from './i18n'
+import { MemberFields, memberFieldsOf, mayChange } from './member-fields'
+import { memberLabel, MemberPanel, type Outcome } from './member-panel'
+import { PAGE_SIZE, pageOf, Paging } from './paging'
+import { go } from './router'
+import { authorized } from './session'
+
+/** `show` of the address: the active members (by default), the deactivated ones, or all. */
+const SHOWN = { active: true, deactivated: false, all: undefined } as const
+type Shown = keyof typeof SHOWN
+
+/** The members the member may list (a partner_admin its own partner's), with what it may change on each. */
+export function Members({ query }: { query: URLSearchParams }) {
+  const profile = useProfile()
+  const partners = usePartners()
+  const s = t.membersScreen
+  const asked = query.get('show') ?? ''
+  const show: Shown = Object.hasOwn(SHOWN, asked) ? (asked as Shown) : 'active'
+  const page = pageOf(query)
+  const [version, setVersion] = useState(0)
+  const key = JSON.stringify([show, page, version])
+  const [answer, setAnswer] = useState<{ key: string; result: { members: Member[]; total: number } | string }>()
+  const result = answer?.key === key ? answer.result : undefined
+  const [editing, setEditing] = useState<Member>()
+  const [outcome, setOutcome] = useState<Outcome>()
+  useEffect(() => {
+    let current = true
+    const active = SHOWN[show]
+    void authorized(() =>
+      client.GET('/api/members', { params: { query: { page, limit: PAGE_SIZE, ...(active === undefined ? {} : { active }) } } }),
+    ).then(({ data, error, response }) => {
+      if (!current) return
+      const total = Number(response.headers.get('x-total-count') ?? data?.length ?? 0)
+      setAnswer({ key, result: data ? { members: data, total } : response.status === 403 ? t.forbidden : t.failed(problemText(error)) })
+    })
+    return () => {
+      current = false
+    }
+  }, [key])
+
+  const done = (next: Outcome) => {
+    setOutcome(next)
+    if (next.error) return
+    setEditing(undefined)
+    setVersion((v) => v + 1)
+  }
+
+  return (
+    <>
+      <h2>{t.adminSections.members}</h2>
+      <div role="alert">{outcome?.error && <p class="error">{outcome.text}</p>}</div>
+      <div role="status" class="notice">
+        {outcome && !outcome.error && outcome.text}
+      </div>
+      {editing && profile && (
+        <MemberPanel
+          key={editing.id}
+          actor={profile}
+          member={editing}
+          partners={partners}
+          onDone={done}
+          onCancel={() => setEditing(undefined)}
+        />
+      )}
+      <form class="filters" aria-label={t.filters} onSubmit={(event) => event.preventDefault()}>
+        <div>
+          <label for="members-shown">{s.show}</label>
+          <select id="members-shown" value={show} onChange={(event) => go(['admin', 'members'], { show: event.currentTarget.value })}>
+            {(Object.keys(SHOWN) as Shown[]).map((option) => (
+              <option key={option} value={option}>
+                {s[option]}
+              </option>
+            ))}
+          </select>
+        </div>
+      </form>
+      {!result && <p role="status">{t.loading}</p>}
+      {typeof result === 'string' && (
+        <p role="alert" class="error">
+          {result}
+        </p>
+      )}
+      {typeof result === 'object' && (
+        <>
+          {/* Focusable, so the keyboard can scroll its wide rows. */}
+          <div class="table" role="region" aria-label={t.adminSections.members} tabIndex={0}>
+            <table>
+              <caption class="visually-hidden">{t.adminSections.members}</caption>
+              <thead>
+                <tr>
+                  <th scope="col">{t.name}</th>
+                  <th scope="col">{s.role}</th>
+                  <th scope="col">{t.partner}</th>
+                  <th scope="col">{s.profiles}</th>
+                  <th scope="col">{s.state}</th>
+                  <th scope="col">{s.lastLogin}</th>
+                </tr>
+              </thead>
+              <tbody>
+                {result.members.map((member) => (
+                  <tr key={member.id}>
+                    <td>
+                      {memberLabel(member)}
+                      {member.fullName && <div class="meta">{member.email}</div>}
+                      {profile && mayChange(profile, member) && (
+                        <div>
+                          <button
+                            type="button"
+                            class="secondary"
+                            aria-label={s.change(memberLabel(member))}
+                            onClick={() => setEditing(member)}
+                          >
+                            {s.changeShort}
+                          </button>
+                        </div>
+                      )}
+                    </td>
+                    <td>{s.roles[member.role]}</td>
+                    <td>{member.partnerId ? (member.partnerName ?? partnerName(partners, member.partnerId)) : s.none}</td>
+                    <td>{member.profiles?.length ? member.profiles.map((p) => s.profileNames[p]).join(', ') : s.none}</td>
+                    <td>{!member.active ? s.deactivated : member.isConfirmed ? s.active : s.invited}</td>
+                    <td class="wraps">{member.lastLoginAt ? formatDateTime(member.lastLoginAt, language) : s.never}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+          {result.members.length === 0 && <p>{s.noMembers}</p>}
+          <Paging path={['admin', 'members']} filters={{ show }} page={page} total={result.total} />
+        </>
+      )}
+      {profile?.permissions.includes('members:manage') && <InviteMember actor={profile} onDone={done} />}
+    </>
+  )
+}
+
+/** Adds a member and mails the invitation, with the roles, partner and profiles the actor may give. */
+function InviteMember({ actor, onDone }: { actor: Profile; onDone: (outcome: Outcome) => void }) {
+  const partners = usePartners()
+  const s = t.membersScreen
+
+  async function invite(event: Event) {
+    event.preventDefault()
+    const form = event.currentTarget as HTMLFormElement
+    const data = new FormData(form)
+    const fullName = String(data.get('fullName')).trim()
+    const body = { email: String(data.get('email')).trim(), ...(fullName ? { fullName } : {}), ...memberFieldsOf(data, actor) }
+    const { data: invited, error, response } = await authorized(() => client.POST('/api/members', { body }))
+    if (!invited) return onDone({ text: response.status === 403 ? t.forbidden : t.failed(problemText(error)), error: true })
+    form.reset()
+    onDone({ text: s.invitedNotice(invited.email), error: false })
+  }
+
+  return (
+    <section aria-labelledby="invite-title" class="narrow-section">
+      <h3 id="invite-title">{s.invite}</h3>
+      <form onSubmit={invite}>
+        <label for="invite-email">{t.email}</label>
+        <input id="invite-email" name="email" type="email" autocomplete="off" required />
+        <label for="invite-name">{s.fullName}</label>
+        <input id="invite-name" name="fullName" autocomplete="off" maxLength={200} />
+        <MemberFields actor={actor} partners={partners} idPrefix="invite" />
+        <button type="submit">{s.send}</button>
+      </form>
+    </section>
+  )
+}

@@ -1,0 +1,1 @@
+ALTER TABLE "members" ADD COLUMN "last_login_at" timestamp (3) with time zone;

@@ -1,0 +1,123 @@
+import { readContactDetails } from '../../domain/constituents/contact'
+import type { MailLanguage } from '../../domain/members/notifications'
+import { secondsUntilFree, sendWindowStart, type SendLimits, type Tally } from '../../domain/messaging/send-limits'
+import type { Interaction } from '../../domain/needs/interaction'
+import type { Need } from '../../domain/needs/need'
+import type { Organization } from '../../domain/organizations/organization'
+import type { Outbox } from '../messaging/outbox'
+import type { Clock } from '../ports/clock'
+import type { IdGenerator } from '../ports/ids'
+import type { Repositories } from '../ports/repositories'
+
+// docs/api.md "Public intake": the person who asked is told its reference number and what happens next,
+// when the organization chose to (`confirmRequests`). Only the reference number: the message may be read by
+// whoever holds the phone or the mailbox.
+
+/** Each message of an organization (`org`, its name) about the reference number `ref`. */
+type Words = Record<'text' | 'subject' | 'mail', (org: string, ref: string) => string>
+
+const WORDS: Record<MailLanguage, Words> = {
+  en: {
+    text: (org, ref) =>
+      `${org}: we received your request for help. Your reference number is ${ref}. Our staff read every request and will contact you. Reply STOP to receive no more texts.`,
+    subject: (org, ref) => `Your request ${ref} to ${org}`,
+    mail: (org, ref) =>
+      [
+        `${org} received your request for help.`,
+        '',
+        `Your reference number is ${ref}. Keep it, and give it when you contact us.`,
+        '',
+        'Our staff read every request and will contact you.',
+      ].join('\n'),
+  },
+  es: {
+    text: (org, ref) =>
+      `${org}: recibimos su solicitud de ayuda. Su número de referencia es ${ref}. Nuestro personal lee cada solicitud y se comunicará con usted. Responda STOP para no recibir más mensajes.`,
+    subject: (org, ref) => `Su solicitud ${ref} a ${org}`,
+    mail: (org, ref) =>
+      [
+        `${org} recibió su solicitud de ayuda.`,
+        '',
+        `Su número de referencia es ${ref}. Guárdelo y menciónelo cuando se comunique con nosotros.`,
+        '',
+        'Nuestro personal lee cada solicitud y se comunicará con usted.',
+      ].join('\n'),
+  },
+}
+
+/** Confirmation mails one address is sent per hour at most, as texts one number is (`smsPerRecipientPerHour`). */
+export const CONFIRMATION_MAILS_PER_ADDRESS_PER_HOUR = 3
+
+/**
+ * Queues the confirmation in the transaction that records the need, recorded as an outbound interaction on
+ * the need as staff texts are. A text when the person gave a phone that may be texted (not opted out with
+ * STOP, under the texts-per-number limit, and the organization has a number where the provider needs one);
+ * otherwise an email when it gave an address under its own limit; otherwise nothing. The limits keep a form
+ * filled with someone else's number or address from flooding it.
+ */
+export class RequesterConfirmation {
+  constructor(
+    private readonly outbox: Outbox,
+    private readonly clock: Clock,
+    private readonly ids: IdGenerator,
+    /** Whether the provider needs the organization's own number to send from (Twilio does, the log does not). */
+    private readonly senderNumberRequired: boolean,
+    private readonly limits: SendLimits,
+  ) {}
+
+  async confirm(r: Repositories, organization: Organization, need: Need, given: Record<string, unknown>, language: MailLanguage) {
+    if (!organization.confirmRequests) return
+    const { phone, email } = readContactDetails(given, '').details
+    if (!phone && !email) return
+    // Counted after locking the organization's row, as staff texts are: two requests at once count each other.
+    await r.organizations.lockForUpdate(organization.id)
+    const words = WORDS[language]
+    const org = organization.name
+    if (phone && (await this.mayText(r, organization, phone))) {
+      const body = words.text(org, need.referenceNumber)
+      const from = organization.phoneNumber ?? 'system'
+      const interactionId = await this.record(r, need, { channel: 'sms', senderIdentifier: from, content: body, deliveryStatus: 'queued' })
+      await this.outbox.sms(r, organization.id, { from, to: phone, body, interactionId })
+    } else if (email && (await this.mayMail(r, organization.id, email))) {
+      const text = words.mail(org, need.referenceNumber)
+      await this.record(r, need, { channel: 'email', senderIdentifier: 'system', content: text })
+      await this.outbox.email(r, organization.id, { to: email, subject: words.subject(org, need.referenceNumber), text })
+    }
+  }
+
+  private async mayText(r: Repositories, organization: Organization, phone: string): Promise<boolean> {
+    if (this.senderNumberRequired && !organization.phoneNumber) return false
+    if (await r.smsOptOuts.isOptedOut(organization.id, phone)) return false
+    const sent = await r.interactions.tallyTextsTo(organization.id, phone, sendWindowStart(this.clock.now()))
+    return this.fits(sent, this.limits.smsPerRecipientPerHour)
+  }
+
+  private async mayMail(r: Repositories, organizationId: string, email: string): Promise<boolean> {
+    const sent = await r.interactions.tallyMailsTo(organizationId, email, sendWindowStart(this.clock.now()))
+    return this.fits(sent, CONFIRMATION_MAILS_PER_ADDRESS_PER_HOUR)
+  }
+
+  private fits(sent: Tally, limit: number): boolean {
+    return secondsUntilFree(sent, limit, this.clock.now()) === 0
+  }
+
+  /** The message as an outbound interaction on the need: staff see what the person was told. */
+  private async record(
+    r: Repositories,
+    need: Need,
+    message: Pick<Interaction, 'channel' | 'senderIdentifier' | 'content' | 'deliveryStatus'>,
+  ): Promise<string> {
+    const id = this.ids.nextInTimeOrder()
+    await r.interactions.insert({
+      id,
+      organizationId: need.organizationId,
+      partnerId: need.partnerId,
+      needId: need.id,
+      ...(need.constituentId ? { constituentId: need.constituentId } : {}),
+      direction: 'outbound',
+      ...message,
+      createdAt: this.clock.now(),
+    })
+    return id
+  }
+}

@@ -1,0 +1,58 @@
+import { matches, type IntegerRule, type TextRule } from '../shared/fields'
+
+// docs/api.md "Notifications": when an organization's members get their daily digest.
+
+/** The local hour the digest goes at, 0 to 23. */
+export const DIGEST_HOUR = { minimum: 0, maximum: 23 } as const satisfies IntegerRule
+/** An IANA time zone name (`America/Chicago`, `Etc/GMT+5`, `UTC`); the longest in use is 32 characters. */
+export const DIGEST_TIME_ZONE = {
+  pattern: '^[A-Za-z][A-Za-z0-9_+-]*(/[A-Za-z0-9_+-]+)*$',
+  maxLength: 64,
+} as const satisfies TextRule
+export const DEFAULT_DIGEST_HOUR = 8
+export const DEFAULT_DIGEST_TIME_ZONE = 'UTC'
+
+export interface DigestSchedule {
+  digestHour?: number
+  digestTimeZone?: string
+}
+
+/** Why `value` is not a time zone this runtime knows, or undefined when it is one. */
+export function timeZoneProblem(value: unknown): string | undefined {
+  const problem = 'must be an IANA time zone name, like America/Chicago or UTC'
+  // The pattern keeps out what the runtime would take but is no name (an offset, `+05:00`).
+  if (typeof value !== 'string' || value.length > DIGEST_TIME_ZONE.maxLength || !matches(value, DIGEST_TIME_ZONE.pattern)) return problem
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: value })
+    return undefined
+  } catch {
+    return problem
+  }
+}
+
+/** The date (`YYYY-MM-DD`) and hour (0 to 23) a clock in `timeZone` shows at `instant`. */
+export function localTime(instant: Date, timeZone: string): { date: string; hour: number } {
+  const parts = Object.fromEntries(
+    new Intl.DateTimeFormat('en-US', {
+      timeZone,
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      hourCycle: 'h23',
+    })
+      .formatToParts(instant)
+      .map((part) => [part.type, part.value]),
+  )
+  return { date: `${parts.year}-${parts.month}-${parts.day}`, hour: Number(parts.hour) }
+}
+
+/**
+ * The local date whose digest is due at `now`, or undefined before the day's hour. Due from the hour on, not
+ * only during it: a digest whose hour the worker missed (down, or an hour the clocks skipped when daylight
+ * saving began) goes at the next round that day, and the per-member date makes it one a day (at most).
+ */
+export function dueDigestDate(now: Date, schedule: DigestSchedule): string | undefined {
+  const { date, hour } = localTime(now, schedule.digestTimeZone ?? DEFAULT_DIGEST_TIME_ZONE)
+  return hour >= (schedule.digestHour ?? DEFAULT_DIGEST_HOUR) ? date : undefined
+}

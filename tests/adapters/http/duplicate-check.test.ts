@@ -1,0 +1,108 @@
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { startTestServer, type TestServer } from '../../support/http'
+import type { World } from '../../support/world'
+import { claimsOf, expectBadRequest } from './helpers'
+
+// POST /api/constituents/duplicate-check (docs/constituents.md "Duplicate detection"): who a person may be
+// already, before registering them, over real HTTP on SQLite (and PostgreSQL with TEST_DATABASE=postgres).
+type Check = {
+  possibleDuplicates: Array<{ constituentId: string; firstName?: string; lastName?: string; reasons: string[] }>
+  duplicateWarning?: string
+}
+type AuditEvent = { recordId: string; fields?: string[]; requestId?: string }
+
+let api: TestServer
+let world: World
+let other: World
+const tokens = { admin: '', staff: '', contactReader: '', otherAdmin: '' }
+
+beforeAll(async () => {
+  api = await startTestServer()
+  world = api.world
+  other = await world.otherOrganization()
+  const [admin, staff, contactReader, otherAdmin] = await Promise.all([
+    api.tokenFor(world, 'org_admin'),
+    api.tokenFor(world, 'staff'),
+    api.tokenFor(world, 'staff', { profiles: ['email_phone_communicator'] }),
+    api.tokenFor(other, 'org_admin'),
+  ])
+  Object.assign(tokens, { admin, staff, contactReader, otherAdmin })
+})
+afterAll(() => api.stop())
+
+let phones = 0
+const newPhone = () => `+1555${String(7_000_000 + ++phones).padStart(7, '0')}`
+
+async function registered(fields: Record<string, unknown>, token = tokens.admin): Promise<string> {
+  const response = await api.call<{ id: string }>('POST', '/api/constituents', { token, body: fields })
+  expect(response.status).toBe(201)
+  return response.body.id
+}
+const check = (body: unknown, token = tokens.admin) => api.call<Check>('POST', '/api/constituents/duplicate-check', { token, body })
+async function checked(body: Record<string, unknown>, token = tokens.admin): Promise<Check> {
+  const response = await check(body, token)
+  expect({ status: response.status, body: response.body }).toMatchObject({ status: 200 })
+  return response.body
+}
+async function eventsOf(query: string): Promise<AuditEvent[]> {
+  const response = await api.call<AuditEvent[]>('GET', `/api/audit-events?${query}&limit=100`, { token: tokens.admin })
+  expect(response.status).toBe(200)
+  return response.body
+}
+
+describe('POST /api/constituents/duplicate-check', () => {
+  test('names who shares the details, by name and reason, and records that read with the request id', async () => {
+    const phone = newPhone()
+    const known = await registered({ firstName: 'Rosa', lastName: 'Parks', phone })
+    const response = await check({ firstName: 'R', lastName: 'P', phone }, tokens.contactReader)
+    expect(response.status).toBe(200)
+    expect(response.body).toEqual({
+      possibleDuplicates: [{ constituentId: known, firstName: 'Rosa', lastName: 'Parks', reasons: ['same phone'] }],
+      duplicateWarning: 'Possible duplicate of 1 constituent: same phone',
+    })
+    const reads = await eventsOf(`action=read&memberId=${claimsOf(tokens.contactReader).sub}&recordType=constituent&recordId=${known}`)
+    expect(reads).toEqual([
+      expect.objectContaining({ recordId: known, fields: ['phone'], requestId: response.headers.get('x-request-id') }),
+    ])
+  })
+
+  test('registers no one and opens no household match', async () => {
+    const phone = newPhone()
+    const known = await registered({ firstName: 'Only', lastName: 'Once', phone })
+    await checked({ firstName: 'Only', lastName: 'Twice', phone })
+    const search = await api.call<unknown[]>('GET', '/api/constituents?query=Only%20Twice', { token: tokens.admin })
+    expect(search.body).toEqual([])
+    const matches = await api.call<Array<{ constituentId: string; candidateConstituentId: string }>>(
+      'GET',
+      '/api/household-matches?limit=100',
+      {
+        token: tokens.admin,
+      },
+    )
+    expect(matches.body.filter((m) => m.constituentId === known || m.candidateConstituentId === known)).toEqual([])
+  })
+
+  test('staff, who may not read phones, learn only that someone alike exists, and read no one', async () => {
+    const phone = newPhone()
+    const known = await registered({ firstName: 'Hidden', phone })
+    const answer = await checked({ firstName: 'x', phone }, tokens.staff)
+    expect(answer).toEqual({ possibleDuplicates: [], duplicateWarning: 'Possible duplicate, on details you may not read' })
+    expect(JSON.stringify(answer)).not.toContain(known)
+    expect(await eventsOf(`action=read&memberId=${claimsOf(tokens.staff).sub}`)).toEqual([])
+  })
+
+  test("never names another organization's people", async () => {
+    const phone = newPhone()
+    await registered({ firstName: 'Elsewhere', phone }, tokens.otherAdmin)
+    expect(await checked({ phone })).toEqual({ possibleDuplicates: [] })
+  })
+
+  test('bad details are 400 naming each field; unknown fields too; a volunteer is 403; no token 401', async () => {
+    expectBadRequest(await check({ phone: '555-1234' }), '/phone')
+    expectBadRequest(await check({ dateOfBirth: '2023-02-29' }), '/dateOfBirth')
+    expectBadRequest(await check({ householdId: world.defaultPartner.id }))
+    const volunteer = await api.tokenFor(world, 'volunteer', { partnerId: world.defaultPartner.id })
+    expect((await check({ firstName: 'Ana' }, volunteer)).status).toBe(403)
+    expect((await api.call('POST', '/api/constituents/duplicate-check', { body: { firstName: 'Ana' } })).status).toBe(401)
+  })
+})

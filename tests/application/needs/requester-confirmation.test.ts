@@ -1,0 +1,137 @@
+import { beforeEach, describe, expect, test } from 'bun:test'
+import type { PublicNeedInput } from '../../../src/application/needs/submit-public-need'
+import { CONFIRMATION_MAILS_PER_ADDRESS_PER_HOUR } from '../../../src/application/needs/requester-confirmation'
+import { InvalidError } from '../../../src/domain/errors'
+import { failureOf, pathsOf } from '../failure-of'
+import { createSmsWorld, PUBLIC_BASE_URL, VALID_SIGNATURE, type SmsWorld } from '../sms-world'
+
+// docs/api.md "Public intake": the person who asked is told its reference number and what happens next.
+const ORG_NUMBER = '+15557770000'
+const PHONE = '+15550001111'
+const EMAIL = 'ana.person@example.org'
+const STORY = 'We have no food left'
+let world: SmsWorld
+let staffEmail: string
+beforeEach(async () => {
+  world = await createSmsWorld({ env: { SMS_PER_RECIPIENT_PER_HOUR: '3' } })
+  await world.configureOrganization({ phoneNumber: ORG_NUMBER })
+  staffEmail = (await world.repositories.members.findById(world.organizationId, world.admin.memberId))!.email
+})
+
+const confirming = (confirmRequests = true) => world.useCases.organizations.updateSettings.execute(world.admin, { confirmRequests })
+const submit = (customFields: Record<string, unknown>, more: Partial<PublicNeedInput> = {}) =>
+  world.useCases.needs.submitPublic.execute({ organizationId: world.organizationId, description: STORY, customFields, ...more })
+const organizationName = async () => (await world.repositories.organizations.findById(world.organizationId))!.name
+/** The mails the log fallback wrote to anyone but the staff (who hear of every public need). */
+const mails = () =>
+  world.logs
+    .filter((e) => e.message === 'email written to the log (no email provider configured)' && e.fields.to !== staffEmail)
+    .map((e) => e.fields)
+/** What the worker sent once the outbox is empty: the texts the provider took and the mails the log fallback wrote. */
+async function sent() {
+  while ((await world.dispatcher.runOnce()) > 0);
+  return { texts: world.sms.accepted, mails: mails() }
+}
+
+test('off by default: nothing is sent to the person', async () => {
+  await submit({ firstName: 'Ana', phone: PHONE, email: EMAIL })
+  expect(await sent()).toEqual({ texts: [], mails: [] })
+})
+
+describe('with confirmations on', () => {
+  beforeEach(() => confirming())
+
+  test('a phone is texted the reference number and what happens next, recorded on the need as staff texts are', async () => {
+    const need = await submit({ firstName: 'Ana', lastName: 'Ruiz', phone: PHONE, email: EMAIL })
+    const { texts, mails } = await sent()
+    const body = `${await organizationName()}: we received your request for help. Your reference number is ${need.referenceNumber}. Our staff read every request and will contact you. Reply STOP to receive no more texts.`
+    expect(texts.map(({ from, to, body }) => ({ from, to, body }))).toEqual([{ from: ORG_NUMBER, to: PHONE, body }])
+    expect(mails).toEqual([])
+    expect(await world.interactionsOfNeed(need.id)).toEqual([
+      expect.objectContaining({
+        channel: 'sms',
+        direction: 'outbound',
+        content: body,
+        senderIdentifier: ORG_NUMBER,
+        deliveryStatus: 'sent',
+      }),
+    ])
+  })
+
+  test('in the language the person asked in', async () => {
+    const need = await submit({ phone: PHONE }, { language: 'es' })
+    const [text] = (await sent()).texts
+    expect(text!.body).toStartWith(
+      `${await organizationName()}: recibimos su solicitud de ayuda. Su número de referencia es ${need.referenceNumber}.`,
+    )
+    expect(text!.body).toEndWith('Responda STOP para no recibir más mensajes.')
+  })
+
+  test('only an email: a mail with the reference number and what happens next, nothing else of the person', async () => {
+    const need = await submit({ firstName: 'Ana', lastName: 'Ruiz', email: EMAIL }, { language: 'es' })
+    const { texts, mails } = await sent()
+    expect(texts).toEqual([])
+    expect(mails).toEqual([
+      expect.objectContaining({
+        to: EMAIL,
+        subject: `Su solicitud ${need.referenceNumber} a ${await organizationName()}`,
+        text: expect.stringContaining(`Su número de referencia es ${need.referenceNumber}.`),
+      }),
+    ])
+    for (const personal of ['Ana', 'Ruiz', STORY]) expect(JSON.stringify(mails)).not.toContain(personal)
+  })
+
+  test('a number that replied STOP is not texted: the email is used when given, else nothing', async () => {
+    await world.useCases.sms.receive.execute({
+      url: `${PUBLIC_BASE_URL}/api/webhooks/twilio/sms`,
+      params: { From: PHONE, To: ORG_NUMBER, Body: 'STOP', MessageSid: `SM${'1'.repeat(32)}` },
+      signature: VALID_SIGNATURE,
+    })
+    await submit({ phone: PHONE })
+    const need = await submit({ phone: PHONE, email: EMAIL })
+    const { texts, mails } = await sent()
+    expect(texts).toEqual([])
+    expect(mails).toEqual([expect.objectContaining({ to: EMAIL, subject: expect.stringContaining(need.referenceNumber) })])
+  })
+
+  test('one number is texted at most its hourly share, however many forms name it', async () => {
+    for (let i = 0; i < 5; i++) await submit({ phone: PHONE })
+    expect((await sent()).texts).toHaveLength(3)
+  })
+
+  test(`one address is mailed at most ${CONFIRMATION_MAILS_PER_ADDRESS_PER_HOUR} confirmations an hour, in any case; the mail is on the need`, async () => {
+    const first = await submit({ email: EMAIL })
+    for (let i = 1; i <= CONFIRMATION_MAILS_PER_ADDRESS_PER_HOUR; i++) await submit({ email: i % 2 ? EMAIL.toUpperCase() : EMAIL })
+    expect((await sent()).mails).toHaveLength(CONFIRMATION_MAILS_PER_ADDRESS_PER_HOUR)
+    expect(await world.interactionsOfNeed(first.id)).toEqual([
+      expect.objectContaining({ channel: 'email', direction: 'outbound', content: expect.stringContaining(first.referenceNumber) }),
+    ])
+    world.clock.advance(3_600_000)
+    await submit({ email: EMAIL })
+    expect((await sent()).mails).toHaveLength(CONFIRMATION_MAILS_PER_ADDRESS_PER_HOUR + 1)
+  })
+
+  test('no contact, or a constituent already on file (the need names it), is sent nothing', async () => {
+    const ana = await world.constituent({ firstName: 'Ana', phone: PHONE })
+    await submit({})
+    await submit({ phone: PHONE }, { constituentId: ana.id })
+    expect(await sent()).toEqual({ texts: [], mails: [] })
+  })
+
+  test('with a provider that needs the organization’s number and none set: the email, else nothing', async () => {
+    const twilioLike = await createSmsWorld({ senderNumberRequired: true })
+    await twilioLike.useCases.organizations.updateSettings.execute(twilioLike.admin, { confirmRequests: true })
+    const submitted = (customFields: Record<string, unknown>) =>
+      twilioLike.useCases.needs.submitPublic.execute({ organizationId: twilioLike.organizationId, description: STORY, customFields })
+    await submitted({ phone: PHONE })
+    await submitted({ phone: PHONE, email: EMAIL })
+    await twilioLike.dispatcher.runOnce()
+    expect(twilioLike.sms.accepted).toEqual([])
+    expect(twilioLike.logs.filter((e) => e.fields.to === EMAIL)).toHaveLength(1)
+  })
+})
+
+test('a language other than en or es is Invalid at /language, and nothing is recorded', async () => {
+  const error = await failureOf(submit({ phone: PHONE }, { language: 'fr' as never }), InvalidError)
+  expect(pathsOf(error)).toEqual(['/language'])
+})
