@@ -135,6 +135,11 @@ function confidentiality(cell: string, errors: FieldError[]): boolean | undefine
 function customFieldsOf(row: ImportRow, errors: FieldError[]): CustomFields | undefined {
   let customFields: unknown = {}
   const cell = row.customFields?.trim() ?? ''
+  // NUL is no character of a text people write, and PostgreSQL cannot store it (as the API refuses it).
+  if (cell.includes('\\u0000')) {
+    errors.push({ path: '/customFields', message: 'may not contain NUL characters (\\u0000)' })
+    return undefined
+  }
   if (cell !== '') {
     try {
       customFields = JSON.parse(cell)

@@ -65,6 +65,17 @@ describe('ImportNeeds', () => {
     expect(await allNeeds()).toHaveLength(3)
   })
 
+  test('refuses customFields that are not a JSON object, or that hold a NUL character', async () => {
+    const report = await importing(
+      ['customFields,createdAt', '[1],2025-01-02', '"{""a"":""x\\u0000""}",2025-01-02', '{oops,2025-01-02'].join('\n'),
+    )
+    expect(report.errors).toEqual([
+      { row: 1, field: 'customFields', message: 'must be a JSON object' },
+      { row: 2, field: 'customFields', message: 'may not contain NUL characters (\\u0000)' },
+      { row: 3, field: 'customFields', message: 'must be a JSON object' },
+    ])
+  })
+
   test('a dry run stores nothing and answers what the run does', async () => {
     const dry = await importing(file(), true)
     expect(await allNeeds()).toEqual([])
