@@ -1,7 +1,7 @@
 import { t } from 'elysia'
 import type { ImportOptions, ImportSource } from '../../application/imports/record-import'
 import type { Actor } from '../../domain/auth/actor'
-import { IMPORT_LIMITS, REPORTED_ERRORS, type ImportReport } from '../../domain/imports/import'
+import { IMPORT_LIMITS, REPORTED_ERRORS, ROW_ERROR_TEXT, type ImportReport } from '../../domain/imports/import'
 import { Int32, Named, problems } from './common.schemas'
 import { UnsupportedMediaTypeError } from './problem'
 
@@ -29,10 +29,10 @@ export const ImportReportSchema = Named(
       t.Object({
         row: Int32({ minimum: 1, maximum: IMPORT_LIMITS.maxRows }, { description: 'The row: 1 is the first after the header' }),
         field: t.String({
-          maxLength: 200,
+          ...ROW_ERROR_TEXT,
           description: 'The column at fault (a key of customFields after a slash); empty for the whole row',
         }),
-        message: t.String({ maxLength: 1000, description: 'What the value must be, in the words of the API' }),
+        message: t.String({ ...ROW_ERROR_TEXT, description: 'What the value must be, in the words of the API' }),
       }),
       { maxItems: REPORTED_ERRORS, description: `The refused rows' errors, the first ${REPORTED_ERRORS}; a refused row is not created` },
     ),

@@ -79,7 +79,11 @@ export function isBlank(record: readonly string[]): boolean {
   return record.every((cell) => cell.trim() === '')
 }
 
+/** The longest `field` and `message` a report holds: a path deep into `customFields` can be longer than any column. */
+export const ROW_ERROR_TEXT = { maxLength: 1000 } as const
+
 /** A field error of a row's parser (`/customFields/phone`) as the report names its column (`customFields/phone`). */
 export function rowErrorOf(row: number, error: FieldError): ImportRowError {
-  return { row, field: error.path.replace(/^\//, ''), message: error.message }
+  const clip = (text: string) => text.slice(0, ROW_ERROR_TEXT.maxLength)
+  return { row, field: clip(error.path.replace(/^\//, '')), message: clip(error.message) }
 }

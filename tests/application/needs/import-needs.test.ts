@@ -76,6 +76,15 @@ describe('ImportNeeds', () => {
     ])
   })
 
+  test('names a text that is not valid Unicode deep in customFields by its path, cut to the report’s bound', async () => {
+    const deep = `{${'"a-rather-long-key-of-forty-characters-x":{'.repeat(30)}"bad":"\\ud800"${'}'.repeat(31)}`
+    const report = await importing(`customFields,createdAt\n"${deep.replaceAll('"', '""')}",2025-01-02\n`)
+    expect(report.errors).toHaveLength(1)
+    expect(report.errors[0]!.field).toStartWith('customFields/a-rather-long-key')
+    expect(report.errors[0]!.field).toHaveLength(1000)
+    expect(report.errors[0]!.message).toBe('must be valid Unicode text')
+  })
+
   test('a dry run stores nothing and answers what the run does', async () => {
     const dry = await importing(file(), true)
     expect(await allNeeds()).toEqual([])
