@@ -71,30 +71,40 @@ export class RecordImport {
     }
     let header: string[] | undefined
     let number = 0
-    for await (const records of csvRecords(source, () => progressOf(report, options.dryRun))) {
-      for (const record of records) {
-        if (!header) {
-          header = headerOf(record, importer.columns)
-          continue
+    // The file's number of the last row taken in: what a fault of the file further on leaves done.
+    let last = 0
+    try {
+      for await (const records of csvRecords(source)) {
+        for (const record of records) {
+          if (!header) {
+            header = headerOf(record, importer.columns)
+            continue
+          }
+          number += 1
+          if (isBlank(record)) continue
+          if (report.rows === IMPORT_LIMITS.maxRows) {
+            throw new PayloadTooLargeError(`The file may hold at most ${IMPORT_LIMITS.maxRows} rows: split it`)
+          }
+          report.rows += 1
+          last = number
+          const value = this.check(parse, header, record, importer.columns, number, report)
+          if (value === undefined) continue
+          const keys = importer.keysOf(value)
+          if (keys.some((key) => seen.has(key))) report.skipped += 1
+          else batch.push(value)
+          for (const key of keys) seen.add(key)
+          if (batch.length === IMPORT_BATCH_ROWS) await flush()
         }
-        number += 1
-        if (isBlank(record)) continue
-        if (report.rows === IMPORT_LIMITS.maxRows) {
-          throw new PayloadTooLargeError(
-            `The file may hold at most ${IMPORT_LIMITS.maxRows} rows: ${progressOf(report, options.dryRun)}; split the file`,
-          )
-        }
-        report.rows += 1
-        const value = this.check(parse, header, record, importer.columns, number, report)
-        if (value === undefined) continue
-        const keys = importer.keysOf(value)
-        if (keys.some((key) => seen.has(key))) report.skipped += 1
-        else batch.push(value)
-        for (const key of keys) seen.add(key)
-        if (batch.length === IMPORT_BATCH_ROWS) await flush()
       }
+      if (!header) headerOf(undefined, importer.columns)
+    } catch (error) {
+      const faultOfTheFile = error instanceof InvalidError || error instanceof PayloadTooLargeError
+      if (!faultOfTheFile || last === 0) throw error
+      // The rows before the fault are written as a batch would be (earlier batches are in already), and said.
+      await flush()
+      if (!options.dryRun) await this.recordRun(importer, subject, report)
+      throw stoppedAt(error, last, options.dryRun)
     }
-    if (!header) headerOf(undefined, importer.columns)
     await flush()
     if (!options.dryRun) await this.recordRun(importer, subject, report)
     return report
@@ -140,24 +150,21 @@ export class RecordImport {
   }
 }
 
-/** What an import had done when a limit stopped it: every batch before is committed (or was checked, on a dry run). */
-function progressOf(report: ImportReport, dryRun: boolean): string {
-  const done = dryRun ? 'were checked' : 'were imported'
-  return `the rows before row ${report.rows + 1} ${done}, the rest was not read`
+/** A fault of the file at a row past `last`, saying what was done before it and that the rest was not read. */
+function stoppedAt(error: InvalidError | PayloadTooLargeError, last: number, dryRun: boolean): Error {
+  const message = `${error.message}; rows 1 to ${last} were ${dryRun ? 'checked' : 'imported'}, the rest was not read`
+  return error instanceof InvalidError ? new InvalidError(message, error.errors) : new PayloadTooLargeError(message)
 }
 
-/**
- * The file's records as its bytes arrive: UTF-8 (a byte-order mark is dropped), at most
- * `IMPORT_LIMITS.maxBytes`; past them, a 413 that says how far the import got.
- */
-async function* csvRecords(source: ImportSource, progress: () => string): AsyncGenerator<string[][]> {
+/** The file's records as its bytes arrive: UTF-8 (a byte-order mark is dropped), at most `IMPORT_LIMITS.maxBytes`. */
+async function* csvRecords(source: ImportSource): AsyncGenerator<string[][]> {
   const decoder = new TextDecoder('utf-8', { fatal: true })
   const reader = new CsvReader()
   let bytes = 0
   for await (const chunk of source) {
     bytes += chunk.byteLength
     if (bytes > IMPORT_LIMITS.maxBytes) {
-      throw new PayloadTooLargeError(`The file may be at most ${IMPORT_LIMITS.maxBytes} bytes (10 MiB): ${progress()}; split the file`)
+      throw new PayloadTooLargeError(`The file may be at most ${IMPORT_LIMITS.maxBytes} bytes (10 MiB): split it`)
     }
     yield reader.push(decodeUtf8(decoder, chunk))
   }

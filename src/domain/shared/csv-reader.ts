@@ -18,15 +18,23 @@ export class CsvReader {
   private wasQuoted = false
   private pendingCr = false
   private number = 1
+  /** Bad CSV met in a piece: said at the next call, so that the records before it are taken first. */
+  private fault: Error | undefined
 
-  /** The records completed by `text`. */
+  /** The records completed by `text`; bad CSV in it is thrown by the next call, the records before it answered. */
   push(text: string): string[][] {
-    for (const char of text) this.take(char)
+    this.raise()
+    try {
+      for (const char of text) this.take(char)
+    } catch (error) {
+      this.fault = error as Error
+    }
     return this.drain()
   }
 
   /** The last record, when the text did not end with a line break; a quoted field still open is an error. */
   end(): string[][] {
+    this.raise()
     if (this.quoted && !this.quoteSeen) throw csvError(this.number, 'a quoted field is not closed')
     this.quoted = false
     this.quoteSeen = false
@@ -80,6 +88,10 @@ export class CsvReader {
     this.records.push(this.record)
     this.record = []
     this.number += 1
+  }
+
+  private raise(): void {
+    if (this.fault) throw this.fault
   }
 
   private drain(): string[][] {

@@ -137,7 +137,10 @@ describe('POST /api/constituents/import', () => {
   test('refuses a file that is not CSV: a bad quote names its row, an unknown column is named, no header is said', async () => {
     const { token } = await freshOrganization()
     const unclosed = await problemOf(await importing('constituents', 'firstName\nAna\n"Ben\n', token))
-    expect(expectBadRequest(unclosed).detail).toBe('Row 2 is not valid CSV: a quoted field is not closed')
+    // The row before the fault is in: the answer says so.
+    expect(expectBadRequest(unclosed).detail).toBe(
+      'Row 2 is not valid CSV: a quoted field is not closed; rows 1 to 1 were imported, the rest was not read',
+    )
     const stray = await problemOf(await importing('constituents', 'firstName,lastName\nAna,Li"ma\n', token))
     expect(expectBadRequest(stray).detail).toBe('Row 1 is not valid CSV: a quote may only open a field')
     const unknown = await problemOf(await importing('constituents', 'firstName,shoeSize\nAna,9\n', token))
@@ -147,7 +150,7 @@ describe('POST /api/constituents/import', () => {
     expect(expectBadRequest(notUtf8).detail).toBe('The file is not UTF-8 text: save it as CSV UTF-8')
     const ragged = await report('constituents', 'firstName,lastName\nAna\n', token)
     expect(ragged.errors).toEqual([{ row: 1, field: '', message: 'has 1 cells where the header names 2 columns' }])
-    expect(await searchTotal(token)).toBe(0)
+    expect(await searchTotal(token)).toBe(1)
   })
 
   test('over the limits: more rows or bytes than allowed is 413 with a clear problem', async () => {
@@ -155,7 +158,7 @@ describe('POST /api/constituents/import', () => {
     const rows = `firstName\n${'A\n'.repeat(IMPORT_LIMITS.maxRows + 1)}`
     const tooMany = expectProblem(await problemOf(await importing('constituents', rows, token, true)), 413, 'Payload too large')
     expect(tooMany.detail).toBe(
-      `The file may hold at most ${IMPORT_LIMITS.maxRows} rows: the rows before row ${IMPORT_LIMITS.maxRows + 1} were checked, the rest was not read; split the file`,
+      `The file may hold at most ${IMPORT_LIMITS.maxRows} rows: split it; rows 1 to ${IMPORT_LIMITS.maxRows} were checked, the rest was not read`,
     )
     const big = `firstName\n${'A'.repeat(IMPORT_LIMITS.maxBytes)}\n`
     const tooBig = expectProblem(await problemOf(await importing('constituents', big, token)), 413, 'Payload too large')

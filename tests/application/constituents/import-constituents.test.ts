@@ -82,15 +82,36 @@ describe('ImportConstituents', () => {
       importing(`firstName\n"${'A'.repeat(IMPORT_LIMITS.maxBytes)}"\n`, false, 1024 * 1024),
       PayloadTooLargeError,
     )
-    expect(bytes.message).toBe(
-      `The file may be at most ${IMPORT_LIMITS.maxBytes} bytes (10 MiB): the rows before row 1 were imported, the rest was not read; split the file`,
-    )
+    expect(bytes.message).toBe(`The file may be at most ${IMPORT_LIMITS.maxBytes} bytes (10 MiB): split it`)
     expect(await everyone()).toEqual([])
   })
 
-  test('refuses bad CSV with the row it is on', async () => {
-    const error = await failureOf(importing('firstName,lastName\nAna,Li\nBen,x"y\n'), InvalidError)
-    expect(error.message).toBe('Row 2 is not valid CSV: a quote may only open a field')
+  test('refuses bad CSV with the row it is on, having imported the rows before it (as a dry run checks them), and says so', async () => {
+    const good = Array.from({ length: IMPORT_BATCH_ROWS + 200 }, (_, i) => `P${i},Fault,+1503559${String(i).padStart(4, '0')}`)
+    const file = `firstName,lastName,phone\n${good.join('\n')}\nBen,x"y,\nZed,Later,\n`
+    const dry = await failureOf(importing(file, true, 4096), InvalidError)
+    expect(dry.message).toBe(
+      `Row ${good.length + 1} is not valid CSV: a quote may only open a field; rows 1 to ${good.length} were checked, the rest was not read`,
+    )
+    expect(await everyone()).toEqual([])
+    const real = await failureOf(importing(file, false, 4096), InvalidError)
+    expect(real.message).toBe(
+      `Row ${good.length + 1} is not valid CSV: a quote may only open a field; rows 1 to ${good.length} were imported, the rest was not read`,
+    )
+    const { total } = await world.repositories.constituents.search(world.organizationId, { kind: 'all' }, { page: 1, limit: 1 })
+    expect(total).toBe(good.length)
+    // The file mended and imported again takes the rest only.
+    expect(await importing(file.replace('x"y', 'Xy'))).toMatchObject({ created: 2, skipped: good.length })
+    const { items } = await world.repositories.auditEvents.list(world.organizationId, { action: 'import' }, { page: 1, limit: 10 })
+    expect(items.map((e) => e.fields)).toEqual([
+      ['constituents', `rows=${good.length + 2}`, 'created=2', `skipped=${good.length}`, 'refused=0'],
+      ['constituents', `rows=${good.length}`, `created=${good.length}`, 'skipped=0', 'refused=0'],
+    ])
+  })
+
+  test('bad CSV before any row is taken in is said alone', async () => {
+    const error = await failureOf(importing('firstName,lastName\nBen,x"y\n'), InvalidError)
+    expect(error.message).toBe('Row 1 is not valid CSV: a quote may only open a field')
   })
 
   test('an organization’s people are no reason to skip a row of another’s import', async () => {
