@@ -526,9 +526,29 @@ export interface paths {
         put?: never;
         /**
          * Merge the source constituent into the target
-         * @description org_admin or duplicate_resolver. The source's needs move to the target, the source is removed.
+         * @description org_admin or duplicate_resolver. The source's needs move to the target, the source is removed. An erased constituent on either side is 409.
          */
         post: operations["mergeConstituents"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/constituents/{id}/erase": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Erase a person's details everywhere the service keeps them; their needs stay, linked to the emptied record
+         * @description org_admin. Names, phone, email, address and date of birth are removed from the record, its search terms, the household matches naming it, its needs' contact keys, its texts and the outbox's messages to it; the answer is the emptied record with `erasedAt`. Erasing again changes nothing. Out of its reach: earlier backups, and what webhook receivers and message providers got before.
+         */
+        post: operations["eraseConstituent"];
         delete?: never;
         options?: never;
         head?: never;
@@ -985,7 +1005,7 @@ export interface components {
              */
             memberId?: string;
             /** @enum {string} */
-            action: "create" | "update" | "delete" | "read" | "merge" | "resolve" | "add_note" | "send_sms" | "receive_sms" | "sms_status" | "invite" | "accept_invite" | "set_password" | "request_password_reset" | "reset_password" | "change_password" | "login" | "logout" | "deactivate" | "reactivate" | "import";
+            action: "create" | "update" | "delete" | "read" | "merge" | "erase" | "resolve" | "add_note" | "send_sms" | "receive_sms" | "sms_status" | "invite" | "accept_invite" | "set_password" | "request_password_reset" | "reset_password" | "change_password" | "login" | "logout" | "deactivate" | "reactivate" | "import" | "apply_retention";
             /** @enum {string} */
             recordType: "organization" | "member" | "partner" | "need" | "constituent" | "household_match" | "email_settings" | "interaction" | "webhook_endpoint";
             /** Format: uuid */
@@ -996,6 +1016,21 @@ export interface components {
             requestId?: string;
             /** @description Names of the fields changed or read, never their values */
             fields?: string[];
+            /** @description How many records it touched, by kind: a retention run (`apply_retention`) counts the people it erased and the needs whose text it cleared */
+            counts?: {
+                /** Format: int32 */
+                constituentsErased?: number;
+                /** Format: int32 */
+                needTextsCleared?: number;
+                /** Format: int32 */
+                rows?: number;
+                /** Format: int32 */
+                created?: number;
+                /** Format: int32 */
+                skipped?: number;
+                /** Format: int32 */
+                refused?: number;
+            };
         };
         BrowserSession: {
             accessToken: string;
@@ -1029,6 +1064,11 @@ export interface components {
             addressState?: string;
             /** @description Five-digit ZIP code */
             addressZip?: string;
+            /**
+             * Format: date-time
+             * @description When the person's details were erased; the record then holds none of them
+             */
+            erasedAt?: string;
         };
         ConstituentMerge: {
             /** Format: uuid */
@@ -1097,6 +1137,11 @@ export interface components {
             addressState?: string;
             /** @description Five-digit ZIP code */
             addressZip?: string;
+            /**
+             * Format: date-time
+             * @description When the person's details were erased; the record then holds none of them
+             */
+            erasedAt?: string;
             possibleDuplicates?: components["schemas"]["PossibleDuplicates"];
             /** @description The possible duplicates as one sentence, as the caller may read it; present whenever there are some */
             duplicateWarning?: string;
@@ -1143,7 +1188,7 @@ export interface components {
             /** Format: uuid */
             id: string;
             url: string;
-            events: ("need.created" | "need.updated" | "note.added" | "constituent.created" | "constituent.merged" | "household_match.resolved" | "sms.received" | "sms.status")[];
+            events: ("need.created" | "need.updated" | "note.added" | "constituent.created" | "constituent.merged" | "constituent.erased" | "household_match.resolved" | "sms.received" | "sms.status")[];
             /** @description False when disabled by hand or after repeated failure (see disabledAt) */
             enabled: boolean;
             /**
@@ -1242,6 +1287,11 @@ export interface components {
                 addressState?: string;
                 /** @description Five-digit ZIP code */
                 addressZip?: string;
+                /**
+                 * Format: date-time
+                 * @description When the person's details were erased; the record then holds none of them
+                 */
+                erasedAt?: string;
             };
             /** @description The constituent it resembles; absent once merged into another */
             candidate?: {
@@ -1265,6 +1315,11 @@ export interface components {
                 addressState?: string;
                 /** @description Five-digit ZIP code */
                 addressZip?: string;
+                /**
+                 * Format: date-time
+                 * @description When the person's details were erased; the record then holds none of them
+                 */
+                erasedAt?: string;
             };
             /** @description The reasons as one text, e.g. "same phone, same email" */
             reason: string;
@@ -1572,7 +1627,7 @@ export interface components {
             /** @description Where events are posted: an http(s) URL */
             url: string;
             /** @description The events sent to this endpoint */
-            events: ("need.created" | "need.updated" | "note.added" | "constituent.created" | "constituent.merged" | "household_match.resolved" | "sms.received" | "sms.status")[];
+            events: ("need.created" | "need.updated" | "note.added" | "constituent.created" | "constituent.merged" | "constituent.erased" | "household_match.resolved" | "sms.received" | "sms.status")[];
             enabled?: boolean;
         };
         OrganizationSettings: {
@@ -1590,6 +1645,16 @@ export interface components {
              * @description Days audit events are kept
              */
             auditRetentionDays: number;
+            /**
+             * Format: int32
+             * @description Days a person with no need activity is kept: the worker then erases them as POST /api/constituents/{id}/erase does; absent: kept
+             */
+            constituentRetentionDays?: number;
+            /**
+             * Format: int32
+             * @description Days a resolved need that nobody changed keeps its free text: the worker then empties its customFields and its notes' and texts' content; absent: kept
+             */
+            needTextRetentionDays?: number;
             /** @description Origins (https://host[:port]) of the organization’s own apps that invitation links may point at (`appUrl`), besides PUBLIC_BASE_URL */
             appOrigins: string[];
             /** @description Origins (https://host[:port]) of partner sites whose pages may make a browser post the public intake */
@@ -1618,6 +1683,16 @@ export interface components {
              */
             maxConcurrency?: number;
             tcrStatus?: string | null;
+            /**
+             * Format: int32
+             * @description Days a person with no need activity is kept: the worker then erases them as POST /api/constituents/{id}/erase does; absent: kept; null stops it
+             */
+            constituentRetentionDays?: number | null;
+            /**
+             * Format: int32
+             * @description Days a resolved need that nobody changed keeps its free text: the worker then empties its customFields and its notes' and texts' content; absent: kept; null stops it
+             */
+            needTextRetentionDays?: number | null;
             /**
              * Format: int32
              * @description Days audit events are kept (default 2555)
@@ -1723,7 +1798,7 @@ export interface components {
             partnerId?: string;
             profiles: ("needs_processor" | "intake_staff" | "sms_communicator" | "email_phone_communicator" | "pii_reader" | "duplicate_resolver")[];
             /** @description What the member may do, by the permissions table (the API reference, "Permissions"): a client shows only these actions; the server still decides each request (and its scope) */
-            permissions: ("needs:read" | "needs:add-note" | "partners:list" | "profile:read" | "profile:update" | "needs:create" | "needs:update" | "needs:send-sms" | "constituents:read-pii" | "constituents:read-contact" | "needs:read-confidential" | "constituents:read" | "constituents:update" | "constituents:merge" | "household-matches:list" | "household-matches:resolve" | "partners:create" | "partners:update" | "members:list" | "members:manage" | "organization:settings" | "webhooks:manage" | "audit:read" | "records:export" | "records:import")[];
+            permissions: ("needs:read" | "needs:add-note" | "partners:list" | "profile:read" | "profile:update" | "needs:create" | "needs:update" | "needs:send-sms" | "constituents:read-pii" | "constituents:read-contact" | "needs:read-confidential" | "constituents:read" | "constituents:update" | "constituents:merge" | "constituents:erase" | "household-matches:list" | "household-matches:resolve" | "partners:create" | "partners:update" | "members:list" | "members:manage" | "organization:settings" | "webhooks:manage" | "audit:read" | "records:export" | "records:import")[];
         };
         ProfileUpdate: {
             fullName?: string;
@@ -1805,7 +1880,7 @@ export interface components {
             /** @description The webhook-id header, the same on every try */
             id: string;
             /** @enum {string} */
-            eventType: "need.created" | "need.updated" | "note.added" | "constituent.created" | "constituent.merged" | "household_match.resolved" | "sms.received" | "sms.status";
+            eventType: "need.created" | "need.updated" | "note.added" | "constituent.created" | "constituent.merged" | "constituent.erased" | "household_match.resolved" | "sms.received" | "sms.status";
             /** @enum {string} */
             status: "pending" | "sending" | "sent" | "failed";
             /** Format: int32 */
@@ -1828,7 +1903,7 @@ export interface components {
             /** Format: uuid */
             id: string;
             url: string;
-            events: ("need.created" | "need.updated" | "note.added" | "constituent.created" | "constituent.merged" | "household_match.resolved" | "sms.received" | "sms.status")[];
+            events: ("need.created" | "need.updated" | "note.added" | "constituent.created" | "constituent.merged" | "constituent.erased" | "household_match.resolved" | "sms.received" | "sms.status")[];
             /** @description False when disabled by hand or after repeated failure (see disabledAt) */
             enabled: boolean;
             /**
@@ -1850,7 +1925,7 @@ export interface components {
             /** @description Where events are posted: an http(s) URL */
             url?: string;
             /** @description The events sent to this endpoint */
-            events?: ("need.created" | "need.updated" | "note.added" | "constituent.created" | "constituent.merged" | "household_match.resolved" | "sms.received" | "sms.status")[];
+            events?: ("need.created" | "need.updated" | "note.added" | "constituent.created" | "constituent.merged" | "constituent.erased" | "household_match.resolved" | "sms.received" | "sms.status")[];
             /** @description true re-enables an endpoint that repeated failure disabled */
             enabled?: boolean;
         };
@@ -3928,6 +4003,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Payload too large */
             413: {
                 headers: {
@@ -3939,6 +4023,65 @@ export interface operations {
             };
             /** @description Unsupported media type */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    eraseConstituent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A person served; phone, email, address and date of birth appear only with the permission to read them */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Constituent"];
+                };
+            };
+            /** @description Bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ValidationProblem"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4133,6 +4276,15 @@ export interface operations {
             };
             /** @description Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5319,7 +5471,7 @@ export interface operations {
                 memberId?: string;
                 recordType?: "organization" | "member" | "partner" | "need" | "constituent" | "household_match" | "email_settings" | "interaction" | "webhook_endpoint";
                 recordId?: string;
-                action?: "create" | "update" | "delete" | "read" | "merge" | "resolve" | "add_note" | "send_sms" | "receive_sms" | "sms_status" | "invite" | "accept_invite" | "set_password" | "request_password_reset" | "reset_password" | "change_password" | "login" | "logout" | "deactivate" | "reactivate" | "import";
+                action?: "create" | "update" | "delete" | "read" | "merge" | "erase" | "resolve" | "add_note" | "send_sms" | "receive_sms" | "sms_status" | "invite" | "accept_invite" | "set_password" | "request_password_reset" | "reset_password" | "change_password" | "login" | "logout" | "deactivate" | "reactivate" | "import" | "apply_retention";
                 since?: string;
                 until?: string;
                 page?: number;

@@ -85,6 +85,7 @@ export const adminEn = {
     'note.added': 'a note is added',
     'constituent.created': 'a person is registered',
     'constituent.merged': 'two records of a person are merged',
+    'constituent.erased': 'a person’s details are erased',
     'household_match.resolved': 'a possible duplicate is resolved',
     'sms.received': 'a text comes in',
     'sms.status': 'a text is sent, delivered or fails',

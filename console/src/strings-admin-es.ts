@@ -90,6 +90,7 @@ export const adminEs: typeof adminEn = {
     'note.added': 'se añade una nota',
     'constituent.created': 'se registra una persona',
     'constituent.merged': 'se fusionan dos registros de una persona',
+    'constituent.erased': 'se borran los datos de una persona',
     'household_match.resolved': 'se resuelve un posible duplicado',
     'sms.received': 'llega un mensaje de texto',
     'sms.status': 'un mensaje de texto se envía, se entrega o falla',

@@ -86,6 +86,7 @@ export const membersEn = {
       delete: 'Delete',
       read: 'Read',
       merge: 'Merge',
+      erase: 'Erase',
       resolve: 'Resolve',
       add_note: 'Add note',
       send_sms: 'Send text',
@@ -102,6 +103,7 @@ export const membersEn = {
       deactivate: 'Deactivate',
       reactivate: 'Reactivate',
       import: 'Import a file',
+      apply_retention: 'Apply retention',
     } satisfies Record<AuditEvent['action'], string>,
     recordTypes: {
       organization: 'Organization',

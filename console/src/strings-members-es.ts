@@ -90,6 +90,7 @@ export const membersEs: typeof membersEn = {
       delete: 'Eliminar',
       read: 'Leer',
       merge: 'Fusionar',
+      erase: 'Borrar',
       resolve: 'Resolver',
       add_note: 'Añadir nota',
       send_sms: 'Enviar texto',
@@ -106,6 +107,7 @@ export const membersEs: typeof membersEn = {
       deactivate: 'Desactivar',
       reactivate: 'Reactivar',
       import: 'Importar un archivo',
+      apply_retention: 'Aplicar la conservación',
     },
     recordTypes: {
       organization: 'Organización',

@@ -3,6 +3,7 @@
 // edge receives the use cases it uses and never looks anything up.
 
 import type { ListAuditEvents } from './audit/list-audit-events'
+import type { ApplyRetention } from './retention/apply-retention'
 import type { PurgeAuditEvents } from './audit/purge-audit-events'
 import type { AcceptInvite } from './auth/accept-invite'
 import type { RequestPasswordReset, ResetPassword } from './auth/password-reset'
@@ -17,6 +18,7 @@ import type { CheckDuplicates } from './constituents/check-duplicates'
 import type { ListConstituentNeeds } from './constituents/list-constituent-needs'
 import type { ListHouseholdMatches } from './constituents/list-household-matches'
 import type { MergeConstituents } from './constituents/merge-constituents'
+import type { EraseConstituent } from './constituents/erase-constituent'
 import type { ResolveHouseholdMatch } from './constituents/resolve-household-match'
 import type { SearchConstituents } from './constituents/search-constituents'
 import type { ExportConstituents } from './constituents/export-constituents'
@@ -83,6 +85,7 @@ export interface UseCases {
     listNeeds: ListConstituentNeeds
     household: GetHousehold
     merge: MergeConstituents
+    erase: EraseConstituent
     listMatches: ListHouseholdMatches
     resolve: ResolveHouseholdMatch
   }
@@ -144,6 +147,7 @@ export interface UseCases {
     dispatchOutbox: DispatchOutbox
     purgeAuditEvents: PurgeAuditEvents
     importFile: ImportOrganizationFile
+    applyRetention: ApplyRetention
     sendDailyDigests: SendDailyDigests
   }
 }

@@ -1,7 +1,8 @@
-import { existsSync } from 'node:fs'
+import { chmodSync, closeSync, existsSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { parseArgs } from 'node:util'
 import { backupDatabase, restoreDatabase } from '../adapters/persistence/sqlite/sqlite-backup'
+import { openPrivateFile } from '../adapters/system/private-files'
 import type { Config } from './config'
 
 const KEY_REMINDER =
@@ -78,6 +79,9 @@ async function pgDump(url: string, to: string, force: boolean): Promise<number> 
   if (u.password) env.PGPASSWORD = decodeURIComponent(u.password)
   const sslmode = u.searchParams.get('sslmode')
   if (sslmode) env.PGSSLMODE = sslmode
+  // pg_dump writes into the file as it finds it, with its mode: made 0600 first, the dump is never open to others.
+  if (existsSync(to)) chmodSync(to, 0o600)
+  else closeSync(openPrivateFile(to))
   console.log(`Running ${pgDump} --format=custom --file=${to} ...`)
   const proc = Bun.spawn([pgDump, '--format=custom', `--file=${to}`], { env, stdout: 'inherit', stderr: 'inherit' })
   const code = await proc.exited

@@ -4,6 +4,7 @@ import { parseArgs } from 'node:util'
 import { DomainError } from '../domain/errors'
 import { BackupError } from '../adapters/persistence/sqlite/sqlite-backup'
 import { errorText } from '../adapters/persistence/shared/database-errors'
+import { bufferedStderr } from '../adapters/system/pino-logger'
 import { bootstrapFirstOrganization } from './bootstrap'
 import { backup, restore } from './backup-commands'
 import { ConfigError, loadConfig, loadDatabaseConfig } from './config'
@@ -80,6 +81,8 @@ async function serve(config: ReturnType<typeof loadConfig>): Promise<number> {
   const created = server.prepared
   const logger = server.container.get(PORTS.logger)
   logger.info('listening', { url: server.url, database: config.database.kind })
+  // The start's log lines (a copy made before migrating, leftovers removed) are out before the address.
+  bufferedStderr().flush()
   if (created) {
     const password = created.generatedPassword ?? '<INTAKE_ADMIN_PASSWORD>'
     console.log(
@@ -105,6 +108,7 @@ async function work(config: ReturnType<typeof loadConfig>): Promise<number> {
   await bringUpToDate(container)
   const worker = startWorker(container, config)
   logger.info('outbox worker running', { database: config.database.kind })
+  bufferedStderr().flush()
   return untilSignal(logger, async () => {
     await worker.stop()
     await container.get(PORTS.persistence).close()

@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto'
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { closeSync, existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { LOG_LEVELS, type LogLevel } from '../adapters/system/pino-logger'
+import { makePrivateFolder, openPrivateFile } from '../adapters/system/private-files'
 import type { SendLimits } from '../domain/messaging/send-limits'
 
 /** Everything the service reads from its environment (docs/self-hosting.md), validated once at start. */
@@ -196,8 +197,12 @@ function secret<T>(env: Env, name: string, database: Config['database'], parse: 
 function readOrCreate(file: string, generate: () => string): string {
   if (existsSync(file)) return readFileSync(file, 'utf8').trim()
   const value = generate()
-  mkdirSync(dirname(file), { recursive: true, mode: 0o700 }) // the database's folder too, on a first start
-  writeFileSync(file, `${value}\n`, { mode: 0o600 })
-  chmodSync(file, 0o600)
+  makePrivateFolder(dirname(file)) // the database's folder too, on a first start
+  const fd = openPrivateFile(file)
+  try {
+    writeFileSync(fd, `${value}\n`)
+  } finally {
+    closeSync(fd)
+  }
   return value
 }

@@ -1,11 +1,13 @@
 import type { Container } from 'inversify'
 import { createHttpApp } from '../adapters/http/app'
 import { SystemClock } from '../adapters/system/system-clock'
+import { openToOthers } from '../adapters/system/private-files'
 import type { Lifecycle } from '../adapters/http/health.routes'
 import type { Config } from './config'
 import { createContainer, PORTS, useCasesOf, type ContainerOverrides } from './container'
 import { startAuditPurge } from './audit-purge'
 import { startDailyDigests } from './daily-digests'
+import { startRetention } from './retention'
 import { startOutboxWorker, type RunningWorker } from './outbox-worker'
 import { VERSION } from './version'
 
@@ -102,6 +104,10 @@ export async function bringUpToDate(container: Container): Promise<void> {
   const { backup, leftoversRemoved } = await persistence.migrate()
   const logger = container.get(PORTS.logger)
   if (leftoversRemoved) logger.warn('removed what a start killed while copying the database left beside it', { files: leftoversRemoved })
+  const { database } = container.get(PORTS.config)
+  const open = database.kind === 'sqlite' && database.path !== ':memory:' ? openToOthers(database.path) : []
+  // docs/privacy.md "Files on disk": files an older version or a hand left open keep their modes; the operator hears of them.
+  if (open.length > 0) logger.warn('files readable by other users', { files: open, fix: 'chmod 600 the files, 700 the folder' })
   if (backup) logger.info('the database was copied before migrating it', { backup })
   const clock = container.get(PORTS.clock)
   if (clock instanceof SystemClock && persistence.databaseTime) clock.follow(await persistence.databaseTime())
@@ -109,15 +115,17 @@ export async function bringUpToDate(container: Container): Promise<void> {
 
 /**
  * The worker alone (`intake worker`, for deployments that run it apart from the HTTP servers): the outbox,
- * the audit trail's retention purge and the daily digests.
+ * the audit trail's retention purge, the daily digests and the organizations' retention of people and needs'
+ * text.
  */
 export function startWorker(container: Container, config: Config): RunningWorker {
-  const { dispatchOutbox, purgeAuditEvents, sendDailyDigests } = useCasesOf(container).operations
+  const { dispatchOutbox, purgeAuditEvents, sendDailyDigests, applyRetention } = useCasesOf(container).operations
   const logger = container.get(PORTS.logger)
   const jobs = [
     startOutboxWorker(dispatchOutbox, logger, config.outboxPollMs),
     startAuditPurge(purgeAuditEvents, logger),
     startDailyDigests(sendDailyDigests, logger),
+    startRetention(applyRetention, logger),
   ]
   return { stop: async () => void (await Promise.all(jobs.map((job) => job.stop()))) }
 }

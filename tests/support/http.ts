@@ -1,3 +1,4 @@
+import { Database } from 'bun:sqlite'
 import { randomBytes } from 'node:crypto'
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import postgres from 'postgres'
@@ -44,6 +45,8 @@ export interface TestServer {
   sqlitePath?: string
   /** Everything the database holds, as stored: SQLite's files (with -wal, -shm), or every PostgreSQL table as text. */
   storedBytes(): Promise<Buffer[]>
+  /** Every row of every table (SQLite's full-text index's own tables too) as text, one string per table. */
+  storedRows(): Promise<string[]>
 }
 
 /** The database HTTP tests run on: SQLite by default, PostgreSQL with TEST_DATABASE=postgres (npm test runs both). */
@@ -54,6 +57,7 @@ interface TestDatabase {
   env: Record<string, string>
   sqlitePath?: string
   storedBytes(): Promise<Buffer[]>
+  storedRows(): Promise<string[]>
   drop(): Promise<void>
 }
 
@@ -67,17 +71,9 @@ async function freshDatabase(): Promise<TestDatabase> {
         DATA_ENCRYPTION_KEY: randomBytes(32).toString('hex'),
       },
       async storedBytes() {
-        const sql = postgres(database.url, { max: 1, onnotice: () => {} })
-        try {
-          const tables = await sql<Array<{ name: string }>>`SELECT tablename AS name FROM pg_tables WHERE schemaname = 'public'`
-          const dumps = await Promise.all(
-            tables.map(({ name }) => sql.unsafe(`SELECT coalesce(json_agg(t)::text, '') AS text FROM "${name}" t`)),
-          )
-          return dumps.map(([row]) => Buffer.from(String(row?.text ?? '')))
-        } finally {
-          await sql.end()
-        }
+        return (await postgresRows(database.url)).map((text) => Buffer.from(text))
       },
+      storedRows: () => postgresRows(database.url),
       drop: database.drop,
     }
   }
@@ -91,7 +87,37 @@ async function freshDatabase(): Promise<TestDatabase> {
         .filter((name) => name.startsWith('intake.sqlite'))
         .map((name) => readFileSync(join(dir, name)))
     },
+    async storedRows() {
+      const db = new Database(sqlitePath, { readonly: true })
+      try {
+        const tables = db.query<{ name: string }, []>("SELECT name FROM sqlite_master WHERE type = 'table'").all()
+        // Blobs (the full-text index's pages) as their bytes, so a word inside them shows as text.
+        const text = (value: unknown) => (value instanceof Uint8Array ? Buffer.from(value).toString('latin1') : value)
+        return tables.map(({ name }) =>
+          JSON.stringify(
+            db
+              .query(`SELECT * FROM "${name}"`)
+              .all()
+              .map((row) => Object.values(row as object).map(text)),
+          ),
+        )
+      } finally {
+        db.close()
+      }
+    },
     drop: async () => rmSync(dir, { recursive: true, force: true }),
+  }
+}
+
+/** Every table of a PostgreSQL database as JSON text, one string per table. */
+async function postgresRows(url: string): Promise<string[]> {
+  const sql = postgres(url, { max: 1, onnotice: () => {} })
+  try {
+    const tables = await sql<Array<{ name: string }>>`SELECT tablename AS name FROM pg_tables WHERE schemaname = 'public'`
+    const dumps = await Promise.all(tables.map(({ name }) => sql.unsafe(`SELECT coalesce(json_agg(t)::text, '') AS text FROM "${name}" t`)))
+    return dumps.map(([row]) => String(row?.text ?? ''))
+  } finally {
+    await sql.end()
   }
 }
 
@@ -148,6 +174,7 @@ export async function startTestServer(env: Record<string, string> = {}, override
     config,
     ...(database.sqlitePath ? { sqlitePath: database.sqlitePath } : {}),
     storedBytes: () => database.storedBytes(),
+    storedRows: () => database.storedRows(),
     world,
     logs,
     call,

@@ -1,8 +1,8 @@
 import { Elysia, t } from 'elysia'
 import type { UseCases } from '../../application/use-cases'
-import { AUDIT_ACTIONS, AUDIT_RECORD_TYPES, type AuditEvent } from '../../domain/audit/audit-event'
+import { AUDIT_ACTIONS, AUDIT_COUNTS, AUDIT_RECORD_TYPES, type AuditEvent } from '../../domain/audit/audit-event'
 import type { AuthenticationPlugin } from './authentication'
-import { Named, OneOf, PagedList, PageQuery, problems, Uuid } from './common.schemas'
+import { Int32, Named, OneOf, PagedList, PageQuery, problems, Uuid } from './common.schemas'
 import { pagedResponse } from './paging'
 
 // docs/audit.md
@@ -39,6 +39,13 @@ export const AuditEventSchema = Named(
         t.Array(t.String({ maxLength: 64 }), {
           maxItems: MAX_FIELDS,
           description: 'Names of the fields changed or read, never their values',
+        }),
+      ),
+      counts: t.Optional(
+        t.Object(Object.fromEntries(AUDIT_COUNTS.map((name) => [name, t.Optional(Int32({ minimum: 0, maximum: 2147483647 }))])), {
+          additionalProperties: false,
+          description:
+            'How many records it touched, by kind: a retention run (`apply_retention`) counts the people it erased and the needs whose text it cleared',
         }),
       ),
     },

@@ -37,6 +37,7 @@ export function constituentsRoutes(useCases: UseCases['constituents'], authentic
     listNeeds,
     household,
     merge,
+    erase,
     listMatches,
     resolve,
   } = useCases
@@ -108,11 +109,23 @@ export function constituentsRoutes(useCases: UseCases['constituents'], authentic
     .post('/merge', async ({ actor, body }) => constituentView(await merge.execute(actor, body)), {
       auth: true,
       body: MergeBody,
-      response: { 200: ConstituentSchema, ...problems(400, 401, 403, 404, 413, 415) },
+      response: { 200: ConstituentSchema, ...problems(400, 401, 403, 404, 409, 413, 415) },
       detail: {
         operationId: 'mergeConstituents',
         summary: 'Merge the source constituent into the target',
-        description: "org_admin or duplicate_resolver. The source's needs move to the target, the source is removed.",
+        description:
+          "org_admin or duplicate_resolver. The source's needs move to the target, the source is removed. An erased constituent on either side is 409.",
+      },
+    })
+    .post('/:id/erase', async ({ actor, params }) => constituentView(await erase.execute(actor, params.id)), {
+      auth: true,
+      params: IdParams,
+      response: { 200: ConstituentSchema, ...problems(400, 401, 403, 404) },
+      detail: {
+        operationId: 'eraseConstituent',
+        summary: "Erase a person's details everywhere the service keeps them; their needs stay, linked to the emptied record",
+        description:
+          "org_admin. Names, phone, email, address and date of birth are removed from the record, its search terms, the household matches naming it, its needs' contact keys, its texts and the outbox's messages to it; the answer is the emptied record with `erasedAt`. Erasing again changes nothing. Out of its reach: earlier backups, and what webhook receivers and message providers got before.",
       },
     })
     .post('/duplicate-check', ({ actor, body }) => checkDuplicates.execute(actor, body), {
@@ -141,7 +154,7 @@ export function constituentsRoutes(useCases: UseCases['constituents'], authentic
       auth: true,
       params: IdParams,
       body: UpdateConstituentBody,
-      response: { 200: ConstituentSchema, ...problems(400, 401, 403, 404, 413, 415) },
+      response: { 200: ConstituentSchema, ...problems(400, 401, 403, 404, 409, 413, 415) },
       detail: {
         operationId: 'updateConstituent',
         summary: 'Update constituent details (checked for duplicates again)',

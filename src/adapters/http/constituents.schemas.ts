@@ -44,7 +44,14 @@ function clearable<T extends Record<string, TSchema>>(schemas: T) {
 export const ConstituentSchema = Named(
   'Constituent',
   t.Object(
-    { id: Uuid, householdId: Uuid, ...optional(fields) },
+    {
+      id: Uuid,
+      householdId: Uuid,
+      ...optional(fields),
+      erasedAt: t.Optional(
+        t.String({ ...DateTime, description: "When the person's details were erased; the record then holds none of them" }),
+      ),
+    },
     { description: 'A person served; phone, email, address and date of birth appear only with the permission to read them' },
   ),
 )
@@ -175,8 +182,8 @@ export const HouseholdMatchSchema = Named(
 )
 
 /** The interface's fields only: no organization, no timestamps. */
-export function constituentView<T extends Constituent>({ organizationId: _o, createdAt: _c, updatedAt: _u, ...visible }: T) {
-  return visible
+export function constituentView<T extends Constituent>({ organizationId: _o, createdAt: _c, updatedAt: _u, erasedAt, ...visible }: T) {
+  return { ...visible, ...(erasedAt ? { erasedAt: erasedAt.toISOString() } : {}) }
 }
 
 export function matchView({ createdAt, resolvedAt, constituent, candidate, ...match }: MatchForReview) {

@@ -3,7 +3,14 @@ import type { UseCases } from '../../application/use-cases'
 import type { MaskedEmailSettings } from '../../application/organizations/email-settings'
 import { EMAIL_PROVIDERS } from '../../domain/messaging/email'
 import { API_KEY } from '../../domain/messaging/email'
-import { DEFAULT_MAX_CONCURRENCY, MAX_CONCURRENCY, SHORT_CODE, SLUG, TCR_STATUS } from '../../domain/organizations/organization'
+import {
+  DEFAULT_MAX_CONCURRENCY,
+  MAX_CONCURRENCY,
+  RETENTION_DAYS,
+  SHORT_CODE,
+  SLUG,
+  TCR_STATUS,
+} from '../../domain/organizations/organization'
 import { AUDIT_RETENTION_DAYS, DEFAULT_AUDIT_RETENTION_DAYS } from '../../domain/audit/audit-event'
 import { EMAIL, HTTP_URL, NAME, PHONE } from '../../domain/shared/fields'
 import { PROVIDER_MESSAGE_ID } from '../../domain/messaging/sms'
@@ -22,6 +29,12 @@ const DIGEST_TIME_ZONE_MEANS = 'The IANA time zone of the digest hour (America/C
 const CONFIRM_REQUESTS_MEANS =
   'Whether a person who asks through the public intake is sent its reference number and what happens next (a text, or an email when only an email is given)'
 
+const CONSTITUENT_RETENTION =
+  'Days a person with no need activity is kept: the worker then erases them as POST /api/constituents/{id}/erase does; absent: kept'
+const NEED_TEXT_RETENTION =
+  "Days a resolved need that nobody changed keeps its free text: the worker then empties its customFields and its notes' and texts' content; absent: kept"
+const CLEARS = '; null stops it'
+
 const SettingsSchema = Named(
   'OrganizationSettings',
   t.Object({
@@ -33,6 +46,8 @@ const SettingsSchema = Named(
     tcrStatus: t.Optional(Text(TCR_STATUS)),
     phoneNumber: t.Optional(Text(PHONE)),
     auditRetentionDays: Int32(AUDIT_RETENTION_DAYS, { description: 'Days audit events are kept' }),
+    constituentRetentionDays: t.Optional(Int32(RETENTION_DAYS, { description: CONSTITUENT_RETENTION })),
+    needTextRetentionDays: t.Optional(Int32(RETENTION_DAYS, { description: NEED_TEXT_RETENTION })),
     appOrigins: List(Text(ORIGIN), ORIGIN_LIST, { description: APP_ORIGINS }),
     formOrigins: List(Text(ORIGIN), ORIGIN_LIST, { description: FORM_ORIGINS }),
     digestHour: Int32(DIGEST_HOUR, { description: DIGEST_HOUR_MEANS }),
@@ -55,6 +70,8 @@ const UpdateSettingsBody = Named(
       Int32(MAX_CONCURRENCY, { description: `SMS messages in flight at once (default ${DEFAULT_MAX_CONCURRENCY})` }),
     ),
     tcrStatus: t.Optional(t.Union([t.String(TCR_STATUS), t.Null()])),
+    constituentRetentionDays: t.Optional(t.Union([Int32(RETENTION_DAYS, { description: CONSTITUENT_RETENTION + CLEARS }), t.Null()])),
+    needTextRetentionDays: t.Optional(t.Union([Int32(RETENTION_DAYS, { description: NEED_TEXT_RETENTION + CLEARS }), t.Null()])),
     auditRetentionDays: t.Optional(
       Int32(AUDIT_RETENTION_DAYS, { description: `Days audit events are kept (default ${DEFAULT_AUDIT_RETENTION_DAYS})` }),
     ),

@@ -1,5 +1,5 @@
 import type { Actor } from '../../domain/auth/actor'
-import type { AuditAction, AuditEvent, AuditRecordType } from '../../domain/audit/audit-event'
+import type { AuditAction, AuditCounts, AuditEvent, AuditRecordType } from '../../domain/audit/audit-event'
 import { detailsToldBy } from '../../domain/constituents/duplicate-hints'
 import type { PossibleDuplicate } from '../../domain/constituents/matching'
 import { PERSONAL_DETAILS } from '../../domain/constituents/redaction'
@@ -19,6 +19,7 @@ export interface AuditEntry {
   recordType: AuditRecordType
   recordId: string
   fields?: readonly string[]
+  counts?: AuditCounts
 }
 
 /**

@@ -2,7 +2,7 @@ import { changedFields } from '../../domain/audit/audit-event'
 import type { Actor } from '../../domain/auth/actor'
 import type { Constituent } from '../../domain/constituents/constituent'
 import { applyContactChanges, type ContactChanges } from '../../domain/constituents/contact'
-import { InvalidError, NotFoundError } from '../../domain/errors'
+import { ConflictError, InvalidError, NotFoundError } from '../../domain/errors'
 import type { Clock } from '../ports/clock'
 import type { Repositories } from '../ports/repositories'
 import type { DuplicateDetection } from './duplicate-detection'
@@ -34,6 +34,7 @@ export class ConstituentMerger {
     const source = await r.constituents.findById(organizationId, sourceId)
     const target = await r.constituents.findById(organizationId, targetId)
     if (!source || !target) throw new NotFoundError('Constituent')
+    if (source.erasedAt || target.erasedAt) throw new ConflictError('An erased constituent cannot be merged')
 
     const { details, errors, matchedFieldsChanged } = applyContactChanges(target, options.fieldOverrides ?? {}, '/fieldOverrides')
     if (errors.length > 0) throw new InvalidError('fieldOverrides has invalid fields', errors)

@@ -1,7 +1,7 @@
 import type { Actor } from '../../domain/auth/actor'
 import type { Constituent } from '../../domain/constituents/constituent'
 import { withoutHiddenContact } from '../../domain/constituents/redaction'
-import { parseConstituentQuery, type ConstituentQuery } from '../../domain/constituents/search'
+import { isDigitWord, parseConstituentQuery, type ConstituentQuery } from '../../domain/constituents/search'
 import type { Page, PageRequest } from '../../domain/shared/page'
 import { authorize } from '../auth/authorize'
 import type { Repositories } from '../ports/repositories'
@@ -27,9 +27,9 @@ export class SearchConstituents {
 
 /**
  * Finding someone by a phone or email confirms it: only for those who may read them. A word of digits
- * among names is matched against the phone digits too (one index), so it counts as a phone search.
+ * among names is matched against the phone (isDigitWord), so it counts as a phone search.
  */
 export function authorizeQuery(actor: Actor, parsed: ConstituentQuery): void {
-  const digitWord = parsed.kind === 'words' && parsed.words.some((word) => /^\d+$/.test(word))
+  const digitWord = parsed.kind === 'words' && parsed.words.some(isDigitWord)
   if (parsed.kind === 'phone' || parsed.kind === 'email' || digitWord) authorize(actor, 'constituents:read-contact')
 }

@@ -3,7 +3,7 @@ import type { Actor } from '../../domain/auth/actor'
 import type { Constituent } from '../../domain/constituents/constituent'
 import { applyContactChanges, type ContactChanges } from '../../domain/constituents/contact'
 import { withoutHiddenContact } from '../../domain/constituents/redaction'
-import { InvalidError, NotFoundError } from '../../domain/errors'
+import { ConflictError, InvalidError, NotFoundError } from '../../domain/errors'
 import { authorize } from '../auth/authorize'
 import type { Clock } from '../ports/clock'
 import type { UnitOfWork } from '../ports/unit-of-work'
@@ -24,6 +24,7 @@ export class UpdateConstituent {
     const updated = await this.unitOfWork.run(async (r) => {
       const before = await r.constituents.findById(actor.organizationId, id)
       if (!before) throw new NotFoundError('Constituent')
+      if (before.erasedAt) throw new ConflictError('An erased constituent cannot be given details again')
       const { details, errors, matchedFieldsChanged } = applyContactChanges(before, changes)
       if (errors.length > 0) throw new InvalidError('The constituent has invalid fields', errors)
       const after: Constituent = {

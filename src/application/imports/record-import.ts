@@ -140,13 +140,17 @@ export class RecordImport {
     report.skipped += batch.length - created
   }
 
-  /** One event for the whole run, its counts in `fields` (names and numbers, never a value; docs/audit.md). */
+  /** One event for the whole run: what it imported (in `fields`) and its counts, never a value (docs/audit.md). */
   private async recordRun(importer: RecordImporter<unknown>, subject: AuditSubject, report: ImportReport) {
-    const fields = [importer.what, `rows=${report.rows}`, `created=${report.created}`, `skipped=${report.skipped}`]
-    fields.push(`refused=${report.rows - report.created - report.skipped}`)
-    await this.unitOfWork.run((r) =>
-      this.audit.record(r, subject, { action: 'import', recordType: 'organization', recordId: subject.organizationId, fields }),
-    )
+    const { rows, created, skipped } = report
+    const entry = {
+      action: 'import',
+      recordType: 'organization',
+      recordId: subject.organizationId,
+      fields: [importer.what],
+      counts: { rows, created, skipped, refused: rows - created - skipped },
+    } as const
+    await this.unitOfWork.run((r) => this.audit.record(r, subject, entry))
   }
 }
 

@@ -39,8 +39,11 @@ export async function checkNeedReferences(
 
   let householdId = refs.householdId
   if (refs.constituentId) {
-    const constituentHousehold = (await r.constituents.findById(organizationId, refs.constituentId))?.householdId
+    const constituent = await r.constituents.findById(organizationId, refs.constituentId)
+    const constituentHousehold = constituent?.householdId
     if (!constituentHousehold) errors.push({ path: '/constituentId', message: 'must name a constituent of this organization' })
+    // Its record is kept for the figures only (docs/privacy.md): a person who comes back is registered anew.
+    else if (constituent.erasedAt) errors.push({ path: '/constituentId', message: 'names an erased constituent, who takes no new needs' })
     else if (householdId && householdId !== constituentHousehold) {
       errors.push({ path: '/householdId', message: "must be the constituent's household" })
     } else householdId = constituentHousehold

@@ -20,8 +20,8 @@ export type OrganizationSettings = Omit<Organization, 'createdAt'> & {
 }
 
 /**
- * A partial update: a field left out is unchanged; `null` clears `shortCode` (new needs then use REQ) or
- * `tcrStatus`; a list of origins replaces the one kept (`[]` empties it).
+ * A partial update: a field left out is unchanged; `null` clears `shortCode` (new needs then use REQ),
+ * `tcrStatus` or a retention (then kept for good); a list of origins replaces the one kept (`[]` empties it).
  */
 export type UpdateOrganizationSettingsInput = Partial<OrganizationFields>
 
@@ -61,9 +61,13 @@ export class UpdateOrganizationSettings {
     return this.unitOfWork.run(async (r) => {
       const before = await r.organizations.findById(actor.organizationId)
       if (!before) throw new NotFoundError('Organization')
-      const { shortCode, tcrStatus, appOrigins, formOrigins, ...rest } = before
+      const { shortCode, tcrStatus, constituentRetentionDays, needTextRetentionDays, appOrigins, formOrigins, ...rest } = before
       const nextShortCode = input.shortCode === undefined ? shortCode : (input.shortCode ?? undefined)
       const nextTcrStatus = input.tcrStatus === undefined ? tcrStatus : (input.tcrStatus ?? undefined)
+      const nextConstituentDays =
+        input.constituentRetentionDays === undefined ? constituentRetentionDays : (input.constituentRetentionDays ?? undefined)
+      const nextNeedTextDays =
+        input.needTextRetentionDays === undefined ? needTextRetentionDays : (input.needTextRetentionDays ?? undefined)
       // An empty list is kept as none, as an organization that never set one.
       const nextAppOrigins = input.appOrigins ?? appOrigins ?? []
       const nextFormOrigins = input.formOrigins ?? formOrigins ?? []
@@ -77,6 +81,8 @@ export class UpdateOrganizationSettings {
           : {}),
         ...(nextShortCode ? { shortCode: nextShortCode } : {}),
         ...(nextTcrStatus ? { tcrStatus: nextTcrStatus } : {}),
+        ...(nextConstituentDays ? { constituentRetentionDays: nextConstituentDays } : {}),
+        ...(nextNeedTextDays ? { needTextRetentionDays: nextNeedTextDays } : {}),
         ...(nextAppOrigins.length > 0 ? { appOrigins: nextAppOrigins } : {}),
         ...(nextFormOrigins.length > 0 ? { formOrigins: nextFormOrigins } : {}),
         // Kept in `rest` when left out.

@@ -22,6 +22,7 @@ export const AUDIT_ACTIONS = [
   'delete',
   'read',
   'merge',
+  'erase',
   'resolve',
   'add_note',
   'send_sms',
@@ -38,6 +39,7 @@ export const AUDIT_ACTIONS = [
   'deactivate',
   'reactivate',
   'import',
+  'apply_retention',
 ] as const
 export type AuditAction = (typeof AUDIT_ACTIONS)[number]
 
@@ -57,7 +59,16 @@ export interface AuditEvent {
   /** The HTTP request it happened in (its X-Request-Id); absent outside a request. */
   requestId?: string
   fields?: string[]
+  /** How many records it touched, by kind (a retention run's): numbers, never values. */
+  counts?: AuditCounts
 }
+
+/**
+ * What an event may count: what a retention run erased and cleared (docs/privacy.md); an import's rows, and
+ * of them those created, skipped and refused (docs/api.md "Import").
+ */
+export const AUDIT_COUNTS = ['constituentsErased', 'needTextsCleared', 'rows', 'created', 'skipped', 'refused'] as const
+export type AuditCounts = Partial<Record<(typeof AUDIT_COUNTS)[number], number>>
 
 /** How long an organization keeps its audit events, in days: a week at least, ten years at most. */
 export const AUDIT_RETENTION_DAYS = { minimum: 7, maximum: 3650 } as const satisfies IntegerRule

@@ -32,6 +32,8 @@ export const PERMISSIONS = {
   'constituents:read': { roles: CASEWORKERS, profiles: ['intake_staff'] },
   'constituents:update': { roles: CASEWORKERS, profiles: ['intake_staff'] },
   'constituents:merge': { roles: ['org_admin'], profiles: ['duplicate_resolver'] },
+  // Irreversible, and a person's request the organization answers for: its admin only.
+  'constituents:erase': { roles: ['org_admin'], profiles: [] },
   'household-matches:list': { roles: ['org_admin'], profiles: ['duplicate_resolver'] },
   'household-matches:resolve': { roles: ['org_admin'], profiles: ['duplicate_resolver'] },
   'partners:create': { roles: ['org_admin'], profiles: [] },

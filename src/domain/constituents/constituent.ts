@@ -7,6 +7,8 @@ export interface Constituent extends ContactDetails {
   householdId: string
   createdAt: Date
   updatedAt: Date
+  /** When the person's details were erased (docs/privacy.md): the record stays, with none of them. */
+  erasedAt?: Date
 }
 
 export interface Household {

@@ -5,9 +5,10 @@ import { normalizeText } from './matching'
  * How `GET /api/constituents?query=` is matched (docs/constituents.md), decided here once for every adapter:
  * - empty: every constituent;
  * - with an `@`: the email, whole and case-insensitive;
- * - only digits and phone punctuation (`+1 (555) 123-45`), at least 3 digits: a prefix of the phone's
- *   digits, with or without the +1 country code;
- * - otherwise words: each word must begin the first or the last name (case- and accent-insensitive).
+ * - only digits and phone punctuation (`+1 (555) 123-45`), at least 3 digits: any part of the phone's
+ *   digits (`5550112` finds +15035550112), the country code included;
+ * - otherwise words: each word must begin a word of the first or the last name (case- and accent-insensitive),
+ *   a word of digits any part of the phone.
  */
 export type ConstituentQuery =
   | { kind: 'all' }
@@ -15,22 +16,41 @@ export type ConstituentQuery =
   | { kind: 'phone'; digits: string }
   | { kind: 'words'; words: string[] }
 
+/** The fewest digits a phone query has; each of the phone's terms is at least this long. */
+export const PHONE_QUERY_DIGITS = 3
+
 export function parseConstituentQuery(query: string | undefined): ConstituentQuery {
   const trimmed = (query ?? '').trim()
   if (trimmed === '') return { kind: 'all' }
   if (trimmed.includes('@')) return { kind: 'email', email: trimmed.toLowerCase() }
   const digits = trimmed.replace(/\D/g, '')
-  if (/^[\d\s()+.-]+$/.test(trimmed) && digits.length >= 3) return { kind: 'phone', digits }
+  if (/^[\d\s()+.-]+$/.test(trimmed) && digits.length >= PHONE_QUERY_DIGITS) return { kind: 'phone', digits }
   const words = normalizeText(trimmed).split(' ').filter(Boolean)
   return words.length === 0 ? { kind: 'all' } : { kind: 'words', words }
 }
 
-/** The indexed words of a constituent: its name words and its phone's digits (with and without +1). */
-export function searchTermsOf(c: ContactDetails): string[] {
-  const names = [c.firstName, c.lastName].flatMap((n) => (n ? normalizeText(n).split(' ').filter(Boolean) : []))
-  const phone = c.phone ? c.phone.replace(/\D/g, '') : ''
-  const phones = phone ? (phone.length === 11 && phone.startsWith('1') ? [phone, phone.slice(1)] : [phone]) : []
-  return [...names, ...phones]
+/**
+ * A word of digits among names (`jose 555`) is looked for in the phone, as a phone query is: any part of
+ * it; so it needs the permission to read phones.
+ */
+export function isDigitWord(word: string): boolean {
+  return /^\d+$/.test(word)
+}
+
+/** The indexed words of a constituent's names, which a query of words looks for. */
+export function nameTermsOf(c: ContactDetails): string[] {
+  return [c.firstName, c.lastName].flatMap((n) => (n ? normalizeText(n).split(' ').filter(Boolean) : []))
+}
+
+/**
+ * The indexed terms of a constituent's phone: every ending of its digits down to PHONE_QUERY_DIGITS (the
+ * whole number when shorter). A query's digits begin one of them wherever they sit in the number, so "any
+ * part of the number" stays a prefix match, which every index serves (docs/constituents.md "Search").
+ */
+export function phoneTermsOf(c: ContactDetails): string[] {
+  const digits = c.phone ? c.phone.replace(/\D/g, '') : ''
+  if (digits.length <= PHONE_QUERY_DIGITS) return digits ? [digits] : []
+  return Array.from({ length: digits.length - PHONE_QUERY_DIGITS + 1 }, (_, start) => digits.slice(start))
 }
 
 /** Whether every query word begins one of the terms (the memory adapter's matching; SQL indexes do the same). */

@@ -15,6 +15,10 @@ export interface Organization {
   phoneNumber?: string
   /** Days audit events are kept (docs/audit.md); absent: DEFAULT_AUDIT_RETENTION_DAYS. */
   auditRetentionDays?: number
+  /** Days a person with no need activity is kept before retention erases them (docs/privacy.md); absent: kept. */
+  constituentRetentionDays?: number
+  /** Days a resolved need keeps its free text before retention clears it (docs/privacy.md); absent: kept. */
+  needTextRetentionDays?: number
   /** Origins of the organization's own apps an admin may point invitation links at (absent: none). */
   appOrigins?: string[]
   /** Origins of partner sites whose pages may post the public intake (absent: none). */
@@ -38,6 +42,11 @@ export const SHORT_CODE = { pattern: '^[A-Z]{4,6}$', maxLength: 6 } as const sat
 export const SLUG_MEANING = 'lowercase letters, digits and single hyphens'
 export const SHORT_CODE_MEANING = '4 to 6 uppercase letters'
 export const TCR_STATUS = { maxLength: 64 } as const satisfies TextRule
+/**
+ * Days of the retention settings (docs/privacy.md): a month at least, so a slip of the finger cannot erase
+ * people seen last week; a hundred years at most.
+ */
+export const RETENTION_DAYS = { minimum: 30, maximum: 36500 } as const satisfies IntegerRule
 
 /** The settings an org_admin (or the operator, on creation) chooses; `null` clears an optional one. */
 export interface OrganizationFields {
@@ -47,6 +56,8 @@ export interface OrganizationFields {
   maxConcurrency?: number
   tcrStatus?: string | null
   auditRetentionDays?: number
+  constituentRetentionDays?: number | null
+  needTextRetentionDays?: number | null
   appOrigins?: string[]
   formOrigins?: string[]
   digestHour?: number
@@ -67,6 +78,8 @@ export function organizationFieldErrors(input: Partial<OrganizationFields>, whol
     .integer('/maxConcurrency', input.maxConcurrency, MAX_CONCURRENCY, 'optional')
     .text('/tcrStatus', input.tcrStatus, TCR_STATUS, { presence: 'clearable' })
     .integer('/auditRetentionDays', input.auditRetentionDays, AUDIT_RETENTION_DAYS, 'optional')
+    .integer('/constituentRetentionDays', input.constituentRetentionDays, RETENTION_DAYS, 'clearable')
+    .integer('/needTextRetentionDays', input.needTextRetentionDays, RETENTION_DAYS, 'clearable')
     .list('/appOrigins', input.appOrigins, ORIGIN_LIST, originProblem, 'optional')
     .list('/formOrigins', input.formOrigins, ORIGIN_LIST, originProblem, 'optional')
     .integer('/digestHour', input.digestHour, DIGEST_HOUR, 'optional')

@@ -8,6 +8,7 @@ export const WEBHOOK_EVENT_TYPES = [
   'note.added',
   'constituent.created',
   'constituent.merged',
+  'constituent.erased',
   'household_match.resolved',
   'sms.received',
   'sms.status',

@@ -1,4 +1,6 @@
 import { AuditTrail } from '../../application/audit/audit-trail'
+import { ConstituentEraser } from '../../application/constituents/constituent-eraser'
+import { EraseConstituent } from '../../application/constituents/erase-constituent'
 import { CheckDuplicates } from '../../application/constituents/check-duplicates'
 import { ConstituentMerger } from '../../application/constituents/constituent-merger'
 import { ConstituentRegistry } from '../../application/constituents/constituent-registry'
@@ -29,6 +31,7 @@ export const constituents = area('constituents', ({ service }) => {
   // Shared by both imports and the operator's command.
   service(RecordImport, [unitOfWork, repositories, AuditTrail])
   service(ConstituentImporter, [ConstituentRegistry, AuditTrail])
+  service(ConstituentEraser, [clock, WebhookEvents, AuditTrail])
   return {
     search: service(SearchConstituents, [repositories, AuditTrail]),
     checkDuplicates: service(CheckDuplicates, [repositories, DuplicateDetection, AuditTrail]),
@@ -40,6 +43,7 @@ export const constituents = area('constituents', ({ service }) => {
     listNeeds: service(ListConstituentNeeds, [repositories]),
     household: service(GetHousehold, [repositories, AuditTrail]),
     merge: service(MergeConstituents, [unitOfWork, ConstituentMerger]),
+    erase: service(EraseConstituent, [unitOfWork, ConstituentEraser]),
     listMatches: service(ListHouseholdMatches, [repositories, AuditTrail]),
     resolve: service(ResolveHouseholdMatch, [unitOfWork, ConstituentMerger, clock, WebhookEvents, AuditTrail]),
   }

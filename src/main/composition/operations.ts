@@ -4,6 +4,8 @@ import { ImportOrganizationFile } from '../../application/imports/import-organiz
 import { RecordImport } from '../../application/imports/record-import'
 import { NeedImporter } from '../../application/needs/need-importer'
 import { AuditTrail } from '../../application/audit/audit-trail'
+import { ConstituentEraser } from '../../application/constituents/constituent-eraser'
+import { ApplyRetention } from '../../application/retention/apply-retention'
 import { SetMemberPassword } from '../../application/members/set-member-password'
 import { DispatchOutbox } from '../../application/messaging/dispatch-outbox'
 import { OrganizationMailer } from '../../application/messaging/organization-mailer'
@@ -36,5 +38,6 @@ export const operations = area('operations', ({ service }) => ({
   ]),
   purgeAuditEvents: service(PurgeAuditEvents, [PORTS.repositories, unitOfWork, clock]),
   importFile: service(ImportOrganizationFile, [PORTS.repositories, RecordImport, ConstituentImporter, NeedImporter]),
+  applyRetention: service(ApplyRetention, [PORTS.repositories, unitOfWork, clock, ConstituentEraser, AuditTrail]),
   sendDailyDigests: service(SendDailyDigests, [PORTS.repositories, unitOfWork, Outbox, clock, PORTS.publicBaseUrl]),
 }))

@@ -61,7 +61,8 @@ const other: Required<ContactDetails> = {
 
 describe('a constituent field described once', () => {
   test('the API answers, takes and clears exactly the described fields, in their order', () => {
-    expect(propertiesOf(ConstituentSchema)).toEqual(['id', 'householdId', ...CONTACT_FIELDS])
+    // erasedAt is the record's own, beside the fields (docs/privacy.md).
+    expect(propertiesOf(ConstituentSchema)).toEqual(['id', 'householdId', ...CONTACT_FIELDS, 'erasedAt'])
     expect(propertiesOf(CreateConstituentBody).filter((name) => name !== 'householdId')).toEqual([...CONTACT_FIELDS])
     expect(propertiesOf(UpdateConstituentBody)).toEqual([...CONTACT_FIELDS])
   })

@@ -17,6 +17,7 @@ let partnerId: string
 let constituentId: string
 let mergeSource: string
 let mergeTarget: string
+let erased: string
 let matchId: string
 /** A staff member to change, the organization's own name and slug, and a local port nothing listens on. */
 let memberId: string
@@ -36,6 +37,7 @@ beforeAll(async () => {
   const duplicate = await register({ firstName: 'Kept', lastName: 'Again', phone: '+15550100001' })
   mergeSource = await register({ firstName: 'Merge', lastName: 'Source' })
   mergeTarget = await register({ firstName: 'Merge', lastName: 'Target' })
+  erased = await register({ firstName: 'Erase', lastName: 'Me' })
   const matches = (await api.call('GET', '/api/household-matches?status=OPEN', { token: admin })).body as Array<{
     id: string
     constituentId: string
@@ -76,6 +78,7 @@ const protectedRoutes = (): ReadonlyArray<readonly [string, string, unknown, num
     ['PUT', `/api/constituents/${constituentId}`, { lastName: 'Whole' }],
     ['GET', `/api/constituents/${constituentId}/needs`, undefined],
     ['POST', '/api/constituents/merge', { sourceConstituentId: mergeSource, targetConstituentId: mergeTarget }],
+    ['POST', `/api/constituents/${erased}/erase`, undefined],
     ['POST', '/api/constituents/duplicate-check', { lastName: 'Whole' }],
     // An import takes CSV: the JSON body here is 415 once the caller is known.
     ['POST', '/api/constituents/import?dryRun=true', { firstName: 'Ana' }, 415],

@@ -76,10 +76,11 @@ const ROUTES: Array<[method: string, path: string, authenticated: boolean, error
   ['get', '/api/constituents', true, [400, 401, 403]],
   ['post', '/api/constituents', true, [400, 401, 403, 413, 415]],
   ['get', '/api/constituents/{id}', true, [400, 401, 403, 404]],
-  ['put', '/api/constituents/{id}', true, [400, 401, 403, 404, 413, 415]],
+  ['put', '/api/constituents/{id}', true, [400, 401, 403, 404, 409, 413, 415]],
+  ['post', '/api/constituents/{id}/erase', true, [400, 401, 403, 404]],
   ['get', '/api/constituents/{id}/needs', true, [400, 401, 403, 404]],
   ['get', '/api/constituents/{id}/household', true, [400, 401, 403, 404]],
-  ['post', '/api/constituents/merge', true, [400, 401, 403, 404, 413, 415]],
+  ['post', '/api/constituents/merge', true, [400, 401, 403, 404, 409, 413, 415]],
   ['post', '/api/constituents/duplicate-check', true, [400, 401, 403, 413, 415]],
   ['get', '/api/household-matches', true, [400, 401, 403]],
   ['post', '/api/household-matches/{id}/resolve', true, [400, 401, 403, 404, 409, 413, 415]],
@@ -114,7 +115,7 @@ const ROUTES: Array<[method: string, path: string, authenticated: boolean, error
 /** Routes whose bodies are Twilio's form parameters rather than JSON documents of this service. */
 const WEBHOOKS = new Set(['/api/webhooks/twilio/sms', '/api/webhooks/twilio/status'])
 /** The browser session's cookie is their input: they take no body (docs/api.md "Tokens"). */
-const BODILESS = new Set(['/api/auth/session/refresh', '/api/auth/session/logout'])
+const BODILESS = new Set(['/api/auth/session/refresh', '/api/auth/session/logout', '/api/constituents/{id}/erase'])
 /** Imports take a CSV file, not JSON (docs/api.md "Import"): their body has a test of its own. */
 const FILES = new Set(['/api/constituents/import', '/api/needs/import'])
 
@@ -331,6 +332,7 @@ describe('GET /api/openapi.json', () => {
       ['get', '/api/constituents/{id}'],
       ['get', '/api/needs/{id}/history'],
       ['post', '/api/constituents/merge'],
+      ['post', '/api/constituents/{id}/erase'],
       ['post', '/api/constituents/duplicate-check'],
       ['get', '/api/household-matches'],
       ['post', '/api/household-matches/{id}/resolve'],

@@ -218,7 +218,8 @@ describe('POST /api/constituents/import', () => {
     expect(events.body).toHaveLength(1)
     expect(events.body[0]).toMatchObject({
       recordType: 'organization',
-      fields: ['constituents', 'rows=6', 'created=4', 'skipped=1', 'refused=1'],
+      fields: ['constituents'],
+      counts: { rows: 6, created: 4, skipped: 1, refused: 1 },
     })
     const created = await api.call('GET', '/api/audit-events?action=create&recordType=constituent', { token })
     expect(created.body).toHaveLength(4)
@@ -271,10 +272,12 @@ describe('POST /api/needs/import', () => {
     const again = await report('needs', file, token)
     expect({ created: again.created, skipped: again.skipped }).toEqual({ created: 0, skipped: 4 })
     expect((await api.call('GET', '/api/needs', { token })).body).toHaveLength(3)
-    const events = await api.call<Array<{ fields: string[] }>>('GET', '/api/audit-events?action=import', { token })
-    expect(events.body.map((e) => e.fields)).toEqual([
-      ['needs', 'rows=6', 'created=0', 'skipped=4', 'refused=2'],
-      ['needs', 'rows=6', 'created=3', 'skipped=1', 'refused=2'],
+    const events = await api.call<Array<{ fields: string[]; counts: Record<string, number> }>>('GET', '/api/audit-events?action=import', {
+      token,
+    })
+    expect(events.body.map((e) => [e.fields, e.counts])).toEqual([
+      [['needs'], { rows: 6, created: 0, skipped: 4, refused: 2 }],
+      [['needs'], { rows: 6, created: 3, skipped: 1, refused: 2 }],
     ])
   })
 

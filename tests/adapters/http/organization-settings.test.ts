@@ -17,6 +17,8 @@ type Settings = {
   tcrStatus?: string
   phoneNumber?: string
   auditRetentionDays?: number
+  constituentRetentionDays?: number
+  needTextRetentionDays?: number
   appOrigins?: string[]
   formOrigins?: string[]
 }
@@ -450,6 +452,32 @@ describe('PUT /api/organizations/settings', () => {
   test('without a token it is 401, before the body is looked at', async () => {
     expectProblem(await api.call('PUT', SETTINGS, { body: { name: 'N', slug: randomSlug() } }), 401, 'Unauthorized')
     expectProblem(await api.call('PUT', SETTINGS, { body: { slug: 'Bad_Slug' } }), 401, 'Unauthorized')
+  })
+})
+
+describe('retention settings (docs/privacy.md)', () => {
+  test('constituentRetentionDays and needTextRetentionDays: 30 days at least, answered once set, null stops them', async () => {
+    const { world: fresh, token } = await organizationWithAdmin()
+    for (const field of ['constituentRetentionDays', 'needTextRetentionDays']) {
+      for (const bad of [29, 36501, 30.5, '90']) expectBadRequest(await putSettings({ [field]: bad }, token), `/${field}`)
+      expect((await current(token))[field as keyof Settings]).toBeUndefined()
+    }
+
+    expect((await putSettings({ constituentRetentionDays: 30, needTextRetentionDays: 365 }, token)).body).toMatchObject({
+      constituentRetentionDays: 30,
+      needTextRetentionDays: 365,
+    })
+    expect(await current(token)).toMatchObject({ constituentRetentionDays: 30, needTextRetentionDays: 365 })
+
+    const stopped = (await putSettings({ constituentRetentionDays: null }, token)).body
+    expect(stopped).not.toHaveProperty('constituentRetentionDays')
+    expect(stopped).toMatchObject({ needTextRetentionDays: 365 })
+    const { items } = await fresh.useCases.audit.list.execute(
+      fresh.admin,
+      { recordType: 'organization', action: 'update' },
+      { page: 1, limit: 10 },
+    )
+    expect(items.map((e) => e.fields)).toEqual([['constituentRetentionDays'], ['constituentRetentionDays', 'needTextRetentionDays']])
   })
 })
 

@@ -253,6 +253,15 @@ const ROUTES: RouteCase[] = [
   },
   { route: 'POST /api/constituents/merge', rule: DUPLICATES, success: 200, call: aPairToMerge },
   {
+    route: 'POST /api/constituents/{id}/erase',
+    rule: ORG_ADMIN,
+    success: 200,
+    call: async () => {
+      const { constituentId: erased } = await seedConstituent(api, admin, { firstName: 'Eve', lastName: `Erase${unique()}` })
+      return { method: 'POST', path: `/api/constituents/${erased}/erase` }
+    },
+  },
+  {
     route: 'POST /api/constituents/duplicate-check',
     rule: CONSTITUENTS,
     success: 200,

@@ -141,7 +141,7 @@ export function describeConstituentSearchContract(context: ContractContext): voi
         expect(await found(w.org, 'arcia')).toEqual([])
       })
 
-      test('matches a prefix of the phone’s digits, with or without the +1 country code', async () => {
+      test('matches any part of the phone’s digits, the +1 country code included or not', async () => {
         const w = await searchWorld()
 
         expect(await found(w.org, '555')).toEqual([w.olga.id, w.chloe.id])
@@ -150,9 +150,24 @@ export function describeConstituentSearchContract(context: ContractContext): voi
         expect(await found(w.org, '+1 555 222')).toEqual([w.olga.id, w.chloe.id])
         expect(await found(w.org, '15552223333')).toEqual([w.chloe.id])
         expect(await found(w.org, '+44 20 7123')).toEqual([w.bob.id])
-        expect(await found(w.org, '2071234567')).toEqual([])
-        expect(await found(w.org, '2223333')).toEqual([])
+        // The middle and the end of a number, national or international.
+        expect(await found(w.org, '2223333')).toEqual([w.chloe.id])
+        expect(await found(w.org, '4444')).toEqual([w.olga.id])
+        expect(await found(w.org, '2071234567')).toEqual([w.bob.id])
+        expect(await found(w.org, '0712')).toEqual([w.bob.id])
+        expect(await found(w.org, '5222')).toEqual([w.olga.id, w.chloe.id])
+        expect(await found(w.org, '2224443')).toEqual([])
         expect(await found(w.org, '+1 999')).toEqual([])
+      })
+
+      test('a word of digits among names matches any part of the phone, the other words the names', async () => {
+        const w = await searchWorld()
+
+        expect(await found(w.org, 'chloe 3333')).toEqual([w.chloe.id])
+        expect(await found(w.org, 'smith 2224')).toEqual([w.olga.id])
+        expect(await found(w.org, '2224 smith')).toEqual([w.olga.id])
+        expect(await found(w.org, 'olga 3333')).toEqual([])
+        expect(await found(w.org, 'smith 555')).toEqual([w.olga.id])
       })
 
       test('matches a whole email, case-insensitive', async () => {

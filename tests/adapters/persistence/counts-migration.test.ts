@@ -20,7 +20,7 @@ async function fresh(make: () => MigratingDatabase | Promise<MigratingDatabase>)
   return database
 }
 
-async function needsStoredBeforeTheCounts({ db, migrations, insertOrganization }: MigratingDatabase) {
+async function needsStoredBeforeTheCounts({ db, migrations, insertOrganization, insertNeed }: MigratingDatabase) {
   const countsAt = migrations.findIndex((m) => m.tag.endsWith('_need_counts'))
   expect(countsAt).toBeGreaterThan(0)
   await db.migrate(migrations.slice(0, countsAt))
@@ -30,15 +30,15 @@ async function needsStoredBeforeTheCounts({ db, migrations, insertOrganization }
   await db.unitOfWork.run(async (r) => {
     await r.partners.insert(p1)
     await r.partners.insert(p2)
-    for (const [partnerId, status] of [
-      [p1.id, 'NEW'],
-      [p1.id, 'NEW'],
-      [p2.id, 'NEW'],
-      [p2.id, 'RESOLVED'],
-    ] as const) {
-      await r.needs.insert(aNeed({ organizationId: organization.id, partnerId, status }))
-    }
   })
+  for (const [partnerId, status] of [
+    [p1.id, 'NEW'],
+    [p1.id, 'NEW'],
+    [p2.id, 'NEW'],
+    [p2.id, 'RESOLVED'],
+  ] as const) {
+    await insertNeed(aNeed({ organizationId: organization.id, partnerId, status }))
+  }
   await db.migrate(migrations)
   const total = async (filter: object) => (await db.repositories.needs.list(organization.id, filter, { page: 1, limit: 1 })).total
   expect([
@@ -64,7 +64,7 @@ describe('upgrading to need_counts', () => {
 })
 
 // The total of the constituents list comes from constituent_counts, which triggers keep from its migration on.
-async function constituentsStoredBeforeTheCounts({ db, migrations, insertOrganization }: MigratingDatabase) {
+async function constituentsStoredBeforeTheCounts({ db, migrations, insertOrganization, insertConstituent }: MigratingDatabase) {
   const countsAt = migrations.findIndex((m) => m.tag.endsWith('_constituent_counts'))
   expect(countsAt).toBeGreaterThan(0)
   await db.migrate(migrations.slice(0, countsAt))
@@ -73,10 +73,8 @@ async function constituentsStoredBeforeTheCounts({ db, migrations, insertOrganiz
   const person = () => aConstituent({ organizationId: organization.id, householdId: household.id, firstName: 'Ana' })
   const [first, second, third] = [person(), person(), person()]
   for (const o of [organization, other]) await insertOrganization(o)
-  await db.unitOfWork.run(async (r) => {
-    await r.constituents.insertHousehold(household)
-    for (const c of [first, second, third]) await r.constituents.insert(c)
-  })
+  await db.unitOfWork.run((r) => r.constituents.insertHousehold(household))
+  for (const c of [first, second, third]) await insertConstituent(c)
   await db.migrate(migrations)
   const total = async (organizationId: string) =>
     (await db.repositories.constituents.search(organizationId, parseConstituentQuery(''), { page: 1, limit: 1 })).total

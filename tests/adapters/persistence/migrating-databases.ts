@@ -10,6 +10,10 @@ import { SQLITE_MIGRATIONS } from '../../../src/adapters/persistence/sqlite/migr
 import { SqliteDatabase } from '../../../src/adapters/persistence/sqlite/sqlite-database'
 import type { Persistence } from '../../../src/application/ports/persistence'
 import type { Organization } from '../../../src/domain/organizations/organization'
+import type { Constituent } from '../../../src/domain/constituents/constituent'
+import { matchKeysOf } from '../../../src/domain/constituents/matching'
+import type { Need } from '../../../src/domain/needs/need'
+import { searchTermsColumn } from '../../../src/adapters/persistence/sql/constituent-search'
 import { createTestDatabase } from '../../support/postgres'
 
 /** An empty database of either kind, for a test that migrates it step by step, as an upgrade would. */
@@ -21,12 +25,38 @@ export interface MigratingDatabase {
   run(statement: string, values: unknown[]): Promise<void>
   /** An organization as every version stored it: today's repositories write columns later migrations add. */
   insertOrganization(organization: Organization): Promise<void>
+  /** A constituent as every version stored it, its search terms as today's repositories write them. */
+  insertConstituent(constituent: Constituent): Promise<void>
+  /** A need as every version stored it. */
+  insertNeed(need: Need): Promise<void>
   cleanup(): Promise<void>
 }
 
 /** The columns every version of `organizations` has. */
 const ORGANIZATION_ROW =
   'INSERT INTO organizations (id, name, slug, max_concurrency, need_sequence, created_at) VALUES ($1, $2, $3, 5, 0, $4)'
+const CONSTITUENT_ROW = `INSERT INTO constituents
+  (id, organization_id, household_id, first_name, last_name, phone, email, email_key, created_at, updated_at, search_terms)
+  VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`
+const NEED_ROW = `INSERT INTO needs
+  (id, organization_id, partner_id, status, custom_fields, is_confidential, created_at, updated_at, reference_number)
+  VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`
+
+function constituentValues(c: Constituent): unknown[] {
+  const { firstName, lastName, phone, email } = c
+  const contact = [firstName, lastName, phone, email].map((value) => value ?? null)
+  const emailKey = matchKeysOf(c).email ?? null
+  return [c.id, c.organizationId, c.householdId, ...contact, emailKey, c.createdAt, c.updatedAt, searchTermsColumn(c)]
+}
+
+function needValues(n: Need): unknown[] {
+  const { id, organizationId, partnerId, status, customFields, isConfidential, createdAt, updatedAt, referenceNumber } = n
+  return [id, organizationId, partnerId, status, JSON.stringify(customFields), isConfidential, createdAt, updatedAt, referenceNumber]
+}
+
+/** SQLite's forms of the values: times as milliseconds, booleans as 0 and 1. */
+const sqliteValues = (values: unknown[]) =>
+  values.map((value) => (value instanceof Date ? value.getTime() : typeof value === 'boolean' ? Number(value) : value))
 
 export function migratingSqlite(): MigratingDatabase {
   const dir = mkdtempSync(join(tmpdir(), 'intake-migrating-'))
@@ -43,6 +73,8 @@ export function migratingSqlite(): MigratingDatabase {
     migrations: SQLITE_MIGRATIONS,
     run,
     insertOrganization: (o) => run(ORGANIZATION_ROW, [o.id, o.name, o.slug, o.createdAt.getTime()]),
+    insertConstituent: (c) => run(CONSTITUENT_ROW, sqliteValues(constituentValues(c))),
+    insertNeed: (n) => run(NEED_ROW, sqliteValues(needValues(n))),
     async cleanup() {
       await db.close()
       rmSync(dir, { recursive: true, force: true })
@@ -64,6 +96,8 @@ export async function migratingPostgres(): Promise<MigratingDatabase> {
     migrations: POSTGRES_MIGRATIONS,
     run,
     insertOrganization: (o) => run(ORGANIZATION_ROW, [o.id, o.name, o.slug, o.createdAt]),
+    insertConstituent: (c) => run(CONSTITUENT_ROW, constituentValues(c)),
+    insertNeed: (n) => run(NEED_ROW, needValues(n)),
     async cleanup() {
       await db.close()
       await database.drop()

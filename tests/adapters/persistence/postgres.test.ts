@@ -440,7 +440,7 @@ function describePostgresOnly(): void {
         const logger = { logQuery: (query: string, params: unknown[]) => void recorded.push({ query, params }) }
         repositories = sqlRepositories(drizzle({ client, schema, logger }) as unknown as SqlDb, postgresDialect)
 
-        // A few hundred people in two organizations, ANALYZEd: enough for the planner to weigh its indexes.
+        // A few hundred people in two organizations, VACUUMed and ANALYZEd: enough for the planner to weigh its indexes.
         await write(async (r) => {
           for (const o of [organization, otherOrganization]) {
             await r.organizations.insert(o)
@@ -480,7 +480,9 @@ function describePostgresOnly(): void {
           })
           await r.constituents.insert(xiomara)
         })
-        await client`ANALYZE constituents`
+        // VACUUM as autovacuum would: until then a GIN index keeps new entries in its pending list, which the
+        // planner costs page by page (ten phone endings a person fill it fast).
+        await client`VACUUM ANALYZE constituents`
       })
       afterAll(async () => {
         await client?.end()
@@ -503,7 +505,7 @@ function describePostgresOnly(): void {
       }
 
       test('searching names and phone digits goes through the GIN index constituents_search, for the page and the total', async () => {
-        for (const text of ['xio qui', 'Quispe', '555 000', '+1 (555) 000-1000']) {
+        for (const text of ['xio qui', 'Quispe', '555 000', '+1 (555) 000-1000', '0001000', 'xiomara 0001']) {
           const query = parseConstituentQuery(text)
           let page: Awaited<ReturnType<Repositories['constituents']['search']>> | undefined
           const plans = await plansOf(

@@ -7,6 +7,7 @@ import { describeConstituentSearchContract } from './constituent-search-contract
 import { contractContext, type RepositoryFixture } from './contract-context'
 import { describeDailyDigestContract } from './daily-digest-contract'
 import { describeEmailSettingsContract } from './email-settings-contract'
+import { describeErasureContract } from './erasure-contract'
 import { describeInvitationContract } from './invitation-contract'
 import { describeMemberContract } from './member-contract'
 import { describeNeedContract } from './need-contract'
@@ -96,6 +97,7 @@ export function describeRepositories(name: string, make: () => Promise<Repositor
     describeConstituentSearchContract(context)
     describeConstituentDuplicatesContract(context)
     describeImportContract(context)
+    describeErasureContract(context)
     describeSmsContract(context)
     describeSmsInteractionContract(context)
     describeSendLimitsContract(context)

@@ -178,6 +178,11 @@ const AUDITED: Record<string, () => Promise<Expected>> = {
     await u().constituents.merge.execute(world.admin, { sourceConstituentId: source.id, targetConstituentId: target.id })
     return byAdmin('merge', 'constituent', source.id)
   },
+  'constituents.erase': async () => {
+    const constituent = await aConstituent()
+    await u().constituents.erase.execute(world.admin, constituent.id)
+    return byAdmin('erase', 'constituent', constituent.id)
+  },
   'constituents.listMatches': async () => {
     const phone = '+15035550133'
     await aConstituent({ phone })
@@ -328,6 +333,19 @@ const AUDITED: Record<string, () => Promise<Expected>> = {
       dryRun: false,
     })
     return { action: 'import', recordType: 'organization', recordId: world.organizationId }
+  },
+  'operations.applyRetention': async () => {
+    const suffix = randomUUID().slice(0, 8)
+    const { organizationId } = await u().operations.createOrganization.execute({
+      name: `Org ${suffix}`,
+      slug: `org-${suffix}`,
+      adminEmail: `a-${suffix}@example.org`,
+      adminPassword: TEST_PASSWORD,
+    })
+    const organization = (await world.repositories.organizations.findById(organizationId))!
+    await world.container.get(PORTS.unitOfWork).run((r) => r.organizations.update({ ...organization, needTextRetentionDays: 30 }))
+    await u().operations.applyRetention.execute()
+    return { organizationId, action: 'apply_retention', recordType: 'organization', recordId: organizationId }
   },
   'operations.setMemberPassword': async () => {
     await u().operations.setMemberPassword.execute({ email: adminEmail, password: TEST_PASSWORD })

@@ -88,9 +88,11 @@ describe('SearchConstituents', () => {
       expect(await idsFor('+44 20 7183')).toEqual([mary.id])
     })
 
-    test('do not match digits from the middle of the number', async () => {
-      expect(await idsFor('1234567')).toEqual([])
-      expect(await idsFor('4567')).toEqual([])
+    test('match any part of the number', async () => {
+      expect(await idsFor('1234567')).toEqual([jose.id])
+      expect(await idsFor('4567')).toEqual([jose.id])
+      expect(await idsFor('183')).toEqual([mary.id])
+      expect(await idsFor('4568')).toEqual([])
     })
   })
 

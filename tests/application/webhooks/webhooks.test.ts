@@ -130,6 +130,7 @@ describe('events', () => {
     const [match] = (await world.useCases.constituents.listMatches.execute(world.admin, 'OPEN', { page: 1, limit: 10 })).items
     await world.useCases.constituents.resolve.execute(world.admin, match!.id, { action: 'DISMISS' })
     await world.useCases.constituents.merge.execute(world.admin, { sourceConstituentId: source.id, targetConstituentId: target.id })
+    await world.useCases.constituents.erase.execute(world.admin, target.id)
     await world.useCases.operations.setOrganizationPhoneNumber.execute(
       (await world.repositories.organizations.findById(world.organizationId))!.slug,
       '+15550001111',
@@ -173,6 +174,7 @@ describe('events', () => {
       constituentId: target.id,
       mergedConstituentId: source.id,
     })
+    expect(bodyOf(sender.requests.find((r) => bodyOf(r).type === 'constituent.erased')!).data).toEqual({ constituentId: target.id })
     expect((await deliveriesOf(endpoint.id)).every((d) => d.status === 'sent' && d.attempts === 1)).toBe(true)
   })
 

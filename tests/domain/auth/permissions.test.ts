@@ -109,6 +109,17 @@ const CONTRACT_ROWS: Array<{ row: string; permissions: Permission[]; grid: Grid 
     },
   },
   {
+    row: 'erase constituents: org_admin',
+    permissions: ['constituents:erase'],
+    grid: {
+      org_admin: 'x    x  x  x  x   x   x',
+      partner_admin: '.    .  .  .  .   .   .',
+      partner_agent: '.    .  .  .  .   .   .',
+      staff: '.    .  .  .  .   .   .',
+      volunteer: '.    .  .  .  .   .   .',
+    },
+  },
+  {
     row: 'create partners: org_admin',
     permissions: ['partners:create'],
     grid: {
@@ -238,6 +249,7 @@ describe('the permission table (docs/api.md "Permissions")', () => {
         'constituents:read',
         'constituents:update',
         'constituents:merge',
+        'constituents:erase',
         'household-matches:list',
         'household-matches:resolve',
         'partners:create',

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'bun:test'
-import { parseConstituentQuery, searchTermsOf, termsMatch } from '../../../src/domain/constituents/search'
+import { nameTermsOf, parseConstituentQuery, phoneTermsOf, termsMatch } from '../../../src/domain/constituents/search'
 
 describe('parseConstituentQuery', () => {
   test('an absent, empty or blank query lists everyone', () => {
@@ -35,48 +35,66 @@ describe('parseConstituentQuery', () => {
   })
 })
 
-describe('searchTermsOf', () => {
+describe('nameTermsOf', () => {
   test('indexes the normalized words of both names', () => {
-    expect(searchTermsOf({ firstName: 'Mary-Ann', lastName: 'Núñez' })).toEqual(['mary', 'ann', 'nunez'])
+    expect(nameTermsOf({ firstName: 'Mary-Ann', lastName: 'Núñez' })).toEqual(['mary', 'ann', 'nunez'])
   })
 
-  test('indexes a +1 number with and without its country code', () => {
-    expect(searchTermsOf({ phone: '+15551234567' })).toEqual(['15551234567', '5551234567'])
+  test('indexes neither phone, email nor address', () => {
+    expect(
+      nameTermsOf({ phone: '+15551234567', email: 'ana@example.org', addressStreet: '12 Main St', addressCity: 'Springfield' }),
+    ).toEqual([])
+  })
+})
+
+describe('phoneTermsOf', () => {
+  test('indexes every ending of the digits down to 3, so any part of the number begins a term', () => {
+    expect(phoneTermsOf({ phone: '+15035550112' })).toEqual([
+      '15035550112',
+      '5035550112',
+      '035550112',
+      '35550112',
+      '5550112',
+      '550112',
+      '50112',
+      '0112',
+      '112',
+    ])
+    expect(phoneTermsOf({ phone: '+1555' })).toEqual(['1555', '555'])
   })
 
-  test('indexes other numbers once, whole', () => {
-    expect(searchTermsOf({ phone: '+442071838750' })).toEqual(['442071838750'])
-    expect(searchTermsOf({ phone: '+1555' })).toEqual(['1555'])
-  })
-
-  test('indexes neither email nor address', () => {
-    expect(searchTermsOf({ email: 'ana@example.org', addressStreet: '12 Main St', addressCity: 'Springfield' })).toEqual([])
+  test('indexes a number of 3 digits or fewer whole, and no phone as nothing', () => {
+    expect(phoneTermsOf({ phone: '+12' })).toEqual(['12'])
+    expect(phoneTermsOf({ firstName: 'Ana' })).toEqual([])
   })
 })
 
 describe('termsMatch', () => {
-  const terms = searchTermsOf({ firstName: 'José', lastName: 'García López', phone: '+15551234567' })
+  const names = nameTermsOf({ firstName: 'José', lastName: 'García López' })
+  const phone = phoneTermsOf({ phone: '+15551234567' })
 
   test('matches when every prefix begins one of the terms, in any order', () => {
-    expect(termsMatch(terms, ['jo'])).toBe(true)
-    expect(termsMatch(terms, ['lop', 'gar'])).toBe(true)
+    expect(termsMatch(names, ['jo'])).toBe(true)
+    expect(termsMatch(names, ['lop', 'gar'])).toBe(true)
   })
 
-  test('matches phone digits with or without the country code', () => {
-    expect(termsMatch(terms, ['555123'])).toBe(true)
-    expect(termsMatch(terms, ['1555'])).toBe(true)
+  test('matches any part of the phone digits, the country code included or not', () => {
+    expect(termsMatch(phone, ['1555'])).toBe(true)
+    expect(termsMatch(phone, ['555123'])).toBe(true)
+    expect(termsMatch(phone, ['1234567'])).toBe(true)
+    expect(termsMatch(phone, ['5123'])).toBe(true)
+    expect(termsMatch(phone, ['5554'])).toBe(false)
   })
 
-  test('does not match the middle of a term', () => {
-    expect(termsMatch(terms, ['ose'])).toBe(false)
-    expect(termsMatch(terms, ['1234567'])).toBe(false)
+  test('does not match the middle of a name', () => {
+    expect(termsMatch(names, ['ose'])).toBe(false)
   })
 
   test('fails when any one prefix matches nothing', () => {
-    expect(termsMatch(terms, ['jose', 'smith'])).toBe(false)
+    expect(termsMatch(names, ['jose', 'smith'])).toBe(false)
   })
 
   test('no prefixes match every record', () => {
-    expect(termsMatch(terms, [])).toBe(true)
+    expect(termsMatch(names, [])).toBe(true)
   })
 })

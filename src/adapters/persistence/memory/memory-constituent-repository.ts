@@ -1,7 +1,7 @@
 import type { ConstituentRepository } from '../../../application/ports/repositories/constituent-repository'
 import type { Constituent, Household } from '../../../domain/constituents/constituent'
 import { matchKeysOf, type MatchKeys } from '../../../domain/constituents/matching'
-import { searchTermsOf, termsMatch, type ConstituentQuery } from '../../../domain/constituents/search'
+import { isDigitWord, nameTermsOf, phoneTermsOf, termsMatch, type ConstituentQuery } from '../../../domain/constituents/search'
 import { newestFirst, type Keyset, type PageRequest } from '../../../domain/shared/page'
 import { copy } from './memory-store'
 import { MemoryRepository, batchAfter, inOrganization, page } from './memory-repository'
@@ -67,9 +67,9 @@ export class MemoryConstituentRepository extends MemoryRepository implements Con
         case 'email':
           return matchKeysOf(c).email === query.email
         case 'phone':
-          return termsMatch(searchTermsOf(c), [query.digits])
+          return termsMatch(phoneTermsOf(c), [query.digits])
         case 'words':
-          return termsMatch(searchTermsOf(c), query.words)
+          return query.words.every((word) => termsMatch(isDigitWord(word) ? phoneTermsOf(c) : nameTermsOf(c), [word]))
       }
     }
     return this.inOrganization(organizationId).filter(matches).sort(newestFirst)
@@ -84,6 +84,14 @@ export class MemoryConstituentRepository extends MemoryRepository implements Con
     return this.inOrganization(organizationId)
       .filter((c) => c.phone === phone)
       .sort(newestFirst)
+      .map(copy)
+  }
+  async idleSince(organizationId: string, before: Date, limit: number) {
+    const active = (c: Constituent) =>
+      [...this.t.needs.values()].some((n) => n.organizationId === organizationId && n.constituentId === c.id && n.updatedAt >= before)
+    return this.inOrganization(organizationId)
+      .filter((c) => !c.erasedAt && c.updatedAt < before && !active(c))
+      .slice(0, limit)
       .map(copy)
   }
   async insertHousehold(h: Household) {

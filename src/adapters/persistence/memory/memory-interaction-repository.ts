@@ -53,6 +53,17 @@ export class MemoryInteractionRepository extends MemoryRepository implements Int
     this.t.earlySmsStatuses.delete(providerMessageId)
     return early?.status
   }
+  async forgetInboundSenders(organizationId: string, constituentId: string, needIds: readonly string[]) {
+    for (const i of this.t.interactions) {
+      const theirs = i.constituentId === constituentId || (i.needId !== undefined && needIds.includes(i.needId))
+      if (i.organizationId === organizationId && i.channel === 'sms' && i.direction === 'inbound' && theirs) i.senderIdentifier = ''
+    }
+  }
+  async clearContentOfNeeds(organizationId: string, needIds: readonly string[]) {
+    for (const i of this.t.interactions) {
+      if (i.organizationId === organizationId && i.needId !== undefined && needIds.includes(i.needId)) delete i.content
+    }
+  }
   async tallyTextsTo(organizationId: string, phone: string, since: Date) {
     return this.tallyOutbound(organizationId, 'sms', (c) => c.phone === phone, since)
   }

@@ -12,7 +12,21 @@ export class MemoryNeedRepository extends MemoryRepository implements NeedReposi
     for (const need of needs) await this.insert(need)
   }
   async update(need: Need) {
-    if (this.t.needs.get(need.id)?.organizationId === need.organizationId) this.t.needs.set(need.id, copy(need))
+    if (this.t.needs.get(need.id)?.organizationId !== need.organizationId) return
+    this.t.needs.set(need.id, copy(need))
+    this.t.needTextCleared.delete(need.id)
+  }
+  async clearResolvedText(organizationId: string, before: Date, at: Date, limit: number) {
+    const due = [...this.t.needs.values()]
+      .filter(
+        (n) => n.organizationId === organizationId && n.status === 'RESOLVED' && n.updatedAt < before && !this.t.needTextCleared.has(n.id),
+      )
+      .slice(0, limit)
+    for (const need of due) {
+      this.t.needs.set(need.id, { ...need, customFields: {} })
+      this.t.needTextCleared.set(need.id, at)
+    }
+    return due.map((n) => n.id)
   }
   async findById(organizationId: string, id: string) {
     return inOrganization(this.t.needs.get(id), organizationId)

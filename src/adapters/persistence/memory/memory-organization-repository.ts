@@ -3,7 +3,7 @@ import type { OrganizationRepository } from '../../../application/ports/reposito
 import { ConflictError } from '../../../domain/errors'
 import { FIRST_REFERENCE_NUMBER } from '../../../domain/needs/need'
 import type { Organization } from '../../../domain/organizations/organization'
-import { copy } from './memory-store'
+import { copy, type StoredOrganization } from './memory-store'
 import { MemoryRepository } from './memory-repository'
 
 export class MemoryOrganizationRepository extends MemoryRepository implements OrganizationRepository {
@@ -15,7 +15,13 @@ export class MemoryOrganizationRepository extends MemoryRepository implements Or
     const stored = this.t.organizations.get(organization.id)
     if (!stored) return
     this.assertUnique(organization)
-    this.t.organizations.set(organization.id, { ...copy(organization), createdAt: stored.createdAt, needSequence: stored.needSequence })
+    const { createdAt, needSequence, retentionRanAt } = stored
+    this.t.organizations.set(organization.id, {
+      ...copy(organization),
+      createdAt,
+      needSequence,
+      ...(retentionRanAt ? { retentionRanAt } : {}),
+    })
   }
   /** The unique indexes of the SQL schema, kept here too. */
   private assertUnique(organization: Organization) {
@@ -56,6 +62,21 @@ export class MemoryOrganizationRepository extends MemoryRepository implements Or
       ...(o.auditRetentionDays !== undefined ? { auditRetentionDays: o.auditRetentionDays } : {}),
     }))
   }
+  async dataRetentions() {
+    return [...this.t.organizations.values()]
+      .filter((o) => o.constituentRetentionDays !== undefined || o.needTextRetentionDays !== undefined)
+      .map((o) => ({
+        organizationId: o.id,
+        ...(o.constituentRetentionDays !== undefined ? { constituentRetentionDays: o.constituentRetentionDays } : {}),
+        ...(o.needTextRetentionDays !== undefined ? { needTextRetentionDays: o.needTextRetentionDays } : {}),
+      }))
+  }
+  async claimRetentionRun(organizationId: string, at: Date, lastRunBefore: Date) {
+    const organization = this.t.organizations.get(organizationId)
+    if (!organization || (organization.retentionRanAt && organization.retentionRanAt > lastRunBefore)) return false
+    organization.retentionRanAt = at
+    return true
+  }
   async digestSchedules() {
     return [...this.t.organizations.values()].map((o) => ({
       organizationId: o.id,
@@ -76,6 +97,6 @@ export class MemoryOrganizationRepository extends MemoryRepository implements Or
   }
 }
 
-function withoutSequence({ needSequence: _sequence, ...organization }: Organization & { needSequence: number }): Organization {
+function withoutSequence({ needSequence: _sequence, retentionRanAt: _ran, ...organization }: StoredOrganization): Organization {
   return copy(organization)
 }

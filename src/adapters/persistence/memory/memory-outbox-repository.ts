@@ -42,6 +42,19 @@ export class MemoryOutboxRepository extends MemoryRepository implements OutboxRe
   markFailed(id: string, fence: Date, attempts: number, error: string, responseStatus?: number) {
     return this.settle(id, fence, { status: 'failed', attempts, lastError: error, responseStatus })
   }
+  async forgetMessagesTo(organizationId: string, { phone, email }: { phone?: string; email?: string }) {
+    const unsentTexts: string[] = []
+    for (const m of [...this.t.outbox.values()]) {
+      if (m.organizationId !== organizationId) continue
+      const p = m.payload
+      const toThem =
+        (p.channel === 'sms' && p.sms.to === phone) || (p.channel === 'email' && p.email.to.toLowerCase() === email?.toLowerCase())
+      if (!toThem) continue
+      this.t.outbox.delete(m.id)
+      if (p.channel === 'sms' && (m.status === 'pending' || m.status === 'sending')) unsentTexts.push(p.sms.interactionId)
+    }
+    return unsentTexts
+  }
   async listWebhookDeliveries(organizationId: string, endpointId: string, request: PageRequest) {
     const deliveries = [...this.t.outbox.values()]
       .filter((m) => m.organizationId === organizationId && m.payload.channel === 'webhook' && m.payload.webhook.endpointId === endpointId)

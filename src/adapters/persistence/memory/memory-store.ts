@@ -13,12 +13,17 @@ import type { Organization } from '../../../domain/organizations/organization'
 import type { Partner } from '../../../domain/partners/partner'
 import type { WebhookEndpoint } from '../../../domain/webhooks/webhook'
 
+/** An organization with what only its repository reads: its need sequence and its last retention run. */
+export type StoredOrganization = Organization & { needSequence: number; retentionRanAt?: Date }
+
 /** The tables of the in-memory adapter. Records are stored as copies so callers cannot alter them in place. */
 export interface MemoryTables {
-  organizations: Map<string, Organization & { needSequence: number }>
+  organizations: Map<string, StoredOrganization>
   partners: Map<string, Partner>
   members: Map<string, Member>
   needs: Map<string, Need>
+  /** Needs whose text retention cleared (need id → when), until they are written again. */
+  needTextCleared: Map<string, Date>
   needChanges: NeedChange[]
   interactions: Interaction[]
   constituents: Map<string, Constituent>
@@ -45,6 +50,7 @@ export function emptyTables(): MemoryTables {
     partners: new Map(),
     members: new Map(),
     needs: new Map(),
+    needTextCleared: new Map(),
     needChanges: [],
     interactions: [],
     constituents: new Map(),

@@ -4,7 +4,8 @@ import { ConstituentSearch, queryPrefixes, type MatchingQuery, type SearchKind, 
 import { constituents as c } from './schema'
 
 /**
- * PostgreSQL: words and phone digits in a GIN text-search index (constituents_search), an email by its key.
+ * PostgreSQL: name words and phone endings in a GIN text-search index over both columns (constituents_search),
+ * an email by its key.
  * A GIN index cannot stream matches in list order: PostgreSQL reads the matches and sorts them either way,
  * and counts them by the same condition.
  */
@@ -23,6 +24,8 @@ export class PostgresConstituentSearch extends ConstituentSearch {
 
   protected matching(organizationId: SearchParameter, match: SearchParameter, kind: SearchKind) {
     if (kind === 'email') return and(eq(c.organizationId, organizationId), eq(c.emailKey, match))!
-    return and(eq(c.organizationId, organizationId), sql`to_tsvector('simple', ${c.searchTerms}) @@ to_tsquery('simple', ${match})`)!
+    // The expression of the index constituents_search: both columns, their marks keeping names and phones apart.
+    const terms = sql`to_tsvector('simple', ${c.searchTerms} || ' ' || ${c.phoneTerms})`
+    return and(eq(c.organizationId, organizationId), sql`${terms} @@ to_tsquery('simple', ${match})`)!
   }
 }

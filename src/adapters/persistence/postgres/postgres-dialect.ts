@@ -1,4 +1,4 @@
-import type { InferInsertModel, InferSelectModel } from 'drizzle-orm'
+import { sql, type InferInsertModel, type InferSelectModel } from 'drizzle-orm'
 import type * as sqliteSchema from '../sqlite/schema'
 import { driverError, type SqlDialect } from '../sql/sql-dialect'
 import { PostgresConstituentSearch } from './postgres-constituent-search'
@@ -67,6 +67,7 @@ export const postgresDialect: SqlDialect = {
   skipLocked: (query) => (query as unknown as Lockable<typeof query>).for('update', { skipLocked: true }),
   // NO KEY UPDATE: serializes those who lock the row, without blocking inserts that reference it.
   lockRow: (query) => (query as unknown as Lockable<typeof query>).for('no key update'),
+  jsonText: (column, path) => sql`${column} #>> ${`{${path.join(',')}}`}::text[]`,
 
   uniqueViolation(error) {
     const failure = driverError(error)

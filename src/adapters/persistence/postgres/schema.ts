@@ -17,6 +17,12 @@ export const organizations = pgTable('organizations', {
   phoneNumber: text('phone_number').unique(),
   /** Days audit events are kept; NULL: the default (docs/audit.md). */
   auditRetentionDays: integer('audit_retention_days'),
+  /** Days a person with no need activity is kept before being erased (docs/privacy.md); NULL: kept. */
+  constituentRetentionDays: integer('constituent_retention_days'),
+  /** Days a resolved need keeps its free text (docs/privacy.md); NULL: kept. */
+  needTextRetentionDays: integer('need_text_retention_days'),
+  /** When a worker last claimed the organization's retention run: one run per period across instances. */
+  retentionRanAt: time('retention_ran_at'),
   /** Origins an admin may point invitation links at; NULL: none (docs/api.md "Organization settings"). */
   appOrigins: jsonb('app_origins').$type<string[]>(),
   /** Origins of partner sites whose pages may post the public intake; NULL: none. */
@@ -126,10 +132,15 @@ export const constituents = pgTable(
     dateOfBirth: text('date_of_birth'),
     createdAt: createdAt(),
     updatedAt: time('updated_at').notNull(),
+    /** When the person's details were erased (docs/privacy.md); every contact field is then NULL. */
+    erasedAt: time('erased_at'),
     emailKey: text('email_key'),
     nameBirthKey: text('name_birth_key'),
     lastStreetKey: text('last_street_key'),
+    /** Name words (src/domain/constituents/search.ts), each behind its organization's mark, for search. */
     searchTerms: text('search_terms').notNull(),
+    /** Every ending of the phone's digits behind the organization's mark: a phone found by any part of it. */
+    phoneTerms: text('phone_terms').notNull().default(''),
   },
   (t) => [
     index('constituents_newest').on(t.organizationId, t.createdAt, t.id),
@@ -138,8 +149,10 @@ export const constituents = pgTable(
     index('constituents_by_email').on(t.organizationId, t.emailKey),
     index('constituents_by_name_birth').on(t.organizationId, t.nameBirthKey),
     index('constituents_by_last_street').on(t.organizationId, t.lastStreetKey),
+    // Retention finds the people not erased whose record has not changed for long (docs/privacy.md).
+    index('constituents_idle').on(t.organizationId, t.erasedAt, t.updatedAt),
     // Word-prefix search (`to_tsquery('simple', 'jos:*')`), the PostgreSQL twin of SQLite's FTS5 index.
-    index('constituents_search').using('gin', sql`to_tsvector('simple', ${t.searchTerms})`),
+    index('constituents_search').using('gin', sql`to_tsvector('simple', ${t.searchTerms} || ' ' || ${t.phoneTerms})`),
   ],
 )
 
@@ -190,6 +203,8 @@ export const needs = pgTable(
     householdId: text('household_id').references(() => households.id),
     duplicateWarning: text('duplicate_warning'),
     referenceNumber: text('reference_number').notNull(),
+    /** When retention cleared a resolved need's free text; NULL again on any change (docs/privacy.md). */
+    textClearedAt: time('text_cleared_at'),
   },
   (t) => [
     uniqueIndex('needs_reference_per_organization').on(t.organizationId, t.referenceNumber),
@@ -199,6 +214,8 @@ export const needs = pgTable(
     index('needs_by_assignee').on(t.organizationId, t.assignedTo, t.createdAt, t.id),
     index('needs_by_constituent').on(t.organizationId, t.constituentId, t.createdAt, t.id),
     index('needs_by_household').on(t.organizationId, t.householdId),
+    // Retention finds resolved needs whose free text is still there and has not changed for long.
+    index('needs_text_retention').on(t.organizationId, t.status, t.textClearedAt, t.updatedAt),
     // The daily digest's unassigned open needs, oldest first, of the organization or of one partner: few rows,
     // however many needs were resolved. `assigned_to` (always NULL here) makes each SQLite's choice over
     // needs_by_assignee and needs_by_partner, which hold every need; the query orders by it too.
@@ -275,6 +292,8 @@ export const interactions = pgTable(
   },
   (t) => [
     index('interactions_by_need').on(t.organizationId, t.needId, t.createdAt, t.id),
+    // A person's texts not attached to a need, found when the person is erased (docs/privacy.md).
+    index('interactions_by_constituent').on(t.organizationId, t.constituentId),
     // One provider message is one interaction: a text recovered after a crash cannot be claimed twice.
     uniqueIndex('interactions_by_provider_message').on(t.providerMessageId),
   ],
@@ -429,6 +448,8 @@ export const auditEvents = pgTable(
     recordId: text('record_id').notNull(),
     at: time('at').notNull(),
     requestId: text('request_id'),
+    /** How many records a run touched (a retention run's), by kind: numbers, never values. */
+    counts: jsonb('counts').$type<Record<string, number>>(),
     fields: jsonb('fields').$type<string[]>(),
   },
   (t) => [

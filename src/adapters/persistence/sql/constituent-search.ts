@@ -1,6 +1,6 @@
 import { and, count, desc, eq, sql, type SQL } from 'drizzle-orm'
 import type { Constituent } from '../../../domain/constituents/constituent'
-import { searchTermsOf, type ConstituentQuery } from '../../../domain/constituents/search'
+import { isDigitWord, nameTermsOf, phoneTermsOf, type ConstituentQuery } from '../../../domain/constituents/search'
 import { offsetOf, type Keyset, type PageRequest } from '../../../domain/shared/page'
 import type * as schema from '../sqlite/schema'
 import { afterKeyset, SqlRepository } from './sql-repository'
@@ -123,26 +123,35 @@ export abstract class ConstituentSearch extends SqlRepository {
 export type SearchParameter = string | ReturnType<typeof sql.placeholder>
 
 /**
- * Every indexed term carries its organization: `o<the organization's id, hex>t<word>`. A search then reads
- * only its own organization's entries in the index (an organization's token ANDed with the words read
- * every organization's matches of the words first). The leading letter keeps PostgreSQL's parser from
- * reading a mark such as `4109e877…` as a number; the `t` ends the mark. The mark is 34 characters long,
- * and SQLite's prefix indexes (35, 36 and 37 characters) hold a word's first one to three letters.
+ * Every indexed term carries its organization and what it is: `o<the organization's id, hex>t<word>` for a
+ * name's word, `o<…>p<digits>` for a phone's. A search then reads only its own organization's entries of
+ * its kind in the index (an organization's token ANDed with the words read every organization's matches of
+ * the words first). The leading letter keeps PostgreSQL's parser from reading a mark such as `4109e877…` as
+ * a number; the last one ends the mark. The mark is 34 characters long, and SQLite's prefix indexes (35, 36
+ * and 37 characters) hold a term's first one to three letters or digits.
  */
-function organizationMark(organizationId: string): string {
-  return `o${organizationId.replace(/-/g, '')}t`
+function organizationMark(organizationId: string, kind: 'words' | 'phone'): string {
+  return `o${organizationId.replace(/-/g, '')}${kind === 'words' ? 't' : 'p'}`
 }
 
-/** The indexed text of a constituent: its name words and phone digits, each behind its organization's mark. */
+/** The indexed text of a constituent's names (`search_terms`): each word behind its organization's mark. */
 export function searchTermsColumn(c: Constituent): string {
-  const mark = organizationMark(c.organizationId)
-  return searchTermsOf(c)
+  const mark = organizationMark(c.organizationId, 'words')
+  return nameTermsOf(c)
     .map((term) => mark + term)
     .join(' ')
 }
 
-/** The marked prefixes a query looks for in the organization: its phone digits, or its words. */
+/** The indexed text of a constituent's phone (`phone_terms`): each ending of its digits behind the mark. */
+export function phoneTermsColumn(c: Constituent): string {
+  const mark = organizationMark(c.organizationId, 'phone')
+  return phoneTermsOf(c)
+    .map((term) => mark + term)
+    .join(' ')
+}
+
+/** The marked prefixes a query looks for in the organization: its phone digits, or its words (a word of digits among the phone's). */
 export function queryPrefixes(organizationId: string, query: Extract<ConstituentQuery, { kind: 'phone' | 'words' }>): string[] {
-  const mark = organizationMark(organizationId)
-  return (query.kind === 'phone' ? [query.digits] : query.words).map((p) => mark + p)
+  const words = query.kind === 'phone' ? [query.digits] : query.words
+  return words.map((word) => organizationMark(organizationId, isDigitWord(word) ? 'phone' : 'words') + word)
 }

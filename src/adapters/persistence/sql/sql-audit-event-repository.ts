@@ -14,7 +14,13 @@ function toEvent(row: Row): AuditEvent {
 
 export class SqlAuditEventRepository extends SqlRepository implements AuditEventRepository {
   async append(events: readonly AuditEvent[]) {
-    const rows = events.map((e) => ({ ...e, memberId: nullable(e.memberId), requestId: nullable(e.requestId), fields: nullable(e.fields) }))
+    const rows = events.map((e) => ({
+      ...e,
+      memberId: nullable(e.memberId),
+      requestId: nullable(e.requestId),
+      fields: nullable(e.fields),
+      counts: nullable(e.counts),
+    }))
     // Prepared, as building an insert costs more than running it: a page of people read is a page of rows,
     // each through the same statement (a multi-row insert built per request cost 40 µs a row).
     for (const row of rows) await this.preparedInsert('audit_event_insert', this.tables.auditEvents, row)

@@ -1,4 +1,4 @@
-import { and, desc, eq, inArray, ne, sql } from 'drizzle-orm'
+import { and, desc, eq, gte, inArray, isNull, lt, ne, notExists, sql } from 'drizzle-orm'
 import type { SQLiteColumn } from 'drizzle-orm/sqlite-core'
 import type { ConstituentRepository } from '../../../application/ports/repositories/constituent-repository'
 import type { Constituent, Household } from '../../../domain/constituents/constituent'
@@ -6,12 +6,12 @@ import { CONTACT_FIELDS } from '../../../domain/constituents/contact'
 import { matchKeysOf, type MatchKeys } from '../../../domain/constituents/matching'
 import type { ConstituentQuery } from '../../../domain/constituents/search'
 import { newestFirst, type Keyset, type Page, type PageRequest } from '../../../domain/shared/page'
-import { searchTermsColumn, type ConstituentRow } from './constituent-search'
+import { phoneTermsColumn, searchTermsColumn, type ConstituentRow } from './constituent-search'
 import { SqlRepository, chunksOf, nullable, present } from './sql-repository'
 
 /** The row as the domain wrote it: a field with a list of values holds one of them, checked before the write. */
 function toConstituent(row: ConstituentRow): Constituent {
-  const { seq: _seq, emailKey: _e, nameBirthKey: _n, lastStreetKey: _l, searchTerms: _s, ...rest } = present(row)
+  const { seq: _seq, emailKey: _e, nameBirthKey: _n, lastStreetKey: _l, searchTerms: _s, phoneTerms: _p, ...rest } = present(row)
   return rest as Constituent
 }
 
@@ -24,10 +24,12 @@ function constituentRow(c: Constituent) {
     householdId: c.householdId,
     createdAt: c.createdAt,
     updatedAt: c.updatedAt,
+    erasedAt: nullable(c.erasedAt),
     emailKey: nullable(keys.email),
     nameBirthKey: nullable(keys.nameAndBirth),
     lastStreetKey: nullable(keys.lastNameAndStreet),
     searchTerms: searchTermsColumn(c),
+    phoneTerms: phoneTermsColumn(c),
   }
 }
 
@@ -35,7 +37,8 @@ export class SqlConstituentRepository extends SqlRepository implements Constitue
   /** Search is read through each database's own index: its dialect's ConstituentSearch. */
   private readonly searching = new this.dialect.ConstituentSearch(this.db, this.dialect, this.statements)
   async insert(c: Constituent) {
-    await this.preparedInsert('constituent_insert', this.tables.constituents, constituentRow(c), ['seq'])
+    // A new person is never erased: the column is left to its default.
+    await this.preparedInsert('constituent_insert', this.tables.constituents, constituentRow(c), ['seq', 'erasedAt'])
   }
   async insertMany(constituents: readonly Constituent[]) {
     for (const rows of chunksOf(constituents.map(constituentRow))) await this.db.insert(this.tables.constituents).values(rows)
@@ -137,6 +140,21 @@ export class SqlConstituentRepository extends SqlRepository implements Constitue
       .where(and(eq(this.tables.constituents.organizationId, organizationId), eq(this.tables.constituents.phone, phone)))
       .orderBy(desc(this.tables.constituents.createdAt), desc(this.tables.constituents.id))
       .limit(50)
+    return rows.map(toConstituent)
+  }
+  async idleSince(organizationId: string, before: Date, limit: number) {
+    const c = this.tables.constituents
+    const n = this.tables.needs
+    // constituents_idle finds the candidates; each one's needs are looked at through needs_by_constituent.
+    const recentNeed = this.db
+      .select({ id: n.id })
+      .from(n)
+      .where(and(eq(n.organizationId, organizationId), eq(n.constituentId, c.id), gte(n.updatedAt, before)))
+    const rows = await this.db
+      .select()
+      .from(c)
+      .where(and(eq(c.organizationId, organizationId), isNull(c.erasedAt), lt(c.updatedAt, before), notExists(recentNeed)))
+      .limit(limit)
     return rows.map(toConstituent)
   }
   async insertHousehold(h: Household) {

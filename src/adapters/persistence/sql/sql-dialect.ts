@@ -1,3 +1,5 @@
+import type { SQL } from 'drizzle-orm'
+import type { SQLiteColumn } from 'drizzle-orm/sqlite-core'
 import type * as schema from '../sqlite/schema'
 import type { ConstituentSearch } from './constituent-search'
 import type { BindStatement, PreparedStatements } from './prepared-statements'
@@ -20,6 +22,8 @@ export interface SqlDialect {
   skipLocked<Q>(query: Q): Q
   /** A row locked for the rest of the transaction (FOR UPDATE), so counts read after it stay true. */
   lockRow<Q>(query: Q): Q
+  /** The text at `path` (keys, outermost first) inside a JSON column, or NULL: each database reads JSON its own way. */
+  jsonText(column: SQLiteColumn, path: readonly string[]): SQL
   /** The unique index a failed write ran into, as `table.column`, or undefined for any other error. */
   uniqueViolation(error: unknown): string | undefined
   /** A prepared statement as it runs on `db`, the pool or a transaction (prepared-statements.ts). */

@@ -1,4 +1,4 @@
-import { and, asc, count, eq, gte, lt, min, type SQL } from 'drizzle-orm'
+import { and, asc, count, eq, gte, inArray, lt, min, or, type SQL } from 'drizzle-orm'
 import { matchKeysOf } from '../../../domain/constituents/matching'
 import type { InteractionRepository } from '../../../application/ports/repositories/interaction-repository'
 import { EARLY_STATUS_KEPT_MS, type DeliveryStatus } from '../../../domain/messaging/sms'
@@ -59,6 +59,23 @@ export class SqlInteractionRepository extends SqlRepository implements Interacti
         .set({ deliveryStatus: status, ...(providerMessageId ? { providerMessageId } : {}) })
         .where(and(eq(this.tables.interactions.organizationId, organizationId), eq(this.tables.interactions.id, id))),
     )
+  }
+  async forgetInboundSenders(organizationId: string, constituentId: string, needIds: readonly string[]) {
+    const i = this.tables.interactions
+    const theirs =
+      needIds.length > 0 ? or(eq(i.constituentId, constituentId), inArray(i.needId, [...needIds])) : eq(i.constituentId, constituentId)
+    await this.db
+      .update(i)
+      .set({ senderIdentifier: '' })
+      .where(and(eq(i.organizationId, organizationId), eq(i.channel, 'sms'), eq(i.direction, 'inbound'), theirs))
+  }
+  async clearContentOfNeeds(organizationId: string, needIds: readonly string[]) {
+    if (needIds.length === 0) return
+    const i = this.tables.interactions
+    await this.db
+      .update(i)
+      .set({ content: null })
+      .where(and(eq(i.organizationId, organizationId), inArray(i.needId, [...needIds])))
   }
   async rememberEarlyStatus(providerMessageId: string, status: DeliveryStatus, at: Date) {
     const t = this.tables.earlySmsStatuses

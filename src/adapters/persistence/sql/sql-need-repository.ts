@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, inArray, ne, sql, type SQL } from 'drizzle-orm'
+import { and, asc, count, desc, eq, inArray, isNull, lt, ne, sql, type SQL } from 'drizzle-orm'
 import type { NeedFilter, NeedRepository } from '../../../application/ports/repositories/need-repository'
 import type { Need, NeedChange, TrackedField } from '../../../domain/needs/need'
 import { offsetOf, type Keyset, type Page, type PageRequest } from '../../../domain/shared/page'
@@ -7,7 +7,8 @@ import { SqlRepository, afterKeyset, chunksOf, nullable, present } from './sql-r
 
 /** One copy per row (a page reads 25): the status column holds only what the domain wrote. */
 export function toNeed(row: typeof schema.needs.$inferSelect): Need {
-  return present(row) as Need
+  const { textClearedAt: _cleared, ...need } = present(row)
+  return need as Need
 }
 
 function needRow(n: Need) {
@@ -20,6 +21,8 @@ function needRow(n: Need) {
     constituentId: nullable(n.constituentId),
     householdId: nullable(n.householdId),
     duplicateWarning: nullable(n.duplicateWarning),
+    // Any write of the need is new activity: its text is retention's to clear again once it is resolved and idle.
+    textClearedAt: null,
   }
 }
 
@@ -32,6 +35,22 @@ export class SqlNeedRepository extends SqlRepository implements NeedRepository {
   }
   async update(n: Need) {
     await this.updateInOrganization(this.tables.needs, needRow(n), ['createdAt', 'referenceNumber'])
+  }
+  async clearResolvedText(organizationId: string, before: Date, at: Date, limit: number) {
+    const t = this.tables.needs
+    const rows = await this.db
+      .select({ id: t.id })
+      .from(t)
+      .where(and(eq(t.organizationId, organizationId), eq(t.status, 'RESOLVED'), isNull(t.textClearedAt), lt(t.updatedAt, before)))
+      .limit(limit)
+    const ids = rows.map((row) => row.id)
+    if (ids.length > 0) {
+      await this.db
+        .update(t)
+        .set({ customFields: {}, textClearedAt: at })
+        .where(and(eq(t.organizationId, organizationId), inArray(t.id, ids)))
+    }
+    return ids
   }
   async findById(organizationId: string, id: string) {
     const row = await this.findInOrganization(this.tables.needs, organizationId, id)

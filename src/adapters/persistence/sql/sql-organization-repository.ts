@@ -1,4 +1,4 @@
-import { count, eq, sql, type SQL } from 'drizzle-orm'
+import { and, count, eq, isNotNull, isNull, lte, or, sql, type SQL } from 'drizzle-orm'
 import type { OrganizationRepository } from '../../../application/ports/repositories/organization-repository'
 import { FIRST_REFERENCE_NUMBER } from '../../../domain/needs/need'
 import type { Organization } from '../../../domain/organizations/organization'
@@ -12,7 +12,7 @@ export class SqlOrganizationRepository extends SqlRepository implements Organiza
   private async one(where: SQL) {
     const [row] = await this.db.select().from(this.tables.organizations).where(where).limit(1)
     if (!row) return undefined
-    const { needSequence: _sequence, ...organization } = present(row)
+    const { needSequence: _sequence, retentionRanAt: _ran, ...organization } = present(row)
     return organization satisfies Organization
   }
   async findById(id: string) {
@@ -27,7 +27,7 @@ export class SqlOrganizationRepository extends SqlRepository implements Organiza
       { id },
     )
     if (!row) return undefined
-    const { needSequence: _sequence, ...organization } = present(row)
+    const { needSequence: _sequence, retentionRanAt: _ran, ...organization } = present(row)
     return organization satisfies Organization
   }
   findBySlug(slug: string) {
@@ -50,6 +50,8 @@ export class SqlOrganizationRepository extends SqlRepository implements Organiza
           tcrStatus: nullable(o.tcrStatus),
           phoneNumber: nullable(o.phoneNumber),
           auditRetentionDays: nullable(o.auditRetentionDays),
+          constituentRetentionDays: nullable(o.constituentRetentionDays),
+          needTextRetentionDays: nullable(o.needTextRetentionDays),
           appOrigins: nullable(o.appOrigins),
           formOrigins: nullable(o.formOrigins),
           digestHour: nullable(o.digestHour),
@@ -72,6 +74,29 @@ export class SqlOrganizationRepository extends SqlRepository implements Organiza
     const t = this.tables.organizations
     const rows = await this.db.select({ organizationId: t.id, auditRetentionDays: t.auditRetentionDays }).from(t)
     return rows.map(present)
+  }
+  async dataRetentions() {
+    const t = this.tables.organizations
+    const rows = await this.db
+      .select({
+        organizationId: t.id,
+        constituentRetentionDays: t.constituentRetentionDays,
+        needTextRetentionDays: t.needTextRetentionDays,
+      })
+      .from(t)
+      .where(or(isNotNull(t.constituentRetentionDays), isNotNull(t.needTextRetentionDays)))
+    return rows.map(present)
+  }
+  async claimRetentionRun(organizationId: string, at: Date, lastRunBefore: Date) {
+    const t = this.tables.organizations
+    // The condition is checked again on the row a concurrent claim left: on PostgreSQL the second writer
+    // waits for the first and then finds the row taken; SQLite has one writer at a time.
+    const claimed = await this.db
+      .update(t)
+      .set({ retentionRanAt: at })
+      .where(and(eq(t.id, organizationId), or(isNull(t.retentionRanAt), lte(t.retentionRanAt, lastRunBefore))))
+      .returning({ id: t.id })
+    return claimed.length > 0
   }
   async digestSchedules() {
     const t = this.tables.organizations

@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, gt, inArray, lte, min, or } from 'drizzle-orm'
+import { and, asc, count, desc, eq, gt, inArray, lte, min, or, sql } from 'drizzle-orm'
 import type { OutboxRepository } from '../../../application/ports/repositories/outbox-repository'
 import { offsetOf, type PageRequest } from '../../../domain/shared/page'
 import type { ClaimedOutboxMessage, OutboxMessage, OutboxPayload, OutboxStatus } from '../../../domain/messaging/outbox'
@@ -105,6 +105,23 @@ export class SqlOutboxRepository extends SqlRepository implements OutboxReposito
   }
   markFailed(id: string, fence: Date, attempts: number, error: string, responseStatus?: number) {
     return this.settle(id, fence, { status: 'failed', attempts, lastError: error, responseStatus: nullable(responseStatus) })
+  }
+  async forgetMessagesTo(organizationId: string, { phone, email }: { phone?: string; email?: string }) {
+    const o = this.tables.outbox
+    // Each database reads the recipient out of the JSON payload; the organization's messages are read by its index.
+    const to = [
+      ...(phone ? [sql`${this.dialect.jsonText(o.payload, ['sms', 'to'])} = ${phone}`] : []),
+      ...(email ? [sql`lower(${this.dialect.jsonText(o.payload, ['email', 'to'])}) = ${email.toLowerCase()}`] : []),
+    ]
+    if (to.length === 0) return []
+    const removed = await this.db
+      .delete(o)
+      .where(and(eq(o.organizationId, organizationId), or(...to)))
+      .returning({ payload: o.payload, status: o.status })
+    return removed.flatMap(({ payload, status }) => {
+      const p = payload as OutboxPayload
+      return p.channel === 'sms' && (status === 'pending' || status === 'sending') ? [p.sms.interactionId] : []
+    })
   }
   async listWebhookDeliveries(organizationId: string, endpointId: string, page: PageRequest) {
     const where = and(eq(this.tables.outbox.webhookEndpointId, endpointId), eq(this.tables.outbox.organizationId, organizationId))

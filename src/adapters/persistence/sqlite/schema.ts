@@ -16,6 +16,12 @@ export const organizations = sqliteTable('organizations', {
   phoneNumber: text('phone_number').unique(),
   /** Days audit events are kept; NULL: the default (docs/audit.md). */
   auditRetentionDays: integer('audit_retention_days'),
+  /** Days a person with no need activity is kept before being erased (docs/privacy.md); NULL: kept. */
+  constituentRetentionDays: integer('constituent_retention_days'),
+  /** Days a resolved need keeps its free text (docs/privacy.md); NULL: kept. */
+  needTextRetentionDays: integer('need_text_retention_days'),
+  /** When a worker last claimed the organization's retention run: one run per period across instances. */
+  retentionRanAt: integer('retention_ran_at', { mode: 'timestamp_ms' }),
   /** Origins an admin may point invitation links at; NULL: none (docs/api.md "Organization settings"). */
   appOrigins: text('app_origins', { mode: 'json' }).$type<string[]>(),
   /** Origins of partner sites whose pages may post the public intake; NULL: none. */
@@ -128,12 +134,16 @@ export const constituents = sqliteTable(
     dateOfBirth: text('date_of_birth'),
     createdAt: createdAt(),
     updatedAt: integer('updated_at', { mode: 'timestamp_ms' }).notNull(),
+    /** When the person's details were erased (docs/privacy.md); every contact field is then NULL. */
+    erasedAt: integer('erased_at', { mode: 'timestamp_ms' }),
     // Duplicate-detection keys (src/domain/constituents/matching.ts), each indexed per organization.
     emailKey: text('email_key'),
     nameBirthKey: text('name_birth_key'),
     lastStreetKey: text('last_street_key'),
-    /** Name words and phone digits (src/domain/constituents/search.ts), fed to the constituent_search FTS5 index. */
+    /** Name words (src/domain/constituents/search.ts), each behind its organization's mark, fed to the constituent_search FTS5 index. */
     searchTerms: text('search_terms').notNull(),
+    /** Every ending of the phone's digits behind the organization's mark (a phone found by any part of it), in constituent_search too. */
+    phoneTerms: text('phone_terms').notNull().default(''),
   },
   (t) => [
     index('constituents_newest').on(t.organizationId, t.createdAt, t.id),
@@ -142,6 +152,8 @@ export const constituents = sqliteTable(
     index('constituents_by_email').on(t.organizationId, t.emailKey),
     index('constituents_by_name_birth').on(t.organizationId, t.nameBirthKey),
     index('constituents_by_last_street').on(t.organizationId, t.lastStreetKey),
+    // Retention finds the people not erased whose record has not changed for long (docs/privacy.md).
+    index('constituents_idle').on(t.organizationId, t.erasedAt, t.updatedAt),
   ],
 )
 
@@ -192,6 +204,8 @@ export const needs = sqliteTable(
     householdId: text('household_id').references(() => households.id),
     duplicateWarning: text('duplicate_warning'),
     referenceNumber: text('reference_number').notNull(),
+    /** When retention cleared a resolved need's free text; NULL again on any change (docs/privacy.md). */
+    textClearedAt: integer('text_cleared_at', { mode: 'timestamp_ms' }),
   },
   (t) => [
     uniqueIndex('needs_reference_per_organization').on(t.organizationId, t.referenceNumber),
@@ -202,6 +216,8 @@ export const needs = sqliteTable(
     index('needs_by_assignee').on(t.organizationId, t.assignedTo, t.createdAt, t.id),
     index('needs_by_constituent').on(t.organizationId, t.constituentId, t.createdAt, t.id),
     index('needs_by_household').on(t.organizationId, t.householdId),
+    // Retention finds resolved needs whose free text is still there and has not changed for long.
+    index('needs_text_retention').on(t.organizationId, t.status, t.textClearedAt, t.updatedAt),
     // The daily digest's unassigned open needs, oldest first, of the organization or of one partner: few rows,
     // however many needs were resolved. `assigned_to` (always NULL here) makes each SQLite's choice over
     // needs_by_assignee and needs_by_partner, which hold every need; the query orders by it too.
@@ -279,6 +295,8 @@ export const interactions = sqliteTable(
   },
   (t) => [
     index('interactions_by_need').on(t.organizationId, t.needId, t.createdAt, t.id),
+    // A person's texts not attached to a need, found when the person is erased (docs/privacy.md).
+    index('interactions_by_constituent').on(t.organizationId, t.constituentId),
     // One provider message is one interaction: a text recovered after a crash cannot be claimed twice.
     uniqueIndex('interactions_by_provider_message').on(t.providerMessageId),
   ],
@@ -435,6 +453,8 @@ export const auditEvents = sqliteTable(
     recordId: text('record_id').notNull(),
     at: integer('at', { mode: 'timestamp_ms' }).notNull(),
     requestId: text('request_id'),
+    /** How many records a run touched (a retention run's), by kind: numbers, never values. */
+    counts: text('counts', { mode: 'json' }).$type<Record<string, number>>(),
     fields: text('fields', { mode: 'json' }).$type<string[]>(),
   },
   (t) => [

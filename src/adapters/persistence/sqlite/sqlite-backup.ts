@@ -1,7 +1,8 @@
 import { Database } from 'bun:sqlite'
 import { randomBytes } from 'node:crypto'
-import { chmodSync, closeSync, copyFileSync, existsSync, mkdirSync, openSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs'
+import { chmodSync, closeSync, existsSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs'
 import { basename, dirname, join } from 'node:path'
+import { copyPrivately, makePrivateFolder, openPrivateFile } from '../../system/private-files'
 import type { Migration } from '../sql/bundled-migrations'
 import { SQLITE_MIGRATIONS } from './migrations'
 
@@ -41,7 +42,7 @@ export function copyChecked(db: Database, target: string, onCopied: (partial: st
   const partial = unfinishedName(target)
   removeCopy(partial) // this process's id on a killed copy's leftovers (a container restarted): nobody writes them now
   try {
-    closeSync(openSync(partial, 'wx', 0o600))
+    closeSync(openPrivateFile(partial))
     db.run('VACUUM INTO ?', [partial])
     onCopied(partial)
     withFile(partial, (copy) => checkIntegrity(copy, 'The copy'))
@@ -166,16 +167,20 @@ export function restoreDatabase(
   options.say(`The backup is sound, schema ${describe(version)}.`)
 
   const incoming = unfinishedName(target)
-  mkdirSync(dirname(target), { recursive: true, mode: 0o700 })
-  copyFileSync(source, incoming)
+  makePrivateFolder(dirname(target))
+  copyPrivately(source, incoming)
   try {
-    chmodSync(incoming, 0o600)
     let replaced: string | undefined
     if (existsSync(target)) {
       ensureUnused(target)
       replaced = besideName(target, 'replaced', options.now)
-      // The -wal and -shm files follow their database, so the kept copy opens as it was.
-      for (const suffix of ['', '-wal', '-shm']) if (existsSync(target + suffix)) renameSync(target + suffix, replaced + suffix)
+      // The -wal and -shm files follow their database, so the kept copy opens as it was, and only its owner
+      // may read it (a database an older version wrote may have been open to others).
+      for (const suffix of ['', '-wal', '-shm']) {
+        if (!existsSync(target + suffix)) continue
+        renameSync(target + suffix, replaced + suffix)
+        chmodSync(replaced + suffix, 0o600)
+      }
     }
     renameSync(incoming, target)
     return replaced ? { replaced } : {}

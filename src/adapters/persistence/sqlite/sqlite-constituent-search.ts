@@ -13,7 +13,10 @@ import { constituents as c } from './schema'
 /** Past this many matches a search page is read by walking the organization's constituents newest first. */
 const MANY_SEARCH_MATCHES = 500
 
-/** SQLite: words and phone digits in FTS5 (constituent_search), an email by its key. */
+/**
+ * SQLite: name words and phone endings in FTS5 (constituent_search, both columns: their marks keep them
+ * apart), an email by its key.
+ */
 export class SqliteConstituentSearch extends ConstituentSearch {
   protected async pageOfMatches(organizationId: string, query: MatchingQuery, page: PageRequest) {
     if (query.kind === 'email') return this.pageAndCount(organizationId, query, page)

@@ -1,12 +1,12 @@
 import { Database } from 'bun:sqlite'
-import { closeSync, mkdirSync, openSync, statSync } from 'node:fs'
-import { dirname } from 'node:path'
+import { statSync } from 'node:fs'
 import { drizzle } from 'drizzle-orm/bun-sqlite'
 import type { Logger } from '../../../application/ports/logger'
 import type { Repositories } from '../../../application/ports/repositories'
 import type { MigrationOutcome, Persistence } from '../../../application/ports/persistence'
 import type { UnitOfWork } from '../../../application/ports/unit-of-work'
 import { applyMigrations, type Migration } from '../sql/bundled-migrations'
+import { ensurePrivateFile } from '../../system/private-files'
 import { outageOf } from '../shared/database-errors'
 import { WriteOutage } from '../shared/write-outage'
 import { SQLITE_MIGRATIONS } from './migrations'
@@ -55,7 +55,9 @@ export class SqliteDatabase implements Persistence, UnitOfWork {
     options: SqliteOptions = {},
   ) {
     const inMemory = path === ':memory:'
-    if (!inMemory) createPrivately(path)
+    // The folder (0700) and the file (0600) only the service's user may read, when this creates them: they
+    // hold personal data. SQLite gives the -wal and -shm files its database file's mode.
+    if (!inMemory) ensurePrivateFile(path)
     this.writer = new Database(path, { create: true, strict: true })
     configure(this.writer)
     this.writer.exec('PRAGMA journal_mode = WAL')
@@ -190,15 +192,6 @@ export class SqliteDatabase implements Persistence, UnitOfWork {
     if (this.reader !== this.writer) this.reader.close()
     this.writer.close()
   }
-}
-
-/**
- * The folder (0700) and the file (0600) only the service's user may read, when this creates them: they hold
- * personal data. SQLite gives the -wal and -shm files its database file's mode.
- */
-function createPrivately(path: string): void {
-  mkdirSync(dirname(path), { recursive: true, mode: 0o700 })
-  closeSync(openSync(path, 'a', 0o600))
 }
 
 function configure(db: Database): void {

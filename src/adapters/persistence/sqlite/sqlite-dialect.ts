@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm'
 import { driverError, type SqlDialect } from '../sql/sql-dialect'
 import * as tables from './schema'
 import { SqliteConstituentSearch } from './sqlite-constituent-search'
@@ -9,6 +10,7 @@ export const sqliteDialect: SqlDialect = {
 
   skipLocked: (query) => query,
   lockRow: (query) => query,
+  jsonText: (column, path) => sql`json_extract(${column}, ${`$.${path.join('.')}`})`,
   // A bun:sqlite statement belongs to its connection; each connection has its own repositories and statements.
   bindStatement: (statement) => statement,
 

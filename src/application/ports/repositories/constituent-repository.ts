@@ -29,6 +29,11 @@ export interface ConstituentRepository {
   listByHousehold(organizationId: string, householdId: string): Promise<Constituent[]>
   /** The constituents with this E.164 phone (indexed). */
   findByPhone(organizationId: string, phone: string): Promise<Constituent[]>
+  /**
+   * Up to `limit` people not erased whose record and needs have all been unchanged since before `before`:
+   * those retention erases (docs/privacy.md).
+   */
+  idleSince(organizationId: string, before: Date, limit: number): Promise<Constituent[]>
   insertHousehold(household: Household): Promise<void>
   insertHouseholds(households: readonly Household[]): Promise<void>
   /** Removes a household that no constituent and no need points at any more; false when one still does. */

@@ -19,6 +19,13 @@ export interface InteractionRepository {
   /** The status kept for this provider message, removed as it is taken. */
   takeEarlyStatus(providerMessageId: string): Promise<DeliveryStatus | undefined>
   /** The organization's outbound texts at or after `since` on needs of constituents with this phone (send limits). */
+  /**
+   * Blanks the sender (the person's number) of the inbound texts of a constituent, or on its needs: an
+   * erasure (docs/privacy.md).
+   */
+  forgetInboundSenders(organizationId: string, constituentId: string, needIds: readonly string[]): Promise<void>
+  /** Empties the content (notes, texts) of the interactions on these needs: retention (docs/privacy.md). */
+  clearContentOfNeeds(organizationId: string, needIds: readonly string[]): Promise<void>
   tallyTextsTo(organizationId: string, phone: string, since: Date): Promise<Tally>
   /** The same of outbound emails, on needs of constituents with this address (any case). */
   tallyMailsTo(organizationId: string, email: string, since: Date): Promise<Tally>

@@ -14,6 +14,12 @@ export interface NeedRepository {
   /** Adds several at once (an import's batch): one statement, not one per need. */
   insertMany(needs: readonly Need[]): Promise<void>
   update(need: Need): Promise<void>
+  /**
+   * Empties the `customFields` of up to `limit` RESOLVED needs unchanged since before `before` whose text is
+   * still there (retention, docs/privacy.md); answers their ids. A need written again has its text back in
+   * reach of the next run.
+   */
+  clearResolvedText(organizationId: string, before: Date, at: Date, limit: number): Promise<string[]>
   findById(organizationId: string, id: string): Promise<Need | undefined>
   findByReferenceNumber(organizationId: string, referenceNumber: string): Promise<Need | undefined>
   /** The needs created at exactly one of these times (indexed): where an import's rows would be (docs/api.md "Import"). */

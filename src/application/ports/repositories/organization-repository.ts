@@ -25,6 +25,15 @@ export interface OrganizationRepository {
   takeNeedReferences(organizationId: string, count: number): Promise<{ first: number; shortCode?: string } | undefined>
   /** Every organization with the retention it chose (absent: the default), for the audit purge. */
   auditRetentions(): Promise<Array<{ organizationId: string; auditRetentionDays?: number }>>
+  /** The organizations that chose a retention of people or of needs' text (docs/privacy.md), with it. */
+  dataRetentions(): Promise<DataRetention[]>
+  /**
+   * Takes the organization's retention run at `at` unless a run was taken after `lastRunBefore`: of workers
+   * asking at once, one gets true (one conditional write), the others false.
+   */
+  claimRetentionRun(organizationId: string, at: Date, lastRunBefore: Date): Promise<boolean>
   /** Every organization with the hour and time zone of its daily digest (absent: the defaults). */
   digestSchedules(): Promise<Array<{ organizationId: string } & DigestSchedule>>
 }
+
+export type DataRetention = { organizationId: string } & Pick<Organization, 'constituentRetentionDays' | 'needTextRetentionDays'>

@@ -36,6 +36,12 @@ export interface OutboxRepository {
     responseStatus?: number,
   ): Promise<boolean>
   markFailed(id: string, fence: Date, attempts: number, error: string, responseStatus?: number): Promise<boolean>
+  /**
+   * Removes the organization's texts to `phone` and mails to `email` (any case), sent or not: an erasure
+   * (docs/privacy.md). Answers the interactions of the texts that had not left yet (pending, or claimed and
+   * not settled), which will never be sent.
+   */
+  forgetMessagesTo(organizationId: string, to: { phone?: string; email?: string }): Promise<string[]>
   /** The messages (deliveries) of one webhook endpoint of the organization, newest first, `id` as tie-break. */
   listWebhookDeliveries(organizationId: string, endpointId: string, page: PageRequest): Promise<Page<OutboxMessage>>
   /** What waits, across organizations (monitoring): messages pending or being sent, and the oldest one's age. */

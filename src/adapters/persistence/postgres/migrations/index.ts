@@ -15,6 +15,7 @@ import m10 from './0010_member_deactivation.sql' with { type: 'text' }
 import m11 from './0011_member_notifications.sql' with { type: 'text' }
 import m12 from './0012_member_last_login.sql' with { type: 'text' }
 import m13 from './0013_daily_digest.sql' with { type: 'text' }
+import m14 from './0014_erasure_and_retention.sql' with { type: 'text' }
 
 export const POSTGRES_MIGRATIONS = bundledMigrations(journal, {
   '0000_init': m0,
@@ -31,4 +32,5 @@ export const POSTGRES_MIGRATIONS = bundledMigrations(journal, {
   '0011_member_notifications': m11,
   '0012_member_last_login': m12,
   '0013_daily_digest': m13,
+  '0014_erasure_and_retention': m14,
 })

@@ -20,6 +20,7 @@ import m15 from './0015_member_deactivation.sql' with { type: 'text' }
 import m16 from './0016_member_notifications.sql' with { type: 'text' }
 import m17 from './0017_member_last_login.sql' with { type: 'text' }
 import m18 from './0018_daily_digest.sql' with { type: 'text' }
+import m19 from './0019_erasure_and_retention.sql' with { type: 'text' }
 
 export const SQLITE_MIGRATIONS = bundledMigrations(journal, {
   '0000_init': m0,
@@ -41,4 +42,5 @@ export const SQLITE_MIGRATIONS = bundledMigrations(journal, {
   '0016_member_notifications': m16,
   '0017_member_last_login': m17,
   '0018_daily_digest': m18,
+  '0019_erasure_and_retention': m19,
 })
