@@ -5,6 +5,7 @@ import { Administration, mayAdminister } from './admin'
 import { forgetCachedData, may, useProfileAnswer } from './data'
 import { FirstRun, useFirstRun } from './first-run'
 import { ConstituentScreen, ConstituentSearch } from './constituents'
+import { ImportScreen, importTexts } from './imports'
 import { Inbox } from './inbox'
 import { Matches } from './matches'
 import { ProfileScreen } from './profile'
@@ -75,6 +76,11 @@ function SignedIn({ place }: { place: Place }) {
               {t.administration}
             </a>
           )}
+          {may(profile, 'records:import') && (
+            <a href={href(['import'])} aria-current={current(place, 'import')}>
+              {importTexts.nav}
+            </a>
+          )}
           <a href={href(['profile'])} aria-current={current(place, 'profile')}>
             {t.profileScreen.title}
           </a>
@@ -101,7 +107,7 @@ function SignedIn({ place }: { place: Place }) {
 }
 
 /** The screens of the bar; any other place is the inbox's. */
-const AREAS = ['constituents', 'new', 'admin', 'profile']
+const AREAS = ['constituents', 'new', 'admin', 'profile', 'import']
 
 /** `page` on the bar's link to the place's screen. */
 function current(place: Place, area: string): 'page' | undefined {
@@ -115,6 +121,7 @@ function Screen({ place }: { place: Place }) {
   if (area === 'needs' && id) return <NeedScreen key={id} reference={id} />
   if (area === 'new') return <NewNeed />
   if (area === 'admin') return <Administration path={place.path.slice(1)} query={place.query} />
+  if (area === 'import') return <ImportScreen />
   if (area === 'constituents' && id === 'matches') return <Matches />
   if (area === 'constituents' && id) return <ConstituentScreen key={id} id={id} />
   if (area === 'constituents') return <ConstituentSearch query={place.query} />
