@@ -4,6 +4,7 @@ import { client, type Partner, type Profile } from './api'
 import { OutcomeLine, useOutcome } from './outcome'
 import { forgetPartners, may } from './data'
 import { t } from './i18n'
+import { Table } from './table'
 
 type PartnerFields = { name: string; slaHours: number; keywords: string[]; isDefault?: boolean }
 
@@ -38,38 +39,23 @@ export function PartnersScreen({ profile }: { profile: Profile }) {
       {!partners ? (
         !outcome?.error && <p role="status">{t.loading}</p>
       ) : (
-        <div class="table" role="region" aria-label={t.adminSections.partners} tabIndex={0}>
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">{t.name}</th>
-                <th scope="col">{t.slaHours}</th>
-                <th scope="col">{t.keywords}</th>
-                <th scope="col">{t.state}</th>
-                <th scope="col">
-                  <span class="visually-hidden">{t.rowActions}</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {partners.map((partner) => (
-                <tr key={partner.id}>
-                  <td>{partner.name}</td>
-                  <td>{partner.slaHours}</td>
-                  <td class="wrap">{partner.keywords?.join(', ') || '—'}</td>
-                  <td>{partner.isArchived ? t.archived : partner.isDefault ? t.defaultPartner : t.active}</td>
-                  <td>
-                    {editable(partner) && (
-                      <button type="button" class="secondary small" onClick={() => setEditing(partner.id)}>
-                        {t.editNamed(partner.name)}
-                      </button>
-                    )}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <Table label={t.adminSections.partners} columns={[t.name, t.slaHours, t.keywords, t.state]} actions={t.rowActions}>
+          {partners.map((partner) => (
+            <tr key={partner.id}>
+              <td>{partner.name}</td>
+              <td>{partner.slaHours}</td>
+              <td class="wrap">{partner.keywords?.join(', ') || '—'}</td>
+              <td>{partner.isArchived ? t.archived : partner.isDefault ? t.defaultPartner : t.active}</td>
+              <td>
+                {editable(partner) && (
+                  <button type="button" class="secondary small" onClick={() => setEditing(partner.id)}>
+                    {t.editNamed(partner.name)}
+                  </button>
+                )}
+              </td>
+            </tr>
+          ))}
+        </Table>
       )}
       {chosen && (
         <PartnerForm
