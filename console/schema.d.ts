@@ -263,6 +263,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/needs/import": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Import needs from a CSV file of the export's columns and description; a dry run answers what it would do
+         * @description org_admin. Each row is recorded as an intake by staff is, on its original date (createdAt, required), for the partner partnerId names by id or name (the default partner when empty). A row with the same original time and customFields as a need on file, or as an earlier row, is skipped, so importing a file twice creates nothing new.
+         */
+        post: operations["importNeeds"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/needs/export": {
         parameters: {
             query?: never;
@@ -469,6 +489,26 @@ export interface paths {
         get: operations["exportConstituents"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/constituents/import": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Import constituents from a CSV file of the export's columns; a dry run answers what it would do
+         * @description org_admin. Each row is checked as a creation is; a row that is someone on file (same phone, same email, or same name and date of birth) or an earlier row is skipped, so importing a file twice creates nothing new. Created in batches, each committed on its own; duplicate detection runs as on every creation.
+         */
+        post: operations["importConstituents"];
         delete?: never;
         options?: never;
         head?: never;
@@ -985,7 +1025,7 @@ export interface components {
              */
             memberId?: string;
             /** @enum {string} */
-            action: "create" | "update" | "delete" | "read" | "merge" | "erase" | "resolve" | "add_note" | "send_sms" | "receive_sms" | "sms_status" | "invite" | "accept_invite" | "set_password" | "request_password_reset" | "reset_password" | "change_password" | "login" | "logout" | "deactivate" | "reactivate" | "apply_retention";
+            action: "create" | "update" | "delete" | "read" | "merge" | "erase" | "resolve" | "add_note" | "send_sms" | "receive_sms" | "sms_status" | "invite" | "accept_invite" | "set_password" | "request_password_reset" | "reset_password" | "change_password" | "login" | "logout" | "deactivate" | "reactivate" | "import" | "apply_retention";
             /** @enum {string} */
             recordType: "organization" | "member" | "partner" | "need" | "constituent" | "household_match" | "email_settings" | "interaction" | "webhook_endpoint";
             /** Format: uuid */
@@ -1002,6 +1042,14 @@ export interface components {
                 constituentsErased?: number;
                 /** Format: int32 */
                 needTextsCleared?: number;
+                /** Format: int32 */
+                rows?: number;
+                /** Format: int32 */
+                created?: number;
+                /** Format: int32 */
+                skipped?: number;
+                /** Format: int32 */
+                refused?: number;
             };
         };
         BrowserSession: {
@@ -1342,6 +1390,37 @@ export interface components {
                 /** @description Five-digit ZIP code */
                 addressZip?: string | null;
             };
+        };
+        ImportReport: {
+            /** @description Whether this was a dry run, which stored nothing */
+            dryRun: boolean;
+            /**
+             * Format: int32
+             * @description Rows read after the header, blank lines aside
+             */
+            rows: number;
+            /**
+             * Format: int32
+             * @description Rows created (on a dry run: that an import would create)
+             */
+            created: number;
+            /**
+             * Format: int32
+             * @description Rows that are a record already on file, or an earlier row of the file
+             */
+            skipped: number;
+            /** @description The refused rows' errors, the first 1000; a refused row is not created */
+            errors: {
+                /**
+                 * Format: int32
+                 * @description The row: 1 is the first after the header
+                 */
+                row: number;
+                /** @description The column at fault (a key of customFields after a slash); empty for the whole row */
+                field: string;
+                /** @description What the value must be, in the words of the API */
+                message: string;
+            }[];
         };
         /** @description A note or message on a need */
         Interaction: {
@@ -1872,7 +1951,7 @@ export interface components {
             partnerId?: string;
             profiles: ("needs_processor" | "intake_staff" | "sms_communicator" | "email_phone_communicator" | "pii_reader" | "duplicate_resolver")[];
             /** @description What the member may do, by the permissions table (the API reference, "Permissions"): a client shows only these actions; the server still decides each request (and its scope) */
-            permissions: ("needs:read" | "needs:add-note" | "partners:list" | "profile:read" | "profile:update" | "needs:create" | "needs:update" | "needs:send-sms" | "constituents:read-pii" | "constituents:read-contact" | "needs:read-confidential" | "constituents:read" | "constituents:update" | "constituents:merge" | "constituents:erase" | "household-matches:list" | "household-matches:resolve" | "partners:create" | "partners:update" | "members:list" | "members:manage" | "organization:settings" | "webhooks:manage" | "audit:read" | "reports:read" | "records:export")[];
+            permissions: ("needs:read" | "needs:add-note" | "partners:list" | "profile:read" | "profile:update" | "needs:create" | "needs:update" | "needs:send-sms" | "constituents:read-pii" | "constituents:read-contact" | "needs:read-confidential" | "constituents:read" | "constituents:update" | "constituents:merge" | "constituents:erase" | "household-matches:list" | "household-matches:resolve" | "partners:create" | "partners:update" | "members:list" | "members:manage" | "organization:settings" | "webhooks:manage" | "audit:read" | "reports:read" | "records:export" | "records:import")[];
         };
         ProfileUpdate: {
             fullName?: string;
@@ -2994,6 +3073,79 @@ export interface operations {
             };
         };
     };
+    importNeeds: {
+        parameters: {
+            query?: {
+                dryRun?: boolean;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The needs as CSV (RFC 4180, UTF-8 with or without a byte-order mark), a header row of the export's column names; at most 50000 rows and 10485760 bytes */
+        requestBody: {
+            content: {
+                "text/csv": string;
+            };
+        };
+        responses: {
+            /** @description Response for status 200 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ImportReport"];
+                };
+            };
+            /** @description Bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ValidationProblem"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unsupported media type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     exportNeeds: {
         parameters: {
             query: {
@@ -3877,6 +4029,79 @@ export interface operations {
             };
             /** @description Forbidden */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    importConstituents: {
+        parameters: {
+            query?: {
+                dryRun?: boolean;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The constituents as CSV (RFC 4180, UTF-8 with or without a byte-order mark), a header row of the export's column names; at most 50000 rows and 10485760 bytes */
+        requestBody: {
+            content: {
+                "text/csv": string;
+            };
+        };
+        responses: {
+            /** @description Response for status 200 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ImportReport"];
+                };
+            };
+            /** @description Bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ValidationProblem"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unsupported media type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5413,7 +5638,7 @@ export interface operations {
                 memberId?: string;
                 recordType?: "organization" | "member" | "partner" | "need" | "constituent" | "household_match" | "email_settings" | "interaction" | "webhook_endpoint";
                 recordId?: string;
-                action?: "create" | "update" | "delete" | "read" | "merge" | "erase" | "resolve" | "add_note" | "send_sms" | "receive_sms" | "sms_status" | "invite" | "accept_invite" | "set_password" | "request_password_reset" | "reset_password" | "change_password" | "login" | "logout" | "deactivate" | "reactivate" | "apply_retention";
+                action?: "create" | "update" | "delete" | "read" | "merge" | "erase" | "resolve" | "add_note" | "send_sms" | "receive_sms" | "sms_status" | "invite" | "accept_invite" | "set_password" | "request_password_reset" | "reset_password" | "change_password" | "login" | "logout" | "deactivate" | "reactivate" | "import" | "apply_retention";
                 since?: string;
                 until?: string;
                 page?: number;

@@ -1,10 +1,11 @@
-import { useEffect, useRef, useState } from 'preact/hooks'
+import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks'
 import { t } from './i18n'
 import { LanguageSwitch } from './language-switch'
 import { Administration, mayAdminister } from './admin'
 import { forgetCachedData, may, useProfileAnswer } from './data'
 import { FirstRun, useFirstRun } from './first-run'
 import { ConstituentScreen, ConstituentSearch } from './constituents'
+import { ImportScreen, importTexts } from './imports'
 import { Inbox } from './inbox'
 import { Matches } from './matches'
 import { ProfileScreen } from './profile'
@@ -45,8 +46,9 @@ function SignedIn({ place }: { place: Place }) {
   const profile = answer.profile
   const firstRun = useFirstRun(answer)
   const [firstRunDone, setFirstRunDone] = useState(false)
-  // On another screen the keyboard goes on from its top, as after loading a page.
-  useEffect(() => {
+  // On another screen the keyboard goes on from its top, as after loading a page; moved before the paint,
+  // so it never takes the focus from a field the member has already reached.
+  useLayoutEffect(() => {
     if (shown.current) main.current?.focus()
     shown.current = true
   }, [screen, firstRunDone])
@@ -80,6 +82,11 @@ function SignedIn({ place }: { place: Place }) {
               {t.administration}
             </a>
           )}
+          {may(profile, 'records:import') && (
+            <a href={href(['import'])} aria-current={current(place, 'import')}>
+              {importTexts.nav}
+            </a>
+          )}
           <a href={href(['profile'])} aria-current={current(place, 'profile')}>
             {t.profileScreen.title}
           </a>
@@ -106,7 +113,7 @@ function SignedIn({ place }: { place: Place }) {
 }
 
 /** The screens of the bar; any other place is the inbox's. */
-const AREAS = ['constituents', 'new', 'admin', 'profile', 'reports']
+const AREAS = ['constituents', 'new', 'admin', 'profile', 'import', 'reports']
 
 /** `page` on the bar's link to the place's screen. */
 function current(place: Place, area: string): 'page' | undefined {
@@ -121,6 +128,7 @@ function Screen({ place }: { place: Place }) {
   if (area === 'new') return <NewNeed />
   if (area === 'reports') return <Reports query={place.query} />
   if (area === 'admin') return <Administration path={place.path.slice(1)} query={place.query} />
+  if (area === 'import') return <ImportScreen />
   if (area === 'constituents' && id === 'matches') return <Matches />
   if (area === 'constituents' && id) return <ConstituentScreen key={id} id={id} />
   if (area === 'constituents') return <ConstituentSearch query={place.query} />

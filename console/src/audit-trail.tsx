@@ -5,6 +5,7 @@ import { language, t } from './i18n'
 import { PAGE_SIZE, pageOf, Paging } from './paging'
 import { go } from './router'
 import { authorized } from './session'
+import { Table } from './table'
 
 type Action = AuditEvent['action']
 type RecordType = AuditEvent['recordType']
@@ -118,41 +119,25 @@ export function AuditTrail({ query }: { query: URLSearchParams }) {
       )}
       {typeof result === 'object' && (
         <>
-          {/* Focusable, so the keyboard can scroll its wide rows. */}
-          <div class="table" role="region" aria-label={t.adminSections.audit} tabIndex={0}>
-            <table>
-              <caption class="visually-hidden">{t.adminSections.audit}</caption>
-              <thead>
-                <tr>
-                  <th scope="col">{s.when}</th>
-                  <th scope="col">{s.who}</th>
-                  <th scope="col">{s.action}</th>
-                  <th scope="col">{s.record}</th>
-                  <th scope="col">{s.fields}</th>
-                  <th scope="col">{s.requestId}</th>
-                </tr>
-              </thead>
-              <tbody>
-                {result.events.map((event) => (
-                  <tr key={event.id}>
-                    <td>{formatDateTime(event.at, language)}</td>
-                    <td>{memberName(members, profile, event.memberId, { me: t.me, someone: t.someone, nobody: s.nobodyLoggedIn })}</td>
-                    <td>{s.actions[event.action]}</td>
-                    <td>
-                      {s.recordTypes[event.recordType]}
-                      <div class="meta">
-                        <code>{event.recordId}</code>
-                      </div>
-                    </td>
-                    <td class="wraps">{event.fields?.join(', ') ?? '—'}</td>
-                    <td>
-                      <code class="meta">{event.requestId ?? '—'}</code>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <Table label={t.adminSections.audit} columns={[s.when, s.who, s.action, s.record, s.fields, s.requestId]}>
+            {result.events.map((event) => (
+              <tr key={event.id}>
+                <td>{formatDateTime(event.at, language)}</td>
+                <td>{memberName(members, profile, event.memberId, { me: t.me, someone: t.someone, nobody: s.nobodyLoggedIn })}</td>
+                <td>{s.actions[event.action]}</td>
+                <td>
+                  {s.recordTypes[event.recordType]}
+                  <div class="meta">
+                    <code>{event.recordId}</code>
+                  </div>
+                </td>
+                <td class="wraps">{event.fields?.join(', ') ?? '—'}</td>
+                <td>
+                  <code class="meta">{event.requestId ?? '—'}</code>
+                </td>
+              </tr>
+            ))}
+          </Table>
           {result.events.length === 0 && <p>{s.noEvents}</p>}
           <Paging path={['admin', 'audit']} filters={filters} page={page} total={result.total} />
         </>

@@ -6,6 +6,7 @@ import { language, t } from './i18n'
 import { go, href } from './router'
 import { PAGE_SIZE, pageOf, Paging } from './paging'
 import { authorized } from './session'
+import { Table } from './table'
 
 /** The needs table, filtered and paged by the address's query (`#/needs?status=NEW&page=2`). */
 export function Inbox({ query }: { query: URLSearchParams }) {
@@ -99,34 +100,20 @@ export function Inbox({ query }: { query: URLSearchParams }) {
       )}
       {result && result !== 'error' && (
         <>
-          <div class="table" role="region" aria-label={t.needs} tabIndex={0}>
-            <table>
-              <thead>
-                <tr>
-                  <th scope="col">{t.reference}</th>
-                  <th scope="col">{t.status}</th>
-                  <th scope="col">{t.partner}</th>
-                  <th scope="col">{t.assignee}</th>
-                  <th scope="col">{t.due}</th>
-                  <th scope="col">{t.created}</th>
-                </tr>
-              </thead>
-              <tbody>
-                {result.needs.map((need) => (
-                  <tr key={need.id}>
-                    <td>
-                      <a href={href(['needs', need.referenceNumber])}>{need.referenceNumber}</a>
-                    </td>
-                    <td>{t.statuses[need.status]}</td>
-                    <td>{partnerName(partners, need.partnerId)}</td>
-                    <td>{memberName(members, profile, need.assignedTo, t)}</td>
-                    <td>{formatDate(need.dueDate, language)}</td>
-                    <td>{formatDate(need.createdAt, language)}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <Table label={t.needs} columns={[t.reference, t.status, t.partner, t.assignee, t.due, t.created]}>
+            {result.needs.map((need) => (
+              <tr key={need.id}>
+                <td>
+                  <a href={href(['needs', need.referenceNumber])}>{need.referenceNumber}</a>
+                </td>
+                <td>{t.statuses[need.status]}</td>
+                <td>{partnerName(partners, need.partnerId)}</td>
+                <td>{memberName(members, profile, need.assignedTo, t)}</td>
+                <td>{formatDate(need.dueDate, language)}</td>
+                <td>{formatDate(need.createdAt, language)}</td>
+              </tr>
+            ))}
+          </Table>
           {result.needs.length === 0 && <p>{t.noNeeds}</p>}
           <Paging path={['needs']} filters={filters} page={page} total={result.total} label={t.pageOf} />
         </>

@@ -7,6 +7,7 @@ import { memberLabel, MemberPanel, type Outcome } from './member-panel'
 import { PAGE_SIZE, pageOf, Paging } from './paging'
 import { go } from './router'
 import { authorized } from './session'
+import { Table } from './table'
 
 /** `show` of the address: the active members (by default), the deactivated ones, or all. */
 const SHOWN = { active: true, deactivated: false, all: undefined } as const
@@ -85,49 +86,28 @@ export function Members({ query }: { query: URLSearchParams }) {
       )}
       {typeof result === 'object' && (
         <>
-          {/* Focusable, so the keyboard can scroll its wide rows. */}
-          <div class="table" role="region" aria-label={t.adminSections.members} tabIndex={0}>
-            <table>
-              <caption class="visually-hidden">{t.adminSections.members}</caption>
-              <thead>
-                <tr>
-                  <th scope="col">{t.name}</th>
-                  <th scope="col">{s.role}</th>
-                  <th scope="col">{t.partner}</th>
-                  <th scope="col">{s.profiles}</th>
-                  <th scope="col">{s.state}</th>
-                  <th scope="col">{s.lastLogin}</th>
-                </tr>
-              </thead>
-              <tbody>
-                {result.members.map((member) => (
-                  <tr key={member.id}>
-                    <td>
-                      {memberLabel(member)}
-                      {member.fullName && <div class="meta">{member.email}</div>}
-                      {profile && mayChange(profile, member) && (
-                        <div>
-                          <button
-                            type="button"
-                            class="secondary"
-                            aria-label={s.change(memberLabel(member))}
-                            onClick={() => setEditing(member)}
-                          >
-                            {s.changeShort}
-                          </button>
-                        </div>
-                      )}
-                    </td>
-                    <td>{s.roles[member.role]}</td>
-                    <td>{member.partnerId ? (member.partnerName ?? partnerName(partners, member.partnerId)) : s.none}</td>
-                    <td>{member.profiles?.length ? member.profiles.map((p) => s.profileNames[p]).join(', ') : s.none}</td>
-                    <td>{!member.active ? s.deactivated : member.isConfirmed ? s.active : s.invited}</td>
-                    <td class="wraps">{member.lastLoginAt ? formatDateTime(member.lastLoginAt, language) : s.never}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <Table label={t.adminSections.members} columns={[t.name, s.role, t.partner, s.profiles, s.state, s.lastLogin]}>
+            {result.members.map((member) => (
+              <tr key={member.id}>
+                <td>
+                  {memberLabel(member)}
+                  {member.fullName && <div class="meta">{member.email}</div>}
+                  {profile && mayChange(profile, member) && (
+                    <div>
+                      <button type="button" class="secondary" aria-label={s.change(memberLabel(member))} onClick={() => setEditing(member)}>
+                        {s.changeShort}
+                      </button>
+                    </div>
+                  )}
+                </td>
+                <td>{s.roles[member.role]}</td>
+                <td>{member.partnerId ? (member.partnerName ?? partnerName(partners, member.partnerId)) : s.none}</td>
+                <td>{member.profiles?.length ? member.profiles.map((p) => s.profileNames[p]).join(', ') : s.none}</td>
+                <td>{!member.active ? s.deactivated : member.isConfirmed ? s.active : s.invited}</td>
+                <td class="wraps">{member.lastLoginAt ? formatDateTime(member.lastLoginAt, language) : s.never}</td>
+              </tr>
+            ))}
+          </Table>
           {result.members.length === 0 && <p>{s.noMembers}</p>}
           <Paging path={['admin', 'members']} filters={{ show }} page={page} total={result.total} />
         </>

@@ -1,9 +1,10 @@
 import type { ComponentChildren } from 'preact'
-import { useEffect, useRef, useState } from 'preact/hooks'
+import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks'
 import { client, type Partner, type Profile } from './api'
 import { OutcomeLine, useOutcome } from './outcome'
 import { forgetPartners, may } from './data'
 import { t } from './i18n'
+import { Table } from './table'
 
 type PartnerFields = { name: string; slaHours: number; keywords: string[]; isDefault?: boolean }
 
@@ -38,38 +39,23 @@ export function PartnersScreen({ profile }: { profile: Profile }) {
       {!partners ? (
         !outcome?.error && <p role="status">{t.loading}</p>
       ) : (
-        <div class="table" role="region" aria-label={t.adminSections.partners} tabIndex={0}>
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">{t.name}</th>
-                <th scope="col">{t.slaHours}</th>
-                <th scope="col">{t.keywords}</th>
-                <th scope="col">{t.state}</th>
-                <th scope="col">
-                  <span class="visually-hidden">{t.rowActions}</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {partners.map((partner) => (
-                <tr key={partner.id}>
-                  <td>{partner.name}</td>
-                  <td>{partner.slaHours}</td>
-                  <td class="wrap">{partner.keywords?.join(', ') || '—'}</td>
-                  <td>{partner.isArchived ? t.archived : partner.isDefault ? t.defaultPartner : t.active}</td>
-                  <td>
-                    {editable(partner) && (
-                      <button type="button" class="secondary small" onClick={() => setEditing(partner.id)}>
-                        {t.editNamed(partner.name)}
-                      </button>
-                    )}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <Table label={t.adminSections.partners} columns={[t.name, t.slaHours, t.keywords, t.state]} actions={t.rowActions}>
+          {partners.map((partner) => (
+            <tr key={partner.id}>
+              <td>{partner.name}</td>
+              <td>{partner.slaHours}</td>
+              <td class="wrap">{partner.keywords?.join(', ') || '—'}</td>
+              <td>{partner.isArchived ? t.archived : partner.isDefault ? t.defaultPartner : t.active}</td>
+              <td>
+                {editable(partner) && (
+                  <button type="button" class="secondary small" onClick={() => setEditing(partner.id)}>
+                    {t.editNamed(partner.name)}
+                  </button>
+                )}
+              </td>
+            </tr>
+          ))}
+        </Table>
       )}
       {chosen && (
         <PartnerForm
@@ -120,8 +106,9 @@ function PartnerForm(props: {
   const { partner, title } = props
   const prefix = partner ? `partner-${partner.id}` : 'new-partner'
   const first = useRef<HTMLInputElement>(null)
-  // A partner's form opens below the table: the keyboard goes to its first field.
-  useEffect(() => {
+  // A partner's form opens below the table: the keyboard goes to its first field, before the paint, so no
+  // key pressed meanwhile lands elsewhere.
+  useLayoutEffect(() => {
     if (partner) first.current?.focus()
   }, [])
   return (

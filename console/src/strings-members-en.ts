@@ -102,6 +102,7 @@ export const membersEn = {
       logout: 'Log out',
       deactivate: 'Deactivate',
       reactivate: 'Reactivate',
+      import: 'Import a file',
       apply_retention: 'Apply retention',
     } satisfies Record<AuditEvent['action'], string>,
     recordTypes: {

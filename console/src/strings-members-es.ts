@@ -106,6 +106,7 @@ export const membersEs: typeof membersEn = {
       logout: 'Cerrar sesión',
       deactivate: 'Desactivar',
       reactivate: 'Reactivar',
+      import: 'Importar un archivo',
       apply_retention: 'Aplicar la conservación',
     },
     recordTypes: {

@@ -4,6 +4,7 @@ import { formatDateTime } from './data'
 import { language, t } from './i18n'
 import { href } from './router'
 import { authorized } from './session'
+import { Table } from './table'
 
 const PAGE_SIZE = 25
 
@@ -40,40 +41,26 @@ export function WebhookDeliveries({ id, query }: { id: string; query: URLSearchP
       {answer.deliveries.length === 0 ? (
         <p>{t.noDeliveries}</p>
       ) : (
-        <div class="table" role="region" aria-label={t.deliveries} tabIndex={0}>
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">{t.event}</th>
-                <th scope="col">{t.status}</th>
-                <th scope="col">{t.tries}</th>
-                <th scope="col">{t.lastAnswer}</th>
-                <th scope="col">{t.created}</th>
-                <th scope="col">{t.deliveredOrNext}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {answer.deliveries.map((delivery) => (
-                <tr key={delivery.id}>
-                  <td>
-                    <code>{delivery.eventType}</code>
-                  </td>
-                  <td>{t.deliveryStatuses[delivery.status]}</td>
-                  <td>{delivery.attempts}</td>
-                  <td class="wrap">{[delivery.lastStatusCode, delivery.lastError].filter(Boolean).join(' · ') || '—'}</td>
-                  <td>{formatDateTime(delivery.createdAt, language)}</td>
-                  <td>
-                    {delivery.deliveredAt
-                      ? formatDateTime(delivery.deliveredAt, language)
-                      : delivery.nextAttemptAt
-                        ? t.nextTry(formatDateTime(delivery.nextAttemptAt, language))
-                        : '—'}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <Table label={t.deliveries} columns={[t.event, t.status, t.tries, t.lastAnswer, t.created, t.deliveredOrNext]}>
+          {answer.deliveries.map((delivery) => (
+            <tr key={delivery.id}>
+              <td>
+                <code>{delivery.eventType}</code>
+              </td>
+              <td>{t.deliveryStatuses[delivery.status]}</td>
+              <td>{delivery.attempts}</td>
+              <td class="wrap">{[delivery.lastStatusCode, delivery.lastError].filter(Boolean).join(' · ') || '—'}</td>
+              <td>{formatDateTime(delivery.createdAt, language)}</td>
+              <td>
+                {delivery.deliveredAt
+                  ? formatDateTime(delivery.deliveredAt, language)
+                  : delivery.nextAttemptAt
+                    ? t.nextTry(formatDateTime(delivery.nextAttemptAt, language))
+                    : '—'}
+              </td>
+            </tr>
+          ))}
+        </Table>
       )}
       <nav class="paging" aria-label={t.deliveryPages(page, pages, answer.total)}>
         <p>{t.deliveryPages(page, pages, answer.total)}</p>

@@ -1,8 +1,9 @@
-import { useEffect, useRef, useState } from 'preact/hooks'
+import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks'
 import { client, type WebhookEndpoint } from './api'
 import { OutcomeLine, useOutcome } from './outcome'
 import { t } from './i18n'
 import { href } from './router'
+import { Table } from './table'
 
 type EventType = WebhookEndpoint['events'][number]
 
@@ -37,50 +38,36 @@ export function WebhooksScreen() {
       ) : endpoints.length === 0 ? (
         <p>{t.noEndpoints}</p>
       ) : (
-        <div class="table" role="region" aria-label={t.adminSections.webhooks} tabIndex={0}>
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">{t.url}</th>
-                <th scope="col">{t.events}</th>
-                <th scope="col">{t.state}</th>
-                <th scope="col">
-                  <span class="visually-hidden">{t.rowActions}</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {endpoints.map((endpoint) => (
-                <tr key={endpoint.id}>
-                  <td class="wrap">
-                    <a href={href(['admin', 'webhooks', endpoint.id])}>{endpoint.url}</a>
-                  </td>
-                  <td class="wrap">{endpoint.events.join(', ')}</td>
-                  <td>{endpoint.enabled ? t.enabled : t.disabled(endpoint.consecutiveFailures)}</td>
-                  <td>
-                    <button
-                      type="button"
-                      class="secondary small"
-                      aria-label={`${endpoint.enabled ? t.disable : t.enable} ${endpoint.url}`}
-                      onClick={() =>
-                        void run(
-                          () =>
-                            client.PUT('/api/webhook-endpoints/{id}', {
-                              params: { path: { id: endpoint.id } },
-                              body: { enabled: !endpoint.enabled },
-                            }),
-                          endpoint.enabled ? t.endpointDisabled : t.endpointEnabled,
-                        )
-                      }
-                    >
-                      {endpoint.enabled ? t.disable : t.enable}
-                    </button>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <Table label={t.adminSections.webhooks} columns={[t.url, t.events, t.state]} actions={t.rowActions}>
+          {endpoints.map((endpoint) => (
+            <tr key={endpoint.id}>
+              <td class="wrap">
+                <a href={href(['admin', 'webhooks', endpoint.id])}>{endpoint.url}</a>
+              </td>
+              <td class="wrap">{endpoint.events.join(', ')}</td>
+              <td>{endpoint.enabled ? t.enabled : t.disabled(endpoint.consecutiveFailures)}</td>
+              <td>
+                <button
+                  type="button"
+                  class="secondary small"
+                  aria-label={`${endpoint.enabled ? t.disable : t.enable} ${endpoint.url}`}
+                  onClick={() =>
+                    void run(
+                      () =>
+                        client.PUT('/api/webhook-endpoints/{id}', {
+                          params: { path: { id: endpoint.id } },
+                          body: { enabled: !endpoint.enabled },
+                        }),
+                      endpoint.enabled ? t.endpointDisabled : t.endpointEnabled,
+                    )
+                  }
+                >
+                  {endpoint.enabled ? t.disable : t.enable}
+                </button>
+              </td>
+            </tr>
+          ))}
+        </Table>
       )}
       <form class="panel" aria-label={t.addEndpoint} onSubmit={create}>
         <h3>{t.addEndpoint}</h3>
@@ -108,7 +95,7 @@ function SecretOnce({ url, secret, onDone }: { url: string; secret: string; onDo
   const [copied, setCopied] = useState<string>()
   const field = useRef<HTMLInputElement>(null)
   // The keyboard goes to the secret, selected, ready to copy.
-  useEffect(() => field.current?.focus(), [])
+  useLayoutEffect(() => field.current?.focus(), [])
   return (
     <section class="warning" aria-labelledby="secret-title">
       <h3 id="secret-title">{t.signingSecret(url)}</h3>

@@ -22,6 +22,7 @@ import type { EraseConstituent } from './constituents/erase-constituent'
 import type { ResolveHouseholdMatch } from './constituents/resolve-household-match'
 import type { SearchConstituents } from './constituents/search-constituents'
 import type { ExportConstituents } from './constituents/export-constituents'
+import type { ImportConstituents } from './constituents/import-constituents'
 import type { UpdateConstituent } from './constituents/update-constituent'
 import type { InviteMember } from './members/invite-member'
 import type { ListMembers } from './members/list-members'
@@ -38,9 +39,11 @@ import type { ListNeedInteractions } from './needs/list-need-interactions'
 import type { ListNeeds } from './needs/list-needs'
 import type { GetNeedsReport } from './reports/get-needs-report'
 import type { ExportNeeds } from './needs/export-needs'
+import type { ImportNeeds } from './needs/import-needs'
 import type { SendDailyDigests } from './needs/send-daily-digests'
 import type { SubmitPublicNeed } from './needs/submit-public-need'
 import type { UpdateNeed } from './needs/update-need'
+import type { ImportOrganizationFile } from './imports/import-organization-file'
 import type { CreateOrganization } from './organizations/create-organization'
 import type { GetEmailSettings, SendTestEmail, UpdateEmailSettings } from './organizations/email-settings'
 import type { GetOrganizationSettings, UpdateOrganizationSettings } from './organizations/organization-settings'
@@ -76,6 +79,7 @@ export interface UseCases {
     search: SearchConstituents
     checkDuplicates: CheckDuplicates
     export: ExportConstituents
+    import: ImportConstituents
     get: GetConstituent
     create: CreateConstituent
     update: UpdateConstituent
@@ -101,6 +105,7 @@ export interface UseCases {
     getPublicForm: GetPublicIntakeForm
     list: ListNeeds
     export: ExportNeeds
+    import: ImportNeeds
     get: GetNeed
     update: UpdateNeed
     addNote: AddNote
@@ -145,6 +150,7 @@ export interface UseCases {
     setMemberPassword: SetMemberPassword
     dispatchOutbox: DispatchOutbox
     purgeAuditEvents: PurgeAuditEvents
+    importFile: ImportOrganizationFile
     applyRetention: ApplyRetention
     sendDailyDigests: SendDailyDigests
   }

@@ -8,7 +8,15 @@ export interface FieldError {
   message: string
 }
 
-export type DomainErrorKind = 'invalid' | 'unauthorized' | 'forbidden' | 'not_found' | 'conflict' | 'too_many_requests' | 'unavailable'
+export type DomainErrorKind =
+  | 'invalid'
+  | 'unauthorized'
+  | 'forbidden'
+  | 'not_found'
+  | 'conflict'
+  | 'payload_too_large'
+  | 'too_many_requests'
+  | 'unavailable'
 
 export abstract class DomainError extends Error {
   abstract readonly kind: DomainErrorKind
@@ -90,6 +98,11 @@ export class NotFoundError extends DomainError {
 /** 409: the request conflicts with the current state. */
 export class ConflictError extends DomainError {
   readonly kind = 'conflict' as const
+}
+
+/** 413: more than a rule allows at once (an imported file's rows or bytes); `detail` says which limit and what was done. */
+export class PayloadTooLargeError extends DomainError {
+  readonly kind = 'payload_too_large' as const
 }
 
 /** 429: too many attempts; `retryAfterSeconds` goes into `Retry-After`. */

@@ -9,6 +9,7 @@ import { bootstrapFirstOrganization } from './bootstrap'
 import { backup, restore } from './backup-commands'
 import { ConfigError, loadConfig, loadDatabaseConfig } from './config'
 import { createContainer, PORTS, useCasesOf } from './container'
+import { ImportFileError, importCommandOf, runImport, summaryOf } from './import-command'
 import { bringUpToDate, PortInUseError, startServer, startWorker } from './server'
 import { versionLine } from './version'
 
@@ -24,6 +25,9 @@ Commands:
                                  Set the SMS number texts come from and arrive at
   member set-password --email E --password P [--org SLUG]
                                  Set a member's password and confirm the member
+  import constituents|needs --org SLUG --file F [--dry-run]
+                                 Bring a CSV file of the export's columns in (docs/api.md "Import");
+                                 exit code 1 when a row was refused
   backup --to FILE [--force]     Copy the database while it is in use (SQLite; pg_dump on PostgreSQL)
   restore --from FILE            Put a backup in place of the database (SQLite; no intake may be running)
   --version                      Print the version
@@ -60,6 +64,8 @@ async function main(argv: string[]): Promise<number> {
     case 'member':
       if (sub !== 'set-password') break
       return setPassword(config, rest)
+    case 'import':
+      return importFile(config, argv.slice(1))
     case undefined:
     case 'help':
     case '--help':
@@ -198,10 +204,24 @@ async function setPassword(config: ReturnType<typeof loadConfig>, args: string[]
   })
 }
 
+async function importFile(config: ReturnType<typeof loadConfig>, args: string[]): Promise<number> {
+  const command = importCommandOf(args)
+  if (typeof command === 'string') {
+    console.error(`${command}\n\n${USAGE}`)
+    return 1
+  }
+  return withDatabase(config, async (container) => {
+    const progress = { isTTY: Boolean(process.stderr.isTTY), write: (text: string) => void process.stderr.write(text) }
+    const report = await runImport(useCasesOf(container).operations.importFile, command, progress)
+    console.log(summaryOf(command, report))
+    return report.rows === report.created + report.skipped ? 0 : 1
+  })
+}
+
 /** A failure the operator can fix, said in one line; anything else with its stack. */
 function explain(error: unknown): string {
   if (error instanceof ConfigError) return `Configuration error: ${error.message}`
-  if (error instanceof PortInUseError || error instanceof BackupError) return error.message
+  if (error instanceof PortInUseError || error instanceof BackupError || error instanceof ImportFileError) return error.message
   // A file the operator must see to (its rights, a full disk, a missing folder): the line names it.
   if (typeof (error as { syscall?: unknown }).syscall === 'string') return (error as Error).message
   if (String((error as { code?: unknown }).code).startsWith('ERR_PARSE_ARGS')) return `${(error as Error).message}\n\n${USAGE}`

@@ -1,20 +1,72 @@
+import type { Logger } from '../application/ports/logger'
+import type { UseCases } from '../application/use-cases'
 import type { RunningWorker } from './outbox-worker'
 
+const MINUTE = 60 * 1000
+const HOUR = 60 * MINUTE
+
+interface PeriodicJob {
+  /** In the log line of a failure: "<name> failed; trying again later". */
+  name: string
+  everyMs: number
+  /** One run; it logs what it did (ids and counts only, never what was erased or mailed). */
+  run: (operations: UseCases['operations'], logger: Logger) => Promise<void>
+}
+
 /**
- * Runs `run` at start and then every `intervalMs`, one run at a time (a run still going when the next is due
- * lets that one pass). `run` reports its own failures: the next run is the retry.
+ * The worker's jobs on a timer besides the outbox. Every instance runs them; what keeps a digest to once a
+ * day per member, or a retention run to once a day per organization, is a claim in the database, not the
+ * timer (docs/architecture.md "Transactions").
  */
-export function startPeriodicJob(run: () => Promise<void>, intervalMs: number): RunningWorker {
-  let running: Promise<void> | undefined
-  const tick = () => {
-    running ??= run().finally(() => (running = undefined))
-  }
-  tick()
-  const timer = setInterval(tick, intervalMs)
-  return {
-    async stop() {
-      clearInterval(timer)
-      await running
+const JOBS: PeriodicJob[] = [
+  {
+    // Audit events past their organization's retention (docs/audit.md).
+    name: 'audit purge',
+    everyMs: HOUR,
+    run: async (operations, logger) => {
+      const purged = await operations.purgeAuditEvents.execute()
+      if (purged > 0) logger.info('audit events past retention deleted', { purged })
     },
-  }
+  },
+  {
+    // Within a minute of each organization's digest hour (docs/api.md "Notifications").
+    name: 'daily digests',
+    everyMs: MINUTE,
+    run: async (operations, logger) => {
+      const queued = await operations.sendDailyDigests.execute()
+      if (queued > 0) logger.info('daily digests queued', { queued })
+    },
+  },
+  {
+    // People and needs' text past their organization's retention (docs/privacy.md "Retention").
+    name: 'retention',
+    everyMs: HOUR,
+    run: async (operations, logger) => {
+      for (const run of await operations.applyRetention.execute()) logger.info('retention applied', { ...run })
+    },
+  },
+]
+
+/**
+ * Runs each job at start and then every `everyMs`, one run of a job at a time (a run still going when the
+ * next is due lets that one pass). A failure is logged; the next run is the retry.
+ */
+export function startPeriodicJobs(operations: UseCases['operations'], logger: Logger): RunningWorker[] {
+  return JOBS.map((job) => {
+    let running: Promise<void> | undefined
+    const tick = () => {
+      running ??= job
+        .run(operations, logger)
+        .catch((error) => logger.error(`${job.name} failed; trying again later`, { error }))
+        .finally(() => (running = undefined))
+    }
+    tick()
+    const timer = setInterval(tick, job.everyMs)
+    return {
+      async stop() {
+        clearInterval(timer)
+        await running
+      },
+    }
+  })
 }

@@ -5,10 +5,8 @@ import { openToOthers } from '../adapters/system/private-files'
 import type { Lifecycle } from '../adapters/http/health.routes'
 import type { Config } from './config'
 import { createContainer, PORTS, useCasesOf, type ContainerOverrides } from './container'
-import { startAuditPurge } from './audit-purge'
-import { startDailyDigests } from './daily-digests'
-import { startRetention } from './retention'
 import { startOutboxWorker, type RunningWorker } from './outbox-worker'
+import { startPeriodicJobs } from './periodic-job'
 import { VERSION } from './version'
 
 /**
@@ -119,13 +117,8 @@ export async function bringUpToDate(container: Container): Promise<void> {
  * text.
  */
 export function startWorker(container: Container, config: Config): RunningWorker {
-  const { dispatchOutbox, purgeAuditEvents, sendDailyDigests, applyRetention } = useCasesOf(container).operations
+  const { operations } = useCasesOf(container)
   const logger = container.get(PORTS.logger)
-  const jobs = [
-    startOutboxWorker(dispatchOutbox, logger, config.outboxPollMs),
-    startAuditPurge(purgeAuditEvents, logger),
-    startDailyDigests(sendDailyDigests, logger),
-    startRetention(applyRetention, logger),
-  ]
+  const jobs = [startOutboxWorker(operations.dispatchOutbox, logger, config.outboxPollMs), ...startPeriodicJobs(operations, logger)]
   return { stop: async () => void (await Promise.all(jobs.map((job) => job.stop()))) }
 }

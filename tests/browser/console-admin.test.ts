@@ -9,7 +9,7 @@ import { TEST_PASSWORD } from '../support/world'
 // settings with a test message (to an SMTP server on 127.0.0.1), and who sees these controls.
 
 /** The page's own document, inside `page.evaluate` (the project compiles without the DOM's types). */
-declare const document: { documentElement: { scrollWidth: number } }
+declare const document: { documentElement: { scrollWidth: number }; activeElement: { id: string } | null }
 
 type Partner = { id: string; name: string; slaHours: number; keywords?: string[]; isDefault: boolean; isArchived: boolean }
 
@@ -79,6 +79,8 @@ describe.skipIf(!chromiumAvailable())('administration in the staff console', () 
     await page.getByRole('button', { name: `Edit ${name}` }).press('Enter')
     const form = page.getByRole('form', { name: `Edit ${name}` })
     await form.waitFor()
+    // The form is drawn before the keyboard is moved to it (an effect after the paint): wait for the move.
+    await page.waitForFunction((id) => document.activeElement?.id === id, `partner-${added.id}-name`, { timeout: 10_000 })
     await page.keyboard.press('Tab')
     await page.keyboard.press('ControlOrMeta+a')
     await page.keyboard.type('12')
@@ -253,6 +255,7 @@ describe.skipIf(!chromiumAvailable())('administration in the staff console', () 
 
     const own = c.partners.find((p) => p.name === 'Food pantry')!
     const page = await openAdministration(await c.member('partner_admin', own.id))
+    await page.getByRole('button', { name: `Edit ${own.name}` }).waitFor() // the partners are read after the heading
     // Partners and its partner's members: no tabs for the organization or webhooks.
     expect(await page.getByRole('navigation', { name: 'Administration' }).getByRole('link').allTextContents()).toEqual([
       'Partners',

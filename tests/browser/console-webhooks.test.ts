@@ -40,7 +40,8 @@ describe.skipIf(!chromiumAvailable())('webhook endpoints in the staff console', 
     await once.waitFor()
     const secret = await once.getByLabel('Secret').inputValue()
     expect(secret).toMatch(/^whsec_/)
-    expect(await page.evaluate(() => document.activeElement?.id)).toBe('endpoint-secret')
+    // The keyboard is moved to the secret by an effect after the paint: wait for the move.
+    await page.waitForFunction(() => document.activeElement?.id === 'endpoint-secret', undefined, { timeout: 10_000 })
     await c.expectAccessible(page)
     await once.getByRole('button', { name: 'Copy' }).click()
     await once.getByText('Copied.').waitFor()

@@ -91,3 +91,9 @@ export function actorFor(member: Member): Actor {
     ...(member.partnerId ? { partnerId: member.partnerId } : {}),
   }
 }
+
+/** A file's bytes as an import reads them: in pieces of `piece` bytes, which may split a character or a quoted field. */
+export async function* aFile(text: string | Uint8Array, piece = 64 * 1024): AsyncGenerator<Uint8Array> {
+  const bytes = typeof text === 'string' ? new TextEncoder().encode(text) : text
+  for (let at = 0; at < bytes.length; at += piece) yield bytes.slice(at, at + piece)
+}

@@ -26,6 +26,8 @@ import { nestsDeeperThan } from '../../domain/shared/nesting'
 import { illFormedTextAt } from '../../domain/shared/unicode'
 import {
   BODY_TOO_LARGE,
+  FILE_BODY,
+  FILE_ROUTES,
   IllFormedTextInBody,
   INVALID_JSON,
   MAX_BODY_BYTES,
@@ -75,6 +77,8 @@ const takesForms = (path: string) => !path.startsWith('/api/') || path.startsWit
  * caller gets 401 first.
  */
 async function parseBody({ request }: { request: Request }): Promise<unknown> {
+  // A file is the route's to read as it arrives (docs/api.md "Import").
+  if (FILE_ROUTES.includes(new URL(request.url).pathname)) return FILE_BODY
   const text = await readBody(request)
   if (text === undefined) return BODY_TOO_LARGE
   if (text === '') return null

@@ -21,6 +21,7 @@ import {
 } from './constituents.schemas'
 import { NeedSchema, needView } from './needs.schemas'
 import { CONSTITUENT_COLUMNS, csvAttachment, csvResponses, exportFilename } from './exports'
+import { importDocumentation, importing, ImportQuery } from './imports'
 import { pagedResponse } from './paging'
 
 // docs/constituents.md
@@ -29,6 +30,7 @@ export function constituentsRoutes(useCases: UseCases['constituents'], authentic
     search,
     checkDuplicates,
     export: exportConstituents,
+    import: importConstituents,
     get,
     create,
     update,
@@ -74,6 +76,18 @@ export function constituentsRoutes(useCases: UseCases['constituents'], authentic
         },
       },
     )
+    .post('/import', importing(importConstituents), {
+      auth: true,
+      query: ImportQuery,
+      response: importDocumentation('constituents').response,
+      detail: {
+        operationId: 'importConstituents',
+        summary: "Import constituents from a CSV file of the export's columns; a dry run answers what it would do",
+        description:
+          'org_admin. Each row is checked as a creation is; a row that is someone on file (same phone, same email, or same name and date of birth) or an earlier row is skipped, so importing a file twice creates nothing new. Created in batches, each committed on its own; duplicate detection runs as on every creation.',
+        requestBody: importDocumentation('constituents').requestBody,
+      },
+    })
     .post(
       '',
       async ({ actor, body, set }) => {

@@ -2,6 +2,7 @@ import { Elysia, t } from 'elysia'
 import type { Logger } from '../../application/ports/logger'
 import type { UseCases } from '../../application/use-cases'
 import { csvAttachment, csvResponses, exportFilename, NEED_COLUMNS } from './exports'
+import { importDocumentation, importing, ImportQuery } from './imports'
 import type { AuthenticationPlugin } from './authentication'
 import { PagedList, PageQuery, problems, Uuid } from './common.schemas'
 import {
@@ -36,7 +37,19 @@ export function needsRoutes(
   requestSite: RequestSite,
   logger: Logger,
 ) {
-  const { create, submitPublic, list, export: exportNeeds, get, update, addNote, listInteractions, listHistory, sendSms } = useCases
+  const {
+    create,
+    submitPublic,
+    list,
+    export: exportNeeds,
+    import: importNeeds,
+    get,
+    update,
+    addNote,
+    listInteractions,
+    listHistory,
+    sendSms,
+  } = useCases
 
   return new Elysia({ name: 'needs', prefix: '/api/needs', detail: { tags: ['Needs'] } })
     .use(authentication)
@@ -96,6 +109,18 @@ export function needsRoutes(
         },
       },
     )
+    .post('/import', importing(importNeeds), {
+      auth: true,
+      query: ImportQuery,
+      response: importDocumentation('needs').response,
+      detail: {
+        operationId: 'importNeeds',
+        summary: "Import needs from a CSV file of the export's columns and description; a dry run answers what it would do",
+        description:
+          'org_admin. Each row is recorded as an intake by staff is, on its original date (createdAt, required), for the partner partnerId names by id or name (the default partner when empty). A row with the same original time and customFields as a need on file, or as an earlier row, is skipped, so importing a file twice creates nothing new.',
+        requestBody: importDocumentation('needs').requestBody,
+      },
+    })
     .get(
       '/export',
       async ({ actor, query }) =>

@@ -1,6 +1,7 @@
 import { Elysia } from 'elysia'
 import { isServiceError, type ErrorKind, type ServiceError } from '../../application/errors'
 import type { Logger } from '../../application/ports/logger'
+import { IMPORT_LIMITS } from '../../domain/imports/import'
 import { MAX_NESTING_DEPTH } from '../../domain/shared/nesting'
 import { ILL_FORMED_TEXT } from '../../domain/shared/unicode'
 import { InvalidError, TooManyRequestsError, UnauthorizedError, type FieldError } from '../../domain/errors'
@@ -8,6 +9,14 @@ import { ProviderError } from '../../application/ports/provider-error'
 import { OUTAGE_DETAIL, RETRY_AFTER_SECONDS, type DatabaseOutages } from './database-outages'
 
 export const MAX_BODY_BYTES = 256 * 1024
+
+/** The routes that take a file (docs/api.md "Import"): read by the route as it arrives, up to the import's limit. */
+export const FILE_ROUTES: readonly string[] = ['/api/constituents/import', '/api/needs/import']
+
+/** The most a request to `pathname` may send. */
+export function maxBodyBytesOf(pathname: string): number {
+  return FILE_ROUTES.includes(pathname) ? IMPORT_LIMITS.maxBytes : MAX_BODY_BYTES
+}
 
 /** What the body parser yields for text that is not JSON; validation then reports it. */
 export const INVALID_JSON = Object.freeze({ invalidJson: true })
@@ -25,6 +34,12 @@ export class IllFormedTextInBody {
 
 /** What the body parser yields for a body a JSON route is sent as anything but JSON (a form, text/plain, no type). */
 export const NOT_JSON = Object.freeze({ notJson: true })
+
+/** A body of a type the route does not take, found by the route itself (a file route reads its own body): 415. */
+export class UnsupportedMediaTypeError extends Error {}
+
+/** What the body parser yields for a file route's body, which it leaves unread for the route. */
+export const FILE_BODY = Object.freeze({ file: true })
 
 /** What the body parser yields for a body without Content-Length that grows past MAX_BODY_BYTES. */
 export const BODY_TOO_LARGE = Object.freeze({ bodyTooLarge: true })
@@ -181,9 +196,11 @@ export function problemDetails(logger: Logger, outages: DatabaseOutages) {
   return new Elysia({ name: 'problem-details' })
     .onRequest(({ request }) => {
       const length = Number(request.headers.get('content-length') ?? 0)
+      // Only a body past the usual limit has its route's limit looked up: most requests are far below.
+      const limit = length > MAX_BODY_BYTES ? maxBodyBytesOf(new URL(request.url).pathname) : MAX_BODY_BYTES
       // The body is left unread, so the connection cannot carry another request: close it.
-      if (length > MAX_BODY_BYTES) {
-        return problemResponse('payload_too_large', `The request body may be at most ${MAX_BODY_BYTES} bytes`, {
+      if (length > limit) {
+        return problemResponse('payload_too_large', `The request body may be at most ${limit} bytes`, {
           headers: { connection: 'close' },
         })
       }
@@ -194,6 +211,7 @@ export function problemDetails(logger: Logger, outages: DatabaseOutages) {
         const headers = headersOf(error)
         return problemResponse(error.kind, detailOf(error), { ...(errors ? { errors } : {}), ...(headers ? { headers } : {}) })
       }
+      if (error instanceof UnsupportedMediaTypeError) return problemResponse('unsupported_media_type', error.message)
       const invalid = (detail: string, errors?: FieldError[]) => problemResponse('invalid', detail, errors ? { errors } : {})
       switch (code) {
         case 'VALIDATION': {

@@ -1,6 +1,6 @@
 import type { Actor } from '../../domain/auth/actor'
 import type { Constituent } from '../../domain/constituents/constituent'
-import { readContactDetails, type ContactDetails } from '../../domain/constituents/contact'
+import { NO_CONTACT_GIVEN, readContactDetails, type ContactDetails } from '../../domain/constituents/contact'
 import { duplicateHintsFor, type DuplicateHints } from '../../domain/constituents/duplicate-hints'
 import { withoutHiddenContact } from '../../domain/constituents/redaction'
 import { InvalidError } from '../../domain/errors'
@@ -27,8 +27,7 @@ export class CreateConstituent {
     const { householdId, ...fields } = input
     const { details, errors } = readContactDetails(fields, '')
     if (errors.length > 0) throw new InvalidError('The constituent has invalid fields', errors)
-    if (Object.keys(details).length === 0)
-      throw InvalidError.field('/', 'Give at least one field: a record with nothing in it serves no one')
+    if (Object.keys(details).length === 0) throw InvalidError.field('/', NO_CONTACT_GIVEN)
     const { constituent, hints } = await this.unitOfWork.run(async (r) => {
       if (householdId && !(await r.constituents.householdExists(actor.organizationId, householdId))) {
         throw InvalidError.field('/householdId', 'must name a household of this organization')

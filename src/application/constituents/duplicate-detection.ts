@@ -1,9 +1,19 @@
 import type { Constituent } from '../../domain/constituents/constituent'
 import type { ContactDetails } from '../../domain/constituents/contact'
-import { matchKeysOf, sharedReasons, type MatchReason } from '../../domain/constituents/matching'
+import { matchKeysOf, sharedReasons, type MatchKeys, type MatchReason } from '../../domain/constituents/matching'
 import type { Clock } from '../ports/clock'
 import type { IdGenerator } from '../ports/ids'
 import type { Repositories } from '../ports/repositories'
+
+/** Those of `found` sharing a key with `keys`, and which keys. */
+function candidatesAmong(keys: MatchKeys, found: readonly Constituent[]): Candidate[] {
+  return found.map((c) => ({ constituent: c, reasons: sharedReasons(keys, matchKeysOf(c)) })).filter((c) => c.reasons.length > 0)
+}
+
+/** Each key as one name: its kind and its value. */
+function keyNames(keys: MatchKeys): string[] {
+  return Object.entries(keys).map(([kind, value]) => `${kind}:${value}`)
+}
 
 export interface Candidate {
   constituent: Constituent
@@ -31,7 +41,7 @@ export class DuplicateDetection {
     const keys = matchKeysOf(details)
     if (Object.keys(keys).length === 0) return []
     const found = await r.constituents.findByMatchKeys(organizationId, keys, excludeId, CANDIDATES_PER_KEY)
-    return found.map((c) => ({ constituent: c, reasons: sharedReasons(keys, matchKeysOf(c)) })).filter((c) => c.reasons.length > 0)
+    return candidatesAmong(keys, found)
   }
 
   async run(r: Repositories, constituent: Constituent): Promise<Candidate[]> {
@@ -39,8 +49,46 @@ export class DuplicateDetection {
     if (candidates.length === 0) return []
     const existing = await r.householdMatches.listInvolving(constituent.organizationId, constituent.id)
     const paired = new Set(existing.flatMap((m) => [m.constituentId, m.candidateConstituentId]))
+    await this.open(
+      r,
+      constituent,
+      candidates.filter((candidate) => !paired.has(candidate.constituent.id)),
+    )
+    return candidates
+  }
+
+  /**
+   * Detection for constituents just added together (in this order, one organization's), as if each had been
+   * added alone after the ones before: its candidates are those on file and the earlier ones of the list.
+   * One lookup for all; a new constituent has no match yet to respect.
+   */
+  async runForNew(r: Repositories, constituents: readonly Constituent[]): Promise<Candidate[][]> {
+    const keys = constituents.map((c) => matchKeysOf(c))
+    if (keys.every((k) => Object.keys(k).length === 0)) return constituents.map(() => [])
+    const organizationId = constituents[0]!.organizationId
+    const found = await r.constituents.findSharingKeys(organizationId, keys, CANDIDATES_PER_KEY * constituents.length)
+    const position = new Map(constituents.map((c, i) => [c.id, i]))
+    // Who holds each key, so that each constituent's candidates are looked up, not searched for.
+    const holders = new Map<string, Constituent[]>()
+    for (const c of found) {
+      for (const key of keyNames(matchKeysOf(c))) holders.set(key, [...(holders.get(key) ?? []), c])
+    }
+    const all: Candidate[][] = []
+    for (const [i, constituent] of constituents.entries()) {
+      const before = new Map<string, Constituent>()
+      for (const key of keyNames(keys[i]!)) {
+        for (const holder of holders.get(key) ?? []) if ((position.get(holder.id) ?? -1) < i) before.set(holder.id, holder)
+      }
+      const candidates = candidatesAmong(keys[i]!, [...before.values()]).slice(0, CANDIDATES_PER_KEY * Object.keys(keys[i]!).length)
+      await this.open(r, constituent, candidates)
+      all.push(candidates)
+    }
+    return all
+  }
+
+  /** One open household match for each candidate. */
+  private async open(r: Repositories, constituent: Constituent, candidates: readonly Candidate[]): Promise<void> {
     for (const candidate of candidates) {
-      if (paired.has(candidate.constituent.id)) continue
       await r.householdMatches.insert({
         id: this.ids.nextInTimeOrder(),
         organizationId: constituent.organizationId,
@@ -51,6 +99,5 @@ export class DuplicateDetection {
         createdAt: this.clock.now(),
       })
     }
-    return candidates
   }
 }

@@ -15,7 +15,7 @@ import type { IdGenerator } from '../ports/ids'
 import type { Repositories } from '../ports/repositories'
 import type { ConstituentRegistry } from '../constituents/constituent-registry'
 import type { WebhookEvents } from '../webhooks/webhook-events'
-import type { AuditTrail } from '../audit/audit-trail'
+import type { AuditEntry, AuditTrail } from '../audit/audit-trail'
 import type { NeedNotifications } from './need-notifications'
 
 export interface NewNeed {
@@ -36,6 +36,11 @@ export interface NewNeed {
    * known household; an anonymous caller's person always starts a household of its own (docs/api.md "Needs").
    */
   newPersonJoinsHousehold?: boolean
+  /**
+   * An imported request's date in the file it came from (docs/api.md "Import"): the need's creation time and
+   * its first history entry's. Nobody is told it arrived: it is an old request, not a new one.
+   */
+  originalDate?: Date
 }
 
 /**
@@ -63,68 +68,104 @@ export class NeedIntake {
   ) {}
 
   async record(r: Repositories, input: NewNeed): Promise<RecordedNeed> {
-    const reference = await r.organizations.takeNextNeedReference(input.organizationId)
+    const [recorded] = await this.recordAll(r, input.organizationId, [input])
+    return recorded!
+  }
+
+  /**
+   * Records needs of one organization in order (an import's batch), each as `record` would, in a few
+   * statements for all: their reference numbers taken together, their constituents registered together.
+   */
+  async recordAll(r: Repositories, organizationId: string, inputs: readonly NewNeed[]): Promise<RecordedNeed[]> {
+    const reference = await r.organizations.takeNeedReferences(organizationId, inputs.length)
     if (!reference) throw new NotFoundError('Organization')
     const now = this.clock.now()
-    const { partner, status, dueDate, newPersonJoinsHousehold: _joins, ...fields } = input
-    const { candidates, ...constituent } = await this.constituentOf(r, input)
-    const need: Need = {
-      ...fields,
-      ...constituent,
-      id: this.ids.nextInTimeOrder(),
-      partnerId: partner.id,
-      status: status ?? INITIAL_NEED_STATUS,
-      createdAt: now,
-      updatedAt: now,
-      dueDate: dueDate ?? dueDateFor(now, partner.slaHours),
-      dueDateSetByHand: Boolean(dueDate),
-      ...(status === 'RESOLVED' ? { resolvedAt: now } : {}),
-      referenceNumber: formatReferenceNumber(reference.shortCode, reference.number),
-    }
-    await r.needs.insert(need)
-    await r.needs.appendChanges([
-      {
+    const people = await this.constituentsOf(r, organizationId, inputs)
+    const recorded = inputs.map((input, i): RecordedNeed => {
+      const createdAt = input.originalDate ?? now
+      const { partner, status, dueDate, newPersonJoinsHousehold: _joins, originalDate: _original, ...fields } = input
+      const { candidates, ...constituent } = people[i]!
+      const need: Need = {
+        ...fields,
+        ...constituent,
         id: this.ids.nextInTimeOrder(),
-        organizationId: need.organizationId,
+        partnerId: partner.id,
+        status: status ?? INITIAL_NEED_STATUS,
+        createdAt,
+        updatedAt: now,
+        dueDate: dueDate ?? dueDateFor(createdAt, partner.slaHours),
+        dueDateSetByHand: Boolean(dueDate),
+        // Created resolved (an old request imported as done): resolved when it was made, in its own period.
+        ...(status === 'RESOLVED' ? { resolvedAt: createdAt } : {}),
+        referenceNumber: formatReferenceNumber(reference.shortCode, reference.first + i),
+      }
+      return { need, candidates }
+    })
+    const needs = recorded.map(({ need }) => need)
+    await r.needs.insertMany(needs)
+    await r.needs.appendChanges(
+      needs.map((need) => ({
+        id: this.ids.nextInTimeOrder(),
+        organizationId,
         needId: need.id,
         field: 'status',
         to: need.status,
         ...(need.createdBy ? { changedBy: need.createdBy } : {}),
-        changedAt: now,
-      },
-    ])
-    await this.events.emit(r, need.organizationId, 'need.created', { needId: need.id })
-    // Nobody on the staff made it: someone has to hear that it arrived.
-    if (!need.createdBy) await this.notifications.arrived(r, need)
-    await this.notifications.assigned(r, need, need.createdBy)
-    // A constituent made from the need's contact fields is a record of its own in the trail.
-    await this.audit.record(
-      r,
-      { organizationId: need.organizationId, ...(need.createdBy ? { memberId: need.createdBy } : {}) },
-      { action: 'create', recordType: 'need', recordId: need.id },
-      ...(need.constituentId && !input.constituentId
-        ? [{ action: 'create', recordType: 'constituent', recordId: need.constituentId } as const]
-        : []),
+        changedAt: need.createdAt,
+      })),
     )
-    return { need, candidates }
+    await this.events.emitEach(
+      r,
+      organizationId,
+      'need.created',
+      needs.map((need) => ({ needId: need.id })),
+    )
+    const entries = new Map<string | undefined, AuditEntry[]>()
+    for (const [i, need] of needs.entries()) {
+      // Nobody on the staff made it: someone has to hear that it arrived (not of an old request, imported).
+      if (!need.createdBy && !inputs[i]!.originalDate) await this.notifications.arrived(r, need)
+      await this.notifications.assigned(r, need, need.createdBy)
+      // A constituent made from the need's contact fields is a record of its own in the trail.
+      const made = need.constituentId && !inputs[i]!.constituentId ? [need.constituentId] : []
+      entries.set(need.createdBy, [
+        ...(entries.get(need.createdBy) ?? []),
+        { action: 'create', recordType: 'need', recordId: need.id },
+        ...made.map((id) => ({ action: 'create', recordType: 'constituent', recordId: id }) as const),
+      ])
+    }
+    for (const [memberId, made] of entries) await this.audit.record(r, { organizationId, ...(memberId ? { memberId } : {}) }, ...made)
+    return recorded
   }
 
-  private async constituentOf(
+  /** For each input, the constituent made from its contact keys (registered together), or none. */
+  private async constituentsOf(
     r: Repositories,
-    input: NewNeed,
-  ): Promise<Pick<Need, 'constituentId' | 'householdId' | 'duplicateWarning'> & Pick<RecordedNeed, 'candidates'>> {
-    if (input.constituentId) return { candidates: [] }
-    const { details } = readContactDetails(input.customFields, '/customFields')
-    if (Object.keys(details).length === 0) return { candidates: [] }
-    const household = input.newPersonJoinsHousehold === false ? undefined : input.householdId
-    const { constituent, candidates } = await this.registry.register(r, input.organizationId, details, household)
-    const warning = duplicateWarning(candidates)
-    return {
-      constituentId: constituent.id,
-      householdId: constituent.householdId,
-      candidates,
-      // Stored whole; each reader gets it as it may read it (`redactNeed`).
-      ...(warning ? { duplicateWarning: warning } : {}),
-    }
+    organizationId: string,
+    inputs: readonly NewNeed[],
+  ): Promise<Array<Pick<Need, 'constituentId' | 'householdId' | 'duplicateWarning'> & Pick<RecordedNeed, 'candidates'>>> {
+    const people = inputs.map((input) => {
+      if (input.constituentId) return undefined
+      const { details } = readContactDetails(input.customFields, '/customFields')
+      if (Object.keys(details).length === 0) return undefined
+      const household = input.newPersonJoinsHousehold === false ? undefined : input.householdId
+      return { details, ...(household ? { householdId: household } : {}) }
+    })
+    const registered = await this.registry.registerAll(
+      r,
+      organizationId,
+      people.filter((person) => person !== undefined),
+    )
+    return people.map((person) => {
+      if (!person) return { candidates: [] }
+      const { constituent, candidates } = registered.shift()!
+      const warning = duplicateWarning(candidates)
+      return {
+        constituentId: constituent.id,
+        householdId: constituent.householdId,
+        candidates,
+        // Stored whole; each reader gets it as it may read it (`redactNeed`).
+        ...(warning ? { duplicateWarning: warning } : {}),
+      }
+    })
   }
 }

@@ -15,9 +15,17 @@ export class WebhookEvents {
   ) {}
 
   async emit(r: Repositories, organizationId: string, type: WebhookEventType, data: WebhookEventData): Promise<void> {
+    await this.emitEach(r, organizationId, type, [data])
+  }
+
+  /** One event per item of `data` (an import's batch), the subscribed endpoints read once. */
+  async emitEach(r: Repositories, organizationId: string, type: WebhookEventType, data: readonly WebhookEventData[]): Promise<void> {
+    if (data.length === 0) return
     const endpoints = await r.webhookEndpoints.subscribedTo(organizationId, type)
     if (endpoints.length === 0) return
-    const body = webhookEventBody(type, this.clock.now(), data)
-    for (const endpoint of endpoints) await this.outbox.webhook(r, organizationId, { endpointId: endpoint.id, type, body })
+    for (const item of data) {
+      const body = webhookEventBody(type, this.clock.now(), item)
+      for (const endpoint of endpoints) await this.outbox.webhook(r, organizationId, { endpointId: endpoint.id, type, body })
+    }
   }
 }

@@ -38,6 +38,7 @@ export const AUDIT_ACTIONS = [
   'logout',
   'deactivate',
   'reactivate',
+  'import',
   'apply_retention',
 ] as const
 export type AuditAction = (typeof AUDIT_ACTIONS)[number]
@@ -62,8 +63,11 @@ export interface AuditEvent {
   counts?: AuditCounts
 }
 
-/** What an event may count: what a retention run erased and cleared (docs/privacy.md). */
-export const AUDIT_COUNTS = ['constituentsErased', 'needTextsCleared'] as const
+/**
+ * What an event may count: what a retention run erased and cleared (docs/privacy.md); an import's rows, and
+ * of them those created, skipped and refused (docs/api.md "Import").
+ */
+export const AUDIT_COUNTS = ['constituentsErased', 'needTextsCleared', 'rows', 'created', 'skipped', 'refused'] as const
 export type AuditCounts = Partial<Record<(typeof AUDIT_COUNTS)[number], number>>
 
 /** How long an organization keeps its audit events, in days: a week at least, ten years at most. */

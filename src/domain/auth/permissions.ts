@@ -48,6 +48,8 @@ export const PERMISSIONS = {
   // A whole file of people's details at once: the organization's admin, or whoever may read every detail
   // anyway. Exports also need the read permission of what they export, and keep the lists' scope.
   'records:export': { roles: ['org_admin'], profiles: ['pii_reader'] },
+  // A whole file of people brought in at once: the organization's decision, its admin's alone.
+  'records:import': { roles: ['org_admin'], profiles: [] },
 } as const satisfies Record<string, PermissionRule>
 
 export type Permission = keyof typeof PERMISSIONS

@@ -113,6 +113,8 @@ export function fieldProblem(descriptor: ContactFieldDescriptor, value: string):
 }
 
 export const CONTACT_FIELDS = fieldsOf(CONTACT)
+/** Said of a new constituent with no field given. */
+export const NO_CONTACT_GIVEN = 'Give at least one field: a record with nothing in it serves no one'
 /** The fields duplicate detection reads. */
 export const MATCHED_FIELDS = CONTACT_FIELDS.filter((field) => CONTACT[field].matched)
 

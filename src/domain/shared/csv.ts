@@ -13,6 +13,11 @@ export function neutralizeFormula(value: string): string {
   return FORMULA_START.test(value) ? `'${value}` : value
 }
 
+/** A cell as an export wrote it, read back: the quote that `neutralizeFormula` put in front is taken off. */
+export function restoreFormula(cell: string): string {
+  return cell.startsWith("'") && FORMULA_START.test(cell.slice(1)) ? cell.slice(1) : cell
+}
+
 /** One field: neutralized, then quoted (quotes doubled) when it holds a comma, a quote, CR or LF. */
 export function csvField(value: string): string {
   const cell = neutralizeFormula(value)

@@ -7,6 +7,9 @@ import { ConstituentRegistry } from '../../application/constituents/constituent-
 import { CreateConstituent } from '../../application/constituents/create-constituent'
 import { DuplicateDetection } from '../../application/constituents/duplicate-detection'
 import { ExportConstituents } from '../../application/constituents/export-constituents'
+import { ConstituentImporter } from '../../application/constituents/constituent-importer'
+import { ImportConstituents } from '../../application/constituents/import-constituents'
+import { RecordImport } from '../../application/imports/record-import'
 import { GetConstituent } from '../../application/constituents/get-constituent'
 import { GetHousehold } from '../../application/constituents/get-household'
 import { ListConstituentNeeds } from '../../application/constituents/list-constituent-needs'
@@ -25,11 +28,15 @@ export const constituents = area('constituents', ({ service }) => {
   service(DuplicateDetection, [clock, ids])
   service(ConstituentRegistry, [DuplicateDetection, clock, ids, WebhookEvents])
   service(ConstituentMerger, [clock, DuplicateDetection, WebhookEvents, AuditTrail])
+  // Shared by both imports and the operator's command.
+  service(RecordImport, [unitOfWork, repositories, AuditTrail])
+  service(ConstituentImporter, [ConstituentRegistry, AuditTrail])
   service(ConstituentEraser, [clock, WebhookEvents, AuditTrail])
   return {
     search: service(SearchConstituents, [repositories, AuditTrail]),
     checkDuplicates: service(CheckDuplicates, [repositories, DuplicateDetection, AuditTrail]),
     export: service(ExportConstituents, [repositories, AuditTrail]),
+    import: service(ImportConstituents, [RecordImport, ConstituentImporter]),
     get: service(GetConstituent, [repositories, AuditTrail]),
     create: service(CreateConstituent, [unitOfWork, ConstituentRegistry, AuditTrail]),
     update: service(UpdateConstituent, [unitOfWork, DuplicateDetection, clock, AuditTrail]),

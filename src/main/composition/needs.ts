@@ -4,6 +4,9 @@ import { Outbox } from '../../application/messaging/outbox'
 import { AddNote } from '../../application/needs/add-note'
 import { CreateNeed } from '../../application/needs/create-need'
 import { ExportNeeds } from '../../application/needs/export-needs'
+import { ImportNeeds } from '../../application/needs/import-needs'
+import { NeedImporter } from '../../application/needs/need-importer'
+import { RecordImport } from '../../application/imports/record-import'
 import { GetNeed } from '../../application/needs/get-need'
 import { GetPublicIntakeForm } from '../../application/needs/get-public-intake-form'
 import { ListNeedHistory } from '../../application/needs/list-need-history'
@@ -24,6 +27,7 @@ const { repositories, unitOfWork, clock, ids } = PORTS
 export const needs = area('needs', ({ service }) => {
   service(NeedNotifications, [Outbox, PORTS.publicBaseUrl])
   service(NeedIntake, [ConstituentRegistry, clock, ids, WebhookEvents, AuditTrail, NeedNotifications])
+  service(NeedImporter, [NeedIntake, clock])
   service(RequesterConfirmation, [Outbox, clock, ids, PORTS.senderNumberRequired, PORTS.sendLimits])
   return {
     create: service(CreateNeed, [unitOfWork, NeedIntake, AuditTrail, PORTS.metrics]),
@@ -31,6 +35,7 @@ export const needs = area('needs', ({ service }) => {
     getPublicForm: service(GetPublicIntakeForm, [repositories]),
     list: service(ListNeeds, [repositories, clock]),
     export: service(ExportNeeds, [repositories, AuditTrail, clock]),
+    import: service(ImportNeeds, [RecordImport, NeedImporter]),
     get: service(GetNeed, [repositories]),
     update: service(UpdateNeed, [unitOfWork, clock, ids, WebhookEvents, AuditTrail, NeedNotifications, PORTS.metrics]),
     addNote: service(AddNote, [unitOfWork, clock, ids, WebhookEvents, AuditTrail]),

@@ -1,4 +1,8 @@
 import { PurgeAuditEvents } from '../../application/audit/purge-audit-events'
+import { ConstituentImporter } from '../../application/constituents/constituent-importer'
+import { ImportOrganizationFile } from '../../application/imports/import-organization-file'
+import { RecordImport } from '../../application/imports/record-import'
+import { NeedImporter } from '../../application/needs/need-importer'
 import { AuditTrail } from '../../application/audit/audit-trail'
 import { ConstituentEraser } from '../../application/constituents/constituent-eraser'
 import { ApplyRetention } from '../../application/retention/apply-retention'
@@ -33,6 +37,7 @@ export const operations = area('operations', ({ service }) => ({
     WebhookEvents,
   ]),
   purgeAuditEvents: service(PurgeAuditEvents, [PORTS.repositories, unitOfWork, clock]),
+  importFile: service(ImportOrganizationFile, [PORTS.repositories, RecordImport, ConstituentImporter, NeedImporter]),
   applyRetention: service(ApplyRetention, [PORTS.repositories, unitOfWork, clock, ConstituentEraser, AuditTrail]),
   sendDailyDigests: service(SendDailyDigests, [PORTS.repositories, unitOfWork, Outbox, clock, PORTS.publicBaseUrl]),
 }))

@@ -80,6 +80,9 @@ const protectedRoutes = (): ReadonlyArray<readonly [string, string, unknown, num
     ['POST', '/api/constituents/merge', { sourceConstituentId: mergeSource, targetConstituentId: mergeTarget }],
     ['POST', `/api/constituents/${erased}/erase`, undefined],
     ['POST', '/api/constituents/duplicate-check', { lastName: 'Whole' }],
+    // An import takes CSV: the JSON body here is 415 once the caller is known.
+    ['POST', '/api/constituents/import?dryRun=true', { firstName: 'Ana' }, 415],
+    ['POST', '/api/needs/import?dryRun=true', { description: 'Food' }, 415],
     ['GET', '/api/household-matches?status=OPEN', undefined],
     ['POST', `/api/household-matches/${matchId}/resolve`, { action: 'DISMISS' }],
     ['GET', '/api/members', undefined],

@@ -62,6 +62,8 @@ const ROUTES: Array<[method: string, path: string, authenticated: boolean, error
   ['get', '/api/needs', true, [400, 401, 403]],
   ['get', '/api/needs/export', true, [400, 401, 403]],
   ['get', '/api/constituents/export', true, [400, 401, 403]],
+  ['post', '/api/constituents/import', true, [400, 401, 403, 413, 415]],
+  ['post', '/api/needs/import', true, [400, 401, 403, 413, 415]],
   ['get', '/api/needs/{id}', true, [400, 401, 403, 404]],
   ['put', '/api/needs/{id}', true, [400, 401, 403, 404, 409, 413, 415]],
   ['post', '/api/needs/{id}/notes', true, [400, 401, 403, 404, 413, 415]],
@@ -115,6 +117,8 @@ const ROUTES: Array<[method: string, path: string, authenticated: boolean, error
 const WEBHOOKS = new Set(['/api/webhooks/twilio/sms', '/api/webhooks/twilio/status'])
 /** The browser session's cookie is their input: they take no body (docs/api.md "Tokens"). */
 const BODILESS = new Set(['/api/auth/session/refresh', '/api/auth/session/logout', '/api/constituents/{id}/erase'])
+/** Imports take a CSV file, not JSON (docs/api.md "Import"): their body has a test of its own. */
+const FILES = new Set(['/api/constituents/import', '/api/needs/import'])
 
 const operation = (method: string, path: string): Operation => doc.paths[path]![method]!
 
@@ -259,6 +263,15 @@ describe('GET /api/openapi.json', () => {
     }
   })
 
+  test('imports document their file as a text/csv body and a dry run as an optional boolean', () => {
+    for (const path of ['/api/needs/import', '/api/constituents/import']) {
+      const { requestBody, parameters } = operation('post', path) as { requestBody: any; parameters: Array<Record<string, unknown>> }
+      expect(Object.keys(requestBody.content)).toEqual(['text/csv'])
+      expect(requestBody).toMatchObject({ required: true, content: { 'text/csv': { schema: { type: 'string' } } } })
+      expect(parameters.find((p) => p.name === 'dryRun')).toMatchObject({ in: 'query', required: false, schema: { type: 'boolean' } })
+    }
+  })
+
   test('declares the bearer scheme (JWT), with what RFC 8725 asks a token to say of itself', () => {
     const { description, ...scheme } = doc.components.securitySchemes.bearer
     expect(scheme).toEqual({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT' })
@@ -309,6 +322,8 @@ describe('GET /api/openapi.json', () => {
       ['get', '/api/needs'],
       ['get', '/api/needs/export'],
       ['get', '/api/constituents/export'],
+      ['post', '/api/constituents/import'],
+      ['post', '/api/needs/import'],
       ['put', '/api/needs/{id}'],
       ['post', '/api/auth/login'],
       ['get', '/api/partners'],
@@ -340,7 +355,7 @@ describe('GET /api/openapi.json', () => {
     }
   })
 
-  const bodyRoutes = ROUTES.filter(([method, path]) => method !== 'get' && method !== 'delete' && !BODILESS.has(path))
+  const bodyRoutes = ROUTES.filter(([method, path]) => method !== 'get' && method !== 'delete' && !BODILESS.has(path) && !FILES.has(path))
 
   test.each(bodyRoutes.filter(([, path]) => !WEBHOOKS.has(path)))('%s %s has a strict JSON request body', (method, path) => {
     const schema = operation(method, path).requestBody?.content['application/json']?.schema

@@ -40,6 +40,7 @@ const LIST_MEMBERS: Rule = { roles: ['org_admin', 'staff', 'partner_admin'], pro
 const MANAGE_MEMBERS: Rule = { roles: ['org_admin', 'partner_admin'], profiles: [] }
 const EXPORT: Rule = { roles: ['org_admin'], profiles: ['pii_reader'] }
 const REPORTS: Rule = { roles: CASEWORKERS, profiles: [] }
+const IMPORT: Rule = { roles: ['org_admin'], profiles: [] }
 
 const allows = (rule: Rule, actor: ActorCase) => rule.roles.includes(actor.role) || rule.profiles.some((p) => actor.profiles.includes(p))
 
@@ -55,6 +56,8 @@ interface Call {
   method: 'GET' | 'POST' | 'PUT' | 'DELETE'
   path: string
   body?: unknown
+  /** A CSV file sent as the body instead (an import). */
+  csv?: string
 }
 
 /** One route: who may call it, what success looks like, and a call that succeeds for an allowed caller. */
@@ -275,6 +278,18 @@ const ROUTES: RouteCase[] = [
     success: 200,
     call: get('/api/constituents/export?format=csv'),
   },
+  {
+    route: 'POST /api/constituents/import',
+    rule: IMPORT,
+    success: 200,
+    call: async () => ({ method: 'POST', path: '/api/constituents/import?dryRun=true', csv: 'firstName\nAna\n' }),
+  },
+  {
+    route: 'POST /api/needs/import',
+    rule: IMPORT,
+    success: 200,
+    call: async () => ({ method: 'POST', path: '/api/needs/import?dryRun=true', csv: 'description,createdAt\nFood,2025-01-02\n' }),
+  },
   { route: 'GET /api/partners', rule: EVERY_ROLE, success: 200, call: get('/api/partners') },
   {
     route: 'POST /api/partners',
@@ -450,6 +465,7 @@ describe('every route × role × profile against the permission table', () => {
         const response = await api.call(call.method, call.path, {
           token: actor.token,
           ...(call.body === undefined ? {} : { body: call.body }),
+          ...(call.csv === undefined ? {} : { raw: call.csv, headers: { 'content-type': 'text/csv' } }),
         })
         const expected = allowed ? route.success : 403
         const problem = response.body as { detail?: string; errors?: unknown }

@@ -11,6 +11,7 @@ import { describeErasureContract } from './erasure-contract'
 import { describeInvitationContract } from './invitation-contract'
 import { describeMemberContract } from './member-contract'
 import { describeNeedContract } from './need-contract'
+import { describeImportContract } from './import-contract'
 import { describeNeedHistoryContract } from './need-history-contract'
 import { describeNeedReportContract } from './need-report-contract'
 import { describeOrganizationContract } from './organization-contract'
@@ -97,6 +98,7 @@ export function describeRepositories(name: string, make: () => Promise<Repositor
     describeConstituentContract(context)
     describeConstituentSearchContract(context)
     describeConstituentDuplicatesContract(context)
+    describeImportContract(context)
     describeErasureContract(context)
     describeSmsContract(context)
     describeSmsInteractionContract(context)

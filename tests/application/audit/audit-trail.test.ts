@@ -6,6 +6,7 @@ import type { AuditAction, AuditEvent, AuditRecordType } from '../../../src/doma
 import type { Actor } from '../../../src/domain/auth/actor'
 import { ConflictError } from '../../../src/domain/errors'
 import { createContainer, PORTS } from '../../../src/main/container'
+import { aFile } from '../../support/builders'
 import { FixedClock } from '../../support/fixed-clock'
 import { cheapPasswords, createWorld, TEST_PASSWORD, testConfig, type World } from '../../support/world'
 import { failureOf } from '../failure-of'
@@ -159,6 +160,14 @@ const AUDITED: Record<string, () => Promise<Expected>> = {
     return byAdmin('read', 'need', need.id)
   },
   'constituents.create': async () => byAdmin('create', 'constituent', (await aConstituent()).id),
+  'constituents.import': async () => {
+    await u().constituents.import.execute(world.admin, aFile(`firstName,lastName\nAna,I${randomUUID().slice(0, 6)}\n`), { dryRun: false })
+    return byAdmin('import', 'organization', world.organizationId)
+  },
+  'needs.import': async () => {
+    await u().needs.import.execute(world.admin, aFile(`description,createdAt\n${randomUUID()},2025-01-02\n`), { dryRun: false })
+    return byAdmin('import', 'organization', world.organizationId)
+  },
   'constituents.update': async () => {
     const constituent = await aConstituent()
     await u().constituents.update.execute(world.admin, constituent.id, { phone: '+15035550199' })
@@ -318,6 +327,12 @@ const AUDITED: Record<string, () => Promise<Expected>> = {
   'operations.setOrganizationPhoneNumber': async () => {
     await u().operations.setOrganizationPhoneNumber.execute(slug, `+1971${String(Math.floor(Math.random() * 1e7)).padStart(7, '0')}`)
     return { action: 'update', recordType: 'organization', recordId: world.organizationId }
+  },
+  'operations.importFile': async () => {
+    await u().operations.importFile.execute(slug, 'constituents', aFile(`firstName,lastName\nBo,I${randomUUID().slice(0, 6)}\n`), {
+      dryRun: false,
+    })
+    return { action: 'import', recordType: 'organization', recordId: world.organizationId }
   },
   'operations.applyRetention': async () => {
     const suffix = randomUUID().slice(0, 8)

@@ -212,6 +212,17 @@ const CONTRACT_ROWS: Array<{ row: string; permissions: Permission[]; grid: Grid 
     },
   },
   {
+    row: 'import constituents and needs from CSV: org_admin',
+    permissions: ['records:import'],
+    grid: {
+      org_admin: 'x    x  x  x  x   x   x',
+      partner_admin: '.    .  .  .  .   .   .',
+      partner_agent: '.    .  .  .  .   .   .',
+      staff: '.    .  .  .  .   .   .',
+      volunteer: '.    .  .  .  .   .   .',
+    },
+  },
+  {
     // Not a row of docs/api.md "Permissions", which is silent on listing members: the project's decision, pinned here
     // so that changing it is deliberate (org_admin and partner_admin manage members; staff assign needs).
     row: '(project decision) list members: org_admin, staff, partner_admin',
@@ -257,6 +268,7 @@ describe('the permission table (docs/api.md "Permissions")', () => {
         'partners:update',
         'members:manage',
         'records:export',
+        'records:import',
         'organization:settings',
         'webhooks:manage',
         'members:list',

@@ -10,6 +10,9 @@ export class MemoryConstituentRepository extends MemoryRepository implements Con
   async insert(c: Constituent) {
     this.t.constituents.set(c.id, copy(c))
   }
+  async insertMany(constituents: readonly Constituent[]) {
+    for (const c of constituents) await this.insert(c)
+  }
   async update(c: Constituent) {
     const stored = this.t.constituents.get(c.id)
     if (stored?.organizationId === c.organizationId) this.t.constituents.set(c.id, copy({ ...c, createdAt: stored.createdAt }))
@@ -33,6 +36,18 @@ export class MemoryConstituentRepository extends MemoryRepository implements Con
     for (const key of Object.keys(keys) as Array<keyof MatchKeys>) {
       if (keys[key] === undefined) continue
       const same = this.inOrganization(organizationId).filter((c) => c.id !== excludeId && matchKeysOf(c)[key] === keys[key])
+      for (const c of same.slice(0, limitPerKey)) found.set(c.id, copy(c))
+    }
+    return [...found.values()]
+  }
+  async findSharingKeys(organizationId: string, keys: readonly MatchKeys[], limitPerKey: number) {
+    const found = new Map<string, Constituent>()
+    for (const key of ['phone', 'email', 'nameAndBirth', 'lastNameAndStreet'] as const) {
+      const values = new Set(keys.map((k) => k[key]).filter((value) => value !== undefined))
+      const same = this.inOrganization(organizationId).filter((c) => {
+        const value = matchKeysOf(c)[key]
+        return value !== undefined && values.has(value)
+      })
       for (const c of same.slice(0, limitPerKey)) found.set(c.id, copy(c))
     }
     return [...found.values()]
@@ -81,6 +96,9 @@ export class MemoryConstituentRepository extends MemoryRepository implements Con
   }
   async insertHousehold(h: Household) {
     this.t.households.set(h.id, copy(h))
+  }
+  async insertHouseholds(households: readonly Household[]) {
+    for (const h of households) await this.insertHousehold(h)
   }
   async deleteHouseholdIfUnused(organizationId: string, householdId: string) {
     if (!inOrganization(this.t.households.get(householdId), organizationId)) return false

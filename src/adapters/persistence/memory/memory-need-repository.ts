@@ -8,6 +8,9 @@ export class MemoryNeedRepository extends MemoryRepository implements NeedReposi
   async insert(need: Need) {
     this.t.needs.set(need.id, copy(need))
   }
+  async insertMany(needs: readonly Need[]) {
+    for (const need of needs) await this.insert(need)
+  }
   async update(need: Need) {
     if (this.t.needs.get(need.id)?.organizationId !== need.organizationId) return
     this.t.needs.set(need.id, copy(need))
@@ -30,6 +33,10 @@ export class MemoryNeedRepository extends MemoryRepository implements NeedReposi
   }
   async findByReferenceNumber(organizationId: string, referenceNumber: string) {
     return copy([...this.t.needs.values()].find((n) => n.organizationId === organizationId && n.referenceNumber === referenceNumber))
+  }
+  async findCreatedAt(organizationId: string, times: readonly Date[]) {
+    const wanted = new Set(times.map((time) => time.getTime()))
+    return [...this.t.needs.values()].filter((n) => n.organizationId === organizationId && wanted.has(n.createdAt.getTime())).map(copy)
   }
   private matching(organizationId: string, filter: NeedFilter): Need[] {
     return [...this.t.needs.values()]

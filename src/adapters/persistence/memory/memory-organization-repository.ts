@@ -85,10 +85,15 @@ export class MemoryOrganizationRepository extends MemoryRepository implements Or
     }))
   }
   async takeNextNeedReference(organizationId: string) {
+    const taken = await this.takeNeedReferences(organizationId, 1)
+    return taken ? { number: taken.first, ...(taken.shortCode !== undefined ? { shortCode: taken.shortCode } : {}) } : undefined
+  }
+  async takeNeedReferences(organizationId: string, count: number) {
     const organization = this.t.organizations.get(organizationId)
     if (!organization) return undefined
-    organization.needSequence += 1
-    return { number: organization.needSequence, ...(organization.shortCode !== undefined ? { shortCode: organization.shortCode } : {}) }
+    organization.needSequence += count
+    const first = organization.needSequence - count + 1
+    return { first, ...(organization.shortCode !== undefined ? { shortCode: organization.shortCode } : {}) }
   }
 }
 

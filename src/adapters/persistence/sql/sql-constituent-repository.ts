@@ -7,7 +7,7 @@ import { matchKeysOf, type MatchKeys } from '../../../domain/constituents/matchi
 import type { ConstituentQuery } from '../../../domain/constituents/search'
 import { newestFirst, type Keyset, type Page, type PageRequest } from '../../../domain/shared/page'
 import { phoneTermsColumn, searchTermsColumn, type ConstituentRow } from './constituent-search'
-import { SqlRepository, nullable, present } from './sql-repository'
+import { SqlRepository, chunksOf, nullable, present } from './sql-repository'
 
 /** The row as the domain wrote it: a field with a list of values holds one of them, checked before the write. */
 function toConstituent(row: ConstituentRow): Constituent {
@@ -39,6 +39,9 @@ export class SqlConstituentRepository extends SqlRepository implements Constitue
   async insert(c: Constituent) {
     // A new person is never erased: the column is left to its default.
     await this.preparedInsert('constituent_insert', this.tables.constituents, constituentRow(c), ['seq', 'erasedAt'])
+  }
+  async insertMany(constituents: readonly Constituent[]) {
+    for (const rows of chunksOf(constituents.map(constituentRow))) await this.db.insert(this.tables.constituents).values(rows)
   }
   async update(c: Constituent) {
     await this.updateInOrganization(this.tables.constituents, constituentRow(c))
@@ -92,6 +95,28 @@ export class SqlConstituentRepository extends SqlRepository implements Constitue
     }
     return [...found.values()]
   }
+  async findSharingKeys(organizationId: string, keys: readonly MatchKeys[], limitPerKey: number) {
+    const t = this.tables.constituents
+    const lookups: Array<[SQLiteColumn, keyof MatchKeys]> = [
+      [t.phone, 'phone'],
+      [t.emailKey, 'email'],
+      [t.nameBirthKey, 'nameAndBirth'],
+      [t.lastStreetKey, 'lastNameAndStreet'],
+    ]
+    const found = new Map<string, Constituent>()
+    for (const [column, key] of lookups) {
+      const values = [...new Set(keys.flatMap((k) => (k[key] === undefined ? [] : [k[key]])))]
+      if (values.length === 0) continue
+      // One indexed IN lookup per kind of key, bounded.
+      const rows = await this.db
+        .select()
+        .from(t)
+        .where(and(eq(t.organizationId, organizationId), inArray(column, values)))
+        .limit(limitPerKey)
+      for (const row of rows) found.set(row.id, toConstituent(row))
+    }
+    return [...found.values()]
+  }
   async search(organizationId: string, query: ConstituentQuery, page: PageRequest): Promise<Page<Constituent>> {
     const { rows, total } = await this.searching.page(organizationId, query, page)
     return { items: rows.map(toConstituent), total }
@@ -134,6 +159,9 @@ export class SqlConstituentRepository extends SqlRepository implements Constitue
   }
   async insertHousehold(h: Household) {
     await this.preparedInsert('household_insert', this.tables.households, { ...h })
+  }
+  async insertHouseholds(households: readonly Household[]) {
+    for (const rows of chunksOf(households.map((h) => ({ ...h })))) await this.db.insert(this.tables.households).values(rows)
   }
   async deleteHouseholdIfUnused(organizationId: string, householdId: string) {
     const used = and(eq(this.tables.households.organizationId, organizationId), eq(this.tables.households.id, householdId))

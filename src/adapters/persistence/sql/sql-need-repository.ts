@@ -4,7 +4,7 @@ import type { Need, NeedChange, NeedStatus, TrackedField } from '../../../domain
 import { weekOf } from '../../../domain/reports/needs-report'
 import { offsetOf, type Keyset, type Page, type PageRequest } from '../../../domain/shared/page'
 import type * as schema from '../sqlite/schema'
-import { SqlRepository, afterKeyset, nullable, present, type SqlDb } from './sql-repository'
+import { SqlRepository, afterKeyset, chunksOf, nullable, present, type SqlDb } from './sql-repository'
 
 /** One copy per row (a page reads 25): the status column holds only what the domain wrote. */
 export function toNeed(row: typeof schema.needs.$inferSelect): Need {
@@ -86,6 +86,9 @@ export class SqlNeedRepository extends SqlRepository implements NeedRepository {
   async insert(n: Need) {
     await this.preparedInsert('need_insert', this.tables.needs, needRow(n))
   }
+  async insertMany(needs: readonly Need[]) {
+    for (const rows of chunksOf(needs.map(needRow))) await this.db.insert(this.tables.needs).values(rows)
+  }
   async update(n: Need) {
     await this.updateInOrganization(this.tables.needs, needRow(n), ['createdAt', 'referenceNumber'])
   }
@@ -121,6 +124,15 @@ export class SqlNeedRepository extends SqlRepository implements NeedRepository {
       { organizationId, referenceNumber },
     )
     return row ? toNeed(row) : undefined
+  }
+  async findCreatedAt(organizationId: string, times: readonly Date[]) {
+    if (times.length === 0) return []
+    const t = this.tables.needs
+    const rows = await this.db
+      .select()
+      .from(t)
+      .where(and(eq(t.organizationId, organizationId), inArray(t.createdAt, [...times])))
+    return rows.map(toNeed)
   }
   /**
    * Each shape of filter (which fields, how many statuses) is one prepared statement with its values as
@@ -238,10 +250,15 @@ export class SqlNeedRepository extends SqlRepository implements NeedRepository {
     return Number(row?.n ?? 0)
   }
   async appendChanges(changes: NeedChange[]) {
-    for (const { from, to, changedBy, ...change } of changes) {
-      const row = { ...change, fromValue: nullable(from), toValue: nullable(to), changedBy: nullable(changedBy) }
-      await this.preparedInsert('need_change_insert', this.tables.needChanges, row, ['seq'])
-    }
+    const rows = changes.map(({ from, to, changedBy, ...change }) => ({
+      ...change,
+      fromValue: nullable(from),
+      toValue: nullable(to),
+      changedBy: nullable(changedBy),
+    }))
+    // One change (an update's usual lot) by the prepared insert; many (an import's batch) in multi-row inserts, in order.
+    if (rows.length === 1) await this.preparedInsert('need_change_insert', this.tables.needChanges, rows[0]!, ['seq'])
+    else for (const chunk of chunksOf(rows)) await this.db.insert(this.tables.needChanges).values(chunk)
   }
   async listChanges(organizationId: string, needId: string, page: PageRequest): Promise<Page<NeedChange>> {
     const c = this.tables.needChanges

@@ -104,23 +104,27 @@ export class SqlOrganizationRepository extends SqlRepository implements Organiza
     return rows.map(present)
   }
   async takeNextNeedReference(organizationId: string) {
+    const taken = await this.takeNeedReferences(organizationId, 1)
+    return taken ? { number: taken.first, ...(taken.shortCode !== undefined ? { shortCode: taken.shortCode } : {}) } : undefined
+  }
+  async takeNeedReferences(organizationId: string, count: number) {
     // One UPDATE … RETURNING: the row lock (or SQLite's write lock) makes concurrent takers queue, and a
     // creation needs no other look at the organization (on PostgreSQL, one round trip fewer).
     const t = this.tables.organizations
     const [row] = await this.prepared<{ n: number; shortCode: string | null }>(
-      'need_reference_take',
+      'need_references_take',
       () =>
         this.db
           .update(t)
           .set({ needSequence: sqlIncrement(t.needSequence) })
           .where(eq(t.id, sql.placeholder('organizationId')))
           .returning({ n: t.needSequence, shortCode: t.shortCode }),
-      { organizationId },
+      { organizationId, count },
     )
-    return row ? { number: row.n, ...(row.shortCode !== null ? { shortCode: row.shortCode } : {}) } : undefined
+    return row ? { first: row.n - count + 1, ...(row.shortCode !== null ? { shortCode: row.shortCode } : {}) } : undefined
   }
 }
 
 function sqlIncrement(column: typeof schema.organizations.needSequence) {
-  return sql`${column} + 1`
+  return sql`${column} + ${sql.placeholder('count')}`
 }

@@ -130,3 +130,13 @@ const UNIQUE_MESSAGES: Record<string, string> = {
   'members.email': UNIQUE_CONFLICTS.memberEmail,
   'interactions.provider_message_id': UNIQUE_CONFLICTS.providerMessageId,
 }
+
+/** Rows per multi-row insert: far under both databases' limits on a statement's parameters. */
+const ROWS_PER_INSERT = 500
+
+/** `rows` in pieces of at most ROWS_PER_INSERT, for multi-row inserts. */
+export function chunksOf<T>(rows: readonly T[]): T[][] {
+  const chunks: T[][] = []
+  for (let at = 0; at < rows.length; at += ROWS_PER_INSERT) chunks.push(rows.slice(at, at + ROWS_PER_INSERT))
+  return chunks
+}

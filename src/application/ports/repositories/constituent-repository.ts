@@ -5,6 +5,8 @@ import type { Keyset, Page, PageRequest } from '../../../domain/shared/page'
 
 export interface ConstituentRepository {
   insert(constituent: Constituent): Promise<void>
+  /** Adds several at once (an import's batch): one statement, not one per constituent. */
+  insertMany(constituents: readonly Constituent[]): Promise<void>
   update(constituent: Constituent): Promise<void>
   delete(organizationId: string, id: string): Promise<void>
   findById(organizationId: string, id: string): Promise<Constituent | undefined>
@@ -15,6 +17,11 @@ export interface ConstituentRepository {
    * per key. Each key is an indexed lookup, so the cost does not grow with the number of constituents.
    */
   findByMatchKeys(organizationId: string, keys: MatchKeys, excludeId: string, limitPerKey: number): Promise<Constituent[]>
+  /**
+   * Constituents sharing a key with any of `keys` (a batch's), in no order; at most `limitPerKey` for each
+   * kind of key. One indexed lookup per kind of key, whatever the number of keys.
+   */
+  findSharingKeys(organizationId: string, keys: readonly MatchKeys[], limitPerKey: number): Promise<Constituent[]>
   /** Matching as `parseConstituentQuery` describes; newest first, `id` as tie-break. */
   search(organizationId: string, query: ConstituentQuery, page: PageRequest): Promise<Page<Constituent>>
   /** Up to `limit` constituents matching `query` after `after` (from the start without it), in list order: an export's batch. */
@@ -28,6 +35,7 @@ export interface ConstituentRepository {
    */
   idleSince(organizationId: string, before: Date, limit: number): Promise<Constituent[]>
   insertHousehold(household: Household): Promise<void>
+  insertHouseholds(households: readonly Household[]): Promise<void>
   /** Removes a household that no constituent and no need points at any more; false when one still does. */
   deleteHouseholdIfUnused(organizationId: string, householdId: string): Promise<boolean>
   householdExists(organizationId: string, householdId: string): Promise<boolean>

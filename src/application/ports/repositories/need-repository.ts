@@ -13,6 +13,8 @@ export interface NeedFilter {
 
 export interface NeedRepository {
   insert(need: Need): Promise<void>
+  /** Adds several at once (an import's batch): one statement, not one per need. */
+  insertMany(needs: readonly Need[]): Promise<void>
   update(need: Need): Promise<void>
   /**
    * Empties the `customFields` of up to `limit` RESOLVED needs unchanged since before `before` whose text is
@@ -22,6 +24,8 @@ export interface NeedRepository {
   clearResolvedText(organizationId: string, before: Date, at: Date, limit: number): Promise<string[]>
   findById(organizationId: string, id: string): Promise<Need | undefined>
   findByReferenceNumber(organizationId: string, referenceNumber: string): Promise<Need | undefined>
+  /** The needs created at exactly one of these times (indexed): where an import's rows would be (docs/api.md "Import"). */
+  findCreatedAt(organizationId: string, times: readonly Date[]): Promise<Need[]>
   /** Newest `createdAt` first, `id` as tie-break; with `openDueBefore`, soonest `dueDate` first, `id` as tie-break. */
   list(organizationId: string, filter: NeedFilter, page: PageRequest): Promise<Page<Need>>
   /** Up to `limit` needs matching `filter` after `after` (from the start without it), in list order: an export's batch. */

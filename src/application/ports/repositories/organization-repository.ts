@@ -21,6 +21,8 @@ export interface OrganizationRepository {
    * with its short code, the two parts of a reference number, in one step; undefined for no organization.
    */
   takeNextNeedReference(organizationId: string): Promise<{ number: number; shortCode?: string } | undefined>
+  /** Takes `count` numbers at once (an import's batch): `first` to `first + count - 1`, in one step. */
+  takeNeedReferences(organizationId: string, count: number): Promise<{ first: number; shortCode?: string } | undefined>
   /** Every organization with the retention it chose (absent: the default), for the audit purge. */
   auditRetentions(): Promise<Array<{ organizationId: string; auditRetentionDays?: number }>>
   /** The organizations that chose a retention of people or of needs' text (docs/privacy.md), with it. */

@@ -1,0 +1,179 @@
+import { useEffect, useState } from 'preact/hooks'
+import type { components } from '../schema'
+import { client, problemText } from './api'
+import { language, t } from './i18n'
+import { authorized } from './session'
+
+// docs/console.md "Import": an org_admin brings a spreadsheet in. The file is checked first (a dry run),
+// its report shown; only then may it be imported, and the import's own report replaces it.
+
+type Report = components['schemas']['ImportReport']
+type Kind = 'constituents' | 'needs'
+
+/** This screen's words, one object per language of the same shape (the page's `lang` chooses). */
+const TEXTS = {
+  en: {
+    title: 'Import a spreadsheet',
+    nav: 'Import',
+    intro: 'A CSV file with a header row of the export’s column names (UTF-8). It is checked first: nothing is stored until you import it.',
+    what: 'What the file holds',
+    kinds: { constituents: 'People (constituents)', needs: 'Needs' },
+    file: 'CSV file',
+    check: 'Check the file',
+    checking: 'Checking…',
+    importing: 'Importing…',
+    importNow: (n: number) => `Import ${n} new ${n === 1 ? 'record' : 'records'}`,
+    checked: 'Checked: nothing was stored yet.',
+    imported: 'Imported.',
+    counts: (r: Report) =>
+      `${r.rows} rows: ${r.created} ${r.dryRun ? 'to create' : 'created'}, ${r.skipped} already on file or repeated, ${r.rows - r.created - r.skipped} refused.`,
+    errors: 'Rows refused',
+    row: 'Row',
+    column: 'Column',
+    problem: 'Problem',
+    chooseFile: 'Choose a CSV file first.',
+  },
+  es: {
+    title: 'Importar una hoja de cálculo',
+    nav: 'Importar',
+    intro:
+      'Un archivo CSV con una fila de encabezado con los nombres de columna de la exportación (UTF-8). Primero se revisa: nada se guarda hasta que lo importe.',
+    what: 'Qué contiene el archivo',
+    kinds: { constituents: 'Personas (constituyentes)', needs: 'Necesidades' },
+    file: 'Archivo CSV',
+    check: 'Revisar el archivo',
+    checking: 'Revisando…',
+    importing: 'Importando…',
+    importNow: (n: number) => `Importar ${n} ${n === 1 ? 'registro nuevo' : 'registros nuevos'}`,
+    checked: 'Revisado: todavía no se guardó nada.',
+    imported: 'Importado.',
+    counts: (r: Report) =>
+      `${r.rows} filas: ${r.created} ${r.dryRun ? 'por crear' : 'creadas'}, ${r.skipped} ya registradas o repetidas, ${r.rows - r.created - r.skipped} rechazadas.`,
+    errors: 'Filas rechazadas',
+    row: 'Fila',
+    column: 'Columna',
+    problem: 'Problema',
+    chooseFile: 'Elija primero un archivo CSV.',
+  },
+} as const
+export const importTexts = TEXTS[language]
+
+/** The file's text to a route of the import: as CSV, a dry run or the real one. */
+async function send(kind: Kind, text: string, dryRun: boolean) {
+  const options = {
+    params: { query: { dryRun } },
+    body: text,
+    bodySerializer: (body: string) => body,
+    headers: { 'content-type': 'text/csv' },
+  }
+  return authorized(() =>
+    kind === 'constituents' ? client.POST('/api/constituents/import', options) : client.POST('/api/needs/import', options),
+  )
+}
+
+export function ImportScreen() {
+  const x = importTexts
+  const [kind, setKind] = useState<Kind>('constituents')
+  const [file, setFile] = useState<File>()
+  const [busy, setBusy] = useState<string>()
+  const [report, setReport] = useState<Report>()
+  const [problem, setProblem] = useState<string>()
+  useEffect(() => {
+    document.title = `${x.title} · ${t.appName}`
+  }, [])
+
+  async function run(dryRun: boolean) {
+    if (!file) return setProblem(x.chooseFile)
+    setBusy(dryRun ? x.checking : x.importing)
+    setProblem(undefined)
+    const { data, error, response } = await send(kind, await file.text(), dryRun)
+    setBusy(undefined)
+    setReport(data)
+    if (!data) setProblem(response.status === 403 ? t.forbidden : t.failed(problemText(error)))
+  }
+  // A new file or kind is checked again before it may be imported.
+  const choose = (next: { kind?: Kind; file?: File }) => {
+    if (next.kind) setKind(next.kind)
+    if ('file' in next) setFile(next.file)
+    setReport(undefined)
+    setProblem(undefined)
+  }
+
+  return (
+    <>
+      <h1>{x.title}</h1>
+      <p>{x.intro}</p>
+      <form
+        onSubmit={(event) => {
+          event.preventDefault()
+          void run(true)
+        }}
+      >
+        <fieldset>
+          <legend>{x.what}</legend>
+          {(['constituents', 'needs'] as const).map((option) => (
+            <label key={option}>
+              <input type="radio" name="kind" checked={kind === option} onChange={() => choose({ kind: option })} /> {x.kinds[option]}
+            </label>
+          ))}
+        </fieldset>
+        <div>
+          <label for="import-file">{x.file}</label>
+          <input
+            id="import-file"
+            type="file"
+            accept=".csv,text/csv"
+            onChange={(event) => choose({ file: event.currentTarget.files?.[0] })}
+          />
+        </div>
+        <button type="submit" disabled={Boolean(busy)}>
+          {x.check}
+        </button>
+      </form>
+      <div role="status" class="notice">
+        {busy ?? (report ? `${report.dryRun ? x.checked : x.imported} ${x.counts(report)}` : '')}
+      </div>
+      {problem && (
+        <p role="alert" class="error">
+          {problem}
+        </p>
+      )}
+      {report?.dryRun && report.created > 0 && (
+        <button type="button" disabled={Boolean(busy)} onClick={() => void run(false)}>
+          {x.importNow(report.created)}
+        </button>
+      )}
+      {report && report.errors.length > 0 && <Refused report={report} />}
+    </>
+  )
+}
+
+function Refused({ report }: { report: Report }) {
+  const x = importTexts
+  return (
+    <>
+      <h2>{x.errors}</h2>
+      <div class="table">
+        <table>
+          <caption class="visually-hidden">{x.errors}</caption>
+          <thead>
+            <tr>
+              <th scope="col">{x.row}</th>
+              <th scope="col">{x.column}</th>
+              <th scope="col">{x.problem}</th>
+            </tr>
+          </thead>
+          <tbody>
+            {report.errors.map((error) => (
+              <tr key={`${error.row} ${error.field}`}>
+                <td>{error.row}</td>
+                <td>{error.field || '—'}</td>
+                <td>{error.message}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </>
+  )
+}

@@ -1,0 +1,18 @@
+import type { Actor } from '../../domain/auth/actor'
+import type { ImportReport } from '../../domain/imports/import'
+import { authorize } from '../auth/authorize'
+import type { ImportOptions, ImportSource, RecordImport } from '../imports/record-import'
+import type { ConstituentImporter } from './constituent-importer'
+
+// docs/api.md "Import"
+export class ImportConstituents {
+  constructor(
+    private readonly imports: RecordImport,
+    private readonly importer: ConstituentImporter,
+  ) {}
+
+  async execute(actor: Actor, file: ImportSource, options: ImportOptions): Promise<ImportReport> {
+    authorize(actor, 'records:import')
+    return this.imports.run(this.importer, actor, file, options)
+  }
+}

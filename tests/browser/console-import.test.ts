@@ -1,0 +1,55 @@
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { chromiumAvailable } from '../support/browser'
+import { startConsoleHarness, type ConsoleHarness } from '../support/console'
+
+// docs/console.md "Import": an org_admin checks a spreadsheet (a dry run), reads its report, then imports it.
+
+describe.skipIf(!chromiumAvailable())('importing a spreadsheet in the staff console', () => {
+  let c: ConsoleHarness
+  beforeAll(async () => {
+    c = await startConsoleHarness()
+  })
+  afterAll(() => c?.stop())
+
+  const found = async (lastName: string) =>
+    (await c.api.call<unknown[]>('GET', `/api/constituents?query=${lastName}`, { token: c.admin.token })).body.length
+
+  test('an admin sees the dry run’s report first, refused rows by row and column, then imports; nothing is stored before', async () => {
+    const lastName = `Imp${crypto
+      .randomUUID()
+      .replace(/[^a-f]/g, '')
+      .slice(0, 8)}`
+    const csv = `firstName,lastName,phone\nAna,${lastName},+15550170001\nBo,${lastName},555\nCy,${lastName},+15550170003\n`
+    const page = await c.open('/')
+    await c.logIn(page, c.admin)
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Import' }).click()
+    await page.getByRole('heading', { name: 'Import a spreadsheet' }).waitFor()
+    await c.expectAccessible(page)
+
+    await page.getByLabel('People (constituents)').check()
+    await page.getByLabel('CSV file').setInputFiles({ name: 'people.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) })
+    await page.getByRole('button', { name: 'Check the file' }).click()
+    await page.getByText('Checked: nothing was stored yet. 3 rows: 2 to create, 0 already on file or repeated, 1 refused.').waitFor()
+    const refused = await page.locator('tbody tr').allTextContents()
+    expect(refused).toEqual(['2phonemust be a phone number in international form, like +15035550101'])
+    await c.expectAccessible(page)
+    expect(await found(lastName)).toBe(0)
+
+    await page.getByRole('button', { name: 'Import 2 new records' }).click()
+    await page.getByText('Imported. 3 rows: 2 created, 0 already on file or repeated, 1 refused.').waitFor()
+    expect(await found(lastName)).toBe(2)
+    // The same file again: checked, it would create nothing, and no import is offered.
+    await page.getByRole('button', { name: 'Check the file' }).click()
+    await page.getByText('Checked: nothing was stored yet. 3 rows: 0 to create, 2 already on file or repeated, 1 refused.').waitFor()
+    expect(await page.getByRole('button', { name: /^Import \d/ }).count()).toBe(0)
+    await c.done(page)
+  })
+
+  test('only an org_admin is offered the import', async () => {
+    const staff = await c.member('staff', undefined, { profiles: ['pii_reader'] })
+    const page = await c.open('/')
+    await c.logIn(page, staff)
+    expect(await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Import' }).count()).toBe(0)
+    await c.done(page)
+  })
+})
