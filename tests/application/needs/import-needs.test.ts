@@ -105,3 +105,15 @@ describe('ImportNeeds', () => {
     await failureOf(world.useCases.needs.import.execute(staff, aFile(file()), { dryRun: true }), ForbiddenError)
   })
 })
+
+describe('ImportNeeds and the reports', () => {
+  test('a need imported as RESOLVED counts as resolved on its original day, under its partner', async () => {
+    expect(
+      (await importing(`partnerId,status,description,createdAt\n${pantry.id},RESOLVED,Done long ago,2025-06-02T08:00:00Z\n`)).created,
+    ).toBe(1)
+    const [need] = await allNeeds()
+    expect(need).toMatchObject({ status: 'RESOLVED', resolvedAt: new Date('2025-06-02T08:00:00Z'), dueDateSetByHand: false })
+    const report = await world.useCases.reports.needs.execute(world.admin, { from: '2025-06-02', to: '2025-06-02' })
+    expect(report.byPartner.find((p) => p.partnerId === pantry.id)).toMatchObject({ opened: 1, resolved: 1, medianHoursToResolve: 0 })
+  })
+})
