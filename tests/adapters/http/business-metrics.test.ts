@@ -90,4 +90,23 @@ describe('business metrics', () => {
       1,
     )
   })
+
+  test('count each daily digest the provider took as a notification', async () => {
+    // An organization of its own whose digest hour is the clock's: its admin hears of the unassigned need.
+    const other = await api.world.otherOrganization()
+    const otherAdmin = await api.tokenFor(other, 'org_admin')
+    const digestHour = api.world.clock.now().getUTCHours()
+    const settings = await api.call('PUT', '/api/organizations/settings', {
+      token: otherAdmin,
+      body: { digestHour, digestTimeZone: 'UTC' },
+    })
+    expect(settings.status).toBe(200)
+    expect((await api.call('POST', '/api/needs', { token: otherAdmin, body: { partnerId: other.defaultPartner.id } })).status).toBe(201)
+    await sendOutbox()
+    const before = await scrape()
+    const queued = await api.world.useCases.operations.sendDailyDigests.execute()
+    expect(queued).toBeGreaterThan(0)
+    await sendOutbox()
+    expect(rise(before, await scrape())).toMatchObject({ intake_notifications_sent_total: queued })
+  })
 })

@@ -1,6 +1,6 @@
-import { and, asc, eq, isNull, lt, ne, or, sql } from 'drizzle-orm'
+import { and, asc, eq, isNull, lt, or, sql } from 'drizzle-orm'
 import type { DailyDigestRepository } from '../../../application/ports/repositories/daily-digest-repository'
-import { toNeed } from './sql-need-repository'
+import { openAndDueBefore, toNeed } from './sql-need-repository'
 import { SqlRepository } from './sql-repository'
 
 export class SqlDailyDigestRepository extends SqlRepository implements DailyDigestRepository {
@@ -42,11 +42,10 @@ export class SqlDailyDigestRepository extends SqlRepository implements DailyDige
   }
   async overdueAssignedTo(organizationId: string, memberId: string, now: Date, limit: number) {
     const t = this.tables.needs
-    // isOverdue in SQL: open and due before now.
     const rows = await this.db
       .select()
       .from(t)
-      .where(and(eq(t.organizationId, organizationId), eq(t.assignedTo, memberId), ne(t.status, 'RESOLVED'), lt(t.dueDate, now)))
+      .where(and(eq(t.organizationId, organizationId), eq(t.assignedTo, memberId), openAndDueBefore(t, now)))
       .orderBy(asc(t.dueDate), asc(t.id))
       .limit(limit)
     return rows.map(toNeed)
