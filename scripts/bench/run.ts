@@ -8,14 +8,14 @@
 //
 // PostgreSQL needs BENCH_POSTGRES_URL (a cluster it may create databases in). Seeded data is kept in
 // ./bench-data (SQLite) or in databases named bench_<needs>_<seed> (PostgreSQL) and reused by later runs.
-import { copyFileSync, existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { copyFileSync, existsSync, mkdirSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
-import autocannon from 'autocannon'
 import postgres from 'postgres'
 import { chromiumAvailable } from '../../tests/support/browser'
 import { measureConsole, type ConsoleFigures } from './console'
+import { drive, driverName, type BenchRequest, type Load } from './drive'
+import { printReport, type Row } from './report'
 import { BENCH_PASSWORD, BENCH_SECRETS, random, seed, type SeededOrganization } from './seed'
 
 const { values } = parseArgs({
@@ -30,93 +30,10 @@ const { values } = parseArgs({
 const ROOT = join(import.meta.dir, '..', '..')
 const DATA = join(ROOT, 'bench-data')
 const seedNumber = Number(values.seed)
-const duration = Number(values.duration)
-const connections = Number(values.connections)
+const load: Load = { duration: Number(values.duration), connections: Number(values.connections) }
 
 /** In the names of kept seeded data: a change to what seed.ts writes bumps it, so old data is not reused. */
 const SEED_SHAPE = 'v3'
-
-/** BENCH_DRIVER=autocannon uses autocannon even where wrk is installed. */
-const WRK = process.env.BENCH_DRIVER === 'autocannon' ? null : Bun.which('wrk')
-
-interface Measured {
-  requests: number
-  p50: number
-  p99: number
-  errors: number
-}
-
-interface BenchRequest {
-  method: string
-  path: string
-  body?: unknown
-}
-
-/** Drives `url` with the requests in turn, the same token on each: wrk when installed, else autocannon. */
-function drive(url: string, token: string, requests: BenchRequest[]): Promise<Measured> {
-  return WRK ? driveWithWrk(url, token, requests) : driveWithAutocannon(url, token, requests)
-}
-
-async function driveWithWrk(url: string, token: string, requests: BenchRequest[]): Promise<Measured> {
-  const script = join(tmpdir(), `bench-${crypto.randomUUID()}.lua`)
-  writeFileSync(script, luaRequests(token, requests))
-  const wrk = Bun.spawn([WRK!, '-t1', `-c${connections}`, `-d${duration}s`, '--latency', '-s', script, url], {
-    stdout: 'pipe',
-    stderr: 'pipe',
-  })
-  const out = await new Response(wrk.stdout).text()
-  await wrk.exited
-  rmSync(script)
-  const ms = (label: string) => {
-    const match = new RegExp(`^\\s*${label}\\s+([\\d.]+)(us|ms|s)`, 'm').exec(out)
-    if (!match) return NaN
-    return Number(match[1]) * ({ us: 0.001, ms: 1, s: 1000 } as const)[match[2] as 'us' | 'ms' | 's']
-  }
-  return {
-    requests: Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1] ?? NaN),
-    p50: ms('50%'),
-    p99: ms('99%'),
-    errors: Number(/Non-2xx or 3xx responses:\s+(\d+)/.exec(out)?.[1] ?? 0) + Number(/Socket errors:.*?timeout (\d+)/.exec(out)?.[1] ?? 0),
-  }
-}
-
-/** A Lua `request` that cycles through the requests (method, path, body), the same token on each. */
-function luaRequests(token: string, requests: BenchRequest[]): string {
-  const quote = (s: string) => JSON.stringify(s)
-  const items = requests.map(
-    (r) => `{${quote(r.method)}, ${quote(r.path)}, ${r.body === undefined ? 'nil' : quote(JSON.stringify(r.body))}}`,
-  )
-  return `local items = {${items.join(',\n')}}
-local i = 0
-local headers = { ["content-type"] = "application/json", ["authorization"] = ${quote(`Bearer ${token}`)} }
-request = function()
-  i = (i % #items) + 1
-  local item = items[i]
-  return wrk.format(item[1], item[2], headers, item[3])
-end
-`
-}
-
-async function driveWithAutocannon(url: string, token: string, requests: BenchRequest[]): Promise<Measured> {
-  const headers = { 'content-type': 'application/json', authorization: `Bearer ${token}` }
-  const result = await autocannon({
-    url,
-    connections,
-    duration,
-    requests: requests.map((r) => ({
-      method: r.method as 'GET',
-      path: r.path,
-      headers,
-      ...(r.body === undefined ? {} : { body: JSON.stringify(r.body) }),
-    })),
-  })
-  return {
-    requests: result.requests.average,
-    p50: result.latency.p50,
-    p99: result.latency.p99,
-    errors: result.non2xx + result.errors + result.timeouts,
-  }
-}
 
 function freePort(): number {
   const probe = Bun.serve({ port: 0, fetch: () => new Response() })
@@ -197,12 +114,6 @@ async function database(needs: number): Promise<{ url: string; bare: string }> {
   for (const suffix of ['', '-wal', '-shm']) rmSync(`${working}${suffix}`, { force: true })
   copyFileSync(seeded, working)
   return { url: `sqlite:${working}`, bare: working }
-}
-
-interface Row {
-  route: string
-  service: Measured
-  bare?: Measured
 }
 
 /** The service as a user starts it, at its default LOG_LEVEL (the access log on) unless `logLevel` says otherwise. */
@@ -324,8 +235,8 @@ async function measure(needs: number): Promise<{ rows: Row[]; console?: ConsoleF
     const rows: Row[] = []
     for (const { route, requests, bare: bareRequests } of routes) {
       process.stderr.write(`  ${route}…\n`)
-      const bareMeasured = bareRequests ? await drive(bareBase, accessToken, bareRequests) : undefined
-      rows.push({ route, service: await drive(base, accessToken, requests), ...(bareMeasured ? { bare: bareMeasured } : {}) })
+      const bareMeasured = bareRequests ? await drive(bareBase, accessToken, bareRequests, load) : undefined
+      rows.push({ route, service: await drive(base, accessToken, requests, load), ...(bareMeasured ? { bare: bareMeasured } : {}) })
     }
     // The reads again with the access log off, beside the same bare route: what the default log costs.
     const quiet = await startService(db.url, 'warn')
@@ -334,8 +245,8 @@ async function measure(needs: number): Promise<{ rows: Row[]; console?: ConsoleF
         (r) => r.route.startsWith('read') || r.route === 'list 25 needs',
       )) {
         process.stderr.write(`  ${route}, LOG_LEVEL=warn…\n`)
-        const bareMeasured = await drive(bareBase, accessToken, bareRequests!)
-        rows.push({ route: `${route}, LOG_LEVEL=warn`, service: await drive(quiet.base, accessToken, requests), bare: bareMeasured })
+        const bareMeasured = await drive(bareBase, accessToken, bareRequests!, load)
+        rows.push({ route: `${route}, LOG_LEVEL=warn`, service: await drive(quiet.base, accessToken, requests, load), bare: bareMeasured })
       }
     } finally {
       await quiet.stop()
@@ -348,7 +259,7 @@ async function measure(needs: number): Promise<{ rows: Row[]; console?: ConsoleF
   }
 }
 
-const driver = WRK ? `wrk -t1 -c${connections} -d${duration}s` : `autocannon -c${connections} -d${duration}`
+const driver = driverName(load)
 const sizes = values.sizes.split(',').map(Number)
 const results = new Map<number, Row[]>()
 const consoles = new Map<number, ConsoleFigures>()
@@ -359,50 +270,4 @@ for (const needs of sizes) {
   if (measured.console) consoles.set(needs, measured.console)
 }
 
-const fmt = (n: number, digits = 0) =>
-  Number.isFinite(n) ? n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits }) : '–'
-console.log(`\n## ${values.db}: ${driver}, ${new Date().toISOString().slice(0, 10)}\n`)
-for (const [needs, rows] of results) {
-  console.log(`### ${needs.toLocaleString()} needs\n`)
-  console.log('| route | req/s | p50 ms | p99 ms | errors | bare req/s | ratio |')
-  console.log('|---|---:|---:|---:|---:|---:|---:|')
-  const bareRead = rows.find((r) => r.route === 'read one need')?.bare
-  const bareWrite = rows.find((r) => r.route === 'create a need')?.bare
-  for (const row of rows) {
-    const anchor =
-      row.bare ??
-      (row.route.startsWith('list') || row.route.includes('search') || row.route.includes('report')
-        ? bareRead
-        : row.route === 'login'
-          ? undefined
-          : bareWrite)
-    console.log(
-      `| ${row.route} | ${fmt(row.service.requests)} | ${fmt(row.service.p50, 2)} | ${fmt(row.service.p99, 2)} | ${row.service.errors} | ${anchor ? fmt(anchor.requests) : ''} | ${anchor ? fmt(row.service.requests / anchor.requests, 2) : ''} |`,
-    )
-  }
-  console.log()
-}
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!
-if (consoles.size === 0) console.log('(The staff console is not measured: no Chromium; set CHROMIUM_PATH.)\n')
-else {
-  console.log('### The staff console (first load ≤ 150 KB gzipped; inbox painted ≤ 300 ms after login)\n')
-  console.log(
-    '| needs | first load, gzipped KB | painted after the login answer: median ms | max ms | after pressing "Log in": median ms | max ms |',
-  )
-  console.log('|---:|---:|---:|---:|---:|---:|')
-  for (const [needs, c] of consoles) {
-    console.log(
-      `| ${needs.toLocaleString()} | ${fmt(c.firstLoadGzipBytes / 1024, 1)} | ${fmt(median(c.fromLoginMs))} | ${fmt(Math.max(...c.fromLoginMs))} | ${fmt(median(c.fromSubmitMs))} | ${fmt(Math.max(...c.fromSubmitMs))} |`,
-    )
-  }
-  console.log()
-}
-if (sizes.length > 1) {
-  const [small, large] = [results.get(sizes[0]!)!, results.get(sizes.at(-1)!)!]
-  console.log(`### p50 growth from ${sizes[0]!.toLocaleString()} to ${sizes.at(-1)!.toLocaleString()} needs (target ≤ 1.5×)\n`)
-  console.log('| route | p50 growth |\n|---|---:|')
-  for (const row of large) {
-    const before = small.find((r) => r.route === row.route)!
-    console.log(`| ${row.route} | ${fmt(row.service.p50 / before.service.p50, 2)}× |`)
-  }
-}
+printReport(`${values.db}: ${driver}, ${new Date().toISOString().slice(0, 10)}`, results, consoles)
