@@ -2,7 +2,7 @@ import { and, eq, gte, lte, ne, or, sum, type SQL } from 'drizzle-orm'
 import type { NeedReportRepository } from '../../../application/ports/repositories/need-report-repository'
 import type { NeedStatus } from '../../../domain/needs/need'
 import type { NeedFigures, ReportPeriod } from '../../../domain/reports/needs-report'
-import { countOpenDueBefore } from './sql-need-repository'
+import { countOpenDueBefore } from './sql-open-due'
 import { SqlRepository } from './sql-repository'
 import type { SQLiteColumn } from 'drizzle-orm/sqlite-core'
 
