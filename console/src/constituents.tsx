@@ -2,6 +2,7 @@ import { Fragment } from 'preact'
 import { useEffect, useState } from 'preact/hooks'
 import { client, problemText, type Constituent, type Need } from './api'
 import { formatDateTime, may, partnerName, usePartners, useProfile } from './data'
+import { ErasePerson } from './erase-person'
 import { ExportButton } from './exports'
 import { language, t } from './i18n'
 import { go, href } from './router'
@@ -101,18 +102,17 @@ export function ConstituentSearch({ query }: { query: URLSearchParams }) {
 export function ConstituentScreen({ id }: { id: string }) {
   const partners = usePartners()
   const [loaded, setLoaded] = useState<{ person: Constituent; needs: Need[]; total: number; household: Constituent[] } | 'missing'>()
-  useEffect(() => {
-    void (async () => {
-      const { data: person } = await authorized(() => client.GET('/api/constituents/{id}', { params: { path: { id } } }))
-      if (!person) return setLoaded('missing')
-      const [needs, household] = await Promise.all([
-        authorized(() => client.GET('/api/constituents/{id}/needs', { params: { path: { id }, query: { limit: PAGE_SIZE } } })),
-        authorized(() => client.GET('/api/constituents/{id}/household', { params: { path: { id } } })),
-      ])
-      const others = (household.data ?? []).filter((member) => member.id !== id)
-      setLoaded({ person, needs: needs.data ?? [], total: Number(needs.response.headers.get('x-total-count') ?? 0), household: others })
-    })()
-  }, [id])
+  const read = async () => {
+    const { data: person } = await authorized(() => client.GET('/api/constituents/{id}', { params: { path: { id } } }))
+    if (!person) return setLoaded('missing')
+    const [needs, household] = await Promise.all([
+      authorized(() => client.GET('/api/constituents/{id}/needs', { params: { path: { id }, query: { limit: PAGE_SIZE } } })),
+      authorized(() => client.GET('/api/constituents/{id}/household', { params: { path: { id } } })),
+    ])
+    const others = (household.data ?? []).filter((member) => member.id !== id)
+    setLoaded({ person, needs: needs.data ?? [], total: Number(needs.response.headers.get('x-total-count') ?? 0), household: others })
+  }
+  useEffect(() => void read(), [id])
   useEffect(() => {
     document.title = `${loaded && loaded !== 'missing' ? personName(loaded.person) : t.constituents} · ${t.appName}`
   }, [loaded])
@@ -132,6 +132,7 @@ export function ConstituentScreen({ id }: { id: string }) {
     <>
       <h1>{personName(person)}</h1>
       <PersonDetails person={person} />
+      <ErasePerson person={person} name={personName(person)} onErased={read} />
       <h2>{t.pastNeeds(total)}</h2>
       {needs.length === 0 ? (
         <p>{t.noNeeds}</p>

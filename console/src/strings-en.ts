@@ -192,6 +192,15 @@ export const en = {
     noDuplicates: 'Nobody on file shares these details.',
     shownFirst: 'Look at these first: choose the person if they are the same, or create the need for a new person.',
   },
+  erase: {
+    start: 'Erase this person’s details…',
+    question: (name: string) => `Erase ${name}’s details?`,
+    explain:
+      'Their names, phone, email, address and date of birth are removed everywhere the service keeps them: this record, search, possible duplicates, their needs’ intake fields, their texts and unsent messages. Their needs stay, with nothing of them. This cannot be undone, and it does not reach earlier backups or what webhook receivers and message providers already got.',
+    confirm: 'Erase',
+    done: 'The person’s details are erased.',
+    erasedOn: (when: string) => `This person’s details were erased on ${when}.`,
+  },
   ...membersEn,
 }
 

@@ -191,6 +191,15 @@ export const es: Strings = {
     noDuplicates: 'Nadie registrado comparte estos datos.',
     shownFirst: 'Revise esto primero: elija a la persona si es la misma, o cree la solicitud para una persona nueva.',
   },
+  erase: {
+    start: 'Borrar los datos de esta persona…',
+    question: (name: string) => `¿Borrar los datos de ${name}?`,
+    explain:
+      'Sus nombres, teléfono, correo, dirección y fecha de nacimiento se quitan de todo lo que guarda el servicio: este registro, la búsqueda, los posibles duplicados, los campos de sus solicitudes, sus textos y los mensajes sin enviar. Sus solicitudes quedan, sin nada de la persona. No se puede deshacer, y no alcanza las copias de seguridad anteriores ni lo que ya recibieron los receptores de webhooks y los proveedores de mensajes.',
+    confirm: 'Borrar',
+    done: 'Los datos de la persona están borrados.',
+    erasedOn: (when: string) => `Los datos de esta persona se borraron el ${when}.`,
+  },
   ...membersEs,
   channels: { note: 'Nota', sms: 'Mensaje de texto', email: 'Correo electrónico' },
 }
