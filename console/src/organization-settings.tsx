@@ -35,6 +35,9 @@ export function OrganizationScreen() {
               digestHour: Number(form.get('digestHour')),
               digestTimeZone: text('digestTimeZone'),
               confirmRequests: form.get('confirmRequests') === 'on',
+              // An empty box keeps everything: null, not 0.
+              constituentRetentionDays: daysOrNull(text('constituentRetentionDays')),
+              needTextRetentionDays: daysOrNull(text('needTextRetentionDays')),
             }
             void run(() => client.PUT('/api/organizations/settings', { body }), t.saved)
           }}
@@ -100,6 +103,18 @@ export function OrganizationScreen() {
           <p id="org-confirm-requests-hint" class="meta">
             {t.confirmRequestsHint}
           </p>
+          <RetentionField
+            id="org-constituent-retention"
+            name="constituentRetentionDays"
+            label={t.constituentRetention}
+            value={settings.constituentRetentionDays}
+          />
+          <RetentionField
+            id="org-need-text-retention"
+            name="needTextRetentionDays"
+            label={t.needTextRetention}
+            value={settings.needTextRetentionDays}
+          />
           <button type="submit">{t.saveSettings}</button>
         </form>
       </section>
@@ -109,6 +124,29 @@ export function OrganizationScreen() {
         <p class="meta">{t.smsNumberHint}</p>
       </section>
       <EmailSettingsSection />
+    </>
+  )
+}
+
+const daysOrNull = (text: string) => (text === '' ? null : Number(text))
+
+/** A number of days after which the worker erases (docs/privacy.md "Retention"); empty keeps everything. */
+function RetentionField(props: { id: string; name: string; label: string; value?: number | null }) {
+  return (
+    <>
+      <label for={props.id}>{props.label}</label>
+      <input
+        id={props.id}
+        name={props.name}
+        type="number"
+        min={30}
+        max={36500}
+        defaultValue={props.value == null ? '' : String(props.value)}
+        aria-describedby={`${props.id}-hint`}
+      />
+      <p id={`${props.id}-hint`} class="meta">
+        {t.retentionHint}
+      </p>
     </>
   )
 }

@@ -148,6 +148,7 @@ describe.skipIf(!chromiumAvailable())('administration in the staff console', () 
     await page.getByLabel(/Daily digest hour/).fill('18')
     await page.getByLabel('Daily digest time zone').fill('America/Chicago')
     await page.getByLabel('Confirm requests to the person who asked').check()
+    await page.getByLabel(/Erase people with no need activity/).fill('365')
     await page.getByRole('button', { name: 'Save settings' }).click()
     await page.getByText('Saved.').waitFor()
     expect(await settingsNow()).toMatchObject({
@@ -162,6 +163,14 @@ describe.skipIf(!chromiumAvailable())('administration in the staff console', () 
       confirmRequests: true,
       phoneNumber: phone,
     })
+    expect((await settingsNow()).constituentRetentionDays).toBe(365)
+    expect((await settingsNow()).needTextRetentionDays).toBeUndefined()
+    // An emptied box keeps everything again.
+    await page.getByLabel(/Erase people with no need activity/).fill('')
+    await page.getByRole('button', { name: 'Save settings' }).click()
+    // ("Saved." is on the screen already: the answer is awaited through the API, within 5 s.)
+    for (let i = 0; i < 100 && (await settingsNow()).constituentRetentionDays !== undefined; i++) await Bun.sleep(50)
+    expect((await settingsNow()).constituentRetentionDays).toBeUndefined()
 
     const otherAdmin = await c.api.tokenFor(await c.api.world.otherOrganization(), 'org_admin')
     const otherSlug = (await c.api.call('GET', '/api/organizations/settings', { token: otherAdmin })).body.slug
