@@ -41,7 +41,7 @@ export const adminEn = {
   digestTimeZoneHint: 'An IANA name, like America/Chicago or UTC: members get their daily digest from that hour there.',
   confirmRequests: 'Confirm requests to the person who asked',
   confirmRequestsHint:
-    'A text (or an email when only an email is given) with the reference number and what happens next, in the language of the form.',
+    'A text (or an email when only an email is given) with the reference number and what happens next, in the language of the form. Texts need the SMS number, mail the email settings below; without them nothing is sent.',
   saveSettings: 'Save settings',
   smsNumber: 'SMS number',
   noSmsNumber: 'None yet.',

@@ -47,7 +47,7 @@ export const adminEs: typeof adminEn = {
   digestTimeZoneHint: 'Un nombre IANA, como America/Chicago o UTC: los miembros reciben su resumen diario desde esa hora allí.',
   confirmRequests: 'Confirmar las solicitudes a quien las envía',
   confirmRequestsHint:
-    'Un mensaje de texto (o un correo si solo se da un correo) con el número de referencia y lo que sigue, en el idioma del formulario.',
+    'Un mensaje de texto (o un correo si solo se da un correo) con el número de referencia y lo que sigue, en el idioma del formulario. Los textos necesitan el número de SMS y los correos la configuración de correo de abajo; sin ellos no se envía nada.',
   saveSettings: 'Guardar la configuración',
   smsNumber: 'Número de SMS',
   noSmsNumber: 'Ninguno todavía.',

@@ -1,3 +1,4 @@
+import type { EmailSenders } from '../../src/application/messaging/organization-mailer'
 import { CreateConstituent } from '../../src/application/constituents/create-constituent'
 import { DispatchOutbox } from '../../src/application/messaging/dispatch-outbox'
 import { Outbox } from '../../src/application/messaging/outbox'
@@ -173,6 +174,8 @@ export interface SmsWorld extends World {
 export interface SmsWorldOptions {
   env?: Record<string, string>
   senderNumberRequired?: boolean
+  /** The email providers' senders (the log fallback's messages are in `logs` either way). */
+  emailSenders?: EmailSenders
   /** Stands between the use cases and the store's unit of work (to make a transaction fail). */
   unitOfWork?: (store: UnitOfWork) => UnitOfWork
 }
@@ -190,6 +193,7 @@ export async function createSmsWorld(options: SmsWorldOptions = {}): Promise<Sms
   const outbox = new RecordingOutbox(clock, container.get(PORTS.ids))
   container.rebind(Outbox).toConstantValue(outbox)
   if (options.senderNumberRequired !== undefined) container.rebind(PORTS.senderNumberRequired).toConstantValue(options.senderNumberRequired)
+  if (options.emailSenders) container.rebind(PORTS.emailSenders).toConstantValue(options.emailSenders)
   if (options.unitOfWork) {
     const wrapped = options.unitOfWork(container.get(PORTS.unitOfWork))
     container.rebind(PORTS.unitOfWork).toConstantValue(wrapped)

@@ -51,17 +51,19 @@ export const CONFIRMATION_MAILS_PER_ADDRESS_PER_HOUR = 3
 /**
  * Queues the confirmation in the transaction that records the need, recorded as an outbound interaction on
  * the need as staff texts are. A text when the person gave a phone that may be texted (not opted out with
- * STOP, under the texts-per-number limit, and the organization has a number where the provider needs one);
- * otherwise an email when it gave an address under its own limit; otherwise nothing. The limits keep a form
- * filled with someone else's number or address from flooding it.
+ * STOP, under the texts-per-number limit) through a provider that reaches people, from the organization's
+ * number; otherwise an email when it gave an address under its own limit and the organization has email
+ * settings; otherwise nothing. The limits keep a form filled with someone else's number or address from
+ * flooding it. The log provider and the log fallback reach nobody: a confirmation there would only write
+ * the person's number or address into the service's log.
  */
 export class RequesterConfirmation {
   constructor(
     private readonly outbox: Outbox,
     private readonly clock: Clock,
     private readonly ids: IdGenerator,
-    /** Whether the provider needs the organization's own number to send from (Twilio does, the log does not). */
-    private readonly senderNumberRequired: boolean,
+    /** Whether texts reach people (Twilio, from the organization's own number) or only the log (SMS_PROVIDER=log). */
+    private readonly textsReachPeople: boolean,
     private readonly limits: SendLimits,
   ) {}
 
@@ -86,13 +88,14 @@ export class RequesterConfirmation {
   }
 
   private async mayText(r: Repositories, organization: Organization, phone: string): Promise<boolean> {
-    if (this.senderNumberRequired && !organization.phoneNumber) return false
+    if (!this.textsReachPeople || !organization.phoneNumber) return false
     if (await r.smsOptOuts.isOptedOut(organization.id, phone)) return false
     const sent = await r.interactions.tallyTextsTo(organization.id, phone, sendWindowStart(this.clock.now()))
     return this.fits(sent, this.limits.smsPerRecipientPerHour)
   }
 
   private async mayMail(r: Repositories, organizationId: string, email: string): Promise<boolean> {
+    if (!(await r.emailSettings.find(organizationId))) return false
     const sent = await r.interactions.tallyMailsTo(organizationId, email, sendWindowStart(this.clock.now()))
     return this.fits(sent, CONFIRMATION_MAILS_PER_ADDRESS_PER_HOUR)
   }

@@ -1,26 +1,45 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { http, HttpResponse } from 'msw'
+import { setupServer } from 'msw/node'
 import { startTestServer, type TestServer } from '../../support/http'
 import type { World } from '../../support/world'
-import { deliverUntil, expectBadRequest, loggedEmailsTo, postForm } from './helpers'
+import { deliverUntil, expectBadRequest, postForm } from './helpers'
 
 // docs/api.md "Public intake": the confirmation to the person who asked, over real HTTP (the JSON intake and
-// the form), on SQLite and PostgreSQL; texts through the log provider (SMS_PROVIDER=log), mail through the
-// log fallback.
-let api: TestServer
-beforeAll(async () => {
-  api = await startTestServer()
-})
-afterAll(() => api.stop())
-
-interface LoggedText {
-  message: string
-  to: string
-  body: string
+// the form), on SQLite and PostgreSQL; texts through Twilio and mail through Postmark, both played by msw.
+// Through the log provider or the log fallback, which reach nobody, none is sent (the use case's tests).
+const ACCOUNT_SID = `AC${'7'.repeat(32)}`
+const sent = {
+  texts: [] as Array<{ from: string; to: string; body: string }>,
+  mails: [] as Array<{ To: string; Subject: string; TextBody: string }>,
 }
-const textsTo = (phone: string) =>
-  api.logs
-    .map((line) => JSON.parse(line) as LoggedText)
-    .filter((entry) => entry.message === 'sms written to the log (SMS_PROVIDER=log)' && entry.to === phone)
+const msw = setupServer(
+  http.post(`https://api.twilio.com/2010-04-01/Accounts/${ACCOUNT_SID}/Messages.json`, async ({ request }) => {
+    const form = new URLSearchParams(await request.text())
+    const text = { from: form.get('From') ?? '', to: form.get('To') ?? '', body: form.get('Body') ?? '' }
+    sent.texts.push(text)
+    const sid = `SM${String(sent.texts.length).padStart(32, '0')}`
+    return HttpResponse.json({ sid, account_sid: ACCOUNT_SID, ...text, status: 'queued' }, { status: 201 })
+  }),
+  http.post('https://api.postmarkapp.com/email', async ({ request }) => {
+    sent.mails.push((await request.json()) as (typeof sent.mails)[number])
+    return HttpResponse.json({ MessageID: crypto.randomUUID(), ErrorCode: 0, Message: 'OK' })
+  }),
+)
+
+let api: TestServer
+let numbers = 0
+beforeAll(async () => {
+  msw.listen({ onUnhandledRequest: 'bypass' })
+  api = await startTestServer({ SMS_PROVIDER: 'twilio', TWILIO_ACCOUNT_SID: ACCOUNT_SID, TWILIO_AUTH_TOKEN: 'twilio-auth-token-for-tests' })
+})
+afterAll(async () => {
+  await api.stop()
+  msw.close()
+})
+
+const textsTo = (phone: string) => sent.texts.filter((text) => text.to === phone)
+const mailsTo = (email: string) => sent.mails.filter((mail) => mail.To === email)
 
 /** An organization of its own, confirming requests or not, with its slug and its admin's token. */
 async function organization(confirmRequests: boolean): Promise<{ world: World; slug: string; admin: string }> {
@@ -28,6 +47,13 @@ async function organization(confirmRequests: boolean): Promise<{ world: World; s
   const admin = await api.tokenFor(world, 'org_admin')
   const settings = await api.call('PUT', '/api/organizations/settings', { token: admin, body: { confirmRequests } })
   expect(settings.status).toBe(200)
+  // A number to text from, and email settings: what makes a confirmation reach the person.
+  await api.world.useCases.operations.setOrganizationPhoneNumber.execute(
+    settings.body.slug,
+    `+1555777${String(++numbers).padStart(4, '0')}`,
+  )
+  const email = { provider: 'postmark', apiKey: 'pm-secret-key-1234', fromEmail: 'help@example.org' }
+  expect((await api.call('PUT', '/api/organizations/settings/email', { token: admin, body: email })).status).toBe(200)
   return { world, slug: settings.body.slug, admin }
 }
 
@@ -58,12 +84,12 @@ describe('the confirmation to the person who asked', () => {
     const page = await postForm(api, `/intake/${slug}?lang=es`, { description: 'Ayuda con la renta', email })
     expect(page.status).toBe(200)
     const reference = /class="reference">([^<]+)</.exec(page.text)![1]!
-    const mail = await deliverUntil(api, () => loggedEmailsTo(api, email)[0], 'the confirmation mail')
-    expect(mail.subject).toStartWith(`Su solicitud ${reference} a `)
-    expect(mail.text).toContain(`Su número de referencia es ${reference}.`)
-    expect(mail.text).not.toContain('renta')
+    const mail = await deliverUntil(api, () => mailsTo(email)[0], 'the confirmation mail')
+    expect(mail.Subject).toStartWith(`Su solicitud ${reference} a `)
+    expect(mail.TextBody).toContain(`Su número de referencia es ${reference}.`)
+    expect(mail.TextBody).not.toContain('renta')
     const interactions = await api.call('GET', `/api/needs/${reference}/interactions`, { token: admin })
-    expect(interactions.body).toEqual([expect.objectContaining({ channel: 'email', content: mail.text })])
+    expect(interactions.body).toEqual([expect.objectContaining({ channel: 'email', content: mail.TextBody })])
   })
 
   test('an organization that did not choose it sends nothing to the person', async () => {
@@ -75,9 +101,9 @@ describe('the confirmation to the person who asked', () => {
     })
     expect(created.status).toBe(201)
     // The staff's mail of the new need is queued beside where a confirmation would be: once it is out, so would that be.
-    await deliverUntil(api, () => api.logs.find((line) => line.includes(created.body.referenceNumber)))
+    await deliverUntil(api, () => sent.mails.find((mail) => mail.Subject.includes(created.body.referenceNumber)))
     expect(textsTo(phone)).toEqual([])
-    expect(loggedEmailsTo(api, email)).toEqual([])
+    expect(mailsTo(email)).toEqual([])
   })
 
   test('a language other than en or es is 400 naming /language', async () => {

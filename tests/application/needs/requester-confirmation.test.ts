@@ -3,6 +3,9 @@ import type { PublicNeedInput } from '../../../src/application/needs/submit-publ
 import { CONFIRMATION_MAILS_PER_ADDRESS_PER_HOUR } from '../../../src/application/needs/requester-confirmation'
 import { InvalidError } from '../../../src/domain/errors'
 import { failureOf, pathsOf } from '../failure-of'
+import type { EmailSenders } from '../../../src/application/messaging/organization-mailer'
+import { EMAIL_PROVIDERS, type EmailProvider } from '../../../src/domain/messaging/email'
+import { RecordingSender } from '../mail-world'
 import { createSmsWorld, PUBLIC_BASE_URL, VALID_SIGNATURE, type SmsWorld } from '../sms-world'
 
 // docs/api.md "Public intake": the person who asked is told its reference number and what happens next.
@@ -12,9 +15,29 @@ const EMAIL = 'ana.person@example.org'
 const STORY = 'We have no food left'
 let world: SmsWorld
 let staffEmail: string
+let postmark: RecordingSender
+/** A world whose texts and mails reach people: an SMS provider that sends from the organization's number, and email settings. */
+async function reachingWorld(): Promise<SmsWorld> {
+  postmark = new RecordingSender('postmark')
+  const emailSenders = Object.fromEntries(EMAIL_PROVIDERS.map((p) => [p, p === 'postmark' ? postmark : new RecordingSender(p)])) as Record<
+    EmailProvider,
+    RecordingSender
+  > satisfies EmailSenders
+  const created = await createSmsWorld({
+    env: { SMS_PER_RECIPIENT_PER_HOUR: '3' },
+    senderNumberRequired: true,
+    emailSenders,
+  })
+  await created.configureOrganization({ phoneNumber: ORG_NUMBER })
+  await created.useCases.organizations.updateEmail.execute(created.admin, {
+    provider: 'postmark',
+    apiKey: 'pm-secret-key-1234',
+    fromEmail: 'help@example.org',
+  })
+  return created
+}
 beforeEach(async () => {
-  world = await createSmsWorld({ env: { SMS_PER_RECIPIENT_PER_HOUR: '3' } })
-  await world.configureOrganization({ phoneNumber: ORG_NUMBER })
+  world = await reachingWorld()
   staffEmail = (await world.repositories.members.findById(world.organizationId, world.admin.memberId))!.email
 })
 
@@ -22,12 +45,9 @@ const confirming = (confirmRequests = true) => world.useCases.organizations.upda
 const submit = (customFields: Record<string, unknown>, more: Partial<PublicNeedInput> = {}) =>
   world.useCases.needs.submitPublic.execute({ organizationId: world.organizationId, description: STORY, customFields, ...more })
 const organizationName = async () => (await world.repositories.organizations.findById(world.organizationId))!.name
-/** The mails the log fallback wrote to anyone but the staff (who hear of every public need). */
-const mails = () =>
-  world.logs
-    .filter((e) => e.message === 'email written to the log (no email provider configured)' && e.fields.to !== staffEmail)
-    .map((e) => e.fields)
-/** What the worker sent once the outbox is empty: the texts the provider took and the mails the log fallback wrote. */
+/** The mails the provider took for anyone but the staff (who hear of every public need). */
+const mails = () => postmark.delivered.map((d) => d.message).filter((message) => message.to !== staffEmail)
+/** What the worker sent once the outbox is empty: the texts and the mails the providers took. */
 async function sent() {
   while ((await world.dispatcher.runOnce()) > 0);
   return { texts: world.sms.accepted, mails: mails() }
@@ -118,16 +138,29 @@ describe('with confirmations on', () => {
     expect(await sent()).toEqual({ texts: [], mails: [] })
   })
 
-  test('with a provider that needs the organization’s number and none set: the email, else nothing', async () => {
-    const twilioLike = await createSmsWorld({ senderNumberRequired: true })
-    await twilioLike.useCases.organizations.updateSettings.execute(twilioLike.admin, { confirmRequests: true })
-    const submitted = (customFields: Record<string, unknown>) =>
-      twilioLike.useCases.needs.submitPublic.execute({ organizationId: twilioLike.organizationId, description: STORY, customFields })
-    await submitted({ phone: PHONE })
-    await submitted({ phone: PHONE, email: EMAIL })
-    await twilioLike.dispatcher.runOnce()
-    expect(twilioLike.sms.accepted).toEqual([])
-    expect(twilioLike.logs.filter((e) => e.fields.to === EMAIL)).toHaveLength(1)
+  test('with no number of the organization to send from: the email, else nothing', async () => {
+    await world.configureOrganization({ phoneNumber: undefined })
+    await submit({ phone: PHONE })
+    const need = await submit({ phone: PHONE, email: EMAIL })
+    const { texts, mails } = await sent()
+    expect(texts).toEqual([])
+    expect(mails).toEqual([expect.objectContaining({ to: EMAIL, subject: expect.stringContaining(need.referenceNumber) })])
+  })
+
+  test('through the log provider and the log fallback, which reach nobody, nothing: the person’s contact stays out of the log', async () => {
+    const logOnly = await createSmsWorld()
+    await logOnly.configureOrganization({ phoneNumber: ORG_NUMBER })
+    await logOnly.useCases.organizations.updateSettings.execute(logOnly.admin, { confirmRequests: true })
+    const need = await logOnly.useCases.needs.submitPublic.execute({
+      organizationId: logOnly.organizationId,
+      description: STORY,
+      customFields: { phone: PHONE, email: EMAIL },
+    })
+    while ((await logOnly.dispatcher.runOnce()) > 0);
+    expect(logOnly.sms.accepted).toEqual([])
+    expect(JSON.stringify(logOnly.logs)).not.toContain(EMAIL)
+    expect(JSON.stringify(logOnly.logs)).not.toContain(PHONE)
+    expect(await logOnly.interactionsOfNeed(need.id)).toEqual([])
   })
 })
 
