@@ -28,6 +28,7 @@ export const needs = area('needs', ({ service }) => {
   service(NeedNotifications, [Outbox, PORTS.publicBaseUrl])
   service(NeedIntake, [ConstituentRegistry, clock, ids, WebhookEvents, AuditTrail, NeedNotifications])
   service(NeedImporter, [NeedIntake, clock])
+  // Twilio is what both needs the organization's number and reaches people; the log provider does neither.
   service(RequesterConfirmation, [Outbox, clock, ids, PORTS.senderNumberRequired, PORTS.sendLimits])
   return {
     create: service(CreateNeed, [unitOfWork, NeedIntake, AuditTrail, PORTS.metrics]),
