@@ -1,10 +1,11 @@
 import { useEffect, useState } from 'preact/hooks'
-import { client, problemText, type AuditEvent } from './api'
+import { client, type AuditEvent } from './api'
 import { formatDateTime, memberName, useMembers, useProfile } from './data'
 import { language, t } from './i18n'
 import { PAGE_SIZE, pageOf, Paging } from './paging'
 import { go } from './router'
 import { authorized } from './session'
+import { Answered, failure } from './outcome'
 import { Table } from './table'
 
 type Action = AuditEvent['action']
@@ -47,7 +48,7 @@ export function AuditTrail({ query }: { query: URLSearchParams }) {
     ).then(({ data, error, response }) => {
       if (!current) return
       const total = Number(response.headers.get('x-total-count') ?? data?.length ?? 0)
-      setAnswer({ key, result: data ? { events: data, total } : response.status === 403 ? t.forbidden : t.failed(problemText(error)) })
+      setAnswer({ key, result: data ? { events: data, total } : failure(response.status, error).text })
     })
     return () => {
       current = false
@@ -111,37 +112,33 @@ export function AuditTrail({ query }: { query: URLSearchParams }) {
         </div>
         <button type="submit">{s.apply}</button>
       </form>
-      {!result && <p role="status">{t.loading}</p>}
-      {typeof result === 'string' && (
-        <p role="alert" class="error">
-          {result}
-        </p>
-      )}
-      {typeof result === 'object' && (
-        <>
-          <Table label={t.adminSections.audit} columns={[s.when, s.who, s.action, s.record, s.fields, s.requestId]}>
-            {result.events.map((event) => (
-              <tr key={event.id}>
-                <td>{formatDateTime(event.at, language)}</td>
-                <td>{memberName(members, profile, event.memberId, { me: t.me, someone: t.someone, nobody: s.nobodyLoggedIn })}</td>
-                <td>{s.actions[event.action]}</td>
-                <td>
-                  {s.recordTypes[event.recordType]}
-                  <div class="meta">
-                    <code>{event.recordId}</code>
-                  </div>
-                </td>
-                <td class="wraps">{event.fields?.join(', ') ?? '—'}</td>
-                <td>
-                  <code class="meta">{event.requestId ?? '—'}</code>
-                </td>
-              </tr>
-            ))}
-          </Table>
-          {result.events.length === 0 && <p>{s.noEvents}</p>}
-          <Paging path={['admin', 'audit']} filters={filters} page={page} total={result.total} />
-        </>
-      )}
+      <Answered answer={result}>
+        {(result) => (
+          <>
+            <Table label={t.adminSections.audit} columns={[s.when, s.who, s.action, s.record, s.fields, s.requestId]}>
+              {result.events.map((event) => (
+                <tr key={event.id}>
+                  <td>{formatDateTime(event.at, language)}</td>
+                  <td>{memberName(members, profile, event.memberId, { me: t.me, someone: t.someone, nobody: s.nobodyLoggedIn })}</td>
+                  <td>{s.actions[event.action]}</td>
+                  <td>
+                    {s.recordTypes[event.recordType]}
+                    <div class="meta">
+                      <code>{event.recordId}</code>
+                    </div>
+                  </td>
+                  <td class="wraps">{event.fields?.join(', ') ?? '—'}</td>
+                  <td>
+                    <code class="meta">{event.requestId ?? '—'}</code>
+                  </td>
+                </tr>
+              ))}
+            </Table>
+            {result.events.length === 0 && <p>{s.noEvents}</p>}
+            <Paging path={['admin', 'audit']} filters={filters} page={page} total={result.total} />
+          </>
+        )}
+      </Answered>
     </>
   )
 }

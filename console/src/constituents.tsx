@@ -1,10 +1,11 @@
 import { Fragment } from 'preact'
 import { useEffect, useState } from 'preact/hooks'
-import { client, problemText, type Constituent, type Need } from './api'
+import { client, type Constituent, type Need } from './api'
 import { formatDateTime, may, partnerName, usePartners, useProfile } from './data'
 import { ErasePerson } from './erase-person'
 import { ExportButton } from './exports'
 import { language, t } from './i18n'
+import { failure } from './outcome'
 import { go, href } from './router'
 import { authorized } from './session'
 
@@ -23,7 +24,7 @@ export function ConstituentSearch({ query }: { query: URLSearchParams }) {
     let current = true
     void authorized(() => client.GET('/api/constituents', { params: { query: { query: q, limit: PAGE_SIZE } } })).then(
       ({ data, error, response }) => {
-        if (current) setAnswer({ q, found: data ?? (response.status === 403 ? t.forbidden : t.failed(problemText(error))) })
+        if (current) setAnswer({ q, found: data ?? failure(response.status, error).text })
       },
     )
     return () => {

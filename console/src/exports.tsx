@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks'
-import { problemText } from './api'
+import { failure } from './outcome'
 import { t } from './i18n'
 import { authorized } from './session'
 
@@ -21,7 +21,7 @@ export function ExportButton({
     setState({ busy: true, text: t.exporting })
     try {
       const { data, error, response } = await authorized(call)
-      if (!data) return setState({ text: response.status === 403 ? t.forbidden : t.failed(problemText(error)), error: true })
+      if (!data) return setState(failure(response.status, error))
       const name = fileName(response.headers.get('content-disposition'))
       save(data, name)
       setState({ text: t.exported(name) })

@@ -1,7 +1,8 @@
 import { useEffect, useState } from 'preact/hooks'
 import type { components } from '../schema'
-import { client, problemText } from './api'
+import { client } from './api'
 import { language, t } from './i18n'
+import { failure } from './outcome'
 import { authorized } from './session'
 
 // docs/console.md "Import": an org_admin brings a spreadsheet in. The file is checked first (a dry run),
@@ -89,7 +90,7 @@ export function ImportScreen() {
     const { data, error, response } = await send(kind, await file.text(), dryRun)
     setBusy(undefined)
     setReport(data)
-    if (!data) setProblem(response.status === 403 ? t.forbidden : t.failed(problemText(error)))
+    if (!data) setProblem(failure(response.status, error).text)
   }
   // A new file or kind is checked again before it may be imported.
   const choose = (next: { kind?: Kind; file?: File }) => {

@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'preact/hooks'
-import { client, problemText, type HouseholdMatch } from './api'
+import { client, type HouseholdMatch } from './api'
 import { PersonDetails, personName } from './constituents'
+import { failure } from './outcome'
 import { t } from './i18n'
 import { href } from './router'
 import { authorized } from './session'
@@ -23,7 +24,7 @@ export function Matches() {
     const { data, error, response } = await authorized(() =>
       client.GET('/api/household-matches', { params: { query: { status: 'OPEN', limit: 25 } } }),
     )
-    setMatches(data ?? (response.status === 403 ? t.forbidden : t.failed(problemText(error))))
+    setMatches(data ?? failure(response.status, error).text)
   }
   useEffect(() => void load(), [])
 
@@ -34,7 +35,7 @@ export function Matches() {
     )
     await load()
     setConfirming(undefined)
-    setMessage(error ? { text: response.status === 403 ? t.forbidden : t.failed(problemText(error)), error: true } : { text: done })
+    setMessage(error ? failure(response.status, error) : { text: done })
   }
 
   return (

@@ -1,18 +1,11 @@
 import { useLayoutEffect, useRef, useState } from 'preact/hooks'
-import { client, problemText, type Member, type Partner, type Profile } from './api'
+import { client, type Member, type Partner, type Profile } from './api'
+import { failure, type Outcome } from './outcome'
 import { t } from './i18n'
 import { MemberFields, memberFieldsOf } from './member-fields'
 import { authorized } from './session'
 
 export const memberLabel = (member: Pick<Member, 'fullName' | 'email'>) => member.fullName ?? member.email
-
-/** What became of a change: its notice, or its refusal. */
-export type Outcome = { text: string; error: boolean }
-
-const refusal = (response: Response, problem: unknown): Outcome => ({
-  text: response.status === 403 ? t.forbidden : t.failed(problemText(problem)),
-  error: true,
-})
 
 /**
  * One member's changes: role, partner and profiles; the invitation sent again while not accepted; deactivation
@@ -43,19 +36,19 @@ export function MemberPanel({
     event.preventDefault()
     const body = memberFieldsOf(new FormData(event.currentTarget as HTMLFormElement), actor)
     const { data, error, response } = await authorized(() => client.PUT('/api/members/{id}', { ...path, body }))
-    onDone(data ? { text: s.saved(name), error: false } : refusal(response, error))
+    onDone(data ? { text: s.saved(name), error: false } : failure(response.status, error))
   }
 
   async function resend() {
     const { data, error, response } = await authorized(() => client.POST('/api/members/{id}/invitation', { ...path, body: {} }))
-    onDone(data ? { text: s.resent(member.email), error: false } : refusal(response, error))
+    onDone(data ? { text: s.resent(member.email), error: false } : failure(response.status, error))
   }
 
   async function switchActive() {
     const { error, response } = member.active
       ? await authorized(() => client.DELETE('/api/members/{id}', path))
       : await authorized(() => client.PUT('/api/members/{id}', { ...path, body: { active: true } }))
-    if (!response.ok) return onDone(refusal(response, error))
+    if (!response.ok) return onDone(failure(response.status, error))
     onDone({ text: member.active ? s.deactivatedNotice(name) : s.reactivatedNotice(name), error: false })
   }
 

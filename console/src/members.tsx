@@ -1,12 +1,13 @@
 import { useEffect, useState } from 'preact/hooks'
-import { client, problemText, type Member, type Profile } from './api'
+import { client, type Member, type Profile } from './api'
 import { formatDateTime, partnerName, usePartners, useProfile } from './data'
 import { language, t } from './i18n'
 import { MemberFields, memberFieldsOf, mayChange } from './member-fields'
-import { memberLabel, MemberPanel, type Outcome } from './member-panel'
+import { memberLabel, MemberPanel } from './member-panel'
 import { PAGE_SIZE, pageOf, Paging } from './paging'
 import { go } from './router'
 import { authorized } from './session'
+import { Answered, failure, type Outcome } from './outcome'
 import { Table } from './table'
 
 /** `show` of the address: the active members (by default), the deactivated ones, or all. */
@@ -35,7 +36,7 @@ export function Members({ query }: { query: URLSearchParams }) {
     ).then(({ data, error, response }) => {
       if (!current) return
       const total = Number(response.headers.get('x-total-count') ?? data?.length ?? 0)
-      setAnswer({ key, result: data ? { members: data, total } : response.status === 403 ? t.forbidden : t.failed(problemText(error)) })
+      setAnswer({ key, result: data ? { members: data, total } : failure(response.status, error).text })
     })
     return () => {
       current = false
@@ -78,40 +79,41 @@ export function Members({ query }: { query: URLSearchParams }) {
           </select>
         </div>
       </form>
-      {!result && <p role="status">{t.loading}</p>}
-      {typeof result === 'string' && (
-        <p role="alert" class="error">
-          {result}
-        </p>
-      )}
-      {typeof result === 'object' && (
-        <>
-          <Table label={t.adminSections.members} columns={[t.name, s.role, t.partner, s.profiles, s.state, s.lastLogin]}>
-            {result.members.map((member) => (
-              <tr key={member.id}>
-                <td>
-                  {memberLabel(member)}
-                  {member.fullName && <div class="meta">{member.email}</div>}
-                  {profile && mayChange(profile, member) && (
-                    <div>
-                      <button type="button" class="secondary" aria-label={s.change(memberLabel(member))} onClick={() => setEditing(member)}>
-                        {s.changeShort}
-                      </button>
-                    </div>
-                  )}
-                </td>
-                <td>{s.roles[member.role]}</td>
-                <td>{member.partnerId ? (member.partnerName ?? partnerName(partners, member.partnerId)) : s.none}</td>
-                <td>{member.profiles?.length ? member.profiles.map((p) => s.profileNames[p]).join(', ') : s.none}</td>
-                <td>{!member.active ? s.deactivated : member.isConfirmed ? s.active : s.invited}</td>
-                <td class="wraps">{member.lastLoginAt ? formatDateTime(member.lastLoginAt, language) : s.never}</td>
-              </tr>
-            ))}
-          </Table>
-          {result.members.length === 0 && <p>{s.noMembers}</p>}
-          <Paging path={['admin', 'members']} filters={{ show }} page={page} total={result.total} />
-        </>
-      )}
+      <Answered answer={result}>
+        {(result) => (
+          <>
+            <Table label={t.adminSections.members} columns={[t.name, s.role, t.partner, s.profiles, s.state, s.lastLogin]}>
+              {result.members.map((member) => (
+                <tr key={member.id}>
+                  <td>
+                    {memberLabel(member)}
+                    {member.fullName && <div class="meta">{member.email}</div>}
+                    {profile && mayChange(profile, member) && (
+                      <div>
+                        <button
+                          type="button"
+                          class="secondary"
+                          aria-label={s.change(memberLabel(member))}
+                          onClick={() => setEditing(member)}
+                        >
+                          {s.changeShort}
+                        </button>
+                      </div>
+                    )}
+                  </td>
+                  <td>{s.roles[member.role]}</td>
+                  <td>{member.partnerId ? (member.partnerName ?? partnerName(partners, member.partnerId)) : s.none}</td>
+                  <td>{member.profiles?.length ? member.profiles.map((p) => s.profileNames[p]).join(', ') : s.none}</td>
+                  <td>{!member.active ? s.deactivated : member.isConfirmed ? s.active : s.invited}</td>
+                  <td class="wraps">{member.lastLoginAt ? formatDateTime(member.lastLoginAt, language) : s.never}</td>
+                </tr>
+              ))}
+            </Table>
+            {result.members.length === 0 && <p>{s.noMembers}</p>}
+            <Paging path={['admin', 'members']} filters={{ show }} page={page} total={result.total} />
+          </>
+        )}
+      </Answered>
       {profile?.permissions.includes('members:manage') && <InviteMember actor={profile} onDone={done} />}
     </>
   )
@@ -129,7 +131,7 @@ function InviteMember({ actor, onDone }: { actor: Profile; onDone: (outcome: Out
     const fullName = String(data.get('fullName')).trim()
     const body = { email: String(data.get('email')).trim(), ...(fullName ? { fullName } : {}), ...memberFieldsOf(data, actor) }
     const { data: invited, error, response } = await authorized(() => client.POST('/api/members', { body }))
-    if (!invited) return onDone({ text: response.status === 403 ? t.forbidden : t.failed(problemText(error)), error: true })
+    if (!invited) return onDone(failure(response.status, error))
     form.reset()
     onDone({ text: s.invitedNotice(invited.email), error: false })
   }

@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'preact/hooks'
 import { client, problemText, type CreatedNeed, type DuplicateCheck } from './api'
 import { may, usePartners, useProfile } from './data'
+import { failure } from './outcome'
 import { t } from './i18n'
 import { CheckedDuplicates, foundAnyone, PersonSearch, type ChosenPerson } from './person-chooser'
 import { href } from './router'
@@ -75,7 +76,7 @@ export function NewNeed() {
     if (data) {
       setError('')
       setCreated(data)
-    } else setError(response.status === 403 ? t.forbidden : t.failed(problemText(problem)))
+    } else setError(failure(response.status, problem).text)
   }
 
   const choose = (person: ChosenPerson) => {

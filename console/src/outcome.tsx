@@ -1,3 +1,4 @@
+import type { ComponentChildren } from 'preact'
 import { useState } from 'preact/hooks'
 import { problemText } from './api'
 import { t } from './i18n'
@@ -45,4 +46,22 @@ export function OutcomeLine({ outcome }: { outcome: Outcome | undefined }) {
       {outcome?.text}
     </div>
   )
+}
+
+/** A screen's read as it stands: loading while undefined, the reason it failed (a string) as an alert, else what `children` makes of it. */
+export function Answered<T extends object>({
+  answer,
+  children,
+}: {
+  answer: T | string | undefined
+  children: (value: T) => ComponentChildren
+}) {
+  if (answer === undefined) return <p role="status">{t.loading}</p>
+  if (typeof answer === 'string')
+    return (
+      <p role="alert" class="error">
+        {answer}
+      </p>
+    )
+  return <>{children(answer)}</>
 }

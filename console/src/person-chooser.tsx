@@ -1,6 +1,7 @@
 import { useRef, useState } from 'preact/hooks'
-import { client, problemText, type Constituent, type DuplicateCheck } from './api'
+import { client, type Constituent, type DuplicateCheck } from './api'
 import { personName } from './constituents'
+import { failure } from './outcome'
 import { t } from './i18n'
 import { authorized } from './session'
 
@@ -19,7 +20,7 @@ export function PersonSearch({ onChoose }: { onChoose: (person: ChosenPerson) =>
     const query = box.current?.value.trim()
     if (!query) return
     const { data, error, response } = await authorized(() => client.GET('/api/constituents', { params: { query: { query, limit: 10 } } }))
-    setFound(data ? { query, people: data } : response.status === 403 ? t.forbidden : t.failed(problemText(error)))
+    setFound(data ? { query, people: data } : failure(response.status, error).text)
   }
 
   return (

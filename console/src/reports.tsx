@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'preact/hooks'
 import type { components } from '../schema'
-import { client, problemText, STATUSES } from './api'
+import { client, STATUSES } from './api'
+import { Answered, failure } from './outcome'
 import { t } from './i18n'
 import { go } from './router'
 import { authorized } from './session'
@@ -25,7 +26,7 @@ export function Reports({ query }: { query: URLSearchParams }) {
   useEffect(() => {
     setReport(undefined)
     void authorized(() => client.GET('/api/reports/needs', { params: { query: { from, to } } })).then(({ data, error, response }) =>
-      setReport(data ?? (response.status === 403 ? t.forbidden : t.failed(problemText(error)))),
+      setReport(data ?? failure(response.status, error).text),
     )
   }, [from, to])
 
@@ -49,13 +50,7 @@ export function Reports({ query }: { query: URLSearchParams }) {
         </label>
         <button type="submit">{t.show}</button>
       </form>
-      {!report && <p role="status">{t.loading}</p>}
-      {typeof report === 'string' && (
-        <p role="alert" class="error">
-          {report}
-        </p>
-      )}
-      {typeof report === 'object' && <Figures report={report} />}
+      <Answered answer={report}>{(report) => <Figures report={report} />}</Answered>
     </>
   )
 }
