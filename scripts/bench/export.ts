@@ -7,10 +7,11 @@
 //
 // With --rounds 2 or more the exports run again in the same process: a peak that does not climb from round
 // to round is memory the service reuses, not memory it keeps.
-import { existsSync, mkdirSync, readFileSync } from 'node:fs'
+import { existsSync, mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
-import { BENCH_PASSWORD, BENCH_SECRETS, seed } from './seed'
+import { BENCH_SECRETS, seed } from './seed'
+import { logIn, startServer } from './server'
 
 const { values } = parseArgs({
   options: {
@@ -29,30 +30,16 @@ if (!existsSync(file)) {
   process.stderr.write('\n')
 }
 
-const port = 3900 + Math.floor(Math.random() * 90)
-const base = `http://127.0.0.1:${port}`
-const env = { ...process.env, ...BENCH_SECRETS, DATABASE_URL: `sqlite:${file}`, LOG_LEVEL: 'warn', PORT: String(port), HOST: '127.0.0.1' }
-const service = Bun.spawn([process.execPath, 'src/main/cli.ts', 'serve'], {
-  cwd: join(import.meta.dir, '..', '..'),
-  env,
-  stdout: 'ignore',
-  stderr: 'inherit',
-})
-const rss = () => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${service.pid}/status`, 'utf8'))?.[1] ?? 0) / 1024
+const service = await startServer(
+  ['src/main/cli.ts', 'serve'],
+  { ...BENCH_SECRETS, DATABASE_URL: `sqlite:${file}`, LOG_LEVEL: 'warn' },
+  {
+    readyPath: '/readyz',
+  },
+)
+const { base, rss } = service
 try {
-  while (
-    !(await fetch(`${base}/readyz`).then(
-      (r) => r.ok,
-      () => false,
-    ))
-  )
-    await Bun.sleep(100)
-  const login = await fetch(`${base}/api/auth/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ email: 'admin@bench-1.example.org', password: BENCH_PASSWORD }),
-  })
-  const { accessToken } = (await login.json()) as { accessToken: string }
+  const accessToken = await logIn(base, 'admin@bench-1.example.org')
   await Bun.sleep(1000)
   console.log(`${needs.toLocaleString()} needs; service idle: ${rss().toFixed(0)} MB RSS`)
   const paths = ['/api/needs/export?format=csv', '/api/constituents/export?format=csv']
@@ -74,6 +61,5 @@ try {
     )
   }
 } finally {
-  service.kill('SIGTERM')
-  await service.exited
+  await service.stop()
 }

@@ -6,12 +6,13 @@
 //   bun scripts/bench/import.ts [--rows 50000] [--what constituents|needs] [--db sqlite|postgres]
 //
 // PostgreSQL needs BENCH_POSTGRES_URL (a cluster it may create a database in).
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
 import postgres from 'postgres'
 import { BENCH_PASSWORD, BENCH_SECRETS } from './seed'
+import { logIn, ROOT, startServer } from './server'
 
 const { values } = parseArgs({
   options: {
@@ -22,12 +23,9 @@ const { values } = parseArgs({
 })
 const what = values.what === 'needs' ? 'needs' : 'constituents'
 const rows = Number(values.rows)
-const ROOT = join(import.meta.dir, '..', '..')
 const dir = mkdtempSync(join(tmpdir(), 'intake-import-bench-'))
 const database = await freshDatabase()
-const port = 3900 + Math.floor(Math.random() * 90)
-const base = `http://127.0.0.1:${port}`
-const env = { ...process.env, ...BENCH_SECRETS, DATABASE_URL: database.url, LOG_LEVEL: 'warn', PORT: String(port), HOST: '127.0.0.1' }
+const env = { ...BENCH_SECRETS, DATABASE_URL: database.url, LOG_LEVEL: 'warn' }
 const slug = 'import-bench'
 const adminEmail = 'admin@import-bench.example.org'
 
@@ -46,33 +44,14 @@ const organization = Bun.spawnSync(
     '--admin-password',
     BENCH_PASSWORD,
   ],
-  { cwd: ROOT, env, stdout: 'ignore', stderr: 'inherit' },
+  { cwd: ROOT, env: { ...process.env, ...env }, stdout: 'ignore', stderr: 'inherit' },
 )
 if (organization.exitCode !== 0) throw new Error('org create failed')
 
-const service = Bun.spawn([process.execPath, 'src/main/cli.ts', 'serve'], { cwd: ROOT, env, stdout: 'inherit', stderr: 'inherit' })
-/** The service's resident memory in MB; 0 once it is gone (its end is then reported below). */
-const rss = () => {
-  try {
-    return Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${service.pid}/status`, 'utf8'))?.[1] ?? 0) / 1024
-  } catch {
-    return 0
-  }
-}
+const service = await startServer(['src/main/cli.ts', 'serve'], env, { readyPath: '/readyz' })
+const { base, rss } = service
 try {
-  while (
-    !(await fetch(`${base}/readyz`).then(
-      (r) => r.ok,
-      () => false,
-    ))
-  )
-    await Bun.sleep(100)
-  const login = await fetch(`${base}/api/auth/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ email: adminEmail, password: BENCH_PASSWORD }),
-  })
-  const { accessToken } = (await login.json()) as { accessToken: string }
+  const accessToken = await logIn(base, adminEmail)
   const file = what === 'needs' ? needsFile(rows) : peopleFile(rows)
   console.log(
     `${values.db}, ${rows.toLocaleString()} ${what}, ${(file.length / 1e6).toFixed(1)} MB; service idle: ${rss().toFixed(0)} MB RSS`,
@@ -98,9 +77,7 @@ try {
     )
   }
 } finally {
-  if (service.exitCode !== null) console.error(`the service ended by itself: exit ${service.exitCode}, signal ${service.signalCode}`)
-  service.kill('SIGTERM')
-  await service.exited
+  await service.stop()
   await database.drop()
   rmSync(dir, { recursive: true, force: true })
 }

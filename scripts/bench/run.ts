@@ -15,6 +15,7 @@ import postgres from 'postgres'
 import { chromiumAvailable } from '../../tests/support/browser'
 import { measureConsole, type ConsoleFigures } from './console'
 import { drive, driverName, type BenchRequest, type Load } from './drive'
+import { logIn, ROOT, startServer, type RunningServer } from './server'
 import { printReport, type Row } from './report'
 import { BENCH_PASSWORD, BENCH_SECRETS, random, seed, type SeededOrganization } from './seed'
 
@@ -27,55 +28,12 @@ const { values } = parseArgs({
     seed: { type: 'string', default: '1' },
   },
 })
-const ROOT = join(import.meta.dir, '..', '..')
 const DATA = join(ROOT, 'bench-data')
 const seedNumber = Number(values.seed)
 const load: Load = { duration: Number(values.duration), connections: Number(values.connections) }
 
 /** In the names of kept seeded data: a change to what seed.ts writes bumps it, so old data is not reused. */
 const SEED_SHAPE = 'v3'
-
-function freePort(): number {
-  const probe = Bun.serve({ port: 0, fetch: () => new Response() })
-  const port = probe.port!
-  probe.stop(true)
-  return port
-}
-
-/** Starts a server; its log (stderr) goes to `log`, a file, as `npm start 2> file` or a log collector would take it. */
-async function startProcess(
-  args: string[],
-  env: Record<string, string>,
-  port: number,
-  log: string,
-): Promise<{ stop(): Promise<void>; rss(): number }> {
-  const child = Bun.spawn([process.execPath, ...args], {
-    cwd: ROOT,
-    env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1' },
-    stdout: 'ignore',
-    stderr: Bun.file(log),
-  })
-  for (let tries = 0; ; tries++) {
-    const up = await fetch(`http://127.0.0.1:${port}/healthz`).then(
-      (r) => r.status < 500,
-      () => false,
-    )
-    const bareUp = await fetch(`http://127.0.0.1:${port}/bare/needs/x`).then(
-      () => true,
-      () => false,
-    )
-    if (up || bareUp) break
-    if (child.exitCode !== null || tries > 600) throw new Error(`${args.join(' ')} did not start`)
-    await Bun.sleep(100)
-  }
-  return {
-    async stop() {
-      child.kill('SIGTERM')
-      await child.exited
-    },
-    rss: () => Number(/VmRSS:\s+(\d+)/.exec(require('node:fs').readFileSync(`/proc/${child.pid}/status`, 'utf8'))?.[1] ?? 0) / 1024,
-  }
-}
 
 /** The database for `needs` needs, seeded once and reused: a working copy of the SQLite file, or a PostgreSQL database. */
 async function database(needs: number): Promise<{ url: string; bare: string }> {
@@ -117,43 +75,32 @@ async function database(needs: number): Promise<{ url: string; bare: string }> {
 }
 
 /** The service as a user starts it, at its default LOG_LEVEL (the access log on) unless `logLevel` says otherwise. */
-function startService(url: string, logLevel?: string) {
+function startService(url: string, logLevel?: string): Promise<RunningServer> {
   const env: Record<string, string> = {
     ...BENCH_SECRETS,
     DATABASE_URL: url,
     AUTH_RATE_LIMIT: '1000000',
     PUBLIC_INTAKE_RATE_LIMIT: '1000000',
   }
-  const port = freePort()
-  const started = startProcess(
-    ['src/main/cli.ts', 'serve'],
-    logLevel ? { ...env, LOG_LEVEL: logLevel } : env,
-    port,
-    join(DATA, `service-${logLevel ?? 'default'}.log`),
-  )
-  return started.then((process) => ({ ...process, base: `http://127.0.0.1:${port}` }))
+  return startServer(['src/main/cli.ts', 'serve'], logLevel ? { ...env, LOG_LEVEL: logLevel } : env, {
+    readyPath: '/readyz',
+    log: join(DATA, `service-${logLevel ?? 'default'}.log`),
+  })
 }
 
 async function measure(needs: number): Promise<{ rows: Row[]; console?: ConsoleFigures }> {
   const db = await database(needs)
   const service = await startService(db.url)
-  const barePort = freePort()
-  const bare = await startProcess(
+  const bare = await startServer(
     ['scripts/bench/bare.ts'],
     { JWT_SECRET: BENCH_SECRETS.JWT_SECRET, BARE_DATABASE: db.bare },
-    barePort,
-    join(DATA, 'bare.log'),
+    { readyPath: '/bare/needs/x', log: join(DATA, 'bare.log') },
   )
   const base = service.base
-  const bareBase = `http://127.0.0.1:${barePort}`
+  const bareBase = bare.base
   try {
     const organization: Pick<SeededOrganization, 'slug' | 'adminEmail'> = { slug: 'bench-1', adminEmail: 'admin@bench-1.example.org' }
-    const login = await fetch(`${base}/api/auth/login`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ email: organization.adminEmail, password: BENCH_PASSWORD }),
-    })
-    const { accessToken } = (await login.json()) as { accessToken: string }
+    const accessToken = await logIn(base, organization.adminEmail)
     const get = async (path: string) =>
       (await fetch(`${base}${path}`, { headers: { authorization: `Bearer ${accessToken}` } })).json() as Promise<any>
     const needIds: string[] = []
