@@ -46,14 +46,12 @@ export function OrganizationScreen() {
           <input id="org-name" name="name" defaultValue={settings.name} maxLength={200} autocomplete="organization" required />
           <Field id="org-slug" name="slug" label={t.slug} hint={t.slugHint} value={settings.slug} required />
           <Field id="org-short-code" name="shortCode" label={t.shortCode} hint={t.shortCodeHint} value={settings.shortCode} />
-          <label for="org-retention">{t.auditRetention}</label>
-          <input
+          <NumberField
             id="org-retention"
             name="auditRetentionDays"
-            type="number"
-            min={7}
-            max={3650}
-            defaultValue={String(settings.auditRetentionDays)}
+            label={t.auditRetention}
+            range={[7, 3650]}
+            value={settings.auditRetentionDays}
             required
           />
           <Field
@@ -72,16 +70,7 @@ export function OrganizationScreen() {
             value={settings.formOrigins.join('\n')}
             multiline
           />
-          <label for="org-digest-hour">{t.digestHour}</label>
-          <input
-            id="org-digest-hour"
-            name="digestHour"
-            type="number"
-            min={0}
-            max={23}
-            defaultValue={String(settings.digestHour)}
-            required
-          />
+          <NumberField id="org-digest-hour" name="digestHour" label={t.digestHour} range={[0, 23]} value={settings.digestHour} required />
           <Field
             id="org-digest-time-zone"
             name="digestTimeZone"
@@ -103,17 +92,21 @@ export function OrganizationScreen() {
           <p id="org-confirm-requests-hint" class="meta">
             {t.confirmRequestsHint}
           </p>
-          <RetentionField
+          <NumberField
             id="org-constituent-retention"
             name="constituentRetentionDays"
             label={t.constituentRetention}
+            range={RETENTION_RANGE}
             value={settings.constituentRetentionDays}
+            hint={t.retentionHint}
           />
-          <RetentionField
+          <NumberField
             id="org-need-text-retention"
             name="needTextRetentionDays"
             label={t.needTextRetention}
+            range={RETENTION_RANGE}
             value={settings.needTextRetentionDays}
+            hint={t.retentionHint}
           />
           <button type="submit">{t.saveSettings}</button>
         </form>
@@ -130,8 +123,19 @@ export function OrganizationScreen() {
 
 const daysOrNull = (text: string) => (text === '' ? null : Number(text))
 
-/** A number of days after which the worker erases (docs/privacy.md "Retention"); empty keeps everything. */
-function RetentionField(props: { id: string; name: string; label: string; value?: number | null }) {
+/** The retention of people and of needs' text, in days (docs/privacy.md "Retention"); empty keeps everything. */
+const RETENTION_RANGE: [number, number] = [30, 36500]
+
+/** A whole number within `range`, with its hint when it has one; empty when it has no value. */
+function NumberField(props: {
+  id: string
+  name: string
+  label: string
+  range: [number, number]
+  value?: number | null
+  required?: boolean
+  hint?: string
+}) {
   return (
     <>
       <label for={props.id}>{props.label}</label>
@@ -139,14 +143,17 @@ function RetentionField(props: { id: string; name: string; label: string; value?
         id={props.id}
         name={props.name}
         type="number"
-        min={30}
-        max={36500}
+        min={props.range[0]}
+        max={props.range[1]}
         defaultValue={props.value == null ? '' : String(props.value)}
-        aria-describedby={`${props.id}-hint`}
+        required={props.required}
+        aria-describedby={props.hint ? `${props.id}-hint` : undefined}
       />
-      <p id={`${props.id}-hint`} class="meta">
-        {t.retentionHint}
-      </p>
+      {props.hint && (
+        <p id={`${props.id}-hint`} class="meta">
+          {props.hint}
+        </p>
+      )}
     </>
   )
 }
