@@ -90,7 +90,8 @@ async function serve(config: ReturnType<typeof loadConfig>): Promise<number> {
         '',
         `Created organization "${created.organizationSlug}" with admin ${created.adminEmail}.`,
         ...(created.generatedPassword ? [`Admin password (shown once): ${created.generatedPassword}`] : []),
-        'Log in:',
+        `Staff console: open ${server.url}/ in a browser and log in as ${created.adminEmail} with that password.`,
+        'Or over the API:',
         `  curl -s -X POST ${server.url}/api/auth/login -H 'content-type: application/json' \\`,
         `    -d '${JSON.stringify({ email: created.adminEmail, password })}'`,
         `API docs: ${server.url}/api/docs`,
@@ -98,7 +99,7 @@ async function serve(config: ReturnType<typeof loadConfig>): Promise<number> {
       ].join('\n'),
     )
   }
-  console.log(`Intake service listening on ${server.url} (API docs at ${server.url}/api/docs)`)
+  console.log(`Intake service listening on ${server.url} (staff console at ${server.url}/, API docs at ${server.url}/api/docs)`)
   return untilSignal(logger, () => server.stop())
 }
 

@@ -10,11 +10,14 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true })
 })
 
-test('the first start creates an admin whose printed password logs in; a second serve on the same port stops with a clear message', async () => {
+test('the first start creates an admin whose printed password logs in, and names the console’s address; a second serve on the same port stops with a clear message', async () => {
   const env = { DATABASE_URL: `sqlite:${join(dir, 'intake.sqlite')}`, LOG_LEVEL: 'warn' }
   const first = await ServeProcess.start(env)
   const password = /Admin password \(shown once\): (\S+)/.exec(first.output())?.[1]
   expect(password).toBeDefined()
+  // It says where the staff console is, and that address answers the console's page.
+  expect(first.output()).toContain(`Staff console: open ${first.url}/ in a browser and log in as admin@example.org with that password.`)
+  expect((await fetch(`${first.url}/`)).headers.get('content-type')).toStartWith('text/html')
   expect((await fetch(`${first.url}/readyz`)).status).toBe(200)
   const api = new ApiClient(first.url)
   await api.login('admin@example.org', password!)
