@@ -4,6 +4,7 @@ import type { Role } from '../../../domain/auth/roles'
 import type { Member } from '../../../domain/members/member'
 import { offsetOf, type Page, type PageRequest } from '../../../domain/shared/page'
 import type * as schema from '../sqlite/schema'
+import { recordsOf, type RowReader } from './row-reader'
 import { SqlRepository, nullable, present } from './sql-repository'
 
 /** One copy per row (every request reads the caller's): role and profiles hold only what the domain wrote. */
@@ -48,7 +49,7 @@ export class SqlMemberRepository extends SqlRepository implements MemberReposito
     const tokens = this.tables.refreshTokens
     // The session check rides on the member lookup: no second round trip. An IN on the family's index, not a
     // correlated EXISTS, which SQLite runs several times slower (18 µs against 5).
-    const [row] = await this.prepared<typeof t.$inferSelect>(
+    const [member] = await this.prepared(
       'member_in_session',
       () =>
         this.db
@@ -68,8 +69,9 @@ export class SqlMemberRepository extends SqlRepository implements MemberReposito
             ),
           ),
       { id, organizationId, sessionId },
+      recordsOf(t) as RowReader<Member>,
     )
-    return row ? toMember(row) : undefined
+    return member
   }
   async findAllByEmail(email: string) {
     const rows = await this.db.select().from(this.tables.members).where(eq(this.tables.members.email, email))

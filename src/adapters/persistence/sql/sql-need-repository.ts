@@ -4,9 +4,13 @@ import type { Need, NeedChange, TrackedField } from '../../../domain/needs/need'
 import { offsetOf, type Keyset, type Page, type PageRequest } from '../../../domain/shared/page'
 import type * as schema from '../sqlite/schema'
 import { countOpenDueBefore, openAndDueBefore } from './sql-open-due'
+import { recordsOf, type RowReader } from './row-reader'
 import { SqlRepository, afterKeyset, chunksOf, nullable, present } from './sql-repository'
 
-/** One copy per row (a page reads 25): the status column holds only what the domain wrote. */
+/** What a need's row keeps inside, never shown: when retention cleared its text. */
+const INSIDE = ['textClearedAt'] as const
+
+/** A need from its row (one copy): the status column holds only what the domain wrote. */
 export function toNeed(row: typeof schema.needs.$inferSelect): Need {
   const { textClearedAt: _cleared, ...need } = present(row)
   return need as Need
@@ -54,13 +58,17 @@ export class SqlNeedRepository extends SqlRepository implements NeedRepository {
     }
     return ids
   }
+  /** Needs read by a prepared statement of the whole row come straight from the driver's values (row-reader.ts). */
+  private get records(): RowReader<Need> {
+    return recordsOf(this.tables.needs, INSIDE) as RowReader<Need>
+  }
   async findById(organizationId: string, id: string) {
     const row = await this.findInOrganization(this.tables.needs, organizationId, id)
     return row ? toNeed(row) : undefined
   }
   async findByReferenceNumber(organizationId: string, referenceNumber: string) {
     const t = this.tables.needs
-    const [row] = await this.prepared<typeof t.$inferSelect>(
+    const [need] = await this.prepared(
       'need_by_reference_number',
       () =>
         this.db
@@ -68,8 +76,9 @@ export class SqlNeedRepository extends SqlRepository implements NeedRepository {
           .from(t)
           .where(and(eq(t.organizationId, sql.placeholder('organizationId')), eq(t.referenceNumber, sql.placeholder('referenceNumber')))),
       { organizationId, referenceNumber },
+      this.records,
     )
-    return row ? toNeed(row) : undefined
+    return need
   }
   async findCreatedAt(organizationId: string, times: readonly Date[]) {
     if (times.length === 0) return []
@@ -100,7 +109,7 @@ export class SqlNeedRepository extends SqlRepository implements NeedRepository {
     for (const key of ['partnerId', 'assignedTo', 'constituentId'] as const) if (filter[key]) values[key] = filter[key]
     const t = this.tables.needs
     const where = () => this.matching({ ...filter, organizationId }, true)
-    const rows = await this.prepared<typeof t.$inferSelect>(
+    const items = await this.prepared(
       `needs_page_${shape}`,
       () =>
         this.db
@@ -111,8 +120,9 @@ export class SqlNeedRepository extends SqlRepository implements NeedRepository {
           .limit(sql.placeholder('limit'))
           .offset(sql.placeholder('offset')),
       values,
+      this.records,
     )
-    return { items: rows.map(toNeed), total: await this.total(shape, filter, where, values) }
+    return { items, total: await this.total(shape, filter, where, values) }
   }
   /**
    * The needs of the organization that `filter` keeps. `prepared`: each value is a placeholder named after
