@@ -33,6 +33,9 @@ export class SqlNeedRepository extends SqlRepository implements NeedRepository {
     await this.preparedInsert('need_insert', this.tables.needs, needRow(n))
   }
   async insertMany(needs: readonly Need[]) {
+    // One need (a create) by the prepared insert: building an insert costs more than running it. Many (an
+    // import's batch) in multi-row inserts.
+    if (needs.length === 1) return this.insert(needs[0]!)
     for (const rows of chunksOf(needs.map(needRow))) await this.db.insert(this.tables.needs).values(rows)
   }
   async update(n: Need) {
