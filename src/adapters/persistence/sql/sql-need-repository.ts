@@ -46,7 +46,8 @@ export class SqlNeedRepository extends SqlRepository implements NeedRepository {
     const rows = await this.db
       .select({ id: t.id })
       .from(t)
-      .where(and(eq(t.organizationId, organizationId), eq(t.status, 'RESOLVED'), isNull(t.textClearedAt), lt(t.updatedAt, before)))
+      // The status as a literal, not a parameter, so that the planner sees needs_text_retention's condition met.
+      .where(and(eq(t.organizationId, organizationId), sql`${t.status} = 'RESOLVED'`, isNull(t.textClearedAt), lt(t.updatedAt, before)))
       .limit(limit)
     const ids = rows.map((row) => row.id)
     if (ids.length > 0) {
