@@ -4,16 +4,20 @@ import type { Need, NeedChange, TrackedField } from '../../../domain/needs/need'
 import { offsetOf, type Keyset, type Page, type PageRequest } from '../../../domain/shared/page'
 import type * as schema from '../sqlite/schema'
 import { countOpenDueBefore, openAndDueBefore } from './sql-open-due'
-import { recordsOf, type RowReader } from './row-reader'
+import { recordsOf, type RecordOf, type RowReader } from './row-reader'
 import { SqlRepository, afterKeyset, chunksOf, nullable, present } from './sql-repository'
 
 /** What a need's row keeps inside, never shown: when retention cleared its text. */
 const INSIDE = ['textClearedAt'] as const
 
-/** A need from its row (one copy): the status column holds only what the domain wrote. */
-export function toNeed(row: typeof schema.needs.$inferSelect): Need {
-  const { textClearedAt: _cleared, ...need } = present(row)
+/** A need from its record, NULLs left out (one copy): the status column holds only what the domain wrote. */
+function needOf({ textClearedAt: _cleared, ...need }: RecordOf<typeof schema.needs>): Need {
   return need as Need
+}
+
+/** A need from a row as drizzle maps it. */
+export function toNeed(row: typeof schema.needs.$inferSelect): Need {
+  return needOf(present(row))
 }
 
 function needRow(n: Need) {
@@ -68,7 +72,7 @@ export class SqlNeedRepository extends SqlRepository implements NeedRepository {
   }
   async findById(organizationId: string, id: string) {
     const row = await this.findInOrganization(this.tables.needs, organizationId, id)
-    return row ? toNeed(row) : undefined
+    return row ? needOf(row) : undefined
   }
   async findByReferenceNumber(organizationId: string, referenceNumber: string) {
     const t = this.tables.needs
