@@ -33,7 +33,9 @@ export class SqlNeedRepository extends SqlRepository implements NeedRepository {
     await this.preparedInsert('need_insert', this.tables.needs, needRow(n))
   }
   async insertMany(needs: readonly Need[]) {
-    for (const rows of chunksOf(needs.map(needRow))) await this.db.insert(this.tables.needs).values(rows)
+    // One need (a create's) by the prepared insert, sent on with what follows; many (an import's batch) in multi-row inserts.
+    if (needs.length === 1) await this.unread(this.preparedInsert('need_insert', this.tables.needs, needRow(needs[0]!)))
+    else for (const rows of chunksOf(needs.map(needRow))) await this.db.insert(this.tables.needs).values(rows)
   }
   async update(n: Need) {
     await this.updateInOrganization(this.tables.needs, needRow(n), ['createdAt', 'referenceNumber'])
@@ -203,7 +205,7 @@ export class SqlNeedRepository extends SqlRepository implements NeedRepository {
       changedBy: nullable(changedBy),
     }))
     // One change (an update's usual lot) by the prepared insert; many (an import's batch) in multi-row inserts, in order.
-    if (rows.length === 1) await this.preparedInsert('need_change_insert', this.tables.needChanges, rows[0]!, ['seq'])
+    if (rows.length === 1) await this.unread(this.preparedInsert('need_change_insert', this.tables.needChanges, rows[0]!, ['seq']))
     else for (const chunk of chunksOf(rows)) await this.db.insert(this.tables.needChanges).values(chunk)
   }
   async listChanges(organizationId: string, needId: string, page: PageRequest): Promise<Page<NeedChange>> {
