@@ -37,11 +37,16 @@ export class SqlConstituentRepository extends SqlRepository implements Constitue
   /** Search is read through each database's own index: its dialect's ConstituentSearch. */
   private readonly searching = new this.dialect.ConstituentSearch(this.db, this.dialect, this.statements)
   async insert(c: Constituent) {
-    // A new person is never erased: the column is left to its default.
-    await this.preparedInsert('constituent_insert', this.tables.constituents, constituentRow(c), ['seq', 'erasedAt'])
+    await this.insertOne(c)
   }
   async insertMany(constituents: readonly Constituent[]) {
-    for (const rows of chunksOf(constituents.map(constituentRow))) await this.db.insert(this.tables.constituents).values(rows)
+    // One person (an intake's) by the prepared insert, sent on with what follows; many (an import's batch) in multi-row inserts.
+    if (constituents.length === 1) await this.unread(this.insertOne(constituents[0]!))
+    else for (const rows of chunksOf(constituents.map(constituentRow))) await this.db.insert(this.tables.constituents).values(rows)
+  }
+  private insertOne(c: Constituent) {
+    // A new person is never erased: the column is left to its default.
+    return this.preparedInsert('constituent_insert', this.tables.constituents, constituentRow(c), ['seq', 'erasedAt'])
   }
   async update(c: Constituent) {
     await this.updateInOrganization(this.tables.constituents, constituentRow(c))
@@ -161,7 +166,8 @@ export class SqlConstituentRepository extends SqlRepository implements Constitue
     await this.preparedInsert('household_insert', this.tables.households, { ...h })
   }
   async insertHouseholds(households: readonly Household[]) {
-    for (const rows of chunksOf(households.map((h) => ({ ...h })))) await this.db.insert(this.tables.households).values(rows)
+    if (households.length === 1) await this.unread(this.preparedInsert('household_insert', this.tables.households, { ...households[0]! }))
+    else for (const rows of chunksOf(households.map((h) => ({ ...h })))) await this.db.insert(this.tables.households).values(rows)
   }
   async deleteHouseholdIfUnused(organizationId: string, householdId: string) {
     const used = and(eq(this.tables.households.organizationId, organizationId), eq(this.tables.households.id, householdId))
