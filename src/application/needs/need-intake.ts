@@ -157,7 +157,7 @@ export class NeedIntake {
     const entries = new Map<string | undefined, AuditEntry[]>()
     for (const [i, need] of needs.entries()) {
       // Nobody on the staff made it: someone has to hear that it arrived (not of an old request, imported).
-      if (!need.createdBy && !inputs[i]!.originalDate) await this.notifications.arrived(r, need)
+      if (!need.createdBy && !inputs[i]!.originalDate) await this.notifications.arrived(r, need, inputs[i]!.partner)
       await this.notifications.assigned(r, need, need.createdBy)
       // A constituent made from the need's contact fields is a record of its own in the trail.
       const made = need.constituentId && !inputs[i]!.constituentId ? [need.constituentId] : []

@@ -97,6 +97,21 @@ export class SqlMemberRepository extends SqlRepository implements MemberReposito
     const [total] = await this.db.select({ n: count() }).from(this.tables.members).where(where)
     return { items: rows.map(toMember), total: total?.n ?? 0 }
   }
+  async listActive(organizationId: string) {
+    const t = this.tables.members
+    // Prepared: every need that arrives without a member reads it, in its transaction.
+    const rows = await this.prepared<typeof t.$inferSelect>(
+      'members_active',
+      () =>
+        this.db
+          .select()
+          .from(t)
+          .where(and(eq(t.organizationId, sql.placeholder('organizationId')), isNull(t.deactivatedAt)))
+          .orderBy(desc(t.createdAt), desc(t.id)),
+      { organizationId },
+    )
+    return rows.map(toMember)
+  }
   async countSigningInByRole(organizationId: string, role: Role) {
     const t = this.tables.members
     const [row] = await this.db
