@@ -20,8 +20,9 @@ function toInteraction(row: typeof schema.interactions.$inferSelect): Interactio
 
 export class SqlInteractionRepository extends SqlRepository implements InteractionRepository {
   async insert(i: Interaction) {
+    // Prepared: every note and text is one, and building an insert costs more than running it.
     await this.conflictOnUnique(
-      this.db.insert(this.tables.interactions).values({
+      this.preparedInsert('interaction_insert', this.tables.interactions, {
         ...i,
         partnerId: nullable(i.partnerId),
         needId: nullable(i.needId),
