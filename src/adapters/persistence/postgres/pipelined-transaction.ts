@@ -90,12 +90,17 @@ async function attempt<T>(
       await connection.unsafe('ROLLBACK').catch(() => {})
       throw failureOf(await writes.firstFailure()) ?? error
     }
-    const committing = connection.unsafe('COMMIT').then((answer) => answer.command as string)
+    // Sent now, after the writes still unanswered; its outcome kept as a value, so no failure goes unhandled meanwhile.
+    const committed = connection.unsafe('COMMIT').then(
+      (answer) => ({ command: answer.command as string }),
+      (error: unknown) => ({ error }),
+    )
     const failed = await writes.firstFailure()
-    const command = await committing.catch((error: unknown) => Promise.reject(failureOf(failed) ?? error))
+    const outcome = await committed
     if (failed) throw failureOf(failed)
+    if ('error' in outcome) throw outcome.error
     // A statement failed that the work caught and went on from: the transaction was aborted, so COMMIT rolled back.
-    if (command !== 'COMMIT') throw new Error('The transaction was rolled back: one of its statements failed')
+    if (outcome.command !== 'COMMIT') throw new Error('The transaction was rolled back: one of its statements failed')
     return result
   } finally {
     connection.release()
