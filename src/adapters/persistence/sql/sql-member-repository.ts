@@ -86,8 +86,7 @@ export class SqlMemberRepository extends SqlRepository implements MemberReposito
     return row ? toMember(row) : undefined
   }
   async list(organizationId: string, filter: MemberFilter, page: PageRequest): Promise<Page<Member>> {
-    // Prepared, one statement per shape of filter: every need that comes in from the public form reads the
-    // organization's active members (who hears of it), and building the query costs more than running it.
+    // Prepared, one statement per shape of filter: building the query costs more than running it.
     const t = this.tables.members
     const active = filter.active === undefined ? undefined : filter.active ? isNull(t.deactivatedAt) : isNotNull(t.deactivatedAt)
     const where = and(
@@ -111,6 +110,21 @@ export class SqlMemberRepository extends SqlRepository implements MemberReposito
     )
     const [total] = await this.prepared<{ n: number }>(`${shape}_count`, () => this.db.select({ n: count() }).from(t).where(where), values)
     return { items: rows.map(toMember), total: Number(total?.n ?? 0) }
+  }
+  async listActive(organizationId: string) {
+    const t = this.tables.members
+    // Prepared: every need that arrives without a member reads it, in its transaction.
+    const rows = await this.prepared<typeof t.$inferSelect>(
+      'members_active',
+      () =>
+        this.db
+          .select()
+          .from(t)
+          .where(and(eq(t.organizationId, sql.placeholder('organizationId')), isNull(t.deactivatedAt)))
+          .orderBy(desc(t.createdAt), desc(t.id)),
+      { organizationId },
+    )
+    return rows.map(toMember)
   }
   async countSigningInByRole(organizationId: string, role: Role) {
     const t = this.tables.members

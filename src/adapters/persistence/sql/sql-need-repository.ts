@@ -41,9 +41,9 @@ export class SqlNeedRepository extends SqlRepository implements NeedRepository {
     await this.preparedInsert('need_insert', this.tables.needs, needRow(n))
   }
   async insertMany(needs: readonly Need[]) {
-    // One need (a create) by the prepared insert: building an insert costs more than running it. Many (an
-    // import's batch) in multi-row inserts.
-    if (needs.length === 1) return this.insert(needs[0]!)
+    // One need (a create) by the prepared insert, sent on with what follows (building an insert costs more
+    // than running it). Many (an import's batch) in multi-row inserts.
+    if (needs.length === 1) return this.unread(this.insert(needs[0]!))
     for (const rows of chunksOf(needs.map(needRow))) await this.db.insert(this.tables.needs).values(rows)
   }
   async update(n: Need) {
@@ -221,7 +221,7 @@ export class SqlNeedRepository extends SqlRepository implements NeedRepository {
       changedBy: nullable(changedBy),
     }))
     // One change (an update's usual lot) by the prepared insert; many (an import's batch) in multi-row inserts, in order.
-    if (rows.length === 1) await this.preparedInsert('need_change_insert', this.tables.needChanges, rows[0]!, ['seq'])
+    if (rows.length === 1) await this.unread(this.preparedInsert('need_change_insert', this.tables.needChanges, rows[0]!, ['seq']))
     else for (const chunk of chunksOf(rows)) await this.db.insert(this.tables.needChanges).values(chunk)
   }
   async listChanges(organizationId: string, needId: string, page: PageRequest): Promise<Page<NeedChange>> {

@@ -8,6 +8,7 @@ import type * as schema from '../sqlite/schema'
 import type { PreparedStatements } from './prepared-statements'
 import { recordsOf, type RecordOf, type RowReader } from './row-reader'
 import type { SqlDialect } from './sql-dialect'
+import { AWAITED_WRITES, type UnreadWrites } from './unread-writes'
 
 /**
  * The database the repositories are written against. Drizzle's query builder is the same for SQLite and
@@ -46,14 +47,16 @@ export function afterKeyset(table: { createdAt: SQLiteColumn; id: SQLiteColumn }
 type OrganizationTable = SQLiteTable & { id: SQLiteColumn; organizationId: SQLiteColumn }
 
 /**
- * What every repository shares: the database (or transaction), the dialect's tables and ways, and the
- * database's prepared statements, which outlive the repositories of one transaction.
+ * What every repository shares: the database (or transaction), the dialect's tables and ways, the
+ * database's prepared statements, which outlive the repositories of one transaction, and where the
+ * transaction's writes whose results nobody reads go.
  */
 export abstract class SqlRepository {
   constructor(
     protected readonly db: SqlDb,
     protected readonly dialect: SqlDialect,
     protected readonly statements: PreparedStatements,
+    private readonly writes: UnreadWrites = AWAITED_WRITES,
   ) {}
   protected get tables() {
     return this.dialect.tables
@@ -114,6 +117,14 @@ export abstract class SqlRepository {
       .update(table as SQLiteTable)
       .set(fields)
       .where(and(eq(table.id, id), eq(table.organizationId, organizationId)))
+  }
+  /**
+   * A write whose result nobody reads, already started (one statement, so that nothing issued after it
+   * overtakes it): settled now or with its transaction (`UnreadWrites`). Its failure, as `write` reports it,
+   * is still the unit of work's.
+   */
+  protected unread(write: PromiseLike<unknown>): Promise<void> {
+    return this.writes.send(write)
   }
   /** A unique index turned down the write: the caller's 409, with what was taken. */
   protected async conflictOnUnique<T>(write: PromiseLike<T>): Promise<T> {
