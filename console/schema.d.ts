@@ -3877,8 +3877,8 @@ export interface operations {
             200: {
                 headers: {
                     "X-Total-Count"?: number;
-                    "X-Total-Count-Is-Lower-Bound"?: boolean;
                     Link?: string;
+                    "X-Total-Count-Is-Lower-Bound"?: boolean;
                     [name: string]: unknown;
                 };
                 content: {
