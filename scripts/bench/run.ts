@@ -3,11 +3,12 @@
 // req/s, p50 and p99 per route with the ratio to the bare route measured in the same run. See
 // docs/performance.md.
 //
-//   npm run bench -- [--db sqlite|postgres] [--sizes 10000,1000000] [--duration 10] [--connections 32] [--seed 1]
+//   npm run bench -- [--db sqlite,postgres] [--sizes 10000,1000000] [--duration 10] [--connections 32] [--seed 1]
 //   BENCH_DRIVER=autocannon npm run bench   (autocannon even where wrk is installed)
 //
-// PostgreSQL needs BENCH_POSTGRES_URL (a cluster it may create databases in). Seeded data is kept in
-// ./bench-data (SQLite) or in databases named bench_<needs>_<seed> (PostgreSQL) and reused by later runs.
+// PostgreSQL needs BENCH_POSTGRES_URL (a cluster it may create databases in); with it set, --db defaults to
+// both. Seeded data is kept in ./bench-data (SQLite) or in databases named bench_<shape>_<needs>_<seed>
+// (PostgreSQL) and reused by later runs.
 import { copyFileSync, existsSync, mkdirSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
@@ -16,12 +17,13 @@ import { chromiumAvailable } from '../../tests/support/browser'
 import { measureConsole, type ConsoleFigures } from './console'
 import { drive, driverName, type BenchRequest, type Load } from './drive'
 import { logIn, ROOT, startServer, type RunningServer } from './server'
-import { printReport, type Row } from './report'
+import { PLAIN_INSERT, printReport, type Memory, type Row } from './report'
 import { BENCH_PASSWORD, BENCH_SECRETS, random, seed, type SeededOrganization } from './seed'
 
 const { values } = parseArgs({
   options: {
-    db: { type: 'string', default: 'sqlite' },
+    // Both databases where a PostgreSQL cluster is named, SQLite alone otherwise.
+    db: { type: 'string', default: process.env.BENCH_POSTGRES_URL ? 'sqlite,postgres' : 'sqlite' },
     sizes: { type: 'string', default: '10000,1000000' },
     duration: { type: 'string', default: '10' },
     connections: { type: 'string', default: '32' },
@@ -32,15 +34,18 @@ const DATA = join(ROOT, 'bench-data')
 const seedNumber = Number(values.seed)
 const load: Load = { duration: Number(values.duration), connections: Number(values.connections) }
 
+/** How long the service rests after its start and first login before its idle memory is read. */
+const IDLE_SETTLE_MS = 3000
+
 /** In the names of kept seeded data: a change to what seed.ts writes bumps it, so old data is not reused. */
 const SEED_SHAPE = 'v3'
 
 /** The database for `needs` needs, seeded once and reused: a working copy of the SQLite file, or a PostgreSQL database. */
-async function database(needs: number): Promise<{ url: string; bare: string }> {
+async function database(kind: string, needs: number): Promise<{ url: string; bare: string }> {
   const plan = { organizations: 3, needs, constituents: Math.round(needs * 0.3), seed: seedNumber }
   const progress = (done: number, total: number) =>
     process.stderr.write(`\r  seeding ${needs.toLocaleString()} needs: ${Math.floor((done / total) * 100)}%`)
-  if (values.db === 'postgres') {
+  if (kind === 'postgres') {
     const admin = process.env.BENCH_POSTGRES_URL
     if (!admin) throw new Error('--db postgres needs BENCH_POSTGRES_URL')
     const name = `bench_${SEED_SHAPE}_${needs}_${seedNumber}`
@@ -88,8 +93,8 @@ function startService(url: string, logLevel?: string): Promise<RunningServer> {
   })
 }
 
-async function measure(needs: number): Promise<{ rows: Row[]; console?: ConsoleFigures }> {
-  const db = await database(needs)
+async function measure(kind: string, needs: number): Promise<{ rows: Row[]; console?: ConsoleFigures; memory: Memory }> {
+  const db = await database(kind, needs)
   const service = await startService(db.url)
   const bare = await startServer(
     ['scripts/bench/bare.ts'],
@@ -101,6 +106,8 @@ async function measure(needs: number): Promise<{ rows: Row[]; console?: ConsoleF
   try {
     const organization: Pick<SeededOrganization, 'slug' | 'adminEmail'> = { slug: 'bench-1', adminEmail: 'admin@bench-1.example.org' }
     const accessToken = await logIn(base, organization.adminEmail)
+    await Bun.sleep(IDLE_SETTLE_MS)
+    const idle = service.rss()
     const get = async (path: string) =>
       (await fetch(`${base}${path}`, { headers: { authorization: `Bearer ${accessToken}` } })).json() as Promise<any>
     const needIds: string[] = []
@@ -180,6 +187,16 @@ async function measure(needs: number): Promise<{ rows: Row[]; console?: ConsoleF
       },
     ]
     const rows: Row[] = []
+    process.stderr.write(`  ${PLAIN_INSERT}…\n`)
+    rows.push({
+      route: PLAIN_INSERT,
+      service: await drive(
+        bareBase,
+        accessToken,
+        many(() => ({ method: 'POST', path: '/bare/plain', body: { partnerId, customFields: { description: 'Needs groceries' } } })),
+        load,
+      ),
+    })
     for (const { route, requests, bare: bareRequests } of routes) {
       process.stderr.write(`  ${route}…\n`)
       const bareMeasured = bareRequests ? await drive(bareBase, accessToken, bareRequests, load) : undefined
@@ -199,8 +216,7 @@ async function measure(needs: number): Promise<{ rows: Row[]; console?: ConsoleF
       await quiet.stop()
     }
     const consoleFigures = chromiumAvailable() ? await measureConsole(base, organization.adminEmail, BENCH_PASSWORD) : undefined
-    process.stderr.write(`  service RSS after the run: ${service.rss().toFixed(0)} MB\n`)
-    return { rows, ...(consoleFigures ? { console: consoleFigures } : {}) }
+    return { rows, memory: { idle, afterRun: service.rss() }, ...(consoleFigures ? { console: consoleFigures } : {}) }
   } finally {
     await Promise.all([service.stop(), bare.stop()])
   }
@@ -208,13 +224,16 @@ async function measure(needs: number): Promise<{ rows: Row[]; console?: ConsoleF
 
 const driver = driverName(load)
 const sizes = values.sizes.split(',').map(Number)
-const results = new Map<number, Row[]>()
-const consoles = new Map<number, ConsoleFigures>()
-for (const needs of sizes) {
-  console.error(`${values.db}, ${needs.toLocaleString()} needs, ${driver}`)
-  const measured = await measure(needs)
-  results.set(needs, measured.rows)
-  if (measured.console) consoles.set(needs, measured.console)
+for (const kind of values.db.split(',')) {
+  const results = new Map<number, Row[]>()
+  const consoles = new Map<number, ConsoleFigures>()
+  const memory = new Map<number, Memory>()
+  for (const needs of sizes) {
+    console.error(`${kind}, ${needs.toLocaleString()} needs, ${driver}`)
+    const measured = await measure(kind, needs)
+    results.set(needs, measured.rows)
+    memory.set(needs, measured.memory)
+    if (measured.console) consoles.set(needs, measured.console)
+  }
+  printReport(`${kind}: ${driver}, ${new Date().toISOString().slice(0, 10)}`, results, consoles, memory)
 }
-
-printReport(`${values.db}: ${driver}, ${new Date().toISOString().slice(0, 10)}`, results, consoles)

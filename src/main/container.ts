@@ -6,6 +6,7 @@ import { PostgresDatabase } from '../adapters/persistence/postgres/postgres-data
 import { SqliteDatabase } from '../adapters/persistence/sqlite/sqlite-database'
 import { Argon2PasswordHasher } from '../adapters/security/argon2-password-hasher'
 import { PinoLogger } from '../adapters/system/pino-logger'
+import { accessLogThrough } from '../adapters/http/observability'
 import { RandomIds } from '../adapters/system/random-ids'
 import { SystemClock } from '../adapters/system/system-clock'
 import type { Clock } from '../application/ports/clock'
@@ -79,6 +80,8 @@ export function createContainer(config: Config, overrides: ContainerOverrides = 
   c.bind(PORTS.clock).toConstantValue(clock)
   c.bind(PORTS.ids).toConstantValue(overrides.ids ?? new RandomIds(clock))
   c.bind(PORTS.logger).toConstantValue(logger)
+  // The service's own logger writes the access line its fastest way; a logger given by a test, as any line.
+  c.bind(PORTS.accessLog).toConstantValue(logger instanceof PinoLogger ? logger : accessLogThrough(logger))
   c.bind(PORTS.passwords).toConstantValue(overrides.passwords ?? new Argon2PasswordHasher())
   c.bind(PORTS.persistence).toConstantValue(persistence)
   c.bind(PORTS.repositories).toConstantValue(persistence.repositories)

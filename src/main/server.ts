@@ -48,6 +48,7 @@ export async function startServer<Prepared = void>(
   const app = createHttpApp({
     useCases: useCasesOf(container),
     logger: container.get(PORTS.logger),
+    accessLog: container.get(PORTS.accessLog),
     persistence,
     lifecycle: () => lifecycle,
     rateLimiters: { publicIntake: container.get(PORTS.publicIntakeRateLimiter), auth: container.get(PORTS.authRateLimiter) },

@@ -17,7 +17,7 @@ import { constituentsRoutes } from './constituents.routes'
 import { DatabaseOutages, type OutageMetrics } from './database-outages'
 import { healthRoutes, type Lifecycle } from './health.routes'
 import { membersRoutes } from './members.routes'
-import { observability, type HttpMetrics } from './observability'
+import { observability, type AccessLog, type HttpMetrics } from './observability'
 import { organizationsRoutes } from './organizations.routes'
 import { needsRoutes } from './needs.routes'
 import { reportsRoutes } from './reports.routes'
@@ -45,6 +45,7 @@ import { webhookEndpointsRoutes } from './webhook-endpoints.routes'
 export interface HttpDependencies {
   useCases: UseCases
   logger: Logger
+  accessLog: AccessLog
   persistence: Persistence
   /**
    * `starting` until the database is migrated and the first-start bootstrap is done, `stopping` once a
@@ -136,7 +137,7 @@ export function createHttpApp(deps: HttpDependencies) {
         set.headers['x-content-type-options'] = 'nosniff'
       })
       .use(apiDocs(deps.version, deps.publicBaseUrl))
-      .use(observability(deps.logger, deps.metrics, deps.metricsToken))
+      .use(observability(deps.accessLog, deps.metrics, deps.metricsToken))
       .use(problemDetails(deps.logger, new DatabaseOutages(deps.persistence, deps.metrics, deps.logger)))
       // The second entry never runs (the first always answers); it tells the OpenAPI generator the bodies are
       // JSON, which it cannot see in a function and would otherwise document every body with no content.

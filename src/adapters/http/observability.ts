@@ -11,6 +11,22 @@ export interface HttpMetrics {
   readonly contentType: string
 }
 
+/** What the access log writes of each request: nothing of the path beyond its template, no query, no header. */
+export interface AccessLine {
+  method: string
+  route: string
+  status: number
+  durationMs: number
+}
+
+/** The access log: a line a request (the service's logger, written its fastest way). */
+export interface AccessLog {
+  request(line: AccessLine): void
+}
+
+/** An access log through any logger, as an `info` line named "request". */
+export const accessLogThrough = (logger: Logger): AccessLog => ({ request: (line) => logger.info('request', { ...line }) })
+
 /** A caller's own request id is kept when it is sane; otherwise one is made. */
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/
 
@@ -25,7 +41,7 @@ const digest = (text: string) => createHash('sha256').update(text).digest()
  * of the path beyond its template, no query, no header is logged. `GET /metrics` shows the figures, behind
  * METRICS_TOKEN when one is set.
  */
-export function observability(logger: Logger, metrics: HttpMetrics, metricsToken: string | undefined) {
+export function observability(accessLog: AccessLog, metrics: HttpMetrics, metricsToken: string | undefined) {
   const expected = metricsToken === undefined ? undefined : digest(`Bearer ${metricsToken}`)
   return new Elysia({ name: 'observability' })
     .wrap((handle) => (request: Request, ...rest: unknown[]) => {
@@ -40,7 +56,7 @@ export function observability(logger: Logger, metrics: HttpMetrics, metricsToken
         const seconds = (performance.now() - started) / 1000
         const route = context.route ?? UNMATCHED
         metrics.request(request.method, route, response.status, seconds)
-        logger.info('request', { method: request.method, route, status: response.status, durationMs: Math.round(seconds * 10_000) / 10 })
+        accessLog.request({ method: request.method, route, status: response.status, durationMs: Math.round(seconds * 10_000) / 10 })
         return response
       })
     })

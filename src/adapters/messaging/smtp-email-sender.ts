@@ -1,10 +1,15 @@
 import { isIP } from 'node:net'
-import nodemailer from 'nodemailer'
+import type Nodemailer from 'nodemailer'
 import type { EmailSender } from '../../application/ports/email'
 import { ProviderError } from '../../application/ports/provider-error'
 import type { EmailMessage, EmailProviderSettings } from '../../domain/messaging/email'
 import { emailRefused, fromHeader, PROVIDER_TIMEOUT_MS } from './provider-failure'
 import { SmtpHostPolicy } from './smtp-host-policy'
+
+/** nodemailer, loaded at the first mail sent over SMTP: a service that never sends one keeps its memory. */
+function nodemailerPackage(): typeof Nodemailer {
+  return require('nodemailer')
+}
 
 /** Any SMTP server through nodemailer; the key is the server's URL with its credentials. */
 export class SmtpEmailSender implements EmailSender {
@@ -21,7 +26,7 @@ export class SmtpEmailSender implements EmailSender {
     const address = await this.hosts.addressFor(host)
     if (!address)
       throw new ProviderError('Failed to send email', 'SMTP host refused: this deployment does not let organizations reach it', false)
-    const transport = nodemailer.createTransport({
+    const transport = nodemailerPackage().createTransport({
       host: address,
       // TLS still verifies the certificate against the name in the settings.
       ...(address !== host && !isIP(host) ? { tls: { servername: host } } : {}),

@@ -1,5 +1,6 @@
 import pino, { type DestinationStream } from 'pino'
 import type { Logger } from '../../application/ports/logger'
+import type { AccessLine, AccessLog } from '../http/observability'
 import { errorText, withoutStatementParameters } from '../persistence/shared/database-errors'
 import { requestContext } from './request-context'
 
@@ -56,12 +57,18 @@ export function bufferedStderr(): Destination {
   return destination
 }
 
+/** The request's ids as the mixin writes them: the same keys, in the same order. */
+function requestIds(): { requestId: string; memberId?: string } | Record<string, never> {
+  const context = requestContext.getStore()
+  return context ? { requestId: context.requestId, ...(context.memberId ? { memberId: context.memberId } : {}) } : {}
+}
+
 /**
  * One JSON object per line (pino) on stderr (`bufferedStderr`), written without worker threads, so it runs
  * inside the single binary too. Every line written while a request is handled carries its request id (and
  * member id).
  */
-export class PinoLogger implements Logger {
+export class PinoLogger implements Logger, AccessLog {
   private readonly pino: pino.Logger
 
   constructor(
@@ -75,10 +82,7 @@ export class PinoLogger implements Logger {
         messageKey: 'message',
         timestamp: pino.stdTimeFunctions.isoTime,
         formatters: { level: (label) => ({ level: label }) },
-        mixin: () => {
-          const context = requestContext.getStore()
-          return context ? { requestId: context.requestId, ...(context.memberId ? { memberId: context.memberId } : {}) } : {}
-        },
+        mixin: requestIds,
       },
       destination,
     )
@@ -95,6 +99,21 @@ export class PinoLogger implements Logger {
   }
   error(message: string, fields?: Record<string, unknown>) {
     this.write('error', message, fields)
+  }
+
+  /**
+   * The access-log line, the one line every request writes, as pino would write it (the same keys and
+   * values: pinned by a test) but from a template: its fields are fixed and none can hold a secret (a
+   * method, a route's template, a status, a duration), so neither pino's object nor the field walk is
+   * needed, and the line costs a third of theirs (docs/performance.md "The access log").
+   */
+  request({ method, route, status, durationMs }: AccessLine) {
+    if (!this.pino.isLevelEnabled('info')) return
+    const { requestId, memberId } = requestIds()
+    const ids = `${requestId === undefined ? '' : `,"requestId":${JSON.stringify(requestId)}`}${memberId === undefined ? '' : `,"memberId":${JSON.stringify(memberId)}`}`
+    this.destination.write(
+      `{"level":"info","time":"${new Date().toISOString()}"${ids},"method":${JSON.stringify(method)},"route":${JSON.stringify(route)},"status":${status},"durationMs":${durationMs},"message":"request"}\n`,
+    )
   }
 
   private write(level: 'debug' | 'info' | 'warn' | 'error', message: string, fields: Record<string, unknown> = {}) {

@@ -16,6 +16,7 @@ import type { SecretTokens } from '../../application/ports/secret-tokens'
 import type { SmsSender, SmsWebhookVerifier } from '../../application/ports/sms'
 import type { UnitOfWork } from '../../application/ports/unit-of-work'
 import type { WebhookHostPolicy, WebhookSecrets, WebhookSender } from '../../application/ports/webhooks'
+import type { AccessLog } from '../../adapters/http/observability'
 import type { PrometheusMetrics } from '../../adapters/metrics/prometheus-metrics'
 import type { InProcessDeferredWork } from '../../adapters/system/in-process-deferred-work'
 import type { SendLimits } from '../../domain/messaging/send-limits'
@@ -31,6 +32,7 @@ export const PORTS = {
   clock: port<Clock>('Clock'),
   ids: port<IdGenerator>('IdGenerator'),
   logger: port<Logger>('Logger'),
+  accessLog: port<AccessLog>('AccessLog'),
   persistence: port<Persistence>('Persistence'),
   repositories: port<Repositories>('Repositories'),
   unitOfWork: port<UnitOfWork>('UnitOfWork'),

@@ -587,6 +587,44 @@ function describePostgresOnly(): void {
           expect(plan).not.toContain('Seq Scan')
         }
       })
+
+      test('a list by assignee or by person, and retention, read the partial indexes of the needs that have one', async () => {
+        const partner = aPartner({ organizationId: otherOrganization.id })
+        const member = aMember({ organizationId: otherOrganization.id })
+        const household = aHousehold({ organizationId: otherOrganization.id })
+        const person = aConstituent({ organizationId: otherOrganization.id, householdId: household.id })
+        await write(async (r) => {
+          await r.partners.insert(partner)
+          await r.members.insert(member)
+          await r.constituents.insertHousehold(household)
+          await r.constituents.insert(person)
+          for (let n = 0; n < 300; n++) {
+            const theirs = n % 10 === 0 ? { assignedTo: member.id, constituentId: person.id, householdId: household.id } : {}
+            const status = n % 3 === 0 ? 'RESOLVED' : 'NEW'
+            await r.needs.insert(
+              aNeed({ organizationId: otherOrganization.id, partnerId: partner.id, status, createdAt: minute(n), ...theirs }),
+            )
+          }
+        })
+        await client`ANALYZE needs`
+        const ofNeeds = async (run: () => Promise<unknown>) => (await plansOf(run)).filter(({ query }) => /from "needs"/.test(query))
+        const page = { page: 1, limit: 25 }
+
+        const byAssignee = await ofNeeds(() => repositories.needs.list(otherOrganization.id, { assignedTo: member.id }, page))
+        const byPerson = await ofNeeds(() => repositories.needs.list(otherOrganization.id, { constituentId: person.id }, page))
+        // Nothing is that old, so nothing is cleared: only the look is planned.
+        const retention = await ofNeeds(() => repositories.needs.clearResolvedText(otherOrganization.id, minute(-1), minute(400), 100))
+
+        for (const [plans, index] of [
+          [byAssignee, 'needs_by_assignee'],
+          [byPerson, 'needs_by_constituent'],
+          [retention, 'needs_text_retention'],
+        ] as const) {
+          expect(plans.length).toBeGreaterThan(0)
+          expect(plans.map(({ plan }) => plan).join()).toContain(index)
+          for (const { plan } of plans) expect(plan).not.toContain('Seq Scan')
+        }
+      })
     })
   })
 }

@@ -1,7 +1,9 @@
 import { describe, expect, test } from 'bun:test'
 import { DrizzleQueryError } from 'drizzle-orm/errors'
 import fc from 'fast-check'
+import type { AccessLine } from '../../../src/adapters/http/observability'
 import { PinoLogger } from '../../../src/adapters/system/pino-logger'
+import { requestContext } from '../../../src/adapters/system/request-context'
 
 // docs/observability.md "Logs": whatever a caller passes (the error, its String(), its stack, nested in
 // fields, or in the message), a database's error is written by statement and code, never its parameters.
@@ -63,5 +65,62 @@ describe('the log', () => {
     expect(line.request.headers).toEqual({ authorization: '[redacted]', cookie: '[redacted]' })
     expect(line.attempts[1].member).toEqual({ apiKey: '[redacted]', secret: '[redacted]' })
     expect(line.kept).toBe('visible')
+  })
+})
+
+// docs/observability.md "Logs": the access line is written from a template, not by pino; it must read as
+// the line pino writes for the same fields, whatever the method and route hold and whoever asked.
+describe('the access line', () => {
+  const asPino = (line: AccessLine) => {
+    const { lines, logger } = captured()
+    logger.info('request', { ...line })
+    return lines[0]!
+  }
+  const asTemplate = (line: AccessLine) => {
+    const { lines, logger } = captured()
+    logger.request(line)
+    return lines[0]!
+  }
+  const withoutTime = (line: string) => {
+    const { time, ...rest } = JSON.parse(line)
+    expect(new Date(time).toISOString()).toBe(time)
+    return rest
+  }
+
+  test('is the line pino writes for its fields, with and without a request and its member', () => {
+    fc.assert(
+      fc.property(
+        fc.record({
+          method: fc.string({ unit: 'binary' }),
+          route: fc.string({ unit: 'binary' }),
+          status: fc.integer({ min: 100, max: 599 }),
+          durationMs: fc.double({ min: 0, max: 1e6, noNaN: true }),
+        }),
+        fc.option(
+          fc.record({ requestId: fc.string(), memberId: fc.option(fc.uuid(), { nil: undefined }) }, { requiredKeys: ['requestId'] }),
+          {
+            nil: undefined,
+          },
+        ),
+        (line, context) => {
+          const write = (as: (line: AccessLine) => string) => (context ? requestContext.run({ ...context }, () => as(line)) : as(line))
+          const template = write(asTemplate)
+          expect(template.endsWith('}\n')).toBe(true)
+          expect(withoutTime(template)).toEqual(withoutTime(write(asPino)))
+        },
+      ),
+      { numRuns: 200 },
+    )
+  })
+
+  test('is not written below the info level', () => {
+    const lines: string[] = []
+    new PinoLogger('warn', { write: (line: string) => void lines.push(line) }).request({
+      method: 'GET',
+      route: '/x',
+      status: 200,
+      durationMs: 1,
+    })
+    expect(lines).toEqual([])
   })
 })

@@ -33,6 +33,9 @@ function constituentRow(c: Constituent) {
   }
 }
 
+/** No record's id is empty: an exclusion that excludes none. */
+const EXCLUDES_NONE = ''
+
 export class SqlConstituentRepository extends SqlRepository implements ConstituentRepository {
   /** Search is read through each database's own index: its dialect's ConstituentSearch. */
   private readonly searching = new this.dialect.ConstituentSearch(this.db, this.dialect, this.statements)
@@ -41,6 +44,8 @@ export class SqlConstituentRepository extends SqlRepository implements Constitue
     await this.preparedInsert('constituent_insert', this.tables.constituents, constituentRow(c), ['seq', 'erasedAt'])
   }
   async insertMany(constituents: readonly Constituent[]) {
+    // One person (an intake's) by the prepared insert: building an insert costs more than running it.
+    if (constituents.length === 1) return this.insert(constituents[0]!)
     for (const rows of chunksOf(constituents.map(constituentRow))) await this.db.insert(this.tables.constituents).values(rows)
   }
   async update(c: Constituent) {
@@ -96,6 +101,8 @@ export class SqlConstituentRepository extends SqlRepository implements Constitue
     return [...found.values()]
   }
   async findSharingKeys(organizationId: string, keys: readonly MatchKeys[], limitPerKey: number) {
+    // One person's keys (an intake's) by the prepared lookups, the same bounded equality per key.
+    if (keys.length === 1) return this.findByMatchKeys(organizationId, keys[0]!, EXCLUDES_NONE, limitPerKey)
     const t = this.tables.constituents
     const lookups: Array<[SQLiteColumn, keyof MatchKeys]> = [
       [t.phone, 'phone'],
@@ -166,6 +173,7 @@ export class SqlConstituentRepository extends SqlRepository implements Constitue
     await this.preparedInsert('household_insert', this.tables.households, { ...h })
   }
   async insertHouseholds(households: readonly Household[]) {
+    if (households.length === 1) return this.insertHousehold(households[0]!)
     for (const rows of chunksOf(households.map((h) => ({ ...h })))) await this.db.insert(this.tables.households).values(rows)
   }
   async deleteHouseholdIfUnused(organizationId: string, householdId: string) {

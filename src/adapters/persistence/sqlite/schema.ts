@@ -215,13 +215,17 @@ export const needs = sqliteTable(
     index('needs_newest').on(t.organizationId, t.createdAt, t.id),
     index('needs_by_partner').on(t.organizationId, t.partnerId, t.createdAt, t.id),
     index('needs_by_status').on(t.organizationId, t.status, t.createdAt, t.id),
-    index('needs_by_assignee').on(t.organizationId, t.assignedTo, t.createdAt, t.id),
-    index('needs_by_constituent').on(t.organizationId, t.constituentId, t.createdAt, t.id),
-    index('needs_by_household').on(t.organizationId, t.householdId),
+    // Only the needs that have one: a new need (most often with no assignee or person yet) writes three
+    // index entries fewer, and a lookup by an assignee, a person or a household (an equality, so never NULL)
+    // reads the same entries.
+    index('needs_by_assignee').on(t.organizationId, t.assignedTo, t.createdAt, t.id).where(sql`${t.assignedTo} IS NOT NULL`),
+    index('needs_by_constituent').on(t.organizationId, t.constituentId, t.createdAt, t.id).where(sql`${t.constituentId} IS NOT NULL`),
+    index('needs_by_household').on(t.organizationId, t.householdId).where(sql`${t.householdId} IS NOT NULL`),
     // Open needs by due date (`isOpenAndDueBefore`): the overdue list and the reports' overdue counts.
     index('needs_open_by_due').on(t.organizationId, t.dueDate, t.partnerId).where(sql`${t.status} <> 'RESOLVED'`),
-    // Retention finds resolved needs whose free text is still there and has not changed for long.
-    index('needs_text_retention').on(t.organizationId, t.status, t.textClearedAt, t.updatedAt),
+    // Retention finds resolved needs whose free text is still there and has not changed for long: those
+    // alone, so that a need enters it when it is resolved, not when it is made.
+    index('needs_text_retention').on(t.organizationId, t.updatedAt).where(sql`${t.status} = 'RESOLVED' AND ${t.textClearedAt} IS NULL`),
     // The daily digest's unassigned open needs, oldest first, of the organization or of one partner: few rows,
     // however many needs were resolved. `assigned_to` (always NULL here) makes each SQLite's choice over
     // needs_by_assignee and needs_by_partner, which hold every need; the query orders by it too.

@@ -17,6 +17,7 @@ import m12 from './0012_member_last_login.sql' with { type: 'text' }
 import m13 from './0013_daily_digest.sql' with { type: 'text' }
 import m14 from './0014_erasure_and_retention.sql' with { type: 'text' }
 import m15 from './0015_due_dates_and_reports.sql' with { type: 'text' }
+import m16 from './0016_partial_need_indexes.sql' with { type: 'text' }
 
 export const POSTGRES_MIGRATIONS = bundledMigrations(journal, {
   '0000_init': m0,
@@ -35,4 +36,5 @@ export const POSTGRES_MIGRATIONS = bundledMigrations(journal, {
   '0013_daily_digest': m13,
   '0014_erasure_and_retention': m14,
   '0015_due_dates_and_reports': m15,
+  '0016_partial_need_indexes': m16,
 })

@@ -22,6 +22,7 @@ import m17 from './0017_member_last_login.sql' with { type: 'text' }
 import m18 from './0018_daily_digest.sql' with { type: 'text' }
 import m19 from './0019_erasure_and_retention.sql' with { type: 'text' }
 import m20 from './0020_due_dates_and_reports.sql' with { type: 'text' }
+import m21 from './0021_partial_need_indexes.sql' with { type: 'text' }
 
 export const SQLITE_MIGRATIONS = bundledMigrations(journal, {
   '0000_init': m0,
@@ -45,4 +46,5 @@ export const SQLITE_MIGRATIONS = bundledMigrations(journal, {
   '0018_daily_digest': m18,
   '0019_erasure_and_retention': m19,
   '0020_due_dates_and_reports': m20,
+  '0021_partial_need_indexes': m21,
 })
