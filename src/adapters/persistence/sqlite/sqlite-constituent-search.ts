@@ -10,8 +10,15 @@ export class SqliteConstituentSearch extends ConstituentSearch {
   protected override async countMatches(kind: SearchKind, values: { organizationId: string; match: string }, upTo: number) {
     if (kind === 'email') return super.countMatches(kind, values, upTo)
     // Every term carries its organization's mark, so the index's own count is the organization's.
-    const [counted] = await this.db.all<{ n: number }>(
-      sql`SELECT count(*) AS n FROM (SELECT 1 FROM constituent_search WHERE constituent_search MATCH ${values.match} LIMIT ${upTo})`,
+    const [counted] = await this.prepared<{ n: number }>(
+      'constituents_search_terms_count',
+      () =>
+        this.db
+          .select({ n: sql<number>`count(*)` })
+          .from(
+            sql`(SELECT 1 FROM constituent_search WHERE constituent_search MATCH ${sql.placeholder('match')} LIMIT ${sql.placeholder('upTo')})`,
+          ),
+      { match: values.match, upTo },
     )
     return Number(counted?.n ?? 0)
   }
