@@ -324,7 +324,7 @@ describe('SQLite with 50,000 constituents', () => {
     /** The FTS match the adapter sent, and how many rows the index itself answers for it. */
     function ftsMatches(statements: Recorded[]) {
       // Each word of a MATCH is a quoted prefix.
-      const match = statements[0]!.params.find((p) => typeof p === 'string' && p.endsWith('"*')) as string
+      const match = statements.flatMap((s) => s.params).find((p) => typeof p === 'string' && p.endsWith('"*')) as string
       const { n } = planner.query('SELECT count(*) AS n FROM constituent_search WHERE constituent_search MATCH ?').get(match) as {
         n: number
       }
@@ -344,11 +344,14 @@ describe('SQLite with 50,000 constituents', () => {
         const { result, statements } = await recording.measure((r) => search(r, big.id, query))
 
         expect(result).toEqual({ items: expected.map((name) => people[name]), total: expected.length })
-        // The total from the index alone, then the page: few matches, read by their key.
-        const [count, page] = statements
-        expect(statements).toHaveLength(2)
-        expect(count!.rows).toBe(1)
-        expect(planOf(count!).filter((line) => / constituents\b/.test(line))).toEqual([])
+        // The total from the index alone (the words as whole terms first, then as prefixes), then the page:
+        // few matches, read by their key.
+        const [whole, count, page] = statements
+        expect(statements).toHaveLength(3)
+        for (const counting of [whole!, count!]) {
+          expect(counting.rows).toBe(1)
+          expect(planOf(counting).filter((line) => / constituents\b/.test(line))).toEqual([])
+        }
         expect(page!.rows).toBe(expected.length)
         // The index answers exactly the rows read from constituents, each found by its key.
         expect(ftsMatches(statements)).toBe(expected.length)
@@ -369,8 +372,9 @@ describe('SQLite with 50,000 constituents', () => {
       expect(result.items[0]).toEqual(people.sameEmail)
       expect(result.items.slice(1).every((c) => c.firstName === 'Olga')).toBe(true)
       expect(ftsMatches(statements)).toBe(olgas + 1)
-      const [count, page] = statements
-      // The count reads the index alone, and no further than one past the bound.
+      // "o" is no whole term; as a prefix the count reads the index alone, and no further than one past the bound.
+      const [, count, page] = statements
+      expect(statements).toHaveLength(3)
       expect(planOf(count!).filter((line) => / constituents\b/.test(line))).toEqual([])
       expect(count!.params).toContain(SEARCH_TOTAL_BOUND + 1)
       // The page: the organization in list order, no sort, no set of matches gathered first (no subquery, no
@@ -378,6 +382,20 @@ describe('SQLite with 50,000 constituents', () => {
       expect(planOf(page!)).toEqual(['SEARCH constituents USING INDEX constituents_newest (organization_id=?)'])
       expect(page!.rows).toBe(25)
       expect((await search(sqlite.persistence.repositories, small.id, 'x')).items).toEqual([twin])
+    })
+
+    test('a common whole name is counted as a whole term, read as FTS5 goes, up to the bound: one count and the walk', async () => {
+      const { result, statements } = await recording.measure((r) => search(r, big.id, 'olga'))
+
+      expect(result).toMatchObject({ total: SEARCH_TOTAL_BOUND, totalIsLowerBound: true })
+      expect(result.items.every((c) => c.firstName === 'Olga')).toBe(true)
+      const [count, page] = statements
+      expect(statements).toHaveLength(2)
+      // The word as a whole term (no `*`): its list is read as it goes, so the count stops one past the bound.
+      expect(count!.params).toContain(SEARCH_TOTAL_BOUND + 1)
+      expect(count!.params.some((p) => typeof p === 'string' && p.endsWith('tolga"'))).toBe(true)
+      expect(planOf(page!)).toEqual(['SEARCH constituents USING INDEX constituents_newest (organization_id=?)'])
+      expect(page!.rows).toBe(25)
     })
 
     test('a page past the bound still counts to its end, so the next one is known, and stays in list order', async () => {
