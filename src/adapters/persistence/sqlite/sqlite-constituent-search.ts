@@ -17,7 +17,10 @@ export class SqliteConstituentSearch extends ConstituentSearch {
     return whole >= upTo ? whole : this.countInIndex(values.match, upTo)
   }
 
-  /** How many rows the full-text query `match` finds, reading at most `upTo`. Every term carries its organization's mark, so the index's own count is the organization's. */
+  /**
+   * How many rows the full-text query `match` finds, reading at most `upTo`. Every term carries its
+   * organization's mark, so the index's own count is the organization's.
+   */
   private async countInIndex(match: string, upTo: number): Promise<number> {
     const [counted] = await this.prepared<{ n: number }>(
       'constituents_search_terms_count',
