@@ -45,6 +45,8 @@ async function database(kind: string, needs: number): Promise<{ url: string; bar
   const plan = { organizations: 3, needs, constituents: Math.round(needs * 0.3), seed: seedNumber }
   const progress = (done: number, total: number) =>
     process.stderr.write(`\r  seeding ${needs.toLocaleString()} needs: ${Math.floor((done / total) * 100)}%`)
+  // The services write their logs here, whichever the database.
+  mkdirSync(DATA, { recursive: true })
   if (kind === 'postgres') {
     const admin = process.env.BENCH_POSTGRES_URL
     if (!admin) throw new Error('--db postgres needs BENCH_POSTGRES_URL')
@@ -65,7 +67,6 @@ async function database(kind: string, needs: number): Promise<{ url: string; bar
     await sql.end()
     return { url: url.toString(), bare: url.toString() }
   }
-  mkdirSync(DATA, { recursive: true })
   const seeded = join(DATA, `sqlite-${SEED_SHAPE}-${needs}-${seedNumber}.sqlite`)
   if (!existsSync(seeded)) {
     await seed(`sqlite:${seeded}.partial`, plan, progress)

@@ -45,6 +45,8 @@ export interface Config {
   logLevel: LogLevel
   /** METRICS_TOKEN: when set, GET /metrics needs it as a bearer token. */
   metricsToken?: string
+  /** CHECK_ANSWERS: every answer checked against its route's schema, as the tests run (docs/performance.md). */
+  checkAnswers: boolean
   bootstrap: { adminEmail?: string; adminPassword?: string; orgName?: string; orgSlug?: string }
 }
 
@@ -99,6 +101,7 @@ export function loadConfig(env: Env = process.env): Config {
     publicBaseUrl: env.PUBLIC_BASE_URL ? url(env, 'PUBLIC_BASE_URL') : `http://localhost:${port}`,
     logLevel: choice(env, 'LOG_LEVEL', LOG_LEVELS, 'info'),
     ...(env.METRICS_TOKEN ? { metricsToken: metricsToken(env.METRICS_TOKEN) } : {}),
+    checkAnswers: choice(env, 'CHECK_ANSWERS', ['true', 'false'] as const, 'false') === 'true',
     bootstrap: {
       ...(env.INTAKE_ADMIN_EMAIL ? { adminEmail: env.INTAKE_ADMIN_EMAIL } : {}),
       ...(env.INTAKE_ADMIN_PASSWORD ? { adminPassword: env.INTAKE_ADMIN_PASSWORD } : {}),

@@ -57,6 +57,7 @@ export async function startServer<Prepared = void>(
     version: VERSION,
     metrics: container.get(PORTS.metrics),
     ...(config.metricsToken ? { metricsToken: config.metricsToken } : {}),
+    checkAnswers: config.checkAnswers,
   })
   try {
     // Elysia asks Bun for SO_REUSEPORT, which lets a second server share the port (and the SQLite file) silently.

@@ -17,7 +17,8 @@ export const cheapPasswords = () => new Argon2PasswordHasher({ memoryCost: 64, t
 export const TEST_PASSWORD = 'correct horse battery staple'
 
 export function testConfig(env: Record<string, string> = {}): Config {
-  return loadConfig({ DATABASE_URL: 'memory:', LOG_LEVEL: 'silent', ...env })
+  // Every answer checked against its schema: the service does not check them (docs/performance.md).
+  return loadConfig({ DATABASE_URL: 'memory:', LOG_LEVEL: 'silent', CHECK_ANSWERS: 'true', ...env })
 }
 
 /** One organization, seen through a container with in-memory adapters and a fixed clock. */

@@ -6,6 +6,7 @@ import type { Logger } from '../../application/ports/logger'
 import type { Persistence } from '../../application/ports/persistence'
 import type { UseCases } from '../../application/use-cases'
 import { apiDocs } from './api-docs'
+import { leaveAnswersUnchecked } from './answer-checks'
 import { auditRoutes } from './audit.routes'
 import { authRoutes } from './auth.routes'
 import { intakePage } from './pages/intake-page'
@@ -60,6 +61,8 @@ export interface HttpDependencies {
   metrics: HttpMetrics & OutageMetrics
   /** When set, GET /metrics needs it as a bearer token. */
   metricsToken?: string
+  /** Whether every answer is checked against its route's schema: in tests, not in service (answer-checks.ts). */
+  checkAnswers: boolean
 }
 
 /** `application/json`, or a JSON-based type (`application/merge-patch+json`), whatever its parameters. */
@@ -130,38 +133,38 @@ export function createHttpApp(deps: HttpDependencies) {
   const auth = authentication(deps.useCases.auth.authenticate)
   const limits = rateLimits(deps.rateLimiters, deps.trustProxy)
   const site = requestSite(deps.publicBaseUrl)
-  return (
-    new Elysia({ normalize: false })
-      // No answer may be sniffed into another type (a JSON or CSV answer read as HTML): every one says so.
-      .onRequest(({ set }) => {
-        set.headers['x-content-type-options'] = 'nosniff'
-      })
-      .use(apiDocs(deps.version, deps.publicBaseUrl))
-      .use(observability(deps.accessLog, deps.metrics, deps.metricsToken))
-      .use(problemDetails(deps.logger, new DatabaseOutages(deps.persistence, deps.metrics, deps.logger)))
-      // The second entry never runs (the first always answers); it tells the OpenAPI generator the bodies are
-      // JSON, which it cannot see in a function and would otherwise document every body with no content.
-      .onParse({ as: 'global' }, [parseBody, 'json'] as never)
-      // While shutting down, every answer closes its connection: the client's next request opens a new one
-      // (on another instance) instead of meeting a socket about to close.
-      .onRequest(({ set }) => {
-        if (deps.lifecycle() === 'stopping') set.headers.connection = 'close'
-      })
-      .use(healthRoutes(deps.persistence, deps.lifecycle))
-      .use(authRoutes(deps.useCases.auth, auth, limits, site, deps.trustProxy))
-      .use(sessionCookieRoutes(deps.useCases.auth, auth, limits, site, deps.trustProxy, deps.publicBaseUrl))
-      .use(passwordPages(deps.useCases.auth, limits, site))
-      .use(forgotPasswordPage(deps.useCases.auth, limits, site))
-      .use(intakePage(deps.useCases.needs, limits, site))
-      .use(consoleApp())
-      .use(needsRoutes(deps.useCases.needs, auth, limits, site, deps.logger))
-      .use(partnersRoutes(deps.useCases.partners, auth))
-      .use(constituentsRoutes(deps.useCases.constituents, auth, deps.logger))
-      .use(membersRoutes(deps.useCases.members, auth, limits))
-      .use(organizationsRoutes(deps.useCases.organizations, auth, deps.publicBaseUrl))
-      .use(auditRoutes(deps.useCases.audit, auth))
-      .use(reportsRoutes(deps.useCases.reports, auth))
-      .use(twilioWebhooksRoutes(deps.useCases.sms, deps.publicBaseUrl))
-      .use(webhookEndpointsRoutes(deps.useCases.webhooks, auth))
-  )
+  const app = new Elysia({ normalize: false })
+    // No answer may be sniffed into another type (a JSON or CSV answer read as HTML): every one says so.
+    .onRequest(({ set }) => {
+      set.headers['x-content-type-options'] = 'nosniff'
+    })
+    .use(apiDocs(deps.version, deps.publicBaseUrl))
+    .use(observability(deps.accessLog, deps.metrics, deps.metricsToken))
+    .use(problemDetails(deps.logger, new DatabaseOutages(deps.persistence, deps.metrics, deps.logger)))
+    // The second entry never runs (the first always answers); it tells the OpenAPI generator the bodies are
+    // JSON, which it cannot see in a function and would otherwise document every body with no content.
+    .onParse({ as: 'global' }, [parseBody, 'json'] as never)
+    // While shutting down, every answer closes its connection: the client's next request opens a new one
+    // (on another instance) instead of meeting a socket about to close.
+    .onRequest(({ set }) => {
+      if (deps.lifecycle() === 'stopping') set.headers.connection = 'close'
+    })
+    .use(healthRoutes(deps.persistence, deps.lifecycle))
+    .use(authRoutes(deps.useCases.auth, auth, limits, site, deps.trustProxy))
+    .use(sessionCookieRoutes(deps.useCases.auth, auth, limits, site, deps.trustProxy, deps.publicBaseUrl))
+    .use(passwordPages(deps.useCases.auth, limits, site))
+    .use(forgotPasswordPage(deps.useCases.auth, limits, site))
+    .use(intakePage(deps.useCases.needs, limits, site))
+    .use(consoleApp())
+    .use(needsRoutes(deps.useCases.needs, auth, limits, site, deps.logger))
+    .use(partnersRoutes(deps.useCases.partners, auth))
+    .use(constituentsRoutes(deps.useCases.constituents, auth, deps.logger))
+    .use(membersRoutes(deps.useCases.members, auth, limits))
+    .use(organizationsRoutes(deps.useCases.organizations, auth, deps.publicBaseUrl))
+    .use(auditRoutes(deps.useCases.audit, auth))
+    .use(reportsRoutes(deps.useCases.reports, auth))
+    .use(twilioWebhooksRoutes(deps.useCases.sms, deps.publicBaseUrl))
+    .use(webhookEndpointsRoutes(deps.useCases.webhooks, auth))
+  if (!deps.checkAnswers) leaveAnswersUnchecked(app)
+  return app
 }

@@ -14,9 +14,9 @@ export const Uuid = t.String({ format: 'uuid', maxLength: 36 })
 export const DateTime = t.String({ format: 'date-time', maxLength: 27 })
 
 /**
- * A string of an answer, bounded by the rule its input obeys, so every stored value fits: Elysia checks
- * answers against their schema, and an answer that did not fit would fail. Only the length is taken: a
- * pattern would cost a regular expression per field of every answer, and the value passed it when stored.
+ * A string of an answer, bounded by the rule its input obeys, so every stored value fits: the tests check
+ * answers against their schema (answer-checks.ts), and an answer that did not fit would fail. Only the
+ * length is taken: the value passed the input's pattern when stored.
  */
 export function Text(rule: Pick<TextRule, 'maxLength'>, options: { description?: string } = {}) {
   return t.String({ maxLength: rule.maxLength, ...options })

@@ -222,14 +222,17 @@ export const NeedChangeSchema = Named(
 
 export const SmsBody = Named('NewSms', Body({ body: t.String({ ...SMS_BODY, description: 'The message text' }) }))
 
-/** A need as JSON: times as ISO-8601 UTC with milliseconds. */
+/**
+ * A need as JSON: times as ISO-8601 UTC with milliseconds. An absent time stays undefined, which JSON
+ * leaves out: one copy of the need, not one per optional time (a page makes 25).
+ */
 export function needView<T extends Partial<Need> & Pick<Need, 'createdAt' | 'updatedAt'>>(need: T) {
   return {
     ...need,
     createdAt: need.createdAt.toISOString(),
     updatedAt: need.updatedAt.toISOString(),
-    ...(need.dueDate ? { dueDate: need.dueDate.toISOString() } : {}),
-    ...(need.resolvedAt ? { resolvedAt: need.resolvedAt.toISOString() } : {}),
+    dueDate: need.dueDate?.toISOString(),
+    resolvedAt: need.resolvedAt?.toISOString(),
   }
 }
 

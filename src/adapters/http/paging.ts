@@ -14,10 +14,13 @@ export function pageOf(query: { page?: number; limit?: number }): PageRequest {
 export function pagingHeaders(request: Request, page: PageRequest, result: Page<unknown>): Record<string, string> {
   const url = new URL(request.url)
   const lastPage = Math.max(1, Math.ceil(result.total / page.limit))
+  // One copy of the query for the four links, `page` and `limit` where they were (or appended, in that
+  // order); each link then sets its page in place.
+  const params = url.searchParams
+  params.set('page', '1')
+  params.set('limit', String(page.limit))
   const linkTo = (n: number, rel: string) => {
-    const params = new URLSearchParams(url.search)
     params.set('page', String(n))
-    params.set('limit', String(page.limit))
     return `<${url.pathname}?${params}>; rel="${rel}"`
   }
   const links = [linkTo(1, 'first')]

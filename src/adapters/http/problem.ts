@@ -186,6 +186,9 @@ function pathOf(type: string, issue: ValidationIssue): string {
   return `${type}${issue.path}`
 }
 
+/** A failure of the service's own: the log has the rest, under the request id. */
+const INTERNAL_DETAIL = 'Something went wrong on our side; the request id is in X-Request-Id'
+
 /**
  * Turns every failure into problem+json (RFC 9457) with one title per status, and maps each
  * domain error kind to its status here and nowhere else. A database outage (away, full, overloaded) is
@@ -215,6 +218,16 @@ export function problemDetails(logger: Logger, outages: DatabaseOutages) {
       const invalid = (detail: string, errors?: FieldError[]) => problemResponse('invalid', detail, errors ? { errors } : {})
       switch (code) {
         case 'VALIDATION': {
+          // An answer its schema does not allow (checked with CHECK_ANSWERS, as in tests) is ours to mend, not the
+          // caller's: where it broke is logged, never the values.
+          if (error.type === 'response') {
+            logger.error('an answer does not match its schema', {
+              method: request.method,
+              path,
+              errors: fieldErrors('response', issuesOf(error)),
+            })
+            return problemResponse('internal', INTERNAL_DETAIL)
+          }
           if (error.value === BODY_TOO_LARGE)
             return problemResponse('payload_too_large', `The request body may be at most ${MAX_BODY_BYTES} bytes`)
           if (error.value === NOT_JSON)
@@ -242,7 +255,7 @@ export function problemDetails(logger: Logger, outages: DatabaseOutages) {
           }
           // The error itself: the logger writes a database's error by its statement and code, never its values.
           logger.error('unexpected error', { method: request.method, path, error })
-          return problemResponse('internal', 'Something went wrong on our side; the request id is in X-Request-Id')
+          return problemResponse('internal', INTERNAL_DETAIL)
         }
       }
     })

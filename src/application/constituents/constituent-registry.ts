@@ -51,8 +51,11 @@ export class ConstituentRegistry {
     if (households.length > 0) await r.constituents.insertHouseholds(households)
     await r.constituents.insertMany(constituents)
     const created = constituents.map((c) => ({ constituentId: c.id, householdId: c.householdId }))
-    await this.events.emitEach(r, organizationId, 'constituent.created', created)
-    const found = await this.detection.runForNew(r, constituents)
+    // Together: on PostgreSQL the endpoints and the candidates are read in one round trip.
+    const [, found] = await Promise.all([
+      this.events.emitEach(r, organizationId, 'constituent.created', created),
+      this.detection.runForNew(r, constituents),
+    ])
     return constituents.map((constituent, i) => ({
       constituent,
       candidates: found[i]!.map((c) => ({ constituentId: c.constituent.id, reasons: c.reasons })),

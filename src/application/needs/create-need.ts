@@ -7,7 +7,7 @@ import { authorize } from '../auth/authorize'
 import type { NeedMetrics } from '../ports/metrics'
 import type { UnitOfWork } from '../ports/unit-of-work'
 import { checkNeedReferences } from './need-references'
-import type { NeedIntake } from './need-intake'
+import type { NeedIntake, NewNeed } from './need-intake'
 import { hintReadsOf, type AuditTrail } from '../audit/audit-trail'
 
 export interface CreateNeedInput extends NeedFields {
@@ -36,16 +36,18 @@ export class CreateNeed {
     const customFields = input.customFields ?? {}
 
     const { need, possibleDuplicates } = await this.unitOfWork.run(async (r) => {
-      const { partner, householdId } = await checkNeedReferences(r, actor.organizationId, input, actor)
-      const recorded = await this.intake.record(r, {
-        ...input,
-        organizationId: actor.organizationId,
-        partner: partner!,
-        customFields,
-        isConfidential: input.isConfidential ?? false,
-        ...(householdId ? { householdId } : {}),
-        createdBy: actor.memberId,
-      })
+      const checking = checkNeedReferences(r, actor.organizationId, input, actor).then(
+        ({ partner, householdId }): NewNeed => ({
+          ...input,
+          organizationId: actor.organizationId,
+          partner: partner!,
+          customFields,
+          isConfidential: input.isConfidential ?? false,
+          ...(householdId ? { householdId } : {}),
+          createdBy: actor.memberId,
+        }),
+      )
+      const recorded = await this.intake.recordWhenChecked(r, actor.organizationId, checking)
       const { possibleDuplicates } = duplicateHintsFor(actor, recorded.candidates)
       await this.audit.record(r, actor, ...hintReadsOf(possibleDuplicates ?? []))
       return { need: recorded.need, possibleDuplicates }

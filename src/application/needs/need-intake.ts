@@ -14,6 +14,7 @@ import type { Clock } from '../ports/clock'
 import type { IdGenerator } from '../ports/ids'
 import type { Repositories } from '../ports/repositories'
 import type { ConstituentRegistry } from '../constituents/constituent-registry'
+import type { WebhookEndpoint } from '../../domain/webhooks/webhook'
 import type { WebhookEvents } from '../webhooks/webhook-events'
 import type { AuditEntry, AuditTrail } from '../audit/audit-trail'
 import type { NeedNotifications } from './need-notifications'
@@ -52,6 +53,11 @@ export interface RecordedNeed {
   candidates: PossibleDuplicate[]
 }
 
+interface FirstReads {
+  reference: { first: number; shortCode?: string }
+  endpoints: WebhookEndpoint[]
+}
+
 /**
  * Records a new need inside the caller's transaction: its reference number from the organization's
  * sequence, its due date (unless set by hand) from the partner's SLA, and its first history entry. Without a `constituentId`,
@@ -68,7 +74,17 @@ export class NeedIntake {
   ) {}
 
   async record(r: Repositories, input: NewNeed): Promise<RecordedNeed> {
-    const [recorded] = await this.recordAll(r, input.organizationId, [input])
+    return this.recordWhenChecked(r, input.organizationId, Promise.resolve(input))
+  }
+
+  /**
+   * As `record`, for an input still being made: its references checked (`checkNeedReferences`), its partner
+   * chosen. What recording reads first is read meanwhile, so that on PostgreSQL the checks and these reads
+   * reach the database together, in one round trip.
+   */
+  async recordWhenChecked(r: Repositories, organizationId: string, checking: Promise<NewNeed>): Promise<RecordedNeed> {
+    const [input, first] = await Promise.all([checking, this.readFirst(r, organizationId, 1)])
+    const [recorded] = await this.recordRead(r, organizationId, [input], first)
     return recorded!
   }
 
@@ -77,8 +93,25 @@ export class NeedIntake {
    * statements for all: their reference numbers taken together, their constituents registered together.
    */
   async recordAll(r: Repositories, organizationId: string, inputs: readonly NewNeed[]): Promise<RecordedNeed[]> {
-    const reference = await r.organizations.takeNeedReferences(organizationId, inputs.length)
+    return this.recordRead(r, organizationId, inputs, await this.readFirst(r, organizationId, inputs.length))
+  }
+
+  /** What recording `count` needs reads before it writes: their reference numbers, taken, and who hears of them. */
+  private async readFirst(r: Repositories, organizationId: string, count: number): Promise<FirstReads> {
+    const [reference, endpoints] = await Promise.all([
+      r.organizations.takeNeedReferences(organizationId, count),
+      this.events.subscribers(r, organizationId, 'need.created'),
+    ])
     if (!reference) throw new NotFoundError('Organization')
+    return { reference, endpoints }
+  }
+
+  private async recordRead(
+    r: Repositories,
+    organizationId: string,
+    inputs: readonly NewNeed[],
+    { reference, endpoints }: FirstReads,
+  ): Promise<RecordedNeed[]> {
     const now = this.clock.now()
     const people = await this.constituentsOf(r, organizationId, inputs)
     const recorded = inputs.map((input, i): RecordedNeed => {
@@ -114,16 +147,17 @@ export class NeedIntake {
         changedAt: need.createdAt,
       })),
     )
-    await this.events.emitEach(
+    await this.events.emitTo(
       r,
       organizationId,
+      endpoints,
       'need.created',
       needs.map((need) => ({ needId: need.id })),
     )
     const entries = new Map<string | undefined, AuditEntry[]>()
     for (const [i, need] of needs.entries()) {
       // Nobody on the staff made it: someone has to hear that it arrived (not of an old request, imported).
-      if (!need.createdBy && !inputs[i]!.originalDate) await this.notifications.arrived(r, need)
+      if (!need.createdBy && !inputs[i]!.originalDate) await this.notifications.arrived(r, need, inputs[i]!.partner)
       await this.notifications.assigned(r, need, need.createdBy)
       // A constituent made from the need's contact fields is a record of its own in the trail.
       const made = need.constituentId && !inputs[i]!.constituentId ? [need.constituentId] : []

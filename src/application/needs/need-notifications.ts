@@ -2,6 +2,7 @@ import { isPartnerRole } from '../../domain/auth/roles'
 import { maySignIn, type Member } from '../../domain/members/member'
 import { notificationsOf, type MailLanguage, type NotificationKind } from '../../domain/members/notifications'
 import type { Need } from '../../domain/needs/need'
+import type { Partner } from '../../domain/partners/partner'
 import type { Outbox } from '../messaging/outbox'
 import type { Repositories } from '../ports/repositories'
 
@@ -61,11 +62,12 @@ export class NeedNotifications {
 
   /**
    * A need that came in without a member (public intake, the form): to those who see the whole organization
-   * and to the members of its partner, each who has new needs on (on by default for org_admin and partner_admin).
+   * and to the members of its partner (`partner`, as the intake read it), each who has new needs on (on by
+   * default for org_admin and partner_admin).
    */
-  async arrived(r: Repositories, need: Need): Promise<void> {
-    const partnerName = await this.partnerName(r, need)
-    const members = await activeMembers(r, need.organizationId)
+  async arrived(r: Repositories, need: Need, partner: Pick<Partner, 'name'>): Promise<void> {
+    const partnerName = partner.name
+    const members = await r.members.listActive(need.organizationId)
     const concerned = members.filter((m) => (isPartnerRole(m.role) ? m.partnerId === need.partnerId : true))
     for (const member of wanting(concerned, 'newNeeds')) {
       await this.mail(r, member, need, partnerName, ARRIVED[languageOf(member)](need.referenceNumber, partnerName))
@@ -121,14 +123,4 @@ export function needLink(publicBaseUrl: string, referenceNumber: string): string
 
 export function wanting(members: Member[], kind: NotificationKind): Member[] {
   return members.filter((m) => maySignIn(m) && notificationsOf(m)[kind])
-}
-
-/** Every member of the organization who may sign in; an organization's members are few (pages of 100). */
-async function activeMembers(r: Repositories, organizationId: string): Promise<Member[]> {
-  const members: Member[] = []
-  for (let page = 1; ; page++) {
-    const { items, total } = await r.members.list(organizationId, { active: true }, { page, limit: 100 })
-    members.push(...items)
-    if (members.length >= total || items.length === 0) return members
-  }
 }

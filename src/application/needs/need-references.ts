@@ -24,22 +24,25 @@ export async function checkNeedReferences(
   refs: NeedReferences,
   actor?: Actor,
 ): Promise<{ partner?: Partner; householdId?: string }> {
+  // Read together: on PostgreSQL, one round trip for all of them.
+  const [partner, assignee, parent, constituent, householdFound] = await Promise.all([
+    refs.partnerId ? r.partners.findById(organizationId, refs.partnerId) : undefined,
+    refs.assignedTo ? r.members.findById(organizationId, refs.assignedTo) : undefined,
+    refs.parentNeedId ? r.needs.findById(organizationId, refs.parentNeedId) : undefined,
+    refs.constituentId ? r.constituents.findById(organizationId, refs.constituentId) : undefined,
+    !refs.constituentId && refs.householdId ? r.constituents.householdExists(organizationId, refs.householdId) : true,
+  ])
   const errors: FieldError[] = []
-  const partner = refs.partnerId ? await r.partners.findById(organizationId, refs.partnerId) : undefined
   if (refs.partnerId && !partner) errors.push({ path: '/partnerId', message: 'must name a partner of this organization' })
   if (partner?.isArchived) errors.push({ path: '/partnerId', message: 'names an archived partner, which takes no new needs' })
 
-  if (refs.assignedTo && !(await r.members.findById(organizationId, refs.assignedTo))) {
-    errors.push({ path: '/assignedTo', message: 'must name a member of this organization' })
-  }
-  const parent = refs.parentNeedId ? await r.needs.findById(organizationId, refs.parentNeedId) : undefined
+  if (refs.assignedTo && !assignee) errors.push({ path: '/assignedTo', message: 'must name a member of this organization' })
   if (refs.parentNeedId && (!parent || (actor && !seesPartner(actor, parent.partnerId)))) {
     errors.push({ path: '/parentNeedId', message: 'must name a need of this organization' })
   }
 
   let householdId = refs.householdId
   if (refs.constituentId) {
-    const constituent = await r.constituents.findById(organizationId, refs.constituentId)
     const constituentHousehold = constituent?.householdId
     if (!constituentHousehold) errors.push({ path: '/constituentId', message: 'must name a constituent of this organization' })
     // Its record is kept for the figures only (docs/privacy.md): a person who comes back is registered anew.
@@ -47,7 +50,7 @@ export async function checkNeedReferences(
     else if (householdId && householdId !== constituentHousehold) {
       errors.push({ path: '/householdId', message: "must be the constituent's household" })
     } else householdId = constituentHousehold
-  } else if (householdId && !(await r.constituents.householdExists(organizationId, householdId))) {
+  } else if (!householdFound) {
     errors.push({ path: '/householdId', message: 'must name a household of this organization' })
   }
 

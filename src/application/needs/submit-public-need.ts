@@ -6,7 +6,7 @@ import type { IntakeChannel, NeedMetrics } from '../ports/metrics'
 import type { Repositories } from '../ports/repositories'
 import type { UnitOfWork } from '../ports/unit-of-work'
 import { checkNeedReferences } from './need-references'
-import type { NeedIntake } from './need-intake'
+import type { NeedIntake, NewNeed } from './need-intake'
 import type { RequesterConfirmation } from './requester-confirmation'
 import { MAIL_LANGUAGES, type MailLanguage } from '../../domain/members/notifications'
 import { FieldChecks } from '../../domain/shared/fields'
@@ -53,19 +53,21 @@ export class SubmitPublicNeed {
     const customFields = { ...input.customFields, description: input.description }
 
     const { need } = await this.unitOfWork.run(async (r) => {
-      const { partner, householdId } = await checkNeedReferences(r, organization.id, input)
-      const routed = partner ?? routeByKeywords(input.description, await r.partners.listAll(organization.id))
-      if (!routed) throw InvalidError.field('/partnerId', 'this organization has no partner that takes needs')
-      const recorded = await this.intake.record(r, {
-        organizationId: organization.id,
-        partner: routed,
-        customFields,
-        isConfidential: input.isConfidential ?? false,
-        ...(input.parentNeedId ? { parentNeedId: input.parentNeedId } : {}),
-        ...(input.constituentId ? { constituentId: input.constituentId } : {}),
-        ...(householdId ? { householdId } : {}),
-        newPersonJoinsHousehold: false,
+      const checking = checkNeedReferences(r, organization.id, input).then(async ({ partner, householdId }): Promise<NewNeed> => {
+        const routed = partner ?? routeByKeywords(input.description, await r.partners.listAll(organization.id))
+        if (!routed) throw InvalidError.field('/partnerId', 'this organization has no partner that takes needs')
+        return {
+          organizationId: organization.id,
+          partner: routed,
+          customFields,
+          isConfidential: input.isConfidential ?? false,
+          ...(input.parentNeedId ? { parentNeedId: input.parentNeedId } : {}),
+          ...(input.constituentId ? { constituentId: input.constituentId } : {}),
+          ...(householdId ? { householdId } : {}),
+          newPersonJoinsHousehold: false,
+        }
       })
+      const recorded = await this.intake.recordWhenChecked(r, organization.id, checking)
       // Only to the contact the need's own new constituent was made of: a text then counts against its number.
       if (!input.constituentId) await this.confirmation.confirm(r, organization, recorded.need, customFields, input.language ?? 'en')
       return recorded

@@ -1,4 +1,4 @@
-import { webhookEventBody, type WebhookEventData, type WebhookEventType } from '../../domain/webhooks/webhook'
+import { webhookEventBody, type WebhookEndpoint, type WebhookEventData, type WebhookEventType } from '../../domain/webhooks/webhook'
 import type { Clock } from '../ports/clock'
 import type { Repositories } from '../ports/repositories'
 import type { Outbox } from '../messaging/outbox'
@@ -21,8 +21,25 @@ export class WebhookEvents {
   /** One event per item of `data` (an import's batch), the subscribed endpoints read once. */
   async emitEach(r: Repositories, organizationId: string, type: WebhookEventType, data: readonly WebhookEventData[]): Promise<void> {
     if (data.length === 0) return
-    const endpoints = await r.webhookEndpoints.subscribedTo(organizationId, type)
-    if (endpoints.length === 0) return
+    await this.emitTo(r, organizationId, await this.subscribers(r, organizationId, type), type, data)
+  }
+
+  /**
+   * The enabled endpoints of the organization that subscribe to `type`: for a write that reads them with
+   * what else it must read first (`emitTo` then writes the events), in one round trip with them.
+   */
+  subscribers(r: Repositories, organizationId: string, type: WebhookEventType): Promise<WebhookEndpoint[]> {
+    return r.webhookEndpoints.subscribedTo(organizationId, type)
+  }
+
+  /** One event per item of `data` for each of `endpoints` (as `subscribers` answered them). */
+  async emitTo(
+    r: Repositories,
+    organizationId: string,
+    endpoints: readonly WebhookEndpoint[],
+    type: WebhookEventType,
+    data: readonly WebhookEventData[],
+  ): Promise<void> {
     for (const item of data) {
       const body = webhookEventBody(type, this.clock.now(), item)
       for (const endpoint of endpoints) await this.outbox.webhook(r, organizationId, { endpointId: endpoint.id, type, body })

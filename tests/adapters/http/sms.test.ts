@@ -542,6 +542,23 @@ describe('Twilio webhooks', () => {
     expect((await interactions(newest))[0]).not.toHaveProperty('deliveryStatus')
   })
 
+  test('the same inbound text delivered several times at once is kept once; a delivery that loses the race is a 409 problem, never a 500', async () => {
+    const phone = newPhone()
+    const needId = await needFor(phone)
+    const params = inbound(phone, 'Are you open today?')
+
+    const answers = await Promise.all(Array.from({ length: 4 }, () => webhook(SMS_HOOK, params)))
+    for (const answer of answers) {
+      if (answer.status === 200) expectTwiml(answer)
+      else {
+        expect(answer.status).toBe(409)
+        expect(answer.headers.get('content-type')).toStartWith('application/problem+json')
+      }
+    }
+    expect(answers.some((answer) => answer.status === 200)).toBe(true)
+    expect((await interactions(needId)).map((i) => i.providerMessageId)).toEqual([params.MessageSid])
+  })
+
   test("an inbound text's number shows, as its sender, only to roles that may read the person's phone", async () => {
     const phone = newPhone()
     const needId = await needFor(phone)

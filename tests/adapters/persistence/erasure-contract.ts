@@ -141,7 +141,11 @@ export function describeErasureContract({
       await insertNeeds(old, recent, open)
 
       expect(await write((r) => r.needs.clearResolvedText(organization.id, minute(10), minute(30), 10))).toEqual([old.id])
-      expect(await read().needs.findById(organization.id, old.id)).toEqual({ ...old, customFields: {} })
+      const cleared = { ...old, customFields: {} }
+      // Read by id, by reference number and in a page alike, without retention's mark.
+      expect(await read().needs.findById(organization.id, old.id)).toEqual(cleared)
+      expect(await read().needs.findByReferenceNumber(organization.id, old.referenceNumber)).toEqual(cleared)
+      expect((await read().needs.list(organization.id, { statuses: ['RESOLVED'] }, { page: 1, limit: 10 })).items).toContainEqual(cleared)
       expect(await read().needs.findById(organization.id, recent.id)).toEqual(recent)
       expect(await read().needs.findById(organization.id, open.id)).toEqual(open)
       expect(await write((r) => r.needs.clearResolvedText(organization.id, minute(10), minute(31), 10))).toEqual([])

@@ -210,6 +210,7 @@ export function describeMemberContract({ read, write, anOrganizationWithPartner,
         w.m3.id,
         w.m1.id,
       ])
+      expect((await read().members.listActive(w.org)).map((m) => m.id)).toEqual([w.m5.id, w.m4.id, w.m3.id, w.m1.id])
       expect(await read().members.list(w.org, { partnerId: w.p1.id, active: false }, { page: 1, limit: 10 })).toEqual({
         items: [deactivated],
         total: 1,

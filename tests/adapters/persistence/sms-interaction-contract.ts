@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'bun:test'
 import { randomUUID } from 'node:crypto'
+import { ConflictError } from '../../../src/domain/errors'
 import type { Interaction } from '../../../src/domain/needs/interaction'
 import { aNeed } from '../../support/builders'
 import type { ContractContext } from './contract-context'
@@ -102,6 +103,18 @@ export function describeSmsInteractionContract({
         expect(await read().interactions.findByProviderMessageId(ofA.providerMessageId!)).toEqual(ofA)
         expect(await read().interactions.findByProviderMessageId(ofB.providerMessageId!)).toEqual(ofB)
         expect(await read().interactions.findByProviderMessageId(`SM${randomUUID()}`)).toBeUndefined()
+      })
+
+      test('a second interaction with a provider’s message id already kept is a conflict, and leaves nothing behind', async () => {
+        const { organization } = await anOrganizationWithPartner()
+        const sid = `SM${randomUUID()}`
+        const first = anInteraction({ organizationId: organization.id, direction: 'inbound', providerMessageId: sid })
+        await write((r) => r.interactions.insert(first))
+        const again = anInteraction({ organizationId: organization.id, direction: 'inbound', providerMessageId: sid })
+
+        await expect(write((r) => r.interactions.insert(again))).rejects.toBeInstanceOf(ConflictError)
+        expect(await read().interactions.findById(organization.id, again.id)).toBeUndefined()
+        expect(await read().interactions.findByProviderMessageId(sid)).toEqual(first)
       })
 
       test('setDelivery records the status and the provider id, keeping the id when none is given', async () => {

@@ -1,4 +1,5 @@
 import { describe, expect, test } from 'bun:test'
+import { randomUUID } from 'node:crypto'
 import { FIRST_REFERENCE_NUMBER } from '../../../src/domain/needs/need'
 import type { Organization } from '../../../src/domain/organizations/organization'
 import { aNeed, anOrganization, aPartner } from '../../support/builders'
@@ -39,6 +40,30 @@ export function describeUnitOfWorkContract({ read, write, anOrganizationWithPart
       release.open()
       await running
       expect(await read().organizations.findById(organization.id)).toEqual(organization)
+    })
+
+    test('writes whose results nobody reads are read back by the statements after them in the unit', async () => {
+      const { organization, partner } = await anOrganizationWithPartner()
+      const need = aNeed({ organizationId: organization.id, partnerId: partner.id })
+      const seen = await write(async (r) => {
+        await r.needs.insertMany([need])
+        await r.needs.appendChanges([
+          {
+            id: randomUUID(),
+            organizationId: organization.id,
+            needId: need.id,
+            field: 'status',
+            to: need.status,
+            changedAt: need.createdAt,
+          },
+        ])
+        return Promise.all([
+          r.needs.findById(organization.id, need.id),
+          r.needs.listChanges(organization.id, need.id, { page: 1, limit: 10 }),
+        ])
+      })
+      expect(seen[0]).toEqual(need)
+      expect(seen[1].items.map((change) => change.to)).toEqual([need.status])
     })
 
     test('reads outside a transaction see committed values while it is open', async () => {

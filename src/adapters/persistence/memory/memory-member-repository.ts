@@ -20,6 +20,9 @@ export class MemoryMemberRepository extends MemoryRepository implements MemberRe
       .sort(newestFirst)
     return page(members, request)
   }
+  async listActive(organizationId: string) {
+    return (await this.list(organizationId, { active: true }, { page: 1, limit: Number.MAX_SAFE_INTEGER })).items
+  }
   async countSigningInByRole(organizationId: string, role: Role) {
     return [...this.t.members.values()].filter((m) => m.organizationId === organizationId && m.role === role && maySignIn(m)).length
   }

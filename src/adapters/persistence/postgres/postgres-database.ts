@@ -1,4 +1,4 @@
-import type { PgDatabase } from 'drizzle-orm/pg-core'
+import { PgDialect, type PgDatabase } from 'drizzle-orm/pg-core'
 import { drizzle, type PostgresJsDatabase, type PostgresJsQueryResultHKT } from 'drizzle-orm/postgres-js'
 import postgres from 'postgres'
 import type { MigrationOutcome, Persistence } from '../../../application/ports/persistence'
@@ -9,6 +9,7 @@ import { driverError } from '../sql/sql-dialect'
 import { outageOf } from '../shared/database-errors'
 import { WriteOutage } from '../shared/write-outage'
 import { PreparedStatements } from '../sql/prepared-statements'
+import { pipelinedTransaction, type TransactionDb } from './pipelined-transaction'
 import { sqlRepositories, type SqlDb } from '../sql/sql-repositories'
 import { POSTGRES_MIGRATIONS } from './migrations'
 import { postgresDialect } from './postgres-dialect'
@@ -62,12 +63,13 @@ function retryingReadsOnDeadConnections(client: postgres.Sql): postgres.Sql {
  * one repository code"); at run time both builders take the same calls, and the tables' row types are
  * checked equal at compile time (`PostgresRowsMatchSqlite`, postgres-dialect.ts).
  */
-function shared(db: PgDatabase<PostgresJsQueryResultHKT, typeof schema>): SqlDb {
+function shared(db: PgDatabase<PostgresJsQueryResultHKT, typeof schema> | TransactionDb): SqlDb {
   return db as unknown as SqlDb
 }
 
 /**
- * PostgreSQL through the `postgres` client: a pool shared by requests, transactions through drizzle. The
+ * PostgreSQL through the `postgres` client: a pool shared by requests, each transaction on a connection of its
+ * own with its statements pipelined (pipelined-transaction.ts). The
  * client reconnects on its own, so the service survives a database restart: requests fail with 503 while it
  * is away and succeed again after.
  */
@@ -79,6 +81,8 @@ export class PostgresDatabase implements Persistence, UnitOfWork {
   /** Shared by the pool's repositories and every transaction's: built once, bound to where they run. */
   private readonly statements = new PreparedStatements(postgresDialect.bindStatement)
   private readonly writeOutage = new WriteOutage()
+  /** How drizzle writes SQL for PostgreSQL: the pool's and every transaction's queries alike. */
+  private readonly dialect = new PgDialect()
 
   constructor(url: string, options: { maxConnections?: number } = {}) {
     this.client = postgres(url, {
@@ -111,18 +115,13 @@ export class PostgresDatabase implements Persistence, UnitOfWork {
   }
 
   async run<T>(work: (repositories: Repositories) => Promise<T>): Promise<T> {
-    let started = false
-    const attempt = () =>
-      this.db.transaction((tx) => {
-        started = true
-        return work(sqlRepositories(shared(tx), postgresDialect, this.statements))
-      })
     try {
-      const result = await attempt().catch((error: unknown) => {
-        // BEGIN failed on a connection a restart had closed: nothing ran, so the work runs once, on a fresh one.
-        if (started || !onDeadConnection(error)) throw error
-        return attempt()
-      })
+      const result = await pipelinedTransaction(
+        this.client,
+        this.dialect,
+        (tx, writes) => work(sqlRepositories(shared(tx), postgresDialect, this.statements, writes)),
+        onDeadConnection,
+      )
       this.writeOutage.committed()
       return result
     } catch (error) {

@@ -44,8 +44,9 @@ export class SqlConstituentRepository extends SqlRepository implements Constitue
     await this.preparedInsert('constituent_insert', this.tables.constituents, constituentRow(c), ['seq', 'erasedAt'])
   }
   async insertMany(constituents: readonly Constituent[]) {
-    // One person (an intake's) by the prepared insert: building an insert costs more than running it.
-    if (constituents.length === 1) return this.insert(constituents[0]!)
+    // One person (an intake's) by the prepared insert, sent on with what follows (building an insert costs
+    // more than running it); many (an import's batch) in multi-row inserts.
+    if (constituents.length === 1) return this.unread(this.insert(constituents[0]!))
     for (const rows of chunksOf(constituents.map(constituentRow))) await this.db.insert(this.tables.constituents).values(rows)
   }
   async update(c: Constituent) {
@@ -173,7 +174,7 @@ export class SqlConstituentRepository extends SqlRepository implements Constitue
     await this.preparedInsert('household_insert', this.tables.households, { ...h })
   }
   async insertHouseholds(households: readonly Household[]) {
-    if (households.length === 1) return this.insertHousehold(households[0]!)
+    if (households.length === 1) return this.unread(this.insertHousehold(households[0]!))
     for (const rows of chunksOf(households.map((h) => ({ ...h })))) await this.db.insert(this.tables.households).values(rows)
   }
   async deleteHouseholdIfUnused(organizationId: string, householdId: string) {

@@ -12,7 +12,7 @@ export function toMatch(row: typeof schema.householdMatches.$inferSelect): House
 
 export class SqlHouseholdMatchRepository extends SqlRepository implements HouseholdMatchRepository {
   async insert(m: HouseholdMatch) {
-    await this.preparedInsert('household_match_insert', this.tables.householdMatches, matchRow(m))
+    await this.unread(this.preparedInsert('household_match_insert', this.tables.householdMatches, matchRow(m)))
   }
   async update(m: HouseholdMatch) {
     await this.updateInOrganization(this.tables.householdMatches, matchRow(m))

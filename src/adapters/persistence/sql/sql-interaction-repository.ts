@@ -20,17 +20,21 @@ function toInteraction(row: typeof schema.interactions.$inferSelect): Interactio
 
 export class SqlInteractionRepository extends SqlRepository implements InteractionRepository {
   async insert(i: Interaction) {
-    await this.conflictOnUnique(
-      this.db.insert(this.tables.interactions).values({
-        ...i,
-        partnerId: nullable(i.partnerId),
-        needId: nullable(i.needId),
-        constituentId: nullable(i.constituentId),
-        direction: nullable(i.direction),
-        content: nullable(i.content),
-        deliveryStatus: nullable(i.deliveryStatus),
-        providerMessageId: nullable(i.providerMessageId),
-      }),
+    // Prepared: every note and text is one, and building an insert costs more than running it. Nobody reads
+    // its result: sent on with what follows, a provider id already on file still fails the unit with the 409.
+    await this.unread(
+      this.conflictOnUnique(
+        this.preparedInsert('interaction_insert', this.tables.interactions, {
+          ...i,
+          partnerId: nullable(i.partnerId),
+          needId: nullable(i.needId),
+          constituentId: nullable(i.constituentId),
+          direction: nullable(i.direction),
+          content: nullable(i.content),
+          deliveryStatus: nullable(i.deliveryStatus),
+          providerMessageId: nullable(i.providerMessageId),
+        }),
+      ),
     )
   }
   async listByNeed(organizationId: string, needId: string, page: PageRequest) {

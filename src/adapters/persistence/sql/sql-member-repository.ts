@@ -4,6 +4,7 @@ import type { Role } from '../../../domain/auth/roles'
 import type { Member } from '../../../domain/members/member'
 import { offsetOf, type Page, type PageRequest } from '../../../domain/shared/page'
 import type * as schema from '../sqlite/schema'
+import { recordsOf, type RowReader } from './row-reader'
 import { SqlRepository, nullable, present } from './sql-repository'
 
 /** One copy per row (every request reads the caller's): role and profiles hold only what the domain wrote. */
@@ -48,7 +49,7 @@ export class SqlMemberRepository extends SqlRepository implements MemberReposito
     const tokens = this.tables.refreshTokens
     // The session check rides on the member lookup: no second round trip. An IN on the family's index, not a
     // correlated EXISTS, which SQLite runs several times slower (18 µs against 5).
-    const [row] = await this.prepared<typeof t.$inferSelect>(
+    const [member] = await this.prepared(
       'member_in_session',
       () =>
         this.db
@@ -68,8 +69,9 @@ export class SqlMemberRepository extends SqlRepository implements MemberReposito
             ),
           ),
       { id, organizationId, sessionId },
+      recordsOf(t) as RowReader<Member>,
     )
-    return row ? toMember(row) : undefined
+    return member
   }
   async findAllByEmail(email: string) {
     const rows = await this.db.select().from(this.tables.members).where(eq(this.tables.members.email, email))
@@ -84,8 +86,7 @@ export class SqlMemberRepository extends SqlRepository implements MemberReposito
     return row ? toMember(row) : undefined
   }
   async list(organizationId: string, filter: MemberFilter, page: PageRequest): Promise<Page<Member>> {
-    // Prepared, one statement per shape of filter: every need that comes in from the public form reads the
-    // organization's active members (who hears of it), and building the query costs more than running it.
+    // Prepared, one statement per shape of filter: building the query costs more than running it.
     const t = this.tables.members
     const active = filter.active === undefined ? undefined : filter.active ? isNull(t.deactivatedAt) : isNotNull(t.deactivatedAt)
     const where = and(
@@ -109,6 +110,21 @@ export class SqlMemberRepository extends SqlRepository implements MemberReposito
     )
     const [total] = await this.prepared<{ n: number }>(`${shape}_count`, () => this.db.select({ n: count() }).from(t).where(where), values)
     return { items: rows.map(toMember), total: Number(total?.n ?? 0) }
+  }
+  async listActive(organizationId: string) {
+    const t = this.tables.members
+    // Prepared: every need that arrives without a member reads it, in its transaction.
+    const rows = await this.prepared<typeof t.$inferSelect>(
+      'members_active',
+      () =>
+        this.db
+          .select()
+          .from(t)
+          .where(and(eq(t.organizationId, sql.placeholder('organizationId')), isNull(t.deactivatedAt)))
+          .orderBy(desc(t.createdAt), desc(t.id)),
+      { organizationId },
+    )
+    return rows.map(toMember)
   }
   async countSigningInByRole(organizationId: string, role: Role) {
     const t = this.tables.members

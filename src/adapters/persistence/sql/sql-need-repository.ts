@@ -4,12 +4,20 @@ import type { Need, NeedChange, TrackedField } from '../../../domain/needs/need'
 import { offsetOf, type Keyset, type Page, type PageRequest } from '../../../domain/shared/page'
 import type * as schema from '../sqlite/schema'
 import { countOpenDueBefore, openAndDueBefore } from './sql-open-due'
+import { recordsOf, type RecordOf, type RowReader } from './row-reader'
 import { SqlRepository, afterKeyset, chunksOf, nullable, present } from './sql-repository'
 
-/** One copy per row (a page reads 25): the status column holds only what the domain wrote. */
-export function toNeed(row: typeof schema.needs.$inferSelect): Need {
-  const { textClearedAt: _cleared, ...need } = present(row)
+/** What a need's row keeps inside, never shown: when retention cleared its text. */
+const INSIDE = ['textClearedAt'] as const
+
+/** A need from its record, NULLs left out (one copy): the status column holds only what the domain wrote. */
+function needOf({ textClearedAt: _cleared, ...need }: RecordOf<typeof schema.needs>): Need {
   return need as Need
+}
+
+/** A need from a row as drizzle maps it. */
+export function toNeed(row: typeof schema.needs.$inferSelect): Need {
+  return needOf(present(row))
 }
 
 function needRow(n: Need) {
@@ -33,9 +41,9 @@ export class SqlNeedRepository extends SqlRepository implements NeedRepository {
     await this.preparedInsert('need_insert', this.tables.needs, needRow(n))
   }
   async insertMany(needs: readonly Need[]) {
-    // One need (a create) by the prepared insert: building an insert costs more than running it. Many (an
-    // import's batch) in multi-row inserts.
-    if (needs.length === 1) return this.insert(needs[0]!)
+    // One need (a create) by the prepared insert, sent on with what follows (building an insert costs more
+    // than running it). Many (an import's batch) in multi-row inserts.
+    if (needs.length === 1) return this.unread(this.insert(needs[0]!))
     for (const rows of chunksOf(needs.map(needRow))) await this.db.insert(this.tables.needs).values(rows)
   }
   async update(n: Need) {
@@ -58,13 +66,17 @@ export class SqlNeedRepository extends SqlRepository implements NeedRepository {
     }
     return ids
   }
+  /** Needs read by a prepared statement of the whole row come straight from the driver's values (row-reader.ts). */
+  private get records(): RowReader<Need> {
+    return recordsOf(this.tables.needs, INSIDE) as RowReader<Need>
+  }
   async findById(organizationId: string, id: string) {
     const row = await this.findInOrganization(this.tables.needs, organizationId, id)
-    return row ? toNeed(row) : undefined
+    return row ? needOf(row) : undefined
   }
   async findByReferenceNumber(organizationId: string, referenceNumber: string) {
     const t = this.tables.needs
-    const [row] = await this.prepared<typeof t.$inferSelect>(
+    const [need] = await this.prepared(
       'need_by_reference_number',
       () =>
         this.db
@@ -72,8 +84,9 @@ export class SqlNeedRepository extends SqlRepository implements NeedRepository {
           .from(t)
           .where(and(eq(t.organizationId, sql.placeholder('organizationId')), eq(t.referenceNumber, sql.placeholder('referenceNumber')))),
       { organizationId, referenceNumber },
+      this.records,
     )
-    return row ? toNeed(row) : undefined
+    return need
   }
   async findCreatedAt(organizationId: string, times: readonly Date[]) {
     if (times.length === 0) return []
@@ -104,7 +117,7 @@ export class SqlNeedRepository extends SqlRepository implements NeedRepository {
     for (const key of ['partnerId', 'assignedTo', 'constituentId'] as const) if (filter[key]) values[key] = filter[key]
     const t = this.tables.needs
     const where = () => this.matching({ ...filter, organizationId }, true)
-    const rows = await this.prepared<typeof t.$inferSelect>(
+    const items = await this.prepared(
       `needs_page_${shape}`,
       () =>
         this.db
@@ -115,8 +128,9 @@ export class SqlNeedRepository extends SqlRepository implements NeedRepository {
           .limit(sql.placeholder('limit'))
           .offset(sql.placeholder('offset')),
       values,
+      this.records,
     )
-    return { items: rows.map(toNeed), total: await this.total(shape, filter, where, values) }
+    return { items, total: await this.total(shape, filter, where, values) }
   }
   /**
    * The needs of the organization that `filter` keeps. `prepared`: each value is a placeholder named after
@@ -207,7 +221,7 @@ export class SqlNeedRepository extends SqlRepository implements NeedRepository {
       changedBy: nullable(changedBy),
     }))
     // One change (an update's usual lot) by the prepared insert; many (an import's batch) in multi-row inserts, in order.
-    if (rows.length === 1) await this.preparedInsert('need_change_insert', this.tables.needChanges, rows[0]!, ['seq'])
+    if (rows.length === 1) await this.unread(this.preparedInsert('need_change_insert', this.tables.needChanges, rows[0]!, ['seq']))
     else for (const chunk of chunksOf(rows)) await this.db.insert(this.tables.needChanges).values(chunk)
   }
   async listChanges(organizationId: string, needId: string, page: PageRequest): Promise<Page<NeedChange>> {

@@ -12,7 +12,7 @@ function toOutboxMessage(row: typeof schema.outbox.$inferSelect): OutboxMessage 
 
 export class SqlOutboxRepository extends SqlRepository implements OutboxRepository {
   async enqueue(m: OutboxMessage) {
-    await this.db.insert(this.tables.outbox).values({
+    const row = {
       ...m,
       lockedUntil: nullable(m.lockedUntil),
       inFlightSince: nullable(m.inFlightSince),
@@ -21,7 +21,8 @@ export class SqlOutboxRepository extends SqlRepository implements OutboxReposito
       responseStatus: nullable(m.responseStatus),
       webhookEndpointId: m.payload.channel === 'webhook' ? m.payload.webhook.endpointId : null,
       sentAt: nullable(m.sentAt),
-    })
+    }
+    await this.unread(this.preparedInsert('outbox_insert', this.tables.outbox, row))
   }
   async findById(id: string) {
     const [row] = await this.db.select().from(this.tables.outbox).where(eq(this.tables.outbox.id, id)).limit(1)

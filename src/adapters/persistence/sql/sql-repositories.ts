@@ -19,32 +19,40 @@ import { SqlRefreshTokenRepository } from './sql-refresh-token-repository'
 import type { SqlDb } from './sql-repository'
 import { SqlSmsOptOutRepository } from './sql-sms-opt-out-repository'
 import { SqlWebhookEndpointRepository } from './sql-webhook-endpoint-repository'
+import { AWAITED_WRITES, type UnreadWrites } from './unread-writes'
 
 export type { SqlDb } from './sql-repository'
 
 /**
  * Repositories over one database or transaction, in the given dialect. `statements` are the database's
  * prepared statements: a unit of work gives every transaction's repositories the same ones, so each is
- * built once for the life of the process.
+ * built once for the life of the process. `writes` settles the writes whose results nobody reads
+ * (a PostgreSQL transaction sends them on with what follows; elsewhere each is awaited).
  */
-export function sqlRepositories(db: SqlDb, dialect: SqlDialect, statements = new PreparedStatements(dialect.bindStatement)): Repositories {
+export function sqlRepositories(
+  db: SqlDb,
+  dialect: SqlDialect,
+  statements = new PreparedStatements(dialect.bindStatement),
+  writes: UnreadWrites = AWAITED_WRITES,
+): Repositories {
+  const on = [db, dialect, statements, writes] as const
   return {
-    organizations: new SqlOrganizationRepository(db, dialect, statements),
-    partners: new SqlPartnerRepository(db, dialect, statements),
-    members: new SqlMemberRepository(db, dialect, statements),
-    needs: new SqlNeedRepository(db, dialect, statements),
-    needReports: new SqlNeedReportRepository(db, dialect, statements),
-    interactions: new SqlInteractionRepository(db, dialect, statements),
-    constituents: new SqlConstituentRepository(db, dialect, statements),
-    householdMatches: new SqlHouseholdMatchRepository(db, dialect, statements),
-    refreshTokens: new SqlRefreshTokenRepository(db, dialect, statements),
-    loginAttempts: new SqlLoginAttemptRepository(db, dialect, statements),
-    invitations: new SqlInvitationRepository(db, dialect, statements),
-    emailSettings: new SqlEmailSettingsRepository(db, dialect, statements),
-    outbox: new SqlOutboxRepository(db, dialect, statements),
-    smsOptOuts: new SqlSmsOptOutRepository(db, dialect, statements),
-    webhookEndpoints: new SqlWebhookEndpointRepository(db, dialect, statements),
-    auditEvents: new SqlAuditEventRepository(db, dialect, statements),
-    dailyDigests: new SqlDailyDigestRepository(db, dialect, statements),
+    organizations: new SqlOrganizationRepository(...on),
+    partners: new SqlPartnerRepository(...on),
+    members: new SqlMemberRepository(...on),
+    needs: new SqlNeedRepository(...on),
+    needReports: new SqlNeedReportRepository(...on),
+    interactions: new SqlInteractionRepository(...on),
+    constituents: new SqlConstituentRepository(...on),
+    householdMatches: new SqlHouseholdMatchRepository(...on),
+    refreshTokens: new SqlRefreshTokenRepository(...on),
+    loginAttempts: new SqlLoginAttemptRepository(...on),
+    invitations: new SqlInvitationRepository(...on),
+    emailSettings: new SqlEmailSettingsRepository(...on),
+    outbox: new SqlOutboxRepository(...on),
+    smsOptOuts: new SqlSmsOptOutRepository(...on),
+    webhookEndpoints: new SqlWebhookEndpointRepository(...on),
+    auditEvents: new SqlAuditEventRepository(...on),
+    dailyDigests: new SqlDailyDigestRepository(...on),
   }
 }

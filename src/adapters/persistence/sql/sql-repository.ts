@@ -6,7 +6,9 @@ import { ConflictError } from '../../../domain/errors'
 import type { Keyset } from '../../../domain/shared/page'
 import type * as schema from '../sqlite/schema'
 import type { PreparedStatements } from './prepared-statements'
+import { recordsOf, type RecordOf, type RowReader } from './row-reader'
 import type { SqlDialect } from './sql-dialect'
+import { AWAITED_WRITES, type UnreadWrites } from './unread-writes'
 
 /**
  * The database the repositories are written against. Drizzle's query builder is the same for SQLite and
@@ -15,8 +17,11 @@ import type { SqlDialect } from './sql-dialect'
  */
 export type SqlDb = BunSQLiteDatabase<typeof schema>
 
-/** Drops null columns: absent optional fields are omitted, not null (docs/api.md "Errors"). */
-export function present<T extends Record<string, unknown>>(row: T): { [K in keyof T]: Exclude<T[K], null> } {
+/** A row without its NULL columns: absent optional fields are omitted, not null (docs/api.md "Errors"). */
+export type Present<T> = { [K in keyof T]: Exclude<T[K], null> }
+
+/** Drops null columns (`Present`). */
+export function present<T extends Record<string, unknown>>(row: T): Present<T> {
   // A plain loop: every row read goes through here, and entries/filter/fromEntries cost several times more.
   const kept: Record<string, unknown> = {}
   for (const key in row) if (row[key] !== null) kept[key] = row[key]
@@ -42,14 +47,16 @@ export function afterKeyset(table: { createdAt: SQLiteColumn; id: SQLiteColumn }
 type OrganizationTable = SQLiteTable & { id: SQLiteColumn; organizationId: SQLiteColumn }
 
 /**
- * What every repository shares: the database (or transaction), the dialect's tables and ways, and the
- * database's prepared statements, which outlive the repositories of one transaction.
+ * What every repository shares: the database (or transaction), the dialect's tables and ways, the
+ * database's prepared statements, which outlive the repositories of one transaction, and where the
+ * transaction's writes whose results nobody reads go.
  */
 export abstract class SqlRepository {
   constructor(
     protected readonly db: SqlDb,
     protected readonly dialect: SqlDialect,
     protected readonly statements: PreparedStatements,
+    private readonly writes: UnreadWrites = AWAITED_WRITES,
   ) {}
   protected get tables() {
     return this.dialect.tables
@@ -59,8 +66,8 @@ export abstract class SqlRepository {
    * Lookups by a unique key carry no `.limit(1)`: drizzle binds the limit as a parameter, and on SQLite a
    * bound LIMIT costs more than the lookup itself (15 µs against 5).
    */
-  protected prepared<Row>(name: string, build: () => unknown, values: Record<string, unknown>): Promise<Row[]> {
-    return this.statements.run<Row>(name, build, values, this.db)
+  protected prepared<Row>(name: string, build: () => unknown, values: Record<string, unknown>, read?: RowReader<Row>): Promise<Row[]> {
+    return this.statements.run<Row>(name, build, values, this.db, read)
   }
   /**
    * Inserts a whole row (every column of `table` but `omit`) through a prepared statement. A column's encoder
@@ -78,13 +85,13 @@ export abstract class SqlRepository {
     const values = Object.fromEntries(columns.map((key) => [key, row[key] === null ? sql`null` : sql.placeholder(key)]))
     await this.prepared(`${name}_${nulls}`, () => this.db.insert(table).values(values), row)
   }
-  /** The organization's row of `table` with this id, by a prepared lookup (one per table). */
+  /** The organization's record of `table` with this id (`recordsOf`: its NULLs left out), by a prepared lookup (one per table). */
   protected async findInOrganization<T extends OrganizationTable>(
     table: T,
     organizationId: string,
     id: string,
-  ): Promise<T['$inferSelect'] | undefined> {
-    const [row] = await this.prepared<T['$inferSelect']>(
+  ): Promise<RecordOf<T> | undefined> {
+    const [row] = await this.prepared(
       `${getTableName(table)}_by_id`,
       () =>
         this.db
@@ -92,6 +99,7 @@ export abstract class SqlRepository {
           .from(table as SQLiteTable)
           .where(and(eq(table.organizationId, sql.placeholder('organizationId')), eq(table.id, sql.placeholder('id')))),
       { organizationId, id },
+      recordsOf(table),
     )
     return row
   }
@@ -109,6 +117,14 @@ export abstract class SqlRepository {
       .update(table as SQLiteTable)
       .set(fields)
       .where(and(eq(table.id, id), eq(table.organizationId, organizationId)))
+  }
+  /**
+   * A write whose result nobody reads, already started (one statement, so that nothing issued after it
+   * overtakes it): settled now or with its transaction (`UnreadWrites`). Its failure, as `write` reports it,
+   * is still the unit of work's.
+   */
+  protected unread(write: PromiseLike<unknown>): Promise<void> {
+    return this.writes.send(write)
   }
   /** A unique index turned down the write: the caller's 409, with what was taken. */
   protected async conflictOnUnique<T>(write: PromiseLike<T>): Promise<T> {

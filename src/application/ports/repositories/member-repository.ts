@@ -24,6 +24,11 @@ export interface MemberRepository {
   findByEmail(organizationId: string, email: string): Promise<Member | undefined>
   /** Newest first, `id` as tie-break; `partnerId` narrows to one partner's members, `active` to the active or deactivated ones. */
   list(organizationId: string, filter: MemberFilter, page: PageRequest): Promise<Page<Member>>
+  /**
+   * Every member of the organization not deactivated, newest first (`list`'s order): who may hear of a new
+   * need. An organization's members are few, so they come in one statement, without a page or a total.
+   */
+  listActive(organizationId: string): Promise<Member[]>
   /** Members who may sign in only: an invitation nobody accepted, or a deactivated member, cannot run the organization. */
   countSigningInByRole(organizationId: string, role: Role): Promise<number>
 }

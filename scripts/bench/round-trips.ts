@@ -1,0 +1,109 @@
+// Round trips to PostgreSQL per request, as users run the service (docs/performance.md "What bounds each
+// route"): seeds a small database, starts `intake serve` on it through a TCP proxy that counts, on each
+// connection, the times the service writes again after the database answered (one round trip each), and
+// sends requests one at a time, after a warm-up (each connection prepares a statement once).
+//
+//   BENCH_POSTGRES_URL=postgres://… bun scripts/bench/round-trips.ts [--requests 40]
+import { createConnection, createServer, type AddressInfo } from 'node:net'
+import { join } from 'node:path'
+import { tmpdir } from 'node:os'
+import { parseArgs } from 'node:util'
+import postgres from 'postgres'
+import { logIn, startServer } from './server'
+import { BENCH_SECRETS, seed } from './seed'
+
+const { values } = parseArgs({ options: { requests: { type: 'string', default: '40' } } })
+const admin = process.env.BENCH_POSTGRES_URL
+if (!admin) throw new Error('BENCH_POSTGRES_URL names a cluster this script may create a database in')
+
+/** A proxy to the database that counts round trips: a write from the service after an answer from the database. */
+function countingProxy(target: URL) {
+  const counter = { roundTrips: 0 }
+  const server = createServer((service) => {
+    const database = createConnection({ host: target.hostname, port: Number(target.port || 5432) })
+    let answered = true
+    service.on('data', (chunk) => {
+      if (answered) counter.roundTrips++
+      answered = false
+      database.write(chunk)
+    })
+    database.on('data', (chunk) => {
+      answered = true
+      service.write(chunk)
+    })
+    for (const [a, b] of [
+      [service, database],
+      [database, service],
+    ] as const) {
+      a.on('close', () => b.destroy())
+      a.on('error', () => b.destroy())
+    }
+  })
+  return {
+    counter,
+    server,
+    listening: new Promise<number>((resolve) => server.listen(0, '127.0.0.1', () => resolve((server.address() as AddressInfo).port))),
+  }
+}
+
+const name = `round_trips_${process.pid}`
+const adminSql = postgres(admin, { max: 1, onnotice: () => {} })
+await adminSql.unsafe(`CREATE DATABASE ${name}`)
+try {
+  const direct = new URL(admin)
+  direct.pathname = `/${name}`
+  const [organization] = await seed(direct.toString(), { organizations: 1, needs: 200, constituents: 60, seed: 1 }, () => {})
+  const proxy = countingProxy(direct)
+  const proxied = new URL(direct)
+  proxied.hostname = '127.0.0.1'
+  proxied.port = String(await proxy.listening)
+  const service = await startServer(
+    ['src/main/cli.ts', 'serve'],
+    { ...BENCH_SECRETS, DATABASE_URL: proxied.toString(), LOG_LEVEL: 'warn', PUBLIC_INTAKE_RATE_LIMIT: '1000000' },
+    { readyPath: '/readyz', log: join(tmpdir(), `${name}.log`) },
+  )
+  try {
+    const token = await logIn(service.base, organization!.adminEmail)
+    const post = (path: string, body: unknown) =>
+      fetch(`${service.base}${path}`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      })
+    let person = 0
+    const routes: Array<[string, () => Promise<Response>]> = [
+      [
+        'create a need',
+        () => post('/api/needs', { partnerId: organization!.defaultPartnerId, customFields: { description: 'Needs groceries' } }),
+      ],
+      [
+        'public intake (a new person)',
+        () =>
+          post('/api/needs/public', {
+            organizationId: organization!.organizationId,
+            description: 'Help with rent',
+            customFields: { firstName: 'Ana', lastName: `Person${++person}`, phone: `+1555${String(person).padStart(7, '0')}` },
+          }),
+      ],
+    ]
+    const requests = Number(values.requests)
+    for (const [route, send] of routes) {
+      const counts: number[] = []
+      for (let i = 0; i < 2 * requests; i++) {
+        const before = proxy.counter.roundTrips
+        const answer = await send()
+        if (answer.status !== 201) throw new Error(`${route}: ${answer.status} ${await answer.text()}`)
+        // The first half warms every connection of the pool up; the second is counted.
+        if (i >= requests) counts.push(proxy.counter.roundTrips - before)
+      }
+      counts.sort((a, b) => a - b)
+      console.log(`${route}: ${counts[counts.length >> 1]} round trips (median of ${requests}; ${counts[0]} to ${counts.at(-1)})`)
+    }
+  } finally {
+    await service.stop()
+    proxy.server.close()
+  }
+} finally {
+  await adminSql.unsafe(`DROP DATABASE ${name} WITH (FORCE)`)
+  await adminSql.end()
+}
