@@ -460,7 +460,7 @@ export interface paths {
         };
         /**
          * Search constituents by name prefix, phone digits or email; newest first
-         * @description Caseworker roles and intake_staff. Searching by phone or email needs the permission to read them; fields come back redacted by role. Paged.
+         * @description Caseworker roles and intake_staff. Searching by phone or email needs the permission to read them; fields come back redacted by role. Paged. With a query, the total is counted up to 1,000 (or to the end of the page asked for): past it X-Total-Count-Is-Lower-Bound says more match, and Link has no last. Without a query it is exact.
          */
         get: operations["searchConstituents"];
         put?: never;
@@ -3878,6 +3878,7 @@ export interface operations {
                 headers: {
                     "X-Total-Count"?: number;
                     Link?: string;
+                    "X-Total-Count-Is-Lower-Bound"?: boolean;
                     [name: string]: unknown;
                 };
                 content: {

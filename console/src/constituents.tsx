@@ -5,7 +5,7 @@ import { formatDateTime, may, partnerName, usePartners, useProfile } from './dat
 import { ErasePerson } from './erase-person'
 import { ExportButton } from './exports'
 import { language, t } from './i18n'
-import { failure } from './outcome'
+import { FoundStatus, searchPeople, type Found } from './search-found'
 import { go, href } from './router'
 import { authorized } from './session'
 
@@ -15,18 +15,16 @@ const PAGE_SIZE = 25
 export function ConstituentSearch({ query }: { query: URLSearchParams }) {
   const profile = useProfile()
   const q = query.get('q') ?? ''
-  const [answer, setAnswer] = useState<{ q: string; found: Constituent[] | string }>()
+  const [answer, setAnswer] = useState<{ q: string; found: Found | string }>()
   useEffect(() => {
     document.title = `${t.constituents} · ${t.appName}`
   }, [])
   useEffect(() => {
     if (!q) return
     let current = true
-    void authorized(() => client.GET('/api/constituents', { params: { query: { query: q, limit: PAGE_SIZE } } })).then(
-      ({ data, error, response }) => {
-        if (current) setAnswer({ q, found: data ?? failure(response.status, error).text })
-      },
-    )
+    void searchPeople(q, PAGE_SIZE).then((found) => {
+      if (current) setAnswer({ q, found })
+    })
     return () => {
       current = false
     }
@@ -69,8 +67,8 @@ export function ConstituentSearch({ query }: { query: URLSearchParams }) {
           {found}
         </p>
       )}
-      {Array.isArray(found) && <p role="status">{t.found(found.length, q)}</p>}
-      {Array.isArray(found) && found.length > 0 && (
+      {typeof found === 'object' && <FoundStatus found={found} />}
+      {typeof found === 'object' && found.people.length > 0 && (
         <div class="table">
           <table>
             <caption class="visually-hidden">{t.constituents}</caption>
@@ -82,7 +80,7 @@ export function ConstituentSearch({ query }: { query: URLSearchParams }) {
               </tr>
             </thead>
             <tbody>
-              {found.map((person) => (
+              {found.people.map((person) => (
                 <tr key={person.id}>
                   <td>
                     <a href={href(['constituents', person.id])}>{personName(person)}</a>

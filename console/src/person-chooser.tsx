@@ -1,9 +1,8 @@
 import { useRef, useState } from 'preact/hooks'
-import { client, type Constituent, type DuplicateCheck } from './api'
+import type { DuplicateCheck } from './api'
 import { personName } from './constituents'
-import { failure } from './outcome'
 import { t } from './i18n'
-import { authorized } from './session'
+import { FoundStatus, searchPeople, type Found } from './search-found'
 
 /** A person on file the need is for: their id and how to call them. */
 export interface ChosenPerson {
@@ -13,14 +12,12 @@ export interface ChosenPerson {
 
 /** The search for someone on file (name, phone or email), each found person with "Choose …". */
 export function PersonSearch({ onChoose }: { onChoose: (person: ChosenPerson) => void }) {
-  const [found, setFound] = useState<{ query: string; people: Constituent[] } | string>()
+  const [found, setFound] = useState<Found | string>()
   const box = useRef<HTMLInputElement>(null)
 
   async function search() {
     const query = box.current?.value.trim()
-    if (!query) return
-    const { data, error, response } = await authorized(() => client.GET('/api/constituents', { params: { query: { query, limit: 10 } } }))
-    setFound(data ? { query, people: data } : failure(response.status, error).text)
+    if (query) setFound(await searchPeople(query, 10))
   }
 
   return (
@@ -46,7 +43,7 @@ export function PersonSearch({ onChoose }: { onChoose: (person: ChosenPerson) =>
           {found}
         </p>
       )}
-      {typeof found === 'object' && <p role="status">{t.found(found.people.length, found.query)}</p>}
+      {typeof found === 'object' && <FoundStatus found={found} />}
       {typeof found === 'object' && (
         <ul class="timeline">
           {found.people.map((person) => (

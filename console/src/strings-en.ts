@@ -90,8 +90,14 @@ export const en = {
   choosePartner: 'Choose a partner',
   searchLabel: 'Name, phone or email',
   search: 'Search',
-  found: (count: number, query: string) =>
-    count === 0 ? `Nobody matches “${query}”.` : `${count === 1 ? '1 person matches' : `${count} people match`} “${query}”.`,
+  /** `moreThan`: the search stopped counting at `count` (X-Total-Count-Is-Lower-Bound). */
+  found: (count: number, query: string, moreThan = false) =>
+    count === 0
+      ? `Nobody matches “${query}”.`
+      : moreThan
+        ? `More than ${count.toLocaleString('en-US')} people match “${query}”.`
+        : `${count === 1 ? '1 person matches' : `${count.toLocaleString('en-US')} people match`} “${query}”.`,
+  newestShown: (shown: number) => `The ${shown} newest are shown: add a word to narrow the search.`,
   name: 'Name',
   unnamed: '(no name)',
   personNotFound: 'No person has this id, or you may not see them.',

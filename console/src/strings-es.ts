@@ -90,10 +90,13 @@ export const es: Strings = {
   choosePartner: 'Elija un socio',
   searchLabel: 'Nombre, teléfono o correo',
   search: 'Buscar',
-  found: (count, query) =>
+  found: (count, query, moreThan = false) =>
     count === 0
       ? `Nadie coincide con «${query}».`
-      : `${count === 1 ? '1 persona coincide' : `${count} personas coinciden`} con «${query}».`,
+      : moreThan
+        ? `Más de ${count.toLocaleString('es')} personas coinciden con «${query}».`
+        : `${count === 1 ? '1 persona coincide' : `${count.toLocaleString('es')} personas coinciden`} con «${query}».`,
+  newestShown: (shown) => `Se muestran las ${shown} más recientes: añada una palabra para afinar la búsqueda.`,
   name: 'Nombre',
   unnamed: '(sin nombre)',
   personNotFound: 'Ninguna persona tiene este id, o usted no puede verla.',

@@ -39,7 +39,7 @@ export function random(seed: number): () => number {
   }
 }
 
-const FIRST = [
+export const FIRST = [
   'Maria',
   'James',
   'Ana',
@@ -57,7 +57,7 @@ const FIRST = [
   'Grace',
   'Ivan',
 ]
-const LAST = [
+export const LAST = [
   'Garcia',
   'Smith',
   'Nguyen',

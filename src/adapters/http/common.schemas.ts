@@ -40,18 +40,39 @@ export function List<T extends TSchema>(
   return t.Array(item, { maxItems: rule.maxItems, ...options })
 }
 
-/** What every list answer carries beside its page (docs/api.md "Lists"). */
-const PAGING_HEADERS = {
-  'X-Total-Count': Int32(
-    { minimum: 0, maximum: 2_147_483_647 },
-    { description: 'How many records the query matches in all, whatever the page' },
-  ),
-  Link: t.String({ maxLength: 4000, description: 'RFC 8288 links to the first, prev, next and last pages of the same query' }),
+/** What every list answer carries beside its page (docs/api.md "Lists"), as each kind of list describes it. */
+function pagingHeaders(total: string, link: string) {
+  return {
+    'X-Total-Count': Int32({ minimum: 0, maximum: 2_147_483_647 }, { description: total }),
+    Link: t.String({ maxLength: 4000, description: link }),
+  }
 }
+
+const PAGING_HEADERS = pagingHeaders(
+  'How many records the query matches in all, whatever the page',
+  'RFC 8288 links to the first, prev, next and last pages of the same query',
+)
 
 /** A list answer: one page of items, its paging in X-Total-Count and Link. */
 export function PagedList<T extends TSchema>(item: T) {
   return withHeaders(List(item), PAGING_HEADERS)
+}
+
+/**
+ * A list answer whose total is counted up to a bound (a search's: docs/api.md "Lists"), and says so when
+ * more match. `bound` is named in the descriptions.
+ */
+export function BoundedPagedList<T extends TSchema>(item: T, bound: number) {
+  const upTo = bound.toLocaleString('en-US')
+  return withHeaders(List(item), {
+    ...pagingHeaders(
+      `How many records the query matches, counted up to ${upTo} or to the end of the page asked for, whichever is further; exact unless X-Total-Count-Is-Lower-Bound is present`,
+      'RFC 8288 links to the first, prev, next and last pages of the same query; no last while the total is a lower bound',
+    ),
+    'X-Total-Count-Is-Lower-Bound': t.Boolean({
+      description: `Present, and true, only when counting stopped at X-Total-Count: more records match than it says (the console shows "more than ${upTo}"). Absent when the total is exact`,
+    }),
+  })
 }
 
 /** One of a fixed list of strings, documented as an enum and reported as "must be one of …". */

@@ -2,7 +2,8 @@ import { Elysia, t } from 'elysia'
 import type { Logger } from '../../application/ports/logger'
 import type { UseCases } from '../../application/use-cases'
 import type { AuthenticationPlugin } from './authentication'
-import { IdParams, List, PagedList, PageQuery, problems } from './common.schemas'
+import { BoundedPagedList, IdParams, List, PagedList, PageQuery, problems } from './common.schemas'
+import { SEARCH_TOTAL_BOUND } from '../../domain/constituents/search'
 import {
   ConstituentSchema,
   constituentView,
@@ -51,12 +52,11 @@ export function constituentsRoutes(useCases: UseCases['constituents'], authentic
       {
         auth: true,
         query: SearchQuery,
-        response: { 200: PagedList(ConstituentSchema), ...problems(400, 401, 403) },
+        response: { 200: BoundedPagedList(ConstituentSchema, SEARCH_TOTAL_BOUND), ...problems(400, 401, 403) },
         detail: {
           operationId: 'searchConstituents',
           summary: 'Search constituents by name prefix, phone digits or email; newest first',
-          description:
-            'Caseworker roles and intake_staff. Searching by phone or email needs the permission to read them; fields come back redacted by role. Paged.',
+          description: `Caseworker roles and intake_staff. Searching by phone or email needs the permission to read them; fields come back redacted by role. Paged. With a query, the total is counted up to ${SEARCH_TOTAL_BOUND.toLocaleString('en-US')} (or to the end of the page asked for): past it X-Total-Count-Is-Lower-Bound says more match, and Link has no last. Without a query it is exact.`,
         },
       },
     )

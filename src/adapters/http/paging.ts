@@ -7,7 +7,9 @@ export function pageOf(query: { page?: number; limit?: number }): PageRequest {
 
 /**
  * Paging travels in headers so the body stays the interface's plain array (docs/api.md "Lists"):
- * X-Total-Count and an RFC 8288 Link header with first, prev, next and last.
+ * X-Total-Count and an RFC 8288 Link header with first, prev, next and last. A total counted up to a bound
+ * (Page.totalIsLowerBound) says so in X-Total-Count-Is-Lower-Bound; it reaches at least the end of this page
+ * and more records match, so a next page exists, and the last one is not known.
  */
 export function pagingHeaders(request: Request, page: PageRequest, result: Page<unknown>): Record<string, string> {
   const url = new URL(request.url)
@@ -23,9 +25,11 @@ export function pagingHeaders(request: Request, page: PageRequest, result: Page<
   }
   const links = [linkTo(1, 'first')]
   if (page.page > 1) links.push(linkTo(Math.min(page.page - 1, lastPage), 'prev'))
-  if (page.page < lastPage) links.push(linkTo(page.page + 1, 'next'))
-  links.push(linkTo(lastPage, 'last'))
-  return { 'x-total-count': String(result.total), link: links.join(', ') }
+  if (page.page < lastPage || result.totalIsLowerBound) links.push(linkTo(page.page + 1, 'next'))
+  if (!result.totalIsLowerBound) links.push(linkTo(lastPage, 'last'))
+  const headers: Record<string, string> = { 'x-total-count': String(result.total), link: links.join(', ') }
+  if (result.totalIsLowerBound) headers['x-total-count-is-lower-bound'] = 'true'
+  return headers
 }
 
 /**

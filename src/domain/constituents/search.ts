@@ -16,6 +16,12 @@ export type ConstituentQuery =
   | { kind: 'phone'; digits: string }
   | { kind: 'words'; words: string[] }
 
+/**
+ * How many matches a search counts before it stops and answers "more than" (docs/api.md "Lists"): an exact
+ * total of a common name would read every match, and a caseworker narrows a search long before this.
+ */
+export const SEARCH_TOTAL_BOUND = 1_000
+
 /** The fewest digits a phone query has; each of the phone's terms is at least this long. */
 export const PHONE_QUERY_DIGITS = 3
 

@@ -9,10 +9,29 @@ export interface PageRequest {
 export interface Page<T> {
   items: T[]
   total: number
+  /**
+   * Counting stopped at `total`: more records than that match. Only a search's total is bounded
+   * (`boundedTotal`); every other list counts exactly and leaves this out.
+   */
+  totalIsLowerBound?: true
 }
 
 export function offsetOf(request: PageRequest): number {
   return (request.page - 1) * request.limit
+}
+
+/**
+ * How far a bounded count reads for `request`: `bound` records, or to the end of the page asked for when that
+ * is further, so that a page past the bound still knows whether another follows it (docs/api.md "Lists").
+ * A count reads one record more than this, to tell "exactly" from "more".
+ */
+export function countCap(request: PageRequest, bound: number): number {
+  return Math.max(bound, offsetOf(request) + request.limit)
+}
+
+/** The total of a count that read up to `cap + 1` records (`countCap`) and found `counted`. */
+export function boundedTotal(counted: number, cap: number): Pick<Page<unknown>, 'total' | 'totalIsLowerBound'> {
+  return counted > cap ? { total: cap, totalIsLowerBound: true } : { total: counted }
 }
 
 /**

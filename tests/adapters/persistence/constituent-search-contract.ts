@@ -72,6 +72,47 @@ export function describeConstituentSearchContract(context: ContractContext): voi
         expect(await search(w.org, '555', { page: 2, limit: 1 })).toEqual({ items: [w.chloe], total: 2 })
       })
 
+      test('a query counts its matches up to the bound and says so past it; without a query the total stays exact', async () => {
+        const w = await searchWorld()
+        const bounded = (query: string, page: { page: number; limit: number }, countUpTo: number) =>
+          read().constituents.search(w.org, parseConstituentQuery(query), page, countUpTo)
+
+        // "o" matches four: counted up to 2, or to the end of the page asked for when further, one past it read.
+        expect(await bounded('o', { page: 1, limit: 1 }, 2)).toEqual({ items: [w.tieB], total: 2, totalIsLowerBound: true })
+        expect(await bounded('o', { page: 3, limit: 1 }, 2)).toEqual({ items: [w.bob], total: 3, totalIsLowerBound: true })
+        expect(await bounded('o', { page: 4, limit: 1 }, 2)).toEqual({ items: [w.olga], total: 4 })
+        expect(await bounded('o', { page: 5, limit: 1 }, 2)).toEqual({ items: [], total: 4 })
+        expect(await bounded('o', { page: 1, limit: 2 }, 4)).toEqual({ items: [w.tieB, w.tieA], total: 4 })
+        // Phone digits, and names with digits, alike; the other organization's look-alike is never counted.
+        expect(await bounded('555', { page: 1, limit: 1 }, 0)).toEqual({ items: [w.olga], total: 1, totalIsLowerBound: true })
+        expect(await bounded('olga smith 2224', { page: 1, limit: 1 }, 0)).toEqual({ items: [w.olga], total: 1 })
+        expect(await bounded('olga@example.org', { page: 1, limit: 1 }, 0)).toEqual({ items: [w.olga], total: 1 })
+        expect(await bounded('', { page: 1, limit: 1 }, 2)).toEqual({ items: [w.nameless], total: 6 })
+      })
+
+      test('pages of a bounded count, however small the bound, hold every match once, in list order', async () => {
+        const w = await searchWorld()
+
+        for (const query of ['o', 'ol', '555', 'smith 555', 'o 5', 'olga', 'chloe@example.org']) {
+          const all = await found(w.org, query)
+          for (const countUpTo of [0, 1, 3]) {
+            for (const limit of [1, 2, 3]) {
+              const paged: string[] = []
+              for (let page = 1; ; page++) {
+                const answer = await read().constituents.search(w.org, parseConstituentQuery(query), { page, limit }, countUpTo)
+                paged.push(...ids(answer.items))
+                // A bounded total is one past what was counted; an exact one is the truth.
+                if (answer.totalIsLowerBound) expect(all.length).toBeGreaterThan(answer.total)
+                else expect(answer.total).toBe(all.length)
+                // Another page follows exactly when the total, bounded or not, says so.
+                if (!answer.totalIsLowerBound && page * limit >= answer.total) break
+              }
+              expect({ query, countUpTo, limit, paged }).toEqual({ query, countUpTo, limit, paged: all })
+            }
+          }
+        }
+      })
+
       test('searchAfter walks the matches in list order by keyset, batch after batch, in the organization only', async () => {
         const w = await searchWorld()
         const walk = async (query: string, size: number) => {

@@ -11,6 +11,7 @@ import type { Repositories } from '../../../src/application/ports/repositories'
 import type { Constituent } from '../../../src/domain/constituents/constituent'
 import { matchKeysOf } from '../../../src/domain/constituents/matching'
 import { parseConstituentQuery } from '../../../src/domain/constituents/search'
+import { newestFirst } from '../../../src/domain/shared/page'
 import { ConflictError } from '../../../src/domain/errors'
 import type { OutboxMessage } from '../../../src/domain/messaging/outbox'
 import { FIRST_REFERENCE_NUMBER } from '../../../src/domain/needs/need'
@@ -515,6 +516,36 @@ function describePostgresOnly(): void {
           expect(page).toEqual({ items: [xiomara], total: 1 })
           expect(plans).toHaveLength(2)
           for (const { plan } of plans) expect(plan).toContain('constituents_search')
+        }
+      })
+
+      test('a common name counts up to the bound through the GIN index and walks the organization newest first for its page', async () => {
+        // Each first name is one person in six, and every phone here begins +1300; a bound of 10 makes both common
+        // among these few hundred. (With a test per word, a query of several words is costed as rarer: among a
+        // few hundred rows PostgreSQL then sorts them, which is cheaper there; among thousands it walks.)
+        for (const [text, matches] of [
+          ['maria', (c: Constituent) => c.firstName === 'María'],
+          ['1300', (c: Constituent) => c.phone?.startsWith('+1300') === true],
+        ] as const) {
+          const query = parseConstituentQuery(text)
+          let page: Awaited<ReturnType<Repositories['constituents']['search']>> | undefined
+          const plans = await plansOf(
+            async () => (page = await repositories.constituents.search(organization.id, query, { page: 1, limit: 25 }, 10)),
+          )
+
+          expect(page!.items).toHaveLength(25)
+          expect(page!.items.every(matches)).toBe(true)
+          expect(page!.items).toEqual([...page!.items].sort(newestFirst))
+          expect(page).toMatchObject({ total: 25, totalIsLowerBound: true })
+          const [count, walk] = plans
+          expect(plans).toHaveLength(2)
+          // The count stops one past the cap (the page's end, 25, here), reading the index.
+          expect(count!.plan).toContain('constituents_search')
+          expect(count!.plan).toMatch(/^Aggregate[\s\S]*Limit/)
+          // The page reads the organization in list order and stops at its 25th match: no sort, no set of matches.
+          expect(walk!.plan).toMatch(/^Limit[\s\S]*Index Scan Backward using constituents_newest/)
+          expect(walk!.plan).not.toContain('Sort')
+          expect(walk!.plan).not.toContain('constituents_search')
         }
       })
 

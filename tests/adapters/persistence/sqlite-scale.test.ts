@@ -5,7 +5,7 @@ import type { Persistence } from '../../../src/application/ports/persistence'
 import type { Repositories } from '../../../src/application/ports/repositories'
 import type { Constituent, Household } from '../../../src/domain/constituents/constituent'
 import { matchKeysOf, type MatchKeys } from '../../../src/domain/constituents/matching'
-import { parseConstituentQuery } from '../../../src/domain/constituents/search'
+import { parseConstituentQuery, SEARCH_TOTAL_BOUND } from '../../../src/domain/constituents/search'
 import type { Organization } from '../../../src/domain/organizations/organization'
 import type { PageRequest } from '../../../src/domain/shared/page'
 import { aConstituent, aHousehold, aHouseholdMatch, anOrganization } from '../../support/builders'
@@ -324,7 +324,7 @@ describe('SQLite with 50,000 constituents', () => {
     /** The FTS match the adapter sent, and how many rows the index itself answers for it. */
     function ftsMatches(statements: Recorded[]) {
       // Each word of a MATCH is a quoted prefix.
-      const match = statements[0]!.params.find((p) => typeof p === 'string' && p.endsWith('"*')) as string
+      const match = statements.flatMap((s) => s.params).find((p) => typeof p === 'string' && p.endsWith('"*')) as string
       const { n } = planner.query('SELECT count(*) AS n FROM constituent_search WHERE constituent_search MATCH ?').get(match) as {
         n: number
       }
@@ -344,11 +344,14 @@ describe('SQLite with 50,000 constituents', () => {
         const { result, statements } = await recording.measure((r) => search(r, big.id, query))
 
         expect(result).toEqual({ items: expected.map((name) => people[name]), total: expected.length })
-        // The total from the index alone, then the page: few matches, read by their key.
-        const [count, page] = statements
-        expect(statements).toHaveLength(2)
-        expect(count!.rows).toBe(1)
-        expect(planOf(count!).filter((line) => / constituents\b/.test(line))).toEqual([])
+        // The total from the index alone (the words as whole terms first, then as prefixes), then the page:
+        // few matches, read by their key.
+        const [whole, count, page] = statements
+        expect(statements).toHaveLength(3)
+        for (const counting of [whole!, count!]) {
+          expect(counting.rows).toBe(1)
+          expect(planOf(counting).filter((line) => / constituents\b/.test(line))).toEqual([])
+        }
         expect(page!.rows).toBe(expected.length)
         // The index answers exactly the rows read from constituents, each found by its key.
         expect(ftsMatches(statements)).toBe(expected.length)
@@ -358,31 +361,58 @@ describe('SQLite with 50,000 constituents', () => {
       })
     }
 
-    test('a query of many matches counts them in the index and reads one page walking the organization newest first', async () => {
+    test('a query of many matches counts up to the bound in the index and reads one page walking the organization newest first', async () => {
       const olgas = constituents.filter((c) => c.organizationId === big.id && c.firstName === 'Olga').length
       const { result, statements } = await recording.measure((r) => search(r, big.id, 'o'))
 
-      // The Olgas of the background and Zed Ortiz, the newest of them.
-      expect(olgas).toBeGreaterThan(1_000)
-      expect(result.total).toBe(olgas + 1)
+      // The Olgas of the background and Zed Ortiz, the newest of them: more than the bound, so the total is it.
+      expect(olgas).toBeGreaterThan(SEARCH_TOTAL_BOUND)
+      expect(result.total).toBe(SEARCH_TOTAL_BOUND)
+      expect(result.totalIsLowerBound).toBe(true)
       expect(result.items[0]).toEqual(people.sameEmail)
       expect(result.items.slice(1).every((c) => c.firstName === 'Olga')).toBe(true)
       expect(ftsMatches(statements)).toBe(olgas + 1)
-      const [count, page] = statements
+      // "o" is no whole term; as a prefix the count reads the index alone, and no further than one past the bound.
+      const [, count, page] = statements
+      expect(statements).toHaveLength(3)
       expect(planOf(count!).filter((line) => / constituents\b/.test(line))).toEqual([])
-      // In list order, no sort: the walk stops at the page's 25th match, a few dozen rows per match in.
-      expect(planOf(page!).filter((line) => / constituents\b/.test(line) || line.includes('TEMP B-TREE'))).toEqual([
-        'SEARCH constituents USING INDEX constituents_newest (organization_id=?)',
-      ])
+      expect(count!.params).toContain(SEARCH_TOTAL_BOUND + 1)
+      // The page: the organization in list order, no sort, no set of matches gathered first (no subquery, no
+      // index of the search); each row's own terms are tested and the walk stops at the page's 25th match.
+      expect(planOf(page!)).toEqual(['SEARCH constituents USING INDEX constituents_newest (organization_id=?)'])
       expect(page!.rows).toBe(25)
       expect((await search(sqlite.persistence.repositories, small.id, 'x')).items).toEqual([twin])
+    })
+
+    test('a common whole name is counted as a whole term, read as FTS5 goes, up to the bound: one count and the walk', async () => {
+      const { result, statements } = await recording.measure((r) => search(r, big.id, 'olga'))
+
+      expect(result).toMatchObject({ total: SEARCH_TOTAL_BOUND, totalIsLowerBound: true })
+      expect(result.items.every((c) => c.firstName === 'Olga')).toBe(true)
+      const [count, page] = statements
+      expect(statements).toHaveLength(2)
+      // The word as a whole term (no `*`): its list is read as it goes, so the count stops one past the bound.
+      expect(count!.params).toContain(SEARCH_TOTAL_BOUND + 1)
+      expect(count!.params.some((p) => typeof p === 'string' && p.endsWith('tolga"'))).toBe(true)
+      expect(planOf(page!)).toEqual(['SEARCH constituents USING INDEX constituents_newest (organization_id=?)'])
+      expect(page!.rows).toBe(25)
+    })
+
+    test('a page past the bound still counts to its end, so the next one is known, and stays in list order', async () => {
+      const deep = { page: SEARCH_TOTAL_BOUND / 25 + 2, limit: 25 }
+      const fromSqlite = await search(sqlite.persistence.repositories, big.id, 'o', deep)
+
+      expect(fromSqlite).toEqual(await search(memory.repositories, big.id, 'o', deep))
+      expect(fromSqlite.total).toBe(deep.page * deep.limit)
+      expect(fromSqlite.totalIsLowerBound).toBe(true)
+      expect(fromSqlite.items).toHaveLength(25)
     })
 
     test('an email is one indexed equality', async () => {
       const { result, statements } = await recording.measure((r) => search(r, big.id, 'Xiomara.Quispe@example.org'))
 
       expect(result).toEqual({ items: [people.sameEmail, people.original], total: 2 })
-      expect(statements.map((s) => s.rows)).toEqual([2, 1])
+      expect(statements.map((s) => s.rows)).toEqual([1, 2])
       for (const plan of statements.map(planOf)) {
         expect(plan.filter((line) => / constituents\b/.test(line))).toEqual([
           'SEARCH constituents USING INTEGER PRIMARY KEY (rowid=?)',
@@ -441,7 +471,10 @@ describe('SQLite with 50,000 constituents', () => {
         }
       }
       // The broad queries really are broad: the comparison is not between two empty answers.
-      expect((await search(sqlite.persistence.repositories, big.id, 'mar')).total).toBeGreaterThan(1_000)
+      expect(await search(sqlite.persistence.repositories, big.id, 'mar')).toMatchObject({
+        total: SEARCH_TOTAL_BOUND,
+        totalIsLowerBound: true,
+      })
     })
 
     test('on duplicate lookups', async () => {

@@ -2,8 +2,9 @@ import { beforeEach, describe, expect, test } from 'bun:test'
 import type { SearchConstituents } from '../../../src/application/constituents/search-constituents'
 import type { Actor } from '../../../src/domain/auth/actor'
 import type { Constituent } from '../../../src/domain/constituents/constituent'
+import { SEARCH_TOTAL_BOUND } from '../../../src/domain/constituents/search'
 import { ForbiddenError } from '../../../src/domain/errors'
-import { aContact } from '../../support/builders'
+import { aConstituent, aContact, aHousehold } from '../../support/builders'
 import { createWorld, type World } from '../../support/world'
 import { failureOf } from '../failure-of'
 import { ALL, register } from './steps'
@@ -105,6 +106,40 @@ describe('SearchConstituents', () => {
     test('does not match part of an address', async () => {
       expect(await idsFor('jose.garcia@')).toEqual([])
       expect(await idsFor('@example.org')).toEqual([])
+    })
+  })
+
+  describe('a common name', () => {
+    test('is counted up to the bound and said to be more; only the page is read, and audited, redacted as always', async () => {
+      const household = aHousehold({ organizationId: world.organizationId })
+      const garcias = Array.from({ length: SEARCH_TOTAL_BOUND }, (_, n) =>
+        aConstituent({
+          organizationId: world.organizationId,
+          householdId: household.id,
+          firstName: `Ana${n}`,
+          lastName: 'Garcia',
+          phone: '+15550000000',
+          addressStreet: '1 Main St',
+        }),
+      )
+      await world.repositories.constituents.insertHousehold(household)
+      await world.repositories.constituents.insertMany(garcias)
+      // One who sees phones: each person shown is a read of personal details, audited.
+      const staff = await world.member('staff', { profiles: ['email_phone_communicator'] })
+
+      // José García López and the thousand: more than the bound.
+      const found = await search.execute(staff, 'garcia', { page: 1, limit: 25 })
+      expect(found).toMatchObject({ total: SEARCH_TOTAL_BOUND, totalIsLowerBound: true })
+      expect(found.items).toHaveLength(25)
+      expect(found.items.every((c) => c.phone === '+15550000000' || c.id === jose.id)).toBe(true)
+      expect(found.items.filter((c) => 'addressStreet' in c || 'dateOfBirth' in c)).toEqual([])
+      const reads = await world.repositories.auditEvents.list(world.organizationId, { memberId: staff.memberId, action: 'read' }, ALL)
+      expect(reads.items.map((e) => e.recordId).sort()).toEqual(found.items.map((c) => c.id).sort())
+      // Narrowed, it is exact again.
+      const narrowed = await search.execute(staff, 'jose garcia', ALL)
+      expect(narrowed.items.map((c) => c.id)).toEqual([jose.id])
+      expect(narrowed).not.toHaveProperty('totalIsLowerBound')
+      expect(narrowed.total).toBe(1)
     })
   })
 

@@ -1,8 +1,15 @@
 import type { ConstituentRepository } from '../../../application/ports/repositories/constituent-repository'
 import type { Constituent, Household } from '../../../domain/constituents/constituent'
 import { matchKeysOf, type MatchKeys } from '../../../domain/constituents/matching'
-import { isDigitWord, nameTermsOf, phoneTermsOf, termsMatch, type ConstituentQuery } from '../../../domain/constituents/search'
-import { newestFirst, type Keyset, type PageRequest } from '../../../domain/shared/page'
+import {
+  isDigitWord,
+  nameTermsOf,
+  phoneTermsOf,
+  SEARCH_TOTAL_BOUND,
+  termsMatch,
+  type ConstituentQuery,
+} from '../../../domain/constituents/search'
+import { boundedTotal, countCap, newestFirst, type Keyset, type PageRequest } from '../../../domain/shared/page'
 import { copy } from './memory-store'
 import { MemoryRepository, batchAfter, inOrganization, page } from './memory-repository'
 
@@ -52,8 +59,10 @@ export class MemoryConstituentRepository extends MemoryRepository implements Con
     }
     return [...found.values()]
   }
-  async search(organizationId: string, query: ConstituentQuery, request: PageRequest) {
-    return page(this.matching(organizationId, query), request)
+  async search(organizationId: string, query: ConstituentQuery, request: PageRequest, countUpTo = SEARCH_TOTAL_BOUND) {
+    const found = page(this.matching(organizationId, query), request)
+    if (query.kind === 'all') return found
+    return { ...found, ...boundedTotal(found.total, countCap(request, countUpTo)) }
   }
   async searchAfter(organizationId: string, query: ConstituentQuery, after: Keyset | undefined, limit: number) {
     return batchAfter(this.matching(organizationId, query), after, limit)

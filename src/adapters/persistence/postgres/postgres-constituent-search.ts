@@ -1,19 +1,13 @@
-import { and, eq, sql } from 'drizzle-orm'
-import type { PageRequest } from '../../../domain/shared/page'
+import { and, eq, sql, type SQL } from 'drizzle-orm'
 import { ConstituentSearch, queryPrefixes, type MatchingQuery, type SearchKind, type SearchParameter } from '../sql/constituent-search'
 import { constituents as c } from './schema'
 
 /**
  * PostgreSQL: name words and phone endings in a GIN text-search index over both columns (constituents_search),
- * an email by its key.
- * A GIN index cannot stream matches in list order: PostgreSQL reads the matches and sorts them either way,
- * and counts them by the same condition.
+ * an email by its key. A GIN index cannot stream matches in list order: up to the count's cap they are read
+ * and sorted, past it the organization is walked in list order (ConstituentSearch).
  */
 export class PostgresConstituentSearch extends ConstituentSearch {
-  protected pageOfMatches(organizationId: string, query: MatchingQuery, page: PageRequest) {
-    return this.pageAndCount(organizationId, query, page)
-  }
-
   // Terms are letters and digits only (normalizeText), so quoting them cannot break the tsquery.
   protected matchOf(organizationId: string, query: MatchingQuery) {
     if (query.kind === 'email') return query.email
@@ -27,5 +21,9 @@ export class PostgresConstituentSearch extends ConstituentSearch {
     // The expression of the index constituents_search: both columns, their marks keeping names and phones apart.
     const terms = sql`to_tsvector('simple', ${c.searchTerms} || ' ' || ${c.phoneTerms})`
     return and(eq(c.organizationId, organizationId), sql`${terms} @@ to_tsquery('simple', ${match})`)!
+  }
+
+  protected containsTerm(text: SQL, needle: SearchParameter) {
+    return sql`strpos(${text}, ${needle}) > 0`
   }
 }

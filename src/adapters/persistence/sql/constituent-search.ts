@@ -1,7 +1,7 @@
 import { and, count, desc, eq, sql, type SQL } from 'drizzle-orm'
 import type { Constituent } from '../../../domain/constituents/constituent'
 import { isDigitWord, nameTermsOf, phoneTermsOf, type ConstituentQuery } from '../../../domain/constituents/search'
-import { offsetOf, type Keyset, type PageRequest } from '../../../domain/shared/page'
+import { boundedTotal, countCap, offsetOf, type Keyset, type Page, type PageRequest } from '../../../domain/shared/page'
 import type * as schema from '../sqlite/schema'
 import { afterKeyset, SqlRepository } from './sql-repository'
 
@@ -19,13 +19,21 @@ export function searchKindOf(query: MatchingQuery): SearchKind {
  * How a database finds an organization's constituents (docs/performance.md "Constituent search"): a page in
  * list order with its total, and an export's batches. Everyone is read alike on both databases: a page by the
  * list's index, the total from constituent_counts (kept by triggers), so neither grows with the organization.
- * A query reads its database's own index: each dialect has its subclass. Its statements are prepared, one per
- * kind of query and way of reading the page, as building them cost more than running them; the organization
- * and what is looked for are bound per request.
+ * A query's matches are counted up to a cap (`countCap`), each database in its own index. Up to the cap the
+ * page is read by key and sorted: at most the cap's rows. Past it the page is read by walking the
+ * organization's constituents newest first and testing each one's own terms, stopping at the page: a common
+ * name, one person in forty, is found in about forty rows a match, whatever the size of the organization.
+ * Statements are prepared, one per kind of query and way of reading the page, as building them cost more than
+ * running them; the organization and what is looked for are bound per request.
  */
 export abstract class ConstituentSearch extends SqlRepository {
-  async page(organizationId: string, query: ConstituentQuery, page: PageRequest): Promise<{ rows: ConstituentRow[]; total: number }> {
-    if (query.kind !== 'all') return this.pageOfMatches(organizationId, query, page)
+  async page(
+    organizationId: string,
+    query: ConstituentQuery,
+    page: PageRequest,
+    countUpTo: number,
+  ): Promise<{ rows: ConstituentRow[] } & Pick<Page<unknown>, 'total' | 'totalIsLowerBound'>> {
+    if (query.kind !== 'all') return this.pageOfMatches(organizationId, query, page, countUpTo)
     const counts = this.tables.constituentCounts
     const rows = await this.pageWhere(
       'constituents_page',
@@ -51,7 +59,7 @@ export abstract class ConstituentSearch extends SqlRepository {
     const matching =
       query.kind === 'all'
         ? eq(t.organizationId, organizationId)
-        : this.matching(organizationId, this.matchOf(organizationId, query), searchKindOf(query), false)
+        : this.matching(organizationId, this.matchOf(organizationId, query), searchKindOf(query))
     return this.db
       .select()
       .from(t)
@@ -60,23 +68,71 @@ export abstract class ConstituentSearch extends SqlRepository {
       .limit(limit)
   }
 
-  /** The page of a query's matches and how many there are. */
-  protected abstract pageOfMatches(
-    organizationId: string,
-    query: MatchingQuery,
-    page: PageRequest,
-  ): Promise<{ rows: ConstituentRow[]; total: number }>
+  private async pageOfMatches(organizationId: string, query: MatchingQuery, page: PageRequest, countUpTo: number) {
+    const kind = searchKindOf(query)
+    const values = { organizationId, match: this.matchOf(organizationId, query) }
+    const cap = countCap(page, countUpTo)
+    const counted = await this.countMatches(kind, values, cap + 1)
+    const total = boundedTotal(counted, cap)
+    if (counted === 0) return { rows: [], ...total }
+    // An email is one person's, or a handful's: always read by key.
+    if (!total.totalIsLowerBound || query.kind === 'email') {
+      const condition = () => this.matching(sql.placeholder('organizationId'), sql.placeholder('match'), kind)
+      return { rows: await this.pageWhere(`constituents_search_${kind}_keys`, condition, values, page), ...total }
+    }
+    return { rows: await this.walk(organizationId, query, page), ...total }
+  }
+
+  /**
+   * How many of the organization's constituents match, reading at most `upTo` of them; `values` bind
+   * `matching`'s placeholders. SQLite counts words and phone digits in its full-text index alone.
+   */
+  protected async countMatches(kind: SearchKind, values: { organizationId: string; match: string }, upTo: number): Promise<number> {
+    const [counted] = await this.prepared<{ n: number }>(
+      `constituents_search_${kind}_count`,
+      () => {
+        const matches = this.db
+          .select({ one: sql`1` })
+          .from(this.tables.constituents)
+          .where(this.matching(sql.placeholder('organizationId'), sql.placeholder('match'), kind))
+          .limit(sql.placeholder('upTo'))
+        return this.db.select({ n: count() }).from(matches.as('matches'))
+      },
+      { ...values, upTo },
+    )
+    return Number(counted?.n ?? 0)
+  }
+
+  /**
+   * A page of a query of many matches: the organization's constituents in list order (constituents_newest),
+   * each kept when every word begins one of its own terms (`containsTerm`), until the page is full. Prepared
+   * per number of name words and of phone words.
+   */
+  private walk(organizationId: string, query: Extract<MatchingQuery, { kind: 'phone' | 'words' }>, page: PageRequest) {
+    const t = this.tables.constituents
+    const terms = queryTerms(organizationId, query)
+    const names = terms.filter((term) => term.column === 'searchTerms').length
+    // A term begins the column, or follows a space: the needle carries that space.
+    const values = Object.fromEntries(terms.map((term, i) => [`term${i}`, ` ${term.prefix}`]))
+    const condition = () =>
+      and(
+        eq(t.organizationId, sql.placeholder('organizationId')),
+        ...terms.map((term, i) => this.containsTerm(sql`' ' || ${t[term.column]}`, sql.placeholder(`term${i}`))),
+      )
+    return this.pageWhere(`constituents_search_walk_${names}_${terms.length - names}`, condition, { organizationId, ...values }, page)
+  }
 
   /** What a query looks for, as its index reads it: full-text query text for words and phone digits, the key of an email. */
   protected abstract matchOf(organizationId: string, query: MatchingQuery): string
 
   /**
-   * The condition that finds the organization's constituents matching `match` (matchOf's answer) through an
-   * index. Both are values, or placeholders of a prepared search. `manyMatches`: the query matches so many
-   * that walking the organization's constituents newest first reaches a page sooner than reading every match
-   * and sorting them.
+   * The condition that finds the organization's constituents matching `match` (matchOf's answer) by key,
+   * through an index. Both are values, or placeholders of a prepared search.
    */
-  protected abstract matching(organizationId: SearchParameter, match: SearchParameter, kind: SearchKind, manyMatches: boolean): SQL
+  protected abstract matching(organizationId: SearchParameter, match: SearchParameter, kind: SearchKind): SQL
+
+  /** Whether `text` holds `needle`, tested on the row at hand: no index can serve it, so a walk stays a walk. */
+  protected abstract containsTerm(text: SQL, needle: SearchParameter): SQL
 
   /** A page in list order, prepared as `name`; `values` bind the placeholders of `where`. */
   protected pageWhere(
@@ -98,24 +154,6 @@ export abstract class ConstituentSearch extends SqlRepository {
           .offset(sql.placeholder('offset')),
       { ...values, limit: page.limit, offset: offsetOf(page) },
     )
-  }
-
-  /** The page of matches read by key and sorted, and their number counted by the same condition, both prepared. */
-  protected async pageAndCount(
-    organizationId: string,
-    query: MatchingQuery,
-    page: PageRequest,
-  ): Promise<{ rows: ConstituentRow[]; total: number }> {
-    const kind = searchKindOf(query)
-    const values = { organizationId, match: this.matchOf(organizationId, query) }
-    const condition = () => this.matching(sql.placeholder('organizationId'), sql.placeholder('match'), kind, false)
-    const rows = await this.pageWhere(`constituents_search_${kind}_keys`, condition, values, page)
-    const [counted] = await this.prepared<{ n: number }>(
-      `constituents_search_${kind}_count`,
-      () => this.db.select({ n: count() }).from(this.tables.constituents).where(condition()),
-      values,
-    )
-    return { rows, total: Number(counted?.n ?? 0) }
   }
 }
 
@@ -150,8 +188,24 @@ export function phoneTermsColumn(c: Constituent): string {
     .join(' ')
 }
 
-/** The marked prefixes a query looks for in the organization: its phone digits, or its words (a word of digits among the phone's). */
-export function queryPrefixes(organizationId: string, query: Extract<ConstituentQuery, { kind: 'phone' | 'words' }>): string[] {
+/**
+ * The marked prefixes a query looks for in the organization, each with the column holding its terms: its
+ * phone digits, or its words (a word of digits among the phone's). Names first, then phones.
+ */
+export function queryTerms(
+  organizationId: string,
+  query: Extract<ConstituentQuery, { kind: 'phone' | 'words' }>,
+): Array<{ column: 'searchTerms' | 'phoneTerms'; prefix: string }> {
   const words = query.kind === 'phone' ? [query.digits] : query.words
-  return words.map((word) => organizationMark(organizationId, isDigitWord(word) ? 'phone' : 'words') + word)
+  const terms = words.map((word) =>
+    isDigitWord(word)
+      ? { column: 'phoneTerms' as const, prefix: organizationMark(organizationId, 'phone') + word }
+      : { column: 'searchTerms' as const, prefix: organizationMark(organizationId, 'words') + word },
+  )
+  return [...terms.filter((term) => term.column === 'searchTerms'), ...terms.filter((term) => term.column === 'phoneTerms')]
+}
+
+/** The marked prefixes a query looks for (queryTerms), as the full-text indexes read them. */
+export function queryPrefixes(organizationId: string, query: Extract<ConstituentQuery, { kind: 'phone' | 'words' }>): string[] {
+  return queryTerms(organizationId, query).map((term) => term.prefix)
 }

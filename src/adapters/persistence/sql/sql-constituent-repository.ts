@@ -4,7 +4,7 @@ import type { ConstituentRepository } from '../../../application/ports/repositor
 import type { Constituent, Household } from '../../../domain/constituents/constituent'
 import { CONTACT_FIELDS } from '../../../domain/constituents/contact'
 import { matchKeysOf, type MatchKeys } from '../../../domain/constituents/matching'
-import type { ConstituentQuery } from '../../../domain/constituents/search'
+import { SEARCH_TOTAL_BOUND, type ConstituentQuery } from '../../../domain/constituents/search'
 import { newestFirst, type Keyset, type Page, type PageRequest } from '../../../domain/shared/page'
 import { phoneTermsColumn, searchTermsColumn, type ConstituentRow } from './constituent-search'
 import { SqlRepository, chunksOf, nullable, present } from './sql-repository'
@@ -125,9 +125,14 @@ export class SqlConstituentRepository extends SqlRepository implements Constitue
     }
     return [...found.values()]
   }
-  async search(organizationId: string, query: ConstituentQuery, page: PageRequest): Promise<Page<Constituent>> {
-    const { rows, total } = await this.searching.page(organizationId, query, page)
-    return { items: rows.map(toConstituent), total }
+  async search(
+    organizationId: string,
+    query: ConstituentQuery,
+    page: PageRequest,
+    countUpTo = SEARCH_TOTAL_BOUND,
+  ): Promise<Page<Constituent>> {
+    const { rows, ...total } = await this.searching.page(organizationId, query, page, countUpTo)
+    return { items: rows.map(toConstituent), ...total }
   }
   async searchAfter(organizationId: string, query: ConstituentQuery, after: Keyset | undefined, limit: number) {
     return (await this.searching.batchAfter(organizationId, query, after, limit)).map(toConstituent)

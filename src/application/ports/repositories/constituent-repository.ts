@@ -22,8 +22,13 @@ export interface ConstituentRepository {
    * kind of key. One indexed lookup per kind of key, whatever the number of keys.
    */
   findSharingKeys(organizationId: string, keys: readonly MatchKeys[], limitPerKey: number): Promise<Constituent[]>
-  /** Matching as `parseConstituentQuery` describes; newest first, `id` as tie-break. */
-  search(organizationId: string, query: ConstituentQuery, page: PageRequest): Promise<Page<Constituent>>
+  /**
+   * Matching as `parseConstituentQuery` describes; newest first, `id` as tie-break. The total of a query is
+   * counted up to `countCap(page, countUpTo)` (SEARCH_TOTAL_BOUND when not given) and marked
+   * `totalIsLowerBound` past it, so a common name costs about a page, not every match; without a query it is
+   * exact (kept by the stores, not counted).
+   */
+  search(organizationId: string, query: ConstituentQuery, page: PageRequest, countUpTo?: number): Promise<Page<Constituent>>
   /** Up to `limit` constituents matching `query` after `after` (from the start without it), in list order: an export's batch. */
   searchAfter(organizationId: string, query: ConstituentQuery, after: Keyset | undefined, limit: number): Promise<Constituent[]>
   listByHousehold(organizationId: string, householdId: string): Promise<Constituent[]>
