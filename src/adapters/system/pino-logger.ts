@@ -2,6 +2,7 @@ import pino, { type DestinationStream } from 'pino'
 import type { Logger } from '../../application/ports/logger'
 import type { AccessLine, AccessLog } from '../http/observability'
 import { errorText, withoutStatementParameters } from '../persistence/shared/database-errors'
+import { bufferedStderr } from './buffered-output'
 import { requestContext } from './request-context'
 
 export const LOG_LEVELS = ['debug', 'info', 'warn', 'error', 'silent'] as const
@@ -31,30 +32,6 @@ function loggable(value: unknown, depth = 0): unknown {
   if (Array.isArray(value)) return value.map((item) => loggable(item, depth + 1))
   if (Object.getPrototypeOf(value) !== Object.prototype) return value
   return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, REDACTED.has(key) ? CENSOR : loggable(item, depth + 1)]))
-}
-
-/** What gathers in memory before one write: some 30 access-log lines a system call instead of one each. */
-const BUFFER_BYTES = 4096
-/** The longest a quiet service keeps a line unwritten. */
-const FLUSH_EVERY_MS = 1000
-
-type Destination = ReturnType<typeof pino.destination>
-let stderr: Destination | undefined
-
-/**
- * Standard error, buffered: lines gather to 4 KB and go out in one synchronous write (a write a line was
- * most of the access log's cost, more on a pipe or a terminal). Synchronous, so that nothing is ever in
- * flight: the process's exit (after SIGTERM's drain, or a crash the CLI reports) writes what is left, a
- * quiet service writes each second, and warnings and errors go out at once. Only SIGKILL can lose the
- * last second's lines. One for the process, as stderr is.
- */
-export function bufferedStderr(): Destination {
-  if (stderr) return stderr
-  const destination = pino.destination({ dest: 2, sync: true, minLength: BUFFER_BYTES })
-  process.on('exit', () => destination.flushSync())
-  setInterval(() => destination.flush(), FLUSH_EVERY_MS).unref()
-  stderr = destination
-  return destination
 }
 
 /** The request's ids as the mixin writes them: the same keys, in the same order. */
