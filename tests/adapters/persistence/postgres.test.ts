@@ -15,8 +15,9 @@ import { newestFirst } from '../../../src/domain/shared/page'
 import { ConflictError } from '../../../src/domain/errors'
 import type { OutboxMessage } from '../../../src/domain/messaging/outbox'
 import { FIRST_REFERENCE_NUMBER } from '../../../src/domain/needs/need'
-import { aConstituent, aHousehold, aMember, aNeed, anOrganization, aPartner } from '../../support/builders'
+import { aConstituent, aHousehold, aMember, anOrganization, aPartner } from '../../support/builders'
 import { createTestDatabase, postgresAvailable, TEST_POSTGRES_URL } from '../../support/postgres'
+import { needsToPlan } from './plan-data'
 import { minute } from './contract-support'
 import { makePostgres, type PostgresFixture } from './postgres-fixture'
 import { describeRepositories } from './repository-contract'
@@ -565,14 +566,7 @@ function describePostgresOnly(): void {
       })
 
       test("an overdue list and the report's overdue count read the index of open needs by due date, never the needs' table", async () => {
-        const partner = aPartner({ organizationId: organization.id })
-        await write(async (r) => {
-          await r.partners.insert(partner)
-          for (let n = 0; n < 300; n++) {
-            const status = n % 3 === 0 ? 'RESOLVED' : 'NEW'
-            await r.needs.insert(aNeed({ organizationId: organization.id, partnerId: partner.id, status, dueDate: minute(n * 10) }))
-          }
-        })
+        await write((r) => needsToPlan(r, organization.id))
         await client`ANALYZE needs`
         const now = minute(1500)
         const listPlans = await plansOf(() => repositories.needs.list(organization.id, { openDueBefore: now }, { page: 1, limit: 25 }))
@@ -589,23 +583,7 @@ function describePostgresOnly(): void {
       })
 
       test('a list by assignee or by person, and retention, read the partial indexes of the needs that have one', async () => {
-        const partner = aPartner({ organizationId: otherOrganization.id })
-        const member = aMember({ organizationId: otherOrganization.id })
-        const household = aHousehold({ organizationId: otherOrganization.id })
-        const person = aConstituent({ organizationId: otherOrganization.id, householdId: household.id })
-        await write(async (r) => {
-          await r.partners.insert(partner)
-          await r.members.insert(member)
-          await r.constituents.insertHousehold(household)
-          await r.constituents.insert(person)
-          for (let n = 0; n < 300; n++) {
-            const theirs = n % 10 === 0 ? { assignedTo: member.id, constituentId: person.id, householdId: household.id } : {}
-            const status = n % 3 === 0 ? 'RESOLVED' : 'NEW'
-            await r.needs.insert(
-              aNeed({ organizationId: otherOrganization.id, partnerId: partner.id, status, createdAt: minute(n), ...theirs }),
-            )
-          }
-        })
+        const { member, person } = await write((r) => needsToPlan(r, otherOrganization.id))
         await client`ANALYZE needs`
         const ofNeeds = async (run: () => Promise<unknown>) => (await plansOf(run)).filter(({ query }) => /from "needs"/.test(query))
         const page = { page: 1, limit: 25 }

@@ -1,14 +1,17 @@
 import { Database } from 'bun:sqlite'
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { aNeed, anOrganization, aPartner } from '../../support/builders'
+import { anOrganization } from '../../support/builders'
 import { minute } from './contract-support'
+import { needsToPlan } from './plan-data'
 import { planOf, recordingRepositories } from './recording-sqlite'
 import { makeSqlite, type SqliteFixture } from './sqlite-fixture'
 
 // docs/api.md "Needs" and "Reports": what is overdue is read on the partial index of open needs by due date
-// (needs_open_by_due) and the kept counts, on SQLite as on PostgreSQL (postgres.test.ts "query plans").
+// (needs_open_by_due) and the kept counts; the indexes of needs by assignee and person hold only the needs
+// that have one, and retention's only resolved needs with their text (docs/performance.md "What bounds each
+// route"), and the lookups still search them. On SQLite as on PostgreSQL (postgres.test.ts "query plans").
 const organization = anOrganization()
-const partner = aPartner({ organizationId: organization.id })
+let planned: Awaited<ReturnType<typeof needsToPlan>>
 
 let sqlite: SqliteFixture
 let recording: ReturnType<typeof recordingRepositories>
@@ -18,11 +21,7 @@ beforeAll(async () => {
   sqlite = await makeSqlite()
   await sqlite.persistence.unitOfWork.run(async (r) => {
     await r.organizations.insert(organization)
-    await r.partners.insert(partner)
-    for (let n = 0; n < 300; n++) {
-      const status = n % 3 === 0 ? 'RESOLVED' : 'NEW'
-      await r.needs.insert(aNeed({ organizationId: organization.id, partnerId: partner.id, status, dueDate: minute(n * 10) }))
-    }
+    planned = await needsToPlan(r, organization.id)
   })
   recording = recordingRepositories(sqlite.path)
   planner = new Database(sqlite.path, { readonly: true })
@@ -48,5 +47,32 @@ describe('SQLite query plans of due dates', () => {
     expect(ofNeeds).toHaveLength(3) // the page, the total's and the report's counts of the bound's own day
     for (const { plan } of ofNeeds) expect(plan).toStartWith('SEARCH needs USING INDEX needs_open_by_due')
     for (const { plan } of plans) expect(plan).not.toMatch(/^SCAN|\| SCAN/)
+  })
+})
+
+async function plansOf(work: Parameters<typeof recording.measure>[0]) {
+  const { statements } = await recording.measure(work)
+  return statements.filter(({ sql }) => /from "needs"/.test(sql)).map((statement) => planOf(planner, statement).join(' | '))
+}
+
+describe('SQLite query plans of the partial indexes of needs', () => {
+  test('a list by assignee or by person searches the index of needs that have one', async () => {
+    const byAssignee = await plansOf((r) => r.needs.list(organization.id, { assignedTo: planned.member.id }, { page: 1, limit: 25 }))
+    const byPerson = await plansOf((r) => r.needs.list(organization.id, { constituentId: planned.person.id }, { page: 1, limit: 25 }))
+
+    expect(byAssignee.length).toBeGreaterThan(0)
+    for (const plan of byAssignee) expect(plan).toStartWith('SEARCH needs USING')
+    expect(byAssignee.join()).toContain('needs_by_assignee')
+    expect(byPerson.length).toBeGreaterThan(0)
+    for (const plan of byPerson) expect(plan).toStartWith('SEARCH needs USING')
+    expect(byPerson.join()).toContain('needs_by_constituent')
+  })
+
+  test('retention looks for resolved needs with their text in its own index', async () => {
+    // Nothing is that old, so nothing is cleared: the read-only connection only plans the look.
+    const plans = await plansOf((r) => r.needs.clearResolvedText(organization.id, minute(-1), minute(400), 100))
+
+    expect(plans).toHaveLength(1)
+    expect(plans[0]).toStartWith('SEARCH needs USING INDEX needs_text_retention')
   })
 })
