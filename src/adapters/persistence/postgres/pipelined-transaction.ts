@@ -40,16 +40,18 @@ class SentWrites implements UnreadWrites {
 }
 
 /**
- * Runs `work` in one transaction on a connection of its own, in as few round trips as it allows: BEGIN goes
- * out with the work's first statement, each write whose result nobody reads (`UnreadWrites`) with the
- * statements after it, and COMMIT with the last writes. A create of a need reads what it must (its partner,
- * the next reference number, the webhook endpoints) and sends the rest with COMMIT.
+ * Runs `work` in one transaction (the client's `begin`, on a connection of its own), in as few round trips
+ * as it allows: each write whose result nobody reads (`UnreadWrites`) goes out with the statements after it,
+ * and COMMIT with the last writes. A create of a need reads what it must (its partner, the next reference
+ * number, the webhook endpoints) and sends the rest with COMMIT.
  *
  * All or nothing as before: a failed statement aborts the transaction, so COMMIT rolls it back. The unit then
  * fails with the first failure in the order sent, as its repository reported it (a unique index is the same
- * 409), not with the aborted statements after it. When BEGIN itself meets a connection a database restart
- * closed, nothing reached the database, and the whole work runs once more on a fresh connection (`deadConnection`):
- * it saw no answer of the database but that failure.
+ * 409), not with the aborted statements after it. When the transaction cannot even begin on a connection a
+ * database restart closed, nothing reached the database, and the whole work runs once more on a fresh
+ * connection (`deadConnection`). The client's `begin`, not a connection reserved by hand: it is the path
+ * whose connection, lost in a restart, goes back to the pool whole (a reserved one left instances that
+ * would not shut down).
  */
 export async function pipelinedTransaction<T>(
   client: postgres.Sql,
@@ -65,7 +67,7 @@ export async function pipelinedTransaction<T>(
   }
 }
 
-/** BEGIN's own failure, told apart from the work's so that only it is tried again. */
+/** The transaction's failure before its work began, told apart from the work's so that only it is tried again. */
 class BeginFailed extends Error {}
 
 function unwrapped(error: unknown): unknown {
@@ -77,37 +79,22 @@ async function attempt<T>(
   dialect: PgDialect,
   work: (db: TransactionDb, writes: UnreadWrites) => Promise<T>,
 ): Promise<T> {
-  const connection = await client.reserve()
+  const writes = new SentWrites()
+  let began = false
+  let result: T | undefined
   try {
-    const writes = new SentWrites()
-    void writes.send(connection.unsafe('BEGIN'))
-    const db = new PostgresJsDatabase(dialect, new PostgresJsSession(connection, dialect, undefined), undefined)
-    let result: T
-    try {
+    await client.begin(async (tx) => {
+      began = true
+      const db = new PostgresJsDatabase(dialect, new PostgresJsSession(tx as unknown as postgres.Sql, dialect, undefined), undefined)
       result = await work(db, writes)
-    } catch (error) {
-      // On a closed connection there is nothing left to roll back.
-      await connection.unsafe('ROLLBACK').catch(() => {})
-      throw failureOf(await writes.firstFailure()) ?? error
-    }
-    // Sent now, after the writes still unanswered; its outcome kept as a value, so no failure goes unhandled meanwhile.
-    const committed = connection.unsafe('COMMIT').then(
-      (answer) => ({ command: answer.command as string }),
-      (error: unknown) => ({ error }),
-    )
-    const failed = await writes.firstFailure()
-    const outcome = await committed
-    if (failed) throw failureOf(failed)
-    if ('error' in outcome) throw outcome.error
-    // A statement failed that the work caught and went on from: the transaction was aborted, so COMMIT rolled back.
-    if (outcome.command !== 'COMMIT') throw new Error('The transaction was rolled back: one of its statements failed')
-    return result
-  } finally {
-    connection.release()
+      // The writes nobody reads may still be on their way: COMMIT goes out behind them, and the server
+      // answers in order, so a failed one has aborted the transaction and COMMIT rolls it back.
+    })
+  } catch (error) {
+    if (!began) throw new BeginFailed('BEGIN failed', { cause: error })
+    throw (await writes.firstFailure())?.error ?? error
   }
-}
-
-function failureOf(failed: { at: number; error: unknown } | undefined): unknown {
-  if (!failed) return undefined
-  return failed.at === 0 ? new BeginFailed('BEGIN failed', { cause: failed.error }) : failed.error
+  const failed = await writes.firstFailure()
+  if (failed) throw failed.error
+  return result as T
 }
