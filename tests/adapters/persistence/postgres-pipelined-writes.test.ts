@@ -10,7 +10,7 @@ import { makePostgres, type PostgresFixture } from './postgres-fixture'
 
 // A PostgreSQL transaction sends a write whose result nobody reads (a new need, its history entry, an audit
 // event, an outbox message) on with the statements after it, and COMMIT with the last of them
-// (pipelined-transaction.ts). When the database refuses such a write, the unit fails all the same, with
+// (sent-writes.ts). When the database refuses such a write, the unit fails all the same, with
 // that refusal, and keeps nothing.
 
 if (postgresAvailable())

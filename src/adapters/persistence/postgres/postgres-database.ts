@@ -1,4 +1,4 @@
-import { PgDialect, type PgDatabase } from 'drizzle-orm/pg-core'
+import type { PgDatabase } from 'drizzle-orm/pg-core'
 import { drizzle, type PostgresJsDatabase, type PostgresJsQueryResultHKT } from 'drizzle-orm/postgres-js'
 import postgres from 'postgres'
 import type { MigrationOutcome, Persistence } from '../../../application/ports/persistence'
@@ -9,7 +9,7 @@ import { driverError } from '../sql/sql-dialect'
 import { outageOf } from '../shared/database-errors'
 import { WriteOutage } from '../shared/write-outage'
 import { PreparedStatements } from '../sql/prepared-statements'
-import { pipelinedTransaction, type TransactionDb } from './pipelined-transaction'
+import { SentWrites } from './sent-writes'
 import { sqlRepositories, type SqlDb } from '../sql/sql-repositories'
 import { POSTGRES_MIGRATIONS } from './migrations'
 import { postgresDialect } from './postgres-dialect'
@@ -63,14 +63,13 @@ function retryingReadsOnDeadConnections(client: postgres.Sql): postgres.Sql {
  * one repository code"); at run time both builders take the same calls, and the tables' row types are
  * checked equal at compile time (`PostgresRowsMatchSqlite`, postgres-dialect.ts).
  */
-function shared(db: PgDatabase<PostgresJsQueryResultHKT, typeof schema> | TransactionDb): SqlDb {
+function shared(db: PgDatabase<PostgresJsQueryResultHKT, typeof schema>): SqlDb {
   return db as unknown as SqlDb
 }
 
 /**
- * PostgreSQL through the `postgres` client: a pool shared by requests, each transaction on a connection of its
- * own with its statements pipelined (pipelined-transaction.ts). The
- * client reconnects on its own, so the service survives a database restart: requests fail with 503 while it
+ * PostgreSQL through the `postgres` client: a pool shared by requests, transactions through drizzle, their
+ * writes nobody reads sent on without waiting (`SentWrites`). The client reconnects on its own, so the service survives a database restart: requests fail with 503 while it
  * is away and succeed again after.
  */
 export class PostgresDatabase implements Persistence, UnitOfWork {
@@ -81,8 +80,6 @@ export class PostgresDatabase implements Persistence, UnitOfWork {
   /** Shared by the pool's repositories and every transaction's: built once, bound to where they run. */
   private readonly statements = new PreparedStatements(postgresDialect.bindStatement)
   private readonly writeOutage = new WriteOutage()
-  /** How drizzle writes SQL for PostgreSQL: the pool's and every transaction's queries alike. */
-  private readonly dialect = new PgDialect()
 
   constructor(url: string, options: { maxConnections?: number } = {}) {
     this.client = postgres(url, {
@@ -115,13 +112,26 @@ export class PostgresDatabase implements Persistence, UnitOfWork {
   }
 
   async run<T>(work: (repositories: Repositories) => Promise<T>): Promise<T> {
+    let started = false
+    const attempt = async () => {
+      const writes = new SentWrites()
+      const result = await this.db
+        .transaction((tx) => {
+          started = true
+          return work(sqlRepositories(shared(tx), postgresDialect, this.statements, writes))
+        })
+        .catch(async (error: unknown) => Promise.reject((await writes.firstFailure())?.error ?? error))
+      // COMMIT went out behind the writes still on their way: one that failed had it roll back.
+      const failed = await writes.firstFailure()
+      if (failed) throw failed.error
+      return result
+    }
     try {
-      const result = await pipelinedTransaction(
-        this.client,
-        this.dialect,
-        (tx, writes) => work(sqlRepositories(shared(tx), postgresDialect, this.statements, writes)),
-        onDeadConnection,
-      )
+      const result = await attempt().catch((error: unknown) => {
+        // BEGIN failed on a connection a restart had closed: nothing ran, so the work runs once, on a fresh one.
+        if (started || !onDeadConnection(error)) throw error
+        return attempt()
+      })
       this.writeOutage.committed()
       return result
     } catch (error) {
