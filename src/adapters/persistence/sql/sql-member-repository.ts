@@ -86,30 +86,18 @@ export class SqlMemberRepository extends SqlRepository implements MemberReposito
     return row ? toMember(row) : undefined
   }
   async list(organizationId: string, filter: MemberFilter, page: PageRequest): Promise<Page<Member>> {
-    // Prepared, one statement per shape of filter: building the query costs more than running it.
     const t = this.tables.members
     const active = filter.active === undefined ? undefined : filter.active ? isNull(t.deactivatedAt) : isNotNull(t.deactivatedAt)
-    const where = and(
-      eq(t.organizationId, sql.placeholder('organizationId')),
-      filter.partnerId ? eq(t.partnerId, sql.placeholder('partnerId')) : undefined,
-      active,
-    )
-    const shape = `members_list_${filter.partnerId ? 'partner' : 'all'}_${filter.active ?? 'any'}`
-    const values = { organizationId, partnerId: filter.partnerId, limit: page.limit, offset: offsetOf(page) }
-    const rows = await this.prepared<typeof t.$inferSelect>(
-      shape,
-      () =>
-        this.db
-          .select()
-          .from(t)
-          .where(where)
-          .orderBy(desc(t.createdAt), desc(t.id))
-          .limit(sql.placeholder('limit'))
-          .offset(sql.placeholder('offset')),
-      values,
-    )
-    const [total] = await this.prepared<{ n: number }>(`${shape}_count`, () => this.db.select({ n: count() }).from(t).where(where), values)
-    return { items: rows.map(toMember), total: Number(total?.n ?? 0) }
+    const where = and(eq(t.organizationId, organizationId), filter.partnerId ? eq(t.partnerId, filter.partnerId) : undefined, active)
+    const rows = await this.db
+      .select()
+      .from(this.tables.members)
+      .where(where)
+      .orderBy(desc(this.tables.members.createdAt), desc(this.tables.members.id))
+      .limit(page.limit)
+      .offset(offsetOf(page))
+    const [total] = await this.db.select({ n: count() }).from(this.tables.members).where(where)
+    return { items: rows.map(toMember), total: total?.n ?? 0 }
   }
   async listActive(organizationId: string) {
     const t = this.tables.members
