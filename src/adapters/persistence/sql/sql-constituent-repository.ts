@@ -7,7 +7,7 @@ import { matchKeysOf, type MatchKeys } from '../../../domain/constituents/matchi
 import { SEARCH_TOTAL_BOUND, type ConstituentQuery } from '../../../domain/constituents/search'
 import { newestFirst, type Keyset, type Page, type PageRequest } from '../../../domain/shared/page'
 import { phoneTermsColumn, searchTermsColumn, type ConstituentRow } from './constituent-search'
-import { SqlRepository, chunksOf, nullable, present } from './sql-repository'
+import { SqlRepository, nullable, present } from './sql-repository'
 
 /** The row as the domain wrote it: a field with a list of values holds one of them, checked before the write. */
 function toConstituent(row: ConstituentRow): Constituent {
@@ -44,10 +44,8 @@ export class SqlConstituentRepository extends SqlRepository implements Constitue
     await this.preparedInsert('constituent_insert', this.tables.constituents, constituentRow(c), ['seq', 'erasedAt'])
   }
   async insertMany(constituents: readonly Constituent[]) {
-    // One person (an intake's) by the prepared insert, sent on with what follows (building an insert costs
-    // more than running it); many (an import's batch) in multi-row inserts.
-    if (constituents.length === 1) return this.unread(this.insert(constituents[0]!))
-    for (const rows of chunksOf(constituents.map(constituentRow))) await this.db.insert(this.tables.constituents).values(rows)
+    // A new person is never erased: the column is left to its default.
+    await this.insertRows('constituent_insert', this.tables.constituents, constituents.map(constituentRow), ['seq', 'erasedAt'])
   }
   async update(c: Constituent) {
     await this.updateInOrganization(this.tables.constituents, constituentRow(c))
@@ -174,8 +172,11 @@ export class SqlConstituentRepository extends SqlRepository implements Constitue
     await this.preparedInsert('household_insert', this.tables.households, { ...h })
   }
   async insertHouseholds(households: readonly Household[]) {
-    if (households.length === 1) return this.unread(this.insertHousehold(households[0]!))
-    for (const rows of chunksOf(households.map((h) => ({ ...h })))) await this.db.insert(this.tables.households).values(rows)
+    await this.insertRows(
+      'household_insert',
+      this.tables.households,
+      households.map((h) => ({ ...h })),
+    )
   }
   async deleteHouseholdIfUnused(organizationId: string, householdId: string) {
     const used = and(eq(this.tables.households.organizationId, organizationId), eq(this.tables.households.id, householdId))

@@ -5,7 +5,7 @@ import { offsetOf, type Keyset, type Page, type PageRequest } from '../../../dom
 import type * as schema from '../sqlite/schema'
 import { countOpenDueBefore, openAndDueBefore } from './sql-open-due'
 import { recordsOf, type RecordOf, type RowReader } from './row-reader'
-import { SqlRepository, afterKeyset, chunksOf, nullable, present } from './sql-repository'
+import { SqlRepository, afterKeyset, nullable, present } from './sql-repository'
 
 /** What a need's row keeps inside, never shown: when retention cleared its text. */
 const INSIDE = ['textClearedAt'] as const
@@ -41,10 +41,7 @@ export class SqlNeedRepository extends SqlRepository implements NeedRepository {
     await this.preparedInsert('need_insert', this.tables.needs, needRow(n))
   }
   async insertMany(needs: readonly Need[]) {
-    // One need (a create) by the prepared insert, sent on with what follows (building an insert costs more
-    // than running it). Many (an import's batch) in multi-row inserts.
-    if (needs.length === 1) return this.unread(this.insert(needs[0]!))
-    for (const rows of chunksOf(needs.map(needRow))) await this.db.insert(this.tables.needs).values(rows)
+    await this.insertRows('need_insert', this.tables.needs, needs.map(needRow))
   }
   async update(n: Need) {
     await this.updateInOrganization(this.tables.needs, needRow(n), ['createdAt', 'referenceNumber'])
@@ -220,9 +217,7 @@ export class SqlNeedRepository extends SqlRepository implements NeedRepository {
       toValue: nullable(to),
       changedBy: nullable(changedBy),
     }))
-    // One change (an update's usual lot) by the prepared insert; many (an import's batch) in multi-row inserts, in order.
-    if (rows.length === 1) await this.unread(this.preparedInsert('need_change_insert', this.tables.needChanges, rows[0]!, ['seq']))
-    else for (const chunk of chunksOf(rows)) await this.db.insert(this.tables.needChanges).values(chunk)
+    await this.insertRows('need_change_insert', this.tables.needChanges, rows, ['seq'])
   }
   async listChanges(organizationId: string, needId: string, page: PageRequest): Promise<Page<NeedChange>> {
     const c = this.tables.needChanges

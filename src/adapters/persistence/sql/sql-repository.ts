@@ -119,6 +119,20 @@ export abstract class SqlRepository {
       .where(and(eq(table.id, id), eq(table.organizationId, organizationId)))
   }
   /**
+   * Rows of `table`, in order: one (a creation's) by the prepared insert (`preparedInsert`), sent on with what
+   * follows (`unread`), as building an insert costs more than running it; many (an import's batch) in
+   * multi-row inserts.
+   */
+  protected async insertRows<T extends SQLiteTable>(
+    name: string,
+    table: T,
+    rows: ReadonlyArray<T['$inferInsert']>,
+    omit: readonly string[] = [],
+  ) {
+    if (rows.length === 1) return this.unread(this.preparedInsert(name, table, rows[0]!, omit))
+    for (const chunk of chunksOf(rows)) await this.db.insert(table).values(chunk)
+  }
+  /**
    * A write whose result nobody reads, already started (one statement, so that nothing issued after it
    * overtakes it): settled now or with its transaction (`UnreadWrites`). Its failure, as `write` reports it,
    * is still the unit of work's.
@@ -151,7 +165,7 @@ const UNIQUE_MESSAGES: Record<string, string> = {
 const ROWS_PER_INSERT = 500
 
 /** `rows` in pieces of at most ROWS_PER_INSERT, for multi-row inserts. */
-export function chunksOf<T>(rows: readonly T[]): T[][] {
+function chunksOf<T>(rows: readonly T[]): T[][] {
   const chunks: T[][] = []
   for (let at = 0; at < rows.length; at += ROWS_PER_INSERT) chunks.push(rows.slice(at, at + ROWS_PER_INSERT))
   return chunks
