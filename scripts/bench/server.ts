@@ -10,8 +10,6 @@ export interface RunningServer {
   base: string
   /** Resident memory in MB; 0 once the process is gone. */
   rss(): number
-  /** CPU time the process has used so far (user and system), in ms. */
-  cpuMs(): number
   /** SIGTERM, then the exit; says so when the server had already ended by itself. */
   stop(): Promise<void>
 }
@@ -57,10 +55,6 @@ export async function startServer(
       } catch {
         return 0
       }
-    },
-    cpuMs() {
-      const fields = readFileSync(`/proc/${child.pid}/stat`, 'utf8').split(') ')[1]!.split(' ')
-      return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100 // utime and stime, in ticks of 1/100 s
     },
     async stop() {
       if (child.exitCode !== null) console.error(`${args.join(' ')} ended by itself: exit ${child.exitCode}, signal ${child.signalCode}`)
