@@ -8,6 +8,7 @@ export const ROOT = join(import.meta.dir, '..', '..')
 
 export interface RunningServer {
   base: string
+  pid: number
   /** Resident memory in MB; 0 once the process is gone. */
   rss(): number
   /** SIGTERM, then the exit; says so when the server had already ended by itself. */
@@ -49,6 +50,7 @@ export async function startServer(
   }
   return {
     base,
+    pid: child.pid,
     rss() {
       try {
         return Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'))?.[1] ?? 0) / 1024

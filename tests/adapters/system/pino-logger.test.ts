@@ -113,6 +113,22 @@ describe('the access line', () => {
     )
   })
 
+  test('stays the line pino writes, at its time, as lines repeat their fields and members come and go', () => {
+    const { lines, logger } = captured()
+    const routes = ['/api/needs/:id', '/api/needs', 'unmatched']
+    for (let i = 0; i < 2500; i++) {
+      // More members than the quoted texts keep, each coming back: kept, dropped and quoted anew.
+      const context = { requestId: `r-${i}`, memberId: `member-${i % 1500}` }
+      const line = { method: i % 7 === 0 ? 'POST' : 'GET', route: routes[i % 3]!, status: 200, durationMs: i / 10 }
+      const before = Date.now()
+      requestContext.run(context, () => logger.request(line))
+      const written = JSON.parse(lines.at(-1)!)
+      expect(Date.parse(written.time)).toBeGreaterThanOrEqual(before)
+      expect(Date.parse(written.time)).toBeLessThanOrEqual(Date.now())
+      expect(withoutTime(lines.at(-1)!)).toEqual(withoutTime(requestContext.run(context, () => asPino(line))))
+    }
+  })
+
   test('is not written below the info level', () => {
     const lines: string[] = []
     new PinoLogger('warn', { write: (line: string) => void lines.push(line) }).request({
