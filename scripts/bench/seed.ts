@@ -2,9 +2,10 @@
 // work), so it lands exactly as the service would store it, on SQLite or PostgreSQL alike.
 import { CreateOrganization } from '../../src/application/organizations/create-organization'
 import type { Constituent, Household } from '../../src/domain/constituents/constituent'
-import type { Need } from '../../src/domain/needs/need'
+import type { UnnumberedNeed } from '../../src/application/ports/repositories/need-repository'
+import type { Interaction } from '../../src/domain/needs/interaction'
 import type { Partner } from '../../src/domain/partners/partner'
-import { dueDateFor, formatReferenceNumber, NEED_STATUSES } from '../../src/domain/needs/need'
+import { dueDateFor, NEED_STATUSES } from '../../src/domain/needs/need'
 import { loadConfig } from '../../src/main/config'
 import { createContainer, PORTS } from '../../src/main/container'
 
@@ -179,6 +180,9 @@ export async function seed(
       for (let written = 0; written < share(plan.needs); written += BATCH) {
         const size = Math.min(BATCH, share(plan.needs) - written)
         await persistence.unitOfWork.run(async (r) => {
+          // Numbered by the store as they go in, in this order (one multi-row insert per 500).
+          const needs: UnnumberedNeed[] = []
+          const notes: Interaction[] = []
           for (let i = 0; i < size; i++) {
             const createdAt = new Date(epoch + Math.floor(next() * span))
             const person = constituents.length > 0 && next() < 0.7 ? pick(next, constituents) : undefined
@@ -190,7 +194,7 @@ export async function seed(
               ...(person ? { firstName: person.firstName, lastName: person.lastName, phone: person.phone } : {}),
             }
             const status = pick(next, NEED_STATUSES)
-            const need: Need = {
+            const need: UnnumberedNeed = {
               id: ids.next(),
               organizationId: organization.organizationId,
               partnerId: partner.id,
@@ -203,15 +207,11 @@ export async function seed(
               dueDateSetByHand: false,
               // Resolved within about a week, so the reports' histograms hold a realistic spread of hours.
               ...(status === 'RESOLVED' ? { resolvedAt: new Date(createdAt.getTime() + Math.floor(next() * 168 * 3_600_000)) } : {}),
-              referenceNumber: formatReferenceNumber(
-                undefined,
-                (await r.organizations.takeNextNeedReference(organization.organizationId))!.number,
-              ),
               ...(person ? { constituentId: person.id } : {}),
             }
-            await r.needs.insert(need)
+            needs.push(need)
             if (next() < 0.3) {
-              await r.interactions.insert({
+              notes.push({
                 id: ids.next(),
                 organizationId: organization.organizationId,
                 partnerId: partner.id,
@@ -223,6 +223,8 @@ export async function seed(
               })
             }
           }
+          await r.needs.insertMany(needs)
+          for (const note of notes) await r.interactions.insert(note)
         })
         done += size
         progress(done, total)

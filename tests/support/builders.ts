@@ -5,6 +5,7 @@ import type { Constituent, Household } from '../../src/domain/constituents/const
 import type { ContactDetails } from '../../src/domain/constituents/contact'
 import type { HouseholdMatch } from '../../src/domain/constituents/household-match'
 import type { Member } from '../../src/domain/members/member'
+import type { UnnumberedNeed } from '../../src/application/ports/repositories/need-repository'
 import type { Interaction } from '../../src/domain/needs/interaction'
 import type { Need } from '../../src/domain/needs/need'
 import type { Organization } from '../../src/domain/organizations/organization'
@@ -39,6 +40,12 @@ export function aNeed(overrides: Partial<Need> & Pick<Need, 'organizationId' | '
     referenceNumber: `REQ-${Math.floor(Math.random() * 1e9)}`,
     ...overrides,
   }
+}
+
+/** A need as intake makes it: its reference number is the store's to take (`insertMany`). */
+export function aNewNeed(overrides: Partial<UnnumberedNeed> & Pick<Need, 'organizationId' | 'partnerId'>): UnnumberedNeed {
+  const { referenceNumber: _number, ...need } = aNeed(overrides)
+  return need
 }
 
 /** Every contact field of one person, each valid: what a form filled in full gives. */

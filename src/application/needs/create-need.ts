@@ -9,6 +9,7 @@ import type { UnitOfWork } from '../ports/unit-of-work'
 import { checkNeedReferences } from './need-references'
 import type { NeedIntake, NewNeed } from './need-intake'
 import { hintReadsOf, type AuditTrail } from '../audit/audit-trail'
+import { numbered } from './numbering-need'
 
 export interface CreateNeedInput extends NeedFields {
   partnerId: string
@@ -35,7 +36,7 @@ export class CreateNeed {
     InvalidError.throwIfAny(needFieldErrors(input), 'The need has invalid fields')
     const customFields = input.customFields ?? {}
 
-    const { need, possibleDuplicates } = await this.unitOfWork.run(async (r) => {
+    const { need: pending, possibleDuplicates } = await this.unitOfWork.run(async (r) => {
       const checking = checkNeedReferences(r, actor.organizationId, input, actor).then(
         ({ partner, householdId }): NewNeed => ({
           ...input,
@@ -52,6 +53,8 @@ export class CreateNeed {
       await this.audit.record(r, actor, ...hintReadsOf(possibleDuplicates ?? []))
       return { need: recorded.need, possibleDuplicates }
     })
+    // Its number awaited once committed: nothing in the unit waits for it.
+    const need = await numbered(pending)
     this.metrics.opened('staff')
     if (need.resolvedAt) this.metrics.resolved()
     return { ...redactNeed(actor, need), ...(possibleDuplicates ? { possibleDuplicates } : {}) }

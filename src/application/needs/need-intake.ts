@@ -1,23 +1,17 @@
 import { readContactDetails } from '../../domain/constituents/contact'
 import { duplicateWarning, type PossibleDuplicate } from '../../domain/constituents/matching'
-import { NotFoundError } from '../../domain/errors'
-import {
-  dueDateFor,
-  formatReferenceNumber,
-  INITIAL_NEED_STATUS,
-  type CustomFields,
-  type Need,
-  type NeedStatus,
-} from '../../domain/needs/need'
+import { dueDateFor, INITIAL_NEED_STATUS, type CustomFields, type Need, type NeedStatus } from '../../domain/needs/need'
 import type { Partner } from '../../domain/partners/partner'
 import type { Clock } from '../ports/clock'
 import type { IdGenerator } from '../ports/ids'
 import type { Repositories } from '../ports/repositories'
+import type { UnnumberedNeed } from '../ports/repositories/need-repository'
 import type { ConstituentRegistry } from '../constituents/constituent-registry'
 import type { WebhookEndpoint } from '../../domain/webhooks/webhook'
 import type { WebhookEvents } from '../webhooks/webhook-events'
 import type { AuditEntry, AuditTrail } from '../audit/audit-trail'
 import type { NeedNotifications } from './need-notifications'
+import type { NumberingNeed } from './numbering-need'
 
 export interface NewNeed {
   organizationId: string
@@ -46,22 +40,19 @@ export interface NewNeed {
 
 /**
  * A need just recorded, and who the constituent made from its contact keys may be already: every candidate,
- * for the caller to answer as its reader may learn them (`duplicateHintsFor`).
+ * for the caller to answer as its reader may learn them (`duplicateHintsFor`). Its reference number is
+ * awaited where it is needed, at the latest once the unit of work has committed: nothing else waits for it.
  */
 export interface RecordedNeed {
-  need: Need
+  need: NumberingNeed
   candidates: PossibleDuplicate[]
 }
 
-interface FirstReads {
-  reference: { first: number; shortCode?: string }
-  endpoints: WebhookEndpoint[]
-}
-
 /**
- * Records a new need inside the caller's transaction: its reference number from the organization's
- * sequence, its due date (unless set by hand) from the partner's SLA, and its first history entry. Without a `constituentId`,
- * contact keys in `customFields` become a new constituent, checked for duplicates (docs/api.md "Needs").
+ * Records a new need inside the caller's transaction: its reference number, taken by the store from the
+ * organization's sequence as the need is inserted, its due date (unless set by hand) from the partner's SLA,
+ * and its first history entry. Without a `constituentId`, contact keys in `customFields` become a new
+ * constituent, checked for duplicates (docs/api.md "Needs").
  */
 export class NeedIntake {
   constructor(
@@ -73,52 +64,41 @@ export class NeedIntake {
     private readonly notifications: NeedNotifications,
   ) {}
 
-  async record(r: Repositories, input: NewNeed): Promise<RecordedNeed> {
-    return this.recordWhenChecked(r, input.organizationId, Promise.resolve(input))
-  }
-
   /**
-   * As `record`, for an input still being made: its references checked (`checkNeedReferences`), its partner
-   * chosen. What recording reads first is read meanwhile, so that on PostgreSQL the checks and these reads
-   * reach the database together, in one round trip.
+   * Records a need whose input is still being made: its references checked (`checkNeedReferences`), its
+   * partner chosen. Who hears of it is read meanwhile, so that the checks and that read go out together.
    */
   async recordWhenChecked(r: Repositories, organizationId: string, checking: Promise<NewNeed>): Promise<RecordedNeed> {
-    const [input, first] = await Promise.all([checking, this.readFirst(r, organizationId, 1)])
-    const [recorded] = await this.recordRead(r, organizationId, [input], first)
+    const [input, endpoints] = await Promise.all([checking, this.subscribers(r, organizationId)])
+    const [recorded] = await this.recordRead(r, organizationId, [input], endpoints)
     return recorded!
   }
 
   /**
-   * Records needs of one organization in order (an import's batch), each as `record` would, in a few
-   * statements for all: their reference numbers taken together, their constituents registered together.
+   * Records needs of one organization in order (an import's batch), each as `recordWhenChecked` would, in a
+   * few statements for all: their reference numbers taken in their order, their constituents registered together.
    */
   async recordAll(r: Repositories, organizationId: string, inputs: readonly NewNeed[]): Promise<RecordedNeed[]> {
-    return this.recordRead(r, organizationId, inputs, await this.readFirst(r, organizationId, inputs.length))
+    return this.recordRead(r, organizationId, inputs, await this.subscribers(r, organizationId))
   }
 
-  /** What recording `count` needs reads before it writes: their reference numbers, taken, and who hears of them. */
-  private async readFirst(r: Repositories, organizationId: string, count: number): Promise<FirstReads> {
-    const [reference, endpoints] = await Promise.all([
-      r.organizations.takeNeedReferences(organizationId, count),
-      this.events.subscribers(r, organizationId, 'need.created'),
-    ])
-    if (!reference) throw new NotFoundError('Organization')
-    return { reference, endpoints }
+  private subscribers(r: Repositories, organizationId: string): Promise<WebhookEndpoint[]> {
+    return this.events.subscribers(r, organizationId, 'need.created')
   }
 
   private async recordRead(
     r: Repositories,
     organizationId: string,
     inputs: readonly NewNeed[],
-    { reference, endpoints }: FirstReads,
+    endpoints: WebhookEndpoint[],
   ): Promise<RecordedNeed[]> {
     const now = this.clock.now()
     const people = await this.constituentsOf(r, organizationId, inputs)
-    const recorded = inputs.map((input, i): RecordedNeed => {
+    const needs = inputs.map((input, i): UnnumberedNeed => {
       const createdAt = input.originalDate ?? now
       const { partner, status, dueDate, newPersonJoinsHousehold: _joins, originalDate: _original, ...fields } = input
-      const { candidates, ...constituent } = people[i]!
-      const need: Need = {
+      const { candidates: _candidates, ...constituent } = people[i]!
+      return {
         ...fields,
         ...constituent,
         id: this.ids.nextInTimeOrder(),
@@ -130,12 +110,16 @@ export class NeedIntake {
         dueDateSetByHand: Boolean(dueDate),
         // Created resolved (an old request imported as done): resolved when it was made, in its own period.
         ...(status === 'RESOLVED' ? { resolvedAt: createdAt } : {}),
-        referenceNumber: formatReferenceNumber(reference.shortCode, reference.first + i),
       }
-      return { need, candidates }
     })
-    const needs = recorded.map(({ need }) => need)
-    await r.needs.insertMany(needs)
+    // The numbers are awaited only by what names them: the writes below go out meanwhile.
+    const { referenceNumbers } = await r.needs.insertMany(needs)
+    const recorded = needs.map(
+      (need, i): RecordedNeed => ({
+        need: { ...need, referenceNumber: settledLater(referenceNumbers.then((numbers) => numbers[i]!)) },
+        candidates: people[i]!.candidates,
+      }),
+    )
     await r.needs.appendChanges(
       needs.map((need) => ({
         id: this.ids.nextInTimeOrder(),
@@ -155,7 +139,7 @@ export class NeedIntake {
       needs.map((need) => ({ needId: need.id })),
     )
     const entries = new Map<string | undefined, AuditEntry[]>()
-    for (const [i, need] of needs.entries()) {
+    for (const [i, { need }] of recorded.entries()) {
       // Nobody on the staff made it: someone has to hear that it arrived (not of an old request, imported).
       if (!need.createdBy && !inputs[i]!.originalDate) await this.notifications.arrived(r, need, inputs[i]!.partner)
       await this.notifications.assigned(r, need, need.createdBy)
@@ -202,4 +186,13 @@ export class NeedIntake {
       }
     })
   }
+}
+
+/**
+ * A number awaited only where it is needed: when the unit of work fails first, nobody awaits it, and its
+ * failure (the insert's) is the unit's already.
+ */
+function settledLater<T>(later: Promise<T>): Promise<T> {
+  later.catch(() => {})
+  return later
 }

@@ -1,10 +1,10 @@
 import { isPartnerRole } from '../../domain/auth/roles'
 import { maySignIn, type Member } from '../../domain/members/member'
 import { notificationsOf, type MailLanguage, type NotificationKind } from '../../domain/members/notifications'
-import type { Need } from '../../domain/needs/need'
 import type { Partner } from '../../domain/partners/partner'
 import type { Outbox } from '../messaging/outbox'
 import type { Repositories } from '../ports/repositories'
+import type { NeedToName } from './numbering-need'
 
 // docs/api.md "Notifications": members are mailed that a need arrived or was given to them, through the
 // outbox in the transaction that caused it (never lost, never twice). A mail says which need, never whose:
@@ -65,36 +65,39 @@ export class NeedNotifications {
    * and to the members of its partner (`partner`, as the intake read it), each who has new needs on (on by
    * default for org_admin and partner_admin).
    */
-  async arrived(r: Repositories, need: Need, partner: Pick<Partner, 'name'>): Promise<void> {
+  async arrived(r: Repositories, need: NeedToName, partner: Pick<Partner, 'name'>): Promise<void> {
     const partnerName = partner.name
     const members = await r.members.listActive(need.organizationId)
     const concerned = members.filter((m) => (isPartnerRole(m.role) ? m.partnerId === need.partnerId : true))
     for (const member of wanting(concerned, 'newNeeds')) {
-      await this.mail(r, member, need, partnerName, ARRIVED[languageOf(member)](need.referenceNumber, partnerName))
+      await this.mail(r, member, need, partnerName, (ref) => ARRIVED[languageOf(member)](ref, partnerName))
     }
   }
 
   /** `need` was just given to its assignee by someone else (`by`; none for an anonymous creation). */
-  async assigned(r: Repositories, need: Need, by: string | undefined): Promise<void> {
+  async assigned(r: Repositories, need: NeedToName, by: string | undefined): Promise<void> {
     if (!need.assignedTo || need.assignedTo === by) return
     const assignee = await r.members.findById(need.organizationId, need.assignedTo)
     if (!assignee || wanting([assignee], 'assignedToMe').length === 0) return
-    await this.mail(r, assignee, need, await this.partnerName(r, need), ASSIGNED[languageOf(assignee)](need.referenceNumber))
+    await this.mail(r, assignee, need, await this.partnerName(r, need), ASSIGNED[languageOf(assignee)])
   }
 
-  private async partnerName(r: Repositories, need: Need): Promise<string> {
+  private async partnerName(r: Repositories, need: NeedToName): Promise<string> {
     return (await r.partners.findById(need.organizationId, need.partnerId))?.name ?? need.partnerId
   }
 
   private async mail(
     r: Repositories,
     member: Member,
-    need: Need,
+    need: NeedToName,
     partnerName: string,
-    { subject, opening }: Pick<NeedMail, 'subject' | 'opening'>,
+    words: (ref: string) => Pick<NeedMail, 'subject' | 'opening'>,
   ) {
+    // The one thing here that waits for a new need's number, after the reads above went out.
+    const referenceNumber = await need.referenceNumber
+    const { subject, opening } = words(referenceNumber)
     const label = LABELS[languageOf(member)]
-    const link = needLink(this.publicBaseUrl, need.referenceNumber)
+    const link = needLink(this.publicBaseUrl, referenceNumber)
     await this.outbox.email(r, need.organizationId, {
       kind: 'notification',
       to: member.email,
@@ -102,7 +105,7 @@ export class NeedNotifications {
       text: [
         opening,
         '',
-        `${label.reference}: ${need.referenceNumber}`,
+        `${label.reference}: ${referenceNumber}`,
         `${label.partner}: ${partnerName}`,
         `${label.status}: ${need.status}`,
         '',

@@ -2,12 +2,12 @@ import { readContactDetails } from '../../domain/constituents/contact'
 import type { MailLanguage } from '../../domain/members/notifications'
 import { secondsUntilFree, sendWindowStart, type SendLimits, type Tally } from '../../domain/messaging/send-limits'
 import type { Interaction } from '../../domain/needs/interaction'
-import type { Need } from '../../domain/needs/need'
 import type { Organization } from '../../domain/organizations/organization'
 import type { Outbox } from '../messaging/outbox'
 import type { Clock } from '../ports/clock'
 import type { IdGenerator } from '../ports/ids'
 import type { Repositories } from '../ports/repositories'
+import type { NeedToName } from './numbering-need'
 
 // docs/api.md "Public intake": the person who asked is told its reference number and what happens next,
 // when the organization chose to (`confirmRequests`). Only the reference number: the message may be read by
@@ -67,7 +67,7 @@ export class RequesterConfirmation {
     private readonly limits: SendLimits,
   ) {}
 
-  async confirm(r: Repositories, organization: Organization, need: Need, given: Record<string, unknown>, language: MailLanguage) {
+  async confirm(r: Repositories, organization: Organization, need: NeedToName, given: Record<string, unknown>, language: MailLanguage) {
     if (!organization.confirmRequests) return
     const { phone, email } = readContactDetails(given, '').details
     if (!phone && !email) return
@@ -76,14 +76,15 @@ export class RequesterConfirmation {
     const words = WORDS[language]
     const org = organization.name
     if (phone && (await this.mayText(r, organization, phone))) {
-      const body = words.text(org, need.referenceNumber)
+      const body = words.text(org, await need.referenceNumber)
       const from = organization.phoneNumber ?? 'system'
       const interactionId = await this.record(r, need, { channel: 'sms', senderIdentifier: from, content: body, deliveryStatus: 'queued' })
       await this.outbox.sms(r, organization.id, { from, to: phone, body, interactionId })
     } else if (email && (await this.mayMail(r, organization.id, email))) {
-      const text = words.mail(org, need.referenceNumber)
+      const ref = await need.referenceNumber
+      const text = words.mail(org, ref)
       await this.record(r, need, { channel: 'email', senderIdentifier: 'system', content: text })
-      await this.outbox.email(r, organization.id, { to: email, subject: words.subject(org, need.referenceNumber), text })
+      await this.outbox.email(r, organization.id, { to: email, subject: words.subject(org, ref), text })
     }
   }
 
@@ -107,7 +108,7 @@ export class RequesterConfirmation {
   /** The message as an outbound interaction on the need: staff see what the person was told. */
   private async record(
     r: Repositories,
-    need: Need,
+    need: NeedToName,
     message: Pick<Interaction, 'channel' | 'senderIdentifier' | 'content' | 'deliveryStatus'>,
   ): Promise<string> {
     const id = this.ids.nextInTimeOrder()

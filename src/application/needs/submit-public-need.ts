@@ -8,6 +8,7 @@ import type { UnitOfWork } from '../ports/unit-of-work'
 import { checkNeedReferences } from './need-references'
 import type { NeedIntake, NewNeed } from './need-intake'
 import type { RequesterConfirmation } from './requester-confirmation'
+import { numbered } from './numbering-need'
 import { MAIL_LANGUAGES, type MailLanguage } from '../../domain/members/notifications'
 import { FieldChecks } from '../../domain/shared/fields'
 
@@ -52,7 +53,7 @@ export class SubmitPublicNeed {
     InvalidError.throwIfAny([...needFieldErrors(input, 'public'), ...language], 'The need has invalid fields')
     const customFields = { ...input.customFields, description: input.description }
 
-    const { need } = await this.unitOfWork.run(async (r) => {
+    const { need: pending } = await this.unitOfWork.run(async (r) => {
       const checking = checkNeedReferences(r, organization.id, input).then(async ({ partner, householdId }): Promise<NewNeed> => {
         const routed = partner ?? routeByKeywords(input.description, await r.partners.listAll(organization.id))
         if (!routed) throw InvalidError.field('/partnerId', 'this organization has no partner that takes needs')
@@ -67,11 +68,12 @@ export class SubmitPublicNeed {
           newPersonJoinsHousehold: false,
         }
       })
-      const recorded = await this.intake.recordWhenChecked(r, organization.id, checking)
+      const made = await this.intake.recordWhenChecked(r, organization.id, checking)
       // Only to the contact the need's own new constituent was made of: a text then counts against its number.
-      if (!input.constituentId) await this.confirmation.confirm(r, organization, recorded.need, customFields, input.language ?? 'en')
-      return recorded
+      if (!input.constituentId) await this.confirmation.confirm(r, organization, made.need, customFields, input.language ?? 'en')
+      return made
     })
+    const need = await numbered(pending)
     this.metrics.opened(channel)
     const { duplicateWarning: _warning, constituentId: _constituent, householdId: _household, ...visible } = need
     return visible

@@ -93,6 +93,7 @@ export const REFERENCE_NUMBER = { maxLength: 64 } as const satisfies TextRule
 /** The first number of an organization's reference sequence. */
 export const FIRST_REFERENCE_NUMBER = 1001
 
+/** PostgreSQL writes the same in SQL as it numbers a need (migration 0017_need_reference_trigger); a contract test holds them together. */
 export function formatReferenceNumber(shortCode: string | undefined, n: number): string {
   return `${shortCode ?? 'REQ'}-${n}`
 }

@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'bun:test'
 import { randomUUID } from 'node:crypto'
 import { matchKeysOf } from '../../../src/domain/constituents/matching'
-import { aConstituent, aHousehold, aNeed } from '../../support/builders'
+import { aConstituent, aHousehold, aNeed, aNewNeed } from '../../support/builders'
 import { constituentSteps } from './constituent-support'
 import type { ContractContext } from './contract-context'
 import { byId, ids } from './contract-support'
@@ -86,13 +86,11 @@ export function describeImportContract(context: ContractContext): void {
       expect(await read().needs.findCreatedAt(organization.id, [])).toEqual([])
     })
 
-    test('insertMany stores each need as insert does; many changes appended at once keep their order', async () => {
+    test('insertMany stores each need as insert does, with its number; many changes appended at once keep their order', async () => {
       const { organization, partner } = await anOrganizationWithPartner()
-      const needs = [1, 2, 3].map((n) =>
-        aNeed({ organizationId: organization.id, partnerId: partner.id, referenceNumber: `REQ-${n}`, customFields: { n } }),
-      )
-      await write(async (r) => {
-        await r.needs.insertMany(needs)
+      const needs = [1, 2, 3].map((n) => aNewNeed({ organizationId: organization.id, partnerId: partner.id, customFields: { n } }))
+      const numbers = await write(async (r) => {
+        const { referenceNumbers } = await r.needs.insertMany(needs)
         await r.needs.appendChanges(
           needs.map((need, i) => ({
             id: randomUUID(),
@@ -103,19 +101,13 @@ export function describeImportContract(context: ContractContext): void {
             changedAt: need.createdAt,
           })),
         )
+        return referenceNumbers
       })
-      for (const need of needs) expect(await read().needs.findById(organization.id, need.id)).toEqual(need)
+      for (const [i, need] of needs.entries()) {
+        expect(await read().needs.findById(organization.id, need.id)).toEqual({ ...need, referenceNumber: numbers[i]! })
+      }
       const history = await read().needs.listChanges(organization.id, needs[0]!.id, { page: 1, limit: 10 })
       expect(history.items.map((change) => change.to)).toEqual(['NEW', 'IN_PROGRESS', 'RESOLVED'])
-    })
-
-    test('takes several reference numbers at once, after and before single ones', async () => {
-      const { organization } = await anOrganizationWithPartner()
-      const single = await write(async (r) => (await r.organizations.takeNextNeedReference(organization.id))!.number)
-      const batch = await write((r) => r.organizations.takeNeedReferences(organization.id, 5))
-      const next = await write(async (r) => (await r.organizations.takeNextNeedReference(organization.id))!.number)
-      expect([batch?.first, next]).toEqual([single + 1, single + 6])
-      expect(await write((r) => r.organizations.takeNeedReferences(randomUUID(), 3))).toBeUndefined()
     })
   })
 }

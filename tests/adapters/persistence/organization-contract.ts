@@ -3,7 +3,8 @@ import { randomUUID } from 'node:crypto'
 import { ConflictError } from '../../../src/domain/errors'
 import { FIRST_REFERENCE_NUMBER } from '../../../src/domain/needs/need'
 import type { Organization } from '../../../src/domain/organizations/organization'
-import { aMember, anOrganization } from '../../support/builders'
+import type { Repositories } from '../../../src/application/ports/repositories'
+import { aMember, aNewNeed, anOrganization } from '../../support/builders'
 import type { ContractContext } from './contract-context'
 import { minute, presentKeys, rejectionOf } from './contract-support'
 
@@ -62,40 +63,16 @@ export function describeOrganizationContract({ read, write, anOrganizationWithPa
       })
       expect(await read().organizations.count()).toBe(before + 2)
     })
-
-    test('hands out need numbers from 1001, one sequence per organization', async () => {
-      const { organization: a } = await anOrganizationWithPartner()
-      const { organization: b } = await anOrganizationWithPartner()
-
-      const taken = await write(async (r) => [
-        (await r.organizations.takeNextNeedReference(a.id))!.number,
-        (await r.organizations.takeNextNeedReference(a.id))!.number,
-        (await r.organizations.takeNextNeedReference(b.id))!.number,
-        (await r.organizations.takeNextNeedReference(a.id))!.number,
-      ])
-      const next = await write(async (r) => [
-        (await r.organizations.takeNextNeedReference(b.id))!.number,
-        (await r.organizations.takeNextNeedReference(a.id))!.number,
-      ])
-
-      expect(FIRST_REFERENCE_NUMBER).toBe(1001)
-      expect(taken).toEqual([1001, 1002, 1001, 1003])
-      expect(next).toEqual([1002, 1004])
-    })
-
-    test('answers no need number for an unknown organization, and the short code with the number', async () => {
-      expect(await write((r) => r.organizations.takeNextNeedReference(randomUUID()))).toBeUndefined()
-      const { organization } = await anOrganizationWithPartner({ shortCode: 'FB' })
-      const { organization: without } = await anOrganizationWithPartner()
-      expect(await write((r) => r.organizations.takeNextNeedReference(organization.id))).toEqual({ number: 1001, shortCode: 'FB' })
-      expect(await write((r) => r.organizations.takeNextNeedReference(without.id))).toEqual({ number: 1001 })
-    })
   })
 
   describe('organization update', () => {
     test('saves name, slug, short code, concurrency and registration status, keeping createdAt and the need sequence', async () => {
-      const { organization } = await anOrganizationWithPartner({ createdAt: minute(1) })
-      expect(await write(async (r) => (await r.organizations.takeNextNeedReference(organization.id))!.number)).toBe(FIRST_REFERENCE_NUMBER)
+      const { organization, partner } = await anOrganizationWithPartner({ createdAt: minute(1) })
+      const numberOne = (r: Repositories) =>
+        r.needs
+          .insertMany([aNewNeed({ organizationId: organization.id, partnerId: partner.id })])
+          .then(({ referenceNumbers }) => referenceNumbers)
+      expect(await write(numberOne)).toEqual([`REQ-${FIRST_REFERENCE_NUMBER}`])
       const shortCode = aShortCode()
       const updated: Organization = {
         ...organization,
@@ -112,9 +89,7 @@ export function describeOrganizationContract({ read, write, anOrganizationWithPa
       expect(await read().organizations.findBySlug(updated.slug)).toEqual(updated)
       expect(await read().organizations.findByShortCode(shortCode)).toEqual(updated)
       expect(await read().organizations.findBySlug(organization.slug)).toBeUndefined()
-      expect(await write(async (r) => (await r.organizations.takeNextNeedReference(organization.id))!.number)).toBe(
-        FIRST_REFERENCE_NUMBER + 1,
-      )
+      expect(await write(numberOne)).toEqual([`${shortCode}-${FIRST_REFERENCE_NUMBER + 1}`])
     })
 
     test('clears the short code and registration status left out or given as undefined', async () => {

@@ -4,7 +4,9 @@ import { PostgresDatabase } from '../../../src/adapters/persistence/postgres/pos
 import { postgresDialect } from '../../../src/adapters/persistence/postgres/postgres-dialect'
 import { driverError } from '../../../src/adapters/persistence/sql/sql-dialect'
 import type { Repositories } from '../../../src/application/ports/repositories'
-import { aMember, aNeed, anOrganization, aPartner } from '../../support/builders'
+import type { UnnumberedNeed } from '../../../src/application/ports/repositories/need-repository'
+import type { Need } from '../../../src/domain/needs/need'
+import { aMember, aNeed, aNewNeed, anOrganization, aPartner } from '../../support/builders'
 import { postgresAvailable } from '../../support/postgres'
 import { makePostgres, type PostgresFixture } from './postgres-fixture'
 
@@ -34,9 +36,14 @@ if (postgresAvailable())
       await write(async (r) => {
         await r.organizations.insert(organization)
         await r.partners.insert(partner)
-        await r.needs.insertMany([need])
+        await r.needs.insert(need)
       })
       return { organization, partner, need }
+    }
+
+    /** A new need (numbered by the store, sent on as a creation's) under the id of one on file. */
+    function again({ referenceNumber: _number, ...need }: Need): UnnumberedNeed {
+      return need
     }
 
     /** The refusal of a need inserted again under the id of one on file: its primary key. */
@@ -50,7 +57,7 @@ if (postgresAvailable())
       const other = anOrganization()
       const failure = await write(async (r) => {
         await r.organizations.insert(other)
-        await r.needs.insertMany([{ ...need, referenceNumber: 'REQ-9999' }])
+        await r.needs.insertMany([again(need)])
         return r.partners.findById(organization.id, partner.id)
       }).catch((error: unknown) => error)
 
@@ -64,7 +71,7 @@ if (postgresAvailable())
       const other = anOrganization()
       const failure = await write(async (r) => {
         await r.organizations.insert(other)
-        await r.needs.insertMany([{ ...need, referenceNumber: 'REQ-9999' }])
+        await r.needs.insertMany([again(need)])
         return 'answered'
       }).catch((error: unknown) => error)
 
@@ -75,7 +82,7 @@ if (postgresAvailable())
     test('refused, and the work goes on after the aborted read: the unit still fails with the refusal', async () => {
       const { organization, partner, need } = await aNeedOnFile()
       const failure = await write(async (r) => {
-        await r.needs.insertMany([{ ...need, referenceNumber: 'REQ-9999' }])
+        await r.needs.insertMany([again(need)])
         await r.partners.findById(organization.id, partner.id).catch(() => undefined)
         await r.partners.update({ ...partner, name: 'Never saved' }).catch(() => undefined)
         return 'answered'
@@ -102,11 +109,14 @@ if (postgresAvailable())
       const small = new PostgresDatabase(db.url, { maxConnections: 1 })
       try {
         for (let i = 0; i < 3; i++) {
-          await expect(small.unitOfWork.run((r) => r.needs.insertMany([{ ...need, referenceNumber: `REQ-${i}` }]))).rejects.toThrow()
+          await expect(small.unitOfWork.run((r) => r.needs.insertMany([again(need)]))).rejects.toThrow()
         }
-        const next = aNeed({ organizationId: organization.id, partnerId: need.partnerId })
-        await small.unitOfWork.run((r) => r.needs.insertMany([next]))
-        expect(await small.repositories.needs.findById(organization.id, next.id)).toEqual(next)
+        const next = aNewNeed({ organizationId: organization.id, partnerId: need.partnerId })
+        const { referenceNumbers } = await small.unitOfWork.run((r) => r.needs.insertMany([next]))
+        expect(await small.repositories.needs.findById(organization.id, next.id)).toEqual({
+          ...next,
+          referenceNumber: (await referenceNumbers)[0]!,
+        })
       } finally {
         await small.close()
       }

@@ -15,7 +15,7 @@ import { newestFirst } from '../../../src/domain/shared/page'
 import { ConflictError } from '../../../src/domain/errors'
 import type { OutboxMessage } from '../../../src/domain/messaging/outbox'
 import { FIRST_REFERENCE_NUMBER } from '../../../src/domain/needs/need'
-import { aConstituent, aHousehold, aMember, anOrganization, aPartner } from '../../support/builders'
+import { aConstituent, aHousehold, aMember, aNewNeed, anOrganization, aPartner } from '../../support/builders'
 import { createTestDatabase, postgresAvailable, TEST_POSTGRES_URL } from '../../support/postgres'
 import { needsToPlan } from './plan-data'
 import { minute } from './contract-support'
@@ -146,7 +146,11 @@ function describePostgresOnly(): void {
       const admin = postgres(db.url, { max: 1, onnotice: () => {} })
       try {
         const organization = anOrganization()
-        await pool.unitOfWork.run((r) => r.organizations.insert(organization))
+        const partner = aPartner({ organizationId: organization.id })
+        await pool.unitOfWork.run(async (r) => {
+          await r.organizations.insert(organization)
+          await r.partners.insert(partner)
+        })
         // Open every connection of the pool, then have the server end them all, as a restart does.
         await Promise.all(Array.from({ length: 8 }, () => pool.repositories.organizations.findById(organization.id)))
         await admin`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()`
@@ -154,11 +158,10 @@ function describePostgresOnly(): void {
         for (let i = 0; i < 8; i++) expect(await pool.repositories.organizations.findById(organization.id)).toEqual(organization)
         await admin`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()`
         await realTimer(50)
-        for (let i = 0; i < 8; i++)
-          await pool.unitOfWork.run(async (r) => (await r.organizations.takeNextNeedReference(organization.id))!.number)
-        expect(await pool.unitOfWork.run(async (r) => (await r.organizations.takeNextNeedReference(organization.id))!.number)).toBe(
-          FIRST_REFERENCE_NUMBER + 8,
-        )
+        const create = () =>
+          pool.unitOfWork.run((r) => r.needs.insertMany([aNewNeed({ organizationId: organization.id, partnerId: partner.id })]))
+        for (let i = 0; i < 8; i++) await create()
+        expect(await (await create()).referenceNumbers).toEqual([`REQ-${FIRST_REFERENCE_NUMBER + 8}`])
       } finally {
         await admin.end()
         await pool.close()
@@ -403,28 +406,38 @@ function describePostgresOnly(): void {
       })
     })
 
-    test('two instances taking need numbers at once get 100 distinct, consecutive numbers', async () => {
+    test('two instances creating needs at once get distinct, consecutive numbers, awaited in the unit or after COMMIT', async () => {
       const organization = anOrganization()
-      await write((r) => r.organizations.insert(organization))
-      const takeFifty = (database: PostgresDatabase) =>
-        Promise.all(
-          Array.from({ length: 5 }, () =>
-            database.unitOfWork.run(async (r) => {
-              const taken: number[] = []
-              for (let i = 0; i < 10; i++) {
-                taken.push((await r.organizations.takeNextNeedReference(organization.id))!.number)
-                await new Promise((resolve) => setImmediate(resolve))
-              }
-              return taken
-            }),
-          ),
-        ).then((lists) => lists.flat())
+      const partner = aPartner({ organizationId: organization.id })
+      await write(async (r) => {
+        await r.organizations.insert(organization)
+        await r.partners.insert(partner)
+      })
+      const aNew = () => aNewNeed({ organizationId: organization.id, partnerId: partner.id })
+      const createTen = (database: PostgresDatabase) =>
+        database.unitOfWork.run(async (r) => {
+          const taken: string[] = []
+          for (let i = 0; i < 10; i++) {
+            taken.push(...(await (await r.needs.insertMany([aNew()])).referenceNumbers))
+            await new Promise((resolve) => setImmediate(resolve))
+          }
+          return taken
+        })
+      // As a staff create: the insert goes out with COMMIT, its number read once the unit has committed.
+      const createOne = async (database: PostgresDatabase) => {
+        const { referenceNumbers } = await database.unitOfWork.run((r) => r.needs.insertMany([aNew()]))
+        return referenceNumbers
+      }
+      const each = (database: PostgresDatabase) => [
+        ...Array.from({ length: 5 }, () => createTen(database)),
+        ...Array.from({ length: 25 }, () => createOne(database)),
+      ]
 
-      const [first, second] = await Promise.all([takeFifty(db.persistence), takeFifty(other)])
-      const all = [...first, ...second]
+      const all = (await Promise.all([...each(db.persistence), ...each(other)])).flat()
 
-      expect(new Set(all).size).toBe(100)
-      expect([...all].sort((a, b) => a - b)).toEqual(Array.from({ length: 100 }, (_, i) => FIRST_REFERENCE_NUMBER + i))
+      expect(new Set(all).size).toBe(150)
+      const numbers = all.map((reference) => Number(reference.slice('REQ-'.length))).sort((a, b) => a - b)
+      expect(numbers).toEqual(Array.from({ length: 150 }, (_, i) => FIRST_REFERENCE_NUMBER + i))
     })
 
     describe('query plans', () => {

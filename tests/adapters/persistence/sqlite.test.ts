@@ -5,7 +5,7 @@ import { existsSync, statSync } from 'node:fs'
 import { SqliteDatabase } from '../../../src/adapters/persistence/sqlite/sqlite-database'
 import { ConflictError } from '../../../src/domain/errors'
 import type { OutboxMessage } from '../../../src/domain/messaging/outbox'
-import { aMember, anAuditEvent, aNeed, anOrganization, aPartner } from '../../support/builders'
+import { aMember, anAuditEvent, aNewNeed, anOrganization, aPartner } from '../../support/builders'
 import { minute } from './contract-support'
 import { planOf, recordingRepositories } from './recording-sqlite'
 import { describeRepositories } from './repository-contract'
@@ -40,14 +40,8 @@ describe('SQLite database', () => {
 
     for (let i = 0; i < 2_000; i++) {
       const need = await db.persistence.unitOfWork.run(async (r) => {
-        const n = (await r.organizations.takeNextNeedReference(organization.id))!.number
-        const need = aNeed({
-          organizationId: organization.id,
-          partnerId: partner.id,
-          referenceNumber: `REQ-${n}`,
-          createdAt: new Date(Date.UTC(2026, 0, 1) + i),
-        })
-        await r.needs.insert(need)
+        const need = aNewNeed({ organizationId: organization.id, partnerId: partner.id, createdAt: new Date(Date.UTC(2026, 0, 1) + i) })
+        await r.needs.insertMany([need])
         return need
       })
       if (i % 10 === 0) {

@@ -1,5 +1,6 @@
-import type { NeedFilter, NeedRepository } from '../../../application/ports/repositories/need-repository'
-import { isOpen, isOpenAndDueBefore, type Need, type NeedChange } from '../../../domain/needs/need'
+import type { NeedFilter, NeedRepository, UnnumberedNeed } from '../../../application/ports/repositories/need-repository'
+import { NotFoundError } from '../../../domain/errors'
+import { formatReferenceNumber, isOpen, isOpenAndDueBefore, type Need, type NeedChange } from '../../../domain/needs/need'
 import { newestFirst, offsetOf, type Keyset, type Page, type PageRequest } from '../../../domain/shared/page'
 import { copy } from './memory-store'
 import { MemoryRepository, batchAfter, inOrganization, page } from './memory-repository'
@@ -8,8 +9,21 @@ export class MemoryNeedRepository extends MemoryRepository implements NeedReposi
   async insert(need: Need) {
     this.t.needs.set(need.id, copy(need))
   }
-  async insertMany(needs: readonly Need[]) {
-    for (const need of needs) await this.insert(need)
+  async insertMany(needs: readonly UnnumberedNeed[]) {
+    const referenceNumbers: string[] = []
+    for (const need of needs) {
+      const referenceNumber = this.takeReferenceNumber(need.organizationId)
+      await this.insert({ ...need, referenceNumber })
+      referenceNumbers.push(referenceNumber)
+    }
+    return { referenceNumbers: Promise.resolve(referenceNumbers) }
+  }
+  /** The organization's next number, from the transaction's copy of its sequence: rolled back with it. */
+  private takeReferenceNumber(organizationId: string): string {
+    const organization = this.t.organizations.get(organizationId)
+    if (!organization) throw new NotFoundError('Organization')
+    organization.needSequence += 1
+    return formatReferenceNumber(organization.shortCode, organization.needSequence)
   }
   async update(need: Need) {
     if (this.t.needs.get(need.id)?.organizationId !== need.organizationId) return

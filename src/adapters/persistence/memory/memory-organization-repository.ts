@@ -84,17 +84,6 @@ export class MemoryOrganizationRepository extends MemoryRepository implements Or
       ...(o.digestTimeZone !== undefined ? { digestTimeZone: o.digestTimeZone } : {}),
     }))
   }
-  async takeNextNeedReference(organizationId: string) {
-    const taken = await this.takeNeedReferences(organizationId, 1)
-    return taken ? { number: taken.first, ...(taken.shortCode !== undefined ? { shortCode: taken.shortCode } : {}) } : undefined
-  }
-  async takeNeedReferences(organizationId: string, count: number) {
-    const organization = this.t.organizations.get(organizationId)
-    if (!organization) return undefined
-    organization.needSequence += count
-    const first = organization.needSequence - count + 1
-    return { first, ...(organization.shortCode !== undefined ? { shortCode: organization.shortCode } : {}) }
-  }
 }
 
 function withoutSequence({ needSequence: _sequence, retentionRanAt: _ran, ...organization }: StoredOrganization): Organization {

@@ -63,6 +63,8 @@ export const postgresDialect: SqlDialect = {
   tables: tables as unknown as typeof sqliteSchema,
   bindStatement: bindToSession,
   ConstituentSearch: PostgresConstituentSearch,
+  // The trigger of migration 0017_need_reference_trigger: the organization's row is locked from the insert on.
+  numbersNeeds: true,
 
   skipLocked: (query) => (query as unknown as Lockable<typeof query>).for('update', { skipLocked: true }),
   // NO KEY UPDATE: serializes those who lock the row, without blocking inserts that reference it.

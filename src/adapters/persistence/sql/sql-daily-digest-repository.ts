@@ -1,7 +1,7 @@
 import { and, asc, eq, isNull, lt, or, sql } from 'drizzle-orm'
 import type { DailyDigestRepository } from '../../../application/ports/repositories/daily-digest-repository'
 import { openAndDueBefore } from './sql-open-due'
-import { toNeed } from './sql-need-repository'
+import { toNeed } from './sql-need-rows'
 import { SqlRepository } from './sql-repository'
 
 export class SqlDailyDigestRepository extends SqlRepository implements DailyDigestRepository {

@@ -28,6 +28,11 @@ export interface SqlDialect {
   uniqueViolation(error: unknown): string | undefined
   /** A prepared statement as it runs on `db`, the pool or a transaction (prepared-statements.ts). */
   bindStatement: BindStatement
+  /**
+   * Whether the database numbers a need inserted without a reference number itself, as the row goes in
+   * (PostgreSQL's trigger); otherwise the repository takes the numbers just before the insert.
+   */
+  readonly numbersNeeds: boolean
 }
 
 /** The driver's own error: drizzle wraps it (DrizzleQueryError) with the query as message and it as cause. */

@@ -1,50 +1,75 @@
 import { and, asc, count, desc, eq, inArray, isNull, lt, ne, sql, type SQL } from 'drizzle-orm'
-import type { NeedFilter, NeedRepository } from '../../../application/ports/repositories/need-repository'
-import type { Need, NeedChange, TrackedField } from '../../../domain/needs/need'
+import type { NeedFilter, NeedRepository, UnnumberedNeed } from '../../../application/ports/repositories/need-repository'
+import { NotFoundError } from '../../../domain/errors'
+import { formatReferenceNumber, type Need, type NeedChange, type TrackedField } from '../../../domain/needs/need'
 import { offsetOf, type Keyset, type Page, type PageRequest } from '../../../domain/shared/page'
-import type * as schema from '../sqlite/schema'
 import { countOpenDueBefore, openAndDueBefore } from './sql-open-due'
-import { recordsOf, type RecordOf, type RowReader } from './row-reader'
-import { SqlRepository, afterKeyset, nullable, present } from './sql-repository'
-
-/** What a need's row keeps inside, never shown: when retention cleared its text. */
-const INSIDE = ['textClearedAt'] as const
-
-/** A need from its record, NULLs left out (one copy): the status column holds only what the domain wrote. */
-function needOf({ textClearedAt: _cleared, ...need }: RecordOf<typeof schema.needs>): Need {
-  return need as Need
-}
-
-/** A need from a row as drizzle maps it. */
-export function toNeed(row: typeof schema.needs.$inferSelect): Need {
-  return needOf(present(row))
-}
-
-function needRow(n: Need) {
-  return {
-    ...n,
-    parentNeedId: nullable(n.parentNeedId),
-    assignedTo: nullable(n.assignedTo),
-    createdBy: nullable(n.createdBy),
-    dueDate: nullable(n.dueDate),
-    resolvedAt: nullable(n.resolvedAt),
-    constituentId: nullable(n.constituentId),
-    householdId: nullable(n.householdId),
-    duplicateWarning: nullable(n.duplicateWarning),
-    // Any write of the need is new activity: its text is retention's to clear again once it is resolved and idle.
-    textClearedAt: null,
-  }
-}
+import { recordsOf, type RowReader } from './row-reader'
+import { INSIDE, needOf, needRow, toNeed } from './sql-need-rows'
+import { SqlRepository, afterKeyset, chunksOf, nullable, present } from './sql-repository'
 
 export class SqlNeedRepository extends SqlRepository implements NeedRepository {
   async insert(n: Need) {
-    await this.preparedInsert('need_insert', this.tables.needs, needRow(n))
+    await this.preparedInsert('need_insert', this.tables.needs, needRow(n, n.referenceNumber))
   }
-  async insertMany(needs: readonly Need[]) {
-    await this.insertRows('need_insert', this.tables.needs, needs.map(needRow))
+  async insertMany(needs: readonly UnnumberedNeed[]) {
+    if (needs.length === 0) return { referenceNumbers: Promise.resolve([]) }
+    if (this.dialect.numbersNeeds) return this.insertNumberedByDatabase(needs)
+    const numbers = await this.takeReferenceNumbers(needs[0]!.organizationId, needs.length)
+    await this.insertRows(
+      'need_insert',
+      this.tables.needs,
+      needs.map((need, i) => ({ ...needRow(need), referenceNumber: numbers[i]! })),
+    )
+    return { referenceNumbers: Promise.resolve(numbers) }
+  }
+  /**
+   * `count` numbers of the organization's sequence, taken by one UPDATE … RETURNING inside the transaction:
+   * SQLite's write lock makes concurrent takers queue, and a rollback gives them back.
+   */
+  private async takeReferenceNumbers(organizationId: string, count: number): Promise<string[]> {
+    const t = this.tables.organizations
+    const [row] = await this.prepared<{ n: number; shortCode: string | null }>(
+      'need_references_take',
+      () =>
+        this.db
+          .update(t)
+          .set({ needSequence: sql`${t.needSequence} + ${sql.placeholder('count')}` })
+          .where(eq(t.id, sql.placeholder('organizationId')))
+          .returning({ n: t.needSequence, shortCode: t.shortCode }),
+      { organizationId, count },
+    )
+    if (!row) throw new NotFoundError('Organization')
+    return Array.from({ length: count }, (_, i) => formatReferenceNumber(row.shortCode ?? undefined, row.n - count + 1 + i))
+  }
+  /**
+   * PostgreSQL: the insert's trigger takes each row's number (migration 0017_need_reference_trigger), so the
+   * organization's row is locked only from the insert on, and the insert returns the numbers. One need (a
+   * creation) is sent on with what follows, COMMIT with it when nothing awaits its number; many (an import's
+   * batch) are awaited, in multi-row inserts.
+   */
+  private async insertNumberedByDatabase(needs: readonly UnnumberedNeed[]) {
+    const t = this.tables.needs
+    const returning = { id: t.id, referenceNumber: t.referenceNumber }
+    const rows = needs.map((need) => needRow(need))
+    if (rows.length === 1) {
+      const inserting = this.preparedInsert<{ referenceNumber: string }>('need_insert_numbered', t, rows[0]!, [], returning)
+      const { later } = await this.readLater(inserting, (returned) => returned.map((row) => row.referenceNumber))
+      return { referenceNumbers: later }
+    }
+    const numbers = new Map<string, string>()
+    for (const chunk of chunksOf(rows)) {
+      // NULL numbers are the trigger's to fill: the column's type says NOT NULL, as it is once the row is in.
+      const returned = await this.db
+        .insert(t)
+        .values(chunk as unknown as Array<typeof t.$inferInsert>)
+        .returning(returning)
+      for (const row of returned) numbers.set(row.id, row.referenceNumber)
+    }
+    return { referenceNumbers: Promise.resolve(needs.map((need) => numbers.get(need.id)!)) }
   }
   async update(n: Need) {
-    await this.updateInOrganization(this.tables.needs, needRow(n), ['createdAt', 'referenceNumber'])
+    await this.updateInOrganization(this.tables.needs, needRow(n, n.referenceNumber), ['createdAt', 'referenceNumber'])
   }
   async clearResolvedText(organizationId: string, before: Date, at: Date, limit: number) {
     const t = this.tables.needs

@@ -2,7 +2,6 @@ import { and, count, eq, isNotNull, isNull, lte, or, sql, type SQL } from 'drizz
 import type { OrganizationRepository } from '../../../application/ports/repositories/organization-repository'
 import { FIRST_REFERENCE_NUMBER } from '../../../domain/needs/need'
 import type { Organization } from '../../../domain/organizations/organization'
-import type * as schema from '../sqlite/schema'
 import { SqlRepository, nullable, present } from './sql-repository'
 
 export class SqlOrganizationRepository extends SqlRepository implements OrganizationRepository {
@@ -103,28 +102,4 @@ export class SqlOrganizationRepository extends SqlRepository implements Organiza
     const rows = await this.db.select({ organizationId: t.id, digestHour: t.digestHour, digestTimeZone: t.digestTimeZone }).from(t)
     return rows.map(present)
   }
-  async takeNextNeedReference(organizationId: string) {
-    const taken = await this.takeNeedReferences(organizationId, 1)
-    return taken ? { number: taken.first, ...(taken.shortCode !== undefined ? { shortCode: taken.shortCode } : {}) } : undefined
-  }
-  async takeNeedReferences(organizationId: string, count: number) {
-    // One UPDATE … RETURNING: the row lock (or SQLite's write lock) makes concurrent takers queue, and a
-    // creation needs no other look at the organization (on PostgreSQL, one round trip fewer).
-    const t = this.tables.organizations
-    const [row] = await this.prepared<{ n: number; shortCode: string | null }>(
-      'need_references_take',
-      () =>
-        this.db
-          .update(t)
-          .set({ needSequence: sqlIncrement(t.needSequence) })
-          .where(eq(t.id, sql.placeholder('organizationId')))
-          .returning({ n: t.needSequence, shortCode: t.shortCode }),
-      { organizationId, count },
-    )
-    return row ? { first: row.n - count + 1, ...(row.shortCode !== null ? { shortCode: row.shortCode } : {}) } : undefined
-  }
-}
-
-function sqlIncrement(column: typeof schema.organizations.needSequence) {
-  return sql`${column} + ${sql.placeholder('count')}`
 }

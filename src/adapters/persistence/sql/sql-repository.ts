@@ -74,16 +74,21 @@ export abstract class SqlRepository {
    * (a date, JSON) cannot take a NULL given as a value, so NULLs are written into the statement: one
    * statement per set of NULL columns, a handful in practice.
    */
-  protected async preparedInsert(
+  protected async preparedInsert<Row = unknown>(
     name: string,
     table: SQLiteTable,
     row: Record<string, unknown>,
     omit: readonly string[] = [],
-  ): Promise<void> {
+    returning?: Record<string, SQLiteColumn>,
+  ): Promise<Row[]> {
     const columns = Object.keys(getTableColumns(table)).filter((key) => !omit.includes(key))
     const nulls = columns.reduce((mask, key, i) => (row[key] === null ? mask | (1 << i) : mask), 0)
     const values = Object.fromEntries(columns.map((key) => [key, row[key] === null ? sql`null` : sql.placeholder(key)]))
-    await this.prepared(`${name}_${nulls}`, () => this.db.insert(table).values(values), row)
+    const build = () => {
+      const insert = this.db.insert(table).values(values)
+      return returning ? insert.returning(returning) : insert
+    }
+    return this.prepared<Row>(`${name}_${nulls}`, build, row)
   }
   /** The organization's record of `table` with this id (`recordsOf`: its NULLs left out), by a prepared lookup (one per table). */
   protected async findInOrganization<T extends OrganizationTable>(
@@ -140,6 +145,17 @@ export abstract class SqlRepository {
   protected unread(write: PromiseLike<unknown>): Promise<void> {
     return this.writes.send(write)
   }
+  /**
+   * As `unread`, for a write whose result is wanted later, not now (a new need's reference number): sent on
+   * with what follows, and `later` (`read` of its result) awaited only where it is needed. Its failure is the
+   * unit of work's all the same; `later` fails with it, never left unhandled when nobody awaits it.
+   */
+  protected async readLater<T, R>(write: Promise<T>, read: (result: T) => R): Promise<{ later: Promise<R> }> {
+    const later = write.then(read)
+    later.catch(() => {})
+    await this.unread(write)
+    return { later }
+  }
   /** A unique index turned down the write: the caller's 409, with what was taken. */
   protected async conflictOnUnique<T>(write: PromiseLike<T>): Promise<T> {
     try {
@@ -165,7 +181,7 @@ const UNIQUE_MESSAGES: Record<string, string> = {
 const ROWS_PER_INSERT = 500
 
 /** `rows` in pieces of at most ROWS_PER_INSERT, for multi-row inserts. */
-function chunksOf<T>(rows: readonly T[]): T[][] {
+export function chunksOf<T>(rows: readonly T[]): T[][] {
   const chunks: T[][] = []
   for (let at = 0; at < rows.length; at += ROWS_PER_INSERT) chunks.push(rows.slice(at, at + ROWS_PER_INSERT))
   return chunks

@@ -13,6 +13,8 @@ export const sqliteDialect: SqlDialect = {
   jsonText: (column, path) => sql`json_extract(${column}, ${`$.${path.join('.')}`})`,
   // A bun:sqlite statement belongs to its connection; each connection has its own repositories and statements.
   bindStatement: (statement) => statement,
+  // A trigger cannot set a column of the row it fires for in SQLite.
+  numbersNeeds: false,
 
   uniqueViolation(error) {
     const message = String(driverError(error)?.message ?? '')

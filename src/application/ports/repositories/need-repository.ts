@@ -11,10 +11,22 @@ export interface NeedFilter {
   openDueBefore?: Date
 }
 
+/** A new need as the use case makes it: its reference number is the store's to take (`insertMany`). */
+export type UnnumberedNeed = Omit<Need, 'referenceNumber'>
+
 export interface NeedRepository {
+  /** Stores a need with the reference number it has (seeds and tests). */
   insert(need: Need): Promise<void>
-  /** Adds several at once (an import's batch): one statement, not one per need. */
-  insertMany(needs: readonly Need[]): Promise<void>
+  /**
+   * Adds new needs of one organization (one, a creation; several, an import's batch, in one statement), each
+   * numbered as it goes in, in input order, from the organization's sequence inside the caller's transaction:
+   * gap-free, never shared by concurrent transactions, given back when the transaction rolls back
+   * (docs/api.md "Reference numbers"). Resolves once the insert has its place among the transaction's
+   * statements; `referenceNumbers` (in input order) once the store has taken them, which on PostgreSQL is
+   * when the server answers: await them only where they are needed. They fail with the insert, which also
+   * fails the unit of work.
+   */
+  insertMany(needs: readonly UnnumberedNeed[]): Promise<{ referenceNumbers: Promise<string[]> }>
   update(need: Need): Promise<void>
   /**
    * Empties the `customFields` of up to `limit` RESOLVED needs unchanged since before `before` whose text is

@@ -16,13 +16,6 @@ export interface OrganizationRepository {
    * admins) cannot change under a concurrent transaction. A no-op where transactions are serial already.
    */
   lockForUpdate(id: string): Promise<void>
-  /**
-   * Takes the organization's next need number (starting at FIRST_REFERENCE_NUMBER; safe under concurrency)
-   * with its short code, the two parts of a reference number, in one step; undefined for no organization.
-   */
-  takeNextNeedReference(organizationId: string): Promise<{ number: number; shortCode?: string } | undefined>
-  /** Takes `count` numbers at once (an import's batch): `first` to `first + count - 1`, in one step. */
-  takeNeedReferences(organizationId: string, count: number): Promise<{ first: number; shortCode?: string } | undefined>
   /** Every organization with the retention it chose (absent: the default), for the audit purge. */
   auditRetentions(): Promise<Array<{ organizationId: string; auditRetentionDays?: number }>>
   /** The organizations that chose a retention of people or of needs' text (docs/privacy.md), with it. */
