@@ -13,8 +13,8 @@ import { planOf as planOfStatement, recordingRepositories, type Recorded } from 
 // detection and search read a number of rows that does not grow with the constituents.
 // 50,000 constituents in three organizations go in through the port; the statements the SQLite adapter runs
 // are recorded, explained (EXPLAIN QUERY PLAN) and their rows counted on a read-only connection of the file.
-// The people are made once, here; each test file stores them afresh (`storeTheConstituents`), in SQLite and in
-// memory, and its tests reach those stores through the bindings below.
+// The people are made once, here; each test file gets stores of its own (`storeTheConstituents`), in SQLite and
+// in memory, and its tests reach them through the bindings below.
 
 export const SIZES = [30_000, 15_000, 5_000] as const
 const PER_HOUSEHOLD = 5
@@ -201,15 +201,19 @@ export let memory: MemoryPersistence
 export let recording: ReturnType<typeof recordingRepositories>
 export let planner: Database
 
+/** The SQLite file once the 50,000 are in: storing them is most of these tests' time, so it is done once a process. */
+let storedFile: Uint8Array | undefined
+
 /** Stores the 50,000 in a SQLite file and in memory before the tests of the describe it is called in, and drops them after. */
 export function storeTheConstituents(): void {
   beforeAll(async () => {
-    sqlite = await makeSqlite()
+    sqlite = await makeSqlite(storedFile)
     memory = new MemoryPersistence()
-    await seed(sqlite.persistence, organizations, households, constituents)
+    if (!storedFile) await seed(sqlite.persistence, organizations, households, constituents)
     await seed(memory, organizations, households, constituents)
     recording = recordingRepositories(sqlite.path)
     planner = new Database(sqlite.path, { readonly: true })
+    storedFile ??= planner.serialize()
   }, 60_000)
 
   afterAll(async () => {
