@@ -11,6 +11,7 @@ import { describeErasureContract } from './erasure-contract'
 import { describeInvitationContract } from './invitation-contract'
 import { describeMemberContract } from './member-contract'
 import { describeNeedContract } from './need-contract'
+import { describeNeedListContract } from './need-list-contract'
 import { describeNeedNumberingContract } from './need-numbering-contract'
 import { describeImportContract } from './import-contract'
 import { describeNeedHistoryContract } from './need-history-contract'
@@ -94,6 +95,7 @@ export function describeRepositories(name: string, make: () => Promise<Repositor
     describeSessionContract(context)
     describeEmailSettingsContract(context)
     describeNeedContract(context)
+    describeNeedListContract(context)
     describeNeedNumberingContract(context)
     describeNeedHistoryContract(context)
     describeNeedReportContract(context)
