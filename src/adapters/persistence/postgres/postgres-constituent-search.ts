@@ -20,7 +20,10 @@ export class PostgresConstituentSearch extends ConstituentSearch {
     if (kind === 'email') return and(eq(c.organizationId, organizationId), eq(c.emailKey, match))!
     // The expression of the index constituents_search: both columns, their marks keeping names and phones apart.
     const terms = sql`to_tsvector('simple', ${c.searchTerms} || ' ' || ${c.phoneTerms})`
-    return and(eq(c.organizationId, organizationId), sql`${terms} @@ to_tsquery('simple', ${match})`)!
+    // The terms carry the organization's mark, so the index finds only its people; the organization is still
+    // checked, on the rows found. Written as `IS TRUE` so that the planner cannot AND in an index of the whole
+    // organization instead, whose reading grows with its people (3 to 11 ms at 100,000).
+    return sql`(${c.organizationId} = ${organizationId}) IS TRUE AND ${terms} @@ to_tsquery('simple', ${match})`
   }
 
   protected containsTerm(text: SQL, needle: SearchParameter) {
