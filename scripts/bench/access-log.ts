@@ -5,12 +5,12 @@
 // by as much as the log costs.
 //
 //   bun scripts/bench/access-log.ts [--rounds 6] [--duration 8] [--connections 32]
-import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs'
+import { copyFileSync, existsSync, readFileSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
 import { drive, type BenchRequest } from './drive'
 import { BENCH_SECRETS, seed } from './seed'
-import { logIn, ROOT, startServer, type RunningServer } from './server'
+import { benchData, logIn, startServer, type RunningServer } from './server'
 
 const { values } = parseArgs({
   options: {
@@ -19,7 +19,7 @@ const { values } = parseArgs({
     connections: { type: 'string', default: '32' },
   },
 })
-const DATA = join(ROOT, 'bench-data')
+const DATA = benchData()
 const NEEDS = 10_000
 const load = { duration: Number(values.duration), connections: Number(values.connections) }
 
@@ -30,7 +30,6 @@ function cpuSeconds(pid: number): number {
 }
 
 async function seeded(): Promise<string> {
-  mkdirSync(DATA, { recursive: true })
   const file = join(DATA, `access-log-${NEEDS}.sqlite`)
   if (!existsSync(file)) {
     await seed(`sqlite:${file}.partial`, { organizations: 1, needs: NEEDS, constituents: NEEDS * 0.3, seed: 1 }, (done, total) =>

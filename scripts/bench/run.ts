@@ -9,14 +9,14 @@
 // PostgreSQL needs BENCH_POSTGRES_URL (a cluster it may create databases in); with it set, --db defaults to
 // both. Seeded data is kept in ./bench-data (SQLite) or in databases named bench_<shape>_<needs>_<seed>
 // (PostgreSQL) and reused by later runs.
-import { copyFileSync, existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs'
+import { copyFileSync, existsSync, readdirSync, rmSync } from 'node:fs'
 import { basename, join } from 'node:path'
 import { parseArgs } from 'node:util'
 import postgres from 'postgres'
 import { chromiumAvailable } from '../../tests/support/browser'
 import { measureConsole, type ConsoleFigures } from './console'
 import { drive, driverName, type BenchRequest, type Load } from './drive'
-import { logIn, ROOT, startServer, type RunningServer } from './server'
+import { benchData, logIn, ROOT, startServer, type RunningServer } from './server'
 import { PLAIN_INSERT, printReport, type Memory, type Row } from './report'
 import { BENCH_PASSWORD, BENCH_SECRETS, random, seed, type SeededOrganization } from './seed'
 
@@ -30,7 +30,7 @@ const { values } = parseArgs({
     seed: { type: 'string', default: '1' },
   },
 })
-const DATA = join(ROOT, 'bench-data')
+const DATA = benchData()
 const seedNumber = Number(values.seed)
 const load: Load = { duration: Number(values.duration), connections: Number(values.connections) }
 
@@ -45,8 +45,6 @@ async function database(kind: string, needs: number): Promise<{ url: string; bar
   const plan = { organizations: 3, needs, constituents: Math.round(needs * 0.3), seed: seedNumber }
   const progress = (done: number, total: number) =>
     process.stderr.write(`\r  seeding ${needs.toLocaleString()} needs: ${Math.floor((done / total) * 100)}%`)
-  // The services write their logs here, whichever the database.
-  mkdirSync(DATA, { recursive: true })
   if (kind === 'postgres') {
     const admin = process.env.BENCH_POSTGRES_URL
     if (!admin) throw new Error('--db postgres needs BENCH_POSTGRES_URL')

@@ -1,10 +1,18 @@
 // A server a benchmark drives, started as a user starts it (the service's `serve`, or the bare route), and
 // the seeded admin's login.
-import { readFileSync } from 'node:fs'
+import { chmodSync, mkdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { BENCH_PASSWORD } from './seed'
 
 export const ROOT = join(import.meta.dir, '..', '..')
+
+/** bench-data/, made readable by no one else: it holds seeded people and the services' logs (the service warns otherwise). */
+export function benchData(): string {
+  const folder = join(ROOT, 'bench-data')
+  mkdirSync(folder, { recursive: true, mode: 0o700 })
+  chmodSync(folder, 0o700)
+  return folder
+}
 
 export interface RunningServer {
   base: string
