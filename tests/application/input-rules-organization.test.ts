@@ -1,42 +1,12 @@
-import { beforeEach, describe, expect, test } from 'bun:test'
-import type { UseCases } from '../../src/application/use-cases'
-import type { Actor } from '../../src/domain/auth/actor'
+import { describe, expect, test } from 'bun:test'
 import { InvalidError } from '../../src/domain/errors'
-import type { Need } from '../../src/domain/needs/need'
-import type { Partner } from '../../src/domain/partners/partner'
-import { createWorld, type World } from '../support/world'
 import { failureOf, pathsOf } from './failure-of'
+import { type Case, expectRefused, freshWorldEachTest, pantry, text, useCases, world } from './input-rules-support'
 
 // The rules of every input hold for every caller: a use case called directly (as the CLI and these tests
-// do) refuses what the HTTP schemas refuse, field by field, and changes nothing.
-
-let world: World
-let useCases: UseCases
-let pantry: Partner
-let need: Need
-let member: Actor
-beforeEach(async () => {
-  world = await createWorld()
-  useCases = world.useCases
-  pantry = await world.partner({ name: 'Pantry', slaHours: 48 })
-  need = await useCases.needs.create.execute(world.admin, { partnerId: pantry.id })
-  member = await world.member('staff')
-})
-
-/** A call that breaks rules, and the paths of the fields it breaks them on. */
-interface Case {
-  name: string
-  call: () => Promise<unknown>
-  paths: string[]
-}
-
-const text = (length: number) => 'x'.repeat(length)
-
-async function expectRefused({ call, paths }: Case) {
-  const error = await failureOf(call(), InvalidError)
-  expect(pathsOf(error)).toEqual([...paths].sort())
-  for (const { message } of error.errors) expect(message).toMatch(/^(must|is|has) /)
-}
+// do) refuses what the HTTP schemas refuse, field by field, and changes nothing. Here: partners, the
+// organization's settings, its email settings, and the operator's commands.
+freshWorldEachTest()
 
 describe('partners', () => {
   const cases = (): Case[] => [
@@ -194,86 +164,6 @@ describe('email settings', () => {
   })
 })
 
-describe('members and profiles', () => {
-  const cases = (): Case[] => [
-    {
-      name: 'an invitation to no address, with an unknown role and profile, a phone "call me" and a link that is not http(s)',
-      call: () =>
-        useCases.members.invite.execute(world.admin, {
-          email: 'not-an-email',
-          role: 'boss' as never,
-          phone: 'call me',
-          profiles: ['root' as never],
-          appUrl: 'javascript:alert(1)',
-        }),
-      paths: ['/appUrl', '/email', '/phone', '/profiles', '/role'],
-    },
-    {
-      name: 'a member update with phone "call me"',
-      call: () => useCases.members.update.execute(world.admin, member.memberId, { role: 'staff', phone: 'call me' }),
-      paths: ['/phone'],
-    },
-    {
-      name: 'a profile with a blank name and phone "call me"',
-      call: () => useCases.members.updateProfile.execute(member, { fullName: ' ', phone: 'call me' }),
-      paths: ['/fullName', '/phone'],
-    },
-  ]
-
-  test.each(cases().map((c) => [c.name, c]))('refuses %s, and changes nothing', async (_name, c) => {
-    const members = () => world.repositories.members.list(world.organizationId, {}, { page: 1, limit: 100 })
-    const before = await members()
-    await expectRefused(c as Case)
-    expect(await members()).toEqual(before)
-  })
-
-  test('the phone of a member can still be cleared with null', async () => {
-    await useCases.members.update.execute(world.admin, member.memberId, { role: 'staff', phone: '+15551234567' })
-    await useCases.members.update.execute(world.admin, member.memberId, { role: 'staff', phone: null })
-    expect((await world.repositories.members.findById(world.organizationId, member.memberId))?.phone).toBeUndefined()
-  })
-})
-
-describe('needs, notes and texts', () => {
-  const cases = (): Case[] => [
-    {
-      name: 'a need with an unknown status and a customFields key past 100 characters',
-      call: () =>
-        useCases.needs.create.execute(world.admin, { partnerId: pantry.id, status: 'DONE' as never, customFields: { [text(101)]: 'x' } }),
-      paths: ['/customFields', '/status'],
-    },
-    {
-      name: 'a change to an unknown status',
-      call: () => useCases.needs.update.execute(world.admin, need.id, { status: 'DONE' as never }),
-      paths: ['/status'],
-    },
-    {
-      name: 'a public need without a description',
-      call: () => useCases.needs.submitPublic.execute({ organizationId: world.organizationId, description: '' }),
-      paths: ['/description'],
-    },
-    { name: 'an empty note', call: () => useCases.needs.addNote.execute(world.admin, need.id, ''), paths: ['/content'] },
-    {
-      name: 'a note past 5,000 characters',
-      call: () => useCases.needs.addNote.execute(world.admin, need.id, text(5001)),
-      paths: ['/content'],
-    },
-    {
-      name: 'a text past 1,600 characters',
-      call: () => useCases.needs.sendSms.execute(world.admin, need.id, text(1601)),
-      paths: ['/body'],
-    },
-  ]
-
-  test.each(cases().map((c) => [c.name, c]))('refuses %s, and records nothing', async (_name, c) => {
-    const needs = () => useCases.needs.list.execute(world.admin, {}, { page: 1, limit: 100 })
-    const before = await needs()
-    await expectRefused(c as Case)
-    expect(await needs()).toEqual(before)
-    expect((await world.repositories.interactions.listByNeed(world.organizationId, need.id, { page: 1, limit: 100 })).items).toEqual([])
-  })
-})
-
 describe('operations', () => {
   test('a phone number that is not E.164 is refused before any organization is looked up', async () => {
     const error = await failureOf(useCases.operations.setOrganizationPhoneNumber.execute('no-such-org', 'call me'), InvalidError)
@@ -286,55 +176,5 @@ describe('operations', () => {
       InvalidError,
     )
     expect(pathsOf(error)).toEqual(['/password'])
-  })
-})
-
-describe('text that is not valid Unicode (a lone surrogate)', () => {
-  const lone = 'Ana \ud800'
-  const cases = (): Case[] => [
-    {
-      name: 'a public need with a lone surrogate in its description and in a contact field',
-      call: () =>
-        useCases.needs.submitPublic.execute({
-          organizationId: world.organizationId,
-          description: lone,
-          customFields: { firstName: 'Ana' },
-        }),
-      paths: ['/description'],
-    },
-    {
-      name: 'a need whose customFields hold one in a nested value',
-      call: () =>
-        useCases.needs.create.execute(world.admin, { partnerId: pantry.id, customFields: { household: { members: ['Ana', lone] } } }),
-      paths: ['/customFields/household/members/1'],
-    },
-    {
-      name: 'a need whose customFields hold one in a key',
-      call: () => useCases.needs.create.execute(world.admin, { partnerId: pantry.id, customFields: { 'k\udc00': 'x' } }),
-      paths: ['/customFields/k\ufffd'],
-    },
-    {
-      name: 'a partner keyword',
-      call: () => useCases.partners.create.execute(world.admin, { name: 'Clinic', slaHours: 24, keywords: ['food', '\udfff'] }),
-      paths: ['/keywords'],
-    },
-    { name: 'a profile name', call: () => useCases.members.updateProfile.execute(member, { fullName: lone }), paths: ['/fullName'] },
-    { name: 'a note', call: () => useCases.needs.addNote.execute(world.admin, need.id, lone), paths: ['/content'] },
-    { name: 'a text', call: () => useCases.needs.sendSms.execute(world.admin, need.id, lone), paths: ['/body'] },
-  ]
-
-  test.each(cases().map((c) => [c.name, c]))('refuses %s, naming the field', async (_name, c) => {
-    const error = await failureOf((c as Case).call(), InvalidError)
-    expect(pathsOf(error)).toEqual((c as Case).paths)
-    for (const { message } of error.errors) expect(message).toEndWith('must be valid Unicode text')
-  })
-
-  test('accepts the same text made whole (a surrogate pair is one character)', async () => {
-    const made = await useCases.needs.submitPublic.execute({
-      organizationId: world.organizationId,
-      description: 'Ana \ud83d\ude00',
-      customFields: { 'k\ud83d\ude00': 'x' },
-    })
-    expect(made.customFields).toMatchObject({ description: 'Ana 😀', 'k😀': 'x' })
   })
 })
