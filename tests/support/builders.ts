@@ -104,3 +104,16 @@ export async function* aFile(text: string | Uint8Array, piece = 64 * 1024): Asyn
   const bytes = typeof text === 'string' ? new TextEncoder().encode(text) : text
   for (let at = 0; at < bytes.length; at += piece) yield bytes.slice(at, at + piece)
 }
+
+/** A last name no other test uses, so a search by it finds only what the test made. */
+export const uniqueName = () =>
+  `Zq${randomUUID()
+    .replace(/[^a-f]/g, '')
+    .slice(0, 10)}`
+
+let phoneCounter = 0
+/** A phone number no other test uses. */
+export const uniquePhone = () => `+1555${String(3_000_000 + ++phoneCounter).padStart(7, '0')}`
+
+/** An email address no other test uses. */
+export const uniqueEmail = () => `${uniqueName().toLowerCase()}@example.org`

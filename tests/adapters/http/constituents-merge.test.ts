@@ -1,8 +1,8 @@
+import { uniqueName, uniquePhone } from '../../support/builders'
 import { describe, expect, test } from 'bun:test'
 import { expectBadRequest, expectProblem, UNKNOWN_ID } from './helpers'
 import { api, openConstituentsServer, other, partnerB, tokens } from './constituents-support'
 import { type Constituent, constituentNeeds, createNeed, fullPerson, type Need, readBack, register, search } from './constituents-support'
-import { uniqueName, uniquePhone } from './constituents-support'
 
 // docs/constituents.md (merging), docs/api.md "Errors" and "Permissions": merging two records of one person,
 // over real HTTP. A merge removes a record for good, so what moves, what stays and who may do it are held here.

@@ -1,7 +1,8 @@
+import { uniqueName } from '../../support/builders'
 import { beforeAll, describe, expect, test } from 'bun:test'
 import { type ConstituentFields, expectBadRequest, expectProblem, linksOf, pageOfLink, UNKNOWN_ID } from './helpers'
 import { api, openConstituentsServer, other, partnerA, partnerB, tokens, world } from './constituents-support'
-import { type Constituent, constituentNeeds, createNeed, fullPerson, type Need, register, uniqueName } from './constituents-support'
+import { type Constituent, constituentNeeds, createNeed, fullPerson, type Need, register } from './constituents-support'
 
 // docs/constituents.md, docs/api.md "Permissions": a person's needs, over real HTTP. The list crosses
 // partners, so what each caller sees of another partner's need is held here.

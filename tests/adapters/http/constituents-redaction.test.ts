@@ -1,8 +1,9 @@
+import { uniquePhone } from '../../support/builders'
 import { beforeAll, describe, expect, test } from 'bun:test'
 import type { ConstituentFields } from './helpers'
 import { api, openConstituentsServer, partnerA, tokens } from './constituents-support'
 import { ALL_FIELDS, type Constituent, constituentNeeds, createNeed, fullPerson, NAMES, NAMES_PHONE_EMAIL } from './constituents-support'
-import { type Need, readBack, register, search, uniquePhone } from './constituents-support'
+import { type Need, readBack, register, search } from './constituents-support'
 
 // docs/api.md "Permissions": who sees a person's phone, email, address and date of birth, over real HTTP,
 // on the constituent and on the same keys in needs' customFields. What a caller may not read it must not

@@ -1,7 +1,8 @@
+import { uniqueName } from '../../support/builders'
 import { describe, expect, test } from 'bun:test'
 import { expectBadRequest, expectProblem, UNKNOWN_ID } from './helpers'
 import { api, openConstituentsServer, tokens } from './constituents-support'
-import { type Constituent, fullPerson, INVALID_FIELDS, readBack, register, search, uniqueName } from './constituents-support'
+import { type Constituent, fullPerson, INVALID_FIELDS, readBack, register, search } from './constituents-support'
 
 // docs/constituents.md, docs/api.md "Errors" and "Permissions": registering a person, over real HTTP. What
 // a registration takes, and who may make one, decide what the rest of the service can trust about a record.

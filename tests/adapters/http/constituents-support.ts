@@ -1,5 +1,5 @@
+import { uniqueName, uniquePhone } from '../../support/builders'
 import { afterAll, beforeAll, expect } from 'bun:test'
-import { randomUUID } from 'node:crypto'
 import type { Partner } from '../../../src/domain/partners/partner'
 import { aContact } from '../../support/builders'
 import { startTestServer, type TestServer } from '../../support/http'
@@ -58,16 +58,6 @@ export function openConstituentsServer(): void {
   })
   afterAll(() => api.stop())
 }
-
-/** A last name no other test uses, so a search by it finds only what the test made. */
-export const uniqueName = () =>
-  `Zq${randomUUID()
-    .replace(/[^a-f]/g, '')
-    .slice(0, 10)}`
-
-/** A phone number no other test uses. */
-let phoneCounter = 0
-export const uniquePhone = () => `+1555${String(3_000_000 + ++phoneCounter).padStart(7, '0')}`
 
 export async function register(body: Record<string, unknown>, token = tokens.admin): Promise<Constituent> {
   const response = await api.call<Constituent>('POST', '/api/constituents', { token, body })

@@ -1,8 +1,9 @@
+import { uniqueEmail, uniqueName, uniquePhone } from '../../support/builders'
 import { describe, expect, test } from 'bun:test'
 import { ISO_MS } from './helpers'
 import { api, openMatchesServer, other, tokens, world } from './household-matches-support'
 import { allMatches, type Constituent, createNeed, matchesOf, type Need, type PossibleDuplicate } from './household-matches-support'
-import { readNeed, register, registered, resolve, uniqueEmail, uniqueName, uniquePhone } from './household-matches-support'
+import { readNeed, register, registered, resolve } from './household-matches-support'
 
 // docs/api.md "Needs" (duplicate detection) and docs/constituents.md (matches): when a new or changed person
 // looks like one already on file, over real HTTP. The caller is warned and a match is opened for someone to

@@ -1,8 +1,8 @@
+import { uniqueEmail, uniqueName, uniquePhone } from '../../support/builders'
 import { beforeAll, describe, expect, test } from 'bun:test'
 import { claimsOf, expectBadRequest, expectProblem, ISO_MS, linksOf, pageOfLink } from './helpers'
 import { api, ids, openMatchesServer, other, tokens, world } from './household-matches-support'
-import { allMatches, aPair, type Constituent, type Match, matchesOf, register, resolve, uniqueEmail } from './household-matches-support'
-import { uniqueName, uniquePhone } from './household-matches-support'
+import { allMatches, aPair, type Constituent, type Match, matchesOf, register, resolve } from './household-matches-support'
 
 // docs/constituents.md (matches), docs/api.md "Lists" and "Permissions": the list of household matches, over
 // real HTTP. Each match must carry enough to be judged without another call, redacted for the caller, and

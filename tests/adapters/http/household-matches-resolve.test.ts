@@ -1,8 +1,9 @@
+import { uniqueEmail, uniqueName, uniquePhone } from '../../support/builders'
 import { describe, expect, test } from 'bun:test'
 import { claimsOf, expectBadRequest, expectProblem, ISO_MS, UNKNOWN_ID } from './helpers'
 import { api, ids, openMatchesServer, tokens } from './household-matches-support'
 import { allMatches, aPair, type Constituent, createNeed, type Match, matchesOf, readNeed, register } from './household-matches-support'
-import { resolve, search, uniqueEmail, uniqueName, uniquePhone } from './household-matches-support'
+import { resolve, search } from './household-matches-support'
 
 // docs/constituents.md (resolution), docs/api.md "Errors" and "Permissions": deciding a household match, over
 // real HTTP. A decision may merge people or households for good, so it is taken once, by whom the contract

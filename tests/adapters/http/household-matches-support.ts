@@ -1,5 +1,5 @@
+import { uniqueEmail, uniqueName, uniquePhone } from '../../support/builders'
 import { afterAll, beforeAll, expect } from 'bun:test'
-import { randomUUID } from 'node:crypto'
 import type { Partner } from '../../../src/domain/partners/partner'
 import { startTestServer, type TestServer } from '../../support/http'
 import type { World } from '../../support/world'
@@ -64,14 +64,6 @@ export function openMatchesServer(): void {
   })
   afterAll(() => api.stop())
 }
-
-export const uniqueName = () =>
-  `Zq${randomUUID()
-    .replace(/[^a-f]/g, '')
-    .slice(0, 10)}`
-let phoneCounter = 0
-export const uniquePhone = () => `+1555${String(4_000_000 + ++phoneCounter).padStart(7, '0')}`
-export const uniqueEmail = () => `${uniqueName().toLowerCase()}@example.org`
 
 export type PossibleDuplicate = { constituentId: string; reasons: string[] }
 export type Registered = Constituent & { possibleDuplicates?: PossibleDuplicate[]; duplicateWarning?: string }
