@@ -4,7 +4,7 @@ import { t } from './i18n'
 import { authorized } from './session'
 
 /**
- * A CSV export (docs/api.md "Exports") saved as a download. The access token lives in the console's memory,
+ * A CSV export (docs/api/exports-import.md "Exports") saved as a download. The access token lives in the console's memory,
  * so no plain link could carry it: the file is fetched with the token and handed to the browser as a Blob.
  * The whole file is read before it is saved, so a transfer cut short is said as a failure, never saved as a
  * shorter file.

@@ -4,7 +4,7 @@ import { t } from './i18n'
 
 const ROLES = Object.keys(t.membersScreen.roles) as Role[]
 const PROFILES = Object.keys(t.membersScreen.profileNames) as GrantedProfile[]
-/** The roles a partner_admin gives: the agents and volunteers of its own partner (docs/api.md "Permissions"). */
+/** The roles a partner_admin gives: the agents and volunteers of its own partner (docs/api/access.md "Permissions"). */
 const PARTNER_STAFF: Role[] = ['partner_agent', 'volunteer']
 const PARTNER_ROLES: Role[] = ['partner_admin', ...PARTNER_STAFF]
 

@@ -12,7 +12,7 @@ const DAY_MS = 86_400_000
 const dayOf = (at: Date) => at.toISOString().slice(0, 10)
 
 /**
- * The needs report (docs/api.md "Reports") of a period, four weeks to today unless the address names one: the
+ * The needs report (docs/api/needs.md "Reports") of a period, four weeks to today unless the address names one: the
  * figures, and small charts of the weeks, the statuses and the partners, each drawn for the eye and given as
  * a table to screen readers (the drawing is hidden from them).
  */

@@ -3,7 +3,7 @@ import { t } from './i18n'
 import { failure } from './outcome'
 import { authorized } from './session'
 
-/** What a search found: its first page of people, newest first, and how many match in all (docs/api.md "Lists"). */
+/** What a search found: its first page of people, newest first, and how many match in all (docs/api/conventions.md "Lists"). */
 export interface Found {
   query: string
   people: Constituent[]

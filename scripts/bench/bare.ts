@@ -2,7 +2,8 @@
 // same single statement on the same database, with the same durability settings: one need read by primary
 // key, a page of 25 needs read by index, or one need inserted into the same table (its indexes and triggers
 // included). A second anchor for writes: one row inserted into a plain table (a key, the organization, the
-// body; no other index, no trigger), what a write costs with nothing of a need's guarantees. Run as its own process by run.ts: BARE_DATABASE (sqlite path or postgres URL), JWT_SECRET, PORT.
+// body; no other index, no trigger), what a write costs with nothing of a need's guarantees. Run as its own process by run.ts:
+// BARE_DATABASE (sqlite path or postgres URL), JWT_SECRET, PORT.
 import { Database } from 'bun:sqlite'
 import { Elysia } from 'elysia'
 import postgres from 'postgres'
@@ -81,7 +82,7 @@ function organizationOf(header: string | undefined): string | undefined {
 
 /**
  * A write route: the token checked, one row inserted. Its key is the kind the service gives a need (a
- * time-ordered UUID v7, docs/api.md "Identifiers"), so the ratio measures what the service does besides the
+ * time-ordered UUID v7, docs/api/conventions.md "Identifiers"), so the ratio measures what the service does besides the
  * insert, not a choice of key.
  */
 function inserting(insert: (need: NewNeed) => Promise<void>) {

@@ -5,7 +5,7 @@ export const EXPORT_BATCH_SIZE = 500
 
 /**
  * A list's records batch after batch, each read by keyset after the last one's final record, and only when
- * the consumer asks for it: a slow reader holds one batch, never the list (docs/api.md "Exports").
+ * the consumer asks for it: a slow reader holds one batch, never the list (docs/api/exports-import.md "Exports").
  */
 export async function* keysetBatches<T extends Keyset>(
   read: (after: Keyset | undefined, limit: number) => Promise<T[]>,

@@ -76,7 +76,7 @@ export class ForbiddenError extends DomainError {
   }
 }
 
-/** The records a 404 can name; its `detail` says which ("Need not found", docs/api.md "Errors"). */
+/** The records a 404 can name; its `detail` says which ("Need not found", docs/api/conventions.md "Errors"). */
 export type ResourceName =
   | 'Need'
   | 'Constituent'

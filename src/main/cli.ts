@@ -26,7 +26,7 @@ Commands:
   member set-password --email E --password P [--org SLUG]
                                  Set a member's password and confirm the member
   import constituents|needs --org SLUG --file F [--dry-run]
-                                 Bring a CSV file of the export's columns in (docs/api.md "Import");
+                                 Bring a CSV file of the export's columns in (docs/api/exports-import.md "Import");
                                  exit code 1 when a row was refused
   backup --to FILE [--force]     Copy the database while it is in use (SQLite; pg_dump on PostgreSQL)
   restore --from FILE            Put a backup in place of the database (SQLite; no intake may be running)

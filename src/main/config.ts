@@ -26,7 +26,10 @@ export interface Config {
   publicIntakeRateLimit: number
   /** Login, refresh and accept-invite requests per client address per minute. */
   authRateLimit: number
-  /** What one person can make the service send per hour: reset links, texts (docs/api.md "Tokens", "SMS"). */
+  /**
+   * What one person can make the service send per hour: reset links, texts (docs/api/access.md "Tokens",
+   * docs/api/organization.md "SMS").
+   */
   sendLimits: SendLimits
   /** How long the outbox worker rests when it finds nothing to send. */
   outboxPollMs: number

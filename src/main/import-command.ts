@@ -4,7 +4,7 @@ import type { ImportSource } from '../application/imports/record-import'
 import type { UseCases } from '../application/use-cases'
 import type { ImportReport } from '../domain/imports/import'
 
-// `intake import constituents|needs --org SLUG --file F [--dry-run]` (docs/api.md "Import").
+// `intake import constituents|needs --org SLUG --file F [--dry-run]` (docs/api/exports-import.md "Import").
 
 export interface ImportCommand {
   kind: ImportKind

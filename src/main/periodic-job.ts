@@ -29,7 +29,7 @@ const JOBS: PeriodicJob[] = [
     },
   },
   {
-    // Within a minute of each organization's digest hour (docs/api.md "Notifications").
+    // Within a minute of each organization's digest hour (docs/api/organization.md "Notifications").
     name: 'daily digests',
     everyMs: MINUTE,
     run: async (operations, logger) => {

@@ -6,7 +6,7 @@ import { startConsoleHarness, type ConsoleHarness } from '../support/console'
 import { TEST_PASSWORD } from '../support/world'
 
 // docs/console.md "Constituents": the search says how many match as the service counted them, "more than
-// 1,000" when it stopped counting (docs/api.md "Lists"), and that only the newest are shown.
+// 1,000" when it stopped counting (docs/api/conventions.md "Lists"), and that only the newest are shown.
 
 describe.skipIf(!chromiumAvailable())('how many a search found, in the staff console', () => {
   let c: ConsoleHarness

@@ -4,7 +4,7 @@ import { chromiumAvailable, launchChromium, seriousViolations } from '../support
 import { startTestServer, type TestServer } from '../support/http'
 import { deliverUntil, invitationIn, loggedEmailsTo, loggedInvitationTo } from '../adapters/http/helpers'
 
-// docs/api.md "Pages" in a real browser: Debian's Chromium through playwright-core, JavaScript as the pages
+// docs/api/pages.md "Pages" in a real browser: Debian's Chromium through playwright-core, JavaScript as the pages
 // have it (none of theirs), forms filled with the keyboard, axe-core on every page.
 
 /** The page's own document, inside `page.evaluate` (the project compiles without the DOM's types). */

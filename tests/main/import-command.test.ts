@@ -5,7 +5,7 @@ import { join } from 'node:path'
 import { importCommandOf, runImport, summaryOf, type ImportCommand } from '../../src/main/import-command'
 import { createWorld, type World } from '../support/world'
 
-// `intake import` (docs/api.md "Import"): its arguments, its progress on a terminal and off one, its summary.
+// `intake import` (docs/api/exports-import.md "Import"): its arguments, its progress on a terminal and off one, its summary.
 let world: World
 let dir: string
 let slug: string

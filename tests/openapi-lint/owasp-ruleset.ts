@@ -6,7 +6,7 @@ import { join } from 'node:path'
 
 /**
  * Spectral's OpenAPI ruleset (spectral:oas) and its OWASP API Security ruleset, which the served OpenAPI
- * document passes with no error, and the rules this service leaves on purpose, each with its reason (docs/api.md "OpenAPI lint").
+ * document passes with no error, and the rules this service leaves on purpose, each with its reason (docs/api/openapi.md "OpenAPI lint").
  */
 
 /** The anonymous routes that change something: rate limited per client address instead of authenticated. */
@@ -35,7 +35,7 @@ const RULESET = new Ruleset(
   {
     extends: [oas, owasp],
     rules: {
-      // Only the anonymous routes are rate limited (docs/api.md "Rate limits"): the others send no RateLimit fields to document.
+      // Only the anonymous routes are rate limited (docs/api/access.md "Rate limits"): the others send no RateLimit fields to document.
       'owasp:api4:2023-rate-limit': 'off',
       // The service sends no CORS headers: browsers keep other sites from reading its answers, and none is promised.
       'owasp:api8:2023-define-cors-origin': 'off',

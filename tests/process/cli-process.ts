@@ -198,7 +198,7 @@ export interface SmsInteraction {
   providerMessageId?: string
 }
 
-/** The texts (sms interactions) of a need, oldest first: every page of them (docs/api.md "Lists"). */
+/** The texts (sms interactions) of a need, oldest first: every page of them (docs/api/conventions.md "Lists"). */
 export async function textsOf(api: ApiClient, needId: string): Promise<SmsInteraction[]> {
   const all: SmsInteraction[] = []
   for (let page = 1; ; page++) {

@@ -6,7 +6,7 @@ import { TEST_DATABASE } from '../support/http'
 import { createTestDatabase } from '../support/postgres'
 import { runCli } from './cli-process'
 
-// `intake import` (docs/api.md "Import"), as an operator runs it: SQLite, or PostgreSQL with TEST_DATABASE=postgres.
+// `intake import` (docs/api/exports-import.md "Import"), as an operator runs it: SQLite, or PostgreSQL with TEST_DATABASE=postgres.
 let dir: string
 let env: Record<string, string>
 let drop = async () => {}

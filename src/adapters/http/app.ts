@@ -81,7 +81,7 @@ const takesForms = (path: string) => !path.startsWith('/api/') || path.startsWit
  * caller gets 401 first.
  */
 async function parseBody({ request }: { request: Request }): Promise<unknown> {
-  // A file is the route's to read as it arrives (docs/api.md "Import").
+  // A file is the route's to read as it arrives (docs/api/exports-import.md "Import").
   if (FILE_ROUTES.includes(new URL(request.url).pathname)) return FILE_BODY
   const text = await readBody(request)
   if (text === undefined) return BODY_TOO_LARGE

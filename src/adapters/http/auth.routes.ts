@@ -8,7 +8,7 @@ import { AcceptInviteBody } from './members.schemas'
 import { rateLimited, type RateLimits } from './rate-limits'
 import type { RequestSite } from './request-site'
 
-// docs/api.md "Tokens"
+// docs/api/access.md "Tokens"
 /** A refresh token is 43 characters (256 random bits); one sent may be up to this long. */
 export const REFRESH_TOKEN = { minLength: 1, maxLength: 512 } as const
 /** An access token's claims are of fixed size (three UUIDs, two times, a jti): it is about 340 characters. */

@@ -8,7 +8,7 @@ import { PAGE_LIMIT } from '../../domain/shared/page'
 import { KIND_OF_STATUS, PROBLEM_LIMITS, TITLE_OF, typeOf } from './problem'
 
 // Shared TypeBox pieces: every input and every answer is bounded here so the OpenAPI document shows its
-// limits (docs/api.md "Errors", "OpenAPI lint").
+// limits (docs/api/conventions.md "Errors", docs/api/openapi.md "OpenAPI lint").
 export const Uuid = t.String({ format: 'uuid', maxLength: 36 })
 /** What Date#toISOString writes: 24 characters, 27 with a six-digit year. */
 export const DateTime = t.String({ format: 'date-time', maxLength: 27 })
@@ -25,7 +25,7 @@ export function Text(rule: Pick<TextRule, 'maxLength'>, options: { description?:
 /**
  * A whole number, in a JSON body or an answer, with its bounds and format (int32: every integer of this
  * service fits). TypeBox's own integer, because Elysia's t.Integer also takes the string "24", and a wrong
- * type must be a 400 (docs/api.md "Errors"); query parameters, which are text, use QueryInteger.
+ * type must be a 400 (docs/api/conventions.md "Errors"); query parameters, which are text, use QueryInteger.
  */
 export function Int32(rule: IntegerRule, options: { description?: string } = {}) {
   return Type.Integer({ format: 'int32', minimum: rule.minimum, maximum: rule.maximum, ...options })
@@ -40,7 +40,7 @@ export function List<T extends TSchema>(
   return t.Array(item, { maxItems: rule.maxItems, ...options })
 }
 
-/** What every list answer carries beside its page (docs/api.md "Lists"), as each kind of list describes it. */
+/** What every list answer carries beside its page (docs/api/conventions.md "Lists"), as each kind of list describes it. */
 function pagingHeaders(total: string, link: string) {
   return {
     'X-Total-Count': Int32({ minimum: 0, maximum: 2_147_483_647 }, { description: total }),
@@ -59,7 +59,7 @@ export function PagedList<T extends TSchema>(item: T) {
 }
 
 /**
- * A list answer whose total is counted up to a bound (a search's: docs/api.md "Lists"), and says so when
+ * A list answer whose total is counted up to a bound (a search's: docs/api/conventions.md "Lists"), and says so when
  * more match. `bound` is named in the descriptions.
  */
 export function BoundedPagedList<T extends TSchema>(item: T, bound: number) {
@@ -83,7 +83,7 @@ export function OneOf<const T extends readonly string[]>(values: T, options: { d
   ) as unknown as TUnion<{ -readonly [K in keyof T]: TLiteral<T[K]> }>
 }
 
-/** The free key-value object (docs/api.md "Errors": at most 50 keys; 16 KiB in all is checked by the use case). */
+/** The free key-value object (docs/api/conventions.md "Errors": at most 50 keys; 16 KiB in all is checked by the use case). */
 export const CustomFieldsSchema = t.Record(t.String({ maxLength: CUSTOM_FIELDS_LIMITS.maxKeyLength }), t.Unknown(), {
   maxProperties: CUSTOM_FIELDS_LIMITS.maxKeys,
   // Says "any key" to generators that do not read patternProperties (openapi-typescript); validation is the same.
@@ -94,7 +94,7 @@ export const CustomFieldsSchema = t.Record(t.String({ maxLength: CUSTOM_FIELDS_L
 /**
  * Marks a schema as one of the OpenAPI document's named components: the document lists it once under
  * components/schemas and refers to it everywhere it is used, so a generated client exports a type of that
- * name (docs/api.md "Clients"). Validation does not read the mark.
+ * name (docs/api/openapi.md "Clients"). Validation does not read the mark.
  */
 export function Named<T extends TSchema>(name: string, schema: T): T {
   // A copy: a schema derived from this one (t.Omit, t.Composite) must not carry its name.
@@ -140,7 +140,7 @@ const ProblemFields = {
   detail: Text({ maxLength: PROBLEM_LIMITS.detail }, { description: 'What went wrong in particular, in words a person reads' }),
 }
 
-/** RFC 9457 problem details (docs/api.md "Errors"), every text bounded as problem.ts writes it. */
+/** RFC 9457 problem details (docs/api/conventions.md "Errors"), every text bounded as problem.ts writes it. */
 export const ProblemSchema = Named(
   'Problem',
   t.Object(ProblemFields, { description: 'RFC 9457 problem details (application/problem+json): every error but 400' }),
@@ -169,7 +169,7 @@ export const ValidationProblemSchema = Named(
   ),
 )
 
-/** Headers an error answer always carries, by status (docs/api.md "Errors", "Tokens"). */
+/** Headers an error answer always carries, by status (docs/api/conventions.md "Errors", docs/api/access.md "Tokens"). */
 const PROBLEM_HEADERS: Record<number, Record<string, TSchema>> = {
   401: {
     'WWW-Authenticate': t.String({
@@ -193,7 +193,7 @@ export function problems(...statuses: number[]): Record<number, TSchema> {
   return Object.fromEntries(statuses.map((status) => [status, Problem(status)]))
 }
 
-/** Strict request bodies: an unknown property is a 400 (docs/api.md "Errors"). */
+/** Strict request bodies: an unknown property is a 400 (docs/api/conventions.md "Errors"). */
 export function Body<T extends Parameters<typeof t.Object>[0]>(properties: T, description?: string) {
   return t.Object(properties, { additionalProperties: false, ...(description ? { description } : {}) })
 }

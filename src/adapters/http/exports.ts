@@ -7,7 +7,7 @@ import type { Need } from '../../domain/needs/need'
 import { csvRecord } from '../../domain/shared/csv'
 import { OneOf, problems } from './common.schemas'
 
-// docs/api.md "Exports"
+// docs/api/exports-import.md "Exports"
 
 export const EXPORT_FORMATS = ['csv'] as const
 

@@ -5,7 +5,7 @@ import { IMPORT_LIMITS, REPORTED_ERRORS, ROW_ERROR_TEXT, type ImportReport } fro
 import { Int32, Named, problems } from './common.schemas'
 import { UnsupportedMediaTypeError } from './problem'
 
-// docs/api.md "Import"
+// docs/api/exports-import.md "Import"
 
 export const ImportQuery = t.Object(
   {

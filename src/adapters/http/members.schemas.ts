@@ -6,7 +6,7 @@ import { MAIL_LANGUAGES } from '../../domain/members/notifications'
 import { EMAIL, HTTP_URL, NAME, PHONE } from '../../domain/shared/fields'
 import { Body, List, Named, OneOf, Text, Uuid } from './common.schemas'
 
-// docs/api.md
+// docs/api/access.md "Members and invitations"
 export const RoleSchema = Named('Role', OneOf(ROLES))
 const Profiles = t.Array(OneOf(PROFILES), PROFILE_LIST)
 const Phone = t.String({ ...PHONE, description: 'E.164' })

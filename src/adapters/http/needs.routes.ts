@@ -29,7 +29,7 @@ import { pagedResponse } from './paging'
 import { rateLimited, tooManyRequests, type RateLimits } from './rate-limits'
 import type { RequestSite } from './request-site'
 
-// docs/api.md "Needs"
+// docs/api/needs.md "Needs"
 export function needsRoutes(
   useCases: UseCases['needs'],
   authentication: AuthenticationPlugin,

@@ -1,7 +1,7 @@
 import { COMPONENT_NAME } from './common.schemas'
 import { KIND_OF_STATUS, TITLE_OF } from './problem'
 
-// docs/api.md "The OpenAPI document" and "Clients": what the generator of @elysiajs/openapi leaves for a
+// docs/api/openapi.md "The OpenAPI document" and "Clients": what the generator of @elysiajs/openapi leaves for a
 // client generator to stumble on, set right once, as the document is served.
 
 type Json = Record<string, unknown>

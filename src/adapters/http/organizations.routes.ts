@@ -19,7 +19,7 @@ import { Body, DateTime, Int32, List, Named, OneOf, problems, Text, Uuid } from 
 import { ORIGIN, ORIGIN_LIST } from '../../domain/shared/origin'
 import { DEFAULT_DIGEST_HOUR, DEFAULT_DIGEST_TIME_ZONE, DIGEST_HOUR, DIGEST_TIME_ZONE } from '../../domain/organizations/digest-schedule'
 
-// docs/api.md
+// docs/api/organization.md "Organization settings"
 const APP_ORIGINS =
   'Origins (https://host[:port]) of the organization’s own apps that invitation links may point at (`appUrl`), besides PUBLIC_BASE_URL'
 const FORM_ORIGINS = 'Origins (https://host[:port]) of partner sites whose pages may make a browser post the public intake'

@@ -1,12 +1,12 @@
 import { PAGE_LIMIT, type Page, type PageRequest } from '../../domain/shared/page'
 
-/** The page a list query asks for, with the defaults of docs/api.md "Lists". */
+/** The page a list query asks for, with the defaults of docs/api/conventions.md "Lists". */
 export function pageOf(query: { page?: number; limit?: number }): PageRequest {
   return { page: query.page ?? 1, limit: query.limit ?? PAGE_LIMIT.default }
 }
 
 /**
- * Paging travels in headers so the body stays the interface's plain array (docs/api.md "Lists"):
+ * Paging travels in headers so the body stays the interface's plain array (docs/api/conventions.md "Lists"):
  * X-Total-Count and an RFC 8288 Link header with first, prev, next and last. A total counted up to a bound
  * (Page.totalIsLowerBound) says so in X-Total-Count-Is-Lower-Bound; it reaches at least the end of this page
  * and more records match, so a next page exists, and the last one is not known.

@@ -4,7 +4,7 @@ import { KEYWORD, KEYWORDS, SLA_HOURS } from '../../domain/partners/partner'
 import { FREE_TEXT, HTTP_URL, NAME } from '../../domain/shared/fields'
 import { Body, DateTime, Int32, List, Named, Text, Uuid } from './common.schemas'
 
-// docs/api.md
+// docs/api/needs.md "Partners"
 const SlaHours = Int32(SLA_HOURS, { description: 'SLA turnaround in hours' })
 const KEYWORDS_MEAN =
   'Words that route public intake here, in any language (case and accents aside); English and Spanish translations of common words match too'

@@ -10,7 +10,7 @@ import { OUTAGE_DETAIL, RETRY_AFTER_SECONDS, type DatabaseOutages } from './data
 
 export const MAX_BODY_BYTES = 256 * 1024
 
-/** The routes that take a file (docs/api.md "Import"): read by the route as it arrives, up to the import's limit. */
+/** The routes that take a file (docs/api/exports-import.md "Import"): read by the route as it arrives, up to the import's limit. */
 export const FILE_ROUTES: readonly string[] = ['/api/constituents/import', '/api/needs/import']
 
 /** The most a request to `pathname` may send. */
@@ -65,7 +65,7 @@ const STATUS_OF: Record<ProblemKind, number> = {
   unavailable: 503,
 }
 
-/** One title per status (docs/api.md "Errors"): what went wrong in particular is in `detail` and `errors`. */
+/** One title per status (docs/api/conventions.md "Errors"): what went wrong in particular is in `detail` and `errors`. */
 export const TITLE_OF: Record<ProblemKind, string> = {
   invalid: 'Bad request',
   unauthorized: 'Unauthorized',
@@ -82,7 +82,7 @@ export const TITLE_OF: Record<ProblemKind, string> = {
 
 /**
  * The problem `type` (RFC 9457 §3.1.1): a tag URI (RFC 4151) per kind, the same on every deployment
- * whatever its address, so a client can match on it; it names a kind, nothing to fetch (docs/api.md "Errors").
+ * whatever its address, so a client can match on it; it names a kind, nothing to fetch (docs/api/conventions.md "Errors").
  */
 export const PROBLEM_TYPE_PREFIX = 'tag:intake.example,2026:problems/'
 export const typeOf = (kind: ProblemKind) => `${PROBLEM_TYPE_PREFIX}${kind.replaceAll('_', '-')}`
@@ -93,7 +93,7 @@ export const KIND_OF_STATUS: ReadonlyMap<number, ProblemKind> = new Map(
 )
 
 /**
- * The most a problem says (docs/api.md "Errors"): `detail` and each field's `path` and `message` are cut to
+ * The most a problem says (docs/api/conventions.md "Errors"): `detail` and each field's `path` and `message` are cut to
  * these lengths, and `errors` to its first entries, as the problem is written. A body of 256 KiB can hold
  * thousands of unknown fields with names of any length: the answer to it stays small, and the OpenAPI
  * document can give every bound.

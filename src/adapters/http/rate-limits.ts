@@ -15,10 +15,13 @@ export interface AnonymousRateLimiters {
   auth: RateLimiter
 }
 
-/** The policy names of the RateLimit fields (docs/api.md "Rate limits"). */
+/** The policy names of the RateLimit fields (docs/api/access.md "Rate limits"). */
 const POLICY_NAMES: Record<keyof AnonymousRateLimiters, string> = { publicIntake: 'public-intake', auth: 'auth' }
 
-/** Counts one request of the named limit against its client's block (an IPv6 address by its /64) and puts the RateLimit fields (and Retry-After, when over) on the answer. */
+/**
+ * Counts one request of the named limit against its client's block (an IPv6 address by its /64) and puts the RateLimit fields
+ * (and Retry-After, when over) on the answer.
+ */
 export type CountRequest = (
   name: keyof AnonymousRateLimiters,
   request: Request,
@@ -76,7 +79,7 @@ const RATE_LIMIT_HEADERS = {
 
 /**
  * The answers of a rate-limited route for the OpenAPI document: each with the RateLimit fields, and 429 with
- * Retry-After besides (docs/api.md "Rate limits").
+ * Retry-After besides (docs/api/access.md "Rate limits").
  */
 export function rateLimited<T extends Record<number, TSchema>>(responses: T): T & { 429: ReturnType<typeof Problem> } {
   const all = { ...responses, 429: Problem(429) }

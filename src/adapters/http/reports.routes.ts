@@ -4,7 +4,7 @@ import type { AuthenticationPlugin } from './authentication'
 import { problems } from './common.schemas'
 import { NeedsReportQuery, NeedsReportSchema } from './reports.schemas'
 
-// docs/api.md "Reports"
+// docs/api/needs.md "Reports"
 export function reportsRoutes(useCases: UseCases['reports'], authentication: AuthenticationPlugin) {
   return new Elysia({ name: 'reports', prefix: '/api/reports', detail: { tags: ['Reports'] } })
     .use(authentication)

@@ -2,7 +2,7 @@ import { Elysia } from 'elysia'
 import { ForbiddenError } from '../../domain/errors'
 import { originOf } from '../../domain/shared/origin'
 
-// docs/api.md "Requests from other sites"
+// docs/api/access.md "Requests from other sites"
 
 /** The detail of a 403 for a browser request another site's page made. */
 const FROM_ANOTHER_SITE =

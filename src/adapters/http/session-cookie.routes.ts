@@ -10,7 +10,7 @@ import { problemResponse } from './problem'
 import { rateLimited, type RateLimits } from './rate-limits'
 import type { RequestSite } from './request-site'
 
-// docs/api.md "Tokens": sessions for a browser, the refresh token in a cookie script cannot read.
+// docs/api/access.md "Tokens": sessions for a browser, the refresh token in a cookie script cannot read.
 export const SESSION_PATH = '/api/auth/session'
 export const REFRESH_COOKIE = 'intake_refresh'
 

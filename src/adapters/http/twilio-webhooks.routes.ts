@@ -3,7 +3,7 @@ import type { UseCases } from '../../application/use-cases'
 import { WEBHOOK_VALUE } from '../../domain/messaging/sms'
 import { problems } from './common.schemas'
 
-// docs/api.md "SMS": Twilio posts form-encoded parameters, signed in X-Twilio-Signature over the public URL
+// docs/api/organization.md "SMS": Twilio posts form-encoded parameters, signed in X-Twilio-Signature over the public URL
 const TwilioParams = t.Record(t.String({ maxLength: 100 }), t.String(WEBHOOK_VALUE), { maxProperties: 100, additionalProperties: false })
 const EMPTY_TWIML = '<?xml version="1.0" encoding="UTF-8"?><Response></Response>' as const
 

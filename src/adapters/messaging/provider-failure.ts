@@ -5,7 +5,7 @@ const EMAIL = 'Failed to send email' as const
 /** A provider call gives up after this, well inside the outbox's claim lease, so no send outlives its claim. */
 export const PROVIDER_TIMEOUT_MS = 15_000
 
-/** Network errors, throttling and server errors may pass; other refusals will not (docs/api.md "SMS"). */
+/** Network errors, throttling and server errors may pass; other refusals will not (docs/api/organization.md "SMS"). */
 export function isRetryableStatus(status: number): boolean {
   return status === 429 || status >= 500
 }

@@ -50,7 +50,7 @@ function twilioPackage(): typeof Twilio {
   return require('twilio')
 }
 
-/** Twilio's Messages API through the twilio package (docs/api.md "SMS"). */
+/** Twilio's Messages API through the twilio package (docs/api/organization.md "SMS"). */
 export class TwilioSmsSender implements SmsSender {
   private readonly client: ReturnType<typeof Twilio>
 

@@ -1,6 +1,6 @@
 import type { PasswordHasher } from '../../application/ports/password-hasher'
 
-/** argon2id through Bun's built-in implementation (docs/api.md "Tokens"). */
+/** argon2id through Bun's built-in implementation (docs/api/access.md "Tokens"). */
 export class Argon2PasswordHasher implements PasswordHasher {
   /** Lower costs make tests fast; production uses Bun's defaults. */
   constructor(private readonly cost: { memoryCost?: number; timeCost?: number } = {}) {}

@@ -8,7 +8,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 const CHECKED_KEPT = 4096
 
 /**
- * HS256 JWTs signed and checked with node:crypto's HMAC (docs/api.md "Tokens"). The algorithm is pinned: a token
+ * HS256 JWTs signed and checked with node:crypto's HMAC (docs/api/access.md "Tokens"). The algorithm is pinned: a token
  * whose header says anything but HS256 (`none` included) is refused before its signature is looked at.
  * Plain HMAC costs half of what a general JOSE library does per request (measured by npm run bench).
  * A token whose signature and claims were checked is kept with its claims (the last 4,096), so the next

@@ -3,7 +3,7 @@ import type { RateLimiter, RateLimitUse } from '../../application/ports/rate-lim
 
 /**
  * Fixed one-minute windows counted in this process. Several instances behind a load balancer each count
- * on their own (docs/api.md); the map is swept as windows end so it cannot grow without bound.
+ * on their own (docs/api/access.md "Rate limits"); the map is swept as windows end so it cannot grow without bound.
  */
 export class MemoryRateLimiter implements RateLimiter {
   private windowStart = 0

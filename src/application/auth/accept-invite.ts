@@ -1,6 +1,6 @@
 import { RedeemPasswordLink, type PasswordLinkKind } from './password-link'
 
-/** docs/api.md "Tokens": the invited member sets a password, becomes confirmed and is logged in. */
+/** docs/api/access.md "Tokens": the invited member sets a password, becomes confirmed and is logged in. */
 export class AcceptInvite extends RedeemPasswordLink {
   protected readonly kind: PasswordLinkKind = {
     purpose: undefined,

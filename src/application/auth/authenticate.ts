@@ -6,7 +6,7 @@ import type { AccessTokens } from '../ports/access-tokens'
 
 /**
  * Turns a bearer token into the acting member. Role, partner and profiles come from the member's current
- * record, not the token, so a demoted or removed member loses rights at once (docs/api.md "Tokens"); a token of a
+ * record, not the token, so a demoted or removed member loses rights at once (docs/api/access.md "Tokens"); a token of a
  * session that ended (logout, a revoked refresh-token family) stops working at once too.
  */
 export class Authenticate {

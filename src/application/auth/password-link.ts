@@ -26,7 +26,7 @@ export interface PasswordLinkKind {
 /**
  * Redeems a one-time link with a new password: the password checked and hashed, the link used up, the member
  * updated, audited and logged in, in one transaction (an error after the link was used rolls that back too).
- * A link works once. Accepting an invitation and resetting a password are the two kinds (docs/api.md "Tokens").
+ * A link works once. Accepting an invitation and resetting a password are the two kinds (docs/api/access.md "Tokens").
  */
 export abstract class RedeemPasswordLink {
   protected abstract readonly kind: PasswordLinkKind

@@ -14,7 +14,7 @@ import { issueLinkToken } from '../members/one-time-links'
 import { RedeemPasswordLink, type PasswordLinkKind } from './password-link'
 import type { AuditTrail } from '../audit/audit-trail'
 
-// docs/api.md "Tokens": a forgotten password, without an operator.
+// docs/api/access.md "Tokens": a forgotten password, without an operator.
 
 /**
  * Asks for a link to choose a new password. Says nothing of whether the email is known, and does the same

@@ -6,7 +6,7 @@ import type { UnitOfWork } from '../ports/unit-of-work'
 import type { TokenPair, TokenPairIssuer } from './token-pair'
 
 /**
- * Trades a refresh token for a new pair (docs/api.md "Tokens"). The old token stops working; presenting a token
+ * Trades a refresh token for a new pair (docs/api/access.md "Tokens"). The old token stops working; presenting a token
  * that was already rotated means it leaked, so the whole family is revoked.
  */
 export class RefreshSession {

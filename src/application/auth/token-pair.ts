@@ -5,7 +5,7 @@ import type { Repositories } from '../ports/repositories'
 import type { AccessTokens } from '../ports/access-tokens'
 import type { SecretTokens } from '../ports/secret-tokens'
 
-// docs/api.md "Tokens"
+// docs/api/access.md "Tokens"
 export const REFRESH_TOKEN_LIFETIME_MS = 30 * 24 * 3_600_000
 
 export interface TokenPair {

@@ -24,7 +24,7 @@ const allFieldsOf = (details: ContactDetails) => JSON.stringify(CONTACT_FIELDS.m
 const NAMESAKES = 100
 
 /**
- * Constituents from the columns of their export (docs/api.md "Import"): each row checked as a creation is,
+ * Constituents from the columns of their export (docs/api/exports-import.md "Import"): each row checked as a creation is,
  * registered as one (a household of its own, duplicate detection), and skipped when it is someone on file.
  */
 export class ConstituentImporter implements RecordImporter<ContactDetails> {

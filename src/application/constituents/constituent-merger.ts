@@ -67,7 +67,7 @@ export class ConstituentMerger {
       { action: 'merge', recordType: 'constituent', recordId: target.id, fields: changedFields(target, merged) },
     )
     await r.constituents.deleteHouseholdIfUnused(organizationId, source.householdId)
-    // docs/api.md "Needs": overrides that change the target's contact fields are a contact change like any other
+    // docs/api/needs.md "Needs": overrides that change the target's contact fields are a contact change like any other
     if (matchedFieldsChanged) await this.detection.run(r, merged)
     await this.events.emit(r, actor.organizationId, 'constituent.merged', { constituentId: merged.id, mergedConstituentId: sourceId })
     return merged

@@ -26,7 +26,7 @@ const CANDIDATES_PER_KEY = 20
 const NO_RECORD = ''
 
 /**
- * Duplicate detection (docs/api.md "Needs"): runs when a constituent is created or its contact fields change,
+ * Duplicate detection (docs/api/needs.md "Needs"): runs when a constituent is created or its contact fields change,
  * inside the caller's transaction. Every candidate gets one household match, unless the pair already has
  * one (open, resolved or dismissed: a person's earlier decision stands).
  */

@@ -8,7 +8,7 @@ import { keysetBatches } from '../keyset-batches'
 import type { Repositories } from '../ports/repositories'
 import { authorizeQuery } from './search-constituents'
 
-// docs/api.md "Exports"
+// docs/api/exports-import.md "Exports"
 export class ExportConstituents {
   constructor(
     private readonly repositories: Repositories,

@@ -10,7 +10,7 @@ import type { UnitOfWork } from '../ports/unit-of-work'
 import type { DuplicateDetection } from './duplicate-detection'
 import type { AuditTrail } from '../audit/audit-trail'
 
-// contact changes send the constituent through duplicate detection again (docs/api.md "Needs")
+// contact changes send the constituent through duplicate detection again (docs/api/needs.md "Needs")
 export class UpdateConstituent {
   constructor(
     private readonly unitOfWork: UnitOfWork,

@@ -16,7 +16,7 @@ import type { AuditSubject, AuditTrail } from '../audit/audit-trail'
 import type { Repositories } from '../ports/repositories'
 import type { UnitOfWork } from '../ports/unit-of-work'
 
-// docs/api.md "Import"
+// docs/api/exports-import.md "Import"
 
 /** Rows written per transaction: big enough that a commit's fixed cost does not count, small enough to hold no lock for long. */
 export const IMPORT_BATCH_ROWS = 500

@@ -10,7 +10,7 @@ import { issueLinkToken } from './one-time-links'
 
 /**
  * Issues a one-time invitation for a member and puts its email in the outbox, inside the caller's
- * transaction: the token is stored only as a digest and works for 7 days (docs/api.md "Tokens"). The link
+ * transaction: the token is stored only as a digest and works for 7 days (docs/api/access.md "Tokens"). The link
  * leads to PUBLIC_BASE_URL, or to an `appUrl` on an origin the organization allows (a 400 at `/appUrl`
  * otherwise, which rolls the caller's transaction back).
  */

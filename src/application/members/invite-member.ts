@@ -11,7 +11,7 @@ import type { InvitationMailer } from './invitation-mailer'
 import { memberView, partnersById } from './member-view'
 import type { AuditTrail } from '../audit/audit-trail'
 
-// docs/api.md
+// docs/api/access.md "Members and invitations"
 export interface InviteMemberInput {
   email: string
   role: Role

@@ -10,7 +10,7 @@ import type { UnitOfWork } from '../ports/unit-of-work'
 import { memberView, partnersById } from './member-view'
 import type { AuditTrail } from '../audit/audit-trail'
 
-// docs/api.md "Permissions" and "Members and invitations"
+// docs/api/access.md "Permissions" and "Members and invitations"
 /** A partial update: a field left out is unchanged; `phone: null` clears the phone. */
 export interface UpdateMemberInput {
   role?: Role

@@ -33,7 +33,7 @@ class StillInDoubt extends Error {}
 class SentButUnrecorded extends Error {}
 
 /**
- * Sends what the outbox holds (docs/api.md "SMS"). A claim takes, per organization, only as many messages as its
+ * Sends what the outbox holds (docs/api/organization.md "SMS"). A claim takes, per organization, only as many messages as its
  * `maxConcurrency` leaves free, counting every live claim in the database, so the cap holds across
  * workers and processes. Each send happens outside any transaction; its outcome is recorded under the
  * claim's fence. Retryable failures come back with exponential backoff, at most MAX_ATTEMPTS tries.

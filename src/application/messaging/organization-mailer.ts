@@ -5,7 +5,7 @@ import type { SecretBox } from '../ports/secret-box'
 
 export type EmailSenders = Record<EmailProvider, EmailSender>
 
-/** Sends an organization's mail through its own provider, or the fallback when it has none (docs/api.md). */
+/** Sends an organization's mail through its own provider, or the fallback when it has none (docs/api/organization.md "Outgoing mail"). */
 export class OrganizationMailer {
   constructor(
     private readonly repositories: Repositories,

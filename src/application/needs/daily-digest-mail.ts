@@ -4,7 +4,7 @@ import type { Need } from '../../domain/needs/need'
 import { localTime } from '../../domain/organizations/digest-schedule'
 import { needLink } from './need-notifications'
 
-// docs/api.md "Notifications": the daily digest names needs, never people: each need's reference number,
+// docs/api/organization.md "Notifications": the daily digest names needs, never people: each need's reference number,
 // partner, status, due date and link into the console; the person's details and the need's words stay there.
 
 /** One list of the digest: the needs shown, and whether more were left out. */

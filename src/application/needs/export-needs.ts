@@ -8,7 +8,7 @@ import type { Clock } from '../ports/clock'
 import type { Repositories } from '../ports/repositories'
 import { scopedNeedFilter, type NeedListFilter } from './list-needs'
 
-// docs/api.md "Exports"
+// docs/api/exports-import.md "Exports"
 export class ExportNeeds {
   constructor(
     private readonly repositories: Repositories,

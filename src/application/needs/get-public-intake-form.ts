@@ -10,7 +10,7 @@ export interface PublicIntakeForm {
 }
 
 /**
- * Anonymous, like SubmitPublicNeed: the organization a public form names by its slug (docs/api.md "Pages").
+ * Anonymous, like SubmitPublicNeed: the organization a public form names by its slug (docs/api/pages.md "Pages").
  * A slug that cannot be one is not looked up.
  */
 export class GetPublicIntakeForm {

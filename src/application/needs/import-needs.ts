@@ -4,7 +4,7 @@ import { authorize } from '../auth/authorize'
 import type { ImportOptions, ImportSource, RecordImport } from '../imports/record-import'
 import type { NeedImporter } from './need-importer'
 
-// docs/api.md "Import"
+// docs/api/exports-import.md "Import"
 export class ImportNeeds {
   constructor(
     private readonly imports: RecordImport,

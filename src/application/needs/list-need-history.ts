@@ -5,7 +5,7 @@ import { authorize } from '../auth/authorize'
 import type { Repositories } from '../ports/repositories'
 import { findVisibleNeed } from './find-need'
 
-// docs/api.md "Needs": every recorded change of a need the caller may see, oldest first
+// docs/api/needs.md "Needs": every recorded change of a need the caller may see, oldest first
 export class ListNeedHistory {
   constructor(private readonly repositories: Repositories) {}
 

@@ -5,7 +5,7 @@ import { authorize } from '../auth/authorize'
 import type { Repositories } from '../ports/repositories'
 import { findVisibleNeed } from './find-need'
 
-// docs/api.md "Needs": notes and SMS of a need, oldest first, a page at a time (a need may gather any number)
+// docs/api/needs.md "Needs": notes and SMS of a need, oldest first, a page at a time (a need may gather any number)
 export class ListNeedInteractions {
   constructor(private readonly repositories: Repositories) {}
 

@@ -13,7 +13,7 @@ export interface NeedListFilter extends Omit<NeedFilter, 'openDueBefore'> {
   dueBefore?: Date
 }
 
-// docs/api.md "Lists"
+// docs/api/conventions.md "Lists"
 export class ListNeeds {
   constructor(
     private readonly repositories: Repositories,

@@ -31,7 +31,7 @@ function canonicalJson(value: unknown): string {
 }
 
 /**
- * Needs from the columns of their export, plus `description` (docs/api.md "Import"): each row recorded as
+ * Needs from the columns of their export, plus `description` (docs/api/exports-import.md "Import"): each row recorded as
  * an intake by staff would be, on its original date. A row is the same as a need on file (or an earlier row)
  * with the same original time and the same `customFields`, which hold its description and contact details.
  */

@@ -28,11 +28,11 @@ export interface NewNeed {
   dueDate?: Date | null
   /**
    * Whether a constituent made from the contact keys joins `householdId`. Staff may put a new person in a
-   * known household; an anonymous caller's person always starts a household of its own (docs/api.md "Needs").
+   * known household; an anonymous caller's person always starts a household of its own (docs/api/needs.md "Needs").
    */
   newPersonJoinsHousehold?: boolean
   /**
-   * An imported request's date in the file it came from (docs/api.md "Import"): the need's creation time and
+   * An imported request's date in the file it came from (docs/api/exports-import.md "Import"): the need's creation time and
    * its first history entry's. Nobody is told it arrived: it is an old request, not a new one.
    */
   originalDate?: Date
@@ -52,7 +52,7 @@ export interface RecordedNeed {
  * Records a new need inside the caller's transaction: its reference number, taken by the store from the
  * organization's sequence as the need is inserted, its due date (unless set by hand) from the partner's SLA,
  * and its first history entry. Without a `constituentId`, contact keys in `customFields` become a new
- * constituent, checked for duplicates (docs/api.md "Needs").
+ * constituent, checked for duplicates (docs/api/needs.md "Needs").
  */
 export class NeedIntake {
   constructor(

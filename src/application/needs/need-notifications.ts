@@ -6,7 +6,7 @@ import type { Outbox } from '../messaging/outbox'
 import type { Repositories } from '../ports/repositories'
 import type { NeedToName } from './numbering-need'
 
-// docs/api.md "Notifications": members are mailed that a need arrived or was given to them, through the
+// docs/api/organization.md "Notifications": members are mailed that a need arrived or was given to them, through the
 // outbox in the transaction that caused it (never lost, never twice). A mail says which need, never whose:
 // the reference number, the partner, the status and a link into the console; the person's details and the
 // need's own words stay behind the login.

@@ -3,7 +3,7 @@ import { InvalidError, type FieldError } from '../../domain/errors'
 import type { Partner } from '../../domain/partners/partner'
 import type { Repositories } from '../ports/repositories'
 
-/** The ids a need may point at; each must name a record of the need's organization (docs/api.md "Needs"). */
+/** The ids a need may point at; each must name a record of the need's organization (docs/api/needs.md "Needs"). */
 export interface NeedReferences {
   partnerId?: string
   assignedTo?: string

@@ -9,7 +9,7 @@ import type { IdGenerator } from '../ports/ids'
 import type { Repositories } from '../ports/repositories'
 import type { NeedToName } from './numbering-need'
 
-// docs/api.md "Public intake": the person who asked is told its reference number and what happens next,
+// docs/api/needs.md "Public intake": the person who asked is told its reference number and what happens next,
 // when the organization chose to (`confirmRequests`). Only the reference number: the message may be read by
 // whoever holds the phone or the mailbox.
 

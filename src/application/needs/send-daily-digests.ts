@@ -12,7 +12,7 @@ import { languageOf, wanting } from './need-notifications'
 export const DIGEST_LIST_LIMIT = 25
 
 /**
- * docs/api.md "Notifications": from each organization's digest hour (its local time), every member with
+ * docs/api/organization.md "Notifications": from each organization's digest hour (its local time), every member with
  * `dailyDigest` on gets one mail a day listing its overdue needs and the unassigned open needs it could take
  * (its partner's; the whole organization's for org-wide roles), when there is any. Run by the worker every
  * minute, on every instance: each member's day is taken in the transaction that queues its mail, so the mail

@@ -12,7 +12,7 @@ import { numbered } from './numbering-need'
 import { MAIL_LANGUAGES, type MailLanguage } from '../../domain/members/notifications'
 import { FieldChecks } from '../../domain/shared/fields'
 
-// docs/api.md "Needs"
+// docs/api/needs.md "Needs"
 export interface PublicNeedInput {
   /** The organization, by id or by slug: one of them, or both naming the same one. */
   organizationId?: string
@@ -24,7 +24,7 @@ export interface PublicNeedInput {
   parentNeedId?: string
   constituentId?: string
   householdId?: string
-  /** The language the person asked in: its confirmation's (docs/api.md "Public intake"); `en` when absent. */
+  /** The language the person asked in: its confirmation's (docs/api/needs.md "Public intake"); `en` when absent. */
   language?: MailLanguage
 }
 
@@ -79,7 +79,7 @@ export class SubmitPublicNeed {
     return visible
   }
 
-  /** A web form knows the organization's slug, an integration may know its id (docs/api.md "Public intake"). */
+  /** A web form knows the organization's slug, an integration may know its id (docs/api/needs.md "Public intake"). */
   private async organizationOf({ organizationId, organizationSlug }: PublicNeedInput): Promise<Organization> {
     if (organizationId === undefined && organizationSlug === undefined) {
       throw InvalidError.field('/organizationId', 'give organizationId or organizationSlug')

@@ -25,7 +25,7 @@ import type { WebhookEvents } from '../webhooks/webhook-events'
 import type { AuditTrail } from '../audit/audit-trail'
 import type { NeedNotifications } from './need-notifications'
 
-// docs/api.md "Needs"
+// docs/api/needs.md "Needs"
 /** A partial update: a field left out is unchanged; `customFields` replaces the whole object; `assignedTo: null` unassigns. */
 export interface UpdateNeedInput extends NeedFields {
   assignedTo?: string | null

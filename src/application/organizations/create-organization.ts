@@ -23,7 +23,7 @@ export interface CreatedOrganization {
   defaultPartnerId: string
 }
 
-/** The partner every new organization starts with, to triage what nothing else routes (docs/api.md). */
+/** The partner every new organization starts with, to triage what nothing else routes (docs/api/needs.md "Partners"). */
 export const DEFAULT_PARTNER = { name: 'General intake', slaHours: 72 } as const
 
 /** Creates an organization with its default partner and its first org_admin, confirmed and able to log in. */

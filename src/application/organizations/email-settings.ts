@@ -12,7 +12,7 @@ import type { SecretBox } from '../ports/secret-box'
 import type { UnitOfWork } from '../ports/unit-of-work'
 import type { AuditTrail } from '../audit/audit-trail'
 
-// docs/api.md: the key is sealed at rest and never answered or logged
+// docs/api/organization.md "Organization settings": the key is sealed at rest and never answered or logged
 export interface MaskedEmailSettings {
   provider: StoredEmailSettings['provider']
   fromEmail: string
@@ -25,7 +25,7 @@ function masked({ provider, fromEmail, fromName, apiKeyLast4, updatedAt }: Store
   return { provider, fromEmail, ...(fromName ? { fromName } : {}), apiKeyLast4, updatedAt }
 }
 
-/** Settings as proposed: without `apiKey`, the key stored for the same provider (docs/api.md "Organization settings"). */
+/** Settings as proposed: without `apiKey`, the key stored for the same provider (docs/api/organization.md "Organization settings"). */
 export type ProposedEmailSettings = Omit<EmailProviderSettings, 'apiKey'> & { apiKey?: string }
 
 /**

@@ -9,7 +9,7 @@ import type { Repositories } from '../ports/repositories'
 import type { UnitOfWork } from '../ports/unit-of-work'
 import type { AuditTrail } from '../audit/audit-trail'
 
-// docs/api.md
+// docs/api/organization.md "Organization settings"
 export type OrganizationSettings = Omit<Organization, 'createdAt'> & {
   auditRetentionDays: number
   appOrigins: string[]

@@ -7,7 +7,7 @@ import type { IdGenerator } from '../ports/ids'
 import type { UnitOfWork } from '../ports/unit-of-work'
 import type { AuditTrail } from '../audit/audit-trail'
 
-// docs/api.md: an addition, so an organization can add partners
+// docs/api/needs.md "Partners": an addition, so an organization can add partners
 export type CreatePartnerInput = Pick<PartnerFields, 'name' | 'slaHours'> & Partial<Omit<PartnerFields, 'name' | 'slaHours' | 'isArchived'>>
 
 export class CreatePartner {
@@ -30,7 +30,7 @@ export class CreatePartner {
       createdAt: this.clock.now(),
     }
     return this.unitOfWork.run(async (r) => {
-      // The single default moves in the same transaction (docs/api.md).
+      // The single default moves in the same transaction (docs/api/needs.md "Partners").
       if (partner.isDefault) await r.partners.clearDefaultExcept(actor.organizationId, partner.id)
       await r.partners.insert(partner)
       await this.audit.record(r, actor, { action: 'create', recordType: 'partner', recordId: partner.id })

@@ -4,7 +4,7 @@ import { offsetOf, type Page, type PageRequest } from '../../domain/shared/page'
 import { authorize } from '../auth/authorize'
 import type { Repositories } from '../ports/repositories'
 
-// every partner of the organization, archived ones included, newest first (docs/api.md "Errors")
+// every partner of the organization, archived ones included, newest first (docs/api/conventions.md "Errors")
 export class ListPartners {
   constructor(private readonly repositories: Repositories) {}
 

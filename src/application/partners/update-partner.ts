@@ -6,7 +6,7 @@ import { authorize } from '../auth/authorize'
 import type { UnitOfWork } from '../ports/unit-of-work'
 import type { AuditTrail } from '../audit/audit-trail'
 
-// docs/api.md
+// docs/api/needs.md "Partners"
 export type UpdatePartnerInput = Partial<PartnerFields>
 
 export class UpdatePartner {

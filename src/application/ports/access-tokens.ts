@@ -8,7 +8,7 @@ export interface AccessTokenClaims {
 /** Why a token was refused: `expired` only for a genuine token whose time is up, `invalid` for the rest. */
 export type AccessTokenFailure = 'expired' | 'invalid'
 
-/** Short-lived signed access tokens (docs/api.md "Tokens"). */
+/** Short-lived signed access tokens (docs/api/access.md "Tokens"). */
 export interface AccessTokens {
   readonly lifetimeSeconds: number
   issue(claims: AccessTokenClaims): string

@@ -1,5 +1,5 @@
 /**
- * Work a use case leaves for after its caller has the answer (docs/api.md "Tokens": a password reset), so
+ * Work a use case leaves for after its caller has the answer (docs/api/access.md "Tokens": a password reset), so
  * what the work finds changes nothing in the answer, its time included. It runs in this process, one piece
  * at a time; a shutdown waits for it, a crash loses what had not run yet.
  */

@@ -1,4 +1,4 @@
-/** New identifiers behind a port, so tests can predict them. Which kind a record takes: docs/api.md "Identifiers". */
+/** New identifiers behind a port, so tests can predict them. Which kind a record takes: docs/api/conventions.md "Identifiers". */
 export interface IdGenerator {
   /** A UUID v4, nothing in it but chance: people and the organization's own records. */
   next(): string

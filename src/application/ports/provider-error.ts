@@ -1,6 +1,6 @@
 /**
  * An email or SMS provider refused or failed (the senders' ports throw it); `title` names which, as the
- * answer shows it (docs/api.md "Errors"). Not a rule of the domain: a fact about the outside world.
+ * answer shows it (docs/api/conventions.md "Errors"). Not a rule of the domain: a fact about the outside world.
  */
 export class ProviderError extends Error {
   readonly kind = 'provider_failed' as const

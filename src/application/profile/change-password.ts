@@ -8,7 +8,7 @@ import type { UnitOfWork } from '../ports/unit-of-work'
 import type { AuditTrail } from '../audit/audit-trail'
 
 /**
- * docs/api.md "Members and invitations": the caller chooses a new password, proving the current one. Every
+ * docs/api/access.md "Members and invitations": the caller chooses a new password, proving the current one. Every
  * session of the member ends, this one too (a session opened with the old password is one its holder may not
  * be): the member logs in again with the new one.
  */

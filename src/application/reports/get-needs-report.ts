@@ -5,7 +5,7 @@ import { authorize } from '../auth/authorize'
 import type { Clock } from '../ports/clock'
 import type { Repositories } from '../ports/repositories'
 
-// docs/api.md "Reports"
+// docs/api/needs.md "Reports"
 /** The needs report of a period: the whole organization's, or a partner role's own partner's. */
 export class GetNeedsReport {
   constructor(

@@ -1,7 +1,7 @@
 import { ForbiddenError } from '../../domain/errors'
 import type { SmsWebhookVerifier } from '../ports/sms'
 
-/** A call of the SMS provider's webhooks (docs/api.md "SMS"): what it posted, and its signature of it. */
+/** A call of the SMS provider's webhooks (docs/api/organization.md "SMS"): what it posted, and its signature of it. */
 export interface ProviderWebhookCall {
   /** The public URL the provider posted to (PUBLIC_BASE_URL + path): what it signed. */
   url: string

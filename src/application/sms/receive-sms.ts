@@ -10,7 +10,7 @@ import type { AuditTrail } from '../audit/audit-trail'
 import { signedParams, type ProviderWebhookCall } from './provider-webhook'
 
 /**
- * docs/api.md "SMS", inbound: the organization is the one whose number was texted. STOP and its kin opt the
+ * docs/api/organization.md "SMS", inbound: the organization is the one whose number was texted. STOP and its kin opt the
  * sender out of that organization's messages, START/YES/UNSTOP back in; every message, keywords too,
  * becomes an `sms` interaction on the newest open need of a constituent with that number, or stays
  * unattached.

@@ -6,7 +6,7 @@ import { signedParams, type ProviderWebhookCall } from './provider-webhook'
 import type { WebhookEvents } from '../webhooks/webhook-events'
 import type { AuditTrail } from '../audit/audit-trail'
 
-/** docs/api.md "SMS": the provider's status callbacks move an sms interaction to delivered or failed. */
+/** docs/api/organization.md "SMS": the provider's status callbacks move an sms interaction to delivered or failed. */
 export class RecordSmsStatus {
   constructor(
     private readonly unitOfWork: UnitOfWork,

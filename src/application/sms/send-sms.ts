@@ -13,7 +13,7 @@ import type { UnitOfWork } from '../ports/unit-of-work'
 import type { AuditTrail } from '../audit/audit-trail'
 
 /**
- * docs/api.md "SMS": checks the need, its constituent, the phone, the opt-out and the send limits, then
+ * docs/api/organization.md "SMS": checks the need, its constituent, the phone, the opt-out and the send limits, then
  * records the `sms` interaction and puts the message in the outbox in one transaction. The dispatcher sends it.
  */
 export class SendSms {

@@ -65,7 +65,7 @@ export interface AuditEvent {
 
 /**
  * What an event may count: what a retention run erased and cleared (docs/privacy.md); an import's rows, and
- * of them those created, skipped and refused (docs/api.md "Import").
+ * of them those created, skipped and refused (docs/api/exports-import.md "Import").
  */
 export const AUDIT_COUNTS = ['constituentsErased', 'needTextsCleared', 'rows', 'created', 'skipped', 'refused'] as const
 export type AuditCounts = Partial<Record<(typeof AUDIT_COUNTS)[number], number>>

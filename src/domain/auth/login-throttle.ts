@@ -1,5 +1,5 @@
 /**
- * Login throttling (docs/api.md "Tokens"). Failures are counted per email and client address, so a
+ * Login throttling (docs/api/access.md "Tokens"). Failures are counted per email and client address, so a
  * stranger's wrong passwords from elsewhere do not lock the member out; and per email from every address,
  * with a higher ceiling, against guessing spread over many addresses. Past that ceiling only the addresses
  * that failed for the email are refused: a guesser gets one try per new address, while the member, from

@@ -2,7 +2,7 @@ import type { Actor } from './actor'
 import type { Profile, Role } from './roles'
 
 /**
- * Who may do what: docs/api.md "Permissions" as data, the only place it is written. A rule allows the listed roles,
+ * Who may do what: docs/api/access.md "Permissions" as data, the only place it is written. A rule allows the listed roles,
  * and any role holding one of the listed profiles. Scope (own partner, own organization) is applied
  * by the use cases on top of this table.
  */

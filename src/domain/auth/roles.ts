@@ -11,7 +11,7 @@ export const PROFILES = [
 ] as const
 export type Profile = (typeof PROFILES)[number]
 
-/** Roles that work for one partner and see only its needs (docs/api.md "Permissions"). */
+/** Roles that work for one partner and see only its needs (docs/api/access.md "Permissions"). */
 export const PARTNER_ROLES: readonly Role[] = ['partner_admin', 'partner_agent', 'volunteer']
 
 export function isPartnerRole(role: Role): boolean {

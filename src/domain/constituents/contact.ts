@@ -23,7 +23,7 @@ export function isCalendarDate(value: string): boolean {
 }
 
 /**
- * Who may read a field (docs/api.md "Permissions", redaction.ts): whoever reads constituents, those who may
+ * Who may read a field (docs/api/access.md "Permissions", redaction.ts): whoever reads constituents, those who may
  * read contact details (`constituents:read-contact` or `constituents:read-pii`), or only those who may read
  * personal details (`constituents:read-pii`).
  */

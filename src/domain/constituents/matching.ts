@@ -1,7 +1,7 @@
 import type { ContactDetails } from './contact'
 
 /**
- * Duplicate detection keys (docs/api.md "Needs"). Two constituents of one organization are candidates when they
+ * Duplicate detection keys (docs/api/needs.md "Needs"). Two constituents of one organization are candidates when they
  * share any key: the same E.164 phone, the same email (case-insensitive), the same normalized first and
  * last name with the same date of birth, or the same last name and street address. Each key is stored
  * and indexed, so finding candidates costs the same with 100 or 1,000,000 constituents.

@@ -8,7 +8,7 @@ const PERSONAL_ONLY: readonly ContactField[] = readBy('personal')
 export const PERSONAL_DETAILS: readonly ContactField[] = readBy('contact', 'personal')
 
 /**
- * The constituent fields an actor may not read (docs/api.md "Permissions"), by each field's readers (contact.ts):
+ * The constituent fields an actor may not read (docs/api/access.md "Permissions"), by each field's readers (contact.ts):
  * phone, email, address and date of birth need `constituents:read-pii`; phone and email alone are also open
  * to `constituents:read-contact`. Names are never hidden: staff must know whom they serve.
  */

@@ -17,7 +17,7 @@ export type ConstituentQuery =
   | { kind: 'words'; words: string[] }
 
 /**
- * How many matches a search counts before it stops and answers "more than" (docs/api.md "Lists"): an exact
+ * How many matches a search counts before it stops and answers "more than" (docs/api/conventions.md "Lists"): an exact
  * total of a common name would read every match, and a caseworker narrows a search long before this.
  */
 export const SEARCH_TOTAL_BOUND = 1_000

@@ -1,7 +1,7 @@
 import { InvalidError, type FieldError } from '../errors'
 import { restoreFormula } from '../shared/csv'
 
-// docs/api.md "Import"
+// docs/api/exports-import.md "Import"
 
 /** The most one file may hold: rows after the header, and bytes as sent. */
 export const IMPORT_LIMITS = { maxRows: 50_000, maxBytes: 10 * 1024 * 1024 } as const

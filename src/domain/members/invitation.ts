@@ -1,6 +1,6 @@
 import { originOf } from '../shared/origin'
 
-// docs/api.md "Members and invitations": a one-time token, stored as a digest, valid for 7 days
+// docs/api/access.md "Members and invitations": a one-time token, stored as a digest, valid for 7 days
 export const INVITATION_LIFETIME_MS = 7 * 24 * 3_600_000
 
 export interface Invitation {
@@ -20,7 +20,7 @@ export const PASSWORD_RESET_LIFETIME_MS = 3_600_000
 /**
  * What is wrong with the base URL an admin chose for an invitation link (`appUrl`), or undefined: its origin
  * must be the service's own (PUBLIC_BASE_URL's) or one the organization lists in `appOrigins`, so a link
- * that carries a token only ever leads to a site the organization chose (docs/api.md "Members and invitations").
+ * that carries a token only ever leads to a site the organization chose (docs/api/access.md "Members and invitations").
  */
 export function linkBaseProblem(appUrl: string, publicBaseUrl: string, appOrigins: readonly string[] = []): string | undefined {
   const origin = originOf(appUrl)

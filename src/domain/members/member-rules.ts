@@ -2,7 +2,7 @@ import type { Actor } from '../auth/actor'
 import { isPartnerRole, type Profile, type Role } from '../auth/roles'
 import { ForbiddenError, InvalidError } from '../errors'
 
-// docs/api.md "Permissions", docs/api.md
+// docs/api/access.md "Permissions" and "Members and invitations"
 /** The roles a partner_admin may give, within its own partner. */
 export const ROLES_A_PARTNER_ADMIN_MANAGES: readonly Role[] = ['partner_agent', 'volunteer']
 

@@ -15,11 +15,11 @@ export interface Member {
   phone?: string
   /** argon2id hash; absent until the member sets a password. Never leaves the service. */
   passwordHash?: string
-  /** The member's own choices of mail (docs/api.md "Notifications"); what it left out follows its role. */
+  /** The member's own choices of mail (docs/api/organization.md "Notifications"); what it left out follows its role. */
   notifications?: Partial<NotificationPreferences>
   /** The language of the member's mails; English when not chosen. */
   language?: MailLanguage
-  /** Set while the member is deactivated (docs/api.md "Members and invitations"): no login, no session. */
+  /** Set while the member is deactivated (docs/api/access.md "Members and invitations"): no login, no session. */
   deactivatedAt?: Date
   /** When a session of the member last began: a login, an accepted invitation or a password reset. */
   lastLoginAt?: Date

@@ -1,7 +1,7 @@
 import type { Role } from '../auth/roles'
 import type { FieldChecks } from '../shared/fields'
 
-// docs/api.md "Notifications": what each member is mailed about, by its own choice.
+// docs/api/organization.md "Notifications": what each member is mailed about, by its own choice.
 
 export const NOTIFICATION_KINDS = ['newNeeds', 'assignedToMe', 'dailyDigest'] as const
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number]

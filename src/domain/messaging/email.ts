@@ -1,7 +1,7 @@
 import type { FieldError } from '../errors'
 import { EMAIL, EMAIL_MEANING, FieldChecks, NAME, type TextRule } from '../shared/fields'
 
-// docs/api.md
+// docs/api/organization.md "Organization settings"
 export const EMAIL_PROVIDERS = ['smtp', 'postmark', 'ses', 'sendgrid'] as const
 export type EmailProvider = (typeof EMAIL_PROVIDERS)[number]
 
@@ -45,7 +45,7 @@ export interface EmailMessage {
   to: string
   subject: string
   text: string
-  /** A mail the metrics count apart: `notification`, one telling staff about needs (docs/api.md "Notifications"). */
+  /** A mail the metrics count apart: `notification`, one telling staff about needs (docs/api/organization.md "Notifications"). */
   kind?: 'notification'
 }
 

@@ -19,7 +19,7 @@ export interface WebhookMessage {
   body: string
 }
 
-/** A text to send, and the interaction that records it (docs/api.md "SMS"). */
+/** A text to send, and the interaction that records it (docs/api/organization.md "SMS"). */
 export interface SmsMessage {
   from: string
   to: string
@@ -63,7 +63,7 @@ export type ClaimedOutboxMessage = Omit<OutboxMessage, 'status' | 'lockedUntil' 
   inFlightSince: Date
 }
 
-/** At most this many tries; then the message is failed for good (docs/api.md "SMS"). */
+/** At most this many tries; then the message is failed for good (docs/api/organization.md "SMS"). */
 export const MAX_ATTEMPTS = 5
 
 /** Exponential backoff: 2 s, 4 s, 8 s, 16 s after the 1st to 4th failure. */

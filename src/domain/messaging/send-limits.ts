@@ -1,5 +1,5 @@
 /**
- * Limits on what one person can make the service send (docs/api.md "Tokens", "SMS"): reset links to one
+ * Limits on what one person can make the service send (docs/api/access.md "Tokens", docs/api/organization.md "SMS"): reset links to one
  * member, texts to one number, texts by one member. Each counts over the last hour what the database
  * recorded, so the limit holds across instances.
  */

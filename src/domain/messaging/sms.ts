@@ -1,7 +1,7 @@
 import type { FieldError } from '../errors'
 import { FieldChecks, type TextRule } from '../shared/fields'
 
-// docs/api.md "SMS"
+// docs/api/organization.md "SMS"
 export const DELIVERY_STATUSES = ['queued', 'sent', 'delivered', 'failed'] as const
 export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number]
 
@@ -68,5 +68,5 @@ export function advancesDelivery(from: DeliveryStatus | undefined, to: DeliveryS
   return from === undefined || order[to] >= order[from]
 }
 
-/** How long a status that came before its send was recorded waits for it (docs/api.md "SMS"). */
+/** How long a status that came before its send was recorded waits for it (docs/api/organization.md "SMS"). */
 export const EARLY_STATUS_KEPT_MS = 24 * 3_600_000

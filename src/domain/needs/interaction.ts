@@ -32,7 +32,7 @@ export interface Interaction {
   direction?: 'inbound' | 'outbound'
   senderIdentifier: string
   content?: string
-  /** Outbound SMS only (docs/api.md "SMS"). */
+  /** Outbound SMS only (docs/api/organization.md "SMS"). */
   deliveryStatus?: DeliveryStatus
   /** The provider's id of the message (Twilio's MessageSid). */
   providerMessageId?: string

@@ -4,7 +4,7 @@ import { FieldChecks, FREE_TEXT, type TextRule } from '../shared/fields'
 import { MAX_NESTING_DEPTH, nestsDeeperThan } from '../shared/nesting'
 import { ILL_FORMED_TEXT, illFormedTextAt } from '../shared/unicode'
 
-// docs/api.md "Needs"
+// docs/api/needs.md "Needs"
 export const NEED_STATUSES = ['NEW', 'IN_PROGRESS', 'PENDING_INTERNAL', 'PENDING_CLIENT', 'RESOLVED', 'ESCALATED'] as const
 export type NeedStatus = (typeof NEED_STATUSES)[number]
 
@@ -61,7 +61,7 @@ export function isOpenAndDueBefore(need: Pick<Need, 'status' | 'dueDate'>, befor
 
 /**
  * Overdue: still open and past its due date as of `now`, the service's clock (a need without one never is;
- * docs/api.md "Needs").
+ * docs/api/needs.md "Needs").
  */
 export function isOverdue(need: Pick<Need, 'status' | 'dueDate'>, now: Date): boolean {
   return isOpenAndDueBefore(need, now)
@@ -108,7 +108,7 @@ export function looksLikeReferenceNumber(normalized: string): boolean {
   return /^[A-Z]{1,16}-[0-9]{1,15}$/.test(normalized)
 }
 
-/** The fields whose changes are kept in a need's history (docs/api.md "Needs"). */
+/** The fields whose changes are kept in a need's history (docs/api/needs.md "Needs"). */
 export const TRACKED_FIELDS = ['status', 'assignedTo', 'partnerId', 'isConfidential', 'dueDate'] as const
 /** A tracked field's value as text: a status, a UUID, `true` or `false`, an ISO-8601 time. */
 export const CHANGE_VALUE = { maxLength: 36 } as const satisfies TextRule
@@ -139,7 +139,7 @@ function changeValue(value: string | boolean | Date | undefined): string | undef
   return value instanceof Date ? value.toISOString() : String(value)
 }
 
-/** docs/api.md "Errors": `customFields` at most 16 KiB (as JSON) and 50 keys of at most 100 characters. */
+/** docs/api/conventions.md "Errors": `customFields` at most 16 KiB (as JSON) and 50 keys of at most 100 characters. */
 export const CUSTOM_FIELDS_LIMITS = { maxBytes: 16 * 1024, maxKeys: 50, maxKeyLength: 100 } as const
 
 /** What a person sends through the public intake form, in their words. */

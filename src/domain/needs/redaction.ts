@@ -7,7 +7,7 @@ import type { Interaction, InteractionChannel } from './interaction'
 import type { Need } from './need'
 
 /**
- * What a caller may see of a need (docs/api.md "Permissions"), the one place need responses are redacted: the
+ * What a caller may see of a need (docs/api/access.md "Permissions"), the one place need responses are redacted: the
  * `customFields` of a confidential need only with `needs:read-confidential`; the constituent's contact
  * keys inside `customFields` (phone, email, address, date of birth) only with the permission that reads
  * those fields on the constituent itself; the `duplicateWarning` as the caller may read it.

@@ -1,4 +1,4 @@
-// docs/api.md "Partners": public intake is written in the person's language, a partner's keywords in
+// docs/api/needs.md "Partners": public intake is written in the person's language, a partner's keywords in
 // whatever language its admin chose. Routing also takes a keyword's translations, so "groceries" routes
 // "necesito comida" as it routes "need groceries", and "comida" routes "need groceries", with no word to add
 // to any partner. Words as routing compares them: lower case, without accents.

@@ -2,7 +2,7 @@ import type { Partner } from '../partners/partner'
 import { routingEquivalents } from './routing-words'
 
 /**
- * Public intake routing (docs/api.md "Public intake"): the first non-archived partner, in the given order, one
+ * Public intake routing (docs/api/needs.md "Public intake"): the first non-archived partner, in the given order, one
  * of whose keywords is a word of the description, or a translation of one (`routingEquivalents`: English and
  * Spanish); a keyword of several words matches when all of them do. Otherwise the default partner.
  */

@@ -1,6 +1,6 @@
 import { matches, type IntegerRule, type TextRule } from '../shared/fields'
 
-// docs/api.md "Notifications": when an organization's members get their daily digest.
+// docs/api/organization.md "Notifications": when an organization's members get their daily digest.
 
 /** The local hour the digest goes at, 0 to 23. */
 export const DIGEST_HOUR = { minimum: 0, maximum: 23 } as const satisfies IntegerRule

@@ -4,7 +4,7 @@ import { FieldChecks, NAME, type IntegerRule, type TextRule } from '../shared/fi
 import { ORIGIN_LIST, originProblem } from '../shared/origin'
 import { DIGEST_HOUR, timeZoneProblem } from './digest-schedule'
 
-// docs/api.md
+// docs/api/organization.md "Organization settings"
 export interface Organization {
   id: string
   name: string
@@ -89,7 +89,7 @@ export function organizationFieldErrors(input: Partial<OrganizationFields>, whol
 
 /**
  * A public intake that a page on another site (`origin`) made a browser send is taken only when the
- * organization lists that origin in `formOrigins` (docs/api.md "Requests from other sites"). `undefined`: the
+ * organization lists that origin in `formOrigins` (docs/api/access.md "Requests from other sites"). `undefined`: the
  * request came from the service's own pages or from no browser.
  */
 export function assertAcceptsIntakeFrom(organization: Organization, origin: string | undefined): void {

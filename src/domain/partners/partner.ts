@@ -1,7 +1,7 @@
 import { ConflictError, type FieldError } from '../errors'
 import { FieldChecks, FREE_TEXT, HTTP_URL, NAME, textProblem, type ListRule, type TextRule } from '../shared/fields'
 
-// docs/api.md
+// docs/api/needs.md "Partners"
 export interface Partner {
   id: string
   organizationId: string

@@ -3,7 +3,7 @@ import type { FieldError } from '../errors'
 import { NEED_STATUSES, isOpen, type NeedStatus } from '../needs/need'
 import type { TextRule } from '../shared/fields'
 
-// docs/api.md "Reports"
+// docs/api/needs.md "Reports"
 
 /** A day of the report's period, YYYY-MM-DD: the organization's day, which is UTC's. */
 export const REPORT_DAY = { pattern: DATE_PATTERN, maxLength: 10 } as const satisfies TextRule

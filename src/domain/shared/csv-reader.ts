@@ -1,6 +1,6 @@
 import { InvalidError } from '../errors'
 
-// docs/api.md "Import": CSV as RFC 4180 reads it, fed in pieces, so a file is never held whole.
+// docs/api/exports-import.md "Import": CSV as RFC 4180 reads it, fed in pieces, so a file is never held whole.
 
 /**
  * A streaming CSV reader: `push` each piece of text as it arrives and take the records it completed; `end`

@@ -1,4 +1,4 @@
-// docs/api.md "Exports": CSV as RFC 4180 writes it, with cells a spreadsheet would run made inert.
+// docs/api/exports-import.md "Exports": CSV as RFC 4180 writes it, with cells a spreadsheet would run made inert.
 
 /**
  * What makes a spreadsheet read a cell as a formula, after OWASP's "CSV Injection" advice: = + - @ and,

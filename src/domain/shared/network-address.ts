@@ -1,6 +1,6 @@
 /**
  * Whether an IP address is on the public internet, for deployments that refuse to let an organization's
- * email settings reach the service's own network (docs/api.md "Organization settings"): loopback, private
+ * email settings reach the service's own network (docs/api/organization.md "Organization settings"): loopback, private
  * (RFC 1918, fc00::/7), link-local (169.254/16 with the cloud metadata address, fe80::/10), unspecified,
  * carrier-grade NAT, documentation, benchmarking, multicast and reserved ranges are not; of IPv6, only global
  * unicast may be. IPv6 forms that carry an IPv4 address (mapped, translated, compatible, NAT64, 6to4) are

@@ -2,7 +2,7 @@ import { textProblem, type ListRule, type TextRule } from './fields'
 
 /**
  * A web origin as a browser sends it in `Origin` (scheme, host, port): what an organization lists to let
- * another site take part (docs/api.md "Organization settings"). Only https: a page served in clear could be
+ * another site take part (docs/api/organization.md "Organization settings"). Only https: a page served in clear could be
  * anyone's. The pattern is the coarse shape; `originProblem` also asks that it be the exact form a browser sends.
  */
 export const ORIGIN = { pattern: '^https://[^/?#@\\s]+$', maxLength: 300 } as const satisfies TextRule

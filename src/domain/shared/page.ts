@@ -1,4 +1,4 @@
-// docs/api.md "Lists"
+// docs/api/conventions.md "Lists"
 export const PAGE_LIMIT = { default: 25, max: 100 } as const
 
 export interface PageRequest {
@@ -22,7 +22,7 @@ export function offsetOf(request: PageRequest): number {
 
 /**
  * How far a bounded count reads for `request`: `bound` records, or to the end of the page asked for when that
- * is further, so that a page past the bound still knows whether another follows it (docs/api.md "Lists").
+ * is further, so that a page past the bound still knows whether another follows it (docs/api/conventions.md "Lists").
  * A count reads one record more than this, to tell "exactly" from "more".
  */
 export function countCap(request: PageRequest, bound: number): number {
@@ -44,7 +44,7 @@ export interface Keyset {
   id: string
 }
 
-/** Newest first, id as tie-break: the order of every list (docs/api.md "Lists"). */
+/** Newest first, id as tie-break: the order of every list (docs/api/conventions.md "Lists"). */
 export function newestFirst(a: Keyset, b: Keyset): number {
   return b.createdAt.getTime() - a.createdAt.getTime() || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0)
 }

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { problemResponse, PROBLEM_LIMITS } from '../../../src/adapters/http/problem'
 import { startTestServer, type TestServer } from '../../support/http'
 
-// docs/api.md "OpenAPI lint": answers are checked against schemas bounded by the rules of the inputs, so a value
+// docs/api/openapi.md "OpenAPI lint": answers are checked against schemas bounded by the rules of the inputs, so a value
 // stored at the longest an input allows must come back whole; a problem says no more than its schema allows.
 let api: TestServer
 let admin: string

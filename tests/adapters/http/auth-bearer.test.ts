@@ -4,8 +4,8 @@ import { PORTS } from '../../../src/main/container'
 import { api, login, loginPair, newMember, openAuthServer } from './auth-support'
 import { claimsOf, expectProblem, forgeToken, jwtSecretOf } from './helpers'
 
-// docs/api.md "Tokens" (what a protected route makes of the bearer token it is sent: forged, expired,
-// malformed or of an ended session) over real HTTP; docs/api.md "Errors" for the error answers.
+// docs/api/access.md "Tokens" (what a protected route makes of the bearer token it is sent: forged, expired,
+// malformed or of an ended session) over real HTTP; docs/api/conventions.md "Errors" for the error answers.
 openAuthServer()
 
 describe('bearer tokens on a protected route', () => {

@@ -4,7 +4,7 @@ import { TEST_PASSWORD } from '../../support/world'
 import { api, login, newMember, openAuthServer } from './auth-support'
 import { claimsOf, expectBadRequest, expectProblem } from './helpers'
 
-// docs/api.md "Tokens" (logging in, and the limit on failed logins) over real HTTP; docs/api.md "Errors"
+// docs/api/access.md "Tokens" (logging in, and the limit on failed logins) over real HTTP; docs/api/conventions.md "Errors"
 // for the error answers.
 openAuthServer()
 

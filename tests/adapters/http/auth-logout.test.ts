@@ -2,8 +2,8 @@ import { describe, expect, test } from 'bun:test'
 import { api, loginPair, newMember, openAuthServer, type TokenPair } from './auth-support'
 import { expectBadRequest, expectProblem } from './helpers'
 
-// docs/api.md "Tokens" (logging out ends the session, its access tokens with it, and only the caller's own)
-// over real HTTP; docs/api.md "Errors" for the error answers.
+// docs/api/access.md "Tokens" (logging out ends the session, its access tokens with it, and only the caller's own)
+// over real HTTP; docs/api/conventions.md "Errors" for the error answers.
 openAuthServer()
 
 describe('POST /api/auth/logout', () => {

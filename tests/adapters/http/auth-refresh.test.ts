@@ -2,8 +2,8 @@ import { describe, expect, test } from 'bun:test'
 import { api, loginPair, newMember, openAuthServer, type TokenPair } from './auth-support'
 import { claimsOf, expectBadRequest, expectProblem } from './helpers'
 
-// docs/api.md "Tokens" (refresh tokens rotate, and a reused one ends its session) over real HTTP;
-// docs/api.md "Errors" for the error answers.
+// docs/api/access.md "Tokens" (refresh tokens rotate, and a reused one ends its session) over real HTTP;
+// docs/api/conventions.md "Errors" for the error answers.
 openAuthServer()
 
 describe('POST /api/auth/refresh', () => {

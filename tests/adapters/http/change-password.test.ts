@@ -3,7 +3,7 @@ import { startTestServer, type TestServer } from '../../support/http'
 import { TEST_PASSWORD } from '../../support/world'
 import { expectBadRequest, expectProblem } from './helpers'
 
-// docs/api.md "Members and invitations": POST /api/profile/password over real HTTP, on SQLite and PostgreSQL.
+// docs/api/access.md "Members and invitations": POST /api/profile/password over real HTTP, on SQLite and PostgreSQL.
 const NEW_PASSWORD = 'a password of my own choosing'
 type TokenPair = { accessToken: string; refreshToken: string }
 

@@ -3,7 +3,7 @@ import { SEARCH_TOTAL_BOUND } from '../../../src/domain/constituents/search'
 import { startTestServer, type TestServer } from '../../support/http'
 import { linksOf, pageOfLink } from './helpers'
 
-// docs/api.md "Lists": a search counts its matches up to a bound and says when more match; paging stays whole.
+// docs/api/conventions.md "Lists": a search counts its matches up to a bound and says when more match; paging stays whole.
 // Over real HTTP (SQLite, and PostgreSQL with TEST_DATABASE=postgres).
 let api: TestServer
 let token: string

@@ -4,7 +4,7 @@ import { expectBadRequest, expectProblem, UNKNOWN_ID } from './helpers'
 import { api, openConstituentsServer, other, partnerB, tokens } from './constituents-support'
 import { type Constituent, constituentNeeds, createNeed, fullPerson, type Need, readBack, register, search } from './constituents-support'
 
-// docs/constituents.md (merging), docs/api.md "Errors" and "Permissions": merging two records of one person,
+// docs/constituents.md (merging), docs/api/conventions.md "Errors" and docs/api/access.md "Permissions": merging two records of one person,
 // over real HTTP. A merge removes a record for good, so what moves, what stays and who may do it are held here.
 openConstituentsServer()
 

@@ -4,7 +4,7 @@ import { type ConstituentFields, expectBadRequest, expectProblem, linksOf, pageO
 import { api, openConstituentsServer, other, partnerA, partnerB, tokens, world } from './constituents-support'
 import { type Constituent, constituentNeeds, createNeed, fullPerson, type Need, register } from './constituents-support'
 
-// docs/constituents.md, docs/api.md "Permissions": a person's needs, over real HTTP. The list crosses
+// docs/constituents.md, docs/api/access.md "Permissions": a person's needs, over real HTTP. The list crosses
 // partners, so what each caller sees of another partner's need is held here.
 openConstituentsServer()
 

@@ -5,7 +5,7 @@ import { api, openConstituentsServer, tokens } from './constituents-support'
 import { ALL_FIELDS, type Constituent, fullPerson, INVALID_FIELDS, NAMES, NAMES_PHONE_EMAIL, readBack } from './constituents-support'
 import { register, search } from './constituents-support'
 
-// docs/constituents.md, docs/api.md "Errors", "Updates" and "Permissions": reading one person and changing
+// docs/constituents.md, docs/api/conventions.md "Errors", "Updates" and docs/api/access.md "Permissions": reading one person and changing
 // their record, over real HTTP. A read shows what a search would, and an update keeps what it leaves out.
 openConstituentsServer()
 

@@ -5,12 +5,12 @@ import { api, openConstituentsServer, partnerA, tokens } from './constituents-su
 import { ALL_FIELDS, type Constituent, constituentNeeds, createNeed, fullPerson, NAMES, NAMES_PHONE_EMAIL } from './constituents-support'
 import { type Need, readBack, register, search } from './constituents-support'
 
-// docs/api.md "Permissions": who sees a person's phone, email, address and date of birth, over real HTTP,
+// docs/api/access.md "Permissions": who sees a person's phone, email, address and date of birth, over real HTTP,
 // on the constituent and on the same keys in needs' customFields. What a caller may not read it must not
 // see, nor lose by an update that leaves it out.
 openConstituentsServer()
 
-describe('redaction of phone, email, address and date of birth (docs/api.md "Permissions")', () => {
+describe('redaction of phone, email, address and date of birth (docs/api/access.md "Permissions")', () => {
   let person: Required<ConstituentFields>
   let constituent: Constituent
   let need: Need

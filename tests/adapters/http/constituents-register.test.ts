@@ -4,7 +4,7 @@ import { expectBadRequest, expectProblem, UNKNOWN_ID } from './helpers'
 import { api, openConstituentsServer, tokens } from './constituents-support'
 import { type Constituent, fullPerson, INVALID_FIELDS, readBack, register, search } from './constituents-support'
 
-// docs/constituents.md, docs/api.md "Errors" and "Permissions": registering a person, over real HTTP. What
+// docs/constituents.md, docs/api/conventions.md "Errors" and docs/api/access.md "Permissions": registering a person, over real HTTP. What
 // a registration takes, and who may make one, decide what the rest of the service can trust about a record.
 openConstituentsServer()
 

@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, test } from 'bun:test'
 import { expectBadRequest, expectProblem, linksOf, pageOfLink } from './helpers'
 import { api, type Constituent, openConstituentsServer, register, search, tokens, world } from './constituents-support'
 
-// docs/constituents.md (search), docs/api.md "Lists" and "Permissions": finding people by name, phone or
+// docs/constituents.md (search), docs/api/conventions.md "Lists" and docs/api/access.md "Permissions": finding people by name, phone or
 // email, over real HTTP. A search is how a caseworker finds someone already on file, so it must find them
 // however they are typed, and never show what the caller may not search by or another organization's people.
 openConstituentsServer()

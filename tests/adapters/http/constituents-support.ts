@@ -109,7 +109,7 @@ export function fullPerson(lastName = uniqueName()): Required<ConstituentFields>
   })
 }
 
-/** Invalid constituent fields, each a 400 naming the field (docs/api.md "Errors": never 422). */
+/** Invalid constituent fields, each a 400 naming the field (docs/api/conventions.md "Errors": never 422). */
 export const INVALID_FIELDS: Array<[label: string, body: Record<string, unknown>, field: string]> = [
   ['a phone without its +', { phone: '5551234567' }, '/phone'],
   ['a phone with punctuation', { phone: '+1 (555) 123-4567' }, '/phone'],

@@ -3,7 +3,7 @@ import { connect } from 'node:net'
 import { admin, api, constituentId, matchId, memberId, needId, openConventionsServer, partnerId, smsNeedId } from './conventions-support'
 import { expectBadRequest, expectProblem } from './helpers'
 
-// docs/api.md "Errors" (HTTP conventions) for request bodies on every route that takes one, over real HTTP:
+// docs/api/conventions.md "Errors" (HTTP conventions) for request bodies on every route that takes one, over real HTTP:
 // what cannot be read is a 400 or 413 before any use case runs, and the server goes on serving.
 // A new route with a body gets its line in `bodyRoutes`.
 openConventionsServer()

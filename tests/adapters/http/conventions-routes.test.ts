@@ -4,7 +4,7 @@ import { admin, api, closedPort, constituentId, erased, matchId, memberId, merge
 import { needId, openConventionsServer, organization, partnerId, smsNeedId } from './conventions-support'
 import { expectProblem, UNKNOWN_ID } from './helpers'
 
-// docs/api.md "Errors" (HTTP conventions) across every route, over real HTTP: who is not let in, and the
+// docs/api/conventions.md "Errors" (HTTP conventions) across every route, over real HTTP: who is not let in, and the
 // answers that are the same on every route (unknown routes, request ids, unexpected errors, other
 // organizations' ids). A new route that needs a token gets its line in `protectedRoutes`.
 openConventionsServer()

@@ -3,11 +3,11 @@ import twilio from 'twilio'
 import { admin, api, openConventionsServer } from './conventions-support'
 import { expectBadRequest, expectProblem } from './helpers'
 
-// docs/api.md "SMS": the provider's webhooks answer anyone on the internet, so they take no member's token,
-// and their bodies are held to the same conventions as every other route's (docs/api.md "Errors").
+// docs/api/organization.md "SMS": the provider's webhooks answer anyone on the internet, so they take no member's token,
+// and their bodies are held to the same conventions as every other route's (docs/api/conventions.md "Errors").
 openConventionsServer()
 
-describe('Twilio webhooks (docs/api.md "SMS")', () => {
+describe('Twilio webhooks (docs/api/organization.md "SMS")', () => {
   const hooks = ['/api/webhooks/twilio/sms', '/api/webhooks/twilio/status']
   const form = (params: Record<string, string>) => ({
     raw: new URLSearchParams(params).toString(),

@@ -3,7 +3,7 @@ import { startTestServer, type TestServer } from '../../support/http'
 import { TEST_PASSWORD } from '../../support/world'
 import { deliverUntil, expectProblem, loggedEmailsTo, postForm } from './helpers'
 
-// docs/api.md "Requests from other sites": the anonymous writes refuse what another site's page made a
+// docs/api/access.md "Requests from other sites": the anonymous writes refuse what another site's page made a
 // browser send, over real HTTP (SQLite, and PostgreSQL with TEST_DATABASE=postgres). Browsers say it in
 // Sec-Fetch-Site and Origin; clients without them (curl, servers) are no other site's page.
 

@@ -6,7 +6,7 @@ import { startTestServer, TEST_DATABASE, type TestServer } from '../../support/h
 import { cheapPasswords, type World } from '../../support/world'
 import { deliverUntil, expectBadRequest, loggedEmailsTo } from './helpers'
 
-// docs/api.md "Notifications": the daily digest over real HTTP and the real worker's use case, on SQLite (one
+// docs/api/organization.md "Notifications": the daily digest over real HTTP and the real worker's use case, on SQLite (one
 // instance: two processes do not share a SQLite file) and PostgreSQL (two instances on one database).
 const BASE_URL = 'https://console.example.test'
 const HOUR = 3_600_000

@@ -138,7 +138,7 @@ describe('GET /api/openapi.json', () => {
       expect(schema.properties.phone).toMatchObject({ pattern: '^\\+[1-9][0-9]{1,14}$', maxLength: 16 })
       expect(schema.properties.partnerId).toMatchObject({ format: 'uuid' })
     }
-    // PUT is a partial update (docs/api.md "Updates"): nothing is required.
+    // PUT is a partial update (docs/api/conventions.md "Updates"): nothing is required.
     expect(body('put', '/api/members/{id}').required ?? []).toEqual([])
     expect([body('put', '/api/members/{id}').properties.phone.type].flat()).toContain('null')
     expect(body('put', '/api/profile').required ?? []).toEqual([])
@@ -163,7 +163,7 @@ describe('GET /api/openapi.json', () => {
     expect(settings.properties.tcrStatus).toMatchObject({ maxLength: 64 })
     expect(settings.properties).not.toHaveProperty('phoneNumber')
     const email = body('put', '/api/organizations/settings/email')
-    // The key may be left out: the one kept serves, for its own provider (docs/api.md "Organization settings").
+    // The key may be left out: the one kept serves, for its own provider (docs/api/organization.md "Organization settings").
     expect(email.required).toEqual(['provider', 'fromEmail'])
     expect(email.properties.apiKey).toMatchObject({ minLength: 1, maxLength: 2000 })
     expect(email.properties.provider.enum).toEqual(['smtp', 'postmark', 'ses', 'sendgrid'])
@@ -183,7 +183,7 @@ describe('GET /api/openapi.json', () => {
   })
 })
 
-describe('SMS in the OpenAPI document (docs/api.md "SMS")', () => {
+describe('SMS in the OpenAPI document (docs/api/organization.md "SMS")', () => {
   const content = (response: any) => Object.values<{ schema: Schema }>(response.content)[0]!.schema
 
   test('a queued text answers its interactionId', () => {

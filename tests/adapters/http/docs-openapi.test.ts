@@ -4,14 +4,14 @@ import { PORTS } from '../../../src/main/container'
 import { owaspErrors } from '../../openapi-lint/owasp-ruleset'
 import { api, doc, openDocsServer, type Operation, operation, ROUTES, type Schema, served, WEBHOOKS } from './docs-support'
 
-// docs/self-hosting.md (docs) and docs/api.md "Errors" (bounded inputs, security marks) on the served OpenAPI
+// docs/self-hosting.md (docs) and docs/api/conventions.md "Errors" (bounded inputs, security marks) on the served OpenAPI
 // document: that it passes both linters, lists every route and nothing else, marks each route's security and
 // error answers, and bounds every body, since clients and reviewers take the document at its word.
 openDocsServer()
 
-/** The browser session's cookie is their input: they take no body (docs/api.md "Tokens"). */
+/** The browser session's cookie is their input: they take no body (docs/api/access.md "Tokens"). */
 const BODILESS = new Set(['/api/auth/session/refresh', '/api/auth/session/logout', '/api/constituents/{id}/erase'])
-/** Imports take a CSV file, not JSON (docs/api.md "Import"): their body has a test of its own. */
+/** Imports take a CSV file, not JSON (docs/api/exports-import.md "Import"): their body has a test of its own. */
 const FILES = new Set(['/api/constituents/import', '/api/needs/import'])
 
 /** Every schema inside `schema` with its JSON path (the free values of customFields have no schema). */
@@ -33,7 +33,7 @@ describe('GET /api/openapi.json', () => {
     expect(errors).toEqual([])
   })
 
-  test('has no error under Spectral’s OWASP ruleset, but for the exceptions of tests/openapi-lint (docs/api.md "OpenAPI lint")', async () => {
+  test('has no error under Spectral’s OWASP ruleset, but for the exceptions of tests/openapi-lint (docs/api/openapi.md "OpenAPI lint")', async () => {
     const errors = (await owaspErrors(served)).map(({ rule, path, message }) => `${rule} at ${path}: ${message}`)
     expect(errors).toEqual([])
   })

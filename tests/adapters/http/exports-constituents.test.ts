@@ -2,7 +2,7 @@ import { describe, expect, test } from 'bun:test'
 import { api, exported, openExportsServer, tokens, world } from './exports-support'
 import { expectBadRequest, expectProblem, seedConstituent } from './helpers'
 
-// docs/api.md "Exports", the constituents' file: what the search finds, with every cell that a spreadsheet
+// docs/api/exports-import.md "Exports", the constituents' file: what the search finds, with every cell that a spreadsheet
 // would take for a formula made inert, over real HTTP (SQLite, and PostgreSQL with TEST_DATABASE=postgres).
 openExportsServer()
 

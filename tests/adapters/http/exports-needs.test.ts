@@ -2,7 +2,7 @@ import { describe, expect, test } from 'bun:test'
 import { api, createNeed, exported, openExportsServer, pantry, tokens, world } from './exports-support'
 import { expectBadRequest, expectProblem, seedConstituent } from './helpers'
 
-// docs/api.md "Exports", the needs' file: what the list shows, as the JSON answer has it, within the
+// docs/api/exports-import.md "Exports", the needs' file: what the list shows, as the JSON answer has it, within the
 // caller's scope, over real HTTP (SQLite, and PostgreSQL with TEST_DATABASE=postgres).
 openExportsServer()
 

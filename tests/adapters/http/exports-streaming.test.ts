@@ -6,7 +6,7 @@ import { parseCsv } from '../../support/csv'
 import { TEST_DATABASE } from '../../support/http'
 import { api, createNeed, openExportsServer, pantry, tokens, world } from './exports-support'
 
-// docs/api.md "Exports": the file is streamed batch by batch as the client takes it, so a failure part way
+// docs/api/exports-import.md "Exports": the file is streamed batch by batch as the client takes it, so a failure part way
 // breaks the transfer rather than ending a short file, over real HTTP (SQLite, and PostgreSQL with
 // TEST_DATABASE=postgres).
 openExportsServer()

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { startTestServer, type TestServer } from '../../support/http'
 import { deliverUntil, getPage, loggedEmailsTo, postForm } from './helpers'
 
-// docs/api.md "Pages": GET and POST /forgot-password, as a browser without JavaScript uses them.
+// docs/api/pages.md "Pages": GET and POST /forgot-password, as a browser without JavaScript uses them.
 let api: TestServer
 beforeAll(async () => {
   api = await startTestServer()

@@ -5,7 +5,7 @@ import { DispatchOutbox } from '../../../src/application/messaging/dispatch-outb
 import { PORTS } from '../../../src/main/container'
 import type { ApiResponse, TestServer } from '../../support/http'
 
-// Shared checks for the HTTP end-to-end suites (docs/api.md "Errors").
+// Shared checks for the HTTP end-to-end suites (docs/api/conventions.md "Errors").
 
 /** UTC ISO-8601 with milliseconds and Z. */
 export const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/
@@ -141,7 +141,7 @@ export function invitationIn(text: string): { link: string; token: string } {
   return { link: match[1]!, token: decodeURIComponent(match[2]!) }
 }
 
-/** A page as a browser without JavaScript gets it (docs/api.md "Pages"). */
+/** A page as a browser without JavaScript gets it (docs/api/pages.md "Pages"). */
 export interface PageResponse {
   status: number
   headers: Headers

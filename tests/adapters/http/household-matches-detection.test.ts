@@ -5,7 +5,7 @@ import { api, openMatchesServer, other, tokens, world } from './household-matche
 import { allMatches, type Constituent, createNeed, matchesOf, type Need, type PossibleDuplicate } from './household-matches-support'
 import { readNeed, register, registered, resolve } from './household-matches-support'
 
-// docs/api.md "Needs" (duplicate detection) and docs/constituents.md (matches): when a new or changed person
+// docs/api/needs.md "Needs" (duplicate detection) and docs/constituents.md (matches): when a new or changed person
 // looks like one already on file, over real HTTP. The caller is warned and a match is opened for someone to
 // decide, never across organizations and never twice for one pair.
 openMatchesServer()
@@ -40,7 +40,7 @@ describe('duplicate detection through POST /api/needs', () => {
         createdAt: expect.stringMatching(ISO_MS),
       },
     ])
-    // Found at a moment, shown with it: a time-ordered id (docs/api.md "Identifiers").
+    // Found at a moment, shown with it: a time-ordered id (docs/api/conventions.md "Identifiers").
     expect(matches[0]!.id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/)
   })
 

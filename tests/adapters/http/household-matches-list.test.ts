@@ -4,7 +4,7 @@ import { claimsOf, expectBadRequest, expectProblem, ISO_MS, linksOf, pageOfLink 
 import { api, ids, openMatchesServer, other, tokens, world } from './household-matches-support'
 import { allMatches, aPair, type Constituent, type Match, matchesOf, register, resolve } from './household-matches-support'
 
-// docs/constituents.md (matches), docs/api.md "Lists" and "Permissions": the list of household matches, over
+// docs/constituents.md (matches), docs/api/conventions.md "Lists" and docs/api/access.md "Permissions": the list of household matches, over
 // real HTTP. Each match must carry enough to be judged without another call, redacted for the caller, and
 // only to those who may resolve matches.
 openMatchesServer()

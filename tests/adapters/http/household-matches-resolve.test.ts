@@ -5,7 +5,8 @@ import { api, ids, openMatchesServer, tokens } from './household-matches-support
 import { allMatches, aPair, type Constituent, createNeed, type Match, matchesOf, readNeed, register } from './household-matches-support'
 import { resolve, search } from './household-matches-support'
 
-// docs/constituents.md (resolution), docs/api.md "Errors" and "Permissions": deciding a household match, over
+// docs/constituents.md (resolution), docs/api/conventions.md "Errors" and docs/api/access.md "Permissions": deciding a
+// household match, over
 // real HTTP. A decision may merge people or households for good, so it is taken once, by whom the contract
 // allows, and a refused one changes nothing.
 openMatchesServer()

@@ -4,7 +4,7 @@ import { startTestServer, type TestServer } from '../../support/http'
 import type { World } from '../../support/world'
 import { expectBadRequest, expectProblem, seedConstituent } from './helpers'
 
-// docs/api.md "Import", over real HTTP (SQLite, and PostgreSQL with TEST_DATABASE=postgres).
+// docs/api/exports-import.md "Import", over real HTTP (SQLite, and PostgreSQL with TEST_DATABASE=postgres).
 let api: TestServer
 
 beforeAll(async () => {

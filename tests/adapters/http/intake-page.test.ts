@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { startTestServer, type TestServer } from '../../support/http'
 import { getPage, postForm } from './helpers'
 
-// docs/api.md "Pages": the public intake form over real HTTP, posted as a browser without JavaScript would.
+// docs/api/pages.md "Pages": the public intake form over real HTTP, posted as a browser without JavaScript would.
 
 let api: TestServer
 let adminToken: string

@@ -4,7 +4,7 @@ import { startTestServer, type TestServer } from '../../support/http'
 import { TEST_PASSWORD } from '../../support/world'
 import { expectProblem } from './helpers'
 
-// docs/api.md "Tokens" (login throttling) over real HTTP, on the database the tests run on: failures are stored.
+// docs/api/access.md "Tokens" (login throttling) over real HTTP, on the database the tests run on: failures are stored.
 let proxied: TestServer
 beforeAll(async () => {
   proxied = await startTestServer({ TRUST_PROXY: 'true' })

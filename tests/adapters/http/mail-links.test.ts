@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { startTestServer, type TestServer } from '../../support/http'
 import { deliverUntil, expectBadRequest, invitationIn, loggedEmailsTo } from './helpers'
 
-// docs/api.md "Tokens", "Members and invitations": every email that carries a one-time link, over real HTTP
+// docs/api/access.md "Tokens", "Members and invitations": every email that carries a one-time link, over real HTTP
 // (SQLite, and PostgreSQL with TEST_DATABASE=postgres), read from the log fallback. A link leads to
 // PUBLIC_BASE_URL, or for invitations to an appUrl on an origin the organization lists; nobody else steers it.
 

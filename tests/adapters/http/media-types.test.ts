@@ -3,7 +3,7 @@ import { connect } from 'node:net'
 import { startTestServer, type TestServer } from '../../support/http'
 import { expectProblem } from './helpers'
 
-// docs/api.md "Errors": JSON routes take JSON bodies only (415 otherwise), pages and Twilio's webhooks take
+// docs/api/conventions.md "Errors": JSON routes take JSON bodies only (415 otherwise), pages and Twilio's webhooks take
 // forms; every answer says `X-Content-Type-Options: nosniff`; Bun itself answers a head too large with 431.
 let api: TestServer
 let admin: string

@@ -3,7 +3,7 @@ import { PORTS } from '../../../src/main/container'
 import { startTestServer, TEST_DATABASE, type TestServer } from '../../support/http'
 import { TEST_PASSWORD } from '../../support/world'
 
-// docs/api.md "Members and invitations": DELETE /api/members/{id} deactivates; PUT {active: true} restores.
+// docs/api/access.md "Members and invitations": DELETE /api/members/{id} deactivates; PUT {active: true} restores.
 let api: TestServer
 let admin: string
 beforeAll(async () => {

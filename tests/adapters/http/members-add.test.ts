@@ -4,7 +4,7 @@ import { expectBadRequest, expectProblem, loggedEmailsTo, loggedInvitationTo, UN
 import { api, ids, openMembersServer, partnerA, partnerB, tokens, world } from './members-support'
 import { invite, invited, memberById, members, uniqueEmail, update } from './members-support'
 
-// docs/api.md "Members and invitations" and "Permissions": adding members, over real HTTP. Who may add
+// docs/api/access.md "Members and invitations" and "Permissions": adding members, over real HTTP. Who may add
 // whom decides who can give themselves more rights: a partner_admin stays within its partner, and no one
 // grants a profile it does not hold.
 openMembersServer()
@@ -218,7 +218,7 @@ describe('a partner_admin manages the agents and volunteers of its own partner o
   })
 })
 
-describe('a member grants only the profiles it holds itself (docs/api.md "Permissions")', () => {
+describe('a member grants only the profiles it holds itself (docs/api/access.md "Permissions")', () => {
   test('a partner_admin may not invite or update an agent with a profile it lacks (403, nothing changes); one holding it may', async () => {
     const email = uniqueEmail('escalated')
     for (const profile of ['duplicate_resolver', 'pii_reader', 'sms_communicator']) {

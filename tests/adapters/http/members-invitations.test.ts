@@ -5,7 +5,7 @@ import { api, ids, openMembersServer, other, partnerA, tokens, world } from './m
 import { acceptInvite, BASE_URL, invitationTokenFor, invite, invited, type MemberJson, memberById, NEW_PASSWORD } from './members-support'
 import { type TokenPair, uniqueEmail } from './members-support'
 
-// docs/api.md "Tokens" (accept-invite) and "Members and invitations": from an invitation to a first login,
+// docs/api/access.md "Tokens" (accept-invite) and "Members and invitations": from an invitation to a first login,
 // over real HTTP. An invitation token is a way in without a password, so it must work once, for its own
 // organization, for seven days, and give the member exactly what it was invited as.
 openMembersServer()

@@ -4,7 +4,7 @@ import { api, ids, openMembersServer, other, partnerA, partnerB, tokens, world }
 import { acceptInvite, invitationTokenFor, invite, invited, type MemberJson, memberById, members, NEW_PASSWORD } from './members-support'
 import { uniqueEmail, update } from './members-support'
 
-// docs/api.md "Members and invitations" and "Permissions": listing members and changing their role, partner,
+// docs/api/access.md "Members and invitations" and "Permissions": listing members and changing their role, partner,
 // profiles and phone, over real HTTP. A role change takes effect at once, and an organization always keeps
 // a confirmed org_admin.
 openMembersServer()

@@ -2,7 +2,7 @@ import { describe, expect, test } from 'bun:test'
 import { expectBadRequest, expectProblem, UNKNOWN_ID } from './helpers'
 import { api, ids, memberById, openMembersServer, partnerA, tokens, world } from './members-support'
 
-// docs/api.md "Members and invitations" and "Permissions": a member's own profile, over real HTTP. It is
+// docs/api/access.md "Members and invitations" and "Permissions": a member's own profile, over real HTTP. It is
 // where the console learns what the member may do, so the permissions it answers are those the server applies.
 openMembersServer()
 

@@ -4,7 +4,7 @@ import type { World } from '../../support/world'
 import { parseCsv } from '../../support/csv'
 import { expectBadRequest } from './helpers'
 
-// docs/api.md "Needs": due dates set by hand, and the lists of open needs by due date, over real HTTP.
+// docs/api/needs.md "Needs": due dates set by hand, and the lists of open needs by due date, over real HTTP.
 type Need = { id: string; referenceNumber: string; partnerId: string; createdAt: string; dueDate?: string; dueDateSetByHand: boolean }
 
 const HOUR = 3_600_000

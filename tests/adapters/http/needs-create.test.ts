@@ -3,7 +3,8 @@ import { expectBadRequest, expectProblem, ISO_MS, seedConstituent, UNKNOWN_ID } 
 import { api, archived, ids, openNeedsServer, other, partnerA, partnerB, tokens, world } from './needs-support'
 import { createNeed, createOtherNeed, hasNoNulls, type Need } from './needs-support'
 
-// docs/api.md "Needs", "Errors" and "Permissions": creating a need, over real HTTP. Every need enters here,
+// docs/api/needs.md "Needs", docs/api/conventions.md "Errors" and docs/api/access.md "Permissions": creating a need, over real
+// HTTP. Every need enters here,
 // so what it is answered with, what it may refer to and who may create one for which partner are held here.
 openNeedsServer()
 
@@ -37,7 +38,7 @@ describe('POST /api/needs', () => {
       customFields: {},
       isConfidential: false,
     })
-    // A need is an event: its id is a UUID v7, time-ordered (docs/api.md "Identifiers").
+    // A need is an event: its id is a UUID v7, time-ordered (docs/api/conventions.md "Identifiers").
     expect(need.id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/)
     expect(need.referenceNumber).toMatch(/^REQ-\d+$/)
     for (const field of ['createdAt', 'updatedAt', 'dueDate']) expect(need[field]).toMatch(ISO_MS)

@@ -4,7 +4,8 @@ import { expectBadRequest, expectProblem, ISO_MS, linksOf, pageOfLink } from './
 import { api, ids, openNeedsServer, other, partnerA, partnerB, tokens, world } from './needs-support'
 import { createNeed, createOtherNeed, hasNoNulls, type Need } from './needs-support'
 
-// docs/api.md "Lists", "Needs" and "Permissions": the list of needs, over real HTTP. It is every caller's
+// docs/api/conventions.md "Lists", docs/api/needs.md "Needs" and docs/api/access.md "Permissions": the list of needs, over
+// real HTTP. It is every caller's
 // queue, so its order, paging and filters must hold, and it must show each caller only the needs it may see.
 openNeedsServer()
 

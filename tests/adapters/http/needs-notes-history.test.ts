@@ -2,7 +2,7 @@ import { describe, expect, test } from 'bun:test'
 import { claimsOf, expectBadRequest, expectProblem, ISO_MS, linksOf, pageOfLink, UNKNOWN_ID } from './helpers'
 import { api, createNeed, hasNoNulls, ids, openNeedsServer, partnerA, partnerB, tokens, world } from './needs-support'
 
-// docs/api.md "Needs" and "Permissions": a need's notes, interactions and history, over real HTTP. They are
+// docs/api/needs.md "Needs" and docs/api/access.md "Permissions": a need's notes, interactions and history, over real HTTP. They are
 // the record of what was done for someone and by whom, so they follow the need's own visibility.
 openNeedsServer()
 
@@ -46,7 +46,7 @@ describe('POST /api/needs/{id}/notes and GET /api/needs/{id}/interactions', () =
     expect(listed.body[0]).toEqual(first.body)
     expect(hasNoNulls(listed.body)).toBe(true)
 
-    // Paged like every list (docs/api.md "Lists"): a need may gather any number of messages.
+    // Paged like every list (docs/api/conventions.md "Lists"): a need may gather any number of messages.
     const page2 = await api.call<any[]>('GET', `/api/needs/${need.id}/interactions?page=2&limit=1`, { token: tokens.admin })
     expect(page2.body.map((i) => i.id)).toEqual([second.body.id])
     expect(page2.headers.get('x-total-count')).toBe('2')

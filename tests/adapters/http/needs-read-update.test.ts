@@ -3,7 +3,8 @@ import { expectBadRequest, expectProblem, ISO_MS, seedConstituent, UNKNOWN_ID } 
 import { api, archived, ids, openNeedsServer, other, partnerA, partnerB, tokens, world } from './needs-support'
 import { createNeed, createOtherNeed, type Need } from './needs-support'
 
-// docs/api.md "Needs", "Errors" and "Permissions": reading and updating one need, by its id or its reference
+// docs/api/needs.md "Needs", docs/api/conventions.md "Errors" and docs/api/access.md "Permissions": reading and updating one
+// need, by its id or its reference
 // number, over real HTTP. People quote the reference number, so every route that names a need takes it too.
 openNeedsServer()
 

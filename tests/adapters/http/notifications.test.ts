@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { startTestServer, type TestServer } from '../../support/http'
 import { deliverUntil, loggedEmailsTo } from './helpers'
 
-// docs/api.md "Notifications" over real HTTP, on SQLite and PostgreSQL.
+// docs/api/organization.md "Notifications" over real HTTP, on SQLite and PostgreSQL.
 let api: TestServer
 beforeAll(async () => {
   api = await startTestServer()

@@ -4,7 +4,7 @@ import { takeOnANeed } from '../../openapi-client/workflow'
 import { startTestServer, type TestServer } from '../../support/http'
 import { typeCheckClient } from '../../support/type-check'
 
-// docs/api.md "Clients": a typed client generated from the served document works. The types are the staff
+// docs/api/openapi.md "Clients": a typed client generated from the served document works. The types are the staff
 // console's (console/schema.d.ts, what openapi-typescript makes of the document, kept in step by
 // console-schema.test.ts); the client workflow is type-checked against them here (and by the project's
 // typecheck) and run against the server.

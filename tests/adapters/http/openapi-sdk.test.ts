@@ -6,7 +6,7 @@ import { join } from 'node:path'
 import { startTestServer, type TestServer } from '../../support/http'
 import { typeCheckClient } from '../../support/type-check'
 
-// docs/api.md "Clients": the served document is one that client generators turn into a usable SDK.
+// docs/api/openapi.md "Clients": the served document is one that client generators turn into a usable SDK.
 type Schema = Record<string, any>
 type Operation = {
   operationId: string

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { startTestServer, type TestServer } from '../../support/http'
 import { expectBadRequest, expectProblem } from './helpers'
 
-// docs/api.md "Organization settings": appOrigins and formOrigins over real HTTP (SQLite, and PostgreSQL with
+// docs/api/organization.md "Organization settings": appOrigins and formOrigins over real HTTP (SQLite, and PostgreSQL with
 // TEST_DATABASE=postgres).
 
 let api: TestServer

@@ -5,7 +5,7 @@ import { api, openSettingsServer, refusedUrl, smtp, tokens } from './organizatio
 import { EMAIL, EMAIL_TEST, getEmail, NON_ADMINS, SES_SECRET, SMTP_PASSWORD, SMTP_USER } from './organization-settings-support'
 import { smtpSettings, testEmail, WRONG_PASSWORD } from './organization-settings-support'
 
-// docs/api.md "Organization settings" and "Outgoing mail": trying email settings before keeping them, over
+// docs/api/organization.md "Organization settings" and "Outgoing mail": trying email settings before keeping them, over
 // real HTTP, with a real SMTP server on 127.0.0.1. A test sends one real message and stores nothing, tells
 // why a send failed without the password, and on a hosted deployment reaches no private host.
 openSettingsServer()

@@ -4,7 +4,7 @@ import { api, openSettingsServer, other, smtp, smtpUrl, tokens, world } from './
 import { BASE_URL, EMAIL, getEmail, NON_ADMINS, organizationWithAdmin, putEmail, SES_SECRET } from './organization-settings-support'
 import { SMTP_PASSWORD, SMTP_USER, smtpSettings, testEmail, WRONG_PASSWORD } from './organization-settings-support'
 
-// docs/api.md "Organization settings" and "Outgoing mail": an organization's own email provider, over real
+// docs/api/organization.md "Organization settings" and "Outgoing mail": an organization's own email provider, over real
 // HTTP, with a real SMTP server on 127.0.0.1. Its key is a secret: it is never answered, logged or stored in
 // clear, and the organization's mail goes through it while others' still goes to the log.
 openSettingsServer()

@@ -5,7 +5,8 @@ import { api, openSettingsServer, other, tokens, world } from './organization-se
 import { current, getSettings, NON_ADMINS, organizationWithAdmin, putSettings, randomCode } from './organization-settings-support'
 import { randomSlug, SETTINGS, type Settings, UNSET } from './organization-settings-support'
 
-// docs/api.md "Organization settings", "Errors" and "Permissions"; docs/privacy.md (retention): reading and
+// docs/api/organization.md "Organization settings", docs/api/conventions.md "Errors" and docs/api/access.md "Permissions";
+// docs/privacy.md (retention): reading and
 // changing an organization's settings, over real HTTP. Only its org_admin may, and a refused change must
 // leave every setting as it was.
 openSettingsServer()

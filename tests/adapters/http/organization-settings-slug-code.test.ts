@@ -4,7 +4,8 @@ import { expectProblem } from './helpers'
 import { api, openSettingsServer, other, tokens, world } from './organization-settings-support'
 import { current, NON_ADMINS, putSettings, randomCode, randomSlug, SETTINGS } from './organization-settings-support'
 
-// docs/api.md "Organization settings", "Errors" and "Permissions": an organization's slug and short code,
+// docs/api/organization.md "Organization settings", docs/api/conventions.md "Errors" and docs/api/access.md "Permissions": an
+// organization's slug and short code,
 // over real HTTP. Members log in by the slug and reference numbers carry the short code, so no two
 // organizations may hold the same one, even when both ask at once; and no one else may change them.
 openSettingsServer()

@@ -4,7 +4,7 @@ import { startTestServer, type TestServer } from '../../support/http'
 import type { World } from '../../support/world'
 import { expectBadRequest, expectProblem, ISO_MS, linksOf, pageOfLink, UNKNOWN_ID } from './helpers'
 
-// docs/api.md "Errors", docs/api.md "Permissions", docs/api.md, over real HTTP.
+// docs/api/conventions.md "Errors", docs/api/access.md "Permissions", docs/api/needs.md "Partners", over real HTTP.
 type PartnerJson = Record<string, any> & { id: string; name: string; isDefault: boolean; isArchived: boolean; createdAt: string }
 
 let api: TestServer

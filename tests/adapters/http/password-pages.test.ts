@@ -3,7 +3,7 @@ import { TEST_PASSWORD } from '../../support/world'
 import { startTestServer, type TestServer } from '../../support/http'
 import { deliverUntil, expectProblem, getPage, invitationIn, loggedEmailsTo, loggedInvitationTo, postForm } from './helpers'
 
-// docs/api.md "Pages": the /reset-password and /accept-invite pages over real HTTP, forms posted as a browser
+// docs/api/pages.md "Pages": the /reset-password and /accept-invite pages over real HTTP, forms posted as a browser
 // without JavaScript would.
 
 const NEW_PASSWORD = 'a brand new long passphrase'

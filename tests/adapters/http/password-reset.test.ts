@@ -5,7 +5,7 @@ import { TEST_PASSWORD } from '../../support/world'
 import { startTestServer, type TestServer } from '../../support/http'
 import { deliverUntil, expectBadRequest, expectProblem, loggedEmailsTo } from './helpers'
 
-// docs/api.md "Tokens": a forgotten password over real HTTP, the email read from the log fallback.
+// docs/api/access.md "Tokens": a forgotten password over real HTTP, the email read from the log fallback.
 
 const BASE_URL = 'https://app.example.test'
 const NEW_PASSWORD = 'a brand new long passphrase'

@@ -2,7 +2,7 @@ import { describe, expect, test } from 'bun:test'
 import { ROUTES } from './permissions-routes'
 import { actors, allows, api, openPermissionsServer, PROFILES, ROLES } from './permissions-support'
 
-// Every route × role × profile against the permission table of docs/api.md "Permissions", over real HTTP.
+// Every route × role × profile against the permission table of docs/api/access.md "Permissions", over real HTTP.
 // The table is written out by hand (permissions-support.ts), not imported: the code must agree with the
 // documentation, not with itself. Both directions fail: 403 where the table allows, anything but 403 where
 // it refuses. An allowed call must also succeed (its 2xx), so a route cannot pass by failing for another reason.

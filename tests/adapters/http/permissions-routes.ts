@@ -131,7 +131,7 @@ export const ROUTES: RouteCase[] = [
   },
   { route: 'GET /api/members', rule: LIST_MEMBERS, success: 200, call: get('/api/members') },
   {
-    // docs/api.md: profiles are granted by an org_admin, or by whoever holds them.
+    // docs/api/access.md "Members and invitations": profiles are granted by an org_admin, or by whoever holds them.
     route: 'POST /api/members (a volunteer of P, granting pii_reader)',
     rule: MANAGE_MEMBERS,
     andRule: { roles: ['org_admin'], profiles: ['pii_reader'] },

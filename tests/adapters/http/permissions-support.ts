@@ -5,7 +5,7 @@ import { startTestServer, type TestServer } from '../../support/http'
 import { seedConstituent } from './helpers'
 
 // What the permission tests share (permissions-matrix.test.ts, permissions-coverage.test.ts, and the routes of
-// permissions-routes.ts): the rows of docs/api.md "Permissions" written out by hand, a server of each file's
+// permissions-routes.ts): the rows of docs/api/access.md "Permissions" written out by hand, a server of each file's
 // own with a member of every role, alone and with each profile, and the records the routes' calls need.
 // Each file calls `openPermissionsServer()`; its tests and the routes reach them through the bindings below.
 

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { startTestServer, type TestServer } from '../../support/http'
 import { UNKNOWN_ID } from './helpers'
 
-// docs/api.md "Errors": every problem names its kind in `type`, a URI that is the same on every deployment.
+// docs/api/conventions.md "Errors": every problem names its kind in `type`, a URI that is the same on every deployment.
 let api: TestServer
 let admin: string
 let volunteer: string

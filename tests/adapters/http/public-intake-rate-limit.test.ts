@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { startTestServer, type TestServer } from '../../support/http'
 import { expectProblem } from './helpers'
 
-// docs/self-hosting.md PUBLIC_INTAKE_RATE_LIMIT and docs/api.md "Errors" (429 with Retry-After), over real HTTP: 3 per address per
+// docs/self-hosting.md PUBLIC_INTAKE_RATE_LIMIT and docs/api/conventions.md "Errors" (429 with Retry-After), over real HTTP: 3
+// per address per
 // minute here. Every request of this file comes from 127.0.0.1, so the tests run in order and the
 // window is reset by moving the server's clock a minute on.
 let api: TestServer

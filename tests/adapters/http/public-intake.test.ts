@@ -4,7 +4,7 @@ import { startTestServer, type TestServer } from '../../support/http'
 import type { World } from '../../support/world'
 import { expectBadRequest, expectProblem, ISO_MS, seedConstituent, UNKNOWN_ID } from './helpers'
 
-// docs/api.md "Needs", over real HTTP. The per-address limit is high here; it has
+// docs/api/needs.md "Needs", over real HTTP. The per-address limit is high here; it has
 // its own file (public-intake-rate-limit.test.ts).
 type Need = Record<string, any> & { id: string; partnerId: string; referenceNumber: string }
 

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { startTestServer, type TestServer } from '../../support/http'
 import { postForm } from './helpers'
 
-// docs/api.md "Rate limits": every per-address limit counts an IPv6 client by its /64, behind a trusted proxy
+// docs/api/access.md "Rate limits": every per-address limit counts an IPv6 client by its /64, behind a trusted proxy
 // here so each request can name its address. 2 requests per minute each.
 let api: TestServer
 let organizationSlug: string

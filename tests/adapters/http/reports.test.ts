@@ -3,7 +3,7 @@ import { startTestServer, type TestServer } from '../../support/http'
 import type { World } from '../../support/world'
 import { expectBadRequest, expectProblem } from './helpers'
 
-// docs/api.md "Reports": the needs report over real HTTP, each test in an organization of its own.
+// docs/api/needs.md "Reports": the needs report over real HTTP, each test in an organization of its own.
 type Report = {
   from: string
   to: string

@@ -5,7 +5,7 @@ import { startTestServer, type TestServer } from '../../support/http'
 import type { World } from '../../support/world'
 import { deliverUntil, expectBadRequest, postForm } from './helpers'
 
-// docs/api.md "Public intake": the confirmation to the person who asked, over real HTTP (the JSON intake and
+// docs/api/needs.md "Public intake": the confirmation to the person who asked, over real HTTP (the JSON intake and
 // the form), on SQLite and PostgreSQL; texts through Twilio and mail through Postmark, both played by msw.
 // Through the log provider or the log fallback, which reach nobody, none is sent (the use case's tests).
 const ACCOUNT_SID = `AC${'7'.repeat(32)}`

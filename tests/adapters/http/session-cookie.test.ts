@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { startTestServer, type TestServer } from '../../support/http'
 import { TEST_PASSWORD } from '../../support/world'
 
-// docs/api.md "Tokens": browser sessions whose refresh token is an httpOnly cookie, on SQLite and PostgreSQL.
+// docs/api/access.md "Tokens": browser sessions whose refresh token is an httpOnly cookie, on SQLite and PostgreSQL.
 let api: TestServer
 let email: string
 let slug: string

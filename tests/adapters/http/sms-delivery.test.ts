@@ -5,7 +5,7 @@ import { api, clock, dispatch, fake, openSmsServer, world } from './sms-support'
 import { ACCOUNT_SID, AUTH_TOKEN, drain, interaction, interactions, needFor, newPhone, ORG_NUMBER, PUBLIC_BASE_URL } from './sms-support'
 import { queued, setPhoneNumber } from './sms-support'
 
-// docs/api.md "SMS": a text from the request to Twilio through the outbox, over real HTTP, with Twilio played
+// docs/api/organization.md "SMS": a text from the request to Twilio through the outbox, over real HTTP, with Twilio played
 // by msw. Each text must reach Twilio exactly once, whatever Twilio answers, whichever worker dies on the way,
 // and never with more in flight than the organization allows.
 openSmsServer()

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { startTestServer, type TestServer } from '../../support/http'
 import { expectProblem, seedConstituent } from './helpers'
 
-// docs/api.md "SMS": texts per number and per member within the hour, over real HTTP on the database the tests
+// docs/api/organization.md "SMS": texts per number and per member within the hour, over real HTTP on the database the tests
 // run on (the log provider sends, so no number is needed). 2 texts per number, 3 per member here.
 let api: TestServer
 let admin: string

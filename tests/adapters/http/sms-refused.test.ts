@@ -2,7 +2,8 @@ import { describe, expect, test } from 'bun:test'
 import { expectBadRequest, expectProblem, UNKNOWN_ID } from './helpers'
 import { admin, api, interaction, interactions, needFor, newPhone, openSmsServer, queued, setPhoneNumber, text, world } from './sms-support'
 
-// docs/api.md "SMS", "Errors" and "Permissions": the texts the service refuses to send, over real HTTP. A
+// docs/api/organization.md "SMS", docs/api/conventions.md "Errors" and docs/api/access.md "Permissions": the texts the service
+// refuses to send, over real HTTP. A
 // refused text must be recorded nowhere and queued for no one, whatever the reason.
 openSmsServer()
 
@@ -60,7 +61,7 @@ describe('POST /api/needs/{id}/sms: what is refused', () => {
     expect(await interactions(needId)).toEqual([])
   })
 
-  test('403 for roles without sms_communicator; 202 with it (docs/api.md "Permissions")', async () => {
+  test('403 for roles without sms_communicator; 202 with it (docs/api/access.md "Permissions")', async () => {
     const needId = await needFor(newPhone())
     const partner = await world.partner({ name: 'SMS partner' })
     const refused = await Promise.all([

@@ -5,7 +5,8 @@ import { admin, api, clock, fake, openSmsServer, world } from './sms-support'
 import { ACCOUNT_SID, AUTH_TOKEN, drain, expectTwiml, inbound, interaction, interactions, needFor, newPhone } from './sms-support'
 import { ORG_NUMBER, PUBLIC_BASE_URL, queued, setPhoneNumber, text, webhook } from './sms-support'
 
-// docs/api.md "SMS" and "Permissions": what Twilio calls the service with, inbound texts and delivery status,
+// docs/api/organization.md "SMS" and docs/api/access.md "Permissions": what Twilio calls the service with, inbound texts and
+// delivery status,
 // over real HTTP. Anyone can reach these routes, so only Twilio's signature over PUBLIC_BASE_URL lets a call
 // change anything, and a number shows only to whom may read the person's phone.
 openSmsServer()

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { startTestServer, type TestServer } from '../../support/http'
 import { expectBadRequest } from './helpers'
 
-// docs/api.md "Errors": text must be valid Unicode; a lone surrogate is a 400 naming the field, the same on
+// docs/api/conventions.md "Errors": text must be valid Unicode; a lone surrogate is a 400 naming the field, the same on
 // SQLite (which would store U+FFFD) and PostgreSQL (which refuses the row), and nothing of it is kept.
 let api: TestServer
 let admin: string

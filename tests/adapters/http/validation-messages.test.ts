@@ -3,7 +3,7 @@ import { NEED_STATUSES } from '../../../src/domain/needs/need'
 import { startTestServer, type TestServer } from '../../support/http'
 import { expectProblem } from './helpers'
 
-// docs/api.md "Errors": a 400 lists each offending field once, with its path and a message a person
+// docs/api/conventions.md "Errors": a 400 lists each offending field once, with its path and a message a person
 // understands, never a regular expression or a JSON type name.
 
 let api: TestServer
@@ -17,7 +17,7 @@ afterAll(() => api.stop())
 
 async function errorsOf(method: string, path: string, body?: unknown) {
   const response = await api.call(method, path, { token: admin, ...(body === undefined ? {} : { body }) })
-  // Some routes name their 400 otherwise (docs/api.md "Errors"); the fields are what is checked here.
+  // Some routes name their 400 otherwise (docs/api/conventions.md "Errors"); the fields are what is checked here.
   return expectProblem(response, 400, response.body.title).errors ?? []
 }
 

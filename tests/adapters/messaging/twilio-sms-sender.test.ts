@@ -6,7 +6,7 @@ import { TwilioSmsSender, TwilioWebhookVerifier } from '../../../src/adapters/me
 import { ProviderError } from '../../../src/application/ports/provider-error'
 import { captureRequests } from './support'
 
-// docs/api.md "SMS": the Twilio adapter, with Twilio's Messages API answered by msw.
+// docs/api/organization.md "SMS": the Twilio adapter, with Twilio's Messages API answered by msw.
 const ACCOUNT_SID = `AC${'1'.repeat(32)}`
 const AUTH_TOKEN = 'twilio-auth-token-9d8c7b6a-SECRET'
 const MESSAGES = `https://api.twilio.com/2010-04-01/Accounts/${ACCOUNT_SID}/Messages.json`

@@ -3,7 +3,7 @@ import { aNeed } from '../../support/builders'
 import type { ContractContext } from './contract-context'
 import { ids, minute } from './contract-support'
 
-/** The daily digest's reads and its per-member date (docs/api.md "Notifications"). */
+/** The daily digest's reads and its per-member date (docs/api/organization.md "Notifications"). */
 export function describeDailyDigestContract({ read, write, anOrganizationWithPartner, aMemberOf, insertNeeds }: ContractContext): void {
   describe('daily digests', () => {
     const take = (organizationId: string, memberId: string, date: string) =>

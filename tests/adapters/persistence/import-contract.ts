@@ -6,7 +6,7 @@ import { constituentSteps } from './constituent-support'
 import type { ContractContext } from './contract-context'
 import { byId, ids } from './contract-support'
 
-/** What an import reads and writes a batch at a time (docs/api.md "Import"). */
+/** What an import reads and writes a batch at a time (docs/api/exports-import.md "Import"). */
 export function describeImportContract(context: ContractContext): void {
   const { read, write, anOrganizationWithPartner, insertNeeds } = context
   const { anOrganizationId, insertConstituents, aHome } = constituentSteps(context)

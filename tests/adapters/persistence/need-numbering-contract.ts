@@ -14,7 +14,7 @@ async function numbered(r: Repositories, partner: Partner, count = 1): Promise<s
   return referenceNumbers
 }
 
-/** docs/api.md "Reference numbers": taken by the store as a new need is inserted, in the inserting transaction. */
+/** docs/api/needs.md "Reference numbers": taken by the store as a new need is inserted, in the inserting transaction. */
 export function describeNeedNumberingContract({ read, write, anOrganizationWithPartner }: ContractContext): void {
   describe('need reference numbers', () => {
     test('from 1001, one sequence per organization, stored with the need', async () => {

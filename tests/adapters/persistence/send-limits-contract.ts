@@ -7,7 +7,10 @@ import { aConstituent, aHousehold, anAuditEvent, aNeed } from '../../support/bui
 import type { ContractContext } from './contract-context'
 import { minute } from './contract-support'
 
-/** The counts behind the send limits (docs/api.md "Tokens", "SMS", "Public intake"): audit events, texts to one number, mails to one address. */
+/**
+ * The counts behind the send limits (docs/api/access.md "Tokens", docs/api/organization.md "SMS", docs/api/needs.md "Public
+ * intake"): audit events, texts to one number, mails to one address.
+ */
 export function describeSendLimitsContract({ read, write, anOrganizationWithPartner, insertNeeds }: ContractContext): void {
   describe('send limits', () => {
     test('tallies the audit events matching a filter: how many, and the oldest', async () => {

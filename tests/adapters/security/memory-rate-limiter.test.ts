@@ -2,7 +2,7 @@ import { describe, expect, test } from 'bun:test'
 import { MemoryRateLimiter } from '../../../src/adapters/security/memory-rate-limiter'
 import { FixedClock } from '../../support/fixed-clock'
 
-// docs/api.md "Rate limits": fixed one-minute windows per key.
+// docs/api/access.md "Rate limits": fixed one-minute windows per key.
 describe('MemoryRateLimiter', () => {
   test('counts down what is left, refuses past the limit, and tells when the window ends', () => {
     const clock = new FixedClock('2026-11-22T09:00:00.000Z')

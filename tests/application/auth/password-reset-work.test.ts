@@ -2,7 +2,7 @@ import { describe, expect, test } from 'bun:test'
 import { PasswordResetLinks, RequestPasswordReset } from '../../../src/application/auth/password-reset'
 import { createMailWorld, tokenIn, type MailWorld } from '../mail-world'
 
-// docs/api.md "Tokens": a reset request does the same work whether the email is known, and one member is sent at
+// docs/api/access.md "Tokens": a reset request does the same work whether the email is known, and one member is sent at
 // most PASSWORD_RESET_MAILS_PER_HOUR links an hour.
 const HOUR = 60 * 60_000
 

@@ -4,7 +4,7 @@ import { ForbiddenError } from '../../../src/domain/errors'
 import { createWorld, type World } from '../../support/world'
 import { failureOf } from '../failure-of'
 
-// docs/api.md "Exports"
+// docs/api/exports-import.md "Exports"
 let world: World
 beforeEach(async () => {
   world = await createWorld()

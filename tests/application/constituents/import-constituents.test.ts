@@ -6,7 +6,7 @@ import { aFile } from '../../support/builders'
 import { createWorld, type World } from '../../support/world'
 import { failureOf } from '../failure-of'
 
-// docs/api.md "Import", on the in-memory adapters.
+// docs/api/exports-import.md "Import", on the in-memory adapters.
 let world: World
 beforeEach(async () => {
   world = await createWorld()

@@ -6,7 +6,7 @@ import { PORTS } from '../../../src/main/container'
 import { createWorld, TEST_PASSWORD, type World } from '../../support/world'
 import { failureOf } from '../failure-of'
 
-// docs/api.md "Members and invitations": a departing member's access ends at once; the record stays.
+// docs/api/access.md "Members and invitations": a departing member's access ends at once; the record stays.
 let world: World
 let passwordHash: string
 beforeEach(async () => {

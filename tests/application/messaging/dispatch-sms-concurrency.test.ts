@@ -2,7 +2,7 @@ import { describe, expect, test } from 'bun:test'
 import { until } from '../sms-world'
 import { freshWorldEachTest, queue, sms, world } from './dispatch-sms-support'
 
-// docs/api.md "SMS": the worker never has more of an organization's texts at the provider than its
+// docs/api/organization.md "SMS": the worker never has more of an organization's texts at the provider than its
 // maxConcurrency, whatever it claims, and one organization's cap holds up no other's.
 freshWorldEachTest()
 

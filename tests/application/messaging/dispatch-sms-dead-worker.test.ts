@@ -3,7 +3,7 @@ import { ProviderError } from '../../../src/application/ports/provider-error'
 import { retryableSms } from '../sms-world'
 import { freshWorldEachTest, interactionOf, ORG_NUMBER, PHONE, queue, SECOND, sms, world } from './dispatch-sms-support'
 
-// docs/api.md "SMS", never twice: a text whose worker died, or whose send got no answer, may have left
+// docs/api/organization.md "SMS", never twice: a text whose worker died, or whose send got no answer, may have left
 // already, so before it is tried again the provider is asked whether it has it.
 freshWorldEachTest()
 

@@ -2,7 +2,7 @@ import { describe, expect, test } from 'bun:test'
 import { refusedSms, retryableSms, until } from '../sms-world'
 import { freshWorldEachTest, interactionOf, queue, sms, world } from './dispatch-sms-support'
 
-// docs/api.md "SMS": outcomes are fenced by the claim, so a worker that outlived its claim cannot overwrite
+// docs/api/organization.md "SMS": outcomes are fenced by the claim, so a worker that outlived its claim cannot overwrite
 // what another worker holding the text recorded.
 freshWorldEachTest()
 

@@ -3,7 +3,7 @@ import { MAX_ATTEMPTS } from '../../../src/domain/messaging/outbox'
 import { refusedSms, retryableSms, STATUS_CALLBACK_URL } from '../sms-world'
 import { freshWorldEachTest, interactionOf, ORG_NUMBER, PHONE, queue, SECOND, sms, world } from './dispatch-sms-support'
 
-// docs/api.md "SMS": the worker sends a queued text once, from the organization's number; what the provider
+// docs/api/organization.md "SMS": the worker sends a queued text once, from the organization's number; what the provider
 // may take later is tried again with a growing wait, what it refuses fails at once, and the interaction
 // follows the text.
 freshWorldEachTest()

@@ -2,7 +2,7 @@ import { beforeEach, describe, expect, test } from 'bun:test'
 import { ForbiddenError, NotFoundError } from '../../../src/domain/errors'
 import { createWorld, type World } from '../../support/world'
 
-// docs/api.md "Pages": what the public intake form shows of the organization its slug names.
+// docs/api/pages.md "Pages": what the public intake form shows of the organization its slug names.
 let world: World
 beforeEach(async () => {
   world = await createWorld()

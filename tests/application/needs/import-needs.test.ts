@@ -5,7 +5,7 @@ import { aFile } from '../../support/builders'
 import { createWorld, type World } from '../../support/world'
 import { failureOf } from '../failure-of'
 
-// docs/api.md "Import", on the in-memory adapters.
+// docs/api/exports-import.md "Import", on the in-memory adapters.
 let world: World
 let pantry: Partner
 beforeEach(async () => {

@@ -4,7 +4,7 @@ import type { Need } from '../../../src/domain/needs/need'
 import { createWorld, type World } from '../../support/world'
 import { failureOf } from '../failure-of'
 
-// docs/api.md "Needs": the history of a need, with the visibility of the need itself.
+// docs/api/needs.md "Needs": the history of a need, with the visibility of the need itself.
 let world: World
 beforeEach(async () => {
   world = await createWorld()

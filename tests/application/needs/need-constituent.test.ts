@@ -6,7 +6,7 @@ import { createWorld, type World } from '../../support/world'
 import { ALL, householdExists, matchesOf, needFor, pair, pairOf, register, storedConstituent, storedNeed } from '../constituents/steps'
 import { failureOf, pathsOf } from '../failure-of'
 
-// docs/api.md "Needs": contact keys in a need's customFields become a constituent, checked for duplicates.
+// docs/api/needs.md "Needs": contact keys in a need's customFields become a constituent, checked for duplicates.
 let world: World
 beforeEach(async () => {
   world = await createWorld()

@@ -6,7 +6,7 @@ import type { Need } from '../../../src/domain/needs/need'
 import { createWorld, type World } from '../../support/world'
 import { failureOf, pathsOf } from '../failure-of'
 
-// docs/api.md "Needs": due dates (the partner's SLA or set by hand) and the resolution time.
+// docs/api/needs.md "Needs": due dates (the partner's SLA or set by hand) and the resolution time.
 const HOUR = 3_600_000
 
 let world: World

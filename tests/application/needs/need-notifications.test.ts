@@ -3,7 +3,7 @@ import type { Actor } from '../../../src/domain/auth/actor'
 import type { Partner } from '../../../src/domain/partners/partner'
 import { createMailWorld, PUBLIC_BASE_URL, type MailWorld } from '../mail-world'
 
-// docs/api.md "Notifications": who hears of a need, through the outbox, with nothing of the person in it.
+// docs/api/organization.md "Notifications": who hears of a need, through the outbox, with nothing of the person in it.
 let world: MailWorld
 let pantry: Partner
 let shelter: Partner

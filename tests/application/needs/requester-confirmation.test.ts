@@ -8,7 +8,7 @@ import { EMAIL_PROVIDERS, type EmailProvider } from '../../../src/domain/messagi
 import { RecordingSender } from '../mail-world'
 import { createSmsWorld, PUBLIC_BASE_URL, VALID_SIGNATURE, type SmsWorld } from '../sms-world'
 
-// docs/api.md "Public intake": the person who asked is told its reference number and what happens next.
+// docs/api/needs.md "Public intake": the person who asked is told its reference number and what happens next.
 const ORG_NUMBER = '+15557770000'
 const PHONE = '+15550001111'
 const EMAIL = 'ana.person@example.org'

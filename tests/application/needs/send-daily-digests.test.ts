@@ -5,7 +5,7 @@ import type { UpdateOrganizationSettingsInput } from '../../../src/application/o
 import { DIGEST_LIST_LIMIT } from '../../../src/application/needs/send-daily-digests'
 import { createMailWorld, PUBLIC_BASE_URL, type MailWorld } from '../mail-world'
 
-// docs/api.md "Notifications": the daily digest, from the organization's local hour, once a day per member.
+// docs/api/organization.md "Notifications": the daily digest, from the organization's local hour, once a day per member.
 const HOUR = 3_600_000
 let world: MailWorld
 let pantry: Partner

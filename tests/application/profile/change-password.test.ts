@@ -3,7 +3,7 @@ import { InvalidError, UnauthorizedError } from '../../../src/domain/errors'
 import { createWorld, TEST_PASSWORD, type World } from '../../support/world'
 import { failureOf, pathsOf } from '../failure-of'
 
-// docs/api.md "Members and invitations": a member chooses a new password, proving the current one.
+// docs/api/access.md "Members and invitations": a member chooses a new password, proving the current one.
 let world: World
 let email: string
 beforeEach(async () => {

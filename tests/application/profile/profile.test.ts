@@ -7,7 +7,7 @@ import { ROLES } from '../../../src/domain/auth/roles'
 import { createWorld, type World } from '../../support/world'
 import { failureOf, pathsOf } from '../failure-of'
 
-/** What a staff member may do (docs/api.md "Permissions"), written out rather than computed from the table. */
+/** What a staff member may do (docs/api/access.md "Permissions"), written out rather than computed from the table. */
 const STAFF_PERMISSIONS: Permission[] = [
   'needs:read',
   'needs:add-note',

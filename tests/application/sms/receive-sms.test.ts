@@ -169,7 +169,7 @@ describe('ReceiveSms', () => {
     })
   })
 
-  describe('opting out and back in (docs/api.md "SMS")', () => {
+  describe('opting out and back in (docs/api/organization.md "SMS")', () => {
     for (const body of ['STOP', 'stop', ' Stop ', 'STOPALL', 'UNSUBSCRIBE', 'cancel', 'End', 'QUIT', 'revoke', 'OptOut']) {
       test(`${JSON.stringify(body)} opts the number out of the organization's texts, and is kept as a message too`, async () => {
         const need = await world.needFor(ana.id)

@@ -3,7 +3,7 @@ import { TooManyRequestsError } from '../../../src/domain/errors'
 import { failureOf } from '../failure-of'
 import { createSmsWorld } from '../sms-world'
 
-// docs/api.md "SMS": texts per member and per number within the hour, counted in the store.
+// docs/api/organization.md "SMS": texts per member and per number within the hour, counted in the store.
 const MINUTE = 60_000
 
 describe('SendSms limits', () => {

@@ -96,7 +96,7 @@ describe('SendSms', () => {
     expect((await world.interaction(interactionId))?.needId).toBe(need.id)
   })
 
-  describe('who may send (docs/api.md "Permissions")', () => {
+  describe('who may send (docs/api/access.md "Permissions")', () => {
     test('staff without the sms_communicator profile are Forbidden, and nothing is recorded', async () => {
       const staff = await world.member('staff')
       await failureOf(world.send(need.id, 'hi', staff), ForbiddenError)

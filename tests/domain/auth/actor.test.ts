@@ -13,7 +13,7 @@ const actor = (role: Role, partnerId?: string): Actor => ({
   ...(partnerId ? { partnerId } : {}),
 })
 
-describe('scope (docs/api.md "Permissions")', () => {
+describe('scope (docs/api/access.md "Permissions")', () => {
   test('org_admin and staff see the whole organization, even when they have a partner', () => {
     for (const a of [actor('org_admin'), actor('staff'), actor('org_admin', PARTNER), actor('staff', PARTNER)]) {
       expect(scopeOf(a)).toEqual({ kind: 'organization' })

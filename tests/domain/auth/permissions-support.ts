@@ -1,7 +1,7 @@
 import type { Permission } from '../../../src/domain/auth/permissions'
 import type { Role } from '../../../src/domain/auth/roles'
 
-// docs/api.md "Permissions", rewritten by hand as grids, one per row of the contract, without
+// docs/api/access.md "Permissions", rewritten by hand as grids, one per row of the contract, without
 // looking at PERMISSIONS. Each line is a role; its 7 cells are the role with no profile, then the role
 // holding exactly one profile, in the column order below. 'x' = allowed, '.' = refused.
 export const ROLE_LINES = ['org_admin', 'partner_admin', 'partner_agent', 'staff', 'volunteer'] as const
@@ -187,7 +187,7 @@ export const CONTRACT_ROWS: Array<{ row: string; permissions: Permission[]; grid
     },
   },
   {
-    // Partner roles read their own partner's figures only (docs/api.md "Reports").
+    // Partner roles read their own partner's figures only (docs/api/needs.md "Reports").
     row: 'read the needs report (GET /api/reports/needs): org_admin, staff, partner_admin, partner_agent',
     permissions: ['reports:read'],
     grid: {
@@ -199,7 +199,7 @@ export const CONTRACT_ROWS: Array<{ row: string; permissions: Permission[]; grid
     },
   },
   {
-    // The lists' read permission and scope come on top (docs/api.md "Exports").
+    // The lists' read permission and scope come on top (docs/api/exports-import.md "Exports").
     row: 'export needs and constituents as CSV: org_admin; others with pii_reader',
     permissions: ['records:export'],
     grid: {
@@ -222,7 +222,7 @@ export const CONTRACT_ROWS: Array<{ row: string; permissions: Permission[]; grid
     },
   },
   {
-    // Not a row of docs/api.md "Permissions", which is silent on listing members: the project's decision, pinned here
+    // Not a row of docs/api/access.md "Permissions", which is silent on listing members: the project's decision, pinned here
     // so that changing it is deliberate (org_admin and partner_admin manage members; staff assign needs).
     row: '(project decision) list members: org_admin, staff, partner_admin',
     permissions: ['members:list'],

@@ -3,7 +3,7 @@ import { isAllowed, PERMISSIONS } from '../../../src/domain/auth/permissions'
 import { PROFILES, ROLES, type Profile } from '../../../src/domain/auth/roles'
 import { CONTRACT_ROWS, cells, PROFILE_COLUMNS, ROLE_LINES } from './permissions-support'
 
-describe('the permission table (docs/api.md "Permissions")', () => {
+describe('the permission table (docs/api/access.md "Permissions")', () => {
   test('has exactly the permissions of the contract rows, no more, no fewer', () => {
     expect(Object.keys(PERMISSIONS).sort()).toEqual(
       [

@@ -6,7 +6,7 @@ describe('member rules', () => {
     expect(normalizeEmail('  Ana.Lopez@Example.ORG ')).toBe('ana.lopez@example.org')
   })
 
-  test('passwords have at least 12 characters (docs/api.md "Tokens")', () => {
+  test('passwords have at least 12 characters (docs/api/access.md "Tokens")', () => {
     expect(MIN_PASSWORD_LENGTH).toBe(12)
   })
 })

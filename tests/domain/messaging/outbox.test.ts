@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'bun:test'
 import { MAX_ATTEMPTS, retryDelayMs } from '../../../src/domain/messaging/outbox'
 
-describe('outbox retries (docs/api.md "SMS")', () => {
+describe('outbox retries (docs/api/organization.md "SMS")', () => {
   test('a message is tried at most five times', () => {
     expect(MAX_ATTEMPTS).toBe(5)
   })

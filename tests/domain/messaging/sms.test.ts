@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'bun:test'
 import { advancesDelivery, deliveryStatusOf, optKeywordOf, type DeliveryStatus } from '../../../src/domain/messaging/sms'
 
-// docs/api.md "SMS": the whole body, trimmed and case-insensitive, is the keyword. Written out, not derived.
+// docs/api/organization.md "SMS": the whole body, trimmed and case-insensitive, is the keyword. Written out, not derived.
 const OPT_OUT = ['STOP', 'STOPALL', 'UNSUBSCRIBE', 'CANCEL', 'END', 'QUIT', 'REVOKE', 'OPTOUT']
 const OPT_IN = ['START', 'YES', 'UNSTOP']
 

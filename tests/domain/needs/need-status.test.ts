@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'bun:test'
 import { canTransition, NEED_STATUSES, type NeedStatus } from '../../../src/domain/needs/need'
 
-// docs/api.md "Needs": any status other than RESOLVED may move to any other; RESOLVED only to IN_PROGRESS
+// docs/api/needs.md "Needs": any status other than RESOLVED may move to any other; RESOLVED only to IN_PROGRESS
 // (reopen); staying in the same status is allowed. Written out cell by cell, not derived.
 const STATUSES = ['NEW', 'IN_PROGRESS', 'PENDING_INTERNAL', 'PENDING_CLIENT', 'RESOLVED', 'ESCALATED'] as const
 

@@ -5,7 +5,7 @@ import { aPartner } from '../../support/builders'
 
 const ORG = '6f1c2d7e-0b7a-4d5e-9a11-3c2b1a0f9e8d'
 
-describe('partner rules (docs/api.md)', () => {
+describe('partner rules (docs/api/needs.md "Partners")', () => {
   test('the default partner cannot be archived', () => {
     expect(() => assertPartnerConsistent(aPartner({ organizationId: ORG, isDefault: true, isArchived: true }))).toThrow(ConflictError)
   })

@@ -4,7 +4,7 @@ import { csvRecord, restoreFormula } from '../../../src/domain/shared/csv'
 import { CsvReader } from '../../../src/domain/shared/csv-reader'
 import { InvalidError } from '../../../src/domain/errors'
 
-// docs/api.md "Import": the reader takes what the export writes, in pieces of any size.
+// docs/api/exports-import.md "Import": the reader takes what the export writes, in pieces of any size.
 const cellText = fc.string({
   unit: fc.oneof(fc.constantFrom(',', '"', '\r', '\n', "'", '+', '='), fc.string({ minLength: 1, maxLength: 1, unit: 'grapheme' })),
   maxLength: 20,

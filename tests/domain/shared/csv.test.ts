@@ -3,7 +3,7 @@ import fc from 'fast-check'
 import { csvField, csvRecord, neutralizeFormula } from '../../../src/domain/shared/csv'
 import { parseCsv } from '../../support/csv'
 
-// docs/api.md "Exports": RFC 4180 records, formula characters made inert.
+// docs/api/exports-import.md "Exports": RFC 4180 records, formula characters made inert.
 const FORMULA_START = ['=', '+', '-', '@', '\t', '\r']
 
 /** Text rich in what CSV and spreadsheets care about: separators, quotes, line ends, formula characters. */

@@ -2,7 +2,7 @@ import { describe, expect, test } from 'bun:test'
 import { linkBaseProblem } from '../../../src/domain/members/invitation'
 import { originProblem } from '../../../src/domain/shared/origin'
 
-// docs/api.md "Organization settings": the origins an organization lists, and the link bases they allow.
+// docs/api/organization.md "Organization settings": the origins an organization lists, and the link bases they allow.
 
 describe('originProblem', () => {
   test.each([

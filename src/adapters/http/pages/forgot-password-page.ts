@@ -24,7 +24,7 @@ ${error}<input id="email" name="email" type="email" autocomplete="email" require
 
 /**
  * `GET /forgot-password`: the page behind the console's "Forgot password?" and the reset page's "Ask for a new
- * link" (docs/api.md "Pages"). It posts the reset request of `POST /api/auth/password-reset`, under the same
+ * link" (docs/api/pages.md "Pages"). It posts the reset request of `POST /api/auth/password-reset`, under the same
  * per-address limit, and answers the same for any address.
  */
 export function forgotPasswordPage(useCases: UseCases['auth'], rateLimits: RateLimits, requestSite: RequestSite) {

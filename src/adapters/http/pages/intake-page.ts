@@ -9,7 +9,7 @@ import type { ForeignOriginOf, RequestSite } from '../request-site'
 import { escapeHtml, html, messagePage, page, tooManyRequestsPage, type HtmlSet } from './layout'
 import { chooseLanguage, STRINGS, type Language, type Strings } from './strings'
 
-// docs/api.md "Pages": the public intake form, for people without the staff app or JavaScript.
+// docs/api/pages.md "Pages": the public intake form, for people without the staff app or JavaScript.
 
 interface Field {
   name: string
@@ -21,7 +21,7 @@ interface Field {
   maxlength: number
 }
 
-/** Only the description is required: the organization's settings name no other field (docs/api.md "Pages"). */
+/** Only the description is required: the organization's settings name no other field (docs/api/pages.md "Pages"). */
 const DESCRIPTION: Field = {
   name: 'description',
   label: 'descriptionLabel',

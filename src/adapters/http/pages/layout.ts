@@ -85,7 +85,7 @@ export function messagePage(lang: Language, title: string, message: string, role
 
 export type HtmlSet = { status?: number | string; headers: Record<string, string | number> }
 
-/** Answers `body` as a page, with the pages' headers (docs/api.md "Pages"). */
+/** Answers `body` as a page, with the pages' headers (docs/api/pages.md "Pages"). */
 export function html(body: string, set: HtmlSet, status = 200): string {
   set.status = status
   set.headers['content-type'] = 'text/html; charset=utf-8'

@@ -9,7 +9,7 @@ import { refusedAccountPost, type AccountFormPost } from './form-post'
 import { FORGOT_PASSWORD_PATH } from './forgot-password-page'
 import { chooseLanguage, STRINGS, type Strings } from './strings'
 
-/** The two pages where a member chooses a password from an emailed link (docs/api.md "Pages"). */
+/** The two pages where a member chooses a password from an emailed link (docs/api/pages.md "Pages"). */
 const FORMS = {
   '/reset-password': { title: 'resetTitle', done: 'resetDone' },
   '/accept-invite': { title: 'inviteTitle', done: 'inviteDone' },

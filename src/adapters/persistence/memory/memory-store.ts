@@ -78,7 +78,7 @@ export function copy<T>(value: T): T {
   return structuredClone(withoutUndefined(value))
 }
 
-/** A record's optional fields given as `undefined` are kept absent, as SQL drops its NULLs (docs/api.md "Errors"). */
+/** A record's optional fields given as `undefined` are kept absent, as SQL drops its NULLs (docs/api/conventions.md "Errors"). */
 function withoutUndefined<T>(value: T): T {
   if (Array.isArray(value)) return value.map(withoutUndefined) as T
   if (value === null || typeof value !== 'object' || Object.getPrototypeOf(value) !== Object.prototype) return value

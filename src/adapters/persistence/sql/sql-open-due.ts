@@ -5,7 +5,7 @@ import { weekOf } from '../../../domain/reports/needs-report'
 import type * as schema from '../sqlite/schema'
 import type { SqlDb } from './sql-repository'
 
-// Open needs by due date, for the overdue list, the needs report and the daily digest (docs/api.md "Needs").
+// Open needs by due date, for the overdue list, the needs report and the daily digest (docs/api/needs.md "Needs").
 
 /**
  * `isOpenAndDueBefore` in SQL: the status a literal, not a parameter, so that both databases take the partial

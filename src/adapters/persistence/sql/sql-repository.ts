@@ -17,7 +17,7 @@ import { AWAITED_WRITES, type UnreadWrites } from './unread-writes'
  */
 export type SqlDb = BunSQLiteDatabase<typeof schema>
 
-/** A row without its NULL columns: absent optional fields are omitted, not null (docs/api.md "Errors"). */
+/** A row without its NULL columns: absent optional fields are omitted, not null (docs/api/conventions.md "Errors"). */
 export type Present<T> = { [K in keyof T]: Exclude<T[K], null> }
 
 /** Drops null columns (`Present`). */

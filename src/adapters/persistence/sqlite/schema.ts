@@ -22,11 +22,11 @@ export const organizations = sqliteTable('organizations', {
   needTextRetentionDays: integer('need_text_retention_days'),
   /** When a worker last claimed the organization's retention run: one run per period across instances. */
   retentionRanAt: integer('retention_ran_at', { mode: 'timestamp_ms' }),
-  /** Origins an admin may point invitation links at; NULL: none (docs/api.md "Organization settings"). */
+  /** Origins an admin may point invitation links at; NULL: none (docs/api/organization.md "Organization settings"). */
   appOrigins: text('app_origins', { mode: 'json' }).$type<string[]>(),
   /** Origins of partner sites whose pages may post the public intake; NULL: none. */
   formOrigins: text('form_origins', { mode: 'json' }).$type<string[]>(),
-  /** The local hour (0 to 23) of the daily digest, in `digest_time_zone`; NULL: the default (docs/api.md "Notifications"). */
+  /** The local hour (0 to 23) of the daily digest, in `digest_time_zone`; NULL: the default (docs/api/organization.md "Notifications"). */
   digestHour: integer('digest_hour'),
   /** The IANA time zone of the digest's hour; NULL: the default. */
   digestTimeZone: text('digest_time_zone'),
@@ -257,7 +257,7 @@ export const needCounts = sqliteTable(
  * Needs opened and resolved per organization, partner and UTC day (YYYY-MM-DD), kept by triggers in the same
  * transaction as every insert and change of a need: a need counts as opened on its creation day and as
  * resolved on the day of its resolution while it stays resolved, both under its current partner. The
- * reports read a period from here instead of scanning needs (docs/api.md "Reports").
+ * reports read a period from here instead of scanning needs (docs/api/needs.md "Reports").
  */
 export const needDays = sqliteTable(
   'need_days',
@@ -292,7 +292,7 @@ export const needResolveHours = sqliteTable(
  * Open needs (not RESOLVED) with a due date, per organization, week of that date (its Monday, UTC),
  * partner and status, kept by the same triggers: how many needs are due before a time is the sum of the
  * whole weeks before its week, plus the needs of its own week counted on the index `needs_open_by_due`
- * (docs/api.md "Reports"). Weeks, not days: a few rows per partner for each week of open due dates.
+ * (docs/api/needs.md "Reports"). Weeks, not days: a few rows per partner for each week of open due dates.
  */
 export const needDueWeeks = sqliteTable(
   'need_due_weeks',
@@ -374,7 +374,7 @@ export const earlySmsStatuses = sqliteTable(
   (t) => [index('early_sms_statuses_by_time').on(t.receivedAt)],
 )
 
-/** Numbers that texted STOP to an organization (docs/api.md "SMS"): its own list, whatever the provider blocks. */
+/** Numbers that texted STOP to an organization (docs/api/organization.md "SMS"): its own list, whatever the provider blocks. */
 export const smsOptOuts = sqliteTable(
   'sms_opt_outs',
   {
@@ -412,7 +412,7 @@ export const loginFailures = sqliteTable(
   {
     id: integer('id').primaryKey({ autoIncrement: true }),
     email: text('email').notNull(),
-    /** The client address the attempt came from (docs/api.md "Tokens"). */
+    /** The client address the attempt came from (docs/api/access.md "Tokens"). */
     address: text('address').notNull().default('unknown'),
     at: integer('at', { mode: 'timestamp_ms' }).notNull(),
   },

@@ -1,7 +1,7 @@
 import type { Need } from '../../../domain/needs/need'
 
 /**
- * What the daily digest reads, and the per-member date that makes it one a day (docs/api.md "Notifications").
+ * What the daily digest reads, and the per-member date that makes it one a day (docs/api/organization.md "Notifications").
  * A date (`YYYY-MM-DD`) is the organization's local one; dates compare as text.
  */
 export interface DailyDigestRepository {

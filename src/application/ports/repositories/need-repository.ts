@@ -21,7 +21,7 @@ export interface NeedRepository {
    * Adds new needs of one organization (one, a creation; several, an import's batch, in one statement), each
    * numbered as it goes in, in input order, from the organization's sequence inside the caller's transaction:
    * gap-free, never shared by concurrent transactions, given back when the transaction rolls back
-   * (docs/api.md "Reference numbers"). Resolves once the insert has its place among the transaction's
+   * (docs/api/needs.md "Reference numbers"). Resolves once the insert has its place among the transaction's
    * statements; `referenceNumbers` (in input order) once the store has taken them, which on PostgreSQL is
    * when the server answers: await them only where they are needed. They fail with the insert, which also
    * fails the unit of work.
@@ -36,7 +36,7 @@ export interface NeedRepository {
   clearResolvedText(organizationId: string, before: Date, at: Date, limit: number): Promise<string[]>
   findById(organizationId: string, id: string): Promise<Need | undefined>
   findByReferenceNumber(organizationId: string, referenceNumber: string): Promise<Need | undefined>
-  /** The needs created at exactly one of these times (indexed): where an import's rows would be (docs/api.md "Import"). */
+  /** The needs created at exactly one of these times (indexed): where an import's rows would be (docs/api/exports-import.md "Import"). */
   findCreatedAt(organizationId: string, times: readonly Date[]): Promise<Need[]>
   /** Newest `createdAt` first, `id` as tie-break; with `openDueBefore`, soonest `dueDate` first, `id` as tie-break. */
   list(organizationId: string, filter: NeedFilter, page: PageRequest): Promise<Page<Need>>

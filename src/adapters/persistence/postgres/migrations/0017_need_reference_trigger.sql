@@ -1,5 +1,5 @@
 -- A need inserted without a reference number takes the next of its organization's sequence as its row goes
--- in (docs/api.md "Reference numbers"). The UPDATE holds the organization's row until the transaction ends:
+-- in (docs/api/needs.md "Reference numbers"). The UPDATE holds the organization's row until the transaction ends:
 -- concurrent creates queue on it and never share a number, and a rolled-back create gives its number back.
 -- Taken by the insert, the row is locked only from the insert on, which a create sends with COMMIT.
 -- A trigger, not a data-modifying CTE: the insert stays the repository's one prepared statement, for one row
