@@ -16,7 +16,7 @@ interface PeriodicJob {
 /**
  * The worker's jobs on a timer besides the outbox. Every instance runs them; what keeps a digest to once a
  * day per member, or a retention run to once a day per organization, is a claim in the database, not the
- * timer (docs/architecture.md "Transactions").
+ * timer (docs/transactions.md "Transactions").
  */
 const JOBS: PeriodicJob[] = [
   {

@@ -7,7 +7,7 @@ import { SQLITE_MIGRATIONS } from '../../src/adapters/persistence/sqlite/migrati
 import { schemaVersion } from '../../src/adapters/persistence/sqlite/sqlite-backup'
 import { FROM_SOURCE, killAllServers, runCli, ServeProcess, waitFor } from './cli-process'
 
-// docs/reliability.md "A start killed while copying the database": the real `intake serve`, upgrading a
+// docs/faults.md "A start killed while copying the database": the real `intake serve`, upgrading a
 // large SQLite file, is killed with SIGKILL while it copies the file before migrating. What remains trips
 // neither `intake restore` nor the next start.
 

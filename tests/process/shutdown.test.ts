@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { killAllServers, ServeProcess, waitFor } from './cli-process'
 
-// SIGTERM with clients on kept-alive connections (docs/reliability.md "Shutdown"): each connection's next
+// SIGTERM with clients on kept-alive connections (docs/faults.md "Shutdown"): each connection's next
 // request is answered, with `Connection: close`, or the connection is closed cleanly; none is reset.
 
 const dir = mkdtempSync(join(tmpdir(), 'intake-shutdown-'))

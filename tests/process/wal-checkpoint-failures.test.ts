@@ -3,7 +3,7 @@ import { statSync } from 'node:fs'
 import { FROM_SOURCE, killAllServers, ServeProcess, waitFor, type Program } from './cli-process'
 import { adminOf, serveDatabase, type ServeDatabase } from './workload'
 
-// docs/reliability.md "WAL checkpoints that fail": when the database file cannot grow (a full disk), every
+// docs/faults.md "WAL checkpoints that fail": when the database file cannot grow (a full disk), every
 // checkpoint fails; the service says so once, not once a tick, and once more when they succeed again. The
 // real `intake serve` is given a file-size limit (prlimit) that its database file has reached, then none.
 

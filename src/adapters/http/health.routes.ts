@@ -3,10 +3,10 @@ import type { Persistence } from '../../application/ports/persistence'
 import { UnavailableError } from '../../domain/errors'
 import { problems } from './common.schemas'
 
-/** Where the process is in its life: only `ready` takes traffic (docs/reliability.md "Shutdown"). */
+/** Where the process is in its life: only `ready` takes traffic (docs/faults.md "Shutdown"). */
 export type Lifecycle = 'starting' | 'ready' | 'stopping'
 
-// docs/self-hosting.md: no auth on either
+// docs/operations.md: no auth on either
 export function healthRoutes(persistence: Persistence, lifecycle: () => Lifecycle) {
   return new Elysia({ name: 'health', detail: { tags: ['Health'], security: [] } })
     .get('/healthz', () => ({ status: 'ok' as const }), {

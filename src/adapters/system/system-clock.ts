@@ -4,7 +4,7 @@ import type { Clock } from '../../application/ports/clock'
  * The service's time: one reading of a reference clock (the machine's wall clock when the process starts,
  * then the database's, see `follow`), carried forward by the monotonic clock. A step of the wall clock (an
  * NTP correction, a resumed virtual machine) moves neither leases nor the order of lists: within a process
- * time never goes back and never jumps (docs/reliability.md "Clock steps").
+ * time never goes back and never jumps (docs/faults.md "Clock steps").
  */
 export class SystemClock implements Clock {
   private origin: number

@@ -11,7 +11,7 @@ export interface Persistence {
   ping(): Promise<boolean>
   /**
    * The database's own clock, where it has one apart from the machine's (PostgreSQL): what every process
-   * on the database measures leases and orders records by (docs/reliability.md "Clock steps").
+   * on the database measures leases and orders records by (docs/faults.md "Clock steps").
    */
   databaseTime?(): Promise<Date>
   /** What kind of outage an error means (the database away, full or overloaded for now: 503), or undefined for any other error. */

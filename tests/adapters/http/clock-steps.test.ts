@@ -8,7 +8,7 @@ import { waitFor } from '../../process/cli-process'
 
 // The machine's wall clock stepped under a running service (an NTP correction, a resumed virtual machine),
 // on SQLite or PostgreSQL (TEST_DATABASE): the service's own clock (SystemClock) reads it once and then
-// counts elapsed time, so leases and the order of lists stay right (docs/reliability.md "Clock steps").
+// counts elapsed time, so leases and the order of lists stay right (docs/faults.md "Clock steps").
 
 /** A machine whose wall clock the test steps; its monotonic clock moves only when time passes. */
 function steppedMachine() {

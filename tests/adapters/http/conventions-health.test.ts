@@ -3,7 +3,7 @@ import { PORTS } from '../../../src/main/container'
 import { api, openConventionsServer } from './conventions-support'
 import { expectProblem } from './helpers'
 
-// docs/self-hosting.md (health), over real HTTP: an orchestrator must tell a live process from one whose
+// docs/operations.md (health), over real HTTP: an orchestrator must tell a live process from one whose
 // database does not answer, without credentials.
 openConventionsServer()
 
