@@ -1,4 +1,5 @@
-// What the access log costs a read, as the server's own CPU (docs/performance.md "The access log"): two
+// What the access log costs a read, as the server's own CPU
+// (docs/performance/access-log.md "The access log"): two
 // services on copies of one seeded SQLite file, one at the default LOG_LEVEL (a line a request, to a file)
 // and one at `warn` (no line), read one need in turns under wrk; each turn's CPU time of the server (from
 // /proc) over the requests it answered. Turns alternate because one run to the next moves a service's rate

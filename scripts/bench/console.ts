@@ -1,4 +1,5 @@
-// The staff console's two targets (docs/performance.md "The staff console"): the first load's script and
+// The staff console's two targets
+// (docs/performance/results.md "The staff console"): the first load's script and
 // stylesheet, gzipped, and the time to the inbox's 25 rows painted after logging in, in headless Chromium on
 // loopback. The times are taken in the page (the form's submit, the login answer's end, the first frame after
 // the 25th row is in the document), so the driver's own latency is not in them.

@@ -1,4 +1,5 @@
-// The exports' memory at scale (docs/performance.md "Exports"): seeds one organization with `--needs` needs
+// The exports' memory at scale
+// (docs/performance/exports-import-memory.md "Exports"): seeds one organization with `--needs` needs
 // (and 0.3 constituents per need) once, starts the real service (`intake serve`), downloads both CSV
 // exports as fast as the client reads, and prints rows, size, time and the service's resident memory:
 // idle before, and the highest of samples taken every 20 ms during each export.

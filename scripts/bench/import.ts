@@ -1,4 +1,5 @@
-// The import at its limit (docs/performance.md "Import"): a file of `--rows` constituents or needs (50,000 by
+// The import at its limit
+// (docs/performance/exports-import-memory.md "Import"): a file of `--rows` constituents or needs (50,000 by
 // default, the most one file may hold) into an organization of its own, through the real service (`intake
 // serve`): a dry run, the import, and the same file again (which creates nothing). Prints each one's counts
 // and time, and the service's resident memory at its highest (sampled every 20 ms).

@@ -1,5 +1,5 @@
-// Round trips to PostgreSQL per request, as users run the service (docs/performance.md "What bounds each
-// route"): seeds a small database, starts `intake serve` on it through a TCP proxy that counts, on each
+// Round trips to PostgreSQL per request, as users run the service (docs/performance/bounds.md "What bounds
+// each route"): seeds a small database, starts `intake serve` on it through a TCP proxy that counts, on each
 // connection, the times the service writes again after the database answered (one round trip each), and
 // sends requests one at a time, after a warm-up (each connection prepares a statement once).
 //

@@ -1,4 +1,5 @@
-// Constituent search in process, at the benchmark's two sizes (docs/performance.md "Constituent search"): at
+// Constituent search in process, at the benchmark's two sizes
+// (docs/performance/bounds.md "Constituent search"): at
 // 10,000 and 1,000,000 needs each of its three organizations holds 1,000 and 100,000 people. One organization
 // of each size, with the benchmark's names, is written through the port into a fresh SQLite file or
 // PostgreSQL database; each query is then searched `--rounds` times through the repository (the first page of

@@ -1,7 +1,8 @@
 import { t, type AnyElysia, type TSchema } from 'elysia'
 
 /**
- * Leaves the answers of every route of `app` unchecked (docs/performance.md "Answers are checked in tests").
+ * Leaves the answers of every route of `app` unchecked
+ * (docs/performance/answers-and-traps.md "Answers are checked in tests").
  * Elysia checks an answer against its route's schema unless the schema says `noValidate`; each route's
  * answers are marked in copies, so the schemas routes share, and the OpenAPI document, stay as they are.
  * Called before the app compiles its routes (on their first request). The service runs so unless

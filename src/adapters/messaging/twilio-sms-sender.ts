@@ -44,7 +44,8 @@ class FetchTwilioHttpClient {
 
 /**
  * The twilio package, loaded when a Twilio adapter is made, not with the service: one that never texts
- * keeps the 26 MB it takes in memory (docs/performance.md "Memory"). Synchronous, as a webhook's check is.
+ * keeps the 26 MB it takes in memory (docs/performance/exports-import-memory.md "Memory").
+ * Synchronous, as a webhook's check is.
  */
 function twilioPackage(): typeof Twilio {
   return require('twilio')

@@ -8,8 +8,8 @@ const FLUSH_EVERY_MS = 1000
 /**
  * Lines kept in an array and written together, synchronously, once they reach 16 KB or `flush` is called.
  * Not pino's destination (sonic-boom): it measures the byte length of the whole pending buffer on every
- * line, which under load cost several times what the access line itself costs (docs/performance.md "The
- * access log").
+ * line, which under load cost several times what the access line itself costs
+ * (docs/performance/access-log.md "The access log").
  */
 export class BufferedOutput {
   private lines: string[] = []

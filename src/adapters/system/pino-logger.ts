@@ -116,7 +116,7 @@ export class PinoLogger implements Logger, AccessLog {
    * values: pinned by a test) but from a template: its fields are fixed and none can hold a secret (a
    * method, a route's template, a status, a duration), so neither pino's object nor the field walk is
    * needed; the texts lines repeat (the time within a millisecond, the method, the route, the member) are
-   * quoted once, and the line costs a tenth of pino's (docs/performance.md "The access log").
+   * quoted once, and the line costs a tenth of pino's (docs/performance/access-log.md "The access log").
    */
   request({ method, route, status, durationMs }: AccessLine) {
     if (!this.pino.isLevelEnabled('info')) return

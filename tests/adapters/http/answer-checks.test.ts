@@ -5,8 +5,8 @@ import { PORTS } from '../../../src/main/container'
 import { aNeed } from '../../support/builders'
 import { startTestServer, type TestServer } from '../../support/http'
 
-// docs/performance.md "Answers are checked in tests": the service sends answers as its types make them; the
-// tests run it with CHECK_ANSWERS, so an answer its schema does not allow fails them.
+// docs/performance/answers-and-traps.md "Answers are checked in tests": the service sends answers as its
+// types make them; the tests run it with CHECK_ANSWERS, so an answer its schema does not allow fails them.
 let checked: TestServer
 let unchecked: TestServer
 beforeAll(async () => {

@@ -8,8 +8,9 @@ import { makeSqlite, type SqliteFixture } from './sqlite-fixture'
 
 // docs/api/needs.md "Needs" and "Reports": what is overdue is read on the partial index of open needs by due date
 // (needs_open_by_due) and the kept counts; the indexes of needs by assignee and person hold only the needs
-// that have one, and retention's only resolved needs with their text (docs/performance.md "What bounds each
-// route"), and the lookups still search them. On SQLite as on PostgreSQL (postgres-query-plans.test.ts).
+// that have one, and retention's only resolved needs with their text
+// (docs/performance/bounds.md "What bounds each route"), and the lookups still search them. On SQLite as on
+// PostgreSQL (postgres-query-plans.test.ts).
 const organization = anOrganization()
 let planned: Awaited<ReturnType<typeof needsToPlan>>
 

@@ -16,7 +16,8 @@ export function searchKindOf(query: MatchingQuery): SearchKind {
 }
 
 /**
- * How a database finds an organization's constituents (docs/performance.md "Constituent search"): a page in
+ * How a database finds an organization's constituents
+ * (docs/performance/bounds.md "Constituent search"): a page in
  * list order with its total, and an export's batches. Everyone is read alike on both databases: a page by the
  * list's index, the total from constituent_counts (kept by triggers), so neither grows with the organization.
  * A query's matches are counted up to a cap (`countCap`), each database in its own index. Up to the cap the
