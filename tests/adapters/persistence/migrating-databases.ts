@@ -70,7 +70,7 @@ function needValues(n: Need): unknown[] {
 const sqliteValues = (values: unknown[]) =>
   values.map((value) => (value instanceof Date ? value.getTime() : typeof value === 'boolean' ? Number(value) : value))
 
-export function migratingSqlite(): MigratingDatabase {
+export function migratingSqlite(): MigratingDatabase & { path: string } {
   const dir = mkdtempSync(join(tmpdir(), 'intake-migrating-'))
   const path = join(dir, 'intake.sqlite')
   const db = new SqliteDatabase(path)
@@ -81,6 +81,7 @@ export function migratingSqlite(): MigratingDatabase {
   }
   return {
     kind: 'sqlite',
+    path,
     db,
     migrations: SQLITE_MIGRATIONS,
     run,

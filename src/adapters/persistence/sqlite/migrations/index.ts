@@ -23,6 +23,7 @@ import m18 from './0018_daily_digest.sql' with { type: 'text' }
 import m19 from './0019_erasure_and_retention.sql' with { type: 'text' }
 import m20 from './0020_due_dates_and_reports.sql' with { type: 'text' }
 import m21 from './0021_partial_need_indexes.sql' with { type: 'text' }
+import m22 from './0022_kept_counts_without_rowid.sql' with { type: 'text' }
 
 export const SQLITE_MIGRATIONS = bundledMigrations(journal, {
   '0000_init': m0,
@@ -47,4 +48,5 @@ export const SQLITE_MIGRATIONS = bundledMigrations(journal, {
   '0019_erasure_and_retention': m19,
   '0020_due_dates_and_reports': m20,
   '0021_partial_need_indexes': m21,
+  '0022_kept_counts_without_rowid': m22,
 })
