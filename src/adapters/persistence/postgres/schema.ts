@@ -219,7 +219,7 @@ export const needs = pgTable(
     index('needs_by_assignee').on(t.organizationId, t.assignedTo, t.createdAt, t.id).where(sql`${t.assignedTo} IS NOT NULL`),
     index('needs_by_constituent').on(t.organizationId, t.constituentId, t.createdAt, t.id).where(sql`${t.constituentId} IS NOT NULL`),
     index('needs_by_household').on(t.organizationId, t.householdId).where(sql`${t.householdId} IS NOT NULL`),
-    index('needs_open_by_due').on(t.organizationId, t.dueDate, t.partnerId).where(sql`${t.status} <> 'RESOLVED'`),
+    index('needs_open_by_due').on(t.organizationId, t.dueDate, t.partnerId, t.status).where(sql`${t.status} <> 'RESOLVED'`),
     // Retention finds resolved needs whose free text is still there and has not changed for long: those
     // alone, so that a need enters it when it is resolved, not when it is made.
     index('needs_text_retention').on(t.organizationId, t.updatedAt).where(sql`${t.status} = 'RESOLVED' AND ${t.textClearedAt} IS NULL`),

@@ -1,0 +1,2 @@
+DROP INDEX "needs_open_by_due";--> statement-breakpoint
+CREATE INDEX "needs_open_by_due" ON "needs" USING btree ("organization_id","due_date","partner_id","status") WHERE "needs"."status" <> 'RESOLVED';
