@@ -78,5 +78,10 @@ test('SQLite: the kept counts are stored in their keys’ order, and an upgrade 
   const after = await counts()
   expect({ needs: after.needs, open: after.open, people: after.people }).toEqual({ needs: 4, open: 3, people: 3 })
   expect(after.report.overdue).toEqual([{ partnerId: partner.id, needs: 3 }])
-  expect(after.report.days.find((d) => d.day === '2026-11-05')).toEqual({ partnerId: partner.id, day: '2026-11-05', opened: 1, resolved: 0 })
+  expect(after.report.days.find((d) => d.day === '2026-11-05')).toEqual({
+    partnerId: partner.id,
+    day: '2026-11-05',
+    opened: 1,
+    resolved: 0,
+  })
 })

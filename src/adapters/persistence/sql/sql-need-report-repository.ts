@@ -1,8 +1,8 @@
-import { and, eq, gte, lte, ne, or, sum, type SQL } from 'drizzle-orm'
+import { and, eq, gte, lte, ne, or, sql, sum, type SQL } from 'drizzle-orm'
 import type { NeedReportRepository } from '../../../application/ports/repositories/need-report-repository'
 import type { NeedStatus } from '../../../domain/needs/need'
 import type { NeedFigures, ReportPeriod } from '../../../domain/reports/needs-report'
-import { countOpenDueBefore } from './sql-open-due'
+import { countOpenDueBefore, type RunPrepared } from './sql-open-due'
 import { SqlRepository } from './sql-repository'
 import type { SQLiteColumn } from 'drizzle-orm/sqlite-core'
 
@@ -13,24 +13,48 @@ import type { SQLiteColumn } from 'drizzle-orm/sqlite-core'
 export class SqlNeedReportRepository extends SqlRepository implements NeedReportRepository {
   async figures(organizationId: string, period: ReportPeriod, now: Date, partnerId?: string): Promise<NeedFigures> {
     const { needDays: d, needResolveHours: h, needCounts: c } = this.tables
-    const ofPartner = (column: SQLiteColumn) => (partnerId ? eq(column, partnerId) : undefined)
+    // One prepared statement each, with or without a partner: building them cost more than reading a month.
+    const shape = partnerId ? 'partner' : 'all'
+    const values = { organizationId, from: period.from, to: period.to, ...(partnerId ? { partnerId } : {}) }
+    const ofPartner = (column: SQLiteColumn) => (partnerId ? eq(column, sql.placeholder('partnerId')) : undefined)
     const inPeriod = (table: typeof d | typeof h): SQL | undefined =>
-      and(eq(table.organizationId, organizationId), gte(table.day, period.from), lte(table.day, period.to), ofPartner(table.partnerId))
+      and(
+        eq(table.organizationId, sql.placeholder('organizationId')),
+        gte(table.day, sql.placeholder('from')),
+        lte(table.day, sql.placeholder('to')),
+        ofPartner(table.partnerId),
+      )
+    const run: RunPrepared = (name, build, values) => this.prepared(name, build, values)
     const [days, resolveHours, statuses, overdueByStatus] = await Promise.all([
-      this.db
-        .select({ partnerId: d.partnerId, day: d.day, opened: d.opened, resolved: d.resolved })
-        .from(d)
-        .where(and(inPeriod(d), or(ne(d.opened, 0), ne(d.resolved, 0)))),
-      this.db
-        .select({ partnerId: h.partnerId, hours: h.hours, needs: sum(h.needs).mapWith(Number) })
-        .from(h)
-        .where(and(inPeriod(h), ne(h.needs, 0)))
-        .groupBy(h.partnerId, h.hours),
-      this.db
-        .select({ partnerId: c.partnerId, status: c.status, needs: c.needs })
-        .from(c)
-        .where(and(eq(c.organizationId, organizationId), ofPartner(c.partnerId), ne(c.needs, 0))),
-      countOpenDueBefore(this.db, this.tables, organizationId, now, partnerId ? { partnerId } : {}),
+      run<NeedFigures['days'][number]>(
+        `report_days_${shape}`,
+        () =>
+          this.db
+            .select({ partnerId: d.partnerId, day: d.day, opened: d.opened, resolved: d.resolved })
+            .from(d)
+            .where(and(inPeriod(d), or(ne(d.opened, 0), ne(d.resolved, 0)))),
+        values,
+      ),
+      run<NeedFigures['resolveHours'][number]>(
+        `report_resolve_hours_${shape}`,
+        () =>
+          this.db
+            .select({ partnerId: h.partnerId, hours: h.hours, needs: sum(h.needs).mapWith(Number) })
+            .from(h)
+            .where(and(inPeriod(h), ne(h.needs, 0)))
+            .groupBy(h.partnerId, h.hours),
+        values,
+      ),
+      run<{ partnerId: string; status: string; needs: number }>(
+        `report_statuses_${shape}`,
+        () =>
+          this.db
+            .select({ partnerId: c.partnerId, status: c.status, needs: c.needs })
+            .from(c)
+            .where(and(eq(c.organizationId, sql.placeholder('organizationId')), ofPartner(c.partnerId), ne(c.needs, 0))),
+        values,
+      ),
+      countOpenDueBefore(run, this.db, this.tables, organizationId, now, partnerId ? { partnerId } : {}),
     ])
     const overdue = new Map<string, number>()
     for (const row of overdueByStatus) overdue.set(row.partnerId, (overdue.get(row.partnerId) ?? 0) + row.needs)

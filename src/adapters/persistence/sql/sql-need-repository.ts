@@ -3,7 +3,7 @@ import type { NeedFilter, NeedRepository, UnnumberedNeed } from '../../../applic
 import { NotFoundError } from '../../../domain/errors'
 import { formatReferenceNumber, type Need, type NeedChange, type TrackedField } from '../../../domain/needs/need'
 import { offsetOf, type Keyset, type Page, type PageRequest } from '../../../domain/shared/page'
-import { countOpenDueBefore, openAndDueBefore } from './sql-open-due'
+import { countOpenDueBefore, dueTimeOf, openAndDueBefore, type RunPrepared } from './sql-open-due'
 import { recordsOf, type RowReader } from './row-reader'
 import { INSIDE, needOf, needRow, toNeed } from './sql-need-rows'
 import { SqlRepository, afterKeyset, chunksOf, nullable, present } from './sql-repository'
@@ -120,24 +120,29 @@ export class SqlNeedRepository extends SqlRepository implements NeedRepository {
     return rows.map(toNeed)
   }
   /**
-   * Each shape of filter (which fields, how many statuses) is one prepared statement with its values as
-   * placeholders: building the query costs several times more than running it. At most 8 shapes × 6 counts of statuses.
+   * Each shape of filter (which fields, how many statuses, a due bound) is one prepared statement with its
+   * values as placeholders: building the query costs several times more than running it. At most 16 shapes ×
+   * 6 counts of statuses. A due bound lists soonest due first, in the order of the index of open needs' due
+   * dates; by partner and status its total is `countOpenDueBefore` (needs of one assignee or one constituent
+   * are few, counted on their index).
    */
   async list(organizationId: string, asked: NeedFilter, page: PageRequest): Promise<Page<Need>> {
     if (asked.statuses?.length === 0) return { items: [], total: 0 }
     // Distinct statuses: shapes stay few (one statement per count of statuses), whatever the caller repeats.
     const filter = asked.statuses ? { ...asked, statuses: [...new Set(asked.statuses)] } : asked
-    if (filter.openDueBefore) return this.dueList(organizationId, { ...filter, openDueBefore: filter.openDueBefore }, page)
+    const due = filter.openDueBefore
     const shape = [
       filter.statuses?.length ?? 0,
       filter.partnerId ? 'p' : '',
       filter.assignedTo ? 'a' : '',
       filter.constituentId ? 'c' : '',
+      due ? 'd' : '',
     ].join('')
+    const t = this.tables.needs
     const values: Record<string, unknown> = { organizationId, limit: page.limit, offset: offsetOf(page) }
     for (const [i, status] of (filter.statuses ?? []).entries()) values[`status${i}`] = status
     for (const key of ['partnerId', 'assignedTo', 'constituentId'] as const) if (filter[key]) values[key] = filter[key]
-    const t = this.tables.needs
+    if (due) values.before = dueTimeOf(t, due)
     const where = () => this.matching({ ...filter, organizationId }, true)
     const items = await this.prepared(
       `needs_page_${shape}`,
@@ -146,17 +151,20 @@ export class SqlNeedRepository extends SqlRepository implements NeedRepository {
           .select()
           .from(t)
           .where(where())
-          .orderBy(desc(t.createdAt), desc(t.id))
+          .orderBy(...(due ? [asc(t.dueDate), asc(t.id)] : [desc(t.createdAt), desc(t.id)]))
           .limit(sql.placeholder('limit'))
           .offset(sql.placeholder('offset')),
       values,
       this.records,
     )
-    return { items, total: await this.total(shape, filter, where, values) }
+    if (!due || filter.assignedTo || filter.constituentId) return { items, total: await this.total(shape, filter, where, values) }
+    const run: RunPrepared = (name, build, values) => this.prepared(name, build, values)
+    const counts = await countOpenDueBefore(run, this.db, this.tables, organizationId, due, filter)
+    return { items, total: counts.reduce((sum, c) => sum + c.needs, 0) }
   }
   /**
    * The needs of the organization that `filter` keeps. `prepared`: each value is a placeholder named after
-   * its key (a list's statement, never one with a due bound); otherwise the value itself.
+   * its key (a list's statement; the due bound's is `before`, given `dueTimeOf`); otherwise the value itself.
    */
   private matching(filter: NeedFilter & { organizationId: string }, prepared: boolean): SQL | undefined {
     const t = this.tables.needs
@@ -172,25 +180,8 @@ export class SqlNeedRepository extends SqlRepository implements NeedRepository {
       filter.partnerId ? eq(t.partnerId, v('partnerId', filter.partnerId)) : undefined,
       filter.assignedTo ? eq(t.assignedTo, v('assignedTo', filter.assignedTo)) : undefined,
       filter.constituentId ? eq(t.constituentId, v('constituentId', filter.constituentId)) : undefined,
-      filter.openDueBefore ? openAndDueBefore(t, filter.openDueBefore) : undefined,
+      filter.openDueBefore ? openAndDueBefore(t, prepared ? sql.placeholder('before') : filter.openDueBefore) : undefined,
     )
-  }
-  /**
-   * A list with a due bound, soonest due first: a page reads its rows in the order of the index of open needs'
-   * due dates. By partner and status the total is `countOpenDueBefore`; needs of one assignee or one
-   * constituent are few, counted on their index. Not prepared: the time goes through the column's encoder
-   * (each database stores a time its way).
-   */
-  private async dueList(organizationId: string, filter: NeedFilter & { openDueBefore: Date }, page: PageRequest): Promise<Page<Need>> {
-    const t = this.tables.needs
-    const where = this.matching({ ...filter, organizationId }, false)
-    const rows = await this.db.select().from(t).where(where).orderBy(asc(t.dueDate), asc(t.id)).limit(page.limit).offset(offsetOf(page))
-    if (filter.assignedTo || filter.constituentId) {
-      const [total] = await this.db.select({ n: count() }).from(t).where(where)
-      return { items: rows.map(toNeed), total: Number(total?.n ?? 0) }
-    }
-    const counts = await countOpenDueBefore(this.db, this.tables, organizationId, filter.openDueBefore, filter)
-    return { items: rows.map(toNeed), total: counts.reduce((sum, c) => sum + c.needs, 0) }
   }
   /** An export's batch by keyset. Not prepared: the values go through the columns' encoders (each database stores a time its way). */
   async listAfter(organizationId: string, filter: NeedFilter, after: Keyset | undefined, limit: number): Promise<Need[]> {

@@ -1,4 +1,5 @@
-import { and, count, eq, gte, inArray, lt, sql, sum, type SQL } from 'drizzle-orm'
+import { and, count, eq, gte, inArray, lt, sql, sum, type Placeholder, type SQL } from 'drizzle-orm'
+import type { SQLiteColumn } from 'drizzle-orm/sqlite-core'
 import type { NeedFilter } from '../../../application/ports/repositories/need-repository'
 import type { NeedStatus } from '../../../domain/needs/need'
 import { weekOf } from '../../../domain/reports/needs-report'
@@ -9,18 +10,29 @@ import type { SqlDb } from './sql-repository'
 
 /**
  * `isOpenAndDueBefore` in SQL: the status a literal, not a parameter, so that both databases take the partial
- * index `needs_open_by_due` (its condition) whatever the plan is made for.
+ * index `needs_open_by_due` (its condition) whatever the plan is made for. `before` is a time, or the
+ * placeholder of a prepared statement given `dueTimeOf(before)`.
  */
-export function openAndDueBefore(t: typeof schema.needs, before: Date): SQL | undefined {
+export function openAndDueBefore(t: typeof schema.needs, before: Date | Placeholder): SQL | undefined {
   return and(sql`${t.status} <> 'RESOLVED'`, lt(t.dueDate, before))
 }
+
+/** A time as the due date's column stores it (each database its own way), for a prepared statement's placeholder. */
+export function dueTimeOf(t: typeof schema.needs, time: Date): unknown {
+  return t.dueDate.mapToDriverValue(time)
+}
+
+/** Runs a statement built once by `build` with new `values` (`SqlRepository.prepared`). */
+export type RunPrepared = <Row>(name: string, build: () => unknown, values: Record<string, unknown>) => Promise<Row[]>
 
 /**
  * How many open needs are due before `before`, per partner and status, without reading them one by one: the
  * whole weeks before its week from `need_due_weeks` (kept by triggers), its own week on the index
- * `needs_open_by_due`. `filter` narrows to a partner and statuses.
+ * `needs_open_by_due`, which holds partner and status. `filter` narrows to a partner and statuses; each shape
+ * of it is one pair of prepared statements.
  */
 export async function countOpenDueBefore(
+  run: RunPrepared,
   db: SqlDb,
   tables: typeof schema,
   organizationId: string,
@@ -29,32 +41,61 @@ export async function countOpenDueBefore(
 ): Promise<Array<{ partnerId: string; status: NeedStatus; needs: number }>> {
   const { needDueWeeks: w, needs: n } = tables
   const week = weekOf(before)
+  const statuses = filter.statuses ?? []
+  const shape = `${statuses.length}${filter.partnerId ? 'p' : ''}`
+  const values: Record<string, unknown> = {
+    organizationId,
+    week,
+    before: dueTimeOf(n, before),
+    weekStart: dueTimeOf(n, new Date(`${week}T00:00:00.000Z`)),
+    ...(filter.partnerId ? { partnerId: filter.partnerId } : {}),
+    ...Object.fromEntries(statuses.map((status, i) => [`status${i}`, status])),
+  }
+  const narrowed = (partner: SQLiteColumn, status: SQLiteColumn) =>
+    and(
+      filter.partnerId ? eq(partner, sql.placeholder('partnerId')) : undefined,
+      filter.statuses
+        ? inArray(
+            status,
+            statuses.map((_, i) => sql.placeholder(`status${i}`)),
+          )
+        : undefined,
+    )
+  type Count = { partnerId: string; status: string; needs: number | string }
   const [weeks, sameWeek] = await Promise.all([
-    db
-      .select({ partnerId: w.partnerId, status: w.status, needs: sum(w.needs).mapWith(Number) })
-      .from(w)
-      .where(
-        and(
-          eq(w.organizationId, organizationId),
-          lt(w.dueWeek, week),
-          filter.partnerId ? eq(w.partnerId, filter.partnerId) : undefined,
-          filter.statuses ? inArray(w.status, filter.statuses) : undefined,
-        ),
-      )
-      .groupBy(w.partnerId, w.status),
-    db
-      .select({ partnerId: n.partnerId, status: n.status, needs: count() })
-      .from(n)
-      .where(
-        and(
-          eq(n.organizationId, organizationId),
-          openAndDueBefore(n, before),
-          gte(n.dueDate, new Date(`${week}T00:00:00.000Z`)),
-          filter.partnerId ? eq(n.partnerId, filter.partnerId) : undefined,
-          filter.statuses ? inArray(n.status, filter.statuses) : undefined,
-        ),
-      )
-      .groupBy(n.partnerId, n.status),
+    run<Count>(
+      `open_due_weeks_${shape}`,
+      () =>
+        db
+          .select({ partnerId: w.partnerId, status: w.status, needs: sum(w.needs).mapWith(Number) })
+          .from(w)
+          .where(
+            and(
+              eq(w.organizationId, sql.placeholder('organizationId')),
+              lt(w.dueWeek, sql.placeholder('week')),
+              narrowed(w.partnerId, w.status),
+            ),
+          )
+          .groupBy(w.partnerId, w.status),
+      values,
+    ),
+    run<Count>(
+      `open_due_same_week_${shape}`,
+      () =>
+        db
+          .select({ partnerId: n.partnerId, status: n.status, needs: count() })
+          .from(n)
+          .where(
+            and(
+              eq(n.organizationId, sql.placeholder('organizationId')),
+              openAndDueBefore(n, sql.placeholder('before')),
+              gte(n.dueDate, sql.placeholder('weekStart')),
+              narrowed(n.partnerId, n.status),
+            ),
+          )
+          .groupBy(n.partnerId, n.status),
+      values,
+    ),
   ])
   return [...weeks, ...sameWeek]
     .map((row) => ({ partnerId: row.partnerId, status: row.status as NeedStatus, needs: Number(row.needs) }))
