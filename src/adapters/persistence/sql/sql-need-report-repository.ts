@@ -2,7 +2,7 @@ import { and, eq, gte, lte, ne, or, sql, sum, type SQL } from 'drizzle-orm'
 import type { NeedReportRepository } from '../../../application/ports/repositories/need-report-repository'
 import type { NeedStatus } from '../../../domain/needs/need'
 import type { NeedFigures, ReportPeriod } from '../../../domain/reports/needs-report'
-import { countOpenDueBefore, type RunPrepared } from './sql-open-due'
+import { countOpenDueBefore } from './sql-open-due'
 import { SqlRepository } from './sql-repository'
 import type { SQLiteColumn } from 'drizzle-orm/sqlite-core'
 
@@ -24,7 +24,7 @@ export class SqlNeedReportRepository extends SqlRepository implements NeedReport
         lte(table.day, sql.placeholder('to')),
         ofPartner(table.partnerId),
       )
-    const run: RunPrepared = (name, build, values) => this.prepared(name, build, values)
+    const run = this.runPrepared
     const [days, resolveHours, statuses, overdueByStatus] = await Promise.all([
       run<NeedFigures['days'][number]>(
         `report_days_${shape}`,

@@ -3,7 +3,7 @@ import type { NeedFilter, NeedRepository, UnnumberedNeed } from '../../../applic
 import { NotFoundError } from '../../../domain/errors'
 import { formatReferenceNumber, type Need, type NeedChange, type TrackedField } from '../../../domain/needs/need'
 import { offsetOf, type Keyset, type Page, type PageRequest } from '../../../domain/shared/page'
-import { countOpenDueBefore, dueTimeOf, openAndDueBefore, type RunPrepared } from './sql-open-due'
+import { countOpenDueBefore, dueTimeOf, openAndDueBefore } from './sql-open-due'
 import { recordsOf, type RowReader } from './row-reader'
 import { INSIDE, needOf, needRow, toNeed } from './sql-need-rows'
 import { SqlRepository, afterKeyset, chunksOf, nullable, present } from './sql-repository'
@@ -158,8 +158,7 @@ export class SqlNeedRepository extends SqlRepository implements NeedRepository {
       this.records,
     )
     if (!due || filter.assignedTo || filter.constituentId) return { items, total: await this.total(shape, filter, where, values) }
-    const run: RunPrepared = (name, build, values) => this.prepared(name, build, values)
-    const counts = await countOpenDueBefore(run, this.db, this.tables, organizationId, due, filter)
+    const counts = await countOpenDueBefore(this.runPrepared, this.db, this.tables, organizationId, due, filter)
     return { items, total: counts.reduce((sum, c) => sum + c.needs, 0) }
   }
   /**

@@ -4,7 +4,7 @@ import type { NeedFilter } from '../../../application/ports/repositories/need-re
 import type { NeedStatus } from '../../../domain/needs/need'
 import { weekOf } from '../../../domain/reports/needs-report'
 import type * as schema from '../sqlite/schema'
-import type { SqlDb } from './sql-repository'
+import type { RunPrepared, SqlDb } from './sql-repository'
 
 // Open needs by due date, for the overdue list, the needs report and the daily digest (docs/api/needs.md "Needs").
 
@@ -21,9 +21,6 @@ export function openAndDueBefore(t: typeof schema.needs, before: Date | Placehol
 export function dueTimeOf(t: typeof schema.needs, time: Date): unknown {
   return t.dueDate.mapToDriverValue(time)
 }
-
-/** Runs a statement built once by `build` with new `values` (`SqlRepository.prepared`). */
-export type RunPrepared = <Row>(name: string, build: () => unknown, values: Record<string, unknown>) => Promise<Row[]>
 
 /**
  * How many open needs are due before `before`, per partner and status, without reading them one by one: the

@@ -46,6 +46,9 @@ export function afterKeyset(table: { createdAt: SQLiteColumn; id: SQLiteColumn }
 /** A table whose rows belong to one organization each, found by id within it. */
 type OrganizationTable = SQLiteTable & { id: SQLiteColumn; organizationId: SQLiteColumn }
 
+/** Runs a statement built once by `build` with new `values` (`SqlRepository.prepared`). */
+export type RunPrepared = <Row>(name: string, build: () => unknown, values: Record<string, unknown>) => Promise<Row[]>
+
 /**
  * What every repository shares: the database (or transaction), the dialect's tables and ways, the
  * database's prepared statements, which outlive the repositories of one transaction, and where the
@@ -69,6 +72,8 @@ export abstract class SqlRepository {
   protected prepared<Row>(name: string, build: () => unknown, values: Record<string, unknown>, read?: RowReader<Row>): Promise<Row[]> {
     return this.statements.run<Row>(name, build, values, this.db, read)
   }
+  /** `prepared` as a function, for the statements helpers shared by repositories run (sql-open-due.ts). */
+  protected readonly runPrepared: RunPrepared = (name, build, values) => this.prepared(name, build, values)
   /**
    * Inserts a whole row (every column of `table` but `omit`) through a prepared statement. A column's encoder
    * (a date, JSON) cannot take a NULL given as a value, so NULLs are written into the statement: one
