@@ -29,6 +29,14 @@ function onDeadConnection(error: unknown): boolean {
   return typeof code === 'string' && DEAD_CONNECTION_CODES.has(code)
 }
 
+/**
+ * BEGIN failed, so none of the transaction's statements ran. BEGIN goes out with the first statements, not
+ * before them (the client as patched: patches/postgres+3.4.9.patch), and its failure is marked so.
+ */
+function notBegun(error: unknown): boolean {
+  return (error as { transactionNotBegun?: unknown } | null)?.transactionNotBegun === true
+}
+
 type Settle = ((value: unknown) => unknown) | null | undefined
 
 /**
@@ -69,7 +77,7 @@ function shared(db: PgDatabase<PostgresJsQueryResultHKT, typeof schema>): SqlDb 
 
 /**
  * PostgreSQL through the `postgres` client: a pool shared by requests, transactions through drizzle, their
- * writes nobody reads sent on without waiting (`SentWrites`). The client reconnects on its own, so the service survives a database restart: requests fail with 503 while it
+ * BEGIN sent with their first reads (`notBegun`) and their writes nobody reads sent on without waiting (`SentWrites`). The client reconnects on its own, so the service survives a database restart: requests fail with 503 while it
  * is away and succeed again after.
  */
 export class PostgresDatabase implements Persistence, UnitOfWork {
@@ -112,14 +120,10 @@ export class PostgresDatabase implements Persistence, UnitOfWork {
   }
 
   async run<T>(work: (repositories: Repositories) => Promise<T>): Promise<T> {
-    let started = false
     const attempt = async () => {
       const writes = new SentWrites()
       const result = await this.db
-        .transaction((tx) => {
-          started = true
-          return work(sqlRepositories(shared(tx), postgresDialect, this.statements, writes))
-        })
+        .transaction((tx) => work(sqlRepositories(shared(tx), postgresDialect, this.statements, writes)))
         .catch(async (error: unknown) => Promise.reject((await writes.firstFailure())?.error ?? error))
       // COMMIT went out behind the writes still on their way: one that failed had it roll back.
       const failed = await writes.firstFailure()
@@ -129,7 +133,7 @@ export class PostgresDatabase implements Persistence, UnitOfWork {
     try {
       const result = await attempt().catch((error: unknown) => {
         // BEGIN failed on a connection a restart had closed: nothing ran, so the work runs once, on a fresh one.
-        if (started || !onDeadConnection(error)) throw error
+        if (!notBegun(error) || !onDeadConnection(error)) throw error
         return attempt()
       })
       this.writeOutage.committed()
