@@ -70,7 +70,7 @@ export interface paths {
         put?: never;
         /**
          * Trade a refresh token for a new pair (rotation)
-         * @description Anonymous; limited per client address. The refresh token is used up: presenting it again revokes its whole session. A page on another site may not make a browser send it (403).
+         * @description Anonymous; limited per client address. The refresh token is used up: presenting it again revokes its whole session (but within 30 s, from the same client address, while its successor is unused: a renewal whose answer was lost; docs/api/access.md "Tokens"). A page on another site may not make a browser send it (403).
          */
         post: operations["refreshSession"];
         delete?: never;

@@ -20,15 +20,18 @@ describe.skipIf(!chromiumAvailable())('console sessions in Chromium', () => {
     await page.reload()
     await page.getByRole('heading', { name: `Need ${reference}` }).waitFor()
 
-    // The session is revoked elsewhere: its refresh token presented twice (reuse ends the whole session).
+    // The session is revoked elsewhere: its refresh token used, its successor used, then the token again
+    // (a reuse ends the whole session).
     const cookie = (await c.browser.context.cookies()).find(({ name }) => name === 'intake_refresh')!
     expect(cookie).toMatchObject({ httpOnly: true, sameSite: 'Strict', path: '/api/auth/session' })
-    for (let i = 0; i < 2; i++) {
-      await fetch(`${c.api.url}/api/auth/session/refresh`, {
+    const renewWith = (value: string) =>
+      fetch(`${c.api.url}/api/auth/session/refresh`, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', cookie: `intake_refresh=${cookie.value}` },
+        headers: { 'content-type': 'application/json', cookie: `intake_refresh=${value}` },
       })
-    }
+    const successor = (await renewWith(cookie.value)).headers.get('set-cookie')!.split(';')[0]!.split('=')[1]!
+    await renewWith(successor)
+    expect((await renewWith(cookie.value)).status).toBe(401)
     await page.getByLabel('Note', { exact: true }).fill('Written after the session ended')
     await page.getByRole('button', { name: 'Add note' }).click()
     await page.getByText('Your session ended').waitFor()
@@ -75,6 +78,33 @@ describe.skipIf(!chromiumAvailable())('console sessions in Chromium', () => {
       expect(await tab.getByRole('table').count()).toBe(1)
     }
     for (const tab of [...tabs, first]) await c.done(tab)
+  })
+
+  test('a reload in the middle of a renewal keeps the session: the renewal whose answer was lost is answered again', async () => {
+    const page = await c.open('/#/needs')
+    await c.logIn(page, c.admin)
+    await page.getByRole('table').waitFor()
+    // The next renewal reaches the service, which rotates the cookie, but its answer never reaches the page.
+    const lost = Promise.withResolvers<number>()
+    await page.route(
+      '**/api/auth/session/refresh',
+      async (route) => {
+        const request = route.request()
+        const headers = Object.fromEntries(
+          Object.entries(await request.allHeaders()).filter(
+            ([name]) => !['host', 'content-length'].includes(name) && !name.startsWith(':'),
+          ),
+        )
+        lost.resolve((await fetch(request.url(), { method: 'POST', headers, body: request.postData() ?? '' })).status)
+        await route.abort()
+      },
+      { times: 1 },
+    )
+    await page.reload()
+    expect(await lost.promise).toBe(200)
+    await page.reload()
+    await page.getByRole('table').waitFor()
+    await c.done(page)
   })
 
   test('the access token is renewed before it lapses', async () => {

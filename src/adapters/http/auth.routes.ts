@@ -59,7 +59,7 @@ export function authRoutes(
         security: [],
       },
     })
-    .post('/refresh', ({ body }) => refresh.execute(body.refreshToken), {
+    .post('/refresh', ({ body, request, server }) => refresh.execute(body.refreshToken, clientAddress(request, server, trustProxy)), {
       rateLimit: 'auth',
       ownSiteOnly: true,
       body: RefreshTokenBody,
@@ -67,7 +67,7 @@ export function authRoutes(
       detail: {
         operationId: 'refreshSession',
         summary: 'Trade a refresh token for a new pair (rotation)',
-        description: `Anonymous; limited per client address. The refresh token is used up: presenting it again revokes its whole session. ${OWN_SITE}`,
+        description: `Anonymous; limited per client address. The refresh token is used up: presenting it again revokes its whole session (but within 30 s, from the same client address, while its successor is unused: a renewal whose answer was lost; docs/api/access.md "Tokens"). ${OWN_SITE}`,
         security: [],
       },
     })

@@ -85,10 +85,10 @@ export function sessionCookieRoutes(
     )
     .post(
       '/refresh',
-      async ({ request, set }) => {
+      async ({ request, server, set }) => {
         const token = refreshTokenIn(request)
         if (!token) throw new UnauthorizedError('No session cookie: log in again')
-        return answer(await refresh.execute(token), set)
+        return answer(await refresh.execute(token, clientAddress(request, server, trustProxy)), set)
       },
       {
         rateLimit: 'auth',

@@ -28,13 +28,14 @@ export class TokenPairIssuer {
     private readonly ids: IdGenerator,
   ) {}
 
-  async issue(r: Repositories, member: Member, session?: string): Promise<TokenPair> {
+  /** `tokenId` names the new refresh token, when the caller must know it (the one a rotation points to). */
+  async issue(r: Repositories, member: Member, session?: string, tokenId = this.ids.next()): Promise<TokenPair> {
     const refreshToken = this.secrets.generate()
     const now = this.clock.now()
     const familyId = session ?? this.ids.next()
     if (!session) await r.members.recordLogin(member.organizationId, member.id, now)
     await r.refreshTokens.insert({
-      id: this.ids.next(),
+      id: tokenId,
       familyId,
       memberId: member.id,
       organizationId: member.organizationId,

@@ -1,5 +1,7 @@
 import { describe, expect, test } from 'bun:test'
 import { api, loginPair, newMember, openAuthServer, type TokenPair } from './auth-support'
+import { startTestServer } from '../../support/http'
+import { TEST_PASSWORD } from '../../support/world'
 import { claimsOf, expectBadRequest, expectProblem } from './helpers'
 
 // docs/api/access.md "Tokens" (refresh tokens rotate, and a reused one ends its session) over real HTTP;
@@ -31,12 +33,16 @@ describe('POST /api/auth/refresh', () => {
     expect(second.status).toBe(200)
     expect((await api.call('GET', '/api/needs', { token: first.accessToken })).status).toBe(200)
 
+    // The holder renews again; then a thief replays the first token (once the token after it was used, even
+    // from the same address: not a renewal whose answer was lost).
+    const third = await api.call<TokenPair>('POST', '/api/auth/refresh', { body: { refreshToken: second.body.refreshToken } })
+    expect(third.status).toBe(200)
     const replay = await api.call('POST', '/api/auth/refresh', { body: { refreshToken: first.refreshToken } })
     expectProblem(replay, 401, 'Unauthorized')
     // The thief's replay also ends the legitimate holder's session.
-    const legitimate = await api.call('POST', '/api/auth/refresh', { body: { refreshToken: second.body.refreshToken } })
+    const legitimate = await api.call('POST', '/api/auth/refresh', { body: { refreshToken: third.body.refreshToken } })
     expectProblem(legitimate, 401, 'Unauthorized')
-    for (const accessToken of [first.accessToken, second.body.accessToken]) {
+    for (const accessToken of [first.accessToken, second.body.accessToken, third.body.accessToken]) {
       const refused = await api.call('GET', '/api/needs', { token: accessToken })
       expectProblem(refused, 401, 'Unauthorized')
       expect(refused.headers.get('www-authenticate')).toContain('error="invalid_token"')
@@ -47,11 +53,41 @@ describe('POST /api/auth/refresh', () => {
     const { email } = await newMember()
     const sessionA = await loginPair(email)
     const sessionB = await loginPair(email)
-    await api.call('POST', '/api/auth/refresh', { body: { refreshToken: sessionA.refreshToken } })
-    await api.call('POST', '/api/auth/refresh', { body: { refreshToken: sessionA.refreshToken } })
+    const a2 = await api.call<TokenPair>('POST', '/api/auth/refresh', { body: { refreshToken: sessionA.refreshToken } })
+    await api.call('POST', '/api/auth/refresh', { body: { refreshToken: a2.body.refreshToken } })
+    expectProblem(await api.call('POST', '/api/auth/refresh', { body: { refreshToken: sessionA.refreshToken } }), 401, 'Unauthorized')
 
     const b = await api.call('POST', '/api/auth/refresh', { body: { refreshToken: sessionB.refreshToken } })
     expect(b.status).toBe(200)
+  })
+
+  test('a renewal whose answer was lost: the same client presenting the old token again is answered, another client is a reuse', async () => {
+    // Behind a proxy the service trusts, so that each request can come from an address of its own.
+    const proxied = await startTestServer({ TRUST_PROXY: 'true' })
+    try {
+      const email = (
+        await proxied.call<{ email: string }>('GET', '/api/profile', { token: await proxied.tokenFor(proxied.world, 'staff') })
+      ).body.email
+      const from = (address: string) => ({ headers: { 'x-forwarded-for': address } })
+      const renew = (refreshToken: string, address: string) =>
+        proxied.call<TokenPair>('POST', '/api/auth/refresh', { body: { refreshToken }, ...from(address) })
+      const login = async () =>
+        (await proxied.call<TokenPair>('POST', '/api/auth/login', { body: { email, password: TEST_PASSWORD }, ...from('198.51.100.7') }))
+          .body
+
+      const mine = await login()
+      expect((await renew(mine.refreshToken, '198.51.100.7')).status).toBe(200) // its answer lost
+      const again = await renew(mine.refreshToken, '198.51.100.7')
+      expect(again.status).toBe(200)
+      expect((await renew(again.body.refreshToken, '198.51.100.7')).status).toBe(200)
+
+      const stolen = await login()
+      const next = await renew(stolen.refreshToken, '198.51.100.7')
+      expectProblem(await renew(stolen.refreshToken, '203.0.113.9'), 401, 'Unauthorized')
+      expectProblem(await renew(next.body.refreshToken, '198.51.100.7'), 401, 'Unauthorized')
+    } finally {
+      await proxied.stop()
+    }
   })
 
   test('an unknown refresh token is a 401', async () => {

@@ -52,9 +52,20 @@ describe('a browser session', () => {
     const second = cookieOf(refreshed)
     expect(second).not.toBe(first)
     expect((await api.call('GET', '/api/profile', { token: (await json(refreshed)).accessToken })).status).toBe(200)
+    const third = cookieOf(await refreshWith(second))
 
     expect((await refreshWith(first)).status).toBe(401) // reuse: the whole session is revoked
-    expect((await refreshWith(second)).status).toBe(401)
+    expect((await refreshWith(third)).status).toBe(401)
+  })
+
+  test('a renewal whose answer never arrived (a reload in the middle of it): the old cookie still works, the lost one ends the session', async () => {
+    const first = cookieOf(await startSession())
+    const lost = cookieOf(await refreshWith(first))
+    const again = await refreshWith(first)
+    expect(again.status).toBe(200)
+    expect((await api.call('GET', '/api/profile', { token: (await json(again)).accessToken })).status).toBe(200)
+    expect((await refreshWith(lost)).status).toBe(401)
+    expect((await refreshWith(cookieOf(again))).status).toBe(401)
   })
 
   test('refreshing without the cookie, or with one no refresh token could be, is 401', async () => {

@@ -43,6 +43,8 @@ export function describeSessionContract({ read, write, anOrganizationWithPartner
         organizationId: member.organizationId,
         rotatedAt: minute(1),
         revokedAt: minute(2),
+        replacedBy: randomUUID(),
+        rotatedFrom: '2001:db8::7',
       })
       await write((r) => r.refreshTokens.insert(token))
 
@@ -58,6 +60,21 @@ export function describeSessionContract({ read, write, anOrganizationWithPartner
       expect(await write((r) => r.refreshTokens.markRotated(token.id, minute(6)))).toBe(false)
       expect(await read().refreshTokens.findByHash(token.tokenHash)).toEqual({ ...token, rotatedAt: minute(5) })
       expect(await write((r) => r.refreshTokens.markRotated(randomUUID(), minute(7)))).toBe(false)
+    })
+
+    test('a rotation keeps what the token became and where the renewal came from; its successor can be replaced', async () => {
+      const member = await aMemberWithOrganization()
+      const token = aRefreshToken({ memberId: member.id, organizationId: member.organizationId })
+      await write((r) => r.refreshTokens.insert(token))
+      const rotation = { successorId: randomUUID(), from: '198.51.100.7' }
+
+      expect(await write((r) => r.refreshTokens.markRotated(token.id, minute(5), rotation))).toBe(true)
+      const rotated = { ...token, rotatedAt: minute(5), replacedBy: rotation.successorId, rotatedFrom: rotation.from }
+      expect(await read().refreshTokens.findByHash(token.tokenHash)).toEqual(rotated)
+
+      const next = randomUUID()
+      await write((r) => r.refreshTokens.replaceSuccessor(token.id, next))
+      expect(await read().refreshTokens.findByHash(token.tokenHash)).toEqual({ ...rotated, replacedBy: next })
     })
 
     test('revokes every session of a member and no other member’s, keeping an earlier revocation', async () => {

@@ -104,8 +104,9 @@ describe('Authenticate', () => {
 
     test('a reused refresh token revokes the session, and every access token of it stops working', async () => {
       const first = await sessionOf(world.admin)
-      const second = await world.useCases.auth.refresh.execute(first.refreshToken)
-      await failureOf(world.useCases.auth.refresh.execute(first.refreshToken), UnauthorizedError)
+      const second = await world.useCases.auth.refresh.execute(first.refreshToken, '198.51.100.7')
+      // From another client: not the same browser presenting it again after a lost answer.
+      await failureOf(world.useCases.auth.refresh.execute(first.refreshToken, '203.0.113.9'), UnauthorizedError)
       expect(await refusalOf(first.accessToken)).toBe('ended')
       expect(await refusalOf(second.accessToken)).toBe('ended')
     })

@@ -1,6 +1,6 @@
 import type { AccessTokenClaims } from '../../../src/application/ports/access-tokens'
 import { beforeEach, describe, expect, test } from 'bun:test'
-import type { RefreshSession } from '../../../src/application/auth/refresh-session'
+import { LOST_RENEWAL_GRACE_MS, type RefreshSession } from '../../../src/application/auth/refresh-session'
 import { UnauthorizedError } from '../../../src/domain/errors'
 import { PORTS } from '../../../src/main/container'
 import { createWorld, TEST_PASSWORD, type World } from '../../support/world'
@@ -16,6 +16,10 @@ beforeEach(async () => {
   refresh = world.useCases.auth.refresh
   adminEmail = (await world.repositories.members.findById(world.organizationId, world.admin.memberId))!.email
 })
+
+/** The member's own client, and another one. */
+const HOME = '198.51.100.7'
+const ELSEWHERE = '203.0.113.9'
 
 const logIn = () => world.useCases.auth.login.execute({ email: adminEmail, password: TEST_PASSWORD })
 const claimsOf = (accessToken: string) => world.container.get(PORTS.accessTokens).verify(accessToken) as AccessTokenClaims
@@ -35,8 +39,8 @@ describe('RefreshSession', () => {
 
   test('rotates: the refresh token used stops working', async () => {
     const first = await logIn()
-    await refresh.execute(first.refreshToken)
-    await failureOf(refresh.execute(first.refreshToken), UnauthorizedError)
+    await refresh.execute(first.refreshToken, HOME)
+    await failureOf(refresh.execute(first.refreshToken, ELSEWHERE), UnauthorizedError)
   })
 
   test('the new refresh token works in turn, along a chain of rotations', async () => {
@@ -56,9 +60,50 @@ describe('RefreshSession', () => {
   test('a reuse revokes only its own chain, not the sessions of other logins', async () => {
     const stolen = await logIn()
     const otherSession = await logIn()
-    await refresh.execute(stolen.refreshToken)
-    await failureOf(refresh.execute(stolen.refreshToken), UnauthorizedError)
+    await refresh.execute(stolen.refreshToken, HOME)
+    await failureOf(refresh.execute(stolen.refreshToken, ELSEWHERE), UnauthorizedError)
     expect((await refresh.execute(otherSession.refreshToken)).tokenType).toBe('Bearer')
+  })
+
+  describe('a renewal whose answer was lost (the page reloaded in the middle of it)', () => {
+    test('the same client presenting the old token again soon after gets a new pair; the lost one then ends the session', async () => {
+      const first = await logIn()
+      const lost = await refresh.execute(first.refreshToken, HOME)
+      world.clock.advance(LOST_RENEWAL_GRACE_MS)
+      const again = await refresh.execute(first.refreshToken, HOME)
+      expect(claimsOf(again.accessToken)).toEqual(claimsOf(lost.accessToken))
+      expect((await refresh.execute(again.refreshToken, HOME)).tokenType).toBe('Bearer')
+      // The lost token was retired unused: presenting it is a reuse, and the session ends.
+      await failureOf(refresh.execute(lost.refreshToken, HOME), UnauthorizedError)
+      await failureOf(refresh.execute(again.refreshToken, HOME), UnauthorizedError)
+    })
+
+    test('lost twice in a row, the old token is answered once more', async () => {
+      const first = await logIn()
+      await refresh.execute(first.refreshToken, HOME)
+      await refresh.execute(first.refreshToken, HOME)
+      const third = await refresh.execute(first.refreshToken, HOME)
+      expect((await refresh.execute(third.refreshToken, HOME)).tokenType).toBe('Bearer')
+    })
+
+    test('later than 30 s, from another client address, or once the new token was used, it is a reuse: the session ends', async () => {
+      const late = await logIn()
+      const lateNext = await refresh.execute(late.refreshToken, HOME)
+      world.clock.advance(LOST_RENEWAL_GRACE_MS + 1)
+      await failureOf(refresh.execute(late.refreshToken, HOME), UnauthorizedError)
+      await failureOf(refresh.execute(lateNext.refreshToken, HOME), UnauthorizedError)
+
+      const stolen = await logIn()
+      const stolenNext = await refresh.execute(stolen.refreshToken, HOME)
+      await failureOf(refresh.execute(stolen.refreshToken, ELSEWHERE), UnauthorizedError)
+      await failureOf(refresh.execute(stolenNext.refreshToken, HOME), UnauthorizedError)
+
+      const used = await logIn()
+      const usedNext = await refresh.execute(used.refreshToken, HOME)
+      const newest = await refresh.execute(usedNext.refreshToken, HOME)
+      await failureOf(refresh.execute(used.refreshToken, HOME), UnauthorizedError)
+      await failureOf(refresh.execute(newest.refreshToken, HOME), UnauthorizedError)
+    })
   })
 
   test('refuses a refresh token after its 30 days', async () => {

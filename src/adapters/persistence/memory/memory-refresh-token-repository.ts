@@ -1,4 +1,4 @@
-import type { RefreshTokenRecord, RefreshTokenRepository } from '../../../application/ports/repositories/refresh-token-repository'
+import type { RefreshTokenRecord, RefreshTokenRepository, Rotation } from '../../../application/ports/repositories/refresh-token-repository'
 import { copy } from './memory-store'
 import { MemoryRepository } from './memory-repository'
 
@@ -9,11 +9,16 @@ export class MemoryRefreshTokenRepository extends MemoryRepository implements Re
   async findByHash(tokenHash: string) {
     return copy([...this.t.refreshTokens.values()].find((token) => token.tokenHash === tokenHash))
   }
-  async markRotated(id: string, at: Date) {
+  async markRotated(id: string, at: Date, rotation?: Rotation) {
     const token = this.t.refreshTokens.get(id)
     if (!token || token.rotatedAt) return false
     token.rotatedAt = at
+    if (rotation) Object.assign(token, { replacedBy: rotation.successorId, rotatedFrom: rotation.from })
     return true
+  }
+  async replaceSuccessor(id: string, successorId: string) {
+    const token = this.t.refreshTokens.get(id)
+    if (token) token.replacedBy = successorId
   }
   async revokeFamily(familyId: string, at: Date) {
     for (const token of this.t.refreshTokens.values()) if (token.familyId === familyId && !token.revokedAt) token.revokedAt = at

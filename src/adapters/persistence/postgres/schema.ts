@@ -398,6 +398,10 @@ export const refreshTokens = pgTable(
     expiresAt: time('expires_at').notNull(),
     rotatedAt: time('rotated_at'),
     revokedAt: time('revoked_at'),
+    /** The token this one was rotated to (docs/api/access.md "Tokens": a renewal whose answer was lost). */
+    replacedBy: text('replaced_by'),
+    /** The client address of the renewal that rotated it: only it may present the token again after a lost answer. */
+    rotatedFrom: text('rotated_from'),
   },
   (t) => [index('refresh_tokens_by_family').on(t.familyId)],
 )

@@ -408,6 +408,10 @@ export const refreshTokens = sqliteTable(
     expiresAt: integer('expires_at', { mode: 'timestamp_ms' }).notNull(),
     rotatedAt: integer('rotated_at', { mode: 'timestamp_ms' }),
     revokedAt: integer('revoked_at', { mode: 'timestamp_ms' }),
+    /** The token this one was rotated to (docs/api/access.md "Tokens": a renewal whose answer was lost). */
+    replacedBy: text('replaced_by'),
+    /** The client address of the renewal that rotated it: only it may present the token again after a lost answer. */
+    rotatedFrom: text('rotated_from'),
   },
   (t) => [index('refresh_tokens_by_family').on(t.familyId)],
 )

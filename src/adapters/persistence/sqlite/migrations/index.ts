@@ -25,6 +25,7 @@ import m20 from './0020_due_dates_and_reports.sql' with { type: 'text' }
 import m21 from './0021_partial_need_indexes.sql' with { type: 'text' }
 import m22 from './0022_kept_counts_without_rowid.sql' with { type: 'text' }
 import m23 from './0023_open_by_due_with_status.sql' with { type: 'text' }
+import m24 from './0024_lost_renewals.sql' with { type: 'text' }
 
 export const SQLITE_MIGRATIONS = bundledMigrations(journal, {
   '0000_init': m0,
@@ -51,4 +52,5 @@ export const SQLITE_MIGRATIONS = bundledMigrations(journal, {
   '0021_partial_need_indexes': m21,
   '0022_kept_counts_without_rowid': m22,
   '0023_open_by_due_with_status': m23,
+  '0024_lost_renewals': m24,
 })
