@@ -1025,7 +1025,7 @@ export interface components {
              */
             memberId?: string;
             /** @enum {string} */
-            action: "create" | "update" | "delete" | "read" | "merge" | "erase" | "resolve" | "add_note" | "send_sms" | "receive_sms" | "sms_status" | "invite" | "accept_invite" | "set_password" | "request_password_reset" | "reset_password" | "change_password" | "login" | "logout" | "deactivate" | "reactivate" | "import" | "apply_retention";
+            action: "create" | "update" | "delete" | "read" | "merge" | "erase" | "resolve" | "add_note" | "send_sms" | "receive_sms" | "sms_status" | "invite" | "accept_invite" | "set_password" | "request_password_reset" | "reset_password" | "change_password" | "login" | "logout" | "deactivate" | "reactivate" | "import" | "apply_retention" | "revoke_session";
             /** @enum {string} */
             recordType: "organization" | "member" | "partner" | "need" | "constituent" | "household_match" | "email_settings" | "interaction" | "webhook_endpoint";
             /** Format: uuid */
@@ -5639,7 +5639,7 @@ export interface operations {
                 memberId?: string;
                 recordType?: "organization" | "member" | "partner" | "need" | "constituent" | "household_match" | "email_settings" | "interaction" | "webhook_endpoint";
                 recordId?: string;
-                action?: "create" | "update" | "delete" | "read" | "merge" | "erase" | "resolve" | "add_note" | "send_sms" | "receive_sms" | "sms_status" | "invite" | "accept_invite" | "set_password" | "request_password_reset" | "reset_password" | "change_password" | "login" | "logout" | "deactivate" | "reactivate" | "import" | "apply_retention";
+                action?: "create" | "update" | "delete" | "read" | "merge" | "erase" | "resolve" | "add_note" | "send_sms" | "receive_sms" | "sms_status" | "invite" | "accept_invite" | "set_password" | "request_password_reset" | "reset_password" | "change_password" | "login" | "logout" | "deactivate" | "reactivate" | "import" | "apply_retention" | "revoke_session";
                 since?: string;
                 until?: string;
                 page?: number;

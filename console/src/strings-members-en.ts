@@ -104,6 +104,7 @@ export const membersEn = {
       reactivate: 'Reactivate',
       import: 'Import a file',
       apply_retention: 'Apply retention',
+      revoke_session: 'End a session (its token reused)',
     } satisfies Record<AuditEvent['action'], string>,
     recordTypes: {
       organization: 'Organization',

@@ -108,6 +108,7 @@ export const membersEs: typeof membersEn = {
       reactivate: 'Reactivar',
       import: 'Importar un archivo',
       apply_retention: 'Aplicar la conservación',
+      revoke_session: 'Terminar una sesión (su token reutilizado)',
     },
     recordTypes: {
       organization: 'Organización',

@@ -6,6 +6,7 @@ import type { Repositories } from '../ports/repositories'
 import type { RefreshTokenRecord, Rotation } from '../ports/repositories/refresh-token-repository'
 import type { SecretTokens } from '../ports/secret-tokens'
 import type { UnitOfWork } from '../ports/unit-of-work'
+import type { AuditTrail } from '../audit/audit-trail'
 import type { TokenPair, TokenPairIssuer } from './token-pair'
 
 /**
@@ -27,6 +28,7 @@ export class RefreshSession {
     private readonly tokens: TokenPairIssuer,
     private readonly clock: Clock,
     private readonly ids: IdGenerator,
+    private readonly audit: AuditTrail,
   ) {}
 
   /** `from`: the client address the renewal comes from (as login's). */
@@ -41,6 +43,12 @@ export class RefreshSession {
         : await r.refreshTokens.markRotated(record.id, now, rotation)
       if (!rotated) {
         await r.refreshTokens.revokeFamily(record.familyId, now)
+        // By nobody known: whoever presented the token may not be the member.
+        await this.audit.record(
+          r,
+          { organizationId: record.organizationId },
+          { action: 'revoke_session', recordType: 'member', recordId: record.memberId },
+        )
         return 'reused' as const
       }
       const member = await r.members.findById(record.organizationId, record.memberId)

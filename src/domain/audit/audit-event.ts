@@ -40,6 +40,7 @@ export const AUDIT_ACTIONS = [
   'reactivate',
   'import',
   'apply_retention',
+  'revoke_session',
 ] as const
 export type AuditAction = (typeof AUDIT_ACTIONS)[number]
 

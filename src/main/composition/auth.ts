@@ -21,7 +21,7 @@ export const auth = area('auth', ({ bind, service }) => {
   return {
     authenticate: service(Authenticate, [repositories, accessTokens]),
     login: service(Login, [repositories, unitOfWork, passwords, TokenPairIssuer, clock, AuditTrail]),
-    refresh: service(RefreshSession, [unitOfWork, secrets, TokenPairIssuer, clock, ids]),
+    refresh: service(RefreshSession, [unitOfWork, secrets, TokenPairIssuer, clock, ids, AuditTrail]),
     logout: service(Logout, [unitOfWork, secrets, clock, AuditTrail]),
     acceptInvite: service(AcceptInvite, [unitOfWork, passwords, secrets, TokenPairIssuer, clock, AuditTrail]),
     requestPasswordReset: service(RequestPasswordReset, [PORTS.deferredWork, PasswordResetLinks]),

@@ -22,6 +22,17 @@ export const AUDITED: Record<string, () => Promise<Expected>> = {
     await u().auth.logout.execute(world.admin, refreshToken)
     return byAdmin('logout', 'member', world.admin.memberId)
   },
+  'auth.refresh': async () => {
+    // A renewal is not recorded (the login that began the session is); a token presented again is.
+    const login = await u().auth.login.execute({ email: adminEmail, password: TEST_PASSWORD })
+    const renewed = await u().auth.refresh.execute(login.refreshToken)
+    await u().auth.refresh.execute(renewed.refreshToken)
+    // The first token again, after the one it was rotated to was used: a reuse.
+    await u()
+      .auth.refresh.execute(login.refreshToken)
+      .catch(() => {})
+    return { action: 'revoke_session', recordType: 'member', recordId: world.admin.memberId }
+  },
   'auth.acceptInvite': async () => {
     const member = await anInvitedMember()
     await u().auth.acceptInvite.execute({ token: await tokenMailedTo(member.email), password: NEW_PASSWORD })

@@ -12,7 +12,6 @@ openAuditWorld()
 /** Use cases that change no record of an organization's, or read no personal details, and why. */
 const NOT_AUDITED: Record<string, string> = {
   'auth.authenticate': 'reads the caller’s own member on every request',
-  'auth.refresh': 'rotates a session’s token; the login that began the session is recorded',
   'constituents.listNeeds': 'answers needs, not the constituent’s details',
   'members.list': 'reads members, not constituents',
   'members.getProfile': 'the caller’s own profile',

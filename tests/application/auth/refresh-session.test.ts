@@ -57,6 +57,20 @@ describe('RefreshSession', () => {
     await failureOf(refresh.execute(third.refreshToken), UnauthorizedError)
   })
 
+  test("a reuse is recorded in the audit trail as the member's session revoked, by nobody known; a renewal is not", async () => {
+    const revocations = async () =>
+      (await world.repositories.auditEvents.list(world.organizationId, { action: 'revoke_session' }, { page: 1, limit: 10 })).items
+    const first = await logIn()
+    const second = await refresh.execute(first.refreshToken, HOME)
+    await refresh.execute(first.refreshToken, HOME) // its answer lost: answered again
+    expect(await revocations()).toEqual([])
+    await failureOf(refresh.execute(second.refreshToken, HOME), UnauthorizedError)
+    const [event, ...more] = await revocations()
+    expect(more).toEqual([])
+    expect(event).toMatchObject({ recordType: 'member', recordId: world.admin.memberId, at: world.clock.now() })
+    expect(event!.memberId).toBeUndefined()
+  })
+
   test('a reuse revokes only its own chain, not the sessions of other logins', async () => {
     const stolen = await logIn()
     const otherSession = await logIn()
