@@ -4,47 +4,17 @@
 // sends requests one at a time, after a warm-up (each connection prepares a statement once).
 //
 //   BENCH_POSTGRES_URL=postgres://… bun scripts/bench/round-trips.ts [--requests 40]
-import { createConnection, createServer, type AddressInfo } from 'node:net'
 import { join } from 'node:path'
 import { tmpdir } from 'node:os'
 import { parseArgs } from 'node:util'
 import postgres from 'postgres'
+import { databaseProxy } from '../../tests/support/database-proxy'
 import { logIn, startServer } from './server'
 import { BENCH_SECRETS, seed } from './seed'
 
 const { values } = parseArgs({ options: { requests: { type: 'string', default: '40' } } })
 const admin = process.env.BENCH_POSTGRES_URL
 if (!admin) throw new Error('BENCH_POSTGRES_URL names a cluster this script may create a database in')
-
-/** A proxy to the database that counts round trips: a write from the service after an answer from the database. */
-function countingProxy(target: URL) {
-  const counter = { roundTrips: 0 }
-  const server = createServer((service) => {
-    const database = createConnection({ host: target.hostname, port: Number(target.port || 5432) })
-    let answered = true
-    service.on('data', (chunk) => {
-      if (answered) counter.roundTrips++
-      answered = false
-      database.write(chunk)
-    })
-    database.on('data', (chunk) => {
-      answered = true
-      service.write(chunk)
-    })
-    for (const [a, b] of [
-      [service, database],
-      [database, service],
-    ] as const) {
-      a.on('close', () => b.destroy())
-      a.on('error', () => b.destroy())
-    }
-  })
-  return {
-    counter,
-    server,
-    listening: new Promise<number>((resolve) => server.listen(0, '127.0.0.1', () => resolve((server.address() as AddressInfo).port))),
-  }
-}
 
 const name = `round_trips_${process.pid}`
 const adminSql = postgres(admin, { max: 1, onnotice: () => {} })
@@ -53,13 +23,10 @@ try {
   const direct = new URL(admin)
   direct.pathname = `/${name}`
   const [organization] = await seed(direct.toString(), { organizations: 1, needs: 200, constituents: 60, seed: 1 }, () => {})
-  const proxy = countingProxy(direct)
-  const proxied = new URL(direct)
-  proxied.hostname = '127.0.0.1'
-  proxied.port = String(await proxy.listening)
+  const proxy = await databaseProxy(direct.toString())
   const service = await startServer(
     ['src/main/cli.ts', 'serve'],
-    { ...BENCH_SECRETS, DATABASE_URL: proxied.toString(), LOG_LEVEL: 'warn', PUBLIC_INTAKE_RATE_LIMIT: '1000000' },
+    { ...BENCH_SECRETS, DATABASE_URL: proxy.url, LOG_LEVEL: 'warn', PUBLIC_INTAKE_RATE_LIMIT: '1000000' },
     { readyPath: '/readyz', log: join(tmpdir(), `${name}.log`) },
   )
   try {
@@ -101,7 +68,7 @@ try {
     }
   } finally {
     await service.stop()
-    proxy.server.close()
+    await proxy.close()
   }
 } finally {
   await adminSql.unsafe(`DROP DATABASE ${name} WITH (FORCE)`)

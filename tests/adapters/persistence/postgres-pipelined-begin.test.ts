@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { createConnection, createServer, type AddressInfo, type Socket } from 'node:net'
 import postgres from 'postgres'
 import { PostgresDatabase } from '../../../src/adapters/persistence/postgres/postgres-database'
 import { anOrganization } from '../../support/builders'
+import { databaseProxy } from '../../support/database-proxy'
 import { postgresAvailable } from '../../support/postgres'
 import { makePostgres, type PostgresFixture } from './postgres-fixture'
 
@@ -10,61 +10,14 @@ import { makePostgres, type PostgresFixture } from './postgres-fixture'
 // client as patched: patches/postgres+3.4.9.patch), without giving up a guarantee: no write runs outside
 // the transaction when BEGIN fails, and a unit of work runs again only when its BEGIN met a dead connection.
 
-/**
- * A TCP proxy to the database that counts round trips (a write from the client after an answer) and can
- * leave its connections dead the way a restart does: the client finds out only when it next writes.
- */
-async function proxyTo(url: string) {
-  const target = new URL(url)
-  const clients = new Set<Socket>()
-  const stale = new WeakSet<Socket>()
-  const counter = { roundTrips: 0 }
-  const server = createServer((client) => {
-    const database = createConnection({ host: target.hostname, port: Number(target.port || 5432) })
-    clients.add(client)
-    let answered = true
-    client.on('data', (chunk) => {
-      if (stale.has(client)) return void client.destroy()
-      if (answered) counter.roundTrips++
-      answered = false
-      database.write(chunk)
-    })
-    database.on('data', (chunk) => {
-      answered = true
-      client.write(chunk)
-    })
-    for (const [a, b] of [
-      [client, database],
-      [database, client],
-    ] as const) {
-      a.on('close', () => b.destroy())
-      a.on('error', () => b.destroy())
-    }
-    client.on('close', () => clients.delete(client))
-  })
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const proxied = new URL(url)
-  proxied.hostname = '127.0.0.1'
-  proxied.port = String((server.address() as AddressInfo).port)
-  return {
-    url: proxied.toString(),
-    counter,
-    /** Every connection open now fails at its next write, as one whose server went away while it was idle. */
-    killOpenConnections: () => {
-      for (const client of clients) stale.add(client)
-    },
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  }
-}
-
 if (postgresAvailable())
   describe('PostgreSQL: BEGIN sent with the first statements', () => {
     let db: PostgresFixture
-    let proxy: Awaited<ReturnType<typeof proxyTo>>
+    let proxy: Awaited<ReturnType<typeof databaseProxy>>
     let client: postgres.Sql
     beforeAll(async () => {
       db = await makePostgres()
-      proxy = await proxyTo(db.url)
+      proxy = await databaseProxy(db.url)
       client = postgres(proxy.url, { max: 1, onnotice: () => {} })
       await client`CREATE TABLE IF NOT EXISTS pipelined_begin (n int)`
     })
@@ -115,7 +68,7 @@ if (postgresAvailable())
 
     test('a unit of work whose BEGIN meets a connection a restart left dead runs once more, on a fresh one', async () => {
       // A proxy of its own: the connections it leaves dead are this test's only.
-      const proxy = await proxyTo(db.url)
+      const proxy = await databaseProxy(db.url)
       const database = new PostgresDatabase(proxy.url, { maxConnections: 2 })
       try {
         const organization = anOrganization()
@@ -136,7 +89,7 @@ if (postgresAvailable())
     })
 
     test('a unit of work whose connection dies after BEGIN was answered fails as an outage and does not run again', async () => {
-      const proxy = await proxyTo(db.url)
+      const proxy = await databaseProxy(db.url)
       const database = new PostgresDatabase(proxy.url, { maxConnections: 2 })
       try {
         const organization = anOrganization()
