@@ -31,17 +31,24 @@ try {
   )
   try {
     const token = await logIn(service.base, organization!.adminEmail)
-    const post = (path: string, body: unknown) =>
+    const send = (method: string, path: string, body: unknown) =>
       fetch(`${service.base}${path}`, {
-        method: 'POST',
+        method,
         headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
         body: JSON.stringify(body),
       })
+    const post = (path: string, body: unknown) => send('POST', path, body)
+    const { id: needId } = (await (
+      await post('/api/needs', { partnerId: organization!.defaultPartnerId, customFields: { description: 'Needs a ride' } })
+    ).json()) as { id: string }
+    const statuses = ['IN_PROGRESS', 'PENDING_CLIENT'] as const
     let person = 0
-    const routes: Array<[string, () => Promise<Response>]> = [
+    let turn = 0
+    const routes: Array<[string, () => Promise<Response>, number]> = [
       [
         'create a need',
         () => post('/api/needs', { partnerId: organization!.defaultPartnerId, customFields: { description: 'Needs groceries' } }),
+        201,
       ],
       [
         'public intake (a new person)',
@@ -51,15 +58,18 @@ try {
             description: 'Help with rent',
             customFields: { firstName: 'Ana', lastName: `Person${++person}`, phone: `+1555${String(person).padStart(7, '0')}` },
           }),
+        201,
       ],
+      ['add a note', () => post(`/api/needs/${needId}/notes`, { content: 'Called back, left a message' }), 201],
+      ["change a need's status", () => send('PUT', `/api/needs/${needId}`, { status: statuses[turn++ % 2] }), 200],
     ]
     const requests = Number(values.requests)
-    for (const [route, send] of routes) {
+    for (const [route, request, expected] of routes) {
       const counts: number[] = []
       for (let i = 0; i < 2 * requests; i++) {
         const before = proxy.counter.roundTrips
-        const answer = await send()
-        if (answer.status !== 201) throw new Error(`${route}: ${answer.status} ${await answer.text()}`)
+        const answer = await request()
+        if (answer.status !== expected) throw new Error(`${route}: ${answer.status} ${await answer.text()}`)
         // The first half warms every connection of the pool up; the second is counted.
         if (i >= requests) counts.push(proxy.counter.roundTrips - before)
       }

@@ -22,8 +22,12 @@ export class AddNote {
     authorize(actor, 'needs:add-note')
     InvalidError.throwIfAny(noteErrors(content), 'The note is not valid')
     return this.unitOfWork.run(async (r) => {
-      const need = await findVisibleNeed(r, actor, needId)
-      const author = await r.members.findById(actor.organizationId, actor.memberId)
+      // Read together: on PostgreSQL, one round trip with BEGIN.
+      const [need, author, endpoints] = await Promise.all([
+        findVisibleNeed(r, actor, needId),
+        r.members.findById(actor.organizationId, actor.memberId),
+        this.events.subscribers(r, actor.organizationId, 'note.added'),
+      ])
       if (!author) throw new NotFoundError('Member')
       const note: Interaction = {
         id: this.ids.nextInTimeOrder(),
@@ -36,7 +40,7 @@ export class AddNote {
         createdAt: this.clock.now(),
       }
       await r.interactions.insert(note)
-      await this.events.emit(r, note.organizationId, 'note.added', { needId: need.id, interactionId: note.id })
+      await this.events.emitTo(r, note.organizationId, endpoints, 'note.added', [{ needId: need.id, interactionId: note.id }])
       await this.audit.record(r, actor, { action: 'add_note', recordType: 'need', recordId: need.id })
       return note
     })

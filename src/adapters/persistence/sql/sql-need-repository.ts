@@ -69,7 +69,10 @@ export class SqlNeedRepository extends SqlRepository implements NeedRepository {
     return { referenceNumbers: Promise.resolve(needs.map((need) => numbers.get(need.id)!)) }
   }
   async update(n: Need) {
-    await this.updateInOrganization(this.tables.needs, needRow(n, n.referenceNumber), ['createdAt', 'referenceNumber'])
+    // Sent on with what follows: nothing reads its result, and its failure is the unit of work's all the same.
+    await this.unread(
+      this.preparedUpdate('need_update', this.tables.needs, needRow(n, n.referenceNumber), ['createdAt', 'referenceNumber']),
+    )
   }
   async clearResolvedText(organizationId: string, before: Date, at: Date, limit: number) {
     const t = this.tables.needs

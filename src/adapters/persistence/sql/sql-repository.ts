@@ -95,6 +95,28 @@ export abstract class SqlRepository {
     }
     return this.prepared<Row>(`${name}_${nulls}`, build, row)
   }
+  /**
+   * Updates the organization's row of `table` with this id through a prepared statement: every column `row`
+   * gives but `unchanged` (one left undefined stays as it is, as drizzle's `set` leaves it), its NULLs
+   * written into the statement as `preparedInsert` does. A statement per set of columns given and NULL.
+   */
+  protected preparedUpdate<T extends OrganizationTable>(
+    name: string,
+    table: T,
+    row: { id: string; organizationId: string } & Record<string, unknown>,
+    unchanged: readonly string[] = ['createdAt'],
+  ): Promise<unknown[]> {
+    const skipped = ['id', 'organizationId', ...unchanged]
+    const columns = Object.keys(getTableColumns(table)).filter((key) => !skipped.includes(key) && row[key] !== undefined)
+    const nulls = columns.map((key) => (row[key] === null ? 'n' : 'v')).join('')
+    const set = Object.fromEntries(columns.map((key) => [key, row[key] === null ? sql`null` : sql.placeholder(key)]))
+    const build = () =>
+      this.db
+        .update(table as SQLiteTable)
+        .set(set)
+        .where(and(eq(table.id, sql.placeholder('id')), eq(table.organizationId, sql.placeholder('organizationId'))))
+    return this.prepared(`${name}_${columns.join(',')}_${nulls}`, build, row)
+  }
   /** The organization's record of `table` with this id (`recordsOf`: its NULLs left out), by a prepared lookup (one per table). */
   protected async findInOrganization<T extends OrganizationTable>(
     table: T,
