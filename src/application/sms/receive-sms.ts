@@ -30,9 +30,13 @@ export class ReceiveSms {
     const { From: from, To: to, Body: body = '', MessageSid: messageSid } = signedParams(this.verifier, request)
     if (!from || !to) return
     await this.unitOfWork.run(async (r) => {
+      // Read together: on PostgreSQL, one round trip with BEGIN.
+      const [recorded, organization] = await Promise.all([
+        messageSid ? r.interactions.findByProviderMessageId(messageSid) : undefined,
+        r.organizations.findByPhoneNumber(to),
+      ])
       // Twilio retries a webhook it got no answer to: the same message is recorded once.
-      if (messageSid && (await r.interactions.findByProviderMessageId(messageSid))) return
-      const organization = await r.organizations.findByPhoneNumber(to)
+      if (recorded) return
       if (!organization) {
         this.logger.warn('inbound sms to a number no organization has', { to })
         return
@@ -41,7 +45,10 @@ export class ReceiveSms {
       const keyword = optKeywordOf(body)
       if (keyword === 'opt-out') await r.smsOptOuts.optOut(organization.id, from, now)
       if (keyword === 'opt-in') await r.smsOptOuts.optIn(organization.id, from)
-      const constituents = await r.constituents.findByPhone(organization.id, from)
+      const [constituents, endpoints] = await Promise.all([
+        r.constituents.findByPhone(organization.id, from),
+        this.events.subscribers(r, organization.id, 'sms.received'),
+      ])
       const [need] = await r.needs.newestOfConstituents(
         organization.id,
         constituents.map((c) => c.id),
@@ -61,7 +68,9 @@ export class ReceiveSms {
         ...(constituentId ? { constituentId } : {}),
       }
       await r.interactions.insert(interaction)
-      await this.events.emit(r, organization.id, 'sms.received', { interactionId: interaction.id, ...(need ? { needId: need.id } : {}) })
+      await this.events.emitTo(r, organization.id, endpoints, 'sms.received', [
+        { interactionId: interaction.id, ...(need ? { needId: need.id } : {}) },
+      ])
       await this.audit.record(
         r,
         { organizationId: organization.id },
