@@ -70,9 +70,7 @@ export class SqlNeedRepository extends SqlRepository implements NeedRepository {
   }
   async update(n: Need) {
     // Sent on with what follows: nothing reads its result, and its failure is the unit of work's all the same.
-    await this.unread(
-      this.preparedUpdate('need_update', this.tables.needs, needRow(n, n.referenceNumber), ['createdAt', 'referenceNumber']),
-    )
+    await this.unread(this.updateInOrganization(this.tables.needs, needRow(n, n.referenceNumber), ['createdAt', 'referenceNumber']))
   }
   async clearResolvedText(organizationId: string, before: Date, at: Date, limit: number) {
     const t = this.tables.needs

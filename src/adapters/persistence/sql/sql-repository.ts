@@ -95,28 +95,6 @@ export abstract class SqlRepository {
     }
     return this.prepared<Row>(`${name}_${nulls}`, build, row)
   }
-  /**
-   * Updates the organization's row of `table` with this id through a prepared statement: every column `row`
-   * gives but `unchanged` (one left undefined stays as it is, as drizzle's `set` leaves it), its NULLs
-   * written into the statement as `preparedInsert` does. A statement per set of columns given and NULL.
-   */
-  protected preparedUpdate<T extends OrganizationTable>(
-    name: string,
-    table: T,
-    row: { id: string; organizationId: string } & Record<string, unknown>,
-    unchanged: readonly string[] = ['createdAt'],
-  ): Promise<unknown[]> {
-    const skipped = ['id', 'organizationId', ...unchanged]
-    const columns = Object.keys(getTableColumns(table)).filter((key) => !skipped.includes(key) && row[key] !== undefined)
-    const nulls = columns.map((key) => (row[key] === null ? 'n' : 'v')).join('')
-    const set = Object.fromEntries(columns.map((key) => [key, row[key] === null ? sql`null` : sql.placeholder(key)]))
-    const build = () =>
-      this.db
-        .update(table as SQLiteTable)
-        .set(set)
-        .where(and(eq(table.id, sql.placeholder('id')), eq(table.organizationId, sql.placeholder('organizationId'))))
-    return this.prepared(`${name}_${columns.join(',')}_${nulls}`, build, row)
-  }
   /** The organization's record of `table` with this id (`recordsOf`: its NULLs left out), by a prepared lookup (one per table). */
   protected async findInOrganization<T extends OrganizationTable>(
     table: T,
@@ -136,19 +114,27 @@ export abstract class SqlRepository {
     return row
   }
   /**
-   * Writes `row` over the organization's row with its id: every column but the keys and those in `unchanged`
-   * (the creation time, and whatever else is set once).
+   * Writes `row` over the organization's row with its id: every column it gives (one left undefined stays as
+   * it is) but the keys and those in `unchanged` (the creation time, and whatever else is set once). A
+   * prepared statement per table and set of columns given and NULL (NULLs written into it, as
+   * `preparedInsert` does): on PostgreSQL it goes out with the statements around it, where an unprepared one
+   * asks the server for its parameters' types first. The caller awaits it, or hands it to `unread`.
    */
-  protected async updateInOrganization<T extends OrganizationTable>(
+  protected updateInOrganization<T extends OrganizationTable>(
     table: T,
-    { id, organizationId, ...row }: { id: string; organizationId: string } & Record<string, unknown>,
+    row: { id: string; organizationId: string } & Record<string, unknown>,
     unchanged: readonly string[] = ['createdAt'],
-  ): Promise<void> {
-    const fields = Object.fromEntries(Object.entries(row).filter(([key]) => !unchanged.includes(key)))
-    await this.db
-      .update(table as SQLiteTable)
-      .set(fields)
-      .where(and(eq(table.id, id), eq(table.organizationId, organizationId)))
+  ): Promise<unknown[]> {
+    const skipped = ['id', 'organizationId', ...unchanged]
+    const columns = Object.keys(getTableColumns(table)).filter((key) => !skipped.includes(key) && row[key] !== undefined)
+    const nulls = columns.map((key) => (row[key] === null ? 'n' : 'v')).join('')
+    const set = Object.fromEntries(columns.map((key) => [key, row[key] === null ? sql`null` : sql.placeholder(key)]))
+    const build = () =>
+      this.db
+        .update(table as SQLiteTable)
+        .set(set)
+        .where(and(eq(table.id, sql.placeholder('id')), eq(table.organizationId, sql.placeholder('organizationId'))))
+    return this.prepared(`${getTableName(table)}_update_${columns.join(',')}_${nulls}`, build, row)
   }
   /**
    * Rows of `table`, in order: one (a creation's) by the prepared insert (`preparedInsert`), sent on with what
