@@ -1,14 +1,16 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import postgres from 'postgres'
+import { ConflictError } from '../../../src/domain/errors'
 import { PostgresDatabase } from '../../../src/adapters/persistence/postgres/postgres-database'
 import { anOrganization } from '../../support/builders'
 import { databaseProxy } from '../../support/database-proxy'
 import { postgresAvailable } from '../../support/postgres'
 import { makePostgres, type PostgresFixture } from './postgres-fixture'
 
-// A transaction's BEGIN goes out with its first reads instead of a round trip before them (the `postgres`
+// A transaction's BEGIN goes out with its statements instead of a round trip before them (the `postgres`
 // client as patched: patches/postgres+3.4.9.patch), without giving up a guarantee: no write runs outside
-// the transaction when BEGIN fails, and a unit of work runs again only when its BEGIN met a dead connection.
+// the transaction when BEGIN fails (the pool's sessions are read-only unless a transaction asks), and a unit
+// of work runs again only when its BEGIN met a dead connection.
 
 if (postgresAvailable())
   describe('PostgreSQL: BEGIN sent with the first statements', () => {
@@ -18,8 +20,9 @@ if (postgresAvailable())
     beforeAll(async () => {
       db = await makePostgres()
       proxy = await databaseProxy(db.url)
-      client = postgres(proxy.url, { max: 1, onnotice: () => {} })
-      await client`CREATE TABLE IF NOT EXISTS pipelined_begin (n int)`
+      // Sessions as PostgresDatabase opens them: read-only unless a transaction asks for writes.
+      client = postgres(proxy.url, { max: 1, onnotice: () => {}, connection: { default_transaction_read_only: true } })
+      await client.begin((tx) => tx`CREATE TABLE IF NOT EXISTS pipelined_begin (n int)`)
     })
     afterAll(async () => {
       await client?.end()
@@ -27,43 +30,79 @@ if (postgresAvailable())
       await db?.cleanup()
     })
 
-    test('BEGIN and the reads started with it go out together, the writes with COMMIT after them', async () => {
-      const transaction = () =>
+    test('BEGIN, the statements started with it and COMMIT go out together; writes that wait on reads go with COMMIT after them', async () => {
+      const readThenWrite = () =>
         client.begin(async (tx) => {
           const [[one], [two]] = await Promise.all([tx`SELECT 1 AS n`, tx`SELECT 2 AS n`])
           tx`INSERT INTO pipelined_begin VALUES (${String(one!.n + two!.n)}::int)`.then(() => {})
           return [one!.n, two!.n]
         })
-      // Once: the client asks the server for a statement's parameter types the first time it prepares it.
-      await transaction()
-      const before = proxy.counter.roundTrips
-      expect(await transaction()).toEqual([1, 2])
+      const writeAtOnce = () =>
+        client.begin((tx) => {
+          tx`SELECT 1 AS n`.then(() => {})
+          tx`INSERT INTO pipelined_begin VALUES (${'5'}::int)`.then(() => {})
+        })
+      // Once each: the client asks the server for a statement's parameter types the first time it prepares it.
+      await readThenWrite()
+      await writeAtOnce()
+      let before = proxy.counter.roundTrips
+      expect(await readThenWrite()).toEqual([1, 2])
       expect(proxy.counter.roundTrips - before).toBe(2)
+      before = proxy.counter.roundTrips
+      await writeAtOnce()
+      expect(proxy.counter.roundTrips - before).toBe(1)
       expect(await client`SELECT n FROM pipelined_begin WHERE n = 3`).toHaveLength(2)
+      expect(await client`SELECT n FROM pipelined_begin WHERE n = 5`).toHaveLength(2)
     })
 
-    test('when BEGIN fails, a read sent behind it was answered, but no write ran: each fails with its error', async () => {
-      await client`DELETE FROM pipelined_begin`
+    test('when BEGIN fails, the statements sent behind it ran on their own: a read was answered, a write refused', async () => {
+      await client.begin((tx) => tx`DELETE FROM pipelined_begin`)
       let read: unknown
+      let written: unknown
       const failure = await client
         // An isolation level the server does not know: BEGIN fails on a live connection.
         .begin('isolation level nonsense', async (tx) => {
-          const reading = tx`SELECT 1 AS n`
-          const writing = tx`INSERT INTO pipelined_begin VALUES (1)`
+          // Both sent at once, behind BEGIN, before its answer.
+          const reading = tx`SELECT 1 AS n`.execute()
+          const writing = tx`INSERT INTO pipelined_begin VALUES (1)`.execute()
           read = await reading.then(
             (rows) => rows[0]!.n,
             (error: unknown) => error,
           )
-          await writing
+          written = await writing.then(
+            () => 'written',
+            (error: unknown) => error,
+          )
           await tx`INSERT INTO pipelined_begin VALUES (2)`
         })
         .catch((error: unknown) => error)
       expect(failure).toMatchObject({ code: '42601', transactionNotBegun: true })
       expect(read).toBe(1)
+      // cannot execute INSERT in a read-only transaction
+      expect(written).toMatchObject({ code: '25006' })
       expect([...(await client`SELECT n FROM pipelined_begin`)]).toEqual([])
       // The connection serves the next transaction.
       await client.begin((tx) => tx`INSERT INTO pipelined_begin VALUES (4)`)
       expect([...(await client`SELECT n FROM pipelined_begin`)]).toEqual([{ n: 4 }])
+    })
+
+    test('a write outside a unit of work runs in a transaction of its own, and again when its BEGIN met a dead connection', async () => {
+      const proxy = await databaseProxy(db.url)
+      const database = new PostgresDatabase(proxy.url, { maxConnections: 2 })
+      try {
+        const organization = anOrganization()
+        await database.repositories.organizations.insert(organization)
+        expect(await database.repositories.organizations.findById(organization.id)).toEqual(organization)
+        // The same row again: refused as a conflict, as it was in a statement of its own.
+        await expect(database.repositories.organizations.insert(organization)).rejects.toBeInstanceOf(ConflictError)
+        proxy.killOpenConnections()
+        const next = anOrganization()
+        await database.repositories.organizations.insert(next)
+        expect(await database.repositories.organizations.findById(next.id)).toEqual(next)
+      } finally {
+        await database.close()
+        await proxy.close()
+      }
     })
 
     test('a unit of work whose BEGIN meets a connection a restart left dead runs once more, on a fresh one', async () => {

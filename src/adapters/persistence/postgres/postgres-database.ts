@@ -30,8 +30,9 @@ function onDeadConnection(error: unknown): boolean {
 }
 
 /**
- * BEGIN failed, so none of the transaction's statements ran. BEGIN goes out with the first statements, not
- * before them (the client as patched: patches/postgres+3.4.9.patch), and its failure is marked so.
+ * BEGIN failed, so nothing of the transaction committed: the statements sent behind it ran on their own, its
+ * reads answered, its writes refused by a read-only session. BEGIN goes out with the statements, not before
+ * them (the client as patched: patches/postgres+3.4.9.patch), and its failure is marked so.
  */
 function notBegun(error: unknown): boolean {
   return (error as { transactionNotBegun?: unknown } | null)?.transactionNotBegun === true
@@ -39,20 +40,30 @@ function notBegun(error: unknown): boolean {
 
 type Settle = ((value: unknown) => unknown) | null | undefined
 
+/** Where a statement is started: the pool, or a transaction of it. */
+type Statements = Pick<postgres.Sql, 'unsafe'>
+
 /**
- * The pool as drizzle sees it, but for one thing: a read outside a transaction (a SELECT) that fails on a
- * dead connection runs once more, on a fresh one, so the first requests after a database restart are not
- * refused for connections the restart closed. A read may run twice; nothing else is retried here.
+ * The pool as drizzle sees it, but for two things. A statement outside a transaction that may write (all but
+ * a SELECT) runs in a transaction of its own, BEGIN READ WRITE and COMMIT sent with it: the pool's sessions
+ * are read-only by default (see the constructor). And a read outside a transaction that fails on a dead
+ * connection runs once more, on a fresh one, so the first requests after a database restart are not refused
+ * for connections the restart closed. A read may run twice, and a write whose BEGIN met a dead connection.
  */
-function retryingReadsOnDeadConnections(client: postgres.Sql): postgres.Sql {
+function writableOutsideTransactions(client: postgres.Sql): postgres.Sql {
   const unsafe = (query: string, params?: unknown[], options?: unknown) => {
-    const retried = /^\s*select\b/i.test(query)
+    const read = /^\s*select\b/i.test(query)
     const run = (values: boolean): Promise<unknown> => {
-      const once = () => {
-        const pending = client.unsafe(query, params as never, options as never)
+      const start = (sql: Statements) => {
+        const pending = sql.unsafe(query, params as never, options as never)
         return Promise.resolve(values ? pending.values() : pending)
       }
-      return once().catch((error: unknown) => (retried && onDeadConnection(error) ? once() : Promise.reject(error)))
+      if (!read) {
+        // Its BEGIN met a connection a restart had closed: nothing ran, so it runs once more, on a fresh one.
+        const write = () => inItsOwnTransaction(client, start)
+        return write().catch((error: unknown) => (notBegun(error) && onDeadConnection(error) ? write() : Promise.reject(error)))
+      }
+      return start(client).catch((error: unknown) => (onDeadConnection(error) ? start(client) : Promise.reject(error)))
     }
     // postgres-js queries are lazy: they run when awaited, as rows or (values()) as arrays.
     return {
@@ -63,6 +74,17 @@ function retryingReadsOnDeadConnections(client: postgres.Sql): postgres.Sql {
     }
   }
   return new Proxy(client, { get: (target, key, receiver) => (key === 'unsafe' ? unsafe : Reflect.get(target, key, receiver)) })
+}
+
+/** One statement in a transaction of its own, sent with BEGIN and COMMIT (one round trip); one that fails rolls it back. */
+async function inItsOwnTransaction<T>(client: postgres.Sql, start: (sql: Statements) => Promise<T>): Promise<T> {
+  let answer: Promise<T> | undefined
+  await client.begin((sql) => {
+    answer = start(sql)
+    // Read below, once COMMIT (a ROLLBACK if it failed) has gone out behind it.
+    answer.catch(() => {})
+  })
+  return answer!
 }
 
 /**
@@ -77,7 +99,7 @@ function shared(db: PgDatabase<PostgresJsQueryResultHKT, typeof schema>): SqlDb 
 
 /**
  * PostgreSQL through the `postgres` client: a pool shared by requests, transactions through drizzle, their
- * BEGIN sent with their first reads (`notBegun`) and their writes nobody reads sent on without waiting (`SentWrites`). The client reconnects on its own, so the service survives a database restart: requests fail with 503 while it
+ * BEGIN sent with their statements (`notBegun`) and their writes nobody reads sent on without waiting (`SentWrites`). The client reconnects on its own, so the service survives a database restart: requests fail with 503 while it
  * is away and succeed again after.
  */
 export class PostgresDatabase implements Persistence, UnitOfWork {
@@ -100,8 +122,11 @@ export class PostgresDatabase implements Persistence, UnitOfWork {
       // database that was back. Capped at one second: refusing a connection costs the server little.
       backoff: (retries: number) => Math.min(0.05 * 2 ** retries, 1),
       onnotice: () => {},
+      // A transaction's statements go out behind its BEGIN unanswered (patches/postgres+3.4.9.patch): should it
+      // fail, they run on their own, and a session that refuses writes unless a transaction asks for them
+      // (BEGIN READ WRITE) keeps any from running outside it.
     })
-    this.db = drizzle({ client: retryingReadsOnDeadConnections(this.client), schema })
+    this.db = drizzle({ client: writableOutsideTransactions(this.client), schema })
     this.repositories = sqlRepositories(shared(this.db), postgresDialect, this.statements)
   }
 
@@ -124,7 +149,10 @@ export class PostgresDatabase implements Persistence, UnitOfWork {
       const writes = new SentWrites()
       const result = await this.db
         .transaction((tx) => work(sqlRepositories(shared(tx), postgresDialect, this.statements, writes)))
-        .catch(async (error: unknown) => Promise.reject((await writes.firstFailure())?.error ?? error))
+        .catch(async (error: unknown) =>
+          // A write behind a BEGIN that failed was refused for it: the failed BEGIN is the cause.
+          Promise.reject(notBegun(error) ? error : ((await writes.firstFailure())?.error ?? error)),
+        )
       // COMMIT went out behind the writes still on their way: one that failed had it roll back.
       const failed = await writes.firstFailure()
       if (failed) throw failed.error
