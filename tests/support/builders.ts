@@ -10,6 +10,7 @@ import type { Interaction } from '../../src/domain/needs/interaction'
 import type { Need } from '../../src/domain/needs/need'
 import type { Organization } from '../../src/domain/organizations/organization'
 import type { Partner } from '../../src/domain/partners/partner'
+import type { WebhookEndpoint } from '../../src/domain/webhooks/webhook'
 
 // Small builders with good defaults, so a test shows only what matters to it.
 const AT = new Date('2026-11-22T09:00:00.000Z')
@@ -21,6 +22,20 @@ export function anOrganization(overrides: Partial<Organization> = {}): Organizat
 
 export function aPartner(overrides: Partial<Partner> & Pick<Partner, 'organizationId'>): Partner {
   return { id: randomUUID(), name: 'Pantry', slaHours: 48, isArchived: false, isDefault: false, createdAt: AT, ...overrides }
+}
+
+export function aWebhookEndpoint(overrides: Partial<WebhookEndpoint> & Pick<WebhookEndpoint, 'organizationId'>): WebhookEndpoint {
+  return {
+    id: randomUUID(),
+    url: 'https://hooks.example.org/intake',
+    events: ['need.created'],
+    sealedSecret: 'sealed',
+    enabled: true,
+    consecutiveFailures: 0,
+    createdAt: AT,
+    updatedAt: AT,
+    ...overrides,
+  }
 }
 
 export function aMember(overrides: Partial<Member> & Pick<Member, 'organizationId'>): Member {

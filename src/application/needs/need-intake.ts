@@ -7,7 +7,7 @@ import type { IdGenerator } from '../ports/ids'
 import type { Repositories } from '../ports/repositories'
 import type { UnnumberedNeed } from '../ports/repositories/need-repository'
 import type { ConstituentRegistry } from '../constituents/constituent-registry'
-import type { WebhookEndpoint } from '../../domain/webhooks/webhook'
+import type { WebhookSubscriber } from '../ports/repositories/webhook-endpoint-repository'
 import type { WebhookEvents } from '../webhooks/webhook-events'
 import type { AuditEntry, AuditTrail } from '../audit/audit-trail'
 import type { NeedNotifications } from './need-notifications'
@@ -82,7 +82,7 @@ export class NeedIntake {
     return this.recordRead(r, organizationId, inputs, await this.subscribers(r, organizationId))
   }
 
-  private subscribers(r: Repositories, organizationId: string): Promise<WebhookEndpoint[]> {
+  private subscribers(r: Repositories, organizationId: string): Promise<WebhookSubscriber[]> {
     return this.events.subscribers(r, organizationId, 'need.created')
   }
 
@@ -90,7 +90,7 @@ export class NeedIntake {
     r: Repositories,
     organizationId: string,
     inputs: readonly NewNeed[],
-    endpoints: WebhookEndpoint[],
+    endpoints: WebhookSubscriber[],
   ): Promise<RecordedNeed[]> {
     const now = this.clock.now()
     const people = await this.constituentsOf(r, organizationId, inputs)

@@ -1,4 +1,5 @@
-import { webhookEventBody, type WebhookEndpoint, type WebhookEventData, type WebhookEventType } from '../../domain/webhooks/webhook'
+import { webhookEventBody, type WebhookEventData, type WebhookEventType } from '../../domain/webhooks/webhook'
+import type { WebhookSubscriber } from '../ports/repositories/webhook-endpoint-repository'
 import type { Clock } from '../ports/clock'
 import type { Repositories } from '../ports/repositories'
 import type { Outbox } from '../messaging/outbox'
@@ -28,7 +29,7 @@ export class WebhookEvents {
    * The enabled endpoints of the organization that subscribe to `type`: for a write that reads them with
    * what else it must read first (`emitTo` then writes the events), in one round trip with them.
    */
-  subscribers(r: Repositories, organizationId: string, type: WebhookEventType): Promise<WebhookEndpoint[]> {
+  subscribers(r: Repositories, organizationId: string, type: WebhookEventType): Promise<WebhookSubscriber[]> {
     return r.webhookEndpoints.subscribedTo(organizationId, type)
   }
 
@@ -36,7 +37,7 @@ export class WebhookEvents {
   async emitTo(
     r: Repositories,
     organizationId: string,
-    endpoints: readonly WebhookEndpoint[],
+    endpoints: readonly WebhookSubscriber[],
     type: WebhookEventType,
     data: readonly WebhookEventData[],
   ): Promise<void> {

@@ -1,23 +1,14 @@
 import { describe, expect, test } from 'bun:test'
-import { randomUUID } from 'node:crypto'
 import type { OutboxMessage } from '../../../src/domain/messaging/outbox'
 import type { WebhookEndpoint } from '../../../src/domain/webhooks/webhook'
 import type { ContractContext } from './contract-context'
 import { ALL, ascendingIds, ids, minute, presentKeys } from './contract-support'
 import { aMessage } from './outbox-support'
+import { aWebhookEndpoint } from '../../support/builders'
 
+/** An endpoint made at the suite's origin, as the contract's times are. */
 function anEndpoint(overrides: Partial<WebhookEndpoint> & Pick<WebhookEndpoint, 'organizationId'>): WebhookEndpoint {
-  return {
-    id: randomUUID(),
-    url: 'https://hooks.example.org/intake',
-    events: ['need.created'],
-    sealedSecret: 'sealed',
-    enabled: true,
-    consecutiveFailures: 0,
-    createdAt: minute(0),
-    updatedAt: minute(0),
-    ...overrides,
-  }
+  return aWebhookEndpoint({ createdAt: minute(0), updatedAt: minute(0), ...overrides })
 }
 
 function aDelivery(organizationId: string, endpointId: string, overrides: Partial<OutboxMessage> = {}): OutboxMessage {

@@ -10,6 +10,8 @@ import { outageOf } from '../shared/database-errors'
 import { WriteOutage } from '../shared/write-outage'
 import { PreparedStatements } from '../sql/prepared-statements'
 import { SentWrites } from './sent-writes'
+import { SetupCache, type SetupReads } from './setup-cache'
+import { setupChanged, SetupVersions } from './setup-versions'
 import { sqlRepositories, type SqlDb } from '../sql/sql-repositories'
 import { POSTGRES_MIGRATIONS } from './migrations'
 import { postgresDialect } from './postgres-dialect'
@@ -110,6 +112,8 @@ export class PostgresDatabase implements Persistence, UnitOfWork {
   /** Shared by the pool's repositories and every transaction's: built once, bound to where they run. */
   private readonly statements = new PreparedStatements(postgresDialect.bindStatement)
   private readonly writeOutage = new WriteOutage()
+  /** Partners and webhook subscriptions as read, checked by each transaction that uses them (setup-cache.ts). */
+  private readonly setup = new SetupCache()
 
   constructor(url: string, options: { maxConnections?: number } = {}) {
     this.client = postgres(url, {
@@ -145,10 +149,33 @@ export class PostgresDatabase implements Persistence, UnitOfWork {
   }
 
   async run<T>(work: (repositories: Repositories) => Promise<T>): Promise<T> {
-    const attempt = async () => {
-      const writes = new SentWrites()
+    try {
+      const result = await this.attempt(work, true).catch((error: unknown) => {
+        // BEGIN failed on a connection a restart had closed, or the partners or webhook subscriptions the work
+        // used as kept had changed: nothing of it committed, so it runs once more, reading them.
+        if (!setupChanged(error) && !(notBegun(error) && onDeadConnection(error))) throw error
+        return this.attempt(work, false)
+      })
+      this.writeOutage.committed()
+      return result
+    } catch (error) {
+      this.writeOutage.failed(error)
+      throw error
+    }
+  }
+
+  /** One transaction of `work`, its partner and webhook reads answered from the cache when `keeping`. */
+  private async attempt<T>(work: (repositories: Repositories) => Promise<T>, keeping: boolean): Promise<T> {
+    const writes = new SentWrites()
+    let reads: SetupReads | undefined
+    try {
       const result = await this.db
-        .transaction((tx) => work(sqlRepositories(shared(tx), postgresDialect, this.statements, writes)))
+        .transaction((tx) => {
+          const repositories = sqlRepositories(shared(tx), postgresDialect, this.statements, writes)
+          if (!keeping) return work(repositories)
+          reads = this.setup.reading(repositories, new SetupVersions(this.db, this.statements, shared(tx), writes))
+          return work(reads.repositories)
+        })
         .catch(async (error: unknown) =>
           // A write behind a BEGIN that failed was refused for it: the failed BEGIN is the cause.
           Promise.reject(notBegun(error) ? error : ((await writes.firstFailure())?.error ?? error)),
@@ -156,18 +183,10 @@ export class PostgresDatabase implements Persistence, UnitOfWork {
       // COMMIT went out behind the writes still on their way: one that failed had it roll back.
       const failed = await writes.firstFailure()
       if (failed) throw failed.error
-      return result
-    }
-    try {
-      const result = await attempt().catch((error: unknown) => {
-        // BEGIN failed on a connection a restart had closed: nothing ran, so the work runs once, on a fresh one.
-        if (!notBegun(error) || !onDeadConnection(error)) throw error
-        return attempt()
-      })
-      this.writeOutage.committed()
+      reads?.committed()
       return result
     } catch (error) {
-      this.writeOutage.failed(error)
+      if (reads && setupChanged(error)) this.setup.forget(reads.used)
       throw error
     }
   }

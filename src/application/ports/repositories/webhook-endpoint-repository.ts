@@ -1,6 +1,9 @@
 import type { Page, PageRequest } from '../../../domain/shared/page'
 import type { WebhookEndpoint, WebhookEventType } from '../../../domain/webhooks/webhook'
 
+/** An endpoint as a write that may cause an event needs it: which endpoint gets a copy. */
+export type WebhookSubscriber = Pick<WebhookEndpoint, 'id'>
+
 export interface WebhookEndpointRepository {
   insert(endpoint: WebhookEndpoint): Promise<void>
   /** Saves url, events, enabled, the failure count and `disabledAt`. */
@@ -12,5 +15,5 @@ export interface WebhookEndpointRepository {
   list(organizationId: string, page: PageRequest): Promise<Page<WebhookEndpoint>>
   count(organizationId: string): Promise<number>
   /** The organization's enabled endpoints that subscribe to `type`, oldest first. */
-  subscribedTo(organizationId: string, type: WebhookEventType): Promise<WebhookEndpoint[]>
+  subscribedTo(organizationId: string, type: WebhookEventType): Promise<WebhookSubscriber[]>
 }

@@ -1,0 +1,125 @@
+import type { Repositories } from '../../../application/ports/repositories'
+
+/** How a transaction reads and checks an organization's setup version (setup-versions.ts). */
+export interface SetupVersionsOf {
+  /** The version now, or undefined when there is no such organization. */
+  read(organizationId: string): Promise<number | undefined>
+  /** Sent with the transaction's statements, not awaited: fails the transaction unless the version is still `version`. */
+  check(organizationId: string, version: number): void
+}
+
+/** What one organization's partners and webhook subscriptions were at one setup version, by what was asked. */
+interface Setup {
+  version: number
+  answers: Map<string, unknown>
+}
+
+/** The organizations kept at most: the oldest kept is dropped first. */
+const MAX_ORGANIZATIONS = 1_000
+
+/**
+ * What this instance has read of organizations' partners and webhook subscriptions, each kept under the
+ * organization's setup version read before it in the same transaction (migration 0020_setup_versions,
+ * where triggers change the version with every change to either). A transaction that answers a read from
+ * here sends a check of that version with its statements: should another instance (or this one) have
+ * changed either since, the transaction fails and its work runs again with fresh reads
+ * (`PostgresDatabase.run`). So a create of a need sends its partner and webhook reads as a check, not as
+ * reads it must wait for, and its whole transaction is one round trip.
+ */
+export class SetupCache {
+  private readonly setups = new Map<string, Setup>()
+
+  /** One transaction's view of `repositories`: `findById` of partners and `subscribedTo` answered from here when kept. */
+  reading(repositories: Repositories, versions: SetupVersionsOf): SetupReads {
+    return new SetupReads(this, repositories, versions)
+  }
+
+  /** The answer kept for `key` and the version it was read at, as a copy, or undefined. */
+  kept(organizationId: string, key: string): { version: number; answer: unknown } | undefined {
+    const setup = this.setups.get(organizationId)
+    if (!setup?.answers.has(key)) return undefined
+    return { version: setup.version, answer: structuredClone(setup.answers.get(key)) }
+  }
+
+  /** Keeps `answer`, read at `version`: an answer of an older version than the one kept is dropped. */
+  keep(organizationId: string, version: number, key: string, answer: unknown): void {
+    let setup = this.setups.get(organizationId)
+    if (setup && setup.version > version) return
+    if (!setup || setup.version < version) {
+      setup = { version, answers: new Map() }
+      this.setups.delete(organizationId)
+      this.setups.set(organizationId, setup)
+      if (this.setups.size > MAX_ORGANIZATIONS) this.setups.delete(this.setups.keys().next().value!)
+    }
+    setup.answers.set(key, structuredClone(answer))
+  }
+
+  forget(organizationIds: Iterable<string>): void {
+    for (const id of organizationIds) this.setups.delete(id)
+  }
+}
+
+/** The reads a transaction may answer from the cache; any other call to their repositories counts as a change. */
+const CACHED = { partners: 'findById', webhookEndpoints: 'subscribedTo' } as const
+
+/**
+ * One transaction's reads of partners and webhook subscriptions. What it read from the database is kept
+ * only once the transaction has committed (`committed`), so that nothing it wrote and rolled back is ever
+ * kept; once it has called anything else of those repositories (a change, or a read the cache does not
+ * keep), it reads from the database only, so it always sees its own changes.
+ */
+export class SetupReads {
+  readonly repositories: Repositories
+  /** The organizations whose kept answers this transaction used: forgotten should their check fail. */
+  readonly used = new Set<string>()
+  private readonly read: Array<{ organizationId: string; version: number; key: string; answer: unknown }> = []
+  private changed = false
+
+  constructor(
+    private readonly cache: SetupCache,
+    repositories: Repositories,
+    private readonly versions: SetupVersionsOf,
+  ) {
+    this.repositories = {
+      ...repositories,
+      partners: this.cached(repositories.partners, CACHED.partners, 'partner'),
+      webhookEndpoints: this.cached(repositories.webhookEndpoints, CACHED.webhookEndpoints, 'subscribers'),
+    }
+  }
+
+  /** Keeps what the transaction read, once it has committed. */
+  committed(): void {
+    for (const { organizationId, version, key, answer } of this.read) this.cache.keep(organizationId, version, key, answer)
+  }
+
+  private cached<R extends object>(repository: R, method: string, kind: string): R {
+    return new Proxy(repository, {
+      get: (target, property, receiver) => {
+        const value = Reflect.get(target, property, receiver)
+        if (typeof value !== 'function') return value
+        if (property === method) {
+          return (organizationId: string, asked: string) =>
+            this.answer(organizationId, `${kind}:${asked}`, () => value.call(target, organizationId, asked))
+        }
+        return (...args: unknown[]) => {
+          this.changed = true
+          return value.apply(target, args)
+        }
+      },
+    })
+  }
+
+  private async answer(organizationId: string, key: string, load: () => Promise<unknown>): Promise<unknown> {
+    if (this.changed) return load()
+    const kept = this.cache.kept(organizationId, key)
+    if (kept) {
+      if (!this.used.has(organizationId)) this.versions.check(organizationId, kept.version)
+      this.used.add(organizationId)
+      return kept.answer
+    }
+    // The version first: what is read after it is at least as new, so a check of it never passes stale answers.
+    const [version, answer] = await Promise.all([this.versions.read(organizationId), load()])
+    if (version !== undefined && !this.changed) this.read.push({ organizationId, version, key, answer })
+    return answer
+  }
+}
