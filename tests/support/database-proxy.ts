@@ -3,9 +3,11 @@ import { createConnection, createServer, type AddressInfo, type Socket } from 'n
 /**
  * A TCP proxy to a PostgreSQL server that counts round trips (each time the client writes again after the
  * server answered, on each connection) and can leave its connections dead the way a database restart does:
- * the client finds out only when it next writes. `url` is the database's, through the proxy.
+ * the client finds out only when it next writes. `url` is the database's, through the proxy. `latencyMs`
+ * holds each write of the client that long before passing it on: a database a network hop away, where each
+ * round trip costs at least that.
  */
-export async function databaseProxy(databaseUrl: string) {
+export async function databaseProxy(databaseUrl: string, { latencyMs = 0 }: { latencyMs?: number } = {}) {
   const target = new URL(databaseUrl)
   const clients = new Set<Socket>()
   const stale = new WeakSet<Socket>()
@@ -18,7 +20,9 @@ export async function databaseProxy(databaseUrl: string) {
       if (stale.has(client)) return void client.destroy()
       if (answered) counter.roundTrips++
       answered = false
-      database.write(chunk)
+      // Timers of one delay fire in the order set: the writes keep theirs.
+      if (latencyMs > 0) setTimeout(() => database.write(chunk), latencyMs)
+      else database.write(chunk)
     })
     database.on('data', (chunk) => {
       answered = true

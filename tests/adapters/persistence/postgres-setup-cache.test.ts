@@ -92,6 +92,16 @@ if (postgresAvailable())
       expect(await find()).toEqual({ result: archived, runs: 2 })
     })
 
+    test('the partners listed to route a public request are kept too, and follow a partner added elsewhere', async () => {
+      const { organization, partner } = await anOrganizationWithPartner()
+      const listed = () => counted(async (r) => (await r.partners.listAll(organization.id)).map((p) => p.id).sort())
+      expect(await listed()).toEqual({ result: [partner.id], runs: 1 })
+      expect(await listed()).toEqual({ result: [partner.id], runs: 1 })
+      const added = aPartner({ organizationId: organization.id })
+      await other.unitOfWork.run((r) => r.partners.insert(added))
+      expect(await listed()).toEqual({ result: [partner.id, added.id].sort(), runs: 2 })
+    })
+
     test('subscribers follow endpoints added, disabled or resubscribed elsewhere; a delivery failure counted changes nothing kept', async () => {
       const { organization } = await anOrganizationWithPartner()
       const subscribers = () =>

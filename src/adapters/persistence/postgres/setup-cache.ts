@@ -29,7 +29,7 @@ const MAX_ORGANIZATIONS = 1_000
 export class SetupCache {
   private readonly setups = new Map<string, Setup>()
 
-  /** One transaction's view of `repositories`: `findById` of partners and `subscribedTo` answered from here when kept. */
+  /** One transaction's view of `repositories`: its reads of partners and of webhook subscribers answered from here when kept. */
   reading(repositories: Repositories, versions: SetupVersionsOf): SetupReads {
     return new SetupReads(this, repositories, versions)
   }
@@ -59,8 +59,11 @@ export class SetupCache {
   }
 }
 
-/** The reads a transaction may answer from the cache; any other call to their repositories counts as a change. */
-const CACHED = { partners: 'findById', webhookEndpoints: 'subscribedTo' } as const
+/**
+ * The reads a transaction may answer from the cache, each kept by its arguments after the organization's
+ * id; any other call to their repositories counts as a change.
+ */
+const CACHED = { partners: ['findById', 'listAll'], webhookEndpoints: ['subscribedTo'] } as const
 
 /**
  * One transaction's reads of partners and webhook subscriptions. What it read from the database is kept
@@ -82,8 +85,8 @@ export class SetupReads {
   ) {
     this.repositories = {
       ...repositories,
-      partners: this.cached(repositories.partners, CACHED.partners, 'partner'),
-      webhookEndpoints: this.cached(repositories.webhookEndpoints, CACHED.webhookEndpoints, 'subscribers'),
+      partners: this.cached(repositories.partners, CACHED.partners),
+      webhookEndpoints: this.cached(repositories.webhookEndpoints, CACHED.webhookEndpoints),
     }
   }
 
@@ -92,14 +95,14 @@ export class SetupReads {
     for (const { organizationId, version, key, answer } of this.read) this.cache.keep(organizationId, version, key, answer)
   }
 
-  private cached<R extends object>(repository: R, method: string, kind: string): R {
+  private cached<R extends object>(repository: R, methods: readonly string[]): R {
     return new Proxy(repository, {
       get: (target, property, receiver) => {
         const value = Reflect.get(target, property, receiver)
         if (typeof value !== 'function') return value
-        if (property === method) {
-          return (organizationId: string, asked: string) =>
-            this.answer(organizationId, `${kind}:${asked}`, () => value.call(target, organizationId, asked))
+        if (typeof property === 'string' && methods.includes(property)) {
+          return (organizationId: string, ...asked: string[]) =>
+            this.answer(organizationId, [property, ...asked].join(':'), () => value.call(target, organizationId, ...asked))
         }
         return (...args: unknown[]) => {
           this.changed = true
