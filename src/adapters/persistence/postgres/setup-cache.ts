@@ -3,14 +3,14 @@ import type { Repositories } from '../../../application/ports/repositories'
 /** How a transaction reads and checks an organization's setup version (setup-versions.ts). */
 export interface SetupVersionsOf {
   /** The version now, or undefined when there is no such organization. */
-  read(organizationId: string): Promise<number | undefined>
+  read(organizationId: string): Promise<string | undefined>
   /** Sent with the transaction's statements, not awaited: fails the transaction unless the version is still `version`. */
-  check(organizationId: string, version: number): void
+  check(organizationId: string, version: string): void
 }
 
 /** What one organization's partners and webhook subscriptions were at one setup version, by what was asked. */
 interface Setup {
-  version: number
+  version: string
   answers: Map<string, unknown>
 }
 
@@ -35,17 +35,19 @@ export class SetupCache {
   }
 
   /** The answer kept for `key` and the version it was read at, as a copy, or undefined. */
-  kept(organizationId: string, key: string): { version: number; answer: unknown } | undefined {
+  kept(organizationId: string, key: string): { version: string; answer: unknown } | undefined {
     const setup = this.setups.get(organizationId)
     if (!setup?.answers.has(key)) return undefined
     return { version: setup.version, answer: structuredClone(setup.answers.get(key)) }
   }
 
-  /** Keeps `answer`, read at `version`: an answer of an older version than the one kept is dropped. */
-  keep(organizationId: string, version: number, key: string, answer: unknown): void {
+  /**
+   * Keeps `answer`, read at `version`. Versions are tokens, not ordered: one other than the version kept
+   * replaces it, and should it be the older one, its next check fails and the answers are read again.
+   */
+  keep(organizationId: string, version: string, key: string, answer: unknown): void {
     let setup = this.setups.get(organizationId)
-    if (setup && setup.version > version) return
-    if (!setup || setup.version < version) {
+    if (setup?.version !== version) {
       setup = { version, answers: new Map() }
       this.setups.delete(organizationId)
       this.setups.set(organizationId, setup)
@@ -75,7 +77,7 @@ export class SetupReads {
   readonly repositories: Repositories
   /** The organizations whose kept answers this transaction used: forgotten should their check fail. */
   readonly used = new Set<string>()
-  private readonly read: Array<{ organizationId: string; version: number; key: string; answer: unknown }> = []
+  private readonly read: Array<{ organizationId: string; version: string; key: string; answer: unknown }> = []
   private changed = false
 
   constructor(

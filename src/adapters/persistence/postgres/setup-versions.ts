@@ -29,20 +29,20 @@ export class SetupVersions implements SetupVersionsOf {
     private readonly writes: UnreadWrites,
   ) {}
 
-  async read(organizationId: string): Promise<number | undefined> {
+  async read(organizationId: string): Promise<string | undefined> {
     const build = () =>
       this.builder
-        .select({ version: sql<number>`coalesce((SELECT version FROM setup_versions WHERE organization_id = ${organizations.id}), 0)` })
+        .select({ version: sql<string>`coalesce((SELECT version FROM setup_versions WHERE organization_id = ${organizations.id}), '')` })
         .from(organizations)
         .where(byId)
-    const [row] = await this.statements.run<{ version: number }>('setup_version', build, { organizationId }, this.db)
+    const [row] = await this.statements.run<{ version: string }>('setup_version', build, { organizationId }, this.db)
     return row?.version
   }
 
-  check(organizationId: string, version: number): void {
+  check(organizationId: string, version: string): void {
     const build = () =>
       this.builder
-        .select({ version: sql<number>`check_setup_version(${organizations.id}, ${sql.placeholder('version')}::integer)` })
+        .select({ version: sql<string>`check_setup_version(${organizations.id}, ${sql.placeholder('version')}::text)` })
         .from(organizations)
         .where(byId)
     // Its failure, the first of the transaction's, is the unit of work's (SentWrites).
