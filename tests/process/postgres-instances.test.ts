@@ -84,6 +84,31 @@ if (postgresAvailable())
       await Promise.all(servers.map(async (s) => expect(await s.stop('SIGTERM')).toBe(0)))
     }, 120_000)
 
+    test("two servers: partners and webhook endpoints changed through one hold at once for the other's next need", async () => {
+      const env = await organizationDatabase((url) => baseEnv(url, { SERVE_RUNS_WORKER: 'false' }))
+      const servers = await Promise.all([ServeProcess.start(env, 30_000), ServeProcess.start(env, 30_000)])
+      const [changing, creating] = await clientsFor(servers)
+      const partner = await changing!.expect<{ id: string }>(201, 'POST', '/api/partners', { name: 'Rent help', slaHours: 24 })
+      const create = () => creating!.call<{ id: string }>('POST', '/api/needs', { partnerId: partner.id })
+      // The creating server has read the partner and the (no) webhook endpoints, and keeps them.
+      for (let i = 0; i < 3; i++) expect((await create()).status).toBe(201)
+
+      const endpoint = await changing!.expect<{ id: string }>(201, 'POST', '/api/webhook-endpoints', {
+        url: 'https://hooks.example.org/intake',
+        events: ['need.created'],
+      })
+      const created = await create()
+      expect(created.status).toBe(201)
+      const deliveries = await changing!.expect<Array<{ status: string }>>(200, 'GET', `/api/webhook-endpoints/${endpoint.id}/deliveries`)
+      expect(deliveries).toHaveLength(1)
+
+      await changing!.expect(200, 'PUT', `/api/partners/${partner.id}`, { isArchived: true })
+      const refused = await create()
+      expect(refused.status).toBe(400)
+      expect(JSON.stringify(refused.body)).toContain('/partnerId')
+      await Promise.all(servers.map(async (s) => expect(await s.stop('SIGTERM')).toBe(0)))
+    }, 120_000)
+
     test('two dispatchers: 200 queued texts reach the provider exactly once, never more than maxConcurrency at a time', async () => {
       const mock = new TwilioMock({ delayMs: 25 }).start()
       mocks.push(mock)
