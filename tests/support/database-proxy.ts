@@ -5,9 +5,13 @@ import { createConnection, createServer, type AddressInfo, type Socket } from 'n
  * server answered, on each connection) and can leave its connections dead the way a database restart does:
  * the client finds out only when it next writes. `url` is the database's, through the proxy. `latencyMs`
  * holds each write of the client that long before passing it on: a database a network hop away, where each
- * round trip costs at least that.
+ * round trip costs at least that. `dropStartupParameter` takes that parameter out of each connection's startup
+ * message, as a pooler told to ignore it does.
  */
-export async function databaseProxy(databaseUrl: string, { latencyMs = 0 }: { latencyMs?: number } = {}) {
+export async function databaseProxy(
+  databaseUrl: string,
+  { latencyMs = 0, dropStartupParameter }: { latencyMs?: number; dropStartupParameter?: string } = {},
+) {
   const target = new URL(databaseUrl)
   const clients = new Set<Socket>()
   const stale = new WeakSet<Socket>()
@@ -16,8 +20,11 @@ export async function databaseProxy(databaseUrl: string, { latencyMs = 0 }: { la
     const database = createConnection({ host: target.hostname, port: Number(target.port || 5432) })
     clients.add(client)
     let answered = true
-    client.on('data', (chunk) => {
+    let started = false
+    client.on('data', (data: Buffer) => {
       if (stale.has(client)) return void client.destroy()
+      const chunk = started || !dropStartupParameter ? data : withoutParameter(data, dropStartupParameter)
+      started = true
       if (answered) counter.roundTrips++
       answered = false
       // Timers of one delay fire in the order set: the writes keep theirs.
@@ -50,4 +57,19 @@ export async function databaseProxy(databaseUrl: string, { latencyMs = 0 }: { la
     },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   }
+}
+
+/** A startup message (length, protocol, then name and value pairs, each ending in a zero byte) without `name`. */
+function withoutParameter(message: Buffer, name: string): Buffer {
+  const fields = message
+    .subarray(8, message.length - 1)
+    .toString('utf8')
+    .split('\0')
+  const kept: string[] = []
+  for (let i = 0; i + 1 < fields.length; i += 2) if (fields[i] !== name) kept.push(fields[i]!, fields[i + 1]!)
+  const body = Buffer.from(`${kept.map((field) => `${field}\0`).join('')}\0`)
+  const header = Buffer.alloc(8)
+  header.writeInt32BE(8 + body.length, 0)
+  message.copy(header, 4, 4, 8)
+  return Buffer.concat([header, body])
 }

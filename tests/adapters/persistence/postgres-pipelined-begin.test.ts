@@ -105,6 +105,34 @@ if (postgresAvailable())
       }
     })
 
+    test("behind a pooler that drops the read-only startup parameter, migrate refuses to go on and says what to set; with the role's setting on the server it goes on", async () => {
+      const pooler = await databaseProxy(db.url, { dropStartupParameter: 'default_transaction_read_only' })
+      const behind = new PostgresDatabase(pooler.url, { maxConnections: 2 })
+      const admin = postgres(db.url, { max: 1, onnotice: () => {} })
+      try {
+        const failure = await behind.migrate().catch((error: unknown) => error)
+        expect(String(failure)).toContain('SET default_transaction_read_only = on')
+
+        const name = new URL(db.url).pathname.slice(1)
+        await admin.unsafe(`ALTER ROLE CURRENT_USER IN DATABASE "${name}" SET default_transaction_read_only = on`)
+        await behind.close()
+        const set = new PostgresDatabase(pooler.url, { maxConnections: 2 })
+        try {
+          await set.migrate()
+          const organization = anOrganization()
+          await set.unitOfWork.run((r) => r.organizations.insert(organization))
+          await set.repositories.organizations.update({ ...organization, name: 'Renamed outside a unit' })
+          expect(await set.repositories.organizations.findById(organization.id)).toMatchObject({ name: 'Renamed outside a unit' })
+        } finally {
+          await set.close()
+        }
+      } finally {
+        await behind.close()
+        await admin.end()
+        await pooler.close()
+      }
+    })
+
     test('a unit of work whose BEGIN meets a connection a restart left dead runs once more, on a fresh one', async () => {
       // A proxy of its own: the connections it leaves dead are this test's only.
       const proxy = await databaseProxy(db.url)

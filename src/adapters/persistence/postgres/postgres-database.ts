@@ -128,7 +128,8 @@ export class PostgresDatabase implements Persistence, UnitOfWork {
       onnotice: () => {},
       // A transaction's statements go out behind its BEGIN unanswered (patches/postgres+3.4.9.patch): should it
       // fail, they run on their own, and a session that refuses writes unless a transaction asks for them
-      // (BEGIN READ WRITE) keeps any from running outside it.
+      // (BEGIN READ WRITE) keeps any from running outside it. Checked by `migrate`, which every start runs.
+      connection: { default_transaction_read_only: true },
     })
     this.db = drizzle({ client: writableOutsideTransactions(this.client), schema })
     this.repositories = sqlRepositories(shared(this.db), postgresDialect, this.statements)
@@ -141,11 +142,24 @@ export class PostgresDatabase implements Persistence, UnitOfWork {
     try {
       await connection`SELECT pg_advisory_lock(${MIGRATION_LOCK})`
       await applyMigrations<Promise<void>>(this.db, migrations)
+      await this.checkSessionsReadOnly()
       return {}
     } finally {
       await connection`SELECT pg_advisory_unlock(${MIGRATION_LOCK})`.catch(() => {})
       connection.release()
     }
+  }
+
+  /**
+   * Refuses to go on over sessions that would let a write run outside its transaction: the startup parameter
+   * asking for read-only sessions was dropped on the way (a pooler told to ignore it).
+   */
+  private async checkSessionsReadOnly(): Promise<void> {
+    const [row] = await this.client<Array<{ default_transaction_read_only: string }>>`SHOW default_transaction_read_only`
+    if (row?.default_transaction_read_only === 'on') return
+    throw new Error(
+      'PostgreSQL sessions are not read-only by default: the service asks for it as it connects (default_transaction_read_only), and something on the way dropped it, such as a pooler\'s ignore_startup_parameters. Set it on the server for the service\'s role: ALTER ROLE <role> IN DATABASE <database> SET default_transaction_read_only = on (docs/deploy.md, "A pooler in front").',
+    )
   }
 
   async run<T>(work: (repositories: Repositories) => Promise<T>): Promise<T> {
