@@ -77,6 +77,8 @@ export class SetupReads {
   readonly repositories: Repositories
   /** The organizations whose kept answers this transaction used: forgotten should their check fail. */
   readonly used = new Set<string>()
+  /** Each organization and version this transaction has sent a check of. */
+  private readonly checked = new Set<string>()
   private readonly read: Array<{ organizationId: string; version: string; key: string; answer: unknown }> = []
   private changed = false
 
@@ -118,7 +120,10 @@ export class SetupReads {
     if (this.changed) return load()
     const kept = this.cache.kept(organizationId, key)
     if (kept) {
-      if (!this.used.has(organizationId)) this.versions.check(organizationId, kept.version)
+      // Once per version: another transaction may have kept a newer one since this one's first answer.
+      const checking = `${organizationId} ${kept.version}`
+      if (!this.checked.has(checking)) this.versions.check(organizationId, kept.version)
+      this.checked.add(checking)
       this.used.add(organizationId)
       return kept.answer
     }
