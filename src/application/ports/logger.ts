@@ -5,3 +5,6 @@ export interface Logger {
   warn(message: string, fields?: Record<string, unknown>): void
   error(message: string, fields?: Record<string, unknown>): void
 }
+
+/** Says nothing: for parts given no logger. */
+export const SILENT_LOGGER: Logger = { debug() {}, info() {}, warn() {}, error() {} }

@@ -21,10 +21,14 @@ if (postgresAvailable())
     let kept: PostgresDatabase
     /** Another instance, changing what the first has kept. */
     let other: PostgresDatabase
+    /** What the instance under test logged, at debug and above. */
+    const logged: string[] = []
+    const note = (message: string) => void logged.push(message)
     beforeAll(async () => {
       db = await makePostgres()
       proxy = await databaseProxy(db.url)
-      kept = new PostgresDatabase(proxy.url, { maxConnections: 2 })
+      const logger = { debug: note, info: note, warn: note, error: note }
+      kept = new PostgresDatabase(proxy.url, { maxConnections: 2, logger })
       other = db.persistence
     })
     afterAll(async () => {
@@ -81,7 +85,9 @@ if (postgresAvailable())
 
       const archived = { ...partner, isArchived: true, slaHours: 12 }
       await other.unitOfWork.run((r) => r.partners.update(archived))
+      logged.length = 0
       expect(await find()).toEqual({ result: archived, runs: 2 })
+      expect(logged).toEqual(['a unit of work runs again: partners or webhook subscriptions it had kept changed'])
       // Kept anew from the next read on.
       expect(await find()).toEqual({ result: archived, runs: 1 })
       expect(await find()).toEqual({ result: archived, runs: 1 })

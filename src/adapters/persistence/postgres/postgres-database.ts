@@ -4,6 +4,7 @@ import postgres from 'postgres'
 import type { MigrationOutcome, Persistence } from '../../../application/ports/persistence'
 import type { Repositories } from '../../../application/ports/repositories'
 import type { UnitOfWork } from '../../../application/ports/unit-of-work'
+import { SILENT_LOGGER, type Logger } from '../../../application/ports/logger'
 import { applyMigrations, type Migration } from '../sql/bundled-migrations'
 import { driverError } from '../sql/sql-dialect'
 import { outageOf } from '../shared/database-errors'
@@ -115,7 +116,10 @@ export class PostgresDatabase implements Persistence, UnitOfWork {
   /** Partners and webhook subscriptions as read, checked by each transaction that uses them (setup-cache.ts). */
   private readonly setup = new SetupCache()
 
-  constructor(url: string, options: { maxConnections?: number } = {}) {
+  private readonly logger: Logger
+
+  constructor(url: string, options: { maxConnections?: number; logger?: Logger } = {}) {
+    this.logger = options.logger ?? SILENT_LOGGER
     this.client = postgres(url, {
       // At least two: migrate() holds its lock on one connection while the migration runs on another.
       max: Math.max(2, options.maxConnections ?? 10),
@@ -167,7 +171,9 @@ export class PostgresDatabase implements Persistence, UnitOfWork {
       const result = await this.attempt(work, true).catch((error: unknown) => {
         // BEGIN failed on a connection a restart had closed, or the partners or webhook subscriptions the work
         // used as kept had changed: nothing of it committed, so it runs once more, reading them.
-        if (!setupChanged(error) && !(notBegun(error) && onDeadConnection(error))) throw error
+        if (setupChanged(error)) this.logger.debug('a unit of work runs again: partners or webhook subscriptions it had kept changed')
+        else if (notBegun(error) && onDeadConnection(error)) this.logger.info('a unit of work runs again: its connection had been closed')
+        else throw error
         return this.attempt(work, false)
       })
       this.writeOutage.committed()

@@ -1,7 +1,7 @@
 import { Database } from 'bun:sqlite'
 import { statSync } from 'node:fs'
 import { drizzle } from 'drizzle-orm/bun-sqlite'
-import type { Logger } from '../../../application/ports/logger'
+import { SILENT_LOGGER, type Logger } from '../../../application/ports/logger'
 import type { Repositories } from '../../../application/ports/repositories'
 import type { MigrationOutcome, Persistence } from '../../../application/ports/persistence'
 import type { UnitOfWork } from '../../../application/ports/unit-of-work'
@@ -30,8 +30,6 @@ export interface SqliteOptions {
   /** Where the checkpointer says what went wrong (once per burst) and what a long read does to the log. */
   logger?: Logger
 }
-
-const SILENT: Logger = { debug() {}, info() {}, warn() {}, error() {} }
 
 /**
  * One SQLite file, two connections: a writer that only the unit of work uses, one transaction at a time,
@@ -66,7 +64,7 @@ export class SqliteDatabase implements Persistence, UnitOfWork {
       // grown during a long read and started over by a write before the worker cut it back.
       this.writer.exec(`PRAGMA wal_autocheckpoint = ${SAFETY_NET_FRAMES}`)
       this.writer.exec(`PRAGMA journal_size_limit = ${WAL_BOUND_BYTES}`)
-      this.checkpointer = startWalCheckpointer(path, options.checkpointIntervalMs ?? 20, options.logger ?? SILENT)
+      this.checkpointer = startWalCheckpointer(path, options.checkpointIntervalMs ?? 20, options.logger ?? SILENT_LOGGER)
     }
     this.reader = inMemory ? this.writer : new Database(path, { readonly: true, strict: true })
     if (!inMemory) configure(this.reader)
