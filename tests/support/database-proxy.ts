@@ -59,6 +59,8 @@ export async function databaseProxy(
   }
 }
 
+export type DatabaseProxy = Awaited<ReturnType<typeof databaseProxy>>
+
 /** A startup message (length, protocol, then name and value pairs, each ending in a zero byte) without `name`. */
 function withoutParameter(message: Buffer, name: string): Buffer {
   const fields = message

@@ -3,7 +3,7 @@ import postgres from 'postgres'
 import { ConflictError } from '../../../src/domain/errors'
 import { PostgresDatabase } from '../../../src/adapters/persistence/postgres/postgres-database'
 import { anOrganization } from '../../support/builders'
-import { databaseProxy } from '../../support/database-proxy'
+import { databaseProxy, type DatabaseProxy } from '../../support/database-proxy'
 import { postgresAvailable } from '../../support/postgres'
 import { makePostgres, type PostgresFixture } from './postgres-fixture'
 
@@ -15,7 +15,7 @@ import { makePostgres, type PostgresFixture } from './postgres-fixture'
 if (postgresAvailable())
   describe('PostgreSQL: BEGIN sent with the first statements', () => {
     let db: PostgresFixture
-    let proxy: Awaited<ReturnType<typeof databaseProxy>>
+    let proxy: DatabaseProxy
     let client: postgres.Sql
     beforeAll(async () => {
       db = await makePostgres()
@@ -29,6 +29,18 @@ if (postgresAvailable())
       await proxy?.close()
       await db?.cleanup()
     })
+
+    /** The service's database through a proxy of its own (the connections it leaves dead are that test's only), closed after `use`. */
+    async function throughOwnProxy(use: (database: PostgresDatabase, proxy: DatabaseProxy) => Promise<void>): Promise<void> {
+      const proxy = await databaseProxy(db.url)
+      const database = new PostgresDatabase(proxy.url, { maxConnections: 2 })
+      try {
+        await use(database, proxy)
+      } finally {
+        await database.close()
+        await proxy.close()
+      }
+    }
 
     test('BEGIN, the statements started with it and COMMIT go out together; writes that wait on reads go with COMMIT after them', async () => {
       const readThenWrite = () =>
@@ -87,9 +99,7 @@ if (postgresAvailable())
     })
 
     test('a write outside a unit of work runs in a transaction of its own, and again when its BEGIN met a dead connection', async () => {
-      const proxy = await databaseProxy(db.url)
-      const database = new PostgresDatabase(proxy.url, { maxConnections: 2 })
-      try {
+      await throughOwnProxy(async (database, proxy) => {
         const organization = anOrganization()
         await database.repositories.organizations.insert(organization)
         expect(await database.repositories.organizations.findById(organization.id)).toEqual(organization)
@@ -99,10 +109,7 @@ if (postgresAvailable())
         const next = anOrganization()
         await database.repositories.organizations.insert(next)
         expect(await database.repositories.organizations.findById(next.id)).toEqual(next)
-      } finally {
-        await database.close()
-        await proxy.close()
-      }
+      })
     })
 
     test("behind a pooler that drops the read-only startup parameter, migrate refuses to go on and says what to set; with the role's setting on the server it goes on", async () => {
@@ -134,10 +141,7 @@ if (postgresAvailable())
     })
 
     test('a unit of work whose BEGIN meets a connection a restart left dead runs once more, on a fresh one', async () => {
-      // A proxy of its own: the connections it leaves dead are this test's only.
-      const proxy = await databaseProxy(db.url)
-      const database = new PostgresDatabase(proxy.url, { maxConnections: 2 })
-      try {
+      await throughOwnProxy(async (database, proxy) => {
         const organization = anOrganization()
         await database.repositories.organizations.findById(organization.id) // a connection open in the pool
         proxy.killOpenConnections()
@@ -149,16 +153,11 @@ if (postgresAvailable())
         })
         expect(runs).toBe(2)
         expect(await database.repositories.organizations.findById(organization.id)).toEqual(organization)
-      } finally {
-        await database.close()
-        await proxy.close()
-      }
+      })
     })
 
     test('a unit of work whose connection dies after BEGIN was answered fails as an outage and does not run again', async () => {
-      const proxy = await databaseProxy(db.url)
-      const database = new PostgresDatabase(proxy.url, { maxConnections: 2 })
-      try {
+      await throughOwnProxy(async (database, proxy) => {
         const organization = anOrganization()
         let runs = 0
         const failure = await database.unitOfWork
@@ -172,9 +171,6 @@ if (postgresAvailable())
         expect(database.outageOf(failure)).toBeTruthy()
         expect(runs).toBe(1)
         expect(await database.repositories.organizations.findById(organization.id)).toBeUndefined()
-      } finally {
-        await database.close()
-        await proxy.close()
-      }
+      })
     })
   })

@@ -4,7 +4,7 @@ import type { Repositories } from '../../../src/application/ports/repositories'
 import type { Organization } from '../../../src/domain/organizations/organization'
 import type { Partner } from '../../../src/domain/partners/partner'
 import { anAuditEvent, anOrganization, aPartner, aWebhookEndpoint } from '../../support/builders'
-import { databaseProxy } from '../../support/database-proxy'
+import { databaseProxy, type DatabaseProxy } from '../../support/database-proxy'
 import { postgresAvailable } from '../../support/postgres'
 import { makePostgres, type PostgresFixture } from './postgres-fixture'
 
@@ -16,7 +16,7 @@ import { makePostgres, type PostgresFixture } from './postgres-fixture'
 if (postgresAvailable())
   describe('PostgreSQL: partners and webhook subscriptions kept between transactions', () => {
     let db: PostgresFixture
-    let proxy: Awaited<ReturnType<typeof databaseProxy>>
+    let proxy: DatabaseProxy
     /** The instance under test, through a proxy that counts its round trips. */
     let kept: PostgresDatabase
     /** Another instance, changing what the first has kept. */

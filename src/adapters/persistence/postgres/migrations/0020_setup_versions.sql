@@ -1,10 +1,11 @@
 -- An organization's setup version: a token drawn anew with every change to its partners or to what its
 -- webhook endpoints subscribe to, in the transaction of that change. Drawn at random, not counted: a
--- database restored from a backup would count again through numbers an instance may have kept. An instance keeps what it read of
--- them (src/adapters/persistence/postgres/setup-cache.ts) under the version it read first, and a
--- transaction that uses what it kept checks, among its own statements, that the version is still that one
--- (`check_setup_version`): so a create of a need sends no read before its writes, and uses nothing
--- another instance has changed since. PostgreSQL only: SQLite's statements cost no round trip.
+-- database restored from a backup would count again through numbers an instance may have kept. An
+-- instance keeps what it read of them (src/adapters/persistence/postgres/setup-cache.ts) under the version
+-- it read first, and a transaction that uses what it kept checks, among its own statements, that the
+-- version is still that one (`check_setup_version`): so a create of a need sends no read before its writes,
+-- and uses nothing another instance has changed since. PostgreSQL only: SQLite's statements cost no round
+-- trip.
 CREATE TABLE "setup_versions" (
   "organization_id" text PRIMARY KEY NOT NULL REFERENCES "organizations"("id") ON DELETE CASCADE,
   "version" text NOT NULL
