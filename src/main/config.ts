@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto'
 import { closeSync, existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
+import { DEFAULT_QUERY_TIMEOUT_MS } from '../adapters/persistence/postgres/postgres-database'
 import { LOG_LEVELS, type LogLevel } from '../adapters/system/pino-logger'
 import { makePrivateFolder, openPrivateFile } from '../adapters/system/private-files'
 import type { SendLimits } from '../domain/messaging/send-limits'
@@ -10,7 +11,7 @@ export interface Config {
   port: number
   host: string
   /** `memory:` keeps everything in the process (tests, trying it out). */
-  database: { kind: 'sqlite'; path: string } | { kind: 'postgres'; url: string } | { kind: 'memory' }
+  database: { kind: 'sqlite'; path: string } | { kind: 'postgres'; url: string; queryTimeoutMs: number } | { kind: 'memory' }
   jwtSecret: string
   /** 32 bytes. */
   dataEncryptionKey: Buffer
@@ -116,10 +117,10 @@ export function loadConfig(env: Env = process.env): Config {
 
 /** Only DATABASE_URL: what `backup` and `restore` need, without generating secrets as a start does. */
 export function loadDatabaseConfig(env: Env = process.env): Config['database'] {
-  return parseDatabaseUrl(env.DATABASE_URL ?? 'sqlite:./data/intake.sqlite')
+  return parseDatabaseUrl(env.DATABASE_URL ?? 'sqlite:./data/intake.sqlite', env)
 }
 
-function parseDatabaseUrl(value: string): Config['database'] {
+function parseDatabaseUrl(value: string, env: Env): Config['database'] {
   if (value === 'memory:') return { kind: 'memory' }
   if (value === 'sqlite::memory:') return { kind: 'sqlite', path: ':memory:' }
   if (value.startsWith('sqlite:')) {
@@ -127,7 +128,21 @@ function parseDatabaseUrl(value: string): Config['database'] {
     if (!path) throw new ConfigError('DATABASE_URL', 'needs a file path after sqlite:')
     return { kind: 'sqlite', path }
   }
-  if (/^postgres(ql)?:\/\//.test(value)) return { kind: 'postgres', url: value }
+  if (/^postgres(ql)?:\/\//.test(value)) {
+    // The service connects to a primary only; `read-write` would refuse every session, since the service's
+    // sessions are read-only unless a transaction asks (docs/deploy.md "Failover").
+    const attrs = /[?&]target_session_attrs=([^&]*)/.exec(value)?.[1]
+    if (attrs !== undefined && attrs !== 'primary')
+      throw new ConfigError(
+        'DATABASE_URL',
+        `may name target_session_attrs=primary only (it names ${attrs}); the service always connects to a primary`,
+      )
+    return {
+      kind: 'postgres',
+      url: value,
+      queryTimeoutMs: integer(env, 'DATABASE_QUERY_TIMEOUT_MS', DEFAULT_QUERY_TIMEOUT_MS, 100, 600_000),
+    }
+  }
   throw new ConfigError('DATABASE_URL', 'must be sqlite:<path>, sqlite::memory:, memory: or postgres://…')
 }
 

@@ -66,7 +66,7 @@ export function createPersistence(config: Config, logger: Logger): Persistence {
     case 'sqlite':
       return new SqliteDatabase(config.database.path, { logger })
     case 'postgres':
-      return new PostgresDatabase(config.database.url, { logger })
+      return new PostgresDatabase(config.database.url, { logger, queryTimeoutMs: config.database.queryTimeoutMs })
   }
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'bun:test'
-import { ConfigError, loadConfig } from '../../src/main/config'
+import { ConfigError, loadConfig, loadDatabaseConfig } from '../../src/main/config'
 
 const load = (env: Record<string, string>) => loadConfig({ DATABASE_URL: 'memory:', ...env })
 
@@ -31,5 +31,25 @@ describe('METRICS_TOKEN', () => {
 
   test.each(['short', 'has spaces in it, long enough'])('%p stops the start with a message naming it', (value) => {
     expect(() => load({ METRICS_TOKEN: value })).toThrow('METRICS_TOKEN')
+  })
+})
+
+describe('PostgreSQL', () => {
+  const url = 'postgres://intake@db.example.org/intake'
+
+  test('DATABASE_QUERY_TIMEOUT_MS is the deadline of a unit of work, 10 s unless set', () => {
+    expect(loadDatabaseConfig({ DATABASE_URL: url })).toEqual({ kind: 'postgres', url, queryTimeoutMs: 10_000 })
+    expect(loadDatabaseConfig({ DATABASE_URL: url, DATABASE_QUERY_TIMEOUT_MS: '2500' })).toMatchObject({ queryTimeoutMs: 2500 })
+  })
+
+  test.each(['0', '99', 'ten', '600001'])('DATABASE_QUERY_TIMEOUT_MS=%p stops the start with a message naming it', (value) => {
+    expect(() => loadDatabaseConfig({ DATABASE_URL: url, DATABASE_QUERY_TIMEOUT_MS: value })).toThrow('DATABASE_QUERY_TIMEOUT_MS')
+  })
+
+  test('several hosts with target_session_attrs=primary are taken; any other target is refused, naming DATABASE_URL', () => {
+    const hosts = 'postgres://intake@db1.example.org:5432,db2.example.org:5432/intake?target_session_attrs=primary'
+    expect(loadDatabaseConfig({ DATABASE_URL: hosts })).toMatchObject({ kind: 'postgres', url: hosts })
+    for (const target of ['read-write', 'any', 'standby'])
+      expect(() => loadDatabaseConfig({ DATABASE_URL: `${url}?sslmode=require&target_session_attrs=${target}` })).toThrow('DATABASE_URL')
   })
 })

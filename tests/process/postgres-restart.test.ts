@@ -1,7 +1,8 @@
 import { afterAll, describe, expect, test } from 'bun:test'
 import { postgresAvailable } from '../support/postgres'
 import { type ApiClient, killAllServers, ServeProcess, textsOf, waitFor } from './cli-process'
-import { baseEnv, clientsFor, createOrganization, ThrowawayCluster } from './postgres-processes'
+import { ThrowawayCluster } from '../support/throwaway-cluster'
+import { baseEnv, clientsFor, createOrganization } from './postgres-processes'
 
 // PostgreSQL stopped and started again (`pg_ctl stop -m fast`, then start) under `intake serve` processes:
 // idle, and under eight writing clients across two instances. Each on a cluster of its own.

@@ -2,21 +2,31 @@ import { createConnection, createServer, type AddressInfo, type Socket } from 'n
 
 /**
  * A TCP proxy to a PostgreSQL server that counts round trips (each time the client writes again after the
- * server answered, on each connection) and can leave its connections dead the way a database restart does:
- * the client finds out only when it next writes. `url` is the database's, through the proxy. `latencyMs`
- * holds each write of the client that long before passing it on: a database a network hop away, where each
- * round trip costs at least that. `dropStartupParameter` takes that parameter out of each connection's startup
- * message, as a pooler told to ignore it does.
+ * server answered, on each connection) and does to its connections what a network and a managed database do:
+ * - `killOpenConnections`: leaves them dead the way a database restart does (the client finds out only when it
+ *   next writes);
+ * - `pointAt` and `endConnections`: a failover (new connections reach another server; the old ones end);
+ * - `partition`: a half-open partition (nothing passes either way, nobody is told);
+ * - `refuse`: a connection reset (every connection ends, new ones are refused).
+ * `url` is the database's, through the proxy. `latencyMs` holds each write of the client that long before
+ * passing it on: a database a network hop away, where each round trip costs at least that.
+ * `dropStartupParameter` takes that parameter out of each connection's startup message, as a pooler told to
+ * ignore it does.
  */
 export async function databaseProxy(
   databaseUrl: string,
   { latencyMs = 0, dropStartupParameter }: { latencyMs?: number; dropStartupParameter?: string } = {},
 ) {
-  const target = new URL(databaseUrl)
+  let target = new URL(databaseUrl)
   const clients = new Set<Socket>()
   const stale = new WeakSet<Socket>()
   const counter = { roundTrips: 0 }
+  /** While set, what would pass waits here, per socket, in order: released when the partition heals. */
+  let held: Array<() => void> | undefined
+  let refusing = false
+  const pass = (send: () => void) => (held ? held.push(send) : send())
   const server = createServer((client) => {
+    if (refusing) return void client.destroy()
     const database = createConnection({ host: target.hostname, port: Number(target.port || 5432) })
     clients.add(client)
     let answered = true
@@ -28,19 +38,20 @@ export async function databaseProxy(
       if (answered) counter.roundTrips++
       answered = false
       // Timers of one delay fire in the order set: the writes keep theirs.
-      if (latencyMs > 0) setTimeout(() => database.write(chunk), latencyMs)
-      else database.write(chunk)
+      if (latencyMs > 0) setTimeout(() => pass(() => database.write(chunk)), latencyMs)
+      else pass(() => database.write(chunk))
     })
     database.on('data', (chunk) => {
       answered = true
-      client.write(chunk)
+      pass(() => client.write(chunk))
     })
     for (const [a, b] of [
       [client, database],
       [database, client],
     ] as const) {
-      a.on('close', () => b.destroy())
-      a.on('error', () => b.destroy())
+      // Across a partition, an end does not reach the other side either (the server keeps its session).
+      a.on('close', () => pass(() => b.destroy()))
+      a.on('error', () => pass(() => b.destroy()))
     }
     client.on('close', () => clients.delete(client))
   })
@@ -54,6 +65,28 @@ export async function databaseProxy(
     /** Every connection open now fails at its next write, as one whose server went away while it was idle. */
     killOpenConnections() {
       for (const client of clients) stale.add(client)
+    },
+    /** New connections go to `url`'s server (host and port; the database name stays the client's). */
+    pointAt(url: string) {
+      target = new URL(url)
+    },
+    /** Every open connection ends now, as the server's side of each had closed it. */
+    endConnections() {
+      for (const client of clients) client.destroy()
+    },
+    /** Nothing passes either way until `heal`, and nobody is told: a half-open partition. */
+    partition() {
+      held ??= []
+    },
+    heal() {
+      const waiting = held ?? []
+      held = undefined
+      for (const send of waiting) send()
+    },
+    /** Every open connection ends and new ones are refused, until called with false. */
+    refuse(on = true) {
+      refusing = on
+      if (on) for (const client of clients) client.destroy()
     },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   }

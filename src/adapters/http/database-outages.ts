@@ -14,6 +14,10 @@ export const OUTAGE_DETAIL: Record<DatabaseOutageKind, string> = {
   disk_full: 'The database cannot write: its disk is full; try again later',
   io_error: 'The database cannot read or write its disk; try again later',
   busy: 'The database is busy; try again shortly',
+  read_only: 'The database cannot take writes now (failing over); nothing was changed; try again shortly',
+  timed_out: 'The database did not answer in time; nothing was changed; try again shortly',
+  in_doubt:
+    'The database did not confirm the change in time: it may have been saved. Retry with the same Idempotency-Key to get its outcome without making it twice',
 }
 
 /** Where outages are counted (`intake_database_errors_total{kind}`). */

@@ -30,7 +30,10 @@ export interface MigrationOutcome {
  * Why the database cannot serve a request for now, as `intake_database_errors_total{kind}` counts it
  * (docs/observability.md): unreachable (connection refused, lost or timed out), shutdown (an administrator
  * or a crash is stopping it), too_many_connections, out_of_resources (memory, a configured limit),
- * disk_full, io_error (the disk fails), busy (locked by another writer, a deadlock).
+ * disk_full, io_error (the disk fails), busy (locked by another writer, a deadlock), read_only (a standby, or a
+ * server failing over, cannot take writes), timed_out (a unit of work passed its deadline before it asked to
+ * commit: nothing was changed), in_doubt (it passed its deadline, or lost its connection, after it asked to
+ * commit: the change may have been saved).
  */
 export const DATABASE_OUTAGE_KINDS = [
   'unreachable',
@@ -40,5 +43,8 @@ export const DATABASE_OUTAGE_KINDS = [
   'disk_full',
   'io_error',
   'busy',
+  'read_only',
+  'timed_out',
+  'in_doubt',
 ] as const
 export type DatabaseOutageKind = (typeof DATABASE_OUTAGE_KINDS)[number]

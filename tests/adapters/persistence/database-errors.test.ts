@@ -26,6 +26,10 @@ describe('a database error', () => {
     ['ECONNREFUSED', 'unreachable'],
     ['CONNECTION_CLOSED', 'unreachable'],
     ['CONNECT_TIMEOUT', 'unreachable'],
+    ['QUERY_TIMEOUT', 'unreachable'],
+    ['25006', 'read_only'],
+    ['UNIT_TIMED_OUT', 'timed_out'],
+    ['UNIT_IN_DOUBT', 'in_doubt'],
     ['40P01', 'busy'],
   ])('%s is an outage of kind %s, alone or inside drizzle’s error', (code, kind) => {
     expect(classifyDatabaseError(withCode(code))).toEqual({ kind: kind as never, retryable: true })

@@ -13,6 +13,7 @@ import { PreparedStatements } from '../sql/prepared-statements'
 import { SentWrites } from './sent-writes'
 import { SetupCache, type SetupReads } from './setup-cache'
 import { setupChanged, SetupVersions } from './setup-versions'
+import { notBegun, UnitDeadline, withinDeadline } from './unit-deadline'
 import { sqlRepositories, type SqlDb } from '../sql/sql-repositories'
 import { POSTGRES_MIGRATIONS } from './migrations'
 import { postgresDialect } from './postgres-dialect'
@@ -33,12 +34,29 @@ function onDeadConnection(error: unknown): boolean {
 }
 
 /**
- * BEGIN failed, so nothing of the transaction committed: the statements sent behind it ran on their own, its
- * reads answered, its writes refused by a read-only session. BEGIN goes out with the statements, not before
- * them (the client as patched: patches/postgres+3.4.9.patch), and its failure is marked so.
+ * A transaction's statements go out behind its BEGIN unanswered (patches/postgres+3.4.9.patch): should it fail,
+ * they run on their own, and a session that refuses writes unless a transaction asks for them (BEGIN READ
+ * WRITE) keeps any from running outside it. Checked by `migrate`, which every start runs.
  */
-function notBegun(error: unknown): boolean {
-  return (error as { transactionNotBegun?: unknown } | null)?.transactionNotBegun === true
+const READ_ONLY_SESSIONS = { default_transaction_read_only: true }
+
+/** DATABASE_QUERY_TIMEOUT_MS's default. */
+export const DEFAULT_QUERY_TIMEOUT_MS = 10_000
+
+export interface PostgresOptions {
+  maxConnections?: number
+  logger?: Logger
+  /** The deadline of a unit of work, and of a statement outside one (DATABASE_QUERY_TIMEOUT_MS). */
+  queryTimeoutMs?: number
+}
+
+/**
+ * BEGIN READ WRITE refused with 0A000 ("cannot set transaction read-write mode during recovery"): the server is a
+ * standby, which the 503 of a read-only server (25006) says.
+ */
+function refusedForRecovery(error: unknown): unknown {
+  if (!notBegun(error) || driverError(error)?.code !== '0A000') return error
+  return Object.assign(new Error('the server cannot take writes: it is in recovery'), { code: '25006', transactionNotBegun: true })
 }
 
 type Settle = ((value: unknown) => unknown) | null | undefined
@@ -52,11 +70,13 @@ type Statements = Pick<postgres.Sql, 'unsafe'>
  * are read-only by default (see the constructor). And a read outside a transaction that fails on a dead
  * connection runs once more, on a fresh one, so the first requests after a database restart are not refused
  * for connections the restart closed. A read may run twice, and a write whose BEGIN met a dead connection.
+ * Each is answered within `deadlineMs`, tries included.
  */
-function writableOutsideTransactions(client: postgres.Sql): postgres.Sql {
+function writableOutsideTransactions(client: postgres.Sql, deadlineMs: number | null): postgres.Sql {
   const unsafe = (query: string, params?: unknown[], options?: unknown) => {
     const read = /^\s*select\b/i.test(query)
-    const run = (values: boolean): Promise<unknown> => {
+    const run = (values: boolean): Promise<unknown> => (deadlineMs === null ? tries(values) : withinDeadline(tries(values), deadlineMs))
+    const tries = (values: boolean): Promise<unknown> => {
       const start = (sql: Statements) => {
         const pending = sql.unsafe(query, params as never, options as never)
         return Promise.resolve(values ? pending.values() : pending)
@@ -117,41 +137,69 @@ export class PostgresDatabase implements Persistence, UnitOfWork {
   private readonly setup = new SetupCache()
 
   private readonly logger: Logger
+  /** DATABASE_QUERY_TIMEOUT_MS: what a unit of work, or a statement outside one, may take. */
+  private readonly queryTimeoutMs: number
 
-  constructor(url: string, options: { maxConnections?: number; logger?: Logger } = {}) {
+  constructor(
+    private readonly url: string,
+    options: PostgresOptions = {},
+  ) {
     this.logger = options.logger ?? SILENT_LOGGER
-    this.client = postgres(url, {
-      // At least two: migrate() holds its lock on one connection while the migration runs on another.
-      max: Math.max(2, options.maxConnections ?? 10),
+    this.queryTimeoutMs = options.queryTimeoutMs ?? DEFAULT_QUERY_TIMEOUT_MS
+    // At least two: a transaction waiting on a row another holds still leaves one for what would free it.
+    this.client = postgres(url, { ...this.clientOptions(), max: Math.max(2, options.maxConnections ?? 10) })
+    this.db = drizzle({ client: writableOutsideTransactions(this.client, this.queryTimeoutMs), schema })
+    this.repositories = sqlRepositories(shared(this.db), postgresDialect, this.statements)
+  }
+
+  /** How the service's sessions are opened, for the pool and for migrations alike. */
+  private clientOptions() {
+    return {
       connect_timeout: 5,
+      // A standby, or a server not yet promoted, is refused as the connection opens (judged by the server's
+      // in_hot_standby, pg_is_in_recovery() before PostgreSQL 14): requests fail 503 until a primary answers,
+      // and a DATABASE_URL naming several hosts reaches whichever is the primary (docs/deploy.md "Failover").
+      target_session_attrs: 'primary' as const,
+      // Every statement's answer within the deadline, or its connection is given up: a partition is noticed by
+      // the client, not left to the kernel's keepalive (minutes).
+      query_timeout: this.queryTimeoutMs / 1000,
       idle_timeout: 60,
       // Seconds before a closed connection tries again. The client's default grows with every failed attempt
       // of the whole pool (3^n / 100, up to 20 s): after a restart under load, requests waited 13 s for a
       // database that was back. Capped at one second: refusing a connection costs the server little.
       backoff: (retries: number) => Math.min(0.05 * 2 ** retries, 1),
       onnotice: () => {},
-      // A transaction's statements go out behind its BEGIN unanswered (patches/postgres+3.4.9.patch): should it
-      // fail, they run on their own, and a session that refuses writes unless a transaction asks for them
-      // (BEGIN READ WRITE) keeps any from running outside it. Checked by `migrate`, which every start runs.
-      connection: { default_transaction_read_only: true },
-    })
-    this.db = drizzle({ client: writableOutsideTransactions(this.client), schema })
-    this.repositories = sqlRepositories(shared(this.db), postgresDialect, this.statements)
+      connection: {
+        ...READ_ONLY_SESSIONS,
+        // The server's side of the deadline: a transaction whose client went silent (a partition, a client that
+        // gave up) is ended and its row locks freed, instead of holding them until the server's keepalive.
+        idle_in_transaction_session_timeout: this.queryTimeoutMs,
+      },
+    }
   }
 
-  /** Applies what the database has not seen yet, one instance at a time (an advisory lock). */
+  /**
+   * Applies what the database has not seen yet, one instance at a time (an advisory lock), on connections of
+   * its own without the deadline: waiting for another instance's migration, or building an index over a large
+   * table, may take minutes.
+   */
   async migrate(migrations: Migration[] = POSTGRES_MIGRATIONS): Promise<MigrationOutcome> {
-    // The lock is held by one reserved connection; the migration runs through the pool meanwhile.
-    const connection = await this.client.reserve()
+    const client = postgres(this.url, { ...this.clientOptions(), max: 2, query_timeout: null, connection: READ_ONLY_SESSIONS })
     try {
-      await connection`SELECT pg_advisory_lock(${MIGRATION_LOCK})`
-      await applyMigrations<Promise<void>>(this.db, migrations)
-      await this.checkSessionsReadOnly()
-      return {}
+      // The lock is held by one reserved connection; the migration runs on the other meanwhile.
+      const connection = await client.reserve()
+      try {
+        await connection`SELECT pg_advisory_lock(${MIGRATION_LOCK})`
+        await applyMigrations<Promise<void>>(drizzle({ client: writableOutsideTransactions(client, null), schema }), migrations)
+      } finally {
+        await connection`SELECT pg_advisory_unlock(${MIGRATION_LOCK})`.catch(() => {})
+        connection.release()
+      }
     } finally {
-      await connection`SELECT pg_advisory_unlock(${MIGRATION_LOCK})`.catch(() => {})
-      connection.release()
+      await client.end({ timeout: 5 })
     }
+    await this.checkSessionsReadOnly()
+    return {}
   }
 
   /**
@@ -167,34 +215,39 @@ export class PostgresDatabase implements Persistence, UnitOfWork {
   }
 
   async run<T>(work: (repositories: Repositories) => Promise<T>): Promise<T> {
+    const deadline = new UnitDeadline(this.queryTimeoutMs)
     try {
-      const result = await this.attempt(work, true).catch((error: unknown) => {
-        // BEGIN failed on a connection a restart had closed, or the partners or webhook subscriptions the work
-        // used as kept had changed: nothing of it committed, so it runs once more, reading them.
-        if (setupChanged(error)) this.logger.debug('a unit of work runs again: partners or webhook subscriptions it had kept changed')
-        else if (notBegun(error) && onDeadConnection(error)) this.logger.info('a unit of work runs again: its connection had been closed')
-        else throw error
-        return this.attempt(work, false)
-      })
+      const result = await deadline.bound(
+        this.attempt(work, true, deadline).catch((error: unknown) => {
+          // BEGIN failed on a connection a restart had closed, or the partners or webhook subscriptions the work
+          // used as kept had changed: nothing of it committed, so it runs once more, reading them.
+          if (setupChanged(error)) this.logger.debug('a unit of work runs again: partners or webhook subscriptions it had kept changed')
+          else if (notBegun(error) && onDeadConnection(error)) this.logger.info('a unit of work runs again: its connection had been closed')
+          else throw error
+          return this.attempt(work, false, deadline)
+        }),
+      )
       this.writeOutage.committed()
       return result
     } catch (error) {
       this.writeOutage.failed(error)
       throw error
+    } finally {
+      deadline.clear()
     }
   }
 
   /** One transaction of `work`, its partner and webhook reads answered from the cache when `keeping`. */
-  private async attempt<T>(work: (repositories: Repositories) => Promise<T>, keeping: boolean): Promise<T> {
+  private async attempt<T>(work: (repositories: Repositories) => Promise<T>, keeping: boolean, deadline: UnitDeadline): Promise<T> {
     const writes = new SentWrites()
     let reads: SetupReads | undefined
     try {
       const result = await this.db
         .transaction((tx) => {
           const repositories = sqlRepositories(shared(tx), postgresDialect, this.statements, writes)
-          if (!keeping) return work(repositories)
+          if (!keeping) return deadline.guard(work(repositories))
           reads = this.setup.reading(repositories, new SetupVersions(this.db, this.statements, shared(tx), writes))
-          return work(reads.repositories)
+          return deadline.guard(work(reads.repositories))
         })
         .catch(async (error: unknown) =>
           // A write behind a BEGIN that failed was refused for it: the failed BEGIN is the cause.
@@ -207,15 +260,18 @@ export class PostgresDatabase implements Persistence, UnitOfWork {
       return result
     } catch (error) {
       if (reads && setupChanged(error)) this.setup.forget(reads.used)
-      throw error
+      throw deadline.failure(refusedForRecovery(error))
     }
   }
 
-  /** Whether the database answers a trivial query and writes are not failing (readiness). */
+  /** Whether the database answers, can take writes (a primary), and writes are not failing (readiness). */
   async ping(): Promise<boolean> {
     if (this.writeOutage.failing) return false
-    const rows = await this.client`SELECT 1 AS ok`
-    return rows.length === 1
+    const [row] = await withinDeadline(
+      this.client<Array<{ recovering: boolean }>>`SELECT pg_is_in_recovery() AS recovering`,
+      this.queryTimeoutMs,
+    )
+    return row?.recovering === false
   }
 
   async databaseTime(): Promise<Date> {

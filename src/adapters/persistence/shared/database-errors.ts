@@ -21,12 +21,22 @@ const UNREACHABLE = new Set([
   'CONNECTION_ENDED',
   'CONNECTION_DESTROYED',
   'CONNECT_TIMEOUT',
+  // The client gave up on a connection that stopped answering (a partition): patches/postgres+3.4.9.patch.
+  'QUERY_TIMEOUT',
 ])
+
+/** A unit of work's deadline, before and after it asked to commit (unit-deadline.ts). */
+export const UNIT_TIMED_OUT = 'UNIT_TIMED_OUT'
+export const UNIT_IN_DOUBT = 'UNIT_IN_DOUBT'
 
 function outageKindOf(code: string): DatabaseOutageKind | undefined {
   if (UNREACHABLE.has(code) || code.startsWith('08')) return 'unreachable'
   // 57P01 admin_shutdown, 57P02 crash_shutdown, 57P03 cannot_connect_now, 57P04 database_dropped, 57P05 idle_session_timeout.
   if (/^57P0\d$/.test(code)) return 'shutdown'
+  // 25006 read_only_sql_transaction: a standby, or a server failing over.
+  if (code === '25006') return 'read_only'
+  if (code === UNIT_TIMED_OUT) return 'timed_out'
+  if (code === UNIT_IN_DOUBT) return 'in_doubt'
   if (code === '53300') return 'too_many_connections'
   if (code === '53100' || code.startsWith('SQLITE_FULL')) return 'disk_full'
   if (code.startsWith('53') || code.startsWith('SQLITE_NOMEM')) return 'out_of_resources'
