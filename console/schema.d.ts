@@ -466,7 +466,7 @@ export interface paths {
         put?: never;
         /**
          * Register a constituent; the answer names who it may be already
-         * @description Caseworker roles and intake_staff. Checked for duplicates: the answer carries `possibleDuplicates` and `duplicateWarning` when someone alike is on file, and opens household matches.
+         * @description Caseworker roles and intake_staff. Checked for duplicates: the answer carries `possibleDuplicates` and `duplicateWarning` when someone alike is on file by a detail the caller may read (the others are not matched on for the answer), and opens household matches on every detail.
          */
         post: operations["createConstituent"];
         delete?: never;
@@ -566,7 +566,7 @@ export interface paths {
         put?: never;
         /**
          * Who a person with these details may be already, before registering them; stores nothing
-         * @description Caseworker roles and intake_staff. The candidates a creation with these details would name, by name, each with the reasons the caller may read (a match on a detail it may not read is told only by `duplicateWarning`). Each candidate shown is a read in the audit trail, as after a creation. A POST so that the details stay out of addresses and logs.
+         * @description Caseworker roles and intake_staff. The candidates a creation with these details would name, by name, each with what they share. Only the details the caller may read are matched on (phone and email with `constituents:read-contact`, date of birth and street with `constituents:read-pii`): a phone, email, date of birth or street it may not read is ignored, so the answer is the same whether or not it is on file. Each candidate shown is a read in the audit trail, as after a creation. A POST so that the details stay out of addresses and logs.
          */
         post: operations["checkConstituentDuplicates"];
         delete?: never;
@@ -1163,7 +1163,7 @@ export interface components {
              */
             erasedAt?: string;
             possibleDuplicates?: components["schemas"]["PossibleDuplicates"];
-            /** @description The possible duplicates as one sentence, as the caller may read it; present whenever there are some */
+            /** @description The possible duplicates shown, as one sentence with their count and reasons; present whenever there are some */
             duplicateWarning?: string;
         };
         /** @description The new need; when its contact keys made a constituent who may be on file already, who and why */
@@ -1207,7 +1207,7 @@ export interface components {
             constituentId?: string;
             /** Format: uuid */
             householdId?: string;
-            /** @description Who the constituent this need registered may be already, as one sentence; without count or reasons the caller may not read */
+            /** @description Who the constituent this need registered may be already, as one sentence: whole to whoever may read every matched detail; to others, without count, the reasons they may read, and absent when they may read none */
             duplicateWarning?: string;
             /** @description Human-readable reference such as FOOD-1001 */
             referenceNumber: string;
@@ -1239,7 +1239,7 @@ export interface components {
             secret: string;
         };
         DuplicateCheck: {
-            /** @description Who the person may be already, by name, each with what they share, as far as the caller may read those details (a match on a detail it may not read is only told by duplicateWarning, without who); empty when none */
+            /** @description Who the person may be already, by name, each with what they share, matched on the details the caller may read only (a detail it may not read is not matched on: the answer is the same whether or not it is on file); empty when none */
             possibleDuplicates: {
                 /** Format: uuid */
                 constituentId: string;
@@ -1247,7 +1247,7 @@ export interface components {
                 lastName?: string;
                 reasons: ("same phone" | "same email" | "same name and date of birth" | "same last name and address")[];
             }[];
-            /** @description The possible duplicates as one sentence, as the caller may read it; present whenever there are some */
+            /** @description The possible duplicates shown, as one sentence with their count and reasons; present whenever there are some */
             duplicateWarning?: string;
         };
         /** @description The details of a person about to be registered: those duplicate detection compares */
@@ -1526,7 +1526,7 @@ export interface components {
             constituentId?: string;
             /** Format: uuid */
             householdId?: string;
-            /** @description Who the constituent this need registered may be already, as one sentence; without count or reasons the caller may not read */
+            /** @description Who the constituent this need registered may be already, as one sentence: whole to whoever may read every matched detail; to others, without count, the reasons they may read, and absent when they may read none */
             duplicateWarning?: string;
             /** @description Human-readable reference such as FOOD-1001 */
             referenceNumber: string;
@@ -1908,7 +1908,7 @@ export interface components {
             /** @description At least 12 characters */
             newPassword: string;
         };
-        /** @description Constituents this one may be, each with what they share, as far as the caller may read those details (a match on a detail it may not read is only told by duplicateWarning, without who); present only when there are some */
+        /** @description Constituents this one may be, each with what they share, matched on the details the caller may read only (a detail it may not read is not matched on: the answer is the same whether or not it is on file); present only when there are some */
         PossibleDuplicates: {
             /** Format: uuid */
             constituentId: string;

@@ -102,7 +102,7 @@ export function constituentsRoutes(useCases: UseCases['constituents'], authentic
           operationId: 'createConstituent',
           summary: 'Register a constituent; the answer names who it may be already',
           description:
-            'Caseworker roles and intake_staff. Checked for duplicates: the answer carries `possibleDuplicates` and `duplicateWarning` when someone alike is on file, and opens household matches.',
+            'Caseworker roles and intake_staff. Checked for duplicates: the answer carries `possibleDuplicates` and `duplicateWarning` when someone alike is on file by a detail the caller may read (the others are not matched on for the answer), and opens household matches on every detail.',
         },
       },
     )
@@ -136,7 +136,7 @@ export function constituentsRoutes(useCases: UseCases['constituents'], authentic
         operationId: 'checkConstituentDuplicates',
         summary: 'Who a person with these details may be already, before registering them; stores nothing',
         description:
-          'Caseworker roles and intake_staff. The candidates a creation with these details would name, by name, each with the reasons the caller may read (a match on a detail it may not read is told only by `duplicateWarning`). Each candidate shown is a read in the audit trail, as after a creation. A POST so that the details stay out of addresses and logs.',
+          'Caseworker roles and intake_staff. The candidates a creation with these details would name, by name, each with what they share. Only the details the caller may read are matched on (phone and email with `constituents:read-contact`, date of birth and street with `constituents:read-pii`): a phone, email, date of birth or street it may not read is ignored, so the answer is the same whether or not it is on file. Each candidate shown is a read in the audit trail, as after a creation. A POST so that the details stay out of addresses and logs.',
       },
     })
     .get('/:id', async ({ actor, params }) => constituentView(await get.execute(actor, params.id)), {

@@ -62,7 +62,7 @@ export const PossibleDuplicatesSchema = Named(
   t.Array(t.Object({ constituentId: Uuid, reasons: t.Array(OneOf(MATCH_REASONS), { minItems: 1, maxItems: 4 }) }), {
     maxItems: 80,
     description:
-      'Constituents this one may be, each with what they share, as far as the caller may read those details (a match on a detail it may not read is only told by duplicateWarning, without who); present only when there are some',
+      'Constituents this one may be, each with what they share, matched on the details the caller may read only (a detail it may not read is not matched on: the answer is the same whether or not it is on file); present only when there are some',
   }),
 )
 
@@ -75,7 +75,7 @@ export const CreatedConstituentSchema = Named(
         possibleDuplicates: t.Optional(PossibleDuplicatesSchema),
         duplicateWarning: t.Optional(
           Text(DUPLICATE_WARNING, {
-            description: 'The possible duplicates as one sentence, as the caller may read it; present whenever there are some',
+            description: 'The possible duplicates shown, as one sentence with their count and reasons; present whenever there are some',
           }),
         ),
       }),
@@ -102,12 +102,12 @@ export const DuplicateCheckSchema = Named(
       {
         maxItems: 80,
         description:
-          'Who the person may be already, by name, each with what they share, as far as the caller may read those details (a match on a detail it may not read is only told by duplicateWarning, without who); empty when none',
+          'Who the person may be already, by name, each with what they share, matched on the details the caller may read only (a detail it may not read is not matched on: the answer is the same whether or not it is on file); empty when none',
       },
     ),
     duplicateWarning: t.Optional(
       Text(DUPLICATE_WARNING, {
-        description: 'The possible duplicates as one sentence, as the caller may read it; present whenever there are some',
+        description: 'The possible duplicates shown, as one sentence with their count and reasons; present whenever there are some',
       }),
     ),
   }),

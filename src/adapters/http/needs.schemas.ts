@@ -47,7 +47,7 @@ export const NeedSchema = Named(
       duplicateWarning: t.Optional(
         Text(DUPLICATE_WARNING, {
           description:
-            'Who the constituent this need registered may be already, as one sentence; without count or reasons the caller may not read',
+            'Who the constituent this need registered may be already, as one sentence: whole to whoever may read every matched detail; to others, without count, the reasons they may read, and absent when they may read none',
         }),
       ),
       referenceNumber: Text(REFERENCE_NUMBER, { description: 'Human-readable reference such as FOOD-1001' }),

@@ -105,9 +105,9 @@ export function readsOf(
 }
 
 /**
- * The `read` entries of the possible duplicates a creation showed its caller (`duplicateHintsFor`): each
- * candidate named was found by its phone, email, date of birth or street, which its read names, as a
- * search by them would be recorded. They go into the creation's own transaction.
+ * The `read` entries of the possible duplicates a creation showed its caller (`candidatesShownTo`): each
+ * candidate named was found by its phone, email, date of birth or street, one the caller may read, which
+ * its read names, as a search by them would be recorded. They go into the creation's own transaction.
  */
 export function hintReadsOf(shown: readonly PossibleDuplicate[]): AuditEntry[] {
   return shown.map((candidate) => ({

@@ -1,13 +1,12 @@
 import type { Actor } from '../../domain/auth/actor'
 import type { Constituent } from '../../domain/constituents/constituent'
 import { readContactDetails, type ContactDetails } from '../../domain/constituents/contact'
-import { duplicateHintsFor } from '../../domain/constituents/duplicate-hints'
 import type { PossibleDuplicate } from '../../domain/constituents/matching'
 import { InvalidError } from '../../domain/errors'
 import type { AuditTrail } from '../audit/audit-trail'
 import { authorize } from '../auth/authorize'
 import type { Repositories } from '../ports/repositories'
-import type { DuplicateDetection } from './duplicate-detection'
+import { hintsOf, type DuplicateDetection } from './duplicate-detection'
 
 /** A possible duplicate as a check shows it: who (by name, which every caseworker reads) and why. */
 export type ShownDuplicate = PossibleDuplicate & Pick<Constituent, 'firstName' | 'lastName'>
@@ -19,8 +18,8 @@ export interface DuplicateCheck {
 
 /**
  * Who a person with these details may be already, before anyone registers them (docs/constituents.md
- * "Duplicate detection"): the candidates a creation would name, as the caller may learn them, with their
- * names. A read: nothing is stored but the audit trail's reads of the candidates shown.
+ * "Duplicate detection"): the candidates a creation would name, matched on the details the caller may read
+ * only, with their names. A read: nothing is stored but the audit trail's reads of the candidates shown.
  */
 export class CheckDuplicates {
   constructor(
@@ -33,17 +32,14 @@ export class CheckDuplicates {
     authorize(actor, 'constituents:read')
     const { details, errors } = readContactDetails(input, '')
     if (errors.length > 0) throw new InvalidError('The details have invalid fields', errors)
-    const candidates = await this.detection.candidatesFor(this.repositories, actor.organizationId, details)
-    const hints = duplicateHintsFor(
-      actor,
-      candidates.map((c) => ({ constituentId: c.constituent.id, reasons: c.reasons })),
-    )
+    const candidates = await this.detection.candidatesShownTo(this.repositories, actor, details)
+    const { possibleDuplicates = [], duplicateWarning } = hintsOf(candidates)
     const people = new Map(candidates.map((c) => [c.constituent.id, c.constituent]))
-    const shown = (hints.possibleDuplicates ?? []).map((hint) => {
+    const shown = possibleDuplicates.map((hint) => {
       const { firstName, lastName } = people.get(hint.constituentId) ?? {}
       return { ...hint, ...(firstName ? { firstName } : {}), ...(lastName ? { lastName } : {}) }
     })
     await this.audit.duplicatesShown(actor, shown)
-    return { possibleDuplicates: shown, ...(hints.duplicateWarning ? { duplicateWarning: hints.duplicateWarning } : {}) }
+    return { possibleDuplicates: shown, ...(duplicateWarning ? { duplicateWarning } : {}) }
   }
 }

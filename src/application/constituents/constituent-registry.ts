@@ -1,20 +1,10 @@
 import type { Constituent, Household } from '../../domain/constituents/constituent'
 import type { ContactDetails } from '../../domain/constituents/contact'
-import type { PossibleDuplicate } from '../../domain/constituents/matching'
 import type { Clock } from '../ports/clock'
 import type { IdGenerator } from '../ports/ids'
 import type { Repositories } from '../ports/repositories'
-import type { DuplicateDetection } from './duplicate-detection'
+import type { DuplicateDetection, Registered } from './duplicate-detection'
 import type { WebhookEvents } from '../webhooks/webhook-events'
-
-export interface Registered {
-  constituent: Constituent
-  /**
-   * Everyone the constituent may be already (docs/constituents.md "Duplicate detection"): for the caller to
-   * answer as its reader may learn them (`duplicateHintsFor`), never as they are.
-   */
-  candidates: PossibleDuplicate[]
-}
 
 /** A person to add: their details, and the household they join (a new one of their own without). */
 export interface NewPerson {
@@ -56,9 +46,6 @@ export class ConstituentRegistry {
       this.events.emitEach(r, organizationId, 'constituent.created', created),
       this.detection.runForNew(r, constituents),
     ])
-    return constituents.map((constituent, i) => ({
-      constituent,
-      candidates: found[i]!.map((c) => ({ constituentId: c.constituent.id, reasons: c.reasons })),
-    }))
+    return constituents.map((constituent, i) => ({ constituent, candidates: found[i]! }))
   }
 }

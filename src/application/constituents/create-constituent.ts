@@ -1,12 +1,13 @@
 import type { Actor } from '../../domain/auth/actor'
 import type { Constituent } from '../../domain/constituents/constituent'
 import { NO_CONTACT_GIVEN, readContactDetails, type ContactDetails } from '../../domain/constituents/contact'
-import { duplicateHintsFor, type DuplicateHints } from '../../domain/constituents/duplicate-hints'
+import type { DuplicateHints } from '../../domain/constituents/duplicate-hints'
 import { withoutHiddenContact } from '../../domain/constituents/redaction'
 import { InvalidError } from '../../domain/errors'
 import { authorize } from '../auth/authorize'
 import type { UnitOfWork } from '../ports/unit-of-work'
 import type { ConstituentRegistry } from './constituent-registry'
+import { hintsOf, type DuplicateDetection } from './duplicate-detection'
 import { hintReadsOf, type AuditTrail } from '../audit/audit-trail'
 
 // An addition to the interface (issue 3): staff register a person directly, with the fields an update takes.
@@ -19,6 +20,7 @@ export class CreateConstituent {
   constructor(
     private readonly unitOfWork: UnitOfWork,
     private readonly registry: ConstituentRegistry,
+    private readonly detection: DuplicateDetection,
     private readonly audit: AuditTrail,
   ) {}
 
@@ -33,7 +35,7 @@ export class CreateConstituent {
         throw InvalidError.field('/householdId', 'must name a household of this organization')
       }
       const registered = await this.registry.register(r, actor.organizationId, details, householdId)
-      const hints = duplicateHintsFor(actor, registered.candidates)
+      const hints = hintsOf(await this.detection.candidatesShownTo(r, actor, registered))
       await this.audit.record(
         r,
         actor,

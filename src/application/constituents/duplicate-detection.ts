@@ -1,6 +1,9 @@
+import type { Actor } from '../../domain/auth/actor'
 import type { Constituent } from '../../domain/constituents/constituent'
 import type { ContactDetails } from '../../domain/constituents/contact'
-import { matchKeysOf, sharedReasons, type MatchKeys, type MatchReason } from '../../domain/constituents/matching'
+import type { DuplicateHints } from '../../domain/constituents/duplicate-hints'
+import { duplicateWarning, matchKeysOf, sharedReasons, type MatchKeys, type MatchReason } from '../../domain/constituents/matching'
+import { withoutHiddenContact } from '../../domain/constituents/redaction'
 import type { Clock } from '../ports/clock'
 import type { IdGenerator } from '../ports/ids'
 import type { Repositories } from '../ports/repositories'
@@ -18,6 +21,22 @@ function keyNames(keys: MatchKeys): string[] {
 export interface Candidate {
   constituent: Constituent
   reasons: MatchReason[]
+}
+
+/**
+ * A constituent just registered and every candidate found on all its details: what the record keeps (the
+ * household matches, a need's warning), never an answer as it is (`DuplicateDetection.candidatesShownTo`).
+ */
+export interface Registered {
+  constituent: Constituent
+  candidates: Candidate[]
+}
+
+/** What a creation or a check answers of the candidates shown to its caller. */
+export function hintsOf(shown: readonly Candidate[]): DuplicateHints {
+  const warning = duplicateWarning(shown)
+  if (warning === undefined) return {}
+  return { possibleDuplicates: shown.map((c) => ({ constituentId: c.constituent.id, reasons: c.reasons })), duplicateWarning: warning }
 }
 
 /** Enough to tell a person "possible duplicates"; more would only be noise for them to wade through. */
@@ -42,6 +61,23 @@ export class DuplicateDetection {
     if (Object.keys(keys).length === 0) return []
     const found = await r.constituents.findByMatchKeys(organizationId, keys, excludeId, CANDIDATES_PER_KEY)
     return candidatesAmong(keys, found)
+  }
+
+  /**
+   * Who a person may be already, as `actor` may learn it (docs/constituents.md "Duplicate detection"): matched
+   * on the details it may read only. A match on one it may not read would tell it whether that detail is on
+   * file, so such a detail neither finds a candidate nor adds a reason: the answer is the same whether or not
+   * it is on file. `person`: details not registered (a check), or a person just registered with the
+   * candidates found on all their details, reused when the actor may read every detail that made a key.
+   */
+  async candidatesShownTo(r: Repositories, actor: Actor, person: ContactDetails | Registered): Promise<Candidate[]> {
+    if (!('candidates' in person)) return this.candidatesFor(r, actor.organizationId, withoutHiddenContact(actor, person))
+    const { constituent, candidates } = person
+    // No one shares any key: no one shares those the actor may read.
+    if (candidates.length === 0) return []
+    const readable = withoutHiddenContact(actor, constituent)
+    if (Object.keys(matchKeysOf(readable)).length === Object.keys(matchKeysOf(constituent)).length) return candidates
+    return this.candidatesFor(r, actor.organizationId, readable, constituent.id)
   }
 
   async run(r: Repositories, constituent: Constituent): Promise<Candidate[]> {

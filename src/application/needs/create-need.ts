@@ -1,9 +1,10 @@
 import { seesPartner, type Actor } from '../../domain/auth/actor'
-import { duplicateHintsFor, type DuplicateHints } from '../../domain/constituents/duplicate-hints'
+import type { DuplicateHints } from '../../domain/constituents/duplicate-hints'
 import { ForbiddenError, InvalidError } from '../../domain/errors'
 import { needFieldErrors, type Need, type NeedFields } from '../../domain/needs/need'
 import { redactNeed } from '../../domain/needs/redaction'
 import { authorize } from '../auth/authorize'
+import { hintsOf, type DuplicateDetection } from '../constituents/duplicate-detection'
 import type { NeedMetrics } from '../ports/metrics'
 import type { UnitOfWork } from '../ports/unit-of-work'
 import { checkNeedReferences } from './need-references'
@@ -26,6 +27,7 @@ export class CreateNeed {
   constructor(
     private readonly unitOfWork: UnitOfWork,
     private readonly intake: NeedIntake,
+    private readonly detection: DuplicateDetection,
     private readonly audit: AuditTrail,
     private readonly metrics: NeedMetrics,
   ) {}
@@ -49,7 +51,8 @@ export class CreateNeed {
         }),
       )
       const recorded = await this.intake.recordWhenChecked(r, actor.organizationId, checking)
-      const { possibleDuplicates } = duplicateHintsFor(actor, recorded.candidates)
+      const shown = recorded.person ? await this.detection.candidatesShownTo(r, actor, recorded.person) : []
+      const { possibleDuplicates } = hintsOf(shown)
       await this.audit.record(r, actor, ...hintReadsOf(possibleDuplicates ?? []))
       return { need: recorded.need, possibleDuplicates }
     })

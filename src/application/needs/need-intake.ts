@@ -1,5 +1,5 @@
 import { readContactDetails } from '../../domain/constituents/contact'
-import { duplicateWarning, type PossibleDuplicate } from '../../domain/constituents/matching'
+import { duplicateWarning } from '../../domain/constituents/matching'
 import { dueDateFor, INITIAL_NEED_STATUS, type CustomFields, type Need, type NeedStatus } from '../../domain/needs/need'
 import type { Partner } from '../../domain/partners/partner'
 import type { Clock } from '../ports/clock'
@@ -7,6 +7,7 @@ import type { IdGenerator } from '../ports/ids'
 import type { Repositories } from '../ports/repositories'
 import type { UnnumberedNeed } from '../ports/repositories/need-repository'
 import type { ConstituentRegistry } from '../constituents/constituent-registry'
+import type { Registered } from '../constituents/duplicate-detection'
 import type { WebhookSubscriber } from '../ports/repositories/webhook-endpoint-repository'
 import type { WebhookEvents } from '../webhooks/webhook-events'
 import type { AuditEntry, AuditTrail } from '../audit/audit-trail'
@@ -39,13 +40,14 @@ export interface NewNeed {
 }
 
 /**
- * A need just recorded, and who the constituent made from its contact keys may be already: every candidate,
- * for the caller to answer as its reader may learn them (`duplicateHintsFor`). Its reference number is
- * awaited where it is needed, at the latest once the unit of work has committed: nothing else waits for it.
+ * A need just recorded, and the constituent made from its contact keys with who they may be already: every
+ * candidate, for the caller to answer as its reader may learn them (`DuplicateDetection.candidatesShownTo`).
+ * Its reference number is awaited where it is needed, at the latest once the unit of work has committed:
+ * nothing else waits for it.
  */
 export interface RecordedNeed {
   need: NumberingNeed
-  candidates: PossibleDuplicate[]
+  person?: Registered
 }
 
 /**
@@ -97,7 +99,7 @@ export class NeedIntake {
     const needs = inputs.map((input, i): UnnumberedNeed => {
       const createdAt = input.originalDate ?? now
       const { partner, status, dueDate, newPersonJoinsHousehold: _joins, originalDate: _original, ...fields } = input
-      const { candidates: _candidates, ...constituent } = people[i]!
+      const { person: _person, ...constituent } = people[i]!
       return {
         ...fields,
         ...constituent,
@@ -114,12 +116,13 @@ export class NeedIntake {
     })
     // The numbers are awaited only by what names them: the writes below go out meanwhile.
     const { referenceNumbers } = await r.needs.insertMany(needs)
-    const recorded = needs.map(
-      (need, i): RecordedNeed => ({
+    const recorded = needs.map((need, i): RecordedNeed => {
+      const { person } = people[i]!
+      return {
         need: { ...need, referenceNumber: settledLater(referenceNumbers.then((numbers) => numbers[i]!)) },
-        candidates: people[i]!.candidates,
-      }),
-    )
+        ...(person ? { person } : {}),
+      }
+    })
     await r.needs.appendChanges(
       needs.map((need) => ({
         id: this.ids.nextInTimeOrder(),
@@ -160,7 +163,7 @@ export class NeedIntake {
     r: Repositories,
     organizationId: string,
     inputs: readonly NewNeed[],
-  ): Promise<Array<Pick<Need, 'constituentId' | 'householdId' | 'duplicateWarning'> & Pick<RecordedNeed, 'candidates'>>> {
+  ): Promise<Array<Pick<Need, 'constituentId' | 'householdId' | 'duplicateWarning'> & Pick<RecordedNeed, 'person'>>> {
     const people = inputs.map((input) => {
       if (input.constituentId) return undefined
       const { details } = readContactDetails(input.customFields, '/customFields')
@@ -174,13 +177,13 @@ export class NeedIntake {
       people.filter((person) => person !== undefined),
     )
     return people.map((person) => {
-      if (!person) return { candidates: [] }
-      const { constituent, candidates } = registered.shift()!
-      const warning = duplicateWarning(candidates)
+      if (!person) return {}
+      const made = registered.shift()!
+      const warning = duplicateWarning(made.candidates)
       return {
-        constituentId: constituent.id,
-        householdId: constituent.householdId,
-        candidates,
+        constituentId: made.constituent.id,
+        householdId: made.constituent.householdId,
+        person: made,
         // Stored whole; each reader gets it as it may read it (`redactNeed`).
         ...(warning ? { duplicateWarning: warning } : {}),
       }

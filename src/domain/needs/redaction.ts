@@ -10,14 +10,15 @@ import type { Need } from './need'
  * What a caller may see of a need (docs/api/access.md "Permissions"), the one place need responses are redacted: the
  * `customFields` of a confidential need only with `needs:read-confidential`; the constituent's contact
  * keys inside `customFields` (phone, email, address, date of birth) only with the permission that reads
- * those fields on the constituent itself; the `duplicateWarning` as the caller may read it.
+ * those fields on the constituent itself; the `duplicateWarning` as the caller may read it, or none.
  */
 export function redactNeed(actor: Actor, need: Need): Need {
-  const duplicateWarning = need.duplicateWarning === undefined ? undefined : duplicateWarningFor(actor, need.duplicateWarning)
+  const { duplicateWarning: stored, ...rest } = need
+  const duplicateWarning = stored === undefined ? undefined : duplicateWarningFor(actor, stored)
   const customFields =
     need.isConfidential && !isAllowed(actor, 'needs:read-confidential') ? {} : withoutHiddenContact(actor, need.customFields)
-  if (customFields === need.customFields && duplicateWarning === need.duplicateWarning) return need
-  return { ...need, customFields, ...(duplicateWarning !== undefined ? { duplicateWarning } : {}) }
+  if (customFields === need.customFields && duplicateWarning === stored) return need
+  return { ...rest, customFields, ...(duplicateWarning !== undefined ? { duplicateWarning } : {}) }
 }
 
 /** An interaction as a caller sees it: without the content or the sender it may not read. */

@@ -38,7 +38,7 @@ export const constituents = area('constituents', ({ service }) => {
     export: service(ExportConstituents, [repositories, AuditTrail]),
     import: service(ImportConstituents, [RecordImport, ConstituentImporter]),
     get: service(GetConstituent, [repositories, AuditTrail]),
-    create: service(CreateConstituent, [unitOfWork, ConstituentRegistry, AuditTrail]),
+    create: service(CreateConstituent, [unitOfWork, ConstituentRegistry, DuplicateDetection, AuditTrail]),
     update: service(UpdateConstituent, [unitOfWork, DuplicateDetection, clock, AuditTrail]),
     listNeeds: service(ListConstituentNeeds, [repositories]),
     household: service(GetHousehold, [repositories, AuditTrail]),

@@ -1,5 +1,6 @@
 import { AuditTrail } from '../../application/audit/audit-trail'
 import { ConstituentRegistry } from '../../application/constituents/constituent-registry'
+import { DuplicateDetection } from '../../application/constituents/duplicate-detection'
 import { Outbox } from '../../application/messaging/outbox'
 import { AddNote } from '../../application/needs/add-note'
 import { CreateNeed } from '../../application/needs/create-need'
@@ -31,7 +32,7 @@ export const needs = area('needs', ({ service }) => {
   // Twilio is what both needs the organization's number and reaches people; the log provider does neither.
   service(RequesterConfirmation, [Outbox, clock, ids, PORTS.senderNumberRequired, PORTS.sendLimits])
   return {
-    create: service(CreateNeed, [unitOfWork, NeedIntake, AuditTrail, PORTS.metrics]),
+    create: service(CreateNeed, [unitOfWork, NeedIntake, DuplicateDetection, AuditTrail, PORTS.metrics]),
     submitPublic: service(SubmitPublicNeed, [repositories, unitOfWork, NeedIntake, RequesterConfirmation, PORTS.metrics]),
     getPublicForm: service(GetPublicIntakeForm, [repositories]),
     list: service(ListNeeds, [repositories, clock]),

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { randomUUID } from 'node:crypto'
 import { startTestServer, type TestServer } from '../../support/http'
 import type { World } from '../../support/world'
 import { claimsOf, expectBadRequest } from './helpers'
@@ -82,13 +83,32 @@ describe('POST /api/constituents/duplicate-check', () => {
     expect(matches.body.filter((m) => m.constituentId === known || m.candidateConstituentId === known)).toEqual([])
   })
 
-  test('staff, who may not read phones, learn only that someone alike exists, and read no one', async () => {
+  test('staff, who may not read phones, get the same answer whether or not the phone is on file, and read no one', async () => {
     const phone = newPhone()
     const known = await registered({ firstName: 'Hidden', phone })
-    const answer = await checked({ firstName: 'x', phone }, tokens.staff)
-    expect(answer).toEqual({ possibleDuplicates: [], duplicateWarning: 'Possible duplicate, on details you may not read' })
-    expect(JSON.stringify(answer)).not.toContain(known)
+    const onFile = await checked({ firstName: 'x', phone }, tokens.staff)
+    const notOnFile = await checked({ firstName: 'x', phone: newPhone() }, tokens.staff)
+    expect(onFile).toEqual({ possibleDuplicates: [] })
+    expect(notOnFile).toEqual(onFile)
+    expect(JSON.stringify(onFile)).not.toContain(known)
     expect(await eventsOf(`action=read&memberId=${claimsOf(tokens.staff).sub}`)).toEqual([])
+  })
+
+  test('guessing a date of birth as a member who may not read it tells nothing; the admin, who may, is told', async () => {
+    const lastName = `Guess${randomUUID().slice(0, 8)}`
+    const known = await registered({ firstName: 'Rosa', lastName, dateOfBirth: '1980-05-17', email: `${lastName}@example.org` })
+    const days = Array.from({ length: 31 }, (_, day) => `1980-05-${String(day + 1).padStart(2, '0')}`)
+    for (const dateOfBirth of days) {
+      expect({ dateOfBirth, answer: await checked({ firstName: 'Rosa', lastName, dateOfBirth }, tokens.contactReader) }).toEqual({
+        dateOfBirth,
+        answer: { possibleDuplicates: [] },
+      })
+    }
+    expect(await eventsOf(`action=read&recordType=constituent&recordId=${known}`)).toEqual([])
+    expect(await checked({ firstName: 'Rosa', lastName, dateOfBirth: '1980-05-17' })).toEqual({
+      possibleDuplicates: [{ constituentId: known, firstName: 'Rosa', lastName, reasons: ['same name and date of birth'] }],
+      duplicateWarning: 'Possible duplicate of 1 constituent: same name and date of birth',
+    })
   })
 
   test("never names another organization's people", async () => {

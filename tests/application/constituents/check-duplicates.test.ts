@@ -1,7 +1,6 @@
 import { beforeEach, describe, expect, test } from 'bun:test'
 import type { CheckDuplicates } from '../../../src/application/constituents/check-duplicates'
 import { ForbiddenError, InvalidError } from '../../../src/domain/errors'
-import { WITHHELD_DUPLICATE_WARNING } from '../../../src/domain/constituents/duplicate-hints'
 import { parseConstituentQuery } from '../../../src/domain/constituents/search'
 import { aContact } from '../../support/builders'
 import { createWorld, type World } from '../../support/world'
@@ -51,24 +50,61 @@ describe('CheckDuplicates', () => {
     }).toEqual(before)
   })
 
-  test('a reader of names only learns that someone alike exists, not who, and reads no one', async () => {
-    const ana = await register(world, aContact())
-    const staff = await world.member('staff')
-    expect(await check.execute(staff, { firstName: 'Other', phone: ana.phone })).toEqual({
-      possibleDuplicates: [],
-      duplicateWarning: WITHHELD_DUPLICATE_WARNING,
-    })
-    expect(await readsOf(staff.memberId)).toEqual([])
-  })
+  // A match on a detail the caller may not read would tell it whether that detail is on file: such a
+  // detail is not matched on at all, so guessing it (366 dates of birth, say) learns nothing.
+  const MAY_1980 = Array.from({ length: 31 }, (_, day) => `1980-05-${String(day + 1).padStart(2, '0')}`)
+  const lacking = {
+    phone: { reader: () => world.member('staff'), guesses: ['+15551234567', '+15557654321'] },
+    email: {
+      reader: () => world.member('partner_agent', { partnerId: world.defaultPartner.id }),
+      guesses: ['ana@example.org', 'bo@example.org'],
+    },
+    dateOfBirth: { reader: () => world.member('staff', { profiles: ['email_phone_communicator'] }), guesses: MAY_1980 },
+    addressStreet: {
+      reader: () => world.member('staff', { profiles: ['email_phone_communicator'] }),
+      guesses: ['12 Main St', '13 Main St'],
+    },
+  } as const
+  test.each(Object.keys(lacking) as Array<keyof typeof lacking>)(
+    'a caller who may not read %s gets the same answer whether or not it is on file, and reads no one',
+    async (field) => {
+      await register(world, aContact())
+      const { reader, guesses } = lacking[field]
+      const caller = await reader()
+      const answers = await Promise.all(
+        guesses.map((guess) => check.execute(caller, { firstName: 'Ana', lastName: 'Lopez', [field]: guess })),
+      )
+      expect(new Set(answers.map((answer) => JSON.stringify(answer)))).toEqual(new Set([JSON.stringify({ possibleDuplicates: [] })]))
+      expect(await readsOf(caller.memberId)).toEqual([])
+    },
+  )
 
-  test('a reader of phones and emails is told those reasons only', async () => {
+  test('a detail the caller may not read strengthens no match: the candidate is shown for what it may read, counted alike', async () => {
     const ana = await register(world, aContact())
     const reader = await world.member('staff', { profiles: ['email_phone_communicator'] })
-    const answer = await check.execute(reader, { ...aContact(), email: 'someone.else@example.org' })
-    expect(answer).toEqual({
-      possibleDuplicates: [{ constituentId: ana.id, firstName: 'Ana', lastName: 'Lopez', reasons: ['same phone'] }],
-      duplicateWarning: 'Possible duplicate: same phone; and on details you may not read',
+    const [right, wrong] = await Promise.all(
+      ['1980-05-01', '1980-05-02'].map((dateOfBirth) =>
+        check.execute(reader, { firstName: 'Ana', lastName: 'Lopez', email: ana.email, dateOfBirth, addressStreet: ana.addressStreet }),
+      ),
+    )
+    expect(right).toEqual({
+      possibleDuplicates: [{ constituentId: ana.id, firstName: 'Ana', lastName: 'Lopez', reasons: ['same email'] }],
+      duplicateWarning: 'Possible duplicate of 1 constituent: same email',
     })
+    expect(wrong).toEqual(right)
+    expect((await readsOf(reader.memberId)).map((read) => read.fields)).toEqual([['email'], ['email']])
+  })
+
+  test('whoever may read a detail still matches on it', async () => {
+    const ana = await register(world, aContact({ phone: '+15550000001', email: 'other@example.org' }))
+    const found = await check.execute(world.admin, { firstName: 'Ana', lastName: 'Lopez', dateOfBirth: ana.dateOfBirth })
+    expect(found.possibleDuplicates).toEqual([
+      { constituentId: ana.id, firstName: 'Ana', lastName: 'Lopez', reasons: ['same name and date of birth'] },
+    ])
+    const reader = await world.member('staff', { profiles: ['email_phone_communicator'] })
+    expect((await check.execute(reader, { firstName: 'x', phone: ana.phone })).possibleDuplicates).toEqual([
+      { constituentId: ana.id, firstName: 'Ana', lastName: 'Lopez', reasons: ['same phone'] },
+    ])
   })
 
   test('finds no one of another organization, and no one for details that match nobody or give no key', async () => {
