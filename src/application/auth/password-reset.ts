@@ -86,7 +86,7 @@ export class PasswordResetLinks {
             `Hello${member.fullName ? ` ${member.fullName}` : ''},`,
             '',
             'Someone asked to reset your password. Choose a new one here within an hour:',
-            oneTimeLink(this.publicBaseUrl, 'reset-password', token),
+            oneTimeLink(new URL(this.publicBaseUrl), 'reset-password', token),
             '',
             'The link works once. Your other sessions end when you use it. If you did not ask, ignore this message.',
           ].join('\n'),

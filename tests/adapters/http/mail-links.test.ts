@@ -100,7 +100,6 @@ describe('the invitation email (POST /api/members) and its resend (POST /api/mem
     ['an origin nobody listed', `${EVIL}/steal`],
     ['a listed host over http', 'http://staff-app.example.test'],
     ['a listed host on another port', 'https://staff-app.example.test:8443'],
-    ['a listed host as credentials before another host', 'https://staff-app.example.test@evil.example'],
   ])('%s is 400 naming /appUrl: no member, no email', async (_name, appUrl) => {
     await setAppOrigins([APP])
     const email = uniqueEmail()
@@ -109,6 +108,35 @@ describe('the invitation email (POST /api/members) and its resend (POST /api/mem
     const members = await api.call<Array<{ email: string }>>('GET', '/api/members?limit=100', { token: admin })
     expect(members.body.map((m) => m.email)).not.toContain(email)
     expect(await emailsTo(email)).toBe(0)
+  })
+
+  test.each([
+    ['a listed host, a backslash, then another host', 'https://staff-app.example.test\\@evil.example', 'backslash'],
+    ['a listed host after credentials', 'https://user:pw@staff-app.example.test/', 'user or password'],
+    ['a listed host as credentials before another host', 'https://staff-app.example.test@evil.example', 'user or password'],
+    ['a listed host with a fragment', 'https://staff-app.example.test/#x', 'fragment'],
+    ['a listed host with a query', 'https://staff-app.example.test/?next=https://evil.example', 'query'],
+    ['a listed host under a scheme in capitals', 'HTTPS://staff-app.example.test', 'starting with http://'],
+  ])('%s is 400 naming /appUrl (%s): no member, no email; a resend too', async (_name, appUrl, words) => {
+    await setAppOrigins([APP])
+    const email = uniqueEmail()
+    const refused = expectBadRequest(await invite({ email, appUrl }), '/appUrl')
+    expect(refused.errors!.find((e) => e.path === '/appUrl')!.message).toContain(words)
+    const invited = await invite({ email })
+    expectBadRequest(await resend(invited.body.id, { appUrl }), '/appUrl')
+    expect(await emailsTo(email)).toBe(1)
+  })
+
+  test('the link is written from the parsed appUrl: its host, however it is read, is the listed one', async () => {
+    await setAppOrigins([APP])
+    const email = uniqueEmail()
+    expect((await invite({ email, appUrl: 'https://Staff-App.EXAMPLE.test:443/join' })).status).toBe(201)
+    const link = await linkTo(email)
+    expect(link.href).toStartWith(`${APP}/join/accept-invite?token=`)
+    // The text in the mail, not only what a WHATWG parser makes of it.
+    const text = loggedEmailsTo(api, email)[0]!.text
+    expect(text).toContain(`${APP}/join/accept-invite?token=`)
+    expect(text).not.toContain('Staff-App')
   })
 
   test('a resend to an origin no longer listed is 400 naming /appUrl, and nothing is sent', async () => {

@@ -164,6 +164,13 @@ describe('InviteMember', () => {
       expect(linkIn(mail!)).toStartWith('https://app.example.org/accept-invite?token=')
     })
 
+    test('writes the link from the parsed appUrl, not its text: lower case, no default port', async () => {
+      await world.useCases.organizations.updateSettings.execute(world.admin, { appOrigins: ['https://app.example.org'] })
+      await invite.execute(world.admin, staffInput({ appUrl: 'https://App.EXAMPLE.org:443/Join' }))
+      const [mail] = await sentMail()
+      expect(linkIn(mail!)).toStartWith('https://app.example.org/Join/accept-invite?token=')
+    })
+
     test("links to an appUrl on PUBLIC_BASE_URL's own origin, a path kept", async () => {
       await invite.execute(world.admin, staffInput({ appUrl: `${PUBLIC_BASE_URL}/staff` }))
       const [mail] = await sentMail()
@@ -176,6 +183,11 @@ describe('InviteMember', () => {
       ['a listed host over http', 'http://app.example.org'],
       ['a listed host behind credentials', 'https://app.example.org@evil.example'],
       ['a listed host on another port', 'https://app.example.org:8443'],
+      ['a listed host, a backslash, then another host', 'https://app.example.org\\@evil.example'],
+      ['a listed host after credentials', 'https://user:pw@app.example.org/'],
+      ['a listed host with a fragment', 'https://app.example.org/#x'],
+      ['a listed host with a query', 'https://app.example.org/?next=https://evil.example'],
+      ['a listed host under a scheme in capitals', 'HTTPS://app.example.org'],
     ])('%s is Invalid at /appUrl: no member, no invitation, no email', async (_name, appUrl) => {
       await world.useCases.organizations.updateSettings.execute(world.admin, { appOrigins: ['https://app.example.org'] })
       const other = await world.otherOrganization()
