@@ -80,6 +80,7 @@ export class PasswordResetLinks {
         )
         const organization = await r.organizations.findById(member.organizationId)
         await this.outbox.email(r, member.organizationId, {
+          template: 'password_reset',
           to: member.email,
           subject: `Choose a new password for ${organization?.name ?? 'the intake service'}`,
           text: [

@@ -38,6 +38,7 @@ export class InvitationMailer {
     )
     const name = organization?.name ?? 'your organization'
     await this.outbox.email(r, member.organizationId, {
+      template: 'invitation',
       to: member.email,
       subject: `You are invited to ${name}`,
       text: [

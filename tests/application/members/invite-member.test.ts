@@ -25,10 +25,10 @@ const staffInput = (overrides: Partial<InviteMemberInput> = {}): InviteMemberInp
   ...overrides,
 })
 
-/** Sends what the outbox holds and answers the messages the log fallback wrote. */
+/** Sends what the outbox holds and answers the mail the fallback was handed. */
 async function sentMail() {
   await world.dispatch()
-  return world.logged()
+  return world.fallbackMail()
 }
 
 describe('InviteMember', () => {
@@ -149,7 +149,7 @@ describe('InviteMember', () => {
       await invite.execute(world.admin, staffInput({ fullName: 'Ana Lopez' }))
       expect(await world.dispatch()).toBe(1)
       expect(await world.dispatch()).toBe(0)
-      const mail = world.logged()
+      const mail = world.fallbackMail()
       expect(mail).toHaveLength(1)
       expect(mail[0]).toMatchObject({ to: 'new.staff@example.org', organizationId: world.organizationId })
       expect(mail[0]!.text).toContain('Ana Lopez')
