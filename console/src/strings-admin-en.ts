@@ -47,7 +47,8 @@ export const adminEn = {
   noSmsNumber: 'None yet.',
   smsNumberHint: 'The number is provisioned with the SMS provider and set by the operator of the service.',
   emailSettings: 'Email settings',
-  noEmailProvider: 'No email provider is set: mail goes to the fallback (the service’s log).',
+  noEmailProvider:
+    'No email provider is set: mail reaches nobody, invitations and password resets included (the service’s log notes each one, without its content).',
   emailProviderSet: (provider: string, last4: string, when: string) => `${provider}, key set (ending in ${last4}), changed ${when}.`,
   provider: 'Provider',
   providers: { smtp: 'SMTP', postmark: 'Postmark', ses: 'Amazon SES', sendgrid: 'SendGrid' } satisfies Record<

@@ -53,7 +53,8 @@ export const adminEs: typeof adminEn = {
   noSmsNumber: 'Ninguno todavía.',
   smsNumberHint: 'El número se contrata con el proveedor de SMS y lo configura quien opera el servicio.',
   emailSettings: 'Configuración de correo',
-  noEmailProvider: 'No hay proveedor de correo: los mensajes van a la alternativa (el registro del servicio).',
+  noEmailProvider:
+    'No hay proveedor de correo: los mensajes no llegan a nadie, tampoco las invitaciones ni los cambios de contraseña (el registro del servicio anota cada uno, sin su contenido).',
   emailProviderSet: (provider: string, last4: string, when: string) =>
     `${provider}, clave configurada (termina en ${last4}), cambiada el ${when}.`,
   provider: 'Proveedor',

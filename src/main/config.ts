@@ -5,6 +5,7 @@ import { DEFAULT_QUERY_TIMEOUT_MS } from '../adapters/persistence/postgres/postg
 import { LOG_LEVELS, type LogLevel } from '../adapters/system/pino-logger'
 import { makePrivateFolder, openPrivateFile } from '../adapters/system/private-files'
 import type { SendLimits } from '../domain/messaging/send-limits'
+import { parseLinkBase } from '../domain/shared/link-base'
 
 /** Everything the service reads from its environment (docs/self-hosting.md), validated once at start. */
 export interface Config {
@@ -102,7 +103,7 @@ export function loadConfig(env: Env = process.env): Config {
     serveRunsWorker: choice(env, 'SERVE_RUNS_WORKER', ['true', 'false'] as const, 'true') === 'true',
     shutdownDrainMs: integer(env, 'SHUTDOWN_DRAIN_MS', 1000, 0, 60_000),
     trustProxy: choice(env, 'TRUST_PROXY', ['true', 'false'] as const, 'false') === 'true',
-    publicBaseUrl: env.PUBLIC_BASE_URL ? url(env, 'PUBLIC_BASE_URL') : `http://localhost:${port}`,
+    publicBaseUrl: env.PUBLIC_BASE_URL ? linkBase(env, 'PUBLIC_BASE_URL') : `http://localhost:${port}`,
     logLevel: choice(env, 'LOG_LEVEL', LOG_LEVELS, 'info'),
     ...(env.METRICS_TOKEN ? { metricsToken: metricsToken(env.METRICS_TOKEN) } : {}),
     checkAnswers: choice(env, 'CHECK_ANSWERS', ['true', 'false'] as const, 'false') === 'true',
@@ -183,6 +184,13 @@ function url(env: Env, name: string): string {
   const raw = env[name] ?? ''
   if (!URL.canParse(raw) || !/^https?:$/.test(new URL(raw).protocol)) throw new ConfigError(name, 'must be an http(s) URL')
   return raw.replace(/\/+$/, '')
+}
+
+/** The base of the links mail carries, under the rule an invitation's `appUrl` meets (docs/api/access.md "Members and invitations"). */
+function linkBase(env: Env, name: string): string {
+  const parsed = parseLinkBase(env[name] ?? '')
+  if ('problem' in parsed) throw new ConfigError(name, parsed.problem)
+  return url(env, name)
 }
 
 function parseJwtSecret(raw: string): string {

@@ -10,6 +10,7 @@ import { accessLogThrough } from '../adapters/http/observability'
 import { RandomIds } from '../adapters/system/random-ids'
 import { SystemClock } from '../adapters/system/system-clock'
 import type { Clock } from '../application/ports/clock'
+import type { FallbackEmailSender } from '../application/ports/email'
 import type { IdGenerator } from '../application/ports/ids'
 import type { Logger } from '../application/ports/logger'
 import type { PasswordHasher } from '../application/ports/password-hasher'
@@ -50,12 +51,14 @@ const AREAS: { [K in keyof UseCases]: Area<K> } = {
   webhooks,
 }
 
-/** What tests may swap: a fixed clock, predictable ids, cheap password hashing, captured logs. */
+/** What tests may swap: a fixed clock, predictable ids, cheap password hashing, captured logs and mail. */
 export interface ContainerOverrides {
   clock?: Clock
   ids?: IdGenerator
   passwords?: PasswordHasher
   logger?: Logger
+  /** Where mail goes without email settings: tests keep it to read its links, which the log fallback never writes. */
+  fallbackEmail?: FallbackEmailSender
 }
 
 /** The configured database, not yet migrated (see Persistence.migrate). */
@@ -89,6 +92,7 @@ export function createContainer(config: Config, overrides: ContainerOverrides = 
   const walBytes = persistence instanceof SqliteDatabase ? () => persistence.walBytes() : undefined // the SQLite log's gauge
   c.bind(PORTS.metrics).toConstantValue(new PrometheusMetrics(() => persistence.repositories.outbox.backlog(), walBytes))
   c.load(...[security, messaging, ...Object.values(AREAS).map((area) => area.module)].map((module) => module(config)))
+  if (overrides.fallbackEmail) c.rebind(PORTS.fallbackEmail).toConstantValue(overrides.fallbackEmail)
   return c
 }
 

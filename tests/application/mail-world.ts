@@ -1,3 +1,4 @@
+import { LogEmailSender } from '../../src/adapters/messaging/log-email-sender'
 import { DispatchOutbox } from '../../src/application/messaging/dispatch-outbox'
 import type { EmailSenders } from '../../src/application/messaging/organization-mailer'
 import type { EmailSender } from '../../src/application/ports/email'
@@ -5,6 +6,7 @@ import type { Logger } from '../../src/application/ports/logger'
 import { ProviderError } from '../../src/application/ports/provider-error'
 import { EMAIL_PROVIDERS, type EmailMessage, type EmailProvider, type EmailProviderSettings } from '../../src/domain/messaging/email'
 import { createContainer, PORTS } from '../../src/main/container'
+import { CapturedMail, type FallbackEmail } from '../support/captured-mail'
 import { FixedClock } from '../support/fixed-clock'
 import { cheapPasswords, createWorld, testConfig, type World } from '../support/world'
 
@@ -46,8 +48,8 @@ export interface LogEntry {
 export interface MailWorld extends World {
   senders: Record<EmailProvider, RecordingSender>
   logs: LogEntry[]
-  /** Messages the log fallback wrote (organizations without email settings). */
-  logged(): Array<EmailMessage & { organizationId: string }>
+  /** The mail of organizations without email settings, whole, as the fallback was handed it (the log holds only its trace). */
+  fallbackMail(): FallbackEmail[]
   /** One pass of the outbox worker. */
   dispatch(): Promise<number>
 }
@@ -63,14 +65,15 @@ export function recordingLogger(): { logs: LogEntry[]; logger: Logger } {
 }
 
 /**
- * The usual in-memory world, with a recording fake behind each email provider and a logger that keeps
- * what it is told, so the log fallback's messages can be read back.
+ * The usual in-memory world, with a recording fake behind each email provider, the fallback's mail kept
+ * before the log fallback writes its trace, and a logger that keeps what it is told.
  */
 export async function createMailWorld(env: Record<string, string> = {}): Promise<MailWorld> {
   const config = testConfig({ PUBLIC_BASE_URL, ...env })
   const clock = new FixedClock()
   const { logs, logger } = recordingLogger()
-  const container = createContainer(config, { clock, passwords: cheapPasswords(), logger })
+  const fallback = new CapturedMail(new LogEmailSender(logger))
+  const container = createContainer(config, { clock, passwords: cheapPasswords(), logger, fallbackEmail: fallback })
   const senders = Object.fromEntries(EMAIL_PROVIDERS.map((p) => [p, new RecordingSender(p)])) as Record<EmailProvider, RecordingSender>
   container.rebind(PORTS.emailSenders).toConstantValue(senders satisfies EmailSenders)
   const world = await createWorld(config, container, clock)
@@ -78,10 +81,7 @@ export async function createMailWorld(env: Record<string, string> = {}): Promise
     ...world,
     senders,
     logs,
-    logged: () =>
-      logs
-        .filter((e) => e.message === 'email written to the log (no email provider configured)')
-        .map((e) => e.fields as unknown as EmailMessage & { organizationId: string }),
+    fallbackMail: () => fallback.mails,
     async dispatch() {
       // What requests left for after their answer (a password reset) first: it is what fills the outbox.
       await container.get(PORTS.deferredWork).settled()

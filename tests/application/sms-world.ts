@@ -174,7 +174,7 @@ export interface SmsWorld extends World {
 export interface SmsWorldOptions {
   env?: Record<string, string>
   senderNumberRequired?: boolean
-  /** The email providers' senders (the log fallback's messages are in `logs` either way). */
+  /** The email providers' senders (without them, mail goes to the log fallback, which writes none of it). */
   emailSenders?: EmailSenders
   /** Stands between the use cases and the store's unit of work (to make a transaction fail). */
   unitOfWork?: (store: UnitOfWork) => UnitOfWork

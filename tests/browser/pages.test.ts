@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import type { BrowserContext, Page } from 'playwright-core'
 import { chromiumAvailable, launchChromium, seriousViolations } from '../support/browser'
 import { startTestServer, type TestServer } from '../support/http'
-import { deliverUntil, invitationIn, loggedEmailsTo, loggedInvitationTo } from '../adapters/http/helpers'
+import { deliverUntil, invitationIn, fallbackEmailsTo, fallbackInvitationTo } from '../adapters/http/helpers'
 
 // docs/api/pages.md "Pages" in a real browser: Debian's Chromium through playwright-core, JavaScript as the pages
 // have it (none of theirs), forms filled with the keyboard, axe-core on every page.
@@ -112,7 +112,7 @@ describe.skipIf(!chromiumAvailable())('pages in Chromium', () => {
   test('an invitation is accepted from the emailed link', async () => {
     const address = `invited-${crypto.randomUUID()}@example.org`
     expect((await api.call('POST', '/api/members', { token: adminToken, body: { email: address, role: 'staff' } })).status).toBe(201)
-    const link = new URL(invitationIn((await loggedInvitationTo(api, address)).text).link)
+    const link = new URL(invitationIn((await fallbackInvitationTo(api, address)).text).link)
     const page = await open(`${link.pathname}${link.search}`)
     await expectAccessible(page)
     await page.getByLabel('New password').fill(NEW_PASSWORD)
@@ -126,7 +126,7 @@ describe.skipIf(!chromiumAvailable())('pages in Chromium', () => {
   test('a password is reset from the link in the email, after a too-short one is refused next to the field', async () => {
     const email = (await api.call<{ email: string }>('GET', '/api/profile', { token: await api.tokenFor(api.world, 'staff') })).body.email
     expect((await api.call('POST', '/api/auth/password-reset', { body: { email } })).status).toBe(202)
-    const mail = await deliverUntil(api, () => loggedEmailsTo(api, email).at(-1), `the reset email to ${email}`)
+    const mail = await deliverUntil(api, () => fallbackEmailsTo(api, email).at(-1), `the reset email to ${email}`)
     const link = new URL(/https?:\/\/\S+\/reset-password\?token=\S+/.exec(mail.text)![0])
     const page = await open(`${link.pathname}${link.search}`)
     await expectAccessible(page)
@@ -159,7 +159,7 @@ describe.skipIf(!chromiumAvailable())('pages in Chromium', () => {
     await expectAccessible(page)
     const mail = await deliverUntil(
       api,
-      () => loggedEmailsTo(api, email).find((m) => m.subject.startsWith('Choose a new password')),
+      () => fallbackEmailsTo(api, email).find((m) => m.subject.startsWith('Choose a new password')),
       `the reset email to ${email}`,
     )
     expect(mail.text).toContain('/reset-password?token=')

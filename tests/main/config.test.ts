@@ -53,3 +53,20 @@ describe('PostgreSQL', () => {
       expect(() => loadDatabaseConfig({ DATABASE_URL: `${url}?sslmode=require&target_session_attrs=${target}` })).toThrow('DATABASE_URL')
   })
 })
+
+describe('PUBLIC_BASE_URL', () => {
+  test('is kept without its trailing slashes, a path too', () => {
+    expect(load({ PUBLIC_BASE_URL: 'https://intake.example.org/help//' }).publicBaseUrl).toBe('https://intake.example.org/help')
+  })
+
+  // Every mailed link is built on it: the rule of an invitation's appUrl (docs/api/access.md "Members and invitations").
+  test.each([
+    'http://intake.example.org\\@evil.example',
+    'https://user:pw@intake.example.org',
+    'https://intake.example.org/#x',
+    'ftp://x.example',
+  ])('%s stops the start with a message naming it', (value) => {
+    expect(() => load({ PUBLIC_BASE_URL: value })).toThrow(ConfigError)
+    expect(() => load({ PUBLIC_BASE_URL: value })).toThrow('PUBLIC_BASE_URL must')
+  })
+})

@@ -8,8 +8,10 @@ import type { Config } from '../../src/main/config'
 import { startServer, type RunningServer } from '../../src/main/server'
 import { createWorld, TEST_PASSWORD, testConfig, cheapPasswords, type World } from './world'
 import { FixedClock } from './fixed-clock'
+import { CapturedMail } from './captured-mail'
 import { createTestDatabase } from './postgres'
 import { PORTS } from '../../src/main/container'
+import { LogEmailSender } from '../../src/adapters/messaging/log-email-sender'
 import { PinoLogger } from '../../src/adapters/system/pino-logger'
 import type { Clock } from '../../src/application/ports/clock'
 
@@ -35,6 +37,8 @@ export interface TestServer {
   config: Config
   world: World
   logs: string[]
+  /** The mail of organizations without email settings, whole, where tests read its links: the log holds only a trace of it. */
+  fallbackMail: CapturedMail
   call<T = any>(method: string, path: string, options?: RequestOptions): Promise<ApiResponse<T>>
   /** Logs in with the test password and answers the access token. */
   login(email: string, organizationSlug?: string): Promise<string>
@@ -136,11 +140,14 @@ export async function startTestServer(env: Record<string, string> = {}, override
   })
   const logs: string[] = []
   const passwords = cheapPasswords()
+  // The service's own logger, writing its lines here: what a test finds in them is what an operator would.
+  const logger = new PinoLogger('info', { write: (line: string) => void logs.push(line.trimEnd()) })
+  const fallbackMail = new CapturedMail(new LogEmailSender(logger))
   const server = await startServer(config, {
     clock: overrides.clock ?? new FixedClock(new Date().toISOString()),
     passwords,
-    // The service's own logger, writing its lines here: what a test finds in them is what an operator would.
-    logger: new PinoLogger('info', { write: (line: string) => void logs.push(line.trimEnd()) }),
+    logger,
+    fallbackEmail: fallbackMail,
   })
   const world = await createWorld(config, server.container, server.container.get(PORTS.clock) as FixedClock)
 
@@ -177,6 +184,7 @@ export async function startTestServer(env: Record<string, string> = {}, override
     storedRows: () => database.storedRows(),
     world,
     logs,
+    fallbackMail,
     call,
     login,
     async tokenFor(w, role, options = {}) {

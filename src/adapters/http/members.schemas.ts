@@ -52,7 +52,7 @@ export const InviteMemberBody = Named(
       t.String({
         ...HTTP_URL,
         description:
-          "Base URL of the app the invitation link opens (its /accept-invite page): on PUBLIC_BASE_URL's origin or one of the organization's appOrigins, else 400 at /appUrl. PUBLIC_BASE_URL by default",
+          "Base URL of the app the invitation link opens (its /accept-invite page): on PUBLIC_BASE_URL's origin or one of the organization's appOrigins, with no user or password, backslash, query or fragment, else 400 at /appUrl. PUBLIC_BASE_URL by default",
       }),
     ),
     profiles: t.Optional(Profiles),

@@ -80,13 +80,14 @@ export class PasswordResetLinks {
         )
         const organization = await r.organizations.findById(member.organizationId)
         await this.outbox.email(r, member.organizationId, {
+          template: 'password_reset',
           to: member.email,
           subject: `Choose a new password for ${organization?.name ?? 'the intake service'}`,
           text: [
             `Hello${member.fullName ? ` ${member.fullName}` : ''},`,
             '',
             'Someone asked to reset your password. Choose a new one here within an hour:',
-            oneTimeLink(this.publicBaseUrl, 'reset-password', token),
+            oneTimeLink(new URL(this.publicBaseUrl), 'reset-password', token),
             '',
             'The link works once. Your other sessions end when you use it. If you did not ask, ignore this message.',
           ].join('\n'),

@@ -100,7 +100,10 @@ export class DispatchOutbox {
 
   private async send(message: ClaimedOutboxMessage): Promise<{ providerMessageId?: string; responseStatus?: number }> {
     const { payload } = message
-    if (payload.channel === 'email') return { providerMessageId: (await this.mailer.send(message.organizationId, payload.email)).messageId }
+    if (payload.channel === 'email') {
+      const mail = { outboxId: message.id, organizationId: message.organizationId }
+      return { providerMessageId: (await this.mailer.send(mail, payload.email)).messageId }
+    }
     // A webhook whose try was interrupted is sent again with the same webhook-id: receivers de-duplicate by it (docs/events.md).
     if (payload.channel === 'webhook')
       return { responseStatus: await this.webhooks.send(message.organizationId, message.id, payload.webhook) }

@@ -1,5 +1,5 @@
 import type { EmailMessage, EmailProvider, EmailProviderSettings } from '../../domain/messaging/email'
-import type { EmailSender, FallbackEmailSender } from '../ports/email'
+import type { EmailSender, FallbackEmailSender, OutboxMail } from '../ports/email'
 import type { Repositories } from '../ports/repositories'
 import type { SecretBox } from '../ports/secret-box'
 
@@ -14,9 +14,9 @@ export class OrganizationMailer {
     private readonly fallback: FallbackEmailSender,
   ) {}
 
-  async send(organizationId: string, message: EmailMessage): Promise<{ messageId?: string }> {
-    const stored = await this.repositories.emailSettings.find(organizationId)
-    if (!stored) return this.fallback.send(organizationId, message)
+  async send(mail: OutboxMail, message: EmailMessage): Promise<{ messageId?: string }> {
+    const stored = await this.repositories.emailSettings.find(mail.organizationId)
+    if (!stored) return this.fallback.send(mail, message)
     return this.sendWith(
       {
         provider: stored.provider,

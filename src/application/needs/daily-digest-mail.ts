@@ -74,6 +74,7 @@ export function digestMail(
     list.needs.length === 0 ? [] : [heading, ...list.needs.map(line), ...(list.more ? [words.more] : []), '']
   const { overdue, unassigned, partnerName } = content
   return {
+    template: 'daily_digest',
     kind: 'notification',
     to,
     subject: words.subject(countOf(overdue), countOf(unassigned)),

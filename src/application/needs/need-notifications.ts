@@ -99,6 +99,7 @@ export class NeedNotifications {
     const label = LABELS[languageOf(member)]
     const link = needLink(this.publicBaseUrl, referenceNumber)
     await this.outbox.email(r, need.organizationId, {
+      template: 'need_notification',
       kind: 'notification',
       to: member.email,
       subject,

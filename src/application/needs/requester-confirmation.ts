@@ -54,8 +54,8 @@ export const CONFIRMATION_MAILS_PER_ADDRESS_PER_HOUR = 3
  * STOP, under the texts-per-number limit) through a provider that reaches people, from the organization's
  * number; otherwise an email when it gave an address under its own limit and the organization has email
  * settings; otherwise nothing. The limits keep a form filled with someone else's number or address from
- * flooding it. The log provider and the log fallback reach nobody: a confirmation there would only write
- * the person's number or address into the service's log.
+ * flooding it. The log provider and the log fallback reach nobody, so no confirmation goes there: it would
+ * only record, on the need, a message the person never had.
  */
 export class RequesterConfirmation {
   constructor(
@@ -84,7 +84,7 @@ export class RequesterConfirmation {
       const ref = await need.referenceNumber
       const text = words.mail(org, ref)
       await this.record(r, need, { channel: 'email', senderIdentifier: 'system', content: text })
-      await this.outbox.email(r, organization.id, { to: email, subject: words.subject(org, ref), text })
+      await this.outbox.email(r, organization.id, { template: 'requester_confirmation', to: email, subject: words.subject(org, ref), text })
     }
   }
 

@@ -116,6 +116,7 @@ export class SendTestEmail {
     const kept = await this.repositories.emailSettings.find(actor.organizationId)
     const { toEmail, ...settings } = await checkSettings(withStoredKey(proposed, kept, this.secrets), 'test', this.hosts)
     const sent = await this.mailer.sendWith(settings, {
+      template: 'settings_test',
       to: toEmail,
       subject: 'Test message from the intake service',
       text: `This is a test of the ${settings.provider} email settings. If you can read it, they work.`,

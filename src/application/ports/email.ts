@@ -17,9 +17,15 @@ export interface EmailHostPolicy {
   check(settings: EmailProviderSettings): Promise<void>
 }
 
-/** Where an organization's mail goes when it has no email settings (EMAIL_FALLBACK: the log). */
+/** The outbox message a mail leaves as: its id, and the organization whose mail it is. */
+export interface OutboxMail {
+  outboxId: string
+  organizationId: string
+}
+
+/** Where an organization's mail goes when it has no email settings (EMAIL_FALLBACK: the log, which keeps no personal data). */
 export interface FallbackEmailSender {
-  send(organizationId: string, message: EmailMessage): Promise<{ messageId?: string }>
+  send(mail: OutboxMail, message: EmailMessage): Promise<{ messageId?: string }>
 }
 
 /**

@@ -1,3 +1,4 @@
+import { parseLinkBase } from '../shared/link-base'
 import { originOf } from '../shared/origin'
 
 // docs/api/access.md "Members and invitations": a one-time token, stored as a digest, valid for 7 days
@@ -18,18 +19,29 @@ export interface Invitation {
 export const PASSWORD_RESET_LIFETIME_MS = 3_600_000
 
 /**
- * What is wrong with the base URL an admin chose for an invitation link (`appUrl`), or undefined: its origin
- * must be the service's own (PUBLIC_BASE_URL's) or one the organization lists in `appOrigins`, so a link
- * that carries a token only ever leads to a site the organization chose (docs/api/access.md "Members and invitations").
+ * The base URL of an invitation link, parsed (`parseLinkBase`), or what is wrong with it: an admin's `appUrl`
+ * must be on the service's own origin (PUBLIC_BASE_URL's) or one the organization lists in `appOrigins`, so a
+ * link that carries a token only ever leads to a site the organization chose (docs/api/access.md "Members and invitations").
  */
-export function linkBaseProblem(appUrl: string, publicBaseUrl: string, appOrigins: readonly string[] = []): string | undefined {
-  const origin = originOf(appUrl)
+export function invitationLinkBase(
+  appUrl: string,
+  publicBaseUrl: string,
+  appOrigins: readonly string[] = [],
+): { url: URL } | { problem: string } {
+  const parsed = parseLinkBase(appUrl)
+  if ('problem' in parsed) return parsed
   const own = originOf(publicBaseUrl)
-  if (origin !== undefined && (origin === own || appOrigins.includes(origin))) return undefined
-  return `must be on the service's own origin (${own}) or one listed in the organization's appOrigins`
+  if (parsed.url.origin === own || appOrigins.includes(parsed.url.origin)) return parsed
+  return { problem: `must be on the service's own origin (${own}) or one listed in the organization's appOrigins` }
 }
 
-/** The page a one-time link opens, on the service (PUBLIC_BASE_URL) or, for invitations, an allowed app (`appUrl`). */
-export function oneTimeLink(appUrl: string, page: 'accept-invite' | 'reset-password', token: string): string {
-  return `${appUrl.replace(/\/+$/, '')}/${page}?token=${encodeURIComponent(token)}`
+/**
+ * The page a one-time link opens, on the service (PUBLIC_BASE_URL) or, for invitations, an allowed app: built
+ * from the parsed base, its path kept (`https://app/join` gives `https://app/join/accept-invite?token=…`).
+ */
+export function oneTimeLink(base: URL, page: 'accept-invite' | 'reset-password', token: string): string {
+  const link = new URL(base.href)
+  link.pathname = `${link.pathname.replace(/\/+$/, '')}/${page}`
+  link.searchParams.set('token', token)
+  return link.href
 }

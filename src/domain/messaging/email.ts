@@ -41,7 +41,20 @@ export function emailSettingsErrors(
   return checks.errors
 }
 
+/**
+ * Which mail a message is: the one thing of it, with its id and length, that the log fallback writes
+ * (docs/observability.md "Logs"); its address, subject and text may name a person or carry a link's token.
+ */
+export type EmailTemplate =
+  | 'invitation'
+  | 'password_reset'
+  | 'need_notification'
+  | 'daily_digest'
+  | 'requester_confirmation'
+  | 'settings_test'
+
 export interface EmailMessage {
+  template: EmailTemplate
   to: string
   subject: string
   text: string

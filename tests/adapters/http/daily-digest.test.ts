@@ -4,7 +4,7 @@ import { useCasesOf } from '../../../src/main/container'
 import { startServer, type RunningServer } from '../../../src/main/server'
 import { startTestServer, TEST_DATABASE, type TestServer } from '../../support/http'
 import { cheapPasswords, type World } from '../../support/world'
-import { deliverUntil, expectBadRequest, loggedEmailsTo } from './helpers'
+import { deliverUntil, expectBadRequest, fallbackEmailsTo } from './helpers'
 
 // docs/api/organization.md "Notifications": the daily digest over real HTTP and the real worker's use case, on SQLite (one
 // instance: two processes do not share a SQLite file) and PostgreSQL (two instances on one database).
@@ -19,8 +19,9 @@ beforeAll(async () => {
     second = await startServer(api.config, {
       clock: api.world.clock,
       passwords: cheapPasswords(),
-      // Its lines beside the first one's: whichever instance sends a mail, the test reads it.
+      // Its lines and mail beside the first one's: whichever instance sends a mail, the test reads it.
       logger: new PinoLogger('info', { write: (line: string) => void api.logs.push(line.trimEnd()) }),
+      fallbackEmail: api.fallbackMail,
     })
 })
 afterAll(async () => {
@@ -35,7 +36,7 @@ async function organization(): Promise<{ world: World; admin: string }> {
   return { world, admin: await api.tokenFor(world, 'org_admin') }
 }
 const emailOf = async (token: string) => (await api.call('GET', '/api/profile', { token })).body.email as string
-const digestsTo = (email: string) => loggedEmailsTo(api, email).filter((m) => m.subject.startsWith('Your daily digest'))
+const digestsTo = (email: string) => fallbackEmailsTo(api, email).filter((m) => m.subject.startsWith('Your daily digest'))
 
 describe('the digest settings', () => {
   test('PUT sets the hour, the time zone and the confirmations; GET answers them', async () => {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { startTestServer, type TestServer } from '../../support/http'
-import { deliverUntil, getPage, loggedEmailsTo, postForm } from './helpers'
+import { deliverUntil, getPage, fallbackEmailsTo, postForm } from './helpers'
 
 // docs/api/pages.md "Pages": GET and POST /forgot-password, as a browser without JavaScript uses them.
 let api: TestServer
@@ -34,11 +34,11 @@ describe('GET and POST /forgot-password', () => {
     expect(known.text).not.toContain(email)
     const mail = await deliverUntil(
       api,
-      () => loggedEmailsTo(api, email).find((m) => m.subject.startsWith('Choose a new password')),
+      () => fallbackEmailsTo(api, email).find((m) => m.subject.startsWith('Choose a new password')),
       `the reset email to ${email}`,
     )
     expect(mail.text).toContain('/reset-password?token=')
-    expect(loggedEmailsTo(api, 'nobody.here@example.org')).toEqual([])
+    expect(fallbackEmailsTo(api, 'nobody.here@example.org')).toEqual([])
   })
 
   test('an address that is not one comes back with the error next to the field, kept escaped', async () => {
@@ -66,7 +66,7 @@ describe('GET and POST /forgot-password', () => {
     expect(refused.status).toBe(403)
     // Once the same form is posted from here, exactly one link is on its way: the refused post asked for none.
     expect((await post({ email })).status).toBe(200)
-    const resets = () => loggedEmailsTo(api, email).filter((m) => m.subject.startsWith('Choose a new password'))
+    const resets = () => fallbackEmailsTo(api, email).filter((m) => m.subject.startsWith('Choose a new password'))
     await deliverUntil(api, () => resets()[0], `the reset email to ${email}`)
     await api.call('GET', '/healthz')
     expect(resets()).toHaveLength(1)

@@ -3,6 +3,7 @@ import { createHmac } from 'node:crypto'
 import { createServer, type AddressInfo } from 'node:net'
 import { DispatchOutbox } from '../../../src/application/messaging/dispatch-outbox'
 import { PORTS } from '../../../src/main/container'
+import type { FallbackEmail } from '../../support/captured-mail'
 import type { ApiResponse, TestServer } from '../../support/http'
 
 // Shared checks for the HTTP end-to-end suites (docs/api/conventions.md "Errors").
@@ -101,20 +102,9 @@ export async function seedConstituent(
 
 export const UNKNOWN_ID = '2d9f4b1e-8c7a-4f3e-9b2d-1a6c5e4f3a2b'
 
-/** What the log fallback (EMAIL_FALLBACK=log) wrote for one email. */
-export interface LoggedEmail {
-  message: string
-  organizationId: string
-  to: string
-  subject: string
-  text: string
-}
-
-const LOGGED_EMAIL = 'email written to the log (no email provider configured)'
-
-/** The emails the log fallback has written to `to` so far, oldest first. */
-export function loggedEmailsTo(api: TestServer, to: string): LoggedEmail[] {
-  return api.logs.map((line) => JSON.parse(line) as LoggedEmail).filter((entry) => entry.message === LOGGED_EMAIL && entry.to === to)
+/** The emails to `to` the fallback (of organizations without email settings) was handed so far, oldest first. */
+export function fallbackEmailsTo(api: TestServer, to: string): FallbackEmail[] {
+  return api.fallbackMail.to(to)
 }
 
 /** Sends what the outbox holds (the worker may be sending too) until `found` answers something. */
@@ -129,9 +119,9 @@ export async function deliverUntil<T>(api: TestServer, found: () => T | undefine
   throw new Error(`${what} never arrived`)
 }
 
-/** The newest invitation the log fallback wrote to `to` (after sending the outbox). */
-export function loggedInvitationTo(api: TestServer, to: string): Promise<LoggedEmail> {
-  return deliverUntil(api, () => loggedEmailsTo(api, to).at(-1), `the invitation to ${to}`)
+/** The newest invitation the fallback was handed for `to` (after sending the outbox). */
+export function fallbackInvitationTo(api: TestServer, to: string): Promise<FallbackEmail> {
+  return deliverUntil(api, () => fallbackEmailsTo(api, to).at(-1), `the invitation to ${to}`)
 }
 
 /** The invitation link in an email's text, and its token. */

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { startTestServer, type TestServer } from '../../support/http'
-import { deliverUntil, expectBadRequest, invitationIn, loggedEmailsTo } from './helpers'
+import { deliverUntil, expectBadRequest, invitationIn, fallbackEmailsTo } from './helpers'
 
 // docs/api/access.md "Tokens", "Members and invitations": every email that carries a one-time link, over real HTTP
-// (SQLite, and PostgreSQL with TEST_DATABASE=postgres), read from the log fallback. A link leads to
+// (SQLite, and PostgreSQL with TEST_DATABASE=postgres), read from the fallback. A link leads to
 // PUBLIC_BASE_URL, or for invitations to an appUrl on an origin the organization lists; nobody else steers it.
 
 const BASE_URL = 'https://intake.example.test'
@@ -33,7 +33,7 @@ const setAppOrigins = async (appOrigins: string[]) =>
 
 /** The one-time link of the `nth` email (from 0) to `to`, once the outbox sent it. */
 async function linkTo(to: string, nth = 0): Promise<URL> {
-  const message = await deliverUntil(api, () => loggedEmailsTo(api, to)[nth], `email ${nth} to ${to}`)
+  const message = await deliverUntil(api, () => fallbackEmailsTo(api, to)[nth], `email ${nth} to ${to}`)
   const match = /\S+\/(accept-invite|reset-password)\?token=\S+/.exec(message.text)
   if (!match) throw new Error(`no one-time link in: ${message.text}`)
   return new URL(match[0])
@@ -42,7 +42,7 @@ async function linkTo(to: string, nth = 0): Promise<URL> {
 /** Sends the outbox and answers how many emails went to `to`. */
 async function emailsTo(to: string): Promise<number> {
   await deliverUntil(api, () => true)
-  return loggedEmailsTo(api, to).length
+  return fallbackEmailsTo(api, to).length
 }
 
 describe('the password reset email', () => {
@@ -83,6 +83,16 @@ describe('the invitation email (POST /api/members) and its resend (POST /api/mem
     expect((await linkTo(email, 1)).href).toStartWith(`${BASE_URL}/accept-invite?token=`)
   })
 
+  test('reach nobody without email settings: the log names the outbox message and holds neither the address nor the token', async () => {
+    const email = uniqueEmail()
+    expect((await invite({ email })).status).toBe(201)
+    const { token } = invitationIn((await deliverUntil(api, () => fallbackEmailsTo(api, email)[0])).text)
+    const written = api.logs.join('\n')
+    for (const secret of [email, token, 'accept-invite', 'You are invited']) expect(written).not.toContain(secret)
+    const traces = api.logs.map((line) => JSON.parse(line)).filter((line) => line.outboxId === fallbackEmailsTo(api, email)[0]!.outboxId)
+    expect(traces).toEqual([expect.objectContaining({ template: 'invitation', length: expect.any(Number) })])
+  })
+
   test('link to an appUrl on a listed origin, or on PUBLIC_BASE_URL’s own', async () => {
     await setAppOrigins([APP])
     const email = uniqueEmail()
@@ -92,7 +102,7 @@ describe('the invitation email (POST /api/members) and its resend (POST /api/mem
     expect((await resend(invited.body.id, { appUrl: `${BASE_URL}/staff` })).status).toBe(200)
     expect((await linkTo(email, 1)).href).toStartWith(`${BASE_URL}/staff/accept-invite?token=`)
     // The token of a link on the app accepts the invitation like any other.
-    const token = invitationIn(loggedEmailsTo(api, email)[0]!.text).token
+    const token = invitationIn(fallbackEmailsTo(api, email)[0]!.text).token
     expect((await api.call('POST', '/api/auth/accept-invite', { body: { token, password: 'a long enough password' } })).status).toBe(200)
   })
 
@@ -100,7 +110,6 @@ describe('the invitation email (POST /api/members) and its resend (POST /api/mem
     ['an origin nobody listed', `${EVIL}/steal`],
     ['a listed host over http', 'http://staff-app.example.test'],
     ['a listed host on another port', 'https://staff-app.example.test:8443'],
-    ['a listed host as credentials before another host', 'https://staff-app.example.test@evil.example'],
   ])('%s is 400 naming /appUrl: no member, no email', async (_name, appUrl) => {
     await setAppOrigins([APP])
     const email = uniqueEmail()
@@ -109,6 +118,37 @@ describe('the invitation email (POST /api/members) and its resend (POST /api/mem
     const members = await api.call<Array<{ email: string }>>('GET', '/api/members?limit=100', { token: admin })
     expect(members.body.map((m) => m.email)).not.toContain(email)
     expect(await emailsTo(email)).toBe(0)
+  })
+
+  test.each([
+    ['a listed host, a backslash, then another host', 'https://staff-app.example.test\\@evil.example', 'backslash'],
+    ['a listed host after credentials', 'https://user:pw@staff-app.example.test/', 'user or password'],
+    ['a listed host as credentials before another host', 'https://staff-app.example.test@evil.example', 'user or password'],
+    ['a listed host with a fragment', 'https://staff-app.example.test/#x', 'fragment'],
+    ['a listed host with a query', 'https://staff-app.example.test/?next=https://evil.example', 'query'],
+    ['a listed host under a scheme in capitals', 'HTTPS://staff-app.example.test', 'starting with http://'],
+  ])('%s is 400 naming /appUrl (%s): no member, no email; a resend too', async (_name, appUrl, words) => {
+    await setAppOrigins([APP])
+    const email = uniqueEmail()
+    const refused = expectBadRequest(await invite({ email, appUrl }), '/appUrl')
+    expect(refused.errors!.find((e) => e.path === '/appUrl')!.message).toContain(words)
+    const invited = await invite({ email })
+    expectBadRequest(await resend(invited.body.id, { appUrl }), '/appUrl')
+    // The worker may be sending the invitation at this moment: it arrives, and it alone.
+    expect((await linkTo(email)).origin).toBe(BASE_URL)
+    expect(await emailsTo(email)).toBe(1)
+  })
+
+  test('the link is written from the parsed appUrl: its host, however it is read, is the listed one', async () => {
+    await setAppOrigins([APP])
+    const email = uniqueEmail()
+    expect((await invite({ email, appUrl: 'https://Staff-App.EXAMPLE.test:443/join' })).status).toBe(201)
+    const link = await linkTo(email)
+    expect(link.href).toStartWith(`${APP}/join/accept-invite?token=`)
+    // The text in the mail, not only what a WHATWG parser makes of it.
+    const text = fallbackEmailsTo(api, email)[0]!.text
+    expect(text).toContain(`${APP}/join/accept-invite?token=`)
+    expect(text).not.toContain('Staff-App')
   })
 
   test('a resend to an origin no longer listed is 400 naming /appUrl, and nothing is sent', async () => {

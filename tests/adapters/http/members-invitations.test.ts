@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'bun:test'
-import { claimsOf, deliverUntil, expectBadRequest, expectProblem, invitationIn, loggedEmailsTo, loggedInvitationTo } from './helpers'
+import { claimsOf, deliverUntil, expectBadRequest, expectProblem, invitationIn, fallbackEmailsTo, fallbackInvitationTo } from './helpers'
 import { UNKNOWN_ID } from './helpers'
 import { api, ids, openMembersServer, other, partnerA, tokens, world } from './members-support'
 import { acceptInvite, BASE_URL, invitationTokenFor, invite, invited, type MemberJson, memberById, NEW_PASSWORD } from './members-support'
@@ -16,8 +16,8 @@ describe('invite → accept-invite → login', () => {
     expect(created.status).toBe(201)
     expect(created.body).toMatchObject({ email: 'new.person@example.org', role: 'staff', fullName: 'New Person', isConfirmed: false })
 
-    // The invitation went through the outbox to the log fallback, with a link to PUBLIC_BASE_URL.
-    const email = await loggedInvitationTo(api, 'new.person@example.org')
+    // The invitation went through the outbox to the fallback, with a link to PUBLIC_BASE_URL.
+    const email = await fallbackInvitationTo(api, 'new.person@example.org')
     expect(email.organizationId).toBe(world.organizationId)
     expect(email.subject).toContain('invited')
     const { link, token } = invitationIn(email.text)
@@ -116,7 +116,7 @@ describe('invite → accept-invite → login', () => {
         .status,
     ).toBe(200)
     const member = await invited({ appUrl: 'https://portal.example.org/' })
-    const { link } = invitationIn((await loggedInvitationTo(api, member.email)).text)
+    const { link } = invitationIn((await fallbackInvitationTo(api, member.email)).text)
     expect(link).toStartWith('https://portal.example.org/accept-invite?token=')
   })
 
@@ -154,7 +154,7 @@ describe('invite → accept-invite → login', () => {
 describe('members never cross organizations', () => {
   test('an invitation token of one organization logs in there only', async () => {
     const theirs = await invited({}, tokens.otherAdmin)
-    const email = await loggedInvitationTo(api, theirs.email)
+    const email = await fallbackInvitationTo(api, theirs.email)
     expect(email.organizationId).toBe(other.organizationId)
     const pair = await acceptInvite({ token: invitationIn(email.text).token, password: NEW_PASSWORD })
     expect(claimsOf(pair.body.accessToken).org).toBe(other.organizationId)
@@ -170,13 +170,13 @@ describe('POST /api/members/{id}/invitation', () => {
   test('sends a new invitation to a member who has not accepted one; its link works', async () => {
     const email = uniqueEmail('resend')
     const invited = await invite({ email, role: 'staff' })
-    await loggedInvitationTo(api, email)
+    await fallbackInvitationTo(api, email)
     const again = await resend(invited.body.id)
     expect(again.status).toBe(200)
     expect(again.body).toMatchObject({ id: invited.body.id, email, isConfirmed: false })
-    const second = await deliverUntil(api, () => loggedEmailsTo(api, email)[1], 'the second invitation')
+    const second = await deliverUntil(api, () => fallbackEmailsTo(api, email)[1], 'the second invitation')
     const { token } = invitationIn(second.text)
-    expect(token).not.toBe(invitationIn(loggedEmailsTo(api, email)[0]!.text).token)
+    expect(token).not.toBe(invitationIn(fallbackEmailsTo(api, email)[0]!.text).token)
     expect((await acceptInvite({ token, password: NEW_PASSWORD })).status).toBe(200)
   })
 

@@ -2,11 +2,11 @@ import { afterAll, beforeAll, expect } from 'bun:test'
 import type { Partner } from '../../../src/domain/partners/partner'
 import { startTestServer, type TestServer } from '../../support/http'
 import type { World } from '../../support/world'
-import { claimsOf, invitationIn, loggedInvitationTo } from './helpers'
+import { claimsOf, invitationIn, fallbackInvitationTo } from './helpers'
 
 // What the members-*.test.ts files share: one server a file, with two organizations, two partners and a
 // member of each role, and the calls that invite, update and list members. Invitations of an organization
-// without email settings go to the log.
+// without email settings go to the fallback, which the tests read (the log keeps none of them).
 // Each file calls `openMembersServer()` at its top; its tests reach the rest through these exports.
 export type MemberJson = {
   id: string
@@ -81,7 +81,7 @@ export async function invited(body: Record<string, unknown> = {}, token = tokens
   return response.body
 }
 
-/** The invitation token emailed (through the log fallback) to `email`. */
+/** The invitation token emailed (through the fallback) to `email`. */
 export async function invitationTokenFor(email: string): Promise<string> {
-  return invitationIn((await loggedInvitationTo(api, email)).text).token
+  return invitationIn((await fallbackInvitationTo(api, email)).text).token
 }

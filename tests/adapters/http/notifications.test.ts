@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { startTestServer, type TestServer } from '../../support/http'
-import { deliverUntil, loggedEmailsTo } from './helpers'
+import { deliverUntil, fallbackEmailsTo } from './helpers'
 
 // docs/api/organization.md "Notifications" over real HTTP, on SQLite and PostgreSQL.
 let api: TestServer
@@ -44,7 +44,7 @@ describe('notifications', () => {
     expect(submitted.status).toBe(201)
     const mail = await deliverUntil(
       api,
-      () => loggedEmailsTo(api, email).find((m) => m.subject.includes(submitted.body.referenceNumber)),
+      () => fallbackEmailsTo(api, email).find((m) => m.subject.includes(submitted.body.referenceNumber)),
       `the new-need mail to ${email}`,
     )
     expect(mail.subject).toBe(`New request ${submitted.body.referenceNumber} for Pantry`)
@@ -60,7 +60,7 @@ describe('notifications', () => {
     expect((await api.call('PUT', `/api/needs/${created.body.id}`, { token: admin, body: { assignedTo: agent.id } })).status).toBe(200)
     const mail = await deliverUntil(
       api,
-      () => loggedEmailsTo(api, agent.email).find((m) => m.subject.includes(created.body.referenceNumber)),
+      () => fallbackEmailsTo(api, agent.email).find((m) => m.subject.includes(created.body.referenceNumber)),
       'the assignment mail',
     )
     expect(mail.subject).toBe(`Request ${created.body.referenceNumber} is assigned to you`)

@@ -1,12 +1,12 @@
 import { describe, expect, test } from 'bun:test'
-import { deliverUntil, expectBadRequest, expectProblem, invitationIn, ISO_MS, loggedEmailsTo, loggedInvitationTo } from './helpers'
+import { deliverUntil, expectBadRequest, expectProblem, invitationIn, ISO_MS, fallbackEmailsTo, fallbackInvitationTo } from './helpers'
 import { api, openSettingsServer, other, smtp, smtpUrl, tokens, world } from './organization-settings-support'
 import { BASE_URL, EMAIL, getEmail, NON_ADMINS, organizationWithAdmin, putEmail, SES_SECRET } from './organization-settings-support'
 import { SMTP_PASSWORD, SMTP_USER, smtpSettings, testEmail, WRONG_PASSWORD } from './organization-settings-support'
 
 // docs/api/organization.md "Organization settings" and "Outgoing mail": an organization's own email provider, over real
 // HTTP, with a real SMTP server on 127.0.0.1. Its key is a secret: it is never answered, logged or stored in
-// clear, and the organization's mail goes through it while others' still goes to the log.
+// clear, and the organization's mail goes through it while others' still goes to the fallback.
 openSettingsServer()
 
 describe('email settings', () => {
@@ -133,18 +133,18 @@ describe('outgoing mail goes through the organization’s own provider', () => {
     expect(message.headers).toMatch(/^From: "?Intake Desk"? <desk@example\.org>\r$/m)
     const { link, token } = invitationIn(message.body)
     expect(link).toStartWith(`${BASE_URL}/accept-invite?token=`)
-    expect(loggedEmailsTo(api, email)).toEqual([])
+    expect(fallbackEmailsTo(api, email)).toEqual([])
     expect(api.logs.join('\n')).not.toContain(token)
 
     const accepted = await api.call('POST', '/api/auth/accept-invite', { body: { token, password: 'a long enough password' } })
     expect(accepted.status).toBe(200)
   })
 
-  test('another organization without settings still writes its mail to the log, not to this provider', async () => {
+  test('another organization without settings still hands its mail to the fallback, not to this provider', async () => {
     const email = `log-invitee-${crypto.randomUUID().slice(0, 8)}@example.org`
     expect((await api.call('POST', '/api/members', { token: tokens.otherAdmin, body: { email, role: 'staff' } })).status).toBe(201)
-    const logged = await loggedInvitationTo(api, email)
-    expect(logged.organizationId).toBe(other.organizationId)
+    const mail = await fallbackInvitationTo(api, email)
+    expect(mail.organizationId).toBe(other.organizationId)
     expect(smtp.received.some((m) => m.to.includes(email))).toBe(false)
   })
 

@@ -3,9 +3,9 @@ import { DispatchOutbox } from '../../../src/application/messaging/dispatch-outb
 import { PORTS } from '../../../src/main/container'
 import { TEST_PASSWORD } from '../../support/world'
 import { startTestServer, type TestServer } from '../../support/http'
-import { deliverUntil, expectBadRequest, expectProblem, loggedEmailsTo } from './helpers'
+import { deliverUntil, expectBadRequest, expectProblem, fallbackEmailsTo } from './helpers'
 
-// docs/api/access.md "Tokens": a forgotten password over real HTTP, the email read from the log fallback.
+// docs/api/access.md "Tokens": a forgotten password over real HTTP, the email read from the fallback.
 
 const BASE_URL = 'https://app.example.test'
 const NEW_PASSWORD = 'a brand new long passphrase'
@@ -30,7 +30,7 @@ async function resetLinkTo(to: string): Promise<URL> {
   const message = await deliverUntil(
     api,
     () =>
-      loggedEmailsTo(api, to)
+      fallbackEmailsTo(api, to)
         .filter((m) => m.subject.startsWith('Choose a new password'))
         .at(-1),
     `the reset email to ${to}`,
@@ -88,7 +88,7 @@ describe('reset mails per member (PASSWORD_RESET_MAILS_PER_HOUR, 2 here)', () =>
     const resetMails = async () => {
       await limited.server.container.get(PORTS.deferredWork).settled()
       while ((await limited.server.container.get(DispatchOutbox).runOnce()) > 0);
-      return loggedEmailsTo(limited, to).filter((m) => m.subject.startsWith('Choose a new password'))
+      return fallbackEmailsTo(limited, to).filter((m) => m.subject.startsWith('Choose a new password'))
     }
     for (let i = 0; i < 4; i++) {
       const answer = await limited.call('POST', '/api/auth/password-reset', { body: { email: to } })

@@ -8,7 +8,12 @@ import { captureRequests, expectRefusal } from './support'
 const ENDPOINT = 'https://api.postmarkapp.com/email'
 const TOKEN = 'pm-token-7f3a9c2e-SECRET'
 const settings: EmailProviderSettings = { provider: 'postmark', apiKey: TOKEN, fromEmail: 'desk@example.org', fromName: 'Help Desk' }
-const message = { to: 'someone@example.net', subject: 'Your invitation', text: 'Follow the link: https://x.test/accept-invite?token=abc' }
+const message = {
+  template: 'invitation' as const,
+  to: 'someone@example.net',
+  subject: 'Your invitation',
+  text: 'Follow the link: https://x.test/accept-invite?token=abc',
+}
 
 const msw = setupServer()
 beforeAll(() => msw.listen({ onUnhandledRequest: 'error' }))

@@ -8,7 +8,12 @@ import { captureRequests, expectRefusal } from './support'
 const ENDPOINT = 'https://api.sendgrid.com/v3/mail/send'
 const API_KEY = 'SG.q1w2e3r4t5y6.u7i8o9p0-SECRET-a1s2d3f4'
 const settings: EmailProviderSettings = { provider: 'sendgrid', apiKey: API_KEY, fromEmail: 'desk@example.org', fromName: 'Help Desk' }
-const message = { to: 'someone@example.net', subject: 'Your invitation', text: 'Follow the link: https://x.test/accept-invite?token=abc' }
+const message = {
+  template: 'invitation' as const,
+  to: 'someone@example.net',
+  subject: 'Your invitation',
+  text: 'Follow the link: https://x.test/accept-invite?token=abc',
+}
 
 const msw = setupServer()
 beforeAll(() => msw.listen({ onUnhandledRequest: 'error' }))

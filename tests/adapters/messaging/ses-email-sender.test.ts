@@ -15,7 +15,12 @@ const REGION = 'eu-west-1'
 const API_KEY = `${ACCESS_KEY_ID}:${SECRET_ACCESS_KEY}:${REGION}`
 const ENDPOINT = `https://email.${REGION}.amazonaws.com/v2/email/outbound-emails`
 const settings: EmailProviderSettings = { provider: 'ses', apiKey: API_KEY, fromEmail: 'desk@example.org', fromName: 'Help Desk' }
-const message = { to: 'someone@example.net', subject: 'Your invitation', text: 'Follow the link: https://x.test/accept-invite?token=abc' }
+const message = {
+  template: 'invitation' as const,
+  to: 'someone@example.net',
+  subject: 'Your invitation',
+  text: 'Follow the link: https://x.test/accept-invite?token=abc',
+}
 const SECRETS = [API_KEY, SECRET_ACCESS_KEY]
 
 const msw = setupServer()

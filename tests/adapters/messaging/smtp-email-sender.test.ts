@@ -10,7 +10,12 @@ import { expectRefusal } from './support'
 
 const USER = 'mailer@example.org'
 const PASSWORD = 'p@ss:Word-SMTP-9731'
-const message = { to: 'someone@example.net', subject: 'Your invitation', text: 'Follow the link: https://x.test/accept-invite?token=abc' }
+const message = {
+  template: 'invitation' as const,
+  to: 'someone@example.net',
+  subject: 'Your invitation',
+  text: 'Follow the link: https://x.test/accept-invite?token=abc',
+}
 
 interface Received {
   mailFrom: string | false

@@ -82,7 +82,10 @@ export function describeErasureContract({
       const sent = aText(organization.id, phone, randomUUID(), { status: 'sent', sentAt: minute(1) })
       const mailed = aMessage({
         organizationId: organization.id,
-        payload: { channel: 'email', email: { to: 'Zeb@Example.org', subject: 'Your request REQ-1001', text: 'Keep it.' } },
+        payload: {
+          channel: 'email',
+          email: { template: 'requester_confirmation', to: 'Zeb@Example.org', subject: 'Your request REQ-1001', text: 'Keep it.' },
+        },
         status: 'sent',
         sentAt: minute(1),
       })

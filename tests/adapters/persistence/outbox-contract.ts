@@ -47,7 +47,10 @@ export function describeOutboxContract({ make }: ContractContext): void {
       test('keeps every optional field and a unicode payload', async () => {
         const sent = aMessage({
           organizationId: org,
-          payload: { channel: 'email', email: { to: 'zoë@example.org', subject: 'Bienvenue — ✓', text: 'Ligne 1\nLigne 2 "quoted"' } },
+          payload: {
+            channel: 'email',
+            email: { template: 'invitation', to: 'zoë@example.org', subject: 'Bienvenue — ✓', text: 'Ligne 1\nLigne 2 "quoted"' },
+          },
           status: 'sent',
           attempts: 2,
           lockedUntil: minute(3),
@@ -161,7 +164,7 @@ export function describeOutboxContract({ make }: ContractContext): void {
       const member = aMember({ organizationId: org, isConfirmed: false })
       const message = aMessage({
         organizationId: org,
-        payload: { channel: 'email', email: { to: member.email, subject: 'Invited', text: 'link' } },
+        payload: { channel: 'email', email: { template: 'invitation', to: member.email, subject: 'Invited', text: 'link' } },
       })
       const failure = new Error('invitation insert failed')
 

@@ -12,7 +12,12 @@ export function aMessage(overrides: Partial<OutboxMessage> & Pick<OutboxMessage,
     id: randomUUID(),
     payload: {
       channel: 'email',
-      email: { to: 'ana@example.org', subject: 'You are invited', text: 'Choose your password: https://x/accept-invite?token=t' },
+      email: {
+        template: 'invitation',
+        to: 'ana@example.org',
+        subject: 'You are invited',
+        text: 'Choose your password: https://x/accept-invite?token=t',
+      },
     },
     status: 'pending',
     attempts: 0,

@@ -43,7 +43,7 @@ if (postgresAvailable())
           await r.outbox.enqueue({
             id: messageId,
             organizationId: organization.id,
-            payload: { channel: 'email', email: { to: email, subject: 'Invited', text: 'link' } },
+            payload: { channel: 'email', email: { template: 'invitation', to: email, subject: 'Invited', text: 'link' } },
             status: 'pending',
             attempts: 0,
             nextAttemptAt: minute(0),

@@ -155,7 +155,7 @@ if (postgresAvailable())
         ])
         expect(failure).toBe('0A000')
         // The connection went back to the pool whole: it serves the next statement.
-        expect(await client`SELECT 1 AS one`).toEqual([{ one: 1 }])
+        expect([...(await client`SELECT 1 AS one`)]).toEqual([{ one: 1 }])
       } finally {
         await client.end({ timeout: 1 })
       }

@@ -216,7 +216,7 @@ describe('SQLite database', () => {
         await r.outbox.enqueue({
           id: messageId,
           organizationId: organization.id,
-          payload: { channel: 'email', email: { to: email, subject: 'Invited', text: 'link' } },
+          payload: { channel: 'email', email: { template: 'invitation', to: email, subject: 'Invited', text: 'link' } },
           status: 'pending',
           attempts: 0,
           nextAttemptAt: new Date(),

@@ -173,7 +173,7 @@ export const AUDITED: Record<string, () => Promise<Expected>> = {
     return byAdmin('update', 'organization', world.organizationId)
   },
   'organizations.updateEmail': async () => {
-    // Another organization: this one's mail must stay with the log fallback, where the scenarios read their links.
+    // Another organization: this one's mail must stay with the fallback, where the scenarios read their links.
     const other = await world.otherOrganization()
     await u().organizations.updateEmail.execute(other.admin, {
       provider: 'postmark',

@@ -1,32 +1,34 @@
 import { beforeAll } from 'bun:test'
 import { randomUUID } from 'node:crypto'
+import { LogEmailSender } from '../../../src/adapters/messaging/log-email-sender'
 import { DispatchOutbox } from '../../../src/application/messaging/dispatch-outbox'
 import type { AuditAction, AuditRecordType } from '../../../src/domain/audit/audit-event'
 import type { Actor } from '../../../src/domain/auth/actor'
 import { createContainer, PORTS } from '../../../src/main/container'
+import { CapturedMail } from '../../support/captured-mail'
 import { FixedClock } from '../../support/fixed-clock'
 import { cheapPasswords, createWorld, testConfig, type World } from '../../support/world'
-import { recordingLogger, type LogEntry } from '../mail-world'
+import { recordingLogger } from '../mail-world'
 import { FakeWebhookVerifier } from '../sms-world'
 
 // What the audit trail tests share (audit-trail.test.ts, audit-trail-contents.test.ts, and the scenarios of
-// audit-trail-scenarios.ts): an organization of each file's own on the in-memory adapters, whose mail is
-// written to a log the scenarios read their links from, and the records the scenarios act on.
+// audit-trail-scenarios.ts): an organization of each file's own on the in-memory adapters, whose mail the
+// fallback keeps for the scenarios to read their links from, and the records the scenarios act on.
 // Each file calls `openAuditWorld()`; its tests and the scenarios reach the world through the bindings below.
 
 export let world: World
-let logs: LogEntry[]
+let fallback: CapturedMail
 export let adminEmail: string
 export let slug: string
 
-/** Before the tests of the file: the organization, its container and its mail log. */
+/** Before the tests of the file: the organization, its container and the mail of its fallback. */
 export function openAuditWorld(): void {
   beforeAll(async () => {
     const config = testConfig({ PUBLIC_BASE_URL: 'https://intake.example.org' })
     const clock = new FixedClock()
-    const recording = recordingLogger()
-    logs = recording.logs
-    const container = createContainer(config, { clock, passwords: cheapPasswords(), logger: recording.logger })
+    const { logger } = recordingLogger()
+    fallback = new CapturedMail(new LogEmailSender(logger))
+    const container = createContainer(config, { clock, passwords: cheapPasswords(), logger, fallbackEmail: fallback })
     container.rebind(PORTS.smsWebhooks).toConstantValue(new FakeWebhookVerifier())
     world = await createWorld(config, container, clock)
     adminEmail = (await world.repositories.members.findById(world.organizationId, world.admin.memberId))!.email
@@ -36,14 +38,13 @@ export function openAuditWorld(): void {
 
 export const u = () => world.useCases
 
-/** The one-time token of the newest email sent to `to` (the log fallback writes each email out). */
+/** The one-time token of the newest email sent to `to` (the organization has no email settings: the fallback's). */
 export async function tokenMailedTo(to: string): Promise<string> {
   // Every round the worker would make: one round claims only the organization's oldest few messages, and
   // earlier scenarios may have left more than that.
   await world.container.get(PORTS.deferredWork).settled()
   for (let round = 0; round < 50 && (await world.container.get(DispatchOutbox).runOnce()) > 0; round++);
-  const mail = logs.filter((e) => e.fields.to === to).at(-1)
-  const token = /token=([A-Za-z0-9_-]+)/.exec(String(mail?.fields.text))?.[1]
+  const token = /token=([A-Za-z0-9_-]+)/.exec(String(fallback.to(to).at(-1)?.text))?.[1]
   if (!token) throw new Error(`no link mailed to ${to}`)
   return token
 }

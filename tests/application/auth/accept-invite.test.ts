@@ -22,7 +22,7 @@ beforeEach(async () => {
   login = world.useCases.auth.login
   invited = await world.useCases.members.invite.execute(world.admin, { email: 'Invited@Example.org', role: 'staff' })
   await world.dispatch()
-  token = tokenIn(world.logged().find((m) => m.to === 'invited@example.org')!)
+  token = tokenIn(world.fallbackMail().find((m) => m.to === 'invited@example.org')!)
 })
 
 const storedInvited = async () => (await world.repositories.members.findById(world.organizationId, invited.id))!

@@ -11,14 +11,14 @@ async function confirmedMember(world: MailWorld, address: string): Promise<strin
   const invited = await world.useCases.members.invite.execute(world.admin, { email: address, role: 'staff' })
   await world.dispatch()
   await world.useCases.auth.acceptInvite.execute({
-    token: tokenIn(world.logged().find((m) => m.to === invited.email)!),
+    token: tokenIn(world.fallbackMail().find((m) => m.to === invited.email)!),
     password: 'the first long passphrase',
   })
   return invited.email
 }
 
 const resetMailsTo = (world: MailWorld, to: string) =>
-  world.logged().filter((m) => m.to === to && m.subject.startsWith('Choose a new password'))
+  world.fallbackMail().filter((m) => m.to === to && m.subject.startsWith('Choose a new password'))
 
 describe('RequestPasswordReset', () => {
   test('known or not, the request only hands the email on, to run after the answer: nothing is read or written before', async () => {
@@ -44,7 +44,7 @@ describe('RequestPasswordReset', () => {
     for (const { work } of held) await work()
     await world.dispatch()
     expect(resetMailsTo(world, known)).toHaveLength(1)
-    expect(world.logged().filter((m) => m.to === 'nobody@example.org')).toEqual([])
+    expect(world.fallbackMail().filter((m) => m.to === 'nobody@example.org')).toEqual([])
   })
 
   test('a member is sent at most PASSWORD_RESET_MAILS_PER_HOUR links an hour; more requests still pass, sending nothing', async () => {
@@ -79,7 +79,7 @@ describe('RequestPasswordReset', () => {
     await other.useCases.auth.acceptInvite.execute({
       token: tokenIn(
         world
-          .logged()
+          .fallbackMail()
           .filter((m) => m.to === invited.email && m.text.includes('/accept-invite?'))
           .at(-1)!,
       ),

@@ -15,7 +15,7 @@ let email: string
 async function resetTokenFor(to: string): Promise<string> {
   await world.dispatch()
   const message = world
-    .logged()
+    .fallbackMail()
     .filter((m) => m.to === to && m.subject.startsWith('Choose a new password'))
     .at(-1)
   if (!message) throw new Error(`no reset email to ${to}`)
@@ -33,7 +33,7 @@ beforeEach(async () => {
   const invited = await world.useCases.members.invite.execute(world.admin, { email: 'pat@example.org', role: 'staff' })
   await world.dispatch()
   await world.useCases.auth.acceptInvite.execute({
-    token: tokenIn(world.logged().find((m) => m.to === invited.email)!),
+    token: tokenIn(world.fallbackMail().find((m) => m.to === invited.email)!),
     password: OLD_PASSWORD,
   })
   email = invited.email
@@ -66,7 +66,7 @@ describe('RequestPasswordReset and ResetPassword', () => {
     await world.useCases.auth.requestPasswordReset.execute({ email, appUrl: 'https://evil.example/steal' } as never)
     await world.dispatch()
     const links = world
-      .logged()
+      .fallbackMail()
       .filter((m) => m.to === email && m.subject.startsWith('Choose a new password'))
       .map((m) => /\S+\/reset-password\?token=\S+/.exec(m.text)![0])
     expect(links).toHaveLength(2)
@@ -74,10 +74,10 @@ describe('RequestPasswordReset and ResetPassword', () => {
   })
 
   test('an unknown email sends nothing and says nothing different', async () => {
-    const sent = world.logged().length
+    const sent = world.fallbackMail().length
     expect(await world.useCases.auth.requestPasswordReset.execute({ email: 'nobody@example.org' })).toBeUndefined()
     await world.dispatch()
-    expect(world.logged()).toHaveLength(sent)
+    expect(world.fallbackMail()).toHaveLength(sent)
   })
 
   test('a link expires after an hour', async () => {
@@ -95,7 +95,7 @@ describe('RequestPasswordReset and ResetPassword', () => {
     const resetToken = await resetTokenFor(email)
     const invited = await world.useCases.members.invite.execute(world.admin, { email: 'new@example.org', role: 'staff' })
     await world.dispatch()
-    const inviteToken = tokenIn(world.logged().find((m) => m.to === invited.email)!)
+    const inviteToken = tokenIn(world.fallbackMail().find((m) => m.to === invited.email)!)
 
     expect(
       pathsOf(await failureOf(world.useCases.auth.acceptInvite.execute({ token: resetToken, password: NEW_PASSWORD }), InvalidError)),
@@ -109,10 +109,10 @@ describe('RequestPasswordReset and ResetPassword', () => {
   test('a member who never accepted an invitation gets no reset link', async () => {
     const invited = await world.useCases.members.invite.execute(world.admin, { email: 'pending@example.org', role: 'staff' })
     await world.dispatch()
-    const sent = world.logged().length
+    const sent = world.fallbackMail().length
     await world.useCases.auth.requestPasswordReset.execute({ email: invited.email })
     await world.dispatch()
-    expect(world.logged()).toHaveLength(sent)
+    expect(world.fallbackMail()).toHaveLength(sent)
   })
 
   test('a weak password or a malformed email is refused, nothing sent', async () => {

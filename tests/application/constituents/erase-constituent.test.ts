@@ -106,7 +106,10 @@ describe('EraseConstituent', () => {
       await r.outbox.enqueue({
         id: mailId,
         organizationId: world.organizationId,
-        payload: { channel: 'email', email: { to: ANA.email, subject: 'Your request', text: 'Keep your reference number.' } },
+        payload: {
+          channel: 'email',
+          email: { template: 'requester_confirmation', to: ANA.email, subject: 'Your request', text: 'Keep your reference number.' },
+        },
         status: 'sent',
         attempts: 1,
         nextAttemptAt: world.clock.now(),

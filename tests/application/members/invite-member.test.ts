@@ -25,10 +25,10 @@ const staffInput = (overrides: Partial<InviteMemberInput> = {}): InviteMemberInp
   ...overrides,
 })
 
-/** Sends what the outbox holds and answers the messages the log fallback wrote. */
+/** Sends what the outbox holds and answers the mail the fallback was handed. */
 async function sentMail() {
   await world.dispatch()
-  return world.logged()
+  return world.fallbackMail()
 }
 
 describe('InviteMember', () => {
@@ -149,7 +149,7 @@ describe('InviteMember', () => {
       await invite.execute(world.admin, staffInput({ fullName: 'Ana Lopez' }))
       expect(await world.dispatch()).toBe(1)
       expect(await world.dispatch()).toBe(0)
-      const mail = world.logged()
+      const mail = world.fallbackMail()
       expect(mail).toHaveLength(1)
       expect(mail[0]).toMatchObject({ to: 'new.staff@example.org', organizationId: world.organizationId })
       expect(mail[0]!.text).toContain('Ana Lopez')
@@ -164,6 +164,13 @@ describe('InviteMember', () => {
       expect(linkIn(mail!)).toStartWith('https://app.example.org/accept-invite?token=')
     })
 
+    test('writes the link from the parsed appUrl, not its text: lower case, no default port', async () => {
+      await world.useCases.organizations.updateSettings.execute(world.admin, { appOrigins: ['https://app.example.org'] })
+      await invite.execute(world.admin, staffInput({ appUrl: 'https://App.EXAMPLE.org:443/Join' }))
+      const [mail] = await sentMail()
+      expect(linkIn(mail!)).toStartWith('https://app.example.org/Join/accept-invite?token=')
+    })
+
     test("links to an appUrl on PUBLIC_BASE_URL's own origin, a path kept", async () => {
       await invite.execute(world.admin, staffInput({ appUrl: `${PUBLIC_BASE_URL}/staff` }))
       const [mail] = await sentMail()
@@ -176,6 +183,11 @@ describe('InviteMember', () => {
       ['a listed host over http', 'http://app.example.org'],
       ['a listed host behind credentials', 'https://app.example.org@evil.example'],
       ['a listed host on another port', 'https://app.example.org:8443'],
+      ['a listed host, a backslash, then another host', 'https://app.example.org\\@evil.example'],
+      ['a listed host after credentials', 'https://user:pw@app.example.org/'],
+      ['a listed host with a fragment', 'https://app.example.org/#x'],
+      ['a listed host with a query', 'https://app.example.org/?next=https://evil.example'],
+      ['a listed host under a scheme in capitals', 'HTTPS://app.example.org'],
     ])('%s is Invalid at /appUrl: no member, no invitation, no email', async (_name, appUrl) => {
       await world.useCases.organizations.updateSettings.execute(world.admin, { appOrigins: ['https://app.example.org'] })
       const other = await world.otherOrganization()

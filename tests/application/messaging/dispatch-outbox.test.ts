@@ -6,7 +6,7 @@ import { PORTS } from '../../../src/main/container'
 import { createMailWorld, refused, retryable, type MailWorld } from '../mail-world'
 
 const SECOND = 1000
-const message = (to = 'someone@example.org'): EmailMessage => ({ to, subject: 'Hello', text: 'A message body' })
+const message = (to = 'someone@example.org'): EmailMessage => ({ template: 'invitation', to, subject: 'Hello', text: 'A message body' })
 
 let world: MailWorld
 beforeEach(async () => {
@@ -42,13 +42,13 @@ describe('DispatchOutbox', () => {
     expect(postmark().attempts).toHaveLength(1)
   })
 
-  test('sends every due message of a pass, each through its own organization (or the log fallback)', async () => {
+  test("sends every due message of a pass, each through its own organization (or the fallback, told the message's id)", async () => {
     const other = await world.otherOrganization()
     const ours = await enqueue(message('a@example.org'))
     const theirs = await enqueue(message('b@example.org'), other.organizationId)
     expect(await world.dispatch()).toBe(2)
     expect(postmark().delivered.map((d) => d.message.to)).toEqual(['a@example.org'])
-    expect(world.logged()).toEqual([{ organizationId: other.organizationId, ...message('b@example.org') }])
+    expect(world.fallbackMail()).toEqual([{ outboxId: theirs, organizationId: other.organizationId, ...message('b@example.org') }])
     expect((await stored(ours)).status).toBe('sent')
     expect((await stored(theirs)).status).toBe('sent')
     expect((await stored(theirs)).providerMessageId).toBeUndefined()
@@ -64,7 +64,7 @@ describe('DispatchOutbox', () => {
     })
     await world.dispatch()
     expect(world.senders.sendgrid.delivered).toHaveLength(1)
-    expect(world.logged()).toEqual([])
+    expect(world.fallbackMail()).toEqual([])
   })
 
   test('sends nothing for a transaction that rolled back', async () => {

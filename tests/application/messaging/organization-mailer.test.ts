@@ -6,7 +6,10 @@ import { failureOf } from '../failure-of'
 import { createMailWorld, refused, type MailWorld } from '../mail-world'
 
 const POSTMARK_KEY = 'pm-server-token-0000-1234'
-const message: EmailMessage = { to: 'someone@example.org', subject: 'Hello', text: 'A message body' }
+const message: EmailMessage = { template: 'invitation', to: 'someone@example.org', subject: 'Hello', text: 'A message body' }
+
+/** The outbox message a mail of `organizationId` leaves as. */
+const outboxMail = (organizationId: string) => ({ outboxId: 'outbox-message-1', organizationId })
 
 let world: MailWorld
 let mailer: OrganizationMailer
@@ -28,21 +31,21 @@ describe('OrganizationMailer', () => {
     beforeEach(configurePostmark)
 
     test('sends through that provider with the opened key and the sender address, and answers its message id', async () => {
-      expect(await mailer.send(world.organizationId, message)).toEqual({ messageId: 'postmark-1' })
+      expect(await mailer.send(outboxMail(world.organizationId), message)).toEqual({ messageId: 'postmark-1' })
       expect(world.senders.postmark.delivered).toEqual([
         { settings: { provider: 'postmark', apiKey: POSTMARK_KEY, fromEmail: 'help@harbor.example.org', fromName: 'Harbor' }, message },
       ])
     })
 
-    test('uses no other provider and not the log fallback', async () => {
-      await mailer.send(world.organizationId, message)
+    test('uses no other provider and not the fallback', async () => {
+      await mailer.send(outboxMail(world.organizationId), message)
       for (const provider of ['smtp', 'ses', 'sendgrid'] as const) expect(world.senders[provider].attempts).toEqual([])
-      expect(world.logged()).toEqual([])
+      expect(world.fallbackMail()).toEqual([])
     })
 
     test("lets the provider's ProviderError through", async () => {
       world.senders.postmark.failNext(refused('Inactive recipient'))
-      const error = await failureOf(mailer.send(world.organizationId, message), ProviderError)
+      const error = await failureOf(mailer.send(outboxMail(world.organizationId), message), ProviderError)
       expect(error.message).toBe('Inactive recipient')
       expect(error.retryable).toBe(false)
     })
@@ -53,7 +56,7 @@ describe('OrganizationMailer', () => {
         apiKey: 'SG.new-key',
         fromEmail: 'news@harbor.example.org',
       })
-      await mailer.send(world.organizationId, message)
+      await mailer.send(outboxMail(world.organizationId), message)
       expect(world.senders.sendgrid.delivered[0]!.settings).toEqual({
         provider: 'sendgrid',
         apiKey: 'SG.new-key',
@@ -64,18 +67,18 @@ describe('OrganizationMailer', () => {
   })
 
   describe('without email settings', () => {
-    test('writes the whole message to the log fallback, naming the organization, and calls no provider', async () => {
-      expect(await mailer.send(world.organizationId, message)).toEqual({})
-      expect(world.logged()).toEqual([{ organizationId: world.organizationId, ...message }])
+    test('hands the whole message to the fallback, with its outbox id and organization, and calls no provider', async () => {
+      expect(await mailer.send(outboxMail(world.organizationId), message)).toEqual({})
+      expect(world.fallbackMail()).toEqual([{ ...outboxMail(world.organizationId), ...message }])
       for (const sender of Object.values(world.senders)) expect(sender.attempts).toEqual([])
     })
 
     test("another organization's settings are not used", async () => {
       await configurePostmark()
       const other = await world.otherOrganization()
-      await mailer.send(other.organizationId, message)
+      await mailer.send(outboxMail(other.organizationId), message)
       expect(world.senders.postmark.attempts).toEqual([])
-      expect(world.logged()).toEqual([{ organizationId: other.organizationId, ...message }])
+      expect(world.fallbackMail()).toEqual([{ ...outboxMail(other.organizationId), ...message }])
     })
   })
 })

@@ -237,7 +237,7 @@ describe('SendTestEmail', () => {
     await sendTestEmail.execute(world.admin, proposal('postmark'))
     expect(await storedSettings()).toBeUndefined()
     expect(await world.dispatch()).toBe(0)
-    expect(world.logged()).toEqual([])
+    expect(world.fallbackMail()).toEqual([])
   })
 
   test('uses the proposed provider, not the stored one, and leaves the stored settings as they were', async () => {

@@ -1,8 +1,7 @@
 import { describe, expect, test } from 'bun:test'
-import { linkBaseProblem } from '../../../src/domain/members/invitation'
 import { originProblem } from '../../../src/domain/shared/origin'
 
-// docs/api/organization.md "Organization settings": the origins an organization lists, and the link bases they allow.
+// docs/api/organization.md "Organization settings": the origins an organization lists.
 
 describe('originProblem', () => {
   test.each([
@@ -31,34 +30,5 @@ describe('originProblem', () => {
     ['not text', 42],
   ])('%s is refused', (_name, value) => {
     expect(originProblem(value)).toMatch(/^must /)
-  })
-})
-
-describe('linkBaseProblem', () => {
-  const PUBLIC = 'https://intake.example.org'
-  const APPS = ['https://staff.example.org']
-
-  test.each([`${PUBLIC}/`, `${PUBLIC}/staff`, 'https://staff.example.org', 'https://staff.example.org/app/'])(
-    '%s may be a link base',
-    (appUrl) => {
-      expect(linkBaseProblem(appUrl, PUBLIC, APPS)).toBeUndefined()
-    },
-  )
-
-  test.each([
-    'https://evil.example',
-    'http://staff.example.org',
-    'https://staff.example.org:8443',
-    'https://staff.example.org@evil.example',
-    'https://staff.example.org.evil.example',
-    'javascript:alert(1)',
-    'not a url',
-  ])('%s may not', (appUrl) => {
-    expect(linkBaseProblem(appUrl, PUBLIC, APPS)).toContain('appOrigins')
-  })
-
-  test('without appOrigins only the service’s own origin is one', () => {
-    expect(linkBaseProblem('https://staff.example.org', PUBLIC)).toBeString()
-    expect(linkBaseProblem(`${PUBLIC}/x`, PUBLIC)).toBeUndefined()
   })
 })
