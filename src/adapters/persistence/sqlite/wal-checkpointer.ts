@@ -52,7 +52,7 @@ const LONG_READ_MS = 10_000
 
 const WORKER_SOURCE = `
 import { Database } from 'bun:sqlite'
-import { statSync } from 'node:fs'
+import { statfsSync, statSync } from 'node:fs'
 let db
 let timer
 self.onmessage = ({ data }) => {
@@ -61,14 +61,30 @@ self.onmessage = ({ data }) => {
     const walFile = data.open + '-wal'
     db = new Database(data.open)
     db.exec('PRAGMA busy_timeout = ${LONGEST_GAP_MS / 2}')
+    const pageSize = db.query('PRAGMA page_size').get().page_size
+    // What the service's user may fill: root also has the blocks a file system keeps back for it.
+    const freeBytes = () => {
+      const { bavail, bfree, bsize } = statfsSync(data.open)
+      return (process.getuid?.() === 0 ? bfree : bavail) * bsize
+    }
     let copiedBefore = -1
     let stuckSince
     let longReadSaid = false
     let failures = 0
+    let cutBackAfterFailure = false
     timer = setInterval(() => {
       try {
+        // A checkpoint grows the database file by every page the log adds to it, and one that fails for want of
+        // room keeps what it took: writes, which need far less, found the disk full again however much had been
+        // freed short of that. So it waits for the room, and writes go on in the log meanwhile.
+        const growth = db.query('PRAGMA page_count').get().page_count * pageSize - statSync(data.open).size
+        const free = growth > 0 ? freeBytes() : 0
+        if (growth > free) throw new Error('copying the log needs ' + growth + ' bytes more on the disk, which has ' + free + ' free')
         const { log, checkpointed } = db.query('PRAGMA wal_checkpoint(PASSIVE)').get()
-        if (failures > 0) self.postMessage({ recovered: failures })
+        if (failures > 0) {
+          self.postMessage({ recovered: failures })
+          cutBackAfterFailure = true
+        }
         failures = 0
         if (log < 0) return // another connection checkpoints at this moment (the writer's safety net): nothing learnt
         const copiedAll = checkpointed === log
@@ -85,14 +101,18 @@ self.onmessage = ({ data }) => {
           longReadSaid = false
           self.postMessage({ longReadEnded: walBytes })
         }
-        const tooLong = walBytes > ${WAL_BOUND_BYTES}
-        if (copiedAll ? log < ${RESTART_FRAMES} && !tooLong : stuck || log < ${LONGEST_LOG_FRAMES}) return
+        // After failures the log's file goes back to nothing at the first gap: a full disk wants its room back.
+        const cutBack = walBytes > ${WAL_BOUND_BYTES} || cutBackAfterFailure
+        const gapWanted = copiedAll ? log >= ${RESTART_FRAMES} || cutBack : !stuck && (log >= ${LONGEST_LOG_FRAMES} || cutBackAfterFailure)
+        if (!gapWanted) return
         Atomics.store(turn, 0, ${GAP_ASKED})
         const answered = Atomics.wait(turn, 0, ${GAP_ASKED}, 1000) !== 'timed-out'
         // No write in a second: the worker holds the writes itself (the writer waits at its next one) and
         // empties the log, which no write would start over.
         if (!answered) Atomics.compareExchange(turn, 0, ${GAP_ASKED}, ${WRITES_HELD})
-        db.query(tooLong || !answered ? 'PRAGMA wal_checkpoint(TRUNCATE)' : 'PRAGMA wal_checkpoint(RESTART)').get()
+        const truncate = cutBack || !answered
+        const { busy } = db.query(truncate ? 'PRAGMA wal_checkpoint(TRUNCATE)' : 'PRAGMA wal_checkpoint(RESTART)').get()
+        if (truncate && !busy) cutBackAfterFailure = false
       } catch (error) {
         // Said once per burst: a full disk fails every tick.
         if (failures++ === 0) self.postMessage({ error: String((error && error.message) || error) })
