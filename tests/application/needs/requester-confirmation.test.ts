@@ -131,6 +131,14 @@ describe('with confirmations on', () => {
     expect((await sent()).mails).toHaveLength(CONFIRMATION_MAILS_PER_ADDRESS_PER_HOUR + 1)
   })
 
+  test(`the forms of one mailbox share its ${CONFIRMATION_MAILS_PER_ADDRESS_PER_HOUR} an hour; each mail goes to the address as given`, async () => {
+    const forms = ['x+1@example.org', '"x"@example.org', 'X@Example.ORG', 'x+2@example.org', 'x@example.org']
+    const gmail = ['Ana.Ruiz@gmail.com', 'anaruiz+help@googlemail.com', 'a.n.a.r.u.i.z@GMAIL.com', 'anaruiz@gmail.com']
+    for (const email of [...forms, ...gmail]) await submit({ email })
+    const to = (await sent()).mails.map((mail) => mail.to)
+    expect(to).toEqual([...forms.slice(0, 3), ...gmail.slice(0, 3)])
+  })
+
   test('no contact, or a constituent already on file (the need names it), is sent nothing', async () => {
     const ana = await world.constituent({ firstName: 'Ana', phone: PHONE })
     await submit({})

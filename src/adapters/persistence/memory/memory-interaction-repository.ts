@@ -4,7 +4,7 @@ import { EARLY_STATUS_KEPT_MS, type DeliveryStatus } from '../../../domain/messa
 import { ConflictError } from '../../../domain/errors'
 import type { Interaction, InteractionChannel } from '../../../domain/needs/interaction'
 import type { Constituent } from '../../../domain/constituents/constituent'
-import { matchKeysOf } from '../../../domain/constituents/matching'
+import { mailboxOf } from '../../../domain/messaging/mailbox'
 import { copy } from './memory-store'
 import { newestFirst, type PageRequest } from '../../../domain/shared/page'
 import { MemoryRepository, inOrganization, page, tallyOf } from './memory-repository'
@@ -68,8 +68,8 @@ export class MemoryInteractionRepository extends MemoryRepository implements Int
     return this.tallyOutbound(organizationId, 'sms', (c) => c.phone === phone, since)
   }
   async tallyMailsTo(organizationId: string, email: string, since: Date) {
-    const key = matchKeysOf({ email }).email
-    return this.tallyOutbound(organizationId, 'email', (c) => c.email !== undefined && matchKeysOf({ email: c.email }).email === key, since)
+    const mailbox = mailboxOf(email)
+    return this.tallyOutbound(organizationId, 'email', (c) => c.email !== undefined && mailboxOf(c.email) === mailbox, since)
   }
   private tallyOutbound(organizationId: string, channel: InteractionChannel, isTo: (c: Constituent) => boolean, since: Date) {
     const constituentOf = (needId: string | undefined) => (needId ? this.t.needs.get(needId)?.constituentId : undefined)

@@ -1,8 +1,8 @@
 import { and, asc, count, eq, gte, inArray, lt, min, or, type SQL } from 'drizzle-orm'
-import { matchKeysOf } from '../../../domain/constituents/matching'
 import type { InteractionRepository } from '../../../application/ports/repositories/interaction-repository'
 import { EARLY_STATUS_KEPT_MS, type DeliveryStatus } from '../../../domain/messaging/sms'
 import type { Interaction, InteractionChannel } from '../../../domain/needs/interaction'
+import { mailboxOf } from '../../../domain/messaging/mailbox'
 import type { Tally } from '../../../domain/messaging/send-limits'
 import { offsetOf, type PageRequest } from '../../../domain/shared/page'
 import type * as schema from '../sqlite/schema'
@@ -98,8 +98,8 @@ export class SqlInteractionRepository extends SqlRepository implements Interacti
     return this.tallyOutbound(organizationId, 'sms', eq(this.tables.constituents.phone, phone), since)
   }
   tallyMailsTo(organizationId: string, email: string, since: Date): Promise<Tally> {
-    // By the address as duplicate detection keeps it (constituents_by_email).
-    return this.tallyOutbound(organizationId, 'email', eq(this.tables.constituents.emailKey, matchKeysOf({ email }).email ?? ''), since)
+    // By the mailbox, as duplicate detection keys it (constituents_by_email).
+    return this.tallyOutbound(organizationId, 'email', eq(this.tables.constituents.emailKey, mailboxOf(email)), since)
   }
   private async tallyOutbound(organizationId: string, channel: InteractionChannel, contact: SQL, since: Date): Promise<Tally> {
     const { interactions: i, needs: n, constituents: c } = this.tables
