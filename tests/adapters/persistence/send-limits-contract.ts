@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'bun:test'
 import { randomUUID } from 'node:crypto'
+import { EVERY_ORGANIZATION } from '../../../src/application/ports/repositories/interaction-repository'
 import type { Interaction } from '../../../src/domain/needs/interaction'
 import type { Need } from '../../../src/domain/needs/need'
 import type { Organization } from '../../../src/domain/organizations/organization'
@@ -9,7 +10,8 @@ import { minute } from './contract-support'
 
 /**
  * The counts behind the send limits (docs/api/access.md "Tokens", docs/api/organization.md "SMS", docs/api/needs.md "Public
- * intake"): audit events, texts to one number, mails to one address.
+ * intake"): audit events, texts to one number, mails to one mailbox; in one organization, or in every one (the
+ * deployment's cap on what one person is sent).
  */
 export function describeSendLimitsContract({ read, write, anOrganizationWithPartner, insertNeeds }: ContractContext): void {
   describe('send limits', () => {
@@ -84,6 +86,8 @@ export function describeSendLimitsContract({ read, write, anOrganizationWithPart
       expect(await read().interactions.tallyTextsTo(organization.id, phone, minute(0))).toEqual({ count: 3, oldest: minute(1) })
       expect(await read().interactions.tallyTextsTo(organization.id, '+15550000002', minute(0))).toEqual({ count: 0 })
       expect(await read().interactions.tallyTextsTo(other.id, phone, minute(0))).toEqual({ count: 1, oldest: minute(5) })
+      expect(await read().interactions.tallyTextsTo(EVERY_ORGANIZATION, phone, minute(0))).toEqual({ count: 4, oldest: minute(1) })
+      expect(await read().interactions.tallyTextsTo(EVERY_ORGANIZATION, phone, minute(4))).toEqual({ count: 2, oldest: minute(4) })
     })
 
     test("tallies an organization's outbound mails since a time on the needs of everyone with an address of one mailbox", async () => {
@@ -137,6 +141,11 @@ export function describeSendLimitsContract({ read, write, anOrganizationWithPart
         oldest: minute(3),
       })
       expect(await read().interactions.tallyMailsTo(organization.id, 'nobody@example.org', minute(0))).toEqual({ count: 0 })
+      expect(await read().interactions.tallyMailsTo(EVERY_ORGANIZATION, email, minute(0))).toEqual({ count: 4, oldest: minute(1) })
+      expect(await read().interactions.tallyMailsTo(EVERY_ORGANIZATION, `"${name}"@Example.org`, minute(4))).toEqual({
+        count: 2,
+        oldest: minute(4),
+      })
     })
   })
 }
