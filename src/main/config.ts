@@ -29,8 +29,8 @@ export interface Config {
   /** Login, refresh and accept-invite requests per client address per minute. */
   authRateLimit: number
   /**
-   * What one person can make the service send per hour: reset links, texts (docs/api/access.md "Tokens",
-   * docs/api/organization.md "SMS").
+   * What one person can make the service send, or be sent, per hour: reset links, texts, confirmations
+   * (docs/api/access.md "Tokens", docs/api/organization.md "SMS", docs/api/needs.md "Public intake").
    */
   sendLimits: SendLimits
   /** How long the outbox worker rests when it finds nothing to send. */
@@ -97,6 +97,7 @@ export function loadConfig(env: Env = process.env): Config {
       passwordResetMailsPerHour: integer(env, 'PASSWORD_RESET_MAILS_PER_HOUR', 3, 1, 1000),
       smsPerRecipientPerHour: integer(env, 'SMS_PER_RECIPIENT_PER_HOUR', 10, 1, 100_000),
       smsPerMemberPerHour: integer(env, 'SMS_PER_MEMBER_PER_HOUR', 200, 1, 100_000),
+      recipientMessagesPerHour: integer(env, 'RECIPIENT_MESSAGES_PER_HOUR', 10, 1, 100_000),
     },
     outboxPollMs: integer(env, 'OUTBOX_POLL_MS', 1000, 10, 600_000),
     outboxLeaseMs: integer(env, 'OUTBOX_LEASE_MS', 60_000, 1000, 3_600_000),

@@ -70,3 +70,21 @@ describe('PUBLIC_BASE_URL', () => {
     expect(() => load({ PUBLIC_BASE_URL: value })).toThrow('PUBLIC_BASE_URL must')
   })
 })
+
+describe('send limits', () => {
+  test('each has its default, and takes a whole number in its range', () => {
+    expect(load({}).sendLimits).toEqual({
+      passwordResetMailsPerHour: 3,
+      smsPerRecipientPerHour: 10,
+      smsPerMemberPerHour: 200,
+      recipientMessagesPerHour: 10,
+    })
+    expect(load({ RECIPIENT_MESSAGES_PER_HOUR: '25' }).sendLimits.recipientMessagesPerHour).toBe(25)
+  })
+
+  test.each(['0', '-1', '2.5', 'ten', '100001'])('RECIPIENT_MESSAGES_PER_HOUR=%s stops the start with a message naming it', (value) => {
+    expect(() => load({ RECIPIENT_MESSAGES_PER_HOUR: value })).toThrow(
+      new ConfigError('RECIPIENT_MESSAGES_PER_HOUR', 'must be a whole number from 1 to 100000'),
+    )
+  })
+})

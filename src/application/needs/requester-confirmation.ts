@@ -7,6 +7,7 @@ import type { Outbox } from '../messaging/outbox'
 import type { Clock } from '../ports/clock'
 import type { IdGenerator } from '../ports/ids'
 import type { Repositories } from '../ports/repositories'
+import { EVERY_ORGANIZATION, type SendScope } from '../ports/repositories/interaction-repository'
 import type { NeedToName } from './numbering-need'
 
 // docs/api/needs.md "Public intake": the person who asked is told its reference number and what happens next,
@@ -45,17 +46,19 @@ const WORDS: Record<MailLanguage, Words> = {
   },
 }
 
-/** Confirmation mails one address is sent per hour at most, as texts one number is (`smsPerRecipientPerHour`). */
+/** Confirmation mails one mailbox (`mailboxOf`) is sent per hour at most, as texts one number is (`smsPerRecipientPerHour`). */
 export const CONFIRMATION_MAILS_PER_ADDRESS_PER_HOUR = 3
 
 /**
  * Queues the confirmation in the transaction that records the need, recorded as an outbound interaction on
  * the need as staff texts are. A text when the person gave a phone that may be texted (not opted out with
  * STOP, under the texts-per-number limit) through a provider that reaches people, from the organization's
- * number; otherwise an email when it gave an address under its own limit and the organization has email
- * settings; otherwise nothing. The limits keep a form filled with someone else's number or address from
- * flooding it. The log provider and the log fallback reach nobody, so no confirmation goes there: it would
- * only record, on the need, a message the person never had.
+ * number; otherwise an email when it gave an address whose mailbox is under its own limit and the
+ * organization has email settings; otherwise nothing. Each also stays under the deployment's cap on what
+ * every organization together sends that number or mailbox (`recipientMessagesPerHour`), so forms of many
+ * organizations cannot flood it either. The limits keep a form filled with someone else's number or address
+ * from flooding it; the answer to the form is the same either way. The log provider and the log fallback
+ * reach nobody, so no confirmation goes there: it would only record, on the need, a message the person never had.
  */
 export class RequesterConfirmation {
   constructor(
@@ -91,18 +94,24 @@ export class RequesterConfirmation {
   private async mayText(r: Repositories, organization: Organization, phone: string): Promise<boolean> {
     if (!this.textsReachPeople || !organization.phoneNumber) return false
     if (await r.smsOptOuts.isOptedOut(organization.id, phone)) return false
-    const sent = await r.interactions.tallyTextsTo(organization.id, phone, sendWindowStart(this.clock.now()))
-    return this.fits(sent, this.limits.smsPerRecipientPerHour)
+    const since = sendWindowStart(this.clock.now())
+    return this.fits(organization.id, (scope) => r.interactions.tallyTextsTo(scope, phone, since), this.limits.smsPerRecipientPerHour)
   }
 
   private async mayMail(r: Repositories, organizationId: string, email: string): Promise<boolean> {
     if (!(await r.emailSettings.find(organizationId))) return false
-    const sent = await r.interactions.tallyMailsTo(organizationId, email, sendWindowStart(this.clock.now()))
-    return this.fits(sent, CONFIRMATION_MAILS_PER_ADDRESS_PER_HOUR)
+    const since = sendWindowStart(this.clock.now())
+    return this.fits(organizationId, (scope) => r.interactions.tallyMailsTo(scope, email, since), CONFIRMATION_MAILS_PER_ADDRESS_PER_HOUR)
   }
 
-  private fits(sent: Tally, limit: number): boolean {
-    return secondsUntilFree(sent, limit, this.clock.now()) === 0
+  /**
+   * Under the organization's limit and under the deployment's cap, both counted at once. Other organizations'
+   * rows are not locked: requests to several of them at the same moment may each pass the cap by one.
+   */
+  private async fits(organizationId: string, tally: (scope: SendScope) => Promise<Tally>, limit: number): Promise<boolean> {
+    const [own, everyone] = await Promise.all([tally(organizationId), tally(EVERY_ORGANIZATION)])
+    const now = this.clock.now()
+    return secondsUntilFree(own, limit, now) === 0 && secondsUntilFree(everyone, this.limits.recipientMessagesPerHour, now) === 0
   }
 
   /** The message as an outbound interaction on the need: staff see what the person was told. */

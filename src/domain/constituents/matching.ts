@@ -1,8 +1,9 @@
+import { mailboxOf } from '../messaging/mailbox'
 import type { ContactDetails } from './contact'
 
 /**
  * Duplicate detection keys (docs/api/needs.md "Needs"). Two constituents of one organization are candidates when they
- * share any key: the same E.164 phone, the same email (case-insensitive), the same normalized first and
+ * share any key: the same E.164 phone, the same mailbox (`mailboxOf`: case, a `+tag`, Gmail's dots aside), the same normalized first and
  * last name with the same date of birth, or the same last name and street address. Each key is stored
  * and indexed, so finding candidates costs the same with 100 or 1,000,000 constituents.
  */
@@ -40,7 +41,7 @@ export function matchKeysOf(c: ContactDetails): MatchKeys {
   const street = c.addressStreet ? normalizeText(c.addressStreet) : ''
   return {
     ...(c.phone ? { phone: c.phone } : {}),
-    ...(c.email ? { email: c.email.trim().toLowerCase() } : {}),
+    ...(c.email ? { email: mailboxOf(c.email) } : {}),
     ...(first && last && c.dateOfBirth ? { nameAndBirth: `${first}|${last}|${c.dateOfBirth}` } : {}),
     ...(last && street ? { lastNameAndStreet: `${last}|${street}` } : {}),
   }

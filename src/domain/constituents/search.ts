@@ -1,10 +1,11 @@
 import type { ContactDetails } from './contact'
+import { mailboxOf } from '../messaging/mailbox'
 import { normalizeText } from './matching'
 
 /**
  * How `GET /api/constituents?query=` is matched (docs/constituents.md), decided here once for every adapter:
  * - empty: every constituent;
- * - with an `@`: the email, whole and case-insensitive;
+ * - with an `@`: the email, whole, by its mailbox (`mailboxOf`: case, a `+tag`, Gmail's dots aside);
  * - only digits and phone punctuation (`+1 (555) 123-45`), at least 3 digits: any part of the phone's
  *   digits (`5550112` finds +15035550112), the country code included;
  * - otherwise words: each word must begin a word of the first or the last name (case- and accent-insensitive),
@@ -28,7 +29,7 @@ export const PHONE_QUERY_DIGITS = 3
 export function parseConstituentQuery(query: string | undefined): ConstituentQuery {
   const trimmed = (query ?? '').trim()
   if (trimmed === '') return { kind: 'all' }
-  if (trimmed.includes('@')) return { kind: 'email', email: trimmed.toLowerCase() }
+  if (trimmed.includes('@')) return { kind: 'email', email: mailboxOf(trimmed) }
   const digits = trimmed.replace(/\D/g, '')
   if (/^[\d\s()+.-]+$/.test(trimmed) && digits.length >= PHONE_QUERY_DIGITS) return { kind: 'phone', digits }
   const words = normalizeText(trimmed).split(' ').filter(Boolean)

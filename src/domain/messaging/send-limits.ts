@@ -1,6 +1,7 @@
 /**
- * Limits on what one person can make the service send (docs/api/access.md "Tokens", docs/api/organization.md "SMS"): reset links to one
- * member, texts to one number, texts by one member. Each counts over the last hour what the database
+ * Limits on what one person can make the service send (docs/api/access.md "Tokens", docs/api/organization.md "SMS",
+ * docs/api/needs.md "Public intake"): reset links to one member, texts to one number, texts by one member, and
+ * what every organization together sends one person. Each counts over the last hour what the database
  * recorded, so the limit holds across instances.
  */
 export interface SendLimits {
@@ -10,6 +11,11 @@ export interface SendLimits {
   smsPerRecipientPerHour: number
   /** Texts one member sends per hour. */
   smsPerMemberPerHour: number
+  /**
+   * Messages one person (a phone number, a mailbox) is sent per hour by every organization together, each kind
+   * counted apart: past it, no requester confirmation is sent.
+   */
+  recipientMessagesPerHour: number
 }
 
 export const SEND_LIMIT_WINDOW_MS = 60 * 60_000

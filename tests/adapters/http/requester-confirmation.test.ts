@@ -31,13 +31,22 @@ let api: TestServer
 let numbers = 0
 beforeAll(async () => {
   msw.listen({ onUnhandledRequest: 'bypass' })
-  api = await startTestServer({ SMS_PROVIDER: 'twilio', TWILIO_ACCOUNT_SID: ACCOUNT_SID, TWILIO_AUTH_TOKEN: 'twilio-auth-token-for-tests' })
+  api = await startTestServer({
+    SMS_PROVIDER: 'twilio',
+    TWILIO_ACCOUNT_SID: ACCOUNT_SID,
+    TWILIO_AUTH_TOKEN: 'twilio-auth-token-for-tests',
+    RECIPIENT_MESSAGES_PER_HOUR: '2',
+  })
 })
 afterAll(async () => {
   await api.stop()
   msw.close()
 })
 
+/** Runs the outbox until it is empty: whatever was queued has been sent. */
+async function deliverEverything() {
+  while ((await api.world.useCases.operations.dispatchOutbox.runOnce()) > 0);
+}
 const textsTo = (phone: string) => sent.texts.filter((text) => text.to === phone)
 const mailsTo = (email: string) => sent.mails.filter((mail) => mail.To === email)
 
@@ -104,6 +113,46 @@ describe('the confirmation to the person who asked', () => {
     await deliverUntil(api, () => sent.mails.find((mail) => mail.Subject.includes(created.body.referenceNumber)))
     expect(textsTo(phone)).toEqual([])
     expect(mailsTo(email)).toEqual([])
+  })
+
+  test('one number is texted at most RECIPIENT_MESSAGES_PER_HOUR confirmations by every organization together: past it the answer is the same, and nothing is recorded', async () => {
+    const [first, second] = [await organization(true), await organization(true)]
+    const phone = '+15550104403'
+    const ask = (o: { world: World }) =>
+      api.call('POST', '/api/needs/public', {
+        body: { organizationId: o.world.organizationId, description: 'Food', customFields: { phone } },
+      })
+    const answers = [await ask(first), await ask(second), await ask(first)]
+    const [told, , heldBack] = answers
+    for (const answer of answers) expect(answer.status).toBe(201)
+    expect(Object.keys(heldBack!.body).sort()).toEqual(Object.keys(told!.body).sort())
+    await deliverEverything()
+    expect(textsTo(phone)).toHaveLength(2)
+    const interactions = await api.call('GET', `/api/needs/${heldBack!.body.id}/interactions`, { token: first.admin })
+    expect(interactions.body).toEqual([])
+  })
+
+  test('the forms of one mailbox are mailed at most that many by every organization together; the page tells nothing of it', async () => {
+    const [first, second] = [await organization(true), await organization(true)]
+    const forms = ['Rosa.Perez@gmail.com', 'rosaperez+ayuda@googlemail.com', '"rosa.perez"@gmail.com']
+    const pages = []
+    for (const [o, email] of [
+      [first, forms[0]],
+      [second, forms[1]],
+      [first, forms[2]],
+    ] as const)
+      pages.push(await postForm(api, `/intake/${o.slug}?lang=es`, { description: 'Ayuda con la renta', email: email! }))
+    const references = pages.map((page) => /class="reference">([^<]+)</.exec(page.text)![1]!)
+    await deliverEverything()
+    expect(
+      sent.mails
+        .filter((mail) => forms.includes(mail.To))
+        .map((mail) => mail.To)
+        .sort(),
+    ).toEqual(forms.slice(0, 2).sort())
+    // The same page, but for its reference number, whether the mail went or not.
+    const [told, , heldBack] = pages.map((page, i) => page.text.replaceAll(references[i]!, 'REF'))
+    expect(heldBack).toBe(told!)
   })
 
   test('a language other than en or es is 400 naming /language', async () => {

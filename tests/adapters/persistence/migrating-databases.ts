@@ -23,6 +23,8 @@ export interface MigratingDatabase {
   migrations: Migration[]
   /** One statement with positional parameters ($1, $2…) on a connection of its own: rows as an older version wrote them. */
   run(statement: string, values: unknown[]): Promise<void>
+  /** The rows of one query, on a connection of its own: what a migration left. */
+  rows(query: string): Promise<Array<Record<string, unknown>>>
   /** An organization as every version stored it: today's repositories write columns later migrations add. */
   insertOrganization(organization: Organization): Promise<void>
   /** A constituent as every version stored it, its search terms as today's repositories write them. */
@@ -74,17 +76,20 @@ export function migratingSqlite(): MigratingDatabase & { path: string } {
   const dir = mkdtempSync(join(tmpdir(), 'intake-migrating-'))
   const path = join(dir, 'intake.sqlite')
   const db = new SqliteDatabase(path)
-  const run = async (statement: string, values: unknown[]) => {
+  const rows = async (statement: string, values: unknown[] = []) => {
     const raw = new Database(path)
-    raw.run(statement, values as never)
+    const found = raw.query(statement).all(...(values as never[])) as Array<Record<string, unknown>>
     raw.close()
+    return found
   }
+  const run = async (statement: string, values: unknown[]) => void (await rows(statement, values))
   return {
     kind: 'sqlite',
     path,
     db,
     migrations: SQLITE_MIGRATIONS,
     run,
+    rows,
     insertOrganization: (o) => run(ORGANIZATION_ROW, [o.id, o.name, o.slug, o.createdAt.getTime()]),
     insertConstituent: (c) => run(CONSTITUENT_ROW, sqliteValues(constituentValues(c))),
     insertNeed: (n) => run(NEED_ROW, sqliteValues(needValues(n))),
@@ -98,16 +103,19 @@ export function migratingSqlite(): MigratingDatabase & { path: string } {
 export async function migratingPostgres(): Promise<MigratingDatabase> {
   const database = await createTestDatabase()
   const db = new PostgresDatabase(database.url)
-  const run = async (statement: string, values: unknown[]) => {
+  const rows = async (statement: string, values: unknown[] = []) => {
     const raw = postgres(database.url, { max: 1, onnotice: () => {} })
-    await raw.unsafe(statement, values as never)
+    const found = [...(await raw.unsafe(statement, values as never))] as Array<Record<string, unknown>>
     await raw.end()
+    return found
   }
+  const run = async (statement: string, values: unknown[]) => void (await rows(statement, values))
   return {
     kind: 'postgres',
     db,
     migrations: POSTGRES_MIGRATIONS,
     run,
+    rows,
     insertOrganization: (o) => run(ORGANIZATION_ROW, [o.id, o.name, o.slug, o.createdAt]),
     insertConstituent: (c) => run(CONSTITUENT_ROW, constituentValues(c)),
     insertNeed: (n) => run(NEED_ROW, needValues(n)),

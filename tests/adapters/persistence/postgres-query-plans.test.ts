@@ -6,17 +6,18 @@ import { postgresDialect } from '../../../src/adapters/persistence/postgres/post
 import * as schema from '../../../src/adapters/persistence/postgres/schema'
 import { sqlRepositories, type SqlDb } from '../../../src/adapters/persistence/sql/sql-repositories'
 import type { Repositories } from '../../../src/application/ports/repositories'
+import { EVERY_ORGANIZATION } from '../../../src/application/ports/repositories/interaction-repository'
 import type { Constituent } from '../../../src/domain/constituents/constituent'
 import { matchKeysOf } from '../../../src/domain/constituents/matching'
 import { parseConstituentQuery } from '../../../src/domain/constituents/search'
 import { newestFirst } from '../../../src/domain/shared/page'
-import { aConstituent, aHousehold, anOrganization } from '../../support/builders'
+import { aConstituent, aHousehold, anOrganization, aNeed, aPartner } from '../../support/builders'
 import { postgresAvailable } from '../../support/postgres'
 import { minute } from './contract-support'
 import { needsToPlan } from './plan-data'
 import { db, openTwoInstances, write } from './postgres-support'
 
-// The PostgreSQL query plans of searches, duplicate lookups and need lists: which index each statement
+// The PostgreSQL query plans of searches, duplicate lookups, need lists and the send limits: which index each statement
 // reads, with sequential scans off, among a few hundred people VACUUMed and ANALYZEd.
 
 if (postgresAvailable())
@@ -200,6 +201,46 @@ if (postgresAvailable())
           expect(plans.length).toBeGreaterThan(0)
           expect(plans.map(({ plan }) => plan).join()).toContain(index)
           for (const { plan } of plans) expect(plan).not.toContain('Seq Scan')
+        }
+      })
+
+      test('what one person was sent, in one organization or in every one, reads the contact, its needs and their messages by index', async () => {
+        // Everyone of both organizations has a need that sent a text and a mail a minute ago.
+        await write(async (r) => {
+          for (const o of [organization, otherOrganization]) {
+            const partner = aPartner({ organizationId: o.id })
+            await r.partners.insert(partner)
+            const { items: people } = await r.constituents.search(o.id, { kind: 'all' }, { page: 1, limit: 500 })
+            for (const person of people) {
+              const need = aNeed({ organizationId: o.id, partnerId: partner.id, constituentId: person.id })
+              await r.needs.insert(need)
+              for (const channel of ['sms', 'email'] as const) {
+                const sent = { channel, direction: 'outbound', senderIdentifier: 'system', createdAt: minute(1) } as const
+                await r.interactions.insert({ id: randomUUID(), organizationId: o.id, needId: need.id, ...sent })
+              }
+            }
+          }
+        })
+        await client`ANALYZE`
+        for (const scope of [organization.id, EVERY_ORGANIZATION]) {
+          const plans = await plansOf(async () => {
+            expect(await repositories.interactions.tallyTextsTo(scope, xiomara.phone!, minute(0))).toEqual({ count: 1, oldest: minute(1) })
+            expect(await repositories.interactions.tallyMailsTo(scope, 'Xiomara.Quispe+1@example.org', minute(0))).toMatchObject({
+              count: 1,
+            })
+          })
+          expect(plans).toHaveLength(2)
+          for (const { plan } of plans) {
+            // From the contact, which leads its index, to the person's needs and their messages: nothing walked.
+            expect(plan).toMatch(/ constituents_by_(phone|email) .*\n.*Index Cond: \(\(?(phone|email_key) = /)
+            expect(plan).toMatch(
+              /needs_by_constituent .*\n.*Index Cond: \(\(organization_id = \S+\) AND \(constituent_id = constituents\.id\)\)/,
+            )
+            expect(plan).toMatch(
+              /interactions_by_need .*\n.*Index Cond: \(\(organization_id = \S+\) AND \(need_id = needs\.id\) AND \(created_at >= /,
+            )
+            expect(plan).not.toContain('Seq Scan')
+          }
         }
       })
     })

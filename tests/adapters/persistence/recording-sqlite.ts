@@ -1,8 +1,10 @@
 import { Database } from 'bun:sqlite'
+import { afterAll, beforeAll } from 'bun:test'
 import { drizzle } from 'drizzle-orm/bun-sqlite'
 import * as schema from '../../../src/adapters/persistence/sqlite/schema'
 import { sqliteRepositories } from '../../../src/adapters/persistence/sqlite/sqlite-repositories'
 import type { Repositories } from '../../../src/application/ports/repositories'
+import { makeSqlite, type SqliteFixture } from './sqlite-fixture'
 
 export interface Recorded {
   sql: string
@@ -49,4 +51,32 @@ export function planOf(planner: Database, statement: Recorded): string[] {
     .query(`EXPLAIN QUERY PLAN ${statement.sql}`)
     .all(...(statement.params as never[]))
     .map((row) => (row as { detail: string }).detail)
+}
+
+/** What a plan test reads: the recording repositories, a planner on the same file, and what `fill` answered. */
+export interface Planning<T> {
+  recording: ReturnType<typeof recordingRepositories>
+  planner: Database
+  filled: T
+}
+
+/**
+ * A migrated SQLite database that `fill` writes before the file's tests, read through read-only connections
+ * (`recordingRepositories`, and a planner for `planOf`), removed after them.
+ */
+export function planningSqlite<T>(fill: (r: Repositories) => Promise<T>): Planning<T> {
+  let sqlite: SqliteFixture | undefined
+  const planning = {} as Planning<T>
+  beforeAll(async () => {
+    sqlite = await makeSqlite()
+    planning.filled = await sqlite.persistence.unitOfWork.run(fill)
+    planning.recording = recordingRepositories(sqlite.path)
+    planning.planner = new Database(sqlite.path, { readonly: true })
+  })
+  afterAll(async () => {
+    planning.planner?.close()
+    planning.recording?.close()
+    await sqlite?.cleanup()
+  })
+  return planning
 }

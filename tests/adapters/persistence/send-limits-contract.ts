@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'bun:test'
 import { randomUUID } from 'node:crypto'
+import { EVERY_ORGANIZATION } from '../../../src/application/ports/repositories/interaction-repository'
 import type { Interaction } from '../../../src/domain/needs/interaction'
 import type { Need } from '../../../src/domain/needs/need'
 import type { Organization } from '../../../src/domain/organizations/organization'
@@ -9,7 +10,8 @@ import { minute } from './contract-support'
 
 /**
  * The counts behind the send limits (docs/api/access.md "Tokens", docs/api/organization.md "SMS", docs/api/needs.md "Public
- * intake"): audit events, texts to one number, mails to one address.
+ * intake"): audit events, texts to one number, mails to one mailbox; in one organization, or in every one (the
+ * deployment's cap on what one person is sent).
  */
 export function describeSendLimitsContract({ read, write, anOrganizationWithPartner, insertNeeds }: ContractContext): void {
   describe('send limits', () => {
@@ -84,12 +86,15 @@ export function describeSendLimitsContract({ read, write, anOrganizationWithPart
       expect(await read().interactions.tallyTextsTo(organization.id, phone, minute(0))).toEqual({ count: 3, oldest: minute(1) })
       expect(await read().interactions.tallyTextsTo(organization.id, '+15550000002', minute(0))).toEqual({ count: 0 })
       expect(await read().interactions.tallyTextsTo(other.id, phone, minute(0))).toEqual({ count: 1, oldest: minute(5) })
+      expect(await read().interactions.tallyTextsTo(EVERY_ORGANIZATION, phone, minute(0))).toEqual({ count: 4, oldest: minute(1) })
+      expect(await read().interactions.tallyTextsTo(EVERY_ORGANIZATION, phone, minute(4))).toEqual({ count: 2, oldest: minute(4) })
     })
 
-    test("tallies an organization's outbound mails since a time on the needs of everyone with an address, in any case", async () => {
+    test("tallies an organization's outbound mails since a time on the needs of everyone with an address of one mailbox", async () => {
       const { organization, partner } = await anOrganizationWithPartner()
       const { organization: other, partner: otherPartner } = await anOrganizationWithPartner()
-      const email = `person-${randomUUID().slice(0, 8)}@example.org`
+      const name = `person-${randomUUID().slice(0, 8)}`
+      const email = `${name}@example.org`
       const needOf = async (o: Organization, partnerId: string, address: string) => {
         const household = aHousehold({ organizationId: o.id })
         const constituent = aConstituent({ organizationId: o.id, householdId: household.id, email: address })
@@ -103,6 +108,7 @@ export function describeSendLimitsContract({ read, write, anOrganizationWithPart
       }
       const mine = await needOf(organization, partner.id, email)
       const shouted = await needOf(organization, partner.id, email.toUpperCase())
+      const tagged = await needOf(organization, partner.id, `"${name}"+news@example.org`)
       const someoneElse = await needOf(organization, partner.id, 'someone.else@example.org')
       const elsewhere = await needOf(other, otherPartner.id, email)
       const mail = (need: Need, createdAt: Date, overrides: Partial<Interaction> = {}): Interaction => ({
@@ -121,6 +127,7 @@ export function describeSendLimitsContract({ read, write, anOrganizationWithPart
         for (const interaction of [
           mail(mine, minute(1)),
           mail(shouted, minute(3)),
+          mail(tagged, minute(5)),
           mail(mine, minute(4), { channel: 'sms' }),
           mail(mine, minute(4), { direction: 'inbound' }),
           mail(someoneElse, minute(4)),
@@ -128,12 +135,17 @@ export function describeSendLimitsContract({ read, write, anOrganizationWithPart
         ])
           await r.interactions.insert(interaction)
       })
-      expect(await read().interactions.tallyMailsTo(organization.id, email, minute(0))).toEqual({ count: 2, oldest: minute(1) })
-      expect(await read().interactions.tallyMailsTo(organization.id, email.toUpperCase(), minute(2))).toEqual({
-        count: 1,
+      expect(await read().interactions.tallyMailsTo(organization.id, email, minute(0))).toEqual({ count: 3, oldest: minute(1) })
+      expect(await read().interactions.tallyMailsTo(organization.id, `${name.toUpperCase()}+other@example.org`, minute(2))).toEqual({
+        count: 2,
         oldest: minute(3),
       })
       expect(await read().interactions.tallyMailsTo(organization.id, 'nobody@example.org', minute(0))).toEqual({ count: 0 })
+      expect(await read().interactions.tallyMailsTo(EVERY_ORGANIZATION, email, minute(0))).toEqual({ count: 4, oldest: minute(1) })
+      expect(await read().interactions.tallyMailsTo(EVERY_ORGANIZATION, `"${name}"@Example.org`, minute(4))).toEqual({
+        count: 2,
+        oldest: minute(4),
+      })
     })
   })
 }

@@ -1,10 +1,8 @@
-import { Database } from 'bun:sqlite'
-import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { describe, expect, test } from 'bun:test'
 import { anOrganization } from '../../support/builders'
 import { minute } from './contract-support'
 import { needsToPlan } from './plan-data'
-import { planOf, recordingRepositories } from './recording-sqlite'
-import { makeSqlite, type SqliteFixture } from './sqlite-fixture'
+import { planningSqlite, planOf, type Planning } from './recording-sqlite'
 
 // docs/api/needs.md "Needs" and "Reports": what is overdue is read on the partial index of open needs by due date
 // (needs_open_by_due) and the kept counts; the indexes of needs by assignee and person hold only the needs
@@ -12,37 +10,21 @@ import { makeSqlite, type SqliteFixture } from './sqlite-fixture'
 // (docs/performance/bounds.md "What bounds each route"), and the lookups still search them. On SQLite as on
 // PostgreSQL (postgres-query-plans.test.ts).
 const organization = anOrganization()
-let planned: Awaited<ReturnType<typeof needsToPlan>>
-
-let sqlite: SqliteFixture
-let recording: ReturnType<typeof recordingRepositories>
-let planner: Database
-
-beforeAll(async () => {
-  sqlite = await makeSqlite()
-  await sqlite.persistence.unitOfWork.run(async (r) => {
-    await r.organizations.insert(organization)
-    planned = await needsToPlan(r, organization.id)
-  })
-  recording = recordingRepositories(sqlite.path)
-  planner = new Database(sqlite.path, { readonly: true })
-})
-afterAll(async () => {
-  planner?.close()
-  recording?.close()
-  await sqlite?.cleanup()
+const planning = planningSqlite(async (r) => {
+  await r.organizations.insert(organization)
+  return needsToPlan(r, organization.id)
 })
 
 describe('SQLite query plans of due dates', () => {
   test("an overdue list and the report's overdue count search needs_open_by_due and the kept counts, never scan needs", async () => {
     const now = minute(1500)
-    const { statements: list } = await recording.measure((r) =>
+    const { statements: list } = await planning.recording.measure((r) =>
       r.needs.list(organization.id, { openDueBefore: now }, { page: 1, limit: 25 }),
     )
-    const { statements: report } = await recording.measure((r) =>
+    const { statements: report } = await planning.recording.measure((r) =>
       r.needReports.figures(organization.id, { from: '2026-11-01', to: '2026-11-30' }, now),
     )
-    const plans = [...list, ...report].map((statement) => ({ sql: statement.sql, plan: planOf(planner, statement).join(' | ') }))
+    const plans = [...list, ...report].map((statement) => ({ sql: statement.sql, plan: planOf(planning.planner, statement).join(' | ') }))
 
     const ofNeeds = plans.filter(({ sql }) => /from "needs"/.test(sql))
     expect(ofNeeds).toHaveLength(3) // the page, the total's and the report's counts of the bound's own day
@@ -55,15 +37,19 @@ describe('SQLite query plans of due dates', () => {
   })
 })
 
-async function plansOf(work: Parameters<typeof recording.measure>[0]) {
-  const { statements } = await recording.measure(work)
-  return statements.filter(({ sql }) => /from "needs"/.test(sql)).map((statement) => planOf(planner, statement).join(' | '))
+async function plansOf(work: Parameters<Planning<unknown>['recording']['measure']>[0]) {
+  const { statements } = await planning.recording.measure(work)
+  return statements.filter(({ sql }) => /from "needs"/.test(sql)).map((statement) => planOf(planning.planner, statement).join(' | '))
 }
 
 describe('SQLite query plans of the partial indexes of needs', () => {
   test('a list by assignee or by person searches the index of needs that have one', async () => {
-    const byAssignee = await plansOf((r) => r.needs.list(organization.id, { assignedTo: planned.member.id }, { page: 1, limit: 25 }))
-    const byPerson = await plansOf((r) => r.needs.list(organization.id, { constituentId: planned.person.id }, { page: 1, limit: 25 }))
+    const byAssignee = await plansOf((r) =>
+      r.needs.list(organization.id, { assignedTo: planning.filled.member.id }, { page: 1, limit: 25 }),
+    )
+    const byPerson = await plansOf((r) =>
+      r.needs.list(organization.id, { constituentId: planning.filled.person.id }, { page: 1, limit: 25 }),
+    )
 
     expect(byAssignee.length).toBeGreaterThan(0)
     for (const plan of byAssignee) expect(plan).toStartWith('SEARCH needs USING')

@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, test } from 'bun:test'
-import type { PublicNeedInput } from '../../../src/application/needs/submit-public-need'
+import type { PublicNeed, PublicNeedInput } from '../../../src/application/needs/submit-public-need'
 import { CONFIRMATION_MAILS_PER_ADDRESS_PER_HOUR } from '../../../src/application/needs/requester-confirmation'
 import { InvalidError } from '../../../src/domain/errors'
 import { failureOf, pathsOf } from '../failure-of'
@@ -7,6 +7,7 @@ import type { EmailSenders } from '../../../src/application/messaging/organizati
 import { EMAIL_PROVIDERS, type EmailProvider } from '../../../src/domain/messaging/email'
 import { RecordingSender } from '../mail-world'
 import { createSmsWorld, PUBLIC_BASE_URL, VALID_SIGNATURE, type SmsWorld } from '../sms-world'
+import type { World } from '../../support/world'
 
 // docs/api/needs.md "Public intake": the person who asked is told its reference number and what happens next.
 const ORG_NUMBER = '+15557770000'
@@ -17,14 +18,14 @@ let world: SmsWorld
 let staffEmail: string
 let postmark: RecordingSender
 /** A world whose texts and mails reach people: an SMS provider that sends from the organization's number, and email settings. */
-async function reachingWorld(): Promise<SmsWorld> {
+async function reachingWorld(env: Record<string, string> = {}): Promise<SmsWorld> {
   postmark = new RecordingSender('postmark')
   const emailSenders = Object.fromEntries(EMAIL_PROVIDERS.map((p) => [p, p === 'postmark' ? postmark : new RecordingSender(p)])) as Record<
     EmailProvider,
     RecordingSender
   > satisfies EmailSenders
   const created = await createSmsWorld({
-    env: { SMS_PER_RECIPIENT_PER_HOUR: '3' },
+    env: { SMS_PER_RECIPIENT_PER_HOUR: '3', ...env },
     senderNumberRequired: true,
     emailSenders,
   })
@@ -131,6 +132,14 @@ describe('with confirmations on', () => {
     expect((await sent()).mails).toHaveLength(CONFIRMATION_MAILS_PER_ADDRESS_PER_HOUR + 1)
   })
 
+  test(`the forms of one mailbox share its ${CONFIRMATION_MAILS_PER_ADDRESS_PER_HOUR} an hour; each mail goes to the address as given`, async () => {
+    const forms = ['x+1@example.org', '"x"@example.org', 'X@Example.ORG', 'x+2@example.org', 'x@example.org']
+    const gmail = ['Ana.Ruiz@gmail.com', 'anaruiz+help@googlemail.com', 'a.n.a.r.u.i.z@GMAIL.com', 'anaruiz@gmail.com']
+    for (const email of [...forms, ...gmail]) await submit({ email })
+    const to = (await sent()).mails.map((mail) => mail.to)
+    expect(to).toEqual([...forms.slice(0, 3), ...gmail.slice(0, 3)])
+  })
+
   test('no contact, or a constituent already on file (the need names it), is sent nothing', async () => {
     const ana = await world.constituent({ firstName: 'Ana', phone: PHONE })
     await submit({})
@@ -161,6 +170,67 @@ describe('with confirmations on', () => {
     expect(JSON.stringify(logOnly.logs)).not.toContain(EMAIL)
     expect(JSON.stringify(logOnly.logs)).not.toContain(PHONE)
     expect(await logOnly.interactionsOfNeed(need.id)).toEqual([])
+  })
+})
+
+describe('across organizations, one person is sent at most RECIPIENT_MESSAGES_PER_HOUR confirmations of each kind', () => {
+  const OTHER_NUMBER = '+15557770001'
+  beforeEach(async () => {
+    world = await reachingWorld({ RECIPIENT_MESSAGES_PER_HOUR: '4' })
+    await confirming()
+  })
+
+  /** Another organization of the deployment that confirms requests, with its own number and email settings. */
+  async function confirmingOrganization(): Promise<World> {
+    const other = await world.otherOrganization()
+    const { slug } = (await world.repositories.organizations.findById(other.organizationId))!
+    await other.useCases.operations.setOrganizationPhoneNumber.execute(slug, OTHER_NUMBER)
+    await other.useCases.organizations.updateEmail.execute(other.admin, {
+      provider: 'postmark',
+      apiKey: 'pm-other-key-5678',
+      fromEmail: 'help@example.net',
+    })
+    await other.useCases.organizations.updateSettings.execute(other.admin, { confirmRequests: true })
+    return other
+  }
+  const submitTo = (other: World, customFields: Record<string, unknown>) =>
+    world.useCases.needs.submitPublic.execute({ organizationId: other.organizationId, description: STORY, customFields })
+
+  test('mails to one mailbox count together; one held back is recorded nowhere, and its answer is any other’s', async () => {
+    const other = await confirmingOrganization()
+    const here = ['x@example.org', 'X+1@example.org', '"x"@example.org']
+    const there = ['x+2@example.org', 'x+3@example.org']
+    for (const email of here) await submit({ email })
+    const answers = []
+    for (const email of there) answers.push(await submitTo(other, { email }))
+    const to = (await sent()).mails.map((mail) => mail.to).filter((address) => [...here, ...there].includes(address))
+    expect(to.sort()).toEqual([...here, there[0]!].sort())
+    const [told, heldBack] = answers
+    const interactions = (need: PublicNeed) =>
+      world.repositories.interactions.listByNeed(other.organizationId, need.id, { page: 1, limit: 10 })
+    expect((await interactions(told!)).items).toHaveLength(1)
+    expect((await interactions(heldBack!)).items).toEqual([])
+    expect(Object.keys(heldBack!).sort()).toEqual(Object.keys(told!).sort())
+  })
+
+  test('texts to one number count together, by its E.164 number', async () => {
+    const other = await confirmingOrganization()
+    for (let i = 0; i < 3; i++) await submit({ phone: PHONE })
+    for (let i = 0; i < 3; i++) await submitTo(other, { phone: PHONE })
+    const texts = (await sent()).texts
+    expect(texts.map(({ to }) => to)).toEqual(Array(4).fill(PHONE))
+    expect(texts.map(({ from }) => from).sort()).toEqual([ORG_NUMBER, ORG_NUMBER, ORG_NUMBER, OTHER_NUMBER])
+  })
+
+  test('texts and mails are counted apart, and each person apart', async () => {
+    const other = await confirmingOrganization()
+    for (let i = 0; i < 3; i++) await submit({ phone: PHONE })
+    for (let i = 0; i < 3; i++) await submit({ email: 'x@example.org' })
+    for (const customFields of [{ phone: PHONE }, { email: 'x+9@example.org' }, { phone: PHONE }, { phone: '+15550002222' }])
+      await submitTo(other, customFields)
+    const { texts, mails } = await sent()
+    expect(texts.map(({ to }) => to).sort()).toEqual([...Array(4).fill(PHONE), '+15550002222'].sort())
+    expect(mails.map(({ to }) => to).filter((to) => to.startsWith('x'))).toHaveLength(4)
   })
 })
 

@@ -1,10 +1,14 @@
 import { UNIQUE_CONFLICTS } from '../../../application/ports/repositories'
-import type { InteractionRepository } from '../../../application/ports/repositories/interaction-repository'
+import {
+  EVERY_ORGANIZATION,
+  type InteractionRepository,
+  type SendScope,
+} from '../../../application/ports/repositories/interaction-repository'
 import { EARLY_STATUS_KEPT_MS, type DeliveryStatus } from '../../../domain/messaging/sms'
 import { ConflictError } from '../../../domain/errors'
 import type { Interaction, InteractionChannel } from '../../../domain/needs/interaction'
 import type { Constituent } from '../../../domain/constituents/constituent'
-import { matchKeysOf } from '../../../domain/constituents/matching'
+import { mailboxOf } from '../../../domain/messaging/mailbox'
 import { copy } from './memory-store'
 import { newestFirst, type PageRequest } from '../../../domain/shared/page'
 import { MemoryRepository, inOrganization, page, tallyOf } from './memory-repository'
@@ -64,19 +68,20 @@ export class MemoryInteractionRepository extends MemoryRepository implements Int
       if (i.organizationId === organizationId && i.needId !== undefined && needIds.includes(i.needId)) delete i.content
     }
   }
-  async tallyTextsTo(organizationId: string, phone: string, since: Date) {
-    return this.tallyOutbound(organizationId, 'sms', (c) => c.phone === phone, since)
+  async tallyTextsTo(scope: SendScope, phone: string, since: Date) {
+    return this.tallyOutbound(scope, 'sms', (c) => c.phone === phone, since)
   }
-  async tallyMailsTo(organizationId: string, email: string, since: Date) {
-    const key = matchKeysOf({ email }).email
-    return this.tallyOutbound(organizationId, 'email', (c) => c.email !== undefined && matchKeysOf({ email: c.email }).email === key, since)
+  async tallyMailsTo(scope: SendScope, email: string, since: Date) {
+    const mailbox = mailboxOf(email)
+    return this.tallyOutbound(scope, 'email', (c) => c.email !== undefined && mailboxOf(c.email) === mailbox, since)
   }
-  private tallyOutbound(organizationId: string, channel: InteractionChannel, isTo: (c: Constituent) => boolean, since: Date) {
+  private tallyOutbound(scope: SendScope, channel: InteractionChannel, isTo: (c: Constituent) => boolean, since: Date) {
     const constituentOf = (needId: string | undefined) => (needId ? this.t.needs.get(needId)?.constituentId : undefined)
+    const inScope = (organizationId: string) => scope === EVERY_ORGANIZATION || organizationId === scope
     const sent = this.t.interactions.filter((i) => {
-      if (i.organizationId !== organizationId || i.channel !== channel || i.direction !== 'outbound' || i.createdAt < since) return false
+      if (!inScope(i.organizationId) || i.channel !== channel || i.direction !== 'outbound' || i.createdAt < since) return false
       const constituent = this.t.constituents.get(constituentOf(i.needId) ?? '')
-      return constituent?.organizationId === organizationId && isTo(constituent)
+      return constituent?.organizationId === i.organizationId && isTo(constituent)
     })
     return tallyOf(sent.map((i) => i.createdAt))
   }

@@ -145,8 +145,10 @@ export const constituents = pgTable(
   (t) => [
     index('constituents_newest').on(t.organizationId, t.createdAt, t.id),
     index('constituents_by_household').on(t.organizationId, t.householdId),
-    index('constituents_by_phone').on(t.organizationId, t.phone),
-    index('constituents_by_email').on(t.organizationId, t.emailKey),
+    // The contact first: what one person was sent is counted across organizations too (the deployment's cap,
+    // docs/api/needs.md "Public intake"); an organization's own lookups name both columns.
+    index('constituents_by_phone').on(t.phone, t.organizationId),
+    index('constituents_by_email').on(t.emailKey, t.organizationId),
     index('constituents_by_name_birth').on(t.organizationId, t.nameBirthKey),
     index('constituents_by_last_street').on(t.organizationId, t.lastStreetKey),
     // Retention finds the people not erased whose record has not changed for long (docs/privacy.md).

@@ -1,8 +1,12 @@
-import { and, asc, count, eq, gte, inArray, lt, min, or, type SQL } from 'drizzle-orm'
-import { matchKeysOf } from '../../../domain/constituents/matching'
-import type { InteractionRepository } from '../../../application/ports/repositories/interaction-repository'
+import { and, asc, count, eq, gte, inArray, lt, min, or, sql, type SQL } from 'drizzle-orm'
+import {
+  EVERY_ORGANIZATION,
+  type InteractionRepository,
+  type SendScope,
+} from '../../../application/ports/repositories/interaction-repository'
 import { EARLY_STATUS_KEPT_MS, type DeliveryStatus } from '../../../domain/messaging/sms'
 import type { Interaction, InteractionChannel } from '../../../domain/needs/interaction'
+import { mailboxOf } from '../../../domain/messaging/mailbox'
 import type { Tally } from '../../../domain/messaging/send-limits'
 import { offsetOf, type PageRequest } from '../../../domain/shared/page'
 import type * as schema from '../sqlite/schema'
@@ -94,24 +98,36 @@ export class SqlInteractionRepository extends SqlRepository implements Interacti
     const rows = await this.db.delete(t).where(eq(t.providerMessageId, providerMessageId)).returning({ status: t.status })
     return rows[0]?.status as DeliveryStatus | undefined
   }
-  tallyTextsTo(organizationId: string, phone: string, since: Date): Promise<Tally> {
-    return this.tallyOutbound(organizationId, 'sms', eq(this.tables.constituents.phone, phone), since)
+  tallyTextsTo(scope: SendScope, phone: string, since: Date): Promise<Tally> {
+    return this.tallyOutbound(scope, 'sms', eq(this.tables.constituents.phone, phone), since)
   }
-  tallyMailsTo(organizationId: string, email: string, since: Date): Promise<Tally> {
-    // By the address as duplicate detection keeps it (constituents_by_email).
-    return this.tallyOutbound(organizationId, 'email', eq(this.tables.constituents.emailKey, matchKeysOf({ email }).email ?? ''), since)
+  tallyMailsTo(scope: SendScope, email: string, since: Date): Promise<Tally> {
+    // By the mailbox, as duplicate detection keys it (constituents_by_email).
+    return this.tallyOutbound(scope, 'email', eq(this.tables.constituents.emailKey, mailboxOf(email)), since)
   }
-  private async tallyOutbound(organizationId: string, channel: InteractionChannel, contact: SQL, since: Date): Promise<Tally> {
+  private async tallyOutbound(scope: SendScope, channel: InteractionChannel, contact: SQL, since: Date): Promise<Tally> {
     const { interactions: i, needs: n, constituents: c } = this.tables
-    // From the contact to its people (constituents_by_phone or _by_email), their needs (needs_by_constituent),
-    // each need's recent messages (interactions_by_need): indexed all the way.
-    const [row] = await this.db
-      .select({ count: count(), oldest: min(i.createdAt) })
+    // The needs of the people with this contact, in every organization: from the contact
+    // (constituents_by_phone or _by_email, which lead with it) to each person's needs (needs_by_constituent).
+    const theirNeeds = this.db
+      .select({ organizationId: n.organizationId, id: n.id })
       .from(c)
       .innerJoin(n, and(eq(n.organizationId, c.organizationId), eq(n.constituentId, c.id)))
-      .innerJoin(i, and(eq(i.organizationId, n.organizationId), eq(i.needId, n.id)))
+      .where(contact)
+    // Then each need's recent messages (interactions_by_need), the scope set on the messages. Written as one
+    // join, or with the scope set on the people, SQLite's planner (which has no statistics) walks the
+    // organization's messages instead (sqlite-send-limit-plans.test.ts).
+    const [row] = await this.db
+      .select({ count: count(), oldest: min(i.createdAt) })
+      .from(i)
       .where(
-        and(eq(c.organizationId, organizationId), contact, eq(i.channel, channel), eq(i.direction, 'outbound'), gte(i.createdAt, since)),
+        and(
+          scope === EVERY_ORGANIZATION ? undefined : eq(i.organizationId, scope),
+          sql`(${i.organizationId}, ${i.needId}) in ${theirNeeds}`,
+          eq(i.channel, channel),
+          eq(i.direction, 'outbound'),
+          gte(i.createdAt, since),
+        ),
       )
     return { count: row?.count ?? 0, ...(row?.oldest ? { oldest: row.oldest } : {}) }
   }

@@ -3,6 +3,13 @@ import type { Tally } from '../../../domain/messaging/send-limits'
 import type { Interaction } from '../../../domain/needs/interaction'
 import type { Page, PageRequest } from '../../../domain/shared/page'
 
+/**
+ * Whose messages a send limit counts: an organization's (its id), or every organization's, for the deployment's
+ * cap on what one person is sent (`SendLimits.recipientMessagesPerHour`). Only a count crosses organizations.
+ */
+export type SendScope = string | typeof EVERY_ORGANIZATION
+export const EVERY_ORGANIZATION = null
+
 export interface InteractionRepository {
   insert(interaction: Interaction): Promise<void>
   /** Oldest first (`createdAt`, `id` as tie-break), one page of them. */
@@ -18,7 +25,6 @@ export interface InteractionRepository {
   rememberEarlyStatus(providerMessageId: string, status: DeliveryStatus, at: Date): Promise<void>
   /** The status kept for this provider message, removed as it is taken. */
   takeEarlyStatus(providerMessageId: string): Promise<DeliveryStatus | undefined>
-  /** The organization's outbound texts at or after `since` on needs of constituents with this phone (send limits). */
   /**
    * Blanks the sender (the person's number) of the inbound texts of a constituent, or on its needs: an
    * erasure (docs/privacy.md).
@@ -26,7 +32,8 @@ export interface InteractionRepository {
   forgetInboundSenders(organizationId: string, constituentId: string, needIds: readonly string[]): Promise<void>
   /** Empties the content (notes, texts) of the interactions on these needs: retention (docs/privacy.md). */
   clearContentOfNeeds(organizationId: string, needIds: readonly string[]): Promise<void>
-  tallyTextsTo(organizationId: string, phone: string, since: Date): Promise<Tally>
-  /** The same of outbound emails, on needs of constituents with this address (any case). */
-  tallyMailsTo(organizationId: string, email: string, since: Date): Promise<Tally>
+  /** The scope's outbound texts at or after `since` on needs of constituents with this phone (send limits). */
+  tallyTextsTo(scope: SendScope, phone: string, since: Date): Promise<Tally>
+  /** The same of outbound emails, on needs of constituents with an address of this one's mailbox (`mailboxOf`). */
+  tallyMailsTo(scope: SendScope, email: string, since: Date): Promise<Tally>
 }
