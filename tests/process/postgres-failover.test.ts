@@ -126,7 +126,9 @@ if (postgresAvailable())
           const statuses = [...new Set(of.map((a) => a.status))].map((s) => `${s}: ${of.filter((a) => a.status === s).length}`)
           return `${phase} ${statuses.join(', ')}, slowest ${Math.round(Math.max(0, ...of.map((a) => a.ms)))} ms`
         }
-        console.log(`failover and partition: ${timeline.join(', ')}; ${['before', 'standby', 'primary again', 'partition', 'healed'].map(tally).join('; ')}`)
+        console.log(
+          `failover and partition: ${timeline.join(', ')}; ${['before', 'standby', 'primary again', 'partition', 'healed'].map(tally).join('; ')}`,
+        )
       }
 
       const { answers } = load
