@@ -120,19 +120,33 @@ if (postgresAvailable())
       })
     }, 30_000)
 
-    test('the deadline passing before COMMIT went out changes nothing: what the unit had written is rolled back', async () => {
+    test('the deadline passing before COMMIT went out changes nothing: what the unit had written is rolled back, and the server frees its locks for the other instances while the partition lasts', async () => {
       await throughProxy(async (database, proxy) => {
         const need = aNewNeed({ organizationId: organization.id, partnerId: partner.id })
-        const failure = await database.unitOfWork
+        const failure = database.unitOfWork
           .run(async (r) => {
+            // The insert (which holds the organization's row, for its reference number) reaches the server;
+            // then nothing more passes.
             await r.needs.insertMany([need])
-            // The insert reaches the server; then nothing more passes.
             await realTimer(100)
             proxy.partition()
             await r.partners.findById(organization.id, partner.id)
           })
           .catch((error: unknown) => error)
-        expect(database.outageOf(failure)).toBe('timed_out')
+        await realTimer(200)
+        // Another instance, not partitioned, creates a need in the same organization: it waits on the row the
+        // abandoned transaction holds until the server ends that transaction (idle_in_transaction_session_timeout).
+        const otherInstance = new PostgresDatabase(primary.url, { queryTimeoutMs: 10_000 })
+        try {
+          const started = performance.now()
+          await otherInstance.unitOfWork.run((r) =>
+            r.needs.insertMany([aNewNeed({ organizationId: organization.id, partnerId: partner.id })]),
+          )
+          expect(performance.now() - started).toBeLessThan(DEADLINE_MS + MARGIN_MS)
+        } finally {
+          await otherInstance.close()
+        }
+        expect(database.outageOf(await failure)).toBe('timed_out')
         proxy.heal()
         // The server ends the abandoned transaction (its connection closed, or idle_in_transaction_session_timeout).
         await untilNoTransactionOpen(primary.url)

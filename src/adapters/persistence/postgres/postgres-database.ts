@@ -171,10 +171,24 @@ export class PostgresDatabase implements Persistence, UnitOfWork {
       onnotice: () => {},
       connection: {
         ...READ_ONLY_SESSIONS,
-        // The server's side of the deadline: a transaction whose client went silent (a partition, a client that
-        // gave up) is ended and its row locks freed, instead of holding them until the server's keepalive.
-        idle_in_transaction_session_timeout: this.queryTimeoutMs,
+        ...this.serverDeadline(),
       },
+    }
+  }
+
+  /**
+   * The server's side of the deadline: a transaction whose client went silent (a partition, a client that
+   * gave up) is ended and its row locks freed, and the server's keepalive probes find a vanished client
+   * within the deadline, instead of the kernel's two hours. (The client's own probes cannot be tuned past
+   * their first delay from Bun; its `query_timeout` notices a dead server instead.)
+   */
+  private serverDeadline() {
+    const seconds = Math.max(1, Math.floor(this.queryTimeoutMs / 2000))
+    return {
+      idle_in_transaction_session_timeout: this.queryTimeoutMs,
+      tcp_keepalives_idle: seconds,
+      tcp_keepalives_interval: Math.max(1, Math.floor(seconds / 3)),
+      tcp_keepalives_count: 3,
     }
   }
 
