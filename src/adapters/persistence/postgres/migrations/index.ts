@@ -22,6 +22,7 @@ import m17 from './0017_need_reference_trigger.sql' with { type: 'text' }
 import m18 from './0018_open_by_due_with_status.sql' with { type: 'text' }
 import m19 from './0019_lost_renewals.sql' with { type: 'text' }
 import m20 from './0020_setup_versions.sql' with { type: 'text' }
+import m21 from './0021_idempotency_keys.sql' with { type: 'text' }
 
 export const POSTGRES_MIGRATIONS = bundledMigrations(journal, {
   '0000_init': m0,
@@ -45,4 +46,5 @@ export const POSTGRES_MIGRATIONS = bundledMigrations(journal, {
   '0018_open_by_due_with_status': m18,
   '0019_lost_renewals': m19,
   '0020_setup_versions': m20,
+  '0021_idempotency_keys': m21,
 })

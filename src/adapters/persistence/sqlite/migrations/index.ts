@@ -26,6 +26,7 @@ import m21 from './0021_partial_need_indexes.sql' with { type: 'text' }
 import m22 from './0022_kept_counts_without_rowid.sql' with { type: 'text' }
 import m23 from './0023_open_by_due_with_status.sql' with { type: 'text' }
 import m24 from './0024_lost_renewals.sql' with { type: 'text' }
+import m25 from './0025_idempotency_keys.sql' with { type: 'text' }
 
 export const SQLITE_MIGRATIONS = bundledMigrations(journal, {
   '0000_init': m0,
@@ -53,4 +54,5 @@ export const SQLITE_MIGRATIONS = bundledMigrations(journal, {
   '0022_kept_counts_without_rowid': m22,
   '0023_open_by_due_with_status': m23,
   '0024_lost_renewals': m24,
+  '0025_idempotency_keys': m25,
 })
