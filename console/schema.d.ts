@@ -1917,9 +1917,9 @@ export interface components {
         /** @description RFC 9457 problem details (application/problem+json): every error but 400 */
         Problem: {
             /** @enum {string} */
-            type: "tag:intake.example,2026:problems/invalid" | "tag:intake.example,2026:problems/unauthorized" | "tag:intake.example,2026:problems/forbidden" | "tag:intake.example,2026:problems/not-found" | "tag:intake.example,2026:problems/conflict" | "tag:intake.example,2026:problems/payload-too-large" | "tag:intake.example,2026:problems/unsupported-media-type" | "tag:intake.example,2026:problems/too-many-requests" | "tag:intake.example,2026:problems/internal" | "tag:intake.example,2026:problems/provider-failed" | "tag:intake.example,2026:problems/unavailable";
+            type: "tag:intake.example,2026:problems/invalid" | "tag:intake.example,2026:problems/unauthorized" | "tag:intake.example,2026:problems/forbidden" | "tag:intake.example,2026:problems/not-found" | "tag:intake.example,2026:problems/conflict" | "tag:intake.example,2026:problems/payload-too-large" | "tag:intake.example,2026:problems/unsupported-media-type" | "tag:intake.example,2026:problems/idempotency-key-reused" | "tag:intake.example,2026:problems/too-many-requests" | "tag:intake.example,2026:problems/internal" | "tag:intake.example,2026:problems/provider-failed" | "tag:intake.example,2026:problems/unavailable";
             /** @enum {string} */
-            title: "Bad request" | "Unauthorized" | "Forbidden" | "Not found" | "Conflict" | "Payload too large" | "Unsupported media type" | "Too many requests" | "Internal server error" | "Bad gateway" | "Service unavailable";
+            title: "Bad request" | "Unauthorized" | "Forbidden" | "Not found" | "Conflict" | "Payload too large" | "Unsupported media type" | "Unprocessable content" | "Too many requests" | "Internal server error" | "Bad gateway" | "Service unavailable";
             /**
              * Format: int32
              * @description The HTTP status, repeated
@@ -2026,9 +2026,9 @@ export interface components {
         /** @description RFC 9457 problem details (application/problem+json) of a 400, with the offending fields in errors */
         ValidationProblem: {
             /** @enum {string} */
-            type: "tag:intake.example,2026:problems/invalid" | "tag:intake.example,2026:problems/unauthorized" | "tag:intake.example,2026:problems/forbidden" | "tag:intake.example,2026:problems/not-found" | "tag:intake.example,2026:problems/conflict" | "tag:intake.example,2026:problems/payload-too-large" | "tag:intake.example,2026:problems/unsupported-media-type" | "tag:intake.example,2026:problems/too-many-requests" | "tag:intake.example,2026:problems/internal" | "tag:intake.example,2026:problems/provider-failed" | "tag:intake.example,2026:problems/unavailable";
+            type: "tag:intake.example,2026:problems/invalid" | "tag:intake.example,2026:problems/unauthorized" | "tag:intake.example,2026:problems/forbidden" | "tag:intake.example,2026:problems/not-found" | "tag:intake.example,2026:problems/conflict" | "tag:intake.example,2026:problems/payload-too-large" | "tag:intake.example,2026:problems/unsupported-media-type" | "tag:intake.example,2026:problems/idempotency-key-reused" | "tag:intake.example,2026:problems/too-many-requests" | "tag:intake.example,2026:problems/internal" | "tag:intake.example,2026:problems/provider-failed" | "tag:intake.example,2026:problems/unavailable";
             /** @enum {string} */
-            title: "Bad request" | "Unauthorized" | "Forbidden" | "Not found" | "Conflict" | "Payload too large" | "Unsupported media type" | "Too many requests" | "Internal server error" | "Bad gateway" | "Service unavailable";
+            title: "Bad request" | "Unauthorized" | "Forbidden" | "Not found" | "Conflict" | "Payload too large" | "Unsupported media type" | "Unprocessable content" | "Too many requests" | "Internal server error" | "Bad gateway" | "Service unavailable";
             /**
              * Format: int32
              * @description The HTTP status, repeated
@@ -2094,7 +2094,10 @@ export interface components {
         };
     };
     responses: never;
-    parameters: never;
+    parameters: {
+        /** @description Optional: 1 to 255 visible ASCII characters, a random UUID at best. A retry within 24 hours with the same key and the same request answers what the first made (the record as it reads now) and creates nothing; with another request, 422; while the first is still being processed, 409. */
+        IdempotencyKey: string;
+    };
     requestBodies: never;
     headers: never;
     pathItems: never;
@@ -2865,7 +2868,10 @@ export interface operations {
     submitPublicNeed: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Optional: 1 to 255 visible ASCII characters, a random UUID at best. A retry within 24 hours with the same key and the same request answers what the first made (the record as it reads now) and creates nothing; with another request, 422; while the first is still being processed, 409. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -2908,6 +2914,17 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Payload too large */
             413: {
                 headers: {
@@ -2921,6 +2938,17 @@ export interface operations {
             };
             /** @description Unsupported media type */
             415: {
+                headers: {
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unprocessable content */
+            422: {
                 headers: {
                     "RateLimit-Policy"?: string;
                     RateLimit?: string;
@@ -3006,7 +3034,10 @@ export interface operations {
     createNeed: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Optional: 1 to 255 visible ASCII characters, a random UUID at best. A retry within 24 hours with the same key and the same request answers what the first made (the record as it reads now) and creates nothing; with another request, 422; while the first is still being processed, 409. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -3053,6 +3084,24 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Payload too large */
             413: {
                 headers: {
@@ -3064,6 +3113,15 @@ export interface operations {
             };
             /** @description Unsupported media type */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unprocessable content */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3356,7 +3414,10 @@ export interface operations {
     addNote: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Optional: 1 to 255 visible ASCII characters, a random UUID at best. A retry within 24 hours with the same key and the same request answers what the first made (the record as it reads now) and creates nothing; with another request, 422; while the first is still being processed, 409. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 id: string;
             };
@@ -3414,6 +3475,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Payload too large */
             413: {
                 headers: {
@@ -3432,12 +3502,24 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Unprocessable content */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     sendSms: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Optional: 1 to 255 visible ASCII characters, a random UUID at best. A retry within 24 hours with the same key and the same request answers what the first made (the record as it reads now) and creates nothing; with another request, 422; while the first is still being processed, 409. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 id: string;
             };
@@ -3498,6 +3580,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Payload too large */
             413: {
                 headers: {
@@ -3509,6 +3600,15 @@ export interface operations {
             };
             /** @description Unsupported media type */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unprocessable content */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -14,6 +14,7 @@ export type DomainErrorKind =
   | 'forbidden'
   | 'not_found'
   | 'conflict'
+  | 'idempotency_key_reused'
   | 'payload_too_large'
   | 'too_many_requests'
   | 'unavailable'
@@ -98,6 +99,17 @@ export class NotFoundError extends DomainError {
 /** 409: the request conflicts with the current state. */
 export class ConflictError extends DomainError {
   readonly kind = 'conflict' as const
+}
+
+/**
+ * 422: an Idempotency-Key sent again with another request than the one it first came with (docs/api/conventions.md
+ * "Retrying a create"): the key cannot stand for both.
+ */
+export class IdempotencyKeyReusedError extends DomainError {
+  readonly kind = 'idempotency_key_reused' as const
+  constructor() {
+    super('This Idempotency-Key was used for a different request within the last 24 hours: send a new key with a new request')
+  }
 }
 
 /** 413: more than a rule allows at once (an imported file's rows or bytes); `detail` says which limit and what was done. */

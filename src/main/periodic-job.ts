@@ -38,11 +38,14 @@ const JOBS: PeriodicJob[] = [
     },
   },
   {
-    // People and needs' text past their organization's retention (docs/privacy.md "Retention").
+    // People and needs' text past their organization's retention (docs/privacy.md "Retention"), and
+    // Idempotency-Keys past their day (docs/api/conventions.md "Retrying a create").
     name: 'retention',
     everyMs: HOUR,
     run: async (operations, logger) => {
-      for (const run of await operations.applyRetention.execute()) logger.info('retention applied', { ...run })
+      const { runs, idempotencyKeysRemoved } = await operations.applyRetention.execute()
+      for (const run of runs) logger.info('retention applied', { ...run })
+      if (idempotencyKeysRemoved > 0) logger.info('idempotency keys past their day deleted', { removed: idempotencyKeysRemoved })
     },
   },
 ]

@@ -4,8 +4,10 @@ import { withHeaders } from '@elysiajs/openapi'
 import { t, type TSchema } from 'elysia'
 import { CUSTOM_FIELDS_LIMITS } from '../../domain/needs/need'
 import type { IntegerRule, ListRule, TextRule } from '../../domain/shared/fields'
+import { IDEMPOTENCY_KEY, IDEMPOTENCY_KEY_MEANING } from '../../domain/shared/idempotency'
 import { PAGE_LIMIT } from '../../domain/shared/page'
 import { KIND_OF_STATUS, PROBLEM_LIMITS, TITLE_OF, typeOf } from './problem'
+import { meaningful } from './validation-messages'
 
 // Shared TypeBox pieces: every input and every answer is bounded here so the OpenAPI document shows its
 // limits (docs/api/conventions.md "Errors", docs/api/openapi.md "OpenAPI lint").
@@ -103,6 +105,33 @@ export function Named<T extends TSchema>(name: string, schema: T): T {
 
 /** Where Named keeps a schema's name; the document's finishing step (openapi-document.ts) takes it out. */
 export const COMPONENT_NAME = 'x-component-name'
+
+/** Where Parameter keeps a parameter's name and how HTTP spells it; the document's finishing step takes it out. */
+export const PARAMETER_NAME = 'x-parameter-name'
+
+/**
+ * Marks a header's schema as one of the document's named parameters: listed once under components/parameters
+ * (as `spelled`, with the schema's description) and referred to by every route that takes it.
+ */
+function Parameter<T extends TSchema>(name: string, spelled: string, schema: T): T {
+  return { ...schema, [PARAMETER_NAME]: { name, spelled } }
+}
+
+/** The headers of a create that takes an Idempotency-Key (docs/api/conventions.md "Retrying a create"). */
+export const IdempotencyHeaders = t.Object({
+  'idempotency-key': t.Optional(
+    Parameter(
+      'IdempotencyKey',
+      'Idempotency-Key',
+      t.String({
+        ...IDEMPOTENCY_KEY,
+        pattern: meaningful(IDEMPOTENCY_KEY.pattern, IDEMPOTENCY_KEY_MEANING),
+        description:
+          'Optional: 1 to 255 visible ASCII characters, a random UUID at best. A retry within 24 hours with the same key and the same request answers what the first made (the record as it reads now) and creates nothing; with another request, 422; while the first is still being processed, 409.',
+      }),
+    ),
+  ),
+})
 
 export const IdParams = t.Object({ id: Uuid })
 

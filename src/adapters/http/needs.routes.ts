@@ -4,7 +4,7 @@ import type { UseCases } from '../../application/use-cases'
 import { csvAttachment, csvResponses, exportFilename, NEED_COLUMNS } from './exports'
 import { importDocumentation, importing, ImportQuery } from './imports'
 import type { AuthenticationPlugin } from './authentication'
-import { PagedList, PageQuery, problems, Uuid } from './common.schemas'
+import { IdempotencyHeaders, PagedList, PageQuery, problems, Uuid } from './common.schemas'
 import {
   CreatedNeedSchema,
   CreateNeedBody,
@@ -57,15 +57,16 @@ export function needsRoutes(
     .use(requestSite)
     .post(
       '/public',
-      async ({ body, request, set, foreignOriginOf }) => {
-        const need = await submitPublic.execute(body, foreignOriginOf(request))
+      async ({ body, headers, request, set, foreignOriginOf }) => {
+        const need = await submitPublic.execute(body, { fromOrigin: foreignOriginOf(request), idempotencyKey: headers['idempotency-key'] })
         set.status = 201
         return needView(need)
       },
       {
         rateLimit: 'publicIntake',
+        headers: IdempotencyHeaders,
         body: PublicNeedBody,
-        response: rateLimited({ 201: PublicNeedSchema, ...problems(400, 403, 413, 415) }),
+        response: rateLimited({ 201: PublicNeedSchema, ...problems(400, 403, 409, 413, 415, 422) }),
         detail: {
           operationId: 'submitPublicNeed',
           summary: 'Anonymous need intake',
@@ -77,14 +78,15 @@ export function needsRoutes(
     )
     .post(
       '',
-      async ({ actor, body, set }) => {
+      async ({ actor, body, headers, set }) => {
         set.status = 201
-        return needView(await create.execute(actor, withDueDate(body)))
+        return needView(await create.execute(actor, withDueDate(body), headers['idempotency-key']))
       },
       {
         auth: true,
+        headers: IdempotencyHeaders,
         body: CreateNeedBody,
-        response: { 201: CreatedNeedSchema, ...problems(400, 401, 403, 413, 415) },
+        response: { 201: CreatedNeedSchema, ...problems(400, 401, 403, 404, 409, 413, 415, 422) },
         detail: {
           operationId: 'createNeed',
           summary: 'Create a need',
@@ -162,15 +164,16 @@ export function needsRoutes(
     })
     .post(
       '/:id/notes',
-      async ({ actor, params, body, set }) => {
+      async ({ actor, params, body, headers, set }) => {
         set.status = 201
-        return interactionView(await addNote.execute(actor, params.id, body.content))
+        return interactionView(await addNote.execute(actor, params.id, body.content, headers['idempotency-key']))
       },
       {
         auth: true,
         params: NeedIdOrReferenceParams,
+        headers: IdempotencyHeaders,
         body: NoteBody,
-        response: { 201: InteractionSchema, ...problems(400, 401, 403, 404, 413, 415) },
+        response: { 201: InteractionSchema, ...problems(400, 401, 403, 404, 409, 413, 415, 422) },
         detail: {
           operationId: 'addNote',
           summary: 'Add an internal note',
@@ -180,15 +183,20 @@ export function needsRoutes(
     )
     .post(
       '/:id/sms',
-      async ({ actor, params, body, set }) => {
+      async ({ actor, params, body, headers, set }) => {
         set.status = 202
-        return sendSms.execute(actor, params.id, body.body)
+        return sendSms.execute(actor, params.id, body.body, headers['idempotency-key'])
       },
       {
         auth: true,
         params: NeedIdOrReferenceParams,
+        headers: IdempotencyHeaders,
         body: SmsBody,
-        response: { 202: t.Object({ interactionId: Uuid }), ...problems(400, 401, 403, 404, 413, 415), ...tooManyRequests() },
+        response: {
+          202: t.Object({ interactionId: Uuid }),
+          ...problems(400, 401, 403, 404, 409, 413, 415, 422),
+          ...tooManyRequests(),
+        },
         detail: {
           operationId: 'sendSms',
           summary: "Text the need's constituent; queued, sent by the outbox",

@@ -1,27 +1,36 @@
-import { COMPONENT_NAME } from './common.schemas'
+import { COMPONENT_NAME, PARAMETER_NAME } from './common.schemas'
 import { KIND_OF_STATUS, TITLE_OF } from './problem'
 
 // docs/api/openapi.md "The OpenAPI document" and "Clients": what the generator of @elysiajs/openapi leaves for a
 // client generator to stumble on, set right once, as the document is served.
 
 type Json = Record<string, unknown>
+interface Parameter {
+  in: string
+  required?: boolean
+  schema?: Json
+  style?: string
+  explode?: boolean
+}
 interface Operation {
-  parameters?: Array<{ in: string; schema?: Json; style?: string; explode?: boolean }>
+  parameters?: Array<Parameter | { $ref: string }>
   requestBody?: { content?: Record<string, unknown> }
   responses?: Record<string, { description?: string; content?: Record<string, { schema?: Json }> }>
 }
 export interface OpenApiDocument {
   paths: Record<string, Record<string, Operation>>
-  components?: { schemas?: Record<string, Json> } & Json
+  components?: { schemas?: Record<string, Json>; parameters?: Record<string, Json> } & Json
 }
 
 /** The document as clients get it: a copy, so the generator's cached one stays as it is. */
 export function documentForClients(generated: OpenApiDocument): OpenApiDocument {
   const document = structuredClone(generated)
   const components: Record<string, Json> = {}
+  const parameters: Record<string, Json> = {}
   for (const operations of Object.values(document.paths)) {
     for (const operation of Object.values(operations)) {
-      for (const parameter of operation.parameters ?? []) readAsTyped(parameter)
+      for (const parameter of (operation.parameters ?? []) as Parameter[]) readAsTyped(parameter)
+      if (operation.parameters) operation.parameters = (operation.parameters as Parameter[]).map((p) => hoistParameter(p, parameters))
       for (const [status, response] of Object.entries(operation.responses ?? {})) {
         fileResponse(Number(status), response)
         for (const media of Object.values(response.content ?? {})) {
@@ -33,8 +42,17 @@ export function documentForClients(generated: OpenApiDocument): OpenApiDocument 
     }
   }
   document.paths = hoistNamed(document.paths, components) as OpenApiDocument['paths']
-  document.components = { ...document.components, schemas: sortedByName(components) }
+  document.components = { ...document.components, schemas: sortedByName(components), parameters: sortedByName(parameters) }
   return document
+}
+
+/** A parameter marked by Parameter (common.schemas.ts), replaced by a reference to its one description in components/parameters. */
+function hoistParameter(parameter: Parameter, parameters: Record<string, Json>): Parameter | { $ref: string } {
+  const mark = parameter.schema?.[PARAMETER_NAME] as { name: string; spelled: string } | undefined
+  if (!mark) return parameter
+  const { [PARAMETER_NAME]: _mark, description, ...schema } = parameter.schema!
+  parameters[mark.name] = { name: mark.spelled, in: parameter.in, required: parameter.required ?? false, description, schema }
+  return { $ref: `#/components/parameters/${mark.name}` }
 }
 
 /**
@@ -42,7 +60,7 @@ export function documentForClients(generated: OpenApiDocument): OpenApiDocument 
  * as "its text, or the value" (anyOf with a string branch); clients should see the value. An array is one
  * comma-separated parameter (`status=NEW,OPEN`).
  */
-function readAsTyped(parameter: { in: string; schema?: Json; style?: string; explode?: boolean }) {
+function readAsTyped(parameter: Parameter) {
   const branches = parameter.schema?.anyOf as Json[] | undefined
   const typed = branches?.filter((branch) => branch.type !== 'string')
   if (branches && typed?.length === 1 && branches.length === 2) parameter.schema = typed[0]

@@ -6,8 +6,10 @@ import { redactNeed } from '../../domain/needs/redaction'
 import { authorize } from '../auth/authorize'
 import { hintsOf, type DuplicateDetection } from '../constituents/duplicate-detection'
 import type { NeedMetrics } from '../ports/metrics'
-import type { UnitOfWork } from '../ports/unit-of-work'
+import type { Repositories } from '../ports/repositories'
+import { askedBy, type CreateUnit, type IdempotentCreates } from '../idempotency/idempotent-creates'
 import { checkNeedReferences } from './need-references'
+import { findVisibleNeed } from './find-need'
 import type { NeedIntake, NewNeed } from './need-intake'
 import { hintReadsOf, type AuditTrail } from '../audit/audit-trail'
 import { numbered } from './numbering-need'
@@ -25,23 +27,33 @@ export type CreatedNeed = Need & Pick<DuplicateHints, 'possibleDuplicates'>
 
 export class CreateNeed {
   constructor(
-    private readonly unitOfWork: UnitOfWork,
+    private readonly repositories: Repositories,
+    private readonly creates: IdempotentCreates,
     private readonly intake: NeedIntake,
     private readonly detection: DuplicateDetection,
     private readonly audit: AuditTrail,
     private readonly metrics: NeedMetrics,
   ) {}
 
-  async execute(actor: Actor, input: CreateNeedInput): Promise<CreatedNeed> {
+  /** `idempotencyKey`: a retry with it answers the need the first request made (docs/api/conventions.md "Retrying a create"). */
+  async execute(actor: Actor, input: CreateNeedInput, idempotencyKey?: string): Promise<CreatedNeed> {
     authorize(actor, 'needs:create')
     if (!seesPartner(actor, input.partnerId)) throw new ForbiddenError('Partner members create needs for their own partner only')
     InvalidError.throwIfAny(needFieldErrors(input), 'The need has invalid fields')
-    const customFields = input.customFields ?? {}
+    return this.creates.once(
+      askedBy(actor, 'create_need', idempotencyKey, input),
+      (unit) => this.create(actor, input, unit),
+      async (needId) => redactNeed(actor, await findVisibleNeed(this.repositories, actor, needId)),
+    )
+  }
 
-    const { need: pending, possibleDuplicates } = await this.unitOfWork.run(async (r) => {
+  private async create(actor: Actor, input: CreateNeedInput, unit: CreateUnit): Promise<CreatedNeed> {
+    const customFields = input.customFields ?? {}
+    const { need: pending, possibleDuplicates } = await unit.run(async (r) => {
       const checking = checkNeedReferences(r, actor.organizationId, input, actor).then(
         ({ partner, householdId }): NewNeed => ({
           ...input,
+          id: unit.recordId,
           organizationId: actor.organizationId,
           partner: partner!,
           customFields,

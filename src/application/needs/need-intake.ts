@@ -15,6 +15,8 @@ import type { NeedNotifications } from './need-notifications'
 import type { NumberingNeed } from './numbering-need'
 
 export interface NewNeed {
+  /** Drawn by the caller when it must know it first (a create's Idempotency-Key names it); otherwise drawn here. */
+  id?: string
   organizationId: string
   partner: Partner
   status?: NeedStatus
@@ -98,12 +100,12 @@ export class NeedIntake {
     const people = await this.constituentsOf(r, organizationId, inputs)
     const needs = inputs.map((input, i): UnnumberedNeed => {
       const createdAt = input.originalDate ?? now
-      const { partner, status, dueDate, newPersonJoinsHousehold: _joins, originalDate: _original, ...fields } = input
+      const { id, partner, status, dueDate, newPersonJoinsHousehold: _joins, originalDate: _original, ...fields } = input
       const { person: _person, ...constituent } = people[i]!
       return {
         ...fields,
         ...constituent,
-        id: this.ids.nextInTimeOrder(),
+        id: id ?? this.ids.nextInTimeOrder(),
         partnerId: partner.id,
         status: status ?? INITIAL_NEED_STATUS,
         createdAt,

@@ -1,16 +1,17 @@
-import { InvalidError } from '../../domain/errors'
+import { InvalidError, NotFoundError } from '../../domain/errors'
 import { needFieldErrors, type CustomFields, type Need } from '../../domain/needs/need'
 import { assertAcceptsIntakeFrom, type Organization } from '../../domain/organizations/organization'
 import { routeByKeywords } from '../../domain/needs/routing'
 import type { IntakeChannel, NeedMetrics } from '../ports/metrics'
 import type { Repositories } from '../ports/repositories'
-import type { UnitOfWork } from '../ports/unit-of-work'
+import type { CreateUnit, IdempotentCreates } from '../idempotency/idempotent-creates'
 import { checkNeedReferences } from './need-references'
 import type { NeedIntake, NewNeed } from './need-intake'
 import type { RequesterConfirmation } from './requester-confirmation'
 import { numbered } from './numbering-need'
 import { MAIL_LANGUAGES, type MailLanguage } from '../../domain/members/notifications'
 import { FieldChecks } from '../../domain/shared/fields'
+import { ANONYMOUS_CALLER } from '../../domain/shared/idempotency'
 
 // docs/api/needs.md "Needs"
 export interface PublicNeedInput {
@@ -31,33 +32,61 @@ export interface PublicNeedInput {
 /** What an anonymous caller gets back: nothing that tells who else is on file. */
 export type PublicNeed = Omit<Need, 'duplicateWarning' | 'constituentId' | 'householdId'>
 
+/** How a public request arrived. */
+export interface PublicSubmission {
+  /** The other site whose page made a browser send it, if one did (the organization must list it). */
+  fromOrigin?: string
+  /** The public API, or the intake page's form (for the metrics). */
+  channel?: Exclude<IntakeChannel, 'staff'>
+  /** A retry with it answers the need the first request made (docs/api/conventions.md "Retrying a create"). */
+  idempotencyKey?: string
+}
+
 export class SubmitPublicNeed {
   constructor(
     private readonly repositories: Repositories,
-    private readonly unitOfWork: UnitOfWork,
+    private readonly creates: IdempotentCreates,
     private readonly intake: NeedIntake,
     private readonly confirmation: RequesterConfirmation,
     private readonly metrics: NeedMetrics,
   ) {}
 
-  /**
-   * Anonymous: the per-address rate limit is the HTTP adapter's, applied before the body is read.
-   * `fromOrigin`: the other site whose page made a browser send it, if one did (the organization must list it).
-   * `channel`: the public API, or the intake page's form (for the metrics).
-   */
-  async execute(input: PublicNeedInput, fromOrigin?: string, channel: Exclude<IntakeChannel, 'staff'> = 'public_api'): Promise<PublicNeed> {
+  /** Anonymous: the per-address rate limit is the HTTP adapter's, applied before the body is read. */
+  async execute(
+    input: PublicNeedInput,
+    { fromOrigin, channel = 'public_api', idempotencyKey }: PublicSubmission = {},
+  ): Promise<PublicNeed> {
     const organization = await this.organizationOf(input)
     assertAcceptsIntakeFrom(organization, fromOrigin)
     // The caller's own fields keep their limits; the description is stored beside them.
     const language = new FieldChecks().oneOf('/language', input.language, MAIL_LANGUAGES, 'optional').errors
     InvalidError.throwIfAny([...needFieldErrors(input, 'public'), ...language], 'The need has invalid fields')
-    const customFields = { ...input.customFields, description: input.description }
+    const asked = {
+      organizationId: organization.id,
+      caller: ANONYMOUS_CALLER,
+      operation: 'submit_public_need',
+      key: idempotencyKey,
+      request: input,
+    } as const
+    return this.creates.once(
+      asked,
+      async (unit) => {
+        const need = await this.record(organization, input, unit)
+        this.metrics.opened(channel)
+        return publicView(need)
+      },
+      async (needId) => publicView((await this.repositories.needs.findById(organization.id, needId)) ?? notFound()),
+    )
+  }
 
-    const { need: pending } = await this.unitOfWork.run(async (r) => {
+  private async record(organization: Organization, input: PublicNeedInput, unit: CreateUnit): Promise<Need> {
+    const customFields = { ...input.customFields, description: input.description }
+    const { need: pending } = await unit.run(async (r) => {
       const checking = checkNeedReferences(r, organization.id, input).then(async ({ partner, householdId }): Promise<NewNeed> => {
         const routed = partner ?? routeByKeywords(input.description, await r.partners.listAll(organization.id))
         if (!routed) throw InvalidError.field('/partnerId', 'this organization has no partner that takes needs')
         return {
+          id: unit.recordId,
           organizationId: organization.id,
           partner: routed,
           customFields,
@@ -73,10 +102,7 @@ export class SubmitPublicNeed {
       if (!input.constituentId) await this.confirmation.confirm(r, organization, made.need, customFields, input.language ?? 'en')
       return made
     })
-    const need = await numbered(pending)
-    this.metrics.opened(channel)
-    const { duplicateWarning: _warning, constituentId: _constituent, householdId: _household, ...visible } = need
-    return visible
+    return numbered(pending)
   }
 
   /** A web form knows the organization's slug, an integration may know its id (docs/api/needs.md "Public intake"). */
@@ -92,4 +118,12 @@ export class SubmitPublicNeed {
     if (byId && byId.id !== bySlug.id) throw InvalidError.field('/organizationSlug', 'names another organization than organizationId')
     return bySlug
   }
+}
+
+function publicView({ duplicateWarning: _warning, constituentId: _constituent, householdId: _household, ...visible }: Need): PublicNeed {
+  return visible
+}
+
+function notFound(): never {
+  throw new NotFoundError('Need')
 }

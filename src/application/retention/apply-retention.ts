@@ -1,4 +1,5 @@
 import { retentionStart } from '../../domain/audit/audit-event'
+import { IDEMPOTENCY_KEY_LIFETIME_MS } from '../../domain/shared/idempotency'
 import type { AuditTrail } from '../audit/audit-trail'
 import type { ConstituentEraser } from '../constituents/constituent-eraser'
 import type { Clock } from '../ports/clock'
@@ -11,6 +12,8 @@ export const RETENTION_PERIOD_MS = 24 * 60 * 60 * 1000
 /** People erased per transaction, needs cleared per transaction: the writer is never held long. */
 const PEOPLE_BATCH = 100
 const NEEDS_BATCH = 500
+/** Idempotency-Keys removed per transaction. */
+const KEYS_BATCH = 1000
 
 /** One organization's run: what it erased and cleared. */
 export interface RetentionRun {
@@ -19,11 +22,18 @@ export interface RetentionRun {
   needTextsCleared: number
 }
 
+/** What one pass of the worker did: each organization's run it made, and how many Idempotency-Keys past their day it removed. */
+export interface RetentionPass {
+  runs: RetentionRun[]
+  idempotencyKeysRemoved: number
+}
+
 /**
  * The organizations' retention (docs/privacy.md), run by the worker: each organization that chose one is
  * claimed for the day by one worker, which erases the people with no activity for `constituentRetentionDays`
  * and clears the free text of needs resolved and idle for `needTextRetentionDays`, then records the run with
- * its counts. Answers the runs this worker made.
+ * its counts. Every pass also removes the Idempotency-Keys past their 24 hours (docs/api/conventions.md "Retrying
+ * a create"), whichever instance makes it: they answer nothing any more.
  */
 export class ApplyRetention {
   constructor(
@@ -34,7 +44,8 @@ export class ApplyRetention {
     private readonly audit: AuditTrail,
   ) {}
 
-  async execute(): Promise<RetentionRun[]> {
+  async execute(): Promise<RetentionPass> {
+    const idempotencyKeysRemoved = await this.removeExpiredKeys()
     const runs: RetentionRun[] = []
     for (const retention of await this.repositories.organizations.dataRetentions()) {
       const now = this.clock.now()
@@ -42,7 +53,16 @@ export class ApplyRetention {
       const claimed = await this.unitOfWork.run((r) => r.organizations.claimRetentionRun(retention.organizationId, now, lastRunBefore))
       if (claimed) runs.push(await this.run(retention, now))
     }
-    return runs
+    return { runs, idempotencyKeysRemoved }
+  }
+
+  private async removeExpiredKeys(): Promise<number> {
+    const expiredBy = new Date(this.clock.now().getTime() - IDEMPOTENCY_KEY_LIFETIME_MS)
+    let removed = 0
+    for (let batch = KEYS_BATCH; batch === KEYS_BATCH; removed += batch) {
+      batch = await this.unitOfWork.run((r) => r.idempotencyKeys.purge(expiredBy, KEYS_BATCH))
+    }
+    return removed
   }
 
   private async run({ organizationId, constituentRetentionDays, needTextRetentionDays }: DataRetention, now: Date): Promise<RetentionRun> {

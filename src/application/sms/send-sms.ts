@@ -5,11 +5,10 @@ import { smsBodyErrors } from '../../domain/messaging/sms'
 import type { Interaction } from '../../domain/needs/interaction'
 import { authorize } from '../auth/authorize'
 import type { Outbox } from '../messaging/outbox'
-import { findVisibleNeed } from '../needs/find-need'
+import { findVisibleInteraction, findVisibleNeed } from '../needs/find-need'
 import type { Clock } from '../ports/clock'
-import type { IdGenerator } from '../ports/ids'
 import type { Repositories } from '../ports/repositories'
-import type { UnitOfWork } from '../ports/unit-of-work'
+import { askedBy, type IdempotentCreates } from '../idempotency/idempotent-creates'
 import type { AuditTrail } from '../audit/audit-trail'
 
 /**
@@ -18,55 +17,68 @@ import type { AuditTrail } from '../audit/audit-trail'
  */
 export class SendSms {
   constructor(
-    private readonly unitOfWork: UnitOfWork,
+    private readonly repositories: Repositories,
+    private readonly creates: IdempotentCreates,
     private readonly outbox: Outbox,
     private readonly clock: Clock,
-    private readonly ids: IdGenerator,
     /** Whether the provider needs the organization's own number to send from (Twilio does, the log does not). */
     private readonly senderNumberRequired: boolean,
     private readonly audit: AuditTrail,
     private readonly limits: SendLimits,
   ) {}
 
-  async execute(actor: Actor, needId: string, body: string): Promise<{ interactionId: string }> {
+  /** `idempotencyKey`: a retry with it answers the text the first request queued (docs/api/conventions.md "Retrying a create"). */
+  async execute(actor: Actor, needId: string, body: string, idempotencyKey?: string): Promise<{ interactionId: string }> {
     authorize(actor, 'needs:send-sms')
     InvalidError.throwIfAny(smsBodyErrors(body), 'The message is not valid')
-    return this.unitOfWork.run(async (r) => {
-      const need = await findVisibleNeed(r, actor, needId)
-      if (!need.constituentId) throw InvalidError.field('/', 'The need has no constituent to text')
-      const constituent = await r.constituents.findById(actor.organizationId, need.constituentId)
-      if (!constituent?.phone) throw InvalidError.field('/', 'The constituent has no phone number')
-      if (await r.smsOptOuts.isOptedOut(actor.organizationId, constituent.phone)) {
-        throw InvalidError.field('/', 'The constituent opted out of text messages (replied STOP); they can opt back in by texting START')
-      }
-      const organization = await r.organizations.findById(actor.organizationId)
-      if (this.senderNumberRequired && !organization?.phoneNumber) {
-        throw InvalidError.field('/', 'The organization has no SMS number yet: an operator sets it with `intake org set-phone-number`')
-      }
-      await this.refuseOverLimits(r, actor, constituent.phone)
-      const interaction: Interaction = {
-        id: this.ids.nextInTimeOrder(),
-        organizationId: actor.organizationId,
-        partnerId: need.partnerId,
-        needId: need.id,
-        constituentId: constituent.id,
-        channel: 'sms',
-        direction: 'outbound',
-        senderIdentifier: organization?.phoneNumber ?? 'system',
-        content: body,
-        deliveryStatus: 'queued',
-        createdAt: this.clock.now(),
-      }
-      await r.interactions.insert(interaction)
-      await this.audit.record(r, actor, { action: 'send_sms', recordType: 'need', recordId: need.id })
-      await this.outbox.sms(r, actor.organizationId, {
-        from: organization?.phoneNumber ?? 'system',
-        to: constituent.phone,
-        body,
-        interactionId: interaction.id,
-      })
-      return { interactionId: interaction.id }
+    return this.creates.once(
+      askedBy(actor, 'send_sms', idempotencyKey, { needId, body }),
+      (unit) => unit.run((r) => this.send(r, actor, needId, body, unit.recordId)),
+      async (interactionId) => ({ interactionId: (await findVisibleInteraction(this.repositories, actor, interactionId)).id }),
+    )
+  }
+
+  private async send(
+    r: Repositories,
+    actor: Actor,
+    needId: string,
+    body: string,
+    interactionId: string,
+  ): Promise<{ interactionId: string }> {
+    const need = await findVisibleNeed(r, actor, needId)
+    if (!need.constituentId) throw InvalidError.field('/', 'The need has no constituent to text')
+    const constituent = await r.constituents.findById(actor.organizationId, need.constituentId)
+    if (!constituent?.phone) throw InvalidError.field('/', 'The constituent has no phone number')
+    if (await r.smsOptOuts.isOptedOut(actor.organizationId, constituent.phone)) {
+      throw InvalidError.field('/', 'The constituent opted out of text messages (replied STOP); they can opt back in by texting START')
+    }
+    const organization = await r.organizations.findById(actor.organizationId)
+    if (this.senderNumberRequired && !organization?.phoneNumber) {
+      throw InvalidError.field('/', 'The organization has no SMS number yet: an operator sets it with `intake org set-phone-number`')
+    }
+    await this.refuseOverLimits(r, actor, constituent.phone)
+    const interaction: Interaction = {
+      id: interactionId,
+      organizationId: actor.organizationId,
+      partnerId: need.partnerId,
+      needId: need.id,
+      constituentId: constituent.id,
+      channel: 'sms',
+      direction: 'outbound',
+      senderIdentifier: organization?.phoneNumber ?? 'system',
+      content: body,
+      deliveryStatus: 'queued',
+      createdAt: this.clock.now(),
+    }
+    await r.interactions.insert(interaction)
+    await this.audit.record(r, actor, { action: 'send_sms', recordType: 'need', recordId: need.id })
+    await this.outbox.sms(r, actor.organizationId, {
+      from: organization?.phoneNumber ?? 'system',
+      to: constituent.phone,
+      body,
+      interactionId: interaction.id,
     })
+    return { interactionId: interaction.id }
   }
 
   /**

@@ -1,6 +1,7 @@
 import { AuditTrail } from '../../application/audit/audit-trail'
 import { ConstituentRegistry } from '../../application/constituents/constituent-registry'
 import { DuplicateDetection } from '../../application/constituents/duplicate-detection'
+import { IdempotentCreates } from '../../application/idempotency/idempotent-creates'
 import { Outbox } from '../../application/messaging/outbox'
 import { AddNote } from '../../application/needs/add-note'
 import { CreateNeed } from '../../application/needs/create-need'
@@ -29,20 +30,21 @@ export const needs = area('needs', ({ service }) => {
   service(NeedNotifications, [Outbox, PORTS.publicBaseUrl])
   service(NeedIntake, [ConstituentRegistry, clock, ids, WebhookEvents, AuditTrail, NeedNotifications])
   service(NeedImporter, [NeedIntake, clock])
+  service(IdempotentCreates, [repositories, unitOfWork, clock, ids, PORTS.secrets])
   // Twilio is what both needs the organization's number and reaches people; the log provider does neither.
   service(RequesterConfirmation, [Outbox, clock, ids, PORTS.senderNumberRequired, PORTS.sendLimits])
   return {
-    create: service(CreateNeed, [unitOfWork, NeedIntake, DuplicateDetection, AuditTrail, PORTS.metrics]),
-    submitPublic: service(SubmitPublicNeed, [repositories, unitOfWork, NeedIntake, RequesterConfirmation, PORTS.metrics]),
+    create: service(CreateNeed, [repositories, IdempotentCreates, NeedIntake, DuplicateDetection, AuditTrail, PORTS.metrics]),
+    submitPublic: service(SubmitPublicNeed, [repositories, IdempotentCreates, NeedIntake, RequesterConfirmation, PORTS.metrics]),
     getPublicForm: service(GetPublicIntakeForm, [repositories]),
     list: service(ListNeeds, [repositories, clock]),
     export: service(ExportNeeds, [repositories, AuditTrail, clock]),
     import: service(ImportNeeds, [RecordImport, NeedImporter]),
     get: service(GetNeed, [repositories]),
     update: service(UpdateNeed, [unitOfWork, clock, ids, WebhookEvents, AuditTrail, NeedNotifications, PORTS.metrics]),
-    addNote: service(AddNote, [unitOfWork, clock, ids, WebhookEvents, AuditTrail]),
+    addNote: service(AddNote, [repositories, IdempotentCreates, clock, WebhookEvents, AuditTrail]),
     listInteractions: service(ListNeedInteractions, [repositories]),
     listHistory: service(ListNeedHistory, [repositories]),
-    sendSms: service(SendSms, [unitOfWork, Outbox, clock, ids, PORTS.senderNumberRequired, AuditTrail, PORTS.sendLimits]),
+    sendSms: service(SendSms, [repositories, IdempotentCreates, Outbox, clock, PORTS.senderNumberRequired, AuditTrail, PORTS.sendLimits]),
   }
 })

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'bun:test'
-import { openDocsServer, operation, ROUTES, type Schema, WEBHOOKS } from './docs-support'
+import { openDocsServer, operation, ROUTES, type Schema, served, WEBHOOKS } from './docs-support'
 
 // docs/api.md (lists, identifiers, limits, "SMS") on the served OpenAPI document: the parameters, headers and
 // body rules route by route, held against the contract, so a client built from the document asks what the
@@ -205,5 +205,24 @@ describe('SMS in the OpenAPI document (docs/api/organization.md "SMS")', () => {
     expect(schema.maxProperties).toBeLessThanOrEqual(100)
     for (const value of Object.values<Schema>(schema.patternProperties ?? {}))
       expect(value).toMatchObject({ type: 'string', maxLength: 5000 })
+  })
+})
+
+describe('retrying a create in the OpenAPI document (docs/api/conventions.md "Retrying a create")', () => {
+  test('the Idempotency-Key header is described once, and the four creates that take it refer to it', () => {
+    expect(served.components.parameters.IdempotencyKey).toMatchObject({
+      name: 'Idempotency-Key',
+      in: 'header',
+      required: false,
+      description: expect.stringContaining('24 hours'),
+      schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x21-\\x7E]+$' },
+    })
+    const taking = Object.entries(served.paths).flatMap(([path, operations]) =>
+      Object.entries(operations)
+        .filter(([, op]) => (op.parameters ?? []).some((p) => p.$ref === '#/components/parameters/IdempotencyKey'))
+        .map(([method]) => `${method} ${path}`),
+    )
+    expect(taking.sort()).toEqual(['post /api/needs', 'post /api/needs/public', 'post /api/needs/{id}/notes', 'post /api/needs/{id}/sms'])
+    expect(JSON.stringify(served.paths)).not.toContain('idempotency-key')
   })
 })

@@ -23,16 +23,22 @@ export type Document = {
 }
 /** The document as served, for the linters. */
 export let served: Document
-/** The same with every reference to a named schema replaced by the schema, for the checks of what a route takes and answers. */
+/** The same with every reference to a named schema or parameter replaced by it, for the checks of what a route takes and answers. */
 export let doc: Document
 
-/** `value` with each `{$ref: "#/components/schemas/X"}` replaced by schema X (the named schemas do not nest themselves). */
-function inlined(value: unknown, schemas: Record<string, unknown>): any {
-  if (Array.isArray(value)) return value.map((item) => inlined(item, schemas))
+/**
+ * `value` with each `{$ref: "#/components/schemas/X"}` replaced by schema X, and each `{$ref: "#/components/parameters/Y"}`
+ * by parameter Y (the named schemas and parameters do not nest themselves).
+ */
+function inlined(value: unknown, components: Schema): any {
+  if (Array.isArray(value)) return value.map((item) => inlined(item, components))
   if (!value || typeof value !== 'object') return value
   const ref = (value as { $ref?: string }).$ref
-  if (ref) return inlined(schemas[ref.replace('#/components/schemas/', '')], schemas)
-  return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, inlined(item, schemas)]))
+  if (ref) {
+    const [, kind, name] = /^#\/components\/(schemas|parameters)\/(.+)$/.exec(ref)!
+    return inlined(components[kind!][name!], components)
+  }
+  return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, inlined(item, components)]))
 }
 
 /** Before the tests of the file that calls it: the server and its document; after them, the server stopped. */
@@ -43,7 +49,7 @@ export function openDocsServer(): void {
     const response = await api.call('GET', '/api/openapi.json')
     expect(response.status).toBe(200)
     served = response.body
-    doc = { ...served, paths: inlined(served.paths, served.components.schemas) }
+    doc = { ...served, paths: inlined(served.paths, served.components) }
   })
   afterAll(() => api.stop())
 }
@@ -55,8 +61,8 @@ export const ROUTES: Array<[method: string, path: string, authenticated: boolean
   ['post', '/api/auth/login', false, [400, 401, 403, 413, 415, 429]],
   ['post', '/api/auth/refresh', false, [400, 401, 403, 413, 415, 429]],
   ['post', '/api/auth/logout', true, [400, 401, 413, 415]],
-  ['post', '/api/needs/public', false, [400, 403, 413, 415, 429]],
-  ['post', '/api/needs', true, [400, 401, 403, 413, 415]],
+  ['post', '/api/needs/public', false, [400, 403, 409, 413, 415, 422, 429]],
+  ['post', '/api/needs', true, [400, 401, 403, 404, 409, 413, 415, 422]],
   ['post', '/api/auth/session', false, [400, 401, 403, 413, 415, 429]],
   ['post', '/api/auth/session/refresh', false, [401, 403, 415, 429]],
   ['post', '/api/auth/session/logout', true, [401, 415]],
@@ -67,8 +73,8 @@ export const ROUTES: Array<[method: string, path: string, authenticated: boolean
   ['post', '/api/needs/import', true, [400, 401, 403, 413, 415]],
   ['get', '/api/needs/{id}', true, [400, 401, 403, 404]],
   ['put', '/api/needs/{id}', true, [400, 401, 403, 404, 409, 413, 415]],
-  ['post', '/api/needs/{id}/notes', true, [400, 401, 403, 404, 413, 415]],
-  ['post', '/api/needs/{id}/sms', true, [400, 401, 403, 404, 413, 415, 429]],
+  ['post', '/api/needs/{id}/notes', true, [400, 401, 403, 404, 409, 413, 415, 422]],
+  ['post', '/api/needs/{id}/sms', true, [400, 401, 403, 404, 409, 413, 415, 422, 429]],
   ['get', '/api/needs/{id}/interactions', true, [400, 401, 403, 404]],
   ['get', '/api/needs/{id}/history', true, [400, 401, 403, 404]],
   ['get', '/api/partners', true, [400, 401]],

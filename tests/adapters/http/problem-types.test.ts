@@ -56,4 +56,19 @@ describe('problem types', () => {
     const response = await api.call('PUT', '/api/organizations/settings', { token: admin, body: { name: settings.name, slug: taken } })
     expect({ status: response.status, type: (response.body as { type?: string }).type }).toEqual({ status: 409, type: typeOf('conflict') })
   })
+
+  test('an Idempotency-Key sent again with another request is idempotency-key-reused', async () => {
+    const create = (customFields: object) =>
+      api.call('POST', '/api/needs', {
+        token: admin,
+        body: { partnerId: api.world.defaultPartner.id, customFields },
+        headers: { 'Idempotency-Key': 'problem-types-key' },
+      })
+    await create({ bags: 1 })
+    const response = await create({ bags: 2 })
+    expect({ status: response.status, type: (response.body as { type?: string }).type }).toEqual({
+      status: 422,
+      type: typeOf('idempotency-key-reused'),
+    })
+  })
 })

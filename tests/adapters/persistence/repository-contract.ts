@@ -7,6 +7,7 @@ import { describeConstituentSearchContract } from './constituent-search-contract
 import { contractContext, type RepositoryFixture } from './contract-context'
 import { describeDailyDigestContract } from './daily-digest-contract'
 import { describeEmailSettingsContract } from './email-settings-contract'
+import { describeIdempotencyKeyContract } from './idempotency-key-contract'
 import { describeErasureContract } from './erasure-contract'
 import { describeInvitationContract } from './invitation-contract'
 import { describeMemberContract } from './member-contract'
@@ -110,6 +111,7 @@ export function describeRepositories(name: string, make: () => Promise<Repositor
     describeWebhookContract(context)
     describeAuditContract(context)
     describeDailyDigestContract(context)
+    describeIdempotencyKeyContract(context)
     describeOutboxContract(context)
     describeOutboxClaimContract(context)
     describeOutboxOutcomeContract(context)

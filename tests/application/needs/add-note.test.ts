@@ -2,6 +2,7 @@ import { beforeEach, describe, expect, test } from 'bun:test'
 import type { AddNote } from '../../../src/application/needs/add-note'
 import { NotFoundError } from '../../../src/domain/errors'
 import type { Need } from '../../../src/domain/needs/need'
+import type { InteractionView } from '../../../src/domain/needs/redaction'
 import { createWorld, type World } from '../../support/world'
 import { failureOf } from '../failure-of'
 
@@ -26,7 +27,10 @@ describe('AddNote', () => {
       content: 'Called back, left a message',
       createdAt: world.clock.now(),
     })
-    expect((await world.repositories.interactions.listByNeed(world.organizationId, need.id, { page: 1, limit: 100 })).items).toEqual([note])
+    const listed: InteractionView[] = (
+      await world.repositories.interactions.listByNeed(world.organizationId, need.id, { page: 1, limit: 100 })
+    ).items
+    expect(listed).toEqual([note])
   })
 
   test("signs the note with the author's full name, or the email when there is none", async () => {

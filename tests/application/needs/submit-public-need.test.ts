@@ -50,10 +50,13 @@ describe('SubmitPublicNeed', () => {
     await world.useCases.organizations.updateSettings.execute(world.admin, { formOrigins: [partnerSite] })
     const other = await world.otherOrganization()
     const input = { organizationId: world.organizationId, description: 'help' }
-    expect((await submit.execute(input, partnerSite)).organizationId).toBe(world.organizationId)
+    expect((await submit.execute(input, { fromOrigin: partnerSite })).organizationId).toBe(world.organizationId)
     for (const origin of ['https://evil.example', 'null', 'http://pantry.example.net'])
-      await failureOf(submit.execute(input, origin), ForbiddenError)
-    await failureOf(submit.execute({ organizationId: other.organizationId, description: 'help' }, partnerSite), ForbiddenError)
+      await failureOf(submit.execute(input, { fromOrigin: origin }), ForbiddenError)
+    await failureOf(
+      submit.execute({ organizationId: other.organizationId, description: 'help' }, { fromOrigin: partnerSite }),
+      ForbiddenError,
+    )
     const needs = await world.repositories.needs.list(world.organizationId, {}, { page: 1, limit: 10 })
     expect(needs.total).toBe(1)
   })

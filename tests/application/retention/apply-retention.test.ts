@@ -15,7 +15,7 @@ beforeEach(async () => {
 async function retain(settings: UpdateOrganizationSettingsInput) {
   await world.useCases.organizations.updateSettings.execute(world.admin, settings)
 }
-const apply = () => world.useCases.operations.applyRetention.execute()
+const apply = async () => (await world.useCases.operations.applyRetention.execute()).runs
 const runsRecorded = async () =>
   (await world.useCases.audit.list.execute(world.admin, { action: 'apply_retention' }, ALL)).items.map((e) => e.counts)
 

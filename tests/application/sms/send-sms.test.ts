@@ -1,5 +1,6 @@
 import { AuditTrail } from '../../../src/application/audit/audit-trail'
 import { beforeEach, describe, expect, test } from 'bun:test'
+import { IdempotentCreates } from '../../../src/application/idempotency/idempotent-creates'
 import { Outbox } from '../../../src/application/messaging/outbox'
 import type { Repositories } from '../../../src/application/ports/repositories'
 import { ForbiddenError, InvalidError, NotFoundError } from '../../../src/domain/errors'
@@ -201,10 +202,10 @@ describe('SendSms', () => {
     }
     const c = world.container
     const sendSms = new SendSms(
-      c.get(PORTS.unitOfWork),
+      c.get(PORTS.repositories),
+      c.get(IdempotentCreates),
       new OutboxThatFailsAfterWriting(world.clock, c.get(PORTS.ids)),
       world.clock,
-      c.get(PORTS.ids),
       false,
       c.get(AuditTrail),
       c.get(PORTS.sendLimits),

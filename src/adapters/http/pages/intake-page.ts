@@ -211,8 +211,7 @@ export function intakePage(useCases: UseCases['needs'], rateLimits: RateLimits, 
           // Another site's page was already judged against formOrigins when the form was looked up.
           const need = await useCases.submitPublic.execute(
             { organizationSlug: form.organizationSlug, description: values.description ?? '', customFields, language: lang },
-            undefined,
-            'form',
+            { channel: 'form' },
           )
           return html(
             receivedPage(lang, form.organizationName, action, need.referenceNumber, Boolean(customFields.phone || customFields.email)),

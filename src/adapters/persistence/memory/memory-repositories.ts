@@ -5,6 +5,7 @@ import { MemoryConstituentRepository } from './memory-constituent-repository'
 import { MemoryDailyDigestRepository } from './memory-daily-digest-repository'
 import { MemoryEmailSettingsRepository } from './memory-email-settings-repository'
 import { MemoryHouseholdMatchRepository } from './memory-household-match-repository'
+import { MemoryIdempotencyKeyRepository } from './memory-idempotency-key-repository'
 import { MemoryInteractionRepository } from './memory-interaction-repository'
 import { MemoryInvitationRepository } from './memory-invitation-repository'
 import { MemoryLoginAttemptRepository } from './memory-login-attempt-repository'
@@ -38,5 +39,6 @@ export function memoryRepositories(store: MemoryStore): Repositories {
     webhookEndpoints: new MemoryWebhookEndpointRepository(store),
     auditEvents: new MemoryAuditEventRepository(store),
     dailyDigests: new MemoryDailyDigestRepository(store),
+    idempotencyKeys: new MemoryIdempotencyKeyRepository(store),
   }
 }

@@ -1,3 +1,4 @@
+import type { IdempotencyKeyRecord } from '../../../application/ports/repositories/idempotency-key-repository'
 import type { RefreshTokenRecord } from '../../../application/ports/repositories/refresh-token-repository'
 import type { AuditEvent } from '../../../domain/audit/audit-event'
 import type { Constituent, Household } from '../../../domain/constituents/constituent'
@@ -42,6 +43,8 @@ export interface MemoryTables {
   auditEvents: AuditEvent[]
   /** Member id → the local date of its last daily digest. */
   dailyDigests: Map<string, { organizationId: string; lastLocalDate: string }>
+  /** `organizationId|caller|operation|keyHash` → the key as kept. */
+  idempotencyKeys: Map<string, IdempotencyKeyRecord>
 }
 
 export function emptyTables(): MemoryTables {
@@ -66,6 +69,7 @@ export function emptyTables(): MemoryTables {
     webhookEndpoints: new Map(),
     auditEvents: [],
     dailyDigests: new Map(),
+    idempotencyKeys: new Map(),
   }
 }
 

@@ -1,6 +1,7 @@
 import { sql, type InferInsertModel, type InferSelectModel } from 'drizzle-orm'
 import type * as sqliteSchema from '../sqlite/schema'
 import { driverError, type SqlDialect } from '../sql/sql-dialect'
+import { IDEMPOTENCY_KEY_INDEX } from '../sql/sql-repository'
 import { PostgresConstituentSearch } from './postgres-constituent-search'
 import * as tables from './schema'
 
@@ -11,6 +12,7 @@ const UNIQUE_INDEXES: Record<string, string> = {
   organizations_phone_number_unique: 'organizations.phone_number',
   members_email_per_organization: 'members.email',
   interactions_by_provider_message: 'interactions.provider_message_id',
+  idempotency_keys_pkey: IDEMPOTENCY_KEY_INDEX,
 }
 
 interface Lockable<Q> {

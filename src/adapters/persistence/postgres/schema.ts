@@ -526,3 +526,31 @@ export const auditEvents = pgTable(
     index('audit_events_by_action').on(t.organizationId, t.action, t.at, t.id),
   ],
 )
+
+/**
+ * The Idempotency-Keys of creates (docs/api/conventions.md "Retrying a create"), one per caller, create and key,
+ * written in the create's transaction and kept 24 hours: digests and the id of what was made, nothing of a person.
+ */
+export const idempotencyKeys = pgTable(
+  'idempotency_keys',
+  {
+    organizationId: text('organization_id')
+      .notNull()
+      .references(() => organizations.id),
+    /** The member who sent the key, or `public` (the organization's anonymous callers). */
+    caller: text('caller').notNull(),
+    operation: text('operation').notNull(),
+    /** SHA-256 of the key, hex. */
+    keyHash: text('key_hash').notNull(),
+    /** SHA-256 of the key and the request it first came with, hex. */
+    requestHash: text('request_hash').notNull(),
+    recordId: text('record_id').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    // Named: the dialect knows a conflict on it by this name (postgres-dialect.ts).
+    primaryKey({ name: 'idempotency_keys_pkey', columns: [t.organizationId, t.caller, t.operation, t.keyHash] }),
+    // The retention job finds the keys past their day across organizations.
+    index('idempotency_keys_by_age').on(t.createdAt),
+  ],
+)

@@ -6,6 +6,7 @@ import { SqlConstituentRepository } from './sql-constituent-repository'
 import { SqlDailyDigestRepository } from './sql-daily-digest-repository'
 import { SqlEmailSettingsRepository } from './sql-email-settings-repository'
 import { SqlHouseholdMatchRepository } from './sql-household-match-repository'
+import { SqlIdempotencyKeyRepository } from './sql-idempotency-key-repository'
 import { SqlInteractionRepository } from './sql-interaction-repository'
 import { SqlInvitationRepository } from './sql-invitation-repository'
 import { SqlLoginAttemptRepository } from './sql-login-attempt-repository'
@@ -54,5 +55,6 @@ export function sqlRepositories(
     webhookEndpoints: new SqlWebhookEndpointRepository(...on),
     auditEvents: new SqlAuditEventRepository(...on),
     dailyDigests: new SqlDailyDigestRepository(...on),
+    idempotencyKeys: new SqlIdempotencyKeyRepository(...on),
   }
 }

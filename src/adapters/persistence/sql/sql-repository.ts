@@ -181,6 +181,9 @@ export abstract class SqlRepository {
   }
 }
 
+/** The primary key of idempotency keys as SQLite names it (its columns but the organization); PostgreSQL's is mapped to it. */
+export const IDEMPOTENCY_KEY_INDEX = 'idempotency_keys.caller, idempotency_keys.operation, idempotency_keys.key_hash'
+
 /** The 409 for each unique index, by the `table.column` it covers. */
 const UNIQUE_MESSAGES: Record<string, string> = {
   'organizations.slug': UNIQUE_CONFLICTS.organizationSlug,
@@ -188,6 +191,7 @@ const UNIQUE_MESSAGES: Record<string, string> = {
   'organizations.phone_number': UNIQUE_CONFLICTS.organizationPhoneNumber,
   'members.email': UNIQUE_CONFLICTS.memberEmail,
   'interactions.provider_message_id': UNIQUE_CONFLICTS.providerMessageId,
+  [IDEMPOTENCY_KEY_INDEX]: UNIQUE_CONFLICTS.idempotencyKey,
 }
 
 /** Rows per multi-row insert: far under both databases' limits on a statement's parameters. */

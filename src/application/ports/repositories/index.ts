@@ -3,6 +3,7 @@ import type { ConstituentRepository } from './constituent-repository'
 import type { DailyDigestRepository } from './daily-digest-repository'
 import type { EmailSettingsRepository } from './email-settings-repository'
 import type { HouseholdMatchRepository } from './household-match-repository'
+import type { IdempotencyKeyRepository } from './idempotency-key-repository'
 import type { InteractionRepository } from './interaction-repository'
 import type { InvitationRepository } from './invitation-repository'
 import type { LoginAttemptRepository } from './login-attempt-repository'
@@ -23,6 +24,7 @@ export const UNIQUE_CONFLICTS = {
   organizationPhoneNumber: 'The phone number belongs to another organization',
   memberEmail: 'A member with this email already exists in the organization',
   providerMessageId: 'Another interaction already has this provider message id',
+  idempotencyKey: 'A request with this Idempotency-Key was recorded already',
 } as const
 
 /**
@@ -48,4 +50,5 @@ export interface Repositories {
   webhookEndpoints: WebhookEndpointRepository
   auditEvents: AuditEventRepository
   dailyDigests: DailyDigestRepository
+  idempotencyKeys: IdempotencyKeyRepository
 }

@@ -23,6 +23,7 @@ import m18 from './0018_open_by_due_with_status.sql' with { type: 'text' }
 import m19 from './0019_lost_renewals.sql' with { type: 'text' }
 import m20 from './0020_setup_versions.sql' with { type: 'text' }
 import m21 from './0021_email_keys_are_mailboxes.sql' with { type: 'text' }
+import m22 from './0022_idempotency_keys.sql' with { type: 'text' }
 
 export const POSTGRES_MIGRATIONS = bundledMigrations(journal, {
   '0000_init': m0,
@@ -47,4 +48,5 @@ export const POSTGRES_MIGRATIONS = bundledMigrations(journal, {
   '0019_lost_renewals': m19,
   '0020_setup_versions': m20,
   '0021_email_keys_are_mailboxes': m21,
+  '0022_idempotency_keys': m22,
 })
