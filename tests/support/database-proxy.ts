@@ -23,6 +23,8 @@ export async function databaseProxy(
   const counter = { roundTrips: 0 }
   /** While set, what would pass waits here, per socket, in order: released when the partition heals. */
   let held: Array<() => void> | undefined
+  /** A partition to begin with the first message of a client that matches. */
+  let partitionBefore: RegExp | undefined
   let refusing = false
   const pass = (send: () => void) => (held ? held.push(send) : send())
   const server = createServer((client) => {
@@ -37,6 +39,10 @@ export async function databaseProxy(
       started = true
       if (answered) counter.roundTrips++
       answered = false
+      if (partitionBefore?.test(chunk.toString('latin1'))) {
+        partitionBefore = undefined
+        held ??= []
+      }
       // Timers of one delay fire in the order set: the writes keep theirs.
       if (latencyMs > 0) setTimeout(() => pass(() => database.write(chunk)), latencyMs)
       else pass(() => database.write(chunk))
@@ -49,8 +55,9 @@ export async function databaseProxy(
       [client, database],
       [database, client],
     ] as const) {
-      // Across a partition, an end does not reach the other side either (the server keeps its session).
-      a.on('close', () => pass(() => b.destroy()))
+      // Across a partition, an end does not reach the other side either (the server keeps its session); once
+      // it heals, the end follows what was sent before it, as TCP delivers it.
+      a.on('close', () => pass(() => b.end()))
       a.on('error', () => pass(() => b.destroy()))
     }
     client.on('close', () => clients.delete(client))
@@ -77,6 +84,10 @@ export async function databaseProxy(
     /** Nothing passes either way until `heal`, and nobody is told: a half-open partition. */
     partition() {
       held ??= []
+    },
+    /** The same, from the first message a client sends that matches `pattern` (that message held too). */
+    partitionAt(pattern: RegExp) {
+      partitionBefore = pattern
     },
     heal() {
       const waiting = held ?? []
