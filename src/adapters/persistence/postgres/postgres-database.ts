@@ -14,6 +14,7 @@ import { SentWrites } from './sent-writes'
 import { SetupCache, type SetupReads } from './setup-cache'
 import { setupChanged, SetupVersions } from './setup-versions'
 import { notBegun, UnitDeadline, withinDeadline } from './unit-deadline'
+import { onDeadConnection, writableOutsideTransactions } from './pool-statements'
 import { sqlRepositories, type SqlDb } from '../sql/sql-repositories'
 import { POSTGRES_MIGRATIONS } from './migrations'
 import { postgresDialect } from './postgres-dialect'
@@ -21,17 +22,6 @@ import * as schema from './schema'
 
 /** Any number that several instances agree on: the advisory lock migrations run under. */
 const MIGRATION_LOCK = 72_635_117
-
-/**
- * Errors of a connection that was dead before the statement reached the database: a restart ends every
- * connection of the pool, and the client may find out only when it next writes to one.
- */
-const DEAD_CONNECTION_CODES = new Set(['CONNECTION_CLOSED', 'CONNECTION_DESTROYED', 'ECONNRESET', 'EPIPE', '57P01'])
-
-function onDeadConnection(error: unknown): boolean {
-  const code = driverError(error)?.code
-  return typeof code === 'string' && DEAD_CONNECTION_CODES.has(code)
-}
 
 /**
  * A transaction's statements go out behind its BEGIN unanswered (patches/postgres+3.4.9.patch): should it fail,
@@ -57,57 +47,6 @@ export interface PostgresOptions {
 function refusedForRecovery(error: unknown): unknown {
   if (!notBegun(error) || driverError(error)?.code !== '0A000') return error
   return Object.assign(new Error('the server cannot take writes: it is in recovery'), { code: '25006', transactionNotBegun: true })
-}
-
-type Settle = ((value: unknown) => unknown) | null | undefined
-
-/** Where a statement is started: the pool, or a transaction of it. */
-type Statements = Pick<postgres.Sql, 'unsafe'>
-
-/**
- * The pool as drizzle sees it, but for two things. A statement outside a transaction that may write (all but
- * a SELECT) runs in a transaction of its own, BEGIN READ WRITE and COMMIT sent with it: the pool's sessions
- * are read-only by default (see the constructor). And a read outside a transaction that fails on a dead
- * connection runs once more, on a fresh one, so the first requests after a database restart are not refused
- * for connections the restart closed. A read may run twice, and a write whose BEGIN met a dead connection.
- * Each is answered within `deadlineMs`, tries included.
- */
-function writableOutsideTransactions(client: postgres.Sql, deadlineMs: number | null): postgres.Sql {
-  const unsafe = (query: string, params?: unknown[], options?: unknown) => {
-    const read = /^\s*select\b/i.test(query)
-    const run = (values: boolean): Promise<unknown> => (deadlineMs === null ? tries(values) : withinDeadline(tries(values), deadlineMs))
-    const tries = (values: boolean): Promise<unknown> => {
-      const start = (sql: Statements) => {
-        const pending = sql.unsafe(query, params as never, options as never)
-        return Promise.resolve(values ? pending.values() : pending)
-      }
-      if (!read) {
-        // Its BEGIN met a connection a restart had closed: nothing ran, so it runs once more, on a fresh one.
-        const write = () => inItsOwnTransaction(client, start)
-        return write().catch((error: unknown) => (notBegun(error) && onDeadConnection(error) ? write() : Promise.reject(error)))
-      }
-      return start(client).catch((error: unknown) => (onDeadConnection(error) ? start(client) : Promise.reject(error)))
-    }
-    // postgres-js queries are lazy: they run when awaited, as rows or (values()) as arrays.
-    return {
-      // biome-ignore lint/suspicious/noThenProperty: a postgres-js query is a thenable drizzle awaits; this one must be too
-      then: (resolve: Settle, reject: Settle) => run(false).then(resolve, reject),
-      // biome-ignore lint/suspicious/noThenProperty: the same for a query read as arrays
-      values: () => ({ then: (resolve: Settle, reject: Settle) => run(true).then(resolve, reject) }),
-    }
-  }
-  return new Proxy(client, { get: (target, key, receiver) => (key === 'unsafe' ? unsafe : Reflect.get(target, key, receiver)) })
-}
-
-/** One statement in a transaction of its own, sent with BEGIN and COMMIT (one round trip); one that fails rolls it back. */
-async function inItsOwnTransaction<T>(client: postgres.Sql, start: (sql: Statements) => Promise<T>): Promise<T> {
-  let answer: Promise<T> | undefined
-  await client.begin((sql) => {
-    answer = start(sql)
-    // Read below, once COMMIT (a ROLLBACK if it failed) has gone out behind it.
-    answer.catch(() => {})
-  })
-  return answer!
 }
 
 /**
