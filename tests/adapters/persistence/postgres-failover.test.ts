@@ -103,6 +103,25 @@ if (postgresAvailable())
       })
     }, 60_000)
 
+    test('connections reset and refused for 3 s under load: every unit answers by its deadline, none hangs, and writes resume', async () => {
+      await throughProxy(async (database, proxy) => {
+        const before = await needsOn(primary.url)
+        const load = creatingNeeds(database, organization.id, partner.id, 6)
+        await realTimer(500)
+        proxy.refuse()
+        await realTimer(3000)
+        proxy.refuse(false)
+        expect(await load.resumes(15_000)).toBe(true)
+        const outcome = await load.stop(DEADLINE_MS + MARGIN_MS)
+
+        expect(outcome.unanswered).toBe(0)
+        expect(outcome.slowestMs).toBeLessThan(DEADLINE_MS + MARGIN_MS)
+        expect(outcome.failures.length).toBeGreaterThan(0)
+        expect(outcome.failures.filter((error) => database.outageOf(error) === undefined)).toEqual([])
+        expectAcknowledgedKept(database, outcome, (await needsOn(primary.url)) - before)
+      })
+    }, 30_000)
+
     test('the deadline passing after COMMIT went out is in doubt, and the change may indeed have been saved', async () => {
       await throughProxy(async (database, proxy) => {
         const need = aNewNeed({ organizationId: organization.id, partnerId: partner.id })
