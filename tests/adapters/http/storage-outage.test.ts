@@ -168,4 +168,26 @@ describe('the database cannot write', () => {
     expect((await databaseErrors())[kind]).toBe(before[kind]! + 1)
     expect((await api.call('GET', '/api/partners', { token: admin })).status).toBe(200)
   }, 30_000)
+
+  test.each([
+    ['UNIT_IN_DOUBT', 'in_doubt', 'it may have been saved. Retry with the same Idempotency-Key'],
+    ['UNIT_TIMED_OUT', 'timed_out', 'did not answer in time; nothing was changed'],
+    ['25006', 'read_only', 'cannot take writes now'],
+  ])(
+    'a create failed by %s (DATABASE_QUERY_TIMEOUT_MS, a failover) is 503 saying what happened to the change',
+    async (code, kind, words) => {
+      const before = await databaseErrors()
+      const create = api.world.useCases.needs.create
+      const execute = create.execute
+      try {
+        create.execute = () => Promise.reject(Object.assign(new Error('the database did not answer'), { code }))
+        const response = await api.call('POST', '/api/needs', { token: admin, body: { partnerId: api.world.defaultPartner.id } })
+        expectOutage(response)
+        expect(response.body.detail).toContain(words)
+      } finally {
+        create.execute = execute
+      }
+      expect((await databaseErrors())[kind]).toBe(before[kind]! + 1)
+    },
+  )
 })
