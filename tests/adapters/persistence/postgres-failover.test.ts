@@ -194,32 +194,28 @@ if (postgresAvailable())
       }
     })
 
-    test('DATABASE_URL naming the standby first and the primary with target_session_attrs=primary writes to the primary, and to the standby once it is promoted', async () => {
-      const ownPrimary = await ThrowawayCluster.start()
-      const setup = new PostgresDatabase(ownPrimary.url)
-      await setup.migrate()
-      await setup.unitOfWork.run(async (r) => {
-        await r.organizations.insert(organization)
-        await r.partners.insert(partner)
-      })
-      await setup.close()
-      const ownStandby = await ownPrimary.standby()
-      const hosts = (url: string) => new URL(url).host
-      const both = `postgres://postgres@${hosts(ownStandby.url)},${hosts(ownPrimary.url)}/postgres?target_session_attrs=primary`
+    test('DATABASE_URL naming a standby first and the primary with target_session_attrs=primary writes to the primary, and to the standby once the primary is gone and it is promoted', async () => {
+      // A standby of its own, promoted here, and each server through a proxy: the file's primary is not stopped.
+      const replica = await primary.standby()
+      const [first, second] = [await databaseProxy(replica.url), await databaseProxy(primary.url)]
+      const hostOf = (url: string) => new URL(url).host
+      const both = `postgres://postgres@${hostOf(first.url)},${hostOf(second.url)}/postgres?target_session_attrs=primary`
       const database = new PostgresDatabase(both, { queryTimeoutMs: DEADLINE_MS })
       try {
         expect(await untilWrites(database, organization.id, partner.id, 10_000)).toBeDefined()
-        await ownPrimary.pause()
-        await ownStandby.promote()
+        second.refuse()
+        await replica.promote()
         const afterPromotion = await untilWrites(database, organization.id, partner.id, 20_000)
         expect(afterPromotion).toBeDefined()
-        await expect(untilFound(ownStandby.url, afterPromotion!)).resolves.toBe(true)
+        await expect(untilFound(replica.url, afterPromotion!)).resolves.toBe(true)
+        await expect(untilFound(primary.url, afterPromotion!, 0)).resolves.toBe(false)
       } finally {
         await database.close()
-        await ownStandby.remove()
-        await ownPrimary.remove()
+        second.refuse(false)
+        await Promise.all([first.close(), second.close()])
+        await replica.remove()
       }
-    }, 90_000)
+    }, 60_000)
   })
 
 /** Every acknowledged need was kept; those answered in doubt may or may not have been. */
