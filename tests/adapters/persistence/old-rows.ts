@@ -3,11 +3,11 @@ import type { Need } from '../../../src/domain/needs/need'
 import type { Organization } from '../../../src/domain/organizations/organization'
 import type { Partner } from '../../../src/domain/partners/partner'
 
-// Rows as older versions wrote them, in their SQL: what a migration test seeds before it migrates on. Never
-// today's repositories, which write every column of today's schema: a column added later would break every
-// test that goes back before it. Each statement names only columns the tables had from the first migration on
-// (and those of later migrations where said below), with the values the versions of that time wrote, so a
-// test that goes back to any of them writes what an upgrade really meets.
+// Rows as older versions wrote them, in their SQL (docs/architecture.md "Migrations"): what a migration test
+// seeds before it migrates on. Never today's repositories, which write every column of today's schema: a column
+// added later would break every test that goes back before it. Each statement names only columns the tables had
+// from the first migration on (and those of later migrations where said below), with the values the versions of
+// that time wrote, so a test that goes back to any of them writes what an upgrade really meets.
 
 /** One statement with positional parameters ($1, $2…) and its values: SQLite's forms are made when it runs. */
 export type OldRow = readonly [statement: string, values: unknown[]]
