@@ -1,8 +1,10 @@
 import { afterAll, describe, expect, test } from 'bun:test'
+import type { Constituent } from '../../../src/domain/constituents/constituent'
 import { parseConstituentQuery } from '../../../src/domain/constituents/search'
 import { aConstituent, aHousehold, aNeed, anOrganization, aPartner } from '../../support/builders'
 import { postgresAvailable } from '../../support/postgres'
 import { migratingPostgres, migratingSqlite, type MigratingDatabase } from './migrating-databases'
+import { markedTerms, oldConstituent, oldHousehold, oldNeed, oldOrganization, oldPartner } from './old-rows'
 
 // List totals come from need_counts and constituent_counts, which triggers keep from the migration on: the
 // rows a database held before it must be counted by the migration itself, or every total of an upgraded
@@ -20,25 +22,20 @@ async function fresh(make: () => MigratingDatabase | Promise<MigratingDatabase>)
   return database
 }
 
-async function needsStoredBeforeTheCounts({ db, migrations, insertOrganization, insertNeed }: MigratingDatabase) {
-  const countsAt = migrations.findIndex((m) => m.tag.endsWith('_need_counts'))
-  expect(countsAt).toBeGreaterThan(0)
-  await db.migrate(migrations.slice(0, countsAt))
+async function needsStoredBeforeTheCounts({ db, migrations, migrateToBefore, seed }: MigratingDatabase) {
+  await migrateToBefore('_need_counts')
   const organization = anOrganization()
   const [p1, p2] = [aPartner({ organizationId: organization.id }), aPartner({ organizationId: organization.id })]
-  await insertOrganization(organization)
-  await db.unitOfWork.run(async (r) => {
-    await r.partners.insert(p1)
-    await r.partners.insert(p2)
-  })
-  for (const [partnerId, status] of [
-    [p1.id, 'NEW'],
-    [p1.id, 'NEW'],
-    [p2.id, 'NEW'],
-    [p2.id, 'RESOLVED'],
-  ] as const) {
-    await insertNeed(aNeed({ organizationId: organization.id, partnerId, status }))
-  }
+  const need = (partnerId: string, status: 'NEW' | 'RESOLVED') => oldNeed(aNeed({ organizationId: organization.id, partnerId, status }))
+  await seed(
+    oldOrganization(organization),
+    oldPartner(p1),
+    oldPartner(p2),
+    need(p1.id, 'NEW'),
+    need(p1.id, 'NEW'),
+    need(p2.id, 'NEW'),
+    need(p2.id, 'RESOLVED'),
+  )
   await db.migrate(migrations)
   const total = async (filter: object) => (await db.repositories.needs.list(organization.id, filter, { page: 1, limit: 1 })).total
   expect([
@@ -64,17 +61,14 @@ describe('upgrading to need_counts', () => {
 })
 
 // The total of the constituents list comes from constituent_counts, which triggers keep from its migration on.
-async function constituentsStoredBeforeTheCounts({ db, migrations, insertOrganization, insertConstituent }: MigratingDatabase) {
-  const countsAt = migrations.findIndex((m) => m.tag.endsWith('_constituent_counts'))
-  expect(countsAt).toBeGreaterThan(0)
-  await db.migrate(migrations.slice(0, countsAt))
+async function constituentsStoredBeforeTheCounts({ db, migrations, migrateToBefore, seed }: MigratingDatabase) {
+  await migrateToBefore('_constituent_counts')
   const [organization, other] = [anOrganization(), anOrganization()]
   const household = aHousehold({ organizationId: organization.id })
   const person = () => aConstituent({ organizationId: organization.id, householdId: household.id, firstName: 'Ana' })
   const [first, second, third] = [person(), person(), person()]
-  for (const o of [organization, other]) await insertOrganization(o)
-  await db.unitOfWork.run((r) => r.constituents.insertHousehold(household))
-  for (const c of [first, second, third]) await insertConstituent(c)
+  const stored = (c: Constituent) => oldConstituent(c, { search: markedTerms(organization.id, ['ana']) })
+  await seed(oldOrganization(organization), oldOrganization(other), oldHousehold(household), ...[first, second, third].map(stored))
   await db.migrate(migrations)
   const total = async (organizationId: string) =>
     (await db.repositories.constituents.search(organizationId, parseConstituentQuery(''), { page: 1, limit: 1 })).total

@@ -1,5 +1,6 @@
 import { afterAll, describe, expect, test } from 'bun:test'
 import fc from 'fast-check'
+import type { Constituent } from '../../../src/domain/constituents/constituent'
 import { matchKeysOf } from '../../../src/domain/constituents/matching'
 import { parseConstituentQuery } from '../../../src/domain/constituents/search'
 import { mailboxOf } from '../../../src/domain/messaging/mailbox'
@@ -7,6 +8,7 @@ import { aConstituent, aHousehold, anOrganization } from '../../support/builders
 import { postgresAvailable } from '../../support/postgres'
 import { ids } from './contract-support'
 import { migratingPostgres, migratingSqlite, type MigratingDatabase } from './migrating-databases'
+import { oldConstituent, oldHousehold, oldOrganization } from './old-rows'
 
 // Email keys are mailboxes since migration `email_keys_are_mailboxes` (docs/constituents.md "Duplicate detection"):
 // the keys stored before it, lower-cased addresses, are rewritten in SQL as mailboxOf writes them, so the people
@@ -29,22 +31,25 @@ const addresses = fc.sample(
 )
 const FORMS = ['"Ana"+food@Example.org', 'A.na.Ruiz+x@GoogleMail.com', '"x+1"@example.org', '"a\\"b"@example.org', '+tag@example.org']
 
-async function peopleStoredBeforeTheMigration({ db, migrations, run, rows }: MigratingDatabase) {
-  const at = migrations.findIndex((m) => m.tag.endsWith('_email_keys_are_mailboxes'))
-  expect(at).toBeGreaterThan(0)
-  await db.migrate(migrations.slice(0, at))
+/** phone_terms as the versions before wrote them: each ending of the digits, down to 3, behind `o<hex>p`. */
+function oldPhoneEndings({ organizationId, phone }: Constituent): string {
+  const digits = phone!.replace(/\D/g, '')
+  return Array.from({ length: digits.length - 2 }, (_, start) => `o${organizationId.replace(/-/g, '')}p${digits.slice(start)}`).join(' ')
+}
+
+async function peopleStoredBeforeTheMigration({ db, migrations, migrateToBefore, seed, rows }: MigratingDatabase) {
+  await migrateToBefore('_email_keys_are_mailboxes')
   const organization = anOrganization()
   const household = aHousehold({ organizationId: organization.id })
   const people = [...FORMS, ...addresses].map((email, i) =>
     aConstituent({ organizationId: organization.id, householdId: household.id, email, phone: `+1555${String(i).padStart(7, '0')}` }),
   )
-  await db.unitOfWork.run(async (r) => {
-    await r.organizations.insert(organization)
-    await r.constituents.insertHousehold(household)
-    await r.constituents.insertMany(people)
-  })
-  // The keys as the versions before wrote them.
-  await run('UPDATE constituents SET email_key = lower(email)', [])
+  // Their keys as the versions before wrote them: the lower-cased address.
+  await seed(
+    oldOrganization(organization),
+    oldHousehold(household),
+    ...people.map((c) => oldConstituent(c, { search: '', phone: oldPhoneEndings(c) })),
+  )
 
   await db.migrate(migrations)
 

@@ -2,6 +2,7 @@ import { afterAll, describe, expect, test } from 'bun:test'
 import { anOrganization } from '../../support/builders'
 import { postgresAvailable } from '../../support/postgres'
 import { migratingPostgres, migratingSqlite, type MigratingDatabase } from './migrating-databases'
+import { oldOrganization } from './old-rows'
 
 // Migration `organization_origins` adds appOrigins and formOrigins: an organization stored before it lists no
 // origin (its links stay on PUBLIC_BASE_URL, no other site may post its intake) until an admin sets some.
@@ -11,12 +12,10 @@ afterAll(async () => {
   for (const cleanup of cleanups.reverse()) await cleanup()
 })
 
-async function organizationStoredBeforeTheMigration({ db, migrations, insertOrganization }: MigratingDatabase) {
-  const at = migrations.findIndex((m) => m.tag.endsWith('_organization_origins'))
-  expect(at).toBeGreaterThan(0)
-  await db.migrate(migrations.slice(0, at))
+async function organizationStoredBeforeTheMigration({ db, migrations, migrateToBefore, seed }: MigratingDatabase) {
+  await migrateToBefore('_organization_origins')
   const organization = anOrganization()
-  await insertOrganization(organization)
+  await seed(oldOrganization(organization))
 
   await db.migrate(migrations)
   const upgraded = (await db.repositories.organizations.findById(organization.id))!

@@ -1,10 +1,11 @@
 import { afterAll, describe, expect, test } from 'bun:test'
-import { searchTermsColumn } from '../../../src/adapters/persistence/sql/constituent-search'
+import type { Constituent } from '../../../src/domain/constituents/constituent'
 import { parseConstituentQuery } from '../../../src/domain/constituents/search'
 import { aConstituent, aHousehold, anOrganization } from '../../support/builders'
 import { postgresAvailable } from '../../support/postgres'
 import { ids } from './contract-support'
 import { migratingPostgres, migratingSqlite, type MigratingDatabase } from './migrating-databases'
+import { markedTerms, oldConstituent, oldHousehold, oldOrganization, oldPhoneTerms } from './old-rows'
 
 // Phone terms have a column of their own since migration `erasure_and_retention`, every ending of the digits
 // (docs/constituents.md "Search"): the people a database held before it, whose phone digits were name-like
@@ -16,23 +17,15 @@ afterAll(async () => {
 })
 
 /** search_terms as the version before wrote it: the name words, then the digits (and for +1, the 10 after it). */
-function oldSearchTerms(c: Parameters<typeof searchTermsColumn>[0]): string {
-  const mark = `o${c.organizationId.replace(/-/g, '')}t`
-  const digits = c.phone?.replace(/\D/g, '') ?? ''
-  const phones = digits === '' ? [] : digits.length === 11 && digits.startsWith('1') ? [digits, digits.slice(1)] : [digits]
-  return [searchTermsColumn(c), ...phones.map((p) => mark + p)].filter(Boolean).join(' ')
+function oldSearchTerms(c: Constituent): string {
+  const names = [c.firstName, c.lastName].flatMap((name) => (name ? [name.toLowerCase()] : []))
+  return markedTerms(c.organizationId, [...names, ...oldPhoneTerms(c.phone)])
 }
 
-async function peopleStoredBeforeTheMigration({ db, migrations, run, insertOrganization, insertConstituent }: MigratingDatabase) {
-  const at = migrations.findIndex((m) => m.tag.endsWith('_erasure_and_retention'))
-  expect(at).toBeGreaterThan(0)
-  await db.migrate(migrations.slice(0, at))
+async function peopleStoredBeforeTheMigration({ db, migrations, migrateToBefore, seed }: MigratingDatabase) {
+  await migrateToBefore('_erasure_and_retention')
   const [organization, other] = [anOrganization(), anOrganization()]
-  for (const o of [organization, other]) await insertOrganization(o)
   const households = new Map([organization, other].map((o) => [o.id, aHousehold({ organizationId: o.id })]))
-  await db.unitOfWork.run(async (r) => {
-    for (const household of households.values()) await r.constituents.insertHousehold(household)
-  })
   const person = (organizationId: string, firstName: string, phone?: string) =>
     aConstituent({
       organizationId,
@@ -46,10 +39,11 @@ async function peopleStoredBeforeTheMigration({ db, migrations, run, insertOrgan
   const short = person(organization.id, 'Ada', '+123')
   const noPhone = person(organization.id, 'Chidi')
   const foreign = person(other.id, 'Ngozi', '+15038675309')
-  for (const c of [ngozi, emeka, short, noPhone, foreign]) {
-    await insertConstituent(c)
-    await run('UPDATE constituents SET search_terms = $1 WHERE id = $2', [oldSearchTerms(c), c.id])
-  }
+  await seed(
+    ...[organization, other].map(oldOrganization),
+    ...[...households.values()].map(oldHousehold),
+    ...[ngozi, emeka, short, noPhone, foreign].map((c) => oldConstituent(c, { search: oldSearchTerms(c) })),
+  )
 
   await db.migrate(migrations)
 

@@ -2,6 +2,7 @@ import { afterAll, describe, expect, test } from 'bun:test'
 import { aNeed, anOrganization, aPartner } from '../../support/builders'
 import { postgresAvailable } from '../../support/postgres'
 import { migratingPostgres, migratingSqlite, type MigratingDatabase } from './migrating-databases'
+import { oldNeed, oldOrganization, oldPartner, oldStatusChange } from './old-rows'
 
 // The report reads need_days, need_resolve_hours and need_due_weeks, which triggers keep from the migration on:
 // the needs a database held before it must be counted by the migration itself, resolved ones at their last
@@ -17,25 +18,21 @@ const at = (iso: string) => new Date(iso)
 async function needsStoredBeforeTheReport(make: () => MigratingDatabase | Promise<MigratingDatabase>) {
   const database = await make()
   cleanups.push(database.cleanup)
-  const { db, migrations, run, insertOrganization, insertNeed } = database
-  const reportAt = migrations.findIndex((m) => m.tag.endsWith('_due_dates_and_reports'))
-  expect(reportAt).toBeGreaterThan(0)
-  await db.migrate(migrations.slice(0, reportAt))
+  const { db, migrations, migrateToBefore, seed } = database
+  await migrateToBefore('_due_dates_and_reports')
   const organization = anOrganization()
   const partner = aPartner({ organizationId: organization.id })
-  await insertOrganization(organization)
-  await db.unitOfWork.run((r) => r.partners.insert(partner))
   const need = (createdAt: string, status: 'NEW' | 'RESOLVED', updatedAt = createdAt) =>
     aNeed({ organizationId: organization.id, partnerId: partner.id, status, createdAt: at(createdAt), updatedAt: at(updatedAt) })
   const open = { ...need('2026-11-02T08:00:00.000Z', 'NEW'), dueDate: at('2026-11-05T08:00:00.000Z') }
   const withHistory = need('2026-11-02T09:00:00.000Z', 'RESOLVED', '2026-11-06T00:00:00.000Z')
   const withoutHistory = need('2026-11-03T09:00:00.000Z', 'RESOLVED', '2026-11-03T19:00:00.000Z')
-  for (const n of [open, withHistory, withoutHistory]) await insertNeed(n)
-  const time = (iso: string) => (database.kind === 'sqlite' ? at(iso).getTime() : at(iso))
-  const change = 'INSERT INTO need_changes (id, organization_id, need_id, field, to_value, changed_at) VALUES ($1, $2, $3, $4, $5, $6)'
-  for (const [i, changedAt] of ['2026-11-03T09:00:00.000Z', '2026-11-04T09:00:00.000Z'].entries()) {
-    await run(change, [`change-${i}-${withHistory.id}`, organization.id, withHistory.id, 'status', 'RESOLVED', time(changedAt)])
-  }
+  await seed(
+    oldOrganization(organization),
+    oldPartner(partner),
+    ...[open, withHistory, withoutHistory].map(oldNeed),
+    ...['2026-11-03T09:00:00.000Z', '2026-11-04T09:00:00.000Z'].map((changedAt) => oldStatusChange(withHistory, 'RESOLVED', at(changedAt))),
+  )
 
   await db.migrate(migrations)
   expect((await db.repositories.needs.findById(organization.id, withHistory.id))?.resolvedAt).toEqual(at('2026-11-04T09:00:00.000Z'))

@@ -1,10 +1,11 @@
 import { afterAll, describe, expect, test } from 'bun:test'
-import { searchTermsColumn } from '../../../src/adapters/persistence/sql/constituent-search'
+import type { Constituent } from '../../../src/domain/constituents/constituent'
 import { parseConstituentQuery } from '../../../src/domain/constituents/search'
 import { aConstituent, aHousehold, anOrganization } from '../../support/builders'
 import { postgresAvailable } from '../../support/postgres'
 import { ids } from './contract-support'
 import { migratingPostgres, migratingSqlite, type MigratingDatabase } from './migrating-databases'
+import { oldConstituent, oldHousehold, oldOrganization, oldPhoneTerms } from './old-rows'
 
 // Search terms carry their organization since migration `search_terms_per_organization`: the constituents a
 // database held before it were indexed as `o<hex> t<word> …` and must be found after it as before.
@@ -14,17 +15,12 @@ afterAll(async () => {
   for (const cleanup of cleanups.reverse()) await cleanup()
 })
 
-/** The form of search_terms before the migration: the organization's token, then `t<word>` for each word. */
-function oldForm(searchTerms: string, organizationId: string): string {
-  const mark = `o${organizationId.replace(/-/g, '')}`
-  const words = searchTerms === '' ? [] : searchTerms.split(' ').map((term) => term.slice(mark.length))
-  return [mark, ...words].join(' ')
-}
+/** search_terms before the migration: the organization's token, then `t<word>` for each word of the names and the phone. */
+const oldForm = (c: Constituent, names: string[]) =>
+  [`o${c.organizationId.replace(/-/g, '')}`, ...[...names, ...oldPhoneTerms(c.phone)].map((word) => `t${word}`)].join(' ')
 
-async function constituentsStoredBeforeTheMigration({ db, migrations, run, insertOrganization, insertConstituent }: MigratingDatabase) {
-  const at = migrations.findIndex((m) => m.tag.endsWith('_search_terms_per_organization'))
-  expect(at).toBeGreaterThan(0)
-  await db.migrate(migrations.slice(0, at))
+async function constituentsStoredBeforeTheMigration({ db, migrations, migrateToBefore, seed }: MigratingDatabase) {
+  await migrateToBefore('_search_terms_per_organization')
   const [organization, other] = [anOrganization(), anOrganization()]
   const person = (organizationId: string, firstName: string, lastName: string, phone: string) =>
     aConstituent({ organizationId, householdId: households.get(organizationId)!.id, firstName, lastName, phone })
@@ -37,16 +33,15 @@ async function constituentsStoredBeforeTheMigration({ db, migrations, run, inser
     email: 'n@example.org',
   })
   const foreignAna = person(other.id, 'Ana', 'Garcia', '+15551230001')
-  for (const o of [organization, other]) await insertOrganization(o)
-  await db.unitOfWork.run(async (r) => {
-    for (const o of [organization, other]) await r.constituents.insertHousehold(households.get(o.id)!)
-  })
-  for (const c of [ana, luis, nameless, foreignAna]) await insertConstituent(c)
-  // Today's repositories write the new form: put back the one the older version wrote (on SQLite the index
-  // follows through its update trigger).
-  for (const c of [ana, luis, nameless, foreignAna]) {
-    await run('UPDATE constituents SET search_terms = $1 WHERE id = $2', [oldForm(searchTermsColumn(c), c.organizationId), c.id])
-  }
+  const stored = (c: Constituent, names: string[]) => oldConstituent(c, { search: oldForm(c, names) })
+  await seed(
+    ...[organization, other].map(oldOrganization),
+    ...[...households.values()].map(oldHousehold),
+    stored(ana, ['ana', 'garcia']),
+    stored(luis, ['luis', 'garcia']),
+    stored(nameless, []),
+    stored(foreignAna, ['ana', 'garcia']),
+  )
 
   await db.migrate(migrations)
   const found = async (organizationId: string, query: string) => {
