@@ -1,6 +1,6 @@
 import { defineConfig } from 'drizzle-kit'
 
-// `npx drizzle-kit generate` writes the SQLite migrations that the service applies at start.
+// The SQLite migrations that the service applies at start: `npm run db:generate` writes them with this and drizzle.pg.config.ts.
 export default defineConfig({
   dialect: 'sqlite',
   schema: './src/adapters/persistence/sqlite/schema.ts',

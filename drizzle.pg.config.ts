@@ -1,6 +1,6 @@
 import { defineConfig } from 'drizzle-kit'
 
-// `npx drizzle-kit generate --config drizzle.pg.config.ts` writes the PostgreSQL migrations.
+// The PostgreSQL migrations: `npm run db:generate` writes them with this and drizzle.config.ts.
 export default defineConfig({
   dialect: 'postgresql',
   schema: './src/adapters/persistence/postgres/schema.ts',

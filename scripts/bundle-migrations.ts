@@ -1,7 +1,8 @@
 // Writes each dialect's migrations/index.ts from drizzle-kit's journal: one import per migration file, so
 // the migrations are bundled into the program (and the compiled binary) instead of read from a folder.
-// Run by `npm run db:generate` after drizzle-kit; tests/adapters/persistence/bundled-migrations.test.ts
-// fails when an index.ts no longer matches its folder.
+// Run by `npm run db:generate` (scripts/db-generate.sh) after drizzle-kit;
+// tests/adapters/persistence/sqlite-backup.test.ts ("migrations bundled into the program") fails when an index.ts
+// no longer matches its folder.
 import { join } from 'node:path'
 import type { MigrationJournal } from '../src/adapters/persistence/sql/bundled-migrations'
 

@@ -32,6 +32,24 @@ export class PortInUseError extends Error {
   }
 }
 
+/** The service's HTTP app over `container`, as `intake serve` answers (also used in process, without a socket). */
+export function serviceApp(container: Container, config: Config, lifecycle: () => Lifecycle) {
+  return createHttpApp({
+    useCases: useCasesOf(container),
+    logger: container.get(PORTS.logger),
+    accessLog: container.get(PORTS.accessLog),
+    persistence: container.get(PORTS.persistence),
+    lifecycle,
+    rateLimiters: { publicIntake: container.get(PORTS.publicIntakeRateLimiter), auth: container.get(PORTS.authRateLimiter) },
+    trustProxy: config.trustProxy,
+    publicBaseUrl: config.publicBaseUrl,
+    version: VERSION,
+    metrics: container.get(PORTS.metrics),
+    ...(config.metricsToken ? { metricsToken: config.metricsToken } : {}),
+    checkAnswers: config.checkAnswers,
+  })
+}
+
 /**
  * Builds the container, brings the database up to date and listens; then runs `prepare` (the first-start
  * bootstrap) while /readyz answers 503, and only after it is ready.
@@ -45,20 +63,7 @@ export async function startServer<Prepared = void>(
   const persistence = container.get(PORTS.persistence)
   await bringUpToDate(container)
   let lifecycle: Lifecycle = 'starting'
-  const app = createHttpApp({
-    useCases: useCasesOf(container),
-    logger: container.get(PORTS.logger),
-    accessLog: container.get(PORTS.accessLog),
-    persistence,
-    lifecycle: () => lifecycle,
-    rateLimiters: { publicIntake: container.get(PORTS.publicIntakeRateLimiter), auth: container.get(PORTS.authRateLimiter) },
-    trustProxy: config.trustProxy,
-    publicBaseUrl: config.publicBaseUrl,
-    version: VERSION,
-    metrics: container.get(PORTS.metrics),
-    ...(config.metricsToken ? { metricsToken: config.metricsToken } : {}),
-    checkAnswers: config.checkAnswers,
-  })
+  const app = serviceApp(container, config, () => lifecycle)
   try {
     // Elysia asks Bun for SO_REUSEPORT, which lets a second server share the port (and the SQLite file) silently.
     app.listen({ port: config.port, hostname: config.host, maxRequestBodySize: BUN_BODY_BACKSTOP_BYTES, reusePort: false })

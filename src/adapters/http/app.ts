@@ -23,20 +23,8 @@ import { organizationsRoutes } from './organizations.routes'
 import { needsRoutes } from './needs.routes'
 import { reportsRoutes } from './reports.routes'
 import { partnersRoutes } from './partners.routes'
-import { nestsDeeperThan } from '../../domain/shared/nesting'
-import { illFormedTextAt } from '../../domain/shared/unicode'
-import {
-  BODY_TOO_LARGE,
-  FILE_BODY,
-  FILE_ROUTES,
-  IllFormedTextInBody,
-  INVALID_JSON,
-  MAX_BODY_BYTES,
-  NESTED_TOO_DEEP,
-  NOT_JSON,
-  NUL_IN_BODY,
-  problemDetails,
-} from './problem'
+import { problemDetails } from './problem'
+import { parseBody } from './request-body'
 import { rateLimits, type AnonymousRateLimiters } from './rate-limits'
 import { requestSite } from './request-site'
 import { sessionCookieRoutes } from './session-cookie.routes'
@@ -63,69 +51,6 @@ export interface HttpDependencies {
   metricsToken?: string
   /** Whether every answer is checked against its route's schema: in tests, not in service (answer-checks.ts). */
   checkAnswers: boolean
-}
-
-/** `application/json`, or a JSON-based type (`application/merge-patch+json`), whatever its parameters. */
-const JSON_MEDIA_TYPE = /^application\/(?:[\w.-]+\+)?json\s*(?:;|$)/i
-
-/**
- * Forms are posted where browsers and Twilio post them: the pages (every path outside /api/) and Twilio's
- * webhooks. Every other route takes JSON alone.
- */
-const takesForms = (path: string) => !path.startsWith('/api/') || path.startsWith('/api/webhooks/')
-
-/**
- * A JSON route's body must say it is JSON (415 otherwise: a form or text/plain posted from another site's
- * page is no call of this API); form routes take forms, or JSON. An empty body is `null`. Broken JSON, a
- * wrong type and an over-long body are reported by validation, after authentication, so an anonymous
- * caller gets 401 first.
- */
-async function parseBody({ request }: { request: Request }): Promise<unknown> {
-  // A file is the route's to read as it arrives (docs/api/exports-import.md "Import").
-  if (FILE_ROUTES.includes(new URL(request.url).pathname)) return FILE_BODY
-  const text = await readBody(request)
-  if (text === undefined) return BODY_TOO_LARGE
-  if (text === '') return null
-  const contentType = request.headers.get('content-type') ?? ''
-  if (takesForms(new URL(request.url).pathname)) {
-    if (contentType.startsWith('application/x-www-form-urlencoded')) return Object.fromEntries(new URLSearchParams(text))
-  } else if (!JSON_MEDIA_TYPE.test(contentType)) {
-    return NOT_JSON
-  }
-  // NUL is no character of a text people write, and PostgreSQL cannot store it: refuse it everywhere alike.
-  if (text.includes('\\u0000') || text.includes('\u0000')) return NUL_IN_BODY
-  let body: unknown
-  try {
-    body = JSON.parse(text)
-  } catch {
-    return INVALID_JSON
-  }
-  // Refused before any validation: validators and formatters walk values recursively.
-  if (nestsDeeperThan(body)) return NESTED_TOO_DEEP
-  // A lone surrogate (`"\ud800"`) anywhere, keys included: the one check for every route (a URL cannot carry
-  // one: its decoding makes U+FFFD of bytes that are not UTF-8, and forms are decoded alike).
-  const illFormed = illFormedTextAt(body)
-  return illFormed ? new IllFormedTextInBody(illFormed) : body
-}
-
-/**
- * The body as text, or undefined past MAX_BODY_BYTES. A declared Content-Length was already checked when
- * the request arrived (problem.ts); a body without one (chunked) is read only up to the limit.
- */
-async function readBody(request: Request): Promise<string | undefined> {
-  if (request.headers.has('content-length') || !request.body) return request.text()
-  const reader = request.body.getReader()
-  const chunks: Uint8Array[] = []
-  let size = 0
-  for (let next = await reader.read(); !next.done; next = await reader.read()) {
-    size += next.value.byteLength
-    if (size > MAX_BODY_BYTES) {
-      await reader.cancel()
-      return undefined
-    }
-    chunks.push(next.value)
-  }
-  return Buffer.concat(chunks).toString('utf8')
 }
 
 /** The whole HTTP surface: one Elysia plugin per area, the OpenAPI document generated from their schemas. */

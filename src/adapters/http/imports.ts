@@ -3,7 +3,7 @@ import type { ImportOptions, ImportSource } from '../../application/imports/reco
 import type { Actor } from '../../domain/auth/actor'
 import { IMPORT_LIMITS, REPORTED_ERRORS, ROW_ERROR_TEXT, type ImportReport } from '../../domain/imports/import'
 import { Int32, Named, problems } from './common.schemas'
-import { UnsupportedMediaTypeError } from './problem'
+import { UnsupportedMediaTypeError } from './request-body'
 
 // docs/api/exports-import.md "Import"
 

@@ -1,48 +1,22 @@
 import { Elysia } from 'elysia'
 import { isServiceError, type ErrorKind, type ServiceError } from '../../application/errors'
 import type { Logger } from '../../application/ports/logger'
-import { IMPORT_LIMITS } from '../../domain/imports/import'
 import { MAX_NESTING_DEPTH } from '../../domain/shared/nesting'
 import { ILL_FORMED_TEXT } from '../../domain/shared/unicode'
 import { InvalidError, TooManyRequestsError, UnauthorizedError, type FieldError } from '../../domain/errors'
 import { ProviderError } from '../../application/ports/provider-error'
 import { OUTAGE_DETAIL, RETRY_AFTER_SECONDS, type DatabaseOutages } from './database-outages'
-
-export const MAX_BODY_BYTES = 256 * 1024
-
-/** The routes that take a file (docs/api/exports-import.md "Import"): read by the route as it arrives, up to the import's limit. */
-export const FILE_ROUTES: readonly string[] = ['/api/constituents/import', '/api/needs/import']
-
-/** The most a request to `pathname` may send. */
-export function maxBodyBytesOf(pathname: string): number {
-  return FILE_ROUTES.includes(pathname) ? IMPORT_LIMITS.maxBytes : MAX_BODY_BYTES
-}
-
-/** What the body parser yields for text that is not JSON; validation then reports it. */
-export const INVALID_JSON = Object.freeze({ invalidJson: true })
-
-/** What the body parser yields for a body holding a NUL character (no database stores it alike). */
-export const NUL_IN_BODY = Object.freeze({ nulInBody: true })
-
-/** What the body parser yields for JSON nested deeper than MAX_NESTING_DEPTH. */
-export const NESTED_TOO_DEEP = Object.freeze({ nestedTooDeep: true })
-
-/** What the body parser yields for JSON holding text that is not valid Unicode: where the first such text sits. */
-export class IllFormedTextInBody {
-  constructor(readonly path: string) {}
-}
-
-/** What the body parser yields for a body a JSON route is sent as anything but JSON (a form, text/plain, no type). */
-export const NOT_JSON = Object.freeze({ notJson: true })
-
-/** A body of a type the route does not take, found by the route itself (a file route reads its own body): 415. */
-export class UnsupportedMediaTypeError extends Error {}
-
-/** What the body parser yields for a file route's body, which it leaves unread for the route. */
-export const FILE_BODY = Object.freeze({ file: true })
-
-/** What the body parser yields for a body without Content-Length that grows past MAX_BODY_BYTES. */
-export const BODY_TOO_LARGE = Object.freeze({ bodyTooLarge: true })
+import {
+  BODY_TOO_LARGE,
+  IllFormedTextInBody,
+  INVALID_JSON,
+  MAX_BODY_BYTES,
+  maxBodyBytesOf,
+  NESTED_TOO_DEEP,
+  NOT_JSON,
+  NUL_IN_BODY,
+  UnsupportedMediaTypeError,
+} from './request-body'
 
 /**
  * Every kind of problem an answer can report: the kinds of the use cases' errors, and those only HTTP
