@@ -1,6 +1,6 @@
 import { Fragment } from 'preact'
 import { useEffect, useState } from 'preact/hooks'
-import { client, type Constituent, type Need } from './api'
+import { client, PERSON_FIELDS, type Constituent, type Need } from './api'
 import { formatDateTime, may, partnerName, usePartners, useProfile } from './data'
 import { ErasePerson } from './erase-person'
 import { ExportButton } from './exports'
@@ -161,24 +161,11 @@ export function ConstituentScreen({ id }: { id: string }) {
   )
 }
 
-const DETAILS = [
-  'firstName',
-  'lastName',
-  'phone',
-  'email',
-  'addressStreet',
-  'addressCity',
-  'addressState',
-  'addressZip',
-  'dateOfBirth',
-  'householdId',
-] as const
-
 /** The details the API answered; a detail it left out is either not on file or not for this member to read. */
 export function PersonDetails({ person }: { person: Constituent }) {
   return (
     <dl class="fields">
-      {DETAILS.map((key) => (
+      {PERSON_FIELDS.map((key) => (
         <Fragment key={key}>
           <dt>{t.personFields[key]}</dt>
           <dd>{person[key] ?? t.notShown}</dd>

@@ -1,3 +1,4 @@
+import { MAX_LENGTH } from '../api-constants'
 import { useEffect, useState } from 'preact/hooks'
 import { client, problemText, type OrganizationSettings, type Profile } from './api'
 import { may } from './data'
@@ -88,7 +89,13 @@ export function FirstRun({ settings, profile, onDone }: { settings: Organization
         <form onSubmit={chooseName}>
           <h2>{t.nameOrganization}</h2>
           <label for="organization-name">{t.organizationName}</label>
-          <input id="organization-name" name="name" autocomplete="organization" maxLength={200} required />
+          <input
+            id="organization-name"
+            name="name"
+            autocomplete="organization"
+            maxLength={MAX_LENGTH.OrganizationSettingsUpdate.name}
+            required
+          />
           <button type="submit">{t.saveName}</button>
         </form>
       )}

@@ -1,3 +1,4 @@
+import { MAX_LENGTH } from '../api-constants'
 import { useEffect, useState } from 'preact/hooks'
 import { client, type Member, type Profile } from './api'
 import { formatDateTime, partnerName, usePartners, useProfile } from './data'
@@ -143,7 +144,7 @@ function InviteMember({ actor, onDone }: { actor: Profile; onDone: (outcome: Out
         <label for="invite-email">{t.email}</label>
         <input id="invite-email" name="email" type="email" autocomplete="off" required />
         <label for="invite-name">{s.fullName}</label>
-        <input id="invite-name" name="fullName" autocomplete="off" maxLength={200} />
+        <input id="invite-name" name="fullName" autocomplete="off" maxLength={MAX_LENGTH.NewMember.fullName} />
         <MemberFields actor={actor} partners={partners} idPrefix="invite" />
         <button type="submit">{s.send}</button>
       </form>

@@ -1,3 +1,4 @@
+import { MAX_LENGTH } from '../api-constants'
 import { useState } from 'preact/hooks'
 import { client, STATUSES, type Member, type Need, type Partner, type Profile, type Status } from './api'
 import { may, memberName, partnerName } from './data'
@@ -130,7 +131,7 @@ export function SmsForm({ need, profile, act }: Pick<Props, 'need' | 'profile' |
       }}
     >
       <label for="sms">{t.smsLabel}</label>
-      <textarea id="sms" name="sms" maxLength={1600} required />
+      <textarea id="sms" name="sms" maxLength={MAX_LENGTH.NewSms.body} required />
       <button type="submit">{t.sendSms}</button>
     </form>
   )

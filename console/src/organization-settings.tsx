@@ -1,3 +1,4 @@
+import { MAX_LENGTH } from '../api-constants'
 import { useEffect, useState } from 'preact/hooks'
 import { client, type OrganizationSettings } from './api'
 import { OutcomeLine, useOutcome } from './outcome'
@@ -43,7 +44,14 @@ export function OrganizationScreen() {
           }}
         >
           <label for="org-name">{t.organizationName}</label>
-          <input id="org-name" name="name" defaultValue={settings.name} maxLength={200} autocomplete="organization" required />
+          <input
+            id="org-name"
+            name="name"
+            defaultValue={settings.name}
+            maxLength={MAX_LENGTH.OrganizationSettingsUpdate.name}
+            autocomplete="organization"
+            required
+          />
           <Field id="org-slug" name="slug" label={t.slug} hint={t.slugHint} value={settings.slug} required />
           <Field id="org-short-code" name="shortCode" label={t.shortCode} hint={t.shortCodeHint} value={settings.shortCode} />
           <NumberField

@@ -1,3 +1,4 @@
+import { MAX_LENGTH } from '../api-constants'
 import type { ComponentChildren } from 'preact'
 import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks'
 import { client, type Partner, type Profile } from './api'
@@ -137,7 +138,14 @@ function PartnerForm(props: {
     >
       <h3>{title}</h3>
       <label for={`${prefix}-name`}>{t.name}</label>
-      <input ref={first} id={`${prefix}-name`} name="name" defaultValue={partner?.name} maxLength={200} required />
+      <input
+        ref={first}
+        id={`${prefix}-name`}
+        name="name"
+        defaultValue={partner?.name}
+        maxLength={MAX_LENGTH[partner ? 'PartnerUpdate' : 'NewPartner'].name}
+        required
+      />
       <label for={`${prefix}-sla`}>{t.slaHours}</label>
       <input
         id={`${prefix}-sla`}

@@ -1,3 +1,4 @@
+import { MAX_LENGTH } from '../api-constants'
 import { useEffect, useState } from 'preact/hooks'
 import { client, problemText, type Profile } from './api'
 import { forgetCachedData, useProfile } from './data'
@@ -64,7 +65,13 @@ export function ProfileScreen() {
       </div>
       <form onSubmit={save}>
         <label for="profile-name">{s.fullName}</label>
-        <input id="profile-name" name="fullName" autocomplete="name" maxLength={200} defaultValue={mine.fullName ?? ''} />
+        <input
+          id="profile-name"
+          name="fullName"
+          autocomplete="name"
+          maxLength={MAX_LENGTH.ProfileUpdate.fullName}
+          defaultValue={mine.fullName ?? ''}
+        />
         <label for="profile-phone">{t.phone}</label>
         <input
           id="profile-phone"

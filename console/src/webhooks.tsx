@@ -1,3 +1,4 @@
+import { MAX_LENGTH, VALUES } from '../api-constants'
 import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks'
 import { client, type WebhookEndpoint } from './api'
 import { OutcomeLine, useOutcome } from './outcome'
@@ -72,10 +73,10 @@ export function WebhooksScreen() {
       <form class="panel" aria-label={t.addEndpoint} onSubmit={create}>
         <h3>{t.addEndpoint}</h3>
         <label for="endpoint-url">{t.url}</label>
-        <input id="endpoint-url" name="url" type="url" maxLength={2000} required autocomplete="off" />
+        <input id="endpoint-url" name="url" type="url" maxLength={MAX_LENGTH.NewWebhookEndpoint.url} required autocomplete="off" />
         <fieldset>
           <legend>{t.events}</legend>
-          {(Object.keys(t.eventTypes) as EventType[]).map((type) => (
+          {VALUES.NewWebhookEndpoint.events.map((type) => (
             <div class="check" key={type}>
               <input id={`event-${type}`} name="events" type="checkbox" value={type} />
               <label for={`event-${type}`}>
