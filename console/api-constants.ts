@@ -69,3 +69,6 @@ export const FIELDS = {
   RefreshRequest: ["refreshToken"],
   WebhookEndpointUpdate: ["url","events","enabled"],
 } as const
+
+/** The most one page of a list holds (its `limit`): docs/api/conventions.md "Lists". */
+export const LIST_LIMIT = 100

@@ -13,6 +13,7 @@ interface Schema {
 }
 
 interface Operation {
+  parameters?: Array<{ name: string; in: string; schema?: { maximum?: number } }>
   requestBody?: { content?: Record<string, { schema?: { $ref?: string } }> }
 }
 
@@ -23,10 +24,24 @@ export interface OpenApiDocument {
 
 const COMPONENT = '#/components/schemas/'
 
+const operationsOf = (document: OpenApiDocument) => Object.values(document.paths).flatMap((operations) => Object.values(operations))
+
+/** The most one page of a list holds: the `limit` query parameter's maximum, the same on every list. */
+function listLimit(document: OpenApiDocument): number {
+  const maximums = new Set(
+    operationsOf(document)
+      .flatMap((operation) => operation.parameters ?? [])
+      .filter((parameter) => parameter.in === 'query' && parameter.name === 'limit')
+      .map((parameter) => parameter.schema?.maximum),
+  )
+  const [maximum, ...others] = maximums
+  if (typeof maximum !== 'number' || others.length > 0) throw new Error(`the lists' limits differ: ${[...maximums].join(', ')}`)
+  return maximum
+}
+
 /** The component schemas some request takes as its body: what a form sends, so what it must keep. */
 function requestSchemas(document: OpenApiDocument): string[] {
-  const named = Object.values(document.paths)
-    .flatMap((operations) => Object.values(operations))
+  const named = operationsOf(document)
     .flatMap((operation) => Object.values(operation.requestBody?.content ?? {}))
     .map((content) => content.schema?.$ref)
     .filter((ref): ref is string => ref?.startsWith(COMPONENT) === true)
@@ -73,5 +88,8 @@ export function apiConstantsModule(document: OpenApiDocument): string {
       collect(document, names, (p) => p.enum),
     ),
     constant("Each schema's fields, in the document's order.", 'FIELDS', fields),
+    '/** The most one page of a list holds (its `limit`): docs/api/conventions.md "Lists". */',
+    `export const LIST_LIMIT = ${listLimit(document)}`,
+    '',
   ].join('\n')
 }

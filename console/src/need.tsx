@@ -1,5 +1,6 @@
 import { Fragment } from 'preact'
 import { useEffect, useState } from 'preact/hooks'
+import { LIST_LIMIT } from '../api-constants'
 import {
   client,
   problemText,
@@ -38,8 +39,8 @@ export function NeedScreen({ reference }: { reference: string }) {
     if (!need) return setLoaded('missing')
     const path = { id: need.id }
     const [interactions, history] = await Promise.all([
-      authorized(() => client.GET('/api/needs/{id}/interactions', { params: { path, query: { limit: 100 } } })),
-      authorized(() => client.GET('/api/needs/{id}/history', { params: { path, query: { limit: 100 } } })),
+      authorized(() => client.GET('/api/needs/{id}/interactions', { params: { path, query: { limit: LIST_LIMIT } } })),
+      authorized(() => client.GET('/api/needs/{id}/history', { params: { path, query: { limit: LIST_LIMIT } } })),
     ])
     setLoaded({ need, interactions: interactions.data ?? [], history: history.data ?? [] })
   }

@@ -3,7 +3,7 @@ import type { ComponentChildren } from 'preact'
 import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks'
 import { client, type Partner, type Profile } from './api'
 import { OutcomeLine, useOutcome } from './outcome'
-import { forgetPartners, may } from './data'
+import { forgetPartners, may, readPartners } from './data'
 import { t } from './i18n'
 import { Table } from './table'
 
@@ -21,7 +21,7 @@ export function PartnersScreen({ profile }: { profile: Profile }) {
   const editable = (partner: Partner) => wholeOrganization || partner.id === profile.partnerId
   async function load() {
     forgetPartners()
-    await read(() => client.GET('/api/partners', { params: { query: { limit: 100 } } }), setPartners)
+    await read(readPartners, setPartners)
   }
   const { outcome, read, run } = useOutcome(load)
   useEffect(() => void load(), [])

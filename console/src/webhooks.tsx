@@ -1,6 +1,7 @@
-import { MAX_LENGTH, VALUES } from '../api-constants'
+import { LIST_LIMIT, MAX_LENGTH, VALUES } from '../api-constants'
 import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks'
 import { client, type WebhookEndpoint } from './api'
+import { everyPage } from './data'
 import { OutcomeLine, useOutcome } from './outcome'
 import { t } from './i18n'
 import { href } from './router'
@@ -13,7 +14,10 @@ export function WebhooksScreen() {
   const [endpoints, setEndpoints] = useState<WebhookEndpoint[]>()
   const [secret, setSecret] = useState<{ url: string; secret: string }>()
   async function load() {
-    await read(() => client.GET('/api/webhook-endpoints', { params: { query: { limit: 100 } } }), setEndpoints)
+    await read(
+      () => everyPage((page) => client.GET('/api/webhook-endpoints', { params: { query: { page, limit: LIST_LIMIT } } })),
+      setEndpoints,
+    )
   }
   const { outcome, read, run } = useOutcome(load)
   useEffect(() => void load(), [])
