@@ -1,9 +1,9 @@
-import { MAX_LENGTH } from '../api-constants'
+import { MAX_LENGTH } from '../../api-constants'
 import { useEffect, useState } from 'preact/hooks'
-import { client, type OrganizationSettings } from './api'
-import { OutcomeLine, useOutcome } from './outcome'
+import { client, type OrganizationSettings } from '../shared/api'
+import { OutcomeLine, useOutcome } from '../shared/outcome'
 import { EmailSettingsSection } from './email-settings'
-import { t } from './i18n'
+import { t } from '../shared/i18n'
 
 /** The organization's settings, its SMS number (an operator's to set) and its email settings. */
 export function OrganizationScreen() {

@@ -1,11 +1,11 @@
-import { MAX_LENGTH } from '../api-constants'
+import { MAX_LENGTH } from '../../api-constants'
 import type { ComponentChildren } from 'preact'
 import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks'
-import { client, type Partner, type Profile } from './api'
-import { OutcomeLine, useOutcome } from './outcome'
-import { forgetPartners, may, readPartners } from './data'
-import { t } from './i18n'
-import { Table } from './table'
+import { client, type Partner, type Profile } from '../shared/api'
+import { OutcomeLine, useOutcome } from '../shared/outcome'
+import { forgetPartners, may, readPartners } from '../shared/data'
+import { t } from '../shared/i18n'
+import { Table } from '../shared/table'
 
 type PartnerFields = { name: string; slaHours: number; keywords: string[]; isDefault?: boolean }
 

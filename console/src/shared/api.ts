@@ -1,6 +1,6 @@
 import createClient from 'openapi-fetch'
-import { FIELDS, VALUES } from '../api-constants'
-import type { components, paths } from '../schema'
+import { FIELDS, VALUES } from '../../api-constants'
+import type { components, paths } from '../../schema'
 
 // The console's one way to the service: the typed client generated from the served OpenAPI document
 // (schema.d.ts, kept equal to a fresh generation by a test), on the page's own origin.

@@ -1,13 +1,13 @@
 import { Fragment } from 'preact'
 import { useEffect, useState } from 'preact/hooks'
-import { MAX_LENGTH } from '../api-constants'
-import { client, CONTACT_FIELDS, problemText, type CreatedNeed, type DuplicateCheck } from './api'
-import { may, usePartners, useProfile } from './data'
-import { failure } from './outcome'
-import { t } from './i18n'
-import { CheckedDuplicates, foundAnyone, PersonSearch, type ChosenPerson } from './person-chooser'
-import { href } from './router'
-import { authorized } from './session'
+import { MAX_LENGTH } from '../../api-constants'
+import { client, CONTACT_FIELDS, problemText, type CreatedNeed, type DuplicateCheck } from '../shared/api'
+import { may, usePartners, useProfile } from '../shared/data'
+import { failure } from '../shared/outcome'
+import { t } from '../shared/i18n'
+import { CheckedDuplicates, foundAnyone, PersonSearch, type ChosenPerson } from '../people/person-chooser'
+import { href } from '../shared/router'
+import { authorized } from '../shared/session'
 
 type ContactField = (typeof CONTACT_FIELDS)[number]
 type Contact = Partial<Record<ContactField, string>>

@@ -1,7 +1,7 @@
-import { VALUES } from '../api-constants'
+import { VALUES } from '../../api-constants'
 import { useState } from 'preact/hooks'
-import type { Member, Partner, Profile, Role } from './api'
-import { t } from './i18n'
+import type { Member, Partner, Profile, Role } from '../shared/api'
+import { t } from '../shared/i18n'
 
 const ROLES = VALUES.NewMember.role
 const PROFILES = VALUES.NewMember.profiles

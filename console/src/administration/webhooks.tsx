@@ -1,11 +1,11 @@
-import { LIST_LIMIT, MAX_LENGTH, VALUES } from '../api-constants'
+import { LIST_LIMIT, MAX_LENGTH, VALUES } from '../../api-constants'
 import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks'
-import { client, type WebhookEndpoint } from './api'
-import { everyPage } from './data'
-import { OutcomeLine, useOutcome } from './outcome'
-import { t } from './i18n'
-import { href } from './router'
-import { Table } from './table'
+import { client, type WebhookEndpoint } from '../shared/api'
+import { everyPage } from '../shared/data'
+import { OutcomeLine, useOutcome } from '../shared/outcome'
+import { t } from '../shared/i18n'
+import { href } from '../shared/router'
+import { Table } from '../shared/table'
 
 type EventType = WebhookEndpoint['events'][number]
 

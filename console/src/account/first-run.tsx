@@ -1,10 +1,10 @@
-import { MAX_LENGTH } from '../api-constants'
+import { MAX_LENGTH } from '../../api-constants'
 import { useEffect, useState } from 'preact/hooks'
-import { client, problemText, type OrganizationSettings, type Profile } from './api'
-import { may } from './data'
-import { t } from './i18n'
+import { client, problemText, type OrganizationSettings, type Profile } from '../shared/api'
+import { may } from '../shared/data'
+import { t } from '../shared/i18n'
 import { PasswordFields, passwordsOf } from './password-fields'
-import { authorized, changePassword } from './session'
+import { authorized, changePassword } from '../shared/session'
 
 /**
  * docs/console.md "First run": the organization still bears the name the first start gives it (the service's

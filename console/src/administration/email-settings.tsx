@@ -1,10 +1,10 @@
-import { MAX_LENGTH, VALUES } from '../api-constants'
+import { MAX_LENGTH, VALUES } from '../../api-constants'
 import { useEffect, useRef, useState } from 'preact/hooks'
-import { client, type EmailSettings } from './api'
-import { failure, OutcomeLine, useOutcome } from './outcome'
-import { formatDateTime } from './data'
-import { language, t } from './i18n'
-import { authorized } from './session'
+import { client, type EmailSettings } from '../shared/api'
+import { failure, OutcomeLine, useOutcome } from '../shared/outcome'
+import { formatDateTime } from '../shared/data'
+import { language, t } from '../shared/i18n'
+import { authorized } from '../shared/session'
 
 type Provider = EmailSettings['provider']
 

@@ -1,6 +1,6 @@
 import { Fragment } from 'preact'
 import { useEffect, useState } from 'preact/hooks'
-import { LIST_LIMIT } from '../api-constants'
+import { LIST_LIMIT } from '../../api-constants'
 import {
   client,
   problemText,
@@ -11,11 +11,11 @@ import {
   type Partner,
   type Profile,
   type Status,
-} from './api'
-import { formatDate, formatDateTime, memberName, partnerName, useMembers, usePartners, useProfile } from './data'
-import { language, t } from './i18n'
+} from '../shared/api'
+import { formatDate, formatDateTime, memberName, partnerName, useMembers, usePartners, useProfile } from '../shared/data'
+import { language, t } from '../shared/i18n'
 import { NeedActions, SmsForm } from './need-actions'
-import { authorized } from './session'
+import { authorized } from '../shared/session'
 
 interface Loaded {
   need: Need

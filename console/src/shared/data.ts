@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'preact/hooks'
-import { LIST_LIMIT } from '../api-constants'
+import { LIST_LIMIT } from '../../api-constants'
 import { client, type Member, type Partner, type Permission, type Profile } from './api'
 import { authorized } from './session'
 

@@ -1,13 +1,13 @@
 import { Fragment } from 'preact'
 import { useEffect, useState } from 'preact/hooks'
-import { client, PERSON_FIELDS, type Constituent, type Need } from './api'
-import { formatDateTime, may, partnerName, usePartners, useProfile } from './data'
+import { client, PERSON_FIELDS, type Constituent, type Need } from '../shared/api'
+import { formatDateTime, may, partnerName, usePartners, useProfile } from '../shared/data'
 import { ErasePerson } from './erase-person'
-import { ExportButton } from './exports'
-import { language, t } from './i18n'
+import { ExportButton } from '../shared/exports'
+import { language, t } from '../shared/i18n'
 import { FoundStatus, searchPeople, type Found } from './search-found'
-import { go, href } from './router'
-import { authorized } from './session'
+import { go, href } from '../shared/router'
+import { authorized } from '../shared/session'
 
 const PAGE_SIZE = 25
 
