@@ -1278,6 +1278,14 @@ export interface components {
             /** Format: date-time */
             updatedAt: string;
         };
+        EmailSettingsUpdate: {
+            /** @enum {string} */
+            provider: "smtp" | "postmark" | "ses" | "sendgrid";
+            /** @description Secret: an SMTP URL for smtp, ACCESS_KEY_ID:SECRET_ACCESS_KEY:REGION for ses. Left out: the key stored for the same provider (400 when none is) */
+            apiKey?: string;
+            fromEmail: string;
+            fromName?: string;
+        };
         /** @description One offending field */
         FieldError: {
             /** @description A JSON pointer into the body (/customFields/phone), or query/… and params/… */
@@ -5573,14 +5581,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /** @enum {string} */
-                    provider: "smtp" | "postmark" | "ses" | "sendgrid";
-                    /** @description Secret: an SMTP URL for smtp, ACCESS_KEY_ID:SECRET_ACCESS_KEY:REGION for ses. Left out: the key stored for the same provider (400 when none is) */
-                    apiKey?: string;
-                    fromEmail: string;
-                    fromName?: string;
-                };
+                "application/json": components["schemas"]["EmailSettingsUpdate"];
             };
         };
         responses: {

@@ -1,6 +1,6 @@
 import { render } from 'preact'
 import { App } from './app'
-import './console.css'
-import './panels.css'
+import './shared/console.css'
+import './shared/panels.css'
 
 render(<App />, document.getElementById('console')!)

@@ -145,7 +145,7 @@ export function organizationsRoutes(useCases: UseCases['organizations'], authent
     })
     .put('/email', async ({ actor, body }) => maskedJson(await updateEmail.execute(actor, body)), {
       auth: true,
-      body: Body(emailFields),
+      body: Named('EmailSettingsUpdate', Body(emailFields)),
       response: { 200: MaskedEmailSchema, ...problems(400, 401, 403, 413, 415) },
       detail: {
         operationId: 'updateEmailSettings',

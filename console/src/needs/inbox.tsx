@@ -1,12 +1,12 @@
 import { useEffect, useState } from 'preact/hooks'
-import { client, STATUSES, type Need, type Status } from './api'
-import { formatDate, may, memberName, partnerName, useMembers, usePartners, useProfile } from './data'
-import { ExportButton } from './exports'
-import { language, t } from './i18n'
-import { go, href } from './router'
-import { PAGE_SIZE, pageOf, Paging } from './paging'
-import { authorized } from './session'
-import { Table } from './table'
+import { client, STATUSES, type Need, type Status } from '../shared/api'
+import { formatDate, may, memberName, partnerName, useMembers, usePartners, useProfile } from '../shared/data'
+import { ExportButton } from '../shared/exports'
+import { language, t } from '../shared/i18n'
+import { go, href } from '../shared/router'
+import { PAGE_SIZE, pageOf, Paging } from '../shared/paging'
+import { authorized } from '../shared/session'
+import { Table } from '../shared/table'
 
 /** The needs table, filtered and paged by the address's query (`#/needs?status=NEW&page=2`). */
 export function Inbox({ query }: { query: URLSearchParams }) {

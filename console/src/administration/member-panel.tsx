@@ -1,9 +1,9 @@
 import { useLayoutEffect, useRef, useState } from 'preact/hooks'
-import { client, type Member, type Partner, type Profile } from './api'
-import { failure, type Outcome } from './outcome'
-import { t } from './i18n'
+import { client, type Member, type Partner, type Profile } from '../shared/api'
+import { failure, type Outcome } from '../shared/outcome'
+import { t } from '../shared/i18n'
 import { MemberFields, memberFieldsOf } from './member-fields'
-import { authorized } from './session'
+import { authorized } from '../shared/session'
 
 export const memberLabel = (member: Pick<Member, 'fullName' | 'email'>) => member.fullName ?? member.email
 

@@ -1,8 +1,9 @@
+import { MAX_LENGTH } from '../../api-constants'
 import { useEffect, useState } from 'preact/hooks'
-import { client, type OrganizationSettings } from './api'
-import { OutcomeLine, useOutcome } from './outcome'
+import { client, type OrganizationSettings } from '../shared/api'
+import { OutcomeLine, useOutcome } from '../shared/outcome'
 import { EmailSettingsSection } from './email-settings'
-import { t } from './i18n'
+import { t } from '../shared/i18n'
 
 /** The organization's settings, its SMS number (an operator's to set) and its email settings. */
 export function OrganizationScreen() {
@@ -43,7 +44,14 @@ export function OrganizationScreen() {
           }}
         >
           <label for="org-name">{t.organizationName}</label>
-          <input id="org-name" name="name" defaultValue={settings.name} maxLength={200} autocomplete="organization" required />
+          <input
+            id="org-name"
+            name="name"
+            defaultValue={settings.name}
+            maxLength={MAX_LENGTH.OrganizationSettingsUpdate.name}
+            autocomplete="organization"
+            required
+          />
           <Field id="org-slug" name="slug" label={t.slug} hint={t.slugHint} value={settings.slug} required />
           <Field id="org-short-code" name="shortCode" label={t.shortCode} hint={t.shortCodeHint} value={settings.shortCode} />
           <NumberField

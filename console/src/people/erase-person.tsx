@@ -1,8 +1,8 @@
 import { useLayoutEffect, useRef, useState } from 'preact/hooks'
-import { client, type Constituent } from './api'
-import { formatDateTime, may, useProfile } from './data'
-import { language, t } from './i18n'
-import { OutcomeLine, useOutcome } from './outcome'
+import { client, type Constituent } from '../shared/api'
+import { formatDateTime, may, useProfile } from '../shared/data'
+import { language, t } from '../shared/i18n'
+import { OutcomeLine, useOutcome } from '../shared/outcome'
 
 /**
  * Erasing a person's details (docs/privacy.md), for those who may: asked first, naming the person and what

@@ -1,10 +1,11 @@
+import { MAX_LENGTH } from '../../api-constants'
 import type { ComponentChildren } from 'preact'
 import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks'
-import { client, type Partner, type Profile } from './api'
-import { OutcomeLine, useOutcome } from './outcome'
-import { forgetPartners, may } from './data'
-import { t } from './i18n'
-import { Table } from './table'
+import { client, type Partner, type Profile } from '../shared/api'
+import { OutcomeLine, useOutcome } from '../shared/outcome'
+import { forgetPartners, may, readPartners } from '../shared/data'
+import { t } from '../shared/i18n'
+import { Table } from '../shared/table'
 
 type PartnerFields = { name: string; slaHours: number; keywords: string[]; isDefault?: boolean }
 
@@ -20,7 +21,7 @@ export function PartnersScreen({ profile }: { profile: Profile }) {
   const editable = (partner: Partner) => wholeOrganization || partner.id === profile.partnerId
   async function load() {
     forgetPartners()
-    await read(() => client.GET('/api/partners', { params: { query: { limit: 100 } } }), setPartners)
+    await read(readPartners, setPartners)
   }
   const { outcome, read, run } = useOutcome(load)
   useEffect(() => void load(), [])
@@ -137,7 +138,14 @@ function PartnerForm(props: {
     >
       <h3>{title}</h3>
       <label for={`${prefix}-name`}>{t.name}</label>
-      <input ref={first} id={`${prefix}-name`} name="name" defaultValue={partner?.name} maxLength={200} required />
+      <input
+        ref={first}
+        id={`${prefix}-name`}
+        name="name"
+        defaultValue={partner?.name}
+        maxLength={MAX_LENGTH[partner ? 'PartnerUpdate' : 'NewPartner'].name}
+        required
+      />
       <label for={`${prefix}-sla`}>{t.slaHours}</label>
       <input
         id={`${prefix}-sla`}

@@ -1,9 +1,9 @@
 import { useEffect, useState } from 'preact/hooks'
-import type { components } from '../schema'
-import { client } from './api'
-import { language, t } from './i18n'
-import { failure } from './outcome'
-import { authorized } from './session'
+import type { components } from '../../schema'
+import { client } from '../shared/api'
+import { language, t } from '../shared/i18n'
+import { failure } from '../shared/outcome'
+import { authorized } from '../shared/session'
 
 // docs/console.md "Import": an org_admin brings a spreadsheet in. The file is checked first (a dry run),
 // its report shown; only then may it be imported, and the import's own report replaces it.

@@ -1,5 +1,6 @@
 import createClient from 'openapi-fetch'
-import type { components, paths } from '../schema'
+import { FIELDS, VALUES } from '../../api-constants'
+import type { components, paths } from '../../schema'
 
 // The console's one way to the service: the typed client generated from the served OpenAPI document
 // (schema.d.ts, kept equal to a fresh generation by a test), on the page's own origin.
@@ -24,7 +25,11 @@ export type EmailSettings = components['schemas']['EmailSettings']
 export type WebhookEndpoint = components['schemas']['WebhookEndpoint']
 export type WebhookDelivery = components['schemas']['WebhookDelivery']
 
-export const STATUSES: Status[] = ['NEW', 'IN_PROGRESS', 'PENDING_INTERNAL', 'PENDING_CLIENT', 'RESOLVED', 'ESCALATED']
+export const STATUSES: readonly Status[] = VALUES.NeedUpdate.status
+/** A person's contact details, in the API's order: what the duplicate check takes, and a new person's intake. */
+export const CONTACT_FIELDS = FIELDS.DuplicateCheckDetails
+/** What a person's record holds besides its id: the contact details and the household. */
+export const PERSON_FIELDS = FIELDS.NewConstituent
 
 /** The browser session's routes read this header's type: a form from another site cannot send it. */
 export const JSON_HEADERS = { 'content-type': 'application/json' }

@@ -1,9 +1,9 @@
 import { useEffect, useState } from 'preact/hooks'
-import { client } from './api'
-import { LanguageSwitch } from './language-switch'
-import { t } from './i18n'
-import { href, type Place } from './router'
-import { logIn } from './session'
+import { client } from '../shared/api'
+import { LanguageSwitch } from '../shared/language-switch'
+import { t } from '../shared/i18n'
+import { href, type Place } from '../shared/router'
+import { logIn } from '../shared/session'
 
 /** The login, shown wherever the member was: after it, the same place opens. */
 export function Login({ lapsed, place }: { lapsed: boolean; place: Place }) {

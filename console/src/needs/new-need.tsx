@@ -1,15 +1,19 @@
+import { Fragment } from 'preact'
 import { useEffect, useState } from 'preact/hooks'
-import { client, problemText, type CreatedNeed, type DuplicateCheck } from './api'
-import { may, usePartners, useProfile } from './data'
-import { failure } from './outcome'
-import { t } from './i18n'
-import { CheckedDuplicates, foundAnyone, PersonSearch, type ChosenPerson } from './person-chooser'
-import { href } from './router'
-import { authorized } from './session'
+import { MAX_LENGTH } from '../../api-constants'
+import { client, CONTACT_FIELDS, problemText, type CreatedNeed, type DuplicateCheck } from '../shared/api'
+import { may, usePartners, useProfile } from '../shared/data'
+import { failure } from '../shared/outcome'
+import { t } from '../shared/i18n'
+import { CheckedDuplicates, foundAnyone, PersonSearch, type ChosenPerson } from '../people/person-chooser'
+import { href } from '../shared/router'
+import { authorized } from '../shared/session'
 
-/** The intake fields asked here, each a key of the need's custom fields; the contact ones register the person. */
-const CONTACT_FIELDS = ['firstName', 'lastName', 'phone', 'email'] as const
-type Contact = Partial<Record<(typeof CONTACT_FIELDS)[number], string>>
+type ContactField = (typeof CONTACT_FIELDS)[number]
+type Contact = Partial<Record<ContactField, string>>
+
+/** The contact inputs that take other than plain text. */
+const INPUT_TYPES: Partial<Record<ContactField, 'tel' | 'email'>> = { phone: 'tel', email: 'email' }
 
 function contactOf(form: FormData): Contact {
   const contact: Contact = {}
@@ -138,14 +142,19 @@ export function NewNeed() {
           {findsOnFile && !chosen && <PersonSearch onChoose={choose} />}
           {!findsOnFile && (
             <>
-              <label for="firstName">{t.firstName}</label>
-              <input id="firstName" name="firstName" type="text" autocomplete="off" />
-              <label for="lastName">{t.lastName}</label>
-              <input id="lastName" name="lastName" type="text" autocomplete="off" />
-              <label for="phone">{t.phone}</label>
-              <input id="phone" name="phone" type="tel" autocomplete="off" />
-              <label for="email">{t.email}</label>
-              <input id="email" name="email" type="email" autocomplete="off" />
+              {CONTACT_FIELDS.map((key) => (
+                <Fragment key={key}>
+                  <label for={key}>{t.personFields[key]}</label>
+                  <input
+                    id={key}
+                    name={key}
+                    // Preact types each input type apart, and take no union of them.
+                    type={(INPUT_TYPES[key] ?? 'text') as 'text'}
+                    maxLength={MAX_LENGTH.DuplicateCheckDetails[key]}
+                    autocomplete="off"
+                  />
+                </Fragment>
+              ))}
               {mayFind && (
                 <button type="button" class="secondary" onClick={(event) => void checkForm(event.currentTarget.form)}>
                   {t.person.checkDuplicates}

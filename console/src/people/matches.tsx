@@ -1,10 +1,10 @@
 import { useEffect, useState } from 'preact/hooks'
-import { client, type HouseholdMatch } from './api'
+import { client, type HouseholdMatch } from '../shared/api'
 import { PersonDetails, personName } from './constituents'
-import { failure } from './outcome'
-import { t } from './i18n'
-import { href } from './router'
-import { authorized } from './session'
+import { failure } from '../shared/outcome'
+import { t } from '../shared/i18n'
+import { href } from '../shared/router'
+import { authorized } from '../shared/session'
 
 type Action = 'MERGE_CONSTITUENT' | 'MERGE_HOUSEHOLD' | 'DISMISS'
 

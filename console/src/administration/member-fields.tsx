@@ -1,9 +1,10 @@
+import { VALUES } from '../../api-constants'
 import { useState } from 'preact/hooks'
-import type { GrantedProfile, Member, Partner, Profile, Role } from './api'
-import { t } from './i18n'
+import type { Member, Partner, Profile, Role } from '../shared/api'
+import { t } from '../shared/i18n'
 
-const ROLES = Object.keys(t.membersScreen.roles) as Role[]
-const PROFILES = Object.keys(t.membersScreen.profileNames) as GrantedProfile[]
+const ROLES = VALUES.NewMember.role
+const PROFILES = VALUES.NewMember.profiles
 /** The roles a partner_admin gives: the agents and volunteers of its own partner (docs/api/access.md "Permissions"). */
 const PARTNER_STAFF: Role[] = ['partner_agent', 'volunteer']
 const PARTNER_ROLES: Role[] = ['partner_admin', ...PARTNER_STAFF]

@@ -1,12 +1,12 @@
 import { useEffect, useState } from 'preact/hooks'
-import { client, type AuditEvent } from './api'
-import { formatDateTime, memberName, useMembers, useProfile } from './data'
-import { language, t } from './i18n'
-import { PAGE_SIZE, pageOf, Paging } from './paging'
-import { go } from './router'
-import { authorized } from './session'
-import { Answered, failure } from './outcome'
-import { Table } from './table'
+import { client, type AuditEvent } from '../shared/api'
+import { formatDateTime, memberName, useMembers, useProfile } from '../shared/data'
+import { language, t } from '../shared/i18n'
+import { PAGE_SIZE, pageOf, Paging } from '../shared/paging'
+import { go } from '../shared/router'
+import { authorized } from '../shared/session'
+import { Answered, failure } from '../shared/outcome'
+import { Table } from '../shared/table'
 
 type Action = AuditEvent['action']
 type RecordType = AuditEvent['recordType']

@@ -1,7 +1,7 @@
 import { useRef, useState } from 'preact/hooks'
-import type { DuplicateCheck } from './api'
+import type { DuplicateCheck } from '../shared/api'
 import { personName } from './constituents'
-import { t } from './i18n'
+import { t } from '../shared/i18n'
 import { FoundStatus, searchPeople, type Found } from './search-found'
 
 /** A person on file the need is for: their id and how to call them. */

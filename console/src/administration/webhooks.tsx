@@ -1,9 +1,11 @@
+import { LIST_LIMIT, MAX_LENGTH, VALUES } from '../../api-constants'
 import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks'
-import { client, type WebhookEndpoint } from './api'
-import { OutcomeLine, useOutcome } from './outcome'
-import { t } from './i18n'
-import { href } from './router'
-import { Table } from './table'
+import { client, type WebhookEndpoint } from '../shared/api'
+import { everyPage } from '../shared/data'
+import { OutcomeLine, useOutcome } from '../shared/outcome'
+import { t } from '../shared/i18n'
+import { href } from '../shared/router'
+import { Table } from '../shared/table'
 
 type EventType = WebhookEndpoint['events'][number]
 
@@ -12,7 +14,10 @@ export function WebhooksScreen() {
   const [endpoints, setEndpoints] = useState<WebhookEndpoint[]>()
   const [secret, setSecret] = useState<{ url: string; secret: string }>()
   async function load() {
-    await read(() => client.GET('/api/webhook-endpoints', { params: { query: { limit: 100 } } }), setEndpoints)
+    await read(
+      () => everyPage((page) => client.GET('/api/webhook-endpoints', { params: { query: { page, limit: LIST_LIMIT } } })),
+      setEndpoints,
+    )
   }
   const { outcome, read, run } = useOutcome(load)
   useEffect(() => void load(), [])
@@ -72,10 +77,10 @@ export function WebhooksScreen() {
       <form class="panel" aria-label={t.addEndpoint} onSubmit={create}>
         <h3>{t.addEndpoint}</h3>
         <label for="endpoint-url">{t.url}</label>
-        <input id="endpoint-url" name="url" type="url" maxLength={2000} required autocomplete="off" />
+        <input id="endpoint-url" name="url" type="url" maxLength={MAX_LENGTH.NewWebhookEndpoint.url} required autocomplete="off" />
         <fieldset>
           <legend>{t.events}</legend>
-          {(Object.keys(t.eventTypes) as EventType[]).map((type) => (
+          {VALUES.NewWebhookEndpoint.events.map((type) => (
             <div class="check" key={type}>
               <input id={`event-${type}`} name="events" type="checkbox" value={type} />
               <label for={`event-${type}`}>

@@ -1,14 +1,15 @@
+import { MAX_LENGTH } from '../../api-constants'
 import { useEffect, useState } from 'preact/hooks'
-import { client, type Member, type Profile } from './api'
-import { formatDateTime, partnerName, usePartners, useProfile } from './data'
-import { language, t } from './i18n'
+import { client, type Member, type Profile } from '../shared/api'
+import { formatDateTime, partnerName, usePartners, useProfile } from '../shared/data'
+import { language, t } from '../shared/i18n'
 import { MemberFields, memberFieldsOf, mayChange } from './member-fields'
 import { memberLabel, MemberPanel } from './member-panel'
-import { PAGE_SIZE, pageOf, Paging } from './paging'
-import { go } from './router'
-import { authorized } from './session'
-import { Answered, failure, type Outcome } from './outcome'
-import { Table } from './table'
+import { PAGE_SIZE, pageOf, Paging } from '../shared/paging'
+import { go } from '../shared/router'
+import { authorized } from '../shared/session'
+import { Answered, failure, type Outcome } from '../shared/outcome'
+import { Table } from '../shared/table'
 
 /** `show` of the address: the active members (by default), the deactivated ones, or all. */
 const SHOWN = { active: true, deactivated: false, all: undefined } as const
@@ -143,7 +144,7 @@ function InviteMember({ actor, onDone }: { actor: Profile; onDone: (outcome: Out
         <label for="invite-email">{t.email}</label>
         <input id="invite-email" name="email" type="email" autocomplete="off" required />
         <label for="invite-name">{s.fullName}</label>
-        <input id="invite-name" name="fullName" autocomplete="off" maxLength={200} />
+        <input id="invite-name" name="fullName" autocomplete="off" maxLength={MAX_LENGTH.NewMember.fullName} />
         <MemberFields actor={actor} partners={partners} idPrefix="invite" />
         <button type="submit">{s.send}</button>
       </form>

@@ -1,9 +1,10 @@
+import { MAX_LENGTH } from '../../api-constants'
 import { useEffect, useState } from 'preact/hooks'
-import { client, problemText, type Profile } from './api'
-import { forgetCachedData, useProfile } from './data'
-import { LANGUAGES, language, t, type Language } from './i18n'
+import { client, problemText, type Profile } from '../shared/api'
+import { forgetCachedData, useProfile } from '../shared/data'
+import { LANGUAGES, language, t, type Language } from '../shared/i18n'
 import { PasswordFields, passwordsOf } from './password-fields'
-import { authorized, changePassword } from './session'
+import { authorized, changePassword } from '../shared/session'
 
 type Kind = keyof Profile['notifications']
 const KINDS = Object.keys(t.profileScreen.kinds) as Kind[]
@@ -64,7 +65,13 @@ export function ProfileScreen() {
       </div>
       <form onSubmit={save}>
         <label for="profile-name">{s.fullName}</label>
-        <input id="profile-name" name="fullName" autocomplete="name" maxLength={200} defaultValue={mine.fullName ?? ''} />
+        <input
+          id="profile-name"
+          name="fullName"
+          autocomplete="name"
+          maxLength={MAX_LENGTH.ProfileUpdate.fullName}
+          defaultValue={mine.fullName ?? ''}
+        />
         <label for="profile-phone">{t.phone}</label>
         <input
           id="profile-phone"

@@ -1,9 +1,10 @@
+import { MAX_LENGTH } from '../../api-constants'
 import { useEffect, useState } from 'preact/hooks'
-import { client, problemText, type OrganizationSettings, type Profile } from './api'
-import { may } from './data'
-import { t } from './i18n'
+import { client, problemText, type OrganizationSettings, type Profile } from '../shared/api'
+import { may } from '../shared/data'
+import { t } from '../shared/i18n'
 import { PasswordFields, passwordsOf } from './password-fields'
-import { authorized, changePassword } from './session'
+import { authorized, changePassword } from '../shared/session'
 
 /**
  * docs/console.md "First run": the organization still bears the name the first start gives it (the service's
@@ -88,7 +89,13 @@ export function FirstRun({ settings, profile, onDone }: { settings: Organization
         <form onSubmit={chooseName}>
           <h2>{t.nameOrganization}</h2>
           <label for="organization-name">{t.organizationName}</label>
-          <input id="organization-name" name="name" autocomplete="organization" maxLength={200} required />
+          <input
+            id="organization-name"
+            name="name"
+            autocomplete="organization"
+            maxLength={MAX_LENGTH.OrganizationSettingsUpdate.name}
+            required
+          />
           <button type="submit">{t.saveName}</button>
         </form>
       )}

@@ -1,9 +1,10 @@
+import { MAX_LENGTH, VALUES } from '../../api-constants'
 import { useEffect, useRef, useState } from 'preact/hooks'
-import { client, type EmailSettings } from './api'
-import { failure, OutcomeLine, useOutcome } from './outcome'
-import { formatDateTime } from './data'
-import { language, t } from './i18n'
-import { authorized } from './session'
+import { client, type EmailSettings } from '../shared/api'
+import { failure, OutcomeLine, useOutcome } from '../shared/outcome'
+import { formatDateTime } from '../shared/data'
+import { language, t } from '../shared/i18n'
+import { authorized } from '../shared/session'
 
 type Provider = EmailSettings['provider']
 
@@ -72,7 +73,7 @@ export function EmailSettingsSection() {
       >
         <label for="email-provider">{t.provider}</label>
         <select id="email-provider" name="provider" defaultValue={current?.provider ?? 'smtp'}>
-          {(Object.keys(t.providers) as Provider[]).map((provider) => (
+          {VALUES.EmailSettingsUpdate.provider.map((provider) => (
             <option key={provider} value={provider}>
               {t.providers[provider]}
             </option>
@@ -84,7 +85,7 @@ export function EmailSettingsSection() {
           name="apiKey"
           type="password"
           autocomplete="off"
-          maxLength={2000}
+          maxLength={MAX_LENGTH.EmailSettingsUpdate.apiKey}
           required={!current}
           aria-describedby="email-key-hint"
         />
@@ -94,7 +95,7 @@ export function EmailSettingsSection() {
         <label for="email-from">{t.fromEmail}</label>
         <input id="email-from" name="fromEmail" type="email" defaultValue={current?.fromEmail} required />
         <label for="email-from-name">{t.fromName}</label>
-        <input id="email-from-name" name="fromName" defaultValue={current?.fromName} maxLength={200} />
+        <input id="email-from-name" name="fromName" defaultValue={current?.fromName} maxLength={MAX_LENGTH.EmailSettingsUpdate.fromName} />
         <button type="submit">{t.saveEmailSettings}</button>
       </form>
       <form class="inline" aria-label={t.sendTestEmail} onSubmit={sendTest}>

@@ -1,4 +1,4 @@
-import { t } from './i18n'
+import { t } from '../shared/i18n'
 
 /** The current and the new password (with the account's email for password managers), as a password change asks them. */
 export function PasswordFields({ email }: { email: string }) {

@@ -1,7 +1,8 @@
+import { MAX_LENGTH } from '../../api-constants'
 import { useState } from 'preact/hooks'
-import { client, STATUSES, type Member, type Need, type Partner, type Profile, type Status } from './api'
-import { may, memberName, partnerName } from './data'
-import { t } from './i18n'
+import { client, STATUSES, type Member, type Need, type Partner, type Profile, type Status } from '../shared/api'
+import { may, memberName, partnerName } from '../shared/data'
+import { t } from '../shared/i18n'
 
 /** Runs a call against the API and says what came of it; true when it succeeded. */
 export type Act = (call: () => Promise<{ error?: unknown; response: Response }>, done: string) => Promise<boolean>
@@ -130,7 +131,7 @@ export function SmsForm({ need, profile, act }: Pick<Props, 'need' | 'profile' |
       }}
     >
       <label for="sms">{t.smsLabel}</label>
-      <textarea id="sms" name="sms" maxLength={1600} required />
+      <textarea id="sms" name="sms" maxLength={MAX_LENGTH.NewSms.body} required />
       <button type="submit">{t.sendSms}</button>
     </form>
   )

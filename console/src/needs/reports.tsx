@@ -1,10 +1,10 @@
 import { useEffect, useState } from 'preact/hooks'
-import type { components } from '../schema'
-import { client, STATUSES } from './api'
-import { Answered, failure } from './outcome'
-import { t } from './i18n'
-import { go } from './router'
-import { authorized } from './session'
+import type { components } from '../../schema'
+import { client, STATUSES } from '../shared/api'
+import { Answered, failure } from '../shared/outcome'
+import { t } from '../shared/i18n'
+import { go } from '../shared/router'
+import { authorized } from '../shared/session'
 
 type NeedsReport = components['schemas']['NeedsReport']
 

@@ -1,5 +1,6 @@
 import { Fragment } from 'preact'
 import { useEffect, useState } from 'preact/hooks'
+import { LIST_LIMIT } from '../../api-constants'
 import {
   client,
   problemText,
@@ -10,11 +11,11 @@ import {
   type Partner,
   type Profile,
   type Status,
-} from './api'
-import { formatDate, formatDateTime, memberName, partnerName, useMembers, usePartners, useProfile } from './data'
-import { language, t } from './i18n'
+} from '../shared/api'
+import { formatDate, formatDateTime, memberName, partnerName, useMembers, usePartners, useProfile } from '../shared/data'
+import { language, t } from '../shared/i18n'
 import { NeedActions, SmsForm } from './need-actions'
-import { authorized } from './session'
+import { authorized } from '../shared/session'
 
 interface Loaded {
   need: Need
@@ -38,8 +39,8 @@ export function NeedScreen({ reference }: { reference: string }) {
     if (!need) return setLoaded('missing')
     const path = { id: need.id }
     const [interactions, history] = await Promise.all([
-      authorized(() => client.GET('/api/needs/{id}/interactions', { params: { path, query: { limit: 100 } } })),
-      authorized(() => client.GET('/api/needs/{id}/history', { params: { path, query: { limit: 100 } } })),
+      authorized(() => client.GET('/api/needs/{id}/interactions', { params: { path, query: { limit: LIST_LIMIT } } })),
+      authorized(() => client.GET('/api/needs/{id}/history', { params: { path, query: { limit: LIST_LIMIT } } })),
     ])
     setLoaded({ need, interactions: interactions.data ?? [], history: history.data ?? [] })
   }

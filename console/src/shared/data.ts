@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'preact/hooks'
+import { LIST_LIMIT } from '../../api-constants'
 import { client, type Member, type Partner, type Permission, type Profile } from './api'
 import { authorized } from './session'
 
@@ -8,10 +9,29 @@ let partners: Promise<Partner[]> | undefined
 let profile: Promise<Profile | undefined> | undefined
 let members: Promise<Member[]> | undefined
 
+type ListAnswer<T> = { data?: T[]; error?: unknown; response: Response }
+
+/**
+ * Every item of a list, read page after page while the answer's `Link` names a next one (docs/api/conventions.md
+ * "Lists"), so that a name past the first page is known too; a page that fails answers its failure.
+ */
+export async function everyPage<T>(read: (page: number) => Promise<ListAnswer<T>>): Promise<ListAnswer<T>> {
+  const items: T[] = []
+  for (let page = 1; ; page++) {
+    const answer = await read(page)
+    if (!answer.data) return answer
+    items.push(...answer.data)
+    if (!answer.data.length || !/rel="next"/.test(answer.response.headers.get('link') ?? '')) return { ...answer, data: items }
+  }
+}
+
+/** Every partner, archived ones too. */
+export const readPartners = () => everyPage((page) => client.GET('/api/partners', { params: { query: { page, limit: LIST_LIMIT } } }))
+
 export function usePartners(): Partner[] {
   const [list, setList] = useState<Partner[]>([])
   useEffect(() => {
-    partners ??= authorized(() => client.GET('/api/partners', { params: { query: { limit: 100 } } })).then(({ data }) => data ?? [])
+    partners ??= authorized(readPartners).then(({ data }) => data ?? [])
     void partners.then(setList)
   }, [])
   return list
@@ -36,13 +56,15 @@ export function may(mine: Profile | undefined, permission: Permission): boolean 
   return Boolean(mine?.permissions.includes(permission))
 }
 
-/** The organization's members (the first 100), for those who may list them; none for the others. */
+/** The organization's members, for those who may list them; none for the others. */
 export function useMembers(mine: Profile | undefined): Member[] {
   const [list, setList] = useState<Member[]>([])
   const allowed = may(mine, 'members:list')
   useEffect(() => {
     if (!allowed) return
-    members ??= authorized(() => client.GET('/api/members', { params: { query: { limit: 100 } } })).then(({ data }) => data ?? [])
+    members ??= authorized(() => everyPage((page) => client.GET('/api/members', { params: { query: { page, limit: LIST_LIMIT } } }))).then(
+      ({ data }) => data ?? [],
+    )
     void members.then(setList)
   }, [allowed])
   return list

@@ -1,7 +1,7 @@
-import { client, type Constituent } from './api'
-import { t } from './i18n'
-import { failure } from './outcome'
-import { authorized } from './session'
+import { client, type Constituent } from '../shared/api'
+import { t } from '../shared/i18n'
+import { failure } from '../shared/outcome'
+import { authorized } from '../shared/session'
 
 /** What a search found: its first page of people, newest first, and how many match in all (docs/api/conventions.md "Lists"). */
 export interface Found {

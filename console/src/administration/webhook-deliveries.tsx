@@ -1,10 +1,10 @@
 import { useEffect, useState } from 'preact/hooks'
-import { client, type WebhookDelivery, type WebhookEndpoint } from './api'
-import { formatDateTime } from './data'
-import { language, t } from './i18n'
-import { href } from './router'
-import { authorized } from './session'
-import { Table } from './table'
+import { client, type WebhookDelivery, type WebhookEndpoint } from '../shared/api'
+import { formatDateTime } from '../shared/data'
+import { language, t } from '../shared/i18n'
+import { href } from '../shared/router'
+import { authorized } from '../shared/session'
+import { Table } from '../shared/table'
 
 const PAGE_SIZE = 25
 

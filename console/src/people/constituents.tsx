@@ -1,13 +1,13 @@
 import { Fragment } from 'preact'
 import { useEffect, useState } from 'preact/hooks'
-import { client, type Constituent, type Need } from './api'
-import { formatDateTime, may, partnerName, usePartners, useProfile } from './data'
+import { client, PERSON_FIELDS, type Constituent, type Need } from '../shared/api'
+import { formatDateTime, may, partnerName, usePartners, useProfile } from '../shared/data'
 import { ErasePerson } from './erase-person'
-import { ExportButton } from './exports'
-import { language, t } from './i18n'
+import { ExportButton } from '../shared/exports'
+import { language, t } from '../shared/i18n'
 import { FoundStatus, searchPeople, type Found } from './search-found'
-import { go, href } from './router'
-import { authorized } from './session'
+import { go, href } from '../shared/router'
+import { authorized } from '../shared/session'
 
 const PAGE_SIZE = 25
 
@@ -161,24 +161,11 @@ export function ConstituentScreen({ id }: { id: string }) {
   )
 }
 
-const DETAILS = [
-  'firstName',
-  'lastName',
-  'phone',
-  'email',
-  'addressStreet',
-  'addressCity',
-  'addressState',
-  'addressZip',
-  'dateOfBirth',
-  'householdId',
-] as const
-
 /** The details the API answered; a detail it left out is either not on file or not for this member to read. */
 export function PersonDetails({ person }: { person: Constituent }) {
   return (
     <dl class="fields">
-      {DETAILS.map((key) => (
+      {PERSON_FIELDS.map((key) => (
         <Fragment key={key}>
           <dt>{t.personFields[key]}</dt>
           <dd>{person[key] ?? t.notShown}</dd>

@@ -1,0 +1,74 @@
+// Generated from the served OpenAPI document (scripts/api-constants.ts): do not edit. Regenerate with
+//   UPDATE_OPENAPI_TYPES=1 bun test tests/adapters/http/console-schema.test.ts
+// Each request body schema of the API, by its component name: what a form sends keeps these.
+
+/** Each string field's maxLength (an array's items' for a list). */
+export const MAX_LENGTH = {
+  ConstituentMerge: {"sourceConstituentId":36,"targetConstituentId":36},
+  ConstituentUpdate: {"firstName":200,"lastName":200,"phone":16,"email":254,"dateOfBirth":10,"addressStreet":200,"addressCity":200,"addressState":2,"addressZip":5},
+  DuplicateCheckDetails: {"firstName":200,"lastName":200,"phone":16,"email":254,"dateOfBirth":10,"addressStreet":200,"addressCity":200,"addressState":2,"addressZip":5},
+  EmailSettingsUpdate: {"apiKey":2000,"fromEmail":254,"fromName":200},
+  HouseholdMatchResolution: {"targetConstituentId":36},
+  InvitationAcceptance: {"token":512,"password":1024},
+  InvitationResend: {"appUrl":2000},
+  MemberUpdate: {"partnerId":36,"phone":16},
+  NeedUpdate: {"assignedTo":36,"partnerId":36,"dueDate":27},
+  NewConstituent: {"firstName":200,"lastName":200,"phone":16,"email":254,"dateOfBirth":10,"addressStreet":200,"addressCity":200,"addressState":2,"addressZip":5,"householdId":36},
+  NewMember: {"email":254,"fullName":200,"partnerId":36,"phone":16,"appUrl":2000},
+  NewNeed: {"partnerId":36,"parentNeedId":36,"assignedTo":36,"constituentId":36,"householdId":36,"dueDate":27},
+  NewNote: {"content":5000},
+  NewPartner: {"name":200,"description":5000,"keywords":100,"website":2000,"publicCategoryName":200},
+  NewPublicNeed: {"organizationId":36,"organizationSlug":63,"description":5000,"partnerId":36,"parentNeedId":36,"constituentId":36,"householdId":36},
+  NewSms: {"body":1600},
+  NewWebhookEndpoint: {"url":2000},
+  OrganizationSettingsUpdate: {"name":200,"slug":63,"shortCode":6,"tcrStatus":64,"appOrigins":300,"formOrigins":300,"digestTimeZone":64},
+  PartnerUpdate: {"name":200,"description":5000,"keywords":100,"website":2000,"publicCategoryName":200},
+  PasswordChange: {"currentPassword":1024,"newPassword":1024},
+  ProfileUpdate: {"fullName":200,"phone":16},
+  RefreshRequest: {"refreshToken":512},
+  WebhookEndpointUpdate: {"url":2000},
+} as const
+
+/** Each field's values, in the document's order (an array's items' for a list). */
+export const VALUES = {
+  EmailSettingsUpdate: {"provider":["smtp","postmark","ses","sendgrid"]},
+  HouseholdMatchResolution: {"action":["MERGE_CONSTITUENT","MERGE_HOUSEHOLD","DISMISS"]},
+  MemberUpdate: {"role":["org_admin","partner_admin","partner_agent","staff","volunteer"],"profiles":["needs_processor","intake_staff","sms_communicator","email_phone_communicator","pii_reader","duplicate_resolver"]},
+  NeedUpdate: {"status":["NEW","IN_PROGRESS","PENDING_INTERNAL","PENDING_CLIENT","RESOLVED","ESCALATED"]},
+  NewMember: {"role":["org_admin","partner_admin","partner_agent","staff","volunteer"],"profiles":["needs_processor","intake_staff","sms_communicator","email_phone_communicator","pii_reader","duplicate_resolver"]},
+  NewNeed: {"status":["NEW","IN_PROGRESS","PENDING_INTERNAL","PENDING_CLIENT","RESOLVED","ESCALATED"]},
+  NewPublicNeed: {"language":["en","es"]},
+  NewWebhookEndpoint: {"events":["need.created","need.updated","note.added","constituent.created","constituent.merged","constituent.erased","household_match.resolved","sms.received","sms.status"]},
+  ProfileUpdate: {"language":["en","es"]},
+  WebhookEndpointUpdate: {"events":["need.created","need.updated","note.added","constituent.created","constituent.merged","constituent.erased","household_match.resolved","sms.received","sms.status"]},
+} as const
+
+/** Each schema's fields, in the document's order. */
+export const FIELDS = {
+  ConstituentMerge: ["sourceConstituentId","targetConstituentId","mergeHouseholds","fieldOverrides"],
+  ConstituentUpdate: ["firstName","lastName","phone","email","dateOfBirth","addressStreet","addressCity","addressState","addressZip"],
+  DuplicateCheckDetails: ["firstName","lastName","phone","email","dateOfBirth","addressStreet","addressCity","addressState","addressZip"],
+  EmailSettingsUpdate: ["provider","apiKey","fromEmail","fromName"],
+  HouseholdMatchResolution: ["action","targetConstituentId","fieldOverrides"],
+  InvitationAcceptance: ["token","password"],
+  InvitationResend: ["appUrl"],
+  MemberUpdate: ["role","partnerId","phone","profiles","active"],
+  NeedUpdate: ["status","assignedTo","partnerId","customFields","isConfidential","dueDate"],
+  NewConstituent: ["firstName","lastName","phone","email","dateOfBirth","addressStreet","addressCity","addressState","addressZip","householdId"],
+  NewMember: ["email","role","fullName","partnerId","phone","appUrl","profiles"],
+  NewNeed: ["partnerId","status","customFields","isConfidential","parentNeedId","assignedTo","constituentId","householdId","dueDate"],
+  NewNote: ["content"],
+  NewPartner: ["name","slaHours","description","keywords","website","publicCategoryName","isDefault"],
+  NewPublicNeed: ["organizationId","organizationSlug","description","partnerId","customFields","isConfidential","parentNeedId","constituentId","householdId","language"],
+  NewSms: ["body"],
+  NewWebhookEndpoint: ["url","events","enabled"],
+  OrganizationSettingsUpdate: ["name","slug","shortCode","maxConcurrency","tcrStatus","constituentRetentionDays","needTextRetentionDays","auditRetentionDays","appOrigins","formOrigins","digestHour","digestTimeZone","confirmRequests"],
+  PartnerUpdate: ["name","slaHours","isArchived","description","keywords","website","publicCategoryName","isDefault"],
+  PasswordChange: ["currentPassword","newPassword"],
+  ProfileUpdate: ["fullName","phone","language","notifications"],
+  RefreshRequest: ["refreshToken"],
+  WebhookEndpointUpdate: ["url","events","enabled"],
+} as const
+
+/** The most one page of a list holds (its `limit`): docs/api/conventions.md "Lists". */
+export const LIST_LIMIT = 100
