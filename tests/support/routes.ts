@@ -11,8 +11,8 @@ import type { Permission } from '../../src/domain/auth/permissions'
 /** A member holding each of these permissions (tests/support/permissions.ts), any member, anyone, or Twilio (its signature). */
 export type Access = Permission[] | 'member' | 'anyone' | 'twilio'
 export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE'
-/** A JSON document, a CSV file, Twilio's form parameters, or nothing. */
-export type Body = 'json' | 'csv' | 'form' | 'none'
+/** A JSON document, one that may be left out, a CSV file, Twilio's form parameters, or nothing. */
+export type Body = 'json' | 'optional json' | 'csv' | 'form' | 'none'
 
 export interface Call {
   method: Method
@@ -213,6 +213,7 @@ export const ROUTES: Route[] = [
     ok(204, async (r) => ({ path: `/api/members/${await r.newVolunteer()}` })),
   ),
   route('POST /api/members/{id}/invitation', ['members:manage'], CHANGE, {
+    body: 'optional json',
     ...ok(200, (r) => ({ path: `/api/members/${r.unconfirmedId}/invitation`, body: {} })),
   }),
   route('GET /api/profile', ['profile:read'], [401], ok(200)),
@@ -274,6 +275,8 @@ export const ROUTES: Route[] = [
   route('POST /api/webhooks/twilio/status', 'twilio', [400, 403, 413], { body: 'form' }),
 ]
 
+/** The routes that take a JSON document. */
+export const JSON_BODY_ROUTES = ROUTES.filter((r) => r.body === 'json' || r.body === 'optional json')
 /** `method path`, the way the tests name a route. */
 export const nameOf = (r: Pick<Route, 'method' | 'path'>) => `${r.method} ${r.path}`
 /** The routes a member's token opens. */
