@@ -65,10 +65,17 @@ export function aNewNeed(overrides: Partial<UnnumberedNeed> & Pick<Need, 'organi
 }
 
 /** Every contact field of one person, each valid: what a form filled in full gives. */
+const documentedContact = (which: 'value' | 'other') =>
+  Object.fromEntries(ALL_FIELDS.map((field) => [field, DOCUMENTED_FIELDS[field][which]])) as Required<ContactDetails>
+
 /** Every field with a valid value (tests/support/contact-fields.ts): the full contact, overridden where given. */
 export function aContact(overrides: ContactDetails = {}): Required<ContactDetails> {
-  const documented = Object.fromEntries(ALL_FIELDS.map((field) => [field, DOCUMENTED_FIELDS[field].value]))
-  return { ...(documented as Required<ContactDetails>), ...overrides }
+  return { ...documentedContact('value'), ...overrides }
+}
+
+/** Another full contact, differing from aContact's in every field. */
+export function anotherContact(overrides: ContactDetails = {}): Required<ContactDetails> {
+  return { ...documentedContact('other'), ...overrides }
 }
 
 export function aHousehold(overrides: Partial<Household> & Pick<Household, 'organizationId'>): Household {

@@ -1,22 +1,22 @@
 import type { ContactField } from '../../src/domain/constituents/contact'
 
 // The constituent fields as docs/constituents.md and docs/api/access.md "Permissions" describe them, written out by
-// hand: who may read each, and a valid value. It is the tests' one list of fields: the redaction checks, the export's
+// hand: who may read each, and two valid values that differ. It is the tests' one list of fields: the redaction checks, the export's
 // columns and the full contacts are derived from it, never from CONTACT, so the code is held against the documentation.
 // A new field is one line here: until it has one, `tsc` fails on this list ("Property '<field>' is missing").
 type Readers = 'everyone' | 'contact' | 'personal'
 
 export const DOCUMENTED_FIELDS = {
-  firstName: { readers: 'everyone', value: 'Ana' },
-  lastName: { readers: 'everyone', value: 'Lopez' },
-  phone: { readers: 'contact', value: '+15551234567' },
-  email: { readers: 'contact', value: 'ana@example.org' },
-  dateOfBirth: { readers: 'personal', value: '1980-05-01' },
-  addressStreet: { readers: 'personal', value: '12 Main St' },
-  addressCity: { readers: 'personal', value: 'Springfield' },
-  addressState: { readers: 'personal', value: 'IL' },
-  addressZip: { readers: 'personal', value: '62701' },
-} as const satisfies Record<ContactField, { readers: Readers; value: string }>
+  firstName: { readers: 'everyone', value: 'Ana', other: 'Bo' },
+  lastName: { readers: 'everyone', value: 'Lopez', other: 'Nguyen' },
+  phone: { readers: 'contact', value: '+15551234567', other: '+15557654321' },
+  email: { readers: 'contact', value: 'ana@example.org', other: 'bo@example.org' },
+  dateOfBirth: { readers: 'personal', value: '1980-05-01', other: '1990-12-31' },
+  addressStreet: { readers: 'personal', value: '12 Main St', other: '4 Elm Ave' },
+  addressCity: { readers: 'personal', value: 'Springfield', other: 'Chicago' },
+  addressState: { readers: 'personal', value: 'IL', other: 'NY' },
+  addressZip: { readers: 'personal', value: '62701', other: '10001' },
+} as const satisfies Record<ContactField, { readers: Readers; value: string; other: string }>
 
 export type DocumentedField = keyof typeof DOCUMENTED_FIELDS
 /** Every field, in the documented order (the API's and the export's). */
