@@ -33,3 +33,5 @@ export const fieldsSeenBy = (readers: Readers): DocumentedField[] =>
 
 /** The fields only some callers see: every field but the names. */
 export const HIDEABLE_FIELDS = ALL_FIELDS.filter((field) => DOCUMENTED_FIELDS[field].readers !== 'everyone')
+/** The fields only personal-detail readers see (the address and the birth date). */
+export const PERSONAL_FIELDS = ALL_FIELDS.filter((field) => DOCUMENTED_FIELDS[field].readers === 'personal')
