@@ -11,6 +11,7 @@ import type { Need } from '../../src/domain/needs/need'
 import type { Organization } from '../../src/domain/organizations/organization'
 import type { Partner } from '../../src/domain/partners/partner'
 import type { WebhookEndpoint } from '../../src/domain/webhooks/webhook'
+import { ALL_FIELDS, DOCUMENTED_FIELDS } from './contact-fields'
 
 // Small builders with good defaults, so a test shows only what matters to it.
 const AT = new Date('2026-11-22T09:00:00.000Z')
@@ -64,19 +65,17 @@ export function aNewNeed(overrides: Partial<UnnumberedNeed> & Pick<Need, 'organi
 }
 
 /** Every contact field of one person, each valid: what a form filled in full gives. */
+const documentedContact = (which: 'value' | 'other') =>
+  Object.fromEntries(ALL_FIELDS.map((field) => [field, DOCUMENTED_FIELDS[field][which]])) as Required<ContactDetails>
+
+/** Every field with a valid value (tests/support/contact-fields.ts): the full contact, overridden where given. */
 export function aContact(overrides: ContactDetails = {}): Required<ContactDetails> {
-  return {
-    firstName: 'Ana',
-    lastName: 'Lopez',
-    phone: '+15551234567',
-    email: 'ana@example.org',
-    addressStreet: '12 Main St',
-    addressCity: 'Springfield',
-    addressState: 'IL',
-    addressZip: '62701',
-    dateOfBirth: '1980-05-01',
-    ...overrides,
-  }
+  return { ...documentedContact('value'), ...overrides }
+}
+
+/** Another full contact, differing from aContact's in every field. */
+export function anotherContact(overrides: ContactDetails = {}): Required<ContactDetails> {
+  return { ...documentedContact('other'), ...overrides }
 }
 
 export function aHousehold(overrides: Partial<Household> & Pick<Household, 'organizationId'>): Household {

@@ -9,6 +9,7 @@ import {
   UpdateConstituentBody,
 } from '../../../src/adapters/http/constituents.schemas'
 import { CONSTITUENT_COLUMNS } from '../../../src/adapters/http/exports'
+import { aContact, anotherContact } from '../../support/builders'
 import type { Actor } from '../../../src/domain/auth/actor'
 import {
   applyContactChanges,
@@ -16,7 +17,6 @@ import {
   CONTACT_FIELDS,
   fieldProblem,
   readContactDetails,
-  type ContactDetails,
   type DetailsOf,
   type FieldReaders,
 } from '../../../src/domain/constituents/contact'
@@ -36,28 +36,8 @@ const readBy = (...readers: FieldReaders[]) => CONTACT_FIELDS.filter((field) => 
 const propertiesOf = (schema: { properties: object }) => Object.keys(schema.properties)
 
 /** Two people who differ in every field, each field valid. */
-const one: Required<ContactDetails> = {
-  firstName: 'Ana',
-  lastName: 'Lopez',
-  phone: '+15551234567',
-  email: 'ana@example.org',
-  dateOfBirth: '1980-02-03',
-  addressStreet: '12 Main St',
-  addressCity: 'Springfield',
-  addressState: 'IL',
-  addressZip: '62701',
-}
-const other: Required<ContactDetails> = {
-  firstName: 'Bo',
-  lastName: 'Nguyen',
-  phone: '+15557654321',
-  email: 'bo@example.org',
-  dateOfBirth: '1990-12-31',
-  addressStreet: '4 Elm Ave',
-  addressCity: 'Chicago',
-  addressState: 'NY',
-  addressZip: '10001',
-}
+const one = aContact()
+const other = anotherContact()
 
 describe('a constituent field described once', () => {
   test('the API answers, takes and clears exactly the described fields, in their order', () => {

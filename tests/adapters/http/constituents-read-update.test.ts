@@ -1,8 +1,9 @@
+import { fieldsSeenBy } from '../../support/contact-fields'
 import { uniqueName, uniquePhone } from '../../support/builders'
 import { describe, expect, test } from 'bun:test'
 import { expectBadRequest, expectProblem, UNKNOWN_ID } from './helpers'
 import { api, openConstituentsServer, tokens } from './constituents-support'
-import { ALL_FIELDS, type Constituent, fullPerson, INVALID_FIELDS, NAMES, NAMES_PHONE_EMAIL, readBack } from './constituents-support'
+import { type Constituent, fullPerson, INVALID_FIELDS, readBack } from './constituents-support'
 import { register, search } from './constituents-support'
 
 // docs/constituents.md, docs/api/conventions.md "Errors", "Updates" and docs/api/access.md "Permissions": reading one person and changing
@@ -16,13 +17,13 @@ describe('GET /api/constituents/{id}', () => {
     const person = await register(fullPerson())
     expect((await read(person.id)).body).toEqual(person)
     const expected: Array<[string, readonly string[]]> = [
-      [tokens.admin, ALL_FIELDS],
-      [tokens.piiStaff, ALL_FIELDS],
-      [tokens.partnerAdminA, ALL_FIELDS],
-      [tokens.contactStaff, NAMES_PHONE_EMAIL],
-      [tokens.staff, NAMES],
-      [tokens.agentA, NAMES],
-      [tokens.intakeVolunteerA, NAMES],
+      [tokens.admin, fieldsSeenBy('personal')],
+      [tokens.piiStaff, fieldsSeenBy('personal')],
+      [tokens.partnerAdminA, fieldsSeenBy('personal')],
+      [tokens.contactStaff, fieldsSeenBy('contact')],
+      [tokens.staff, fieldsSeenBy('everyone')],
+      [tokens.agentA, fieldsSeenBy('everyone')],
+      [tokens.intakeVolunteerA, fieldsSeenBy('everyone')],
     ]
     for (const [token, fields] of expected) {
       const response = await read(person.id, token)

@@ -84,20 +84,6 @@ export async function createNeed(body: Record<string, unknown>, token = tokens.a
 export const constituentNeeds = (id: string, token = tokens.admin, query = '') =>
   api.call<Need[]>('GET', `/api/constituents/${id}/needs${query}`, { token })
 
-export const ALL_FIELDS = [
-  'firstName',
-  'lastName',
-  'phone',
-  'email',
-  'dateOfBirth',
-  'addressStreet',
-  'addressCity',
-  'addressState',
-  'addressZip',
-] as const
-export const NAMES = ['firstName', 'lastName']
-export const NAMES_PHONE_EMAIL = ['firstName', 'lastName', 'phone', 'email']
-
 /** Every field, with a name and phone of its own: the tests of a file share one server. */
 export function fullPerson(lastName = uniqueName()): Required<ConstituentFields> {
   return aContact({

@@ -1,52 +1,29 @@
 import { describe, expect, test } from 'bun:test'
 import { connect } from 'node:net'
-import { admin, api, constituentId, matchId, memberId, needId, openConventionsServer, partnerId, smsNeedId } from './conventions-support'
-import { expectBadRequest, expectProblem } from './helpers'
+import { admin, api, openConventionsServer } from './conventions-support'
+import { JSON_BODY_ROUTES, pathWith } from '../../support/routes'
+import { expectBadRequest, expectProblem, UNKNOWN_ID } from './helpers'
 
 // docs/api/conventions.md "Errors" (HTTP conventions) for request bodies on every route that takes one, over real HTTP:
 // what cannot be read is a 400 or 413 before any use case runs, and the server goes on serving.
-// A new route with a body gets its line in `bodyRoutes`.
+// The routes with a body are those of tests/support/routes.ts, at an id no record has (a body is read before any lookup).
 openConventionsServer()
 
-/** Every route with a body: method, path, whether it needs a token, and the title of its 400. */
+/** Every route with a JSON body (tests/support/routes.ts): method, path, whether it needs a token, and the title of its 400. */
 const bodyRoutes = () =>
-  [
-    ['POST', '/api/auth/login', false, 'Bad request'],
-    ['POST', '/api/auth/refresh', false, 'Bad request'],
-    ['POST', '/api/auth/logout', true, 'Bad request'],
-    ['POST', '/api/needs/public', false, 'Bad request'],
-    ['POST', '/api/needs', true, 'Bad request'],
-    ['PUT', `/api/needs/${needId}`, true, 'Bad request'],
-    ['POST', `/api/needs/${needId}/notes`, true, 'Bad request'],
-    ['POST', `/api/needs/${smsNeedId}/sms`, true, 'Bad request'],
-    ['POST', '/api/partners', true, 'Bad request'],
-    ['PUT', `/api/partners/${partnerId}`, true, 'Bad request'],
-    ['POST', '/api/constituents', true, 'Bad request'],
-    ['PUT', `/api/constituents/${constituentId}`, true, 'Bad request'],
-    ['POST', '/api/constituents/merge', true, 'Bad request'],
-    ['POST', '/api/constituents/duplicate-check', true, 'Bad request'],
-    ['POST', `/api/household-matches/${matchId}/resolve`, true, 'Bad request'],
-    ['POST', '/api/auth/accept-invite', false, 'Bad request'],
-    ['POST', '/api/auth/password-reset', false, 'Bad request'],
-    ['POST', '/api/auth/reset-password', false, 'Bad request'],
-    ['POST', '/api/members', true, 'Bad request'],
-    ['PUT', `/api/members/${memberId}`, true, 'Bad request'],
-    ['PUT', '/api/profile', true, 'Bad request'],
-    ['PUT', '/api/organizations/settings', true, 'Bad request'],
-    ['PUT', '/api/organizations/settings/email', true, 'Bad request'],
-    ['POST', '/api/organizations/settings/email/test', true, 'Bad request'],
-  ] as const
+  JSON_BODY_ROUTES.map(
+    (r) => [r.method, pathWith(r, UNKNOWN_ID), r.access !== 'anyone', 'Bad request', r.body === 'optional json'] as const,
+  )
 
 describe('400, never 422', () => {
   test('malformed JSON, an empty body, a non-object body and an unknown property are 400 on every body route', async () => {
-    for (const [method, path, needsToken, title] of bodyRoutes()) {
+    for (const [method, path, needsToken, title, optional] of bodyRoutes()) {
       const token = needsToken ? admin : undefined
+      // A body that may be left out is taken empty, and (today) so is any JSON that is not an object.
+      const notAnObject = [{ raw: '' }, { body: [] }, { body: 'text' }, { body: 42 }]
       const cases = [
         { raw: '{"a":', headers: { 'content-type': 'application/json' } },
-        { raw: '' },
-        { body: [] },
-        { body: 'text' },
-        { body: 42 },
+        ...(optional ? [] : notAnObject),
         { body: { surely_unknown_property: true } },
       ]
       for (const options of cases) {

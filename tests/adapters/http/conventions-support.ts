@@ -1,5 +1,4 @@
 import { afterAll, beforeAll } from 'bun:test'
-import { createServer, type AddressInfo } from 'node:net'
 import { startTestServer, type TestServer } from '../../support/http'
 
 // What the HTTP conventions tests share (conventions-health, conventions-routes, conventions-bodies and
@@ -12,16 +11,11 @@ export let needId: string
 /** A need whose constituent has a phone number, so a text to it is accepted (the log provider sends it). */
 export let smsNeedId: string
 export let partnerId: string
-/** A constituent kept whole by every test, a pair merged once, and an open household match. */
+/** A constituent kept whole by every test, and an open household match. */
 export let constituentId: string
-export let mergeSource: string
-export let mergeTarget: string
-export let erased: string
 export let matchId: string
-/** A staff member to change, the organization's own name and slug, and a local port nothing listens on. */
+/** A staff member to change. */
 export let memberId: string
-export let organization: { name: string; slug: string }
-export let closedPort: number
 
 /** Before the tests of the file: the server and its records; after them, stopped. */
 export function openConventionsServer(): void {
@@ -36,20 +30,12 @@ export function openConventionsServer(): void {
     smsNeedId = (await api.call('POST', '/api/needs', { token: admin, body: { partnerId: api.world.defaultPartner.id, constituentId } }))
       .body.id
     const duplicate = await register({ firstName: 'Kept', lastName: 'Again', phone: '+15550100001' })
-    mergeSource = await register({ firstName: 'Merge', lastName: 'Source' })
-    mergeTarget = await register({ firstName: 'Merge', lastName: 'Target' })
-    erased = await register({ firstName: 'Erase', lastName: 'Me' })
     const matches = (await api.call('GET', '/api/household-matches?status=OPEN', { token: admin })).body as Array<{
       id: string
       constituentId: string
     }>
     matchId = matches.find((m) => m.constituentId === duplicate)!.id
     memberId = (await api.world.member('staff')).memberId
-    organization = (await api.call('GET', '/api/organizations/settings', { token: admin })).body
-    const probe = createServer()
-    await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', () => resolve()))
-    closedPort = (probe.address() as AddressInfo).port
-    await new Promise<void>((resolve) => probe.close(() => resolve()))
   })
   afterAll(() => api.stop())
 }

@@ -2,17 +2,15 @@ import { createConfig, lintFromString } from '@redocly/openapi-core'
 import { describe, expect, test } from 'bun:test'
 import { PORTS } from '../../../src/main/container'
 import { owaspErrors } from '../../openapi-lint/owasp-ruleset'
-import { api, doc, openDocsServer, type Operation, operation, ROUTES, type Schema, served, WEBHOOKS } from './docs-support'
+import { api, doc, openDocsServer, type Operation, operation, type Schema, served } from './docs-support'
+import { nameOf, ROUTES } from '../../support/routes'
 
 // docs/self-hosting.md (docs) and docs/api/conventions.md "Errors" (bounded inputs, security marks) on the served OpenAPI
 // document: that it passes both linters, lists every route and nothing else, marks each route's security and
 // error answers, and bounds every body, since clients and reviewers take the document at its word.
 openDocsServer()
 
-/** The browser session's cookie is their input: they take no body (docs/api/access.md "Tokens"). */
-const BODILESS = new Set(['/api/auth/session/refresh', '/api/auth/session/logout', '/api/constituents/{id}/erase'])
-/** Imports take a CSV file, not JSON (docs/api/exports-import.md "Import"): their body has a test of its own. */
-const FILES = new Set(['/api/constituents/import', '/api/needs/import'])
+const INVENTORY = 'tests/support/routes.ts ROUTES'
 
 /** Every schema inside `schema` with its JSON path (the free values of customFields have no schema). */
 function* walk(schema: Schema, path = ''): Generator<[string, Schema]> {
@@ -50,7 +48,14 @@ describe('GET /api/openapi.json', () => {
     const documented = Object.entries(doc.paths).flatMap(([path, methods]) =>
       Object.keys(methods).map((method) => `${method.toUpperCase()} ${path}`),
     )
-    expect(documented.sort()).toEqual(ROUTES.map(([method, path]) => `${method.toUpperCase()} ${path}`).sort())
+    const listed = ROUTES.map(nameOf)
+    expect([
+      ...documented
+        .filter((route) => !listed.includes(route))
+        .map((route) => `route ${route} is served but not in ${INVENTORY}: add it with its permission`),
+      ...listed.filter((route) => !documented.includes(route)).map((route) => `route ${route} is in ${INVENTORY} but not served`),
+    ]).toEqual([])
+    expect(listed).toHaveLength(new Set(listed).size)
   })
 
   test('names this deployment as its server: PUBLIC_BASE_URL', () => {
@@ -121,26 +126,27 @@ describe('GET /api/openapi.json', () => {
     expect(description).toContain('403')
   })
 
-  test.each(ROUTES)('%s %s carries the right security requirement', (method, path, authenticated) => {
-    const { security } = operation(method, path)
-    if (authenticated) expect(security).toEqual([{ bearer: [] }])
-    else if (WEBHOOKS.has(path)) expect(security).toEqual([{ twilioSignature: [] }])
-    else expect(security).toEqual([])
+  const SECURITY = { anyone: [], twilio: [{ twilioSignature: [] }], member: [{ bearer: [] }] }
+  test.each(ROUTES.map((r) => [nameOf(r), r] as const))('%s carries the right security requirement', (_route, { method, path, access }) => {
+    expect(operation(method, path).security).toEqual(Array.isArray(access) ? SECURITY.member : SECURITY[access])
   })
 
-  test.each(ROUTES)('%s %s documents its error answers as problems', (method, path, _authenticated, errors) => {
-    const responses = operation(method, path).responses ?? {}
-    const documentedErrors = Object.keys(responses)
-      .map(Number)
-      .filter((status) => status >= 400)
-    expect(documentedErrors.sort()).toEqual([...errors].sort())
-    for (const status of errors) {
-      const schema = Object.values<{ schema: Schema }>(responses[status].content)[0]!.schema
-      expect(schema.required).toEqual(expect.arrayContaining(['type', 'title', 'status', 'detail']))
-    }
-    const successes = Object.keys(responses).filter((status) => Number(status) < 400)
-    expect(successes).toHaveLength(1)
-  })
+  test.each(ROUTES.map((r) => [nameOf(r), r] as const))(
+    '%s documents its error answers as problems',
+    (_route, { method, path, errors }) => {
+      const responses = operation(method, path).responses ?? {}
+      const documentedErrors = Object.keys(responses)
+        .map(Number)
+        .filter((status) => status >= 400)
+      expect(documentedErrors.sort()).toEqual([...errors].sort())
+      for (const status of errors) {
+        const schema = Object.values<{ schema: Schema }>(responses[status].content)[0]!.schema
+        expect(schema.required).toEqual(expect.arrayContaining(['type', 'title', 'status', 'detail']))
+      }
+      const successes = Object.keys(responses).filter((status) => Number(status) < 400)
+      expect(successes).toHaveLength(1)
+    },
+  )
 
   test('documents 201 for creates, 202 for a queued text or reset email, 204 for logout, the status webhook and a password change, 200 otherwise', () => {
     const success = (method: string, path: string) => Object.keys(operation(method, path).responses ?? {}).find((s) => Number(s) < 400)
@@ -192,9 +198,10 @@ describe('GET /api/openapi.json', () => {
     }
   })
 
-  const bodyRoutes = ROUTES.filter(([method, path]) => method !== 'get' && method !== 'delete' && !BODILESS.has(path) && !FILES.has(path))
+  // Imports take a CSV file (docs/api/exports-import.md "Import"): their body has a test of its own.
+  const bodyRoutes = ROUTES.filter((r) => r.body !== 'none' && r.body !== 'csv').map((r) => [r.method, r.path, r.body] as const)
 
-  test.each(bodyRoutes.filter(([, path]) => !WEBHOOKS.has(path)))('%s %s has a strict JSON request body', (method, path) => {
+  test.each(bodyRoutes.filter(([, , body]) => body !== 'form'))('%s %s has a strict JSON request body', (method, path) => {
     const schema = operation(method, path).requestBody?.content['application/json']?.schema
     expect(schema).toBeDefined()
     expect(schema!.type).toBe('object')

@@ -1,3 +1,4 @@
+import { ALL_FIELDS } from '../../support/contact-fields'
 import { describe, expect, test } from 'bun:test'
 import { api, exported, openExportsServer, tokens, world } from './exports-support'
 import { expectBadRequest, expectProblem, seedConstituent } from './helpers'
@@ -32,21 +33,7 @@ describe('GET /api/constituents/export', () => {
     await seedConstituent(api, tokens.admin!, { firstName: 'Someone', lastName: 'Else' })
 
     const { header, rows } = await exported(`/api/constituents/export?format=csv&query=${surname}`, tokens.piiStaff!)
-    expect(header).toEqual([
-      'id',
-      'householdId',
-      'firstName',
-      'lastName',
-      'phone',
-      'email',
-      'dateOfBirth',
-      'addressStreet',
-      'addressCity',
-      'addressState',
-      'addressZip',
-      'createdAt',
-      'updatedAt',
-    ])
+    expect(header).toEqual(['id', 'householdId', ...ALL_FIELDS, 'createdAt', 'updatedAt'])
     expect(rows.map((row) => row.id)).toEqual([hostile.constituentId, plain.constituentId])
     expect(rows[0]).toMatchObject({
       firstName: `'=HYPERLINK("http://evil.example")`,

@@ -4,6 +4,7 @@ import { createServer, type AddressInfo } from 'node:net'
 import { DispatchOutbox } from '../../../src/application/messaging/dispatch-outbox'
 import { PORTS } from '../../../src/main/container'
 import type { FallbackEmail } from '../../support/captured-mail'
+import type { DocumentedField } from '../../support/contact-fields'
 import type { ApiResponse, TestServer } from '../../support/http'
 
 // Shared checks for the HTTP end-to-end suites (docs/api/conventions.md "Errors").
@@ -78,13 +79,8 @@ export function pageOfLink(link: string | undefined): { page: number; limit: num
   return { page: Number(url.searchParams.get('page')), limit: Number(url.searchParams.get('limit')) }
 }
 
-/** Contact fields a constituent may have. */
-export type ConstituentFields = Partial<
-  Record<
-    'firstName' | 'lastName' | 'phone' | 'email' | 'dateOfBirth' | 'addressStreet' | 'addressCity' | 'addressState' | 'addressZip',
-    string
-  >
->
+/** Contact fields a constituent may have (tests/support/contact-fields.ts). */
+export type ConstituentFields = Partial<Record<DocumentedField, string>>
 
 /**
  * A constituent (in a new household unless `householdId` is given) registered through

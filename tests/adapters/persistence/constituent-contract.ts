@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'bun:test'
 import { randomUUID } from 'node:crypto'
-import { CONTACT_FIELDS, type ContactDetails } from '../../../src/domain/constituents/contact'
-import { aConstituent, aHousehold, aNeed } from '../../support/builders'
+import { CONTACT_FIELDS } from '../../../src/domain/constituents/contact'
+import { aConstituent, aContact, aHousehold, aNeed } from '../../support/builders'
 import { constituentSteps } from './constituent-support'
 import type { ContractContext } from './contract-context'
 import { ascendingIds, byId, minute, presentKeys } from './contract-support'
@@ -11,7 +11,8 @@ export function describeConstituentContract(context: ContractContext): void {
   const { read, write, anOrganizationWithPartner, insertNeeds } = context
   const { anOrganizationId, insertConstituents, aHome } = constituentSteps(context)
 
-  const fullContact = {
+  // Every field (the others' values are tests/support/contact-fields.ts's), written as people write them.
+  const fullContact = aContact({
     firstName: 'Chloé',
     lastName: 'Núñez-García',
     phone: '+15551230100',
@@ -21,7 +22,7 @@ export function describeConstituentContract(context: ContractContext): void {
     addressCity: 'Springfield',
     addressState: 'IL',
     addressZip: '62701',
-  } satisfies Required<ContactDetails>
+  })
 
   describe('constituents', () => {
     test('keeps every contact field through insert and find', async () => {

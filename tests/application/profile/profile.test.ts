@@ -4,23 +4,14 @@ import type { Actor } from '../../../src/domain/auth/actor'
 import type { Permission } from '../../../src/domain/auth/permissions'
 import { InvalidError, NotFoundError } from '../../../src/domain/errors'
 import { ROLES } from '../../../src/domain/auth/roles'
+import { grantedTo } from '../../support/permissions'
 import { createWorld, type World } from '../../support/world'
 import { failureOf, pathsOf } from '../failure-of'
 
-/** What a staff member may do (docs/api/access.md "Permissions"), written out rather than computed from the table. */
-const STAFF_PERMISSIONS: Permission[] = [
-  'needs:read',
-  'needs:add-note',
-  'partners:list',
-  'profile:read',
-  'profile:update',
-  'needs:create',
-  'needs:update',
-  'constituents:read',
-  'constituents:update',
-  'members:list',
-  'reports:read',
-]
+/** What a staff member may do: the grid's (tests/support/permissions.ts), not computed from the table under test. */
+const STAFF_PERMISSIONS = grantedTo('staff')
+/** The profile with its permissions sorted, as the grid's are (their order is not the contract's). */
+const sorted = <T extends { permissions: Permission[] }>(profile: T): T => ({ ...profile, permissions: [...profile.permissions].sort() })
 
 let world: World
 let getProfile: GetProfile
@@ -37,7 +28,7 @@ const stored = async (actor = me) => (await world.repositories.members.findById(
 
 describe('GetProfile', () => {
   test("answers the caller's own id, email, name, phone, role, profiles and permissions, and nothing else", async () => {
-    expect(await getProfile.execute(me)).toEqual({
+    expect(sorted(await getProfile.execute(me))).toEqual({
       id: me.memberId,
       email: 'me@example.org',
       fullName: 'Ana Lopez',
@@ -52,7 +43,7 @@ describe('GetProfile', () => {
 
   test('leaves out a name, phone and partner the member does not have', async () => {
     const bare = await world.member('staff', { email: 'bare@example.org' })
-    expect(await getProfile.execute(bare)).toEqual({
+    expect(sorted(await getProfile.execute(bare))).toEqual({
       id: bare.memberId,
       email: 'bare@example.org',
       role: 'staff',
@@ -73,13 +64,7 @@ describe('GetProfile', () => {
     expect(profile.permissions).not.toContain('constituents:merge')
     expect(profile.permissions).not.toContain('members:list')
     const volunteer = await world.member('volunteer', { partnerId: partner.id })
-    expect((await getProfile.execute(volunteer)).permissions).toEqual([
-      'needs:read',
-      'needs:add-note',
-      'partners:list',
-      'profile:read',
-      'profile:update',
-    ])
+    expect(sorted(await getProfile.execute(volunteer)).permissions).toEqual(grantedTo('volunteer'))
   })
 
   test('every role may read its own profile', async () => {
@@ -127,7 +112,7 @@ describe('notifications and language', () => {
 describe('UpdateProfile', () => {
   test('sets the name, trimmed, and keeps the phone when it is left out', async () => {
     const profile = await updateProfile.execute(me, { fullName: '  Ana María Lopez  ' })
-    expect(profile).toEqual({
+    expect(sorted(profile)).toEqual({
       id: me.memberId,
       email: 'me@example.org',
       fullName: 'Ana María Lopez',

@@ -5,6 +5,7 @@ import type { Constituent } from '../../../src/domain/constituents/constituent'
 import type { ContactField } from '../../../src/domain/constituents/contact'
 import { hiddenContactFields, withoutHiddenContact } from '../../../src/domain/constituents/redaction'
 import { aContact } from '../../support/builders'
+import { HIDEABLE_FIELDS, PERSONAL_FIELDS } from '../../support/contact-fields'
 
 const actor = (role: Role, profiles: Profile[] = []): Actor => ({
   memberId: 'd7a5c3e4-9f6b-4a8c-8dbe-2f3a4b5c6d7e',
@@ -13,9 +14,9 @@ const actor = (role: Role, profiles: Profile[] = []): Actor => ({
   profiles,
 })
 
-const PHONE_AND_EMAIL: ContactField[] = ['phone', 'email']
-const ADDRESS_AND_BIRTH: ContactField[] = ['addressStreet', 'addressCity', 'addressState', 'addressZip', 'dateOfBirth']
-const ALL_PII = [...PHONE_AND_EMAIL, ...ADDRESS_AND_BIRTH]
+// Who may read which field, as documented (tests/support/contact-fields.ts).
+const ALL_PII: ContactField[] = HIDEABLE_FIELDS
+const ADDRESS_AND_BIRTH: ContactField[] = PERSONAL_FIELDS
 
 const constituent: Constituent = {
   id: '0a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d',

@@ -1,8 +1,10 @@
-import type { Permission } from '../../../src/domain/auth/permissions'
-import type { Role } from '../../../src/domain/auth/roles'
+import type { Permission } from '../../src/domain/auth/permissions'
+import type { Profile, Role } from '../../src/domain/auth/roles'
 
 // docs/api/access.md "Permissions", rewritten by hand as grids, one per row of the contract, without
-// looking at PERMISSIONS. Each line is a role; its 7 cells are the role with no profile, then the role
+// looking at PERMISSIONS: the tests' one list of who holds what. Every test that asks whether a caller may do
+// something reads it here (the domain's table, the profile's permissions, the HTTP matrix); a new permission is
+// its row here, which tests/domain/auth/permissions.test.ts asks for by name. Each line is a role; its 7 cells are the role with no profile, then the role
 // holding exactly one profile, in the column order below. 'x' = allowed, '.' = refused.
 export const ROLE_LINES = ['org_admin', 'partner_admin', 'partner_agent', 'staff', 'volunteer'] as const
 export const PROFILE_COLUMNS = [
@@ -241,3 +243,19 @@ export function cells(line: string): boolean[] {
   if (!/^[x.]{7}$/.test(marks)) throw new Error(`a grid line needs 7 cells of x or .: "${line}"`)
   return [...marks].map((mark) => mark === 'x')
 }
+
+const GRID = 'tests/support/permissions.ts CONTRACT_ROWS'
+
+/** Whether the grid lets `role`, holding `profiles` (none, or any number: each adds), do `permission`. */
+export function holds(role: Role, profiles: readonly Profile[], permission: Permission): boolean {
+  const row = CONTRACT_ROWS.find((r) => r.permissions.includes(permission))
+  if (!row) throw new Error(`permission ${permission} is not in ${GRID}: add it to the row of docs/api/access.md that grants it`)
+  const line = cells(row.grid[role])
+  return line[0]! || profiles.some((profile) => line[PROFILE_COLUMNS.indexOf(profile) + 1]!)
+}
+
+/** Every permission the grid gives `role` holding `profiles`, sorted. */
+export const grantedTo = (role: Role, profiles: readonly Profile[] = []): Permission[] =>
+  CONTRACT_ROWS.flatMap((r) => r.permissions)
+    .filter((permission) => holds(role, profiles, permission))
+    .sort()

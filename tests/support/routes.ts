@@ -1,0 +1,285 @@
+import type { Permission } from '../../src/domain/auth/permissions'
+
+// Every route of the service as docs/api.md and its pages describe it, written out by hand: the tests' one list
+// of routes. Each line is the route (its path as the OpenAPI document writes it), who may call it, its body, the
+// error statuses the document must give it and, for a member's route, a call an allowed caller makes with success.
+// Derived from it: the document's paths, security and errors (docs-openapi.test.ts), the permission matrix over
+// every role and profile (permissions-matrix.test.ts), the 401s without a token (conventions-routes.test.ts) and
+// the 400s of unreadable bodies (conventions-bodies.test.ts). A new route is one line here; a route served but
+// missing here fails docs-openapi.test.ts by name.
+
+/** A member holding each of these permissions (tests/support/permissions.ts), any member, anyone, or Twilio (its signature). */
+export type Access = Permission[] | 'member' | 'anyone' | 'twilio'
+export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE'
+/** A JSON document, one that may be left out, a CSV file, Twilio's form parameters, or nothing. */
+export type Body = 'json' | 'optional json' | 'csv' | 'form' | 'none'
+
+export interface Call {
+  method: Method
+  path: string
+  body?: unknown
+  /** A CSV file sent as the body instead (an import). */
+  csv?: string
+}
+
+/** What the calls are made of: a server's records, and what seeds a record a call consumes (permissions-support.ts). */
+export interface Records {
+  partnerId: string
+  needId: string
+  constituentId: string
+  volunteerId: string
+  unconfirmedId: string
+  settings: { name: string; slug: string }
+  smtpKey: string
+  unique(): string
+  newConstituent(): Promise<string>
+  newVolunteer(): Promise<string>
+  pairToMerge(): Promise<{ sourceConstituentId: string; targetConstituentId: string }>
+  openMatch(): Promise<string>
+  newEndpoint(): Promise<string>
+  theEndpoint(): Promise<string>
+}
+
+export interface Route {
+  method: Method
+  path: string
+  access: Access
+  body: Body
+  errors: number[]
+  /** A member's route: the status of an allowed call, and the call (its path and body; the route's path without them). */
+  success?: number
+  call?: (r: Records) => Promise<Partial<Call>> | Partial<Call>
+}
+
+const route = (line: `${Method} /${string}`, access: Access, errors: number[], rest: Partial<Route> = {}): Route => {
+  const [method, path] = line.split(' ') as [Method, string]
+  return { method, path, access, body: method === 'GET' || method === 'DELETE' ? 'none' : 'json', errors, ...rest }
+}
+const ok = (success: number, call: Route['call'] = () => ({})): Partial<Route> => ({ success, call })
+const NO_TOKEN = [400, 403, 413, 415, 429]
+const BODY = [400, 401, 403, 413, 415]
+const LIST = [400, 401, 403]
+const ONE = [400, 401, 403, 404]
+const CHANGE = [400, 401, 403, 404, 409, 413, 415]
+const email = (r: Records) => ({ provider: 'smtp', apiKey: r.smtpKey, fromEmail: 'desk@example.org' })
+
+export const ROUTES: Route[] = [
+  route('GET /healthz', 'anyone', []),
+  route('GET /readyz', 'anyone', [503]),
+  route('POST /api/auth/login', 'anyone', [401, ...NO_TOKEN]),
+  route('POST /api/auth/refresh', 'anyone', [401, ...NO_TOKEN]),
+  route(
+    'POST /api/auth/logout',
+    'member',
+    [400, 401, 413, 415],
+    ok(204, () => ({ body: { refreshToken: 'not-a-session-of-anyone' } })),
+  ),
+  route('POST /api/auth/session', 'anyone', [401, ...NO_TOKEN]),
+  route('POST /api/auth/session/refresh', 'anyone', [401, 403, 415, 429], { body: 'none' }),
+  // Without the session cookie: nothing to revoke, still 204 to every role.
+  route('POST /api/auth/session/logout', 'member', [401, 415], { body: 'none', ...ok(204, () => ({ body: {} })) }),
+  route('POST /api/auth/accept-invite', 'anyone', NO_TOKEN),
+  route('POST /api/auth/password-reset', 'anyone', NO_TOKEN),
+  route('POST /api/auth/reset-password', 'anyone', NO_TOKEN),
+  route('POST /api/needs/public', 'anyone', [409, 422, ...NO_TOKEN]),
+  route(
+    'POST /api/needs',
+    ['needs:create'],
+    [...CHANGE, 422],
+    ok(201, (r) => ({ body: { partnerId: r.partnerId } })),
+  ),
+  route('GET /api/needs', ['needs:read'], LIST, ok(200)),
+  route(
+    'GET /api/needs/export',
+    ['records:export'],
+    LIST,
+    ok(200, () => ({ path: '/api/needs/export?format=csv' })),
+  ),
+  route('POST /api/needs/import', ['records:import'], BODY, {
+    body: 'csv',
+    ...ok(200, () => ({ path: '/api/needs/import?dryRun=true', csv: 'description,createdAt\nFood,2025-01-02\n' })),
+  }),
+  route(
+    'GET /api/needs/{id}',
+    ['needs:read'],
+    ONE,
+    ok(200, (r) => ({ path: `/api/needs/${r.needId}` })),
+  ),
+  route(
+    'PUT /api/needs/{id}',
+    ['needs:update'],
+    CHANGE,
+    ok(200, (r) => ({ path: `/api/needs/${r.needId}`, body: { status: 'IN_PROGRESS' } })),
+  ),
+  route('POST /api/needs/{id}/notes', ['needs:add-note'], [...CHANGE, 422], {
+    ...ok(201, (r) => ({ path: `/api/needs/${r.needId}/notes`, body: { content: 'Called back' } })),
+  }),
+  route('POST /api/needs/{id}/sms', ['needs:send-sms'], [...CHANGE, 422, 429], {
+    ...ok(202, (r) => ({ path: `/api/needs/${r.needId}/sms`, body: { body: 'Your pickup is ready' } })),
+  }),
+  route(
+    'GET /api/needs/{id}/interactions',
+    ['needs:read'],
+    ONE,
+    ok(200, (r) => ({ path: `/api/needs/${r.needId}/interactions` })),
+  ),
+  route(
+    'GET /api/needs/{id}/history',
+    ['needs:read'],
+    ONE,
+    ok(200, (r) => ({ path: `/api/needs/${r.needId}/history` })),
+  ),
+  route('GET /api/partners', ['partners:list'], [400, 401], ok(200)),
+  route(
+    'POST /api/partners',
+    ['partners:create'],
+    BODY,
+    ok(201, (r) => ({ body: { name: `Partner ${r.unique()}`, slaHours: 48 } })),
+  ),
+  // Its own partner, for a partner_admin.
+  route(
+    'PUT /api/partners/{id}',
+    ['partners:update'],
+    CHANGE,
+    ok(200, (r) => ({ path: `/api/partners/${r.partnerId}`, body: { name: 'Pantry P' } })),
+  ),
+  route(
+    'GET /api/constituents',
+    ['constituents:read'],
+    LIST,
+    ok(200, () => ({ path: '/api/constituents?query=Ada' })),
+  ),
+  route('POST /api/constituents', ['constituents:update'], BODY, {
+    ...ok(201, (r) => ({ body: { firstName: 'New', lastName: `Person${r.unique()}` } })),
+  }),
+  // The lists' read permission comes on top (docs/api/exports-import.md "Exports").
+  route('GET /api/constituents/export', ['records:export', 'constituents:read'], LIST, {
+    ...ok(200, () => ({ path: '/api/constituents/export?format=csv' })),
+  }),
+  route('POST /api/constituents/import', ['records:import'], BODY, {
+    body: 'csv',
+    ...ok(200, () => ({ path: '/api/constituents/import?dryRun=true', csv: 'firstName\nAna\n' })),
+  }),
+  route(
+    'GET /api/constituents/{id}',
+    ['constituents:read'],
+    ONE,
+    ok(200, (r) => ({ path: `/api/constituents/${r.constituentId}` })),
+  ),
+  route('PUT /api/constituents/{id}', ['constituents:update'], CHANGE, {
+    ...ok(200, (r) => ({ path: `/api/constituents/${r.constituentId}`, body: { firstName: 'Ada' } })),
+  }),
+  route('POST /api/constituents/{id}/erase', ['constituents:erase'], ONE, {
+    body: 'none',
+    ...ok(200, async (r) => ({ path: `/api/constituents/${await r.newConstituent()}/erase` })),
+  }),
+  route(
+    'GET /api/constituents/{id}/needs',
+    ['constituents:read'],
+    ONE,
+    ok(200, (r) => ({ path: `/api/constituents/${r.constituentId}/needs` })),
+  ),
+  route('GET /api/constituents/{id}/household', ['constituents:read'], ONE, {
+    ...ok(200, (r) => ({ path: `/api/constituents/${r.constituentId}/household` })),
+  }),
+  route(
+    'POST /api/constituents/merge',
+    ['constituents:merge'],
+    [...CHANGE],
+    ok(200, async (r) => ({ body: await r.pairToMerge() })),
+  ),
+  route('POST /api/constituents/duplicate-check', ['constituents:read'], BODY, {
+    ...ok(200, () => ({ body: { firstName: 'Ada', lastName: 'Lovelace' } })),
+  }),
+  route('GET /api/household-matches', ['household-matches:list'], LIST, ok(200)),
+  route('POST /api/household-matches/{id}/resolve', ['household-matches:resolve'], CHANGE, {
+    ...ok(200, async (r) => ({ path: `/api/household-matches/${await r.openMatch()}/resolve`, body: { action: 'DISMISS' } })),
+  }),
+  route('GET /api/members', ['members:list'], LIST, ok(200)),
+  // A volunteer of partner P, which a partner_admin of P manages too.
+  route('POST /api/members', ['members:manage'], [400, 401, 403, 409, 413, 415], {
+    ...ok(201, (r) => ({ body: { email: `m-${r.unique()}@example.org`, role: 'volunteer', partnerId: r.partnerId } })),
+  }),
+  route(
+    'PUT /api/members/{id}',
+    ['members:manage'],
+    CHANGE,
+    ok(200, (r) => ({ path: `/api/members/${r.volunteerId}`, body: { role: 'volunteer' } })),
+  ),
+  route(
+    'DELETE /api/members/{id}',
+    ['members:manage'],
+    [...ONE, 409],
+    ok(204, async (r) => ({ path: `/api/members/${await r.newVolunteer()}` })),
+  ),
+  route('POST /api/members/{id}/invitation', ['members:manage'], CHANGE, {
+    body: 'optional json',
+    ...ok(200, (r) => ({ path: `/api/members/${r.unconfirmedId}/invitation`, body: {} })),
+  }),
+  route('GET /api/profile', ['profile:read'], [401], ok(200)),
+  route(
+    'PUT /api/profile',
+    ['profile:update'],
+    [400, 401, 413, 415],
+    ok(200, () => ({ body: { fullName: 'Pat Example' } })),
+  ),
+  // A right password would end the caller's sessions (and its token): a wrong one shows the route allowed (400, not 403).
+  route('POST /api/profile/password', 'member', [400, 401, 413, 415, 429], {
+    ...ok(400, () => ({ body: { currentPassword: 'not the password of anyone', newPassword: 'a password of my own choosing' } })),
+  }),
+  route('GET /api/organizations/settings', ['organization:settings'], [401, 403], ok(200)),
+  route(
+    'PUT /api/organizations/settings',
+    ['organization:settings'],
+    [400, 401, 403, 409, 413, 415],
+    ok(200, (r) => ({ body: r.settings })),
+  ),
+  route('GET /api/organizations/settings/email', ['organization:settings'], [401, 403, 404], ok(200)),
+  route(
+    'PUT /api/organizations/settings/email',
+    ['organization:settings'],
+    BODY,
+    ok(200, (r) => ({ body: email(r) })),
+  ),
+  route('POST /api/organizations/settings/email/test', ['organization:settings'], [...BODY, 502], {
+    ...ok(200, (r) => ({ body: { ...email(r), toEmail: 'x@example.org' } })),
+  }),
+  route('GET /api/webhook-endpoints', ['webhooks:manage'], LIST, ok(200)),
+  route('POST /api/webhook-endpoints', ['webhooks:manage'], [400, 401, 403, 409, 413, 415], {
+    ...ok(201, () => ({ body: { url: 'http://127.0.0.1:9/hook', events: ['note.added'] } })),
+  }),
+  route(
+    'GET /api/webhook-endpoints/{id}',
+    ['webhooks:manage'],
+    ONE,
+    ok(200, async (r) => ({ path: `/api/webhook-endpoints/${await r.theEndpoint()}` })),
+  ),
+  route('PUT /api/webhook-endpoints/{id}', ['webhooks:manage'], [...ONE, 413, 415], {
+    ...ok(200, async (r) => ({ path: `/api/webhook-endpoints/${await r.theEndpoint()}`, body: { enabled: true } })),
+  }),
+  route('DELETE /api/webhook-endpoints/{id}', ['webhooks:manage'], ONE, {
+    ...ok(204, async (r) => ({ path: `/api/webhook-endpoints/${await r.newEndpoint()}` })),
+  }),
+  route('GET /api/webhook-endpoints/{id}/deliveries', ['webhooks:manage'], ONE, {
+    ...ok(200, async (r) => ({ path: `/api/webhook-endpoints/${await r.theEndpoint()}/deliveries` })),
+  }),
+  route('GET /api/audit-events', ['audit:read'], LIST, ok(200)),
+  route(
+    'GET /api/reports/needs',
+    ['reports:read'],
+    LIST,
+    ok(200, () => ({ path: '/api/reports/needs?from=2026-11-01&to=2026-11-30' })),
+  ),
+  // Twilio calls these: no bearer token, an X-Twilio-Signature instead (403 without a valid one).
+  route('POST /api/webhooks/twilio/sms', 'twilio', [400, 403, 413], { body: 'form' }),
+  route('POST /api/webhooks/twilio/status', 'twilio', [400, 403, 413], { body: 'form' }),
+]
+
+/** The routes that take a JSON document. */
+export const JSON_BODY_ROUTES = ROUTES.filter((r) => r.body === 'json' || r.body === 'optional json')
+/** `method path`, the way the tests name a route. */
+export const nameOf = (r: Pick<Route, 'method' | 'path'>) => `${r.method} ${r.path}`
+/** The routes a member's token opens. */
+export const MEMBER_ROUTES = ROUTES.filter((r) => r.access !== 'anyone' && r.access !== 'twilio')
+/** The route's path with each `{id}` replaced by `id`. */
+export const pathWith = (r: Route, id: string) => r.path.replaceAll('{id}', id)
