@@ -70,5 +70,10 @@ export const FIELDS = {
   WebhookEndpointUpdate: ["url","events","enabled"],
 } as const
 
+/** What a field looks like, by another field's value (its `x-shapes`: an email key's, by provider). */
+export const SHAPES = {
+  EmailSettingsUpdate: {"apiKey":{"smtp":"smtp://user:password@host:587","ses":"ACCESS_KEY_ID:SECRET_ACCESS_KEY:REGION"}},
+} as const
+
 /** The most one page of a list holds (its `limit`): docs/api/conventions.md "Lists". */
 export const LIST_LIMIT = 100

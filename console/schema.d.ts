@@ -1281,7 +1281,7 @@ export interface components {
         EmailSettingsUpdate: {
             /** @enum {string} */
             provider: "smtp" | "postmark" | "ses" | "sendgrid";
-            /** @description Secret: an SMTP URL for smtp, ACCESS_KEY_ID:SECRET_ACCESS_KEY:REGION for ses. Left out: the key stored for the same provider (400 when none is) */
+            /** @description Secret: smtp://user:password@host:587 for smtp, ACCESS_KEY_ID:SECRET_ACCESS_KEY:REGION for ses, the provider's API key for the others. Left out: the key stored for the same provider (400 when none is) */
             apiKey?: string;
             fromEmail: string;
             fromName?: string;
@@ -5654,7 +5654,7 @@ export interface operations {
                 "application/json": {
                     /** @enum {string} */
                     provider: "smtp" | "postmark" | "ses" | "sendgrid";
-                    /** @description Secret: an SMTP URL for smtp, ACCESS_KEY_ID:SECRET_ACCESS_KEY:REGION for ses. Left out: the key stored for the same provider (400 when none is) */
+                    /** @description Secret: smtp://user:password@host:587 for smtp, ACCESS_KEY_ID:SECRET_ACCESS_KEY:REGION for ses, the provider's API key for the others. Left out: the key stored for the same provider (400 when none is) */
                     apiKey?: string;
                     fromEmail: string;
                     fromName?: string;

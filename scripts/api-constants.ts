@@ -1,11 +1,13 @@
 // The source of console/api-constants.ts: what the console's forms must keep, read from the served OpenAPI
-// document, so no limit, list of values or list of fields is written twice. Written beside console/schema.d.ts
+// document, so no limit, list of values, list of fields or key shape is written twice. Written beside console/schema.d.ts
 // by tests/adapters/http/console-schema.test.ts (with UPDATE_OPENAPI_TYPES=1), which fails when it is stale.
 
 interface Property {
   maxLength?: number
   enum?: string[]
   items?: Property
+  /** What the field looks like for each value of another (an email key by provider): the API's own extension. */
+  'x-shapes'?: Record<string, string>
 }
 
 interface Schema {
@@ -88,6 +90,11 @@ export function apiConstantsModule(document: OpenApiDocument): string {
       collect(document, names, (p) => p.enum),
     ),
     constant("Each schema's fields, in the document's order.", 'FIELDS', fields),
+    constant(
+      "What a field looks like, by another field's value (its `x-shapes`: an email key's, by provider).",
+      'SHAPES',
+      collect(document, names, (p) => p['x-shapes']),
+    ),
     '/** The most one page of a list holds (its `limit`): docs/api/conventions.md "Lists". */',
     `export const LIST_LIMIT = ${listLimit(document)}`,
     '',

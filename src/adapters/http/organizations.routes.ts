@@ -1,8 +1,7 @@
 import { Elysia, t } from 'elysia'
 import type { UseCases } from '../../application/use-cases'
 import type { MaskedEmailSettings } from '../../application/organizations/email-settings'
-import { EMAIL_PROVIDERS } from '../../domain/messaging/email'
-import { API_KEY } from '../../domain/messaging/email'
+import { API_KEY, EMAIL_KEY_FORMATS, EMAIL_PROVIDERS, type EmailKeyFormat } from '../../domain/messaging/email'
 import {
   DEFAULT_MAX_CONCURRENCY,
   MAX_CONCURRENCY,
@@ -85,13 +84,22 @@ const UpdateSettingsBody = Named(
   }),
 )
 
+// Each provider's key shape, from its record: in the description for people, in `x-shapes` for the console's hint.
+const KEY_SHAPES = Object.fromEntries(
+  EMAIL_PROVIDERS.flatMap((p) => {
+    const { shape }: EmailKeyFormat = EMAIL_KEY_FORMATS[p]
+    return shape ? [[p, shape]] : []
+  }),
+)
+const KEY_SHAPES_MEAN = Object.entries(KEY_SHAPES).map(([provider, shape]) => `${shape} for ${provider}`)
+
 const emailFields = {
   provider: OneOf(EMAIL_PROVIDERS),
   apiKey: t.Optional(
     t.String({
       ...API_KEY,
-      description:
-        'Secret: an SMTP URL for smtp, ACCESS_KEY_ID:SECRET_ACCESS_KEY:REGION for ses. Left out: the key stored for the same provider (400 when none is)',
+      description: `Secret: ${KEY_SHAPES_MEAN.join(', ')}, the provider's API key for the others. Left out: the key stored for the same provider (400 when none is)`,
+      'x-shapes': KEY_SHAPES,
     }),
   ),
   fromEmail: t.String(EMAIL),

@@ -1,6 +1,6 @@
 import type { Clock } from '../../application/ports/clock'
 import type { EmailSender } from '../../application/ports/email'
-import { parseSesKey } from '../../application/ports/email'
+import { parseSesKey } from '../../domain/messaging/email'
 import type { EmailMessage, EmailProviderSettings } from '../../domain/messaging/email'
 import { signAwsRequest } from './aws-sigv4'
 import { callEmailApi, emailRefused, fromHeader, PROVIDER_TIMEOUT_MS, reasonOf } from './provider-failure'

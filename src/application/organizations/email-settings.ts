@@ -1,11 +1,17 @@
 import { changedFields } from '../../domain/audit/audit-event'
 import type { Actor } from '../../domain/auth/actor'
 import { InvalidError, NotFoundError } from '../../domain/errors'
-import { emailSettingsErrors, lastFour, type EmailProviderSettings, type StoredEmailSettings } from '../../domain/messaging/email'
+import {
+  apiKeyProblems,
+  emailSettingsErrors,
+  lastFour,
+  type EmailProviderSettings,
+  type StoredEmailSettings,
+} from '../../domain/messaging/email'
 import { keptProviderMessageId } from '../../domain/messaging/sms'
 import { authorize } from '../auth/authorize'
 import type { OrganizationMailer } from '../messaging/organization-mailer'
-import { apiKeyProblems, type EmailHostPolicy } from '../ports/email'
+import type { EmailHostPolicy } from '../ports/email'
 import type { Clock } from '../ports/clock'
 import type { Repositories } from '../ports/repositories'
 import type { SecretBox } from '../ports/secret-box'

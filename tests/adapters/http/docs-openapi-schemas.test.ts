@@ -1,4 +1,5 @@
 import { describe, expect, test } from 'bun:test'
+import { EMAIL_KEY_FORMATS, EMAIL_PROVIDERS, type EmailKeyFormat } from '../../../src/domain/messaging/email'
 import { ROUTES } from '../../support/routes'
 import { openDocsServer, operation, type Schema, served } from './docs-support'
 
@@ -167,7 +168,12 @@ describe('GET /api/openapi.json', () => {
     // The key may be left out: the one kept serves, for its own provider (docs/api/organization.md "Organization settings").
     expect(email.required).toEqual(['provider', 'fromEmail'])
     expect(email.properties.apiKey).toMatchObject({ minLength: 1, maxLength: 2000 })
-    expect(email.properties.provider.enum).toEqual(['smtp', 'postmark', 'ses', 'sendgrid'])
+    // The providers, and the shape of each one's key for the console's hint (docs/console.md), are their records'.
+    expect(email.properties.provider.enum).toEqual([...EMAIL_PROVIDERS])
+    for (const provider of EMAIL_PROVIDERS) {
+      const { shape }: EmailKeyFormat = EMAIL_KEY_FORMATS[provider]
+      expect(email.properties.apiKey['x-shapes'][provider]).toBe(shape)
+    }
     const probe = body('post', '/api/organizations/settings/email/test')
     expect(probe.required).toEqual(['provider', 'fromEmail', 'toEmail'])
     for (const [method, path] of [
