@@ -189,6 +189,10 @@ describe.skipIf(!chromiumAvailable())('administration in the staff console', () 
       await page.getByRole('link', { name: 'Organization' }).click()
       const email = page.getByRole('form', { name: 'Email settings' })
       await email.waitFor()
+      // What each key looks like, the shapes from the service's record of providers.
+      const hint =
+        'SMTP: smtp://user:password@host:587; Amazon SES: ACCESS_KEY_ID:SECRET_ACCESS_KEY:REGION; Postmark, SendGrid: the API key.'
+      expect(await email.locator('#email-key-hint').textContent()).toBe(hint)
       await page.getByLabel('Key').fill(key)
       await page.getByLabel('From email').fill('desk@example.org')
       await page.getByLabel('From name').fill('Intake desk')

@@ -1,4 +1,4 @@
-import { MAX_LENGTH, VALUES } from '../../api-constants'
+import { MAX_LENGTH, SHAPES, VALUES } from '../../api-constants'
 import { useEffect, useRef, useState } from 'preact/hooks'
 import { client, type EmailSettings } from '../shared/api'
 import { failure, OutcomeLine, useOutcome } from '../shared/outcome'
@@ -7,6 +7,15 @@ import { language, t } from '../shared/i18n'
 import { authorized } from '../shared/session'
 
 type Provider = EmailSettings['provider']
+
+/** What each provider's key looks like, the shapes from the service's own record: "SMTP: smtp://…; Postmark, SendGrid: the API key." */
+function apiKeyHint(): string {
+  const shapes: Partial<Record<Provider, string>> = SHAPES.EmailSettingsUpdate.apiKey
+  const providers = VALUES.EmailSettingsUpdate.provider
+  const shaped = providers.flatMap((p) => (shapes[p] ? [`${t.providers[p]}: ${shapes[p]}`] : []))
+  const others = providers.filter((p) => !shapes[p]).map((p) => t.providers[p])
+  return `${[...shaped, ...(others.length > 0 ? [`${others.join(', ')}: ${t.theApiKey}`] : [])].join('; ')}.`
+}
 
 /**
  * The email provider. Its key is a secret the service never answers: the screen says only whether one is set
@@ -90,7 +99,7 @@ export function EmailSettingsSection() {
           aria-describedby="email-key-hint"
         />
         <p id="email-key-hint" class="meta">
-          {current ? t.apiKeyKept : t.apiKeyHint}
+          {current ? t.apiKeyKept : apiKeyHint()}
         </p>
         <label for="email-from">{t.fromEmail}</label>
         <input id="email-from" name="fromEmail" type="email" defaultValue={current?.fromEmail} required />

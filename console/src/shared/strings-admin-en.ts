@@ -56,7 +56,8 @@ export const adminEn = {
     string
   >,
   apiKey: 'Key',
-  apiKeyHint: 'SMTP: smtp://user:password@host:587; SES: ACCESS_KEY_ID:SECRET_ACCESS_KEY:REGION; Postmark, SendGrid: the API key.',
+  // Beside each provider whose key has no shape of its own (the shapes come from the service's document).
+  theApiKey: 'the API key',
   apiKeyKept: 'The key is never shown again. Leave it empty to keep the one set (for the same provider), or type a new one.',
   fromEmail: 'From email',
   fromName: 'From name',

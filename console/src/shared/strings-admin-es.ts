@@ -60,8 +60,7 @@ export const adminEs: typeof adminEn = {
   provider: 'Proveedor',
   providers: { smtp: 'SMTP', postmark: 'Postmark', ses: 'Amazon SES', sendgrid: 'SendGrid' },
   apiKey: 'Clave',
-  apiKeyHint:
-    'SMTP: smtp://usuario:contraseña@host:587; SES: ACCESS_KEY_ID:SECRET_ACCESS_KEY:REGION; Postmark, SendGrid: la clave de la API.',
+  theApiKey: 'la clave de la API',
   apiKeyKept: 'La clave no se vuelve a mostrar. Déjela vacía para conservar la configurada (con el mismo proveedor) o escriba una nueva.',
   fromEmail: 'Correo del remitente',
   fromName: 'Nombre del remitente',
