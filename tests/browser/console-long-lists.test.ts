@@ -40,10 +40,12 @@ describe.skipIf(!chromiumAvailable())('the staff console past the first page of 
     const fields = page.locator('dl.fields')
     await fields.getByText(partner.name, { exact: true }).waitFor()
     await fields.getByText(member.fullName, { exact: true }).waitFor()
-    await page.getByLabel('Move to partner').locator('option', { hasText: partner.name }).waitFor({ state: 'attached' })
+    // The whole name: "Partner 9" is also the start of "Partner 90" to "Partner 99".
+    const whole = new RegExp(`^${partner.name}$`)
+    await page.getByLabel('Move to partner').locator('option', { hasText: whole }).waitFor({ state: 'attached' })
 
     await page.goto(`${c.api.url}/#/admin/partners`)
-    await page.getByRole('button', { name: `Edit ${partner.name}` }).waitFor()
+    await page.getByRole('button', { name: `Edit ${partner.name}`, exact: true }).waitFor()
     await c.done(page)
   })
 })
