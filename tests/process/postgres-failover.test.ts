@@ -2,8 +2,8 @@ import { afterAll, describe, expect, test } from 'bun:test'
 import { databaseProxy, type DatabaseProxy } from '../support/database-proxy'
 import { postgresAvailable } from '../support/postgres'
 import { ThrowawayCluster } from '../support/throwaway-cluster'
-import { type ApiClient, killAllServers, ServeProcess, waitFor } from './cli-process'
-import { baseEnv, clientsFor, createOrganization } from './postgres-processes'
+import { killAllServers, ServeProcess, waitFor } from './cli-process'
+import { baseEnv, clientsFor, createOrganization, writers } from './postgres-processes'
 
 // What a managed or replicated PostgreSQL does every month, under three `intake serve` processes each
 // reaching the database through a TCP proxy of the test's: a failover to a hot standby and back (the
@@ -23,55 +23,6 @@ afterAll(async () => {
   for (const cluster of clusters.reverse()) await cluster.remove()
 })
 
-interface Answer {
-  phase: string
-  server: number
-  status: number | 'no answer'
-  ms: number
-  id?: string
-  detail?: string
-}
-
-/** Clients creating needs through the servers in turn until stopped, each answer timed. */
-function writers(clients: ApiClient[], partnerId: string, count: number) {
-  let phase = 'before'
-  let running = true
-  const answers: Answer[] = []
-  const create = async (server: number): Promise<Omit<Answer, 'phase' | 'server' | 'ms'>> => {
-    const response = await fetch(`${clients[server]!.baseUrl}/api/needs`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${clients[server]!.token}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ partnerId }),
-      // Far past the promise: an answer that late counts as none.
-      signal: AbortSignal.timeout(2 * PROMISED_MS),
-    })
-    const body = (await response.json().catch(() => ({}))) as { id?: string; detail?: string }
-    return { status: response.status, id: body.id, detail: body.detail }
-  }
-  const done = Promise.all(
-    Array.from({ length: count }, async (_, writer) => {
-      for (let i = writer; running; i += count) {
-        const server = i % clients.length
-        const started = performance.now()
-        const answer = await create(server).catch(() => ({ status: 'no answer' as const }))
-        answers.push({ phase, server, ms: performance.now() - started, ...answer })
-        if (answer.status !== 201) await Bun.sleep(100)
-      }
-    }),
-  )
-  return {
-    answers,
-    created: (which: string, server: number) => answers.filter((a) => a.phase === which && a.status === 201 && a.server === server).length,
-    enter(next: string) {
-      phase = next
-    },
-    async stop() {
-      running = false
-      await done
-    },
-  }
-}
-
 if (postgresAvailable())
   describe('PostgreSQL failing over and partitioned under three instances', () => {
     test('a standby switch and back, then a 30 s partition: no request waits past 20 s, none is a 500, none acknowledged is lost, every instance writes after', async () => {
@@ -84,8 +35,9 @@ if (postgresAvailable())
       const servers = await Promise.all(proxies.map((proxy) => ServeProcess.start(baseEnv(proxy.url), 30_000)))
       const clients = await clientsFor(servers)
       const [partner] = await clients[0]!.expect<Array<{ id: string }>>(200, 'GET', '/api/partners')
-      const load = writers(clients, partner!.id, 9)
-      const everyServerCreates = (phase: string) => waitFor(() => servers.every((_, s) => load.created(phase, s) >= 5), 30_000, 50)
+      // An answer past twice the promise counts as none.
+      const load = writers(clients, partner!.id, 9, { giveUpMs: 2 * PROMISED_MS, restMs: 100 })
+      const everyServerCreates = (phase: string) => waitFor(() => servers.every((_, s) => load.count(phase, 201, s) >= 5), 30_000, 50)
       const readiness = (server: ServeProcess) => fetch(`${server.url}/readyz`).then((r) => r.status)
       const timeline: string[] = []
       const started = Date.now()

@@ -57,3 +57,57 @@ export async function inWaves<T>(count: number, inFlight: number, job: (i: numbe
   )
   return results
 }
+
+/** What one create through a server was answered, in which phase of the test, and how long it took. */
+export interface Answer {
+  phase: string
+  server: number
+  status: number | 'no answer'
+  ms: number
+  id?: string
+  referenceNumber?: string
+  detail?: string
+}
+
+/**
+ * `count` clients creating needs through the servers in turn until stopped, each answer timed. `giveUpMs`: an
+ * answer later than that counts as none; `restMs`: how long a client waits after an answer other than 201.
+ */
+export function writers(clients: ApiClient[], partnerId: string, count: number, { giveUpMs = 60_000, restMs = 0 } = {}) {
+  let phase = 'before'
+  let running = true
+  const answers: Answer[] = []
+  const create = async (server: number): Promise<Omit<Answer, 'phase' | 'server' | 'ms'>> => {
+    const response = await fetch(`${clients[server]!.baseUrl}/api/needs`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${clients[server]!.token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ partnerId }),
+      signal: AbortSignal.timeout(giveUpMs),
+    })
+    const body = (await response.json().catch(() => ({}))) as Pick<Answer, 'id' | 'referenceNumber' | 'detail'>
+    return { status: response.status, id: body.id, referenceNumber: body.referenceNumber, detail: body.detail }
+  }
+  const done = Promise.all(
+    Array.from({ length: count }, async (_, writer) => {
+      for (let i = writer; running; i += count) {
+        const server = i % clients.length
+        const started = performance.now()
+        const answer = await create(server).catch(() => ({ status: 'no answer' as const }))
+        answers.push({ phase, server, ms: performance.now() - started, ...answer })
+        if (answer.status !== 201 && restMs > 0) await Bun.sleep(restMs)
+      }
+    }),
+  )
+  return {
+    answers,
+    count: (which: string, status: number | 'no answer', server?: number) =>
+      answers.filter((a) => a.phase === which && a.status === status && (server === undefined || a.server === server)).length,
+    enter(next: string) {
+      phase = next
+    },
+    async stop() {
+      running = false
+      await done
+    },
+  }
+}

@@ -2,7 +2,7 @@ import { afterAll, describe, expect, test } from 'bun:test'
 import { postgresAvailable } from '../support/postgres'
 import { type ApiClient, killAllServers, ServeProcess, textsOf, waitFor } from './cli-process'
 import { ThrowawayCluster } from '../support/throwaway-cluster'
-import { baseEnv, clientsFor, createOrganization } from './postgres-processes'
+import { baseEnv, clientsFor, createOrganization, writers } from './postgres-processes'
 
 // PostgreSQL stopped and started again (`pg_ctl stop -m fast`, then start) under `intake serve` processes:
 // idle, and under eight writing clients across two instances. Each on a cluster of its own.
@@ -28,34 +28,6 @@ async function serversOnOwnCluster(count: number): Promise<{ cluster: ThrowawayC
 async function partnerOf(api: ApiClient): Promise<string> {
   const [partner] = await api.expect<Array<{ id: string }>>(200, 'GET', '/api/partners')
   return partner!.id
-}
-
-/** Clients creating needs through the servers in turn until stopped; what each phase was answered. */
-function writers(clients: ApiClient[], partnerId: string, count: number) {
-  let phase = 'before'
-  let running = true
-  const answers: Array<{ phase: string; server: number; status: number | 'no answer'; referenceNumber?: string }> = []
-  const done = Promise.all(
-    Array.from({ length: count }, async (_, writer) => {
-      for (let i = writer; running; i += count) {
-        const server = i % clients.length
-        const answer = await clients[server]!.call<{ referenceNumber?: string }>('POST', '/api/needs', { partnerId }).catch(() => undefined)
-        answers.push({ phase, server, status: answer?.status ?? 'no answer', referenceNumber: answer?.body?.referenceNumber })
-      }
-    }),
-  )
-  return {
-    answers,
-    count: (which: string, status: number | 'no answer', server?: number) =>
-      answers.filter((a) => a.phase === which && a.status === status && (server === undefined || a.server === server)).length,
-    enter(next: string) {
-      phase = next
-    },
-    async stop() {
-      running = false
-      await done
-    },
-  }
 }
 
 if (postgresAvailable())
