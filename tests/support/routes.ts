@@ -4,9 +4,10 @@ import type { Permission } from '../../src/domain/auth/permissions'
 // of routes. Each line is the route (its path as the OpenAPI document writes it), who may call it, its body, the
 // error statuses the document must give it and, for a member's route, a call an allowed caller makes with success.
 // Derived from it: the document's paths, security and errors (docs-openapi.test.ts), the permission matrix over
-// every role and profile (permissions-matrix.test.ts), the 401s without a token (conventions-routes.test.ts) and
-// the 400s of unreadable bodies (conventions-bodies.test.ts). A new route is one line here; a route served but
-// missing here fails docs-openapi.test.ts by name.
+// every role and profile (permissions-matrix.test.ts), the 401s without a token (conventions-routes.test.ts), the
+// 400s of unreadable bodies (conventions-bodies.test.ts), the 400s of malformed ids and 404s of other organizations'
+// (id-routes.test.ts) and the refusal of other sites' anonymous writes (cross-site.test.ts). A new route is one line
+// here; a route served but missing here fails docs-openapi.test.ts by name.
 
 /** A member holding each of these permissions (tests/support/permissions.ts), any member, anyone, or Twilio (its signature). */
 export type Access = Permission[] | 'member' | 'anyone' | 'twilio'

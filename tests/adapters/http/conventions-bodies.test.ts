@@ -34,36 +34,6 @@ describe('400, never 422', () => {
     }
   })
 
-  test('a malformed id in the path is 400 on every UUID route', async () => {
-    const routes = [
-      ['PUT', '/api/partners/xyz', { name: 'x' }],
-      ['GET', '/api/constituents/xyz', undefined],
-      ['PUT', '/api/constituents/xyz', { firstName: 'x' }],
-      ['GET', '/api/constituents/xyz/needs', undefined],
-      ['POST', '/api/household-matches/xyz/resolve', { action: 'DISMISS' }],
-      ['PUT', '/api/members/xyz', { role: 'staff' }],
-    ] as const
-    for (const [method, path, body] of routes) {
-      expectBadRequest(await api.call(method, path, { token: admin, ...(body ? { body } : {}) }), 'id')
-    }
-  })
-
-  test('need routes take a reference number too: an id over 64 characters is 400, anything else not found 404', async () => {
-    const routes = [
-      ['GET', '/api/needs/{id}', undefined],
-      ['PUT', '/api/needs/{id}', { status: 'NEW' }],
-      ['POST', '/api/needs/{id}/notes', { content: 'x' }],
-      ['POST', '/api/needs/{id}/sms', { body: 'x' }],
-      ['GET', '/api/needs/{id}/interactions', undefined],
-      ['GET', '/api/needs/{id}/history', undefined],
-    ] as const
-    for (const [method, path, body] of routes) {
-      const call = (id: string) => api.call(method, path.replace('{id}', id), { token: admin, ...(body ? { body } : {}) })
-      expectBadRequest(await call('x'.repeat(65)), 'id')
-      expectProblem(await call('xyz'), 404, 'Not found')
-    }
-  })
-
   test('a body that does not say it is JSON is 415, not read (media-types.test.ts has the rest)', async () => {
     const response = await api.call('POST', '/api/needs', {
       token: admin,

@@ -1,12 +1,12 @@
 import { describe, expect, test } from 'bun:test'
 import { ListPartners } from '../../../src/application/partners/list-partners'
 import { MEMBER_ROUTES, pathWith } from '../../support/routes'
-import { admin, api, constituentId, matchId, memberId, needId, openConventionsServer, partnerId, smsNeedId } from './conventions-support'
+import { admin, api, needId, openConventionsServer } from './conventions-support'
 import { expectProblem, UNKNOWN_ID } from './helpers'
 
 // docs/api/conventions.md "Errors" (HTTP conventions) across every route, over real HTTP: who is not let in, and the
-// answers that are the same on every route (unknown routes, request ids, unexpected errors, other
-// organizations' ids). The routes that need a token are those of tests/support/routes.ts; that each answers a member
+// answers that are the same on every route (unknown routes, request ids, unexpected errors; ids in
+// paths in id-routes.test.ts). The routes that need a token are those of tests/support/routes.ts; that each answers a member
 // allowed to call it, permissions-matrix.test.ts checks.
 openConventionsServer()
 
@@ -61,30 +61,5 @@ describe('other answers', () => {
       listPartners.execute = execute
     }
     expect((await api.call('GET', '/api/partners', { token: admin })).status).toBe(200)
-  })
-
-  test('cross-organization ids are 404 on every id route, never 403', async () => {
-    const other = await api.world.otherOrganization()
-    const stranger = await api.tokenFor(other, 'org_admin')
-    const routes = [
-      ['GET', `/api/needs/${needId}`, undefined, 'Need not found'],
-      ['PUT', `/api/needs/${needId}`, { status: 'ESCALATED' }, 'Need not found'],
-      ['POST', `/api/needs/${needId}/notes`, { content: 'x' }, 'Need not found'],
-      ['POST', `/api/needs/${smsNeedId}/sms`, { body: 'x' }, 'Need not found'],
-      ['GET', `/api/needs/${needId}/interactions`, undefined, 'Need not found'],
-      ['PUT', `/api/partners/${partnerId}`, { name: 'x' }, 'Partner not found'],
-      ['PUT', `/api/partners/${api.world.defaultPartner.id}`, { isArchived: true }, 'Partner not found'],
-      ['PUT', `/api/constituents/${constituentId}`, { firstName: 'Stolen' }, 'Constituent not found'],
-      ['GET', `/api/constituents/${constituentId}/needs`, undefined, 'Constituent not found'],
-      ['POST', `/api/household-matches/${matchId}/resolve`, { action: 'DISMISS' }, 'Household match not found'],
-      ['PUT', `/api/members/${memberId}`, { role: 'org_admin' }, 'Member not found'],
-    ] as const
-    for (const [method, path, body, detail] of routes) {
-      const response = await api.call(method, path, { token: stranger, ...(body ? { body } : {}) })
-      expect(expectProblem(response, 404, 'Not found').detail).toBe(detail)
-      // The same answer as for an id that does not exist at all.
-      const unknown = await api.call(method, path.replace(/[0-9a-f-]{36}/, UNKNOWN_ID), { token: stranger, ...(body ? { body } : {}) })
-      expect(unknown.body).toEqual(response.body)
-    }
   })
 })
