@@ -2,8 +2,6 @@ import { describe, expect, spyOn, test } from 'bun:test'
 import type { Need } from '../../../src/domain/needs/need'
 import { PORTS } from '../../../src/main/container'
 import { aNeed } from '../../support/builders'
-import { parseCsv } from '../../support/csv'
-import { TEST_DATABASE } from '../../support/http'
 import { api, createNeed, openExportsServer, pantry, tokens, world } from './exports-support'
 
 // docs/api/exports-import.md "Exports": the file is streamed batch by batch as the client takes it, so a failure part way
@@ -52,10 +50,10 @@ describe('a database failure during an export', () => {
 })
 
 describe('a large export', () => {
-  // About 46 MB of CSV, far more than the sockets between the two ends buffer (a few MB), so a server that
-  // ran ahead of its client would be seen reading most batches: 20,000 needs of 2 KB on SQLite (40 batches);
-  // on PostgreSQL, where seeding row by row is slower, 5,000 of 8 KB (10 batches).
-  const [count, noteSize] = TEST_DATABASE === 'sqlite' ? [20_000, 2_000] : [5_000, 8_000]
+  // About 40 MB of CSV, far more than the sockets between the two ends buffer (a few MB), so a server that ran
+  // ahead of its client would be seen reading most batches: 5,000 needs of 8 KB (10 batches). Few rows keep the
+  // seeding short on a busy machine; the bytes are what the test needs.
+  const [count, noteSize] = [5_000, 8_000]
 
   test('streams: batches are read as the client takes the file, and every need arrives once, in order', async () => {
     const large = await world.otherOrganization()
@@ -86,8 +84,8 @@ describe('a large export', () => {
       expect(reads.mock.calls.length).toBeLessThan(batches / 2)
       for (let next = await reader.read(); !next.done; next = await reader.read()) text += decoder.decode(next.value, { stream: true })
       expect(reads).toHaveBeenCalledTimes(batches)
-      const [, ...rows] = parseCsv(text)
-      expect(rows.map((row) => row[1])).toEqual(needs.map((need) => need.referenceNumber).reverse())
+      // The references in the order they came (no note holds one): parsing 40 MB of CSV here would take seconds.
+      expect(text.match(/BIG-\d+/g)).toEqual(needs.map((need) => need.referenceNumber).reverse())
     } finally {
       await reader.cancel()
       reads.mockRestore()
