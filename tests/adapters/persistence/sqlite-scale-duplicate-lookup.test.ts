@@ -6,10 +6,10 @@ import type { Recorded } from './recording-sqlite'
 import { big, constituents, middle, newcomer, people, planted, SIZES, small, twin } from './sqlite-scale-support'
 import { memory, planOf, recording, sqlite, storeTheConstituents } from './sqlite-scale-support'
 
-// Among 50,000 constituents (sqlite-scale-support.ts), a new person's possible duplicates, a person's household
+// Among 20,000 constituents (sqlite-scale-support.ts), a new person's possible duplicates, a person's household
 // matches and a household's members are read by their indexes: as few rows in the big organization as in the small.
 
-describe('SQLite with 50,000 constituents', () => {
+describe('SQLite with 20,000 constituents', () => {
   storeTheConstituents()
 
   const allPlans = (statements: Recorded[]) => statements.flatMap(planOf)
@@ -24,7 +24,7 @@ describe('SQLite with 50,000 constituents', () => {
       const { result, statements } = await recording.measure((r) => r.constituents.findByMatchKeys(big.id, keys, newcomer.id, 20))
 
       expect(byId(result)).toEqual(byId([people.original, people.samePhone, people.sameEmail, people.sameNameBirth, people.sameLastStreet]))
-      // One statement per key, each answering Xiomara and the one person sharing that key: 8 rows out of 30,006.
+      // One statement per key, each answering Xiomara and the one person sharing that key: 8 rows out of 12,006.
       expect(statements.map((s) => s.rows)).toEqual([2, 2, 2, 2])
       expect(statements.map((s) => planOf(s).join(' | ')).sort()).toEqual([
         'SEARCH constituents USING INDEX constituents_by_email (email_key=? AND organization_id=?)',
