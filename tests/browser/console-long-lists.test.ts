@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { chromiumAvailable } from '../support/browser'
 import { startConsoleHarness, type ConsoleHarness } from '../support/console'
 
-// docs/console.md "Where the code is" (data.ts): the console reads the partners and the members page after page
-// (docs/api/conventions.md "Lists": 100 a page at most), so a name past the first page is shown like any other.
+// docs/console.md "Where the code is" (data.ts): the console reads the partners, the members and a need's notes
+// page after page (docs/api/conventions.md "Lists": 100 a page at most), so nothing past the first page is missing.
 
 const PAST_ONE_PAGE = 105
 
@@ -46,6 +46,23 @@ describe.skipIf(!chromiumAvailable())('the staff console past the first page of 
 
     await page.goto(`${c.api.url}/#/admin/partners`)
     await page.getByRole('button', { name: `Edit ${partner.name}`, exact: true }).waitFor()
+    await c.done(page)
+  })
+  test(`a need with ${PAST_ONE_PAGE} notes shows every one of them`, async () => {
+    const reference = await c.createNeed(c.partners[0]!.id, 'Help over many months')
+    for (let n = 0; n < PAST_ONE_PAGE; n++) {
+      const added = await c.api.call('POST', `/api/needs/${reference}/notes`, {
+        token: c.admin.token,
+        body: { content: `Call number ${n}` },
+      })
+      expect(added.status).toBe(201)
+    }
+    const page = await c.open(`/#/needs/${reference}`)
+    await c.logIn(page, c.admin)
+    const notes = page.getByRole('region', { name: 'Notes and messages' }).getByRole('listitem')
+    await notes.getByText('Call number 0', { exact: true }).waitFor()
+    await notes.getByText(`Call number ${PAST_ONE_PAGE - 1}`, { exact: true }).waitFor()
+    expect(await notes.count()).toBe(PAST_ONE_PAGE)
     await c.done(page)
   })
 })

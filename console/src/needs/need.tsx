@@ -12,7 +12,7 @@ import {
   type Profile,
   type Status,
 } from '../shared/api'
-import { formatDate, formatDateTime, memberName, partnerName, useMembers, usePartners, useProfile } from '../shared/data'
+import { everyPage, formatDate, formatDateTime, memberName, partnerName, useMembers, usePartners, useProfile } from '../shared/data'
 import { language, t } from '../shared/i18n'
 import { NeedActions, SmsForm } from './need-actions'
 import { authorized } from '../shared/session'
@@ -38,9 +38,14 @@ export function NeedScreen({ reference }: { reference: string }) {
     const { data: need } = await authorized(() => client.GET('/api/needs/{id}', { params: { path: { id: reference } } }))
     if (!need) return setLoaded('missing')
     const path = { id: need.id }
+    // Every note and change, however many: a need worked for months can hold more than a page of them.
     const [interactions, history] = await Promise.all([
-      authorized(() => client.GET('/api/needs/{id}/interactions', { params: { path, query: { limit: LIST_LIMIT } } })),
-      authorized(() => client.GET('/api/needs/{id}/history', { params: { path, query: { limit: LIST_LIMIT } } })),
+      authorized(() =>
+        everyPage((page) => client.GET('/api/needs/{id}/interactions', { params: { path, query: { page, limit: LIST_LIMIT } } })),
+      ),
+      authorized(() =>
+        everyPage((page) => client.GET('/api/needs/{id}/history', { params: { path, query: { page, limit: LIST_LIMIT } } })),
+      ),
     ])
     setLoaded({ need, interactions: interactions.data ?? [], history: history.data ?? [] })
   }
