@@ -139,9 +139,12 @@ class RecordingOutbox extends Outbox {
   }
 }
 
-/** Waits (briefly, in real time) until `condition` holds: for sends started by a pass that is not awaited. */
+/**
+ * Waits in real time until `condition` holds, for sends started by a pass that is not awaited: as long as it
+ * takes, up to 10 s (a busy machine may take far longer than the few ms these usually need).
+ */
 export async function until(condition: () => boolean, what = 'the condition'): Promise<void> {
-  for (let i = 0; i < 500 && !condition(); i++) await Bun.sleep(1)
+  for (const giveUp = Date.now() + 10_000; !condition() && Date.now() < giveUp; ) await Bun.sleep(1)
   if (!condition()) throw new Error(`timed out waiting for ${what}`)
 }
 

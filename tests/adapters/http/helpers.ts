@@ -103,10 +103,10 @@ export function fallbackEmailsTo(api: TestServer, to: string): FallbackEmail[] {
   return api.fallbackMail.to(to)
 }
 
-/** Sends what the outbox holds (the worker may be sending too) until `found` answers something. */
+/** Sends what the outbox holds (the worker may be sending too) until `found` answers something, for up to 10 s. */
 export async function deliverUntil<T>(api: TestServer, found: () => T | undefined, what = 'the email'): Promise<T> {
   const dispatch = api.server.container.get(DispatchOutbox)
-  for (let attempt = 0; attempt < 100; attempt++) {
+  for (const giveUp = Date.now() + 10_000; Date.now() < giveUp; ) {
     await dispatch.runOnce()
     const result = found()
     if (result !== undefined) return result
