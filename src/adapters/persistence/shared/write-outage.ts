@@ -5,7 +5,8 @@ export const WRITE_OUTAGE_HOLD_MS = 5000
 
 /**
  * Whether writes fail for now (a full disk, too many connections), for readiness: set by a transaction that
- * failed for an outage, cleared by the next one that commits. Without a new failure it lapses after
+ * failed for an outage, cleared by the next one that commits (on SQLite, one that changed a row: a full disk
+ * still lets an empty transaction through). Without a new failure it lapses after
  * WRITE_OUTAGE_HOLD_MS, so an instance a load balancer took out of rotation is tried again on its own.
  */
 export class WriteOutage {

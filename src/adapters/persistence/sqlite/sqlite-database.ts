@@ -1,4 +1,4 @@
-import { Database } from 'bun:sqlite'
+import { Database, type Statement } from 'bun:sqlite'
 import { statSync } from 'node:fs'
 import { drizzle } from 'drizzle-orm/bun-sqlite'
 import { SILENT_LOGGER, type Logger } from '../../../application/ports/logger'
@@ -47,6 +47,7 @@ export class SqliteDatabase implements Persistence, UnitOfWork {
   private draining = false
   private readonly checkpointer?: WalCheckpointer
   private readonly writeOutage = new WriteOutage()
+  private readonly totalChangesQuery: Statement<{ n: number }, []>
 
   constructor(
     readonly path: string,
@@ -68,6 +69,7 @@ export class SqliteDatabase implements Persistence, UnitOfWork {
     }
     this.reader = inMemory ? this.writer : new Database(path, { readonly: true, strict: true })
     if (!inMemory) configure(this.reader)
+    this.totalChangesQuery = this.writer.query<{ n: number }, []>('SELECT total_changes() AS n')
     this.writeDb = drizzle({ client: this.writer, schema })
     this.writeRepositories = sqliteRepositories(this.writeDb)
     this.repositories = sqliteRepositories(drizzle({ client: this.reader, schema }))
@@ -140,16 +142,19 @@ export class SqliteDatabase implements Persistence, UnitOfWork {
       return
     }
     const done: Array<{ unit: QueuedUnit; result: unknown }> = []
+    let changedRows = false
     const failAll = (error: unknown) => {
       for (const { unit } of done) unit.reject(error)
     }
     for (let n = 0; n < MAX_GROUP && this.queue.length > 0; n++) {
       const unit = this.queue.shift()!
       this.writer.exec('SAVEPOINT unit')
+      const changesBefore = this.totalChanges()
       try {
         const result = await unit.work(this.writeRepositories)
         this.writer.exec('RELEASE unit')
         done.push({ unit, result })
+        changedRows ||= this.totalChanges() > changesBefore
       } catch (error) {
         this.writeOutage.failed(error)
         unit.reject(error)
@@ -170,14 +175,20 @@ export class SqliteDatabase implements Persistence, UnitOfWork {
       failAll(error)
       return
     }
-    // A group whose every unit failed commits nothing: it says nothing of whether writes work again.
-    if (done.length > 0) this.writeOutage.committed()
+    // A group whose every unit failed, or whose units changed no row (the outbox's poll finding nothing due),
+    // says nothing of whether writes work again: a full disk refuses new rows, not an empty transaction.
+    if (changedRows) this.writeOutage.committed()
     for (const { unit, result } of done) unit.resolve(result)
   }
 
   /** A full disk, a failing one, or a file another process holds past the busy timeout: try again later. */
   outageOf(error: unknown) {
     return outageOf(error)
+  }
+
+  /** Rows changed on the writer since it opened (SQLite's total_changes()). */
+  private totalChanges(): number {
+    return this.totalChangesQuery.get()!.n
   }
 
   /** Whether the database answers a trivial query and writes are not failing (readiness). */
