@@ -19,6 +19,9 @@ export async function twoInstancesOnOneDatabase(): Promise<{ instances: Containe
     DATABASE_URL: database.url,
     JWT_SECRET: randomBytes(32).toString('hex'),
     DATA_ENCRYPTION_KEY: randomBytes(32).toString('hex'),
+    // What these tests race is the instances, not the deadline (its tests are postgres-failover's): a unit
+    // that waits on the other instance's locks on a busy machine may take longer than the 10 s default.
+    DATABASE_QUERY_TIMEOUT_MS: '120000',
   })
   const clock = new FixedClock()
   const instances: Container[] = [0, 1].map(() => createContainer(config, { clock, passwords: cheapPasswords() }))
