@@ -8,7 +8,8 @@ import { startConsoleHarness, type ConsoleHarness, type Member } from '../suppor
 // offered to assign to, and the same need in dark colours and on paper.
 
 /** The page's own document, inside `page.evaluate` (the project compiles without the DOM's types). */
-declare const document: { documentElement: { scrollWidth: number } }
+declare const document: { documentElement: { scrollWidth: number }; body: unknown }
+declare function getComputedStyle(element: unknown): { backgroundColor: string }
 
 describe.skipIf(!chromiumAvailable())("a need's person in the staff console", () => {
   let c: ConsoleHarness
@@ -99,6 +100,7 @@ describe.skipIf(!chromiumAvailable())("a need's person in the staff console", ()
 
     // Dark colours pass the same checks, contrast among them.
     await page.emulateMedia({ colorScheme: 'dark' })
+    expect(await page.evaluate(() => getComputedStyle(document.body).backgroundColor)).toBe('rgb(22, 22, 22)')
     await c.expectAccessible(page)
     // On paper: the need, its person, notes and history; no navigation and no buttons.
     await page.emulateMedia({ media: 'print', colorScheme: 'light' })
