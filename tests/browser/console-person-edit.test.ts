@@ -70,6 +70,8 @@ describe.skipIf(!chromiumAvailable())("a person's screen in the staff console", 
     await page.getByRole('button', { name: 'Edit details' }).click()
     const form = page.getByRole('form', { name: 'Edit details' })
     expect(await form.getByLabel('Phone').inputValue()).toBe('+15550170001')
+    // The keyboard is in the form at once, and back on "Edit details" once it is saved.
+    expect(await form.getByLabel('First name').evaluate((input) => input === input.ownerDocument.activeElement)).toBe(true)
 
     await form.getByLabel('Phone').fill('not a phone')
     await form.getByLabel('City').fill('Portland')
@@ -85,6 +87,9 @@ describe.skipIf(!chromiumAvailable())("a person's screen in the staff console", 
     await phone.fill('+15550170002')
     await form.getByRole('button', { name: 'Save details' }).click()
     await page.getByRole('status').filter({ hasText: 'Details saved.' }).waitFor()
+    expect(
+      await page.getByRole('button', { name: 'Edit details' }).evaluate((button) => button === button.ownerDocument.activeElement),
+    ).toBe(true)
     expect(await stored(id)).toMatchObject({ phone: '+15550170002', addressCity: 'Portland', firstName: 'Iris' })
     const details = (await page.locator('dl.fields').textContent())!
     for (const shown of ['+15550170002', 'Portland']) expect(details).toContain(shown)

@@ -1,5 +1,5 @@
 import { Fragment } from 'preact'
-import { useState } from 'preact/hooks'
+import { useEffect, useRef, useState } from 'preact/hooks'
 import { FIELDS, MAX_LENGTH } from '../../api-constants'
 import { client, type Constituent, type FieldError, type Profile } from '../shared/api'
 import { may } from '../shared/data'
@@ -53,6 +53,14 @@ export function PersonEdit({
   const [open, setOpen] = useState(false)
   const [outcome, setOutcome] = useState<Outcome>()
   const [errors, setErrors] = useState<Partial<Record<string, string>>>({})
+  // The keyboard goes to the form's first field when it opens, and back to "Edit details" when it closes.
+  const start = useRef<HTMLButtonElement>(null)
+  const form = useRef<HTMLFormElement>(null)
+  const toggled = useRef(false)
+  useEffect(() => {
+    if (toggled.current) (open ? form.current?.querySelector('input') : start.current)?.focus()
+    toggled.current = true
+  }, [open])
   if (!may(profile, 'constituents:update') || person.erasedAt) return null
   const fields = editable(profile)
 
@@ -71,11 +79,11 @@ export function PersonEdit({
     <>
       <OutcomeLine outcome={outcome} />
       {!open ? (
-        <button type="button" class="secondary" onClick={() => setOpen(true)}>
+        <button ref={start} type="button" class="secondary" onClick={() => setOpen(true)}>
           {t.personEdit.start}
         </button>
       ) : (
-        <form class="panel" aria-labelledby="person-edit-title" onSubmit={save}>
+        <form ref={form} class="panel" aria-labelledby="person-edit-title" onSubmit={save}>
           <h2 id="person-edit-title">{t.personEdit.title}</h2>
           {fields.map((field) => (
             <Fragment key={field}>
@@ -99,7 +107,14 @@ export function PersonEdit({
             </Fragment>
           ))}
           <button type="submit">{t.personEdit.save}</button>{' '}
-          <button type="button" class="secondary" onClick={() => setOpen(false)}>
+          <button
+            type="button"
+            class="secondary"
+            onClick={() => {
+              setErrors({})
+              setOpen(false)
+            }}
+          >
             {t.cancel}
           </button>
         </form>
