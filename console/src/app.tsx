@@ -14,6 +14,7 @@ import { NeedScreen } from './needs/need'
 import { NewNeed } from './needs/new-need'
 import { Reports } from './needs/reports'
 import { go, href, usePlace, type Place } from './shared/router'
+import { ShortcutsHelp } from './shared/shortcuts-help'
 import { logOut, onSessionChange, refreshSession, type SessionState } from './shared/session'
 
 export function App() {
@@ -100,6 +101,7 @@ function SignedIn({ place }: { place: Place }) {
         <button type="button" class="secondary" onClick={() => void logOut()}>
           {t.logOut}
         </button>
+        <ShortcutsHelp mayCreate={may(profile, 'needs:create')} />
       </header>
       <main ref={main} tabIndex={-1}>
         {firstRun && !firstRunDone && profile ? (
@@ -125,7 +127,7 @@ function Screen({ place }: { place: Place }) {
   const [area, id] = place.path
   if (area === 'profile') return <ProfileScreen />
   if (area === 'needs' && id) return <NeedScreen key={id} reference={id} />
-  if (area === 'new') return <NewNeed />
+  if (area === 'new') return <NewNeed key={place.query.get('person') ?? ''} personId={place.query.get('person') ?? undefined} />
   if (area === 'reports') return <Reports query={place.query} />
   if (area === 'admin') return <Administration path={place.path.slice(1)} query={place.query} />
   if (area === 'import') return <ImportScreen />

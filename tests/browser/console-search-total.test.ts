@@ -6,7 +6,7 @@ import { startConsoleHarness, type ConsoleHarness } from '../support/console'
 import { TEST_PASSWORD } from '../support/world'
 
 // docs/console.md "Constituents": the search says how many match as the service counted them, "more than
-// 1,000" when it stopped counting (docs/api/conventions.md "Lists"), and that only the newest are shown.
+// 1,000" when it stopped counting (docs/api/conventions.md "Lists"), the people 25 a page, newest first.
 
 describe.skipIf(!chromiumAvailable())('how many a search found, in the staff console', () => {
   let c: ConsoleHarness
@@ -44,24 +44,34 @@ describe.skipIf(!chromiumAvailable())('how many a search found, in the staff con
   }
   const rows = (page: Page) => page.locator('tbody tr').count()
 
-  test('more than the bound is said as "more than 1,000", an exact total as it is, each with the newest shown', async () => {
+  test('more than the bound is said as "more than 1,000", an exact total as it is, the people paged', async () => {
     const page = await c.open('/#/constituents')
     await c.logIn(page, c.admin)
 
     await search(page, 'Name, phone or email', 'Search', many)
     await page
       .getByRole('status')
-      .filter({ hasText: `More than 1,000 people match “${many}”. The 25 newest are shown: add a word to narrow the search.` })
+      .filter({ hasText: `More than 1,000 people match “${many}”.` })
       .waitFor()
     expect(await rows(page)).toBe(25)
+    await page.getByRole('navigation', { name: 'Page 1 of more than 40' }).waitFor()
     await c.expectAccessible(page)
 
     await search(page, 'Name, phone or email', 'Search', some)
     await page
       .getByRole('status')
-      .filter({ hasText: `30 people match “${some}”. The 25 newest are shown` })
+      .filter({ hasText: `30 people match “${some}”.` })
       .waitFor()
     expect(await rows(page)).toBe(25)
+    const firstPage = await page.locator('tbody tr td:first-child').allTextContents()
+    await page.getByRole('link', { name: 'Next' }).click()
+    await page.getByRole('navigation', { name: 'Page 2 of 2 (30 in all)' }).waitFor()
+    expect(await rows(page)).toBe(5)
+    const secondPage = await page.locator('tbody tr td:first-child').allTextContents()
+    expect(new Set([...firstPage, ...secondPage]).size).toBe(30)
+    await c.expectAccessible(page)
+    await page.getByRole('link', { name: 'Previous' }).click()
+    await page.getByRole('navigation', { name: 'Page 1 of 2 (30 in all)' }).waitFor()
 
     await search(page, 'Name, phone or email', 'Search', `aaab ${some}`)
     const one = page.getByRole('status').filter({ hasText: `1 person matches “aaab ${some}”.` })
@@ -79,9 +89,10 @@ describe.skipIf(!chromiumAvailable())('how many a search found, in the staff con
     await search(page, 'Nombre, teléfono o correo', 'Buscar', many)
     await page
       .getByRole('status')
-      .filter({ hasText: `Más de 1000 personas coinciden con «${many}». Se muestran las 25 más recientes` })
+      .filter({ hasText: `Más de 1000 personas coinciden con «${many}».` })
       .waitFor()
     expect(await rows(page)).toBe(25)
+    await page.getByRole('navigation', { name: 'Página 1 de más de 40' }).waitFor()
     await c.expectAccessible(page)
     await c.done(page)
   })

@@ -110,7 +110,7 @@ describe.skipIf(!chromiumAvailable())('the staff console in Chromium', () => {
     await c.done(page)
   })
 
-  test('a new need shows its reference number, which the API knows', async () => {
+  test('a new need opens at once, saying so, the keyboard at its heading; the API knows it', async () => {
     const page = await c.open('/')
     await c.logIn(page, c.admin)
     await page.getByRole('button', { name: 'New need' }).click()
@@ -120,8 +120,14 @@ describe.skipIf(!chromiumAvailable())('the staff console in Chromium', () => {
     await page.getByLabel('Description').fill('The heating broke down')
     await page.getByLabel('First name').fill('Ada')
     await page.getByRole('button', { name: 'Create' }).click()
-    const reference = (await page.locator('.reference').textContent())!
+    const heading = page.locator('h1:focus', { hasText: /^Need / })
+    await heading.waitFor()
+    const reference = (await heading.textContent())!.replace('Need ', '')
     expect(reference).toMatch(/^[A-Z]+-[0-9]+$/)
+    await page
+      .getByRole('status')
+      .filter({ hasText: `Need ${reference} created.` })
+      .waitFor()
     await c.expectAccessible(page)
     const need = await c.api.call('GET', `/api/needs/${reference}`, { token: c.admin.token })
     expect({ partnerId: need.body.partnerId, customFields: need.body.customFields }).toEqual({

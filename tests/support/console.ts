@@ -30,8 +30,14 @@ export interface ConsoleHarness {
   /** Closes the page once sure that every request it made went to the service, and that it made some. */
   done(page: Page): Promise<void>
   expectAccessible(page: Page): Promise<void>
-  logIn(page: Page, who: Member): Promise<void>
+  /** Logs in on the login screen, in English or (`es`) Spanish. */
+  logIn(page: Page, who: Member, language?: 'en' | 'es'): Promise<void>
   stop(): Promise<void>
+}
+
+const LOGIN_WORDS = {
+  en: { email: 'Email', password: 'Password', logIn: 'Log in', main: 'Main' },
+  es: { email: 'Correo electrónico', password: 'Contraseña', logIn: 'Iniciar sesión', main: 'Principal' },
 }
 
 /** `env` adds to the test server's configuration (a lower SMS limit, say). */
@@ -87,11 +93,12 @@ export async function startConsoleHarness(env: Record<string, string> = {}): Pro
     async expectAccessible(page) {
       expect(await seriousViolations(page)).toEqual([])
     },
-    async logIn(page, who) {
-      await page.getByLabel('Email').fill(who.email)
-      await page.getByLabel('Password').fill(TEST_PASSWORD)
-      await page.getByRole('button', { name: 'Log in' }).click()
-      await page.getByRole('navigation', { name: 'Main' }).waitFor()
+    async logIn(page, who, language = 'en') {
+      const words = LOGIN_WORDS[language]
+      await page.getByLabel(words.email).fill(who.email)
+      await page.getByLabel(words.password).fill(TEST_PASSWORD)
+      await page.getByRole('button', { name: words.logIn }).click()
+      await page.getByRole('navigation', { name: words.main }).waitFor()
     },
     async stop() {
       await browser.close()

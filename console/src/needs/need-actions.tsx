@@ -27,7 +27,7 @@ export function NeedActions({ need, profile, members, partners, act }: Props) {
   const names = { ...t, nobody: t.nobodyAssigned }
 
   return (
-    <section aria-labelledby="actions-title">
+    <section aria-labelledby="actions-title" class="no-print">
       <h2 id="actions-title">{t.actions}</h2>
       <Choice
         key={`status-${need.status}`}
@@ -50,7 +50,13 @@ export function NeedActions({ need, profile, members, partners, act }: Props) {
           label={t.assignTo}
           button={t.assign}
           current={need.assignedTo ?? ''}
-          options={[['', t.nobodyAssigned], ...members.map((m): [string, string] => [m.id, memberName(members, profile, m.id, names)])]}
+          // A deactivated member can act on nothing: offered only while they still hold the need.
+          options={[
+            ['', t.nobodyAssigned],
+            ...members
+              .filter((m) => m.active || m.id === need.assignedTo)
+              .map((m): [string, string] => [m.id, memberName(members, profile, m.id, names)]),
+          ]}
           onChoose={(assignee) =>
             put({ assignedTo: assignee || null }, assignee ? t.assignedTo_(memberName(members, profile, assignee, names)) : t.unassigned)
           }

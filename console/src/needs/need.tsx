@@ -1,5 +1,5 @@
 import { Fragment } from 'preact'
-import { useEffect, useState } from 'preact/hooks'
+import { useEffect, useRef, useState } from 'preact/hooks'
 import { LIST_LIMIT } from '../../api-constants'
 import {
   client,
@@ -15,6 +15,8 @@ import {
 import { everyPage, formatDate, formatDateTime, memberName, partnerName, useMembers, usePartners, useProfile } from '../shared/data'
 import { language, t } from '../shared/i18n'
 import { NeedActions, SmsForm } from './need-actions'
+import { CreatedDuplicates, takeCreated } from './created-need'
+import { NeedPerson } from './need-person'
 import { authorized } from '../shared/session'
 
 interface Loaded {
@@ -29,7 +31,10 @@ export function NeedScreen({ reference }: { reference: string }) {
   const profile = useProfile()
   const members = useMembers(profile)
   const [loaded, setLoaded] = useState<Loaded | 'missing'>()
-  const [message, setMessage] = useState<{ text: string; error?: boolean }>()
+  // Just created here: said once, the keyboard at the heading (docs/console.md "New need").
+  const [created] = useState(() => takeCreated(reference))
+  const [message, setMessage] = useState<{ text: string; error?: boolean } | undefined>(created && { text: t.created_(reference) })
+  const heading = useRef<HTMLHeadingElement>(null)
   useEffect(() => {
     document.title = `${t.needTitle(reference)} · ${t.appName}`
   }, [reference])
@@ -50,6 +55,10 @@ export function NeedScreen({ reference }: { reference: string }) {
     setLoaded({ need, interactions: interactions.data ?? [], history: history.data ?? [] })
   }
   useEffect(() => void load(), [reference])
+  const shown = Boolean(loaded)
+  useEffect(() => {
+    if (shown && created) heading.current?.focus()
+  }, [shown])
 
   /** Runs a change, reads the need again and then says what came of it. */
   async function act(call: () => Promise<{ error?: unknown; response: Response }>, done: string) {
@@ -75,10 +84,13 @@ export function NeedScreen({ reference }: { reference: string }) {
 
   return (
     <>
-      <h1>{t.needTitle(need.referenceNumber)}</h1>
+      <h1 ref={heading} tabIndex={-1}>
+        {t.needTitle(need.referenceNumber)}
+      </h1>
       <div role="status" class={message?.error ? 'error' : 'notice'}>
         {message?.text}
       </div>
+      {created && <CreatedDuplicates created={created} />}
       <section aria-labelledby="fields-title">
         <h2 id="fields-title">{t.fields}</h2>
         <dl class="fields">
@@ -102,6 +114,7 @@ export function NeedScreen({ reference }: { reference: string }) {
           ))}
         </dl>
       </section>
+      <NeedPerson need={need} profile={profile} />
       <NeedActions need={need} profile={profile} members={members} partners={partners} act={act} />
       <section aria-labelledby="notes-title">
         <h2 id="notes-title">{t.notes}</h2>
@@ -170,16 +183,9 @@ function refusal(status: number, error: unknown): string {
   return t.failed(problemText(error))
 }
 
-/** The intake's own keys by their names; any other key as it was written. */
+/** The intake's own keys by their names in the member's language; any other key as it was written. */
 function customFieldLabel(key: string): string {
-  const known: Record<string, string> = {
-    description: t.description,
-    firstName: t.firstName,
-    lastName: t.lastName,
-    phone: t.phone,
-    email: t.email,
-  }
-  return known[key] ?? key
+  return t.customFields[key] ?? (t.personFields as Record<string, string>)[key] ?? key
 }
 
 function valueText(

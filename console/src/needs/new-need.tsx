@@ -1,12 +1,14 @@
 import { Fragment } from 'preact'
 import { useEffect, useState } from 'preact/hooks'
 import { MAX_LENGTH } from '../../api-constants'
-import { client, CONTACT_FIELDS, problemText, type CreatedNeed, type DuplicateCheck } from '../shared/api'
+import { client, CONTACT_FIELDS, problemText, type DuplicateCheck } from '../shared/api'
 import { may, usePartners, useProfile } from '../shared/data'
 import { failure } from '../shared/outcome'
 import { t } from '../shared/i18n'
 import { CheckedDuplicates, foundAnyone, PersonSearch, type ChosenPerson } from '../people/person-chooser'
-import { href } from '../shared/router'
+import { personName } from '../shared/people'
+import { go } from '../shared/router'
+import { rememberCreated } from './created-need'
 import { authorized } from '../shared/session'
 
 type ContactField = (typeof CONTACT_FIELDS)[number]
@@ -29,19 +31,25 @@ function contactOf(form: FormData): Contact {
  * possible duplicates show before the need is saved: "Create" checks the details first, and stops to show
  * whoever they may be; "Create" again keeps them a new person.
  */
-export function NewNeed() {
+export function NewNeed({ personId }: { personId?: string | undefined }) {
   const partners = usePartners()
   const profile = useProfile()
   const mayFind = may(profile, 'constituents:read')
   const [onFile, setOnFile] = useState(false)
   const [chosen, setChosen] = useState<ChosenPerson>()
   const [checked, setChecked] = useState<{ details: string; check: DuplicateCheck }>()
-  const [created, setCreated] = useState<CreatedNeed>()
   const [error, setError] = useState('')
   useEffect(() => {
     document.title = `${t.newNeed} · ${t.appName}`
   }, [])
   const findsOnFile = mayFind && onFile
+  // Opened from a person's screen ("New need for this person"): that person is chosen.
+  useEffect(() => {
+    if (!personId) return
+    void authorized(() => client.GET('/api/constituents/{id}', { params: { path: { id: personId } } })).then(({ data }) => {
+      if (data) choose({ id: data.id, name: personName(data) })
+    })
+  }, [personId])
 
   /** The details' check, run again only when they changed since the last one. */
   async function check(contact: Contact): Promise<DuplicateCheck | undefined> {
@@ -77,23 +85,16 @@ export function NewNeed() {
       body = { partnerId, customFields: { description, ...contact } }
     }
     const { data, error: problem, response } = await authorized(() => client.POST('/api/needs', { body }))
-    if (data) {
-      setError('')
-      setCreated(data)
-    } else setError(failure(response.status, problem).text)
+    if (!data) return setError(failure(response.status, problem).text)
+    // The need itself shows next, saying it was created, with the possible duplicates its creation named.
+    rememberCreated(data)
+    go(['needs', data.referenceNumber])
   }
 
   const choose = (person: ChosenPerson) => {
     setChosen(person)
     setOnFile(true)
   }
-
-  const another = () => {
-    setCreated(undefined)
-    setChosen(undefined)
-    setChecked(undefined)
-  }
-  if (created) return <Created created={created} onAnother={another} />
 
   return (
     <>
@@ -166,39 +167,6 @@ export function NewNeed() {
         </fieldset>
         <button type="submit">{t.create}</button>
       </form>
-    </>
-  )
-}
-
-/** The reference number of the need created, and the possible duplicates its creation named. */
-function Created({ created, onAnother }: { created: CreatedNeed; onAnother: () => void }) {
-  return (
-    <>
-      <h1>{t.newNeed}</h1>
-      <p role="status" class="notice">
-        {t.created_(created.referenceNumber)} <span class="reference">{created.referenceNumber}</span>
-      </p>
-      <p>
-        <a href={href(['needs', created.referenceNumber])}>{t.openNeed}</a>
-      </p>
-      {created.duplicateWarning && <p class="notice">{created.duplicateWarning}</p>}
-      {created.possibleDuplicates && (
-        <section aria-labelledby="duplicates-title">
-          <h2 id="duplicates-title">{t.duplicates}</h2>
-          <ul>
-            {created.possibleDuplicates.map((duplicate) => (
-              <li key={duplicate.constituentId}>
-                {duplicate.constituentId}: {duplicate.reasons.join(', ')}
-              </li>
-            ))}
-          </ul>
-        </section>
-      )}
-      <p>
-        <a href={href(['new'])} onClick={onAnother}>
-          {t.newNeed}
-        </a>
-      </p>
     </>
   )
 }

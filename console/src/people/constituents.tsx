@@ -5,31 +5,34 @@ import { formatDateTime, may, partnerName, usePartners, useProfile } from '../sh
 import { ErasePerson } from './erase-person'
 import { ExportButton } from '../shared/exports'
 import { language, t } from '../shared/i18n'
+import { PAGE_SIZE, pageOf, Paging } from '../shared/paging'
+import { HouseholdList, personName, readHousehold } from '../shared/people'
+import { PersonEdit } from './person-edit'
 import { FoundStatus, searchPeople, type Found } from './search-found'
 import { go, href } from '../shared/router'
 import { authorized } from '../shared/session'
 
-const PAGE_SIZE = 25
-
-/** Searching constituents by name, phone or email (`#/constituents?q=…`); the possible duplicates for those who resolve them. */
+/** Searching constituents by name, phone or email (`#/constituents?q=…&page=2`); the possible duplicates for those who resolve them. */
 export function ConstituentSearch({ query }: { query: URLSearchParams }) {
   const profile = useProfile()
   const q = query.get('q') ?? ''
-  const [answer, setAnswer] = useState<{ q: string; found: Found | string }>()
+  const page = pageOf(query)
+  const asked = `${page} ${q}`
+  const [answer, setAnswer] = useState<{ asked: string; found: Found | string }>()
   useEffect(() => {
     document.title = `${t.constituents} · ${t.appName}`
   }, [])
   useEffect(() => {
     if (!q) return
     let current = true
-    void searchPeople(q, PAGE_SIZE).then((found) => {
-      if (current) setAnswer({ q, found })
+    void searchPeople(q, PAGE_SIZE, page).then((found) => {
+      if (current) setAnswer({ asked, found })
     })
     return () => {
       current = false
     }
-  }, [q])
-  const found = answer?.q === q ? answer.found : undefined
+  }, [asked])
+  const found = answer?.asked === asked ? answer.found : undefined
 
   return (
     <>
@@ -67,7 +70,7 @@ export function ConstituentSearch({ query }: { query: URLSearchParams }) {
           {found}
         </p>
       )}
-      {typeof found === 'object' && <FoundStatus found={found} />}
+      {typeof found === 'object' && <FoundStatus found={found} paged />}
       {typeof found === 'object' && found.people.length > 0 && (
         <div class="table">
           <table>
@@ -93,6 +96,16 @@ export function ConstituentSearch({ query }: { query: URLSearchParams }) {
           </table>
         </div>
       )}
+      {typeof found === 'object' && found.total > PAGE_SIZE && (
+        <Paging
+          path={['constituents']}
+          filters={{ q }}
+          page={page}
+          total={found.total}
+          // A total counted only so far: more pages may follow the last one named.
+          {...(found.moreThan ? { label: t.pageOfMore } : {})}
+        />
+      )}
     </>
   )
 }
@@ -100,16 +113,16 @@ export function ConstituentSearch({ query }: { query: URLSearchParams }) {
 /** One person as the API redacts them for this member, their needs and the other people of their household. */
 export function ConstituentScreen({ id }: { id: string }) {
   const partners = usePartners()
+  const profile = useProfile()
   const [loaded, setLoaded] = useState<{ person: Constituent; needs: Need[]; total: number; household: Constituent[] } | 'missing'>()
   const read = async () => {
     const { data: person } = await authorized(() => client.GET('/api/constituents/{id}', { params: { path: { id } } }))
     if (!person) return setLoaded('missing')
     const [needs, household] = await Promise.all([
       authorized(() => client.GET('/api/constituents/{id}/needs', { params: { path: { id }, query: { limit: PAGE_SIZE } } })),
-      authorized(() => client.GET('/api/constituents/{id}/household', { params: { path: { id } } })),
+      readHousehold(id),
     ])
-    const others = (household.data ?? []).filter((member) => member.id !== id)
-    setLoaded({ person, needs: needs.data ?? [], total: Number(needs.response.headers.get('x-total-count') ?? 0), household: others })
+    setLoaded({ person, needs: needs.data ?? [], total: Number(needs.response.headers.get('x-total-count') ?? 0), household })
   }
   useEffect(() => void read(), [id])
   useEffect(() => {
@@ -131,6 +144,12 @@ export function ConstituentScreen({ id }: { id: string }) {
     <>
       <h1>{personName(person)}</h1>
       <PersonDetails person={person} />
+      {may(profile, 'needs:create') && !person.erasedAt && (
+        <p>
+          <a href={href(['new'], { person: person.id })}>{t.personEdit.newNeed}</a>
+        </p>
+      )}
+      <PersonEdit person={person} profile={profile} onSaved={read} />
       <ErasePerson person={person} name={personName(person)} onErased={read} />
       <h2>{t.pastNeeds(total)}</h2>
       {needs.length === 0 ? (
@@ -146,26 +165,16 @@ export function ConstituentScreen({ id }: { id: string }) {
         </ul>
       )}
       <h2>{t.household}</h2>
-      {household.length === 0 ? (
-        <p>{t.aloneInHousehold}</p>
-      ) : (
-        <ul>
-          {household.map((member) => (
-            <li key={member.id}>
-              <a href={href(['constituents', member.id])}>{personName(member)}</a>
-            </li>
-          ))}
-        </ul>
-      )}
+      <HouseholdList people={household} />
     </>
   )
 }
 
-/** The details the API answered; a detail it left out is either not on file or not for this member to read. */
+/** The details the API answered; a detail it left out is either not on file or not for this member to read. The household is named apart, by its people. */
 export function PersonDetails({ person }: { person: Constituent }) {
   return (
     <dl class="fields">
-      {PERSON_FIELDS.map((key) => (
+      {PERSON_FIELDS.filter((key) => key !== 'householdId').map((key) => (
         <Fragment key={key}>
           <dt>{t.personFields[key]}</dt>
           <dd>{person[key] ?? t.notShown}</dd>
@@ -173,8 +182,4 @@ export function PersonDetails({ person }: { person: Constituent }) {
       ))}
     </dl>
   )
-}
-
-export function personName(person: Pick<Constituent, 'firstName' | 'lastName'>): string {
-  return [person.firstName, person.lastName].filter(Boolean).join(' ') || t.unnamed
 }

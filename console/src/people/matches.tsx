@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'preact/hooks'
 import { client, type HouseholdMatch } from '../shared/api'
-import { PersonDetails, personName } from './constituents'
+import { PersonDetails } from './constituents'
+import { personName } from '../shared/people'
 import { failure } from '../shared/outcome'
 import { t } from '../shared/i18n'
 import { href } from '../shared/router'

@@ -1,6 +1,6 @@
 import { useRef, useState } from 'preact/hooks'
 import type { DuplicateCheck } from '../shared/api'
-import { personName } from './constituents'
+import { personName } from '../shared/people'
 import { t } from '../shared/i18n'
 import { FoundStatus, searchPeople, type Found } from './search-found'
 

@@ -12,9 +12,9 @@ export interface Found {
   moreThan: boolean
 }
 
-/** Searches constituents by name, phone or email: the first `limit` found, or why the service refused. */
-export async function searchPeople(query: string, limit: number): Promise<Found | string> {
-  const { data, error, response } = await authorized(() => client.GET('/api/constituents', { params: { query: { query, limit } } }))
+/** Searches constituents by name, phone or email: the `page` of `limit` found, or why the service refused. */
+export async function searchPeople(query: string, limit: number, page = 1): Promise<Found | string> {
+  const { data, error, response } = await authorized(() => client.GET('/api/constituents', { params: { query: { query, limit, page } } }))
   if (!data) return failure(response.status, error).text
   return {
     query,
@@ -24,9 +24,9 @@ export async function searchPeople(query: string, limit: number): Promise<Found 
   }
 }
 
-/** How many match, as the service counted ("more than 1,000" when it stopped), and that only the newest are shown. */
-export function FoundStatus({ found }: { found: Found }) {
-  const fewerShown = found.people.length > 0 && (found.moreThan || found.total > found.people.length)
+/** How many match, as the service counted ("more than 1,000" when it stopped), and, unpaged, that only the newest are shown. */
+export function FoundStatus({ found, paged = false }: { found: Found; paged?: boolean }) {
+  const fewerShown = !paged && found.people.length > 0 && (found.moreThan || found.total > found.people.length)
   return (
     <p role="status">
       {t.found(found.total, found.query, found.moreThan)}

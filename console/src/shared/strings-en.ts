@@ -84,7 +84,7 @@ export const en = {
   phone: 'Phone',
   create: 'Create',
   created_: (reference: string) => `Need ${reference} created.`,
-  openNeed: 'Open it',
+  possibleDuplicate: (n: number, reasons: string) => `Possible duplicate ${n}: ${reasons}`,
   duplicates: 'Possible duplicates of this person',
   duplicateReasons: 'Reasons',
   choosePartner: 'Choose a partner',
@@ -206,6 +206,29 @@ export const en = {
     confirm: 'Erase',
     done: 'The person’s details are erased.',
     erasedOn: (when: string) => `This person’s details were erased on ${when}.`,
+  },
+  /** A need's intake fields by key; a person's details by `personFields`; any other key as it was written. */
+  customFields: { description: 'Description', preferredLanguage: 'Preferred language' } as Record<string, string>,
+  needPerson: {
+    title: 'Who it is for',
+    onFile: 'This need is for someone on file.',
+    otherOpen: 'Their other open needs',
+    noOtherOpen: 'No other open needs.',
+  },
+  personEdit: {
+    start: 'Edit details',
+    title: 'Edit details',
+    save: 'Save details',
+    saved: 'Details saved.',
+    newNeed: 'New need for this person',
+  },
+  pageOfMore: (page: number, pages: number) => `Page ${page} of more than ${pages}`,
+  shortcuts: {
+    title: 'Keyboard shortcuts',
+    search: 'Go to the search box of the screen',
+    newNeed: 'New need',
+    help: 'Show this list',
+    close: 'Close',
   },
   ...membersEn,
 }
