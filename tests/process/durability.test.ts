@@ -14,7 +14,7 @@ const ROUNDS = 10
 const CLIENTS = 8
 const SEED = Number(process.env.DURABILITY_SEED ?? 20261123)
 /** How many writes are acknowledged in a round before the kill, one number per round. */
-const KILL_AFTER_WRITES = fc.sample(fc.integer({ min: 5, max: 60 }), { seed: SEED, numRuns: ROUNDS })
+const KILL_AFTER_WRITES = fc.sample(fc.integer({ min: 2, max: 25 }), { seed: SEED, numRuns: ROUNDS })
 
 const databases: ServeDatabase[] = []
 afterAll(async () => {

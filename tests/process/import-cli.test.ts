@@ -65,7 +65,7 @@ describe('intake import', () => {
     expect(first.output).not.toContain('\r')
     expect(first.output).toContain('Imported constituents into import-cli: 1200 rows, 1200 created, 0 skipped, 0 refused.')
     expect((await runCli(args, env)).output).toContain('1200 rows, 0 created, 1200 skipped, 0 refused.')
-  })
+  }, 60_000) // three processes, each reading 1,200 rows: past 30 s beside a second suite
 
   test('lists the refused rows by row and column and exits 1', async () => {
     const file = aFileOf('bad.csv', 'description,createdAt,status\nFood,2025-01-02,NEW\nRent,,OPEN\n')
