@@ -4,6 +4,7 @@
 
 /** Each string field's maxLength (an array's items' for a list). */
 export const MAX_LENGTH = {
+  BulkNeedUpdate: {"ids":64},
   ConstituentMerge: {"sourceConstituentId":36,"targetConstituentId":36},
   ConstituentUpdate: {"firstName":200,"lastName":200,"phone":16,"email":254,"dateOfBirth":10,"addressStreet":200,"addressCity":200,"addressState":2,"addressZip":5},
   DuplicateCheckDetails: {"firstName":200,"lastName":200,"phone":16,"email":254,"dateOfBirth":10,"addressStreet":200,"addressCity":200,"addressState":2,"addressZip":5},
@@ -45,6 +46,7 @@ export const VALUES = {
 
 /** Each schema's fields, in the document's order. */
 export const FIELDS = {
+  BulkNeedUpdate: ["ids","set"],
   ConstituentMerge: ["sourceConstituentId","targetConstituentId","mergeHouseholds","fieldOverrides"],
   ConstituentUpdate: ["firstName","lastName","phone","email","dateOfBirth","addressStreet","addressCity","addressState","addressZip"],
   DuplicateCheckDetails: ["firstName","lastName","phone","email","dateOfBirth","addressStreet","addressCity","addressState","addressZip"],

@@ -283,6 +283,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/needs/bulk": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Set the status, assignee or partner of up to 100 needs at once; a result per need
+         * @description Who may `PUT /api/needs/{id}`. Each need is changed as that route would change it alone (its own transaction, checks, audit event and history); one refused stops none of the others. Each result has the status the single update would have answered and, unless 200, its problem: a need the caller may not see is 404. More than 100 ids, an id twice or an empty `set` is 400 and changes nothing.
+         */
+        post: operations["bulkUpdateNeeds"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/needs/export": {
         parameters: {
             query?: never;
@@ -1061,6 +1081,36 @@ export interface components {
              * @description Seconds until the access token expires
              */
             expiresIn: number;
+        };
+        BulkNeedUpdate: {
+            /** @description The needs to change, each once */
+            ids: string[];
+            /** @description What to set on each need, as `PUT /api/needs/{id}` takes it */
+            set: {
+                /** @enum {string} */
+                status?: "NEW" | "IN_PROGRESS" | "PENDING_INTERNAL" | "PENDING_CLIENT" | "RESOLVED" | "ESCALATED";
+                /**
+                 * Format: uuid
+                 * @description A member of the organization; null unassigns the needs
+                 */
+                assignedTo?: string | null;
+                /** Format: uuid */
+                partnerId?: string;
+            };
+        };
+        /** @description What came of each need */
+        BulkNeedUpdateResults: {
+            /** @description One result per id, in the request's order */
+            results: {
+                /** @description The id or reference number as the request gave it */
+                id: string;
+                /**
+                 * Format: int32
+                 * @description The status `PUT /api/needs/{id}` would have answered for this need alone: 200, or its problem's
+                 */
+                status: number;
+                problem?: components["schemas"]["ValidationProblem"];
+            }[];
         };
         /** @description A person served; phone, email, address and date of birth appear only with the permission to read them */
         Constituent: {
@@ -3162,6 +3212,76 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ImportReport"];
+                };
+            };
+            /** @description Bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ValidationProblem"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unsupported media type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    bulkUpdateNeeds: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BulkNeedUpdate"];
+            };
+        };
+        responses: {
+            /** @description What came of each need */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BulkNeedUpdateResults"];
                 };
             };
             /** @description Bad request */

@@ -31,6 +31,7 @@ import type { SetMemberPassword } from './members/set-member-password'
 import type { UpdateMember } from './members/update-member'
 import type { DispatchOutbox } from './messaging/dispatch-outbox'
 import type { AddNote } from './needs/add-note'
+import type { BulkUpdateNeeds } from './needs/bulk-update-needs'
 import type { CreateNeed } from './needs/create-need'
 import type { GetNeed } from './needs/get-need'
 import type { GetPublicIntakeForm } from './needs/get-public-intake-form'
@@ -108,6 +109,7 @@ export interface UseCases {
     import: ImportNeeds
     get: GetNeed
     update: UpdateNeed
+    bulkUpdate: BulkUpdateNeeds
     addNote: AddNote
     listInteractions: ListNeedInteractions
     listHistory: ListNeedHistory

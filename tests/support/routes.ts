@@ -101,6 +101,12 @@ export const ROUTES: Route[] = [
     ...ok(200, () => ({ path: '/api/needs/import?dryRun=true', csv: 'description,createdAt\nFood,2025-01-02\n' })),
   }),
   route(
+    'POST /api/needs/bulk',
+    ['needs:update'],
+    BODY,
+    ok(200, (r) => ({ body: { ids: [r.needId], set: { status: 'IN_PROGRESS' } } })),
+  ),
+  route(
     'GET /api/needs/{id}',
     ['needs:read'],
     ONE,
