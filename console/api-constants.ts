@@ -20,6 +20,7 @@ export const MAX_LENGTH = {
   NewNote: {"content":5000},
   NewPartner: {"name":200,"description":5000,"keywords":100,"website":2000,"publicCategoryName":200},
   NewPublicNeed: {"organizationId":36,"organizationSlug":63,"description":5000,"partnerId":36,"parentNeedId":36,"constituentId":36,"householdId":36},
+  NewSavedView: {"name":60},
   NewSms: {"body":1600},
   NewWebhookEndpoint: {"url":2000},
   OrganizationSettingsUpdate: {"name":200,"slug":63,"shortCode":6,"tcrStatus":64,"appOrigins":300,"formOrigins":300,"digestTimeZone":64},
@@ -27,6 +28,7 @@ export const MAX_LENGTH = {
   PasswordChange: {"currentPassword":1024,"newPassword":1024},
   ProfileUpdate: {"fullName":200,"phone":16},
   RefreshRequest: {"refreshToken":512},
+  SavedViewUpdate: {"name":60},
   WebhookEndpointUpdate: {"url":2000},
 } as const
 
@@ -62,6 +64,7 @@ export const FIELDS = {
   NewNote: ["content"],
   NewPartner: ["name","slaHours","description","keywords","website","publicCategoryName","isDefault"],
   NewPublicNeed: ["organizationId","organizationSlug","description","partnerId","customFields","isConfidential","parentNeedId","constituentId","householdId","language"],
+  NewSavedView: ["name","filters"],
   NewSms: ["body"],
   NewWebhookEndpoint: ["url","events","enabled"],
   OrganizationSettingsUpdate: ["name","slug","shortCode","maxConcurrency","tcrStatus","constituentRetentionDays","needTextRetentionDays","auditRetentionDays","appOrigins","formOrigins","digestHour","digestTimeZone","confirmRequests"],
@@ -69,6 +72,7 @@ export const FIELDS = {
   PasswordChange: ["currentPassword","newPassword"],
   ProfileUpdate: ["fullName","phone","language","notifications"],
   RefreshRequest: ["refreshToken"],
+  SavedViewUpdate: ["name","filters"],
   WebhookEndpointUpdate: ["url","events","enabled"],
 } as const
 

@@ -54,6 +54,7 @@ import type { ListPartners } from './partners/list-partners'
 import type { UpdatePartner } from './partners/update-partner'
 import type { GetProfile, UpdateProfile } from './profile/profile'
 import type { ChangePassword } from './profile/change-password'
+import type { CreateSavedView, DeleteSavedView, ListSavedViews, UpdateSavedView } from './profile/saved-views'
 import type { ReceiveSms } from './sms/receive-sms'
 import type { RecordSmsStatus } from './sms/record-sms-status'
 import type { SendSms } from './sms/send-sms'
@@ -99,6 +100,10 @@ export interface UseCases {
     getProfile: GetProfile
     updateProfile: UpdateProfile
     changePassword: ChangePassword
+    listViews: ListSavedViews
+    createView: CreateSavedView
+    updateView: UpdateSavedView
+    deleteView: DeleteSavedView
   }
   needs: {
     create: CreateNeed

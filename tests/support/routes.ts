@@ -230,6 +230,26 @@ export const ROUTES: Route[] = [
     [400, 401, 413, 415],
     ok(200, () => ({ body: { fullName: 'Pat Example' } })),
   ),
+  route('GET /api/profile/views', ['profile:read'], [400, 401], ok(200)),
+  route(
+    'POST /api/profile/views',
+    ['profile:update'],
+    [400, 401, 409, 413, 415],
+    ok(201, (r) => ({ body: { name: `Mine ${r.unique()}`, filters: { status: ['NEW'] } } })),
+  ),
+  // Each caller's views are its own: an id of no view of its shows the route allowed (404, not 403).
+  route(
+    'PUT /api/profile/views/{id}',
+    ['profile:update'],
+    [400, 401, 404, 409, 413, 415],
+    ok(404, () => ({ path: `/api/profile/views/${crypto.randomUUID()}`, body: { name: 'Renamed' } })),
+  ),
+  route(
+    'DELETE /api/profile/views/{id}',
+    ['profile:update'],
+    [400, 401, 404],
+    ok(404, () => ({ path: `/api/profile/views/${crypto.randomUUID()}` })),
+  ),
   // A right password would end the caller's sessions (and its token): a wrong one shows the route allowed (400, not 403).
   route('POST /api/profile/password', 'member', [400, 401, 413, 415, 429], {
     ...ok(400, () => ({ body: { currentPassword: 'not the password of anyone', newPassword: 'a password of my own choosing' } })),

@@ -190,7 +190,7 @@ export function bulkResultsView(results: BulkUpdateResult[]) {
 }
 
 /** The list's filters, shared by the list and its export. */
-const NeedFilterQuery = {
+export const NeedFilterQuery = {
   status: t.Optional(
     t.Array(NeedStatusSchema, {
       title: 'status',
