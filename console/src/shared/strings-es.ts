@@ -1,5 +1,6 @@
 import { adminEs } from './strings-admin-es'
 import type { Strings } from './strings-en'
+import { inboxEs } from './strings-inbox-es'
 import { membersEs } from './strings-members-es'
 
 // The Spanish of every text in strings-en.ts, the same keys.
@@ -204,5 +205,6 @@ export const es: Strings = {
     erasedOn: (when: string) => `Los datos de esta persona se borraron el ${when}.`,
   },
   ...membersEs,
+  ...inboxEs,
   channels: { note: 'Nota', sms: 'Mensaje de texto', email: 'Correo electrónico' },
 }
