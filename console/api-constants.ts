@@ -4,6 +4,7 @@
 
 /** Each string field's maxLength (an array's items' for a list). */
 export const MAX_LENGTH = {
+  BulkNeedUpdate: {"ids":64},
   ConstituentMerge: {"sourceConstituentId":36,"targetConstituentId":36},
   ConstituentUpdate: {"firstName":200,"lastName":200,"phone":16,"email":254,"dateOfBirth":10,"addressStreet":200,"addressCity":200,"addressState":2,"addressZip":5},
   DuplicateCheckDetails: {"firstName":200,"lastName":200,"phone":16,"email":254,"dateOfBirth":10,"addressStreet":200,"addressCity":200,"addressState":2,"addressZip":5},
@@ -19,6 +20,7 @@ export const MAX_LENGTH = {
   NewNote: {"content":5000},
   NewPartner: {"name":200,"description":5000,"keywords":100,"website":2000,"publicCategoryName":200},
   NewPublicNeed: {"organizationId":36,"organizationSlug":63,"description":5000,"partnerId":36,"parentNeedId":36,"constituentId":36,"householdId":36},
+  NewSavedView: {"name":60},
   NewSms: {"body":1600},
   NewWebhookEndpoint: {"url":2000},
   OrganizationSettingsUpdate: {"name":200,"slug":63,"shortCode":6,"tcrStatus":64,"appOrigins":300,"formOrigins":300,"digestTimeZone":64},
@@ -26,6 +28,7 @@ export const MAX_LENGTH = {
   PasswordChange: {"currentPassword":1024,"newPassword":1024},
   ProfileUpdate: {"fullName":200,"phone":16},
   RefreshRequest: {"refreshToken":512},
+  SavedViewUpdate: {"name":60},
   WebhookEndpointUpdate: {"url":2000},
 } as const
 
@@ -45,6 +48,7 @@ export const VALUES = {
 
 /** Each schema's fields, in the document's order. */
 export const FIELDS = {
+  BulkNeedUpdate: ["ids","set"],
   ConstituentMerge: ["sourceConstituentId","targetConstituentId","mergeHouseholds","fieldOverrides"],
   ConstituentUpdate: ["firstName","lastName","phone","email","dateOfBirth","addressStreet","addressCity","addressState","addressZip"],
   DuplicateCheckDetails: ["firstName","lastName","phone","email","dateOfBirth","addressStreet","addressCity","addressState","addressZip"],
@@ -60,6 +64,7 @@ export const FIELDS = {
   NewNote: ["content"],
   NewPartner: ["name","slaHours","description","keywords","website","publicCategoryName","isDefault"],
   NewPublicNeed: ["organizationId","organizationSlug","description","partnerId","customFields","isConfidential","parentNeedId","constituentId","householdId","language"],
+  NewSavedView: ["name","filters"],
   NewSms: ["body"],
   NewWebhookEndpoint: ["url","events","enabled"],
   OrganizationSettingsUpdate: ["name","slug","shortCode","maxConcurrency","tcrStatus","constituentRetentionDays","needTextRetentionDays","auditRetentionDays","appOrigins","formOrigins","digestHour","digestTimeZone","confirmRequests"],
@@ -67,6 +72,7 @@ export const FIELDS = {
   PasswordChange: ["currentPassword","newPassword"],
   ProfileUpdate: ["fullName","phone","language","notifications"],
   RefreshRequest: ["refreshToken"],
+  SavedViewUpdate: ["name","filters"],
   WebhookEndpointUpdate: ["url","events","enabled"],
 } as const
 

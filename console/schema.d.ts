@@ -283,6 +283,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/needs/bulk": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Set the status, assignee or partner of up to 100 needs at once; a result per need
+         * @description Who may `PUT /api/needs/{id}`. Each need is changed as that route would change it alone (its own transaction, checks, audit event and history); one refused stops none of the others. Each result has the status the single update would have answered and, unless 200, its problem: a need the caller may not see is 404. More than 100 ids, an id twice or an empty `set` is 400 and changes nothing.
+         */
+        post: operations["bulkUpdateNeeds"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/needs/export": {
         parameters: {
             query?: never;
@@ -791,6 +811,54 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/profile/views": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The caller’s saved views of the inbox, oldest first
+         * @description Every role; only the caller’s own views, which no one else sees. Paged; a member keeps at most 50, so `limit=50` reads them all.
+         */
+        get: operations["listSavedViews"];
+        put?: never;
+        /**
+         * Save the inbox’s filters under a name
+         * @description Every role; only the caller’s own views, which no one else sees. A name the caller has given another view, or a 51st view, is 409.
+         */
+        post: operations["createSavedView"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/profile/views/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Rename a saved view, or replace its filters
+         * @description Every role; only the caller’s own views, which no one else sees. `filters` replaces the old ones whole; a name another of the caller's views has is 409. Another member's view is 404.
+         */
+        put: operations["updateSavedView"];
+        post?: never;
+        /**
+         * Delete a saved view
+         * @description Every role; only the caller’s own views, which no one else sees. Another member's view is 404.
+         */
+        delete: operations["deleteSavedView"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/organizations/settings": {
         parameters: {
             query?: never;
@@ -1061,6 +1129,36 @@ export interface components {
              * @description Seconds until the access token expires
              */
             expiresIn: number;
+        };
+        BulkNeedUpdate: {
+            /** @description The needs to change, each once */
+            ids: string[];
+            /** @description What to set on each need, as `PUT /api/needs/{id}` takes it */
+            set: {
+                /** @enum {string} */
+                status?: "NEW" | "IN_PROGRESS" | "PENDING_INTERNAL" | "PENDING_CLIENT" | "RESOLVED" | "ESCALATED";
+                /**
+                 * Format: uuid
+                 * @description A member of the organization; null unassigns the needs
+                 */
+                assignedTo?: string | null;
+                /** Format: uuid */
+                partnerId?: string;
+            };
+        };
+        /** @description What came of each need */
+        BulkNeedUpdateResults: {
+            /** @description One result per id, in the request's order */
+            results: {
+                /** @description The id or reference number as the request gave it */
+                id: string;
+                /**
+                 * Format: int32
+                 * @description The status `PUT /api/needs/{id}` would have answered for this need alone: 200, or its problem's
+                 */
+                status: number;
+                problem?: components["schemas"]["ValidationProblem"];
+            }[];
         };
         /** @description A person served; phone, email, address and date of birth appear only with the permission to read them */
         Constituent: {
@@ -1780,6 +1878,11 @@ export interface components {
             /** @enum {string} */
             language?: "en" | "es";
         };
+        NewSavedView: {
+            /** @description The view's name, one of the member's own once (kept trimmed) */
+            name: string;
+            filters: components["schemas"]["SavedViewFilters"];
+        };
         NewSms: {
             /** @description The message text */
             body: string;
@@ -2019,6 +2122,46 @@ export interface components {
         };
         RefreshRequest: {
             refreshToken: string;
+        };
+        /** @description One of the caller's saved views of the inbox */
+        SavedView: {
+            /** Format: uuid */
+            id: string;
+            /** @description The view's name */
+            name: string;
+            filters: components["schemas"]["SavedViewFilters"];
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        /** @description The query parameters of `GET /api/needs` the view applies, in their shapes (`status` a list, `overdue` a boolean) */
+        SavedViewFilters: {
+            /** @description Needs in any of these statuses */
+            status?: ("NEW" | "IN_PROGRESS" | "PENDING_INTERNAL" | "PENDING_CLIENT" | "RESOLVED" | "ESCALATED")[];
+            /** Format: uuid */
+            partnerId?: string;
+            /** Format: uuid */
+            assignedTo?: string;
+            /** Format: uuid */
+            constituentId?: string;
+            /** @description true: open needs past their dueDate, as of the service's clock (false is no filter) */
+            overdue?: boolean;
+            /**
+             * Format: date-time
+             * @description Open needs due before this time
+             */
+            dueBefore?: string;
+            /** @description The text searched for */
+            q?: string;
+            /** @enum {string} */
+            sort?: "createdAt" | "-createdAt" | "dueDate" | "-dueDate" | "status" | "-status";
+        };
+        /** @description A new name, new filters (replacing the old whole), or both */
+        SavedViewUpdate: {
+            /** @description The view's name, one of the member's own once (kept trimmed) */
+            name?: string;
+            filters?: components["schemas"]["SavedViewFilters"];
         };
         TokenPair: {
             accessToken: string;
@@ -3162,6 +3305,76 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ImportReport"];
+                };
+            };
+            /** @description Bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ValidationProblem"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unsupported media type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    bulkUpdateNeeds: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BulkNeedUpdate"];
+            };
+        };
+        responses: {
+            /** @description What came of each need */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BulkNeedUpdateResults"];
                 };
             };
             /** @description Bad request */
@@ -5398,6 +5611,250 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     RateLimit?: string;
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listSavedViews: {
+        parameters: {
+            query?: {
+                page?: number;
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Response for status 200 */
+            200: {
+                headers: {
+                    "X-Total-Count"?: number;
+                    Link?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SavedView"][];
+                };
+            };
+            /** @description Bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ValidationProblem"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    createSavedView: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["NewSavedView"];
+            };
+        };
+        responses: {
+            /** @description One of the caller's saved views of the inbox */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SavedView"];
+                };
+            };
+            /** @description Bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ValidationProblem"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unsupported media type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    updateSavedView: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        /** @description A new name, new filters (replacing the old whole), or both */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SavedViewUpdate"];
+            };
+        };
+        responses: {
+            /** @description One of the caller's saved views of the inbox */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SavedView"];
+                };
+            };
+            /** @description Bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ValidationProblem"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unsupported media type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    deleteSavedView: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Response for status 204 */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ValidationProblem"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {

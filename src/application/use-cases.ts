@@ -31,6 +31,7 @@ import type { SetMemberPassword } from './members/set-member-password'
 import type { UpdateMember } from './members/update-member'
 import type { DispatchOutbox } from './messaging/dispatch-outbox'
 import type { AddNote } from './needs/add-note'
+import type { BulkUpdateNeeds } from './needs/bulk-update-needs'
 import type { CreateNeed } from './needs/create-need'
 import type { GetNeed } from './needs/get-need'
 import type { GetPublicIntakeForm } from './needs/get-public-intake-form'
@@ -53,6 +54,7 @@ import type { ListPartners } from './partners/list-partners'
 import type { UpdatePartner } from './partners/update-partner'
 import type { GetProfile, UpdateProfile } from './profile/profile'
 import type { ChangePassword } from './profile/change-password'
+import type { CreateSavedView, DeleteSavedView, ListSavedViews, UpdateSavedView } from './profile/saved-views'
 import type { ReceiveSms } from './sms/receive-sms'
 import type { RecordSmsStatus } from './sms/record-sms-status'
 import type { SendSms } from './sms/send-sms'
@@ -98,6 +100,10 @@ export interface UseCases {
     getProfile: GetProfile
     updateProfile: UpdateProfile
     changePassword: ChangePassword
+    listViews: ListSavedViews
+    createView: CreateSavedView
+    updateView: UpdateSavedView
+    deleteView: DeleteSavedView
   }
   needs: {
     create: CreateNeed
@@ -108,6 +114,7 @@ export interface UseCases {
     import: ImportNeeds
     get: GetNeed
     update: UpdateNeed
+    bulkUpdate: BulkUpdateNeeds
     addNote: AddNote
     listInteractions: ListNeedInteractions
     listHistory: ListNeedHistory

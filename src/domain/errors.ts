@@ -87,6 +87,7 @@ export type ResourceName =
   | 'Organization'
   | 'Email settings'
   | 'Webhook endpoint'
+  | 'Saved view'
 
 /** 404: unknown, or belonging to another organization or partner scope (never revealed). */
 export class NotFoundError extends DomainError {

@@ -101,6 +101,12 @@ export const ROUTES: Route[] = [
     ...ok(200, () => ({ path: '/api/needs/import?dryRun=true', csv: 'description,createdAt\nFood,2025-01-02\n' })),
   }),
   route(
+    'POST /api/needs/bulk',
+    ['needs:update'],
+    BODY,
+    ok(200, (r) => ({ body: { ids: [r.needId], set: { status: 'IN_PROGRESS' } } })),
+  ),
+  route(
     'GET /api/needs/{id}',
     ['needs:read'],
     ONE,
@@ -223,6 +229,26 @@ export const ROUTES: Route[] = [
     ['profile:update'],
     [400, 401, 413, 415],
     ok(200, () => ({ body: { fullName: 'Pat Example' } })),
+  ),
+  route('GET /api/profile/views', ['profile:read'], [400, 401], ok(200)),
+  route(
+    'POST /api/profile/views',
+    ['profile:update'],
+    [400, 401, 409, 413, 415],
+    ok(201, (r) => ({ body: { name: `Mine ${r.unique()}`, filters: { status: ['NEW'] } } })),
+  ),
+  // Each caller's views are its own: an id of no view of its shows the route allowed (404, not 403).
+  route(
+    'PUT /api/profile/views/{id}',
+    ['profile:update'],
+    [400, 401, 404, 409, 413, 415],
+    ok(404, () => ({ path: `/api/profile/views/${crypto.randomUUID()}`, body: { name: 'Renamed' } })),
+  ),
+  route(
+    'DELETE /api/profile/views/{id}',
+    ['profile:update'],
+    [400, 401, 404],
+    ok(404, () => ({ path: `/api/profile/views/${crypto.randomUUID()}` })),
   ),
   // A right password would end the caller's sessions (and its token): a wrong one shows the route allowed (400, not 403).
   route('POST /api/profile/password', 'member', [400, 401, 413, 415, 429], {

@@ -7,6 +7,8 @@ import { go, href } from '../shared/router'
 import { PAGE_SIZE, pageOf, Paging } from '../shared/paging'
 import { authorized } from '../shared/session'
 import { Table } from '../shared/table'
+import { BulkBar, SelectNeed, useSelection } from './bulk-bar'
+import { SavedViews } from './saved-views'
 
 /** The needs table, filtered and paged by the address's query (`#/needs?status=NEW&page=2`). */
 export function Inbox({ query }: { query: URLSearchParams }) {
@@ -19,7 +21,10 @@ export function Inbox({ query }: { query: URLSearchParams }) {
   const mine = query.get('mine') === '1'
   const page = pageOf(query)
   // The answer remembers which filters and page it is for: until the next arrives, the table is not shown under another page's label.
-  const key = JSON.stringify([status, partnerId, mine, me, page])
+  const [reloads, setReloads] = useState(0)
+  const key = JSON.stringify([status, partnerId, mine, me, page, reloads])
+  const selection = useSelection(key)
+  const bulk = may(profile, 'needs:update')
   const [answer, setAnswer] = useState<{ key: string; result: { needs: Need[]; total: number } | 'error' }>()
   const result = answer?.key === key ? answer.result : undefined
   useEffect(() => {
@@ -86,12 +91,19 @@ export function Inbox({ query }: { query: URLSearchParams }) {
           <label for="filter-mine">{t.assignedToMe}</label>
         </div>
       </form>
+      <SavedViews query={query} me={me} />
       {may(profile, 'records:export') && (
         <ExportButton
           label={t.exportNeeds}
           call={() => client.GET('/api/needs/export', { params: { query: { format: 'csv', ...filtered } }, parseAs: 'blob' })}
         />
       )}
+      {/* Outside the list, so what came of a change stays said while the list is read again. */}
+      <BulkBar
+        needs={result && result !== 'error' ? result.needs : []}
+        {...{ selection, profile, members, partners }}
+        onChanged={() => setReloads((n) => n + 1)}
+      />
       {!result && <p role="status">{t.loading}</p>}
       {result === 'error' && (
         <p role="alert" class="error">
@@ -100,7 +112,10 @@ export function Inbox({ query }: { query: URLSearchParams }) {
       )}
       {result && result !== 'error' && (
         <>
-          <Table label={t.needs} columns={[t.reference, t.status, t.partner, t.assignee, t.due, t.created]}>
+          <Table
+            label={t.needs}
+            columns={[t.reference, t.status, t.partner, t.assignee, t.due, t.created, ...(bulk ? [t.bulk.select] : [])]}
+          >
             {result.needs.map((need) => (
               <tr key={need.id}>
                 <td>
@@ -111,6 +126,11 @@ export function Inbox({ query }: { query: URLSearchParams }) {
                 <td>{memberName(members, profile, need.assignedTo, t)}</td>
                 <td>{formatDate(need.dueDate, language)}</td>
                 <td>{formatDate(need.createdAt, language)}</td>
+                {bulk && (
+                  <td>
+                    <SelectNeed need={need} selection={selection} />
+                  </td>
+                )}
               </tr>
             ))}
           </Table>

@@ -1,5 +1,6 @@
 import type { Interaction, Status } from './api'
 import { adminEn } from './strings-admin-en'
+import { inboxEn } from './strings-inbox-en'
 import { membersEn } from './strings-members-en'
 
 /** Every text the console shows, one object per language of the same shape; the page's `lang` chooses. */
@@ -231,6 +232,7 @@ export const en = {
     close: 'Close',
   },
   ...membersEn,
+  ...inboxEn,
 }
 
 export type Strings = typeof en

@@ -1,5 +1,6 @@
 import { adminEs } from './strings-admin-es'
 import type { Strings } from './strings-en'
+import { inboxEs } from './strings-inbox-es'
 import { membersEs } from './strings-members-es'
 
 // The Spanish of every text in strings-en.ts, the same keys.
@@ -226,5 +227,6 @@ export const es: Strings = {
     close: 'Cerrar',
   },
   ...membersEs,
+  ...inboxEs,
   channels: { note: 'Nota', sms: 'Mensaje de texto', email: 'Correo electrónico' },
 }

@@ -18,6 +18,7 @@ import { constituentsRoutes } from './constituents.routes'
 import { DatabaseOutages, type OutageMetrics } from './database-outages'
 import { healthRoutes, type Lifecycle } from './health.routes'
 import { membersRoutes } from './members.routes'
+import { savedViewsRoutes } from './saved-views.routes'
 import { observability, type AccessLog, type HttpMetrics } from './observability'
 import { organizationsRoutes } from './organizations.routes'
 import { needsRoutes } from './needs.routes'
@@ -85,6 +86,7 @@ export function createHttpApp(deps: HttpDependencies) {
     .use(partnersRoutes(deps.useCases.partners, auth))
     .use(constituentsRoutes(deps.useCases.constituents, auth, deps.logger))
     .use(membersRoutes(deps.useCases.members, auth, limits))
+    .use(savedViewsRoutes(deps.useCases.members, auth))
     .use(organizationsRoutes(deps.useCases.organizations, auth, deps.publicBaseUrl))
     .use(auditRoutes(deps.useCases.audit, auth))
     .use(reportsRoutes(deps.useCases.reports, auth))

@@ -6,6 +6,9 @@ import { importDocumentation, importing, ImportQuery } from './imports'
 import type { AuthenticationPlugin } from './authentication'
 import { IdempotencyHeaders, PagedList, PageQuery, problems, Uuid } from './common.schemas'
 import {
+  BulkUpdateNeedsBody,
+  BulkUpdateResultsSchema,
+  bulkResultsView,
   CreatedNeedSchema,
   CreateNeedBody,
   ExportNeedsQuery,
@@ -45,6 +48,7 @@ export function needsRoutes(
     import: importNeeds,
     get,
     update,
+    bulkUpdate,
     addNote,
     listInteractions,
     listHistory,
@@ -121,6 +125,17 @@ export function needsRoutes(
         description:
           'org_admin. Each row is recorded as an intake by staff is, on its original date (createdAt, required), for the partner partnerId names by id or name (the default partner when empty). A row with the same original time and customFields as a need on file, or as an earlier row, is skipped, so importing a file twice creates nothing new.',
         requestBody: importDocumentation('needs').requestBody,
+      },
+    })
+    .post('/bulk', async ({ actor, body }) => bulkResultsView(await bulkUpdate.execute(actor, body)), {
+      auth: true,
+      body: BulkUpdateNeedsBody,
+      response: { 200: BulkUpdateResultsSchema, ...problems(400, 401, 403, 413, 415) },
+      detail: {
+        operationId: 'bulkUpdateNeeds',
+        summary: 'Set the status, assignee or partner of up to 100 needs at once; a result per need',
+        description:
+          'Who may `PUT /api/needs/{id}`. Each need is changed as that route would change it alone (its own transaction, checks, audit event and history); one refused stops none of the others. Each result has the status the single update would have answered and, unless 200, its problem: a need the caller may not see is 404. More than 100 ids, an id twice or an empty `set` is 400 and changes nothing.',
       },
     })
     .get(

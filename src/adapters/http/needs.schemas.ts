@@ -13,7 +13,10 @@ import {
   type NeedStatus,
 } from '../../domain/needs/need'
 import { DUPLICATE_WARNING } from '../../domain/constituents/matching'
-import { Body, CustomFieldsSchema, DateTime, Named, OneOf, PageQuery, Text, Uuid } from './common.schemas'
+import { Body, CustomFieldsSchema, DateTime, Int32, Named, OneOf, PageQuery, Text, Uuid, ValidationProblemSchema } from './common.schemas'
+import type { BulkUpdateResult } from '../../application/needs/bulk-update-needs'
+import { BULK_NEED_IDS } from '../../domain/needs/bulk-update'
+import { problemOf } from './problem'
 import type { NeedListFilter } from '../../application/needs/list-needs'
 import { ExportFormatQuery } from './exports'
 import { SLUG } from '../../domain/organizations/organization'
@@ -133,8 +136,61 @@ export const UpdateNeedBody = Named(
   }),
 )
 
+export const BulkUpdateNeedsBody = Named(
+  'BulkNeedUpdate',
+  Body({
+    ids: t.Array(t.String({ minLength: 1, ...REFERENCE_NUMBER, description: 'A need UUID or reference number (case-insensitive)' }), {
+      ...BULK_NEED_IDS,
+      description: 'The needs to change, each once',
+    }),
+    set: t.Object(
+      {
+        status: t.Optional(NeedStatusSchema),
+        assignedTo: t.Optional(t.Union([Uuid, t.Null()], { description: 'A member of the organization; null unassigns the needs' })),
+        partnerId: t.Optional(Uuid),
+      },
+      { additionalProperties: false, minProperties: 1, description: 'What to set on each need, as `PUT /api/needs/{id}` takes it' },
+    ),
+  }),
+)
+
+export const BulkUpdateResultsSchema = Named(
+  'BulkNeedUpdateResults',
+  t.Object(
+    {
+      results: t.Array(
+        t.Object(
+          {
+            id: Text(REFERENCE_NUMBER, { description: 'The id or reference number as the request gave it' }),
+            status: Int32(
+              { minimum: 200, maximum: 599 },
+              { description: "The status `PUT /api/needs/{id}` would have answered for this need alone: 200, or its problem's" },
+            ),
+            problem: t.Optional(ValidationProblemSchema),
+          },
+          { description: 'What came of one need' },
+        ),
+        { maxItems: BULK_NEED_IDS.maxItems, description: "One result per id, in the request's order" },
+      ),
+    },
+    { description: 'What came of each need' },
+  ),
+)
+
+/** A bulk change's results as JSON: each need's status, and its problem when it was refused. */
+export function bulkResultsView(results: BulkUpdateResult[]) {
+  return {
+    results: results.map((result) => {
+      if ('need' in result) return { id: result.id, status: 200 }
+      const problem = problemOf(result.error)
+      // The schema lists the types and titles as values it cannot type: they are problem.ts's own.
+      return { id: result.id, status: problem.status, problem: problem as never }
+    }),
+  }
+}
+
 /** The list's filters, shared by the list and its export. */
-const NeedFilterQuery = {
+export const NeedFilterQuery = {
   status: t.Optional(
     t.Array(NeedStatusSchema, {
       title: 'status',

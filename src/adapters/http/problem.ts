@@ -89,27 +89,35 @@ function headersOf(error: ServiceError): Record<string, string> | undefined {
   return undefined
 }
 
-export function problemResponse(
-  kind: ProblemKind,
-  detail: string,
-  options: { errors?: FieldError[]; headers?: Record<string, string> } = {},
-): Response {
-  const status = STATUS_OF[kind]
-  const body = {
+/** A problem's body (RFC 9457), clipped to `PROBLEM_LIMITS`. */
+export function problemBody(kind: ProblemKind, detail: string, errors?: FieldError[]) {
+  return {
     type: typeOf(kind),
     title: TITLE_OF[kind],
-    status,
+    status: STATUS_OF[kind],
     detail: clip(detail, PROBLEM_LIMITS.detail),
-    ...(options.errors?.length
+    ...(errors?.length
       ? {
-          errors: options.errors
+          errors: errors
             .slice(0, PROBLEM_LIMITS.errors)
             .map(({ path, message }) => ({ path: clip(path, PROBLEM_LIMITS.path), message: clip(message, PROBLEM_LIMITS.message) })),
         }
       : {}),
   }
-  return new Response(JSON.stringify(body), {
-    status,
+}
+
+/** The problem a route answers for a use case's error: a bulk change's result for one need says the same. */
+export function problemOf(error: ServiceError) {
+  return problemBody(error.kind, detailOf(error), error instanceof InvalidError ? error.errors : undefined)
+}
+
+export function problemResponse(
+  kind: ProblemKind,
+  detail: string,
+  options: { errors?: FieldError[]; headers?: Record<string, string> } = {},
+): Response {
+  return new Response(JSON.stringify(problemBody(kind, detail, options.errors)), {
+    status: STATUS_OF[kind],
     headers: { 'content-type': 'application/problem+json', ...options.headers },
   })
 }
@@ -186,9 +194,10 @@ export function problemDetails(logger: Logger, outages: DatabaseOutages) {
     })
     .onError({ as: 'global' }, ({ code, error, path, request, set }) => {
       if (isServiceError(error)) {
-        const errors = error instanceof InvalidError ? error.errors : undefined
-        const headers = headersOf(error)
-        return problemResponse(error.kind, detailOf(error), { ...(errors ? { errors } : {}), ...(headers ? { headers } : {}) })
+        return new Response(JSON.stringify(problemOf(error)), {
+          status: STATUS_OF[error.kind],
+          headers: { 'content-type': 'application/problem+json', ...headersOf(error) },
+        })
       }
       if (error instanceof UnsupportedMediaTypeError) return problemResponse('unsupported_media_type', error.message)
       const invalid = (detail: string, errors?: FieldError[]) => problemResponse('invalid', detail, errors ? { errors } : {})

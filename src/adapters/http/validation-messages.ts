@@ -66,6 +66,8 @@ export function validationMessage({ errorType, schema, errors }: ErrorFunctionPa
       return 'must be null'
     case ValueErrorType.Object:
       return 'must be an object'
+    case ValueErrorType.ObjectMinProperties:
+      return s.minProperties === 1 ? 'must not be empty' : `must have at least ${s.minProperties} keys`
     case ValueErrorType.ObjectMaxProperties:
       return `may have at most ${s.maxProperties} keys`
     case ValueErrorType.Array:

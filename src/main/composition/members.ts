@@ -7,6 +7,7 @@ import { UpdateMember } from '../../application/members/update-member'
 import { Outbox } from '../../application/messaging/outbox'
 import { ChangePassword } from '../../application/profile/change-password'
 import { GetProfile, UpdateProfile } from '../../application/profile/profile'
+import { CreateSavedView, DeleteSavedView, ListSavedViews, UpdateSavedView } from '../../application/profile/saved-views'
 import { area } from './area'
 import { PORTS } from './ports'
 
@@ -22,5 +23,9 @@ export const members = area('members', ({ service }) => {
     getProfile: service(GetProfile, [repositories]),
     updateProfile: service(UpdateProfile, [unitOfWork, AuditTrail]),
     changePassword: service(ChangePassword, [unitOfWork, PORTS.passwords, clock, AuditTrail]),
+    listViews: service(ListSavedViews, [repositories]),
+    createView: service(CreateSavedView, [unitOfWork, clock, ids]),
+    updateView: service(UpdateSavedView, [unitOfWork, clock]),
+    deleteView: service(DeleteSavedView, [unitOfWork]),
   }
 })

@@ -4,6 +4,7 @@ import { DuplicateDetection } from '../../application/constituents/duplicate-det
 import { IdempotentCreates } from '../../application/idempotency/idempotent-creates'
 import { Outbox } from '../../application/messaging/outbox'
 import { AddNote } from '../../application/needs/add-note'
+import { BulkUpdateNeeds } from '../../application/needs/bulk-update-needs'
 import { CreateNeed } from '../../application/needs/create-need'
 import { ExportNeeds } from '../../application/needs/export-needs'
 import { ImportNeeds } from '../../application/needs/import-needs'
@@ -42,6 +43,7 @@ export const needs = area('needs', ({ service }) => {
     import: service(ImportNeeds, [RecordImport, NeedImporter]),
     get: service(GetNeed, [repositories]),
     update: service(UpdateNeed, [unitOfWork, clock, ids, WebhookEvents, AuditTrail, NeedNotifications, PORTS.metrics]),
+    bulkUpdate: service(BulkUpdateNeeds, [UpdateNeed]),
     addNote: service(AddNote, [repositories, IdempotentCreates, clock, WebhookEvents, AuditTrail]),
     listInteractions: service(ListNeedInteractions, [repositories]),
     listHistory: service(ListNeedHistory, [repositories]),

@@ -22,6 +22,7 @@ import { describeOutboxClaimContract } from './outbox-claim-contract'
 import { describeOutboxContract } from './outbox-contract'
 import { describeOutboxOutcomeContract } from './outbox-outcome-contract'
 import { describePartnerContract } from './partner-contract'
+import { describeSavedViewContract } from './saved-view-contract'
 import { describeSendLimitsContract } from './send-limits-contract'
 import { describeSessionContract } from './session-contract'
 import { describeSmsContract } from './sms-contract'
@@ -112,6 +113,7 @@ export function describeRepositories(name: string, make: () => Promise<Repositor
     describeAuditContract(context)
     describeDailyDigestContract(context)
     describeIdempotencyKeyContract(context)
+    describeSavedViewContract(context)
     describeOutboxContract(context)
     describeOutboxClaimContract(context)
     describeOutboxOutcomeContract(context)

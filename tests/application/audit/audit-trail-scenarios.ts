@@ -158,6 +158,11 @@ export const AUDITED: Record<string, () => Promise<Expected>> = {
     await u().needs.update.execute(world.admin, need.id, { status: 'IN_PROGRESS' })
     return byAdmin('update', 'need', need.id)
   },
+  'needs.bulkUpdate': async () => {
+    const need = await aNeed()
+    await u().needs.bulkUpdate.execute(world.admin, { ids: [need.id], set: { status: 'IN_PROGRESS' } })
+    return byAdmin('update', 'need', need.id)
+  },
   'needs.addNote': async () => {
     const need = await aNeed()
     await u().needs.addNote.execute(world.admin, need.id, 'Called back')

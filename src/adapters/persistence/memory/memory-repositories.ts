@@ -1,4 +1,5 @@
 import { MemoryAuditEventRepository } from './memory-audit-event-repository'
+import { MemorySavedViewRepository } from './memory-saved-view-repository'
 import type { Repositories } from '../../../application/ports/repositories'
 import type { MemoryStore } from './memory-store'
 import { MemoryConstituentRepository } from './memory-constituent-repository'
@@ -39,6 +40,7 @@ export function memoryRepositories(store: MemoryStore): Repositories {
     webhookEndpoints: new MemoryWebhookEndpointRepository(store),
     auditEvents: new MemoryAuditEventRepository(store),
     dailyDigests: new MemoryDailyDigestRepository(store),
+    savedViews: new MemorySavedViewRepository(store),
     idempotencyKeys: new MemoryIdempotencyKeyRepository(store),
   }
 }

@@ -5,6 +5,7 @@ import type { Constituent, Household } from '../../../domain/constituents/consti
 import type { HouseholdMatch } from '../../../domain/constituents/household-match'
 import type { Invitation } from '../../../domain/members/invitation'
 import type { Member } from '../../../domain/members/member'
+import type { SavedView } from '../../../domain/members/saved-view'
 import type { StoredEmailSettings } from '../../../domain/messaging/email'
 import type { OutboxMessage } from '../../../domain/messaging/outbox'
 import type { DeliveryStatus } from '../../../domain/messaging/sms'
@@ -45,6 +46,7 @@ export interface MemoryTables {
   dailyDigests: Map<string, { organizationId: string; lastLocalDate: string }>
   /** `organizationId|caller|operation|keyHash` → the key as kept. */
   idempotencyKeys: Map<string, IdempotencyKeyRecord>
+  savedViews: Map<string, SavedView>
 }
 
 export function emptyTables(): MemoryTables {
@@ -70,6 +72,7 @@ export function emptyTables(): MemoryTables {
     auditEvents: [],
     dailyDigests: new Map(),
     idempotencyKeys: new Map(),
+    savedViews: new Map(),
   }
 }
 

@@ -13,6 +13,7 @@ const UNIQUE_INDEXES: Record<string, string> = {
   members_email_per_organization: 'members.email',
   interactions_by_provider_message: 'interactions.provider_message_id',
   idempotency_keys_pkey: IDEMPOTENCY_KEY_INDEX,
+  saved_views_name_per_member: 'saved_views.member_id, saved_views.name',
 }
 
 interface Lockable<Q> {

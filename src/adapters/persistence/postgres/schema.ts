@@ -1,4 +1,5 @@
 import { sql } from 'drizzle-orm'
+import type { SavedViewFilters } from '../../../domain/members/saved-view'
 import { boolean, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core'
 
 // The PostgreSQL shape of the data: the same tables and columns as src/adapters/persistence/sqlite/schema.ts, in PostgreSQL's
@@ -553,4 +554,26 @@ export const idempotencyKeys = pgTable(
     // The retention job finds the keys past their day across organizations.
     index('idempotency_keys_by_age').on(t.createdAt),
   ],
+)
+
+/**
+ * A member's saved views of the inbox (docs/api/access.md "Saved views"): a name and the needs list's filters,
+ * seen only by the member. The unique index keeps names apart per member and serves the member's list.
+ */
+export const savedViews = pgTable(
+  'saved_views',
+  {
+    id: text('id').primaryKey(),
+    organizationId: text('organization_id')
+      .notNull()
+      .references(() => organizations.id),
+    memberId: text('member_id')
+      .notNull()
+      .references(() => members.id),
+    name: text('name').notNull(),
+    filters: jsonb('filters').$type<SavedViewFilters>().notNull(),
+    createdAt: createdAt(),
+    updatedAt: time('updated_at').notNull(),
+  },
+  (t) => [uniqueIndex('saved_views_name_per_member').on(t.organizationId, t.memberId, t.name)],
 )

@@ -1,4 +1,5 @@
 import { SqlAuditEventRepository } from './sql-audit-event-repository'
+import { SqlSavedViewRepository } from './sql-saved-view-repository'
 import type { Repositories } from '../../../application/ports/repositories'
 import { PreparedStatements } from './prepared-statements'
 import type { SqlDialect } from './sql-dialect'
@@ -55,6 +56,7 @@ export function sqlRepositories(
     webhookEndpoints: new SqlWebhookEndpointRepository(...on),
     auditEvents: new SqlAuditEventRepository(...on),
     dailyDigests: new SqlDailyDigestRepository(...on),
+    savedViews: new SqlSavedViewRepository(...on),
     idempotencyKeys: new SqlIdempotencyKeyRepository(...on),
   }
 }

@@ -192,6 +192,7 @@ const UNIQUE_MESSAGES: Record<string, string> = {
   'members.email': UNIQUE_CONFLICTS.memberEmail,
   'interactions.provider_message_id': UNIQUE_CONFLICTS.providerMessageId,
   [IDEMPOTENCY_KEY_INDEX]: UNIQUE_CONFLICTS.idempotencyKey,
+  'saved_views.member_id, saved_views.name': UNIQUE_CONFLICTS.savedViewName,
 }
 
 /** Rows per multi-row insert: far under both databases' limits on a statement's parameters. */

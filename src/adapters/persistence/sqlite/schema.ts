@@ -1,4 +1,5 @@
 import { sql } from 'drizzle-orm'
+import type { SavedViewFilters } from '../../../domain/members/saved-view'
 import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core'
 
 // The SQLite shape of the data. Thin on purpose: the rules live in the domain, not here.
@@ -563,4 +564,26 @@ export const idempotencyKeys = sqliteTable(
     // The retention job finds the keys past their day across organizations.
     index('idempotency_keys_by_age').on(t.createdAt),
   ],
+)
+
+/**
+ * A member's saved views of the inbox (docs/api/access.md "Saved views"): a name and the needs list's filters,
+ * seen only by the member. The unique index keeps names apart per member and serves the member's list.
+ */
+export const savedViews = sqliteTable(
+  'saved_views',
+  {
+    id: text('id').primaryKey(),
+    organizationId: text('organization_id')
+      .notNull()
+      .references(() => organizations.id),
+    memberId: text('member_id')
+      .notNull()
+      .references(() => members.id),
+    name: text('name').notNull(),
+    filters: text('filters', { mode: 'json' }).$type<SavedViewFilters>().notNull(),
+    createdAt: createdAt(),
+    updatedAt: integer('updated_at', { mode: 'timestamp_ms' }).notNull(),
+  },
+  (t) => [uniqueIndex('saved_views_name_per_member').on(t.organizationId, t.memberId, t.name)],
 )

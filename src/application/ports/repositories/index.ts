@@ -14,6 +14,7 @@ import type { OrganizationRepository } from './organization-repository'
 import type { OutboxRepository } from './outbox-repository'
 import type { PartnerRepository } from './partner-repository'
 import type { RefreshTokenRepository } from './refresh-token-repository'
+import type { SavedViewRepository } from './saved-view-repository'
 import type { SmsOptOutRepository } from './sms-opt-out-repository'
 import type { WebhookEndpointRepository } from './webhook-endpoint-repository'
 
@@ -25,6 +26,7 @@ export const UNIQUE_CONFLICTS = {
   memberEmail: 'A member with this email already exists in the organization',
   providerMessageId: 'Another interaction already has this provider message id',
   idempotencyKey: 'A request with this Idempotency-Key was recorded already',
+  savedViewName: 'You have a saved view with this name already',
 } as const
 
 /**
@@ -51,4 +53,5 @@ export interface Repositories {
   auditEvents: AuditEventRepository
   dailyDigests: DailyDigestRepository
   idempotencyKeys: IdempotencyKeyRepository
+  savedViews: SavedViewRepository
 }

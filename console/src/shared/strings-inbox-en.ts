@@ -1,0 +1,28 @@
+/** The texts of the inbox's bulk bar and saved views, spread into strings-en.ts. */
+export const inboxEn = {
+  bulk: {
+    title: 'Change the needs ticked',
+    select: 'Select',
+    selectNeed: (reference: string) => `Select ${reference}`,
+    selectPage: 'Select every need on this page',
+    clear: 'Clear selection',
+    selected: (n: number) => (n === 1 ? '1 need selected' : `${n} needs selected`),
+    unchanged: 'Unchanged',
+    apply: (n: number) => (n === 1 ? 'Apply to 1 need' : `Apply to ${n} needs`),
+    chooseSomething: 'Choose a status, an assignee or a partner first.',
+    done: (reference: string) => `${reference}: changed.`,
+    refused: (reference: string, reason: string) => `${reference}: not changed, ${reason}`,
+    summary: (changed: number, all: number) => `${changed} of ${all} needs changed.`,
+  },
+  views: {
+    title: 'Saved views',
+    pick: 'Saved view',
+    none: 'Choose a view',
+    open: 'Show view',
+    delete: 'Delete view',
+    deleted: (name: string) => `View “${name}” deleted.`,
+    name: 'Name for these filters',
+    save: 'Save view',
+    saved: (name: string) => `Filters saved as “${name}”.`,
+  },
+}

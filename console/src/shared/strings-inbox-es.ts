@@ -1,0 +1,30 @@
+import type { inboxEn } from './strings-inbox-en'
+
+/** The Spanish of strings-inbox-en.ts, the same keys. */
+export const inboxEs: typeof inboxEn = {
+  bulk: {
+    title: 'Cambiar las necesidades marcadas',
+    select: 'Elegir',
+    selectNeed: (reference) => `Elegir ${reference}`,
+    selectPage: 'Elegir todas las necesidades de esta página',
+    clear: 'Quitar la selección',
+    selected: (n) => (n === 1 ? '1 necesidad elegida' : `${n} necesidades elegidas`),
+    unchanged: 'Sin cambio',
+    apply: (n) => (n === 1 ? 'Aplicar a 1 necesidad' : `Aplicar a ${n} necesidades`),
+    chooseSomething: 'Elija antes un estado, una persona asignada o un socio.',
+    done: (reference) => `${reference}: cambiada.`,
+    refused: (reference, reason) => `${reference}: sin cambios, ${reason}`,
+    summary: (changed, all) => `${changed} de ${all} necesidades cambiadas.`,
+  },
+  views: {
+    title: 'Vistas guardadas',
+    pick: 'Vista guardada',
+    none: 'Elija una vista',
+    open: 'Mostrar la vista',
+    delete: 'Borrar la vista',
+    deleted: (name) => `Vista «${name}» borrada.`,
+    name: 'Nombre para estos filtros',
+    save: 'Guardar la vista',
+    saved: (name) => `Filtros guardados como «${name}».`,
+  },
+}
