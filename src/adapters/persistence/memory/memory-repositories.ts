@@ -8,6 +8,7 @@ import { MemoryHouseholdMatchRepository } from './memory-household-match-reposit
 import { MemoryIdempotencyKeyRepository } from './memory-idempotency-key-repository'
 import { MemoryInteractionRepository } from './memory-interaction-repository'
 import { MemoryInvitationRepository } from './memory-invitation-repository'
+import { MemoryLiveEventRepository } from './memory-live-event-repository'
 import { MemoryLoginAttemptRepository } from './memory-login-attempt-repository'
 import { MemoryMemberRepository } from './memory-member-repository'
 import { MemoryNeedRepository } from './memory-need-repository'
@@ -40,5 +41,6 @@ export function memoryRepositories(store: MemoryStore): Repositories {
     auditEvents: new MemoryAuditEventRepository(store),
     dailyDigests: new MemoryDailyDigestRepository(store),
     idempotencyKeys: new MemoryIdempotencyKeyRepository(store),
+    liveEvents: new MemoryLiveEventRepository(store),
   }
 }

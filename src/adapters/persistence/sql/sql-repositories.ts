@@ -9,6 +9,7 @@ import { SqlHouseholdMatchRepository } from './sql-household-match-repository'
 import { SqlIdempotencyKeyRepository } from './sql-idempotency-key-repository'
 import { SqlInteractionRepository } from './sql-interaction-repository'
 import { SqlInvitationRepository } from './sql-invitation-repository'
+import { SqlLiveEventRepository } from './sql-live-event-repository'
 import { SqlLoginAttemptRepository } from './sql-login-attempt-repository'
 import { SqlMemberRepository } from './sql-member-repository'
 import { SqlNeedRepository } from './sql-need-repository'
@@ -56,5 +57,6 @@ export function sqlRepositories(
     auditEvents: new SqlAuditEventRepository(...on),
     dailyDigests: new SqlDailyDigestRepository(...on),
     idempotencyKeys: new SqlIdempotencyKeyRepository(...on),
+    liveEvents: new SqlLiveEventRepository(...on),
   }
 }
