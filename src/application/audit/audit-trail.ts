@@ -43,7 +43,13 @@ export class AuditTrail {
   async record(r: Repositories, who: AuditSubject, ...entries: AuditEntry[]): Promise<void> {
     await r.auditEvents.append(this.events(who, entries))
     const members = [...new Set(entries.filter((e) => e.recordType === 'member').map((e) => e.recordId))]
-    if (members.length > 0) await r.liveEvents.append(who.organizationId, MEMBER_CHANGED, members.map((memberId) => ({ memberId })), this.clock.now())
+    if (members.length > 0)
+      await r.liveEvents.append(
+        who.organizationId,
+        MEMBER_CHANGED,
+        members.map((memberId) => ({ memberId })),
+        this.clock.now(),
+      )
   }
 
   /**

@@ -12,13 +12,19 @@ export class MemoryLiveEventRepository extends MemoryRepository implements LiveE
     }
   }
   async after(afterId: number, limit: number) {
-    return this.t.liveEvents.filter((e) => e.id > afterId).slice(0, limit).map(copy)
+    return this.t.liveEvents
+      .filter((e) => e.id > afterId)
+      .slice(0, limit)
+      .map(copy)
   }
   async byIds(ids: readonly number[]) {
     return ids.flatMap((id) => this.t.liveEvents.filter((e) => e.id === id)).map(copy)
   }
   async replay(organizationId: string, afterId: number, limit: number) {
-    return this.t.liveEvents.filter((e) => e.organizationId === organizationId && e.id > afterId).slice(0, limit).map(copy)
+    return this.t.liveEvents
+      .filter((e) => e.organizationId === organizationId && e.id > afterId)
+      .slice(0, limit)
+      .map(copy)
   }
   async bounds() {
     const events: LiveEvent[] = this.t.liveEvents

@@ -15,14 +15,22 @@ export class SqlLiveEventRepository extends SqlRepository implements LiveEventRe
   async append(organizationId: string, type: LiveEventType, data: readonly WebhookEventData[], at: Date) {
     // Prepared, as an import's batch writes one a record: `id` is the database's, in the order written.
     for (const item of data) {
-      await this.unread(this.preparedInsert('live_event_insert', this.tables.liveEvents, { organizationId, type, data: item, createdAt: at }, ['id']))
+      await this.unread(
+        this.preparedInsert('live_event_insert', this.tables.liveEvents, { organizationId, type, data: item, createdAt: at }, ['id']),
+      )
     }
   }
   async after(afterId: number, limit: number) {
     const t = this.tables.liveEvents
     const rows = await this.prepared<Row>(
       'live_events_after',
-      () => this.db.select().from(t).where(gt(t.id, sql.placeholder('afterId'))).orderBy(asc(t.id)).limit(sql.placeholder('limit')),
+      () =>
+        this.db
+          .select()
+          .from(t)
+          .where(gt(t.id, sql.placeholder('afterId')))
+          .orderBy(asc(t.id))
+          .limit(sql.placeholder('limit')),
       { afterId, limit },
     )
     return rows.map(toEvent)
@@ -30,7 +38,10 @@ export class SqlLiveEventRepository extends SqlRepository implements LiveEventRe
   async byIds(ids: readonly number[]) {
     if (ids.length === 0) return []
     const t = this.tables.liveEvents
-    const rows = await this.db.select().from(t).where(inArray(t.id, [...ids]))
+    const rows = await this.db
+      .select()
+      .from(t)
+      .where(inArray(t.id, [...ids]))
     const byId = new Map(rows.map((row) => [row.id, toEvent(row)]))
     return ids.flatMap((id) => byId.get(id) ?? [])
   }
