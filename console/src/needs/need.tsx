@@ -14,6 +14,7 @@ import {
 } from '../shared/api'
 import { everyPage, formatDate, formatDateTime, memberName, partnerName, useMembers, usePartners, useProfile } from '../shared/data'
 import { language, t } from '../shared/i18n'
+import { useLiveChanges } from '../shared/live'
 import { NeedActions, SmsForm } from './need-actions'
 import { authorized } from '../shared/session'
 
@@ -49,7 +50,9 @@ export function NeedScreen({ reference }: { reference: string }) {
     ])
     setLoaded({ need, interactions: interactions.data ?? [], history: history.data ?? [] })
   }
-  useEffect(() => void load(), [reference])
+  // What happens to this need elsewhere (a change, a note, a text) shows without a reload.
+  const changes = useLiveChanges((event) => typeof loaded === 'object' && event.data.needId === loaded.need.id)
+  useEffect(() => void load(), [reference, changes])
 
   /** Runs a change, reads the need again and then says what came of it. */
   async function act(call: () => Promise<{ error?: unknown; response: Response }>, done: string) {
