@@ -16,7 +16,14 @@ afterAll(closeInstances)
 function recorder() {
   const events: LiveEvent[] = []
   let ended = false
-  const sink: LiveStreamSink = { event: (e) => void events.push(e), reset: () => {}, heartbeat: () => {}, end: () => void (ended = true) }
+  const sink: LiveStreamSink = {
+    event: (e) => void events.push(e),
+    reset: () => {},
+    heartbeat: () => {},
+    end: () => {
+      ended = true
+    },
+  }
   return { sink, events, ended: () => ended }
 }
 
