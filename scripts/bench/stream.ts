@@ -37,7 +37,11 @@ async function freshDatabase(): Promise<{ url: string; drop(): Promise<void> }> 
     await sql.unsafe(`CREATE DATABASE ${name}`)
     const url = new URL(admin)
     url.pathname = `/${name}`
-    return { url: url.toString(), drop: async () => void (await sql.unsafe(`DROP DATABASE ${name} WITH (FORCE)`), await sql.end()) }
+    const drop = async () => {
+      await sql.unsafe(`DROP DATABASE ${name} WITH (FORCE)`)
+      await sql.end()
+    }
+    return { url: url.toString(), drop }
   }
   const dir = mkdtempSync(join(tmpdir(), 'stream-bench-'))
   return { url: `sqlite:${join(dir, 'intake.db')}`, drop: async () => rmSync(dir, { recursive: true, force: true }) }
