@@ -28,7 +28,11 @@ export function streamRoutes(streams: LiveStreams, authentication: Authenticatio
     async ({ request, server }) => {
       // Bun closes a connection quiet for 10 s; the heartbeat keeps proxies' longer limits, and a lost client is found by its write.
       server?.timeout(request, 0)
-      let close = () => {}
+      // Until the stream is open, a client gone says so here; then `close` removes the stream at once.
+      let gone = false
+      let close = () => {
+        gone = true
+      }
       let controller!: ReadableStreamDefaultController<Uint8Array>
       const body = new ReadableStream<Uint8Array>({
         start(c) {
@@ -55,6 +59,7 @@ export function streamRoutes(streams: LiveStreams, authentication: Authenticatio
       }
       write(': open\n\n')
       close = await streams.open(bearerTokenOf(request), request.headers.get('last-event-id') ?? undefined, sink)
+      if (gone) close()
       return new Response(body, {
         headers: { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-store', 'x-accel-buffering': 'no' },
       })
