@@ -6378,7 +6378,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Server-sent events: `event:` the type (docs/events.md), `data:` the webhook payload's `data` (ids only), `id:` an increasing event id; `event: reset` when what was missed is no longer kept (reload); a comment every 20 s. */
+            /** @description Server-sent events: `event:` the type (a webhook event's: need.created, note.added, sms.received…), `data:` the webhook payload's `data` (ids only), `id:` an increasing event id; `event: reset` when what was missed is no longer kept (reload); a comment every 20 s. */
             200: {
                 headers: {
                     [name: string]: unknown;

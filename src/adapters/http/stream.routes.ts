@@ -13,7 +13,7 @@ function frame(event: LiveEvent): string {
 
 const STREAM = t.String({
   description:
-    "Server-sent events: `event:` the type (docs/events.md), `data:` the webhook payload's `data` (ids only), `id:` an increasing event id; `event: reset` when what was missed is no longer kept (reload); a comment every 20 s.",
+    "Server-sent events: `event:` the type (a webhook event's: need.created, note.added, sms.received…), `data:` the webhook payload's `data` (ids only), `id:` an increasing event id; `event: reset` when what was missed is no longer kept (reload); a comment every 20 s.",
   contentMediaType: 'text/event-stream',
 })
 
