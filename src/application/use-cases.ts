@@ -5,6 +5,8 @@
 import type { ListAuditEvents } from './audit/list-audit-events'
 import type { ApplyRetention } from './retention/apply-retention'
 import type { PurgeAuditEvents } from './audit/purge-audit-events'
+import type { LiveStreams } from './live/live-streams'
+import type { PurgeLiveEvents } from './live/purge-live-events'
 import type { AcceptInvite } from './auth/accept-invite'
 import type { RequestPasswordReset, ResetPassword } from './auth/password-reset'
 import type { Authenticate } from './auth/authenticate'
@@ -149,6 +151,8 @@ export interface UseCases {
     update: UpdateWebhookEndpoint
     delete: DeleteWebhookEndpoint
     listDeliveries: ListWebhookDeliveries
+    /** The live stream's open streams (`GET /api/stream`). */
+    stream: LiveStreams
   }
   /** What operators run from the command line, and the outbox worker. */
   operations: {
@@ -160,5 +164,6 @@ export interface UseCases {
     importFile: ImportOrganizationFile
     applyRetention: ApplyRetention
     sendDailyDigests: SendDailyDigests
+    purgeLiveEvents: PurgeLiveEvents
   }
 }

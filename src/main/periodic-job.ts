@@ -29,6 +29,12 @@ const JOBS: PeriodicJob[] = [
     },
   },
   {
+    // Live events past the stream's replay window (docs/events.md "The live stream").
+    name: 'live events purge',
+    everyMs: MINUTE,
+    run: async (operations) => void (await operations.purgeLiveEvents.execute()),
+  },
+  {
     // Within a minute of each organization's digest hour (docs/api/organization.md "Notifications").
     name: 'daily digests',
     everyMs: MINUTE,

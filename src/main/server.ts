@@ -92,6 +92,8 @@ export async function startServer<Prepared = void>(
       // left idle and lets what is in flight (and the work requests left) finish; then the database closes.
       lifecycle = 'stopping'
       const workerStopped = worker?.stop()
+      // Live streams never end by themselves: they end now, and their clients reconnect to another instance.
+      await useCasesOf(container).webhooks.stream.close()
       await Bun.sleep(config.shutdownDrainMs)
       await Promise.all([app.stop(), workerStopped])
       await container.get(PORTS.deferredWork).settled()

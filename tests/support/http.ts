@@ -159,6 +159,11 @@ export async function startTestServer(env: Record<string, string> = {}, override
     // Bodies are JSON unless a test says otherwise (fetch would send a string as text/plain).
     if (body !== undefined) headers['content-type'] ??= 'application/json'
     const response = await fetch(`${server.url}${path}`, { method, headers, ...(body !== undefined ? { body } : {}) })
+    // A live stream never ends by itself: its answer is its status and headers, its body left unread.
+    if (response.headers.get('content-type')?.startsWith('text/event-stream')) {
+      await response.body?.cancel()
+      return { status: response.status, headers: response.headers, body: undefined as T }
+    }
     const text = await response.text()
     let parsed: unknown = text
     try {

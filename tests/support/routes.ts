@@ -75,6 +75,8 @@ export const ROUTES: Route[] = [
     [400, 401, 413, 415],
     ok(204, () => ({ body: { refreshToken: 'not-a-session-of-anyone' } })),
   ),
+  // Answers 200 and its headers at once; the harness then cancels the stream.
+  route('GET /api/stream', 'member', [401], ok(200)),
   route('POST /api/auth/session', 'anyone', [401, ...NO_TOKEN]),
   route('POST /api/auth/session/refresh', 'anyone', [401, 403, 415, 429], { body: 'none' }),
   // Without the session cookie: nothing to revoke, still 204 to every role.

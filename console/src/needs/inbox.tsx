@@ -3,6 +3,7 @@ import { client, STATUSES, type Need, type Status } from '../shared/api'
 import { formatDate, may, memberName, partnerName, useMembers, usePartners, useProfile } from '../shared/data'
 import { ExportButton } from '../shared/exports'
 import { language, t } from '../shared/i18n'
+import { useLiveChanges } from '../shared/live'
 import { go, href } from '../shared/router'
 import { PAGE_SIZE, pageOf, Paging } from '../shared/paging'
 import { authorized } from '../shared/session'
@@ -37,6 +38,8 @@ export function Inbox({ query }: { query: URLSearchParams }) {
     ...(partnerId ? { partnerId } : {}),
     ...(mine && me ? { assignedTo: me } : {}),
   }
+  // A need created or changed anywhere reads the page again, without a reload.
+  const changes = useLiveChanges((event) => event.type.startsWith('need.'))
   useEffect(() => {
     if (mine && !me) return
     let current = true
@@ -49,7 +52,7 @@ export function Inbox({ query }: { query: URLSearchParams }) {
     return () => {
       current = false
     }
-  }, [key])
+  }, [key, changes])
 
   const filters = { status, partner: partnerId, mine: mine ? '1' : undefined }
   const change = (patch: Record<string, string | undefined>) => go(['needs'], { ...filters, ...patch, page: undefined })

@@ -14,6 +14,7 @@ import {
 } from '../shared/api'
 import { everyPage, formatDate, formatDateTime, memberName, partnerName, useMembers, usePartners, useProfile } from '../shared/data'
 import { language, t } from '../shared/i18n'
+import { useLiveChanges } from '../shared/live'
 import { NeedActions, SmsForm } from './need-actions'
 import { CreatedDuplicates, takeCreated } from './created-need'
 import { NeedPerson } from './need-person'
@@ -54,7 +55,9 @@ export function NeedScreen({ reference }: { reference: string }) {
     ])
     setLoaded({ need, interactions: interactions.data ?? [], history: history.data ?? [] })
   }
-  useEffect(() => void load(), [reference])
+  // What happens to this need elsewhere (a change, a note, a text) shows without a reload.
+  const changes = useLiveChanges((event) => typeof loaded === 'object' && event.data.needId === loaded.need.id)
+  useEffect(() => void load(), [reference, changes])
   const shown = Boolean(loaded)
   useEffect(() => {
     if (shown && created) heading.current?.focus()

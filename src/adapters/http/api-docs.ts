@@ -19,6 +19,7 @@ const TAGS = [
   { name: 'Reports', description: 'Figures of the work: needs opened, resolved, open and overdue' },
   { name: 'Webhooks', description: 'Callbacks of the SMS provider, checked by signature' },
   { name: 'Webhook endpoints', description: "The organization's receivers of signed events, and their deliveries" },
+  { name: 'Events', description: "The organization's events as they happen, streamed to a member" },
   { name: 'Health', description: 'Liveness and readiness for load balancers and orchestrators' },
 ]
 

@@ -30,6 +30,7 @@ import { rateLimits, type AnonymousRateLimiters } from './rate-limits'
 import { requestSite } from './request-site'
 import { sessionCookieRoutes } from './session-cookie.routes'
 import { twilioWebhooksRoutes } from './twilio-webhooks.routes'
+import { streamRoutes } from './stream.routes'
 import { webhookEndpointsRoutes } from './webhook-endpoints.routes'
 
 export interface HttpDependencies {
@@ -92,6 +93,7 @@ export function createHttpApp(deps: HttpDependencies) {
     .use(reportsRoutes(deps.useCases.reports, auth))
     .use(twilioWebhooksRoutes(deps.useCases.sms, deps.publicBaseUrl))
     .use(webhookEndpointsRoutes(deps.useCases.webhooks, auth))
+    .use(streamRoutes(deps.useCases.webhooks.stream, auth))
   if (!deps.checkAnswers) leaveAnswersUnchecked(app)
   return app
 }

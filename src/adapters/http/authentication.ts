@@ -6,6 +6,11 @@ import { requestContext } from '../system/request-context'
 /** The auth scheme name is case-insensitive (RFC 9110 §11.1). Whatever follows it is the token, checked as one. */
 const BEARER = /^Bearer +(.*)$/i
 
+/** The bearer token of a request; none without an Authorization header, or with another scheme. */
+export function bearerTokenOf(request: Request): string | undefined {
+  return BEARER.exec(request.headers.get('authorization') ?? '')?.[1]?.trim()
+}
+
 /**
  * `auth: true` on a route: the bearer token becomes `actor`, or the request ends with 401. It runs in
  * `transform`, before the body is validated, so an anonymous caller learns nothing about the route's
@@ -17,8 +22,7 @@ export function authentication(authenticate: Authenticate) {
     auth: {
       async transform({ request }) {
         // No Authorization header, or another scheme, is a missing token; `Bearer <anything>` is a token to check.
-        const token = BEARER.exec(request.headers.get('authorization') ?? '')?.[1]?.trim()
-        const actor = await authenticate.execute(token)
+        const actor = await authenticate.execute(bearerTokenOf(request))
         actors.set(request, actor)
         // Every later log line of this request says who made it.
         const context = requestContext.getStore()

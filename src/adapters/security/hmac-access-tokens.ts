@@ -1,6 +1,6 @@
 import { createHmac, randomUUID, timingSafeEqual } from 'node:crypto'
 import type { Clock } from '../../application/ports/clock'
-import type { AccessTokenClaims, AccessTokenFailure, AccessTokens } from '../../application/ports/access-tokens'
+import type { AccessTokenClaims, AccessTokenFailure, AccessTokens, VerifiedAccessToken } from '../../application/ports/access-tokens'
 
 const HEADER = base64url(JSON.stringify({ alg: 'HS256', typ: 'JWT' }))
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
@@ -17,7 +17,7 @@ const CHECKED_KEPT = 4096
  */
 export class HmacAccessTokens implements AccessTokens {
   readonly lifetimeSeconds = 900
-  private readonly checked = new Map<string, { claims: AccessTokenClaims; expiresAtMs: number }>()
+  private readonly checked = new Map<string, { claims: VerifiedAccessToken; expiresAtMs: number }>()
 
   constructor(
     private readonly secret: string,
@@ -39,7 +39,7 @@ export class HmacAccessTokens implements AccessTokens {
     return `${HEADER}.${payload}.${this.sign(`${HEADER}.${payload}`)}`
   }
 
-  verify(token: string): AccessTokenClaims | AccessTokenFailure {
+  verify(token: string): VerifiedAccessToken | AccessTokenFailure {
     const known = this.checked.get(token)
     if (known) return known.expiresAtMs <= this.clock.now().getTime() ? 'expired' : known.claims
     const verified = this.check(token)
@@ -50,7 +50,7 @@ export class HmacAccessTokens implements AccessTokens {
   }
 
   /** The token's claims and expiry, once its header, signature and claims are what this service signs. */
-  private check(token: string): { claims: AccessTokenClaims; expiresAtMs: number } | AccessTokenFailure {
+  private check(token: string): { claims: VerifiedAccessToken; expiresAtMs: number } | AccessTokenFailure {
     const parts = token.split('.')
     if (parts.length !== 3) return 'invalid'
     const [header, payload, signature] = parts as [string, string, string]
@@ -64,7 +64,12 @@ export class HmacAccessTokens implements AccessTokens {
     if (typeof claims.sid !== 'string' || !UUID.test(claims.sub) || !UUID.test(claims.org) || !UUID.test(claims.sid)) return 'invalid'
     if (claims.exp * 1000 <= this.clock.now().getTime()) return 'expired'
     return {
-      claims: Object.freeze({ memberId: claims.sub, organizationId: claims.org, sessionId: claims.sid }),
+      claims: Object.freeze({
+        memberId: claims.sub,
+        organizationId: claims.org,
+        sessionId: claims.sid,
+        expiresAt: new Date(claims.exp * 1000),
+      }),
       expiresAtMs: claims.exp * 1000,
     }
   }

@@ -4,6 +4,7 @@ import { detailsToldBy } from '../../domain/constituents/duplicate-hints'
 import type { PossibleDuplicate } from '../../domain/constituents/matching'
 import { PERSONAL_DETAILS } from '../../domain/constituents/redaction'
 import type { Need } from '../../domain/needs/need'
+import { MEMBER_CHANGED } from '../../domain/webhooks/live-event'
 import type { Clock } from '../ports/clock'
 import type { CurrentRequest } from '../ports/current-request'
 import type { IdGenerator } from '../ports/ids'
@@ -35,9 +36,20 @@ export class AuditTrail {
     private readonly request: CurrentRequest,
   ) {}
 
-  /** Appends the entries in the transaction `r` of the write they describe. */
+  /**
+   * Appends the entries in the transaction `r` of the write they describe. A member's sign-in, sign-out or
+   * change of access also tells the live streams to check that member again (docs/events.md "The live stream").
+   */
   async record(r: Repositories, who: AuditSubject, ...entries: AuditEntry[]): Promise<void> {
     await r.auditEvents.append(this.events(who, entries))
+    const members = [...new Set(entries.filter((e) => e.recordType === 'member').map((e) => e.recordId))]
+    if (members.length > 0)
+      await r.liveEvents.append(
+        who.organizationId,
+        MEMBER_CHANGED,
+        members.map((memberId) => ({ memberId })),
+        this.clock.now(),
+      )
   }
 
   /**

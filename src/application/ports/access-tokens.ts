@@ -5,6 +5,9 @@ export interface AccessTokenClaims {
   sessionId: string
 }
 
+/** The claims of a token found genuine, and when it stops working. */
+export type VerifiedAccessToken = AccessTokenClaims & { expiresAt: Date }
+
 /** Why a token was refused: `expired` only for a genuine token whose time is up, `invalid` for the rest. */
 export type AccessTokenFailure = 'expired' | 'invalid'
 
@@ -13,5 +16,5 @@ export interface AccessTokens {
   readonly lifetimeSeconds: number
   issue(claims: AccessTokenClaims): string
   /** The claims of a well-formed, correctly signed, unexpired token; why not otherwise. */
-  verify(token: string): AccessTokenClaims | AccessTokenFailure
+  verify(token: string): VerifiedAccessToken | AccessTokenFailure
 }

@@ -1,3 +1,4 @@
+import type { LiveEventFeed } from './live-event-feed'
 import type { Repositories } from './repositories'
 import type { UnitOfWork } from './unit-of-work'
 
@@ -14,6 +15,8 @@ export interface Persistence {
    * on the database measures leases and orders records by (docs/faults.md "Clock steps").
    */
   databaseTime?(): Promise<Date>
+  /** The committed events of every organization, as they commit (the live stream's source). */
+  liveEventFeed(): LiveEventFeed
   /** What kind of outage an error means (the database away, full or overloaded for now: 503), or undefined for any other error. */
   outageOf(error: unknown): DatabaseOutageKind | undefined
   close(): Promise<void>

@@ -7,7 +7,8 @@ import type { Outbox } from '../messaging/outbox'
 /**
  * Writes an event for each enabled endpoint of the organization that subscribes to it, inside the caller's
  * transaction (docs/events.md): a change that rolls back sends nothing, one that commits is delivered by the
- * outbox worker, each endpoint's copy on its own with its own `webhook-id`.
+ * outbox worker, each endpoint's copy on its own with its own `webhook-id`. Every event is also recorded once
+ * for the live stream (docs/events.md "The live stream"), subscribed or not, in the same transaction.
  */
 export class WebhookEvents {
   constructor(
@@ -41,6 +42,7 @@ export class WebhookEvents {
     type: WebhookEventType,
     data: readonly WebhookEventData[],
   ): Promise<void> {
+    await r.liveEvents.append(organizationId, type, data, this.clock.now())
     for (const item of data) {
       const body = webhookEventBody(type, this.clock.now(), item)
       for (const endpoint of endpoints) await this.outbox.webhook(r, organizationId, { endpointId: endpoint.id, type, body })

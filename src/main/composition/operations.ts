@@ -1,4 +1,5 @@
 import { PurgeAuditEvents } from '../../application/audit/purge-audit-events'
+import { PurgeLiveEvents } from '../../application/live/purge-live-events'
 import { ConstituentImporter } from '../../application/constituents/constituent-importer'
 import { ImportOrganizationFile } from '../../application/imports/import-organization-file'
 import { RecordImport } from '../../application/imports/record-import'
@@ -39,5 +40,6 @@ export const operations = area('operations', ({ service }) => ({
   purgeAuditEvents: service(PurgeAuditEvents, [PORTS.repositories, unitOfWork, clock]),
   importFile: service(ImportOrganizationFile, [PORTS.repositories, RecordImport, ConstituentImporter, NeedImporter]),
   applyRetention: service(ApplyRetention, [PORTS.repositories, unitOfWork, clock, ConstituentEraser, AuditTrail]),
+  purgeLiveEvents: service(PurgeLiveEvents, [unitOfWork, clock]),
   sendDailyDigests: service(SendDailyDigests, [PORTS.repositories, unitOfWork, Outbox, clock, PORTS.publicBaseUrl]),
 }))

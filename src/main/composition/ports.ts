@@ -6,6 +6,7 @@ import type { Clock } from '../../application/ports/clock'
 import type { CurrentRequest } from '../../application/ports/current-request'
 import type { EmailHostPolicy, FallbackEmailSender } from '../../application/ports/email'
 import type { IdGenerator } from '../../application/ports/ids'
+import type { LiveEventFeed } from '../../application/ports/live-event-feed'
 import type { Logger } from '../../application/ports/logger'
 import type { PasswordHasher } from '../../application/ports/password-hasher'
 import type { Persistence } from '../../application/ports/persistence'
@@ -57,4 +58,5 @@ export const PORTS = {
   webhookHosts: port<WebhookHostPolicy>('WebhookHostPolicy'),
   webhookSecrets: port<WebhookSecrets>('WebhookSecrets'),
   currentRequest: port<CurrentRequest>('CurrentRequest'),
+  liveEventFeed: port<LiveEventFeed>('LiveEventFeed'),
 }

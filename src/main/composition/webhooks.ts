@@ -12,6 +12,8 @@ import {
   UpdateWebhookEndpoint,
 } from '../../application/webhooks/webhook-endpoints'
 import { WebhookEvents } from '../../application/webhooks/webhook-events'
+import { LiveStreams } from '../../application/live/live-streams'
+import type { Persistence } from '../../application/ports/persistence'
 import { area } from './area'
 import { PORTS } from './ports'
 
@@ -24,6 +26,8 @@ export const webhooks = area('webhooks', ({ config, bind, service }) => {
   bind(webhookHosts).toConstantValue(sender)
   bind(PORTS.webhookSecrets).toConstantValue(new StandardWebhookSecrets())
   service(WebhookEvents, [Outbox, clock])
+  // Each database brings the live stream its events its own way (a poll, or LISTEN on PostgreSQL).
+  bind(PORTS.liveEventFeed).toResolvedValue((persistence: Persistence) => persistence.liveEventFeed(), [PORTS.persistence])
   service(WebhookDelivery, [repositories, PORTS.secretBox, PORTS.webhookSender, clock])
   return {
     create: service(CreateWebhookEndpoint, [unitOfWork, PORTS.secretBox, PORTS.webhookSecrets, webhookHosts, clock, PORTS.ids, AuditTrail]),
@@ -32,5 +36,6 @@ export const webhooks = area('webhooks', ({ config, bind, service }) => {
     update: service(UpdateWebhookEndpoint, [unitOfWork, webhookHosts, clock, AuditTrail]),
     delete: service(DeleteWebhookEndpoint, [unitOfWork, AuditTrail]),
     listDeliveries: service(ListWebhookDeliveries, [repositories]),
+    stream: service(LiveStreams, [repositories, PORTS.liveEventFeed, PORTS.accessTokens, clock, PORTS.logger]),
   }
 })

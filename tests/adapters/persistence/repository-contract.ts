@@ -10,6 +10,7 @@ import { describeEmailSettingsContract } from './email-settings-contract'
 import { describeIdempotencyKeyContract } from './idempotency-key-contract'
 import { describeErasureContract } from './erasure-contract'
 import { describeInvitationContract } from './invitation-contract'
+import { describeLiveEventContract } from './live-event-contract'
 import { describeMemberContract } from './member-contract'
 import { describeNeedContract } from './need-contract'
 import { describeNeedListContract } from './need-list-contract'
@@ -114,6 +115,7 @@ export function describeRepositories(name: string, make: () => Promise<Repositor
     describeDailyDigestContract(context)
     describeIdempotencyKeyContract(context)
     describeSavedViewContract(context)
+    describeLiveEventContract(context)
     describeOutboxContract(context)
     describeOutboxClaimContract(context)
     describeOutboxOutcomeContract(context)

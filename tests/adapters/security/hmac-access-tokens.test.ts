@@ -13,9 +13,10 @@ describe('HMAC access tokens, checked once and kept', () => {
     const tokens = new HmacAccessTokens(SECRET, clock)
     const claims = claimsOf()
     const token = tokens.issue(claims)
-    expect(tokens.verify(token)).toEqual(claims)
+    const verified = { ...claims, expiresAt: new Date(Math.floor(clock.now().getTime() / 1000) * 1000 + tokens.lifetimeSeconds * 1000) }
+    expect(tokens.verify(token)).toEqual(verified)
     clock.advance(tokens.lifetimeSeconds * 1000 - 1)
-    expect(tokens.verify(token)).toEqual(claims)
+    expect(tokens.verify(token)).toEqual(verified)
     clock.advance(1)
     expect(tokens.verify(token)).toBe('expired')
   })
@@ -37,7 +38,7 @@ describe('HMAC access tokens, checked once and kept', () => {
     const ours = new HmacAccessTokens(SECRET, clock)
     const theirs = new HmacAccessTokens('another secret, also at least 32 characters', clock)
     const claims = claimsOf()
-    expect(ours.verify(ours.issue(claims))).toEqual(claims)
+    expect(ours.verify(ours.issue(claims))).toMatchObject(claims)
     expect(ours.verify(theirs.issue(claims))).toBe('invalid')
   })
 
@@ -49,7 +50,7 @@ describe('HMAC access tokens, checked once and kept', () => {
     })
     for (const { token } of issued) tokens.verify(token)
     for (const { claims, token } of issued.slice(0, 10)) {
-      expect(tokens.verify(token)).toEqual(claims)
+      expect(tokens.verify(token)).toMatchObject(claims)
       expect(tokens.verify(`${token.slice(0, -1)}${token.endsWith('A') ? 'B' : 'A'}`)).toBe('invalid')
     }
   })

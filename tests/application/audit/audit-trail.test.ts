@@ -33,8 +33,10 @@ const NOT_AUDITED: Record<string, string> = {
   'webhooks.list': 'reads endpoints, no secret',
   'webhooks.get': 'reads an endpoint, no secret',
   'webhooks.listDeliveries': 'reads deliveries: ids and statuses',
+  'webhooks.stream': 'sends the ids of what happens as it happens, to a member who may read those records',
   'operations.dispatchOutbox': 'sends what an audited write queued',
   'operations.purgeAuditEvents': 'the retention purge, the trail’s only deletion',
+  'operations.purgeLiveEvents': 'deletes the live stream’s events past its five minutes: ids, no one’s details',
   'operations.sendDailyDigests': 'queues mail that names needs, never people; changes only the member’s digest date',
 }
 

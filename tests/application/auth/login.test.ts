@@ -1,4 +1,4 @@
-import type { AccessTokenClaims } from '../../../src/application/ports/access-tokens'
+import type { VerifiedAccessToken } from '../../../src/application/ports/access-tokens'
 import { beforeEach, describe, expect, test } from 'bun:test'
 import type { Login } from '../../../src/application/auth/login'
 import type { Actor } from '../../../src/domain/auth/actor'
@@ -19,7 +19,7 @@ beforeEach(async () => {
 })
 
 const emailOf = async (actor: Actor) => (await world.repositories.members.findById(actor.organizationId, actor.memberId))!.email
-const claimsOf = (accessToken: string) => world.container.get(PORTS.accessTokens).verify(accessToken) as AccessTokenClaims
+const claimsOf = (accessToken: string) => world.container.get(PORTS.accessTokens).verify(accessToken) as VerifiedAccessToken
 const slugOf = async (w: World) => (await w.repositories.organizations.findById(w.organizationId))!.slug
 
 async function failTimes(email: string, times: number, clientAddress = 'unknown') {
@@ -33,6 +33,7 @@ describe('Login', () => {
     expect(tokens).toMatchObject({ tokenType: 'Bearer', expiresIn: 900 })
     expect(tokens.refreshToken.length).toBeGreaterThan(20)
     expect(claimsOf(tokens.accessToken)).toEqual({
+      expiresAt: expect.any(Date),
       memberId: staff.memberId,
       organizationId: world.organizationId,
       sessionId: expect.any(String),
@@ -228,6 +229,7 @@ describe('Login', () => {
       const theirs = await other.member('staff', { passwordHash, email: 'shared@example.org' })
       const tokens = await login.execute({ email: 'shared@example.org', password: TEST_PASSWORD, organizationSlug: await slugOf(other) })
       expect(claimsOf(tokens.accessToken)).toEqual({
+        expiresAt: expect.any(Date),
         memberId: theirs.memberId,
         organizationId: other.organizationId,
         sessionId: expect.any(String),

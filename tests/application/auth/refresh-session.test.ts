@@ -1,4 +1,4 @@
-import type { AccessTokenClaims } from '../../../src/application/ports/access-tokens'
+import type { VerifiedAccessToken } from '../../../src/application/ports/access-tokens'
 import { beforeEach, describe, expect, test } from 'bun:test'
 import { LOST_RENEWAL_GRACE_MS, type RefreshSession } from '../../../src/application/auth/refresh-session'
 import { UnauthorizedError } from '../../../src/domain/errors'
@@ -22,7 +22,7 @@ const HOME = '198.51.100.7'
 const ELSEWHERE = '203.0.113.9'
 
 const logIn = () => world.useCases.auth.login.execute({ email: adminEmail, password: TEST_PASSWORD })
-const claimsOf = (accessToken: string) => world.container.get(PORTS.accessTokens).verify(accessToken) as AccessTokenClaims
+const claimsOf = (accessToken: string) => world.container.get(PORTS.accessTokens).verify(accessToken) as VerifiedAccessToken
 
 describe('RefreshSession', () => {
   test('trades a refresh token for a new pair for the same member', async () => {
@@ -31,6 +31,7 @@ describe('RefreshSession', () => {
     expect(second).toMatchObject({ tokenType: 'Bearer', expiresIn: 900 })
     expect(second.refreshToken).not.toBe(first.refreshToken)
     expect(claimsOf(second.accessToken)).toEqual({
+      expiresAt: expect.any(Date),
       memberId: world.admin.memberId,
       organizationId: world.organizationId,
       sessionId: expect.any(String),
@@ -85,7 +86,9 @@ describe('RefreshSession', () => {
       const lost = await refresh.execute(first.refreshToken, HOME)
       world.clock.advance(LOST_RENEWAL_GRACE_MS)
       const again = await refresh.execute(first.refreshToken, HOME)
-      expect(claimsOf(again.accessToken)).toEqual(claimsOf(lost.accessToken))
+      // The same session and member; the new token's time runs from now.
+      const { expiresAt: _lostExpiry, ...lostClaims } = claimsOf(lost.accessToken)
+      expect(claimsOf(again.accessToken)).toEqual({ ...lostClaims, expiresAt: expect.any(Date) })
       expect((await refresh.execute(again.refreshToken, HOME)).tokenType).toBe('Bearer')
       // The lost token was retired unused: presenting it is a reuse, and the session ends.
       await failureOf(refresh.execute(lost.refreshToken, HOME), UnauthorizedError)

@@ -1,4 +1,5 @@
 import type { Persistence } from '../../../application/ports/persistence'
+import { PollingLiveEventFeed } from '../shared/polling-live-event-feed'
 import { memoryRepositories } from './memory-repositories'
 import { MemoryStore } from './memory-store'
 import { MemoryUnitOfWork } from './memory-unit-of-work'
@@ -14,6 +15,9 @@ export class MemoryPersistence implements Persistence {
   }
   async ping() {
     return true
+  }
+  liveEventFeed() {
+    return new PollingLiveEventFeed(this.repositories.liveEvents)
   }
   outageOf() {
     return undefined

@@ -9,6 +9,7 @@ import { MemoryHouseholdMatchRepository } from './memory-household-match-reposit
 import { MemoryIdempotencyKeyRepository } from './memory-idempotency-key-repository'
 import { MemoryInteractionRepository } from './memory-interaction-repository'
 import { MemoryInvitationRepository } from './memory-invitation-repository'
+import { MemoryLiveEventRepository } from './memory-live-event-repository'
 import { MemoryLoginAttemptRepository } from './memory-login-attempt-repository'
 import { MemoryMemberRepository } from './memory-member-repository'
 import { MemoryNeedRepository } from './memory-need-repository'
@@ -42,5 +43,6 @@ export function memoryRepositories(store: MemoryStore): Repositories {
     dailyDigests: new MemoryDailyDigestRepository(store),
     savedViews: new MemorySavedViewRepository(store),
     idempotencyKeys: new MemoryIdempotencyKeyRepository(store),
+    liveEvents: new MemoryLiveEventRepository(store),
   }
 }

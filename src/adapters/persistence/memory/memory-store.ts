@@ -1,3 +1,4 @@
+import type { LiveEvent } from '../../../domain/webhooks/live-event'
 import type { IdempotencyKeyRecord } from '../../../application/ports/repositories/idempotency-key-repository'
 import type { RefreshTokenRecord } from '../../../application/ports/repositories/refresh-token-repository'
 import type { AuditEvent } from '../../../domain/audit/audit-event'
@@ -42,6 +43,9 @@ export interface MemoryTables {
   earlySmsStatuses: Map<string, { status: DeliveryStatus; at: Date }>
   webhookEndpoints: Map<string, WebhookEndpoint>
   auditEvents: AuditEvent[]
+  liveEvents: LiveEvent[]
+  /** The highest live event id given, purged or not. */
+  liveEventsNumbered: number
   /** Member id → the local date of its last daily digest. */
   dailyDigests: Map<string, { organizationId: string; lastLocalDate: string }>
   /** `organizationId|caller|operation|keyHash` → the key as kept. */
@@ -70,6 +74,8 @@ export function emptyTables(): MemoryTables {
     earlySmsStatuses: new Map(),
     webhookEndpoints: new Map(),
     auditEvents: [],
+    liveEvents: [],
+    liveEventsNumbered: 0,
     dailyDigests: new Map(),
     idempotencyKeys: new Map(),
     savedViews: new Map(),

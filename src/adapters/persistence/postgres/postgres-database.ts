@@ -1,4 +1,5 @@
 import type { PgDatabase } from 'drizzle-orm/pg-core'
+import { PostgresLiveEventFeed } from './postgres-live-event-feed'
 import { drizzle, type PostgresJsDatabase, type PostgresJsQueryResultHKT } from 'drizzle-orm/postgres-js'
 import postgres from 'postgres'
 import type { MigrationOutcome, Persistence } from '../../../application/ports/persistence'
@@ -234,6 +235,10 @@ export class PostgresDatabase implements Persistence, UnitOfWork {
   }
 
   /** Unreachable or restarting, out of connections, memory or disk (SQLSTATE 08, 57P0x, 53): try again later. */
+  liveEventFeed() {
+    return new PostgresLiveEventFeed(this.client, this.repositories.liveEvents)
+  }
+
   outageOf(error: unknown) {
     return outageOf(error)
   }

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm'
 import type { SavedViewFilters } from '../../../domain/members/saved-view'
-import { boolean, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core'
+import { bigserial, boolean, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core'
 
 // The PostgreSQL shape of the data: the same tables and columns as src/adapters/persistence/sqlite/schema.ts, in PostgreSQL's
 // types, so one set of repositories serves both (adapters/persistence/sql). Ids stay text, as in SQLite,
@@ -576,4 +576,22 @@ export const savedViews = pgTable(
     updatedAt: time('updated_at').notNull(),
   },
   (t) => [uniqueIndex('saved_views_name_per_member').on(t.organizationId, t.memberId, t.name)],
+)
+
+/**
+ * Every event of every organization, written in the transaction that causes it, for the live stream
+ * (docs/events.md "The live stream"): kept minutes, for streams that reconnect. A trigger (migration
+ * 0024_live_events) NOTIFYs each id on `intake_live_events`, delivered at commit, in commit order, to every instance.
+ */
+export const liveEvents = pgTable(
+  'live_events',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    organizationId: text('organization_id').notNull(),
+    type: text('type').notNull(),
+    /** The webhook payload's `data`: ids only. */
+    data: jsonb('data').$type<Record<string, string>>().notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('live_events_by_organization').on(t.organizationId, t.id), index('live_events_by_age').on(t.createdAt)],
 )

@@ -10,6 +10,7 @@ import { SqlHouseholdMatchRepository } from './sql-household-match-repository'
 import { SqlIdempotencyKeyRepository } from './sql-idempotency-key-repository'
 import { SqlInteractionRepository } from './sql-interaction-repository'
 import { SqlInvitationRepository } from './sql-invitation-repository'
+import { SqlLiveEventRepository } from './sql-live-event-repository'
 import { SqlLoginAttemptRepository } from './sql-login-attempt-repository'
 import { SqlMemberRepository } from './sql-member-repository'
 import { SqlNeedRepository } from './sql-need-repository'
@@ -58,5 +59,6 @@ export function sqlRepositories(
     dailyDigests: new SqlDailyDigestRepository(...on),
     savedViews: new SqlSavedViewRepository(...on),
     idempotencyKeys: new SqlIdempotencyKeyRepository(...on),
+    liveEvents: new SqlLiveEventRepository(...on),
   }
 }

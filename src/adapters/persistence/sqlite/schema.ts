@@ -587,3 +587,21 @@ export const savedViews = sqliteTable(
   },
   (t) => [uniqueIndex('saved_views_name_per_member').on(t.organizationId, t.memberId, t.name)],
 )
+
+/**
+ * Every event of every organization, written in the transaction that causes it and numbered in commit order
+ * (one writer), for the live stream (docs/events.md "The live stream"): kept minutes, for streams that reconnect.
+ */
+export const liveEvents = sqliteTable(
+  'live_events',
+  {
+    // AUTOINCREMENT: a number is never given twice, even after the newest rows were purged.
+    id: integer('id', { mode: 'number' }).primaryKey({ autoIncrement: true }),
+    organizationId: text('organization_id').notNull(),
+    type: text('type').notNull(),
+    /** The webhook payload's `data`: ids only. */
+    data: text('data', { mode: 'json' }).$type<Record<string, string>>().notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('live_events_by_organization').on(t.organizationId, t.id), index('live_events_by_age').on(t.createdAt)],
+)

@@ -1,4 +1,5 @@
 import { Database, type Statement } from 'bun:sqlite'
+import { PollingLiveEventFeed } from '../shared/polling-live-event-feed'
 import { statSync } from 'node:fs'
 import { drizzle } from 'drizzle-orm/bun-sqlite'
 import { SILENT_LOGGER, type Logger } from '../../../application/ports/logger'
@@ -182,6 +183,10 @@ export class SqliteDatabase implements Persistence, UnitOfWork {
   }
 
   /** A full disk, a failing one, or a file another process holds past the busy timeout: try again later. */
+  liveEventFeed() {
+    return new PollingLiveEventFeed(this.repositories.liveEvents)
+  }
+
   outageOf(error: unknown) {
     return outageOf(error)
   }

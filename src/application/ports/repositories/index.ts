@@ -6,6 +6,7 @@ import type { HouseholdMatchRepository } from './household-match-repository'
 import type { IdempotencyKeyRepository } from './idempotency-key-repository'
 import type { InteractionRepository } from './interaction-repository'
 import type { InvitationRepository } from './invitation-repository'
+import type { LiveEventRepository } from './live-event-repository'
 import type { LoginAttemptRepository } from './login-attempt-repository'
 import type { MemberRepository } from './member-repository'
 import type { NeedRepository } from './need-repository'
@@ -50,6 +51,7 @@ export interface Repositories {
   outbox: OutboxRepository
   smsOptOuts: SmsOptOutRepository
   webhookEndpoints: WebhookEndpointRepository
+  liveEvents: LiveEventRepository
   auditEvents: AuditEventRepository
   dailyDigests: DailyDigestRepository
   idempotencyKeys: IdempotencyKeyRepository

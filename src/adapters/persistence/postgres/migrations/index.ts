@@ -25,6 +25,7 @@ import m20 from './0020_setup_versions.sql' with { type: 'text' }
 import m21 from './0021_email_keys_are_mailboxes.sql' with { type: 'text' }
 import m22 from './0022_idempotency_keys.sql' with { type: 'text' }
 import m23 from './0023_saved_views.sql' with { type: 'text' }
+import m24 from './0024_live_events.sql' with { type: 'text' }
 
 export const POSTGRES_MIGRATIONS = bundledMigrations(journal, {
   '0000_init': m0,
@@ -51,4 +52,5 @@ export const POSTGRES_MIGRATIONS = bundledMigrations(journal, {
   '0021_email_keys_are_mailboxes': m21,
   '0022_idempotency_keys': m22,
   '0023_saved_views': m23,
+  '0024_live_events': m24,
 })
