@@ -1,4 +1,6 @@
-import type { Permission } from '../../src/domain/auth/permissions'
+import type { Access, Method, Records, Route } from './route-types'
+
+export type { Access, Body, Call, Method, Records, Route } from './route-types'
 
 // Every route of the service as docs/api.md and its pages describe it, written out by hand: the tests' one list
 // of routes. Each line is the route (its path as the OpenAPI document writes it), who may call it, its body, the
@@ -8,49 +10,6 @@ import type { Permission } from '../../src/domain/auth/permissions'
 // 400s of unreadable bodies (conventions-bodies.test.ts), the 400s of malformed ids and 404s of other organizations'
 // (id-routes.test.ts) and the refusal of other sites' anonymous writes (cross-site.test.ts). A new route is one line
 // here; a route served but missing here fails docs-openapi.test.ts by name.
-
-/** A member holding each of these permissions (tests/support/permissions.ts), any member, anyone, or Twilio (its signature). */
-export type Access = Permission[] | 'member' | 'anyone' | 'twilio'
-export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE'
-/** A JSON document, one that may be left out, a CSV file, Twilio's form parameters, or nothing. */
-export type Body = 'json' | 'optional json' | 'csv' | 'form' | 'none'
-
-export interface Call {
-  method: Method
-  path: string
-  body?: unknown
-  /** A CSV file sent as the body instead (an import). */
-  csv?: string
-}
-
-/** What the calls are made of: a server's records, and what seeds a record a call consumes (permissions-support.ts). */
-export interface Records {
-  partnerId: string
-  needId: string
-  constituentId: string
-  volunteerId: string
-  unconfirmedId: string
-  settings: { name: string; slug: string }
-  smtpKey: string
-  unique(): string
-  newConstituent(): Promise<string>
-  newVolunteer(): Promise<string>
-  pairToMerge(): Promise<{ sourceConstituentId: string; targetConstituentId: string }>
-  openMatch(): Promise<string>
-  newEndpoint(): Promise<string>
-  theEndpoint(): Promise<string>
-}
-
-export interface Route {
-  method: Method
-  path: string
-  access: Access
-  body: Body
-  errors: number[]
-  /** A member's route: the status of an allowed call, and the call (its path and body; the route's path without them). */
-  success?: number
-  call?: (r: Records) => Promise<Partial<Call>> | Partial<Call>
-}
 
 const route = (line: `${Method} /${string}`, access: Access, errors: number[], rest: Partial<Route> = {}): Route => {
   const [method, path] = line.split(' ') as [Method, string]
