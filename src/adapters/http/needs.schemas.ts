@@ -15,6 +15,7 @@ import {
 import { DUPLICATE_WARNING } from '../../domain/constituents/matching'
 import { Body, CustomFieldsSchema, DateTime, Named, OneOf, PageQuery, Text, Uuid } from './common.schemas'
 import type { NeedListFilter } from '../../application/needs/list-needs'
+import { NEED_SORTS } from '../../domain/needs/search'
 import { ExportFormatQuery } from './exports'
 import { SLUG } from '../../domain/organizations/organization'
 import { MAIL_LANGUAGES } from '../../domain/members/notifications'
@@ -148,9 +149,27 @@ const NeedFilterQuery = {
   constituentId: t.Optional(Uuid),
   overdue: t.Optional(t.Boolean({ description: "true: open needs past their dueDate, as of the service's clock (false is no filter)" })),
   dueBefore: t.Optional({ ...DateTime, description: 'Open needs due before this time' }),
+  q: t.Optional(
+    t.String({
+      maxLength: 200,
+      description:
+        "Words, each the beginning of a word of the need's reference number, its description or the person's name it recorded, as far as the caller may read them",
+    }),
+  ),
 }
 
-export const ListNeedsQuery = t.Object({ ...NeedFilterQuery, ...PageQuery }, { additionalProperties: false })
+export const ListNeedsQuery = t.Object(
+  {
+    ...NeedFilterQuery,
+    sort: t.Optional(
+      OneOf(NEED_SORTS, {
+        description: 'The order: a field, descending with a leading -. Default -createdAt, or soonest due first with overdue or dueBefore',
+      }),
+    ),
+    ...PageQuery,
+  },
+  { additionalProperties: false },
+)
 
 export const ExportNeedsQuery = t.Object({ ...NeedFilterQuery, ...ExportFormatQuery }, { additionalProperties: false })
 
@@ -162,6 +181,7 @@ export function needFilterOf(query: {
   constituentId?: string
   overdue?: boolean
   dueBefore?: string
+  q?: string
 }): NeedListFilter {
   return {
     ...(query.status ? { statuses: query.status } : {}),
@@ -170,6 +190,7 @@ export function needFilterOf(query: {
     ...(query.constituentId ? { constituentId: query.constituentId } : {}),
     ...(query.overdue ? { overdue: true } : {}),
     ...(query.dueBefore ? { dueBefore: new Date(query.dueBefore) } : {}),
+    ...(query.q ? { q: query.q } : {}),
   }
 }
 

@@ -261,6 +261,24 @@ export const needCounts = sqliteTable(
 )
 
 /**
+ * The words needs are searched by (docs/api/needs.md "Search"), one row per word of a need and kind
+ * (`NeedTermKind`: reference, description, name; a confidential need's apart), written by the need
+ * repository with the need, replaced when its text changes and removed with it. A word prefix is a range of
+ * the primary key within the organization. WITHOUT ROWID (set in the migration; drizzle-kit cannot say it): a row is
+ * one entry of its key's b-tree.
+ */
+export const needTerms = sqliteTable(
+  'need_terms',
+  {
+    organizationId: text('organization_id').notNull(),
+    term: text('term').notNull(),
+    kind: text('kind').notNull(),
+    needId: text('need_id').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.organizationId, t.term, t.kind, t.needId] }), index('need_terms_by_need').on(t.needId)],
+)
+
+/**
  * Needs opened and resolved per organization, partner and UTC day (YYYY-MM-DD), kept by triggers in the same
  * transaction as every insert and change of a need: a need counts as opened on its creation day and as
  * resolved on the day of its resolution while it stays resolved, both under its current partner. The

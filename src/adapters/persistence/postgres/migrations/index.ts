@@ -24,6 +24,7 @@ import m19 from './0019_lost_renewals.sql' with { type: 'text' }
 import m20 from './0020_setup_versions.sql' with { type: 'text' }
 import m21 from './0021_email_keys_are_mailboxes.sql' with { type: 'text' }
 import m22 from './0022_idempotency_keys.sql' with { type: 'text' }
+import m23 from './0023_need_search.sql' with { type: 'text' }
 
 export const POSTGRES_MIGRATIONS = bundledMigrations(journal, {
   '0000_init': m0,
@@ -49,4 +50,5 @@ export const POSTGRES_MIGRATIONS = bundledMigrations(journal, {
   '0020_setup_versions': m20,
   '0021_email_keys_are_mailboxes': m21,
   '0022_idempotency_keys': m22,
+  '0023_need_search': m23,
 })

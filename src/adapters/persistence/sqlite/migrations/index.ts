@@ -28,6 +28,7 @@ import m23 from './0023_open_by_due_with_status.sql' with { type: 'text' }
 import m24 from './0024_lost_renewals.sql' with { type: 'text' }
 import m25 from './0025_email_keys_are_mailboxes.sql' with { type: 'text' }
 import m26 from './0026_idempotency_keys.sql' with { type: 'text' }
+import m27 from './0027_need_search.sql' with { type: 'text' }
 
 export const SQLITE_MIGRATIONS = bundledMigrations(journal, {
   '0000_init': m0,
@@ -57,4 +58,5 @@ export const SQLITE_MIGRATIONS = bundledMigrations(journal, {
   '0024_lost_renewals': m24,
   '0025_email_keys_are_mailboxes': m25,
   '0026_idempotency_keys': m26,
+  '0027_need_search': m27,
 })

@@ -1,0 +1,166 @@
+import { and, asc, count, desc, eq, gte, inArray, lt, ne, sql, type SQL } from 'drizzle-orm'
+import type { NeedFilter } from '../../../application/ports/repositories/need-repository'
+import { SEARCH_TOTAL_BOUND } from '../../../domain/constituents/search'
+import { NEED_STATUSES, type Need } from '../../../domain/needs/need'
+import { needTextTermsOf, type NeedSearch, type NeedSort } from '../../../domain/needs/search'
+import { boundedTotal, countCap, offsetOf, type Page, type PageRequest } from '../../../domain/shared/page'
+import { openAndDueBefore } from './sql-open-due'
+import { recordsOf, type RowReader } from './row-reader'
+import { INSIDE, toNeed } from './sql-need-rows'
+import { SqlRepository, chunksOf } from './sql-repository'
+
+/**
+ * What the need repository shares with its search (docs/api/needs.md "Search"): a filter as SQL, a sort's order,
+ * and the words of need_terms, written with each need. A search reads the needs of each word's prefix range of
+ * terms (need_terms' primary key, within the organization and the kinds the reader may see), keeps those
+ * the other filters keep, counts them up to a cap as constituent search does and sorts the page.
+ */
+export abstract class SqlNeedSearch extends SqlRepository {
+  /** Needs read by a prepared statement of the whole row come straight from the driver's values (row-reader.ts). */
+  protected get records(): RowReader<Need> {
+    return recordsOf(this.tables.needs, INSIDE) as RowReader<Need>
+  }
+
+  /**
+   * The needs of the organization that `filter` keeps. `prepared`: each value is a placeholder named after
+   * its key (a list's statement; the due bound's is `before`, given `dueTimeOf`); otherwise the value itself.
+   * A search is never prepared: its words are values.
+   */
+  protected matching(filter: NeedFilter & { organizationId: string }, prepared: boolean): SQL | undefined {
+    const t = this.tables.needs
+    const v = (key: string, actual: string) => (prepared ? sql.placeholder(key) : actual)
+    return and(
+      eq(t.organizationId, v('organizationId', filter.organizationId)),
+      filter.statuses
+        ? inArray(
+            t.status,
+            filter.statuses.map((status, i) => v(`status${i}`, status)),
+          )
+        : undefined,
+      filter.partnerId ? eq(t.partnerId, v('partnerId', filter.partnerId)) : undefined,
+      filter.assignedTo ? eq(t.assignedTo, v('assignedTo', filter.assignedTo)) : undefined,
+      filter.constituentId ? eq(t.constituentId, v('constituentId', filter.constituentId)) : undefined,
+      filter.openDueBefore ? openAndDueBefore(t, prepared ? sql.placeholder('before') : filter.openDueBefore) : undefined,
+      ...(filter.search ? this.searching(filter.organizationId, filter.search) : []),
+    )
+  }
+
+  /** Each word of the search: the needs with a term of a readable kind that it begins. */
+  private searching(organizationId: string, search: NeedSearch): SQL[] {
+    const terms = this.tables.needTerms
+    return search.words.map((word) =>
+      inArray(
+        this.tables.needs.id,
+        this.db
+          .select({ id: terms.needId })
+          .from(terms)
+          .where(
+            and(
+              eq(terms.organizationId, organizationId),
+              gte(terms.term, word),
+              lt(terms.term, prefixEnd(word)),
+              inArray(terms.kind, search.kinds),
+            ),
+          ),
+      ),
+    )
+  }
+
+  /** The list's order: `sort`'s (`needOrder`), else newest first, or soonest due first for a due bound. */
+  protected orderOf(sort: NeedSort | undefined, due: boolean): SQL[] {
+    const t = this.tables.needs
+    if (!sort) return due ? [asc(t.dueDate), asc(t.id)] : [desc(t.createdAt), desc(t.id)]
+    const direction = sort.startsWith('-') ? desc : asc
+    if (sort.endsWith('createdAt')) return [direction(t.createdAt), direction(t.id)]
+    const newest = [desc(t.createdAt), desc(t.id)]
+    if (sort.endsWith('dueDate')) return [sql`${t.dueDate} IS NULL`, direction(t.dueDate), ...newest]
+    const rank = sql.join(
+      NEED_STATUSES.map((status, i) => sql.raw(`WHEN '${status}' THEN ${i}`)),
+      sql` `,
+    )
+    return [direction(sql`CASE ${t.status} ${rank} END`), ...newest]
+  }
+
+  /** A search's page in `sort`'s order, its total counted up to the cap (docs/api/conventions.md "Lists"). */
+  protected async searchPage(organizationId: string, filter: NeedFilter, page: PageRequest, sort?: NeedSort): Promise<Page<Need>> {
+    const t = this.tables.needs
+    const where = this.matching({ ...filter, organizationId }, false)
+    const cap = countCap(page, SEARCH_TOTAL_BOUND)
+    const matches = this.db
+      .select({ one: sql`1` })
+      .from(t)
+      .where(where)
+      .limit(cap + 1)
+    const [counted] = await this.db.select({ n: count() }).from(matches.as('matches'))
+    const total = boundedTotal(Number(counted?.n ?? 0), cap)
+    if (total.total === 0) return { items: [], ...total }
+    const rows = await this.db
+      .select()
+      .from(t)
+      .where(where)
+      .orderBy(...this.orderOf(sort, filter.openDueBefore !== undefined))
+      .limit(page.limit)
+      .offset(offsetOf(page))
+    return { items: rows.map(toNeed), ...total }
+  }
+
+  /**
+   * The words of new needs: their reference numbers' (`referenceTermsOf`, in SQL, as PostgreSQL numbers a need
+   * as it goes in) and their text's. One need's are sent on with what follows.
+   */
+  protected async addTerms(needs: ReadonlyArray<Pick<Need, 'id' | 'organizationId' | 'customFields' | 'isConfidential'>>) {
+    const t = this.tables.needs
+    const organizationId = needs[0]!.organizationId
+    const reference = (term: SQL) =>
+      this.db
+        .select({
+          organizationId: t.organizationId,
+          term: sql<string>`${term}`.as('term'),
+          kind: sql<string>`'r'`.as('kind'),
+          needId: t.id,
+        })
+        .from(t)
+        .where(
+          and(
+            eq(t.organizationId, organizationId),
+            inArray(
+              t.id,
+              needs.map((need) => need.id),
+            ),
+          ),
+        )
+    const code = reference(sql`rtrim(lower(${t.referenceNumber}), '0123456789-')`)
+    const number = reference(sql`ltrim(lower(${t.referenceNumber}), 'abcdefghijklmnopqrstuvwxyz-')`)
+    await this.unread(this.db.insert(this.tables.needTerms).select(code.union(number)))
+    await this.addTextTerms(needs)
+  }
+
+  /** The words of needs' text, after any they had: written again whenever a need is (`update`). */
+  protected async replaceTextTerms(need: Pick<Need, 'id' | 'organizationId' | 'customFields' | 'isConfidential'>) {
+    await this.removeTextTerms(need.organizationId, [need.id])
+    await this.addTextTerms([need])
+  }
+
+  /** Forgets the words of the needs' text (retention, erasure): nothing of it stays in the index. */
+  protected async removeTextTerms(organizationId: string, needIds: readonly string[]) {
+    const terms = this.tables.needTerms
+    await this.unread(
+      this.db.delete(terms).where(and(eq(terms.organizationId, organizationId), inArray(terms.needId, [...needIds]), ne(terms.kind, 'r'))),
+    )
+  }
+
+  private async addTextTerms(needs: ReadonlyArray<Pick<Need, 'id' | 'organizationId' | 'customFields' | 'isConfidential'>>) {
+    const rows = needs.flatMap((need) =>
+      needTextTermsOf(need).map(({ kind, term }) => ({ organizationId: need.organizationId, term, kind, needId: need.id })),
+    )
+    for (const chunk of chunksOf(rows)) await this.unread(this.db.insert(this.tables.needTerms).values(chunk))
+  }
+}
+
+/** The first text after every text that begins with `prefix`: its last character's successor (byte order, as the keys are compared). */
+function prefixEnd(prefix: string): string {
+  const chars = [...prefix]
+  const last = chars.pop()!.codePointAt(0)!
+  const next = last === 0xd7ff ? 0xe000 : last + 1
+  return chars.join('') + String.fromCodePoint(next)
+}

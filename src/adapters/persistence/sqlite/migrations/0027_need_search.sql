@@ -1,0 +1,18 @@
+-- Need search (docs/api/needs.md "Search"): the words of each need by kind, written by the need repository.
+-- The needs on file get their reference numbers' words here (`REQ-1001`: `req` and `1001`); their description
+-- and names are indexed when each is next written.
+-- WITHOUT ROWID: a row is its key's one entry (drizzle-kit cannot say so; schema.ts does).
+CREATE TABLE `need_terms` (
+	`organization_id` text NOT NULL,
+	`term` text NOT NULL,
+	`kind` text NOT NULL,
+	`need_id` text NOT NULL,
+	PRIMARY KEY(`organization_id`, `term`, `kind`, `need_id`)
+) WITHOUT ROWID;
+--> statement-breakpoint
+CREATE INDEX `need_terms_by_need` ON `need_terms` (`need_id`);
+--> statement-breakpoint
+INSERT INTO `need_terms` (`organization_id`, `term`, `kind`, `need_id`)
+  SELECT `organization_id`, rtrim(lower(`reference_number`), '0123456789-'), 'r', `id` FROM `needs`
+  UNION
+  SELECT `organization_id`, ltrim(lower(`reference_number`), 'abcdefghijklmnopqrstuvwxyz-'), 'r', `id` FROM `needs`;
