@@ -4,6 +4,9 @@ import { chromiumAvailable } from '../support/browser'
 import { startConsoleHarness, type ConsoleHarness } from '../support/console'
 import { TEST_PASSWORD } from '../support/world'
 
+// The page's, inside page.evaluate: this project's types have no DOM.
+declare const document: { documentElement: { scrollWidth: number } }
+
 // docs/console.md "Needs inbox": one search box (words of the description, the person's name), the overdue filter
 // and its mark, sorting by a column; at 375 px each row a card, nothing cut off; in English and Spanish.
 

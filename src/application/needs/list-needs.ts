@@ -10,7 +10,7 @@ import type { Repositories } from '../ports/repositories'
 
 /**
  * A list's filters as asked: `overdue` (as of the service's clock) and `dueBefore` bound open needs' due dates;
- * `q` searches (docs/api/needs.md "Search").
+ * `q` searches (docs/api/needs.md "Search and sort").
  */
 export interface NeedListFilter extends Omit<NeedFilter, 'openDueBefore' | 'search'> {
   overdue?: boolean

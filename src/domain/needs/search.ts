@@ -5,7 +5,7 @@ import { newestFirst } from '../shared/page'
 import { NEED_STATUSES, type Need } from './need'
 
 /**
- * How `GET /api/needs?q=` is matched (docs/api/needs.md "Search"), decided here once for every adapter: each
+ * How `GET /api/needs?q=` is matched (docs/api/needs.md "Search and sort"), decided here once for every adapter: each
  * word of the query (case- and accent-insensitive, as constituent search's) must begin a word of the need's
  * reference number, of its description (`customFields.description`) or of the person's name it recorded
  * (`customFields.firstName`, `lastName`), each only where the reader may see it (`searchableKinds`).

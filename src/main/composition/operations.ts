@@ -10,6 +10,7 @@ import { SetMemberPassword } from '../../application/members/set-member-password
 import { DispatchOutbox } from '../../application/messaging/dispatch-outbox'
 import { OrganizationMailer } from '../../application/messaging/organization-mailer'
 import { Outbox } from '../../application/messaging/outbox'
+import { IndexNeedSearchBacklog } from '../../application/needs/index-need-search-backlog'
 import { SendDailyDigests } from '../../application/needs/send-daily-digests'
 import { CreateOrganization } from '../../application/organizations/create-organization'
 import { SetOrganizationPhoneNumber } from '../../application/organizations/set-organization-phone-number'
@@ -40,4 +41,5 @@ export const operations = area('operations', ({ service }) => ({
   importFile: service(ImportOrganizationFile, [PORTS.repositories, RecordImport, ConstituentImporter, NeedImporter]),
   applyRetention: service(ApplyRetention, [PORTS.repositories, unitOfWork, clock, ConstituentEraser, AuditTrail]),
   sendDailyDigests: service(SendDailyDigests, [PORTS.repositories, unitOfWork, Outbox, clock, PORTS.publicBaseUrl]),
+  indexNeedSearchBacklog: service(IndexNeedSearchBacklog, [unitOfWork]),
 }))

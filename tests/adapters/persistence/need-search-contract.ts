@@ -7,7 +7,7 @@ import { ALL, ids, minute } from './contract-support'
 const EVERY_KIND: NeedSearch['kinds'] = ['r', 'd', 'n', 'c', 'm']
 const search = (q: string, kinds = EVERY_KIND) => ({ search: { words: q.split(' '), kinds } })
 
-/** Needs found by words of their reference, description and names (docs/api/needs.md "Search"), and lists in each sort's order. */
+/** Needs found by words of their reference, description and names (docs/api/needs.md "Search and sort"), and lists in each sort's order. */
 export function describeNeedSearchContract(context: ContractContext): void {
   const { read, write, anOrganizationWithPartner, insertNeeds } = context
   describe('needs search', () => {

@@ -74,6 +74,7 @@ export class SqlNeedRepository extends SqlNeedSearch implements NeedRepository {
     return { referenceNumbers: Promise.resolve(needs.map((need) => numbers.get(need.id)!)) }
   }
   async update(n: Need) {
+    await this.leaveBacklog(n.id)
     // Sent on with what follows: nothing reads its result, and its failure is the unit of work's all the same.
     await this.unread(this.updateInOrganization(this.tables.needs, needRow(n, n.referenceNumber), ['createdAt', 'referenceNumber']))
     await this.replaceTextTerms(n)

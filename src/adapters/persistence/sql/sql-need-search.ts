@@ -10,7 +10,7 @@ import { INSIDE, toNeed } from './sql-need-rows'
 import { SqlRepository, chunksOf } from './sql-repository'
 
 /**
- * What the need repository shares with its search (docs/api/needs.md "Search"): a filter as SQL, a sort's order,
+ * What the need repository shares with its search (docs/api/needs.md "Search and sort"): a filter as SQL, a sort's order,
  * and the words of need_terms, written with each need. A search reads the needs of each word's prefix range of
  * terms (need_terms' primary key, within the organization and the kinds the reader may see), keeps those
  * the other filters keep, counts them up to a cap as constituent search does and sorts the page.
@@ -139,6 +139,47 @@ export abstract class SqlNeedSearch extends SqlRepository {
   protected async replaceTextTerms(need: Pick<Need, 'id' | 'organizationId' | 'customFields' | 'isConfidential'>) {
     await this.removeTextTerms(need.organizationId, [need.id])
     await this.addTextTerms([need])
+  }
+
+  async indexTextBacklog(limit: number): Promise<number> {
+    const backlog = this.tables.needTermsBacklog
+    const t = this.tables.needs
+    const next = await this.db.select({ needId: backlog.needId }).from(backlog).limit(limit)
+    if (next.length === 0) return 0
+    // Taken off first: a write of one of these needs takes it off first too (`leaveBacklog`), so it either
+    // waits for this transaction and then indexes its own text, or has taken it and this one skips it.
+    const taken = await this.db
+      .delete(backlog)
+      .where(
+        inArray(
+          backlog.needId,
+          next.map((row) => row.needId),
+        ),
+      )
+      .returning({ needId: backlog.needId })
+    if (taken.length === 0) return 0
+    const needs = await this.db
+      .select({ id: t.id, organizationId: t.organizationId, customFields: t.customFields, isConfidential: t.isConfidential })
+      .from(t)
+      .where(
+        inArray(
+          t.id,
+          taken.map((row) => row.needId),
+        ),
+      )
+    for (const need of needs) await this.removeTextTerms(need.organizationId, [need.id])
+    await this.addTextTerms(needs)
+    return taken.length
+  }
+
+  /** A need about to be written leaves the backlog first (`indexTextBacklog`): its write indexes its text. */
+  protected leaveBacklog(needId: string) {
+    const backlog = this.tables.needTermsBacklog
+    return this.unread(
+      this.prepared('need_terms_backlog_leave', () => this.db.delete(backlog).where(eq(backlog.needId, sql.placeholder('needId'))), {
+        needId,
+      }),
+    )
   }
 
   /** Forgets the words of the needs' text (retention, erasure): nothing of it stays in the index. */

@@ -10,7 +10,7 @@ export interface NeedFilter {
   constituentId?: string
   /** Open needs due before this time only (`isOpenAndDueBefore`), by the index of open needs' due dates. */
   openDueBefore?: Date
-  /** Needs with every word of the search among the terms of the kinds it names (docs/api/needs.md "Search"). */
+  /** Needs with every word of the search among the terms of the kinds it names (docs/api/needs.md "Search and sort"). */
   search?: NeedSearch
 }
 
@@ -37,6 +37,12 @@ export interface NeedRepository {
    * reach of the next run.
    */
   clearResolvedText(organizationId: string, before: Date, at: Date, limit: number): Promise<string[]>
+  /**
+   * Indexes the text (description, names) of up to `limit` needs of the search index's backlog, the needs on
+   * file when it came (docs/api/needs.md "Search and sort"), and takes them off it; answers how many, 0 once
+   * none is left. A need written meanwhile has left the backlog with that write, which indexed it.
+   */
+  indexTextBacklog(limit: number): Promise<number>
   findById(organizationId: string, id: string): Promise<Need | undefined>
   findByReferenceNumber(organizationId: string, referenceNumber: string): Promise<Need | undefined>
   /** The needs created at exactly one of these times (indexed): where an import's rows would be (docs/api/exports-import.md "Import"). */
