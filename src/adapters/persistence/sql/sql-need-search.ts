@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, gte, inArray, lt, ne, sql, type SQL } from 'drizzle-orm'
+import { and, asc, count, desc, eq, exists, gte, inArray, lt, ne, sql, type SQL } from 'drizzle-orm'
 import type { NeedFilter } from '../../../application/ports/repositories/need-repository'
 import { SEARCH_TOTAL_BOUND } from '../../../domain/constituents/search'
 import { NEED_STATUSES, type Need } from '../../../domain/needs/need'
@@ -10,10 +10,14 @@ import { INSIDE, toNeed } from './sql-need-rows'
 import { SqlRepository, chunksOf } from './sql-repository'
 
 /**
- * What the need repository shares with its search (docs/api/needs.md "Search and sort"): a filter as SQL, a sort's order,
- * and the words of need_terms, written with each need. A search reads the needs of each word's prefix range of
- * terms (need_terms' primary key, within the organization and the kinds the reader may see), keeps those
- * the other filters keep, counts them up to a cap as constituent search does and sorts the page.
+ * What the need repository shares with its search (docs/api/needs.md "Search and sort"): a filter as SQL, a
+ * sort's order, and the words of need_terms, written with each need. A search's matches are found from its
+ * longest word's range of terms (need_terms' primary key, within the organization and the kinds the reader
+ * may see), each need then checked for every word among its own terms (need_terms_by_need) and for the other
+ * filters. They are counted up to a cap, as constituent search's: up to it the page is read by key and
+ * sorted, at most the cap's needs; past it, in an order an index keeps, the page is read by walking the
+ * organization's needs in that order, each tested for the words, so a common word is found in a few rows a
+ * match, whatever the size of the organization.
  */
 export abstract class SqlNeedSearch extends SqlRepository {
   /** Needs read by a prepared statement of the whole row come straight from the driver's values (row-reader.ts). */
@@ -24,13 +28,21 @@ export abstract class SqlNeedSearch extends SqlRepository {
   /**
    * The needs of the organization that `filter` keeps. `prepared`: each value is a placeholder named after
    * its key (a list's statement; the due bound's is `before`, given `dueTimeOf`); otherwise the value itself.
-   * A search is never prepared: its words are values.
+   * A search is never prepared: its words are values. `found` is how its matches are found: `byKey` from its
+   * longest word's range; `walk`, each need's own terms tested, for a walk through the list's index;
+   * `joined`, the needs joined to the longest word's range of terms (`longestWordTerms`), which hold their
+   * organization.
    */
-  protected matching(filter: NeedFilter & { organizationId: string }, prepared: boolean): SQL | undefined {
+  protected matching(filter: NeedFilter & { organizationId: string }, prepared: boolean, found: Found = 'byKey'): SQL | undefined {
     const t = this.tables.needs
     const v = (key: string, actual: string) => (prepared ? sql.placeholder(key) : actual)
+    const byKey = filter.search !== undefined && found === 'byKey'
+    const organization =
+      // Found by key, the needs are read by id: `|| ''` keeps the planner from walking the organization's
+      // needs through an index of its own and testing each.
+      byKey ? sql`${t.organizationId} || '' = ${filter.organizationId}` : eq(t.organizationId, v('organizationId', filter.organizationId))
     return and(
-      eq(t.organizationId, v('organizationId', filter.organizationId)),
+      filter.search !== undefined && found === 'joined' ? undefined : organization,
       filter.statuses
         ? inArray(
             t.status,
@@ -41,29 +53,43 @@ export abstract class SqlNeedSearch extends SqlRepository {
       filter.assignedTo ? eq(t.assignedTo, v('assignedTo', filter.assignedTo)) : undefined,
       filter.constituentId ? eq(t.constituentId, v('constituentId', filter.constituentId)) : undefined,
       filter.openDueBefore ? openAndDueBefore(t, prepared ? sql.placeholder('before') : filter.openDueBefore) : undefined,
-      ...(filter.search ? this.searching(filter.organizationId, filter.search) : []),
+      ...(byKey ? [this.withLongestWord(filter.organizationId, filter.search!)] : []),
+      ...(filter.search ? this.withEveryWord(filter.search) : []),
     )
   }
 
-  /** Each word of the search: the needs with a term of a readable kind that it begins. */
-  private searching(organizationId: string, search: NeedSearch): SQL[] {
+  /** The needs with a term of a readable kind that the search's longest word begins. */
+  private withLongestWord(organizationId: string, search: NeedSearch): SQL {
+    const terms = this.tables.needTerms
+    return inArray(
+      this.tables.needs.id,
+      this.db.select({ id: terms.needId }).from(terms).where(this.longestWordTerms(organizationId, search)),
+    )
+  }
+
+  /** The terms of a readable kind that the search's longest word begins: a range of the organization's (the primary key). */
+  private longestWordTerms(organizationId: string, search: NeedSearch): SQL {
+    const terms = this.tables.needTerms
+    const word = search.words.reduce((longest, w) => (w.length > longest.length ? w : longest))
+    return and(eq(terms.organizationId, organizationId), this.begunBy(word), inArray(terms.kind, search.kinds))!
+  }
+
+  /** Each word of the search begins a term of a readable kind among the need's own. */
+  private withEveryWord(search: NeedSearch): SQL[] {
     const terms = this.tables.needTerms
     return search.words.map((word) =>
-      inArray(
-        this.tables.needs.id,
+      exists(
         this.db
-          .select({ id: terms.needId })
+          .select({ one: sql`1` })
           .from(terms)
-          .where(
-            and(
-              eq(terms.organizationId, organizationId),
-              gte(terms.term, word),
-              lt(terms.term, prefixEnd(word)),
-              inArray(terms.kind, search.kinds),
-            ),
-          ),
+          .where(and(eq(terms.needId, this.tables.needs.id), this.begunBy(word), inArray(terms.kind, search.kinds))),
       ),
     )
+  }
+
+  /** Terms that `word` begins: the range of the key from it to the first text after every one it begins. */
+  private begunBy(word: string): SQL {
+    return and(gte(this.tables.needTerms.term, word), lt(this.tables.needTerms.term, prefixEnd(word)))!
   }
 
   /** The list's order: `sort`'s (`needOrder`), else newest first, or soonest due first for a due bound. */
@@ -84,16 +110,22 @@ export abstract class SqlNeedSearch extends SqlRepository {
   /** A search's page in `sort`'s order, its total counted up to the cap (docs/api/conventions.md "Lists"). */
   protected async searchPage(organizationId: string, filter: NeedFilter, page: PageRequest, sort?: NeedSort): Promise<Page<Need>> {
     const t = this.tables.needs
-    const where = this.matching({ ...filter, organizationId }, false)
+    const terms = this.tables.needTerms
     const cap = countCap(page, SEARCH_TOTAL_BOUND)
+    // Counted from the longest word's range of terms, each need joined once: the count stops at the cap
+    // without reading the rest of the range.
     const matches = this.db
-      .select({ one: sql`1` })
-      .from(t)
-      .where(where)
+      .selectDistinct({ id: terms.needId })
+      .from(terms)
+      .innerJoin(t, eq(t.id, terms.needId))
+      .where(and(this.longestWordTerms(organizationId, filter.search!), this.matching({ ...filter, organizationId }, false, 'joined')))
       .limit(cap + 1)
     const [counted] = await this.db.select({ n: count() }).from(matches.as('matches'))
     const total = boundedTotal(Number(counted?.n ?? 0), cap)
     if (total.total === 0) return { items: [], ...total }
+    // Many matches in an order an index keeps (newest or oldest first, soonest due for a due bound): walked.
+    const walk = total.totalIsLowerBound && (sort === undefined || sort.endsWith('createdAt'))
+    const where = this.matching({ ...filter, organizationId }, false, walk ? 'walk' : 'byKey')
     const rows = await this.db
       .select()
       .from(t)
@@ -197,6 +229,9 @@ export abstract class SqlNeedSearch extends SqlRepository {
     for (const chunk of chunksOf(rows)) await this.unread(this.db.insert(this.tables.needTerms).values(chunk))
   }
 }
+
+/** How a search's matches are found (`matching`). */
+type Found = 'byKey' | 'walk' | 'joined'
 
 /** The first text after every text that begins with `prefix`: its last character's successor (byte order, as the keys are compared). */
 function prefixEnd(prefix: string): string {

@@ -275,7 +275,7 @@ export const needTerms = sqliteTable(
     kind: text('kind').notNull(),
     needId: text('need_id').notNull(),
   },
-  (t) => [primaryKey({ columns: [t.organizationId, t.term, t.kind, t.needId] }), index('need_terms_by_need').on(t.needId)],
+  (t) => [primaryKey({ columns: [t.organizationId, t.term, t.kind, t.needId] }), index('need_terms_by_need').on(t.needId, t.term)],
 )
 
 /**

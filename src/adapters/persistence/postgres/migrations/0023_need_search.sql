@@ -10,7 +10,7 @@ CREATE TABLE "need_terms" (
 	CONSTRAINT "need_terms_organization_id_term_kind_need_id_pk" PRIMARY KEY("organization_id","term","kind","need_id")
 );
 --> statement-breakpoint
-CREATE INDEX "need_terms_by_need" ON "need_terms" USING btree ("need_id");
+CREATE INDEX "need_terms_by_need" ON "need_terms" USING btree ("need_id","term");
 --> statement-breakpoint
 INSERT INTO "need_terms" ("organization_id", "term", "kind", "need_id")
   SELECT "organization_id", rtrim(lower("reference_number"), '0123456789-'), 'r', "id" FROM "needs"

@@ -10,7 +10,7 @@ CREATE TABLE `need_terms` (
 	PRIMARY KEY(`organization_id`, `term`, `kind`, `need_id`)
 ) WITHOUT ROWID;
 --> statement-breakpoint
-CREATE INDEX `need_terms_by_need` ON `need_terms` (`need_id`);
+CREATE INDEX `need_terms_by_need` ON `need_terms` (`need_id`,`term`);
 --> statement-breakpoint
 INSERT INTO `need_terms` (`organization_id`, `term`, `kind`, `need_id`)
   SELECT `organization_id`, rtrim(lower(`reference_number`), '0123456789-'), 'r', `id` FROM `needs`
