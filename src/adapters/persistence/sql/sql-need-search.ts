@@ -7,6 +7,7 @@ import { boundedTotal, countCap, offsetOf, type Page, type PageRequest } from '.
 import { openAndDueBefore } from './sql-open-due'
 import { recordsOf, type RowReader } from './row-reader'
 import { INSIDE, toNeed } from './sql-need-rows'
+import type { SQLiteSelect } from 'drizzle-orm/sqlite-core'
 import { SqlRepository, chunksOf } from './sql-repository'
 
 /**
@@ -14,10 +15,10 @@ import { SqlRepository, chunksOf } from './sql-repository'
  * sort's order, and the words of need_terms, written with each need. A search's matches are found from its
  * longest word's range of terms (need_terms' primary key, within the organization and the kinds the reader
  * may see), each need then checked for every word among its own terms (need_terms_by_need) and for the other
- * filters. They are counted up to a cap, as constituent search's: up to it the page is read by key and
- * sorted, at most the cap's needs; past it, in an order an index keeps, the page is read by walking the
- * organization's needs in that order, each tested for the words, so a common word is found in a few rows a
- * match, whatever the size of the organization.
+ * filters. They are counted up to a cap, as constituent search's (`countMatches`): up to it the page is read
+ * by key and sorted, at most the cap's needs; past it, in an order an index keeps, the page is read by
+ * walking the organization's needs in that order, each tested for the words, so a common word is found in a
+ * few rows a match, whatever the size of the organization.
  */
 export abstract class SqlNeedSearch extends SqlRepository {
   /** Needs read by a prepared statement of the whole row come straight from the driver's values (row-reader.ts). */
@@ -29,9 +30,7 @@ export abstract class SqlNeedSearch extends SqlRepository {
    * The needs of the organization that `filter` keeps. `prepared`: each value is a placeholder named after
    * its key (a list's statement; the due bound's is `before`, given `dueTimeOf`); otherwise the value itself.
    * A search is never prepared: its words are values. `found` is how its matches are found: `byKey` from its
-   * longest word's range; `walk`, each need's own terms tested, for a walk through the list's index;
-   * `joined`, the needs joined to the longest word's range of terms (`longestWordTerms`), which hold their
-   * organization.
+   * longest word's range; `walk`, each need's own terms tested, for a walk through an index of the list.
    */
   protected matching(filter: NeedFilter & { organizationId: string }, prepared: boolean, found: Found = 'byKey'): SQL | undefined {
     const t = this.tables.needs
@@ -42,7 +41,7 @@ export abstract class SqlNeedSearch extends SqlRepository {
       // needs through an index of its own and testing each.
       byKey ? sql`${t.organizationId} || '' = ${filter.organizationId}` : eq(t.organizationId, v('organizationId', filter.organizationId))
     return and(
-      filter.search !== undefined && found === 'joined' ? undefined : organization,
+      organization,
       filter.statuses
         ? inArray(
             t.status,
@@ -110,18 +109,9 @@ export abstract class SqlNeedSearch extends SqlRepository {
   /** A search's page in `sort`'s order, its total counted up to the cap (docs/api/conventions.md "Lists"). */
   protected async searchPage(organizationId: string, filter: NeedFilter, page: PageRequest, sort?: NeedSort): Promise<Page<Need>> {
     const t = this.tables.needs
-    const terms = this.tables.needTerms
     const cap = countCap(page, SEARCH_TOTAL_BOUND)
-    // Counted from the longest word's range of terms, each need joined once: the count stops at the cap
-    // without reading the rest of the range.
-    const matches = this.db
-      .selectDistinct({ id: terms.needId })
-      .from(terms)
-      .innerJoin(t, eq(t.id, terms.needId))
-      .where(and(this.longestWordTerms(organizationId, filter.search!), this.matching({ ...filter, organizationId }, false, 'joined')))
-      .limit(cap + 1)
-    const [counted] = await this.db.select({ n: count() }).from(matches.as('matches'))
-    const total = boundedTotal(Number(counted?.n ?? 0), cap)
+    const counted = await this.countMatches(organizationId, filter, cap)
+    const total = boundedTotal(counted, cap)
     if (total.total === 0) return { items: [], ...total }
     // Many matches in an order an index keeps (newest or oldest first, soonest due for a due bound): walked.
     const walk = total.totalIsLowerBound && (sort === undefined || sort.endsWith('createdAt'))
@@ -134,6 +124,37 @@ export abstract class SqlNeedSearch extends SqlRepository {
       .limit(page.limit)
       .offset(offsetOf(page))
     return { items: rows.map(toNeed), ...total }
+  }
+
+  /**
+   * How many needs the search finds, up to `cap + 1`, in about √(cap × the organization's needs) rows either
+   * way: its longest word's entries are counted up to that many. Fewer, and the matches are counted from
+   * them by key; more, and the word is common enough that walking the organization's needs, each checked,
+   * passes the cap in fewer rows than the word has entries.
+   */
+  private async countMatches(organizationId: string, filter: NeedFilter, cap: number): Promise<number> {
+    const upTo = async (limit: number, rows: SQLiteSelect) => {
+      const [counted] = await this.db.select({ n: count() }).from(rows.limit(limit).as('rows'))
+      return Number(counted?.n ?? 0)
+    }
+    const kept = this.tables.needCounts
+    const [all] = await this.db
+      .select({ n: sql<number | string | null>`sum(${kept.needs})` })
+      .from(kept)
+      .where(eq(kept.organizationId, organizationId))
+    const enough = Math.ceil(Math.sqrt(cap * Number(all?.n ?? 0)))
+    const terms = this.tables.needTerms
+    const longest = this.db.select({ one: sql`1` }).from(terms).where(this.longestWordTerms(organizationId, filter.search!))
+    const found: Found = (await upTo(enough + 1, longest.$dynamic())) <= enough ? 'byKey' : 'walk'
+    const t = this.tables.needs
+    return upTo(
+      cap + 1,
+      this.db
+        .select({ one: sql`1` })
+        .from(t)
+        .where(this.matching({ ...filter, organizationId }, false, found))
+        .$dynamic(),
+    )
   }
 
   /**
@@ -231,7 +252,7 @@ export abstract class SqlNeedSearch extends SqlRepository {
 }
 
 /** How a search's matches are found (`matching`). */
-type Found = 'byKey' | 'walk' | 'joined'
+type Found = 'byKey' | 'walk'
 
 /** The first text after every text that begins with `prefix`: its last character's successor (byte order, as the keys are compared). */
 function prefixEnd(prefix: string): string {
