@@ -247,8 +247,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * List needs, newest first; paging in X-Total-Count and Link
-         * @description Every role; partner roles see their own partner's needs only. Filters by status list, partner, assignee and constituent, and open needs by due date: `overdue=true` (past due now) and `dueBefore`, which list soonest due first.
+         * List and search needs, newest first; paging in X-Total-Count and Link
+         * @description Every role; partner roles see their own partner's needs only. Filters by status list, partner, assignee and constituent, and open needs by due date: `overdue=true` (past due now) and `dueBefore`, which list soonest due first unless `sort` is given. `q` finds needs by word prefixes of the reference number, the description and the person's name, each only where the caller may read it (a confidential need's description with needs:read-confidential, names with the right to read constituents); with `q`, the total is counted up to 1,000 (or to the end of the page asked for): past it X-Total-Count-Is-Lower-Bound says more match, and Link has no last.
          */
         get: operations["listNeeds"];
         put?: never;
@@ -3152,6 +3152,8 @@ export interface operations {
                 constituentId?: string;
                 overdue?: boolean;
                 dueBefore?: string;
+                q?: string;
+                sort?: "createdAt" | "-createdAt" | "dueDate" | "-dueDate" | "status" | "-status";
                 page?: number;
                 limit?: number;
             };
@@ -3166,6 +3168,7 @@ export interface operations {
                 headers: {
                     "X-Total-Count"?: number;
                     Link?: string;
+                    "X-Total-Count-Is-Lower-Bound"?: boolean;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3454,6 +3457,7 @@ export interface operations {
                 constituentId?: string;
                 overdue?: boolean;
                 dueBefore?: string;
+                q?: string;
                 format: "csv";
             };
             header?: never;

@@ -44,6 +44,7 @@ import type { GetNeedsReport } from './reports/get-needs-report'
 import type { ExportNeeds } from './needs/export-needs'
 import type { ImportNeeds } from './needs/import-needs'
 import type { SendDailyDigests } from './needs/send-daily-digests'
+import type { IndexNeedSearchBacklog } from './needs/index-need-search-backlog'
 import type { SubmitPublicNeed } from './needs/submit-public-need'
 import type { UpdateNeed } from './needs/update-need'
 import type { ImportOrganizationFile } from './imports/import-organization-file'
@@ -165,5 +166,6 @@ export interface UseCases {
     applyRetention: ApplyRetention
     sendDailyDigests: SendDailyDigests
     purgeLiveEvents: PurgeLiveEvents
+    indexNeedSearchBacklog: IndexNeedSearchBacklog
   }
 }

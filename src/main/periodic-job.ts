@@ -54,6 +54,16 @@ const JOBS: PeriodicJob[] = [
       if (idempotencyKeysRemoved > 0) logger.info('idempotency keys past their day deleted', { removed: idempotencyKeysRemoved })
     },
   },
+  {
+    // The text of needs on file before need search came (docs/api/needs.md "Search and sort"): all of it at
+    // start, then an empty backlog read once an hour (a run that failed is the next one's to finish).
+    name: 'need search backlog',
+    everyMs: HOUR,
+    run: async (operations, logger) => {
+      const indexed = await operations.indexNeedSearchBacklog.execute()
+      if (indexed > 0) logger.info('needs indexed for search', { indexed })
+    },
+  },
 ]
 
 /**

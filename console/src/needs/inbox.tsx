@@ -1,17 +1,17 @@
 import { useEffect, useState } from 'preact/hooks'
 import { client, STATUSES, type Need, type Status } from '../shared/api'
-import { formatDate, may, memberName, partnerName, useMembers, usePartners, useProfile } from '../shared/data'
+import { may, useMembers, usePartners, useProfile } from '../shared/data'
 import { ExportButton } from '../shared/exports'
-import { language, t } from '../shared/i18n'
+import { t } from '../shared/i18n'
 import { useLiveChanges } from '../shared/live'
-import { go, href } from '../shared/router'
+import { go } from '../shared/router'
 import { PAGE_SIZE, pageOf, Paging } from '../shared/paging'
 import { authorized } from '../shared/session'
-import { Table } from '../shared/table'
 import { BulkBar, SelectNeed, useSelection } from './bulk-bar'
+import { NeedsTable, PageJump, sortOf } from './inbox-table'
 import { SavedViews } from './saved-views'
 
-/** The needs table, filtered and paged by the address's query (`#/needs?status=NEW&page=2`). */
+/** The needs table, searched, filtered, sorted and paged by the address's query (`#/needs?q=rent&status=NEW&sort=dueDate&page=2`). */
 export function Inbox({ query }: { query: URLSearchParams }) {
   const partners = usePartners()
   const profile = useProfile()
@@ -20,13 +20,16 @@ export function Inbox({ query }: { query: URLSearchParams }) {
   const status = query.get('status') ?? ''
   const partnerId = query.get('partner') ?? ''
   const mine = query.get('mine') === '1'
+  const q = query.get('q')?.trim() ?? ''
+  const overdue = query.get('overdue') === '1'
+  const sort = sortOf(query)
   const page = pageOf(query)
   // The answer remembers which filters and page it is for: until the next arrives, the table is not shown under another page's label.
   const [reloads, setReloads] = useState(0)
-  const key = JSON.stringify([status, partnerId, mine, me, page, reloads])
+  const key = JSON.stringify([status, partnerId, mine, me, q, overdue, sort, page, reloads])
   const selection = useSelection(key)
   const bulk = may(profile, 'needs:update')
-  const [answer, setAnswer] = useState<{ key: string; result: { needs: Need[]; total: number } | 'error' }>()
+  const [answer, setAnswer] = useState<{ key: string; result: { needs: Need[]; total: number; moreThan: boolean } | 'error' }>()
   const result = answer?.key === key ? answer.result : undefined
   useEffect(() => {
     document.title = `${t.needs} · ${t.appName}`
@@ -37,30 +40,51 @@ export function Inbox({ query }: { query: URLSearchParams }) {
     ...(status ? { status: [status as Status] } : {}),
     ...(partnerId ? { partnerId } : {}),
     ...(mine && me ? { assignedTo: me } : {}),
+    ...(q ? { q } : {}),
+    ...(overdue ? { overdue: true } : {}),
   }
   // A need created or changed anywhere reads the page again, without a reload.
   const changes = useLiveChanges((event) => event.type.startsWith('need.'))
   useEffect(() => {
     if (mine && !me) return
     let current = true
-    void authorized(() => client.GET('/api/needs', { params: { query: { page, limit: PAGE_SIZE, ...filtered } } })).then(
-      ({ data, response }) => {
-        if (current)
-          setAnswer({ key, result: data ? { needs: data, total: Number(response.headers.get('x-total-count') ?? data.length) } : 'error' })
-      },
-    )
+    void authorized(() =>
+      client.GET('/api/needs', { params: { query: { page, limit: PAGE_SIZE, ...filtered, ...(sort ? { sort } : {}) } } }),
+    ).then(({ data, response }) => {
+      const total = Number(response.headers.get('x-total-count') ?? data?.length)
+      const moreThan = response.headers.get('x-total-count-is-lower-bound') === 'true'
+      if (current) setAnswer({ key, result: data ? { needs: data, total, moreThan } : 'error' })
+    })
     return () => {
       current = false
     }
   }, [key, changes])
 
-  const filters = { status, partner: partnerId, mine: mine ? '1' : undefined }
-  const change = (patch: Record<string, string | undefined>) => go(['needs'], { ...filters, ...patch, page: undefined })
+  const filters = { status, partner: partnerId, mine: mine ? '1' : undefined, q: q || undefined, overdue: overdue ? '1' : undefined }
+  const sorted = { ...filters, sort }
+  const change = (patch: Record<string, string | undefined>) => go(['needs'], { ...sorted, ...patch, page: undefined })
 
   return (
     <>
       <h1>{t.needs}</h1>
       <OpenByReference />
+      <form
+        class="inline inbox-search"
+        role="search"
+        onSubmit={(event) => {
+          event.preventDefault()
+          change({ q: String(new FormData(event.currentTarget).get('q')).trim() || undefined })
+        }}
+      >
+        <div>
+          <label for="needs-query">{t.inboxSearch.search}</label>
+          <input id="needs-query" name="q" type="search" defaultValue={q} autocomplete="off" aria-describedby="needs-query-hint" />
+          <p id="needs-query-hint" class="meta">
+            {t.inboxSearch.searchHint}
+          </p>
+        </div>
+        <button type="submit">{t.inboxSearch.searchButton}</button>
+      </form>
       <form class="filters" aria-label={t.filters} onSubmit={(event) => event.preventDefault()}>
         <div>
           <label for="filter-status">{t.status}</label>
@@ -93,6 +117,15 @@ export function Inbox({ query }: { query: URLSearchParams }) {
           />
           <label for="filter-mine">{t.assignedToMe}</label>
         </div>
+        <div class="check">
+          <input
+            id="filter-overdue"
+            type="checkbox"
+            checked={overdue}
+            onChange={(event) => change({ overdue: event.currentTarget.checked ? '1' : undefined })}
+          />
+          <label for="filter-overdue">{t.inboxSearch.overdueOnly}</label>
+        </div>
       </form>
       <SavedViews query={query} me={me} />
       {may(profile, 'records:export') && (
@@ -115,30 +148,25 @@ export function Inbox({ query }: { query: URLSearchParams }) {
       )}
       {result && result !== 'error' && (
         <>
-          <Table
-            label={t.needs}
-            columns={[t.reference, t.status, t.partner, t.assignee, t.due, t.created, ...(bulk ? [t.bulk.select] : [])]}
-          >
-            {result.needs.map((need) => (
-              <tr key={need.id}>
-                <td>
-                  <a href={href(['needs', need.referenceNumber])}>{need.referenceNumber}</a>
-                </td>
-                <td>{t.statuses[need.status]}</td>
-                <td>{partnerName(partners, need.partnerId)}</td>
-                <td>{memberName(members, profile, need.assignedTo, t)}</td>
-                <td>{formatDate(need.dueDate, language)}</td>
-                <td>{formatDate(need.createdAt, language)}</td>
-                {bulk && (
-                  <td>
-                    <SelectNeed need={need} selection={selection} />
-                  </td>
-                )}
-              </tr>
-            ))}
-          </Table>
+          <NeedsTable
+            needs={result.needs}
+            sort={sort}
+            defaultSort={overdue ? 'dueDate' : '-createdAt'}
+            filters={filters}
+            partners={partners}
+            members={members}
+            profile={profile}
+            {...(bulk ? { select: (need: Need) => <SelectNeed need={need} selection={selection} /> } : {})}
+          />
           {result.needs.length === 0 && <p>{t.noNeeds}</p>}
-          <Paging path={['needs']} filters={filters} page={page} total={result.total} label={t.pageOf} />
+          <Paging
+            path={['needs']}
+            filters={sorted}
+            page={page}
+            total={result.total}
+            label={result.moreThan ? (shown, _pages, total) => t.inboxSearch.moreThan(shown, total) : t.pageOf}
+          />
+          <PageJump page={page} pages={Math.max(1, Math.ceil(result.total / PAGE_SIZE))} filters={sorted} />
         </>
       )}
     </>

@@ -25,4 +25,16 @@ export const inboxEn = {
     save: 'Save view',
     saved: (name: string) => `Filters saved as “${name}”.`,
   },
+  /** The inbox's search, overdue filter, sort and page jump. */
+  inboxSearch: {
+    search: 'Search needs',
+    searchHint: 'Words of the reference, the description or the person’s name',
+    searchButton: 'Search',
+    overdueOnly: 'Overdue only',
+    overdue: 'Overdue',
+    sort: ' (sort)',
+    goToPage: 'Go to page',
+    go: 'Go',
+    moreThan: (page: number, total: number) => `Page ${page} (more than ${total.toLocaleString('en-US')} needs match)`,
+  },
 }

@@ -27,4 +27,16 @@ export const inboxEs: typeof inboxEn = {
     save: 'Guardar la vista',
     saved: (name) => `Filtros guardados como «${name}».`,
   },
+  /** The inbox's search, overdue filter, sort and page jump. */
+  inboxSearch: {
+    search: 'Buscar solicitudes',
+    searchHint: 'Palabras de la referencia, la descripción o el nombre de la persona',
+    searchButton: 'Buscar',
+    overdueOnly: 'Solo vencidas',
+    overdue: 'Vencida',
+    sort: ' (ordenar)',
+    goToPage: 'Ir a la página',
+    go: 'Ir',
+    moreThan: (page: number, total: number) => `Página ${page} (más de ${total.toLocaleString('es')} solicitudes coinciden)`,
+  },
 }

@@ -1,10 +1,11 @@
 import { Elysia, t } from 'elysia'
 import type { Logger } from '../../application/ports/logger'
 import type { UseCases } from '../../application/use-cases'
+import { SEARCH_TOTAL_BOUND } from '../../domain/constituents/search'
 import { csvAttachment, csvResponses, exportFilename, NEED_COLUMNS } from './exports'
 import { importDocumentation, importing, ImportQuery } from './imports'
 import type { AuthenticationPlugin } from './authentication'
-import { IdempotencyHeaders, PagedList, PageQuery, problems, Uuid } from './common.schemas'
+import { BoundedPagedList, IdempotencyHeaders, PagedList, PageQuery, problems, Uuid } from './common.schemas'
 import {
   BulkUpdateNeedsBody,
   BulkUpdateResultsSchema,
@@ -102,16 +103,15 @@ export function needsRoutes(
     .get(
       '',
       ({ actor, query, request, set }) =>
-        pagedResponse({ query, request, set }, (page) => list.execute(actor, needFilterOf(query), page), needView),
+        pagedResponse({ query, request, set }, (page) => list.execute(actor, needFilterOf(query), page, query.sort), needView),
       {
         auth: true,
         query: ListNeedsQuery,
-        response: { 200: PagedList(NeedSchema), ...problems(400, 401, 403) },
+        response: { 200: BoundedPagedList(NeedSchema, SEARCH_TOTAL_BOUND), ...problems(400, 401, 403) },
         detail: {
           operationId: 'listNeeds',
-          summary: 'List needs, newest first; paging in X-Total-Count and Link',
-          description:
-            "Every role; partner roles see their own partner's needs only. Filters by status list, partner, assignee and constituent, and open needs by due date: `overdue=true` (past due now) and `dueBefore`, which list soonest due first.",
+          summary: 'List and search needs, newest first; paging in X-Total-Count and Link',
+          description: `Every role; partner roles see their own partner's needs only. Filters by status list, partner, assignee and constituent, and open needs by due date: \`overdue=true\` (past due now) and \`dueBefore\`, which list soonest due first unless \`sort\` is given. \`q\` finds needs by word prefixes of the reference number, the description and the person's name, each only where the caller may read it (a confidential need's description with needs:read-confidential, names with the right to read constituents); with \`q\`, the total is counted up to ${SEARCH_TOTAL_BOUND.toLocaleString('en-US')} (or to the end of the page asked for): past it X-Total-Count-Is-Lower-Bound says more match, and Link has no last.`,
         },
       },
     )

@@ -18,6 +18,7 @@ import type { BulkUpdateResult } from '../../application/needs/bulk-update-needs
 import { BULK_NEED_IDS } from '../../domain/needs/bulk-update'
 import { problemOf } from './problem'
 import type { NeedListFilter } from '../../application/needs/list-needs'
+import { NEED_SORTS } from '../../domain/needs/search'
 import { ExportFormatQuery } from './exports'
 import { SLUG } from '../../domain/organizations/organization'
 import { MAIL_LANGUAGES } from '../../domain/members/notifications'
@@ -204,9 +205,27 @@ export const NeedFilterQuery = {
   constituentId: t.Optional(Uuid),
   overdue: t.Optional(t.Boolean({ description: "true: open needs past their dueDate, as of the service's clock (false is no filter)" })),
   dueBefore: t.Optional({ ...DateTime, description: 'Open needs due before this time' }),
+  q: t.Optional(
+    t.String({
+      maxLength: 200,
+      description:
+        "Words, each the beginning of a word of the need's reference number, its description or the person's name it recorded, as far as the caller may read them",
+    }),
+  ),
 }
 
-export const ListNeedsQuery = t.Object({ ...NeedFilterQuery, ...PageQuery }, { additionalProperties: false })
+export const ListNeedsQuery = t.Object(
+  {
+    ...NeedFilterQuery,
+    sort: t.Optional(
+      OneOf(NEED_SORTS, {
+        description: 'The order: a field, descending with a leading -. Default -createdAt, or soonest due first with overdue or dueBefore',
+      }),
+    ),
+    ...PageQuery,
+  },
+  { additionalProperties: false },
+)
 
 export const ExportNeedsQuery = t.Object({ ...NeedFilterQuery, ...ExportFormatQuery }, { additionalProperties: false })
 
@@ -218,6 +237,7 @@ export function needFilterOf(query: {
   constituentId?: string
   overdue?: boolean
   dueBefore?: string
+  q?: string
 }): NeedListFilter {
   return {
     ...(query.status ? { statuses: query.status } : {}),
@@ -226,6 +246,7 @@ export function needFilterOf(query: {
     ...(query.constituentId ? { constituentId: query.constituentId } : {}),
     ...(query.overdue ? { overdue: true } : {}),
     ...(query.dueBefore ? { dueBefore: new Date(query.dueBefore) } : {}),
+    ...(query.q ? { q: query.q } : {}),
   }
 }
 

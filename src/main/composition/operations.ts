@@ -11,6 +11,7 @@ import { SetMemberPassword } from '../../application/members/set-member-password
 import { DispatchOutbox } from '../../application/messaging/dispatch-outbox'
 import { OrganizationMailer } from '../../application/messaging/organization-mailer'
 import { Outbox } from '../../application/messaging/outbox'
+import { IndexNeedSearchBacklog } from '../../application/needs/index-need-search-backlog'
 import { SendDailyDigests } from '../../application/needs/send-daily-digests'
 import { CreateOrganization } from '../../application/organizations/create-organization'
 import { SetOrganizationPhoneNumber } from '../../application/organizations/set-organization-phone-number'
@@ -42,4 +43,5 @@ export const operations = area('operations', ({ service }) => ({
   applyRetention: service(ApplyRetention, [PORTS.repositories, unitOfWork, clock, ConstituentEraser, AuditTrail]),
   purgeLiveEvents: service(PurgeLiveEvents, [unitOfWork, clock]),
   sendDailyDigests: service(SendDailyDigests, [PORTS.repositories, unitOfWork, Outbox, clock, PORTS.publicBaseUrl]),
+  indexNeedSearchBacklog: service(IndexNeedSearchBacklog, [unitOfWork]),
 }))

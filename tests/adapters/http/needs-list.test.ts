@@ -139,7 +139,8 @@ describe('GET /api/needs', () => {
     ['partnerId=abc', 'partnerId'],
     ['assignedTo=abc', 'assignedTo'],
     ['constituentId=abc', 'constituentId'],
-    ['sort=createdAt', 'sort'],
+    ['sort=name', 'sort'],
+    ['sort=createdAt,status', 'sort'],
   ])('?%s is a 400', async (query) => {
     expectBadRequest(await list(`?${query}`))
   })

@@ -15,6 +15,7 @@ import { describeMemberContract } from './member-contract'
 import { describeNeedContract } from './need-contract'
 import { describeNeedListContract } from './need-list-contract'
 import { describeNeedNumberingContract } from './need-numbering-contract'
+import { describeNeedSearchContract } from './need-search-contract'
 import { describeImportContract } from './import-contract'
 import { describeNeedHistoryContract } from './need-history-contract'
 import { describeNeedReportContract } from './need-report-contract'
@@ -99,6 +100,7 @@ export function describeRepositories(name: string, make: () => Promise<Repositor
     describeEmailSettingsContract(context)
     describeNeedContract(context)
     describeNeedListContract(context)
+    describeNeedSearchContract(context)
     describeNeedNumberingContract(context)
     describeNeedHistoryContract(context)
     describeNeedReportContract(context)

@@ -4,6 +4,7 @@ import type { ListNeeds } from '../../../src/application/needs/list-needs'
 import type { Actor } from '../../../src/domain/auth/actor'
 import type { Need } from '../../../src/domain/needs/need'
 import type { NeedListFilter } from '../../../src/application/needs/list-needs'
+import type { NeedSort } from '../../../src/domain/needs/search'
 import { createWorld, type World } from '../../support/world'
 import { seedConstituent } from './seed-constituent'
 
@@ -156,5 +157,58 @@ describe('ListNeeds', () => {
         expect((await listNeeds.execute(actor, {}, { page: 1, limit: 25 })).items[0]!.customFields).toEqual({ story: 'private' })
       }
     })
+  })
+
+  describe('search (q)', () => {
+    test('finds needs by word prefixes of the reference, the description and the name, every word, with the other filters', async () => {
+      const pantry = await world.partner()
+      await needCreated({ partnerId: pantry.id, customFields: { description: 'Help with the rent' } })
+      await needCreated({ customFields: { description: 'Necesito comida', firstName: 'José', lastName: 'Núñez' } })
+      await needCreated({ status: 'RESOLVED', customFields: { description: 'Rent again' } })
+
+      expect(await refsOf(world.admin, { q: 'RENT' })).toEqual(['REQ-1003', 'REQ-1001'])
+      expect(await refsOf(world.admin, { q: 'rent help' })).toEqual(['REQ-1001'])
+      expect(await refsOf(world.admin, { q: 'jose nunez' })).toEqual(['REQ-1002'])
+      expect(await refsOf(world.admin, { q: 'req-1002' })).toEqual(['REQ-1002'])
+      expect(await refsOf(world.admin, { q: 'rent', statuses: ['NEW'] })).toEqual(['REQ-1001'])
+      expect(await refsOf(world.admin, { q: 'rent', partnerId: world.defaultPartner.id })).toEqual(['REQ-1003'])
+      expect(await refsOf(world.admin, { q: '  ' })).toEqual(['REQ-1003', 'REQ-1002', 'REQ-1001'])
+    })
+
+    test('a partner role finds its own partner’s needs only', async () => {
+      const pantry = await world.partner()
+      await needCreated({ partnerId: pantry.id, customFields: { description: 'rent' } })
+      await needCreated({ customFields: { description: 'rent' } })
+      const agent = await world.member('partner_agent', { partnerId: pantry.id })
+      expect(await refsOf(agent, { q: 'rent' })).toEqual(['REQ-1001'])
+    })
+
+    test('searches only what the reader may see: a confidential need’s text, and names', async () => {
+      await needCreated({ isConfidential: true, customFields: { description: 'Eviction notice', firstName: 'Rena' } })
+      await needCreated({ customFields: { description: 'Food', firstName: 'Ana', lastName: 'Evans' } })
+      const staff = await world.member('staff')
+      const volunteer = await world.member('volunteer', { partnerId: world.defaultPartner.id })
+
+      expect(await refsOf(world.admin, { q: 'evi' })).toEqual(['REQ-1001'])
+      expect(await refsOf(world.admin, { q: 'ev' })).toEqual(['REQ-1002', 'REQ-1001'])
+      expect(await refsOf(staff, { q: 'ev' })).toEqual(['REQ-1002'])
+      expect(await refsOf(staff, { q: 'rena' })).toEqual([])
+      expect(await refsOf(volunteer, { q: 'ana' })).toEqual([])
+      expect(await refsOf(volunteer, { q: 'food' })).toEqual(['REQ-1002'])
+    })
+  })
+
+  test('sort orders the list; overdue keeps soonest due first unless a sort is given', async () => {
+    const soon = await world.partner({ slaHours: 1 })
+    await needCreated({ partnerId: soon.id, status: 'IN_PROGRESS' })
+    await needCreated({ partnerId: soon.id })
+    const sorted = async (sort: NeedSort, filter: NeedListFilter = {}) =>
+      (await listNeeds.execute(world.admin, filter, { page: 1, limit: 100 }, sort)).items.map((n) => n.referenceNumber)
+    world.clock.advance(2 * 3_600_000)
+
+    expect(await sorted('createdAt')).toEqual(['REQ-1001', 'REQ-1002'])
+    expect(await sorted('status')).toEqual(['REQ-1002', 'REQ-1001'])
+    expect(await sorted('-dueDate', { overdue: true })).toEqual(['REQ-1002', 'REQ-1001'])
+    expect(await refsOf(world.admin, { overdue: true })).toEqual(['REQ-1001', 'REQ-1002'])
   })
 })

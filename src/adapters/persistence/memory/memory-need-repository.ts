@@ -1,7 +1,9 @@
 import type { NeedFilter, NeedRepository, UnnumberedNeed } from '../../../application/ports/repositories/need-repository'
 import { NotFoundError } from '../../../domain/errors'
 import { formatReferenceNumber, isOpen, isOpenAndDueBefore, type Need, type NeedChange } from '../../../domain/needs/need'
-import { newestFirst, offsetOf, type Keyset, type Page, type PageRequest } from '../../../domain/shared/page'
+import { SEARCH_TOTAL_BOUND } from '../../../domain/constituents/search'
+import { needMatches, needOrder, needTextTermsOf, referenceTermsOf, type NeedSort } from '../../../domain/needs/search'
+import { boundedTotal, countCap, newestFirst, offsetOf, type Keyset, type Page, type PageRequest } from '../../../domain/shared/page'
 import { copy } from './memory-store'
 import { MemoryRepository, batchAfter, inOrganization, page } from './memory-repository'
 
@@ -42,6 +44,10 @@ export class MemoryNeedRepository extends MemoryRepository implements NeedReposi
     }
     return due.map((n) => n.id)
   }
+  /** The memory store is never older than its search: every need's words are found from the need itself. */
+  async indexTextBacklog() {
+    return 0
+  }
   async findById(organizationId: string, id: string) {
     return inOrganization(this.t.needs.get(id), organizationId)
   }
@@ -61,14 +67,19 @@ export class MemoryNeedRepository extends MemoryRepository implements NeedReposi
           (!filter.partnerId || n.partnerId === filter.partnerId) &&
           (!filter.assignedTo || n.assignedTo === filter.assignedTo) &&
           (!filter.constituentId || n.constituentId === filter.constituentId) &&
-          (!filter.openDueBefore || isOpenAndDueBefore(n, filter.openDueBefore)),
+          (!filter.openDueBefore || isOpenAndDueBefore(n, filter.openDueBefore)) &&
+          (!filter.search || needMatches(termsOf(n), filter.search)),
       )
       .sort(newestFirst)
   }
-  async list(organizationId: string, filter: NeedFilter, page: PageRequest): Promise<Page<Need>> {
-    const matching = filter.openDueBefore ? this.matching(organizationId, filter).sort(soonestDue) : this.matching(organizationId, filter)
+  async list(organizationId: string, filter: NeedFilter, page: PageRequest, sort?: NeedSort): Promise<Page<Need>> {
+    const found = this.matching(organizationId, filter)
+    const matching = sort ? found.sort(needOrder(sort)) : filter.openDueBefore ? found.sort(soonestDue) : found
     const start = offsetOf(page)
-    return { items: matching.slice(start, start + page.limit).map(copy), total: matching.length }
+    const items = matching.slice(start, start + page.limit).map(copy)
+    if (!filter.search) return { items, total: matching.length }
+    const cap = countCap(page, SEARCH_TOTAL_BOUND)
+    return { items, ...boundedTotal(matching.length, cap) }
   }
   async listAfter(organizationId: string, filter: NeedFilter, after: Keyset | undefined, limit: number) {
     return batchAfter(this.matching(organizationId, filter), after, limit)
@@ -99,6 +110,11 @@ export class MemoryNeedRepository extends MemoryRepository implements NeedReposi
   async setHouseholdOfConstituent(organizationId: string, constituentId: string, householdId: string) {
     for (const need of this.needsOf(organizationId, constituentId)) need.householdId = householdId
   }
+}
+
+/** What a need is found by: its reference number's words and its text's. */
+function termsOf(need: Need) {
+  return [...referenceTermsOf(need.referenceNumber).map((term) => ({ kind: 'r' as const, term })), ...needTextTermsOf(need)]
 }
 
 /** A list with a due bound: soonest due first, `id` as tie-break (every such need has a due date). */

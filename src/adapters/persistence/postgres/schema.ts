@@ -254,6 +254,33 @@ export const needCounts = pgTable(
 )
 
 /**
+ * The words needs are searched by (docs/api/needs.md "Search and sort"), one row per word of a need and kind
+ * (`NeedTermKind`: reference, description, name; a confidential need's apart), written by the need
+ * repository with the need, replaced when its text changes and removed with it. A word prefix is a range of
+ * the primary key within the organization. The term's collation is "C" (set in the migration; drizzle-kit cannot say it), so that a
+ * prefix's range is the range of its bytes whatever the database's collation.
+ */
+export const needTerms = pgTable(
+  'need_terms',
+  {
+    organizationId: text('organization_id').notNull(),
+    term: text('term').notNull(),
+    kind: text('kind').notNull(),
+    needId: text('need_id').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.organizationId, t.term, t.kind, t.needId] }), index('need_terms_by_need').on(t.needId, t.term)],
+)
+
+/**
+ * The needs on file when need_terms came (migration need_search) whose text is still to be indexed: the
+ * worker indexes them a batch at a time and removes them (docs/api/needs.md "Search and sort"); any write of
+ * a need removes it first, as that write indexes its text.
+ */
+export const needTermsBacklog = pgTable('need_terms_backlog', {
+  needId: text('need_id').primaryKey(),
+})
+
+/**
  * Needs opened and resolved per organization, partner and UTC day (YYYY-MM-DD), kept by triggers in the same
  * transaction as every insert and change of a need: a need counts as opened on its creation day and as
  * resolved on the day of its resolution while it stays resolved, both under its current partner. The

@@ -2,15 +2,17 @@ import { and, asc, count, desc, eq, inArray, isNull, lt, ne, sql, type SQL } fro
 import type { NeedFilter, NeedRepository, UnnumberedNeed } from '../../../application/ports/repositories/need-repository'
 import { NotFoundError } from '../../../domain/errors'
 import { formatReferenceNumber, type Need, type NeedChange, type TrackedField } from '../../../domain/needs/need'
+import type { NeedSort } from '../../../domain/needs/search'
 import { offsetOf, type Keyset, type Page, type PageRequest } from '../../../domain/shared/page'
-import { countOpenDueBefore, dueTimeOf, openAndDueBefore } from './sql-open-due'
-import { recordsOf, type RowReader } from './row-reader'
-import { INSIDE, needOf, needRow, toNeed } from './sql-need-rows'
-import { SqlRepository, afterKeyset, chunksOf, nullable, present } from './sql-repository'
+import { countOpenDueBefore, dueTimeOf } from './sql-open-due'
+import { needOf, needRow, toNeed } from './sql-need-rows'
+import { SqlNeedSearch } from './sql-need-search'
+import { afterKeyset, chunksOf, nullable, present } from './sql-repository'
 
-export class SqlNeedRepository extends SqlRepository implements NeedRepository {
+export class SqlNeedRepository extends SqlNeedSearch implements NeedRepository {
   async insert(n: Need) {
     await this.preparedInsert('need_insert', this.tables.needs, needRow(n, n.referenceNumber))
+    await this.addTerms([n])
   }
   async insertMany(needs: readonly UnnumberedNeed[]) {
     if (needs.length === 0) return { referenceNumbers: Promise.resolve([]) }
@@ -21,6 +23,7 @@ export class SqlNeedRepository extends SqlRepository implements NeedRepository {
       this.tables.needs,
       needs.map((need, i) => ({ ...needRow(need), referenceNumber: numbers[i]! })),
     )
+    await this.addTerms(needs)
     return { referenceNumbers: Promise.resolve(numbers) }
   }
   /**
@@ -55,6 +58,7 @@ export class SqlNeedRepository extends SqlRepository implements NeedRepository {
     if (rows.length === 1) {
       const inserting = this.preparedInsert<{ referenceNumber: string }>('need_insert_numbered', t, rows[0]!, [], returning)
       const { later } = await this.readLater(inserting, (returned) => returned.map((row) => row.referenceNumber))
+      await this.addTerms(needs)
       return { referenceNumbers: later }
     }
     const numbers = new Map<string, string>()
@@ -66,11 +70,14 @@ export class SqlNeedRepository extends SqlRepository implements NeedRepository {
         .returning(returning)
       for (const row of returned) numbers.set(row.id, row.referenceNumber)
     }
+    await this.addTerms(needs)
     return { referenceNumbers: Promise.resolve(needs.map((need) => numbers.get(need.id)!)) }
   }
   async update(n: Need) {
+    await this.leaveBacklog(n.id)
     // Sent on with what follows: nothing reads its result, and its failure is the unit of work's all the same.
     await this.unread(this.updateInOrganization(this.tables.needs, needRow(n, n.referenceNumber), ['createdAt', 'referenceNumber']))
+    await this.replaceTextTerms(n)
   }
   async clearResolvedText(organizationId: string, before: Date, at: Date, limit: number) {
     const t = this.tables.needs
@@ -86,12 +93,9 @@ export class SqlNeedRepository extends SqlRepository implements NeedRepository {
         .update(t)
         .set({ customFields: {}, textClearedAt: at })
         .where(and(eq(t.organizationId, organizationId), inArray(t.id, ids)))
+      await this.removeTextTerms(organizationId, ids)
     }
     return ids
-  }
-  /** Needs read by a prepared statement of the whole row come straight from the driver's values (row-reader.ts). */
-  private get records(): RowReader<Need> {
-    return recordsOf(this.tables.needs, INSIDE) as RowReader<Need>
   }
   async findById(organizationId: string, id: string) {
     const row = await this.findInOrganization(this.tables.needs, organizationId, id)
@@ -127,10 +131,11 @@ export class SqlNeedRepository extends SqlRepository implements NeedRepository {
    * dates; by partner and status its total is `countOpenDueBefore` (needs of one assignee or one constituent
    * are few, counted on their index).
    */
-  async list(organizationId: string, asked: NeedFilter, page: PageRequest): Promise<Page<Need>> {
+  async list(organizationId: string, asked: NeedFilter, page: PageRequest, sort?: NeedSort): Promise<Page<Need>> {
     if (asked.statuses?.length === 0) return { items: [], total: 0 }
     // Distinct statuses: shapes stay few (one statement per count of statuses), whatever the caller repeats.
     const filter = asked.statuses ? { ...asked, statuses: [...new Set(asked.statuses)] } : asked
+    if (filter.search) return this.searchPage(organizationId, filter, page, sort)
     const due = filter.openDueBefore
     const shape = [
       filter.statuses?.length ?? 0,
@@ -138,6 +143,7 @@ export class SqlNeedRepository extends SqlRepository implements NeedRepository {
       filter.assignedTo ? 'a' : '',
       filter.constituentId ? 'c' : '',
       due ? 'd' : '',
+      sort ?? '',
     ].join('')
     const t = this.tables.needs
     const values: Record<string, unknown> = { organizationId, limit: page.limit, offset: offsetOf(page) }
@@ -152,7 +158,7 @@ export class SqlNeedRepository extends SqlRepository implements NeedRepository {
           .select()
           .from(t)
           .where(where())
-          .orderBy(...(due ? [asc(t.dueDate), asc(t.id)] : [desc(t.createdAt), desc(t.id)]))
+          .orderBy(...this.orderOf(sort, due !== undefined))
           .limit(sql.placeholder('limit'))
           .offset(sql.placeholder('offset')),
       values,
@@ -161,27 +167,6 @@ export class SqlNeedRepository extends SqlRepository implements NeedRepository {
     if (!due || filter.assignedTo || filter.constituentId) return { items, total: await this.total(shape, filter, where, values) }
     const counts = await countOpenDueBefore(this.runPrepared, this.db, this.tables, organizationId, due, filter)
     return { items, total: counts.reduce((sum, c) => sum + c.needs, 0) }
-  }
-  /**
-   * The needs of the organization that `filter` keeps. `prepared`: each value is a placeholder named after
-   * its key (a list's statement; the due bound's is `before`, given `dueTimeOf`); otherwise the value itself.
-   */
-  private matching(filter: NeedFilter & { organizationId: string }, prepared: boolean): SQL | undefined {
-    const t = this.tables.needs
-    const v = (key: string, actual: string) => (prepared ? sql.placeholder(key) : actual)
-    return and(
-      eq(t.organizationId, v('organizationId', filter.organizationId)),
-      filter.statuses
-        ? inArray(
-            t.status,
-            filter.statuses.map((status, i) => v(`status${i}`, status)),
-          )
-        : undefined,
-      filter.partnerId ? eq(t.partnerId, v('partnerId', filter.partnerId)) : undefined,
-      filter.assignedTo ? eq(t.assignedTo, v('assignedTo', filter.assignedTo)) : undefined,
-      filter.constituentId ? eq(t.constituentId, v('constituentId', filter.constituentId)) : undefined,
-      filter.openDueBefore ? openAndDueBefore(t, prepared ? sql.placeholder('before') : filter.openDueBefore) : undefined,
-    )
   }
   /** An export's batch by keyset. Not prepared: the values go through the columns' encoders (each database stores a time its way). */
   async listAfter(organizationId: string, filter: NeedFilter, after: Keyset | undefined, limit: number): Promise<Need[]> {

@@ -1,4 +1,5 @@
 import type { Need, NeedChange, NeedStatus } from '../../../domain/needs/need'
+import type { NeedSearch, NeedSort } from '../../../domain/needs/search'
 import type { Keyset, Page, PageRequest } from '../../../domain/shared/page'
 
 /** Filters of a need list; `partnerId` doubles as the scope of partner roles. */
@@ -9,6 +10,8 @@ export interface NeedFilter {
   constituentId?: string
   /** Open needs due before this time only (`isOpenAndDueBefore`), by the index of open needs' due dates. */
   openDueBefore?: Date
+  /** Needs with every word of the search among the terms of the kinds it names (docs/api/needs.md "Search and sort"). */
+  search?: NeedSearch
 }
 
 /** A new need as the use case makes it: its reference number is the store's to take (`insertMany`). */
@@ -34,12 +37,22 @@ export interface NeedRepository {
    * reach of the next run.
    */
   clearResolvedText(organizationId: string, before: Date, at: Date, limit: number): Promise<string[]>
+  /**
+   * Indexes the text (description, names) of up to `limit` needs of the search index's backlog, the needs on
+   * file when it came (docs/api/needs.md "Search and sort"), and takes them off it; answers how many, 0 once
+   * none is left. A need written meanwhile has left the backlog with that write, which indexed it.
+   */
+  indexTextBacklog(limit: number): Promise<number>
   findById(organizationId: string, id: string): Promise<Need | undefined>
   findByReferenceNumber(organizationId: string, referenceNumber: string): Promise<Need | undefined>
   /** The needs created at exactly one of these times (indexed): where an import's rows would be (docs/api/exports-import.md "Import"). */
   findCreatedAt(organizationId: string, times: readonly Date[]): Promise<Need[]>
-  /** Newest `createdAt` first, `id` as tie-break; with `openDueBefore`, soonest `dueDate` first, `id` as tie-break. */
-  list(organizationId: string, filter: NeedFilter, page: PageRequest): Promise<Page<Need>>
+  /**
+   * Newest `createdAt` first, `id` as tie-break; with `openDueBefore`, soonest `dueDate` first, `id` as tie-break;
+   * in `sort`'s order (`needOrder`) when given. With a search, the total is counted up to `countCap(page,
+   * SEARCH_TOTAL_BOUND)` and marked `totalIsLowerBound` past it, as constituent search's.
+   */
+  list(organizationId: string, filter: NeedFilter, page: PageRequest, sort?: NeedSort): Promise<Page<Need>>
   /** Up to `limit` needs matching `filter` after `after` (from the start without it), in list order: an export's batch. */
   listAfter(organizationId: string, filter: NeedFilter, after: Keyset | undefined, limit: number): Promise<Need[]>
   appendChanges(changes: NeedChange[]): Promise<void>

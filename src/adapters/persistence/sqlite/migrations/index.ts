@@ -30,6 +30,7 @@ import m25 from './0025_email_keys_are_mailboxes.sql' with { type: 'text' }
 import m26 from './0026_idempotency_keys.sql' with { type: 'text' }
 import m27 from './0027_saved_views.sql' with { type: 'text' }
 import m28 from './0028_live_events.sql' with { type: 'text' }
+import m29 from './0029_need_search.sql' with { type: 'text' }
 
 export const SQLITE_MIGRATIONS = bundledMigrations(journal, {
   '0000_init': m0,
@@ -61,4 +62,5 @@ export const SQLITE_MIGRATIONS = bundledMigrations(journal, {
   '0026_idempotency_keys': m26,
   '0027_saved_views': m27,
   '0028_live_events': m28,
+  '0029_need_search': m29,
 })
