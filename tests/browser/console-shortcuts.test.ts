@@ -36,15 +36,35 @@ describe.skipIf(!chromiumAvailable())('keyboard shortcuts in the staff console',
     expect(await focused(page)).toMatchObject({ text: 'Constituents' })
 
     await page.keyboard.press('/')
-    expect(await focused(page)).toMatchObject({ id: 'reference' })
+    expect(await focused(page)).toMatchObject({ id: 'needs-query' })
     // Typed in a field, "n" is a letter.
     await page.keyboard.type('n')
-    expect(await page.getByLabel('Reference number').inputValue()).toBe('n')
+    expect(await page.getByLabel('Search needs').inputValue()).toBe('n')
     expect(page.url()).not.toContain('#/new')
 
     await page.getByRole('link', { name: 'Constituents' }).focus()
     await page.keyboard.press('n')
     await page.getByRole('heading', { name: 'New need' }).waitFor()
+    await c.done(page)
+  })
+
+  test('"j" and "k" move the keyboard down and up the inbox\'s needs; Enter opens the one it is on', async () => {
+    const [first, second] = [await c.createNeed(c.partners[0]!.id, 'Older'), await c.createNeed(c.partners[0]!.id, 'Newer')]
+    const page = await c.open('/')
+    await c.logIn(page, c.admin)
+    await page.getByRole('link', { name: second, exact: true }).waitFor()
+    await page.keyboard.press('j')
+    expect(await focused(page)).toMatchObject({ text: second })
+    await page.keyboard.press('j')
+    expect(await focused(page)).toMatchObject({ text: first })
+    await page.keyboard.press('k')
+    expect(await focused(page)).toMatchObject({ text: second })
+    await page.keyboard.press('?')
+    const listed = (await page.getByRole('dialog', { name: 'Keyboard shortcuts' }).textContent())!
+    for (const line of ['jNext need in the list', 'kPrevious need in the list']) expect(listed).toContain(line)
+    await page.keyboard.press('Escape')
+    await page.keyboard.press('Enter')
+    await page.getByRole('heading', { name: `Need ${second}` }).waitFor()
     await c.done(page)
   })
 

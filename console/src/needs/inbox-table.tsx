@@ -4,6 +4,7 @@ import type { paths } from '../../schema'
 import { formatDate, memberName, partnerName } from '../shared/data'
 import { language, t } from '../shared/i18n'
 import { go, href } from '../shared/router'
+import { useShortcut } from '../shared/shortcuts'
 import './inbox.css'
 
 /** The orders the list takes (`?sort=`), a field descending with a leading `-`. */
@@ -15,6 +16,13 @@ export const sortOf = (query: URLSearchParams): Sort | undefined => SORTS.find((
 
 /** Open and past its due date by this browser's clock, as the service counts overdue by its own. */
 const isOverdue = (need: Need, now: number) => need.status !== 'RESOLVED' && need.dueDate !== undefined && Date.parse(need.dueDate) < now
+
+/** Moves the keyboard to the next (1) or previous (-1) need's link of the table, from the one it is on or the top. */
+function focusNeed(step: 1 | -1) {
+  const links = [...document.querySelectorAll<HTMLAnchorElement>('.needs-table tbody tr td:first-child a')]
+  const at = links.indexOf(document.activeElement as HTMLAnchorElement)
+  links[at < 0 ? 0 : Math.min(Math.max(at + step, 0), links.length - 1)]?.focus()
+}
 
 /**
  * The needs as a table whose sortable headers are links to the same list in that order (again: the other
@@ -34,6 +42,8 @@ export function NeedsTable(props: {
 }) {
   const current = props.sort ?? props.defaultSort
   const now = Date.now()
+  useShortcut('j', t.shortcuts.nextNeed, () => focusNeed(1))
+  useShortcut('k', t.shortcuts.previousNeed, () => focusNeed(-1))
   const header = (label: string, field?: 'createdAt' | 'dueDate' | 'status') => {
     if (!field) return <th scope="col">{label}</th>
     const direction = current === field ? 'ascending' : current === `-${field}` ? 'descending' : undefined

@@ -3,9 +3,10 @@ import { t } from './i18n'
 import { go } from './router'
 import { listenForShortcuts, shortcuts, useShortcut, type Shortcut } from './shortcuts'
 
-/** The screen's search box: a search form's first field, or a search input. */
+/** The screen's search box: its search input (the inbox's "Search needs"), else a search form's first field. */
 function focusSearch() {
-  document.querySelector<HTMLInputElement>('main [role="search"] input, main input[type="search"]')?.focus()
+  const box = document.querySelector<HTMLInputElement>('main input[type="search"]') ?? document.querySelector('main [role="search"] input')
+  box?.focus()
 }
 
 /**

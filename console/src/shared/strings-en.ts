@@ -228,6 +228,8 @@ export const en = {
     title: 'Keyboard shortcuts',
     search: 'Go to the search box of the screen',
     newNeed: 'New need',
+    nextNeed: 'Next need in the list',
+    previousNeed: 'Previous need in the list',
     help: 'Show this list',
     close: 'Close',
   },

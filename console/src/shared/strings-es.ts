@@ -223,6 +223,8 @@ export const es: Strings = {
     title: 'Atajos de teclado',
     search: 'Ir a la casilla de búsqueda de la pantalla',
     newNeed: 'Nueva solicitud',
+    nextNeed: 'Siguiente solicitud de la lista',
+    previousNeed: 'Solicitud anterior de la lista',
     help: 'Mostrar esta lista',
     close: 'Cerrar',
   },
