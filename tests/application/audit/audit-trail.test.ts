@@ -36,6 +36,7 @@ const NOT_AUDITED: Record<string, string> = {
   'webhooks.stream': 'sends the ids of what happens as it happens, to a member who may read those records',
   'operations.dispatchOutbox': 'sends what an audited write queued',
   'operations.purgeAuditEvents': 'the retention purge, the trail’s only deletion',
+  'operations.indexNeedSearchBacklog': 'writes the search words of needs on file before the search came: no one’s act',
   'operations.purgeLiveEvents': 'deletes the live stream’s events past its five minutes: ids, no one’s details',
   'operations.sendDailyDigests': 'queues mail that names needs, never people; changes only the member’s digest date',
 }
