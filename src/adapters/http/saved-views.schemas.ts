@@ -1,5 +1,6 @@
 import { t } from 'elysia'
-import { SAVED_VIEW_NAME, VIEW_SEARCH, VIEW_SORTS, type SavedView } from '../../domain/members/saved-view'
+import { SAVED_VIEW_NAME, VIEW_SEARCH, type SavedView } from '../../domain/members/saved-view'
+import { NEED_SORTS } from '../../domain/needs/search'
 import { NEED_STATUSES } from '../../domain/needs/need'
 import { Body, DateTime, Named, OneOf, Text, Uuid } from './common.schemas'
 import { NeedFilterQuery, NeedStatusSchema } from './needs.schemas'
@@ -19,7 +20,7 @@ export const SavedViewFiltersSchema = Named(
         }),
       ),
       q: t.Optional(t.String({ ...VIEW_SEARCH, description: 'The text searched for' })),
-      sort: t.Optional(OneOf(VIEW_SORTS, { description: 'The order: a field, largest or newest first with a minus' })),
+      sort: t.Optional(OneOf(NEED_SORTS, { description: 'The order: a field, largest or newest first with a minus' })),
     },
     {
       additionalProperties: false,

@@ -1,6 +1,7 @@
 import type { FieldError } from '../errors'
 import { NEED_STATUSES, type NeedStatus } from '../needs/need'
 import { FieldChecks, type TextRule } from '../shared/fields'
+import { NEED_SORTS, type NeedSort } from '../needs/search'
 
 // docs/api/access.md "Saved views"
 /** A member's named filters of the inbox, kept so they follow the member from device to device. */
@@ -14,9 +15,6 @@ export interface SavedView {
   updatedAt: Date
 }
 
-/** The order of the needs list a view may keep: a field, newest or largest first with a minus. */
-export const VIEW_SORTS = ['createdAt', '-createdAt', 'dueDate', '-dueDate', 'status', '-status'] as const
-
 /** The query parameters of `GET /api/needs` a view keeps, in the shapes the query takes them. */
 export interface SavedViewFilters {
   status?: NeedStatus[]
@@ -26,7 +24,7 @@ export interface SavedViewFilters {
   overdue?: boolean
   dueBefore?: string
   q?: string
-  sort?: (typeof VIEW_SORTS)[number]
+  sort?: NeedSort
 }
 
 export const SAVED_VIEW_NAME = { minLength: 1, maxLength: 60 } as const satisfies TextRule
@@ -71,6 +69,6 @@ export function savedViewErrors(input: { name?: unknown; filters?: unknown }, mo
     .boolean('/filters/overdue', filters.overdue, 'optional')
     .check('/filters/dueBefore', filters.dueBefore, 'optional', aTime)
     .text('/filters/q', filters.q, VIEW_SEARCH, { presence: 'optional' })
-    .oneOf('/filters/sort', filters.sort, VIEW_SORTS, 'optional')
+    .oneOf('/filters/sort', filters.sort, NEED_SORTS, 'optional')
   return checks.errors
 }
