@@ -10,12 +10,12 @@ import {
   TRACKED_FIELDS,
   type Need,
   type NeedChange,
-  type NeedStatus,
 } from '../../domain/needs/need'
 import { DUPLICATE_WARNING } from '../../domain/constituents/matching'
 import { Body, CustomFieldsSchema, DateTime, Int32, Named, OneOf, PageQuery, Text, Uuid, ValidationProblemSchema } from './common.schemas'
 import type { BulkUpdateResult } from '../../application/needs/bulk-update-needs'
 import { BULK_NEED_IDS } from '../../domain/needs/bulk-update'
+import type { SavedViewFilters } from '../../domain/members/saved-view'
 import { problemOf } from './problem'
 import type { NeedListFilter } from '../../application/needs/list-needs'
 import { NEED_SORTS } from '../../domain/needs/search'
@@ -230,15 +230,7 @@ export const ListNeedsQuery = t.Object(
 export const ExportNeedsQuery = t.Object({ ...NeedFilterQuery, ...ExportFormatQuery }, { additionalProperties: false })
 
 /** The use cases' filter from the query's. */
-export function needFilterOf(query: {
-  status?: NeedStatus[]
-  partnerId?: string
-  assignedTo?: string
-  constituentId?: string
-  overdue?: boolean
-  dueBefore?: string
-  q?: string
-}): NeedListFilter {
+export function needFilterOf(query: Omit<SavedViewFilters, 'sort'>): NeedListFilter {
   return {
     ...(query.status ? { statuses: query.status } : {}),
     ...(query.partnerId ? { partnerId: query.partnerId } : {}),
