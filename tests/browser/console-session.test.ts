@@ -95,8 +95,10 @@ describe.skipIf(!chromiumAvailable())('console sessions in Chromium', () => {
             ([name]) => !['host', 'content-length'].includes(name) && !name.startsWith(':'),
           ),
         )
-        lost.resolve((await fetch(request.url(), { method: 'POST', headers, body: request.postData() ?? '' })).status)
+        const renewed = await fetch(request.url(), { method: 'POST', headers, body: request.postData() ?? '' })
+        // Aborted before the test reloads again: an abort racing the next navigation is left to chance.
         await route.abort()
+        lost.resolve(renewed.status)
       },
       { times: 1 },
     )
