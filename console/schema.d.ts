@@ -1829,6 +1829,8 @@ export interface components {
             /** @description Base URL of the app the invitation link opens (its /accept-invite page): on PUBLIC_BASE_URL's origin or one of the organization's appOrigins, with no user or password, backslash, query or fragment, else 400 at /appUrl. PUBLIC_BASE_URL by default */
             appUrl?: string;
             profiles?: ("needs_processor" | "intake_staff" | "sms_communicator" | "email_phone_communicator" | "pii_reader" | "duplicate_resolver")[];
+            /** @enum {string} */
+            language?: "en" | "es";
         };
         NewNeed: {
             /** Format: uuid */

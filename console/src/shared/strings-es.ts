@@ -36,7 +36,7 @@ export const es: Strings = {
   assignee: 'Asignada a',
   due: 'Vence',
   created: 'Creada',
-  me: 'Mí',
+  me: 'Yo',
   someone: 'Otra persona',
   nobody: '—',
   noNeeds: 'Ninguna solicitud coincide.',

@@ -18,6 +18,7 @@ export const membersEn = {
     invite: 'Invite a member',
     fullName: 'Full name',
     send: 'Send invitation',
+    inviteLanguage: 'Language of the invitation and their emails',
     invitedNotice: (email: string) => `Invitation sent to ${email}.`,
     change: (name: string) => `Change ${name}`,
     changeShort: 'Change',

@@ -18,6 +18,7 @@ export const membersEs: typeof membersEn = {
     invite: 'Invitar a un miembro',
     fullName: 'Nombre completo',
     send: 'Enviar la invitación',
+    inviteLanguage: 'Idioma de la invitación y de sus correos',
     invitedNotice: (email) => `Invitación enviada a ${email}.`,
     change: (name) => `Cambiar a ${name}`,
     changeShort: 'Cambiar',

@@ -56,6 +56,11 @@ export const InviteMemberBody = Named(
       }),
     ),
     profiles: t.Optional(Profiles),
+    language: t.Optional(
+      OneOf(MAIL_LANGUAGES, {
+        description: "The language of the member's mails, this invitation first; the member changes it later. English by default",
+      }),
+    ),
   }),
 )
 

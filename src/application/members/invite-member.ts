@@ -2,6 +2,7 @@ import type { Actor } from '../../domain/auth/actor'
 import type { Profile, Role } from '../../domain/auth/roles'
 import { InvalidError } from '../../domain/errors'
 import { memberFieldErrors, normalizeEmail, type Member, type MemberView } from '../../domain/members/member'
+import type { MailLanguage } from '../../domain/members/notifications'
 import { assertMayGrantProfiles, assertMayManage, assertRoleFitsPartner } from '../../domain/members/member-rules'
 import { authorize } from '../auth/authorize'
 import type { Clock } from '../ports/clock'
@@ -19,6 +20,8 @@ export interface InviteMemberInput {
   partnerId?: string
   phone?: string
   profiles?: Profile[]
+  /** The language of the member's mails, the invitation first. */
+  language?: MailLanguage
   /** Where the invitation link points; PUBLIC_BASE_URL when not given. */
   appUrl?: string
 }
@@ -51,6 +54,7 @@ export class InviteMember {
       ...(input.fullName ? { fullName: input.fullName } : {}),
       ...(input.partnerId ? { partnerId: input.partnerId } : {}),
       ...(input.phone ? { phone: input.phone } : {}),
+      ...(input.language ? { language: input.language } : {}),
     }
     return this.unitOfWork.run(async (r) => {
       const partners = await partnersById(r, actor.organizationId)
