@@ -8,6 +8,7 @@ import type { PurgeAuditEvents } from './audit/purge-audit-events'
 import type { LiveStreams } from './live/live-streams'
 import type { PurgeLiveEvents } from './live/purge-live-events'
 import type { AcceptInvite } from './auth/accept-invite'
+import type { ReadInvitation } from './auth/read-invitation'
 import type { RequestPasswordReset, ResetPassword } from './auth/password-reset'
 import type { Authenticate } from './auth/authenticate'
 import type { Login } from './auth/login'
@@ -77,6 +78,7 @@ export interface UseCases {
     refresh: RefreshSession
     logout: Logout
     acceptInvite: AcceptInvite
+    readInvitation: ReadInvitation
     requestPasswordReset: RequestPasswordReset
     resetPassword: ResetPassword
   }

@@ -79,7 +79,7 @@ export function createHttpApp(deps: HttpDependencies) {
     .use(healthRoutes(deps.persistence, deps.lifecycle))
     .use(authRoutes(deps.useCases.auth, auth, limits, site, deps.trustProxy))
     .use(sessionCookieRoutes(deps.useCases.auth, auth, limits, site, deps.trustProxy, deps.publicBaseUrl))
-    .use(passwordPages(deps.useCases.auth, limits, site))
+    .use(passwordPages(deps.useCases.auth, limits, site, deps.publicBaseUrl))
     .use(forgotPasswordPage(deps.useCases.auth, limits, site))
     .use(intakePage(deps.useCases.needs, limits, site))
     .use(consoleApp())

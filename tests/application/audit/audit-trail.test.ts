@@ -12,6 +12,7 @@ openAuditWorld()
 /** Use cases that change no record of an organization's, or read no personal details, and why. */
 const NOT_AUDITED: Record<string, string> = {
   'auth.authenticate': 'reads the caller’s own member on every request',
+  'auth.readInvitation': 'tells the holder of an invitation’s link its organization and its own email, nothing of anyone else',
   'constituents.listNeeds': 'answers needs, not the constituent’s details',
   'members.list': 'reads members, not constituents',
   'members.getProfile': 'the caller’s own profile',

@@ -7,7 +7,9 @@ const en = {
   resetTitle: 'Choose a new password',
   resetDone: 'Your password is changed and your other sessions are ended. You can now log in with the new password.',
   inviteTitle: 'Accept your invitation',
-  inviteDone: 'Your account is ready. You can now log in with your email and this password.',
+  inviteFor: (organization: string, email: string) =>
+    `${organization} invited ${email}. Choose your password: then the staff console opens, logged in.`,
+  inviteUnknown: 'This invitation is unknown, already used or expired. Ask an administrator of your organization to send a new one.',
   logIn: 'Log in',
   forgotTitle: 'Forgot your password?',
   forgotHint: 'Give the email you log in with. We send a link to choose a new password, valid for an hour.',
@@ -79,7 +81,9 @@ const es: Strings = {
   resetTitle: 'Elija una nueva contraseña',
   resetDone: 'Su contraseña se cambió y sus otras sesiones se cerraron. Ya puede iniciar sesión con la nueva contraseña.',
   inviteTitle: 'Acepte su invitación',
-  inviteDone: 'Su cuenta está lista. Ya puede iniciar sesión con su correo electrónico y esta contraseña.',
+  inviteFor: (organization: string, email: string) =>
+    `${organization} invitó a ${email}. Elija su contraseña: después se abre la consola del personal, con la sesión iniciada.`,
+  inviteUnknown: 'Esta invitación es desconocida, ya se usó o venció. Pida a un administrador de su organización que le envíe otra.',
   logIn: 'Iniciar sesión',
   forgotTitle: '¿Olvidó su contraseña?',
   forgotHint:
