@@ -1,5 +1,5 @@
 import { t } from 'elysia'
-import { PERMISSION_NAMES } from '../../domain/auth/permissions'
+import { GRANTS, PERMISSION_NAMES } from '../../domain/auth/permissions'
 import { PROFILES, ROLES } from '../../domain/auth/roles'
 import { PASSWORD, PROFILE_LIST, type MemberView } from '../../domain/members/member'
 import { MAIL_LANGUAGES } from '../../domain/members/notifications'
@@ -40,9 +40,10 @@ export function memberJson({ lastLoginAt, ...member }: MemberView) {
   return { ...member, ...(lastLoginAt ? { lastLoginAt: lastLoginAt.toISOString() } : {}) }
 }
 
-export const InviteMemberBody = Named(
-  'NewMember',
-  Body({
+// `x-permissions`: what each role lets a member do by itself, and what each profile adds (the permissions table read
+// by role), so a form that gives them can explain them.
+export const InviteMemberBody = Named('NewMember', {
+  ...Body({
     email: Email,
     role: RoleSchema,
     fullName: t.Optional(t.String(NAME)),
@@ -62,7 +63,8 @@ export const InviteMemberBody = Named(
       }),
     ),
   }),
-)
+  'x-permissions': GRANTS,
+})
 
 export const ResendInvitationBody = Named('InvitationResend', Body({ appUrl: InviteMemberBody.properties.appUrl }))
 
