@@ -18,6 +18,9 @@ const TWILIO_ERRORS: Record<string, string> = {
   '30034': "The organization's number is not registered for texting (A2P 10DLC)",
 }
 
+/** A text the outbox gave up on: the provider refused it, or could not be reached at all its tries. */
+export const UNSENT_TEXT = 'The provider refused the text or could not be reached, so it was never sent'
+
 /** The words for a provider's error code; an unknown code is named, and no code at all is said plainly. */
 export function deliveryErrorOf(code: string | undefined): string {
   const known = code ? TWILIO_ERRORS[code] : undefined

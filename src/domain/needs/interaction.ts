@@ -37,7 +37,7 @@ export interface Interaction {
   /** The provider's id of the message (Twilio's MessageSid). */
   providerMessageId?: string
   /** The member who sent an outbound message; absent for the person's messages and the service's own. */
-  sentBy?: string
+  sentByMemberId?: string
   /** Why a failed text was not delivered, in words (`deliveryErrorOf`). */
   deliveryError?: string
   /** The number an outbound text on no need went to (a reply to a message nobody has picked up). */

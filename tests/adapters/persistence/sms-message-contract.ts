@@ -30,7 +30,7 @@ export function describeSmsMessageContract({ read, write, anOrganizationWithPart
         direction: 'outbound',
         senderIdentifier: '+15550001000',
         recipient: FROM,
-        sentBy: randomUUID(),
+        sentByMemberId: randomUUID(),
         deliveryStatus: 'queued',
       })
       await write((r) => r.interactions.insert(reply))

@@ -383,7 +383,7 @@ export const interactions = pgTable(
     deliveryStatus: text('delivery_status'),
     providerMessageId: text('provider_message_id'),
     /** The member who sent an outbound text or email; NULL for the person's messages and the service's own. */
-    sentBy: text('sent_by'),
+    sentByMemberId: text('sent_by'),
     /** Why the provider did not deliver a failed text, in words. */
     deliveryError: text('delivery_error'),
     /** The number an outbound text on no need went to (a reply to a text on no need): its limits and its attachment. */

@@ -38,7 +38,7 @@ export class SqlInteractionRepository extends SqlRepository implements Interacti
           content: nullable(i.content),
           deliveryStatus: nullable(i.deliveryStatus),
           providerMessageId: nullable(i.providerMessageId),
-          sentBy: nullable(i.sentBy),
+          sentByMemberId: nullable(i.sentByMemberId),
           deliveryError: nullable(i.deliveryError),
           recipient: nullable(i.recipient),
         }),
