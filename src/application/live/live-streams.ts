@@ -160,8 +160,10 @@ export class LiveStreams {
       case 'note.added':
         return this.needAudience(organizationId, data.needId)
       case 'sms.received':
+      case 'message.attached':
         return data.needId ? this.needAudience(organizationId, data.needId) : { kind: 'organization' }
       case 'sms.status': {
+        if (data.needId) return this.needAudience(organizationId, data.needId)
         const text = data.interactionId ? await this.repositories.interactions.findById(organizationId, data.interactionId) : undefined
         return text?.needId ? this.needAudience(organizationId, text.needId) : { kind: 'organization' }
       }
