@@ -1,4 +1,5 @@
 import { describe, expect, test } from 'bun:test'
+import { openEventStream } from '../../support/event-stream'
 import {
   admin,
   api,
@@ -142,6 +143,41 @@ describe('texts nobody has picked up', () => {
       expect((await api.call('POST', `/api/messages/${theirs.id}/${action}`, { token: admin, body })).status).toBe(404)
     }
     expect((await messages(otherAdmin)).items.map((m) => m.id)).toContain(theirs.id)
+  })
+})
+
+describe('the live stream', () => {
+  test('a text on no need reaches whoever may send texts, a partner role too; its attachment, and a status, name the need', async () => {
+    const partner = await world.partner()
+    const [texter, reader] = await Promise.all([
+      api.tokenFor(world, 'partner_agent', { partnerId: partner.id, profiles: ['sms_communicator'] }),
+      api.tokenFor(world, 'staff'),
+    ])
+    const [texterStream, readerStream, adminStream] = await Promise.all(
+      [texter, reader, admin].map((token) => openEventStream(api.url, token)),
+    )
+    try {
+      const phone = newPhone()
+      expectTwiml(await webhook(SMS_HOOK, inbound(phone, 'Hi there')))
+      const [message] = await fromNumber(phone)
+      const received = await texterStream.next((e) => e.event === 'sms.received')
+      expect(received.data).toEqual({ interactionId: message!.id })
+
+      const needId = await needFor(newPhone())
+      expect((await api.call('POST', `/api/messages/${message!.id}/attach`, { token: admin, body: { needId } })).status).toBe(204)
+      // Another partner's need: the texter hears its text went, the need's readers hear where.
+      const attached = { event: 'message.attached', data: { interactionId: message!.id, needId } }
+      expect(await texterStream.next((e) => e.event === 'message.attached')).toMatchObject(attached)
+      expect(await readerStream.next((e) => e.event === 'message.attached')).toMatchObject(attached)
+      expect(readerStream.received.some((e) => e.event === 'sms.received')).toBe(false)
+
+      const sent = await queued(needId, 'On its way')
+      await drain()
+      const status = await adminStream.next((e) => e.event === 'sms.status' && (e.data as { interactionId: string }).interactionId === sent)
+      expect(status.data).toEqual({ interactionId: sent, status: 'sent', needId })
+    } finally {
+      for (const stream of [texterStream, readerStream, adminStream]) stream.close()
+    }
   })
 })
 
