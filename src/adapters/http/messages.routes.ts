@@ -14,7 +14,8 @@ export function messagesRoutes(useCases: UseCases['sms'], authentication: Authen
     .use(authentication)
     .get(
       '',
-      ({ actor, query, request, set }) => pagedResponse({ query, request, set }, (page) => listUnattached.execute(actor, page), messageJson),
+      ({ actor, query, request, set }) =>
+        pagedResponse({ query, request, set }, (page) => listUnattached.execute(actor, page), messageJson),
       {
         auth: true,
         query: ListMessagesQuery,

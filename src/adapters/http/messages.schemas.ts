@@ -36,7 +36,7 @@ export const StartNeedBody = Named(
   'StartNeedFromMessage',
   Body({
     partnerId: { ...Uuid, description: 'The partner the new need is for' },
-    description: t.Optional(t.String({ ...PUBLIC_DESCRIPTION, description: "What the need is about; kept as customFields.description" })),
+    description: t.Optional(t.String({ ...PUBLIC_DESCRIPTION, description: 'What the need is about; kept as customFields.description' })),
   }),
 )
 

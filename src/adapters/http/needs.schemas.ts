@@ -285,8 +285,7 @@ export const InteractionSchema = Named(
       ),
       recipient: t.Optional(
         Text(SENDER_IDENTIFIER, {
-          description:
-            "A reply sent while the texts were on no need: the number it went to; only to those who may read the person's phone",
+          description: "A reply sent while the texts were on no need: the number it went to; only to those who may read the person's phone",
         }),
       ),
       createdAt: DateTime,

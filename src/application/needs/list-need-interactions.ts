@@ -15,7 +15,10 @@ export class ListNeedInteractions {
     const need = await findVisibleNeed(this.repositories, actor, needId)
     const { items, total } = await this.repositories.interactions.listByNeed(actor.organizationId, need.id, page)
     const senders = await this.sendersOf(actor.organizationId, items)
-    return { items: items.map((i) => redactInteraction(actor, need, i, i.sentByMemberId ? senders.get(i.sentByMemberId) : undefined)), total }
+    return {
+      items: items.map((i) => redactInteraction(actor, need, i, i.sentByMemberId ? senders.get(i.sentByMemberId) : undefined)),
+      total,
+    }
   }
 
   /** The members who sent the page's texts, by id, each read once (a page holds a few of them). */

@@ -29,7 +29,13 @@ export class SendSms {
     )
   }
 
-  private async send(r: Repositories, actor: Actor, needId: string, body: string, interactionId: string): Promise<{ interactionId: string }> {
+  private async send(
+    r: Repositories,
+    actor: Actor,
+    needId: string,
+    body: string,
+    interactionId: string,
+  ): Promise<{ interactionId: string }> {
     const need = await findVisibleNeed(r, actor, needId)
     if (!need.constituentId) throw InvalidError.field('/', 'The need has no constituent to text')
     const constituent = await r.constituents.findById(actor.organizationId, need.constituentId)

@@ -46,7 +46,10 @@ export function mayReceive(actor: Actor, audience: LiveAudience): boolean {
     case 'organization':
       return isAllowed(actor, 'needs:read') && scopeOf(actor).kind === 'organization'
     case 'messages':
-      return isAllowed(actor, 'needs:send-sms') || (audience.partnerId !== undefined && mayReceive(actor, { kind: 'need', partnerId: audience.partnerId }))
+      return (
+        isAllowed(actor, 'needs:send-sms') ||
+        (audience.partnerId !== undefined && mayReceive(actor, { kind: 'need', partnerId: audience.partnerId }))
+      )
     case 'nobody':
       return false
   }

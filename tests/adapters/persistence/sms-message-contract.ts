@@ -84,7 +84,12 @@ export function describeSmsMessageContract({ read, write, anOrganizationWithPart
       const need = aNeed({ organizationId: organization.id, partnerId: partner.id })
       await insertNeeds(need)
       const older = aText(organization.id, { createdAt: minute(1) })
-      const reply = aText(organization.id, { direction: 'outbound', senderIdentifier: '+15550001000', recipient: FROM, createdAt: minute(2) })
+      const reply = aText(organization.id, {
+        direction: 'outbound',
+        senderIdentifier: '+15550001000',
+        recipient: FROM,
+        createdAt: minute(2),
+      })
       const newer = aText(organization.id, { createdAt: minute(3) })
       const ofAnother = aText(organization.id, { senderIdentifier: OTHER })
       const elsewhere = aText(other.id)

@@ -63,7 +63,12 @@ describe('putting texts on a need', () => {
     ])
     expect((await listed()).items.map((m) => m.id)).toEqual([other])
     const { items } = await world.repositories.auditEvents.list(world.organizationId, { action: 'update' }, { page: 1, limit: 10 })
-    expect(items.filter((e) => e.recordType === 'interaction').map((e) => e.recordId).sort()).toEqual([first, second].sort())
+    expect(
+      items
+        .filter((e) => e.recordType === 'interaction')
+        .map((e) => e.recordId)
+        .sort(),
+    ).toEqual([first, second].sort())
     // Attached, it is no message on no need any more.
     await failureOf(world.useCases.sms.attach.execute(world.admin, first, need.id), NotFoundError)
   })

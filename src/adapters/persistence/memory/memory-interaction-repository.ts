@@ -57,7 +57,8 @@ export class MemoryInteractionRepository extends MemoryRepository implements Int
   }
   async attachTextsOf(organizationId: string, phone: string, to: AttachedTo) {
     const moved = this.t.interactions.filter((i) => i.organizationId === organizationId && !i.needId && isTextWith(i, phone))
-    for (const i of moved) Object.assign(i, { needId: to.needId, partnerId: to.partnerId }, to.constituentId ? { constituentId: to.constituentId } : {})
+    for (const i of moved)
+      Object.assign(i, { needId: to.needId, partnerId: to.partnerId }, to.constituentId ? { constituentId: to.constituentId } : {})
     return moved.sort((a, b) => -newestFirst(a, b)).map((i) => i.id)
   }
   async tallyRepliesTo(organizationId: string, phone: string, since: Date) {

@@ -78,14 +78,11 @@ export class SqlInteractionRepository extends SqlRepository implements Interacti
   async listUnattached(organizationId: string, page: PageRequest) {
     const i = this.tables.interactions
     // The condition of the index interactions_unattached, written alike so the planner takes it.
-    const where = and(eq(i.organizationId, organizationId), sql`${i.needId} IS NULL AND ${i.channel} = 'sms' AND ${i.direction} = 'inbound'`)
-    const rows = await this.db
-      .select()
-      .from(i)
-      .where(where)
-      .orderBy(desc(i.createdAt), desc(i.id))
-      .limit(page.limit)
-      .offset(offsetOf(page))
+    const where = and(
+      eq(i.organizationId, organizationId),
+      sql`${i.needId} IS NULL AND ${i.channel} = 'sms' AND ${i.direction} = 'inbound'`,
+    )
+    const rows = await this.db.select().from(i).where(where).orderBy(desc(i.createdAt), desc(i.id)).limit(page.limit).offset(offsetOf(page))
     const [total] = await this.db.select({ n: count() }).from(i).where(where)
     return { items: rows.map(toInteraction), total: total?.n ?? 0 }
   }

@@ -165,7 +165,8 @@ export class SqlNeedRepository extends SqlNeedSearch implements NeedRepository {
       values,
       this.records,
     )
-    if (!due || filter.assignedTo || filter.constituentId || filter.needsAttention) return { items, total: await this.total(shape, filter, where, values) }
+    if (!due || filter.assignedTo || filter.constituentId || filter.needsAttention)
+      return { items, total: await this.total(shape, filter, where, values) }
     const counts = await countOpenDueBefore(this.runPrepared, this.db, this.tables, organizationId, due, filter)
     return { items, total: counts.reduce((sum, c) => sum + c.needs, 0) }
   }
