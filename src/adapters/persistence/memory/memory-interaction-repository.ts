@@ -81,7 +81,10 @@ export class MemoryInteractionRepository extends MemoryRepository implements Int
   async forgetInboundSenders(organizationId: string, constituentId: string, needIds: readonly string[]) {
     for (const i of this.t.interactions) {
       const theirs = i.constituentId === constituentId || (i.needId !== undefined && needIds.includes(i.needId))
-      if (i.organizationId === organizationId && i.channel === 'sms' && i.direction === 'inbound' && theirs) i.senderIdentifier = ''
+      if (i.organizationId !== organizationId || !theirs) continue
+      if (i.channel === 'sms' && i.direction === 'inbound') i.senderIdentifier = ''
+      // The number a reply went to is theirs too.
+      delete i.recipient
     }
   }
   async clearContentOfNeeds(organizationId: string, needIds: readonly string[]) {

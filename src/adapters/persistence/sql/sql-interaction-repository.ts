@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, gte, inArray, isNull, lt, min, or, sql, type SQL } from 'drizzle-orm'
+import { and, asc, count, desc, eq, gte, inArray, isNotNull, isNull, lt, min, or, sql, type SQL } from 'drizzle-orm'
 import {
   EVERY_ORGANIZATION,
   type AttachedTo,
@@ -118,6 +118,11 @@ export class SqlInteractionRepository extends SqlRepository implements Interacti
       .update(i)
       .set({ senderIdentifier: '' })
       .where(and(eq(i.organizationId, organizationId), eq(i.channel, 'sms'), eq(i.direction, 'inbound'), theirs))
+    // The number a reply went to is theirs too.
+    await this.db
+      .update(i)
+      .set({ recipient: null })
+      .where(and(eq(i.organizationId, organizationId), isNotNull(i.recipient), theirs))
   }
   async clearContentOfNeeds(organizationId: string, needIds: readonly string[]) {
     if (needIds.length === 0) return

@@ -49,8 +49,8 @@ export interface InteractionRepository {
   /** The status kept for this provider message, removed as it is taken. */
   takeEarlyStatus(providerMessageId: string): Promise<DeliveryStatus | undefined>
   /**
-   * Blanks the sender (the person's number) of the inbound texts of a constituent, or on its needs: an
-   * erasure (docs/privacy.md).
+   * Blanks the sender (the person's number) of the inbound texts of a constituent, or on its needs, and the
+   * number replies to them went to (`recipient`): an erasure (docs/privacy.md).
    */
   forgetInboundSenders(organizationId: string, constituentId: string, needIds: readonly string[]): Promise<void>
   /** Empties the content (notes, texts) of the interactions on these needs: retention (docs/privacy.md). */
