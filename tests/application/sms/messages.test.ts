@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, test } from 'bun:test'
-import { ForbiddenError, InvalidError, NotFoundError } from '../../../src/domain/errors'
+import { ForbiddenError, InvalidError, NotFoundError, TooManyRequestsError } from '../../../src/domain/errors'
 import { failureOf } from '../failure-of'
 import { createSmsWorld, PUBLIC_BASE_URL, VALID_SIGNATURE, type SmsWorld } from '../sms-world'
 
@@ -106,6 +106,17 @@ describe('putting texts on a need', () => {
     expect((await world.interaction(interactionId))?.needId).toBeUndefined()
     const tally = await world.repositories.interactions.tallyRepliesTo(world.organizationId, STRANGER, new Date(0))
     expect(tally.count).toBe(1)
+  })
+
+  test('replies count toward the number’s hourly limit, and an opted-out number is not texted', async () => {
+    world = await createSmsWorld({ env: { SMS_PER_RECIPIENT_PER_HOUR: '1' } })
+    await world.configureOrganization({ phoneNumber: ORG_NUMBER })
+    const message = await received('What time?')
+    await world.useCases.sms.reply.execute(world.admin, message, 'At 3')
+    await failureOf(world.useCases.sms.reply.execute(world.admin, message, 'Or 4'), TooManyRequestsError)
+
+    const stop = await received('STOP', '+15550007777')
+    await failureOf(world.useCases.sms.reply.execute(world.admin, stop, 'Sorry to see you go'), InvalidError)
   })
 })
 
