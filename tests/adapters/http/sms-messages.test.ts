@@ -153,9 +153,11 @@ describe('the live stream', () => {
       api.tokenFor(world, 'partner_agent', { partnerId: partner.id, profiles: ['sms_communicator'] }),
       api.tokenFor(world, 'staff'),
     ])
-    const [texterStream, readerStream, adminStream] = await Promise.all(
-      [texter, reader, admin].map((token) => openEventStream(api.url, token)),
-    )
+    const [texterStream, readerStream, adminStream] = await Promise.all([
+      openEventStream(api.url, texter),
+      openEventStream(api.url, reader),
+      openEventStream(api.url, admin),
+    ])
     try {
       const phone = newPhone()
       expectTwiml(await webhook(SMS_HOOK, inbound(phone, 'Hi there')))
