@@ -40,8 +40,7 @@ export class SendSms {
     if (!need.constituentId) throw InvalidError.field('/', 'The need has no constituent to text')
     const constituent = await r.constituents.findById(actor.organizationId, need.constituentId)
     if (!constituent?.phone) throw InvalidError.field('/', 'The constituent has no phone number')
-    const onNeed = { id: need.id, partnerId: need.partnerId, constituentId: constituent.id }
-    await this.sending.queue(r, actor, { phone: constituent.phone, need: onNeed }, body, interactionId, need.id)
+    await this.sending.queue(r, actor, { phone: constituent.phone, need }, body, interactionId, need.id)
     return { interactionId }
   }
 }

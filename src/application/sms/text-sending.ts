@@ -2,6 +2,7 @@ import type { Actor } from '../../domain/auth/actor'
 import { InvalidError, TooManyRequestsError } from '../../domain/errors'
 import { addTallies, secondsUntilFree, sendWindowStart, type SendLimits } from '../../domain/messaging/send-limits'
 import type { Interaction } from '../../domain/needs/interaction'
+import type { Need } from '../../domain/needs/need'
 import type { AuditTrail } from '../audit/audit-trail'
 import type { Outbox } from '../messaging/outbox'
 import type { Clock } from '../ports/clock'
@@ -10,7 +11,7 @@ import type { Repositories } from '../ports/repositories'
 /** Where a text staff send goes: a number, and the need (with its partner and person) it is on, if any. */
 export interface TextTarget {
   phone: string
-  need?: { id: string; partnerId: string; constituentId?: string }
+  need?: Pick<Need, 'id' | 'partnerId' | 'constituentId' | 'needsAttention'>
 }
 
 /**
@@ -55,7 +56,7 @@ export class TextSending {
     }
     await r.interactions.insert(interaction)
     // Answered: the person's text no longer waits for anyone (docs/api/needs.md "Attention").
-    if (need) await r.needs.setAttention(actor.organizationId, need.id, false)
+    if (need?.needsAttention) await r.needs.setAttention(actor.organizationId, need.id, false)
     await this.audit.record(r, actor, { action: 'send_sms', recordType: need ? 'need' : 'interaction', recordId: answering })
     await this.outbox.sms(r, actor.organizationId, { from, to: to.phone, body, interactionId })
   }
