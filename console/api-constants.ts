@@ -4,6 +4,7 @@
 
 /** Each string field's maxLength (an array's items' for a list). */
 export const MAX_LENGTH = {
+  AttachMessage: {"needId":36},
   BulkNeedUpdate: {"ids":64},
   ConstituentMerge: {"sourceConstituentId":36,"targetConstituentId":36},
   ConstituentUpdate: {"firstName":200,"lastName":200,"phone":16,"email":254,"dateOfBirth":10,"addressStreet":200,"addressCity":200,"addressState":2,"addressZip":5},
@@ -13,6 +14,7 @@ export const MAX_LENGTH = {
   InvitationAcceptance: {"token":512,"password":1024},
   InvitationResend: {"appUrl":2000},
   MemberUpdate: {"partnerId":36,"phone":16},
+  MessageReply: {"body":1600},
   NeedUpdate: {"assignedTo":36,"partnerId":36,"dueDate":27},
   NewConstituent: {"firstName":200,"lastName":200,"phone":16,"email":254,"dateOfBirth":10,"addressStreet":200,"addressCity":200,"addressState":2,"addressZip":5,"householdId":36},
   NewMember: {"email":254,"fullName":200,"partnerId":36,"phone":16,"appUrl":2000},
@@ -29,6 +31,7 @@ export const MAX_LENGTH = {
   ProfileUpdate: {"fullName":200,"phone":16},
   RefreshRequest: {"refreshToken":512},
   SavedViewUpdate: {"name":60},
+  StartNeedFromMessage: {"partnerId":36,"description":5000},
   WebhookEndpointUpdate: {"url":2000},
 } as const
 
@@ -41,13 +44,14 @@ export const VALUES = {
   NewMember: {"role":["org_admin","partner_admin","partner_agent","staff","volunteer"],"profiles":["needs_processor","intake_staff","sms_communicator","email_phone_communicator","pii_reader","duplicate_resolver"],"language":["en","es"]},
   NewNeed: {"status":["NEW","IN_PROGRESS","PENDING_INTERNAL","PENDING_CLIENT","RESOLVED","ESCALATED"]},
   NewPublicNeed: {"language":["en","es"]},
-  NewWebhookEndpoint: {"events":["need.created","need.updated","note.added","constituent.created","constituent.merged","constituent.erased","household_match.resolved","sms.received","sms.status"]},
+  NewWebhookEndpoint: {"events":["need.created","need.updated","note.added","constituent.created","constituent.merged","constituent.erased","household_match.resolved","sms.received","sms.status","message.attached"]},
   ProfileUpdate: {"language":["en","es"]},
-  WebhookEndpointUpdate: {"events":["need.created","need.updated","note.added","constituent.created","constituent.merged","constituent.erased","household_match.resolved","sms.received","sms.status"]},
+  WebhookEndpointUpdate: {"events":["need.created","need.updated","note.added","constituent.created","constituent.merged","constituent.erased","household_match.resolved","sms.received","sms.status","message.attached"]},
 } as const
 
 /** Each schema's fields, in the document's order. */
 export const FIELDS = {
+  AttachMessage: ["needId"],
   BulkNeedUpdate: ["ids","set"],
   ConstituentMerge: ["sourceConstituentId","targetConstituentId","mergeHouseholds","fieldOverrides"],
   ConstituentUpdate: ["firstName","lastName","phone","email","dateOfBirth","addressStreet","addressCity","addressState","addressZip"],
@@ -57,6 +61,7 @@ export const FIELDS = {
   InvitationAcceptance: ["token","password"],
   InvitationResend: ["appUrl"],
   MemberUpdate: ["role","partnerId","phone","profiles","active"],
+  MessageReply: ["body"],
   NeedUpdate: ["status","assignedTo","partnerId","customFields","isConfidential","dueDate"],
   NewConstituent: ["firstName","lastName","phone","email","dateOfBirth","addressStreet","addressCity","addressState","addressZip","householdId"],
   NewMember: ["email","role","fullName","partnerId","phone","appUrl","profiles","language"],
@@ -73,6 +78,7 @@ export const FIELDS = {
   ProfileUpdate: ["fullName","phone","language","notifications"],
   RefreshRequest: ["refreshToken"],
   SavedViewUpdate: ["name","filters"],
+  StartNeedFromMessage: ["partnerId","description"],
   WebhookEndpointUpdate: ["url","events","enabled"],
 } as const
 

@@ -427,6 +427,86 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/messages": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Texts on no need, newest first; paging (and the count) in X-Total-Count and Link
+         * @description org_admin or sms_communicator. `from` only to those who may read phone numbers.
+         */
+        get: operations["listMessages"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/messages/{id}/attach": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Put the text, and every other text on no need from its number, on a need
+         * @description org_admin or sms_communicator, on a need they see. The texts take the need's partner and person.
+         */
+        post: operations["attachMessage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/messages/{id}/need": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start a need from the text, with every text on no need from its number on it
+         * @description Members who may send texts and create needs (partner roles for their own partner). The person is the one on file with the number, or one made from it. Answers the need as GET /api/needs/{id} does.
+         */
+        post: operations["startNeedFromMessage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/messages/{id}/reply": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Text back the number a text on no need came from; queued, sent by the outbox
+         * @description org_admin or sms_communicator. The limits and opt-outs of POST /api/needs/{id}/sms; the reply goes on the need the texts of that number are later put on.
+         */
+        post: operations["replyToMessage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/partners": {
         parameters: {
             query?: never;
@@ -1103,6 +1183,13 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        AttachMessage: {
+            /**
+             * Format: uuid
+             * @description The need the texts go on
+             */
+            needId: string;
+        };
         /** @description One write, or one read of a constituent’s personal details */
         AuditEvent: {
             /** Format: uuid */
@@ -1329,6 +1416,8 @@ export interface components {
             duplicateWarning?: string;
             /** @description Human-readable reference such as FOOD-1001 */
             referenceNumber: string;
+            /** @description true: the person texted after all their needs were resolved and no member has answered since (a text, a note or a change clears it); the status is unchanged */
+            needsAttention: boolean;
             possibleDuplicates?: components["schemas"]["PossibleDuplicates"];
         };
         /** @description The new endpoint with its signing secret */
@@ -1336,7 +1425,7 @@ export interface components {
             /** Format: uuid */
             id: string;
             url: string;
-            events: ("need.created" | "need.updated" | "note.added" | "constituent.created" | "constituent.merged" | "constituent.erased" | "household_match.resolved" | "sms.received" | "sms.status")[];
+            events: ("need.created" | "need.updated" | "note.added" | "constituent.created" | "constituent.merged" | "constituent.erased" | "household_match.resolved" | "sms.received" | "sms.status" | "message.attached")[];
             /** @description False when disabled by hand or after repeated failure (see disabledAt) */
             enabled: boolean;
             /**
@@ -1567,6 +1656,17 @@ export interface components {
             deliveryStatus?: "queued" | "sent" | "delivered" | "failed";
             /** @description The SMS provider's message id */
             providerMessageId?: string;
+            /** @description A failed SMS: why it was not delivered, in words (the provider’s reason) */
+            deliveryError?: string;
+            /** @description Outbound SMS a member sent: who; absent for texts from the person and the service’s own */
+            sentBy?: {
+                /** Format: uuid */
+                id: string;
+                /** @description Their full name, or their email when they gave none */
+                fullName: string;
+            };
+            /** @description A reply sent while the texts were on no need: the number it went to; only to those who may read the person's phone */
+            recipient?: string;
             /** Format: date-time */
             createdAt: string;
         };
@@ -1610,6 +1710,21 @@ export interface components {
             profiles?: ("needs_processor" | "intake_staff" | "sms_communicator" | "email_phone_communicator" | "pii_reader" | "duplicate_resolver")[];
             /** @description true restores a deactivated member's access, with the same password; false deactivates, as DELETE does */
             active?: boolean;
+        };
+        /** @description A text that came in and is on no need yet */
+        Message: {
+            /** Format: uuid */
+            id: string;
+            /** @description What the person wrote */
+            body: string;
+            /** Format: date-time */
+            receivedAt: string;
+            /** @description The number it came from; only to those who may read people's phone numbers (left out otherwise) */
+            from?: string;
+        };
+        MessageReply: {
+            /** @description The message text */
+            body: string;
         };
         /** @description A request for assistance */
         Need: {
@@ -1656,6 +1771,8 @@ export interface components {
             duplicateWarning?: string;
             /** @description Human-readable reference such as FOOD-1001 */
             referenceNumber: string;
+            /** @description true: the person texted after all their needs were resolved and no member has answered since (a text, a note or a change clears it); the status is unchanged */
+            needsAttention: boolean;
         };
         /** @description One recorded change of a need: who changed which field from what to what, and when */
         NeedChange: {
@@ -1913,7 +2030,7 @@ export interface components {
             /** @description Where events are posted: an http(s) URL */
             url: string;
             /** @description The events sent to this endpoint */
-            events: ("need.created" | "need.updated" | "note.added" | "constituent.created" | "constituent.merged" | "constituent.erased" | "household_match.resolved" | "sms.received" | "sms.status")[];
+            events: ("need.created" | "need.updated" | "note.added" | "constituent.created" | "constituent.merged" | "constituent.erased" | "household_match.resolved" | "sms.received" | "sms.status" | "message.attached")[];
             enabled?: boolean;
         };
         OrganizationSettings: {
@@ -2141,6 +2258,8 @@ export interface components {
             resolvedAt?: string;
             /** @description Human-readable reference such as FOOD-1001 */
             referenceNumber: string;
+            /** @description true: the person texted after all their needs were resolved and no member has answered since (a text, a note or a change clears it); the status is unchanged */
+            needsAttention: boolean;
         };
         RefreshRequest: {
             refreshToken: string;
@@ -2174,6 +2293,8 @@ export interface components {
              * @description Open needs due before this time
              */
             dueBefore?: string;
+            /** @description true: needs marked for attention (needsAttention), resolved ones included (false is no filter) */
+            attention?: boolean;
             /** @description The text searched for */
             q?: string;
             /** @enum {string} */
@@ -2184,6 +2305,15 @@ export interface components {
             /** @description The view's name, one of the member's own once (kept trimmed) */
             name?: string;
             filters?: components["schemas"]["SavedViewFilters"];
+        };
+        StartNeedFromMessage: {
+            /**
+             * Format: uuid
+             * @description The partner the new need is for
+             */
+            partnerId: string;
+            /** @description What the need is about; kept as customFields.description */
+            description?: string;
         };
         TokenPair: {
             accessToken: string;
@@ -2216,7 +2346,7 @@ export interface components {
             /** @description The webhook-id header, the same on every try */
             id: string;
             /** @enum {string} */
-            eventType: "need.created" | "need.updated" | "note.added" | "constituent.created" | "constituent.merged" | "constituent.erased" | "household_match.resolved" | "sms.received" | "sms.status";
+            eventType: "need.created" | "need.updated" | "note.added" | "constituent.created" | "constituent.merged" | "constituent.erased" | "household_match.resolved" | "sms.received" | "sms.status" | "message.attached";
             /** @enum {string} */
             status: "pending" | "sending" | "sent" | "failed";
             /** Format: int32 */
@@ -2239,7 +2369,7 @@ export interface components {
             /** Format: uuid */
             id: string;
             url: string;
-            events: ("need.created" | "need.updated" | "note.added" | "constituent.created" | "constituent.merged" | "constituent.erased" | "household_match.resolved" | "sms.received" | "sms.status")[];
+            events: ("need.created" | "need.updated" | "note.added" | "constituent.created" | "constituent.merged" | "constituent.erased" | "household_match.resolved" | "sms.received" | "sms.status" | "message.attached")[];
             /** @description False when disabled by hand or after repeated failure (see disabledAt) */
             enabled: boolean;
             /**
@@ -2261,7 +2391,7 @@ export interface components {
             /** @description Where events are posted: an http(s) URL */
             url?: string;
             /** @description The events sent to this endpoint */
-            events?: ("need.created" | "need.updated" | "note.added" | "constituent.created" | "constituent.merged" | "constituent.erased" | "household_match.resolved" | "sms.received" | "sms.status")[];
+            events?: ("need.created" | "need.updated" | "note.added" | "constituent.created" | "constituent.merged" | "constituent.erased" | "household_match.resolved" | "sms.received" | "sms.status" | "message.attached")[];
             /** @description true re-enables an endpoint that repeated failure disabled */
             enabled?: boolean;
         };
@@ -3154,6 +3284,7 @@ export interface operations {
                 constituentId?: string;
                 overdue?: boolean;
                 dueBefore?: string;
+                attention?: boolean;
                 q?: string;
                 sort?: "createdAt" | "-createdAt" | "dueDate" | "-dueDate" | "status" | "-status";
                 page?: number;
@@ -3459,6 +3590,7 @@ export interface operations {
                 constituentId?: string;
                 overdue?: boolean;
                 dueBefore?: string;
+                attention?: boolean;
                 q?: string;
                 format: "csv";
             };
@@ -3995,6 +4127,314 @@ export interface operations {
             /** @description Not found */
             404: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listMessages: {
+        parameters: {
+            query?: {
+                unattached?: boolean;
+                page?: number;
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Response for status 200 */
+            200: {
+                headers: {
+                    "X-Total-Count"?: number;
+                    Link?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Message"][];
+                };
+            };
+            /** @description Bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ValidationProblem"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    attachMessage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AttachMessage"];
+            };
+        };
+        responses: {
+            /** @description Response for status 204 */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ValidationProblem"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unsupported media type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    startNeedFromMessage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["StartNeedFromMessage"];
+            };
+        };
+        responses: {
+            /** @description A request for assistance */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Need"];
+                };
+            };
+            /** @description Bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ValidationProblem"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unsupported media type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    replyToMessage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MessageReply"];
+            };
+        };
+        responses: {
+            /** @description Response for status 202 */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        interactionId: string;
+                    };
+                };
+            };
+            /** @description Bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ValidationProblem"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unsupported media type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {

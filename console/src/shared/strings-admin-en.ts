@@ -94,6 +94,7 @@ export const adminEn = {
     'household_match.resolved': 'a possible duplicate is resolved',
     'sms.received': 'a text comes in',
     'sms.status': 'a text is sent, delivered or fails',
+    'message.attached': 'a text that came in on no need is put on a need',
   } satisfies Record<WebhookEndpoint['events'][number], string>,
   deliveries: 'Deliveries',
   deliveriesTo: (url: string) => `Deliveries to ${url}`,

@@ -97,6 +97,7 @@ export const adminEs: typeof adminEn = {
     'household_match.resolved': 'se resuelve un posible duplicado',
     'sms.received': 'llega un mensaje de texto',
     'sms.status': 'un mensaje de texto se envía, se entrega o falla',
+    'message.attached': 'un mensaje de texto recibido sin solicitud se asigna a una solicitud',
   },
   deliveries: 'Envíos',
   deliveriesTo: (url: string) => `Envíos a ${url}`,

@@ -21,6 +21,7 @@ import { membersRoutes } from './members.routes'
 import { savedViewsRoutes } from './saved-views.routes'
 import { observability, type AccessLog, type HttpMetrics } from './observability'
 import { organizationsRoutes } from './organizations.routes'
+import { messagesRoutes } from './messages.routes'
 import { needsRoutes } from './needs.routes'
 import { reportsRoutes } from './reports.routes'
 import { partnersRoutes } from './partners.routes'
@@ -84,6 +85,7 @@ export function createHttpApp(deps: HttpDependencies) {
     .use(intakePage(deps.useCases.needs, limits, site))
     .use(consoleApp())
     .use(needsRoutes(deps.useCases.needs, auth, limits, site, deps.logger))
+    .use(messagesRoutes(deps.useCases.sms, auth))
     .use(partnersRoutes(deps.useCases.partners, auth))
     .use(constituentsRoutes(deps.useCases.constituents, auth, deps.logger))
     .use(membersRoutes(deps.useCases.members, auth, limits))

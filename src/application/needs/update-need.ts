@@ -90,6 +90,8 @@ export class UpdateNeed {
       if (changes.length === 0 && !detailsChanged) return { updated: before, resolved: false }
 
       after.updatedAt = now
+      // A member took it up: the person's text is no longer waiting (docs/api/needs.md "Attention").
+      delete after.needsAttention
       await r.needs.update(after)
       await this.audit.record(r, actor, { action: 'update', recordType: 'need', recordId: after.id, fields: changedFields(before, after) })
       await r.needs.appendChanges(

@@ -33,6 +33,11 @@ export interface Need {
   householdId?: string
   duplicateWarning?: string
   referenceNumber: string
+  /**
+   * A text came from the person after all their needs were resolved, and no member has answered it yet
+   * (docs/api/needs.md "Attention"); absent otherwise.
+   */
+  needsAttention?: true
 }
 
 /**

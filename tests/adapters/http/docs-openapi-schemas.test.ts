@@ -54,7 +54,7 @@ describe('GET /api/openapi.json', () => {
   test('rate-limited routes document 429 with Retry-After, and the RateLimit fields on every answer', () => {
     const limited = ROUTES.filter((r) => r.errors.includes(429))
       .map((r) => `${r.method.toLowerCase()} ${r.path}`)
-      .filter((route) => route !== SMS)
+      .filter((route) => !TEXTING.includes(route))
     expect(limited.sort()).toEqual([
       'post /api/auth/accept-invite',
       'post /api/auth/login',
@@ -79,10 +79,13 @@ describe('GET /api/openapi.json', () => {
     expect(Object.keys(operation('get', '/api/needs').responses!['200'].headers)).not.toContain('RateLimit')
   })
 
-  const SMS = 'post /api/needs/{id}/sms'
+  const TEXTING = ['post /api/needs/{id}/sms', 'post /api/messages/{id}/reply']
   test('texting, limited per member and per number rather than per address, documents 429 with Retry-After only', () => {
+    for (const route of TEXTING) {
+      const [method, path] = route.split(' ') as [string, string]
+      expect(Object.keys(operation(method, path).responses!['429'].headers)).toEqual(['Retry-After'])
+    }
     const responses = operation('post', '/api/needs/{id}/sms').responses!
-    expect(Object.keys(responses['429'].headers)).toEqual(['Retry-After'])
     expect(responses['429'].headers['Retry-After'].schema).toMatchObject({ type: 'integer', minimum: 1 })
     expect(responses['202'].headers).toBeUndefined()
   })

@@ -25,6 +25,7 @@ const NOT_AUDITED: Record<string, string> = {
   'needs.getPublicForm': 'reads an organization’s name, for the public intake page',
   'needs.listInteractions': 'reads a need’s interactions',
   'needs.listHistory': 'reads a need’s history',
+  'sms.listUnattached': 'reads texts on no need',
   'organizations.getSettings': 'reads settings',
   'organizations.getEmail': 'reads settings, the key masked',
   'organizations.testEmail': 'stores nothing: sends one message with settings it was given',
