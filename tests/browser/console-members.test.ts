@@ -46,7 +46,9 @@ describe.skipIf(!chromiumAvailable())('members in the staff console', () => {
     const role = page.locator('#invite-role-grants')
     expect(await role.textContent()).toContain('Volunteer: may read needs and add notes.')
     expect(await role.textContent()).toContain('May not create needs, assign, change and resolve needs, text people or look people up')
-    expect(await page.getByRole('checkbox', { name: 'Sends texts' }).getAttribute('aria-describedby')).toBe('invite-sms_communicator-grants')
+    expect(await page.getByRole('checkbox', { name: 'Sends texts' }).getAttribute('aria-describedby')).toBe(
+      'invite-sms_communicator-grants',
+    )
     expect(await page.locator('#invite-sms_communicator-grants').textContent()).toBe('Adds: text people.')
     await page.getByLabel('Role').selectOption({ label: 'Partner agent' })
     expect(await role.textContent()).toContain('Only the needs and people of their own partner.')
