@@ -1188,7 +1188,7 @@ export interface components {
             householdId: string;
             firstName?: string;
             lastName?: string;
-            /** @description E.164, e.g. +15551234567 */
+            /** @description Kept and answered in E.164 (+15035550142); given in international form or as a national number of the organization's defaultCountry */
             phone?: string;
             email?: string;
             /**
@@ -1218,7 +1218,7 @@ export interface components {
             fieldOverrides?: {
                 firstName?: string;
                 lastName?: string;
-                /** @description E.164, e.g. +15551234567 */
+                /** @description Kept and answered in E.164 (+15035550142); given in international form or as a national number of the organization's defaultCountry */
                 phone?: string | null;
                 email?: string | null;
                 /**
@@ -1238,7 +1238,7 @@ export interface components {
         ConstituentUpdate: {
             firstName?: string | null;
             lastName?: string | null;
-            /** @description E.164, e.g. +15551234567 */
+            /** @description Kept and answered in E.164 (+15035550142); given in international form or as a national number of the organization's defaultCountry */
             phone?: string | null;
             email?: string | null;
             /**
@@ -1261,7 +1261,7 @@ export interface components {
             householdId: string;
             firstName?: string;
             lastName?: string;
-            /** @description E.164, e.g. +15551234567 */
+            /** @description Kept and answered in E.164 (+15035550142); given in international form or as a national number of the organization's defaultCountry */
             phone?: string;
             email?: string;
             /**
@@ -1372,7 +1372,7 @@ export interface components {
         DuplicateCheckDetails: {
             firstName?: string;
             lastName?: string;
-            /** @description E.164, e.g. +15551234567 */
+            /** @description Kept and answered in E.164 (+15035550142); given in international form or as a national number of the organization's defaultCountry */
             phone?: string;
             email?: string;
             /**
@@ -1429,7 +1429,7 @@ export interface components {
                 householdId: string;
                 firstName?: string;
                 lastName?: string;
-                /** @description E.164, e.g. +15551234567 */
+                /** @description Kept and answered in E.164 (+15035550142); given in international form or as a national number of the organization's defaultCountry */
                 phone?: string;
                 email?: string;
                 /**
@@ -1457,7 +1457,7 @@ export interface components {
                 householdId: string;
                 firstName?: string;
                 lastName?: string;
-                /** @description E.164, e.g. +15551234567 */
+                /** @description Kept and answered in E.164 (+15035550142); given in international form or as a national number of the organization's defaultCountry */
                 phone?: string;
                 email?: string;
                 /**
@@ -1501,7 +1501,7 @@ export interface components {
             fieldOverrides?: {
                 firstName?: string;
                 lastName?: string;
-                /** @description E.164, e.g. +15551234567 */
+                /** @description Kept and answered in E.164 (+15035550142); given in international form or as a national number of the organization's defaultCountry */
                 phone?: string | null;
                 email?: string | null;
                 /**
@@ -1800,7 +1800,7 @@ export interface components {
         NewConstituent: {
             firstName?: string;
             lastName?: string;
-            /** @description E.164, e.g. +15551234567 */
+            /** @description Kept and answered in E.164 (+15035550142); given in international form or as a national number of the organization's defaultCountry */
             phone?: string;
             email?: string;
             /**
@@ -1948,8 +1948,15 @@ export interface components {
              * @description The local hour (0 to 23) from which members get their daily digest
              */
             digestHour: number;
-            /** @description The IANA time zone of the digest hour (America/Chicago, Europe/Madrid, UTC) */
+            /** @description The organization's IANA time zone (America/Chicago, Europe/Madrid, UTC): its days, those of the daily digest's hour and of the reports */
+            timeZone: string;
+            /**
+             * @deprecated
+             * @description Deprecated: the former name of timeZone, answered with the same value and taken when timeZone is not given
+             */
             digestTimeZone: string;
+            /** @description The country (ISO 3166-1 alpha-2) whose national phone numbers are read as typed: 503 555 0142 is +15035550142 for US */
+            defaultCountry: string;
             /** @description Whether a person who asks through the public intake is sent its reference number and what happens next (a text, or an email when only an email is given) */
             confirmRequests: boolean;
             /** @description The service's PUBLIC_BASE_URL (read-only, the deployment's): where the links in mail point */
@@ -1991,8 +1998,15 @@ export interface components {
              * @description The local hour (0 to 23) from which members get their daily digest (default 8)
              */
             digestHour?: number;
-            /** @description The IANA time zone of the digest hour (America/Chicago, Europe/Madrid, UTC) (default UTC) */
+            /** @description The organization's IANA time zone (America/Chicago, Europe/Madrid, UTC): its days, those of the daily digest's hour and of the reports (default UTC) */
+            timeZone?: string;
+            /**
+             * @deprecated
+             * @description Deprecated: the former name of timeZone, answered with the same value and taken when timeZone is not given
+             */
             digestTimeZone?: string;
+            /** @description The country (ISO 3166-1 alpha-2) whose national phone numbers are read as typed: 503 555 0142 is +15035550142 for US (US for an organization made before it) */
+            defaultCountry?: string;
             /** @description Whether a person who asks through the public intake is sent its reference number and what happens next (a text, or an email when only an email is given) (default false) */
             confirmRequests?: boolean;
         };

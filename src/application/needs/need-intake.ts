@@ -1,4 +1,5 @@
-import { readContactDetails } from '../../domain/constituents/contact'
+import { readContactDetails, withKeptPhone } from '../../domain/constituents/contact'
+import { phoneCountryOf } from '../organizations/phone-country'
 import { duplicateWarning } from '../../domain/constituents/matching'
 import { dueDateFor, INITIAL_NEED_STATUS, type CustomFields, type Need, type NeedStatus } from '../../domain/needs/need'
 import type { Partner } from '../../domain/partners/partner'
@@ -97,13 +98,16 @@ export class NeedIntake {
     endpoints: WebhookSubscriber[],
   ): Promise<RecordedNeed[]> {
     const now = this.clock.now()
-    const people = await this.constituentsOf(r, organizationId, inputs)
+    const country = await phoneCountryOf(r, organizationId)
+    const people = await this.constituentsOf(r, organizationId, inputs, country)
     const needs = inputs.map((input, i): UnnumberedNeed => {
       const createdAt = input.originalDate ?? now
       const { id, partner, status, dueDate, newPersonJoinsHousehold: _joins, originalDate: _original, ...fields } = input
       const { person: _person, ...constituent } = people[i]!
       return {
         ...fields,
+        // The phone as its constituent keeps it: a national number typed is stored in E.164.
+        customFields: withKeptPhone(input.customFields, country),
         ...constituent,
         id: id ?? this.ids.nextInTimeOrder(),
         partnerId: partner.id,
@@ -165,10 +169,11 @@ export class NeedIntake {
     r: Repositories,
     organizationId: string,
     inputs: readonly NewNeed[],
+    country: string,
   ): Promise<Array<Pick<Need, 'constituentId' | 'householdId' | 'duplicateWarning'> & Pick<RecordedNeed, 'person'>>> {
     const people = inputs.map((input) => {
       if (input.constituentId) return undefined
-      const { details } = readContactDetails(input.customFields, '/customFields')
+      const { details } = readContactDetails(input.customFields, '/customFields', country)
       if (Object.keys(details).length === 0) return undefined
       const household = input.newPersonJoinsHousehold === false ? undefined : input.householdId
       return { details, ...(household ? { householdId: household } : {}) }
