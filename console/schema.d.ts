@@ -1605,7 +1605,7 @@ export interface components {
             role?: "org_admin" | "partner_admin" | "partner_agent" | "staff" | "volunteer";
             /** Format: uuid */
             partnerId?: string;
-            /** @description E.164 */
+            /** @description Kept and answered in E.164; given in international form or as a national number of the organization's defaultCountry */
             phone?: string | null;
             profiles?: ("needs_processor" | "intake_staff" | "sms_communicator" | "email_phone_communicator" | "pii_reader" | "duplicate_resolver")[];
             /** @description true restores a deactivated member's access, with the same password; false deactivates, as DELETE does */
@@ -1824,7 +1824,7 @@ export interface components {
             fullName?: string;
             /** Format: uuid */
             partnerId?: string;
-            /** @description E.164 */
+            /** @description Kept and answered in E.164; given in international form or as a national number of the organization's defaultCountry */
             phone?: string;
             /** @description Base URL of the app the invitation link opens (its /accept-invite page): on PUBLIC_BASE_URL's origin or one of the organization's appOrigins, with no user or password, backslash, query or fragment, else 400 at /appUrl. PUBLIC_BASE_URL by default */
             appUrl?: string;
@@ -2100,7 +2100,7 @@ export interface components {
         };
         ProfileUpdate: {
             fullName?: string;
-            /** @description E.164 */
+            /** @description Kept and answered in E.164; given in international form or as a national number of the organization's defaultCountry */
             phone?: string | null;
             /** @enum {string} */
             language?: "en" | "es";

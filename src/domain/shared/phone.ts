@@ -20,6 +20,12 @@ export function countryCodeProblem(value: unknown): string | undefined {
   return typeof value === 'string' && /^[A-Z]{2}$/.test(value) && isSupportedCountry(value) ? undefined : `must be ${COUNTRY_CODE_MEANING}`
 }
 
+/** Why `value` is no phone a person may type, or undefined, in the words of every error about a phone. */
+export function phoneProblem(value: unknown, country: string): string | undefined {
+  if (typeof value !== 'string') return 'must be a string'
+  return normalizePhone(value.trim(), country) === undefined ? `must be ${PHONE_INPUT_MEANING}` : undefined
+}
+
 /**
  * A typed phone number in E.164 (+15035550142), or undefined when it is none. International form is taken for
  * any country; a national number is read as one of `country`'s. Possible, not valid: a number of the right length

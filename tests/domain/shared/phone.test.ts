@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'bun:test'
 import fc from 'fast-check'
-import { countryCodeProblem, normalizePhone, PHONE_INPUT } from '../../../src/domain/shared/phone'
+import { countryCodeProblem, normalizePhone, PHONE_INPUT, phoneProblem } from '../../../src/domain/shared/phone'
 
 describe('normalizePhone: a typed number in E.164', () => {
   test.each([
@@ -93,6 +93,14 @@ describe('normalizePhone: a typed number in E.164', () => {
         expect(normalizePhone(typed, 'US')).toBeUndefined()
       }),
     )
+  })
+})
+
+describe('phoneProblem: what a field of a phone says', () => {
+  test('nothing of a number the rule reads, trimmed; the rule in plain words of one it does not; a non-string is no text', () => {
+    expect(phoneProblem(' 503 555 0142 ', 'US')).toBeUndefined()
+    expect(phoneProblem('07700 900123', 'US')).toBe('must be a phone number, e.g. +1 503 555 0142 or 503 555 0142')
+    expect(phoneProblem(5035550142, 'US')).toBe('must be a string')
   })
 })
 
