@@ -71,11 +71,16 @@ export class NeedIntake {
 
   /**
    * Records a need whose input is still being made: its references checked (`checkNeedReferences`), its
-   * partner chosen. Who hears of it is read meanwhile, so that the checks and that read go out together.
+   * partner chosen. Who hears of it, and the country its phone is read in, are read meanwhile, so that the
+   * checks and those reads go out together.
    */
   async recordWhenChecked(r: Repositories, organizationId: string, checking: Promise<NewNeed>): Promise<RecordedNeed> {
-    const [input, endpoints] = await Promise.all([checking, this.subscribers(r, organizationId)])
-    const [recorded] = await this.recordRead(r, organizationId, [input], endpoints)
+    const [input, endpoints, country] = await Promise.all([
+      checking,
+      this.subscribers(r, organizationId),
+      phoneCountryOf(r, organizationId),
+    ])
+    const [recorded] = await this.recordRead(r, organizationId, [input], endpoints, country)
     return recorded!
   }
 
@@ -84,7 +89,8 @@ export class NeedIntake {
    * few statements for all: their reference numbers taken in their order, their constituents registered together.
    */
   async recordAll(r: Repositories, organizationId: string, inputs: readonly NewNeed[]): Promise<RecordedNeed[]> {
-    return this.recordRead(r, organizationId, inputs, await this.subscribers(r, organizationId))
+    const [endpoints, country] = await Promise.all([this.subscribers(r, organizationId), phoneCountryOf(r, organizationId)])
+    return this.recordRead(r, organizationId, inputs, endpoints, country)
   }
 
   private subscribers(r: Repositories, organizationId: string): Promise<WebhookSubscriber[]> {
@@ -96,9 +102,9 @@ export class NeedIntake {
     organizationId: string,
     inputs: readonly NewNeed[],
     endpoints: WebhookSubscriber[],
+    country: string,
   ): Promise<RecordedNeed[]> {
     const now = this.clock.now()
-    const country = await phoneCountryOf(r, organizationId)
     const people = await this.constituentsOf(r, organizationId, inputs, country)
     const needs = inputs.map((input, i): UnnumberedNeed => {
       const createdAt = input.originalDate ?? now
