@@ -1275,7 +1275,7 @@ export interface components {
             householdId: string;
             firstName?: string;
             lastName?: string;
-            /** @description E.164, e.g. +15551234567 */
+            /** @description Kept and answered in E.164 (+15035550142); given in international form or as a national number of the organization's defaultCountry */
             phone?: string;
             email?: string;
             /**
@@ -1305,7 +1305,7 @@ export interface components {
             fieldOverrides?: {
                 firstName?: string;
                 lastName?: string;
-                /** @description E.164, e.g. +15551234567 */
+                /** @description Kept and answered in E.164 (+15035550142); given in international form or as a national number of the organization's defaultCountry */
                 phone?: string | null;
                 email?: string | null;
                 /**
@@ -1325,7 +1325,7 @@ export interface components {
         ConstituentUpdate: {
             firstName?: string | null;
             lastName?: string | null;
-            /** @description E.164, e.g. +15551234567 */
+            /** @description Kept and answered in E.164 (+15035550142); given in international form or as a national number of the organization's defaultCountry */
             phone?: string | null;
             email?: string | null;
             /**
@@ -1348,7 +1348,7 @@ export interface components {
             householdId: string;
             firstName?: string;
             lastName?: string;
-            /** @description E.164, e.g. +15551234567 */
+            /** @description Kept and answered in E.164 (+15035550142); given in international form or as a national number of the organization's defaultCountry */
             phone?: string;
             email?: string;
             /**
@@ -1461,7 +1461,7 @@ export interface components {
         DuplicateCheckDetails: {
             firstName?: string;
             lastName?: string;
-            /** @description E.164, e.g. +15551234567 */
+            /** @description Kept and answered in E.164 (+15035550142); given in international form or as a national number of the organization's defaultCountry */
             phone?: string;
             email?: string;
             /**
@@ -1518,7 +1518,7 @@ export interface components {
                 householdId: string;
                 firstName?: string;
                 lastName?: string;
-                /** @description E.164, e.g. +15551234567 */
+                /** @description Kept and answered in E.164 (+15035550142); given in international form or as a national number of the organization's defaultCountry */
                 phone?: string;
                 email?: string;
                 /**
@@ -1546,7 +1546,7 @@ export interface components {
                 householdId: string;
                 firstName?: string;
                 lastName?: string;
-                /** @description E.164, e.g. +15551234567 */
+                /** @description Kept and answered in E.164 (+15035550142); given in international form or as a national number of the organization's defaultCountry */
                 phone?: string;
                 email?: string;
                 /**
@@ -1590,7 +1590,7 @@ export interface components {
             fieldOverrides?: {
                 firstName?: string;
                 lastName?: string;
-                /** @description E.164, e.g. +15551234567 */
+                /** @description Kept and answered in E.164 (+15035550142); given in international form or as a national number of the organization's defaultCountry */
                 phone?: string | null;
                 email?: string | null;
                 /**
@@ -1705,7 +1705,7 @@ export interface components {
             role?: "org_admin" | "partner_admin" | "partner_agent" | "staff" | "volunteer";
             /** Format: uuid */
             partnerId?: string;
-            /** @description E.164 */
+            /** @description Kept and answered in E.164; given in international form or as a national number of the organization's defaultCountry */
             phone?: string | null;
             profiles?: ("needs_processor" | "intake_staff" | "sms_communicator" | "email_phone_communicator" | "pii_reader" | "duplicate_resolver")[];
             /** @description true restores a deactivated member's access, with the same password; false deactivates, as DELETE does */
@@ -1917,7 +1917,7 @@ export interface components {
         NewConstituent: {
             firstName?: string;
             lastName?: string;
-            /** @description E.164, e.g. +15551234567 */
+            /** @description Kept and answered in E.164 (+15035550142); given in international form or as a national number of the organization's defaultCountry */
             phone?: string;
             email?: string;
             /**
@@ -1941,7 +1941,7 @@ export interface components {
             fullName?: string;
             /** Format: uuid */
             partnerId?: string;
-            /** @description E.164 */
+            /** @description Kept and answered in E.164; given in international form or as a national number of the organization's defaultCountry */
             phone?: string;
             /** @description Base URL of the app the invitation link opens (its /accept-invite page): on PUBLIC_BASE_URL's origin or one of the organization's appOrigins, with no user or password, backslash, query or fragment, else 400 at /appUrl. PUBLIC_BASE_URL by default */
             appUrl?: string;
@@ -2067,8 +2067,15 @@ export interface components {
              * @description The local hour (0 to 23) from which members get their daily digest
              */
             digestHour: number;
-            /** @description The IANA time zone of the digest hour (America/Chicago, Europe/Madrid, UTC) */
+            /** @description The organization's IANA time zone (America/Chicago, Europe/Madrid, UTC): its days, those of the daily digest's hour and of the reports */
+            timeZone: string;
+            /**
+             * @deprecated
+             * @description Deprecated: the former name of timeZone, answered with the same value and taken when timeZone is not given
+             */
             digestTimeZone: string;
+            /** @description The country (ISO 3166-1 alpha-2) whose national phone numbers are read as typed: 503 555 0142 is +15035550142 for US */
+            defaultCountry: string;
             /** @description Whether a person who asks through the public intake is sent its reference number and what happens next (a text, or an email when only an email is given) */
             confirmRequests: boolean;
             /** @description The service's PUBLIC_BASE_URL (read-only, the deployment's): where the links in mail point */
@@ -2110,8 +2117,15 @@ export interface components {
              * @description The local hour (0 to 23) from which members get their daily digest (default 8)
              */
             digestHour?: number;
-            /** @description The IANA time zone of the digest hour (America/Chicago, Europe/Madrid, UTC) (default UTC) */
+            /** @description The organization's IANA time zone (America/Chicago, Europe/Madrid, UTC): its days, those of the daily digest's hour and of the reports (default UTC) */
+            timeZone?: string;
+            /**
+             * @deprecated
+             * @description Deprecated: the former name of timeZone, answered with the same value and taken when timeZone is not given
+             */
             digestTimeZone?: string;
+            /** @description The country (ISO 3166-1 alpha-2) whose national phone numbers are read as typed: 503 555 0142 is +15035550142 for US (US for an organization made before it) */
+            defaultCountry?: string;
             /** @description Whether a person who asks through the public intake is sent its reference number and what happens next (a text, or an email when only an email is given) (default false) */
             confirmRequests?: boolean;
         };
@@ -2205,7 +2219,7 @@ export interface components {
         };
         ProfileUpdate: {
             fullName?: string;
-            /** @description E.164 */
+            /** @description Kept and answered in E.164; given in international form or as a national number of the organization's defaultCountry */
             phone?: string | null;
             /** @enum {string} */
             language?: "en" | "es";

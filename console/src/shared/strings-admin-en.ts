@@ -37,8 +37,10 @@ export const adminEn = {
   formOrigins: 'Form origins',
   formOriginsHint: 'One a line, as https://host[:port]: partner sites whose pages may post the public intake.',
   digestHour: 'Daily digest hour (0 to 23)',
-  digestTimeZone: 'Daily digest time zone',
-  digestTimeZoneHint: 'An IANA name, like America/Chicago or UTC: members get their daily digest from that hour there.',
+  timeZone: 'Time zone',
+  timeZoneHint: "An IANA name, like America/Chicago or UTC: the organization's days, the daily digest's hour among them.",
+  defaultCountry: 'Country',
+  defaultCountryHint: 'Two letters, like US or GB: a phone typed without its country code (503 555 0142) is read as one of this country.',
   confirmRequests: 'Confirm requests to the person who asked',
   confirmRequestsHint:
     'A text (or an email when only an email is given) with the reference number and what happens next, in the language of the form. Texts need the SMS number, mail the email settings below; without them nothing is sent.',

@@ -43,8 +43,10 @@ export const adminEs: typeof adminEn = {
   formOrigins: 'Orígenes de formularios',
   formOriginsHint: 'Uno por línea, como https://host[:puerto]: sitios de socios cuyas páginas pueden enviar el formulario público.',
   digestHour: 'Hora del resumen diario (de 0 a 23)',
-  digestTimeZone: 'Zona horaria del resumen diario',
-  digestTimeZoneHint: 'Un nombre IANA, como America/Chicago o UTC: los miembros reciben su resumen diario desde esa hora allí.',
+  timeZone: 'Zona horaria',
+  timeZoneHint: 'Un nombre IANA, como America/Chicago o UTC: los días de la organización, con la hora del resumen diario.',
+  defaultCountry: 'País',
+  defaultCountryHint: 'Dos letras, como US o MX: un teléfono escrito sin su código de país (503 555 0142) se lee como de este país.',
   confirmRequests: 'Confirmar las solicitudes a quien las envía',
   confirmRequestsHint:
     'Un mensaje de texto (o un correo si solo se da un correo) con el número de referencia y lo que sigue, en el idioma del formulario. Los textos necesitan el número de SMS y los correos la configuración de correo de abajo; sin ellos no se envía nada.',

@@ -4,12 +4,16 @@ import { PROFILES, ROLES } from '../../domain/auth/roles'
 import { PASSWORD, PROFILE_LIST, type MemberView } from '../../domain/members/member'
 import { MAIL_LANGUAGES } from '../../domain/members/notifications'
 import { EMAIL, HTTP_URL, NAME, PHONE } from '../../domain/shared/fields'
+import { PHONE_INPUT } from '../../domain/shared/phone'
 import { Body, List, Named, OneOf, Text, Uuid } from './common.schemas'
 
 // docs/api/access.md "Members and invitations"
 export const RoleSchema = Named('Role', OneOf(ROLES))
 const Profiles = t.Array(OneOf(PROFILES), PROFILE_LIST)
-const Phone = t.String({ ...PHONE, description: 'E.164' })
+const Phone = t.String({
+  ...PHONE_INPUT,
+  description: "Kept and answered in E.164; given in international form or as a national number of the organization's defaultCountry",
+})
 const Email = t.String(EMAIL)
 
 export const MemberSchema = Named(

@@ -27,12 +27,17 @@ export const organizations = sqliteTable('organizations', {
   appOrigins: text('app_origins', { mode: 'json' }).$type<string[]>(),
   /** Origins of partner sites whose pages may post the public intake; NULL: none. */
   formOrigins: text('form_origins', { mode: 'json' }).$type<string[]>(),
-  /** The local hour (0 to 23) of the daily digest, in `digest_time_zone`; NULL: the default (docs/api/organization.md "Notifications"). */
+  /** The local hour (0 to 23) of the daily digest, in the organization's time zone; NULL: the default (docs/api/organization.md "Notifications"). */
   digestHour: integer('digest_hour'),
-  /** The IANA time zone of the digest's hour; NULL: the default. */
-  digestTimeZone: text('digest_time_zone'),
+  /**
+   * The IANA time zone of the organization's days (the digest's hour, the reports' days); NULL: UTC. The column
+   * keeps the name it had when only the digest read it.
+   */
+  timeZone: text('digest_time_zone'),
   /** Whether the person who asked through the public intake is sent a confirmation; NULL: no. */
   confirmRequests: integer('confirm_requests', { mode: 'boolean' }),
+  /** The country whose national phone numbers its people type (ISO 3166-1 alpha-2); US for those made before it. */
+  defaultCountry: text('default_country').notNull().default('US'),
   /** The last need number taken; the next need gets this plus one. */
   needSequence: integer('need_sequence').notNull(),
   createdAt: createdAt(),
