@@ -1,5 +1,5 @@
 import type { Interaction } from '../../domain/needs/interaction'
-import { optKeywordOf } from '../../domain/messaging/sms'
+import { smsKeywordOf } from '../../domain/messaging/sms'
 import type { Clock } from '../ports/clock'
 import type { IdGenerator } from '../ports/ids'
 import type { Logger } from '../ports/logger'
@@ -7,11 +7,13 @@ import type { SmsWebhookVerifier } from '../ports/sms'
 import type { UnitOfWork } from '../ports/unit-of-work'
 import type { WebhookEvents } from '../webhooks/webhook-events'
 import type { AuditTrail } from '../audit/audit-trail'
+import type { HelpAnswer } from './help-answer'
 import { signedParams, type ProviderWebhookCall } from './provider-webhook'
 
 /**
  * docs/api/organization.md "SMS", inbound: the organization is the one whose number was texted. STOP and its kin opt the
- * sender out of that organization's messages, START/YES/UNSTOP back in; every message, keywords too,
+ * sender out of that organization's messages, START and its kin back in, HELP and AYUDA are answered (`HelpAnswer`),
+ * each in English or Spanish (`SMS_KEYWORDS`); every message, keywords too,
  * becomes an `sms` interaction on the newest open need of a constituent with that number, or stays
  * unattached.
  */
@@ -24,6 +26,7 @@ export class ReceiveSms {
     private readonly logger: Logger,
     private readonly events: WebhookEvents,
     private readonly audit: AuditTrail,
+    private readonly help: HelpAnswer,
   ) {}
 
   async execute(request: ProviderWebhookCall): Promise<void> {
@@ -42,9 +45,9 @@ export class ReceiveSms {
         return
       }
       const now = this.clock.now()
-      const keyword = optKeywordOf(body)
-      if (keyword === 'opt-out') await r.smsOptOuts.optOut(organization.id, from, now)
-      if (keyword === 'opt-in') await r.smsOptOuts.optIn(organization.id, from)
+      const keyword = smsKeywordOf(body)
+      if (keyword?.keyword === 'opt-out') await r.smsOptOuts.optOut(organization.id, from, now)
+      if (keyword?.keyword === 'opt-in') await r.smsOptOuts.optIn(organization.id, from)
       const [constituents, endpoints] = await Promise.all([
         r.constituents.findByPhone(organization.id, from),
         this.events.subscribers(r, organization.id, 'sms.received'),
@@ -68,6 +71,7 @@ export class ReceiveSms {
         ...(constituentId ? { constituentId } : {}),
       }
       await r.interactions.insert(interaction)
+      if (keyword?.keyword === 'help') await this.help.send(r, organization, interaction, keyword.language)
       await this.events.emitTo(r, organization.id, endpoints, 'sms.received', [
         { interactionId: interaction.id, ...(need ? { needId: need.id } : {}) },
       ])

@@ -2,6 +2,7 @@ import type { Actor } from '../../domain/auth/actor'
 import { InvalidError, TooManyRequestsError } from '../../domain/errors'
 import { secondsUntilFree, sendWindowStart, type SendLimits } from '../../domain/messaging/send-limits'
 import { smsBodyErrors } from '../../domain/messaging/sms'
+import { CANNOT_TEXT_MESSAGES, cannotTextReason } from '../../domain/messaging/can-text'
 import type { Interaction } from '../../domain/needs/interaction'
 import { authorize } from '../auth/authorize'
 import type { Outbox } from '../messaging/outbox'
@@ -12,7 +13,7 @@ import { askedBy, type IdempotentCreates } from '../idempotency/idempotent-creat
 import type { AuditTrail } from '../audit/audit-trail'
 
 /**
- * docs/api/organization.md "SMS": checks the need, its constituent, the phone, the opt-out and the send limits, then
+ * docs/api/organization.md "SMS": checks the need, then whether its constituent may be texted (`cannotTextReason`) and the member's limit, then
  * records the `sms` interaction and puts the message in the outbox in one transaction. The dispatcher sends it.
  */
 export class SendSms {
@@ -48,15 +49,34 @@ export class SendSms {
     const need = await findVisibleNeed(r, actor, needId)
     if (!need.constituentId) throw InvalidError.field('/', 'The need has no constituent to text')
     const constituent = await r.constituents.findById(actor.organizationId, need.constituentId)
-    if (!constituent?.phone) throw InvalidError.field('/', 'The constituent has no phone number')
-    if (await r.smsOptOuts.isOptedOut(actor.organizationId, constituent.phone)) {
-      throw InvalidError.field('/', 'The constituent opted out of text messages (replied STOP); they can opt back in by texting START')
-    }
-    const organization = await r.organizations.findById(actor.organizationId)
-    if (this.senderNumberRequired && !organization?.phoneNumber) {
-      throw InvalidError.field('/', 'The organization has no SMS number yet: an operator sets it with `intake org set-phone-number`')
-    }
-    await this.refuseOverLimits(r, actor, constituent.phone)
+    const phone = constituent?.phone
+    const [textsStoppedAt, organization] = phone
+      ? await Promise.all([r.smsOptOuts.optedOutAt(actor.organizationId, phone), r.organizations.findById(actor.organizationId)])
+      : []
+    const { memberWait, recipientWait } = phone ? await this.waits(r, actor, phone) : { memberWait: 0, recipientWait: 0 }
+    // The log records staff texts (SMS_PROVIDER=log): accepted, reaching nobody.
+    const reason = cannotTextReason(
+      {
+        phone,
+        textsStoppedAt,
+        textsReachPeople: this.senderNumberRequired,
+        organizationNumber: organization?.phoneNumber,
+        withinLimits: recipientWait === 0,
+      },
+      true,
+    )
+    if (reason && reason !== 'limit-reached') throw InvalidError.field('/', CANNOT_TEXT_MESSAGES[reason])
+    if (memberWait > 0)
+      throw new TooManyRequestsError(
+        memberWait,
+        `You sent ${this.limits.smsPerMemberPerHour} texts within the hour, the most one member may; try again later`,
+      )
+    if (reason)
+      throw new TooManyRequestsError(
+        recipientWait,
+        `This number was sent ${this.limits.smsPerRecipientPerHour} texts within the hour, the most it may be; try again later`,
+      )
+    if (!constituent || !phone) throw InvalidError.field('/', CANNOT_TEXT_MESSAGES['no-phone'])
     const interaction: Interaction = {
       id: interactionId,
       organizationId: actor.organizationId,
@@ -74,7 +94,7 @@ export class SendSms {
     await this.audit.record(r, actor, { action: 'send_sms', recordType: 'need', recordId: need.id })
     await this.outbox.sms(r, actor.organizationId, {
       from: organization?.phoneNumber ?? 'system',
-      to: constituent.phone,
+      to: phone,
       body,
       interactionId: interaction.id,
     })
@@ -82,30 +102,20 @@ export class SendSms {
   }
 
   /**
-   * Texts per member and per number over the last hour. Counted after locking the organization's row, so
-   * two sends at once, on any instance, cannot both take the last place.
+   * Seconds until the member, and the number, may be sent one more text (0: now), over the last hour. Counted after
+   * locking the organization's row, so two sends at once, on any instance, cannot both take the last place.
    */
-  private async refuseOverLimits(r: Repositories, actor: Actor, phone: string): Promise<void> {
+  private async waits(r: Repositories, actor: Actor, phone: string): Promise<{ memberWait: number; recipientWait: number }> {
     const now = this.clock.now()
     const since = sendWindowStart(now)
     await r.organizations.lockForUpdate(actor.organizationId)
-    const { smsPerMemberPerHour, smsPerRecipientPerHour } = this.limits
-    const sent = await r.auditEvents.tally(actor.organizationId, { memberId: actor.memberId, action: 'send_sms', since })
-    const memberWait = secondsUntilFree(sent, smsPerMemberPerHour, now)
-    if (memberWait > 0)
-      throw new TooManyRequestsError(
-        memberWait,
-        `You sent ${smsPerMemberPerHour} texts within the hour, the most one member may; try again later`,
-      )
-    const recipientWait = secondsUntilFree(
-      await r.interactions.tallyTextsTo(actor.organizationId, phone, since),
-      smsPerRecipientPerHour,
-      now,
-    )
-    if (recipientWait > 0)
-      throw new TooManyRequestsError(
-        recipientWait,
-        `This number was sent ${smsPerRecipientPerHour} texts within the hour, the most it may be; try again later`,
-      )
+    const [byMember, toNumber] = await Promise.all([
+      r.auditEvents.tally(actor.organizationId, { memberId: actor.memberId, action: 'send_sms', since }),
+      r.interactions.tallyTextsTo(actor.organizationId, phone, since),
+    ])
+    return {
+      memberWait: secondsUntilFree(byMember, this.limits.smsPerMemberPerHour, now),
+      recipientWait: secondsUntilFree(toNumber, this.limits.smsPerRecipientPerHour, now),
+    }
   }
 }

@@ -3,6 +3,7 @@ import { ForbiddenError, type FieldError } from '../errors'
 import { FieldChecks, NAME, type IntegerRule, type TextRule } from '../shared/fields'
 import { ORIGIN_LIST, originProblem } from '../shared/origin'
 import { DIGEST_HOUR, timeZoneProblem } from './digest-schedule'
+import type { QuickReply } from './quick-replies'
 
 // docs/api/organization.md "Organization settings"
 export interface Organization {
@@ -28,6 +29,8 @@ export interface Organization {
   digestTimeZone?: string
   /** Whether the person who asked through the public intake is sent a confirmation (absent: no). */
   confirmRequests?: boolean
+  /** The saved replies staff pick from when they text (docs/api/organization.md "Quick replies"; absent: none). */
+  quickReplies?: QuickReply[]
   createdAt: Date
 }
 

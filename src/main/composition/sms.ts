@@ -2,6 +2,8 @@ import { LogSmsSender } from '../../adapters/messaging/log-sms-sender'
 import { TwilioSmsSender, TwilioWebhookVerifier } from '../../adapters/messaging/twilio-sms-sender'
 import { AuditTrail } from '../../application/audit/audit-trail'
 import type { Logger } from '../../application/ports/logger'
+import { HelpAnswer } from '../../application/sms/help-answer'
+import { Outbox } from '../../application/messaging/outbox'
 import { ReceiveSms } from '../../application/sms/receive-sms'
 import { RecordSmsStatus } from '../../application/sms/record-sms-status'
 import { WebhookEvents } from '../../application/webhooks/webhook-events'
@@ -19,8 +21,9 @@ export const sms = area('sms', ({ config, bind, service }) => {
   // Without Twilio's auth token no webhook can prove where it comes from: every one is refused.
   bind(smsWebhooks).toConstantValue(config.sms.authToken ? new TwilioWebhookVerifier(config.sms.authToken) : { isAuthentic: () => false })
   bind(PORTS.senderNumberRequired).toConstantValue(twilio !== undefined)
+  service(HelpAnswer, [Outbox, PORTS.ids])
   return {
-    receive: service(ReceiveSms, [unitOfWork, smsWebhooks, clock, PORTS.ids, PORTS.logger, WebhookEvents, AuditTrail]),
+    receive: service(ReceiveSms, [unitOfWork, smsWebhooks, clock, PORTS.ids, PORTS.logger, WebhookEvents, AuditTrail, HelpAnswer]),
     recordStatus: service(RecordSmsStatus, [unitOfWork, smsWebhooks, clock, WebhookEvents, AuditTrail]),
   }
 })

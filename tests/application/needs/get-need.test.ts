@@ -16,7 +16,7 @@ beforeEach(async () => {
 
 describe('GetNeed', () => {
   test('finds a need by its id', async () => {
-    expect(await getNeed.execute(world.admin, need.id)).toEqual(need)
+    expect(await getNeed.execute(world.admin, need.id)).toEqual({ ...need, canText: false, cannotTextReason: 'no-phone' })
   })
 
   test('finds a need by its id written in capitals', async () => {

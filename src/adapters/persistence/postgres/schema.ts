@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm'
 import type { SavedViewFilters } from '../../../domain/members/saved-view'
+import type { QuickReply } from '../../../domain/organizations/quick-replies'
 import { bigserial, boolean, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core'
 
 // The PostgreSQL shape of the data: the same tables and columns as src/adapters/persistence/sqlite/schema.ts, in PostgreSQL's
@@ -34,6 +35,8 @@ export const organizations = pgTable('organizations', {
   digestTimeZone: text('digest_time_zone'),
   /** Whether the person who asked through the public intake is sent a confirmation; NULL: no. */
   confirmRequests: boolean('confirm_requests'),
+  /** The organization's saved replies to texts (docs/api/organization.md "Quick replies"); NULL: none. */
+  quickReplies: jsonb('quick_replies').$type<QuickReply[]>(),
   needSequence: integer('need_sequence').notNull(),
   createdAt: createdAt(),
 })
@@ -408,6 +411,19 @@ export const smsOptOuts = pgTable(
       .references(() => organizations.id),
     phone: text('phone').notNull(),
     optedOutAt: time('opted_out_at').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.organizationId, t.phone] })],
+)
+
+/** The last automatic answer to HELP each number was sent by an organization: at most one a day (docs/api/organization.md "SMS"). */
+export const smsHelpAnswers = pgTable(
+  'sms_help_answers',
+  {
+    organizationId: text('organization_id')
+      .notNull()
+      .references(() => organizations.id),
+    phone: text('phone').notNull(),
+    answeredAt: time('answered_at').notNull(),
   },
   (t) => [primaryKey({ columns: [t.organizationId, t.phone] })],
 )

@@ -56,6 +56,7 @@ export class SqlOrganizationRepository extends SqlRepository implements Organiza
           digestHour: nullable(o.digestHour),
           digestTimeZone: nullable(o.digestTimeZone),
           confirmRequests: nullable(o.confirmRequests),
+          quickReplies: nullable(o.quickReplies),
         })
         .where(eq(this.tables.organizations.id, id)),
     )

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm'
 import type { SavedViewFilters } from '../../../domain/members/saved-view'
+import type { QuickReply } from '../../../domain/organizations/quick-replies'
 import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core'
 
 // The SQLite shape of the data. Thin on purpose: the rules live in the domain, not here.
@@ -33,6 +34,8 @@ export const organizations = sqliteTable('organizations', {
   digestTimeZone: text('digest_time_zone'),
   /** Whether the person who asked through the public intake is sent a confirmation; NULL: no. */
   confirmRequests: integer('confirm_requests', { mode: 'boolean' }),
+  /** The organization's saved replies to texts (docs/api/organization.md "Quick replies"); NULL: none. */
+  quickReplies: text('quick_replies', { mode: 'json' }).$type<QuickReply[]>(),
   /** The last need number taken; the next need gets this plus one. */
   needSequence: integer('need_sequence').notNull(),
   createdAt: createdAt(),
@@ -418,6 +421,19 @@ export const smsOptOuts = sqliteTable(
       .references(() => organizations.id),
     phone: text('phone').notNull(),
     optedOutAt: integer('opted_out_at', { mode: 'timestamp_ms' }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.organizationId, t.phone] })],
+)
+
+/** The last automatic answer to HELP each number was sent by an organization: at most one a day (docs/api/organization.md "SMS"). */
+export const smsHelpAnswers = sqliteTable(
+  'sms_help_answers',
+  {
+    organizationId: text('organization_id')
+      .notNull()
+      .references(() => organizations.id),
+    phone: text('phone').notNull(),
+    answeredAt: integer('answered_at', { mode: 'timestamp_ms' }).notNull(),
   },
   (t) => [primaryKey({ columns: [t.organizationId, t.phone] })],
 )
