@@ -3,6 +3,7 @@ import { smsKeywordOf } from '../../domain/messaging/sms'
 import type { Clock } from '../ports/clock'
 import type { IdGenerator } from '../ports/ids'
 import type { Logger } from '../ports/logger'
+import type { TextMetrics } from '../ports/metrics'
 import type { SmsWebhookVerifier } from '../ports/sms'
 import type { UnitOfWork } from '../ports/unit-of-work'
 import type { WebhookEvents } from '../webhooks/webhook-events'
@@ -27,22 +28,23 @@ export class ReceiveSms {
     private readonly events: WebhookEvents,
     private readonly audit: AuditTrail,
     private readonly help: HelpAnswer,
+    private readonly metrics: TextMetrics,
   ) {}
 
   async execute(request: ProviderWebhookCall): Promise<void> {
     const { From: from, To: to, Body: body = '', MessageSid: messageSid } = signedParams(this.verifier, request)
     if (!from || !to) return
-    await this.unitOfWork.run(async (r) => {
+    const recorded = await this.unitOfWork.run(async (r) => {
       // Read together: on PostgreSQL, one round trip with BEGIN.
       const [recorded, organization] = await Promise.all([
         messageSid ? r.interactions.findByProviderMessageId(messageSid) : undefined,
         r.organizations.findByPhoneNumber(to),
       ])
       // Twilio retries a webhook it got no answer to: the same message is recorded once.
-      if (recorded) return
+      if (recorded) return false
       if (!organization) {
         this.logger.warn('inbound sms to a number no organization has', { to })
-        return
+        return false
       }
       const now = this.clock.now()
       const keyword = smsKeywordOf(body)
@@ -80,6 +82,8 @@ export class ReceiveSms {
         { organizationId: organization.id },
         { action: 'receive_sms', recordType: 'interaction', recordId: interaction.id },
       )
+      return true
     })
+    if (recorded) this.metrics.text('received')
   }
 }

@@ -23,7 +23,17 @@ export const sms = area('sms', ({ config, bind, service }) => {
   bind(PORTS.senderNumberRequired).toConstantValue(twilio !== undefined)
   service(HelpAnswer, [Outbox, PORTS.ids])
   return {
-    receive: service(ReceiveSms, [unitOfWork, smsWebhooks, clock, PORTS.ids, PORTS.logger, WebhookEvents, AuditTrail, HelpAnswer]),
-    recordStatus: service(RecordSmsStatus, [unitOfWork, smsWebhooks, clock, WebhookEvents, AuditTrail]),
+    receive: service(ReceiveSms, [
+      unitOfWork,
+      smsWebhooks,
+      clock,
+      PORTS.ids,
+      PORTS.logger,
+      WebhookEvents,
+      AuditTrail,
+      HelpAnswer,
+      PORTS.metrics,
+    ]),
+    recordStatus: service(RecordSmsStatus, [unitOfWork, smsWebhooks, clock, WebhookEvents, AuditTrail, PORTS.metrics]),
   }
 })
