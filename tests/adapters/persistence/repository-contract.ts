@@ -29,6 +29,7 @@ import { describeSendLimitsContract } from './send-limits-contract'
 import { describeSessionContract } from './session-contract'
 import { describeSmsContract } from './sms-contract'
 import { describeSmsInteractionContract } from './sms-interaction-contract'
+import { describeTextCountContract } from './text-count-contract'
 import { describeUnitOfWorkContract } from './unit-of-work-contract'
 import { describeWebhookContract } from './webhook-contract'
 
@@ -111,6 +112,7 @@ export function describeRepositories(name: string, make: () => Promise<Repositor
     describeErasureContract(context)
     describeSmsContract(context)
     describeSmsInteractionContract(context)
+    describeTextCountContract(context)
     describeSendLimitsContract(context)
     describeWebhookContract(context)
     describeAuditContract(context)
