@@ -71,6 +71,7 @@ export const FIELDS = {
   PartnerUpdate: ["name","slaHours","isArchived","description","keywords","website","publicCategoryName","isDefault"],
   PasswordChange: ["currentPassword","newPassword"],
   ProfileUpdate: ["fullName","phone","language","notifications"],
+  QuickRepliesUpdate: ["replies"],
   RefreshRequest: ["refreshToken"],
   SavedViewUpdate: ["name","filters"],
   WebhookEndpointUpdate: ["url","events","enabled"],
