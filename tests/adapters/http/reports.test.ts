@@ -13,6 +13,7 @@ type Report = {
   overdue: number
   byStatus: Record<string, number>
   byPartner: Array<Record<string, unknown>>
+  texts: Record<string, number>
   byWeek: Array<{ weekStart: string; opened: number; resolved: number }>
 }
 

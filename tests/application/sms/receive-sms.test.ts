@@ -235,49 +235,6 @@ describe('ReceiveSms', () => {
   })
 })
 
-describe('HELP and AYUDA (docs/api/organization.md "SMS")', () => {
-  /** The automatic answers recorded on the need's thread: the outbound texts nobody typed. */
-  const answersOn = async (needId: string) =>
-    (await world.interactionsOfNeed(needId)).filter((i) => i.direction === 'outbound').map((i) => i.content)
-  /** What the provider was handed, once the outbox is sent. */
-  const sent = async () => {
-    while ((await world.dispatcher.runOnce()) > 0);
-    return world.sms.accepted.map(({ from, to, body }) => ({ from, to, body }))
-  }
-
-  test('answers once a day per number, in the language asked, on the thread, through the outbox', async () => {
-    const need = await world.needFor(ana.id)
-    const { name } = (await world.repositories.organizations.findById(world.organizationId))!
-    await receive(inbound('HELP'))
-    const [english] = await answersOn(need.id)
-    expect(english).toStartWith(`${name}: `)
-    expect(english).toContain('Reply STOP')
-    expect(await sent()).toEqual([{ from: ORG_NUMBER, to: PHONE, body: english! }])
-
-    await receive(inbound('AYUDA'))
-    expect(await answersOn(need.id)).toEqual([english])
-    world.clock.advance(24 * 3_600_000)
-    await receive(inbound('ayuda'))
-    const answers = await answersOn(need.id)
-    expect(answers).toHaveLength(2)
-    expect(answers[1]).toContain('Responda ALTO')
-  })
-
-  test('an opted-out number is answered, and each organization answers on its own', async () => {
-    const other = await anotherOrganization('+15558880000')
-    await receive(inbound('STOP'))
-    await receive(inbound('HELP'))
-    await receive(inbound('HELP', { To: '+15558880000' }))
-    // Sent side by side, in no set order.
-    expect((await sent()).map((sms) => `${sms.from} to ${sms.to}`).sort()).toEqual([
-      `${ORG_NUMBER} to ${PHONE}`,
-      `+15558880000 to ${PHONE}`,
-    ])
-    expect(await optedOut()).toBe(true)
-    expect(await optedOut(other.organizationId)).toBe(false)
-  })
-})
-
 describe('who reads an inbound text\'s number (docs/constituents.md "Redaction")', () => {
   /** The need's interactions as `actor` lists them: the inbound text, a note and a text sent, in that order. */
   async function listedBy(actor: Actor) {
