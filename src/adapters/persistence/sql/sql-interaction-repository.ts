@@ -104,14 +104,15 @@ export class SqlInteractionRepository extends SqlRepository implements Interacti
   }
   async countTexts(organizationId: string, since: Date, until: Date, partnerId?: string): Promise<TextCount[]> {
     const i = this.tables.interactions
-    // One range of interactions_by_channel: the period's texts of the organization, not its other messages.
+    // One range of interactions_texts_by_time, whose condition is the literal 'sms' written here (a bound value would
+    // not match it): the period's texts of the organization, not its other messages.
     const rows = await this.db
       .select({ direction: i.direction, deliveryStatus: i.deliveryStatus, texts: count() })
       .from(i)
       .where(
         and(
           eq(i.organizationId, organizationId),
-          eq(i.channel, 'sms'),
+          sql`${i.channel} = 'sms'`,
           gte(i.createdAt, since),
           lt(i.createdAt, until),
           partnerId === undefined ? undefined : eq(i.partnerId, partnerId),

@@ -10,4 +10,4 @@ CREATE TABLE "sms_help_answers" (
 --> statement-breakpoint
 ALTER TABLE "organizations" ADD COLUMN "quick_replies" jsonb;--> statement-breakpoint
 ALTER TABLE "sms_help_answers" ADD CONSTRAINT "sms_help_answers_organization_id_organizations_id_fk" FOREIGN KEY ("organization_id") REFERENCES "public"."organizations"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
-CREATE INDEX "interactions_by_channel" ON "interactions" USING btree ("organization_id","channel","created_at");
+CREATE INDEX "interactions_texts_by_time" ON "interactions" USING btree ("organization_id","created_at") WHERE "interactions"."channel" = 'sms';

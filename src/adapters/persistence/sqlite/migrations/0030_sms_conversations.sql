@@ -10,4 +10,4 @@ CREATE TABLE `sms_help_answers` (
 );
 --> statement-breakpoint
 ALTER TABLE `organizations` ADD `quick_replies` text;--> statement-breakpoint
-CREATE INDEX `interactions_by_channel` ON `interactions` (`organization_id`,`channel`,`created_at`);
+CREATE INDEX `interactions_texts_by_time` ON `interactions` (`organization_id`,`created_at`) WHERE "interactions"."channel" = 'sms';
