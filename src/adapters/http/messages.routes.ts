@@ -60,7 +60,7 @@ export function messagesRoutes(useCases: UseCases['sms'], authentication: Authen
           operationId: 'startNeedFromMessage',
           summary: 'Start a need from the text, with every text on no need from its number on it',
           description:
-            'Members who may send texts and create needs (partner roles for their own partner). The person is the one on file with the number, or one made from it. Answers the need as GET /api/needs/{id} does.',
+            'Members who may send texts and create needs (partner roles for their own partner). The person is the one on file with the number, or one made from it. Answers the need as POST /api/needs answers a created one.',
         },
       },
     )

@@ -23,7 +23,7 @@ export interface StartNeedInput {
 /**
  * docs/api/organization.md "Messages": a need for the person who texted, of the partner asked. The person is the
  * one the number finds (the newest registered, when several share it), or one made from the number; every text
- * on no need from that number goes on the new need. Answers the need as GET /api/needs/{id} does.
+ * on no need from that number goes on the new need. Answers the need as POST /api/needs answers a created one.
  */
 export class StartNeedFromMessage {
   constructor(

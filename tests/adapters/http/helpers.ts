@@ -164,3 +164,12 @@ export async function closedPort(): Promise<number> {
   await new Promise<void>((resolve) => probe.close(() => resolve()))
   return port
 }
+
+/**
+ * A need as the list, a create and a start from a message answer it: GET /api/needs/{id} adds whether its person may
+ * be texted now (docs/api/needs.md "Texting a need").
+ */
+export function withoutTexting<T>(need: T): T {
+  const { canText: _canText, cannotTextReason: _reason, textsStoppedAt: _stopped, ...rest } = need as T & Record<string, unknown>
+  return rest as T
+}

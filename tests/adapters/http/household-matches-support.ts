@@ -3,7 +3,7 @@ import { afterAll, beforeAll, expect } from 'bun:test'
 import type { Partner } from '../../../src/domain/partners/partner'
 import { startTestServer, type TestServer } from '../../support/http'
 import type { World } from '../../support/world'
-import type { ConstituentFields } from './helpers'
+import { type ConstituentFields, withoutTexting } from './helpers'
 
 // What the household-matches-*.test.ts files share: one server a file, with two organizations, a partner and
 // a member of each role that may or may not see matches, and the ways to register people and read matches.
@@ -87,7 +87,8 @@ export async function createNeed(body: Record<string, unknown>, token = tokens.a
   return response.body
 }
 
-export const readNeed = async (id: string, token = tokens.admin) => (await api.call<Need>('GET', `/api/needs/${id}`, { token })).body
+export const readNeed = async (id: string, token = tokens.admin) =>
+  withoutTexting((await api.call<Need>('GET', `/api/needs/${id}`, { token })).body)
 
 /** Every match of the organization with `status` (all statuses when absent), through the pages. */
 export async function allMatches(status?: string, token = tokens.admin): Promise<Match[]> {

@@ -87,7 +87,8 @@ describe('the OpenAPI document, as client generators read it', () => {
     }
     const answered = (method: string, path: string, status: string) =>
       Object.values<Schema>(doc.paths[path]![method]!.responses[status]!.content)[0]!.schema
-    expect(answered('get', '/api/needs/{id}', '200')).toEqual({ $ref: '#/components/schemas/Need' })
+    // A read adds whether its person may be texted now (NeedDetail); the list answers Need itself.
+    expect(answered('get', '/api/needs/{id}', '200')).toEqual({ $ref: '#/components/schemas/NeedDetail' })
     expect(answered('get', '/api/needs', '200')).toMatchObject({ type: 'array', items: { $ref: '#/components/schemas/Need' } })
     expect(doc.components.schemas.Need!.required).toEqual(expect.arrayContaining(['id', 'status', 'referenceNumber', 'createdAt']))
     // The need's shape is written once: nowhere else in the document is a schema with all of its properties.
