@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, exists, gte, inArray, lt, ne, sql, type SQL } from 'drizzle-orm'
+import { and, asc, count, desc, eq, exists, gte, inArray, lt, ne, or, sql, type SQL } from 'drizzle-orm'
 import type { NeedFilter } from '../../../application/ports/repositories/need-repository'
 import { SEARCH_TOTAL_BOUND } from '../../../domain/constituents/search'
 import { NEED_STATUSES, type Need } from '../../../domain/needs/need'
@@ -21,6 +21,9 @@ import { SqlRepository, chunksOf } from './sql-repository'
  * few rows a match, whatever the size of the organization.
  */
 export abstract class SqlNeedSearch extends SqlRepository {
+  /** The people on file, found by name in their own search index: a need's person's name is never copied into its terms. */
+  private readonly people = new this.dialect.ConstituentSearch(this.db, this.dialect, this.statements)
+
   /** Needs read by a prepared statement of the whole row come straight from the driver's values (row-reader.ts). */
   protected get records(): RowReader<Need> {
     return recordsOf(this.tables.needs, INSIDE) as RowReader<Need>
@@ -52,37 +55,70 @@ export abstract class SqlNeedSearch extends SqlRepository {
       filter.assignedTo ? eq(t.assignedTo, v('assignedTo', filter.assignedTo)) : undefined,
       filter.constituentId ? eq(t.constituentId, v('constituentId', filter.constituentId)) : undefined,
       filter.openDueBefore ? openAndDueBefore(t, prepared ? sql.placeholder('before') : filter.openDueBefore) : undefined,
+      // Found by key, every need read has the longest word: only the others are checked.
       ...(byKey ? [this.withLongestWord(filter.organizationId, filter.search!)] : []),
-      ...(filter.search ? this.withEveryWord(filter.search) : []),
+      ...(filter.search ? this.withEveryWord(filter.organizationId, filter.search, byKey ? longestOf(filter.search) : undefined) : []),
     )
   }
 
-  /** The needs with a term of a readable kind that the search's longest word begins. */
+  /** The needs found by the search's longest word: a term of a readable kind, or their person's name, it begins. */
   private withLongestWord(organizationId: string, search: NeedSearch): SQL {
+    return inArray(this.tables.needs.id, this.longestWordEntries(organizationId, search))
+  }
+
+  /**
+   * The ids of the needs the search's longest word begins a readable term of (a range of the organization's
+   * terms, the primary key), then those of the needs of the people it begins a name of, when the reader may
+   * find needs by them: a need once per entry.
+   */
+  private longestWordEntries(organizationId: string, search: NeedSearch) {
     const terms = this.tables.needTerms
+    const word = longestOf(search)
+    const own = this.db
+      .select({ id: terms.needId })
+      .from(terms)
+      .where(and(eq(terms.organizationId, organizationId), this.begunBy(word), this.ofKinds(search)))
+    return byPerson(search) ? own.unionAll(this.needsOfPeopleNamed(organizationId, word)) : own
+  }
+
+  /** The ids of the organization's needs for a person on file with a word of their names that `word` begins. */
+  private needsOfPeopleNamed(organizationId: string, word: string) {
+    const t = this.tables.needs
+    return this.db
+      .select({ id: t.id })
+      .from(t)
+      .where(and(eq(t.organizationId, organizationId), this.people.idOfPersonNamed(t.constituentId, organizationId, word)))
+  }
+
+  /**
+   * Each word of the search begins a term of a readable kind among the need's own, or, when the reader may find
+   * needs by them, a word of its person's name (the people it begins a name of are found once for the query);
+   * all but `found`, the word the needs were found by.
+   */
+  private withEveryWord(organizationId: string, search: NeedSearch, found?: string): SQL[] {
+    const terms = this.tables.needTerms
+    const t = this.tables.needs
+    return search.words
+      .filter((word) => word !== found)
+      .map(
+        (word) =>
+          or(
+            exists(
+              this.db
+                .select({ one: sql`1` })
+                .from(terms)
+                .where(and(eq(terms.needId, t.id), this.begunBy(word), this.ofKinds(search))),
+            ),
+            byPerson(search) ? inArray(t.constituentId, this.people.namedBy(organizationId, word)) : undefined,
+          )!,
+      )
+  }
+
+  /** Terms of the kinds the reader may find needs by, of those need_terms holds. */
+  private ofKinds(search: NeedSearch): SQL {
     return inArray(
-      this.tables.needs.id,
-      this.db.select({ id: terms.needId }).from(terms).where(this.longestWordTerms(organizationId, search)),
-    )
-  }
-
-  /** The terms of a readable kind that the search's longest word begins: a range of the organization's (the primary key). */
-  private longestWordTerms(organizationId: string, search: NeedSearch): SQL {
-    const terms = this.tables.needTerms
-    const word = search.words.reduce((longest, w) => (w.length > longest.length ? w : longest))
-    return and(eq(terms.organizationId, organizationId), this.begunBy(word), inArray(terms.kind, search.kinds))!
-  }
-
-  /** Each word of the search begins a term of a readable kind among the need's own. */
-  private withEveryWord(search: NeedSearch): SQL[] {
-    const terms = this.tables.needTerms
-    return search.words.map((word) =>
-      exists(
-        this.db
-          .select({ one: sql`1` })
-          .from(terms)
-          .where(and(eq(terms.needId, this.tables.needs.id), this.begunBy(word), inArray(terms.kind, search.kinds))),
-      ),
+      this.tables.needTerms.kind,
+      search.kinds.filter((kind) => kind !== 'p'),
     )
   }
 
@@ -143,8 +179,7 @@ export abstract class SqlNeedSearch extends SqlRepository {
       .from(kept)
       .where(eq(kept.organizationId, organizationId))
     const enough = Math.ceil(Math.sqrt(cap * Number(all?.n ?? 0)))
-    const terms = this.tables.needTerms
-    const longest = this.db.select({ one: sql`1` }).from(terms).where(this.longestWordTerms(organizationId, filter.search!))
+    const longest = this.longestWordEntries(organizationId, filter.search!)
     const found: Found = (await upTo(enough + 1, longest.$dynamic())) <= enough ? 'byKey' : 'walk'
     const t = this.tables.needs
     return upTo(
@@ -249,6 +284,16 @@ export abstract class SqlNeedSearch extends SqlRepository {
     )
     for (const chunk of chunksOf(rows)) await this.unread(this.db.insert(this.tables.needTerms).values(chunk))
   }
+}
+
+/** The search's longest word: the fewest entries of the index begin it. */
+function longestOf(search: NeedSearch): string {
+  return search.words.reduce((longest, w) => (w.length > longest.length ? w : longest))
+}
+
+/** Whether the reader finds needs by the name of their person on file (`NeedSearchKind`). */
+function byPerson(search: NeedSearch): boolean {
+  return search.kinds.includes('p')
 }
 
 /** How a search's matches are found (`matching`). */
