@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, exists, gte, inArray, lt, ne, or, sql, type SQL } from 'drizzle-orm'
+import { and, asc, count, desc, eq, exists, gte, inArray, lt, ne, sql, type SQL } from 'drizzle-orm'
 import type { NeedFilter } from '../../../application/ports/repositories/need-repository'
 import { SEARCH_TOTAL_BOUND } from '../../../domain/constituents/search'
 import { NEED_STATUSES, type Need } from '../../../domain/needs/need'
@@ -14,8 +14,9 @@ import { SqlRepository, chunksOf } from './sql-repository'
  * What the need repository shares with its search (docs/api/needs.md "Search and sort"): a filter as SQL, a
  * sort's order, and the words of need_terms, written with each need. A search's matches are found from its
  * longest word's range of terms (need_terms' primary key, within the organization and the kinds the reader
- * may see), each need then checked for every word among its own terms (need_terms_by_need) and for the other
- * filters. They are counted up to a cap, as constituent search's (`countMatches`): up to it the page is read
+ * may see) and, for a reader of names, the needs of the people on file whose names it begins (their search
+ * index, then needs_by_constituent), each need then checked for every word among its own terms
+ * (need_terms_by_need) or its person's name, and for the other filters. They are counted up to a cap, as constituent search's (`countMatches`): up to it the page is read
  * by key and sorted, at most the cap's needs; past it, in an order an index keeps, the page is read by
  * walking the organization's needs in that order, each tested for the words, so a common word is found in a
  * few rows a match, whatever the size of the organization.
@@ -56,21 +57,12 @@ export abstract class SqlNeedSearch extends SqlRepository {
       filter.constituentId ? eq(t.constituentId, v('constituentId', filter.constituentId)) : undefined,
       filter.openDueBefore ? openAndDueBefore(t, prepared ? sql.placeholder('before') : filter.openDueBefore) : undefined,
       // Found by key, every need read has the longest word: only the others are checked.
-      ...(byKey ? [this.withLongestWord(filter.organizationId, filter.search!)] : []),
+      ...(byKey ? [inArray(t.id, this.longestWordEntries(filter.organizationId, filter.search!))] : []),
       ...(filter.search ? this.withEveryWord(filter.organizationId, filter.search, byKey ? longestOf(filter.search) : undefined) : []),
     )
   }
 
-  /** The needs found by the search's longest word: a term of a readable kind, or their person's name, it begins. */
-  private withLongestWord(organizationId: string, search: NeedSearch): SQL {
-    return inArray(this.tables.needs.id, this.longestWordEntries(organizationId, search))
-  }
-
-  /**
-   * The ids of the needs the search's longest word begins a readable term of (a range of the organization's
-   * terms, the primary key), then those of the needs of the people it begins a name of, when the reader may
-   * find needs by them: a need once per entry.
-   */
+  /** The ids of the needs whose readable terms (a range of the key) or, for a reader of names, person the longest word begins. */
   private longestWordEntries(organizationId: string, search: NeedSearch) {
     const terms = this.tables.needTerms
     const word = longestOf(search)
@@ -91,35 +83,35 @@ export abstract class SqlNeedSearch extends SqlRepository {
   }
 
   /**
-   * Each word of the search begins a term of a readable kind among the need's own, or, when the reader may find
-   * needs by them, a word of its person's name (the people it begins a name of are found once for the query);
-   * all but `found`, the word the needs were found by.
+   * Each word but `found` (the needs' key) begins a readable term of the need's own or, for a reader of names, a
+   * word of its person's name. One EXISTS of both, not an OR: under an OR, PostgreSQL first hashes every need
+   * the word begins a term of, where a walk needs a few.
    */
   private withEveryWord(organizationId: string, search: NeedSearch, found?: string): SQL[] {
     const terms = this.tables.needTerms
     const t = this.tables.needs
+    const c = this.tables.constituents
     return search.words
       .filter((word) => word !== found)
-      .map(
-        (word) =>
-          or(
-            exists(
-              this.db
-                .select({ one: sql`1` })
-                .from(terms)
-                .where(and(eq(terms.needId, t.id), this.begunBy(word), this.ofKinds(search))),
-            ),
-            byPerson(search) ? inArray(t.constituentId, this.people.namedBy(organizationId, word)) : undefined,
-          )!,
-      )
+      .map((word) => {
+        const own = this.db
+          .select({ one: sql`1` })
+          .from(terms)
+          .where(and(eq(terms.needId, t.id), this.begunBy(word), this.ofKinds(search)))
+        if (!byPerson(search)) return exists(own)
+        const person = this.db
+          .select({ one: sql`1` })
+          .from(c)
+          // The need's column, not the person's: PostgreSQL hashes the people once, not checks each for each need.
+          .where(and(eq(c.id, t.constituentId), inArray(t.constituentId, this.people.namedBy(organizationId, word))))
+        return exists(own.unionAll(person))
+      })
   }
 
   /** Terms of the kinds the reader may find needs by, of those need_terms holds. */
   private ofKinds(search: NeedSearch): SQL {
-    return inArray(
-      this.tables.needTerms.kind,
-      search.kinds.filter((kind) => kind !== 'p'),
-    )
+    const stored = search.kinds.filter((kind) => kind !== 'p')
+    return inArray(this.tables.needTerms.kind, stored)
   }
 
   /** Terms that `word` begins: the range of the key from it to the first text after every one it begins. */
