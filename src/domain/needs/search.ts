@@ -28,11 +28,11 @@ export type NeedTermKind = 'r' | 'd' | 'n' | 'c' | 'm'
 
 /**
  * What a need is found by: its indexed words, and the name of the person on file it is for (`p`), by readers of
- * constituents, a confidential need's too (its `constituentId` is shown to every reader, and that person's needs
- * are listed to readers of constituents). The person's name is never indexed with the need: it is looked up in
- * the constituents' own as the query runs, so a rename, a merge or an erasure is followed at once.
+ * constituents; a confidential need's (`q`) by readers of confidential needs too, as the names written on it. The
+ * person's name is never indexed with the need: it is looked up in the constituents' own as the query runs, so a
+ * rename, a merge or an erasure is followed at once.
  */
-export type NeedSearchKind = NeedTermKind | 'p'
+export type NeedSearchKind = NeedTermKind | 'p' | 'q'
 
 export interface NeedTerm<Kind extends NeedSearchKind = NeedTermKind> {
   kind: Kind
@@ -54,19 +54,20 @@ export function needQueryWords(query: string | undefined): string[] {
 export function searchableKinds(actor: Actor): NeedSearchKind[] {
   const confidential = isAllowed(actor, 'needs:read-confidential')
   const names = isAllowed(actor, 'constituents:read')
-  return (['r', 'd', 'n', 'c', 'm', 'p'] as const).filter(
+  return (['r', 'd', 'n', 'c', 'm', 'p', 'q'] as const).filter(
     (kind) =>
       kind === 'r' ||
       kind === 'd' ||
       ((kind === 'n' || kind === 'p') && names) ||
       (kind === 'c' && confidential) ||
-      (kind === 'm' && names && confidential),
+      ((kind === 'm' || kind === 'q') && names && confidential),
   )
 }
 
-/** The words of the name of the person on file a need is for (`p`): the constituent's, as it is now. */
-export function personTermsOf(person: ContactDetails | undefined): NeedTerm<'p'>[] {
-  return person ? nameTermsOf(person).map((term) => ({ kind: 'p', term })) : []
+/** The words of the name of the person on file a need is for (`p`, `q`): the constituent's, as it is now. */
+export function personTermsOf(person: ContactDetails | undefined, need: Pick<Need, 'isConfidential'>): NeedTerm<'p' | 'q'>[] {
+  const kind = need.isConfidential ? 'q' : 'p'
+  return person ? nameTermsOf(person).map((term) => ({ kind, term })) : []
 }
 
 /** The words of a reference number (`REQ-1001`: `req`, `1001`). The stores write the same in SQL (`referenceTermsSql`). */

@@ -55,6 +55,24 @@ export function describeNeedSearchPersonContract(context: ContractContext): void
       expect(await w.found('quis', { statuses: ['RESOLVED'] })).toEqual([])
     })
 
+    test('finds a confidential need by its person’s name only for readers of confidential needs', async () => {
+      const w = await personWorld()
+      const secret = aNeed({
+        organizationId: w.org,
+        partnerId: w.partner.id,
+        constituentId: w.marisol.id,
+        householdId: w.marisol.householdId,
+        isConfidential: true,
+        createdAt: minute(5),
+      })
+      await insertNeeds(secret)
+
+      expect(await w.found('marisol')).toEqual(ids([w.food, w.rent]))
+      expect(await w.found('marisol rent')).toEqual(ids([w.rent]))
+      expect(await w.found('marisol', {}, [...WITH_PEOPLE, 'q'])).toEqual(ids([secret, w.food, w.rent]))
+      expect(await w.found(secret.referenceNumber.split('-')[1]!)).toEqual(ids([secret]))
+    })
+
     test('follows a rename, a merge and an erasure of the person at once', async () => {
       const w = await personWorld()
       await write((r) => r.constituents.update({ ...w.marisol, firstName: 'Marisela', updatedAt: minute(10) }))

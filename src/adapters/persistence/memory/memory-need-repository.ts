@@ -68,7 +68,7 @@ export class MemoryNeedRepository extends MemoryRepository implements NeedReposi
           (!filter.assignedTo || n.assignedTo === filter.assignedTo) &&
           (!filter.constituentId || n.constituentId === filter.constituentId) &&
           (!filter.openDueBefore || isOpenAndDueBefore(n, filter.openDueBefore)) &&
-          (!filter.search || needMatches([...termsOf(n), ...personTermsOf(this.personOf(n))], filter.search)),
+          (!filter.search || needMatches([...termsOf(n), ...personTermsOf(this.personOf(n), n)], filter.search)),
       )
       .sort(newestFirst)
   }

@@ -4,6 +4,7 @@ import { SEARCH_TOTAL_BOUND } from '../../../domain/constituents/search'
 import { NEED_STATUSES, type Need } from '../../../domain/needs/need'
 import { needTextTermsOf, type NeedSearch, type NeedSort } from '../../../domain/needs/search'
 import { boundedTotal, countCap, offsetOf, type Page, type PageRequest } from '../../../domain/shared/page'
+import { byPerson, longestOf, personKinds, prefixEnd } from './need-search-sql'
 import { openAndDueBefore } from './sql-open-due'
 import { recordsOf, type RowReader } from './row-reader'
 import { INSIDE, toNeed } from './sql-need-rows'
@@ -70,16 +71,22 @@ export abstract class SqlNeedSearch extends SqlRepository {
       .select({ id: terms.needId })
       .from(terms)
       .where(and(eq(terms.organizationId, organizationId), this.begunBy(word), this.ofKinds(search)))
-    return byPerson(search) ? own.unionAll(this.needsOfPeopleNamed(organizationId, word)) : own
+    return byPerson(search) ? own.unionAll(this.needsOfPeopleNamed(organizationId, search, word)) : own
   }
 
   /** The ids of the organization's needs for a person on file with a word of their names that `word` begins. */
-  private needsOfPeopleNamed(organizationId: string, word: string) {
+  private needsOfPeopleNamed(organizationId: string, search: NeedSearch, word: string) {
     const t = this.tables.needs
     return this.db
       .select({ id: t.id })
       .from(t)
-      .where(and(eq(t.organizationId, organizationId), this.people.idOfPersonNamed(t.constituentId, organizationId, word)))
+      .where(
+        and(
+          eq(t.organizationId, organizationId),
+          this.people.idOfPersonNamed(t.constituentId, organizationId, word),
+          personKinds(t, search),
+        ),
+      )
   }
 
   /**
@@ -103,14 +110,16 @@ export abstract class SqlNeedSearch extends SqlRepository {
           .select({ one: sql`1` })
           .from(c)
           // The need's column, not the person's: PostgreSQL hashes the people once, not checks each for each need.
-          .where(and(eq(c.id, t.constituentId), inArray(t.constituentId, this.people.namedBy(organizationId, word))))
+          .where(
+            and(eq(c.id, t.constituentId), inArray(t.constituentId, this.people.namedBy(organizationId, word)), personKinds(t, search)),
+          )
         return exists(own.unionAll(person))
       })
   }
 
   /** Terms of the kinds the reader may find needs by, of those need_terms holds. */
   private ofKinds(search: NeedSearch): SQL {
-    const stored = search.kinds.filter((kind) => kind !== 'p')
+    const stored = search.kinds.filter((kind) => kind !== 'p' && kind !== 'q')
     return inArray(this.tables.needTerms.kind, stored)
   }
 
@@ -278,23 +287,5 @@ export abstract class SqlNeedSearch extends SqlRepository {
   }
 }
 
-/** The search's longest word: the fewest entries of the index begin it. */
-function longestOf(search: NeedSearch): string {
-  return search.words.reduce((longest, w) => (w.length > longest.length ? w : longest))
-}
-
-/** Whether the reader finds needs by the name of their person on file (`NeedSearchKind`). */
-function byPerson(search: NeedSearch): boolean {
-  return search.kinds.includes('p')
-}
-
 /** How a search's matches are found (`matching`). */
 type Found = 'byKey' | 'walk'
-
-/** The first text after every text that begins with `prefix`: its last character's successor (byte order, as the keys are compared). */
-function prefixEnd(prefix: string): string {
-  const chars = [...prefix]
-  const last = chars.pop()!.codePointAt(0)!
-  const next = last === 0xd7ff ? 0xe000 : last + 1
-  return chars.join('') + String.fromCodePoint(next)
-}
