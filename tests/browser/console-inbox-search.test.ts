@@ -7,7 +7,8 @@ import { TEST_PASSWORD } from '../support/world'
 // The page's, inside page.evaluate: this project's types have no DOM.
 declare const document: { documentElement: { scrollWidth: number } }
 
-// docs/console.md "Needs inbox": one search box (words of the description, the person's name), the overdue filter
+// docs/console.md "Needs inbox": one search box (words of the description, the person's name written on the need or
+// that of the person on file it is for), the overdue filter
 // and its mark, sorting by a column; at 375 px each row a card, nothing cut off; in English and Spanish.
 
 describe.skipIf(!chromiumAvailable())('searching the needs inbox in the staff console', () => {
@@ -20,7 +21,8 @@ describe.skipIf(!chromiumAvailable())('searching the needs inbox in the staff co
       .slice(0, 8)}`
   const word = unique()
   const surname = unique()
-  const references: Record<'described' | 'named' | 'overdue', string> = { described: '', named: '', overdue: '' }
+  const onFile = unique()
+  const references: Record<'described' | 'named' | 'linked' | 'overdue', string> = { described: '', named: '', linked: '', overdue: '' }
 
   async function need(body: Record<string, unknown>): Promise<string> {
     const created = await c.api.call<{ referenceNumber: string }>('POST', '/api/needs', {
@@ -37,6 +39,13 @@ describe.skipIf(!chromiumAvailable())('searching the needs inbox in the staff co
     references.overdue = await need({ dueDate: past, customFields: { description: `Overdue ${word} roof repair` } })
     references.described = await need({ customFields: { description: `Broken ${word} window` } })
     references.named = await need({ customFields: { description: 'Groceries', firstName: 'Zelda', lastName: surname } })
+    const person = await c.api.call<{ id: string }>('POST', '/api/constituents', {
+      token: c.admin.token,
+      body: { firstName: 'Leocadia', lastName: onFile },
+    })
+    expect(person.status).toBe(201)
+    // Nothing of the name on the need itself: found through the person on file.
+    references.linked = await need({ constituentId: person.body.id, customFields: { description: 'Firewood' } })
   }, 60_000)
   afterAll(() => c?.stop())
 
@@ -61,6 +70,11 @@ describe.skipIf(!chromiumAvailable())('searching the needs inbox in the staff co
     await search(page, 'Search needs', 'Search', `zel ${surname}`)
     await page.getByText('Page 1 of 1 (1 need)').waitFor()
     expect(await rows(page)).toEqual([references.named])
+
+    await search(page, 'Search needs', 'Search', `${onFile} leoc`)
+    await page.locator('tbody tr td:first-child', { hasText: references.linked }).waitFor()
+    await page.getByText('Page 1 of 1 (1 need)').waitFor()
+    expect(await rows(page)).toEqual([references.linked])
 
     await search(page, 'Search needs', 'Search', word)
     await page.getByText('Page 1 of 1 (2 needs)').waitFor()

@@ -1,19 +1,22 @@
 import type { Actor } from '../auth/actor'
 import { isAllowed } from '../auth/permissions'
 import { normalizeText } from '../constituents/matching'
+import { nameTermsOf } from '../constituents/search'
+import type { ContactDetails } from '../constituents/contact'
 import { newestFirst } from '../shared/page'
 import { NEED_STATUSES, type Need } from './need'
 
 /**
  * How `GET /api/needs?q=` is matched (docs/api/needs.md "Search and sort"), decided here once for every adapter: each
  * word of the query (case- and accent-insensitive, as constituent search's) must begin a word of the need's
- * reference number, of its description (`customFields.description`) or of the person's name it recorded
- * (`customFields.firstName`, `lastName`), each only where the reader may see it (`searchableKinds`).
+ * reference number, of its description (`customFields.description`), of the person's name it recorded
+ * (`customFields.firstName`, `lastName`) or of the name of the person on file it is for (`constituentId`), each
+ * only where the reader may see it (`searchableKinds`).
  */
 export interface NeedSearch {
   words: string[]
   /** The kinds of term the reader may find a need by. */
-  kinds: NeedTermKind[]
+  kinds: NeedSearchKind[]
 }
 
 /**
@@ -23,8 +26,16 @@ export interface NeedSearch {
  */
 export type NeedTermKind = 'r' | 'd' | 'n' | 'c' | 'm'
 
-export interface NeedTerm {
-  kind: NeedTermKind
+/**
+ * What a need is found by: its indexed words, and the name of the person on file it is for (`p`), by readers of
+ * constituents; a confidential need's (`q`) by readers of confidential needs too, as the names written on it. The
+ * person's name is never indexed with the need: it is looked up in the constituents' own as the query runs, so a
+ * rename, a merge or an erasure is followed at once.
+ */
+export type NeedSearchKind = NeedTermKind | 'p' | 'q'
+
+export interface NeedTerm<Kind extends NeedSearchKind = NeedTermKind> {
+  kind: Kind
   term: string
 }
 
@@ -40,13 +51,23 @@ export function needQueryWords(query: string | undefined): string[] {
 }
 
 /** Which kinds of term this reader finds needs by: only what it may see of them (docs/api/access.md). */
-export function searchableKinds(actor: Actor): NeedTermKind[] {
+export function searchableKinds(actor: Actor): NeedSearchKind[] {
   const confidential = isAllowed(actor, 'needs:read-confidential')
   const names = isAllowed(actor, 'constituents:read')
-  return (['r', 'd', 'n', 'c', 'm'] as const).filter(
+  return (['r', 'd', 'n', 'c', 'm', 'p', 'q'] as const).filter(
     (kind) =>
-      kind === 'r' || kind === 'd' || (kind === 'n' && names) || (kind === 'c' && confidential) || (kind === 'm' && names && confidential),
+      kind === 'r' ||
+      kind === 'd' ||
+      ((kind === 'n' || kind === 'p') && names) ||
+      (kind === 'c' && confidential) ||
+      ((kind === 'm' || kind === 'q') && names && confidential),
   )
+}
+
+/** The words of the name of the person on file a need is for (`p`, `q`): the constituent's, as it is now. */
+export function personTermsOf(person: ContactDetails | undefined, need: Pick<Need, 'isConfidential'>): NeedTerm<'p' | 'q'>[] {
+  const kind = need.isConfidential ? 'q' : 'p'
+  return person ? nameTermsOf(person).map((term) => ({ kind, term })) : []
 }
 
 /** The words of a reference number (`REQ-1001`: `req`, `1001`). The stores write the same in SQL (`referenceTermsSql`). */
@@ -73,7 +94,7 @@ export function needTextTermsOf(need: Pick<Need, 'customFields' | 'isConfidentia
 }
 
 /** Whether a need's terms hold every word of the search as the beginning of one of the kinds asked (the memory store's matching). */
-export function needMatches(terms: readonly NeedTerm[], search: NeedSearch): boolean {
+export function needMatches(terms: readonly NeedTerm<NeedSearchKind>[], search: NeedSearch): boolean {
   const readable = terms.filter((t) => search.kinds.includes(t.kind))
   return search.words.every((word) => readable.some((t) => t.term.startsWith(word)))
 }

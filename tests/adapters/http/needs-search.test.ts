@@ -64,6 +64,29 @@ describe('GET /api/needs?q=&sort=', () => {
     expect(refs(agent)).toEqual([needs.ofA!.referenceNumber])
   })
 
+  test('finds a need by its person on file’s name, as the person is now, only for callers who may read names', async () => {
+    const person = await api.call<{ id: string }>('POST', '/api/constituents', {
+      token: tokens.admin,
+      body: { firstName: 'Anatolia', lastName: 'Wojcik' },
+    })
+    expect(person.status).toBe(201)
+    const linked = await createNeed({ partnerId: partnerA.id, constituentId: person.body.id, customFields: { description: 'Firewood' } })
+    const found = async (q: string, token: string | undefined) =>
+      refs(await api.call<Need[]>('GET', `/api/needs?q=${encodeURIComponent(q)}`, { token }))
+
+    expect(linked.customFields).toEqual({ description: 'Firewood' })
+    expect(await found('anatol wojc', tokens.admin)).toEqual([linked.referenceNumber])
+    expect(await found('wojcik', tokens.agentA)).toEqual([linked.referenceNumber])
+    // The volunteer reads the need, not names: found by its description, never by its person's name.
+    expect(await found('firewood', tokens.volunteerA)).toEqual([linked.referenceNumber])
+    expect(await found('wojcik', tokens.volunteerA)).toEqual([])
+    expect(await found('wojcik', tokens.otherAdmin)).toEqual([])
+    const renamed = await api.call('PUT', `/api/constituents/${person.body.id}`, { token: tokens.admin, body: { lastName: 'Nowak' } })
+    expect(renamed.status).toBe(200)
+    expect(await found('wojcik', tokens.admin)).toEqual([])
+    expect(await found('nowak firewood', tokens.admin)).toEqual([linked.referenceNumber])
+  })
+
   test('sorts by createdAt, dueDate or status either way; overdue is soonest due first unless sorted', async () => {
     const newestFirst = [needs.secret, needs.named, needs.rent].map((n) => n!.referenceNumber)
     expect(refs(await list('sort=createdAt'))).toEqual([...newestFirst].reverse())

@@ -10,7 +10,7 @@ export async function needsToPlan(r: Repositories, organizationId: string) {
   const partner = aPartner({ organizationId })
   const member = aMember({ organizationId })
   const household = aHousehold({ organizationId })
-  const person = aConstituent({ organizationId, householdId: household.id })
+  const person = aConstituent({ organizationId, householdId: household.id, firstName: 'Xiomara', lastName: 'Quispe' })
   await r.partners.insert(partner)
   await r.members.insert(member)
   await r.constituents.insertHousehold(household)

@@ -10,6 +10,7 @@ import { EVERY_ORGANIZATION } from '../../../src/application/ports/repositories/
 import type { Constituent } from '../../../src/domain/constituents/constituent'
 import { matchKeysOf } from '../../../src/domain/constituents/matching'
 import { parseConstituentQuery } from '../../../src/domain/constituents/search'
+import type { NeedSearch } from '../../../src/domain/needs/search'
 import { newestFirst } from '../../../src/domain/shared/page'
 import { aConstituent, aHousehold, anOrganization, aNeed, aPartner } from '../../support/builders'
 import { postgresAvailable } from '../../support/postgres'
@@ -201,6 +202,34 @@ if (postgresAvailable())
           expect(plans.length).toBeGreaterThan(0)
           expect(plans.map(({ plan }) => plan).join()).toContain(index)
           for (const { plan } of plans) expect(plan).not.toContain('Seq Scan')
+        }
+      })
+
+      test('a need is found by its person’s name through constituents_search and needs_by_constituent, its words by need_terms’ key', async () => {
+        const searched = anOrganization()
+        await write(async (r) => {
+          await r.organizations.insert(searched)
+          await needsToPlan(r, searched.id)
+        })
+        await client`VACUUM ANALYZE constituents, needs, need_terms`
+        for (const q of ['xio', 'quispe xiomara']) {
+          const search = { words: q.split(' '), kinds: ['r', 'd', 'n', 'p'] as NeedSearch['kinds'] }
+          let total: number | undefined
+          const plans = await plansOf(async () => {
+            total = (await repositories.needs.list(searched.id, { search }, { page: 1, limit: 25 })).total
+          })
+
+          expect({ q, total }).toEqual({ q, total: 30 })
+          const searching = plans.filter(({ query }) => /from "need_terms"/.test(query))
+          expect(searching).toHaveLength(3) // the longest word's entries, the matches, the page
+          for (const { plan } of searching) {
+            expect(plan).toContain('need_terms_organization_id_term_kind_need_id_pk')
+            expect(plan).toContain('Bitmap Index Scan on constituents_search')
+            expect(plan).toContain('needs_by_constituent')
+            expect(plan).not.toContain('Seq Scan')
+          }
+          // The other word's people are hashed once, not looked up again for each need.
+          if (q.includes(' ')) for (const { plan } of searching.slice(1)) expect(plan).toContain('hashed SubPlan')
         }
       })
 

@@ -16,6 +16,7 @@ import { describeNeedContract } from './need-contract'
 import { describeNeedListContract } from './need-list-contract'
 import { describeNeedNumberingContract } from './need-numbering-contract'
 import { describeNeedSearchContract } from './need-search-contract'
+import { describeNeedSearchPersonContract } from './need-search-person-contract'
 import { describeImportContract } from './import-contract'
 import { describeNeedHistoryContract } from './need-history-contract'
 import { describeNeedReportContract } from './need-report-contract'
@@ -103,6 +104,7 @@ export function describeRepositories(name: string, make: () => Promise<Repositor
     describeNeedContract(context)
     describeNeedListContract(context)
     describeNeedSearchContract(context)
+    describeNeedSearchPersonContract(context)
     describeNeedNumberingContract(context)
     describeNeedHistoryContract(context)
     describeNeedReportContract(context)

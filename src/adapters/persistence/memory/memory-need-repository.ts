@@ -2,7 +2,7 @@ import type { NeedFilter, NeedRepository, UnnumberedNeed } from '../../../applic
 import { NotFoundError } from '../../../domain/errors'
 import { formatReferenceNumber, isOpen, isOpenAndDueBefore, type Need, type NeedChange } from '../../../domain/needs/need'
 import { SEARCH_TOTAL_BOUND } from '../../../domain/constituents/search'
-import { needMatches, needOrder, needTextTermsOf, referenceTermsOf, type NeedSort } from '../../../domain/needs/search'
+import { needMatches, needOrder, needTextTermsOf, personTermsOf, referenceTermsOf, type NeedSort } from '../../../domain/needs/search'
 import { boundedTotal, countCap, newestFirst, offsetOf, type Keyset, type Page, type PageRequest } from '../../../domain/shared/page'
 import { copy } from './memory-store'
 import { MemoryRepository, batchAfter, inOrganization, page } from './memory-repository'
@@ -69,9 +69,14 @@ export class MemoryNeedRepository extends MemoryRepository implements NeedReposi
           (!filter.constituentId || n.constituentId === filter.constituentId) &&
           (!filter.openDueBefore || isOpenAndDueBefore(n, filter.openDueBefore)) &&
           (!filter.needsAttention || n.needsAttention === true) &&
-          (!filter.search || needMatches(termsOf(n), filter.search)),
+          (!filter.search || needMatches([...termsOf(n), ...personTermsOf(this.personOf(n), n)], filter.search)),
       )
       .sort(newestFirst)
+  }
+  /** The person on file the need is for, as the constituents hold them now (renamed, merged or erased). */
+  private personOf(need: Need) {
+    const person = need.constituentId === undefined ? undefined : this.t.constituents.get(need.constituentId)
+    return person?.organizationId === need.organizationId ? person : undefined
   }
   async list(organizationId: string, filter: NeedFilter, page: PageRequest, sort?: NeedSort): Promise<Page<Need>> {
     const found = this.matching(organizationId, filter)

@@ -1,4 +1,4 @@
-import { and, count, desc, eq, sql, type SQL } from 'drizzle-orm'
+import { and, count, desc, eq, inArray, sql, type AnyColumn, type SQL } from 'drizzle-orm'
 import type { Constituent } from '../../../domain/constituents/constituent'
 import { isDigitWord, nameTermsOf, phoneTermsOf, type ConstituentQuery } from '../../../domain/constituents/search'
 import { boundedTotal, countCap, offsetOf, type Keyset, type Page, type PageRequest } from '../../../domain/shared/page'
@@ -123,8 +123,34 @@ export abstract class ConstituentSearch extends SqlRepository {
     return this.pageWhere(`constituents_search_walk_${names}_${terms.length - names}`, condition, { organizationId, ...values }, page)
   }
 
+  /**
+   * The ids of the organization's people with a word of their names that `word` begins, found through the
+   * search index as a query of words is: need search's person on file (docs/api/needs.md "Search and sort").
+   */
+  namedBy(organizationId: string, word: string) {
+    const c = this.tables.constituents
+    const match = this.prefixesMatch([organizationMark(organizationId, 'words') + word])
+    return this.db
+      .select({ id: c.id })
+      .from(c)
+      .where(this.matching(organizationId, match, 'terms'))
+  }
+
+  /**
+   * `id` is one of the people `namedBy` finds, written for an index that leads with it: the people found
+   * first, then each one's entries. (SQLite reads an `IN` list so; PostgreSQL's override says it.)
+   */
+  idOfPersonNamed(id: AnyColumn, organizationId: string, word: string): SQL {
+    return inArray(id, this.namedBy(organizationId, word))
+  }
+
   /** What a query looks for, as its index reads it: full-text query text for words and phone digits, the key of an email. */
-  protected abstract matchOf(organizationId: string, query: MatchingQuery): string
+  protected matchOf(organizationId: string, query: MatchingQuery): string {
+    return query.kind === 'email' ? query.email : this.prefixesMatch(queryPrefixes(organizationId, query))
+  }
+
+  /** The full-text query text that finds the terms every one of the marked `prefixes` begins. */
+  protected abstract prefixesMatch(prefixes: string[]): string
 
   /**
    * The condition that finds the organization's constituents matching `match` (matchOf's answer) by key,

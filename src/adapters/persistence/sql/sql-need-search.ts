@@ -4,6 +4,7 @@ import { SEARCH_TOTAL_BOUND } from '../../../domain/constituents/search'
 import { NEED_STATUSES, type Need } from '../../../domain/needs/need'
 import { needTextTermsOf, type NeedSearch, type NeedSort } from '../../../domain/needs/search'
 import { boundedTotal, countCap, offsetOf, type Page, type PageRequest } from '../../../domain/shared/page'
+import { byPerson, longestOf, personKinds, prefixEnd } from './need-search-sql'
 import { openAndDueBefore } from './sql-open-due'
 import { recordsOf, type RowReader } from './row-reader'
 import { INSIDE, toNeed } from './sql-need-rows'
@@ -14,13 +15,17 @@ import { SqlRepository, chunksOf } from './sql-repository'
  * What the need repository shares with its search (docs/api/needs.md "Search and sort"): a filter as SQL, a
  * sort's order, and the words of need_terms, written with each need. A search's matches are found from its
  * longest word's range of terms (need_terms' primary key, within the organization and the kinds the reader
- * may see), each need then checked for every word among its own terms (need_terms_by_need) and for the other
- * filters. They are counted up to a cap, as constituent search's (`countMatches`): up to it the page is read
+ * may see) and, for a reader of names, the needs of the people on file whose names it begins (their search
+ * index, then needs_by_constituent), each need then checked for every word among its own terms
+ * (need_terms_by_need) or its person's name, and for the other filters. They are counted up to a cap, as constituent search's (`countMatches`): up to it the page is read
  * by key and sorted, at most the cap's needs; past it, in an order an index keeps, the page is read by
  * walking the organization's needs in that order, each tested for the words, so a common word is found in a
  * few rows a match, whatever the size of the organization.
  */
 export abstract class SqlNeedSearch extends SqlRepository {
+  /** The people on file, found by name in their own search index: a need's person's name is never copied into its terms. */
+  private readonly people = new this.dialect.ConstituentSearch(this.db, this.dialect, this.statements)
+
   /** Needs read by a prepared statement of the whole row come straight from the driver's values (row-reader.ts). */
   protected get records(): RowReader<Need> {
     return recordsOf(this.tables.needs, INSIDE) as RowReader<Need>
@@ -54,38 +59,70 @@ export abstract class SqlNeedSearch extends SqlRepository {
       filter.openDueBefore ? openAndDueBefore(t, prepared ? sql.placeholder('before') : filter.openDueBefore) : undefined,
       // The condition of the index needs_needing_attention.
       filter.needsAttention ? sql`${t.needsAttention}` : undefined,
-      ...(byKey ? [this.withLongestWord(filter.organizationId, filter.search!)] : []),
-      ...(filter.search ? this.withEveryWord(filter.search) : []),
+      // Found by key, every need read has the longest word: only the others are checked.
+      ...(byKey ? [inArray(t.id, this.longestWordEntries(filter.organizationId, filter.search!))] : []),
+      ...(filter.search ? this.withEveryWord(filter.organizationId, filter.search, byKey ? longestOf(filter.search) : undefined) : []),
     )
   }
 
-  /** The needs with a term of a readable kind that the search's longest word begins. */
-  private withLongestWord(organizationId: string, search: NeedSearch): SQL {
+  /** The ids of the needs whose readable terms (a range of the key) or, for a reader of names, person the longest word begins. */
+  private longestWordEntries(organizationId: string, search: NeedSearch) {
     const terms = this.tables.needTerms
-    return inArray(
-      this.tables.needs.id,
-      this.db.select({ id: terms.needId }).from(terms).where(this.longestWordTerms(organizationId, search)),
-    )
+    const word = longestOf(search)
+    const own = this.db
+      .select({ id: terms.needId })
+      .from(terms)
+      .where(and(eq(terms.organizationId, organizationId), this.begunBy(word), this.ofKinds(search)))
+    return byPerson(search) ? own.unionAll(this.needsOfPeopleNamed(organizationId, search, word)) : own
   }
 
-  /** The terms of a readable kind that the search's longest word begins: a range of the organization's (the primary key). */
-  private longestWordTerms(organizationId: string, search: NeedSearch): SQL {
-    const terms = this.tables.needTerms
-    const word = search.words.reduce((longest, w) => (w.length > longest.length ? w : longest))
-    return and(eq(terms.organizationId, organizationId), this.begunBy(word), inArray(terms.kind, search.kinds))!
+  /** The ids of the organization's needs for a person on file with a word of their names that `word` begins. */
+  private needsOfPeopleNamed(organizationId: string, search: NeedSearch, word: string) {
+    const t = this.tables.needs
+    return this.db
+      .select({ id: t.id })
+      .from(t)
+      .where(
+        and(
+          eq(t.organizationId, organizationId),
+          this.people.idOfPersonNamed(t.constituentId, organizationId, word),
+          personKinds(t, search),
+        ),
+      )
   }
 
-  /** Each word of the search begins a term of a readable kind among the need's own. */
-  private withEveryWord(search: NeedSearch): SQL[] {
+  /**
+   * Each word but `found` (the needs' key) begins a readable term of the need's own or, for a reader of names, a
+   * word of its person's name. One EXISTS of both, not an OR: under an OR, PostgreSQL first hashes every need
+   * the word begins a term of, where a walk needs a few.
+   */
+  private withEveryWord(organizationId: string, search: NeedSearch, found?: string): SQL[] {
     const terms = this.tables.needTerms
-    return search.words.map((word) =>
-      exists(
-        this.db
+    const t = this.tables.needs
+    const c = this.tables.constituents
+    return search.words
+      .filter((word) => word !== found)
+      .map((word) => {
+        const own = this.db
           .select({ one: sql`1` })
           .from(terms)
-          .where(and(eq(terms.needId, this.tables.needs.id), this.begunBy(word), inArray(terms.kind, search.kinds))),
-      ),
-    )
+          .where(and(eq(terms.needId, t.id), this.begunBy(word), this.ofKinds(search)))
+        if (!byPerson(search)) return exists(own)
+        const person = this.db
+          .select({ one: sql`1` })
+          .from(c)
+          // The need's column, not the person's: PostgreSQL hashes the people once, not checks each for each need.
+          .where(
+            and(eq(c.id, t.constituentId), inArray(t.constituentId, this.people.namedBy(organizationId, word)), personKinds(t, search)),
+          )
+        return exists(own.unionAll(person))
+      })
+  }
+
+  /** Terms of the kinds the reader may find needs by, of those need_terms holds. */
+  private ofKinds(search: NeedSearch): SQL {
+    const stored = search.kinds.filter((kind) => kind !== 'p' && kind !== 'q')
+    return inArray(this.tables.needTerms.kind, stored)
   }
 
   /** Terms that `word` begins: the range of the key from it to the first text after every one it begins. */
@@ -145,8 +182,7 @@ export abstract class SqlNeedSearch extends SqlRepository {
       .from(kept)
       .where(eq(kept.organizationId, organizationId))
     const enough = Math.ceil(Math.sqrt(cap * Number(all?.n ?? 0)))
-    const terms = this.tables.needTerms
-    const longest = this.db.select({ one: sql`1` }).from(terms).where(this.longestWordTerms(organizationId, filter.search!))
+    const longest = this.longestWordEntries(organizationId, filter.search!)
     const found: Found = (await upTo(enough + 1, longest.$dynamic())) <= enough ? 'byKey' : 'walk'
     const t = this.tables.needs
     return upTo(
@@ -255,11 +291,3 @@ export abstract class SqlNeedSearch extends SqlRepository {
 
 /** How a search's matches are found (`matching`). */
 type Found = 'byKey' | 'walk'
-
-/** The first text after every text that begins with `prefix`: its last character's successor (byte order, as the keys are compared). */
-function prefixEnd(prefix: string): string {
-  const chars = [...prefix]
-  const last = chars.pop()!.codePointAt(0)!
-  const next = last === 0xd7ff ? 0xe000 : last + 1
-  return chars.join('') + String.fromCodePoint(next)
-}

@@ -1,5 +1,5 @@
 import { and, sql, type SQL } from 'drizzle-orm'
-import { ConstituentSearch, queryPrefixes, type MatchingQuery, type SearchKind, type SearchParameter } from '../sql/constituent-search'
+import { ConstituentSearch, type SearchKind, type SearchParameter } from '../sql/constituent-search'
 import { constituents as c } from './schema'
 
 /**
@@ -36,11 +36,8 @@ export class SqliteConstituentSearch extends ConstituentSearch {
   }
 
   /** Every word a quoted prefix: user input never becomes FTS syntax. */
-  protected matchOf(organizationId: string, query: MatchingQuery) {
-    if (query.kind === 'email') return query.email
-    return queryPrefixes(organizationId, query)
-      .map((p) => `"${p.replace(/"/g, '""')}"*`)
-      .join(' AND ')
+  protected prefixesMatch(prefixes: string[]) {
+    return prefixes.map((p) => `"${p.replace(/"/g, '""')}"*`).join(' AND ')
   }
 
   protected matching(organizationId: SearchParameter, match: SearchParameter, kind: SearchKind) {
