@@ -4,18 +4,20 @@
 
 /** Each string field's maxLength (an array's items' for a list). */
 export const MAX_LENGTH = {
+  AttachMessage: {"needId":36},
   BulkNeedUpdate: {"ids":64},
   ConstituentMerge: {"sourceConstituentId":36,"targetConstituentId":36},
-  ConstituentUpdate: {"firstName":200,"lastName":200,"phone":16,"email":254,"dateOfBirth":10,"addressStreet":200,"addressCity":200,"addressState":2,"addressZip":5},
-  DuplicateCheckDetails: {"firstName":200,"lastName":200,"phone":16,"email":254,"dateOfBirth":10,"addressStreet":200,"addressCity":200,"addressState":2,"addressZip":5},
+  ConstituentUpdate: {"firstName":200,"lastName":200,"phone":32,"email":254,"dateOfBirth":10,"addressStreet":200,"addressCity":200,"addressState":2,"addressZip":5},
+  DuplicateCheckDetails: {"firstName":200,"lastName":200,"phone":32,"email":254,"dateOfBirth":10,"addressStreet":200,"addressCity":200,"addressState":2,"addressZip":5},
   EmailSettingsUpdate: {"apiKey":2000,"fromEmail":254,"fromName":200},
   HouseholdMatchResolution: {"targetConstituentId":36},
   InvitationAcceptance: {"token":512,"password":1024},
   InvitationResend: {"appUrl":2000},
-  MemberUpdate: {"partnerId":36,"phone":16},
+  MemberUpdate: {"partnerId":36,"phone":32},
+  MessageReply: {"body":1600},
   NeedUpdate: {"assignedTo":36,"partnerId":36,"dueDate":27},
-  NewConstituent: {"firstName":200,"lastName":200,"phone":16,"email":254,"dateOfBirth":10,"addressStreet":200,"addressCity":200,"addressState":2,"addressZip":5,"householdId":36},
-  NewMember: {"email":254,"fullName":200,"partnerId":36,"phone":16,"appUrl":2000},
+  NewConstituent: {"firstName":200,"lastName":200,"phone":32,"email":254,"dateOfBirth":10,"addressStreet":200,"addressCity":200,"addressState":2,"addressZip":5,"householdId":36},
+  NewMember: {"email":254,"fullName":200,"partnerId":36,"phone":32,"appUrl":2000},
   NewNeed: {"partnerId":36,"parentNeedId":36,"assignedTo":36,"constituentId":36,"householdId":36,"dueDate":27},
   NewNote: {"content":5000},
   NewPartner: {"name":200,"description":5000,"keywords":100,"website":2000,"publicCategoryName":200},
@@ -23,12 +25,13 @@ export const MAX_LENGTH = {
   NewSavedView: {"name":60},
   NewSms: {"body":1600},
   NewWebhookEndpoint: {"url":2000},
-  OrganizationSettingsUpdate: {"name":200,"slug":63,"shortCode":6,"tcrStatus":64,"appOrigins":300,"formOrigins":300,"digestTimeZone":64},
+  OrganizationSettingsUpdate: {"name":200,"slug":63,"shortCode":6,"tcrStatus":64,"appOrigins":300,"formOrigins":300,"timeZone":64,"digestTimeZone":64,"defaultCountry":2},
   PartnerUpdate: {"name":200,"description":5000,"keywords":100,"website":2000,"publicCategoryName":200},
   PasswordChange: {"currentPassword":1024,"newPassword":1024},
-  ProfileUpdate: {"fullName":200,"phone":16},
+  ProfileUpdate: {"fullName":200,"phone":32},
   RefreshRequest: {"refreshToken":512},
   SavedViewUpdate: {"name":60},
+  StartNeedFromMessage: {"partnerId":36,"description":5000},
   WebhookEndpointUpdate: {"url":2000},
 } as const
 
@@ -38,16 +41,17 @@ export const VALUES = {
   HouseholdMatchResolution: {"action":["MERGE_CONSTITUENT","MERGE_HOUSEHOLD","DISMISS"]},
   MemberUpdate: {"role":["org_admin","partner_admin","partner_agent","staff","volunteer"],"profiles":["needs_processor","intake_staff","sms_communicator","email_phone_communicator","pii_reader","duplicate_resolver"]},
   NeedUpdate: {"status":["NEW","IN_PROGRESS","PENDING_INTERNAL","PENDING_CLIENT","RESOLVED","ESCALATED"]},
-  NewMember: {"role":["org_admin","partner_admin","partner_agent","staff","volunteer"],"profiles":["needs_processor","intake_staff","sms_communicator","email_phone_communicator","pii_reader","duplicate_resolver"]},
+  NewMember: {"role":["org_admin","partner_admin","partner_agent","staff","volunteer"],"profiles":["needs_processor","intake_staff","sms_communicator","email_phone_communicator","pii_reader","duplicate_resolver"],"language":["en","es"]},
   NewNeed: {"status":["NEW","IN_PROGRESS","PENDING_INTERNAL","PENDING_CLIENT","RESOLVED","ESCALATED"]},
   NewPublicNeed: {"language":["en","es"]},
-  NewWebhookEndpoint: {"events":["need.created","need.updated","note.added","constituent.created","constituent.merged","constituent.erased","household_match.resolved","sms.received","sms.status"]},
+  NewWebhookEndpoint: {"events":["need.created","need.updated","note.added","constituent.created","constituent.merged","constituent.erased","household_match.resolved","sms.received","sms.status","message.attached"]},
   ProfileUpdate: {"language":["en","es"]},
-  WebhookEndpointUpdate: {"events":["need.created","need.updated","note.added","constituent.created","constituent.merged","constituent.erased","household_match.resolved","sms.received","sms.status"]},
+  WebhookEndpointUpdate: {"events":["need.created","need.updated","note.added","constituent.created","constituent.merged","constituent.erased","household_match.resolved","sms.received","sms.status","message.attached"]},
 } as const
 
 /** Each schema's fields, in the document's order. */
 export const FIELDS = {
+  AttachMessage: ["needId"],
   BulkNeedUpdate: ["ids","set"],
   ConstituentMerge: ["sourceConstituentId","targetConstituentId","mergeHouseholds","fieldOverrides"],
   ConstituentUpdate: ["firstName","lastName","phone","email","dateOfBirth","addressStreet","addressCity","addressState","addressZip"],
@@ -57,9 +61,10 @@ export const FIELDS = {
   InvitationAcceptance: ["token","password"],
   InvitationResend: ["appUrl"],
   MemberUpdate: ["role","partnerId","phone","profiles","active"],
+  MessageReply: ["body"],
   NeedUpdate: ["status","assignedTo","partnerId","customFields","isConfidential","dueDate"],
   NewConstituent: ["firstName","lastName","phone","email","dateOfBirth","addressStreet","addressCity","addressState","addressZip","householdId"],
-  NewMember: ["email","role","fullName","partnerId","phone","appUrl","profiles"],
+  NewMember: ["email","role","fullName","partnerId","phone","appUrl","profiles","language"],
   NewNeed: ["partnerId","status","customFields","isConfidential","parentNeedId","assignedTo","constituentId","householdId","dueDate"],
   NewNote: ["content"],
   NewPartner: ["name","slaHours","description","keywords","website","publicCategoryName","isDefault"],
@@ -67,18 +72,24 @@ export const FIELDS = {
   NewSavedView: ["name","filters"],
   NewSms: ["body"],
   NewWebhookEndpoint: ["url","events","enabled"],
-  OrganizationSettingsUpdate: ["name","slug","shortCode","maxConcurrency","tcrStatus","constituentRetentionDays","needTextRetentionDays","auditRetentionDays","appOrigins","formOrigins","digestHour","digestTimeZone","confirmRequests"],
+  OrganizationSettingsUpdate: ["name","slug","shortCode","maxConcurrency","tcrStatus","constituentRetentionDays","needTextRetentionDays","auditRetentionDays","appOrigins","formOrigins","digestHour","timeZone","digestTimeZone","defaultCountry","confirmRequests"],
   PartnerUpdate: ["name","slaHours","isArchived","description","keywords","website","publicCategoryName","isDefault"],
   PasswordChange: ["currentPassword","newPassword"],
   ProfileUpdate: ["fullName","phone","language","notifications"],
   RefreshRequest: ["refreshToken"],
   SavedViewUpdate: ["name","filters"],
+  StartNeedFromMessage: ["partnerId","description"],
   WebhookEndpointUpdate: ["url","events","enabled"],
 } as const
 
 /** What a field looks like, by another field's value (its `x-shapes`: an email key's, by provider). */
 export const SHAPES = {
   EmailSettingsUpdate: {"apiKey":{"smtp":"smtp://user:password@host:587","ses":"ACCESS_KEY_ID:SECRET_ACCESS_KEY:REGION"}},
+} as const
+
+/** What a role lets a member do by itself, and what a profile adds to any role (the schema's `x-permissions`). */
+export const GRANTS = {
+  NewMember: {"roles":{"org_admin":["needs:read","needs:add-note","partners:list","profile:read","profile:update","needs:create","needs:update","needs:send-sms","constituents:read-pii","constituents:read-contact","needs:read-confidential","constituents:read","constituents:update","constituents:merge","constituents:erase","household-matches:list","household-matches:resolve","partners:create","partners:update","members:list","members:manage","organization:settings","webhooks:manage","audit:read","reports:read","records:export","records:import"],"partner_admin":["needs:read","needs:add-note","partners:list","profile:read","profile:update","needs:create","needs:update","constituents:read-pii","constituents:read-contact","needs:read-confidential","constituents:read","constituents:update","partners:update","members:list","members:manage","reports:read"],"partner_agent":["needs:read","needs:add-note","partners:list","profile:read","profile:update","needs:create","needs:update","constituents:read","constituents:update","reports:read"],"staff":["needs:read","needs:add-note","partners:list","profile:read","profile:update","needs:create","needs:update","constituents:read","constituents:update","members:list","reports:read"],"volunteer":["needs:read","needs:add-note","partners:list","profile:read","profile:update"]},"profiles":{"needs_processor":["needs:update"],"intake_staff":["needs:create","constituents:read","constituents:update"],"sms_communicator":["needs:send-sms"],"email_phone_communicator":["constituents:read-contact"],"pii_reader":["constituents:read-pii","constituents:read-contact","needs:read-confidential","records:export"],"duplicate_resolver":["constituents:merge","household-matches:list","household-matches:resolve"]}},
 } as const
 
 /** The most one page of a list holds (its `limit`): docs/api/conventions.md "Lists". */

@@ -427,6 +427,86 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/messages": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Texts on no need, newest first; paging (and the count) in X-Total-Count and Link
+         * @description org_admin or sms_communicator. `from` only to those who may read phone numbers.
+         */
+        get: operations["listMessages"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/messages/{id}/attach": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Put the text, and every other text on no need from its number, on a need
+         * @description org_admin or sms_communicator, on a need they see. The texts take the need's partner and person.
+         */
+        post: operations["attachMessage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/messages/{id}/need": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start a need from the text, with every text on no need from its number on it
+         * @description Members who may send texts and create needs (partner roles for their own partner). The person is the one on file with the number, or one made from it. Answers the need as GET /api/needs/{id} does.
+         */
+        post: operations["startNeedFromMessage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/messages/{id}/reply": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Text back the number a text on no need came from; queued, sent by the outbox
+         * @description org_admin or sms_communicator. The limits and opt-outs of POST /api/needs/{id}/sms; the reply goes on the need the texts of that number are later put on.
+         */
+        post: operations["replyToMessage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/partners": {
         parameters: {
             query?: never;
@@ -1103,6 +1183,13 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        AttachMessage: {
+            /**
+             * Format: uuid
+             * @description The need the texts go on
+             */
+            needId: string;
+        };
         /** @description One write, or one read of a constituent’s personal details */
         AuditEvent: {
             /** Format: uuid */
@@ -1188,7 +1275,7 @@ export interface components {
             householdId: string;
             firstName?: string;
             lastName?: string;
-            /** @description E.164, e.g. +15551234567 */
+            /** @description Kept and answered in E.164 (+15035550142); given in international form or as a national number of the organization's defaultCountry */
             phone?: string;
             email?: string;
             /**
@@ -1218,7 +1305,7 @@ export interface components {
             fieldOverrides?: {
                 firstName?: string;
                 lastName?: string;
-                /** @description E.164, e.g. +15551234567 */
+                /** @description Kept and answered in E.164 (+15035550142); given in international form or as a national number of the organization's defaultCountry */
                 phone?: string | null;
                 email?: string | null;
                 /**
@@ -1238,7 +1325,7 @@ export interface components {
         ConstituentUpdate: {
             firstName?: string | null;
             lastName?: string | null;
-            /** @description E.164, e.g. +15551234567 */
+            /** @description Kept and answered in E.164 (+15035550142); given in international form or as a national number of the organization's defaultCountry */
             phone?: string | null;
             email?: string | null;
             /**
@@ -1261,7 +1348,7 @@ export interface components {
             householdId: string;
             firstName?: string;
             lastName?: string;
-            /** @description E.164, e.g. +15551234567 */
+            /** @description Kept and answered in E.164 (+15035550142); given in international form or as a national number of the organization's defaultCountry */
             phone?: string;
             email?: string;
             /**
@@ -1329,6 +1416,8 @@ export interface components {
             duplicateWarning?: string;
             /** @description Human-readable reference such as FOOD-1001 */
             referenceNumber: string;
+            /** @description true: the person texted after all their needs were resolved and no member has answered since (a text, a note or a change clears it); the status is unchanged */
+            needsAttention: boolean;
             possibleDuplicates?: components["schemas"]["PossibleDuplicates"];
         };
         /** @description The new endpoint with its signing secret */
@@ -1336,7 +1425,7 @@ export interface components {
             /** Format: uuid */
             id: string;
             url: string;
-            events: ("need.created" | "need.updated" | "note.added" | "constituent.created" | "constituent.merged" | "constituent.erased" | "household_match.resolved" | "sms.received" | "sms.status")[];
+            events: ("need.created" | "need.updated" | "note.added" | "constituent.created" | "constituent.merged" | "constituent.erased" | "household_match.resolved" | "sms.received" | "sms.status" | "message.attached")[];
             /** @description False when disabled by hand or after repeated failure (see disabledAt) */
             enabled: boolean;
             /**
@@ -1372,7 +1461,7 @@ export interface components {
         DuplicateCheckDetails: {
             firstName?: string;
             lastName?: string;
-            /** @description E.164, e.g. +15551234567 */
+            /** @description Kept and answered in E.164 (+15035550142); given in international form or as a national number of the organization's defaultCountry */
             phone?: string;
             email?: string;
             /**
@@ -1429,7 +1518,7 @@ export interface components {
                 householdId: string;
                 firstName?: string;
                 lastName?: string;
-                /** @description E.164, e.g. +15551234567 */
+                /** @description Kept and answered in E.164 (+15035550142); given in international form or as a national number of the organization's defaultCountry */
                 phone?: string;
                 email?: string;
                 /**
@@ -1457,7 +1546,7 @@ export interface components {
                 householdId: string;
                 firstName?: string;
                 lastName?: string;
-                /** @description E.164, e.g. +15551234567 */
+                /** @description Kept and answered in E.164 (+15035550142); given in international form or as a national number of the organization's defaultCountry */
                 phone?: string;
                 email?: string;
                 /**
@@ -1501,7 +1590,7 @@ export interface components {
             fieldOverrides?: {
                 firstName?: string;
                 lastName?: string;
-                /** @description E.164, e.g. +15551234567 */
+                /** @description Kept and answered in E.164 (+15035550142); given in international form or as a national number of the organization's defaultCountry */
                 phone?: string | null;
                 email?: string | null;
                 /**
@@ -1567,6 +1656,17 @@ export interface components {
             deliveryStatus?: "queued" | "sent" | "delivered" | "failed";
             /** @description The SMS provider's message id */
             providerMessageId?: string;
+            /** @description A failed SMS: why it was not delivered, in words (the provider’s reason) */
+            deliveryError?: string;
+            /** @description Outbound SMS a member sent: who; absent for texts from the person and the service’s own */
+            sentBy?: {
+                /** Format: uuid */
+                id: string;
+                /** @description Their full name, or their email when they gave none */
+                fullName: string;
+            };
+            /** @description A reply sent while the texts were on no need: the number it went to; only to those who may read the person's phone */
+            recipient?: string;
             /** Format: date-time */
             createdAt: string;
         };
@@ -1605,11 +1705,26 @@ export interface components {
             role?: "org_admin" | "partner_admin" | "partner_agent" | "staff" | "volunteer";
             /** Format: uuid */
             partnerId?: string;
-            /** @description E.164 */
+            /** @description Kept and answered in E.164; given in international form or as a national number of the organization's defaultCountry */
             phone?: string | null;
             profiles?: ("needs_processor" | "intake_staff" | "sms_communicator" | "email_phone_communicator" | "pii_reader" | "duplicate_resolver")[];
             /** @description true restores a deactivated member's access, with the same password; false deactivates, as DELETE does */
             active?: boolean;
+        };
+        /** @description A text that came in and is on no need yet */
+        Message: {
+            /** Format: uuid */
+            id: string;
+            /** @description What the person wrote */
+            body: string;
+            /** Format: date-time */
+            receivedAt: string;
+            /** @description The number it came from; only to those who may read people's phone numbers (left out otherwise) */
+            from?: string;
+        };
+        MessageReply: {
+            /** @description The message text */
+            body: string;
         };
         /** @description A request for assistance */
         Need: {
@@ -1656,6 +1771,8 @@ export interface components {
             duplicateWarning?: string;
             /** @description Human-readable reference such as FOOD-1001 */
             referenceNumber: string;
+            /** @description true: the person texted after all their needs were resolved and no member has answered since (a text, a note or a change clears it); the status is unchanged */
+            needsAttention: boolean;
         };
         /** @description One recorded change of a need: who changed which field from what to what, and when */
         NeedChange: {
@@ -1800,7 +1917,7 @@ export interface components {
         NewConstituent: {
             firstName?: string;
             lastName?: string;
-            /** @description E.164, e.g. +15551234567 */
+            /** @description Kept and answered in E.164 (+15035550142); given in international form or as a national number of the organization's defaultCountry */
             phone?: string;
             email?: string;
             /**
@@ -1824,11 +1941,13 @@ export interface components {
             fullName?: string;
             /** Format: uuid */
             partnerId?: string;
-            /** @description E.164 */
+            /** @description Kept and answered in E.164; given in international form or as a national number of the organization's defaultCountry */
             phone?: string;
             /** @description Base URL of the app the invitation link opens (its /accept-invite page): on PUBLIC_BASE_URL's origin or one of the organization's appOrigins, with no user or password, backslash, query or fragment, else 400 at /appUrl. PUBLIC_BASE_URL by default */
             appUrl?: string;
             profiles?: ("needs_processor" | "intake_staff" | "sms_communicator" | "email_phone_communicator" | "pii_reader" | "duplicate_resolver")[];
+            /** @enum {string} */
+            language?: "en" | "es";
         };
         NewNeed: {
             /** Format: uuid */
@@ -1911,7 +2030,7 @@ export interface components {
             /** @description Where events are posted: an http(s) URL */
             url: string;
             /** @description The events sent to this endpoint */
-            events: ("need.created" | "need.updated" | "note.added" | "constituent.created" | "constituent.merged" | "constituent.erased" | "household_match.resolved" | "sms.received" | "sms.status")[];
+            events: ("need.created" | "need.updated" | "note.added" | "constituent.created" | "constituent.merged" | "constituent.erased" | "household_match.resolved" | "sms.received" | "sms.status" | "message.attached")[];
             enabled?: boolean;
         };
         OrganizationSettings: {
@@ -1948,8 +2067,15 @@ export interface components {
              * @description The local hour (0 to 23) from which members get their daily digest
              */
             digestHour: number;
-            /** @description The IANA time zone of the digest hour (America/Chicago, Europe/Madrid, UTC) */
+            /** @description The organization's IANA time zone (America/Chicago, Europe/Madrid, UTC): its days, those of the daily digest's hour and of the reports */
+            timeZone: string;
+            /**
+             * @deprecated
+             * @description Deprecated: the former name of timeZone, answered with the same value and taken when timeZone is not given
+             */
             digestTimeZone: string;
+            /** @description The country (ISO 3166-1 alpha-2) whose national phone numbers are read as typed: 503 555 0142 is +15035550142 for US */
+            defaultCountry: string;
             /** @description Whether a person who asks through the public intake is sent its reference number and what happens next (a text, or an email when only an email is given) */
             confirmRequests: boolean;
             /** @description The service's PUBLIC_BASE_URL (read-only, the deployment's): where the links in mail point */
@@ -1991,8 +2117,15 @@ export interface components {
              * @description The local hour (0 to 23) from which members get their daily digest (default 8)
              */
             digestHour?: number;
-            /** @description The IANA time zone of the digest hour (America/Chicago, Europe/Madrid, UTC) (default UTC) */
+            /** @description The organization's IANA time zone (America/Chicago, Europe/Madrid, UTC): its days, those of the daily digest's hour and of the reports (default UTC) */
+            timeZone?: string;
+            /**
+             * @deprecated
+             * @description Deprecated: the former name of timeZone, answered with the same value and taken when timeZone is not given
+             */
             digestTimeZone?: string;
+            /** @description The country (ISO 3166-1 alpha-2) whose national phone numbers are read as typed: 503 555 0142 is +15035550142 for US (US for an organization made before it) */
+            defaultCountry?: string;
             /** @description Whether a person who asks through the public intake is sent its reference number and what happens next (a text, or an email when only an email is given) (default false) */
             confirmRequests?: boolean;
         };
@@ -2086,7 +2219,7 @@ export interface components {
         };
         ProfileUpdate: {
             fullName?: string;
-            /** @description E.164 */
+            /** @description Kept and answered in E.164; given in international form or as a national number of the organization's defaultCountry */
             phone?: string | null;
             /** @enum {string} */
             language?: "en" | "es";
@@ -2139,6 +2272,8 @@ export interface components {
             resolvedAt?: string;
             /** @description Human-readable reference such as FOOD-1001 */
             referenceNumber: string;
+            /** @description true: the person texted after all their needs were resolved and no member has answered since (a text, a note or a change clears it); the status is unchanged */
+            needsAttention: boolean;
         };
         RefreshRequest: {
             refreshToken: string;
@@ -2172,6 +2307,8 @@ export interface components {
              * @description Open needs due before this time
              */
             dueBefore?: string;
+            /** @description true: needs marked for attention (needsAttention), resolved ones included (false is no filter) */
+            attention?: boolean;
             /** @description The text searched for */
             q?: string;
             /** @enum {string} */
@@ -2182,6 +2319,15 @@ export interface components {
             /** @description The view's name, one of the member's own once (kept trimmed) */
             name?: string;
             filters?: components["schemas"]["SavedViewFilters"];
+        };
+        StartNeedFromMessage: {
+            /**
+             * Format: uuid
+             * @description The partner the new need is for
+             */
+            partnerId: string;
+            /** @description What the need is about; kept as customFields.description */
+            description?: string;
         };
         TokenPair: {
             accessToken: string;
@@ -2214,7 +2360,7 @@ export interface components {
             /** @description The webhook-id header, the same on every try */
             id: string;
             /** @enum {string} */
-            eventType: "need.created" | "need.updated" | "note.added" | "constituent.created" | "constituent.merged" | "constituent.erased" | "household_match.resolved" | "sms.received" | "sms.status";
+            eventType: "need.created" | "need.updated" | "note.added" | "constituent.created" | "constituent.merged" | "constituent.erased" | "household_match.resolved" | "sms.received" | "sms.status" | "message.attached";
             /** @enum {string} */
             status: "pending" | "sending" | "sent" | "failed";
             /** Format: int32 */
@@ -2237,7 +2383,7 @@ export interface components {
             /** Format: uuid */
             id: string;
             url: string;
-            events: ("need.created" | "need.updated" | "note.added" | "constituent.created" | "constituent.merged" | "constituent.erased" | "household_match.resolved" | "sms.received" | "sms.status")[];
+            events: ("need.created" | "need.updated" | "note.added" | "constituent.created" | "constituent.merged" | "constituent.erased" | "household_match.resolved" | "sms.received" | "sms.status" | "message.attached")[];
             /** @description False when disabled by hand or after repeated failure (see disabledAt) */
             enabled: boolean;
             /**
@@ -2259,7 +2405,7 @@ export interface components {
             /** @description Where events are posted: an http(s) URL */
             url?: string;
             /** @description The events sent to this endpoint */
-            events?: ("need.created" | "need.updated" | "note.added" | "constituent.created" | "constituent.merged" | "constituent.erased" | "household_match.resolved" | "sms.received" | "sms.status")[];
+            events?: ("need.created" | "need.updated" | "note.added" | "constituent.created" | "constituent.merged" | "constituent.erased" | "household_match.resolved" | "sms.received" | "sms.status" | "message.attached")[];
             /** @description true re-enables an endpoint that repeated failure disabled */
             enabled?: boolean;
         };
@@ -3152,6 +3298,7 @@ export interface operations {
                 constituentId?: string;
                 overdue?: boolean;
                 dueBefore?: string;
+                attention?: boolean;
                 q?: string;
                 sort?: "createdAt" | "-createdAt" | "dueDate" | "-dueDate" | "status" | "-status";
                 page?: number;
@@ -3457,6 +3604,7 @@ export interface operations {
                 constituentId?: string;
                 overdue?: boolean;
                 dueBefore?: string;
+                attention?: boolean;
                 q?: string;
                 format: "csv";
             };
@@ -3993,6 +4141,314 @@ export interface operations {
             /** @description Not found */
             404: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listMessages: {
+        parameters: {
+            query?: {
+                unattached?: boolean;
+                page?: number;
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Response for status 200 */
+            200: {
+                headers: {
+                    "X-Total-Count"?: number;
+                    Link?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Message"][];
+                };
+            };
+            /** @description Bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ValidationProblem"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    attachMessage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AttachMessage"];
+            };
+        };
+        responses: {
+            /** @description Response for status 204 */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ValidationProblem"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unsupported media type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    startNeedFromMessage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["StartNeedFromMessage"];
+            };
+        };
+        responses: {
+            /** @description A request for assistance */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Need"];
+                };
+            };
+            /** @description Bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ValidationProblem"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unsupported media type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    replyToMessage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MessageReply"];
+            };
+        };
+        responses: {
+            /** @description Response for status 202 */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        interactionId: string;
+                    };
+                };
+            };
+            /** @description Bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ValidationProblem"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unsupported media type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {

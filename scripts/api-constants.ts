@@ -12,6 +12,8 @@ interface Property {
 
 interface Schema {
   properties?: Record<string, Property>
+  /** What each role lets a member do by itself, and what each profile adds: the API's own extension. */
+  'x-permissions'?: { roles: Record<string, string[]>; profiles: Record<string, string[]> }
 }
 
 interface Operation {
@@ -64,6 +66,8 @@ function collect<T>(document: OpenApiDocument, names: string[], pick: (property:
   return Object.fromEntries(entries.filter(([, fields]) => Object.keys(fields).length > 0))
 }
 
+const grantsOf = (schema: Schema | undefined) => (schema?.['x-permissions'] ? [schema['x-permissions']] : [])
+
 /** One schema a line: the schemas repeat each other's fields, and are read one at a time. */
 function constant(doc: string, name: string, bySchema: Record<string, unknown>): string {
   const lines = Object.entries(bySchema).map(([schema, value]) => `  ${schema}: ${JSON.stringify(value)},`)
@@ -94,6 +98,11 @@ export function apiConstantsModule(document: OpenApiDocument): string {
       "What a field looks like, by another field's value (its `x-shapes`: an email key's, by provider).",
       'SHAPES',
       collect(document, names, (p) => p['x-shapes']),
+    ),
+    constant(
+      "What a role lets a member do by itself, and what a profile adds to any role (the schema's `x-permissions`).",
+      'GRANTS',
+      Object.fromEntries(names.flatMap((name) => grantsOf(document.components.schemas[name]).map((grants) => [name, grants]))),
     ),
     '/** The most one page of a list holds (its `limit`): docs/api/conventions.md "Lists". */',
     `export const LIST_LIMIT = ${listLimit(document)}`,

@@ -25,9 +25,10 @@ function layerOf(file: string, specifier: string): string {
   return relative(SRC, resolve(file, '..', specifier)).split('/')[0]!
 }
 
-// The container is the composition root's tool: every other layer is handed what it uses.
+// The container is the composition root's tool: every other layer is handed what it uses. The domain's one
+// package is the phone rule's numbering plans (docs/architecture.md "Input rules"): pure functions and data.
 const ALLOWED: Record<string, (layer: string) => boolean> = {
-  domain: (layer) => layer === 'domain',
+  domain: (layer) => layer === 'domain' || layer === 'package:libphonenumber-js',
   application: (layer) => layer === 'domain' || layer === 'application',
   adapters: (layer) => layer !== 'main' && layer !== 'package:inversify',
   main: () => true,

@@ -75,6 +75,7 @@ try {
     await r.organizations.insert({
       id: organizationId,
       name: 'Need search',
+      defaultCountry: 'US',
       slug: 'need-search',
       maxConcurrency: 5,
       createdAt: new Date(epoch),

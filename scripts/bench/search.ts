@@ -70,6 +70,7 @@ async function organizationOf(persistence: Persistence, people: number, seed: nu
     r.organizations.insert({
       id: organizationId,
       name: `Search ${people}`,
+      defaultCountry: 'US',
       slug: `search-${seed}`,
       maxConcurrency: 5,
       createdAt: new Date(epoch),

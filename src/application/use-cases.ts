@@ -8,6 +8,7 @@ import type { PurgeAuditEvents } from './audit/purge-audit-events'
 import type { LiveStreams } from './live/live-streams'
 import type { PurgeLiveEvents } from './live/purge-live-events'
 import type { AcceptInvite } from './auth/accept-invite'
+import type { ReadInvitation } from './auth/read-invitation'
 import type { RequestPasswordReset, ResetPassword } from './auth/password-reset'
 import type { Authenticate } from './auth/authenticate'
 import type { Login } from './auth/login'
@@ -58,7 +59,11 @@ import type { UpdatePartner } from './partners/update-partner'
 import type { GetProfile, UpdateProfile } from './profile/profile'
 import type { ChangePassword } from './profile/change-password'
 import type { CreateSavedView, DeleteSavedView, ListSavedViews, UpdateSavedView } from './profile/saved-views'
+import type { AttachMessage } from './sms/attach-message'
+import type { ListUnattachedMessages } from './sms/messages'
 import type { ReceiveSms } from './sms/receive-sms'
+import type { ReplyToMessage } from './sms/reply-to-message'
+import type { StartNeedFromMessage } from './sms/start-need-from-message'
 import type { RecordSmsStatus } from './sms/record-sms-status'
 import type { SendSms } from './sms/send-sms'
 import type { ListWebhookDeliveries } from './webhooks/list-webhook-deliveries'
@@ -77,6 +82,7 @@ export interface UseCases {
     refresh: RefreshSession
     logout: Logout
     acceptInvite: AcceptInvite
+    readInvitation: ReadInvitation
     requestPasswordReset: RequestPasswordReset
     resetPassword: ResetPassword
   }
@@ -144,6 +150,10 @@ export interface UseCases {
   sms: {
     receive: ReceiveSms
     recordStatus: RecordSmsStatus
+    listUnattached: ListUnattachedMessages
+    attach: AttachMessage
+    startNeed: StartNeedFromMessage
+    reply: ReplyToMessage
   }
   webhooks: {
     create: CreateWebhookEndpoint

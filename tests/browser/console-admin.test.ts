@@ -146,7 +146,8 @@ describe.skipIf(!chromiumAvailable())('administration in the staff console', () 
     await page.getByLabel(/Audit trail kept/).fill('400')
     await page.getByLabel('App origins').fill('https://app.valley.example\nhttps://staff.valley.example')
     await page.getByLabel(/Daily digest hour/).fill('18')
-    await page.getByLabel('Daily digest time zone').fill('America/Chicago')
+    await page.getByLabel('Time zone').fill('America/Chicago')
+    await page.getByLabel('Country').fill('gb')
     await page.getByLabel('Confirm requests to the person who asked').check()
     await page.getByLabel(/Erase people with no need activity/).fill('365')
     await page.getByRole('button', { name: 'Save settings' }).click()
@@ -159,7 +160,8 @@ describe.skipIf(!chromiumAvailable())('administration in the staff console', () 
       appOrigins: ['https://app.valley.example', 'https://staff.valley.example'],
       formOrigins: [],
       digestHour: 18,
-      digestTimeZone: 'America/Chicago',
+      timeZone: 'America/Chicago',
+      defaultCountry: 'GB',
       confirmRequests: true,
       phoneNumber: phone,
     })

@@ -6,7 +6,7 @@ import { startConsoleHarness, type ConsoleHarness } from '../support/console'
 import { TEST_PASSWORD } from '../support/world'
 
 // docs/console.md "First run": while the organization bears the first start's name, its admin chooses a
-// password of its own and then the name; the console shows PUBLIC_BASE_URL, and warns while it names localhost.
+// password of its own and then the name, the country and the time zone; the console shows PUBLIC_BASE_URL, and warns while it names localhost.
 const OWN_PASSWORD = 'a password only I know'
 
 /** The organization named as the first start names it, as after `intake serve` on an empty database. */
@@ -49,11 +49,16 @@ describe.skipIf(!chromiumAvailable())('the first run, PUBLIC_BASE_URL on localho
     await c.expectAccessible(page)
 
     await page.getByLabel('Organization name').fill('Valley Food Bank')
-    await page.getByRole('button', { name: 'Save name' }).click()
+    // Where the organization is: the country its people's phones are read in, and its days.
+    await page.getByLabel('Country').fill('gb')
+    await page.getByLabel('Time zone').fill('Europe/London')
+    await page.getByRole('button', { name: 'Save', exact: true }).click()
     await page.getByRole('heading', { name: 'Needs' }).waitFor()
-    expect((await c.api.call<{ name: string }>('GET', '/api/organizations/settings', { token: c.admin.token })).body.name).toBe(
-      'Valley Food Bank',
-    )
+    expect((await c.api.call('GET', '/api/organizations/settings', { token: c.admin.token })).body).toMatchObject({
+      name: 'Valley Food Bank',
+      defaultCountry: 'GB',
+      timeZone: 'Europe/London',
+    })
     // Done once: a reload goes on in the new session, straight to the inbox.
     await page.reload()
     await page.getByRole('table').waitFor()
@@ -105,7 +110,7 @@ describe.skipIf(!chromiumAvailable())('the first run, PUBLIC_BASE_URL a real add
     expect(await page.locator('.warning').count()).toBe(0)
     await page.getByRole('button', { name: 'Ya elegí la mía' }).click()
     await page.getByLabel('Nombre de la organización').fill('Banco de Alimentos')
-    await page.getByRole('button', { name: 'Guardar el nombre' }).click()
+    await page.getByRole('button', { name: 'Guardar', exact: true }).click()
     await page.getByRole('heading', { name: 'Solicitudes' }).waitFor()
     await c.expectAccessible(page)
     await c.done(page)

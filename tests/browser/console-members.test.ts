@@ -41,8 +41,19 @@ describe.skipIf(!chromiumAvailable())('members in the staff console', () => {
     const email = `ines-${unique()}@example.org`
     await page.getByLabel('Email', { exact: true }).fill(email)
     await page.getByLabel('Full name').fill('Inés Ruiz')
+    // Each role and profile says what it allows, from the permissions table.
+    await page.getByLabel('Role').selectOption({ label: 'Volunteer' })
+    const role = page.locator('#invite-role-grants')
+    expect(await role.textContent()).toContain('Volunteer: may read needs and add notes.')
+    expect(await role.textContent()).toContain('May not create needs, assign, change and resolve needs, text people or look people up')
+    expect(await page.getByRole('checkbox', { name: 'Sends texts' }).getAttribute('aria-describedby')).toBe(
+      'invite-sms_communicator-grants',
+    )
+    expect(await page.locator('#invite-sms_communicator-grants').textContent()).toBe('Adds: text people.')
     await page.getByLabel('Role').selectOption({ label: 'Partner agent' })
+    expect(await role.textContent()).toContain('Only the needs and people of their own partner.')
     await page.getByLabel('Partner', { exact: true }).selectOption({ label: c.partners[0]!.name })
+    await c.expectAccessible(page)
     await page.getByRole('button', { name: 'Send invitation' }).click()
     await page.getByText(`Invitation sent to ${email}.`).waitFor()
     expect(await stored(email)).toMatchObject({ role: 'partner_agent', partnerId: c.partners[0]!.id, profiles: [] })

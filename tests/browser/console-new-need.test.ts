@@ -91,6 +91,32 @@ describe.skipIf(!chromiumAvailable())('a new need in the staff console', () => {
     await c.done(page)
   })
 
+  test('a phone typed as people write it, 503 555 0142, is kept as +15035550142; typed again otherwise, it is the same phone', async () => {
+    const lastName = unique()
+    const page = await newNeedScreen()
+    await page.getByLabel('First name').fill('Nora')
+    await page.getByLabel('Last name').fill(lastName)
+    await page.getByLabel('Phone').fill('503 555 0142')
+    await c.expectAccessible(page)
+    await page.getByRole('button', { name: 'Create' }).click()
+    const created = await need(await reference(page))
+    expect(created.customFields).toMatchObject({ phone: '+15035550142', lastName })
+    const person = await c.api.call<{ phone: string }>('GET', `/api/constituents/${created.constituentId}`, { token: c.admin.token })
+    expect(person.body.phone).toBe('+15035550142')
+
+    const again = await newNeedScreen()
+    await again.getByLabel('First name').fill('Someone')
+    await again.getByLabel('Last name').fill(unique())
+    await again.getByLabel('Phone').fill('(503) 555-0142')
+    await again.getByRole('button', { name: 'Create' }).click()
+    const shown = again.getByRole('region', { name: 'Possible duplicates of this person' })
+    await shown.waitFor()
+    expect(await shown.textContent()).toContain(`Nora ${lastName}`)
+    expect(await shown.textContent()).toContain('same phone')
+    await c.done(page)
+    await c.done(again)
+  })
+
   test('a possible duplicate checked on demand can be chosen instead: the need is theirs', async () => {
     const lastName = unique()
     const email = `${lastName.toLowerCase()}@example.org`

@@ -59,7 +59,7 @@ describe('intake import', () => {
     expect(summaryOf(cmd, report)).toBe(
       [
         `Dry run of the import of constituents into ${slug} (nothing stored): 11 rows, 10 created, 0 skipped, 1 refused.`,
-        '  row 11 phone: must be a phone number in international form, like +15035550101',
+        '  row 11 phone: must be a phone number, e.g. +1 503 555 0142 or 503 555 0142',
       ].join('\n'),
     )
   })

@@ -18,7 +18,7 @@ const AT = new Date('2026-11-22T09:00:00.000Z')
 
 export function anOrganization(overrides: Partial<Organization> = {}): Organization {
   const id = overrides.id ?? randomUUID()
-  return { id, name: 'Food Bank', slug: `org-${id.slice(0, 8)}`, maxConcurrency: 5, createdAt: AT, ...overrides }
+  return { id, name: 'Food Bank', slug: `org-${id.slice(0, 8)}`, maxConcurrency: 5, defaultCountry: 'US', createdAt: AT, ...overrides }
 }
 
 export function aPartner(overrides: Partial<Partner> & Pick<Partner, 'organizationId'>): Partner {

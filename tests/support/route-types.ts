@@ -32,6 +32,8 @@ export interface Records {
   openMatch(): Promise<string>
   newEndpoint(): Promise<string>
   theEndpoint(): Promise<string>
+  /** A text on no need of its own (attaching one consumes it). */
+  newMessage(): Promise<string>
 }
 
 export interface Route {

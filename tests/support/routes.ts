@@ -86,6 +86,21 @@ export const ROUTES: Route[] = [
     ...ok(202, (r) => ({ path: `/api/needs/${r.needId}/sms`, body: { body: 'Your pickup is ready' } })),
   }),
   route(
+    'GET /api/messages',
+    ['needs:send-sms'],
+    LIST,
+    ok(200, () => ({ path: '/api/messages?unattached=true' })),
+  ),
+  route('POST /api/messages/{id}/attach', ['needs:send-sms'], [...BODY, 404], {
+    ...ok(204, async (r) => ({ path: `/api/messages/${await r.newMessage()}/attach`, body: { needId: r.needId } })),
+  }),
+  route('POST /api/messages/{id}/need', ['needs:send-sms', 'needs:create'], [...BODY, 404], {
+    ...ok(201, async (r) => ({ path: `/api/messages/${await r.newMessage()}/need`, body: { partnerId: r.partnerId } })),
+  }),
+  route('POST /api/messages/{id}/reply', ['needs:send-sms'], [...BODY, 404, 429], {
+    ...ok(202, async (r) => ({ path: `/api/messages/${await r.newMessage()}/reply`, body: { body: 'Who is this for?' } })),
+  }),
+  route(
     'GET /api/needs/{id}/interactions',
     ['needs:read'],
     ONE,

@@ -33,6 +33,11 @@ export function useFirstRun({
 }
 
 /** Links in mail lead to PUBLIC_BASE_URL: on this computer's own names, they work on this computer only. */
+/** The region of the browser's language (en-GB: GB), a likely first guess of where the organization is. */
+function browserCountry(): string | undefined {
+  return /^[a-z]{2,3}-([A-Z]{2})\b/.exec(navigator.language)?.[1]
+}
+
 function pointsAtThisComputer(url: string): boolean {
   const host = new URL(url).hostname
   return host === 'localhost' || host.endsWith('.localhost') || host.startsWith('127.') || host === '[::1]'
@@ -58,8 +63,10 @@ export function FirstRun({ settings, profile, onDone }: { settings: Organization
 
   async function chooseName(event: Event) {
     event.preventDefault()
-    const name = String(new FormData(event.currentTarget as HTMLFormElement).get('name')).trim()
-    const { error: problem } = await authorized(() => client.PUT('/api/organizations/settings', { body: { name } }))
+    const form = new FormData(event.currentTarget as HTMLFormElement)
+    const text = (field: string) => String(form.get(field)).trim()
+    const body = { name: text('name'), defaultCountry: text('defaultCountry').toUpperCase(), timeZone: text('timeZone') }
+    const { error: problem } = await authorized(() => client.PUT('/api/organizations/settings', { body }))
     if (problem) return setError(t.failed(problemText(problem)))
     onDone()
   }
@@ -96,6 +103,32 @@ export function FirstRun({ settings, profile, onDone }: { settings: Organization
             maxLength={MAX_LENGTH.OrganizationSettingsUpdate.name}
             required
           />
+          <label for="organization-country">{t.defaultCountry}</label>
+          <input
+            id="organization-country"
+            name="defaultCountry"
+            autocomplete="country"
+            defaultValue={browserCountry() ?? settings.defaultCountry}
+            maxLength={MAX_LENGTH.OrganizationSettingsUpdate.defaultCountry}
+            aria-describedby="organization-country-hint"
+            required
+          />
+          <p id="organization-country-hint" class="meta">
+            {t.defaultCountryHint}
+          </p>
+          <label for="organization-time-zone">{t.timeZone}</label>
+          <input
+            id="organization-time-zone"
+            name="timeZone"
+            autocomplete="off"
+            defaultValue={Intl.DateTimeFormat().resolvedOptions().timeZone}
+            maxLength={MAX_LENGTH.OrganizationSettingsUpdate.timeZone}
+            aria-describedby="organization-time-zone-hint"
+            required
+          />
+          <p id="organization-time-zone-hint" class="meta">
+            {t.timeZoneHint}
+          </p>
           <button type="submit">{t.saveName}</button>
         </form>
       )}

@@ -1,6 +1,6 @@
-import { VALUES } from '../../api-constants'
+import { GRANTS, VALUES } from '../../api-constants'
 import { useState } from 'preact/hooks'
-import type { Member, Partner, Profile, Role } from '../shared/api'
+import type { GrantedProfile, Member, Partner, Permission, Profile, Role } from '../shared/api'
 import { t } from '../shared/i18n'
 
 const ROLES = VALUES.NewMember.role
@@ -10,6 +10,30 @@ const PARTNER_STAFF: Role[] = ['partner_agent', 'volunteer']
 const PARTNER_ROLES: Role[] = ['partner_admin', ...PARTNER_STAFF]
 
 const isOrgAdmin = (actor: Profile) => actor.role === 'org_admin'
+
+/** What an invitation is mostly about: a role without these is told it lacks them. */
+const DAILY_WORK: Permission[] = ['needs:create', 'needs:update', 'needs:send-sms', 'constituents:read']
+
+/** Permissions in words, joined as a sentence ("create needs, text people and read reports"); those without words left out. */
+function actionsText(permissions: readonly string[], last: 'and' | 'or'): string {
+  const words = t.membersScreen.grants
+  const said = [...new Set(permissions.flatMap((p) => words.actions[p as Permission] ?? []))]
+  return said.length < 2 ? (said[0] ?? '') : `${said.slice(0, -1).join(', ')} ${words[last]} ${said.at(-1)}`
+}
+
+/** What the role lets a member do, from the permissions table, and the daily work it does not. */
+function RoleGrants({ role, id }: { role: Role; id: string }) {
+  const words = t.membersScreen.grants
+  const granted: readonly string[] = GRANTS.NewMember.roles[role]
+  const missing = DAILY_WORK.filter((p) => !granted.includes(p))
+  return (
+    <div id={id} class="meta" aria-live="polite">
+      <p>{words.may(t.membersScreen.roles[role], actionsText(granted, 'and'))}</p>
+      {PARTNER_ROLES.includes(role) && <p>{words.ownPartner}</p>}
+      {missing.length > 0 && <p>{words.mayNot(actionsText(missing, 'or'))}</p>}
+    </div>
+  )
+}
 
 /** Whether the actor may change this member: an org_admin anyone, a partner_admin its own partner's agents and volunteers. */
 export function mayChange(actor: Profile, member: Member): boolean {
@@ -52,13 +76,20 @@ export function MemberFields({
   return (
     <>
       <label for={id('role')}>{s.role}</label>
-      <select id={id('role')} name="role" value={role} onChange={(event) => setRole(event.currentTarget.value as Role)}>
+      <select
+        id={id('role')}
+        name="role"
+        value={role}
+        aria-describedby={id('role-grants')}
+        onChange={(event) => setRole(event.currentTarget.value as Role)}
+      >
         {roles.map((option) => (
           <option key={option} value={option}>
             {s.roles[option]}
           </option>
         ))}
       </select>
+      <RoleGrants role={role} id={id('role-grants')} />
       {isOrgAdmin(actor) && PARTNER_ROLES.includes(role) && (
         <>
           <label for={id('partner')}>{t.partner}</label>
@@ -83,9 +114,13 @@ export function MemberFields({
                 id={id(profile)}
                 name={`profile-${profile}`}
                 type="checkbox"
+                aria-describedby={id(`${profile}-grants`)}
                 defaultChecked={Boolean(member?.profiles?.includes(profile))}
               />
               <label for={id(profile)}>{s.profileNames[profile]}</label>
+              <span id={id(`${profile}-grants`)} class="meta">
+                {s.grants.adds(actionsText(GRANTS.NewMember.profiles[profile as GrantedProfile], 'and'))}
+              </span>
             </div>
           ))}
         </fieldset>

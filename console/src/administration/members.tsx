@@ -2,7 +2,7 @@ import { MAX_LENGTH } from '../../api-constants'
 import { useEffect, useState } from 'preact/hooks'
 import { client, type Member, type Profile } from '../shared/api'
 import { formatDateTime, partnerName, usePartners, useProfile } from '../shared/data'
-import { language, t } from '../shared/i18n'
+import { LANGUAGES, language, t, type Language } from '../shared/i18n'
 import { MemberFields, memberFieldsOf, mayChange } from './member-fields'
 import { memberLabel, MemberPanel } from './member-panel'
 import { PAGE_SIZE, pageOf, Paging } from '../shared/paging'
@@ -130,7 +130,12 @@ function InviteMember({ actor, onDone }: { actor: Profile; onDone: (outcome: Out
     const form = event.currentTarget as HTMLFormElement
     const data = new FormData(form)
     const fullName = String(data.get('fullName')).trim()
-    const body = { email: String(data.get('email')).trim(), ...(fullName ? { fullName } : {}), ...memberFieldsOf(data, actor) }
+    const body = {
+      email: String(data.get('email')).trim(),
+      language: String(data.get('language')) as Language,
+      ...(fullName ? { fullName } : {}),
+      ...memberFieldsOf(data, actor),
+    }
     const { data: invited, error, response } = await authorized(() => client.POST('/api/members', { body }))
     if (!invited) return onDone(failure(response.status, error))
     form.reset()
@@ -145,6 +150,14 @@ function InviteMember({ actor, onDone }: { actor: Profile; onDone: (outcome: Out
         <input id="invite-email" name="email" type="email" autocomplete="off" required />
         <label for="invite-name">{s.fullName}</label>
         <input id="invite-name" name="fullName" autocomplete="off" maxLength={MAX_LENGTH.NewMember.fullName} />
+        <label for="invite-language">{s.inviteLanguage}</label>
+        <select id="invite-language" name="language">
+          {(Object.keys(LANGUAGES) as Language[]).map((code) => (
+            <option key={code} value={code} lang={code} selected={code === language}>
+              {LANGUAGES[code].languageName}
+            </option>
+          ))}
+        </select>
         <MemberFields actor={actor} partners={partners} idPrefix="invite" />
         <button type="submit">{s.send}</button>
       </form>

@@ -34,7 +34,8 @@ export function OrganizationScreen() {
               appOrigins: lines(text('appOrigins')),
               formOrigins: lines(text('formOrigins')),
               digestHour: Number(form.get('digestHour')),
-              digestTimeZone: text('digestTimeZone'),
+              timeZone: text('timeZone'),
+              defaultCountry: text('defaultCountry').toUpperCase(),
               confirmRequests: form.get('confirmRequests') === 'on',
               // An empty box keeps everything: null, not 0.
               constituentRetentionDays: daysOrNull(text('constituentRetentionDays')),
@@ -79,12 +80,13 @@ export function OrganizationScreen() {
             multiline
           />
           <NumberField id="org-digest-hour" name="digestHour" label={t.digestHour} range={[0, 23]} value={settings.digestHour} required />
+          <Field id="org-time-zone" name="timeZone" label={t.timeZone} hint={t.timeZoneHint} value={settings.timeZone} required />
           <Field
-            id="org-digest-time-zone"
-            name="digestTimeZone"
-            label={t.digestTimeZone}
-            hint={t.digestTimeZoneHint}
-            value={settings.digestTimeZone}
+            id="org-default-country"
+            name="defaultCountry"
+            label={t.defaultCountry}
+            hint={t.defaultCountryHint}
+            value={settings.defaultCountry}
             required
           />
           <div class="check">

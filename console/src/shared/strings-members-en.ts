@@ -1,4 +1,4 @@
-import type { AuditEvent, GrantedProfile, Role } from './api'
+import type { AuditEvent, GrantedProfile, Permission, Role } from './api'
 
 /** The texts of the members, profile and audit trail screens, spread into strings-en.ts. */
 export const membersEn = {
@@ -18,6 +18,7 @@ export const membersEn = {
     invite: 'Invite a member',
     fullName: 'Full name',
     send: 'Send invitation',
+    inviteLanguage: 'Language of the invitation and their emails',
     invitedNotice: (email: string) => `Invitation sent to ${email}.`,
     change: (name: string) => `Change ${name}`,
     changeShort: 'Change',
@@ -51,6 +52,40 @@ export const membersEn = {
       pii_reader: 'Reads personal details',
       duplicate_resolver: 'Resolves duplicates',
     } satisfies Record<GrantedProfile, string>,
+    /** What a role or profile lets a member do, from the permissions table; permissions without words (every member's own profile) are not listed. */
+    grants: {
+      may: (role: string, actions: string) => `${role}: may ${actions}.`,
+      ownPartner: 'Only the needs and people of their own partner.',
+      mayNot: (actions: string) => `May not ${actions}, unless a profile below adds it.`,
+      adds: (actions: string) => `Adds: ${actions}.`,
+      and: 'and',
+      or: 'or',
+      actions: {
+        'needs:read': 'read needs',
+        'needs:add-note': 'add notes',
+        'needs:create': 'create needs',
+        'needs:update': 'assign, change and resolve needs',
+        'needs:send-sms': 'text people',
+        'needs:read-confidential': 'read confidential needs',
+        'constituents:read': 'look people up',
+        'constituents:update': 'edit people’s details',
+        'constituents:read-contact': 'read phone numbers and emails',
+        'constituents:read-pii': 'read people’s personal details',
+        'constituents:merge': 'merge duplicate people',
+        'constituents:erase': 'erase a person',
+        'household-matches:resolve': 'resolve possible duplicates',
+        'partners:create': 'add partners',
+        'partners:update': 'edit partners',
+        'members:list': 'see the members',
+        'members:manage': 'invite and change members',
+        'organization:settings': 'change the organization’s settings',
+        'webhooks:manage': 'manage webhooks',
+        'audit:read': 'read the audit trail',
+        'reports:read': 'read reports',
+        'records:export': 'export records',
+        'records:import': 'import records',
+      } as Partial<Record<Permission, string>>,
+    },
   },
   profileScreen: {
     title: 'Profile',

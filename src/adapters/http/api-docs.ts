@@ -11,6 +11,7 @@ const SPEC_PATH = '/api/openapi.json'
 const TAGS = [
   { name: 'Authentication', description: 'Log in, refresh and end sessions, accept invitations' },
   { name: 'Needs', description: 'Requests for assistance: intake, status, notes, texts and history' },
+  { name: 'Messages', description: 'Texts that came in on no need: list them, put them on a need, start one, reply' },
   { name: 'Partners', description: 'The organizations that take needs on' },
   { name: 'Constituents', description: 'The people served, their households and possible duplicates' },
   { name: 'Members', description: 'Staff accounts, invitations and the own profile' },

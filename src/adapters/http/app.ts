@@ -21,6 +21,7 @@ import { membersRoutes } from './members.routes'
 import { savedViewsRoutes } from './saved-views.routes'
 import { observability, type AccessLog, type HttpMetrics } from './observability'
 import { organizationsRoutes } from './organizations.routes'
+import { messagesRoutes } from './messages.routes'
 import { needsRoutes } from './needs.routes'
 import { reportsRoutes } from './reports.routes'
 import { partnersRoutes } from './partners.routes'
@@ -79,11 +80,12 @@ export function createHttpApp(deps: HttpDependencies) {
     .use(healthRoutes(deps.persistence, deps.lifecycle))
     .use(authRoutes(deps.useCases.auth, auth, limits, site, deps.trustProxy))
     .use(sessionCookieRoutes(deps.useCases.auth, auth, limits, site, deps.trustProxy, deps.publicBaseUrl))
-    .use(passwordPages(deps.useCases.auth, limits, site))
+    .use(passwordPages(deps.useCases.auth, limits, site, deps.publicBaseUrl))
     .use(forgotPasswordPage(deps.useCases.auth, limits, site))
     .use(intakePage(deps.useCases.needs, limits, site))
     .use(consoleApp())
     .use(needsRoutes(deps.useCases.needs, auth, limits, site, deps.logger))
+    .use(messagesRoutes(deps.useCases.sms, auth))
     .use(partnersRoutes(deps.useCases.partners, auth))
     .use(constituentsRoutes(deps.useCases.constituents, auth, deps.logger))
     .use(membersRoutes(deps.useCases.members, auth, limits))

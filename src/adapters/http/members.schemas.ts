@@ -1,15 +1,19 @@
 import { t } from 'elysia'
-import { PERMISSION_NAMES } from '../../domain/auth/permissions'
+import { GRANTS, PERMISSION_NAMES } from '../../domain/auth/permissions'
 import { PROFILES, ROLES } from '../../domain/auth/roles'
 import { PASSWORD, PROFILE_LIST, type MemberView } from '../../domain/members/member'
 import { MAIL_LANGUAGES } from '../../domain/members/notifications'
 import { EMAIL, HTTP_URL, NAME, PHONE } from '../../domain/shared/fields'
+import { PHONE_INPUT } from '../../domain/shared/phone'
 import { Body, List, Named, OneOf, Text, Uuid } from './common.schemas'
 
 // docs/api/access.md "Members and invitations"
 export const RoleSchema = Named('Role', OneOf(ROLES))
 const Profiles = t.Array(OneOf(PROFILES), PROFILE_LIST)
-const Phone = t.String({ ...PHONE, description: 'E.164' })
+const Phone = t.String({
+  ...PHONE_INPUT,
+  description: "Kept and answered in E.164; given in international form or as a national number of the organization's defaultCountry",
+})
 const Email = t.String(EMAIL)
 
 export const MemberSchema = Named(
@@ -40,9 +44,10 @@ export function memberJson({ lastLoginAt, ...member }: MemberView) {
   return { ...member, ...(lastLoginAt ? { lastLoginAt: lastLoginAt.toISOString() } : {}) }
 }
 
-export const InviteMemberBody = Named(
-  'NewMember',
-  Body({
+// `x-permissions`: what each role lets a member do by itself, and what each profile adds (the permissions table read
+// by role), so a form that gives them can explain them.
+export const InviteMemberBody = Named('NewMember', {
+  ...Body({
     email: Email,
     role: RoleSchema,
     fullName: t.Optional(t.String(NAME)),
@@ -56,8 +61,14 @@ export const InviteMemberBody = Named(
       }),
     ),
     profiles: t.Optional(Profiles),
+    language: t.Optional(
+      OneOf(MAIL_LANGUAGES, {
+        description: "The language of the member's mails, this invitation first; the member changes it later. English by default",
+      }),
+    ),
   }),
-)
+  'x-permissions': GRANTS,
+})
 
 export const ResendInvitationBody = Named('InvitationResend', Body({ appUrl: InviteMemberBody.properties.appUrl }))
 

@@ -55,6 +55,10 @@ export const NeedSchema = Named(
         }),
       ),
       referenceNumber: Text(REFERENCE_NUMBER, { description: 'Human-readable reference such as FOOD-1001' }),
+      needsAttention: t.Boolean({
+        description:
+          'true: the person texted after all their needs were resolved and no member has answered since (a text, a note or a change clears it); the status is unchanged',
+      }),
     },
     { description: 'A request for assistance' },
   ),
@@ -205,6 +209,9 @@ export const NeedFilterQuery = {
   constituentId: t.Optional(Uuid),
   overdue: t.Optional(t.Boolean({ description: "true: open needs past their dueDate, as of the service's clock (false is no filter)" })),
   dueBefore: t.Optional({ ...DateTime, description: 'Open needs due before this time' }),
+  attention: t.Optional(
+    t.Boolean({ description: 'true: needs marked for attention (needsAttention), resolved ones included (false is no filter)' }),
+  ),
   q: t.Optional(
     t.String({
       maxLength: 200,
@@ -238,6 +245,7 @@ export function needFilterOf(query: Omit<SavedViewFilters, 'sort'>): NeedListFil
     ...(query.constituentId ? { constituentId: query.constituentId } : {}),
     ...(query.overdue ? { overdue: true } : {}),
     ...(query.dueBefore ? { dueBefore: new Date(query.dueBefore) } : {}),
+    ...(query.attention ? { needsAttention: true } : {}),
     ...(query.q ? { q: query.q } : {}),
   }
 }
@@ -266,6 +274,20 @@ export const InteractionSchema = Named(
       content: t.Optional(Text(INTERACTION_CONTENT)),
       deliveryStatus: t.Optional(OneOf(DELIVERY_STATUSES, { description: 'Outbound SMS: queued, sent, delivered or failed' })),
       providerMessageId: t.Optional(Text(PROVIDER_MESSAGE_ID, { description: "The SMS provider's message id" })),
+      deliveryError: t.Optional(
+        Text(INTERACTION_CONTENT, { description: 'A failed SMS: why it was not delivered, in words (the provider’s reason)' }),
+      ),
+      sentBy: t.Optional(
+        t.Object(
+          { id: Uuid, fullName: Text(SENDER_IDENTIFIER, { description: 'Their full name, or their email when they gave none' }) },
+          { description: 'Outbound SMS a member sent: who; absent for texts from the person and the service’s own' },
+        ),
+      ),
+      recipient: t.Optional(
+        Text(SENDER_IDENTIFIER, {
+          description: "A reply sent while the texts were on no need: the number it went to; only to those who may read the person's phone",
+        }),
+      ),
       createdAt: DateTime,
     },
     { description: 'A note or message on a need' },
@@ -302,6 +324,7 @@ export function needView<T extends Partial<Need> & Pick<Need, 'createdAt' | 'upd
     updatedAt: need.updatedAt.toISOString(),
     dueDate: need.dueDate?.toISOString(),
     resolvedAt: need.resolvedAt?.toISOString(),
+    needsAttention: need.needsAttention === true,
   }
 }
 

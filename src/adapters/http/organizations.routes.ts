@@ -1,6 +1,7 @@
 import { Elysia, t } from 'elysia'
 import type { UseCases } from '../../application/use-cases'
 import type { MaskedEmailSettings } from '../../application/organizations/email-settings'
+import type { OrganizationSettings } from '../../application/organizations/organization-settings'
 import { API_KEY, EMAIL_KEY_FORMATS, EMAIL_PROVIDERS, type EmailKeyFormat } from '../../domain/messaging/email'
 import {
   DEFAULT_MAX_CONCURRENCY,
@@ -16,7 +17,9 @@ import { PROVIDER_MESSAGE_ID } from '../../domain/messaging/sms'
 import type { AuthenticationPlugin } from './authentication'
 import { Body, DateTime, Int32, List, Named, OneOf, problems, Text, Uuid } from './common.schemas'
 import { ORIGIN, ORIGIN_LIST } from '../../domain/shared/origin'
-import { DEFAULT_DIGEST_HOUR, DEFAULT_DIGEST_TIME_ZONE, DIGEST_HOUR, DIGEST_TIME_ZONE } from '../../domain/organizations/digest-schedule'
+import { DEFAULT_DIGEST_HOUR, DEFAULT_TIME_ZONE, DIGEST_HOUR, TIME_ZONE } from '../../domain/organizations/digest-schedule'
+import { COUNTRY_CODE, COUNTRY_CODE_MEANING, DEFAULT_COUNTRY } from '../../domain/shared/phone'
+import { meaningful } from './validation-messages'
 
 // docs/api/organization.md "Organization settings"
 const APP_ORIGINS =
@@ -24,7 +27,11 @@ const APP_ORIGINS =
 const FORM_ORIGINS = 'Origins (https://host[:port]) of partner sites whose pages may make a browser post the public intake'
 const REPLACES = '; a list given replaces the one kept, [] empties it'
 const DIGEST_HOUR_MEANS = 'The local hour (0 to 23) from which members get their daily digest'
-const DIGEST_TIME_ZONE_MEANS = 'The IANA time zone of the digest hour (America/Chicago, Europe/Madrid, UTC)'
+const TIME_ZONE_MEANS =
+  "The organization's IANA time zone (America/Chicago, Europe/Madrid, UTC): its days, those of the daily digest's hour and of the reports"
+const DIGEST_TIME_ZONE_MEANS = 'Deprecated: the former name of timeZone, answered with the same value and taken when timeZone is not given'
+const DEFAULT_COUNTRY_MEANS =
+  'The country (ISO 3166-1 alpha-2) whose national phone numbers are read as typed: 503 555 0142 is +15035550142 for US'
 const CONFIRM_REQUESTS_MEANS =
   'Whether a person who asks through the public intake is sent its reference number and what happens next (a text, or an email when only an email is given)'
 
@@ -50,7 +57,9 @@ const SettingsSchema = Named(
     appOrigins: List(Text(ORIGIN), ORIGIN_LIST, { description: APP_ORIGINS }),
     formOrigins: List(Text(ORIGIN), ORIGIN_LIST, { description: FORM_ORIGINS }),
     digestHour: Int32(DIGEST_HOUR, { description: DIGEST_HOUR_MEANS }),
-    digestTimeZone: Text(DIGEST_TIME_ZONE, { description: DIGEST_TIME_ZONE_MEANS }),
+    timeZone: Text(TIME_ZONE, { description: TIME_ZONE_MEANS }),
+    digestTimeZone: t.String({ maxLength: TIME_ZONE.maxLength, description: DIGEST_TIME_ZONE_MEANS, deprecated: true }),
+    defaultCountry: Text(COUNTRY_CODE, { description: DEFAULT_COUNTRY_MEANS }),
     confirmRequests: t.Boolean({ description: CONFIRM_REQUESTS_MEANS }),
     publicBaseUrl: t.String({
       ...HTTP_URL,
@@ -77,8 +86,14 @@ const UpdateSettingsBody = Named(
     appOrigins: t.Optional(t.Array(t.String(ORIGIN), { ...ORIGIN_LIST, description: APP_ORIGINS + REPLACES })),
     formOrigins: t.Optional(t.Array(t.String(ORIGIN), { ...ORIGIN_LIST, description: FORM_ORIGINS + REPLACES })),
     digestHour: t.Optional(Int32(DIGEST_HOUR, { description: `${DIGEST_HOUR_MEANS} (default ${DEFAULT_DIGEST_HOUR})` })),
-    digestTimeZone: t.Optional(
-      t.String({ ...DIGEST_TIME_ZONE, description: `${DIGEST_TIME_ZONE_MEANS} (default ${DEFAULT_DIGEST_TIME_ZONE})` }),
+    timeZone: t.Optional(t.String({ ...TIME_ZONE, description: `${TIME_ZONE_MEANS} (default ${DEFAULT_TIME_ZONE})` })),
+    digestTimeZone: t.Optional(t.String({ ...TIME_ZONE, description: DIGEST_TIME_ZONE_MEANS, deprecated: true })),
+    defaultCountry: t.Optional(
+      t.String({
+        ...COUNTRY_CODE,
+        pattern: meaningful(COUNTRY_CODE.pattern, COUNTRY_CODE_MEANING),
+        description: `${DEFAULT_COUNTRY_MEANS} (${DEFAULT_COUNTRY} for an organization made before it)`,
+      }),
     ),
     confirmRequests: t.Optional(t.Boolean({ description: `${CONFIRM_REQUESTS_MEANS} (default false)` })),
   }),
@@ -123,25 +138,36 @@ function maskedJson(settings: MaskedEmailSettings) {
 
 export function organizationsRoutes(useCases: UseCases['organizations'], authentication: AuthenticationPlugin, publicBaseUrl: string) {
   const { getSettings, updateSettings, getEmail, updateEmail, testEmail } = useCases
-  const withBaseUrl = async <T>(settings: Promise<T>) => ({ ...(await settings), publicBaseUrl })
+  // digestTimeZone, timeZone's former name, is still answered and taken (docs/api/organization.md).
+  const answered = async (settings: Promise<OrganizationSettings>) => {
+    const read = await settings
+    return { ...read, digestTimeZone: read.timeZone, publicBaseUrl }
+  }
 
   return new Elysia({ name: 'organizations', prefix: '/api/organizations/settings', detail: { tags: ['Organization'] } })
     .use(authentication)
-    .get('', ({ actor }) => withBaseUrl(getSettings.execute(actor)), {
+    .get('', ({ actor }) => answered(getSettings.execute(actor)), {
       auth: true,
       response: { 200: SettingsSchema, ...problems(401, 403) },
       detail: { operationId: 'getOrganizationSettings', summary: 'Organization settings', description: 'org_admin.' },
     })
-    .put('', ({ actor, body }) => withBaseUrl(updateSettings.execute(actor, body)), {
-      auth: true,
-      body: UpdateSettingsBody,
-      response: { 200: SettingsSchema, ...problems(400, 401, 403, 409, 413, 415) },
-      detail: {
-        operationId: 'updateOrganizationSettings',
-        summary: 'Update organization settings; a slug or short code of another organization is 409',
-        description: 'org_admin. The short code changes the prefix of new reference numbers only.',
+    .put(
+      '',
+      ({ actor, body }) => {
+        const { digestTimeZone, ...fields } = body
+        return answered(updateSettings.execute(actor, { ...(digestTimeZone ? { timeZone: digestTimeZone } : {}), ...fields }))
       },
-    })
+      {
+        auth: true,
+        body: UpdateSettingsBody,
+        response: { 200: SettingsSchema, ...problems(400, 401, 403, 409, 413, 415) },
+        detail: {
+          operationId: 'updateOrganizationSettings',
+          summary: 'Update organization settings; a slug or short code of another organization is 409',
+          description: 'org_admin. The short code changes the prefix of new reference numbers only.',
+        },
+      },
+    )
     .get('/email', async ({ actor }) => maskedJson(await getEmail.execute(actor)), {
       auth: true,
       response: { 200: MaskedEmailSchema, ...problems(401, 403, 404) },

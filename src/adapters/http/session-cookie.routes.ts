@@ -36,6 +36,12 @@ function refreshTokenIn(request: Request): string | undefined {
   return undefined
 }
 
+/** The cookie of a browser session's refresh token (Secure when PUBLIC_BASE_URL is https); an empty one clears it. */
+export function sessionCookie(publicBaseUrl: string): (token: string, maxAgeSeconds: number) => string {
+  const secure = publicBaseUrl.startsWith('https:') ? '; Secure' : ''
+  return (token, maxAge) => `${REFRESH_COOKIE}=${token}; Path=${SESSION_PATH}; HttpOnly; SameSite=Strict; Max-Age=${maxAge}${secure}`
+}
+
 /**
  * `POST /api/auth/session` logs in like `/api/auth/login`, `…/refresh` rotates and `…/logout` ends the session,
  * but the refresh token never reaches script: it travels in an httpOnly, SameSite=Strict cookie sent to these
@@ -50,9 +56,7 @@ export function sessionCookieRoutes(
   publicBaseUrl: string,
 ) {
   const { login, refresh, logout } = useCases
-  const secure = publicBaseUrl.startsWith('https:') ? '; Secure' : ''
-  const cookie = (token: string, maxAge: number) =>
-    `${REFRESH_COOKIE}=${token}; Path=${SESSION_PATH}; HttpOnly; SameSite=Strict; Max-Age=${maxAge}${secure}`
+  const cookie = sessionCookie(publicBaseUrl)
   const answer = (pair: TokenPair, set: { headers: Record<string, unknown> }) => {
     set.headers['set-cookie'] = cookie(pair.refreshToken, REFRESH_TOKEN_LIFETIME_MS / 1000)
     set.headers['cache-control'] = 'no-store'

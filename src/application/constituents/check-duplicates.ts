@@ -1,6 +1,7 @@
 import type { Actor } from '../../domain/auth/actor'
 import type { Constituent } from '../../domain/constituents/constituent'
 import { readContactDetails, type ContactDetails } from '../../domain/constituents/contact'
+import { phoneCountryOf } from '../organizations/phone-country'
 import type { PossibleDuplicate } from '../../domain/constituents/matching'
 import { InvalidError } from '../../domain/errors'
 import type { AuditTrail } from '../audit/audit-trail'
@@ -30,7 +31,7 @@ export class CheckDuplicates {
 
   async execute(actor: Actor, input: ContactDetails): Promise<DuplicateCheck> {
     authorize(actor, 'constituents:read')
-    const { details, errors } = readContactDetails(input, '')
+    const { details, errors } = readContactDetails(input, '', await phoneCountryOf(this.repositories, actor.organizationId))
     if (errors.length > 0) throw new InvalidError('The details have invalid fields', errors)
     const candidates = await this.detection.candidatesShownTo(this.repositories, actor, details)
     const { possibleDuplicates = [], duplicateWarning } = hintsOf(candidates)

@@ -4,6 +4,7 @@ import { parseConstituentQuery } from '../../domain/constituents/search'
 import type { AuditSubject, AuditTrail } from '../audit/audit-trail'
 import type { RecordImporter } from '../imports/record-import'
 import type { Repositories } from '../ports/repositories'
+import { phoneCountryOf } from '../organizations/phone-country'
 import type { ConstituentRegistry } from './constituent-registry'
 
 /** The keys that make a row the same person as one on file: the same phone, email, or name and date of birth. */
@@ -37,9 +38,10 @@ export class ConstituentImporter implements RecordImporter<ContactDetails> {
     private readonly audit: AuditTrail,
   ) {}
 
-  async prepare() {
+  async prepare(repositories: Repositories, organizationId: string) {
+    const country = await phoneCountryOf(repositories, organizationId)
     return (row: Readonly<Record<string, string>>) => {
-      const { details, errors } = readContactDetails(row, '')
+      const { details, errors } = readContactDetails(row, '', country)
       if (errors.length > 0) return { errors }
       if (Object.keys(details).length === 0) return { errors: [{ path: '', message: NO_CONTACT_GIVEN }] }
       return { value: details }

@@ -1,4 +1,5 @@
 import { changedFields } from '../../domain/audit/audit-event'
+import { phoneCountryOf } from '../organizations/phone-country'
 import type { Actor } from '../../domain/auth/actor'
 import type { Constituent } from '../../domain/constituents/constituent'
 import { applyContactChanges, type ContactChanges } from '../../domain/constituents/contact'
@@ -36,7 +37,12 @@ export class ConstituentMerger {
     if (!source || !target) throw new NotFoundError('Constituent')
     if (source.erasedAt || target.erasedAt) throw new ConflictError('An erased constituent cannot be merged')
 
-    const { details, errors, matchedFieldsChanged } = applyContactChanges(target, options.fieldOverrides ?? {}, '/fieldOverrides')
+    const { details, errors, matchedFieldsChanged } = applyContactChanges(
+      target,
+      options.fieldOverrides ?? {},
+      await phoneCountryOf(r, organizationId),
+      '/fieldOverrides',
+    )
     if (errors.length > 0) throw new InvalidError('fieldOverrides has invalid fields', errors)
     const now = this.clock.now()
     const merged: Constituent = {

@@ -5,6 +5,7 @@ import type { DuplicateHints } from '../../domain/constituents/duplicate-hints'
 import { withoutHiddenContact } from '../../domain/constituents/redaction'
 import { InvalidError } from '../../domain/errors'
 import { authorize } from '../auth/authorize'
+import { phoneCountryOf } from '../organizations/phone-country'
 import type { UnitOfWork } from '../ports/unit-of-work'
 import type { ConstituentRegistry } from './constituent-registry'
 import { hintsOf, type DuplicateDetection } from './duplicate-detection'
@@ -27,10 +28,11 @@ export class CreateConstituent {
   async execute(actor: Actor, input: CreateConstituentInput): Promise<CreatedConstituent> {
     authorize(actor, 'constituents:update')
     const { householdId, ...fields } = input
-    const { details, errors } = readContactDetails(fields, '')
-    if (errors.length > 0) throw new InvalidError('The constituent has invalid fields', errors)
-    if (Object.keys(details).length === 0) throw InvalidError.field('/', NO_CONTACT_GIVEN)
     const { constituent, hints } = await this.unitOfWork.run(async (r) => {
+      // A national phone number is read as one of the organization's country.
+      const { details, errors } = readContactDetails(fields, '', await phoneCountryOf(r, actor.organizationId))
+      if (errors.length > 0) throw new InvalidError('The constituent has invalid fields', errors)
+      if (Object.keys(details).length === 0) throw InvalidError.field('/', NO_CONTACT_GIVEN)
       if (householdId && !(await r.constituents.householdExists(actor.organizationId, householdId))) {
         throw InvalidError.field('/householdId', 'must name a household of this organization')
       }

@@ -6,6 +6,7 @@ import { withoutHiddenContact } from '../../domain/constituents/redaction'
 import { ConflictError, InvalidError, NotFoundError } from '../../domain/errors'
 import { authorize } from '../auth/authorize'
 import type { Clock } from '../ports/clock'
+import { phoneCountryOf } from '../organizations/phone-country'
 import type { UnitOfWork } from '../ports/unit-of-work'
 import type { DuplicateDetection } from './duplicate-detection'
 import type { AuditTrail } from '../audit/audit-trail'
@@ -22,10 +23,13 @@ export class UpdateConstituent {
   async execute(actor: Actor, id: string, changes: ContactChanges): Promise<Constituent> {
     authorize(actor, 'constituents:update')
     const updated = await this.unitOfWork.run(async (r) => {
-      const before = await r.constituents.findById(actor.organizationId, id)
+      const [before, country] = await Promise.all([
+        r.constituents.findById(actor.organizationId, id),
+        phoneCountryOf(r, actor.organizationId),
+      ])
       if (!before) throw new NotFoundError('Constituent')
       if (before.erasedAt) throw new ConflictError('An erased constituent cannot be given details again')
-      const { details, errors, matchedFieldsChanged } = applyContactChanges(before, changes)
+      const { details, errors, matchedFieldsChanged } = applyContactChanges(before, changes, country)
       if (errors.length > 0) throw new InvalidError('The constituent has invalid fields', errors)
       const after: Constituent = {
         ...details,

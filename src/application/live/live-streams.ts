@@ -160,10 +160,15 @@ export class LiveStreams {
       case 'note.added':
         return this.needAudience(organizationId, data.needId)
       case 'sms.received':
-        return data.needId ? this.needAudience(organizationId, data.needId) : { kind: 'organization' }
+        return data.needId ? this.needAudience(organizationId, data.needId) : { kind: 'messages' }
+      case 'message.attached': {
+        const need = data.needId ? await this.repositories.needs.findById(organizationId, data.needId) : undefined
+        return { kind: 'messages', ...(need ? { partnerId: need.partnerId } : {}) }
+      }
       case 'sms.status': {
+        if (data.needId) return this.needAudience(organizationId, data.needId)
         const text = data.interactionId ? await this.repositories.interactions.findById(organizationId, data.interactionId) : undefined
-        return text?.needId ? this.needAudience(organizationId, text.needId) : { kind: 'organization' }
+        return text?.needId ? this.needAudience(organizationId, text.needId) : { kind: 'messages' }
       }
       case 'constituent.created':
       case 'constituent.merged':

@@ -1,4 +1,6 @@
+import type { Role } from '../../domain/auth/roles'
 import { InvalidError } from '../../domain/errors'
+import type { MailLanguage } from '../../domain/members/notifications'
 import { INVITATION_LIFETIME_MS, invitationLinkBase, oneTimeLink } from '../../domain/members/invitation'
 import type { Member } from '../../domain/members/member'
 import type { Outbox } from '../messaging/outbox'
@@ -36,19 +38,64 @@ export class InvitationMailer {
       this.clock.now(),
       INVITATION_LIFETIME_MS,
     )
-    const name = organization?.name ?? 'your organization'
+    const words = INVITATION[member.language ?? 'en']
+    const name = organization?.name ?? words.yourOrganization
     await this.outbox.email(r, member.organizationId, {
       template: 'invitation',
       to: member.email,
-      subject: `You are invited to ${name}`,
+      subject: words.subject(name),
       text: [
-        `Hello${member.fullName ? ` ${member.fullName}` : ''},`,
+        words.hello(member.fullName),
         '',
-        `You have been invited to join ${name} on the intake service as ${member.role}.`,
-        `Choose your password here within 7 days: ${oneTimeLink(base.url, 'accept-invite', token)}`,
+        words.invited(name, words.roles[member.role]),
+        words.choose(oneTimeLink(base.url, 'accept-invite', token)),
         '',
-        'If you did not expect this, you can ignore this message.',
+        words.ignore,
       ].join('\n'),
     })
   }
+}
+
+/** The invitation in the member's language, the role in words (a code such as `partner_agent` says nothing to the invited). */
+const INVITATION: Record<MailLanguage, InvitationWords> = {
+  en: {
+    yourOrganization: 'your organization',
+    subject: (name) => `You are invited to ${name}`,
+    hello: (fullName) => `Hello${fullName ? ` ${fullName}` : ''},`,
+    invited: (name, role) => `You have been invited to join ${name} on the intake service as ${role}.`,
+    choose: (link) => `Choose your password here within 7 days: ${link}`,
+    ignore: 'If you did not expect this, you can ignore this message.',
+    roles: {
+      org_admin: 'an administrator of the organization',
+      staff: 'a member of staff',
+      volunteer: 'a volunteer',
+      partner_admin: 'an administrator of a partner',
+      partner_agent: 'an agent of a partner',
+    },
+  },
+  es: {
+    yourOrganization: 'su organización',
+    subject: (name) => `Le invitan a ${name}`,
+    hello: (fullName) => `Hola${fullName ? ` ${fullName}` : ''}:`,
+    invited: (name, role) => `Le invitaron a unirse a ${name} en el servicio de solicitudes como ${role}.`,
+    choose: (link) => `Elija su contraseña aquí en un plazo de 7 días: ${link}`,
+    ignore: 'Si no esperaba este mensaje, puede ignorarlo.',
+    roles: {
+      org_admin: 'administrador(a) de la organización',
+      staff: 'parte del personal',
+      volunteer: 'voluntario(a)',
+      partner_admin: 'administrador(a) de un socio',
+      partner_agent: 'agente de un socio',
+    },
+  },
+}
+
+interface InvitationWords {
+  yourOrganization: string
+  subject(name: string): string
+  hello(fullName: string | undefined): string
+  invited(name: string, role: string): string
+  choose(link: string): string
+  ignore: string
+  roles: Record<Role, string>
 }

@@ -33,9 +33,23 @@ export async function issueLinkToken(
 }
 
 /**
- * The member a one-time link's token names, the token used up; undefined when the token is unknown, for
- * another purpose, already used or expired, or its member is gone. A link works once.
+ * The link a one-time token names and its member, read only; undefined when the token is unknown, for another
+ * purpose, already used or expired, or its member is gone.
  */
+export async function findLinkToken(
+  r: Repositories,
+  secrets: SecretTokens,
+  token: string,
+  purpose: LinkPurpose,
+  now: Date,
+): Promise<{ link: Invitation; member: Member } | undefined> {
+  const link = await r.invitations.findByDigest(secrets.digest(token))
+  if (!link || link.purpose !== purpose || link.usedAt || link.expiresAt <= now) return undefined
+  const member = await r.members.findById(link.organizationId, link.memberId)
+  return member && { link, member }
+}
+
+/** The member a one-time link's token names, the token used up (as findLinkToken finds it). A link works once. */
 export async function redeemLinkToken(
   r: Repositories,
   secrets: SecretTokens,
@@ -43,8 +57,6 @@ export async function redeemLinkToken(
   purpose: LinkPurpose,
   now: Date,
 ): Promise<Member | undefined> {
-  const link = await r.invitations.findByDigest(secrets.digest(token))
-  if (!link || link.purpose !== purpose || link.usedAt || link.expiresAt <= now) return undefined
-  const member = await r.members.findById(link.organizationId, link.memberId)
-  return member && (await r.invitations.markUsed(link.id, now)) ? member : undefined
+  const found = await findLinkToken(r, secrets, token, purpose, now)
+  return found && (await r.invitations.markUsed(found.link.id, now)) ? found.member : undefined
 }

@@ -6,6 +6,8 @@ import { maySignIn, memberFieldErrors, type Member, type MemberView } from '../.
 import { assertMayGrantProfiles, assertMayManage, assertRoleFitsPartner } from '../../domain/members/member-rules'
 import { authorize } from '../auth/authorize'
 import type { Clock } from '../ports/clock'
+import { phoneCountryOf } from '../organizations/phone-country'
+import { normalizePhone } from '../../domain/shared/phone'
 import type { UnitOfWork } from '../ports/unit-of-work'
 import { memberView, partnersById } from './member-view'
 import type { AuditTrail } from '../audit/audit-trail'
@@ -31,8 +33,10 @@ export class UpdateMember {
 
   async execute(actor: Actor, id: string, input: UpdateMemberInput): Promise<MemberView> {
     authorize(actor, 'members:manage')
-    InvalidError.throwIfAny(memberFieldErrors(input, 'update'), 'The member has invalid fields')
     return this.unitOfWork.run(async (r) => {
+      // A national phone number is read as one of the organization's country.
+      const country = await phoneCountryOf(r, actor.organizationId)
+      InvalidError.throwIfAny(memberFieldErrors(input, 'update', country), 'The member has invalid fields')
       const before = await r.members.findById(actor.organizationId, id)
       if (!before) throw new NotFoundError('Member')
       // Both who the member is and what it becomes must be within the actor's reach.
@@ -54,13 +58,16 @@ export class UpdateMember {
       }
       const now = this.clock.now()
       const { partnerId: _old, phone: _phone, deactivatedAt: _deactivated, ...rest } = before
+      // Checked above: a phone given is one the rule reads.
+      const phone =
+        input.phone === undefined ? before.phone : input.phone === null ? undefined : normalizePhone(input.phone.trim(), country)
       const deactivatedAt = input.active === undefined ? before.deactivatedAt : input.active ? undefined : (before.deactivatedAt ?? now)
       const after: Member = {
         ...rest,
         role,
         profiles: input.profiles ? [...new Set(input.profiles)] : before.profiles,
         ...(partnerId ? { partnerId } : {}),
-        ...(input.phone === undefined ? (before.phone ? { phone: before.phone } : {}) : input.phone === null ? {} : { phone: input.phone }),
+        ...(phone ? { phone } : {}),
         ...(deactivatedAt ? { deactivatedAt } : {}),
       }
       if (deactivates) {

@@ -3,7 +3,8 @@ import { MAX_ATTEMPTS, retryDelayMs, type ClaimedOutboxMessage, type OutboxPaylo
 import { WEBHOOK_MAX_ATTEMPTS, webhookRetryDelayMs } from '../../domain/webhooks/webhook'
 import { WebhookRefused, type WebhookDelivery } from '../webhooks/webhook-delivery'
 import type { WebhookEvents } from '../webhooks/webhook-events'
-import { advancesDelivery, keptProviderMessageId } from '../../domain/messaging/sms'
+import { UNSENT_TEXT } from '../../domain/messaging/delivery-errors'
+import { advancesDelivery, keptProviderMessageId, smsStatusEvent } from '../../domain/messaging/sms'
 import { DEFAULT_MAX_CONCURRENCY } from '../../domain/organizations/organization'
 import type { Clock } from '../ports/clock'
 import type { Logger } from '../ports/logger'
@@ -163,8 +164,9 @@ export class DispatchOutbox {
     if (settled && message.payload.channel === 'sms') {
       const early = providerMessageId ? await r.interactions.takeEarlyStatus(providerMessageId) : undefined
       const status = early && advancesDelivery('sent', early) ? early : 'sent'
-      await r.interactions.setDelivery(message.organizationId, message.payload.sms.interactionId, status, providerMessageId)
-      await this.events.emit(r, message.organizationId, 'sms.status', { interactionId: message.payload.sms.interactionId, status })
+      const id = message.payload.sms.interactionId
+      const { needId } = await r.interactions.setDelivery(message.organizationId, id, status, providerMessageId)
+      await this.events.emit(r, message.organizationId, 'sms.status', smsStatusEvent({ id, needId }, status))
     }
     if (!settled) this.logger.warn('outbox outcome came after the claim lapsed', { messageId: message.id })
   }
@@ -199,11 +201,9 @@ export class DispatchOutbox {
       })
       const settled = await r.outbox.markFailed(message.id, fence, attempts, reason, responseStatus)
       if (settled && message.payload.channel === 'sms') {
-        await r.interactions.setDelivery(message.organizationId, message.payload.sms.interactionId, 'failed', undefined)
-        await this.events.emit(r, message.organizationId, 'sms.status', {
-          interactionId: message.payload.sms.interactionId,
-          status: 'failed',
-        })
+        const id = message.payload.sms.interactionId
+        const { needId } = await r.interactions.setDelivery(message.organizationId, id, 'failed', undefined, UNSENT_TEXT)
+        await this.events.emit(r, message.organizationId, 'sms.status', smsStatusEvent({ id, needId }, 'failed'))
       }
       if (settled && message.payload.channel === 'webhook')
         await this.webhooks.recordOutcome(r, message.organizationId, message.payload.webhook, 'failed')

@@ -26,7 +26,7 @@ export class AddNote {
     return this.creates.once(
       askedBy(actor, 'add_note', idempotencyKey, { needId, content }),
       (unit) =>
-        unit.run(async (r) => {
+        unit.run(async (r): Promise<InteractionView> => {
           // Read together: on PostgreSQL, one round trip with BEGIN.
           const [need, author, endpoints] = await Promise.all([
             findVisibleNeed(r, actor, needId),
@@ -45,6 +45,8 @@ export class AddNote {
             createdAt: this.clock.now(),
           }
           await r.interactions.insert(note)
+          // A member took it up: the person's text is no longer waiting (docs/api/needs.md "Attention").
+          if (need.needsAttention) await r.needs.setAttention(need.organizationId, need.id, false)
           await this.events.emitTo(r, note.organizationId, endpoints, 'note.added', [{ needId: need.id, interactionId: note.id }])
           await this.audit.record(r, actor, { action: 'add_note', recordType: 'need', recordId: need.id })
           return note

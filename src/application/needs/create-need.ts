@@ -7,6 +7,7 @@ import { authorize } from '../auth/authorize'
 import { hintsOf, type DuplicateDetection } from '../constituents/duplicate-detection'
 import type { NeedMetrics } from '../ports/metrics'
 import type { Repositories } from '../ports/repositories'
+import { phoneCountryOf } from '../organizations/phone-country'
 import { askedBy, type CreateUnit, type IdempotentCreates } from '../idempotency/idempotent-creates'
 import { checkNeedReferences } from './need-references'
 import { findVisibleNeed } from './find-need'
@@ -39,7 +40,8 @@ export class CreateNeed {
   async execute(actor: Actor, input: CreateNeedInput, idempotencyKey?: string): Promise<CreatedNeed> {
     authorize(actor, 'needs:create')
     if (!seesPartner(actor, input.partnerId)) throw new ForbiddenError('Partner members create needs for their own partner only')
-    InvalidError.throwIfAny(needFieldErrors(input), 'The need has invalid fields')
+    const country = await phoneCountryOf(this.repositories, actor.organizationId)
+    InvalidError.throwIfAny(needFieldErrors(input, country), 'The need has invalid fields')
     return this.creates.once(
       askedBy(actor, 'create_need', idempotencyKey, input),
       (unit) => this.create(actor, input, unit),

@@ -1,5 +1,6 @@
 import type { Actor } from '../../domain/auth/actor'
-import { redactInteraction, type InteractionView } from '../../domain/needs/redaction'
+import type { Interaction } from '../../domain/needs/interaction'
+import { redactInteraction, type InteractionView, type SentBy } from '../../domain/needs/redaction'
 import type { Page, PageRequest } from '../../domain/shared/page'
 import { authorize } from '../auth/authorize'
 import type { Repositories } from '../ports/repositories'
@@ -13,6 +14,17 @@ export class ListNeedInteractions {
     authorize(actor, 'needs:read')
     const need = await findVisibleNeed(this.repositories, actor, needId)
     const { items, total } = await this.repositories.interactions.listByNeed(actor.organizationId, need.id, page)
-    return { items: items.map((interaction) => redactInteraction(actor, need, interaction)), total }
+    const senders = await this.sendersOf(actor.organizationId, items)
+    return {
+      items: items.map((i) => redactInteraction(actor, need, i, i.sentByMemberId ? senders.get(i.sentByMemberId) : undefined)),
+      total,
+    }
+  }
+
+  /** The members who sent the page's texts, by id, each read once (a page holds a few of them). */
+  private async sendersOf(organizationId: string, items: readonly Interaction[]): Promise<Map<string, SentBy>> {
+    const ids = [...new Set(items.flatMap((i) => (i.sentByMemberId ? [i.sentByMemberId] : [])))]
+    const members = await Promise.all(ids.map((id) => this.repositories.members.findById(organizationId, id)))
+    return new Map(members.flatMap((m) => (m ? [[m.id, { id: m.id, fullName: m.fullName ?? m.email }] as const] : [])))
   }
 }

@@ -6,6 +6,7 @@ import type { AuditSubject } from '../audit/audit-trail'
 import type { RecordImporter } from '../imports/record-import'
 import type { Clock } from '../ports/clock'
 import type { Repositories } from '../ports/repositories'
+import { phoneCountryOf } from '../organizations/phone-country'
 import type { NeedIntake } from './need-intake'
 
 /** A row of a needs import, checked. */
@@ -62,6 +63,7 @@ export class NeedImporter implements RecordImporter<ImportedNeed> {
   async prepare(repositories: Repositories, organizationId: string) {
     const partners = (await repositories.partners.listAll(organizationId)).filter((partner) => !partner.isArchived)
     const now = this.clock.now()
+    const country = await phoneCountryOf(repositories, organizationId)
     return (row: ImportRow) => {
       const errors: FieldError[] = []
       const partner = partnerNamed(partners, row.partnerId?.trim() ?? '')
@@ -70,7 +72,7 @@ export class NeedImporter implements RecordImporter<ImportedNeed> {
       const isConfidential = confidentiality(row.isConfidential?.trim() ?? '', errors)
       const customFields = customFieldsOf(row, errors)
       const status = (row.status?.trim() || 'NEW') as NeedStatus
-      errors.push(...needFieldErrors({ status, ...(customFields ? { customFields } : {}) }))
+      errors.push(...needFieldErrors({ status, ...(customFields ? { customFields } : {}) }, country))
       if (errors.length > 0 || !partner || !createdAt || isConfidential === undefined || !customFields) return { errors }
       return { value: { partner, status, customFields, isConfidential, createdAt } }
     }

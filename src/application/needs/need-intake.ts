@@ -1,4 +1,5 @@
-import { readContactDetails } from '../../domain/constituents/contact'
+import { readContactDetails, withKeptPhone } from '../../domain/constituents/contact'
+import { phoneCountryOf } from '../organizations/phone-country'
 import { duplicateWarning } from '../../domain/constituents/matching'
 import { dueDateFor, INITIAL_NEED_STATUS, type CustomFields, type Need, type NeedStatus } from '../../domain/needs/need'
 import type { Partner } from '../../domain/partners/partner'
@@ -70,11 +71,16 @@ export class NeedIntake {
 
   /**
    * Records a need whose input is still being made: its references checked (`checkNeedReferences`), its
-   * partner chosen. Who hears of it is read meanwhile, so that the checks and that read go out together.
+   * partner chosen. Who hears of it, and the country its phone is read in, are read meanwhile, so that the
+   * checks and those reads go out together.
    */
   async recordWhenChecked(r: Repositories, organizationId: string, checking: Promise<NewNeed>): Promise<RecordedNeed> {
-    const [input, endpoints] = await Promise.all([checking, this.subscribers(r, organizationId)])
-    const [recorded] = await this.recordRead(r, organizationId, [input], endpoints)
+    const [input, endpoints, country] = await Promise.all([
+      checking,
+      this.subscribers(r, organizationId),
+      phoneCountryOf(r, organizationId),
+    ])
+    const [recorded] = await this.recordRead(r, organizationId, [input], endpoints, country)
     return recorded!
   }
 
@@ -83,7 +89,8 @@ export class NeedIntake {
    * few statements for all: their reference numbers taken in their order, their constituents registered together.
    */
   async recordAll(r: Repositories, organizationId: string, inputs: readonly NewNeed[]): Promise<RecordedNeed[]> {
-    return this.recordRead(r, organizationId, inputs, await this.subscribers(r, organizationId))
+    const [endpoints, country] = await Promise.all([this.subscribers(r, organizationId), phoneCountryOf(r, organizationId)])
+    return this.recordRead(r, organizationId, inputs, endpoints, country)
   }
 
   private subscribers(r: Repositories, organizationId: string): Promise<WebhookSubscriber[]> {
@@ -95,15 +102,18 @@ export class NeedIntake {
     organizationId: string,
     inputs: readonly NewNeed[],
     endpoints: WebhookSubscriber[],
+    country: string,
   ): Promise<RecordedNeed[]> {
     const now = this.clock.now()
-    const people = await this.constituentsOf(r, organizationId, inputs)
+    const people = await this.constituentsOf(r, organizationId, inputs, country)
     const needs = inputs.map((input, i): UnnumberedNeed => {
       const createdAt = input.originalDate ?? now
       const { id, partner, status, dueDate, newPersonJoinsHousehold: _joins, originalDate: _original, ...fields } = input
       const { person: _person, ...constituent } = people[i]!
       return {
         ...fields,
+        // The phone as its constituent keeps it: a national number typed is stored in E.164.
+        customFields: withKeptPhone(input.customFields, country),
         ...constituent,
         id: id ?? this.ids.nextInTimeOrder(),
         partnerId: partner.id,
@@ -165,10 +175,11 @@ export class NeedIntake {
     r: Repositories,
     organizationId: string,
     inputs: readonly NewNeed[],
+    country: string,
   ): Promise<Array<Pick<Need, 'constituentId' | 'householdId' | 'duplicateWarning'> & Pick<RecordedNeed, 'person'>>> {
     const people = inputs.map((input) => {
       if (input.constituentId) return undefined
-      const { details } = readContactDetails(input.customFields, '/customFields')
+      const { details } = readContactDetails(input.customFields, '/customFields', country)
       if (Object.keys(details).length === 0) return undefined
       const household = input.newPersonJoinsHousehold === false ? undefined : input.householdId
       return { details, ...(household ? { householdId: household } : {}) }

@@ -1,6 +1,7 @@
 import { isPartnerRole } from '../../domain/auth/roles'
 import { maySignIn, type Member } from '../../domain/members/member'
 import { notificationsOf, type MailLanguage, type NotificationKind } from '../../domain/members/notifications'
+import type { NeedStatus } from '../../domain/needs/need'
 import type { Partner } from '../../domain/partners/partner'
 import type { Outbox } from '../messaging/outbox'
 import type { Repositories } from '../ports/repositories'
@@ -17,6 +18,8 @@ interface NeedMail {
   reference: string
   partner: string
   status: string
+  /** A status in words, as the console names it: the code (`PENDING_CLIENT`) means nothing to a reader. */
+  statuses: Record<NeedStatus, string>
   open: string
   closing: string
 }
@@ -42,6 +45,14 @@ const LABELS: Record<MailLanguage, Omit<NeedMail, 'subject' | 'opening'>> = {
     reference: 'Reference',
     partner: 'Partner',
     status: 'Status',
+    statuses: {
+      NEW: 'New',
+      IN_PROGRESS: 'In progress',
+      PENDING_INTERNAL: 'Pending (internal)',
+      PENDING_CLIENT: 'Pending (client)',
+      RESOLVED: 'Resolved',
+      ESCALATED: 'Escalated',
+    },
     open: 'Open it in the staff console',
     closing: 'The details are in the console, behind your login.',
   },
@@ -49,6 +60,14 @@ const LABELS: Record<MailLanguage, Omit<NeedMail, 'subject' | 'opening'>> = {
     reference: 'Referencia',
     partner: 'Socio',
     status: 'Estado',
+    statuses: {
+      NEW: 'Nueva',
+      IN_PROGRESS: 'En curso',
+      PENDING_INTERNAL: 'Pendiente (interna)',
+      PENDING_CLIENT: 'Pendiente (cliente)',
+      RESOLVED: 'Resuelta',
+      ESCALATED: 'Escalada',
+    },
     open: 'Ábrala en la consola del personal',
     closing: 'Los datos están en la consola, después de iniciar sesión.',
   },
@@ -108,7 +127,7 @@ export class NeedNotifications {
         '',
         `${label.reference}: ${referenceNumber}`,
         `${label.partner}: ${partnerName}`,
-        `${label.status}: ${need.status}`,
+        `${label.status}: ${label.statuses[need.status]}`,
         '',
         `${label.open}: ${link}`,
         '',

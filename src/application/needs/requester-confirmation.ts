@@ -72,7 +72,7 @@ export class RequesterConfirmation {
 
   async confirm(r: Repositories, organization: Organization, need: NeedToName, given: Record<string, unknown>, language: MailLanguage) {
     if (!organization.confirmRequests) return
-    const { phone, email } = readContactDetails(given, '').details
+    const { phone, email } = readContactDetails(given, '', organization.defaultCountry).details
     if (!phone && !email) return
     // Counted after locking the organization's row, as staff texts are: two requests at once count each other.
     await r.organizations.lockForUpdate(organization.id)

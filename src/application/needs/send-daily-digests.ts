@@ -1,6 +1,6 @@
 import { isPartnerRole } from '../../domain/auth/roles'
 import type { Member } from '../../domain/members/member'
-import { DEFAULT_DIGEST_TIME_ZONE, dueDigestDate, type DigestSchedule } from '../../domain/organizations/digest-schedule'
+import { DEFAULT_TIME_ZONE, dueDigestDate, type DigestSchedule } from '../../domain/organizations/digest-schedule'
 import type { Outbox } from '../messaging/outbox'
 import type { Clock } from '../ports/clock'
 import type { Repositories } from '../ports/repositories'
@@ -66,7 +66,7 @@ export class SendDailyDigests {
       organizationId,
       digestMail(member.email, languageOf(member), content, {
         partnerNames,
-        timeZone: schedule.digestTimeZone ?? DEFAULT_DIGEST_TIME_ZONE,
+        timeZone: schedule.timeZone ?? DEFAULT_TIME_ZONE,
         publicBaseUrl: this.publicBaseUrl,
       }),
     )

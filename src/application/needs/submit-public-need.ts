@@ -60,7 +60,7 @@ export class SubmitPublicNeed {
     assertAcceptsIntakeFrom(organization, fromOrigin)
     // The caller's own fields keep their limits; the description is stored beside them.
     const language = new FieldChecks().oneOf('/language', input.language, MAIL_LANGUAGES, 'optional').errors
-    InvalidError.throwIfAny([...needFieldErrors(input, 'public'), ...language], 'The need has invalid fields')
+    InvalidError.throwIfAny([...needFieldErrors(input, organization.defaultCountry, 'public'), ...language], 'The need has invalid fields')
     const asked = {
       organizationId: organization.id,
       caller: ANONYMOUS_CALLER,

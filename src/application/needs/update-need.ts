@@ -3,6 +3,7 @@ import type { Actor } from '../../domain/auth/actor'
 import { isAllowed } from '../../domain/auth/permissions'
 import { hiddenContactFields } from '../../domain/constituents/redaction'
 import { ConflictError, ForbiddenError, InvalidError } from '../../domain/errors'
+import { withKeptPhone } from '../../domain/constituents/contact'
 import {
   canTransition,
   changesBetween,
@@ -18,6 +19,7 @@ import { authorize } from '../auth/authorize'
 import type { Clock } from '../ports/clock'
 import type { IdGenerator } from '../ports/ids'
 import type { NeedMetrics } from '../ports/metrics'
+import { phoneCountryOf } from '../organizations/phone-country'
 import type { UnitOfWork } from '../ports/unit-of-work'
 import { findVisibleNeed } from './find-need'
 import { checkNeedReferences } from './need-references'
@@ -45,10 +47,11 @@ export class UpdateNeed {
 
   async execute(actor: Actor, idOrReference: string, input: UpdateNeedInput): Promise<Need> {
     authorize(actor, 'needs:update')
-    InvalidError.throwIfAny(needFieldErrors(input), 'The need has invalid fields')
-
     const { updated, resolved } = await this.unitOfWork.run(async (r) => {
-      // Read together: on PostgreSQL, one round trip with BEGIN.
+      // The fields are checked before the need is looked for; a phone is read in the organization's country.
+      const country = await phoneCountryOf(r, actor.organizationId)
+      InvalidError.throwIfAny(needFieldErrors(input, country), 'The need has invalid fields')
+      // Read together: on PostgreSQL, one round trip.
       const [before, endpoints] = await Promise.all([
         findVisibleNeed(r, actor, idOrReference),
         this.events.subscribers(r, actor.organizationId, 'need.updated'),
@@ -73,7 +76,8 @@ export class UpdateNeed {
       if (typeof assignedTo === 'string') after.assignedTo = assignedTo
       if (assignedTo === null) delete after.assignedTo
       // Contact keys the actor cannot see were not in what it read back, so their absence is no removal.
-      if (input.customFields) after.customFields = { ...hiddenPart(actor, before.customFields), ...input.customFields }
+      if (input.customFields)
+        after.customFields = { ...hiddenPart(actor, before.customFields), ...withKeptPhone(input.customFields, country) }
       if (dueDate) Object.assign(after, { dueDate, dueDateSetByHand: true })
       // Back to the SLA when asked, and on a move unless a date was set by hand: the new partner's SLA.
       else if (dueDate === null || (partner && isOpen(after.status) && !before.dueDateSetByHand)) {
@@ -90,6 +94,8 @@ export class UpdateNeed {
       if (changes.length === 0 && !detailsChanged) return { updated: before, resolved: false }
 
       after.updatedAt = now
+      // A member took it up: the person's text is no longer waiting (docs/api/needs.md "Attention").
+      delete after.needsAttention
       await r.needs.update(after)
       await this.audit.record(r, actor, { action: 'update', recordType: 'need', recordId: after.id, fields: changedFields(before, after) })
       await r.needs.appendChanges(

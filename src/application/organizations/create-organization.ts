@@ -2,6 +2,7 @@ import { ConflictError, InvalidError } from '../../domain/errors'
 import { normalizeEmail, PASSWORD } from '../../domain/members/member'
 import { DEFAULT_MAX_CONCURRENCY, organizationFieldErrors } from '../../domain/organizations/organization'
 import { EMAIL, EMAIL_MEANING, FieldChecks } from '../../domain/shared/fields'
+import { DEFAULT_COUNTRY } from '../../domain/shared/phone'
 import type { Clock } from '../ports/clock'
 import type { IdGenerator } from '../ports/ids'
 import type { PasswordHasher } from '../ports/password-hasher'
@@ -56,6 +57,8 @@ export class CreateOrganization {
         slug: input.slug,
         ...(input.shortCode ? { shortCode: input.shortCode } : {}),
         maxConcurrency: DEFAULT_MAX_CONCURRENCY,
+        // The first run (or an org_admin, in the settings) says where the organization is.
+        defaultCountry: DEFAULT_COUNTRY,
         createdAt: now,
       })
       await r.partners.insert({

@@ -1,5 +1,5 @@
 import { DEFAULT_AUDIT_RETENTION_DAYS } from '../../domain/audit/audit-event'
-import { DEFAULT_DIGEST_HOUR, DEFAULT_DIGEST_TIME_ZONE } from '../../domain/organizations/digest-schedule'
+import { DEFAULT_DIGEST_HOUR, DEFAULT_TIME_ZONE } from '../../domain/organizations/digest-schedule'
 import { changedFields } from '../../domain/audit/audit-event'
 import type { Actor } from '../../domain/auth/actor'
 import { InvalidError, NotFoundError } from '../../domain/errors'
@@ -15,7 +15,7 @@ export type OrganizationSettings = Omit<Organization, 'createdAt'> & {
   appOrigins: string[]
   formOrigins: string[]
   digestHour: number
-  digestTimeZone: string
+  timeZone: string
   confirmRequests: boolean
 }
 
@@ -32,7 +32,7 @@ function settingsOf({ createdAt: _createdAt, ...settings }: Organization): Organ
     appOrigins: settings.appOrigins ?? [],
     formOrigins: settings.formOrigins ?? [],
     digestHour: settings.digestHour ?? DEFAULT_DIGEST_HOUR,
-    digestTimeZone: settings.digestTimeZone ?? DEFAULT_DIGEST_TIME_ZONE,
+    timeZone: settings.timeZone ?? DEFAULT_TIME_ZONE,
     confirmRequests: settings.confirmRequests ?? false,
   }
 }
@@ -86,7 +86,12 @@ export class UpdateOrganizationSettings {
         ...(nextAppOrigins.length > 0 ? { appOrigins: nextAppOrigins } : {}),
         ...(nextFormOrigins.length > 0 ? { formOrigins: nextFormOrigins } : {}),
         // Kept in `rest` when left out.
-        ...definedOf({ digestHour: input.digestHour, digestTimeZone: input.digestTimeZone, confirmRequests: input.confirmRequests }),
+        ...definedOf({
+          digestHour: input.digestHour,
+          timeZone: input.timeZone,
+          confirmRequests: input.confirmRequests,
+          defaultCountry: input.defaultCountry,
+        }),
       }
       await r.organizations.update(after)
       await this.audit.record(r, actor, {

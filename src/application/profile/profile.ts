@@ -7,6 +7,8 @@ import { profileFieldErrors, type Member, type ProfileFields } from '../../domai
 import { notificationsOf, type MailLanguage, type NotificationPreferences } from '../../domain/members/notifications'
 import { authorize } from '../auth/authorize'
 import type { Repositories } from '../ports/repositories'
+import { phoneCountryOf } from '../organizations/phone-country'
+import { normalizePhone } from '../../domain/shared/phone'
 import type { UnitOfWork } from '../ports/unit-of-work'
 import type { AuditTrail } from '../audit/audit-trail'
 
@@ -62,12 +64,15 @@ export class UpdateProfile {
   /** A partial update: a field left out is unchanged; `phone: null` clears the phone; `notifications` changes the kinds it names. */
   async execute(actor: Actor, input: ProfileFields): Promise<Profile> {
     authorize(actor, 'profile:update')
-    InvalidError.throwIfAny(profileFieldErrors(input), 'The profile has invalid fields')
     return this.unitOfWork.run(async (r) => {
+      // A national phone number is read as one of the organization's country.
+      const country = await phoneCountryOf(r, actor.organizationId)
+      InvalidError.throwIfAny(profileFieldErrors(input, country), 'The profile has invalid fields')
       const member = await r.members.findById(actor.organizationId, actor.memberId)
       if (!member) throw new NotFoundError('Member')
       const { phone: _phone, ...rest } = member
-      const phone = input.phone === undefined ? member.phone : (input.phone ?? undefined)
+      const phone =
+        input.phone === undefined ? member.phone : input.phone === null ? undefined : normalizePhone(input.phone.trim(), country)
       const fullName = input.fullName?.trim() ?? member.fullName
       const updated: Member = {
         ...rest,

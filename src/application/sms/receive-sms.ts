@@ -1,8 +1,11 @@
+import type { Constituent } from '../../domain/constituents/constituent'
 import type { Interaction } from '../../domain/needs/interaction'
+import type { Need } from '../../domain/needs/need'
 import { optKeywordOf } from '../../domain/messaging/sms'
 import type { Clock } from '../ports/clock'
 import type { IdGenerator } from '../ports/ids'
 import type { Logger } from '../ports/logger'
+import type { Repositories } from '../ports/repositories'
 import type { SmsWebhookVerifier } from '../ports/sms'
 import type { UnitOfWork } from '../ports/unit-of-work'
 import type { WebhookEvents } from '../webhooks/webhook-events'
@@ -12,8 +15,8 @@ import { signedParams, type ProviderWebhookCall } from './provider-webhook'
 /**
  * docs/api/organization.md "SMS", inbound: the organization is the one whose number was texted. STOP and its kin opt the
  * sender out of that organization's messages, START/YES/UNSTOP back in; every message, keywords too,
- * becomes an `sms` interaction on the newest open need of a constituent with that number, or stays
- * unattached.
+ * becomes an `sms` interaction on the newest open need of a constituent with that number; when all their
+ * needs are resolved, on the newest, marked for attention; or stays unattached (GET /api/messages).
  */
 export class ReceiveSms {
   constructor(
@@ -49,11 +52,7 @@ export class ReceiveSms {
         r.constituents.findByPhone(organization.id, from),
         this.events.subscribers(r, organization.id, 'sms.received'),
       ])
-      const [need] = await r.needs.newestOfConstituents(
-        organization.id,
-        constituents.map((c) => c.id),
-        true,
-      )
+      const need = await this.needOf(r, organization.id, constituents, keyword === undefined)
       const constituentId = need?.constituentId ?? constituents[0]?.id
       const interaction: Interaction = {
         id: this.ids.nextInTimeOrder(),
@@ -77,5 +76,18 @@ export class ReceiveSms {
         { action: 'receive_sms', recordType: 'interaction', recordId: interaction.id },
       )
     })
+  }
+
+  /**
+   * The newest open need of the people with that number; when all are resolved, the newest of them, marked
+   * for attention (docs/api/needs.md "Attention") unless the text is a keyword the service answers itself.
+   */
+  private async needOf(r: Repositories, organizationId: string, people: readonly Constituent[], marks: boolean): Promise<Need | undefined> {
+    const ids = people.map((c) => c.id)
+    const [open] = await r.needs.newestOfConstituents(organizationId, ids, true)
+    if (open || ids.length === 0) return open
+    const [resolved] = await r.needs.newestOfConstituents(organizationId, ids)
+    if (resolved && marks) await r.needs.setAttention(organizationId, resolved.id, true)
+    return resolved
   }
 }

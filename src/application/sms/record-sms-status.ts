@@ -1,4 +1,5 @@
-import { advancesDelivery, deliveryStatusOf } from '../../domain/messaging/sms'
+import { deliveryErrorOf } from '../../domain/messaging/delivery-errors'
+import { advancesDelivery, deliveryStatusOf, smsStatusEvent } from '../../domain/messaging/sms'
 import type { Clock } from '../ports/clock'
 import type { SmsWebhookVerifier } from '../ports/sms'
 import type { UnitOfWork } from '../ports/unit-of-work'
@@ -6,7 +7,10 @@ import { signedParams, type ProviderWebhookCall } from './provider-webhook'
 import type { WebhookEvents } from '../webhooks/webhook-events'
 import type { AuditTrail } from '../audit/audit-trail'
 
-/** docs/api/organization.md "SMS": the provider's status callbacks move an sms interaction to delivered or failed. */
+/**
+ * docs/api/organization.md "SMS": the provider's status callbacks move an sms interaction to delivered or failed,
+ * a failure with the provider's reason in words (`deliveryErrorOf` of its `ErrorCode`).
+ */
 export class RecordSmsStatus {
   constructor(
     private readonly unitOfWork: UnitOfWork,
@@ -20,14 +24,15 @@ export class RecordSmsStatus {
     const params = signedParams(this.verifier, request)
     const sid = params.MessageSid ?? params.SmsSid
     const status = deliveryStatusOf(params.MessageStatus ?? params.SmsStatus ?? '')
+    const error = status === 'failed' ? deliveryErrorOf(params.ErrorCode || undefined) : undefined
     if (!sid || !status) return
     await this.unitOfWork.run(async (r) => {
       const interaction = await r.interactions.findByProviderMessageId(sid)
       // The callback can beat the provider's answer to our send: keep it until the send is recorded.
       if (!interaction) return r.interactions.rememberEarlyStatus(sid, status, this.clock.now())
       if (interaction.direction === 'outbound' && advancesDelivery(interaction.deliveryStatus, status)) {
-        await r.interactions.setDelivery(interaction.organizationId, interaction.id, status, sid)
-        await this.events.emit(r, interaction.organizationId, 'sms.status', { interactionId: interaction.id, status })
+        await r.interactions.setDelivery(interaction.organizationId, interaction.id, status, sid, error)
+        await this.events.emit(r, interaction.organizationId, 'sms.status', smsStatusEvent(interaction, status))
         await this.audit.record(
           r,
           { organizationId: interaction.organizationId },

@@ -1,5 +1,5 @@
 import type { Actor } from './actor'
-import type { Profile, Role } from './roles'
+import { PROFILES, ROLES, type Profile, type Role } from './roles'
 
 /**
  * Who may do what: docs/api/access.md "Permissions" as data, the only place it is written. A rule allows the listed roles,
@@ -64,3 +64,16 @@ export function isAllowed(actor: Pick<Actor, 'role' | 'profiles'>, permission: P
 export function allowedPermissions(actor: Pick<Actor, 'role' | 'profiles'>): Permission[] {
   return PERMISSION_NAMES.filter((permission) => isAllowed(actor, permission))
 }
+
+/**
+ * The table read the other way: what each role may do by itself, and what each profile adds to any role. Forms
+ * that give a role or a profile explain it from this (the OpenAPI document carries it as `x-permissions`).
+ */
+export const GRANTS = {
+  roles: Object.fromEntries(
+    ROLES.map((role) => [role, PERMISSION_NAMES.filter((p) => (PERMISSIONS[p].roles as readonly Role[]).includes(role))]),
+  ),
+  profiles: Object.fromEntries(
+    PROFILES.map((profile) => [profile, PERMISSION_NAMES.filter((p) => (PERMISSIONS[p].profiles as readonly Profile[]).includes(profile))]),
+  ),
+} as { roles: Record<Role, Permission[]>; profiles: Record<Profile, Permission[]> }

@@ -1,5 +1,6 @@
 import type { FieldError } from '../errors'
-import { EMAIL, EMAIL_MEANING, matches, NAME, PHONE, PHONE_MEANING, textProblem, type TextRule } from '../shared/fields'
+import { EMAIL, EMAIL_MEANING, matches, NAME, textProblem, type TextRule } from '../shared/fields'
+import { normalizePhone, PHONE_INPUT, PHONE_INPUT_MEANING } from '../shared/phone'
 
 export const ZIP = { pattern: '^[0-9]{5}$', maxLength: 5 } as const satisfies TextRule
 export const ZIP_MEANING = 'a five-digit ZIP code'
@@ -46,6 +47,8 @@ export interface TextFieldDescriptor extends CommonDescriptor {
   meaning?: string
   /** A further test the pattern cannot make (a real calendar date), failing with the same words. */
   valid?: (value: string) => boolean
+  /** The value as kept, read in the organization's country (a phone in E.164), or undefined when it is none. */
+  normalize?: (value: string, country: string) => string | undefined
   /** The OpenAPI format of the value. */
   format?: 'date'
 }
@@ -73,7 +76,15 @@ const ADDRESS_LINE = { readers: 'personal', matched: false, rule: CONTACT_TEXT }
 export const CONTACT = {
   firstName: NAMED,
   lastName: NAMED,
-  phone: { readers: 'contact', matched: true, rule: PHONE, meaning: PHONE_MEANING, description: 'E.164, e.g. +15551234567' },
+  phone: {
+    readers: 'contact',
+    matched: true,
+    rule: PHONE_INPUT,
+    meaning: PHONE_INPUT_MEANING,
+    normalize: normalizePhone,
+    description:
+      "Kept and answered in E.164 (+15035550142); given in international form or as a national number of the organization's defaultCountry",
+  },
   email: { readers: 'contact', matched: true, rule: EMAIL, meaning: EMAIL_MEANING },
   dateOfBirth: {
     readers: 'personal',
@@ -104,12 +115,17 @@ export function fieldsOf<Ds extends Record<string, ContactFieldDescriptor>>(desc
   return Object.keys(descriptors)
 }
 
-/** The problem with a field's (trimmed, non-empty) value under its descriptor, or undefined. */
-export function fieldProblem(descriptor: ContactFieldDescriptor, value: string): string | undefined {
-  if ('values' in descriptor) return descriptor.values.includes(value) ? undefined : `must be ${descriptor.meaning}`
+/**
+ * A field's (trimmed, non-empty) value as kept, read in the organization's `country`, or the problem with it.
+ */
+export function fieldValue(descriptor: ContactFieldDescriptor, value: string, country: string): { value: string } | { problem: string } {
+  if ('values' in descriptor) return descriptor.values.includes(value) ? { value } : { problem: `must be ${descriptor.meaning}` }
   const problem = textProblem(value, descriptor.rule)
-  if (descriptor.meaning === undefined) return problem
-  return problem || (descriptor.valid && !descriptor.valid(value)) ? `must be ${descriptor.meaning}` : undefined
+  if (problem) return { problem: descriptor.meaning === undefined ? problem : `must be ${descriptor.meaning}` }
+  const kept = descriptor.normalize ? descriptor.normalize(value, country) : value
+  return kept === undefined || (descriptor.valid && !descriptor.valid(kept))
+    ? { problem: `must be ${descriptor.meaning}` }
+    : { value: kept }
 }
 
 export const CONTACT_FIELDS = fieldsOf(CONTACT)
@@ -120,9 +136,14 @@ export const MATCHED_FIELDS = CONTACT_FIELDS.filter((field) => CONTACT[field].ma
 
 /**
  * Validates the contact keys of a free-form object (a need's `customFields`), leaving other keys alone.
- * Returns the contact details found and one error per bad field, with paths under `pathPrefix`.
+ * Returns the contact details found, as kept (a phone in E.164, a national number read as one of `country`'s),
+ * and one error per bad field, with paths under `pathPrefix`.
  */
-export function readContactDetails(source: Record<string, unknown>, pathPrefix: string): { details: ContactDetails; errors: FieldError[] } {
+export function readContactDetails(
+  source: Record<string, unknown>,
+  pathPrefix: string,
+  country: string,
+): { details: ContactDetails; errors: FieldError[] } {
   const details: ContactDetails = {}
   const errors: FieldError[] = []
   for (const field of CONTACT_FIELDS) {
@@ -134,10 +155,10 @@ export function readContactDetails(source: Record<string, unknown>, pathPrefix: 
     }
     const trimmed = value.trim()
     if (trimmed === '') continue
-    const problem = fieldProblem(CONTACT[field], trimmed)
-    if (problem) errors.push({ path: `${pathPrefix}/${field}`, message: problem })
+    const read = fieldValue(CONTACT[field], trimmed, country)
+    if ('problem' in read) errors.push({ path: `${pathPrefix}/${field}`, message: read.problem })
     // Checked against the field's rule or values just above: the value is of its type.
-    else details[field] = trimmed as never
+    else details[field] = read.value as never
   }
   return { details, errors }
 }
@@ -152,10 +173,11 @@ export type ContactChanges = { [K in ContactField]?: ContactDetails[K] | null }
 export function applyContactChanges(
   current: ContactDetails,
   changes: ContactChanges,
+  country: string,
   pathPrefix = '',
 ): { details: ContactDetails; errors: FieldError[]; matchedFieldsChanged: boolean } {
   const given = Object.fromEntries(Object.entries(changes).filter(([, v]) => v !== null && v !== undefined))
-  const { details: valid, errors } = readContactDetails(given, pathPrefix)
+  const { details: valid, errors } = readContactDetails(given, pathPrefix, country)
   const details: ContactDetails = { ...current }
   for (const field of CONTACT_FIELDS) {
     if (!(field in changes) || changes[field] === undefined) continue
@@ -163,4 +185,10 @@ export function applyContactChanges(
     else details[field] = valid[field] as never
   }
   return { details, errors, matchedFieldsChanged: MATCHED_FIELDS.some((f) => details[f] !== current[f]) }
+}
+
+/** A need's `customFields` with its phone as kept (E.164) when it is a valid one; every other key as given. */
+export function withKeptPhone<T extends Record<string, unknown>>(customFields: T, country: string): T {
+  const phone = readContactDetails({ phone: customFields.phone }, '', country).details.phone
+  return phone === undefined ? customFields : { ...customFields, phone }
 }

@@ -1,7 +1,8 @@
 import { PROFILES, ROLES, type Profile, type Role } from '../auth/roles'
 import type { FieldError } from '../errors'
 import { MAIL_LANGUAGES, notificationErrors, type MailLanguage, type NotificationPreferences } from './notifications'
-import { EMAIL, EMAIL_MEANING, FieldChecks, HTTP_URL, NAME, PHONE, PHONE_MEANING, type ListRule, type TextRule } from '../shared/fields'
+import { EMAIL, EMAIL_MEANING, FieldChecks, HTTP_URL, NAME, type ListRule, type TextRule } from '../shared/fields'
+import { phoneProblem } from '../shared/phone'
 
 export interface Member {
   id: string
@@ -64,24 +65,27 @@ export interface MemberFields {
 const knownProfiles = (profiles: unknown) =>
   Array.isArray(profiles) && profiles.every((p) => PROFILES.includes(p)) ? undefined : `must list profiles among: ${PROFILES.join(', ')}`
 
-/** The problems of an invitation (`email` and `role` required) or of a change to a member (all optional, no `email`). */
-export function memberFieldErrors(input: Partial<MemberFields>, change: 'invite' | 'update'): FieldError[] {
+/**
+ * The problems of an invitation (`email` and `role` required) or of a change to a member (all optional, no `email`);
+ * a phone is read in the organization's `country` (docs/api/needs.md "Phone numbers").
+ */
+export function memberFieldErrors(input: Partial<MemberFields>, change: 'invite' | 'update', country: string): FieldError[] {
   const checks = new FieldChecks()
   if (change === 'invite') checks.text('/email', input.email, EMAIL, { meaning: EMAIL_MEANING, trim: true })
   return checks
     .oneOf('/role', input.role, ROLES, change === 'invite' ? 'required' : 'optional')
     .text('/fullName', input.fullName, NAME, { presence: 'optional' })
-    .text('/phone', input.phone, PHONE, { presence: change === 'invite' ? 'optional' : 'clearable', meaning: PHONE_MEANING })
+    .check('/phone', input.phone, change === 'invite' ? 'optional' : 'clearable', (phone) => phoneProblem(phone, country))
     .check('/profiles', input.profiles, 'optional', knownProfiles)
     .boolean('/active', change === 'update' ? input.active : undefined, 'optional')
     .text('/appUrl', input.appUrl, HTTP_URL, { presence: 'optional', meaning: 'an http(s) URL' }).errors
 }
 
 /** The problems of a change to a member's own profile: a name that is not blank, a phone or `null`; both optional. */
-export function profileFieldErrors(input: ProfileFields): FieldError[] {
+export function profileFieldErrors(input: ProfileFields, country: string): FieldError[] {
   const checks = new FieldChecks()
     .text('/fullName', input.fullName, NAME, { trim: true, presence: 'optional' })
-    .text('/phone', input.phone, PHONE, { presence: 'clearable', meaning: PHONE_MEANING })
+    .check('/phone', input.phone, 'clearable', (phone) => phoneProblem(phone, country))
     .oneOf('/language', input.language, MAIL_LANGUAGES, 'optional')
   return notificationErrors(checks, input.notifications).errors
 }

@@ -23,6 +23,7 @@ export interface SavedViewFilters {
   constituentId?: string
   overdue?: boolean
   dueBefore?: string
+  attention?: boolean
   q?: string
   sort?: NeedSort
 }
@@ -39,6 +40,7 @@ const FILTERS: ReadonlyArray<keyof SavedViewFilters> = [
   'constituentId',
   'overdue',
   'dueBefore',
+  'attention',
   'q',
   'sort',
 ]
@@ -68,6 +70,7 @@ export function savedViewErrors(input: { name?: unknown; filters?: unknown }, mo
     .check('/filters/constituentId', filters.constituentId, 'optional', anId)
     .boolean('/filters/overdue', filters.overdue, 'optional')
     .check('/filters/dueBefore', filters.dueBefore, 'optional', aTime)
+    .boolean('/filters/attention', filters.attention, 'optional')
     .text('/filters/q', filters.q, VIEW_SEARCH, { presence: 'optional' })
     .oneOf('/filters/sort', filters.sort, NEED_SORTS, 'optional')
   return checks.errors

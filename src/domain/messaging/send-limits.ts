@@ -37,3 +37,9 @@ export function secondsUntilFree(tally: Tally, limit: number, now: Date): number
   const freesAt = (tally.oldest ?? now).getTime() + SEND_LIMIT_WINDOW_MS
   return Math.max(1, Math.ceil((freesAt - now.getTime()) / 1000))
 }
+
+/** Two tallies of one window as one: their counts added, the older of their oldest. */
+export function addTallies(a: Tally, b: Tally): Tally {
+  const oldest = [a.oldest, b.oldest].filter((d): d is Date => d !== undefined).sort((x, y) => x.getTime() - y.getTime())[0]
+  return { count: a.count + b.count, ...(oldest ? { oldest } : {}) }
+}

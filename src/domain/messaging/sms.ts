@@ -68,5 +68,10 @@ export function advancesDelivery(from: DeliveryStatus | undefined, to: DeliveryS
   return from === undefined || order[to] >= order[from]
 }
 
+/** The data of an `sms.status` event (docs/events.md): the text, its status, and its need when it is on one. */
+export function smsStatusEvent(text: { id: string; needId?: string | undefined }, status: DeliveryStatus): Record<string, string> {
+  return { interactionId: text.id, status, ...(text.needId ? { needId: text.needId } : {}) }
+}
+
 /** How long a status that came before its send was recorded waits for it (docs/api/organization.md "SMS"). */
 export const EARLY_STATUS_KEPT_MS = 24 * 3_600_000

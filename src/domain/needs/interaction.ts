@@ -36,5 +36,11 @@ export interface Interaction {
   deliveryStatus?: DeliveryStatus
   /** The provider's id of the message (Twilio's MessageSid). */
   providerMessageId?: string
+  /** The member who sent an outbound message; absent for the person's messages and the service's own. */
+  sentByMemberId?: string
+  /** Why a failed text was not delivered, in words (`deliveryErrorOf`). */
+  deliveryError?: string
+  /** The number an outbound text on no need went to (a reply to a message nobody has picked up). */
+  recipient?: string
   createdAt: Date
 }

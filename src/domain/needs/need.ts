@@ -33,6 +33,11 @@ export interface Need {
   householdId?: string
   duplicateWarning?: string
   referenceNumber: string
+  /**
+   * A text came from the person after all their needs were resolved, and no member has answered it yet
+   * (docs/api/needs.md "Attention"); absent otherwise.
+   */
+  needsAttention?: true
 }
 
 /**
@@ -145,12 +150,12 @@ export const CUSTOM_FIELDS_LIMITS = { maxBytes: 16 * 1024, maxKeys: 50, maxKeyLe
 /** What a person sends through the public intake form, in their words. */
 export const PUBLIC_DESCRIPTION = { minLength: 1, ...FREE_TEXT } as const satisfies TextRule
 
-/** `customFields` stays within its limits and its contact keys are valid constituent fields. */
-export function customFieldsErrors(customFields: CustomFields): FieldError[] {
+/** `customFields` stays within its limits and its contact keys are valid constituent fields (a phone read in `country`). */
+export function customFieldsErrors(customFields: CustomFields, country: string): FieldError[] {
   // Keys and values at any depth, contact fields or not (walked only when not nested too deep: a cycle is).
   const illFormed = nestsDeeperThan(customFields) ? undefined : illFormedTextAt(customFields, '/customFields')
   if (illFormed) return [{ path: illFormed, message: ILL_FORMED_TEXT }]
-  const errors: FieldError[] = readContactDetails(customFields, '/customFields').errors
+  const errors: FieldError[] = readContactDetails(customFields, '/customFields', country).errors
   const keys = Object.keys(customFields)
   if (keys.length > CUSTOM_FIELDS_LIMITS.maxKeys) {
     errors.push({ path: '/customFields', message: `must have at most ${CUSTOM_FIELDS_LIMITS.maxKeys} keys` })
@@ -176,7 +181,11 @@ export interface NeedFields {
 }
 
 /** The problems of a need's fields; a public submission (`description` given) also checks what the person wrote. */
-export function needFieldErrors(input: NeedFields & { description?: string }, origin: 'staff' | 'public' = 'staff'): FieldError[] {
+export function needFieldErrors(
+  input: NeedFields & { description?: string },
+  country: string,
+  origin: 'staff' | 'public' = 'staff',
+): FieldError[] {
   const checks = new FieldChecks()
   if (origin === 'public') checks.text('/description', input.description, PUBLIC_DESCRIPTION)
   checks
@@ -188,7 +197,7 @@ export function needFieldErrors(input: NeedFields & { description?: string }, or
     .check('/customFields', input.customFields, 'optional', (v) =>
       typeof v === 'object' && !Array.isArray(v) ? undefined : 'must be an object',
     )
-  const customFields = checks.errors.some((e) => e.path === '/customFields') ? [] : customFieldsErrors(input.customFields ?? {})
+  const customFields = checks.errors.some((e) => e.path === '/customFields') ? [] : customFieldsErrors(input.customFields ?? {}, country)
   return [...checks.errors, ...customFields]
 }
 

@@ -21,21 +21,38 @@ export function redactNeed(actor: Actor, need: Need): Need {
   return { ...rest, customFields, ...(duplicateWarning !== undefined ? { duplicateWarning } : {}) }
 }
 
-/** An interaction as a caller sees it: without the content or the sender it may not read. */
-export type InteractionView = Omit<Interaction, 'senderIdentifier'> & { senderIdentifier?: string }
+/** The member who sent a message, as the interactions answer it: the name a colleague knows them by. */
+export interface SentBy {
+  id: string
+  fullName: string
+}
+
+/** An interaction as a caller sees it: without the content or the numbers it may not read, and who sent it by name. */
+export type InteractionView = Omit<Interaction, 'senderIdentifier' | 'sentByMemberId' | 'recipient'> & {
+  senderIdentifier?: string
+  recipient?: string
+  sentBy?: SentBy
+}
 
 /** The person's contact field an inbound message's sender is: the number a text came from, an email's address. */
 const SENDER_FIELD: Partial<Record<InteractionChannel, ContactField>> = { sms: 'phone', email: 'email' }
 
 /**
  * The words exchanged about a confidential need are as confidential as its fields. The sender of an
- * inbound message is the person's phone number (or email): shown to those who may read that field of the
- * person, as on the constituent itself; others get no `senderIdentifier`.
+ * inbound message is the person's phone number (or email), as is the number a reply on no need went to: shown
+ * to those who may read that field of the person, as on the constituent itself; others get neither.
+ * `sentBy`: the sender of an outbound message, when a member sent it.
  */
-export function redactInteraction(actor: Actor, need: Need, interaction: Interaction): InteractionView {
-  const { content, senderIdentifier, ...rest } = interaction
+export function redactInteraction(actor: Actor, need: Need, interaction: Interaction, sentBy?: SentBy): InteractionView {
+  const { content, senderIdentifier, sentByMemberId: _memberId, recipient, ...rest } = interaction
   const senderField = interaction.direction === 'inbound' ? SENDER_FIELD[interaction.channel] : undefined
   const showsSender = senderField === undefined || mayReadContact(actor, senderField)
   const showsContent = !need.isConfidential || isAllowed(actor, 'needs:read-confidential')
-  return { ...rest, ...(showsSender ? { senderIdentifier } : {}), ...(showsContent && content !== undefined ? { content } : {}) }
+  return {
+    ...rest,
+    ...(showsSender ? { senderIdentifier } : {}),
+    ...(recipient !== undefined && mayReadContact(actor, 'phone') ? { recipient } : {}),
+    ...(showsContent && content !== undefined ? { content } : {}),
+    ...(sentBy ? { sentBy } : {}),
+  }
 }

@@ -5,23 +5,24 @@ import { matches, type IntegerRule, type TextRule } from '../shared/fields'
 /** The local hour the digest goes at, 0 to 23. */
 export const DIGEST_HOUR = { minimum: 0, maximum: 23 } as const satisfies IntegerRule
 /** An IANA time zone name (`America/Chicago`, `Etc/GMT+5`, `UTC`); the longest in use is 32 characters. */
-export const DIGEST_TIME_ZONE = {
+export const TIME_ZONE = {
   pattern: '^[A-Za-z][A-Za-z0-9_+-]*(/[A-Za-z0-9_+-]+)*$',
   maxLength: 64,
 } as const satisfies TextRule
 export const DEFAULT_DIGEST_HOUR = 8
-export const DEFAULT_DIGEST_TIME_ZONE = 'UTC'
+/** The organization's days until it sets its time zone. */
+export const DEFAULT_TIME_ZONE = 'UTC'
 
 export interface DigestSchedule {
   digestHour?: number
-  digestTimeZone?: string
+  timeZone?: string
 }
 
 /** Why `value` is not a time zone this runtime knows, or undefined when it is one. */
 export function timeZoneProblem(value: unknown): string | undefined {
   const problem = 'must be an IANA time zone name, like America/Chicago or UTC'
   // The pattern keeps out what the runtime would take but is no name (an offset, `+05:00`).
-  if (typeof value !== 'string' || value.length > DIGEST_TIME_ZONE.maxLength || !matches(value, DIGEST_TIME_ZONE.pattern)) return problem
+  if (typeof value !== 'string' || value.length > TIME_ZONE.maxLength || !matches(value, TIME_ZONE.pattern)) return problem
   try {
     new Intl.DateTimeFormat('en-US', { timeZone: value })
     return undefined
@@ -53,6 +54,6 @@ export function localTime(instant: Date, timeZone: string): { date: string; hour
  * saving began) goes at the next round that day, and the per-member date makes it one a day (at most).
  */
 export function dueDigestDate(now: Date, schedule: DigestSchedule): string | undefined {
-  const { date, hour } = localTime(now, schedule.digestTimeZone ?? DEFAULT_DIGEST_TIME_ZONE)
+  const { date, hour } = localTime(now, schedule.timeZone ?? DEFAULT_TIME_ZONE)
   return hour >= (schedule.digestHour ?? DEFAULT_DIGEST_HOUR) ? date : undefined
 }

@@ -2,6 +2,7 @@ import { AUDIT_RETENTION_DAYS } from '../audit/audit-event'
 import { ForbiddenError, type FieldError } from '../errors'
 import { FieldChecks, NAME, type IntegerRule, type TextRule } from '../shared/fields'
 import { ORIGIN_LIST, originProblem } from '../shared/origin'
+import { countryCodeProblem } from '../shared/phone'
 import { DIGEST_HOUR, timeZoneProblem } from './digest-schedule'
 
 // docs/api/organization.md "Organization settings"
@@ -23,11 +24,14 @@ export interface Organization {
   appOrigins?: string[]
   /** Origins of partner sites whose pages may post the public intake (absent: none). */
   formOrigins?: string[]
-  /** The daily digest's local hour and time zone (absent: DEFAULT_DIGEST_HOUR, DEFAULT_DIGEST_TIME_ZONE). */
+  /** The daily digest's local hour, in `timeZone` (absent: DEFAULT_DIGEST_HOUR). */
   digestHour?: number
-  digestTimeZone?: string
+  /** The organization's days: the digest's today and the reports' days (absent: DEFAULT_TIME_ZONE, UTC). */
+  timeZone?: string
   /** Whether the person who asked through the public intake is sent a confirmation (absent: no). */
   confirmRequests?: boolean
+  /** The country whose national phone numbers its people type (ISO 3166-1 alpha-2; US for those made before it). */
+  defaultCountry: string
   createdAt: Date
 }
 
@@ -61,8 +65,9 @@ export interface OrganizationFields {
   appOrigins?: string[]
   formOrigins?: string[]
   digestHour?: number
-  digestTimeZone?: string
+  timeZone?: string
   confirmRequests?: boolean
+  defaultCountry?: string
 }
 
 /**
@@ -83,8 +88,9 @@ export function organizationFieldErrors(input: Partial<OrganizationFields>, whol
     .list('/appOrigins', input.appOrigins, ORIGIN_LIST, originProblem, 'optional')
     .list('/formOrigins', input.formOrigins, ORIGIN_LIST, originProblem, 'optional')
     .integer('/digestHour', input.digestHour, DIGEST_HOUR, 'optional')
-    .check('/digestTimeZone', input.digestTimeZone, 'optional', timeZoneProblem)
-    .boolean('/confirmRequests', input.confirmRequests, 'optional').errors
+    .check('/timeZone', input.timeZone, 'optional', timeZoneProblem)
+    .boolean('/confirmRequests', input.confirmRequests, 'optional')
+    .check('/defaultCountry', input.defaultCountry, 'optional', countryCodeProblem).errors
 }
 
 /**

@@ -25,8 +25,16 @@ export const LIVE_HEARTBEAT_MS = 20_000
 /** At most this many events are replayed to a stream that reconnects; more missed is a `reset`. */
 export const LIVE_REPLAY_LIMIT = 1_000
 
-/** Whom an event concerns: a need (read by whoever sees its partner), constituents, the whole organization, or nobody. */
-export type LiveAudience = { kind: 'need'; partnerId: string } | { kind: 'constituents' } | { kind: 'organization' } | { kind: 'nobody' }
+/**
+ * Whom an event concerns: a need (read by whoever sees its partner), constituents, the whole organization, texts
+ * on no need (read by whoever may send texts, and, once one is on a need, whoever sees that need), or nobody.
+ */
+export type LiveAudience =
+  | { kind: 'need'; partnerId: string }
+  | { kind: 'constituents' }
+  | { kind: 'organization' }
+  | { kind: 'messages'; partnerId?: string }
+  | { kind: 'nobody' }
 
 /** Whether a member may be told of an event: the reach `GET /api/needs` and the constituents' reads give it. */
 export function mayReceive(actor: Actor, audience: LiveAudience): boolean {
@@ -37,6 +45,11 @@ export function mayReceive(actor: Actor, audience: LiveAudience): boolean {
       return isAllowed(actor, 'constituents:read')
     case 'organization':
       return isAllowed(actor, 'needs:read') && scopeOf(actor).kind === 'organization'
+    case 'messages':
+      return (
+        isAllowed(actor, 'needs:send-sms') ||
+        (audience.partnerId !== undefined && mayReceive(actor, { kind: 'need', partnerId: audience.partnerId }))
+      )
     case 'nobody':
       return false
   }

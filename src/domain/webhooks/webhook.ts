@@ -12,6 +12,7 @@ export const WEBHOOK_EVENT_TYPES = [
   'household_match.resolved',
   'sms.received',
   'sms.status',
+  'message.attached',
 ] as const
 
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number]

@@ -4,6 +4,7 @@ import { AcceptInvite } from '../../application/auth/accept-invite'
 import { Authenticate } from '../../application/auth/authenticate'
 import { Login } from '../../application/auth/login'
 import { Logout } from '../../application/auth/logout'
+import { ReadInvitation } from '../../application/auth/read-invitation'
 import { PasswordResetLinks, RequestPasswordReset, ResetPassword } from '../../application/auth/password-reset'
 import { RefreshSession } from '../../application/auth/refresh-session'
 import { TokenPairIssuer } from '../../application/auth/token-pair'
@@ -24,6 +25,7 @@ export const auth = area('auth', ({ bind, service }) => {
     refresh: service(RefreshSession, [unitOfWork, secrets, TokenPairIssuer, clock, ids, AuditTrail]),
     logout: service(Logout, [unitOfWork, secrets, clock, AuditTrail]),
     acceptInvite: service(AcceptInvite, [unitOfWork, passwords, secrets, TokenPairIssuer, clock, AuditTrail]),
+    readInvitation: service(ReadInvitation, [repositories, secrets, clock]),
     requestPasswordReset: service(RequestPasswordReset, [PORTS.deferredWork, PasswordResetLinks]),
     resetPassword: service(ResetPassword, [unitOfWork, passwords, secrets, TokenPairIssuer, clock, AuditTrail]),
   }

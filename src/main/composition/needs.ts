@@ -21,6 +21,7 @@ import { RequesterConfirmation } from '../../application/needs/requester-confirm
 import { SubmitPublicNeed } from '../../application/needs/submit-public-need'
 import { UpdateNeed } from '../../application/needs/update-need'
 import { SendSms } from '../../application/sms/send-sms'
+import { TextSending } from '../../application/sms/text-sending'
 import { WebhookEvents } from '../../application/webhooks/webhook-events'
 import { area } from './area'
 import { PORTS } from './ports'
@@ -32,6 +33,7 @@ export const needs = area('needs', ({ service }) => {
   service(NeedIntake, [ConstituentRegistry, clock, ids, WebhookEvents, AuditTrail, NeedNotifications])
   service(NeedImporter, [NeedIntake, clock])
   service(IdempotentCreates, [repositories, unitOfWork, clock, ids, PORTS.secrets])
+  service(TextSending, [Outbox, clock, PORTS.senderNumberRequired, AuditTrail, PORTS.sendLimits])
   // Twilio is what both needs the organization's number and reaches people; the log provider does neither.
   service(RequesterConfirmation, [Outbox, clock, ids, PORTS.senderNumberRequired, PORTS.sendLimits])
   return {
@@ -47,6 +49,6 @@ export const needs = area('needs', ({ service }) => {
     addNote: service(AddNote, [repositories, IdempotentCreates, clock, WebhookEvents, AuditTrail]),
     listInteractions: service(ListNeedInteractions, [repositories]),
     listHistory: service(ListNeedHistory, [repositories]),
-    sendSms: service(SendSms, [repositories, IdempotentCreates, Outbox, clock, PORTS.senderNumberRequired, AuditTrail, PORTS.sendLimits]),
+    sendSms: service(SendSms, [repositories, IdempotentCreates, TextSending]),
   }
 })

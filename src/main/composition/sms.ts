@@ -2,7 +2,13 @@ import { LogSmsSender } from '../../adapters/messaging/log-sms-sender'
 import { TwilioSmsSender, TwilioWebhookVerifier } from '../../adapters/messaging/twilio-sms-sender'
 import { AuditTrail } from '../../application/audit/audit-trail'
 import type { Logger } from '../../application/ports/logger'
+import { NeedIntake } from '../../application/needs/need-intake'
+import { AttachMessage } from '../../application/sms/attach-message'
+import { ListUnattachedMessages } from '../../application/sms/messages'
 import { ReceiveSms } from '../../application/sms/receive-sms'
+import { ReplyToMessage } from '../../application/sms/reply-to-message'
+import { StartNeedFromMessage } from '../../application/sms/start-need-from-message'
+import { TextSending } from '../../application/sms/text-sending'
 import { RecordSmsStatus } from '../../application/sms/record-sms-status'
 import { WebhookEvents } from '../../application/webhooks/webhook-events'
 import { area } from './area'
@@ -22,5 +28,9 @@ export const sms = area('sms', ({ config, bind, service }) => {
   return {
     receive: service(ReceiveSms, [unitOfWork, smsWebhooks, clock, PORTS.ids, PORTS.logger, WebhookEvents, AuditTrail]),
     recordStatus: service(RecordSmsStatus, [unitOfWork, smsWebhooks, clock, WebhookEvents, AuditTrail]),
+    listUnattached: service(ListUnattachedMessages, [PORTS.repositories]),
+    attach: service(AttachMessage, [unitOfWork, WebhookEvents, AuditTrail]),
+    startNeed: service(StartNeedFromMessage, [unitOfWork, PORTS.ids, NeedIntake, WebhookEvents, AuditTrail, PORTS.metrics]),
+    reply: service(ReplyToMessage, [unitOfWork, PORTS.ids, TextSending]),
   }
 })

@@ -98,7 +98,7 @@ describe('business metrics', () => {
     const digestHour = api.world.clock.now().getUTCHours()
     const settings = await api.call('PUT', '/api/organizations/settings', {
       token: otherAdmin,
-      body: { digestHour, digestTimeZone: 'UTC' },
+      body: { digestHour, timeZone: 'UTC' },
     })
     expect(settings.status).toBe(200)
     expect((await api.call('POST', '/api/needs', { token: otherAdmin, body: { partnerId: other.defaultPartner.id } })).status).toBe(201)

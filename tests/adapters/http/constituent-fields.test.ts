@@ -15,7 +15,7 @@ import {
   applyContactChanges,
   CONTACT,
   CONTACT_FIELDS,
-  fieldProblem,
+  fieldValue,
   readContactDetails,
   type DetailsOf,
   type FieldReaders,
@@ -60,17 +60,17 @@ describe('a constituent field described once', () => {
 
   test('every described field is checked, wherever it arrives from', () => {
     const tooLong = Object.fromEntries(CONTACT_FIELDS.map((field) => [field, 'x'.repeat(300)]))
-    const { details, errors } = readContactDetails(tooLong, '/customFields')
+    const { details, errors } = readContactDetails(tooLong, '/customFields', 'US')
     expect(details).toEqual({})
     expect(errors.map((error) => error.path)).toEqual(CONTACT_FIELDS.map((field) => `/customFields/${field}`))
-    expect(readContactDetails(one, '').errors).toEqual([])
+    expect(readContactDetails(one, '', 'US').errors).toEqual([])
   })
 
   test.each(CONTACT_FIELDS)('duplicate detection reads %s exactly when it is described as matched', (field) => {
     const { matched } = CONTACT[field]
     const changed = { ...one, [field]: other[field] }
     expect(JSON.stringify(matchKeysOf(changed)) !== JSON.stringify(matchKeysOf(one))).toBe(matched)
-    expect(applyContactChanges(one, { [field]: other[field] }).matchedFieldsChanged).toBe(matched)
+    expect(applyContactChanges(one, { [field]: other[field] }, 'US').matchedFieldsChanged).toBe(matched)
   })
 })
 
@@ -107,8 +107,8 @@ describe('a field with a list of values', () => {
   })
 
   test('the domain refuses another value in the words of its description', () => {
-    expect(HOUSING.map((value) => fieldProblem(described.housing, value))).toEqual(HOUSING.map(() => undefined))
-    expect(fieldProblem(described.housing, 'somewhere')).toBe('must be housed, sheltered or unsheltered')
-    expect(fieldProblem(described.nickname, 'x'.repeat(21))).toBe('must be at most 20 characters')
+    expect(HOUSING.map((value) => fieldValue(described.housing, value, 'US'))).toEqual(HOUSING.map((value) => ({ value })))
+    expect(fieldValue(described.housing, 'somewhere', 'US')).toEqual({ problem: 'must be housed, sheltered or unsheltered' })
+    expect(fieldValue(described.nickname, 'x'.repeat(21), 'US')).toEqual({ problem: 'must be at most 20 characters' })
   })
 })

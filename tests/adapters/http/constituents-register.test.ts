@@ -76,7 +76,10 @@ describe('POST /api/constituents', () => {
     })
     const body = expectBadRequest(response)
     const paths = body.errors!.map((e) => e.path)
-    for (const field of ['/phone', '/addressZip', '/email', '/firstName']) expect(paths).toContain(field)
+    // A phone is read in the organization's country once the body passes its schema: its error comes after.
+    for (const field of ['/addressZip', '/email', '/firstName']) expect(paths).toContain(field)
+    const phone = await api.call('POST', '/api/constituents', { token: tokens.admin, body: { phone: '555', firstName: 'Ana' } })
+    expect(expectBadRequest(phone).errors!.map((e) => e.path)).toEqual(['/phone'])
   })
 
   test('an empty body, or only blank fields, is a 400: a record with nothing in it serves no one', async () => {

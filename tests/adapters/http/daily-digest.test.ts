@@ -41,14 +41,26 @@ const digestsTo = (email: string) => fallbackEmailsTo(api, email).filter((m) => 
 describe('the digest settings', () => {
   test('PUT sets the hour, the time zone and the confirmations; GET answers them', async () => {
     const { admin } = await organization()
-    const body = { digestHour: 18, digestTimeZone: 'America/Los_Angeles', confirmRequests: true }
+    const body = { digestHour: 18, timeZone: 'America/Los_Angeles', confirmRequests: true }
     expect(await api.call('PUT', '/api/organizations/settings', { token: admin, body })).toMatchObject({ status: 200, body })
     expect((await api.call('GET', '/api/organizations/settings', { token: admin })).body).toMatchObject(body)
   })
 
+  test('digestTimeZone, the former name of timeZone, is still taken and answered with the same value', async () => {
+    const { admin } = await organization()
+    const answered = await api.call('PUT', '/api/organizations/settings', { token: admin, body: { digestTimeZone: 'Europe/Madrid' } })
+    expect(answered).toMatchObject({ status: 200, body: { timeZone: 'Europe/Madrid', digestTimeZone: 'Europe/Madrid' } })
+    const body = { timeZone: 'Asia/Tokyo', digestTimeZone: 'Asia/Tokyo' }
+    expect((await api.call('PUT', '/api/organizations/settings', { token: admin, body: { timeZone: 'Asia/Tokyo' } })).body).toMatchObject(
+      body,
+    )
+    expect((await api.call('GET', '/api/organizations/settings', { token: admin })).body).toMatchObject(body)
+  })
+
   test.each([
-    ['/digestTimeZone', { digestTimeZone: 'Nowhere/Special' }],
-    ['/digestTimeZone', { digestTimeZone: '+02:00' }],
+    ['/timeZone', { timeZone: 'Nowhere/Special' }],
+    ['/timeZone', { timeZone: '+02:00' }],
+    ['/timeZone', { digestTimeZone: 'Nowhere/Special' }],
     ['/digestHour', { digestHour: 24 }],
     ['/digestHour', { digestHour: '8' }],
     ['/confirmRequests', { confirmRequests: 'yes' }],
@@ -66,7 +78,7 @@ describe(`one digest per member and day, with ${TEST_DATABASE === 'postgres' ? '
     const clock = api.world.clock
     clock.advance(DAY - ((clock.now().getTime() - 6 * HOUR) % DAY))
     const admin = await api.tokenFor(world, 'org_admin')
-    await api.call('PUT', '/api/organizations/settings', { token: admin, body: { digestHour: 12, digestTimeZone: 'UTC' } })
+    await api.call('PUT', '/api/organizations/settings', { token: admin, body: { digestHour: 12, timeZone: 'UTC' } })
     const pantry = await world.partner({ name: 'Pantry' })
     const agent = await api.tokenFor(world, 'partner_agent', { partnerId: pantry.id })
     const staff = await api.tokenFor(world, 'staff')

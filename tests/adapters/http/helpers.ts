@@ -145,9 +145,11 @@ export async function postForm(
   path: string,
   fields: Record<string, string>,
   headers: Record<string, string> = { 'sec-fetch-site': 'same-origin' },
+  redirect: 'follow' | 'manual' = 'follow',
 ): Promise<PageResponse> {
   const response = await fetch(`${api.url}${path}`, {
     method: 'POST',
+    redirect,
     headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
     body: new URLSearchParams(fields).toString(),
   })

@@ -67,7 +67,7 @@ describe('POST /api/constituents/import', () => {
       created: 4,
       skipped: 1,
       errors: [
-        { row: 4, field: 'phone', message: 'must be a phone number in international form, like +15035550101' },
+        { row: 4, field: 'phone', message: 'must be a phone number, e.g. +1 503 555 0142 or 503 555 0142' },
         { row: 4, field: 'addressState', message: 'must be a two-letter US state or territory code such as NY' },
       ],
     }

@@ -24,6 +24,7 @@ describe('POST /api/needs', () => {
         'dueDateSetByHand',
         'id',
         'isConfidential',
+        'needsAttention',
         'organizationId',
         'partnerId',
         'referenceNumber',

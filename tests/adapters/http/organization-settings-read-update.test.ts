@@ -22,6 +22,7 @@ describe('GET /api/organizations/settings', () => {
       'appOrigins',
       'auditRetentionDays',
       'confirmRequests',
+      'defaultCountry',
       'digestHour',
       'digestTimeZone',
       'formOrigins',
@@ -30,6 +31,7 @@ describe('GET /api/organizations/settings', () => {
       'name',
       'publicBaseUrl',
       'slug',
+      'timeZone',
     ])
     expect(response.body).toMatchObject({
       id: fresh.organizationId,

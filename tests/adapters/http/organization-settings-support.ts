@@ -31,8 +31,10 @@ export const UNSET = {
   appOrigins: [],
   formOrigins: [],
   digestHour: 8,
+  timeZone: 'UTC',
   digestTimeZone: 'UTC',
   confirmRequests: false,
+  defaultCountry: 'US',
   publicBaseUrl: BASE_URL,
 }
 export type MaskedEmail = { provider: string; fromEmail: string; fromName?: string; apiKeyLast4: string; updatedAt: string }

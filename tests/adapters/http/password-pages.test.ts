@@ -108,20 +108,63 @@ describe('the password pages in Spanish', () => {
 })
 
 describe('GET and POST /accept-invite', () => {
-  test('the invitation link opens the page, and its form confirms the member', async () => {
-    const address = `invited-${crypto.randomUUID()}@example.org`
-    expect((await api.call('POST', '/api/members', { token: adminToken, body: { email: address, role: 'staff' } })).status).toBe(201)
-    const { link, token } = invitationIn((await fallbackInvitationTo(api, address)).text)
+  async function invite(body: Record<string, string> = {}) {
+    const email = `invited-${crypto.randomUUID()}@example.org`
+    expect((await api.call('POST', '/api/members', { token: adminToken, body: { email, role: 'staff', ...body } })).status).toBe(201)
+    return { email, ...invitationIn((await fallbackInvitationTo(api, email)).text) }
+  }
+  const organizationName = async () =>
+    (await api.call<{ name: string }>('GET', '/api/organizations/settings', { token: adminToken })).body.name
+
+  test('the page names the organization and the address invited; saving the password opens the console, logged in', async () => {
+    const { email, link, token } = await invite()
     const url = new URL(link)
     expect(url.pathname).toBe('/accept-invite')
 
     const page = await get(`${url.pathname}${url.search}`)
     expect(page.status).toBe(200)
     expect(page.text).toContain('action="/accept-invite"')
+    expect(page.text).toContain(`${await organizationName()} invited ${email}.`)
+    // Looking at the page does not use the link up.
+    expect((await get(`${url.pathname}${url.search}`)).status).toBe(200)
 
-    const done = await post('/accept-invite', { token, password: NEW_PASSWORD })
-    expect(done.status).toBe(200)
-    expect(done.text).toContain('Your account is ready')
-    expect((await api.call('POST', '/api/auth/login', { body: { email: address, password: NEW_PASSWORD } })).status).toBe(200)
+    const done = await postForm(api, '/accept-invite', { token, password: NEW_PASSWORD }, { 'sec-fetch-site': 'same-origin' }, 'manual')
+    expect(done.status).toBe(303)
+    expect(done.headers.get('location')).toBe('/?lang=en')
+    // The console's first call trades the cookie for an access token: the member is in, with no second login.
+    const cookie = done.headers.get('set-cookie')!
+    expect(cookie).toMatch(/^intake_refresh=[^;]+; Path=\/api\/auth\/session; HttpOnly; SameSite=Strict/)
+    const session = await api.call<{ accessToken: string }>('POST', '/api/auth/session/refresh', {
+      headers: { cookie: cookie.split(';')[0]!, 'content-type': 'application/json' },
+    })
+    expect(session.status).toBe(200)
+    const profile = await api.call<{ email: string }>('GET', '/api/profile', { token: session.body.accessToken })
+    expect(profile.body.email).toBe(email)
+    expect((await api.call('POST', '/api/auth/login', { body: { email, password: NEW_PASSWORD } })).status).toBe(200)
+  })
+
+  test("in the invitation's language unless ?lang= says otherwise, with a switch that keeps the link", async () => {
+    const { link, token } = await invite({ language: 'es' })
+    const url = new URL(link)
+    const page = await get(`${url.pathname}${url.search}`)
+    expect(page.text).toContain('<html lang="es">')
+    expect(page.text).toContain('action="/accept-invite?lang=es"')
+    expect(page.text).toContain(`href="/accept-invite?token=${encodeURIComponent(token)}&amp;lang=en"`)
+    const english = await get(`${url.pathname}${url.search}&lang=en`)
+    expect(english.text).toContain('<html lang="en">')
+    const done = await postForm(api, '/accept-invite?lang=es', { token, password: NEW_PASSWORD }, undefined, 'manual')
+    expect(done.headers.get('location')).toBe('/?lang=es')
+  })
+
+  test('a link used, or unknown, says so at once: no form to fill in vain', async () => {
+    const { link, token } = await invite()
+    const url = new URL(link)
+    expect((await postForm(api, '/accept-invite', { token, password: NEW_PASSWORD }, undefined, 'manual')).status).toBe(303)
+    for (const path of [`${url.pathname}${url.search}`, '/accept-invite?token=no-such-token']) {
+      const page = await get(path)
+      expect(page.status).toBe(400)
+      expect(page.text).toContain('This invitation is unknown, already used or expired')
+      expect(page.text).not.toContain('<form')
+    }
   })
 })

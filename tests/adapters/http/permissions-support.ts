@@ -1,10 +1,13 @@
 import { afterAll, beforeAll, expect } from 'bun:test'
+import { randomUUID } from 'node:crypto'
 import type { AddressInfo } from 'node:net'
 import { SMTPServer } from 'smtp-server'
 import type { Profile, Role } from '../../../src/domain/auth/roles'
+import { PORTS } from '../../../src/main/container'
 import { startTestServer, type TestServer } from '../../support/http'
 import { holds, PROFILE_COLUMNS, ROLE_LINES } from '../../support/permissions'
 import type { Access, Records } from '../../support/routes'
+import type { World } from '../../support/world'
 import { seedConstituent } from './helpers'
 
 // What the permission matrix (permissions-matrix.test.ts) shares: a server of each file's own with a member of every
@@ -83,7 +86,8 @@ export function openPermissionsServer(): void {
     const { name, slug } = ok(await api.call<{ name: string; slug: string }>('GET', '/api/organizations/settings', { token: admin }), 200)
     const newVolunteer = async () => (await world.member('volunteer', { partnerId })).memberId
     const theEndpoint = async () => (endpointId ??= await newEndpoint())
-    const seeds = { unique, newConstituent, newVolunteer, pairToMerge, openMatch, newEndpoint, theEndpoint }
+    const newMessage = () => aTextOnNoNeed(world)
+    const seeds = { unique, newConstituent, newVolunteer, pairToMerge, openMatch, newEndpoint, theEndpoint, newMessage }
     records = { partnerId, needId, constituentId, volunteerId, unconfirmedId, settings: { name, slug }, smtpKey, ...seeds }
     ok(
       await api.call('PUT', '/api/organizations/settings/email', {
@@ -136,4 +140,14 @@ async function newEndpoint(): Promise<string> {
   })
   expect(response.status).toBe(201)
   return response.body.id
+}
+
+/** A text on no need from a number of its own, as Twilio's webhook would have kept it (the webhook has its own tests). */
+async function aTextOnNoNeed(world: World): Promise<string> {
+  const id = randomUUID()
+  const from = `+1555${String(Math.floor(Math.random() * 1e7)).padStart(7, '0')}`
+  const text = { id, organizationId: world.organizationId, channel: 'sms', direction: 'inbound', senderIdentifier: from } as const
+  const unitOfWork = world.container.get(PORTS.unitOfWork)
+  await unitOfWork.run((r) => r.interactions.insert({ ...text, content: 'Hello?', createdAt: new Date() }))
+  return id
 }

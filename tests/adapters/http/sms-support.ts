@@ -39,6 +39,7 @@ export interface InteractionJson {
   senderIdentifier?: string
   content?: string
   deliveryStatus?: string
+  deliveryError?: string
   providerMessageId?: string
   createdAt: string
 }

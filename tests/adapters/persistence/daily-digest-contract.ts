@@ -115,11 +115,11 @@ export function describeDailyDigestContract({ read, write, anOrganizationWithPar
     })
 
     test("an organization's digest hour and time zone are kept, and listed for the worker", async () => {
-      const { organization } = await anOrganizationWithPartner({ digestHour: 6, digestTimeZone: 'Europe/Madrid', confirmRequests: true })
+      const { organization } = await anOrganizationWithPartner({ digestHour: 6, timeZone: 'Europe/Madrid', confirmRequests: true })
       expect(await read().organizations.findById(organization.id)).toEqual(organization)
       const plain = await anOrganizationWithPartner()
       const schedules = await read().organizations.digestSchedules()
-      expect(schedules).toContainEqual({ organizationId: organization.id, digestHour: 6, digestTimeZone: 'Europe/Madrid' })
+      expect(schedules).toContainEqual({ organizationId: organization.id, digestHour: 6, timeZone: 'Europe/Madrid' })
       expect(schedules).toContainEqual({ organizationId: plain.organization.id })
       await write((r) => r.organizations.update({ ...organization, digestHour: 0, confirmRequests: false }))
       expect(await read().organizations.findById(organization.id)).toEqual({ ...organization, digestHour: 0, confirmRequests: false })

@@ -55,10 +55,11 @@ export function describeErasureContract({
       const onNeed = text({ organizationId: organization.id, needId: need.id })
       const unattached = text({ organizationId: organization.id, constituentId: person!.id })
       const outbound = text({ organizationId: organization.id, needId: need.id, direction: 'outbound', senderIdentifier: '+15550001111' })
+      const reply = text({ organizationId: organization.id, needId: need.id, direction: 'outbound', recipient: '+15039871234' })
       const neighbours = text({ organizationId: organization.id, constituentId: neighbour!.id, senderIdentifier: '+15039870000' })
       const elsewhere = text({ organizationId: other.organization.id, constituentId: person!.id })
       await write(async (r) => {
-        for (const interaction of [onNeed, unattached, outbound, neighbours, elsewhere]) await r.interactions.insert(interaction)
+        for (const interaction of [onNeed, unattached, outbound, reply, neighbours, elsewhere]) await r.interactions.insert(interaction)
       })
 
       await write((r) => r.interactions.forgetInboundSenders(organization.id, person!.id, [need.id]))
@@ -71,6 +72,7 @@ export function describeErasureContract({
       expect(await sender(organization.id, neighbours.id)).toBe('+15039870000')
       expect(await sender(other.organization.id, elsewhere.id)).toBe('+15039871234')
       expect((await read().interactions.findById(organization.id, onNeed.id))!.content).toBe('hello')
+      expect(await read().interactions.findById(organization.id, reply.id)).not.toHaveProperty('recipient')
     })
 
     test('takes the organization’s texts to a number and mails to an address out of the outbox, sent or not, and answers the texts that never left', async () => {

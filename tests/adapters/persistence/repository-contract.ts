@@ -29,6 +29,7 @@ import { describeSendLimitsContract } from './send-limits-contract'
 import { describeSessionContract } from './session-contract'
 import { describeSmsContract } from './sms-contract'
 import { describeSmsInteractionContract } from './sms-interaction-contract'
+import { describeSmsMessageContract } from './sms-message-contract'
 import { describeUnitOfWorkContract } from './unit-of-work-contract'
 import { describeWebhookContract } from './webhook-contract'
 
@@ -111,6 +112,7 @@ export function describeRepositories(name: string, make: () => Promise<Repositor
     describeErasureContract(context)
     describeSmsContract(context)
     describeSmsInteractionContract(context)
+    describeSmsMessageContract(context)
     describeSendLimitsContract(context)
     describeWebhookContract(context)
     describeAuditContract(context)

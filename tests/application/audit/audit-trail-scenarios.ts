@@ -3,6 +3,7 @@ import { PORTS } from '../../../src/main/container'
 import { aFile } from '../../support/builders'
 import { TEST_PASSWORD } from '../../support/world'
 import { VALID_SIGNATURE } from '../sms-world'
+import { MESSAGE_SCENARIOS } from './audit-trail-message-scenarios'
 import { adminEmail, aConstituent, aNeed, anInvitedMember, aWebhookEndpoint, byAdmin, type Expected } from './audit-trail-support'
 import { slug, tokenMailedTo, u, world } from './audit-trail-support'
 
@@ -283,4 +284,5 @@ export const AUDITED: Record<string, () => Promise<Expected>> = {
     await u().operations.setMemberPassword.execute({ email: adminEmail, password: TEST_PASSWORD })
     return { action: 'set_password', recordType: 'member', recordId: world.admin.memberId }
   },
+  ...MESSAGE_SCENARIOS,
 }

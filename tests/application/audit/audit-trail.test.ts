@@ -12,6 +12,7 @@ openAuditWorld()
 /** Use cases that change no record of an organization's, or read no personal details, and why. */
 const NOT_AUDITED: Record<string, string> = {
   'auth.authenticate': 'reads the caller’s own member on every request',
+  'auth.readInvitation': 'tells the holder of an invitation’s link its organization and its own email, nothing of anyone else',
   'constituents.listNeeds': 'answers needs, not the constituent’s details',
   'members.list': 'reads members, not constituents',
   'members.getProfile': 'the caller’s own profile',
@@ -24,6 +25,7 @@ const NOT_AUDITED: Record<string, string> = {
   'needs.getPublicForm': 'reads an organization’s name, for the public intake page',
   'needs.listInteractions': 'reads a need’s interactions',
   'needs.listHistory': 'reads a need’s history',
+  'sms.listUnattached': 'reads texts on no need',
   'organizations.getSettings': 'reads settings',
   'organizations.getEmail': 'reads settings, the key masked',
   'organizations.testEmail': 'stores nothing: sends one message with settings it was given',

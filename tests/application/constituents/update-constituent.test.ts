@@ -54,7 +54,7 @@ describe('UpdateConstituent', () => {
   test('refuses invalid values, naming each field, and changes nothing', async () => {
     const error = await failureOf(
       update.execute(world.admin, ana.id, {
-        phone: '5551234567',
+        phone: '555 0142',
         addressState: 'ZZ',
         addressZip: '1234',
         dateOfBirth: '2023-02-29',

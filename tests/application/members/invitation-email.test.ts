@@ -33,6 +33,20 @@ describe('InviteMember: the invitation email', () => {
     expect(tokenIn(mail[0]!).length).toBeGreaterThanOrEqual(43) // 256 bits in base64url
   })
 
+  test("is written in the member's language, the role in words, never its code", async () => {
+    await invite.execute(
+      world.admin,
+      staffInput({ fullName: 'Ana Lopez', role: 'volunteer', partnerId: world.defaultPartner.id, language: 'es' }),
+    )
+    const [spanish] = await sentMail()
+    expect(spanish!.subject).toStartWith('Le invitan a ')
+    expect(spanish!.text).toContain('como voluntario(a).')
+    await invite.execute(world.admin, staffInput({ email: 'agent@example.org', role: 'partner_agent', partnerId: world.defaultPartner.id }))
+    const english = (await sentMail()).find((mail) => mail.to === 'agent@example.org')
+    expect(english!.text).toContain('as an agent of a partner.')
+    for (const mail of [spanish!, english!]) expect(mail.text).not.toMatch(/volunteer|partner_agent/)
+  })
+
   test('links to an appUrl on one of the appOrigins instead, without a doubled slash', async () => {
     await world.useCases.organizations.updateSettings.execute(world.admin, { appOrigins: ['https://app.example.org'] })
     await invite.execute(world.admin, staffInput({ appUrl: 'https://app.example.org/' }))

@@ -154,7 +154,7 @@ describe('CreateNeed with contact keys in customFields', () => {
       needFor(world, {
         customFields: {
           firstName: 'Ana',
-          phone: '555 123 4567',
+          phone: '555 123 45',
           addressState: 'ZZ',
           addressZip: '1234',
           dateOfBirth: '2023-02-29',

@@ -47,7 +47,7 @@ describe('a need from public intake', () => {
     for (const mail of mails) {
       expect(mail.subject).toBe(`New request ${need.referenceNumber} for Pantry`)
       expect(mail.text).toContain(`${PUBLIC_BASE_URL}/#/needs/${need.referenceNumber}`)
-      expect(mail.text).toContain('Status: NEW')
+      expect(mail.text).toContain('Status: New')
       for (const personal of [...Object.values(PERSON), DESCRIPTION, 'Grace', '0100123'])
         expect(`${mail.subject}\n${mail.text}`).not.toContain(personal)
     }
@@ -63,7 +63,7 @@ describe('a need from public intake', () => {
     expect(mails.map((m) => m.to).sort()).toEqual([await emailOf(world.admin), await emailOf(agent)].sort())
     const agentEmail = await emailOf(agent)
     expect(mails.filter((m) => m.to === agentEmail).map((m) => m.subject)).toEqual([`Nueva solicitud ${need.referenceNumber} para Pantry`])
-    expect(mails.find((m) => m.to === agentEmail)!.text).toContain('Estado: NEW')
+    expect(mails.find((m) => m.to === agentEmail)!.text).toContain('Estado: Nueva')
     expect(mails.filter((m) => m.to !== agentEmail).map((m) => m.subject)).toEqual([`New request ${need.referenceNumber} for Pantry`])
   })
 

@@ -48,7 +48,7 @@ const digestsTo = async (actor: Actor) => {
 
 describe('what a digest lists', () => {
   test("a member's overdue needs and its partner's unassigned ones, with reference, partner, status, due date and link, nothing of the person", async () => {
-    await schedule({ digestHour: 8, digestTimeZone: 'UTC' })
+    await schedule({ digestHour: 8, timeZone: 'UTC' })
     at('2026-11-23T06:00:00Z')
     const agent = await world.member('partner_agent', { partnerId: pantry.id })
     const overdue = await need(pantry, { assignedTo: agent })
@@ -149,7 +149,7 @@ describe('what a digest lists', () => {
 
 describe('when it goes', () => {
   test('from the hour on, in the organization’s time zone', async () => {
-    await schedule({ digestHour: 8, digestTimeZone: 'America/Chicago' })
+    await schedule({ digestHour: 8, timeZone: 'America/Chicago' })
     at('2026-11-23T13:59:00Z') // 07:59 in Chicago (UTC-6)
     await need(pantry)
     expect(await digestsAfterOneRun()).toEqual([])
@@ -158,7 +158,7 @@ describe('when it goes', () => {
   })
 
   test('once a day per member, however many runs; again the next local day', async () => {
-    await schedule({ digestHour: 8, digestTimeZone: 'Asia/Tokyo' })
+    await schedule({ digestHour: 8, timeZone: 'Asia/Tokyo' })
     at('2026-11-23T23:00:00Z') // 08:00 on the 24th in Tokyo
     await need(pantry)
     await digestsAfterOneRun()
@@ -174,7 +174,7 @@ describe('when it goes', () => {
   })
 
   test('an hour the clocks skip (daylight saving begins) sends at the first hour after it, once', async () => {
-    await schedule({ digestHour: 2, digestTimeZone: 'America/New_York' })
+    await schedule({ digestHour: 2, timeZone: 'America/New_York' })
     at('2026-03-08T06:59:00Z') // 01:59 EST; the next minute is 03:00 EDT
     await need(pantry)
     expect(await digestsAfterOneRun()).toEqual([])
@@ -185,7 +185,7 @@ describe('when it goes', () => {
   })
 
   test('an hour the clocks repeat (daylight saving ends) sends once', async () => {
-    await schedule({ digestHour: 1, digestTimeZone: 'America/New_York' })
+    await schedule({ digestHour: 1, timeZone: 'America/New_York' })
     at('2026-11-01T05:00:00Z') // 01:00 EDT
     await need(pantry)
     expect(await digestsAfterOneRun()).toHaveLength(1)
@@ -194,7 +194,7 @@ describe('when it goes', () => {
   })
 
   test('a later hour set after the day’s digest went sends nothing more that day', async () => {
-    await schedule({ digestHour: 8, digestTimeZone: 'UTC' })
+    await schedule({ digestHour: 8, timeZone: 'UTC' })
     at('2026-11-23T09:00:00Z')
     await need(pantry)
     await digestsAfterOneRun()
@@ -204,11 +204,11 @@ describe('when it goes', () => {
   })
 
   test('a time zone moved west (the local date goes back) sends nothing twice', async () => {
-    await schedule({ digestHour: 8, digestTimeZone: 'Asia/Tokyo' })
+    await schedule({ digestHour: 8, timeZone: 'Asia/Tokyo' })
     at('2026-11-23T23:00:00Z') // the 24th in Tokyo
     await need(pantry)
     await digestsAfterOneRun()
-    await schedule({ digestTimeZone: 'Pacific/Honolulu' })
+    await schedule({ timeZone: 'Pacific/Honolulu' })
     at('2026-11-24T18:00:00Z') // 08:00 on the 24th in Honolulu
     expect(await digestsAfterOneRun()).toHaveLength(1)
   })

@@ -179,7 +179,7 @@ describe('SubmitPublicNeed', () => {
       submit.execute({
         organizationId: world.organizationId,
         description: 'help',
-        customFields: { phone: '5551234567', addressZip: 'ABCDE' },
+        customFields: { phone: '555123', addressZip: 'ABCDE' },
       }),
       InvalidError,
     )

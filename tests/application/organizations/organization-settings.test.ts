@@ -7,7 +7,7 @@ import type {
 } from '../../../src/application/organizations/organization-settings'
 import { ConflictError, ForbiddenError, InvalidError } from '../../../src/domain/errors'
 import type { Organization } from '../../../src/domain/organizations/organization'
-import { DEFAULT_DIGEST_HOUR, DEFAULT_DIGEST_TIME_ZONE } from '../../../src/domain/organizations/digest-schedule'
+import { DEFAULT_DIGEST_HOUR, DEFAULT_TIME_ZONE } from '../../../src/domain/organizations/digest-schedule'
 import { createWorld, type World } from '../../support/world'
 import { failureOf, pathsOf } from '../failure-of'
 
@@ -42,7 +42,7 @@ describe('GetOrganizationSettings', () => {
       appOrigins: [],
       formOrigins: [],
       digestHour: DEFAULT_DIGEST_HOUR,
-      digestTimeZone: DEFAULT_DIGEST_TIME_ZONE,
+      timeZone: DEFAULT_TIME_ZONE,
       confirmRequests: false,
     }
     const settings = await getSettings.execute(world.admin)
@@ -75,7 +75,7 @@ describe('UpdateOrganizationSettings', () => {
         maxConcurrency: 20,
         tcrStatus: 'IN_PROGRESS',
         digestHour: 17,
-        digestTimeZone: 'America/Chicago',
+        timeZone: 'America/Chicago',
         confirmRequests: true,
       }),
     )
@@ -90,8 +90,9 @@ describe('UpdateOrganizationSettings', () => {
       appOrigins: [],
       formOrigins: [],
       digestHour: 17,
-      digestTimeZone: 'America/Chicago',
+      timeZone: 'America/Chicago',
       confirmRequests: true,
+      defaultCountry: 'US',
     })
     const { auditRetentionDays: _default, appOrigins: _apps, formOrigins: _forms, ...kept } = settings
     expect(await stored()).toMatchObject(kept)
@@ -246,24 +247,24 @@ describe('appOrigins and formOrigins', () => {
 
 describe('the daily digest hour and time zone, and requester confirmations', () => {
   test('are kept when left out of a later update', async () => {
-    await updateSettings.execute(world.admin, { digestHour: 0, digestTimeZone: 'Europe/Madrid', confirmRequests: true })
+    await updateSettings.execute(world.admin, { digestHour: 0, timeZone: 'Europe/Madrid', confirmRequests: true })
     expect(await updateSettings.execute(world.admin, { name: 'Renamed' })).toMatchObject({
       digestHour: 0,
-      digestTimeZone: 'Europe/Madrid',
+      timeZone: 'Europe/Madrid',
       confirmRequests: true,
     })
     expect(await updateSettings.execute(world.admin, { confirmRequests: false })).toMatchObject({ digestHour: 0, confirmRequests: false })
-    expect(await stored()).toMatchObject({ digestHour: 0, digestTimeZone: 'Europe/Madrid', confirmRequests: false })
+    expect(await stored()).toMatchObject({ digestHour: 0, timeZone: 'Europe/Madrid', confirmRequests: false })
   })
 
   test.each([
     ['an hour past 23', { digestHour: 24 }, '/digestHour'],
     ['a negative hour', { digestHour: -1 }, '/digestHour'],
     ['a fractional hour', { digestHour: 7.5 }, '/digestHour'],
-    ['an unknown time zone', { digestTimeZone: 'Mars/Olympus_Mons' }, '/digestTimeZone'],
-    ['an offset instead of a zone name', { digestTimeZone: '+05:00' }, '/digestTimeZone'],
-    ['an empty time zone', { digestTimeZone: '' }, '/digestTimeZone'],
-    ['a time zone with spaces', { digestTimeZone: ' UTC' }, '/digestTimeZone'],
+    ['an unknown time zone', { timeZone: 'Mars/Olympus_Mons' }, '/timeZone'],
+    ['an offset instead of a zone name', { timeZone: '+05:00' }, '/timeZone'],
+    ['an empty time zone', { timeZone: '' }, '/timeZone'],
+    ['a time zone with spaces', { timeZone: ' UTC' }, '/timeZone'],
     ['a confirmation that is not a boolean', { confirmRequests: 'yes' as unknown as boolean }, '/confirmRequests'],
   ])('%s is Invalid at its field, and nothing changes', async (_name, change, path) => {
     const before = await stored()

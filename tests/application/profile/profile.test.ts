@@ -144,11 +144,16 @@ describe('UpdateProfile', () => {
     expect((await stored()).fullName).toBe('Ana Lopez')
   })
 
-  test('a phone that is not E.164 is Invalid at /phone and nothing changes', async () => {
-    for (const phone of ['555-123-4567', '15551234567', '+0123456', '+1 555 123 4567', '+1234567890123456']) {
+  test('a phone that is no number of the organization’s country, nor international, is Invalid at /phone and nothing changes', async () => {
+    for (const phone of ['555-4567', '5551234', '+0123456', '+1 555 123 45678', '+1234567890123456', '1-800-FLOWERS']) {
       expect(pathsOf(await failureOf(updateProfile.execute(me, { fullName: 'Changed', phone }), InvalidError))).toEqual(['/phone'])
     }
     expect(await stored()).toMatchObject({ fullName: 'Ana Lopez', phone: '+15550000001' })
+  })
+
+  test('a phone typed as a national number is kept in E.164', async () => {
+    expect((await updateProfile.execute(me, { phone: '(503) 555-0142' })).phone).toBe('+15035550142')
+    expect(await stored()).toMatchObject({ phone: '+15035550142' })
   })
 
   test('changes only the caller: role, email, password and other members stay', async () => {

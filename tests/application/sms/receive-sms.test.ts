@@ -138,13 +138,26 @@ describe('ReceiveSms', () => {
       expect(await receive(inbound('Hi'))).toMatchObject({ needId: theirs.id, constituentId: sibling.id })
     })
 
-    test('with only resolved needs, it is kept unattached, still naming the constituent', async () => {
-      const resolved = await world.needFor(ana.id)
-      await world.setStatus(resolved, 'RESOLVED')
+    test('with only resolved needs, it goes on the newest, marked for attention, its status unchanged', async () => {
+      const older = await world.needFor(ana.id)
+      const newest = await world.needFor(ana.id)
+      for (const need of [older, newest]) await world.setStatus(need, 'RESOLVED')
       const kept = await receive(inbound('Hello again'))
-      expect(kept).toMatchObject({ channel: 'sms', direction: 'inbound', constituentId: ana.id, content: 'Hello again' })
-      expect(kept?.needId).toBeUndefined()
-      expect(kept?.partnerId).toBeUndefined()
+      expect(kept).toMatchObject({ channel: 'sms', direction: 'inbound', constituentId: ana.id, needId: newest.id, content: 'Hello again' })
+      expect(await world.repositories.needs.findById(world.organizationId, newest.id)).toMatchObject({
+        status: 'RESOLVED',
+        needsAttention: true,
+      })
+      expect((await world.repositories.needs.findById(world.organizationId, older.id))?.needsAttention).toBeUndefined()
+    })
+
+    test('an open need takes the text without a mark, and STOP marks no resolved need', async () => {
+      const open = await world.needFor(ana.id)
+      expect(await receive(inbound('Thanks'))).toMatchObject({ needId: open.id })
+      expect((await world.repositories.needs.findById(world.organizationId, open.id))?.needsAttention).toBeUndefined()
+      await world.setStatus(open, 'RESOLVED')
+      expect(await receive(inbound('STOP'))).toMatchObject({ needId: open.id })
+      expect((await world.repositories.needs.findById(world.organizationId, open.id))?.needsAttention).toBeUndefined()
     })
 
     test('from a number no constituent has, it is kept unattached and names no one', async () => {

@@ -7,6 +7,7 @@ import { ForbiddenError, InvalidError, NotFoundError } from '../../../src/domain
 import type { Constituent } from '../../../src/domain/constituents/constituent'
 import type { SmsMessage } from '../../../src/domain/messaging/outbox'
 import { SendSms } from '../../../src/application/sms/send-sms'
+import { TextSending } from '../../../src/application/sms/text-sending'
 import type { Need } from '../../../src/domain/needs/need'
 import { PORTS } from '../../../src/main/container'
 import { failureOf } from '../failure-of'
@@ -57,6 +58,7 @@ describe('SendSms', () => {
         senderIdentifier: ORG_NUMBER,
         content: 'Your box is ready for pickup',
         deliveryStatus: 'queued',
+        sentByMemberId: world.admin.memberId,
         createdAt: world.clock.now(),
       },
     ])
@@ -201,15 +203,9 @@ describe('SendSms', () => {
       }
     }
     const c = world.container
-    const sendSms = new SendSms(
-      c.get(PORTS.repositories),
-      c.get(IdempotentCreates),
-      new OutboxThatFailsAfterWriting(world.clock, c.get(PORTS.ids)),
-      world.clock,
-      false,
-      c.get(AuditTrail),
-      c.get(PORTS.sendLimits),
-    )
+    const outbox = new OutboxThatFailsAfterWriting(world.clock, c.get(PORTS.ids))
+    const sending = new TextSending(outbox, world.clock, false, c.get(AuditTrail), c.get(PORTS.sendLimits))
+    const sendSms = new SendSms(c.get(PORTS.repositories), c.get(IdempotentCreates), sending)
     await expect(sendSms.execute(world.admin, need.id, 'Your box is ready')).rejects.toThrow('the database went away')
     await expectNothingRecorded()
   })

@@ -67,6 +67,13 @@ describe('events', () => {
       signature: 'accepted by the fake verifier',
       params: { MessageSid: 'SM2', MessageStatus: 'delivered' },
     })
+    await world.useCases.sms.receive.execute({
+      url: 'x',
+      signature: 'accepted by the fake verifier',
+      params: { From: '+15035550199', To: '+15550001111', Body: 'who is this', MessageSid: 'SM3' },
+    })
+    const message = await world.repositories.interactions.findByProviderMessageId('SM3')
+    await world.useCases.sms.attach.execute(world.admin, message!.id, need.id)
 
     while ((await dispatch()) > 0) {}
     const types = sender.requests.map((r) => bodyOf(r).type)
@@ -92,7 +99,7 @@ describe('events', () => {
     const need = await newNeed({ firstName: 'Grace', phone: '+15035550101' })
     const { interactionId } = await world.useCases.needs.sendSms.execute(world.admin, need.id, 'Your box is ready')
     while ((await dispatch()) > 0) {}
-    expect(sender.requests.map((r) => bodyOf(r).data)).toEqual([{ interactionId, status: 'sent' }])
+    expect(sender.requests.map((r) => bodyOf(r).data)).toEqual([{ interactionId, status: 'sent', needId: need.id }])
     expect(sender.requests[0]!.body).not.toContain('Your box')
   })
 

@@ -4,6 +4,7 @@ import type { UseCases } from '../../../application/use-cases'
 import { ForbiddenError, InvalidError, NotFoundError } from '../../../domain/errors'
 import { PUBLIC_DESCRIPTION } from '../../../domain/needs/need'
 import { EMAIL, NAME } from '../../../domain/shared/fields'
+import { PHONE_INPUT } from '../../../domain/shared/phone'
 import type { CountRequest, RateLimits } from '../rate-limits'
 import type { ForeignOriginOf, RequestSite } from '../request-site'
 import { escapeHtml, html, messagePage, page, tooManyRequestsPage, type HtmlSet } from './layout'
@@ -32,7 +33,7 @@ const PERSON: Field[] = [
   { name: 'firstName', label: 'firstNameLabel', autocomplete: 'given-name', maxlength: NAME.maxLength },
   { name: 'lastName', label: 'lastNameLabel', autocomplete: 'family-name', maxlength: NAME.maxLength },
   // Room for the spaces and brackets people write a number with; the stored form is E.164.
-  { name: 'phone', label: 'phoneLabel', hint: 'phoneHint', autocomplete: 'tel', type: 'tel', maxlength: 32 },
+  { name: 'phone', label: 'phoneLabel', hint: 'phoneHint', autocomplete: 'tel', type: 'tel', maxlength: PHONE_INPUT.maxLength },
   { name: 'email', label: 'emailLabel', autocomplete: 'email', type: 'email', maxlength: EMAIL.maxLength },
 ]
 const ADDRESS: Field[] = [
@@ -55,21 +56,14 @@ const HONEYPOT = 'website'
 type Values = Record<string, string>
 type Errors = Record<string, string>
 
-/** A US number as people write it (503 555-0101, (503) 555 0101, 1 503 …) in the international form the domain keeps. */
-function internationalPhone(phone: string): string {
-  const compact = phone.replace(/[\s().-]/g, '')
-  if (/^[0-9]{10}$/.test(compact)) return `+1${compact}`
-  if (/^1[0-9]{10}$/.test(compact)) return `+${compact}`
-  return compact
-}
-
 /** The form's optional answers as the public intake's `customFields`: blank ones left out. */
 function customFieldsOf(values: Values): Record<string, string> {
   const fields: Record<string, string> = {}
   for (const { name } of OPTIONAL) {
     const value = values[name]
     if (!value) continue
-    fields[name] = name === 'phone' ? internationalPhone(value) : name === 'addressState' ? value.toUpperCase() : value
+    // A phone goes as typed: the domain reads a national number as one of the organization's country.
+    fields[name] = name === 'addressState' ? value.toUpperCase() : value
   }
   return fields
 }

@@ -46,14 +46,14 @@ export function escapeHtml(text: string): string {
 export interface PageOptions {
   /** A line above the title (the organization's name). */
   banner?: string
-  /** The page's own path: when given, a link to it in each other language (`?lang=`). */
+  /** The page's own path, with its query if it has one: when given, a link to it in each other language (`lang=`). */
   switchPath?: string
 }
 
 function languageSwitch(language: Language, path: string): string {
   const links = LANGUAGES.filter((other) => other !== language).map(
     (other) =>
-      `<a href="${escapeHtml(path)}?lang=${other}" lang="${other}" hreflang="${other}">${escapeHtml(STRINGS[other].languageName)}</a>`,
+      `<a href="${escapeHtml(`${path}${path.includes('?') ? '&' : '?'}lang=${other}`)}" lang="${other}" hreflang="${other}">${escapeHtml(STRINGS[other].languageName)}</a>`,
   )
   return `<nav aria-label="${escapeHtml(STRINGS[language].languageSwitch)}">${links.join(' ')}</nav>\n`
 }

@@ -1,19 +1,21 @@
 import { Elysia } from 'elysia'
+import { REFRESH_TOKEN_LIFETIME_MS } from '../../../application/auth/token-pair'
 import type { UseCases } from '../../../application/use-cases'
 import { InvalidError } from '../../../domain/errors'
 import { PASSWORD } from '../../../domain/members/member'
 import type { RateLimits } from '../rate-limits'
 import type { RequestSite } from '../request-site'
+import { sessionCookie } from '../session-cookie.routes'
 import { escapeHtml, html, messagePage, page, STYLESHEET, STYLESHEET_PATH, type HtmlSet } from './layout'
 import { refusedAccountPost, type AccountFormPost } from './form-post'
 import { FORGOT_PASSWORD_PATH } from './forgot-password-page'
-import { chooseLanguage, STRINGS, type Strings } from './strings'
+import { chooseLanguage, STRINGS, type Language, type Strings } from './strings'
 
 /** The two pages where a member chooses a password from an emailed link (docs/api/pages.md "Pages"). */
 const FORMS = {
-  '/reset-password': { title: 'resetTitle', done: 'resetDone' },
-  '/accept-invite': { title: 'inviteTitle', done: 'inviteDone' },
-} as const satisfies Record<string, { title: keyof Strings; done: keyof Strings }>
+  '/reset-password': { title: 'resetTitle' },
+  '/accept-invite': { title: 'inviteTitle' },
+} as const satisfies Record<string, { title: keyof Strings }>
 
 type FormPath = keyof typeof FORMS
 
@@ -35,13 +37,29 @@ ${passwordError}<input id="password" name="password" type="password" autocomplet
 
 type Query = Record<string, string | undefined>
 
-export function passwordPages(useCases: UseCases['auth'], rateLimits: RateLimits, requestSite: RequestSite) {
-  const actions: Record<FormPath, (input: { token: string; password: string }) => Promise<unknown>> = {
-    '/reset-password': (input) => useCases.resetPassword.execute(input),
-    '/accept-invite': (input) => useCases.acceptInvite.execute(input),
+export function passwordPages(useCases: UseCases['auth'], rateLimits: RateLimits, requestSite: RequestSite, publicBaseUrl: string) {
+  const cookie = sessionCookie(publicBaseUrl)
+  /** The page after the password is saved: a reset says so; an accepted invitation opens the console, logged in. */
+  const done: Record<FormPath, (input: { token: string; password: string }, lang: Language, set: HtmlSet) => Promise<string>> = {
+    '/reset-password': async (input, lang, set) => {
+      await useCases.resetPassword.execute(input)
+      const s = STRINGS[lang]
+      return html(
+        page(lang, s.resetTitle, `<p role="status">${escapeHtml(s.resetDone)}</p>\n<p><a href="/">${escapeHtml(s.logIn)}</a></p>`),
+        set,
+      )
+    },
+    '/accept-invite': async (input, lang, set) => {
+      const pair = await useCases.acceptInvite.execute(input)
+      set.headers['set-cookie'] = cookie(pair.refreshToken, REFRESH_TOKEN_LIFETIME_MS / 1000)
+      set.headers.location = `/?lang=${lang}`
+      return html('', set, 303)
+    },
   }
-  const languageOf = (path: FormPath, query: Query, request: Request) => {
-    const { language, explicit } = chooseLanguage(query.lang, request.headers.get('accept-language'))
+  /** `?lang=` when given, else the invitation's language (the one its email was written in), else the browser's. */
+  const languageOf = (path: FormPath, query: Query, request: Request, invited?: Language) => {
+    const chosen = chooseLanguage(query.lang, request.headers.get('accept-language'))
+    const { language, explicit } = chosen.explicit || !invited ? chosen : { language: invited, explicit: true }
     return {
       lang: language,
       s: STRINGS[language],
@@ -51,11 +69,26 @@ export function passwordPages(useCases: UseCases['auth'], rateLimits: RateLimits
   }
   const show =
     (path: FormPath) =>
-    ({ query, request, set }: { query: Query; request: Request; set: HtmlSet }) => {
+    async ({ query, request, set }: { query: Query; request: Request; set: HtmlSet }) => {
+      if (path === '/accept-invite' && query.token) return showInvitation(query.token, query, request, set)
       const { lang, s, title, action } = languageOf(path, query, request)
       if (!query.token) return html(messagePage(lang, title, s.missingToken, 'alert'), set, 400)
       return html(page(lang, title, passwordForm(s, action, query.token)), set)
     }
+  /** An invitation names its organization and the address it was sent to, in its language, or says it no longer works. */
+  const showInvitation = async (token: string, query: Query, request: Request, set: HtmlSet) => {
+    const invitation = await useCases.readInvitation.execute(token.slice(0, 512))
+    const { lang, s, title, action } = languageOf('/accept-invite', query, request, invitation?.language)
+    if (!invitation) return html(messagePage(lang, title, s.inviteUnknown, 'alert'), set, 400)
+    const intro = `<p>${escapeHtml(s.inviteFor(invitation.organizationName, invitation.email))}</p>\n`
+    return html(
+      page(lang, title, intro + passwordForm(s, action, token), {
+        banner: invitation.organizationName,
+        switchPath: `/accept-invite?token=${encodeURIComponent(token)}`,
+      }),
+      set,
+    )
+  }
   const submit = (path: FormPath) => async (post: AccountFormPost) => {
     const { body, query, request, set } = post
     const { lang, s, title, action } = languageOf(path, query, request)
@@ -66,7 +99,7 @@ export function passwordPages(useCases: UseCases['auth'], rateLimits: RateLimits
     const password = typeof form.password === 'string' ? form.password : ''
     if (!token) return html(messagePage(lang, title, s.missingToken, 'alert'), set, 400)
     try {
-      await actions[path]({ token, password })
+      return await done[path]({ token, password }, lang, set)
     } catch (error) {
       if (!(error instanceof InvalidError)) throw error
       const onToken = error.errors.some((e) => e.path === '/token')
@@ -76,10 +109,6 @@ export function passwordPages(useCases: UseCases['auth'], rateLimits: RateLimits
         400,
       )
     }
-    return html(
-      page(lang, title, `<p role="status">${escapeHtml(s[FORMS[path].done])}</p>\n<p><a href="/">${escapeHtml(s.logIn)}</a></p>`),
-      set,
-    )
   }
   return new Elysia({ name: 'password-pages', detail: { hide: true } })
     .use(rateLimits)

@@ -1,6 +1,7 @@
 import { UNIQUE_CONFLICTS } from '../../../application/ports/repositories'
 import {
   EVERY_ORGANIZATION,
+  type AttachedTo,
   type InteractionRepository,
   type SendScope,
 } from '../../../application/ports/repositories/interaction-repository'
@@ -39,12 +40,32 @@ export class MemoryInteractionRepository extends MemoryRepository implements Int
   async findByProviderMessageId(providerMessageId: string) {
     return copy(this.t.interactions.find((i) => i.providerMessageId === providerMessageId))
   }
-  async setDelivery(organizationId: string, id: string, status: DeliveryStatus, providerMessageId: string | undefined) {
+  async setDelivery(organizationId: string, id: string, status: DeliveryStatus, providerMessageId: string | undefined, error?: string) {
     const interaction = this.t.interactions.find((i) => i.id === id && i.organizationId === organizationId)
-    if (!interaction) return
+    if (!interaction) return {}
     this.assertProviderIdFree(providerMessageId, id)
     interaction.deliveryStatus = status
     if (providerMessageId) interaction.providerMessageId = providerMessageId
+    if (error) interaction.deliveryError = error
+    return interaction.needId ? { needId: interaction.needId } : {}
+  }
+  async listUnattached(organizationId: string, request: PageRequest) {
+    const unattached = this.t.interactions.filter(
+      (i) => i.organizationId === organizationId && !i.needId && i.channel === 'sms' && i.direction === 'inbound',
+    )
+    return page(unattached.sort(newestFirst), request)
+  }
+  async attachTextsOf(organizationId: string, phone: string, to: AttachedTo) {
+    const moved = this.t.interactions.filter((i) => i.organizationId === organizationId && !i.needId && isTextWith(i, phone))
+    for (const i of moved)
+      Object.assign(i, { needId: to.needId, partnerId: to.partnerId }, to.constituentId ? { constituentId: to.constituentId } : {})
+    return moved.sort((a, b) => -newestFirst(a, b)).map((i) => i.id)
+  }
+  async tallyRepliesTo(organizationId: string, phone: string, since: Date) {
+    const replies = this.t.interactions.filter(
+      (i) => i.organizationId === organizationId && i.recipient === phone && !i.needId && i.createdAt >= since,
+    )
+    return tallyOf(replies.map((i) => i.createdAt))
   }
   async rememberEarlyStatus(providerMessageId: string, status: DeliveryStatus, at: Date) {
     for (const [id, early] of this.t.earlySmsStatuses) {
@@ -60,7 +81,10 @@ export class MemoryInteractionRepository extends MemoryRepository implements Int
   async forgetInboundSenders(organizationId: string, constituentId: string, needIds: readonly string[]) {
     for (const i of this.t.interactions) {
       const theirs = i.constituentId === constituentId || (i.needId !== undefined && needIds.includes(i.needId))
-      if (i.organizationId === organizationId && i.channel === 'sms' && i.direction === 'inbound' && theirs) i.senderIdentifier = ''
+      if (i.organizationId !== organizationId || !theirs) continue
+      if (i.channel === 'sms' && i.direction === 'inbound') i.senderIdentifier = ''
+      // The number a reply went to is theirs too.
+      delete i.recipient
     }
   }
   async clearContentOfNeeds(organizationId: string, needIds: readonly string[]) {
@@ -85,4 +109,10 @@ export class MemoryInteractionRepository extends MemoryRepository implements Int
     })
     return tallyOf(sent.map((i) => i.createdAt))
   }
+}
+
+/** A text from this number, or a reply to it. */
+function isTextWith(i: Interaction, phone: string): boolean {
+  if (i.channel !== 'sms') return false
+  return i.direction === 'inbound' ? i.senderIdentifier === phone : i.recipient === phone
 }

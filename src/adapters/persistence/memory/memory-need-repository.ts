@@ -68,6 +68,7 @@ export class MemoryNeedRepository extends MemoryRepository implements NeedReposi
           (!filter.assignedTo || n.assignedTo === filter.assignedTo) &&
           (!filter.constituentId || n.constituentId === filter.constituentId) &&
           (!filter.openDueBefore || isOpenAndDueBefore(n, filter.openDueBefore)) &&
+          (!filter.needsAttention || n.needsAttention === true) &&
           (!filter.search || needMatches(termsOf(n), filter.search)),
       )
       .sort(newestFirst)
@@ -98,6 +99,12 @@ export class MemoryNeedRepository extends MemoryRepository implements NeedReposi
   }
   async moveConstituent(organizationId: string, fromConstituentId: string, toConstituentId: string, householdId: string) {
     for (const need of this.needsOf(organizationId, fromConstituentId)) Object.assign(need, { constituentId: toConstituentId, householdId })
+  }
+  async setAttention(organizationId: string, needId: string, attention: boolean) {
+    const need = this.t.needs.get(needId)
+    if (need?.organizationId !== organizationId) return
+    if (attention) need.needsAttention = true
+    else delete need.needsAttention
   }
   async newestOfConstituents(organizationId: string, constituentIds: string[], openOnly = false) {
     return [...this.t.needs.values()]

@@ -81,7 +81,7 @@ export class MemoryOrganizationRepository extends MemoryRepository implements Or
     return [...this.t.organizations.values()].map((o) => ({
       organizationId: o.id,
       ...(o.digestHour !== undefined ? { digestHour: o.digestHour } : {}),
-      ...(o.digestTimeZone !== undefined ? { digestTimeZone: o.digestTimeZone } : {}),
+      ...(o.timeZone !== undefined ? { timeZone: o.timeZone } : {}),
     }))
   }
 }

@@ -1,6 +1,7 @@
-import { and, asc, count, eq, gte, inArray, lt, min, or, sql, type SQL } from 'drizzle-orm'
+import { and, asc, count, desc, eq, gte, inArray, isNotNull, isNull, lt, min, or, sql, type SQL } from 'drizzle-orm'
 import {
   EVERY_ORGANIZATION,
+  type AttachedTo,
   type InteractionRepository,
   type SendScope,
 } from '../../../application/ports/repositories/interaction-repository'
@@ -8,7 +9,7 @@ import { EARLY_STATUS_KEPT_MS, type DeliveryStatus } from '../../../domain/messa
 import type { Interaction, InteractionChannel } from '../../../domain/needs/interaction'
 import { mailboxOf } from '../../../domain/messaging/mailbox'
 import type { Tally } from '../../../domain/messaging/send-limits'
-import { offsetOf, type PageRequest } from '../../../domain/shared/page'
+import { newestFirst, offsetOf, type PageRequest } from '../../../domain/shared/page'
 import type * as schema from '../sqlite/schema'
 import { SqlRepository, nullable, present } from './sql-repository'
 
@@ -37,6 +38,9 @@ export class SqlInteractionRepository extends SqlRepository implements Interacti
           content: nullable(i.content),
           deliveryStatus: nullable(i.deliveryStatus),
           providerMessageId: nullable(i.providerMessageId),
+          sentByMemberId: nullable(i.sentByMemberId),
+          deliveryError: nullable(i.deliveryError),
+          recipient: nullable(i.recipient),
         }),
       ),
     )
@@ -60,13 +64,51 @@ export class SqlInteractionRepository extends SqlRepository implements Interacti
       .limit(1)
     return row ? toInteraction(row) : undefined
   }
-  async setDelivery(organizationId: string, id: string, status: DeliveryStatus, providerMessageId: string | undefined) {
-    await this.conflictOnUnique(
+  async setDelivery(organizationId: string, id: string, status: DeliveryStatus, providerMessageId: string | undefined, error?: string) {
+    const i = this.tables.interactions
+    const [row] = await this.conflictOnUnique(
       this.db
-        .update(this.tables.interactions)
-        .set({ deliveryStatus: status, ...(providerMessageId ? { providerMessageId } : {}) })
-        .where(and(eq(this.tables.interactions.organizationId, organizationId), eq(this.tables.interactions.id, id))),
+        .update(i)
+        .set({ deliveryStatus: status, ...(providerMessageId ? { providerMessageId } : {}), ...(error ? { deliveryError: error } : {}) })
+        .where(and(eq(i.organizationId, organizationId), eq(i.id, id)))
+        .returning({ needId: i.needId }),
     )
+    return row?.needId ? { needId: row.needId } : {}
+  }
+  async listUnattached(organizationId: string, page: PageRequest) {
+    const i = this.tables.interactions
+    // The condition of the index interactions_unattached, written alike so the planner takes it.
+    const where = and(
+      eq(i.organizationId, organizationId),
+      sql`${i.needId} IS NULL AND ${i.channel} = 'sms' AND ${i.direction} = 'inbound'`,
+    )
+    const rows = await this.db.select().from(i).where(where).orderBy(desc(i.createdAt), desc(i.id)).limit(page.limit).offset(offsetOf(page))
+    const [total] = await this.db.select({ n: count() }).from(i).where(where)
+    return { items: rows.map(toInteraction), total: total?.n ?? 0 }
+  }
+  async attachTextsOf(organizationId: string, phone: string, to: AttachedTo) {
+    const i = this.tables.interactions
+    const onNoNeed = sql`${i.needId} IS NULL AND ${i.channel} = 'sms'`
+    const rows = await this.db
+      .update(i)
+      .set({ needId: to.needId, partnerId: to.partnerId, ...(to.constituentId ? { constituentId: to.constituentId } : {}) })
+      .where(
+        and(
+          eq(i.organizationId, organizationId),
+          onNoNeed,
+          or(and(eq(i.direction, 'inbound'), eq(i.senderIdentifier, phone)), and(eq(i.direction, 'outbound'), eq(i.recipient, phone))),
+        ),
+      )
+      .returning({ id: i.id, createdAt: i.createdAt })
+    return rows.sort((a, b) => -newestFirst(a, b)).map((row) => row.id)
+  }
+  async tallyRepliesTo(organizationId: string, phone: string, since: Date): Promise<Tally> {
+    const i = this.tables.interactions
+    const [row] = await this.db
+      .select({ count: count(), oldest: min(i.createdAt) })
+      .from(i)
+      .where(and(eq(i.organizationId, organizationId), eq(i.recipient, phone), isNull(i.needId), gte(i.createdAt, since)))
+    return { count: row?.count ?? 0, ...(row?.oldest ? { oldest: row.oldest } : {}) }
   }
   async forgetInboundSenders(organizationId: string, constituentId: string, needIds: readonly string[]) {
     const i = this.tables.interactions
@@ -76,6 +118,11 @@ export class SqlInteractionRepository extends SqlRepository implements Interacti
       .update(i)
       .set({ senderIdentifier: '' })
       .where(and(eq(i.organizationId, organizationId), eq(i.channel, 'sms'), eq(i.direction, 'inbound'), theirs))
+    // The number a reply went to is theirs too.
+    await this.db
+      .update(i)
+      .set({ recipient: null })
+      .where(and(eq(i.organizationId, organizationId), isNotNull(i.recipient), theirs))
   }
   async clearContentOfNeeds(organizationId: string, needIds: readonly string[]) {
     if (needIds.length === 0) return

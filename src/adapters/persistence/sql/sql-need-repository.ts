@@ -143,6 +143,7 @@ export class SqlNeedRepository extends SqlNeedSearch implements NeedRepository {
       filter.assignedTo ? 'a' : '',
       filter.constituentId ? 'c' : '',
       due ? 'd' : '',
+      filter.needsAttention ? 'n' : '',
       sort ?? '',
     ].join('')
     const t = this.tables.needs
@@ -164,7 +165,8 @@ export class SqlNeedRepository extends SqlNeedSearch implements NeedRepository {
       values,
       this.records,
     )
-    if (!due || filter.assignedTo || filter.constituentId) return { items, total: await this.total(shape, filter, where, values) }
+    if (!due || filter.assignedTo || filter.constituentId || filter.needsAttention)
+      return { items, total: await this.total(shape, filter, where, values) }
     const counts = await countOpenDueBefore(this.runPrepared, this.db, this.tables, organizationId, due, filter)
     return { items, total: counts.reduce((sum, c) => sum + c.needs, 0) }
   }
@@ -182,15 +184,15 @@ export class SqlNeedRepository extends SqlNeedSearch implements NeedRepository {
   }
   /**
    * By organization, partner and status the total is a sum over need_counts (a few rows, kept by triggers),
-   * so it costs the same at a million needs as at ten. Needs of one assignee or one constituent are few:
-   * those are counted on their index.
+   * so it costs the same at a million needs as at ten. Needs of one assignee or one constituent, and those
+   * marked for attention, are few: those are counted on their index.
    */
   private async total(shape: string, filter: NeedFilter, where: () => SQL | undefined, values: Record<string, unknown>): Promise<number> {
     const c = this.tables.needCounts
     const [row] = await this.prepared<{ n: number | string | null }>(
       `needs_total_${shape}`,
       () =>
-        filter.assignedTo || filter.constituentId
+        filter.assignedTo || filter.constituentId || filter.needsAttention
           ? this.db.select({ n: count() }).from(this.tables.needs).where(where())
           : this.db
               .select({ n: sql<number | null>`sum(${c.needs})` })
@@ -241,6 +243,13 @@ export class SqlNeedRepository extends SqlNeedSearch implements NeedRepository {
       .update(this.tables.needs)
       .set({ constituentId: toConstituentId, householdId })
       .where(and(eq(this.tables.needs.organizationId, organizationId), eq(this.tables.needs.constituentId, fromConstituentId)))
+  }
+  async setAttention(organizationId: string, needId: string, attention: boolean) {
+    const t = this.tables.needs
+    await this.db
+      .update(t)
+      .set({ needsAttention: attention ? true : null })
+      .where(and(eq(t.organizationId, organizationId), eq(t.id, needId)))
   }
   async newestOfConstituents(organizationId: string, constituentIds: string[], openOnly = false) {
     if (constituentIds.length === 0) return []

@@ -30,6 +30,7 @@ export function needRow(n: UnnumberedNeed, referenceNumber?: string) {
     constituentId: nullable(n.constituentId),
     householdId: nullable(n.householdId),
     duplicateWarning: nullable(n.duplicateWarning),
+    needsAttention: nullable(n.needsAttention),
     // Any write of the need is new activity: its text is retention's to clear again once it is resolved and idle.
     textClearedAt: null,
   }

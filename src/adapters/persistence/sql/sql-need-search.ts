@@ -52,6 +52,8 @@ export abstract class SqlNeedSearch extends SqlRepository {
       filter.assignedTo ? eq(t.assignedTo, v('assignedTo', filter.assignedTo)) : undefined,
       filter.constituentId ? eq(t.constituentId, v('constituentId', filter.constituentId)) : undefined,
       filter.openDueBefore ? openAndDueBefore(t, prepared ? sql.placeholder('before') : filter.openDueBefore) : undefined,
+      // The condition of the index needs_needing_attention.
+      filter.needsAttention ? sql`${t.needsAttention}` : undefined,
       ...(byKey ? [this.withLongestWord(filter.organizationId, filter.search!)] : []),
       ...(filter.search ? this.withEveryWord(filter.search) : []),
     )

@@ -54,7 +54,7 @@ export class SqlOrganizationRepository extends SqlRepository implements Organiza
           appOrigins: nullable(o.appOrigins),
           formOrigins: nullable(o.formOrigins),
           digestHour: nullable(o.digestHour),
-          digestTimeZone: nullable(o.digestTimeZone),
+          timeZone: nullable(o.timeZone),
           confirmRequests: nullable(o.confirmRequests),
         })
         .where(eq(this.tables.organizations.id, id)),
@@ -99,7 +99,7 @@ export class SqlOrganizationRepository extends SqlRepository implements Organiza
   }
   async digestSchedules() {
     const t = this.tables.organizations
-    const rows = await this.db.select({ organizationId: t.id, digestHour: t.digestHour, digestTimeZone: t.digestTimeZone }).from(t)
+    const rows = await this.db.select({ organizationId: t.id, digestHour: t.digestHour, timeZone: t.timeZone }).from(t)
     return rows.map(present)
   }
 }

@@ -27,12 +27,17 @@ export const organizations = sqliteTable('organizations', {
   appOrigins: text('app_origins', { mode: 'json' }).$type<string[]>(),
   /** Origins of partner sites whose pages may post the public intake; NULL: none. */
   formOrigins: text('form_origins', { mode: 'json' }).$type<string[]>(),
-  /** The local hour (0 to 23) of the daily digest, in `digest_time_zone`; NULL: the default (docs/api/organization.md "Notifications"). */
+  /** The local hour (0 to 23) of the daily digest, in the organization's time zone; NULL: the default (docs/api/organization.md "Notifications"). */
   digestHour: integer('digest_hour'),
-  /** The IANA time zone of the digest's hour; NULL: the default. */
-  digestTimeZone: text('digest_time_zone'),
+  /**
+   * The IANA time zone of the organization's days (the digest's hour, the reports' days); NULL: UTC. The column
+   * keeps the name it had when only the digest read it.
+   */
+  timeZone: text('digest_time_zone'),
   /** Whether the person who asked through the public intake is sent a confirmation; NULL: no. */
   confirmRequests: integer('confirm_requests', { mode: 'boolean' }),
+  /** The country whose national phone numbers its people type (ISO 3166-1 alpha-2); US for those made before it. */
+  defaultCountry: text('default_country').notNull().default('US'),
   /** The last need number taken; the next need gets this plus one. */
   needSequence: integer('need_sequence').notNull(),
   createdAt: createdAt(),
@@ -211,6 +216,8 @@ export const needs = sqliteTable(
     referenceNumber: text('reference_number').notNull(),
     /** When retention cleared a resolved need's free text; NULL again on any change (docs/privacy.md). */
     textClearedAt: integer('text_cleared_at', { mode: 'timestamp_ms' }),
+    /** An inbound text came to a need that was resolved, or whose texts nobody has answered since (docs/api/needs.md); NULL when not. */
+    needsAttention: integer('needs_attention', { mode: 'boolean' }),
   },
   (t) => [
     uniqueIndex('needs_reference_per_organization').on(t.organizationId, t.referenceNumber),
@@ -239,6 +246,8 @@ export const needs = sqliteTable(
     index('needs_unassigned_open_by_partner')
       .on(t.organizationId, t.partnerId, t.assignedTo, t.createdAt, t.id)
       .where(sql`${t.assignedTo} IS NULL AND ${t.status} <> 'RESOLVED'`),
+    // The few needs marked for attention (`?attention=true`), newest first.
+    index('needs_needing_attention').on(t.organizationId, t.createdAt, t.id).where(sql`${t.needsAttention}`),
   ],
 )
 
@@ -387,10 +396,24 @@ export const interactions = sqliteTable(
     content: text('content'),
     deliveryStatus: text('delivery_status'),
     providerMessageId: text('provider_message_id'),
+    /** The member who sent an outbound text or email; NULL for the person's messages and the service's own. */
+    sentByMemberId: text('sent_by'),
+    /** Why the provider did not deliver a failed text, in words. */
+    deliveryError: text('delivery_error'),
+    /** The number an outbound text on no need went to (a reply to a text on no need): its limits and its attachment. */
+    recipient: text('recipient'),
     createdAt: createdAt(),
   },
   (t) => [
     index('interactions_by_need').on(t.organizationId, t.needId, t.createdAt, t.id),
+    // The texts on no need (GET /api/messages), newest first, and those of one number, which a need takes together.
+    index('interactions_unattached')
+      .on(t.organizationId, t.createdAt, t.id)
+      .where(sql`${t.needId} IS NULL AND ${t.channel} = 'sms' AND ${t.direction} = 'inbound'`),
+    index('interactions_unattached_by_sender')
+      .on(t.organizationId, t.senderIdentifier)
+      .where(sql`${t.needId} IS NULL AND ${t.channel} = 'sms'`),
+    index('interactions_by_recipient').on(t.organizationId, t.recipient, t.createdAt).where(sql`${t.recipient} IS NOT NULL`),
     // A person's texts not attached to a need, found when the person is erased (docs/privacy.md).
     index('interactions_by_constituent').on(t.organizationId, t.constituentId),
     // One provider message is one interaction: a text recovered after a crash cannot be claimed twice.

@@ -10,6 +10,8 @@ export interface NeedFilter {
   constituentId?: string
   /** Open needs due before this time only (`isOpenAndDueBefore`), by the index of open needs' due dates. */
   openDueBefore?: Date
+  /** Only the needs marked for attention (docs/api/needs.md "Attention"). */
+  needsAttention?: true
   /** Needs with every word of the search among the terms of the kinds it names (docs/api/needs.md "Search and sort"). */
   search?: NeedSearch
 }
@@ -64,4 +66,6 @@ export interface NeedRepository {
   setHouseholdOfConstituent(organizationId: string, constituentId: string, householdId: string): Promise<void>
   /** The newest needs (at most 20) of any of these constituents, newest first; with `openOnly`, not RESOLVED ones. */
   newestOfConstituents(organizationId: string, constituentIds: string[], openOnly?: boolean): Promise<Need[]>
+  /** Marks the need for attention, or clears the mark; nothing else of it changes (its `updatedAt` neither). */
+  setAttention(organizationId: string, needId: string, attention: boolean): Promise<void>
 }

@@ -27,6 +27,8 @@ import m22 from './0022_idempotency_keys.sql' with { type: 'text' }
 import m23 from './0023_saved_views.sql' with { type: 'text' }
 import m24 from './0024_live_events.sql' with { type: 'text' }
 import m25 from './0025_need_search.sql' with { type: 'text' }
+import m26 from './0026_sms_conversations.sql' with { type: 'text' }
+import m27 from './0027_organization_default_country.sql' with { type: 'text' }
 
 export const POSTGRES_MIGRATIONS = bundledMigrations(journal, {
   '0000_init': m0,
@@ -55,4 +57,6 @@ export const POSTGRES_MIGRATIONS = bundledMigrations(journal, {
   '0023_saved_views': m23,
   '0024_live_events': m24,
   '0025_need_search': m25,
+  '0026_sms_conversations': m26,
+  '0027_organization_default_country': m27,
 })

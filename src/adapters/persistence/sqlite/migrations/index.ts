@@ -31,6 +31,8 @@ import m26 from './0026_idempotency_keys.sql' with { type: 'text' }
 import m27 from './0027_saved_views.sql' with { type: 'text' }
 import m28 from './0028_live_events.sql' with { type: 'text' }
 import m29 from './0029_need_search.sql' with { type: 'text' }
+import m30 from './0030_sms_conversations.sql' with { type: 'text' }
+import m31 from './0031_organization_default_country.sql' with { type: 'text' }
 
 export const SQLITE_MIGRATIONS = bundledMigrations(journal, {
   '0000_init': m0,
@@ -63,4 +65,6 @@ export const SQLITE_MIGRATIONS = bundledMigrations(journal, {
   '0027_saved_views': m27,
   '0028_live_events': m28,
   '0029_need_search': m29,
+  '0030_sms_conversations': m30,
+  '0031_organization_default_country': m31,
 })
