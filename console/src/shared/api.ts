@@ -24,6 +24,7 @@ export type DuplicateCheck = components['schemas']['DuplicateCheck']
 export type EmailSettings = components['schemas']['EmailSettings']
 export type WebhookEndpoint = components['schemas']['WebhookEndpoint']
 export type WebhookDelivery = components['schemas']['WebhookDelivery']
+export type UnattachedMessage = components['schemas']['Message']
 
 export const STATUSES: readonly Status[] = VALUES.NeedUpdate.status
 /** A person's contact details, in the API's order: what the duplicate check takes, and a new person's intake. */
