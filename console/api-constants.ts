@@ -76,6 +76,7 @@ export const FIELDS = {
   PartnerUpdate: ["name","slaHours","isArchived","description","keywords","website","publicCategoryName","isDefault"],
   PasswordChange: ["currentPassword","newPassword"],
   ProfileUpdate: ["fullName","phone","language","notifications"],
+  QuickRepliesUpdate: ["replies"],
   RefreshRequest: ["refreshToken"],
   SavedViewUpdate: ["name","filters"],
   StartNeedFromMessage: ["partnerId","description"],

@@ -1007,6 +1007,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/organizations/quick-replies": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The organization's saved replies to texts, in English and Spanish
+         * @description Whoever may send texts (org_admin, sms_communicator).
+         */
+        get: operations["getQuickReplies"];
+        /**
+         * Replace the saved replies
+         * @description org_admin. At most 50, labels unique, each with an English or Spanish text (or both).
+         */
+        put: operations["updateQuickReplies"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/audit-events": {
         parameters: {
             query?: never;
@@ -1294,6 +1318,39 @@ export interface components {
              * @description When the person's details were erased; the record then holds none of them
              */
             erasedAt?: string;
+        };
+        /** @description A constituent, and when texts to its number stopped */
+        ConstituentDetail: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            householdId: string;
+            firstName?: string;
+            lastName?: string;
+            /** @description Kept and answered in E.164 (+15035550142); given in international form or as a national number of the organization's defaultCountry */
+            phone?: string;
+            email?: string;
+            /**
+             * Format: date
+             * @description YYYY-MM-DD, a real date
+             */
+            dateOfBirth?: string;
+            addressStreet?: string;
+            addressCity?: string;
+            /** @description Two-letter US state or territory code */
+            addressState?: string;
+            /** @description Five-digit ZIP code */
+            addressZip?: string;
+            /**
+             * Format: date-time
+             * @description When the person's details were erased; the record then holds none of them
+             */
+            erasedAt?: string;
+            /**
+             * Format: date-time
+             * @description When the person's number opted out of the organization's texts (STOP, ALTO…); absent while it may be texted
+             */
+            textsStoppedAt?: string;
         };
         ConstituentMerge: {
             /** Format: uuid */
@@ -1789,6 +1846,63 @@ export interface components {
             /** Format: date-time */
             changedAt: string;
         };
+        /** @description A need, and whether its person may be texted */
+        NeedDetail: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            organizationId: string;
+            /** Format: uuid */
+            partnerId: string;
+            /** @enum {string} */
+            status: "NEW" | "IN_PROGRESS" | "PENDING_INTERNAL" | "PENDING_CLIENT" | "RESOLVED" | "ESCALATED";
+            /** @description Free key-value intake fields; at most 50 keys and 16 KiB as JSON. Contact keys are validated as constituent fields. */
+            customFields: {
+                [key: string]: unknown | unknown;
+            };
+            isConfidential: boolean;
+            /** Format: uuid */
+            parentNeedId?: string;
+            /** Format: uuid */
+            assignedTo?: string;
+            /** Format: uuid */
+            createdBy?: string;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+            /**
+             * Format: date-time
+             * @description When the need is due: set by hand, or creation plus the partner's slaHours
+             */
+            dueDate?: string;
+            /** @description Whether dueDate was set by hand (kept when the need moves) rather than the partner's SLA */
+            dueDateSetByHand: boolean;
+            /**
+             * Format: date-time
+             * @description When the need was resolved; absent while it is open
+             */
+            resolvedAt?: string;
+            /** Format: uuid */
+            constituentId?: string;
+            /** Format: uuid */
+            householdId?: string;
+            /** @description Who the constituent this need registered may be already, as one sentence: whole to whoever may read every matched detail; to others, without count, the reasons they may read, and absent when they may read none */
+            duplicateWarning?: string;
+            /** @description Human-readable reference such as FOOD-1001 */
+            referenceNumber: string;
+            /** @description true: the person texted after all their needs were resolved and no member has answered since (a text, a note or a change clears it); the status is unchanged */
+            needsAttention: boolean;
+            /** @description Whether staff may text the need's person now (POST /api/needs/{id}/sms) */
+            canText: boolean;
+            /** @enum {string} */
+            cannotTextReason?: "no-phone" | "opted-out" | "provider-log" | "no-sms-number" | "limit-reached";
+            /**
+             * Format: date-time
+             * @description When the person's number opted out of the organization's texts (STOP, ALTO…); absent while it may be texted
+             */
+            textsStoppedAt?: string;
+        };
         /** @description The needs of a period and as of now, in all and per partner and week */
         NeedsReport: {
             /** @description The first day of the period */
@@ -1876,6 +1990,29 @@ export interface components {
                 /** @description Median whole hours from creation to resolution of the period's resolved needs (the mean of the two middle ones for an even count); null when none */
                 medianHoursToResolve: number | null;
             }[];
+            /** @description The period's texts; a partner role's, those on its partner's needs */
+            texts: {
+                /**
+                 * Format: int32
+                 * @description Texts received during the period
+                 */
+                received: number;
+                /**
+                 * Format: int32
+                 * @description Texts sent during the period that the provider took: sent or delivered now
+                 */
+                sent: number;
+                /**
+                 * Format: int32
+                 * @description Texts sent during the period that the provider reports delivered
+                 */
+                delivered: number;
+                /**
+                 * Format: int32
+                 * @description Texts sent during the period that failed
+                 */
+                failed: number;
+            };
             /** @description Each week (Monday to Sunday) the period touches, counting the period's days only */
             byWeek: {
                 /** @description The Monday of the week */
@@ -2274,6 +2411,25 @@ export interface components {
             referenceNumber: string;
             /** @description true: the person texted after all their needs were resolved and no member has answered since (a text, a note or a change clears it); the status is unchanged */
             needsAttention: boolean;
+        };
+        QuickReplies: {
+            /** @description The saved replies, in the order staff see them */
+            replies: components["schemas"]["QuickReply"][];
+        };
+        QuickRepliesUpdate: {
+            /** @description Every reply: the list kept is replaced whole */
+            replies: components["schemas"]["QuickReply"][];
+        };
+        QuickReply: {
+            /** @description What staff pick the reply by; unique within the organization */
+            label: string;
+            /** @description The text in each language it is written in, one at least */
+            body: {
+                /** @description The text in English; may hold {reference} and {partner}, filled by the console with the need's reference number and its partner's name */
+                en?: string;
+                /** @description The text in Spanish; may hold {reference} and {partner}, filled by the console with the need's reference number and its partner's name */
+                es?: string;
+            };
         };
         RefreshRequest: {
             refreshToken: string;
@@ -3666,13 +3822,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description A request for assistance */
+            /** @description A need, and whether its person may be texted */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Need"];
+                    "application/json": components["schemas"]["NeedDetail"];
                 };
             };
             /** @description Bad request */
@@ -5142,13 +5298,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description A person served; phone, email, address and date of birth appear only with the permission to read them */
+            /** @description A constituent, and when texts to its number stopped */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Constituent"];
+                    "application/json": components["schemas"]["ConstituentDetail"];
                 };
             };
             /** @description Bad request */
@@ -6662,6 +6818,115 @@ export interface operations {
             };
             /** @description Bad gateway */
             502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getQuickReplies: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Response for status 200 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["QuickReplies"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    updateQuickReplies: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["QuickRepliesUpdate"];
+            };
+        };
+        responses: {
+            /** @description Response for status 200 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["QuickReplies"];
+                };
+            };
+            /** @description Bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ValidationProblem"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unsupported media type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -52,6 +52,7 @@ import type { ImportOrganizationFile } from './imports/import-organization-file'
 import type { CreateOrganization } from './organizations/create-organization'
 import type { GetEmailSettings, SendTestEmail, UpdateEmailSettings } from './organizations/email-settings'
 import type { GetOrganizationSettings, UpdateOrganizationSettings } from './organizations/organization-settings'
+import type { GetQuickReplies, UpdateQuickReplies } from './organizations/quick-replies'
 import type { SetOrganizationPhoneNumber } from './organizations/set-organization-phone-number'
 import type { CreatePartner } from './partners/create-partner'
 import type { ListPartners } from './partners/list-partners'
@@ -135,6 +136,8 @@ export interface UseCases {
     getEmail: GetEmailSettings
     updateEmail: UpdateEmailSettings
     testEmail: SendTestEmail
+    getQuickReplies: GetQuickReplies
+    updateQuickReplies: UpdateQuickReplies
   }
   audit: {
     list: ListAuditEvents

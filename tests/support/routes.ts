@@ -247,6 +247,13 @@ export const ROUTES: Route[] = [
   route('POST /api/organizations/settings/email/test', ['organization:settings'], [...BODY, 502], {
     ...ok(200, (r) => ({ body: { ...email(r), toEmail: 'x@example.org' } })),
   }),
+  route('GET /api/organizations/quick-replies', ['needs:send-sms'], [401, 403], ok(200)),
+  route(
+    'PUT /api/organizations/quick-replies',
+    ['organization:settings'],
+    BODY,
+    ok(200, () => ({ body: { replies: [{ label: 'Ready', body: { en: 'Your box {reference} is ready.' } }] } })),
+  ),
   route('GET /api/webhook-endpoints', ['webhooks:manage'], LIST, ok(200)),
   route('POST /api/webhook-endpoints', ['webhooks:manage'], [400, 401, 403, 409, 413, 415], {
     ...ok(201, () => ({ body: { url: 'http://127.0.0.1:9/hook', events: ['note.added'] } })),

@@ -22,6 +22,7 @@ import { savedViewsRoutes } from './saved-views.routes'
 import { observability, type AccessLog, type HttpMetrics } from './observability'
 import { organizationsRoutes } from './organizations.routes'
 import { messagesRoutes } from './messages.routes'
+import { quickRepliesRoutes } from './quick-replies.routes'
 import { needsRoutes } from './needs.routes'
 import { reportsRoutes } from './reports.routes'
 import { partnersRoutes } from './partners.routes'
@@ -91,6 +92,7 @@ export function createHttpApp(deps: HttpDependencies) {
     .use(membersRoutes(deps.useCases.members, auth, limits))
     .use(savedViewsRoutes(deps.useCases.members, auth))
     .use(organizationsRoutes(deps.useCases.organizations, auth, deps.publicBaseUrl))
+    .use(quickRepliesRoutes(deps.useCases.organizations, auth))
     .use(auditRoutes(deps.useCases.audit, auth))
     .use(reportsRoutes(deps.useCases.reports, auth))
     .use(twilioWebhooksRoutes(deps.useCases.sms, deps.publicBaseUrl))

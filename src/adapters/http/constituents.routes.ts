@@ -5,6 +5,7 @@ import type { AuthenticationPlugin } from './authentication'
 import { BoundedPagedList, IdParams, List, PagedList, PageQuery, problems } from './common.schemas'
 import { SEARCH_TOTAL_BOUND } from '../../domain/constituents/search'
 import {
+  ConstituentDetailSchema,
   ConstituentSchema,
   constituentView,
   CreatedConstituentSchema,
@@ -142,7 +143,7 @@ export function constituentsRoutes(useCases: UseCases['constituents'], authentic
     .get('/:id', async ({ actor, params }) => constituentView(await get.execute(actor, params.id)), {
       auth: true,
       params: IdParams,
-      response: { 200: ConstituentSchema, ...problems(400, 401, 403, 404) },
+      response: { 200: ConstituentDetailSchema, ...problems(400, 401, 403, 404) },
       detail: {
         operationId: 'getConstituent',
         summary: 'Read a constituent; phone, email, address and date of birth as the caller may read them',

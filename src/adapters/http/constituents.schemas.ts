@@ -84,6 +84,18 @@ export const CreatedConstituentSchema = Named(
   ),
 )
 
+export const TextsStoppedAt = t.Optional({
+  ...DateTime,
+  description: "When the person's number opted out of the organization's texts (STOP, ALTO…); absent while it may be texted",
+})
+
+export const ConstituentDetailSchema = Named(
+  'ConstituentDetail',
+  t.Composite([ConstituentSchema, t.Object({ textsStoppedAt: TextsStoppedAt })], {
+    description: 'A constituent, and when texts to its number stopped',
+  }),
+)
+
 export const DuplicateCheckBody = Named(
   'DuplicateCheckDetails',
   Body(optional(fields), 'The details of a person about to be registered: those duplicate detection compares'),
@@ -182,8 +194,19 @@ export const HouseholdMatchSchema = Named(
 )
 
 /** The interface's fields only: no organization, no timestamps. */
-export function constituentView<T extends Constituent>({ organizationId: _o, createdAt: _c, updatedAt: _u, erasedAt, ...visible }: T) {
-  return { ...visible, ...(erasedAt ? { erasedAt: erasedAt.toISOString() } : {}) }
+export function constituentView<T extends Constituent & { textsStoppedAt?: Date }>({
+  organizationId: _o,
+  createdAt: _c,
+  updatedAt: _u,
+  erasedAt,
+  textsStoppedAt,
+  ...visible
+}: T) {
+  return {
+    ...visible,
+    ...(erasedAt ? { erasedAt: erasedAt.toISOString() } : {}),
+    ...(textsStoppedAt ? { textsStoppedAt: textsStoppedAt.toISOString() } : {}),
+  }
 }
 
 export function matchView({ createdAt, resolvedAt, constituent, candidate, ...match }: MatchForReview) {

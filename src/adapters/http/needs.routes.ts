@@ -20,6 +20,7 @@ import {
   NeedIdOrReferenceParams,
   NeedChangeSchema,
   needChangeView,
+  NeedDetailSchema,
   NeedSchema,
   needView,
   NoteBody,
@@ -157,7 +158,7 @@ export function needsRoutes(
     .get('/:id', async ({ actor, params }) => needView(await get.execute(actor, params.id)), {
       auth: true,
       params: NeedIdOrReferenceParams,
-      response: { 200: NeedSchema, ...problems(400, 401, 403, 404) },
+      response: { 200: NeedDetailSchema, ...problems(400, 401, 403, 404) },
       detail: {
         operationId: 'getNeed',
         summary: 'Read a need by id or reference number',

@@ -22,7 +22,8 @@ import { NEED_SORTS } from '../../domain/needs/search'
 import { ExportFormatQuery } from './exports'
 import { SLUG } from '../../domain/organizations/organization'
 import { MAIL_LANGUAGES } from '../../domain/members/notifications'
-import { PossibleDuplicatesSchema } from './constituents.schemas'
+import { PossibleDuplicatesSchema, TextsStoppedAt } from './constituents.schemas'
+import { CANNOT_TEXT_REASONS } from '../../domain/messaging/can-text'
 
 export const NeedStatusSchema = Named('NeedStatus', OneOf(NEED_STATUSES, { description: 'Need status' }))
 
@@ -61,6 +62,26 @@ export const NeedSchema = Named(
       }),
     },
     { description: 'A request for assistance' },
+  ),
+)
+
+export const NeedDetailSchema = Named(
+  'NeedDetail',
+  t.Composite(
+    [
+      NeedSchema,
+      t.Object({
+        canText: t.Boolean({ description: "Whether staff may text the need's person now (POST /api/needs/{id}/sms)" }),
+        cannotTextReason: t.Optional(
+          OneOf(CANNOT_TEXT_REASONS, {
+            description:
+              'Why not, when canText is false: no-phone (no constituent, or no phone), opted-out (the number texted STOP), provider-log (texts go to the log and reach nobody), no-sms-number (the organization has none), limit-reached (the texts one number may be sent per hour)',
+          }),
+        ),
+        textsStoppedAt: TextsStoppedAt,
+      }),
+    ],
+    { description: 'A need, and whether its person may be texted' },
   ),
 )
 
@@ -317,9 +338,13 @@ export const SmsBody = Named('NewSms', Body({ body: t.String({ ...SMS_BODY, desc
  * A need as JSON: times as ISO-8601 UTC with milliseconds. An absent time stays undefined, which JSON
  * leaves out: one copy of the need, not one per optional time (a page makes 25).
  */
-export function needView<T extends Partial<Need> & Pick<Need, 'createdAt' | 'updatedAt'>>(need: T) {
+export function needView<T extends Partial<Need> & Pick<Need, 'createdAt' | 'updatedAt'> & { textsStoppedAt?: Date }>({
+  textsStoppedAt,
+  ...need
+}: T) {
   return {
     ...need,
+    ...(textsStoppedAt ? { textsStoppedAt: textsStoppedAt.toISOString() } : {}),
     createdAt: need.createdAt.toISOString(),
     updatedAt: need.updatedAt.toISOString(),
     dueDate: need.dueDate?.toISOString(),

@@ -52,6 +52,15 @@ export const NeedsReportSchema = Named(
         { maxItems: 10_000 },
         { description: 'Every partner the caller sees, by name' },
       ),
+      texts: t.Object(
+        {
+          received: Count('Texts received during the period'),
+          sent: Count('Texts sent during the period that the provider took: sent or delivered now'),
+          delivered: Count('Texts sent during the period that the provider reports delivered'),
+          failed: Count('Texts sent during the period that failed'),
+        },
+        { description: "The period's texts; a partner role's, those on its partner's needs" },
+      ),
       byWeek: List(
         t.Object({ weekStart: Day('The Monday of the week'), ...PeriodCounts }),
         { maxItems: MAX_REPORT_WEEKS },

@@ -1,5 +1,5 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client'
-import type { DeliveryChannel, DeliveryMetrics, IntakeChannel, NeedMetrics } from '../../application/ports/metrics'
+import type { DeliveryChannel, DeliveryMetrics, IntakeChannel, NeedMetrics, TextEvent, TextMetrics } from '../../application/ports/metrics'
 import type { OutboxBacklog } from '../../application/ports/repositories/outbox-repository'
 import { DATABASE_OUTAGE_KINDS, type DatabaseOutageKind } from '../../application/ports/persistence'
 
@@ -35,7 +35,7 @@ const DURATION_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.
  * The figures of `GET /metrics`, in Prometheus's text format (prom-client). Labels are bounded by design:
  * route templates (never concrete paths), methods, statuses, channels. Nothing names an organization or a person.
  */
-export class PrometheusMetrics implements DeliveryMetrics, NeedMetrics {
+export class PrometheusMetrics implements DeliveryMetrics, NeedMetrics, TextMetrics {
   private readonly registry = new Registry()
   private readonly requests = new Counter({
     name: 'intake_http_requests_total',
@@ -84,6 +84,12 @@ export class PrometheusMetrics implements DeliveryMetrics, NeedMetrics {
     help: 'Needs resolved (a need reopened and resolved again counts twice)',
     registers: [this.registry],
   })
+  private readonly texts = new Counter({
+    name: 'intake_texts_total',
+    help: 'Texts received, sent (the provider took them), delivered and failed, across organizations',
+    labelNames: ['event'] as const,
+    registers: [this.registry],
+  })
   private readonly databaseErrors = new Counter({
     name: 'intake_database_errors_total',
     help: 'Requests answered 503 because the database could not serve them, by kind (unreachable, disk_full, too_many_connections …)',
@@ -100,6 +106,7 @@ export class PrometheusMetrics implements DeliveryMetrics, NeedMetrics {
     for (const kind of DATABASE_OUTAGE_KINDS) this.databaseErrors.inc({ kind }, 0)
     for (const channel of INTAKE_CHANNELS) this.openedNeeds.inc({ channel }, 0)
     for (const final of ['true', 'false']) this.failedNotifications.inc({ final }, 0)
+    for (const event of ['received', 'sent', 'delivered', 'failed']) this.texts.inc({ event }, 0)
     // Read at each scrape (prom-client collects metrics side by side, so each reads for itself: one indexed query).
     new Gauge({
       name: 'intake_outbox_messages',
@@ -147,10 +154,17 @@ export class PrometheusMetrics implements DeliveryMetrics, NeedMetrics {
 
   sent(channel: DeliveryChannel): void {
     this.sentMessages.inc({ channel })
+    if (channel === 'sms') this.texts.inc({ event: 'sent' })
   }
 
   failed(channel: DeliveryChannel, final: boolean): void {
     this.failedMessages.inc({ channel, final: String(final) })
+    // A text given up is a failed text, as one the provider reports failed.
+    if (channel === 'sms' && final) this.texts.inc({ event: 'failed' })
+  }
+
+  text(event: TextEvent): void {
+    this.texts.inc({ event })
   }
 
   notificationSent(): void {

@@ -13,12 +13,16 @@ export class GetConstituent {
     private readonly audit: AuditTrail,
   ) {}
 
-  async execute(actor: Actor, id: string): Promise<Constituent> {
+  /** `textsStoppedAt`: when the person's number opted out of the organization's texts (docs/api/needs.md "Texting a need"). */
+  async execute(actor: Actor, id: string): Promise<Constituent & { textsStoppedAt?: Date }> {
     authorize(actor, 'constituents:read')
     const constituent = await this.repositories.constituents.findById(actor.organizationId, id)
     if (!constituent) throw new NotFoundError('Constituent')
     const visible = withoutHiddenContact(actor, constituent)
     await this.audit.constituentsRead(actor, [visible])
-    return visible
+    const textsStoppedAt = constituent.phone
+      ? await this.repositories.smsOptOuts.optedOutAt(actor.organizationId, constituent.phone)
+      : undefined
+    return { ...visible, ...(textsStoppedAt ? { textsStoppedAt } : {}) }
   }
 }

@@ -31,6 +31,11 @@ interface OpenStream {
   expiry: ReturnType<typeof setTimeout>
   /** Events that arrived while the stream's replay was read, sent after it. */
   held?: LiveEvent[]
+  /**
+   * The ids its replay sent. An event the feed was already bringing (its audience still being read) reaches the
+   * stream after its replay: it is not sent twice. At most the replay's limit of ids.
+   */
+  replayed: ReadonlySet<LiveEvent['id']>
 }
 
 /**
@@ -66,6 +71,7 @@ export class LiveStreams {
       actor,
       sink,
       held: [],
+      replayed: new Set(),
       expiry: setTimeout(() => this.end(stream), Math.max(0, expiresAt.getTime() - this.clock.now().getTime())),
     }
     const open = this.streams.get(actor.organizationId) ?? new Set()
@@ -74,8 +80,8 @@ export class LiveStreams {
       const missed = lastEventId === undefined ? [] : await this.missed(actor, lastEventId)
       if (missed === 'reset') sink.reset()
       else for (const event of missed) sink.event(event)
-      const replayed = new Set(missed === 'reset' ? [] : missed.map((event) => event.id))
-      for (const event of stream.held ?? []) if (!replayed.has(event.id)) sink.event(event)
+      stream.replayed = new Set(missed === 'reset' ? [] : missed.map((event) => event.id))
+      for (const event of stream.held ?? []) this.send(stream, event)
       stream.held = undefined
     } catch (error) {
       this.remove(stream)
@@ -138,8 +144,12 @@ export class LiveStreams {
     for (const stream of open) {
       if (!mayReceive(stream.actor, audience)) continue
       if (stream.held) stream.held.push(event)
-      else stream.sink.event(event)
+      else this.send(stream, event)
     }
+  }
+
+  private send(stream: OpenStream, event: LiveEvent) {
+    if (!stream.replayed.has(event.id)) stream.sink.event(event)
   }
 
   /** Each stream's member as it is now: a stream whose session or access ended ends; the others read with the new rights. */

@@ -1,5 +1,6 @@
 import { readContactDetails } from '../../domain/constituents/contact'
 import type { MailLanguage } from '../../domain/members/notifications'
+import { cannotTextReason } from '../../domain/messaging/can-text'
 import { secondsUntilFree, sendWindowStart, type SendLimits, type Tally } from '../../domain/messaging/send-limits'
 import type { Interaction } from '../../domain/needs/interaction'
 import type { Organization } from '../../domain/organizations/organization'
@@ -92,10 +93,13 @@ export class RequesterConfirmation {
   }
 
   private async mayText(r: Repositories, organization: Organization, phone: string): Promise<boolean> {
-    if (!this.textsReachPeople || !organization.phoneNumber) return false
-    if (await r.smsOptOuts.isOptedOut(organization.id, phone)) return false
     const since = sendWindowStart(this.clock.now())
-    return this.fits(organization.id, (scope) => r.interactions.tallyTextsTo(scope, phone, since), this.limits.smsPerRecipientPerHour)
+    const [textsStoppedAt, withinLimits] = await Promise.all([
+      r.smsOptOuts.optedOutAt(organization.id, phone),
+      this.fits(organization.id, (scope) => r.interactions.tallyTextsTo(scope, phone, since), this.limits.smsPerRecipientPerHour),
+    ])
+    const facts = { phone, textsStoppedAt, textsReachPeople: this.textsReachPeople, organizationNumber: organization.phoneNumber }
+    return cannotTextReason({ ...facts, withinLimits }) === undefined
   }
 
   private async mayMail(r: Repositories, organizationId: string, email: string): Promise<boolean> {

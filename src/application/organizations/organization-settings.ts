@@ -10,7 +10,7 @@ import type { UnitOfWork } from '../ports/unit-of-work'
 import type { AuditTrail } from '../audit/audit-trail'
 
 // docs/api/organization.md "Organization settings"
-export type OrganizationSettings = Omit<Organization, 'createdAt'> & {
+export type OrganizationSettings = Omit<Organization, 'createdAt' | 'quickReplies'> & {
   auditRetentionDays: number
   appOrigins: string[]
   formOrigins: string[]
@@ -25,7 +25,8 @@ export type OrganizationSettings = Omit<Organization, 'createdAt'> & {
  */
 export type UpdateOrganizationSettingsInput = Partial<OrganizationFields>
 
-function settingsOf({ createdAt: _createdAt, ...settings }: Organization): OrganizationSettings {
+/** The quick replies have their own route (docs/api/organization.md "Quick replies"). */
+function settingsOf({ createdAt: _createdAt, quickReplies: _replies, ...settings }: Organization): OrganizationSettings {
   return {
     ...settings,
     auditRetentionDays: settings.auditRetentionDays ?? DEFAULT_AUDIT_RETENTION_DAYS,

@@ -22,3 +22,10 @@ export interface NeedMetrics {
   opened(channel: IntakeChannel): void
   resolved(): void
 }
+
+/** What becomes of texts besides their sending (counters of the `/metrics` page): received, or reported delivered or failed. */
+export type TextEvent = 'received' | 'delivered' | 'failed'
+
+export interface TextMetrics {
+  text(event: TextEvent): void
+}

@@ -1,22 +1,25 @@
 import type { Constituent } from '../../domain/constituents/constituent'
 import type { Interaction } from '../../domain/needs/interaction'
 import type { Need } from '../../domain/needs/need'
-import { optKeywordOf } from '../../domain/messaging/sms'
+import { smsKeywordOf } from '../../domain/messaging/sms'
 import type { Clock } from '../ports/clock'
 import type { IdGenerator } from '../ports/ids'
 import type { Logger } from '../ports/logger'
+import type { TextMetrics } from '../ports/metrics'
 import type { Repositories } from '../ports/repositories'
 import type { SmsWebhookVerifier } from '../ports/sms'
 import type { UnitOfWork } from '../ports/unit-of-work'
 import type { WebhookEvents } from '../webhooks/webhook-events'
 import type { AuditTrail } from '../audit/audit-trail'
+import type { HelpAnswer } from './help-answer'
 import { signedParams, type ProviderWebhookCall } from './provider-webhook'
 
 /**
  * docs/api/organization.md "SMS", inbound: the organization is the one whose number was texted. STOP and its kin opt the
- * sender out of that organization's messages, START/YES/UNSTOP back in; every message, keywords too,
- * becomes an `sms` interaction on the newest open need of a constituent with that number; when all their
- * needs are resolved, on the newest, marked for attention; or stays unattached (GET /api/messages).
+ * sender out of that organization's messages, START and its kin back in, HELP and AYUDA are answered (`HelpAnswer`),
+ * each in English or Spanish (`SMS_KEYWORDS`); every message, keywords too, becomes an `sms` interaction on the
+ * newest open need of a constituent with that number; when all their needs are resolved, on the newest, marked for
+ * attention; or stays unattached (GET /api/messages).
  */
 export class ReceiveSms {
   constructor(
@@ -27,27 +30,29 @@ export class ReceiveSms {
     private readonly logger: Logger,
     private readonly events: WebhookEvents,
     private readonly audit: AuditTrail,
+    private readonly help: HelpAnswer,
+    private readonly metrics: TextMetrics,
   ) {}
 
   async execute(request: ProviderWebhookCall): Promise<void> {
     const { From: from, To: to, Body: body = '', MessageSid: messageSid } = signedParams(this.verifier, request)
     if (!from || !to) return
-    await this.unitOfWork.run(async (r) => {
+    const recorded = await this.unitOfWork.run(async (r) => {
       // Read together: on PostgreSQL, one round trip with BEGIN.
       const [recorded, organization] = await Promise.all([
         messageSid ? r.interactions.findByProviderMessageId(messageSid) : undefined,
         r.organizations.findByPhoneNumber(to),
       ])
       // Twilio retries a webhook it got no answer to: the same message is recorded once.
-      if (recorded) return
+      if (recorded) return false
       if (!organization) {
         this.logger.warn('inbound sms to a number no organization has', { to })
-        return
+        return false
       }
       const now = this.clock.now()
-      const keyword = optKeywordOf(body)
-      if (keyword === 'opt-out') await r.smsOptOuts.optOut(organization.id, from, now)
-      if (keyword === 'opt-in') await r.smsOptOuts.optIn(organization.id, from)
+      const keyword = smsKeywordOf(body)
+      if (keyword?.keyword === 'opt-out') await r.smsOptOuts.optOut(organization.id, from, now)
+      if (keyword?.keyword === 'opt-in') await r.smsOptOuts.optIn(organization.id, from)
       const [constituents, endpoints] = await Promise.all([
         r.constituents.findByPhone(organization.id, from),
         this.events.subscribers(r, organization.id, 'sms.received'),
@@ -67,6 +72,7 @@ export class ReceiveSms {
         ...(constituentId ? { constituentId } : {}),
       }
       await r.interactions.insert(interaction)
+      if (keyword?.keyword === 'help') await this.help.send(r, organization, interaction, keyword.language)
       await this.events.emitTo(r, organization.id, endpoints, 'sms.received', [
         { interactionId: interaction.id, ...(need ? { needId: need.id } : {}) },
       ])
@@ -75,7 +81,9 @@ export class ReceiveSms {
         { organizationId: organization.id },
         { action: 'receive_sms', recordType: 'interaction', recordId: interaction.id },
       )
+      return true
     })
+    if (recorded) this.metrics.text('received')
   }
 
   /**

@@ -1,6 +1,7 @@
 import { deliveryErrorOf } from '../../domain/messaging/delivery-errors'
 import { advancesDelivery, deliveryStatusOf, smsStatusEvent } from '../../domain/messaging/sms'
 import type { Clock } from '../ports/clock'
+import type { TextMetrics } from '../ports/metrics'
 import type { SmsWebhookVerifier } from '../ports/sms'
 import type { UnitOfWork } from '../ports/unit-of-work'
 import { signedParams, type ProviderWebhookCall } from './provider-webhook'
@@ -18,6 +19,7 @@ export class RecordSmsStatus {
     private readonly clock: Clock,
     private readonly events: WebhookEvents,
     private readonly audit: AuditTrail,
+    private readonly metrics: TextMetrics,
   ) {}
 
   async execute(request: ProviderWebhookCall): Promise<void> {
@@ -26,10 +28,13 @@ export class RecordSmsStatus {
     const status = deliveryStatusOf(params.MessageStatus ?? params.SmsStatus ?? '')
     const error = status === 'failed' ? deliveryErrorOf(params.ErrorCode || undefined) : undefined
     if (!sid || !status) return
-    await this.unitOfWork.run(async (r) => {
+    const moved = await this.unitOfWork.run(async (r) => {
       const interaction = await r.interactions.findByProviderMessageId(sid)
       // The callback can beat the provider's answer to our send: keep it until the send is recorded.
-      if (!interaction) return r.interactions.rememberEarlyStatus(sid, status, this.clock.now())
+      if (!interaction) {
+        await r.interactions.rememberEarlyStatus(sid, status, this.clock.now())
+        return false
+      }
       if (interaction.direction === 'outbound' && advancesDelivery(interaction.deliveryStatus, status)) {
         await r.interactions.setDelivery(interaction.organizationId, interaction.id, status, sid, error)
         await this.events.emit(r, interaction.organizationId, 'sms.status', smsStatusEvent(interaction, status))
@@ -38,7 +43,10 @@ export class RecordSmsStatus {
           { organizationId: interaction.organizationId },
           { action: 'sms_status', recordType: 'interaction', recordId: interaction.id, fields: ['deliveryStatus'] },
         )
+        return true
       }
+      return false
     })
+    if (moved && (status === 'delivered' || status === 'failed')) this.metrics.text(status)
   }
 }

@@ -1,5 +1,6 @@
 import type { Actor } from '../../domain/auth/actor'
 import { InvalidError } from '../../domain/errors'
+import { CANNOT_TEXT_MESSAGES } from '../../domain/messaging/can-text'
 import { smsBodyErrors } from '../../domain/messaging/sms'
 import { authorize } from '../auth/authorize'
 import { findVisibleInteraction, findVisibleNeed } from '../needs/find-need'
@@ -39,7 +40,7 @@ export class SendSms {
     const need = await findVisibleNeed(r, actor, needId)
     if (!need.constituentId) throw InvalidError.field('/', 'The need has no constituent to text')
     const constituent = await r.constituents.findById(actor.organizationId, need.constituentId)
-    if (!constituent?.phone) throw InvalidError.field('/', 'The constituent has no phone number')
+    if (!constituent?.phone) throw InvalidError.field('/', CANNOT_TEXT_MESSAGES['no-phone'])
     await this.sending.queue(r, actor, { phone: constituent.phone, need }, body, interactionId, need.id)
     return { interactionId }
   }

@@ -1,5 +1,6 @@
 import type { Actor } from '../../domain/auth/actor'
 import { InvalidError, TooManyRequestsError } from '../../domain/errors'
+import { CANNOT_TEXT_MESSAGES, cannotTextReason } from '../../domain/messaging/can-text'
 import { addTallies, secondsUntilFree, sendWindowStart, type SendLimits } from '../../domain/messaging/send-limits'
 import type { Interaction } from '../../domain/needs/interaction'
 import type { Need } from '../../domain/needs/need'
@@ -31,13 +32,15 @@ export class TextSending {
 
   /** Queues the text as `interactionId`; the audit event names the need, or the message answered. */
   async queue(r: Repositories, actor: Actor, to: TextTarget, body: string, interactionId: string, answering: string): Promise<void> {
-    if (await r.smsOptOuts.isOptedOut(actor.organizationId, to.phone)) {
-      throw InvalidError.field('/', 'The constituent opted out of text messages (replied STOP); they can opt back in by texting START')
-    }
-    const organization = await r.organizations.findById(actor.organizationId)
-    if (this.senderNumberRequired && !organization?.phoneNumber) {
-      throw InvalidError.field('/', 'The organization has no SMS number yet: an operator sets it with `intake org set-phone-number`')
-    }
+    const [textsStoppedAt, organization] = await Promise.all([
+      r.smsOptOuts.optedOutAt(actor.organizationId, to.phone),
+      r.organizations.findById(actor.organizationId),
+    ])
+    // The one rule of texting (`cannotTextReason`); the limits are refused below, as 429 with the wait. The log
+    // records staff texts (SMS_PROVIDER=log): accepted, reaching nobody.
+    const facts = { phone: to.phone, textsStoppedAt, textsReachPeople: this.senderNumberRequired, withinLimits: true }
+    const reason = cannotTextReason({ ...facts, organizationNumber: organization?.phoneNumber }, true)
+    if (reason) throw InvalidError.field('/', CANNOT_TEXT_MESSAGES[reason])
     await this.refuseOverLimits(r, actor, to.phone)
     const from = organization?.phoneNumber ?? 'system'
     const { need } = to

@@ -1,20 +1,41 @@
 import type { FieldError } from '../errors'
 import { FieldChecks, type TextRule } from '../shared/fields'
+import { MAIL_LANGUAGES, type MailLanguage } from '../members/notifications'
 
 // docs/api/organization.md "SMS"
 export const DELIVERY_STATUSES = ['queued', 'sent', 'delivered', 'failed'] as const
 export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number]
 
-/** A whole message (trimmed, any case) that is one of these opts the number out of the organization's texts. */
-export const OPT_OUT_KEYWORDS = ['STOP', 'STOPALL', 'UNSUBSCRIBE', 'CANCEL', 'END', 'QUIT', 'REVOKE', 'OPTOUT'] as const
-export const OPT_IN_KEYWORDS = ['START', 'YES', 'UNSTOP'] as const
+/** What a keyword asks: no more texts, texts again, or who is texting and how to stop. */
+export type SmsKeyword = 'opt-out' | 'opt-in' | 'help'
 
-export function optKeywordOf(body: string): 'opt-out' | 'opt-in' | undefined {
+/**
+ * The one table of keywords (docs/api/organization.md "SMS"): a whole message (trimmed, any case) that is one of
+ * these. The language is the one the help answer is written in; STOP and START work in either.
+ */
+export const SMS_KEYWORDS: Record<SmsKeyword, Record<MailLanguage, readonly string[]>> = {
+  'opt-out': { en: ['STOP', 'STOPALL', 'UNSUBSCRIBE', 'CANCEL', 'END', 'QUIT', 'REVOKE', 'OPTOUT'], es: ['ALTO', 'PARAR', 'BAJA'] },
+  'opt-in': { en: ['START', 'YES', 'UNSTOP'], es: ['COMENZAR', 'SI', 'SÍ'] },
+  help: { en: ['HELP'], es: ['AYUDA'] },
+}
+
+export function smsKeywordOf(body: string): { keyword: SmsKeyword; language: MailLanguage } | undefined {
   const word = body.trim().toUpperCase()
-  if ((OPT_OUT_KEYWORDS as readonly string[]).includes(word)) return 'opt-out'
-  if ((OPT_IN_KEYWORDS as readonly string[]).includes(word)) return 'opt-in'
+  for (const [keyword, languages] of Object.entries(SMS_KEYWORDS) as Array<[SmsKeyword, Record<MailLanguage, readonly string[]>]>) {
+    for (const language of MAIL_LANGUAGES) if (languages[language].includes(word)) return { keyword, language }
+  }
   return undefined
 }
+
+/** The automatic answer to HELP (English) and AYUDA (Spanish): who is texting, and how to stop and start again. */
+export function helpAnswerOf(language: MailLanguage, organizationName: string): string {
+  return language === 'es'
+    ? `${organizationName}: mensajes sobre su solicitud de ayuda. Responda ALTO para no recibir más mensajes y COMENZAR para volver a recibirlos.`
+    : `${organizationName}: texts about your request for help. Reply STOP to receive no more texts, START to receive them again.`
+}
+
+/** A number is answered HELP at most once in this long, per organization (docs/api/organization.md "SMS"). */
+export const HELP_ANSWER_INTERVAL_MS = 24 * 3_600_000
 
 export const SMS_BODY = { minLength: 1, maxLength: 1600 } as const satisfies TextRule
 

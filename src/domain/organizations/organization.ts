@@ -4,6 +4,7 @@ import { FieldChecks, NAME, type IntegerRule, type TextRule } from '../shared/fi
 import { ORIGIN_LIST, originProblem } from '../shared/origin'
 import { countryCodeProblem } from '../shared/phone'
 import { DIGEST_HOUR, timeZoneProblem } from './digest-schedule'
+import type { QuickReply } from './quick-replies'
 
 // docs/api/organization.md "Organization settings"
 export interface Organization {
@@ -32,6 +33,8 @@ export interface Organization {
   confirmRequests?: boolean
   /** The country whose national phone numbers its people type (ISO 3166-1 alpha-2; US for those made before it). */
   defaultCountry: string
+  /** The saved replies staff pick from when they text (docs/api/organization.md "Quick replies"; absent: none). */
+  quickReplies?: QuickReply[]
   createdAt: Date
 }
 

@@ -10,6 +10,7 @@ import { ExportNeeds } from '../../application/needs/export-needs'
 import { ImportNeeds } from '../../application/needs/import-needs'
 import { NeedImporter } from '../../application/needs/need-importer'
 import { RecordImport } from '../../application/imports/record-import'
+import { TextingStatus } from '../../application/sms/texting'
 import { GetNeed } from '../../application/needs/get-need'
 import { GetPublicIntakeForm } from '../../application/needs/get-public-intake-form'
 import { ListNeedHistory } from '../../application/needs/list-need-history'
@@ -36,6 +37,7 @@ export const needs = area('needs', ({ service }) => {
   service(TextSending, [Outbox, clock, PORTS.senderNumberRequired, AuditTrail, PORTS.sendLimits])
   // Twilio is what both needs the organization's number and reaches people; the log provider does neither.
   service(RequesterConfirmation, [Outbox, clock, ids, PORTS.senderNumberRequired, PORTS.sendLimits])
+  service(TextingStatus, [clock, PORTS.senderNumberRequired, PORTS.sendLimits])
   return {
     create: service(CreateNeed, [repositories, IdempotentCreates, NeedIntake, DuplicateDetection, AuditTrail, PORTS.metrics]),
     submitPublic: service(SubmitPublicNeed, [repositories, IdempotentCreates, NeedIntake, RequesterConfirmation, PORTS.metrics]),
@@ -43,7 +45,7 @@ export const needs = area('needs', ({ service }) => {
     list: service(ListNeeds, [repositories, clock]),
     export: service(ExportNeeds, [repositories, AuditTrail, clock]),
     import: service(ImportNeeds, [RecordImport, NeedImporter]),
-    get: service(GetNeed, [repositories]),
+    get: service(GetNeed, [repositories, TextingStatus]),
     update: service(UpdateNeed, [unitOfWork, clock, ids, WebhookEvents, AuditTrail, NeedNotifications, PORTS.metrics]),
     bulkUpdate: service(BulkUpdateNeeds, [UpdateNeed]),
     addNote: service(AddNote, [repositories, IdempotentCreates, clock, WebhookEvents, AuditTrail]),

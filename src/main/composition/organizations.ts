@@ -2,6 +2,7 @@ import { AuditTrail } from '../../application/audit/audit-trail'
 import { OrganizationMailer } from '../../application/messaging/organization-mailer'
 import { GetEmailSettings, SendTestEmail, UpdateEmailSettings } from '../../application/organizations/email-settings'
 import { GetOrganizationSettings, UpdateOrganizationSettings } from '../../application/organizations/organization-settings'
+import { GetQuickReplies, UpdateQuickReplies } from '../../application/organizations/quick-replies'
 import { area } from './area'
 import { PORTS } from './ports'
 
@@ -13,4 +14,6 @@ export const organizations = area('organizations', ({ service }) => ({
   getEmail: service(GetEmailSettings, [repositories]),
   updateEmail: service(UpdateEmailSettings, [unitOfWork, PORTS.secretBox, PORTS.clock, PORTS.emailHosts, AuditTrail, repositories]),
   testEmail: service(SendTestEmail, [OrganizationMailer, PORTS.emailHosts, repositories, PORTS.secretBox]),
+  getQuickReplies: service(GetQuickReplies, [repositories]),
+  updateQuickReplies: service(UpdateQuickReplies, [unitOfWork, AuditTrail]),
 }))

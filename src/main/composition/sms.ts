@@ -5,6 +5,8 @@ import type { Logger } from '../../application/ports/logger'
 import { NeedIntake } from '../../application/needs/need-intake'
 import { AttachMessage } from '../../application/sms/attach-message'
 import { ListUnattachedMessages } from '../../application/sms/messages'
+import { HelpAnswer } from '../../application/sms/help-answer'
+import { Outbox } from '../../application/messaging/outbox'
 import { ReceiveSms } from '../../application/sms/receive-sms'
 import { ReplyToMessage } from '../../application/sms/reply-to-message'
 import { StartNeedFromMessage } from '../../application/sms/start-need-from-message'
@@ -25,9 +27,20 @@ export const sms = area('sms', ({ config, bind, service }) => {
   // Without Twilio's auth token no webhook can prove where it comes from: every one is refused.
   bind(smsWebhooks).toConstantValue(config.sms.authToken ? new TwilioWebhookVerifier(config.sms.authToken) : { isAuthentic: () => false })
   bind(PORTS.senderNumberRequired).toConstantValue(twilio !== undefined)
+  service(HelpAnswer, [Outbox, PORTS.ids])
   return {
-    receive: service(ReceiveSms, [unitOfWork, smsWebhooks, clock, PORTS.ids, PORTS.logger, WebhookEvents, AuditTrail]),
-    recordStatus: service(RecordSmsStatus, [unitOfWork, smsWebhooks, clock, WebhookEvents, AuditTrail]),
+    receive: service(ReceiveSms, [
+      unitOfWork,
+      smsWebhooks,
+      clock,
+      PORTS.ids,
+      PORTS.logger,
+      WebhookEvents,
+      AuditTrail,
+      HelpAnswer,
+      PORTS.metrics,
+    ]),
+    recordStatus: service(RecordSmsStatus, [unitOfWork, smsWebhooks, clock, WebhookEvents, AuditTrail, PORTS.metrics]),
     listUnattached: service(ListUnattachedMessages, [PORTS.repositories]),
     attach: service(AttachMessage, [unitOfWork, WebhookEvents, AuditTrail]),
     startNeed: service(StartNeedFromMessage, [unitOfWork, PORTS.ids, NeedIntake, WebhookEvents, AuditTrail, PORTS.metrics]),

@@ -77,7 +77,8 @@ describe('POST /api/auth/password-reset and /api/auth/reset-password', () => {
 describe('reset mails per member (PASSWORD_RESET_MAILS_PER_HOUR, 2 here)', () => {
   let limited: TestServer
   beforeAll(async () => {
-    limited = await startTestServer({ PUBLIC_BASE_URL: BASE_URL, PASSWORD_RESET_MAILS_PER_HOUR: '2' })
+    // The test sends what is queued itself: a worker of the server's own could hold a mail, claimed but not yet sent, as it counts.
+    limited = await startTestServer({ PUBLIC_BASE_URL: BASE_URL, PASSWORD_RESET_MAILS_PER_HOUR: '2', SERVE_RUNS_WORKER: 'false' })
   })
   afterAll(() => limited.stop())
 

@@ -13,6 +13,7 @@ type Report = {
   overdue: number
   byStatus: Record<string, number>
   byPartner: Array<Record<string, unknown>>
+  texts: Record<string, number>
   byWeek: Array<{ weekStart: string; opened: number; resolved: number }>
 }
 
@@ -76,6 +77,8 @@ describe('GET /api/reports/needs', () => {
         },
         { partnerId: pantry.id, partnerName: 'Pantry', opened: 1, resolved: 0, open: 1, overdue: 1, medianHoursToResolve: null },
       ],
+      // No text was sent or received (their counts: sms-figures.test.ts).
+      texts: { received: 0, sent: 0, delivered: 0, failed: 0 },
     })
     expect(byWeek.reduce((sum, w) => sum + w.opened, 0)).toBe(4)
     expect(byWeek.reduce((sum, w) => sum + w.resolved, 0)).toBe(2)

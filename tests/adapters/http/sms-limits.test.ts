@@ -12,16 +12,19 @@ beforeAll(async () => {
 })
 afterAll(() => api.stop())
 
-async function needFor(phone: string, token: string): Promise<string> {
-  const { constituentId } = await seedConstituent(api, token, { firstName: 'Grace', phone })
-  const need = await api.call<{ id: string }>('POST', '/api/needs', {
+async function needFor(phone: string, token: string, server = api): Promise<string> {
+  const { constituentId } = await seedConstituent(server, token, { firstName: 'Grace', phone })
+  const need = await server.call<{ id: string }>('POST', '/api/needs', {
     token,
-    body: { partnerId: api.world.defaultPartner.id, constituentId },
+    body: { partnerId: server.world.defaultPartner.id, constituentId },
   })
   expect(need.status).toBe(201)
   return need.body.id
 }
-const text = (needId: string, token: string) => api.call('POST', `/api/needs/${needId}/sms`, { token, body: { body: 'Your box is ready' } })
+const text = (needId: string, token: string, server = api) =>
+  server.call('POST', `/api/needs/${needId}/sms`, { token, body: { body: 'Your box is ready' } })
+const canText = async (needId: string, token: string, server = api) =>
+  (await server.call<{ canText: boolean; cannotTextReason?: string }>('GET', `/api/needs/${needId}`, { token })).body
 
 describe('POST /api/needs/{id}/sms past a limit', () => {
   test('a number texted twice within the hour is 429 with Retry-After, whoever sends; another number is texted', async () => {
@@ -49,5 +52,38 @@ describe('POST /api/needs/{id}/sms past a limit', () => {
     expect(Number(refused.headers.get('retry-after'))).toBe(3600)
     expect(refused.body.detail).toContain('You sent 3 texts within the hour')
     expect((await text(next, admin)).status).toBe(202)
+  })
+})
+
+describe('canText and the limits (docs/api/needs.md "Texting a need")', () => {
+  test('provider-log: with the log provider a need cannot be texted to anyone, and a staff text is still recorded (202)', async () => {
+    const needId = await needFor('+15550005001', admin)
+    expect(await canText(needId, admin)).toEqual(expect.objectContaining({ canText: false, cannotTextReason: 'provider-log' }))
+    expect((await text(needId, admin)).status).toBe(202)
+  })
+
+  test('limit-reached: through Twilio, a number sent its texts of the hour cannot be texted until the hour passes', async () => {
+    const twilio = await startTestServer({
+      SMS_PROVIDER: 'twilio',
+      TWILIO_ACCOUNT_SID: `AC${'0'.repeat(32)}`,
+      TWILIO_AUTH_TOKEN: 'test-token',
+      SERVE_RUNS_WORKER: 'false',
+      SMS_PER_RECIPIENT_PER_HOUR: '1',
+    })
+    try {
+      const { slug } = (await twilio.world.repositories.organizations.findById(twilio.world.organizationId))!
+      await twilio.world.useCases.operations.setOrganizationPhoneNumber.execute(slug, '+15550005000')
+      const token = await twilio.tokenFor(twilio.world, 'org_admin')
+      const needId = await needFor('+15550005002', token, twilio)
+      expect(await canText(needId, token, twilio)).toMatchObject({ canText: true })
+      expect((await text(needId, token, twilio)).status).toBe(202)
+      expect(await canText(needId, token, twilio)).toMatchObject({ canText: false, cannotTextReason: 'limit-reached' })
+      expectProblem(await text(needId, token, twilio), 429, 'Too many requests')
+      twilio.world.clock.advance(3_600_000)
+      // A fresh token: the first one expired with the hour.
+      expect(await canText(needId, await twilio.tokenFor(twilio.world, 'org_admin'), twilio)).toMatchObject({ canText: true })
+    } finally {
+      await twilio.stop()
+    }
   })
 })

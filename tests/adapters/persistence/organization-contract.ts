@@ -24,6 +24,7 @@ export function describeOrganizationContract({ read, write, anOrganizationWithPa
         maxConcurrency: 7,
         appOrigins: ['https://staff.example.org', 'https://app.example.org:8443'],
         formOrigins: ['https://pantry.example.net'],
+        quickReplies: [{ label: 'Ready', body: { en: 'Your box {reference} is ready', es: 'Su caja {reference} está lista' } }],
         createdAt: minute(3),
       })
       await write((r) => r.organizations.insert(organization))
@@ -104,6 +105,23 @@ export function describeOrganizationContract({ read, write, anOrganizationWithPa
       expect(found).toEqual(expected)
       expect(presentKeys(found, ['shortCode', 'tcrStatus', 'phoneNumber'])).toEqual([])
       expect(await read().organizations.findByShortCode(shortCode)).toBeUndefined()
+    })
+
+    test('replaces the quick replies, and clears them left out', async () => {
+      const { organization } = await anOrganizationWithPartner({ quickReplies: [{ label: 'Ready', body: { en: 'Ready' } }] })
+      const replaced = {
+        ...organization,
+        quickReplies: [
+          { label: 'Closed', body: { es: 'Cerrado' } },
+          { label: 'Open', body: { en: 'Open' } },
+        ],
+      }
+      await write((r) => r.organizations.update(replaced))
+      expect(await read().organizations.findById(organization.id)).toEqual(replaced)
+
+      const { quickReplies: _replies, ...without } = replaced
+      await write((r) => r.organizations.update(without))
+      expect(presentKeys(await read().organizations.findById(organization.id), ['quickReplies'])).toEqual([])
     })
 
     test('replaces the origin lists, and clears those left out or given as undefined', async () => {

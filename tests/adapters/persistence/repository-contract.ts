@@ -30,6 +30,7 @@ import { describeSessionContract } from './session-contract'
 import { describeSmsContract } from './sms-contract'
 import { describeSmsInteractionContract } from './sms-interaction-contract'
 import { describeSmsMessageContract } from './sms-message-contract'
+import { describeTextCountContract } from './text-count-contract'
 import { describeUnitOfWorkContract } from './unit-of-work-contract'
 import { describeWebhookContract } from './webhook-contract'
 
@@ -113,6 +114,7 @@ export function describeRepositories(name: string, make: () => Promise<Repositor
     describeSmsContract(context)
     describeSmsInteractionContract(context)
     describeSmsMessageContract(context)
+    describeTextCountContract(context)
     describeSendLimitsContract(context)
     describeWebhookContract(context)
     describeAuditContract(context)

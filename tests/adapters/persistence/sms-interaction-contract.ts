@@ -192,20 +192,20 @@ export function describeSmsInteractionContract({
         const { organization: a } = await anOrganizationWithPartner()
         const { organization: b } = await anOrganizationWithPartner()
         const [phone, other] = ['+15557654321', '+15557654322']
-        expect(await read().smsOptOuts.isOptedOut(a.id, phone)).toBe(false)
+        expect(await read().smsOptOuts.optedOutAt(a.id, phone)).toBeUndefined()
 
         await write((r) => r.smsOptOuts.optOut(a.id, phone, minute(1)))
-        expect(await read().smsOptOuts.isOptedOut(a.id, phone)).toBe(true)
-        expect(await read().smsOptOuts.isOptedOut(b.id, phone)).toBe(false)
-        expect(await read().smsOptOuts.isOptedOut(a.id, other)).toBe(false)
+        expect(await read().smsOptOuts.optedOutAt(a.id, phone)).toEqual(minute(1))
+        expect(await read().smsOptOuts.optedOutAt(b.id, phone)).toBeUndefined()
+        expect(await read().smsOptOuts.optedOutAt(a.id, other)).toBeUndefined()
 
         await write((r) => r.smsOptOuts.optOut(b.id, phone, minute(2)))
         await write((r) => r.smsOptOuts.optIn(a.id, phone))
-        expect(await read().smsOptOuts.isOptedOut(a.id, phone)).toBe(false)
-        expect(await read().smsOptOuts.isOptedOut(b.id, phone)).toBe(true)
+        expect(await read().smsOptOuts.optedOutAt(a.id, phone)).toBeUndefined()
+        expect(await read().smsOptOuts.optedOutAt(b.id, phone)).toEqual(minute(2))
 
         await write((r) => r.smsOptOuts.optOut(a.id, phone, minute(3)))
-        expect(await read().smsOptOuts.isOptedOut(a.id, phone)).toBe(true)
+        expect(await read().smsOptOuts.optedOutAt(a.id, phone)).toEqual(minute(3))
       })
 
       test('opting out twice, or in without an opt-out, is no error', async () => {
@@ -219,11 +219,43 @@ export function describeSmsInteractionContract({
         })
         await write((r) => r.smsOptOuts.optOut(organization.id, phone, minute(3)))
 
-        expect(await read().smsOptOuts.isOptedOut(organization.id, phone)).toBe(true)
-        expect(await read().smsOptOuts.isOptedOut(organization.id, never)).toBe(false)
+        // The first opt-out's date is kept: STOP sent again does not move it.
+        expect(await read().smsOptOuts.optedOutAt(organization.id, phone)).toEqual(minute(1))
+        expect(await read().smsOptOuts.optedOutAt(organization.id, never)).toBeUndefined()
         // One opt-in undoes any number of opt-outs.
         await write((r) => r.smsOptOuts.optIn(organization.id, phone))
-        expect(await read().smsOptOuts.isOptedOut(organization.id, phone)).toBe(false)
+        expect(await read().smsOptOuts.optedOutAt(organization.id, phone)).toBeUndefined()
+      })
+
+      test('answers HELP once per number and organization until `since` passes the last answer', async () => {
+        const { organization: a } = await anOrganizationWithPartner()
+        const { organization: b } = await anOrganizationWithPartner()
+        const [phone, other] = ['+15557654321', '+15557654322']
+        const claim = (org: string, number: string, at: number, since: number) =>
+          write((r) => r.smsOptOuts.claimHelpAnswer(org, number, minute(at), minute(since)))
+
+        expect(await claim(a.id, phone, 10, 0)).toBe(true)
+        // Another number, another organization: their own turns.
+        expect(await claim(a.id, other, 11, 0)).toBe(true)
+        expect(await claim(b.id, phone, 11, 0)).toBe(true)
+        // Answered at minute 10: not again while `since` is before it.
+        expect(await claim(a.id, phone, 12, 9)).toBe(false)
+        expect(await claim(a.id, phone, 20, 9)).toBe(false)
+        // Once the last answer is at or before `since`, the turn is taken again, from then.
+        expect(await claim(a.id, phone, 30, 10)).toBe(true)
+        expect(await claim(a.id, phone, 31, 29)).toBe(false)
+        expect(await claim(a.id, phone, 40, 30)).toBe(true)
+      })
+
+      test('two claims at once take the turn once', async () => {
+        const { organization } = await anOrganizationWithPartner()
+        const phone = '+15557654321'
+
+        const taken = await Promise.all(
+          [1, 2, 3].map(() => write((r) => r.smsOptOuts.claimHelpAnswer(organization.id, phone, minute(5), minute(0)))),
+        )
+
+        expect(taken.filter(Boolean)).toHaveLength(1)
       })
 
       test('an opt-out in a transaction that rolls back is not kept', async () => {
@@ -238,7 +270,7 @@ export function describeSmsInteractionContract({
           }),
         ).rejects.toBe(failure)
 
-        expect(await read().smsOptOuts.isOptedOut(organization.id, phone)).toBe(false)
+        expect(await read().smsOptOuts.optedOutAt(organization.id, phone)).toBeUndefined()
       })
     })
   })

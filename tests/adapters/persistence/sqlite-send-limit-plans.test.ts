@@ -72,3 +72,24 @@ describe('SQLite query plans of the send limits', () => {
     })
   }
 })
+
+// docs/api/needs.md "Reports": the texts of a period, one range of interactions_texts_by_time, the organization's other
+// messages not read.
+describe('SQLite query plan of the report’s texts', () => {
+  test('one range of the organization’s texts by time, whole or a partner’s', async () => {
+    const organizationId = organizations[0]!.id
+    const { result, statements } = await planning.recording.measure(async (r) => [
+      await r.interactions.countTexts(organizationId, minute(10), minute(20)),
+      await r.interactions.countTexts(organizationId, minute(10), minute(20), randomUUID()),
+    ])
+
+    expect(result).toEqual([[{ direction: 'outbound', texts: 10 }], []])
+    for (const statement of statements) {
+      const plan = planOf(planning.planner, statement)
+      expect(plan[0]).toBe(
+        'SEARCH interactions USING INDEX interactions_texts_by_time (organization_id=? AND created_at>? AND created_at<?)',
+      )
+      expect(plan.filter((line) => line.startsWith('SCAN'))).toEqual([])
+    }
+  })
+})

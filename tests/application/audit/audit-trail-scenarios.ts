@@ -178,6 +178,10 @@ export const AUDITED: Record<string, () => Promise<Expected>> = {
     await u().organizations.updateSettings.execute(world.admin, { auditRetentionDays: 400 })
     return byAdmin('update', 'organization', world.organizationId)
   },
+  'organizations.updateQuickReplies': async () => {
+    await u().organizations.updateQuickReplies.execute(world.admin, { replies: [{ label: 'Ready', body: { en: 'Your box is ready' } }] })
+    return byAdmin('update', 'organization', world.organizationId)
+  },
   'organizations.updateEmail': async () => {
     // Another organization: this one's mail must stay with the fallback, where the scenarios read their links.
     const other = await world.otherOrganization()

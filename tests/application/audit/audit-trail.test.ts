@@ -28,6 +28,7 @@ const NOT_AUDITED: Record<string, string> = {
   'sms.listUnattached': 'reads texts on no need',
   'organizations.getSettings': 'reads settings',
   'organizations.getEmail': 'reads settings, the key masked',
+  'organizations.getQuickReplies': 'reads the organization’s saved texts, no record of a person',
   'organizations.testEmail': 'stores nothing: sends one message with settings it was given',
   'partners.list': 'reads partners',
   'audit.list': 'reads the trail itself',

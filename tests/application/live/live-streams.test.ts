@@ -95,6 +95,39 @@ describe('LiveStreams', () => {
     expect(quiet.got).toEqual([])
   })
 
+  test('an event on its way to the streams while a stream comes back is sent to it once: by its replay, not again', async () => {
+    // The feed's delivery of the next event waits on its need's read; the stream that comes back meanwhile replays it.
+    const needs = world.repositories.needs
+    const reads = { held: false, reached: Promise.withResolvers<void>(), release: Promise.withResolvers<void>() }
+    const findById = needs.findById.bind(needs)
+    needs.findById = async (organizationId, id) => {
+      if (reads.held) {
+        reads.held = false
+        reads.reached.resolve()
+        await reads.release.promise
+      }
+      return findById(organizationId, id)
+    }
+    const token = await tokenOf(world.admin)
+    const first = recorder()
+    const close = await streams.open(token, undefined, first.sink)
+    const seen = await newNeed()
+    await until(() => needIdsOf(first.events()).includes(seen), 'the first need')
+    const lastId = String(first.events().at(-1)!.id)
+    close()
+    const keepFeeding = recorder()
+    await streams.open(token, undefined, keepFeeding.sink)
+
+    reads.held = true
+    const missed = await newNeed()
+    await reads.reached.promise
+    const back = recorder()
+    await streams.open(token, lastId, back.sink)
+    reads.release.resolve()
+    await until(() => needIdsOf(keepFeeding.events()).includes(missed), 'the delivery of the need')
+    expect(needIdsOf(back.events())).toEqual([missed])
+  })
+
   test('a member moved to a partner role reads with its new rights at once: only its partner’s needs', async () => {
     const partner = await world.partner()
     const staff = await world.member('staff')

@@ -16,7 +16,24 @@ beforeEach(async () => {
 
 describe('GetNeed', () => {
   test('finds a need by its id', async () => {
-    expect(await getNeed.execute(world.admin, need.id)).toEqual(need)
+    expect(await getNeed.execute(world.admin, need.id)).toEqual({ ...need, canText: false, cannotTextReason: 'no-phone' })
+  })
+
+  test('answers whether its person may be texted (docs/api/needs.md "Texting a need"): here texts go to the log', async () => {
+    const phone = '+15550009001'
+    const constituent = await world.useCases.constituents.create.execute(world.admin, { firstName: 'Ana', phone })
+    const texted = await world.useCases.needs.create.execute(world.admin, {
+      partnerId: world.defaultPartner.id,
+      constituentId: constituent.id,
+    })
+    expect(await getNeed.execute(world.admin, texted.id)).toMatchObject({ canText: false, cannotTextReason: 'provider-log' })
+    const stoppedAt = new Date('2026-03-01T10:00:00Z')
+    await world.repositories.smsOptOuts.optOut(world.organizationId, phone, stoppedAt)
+    expect(await getNeed.execute(world.admin, texted.id)).toMatchObject({
+      canText: false,
+      cannotTextReason: 'opted-out',
+      textsStoppedAt: stoppedAt,
+    })
   })
 
   test('finds a need by its id written in capitals', async () => {

@@ -46,7 +46,8 @@ async function anotherOrganization(phoneNumber: string): Promise<World> {
   return other
 }
 
-const optedOut = (organizationId = world.organizationId) => world.repositories.smsOptOuts.isOptedOut(organizationId, PHONE)
+const optedOut = async (organizationId = world.organizationId) =>
+  (await world.repositories.smsOptOuts.optedOutAt(organizationId, PHONE)) !== undefined
 
 /** Whether SendSms (as the admin) would text the need now. */
 async function canText(needId: string): Promise<boolean> {
@@ -183,7 +184,21 @@ describe('ReceiveSms', () => {
   })
 
   describe('opting out and back in (docs/api/organization.md "SMS")', () => {
-    for (const body of ['STOP', 'stop', ' Stop ', 'STOPALL', 'UNSUBSCRIBE', 'cancel', 'End', 'QUIT', 'revoke', 'OptOut']) {
+    for (const body of [
+      'STOP',
+      'stop',
+      ' Stop ',
+      'STOPALL',
+      'UNSUBSCRIBE',
+      'cancel',
+      'End',
+      'QUIT',
+      'revoke',
+      'OptOut',
+      'ALTO',
+      'parar',
+      'Baja',
+    ]) {
       test(`${JSON.stringify(body)} opts the number out of the organization's texts, and is kept as a message too`, async () => {
         const need = await world.needFor(ana.id)
         expect(await receive(inbound(body))).toMatchObject({ needId: need.id, content: body })
@@ -192,7 +207,7 @@ describe('ReceiveSms', () => {
       })
     }
 
-    for (const body of ['START', 'yes', ' Unstop ']) {
+    for (const body of ['START', 'yes', ' Unstop ', 'COMENZAR', 'si', 'Sí', 'SI']) {
       test(`${JSON.stringify(body)} opts it back in`, async () => {
         const need = await world.needFor(ana.id)
         await receive(inbound('STOP'))

@@ -1,11 +1,12 @@
 import { describe, expect, test } from 'bun:test'
-import { advancesDelivery, deliveryStatusOf, optKeywordOf, type DeliveryStatus } from '../../../src/domain/messaging/sms'
+import { advancesDelivery, deliveryStatusOf, helpAnswerOf, smsKeywordOf, type DeliveryStatus } from '../../../src/domain/messaging/sms'
 
 // docs/api/organization.md "SMS": the whole body, trimmed and case-insensitive, is the keyword. Written out, not derived.
-const OPT_OUT = ['STOP', 'STOPALL', 'UNSUBSCRIBE', 'CANCEL', 'END', 'QUIT', 'REVOKE', 'OPTOUT']
-const OPT_IN = ['START', 'YES', 'UNSTOP']
+const OPT_OUT = ['STOP', 'STOPALL', 'UNSUBSCRIBE', 'CANCEL', 'END', 'QUIT', 'REVOKE', 'OPTOUT', 'ALTO', 'PARAR', 'BAJA']
+const OPT_IN = ['START', 'YES', 'UNSTOP', 'COMENZAR', 'SI', 'SÍ']
+const optKeywordOf = (body: string) => smsKeywordOf(body)?.keyword
 
-describe('opt keywords (optKeywordOf)', () => {
+describe('keywords (smsKeywordOf)', () => {
   for (const keyword of OPT_OUT) {
     test(`${keyword} opts out, in any case and with spaces around it`, () => {
       expect(optKeywordOf(keyword)).toBe('opt-out')
@@ -29,9 +30,24 @@ describe('opt keywords (optKeywordOf)', () => {
   })
 
   test('near misses, other words and an empty body are ordinary messages', () => {
-    for (const body of ['STOPP', 'STO', 'OPT OUT', 'OPT-OUT', 'UN STOP', 'NO', 'HELP', 'INFO', 'Y', '', '   ']) {
+    for (const body of ['STOPP', 'STO', 'OPT OUT', 'OPT-OUT', 'UN STOP', 'NO', 'INFO', 'Y', 'S', 'AYUDAME', 'HELP ME', '', '   ']) {
       expect(optKeywordOf(body)).toBeUndefined()
     }
+  })
+
+  test('HELP asks in English, AYUDA in Spanish; STOP, ALTO, START and COMENZAR say which language they are in', () => {
+    expect(smsKeywordOf(' help ')).toEqual({ keyword: 'help', language: 'en' })
+    expect(smsKeywordOf('Ayuda')).toEqual({ keyword: 'help', language: 'es' })
+    expect(smsKeywordOf('stop')).toEqual({ keyword: 'opt-out', language: 'en' })
+    expect(smsKeywordOf('alto')).toEqual({ keyword: 'opt-out', language: 'es' })
+    expect(smsKeywordOf('sí')).toEqual({ keyword: 'opt-in', language: 'es' })
+  })
+
+  test('the answer to HELP names the organization and how to stop, in the language asked', () => {
+    expect(helpAnswerOf('en', 'Food Bank')).toStartWith('Food Bank: ')
+    expect(helpAnswerOf('en', 'Food Bank')).toContain('Reply STOP')
+    expect(helpAnswerOf('es', 'Food Bank')).toStartWith('Food Bank: ')
+    expect(helpAnswerOf('es', 'Food Bank')).toContain('Responda ALTO')
   })
 })
 

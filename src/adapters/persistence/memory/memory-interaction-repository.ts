@@ -12,6 +12,7 @@ import type { Constituent } from '../../../domain/constituents/constituent'
 import { mailboxOf } from '../../../domain/messaging/mailbox'
 import { copy } from './memory-store'
 import { newestFirst, type PageRequest } from '../../../domain/shared/page'
+import type { TextCount } from '../../../domain/reports/text-figures'
 import { MemoryRepository, inOrganization, page, tallyOf } from './memory-repository'
 
 export class MemoryInteractionRepository extends MemoryRepository implements InteractionRepository {
@@ -94,6 +95,18 @@ export class MemoryInteractionRepository extends MemoryRepository implements Int
   }
   async tallyTextsTo(scope: SendScope, phone: string, since: Date) {
     return this.tallyOutbound(scope, 'sms', (c) => c.phone === phone, since)
+  }
+  async countTexts(organizationId: string, since: Date, until: Date, partnerId?: string) {
+    const counts = new Map<string, TextCount>()
+    for (const i of this.t.interactions) {
+      if (i.organizationId !== organizationId || i.channel !== 'sms' || i.createdAt < since || i.createdAt >= until) continue
+      if (partnerId !== undefined && i.partnerId !== partnerId) continue
+      const direction = i.direction ?? 'inbound'
+      const key = `${direction}|${i.deliveryStatus}`
+      const kept = counts.get(key) ?? { direction, ...(i.deliveryStatus ? { deliveryStatus: i.deliveryStatus } : {}), texts: 0 }
+      counts.set(key, { ...kept, texts: kept.texts + 1 })
+    }
+    return [...counts.values()]
   }
   async tallyMailsTo(scope: SendScope, email: string, since: Date) {
     const mailbox = mailboxOf(email)

@@ -39,6 +39,8 @@ export interface MemoryTables {
   outbox: Map<string, OutboxMessage>
   /** `organizationId|phone` → when it opted out. */
   smsOptOuts: Map<string, Date>
+  /** `organizationId|phone` → when it was last answered HELP. */
+  smsHelpAnswers: Map<string, Date>
   /** Provider message id → a delivery status that came before the send was recorded. */
   earlySmsStatuses: Map<string, { status: DeliveryStatus; at: Date }>
   webhookEndpoints: Map<string, WebhookEndpoint>
@@ -71,6 +73,7 @@ export function emptyTables(): MemoryTables {
     emailSettings: new Map(),
     outbox: new Map(),
     smsOptOuts: new Map(),
+    smsHelpAnswers: new Map(),
     earlySmsStatuses: new Map(),
     webhookEndpoints: new Map(),
     auditEvents: [],

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm'
 import type { SavedViewFilters } from '../../../domain/members/saved-view'
+import type { QuickReply } from '../../../domain/organizations/quick-replies'
 import { bigserial, boolean, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core'
 
 // The PostgreSQL shape of the data: the same tables and columns as src/adapters/persistence/sqlite/schema.ts, in PostgreSQL's
@@ -39,6 +40,8 @@ export const organizations = pgTable('organizations', {
   confirmRequests: boolean('confirm_requests'),
   /** The country whose national phone numbers its people type (ISO 3166-1 alpha-2); US for those made before it. */
   defaultCountry: text('default_country').notNull().default('US'),
+  /** The organization's saved replies to texts (docs/api/organization.md "Quick replies"); NULL: none. */
+  quickReplies: jsonb('quick_replies').$type<QuickReply[]>(),
   needSequence: integer('need_sequence').notNull(),
   createdAt: createdAt(),
 })
@@ -407,6 +410,9 @@ export const interactions = pgTable(
     index('interactions_by_recipient').on(t.organizationId, t.recipient, t.createdAt).where(sql`${t.recipient} IS NOT NULL`),
     // A person's texts not attached to a need, found when the person is erased (docs/privacy.md).
     index('interactions_by_constituent').on(t.organizationId, t.constituentId),
+    // An organization's texts of a period, counted for the needs report (docs/api/needs.md "Reports"). Partial, on the
+    // literal 'sms': a query that binds its channel (the send limits' counts) cannot take it for its own index.
+    index('interactions_texts_by_time').on(t.organizationId, t.createdAt).where(sql`${t.channel} = 'sms'`),
     // One provider message is one interaction: a text recovered after a crash cannot be claimed twice.
     uniqueIndex('interactions_by_provider_message').on(t.providerMessageId),
   ],
@@ -431,6 +437,19 @@ export const smsOptOuts = pgTable(
       .references(() => organizations.id),
     phone: text('phone').notNull(),
     optedOutAt: time('opted_out_at').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.organizationId, t.phone] })],
+)
+
+/** The last automatic answer to HELP each number was sent by an organization: at most one a day (docs/api/organization.md "SMS"). */
+export const smsHelpAnswers = pgTable(
+  'sms_help_answers',
+  {
+    organizationId: text('organization_id')
+      .notNull()
+      .references(() => organizations.id),
+    phone: text('phone').notNull(),
+    answeredAt: time('answered_at').notNull(),
   },
   (t) => [primaryKey({ columns: [t.organizationId, t.phone] })],
 )

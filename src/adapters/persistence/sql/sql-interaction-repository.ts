@@ -10,6 +10,7 @@ import type { Interaction, InteractionChannel } from '../../../domain/needs/inte
 import { mailboxOf } from '../../../domain/messaging/mailbox'
 import type { Tally } from '../../../domain/messaging/send-limits'
 import { newestFirst, offsetOf, type PageRequest } from '../../../domain/shared/page'
+import type { TextCount } from '../../../domain/reports/text-figures'
 import type * as schema from '../sqlite/schema'
 import { SqlRepository, nullable, present } from './sql-repository'
 
@@ -147,6 +148,29 @@ export class SqlInteractionRepository extends SqlRepository implements Interacti
   }
   tallyTextsTo(scope: SendScope, phone: string, since: Date): Promise<Tally> {
     return this.tallyOutbound(scope, 'sms', eq(this.tables.constituents.phone, phone), since)
+  }
+  async countTexts(organizationId: string, since: Date, until: Date, partnerId?: string): Promise<TextCount[]> {
+    const i = this.tables.interactions
+    // One range of interactions_texts_by_time, whose condition is the literal 'sms' written here (a bound value would
+    // not match it): the period's texts of the organization, not its other messages.
+    const rows = await this.db
+      .select({ direction: i.direction, deliveryStatus: i.deliveryStatus, texts: count() })
+      .from(i)
+      .where(
+        and(
+          eq(i.organizationId, organizationId),
+          sql`${i.channel} = 'sms'`,
+          gte(i.createdAt, since),
+          lt(i.createdAt, until),
+          partnerId === undefined ? undefined : eq(i.partnerId, partnerId),
+        ),
+      )
+      .groupBy(i.direction, i.deliveryStatus)
+    return rows.map(({ direction, deliveryStatus, texts }) => ({
+      direction: direction === 'outbound' ? 'outbound' : 'inbound',
+      ...(deliveryStatus ? { deliveryStatus: deliveryStatus as DeliveryStatus } : {}),
+      texts,
+    }))
   }
   tallyMailsTo(scope: SendScope, email: string, since: Date): Promise<Tally> {
     // By the mailbox, as duplicate detection keys it (constituents_by_email).

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm'
 import type { SavedViewFilters } from '../../../domain/members/saved-view'
+import type { QuickReply } from '../../../domain/organizations/quick-replies'
 import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core'
 
 // The SQLite shape of the data. Thin on purpose: the rules live in the domain, not here.
@@ -38,6 +39,8 @@ export const organizations = sqliteTable('organizations', {
   confirmRequests: integer('confirm_requests', { mode: 'boolean' }),
   /** The country whose national phone numbers its people type (ISO 3166-1 alpha-2); US for those made before it. */
   defaultCountry: text('default_country').notNull().default('US'),
+  /** The organization's saved replies to texts (docs/api/organization.md "Quick replies"); NULL: none. */
+  quickReplies: text('quick_replies', { mode: 'json' }).$type<QuickReply[]>(),
   /** The last need number taken; the next need gets this plus one. */
   needSequence: integer('need_sequence').notNull(),
   createdAt: createdAt(),
@@ -416,6 +419,9 @@ export const interactions = sqliteTable(
     index('interactions_by_recipient').on(t.organizationId, t.recipient, t.createdAt).where(sql`${t.recipient} IS NOT NULL`),
     // A person's texts not attached to a need, found when the person is erased (docs/privacy.md).
     index('interactions_by_constituent').on(t.organizationId, t.constituentId),
+    // An organization's texts of a period, counted for the needs report (docs/api/needs.md "Reports"). Partial, on the
+    // literal 'sms': a query that binds its channel (the send limits' counts) cannot take it for its own index.
+    index('interactions_texts_by_time').on(t.organizationId, t.createdAt).where(sql`${t.channel} = 'sms'`),
     // One provider message is one interaction: a text recovered after a crash cannot be claimed twice.
     uniqueIndex('interactions_by_provider_message').on(t.providerMessageId),
   ],
@@ -441,6 +447,19 @@ export const smsOptOuts = sqliteTable(
       .references(() => organizations.id),
     phone: text('phone').notNull(),
     optedOutAt: integer('opted_out_at', { mode: 'timestamp_ms' }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.organizationId, t.phone] })],
+)
+
+/** The last automatic answer to HELP each number was sent by an organization: at most one a day (docs/api/organization.md "SMS"). */
+export const smsHelpAnswers = sqliteTable(
+  'sms_help_answers',
+  {
+    organizationId: text('organization_id')
+      .notNull()
+      .references(() => organizations.id),
+    phone: text('phone').notNull(),
+    answeredAt: integer('answered_at', { mode: 'timestamp_ms' }).notNull(),
   },
   (t) => [primaryKey({ columns: [t.organizationId, t.phone] })],
 )

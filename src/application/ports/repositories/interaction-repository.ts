@@ -2,6 +2,7 @@ import type { DeliveryStatus } from '../../../domain/messaging/sms'
 import type { Tally } from '../../../domain/messaging/send-limits'
 import type { Interaction } from '../../../domain/needs/interaction'
 import type { Page, PageRequest } from '../../../domain/shared/page'
+import type { TextCount } from '../../../domain/reports/text-figures'
 
 /**
  * Whose messages a send limit counts: an organization's (its id), or every organization's, for the deployment's
@@ -57,6 +58,11 @@ export interface InteractionRepository {
   clearContentOfNeeds(organizationId: string, needIds: readonly string[]): Promise<void>
   /** The scope's outbound texts at or after `since` on needs of constituents with this phone (send limits). */
   tallyTextsTo(scope: SendScope, phone: string, since: Date): Promise<Tally>
+  /**
+   * The organization's texts recorded at or after `since` and before `until`, counted per direction and delivery
+   * status (the needs report); `partnerId` narrows them to that partner's.
+   */
+  countTexts(organizationId: string, since: Date, until: Date, partnerId?: string): Promise<TextCount[]>
   /** The same of outbound emails, on needs of constituents with an address of this one's mailbox (`mailboxOf`). */
   tallyMailsTo(scope: SendScope, email: string, since: Date): Promise<Tally>
 }
