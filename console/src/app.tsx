@@ -72,9 +72,15 @@ function SignedIn({ place }: { place: Place }) {
             {t.needs}
           </a>
           {mayText && (
-            <a href={href(['messages'])} aria-current={current(place, 'messages')} aria-label={waiting ? t.texts.navCount(waiting) : undefined}>
+            <a href={href(['messages'])} aria-current={current(place, 'messages')}>
               {t.texts.nav}
-              {waiting > 0 && <span class="count">{waiting}</span>}
+              {waiting > 0 && (
+                <>
+                  {' '}
+                  <span class="count">{waiting}</span>
+                  <span class="visually-hidden"> {t.texts.waiting}</span>
+                </>
+              )}
             </a>
           )}
           {may(profile, 'constituents:read') && (

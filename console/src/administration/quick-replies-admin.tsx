@@ -41,13 +41,7 @@ export function QuickRepliesScreen() {
         <fieldset key={i}>
           <legend>{words.reply(i + 1)}</legend>
           <label for={`reply-label-${i}`}>{words.label}</label>
-          <input
-            id={`reply-label-${i}`}
-            value={row.label}
-            required
-            maxLength={MAX_LENGTH.QuickReply.label}
-            onInput={(event) => change(i, { label: event.currentTarget.value })}
-          />
+          <input id={`reply-label-${i}`} value={row.label} required onInput={(event) => change(i, { label: event.currentTarget.value })} />
           {(['en', 'es'] as const).map((language) => (
             <div key={language}>
               <label for={`reply-${language}-${i}`}>{words.body[language]}</label>

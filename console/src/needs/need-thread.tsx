@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks'
 import { MAX_LENGTH } from '../../api-constants'
-import { client, type Interaction, type Need, type Profile } from '../shared/api'
+import { client, type Interaction, type NeedDetail, type Profile } from '../shared/api'
 import { formatDate, formatDateTime, may, partnerName, usePartners } from '../shared/data'
 import { language, t } from '../shared/i18n'
 import { QuickReplies } from '../messages/quick-replies'
@@ -38,7 +38,7 @@ function senderOf(item: Interaction): string {
  * The reply box under the thread, for those who may text: offered only when the need says a text can reach the
  * person, and otherwise why not (no phone, STOP, no SMS number, no provider, a limit), so nothing sits queued in vain.
  */
-export function SmsForm({ need, profile, act }: { need: Need; profile: Profile | undefined; act: Act }) {
+export function SmsForm({ need, profile, act }: { need: NeedDetail; profile: Profile | undefined; act: Act }) {
   const partners = usePartners()
   const [body, setBody] = useState('')
   if (!may(profile, 'needs:send-sms') || !need.constituentId) return null
@@ -53,7 +53,10 @@ export function SmsForm({ need, profile, act }: { need: Need; profile: Profile |
           onSubmit={async (event) => {
             event.preventDefault()
             const text = body.trim()
-            if (text && (await act(() => client.POST('/api/needs/{id}/sms', { params: { path: { id } }, body: { body: text } }), t.smsQueued)))
+            if (
+              text &&
+              (await act(() => client.POST('/api/needs/{id}/sms', { params: { path: { id } }, body: { body: text } }), t.smsQueued))
+            )
               setBody('')
           }}
         >

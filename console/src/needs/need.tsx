@@ -6,7 +6,7 @@ import {
   problemText,
   type Interaction,
   type Member,
-  type Need,
+  type NeedDetail,
   type NeedChange,
   type Partner,
   type Profile,
@@ -22,7 +22,7 @@ import { NeedPerson } from './need-person'
 import { authorized } from '../shared/session'
 
 interface Loaded {
-  need: Need
+  need: NeedDetail
   interactions: Interaction[]
   history: NeedChange[]
 }

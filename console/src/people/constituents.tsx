@@ -1,6 +1,6 @@
 import { Fragment } from 'preact'
 import { useEffect, useState } from 'preact/hooks'
-import { client, PERSON_FIELDS, type Constituent, type Need } from '../shared/api'
+import { client, PERSON_FIELDS, type Constituent, type ConstituentDetail, type Need } from '../shared/api'
 import { formatDate, formatDateTime, may, partnerName, usePartners, useProfile } from '../shared/data'
 import { ErasePerson } from './erase-person'
 import { ExportButton } from '../shared/exports'
@@ -114,7 +114,7 @@ export function ConstituentSearch({ query }: { query: URLSearchParams }) {
 export function ConstituentScreen({ id }: { id: string }) {
   const partners = usePartners()
   const profile = useProfile()
-  const [loaded, setLoaded] = useState<{ person: Constituent; needs: Need[]; total: number; household: Constituent[] } | 'missing'>()
+  const [loaded, setLoaded] = useState<{ person: ConstituentDetail; needs: Need[]; total: number; household: Constituent[] } | 'missing'>()
   const read = async () => {
     const { data: person } = await authorized(() => client.GET('/api/constituents/{id}', { params: { path: { id } } }))
     if (!person) return setLoaded('missing')

@@ -20,7 +20,7 @@ export const textsEn = {
     replyLabel: 'Reply by text',
     replied: 'Reply queued; it is sent in a moment.',
     nav: 'Messages',
-    navCount: (n: number) => (n === 1 ? 'Messages, 1 waiting' : `Messages, ${n} waiting`),
+    waiting: 'waiting',
     title: 'Messages nobody has picked up',
     intro: 'Texts from numbers with no open need. Put each on a need, start a need from it, or answer it.',
     none: 'No message is waiting.',
@@ -39,7 +39,8 @@ export const textsEn = {
   },
   quickReplies: {
     title: 'Quick replies',
-    intro: 'Texts staff pick in the reply box instead of typing them. {reference} becomes the need’s reference number and {partner} its partner’s name.',
+    intro:
+      'Texts staff pick in the reply box instead of typing them. {reference} becomes the need’s reference number and {partner} its partner’s name.',
     reply: (n: number) => `Reply ${n}`,
     label: 'Name staff pick it by',
     body: { en: 'Text in English', es: 'Text in Spanish' },

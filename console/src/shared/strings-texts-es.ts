@@ -22,7 +22,7 @@ export const textsEs: typeof textsEn = {
     replyLabel: 'Responder por SMS',
     replied: 'Respuesta en cola; se envía en un momento.',
     nav: 'Mensajes',
-    navCount: (n: number) => (n === 1 ? 'Mensajes, 1 en espera' : `Mensajes, ${n} en espera`),
+    waiting: 'en espera',
     title: 'Mensajes sin atender',
     intro: 'SMS de números sin una necesidad abierta. Póngalos en una necesidad, empiece una con ellos o respóndalos.',
     none: 'No hay mensajes en espera.',
@@ -41,7 +41,8 @@ export const textsEs: typeof textsEn = {
   },
   quickReplies: {
     title: 'Respuestas rápidas',
-    intro: 'SMS que el personal elige en el cuadro de respuesta en vez de escribirlos. {reference} se vuelve la referencia de la necesidad y {partner} el nombre de su socio.',
+    intro:
+      'SMS que el personal elige en el cuadro de respuesta en vez de escribirlos. {reference} se vuelve la referencia de la necesidad y {partner} el nombre de su socio.',
     reply: (n: number) => `Respuesta ${n}`,
     label: 'Nombre con el que se elige',
     body: { en: 'Texto en inglés', es: 'Texto en español' },
