@@ -8,6 +8,7 @@ import { ConstituentScreen, ConstituentSearch } from './people/constituents'
 import { ImportScreen, importTexts } from './administration/imports'
 import { Inbox } from './needs/inbox'
 import { Matches } from './people/matches'
+import { Messages, useWaitingMessages } from './messages/messages'
 import { ProfileScreen } from './account/profile'
 import { Login } from './account/login'
 import { NeedScreen } from './needs/need'
@@ -47,6 +48,8 @@ function SignedIn({ place }: { place: Place }) {
   const profile = answer.profile
   const firstRun = useFirstRun(answer)
   const [firstRunDone, setFirstRunDone] = useState(false)
+  const mayText = may(profile, 'needs:send-sms')
+  const waiting = useWaitingMessages(mayText)
   // On another screen the keyboard goes on from its top, as after loading a page; moved before the paint,
   // so it never takes the focus from a field the member has already reached.
   useLayoutEffect(() => {
@@ -68,6 +71,18 @@ function SignedIn({ place }: { place: Place }) {
           <a href={href(['needs'])} aria-current={current(place, 'needs')}>
             {t.needs}
           </a>
+          {mayText && (
+            <a href={href(['messages'])} aria-current={current(place, 'messages')}>
+              {t.texts.nav}
+              {waiting > 0 && (
+                <>
+                  {' '}
+                  <span class="count">{waiting}</span>
+                  <span class="visually-hidden"> {t.texts.waiting}</span>
+                </>
+              )}
+            </a>
+          )}
           {may(profile, 'constituents:read') && (
             <a href={href(['constituents'])} aria-current={current(place, 'constituents')}>
               {t.constituents}
@@ -115,7 +130,7 @@ function SignedIn({ place }: { place: Place }) {
 }
 
 /** The screens of the bar; any other place is the inbox's. */
-const AREAS = ['constituents', 'new', 'admin', 'profile', 'import', 'reports']
+const AREAS = ['constituents', 'new', 'admin', 'profile', 'import', 'reports', 'messages']
 
 /** `page` on the bar's link to the place's screen. */
 function current(place: Place, area: string): 'page' | undefined {
@@ -131,6 +146,7 @@ function Screen({ place }: { place: Place }) {
   if (area === 'reports') return <Reports query={place.query} />
   if (area === 'admin') return <Administration path={place.path.slice(1)} query={place.query} />
   if (area === 'import') return <ImportScreen />
+  if (area === 'messages') return <Messages query={place.query} />
   if (area === 'constituents' && id === 'matches') return <Matches />
   if (area === 'constituents' && id) return <ConstituentScreen key={id} id={id} />
   if (area === 'constituents') return <ConstituentSearch query={place.query} />

@@ -42,8 +42,15 @@ describe.skipIf(!chromiumAvailable())('reports in the staff console', () => {
     ])
     expect(await tableOf(page, 'Needs by status now')).toContainEqual(['New', '2'])
     expect((await tableOf(page, 'Opened and resolved, by week')).flatMap((row) => row.slice(1))).toEqual(['3', '1'])
+    // No text was sent or received in the period (docs/api/organization.md "SMS", the figures).
+    expect(await tableOf(page, 'Texts in the period')).toEqual([
+      ['Received', '0'],
+      ['Sent', '0'],
+      ['Delivered', '0'],
+      ['Not delivered', '0'],
+    ])
     // The drawings are for the eye: screen readers get the tables.
-    expect(await page.locator('figure.chart > svg[aria-hidden="true"]').count()).toBe(3)
+    expect(await page.locator('figure.chart > svg[aria-hidden="true"]').count()).toBe(4)
     await c.expectAccessible(page)
 
     // Another period from the form; a period that ends before it starts is the server's refusal, said.

@@ -7,6 +7,7 @@ import { AuditTrail } from './audit-trail'
 import { Members } from './members'
 import { OrganizationScreen } from './organization-settings'
 import { PartnersScreen } from './partners-admin'
+import { QuickRepliesScreen } from './quick-replies-admin'
 import { WebhookDeliveries } from './webhook-deliveries'
 import { WebhooksScreen } from './webhooks'
 
@@ -17,6 +18,7 @@ export const ADMIN_SECTIONS = [
   { key: 'webhooks', permission: 'webhooks:manage' },
   { key: 'members', permission: 'members:list' },
   { key: 'audit', permission: 'audit:read' },
+  { key: 'replies', permission: 'organization:settings' },
 ] as const satisfies ReadonlyArray<{ key: string; permission: Permission }>
 
 export function mayAdminister(profile: Profile | undefined): boolean {
@@ -57,6 +59,8 @@ export function Administration({ path, query }: { path: string[]; query: URLSear
         <PartnersScreen profile={profile} />
       ) : chosen === 'organization' ? (
         <OrganizationScreen />
+      ) : chosen === 'replies' ? (
+        <QuickRepliesScreen />
       ) : path[1] ? (
         <WebhookDeliveries key={path[1]} id={path[1]} query={query} />
       ) : (

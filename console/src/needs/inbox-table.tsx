@@ -78,7 +78,13 @@ export function NeedsTable(props: {
           {props.needs.map((need) => (
             <tr key={need.id} class={isOverdue(need, now) ? 'overdue' : undefined}>
               {cell(t.reference, <a href={href(['needs', need.referenceNumber])}>{need.referenceNumber}</a>)}
-              {cell(t.status, t.statuses[need.status])}
+              {cell(
+                t.status,
+                <>
+                  {t.statuses[need.status]}
+                  {need.needsAttention && <strong class="overdue-mark"> {t.texts.attentionMark}</strong>}
+                </>,
+              )}
               {cell(t.partner, partnerName(props.partners, need.partnerId))}
               {cell(t.assignee, memberName(props.members, props.profile, need.assignedTo, t))}
               {cell(

@@ -22,11 +22,12 @@ export function Inbox({ query }: { query: URLSearchParams }) {
   const mine = query.get('mine') === '1'
   const q = query.get('q')?.trim() ?? ''
   const overdue = query.get('overdue') === '1'
+  const attention = query.get('attention') === '1'
   const sort = sortOf(query)
   const page = pageOf(query)
   // The answer remembers which filters and page it is for: until the next arrives, the table is not shown under another page's label.
   const [reloads, setReloads] = useState(0)
-  const key = JSON.stringify([status, partnerId, mine, me, q, overdue, sort, page, reloads])
+  const key = JSON.stringify([status, partnerId, mine, me, q, overdue, attention, sort, page, reloads])
   const selection = useSelection(key)
   const bulk = may(profile, 'needs:update')
   const [answer, setAnswer] = useState<{ key: string; result: { needs: Need[]; total: number; moreThan: boolean } | 'error' }>()
@@ -42,6 +43,7 @@ export function Inbox({ query }: { query: URLSearchParams }) {
     ...(mine && me ? { assignedTo: me } : {}),
     ...(q ? { q } : {}),
     ...(overdue ? { overdue: true } : {}),
+    ...(attention ? { attention: true } : {}),
   }
   // A need created or changed anywhere reads the page again, without a reload.
   const changes = useLiveChanges((event) => event.type.startsWith('need.'))
@@ -60,7 +62,14 @@ export function Inbox({ query }: { query: URLSearchParams }) {
     }
   }, [key, changes])
 
-  const filters = { status, partner: partnerId, mine: mine ? '1' : undefined, q: q || undefined, overdue: overdue ? '1' : undefined }
+  const filters = {
+    status,
+    partner: partnerId,
+    mine: mine ? '1' : undefined,
+    q: q || undefined,
+    overdue: overdue ? '1' : undefined,
+    attention: attention ? '1' : undefined,
+  }
   const sorted = { ...filters, sort }
   const change = (patch: Record<string, string | undefined>) => go(['needs'], { ...sorted, ...patch, page: undefined })
 
@@ -125,6 +134,15 @@ export function Inbox({ query }: { query: URLSearchParams }) {
             onChange={(event) => change({ overdue: event.currentTarget.checked ? '1' : undefined })}
           />
           <label for="filter-overdue">{t.inboxSearch.overdueOnly}</label>
+        </div>
+        <div class="check">
+          <input
+            id="filter-attention"
+            type="checkbox"
+            checked={attention}
+            onChange={(event) => change({ attention: event.currentTarget.checked ? '1' : undefined })}
+          />
+          <label for="filter-attention">{t.texts.attentionOnly}</label>
         </div>
       </form>
       <SavedViews query={query} me={me} />

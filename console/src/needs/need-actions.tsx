@@ -1,4 +1,3 @@
-import { MAX_LENGTH } from '../../api-constants'
 import { useState } from 'preact/hooks'
 import { client, STATUSES, type Member, type Need, type Partner, type Profile, type Status } from '../shared/api'
 import { may, memberName, partnerName } from '../shared/data'
@@ -118,27 +117,6 @@ function Choice({
         </select>
       </div>
       <button type="submit">{button}</button>
-    </form>
-  )
-}
-
-/** A text to the need's constituent, for those who may send one; the worker sends it. */
-export function SmsForm({ need, profile, act }: Pick<Props, 'need' | 'profile' | 'act'>) {
-  if (!may(profile, 'needs:send-sms') || !need.constituentId) return null
-  const id = need.id
-  return (
-    <form
-      onSubmit={async (event) => {
-        event.preventDefault()
-        const form = event.currentTarget
-        const body = String(new FormData(form).get('sms')).trim()
-        if (body && (await act(() => client.POST('/api/needs/{id}/sms', { params: { path: { id } }, body: { body } }), t.smsQueued)))
-          form.reset()
-      }}
-    >
-      <label for="sms">{t.smsLabel}</label>
-      <textarea id="sms" name="sms" maxLength={MAX_LENGTH.NewSms.body} required />
-      <button type="submit">{t.sendSms}</button>
     </form>
   )
 }

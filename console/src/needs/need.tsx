@@ -6,7 +6,7 @@ import {
   problemText,
   type Interaction,
   type Member,
-  type Need,
+  type NeedDetail,
   type NeedChange,
   type Partner,
   type Profile,
@@ -15,13 +15,14 @@ import {
 import { everyPage, formatDate, formatDateTime, memberName, partnerName, useMembers, usePartners, useProfile } from '../shared/data'
 import { language, t } from '../shared/i18n'
 import { useLiveChanges } from '../shared/live'
-import { NeedActions, SmsForm } from './need-actions'
+import { NeedActions } from './need-actions'
+import { SmsForm, Thread } from './need-thread'
 import { CreatedDuplicates, takeCreated } from './created-need'
 import { NeedPerson } from './need-person'
 import { authorized } from '../shared/session'
 
 interface Loaded {
-  need: Need
+  need: NeedDetail
   interactions: Interaction[]
   history: NeedChange[]
 }
@@ -94,6 +95,7 @@ export function NeedScreen({ reference }: { reference: string }) {
         {message?.text}
       </div>
       {created && <CreatedDuplicates created={created} />}
+      {need.needsAttention && <p class="warning">{t.texts.attention}</p>}
       <section aria-labelledby="fields-title">
         <h2 id="fields-title">{t.fields}</h2>
         <dl class="fields">
@@ -121,21 +123,7 @@ export function NeedScreen({ reference }: { reference: string }) {
       <NeedActions need={need} profile={profile} members={members} partners={partners} act={act} />
       <section aria-labelledby="notes-title">
         <h2 id="notes-title">{t.notes}</h2>
-        {interactions.length === 0 ? (
-          <p>{t.noInteractions}</p>
-        ) : (
-          <ol class="timeline">
-            {interactions.map((item) => (
-              <li key={item.id}>
-                <p class="meta">
-                  {formatDateTime(item.createdAt, language)} · {t.channels[item.channel]}
-                  {item.senderIdentifier ? ` · ${item.senderIdentifier}` : ''}
-                </p>
-                <p class="content">{item.content}</p>
-              </li>
-            ))}
-          </ol>
-        )}
+        <Thread interactions={interactions} />
         <form
           onSubmit={async (event) => {
             event.preventDefault()

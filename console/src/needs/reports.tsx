@@ -70,6 +70,15 @@ function Figures({ report }: { report: NeedsReport }) {
         <dd>{report.overdue}</dd>
       </dl>
       <BarChart
+        caption={t.texts.figures}
+        head={t.texts.figuresHead}
+        series={[t.texts.figuresCount]}
+        rows={(['received', 'sent', 'delivered', 'failed'] as const).map((kind) => ({
+          label: t.texts.figureNames[kind],
+          values: [report.texts[kind]],
+        }))}
+      />
+      <BarChart
         caption={t.byWeek}
         head={t.weekOf}
         series={[t.opened, t.resolved]}

@@ -1,7 +1,7 @@
 import { Fragment } from 'preact'
 import { useEffect, useState } from 'preact/hooks'
-import { client, PERSON_FIELDS, type Constituent, type Need } from '../shared/api'
-import { formatDateTime, may, partnerName, usePartners, useProfile } from '../shared/data'
+import { client, PERSON_FIELDS, type Constituent, type ConstituentDetail, type Need } from '../shared/api'
+import { formatDate, formatDateTime, may, partnerName, usePartners, useProfile } from '../shared/data'
 import { ErasePerson } from './erase-person'
 import { ExportButton } from '../shared/exports'
 import { language, t } from '../shared/i18n'
@@ -114,7 +114,7 @@ export function ConstituentSearch({ query }: { query: URLSearchParams }) {
 export function ConstituentScreen({ id }: { id: string }) {
   const partners = usePartners()
   const profile = useProfile()
-  const [loaded, setLoaded] = useState<{ person: Constituent; needs: Need[]; total: number; household: Constituent[] } | 'missing'>()
+  const [loaded, setLoaded] = useState<{ person: ConstituentDetail; needs: Need[]; total: number; household: Constituent[] } | 'missing'>()
   const read = async () => {
     const { data: person } = await authorized(() => client.GET('/api/constituents/{id}', { params: { path: { id } } }))
     if (!person) return setLoaded('missing')
@@ -144,6 +144,7 @@ export function ConstituentScreen({ id }: { id: string }) {
     <>
       <h1>{personName(person)}</h1>
       <PersonDetails person={person} />
+      {person.textsStoppedAt && <p class="notice">{t.texts.stoppedOn(formatDate(person.textsStoppedAt, language))}</p>}
       {may(profile, 'needs:create') && !person.erasedAt && (
         <p>
           <a href={href(['new'], { person: person.id })}>{t.personEdit.newNeed}</a>

@@ -24,6 +24,11 @@ export type DuplicateCheck = components['schemas']['DuplicateCheck']
 export type EmailSettings = components['schemas']['EmailSettings']
 export type WebhookEndpoint = components['schemas']['WebhookEndpoint']
 export type WebhookDelivery = components['schemas']['WebhookDelivery']
+export type UnattachedMessage = components['schemas']['Message']
+/** A need as `GET /api/needs/{id}` answers it: whether its person may be texted now, and since when texts stopped. */
+export type NeedDetail = components['schemas']['NeedDetail']
+export type ConstituentDetail = components['schemas']['ConstituentDetail']
+export type QuickReply = components['schemas']['QuickReply']
 
 export const STATUSES: readonly Status[] = VALUES.NeedUpdate.status
 /** A person's contact details, in the API's order: what the duplicate check takes, and a new person's intake. */

@@ -3,7 +3,14 @@ import type { EmailSettings, WebhookDelivery, WebhookEndpoint } from './api'
 /** The administration's texts (partners, organization, email, webhooks, exports), spread into strings-en.ts. */
 export const adminEn = {
   administration: 'Administration',
-  adminSections: { partners: 'Partners', organization: 'Organization', webhooks: 'Webhooks', members: 'Members', audit: 'Audit trail' },
+  adminSections: {
+    partners: 'Partners',
+    organization: 'Organization',
+    webhooks: 'Webhooks',
+    members: 'Members',
+    audit: 'Audit trail',
+    replies: 'Quick replies',
+  },
   save: 'Save',
   saved: 'Saved.',
   rowActions: 'Actions',

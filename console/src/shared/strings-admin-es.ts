@@ -9,6 +9,7 @@ export const adminEs: typeof adminEn = {
     webhooks: 'Webhooks',
     members: 'Miembros',
     audit: 'Registro de auditoría',
+    replies: 'Respuestas rápidas',
   },
   save: 'Guardar',
   saved: 'Guardado.',

@@ -1,6 +1,7 @@
 import type { Interaction, Status } from './api'
 import { adminEn } from './strings-admin-en'
 import { inboxEn } from './strings-inbox-en'
+import { textsEn } from './strings-texts-en'
 import { membersEn } from './strings-members-en'
 
 /** Every text the console shows, one object per language of the same shape; the page's `lang` chooses. */
@@ -235,6 +236,7 @@ export const en = {
   },
   ...membersEn,
   ...inboxEn,
+  ...textsEn,
 }
 
 export type Strings = typeof en

@@ -1,6 +1,7 @@
 import { adminEs } from './strings-admin-es'
 import type { Strings } from './strings-en'
 import { inboxEs } from './strings-inbox-es'
+import { textsEs } from './strings-texts-es'
 import { membersEs } from './strings-members-es'
 
 // The Spanish of every text in strings-en.ts, the same keys.
@@ -230,5 +231,6 @@ export const es: Strings = {
   },
   ...membersEs,
   ...inboxEs,
+  ...textsEs,
   channels: { note: 'Nota', sms: 'Mensaje de texto', email: 'Correo electrónico' },
 }
