@@ -478,7 +478,7 @@ export interface paths {
         put?: never;
         /**
          * Start a need from the text, with every text on no need from its number on it
-         * @description Members who may send texts and create needs (partner roles for their own partner). The person is the one on file with the number, or one made from it. Answers the need as GET /api/needs/{id} does.
+         * @description Members who may send texts and create needs (partner roles for their own partner). The person is the one on file with the number, or one made from it. Answers the need as POST /api/needs answers a created one.
          */
         post: operations["startNeedFromMessage"];
         delete?: never;
