@@ -45,7 +45,7 @@ export const needs = area('needs', ({ service }) => {
     list: service(ListNeeds, [repositories, clock]),
     export: service(ExportNeeds, [repositories, AuditTrail, clock]),
     import: service(ImportNeeds, [RecordImport, NeedImporter]),
-    get: service(GetNeed, [repositories, TextingStatus]),
+    get: service(GetNeed, [repositories, TextingStatus, unitOfWork]),
     update: service(UpdateNeed, [unitOfWork, clock, ids, WebhookEvents, AuditTrail, NeedNotifications, PORTS.metrics]),
     bulkUpdate: service(BulkUpdateNeeds, [UpdateNeed]),
     addNote: service(AddNote, [repositories, IdempotentCreates, clock, WebhookEvents, AuditTrail]),

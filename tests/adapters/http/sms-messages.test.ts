@@ -185,24 +185,34 @@ describe('the live stream', () => {
 })
 
 describe('needs marked for attention', () => {
-  test('a text to a person whose needs are all resolved marks the newest; ?attention=true finds it; a note clears it', async () => {
+  test('a text to a person whose needs are all resolved marks the newest; ?attention=true finds it; opening it to act on it, or a note, clears it', async () => {
     const phone = newPhone()
     const needId = await needFor(phone)
     expect((await api.call('PUT', `/api/needs/${needId}`, { token: admin, body: { status: 'RESOLVED' } })).status).toBe(200)
     expect((await api.call<{ needsAttention: boolean }>('GET', `/api/needs/${needId}`, { token: admin })).body.needsAttention).toBe(false)
 
     expectTwiml(await webhook(SMS_HOOK, inbound(phone, 'The heater broke again')))
-    const marked = await api.call<{ status: string; needsAttention: boolean }>('GET', `/api/needs/${needId}`, { token: admin })
-    expect(marked.body).toMatchObject({ status: 'RESOLVED', needsAttention: true })
-    expect((await interactions(needId)).map((i) => i.content)).toEqual(['The heater broke again'])
     const attention = async () =>
       (await api.call<Array<{ id: string }>>('GET', '/api/needs?attention=true&limit=100', { token: admin })).body.map((n) => n.id)
     expect(await attention()).toContain(needId)
+    expect((await interactions(needId)).map((i) => i.content)).toEqual(['The heater broke again'])
 
-    // Opening it changes nothing: a member answering does.
-    expect((await api.call<{ needsAttention: boolean }>('GET', `/api/needs/${needId}`, { token: admin })).body.needsAttention).toBe(true)
-    expect((await api.call('POST', `/api/needs/${needId}/notes`, { token: admin, body: { content: 'Calling back' } })).status).toBe(201)
+    // A volunteer glancing at it (who may not act on it) leaves it marked.
+    const volunteer = await api.tokenFor(world, 'volunteer', { partnerId: world.defaultPartner.id })
+    expect((await api.call<{ needsAttention: boolean }>('GET', `/api/needs/${needId}`, { token: volunteer })).body.needsAttention).toBe(
+      true,
+    )
+    expect(await attention()).toContain(needId)
+    // Opened by a member who may act on it: answered as it was (why it was marked shows), and no longer waiting.
+    const marked = await api.call<{ status: string; needsAttention: boolean }>('GET', `/api/needs/${needId}`, { token: admin })
+    expect(marked.body).toMatchObject({ status: 'RESOLVED', needsAttention: true })
     expect((await api.call<{ needsAttention: boolean }>('GET', `/api/needs/${needId}`, { token: admin })).body.needsAttention).toBe(false)
+    expect(await attention()).not.toContain(needId)
+
+    // Marked again, a note clears it too.
+    expectTwiml(await webhook(SMS_HOOK, inbound(phone, 'Still broken')))
+    expect(await attention()).toContain(needId)
+    expect((await api.call('POST', `/api/needs/${needId}/notes`, { token: admin, body: { content: 'Calling back' } })).status).toBe(201)
     expect(await attention()).not.toContain(needId)
   })
 })

@@ -36,6 +36,14 @@ describe('GetNeed', () => {
     })
   })
 
+  test('a need marked for attention, opened by a member who may act on it, is answered marked and is no longer so; a volunteer leaves it', async () => {
+    await world.repositories.needs.setAttention(world.organizationId, need.id, true)
+    const volunteer = await world.member('volunteer', { partnerId: world.defaultPartner.id })
+    expect((await getNeed.execute(volunteer, need.id)).needsAttention).toBe(true)
+    expect((await getNeed.execute(world.admin, need.id)).needsAttention).toBe(true)
+    expect((await world.repositories.needs.findById(world.organizationId, need.id))!.needsAttention).toBeFalsy()
+  })
+
   test('finds a need by its id written in capitals', async () => {
     expect((await getNeed.execute(world.admin, need.id.toUpperCase())).id).toBe(need.id)
   })
