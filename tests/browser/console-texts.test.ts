@@ -102,7 +102,7 @@ describe.skipIf(!chromiumAvailable())('conversations by text in the staff consol
     await c.done(page)
   })
 
-  test('at phone width in Spanish: a person who sent STOP is told apart, and no text is offered', async () => {
+  test('at phone width in Spanish: a person who sent STOP is told apart and offered no text; Messages fits the screen', async () => {
     const phone = newPhone()
     const person = await c.api.call<{ id: string }>('POST', '/api/constituents', {
       token: c.admin.token,
@@ -118,6 +118,15 @@ describe.skipIf(!chromiumAvailable())('conversations by text in the staff consol
     await page.getByText(/^SMS detenidos el /).waitFor()
     await page.getByText('No se puede enviar un SMS: la persona pidió no recibir más (STOP).').waitFor()
     expect(await page.getByLabel('Mensaje de texto a la persona').count()).toBe(0)
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375)
+    await c.expectAccessible(page)
+
+    // Messages at phone width: a text from a number no one has waits there, with what can be done with it.
+    await inbound(newPhone(), '¿Tienen pañales esta semana?')
+    await page.getByRole('link', { name: /^Mensajes \d+ en espera$/ }).click()
+    await page.getByRole('heading', { name: 'Mensajes sin atender' }).waitFor()
+    await page.getByText('¿Tienen pañales esta semana?').waitFor()
+    await page.getByRole('button', { name: 'Empezar una necesidad con él' }).first().waitFor()
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375)
     await c.expectAccessible(page)
     await c.done(page)
