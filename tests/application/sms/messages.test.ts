@@ -124,7 +124,8 @@ describe('attention', () => {
   test('a text to a resolved need marks it; a text sent on it, or a change, clears the mark', async () => {
     const ana = await world.constituent({ firstName: 'Ana', phone: '+15550001111' })
     const need = await world.needFor(ana.id)
-    const isMarked = async () => (await world.useCases.needs.get.execute(world.admin, need.id)).needsAttention === true
+    // Read as stored: a member opening the need would take the mark off (docs/api/needs.md "Attention").
+    const isMarked = async () => (await world.repositories.needs.findById(world.organizationId, need.id))?.needsAttention === true
     await world.setStatus(need, 'RESOLVED')
 
     await received('Me again', ana.phone)
