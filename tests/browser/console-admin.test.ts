@@ -174,6 +174,25 @@ describe.skipIf(!chromiumAvailable())('administration in the staff console', () 
     for (let i = 0; i < 100 && (await settingsNow()).constituentRetentionDays !== undefined; i++) await Bun.sleep(50)
     expect((await settingsNow()).constituentRetentionDays).toBeUndefined()
 
+    // A refused save says so beside its button, each error beside its field and named in the list there; what
+    // was typed stays, and the list's button takes the keyboard to the field.
+    await page.getByLabel('Organization name').fill('Valley Food Bank and Pantry')
+    await page.getByLabel('Country').fill('XX')
+    await page.getByRole('button', { name: 'Save settings' }).click()
+    const outcome = page.locator('.form-outcome')
+    await outcome.getByText('Not saved. Correct these fields:').waitFor()
+    expect(await page.getByLabel('Country').getAttribute('aria-invalid')).toBe('true')
+    expect(await page.locator('#org-default-country-error').count()).toBe(1)
+    expect(await page.getByLabel('Organization name').inputValue()).toBe('Valley Food Bank and Pantry')
+    await outcome.getByRole('button', { name: 'Country' }).click()
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('org-default-country')
+    await c.expectAccessible(page)
+    await page.getByLabel('Country').fill('GB')
+    await page.getByRole('button', { name: 'Save settings' }).click()
+    await outcome.getByText('Saved.').waitFor()
+    expect(await page.getByLabel('Country').getAttribute('aria-invalid')).toBeNull()
+    expect((await settingsNow()).name).toBe('Valley Food Bank and Pantry')
+
     const otherAdmin = await c.api.tokenFor(await c.api.world.otherOrganization(), 'org_admin')
     const otherSlug = (await c.api.call('GET', '/api/organizations/settings', { token: otherAdmin })).body.slug
     await page.getByLabel('Slug').fill(otherSlug)

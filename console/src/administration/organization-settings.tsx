@@ -1,7 +1,9 @@
 import { MAX_LENGTH } from '../../api-constants'
 import { useEffect, useState } from 'preact/hooks'
 import { client, type OrganizationSettings } from '../shared/api'
-import { OutcomeLine, useOutcome } from '../shared/outcome'
+import { describedBy, FieldProblem, fieldErrorsOf, FormOutcome } from '../shared/field-errors'
+import { failure, OutcomeLine, useOutcome } from '../shared/outcome'
+import { authorized } from '../shared/session'
 import { EmailSettingsSection } from './email-settings'
 import { t } from '../shared/i18n'
 
@@ -11,15 +13,30 @@ export function OrganizationScreen() {
   async function load() {
     await read(() => client.GET('/api/organizations/settings'), setSettings)
   }
-  const { outcome, read, run } = useOutcome(load)
+  const { outcome, setOutcome, read } = useOutcome(load)
+  const [errors, setErrors] = useState<Record<string, string>>({})
   useEffect(() => void load(), [])
   if (!settings) return outcome?.error ? <OutcomeLine outcome={outcome} /> : <p role="status">{t.loading}</p>
+  // Each field's id and label, for its error beside it and in the list beside the button.
+  const fields = {
+    name: { id: 'org-name', label: t.organizationName },
+    slug: { id: 'org-slug', label: t.slug },
+    shortCode: { id: 'org-short-code', label: t.shortCode },
+    auditRetentionDays: { id: 'org-retention', label: t.auditRetention },
+    appOrigins: { id: 'org-app-origins', label: t.appOrigins },
+    formOrigins: { id: 'org-form-origins', label: t.formOrigins },
+    digestHour: { id: 'org-digest-hour', label: t.digestHour },
+    timeZone: { id: 'org-time-zone', label: t.timeZone },
+    defaultCountry: { id: 'org-default-country', label: t.defaultCountry },
+    confirmRequests: { id: 'org-confirm-requests', label: t.confirmRequests },
+    constituentRetentionDays: { id: 'org-constituent-retention', label: t.constituentRetention },
+    needTextRetentionDays: { id: 'org-need-text-retention', label: t.needTextRetention },
+  }
 
   return (
     <>
       <section aria-labelledby="organization-title">
         <h2 id="organization-title">{t.adminSections.organization}</h2>
-        <OutcomeLine outcome={outcome} />
         <form
           class="panel"
           onSubmit={(event) => {
@@ -41,7 +58,14 @@ export function OrganizationScreen() {
               constituentRetentionDays: daysOrNull(text('constituentRetentionDays')),
               needTextRetentionDays: daysOrNull(text('needTextRetentionDays')),
             }
-            void run(() => client.PUT('/api/organizations/settings', { body }), t.saved)
+            void (async () => {
+              // A refusal keeps what was typed (the fields are left as they are) and says each field's error.
+              const { error, response } = await authorized(() => client.PUT('/api/organizations/settings', { body }))
+              setErrors(error ? fieldErrorsOf(error) : {})
+              if (error) return setOutcome(failure(response.status, error))
+              await load()
+              setOutcome({ text: t.saved })
+            })()
           }}
         >
           <label for="org-name">{t.organizationName}</label>
@@ -52,12 +76,23 @@ export function OrganizationScreen() {
             maxLength={MAX_LENGTH.OrganizationSettingsUpdate.name}
             autocomplete="organization"
             required
+            aria-invalid={errors.name ? true : undefined}
+            aria-describedby={describedBy('org-name', false, errors.name)}
           />
-          <Field id="org-slug" name="slug" label={t.slug} hint={t.slugHint} value={settings.slug} required />
-          <Field id="org-short-code" name="shortCode" label={t.shortCode} hint={t.shortCodeHint} value={settings.shortCode} />
+          <FieldProblem id="org-name" message={errors.name} />
+          <Field id="org-slug" name="slug" error={errors.slug} label={t.slug} hint={t.slugHint} value={settings.slug} required />
+          <Field
+            id="org-short-code"
+            name="shortCode"
+            error={errors.shortCode}
+            label={t.shortCode}
+            hint={t.shortCodeHint}
+            value={settings.shortCode}
+          />
           <NumberField
             id="org-retention"
             name="auditRetentionDays"
+            error={errors.auditRetentionDays}
             label={t.auditRetention}
             range={[7, 3650]}
             value={settings.auditRetentionDays}
@@ -66,6 +101,7 @@ export function OrganizationScreen() {
           <Field
             id="org-app-origins"
             name="appOrigins"
+            error={errors.appOrigins}
             label={t.appOrigins}
             hint={t.appOriginsHint}
             value={settings.appOrigins.join('\n')}
@@ -74,16 +110,34 @@ export function OrganizationScreen() {
           <Field
             id="org-form-origins"
             name="formOrigins"
+            error={errors.formOrigins}
             label={t.formOrigins}
             hint={t.formOriginsHint}
             value={settings.formOrigins.join('\n')}
             multiline
           />
-          <NumberField id="org-digest-hour" name="digestHour" label={t.digestHour} range={[0, 23]} value={settings.digestHour} required />
-          <Field id="org-time-zone" name="timeZone" label={t.timeZone} hint={t.timeZoneHint} value={settings.timeZone} required />
+          <NumberField
+            id="org-digest-hour"
+            name="digestHour"
+            error={errors.digestHour}
+            label={t.digestHour}
+            range={[0, 23]}
+            value={settings.digestHour}
+            required
+          />
+          <Field
+            id="org-time-zone"
+            name="timeZone"
+            error={errors.timeZone}
+            label={t.timeZone}
+            hint={t.timeZoneHint}
+            value={settings.timeZone}
+            required
+          />
           <Field
             id="org-default-country"
             name="defaultCountry"
+            error={errors.defaultCountry}
             label={t.defaultCountry}
             hint={t.defaultCountryHint}
             value={settings.defaultCountry}
@@ -105,6 +159,7 @@ export function OrganizationScreen() {
           <NumberField
             id="org-constituent-retention"
             name="constituentRetentionDays"
+            error={errors.constituentRetentionDays}
             label={t.constituentRetention}
             range={RETENTION_RANGE}
             value={settings.constituentRetentionDays}
@@ -113,12 +168,14 @@ export function OrganizationScreen() {
           <NumberField
             id="org-need-text-retention"
             name="needTextRetentionDays"
+            error={errors.needTextRetentionDays}
             label={t.needTextRetention}
             range={RETENTION_RANGE}
             value={settings.needTextRetentionDays}
             hint={t.retentionHint}
           />
           <button type="submit">{t.saveSettings}</button>
+          <FormOutcome outcome={outcome} errors={errors} fields={fields} />
         </form>
       </section>
       <section aria-labelledby="sms-title">
@@ -145,6 +202,7 @@ function NumberField(props: {
   value?: number | null
   required?: boolean
   hint?: string
+  error?: string
 }) {
   return (
     <>
@@ -157,8 +215,10 @@ function NumberField(props: {
         max={props.range[1]}
         defaultValue={props.value == null ? '' : String(props.value)}
         required={props.required}
-        aria-describedby={props.hint ? `${props.id}-hint` : undefined}
+        aria-invalid={props.error ? true : undefined}
+        aria-describedby={describedBy(props.id, Boolean(props.hint), props.error)}
       />
+      <FieldProblem id={props.id} message={props.error} />
       {props.hint && (
         <p id={`${props.id}-hint`} class="meta">
           {props.hint}
@@ -177,12 +237,28 @@ function lines(text: string): string[] {
 }
 
 /** A text field with its hint; `multiline` for a list, one item a line. */
-function Field(props: { id: string; name: string; label: string; hint: string; value?: string; required?: boolean; multiline?: boolean }) {
-  const input = { id: props.id, name: props.name, defaultValue: props.value, 'aria-describedby': `${props.id}-hint` }
+function Field(props: {
+  id: string
+  name: string
+  label: string
+  hint: string
+  value?: string
+  required?: boolean
+  multiline?: boolean
+  error?: string
+}) {
+  const input = {
+    id: props.id,
+    name: props.name,
+    defaultValue: props.value,
+    'aria-invalid': props.error ? true : undefined,
+    'aria-describedby': describedBy(props.id, true, props.error),
+  }
   return (
     <>
       <label for={props.id}>{props.label}</label>
       {props.multiline ? <textarea {...input} rows={3} /> : <input {...input} required={props.required} autocomplete="off" />}
+      <FieldProblem id={props.id} message={props.error} />
       <p id={`${props.id}-hint`} class="meta">
         {props.hint}
       </p>

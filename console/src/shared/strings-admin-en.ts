@@ -12,6 +12,7 @@ export const adminEn = {
     replies: 'Quick replies',
   },
   save: 'Save',
+  fixFields: 'Not saved. Correct these fields:',
   saved: 'Saved.',
   rowActions: 'Actions',
   state: 'State',

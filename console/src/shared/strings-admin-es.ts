@@ -12,6 +12,7 @@ export const adminEs: typeof adminEn = {
     replies: 'Respuestas rápidas',
   },
   save: 'Guardar',
+  fixFields: 'No se guardó. Corrija estos campos:',
   saved: 'Guardado.',
   rowActions: 'Acciones',
   state: 'Estado',
