@@ -4,13 +4,14 @@ import { minute } from './contract-support'
 
 /**
  * What the query-plan tests read, on either database: a partner's 300 needs a minute apart, due every ten
- * minutes, a third resolved, and one in ten with an assignee, a person and the person's household.
+ * minutes, a third resolved, and one in ten with an assignee, a person and the person's household. The person's name
+ * is no other test's: the constituents' plans of the same database search for theirs.
  */
 export async function needsToPlan(r: Repositories, organizationId: string) {
   const partner = aPartner({ organizationId })
   const member = aMember({ organizationId })
   const household = aHousehold({ organizationId })
-  const person = aConstituent({ organizationId, householdId: household.id, firstName: 'Xiomara', lastName: 'Quispe' })
+  const person = aConstituent({ organizationId, householdId: household.id, firstName: 'Yolanda', lastName: 'Mamani' })
   await r.partners.insert(partner)
   await r.members.insert(member)
   await r.constituents.insertHousehold(household)

@@ -49,10 +49,12 @@ if (postgresAvailable())
         // Open every connection of the pool, then have the server end them all, as a restart does.
         await Promise.all(Array.from({ length: 8 }, () => pool.repositories.organizations.findById(organization.id)))
         await admin`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()`
-        await realTimer(50)
+        // The client hears of each closed connection as its socket closes: on a busy machine 50 ms was not always enough
+        // (a read then met a second dead connection). A restart itself takes longer than this.
+        await realTimer(500)
         for (let i = 0; i < 8; i++) expect(await pool.repositories.organizations.findById(organization.id)).toEqual(organization)
         await admin`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()`
-        await realTimer(50)
+        await realTimer(500)
         const create = () =>
           pool.unitOfWork.run((r) => r.needs.insertMany([aNewNeed({ organizationId: organization.id, partnerId: partner.id })]))
         for (let i = 0; i < 8; i++) await create()

@@ -212,7 +212,7 @@ if (postgresAvailable())
           await needsToPlan(r, searched.id)
         })
         await client`VACUUM ANALYZE constituents, needs, need_terms`
-        for (const q of ['xio', 'quispe xiomara']) {
+        for (const q of ['yol', 'mamani yolanda']) {
           const search = { words: q.split(' '), kinds: ['r', 'd', 'n', 'p'] as NeedSearch['kinds'] }
           let total: number | undefined
           const plans = await plansOf(async () => {
