@@ -56,10 +56,9 @@ export async function databaseProxy(
       [database, client],
     ] as const) {
       // Across a partition, an end does not reach the other side either (the server keeps its session); once
-      // it heals, the end follows what was sent before it, as TCP delivers it. A reset too: `end` lets what was
-      // written first go out (a `destroy` dropped a held COMMIT not yet flushed, on a busy machine).
+      // it heals, the end follows what was sent before it, as TCP delivers it.
       a.on('close', () => pass(() => b.end()))
-      a.on('error', () => pass(() => b.end()))
+      a.on('error', () => pass(() => b.destroy()))
     }
     client.on('close', () => clients.delete(client))
   })
