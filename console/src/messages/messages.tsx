@@ -4,6 +4,7 @@ import { MAX_LENGTH } from '../../api-constants'
 import { client, problemText, type UnattachedMessage } from '../shared/api'
 import { formatDateTime, usePartners } from '../shared/data'
 import { language, t } from '../shared/i18n'
+import { ActivePartnerOptions } from '../shared/partner-options'
 import { useLiveChanges } from '../shared/live'
 import { PAGE_SIZE, pageOf, Paging } from '../shared/paging'
 import { go } from '../shared/router'
@@ -125,13 +126,7 @@ function WaitingMessage({ message, done }: { message: UnattachedMessage; done: (
         <div>
           <label for={field('partner')}>{t.partner}</label>
           <select id={field('partner')} name="partnerId" required>
-            {partners
-              .filter((partner) => !partner.isArchived)
-              .map((partner) => (
-                <option key={partner.id} value={partner.id}>
-                  {partner.name}
-                </option>
-              ))}
+            <ActivePartnerOptions partners={partners} />
           </select>
         </div>
         <div>

@@ -117,33 +117,19 @@ export function Inbox({ query }: { query: URLSearchParams }) {
             ))}
           </select>
         </div>
-        <div class="check">
-          <input
-            id="filter-mine"
-            type="checkbox"
-            checked={mine}
-            onChange={(event) => change({ mine: event.currentTarget.checked ? '1' : undefined })}
-          />
-          <label for="filter-mine">{t.assignedToMe}</label>
-        </div>
-        <div class="check">
-          <input
-            id="filter-overdue"
-            type="checkbox"
-            checked={overdue}
-            onChange={(event) => change({ overdue: event.currentTarget.checked ? '1' : undefined })}
-          />
-          <label for="filter-overdue">{t.inboxSearch.overdueOnly}</label>
-        </div>
-        <div class="check">
-          <input
-            id="filter-attention"
-            type="checkbox"
-            checked={attention}
-            onChange={(event) => change({ attention: event.currentTarget.checked ? '1' : undefined })}
-          />
-          <label for="filter-attention">{t.texts.attentionOnly}</label>
-        </div>
+        <FilterCheck id="filter-mine" checked={mine} label={t.assignedToMe} onChange={(on) => change({ mine: on ? '1' : undefined })} />
+        <FilterCheck
+          id="filter-overdue"
+          checked={overdue}
+          label={t.inboxSearch.overdueOnly}
+          onChange={(on) => change({ overdue: on ? '1' : undefined })}
+        />
+        <FilterCheck
+          id="filter-attention"
+          checked={attention}
+          label={t.texts.attentionOnly}
+          onChange={(on) => change({ attention: on ? '1' : undefined })}
+        />
       </form>
       <SavedViews query={query} me={me} />
       {may(profile, 'records:export') && (
@@ -207,5 +193,15 @@ function OpenByReference() {
       <input id="reference" name="reference" autocomplete="off" />
       <button type="submit">{t.open}</button>
     </form>
+  )
+}
+
+/** A filter of the inbox that is on or off. */
+function FilterCheck(props: { id: string; checked: boolean; label: string; onChange: (on: boolean) => void }) {
+  return (
+    <div class="check">
+      <input id={props.id} type="checkbox" checked={props.checked} onChange={(event) => props.onChange(event.currentTarget.checked)} />
+      <label for={props.id}>{props.label}</label>
+    </div>
   )
 }

@@ -4,6 +4,7 @@ import { MAX_LENGTH } from '../../api-constants'
 import { client, CONTACT_FIELDS, problemText, type DuplicateCheck } from '../shared/api'
 import { may, usePartners, useProfile } from '../shared/data'
 import { failure } from '../shared/outcome'
+import { ActivePartnerOptions } from '../shared/partner-options'
 import { t } from '../shared/i18n'
 import { CheckedDuplicates, foundAnyone, PersonSearch, type ChosenPerson } from '../people/person-chooser'
 import { personName } from '../shared/people'
@@ -104,13 +105,7 @@ export function NewNeed({ personId }: { personId?: string | undefined }) {
         <label for="partnerId">{t.partner}</label>
         <select id="partnerId" name="partnerId" required>
           <option value="">{t.choosePartner}</option>
-          {partners
-            .filter((partner) => !partner.isArchived)
-            .map((partner) => (
-              <option key={partner.id} value={partner.id}>
-                {partner.name}
-              </option>
-            ))}
+          <ActivePartnerOptions partners={partners} />
         </select>
         <label for="description">{t.description}</label>
         <textarea id="description" name="description" required />
