@@ -7,7 +7,8 @@ import { createConnection, createServer, type AddressInfo, type Socket } from 'n
  *   next writes);
  * - `pointAt` and `endConnections`: a failover (new connections reach another server; the old ones end);
  * - `partition`: a half-open partition (nothing passes either way, nobody is told);
- * - `refuse`: a connection reset (every connection ends, new ones are refused).
+ * - `refuse`: a connection reset (every connection ends, new ones are refused);
+ * - `loseAnswersFrom`: a reset that comes after the server did the work and before its answers arrive.
  * `url` is the database's, through the proxy. `latencyMs` holds each write of the client that long before
  * passing it on: a database a network hop away, where each round trip costs at least that.
  * `dropStartupParameter` takes that parameter out of each connection's startup message, as a pooler told to
@@ -25,6 +26,8 @@ export async function databaseProxy(
   let held: Array<() => void> | undefined
   /** A partition to begin with the first message of a client that matches. */
   let partitionBefore: RegExp | undefined
+  /** The connection of the first client message that matches loses its answers, then is reset once COMMIT is answered. */
+  let loseAnswersBefore: RegExp | undefined
   let refusing = false
   const pass = (send: () => void) => (held ? held.push(send) : send())
   const server = createServer((client) => {
@@ -33,6 +36,7 @@ export async function databaseProxy(
     clients.add(client)
     let answered = true
     let started = false
+    let lostAnswers: string | undefined
     client.on('data', (data: Buffer) => {
       if (stale.has(client)) return void client.destroy()
       const chunk = started || !dropStartupParameter ? data : withoutParameter(data, dropStartupParameter)
@@ -43,12 +47,22 @@ export async function databaseProxy(
         partitionBefore = undefined
         held ??= []
       }
+      if (loseAnswersBefore?.test(chunk.toString('latin1'))) {
+        loseAnswersBefore = undefined
+        lostAnswers = ''
+      }
       // Timers of one delay fire in the order set: the writes keep theirs.
       if (latencyMs > 0) setTimeout(() => pass(() => database.write(chunk)), latencyMs)
       else pass(() => database.write(chunk))
     })
-    database.on('data', (chunk) => {
+    database.on('data', (chunk: Buffer) => {
       answered = true
+      if (lostAnswers !== undefined) {
+        // A CommandComplete tagged COMMIT: the server has committed; the client hears only that its connection closed.
+        lostAnswers += chunk.toString('latin1')
+        if (lostAnswers.includes('COMMIT\0')) client.destroy()
+        return
+      }
       pass(() => client.write(chunk))
     })
     for (const [a, b] of [
@@ -88,6 +102,13 @@ export async function databaseProxy(
     /** The same, from the first message a client sends that matches `pattern` (that message held too). */
     partitionAt(pattern: RegExp) {
       partitionBefore = pattern
+    },
+    /**
+     * From the first message a client sends that matches `pattern`, that connection's answers are lost, and it is
+     * reset once the server has answered its COMMIT: the work was saved, and the client cannot know it.
+     */
+    loseAnswersFrom(pattern: RegExp) {
+      loseAnswersBefore = pattern
     },
     heal() {
       const waiting = held ?? []

@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import postgres from 'postgres'
 import { ConflictError } from '../../../src/domain/errors'
 import { PostgresDatabase } from '../../../src/adapters/persistence/postgres/postgres-database'
-import { anOrganization } from '../../support/builders'
+import type { AuditEvent } from '../../../src/domain/audit/audit-event'
+import { anAuditEvent, anOrganization } from '../../support/builders'
 import { databaseProxy, type DatabaseProxy } from '../../support/database-proxy'
 import { postgresAvailable } from '../../support/postgres'
 import { makePostgres, type PostgresFixture } from './postgres-fixture'
@@ -31,9 +32,12 @@ if (postgresAvailable())
     })
 
     /** The service's database through a proxy of its own (the connections it leaves dead are that test's only), closed after `use`. */
-    async function throughOwnProxy(use: (database: PostgresDatabase, proxy: DatabaseProxy) => Promise<void>): Promise<void> {
+    async function throughOwnProxy(
+      use: (database: PostgresDatabase, proxy: DatabaseProxy) => Promise<void>,
+      maxConnections = 2,
+    ): Promise<void> {
       const proxy = await databaseProxy(db.url)
-      const database = new PostgresDatabase(proxy.url, { maxConnections: 2 })
+      const database = new PostgresDatabase(proxy.url, { maxConnections })
       try {
         await use(database, proxy)
       } finally {
@@ -98,7 +102,7 @@ if (postgresAvailable())
       expect([...(await client`SELECT n FROM pipelined_begin`)]).toEqual([{ n: 4 }])
     })
 
-    test('a write outside a unit of work runs in a transaction of its own, and again when its BEGIN met a dead connection', async () => {
+    test('a write outside a unit of work runs in a transaction of its own; one whose connection a restart left dead is in doubt, and the next goes through', async () => {
       await throughOwnProxy(async (database, proxy) => {
         const organization = anOrganization()
         await database.repositories.organizations.insert(organization)
@@ -106,6 +110,10 @@ if (postgresAvailable())
         // The same row again: refused as a conflict, as it was in a statement of its own.
         await expect(database.repositories.organizations.insert(organization)).rejects.toBeInstanceOf(ConflictError)
         proxy.killOpenConnections()
+        // The client cannot tell a connection the server had closed from one lost after its COMMIT went out.
+        const lost = anOrganization()
+        const failure = await database.repositories.organizations.insert(lost).catch((error: unknown) => error)
+        expect(database.outageOf(failure)).toBe('in_doubt')
         const next = anOrganization()
         await database.repositories.organizations.insert(next)
         expect(await database.repositories.organizations.findById(next.id)).toEqual(next)
@@ -153,7 +161,7 @@ if (postgresAvailable())
         })
         expect(runs).toBe(2)
         expect(await database.repositories.organizations.findById(organization.id)).toEqual(organization)
-      })
+      }, 1)
     })
 
     test('a unit of work whose connection dies after BEGIN was answered fails as an outage and does not run again', async () => {
@@ -172,5 +180,43 @@ if (postgresAvailable())
         expect(runs).toBe(1)
         expect(await database.repositories.organizations.findById(organization.id)).toBeUndefined()
       })
+    })
+
+    // BEGIN's answer is lost with the others: its failing says nothing of what the server did once COMMIT had gone out with it.
+    test('a unit of work whose connection is reset after the server committed, before any answer arrived, is in doubt and does not run again', async () => {
+      await throughOwnProxy(async (database, proxy) => {
+        const organization = anOrganization()
+        await database.unitOfWork.run((r) => r.organizations.insert(organization))
+        // Writes nobody reads, so COMMIT goes out with BEGIN; once first, for the statement to be prepared.
+        const append = (event: AuditEvent) => database.unitOfWork.run((r) => r.auditEvents.append([event]))
+        await append(anAuditEvent({ organizationId: organization.id }))
+        const event = anAuditEvent({ organizationId: organization.id })
+        proxy.loseAnswersFrom(new RegExp(event.id))
+        let runs = 0
+        const failure = await database.unitOfWork
+          .run(async (r) => {
+            runs++
+            await r.auditEvents.append([event])
+          })
+          .catch((error: unknown) => error)
+        expect(database.outageOf(failure)).toBe('in_doubt')
+        expect(runs).toBe(1)
+        expect(await client`SELECT id FROM audit_events WHERE id = ${event.id}`).toHaveLength(1)
+        // One connection: the statement prepared once first is the one the trap meets.
+      }, 1)
+    })
+
+    test('a write outside a unit of work whose connection is reset after the server committed is in doubt, not run again', async () => {
+      await throughOwnProxy(async (database, proxy) => {
+        const organization = anOrganization()
+        await database.repositories.organizations.insert(organization)
+        // A prepared statement, once first: then BEGIN, the insert and COMMIT go out together.
+        await database.repositories.auditEvents.append([anAuditEvent({ organizationId: organization.id })])
+        const event = anAuditEvent({ organizationId: organization.id })
+        proxy.loseAnswersFrom(new RegExp(event.id))
+        const failure = await database.repositories.auditEvents.append([event]).catch((error: unknown) => error)
+        expect(database.outageOf(failure)).toBe('in_doubt')
+        expect(await client`SELECT id FROM audit_events WHERE id = ${event.id}`).toHaveLength(1)
+      }, 1)
     })
   })

@@ -1,6 +1,6 @@
 import type postgres from 'postgres'
 import { driverError } from '../sql/sql-dialect'
-import { notBegun, withinDeadline } from './unit-deadline'
+import { inDoubt, lostInDoubt, notBegun, withinDeadline } from './unit-deadline'
 
 // Statements outside a unit of work, through the pool (postgres-database.ts).
 
@@ -25,7 +25,8 @@ type Statements = Pick<postgres.Sql, 'unsafe'>
  * a SELECT) runs in a transaction of its own, BEGIN READ WRITE and COMMIT sent with it: the pool's sessions
  * are read-only by default (`READ_ONLY_SESSIONS`, postgres-database.ts). And a read outside a transaction that fails on a dead
  * connection runs once more, on a fresh one, so the first requests after a database restart are not refused
- * for connections the restart closed. A read may run twice, and a write whose BEGIN met a dead connection.
+ * for connections the restart closed. A read may run twice; a write only when the server answered its BEGIN
+ * that it was closing the connection, and otherwise a write whose connection was lost is in doubt (`lostInDoubt`).
  * Each is answered within `deadlineMs`, tries included.
  */
 export function writableOutsideTransactions(client: postgres.Sql, deadlineMs: number | null): postgres.Sql {
@@ -38,9 +39,13 @@ export function writableOutsideTransactions(client: postgres.Sql, deadlineMs: nu
         return Promise.resolve(values ? pending.values() : pending)
       }
       if (!read) {
-        // Its BEGIN met a connection a restart had closed: nothing ran, so it runs once more, on a fresh one.
+        // COMMIT goes out with it: a connection lost before the answers leaves the outcome unknown, unless the
+        // server answered that it was closing the connection before BEGIN ran (then it runs once more).
         const write = () => inItsOwnTransaction(client, start)
-        return write().catch((error: unknown) => (notBegun(error) && onDeadConnection(error) ? write() : Promise.reject(error)))
+        return write().catch((error: unknown) => {
+          if (lostInDoubt(error)) throw inDoubt()
+          return notBegun(error) && onDeadConnection(error) ? write() : Promise.reject(error)
+        })
       }
       return start(client).catch((error: unknown) => (onDeadConnection(error) ? start(client) : Promise.reject(error)))
     }

@@ -1,4 +1,4 @@
-import { outageOf, UNIT_IN_DOUBT, UNIT_TIMED_OUT } from '../shared/database-errors'
+import { databaseErrorCode, outageOf, UNIT_IN_DOUBT, UNIT_TIMED_OUT } from '../shared/database-errors'
 
 /**
  * BEGIN failed, so nothing of the transaction committed: the statements sent behind it ran on their own, its
@@ -12,6 +12,25 @@ export function notBegun(error: unknown): boolean {
 function deadlineError(code: typeof UNIT_TIMED_OUT | typeof UNIT_IN_DOUBT, words: string): Error {
   // No `cause`: the code is what says what happened (database-errors.ts reads a cause's code first).
   return Object.assign(new Error(words), { code })
+}
+
+/** A connection that was never made: nothing sent for it reached a server. */
+const NEVER_CONNECTED = new Set(['ECONNREFUSED', 'CONNECT_TIMEOUT', 'EHOSTUNREACH', 'ENETUNREACH'])
+
+/**
+ * Whether a failure of statements sent with their COMMIT leaves unknown what the server did: their connection
+ * was lost before the answers came. BEGIN's answer is lost with the others, so its failing proves nothing ran
+ * only when the server answered it (57P01, shutting down: answers come in order) or no connection took it.
+ */
+export function lostInDoubt(error: unknown): boolean {
+  const kind = outageOf(error)
+  if (kind !== 'unreachable' && kind !== 'shutdown') return false
+  return !(notBegun(error) && (kind === 'shutdown' || NEVER_CONNECTED.has(databaseErrorCode(error) ?? '')))
+}
+
+/** The failure of statements whose COMMIT had gone out when their connection was lost (`lostInDoubt`). */
+export function inDoubt(): Error {
+  return deadlineError(UNIT_IN_DOUBT, 'the connection was lost after the unit of work asked to commit')
 }
 
 /**
@@ -66,11 +85,7 @@ export class UnitDeadline {
 
   /** An attempt's failure as its caller must hear it: a connection lost after COMMIT went out leaves the outcome unknown. */
   failure(error: unknown): unknown {
-    if (!this.committing || notBegun(error)) return error
-    const kind = outageOf(error)
-    return kind === 'unreachable' || kind === 'shutdown'
-      ? deadlineError(UNIT_IN_DOUBT, 'the connection was lost after the unit of work asked to commit')
-      : error
+    return this.committing && lostInDoubt(error) ? inDoubt() : error
   }
 
   clear(): void {
