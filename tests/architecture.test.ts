@@ -8,7 +8,7 @@ const SRC = resolve(import.meta.dir, '../src')
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
-    entry.isDirectory() ? sourceFiles(join(dir, entry.name)) : entry.name.endsWith('.ts') ? [join(dir, entry.name)] : [],
+    entry.isDirectory() ? sourceFiles(join(dir, entry.name)) : /\.tsx?$/.test(entry.name) ? [join(dir, entry.name)] : [],
   )
 }
 
@@ -49,6 +49,22 @@ describe('dependencies point inward', () => {
   test('the check sees imports at all', () => {
     const files = sourceFiles(join(SRC, 'application'))
     expect(files.some((file) => importsOf(file).some((s) => layerOf(file, s) === 'domain'))).toBe(true)
+  })
+})
+
+// `npm install --omit=dev && npm start` runs the service (README): what the server and the console it bundles
+// import at run time is a dependency, not a development tool.
+describe('what a running service needs', () => {
+  const manifest = JSON.parse(readFileSync(resolve(import.meta.dir, '../package.json'), 'utf8')) as { dependencies: Record<string, string> }
+  const packageOf = (specifier: string) => specifier.split('/').slice(0, specifier.startsWith('@') ? 2 : 1).join('/')
+
+  test('every package the server and the console import is in dependencies', () => {
+    const files = [...sourceFiles(SRC), ...sourceFiles(resolve(import.meta.dir, '../console/src'))]
+    const packages = new Set(
+      files.flatMap((file) => importsOf(file).filter((specifier) => !/^(\.|bun:|node:|bun$)/.test(specifier))).map(packageOf),
+    )
+    expect(packages.size).toBeGreaterThan(5)
+    expect([...packages].filter((name) => !(name in manifest.dependencies)).sort()).toEqual([])
   })
 })
 
