@@ -214,6 +214,16 @@ describe.skipIf(!chromiumAvailable())('administration in the staff console', () 
       const hint =
         'SMTP: smtp://user:password@host:587; Amazon SES: ACCESS_KEY_ID:SECRET_ACCESS_KEY:REGION; Postmark, SendGrid: the API key.'
       expect(await email.locator('#email-key-hint').textContent()).toBe(hint)
+      // A key the service refuses: said under the field and beside the button, what was typed kept.
+      await page.getByLabel('Key', { exact: true }).fill('not a url')
+      await page.getByLabel('From email').fill('desk@example.org')
+      await page.getByRole('button', { name: 'Save email settings' }).click()
+      await email.getByRole('status').getByText('Not saved. Correct these fields:').waitFor()
+      expect(await email.getByRole('status').getByRole('button').allTextContents()).toEqual(['Key'])
+      expect(await email.locator('#email-key-error').textContent()).toBeTruthy()
+      expect(await page.getByLabel('Key', { exact: true }).getAttribute('aria-invalid')).toBe('true')
+      expect(await page.getByLabel('From email').inputValue()).toBe('desk@example.org')
+      await c.expectAccessible(page)
       await page.getByLabel('Key', { exact: true }).fill(key)
       await page.getByLabel('From email').fill('desk@example.org')
       await page.getByLabel('From name').fill('Intake desk')

@@ -83,7 +83,15 @@ describe.skipIf(!chromiumAvailable())('webhook endpoints in the staff console', 
     await page.getByLabel('URL').fill('https://user:password@example.org/hook')
     await page.getByLabel(/need\.updated/).check()
     await page.getByRole('button', { name: 'Add endpoint' }).click()
-    await page.getByText(/Not done: .*\/url/).waitFor()
+    // Beside the button, announced; the error under the field, which keeps what was typed.
+    const form = page.getByRole('form', { name: 'Add endpoint' })
+    await form.getByRole('status').getByText('Not saved. Correct these fields:').waitFor()
+    await form.getByRole('status').getByRole('button', { name: 'URL' }).click()
+    const url = page.getByLabel('URL')
+    expect(await url.evaluate((element) => element === document.activeElement)).toBe(true)
+    expect(await url.getAttribute('aria-invalid')).toBe('true')
+    expect(await page.locator('#endpoint-url-error').textContent()).toMatch(/password/)
+    expect(await url.inputValue()).toBe('https://user:password@example.org/hook')
     expect(await page.getByRole('region', { name: /Signing secret/ }).count()).toBe(0)
     // An endpoint's deliveries by an address naming none.
     await page.goto(`${c.api.url}/#/admin/webhooks/${crypto.randomUUID()}`)

@@ -1,6 +1,7 @@
 import { MAX_LENGTH, SHAPES, VALUES } from '../../api-constants'
 import { useEffect, useRef, useState } from 'preact/hooks'
 import { client, type EmailSettings } from '../shared/api'
+import { describedBy, FieldProblem, FormOutcome } from '../shared/field-errors'
 import { failure, OutcomeLine, useOutcome } from '../shared/outcome'
 import { formatDateTime } from '../shared/data'
 import { language, t } from '../shared/i18n'
@@ -31,7 +32,9 @@ export function EmailSettingsSection() {
     if (data || response.status === 404) setStored(data ?? 'none')
     else setOutcome(failure(response.status, error))
   }
-  const { outcome, setOutcome, run } = useOutcome(load)
+  const { outcome, setOutcome, errors, run } = useOutcome(load)
+  // The test's outcome is its own, beside its button; its refused fields are the settings form's too.
+  const test = useOutcome()
   useEffect(() => void load(), [])
   if (!stored) return outcome?.error ? <OutcomeLine outcome={outcome} /> : <p role="status">{t.loading}</p>
   const current = stored === 'none' ? undefined : stored
@@ -56,9 +59,23 @@ export function EmailSettingsSection() {
     const body = proposed()
     const toEmail = String(new FormData(event.currentTarget as HTMLFormElement).get('toEmail')).trim()
     if (!body) return
-    setOutcome({ text: t.sending })
-    await run(() => client.POST('/api/organizations/settings/email/test', { body: { ...body, toEmail } }), t.testSent(toEmail))
+    test.setOutcome({ text: t.sending })
+    await test.run(() => client.POST('/api/organizations/settings/email/test', { body: { ...body, toEmail } }), t.testSent(toEmail))
   }
+  // Each field's id and label, for its error beside it and in the list beside the button.
+  const fields = {
+    provider: { id: 'email-provider', label: t.provider },
+    apiKey: { id: 'email-key', label: t.apiKey },
+    fromEmail: { id: 'email-from', label: t.fromEmail },
+    fromName: { id: 'email-from-name', label: t.fromName },
+  }
+  const refused = { ...errors, ...test.errors }
+  const field = (name: keyof typeof fields, hint = false) => ({
+    id: fields[name].id,
+    name,
+    'aria-invalid': refused[name] ? true : undefined,
+    'aria-describedby': describedBy(fields[name].id, hint, refused[name]),
+  })
 
   return (
     <section aria-labelledby="email-title">
@@ -68,7 +85,6 @@ export function EmailSettingsSection() {
           ? t.emailProviderSet(t.providers[current.provider], current.apiKeyLast4, formatDateTime(current.updatedAt, language))
           : t.noEmailProvider}
       </p>
-      <OutcomeLine outcome={outcome} />
       <form
         ref={form}
         class="panel"
@@ -81,39 +97,57 @@ export function EmailSettingsSection() {
         }}
       >
         <label for="email-provider">{t.provider}</label>
-        <select id="email-provider" name="provider" defaultValue={current?.provider ?? 'smtp'}>
+        <select {...field('provider')} defaultValue={current?.provider ?? 'smtp'}>
           {VALUES.EmailSettingsUpdate.provider.map((provider) => (
             <option key={provider} value={provider}>
               {t.providers[provider]}
             </option>
           ))}
         </select>
+        <FieldProblem id="email-provider" message={refused.provider} />
         <label for="email-key">{t.apiKey}</label>
         <input
-          id="email-key"
-          name="apiKey"
+          {...field('apiKey', true)}
           type="password"
           autocomplete="off"
           maxLength={MAX_LENGTH.EmailSettingsUpdate.apiKey}
           required={!current}
-          aria-describedby="email-key-hint"
         />
+        <FieldProblem id="email-key" message={refused.apiKey} />
         <p id="email-key-hint" class="meta">
           {current ? t.apiKeyKept : apiKeyHint()}
         </p>
         <label for="email-from">{t.fromEmail}</label>
-        <input id="email-from" name="fromEmail" type="email" defaultValue={current?.fromEmail} required />
+        <input {...field('fromEmail')} type="email" defaultValue={current?.fromEmail} required />
+        <FieldProblem id="email-from" message={refused.fromEmail} />
         <label for="email-from-name">{t.fromName}</label>
-        <input id="email-from-name" name="fromName" defaultValue={current?.fromName} maxLength={MAX_LENGTH.EmailSettingsUpdate.fromName} />
+        <input {...field('fromName')} defaultValue={current?.fromName} maxLength={MAX_LENGTH.EmailSettingsUpdate.fromName} />
+        <FieldProblem id="email-from-name" message={refused.fromName} />
         <button type="submit">{t.saveEmailSettings}</button>
+        <FormOutcome outcome={outcome} errors={errors} fields={fields} />
       </form>
       <form class="inline" aria-label={t.sendTestEmail} onSubmit={sendTest}>
         <div>
           <label for="email-test-to">{t.testRecipient}</label>
-          <input id="email-test-to" name="toEmail" type="email" autocomplete="email" required />
+          <input
+            id="email-test-to"
+            name="toEmail"
+            type="email"
+            autocomplete="email"
+            required
+            aria-invalid={test.errors.toEmail ? true : undefined}
+            aria-describedby={describedBy('email-test-to', false, test.errors.toEmail)}
+          />
+          <FieldProblem id="email-test-to" message={test.errors.toEmail} />
         </div>
         <button type="submit">{t.sendTestEmail}</button>
       </form>
+      <FormOutcome
+        outcome={test.outcome}
+        errors={test.errors}
+        fields={{ ...fields, toEmail: { id: 'email-test-to', label: t.testRecipient } }}
+        refused={t.fixFieldsNotSent}
+      />
     </section>
   )
 }

@@ -2,6 +2,7 @@ import { LIST_LIMIT, MAX_LENGTH, VALUES } from '../../api-constants'
 import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks'
 import { client, type WebhookEndpoint } from '../shared/api'
 import { everyPage } from '../shared/data'
+import { describedBy, FieldProblem, FormOutcome } from '../shared/field-errors'
 import { OutcomeLine, useOutcome } from '../shared/outcome'
 import { t } from '../shared/i18n'
 import { href } from '../shared/router'
@@ -20,6 +21,8 @@ export function WebhooksScreen() {
     )
   }
   const { outcome, read, run } = useOutcome(load)
+  // The new endpoint's outcome is the form's, beside its button.
+  const adding = useOutcome(load)
   useEffect(() => void load(), [])
 
   async function create(event: Event) {
@@ -27,7 +30,7 @@ export function WebhooksScreen() {
     const element = event.currentTarget as HTMLFormElement
     const form = new FormData(element)
     const body = { url: String(form.get('url')).trim(), events: form.getAll('events').map(String) as EventType[] }
-    const created = await run(() => client.POST('/api/webhook-endpoints', { body }), t.endpointAdded)
+    const created = await adding.run(() => client.POST('/api/webhook-endpoints', { body }), t.endpointAdded)
     if (!created) return
     element.reset()
     setSecret({ url: created.url, secret: created.secret })
@@ -77,8 +80,18 @@ export function WebhooksScreen() {
       <form class="panel" aria-label={t.addEndpoint} onSubmit={create}>
         <h3>{t.addEndpoint}</h3>
         <label for="endpoint-url">{t.url}</label>
-        <input id="endpoint-url" name="url" type="url" maxLength={MAX_LENGTH.NewWebhookEndpoint.url} required autocomplete="off" />
-        <fieldset>
+        <input
+          id="endpoint-url"
+          name="url"
+          type="url"
+          maxLength={MAX_LENGTH.NewWebhookEndpoint.url}
+          required
+          autocomplete="off"
+          aria-invalid={adding.errors.url ? true : undefined}
+          aria-describedby={describedBy('endpoint-url', false, adding.errors.url)}
+        />
+        <FieldProblem id="endpoint-url" message={adding.errors.url} />
+        <fieldset id="endpoint-events" tabIndex={-1} aria-describedby={describedBy('endpoint-events', false, adding.errors.events)}>
           <legend>{t.events}</legend>
           {VALUES.NewWebhookEndpoint.events.map((type) => (
             <div class="check" key={type}>
@@ -88,8 +101,14 @@ export function WebhooksScreen() {
               </label>
             </div>
           ))}
+          <FieldProblem id="endpoint-events" message={adding.errors.events} />
         </fieldset>
         <button type="submit">{t.addEndpoint}</button>
+        <FormOutcome
+          outcome={adding.outcome}
+          errors={adding.errors}
+          fields={{ url: { id: 'endpoint-url', label: t.url }, events: { id: 'endpoint-events', label: t.events } }}
+        />
       </form>
     </section>
   )

@@ -20,18 +20,21 @@ export function FormOutcome({
   outcome,
   errors,
   fields,
+  refused = t.fixFields,
 }: {
   outcome: Outcome | undefined
   errors: Record<string, string>
   /** Each field's element id and label, by its name. */
   fields: Record<string, { id: string; label: string }>
+  /** What a refusal that names fields says first: "Not saved. Correct these fields:". */
+  refused?: string
 }) {
   const named = Object.entries(errors).filter(([field]) => fields[field])
   return (
     <div role="status" class={outcome?.error ? 'error form-outcome' : 'notice form-outcome'}>
       {named.length > 0 ? (
         <>
-          <p>{t.fixFields}</p>
+          <p>{refused}</p>
           <ul>
             {named.map(([field, message]) => (
               <li key={field}>

@@ -1,6 +1,7 @@
 import type { ComponentChildren } from 'preact'
 import { useState } from 'preact/hooks'
 import { problemText } from './api'
+import { fieldErrorsOf } from './field-errors'
 import { t } from './i18n'
 import { authorized } from './session'
 
@@ -18,10 +19,12 @@ export function failure(status: number, error: unknown): Outcome {
 
 /**
  * What came of the last call on a screen, said in one live region. `read` loads what the screen shows;
- * `run` makes a change, then reloads the screen when it succeeded. Both renew the session on a 401.
+ * `run` makes a change, then reloads the screen when it succeeded, and keeps each refused field's error
+ * (`errors`, by field name) for the form to show beside its fields. Both renew the session on a 401.
  */
 export function useOutcome(reload?: () => Promise<void>) {
   const [outcome, setOutcome] = useState<Outcome>()
+  const [errors, setErrors] = useState<Record<string, string>>({})
   async function read<T>(call: Call<T>, keep: (data: T) => void): Promise<void> {
     const { data, error, response } = await authorized(call)
     if (data !== undefined) keep(data)
@@ -29,6 +32,7 @@ export function useOutcome(reload?: () => Promise<void>) {
   }
   async function run<T>(call: Call<T>, done: string): Promise<T | undefined> {
     const { data, error, response } = await authorized(call)
+    setErrors(error === undefined ? {} : fieldErrorsOf(error))
     if (error !== undefined) {
       setOutcome(failure(response.status, error))
       return undefined
@@ -37,7 +41,7 @@ export function useOutcome(reload?: () => Promise<void>) {
     setOutcome({ text: done })
     return data
   }
-  return { outcome, setOutcome, read, run }
+  return { outcome, setOutcome, errors, read, run }
 }
 
 export function OutcomeLine({ outcome }: { outcome: Outcome | undefined }) {

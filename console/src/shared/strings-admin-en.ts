@@ -13,6 +13,7 @@ export const adminEn = {
   },
   save: 'Save',
   fixFields: 'Not saved. Correct these fields:',
+  fixFieldsNotSent: 'Not sent. Correct these fields:',
   saved: 'Saved.',
   rowActions: 'Actions',
   state: 'State',

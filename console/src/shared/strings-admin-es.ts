@@ -13,6 +13,7 @@ export const adminEs: typeof adminEn = {
   },
   save: 'Guardar',
   fixFields: 'No se guardó. Corrija estos campos:',
+  fixFieldsNotSent: 'No se envió. Corrija estos campos:',
   saved: 'Guardado.',
   rowActions: 'Acciones',
   state: 'Estado',
