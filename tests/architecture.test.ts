@@ -56,7 +56,11 @@ describe('dependencies point inward', () => {
 // import at run time is a dependency, not a development tool.
 describe('what a running service needs', () => {
   const manifest = JSON.parse(readFileSync(resolve(import.meta.dir, '../package.json'), 'utf8')) as { dependencies: Record<string, string> }
-  const packageOf = (specifier: string) => specifier.split('/').slice(0, specifier.startsWith('@') ? 2 : 1).join('/')
+  const packageOf = (specifier: string) =>
+    specifier
+      .split('/')
+      .slice(0, specifier.startsWith('@') ? 2 : 1)
+      .join('/')
 
   test('every package the server and the console import is in dependencies', () => {
     const files = [...sourceFiles(SRC), ...sourceFiles(resolve(import.meta.dir, '../console/src'))]
