@@ -47,7 +47,8 @@ export class CreateOrganization {
       defaultPartnerId: this.ids.next(),
     }
     await this.unitOfWork.run(async (r) => {
-      if (await r.organizations.findBySlug(input.slug)) throw new ConflictError(`The slug ${input.slug} is taken`)
+      // A former slug too: it stays the organization that left it.
+      if (await r.organizations.findByAnySlug(input.slug)) throw new ConflictError(`The slug ${input.slug} is taken`)
       if (input.shortCode && (await r.organizations.findByShortCode(input.shortCode))) {
         throw new ConflictError(`The short code ${input.shortCode} is taken`)
       }
