@@ -19,6 +19,8 @@ export const adminEn = {
   active: 'Active',
   archived: 'Archived',
   defaultPartner: 'Default',
+  /** The name of the partner every new organization starts with (docs/api/needs.md "Partners"). */
+  defaultPartnerName: 'General intake',
   slaHours: 'SLA (hours)',
   keywords: 'Routing keywords',
   keywordsHint:

@@ -19,6 +19,7 @@ export const adminEs: typeof adminEn = {
   active: 'Activo',
   archived: 'Archivado',
   defaultPartner: 'Predeterminado',
+  defaultPartnerName: 'Recepción general',
   slaHours: 'Plazo (horas)',
   keywords: 'Palabras de enrutamiento',
   keywordsHint:
