@@ -3,6 +3,7 @@ import { useEffect, useState } from 'preact/hooks'
 import { client, problemText, type OrganizationSettings, type Profile } from '../shared/api'
 import { may, readPartners } from '../shared/data'
 import { language, LANGUAGES, t } from '../shared/i18n'
+import { IntakeLinkField } from '../shared/intake-link'
 import { PasswordFields, passwordsOf } from './password-fields'
 import { authorized, changePassword } from '../shared/session'
 
@@ -50,7 +51,8 @@ function pointsAtThisComputer(url: string): boolean {
 async function nameDefaultPartnerInLanguage() {
   const { data } = await authorized(readPartners)
   const general = data?.find((partner) => partner.isDefault && partner.name === LANGUAGES.en.defaultPartnerName)
-  if (general) await authorized(() => client.PUT('/api/partners/{id}', { params: { path: { id: general.id } }, body: { name: t.defaultPartnerName } }))
+  if (general)
+    await authorized(() => client.PUT('/api/partners/{id}', { params: { path: { id: general.id } }, body: { name: t.defaultPartnerName } }))
 }
 
 /** The first admin chooses its own password instead of the printed one, then the organization's name. */
@@ -89,6 +91,8 @@ export function FirstRun({ settings, profile, onDone }: { settings: Organization
         {t.serviceAddress}: <strong>{settings.publicBaseUrl}</strong>
       </p>
       {pointsAtThisComputer(settings.publicBaseUrl) && <p class="warning">{t.localhostWarning(settings.publicBaseUrl)}</p>}
+      <p>{t.intakeLinkIntro}</p>
+      <IntakeLinkField organization={settings} />
       <div role="alert">{error && <p class="error">{error}</p>}</div>
       <div role="status" class="notice">
         {notice}

@@ -59,9 +59,7 @@ export function NeedActions({ need, profile, members, partners, act }: Props) {
               .filter((m) => m.active || m.id === need.assignedTo)
               .map((m): [string, string] => [m.id, memberName(members, profile, m.id, names)]),
           ]}
-          onChoose={(assignee) =>
-            put({ assignedTo: assignee || null }, assigneeOutcome(assignee))
-          }
+          onChoose={(assignee) => put({ assignedTo: assignee || null }, assigneeOutcome(assignee))}
         />
       )}
       <Choice
