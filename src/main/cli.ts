@@ -178,7 +178,7 @@ async function createOrganization(config: ReturnType<typeof loadConfig>, args: s
       ...(values['short-code'] ? { shortCode: values['short-code'] } : {}),
       adminEmail: values['admin-email']!,
       adminPassword: values['admin-password']!,
-      // Checked by the use case: anything but en or es is refused naming /language.
+      // Checked by the use case: anything but en or es is refused, said as --language.
       ...(values.language ? { language: values.language as MailLanguage } : {}),
     })
     console.log(
