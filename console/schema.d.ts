@@ -2134,7 +2134,7 @@ export interface components {
              * @description The organization; give this or organizationSlug (both must then name the same one)
              */
             organizationId?: string;
-            /** @description The organization's slug, as a web form knows it; give this or organizationId */
+            /** @description The organization's slug (or one it has left), as a web form knows it; give this or organizationId */
             organizationSlug?: string;
             /** @description What the person needs, in their words */
             description: string;

@@ -2,6 +2,7 @@
 import type { Container } from 'inversify'
 import { parseArgs } from 'node:util'
 import { DomainError } from '../domain/errors'
+import type { MailLanguage } from '../domain/members/notifications'
 import { BackupError } from '../adapters/persistence/sqlite/sqlite-backup'
 import { errorText } from '../adapters/persistence/shared/database-errors'
 import { bufferedStderr } from '../adapters/system/buffered-output'
@@ -19,8 +20,8 @@ Commands:
   serve                          Run the HTTP API and the outbox worker (migrations run first)
   worker                         Run only the outbox worker (with SERVE_RUNS_WORKER=false on the servers)
   migrate                        Apply database migrations and exit
-  org create --name N --slug S [--short-code C] --admin-email E --admin-password P [--json]
-                                 Create an organization, its default partner and a confirmed org_admin
+  org create --name N --slug S [--short-code C] --admin-email E --admin-password P [--language en|es] [--json]
+                                 Create an organization, its default partner (named in its language) and a confirmed org_admin
   org set-phone-number --org SLUG --phone +15551234567
                                  Set the SMS number texts come from and arrive at
   member set-password --email E --password P [--org SLUG]
@@ -161,6 +162,7 @@ async function createOrganization(config: ReturnType<typeof loadConfig>, args: s
       'short-code': { type: 'string' },
       'admin-email': { type: 'string' },
       'admin-password': { type: 'string' },
+      language: { type: 'string' },
       json: { type: 'boolean', default: false },
     },
   })
@@ -176,6 +178,8 @@ async function createOrganization(config: ReturnType<typeof loadConfig>, args: s
       ...(values['short-code'] ? { shortCode: values['short-code'] } : {}),
       adminEmail: values['admin-email']!,
       adminPassword: values['admin-password']!,
+      // Checked by the use case: anything but en or es is refused, said as --language.
+      ...(values.language ? { language: values.language as MailLanguage } : {}),
     })
     console.log(
       values.json ? JSON.stringify(created) : `Created organization ${values.slug} (${created.organizationId}); its admin can log in now.`,

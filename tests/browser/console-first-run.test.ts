@@ -98,7 +98,7 @@ describe.skipIf(!chromiumAvailable())('the first run, PUBLIC_BASE_URL a real add
   })
   afterAll(() => c?.stop())
 
-  test('the address is shown without a warning; an admin who chose its password already goes on to the name, in Spanish', async () => {
+  test('the address is shown without a warning; an admin who chose its password already goes on to the name, in Spanish, and the default partner is named in Spanish', async () => {
     await asAtFirstStart(c)
     const admin = await c.member('org_admin')
     const page = await c.open('/?lang=es')
@@ -112,6 +112,8 @@ describe.skipIf(!chromiumAvailable())('the first run, PUBLIC_BASE_URL a real add
     await page.getByLabel('Nombre de la organización').fill('Banco de Alimentos')
     await page.getByRole('button', { name: 'Guardar', exact: true }).click()
     await page.getByRole('heading', { name: 'Solicitudes' }).waitFor()
+    const partners = await c.api.call<Array<{ name: string; isDefault: boolean }>>('GET', '/api/partners', { token: c.admin.token })
+    expect(partners.body.find((partner) => partner.isDefault)?.name).toBe('Recepción general')
     await c.expectAccessible(page)
     await c.done(page)
   })

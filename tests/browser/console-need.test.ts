@@ -81,6 +81,21 @@ describe.skipIf(!chromiumAvailable())('a need in the staff console', () => {
     await c.done(page)
   })
 
+  test('in Spanish a member assigns the need to themselves by the picker: "Asignada a usted", shown as Responsable: Yo', async () => {
+    const reference = await c.createNeed(c.partners[0]!.id, 'Reparar la caldera')
+    const page = await c.open(`/?lang=es#/needs/${reference}`)
+    await c.logIn(page, c.admin, 'es')
+    await page.getByRole('heading', { name: `Solicitud ${reference}` }).waitFor()
+
+    await page.getByLabel('Asignar a').selectOption({ label: 'Yo' })
+    await page.getByRole('button', { name: 'Asignar', exact: true }).click()
+    await page.getByText('Asignada a usted.').waitFor()
+    expect((await stored(reference)).assignedTo).toBe(await idOf(c.admin))
+    expect(await page.locator('dt', { hasText: 'Responsable' }).locator('+ dd').textContent()).toBe('Yo')
+    await c.expectAccessible(page)
+    await c.done(page)
+  })
+
   test('a text to the constituent is queued and shows in the timeline; with the number at its limit the box says why instead', async () => {
     const reference = await needWithPhone('+15550102030')
     const page = await openNeed(c.admin, reference)

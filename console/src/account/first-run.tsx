@@ -1,8 +1,9 @@
 import { MAX_LENGTH } from '../../api-constants'
 import { useEffect, useState } from 'preact/hooks'
 import { client, problemText, type OrganizationSettings, type Profile } from '../shared/api'
-import { may } from '../shared/data'
-import { t } from '../shared/i18n'
+import { may, readPartners } from '../shared/data'
+import { language, LANGUAGES, t } from '../shared/i18n'
+import { IntakeLinkField } from '../shared/intake-link'
 import { PasswordFields, passwordsOf } from './password-fields'
 import { authorized, changePassword } from '../shared/session'
 
@@ -43,6 +44,17 @@ function pointsAtThisComputer(url: string): boolean {
   return host === 'localhost' || host.endsWith('.localhost') || host.startsWith('127.') || host === '[::1]'
 }
 
+/**
+ * The first start names the default partner in English (docs/api/needs.md "Partners"): a first run gone through in
+ * another language names it in that one, unless an admin has renamed it already. Not worth stopping the first run for.
+ */
+async function nameDefaultPartnerInLanguage() {
+  const { data } = await authorized(readPartners)
+  const general = data?.find((partner) => partner.isDefault && partner.name === LANGUAGES.en.defaultPartnerName)
+  if (general)
+    await authorized(() => client.PUT('/api/partners/{id}', { params: { path: { id: general.id } }, body: { name: t.defaultPartnerName } }))
+}
+
 /** The first admin chooses its own password instead of the printed one, then the organization's name. */
 export function FirstRun({ settings, profile, onDone }: { settings: OrganizationSettings; profile: Profile; onDone: () => void }) {
   const [step, setStep] = useState<'password' | 'name'>('password')
@@ -68,6 +80,7 @@ export function FirstRun({ settings, profile, onDone }: { settings: Organization
     const body = { name: text('name'), defaultCountry: text('defaultCountry').toUpperCase(), timeZone: text('timeZone') }
     const { error: problem } = await authorized(() => client.PUT('/api/organizations/settings', { body }))
     if (problem) return setError(t.failed(problemText(problem)))
+    if (language !== 'en') await nameDefaultPartnerInLanguage()
     onDone()
   }
 
@@ -78,6 +91,8 @@ export function FirstRun({ settings, profile, onDone }: { settings: Organization
         {t.serviceAddress}: <strong>{settings.publicBaseUrl}</strong>
       </p>
       {pointsAtThisComputer(settings.publicBaseUrl) && <p class="warning">{t.localhostWarning(settings.publicBaseUrl)}</p>}
+      <p>{t.intakeLinkIntro}</p>
+      <IntakeLinkField organization={settings} />
       <div role="alert">{error && <p class="error">{error}</p>}</div>
       <div role="status" class="notice">
         {notice}

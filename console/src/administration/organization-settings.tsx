@@ -5,6 +5,7 @@ import { describedBy, FieldProblem, fieldErrorsOf, FormOutcome } from '../shared
 import { failure, OutcomeLine, useOutcome } from '../shared/outcome'
 import { authorized } from '../shared/session'
 import { EmailSettingsSection } from './email-settings'
+import { IntakeLinkSection, SlugChangeWarning } from '../shared/intake-link'
 import { t } from '../shared/i18n'
 
 /** The organization's settings, its SMS number (an operator's to set) and its email settings. */
@@ -15,6 +16,7 @@ export function OrganizationScreen() {
   }
   const { outcome, setOutcome, read } = useOutcome(load)
   const [errors, setErrors] = useState<Record<string, string>>({})
+  const [typedSlug, setTypedSlug] = useState('')
   useEffect(() => void load(), [])
   if (!settings) return outcome?.error ? <OutcomeLine outcome={outcome} /> : <p role="status">{t.loading}</p>
   // Each field's id and label, for its error beside it and in the list beside the button.
@@ -39,6 +41,11 @@ export function OrganizationScreen() {
         <h2 id="organization-title">{t.adminSections.organization}</h2>
         <form
           class="panel"
+          // The slug as typed, for the warning under it (read where the input bubbles up to).
+          onInput={(event) => {
+            const field = event.target as HTMLInputElement
+            if (field.name === 'slug') setTypedSlug(field.value.trim())
+          }}
           onSubmit={(event) => {
             event.preventDefault()
             const form = new FormData(event.currentTarget)
@@ -81,6 +88,7 @@ export function OrganizationScreen() {
           />
           <FieldProblem id="org-name" message={errors.name} />
           <Field id="org-slug" name="slug" error={errors.slug} label={t.slug} hint={t.slugHint} value={settings.slug} required />
+          <SlugChangeWarning saved={settings.slug} typed={typedSlug || settings.slug} />
           <Field
             id="org-short-code"
             name="shortCode"
@@ -178,6 +186,7 @@ export function OrganizationScreen() {
           <FormOutcome outcome={outcome} errors={errors} fields={fields} />
         </form>
       </section>
+      <IntakeLinkSection organization={settings} />
       <section aria-labelledby="sms-title">
         <h2 id="sms-title">{t.smsNumber}</h2>
         <p>{settings.phoneNumber ? <strong>{settings.phoneNumber}</strong> : t.noSmsNumber}</p>

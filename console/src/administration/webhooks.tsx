@@ -1,6 +1,7 @@
 import { LIST_LIMIT, MAX_LENGTH, VALUES } from '../../api-constants'
 import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks'
 import { client, type WebhookEndpoint } from '../shared/api'
+import { CopyButton } from '../shared/copy-button'
 import { everyPage } from '../shared/data'
 import { describedBy, FieldProblem, FormOutcome } from '../shared/field-errors'
 import { OutcomeLine, useOutcome } from '../shared/outcome'
@@ -116,7 +117,6 @@ export function WebhooksScreen() {
 
 /** The signing secret, which the service answers this once only: shown with a button to copy it. */
 function SecretOnce({ url, secret, onDone }: { url: string; secret: string; onDone: () => void }) {
-  const [copied, setCopied] = useState<string>()
   const field = useRef<HTMLInputElement>(null)
   // The keyboard goes to the secret, selected, ready to copy.
   useLayoutEffect(() => field.current?.focus(), [])
@@ -126,21 +126,10 @@ function SecretOnce({ url, secret, onDone }: { url: string; secret: string; onDo
       <p>{t.secretOnce}</p>
       <label for="endpoint-secret">{t.secret}</label>
       <input ref={field} id="endpoint-secret" value={secret} readOnly onFocus={(event) => event.currentTarget.select()} />
-      <button
-        type="button"
-        onClick={() =>
-          void navigator.clipboard.writeText(secret).then(
-            () => setCopied(t.copied),
-            () => setCopied(t.copyByHand),
-          )
-        }
-      >
-        {t.copy}
-      </button>{' '}
+      <CopyButton text={secret} label={t.copy} done={t.copied} byHand={t.copyByHand} />{' '}
       <button type="button" class="secondary" onClick={onDone}>
         {t.secretStored}
       </button>
-      <p role="status">{copied}</p>
     </section>
   )
 }

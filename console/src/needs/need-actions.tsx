@@ -24,6 +24,9 @@ export function NeedActions({ need, profile, members, partners, act }: Props) {
   const put = (body: { status?: Status; assignedTo?: string | null; partnerId?: string; isConfidential?: boolean }, done: string) =>
     act(() => client.PUT('/api/needs/{id}', { params: { path: { id } }, body }), done)
   const names = { ...t, nobody: t.nobodyAssigned }
+  // Oneself is "you" after "assigned to" ("Asignada a usted"), not the name "Me" ("Yo") the lists show.
+  const assigneeOutcome = (assignee: string) =>
+    !assignee ? t.unassigned : assignee === profile?.id ? t.assigned : t.assignedTo_(memberName(members, profile, assignee, names))
 
   return (
     <section aria-labelledby="actions-title" class="no-print">
@@ -56,9 +59,7 @@ export function NeedActions({ need, profile, members, partners, act }: Props) {
               .filter((m) => m.active || m.id === need.assignedTo)
               .map((m): [string, string] => [m.id, memberName(members, profile, m.id, names)]),
           ]}
-          onChoose={(assignee) =>
-            put({ assignedTo: assignee || null }, assignee ? t.assignedTo_(memberName(members, profile, assignee, names)) : t.unassigned)
-          }
+          onChoose={(assignee) => put({ assignedTo: assignee || null }, assigneeOutcome(assignee))}
         />
       )}
       <Choice

@@ -20,6 +20,7 @@ export const adminEs: typeof adminEn = {
   active: 'Activo',
   archived: 'Archivado',
   defaultPartner: 'Predeterminado',
+  defaultPartnerName: 'Recepción general',
   slaHours: 'Plazo (horas)',
   keywords: 'Palabras de enrutamiento',
   keywordsHint:
@@ -43,6 +44,25 @@ export const adminEs: typeof adminEn = {
   auditRetention: 'Registro de auditoría conservado (días, de 7 a 3650)',
   appOrigins: 'Orígenes de aplicaciones',
   appOriginsHint: 'Uno por línea, como https://host[:puerto]: sus propias aplicaciones, a las que pueden llevar las invitaciones.',
+  intakeLinkTitle: 'Formulario público de solicitud',
+  intakeLinkIntro:
+    'Aquí las personas piden ayuda sin cuenta: comparta el enlace, imprima su código QR o muestre el formulario en el sitio de un socio.',
+  intakeLink: 'Enlace al formulario',
+  copyLink: 'Copiar enlace',
+  copyLinkByHand: 'No se pudo copiar: seleccione el enlace y cópielo.',
+  intakeQrCode: (name) => `Código QR del formulario público de solicitud de ${name}`,
+  intakePosterCaption: 'Pida ayuda: escanee el código o abra',
+  printQrCode: 'Imprimir el código QR',
+  embedSnippet: 'Código para mostrar el formulario en el sitio de un socio',
+  embedHint:
+    'Péguelo en una página de un sitio de la lista Orígenes de formularios: los navegadores muestran el formulario solo en esos sitios.',
+  embedNoOrigins:
+    'Aún no hay ningún sitio en Orígenes de formularios: hasta que lo haya, ningún navegador mostrará el formulario en otro sitio.',
+  copySnippet: 'Copiar código',
+  copySnippetByHand: 'No se pudo copiar: seleccione el código y cópielo.',
+  intakeFrameTitle: (name) => `Pida ayuda a ${name}`,
+  slugChangeWarning: (before, after) =>
+    `Al guardar, el enlace del formulario pasa de …/intake/${before} a …/intake/${after}. El enlace anterior sigue funcionando: lleva al nuevo, así que los códigos QR impresos y los formularios incrustados siguen sirviendo, y ninguna otra organización puede tomar el identificador anterior. Desde ahora, comparta e imprima el enlace nuevo.`,
   formOrigins: 'Orígenes de formularios',
   formOriginsHint: 'Uno por línea, como https://host[:puerto]: sitios de socios cuyas páginas pueden enviar el formulario público.',
   digestHour: 'Hora del resumen diario (de 0 a 23)',

@@ -34,7 +34,8 @@ export const es: Strings = {
   reference: 'Referencia',
   referenceNumber: 'Número de referencia',
   open: 'Abrir',
-  assignee: 'Asignada a',
+  // A label with a name or "Yo" after it: "Asignada a" would read "Asignada a Yo".
+  assignee: 'Responsable',
   due: 'Vence',
   created: 'Creada',
   me: 'Yo',
@@ -182,7 +183,7 @@ export const es: Strings = {
     RESOLVED: 'Resuelta',
     ESCALATED: 'Escalada',
   },
-  fieldNames: { status: 'Estado', assignedTo: 'Asignada a', partnerId: 'Socio', isConfidential: 'Confidencial', dueDate: 'Vence' },
+  fieldNames: { status: 'Estado', assignedTo: 'Responsable', partnerId: 'Socio', isConfidential: 'Confidencial', dueDate: 'Vence' },
   pageOfTotal: (page, pages, total) => `Página ${page} de ${pages} (${total} en total)`,
   person: {
     who: 'Quién necesita ayuda',

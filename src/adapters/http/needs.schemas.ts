@@ -133,7 +133,10 @@ export const PublicNeedBody = Named(
       t.String({ ...Uuid, description: 'The organization; give this or organizationSlug (both must then name the same one)' }),
     ),
     organizationSlug: t.Optional(
-      t.String({ ...SLUG, description: "The organization's slug, as a web form knows it; give this or organizationId" }),
+      t.String({
+        ...SLUG,
+        description: "The organization's slug (or one it has left), as a web form knows it; give this or organizationId",
+      }),
     ),
     description: t.String({ ...PUBLIC_DESCRIPTION, description: 'What the person needs, in their words' }),
     partnerId: t.Optional(Uuid),

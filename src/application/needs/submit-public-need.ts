@@ -113,7 +113,8 @@ export class SubmitPublicNeed {
     const byId = organizationId === undefined ? undefined : await this.repositories.organizations.findById(organizationId)
     if (organizationId !== undefined && !byId) throw InvalidError.field('/organizationId', 'must name an existing organization')
     if (organizationSlug === undefined) return byId!
-    const bySlug = await this.repositories.organizations.findBySlug(organizationSlug)
+    // A slug the organization left still names it: forms printed or embedded with it keep working.
+    const bySlug = await this.repositories.organizations.findByAnySlug(organizationSlug)
     if (!bySlug) throw InvalidError.field('/organizationSlug', 'must name an existing organization')
     if (byId && byId.id !== bySlug.id) throw InvalidError.field('/organizationSlug', 'names another organization than organizationId')
     return bySlug

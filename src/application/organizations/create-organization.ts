@@ -1,5 +1,6 @@
 import { ConflictError, InvalidError } from '../../domain/errors'
 import { normalizeEmail, PASSWORD } from '../../domain/members/member'
+import { MAIL_LANGUAGES, type MailLanguage } from '../../domain/members/notifications'
 import { DEFAULT_MAX_CONCURRENCY, organizationFieldErrors } from '../../domain/organizations/organization'
 import { EMAIL, EMAIL_MEANING, FieldChecks } from '../../domain/shared/fields'
 import { DEFAULT_COUNTRY } from '../../domain/shared/phone'
@@ -16,6 +17,8 @@ export interface CreateOrganizationInput {
   shortCode?: string
   adminEmail: string
   adminPassword: string
+  /** The language its people work in, `en` unless given: its default partner is named in it. */
+  language?: MailLanguage
 }
 
 export interface CreatedOrganization {
@@ -24,8 +27,11 @@ export interface CreatedOrganization {
   defaultPartnerId: string
 }
 
-/** The partner every new organization starts with, to triage what nothing else routes (docs/api/needs.md "Partners"). */
-export const DEFAULT_PARTNER = { name: 'General intake', slaHours: 72 } as const
+/**
+ * The partner every new organization starts with, to triage what nothing else routes (docs/api/needs.md "Partners"),
+ * named in the organization's language.
+ */
+export const DEFAULT_PARTNER = { names: { en: 'General intake', es: 'Recepción general' }, slaHours: 72 } as const
 
 /** Creates an organization with its default partner and its first org_admin, confirmed and able to log in. */
 export class CreateOrganization {
@@ -47,7 +53,8 @@ export class CreateOrganization {
       defaultPartnerId: this.ids.next(),
     }
     await this.unitOfWork.run(async (r) => {
-      if (await r.organizations.findBySlug(input.slug)) throw new ConflictError(`The slug ${input.slug} is taken`)
+      // A former slug too: it stays the organization that left it.
+      if (await r.organizations.findByAnySlug(input.slug)) throw new ConflictError(`The slug ${input.slug} is taken`)
       if (input.shortCode && (await r.organizations.findByShortCode(input.shortCode))) {
         throw new ConflictError(`The short code ${input.shortCode} is taken`)
       }
@@ -64,7 +71,8 @@ export class CreateOrganization {
       await r.partners.insert({
         id: created.defaultPartnerId,
         organizationId: created.organizationId,
-        ...DEFAULT_PARTNER,
+        name: DEFAULT_PARTNER.names[input.language ?? 'en'],
+        slaHours: DEFAULT_PARTNER.slaHours,
         isArchived: false,
         isDefault: true,
         createdAt: now,
@@ -93,9 +101,10 @@ export class CreateOrganization {
 }
 
 /** The settings every organization keeps (the same parser as an update), and a first admin who can log in. */
-function checkOrganizationInput({ adminEmail, adminPassword, ...settings }: CreateOrganizationInput): void {
+function checkOrganizationInput({ adminEmail, adminPassword, language, ...settings }: CreateOrganizationInput): void {
   const admin = new FieldChecks()
     .text('/adminEmail', adminEmail, EMAIL, { meaning: EMAIL_MEANING, trim: true })
     .text('/adminPassword', adminPassword, PASSWORD)
+    .oneOf('/language', language, MAIL_LANGUAGES, 'optional')
   InvalidError.throwIfAny([...organizationFieldErrors(settings), ...admin.errors], 'The organization cannot be created')
 }

@@ -190,6 +190,36 @@ export function describeOrganizationContract({ read, write, anOrganizationWithPa
       expect(await read().organizations.findByShortCode(taken.shortCode!)).toEqual(taken)
     })
 
+    test('a former slug stays with its organization: found by it, and no other organization may take it', async () => {
+      const { organization } = await anOrganizationWithPartner()
+      const renamed = { ...organization, slug: `renamed-${organization.id.slice(0, 8)}` }
+      await write((r) => r.organizations.update(renamed))
+
+      expect(await read().organizations.findBySlug(organization.slug)).toBeUndefined()
+      expect(await read().organizations.findByAnySlug(organization.slug)).toEqual(renamed)
+      expect(await read().organizations.findByAnySlug(renamed.slug)).toEqual(renamed)
+      expect(await read().organizations.findByAnySlug('never-held')).toBeUndefined()
+
+      const { organization: other } = await anOrganizationWithPartner()
+      const taking = await rejectionOf(write((r) => r.organizations.update({ ...other, slug: organization.slug })))
+      expect(taking).toBeInstanceOf(ConflictError)
+      expect((taking as ConflictError).message).toMatch(/slug/i)
+      const creating = await rejectionOf(write((r) => r.organizations.insert(anOrganization({ slug: organization.slug }))))
+      expect(creating).toBeInstanceOf(ConflictError)
+      expect(await read().organizations.findById(other.id)).toEqual(other)
+    })
+
+    test('an organization may take its former slug back, and then holds the one it left', async () => {
+      const { organization } = await anOrganizationWithPartner()
+      const renamed = { ...organization, slug: `renamed-${organization.id.slice(0, 8)}` }
+      await write((r) => r.organizations.update(renamed))
+
+      await write((r) => r.organizations.update(organization))
+
+      expect(await read().organizations.findBySlug(organization.slug)).toEqual(organization)
+      expect(await read().organizations.findByAnySlug(renamed.slug)).toEqual(organization)
+    })
+
     test('updating an unknown organization creates none', async () => {
       const ghost = anOrganization()
       await write((r) => r.organizations.update(ghost))

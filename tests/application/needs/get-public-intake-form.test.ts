@@ -9,12 +9,19 @@ beforeEach(async () => {
 })
 
 describe('GetPublicIntakeForm', () => {
-  test("answers the organization's name and slug, and nothing else", async () => {
+  test("answers the organization's name, slug and the sites that may frame its form, and nothing else", async () => {
     const organization = (await world.repositories.organizations.findById(world.organizationId))!
     expect(await world.useCases.needs.getPublicForm.execute(organization.slug)).toEqual({
       organizationName: organization.name,
       organizationSlug: organization.slug,
+      formOrigins: [],
     })
+  })
+
+  test('a slug the organization left still names it, answered with the slug it has now', async () => {
+    const former = (await world.repositories.organizations.findById(world.organizationId))!.slug
+    await world.useCases.organizations.updateSettings.execute(world.admin, { slug: 'renamed-pantry' })
+    expect((await world.useCases.needs.getPublicForm.execute(former)).organizationSlug).toBe('renamed-pantry')
   })
 
   test('an unknown slug, or text that cannot be a slug, is not found', async () => {

@@ -40,6 +40,24 @@ describe('CreateOrganization', () => {
     expect(partners[0]!.slaHours).toBeGreaterThanOrEqual(1)
   })
 
+  test("names its default partner in the organization's language: English unless Spanish is given", async () => {
+    const english = await createOrganization.execute(input())
+    const spanish = await createOrganization.execute(input({ slug: 'banco-de-alimentos', language: 'es' }))
+    expect((await world.repositories.partners.listAll(english.organizationId))[0]!.name).toBe('General intake')
+    expect((await world.repositories.partners.listAll(spanish.organizationId))[0]!.name).toBe('Recepción general')
+    const failure = await failureOf(createOrganization.execute(input({ slug: 'other-bank', language: 'fr' as 'es' })), InvalidError)
+    expect(pathsOf(failure)).toEqual(['/language'])
+  })
+
+  test('a slug another organization has left is taken: it stays that one', async () => {
+    const first = await createOrganization.execute(input())
+    await world.repositories.organizations.update({
+      ...(await world.repositories.organizations.findById(first.organizationId))!,
+      slug: 'harbor-pantry',
+    })
+    await failureOf(createOrganization.execute(input({ adminEmail: 'other@example.org' })), ConflictError)
+  })
+
   test('makes a confirmed org_admin who can log in at once, with the email lower-cased', async () => {
     const created = await createOrganization.execute(input({ adminEmail: 'Director@Harbor.Example.org' }))
     expect(await world.repositories.members.findById(created.organizationId, created.adminMemberId)).toMatchObject({

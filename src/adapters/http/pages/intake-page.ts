@@ -1,5 +1,6 @@
 import type { Server } from 'bun'
 import { Elysia } from 'elysia'
+import type { PublicIntakeForm } from '../../../application/needs/get-public-intake-form'
 import type { UseCases } from '../../../application/use-cases'
 import { ForbiddenError, InvalidError, NotFoundError } from '../../../domain/errors'
 import { PUBLIC_DESCRIPTION } from '../../../domain/needs/need'
@@ -164,6 +165,14 @@ export function intakePage(useCases: UseCases['needs'], rateLimits: RateLimits, 
       throw error
     }
   }
+  /**
+   * A slug the organization left: 308 to the same page under the slug it has now, the query kept (a post is posted
+   * again there). Not cached: the organization may take the slug back.
+   */
+  const movedTo = (form: PublicIntakeForm, { request, set }: Context) => {
+    set.headers.location = `/intake/${form.organizationSlug}${new URL(request.url).search}`
+    return html('', set, 308)
+  }
   const notFound = (lang: Language, set: HtmlSet) =>
     html(messagePage(lang, STRINGS[lang].notFoundTitle, STRINGS[lang].notFound, 'alert'), set, 404)
 
@@ -174,8 +183,9 @@ export function intakePage(useCases: UseCases['needs'], rateLimits: RateLimits, 
       const { lang, s, path, action } = setting(context)
       const form = await organizationOf(context.params.organizationSlug)
       if (typeof form === 'string') return notFound(lang, context.set)
+      if (form.organizationSlug !== context.params.organizationSlug) return movedTo(form, context)
       const body = `<p>${escapeHtml(s.intakeIntro(form.organizationName))}</p>\n${intakeForm(s, action)}`
-      return html(page(lang, s.intakeTitle, body, { banner: form.organizationName, switchPath: path }), context.set)
+      return html(page(lang, s.intakeTitle, body, { banner: form.organizationName, switchPath: path }), context.set, 200, form.formOrigins)
     })
     .post(
       '/intake/:organizationSlug',
@@ -190,13 +200,14 @@ export function intakePage(useCases: UseCases['needs'], rateLimits: RateLimits, 
         const form = await organizationOf(context.params.organizationSlug, context.foreignOriginOf(request))
         if (form === 'not found') return notFound(lang, set)
         if (form === 'forbidden') return html(messagePage(lang, s.intakeTitle, s.intakeForbidden, 'alert'), set, 403)
+        if (form.organizationSlug !== context.params.organizationSlug) return movedTo(form, context)
         const options = { banner: form.organizationName, switchPath: path }
 
         const posted = (body ?? {}) as Record<string, unknown>
         const values: Values = {}
         for (const { name } of [DESCRIPTION, ...OPTIONAL]) if (typeof posted[name] === 'string') values[name] = posted[name].trim()
         const again = (errors: Errors, alert: string) =>
-          html(page(lang, s.intakeTitle, intakeForm(s, action, values, errors, alert), options), set, 400)
+          html(page(lang, s.intakeTitle, intakeForm(s, action, values, errors, alert), options), set, 400, form.formOrigins)
         // Not a pretended success: a person whose browser filled it must know the request did not go.
         if (typeof posted[HONEYPOT] === 'string' && posted[HONEYPOT] !== '') return again({}, s.honeypotRefused)
 
@@ -210,6 +221,8 @@ export function intakePage(useCases: UseCases['needs'], rateLimits: RateLimits, 
           return html(
             receivedPage(lang, form.organizationName, action, need.referenceNumber, Boolean(customFields.phone || customFields.email)),
             set,
+            200,
+            form.formOrigins,
           )
         } catch (error) {
           if (!(error instanceof InvalidError)) throw error

@@ -25,16 +25,19 @@ button{margin-top:1.25rem;font:inherit;font-weight:600;padding:.7rem 1.2rem;bord
 `
 
 /**
- * Styles from the service only, no script at all, forms posting to the service only, never framed.
+ * Styles from the service only, no script at all, forms posting to the service only; framed only by the sites
+ * given (the intake form's, its organization's `formOrigins`), else never.
  */
-export const PAGE_CONTENT_SECURITY_POLICY = [
-  "default-src 'none'",
-  "style-src 'self'",
-  "img-src 'self'",
-  "base-uri 'none'",
-  "form-action 'self'",
-  "frame-ancestors 'none'",
-].join('; ')
+export function pageContentSecurityPolicy(frameAncestors: readonly string[] = []): string {
+  return [
+    "default-src 'none'",
+    "style-src 'self'",
+    "img-src 'self'",
+    "base-uri 'none'",
+    "form-action 'self'",
+    `frame-ancestors ${frameAncestors.length > 0 ? frameAncestors.join(' ') : "'none'"}`,
+  ].join('; ')
+}
 
 const ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' }
 
@@ -85,11 +88,11 @@ export function messagePage(lang: Language, title: string, message: string, role
 
 export type HtmlSet = { status?: number | string; headers: Record<string, string | number> }
 
-/** Answers `body` as a page, with the pages' headers (docs/api/pages.md "Pages"). */
-export function html(body: string, set: HtmlSet, status = 200): string {
+/** Answers `body` as a page, with the pages' headers (docs/api/pages.md "Pages"); `frameAncestors`: the sites that may frame it. */
+export function html(body: string, set: HtmlSet, status = 200, frameAncestors: readonly string[] = []): string {
   set.status = status
   set.headers['content-type'] = 'text/html; charset=utf-8'
-  set.headers['content-security-policy'] = PAGE_CONTENT_SECURITY_POLICY
+  set.headers['content-security-policy'] = pageContentSecurityPolicy(frameAncestors)
   set.headers['referrer-policy'] = 'no-referrer'
   set.headers['cache-control'] = 'no-store'
   return body

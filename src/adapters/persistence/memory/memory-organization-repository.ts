@@ -10,12 +10,15 @@ export class MemoryOrganizationRepository extends MemoryRepository implements Or
   async insert(organization: Organization) {
     this.assertUnique(organization)
     this.t.organizations.set(organization.id, { ...copy(organization), needSequence: FIRST_REFERENCE_NUMBER - 1 })
+    this.t.organizationSlugs.set(organization.slug, organization.id)
   }
   async update(organization: Organization) {
     const stored = this.t.organizations.get(organization.id)
     if (!stored) return
     this.assertUnique(organization)
     const { createdAt, needSequence, retentionRanAt } = stored
+    this.t.organizationSlugs.set(stored.slug, organization.id)
+    this.t.organizationSlugs.set(organization.slug, organization.id)
     this.t.organizations.set(organization.id, {
       ...copy(organization),
       createdAt,
@@ -25,6 +28,8 @@ export class MemoryOrganizationRepository extends MemoryRepository implements Or
   }
   /** The unique indexes of the SQL schema, kept here too. */
   private assertUnique(organization: Organization) {
+    const holder = this.t.organizationSlugs.get(organization.slug)
+    if (holder && holder !== organization.id) throw new ConflictError(UNIQUE_CONFLICTS.organizationSlug)
     for (const other of this.t.organizations.values()) {
       if (other.id === organization.id) continue
       if (other.slug === organization.slug) throw new ConflictError(UNIQUE_CONFLICTS.organizationSlug)
@@ -42,6 +47,10 @@ export class MemoryOrganizationRepository extends MemoryRepository implements Or
   async findBySlug(slug: string) {
     const found = [...this.t.organizations.values()].find((o) => o.slug === slug)
     return found ? withoutSequence(found) : undefined
+  }
+  async findByAnySlug(slug: string) {
+    const holder = this.t.organizationSlugs.get(slug)
+    return (await this.findBySlug(slug)) ?? (holder ? this.findById(holder) : undefined)
   }
   async findByPhoneNumber(phoneNumber: string) {
     const found = [...this.t.organizations.values()].find((o) => o.phoneNumber === phoneNumber)

@@ -22,6 +22,8 @@ export type StoredOrganization = Organization & { needSequence: number; retentio
 /** The tables of the in-memory adapter. Records are stored as copies so callers cannot alter them in place. */
 export interface MemoryTables {
   organizations: Map<string, StoredOrganization>
+  /** Every slug an organization holds or held → its id (a former slug stays its organization's). */
+  organizationSlugs: Map<string, string>
   partners: Map<string, Partner>
   members: Map<string, Member>
   needs: Map<string, Need>
@@ -58,6 +60,7 @@ export interface MemoryTables {
 export function emptyTables(): MemoryTables {
   return {
     organizations: new Map(),
+    organizationSlugs: new Map(),
     partners: new Map(),
     members: new Map(),
     needs: new Map(),

@@ -8,6 +8,7 @@ import * as tables from './schema'
 /** PostgreSQL's names of the unique indexes, as the `table.column` the repositories know them by. */
 const UNIQUE_INDEXES: Record<string, string> = {
   organizations_slug_unique: 'organizations.slug',
+  organization_slugs_pkey: 'organization_slugs.slug',
   organizations_short_code_unique: 'organizations.short_code',
   organizations_phone_number_unique: 'organizations.phone_number',
   members_email_per_organization: 'members.email',

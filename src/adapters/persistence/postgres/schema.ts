@@ -46,6 +46,17 @@ export const organizations = pgTable('organizations', {
   createdAt: createdAt(),
 })
 
+/**
+ * Every slug an organization holds or has held, its current one too: its key keeps a former slug the organization's,
+ * so no other may take it and its old links still lead to it (docs/api/organization.md "Organization settings").
+ */
+export const organizationSlugs = pgTable('organization_slugs', {
+  slug: text('slug').primaryKey(),
+  organizationId: text('organization_id')
+    .notNull()
+    .references(() => organizations.id),
+})
+
 export const partners = pgTable(
   'partners',
   {

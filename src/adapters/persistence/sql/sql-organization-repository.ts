@@ -1,12 +1,26 @@
-import { and, count, eq, isNotNull, isNull, lte, or, sql, type SQL } from 'drizzle-orm'
+import { and, count, eq, inArray, isNotNull, isNull, lte, or, sql, type SQL } from 'drizzle-orm'
+import { UNIQUE_CONFLICTS } from '../../../application/ports/repositories'
 import type { OrganizationRepository } from '../../../application/ports/repositories/organization-repository'
 import { FIRST_REFERENCE_NUMBER } from '../../../domain/needs/need'
 import type { Organization } from '../../../domain/organizations/organization'
+import { ConflictError } from '../../../domain/errors'
 import { SqlRepository, nullable, present } from './sql-repository'
 
 export class SqlOrganizationRepository extends SqlRepository implements OrganizationRepository {
   async insert(o: Organization) {
     await this.conflictOnUnique(this.db.insert(this.tables.organizations).values({ ...o, needSequence: FIRST_REFERENCE_NUMBER - 1 }))
+    await this.hold(o.id, o.slug)
+  }
+  /**
+   * Records `slug` as the organization's for good. One another organization holds is a ConflictError; two taking
+   * the same one at once meet at the primary key.
+   */
+  private async hold(organizationId: string, slug: string) {
+    const s = this.tables.organizationSlugs
+    const [held] = await this.db.select({ organizationId: s.organizationId }).from(s).where(eq(s.slug, slug))
+    if (held?.organizationId === organizationId) return
+    if (held) throw new ConflictError(UNIQUE_CONFLICTS.organizationSlug)
+    await this.conflictOnUnique(this.db.insert(s).values({ slug, organizationId }))
   }
   private async one(where: SQL) {
     const [row] = await this.db.select().from(this.tables.organizations).where(where).limit(1)
@@ -32,6 +46,11 @@ export class SqlOrganizationRepository extends SqlRepository implements Organiza
   findBySlug(slug: string) {
     return this.one(eq(this.tables.organizations.slug, slug))
   }
+  async findByAnySlug(slug: string) {
+    const s = this.tables.organizationSlugs
+    const holder = this.db.select({ id: s.organizationId }).from(s).where(eq(s.slug, slug))
+    return (await this.findBySlug(slug)) ?? this.one(inArray(this.tables.organizations.id, holder))
+  }
   findByPhoneNumber(phoneNumber: string) {
     return this.one(eq(this.tables.organizations.phoneNumber, phoneNumber))
   }
@@ -40,6 +59,12 @@ export class SqlOrganizationRepository extends SqlRepository implements Organiza
   }
   async update(o: Organization) {
     const { id, createdAt: _createdAt, ...fields } = o
+    const t = this.tables.organizations
+    const [before] = await this.db.select({ slug: t.slug }).from(t).where(eq(t.id, id))
+    if (before && before.slug !== o.slug) {
+      await this.hold(id, before.slug)
+      await this.hold(id, o.slug)
+    }
     await this.conflictOnUnique(
       this.db
         .update(this.tables.organizations)

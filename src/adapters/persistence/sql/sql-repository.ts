@@ -187,6 +187,7 @@ export const IDEMPOTENCY_KEY_INDEX = 'idempotency_keys.caller, idempotency_keys.
 /** The 409 for each unique index, by the `table.column` it covers. */
 const UNIQUE_MESSAGES: Record<string, string> = {
   'organizations.slug': UNIQUE_CONFLICTS.organizationSlug,
+  'organization_slugs.slug': UNIQUE_CONFLICTS.organizationSlug,
   'organizations.short_code': UNIQUE_CONFLICTS.organizationShortCode,
   'organizations.phone_number': UNIQUE_CONFLICTS.organizationPhoneNumber,
   'members.email': UNIQUE_CONFLICTS.memberEmail,

@@ -2,14 +2,21 @@ import type { DigestSchedule } from '../../../domain/organizations/digest-schedu
 import type { Organization } from '../../../domain/organizations/organization'
 
 export interface OrganizationRepository {
+  /** A slug another organization holds now or held once is a ConflictError. */
   insert(organization: Organization): Promise<void>
   findById(id: string): Promise<Organization | undefined>
+  /** The organization whose slug this is now. */
   findBySlug(slug: string): Promise<Organization | undefined>
+  /** The organization whose slug this is now or was once: a former slug stays its organization's (old links). */
+  findByAnySlug(slug: string): Promise<Organization | undefined>
   /** The organization whose SMS number this is (inbound messages). */
   findByPhoneNumber(phoneNumber: string): Promise<Organization | undefined>
   findByShortCode(shortCode: string): Promise<Organization | undefined>
   count(): Promise<number>
-  /** Saves name, slug, short code, concurrency, registration status, phone number; a taken one is a ConflictError. */
+  /**
+   * Saves name, slug, short code, concurrency, registration status, phone number; a taken one is a ConflictError.
+   * A slug is taken while another organization holds it now or held it once; the one left is kept as the organization's.
+   */
   update(organization: Organization): Promise<void>
   /**
    * Holds the organization's row until the transaction ends, so what is counted next (its live claims, its
