@@ -133,6 +133,8 @@ export const membersEn = {
       request_password_reset: 'Ask for a password reset',
       reset_password: 'Reset password',
       change_password: 'Change password',
+      request_email_change: 'Ask to change email',
+      change_email: 'Change email',
       login: 'Log in',
       logout: 'Log out',
       deactivate: 'Deactivate',

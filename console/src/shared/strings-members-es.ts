@@ -136,6 +136,8 @@ export const membersEs: typeof membersEn = {
       request_password_reset: 'Pedir restablecer la contraseña',
       reset_password: 'Restablecer la contraseña',
       change_password: 'Cambiar la contraseña',
+      request_email_change: 'Pedir cambio de correo',
+      change_email: 'Cambiar el correo',
       login: 'Iniciar sesión',
       logout: 'Cerrar sesión',
       deactivate: 'Desactivar',
