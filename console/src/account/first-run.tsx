@@ -3,6 +3,7 @@ import { useEffect, useState } from 'preact/hooks'
 import { client, problemText, type OrganizationSettings, type Profile } from '../shared/api'
 import { may } from '../shared/data'
 import { t } from '../shared/i18n'
+import { requestEmailChange } from './email-change'
 import { PasswordFields, passwordsOf } from './password-fields'
 import { authorized, changePassword } from '../shared/session'
 
@@ -11,6 +12,8 @@ import { authorized, changePassword } from '../shared/session'
  * INTAKE_ORG_NAME default), so its admin has not been through the first run yet. Renaming it ends the first run.
  */
 export const FIRST_START_NAME = 'My Organization'
+/** The admin's address when the operator named none at the first start: it reaches nobody, so the first run asks for the real one. */
+const FIRST_START_EMAIL = 'admin@example.org'
 
 /** The organization's settings while its first run is due (for who may change them); undefined otherwise, 'checking' until known. */
 export function useFirstRun({
@@ -43,9 +46,12 @@ function pointsAtThisComputer(url: string): boolean {
   return host === 'localhost' || host.endsWith('.localhost') || host.startsWith('127.') || host === '[::1]'
 }
 
-/** The first admin chooses its own password instead of the printed one, then the organization's name. */
+/**
+ * The first admin chooses its own password instead of the printed one, then gives its own name and email and the
+ * organization's name, country and time zone. A confirmation sent to the email is said before the inbox shows.
+ */
 export function FirstRun({ settings, profile, onDone }: { settings: OrganizationSettings; profile: Profile; onDone: () => void }) {
-  const [step, setStep] = useState<'password' | 'name'>('password')
+  const [step, setStep] = useState<'password' | 'name' | 'confirming'>('password')
   const [error, setError] = useState('')
   const [notice, setNotice] = useState('')
   useEffect(() => {
@@ -65,10 +71,22 @@ export function FirstRun({ settings, profile, onDone }: { settings: Organization
     event.preventDefault()
     const form = new FormData(event.currentTarget as HTMLFormElement)
     const text = (field: string) => String(form.get(field)).trim()
+    const fullName = text('fullName')
+    if (fullName && fullName !== profile.fullName) {
+      const { error: problem } = await authorized(() => client.PUT('/api/profile', { body: { fullName } }))
+      if (problem) return setError(t.failed(problemText(problem)))
+    }
+    // Before the organization is renamed, which ends the first run: a refused address is corrected here.
+    const email = text('email').toLowerCase()
+    const change = email === profile.email ? undefined : await requestEmailChange(email)
+    if (change?.error) return setError(change.text)
     const body = { name: text('name'), defaultCountry: text('defaultCountry').toUpperCase(), timeZone: text('timeZone') }
     const { error: problem } = await authorized(() => client.PUT('/api/organizations/settings', { body }))
     if (problem) return setError(t.failed(problemText(problem)))
-    onDone()
+    if (!change || change.changed) return onDone()
+    setError('')
+    setNotice(change.text)
+    setStep('confirming')
   }
 
   return (
@@ -82,7 +100,11 @@ export function FirstRun({ settings, profile, onDone }: { settings: Organization
       <div role="status" class="notice">
         {notice}
       </div>
-      {step === 'password' ? (
+      {step === 'confirming' ? (
+        <button type="button" onClick={onDone}>
+          {t.continueToInbox}
+        </button>
+      ) : step === 'password' ? (
         <form onSubmit={choosePassword}>
           <h2>{t.choosePassword}</h2>
           <p>{t.choosePasswordIntro}</p>
@@ -94,6 +116,30 @@ export function FirstRun({ settings, profile, onDone }: { settings: Organization
         </form>
       ) : (
         <form onSubmit={chooseName}>
+          <h2>{t.aboutYou}</h2>
+          <label for="admin-name">{t.yourName}</label>
+          <input
+            id="admin-name"
+            name="fullName"
+            autocomplete="name"
+            maxLength={MAX_LENGTH.ProfileUpdate.fullName}
+            defaultValue={profile.fullName ?? ''}
+            required
+          />
+          <label for="admin-email">{t.yourEmail}</label>
+          <input
+            id="admin-email"
+            name="email"
+            type="email"
+            autocomplete="email"
+            maxLength={MAX_LENGTH.EmailChangeRequest.email}
+            defaultValue={profile.email === FIRST_START_EMAIL ? '' : profile.email}
+            aria-describedby="admin-email-hint"
+            required
+          />
+          <p id="admin-email-hint" class="meta">
+            {t.yourEmailHint}
+          </p>
           <h2>{t.nameOrganization}</h2>
           <label for="organization-name">{t.organizationName}</label>
           <input

@@ -24,6 +24,8 @@ export const membersEn = {
     changeShort: 'Change',
     save: 'Save changes',
     saved: (name: string) => `${name} changed.`,
+    savedPendingEmail: (name: string, email: string) =>
+      `${name} changed. A confirmation was sent to ${email}: their email changes once they follow its link, within 24 hours.`,
     resend: 'Send the invitation again',
     resent: (email: string) => `A new invitation is on its way to ${email}.`,
     deactivateEllipsis: 'Deactivate…',
@@ -96,6 +98,9 @@ export const membersEn = {
     kinds: { newNeeds: 'a new need arrives', assignedToMe: 'someone assigns me a need', dailyDigest: 'the daily digest is ready' },
     save: 'Save profile',
     saved: 'Profile saved.',
+    emailTitle: 'Change email',
+    newEmail: 'New email',
+    changeEmail: 'Send the confirmation',
     passwordTitle: 'Change password',
     changePassword: 'Change password',
   },

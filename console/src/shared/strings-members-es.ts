@@ -24,6 +24,8 @@ export const membersEs: typeof membersEn = {
     changeShort: 'Cambiar',
     save: 'Guardar los cambios',
     saved: (name) => `${name}: cambios guardados.`,
+    savedPendingEmail: (name, email) =>
+      `${name}: cambios guardados. Se envió una confirmación a ${email}: su correo cambia cuando abra su enlace, en un plazo de 24 horas.`,
     resend: 'Enviar la invitación de nuevo',
     resent: (email) => `Una nueva invitación va en camino a ${email}.`,
     deactivateEllipsis: 'Desactivar…',
@@ -99,6 +101,9 @@ export const membersEs: typeof membersEn = {
     },
     save: 'Guardar el perfil',
     saved: 'Perfil guardado.',
+    emailTitle: 'Cambiar el correo',
+    newEmail: 'Correo nuevo',
+    changeEmail: 'Enviar la confirmación',
     passwordTitle: 'Cambiar la contraseña',
     changePassword: 'Cambiar la contraseña',
   },
