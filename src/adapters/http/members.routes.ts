@@ -138,7 +138,7 @@ export function membersRoutes(useCases: UseCases['members'], authentication: Aut
         operationId: 'changeEmail',
         summary: 'Change the caller’s own email: a link mailed to the new address confirms it',
         description:
-          'Every role. The link works once, for 24 hours; the old address is told of the change. The email changes when the link is followed (the `/confirm-email` page); a later request voids the earlier link. The address another member of the organization has is 409; the current one is 400 at /email. Sessions go on. Counted against the auth rate limit, as login is.',
+          'Every role. The link works once, for 24 hours; the old address is told of the change. The email changes when the link is followed (the `/confirm-email` page); a later request voids the earlier link. The address another member of the organization has is 409; the current one is 400 at /email. Sessions go on. Counted against the auth rate limit, as login is, and at most 5 asked within an hour (429 past it).',
       },
     })
     .post(

@@ -23,6 +23,8 @@ export interface Invitation {
 
 export const PASSWORD_RESET_LIFETIME_MS = 3_600_000
 export const EMAIL_CHANGE_LIFETIME_MS = 24 * 3_600_000
+/** A member's own email changes asked within an hour, each mailing two addresses: past it, 429 (a stolen session cannot flood mailboxes). */
+export const EMAIL_CHANGES_PER_HOUR = 5
 
 /**
  * The base URL of an invitation link, parsed (`parseLinkBase`), or what is wrong with it: an admin's `appUrl`

@@ -26,7 +26,7 @@ export const members = area('members', ({ service }) => {
     getProfile: service(GetProfile, [repositories]),
     updateProfile: service(UpdateProfile, [unitOfWork, AuditTrail]),
     changePassword: service(ChangePassword, [unitOfWork, PORTS.passwords, clock, AuditTrail]),
-    changeEmail: service(RequestEmailChange, [unitOfWork, EmailChanges]),
+    changeEmail: service(RequestEmailChange, [unitOfWork, EmailChanges, clock]),
     confirmEmail: service(ConfirmEmailChange, [unitOfWork, PORTS.secrets, clock, AuditTrail]),
     listViews: service(ListSavedViews, [repositories]),
     createView: service(CreateSavedView, [unitOfWork, clock, ids]),

@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, test } from 'bun:test'
-import { ConflictError, InvalidError, UnauthorizedError } from '../../../src/domain/errors'
-import { EMAIL_CHANGE_LIFETIME_MS } from '../../../src/domain/members/invitation'
+import { ConflictError, InvalidError, TooManyRequestsError, UnauthorizedError } from '../../../src/domain/errors'
+import { EMAIL_CHANGE_LIFETIME_MS, EMAIL_CHANGES_PER_HOUR } from '../../../src/domain/members/invitation'
 import { FIRST_START_ADMIN_EMAIL } from '../../../src/domain/members/member'
 import { failureOf, pathsOf } from '../failure-of'
 import { createMailWorld, PUBLIC_BASE_URL, tokenIn, type MailWorld } from '../mail-world'
@@ -105,6 +105,14 @@ describe('RequestEmailChange and ConfirmEmailChange', () => {
     expect(pathsOf(await failureOf(ask(email), InvalidError))).toEqual(['/email'])
     await world.dispatch()
     expect(world.fallbackMail().length).toBe(before)
+  })
+
+  test('at most EMAIL_CHANGES_PER_HOUR asked within the hour: then 429 until the oldest leaves the hour', async () => {
+    for (let i = 0; i < EMAIL_CHANGES_PER_HOUR; i++) await ask(`try-${i}@example.org`)
+    const refused = await failureOf(ask('one-more@example.org'), TooManyRequestsError)
+    expect(refused.retryAfterSeconds).toBe(3600)
+    world.clock.advance(3_600_000)
+    expect((await ask('one-more@example.org')).status).toBe('confirmation_sent')
   })
 
   test('a deactivated member cannot follow its link', async () => {
