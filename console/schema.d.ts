@@ -832,8 +832,8 @@ export interface paths {
         };
         get?: never;
         /**
-         * Change a member's role, partner, phone or profiles, or restore a deactivated member's access
-         * @description Who may invite the member; profiles only those the caller may grant. Demoting or deactivating the last active org_admin is 409. `active: true` restores access with the same password.
+         * Change a member's name, email, role, partner, phone or profiles, or restore a deactivated member's access
+         * @description Who may invite the member; profiles only those the caller may grant. Demoting or deactivating the last active org_admin is 409. `active: true` restores access with the same password. A new `email` is mailed a one-time link (24 hours) and the member's old address a notice; `email` changes once the link is followed, and until then the answer names it as `pendingEmail`. An email another member of the organization has is 409, as is a new email for a deactivated member.
          */
         put: operations["updateMember"];
         post?: never;
@@ -865,6 +865,26 @@ export interface paths {
          */
         put: operations["updateProfile"];
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/profile/email": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Change the caller’s own email: a link mailed to the new address confirms it
+         * @description Every role. The link works once, for 24 hours; the old address is told of the change. The email changes when the link is followed (the `/confirm-email` page); a later request voids the earlier link. The address another member of the organization has is 409; the current one is 400 at /email. Sessions go on. Counted against the auth rate limit, as login is, and at most 5 asked within an hour (429 past it).
+         */
+        post: operations["changeEmail"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1224,7 +1244,7 @@ export interface components {
              */
             memberId?: string;
             /** @enum {string} */
-            action: "create" | "update" | "delete" | "read" | "merge" | "erase" | "resolve" | "add_note" | "send_sms" | "receive_sms" | "sms_status" | "invite" | "accept_invite" | "set_password" | "request_password_reset" | "reset_password" | "change_password" | "login" | "logout" | "deactivate" | "reactivate" | "import" | "apply_retention" | "revoke_session";
+            action: "create" | "update" | "delete" | "read" | "merge" | "erase" | "resolve" | "add_note" | "send_sms" | "receive_sms" | "sms_status" | "invite" | "accept_invite" | "set_password" | "request_password_reset" | "reset_password" | "change_password" | "request_email_change" | "change_email" | "login" | "logout" | "deactivate" | "reactivate" | "import" | "apply_retention" | "revoke_session";
             /** @enum {string} */
             recordType: "organization" | "member" | "partner" | "need" | "constituent" | "household_match" | "email_settings" | "interaction" | "webhook_endpoint";
             /** Format: uuid */
@@ -1533,6 +1553,15 @@ export interface components {
             /** @description Five-digit ZIP code */
             addressZip?: string;
         };
+        EmailChange: {
+            /** @enum {string} */
+            status: "confirmation_sent" | "changed";
+            email: string;
+        };
+        EmailChangeRequest: {
+            /** @description The new address: a one-time link (valid 24 hours) is mailed to it, and the email changes once it is followed */
+            email: string;
+        };
         EmailSettings: {
             /** @enum {string} */
             provider: "smtp" | "postmark" | "ses" | "sendgrid";
@@ -1751,6 +1780,8 @@ export interface components {
             /** @description false once deactivated: the member can neither log in nor act */
             active: boolean;
             phone?: string;
+            /** @description Only in the answer of a change that gave a new email: the address a confirmation link was sent to. `email` becomes it once the link is followed */
+            pendingEmail?: string;
             /**
              * Format: date-time
              * @description When a session of the member last began (a login, an accepted invitation or a password reset); absent until one has
@@ -1758,6 +1789,9 @@ export interface components {
             lastLoginAt?: string;
         };
         MemberUpdate: {
+            fullName?: string;
+            /** @description The new address: a one-time link (valid 24 hours) is mailed to it, and the email changes once it is followed */
+            email?: string;
             /** @enum {string} */
             role?: "org_admin" | "partner_admin" | "partner_agent" | "staff" | "volunteer";
             /** Format: uuid */
@@ -6174,6 +6208,100 @@ export interface operations {
             };
         };
     };
+    changeEmail: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EmailChangeRequest"];
+            };
+        };
+        responses: {
+            /** @description Response for status 200 */
+            200: {
+                headers: {
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EmailChange"];
+                };
+            };
+            /** @description Bad request */
+            400: {
+                headers: {
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ValidationProblem"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: string;
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Payload too large */
+            413: {
+                headers: {
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unsupported media type */
+            415: {
+                headers: {
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     changePassword: {
         parameters: {
             query?: never;
@@ -6942,7 +7070,7 @@ export interface operations {
                 memberId?: string;
                 recordType?: "organization" | "member" | "partner" | "need" | "constituent" | "household_match" | "email_settings" | "interaction" | "webhook_endpoint";
                 recordId?: string;
-                action?: "create" | "update" | "delete" | "read" | "merge" | "erase" | "resolve" | "add_note" | "send_sms" | "receive_sms" | "sms_status" | "invite" | "accept_invite" | "set_password" | "request_password_reset" | "reset_password" | "change_password" | "login" | "logout" | "deactivate" | "reactivate" | "import" | "apply_retention" | "revoke_session";
+                action?: "create" | "update" | "delete" | "read" | "merge" | "erase" | "resolve" | "add_note" | "send_sms" | "receive_sms" | "sms_status" | "invite" | "accept_invite" | "set_password" | "request_password_reset" | "reset_password" | "change_password" | "request_email_change" | "change_email" | "login" | "logout" | "deactivate" | "reactivate" | "import" | "apply_retention" | "revoke_session";
                 since?: string;
                 until?: string;
                 page?: number;

@@ -27,6 +27,7 @@ import type { SearchConstituents } from './constituents/search-constituents'
 import type { ExportConstituents } from './constituents/export-constituents'
 import type { ImportConstituents } from './constituents/import-constituents'
 import type { UpdateConstituent } from './constituents/update-constituent'
+import type { ConfirmEmailChange } from './members/email-changes'
 import type { InviteMember } from './members/invite-member'
 import type { ListMembers } from './members/list-members'
 import type { ResendInvitation } from './members/resend-invitation'
@@ -58,6 +59,7 @@ import type { CreatePartner } from './partners/create-partner'
 import type { ListPartners } from './partners/list-partners'
 import type { UpdatePartner } from './partners/update-partner'
 import type { GetProfile, UpdateProfile } from './profile/profile'
+import type { RequestEmailChange } from './profile/change-email'
 import type { ChangePassword } from './profile/change-password'
 import type { CreateSavedView, DeleteSavedView, ListSavedViews, UpdateSavedView } from './profile/saved-views'
 import type { AttachMessage } from './sms/attach-message'
@@ -110,6 +112,8 @@ export interface UseCases {
     getProfile: GetProfile
     updateProfile: UpdateProfile
     changePassword: ChangePassword
+    changeEmail: RequestEmailChange
+    confirmEmail: ConfirmEmailChange
     listViews: ListSavedViews
     createView: CreateSavedView
     updateView: UpdateSavedView

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto'
 import type { Container } from 'inversify'
 import { ConflictError } from '../domain/errors'
+import { FIRST_START_ADMIN_EMAIL } from '../domain/members/member'
 import type { Config } from './config'
 import { PORTS, useCasesOf } from './container'
 
@@ -25,7 +26,7 @@ export async function bootstrapFirstOrganization(c: Container): Promise<Bootstra
   const generatedPassword = settings.adminPassword ? undefined : randomBytes(12).toString('base64url')
   const result: BootstrapResult = {
     organizationSlug: settings.orgSlug ?? 'my-organization',
-    adminEmail: settings.adminEmail ?? 'admin@example.org',
+    adminEmail: settings.adminEmail ?? FIRST_START_ADMIN_EMAIL,
     ...(generatedPassword ? { generatedPassword } : {}),
   }
   try {

@@ -1,12 +1,14 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import type { Page } from 'playwright-core'
+import { FIRST_START_ADMIN_EMAIL } from '../../src/domain/members/member'
 import { FIRST_ORGANIZATION_NAME } from '../../src/main/bootstrap'
 import { chromiumAvailable } from '../support/browser'
 import { startConsoleHarness, type ConsoleHarness } from '../support/console'
 import { TEST_PASSWORD } from '../support/world'
 
 // docs/console.md "First run": while the organization bears the first start's name, its admin chooses a
-// password of its own and then the name, the country and the time zone; the console shows PUBLIC_BASE_URL, and warns while it names localhost.
+// password of its own, then gives its own name and email and the organization's name, country and time zone; the
+// console shows PUBLIC_BASE_URL, and warns while it names localhost.
 const OWN_PASSWORD = 'a password only I know'
 
 /** The organization named as the first start names it, as after `intake serve` on an empty database. */
@@ -48,6 +50,7 @@ describe.skipIf(!chromiumAvailable())('the first run, PUBLIC_BASE_URL on localho
     expect((await c.api.call('GET', '/api/profile', { token: admin.token })).status).toBe(401)
     await c.expectAccessible(page)
 
+    await page.getByLabel('Your name').fill('Dana Director')
     await page.getByLabel('Organization name').fill('Valley Food Bank')
     // Where the organization is: the country its people's phones are read in, and its days.
     await page.getByLabel('Country').fill('gb')
@@ -109,12 +112,65 @@ describe.skipIf(!chromiumAvailable())('the first run, PUBLIC_BASE_URL a real add
     expect(await page.locator('main').textContent()).toContain('http://intake.example.org')
     expect(await page.locator('.warning').count()).toBe(0)
     await page.getByRole('button', { name: 'Ya elegí la mía' }).click()
+    await page.getByLabel('Su nombre').fill('Dana Directora')
     await page.getByLabel('Nombre de la organización').fill('Banco de Alimentos')
     await page.getByRole('button', { name: 'Guardar', exact: true }).click()
     await page.getByRole('heading', { name: 'Solicitudes' }).waitFor()
     const partners = await c.api.call<Array<{ name: string; isDefault: boolean }>>('GET', '/api/partners', { token: c.admin.token })
     expect(partners.body.find((partner) => partner.isDefault)?.name).toBe('Recepción general')
     await c.expectAccessible(page)
+    await c.done(page)
+  })
+})
+
+describe.skipIf(!chromiumAvailable())("the first run, the admin's own email", () => {
+  let c: ConsoleHarness
+  beforeAll(async () => {
+    c = await startConsoleHarness({ PUBLIC_BASE_URL: 'http://intake.example.org' })
+  })
+  afterAll(() => c?.stop())
+
+  const profileOf = async (token: string) => (await c.api.call<{ email: string; fullName?: string }>('GET', '/api/profile', { token })).body
+
+  test("the first start's admin@example.org is replaced at once by the director's real address", async () => {
+    await asAtFirstStart(c)
+    const { world } = c.api
+    // The first start's admin, with the test's password (the world's admin has it).
+    const { passwordHash } = (await world.repositories.members.findById(world.organizationId, world.admin.memberId))!
+    await world.member('org_admin', { email: FIRST_START_ADMIN_EMAIL, passwordHash, isConfirmed: true })
+    const page = await c.open('/')
+    await logInWith(page, FIRST_START_ADMIN_EMAIL)
+    await page.getByRole('button', { name: 'I chose mine already' }).click()
+    // The made-up address is no answer: the field starts empty.
+    expect(await page.getByLabel('Your email').inputValue()).toBe('')
+    await page.getByLabel('Your name').fill('Dana Director')
+    await page.getByLabel('Your email').fill('dana@valley-food.example')
+    await page.getByLabel('Organization name').fill('Valley Food Bank')
+    await c.expectAccessible(page)
+    await page.getByRole('button', { name: 'Save', exact: true }).click()
+    await page.getByRole('heading', { name: 'Needs' }).waitFor()
+    const login = await c.api.call<{ accessToken: string }>('POST', '/api/auth/login', {
+      body: { email: 'dana@valley-food.example', password: TEST_PASSWORD },
+    })
+    expect(await profileOf(login.body.accessToken)).toMatchObject({ email: 'dana@valley-food.example', fullName: 'Dana Director' })
+    await c.done(page)
+  })
+
+  test('a real address is changed once the new one confirms: the first run says a confirmation was sent', async () => {
+    await asAtFirstStart(c)
+    const admin = await c.member('org_admin')
+    const page = await c.open('/')
+    await logInWith(page, admin.email)
+    await page.getByRole('button', { name: 'I chose mine already' }).click()
+    await page.getByLabel('Your name').fill('Dana Director')
+    await page.getByLabel('Your email').fill('dana.new@valley-food.example')
+    await page.getByLabel('Organization name').fill('Valley Food Bank')
+    await page.getByRole('button', { name: 'Save', exact: true }).click()
+    await page.getByText('A confirmation was sent to dana.new@valley-food.example').waitFor()
+    await c.expectAccessible(page)
+    expect((await profileOf(admin.token)).email).toBe(admin.email)
+    await page.getByRole('button', { name: 'Go to the inbox' }).click()
+    await page.getByRole('heading', { name: 'Needs' }).waitFor()
     await c.done(page)
   })
 })

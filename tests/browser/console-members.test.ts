@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import type { Page } from 'playwright-core'
+import { deliverUntil, fallbackEmailsTo } from '../adapters/http/helpers'
 import { chromiumAvailable } from '../support/browser'
 import { startConsoleHarness, type ConsoleHarness, type Member } from '../support/console'
 
@@ -10,7 +11,7 @@ declare const document: {
   activeElement: { tagName: string; textContent: string | null } | null
   documentElement: { scrollWidth: number }
 }
-type MemberJson = { id: string; email: string; role: string; partnerId?: string; profiles?: string[]; active: boolean }
+type MemberJson = { id: string; email: string; fullName?: string; role: string; partnerId?: string; profiles?: string[]; active: boolean }
 
 describe.skipIf(!chromiumAvailable())('members in the staff console', () => {
   let c: ConsoleHarness
@@ -74,6 +75,31 @@ describe.skipIf(!chromiumAvailable())('members in the staff console', () => {
     await page.getByRole('button', { name: 'Change Inés Ruiz' }).click()
     await page.getByRole('button', { name: 'Send the invitation again' }).click()
     await page.getByText(`A new invitation is on its way to ${email}.`).waitFor()
+    await c.done(page)
+  })
+
+  test("an admin changes a member's name at once and its email once the new address confirms it", async () => {
+    const member = await c.member('staff', undefined, { fullName: 'Omar Oldname' })
+    const page = await loggedIn(c.admin)
+    await page.getByRole('button', { name: 'Change Omar Oldname' }).click()
+    await page.getByRole('heading', { name: 'Change Omar Oldname' }).waitFor()
+    const wanted = `omar-${unique()}@example.org`
+    await page.locator('#change-fullName').fill('Omar Newname')
+    await page.locator('#change-email').fill(wanted)
+    await page.getByRole('button', { name: 'Save changes' }).click()
+    await page.getByText(`Omar Newname changed. A confirmation was sent to ${wanted}`).waitFor()
+    await c.expectAccessible(page)
+    expect(await stored(member.email)).toMatchObject({ fullName: 'Omar Newname' })
+
+    const mail = await deliverUntil(c.api, () => fallbackEmailsTo(c.api, wanted).find((m) => m.template === 'email_change'))
+    const link = new URL(/https?:\/\/\S+\/confirm-email\?token=\S+/.exec(mail.text)![0])
+    const confirmation = await c.open(`${link.pathname}${link.search}`)
+    await c.expectAccessible(confirmation)
+    await confirmation.getByRole('button', { name: 'Confirm my new email' }).click()
+    await confirmation.getByText(`Your email is now ${wanted}.`).waitFor()
+    await c.expectAccessible(confirmation)
+    expect(await stored(wanted)).toMatchObject({ fullName: 'Omar Newname' })
+    await confirmation.close()
     await c.done(page)
   })
 

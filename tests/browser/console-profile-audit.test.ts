@@ -56,6 +56,26 @@ describe.skipIf(!chromiumAvailable())('profile and audit trail in the staff cons
     await c.done(page)
   })
 
+  test('a member asks for a new email: a confirmation goes to it, and the email stays until it is followed', async () => {
+    const staff = await c.member('staff')
+    const page = await loggedIn(staff, '/#/profile', 'Profile')
+    const wanted = `moved-${unique()}@example.org`
+    await page.getByLabel('New email').fill(wanted)
+    await page.getByRole('button', { name: 'Send the confirmation' }).click()
+    await page
+      .getByRole('status')
+      .filter({ hasText: `A confirmation was sent to ${wanted}` })
+      .waitFor()
+    await c.expectAccessible(page)
+    expect((await c.api.call<{ email: string }>('GET', '/api/profile', { token: staff.token })).body.email).toBe(staff.email)
+
+    // Another member's address is refused, and said.
+    await page.getByLabel('New email').fill(c.admin.email)
+    await page.getByRole('button', { name: 'Send the confirmation' }).click()
+    await page.getByRole('alert').filter({ hasText: 'already exists' }).waitFor()
+    await c.done(page)
+  })
+
   test('a member changes its password and goes on with the new one; a wrong current password is said', async () => {
     const volunteer = await c.member('volunteer', c.partners[0]!.id)
     const { email } = volunteer

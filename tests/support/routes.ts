@@ -226,6 +226,9 @@ export const ROUTES: Route[] = [
     [400, 401, 404],
     ok(404, () => ({ path: `/api/profile/views/${crypto.randomUUID()}` })),
   ),
+  route('POST /api/profile/email', ['profile:update'], [400, 401, 409, 413, 415, 429], {
+    ...ok(200, (r) => ({ body: { email: `new-${r.unique()}@example.org` } })),
+  }),
   // A right password would end the caller's sessions (and its token): a wrong one shows the route allowed (400, not 403).
   route('POST /api/profile/password', 'member', [400, 401, 413, 415, 429], {
     ...ok(400, () => ({ body: { currentPassword: 'not the password of anyone', newPassword: 'a password of my own choosing' } })),

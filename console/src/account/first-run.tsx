@@ -4,6 +4,7 @@ import { client, problemText, type OrganizationSettings, type Profile } from '..
 import { may, readPartners } from '../shared/data'
 import { language, LANGUAGES, t } from '../shared/i18n'
 import { IntakeLinkField } from '../shared/intake-link'
+import { requestEmailChange } from './email-change'
 import { PasswordFields, passwordsOf } from './password-fields'
 import { authorized, changePassword } from '../shared/session'
 
@@ -12,6 +13,8 @@ import { authorized, changePassword } from '../shared/session'
  * INTAKE_ORG_NAME default), so its admin has not been through the first run yet. Renaming it ends the first run.
  */
 export const FIRST_START_NAME = 'My Organization'
+/** The admin's address when the operator named none at the first start: it reaches nobody, so the first run asks for the real one. */
+const FIRST_START_EMAIL = 'admin@example.org'
 
 /** The organization's settings while its first run is due (for who may change them); undefined otherwise, 'checking' until known. */
 export function useFirstRun({
@@ -33,12 +36,12 @@ export function useFirstRun({
   return settings
 }
 
-/** Links in mail lead to PUBLIC_BASE_URL: on this computer's own names, they work on this computer only. */
 /** The region of the browser's language (en-GB: GB), a likely first guess of where the organization is. */
 function browserCountry(): string | undefined {
   return /^[a-z]{2,3}-([A-Z]{2})\b/.exec(navigator.language)?.[1]
 }
 
+/** Links in mail lead to PUBLIC_BASE_URL: on this computer's own names, they work on this computer only. */
 function pointsAtThisComputer(url: string): boolean {
   const host = new URL(url).hostname
   return host === 'localhost' || host.endsWith('.localhost') || host.startsWith('127.') || host === '[::1]'
@@ -55,9 +58,12 @@ async function nameDefaultPartnerInLanguage() {
     await authorized(() => client.PUT('/api/partners/{id}', { params: { path: { id: general.id } }, body: { name: t.defaultPartnerName } }))
 }
 
-/** The first admin chooses its own password instead of the printed one, then the organization's name. */
+/**
+ * The first admin chooses its own password instead of the printed one, then gives its own name and email and the
+ * organization's name, country and time zone. A confirmation sent to the email is said before the inbox shows.
+ */
 export function FirstRun({ settings, profile, onDone }: { settings: OrganizationSettings; profile: Profile; onDone: () => void }) {
-  const [step, setStep] = useState<'password' | 'name'>('password')
+  const [step, setStep] = useState<'password' | 'name' | 'confirming'>('password')
   const [error, setError] = useState('')
   const [notice, setNotice] = useState('')
   useEffect(() => {
@@ -77,11 +83,23 @@ export function FirstRun({ settings, profile, onDone }: { settings: Organization
     event.preventDefault()
     const form = new FormData(event.currentTarget as HTMLFormElement)
     const text = (field: string) => String(form.get(field)).trim()
+    const fullName = text('fullName')
+    if (fullName && fullName !== profile.fullName) {
+      const { error: problem } = await authorized(() => client.PUT('/api/profile', { body: { fullName } }))
+      if (problem) return setError(t.failed(problemText(problem)))
+    }
+    // Before the organization is renamed, which ends the first run: a refused address is corrected here.
+    const email = text('email').toLowerCase()
+    const change = email === profile.email ? undefined : await requestEmailChange(email)
+    if (change?.error) return setError(change.text)
     const body = { name: text('name'), defaultCountry: text('defaultCountry').toUpperCase(), timeZone: text('timeZone') }
     const { error: problem } = await authorized(() => client.PUT('/api/organizations/settings', { body }))
     if (problem) return setError(t.failed(problemText(problem)))
     if (language !== 'en') await nameDefaultPartnerInLanguage()
-    onDone()
+    if (!change || change.changed) return onDone()
+    setError('')
+    setNotice(change.text)
+    setStep('confirming')
   }
 
   return (
@@ -97,7 +115,11 @@ export function FirstRun({ settings, profile, onDone }: { settings: Organization
       <div role="status" class="notice">
         {notice}
       </div>
-      {step === 'password' ? (
+      {step === 'confirming' ? (
+        <button type="button" onClick={onDone}>
+          {t.continueToInbox}
+        </button>
+      ) : step === 'password' ? (
         <form onSubmit={choosePassword}>
           <h2>{t.choosePassword}</h2>
           <p>{t.choosePasswordIntro}</p>
@@ -109,6 +131,30 @@ export function FirstRun({ settings, profile, onDone }: { settings: Organization
         </form>
       ) : (
         <form onSubmit={chooseName}>
+          <h2>{t.aboutYou}</h2>
+          <label for="admin-name">{t.yourName}</label>
+          <input
+            id="admin-name"
+            name="fullName"
+            autocomplete="name"
+            maxLength={MAX_LENGTH.ProfileUpdate.fullName}
+            defaultValue={profile.fullName ?? ''}
+            required
+          />
+          <label for="admin-email">{t.yourEmail}</label>
+          <input
+            id="admin-email"
+            name="email"
+            type="email"
+            autocomplete="email"
+            maxLength={MAX_LENGTH.EmailChangeRequest.email}
+            defaultValue={profile.email === FIRST_START_EMAIL ? '' : profile.email}
+            aria-describedby="admin-email-hint"
+            required
+          />
+          <p id="admin-email-hint" class="meta">
+            {t.yourEmailHint}
+          </p>
           <h2>{t.nameOrganization}</h2>
           <label for="organization-name">{t.organizationName}</label>
           <input

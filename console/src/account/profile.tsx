@@ -3,13 +3,14 @@ import { useEffect, useState } from 'preact/hooks'
 import { client, problemText, type Profile } from '../shared/api'
 import { forgetCachedData, useProfile } from '../shared/data'
 import { LANGUAGES, language, t, type Language } from '../shared/i18n'
+import { requestEmailChange } from './email-change'
 import { PasswordFields, passwordsOf } from './password-fields'
 import { authorized, changePassword } from '../shared/session'
 
 type Kind = keyof Profile['notifications']
 const KINDS = Object.keys(t.profileScreen.kinds) as Kind[]
 
-/** The member's own name, phone, language (the console's too) and mail, and a new password. */
+/** The member's own name, phone, language (the console's too) and mail, a new email (confirmed by it) and a new password. */
 export function ProfileScreen() {
   const loaded = useProfile()
   const [profile, setProfile] = useState<Profile>()
@@ -42,6 +43,17 @@ export function ProfileScreen() {
     forgetCachedData()
     setProfile(data)
     say(s.saved)
+  }
+
+  async function newEmail(event: Event) {
+    event.preventDefault()
+    const form = event.currentTarget as HTMLFormElement
+    const outcome = await requestEmailChange(String(new FormData(form).get('email')).trim())
+    say(outcome.text, outcome.error)
+    if (outcome.error) return
+    form.reset()
+    // The made-up first address is replaced at once: the profile shows the new one.
+    if (outcome.changed) await authorized(() => client.GET('/api/profile')).then(({ data }) => data && setProfile(data))
   }
 
   async function newPassword(event: Event) {
@@ -102,6 +114,23 @@ export function ProfileScreen() {
           ))}
         </fieldset>
         <button type="submit">{s.save}</button>
+      </form>
+      <form onSubmit={newEmail}>
+        <h2>{s.emailTitle}</h2>
+        <label for="profile-email">{s.newEmail}</label>
+        <input
+          id="profile-email"
+          name="email"
+          type="email"
+          autocomplete="email"
+          required
+          maxLength={MAX_LENGTH.EmailChangeRequest.email}
+          aria-describedby="profile-email-hint"
+        />
+        <p id="profile-email-hint" class="meta">
+          {t.yourEmailHint}
+        </p>
+        <button type="submit">{s.changeEmail}</button>
       </form>
       <form onSubmit={newPassword}>
         <h2>{s.passwordTitle}</h2>

@@ -1,3 +1,4 @@
+import { MAX_LENGTH } from '../../api-constants'
 import { useLayoutEffect, useRef, useState } from 'preact/hooks'
 import { client, type Member, type Partner, type Profile } from '../shared/api'
 import { failure, type Outcome } from '../shared/outcome'
@@ -7,8 +8,18 @@ import { authorized } from '../shared/session'
 
 export const memberLabel = (member: Pick<Member, 'fullName' | 'email'>) => member.fullName ?? member.email
 
+/** The name and email fields of a change: only what differs is sent, and a name can be changed, not removed. */
+function identityOf(form: FormData, member: Member) {
+  const fullName = String(form.get('fullName')).trim()
+  const email = String(form.get('email')).trim()
+  return {
+    ...(fullName && fullName !== member.fullName ? { fullName } : {}),
+    ...(email && email.toLowerCase() !== member.email ? { email } : {}),
+  }
+}
+
 /**
- * One member's changes: role, partner and profiles; the invitation sent again while not accepted; deactivation
+ * One member's changes: name, email (confirmed by the new address), role, partner and profiles; the invitation sent again while not accepted; deactivation
  * and reactivation, each confirmed by name first. `onDone` hears what happened (and the list reloads).
  */
 export function MemberPanel({
@@ -34,9 +45,12 @@ export function MemberPanel({
 
   async function save(event: Event) {
     event.preventDefault()
-    const body = memberFieldsOf(new FormData(event.currentTarget as HTMLFormElement), actor)
+    const form = new FormData(event.currentTarget as HTMLFormElement)
+    const body = { ...identityOf(form, member), ...memberFieldsOf(form, actor) }
     const { data, error, response } = await authorized(() => client.PUT('/api/members/{id}', { ...path, body }))
-    onDone(data ? { text: s.saved(name), error: false } : failure(response.status, error))
+    if (!data) return onDone(failure(response.status, error))
+    const changed = memberLabel(data)
+    onDone({ text: data.pendingEmail ? s.savedPendingEmail(changed, data.pendingEmail) : s.saved(changed), error: false })
   }
 
   async function resend() {
@@ -74,6 +88,24 @@ export function MemberPanel({
         {s.change(name)}
       </h3>
       <form onSubmit={save}>
+        <label for="change-fullName">{s.fullName}</label>
+        <input
+          id="change-fullName"
+          name="fullName"
+          autocomplete="off"
+          maxLength={MAX_LENGTH.MemberUpdate.fullName}
+          defaultValue={member.fullName ?? ''}
+        />
+        <label for="change-email">{t.email}</label>
+        <input
+          id="change-email"
+          name="email"
+          type="email"
+          autocomplete="off"
+          required
+          maxLength={MAX_LENGTH.MemberUpdate.email}
+          defaultValue={member.email}
+        />
         <MemberFields actor={actor} partners={partners} member={member} idPrefix="change" />
         <button type="submit">{s.save}</button>{' '}
         <button type="button" class="secondary" onClick={onCancel}>

@@ -10,6 +10,7 @@ import { leaveAnswersUnchecked } from './answer-checks'
 import { auditRoutes } from './audit.routes'
 import { authRoutes } from './auth.routes'
 import { intakePage } from './pages/intake-page'
+import { confirmEmailPage } from './pages/confirm-email-page'
 import { forgotPasswordPage } from './pages/forgot-password-page'
 import { passwordPages } from './pages/password-pages'
 import { authentication } from './authentication'
@@ -83,6 +84,7 @@ export function createHttpApp(deps: HttpDependencies) {
     .use(sessionCookieRoutes(deps.useCases.auth, auth, limits, site, deps.trustProxy, deps.publicBaseUrl))
     .use(passwordPages(deps.useCases.auth, limits, site, deps.publicBaseUrl))
     .use(forgotPasswordPage(deps.useCases.auth, limits, site))
+    .use(confirmEmailPage(deps.useCases.members, limits, site))
     .use(intakePage(deps.useCases.needs, limits, site))
     .use(consoleApp())
     .use(needsRoutes(deps.useCases.needs, auth, limits, site, deps.logger))

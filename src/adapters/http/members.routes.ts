@@ -4,6 +4,8 @@ import type { AuthenticationPlugin } from './authentication'
 import { IdParams, PagedList, PageQuery, problems } from './common.schemas'
 import {
   ChangePasswordBody,
+  EmailChangeBody,
+  EmailChangeSchema,
   InviteMemberBody,
   memberJson,
   MemberSchema,
@@ -16,7 +18,7 @@ import { pagedResponse } from './paging'
 import { rateLimited, type RateLimits } from './rate-limits'
 
 export function membersRoutes(useCases: UseCases['members'], authentication: AuthenticationPlugin, rateLimits: RateLimits) {
-  const { invite, update, resend, list, getProfile, updateProfile, changePassword } = useCases
+  const { invite, update, resend, list, getProfile, updateProfile, changePassword, changeEmail } = useCases
 
   const members = new Elysia({ name: 'members', prefix: '/api/members', detail: { tags: ['Members'] } })
     .use(authentication)
@@ -81,9 +83,9 @@ export function membersRoutes(useCases: UseCases['members'], authentication: Aut
       response: { 200: MemberSchema, ...problems(400, 401, 403, 404, 409, 413, 415) },
       detail: {
         operationId: 'updateMember',
-        summary: "Change a member's role, partner, phone or profiles, or restore a deactivated member's access",
+        summary: "Change a member's name, email, role, partner, phone or profiles, or restore a deactivated member's access",
         description:
-          'Who may invite the member; profiles only those the caller may grant. Demoting or deactivating the last active org_admin is 409. `active: true` restores access with the same password.',
+          "Who may invite the member; profiles only those the caller may grant. Demoting or deactivating the last active org_admin is 409. `active: true` restores access with the same password. A new `email` is mailed a one-time link (24 hours) and the member's old address a notice; `email` changes once the link is followed, and until then the answer names it as `pendingEmail`. An email another member of the organization has is 409, as is a new email for a deactivated member.",
       },
     })
     .delete(
@@ -127,6 +129,18 @@ export function membersRoutes(useCases: UseCases['members'], authentication: Aut
       },
     })
     .use(rateLimits)
+    .post('/email', ({ actor, body }) => changeEmail.execute(actor, body), {
+      auth: true,
+      rateLimit: 'auth',
+      body: EmailChangeBody,
+      response: rateLimited({ 200: EmailChangeSchema, ...problems(400, 401, 409, 413, 415) }),
+      detail: {
+        operationId: 'changeEmail',
+        summary: 'Change the caller’s own email: a link mailed to the new address confirms it',
+        description:
+          'Every role. The link works once, for 24 hours; the old address is told of the change. The email changes when the link is followed (the `/confirm-email` page); a later request voids the earlier link. The address another member of the organization has is 409; the current one is 400 at /email. Sessions go on. Counted against the auth rate limit, as login is, and at most 5 asked within an hour (429 past it).',
+      },
+    })
     .post(
       '/password',
       async ({ actor, body, set }) => {

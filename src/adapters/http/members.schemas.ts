@@ -29,6 +29,12 @@ export const MemberSchema = Named(
     isConfirmed: t.Boolean(),
     active: t.Boolean({ description: 'false once deactivated: the member can neither log in nor act' }),
     phone: t.Optional(Text(PHONE)),
+    pendingEmail: t.Optional(
+      Text(EMAIL, {
+        description:
+          'Only in the answer of a change that gave a new email: the address a confirmation link was sent to. `email` becomes it once the link is followed',
+      }),
+    ),
     lastLoginAt: t.Optional(
       t.String({
         format: 'date-time',
@@ -72,9 +78,16 @@ export const InviteMemberBody = Named('NewMember', {
 
 export const ResendInvitationBody = Named('InvitationResend', Body({ appUrl: InviteMemberBody.properties.appUrl }))
 
+const NewEmail = t.String({
+  ...EMAIL,
+  description: 'The new address: a one-time link (valid 24 hours) is mailed to it, and the email changes once it is followed',
+})
+
 export const UpdateMemberBody = Named(
   'MemberUpdate',
   Body({
+    fullName: t.Optional(t.String(NAME)),
+    email: t.Optional(NewEmail),
     role: t.Optional(RoleSchema),
     partnerId: t.Optional(Uuid),
     phone: t.Optional(t.Union([Phone, t.Null()])),
@@ -133,6 +146,19 @@ export const ChangePasswordBody = Named(
   Body({
     currentPassword: t.String({ minLength: 1, maxLength: PASSWORD.maxLength }),
     newPassword: t.String({ ...PASSWORD, description: `At least ${PASSWORD.minLength} characters` }),
+  }),
+)
+
+export const EmailChangeBody = Named('EmailChangeRequest', Body({ email: NewEmail }))
+
+export const EmailChangeSchema = Named(
+  'EmailChange',
+  t.Object({
+    status: OneOf(['confirmation_sent', 'changed'] as const, {
+      description:
+        "`confirmation_sent`: the link is on its way to `email`, and the email is unchanged until it is followed; `changed`: the first start's made-up address was replaced at once",
+    }),
+    email: Text(EMAIL),
   }),
 )
 

@@ -4,12 +4,13 @@ import type { IdGenerator } from '../ports/ids'
 import type { Repositories } from '../ports/repositories'
 import type { SecretTokens } from '../ports/secret-tokens'
 
-/** What a link is for: an invitation (no purpose) or a password reset. */
+/** What a link is for: an invitation (no purpose), a password reset or an email change. */
 export type LinkPurpose = Invitation['purpose']
 
 /**
  * Issues the token of a one-time link for a member inside the caller's transaction: stored only as a digest,
- * valid for `lifetimeMs`. Answers the token, to put in the link and nowhere else.
+ * valid for `lifetimeMs`; `email` is the new address an email change confirms. Answers the token, to put in the
+ * link and nowhere else.
  */
 export async function issueLinkToken(
   r: Repositories,
@@ -18,6 +19,7 @@ export async function issueLinkToken(
   purpose: LinkPurpose,
   now: Date,
   lifetimeMs: number,
+  email?: string,
 ): Promise<string> {
   const token = deps.secrets.generate()
   await r.invitations.insert({
@@ -28,6 +30,7 @@ export async function issueLinkToken(
     createdAt: now,
     expiresAt: new Date(now.getTime() + lifetimeMs),
     ...(purpose ? { purpose } : {}),
+    ...(email ? { email } : {}),
   })
   return token
 }

@@ -2,7 +2,7 @@ import { changedFields } from '../../domain/audit/audit-event'
 import type { Actor } from '../../domain/auth/actor'
 import { isPartnerRole, type Profile, type Role } from '../../domain/auth/roles'
 import { ConflictError, InvalidError, NotFoundError } from '../../domain/errors'
-import { maySignIn, memberFieldErrors, type Member, type MemberView } from '../../domain/members/member'
+import { maySignIn, memberFieldErrors, normalizeEmail, type Member, type MemberView } from '../../domain/members/member'
 import { assertMayGrantProfiles, assertMayManage, assertRoleFitsPartner } from '../../domain/members/member-rules'
 import { authorize } from '../auth/authorize'
 import type { Clock } from '../ports/clock'
@@ -11,10 +11,14 @@ import { normalizePhone } from '../../domain/shared/phone'
 import type { UnitOfWork } from '../ports/unit-of-work'
 import { memberView, partnersById } from './member-view'
 import type { AuditTrail } from '../audit/audit-trail'
+import type { EmailChanges } from './email-changes'
 
 // docs/api/access.md "Permissions" and "Members and invitations"
 /** A partial update: a field left out is unchanged; `phone: null` clears the phone. */
 export interface UpdateMemberInput {
+  fullName?: string
+  /** A new address: the member's once the link mailed to it is followed (docs/api/access.md "Changing an email"). */
+  email?: string
   role?: Role
   partnerId?: string
   /** `null` clears it. */
@@ -29,9 +33,11 @@ export class UpdateMember {
     private readonly unitOfWork: UnitOfWork,
     private readonly audit: AuditTrail,
     private readonly clock: Clock,
+    private readonly emailChanges: EmailChanges,
   ) {}
 
-  async execute(actor: Actor, id: string, input: UpdateMemberInput): Promise<MemberView> {
+  /** The member as changed; with `pendingEmail` when its new address was sent a link to confirm. */
+  async execute(actor: Actor, id: string, input: UpdateMemberInput): Promise<MemberView & { pendingEmail?: string }> {
     authorize(actor, 'members:manage')
     return this.unitOfWork.run(async (r) => {
       // A national phone number is read as one of the organization's country.
@@ -64,6 +70,7 @@ export class UpdateMember {
       const deactivatedAt = input.active === undefined ? before.deactivatedAt : input.active ? undefined : (before.deactivatedAt ?? now)
       const after: Member = {
         ...rest,
+        ...(input.fullName === undefined ? {} : { fullName: input.fullName.trim() }),
         role,
         profiles: input.profiles ? [...new Set(input.profiles)] : before.profiles,
         ...(partnerId ? { partnerId } : {}),
@@ -76,7 +83,7 @@ export class UpdateMember {
         await r.invitations.voidUnused(actor.organizationId, before.id, now)
       }
       await r.members.update(after)
-      const changesMoreThanAccess = Object.keys(input).some((key) => key !== 'active')
+      const changesMoreThanAccess = Object.keys(input).some((key) => key !== 'active' && key !== 'email')
       if (changesMoreThanAccess) {
         const fields = changedFields(before, after, ['deactivatedAt'])
         await this.audit.record(r, actor, { action: 'update', recordType: 'member', recordId: after.id, fields })
@@ -88,7 +95,11 @@ export class UpdateMember {
           recordId: after.id,
         })
       }
-      return memberView(after, partners)
+      if (input.email === undefined || normalizeEmail(input.email) === after.email) return memberView(after, partners)
+      if (after.deactivatedAt) throw new ConflictError("A deactivated member's email does not change: restore its access first")
+      const change = await this.emailChanges.propose(r, actor, after, input.email)
+      if (change.status === 'changed') return memberView({ ...after, email: change.email }, partners)
+      return { ...memberView(after, partners), pendingEmail: change.email }
     })
   }
 }

@@ -34,6 +34,8 @@ export const AUDIT_ACTIONS = [
   'request_password_reset',
   'reset_password',
   'change_password',
+  'request_email_change',
+  'change_email',
   'login',
   'logout',
   'deactivate',

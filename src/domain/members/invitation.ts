@@ -12,11 +12,19 @@ export interface Invitation {
   createdAt: Date
   expiresAt: Date
   usedAt?: Date
-  /** Absent: an invitation. A password reset is the same kind of one-time link, valid for an hour. */
-  purpose?: 'password_reset'
+  /**
+   * Absent: an invitation. A password reset (valid for an hour) and the confirmation of a new email address (a day)
+   * are the same kind of one-time link.
+   */
+  purpose?: 'password_reset' | 'email_change'
+  /** The address an `email_change` link confirms: the member's email once the link is followed. */
+  email?: string
 }
 
 export const PASSWORD_RESET_LIFETIME_MS = 3_600_000
+export const EMAIL_CHANGE_LIFETIME_MS = 24 * 3_600_000
+/** A member's own email changes asked within an hour, each mailing two addresses: past it, 429 (a stolen session cannot flood mailboxes). */
+export const EMAIL_CHANGES_PER_HOUR = 5
 
 /**
  * The base URL of an invitation link, parsed (`parseLinkBase`), or what is wrong with it: an admin's `appUrl`
@@ -39,7 +47,7 @@ export function invitationLinkBase(
  * The page a one-time link opens, on the service (PUBLIC_BASE_URL) or, for invitations, an allowed app: built
  * from the parsed base, its path kept (`https://app/join` gives `https://app/join/accept-invite?token=…`).
  */
-export function oneTimeLink(base: URL, page: 'accept-invite' | 'reset-password', token: string): string {
+export function oneTimeLink(base: URL, page: 'accept-invite' | 'reset-password' | 'confirm-email', token: string): string {
   const link = new URL(base.href)
   link.pathname = `${link.pathname.replace(/\/+$/, '')}/${page}`
   link.searchParams.set('token', token)

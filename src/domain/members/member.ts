@@ -37,6 +37,12 @@ export function normalizeEmail(email: string): string {
   return email.trim().toLowerCase()
 }
 
+/**
+ * The address the first start gives its admin when the operator names none (docs/api/access.md "Changing an email"):
+ * example.org is reserved for examples, so no mail reaches it and nobody could confirm a change away from it.
+ */
+export const FIRST_START_ADMIN_EMAIL = 'admin@example.org'
+
 export const MIN_PASSWORD_LENGTH = 12
 /** The upper bound keeps argon2 from hashing megabytes. */
 export const PASSWORD = { minLength: MIN_PASSWORD_LENGTH, maxLength: 1024 } as const satisfies TextRule
@@ -66,19 +72,23 @@ const knownProfiles = (profiles: unknown) =>
   Array.isArray(profiles) && profiles.every((p) => PROFILES.includes(p)) ? undefined : `must list profiles among: ${PROFILES.join(', ')}`
 
 /**
- * The problems of an invitation (`email` and `role` required) or of a change to a member (all optional, no `email`);
+ * The problems of an invitation (`email` and `role` required) or of a change to a member (all optional; its new
+ * `email` is the email change's to check);
  * a phone is read in the organization's `country` (docs/api/needs.md "Phone numbers").
  */
 export function memberFieldErrors(input: Partial<MemberFields>, change: 'invite' | 'update', country: string): FieldError[] {
   const checks = new FieldChecks()
   if (change === 'invite') checks.text('/email', input.email, EMAIL, { meaning: EMAIL_MEANING, trim: true })
-  return checks
-    .oneOf('/role', input.role, ROLES, change === 'invite' ? 'required' : 'optional')
-    .text('/fullName', input.fullName, NAME, { presence: 'optional' })
-    .check('/phone', input.phone, change === 'invite' ? 'optional' : 'clearable', (phone) => phoneProblem(phone, country))
-    .check('/profiles', input.profiles, 'optional', knownProfiles)
-    .boolean('/active', change === 'update' ? input.active : undefined, 'optional')
-    .text('/appUrl', input.appUrl, HTTP_URL, { presence: 'optional', meaning: 'an http(s) URL' }).errors
+  return (
+    checks
+      .oneOf('/role', input.role, ROLES, change === 'invite' ? 'required' : 'optional')
+      // A change keeps the name trimmed.
+      .text('/fullName', input.fullName, NAME, { presence: 'optional', trim: change === 'update' })
+      .check('/phone', input.phone, change === 'invite' ? 'optional' : 'clearable', (phone) => phoneProblem(phone, country))
+      .check('/profiles', input.profiles, 'optional', knownProfiles)
+      .boolean('/active', change === 'update' ? input.active : undefined, 'optional')
+      .text('/appUrl', input.appUrl, HTTP_URL, { presence: 'optional', meaning: 'an http(s) URL' }).errors
+  )
 }
 
 /** The problems of a change to a member's own profile: a name that is not blank, a phone or `null`; both optional. */

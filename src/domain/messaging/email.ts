@@ -93,6 +93,8 @@ export function emailSettingsErrors(
 export type EmailTemplate =
   | 'invitation'
   | 'password_reset'
+  | 'email_change'
+  | 'email_change_notice'
   | 'need_notification'
   | 'daily_digest'
   | 'requester_confirmation'

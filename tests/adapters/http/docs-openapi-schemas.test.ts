@@ -64,6 +64,7 @@ describe('GET /api/openapi.json', () => {
       'post /api/auth/session',
       'post /api/auth/session/refresh',
       'post /api/needs/public',
+      'post /api/profile/email',
       'post /api/profile/password',
     ])
     for (const route of limited) {

@@ -46,6 +46,34 @@ export function describeInvitationContract({ read, write, anOrganizationWithPart
       expect(await read().invitations.findByDigest(reset.tokenDigest)).toEqual(reset)
     })
 
+    test('keeps the new address an email-change link confirms', async () => {
+      const member = await anInvitee()
+      const change = anInvitation({
+        organizationId: member.organizationId,
+        memberId: member.id,
+        purpose: 'email_change',
+        email: 'new@example.org',
+      })
+      await write((r) => r.invitations.insert(change))
+
+      expect(await read().invitations.findByDigest(change.tokenDigest)).toEqual(change)
+    })
+
+    test('voids only the unused links of the purpose named', async () => {
+      const member = await anInvitee()
+      const ofMember = { organizationId: member.organizationId, memberId: member.id }
+      const change = anInvitation({ ...ofMember, purpose: 'email_change', email: 'new@example.org' })
+      const reset = anInvitation({ ...ofMember, purpose: 'password_reset' })
+      await write(async (r) => {
+        for (const i of [change, reset]) await r.invitations.insert(i)
+      })
+
+      await write((r) => r.invitations.voidUnused(member.organizationId, member.id, minute(20), 'email_change'))
+
+      expect(await read().invitations.findByDigest(change.tokenDigest)).toEqual({ ...change, usedAt: minute(20) })
+      expect(await read().invitations.findByDigest(reset.tokenDigest)).toEqual(reset)
+    })
+
     test('keeps a usedAt given on insert', async () => {
       const member = await anInvitee()
       const invitation = anInvitation({ organizationId: member.organizationId, memberId: member.id, usedAt: minute(5) })

@@ -109,6 +109,20 @@ export function describeMemberContract({ read, write, anOrganizationWithPartner,
       expect(await read().members.findById(organization.id, bystander.id)).toBeUndefined()
     })
 
+    test('an update to an email another member of the organization has is a ConflictError, the member unchanged', async () => {
+      const { organization } = await anOrganizationWithPartner()
+      const first = await aMemberOf(organization.id)
+      const second = await aMemberOf(organization.id)
+
+      const error = await rejectionOf(write((r) => r.members.update({ ...second, email: first.email })))
+
+      expect(error).toBeInstanceOf(ConflictError)
+      expect((error as ConflictError).message).toMatch(/email/i)
+      expect(await read().members.findById(organization.id, second.id)).toEqual(second)
+      await write((r) => r.members.update({ ...second, email: `changed-${second.email}` }))
+      expect(await read().members.findById(organization.id, second.id)).toEqual({ ...second, email: `changed-${second.email}` })
+    })
+
     test('the same email in another organization is no conflict', async () => {
       const { organization: a } = await anOrganizationWithPartner()
       const { organization: b } = await anOrganizationWithPartner()

@@ -149,6 +149,18 @@ export const AUDITED: Record<string, () => Promise<Expected>> = {
     await u().members.changePassword.execute(member, { currentPassword: TEST_PASSWORD, newPassword: 'a password of my own choosing' })
     return { memberId: member.memberId, action: 'change_password', recordType: 'member', recordId: member.memberId }
   },
+  'members.changeEmail': async () => {
+    const member = await world.member('staff')
+    await u().members.changeEmail.execute(member, { email: `moved-${randomUUID().slice(0, 8)}@example.org` })
+    return { memberId: member.memberId, action: 'request_email_change', recordType: 'member', recordId: member.memberId }
+  },
+  'members.confirmEmail': async () => {
+    const member = await world.member('staff')
+    const email = `moved-${randomUUID().slice(0, 8)}@example.org`
+    await u().members.changeEmail.execute(member, { email })
+    await u().members.confirmEmail.execute({ token: await tokenMailedTo(email) })
+    return { memberId: member.memberId, action: 'change_email', recordType: 'member', recordId: member.memberId }
+  },
   'needs.create': async () => byAdmin('create', 'need', (await aNeed()).id),
   'needs.submitPublic': async () => {
     const need = await u().needs.submitPublic.execute({ organizationId: world.organizationId, description: 'Food for a family of four' })

@@ -16,9 +16,10 @@ export class MemoryInvitationRepository extends MemoryRepository implements Invi
     invitation.usedAt = at
     return true
   }
-  async voidUnused(organizationId: string, memberId: string, at: Date) {
-    for (const invitation of this.t.invitations.values()) {
-      if (invitation.organizationId === organizationId && invitation.memberId === memberId && !invitation.usedAt) invitation.usedAt = at
+  async voidUnused(organizationId: string, memberId: string, at: Date, purpose?: Invitation['purpose']) {
+    for (const i of this.t.invitations.values()) {
+      const ofPurpose = purpose === undefined || i.purpose === purpose
+      if (i.organizationId === organizationId && i.memberId === memberId && !i.usedAt && ofPurpose) i.usedAt = at
     }
   }
 }

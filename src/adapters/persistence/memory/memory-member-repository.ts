@@ -9,9 +9,14 @@ import { MemoryRepository, inOrganization, page } from './memory-repository'
 
 export class MemoryMemberRepository extends MemoryRepository implements MemberRepository {
   async insert(member: Member) {
-    const taken = [...this.t.members.values()].some((m) => m.organizationId === member.organizationId && m.email === member.email)
-    if (taken) throw new ConflictError(UNIQUE_CONFLICTS.memberEmail)
+    this.assertEmailFree(member)
     this.t.members.set(member.id, copy(member))
+  }
+  private assertEmailFree(member: Member) {
+    const taken = [...this.t.members.values()].some(
+      (m) => m.organizationId === member.organizationId && m.email === member.email && m.id !== member.id,
+    )
+    if (taken) throw new ConflictError(UNIQUE_CONFLICTS.memberEmail)
   }
   async list(organizationId: string, filter: MemberFilter, request: PageRequest) {
     const members = [...this.t.members.values()]
@@ -27,7 +32,9 @@ export class MemoryMemberRepository extends MemoryRepository implements MemberRe
     return [...this.t.members.values()].filter((m) => m.organizationId === organizationId && m.role === role && maySignIn(m)).length
   }
   async update(member: Member) {
-    if (this.t.members.get(member.id)?.organizationId === member.organizationId) this.t.members.set(member.id, copy(member))
+    if (this.t.members.get(member.id)?.organizationId !== member.organizationId) return
+    this.assertEmailFree(member)
+    this.t.members.set(member.id, copy(member))
   }
   async recordLogin(organizationId: string, id: string, at: Date) {
     const member = inOrganization(this.t.members.get(id), organizationId)

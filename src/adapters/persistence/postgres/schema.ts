@@ -513,8 +513,10 @@ export const invitations = pgTable('invitations', {
   createdAt: createdAt(),
   expiresAt: time('expires_at').notNull(),
   usedAt: time('used_at'),
-  /** What the link is for: absent (NULL) an invitation, or `password_reset`. */
+  /** What the link is for: absent (NULL) an invitation, `password_reset` or `email_change`. */
   purpose: text('purpose'),
+  /** The new address an `email_change` link confirms; NULL for the others. */
+  email: text('email'),
 })
 
 export const emailSettings = pgTable('email_settings', {

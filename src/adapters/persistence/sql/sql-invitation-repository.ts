@@ -5,7 +5,9 @@ import { SqlRepository, nullable, present } from './sql-repository'
 
 export class SqlInvitationRepository extends SqlRepository implements InvitationRepository {
   async insert(i: Invitation) {
-    await this.db.insert(this.tables.invitations).values({ ...i, usedAt: nullable(i.usedAt), purpose: nullable(i.purpose) })
+    await this.db
+      .insert(this.tables.invitations)
+      .values({ ...i, usedAt: nullable(i.usedAt), purpose: nullable(i.purpose), email: nullable(i.email) })
   }
   async findByDigest(tokenDigest: string) {
     const [row] = await this.db.select().from(this.tables.invitations).where(eq(this.tables.invitations.tokenDigest, tokenDigest)).limit(1)
@@ -19,11 +21,12 @@ export class SqlInvitationRepository extends SqlRepository implements Invitation
       .returning({ id: this.tables.invitations.id })
     return rows.length === 1
   }
-  async voidUnused(organizationId: string, memberId: string, at: Date) {
+  async voidUnused(organizationId: string, memberId: string, at: Date, purpose?: Invitation['purpose']) {
     const t = this.tables.invitations
+    const ofPurpose = purpose === undefined ? undefined : eq(t.purpose, purpose)
     await this.db
       .update(t)
       .set({ usedAt: at })
-      .where(and(eq(t.organizationId, organizationId), eq(t.memberId, memberId), isNull(t.usedAt)))
+      .where(and(eq(t.organizationId, organizationId), eq(t.memberId, memberId), isNull(t.usedAt), ofPurpose))
   }
 }

@@ -31,7 +31,8 @@ export class SqlMemberRepository extends SqlRepository implements MemberReposito
     await this.conflictOnUnique(this.db.insert(this.tables.members).values(memberRow(m)))
   }
   async update(m: Member) {
-    await this.updateInOrganization(this.tables.members, memberRow(m))
+    // An email change meets the same unique index as an invitation.
+    await this.conflictOnUnique(this.updateInOrganization(this.tables.members, memberRow(m)))
   }
   async recordLogin(organizationId: string, id: string, at: Date) {
     const t = this.tables.members

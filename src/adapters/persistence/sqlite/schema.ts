@@ -523,8 +523,10 @@ export const invitations = sqliteTable('invitations', {
   createdAt: createdAt(),
   expiresAt: integer('expires_at', { mode: 'timestamp_ms' }).notNull(),
   usedAt: integer('used_at', { mode: 'timestamp_ms' }),
-  /** What the link is for: absent (NULL) an invitation, or `password_reset`. */
+  /** What the link is for: absent (NULL) an invitation, `password_reset` or `email_change`. */
   purpose: text('purpose'),
+  /** The new address an `email_change` link confirms; NULL for the others. */
+  email: text('email'),
 })
 
 export const emailSettings = sqliteTable('email_settings', {

@@ -31,6 +31,7 @@ import m26 from './0026_sms_conversations.sql' with { type: 'text' }
 import m27 from './0027_organization_default_country.sql' with { type: 'text' }
 import m28 from './0028_sms_help_and_quick_replies.sql' with { type: 'text' }
 import m29 from './0029_organization_slug_history.sql' with { type: 'text' }
+import m30 from './0030_member_email_changes.sql' with { type: 'text' }
 
 export const POSTGRES_MIGRATIONS = bundledMigrations(journal, {
   '0000_init': m0,
@@ -63,4 +64,5 @@ export const POSTGRES_MIGRATIONS = bundledMigrations(journal, {
   '0027_organization_default_country': m27,
   '0028_sms_help_and_quick_replies': m28,
   '0029_organization_slug_history': m29,
+  '0030_member_email_changes': m30,
 })

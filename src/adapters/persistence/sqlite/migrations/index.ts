@@ -35,6 +35,7 @@ import m30 from './0030_sms_conversations.sql' with { type: 'text' }
 import m31 from './0031_organization_default_country.sql' with { type: 'text' }
 import m32 from './0032_sms_help_and_quick_replies.sql' with { type: 'text' }
 import m33 from './0033_organization_slug_history.sql' with { type: 'text' }
+import m34 from './0034_member_email_changes.sql' with { type: 'text' }
 
 export const SQLITE_MIGRATIONS = bundledMigrations(journal, {
   '0000_init': m0,
@@ -71,4 +72,5 @@ export const SQLITE_MIGRATIONS = bundledMigrations(journal, {
   '0031_organization_default_country': m31,
   '0032_sms_help_and_quick_replies': m32,
   '0033_organization_slug_history': m33,
+  '0034_member_email_changes': m34,
 })
