@@ -248,7 +248,7 @@ export interface paths {
         };
         /**
          * List and search needs, newest first; paging in X-Total-Count and Link
-         * @description Every role; partner roles see their own partner's needs only. Filters by status list, partner, assignee and constituent, and open needs by due date: `overdue=true` (past due now) and `dueBefore`, which list soonest due first unless `sort` is given. `q` finds needs by word prefixes of the reference number, the description and the person's name, each only where the caller may read it (a confidential need's description with needs:read-confidential, names with the right to read constituents); with `q`, the total is counted up to 1,000 (or to the end of the page asked for): past it X-Total-Count-Is-Lower-Bound says more match, and Link has no last.
+         * @description Every role; partner roles see their own partner's needs only. Filters by status list, partner, assignee and constituent, and open needs by due date: `overdue=true` (past due now) and `dueBefore`, which list soonest due first unless `sort` is given; by when needs were created or resolved (`createdFrom`, `createdTo`, `resolvedFrom`, `resolvedTo`: from included, to excluded). `q` finds needs by word prefixes of the reference number, the description and the person's name, each only where the caller may read it (a confidential need's description with needs:read-confidential, names with the right to read constituents); with `q`, the total is counted up to 1,000 (or to the end of the page asked for): past it X-Total-Count-Is-Lower-Bound says more match, and Link has no last.
          */
         get: operations["listNeeds"];
         put?: never;
@@ -2463,6 +2463,26 @@ export interface components {
              * @description Open needs due before this time
              */
             dueBefore?: string;
+            /**
+             * Format: date-time
+             * @description Needs created at or after this time
+             */
+            createdFrom?: string;
+            /**
+             * Format: date-time
+             * @description Needs created before this time
+             */
+            createdTo?: string;
+            /**
+             * Format: date-time
+             * @description Needs resolved (and not reopened since) at or after this time
+             */
+            resolvedFrom?: string;
+            /**
+             * Format: date-time
+             * @description Needs resolved (and not reopened since) before this time
+             */
+            resolvedTo?: string;
             /** @description true: needs marked for attention (needsAttention), resolved ones included (false is no filter) */
             attention?: boolean;
             /** @description The text searched for */
@@ -3454,6 +3474,10 @@ export interface operations {
                 constituentId?: string;
                 overdue?: boolean;
                 dueBefore?: string;
+                createdFrom?: string;
+                createdTo?: string;
+                resolvedFrom?: string;
+                resolvedTo?: string;
                 attention?: boolean;
                 q?: string;
                 sort?: "createdAt" | "-createdAt" | "dueDate" | "-dueDate" | "status" | "-status";
@@ -3760,6 +3784,10 @@ export interface operations {
                 constituentId?: string;
                 overdue?: boolean;
                 dueBefore?: string;
+                createdFrom?: string;
+                createdTo?: string;
+                resolvedFrom?: string;
+                resolvedTo?: string;
                 attention?: boolean;
                 q?: string;
                 format: "csv";
