@@ -1071,6 +1071,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/reports/served": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The people and households with a need resolved in a period, each counted once, in all and per partner
+         * @description Who may read the needs report; partner roles count their own partner's needs only. The period's days are the organization's (its timeZone).
+         */
+        get: operations["getServedReport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/reports/served/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The people and households served in a period, as CSV
+         * @description The same figures and permission as getServedReport, as a file: columns from, to, timeZone, partnerId, partnerName, people, households.
+         */
+        get: operations["exportServedReport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/webhooks/twilio/sms": {
         parameters: {
             query?: never;
@@ -1910,6 +1950,16 @@ export interface components {
             /** @description The last day of the period */
             to: string;
             /**
+             * Format: date-time
+             * @description The first instant of the period's first day
+             */
+            since: string;
+            /**
+             * Format: date-time
+             * @description The first instant after the period's last day
+             */
+            until: string;
+            /**
              * Format: int32
              * @description Needs created during the period
              */
@@ -2495,6 +2545,51 @@ export interface components {
             /** @description The view's name, one of the member's own once (kept trimmed) */
             name?: string;
             filters?: components["schemas"]["SavedViewFilters"];
+        };
+        /** @description The people and households served in a period: those with a need resolved in it, each counted once */
+        ServedReport: {
+            /** @description The first day of the period */
+            from: string;
+            /** @description The last day of the period */
+            to: string;
+            /** @description The organization's time zone, whose days these are */
+            timeZone: string;
+            /**
+             * Format: date-time
+             * @description The first instant of the period's first day
+             */
+            since: string;
+            /**
+             * Format: date-time
+             * @description The first instant after the period's last day
+             */
+            until: string;
+            /**
+             * Format: int32
+             * @description Different people on file (constituentId) of the needs resolved in the period
+             */
+            people: number;
+            /**
+             * Format: int32
+             * @description Different households (householdId) of the needs resolved in the period
+             */
+            households: number;
+            /** @description Every partner the caller sees, by name; a person served by two partners counts under each, and once in all */
+            byPartner: {
+                /** Format: uuid */
+                partnerId: string;
+                partnerName: string;
+                /**
+                 * Format: int32
+                 * @description Different people on file (constituentId) of the needs resolved in the period
+                 */
+                people: number;
+                /**
+                 * Format: int32
+                 * @description Different households (householdId) of the needs resolved in the period
+                 */
+                households: number;
+            }[];
         };
         StartNeedFromMessage: {
             /**
@@ -7042,6 +7137,111 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["NeedsReport"];
+                };
+            };
+            /** @description Bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ValidationProblem"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getServedReport: {
+        parameters: {
+            query: {
+                from: string;
+                to: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The people and households served in a period: those with a need resolved in it, each counted once */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ServedReport"];
+                };
+            };
+            /** @description Bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ValidationProblem"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    exportServedReport: {
+        parameters: {
+            query: {
+                from: string;
+                to: string;
+                format: "csv";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The people and households served: a first row for all partners (partnerId and partnerName empty), then one per partner, as CSV (RFC 4180): UTF-8, CRLF line ends, a header row; a cell opening with = + - @, tab or CR is prefixed with a single quote. Streamed. */
+            200: {
+                headers: {
+                    "Content-Disposition"?: string;
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
                 };
             };
             /** @description Bad request */
