@@ -23,11 +23,12 @@ export function Inbox({ query }: { query: URLSearchParams }) {
   const q = query.get('q')?.trim() ?? ''
   const overdue = query.get('overdue') === '1'
   const attention = query.get('attention') === '1'
+  const period = periodOf(query)
   const sort = sortOf(query)
   const page = pageOf(query)
   // The answer remembers which filters and page it is for: until the next arrives, the table is not shown under another page's label.
   const [reloads, setReloads] = useState(0)
-  const key = JSON.stringify([status, partnerId, mine, me, q, overdue, attention, sort, page, reloads])
+  const key = JSON.stringify([status, partnerId, mine, me, q, overdue, attention, period, sort, page, reloads])
   const selection = useSelection(key)
   const bulk = may(profile, 'needs:update')
   const [answer, setAnswer] = useState<{ key: string; result: { needs: Need[]; total: number; moreThan: boolean } | 'error' }>()
@@ -44,6 +45,7 @@ export function Inbox({ query }: { query: URLSearchParams }) {
     ...(q ? { q } : {}),
     ...(overdue ? { overdue: true } : {}),
     ...(attention ? { attention: true } : {}),
+    ...period,
   }
   // A need created or changed anywhere reads the page again, without a reload.
   const changes = useLiveChanges((event) => event.type.startsWith('need.'))
@@ -69,6 +71,7 @@ export function Inbox({ query }: { query: URLSearchParams }) {
     q: q || undefined,
     overdue: overdue ? '1' : undefined,
     attention: attention ? '1' : undefined,
+    ...period,
   }
   const sorted = { ...filters, sort }
   const change = (patch: Record<string, string | undefined>) => go(['needs'], { ...sorted, ...patch, page: undefined })
@@ -131,6 +134,7 @@ export function Inbox({ query }: { query: URLSearchParams }) {
           onChange={(on) => change({ attention: on ? '1' : undefined })}
         />
       </form>
+      <PeriodShown period={period} onClear={() => change(Object.fromEntries(PERIOD_KEYS.map((name) => [name, undefined])))} />
       <SavedViews query={query} me={me} />
       {may(profile, 'records:export') && (
         <ExportButton
@@ -203,5 +207,37 @@ function FilterCheck(props: { id: string; checked: boolean; label: string; onCha
       <input id={props.id} type="checkbox" checked={props.checked} onChange={(event) => props.onChange(event.currentTarget.checked)} />
       <label for={props.id}>{props.label}</label>
     </div>
+  )
+}
+
+/** The bounds of when needs were created or resolved, as a report's figure links them (`#/needs?resolvedFrom=…&resolvedTo=…`). */
+const PERIOD_KEYS = ['createdFrom', 'createdTo', 'resolvedFrom', 'resolvedTo'] as const
+type Period = Partial<Record<(typeof PERIOD_KEYS)[number], string>>
+
+/** The address's bounds that are times; another value is left out rather than sent for the server to refuse. */
+function periodOf(query: URLSearchParams): Period {
+  return Object.fromEntries(
+    PERIOD_KEYS.flatMap((name) => {
+      const value = query.get(name)
+      return value && !Number.isNaN(Date.parse(value)) ? [[name, value]] : []
+    }),
+  )
+}
+
+/** The period the list is narrowed to, said, with a button to widen it again. */
+function PeriodShown({ period, onClear }: { period: Period; onClear: () => void }) {
+  const at = (value: string | undefined) => (value ? new Date(value).toLocaleString() : '…')
+  const lines = [
+    ...(period.createdFrom || period.createdTo ? [t.inboxPeriod.created(at(period.createdFrom), at(period.createdTo))] : []),
+    ...(period.resolvedFrom || period.resolvedTo ? [t.inboxPeriod.resolved(at(period.resolvedFrom), at(period.resolvedTo))] : []),
+  ]
+  if (lines.length === 0) return null
+  return (
+    <p class="notice">
+      {lines.join('; ')}{' '}
+      <button type="button" class="secondary" onClick={onClear}>
+        {t.inboxPeriod.clear}
+      </button>
+    </p>
   )
 }
