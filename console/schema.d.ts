@@ -2552,8 +2552,6 @@ export interface components {
             from: string;
             /** @description The last day of the period */
             to: string;
-            /** @description The organization's time zone, whose days these are */
-            timeZone: string;
             /**
              * Format: date-time
              * @description The first instant of the period's first day
@@ -2564,6 +2562,8 @@ export interface components {
              * @description The first instant after the period's last day
              */
             until: string;
+            /** @description The organization's time zone, whose days these are */
+            timeZone: string;
             /**
              * Format: int32
              * @description Different people on file (constituentId) of the needs resolved in the period
