@@ -108,8 +108,16 @@ describe.skipIf(!chromiumAvailable())('reports in the staff console', () => {
     expect(statuses.length).toBeGreaterThanOrEqual(2)
     expect(statuses.every((row) => row.includes('Resolved'))).toBe(true)
     await c.expectAccessible(page)
+    // A saved view keeps the period; cleared, the list is the pantry's again, and the view brings it back.
+    await page.getByLabel('Name for these filters').fill('Served at the pantry')
+    await page.getByRole('button', { name: 'Save view' }).click()
+    await page.getByText('Filters saved as “Served at the pantry”.').waitFor()
     await page.getByRole('button', { name: 'Clear the dates' }).click()
-    await page.waitForURL((url) => !url.hash.includes('resolvedFrom'))
+    await page.waitForURL((url) => !url.hash.includes('resolvedFrom') && url.hash.includes('partner='))
+    await page.getByLabel('Saved view', { exact: true }).selectOption({ label: 'Served at the pantry' })
+    await page.getByRole('button', { name: 'Show view' }).click()
+    await page.waitForURL((url) => url.hash.includes('resolvedFrom') && url.hash.includes('resolvedTo'))
+    await page.getByText(/^Resolved from .* until /).waitFor()
     await c.done(page)
   })
 

@@ -10,6 +10,7 @@ import { authorized } from '../shared/session'
 import { BulkBar, SelectNeed, useSelection } from './bulk-bar'
 import { NeedsTable, PageJump, sortOf } from './inbox-table'
 import { SavedViews } from './saved-views'
+import { PERIOD_KEYS, periodOf, PeriodShown } from './inbox-period'
 
 /** The needs table, searched, filtered, sorted and paged by the address's query (`#/needs?q=rent&status=NEW&sort=dueDate&page=2`). */
 export function Inbox({ query }: { query: URLSearchParams }) {
@@ -207,37 +208,5 @@ function FilterCheck(props: { id: string; checked: boolean; label: string; onCha
       <input id={props.id} type="checkbox" checked={props.checked} onChange={(event) => props.onChange(event.currentTarget.checked)} />
       <label for={props.id}>{props.label}</label>
     </div>
-  )
-}
-
-/** The bounds of when needs were created or resolved, as a report's figure links them (`#/needs?resolvedFrom=…&resolvedTo=…`). */
-const PERIOD_KEYS = ['createdFrom', 'createdTo', 'resolvedFrom', 'resolvedTo'] as const
-type Period = Partial<Record<(typeof PERIOD_KEYS)[number], string>>
-
-/** The address's bounds that are times; another value is left out rather than sent for the server to refuse. */
-function periodOf(query: URLSearchParams): Period {
-  return Object.fromEntries(
-    PERIOD_KEYS.flatMap((name) => {
-      const value = query.get(name)
-      return value && !Number.isNaN(Date.parse(value)) ? [[name, value]] : []
-    }),
-  )
-}
-
-/** The period the list is narrowed to, said, with a button to widen it again. */
-function PeriodShown({ period, onClear }: { period: Period; onClear: () => void }) {
-  const at = (value: string | undefined) => (value ? new Date(value).toLocaleString() : '…')
-  const lines = [
-    ...(period.createdFrom || period.createdTo ? [t.inboxPeriod.created(at(period.createdFrom), at(period.createdTo))] : []),
-    ...(period.resolvedFrom || period.resolvedTo ? [t.inboxPeriod.resolved(at(period.resolvedFrom), at(period.resolvedTo))] : []),
-  ]
-  if (lines.length === 0) return null
-  return (
-    <p class="notice">
-      {lines.join('; ')}{' '}
-      <button type="button" class="secondary" onClick={onClear}>
-        {t.inboxPeriod.clear}
-      </button>
-    </p>
   )
 }
