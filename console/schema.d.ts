@@ -248,7 +248,7 @@ export interface paths {
         };
         /**
          * List and search needs, newest first; paging in X-Total-Count and Link
-         * @description Every role; partner roles see their own partner's needs only. Filters by status list, partner, assignee and constituent, and open needs by due date: `overdue=true` (past due now) and `dueBefore`, which list soonest due first unless `sort` is given. `q` finds needs by word prefixes of the reference number, the description and the person's name, each only where the caller may read it (a confidential need's description with needs:read-confidential, names with the right to read constituents); with `q`, the total is counted up to 1,000 (or to the end of the page asked for): past it X-Total-Count-Is-Lower-Bound says more match, and Link has no last.
+         * @description Every role; partner roles see their own partner's needs only. Filters by status list, partner, assignee and constituent, and open needs by due date: `overdue=true` (past due now) and `dueBefore`, which list soonest due first unless `sort` is given; by when needs were created or resolved (`createdFrom`, `createdTo`, `resolvedFrom`, `resolvedTo`: from included, to excluded). `q` finds needs by word prefixes of the reference number, the description and the person's name, each only where the caller may read it (a confidential need's description with needs:read-confidential, names with the right to read constituents); with `q`, the total is counted up to 1,000 (or to the end of the page asked for): past it X-Total-Count-Is-Lower-Bound says more match, and Link has no last.
          */
         get: operations["listNeeds"];
         put?: never;
@@ -1083,6 +1083,46 @@ export interface paths {
          * @description org_admin and staff; partner_admin and partner_agent see their own partner's figures only. Read from counts kept per partner and day, not from the needs themselves.
          */
         get: operations["getNeedsReport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/reports/served": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The people and households with a need resolved in a period, each counted once, in all and per partner
+         * @description Who may read the needs report; partner roles count their own partner's needs only. The period's days are the organization's (its timeZone).
+         */
+        get: operations["getServedReport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/reports/served/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The people and households served in a period, as CSV
+         * @description The same figures and permission as getServedReport, as a file: columns from, to, timeZone, partnerId, partnerName, people, households.
+         */
+        get: operations["exportServedReport"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1944,6 +1984,16 @@ export interface components {
             /** @description The last day of the period */
             to: string;
             /**
+             * Format: date-time
+             * @description The first instant of the period's first day
+             */
+            since: string;
+            /**
+             * Format: date-time
+             * @description The first instant after the period's last day
+             */
+            until: string;
+            /**
              * Format: int32
              * @description Needs created during the period
              */
@@ -2497,6 +2547,26 @@ export interface components {
              * @description Open needs due before this time
              */
             dueBefore?: string;
+            /**
+             * Format: date-time
+             * @description Needs created at or after this time
+             */
+            createdFrom?: string;
+            /**
+             * Format: date-time
+             * @description Needs created before this time
+             */
+            createdTo?: string;
+            /**
+             * Format: date-time
+             * @description Needs resolved (and not reopened since) at or after this time
+             */
+            resolvedFrom?: string;
+            /**
+             * Format: date-time
+             * @description Needs resolved (and not reopened since) before this time
+             */
+            resolvedTo?: string;
             /** @description true: needs marked for attention (needsAttention), resolved ones included (false is no filter) */
             attention?: boolean;
             /** @description The text searched for */
@@ -2509,6 +2579,51 @@ export interface components {
             /** @description The view's name, one of the member's own once (kept trimmed) */
             name?: string;
             filters?: components["schemas"]["SavedViewFilters"];
+        };
+        /** @description The people and households served in a period: those with a need resolved in it, each counted once */
+        ServedReport: {
+            /** @description The first day of the period */
+            from: string;
+            /** @description The last day of the period */
+            to: string;
+            /**
+             * Format: date-time
+             * @description The first instant of the period's first day
+             */
+            since: string;
+            /**
+             * Format: date-time
+             * @description The first instant after the period's last day
+             */
+            until: string;
+            /** @description The organization's time zone, whose days these are */
+            timeZone: string;
+            /**
+             * Format: int32
+             * @description Different people on file (constituentId) of the needs resolved in the period
+             */
+            people: number;
+            /**
+             * Format: int32
+             * @description Different households (householdId) of the needs resolved in the period
+             */
+            households: number;
+            /** @description Every partner the caller sees, by name; a person served by two partners counts under each, and once in all */
+            byPartner: {
+                /** Format: uuid */
+                partnerId: string;
+                partnerName: string;
+                /**
+                 * Format: int32
+                 * @description Different people on file (constituentId) of the needs resolved in the period
+                 */
+                people: number;
+                /**
+                 * Format: int32
+                 * @description Different households (householdId) of the needs resolved in the period
+                 */
+                households: number;
+            }[];
         };
         StartNeedFromMessage: {
             /**
@@ -3488,6 +3603,10 @@ export interface operations {
                 constituentId?: string;
                 overdue?: boolean;
                 dueBefore?: string;
+                createdFrom?: string;
+                createdTo?: string;
+                resolvedFrom?: string;
+                resolvedTo?: string;
                 attention?: boolean;
                 q?: string;
                 sort?: "createdAt" | "-createdAt" | "dueDate" | "-dueDate" | "status" | "-status";
@@ -3794,6 +3913,10 @@ export interface operations {
                 constituentId?: string;
                 overdue?: boolean;
                 dueBefore?: string;
+                createdFrom?: string;
+                createdTo?: string;
+                resolvedFrom?: string;
+                resolvedTo?: string;
                 attention?: boolean;
                 q?: string;
                 format: "csv";
@@ -7142,6 +7265,111 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["NeedsReport"];
+                };
+            };
+            /** @description Bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ValidationProblem"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getServedReport: {
+        parameters: {
+            query: {
+                from: string;
+                to: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The people and households served in a period: those with a need resolved in it, each counted once */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ServedReport"];
+                };
+            };
+            /** @description Bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ValidationProblem"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    exportServedReport: {
+        parameters: {
+            query: {
+                from: string;
+                to: string;
+                format: "csv";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The people and households served: a first row for all partners (partnerId and partnerName empty), then one per partner, as CSV (RFC 4180): UTF-8, CRLF line ends, a header row; a cell opening with = + - @, tab or CR is prefixed with a single quote. Streamed. */
+            200: {
+                headers: {
+                    "Content-Disposition"?: string;
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
                 };
             };
             /** @description Bad request */

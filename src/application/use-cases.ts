@@ -43,6 +43,7 @@ import type { ListNeedHistory } from './needs/list-need-history'
 import type { ListNeedInteractions } from './needs/list-need-interactions'
 import type { ListNeeds } from './needs/list-needs'
 import type { GetNeedsReport } from './reports/get-needs-report'
+import type { GetServedReport } from './reports/get-served-report'
 import type { ExportNeeds } from './needs/export-needs'
 import type { ImportNeeds } from './needs/import-needs'
 import type { SendDailyDigests } from './needs/send-daily-digests'
@@ -148,6 +149,7 @@ export interface UseCases {
   }
   reports: {
     needs: GetNeedsReport
+    served: GetServedReport
   }
   partners: {
     list: ListPartners

@@ -63,6 +63,64 @@ describe.skipIf(!chromiumAvailable())('reports in the staff console', () => {
     await c.done(page)
   })
 
+  test('the people served in the period, each once, and a figure that opens the inbox on the needs behind it', async () => {
+    const pantry = c.partners.find((p) => p.name === 'Food pantry')!
+    const person = await c.api.call<{ id: string }>('POST', '/api/constituents', {
+      token: c.admin.token,
+      body: { firstName: 'Rita', lastName: 'Served' },
+    })
+    const references: string[] = []
+    for (const description of ['Rice', 'Beans']) {
+      const need = await c.api.call<{ id: string; referenceNumber: string }>('POST', '/api/needs', {
+        token: c.admin.token,
+        body: { partnerId: pantry.id, constituentId: person.body.id, customFields: { description } },
+      })
+      const resolved = await c.api.call('PUT', `/api/needs/${need.body.id}`, { token: c.admin.token, body: { status: 'RESOLVED' } })
+      expect(resolved.status).toBe(200)
+      references.push(need.body.referenceNumber)
+    }
+    await c.createNeed(pantry.id, 'Still open')
+    const today = c.api.world.clock.now().toISOString().slice(0, 10)
+
+    const page = await c.open(`/#/reports?from=${today}&to=${today}`)
+    await c.logIn(page, c.admin)
+    const served = page.getByRole('region', { name: 'People served' })
+    await served.getByText('each counted once (days of UTC)').waitFor()
+    const pantryRow = served.getByRole('row', { name: /Food pantry/ })
+    // Rita, twice helped by the pantry, is one person of one household.
+    expect(await pantryRow.locator('td').allTextContents()).toEqual(['1', '1'])
+    await c.expectAccessible(page)
+    // Printed, the page is its figures: no form, no button.
+    await page.emulateMedia({ media: 'print' })
+    expect(await page.getByRole('button', { name: 'Print' }).isVisible()).toBe(false)
+    expect(await page.getByRole('form', { name: 'Period' }).isVisible()).toBe(false)
+    expect(await served.getByRole('table').isVisible()).toBe(true)
+    await page.emulateMedia({ media: 'screen' })
+
+    // The pantry's people link to its needs resolved in the period: the inbox, narrowed so, says by what.
+    await pantryRow.getByRole('link').first().click()
+    await page.getByRole('heading', { name: 'Needs', level: 1 }).waitFor()
+    await page.getByText(/^Resolved from .* until /).waitFor()
+    expect(page.url()).toContain('resolvedFrom=')
+    for (const reference of references) await page.getByRole('link', { name: reference }).waitFor()
+    // Only resolved needs of the pantry: the open one is not among them.
+    const statuses = await page.locator('table tbody tr').evaluateAll((rows) => rows.map((row) => row.textContent ?? ''))
+    expect(statuses.length).toBeGreaterThanOrEqual(2)
+    expect(statuses.every((row) => row.includes('Resolved'))).toBe(true)
+    await c.expectAccessible(page)
+    // A saved view keeps the period; cleared, the list is the pantry's again, and the view brings it back.
+    await page.getByLabel('Name for these filters').fill('Served at the pantry')
+    await page.getByRole('button', { name: 'Save view' }).click()
+    await page.getByText('Filters saved as “Served at the pantry”.').waitFor()
+    await page.getByRole('button', { name: 'Clear the dates' }).click()
+    await page.waitForURL((url) => !url.hash.includes('resolvedFrom') && url.hash.includes('partner='))
+    await page.getByLabel('Saved view', { exact: true }).selectOption({ label: 'Served at the pantry' })
+    await page.getByRole('button', { name: 'Show view' }).click()
+    await page.waitForURL((url) => url.hash.includes('resolvedFrom') && url.hash.includes('resolvedTo'))
+    await page.getByText(/^Resolved from .* until /).waitFor()
+    await c.done(page)
+  })
+
   test('a volunteer has no reports in the bar', async () => {
     const volunteer = await c.member('volunteer', c.partners[0]!.id)
     const page = await c.open('/')

@@ -25,6 +25,7 @@ const RATE_LIMITED: ReadonlyArray<readonly [path: string, method: string]> = [
 const EXPORTS: ReadonlyArray<readonly [path: string, method: string]> = [
   ['/api/needs/export', 'get'],
   ['/api/constituents/export', 'get'],
+  ['/api/reports/served/export', 'get'],
   // The live stream's answer: events for as long as the stream is open.
   ['/api/stream', 'get'],
 ]

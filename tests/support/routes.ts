@@ -283,6 +283,18 @@ export const ROUTES: Route[] = [
     LIST,
     ok(200, () => ({ path: '/api/reports/needs?from=2026-11-01&to=2026-11-30' })),
   ),
+  route(
+    'GET /api/reports/served',
+    ['reports:read'],
+    LIST,
+    ok(200, () => ({ path: '/api/reports/served?from=2026-11-01&to=2026-11-30' })),
+  ),
+  route(
+    'GET /api/reports/served/export',
+    ['reports:read'],
+    LIST,
+    ok(200, () => ({ path: '/api/reports/served/export?format=csv&from=2026-11-01&to=2026-11-30' })),
+  ),
   // Twilio calls these: no bearer token, an X-Twilio-Signature instead (403 without a valid one).
   route('POST /api/webhooks/twilio/sms', 'twilio', [400, 403, 413], { body: 'form' }),
   route('POST /api/webhooks/twilio/status', 'twilio', [400, 403, 413], { body: 'form' }),

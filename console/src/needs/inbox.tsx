@@ -10,6 +10,7 @@ import { authorized } from '../shared/session'
 import { BulkBar, SelectNeed, useSelection } from './bulk-bar'
 import { NeedsTable, PageJump, sortOf } from './inbox-table'
 import { SavedViews } from './saved-views'
+import { PERIOD_KEYS, periodOf, PeriodShown } from './inbox-period'
 
 /** The needs table, searched, filtered, sorted and paged by the address's query (`#/needs?q=rent&status=NEW&sort=dueDate&page=2`). */
 export function Inbox({ query }: { query: URLSearchParams }) {
@@ -23,11 +24,12 @@ export function Inbox({ query }: { query: URLSearchParams }) {
   const q = query.get('q')?.trim() ?? ''
   const overdue = query.get('overdue') === '1'
   const attention = query.get('attention') === '1'
+  const period = periodOf(query)
   const sort = sortOf(query)
   const page = pageOf(query)
   // The answer remembers which filters and page it is for: until the next arrives, the table is not shown under another page's label.
   const [reloads, setReloads] = useState(0)
-  const key = JSON.stringify([status, partnerId, mine, me, q, overdue, attention, sort, page, reloads])
+  const key = JSON.stringify([status, partnerId, mine, me, q, overdue, attention, period, sort, page, reloads])
   const selection = useSelection(key)
   const bulk = may(profile, 'needs:update')
   const [answer, setAnswer] = useState<{ key: string; result: { needs: Need[]; total: number; moreThan: boolean } | 'error' }>()
@@ -44,6 +46,7 @@ export function Inbox({ query }: { query: URLSearchParams }) {
     ...(q ? { q } : {}),
     ...(overdue ? { overdue: true } : {}),
     ...(attention ? { attention: true } : {}),
+    ...period,
   }
   // A need created or changed anywhere reads the page again, without a reload.
   const changes = useLiveChanges((event) => event.type.startsWith('need.'))
@@ -69,6 +72,7 @@ export function Inbox({ query }: { query: URLSearchParams }) {
     q: q || undefined,
     overdue: overdue ? '1' : undefined,
     attention: attention ? '1' : undefined,
+    ...period,
   }
   const sorted = { ...filters, sort }
   const change = (patch: Record<string, string | undefined>) => go(['needs'], { ...sorted, ...patch, page: undefined })
@@ -131,6 +135,7 @@ export function Inbox({ query }: { query: URLSearchParams }) {
           onChange={(on) => change({ attention: on ? '1' : undefined })}
         />
       </form>
+      <PeriodShown period={period} onClear={() => change(Object.fromEntries(PERIOD_KEYS.map((name) => [name, undefined])))} />
       <SavedViews query={query} me={me} />
       {may(profile, 'records:export') && (
         <ExportButton

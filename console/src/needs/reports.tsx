@@ -5,6 +5,7 @@ import { Answered, failure } from '../shared/outcome'
 import { t } from '../shared/i18n'
 import { go } from '../shared/router'
 import { authorized } from '../shared/session'
+import { FigureLink, needsOf, Served } from './served'
 
 type NeedsReport = components['schemas']['NeedsReport']
 
@@ -13,8 +14,9 @@ const dayOf = (at: Date) => at.toISOString().slice(0, 10)
 
 /**
  * The needs report (docs/api/needs.md "Reports") of a period, four weeks to today unless the address names one: the
- * figures, and small charts of the weeks, the statuses and the partners, each drawn for the eye and given as
- * a table to screen readers (the drawing is hidden from them).
+ * figures (opened and resolved link to their needs), small charts of the weeks, the statuses and the partners, each
+ * drawn for the eye and given as a table to screen readers (the drawing is hidden from them); then the people served.
+ * It prints as it reads (the print stylesheet leaves the forms and buttons out).
  */
 export function Reports({ query }: { query: URLSearchParams }) {
   const to = query.get('to') ?? dayOf(new Date())
@@ -50,7 +52,18 @@ export function Reports({ query }: { query: URLSearchParams }) {
         </label>
         <button type="submit">{t.show}</button>
       </form>
-      <Answered answer={report}>{(report) => <Figures report={report} />}</Answered>
+      <button type="button" class="secondary" onClick={() => print()}>
+        {t.print}
+      </button>
+      {/* The people served once the period is known good: a refused period is said once. */}
+      <Answered answer={report}>
+        {(report) => (
+          <>
+            <Figures report={report} />
+            <Served from={from} to={to} />
+          </>
+        )}
+      </Answered>
     </>
   )
 }
@@ -61,9 +74,13 @@ function Figures({ report }: { report: NeedsReport }) {
       <p role="status">{t.periodShown(report.from, report.to)}</p>
       <dl class="fields">
         <dt>{t.opened}</dt>
-        <dd>{report.opened}</dd>
+        <dd>
+          <FigureLink value={report.opened} to={needsOf('created', report)} />
+        </dd>
         <dt>{t.resolved}</dt>
-        <dd>{report.resolved}</dd>
+        <dd>
+          <FigureLink value={report.resolved} to={needsOf('resolved', report)} />
+        </dd>
         <dt>{t.openNow}</dt>
         <dd>{report.open}</dd>
         <dt>{t.overdueNow}</dt>

@@ -5,6 +5,7 @@ import { t } from '../shared/i18n'
 import { OutcomeLine, useOutcome } from '../shared/outcome'
 import { go } from '../shared/router'
 import type { components } from '../../schema'
+import { PERIOD_KEYS, periodOf } from './inbox-period'
 
 type View = components['schemas']['SavedView']
 type Filters = View['filters']
@@ -21,6 +22,7 @@ function filtersOf(query: URLSearchParams, me: string | undefined): Filters {
     ...(overdue === '1' || overdue === 'true' ? { overdue: true } : {}),
     ...(text('q') ? { q: text('q') } : {}),
     ...(text('sort') ? { sort: text('sort') as Filters['sort'] } : {}),
+    ...periodOf(query),
   }
 }
 
@@ -33,6 +35,7 @@ function queryOf(filters: Filters, me: string | undefined): Record<string, strin
     overdue: filters.overdue ? '1' : undefined,
     q: filters.q,
     sort: filters.sort,
+    ...Object.fromEntries(PERIOD_KEYS.map((key) => [key, filters[key]])),
   }
 }
 

@@ -137,6 +137,13 @@ export const en = {
   byPartner: 'By partner',
   medianHours: 'Median hours to resolve',
   medianShort: (hours: number | null) => (hours === null ? 'none resolved' : `median ${hours} h to resolve`),
+  served: 'People served',
+  servedShown: (timeZone: string) => `People and households with a need resolved in the period, each counted once (days of ${timeZone}).`,
+  people: 'People',
+  households: 'Households',
+  allPartners: 'All partners',
+  exportServed: 'Export people served (CSV)',
+  print: 'Print',
   reasons: {
     'same phone': 'same phone',
     'same email': 'same email',

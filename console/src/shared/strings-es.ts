@@ -137,6 +137,14 @@ export const es: Strings = {
   byPartner: 'Por socio',
   medianHours: 'Mediana de horas hasta resolver',
   medianShort: (hours: number | null) => (hours === null ? 'ninguna resuelta' : `mediana ${hours} h hasta resolver`),
+  served: 'Personas atendidas',
+  servedShown: (timeZone: string) =>
+    `Personas y hogares con una solicitud resuelta en el periodo, cada uno contado una vez (días de ${timeZone}).`,
+  people: 'Personas',
+  households: 'Hogares',
+  allPartners: 'Todos los socios',
+  exportServed: 'Exportar personas atendidas (CSV)',
+  print: 'Imprimir',
   reasons: {
     'same phone': 'mismo teléfono',
     'same email': 'mismo correo',

@@ -37,4 +37,10 @@ export const inboxEn = {
     go: 'Go',
     moreThan: (page: number, total: number) => `Page ${page} (more than ${total.toLocaleString('en-US')} needs match)`,
   },
+  /** The inbox's period of creation or resolution, from a report's figure. */
+  inboxPeriod: {
+    created: (from: string, to: string) => `Created from ${from} until ${to}`,
+    resolved: (from: string, to: string) => `Resolved from ${from} until ${to}`,
+    clear: 'Clear the dates',
+  },
 }

@@ -39,4 +39,9 @@ export const inboxEs: typeof inboxEn = {
     go: 'Ir',
     moreThan: (page: number, total: number) => `Página ${page} (más de ${total.toLocaleString('es')} solicitudes coinciden)`,
   },
+  inboxPeriod: {
+    created: (from: string, to: string) => `Creadas desde ${from} hasta ${to}`,
+    resolved: (from: string, to: string) => `Resueltas desde ${from} hasta ${to}`,
+    clear: 'Quitar las fechas',
+  },
 }

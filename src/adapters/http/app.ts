@@ -96,7 +96,7 @@ export function createHttpApp(deps: HttpDependencies) {
     .use(organizationsRoutes(deps.useCases.organizations, auth, deps.publicBaseUrl))
     .use(quickRepliesRoutes(deps.useCases.organizations, auth))
     .use(auditRoutes(deps.useCases.audit, auth))
-    .use(reportsRoutes(deps.useCases.reports, auth))
+    .use(reportsRoutes(deps.useCases.reports, auth, deps.logger))
     .use(twilioWebhooksRoutes(deps.useCases.sms, deps.publicBaseUrl))
     .use(webhookEndpointsRoutes(deps.useCases.webhooks, auth))
     .use(streamRoutes(deps.useCases.webhooks.stream, auth))

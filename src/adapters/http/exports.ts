@@ -3,7 +3,8 @@ import { t } from 'elysia'
 import type { Logger } from '../../application/ports/logger'
 import type { Constituent } from '../../domain/constituents/constituent'
 import { CONTACT_FIELDS } from '../../domain/constituents/contact'
-import type { Need } from '../../domain/needs/need'
+import type { ExportedNeed } from '../../application/needs/export-needs'
+import { KNOWN_CUSTOM_FIELDS } from '../../domain/needs/need'
 import { csvRecord } from '../../domain/shared/csv'
 import { OneOf, problems } from './common.schemas'
 
@@ -28,14 +29,33 @@ const field = <T, K extends keyof T>(key: K & string, show: (value: NonNullable<
 })
 const time = (value: Date) => value.toISOString()
 
-/** A need's columns, the JSON answer's fields; `customFields` as one JSON object, its keys being free. */
-export const NEED_COLUMNS: Array<CsvColumn<Need>> = [
+/**
+ * A known `customFields` key's column (`customFields.description`): its text. A value of another kind stays
+ * in the `customFields` cell, so that the file imports as it was.
+ */
+const customField = (key: string): CsvColumn<ExportedNeed> => ({
+  header: `customFields.${key}`,
+  cell: (need) => (typeof need.customFields[key] === 'string' ? (need.customFields[key] as string) : undefined),
+})
+const otherCustomFields = (need: ExportedNeed) =>
+  Object.fromEntries(
+    Object.entries(need.customFields).filter(([key, value]) => !KNOWN_CUSTOM_FIELDS.includes(key) || typeof value !== 'string'),
+  )
+
+/**
+ * A need's columns: the JSON answer's fields, a name beside each id, a column per known `customFields` key and
+ * the other keys as one JSON object (a file's columns are known before its first row: no pass to collect keys).
+ */
+export const NEED_COLUMNS: Array<CsvColumn<ExportedNeed>> = [
   field('id'),
   field('referenceNumber'),
   field('status'),
   field('partnerId'),
+  field('partnerName'),
   field('assignedTo'),
+  field('assigneeName'),
   field('constituentId'),
+  field('constituentName'),
   field('householdId'),
   field('parentNeedId'),
   field('isConfidential'),
@@ -43,8 +63,10 @@ export const NEED_COLUMNS: Array<CsvColumn<Need>> = [
   field('createdAt', time),
   field('updatedAt', time),
   field('dueDate', time),
+  field('resolvedAt', time),
   field('duplicateWarning'),
-  field('customFields', (value) => JSON.stringify(value)),
+  ...KNOWN_CUSTOM_FIELDS.map(customField),
+  { header: 'customFields', cell: (need) => JSON.stringify(otherCustomFields(need)) },
 ]
 
 /** A constituent's columns: the same for every caller, the fields it may not read left empty. */

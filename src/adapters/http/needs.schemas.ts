@@ -15,7 +15,7 @@ import { DUPLICATE_WARNING } from '../../domain/constituents/matching'
 import { Body, CustomFieldsSchema, DateTime, Int32, Named, OneOf, PageQuery, Text, Uuid, ValidationProblemSchema } from './common.schemas'
 import type { BulkUpdateResult } from '../../application/needs/bulk-update-needs'
 import { BULK_NEED_IDS } from '../../domain/needs/bulk-update'
-import type { SavedViewFilters } from '../../domain/members/saved-view'
+import { PERIOD_FILTERS, type SavedViewFilters } from '../../domain/members/saved-view'
 import { problemOf } from './problem'
 import type { NeedListFilter } from '../../application/needs/list-needs'
 import { NEED_SORTS } from '../../domain/needs/search'
@@ -233,6 +233,10 @@ export const NeedFilterQuery = {
   constituentId: t.Optional(Uuid),
   overdue: t.Optional(t.Boolean({ description: "true: open needs past their dueDate, as of the service's clock (false is no filter)" })),
   dueBefore: t.Optional({ ...DateTime, description: 'Open needs due before this time' }),
+  createdFrom: t.Optional({ ...DateTime, description: 'Needs created at or after this time' }),
+  createdTo: t.Optional({ ...DateTime, description: 'Needs created before this time' }),
+  resolvedFrom: t.Optional({ ...DateTime, description: 'Needs resolved (and not reopened since) at or after this time' }),
+  resolvedTo: t.Optional({ ...DateTime, description: 'Needs resolved (and not reopened since) before this time' }),
   attention: t.Optional(
     t.Boolean({ description: 'true: needs marked for attention (needsAttention), resolved ones included (false is no filter)' }),
   ),
@@ -269,6 +273,7 @@ export function needFilterOf(query: Omit<SavedViewFilters, 'sort'>): NeedListFil
     ...(query.constituentId ? { constituentId: query.constituentId } : {}),
     ...(query.overdue ? { overdue: true } : {}),
     ...(query.dueBefore ? { dueBefore: new Date(query.dueBefore) } : {}),
+    ...Object.fromEntries(PERIOD_FILTERS.flatMap((key) => (query[key] ? [[key, new Date(query[key])]] : []))),
     ...(query.attention ? { needsAttention: true } : {}),
     ...(query.q ? { q: query.q } : {}),
   }

@@ -2,7 +2,8 @@ import { Type } from '@sinclair/typebox'
 import { t } from 'elysia'
 import { MAX_REPORT_DAYS, REPORT_DAY } from '../../domain/reports/needs-report'
 import { NEED_STATUSES } from '../../domain/needs/need'
-import { Int32, List, Named, Text, Uuid } from './common.schemas'
+import { DateTime, Int32, List, Named, Text, Uuid } from './common.schemas'
+import { TIME_ZONE } from '../../domain/organizations/digest-schedule'
 import { NAME } from '../../domain/shared/fields'
 
 const Day = (description: string) => t.String({ ...REPORT_DAY, description })
@@ -10,13 +11,35 @@ const Count = (description: string) => Int32({ minimum: 0, maximum: 2_147_483_64
 /** A week per 7 days of the longest period, and the partial weeks at each end. */
 const MAX_REPORT_WEEKS = Math.ceil(MAX_REPORT_DAYS / 7) + 1
 
-export const NeedsReportQuery = t.Object(
-  {
-    from: Day('The first day of the period, YYYY-MM-DD (UTC), included'),
-    to: Day(`The last day of the period, YYYY-MM-DD (UTC), included; at most ${MAX_REPORT_DAYS} days in all`),
-  },
-  { additionalProperties: false },
-)
+/** A report's period: two days, both included, of `days` (whose days they are). */
+const PeriodQuery = (days: string) =>
+  t.Object(
+    {
+      from: Day(`The first day of the period, YYYY-MM-DD (${days}), included`),
+      to: Day(`The last day of the period, YYYY-MM-DD (${days}), included; at most ${MAX_REPORT_DAYS} days in all`),
+    },
+    { additionalProperties: false },
+  )
+
+export const NeedsReportQuery = PeriodQuery('UTC')
+
+/** The instants of the period's days, for a link to the needs behind a figure (the needs list's createdFrom, createdTo, resolvedFrom, resolvedTo). */
+const PeriodInstants = {
+  since: t.String({ ...DateTime, description: "The first instant of the period's first day" }),
+  until: t.String({ ...DateTime, description: "The first instant after the period's last day" }),
+}
+
+/** A report with its period's instants as the answer writes times. */
+export function withInstants<R extends { since: Date; until: Date }>(report: R) {
+  return { ...report, since: report.since.toISOString(), until: report.until.toISOString() }
+}
+
+/** A report's period as answered: its days and their instants. */
+const Period = {
+  from: Day('The first day of the period'),
+  to: Day('The last day of the period'),
+  ...PeriodInstants,
+}
 
 const PeriodCounts = {
   opened: Count('Needs created during the period'),
@@ -31,8 +54,7 @@ export const NeedsReportSchema = Named(
   'NeedsReport',
   t.Object(
     {
-      from: Day('The first day of the period'),
-      to: Day('The last day of the period'),
+      ...Period,
       ...PeriodCounts,
       ...NowCounts,
       byStatus: t.Object(Object.fromEntries(NEED_STATUSES.map((s) => [s, Count(`Needs in ${s} now`)])), {
@@ -68,5 +90,29 @@ export const NeedsReportSchema = Named(
       ),
     },
     { description: 'The needs of a period and as of now, in all and per partner and week' },
+  ),
+)
+
+export const ServedReportQuery = PeriodQuery("the organization's timeZone")
+
+const ServedCounts = {
+  people: Count('Different people on file (constituentId) of the needs resolved in the period'),
+  households: Count('Different households (householdId) of the needs resolved in the period'),
+}
+
+export const ServedReportSchema = Named(
+  'ServedReport',
+  t.Object(
+    {
+      ...Period,
+      timeZone: t.String({ ...TIME_ZONE, description: "The organization's time zone, whose days these are" }),
+      ...ServedCounts,
+      byPartner: List(
+        t.Object({ partnerId: Uuid, partnerName: Text(NAME), ...ServedCounts }),
+        { maxItems: 10_000 },
+        { description: 'Every partner the caller sees, by name; a person served by two partners counts under each, and once in all' },
+      ),
+    },
+    { description: 'The people and households served in a period: those with a need resolved in it, each counted once' },
   ),
 )

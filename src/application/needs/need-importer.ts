@@ -1,6 +1,6 @@
 import type { FieldError } from '../../domain/errors'
 import type { ImportRow } from '../../domain/imports/import'
-import { needFieldErrors, type CustomFields, type NeedStatus } from '../../domain/needs/need'
+import { KNOWN_CUSTOM_FIELDS, needFieldErrors, type CustomFields, type NeedStatus } from '../../domain/needs/need'
 import type { Partner } from '../../domain/partners/partner'
 import type { AuditSubject } from '../audit/audit-trail'
 import type { RecordImporter } from '../imports/record-import'
@@ -16,6 +16,7 @@ export interface ImportedNeed {
   customFields: CustomFields
   isConfidential: boolean
   createdAt: Date
+  resolvedAt?: Date
 }
 
 /** `2025-03-01` or `2025-03-01T09:30:00Z`: a date (midnight UTC) or a time with its offset. */
@@ -39,13 +40,25 @@ function canonicalJson(value: unknown): string {
 export class NeedImporter implements RecordImporter<ImportedNeed> {
   readonly what = 'needs'
   readonly columns = {
-    read: ['partnerId', 'status', 'description', 'isConfidential', 'customFields', 'createdAt'],
+    read: [
+      'partnerId',
+      'partnerName',
+      'status',
+      'description',
+      'isConfidential',
+      'customFields',
+      ...CUSTOM_FIELD_COLUMNS,
+      'createdAt',
+      'resolvedAt',
+    ],
     // The export's other columns name records of the file's origin, or are worked out again on creation.
     ignored: [
       'id',
       'referenceNumber',
       'assignedTo',
+      'assigneeName',
       'constituentId',
+      'constituentName',
       'householdId',
       'parentNeedId',
       'createdBy',
@@ -66,15 +79,18 @@ export class NeedImporter implements RecordImporter<ImportedNeed> {
     const country = await phoneCountryOf(repositories, organizationId)
     return (row: ImportRow) => {
       const errors: FieldError[] = []
-      const partner = partnerNamed(partners, row.partnerId?.trim() ?? '')
+      // A file from elsewhere names the partner by an id of its origin: its name beside it is then the one to find.
+      const name = row.partnerName?.trim() ?? ''
+      const partner = partnerNamed(partners, row.partnerId?.trim() ?? '') ?? (name === '' ? undefined : partnerNamed(partners, name))
       if (!partner) errors.push({ path: '/partnerId', message: 'must name a partner of this organization, by its id or its name' })
-      const createdAt = originalDate(row.createdAt?.trim() ?? '', now, errors)
+      const createdAt = originalDate('/createdAt', row.createdAt?.trim() ?? '', now, errors)
       const isConfidential = confidentiality(row.isConfidential?.trim() ?? '', errors)
       const customFields = customFieldsOf(row, errors)
       const status = (row.status?.trim() || 'NEW') as NeedStatus
+      const resolvedAt = resolution(row.resolvedAt?.trim() ?? '', status, createdAt, now, errors)
       errors.push(...needFieldErrors({ status, ...(customFields ? { customFields } : {}) }, country))
       if (errors.length > 0 || !partner || !createdAt || isConfidential === undefined || !customFields) return { errors }
-      return { value: { partner, status, customFields, isConfidential, createdAt } }
+      return { value: { partner, status, customFields, isConfidential, createdAt, ...(resolvedAt ? { resolvedAt } : {}) } }
     }
   }
 
@@ -103,6 +119,7 @@ export class NeedImporter implements RecordImporter<ImportedNeed> {
         isConfidential: need.isConfidential,
         ...(subject.memberId ? { createdBy: subject.memberId } : {}),
         originalDate: need.createdAt,
+        ...(need.resolvedAt ? { originalResolution: need.resolvedAt } : {}),
       })),
     )
   }
@@ -115,15 +132,27 @@ function partnerNamed(partners: readonly Partner[], cell: string): Partner | und
   return partners.find((partner) => partner.id === cell) ?? partners.find((partner) => partner.name.toLowerCase() === name)
 }
 
-/** Required: without it a second import of the file could not know the row, and would create it again. */
-function originalDate(cell: string, now: Date, errors: FieldError[]): Date | undefined {
+/** `createdAt` is required: without it a second import of the file could not know the row, and would create it again. */
+function originalDate(path: string, cell: string, now: Date, errors: FieldError[]): Date | undefined {
   const at = ORIGINAL_DATE.test(cell) ? new Date(cell) : undefined
-  if (cell === '') errors.push({ path: '/createdAt', message: 'is required: the date the request was made' })
+  if (cell === '') errors.push({ path, message: 'is required: the date the request was made' })
   else if (!at || Number.isNaN(at.getTime())) {
-    errors.push({ path: '/createdAt', message: 'must be a date or a time in ISO 8601, like 2025-03-01 or 2025-03-01T09:30:00Z' })
-  } else if (at > now) errors.push({ path: '/createdAt', message: 'must not be in the future' })
+    errors.push({ path, message: 'must be a date or a time in ISO 8601, like 2025-03-01 or 2025-03-01T09:30:00Z' })
+  } else if (at > now) errors.push({ path, message: 'must not be in the future' })
   else return at
   return undefined
+}
+
+/** `resolvedAt`, optional: when a RESOLVED need was resolved, not before it was made (empty: when it was made). */
+function resolution(cell: string, status: NeedStatus, createdAt: Date | undefined, now: Date, errors: FieldError[]): Date | undefined {
+  if (cell === '') return undefined
+  if (status !== 'RESOLVED') {
+    errors.push({ path: '/resolvedAt', message: 'is only for a RESOLVED need: leave it empty' })
+    return undefined
+  }
+  const at = originalDate('/resolvedAt', cell, now, errors)
+  if (at && createdAt && at < createdAt) errors.push({ path: '/resolvedAt', message: 'must not be before createdAt' })
+  return at
 }
 
 function confidentiality(cell: string, errors: FieldError[]): boolean | undefined {
@@ -133,7 +162,13 @@ function confidentiality(cell: string, errors: FieldError[]): boolean | undefine
   return undefined
 }
 
-/** `customFields` as a JSON object, with `description` kept in it as public intake keeps it. */
+/** The export's columns of the known `customFields` keys (`customFields.description`). */
+const CUSTOM_FIELD_COLUMNS = KNOWN_CUSTOM_FIELDS.map((key) => `customFields.${key}`)
+
+/**
+ * `customFields` as a JSON object with each known key's column in it (a filled cell over the same key of the
+ * JSON), and `description` kept in it as public intake keeps it.
+ */
 function customFieldsOf(row: ImportRow, errors: FieldError[]): CustomFields | undefined {
   let customFields: unknown = {}
   const cell = row.customFields?.trim() ?? ''
@@ -153,6 +188,11 @@ function customFieldsOf(row: ImportRow, errors: FieldError[]): CustomFields | un
     errors.push({ path: '/customFields', message: 'must be a JSON object' })
     return undefined
   }
+  // As written, not trimmed: a second import finds the need by its customFields as they were kept.
+  const columns = KNOWN_CUSTOM_FIELDS.flatMap((key) => {
+    const cell = row[`customFields.${key}`] ?? ''
+    return cell.trim() === '' ? [] : [[key, cell]]
+  })
   const description = row.description?.trim() ?? ''
-  return description === '' ? (customFields as CustomFields) : { ...customFields, description }
+  return { ...customFields, ...Object.fromEntries(columns), ...(description === '' ? {} : { description }) }
 }

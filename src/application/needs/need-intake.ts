@@ -40,6 +40,8 @@ export interface NewNeed {
    * its first history entry's. Nobody is told it arrived: it is an old request, not a new one.
    */
   originalDate?: Date
+  /** An imported resolved request's resolution time in its file (absent: its `originalDate`), for the reports. */
+  originalResolution?: Date
 }
 
 /**
@@ -108,7 +110,16 @@ export class NeedIntake {
     const people = await this.constituentsOf(r, organizationId, inputs, country)
     const needs = inputs.map((input, i): UnnumberedNeed => {
       const createdAt = input.originalDate ?? now
-      const { id, partner, status, dueDate, newPersonJoinsHousehold: _joins, originalDate: _original, ...fields } = input
+      const {
+        id,
+        partner,
+        status,
+        dueDate,
+        newPersonJoinsHousehold: _joins,
+        originalDate: _original,
+        originalResolution,
+        ...fields
+      } = input
       const { person: _person, ...constituent } = people[i]!
       return {
         ...fields,
@@ -122,8 +133,8 @@ export class NeedIntake {
         updatedAt: now,
         dueDate: dueDate ?? dueDateFor(createdAt, partner.slaHours),
         dueDateSetByHand: Boolean(dueDate),
-        // Created resolved (an old request imported as done): resolved when it was made, in its own period.
-        ...(status === 'RESOLVED' ? { resolvedAt: createdAt } : {}),
+        // Created resolved (an old request imported as done): resolved when its file says, or when it was made.
+        ...(status === 'RESOLVED' ? { resolvedAt: originalResolution ?? createdAt } : {}),
       }
     })
     // The numbers are awaited only by what names them: the writes below go out meanwhile.

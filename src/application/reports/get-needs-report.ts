@@ -5,6 +5,7 @@ import { periodInstants, textFiguresOf, type TextFigures } from '../../domain/re
 import { authorize } from '../auth/authorize'
 import type { Clock } from '../ports/clock'
 import type { Repositories } from '../ports/repositories'
+import { reportPartners } from './report-partners'
 
 // docs/api/needs.md "Reports"
 /** The needs report of a period, with its texts: the whole organization's, or a partner role's own partner's. */
@@ -14,22 +15,19 @@ export class GetNeedsReport {
     private readonly clock: Clock,
   ) {}
 
-  async execute(actor: Actor, period: ReportPeriod): Promise<NeedsReport & { texts: TextFigures }> {
+  async execute(actor: Actor, period: ReportPeriod): Promise<NeedsReport & { since: Date; until: Date; texts: TextFigures }> {
     authorize(actor, 'reports:read')
     InvalidError.throwIfAny(reportPeriodErrors(period), 'The report period is invalid')
     const scope = scopeOf(actor)
-    if (scope.kind === 'none') return { ...needsReport(period, [], emptyFigures()), texts: textFiguresOf([]) }
-    const partnerId = scope.kind === 'partner' ? scope.partnerId : undefined
     const { since, until } = periodInstants(period)
+    if (scope.kind === 'none') return { ...needsReport(period, [], emptyFigures()), since, until, texts: textFiguresOf([]) }
+    const partnerId = scope.kind === 'partner' ? scope.partnerId : undefined
     const [partners, figures, texts] = await Promise.all([
-      this.repositories.partners.listAll(actor.organizationId),
+      reportPartners(this.repositories, actor.organizationId, partnerId),
       this.repositories.needReports.figures(actor.organizationId, period, this.clock.now(), partnerId),
       this.repositories.interactions.countTexts(actor.organizationId, since, until, partnerId),
     ])
-    const shown = partners
-      .filter((p) => !partnerId || p.id === partnerId)
-      .sort((a, b) => a.name.localeCompare(b.name) || a.id.localeCompare(b.id))
-    return { ...needsReport(period, shown, figures), texts: textFiguresOf(texts) }
+    return { ...needsReport(period, partners, figures), since, until, texts: textFiguresOf(texts) }
   }
 }
 

@@ -23,6 +23,10 @@ export interface SavedViewFilters {
   constituentId?: string
   overdue?: boolean
   dueBefore?: string
+  createdFrom?: string
+  createdTo?: string
+  resolvedFrom?: string
+  resolvedTo?: string
   attention?: boolean
   q?: string
   sort?: NeedSort
@@ -32,6 +36,9 @@ export const SAVED_VIEW_NAME = { minLength: 1, maxLength: 60 } as const satisfie
 export const VIEW_SEARCH = { maxLength: 200 } as const satisfies TextRule
 export const MAX_SAVED_VIEWS = 50
 
+/** The list's bounds of when needs were created or resolved: a report's figure's needs (docs/api/needs.md "Reports"). */
+export const PERIOD_FILTERS = ['createdFrom', 'createdTo', 'resolvedFrom', 'resolvedTo'] as const
+
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 const FILTERS: ReadonlyArray<keyof SavedViewFilters> = [
   'status',
@@ -40,6 +47,7 @@ const FILTERS: ReadonlyArray<keyof SavedViewFilters> = [
   'constituentId',
   'overdue',
   'dueBefore',
+  ...PERIOD_FILTERS,
   'attention',
   'q',
   'sort',
@@ -70,6 +78,8 @@ export function savedViewErrors(input: { name?: unknown; filters?: unknown }, mo
     .check('/filters/constituentId', filters.constituentId, 'optional', anId)
     .boolean('/filters/overdue', filters.overdue, 'optional')
     .check('/filters/dueBefore', filters.dueBefore, 'optional', aTime)
+  for (const key of PERIOD_FILTERS) checks.check(`/filters/${key}`, filters[key], 'optional', aTime)
+  checks
     .boolean('/filters/attention', filters.attention, 'optional')
     .text('/filters/q', filters.q, VIEW_SEARCH, { presence: 'optional' })
     .oneOf('/filters/sort', filters.sort, NEED_SORTS, 'optional')

@@ -1,4 +1,4 @@
-import { readContactDetails } from '../constituents/contact'
+import { CONTACT_FIELDS, readContactDetails } from '../constituents/contact'
 import type { FieldError } from '../errors'
 import { FieldChecks, FREE_TEXT, type TextRule } from '../shared/fields'
 import { MAX_NESTING_DEPTH, nestsDeeperThan } from '../shared/nesting'
@@ -11,6 +11,12 @@ export type NeedStatus = (typeof NEED_STATUSES)[number]
 export const INITIAL_NEED_STATUS: NeedStatus = 'NEW'
 
 export type CustomFields = Record<string, unknown>
+
+/**
+ * The `customFields` keys the service itself gives a meaning to: the description intake keeps, and the person's
+ * contact keys. An export gives each a column of its own (docs/api/exports-import.md "Exports").
+ */
+export const KNOWN_CUSTOM_FIELDS: readonly string[] = ['description', ...CONTACT_FIELDS]
 
 export interface Need {
   id: string

@@ -21,6 +21,14 @@ export function redactNeed(actor: Actor, need: Need): Need {
   return { ...rest, customFields, ...(duplicateWarning !== undefined ? { duplicateWarning } : {}) }
 }
 
+/**
+ * Whether the caller may read the name of the person on file a need is for, as need search finds needs by it
+ * (`searchableKinds`): a reader of constituents; on a confidential need, a reader of confidential needs too.
+ */
+export function mayReadPersonName(actor: Actor, need: Pick<Need, 'isConfidential'>): boolean {
+  return isAllowed(actor, 'constituents:read') && (!need.isConfidential || isAllowed(actor, 'needs:read-confidential'))
+}
+
 /** The member who sent a message, as the interactions answer it: the name a colleague knows them by. */
 export interface SentBy {
   id: string

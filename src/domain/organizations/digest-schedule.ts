@@ -33,6 +33,12 @@ export function timeZoneProblem(value: unknown): string | undefined {
 
 /** The date (`YYYY-MM-DD`) and hour (0 to 23) a clock in `timeZone` shows at `instant`. */
 export function localTime(instant: Date, timeZone: string): { date: string; hour: number } {
+  const shown = wallClock(instant, timeZone)
+  return { date: shown.slice(0, 10), hour: Number(shown.slice(11, 13)) }
+}
+
+/** What a clock in `timeZone` shows at `instant`: `YYYY-MM-DDTHH:MM:SS`. */
+export function wallClock(instant: Date | number, timeZone: string): string {
   const parts = Object.fromEntries(
     new Intl.DateTimeFormat('en-US', {
       timeZone,
@@ -40,12 +46,14 @@ export function localTime(instant: Date, timeZone: string): { date: string; hour
       month: '2-digit',
       day: '2-digit',
       hour: '2-digit',
+      minute: '2-digit',
+      second: '2-digit',
       hourCycle: 'h23',
     })
       .formatToParts(instant)
       .map((part) => [part.type, part.value]),
   )
-  return { date: `${parts.year}-${parts.month}-${parts.day}`, hour: Number(parts.hour) }
+  return `${parts.year}-${parts.month}-${parts.day}T${parts.hour}:${parts.minute}:${parts.second}`
 }
 
 /**

@@ -1,6 +1,16 @@
 import { describe, expect, test } from 'bun:test'
 import { api, createNeed, exported, openExportsServer, pantry, tokens, world } from './exports-support'
 import { expectBadRequest, expectProblem, seedConstituent } from './helpers'
+import { KNOWN_CUSTOM_FIELDS } from '../../../src/domain/needs/need'
+import { restoreFormula } from '../../../src/domain/shared/csv'
+
+/** A row's customFields as the JSON answer has them: the other keys' object and each known key's column. */
+function customFieldsOf(row: Record<string, string>) {
+  const columns = KNOWN_CUSTOM_FIELDS.flatMap((key) =>
+    row[`customFields.${key}`] ? [[key, restoreFormula(row[`customFields.${key}`]!)]] : [],
+  )
+  return { ...JSON.parse(row.customFields!), ...Object.fromEntries(columns) }
+}
 
 // docs/api/exports-import.md "Exports", the needs' file: what the list shows, as the JSON answer has it, within the
 // caller's scope, over real HTTP (SQLite, and PostgreSQL with TEST_DATABASE=postgres).
@@ -23,8 +33,11 @@ describe('GET /api/needs/export', () => {
       'referenceNumber',
       'status',
       'partnerId',
+      'partnerName',
       'assignedTo',
+      'assigneeName',
       'constituentId',
+      'constituentName',
       'householdId',
       'parentNeedId',
       'isConfidential',
@@ -32,18 +45,38 @@ describe('GET /api/needs/export', () => {
       'createdAt',
       'updatedAt',
       'dueDate',
+      'resolvedAt',
       'duplicateWarning',
+      ...KNOWN_CUSTOM_FIELDS.map((key) => `customFields.${key}`),
       'customFields',
     ])
     expect(rows.map((row) => row.id)).toEqual(list.body.map((need) => need.id))
     for (const [i, need] of list.body.entries()) {
       const { customFields, isConfidential, ...fields } = need
       expect(rows[i]).toMatchObject(Object.fromEntries(Object.entries(fields).filter(([name]) => header.includes(name))))
-      expect({ isConfidential: rows[i]!.isConfidential, customFields: JSON.parse(rows[i]!.customFields!) }).toEqual({
+      expect({ isConfidential: rows[i]!.isConfidential, customFields: customFieldsOf(rows[i]!) }).toEqual({
         isConfidential: String(isConfidential),
         customFields,
       })
     }
+  })
+
+  test('names beside the ids: the partner, the assignee, and the person on file as the caller may read it', async () => {
+    const caseworker = await world.member('staff', { fullName: 'Sam Caseworker' })
+    const { constituentId } = await seedConstituent(api, tokens.admin!, { firstName: 'Rosa', lastName: 'Named' })
+    const need = await createNeed({
+      partnerId: pantry.id,
+      assignedTo: caseworker.memberId,
+      constituentId,
+      customFields: { description: 'rent', phone: '+15035550101', shelf: 3, description2: 'x' },
+    })
+    const rowOf = async (token: string) => (await exported('/api/needs/export?format=csv', token)).rows.find((row) => row.id === need.id)!
+    const admin = await rowOf(tokens.admin!)
+    expect(admin).toMatchObject({ partnerName: 'Pantry', assigneeName: 'Sam Caseworker', constituentName: 'Rosa Named' })
+    expect(admin).toMatchObject({ 'customFields.description': 'rent', 'customFields.phone': "'+15035550101", 'customFields.email': '' })
+    expect(JSON.parse(admin.customFields!)).toEqual({ shelf: 3, description2: 'x' })
+    // A volunteer with pii_reader exports needs but may not read constituents: the person's name is left empty.
+    expect(await rowOf(tokens.piiVolunteer!)).toMatchObject({ partnerName: 'Pantry', constituentName: '' })
   })
 
   test('takes the list filters, and refuses a bad one, another format, paging or a missing format with 400', async () => {

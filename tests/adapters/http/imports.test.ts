@@ -281,6 +281,32 @@ describe('POST /api/needs/import', () => {
     ])
   })
 
+  test('reads its own export: the names beside the ids passed over, the known customFields columns and resolvedAt read back', async () => {
+    const { org, token } = await freshOrganization()
+    const pantry = await org.partner({ name: 'Pantry' })
+    const file = [
+      'partnerId,status,description,customFields,createdAt',
+      `${pantry.id},RESOLVED,Done,"{""firstName"":""Ana"",""phone"":""+15035550101"",""size"":4}",2025-03-01T09:30:00Z`,
+    ].join('\n')
+    expect((await report('needs', file, token)).created).toBe(1)
+    const [before] = (await api.call<Array<Record<string, any>>>('GET', '/api/needs', { token })).body
+    const exported = await (await fetch(`${api.url}/api/needs/export?format=csv`, { headers: { authorization: `Bearer ${token}` } })).text()
+    expect(exported.split('\r\n')[0]).toContain('partnerName,assignedTo,assigneeName,constituentId,constituentName')
+    // The same file again is the need on file: skipped, nothing created.
+    expect(await report('needs', exported, token)).toMatchObject({ rows: 1, created: 0, skipped: 1, errors: [] })
+
+    const { org: other, token: otherToken } = await freshOrganization()
+    await other.partner({ name: 'Pantry' })
+    expect(await report('needs', exported, otherToken)).toMatchObject({ rows: 1, created: 1, errors: [] })
+    const [copy] = (await api.call<Array<Record<string, any>>>('GET', '/api/needs', { token: otherToken })).body
+    expect(copy).toMatchObject({
+      status: 'RESOLVED',
+      customFields: before!.customFields,
+      createdAt: before!.createdAt,
+      resolvedAt: before!.resolvedAt,
+    })
+  })
+
   test('org_admin only, CSV only', async () => {
     const { org, token } = await freshOrganization()
     const partnerAdmin = await api.tokenFor(org, 'partner_admin', { partnerId: org.defaultPartner.id })

@@ -71,6 +71,29 @@ describe('GET /api/needs', () => {
     expect(followed.body.map((n) => n.id)).toEqual(page2.body.map((n) => n.id))
   })
 
+  test('createdFrom, createdTo, resolvedFrom and resolvedTo bound when needs were made and resolved, with the other filters', async () => {
+    const at = (need: Need) => need.createdAt
+    const [, second, third, fourth] = created
+    const idsOf = async (query: string) => {
+      const response = await list(`?partnerId=${listing.id}&${query}`)
+      expect(response.status).toBe(200)
+      return { ids: response.body.map((n) => n.id), total: response.headers.get('x-total-count') }
+    }
+    expect(await idsOf(`createdFrom=${at(second!)}&createdTo=${at(fourth!)}`)).toEqual({ ids: [third!.id, second!.id], total: '2' })
+    world.clock.advance(60_000)
+    const resolving = world.clock.now().toISOString()
+    expect((await api.call('PUT', `/api/needs/${third!.id}`, { token: tokens.admin, body: { status: 'RESOLVED' } })).status).toBe(200)
+    world.clock.advance(1000)
+    expect(await idsOf(`resolvedFrom=${resolving}`)).toEqual({ ids: [third!.id], total: '1' })
+    expect(await idsOf(`resolvedFrom=${resolving}&resolvedTo=${resolving}`)).toEqual({ ids: [], total: '0' })
+    expect(await idsOf(`resolvedTo=${world.clock.now().toISOString()}&status=NEW`)).toEqual({ ids: [], total: '0' })
+    expect(await idsOf(`resolvedFrom=${resolving}&createdTo=${at(third!)}`)).toEqual({ ids: [], total: '0' })
+    for (const name of ['createdFrom', 'createdTo', 'resolvedFrom', 'resolvedTo']) {
+      expectBadRequest(await list(`?${name}=2026-13-01`), `query/${name}`)
+      expectBadRequest(await list(`?${name}=yesterday`), `query/${name}`)
+    }
+  })
+
   test('a page past the end is an empty array whose prev link points at the last page', async () => {
     const response = await list(`?partnerId=${listing.id}&limit=2&page=9`)
     expect(response.status).toBe(200)

@@ -19,7 +19,14 @@ const listOf = async (token: string | undefined) => (await api.call<View[]>('GET
 
 describe('/api/profile/views', () => {
   test('saves the filters under a name, lists them oldest first, renames, replaces and deletes', async () => {
-    const filters = { status: ['NEW', 'IN_PROGRESS'], overdue: true, q: 'rent', sort: '-dueDate', dueBefore: '2026-12-31T00:00:00.000Z' }
+    const filters = {
+      status: ['NEW', 'IN_PROGRESS'],
+      overdue: true,
+      q: 'rent',
+      sort: '-dueDate',
+      dueBefore: '2026-12-31T00:00:00.000Z',
+      resolvedFrom: '2026-11-01T00:00:00.000Z',
+    }
     const created = await create(tokens.agentA, { name: ' Overdue rent ', filters })
     expect(created.status).toBe(201)
     expect(created.body).toMatchObject({ name: 'Overdue rent', filters })

@@ -67,6 +67,36 @@ export function describeNeedListContract(context: ContractContext): void {
         expect(ids((await read().needs.list(organization.id, {}, ALL)).items)).toEqual(ids(needs).reverse())
       })
 
+      test('filters by periods of creation and of resolution, bounds included at the start and not at the end, with the other filters', async () => {
+        const { organization, partner } = await anOrganizationWithPartner()
+        const org = organization.id
+        const at = (m: number, resolved?: number) =>
+          aNeed({
+            organizationId: org,
+            partnerId: partner.id,
+            createdAt: minute(m),
+            ...(resolved !== undefined ? { status: 'RESOLVED' as const, resolvedAt: minute(resolved) } : {}),
+          })
+        const [early, start, middle, end] = [at(1, 2), at(2, 5), at(3), at(4, 6)]
+        await insertNeeds(early, start, middle, end)
+        const found = async (filter: NeedFilter, limit = 100) => {
+          const { items, total } = await read().needs.list(org, filter, { page: 1, limit })
+          return { ids: ids(items), total }
+        }
+        expect(await found({ createdFrom: minute(2), createdTo: minute(4) })).toEqual({ ids: ids([middle, start]), total: 2 })
+        expect(await found({ createdFrom: minute(3) }, 1)).toEqual({ ids: ids([end]), total: 2 })
+        expect(await found({ resolvedFrom: minute(5), resolvedTo: minute(6) })).toEqual({ ids: ids([start]), total: 1 })
+        expect(await found({ resolvedTo: minute(6) })).toEqual({ ids: ids([start, early]), total: 2 })
+        expect(await found({ createdTo: minute(2), resolvedFrom: minute(2), statuses: ['RESOLVED'] })).toEqual({
+          ids: ids([early]),
+          total: 1,
+        })
+        expect(await found({ resolvedFrom: minute(1), partnerId: partner.id, openDueBefore: minute(99) })).toEqual({ ids: [], total: 0 })
+        expect(await found({ createdFrom: minute(4), createdTo: minute(2) })).toEqual({ ids: [], total: 0 })
+        // An export's batches keep them too.
+        expect(ids(await read().needs.listAfter(org, { resolvedTo: minute(6) }, undefined, 100))).toEqual(ids([start, early]))
+      })
+
       test('filters by statuses', async () => {
         const w = await listWorld()
         expect(await read().needs.list(w.org, { statuses: ['NEW', 'ESCALATED'] }, ALL)).toEqual({ items: [w.n5, w.n4, w.n1], total: 3 })

@@ -1,9 +1,10 @@
 import { beforeEach, describe, expect, spyOn, test } from 'bun:test'
 import { EXPORT_BATCH_SIZE } from '../../../src/application/keyset-batches'
+import type { ExportedNeed } from '../../../src/application/needs/export-needs'
 import type { Need } from '../../../src/domain/needs/need'
 import { ForbiddenError } from '../../../src/domain/errors'
 import { PORTS } from '../../../src/main/container'
-import { aNeed } from '../../support/builders'
+import { aConstituent, aNeed } from '../../support/builders'
 import { createWorld, type World } from '../../support/world'
 import { failureOf } from '../failure-of'
 
@@ -26,8 +27,8 @@ function needsOf(partnerId: string, n: number, from = 0): Need[] {
   )
 }
 
-async function exported(batches: AsyncIterable<Need[]>): Promise<Need[][]> {
-  const all: Need[][] = []
+async function exported(batches: AsyncIterable<ExportedNeed[]>): Promise<ExportedNeed[][]> {
+  const all: ExportedNeed[][] = []
   for await (const batch of batches) all.push(batch)
   return all
 }
@@ -47,6 +48,35 @@ describe('ExportNeeds', () => {
     for (let next = await iterator.next(); !next.done; next = await iterator.next()) rest.push(next.value)
     expect(reads).toHaveBeenCalledTimes(3)
     expect([first.value as Need[], ...rest].flat().map((n) => n.id)).toEqual(needs.map((n) => n.id).reverse())
+  })
+
+  test('names each id: the partner, the assignee (kept across batches) and the person on file, to a reader of constituents only', async () => {
+    const pantry = await world.partner({ name: 'Pantry' })
+    const caseworker = await world.member('staff', { fullName: 'Sam Caseworker' })
+    const person = aConstituent({
+      organizationId: world.organizationId,
+      householdId: crypto.randomUUID(),
+      firstName: 'Rosa',
+      lastName: 'Named',
+    })
+    await world.container.get(PORTS.unitOfWork).run((r) => r.constituents.insert(person))
+    const needs = needsOf(pantry.id, EXPORT_BATCH_SIZE + 1).map((n) => ({
+      ...n,
+      assignedTo: caseworker.memberId,
+      constituentId: person.id,
+    }))
+    await insertNeeds(needs)
+    const lookups = spyOn(world.repositories.members, 'findById')
+
+    const rows = (await exported(await world.useCases.needs.export.execute(world.admin, {}))).flat()
+    expect(new Set(rows.map((n) => `${n.partnerName}|${n.assigneeName}|${n.constituentName}`))).toEqual(
+      new Set(['Pantry|Sam Caseworker|Rosa Named']),
+    )
+    expect(lookups).toHaveBeenCalledTimes(1)
+    const volunteer = await world.member('volunteer', { partnerId: pantry.id, profiles: ['pii_reader'] })
+    const [first] = (await exported(await world.useCases.needs.export.execute(volunteer, {}))).flat()
+    expect(first).toMatchObject({ partnerName: 'Pantry', assigneeName: 'Sam Caseworker' })
+    expect(first!.constituentName).toBeUndefined()
   })
 
   test('keeps the list filters', async () => {

@@ -116,4 +116,33 @@ describe('ImportNeeds and the reports', () => {
     const report = await world.useCases.reports.needs.execute(world.admin, { from: '2025-06-02', to: '2025-06-02' })
     expect(report.byPartner.find((p) => p.partnerId === pantry.id)).toMatchObject({ opened: 1, resolved: 1, medianHoursToResolve: 0 })
   })
+
+  test('a resolvedAt column keeps when a RESOLVED need was resolved: the report counts it on that day, with its hours', async () => {
+    const csv = [
+      'partnerId,status,description,createdAt,resolvedAt',
+      `${pantry.id},RESOLVED,Done later,2025-06-02T08:00:00Z,2025-06-03T20:30:00Z`,
+      `${pantry.id},NEW,Open,2025-06-02T08:00:00Z,2025-06-03T20:30:00Z`,
+      `${pantry.id},RESOLVED,Backwards,2025-06-02T09:00:00Z,2025-06-01`,
+      `${pantry.id},RESOLVED,Not a time,2025-06-02T10:00:00Z,soon`,
+    ].join('\n')
+    const report = await importing(csv)
+    expect({ created: report.created, errors: report.errors.map((e) => `${e.row} ${e.field} ${e.message}`) }).toEqual({
+      created: 1,
+      errors: [
+        '2 resolvedAt is only for a RESOLVED need: leave it empty',
+        '3 resolvedAt must not be before createdAt',
+        '4 resolvedAt must be a date or a time in ISO 8601, like 2025-03-01 or 2025-03-01T09:30:00Z',
+      ],
+    })
+    const [need] = await allNeeds()
+    expect(need).toMatchObject({
+      status: 'RESOLVED',
+      createdAt: new Date('2025-06-02T08:00:00Z'),
+      resolvedAt: new Date('2025-06-03T20:30:00Z'),
+    })
+    const opened = await world.useCases.reports.needs.execute(world.admin, { from: '2025-06-02', to: '2025-06-02' })
+    expect(opened.byPartner.find((p) => p.partnerId === pantry.id)).toMatchObject({ opened: 1, resolved: 0 })
+    const resolved = await world.useCases.reports.needs.execute(world.admin, { from: '2025-06-03', to: '2025-06-03' })
+    expect(resolved.byPartner.find((p) => p.partnerId === pantry.id)).toMatchObject({ resolved: 1, medianHoursToResolve: 36 })
+  })
 })

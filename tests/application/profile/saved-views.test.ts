@@ -67,7 +67,16 @@ describe('saved views', () => {
 
   test('refuses names of 0 or over 60 characters and filters the needs list does not take, field by field', async () => {
     for (const name of ['', '   ', 'x'.repeat(61)]) expect(pathsOf(await failureOf(create(member, name), InvalidError))).toEqual(['/name'])
-    const bad = { status: [], partnerId: 'p', overdue: 'yes', dueBefore: 'soon', q: 'x'.repeat(201), sort: 'name', colour: 'red' }
+    const bad = {
+      status: [],
+      partnerId: 'p',
+      overdue: 'yes',
+      dueBefore: 'soon',
+      resolvedFrom: 'May',
+      q: 'x'.repeat(201),
+      sort: 'name',
+      colour: 'red',
+    }
     expect(pathsOf(await failureOf(create(member, 'Bad', bad), InvalidError))).toEqual(
       [
         '/filters/colour',
@@ -75,6 +84,7 @@ describe('saved views', () => {
         '/filters/overdue',
         '/filters/partnerId',
         '/filters/q',
+        '/filters/resolvedFrom',
         '/filters/sort',
         '/filters/status',
       ].sort(),

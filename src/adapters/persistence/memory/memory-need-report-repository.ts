@@ -1,6 +1,7 @@
 import type { NeedReportRepository } from '../../../application/ports/repositories/need-report-repository'
 import { hoursToResolve, isOverdue, type Need } from '../../../domain/needs/need'
 import { dayOf, type NeedFigures, type ReportPeriod } from '../../../domain/reports/needs-report'
+import type { ServedCount, ServedFigures } from '../../../domain/reports/served-report'
 import { MemoryRepository } from './memory-repository'
 
 /** The report's figures counted from the needs themselves: what the SQL stores keep counted must equal this. */
@@ -31,6 +32,22 @@ export class MemoryNeedReportRepository extends MemoryRepository implements Need
     }
     return { days: [...days.values()], resolveHours: resolveHours.rows(), statuses: statuses.rows(), overdue: overdue.rows() }
   }
+
+  async served(organizationId: string, since: Date, until: Date, partnerId?: string): Promise<ServedFigures> {
+    const resolved = [...this.t.needs.values()].filter(
+      (n) =>
+        n.organizationId === organizationId &&
+        (!partnerId || n.partnerId === partnerId) &&
+        n.resolvedAt !== undefined &&
+        n.resolvedAt >= since &&
+        n.resolvedAt < until,
+    )
+    const partners = [...new Set(resolved.map((n) => n.partnerId))]
+    return {
+      total: distinct(resolved),
+      byPartner: partners.map((id) => ({ partnerId: id, ...distinct(resolved.filter((n) => n.partnerId === id)) })),
+    }
+  }
 }
 
 /** How many times each key was added, as rows of the key and `needs`. */
@@ -45,4 +62,9 @@ class Tally<K extends Record<string, string | number>> {
   rows(): Array<K & { needs: number }> {
     return [...this.counts.values()].map(({ key, needs }) => ({ ...key, needs }))
   }
+}
+
+function distinct(needs: Need[]): ServedCount {
+  const count = (key: 'constituentId' | 'householdId') => new Set(needs.flatMap((n) => (n[key] ? [n[key]] : []))).size
+  return { people: count('constituentId'), households: count('householdId') }
 }

@@ -69,6 +69,7 @@ export class MemoryNeedRepository extends MemoryRepository implements NeedReposi
           (!filter.constituentId || n.constituentId === filter.constituentId) &&
           (!filter.openDueBefore || isOpenAndDueBefore(n, filter.openDueBefore)) &&
           (!filter.needsAttention || n.needsAttention === true) &&
+          inPeriods(n, filter) &&
           (!filter.search || needMatches([...termsOf(n), ...personTermsOf(this.personOf(n), n)], filter.search)),
       )
       .sort(newestFirst)
@@ -132,4 +133,11 @@ function termsOf(need: Need) {
 /** A list with a due bound: soonest due first, `id` as tie-break (every such need has a due date). */
 function soonestDue(a: Need, b: Need): number {
   return a.dueDate!.getTime() - b.dueDate!.getTime() || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)
+}
+
+/** Within the filter's periods: created at or after `createdFrom` and before `createdTo`, resolved likewise. */
+function inPeriods(need: Need, filter: NeedFilter): boolean {
+  const within = (at: Date | undefined, from?: Date, to?: Date) =>
+    (!from && !to) || (at !== undefined && (!from || at >= from) && (!to || at < to))
+  return within(need.createdAt, filter.createdFrom, filter.createdTo) && within(need.resolvedAt, filter.resolvedFrom, filter.resolvedTo)
 }

@@ -1,7 +1,8 @@
-import { and, eq, gte, lte, ne, or, sql, sum, type SQL } from 'drizzle-orm'
+import { and, countDistinct, eq, gte, lt, lte, ne, or, sql, sum, type SQL } from 'drizzle-orm'
 import type { NeedReportRepository } from '../../../application/ports/repositories/need-report-repository'
 import type { NeedStatus } from '../../../domain/needs/need'
 import type { NeedFigures, ReportPeriod } from '../../../domain/reports/needs-report'
+import type { ServedFigures } from '../../../domain/reports/served-report'
 import { countOpenDueBefore } from './sql-open-due'
 import { SqlRepository } from './sql-repository'
 import type { SQLiteColumn } from 'drizzle-orm/sqlite-core'
@@ -64,5 +65,30 @@ export class SqlNeedReportRepository extends SqlRepository implements NeedReport
       statuses: statuses.map((row) => ({ ...row, status: row.status as NeedStatus })),
       overdue: [...overdue].map(([partnerId, needs]) => ({ partnerId, needs })),
     }
+  }
+
+  /**
+   * Two counts of the period's resolved needs, in all and grouped by partner. Not prepared: the times go through the
+   * column's encoder (each database stores a time its way). No index holds the resolution time: the organization's
+   * needs are read (docs/api/needs.md "People served").
+   */
+  async served(organizationId: string, since: Date, until: Date, partnerId?: string): Promise<ServedFigures> {
+    const t = this.tables.needs
+    const counts = { people: countDistinct(t.constituentId), households: countDistinct(t.householdId) }
+    const where = and(
+      eq(t.organizationId, organizationId),
+      gte(t.resolvedAt, since),
+      lt(t.resolvedAt, until),
+      partnerId ? eq(t.partnerId, partnerId) : undefined,
+    )
+    const [[total], byPartner] = await Promise.all([
+      this.db.select(counts).from(t).where(where),
+      this.db
+        .select({ partnerId: t.partnerId, ...counts })
+        .from(t)
+        .where(where)
+        .groupBy(t.partnerId),
+    ])
+    return { total: total ?? { people: 0, households: 0 }, byPartner }
   }
 }

@@ -7,6 +7,7 @@ import { offsetOf, type Keyset, type Page, type PageRequest } from '../../../dom
 import { countOpenDueBefore, dueTimeOf } from './sql-open-due'
 import { needOf, needRow, toNeed } from './sql-need-rows'
 import { SqlNeedSearch } from './sql-need-search'
+import { hasPeriod, periodShape, periodValues } from './sql-need-periods'
 import { afterKeyset, chunksOf, nullable, present } from './sql-repository'
 
 export class SqlNeedRepository extends SqlNeedSearch implements NeedRepository {
@@ -144,6 +145,7 @@ export class SqlNeedRepository extends SqlNeedSearch implements NeedRepository {
       filter.constituentId ? 'c' : '',
       due ? 'd' : '',
       filter.needsAttention ? 'n' : '',
+      periodShape(filter),
       sort ?? '',
     ].join('')
     const t = this.tables.needs
@@ -151,6 +153,7 @@ export class SqlNeedRepository extends SqlNeedSearch implements NeedRepository {
     for (const [i, status] of (filter.statuses ?? []).entries()) values[`status${i}`] = status
     for (const key of ['partnerId', 'assignedTo', 'constituentId'] as const) if (filter[key]) values[key] = filter[key]
     if (due) values.before = dueTimeOf(t, due)
+    Object.assign(values, periodValues(t, filter))
     const where = () => this.matching({ ...filter, organizationId }, true)
     const items = await this.prepared(
       `needs_page_${shape}`,
@@ -165,8 +168,7 @@ export class SqlNeedRepository extends SqlNeedSearch implements NeedRepository {
       values,
       this.records,
     )
-    if (!due || filter.assignedTo || filter.constituentId || filter.needsAttention)
-      return { items, total: await this.total(shape, filter, where, values) }
+    if (!due || countsRows(filter)) return { items, total: await this.total(shape, filter, where, values) }
     const counts = await countOpenDueBefore(this.runPrepared, this.db, this.tables, organizationId, due, filter)
     return { items, total: counts.reduce((sum, c) => sum + c.needs, 0) }
   }
@@ -192,7 +194,7 @@ export class SqlNeedRepository extends SqlNeedSearch implements NeedRepository {
     const [row] = await this.prepared<{ n: number | string | null }>(
       `needs_total_${shape}`,
       () =>
-        filter.assignedTo || filter.constituentId || filter.needsAttention
+        countsRows(filter)
           ? this.db.select({ n: count() }).from(this.tables.needs).where(where())
           : this.db
               .select({ n: sql<number | null>`sum(${c.needs})` })
@@ -274,3 +276,10 @@ export class SqlNeedRepository extends SqlNeedSearch implements NeedRepository {
       .where(and(eq(this.tables.needs.organizationId, organizationId), eq(this.tables.needs.constituentId, constituentId)))
   }
 }
+
+/**
+ * Whether a list's total is counted on the needs themselves: those of one assignee or one constituent, and those
+ * marked for attention, are few, on their index; a period's are counted in its range of the list's index
+ * (needs_newest for a creation period; a resolution period walks the organization's needs, see docs/api/needs.md).
+ */
+const countsRows = (filter: NeedFilter) => Boolean(filter.assignedTo || filter.constituentId || filter.needsAttention || hasPeriod(filter))

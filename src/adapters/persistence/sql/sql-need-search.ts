@@ -6,6 +6,7 @@ import { needTextTermsOf, type NeedSearch, type NeedSort } from '../../../domain
 import { boundedTotal, countCap, offsetOf, type Page, type PageRequest } from '../../../domain/shared/page'
 import { byPerson, longestOf, personKinds, prefixEnd } from './need-search-sql'
 import { openAndDueBefore } from './sql-open-due'
+import { periodConditions } from './sql-need-periods'
 import { recordsOf, type RowReader } from './row-reader'
 import { INSIDE, toNeed } from './sql-need-rows'
 import type { SQLiteSelect } from 'drizzle-orm/sqlite-core'
@@ -57,6 +58,7 @@ export abstract class SqlNeedSearch extends SqlRepository {
       filter.assignedTo ? eq(t.assignedTo, v('assignedTo', filter.assignedTo)) : undefined,
       filter.constituentId ? eq(t.constituentId, v('constituentId', filter.constituentId)) : undefined,
       filter.openDueBefore ? openAndDueBefore(t, prepared ? sql.placeholder('before') : filter.openDueBefore) : undefined,
+      ...periodConditions(t, filter, prepared),
       // The condition of the index needs_needing_attention.
       filter.needsAttention ? sql`${t.needsAttention}` : undefined,
       // Found by key, every need read has the longest word: only the others are checked.

@@ -10,6 +10,14 @@ export interface NeedFilter {
   constituentId?: string
   /** Open needs due before this time only (`isOpenAndDueBefore`), by the index of open needs' due dates. */
   openDueBefore?: Date
+  /**
+   * Needs created in a period: at or after `createdFrom`, before `createdTo` (either bound alone too); and resolved
+   * in one, by the resolution that stands (`resolvedAt`: a reopened need has none). A report's figure lists its needs so.
+   */
+  createdFrom?: Date
+  createdTo?: Date
+  resolvedFrom?: Date
+  resolvedTo?: Date
   /** Only the needs marked for attention (docs/api/needs.md "Attention"). */
   needsAttention?: true
   /** Needs with every word of the search among the terms of the kinds it names (docs/api/needs.md "Search and sort"). */
