@@ -20,7 +20,8 @@ export interface TermReference {
 }
 
 /** A vocabulary's name, as `open-eligibility` or `211-la`. */
-export const VOCABULARY = { minLength: 1, maxLength: 100 } as const satisfies TextRule
+export const VOCABULARY = { pattern: '^[A-Za-z0-9][A-Za-z0-9._-]*$', maxLength: 100 } as const satisfies TextRule
+export const VOCABULARY_MEANING = 'letters, digits, dots, dashes and underscores, as open-eligibility'
 export const TERM_CODE = { minLength: 1, maxLength: 100 } as const satisfies TextRule
 /** The columns of a vocabulary's file, in the header row (any order). */
 export const TERM_COLUMNS = ['code', 'name', 'description'] as const
@@ -31,9 +32,9 @@ export type TermFields = Pick<TaxonomyTerm, 'code' | 'name' | 'description'>
 /** The problems of a term's row: a code and a name, a description if any. */
 export function termFieldErrors(input: Partial<Record<keyof TermFields, unknown>>): FieldError[] {
   return new FieldChecks()
-    .text('code', input.code, TERM_CODE, { trim: true })
-    .text('name', input.name, NAME, { trim: true })
-    .text('description', input.description, FREE_TEXT, { presence: 'optional' }).errors
+    .text('/code', input.code, TERM_CODE, { trim: true })
+    .text('/name', input.name, NAME, { trim: true })
+    .text('/description', input.description, FREE_TEXT, { presence: 'optional' }).errors
 }
 
 /** The key of a term within its organization: its vocabulary and code. */
