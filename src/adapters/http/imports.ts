@@ -63,7 +63,7 @@ export function importing(useCase: ImportUseCase) {
 }
 
 /** The body, unread: the use case reads it as it arrives. Anything but CSV is 415. */
-function csvFile(request: Request): ImportSource {
+export function csvFile(request: Request): ImportSource {
   if (!/^text\/csv\s*(;|$)/i.test(request.headers.get('content-type') ?? '')) {
     throw new UnsupportedMediaTypeError('The file must be sent as CSV, with Content-Type: text/csv')
   }
