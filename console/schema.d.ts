@@ -5348,7 +5348,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        /** @description The terms as CSV (RFC 4180, UTF-8 with or without a byte-order mark), a header row of the export's column names; at most 50000 rows and 10485760 bytes */
+        /** @description The vocabulary's terms as CSV (RFC 4180, UTF-8 with or without a byte-order mark), a header row of its columns: code, name and (optionally) description; at most 50000 rows and 10485760 bytes */
         requestBody: {
             content: {
                 "text/csv": string;

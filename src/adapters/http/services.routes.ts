@@ -17,6 +17,8 @@ import {
 } from './services.schemas'
 
 // docs/api/services.md
+const TERMS_FILE = importDocumentation("vocabulary's terms", 'its columns: code, name and (optionally) description')
+
 export function servicesRoutes(useCases: UseCases['services'], authentication: AuthenticationPlugin) {
   const { list, get, create, update, importTerms, searchTerms } = useCases
 
@@ -102,13 +104,13 @@ export function servicesRoutes(useCases: UseCases['services'], authentication: A
       {
         auth: true,
         query: TermImportQuery,
-        response: importDocumentation('terms').response,
+        response: TERMS_FILE.response,
         detail: {
           operationId: 'importTaxonomyTerms',
           summary: "Import a vocabulary's terms from a CSV file of code, name and description; a dry run answers what it would do",
           description:
             'org_admin. Each row needs a code and a name; a code the vocabulary has already, or an earlier row has, is skipped (its name kept). No vocabulary is shipped: import Open Eligibility, or a 211 taxonomy the organization holds a licence for.',
-          requestBody: importDocumentation('terms').requestBody,
+          requestBody: TERMS_FILE.requestBody,
         },
       },
     )
