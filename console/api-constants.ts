@@ -24,14 +24,16 @@ export const MAX_LENGTH = {
   NewPartner: {"name":200,"description":5000,"keywords":100,"website":2000,"publicCategoryName":200},
   NewPublicNeed: {"organizationId":36,"organizationSlug":63,"description":5000,"partnerId":36,"parentNeedId":36,"constituentId":36,"householdId":36},
   NewSavedView: {"name":60},
+  NewService: {"partnerId":36,"name":200,"description":5000,"eligibility":5000,"languages":35,"fees":5000,"applicationProcess":5000,"url":2000,"email":254,"phone":32},
   NewSms: {"body":1600},
   NewWebhookEndpoint: {"url":2000},
-  OrganizationSettingsUpdate: {"name":200,"slug":63,"shortCode":6,"tcrStatus":64,"appOrigins":300,"formOrigins":300,"timeZone":64,"digestTimeZone":64,"defaultCountry":2},
+  OrganizationSettingsUpdate: {"name":200,"slug":63,"shortCode":6,"tcrStatus":64,"description":5000,"appOrigins":300,"formOrigins":300,"timeZone":64,"digestTimeZone":64,"defaultCountry":2},
   PartnerUpdate: {"name":200,"description":5000,"keywords":100,"website":2000,"publicCategoryName":200},
   PasswordChange: {"currentPassword":1024,"newPassword":1024},
   ProfileUpdate: {"fullName":200,"phone":32},
   RefreshRequest: {"refreshToken":512},
   SavedViewUpdate: {"name":60},
+  ServiceUpdate: {"partnerId":36,"name":200,"description":5000,"eligibility":5000,"languages":35,"fees":5000,"applicationProcess":5000,"url":2000,"email":254,"phone":32},
   StartNeedFromMessage: {"partnerId":36,"description":5000},
   WebhookEndpointUpdate: {"url":2000},
 } as const
@@ -45,8 +47,10 @@ export const VALUES = {
   NewMember: {"role":["org_admin","partner_admin","partner_agent","staff","volunteer"],"profiles":["needs_processor","intake_staff","sms_communicator","email_phone_communicator","pii_reader","duplicate_resolver"],"language":["en","es"]},
   NewNeed: {"status":["NEW","IN_PROGRESS","PENDING_INTERNAL","PENDING_CLIENT","RESOLVED","ESCALATED"]},
   NewPublicNeed: {"language":["en","es"]},
+  NewService: {"status":["active","inactive","defunct","temporarily closed"]},
   NewWebhookEndpoint: {"events":["need.created","need.updated","note.added","constituent.created","constituent.merged","constituent.erased","household_match.resolved","sms.received","sms.status","message.attached"]},
   ProfileUpdate: {"language":["en","es"]},
+  ServiceUpdate: {"status":["active","inactive","defunct","temporarily closed"]},
   WebhookEndpointUpdate: {"events":["need.created","need.updated","note.added","constituent.created","constituent.merged","constituent.erased","household_match.resolved","sms.received","sms.status","message.attached"]},
 } as const
 
@@ -72,15 +76,17 @@ export const FIELDS = {
   NewPartner: ["name","slaHours","description","keywords","website","publicCategoryName","isDefault"],
   NewPublicNeed: ["organizationId","organizationSlug","description","partnerId","customFields","isConfidential","parentNeedId","constituentId","householdId","language"],
   NewSavedView: ["name","filters"],
+  NewService: ["partnerId","name","description","status","eligibility","languages","schedule","fees","applicationProcess","url","email","phone","address","acceptingReferrals","taxonomyTerms"],
   NewSms: ["body"],
   NewWebhookEndpoint: ["url","events","enabled"],
-  OrganizationSettingsUpdate: ["name","slug","shortCode","maxConcurrency","tcrStatus","constituentRetentionDays","needTextRetentionDays","auditRetentionDays","appOrigins","formOrigins","digestHour","timeZone","digestTimeZone","defaultCountry","confirmRequests"],
+  OrganizationSettingsUpdate: ["name","slug","shortCode","maxConcurrency","tcrStatus","description","constituentRetentionDays","needTextRetentionDays","auditRetentionDays","appOrigins","formOrigins","digestHour","timeZone","digestTimeZone","defaultCountry","confirmRequests"],
   PartnerUpdate: ["name","slaHours","isArchived","description","keywords","website","publicCategoryName","isDefault"],
   PasswordChange: ["currentPassword","newPassword"],
   ProfileUpdate: ["fullName","phone","language","notifications"],
   QuickRepliesUpdate: ["replies"],
   RefreshRequest: ["refreshToken"],
   SavedViewUpdate: ["name","filters"],
+  ServiceUpdate: ["partnerId","name","isArchived","description","status","eligibility","languages","schedule","fees","applicationProcess","url","email","phone","address","acceptingReferrals","taxonomyTerms"],
   StartNeedFromMessage: ["partnerId","description"],
   WebhookEndpointUpdate: ["url","events","enabled"],
 } as const
@@ -92,7 +98,7 @@ export const SHAPES = {
 
 /** What a role lets a member do by itself, and what a profile adds to any role (the schema's `x-permissions`). */
 export const GRANTS = {
-  NewMember: {"roles":{"org_admin":["needs:read","needs:add-note","partners:list","profile:read","profile:update","needs:create","needs:update","needs:send-sms","constituents:read-pii","constituents:read-contact","needs:read-confidential","constituents:read","constituents:update","constituents:merge","constituents:erase","household-matches:list","household-matches:resolve","partners:create","partners:update","members:list","members:manage","organization:settings","webhooks:manage","audit:read","reports:read","records:export","records:import"],"partner_admin":["needs:read","needs:add-note","partners:list","profile:read","profile:update","needs:create","needs:update","constituents:read-pii","constituents:read-contact","needs:read-confidential","constituents:read","constituents:update","partners:update","members:list","members:manage","reports:read"],"partner_agent":["needs:read","needs:add-note","partners:list","profile:read","profile:update","needs:create","needs:update","constituents:read","constituents:update","reports:read"],"staff":["needs:read","needs:add-note","partners:list","profile:read","profile:update","needs:create","needs:update","constituents:read","constituents:update","members:list","reports:read"],"volunteer":["needs:read","needs:add-note","partners:list","profile:read","profile:update"]},"profiles":{"needs_processor":["needs:update"],"intake_staff":["needs:create","constituents:read","constituents:update"],"sms_communicator":["needs:send-sms"],"email_phone_communicator":["constituents:read-contact"],"pii_reader":["constituents:read-pii","constituents:read-contact","needs:read-confidential","records:export"],"duplicate_resolver":["constituents:merge","household-matches:list","household-matches:resolve"]}},
+  NewMember: {"roles":{"org_admin":["needs:read","needs:add-note","partners:list","profile:read","profile:update","needs:create","needs:update","needs:send-sms","constituents:read-pii","constituents:read-contact","needs:read-confidential","constituents:read","constituents:update","constituents:merge","constituents:erase","household-matches:list","household-matches:resolve","partners:create","partners:update","services:list","services:manage","taxonomy:import","members:list","members:manage","organization:settings","webhooks:manage","audit:read","reports:read","records:export","records:import"],"partner_admin":["needs:read","needs:add-note","partners:list","profile:read","profile:update","needs:create","needs:update","constituents:read-pii","constituents:read-contact","needs:read-confidential","constituents:read","constituents:update","partners:update","services:list","services:manage","members:list","members:manage","reports:read"],"partner_agent":["needs:read","needs:add-note","partners:list","profile:read","profile:update","needs:create","needs:update","constituents:read","constituents:update","services:list","reports:read"],"staff":["needs:read","needs:add-note","partners:list","profile:read","profile:update","needs:create","needs:update","constituents:read","constituents:update","services:list","members:list","reports:read"],"volunteer":["needs:read","needs:add-note","partners:list","profile:read","profile:update","services:list"]},"profiles":{"needs_processor":["needs:update"],"intake_staff":["needs:create","constituents:read","constituents:update"],"sms_communicator":["needs:send-sms"],"email_phone_communicator":["constituents:read-contact"],"pii_reader":["constituents:read-pii","constituents:read-contact","needs:read-confidential","records:export"],"duplicate_resolver":["constituents:merge","household-matches:list","household-matches:resolve"]}},
 } as const
 
 /** The most one page of a list holds (its `limit`): docs/api/conventions.md "Lists". */

@@ -551,6 +551,94 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/services": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the organization's services, newest first
+         * @description Every role, every partner's services. Archived ones only with includeArchived=true. Paged.
+         */
+        get: operations["listServices"];
+        put?: never;
+        /**
+         * Add a service
+         * @description org_admin; a partner_admin for its own partner.
+         */
+        post: operations["createService"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/services/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a service
+         * @description Every role.
+         */
+        get: operations["getService"];
+        /**
+         * Update or archive a service
+         * @description org_admin; a partner_admin its own partner's services, which it cannot hand to another partner. A service is archived (isArchived), never deleted.
+         */
+        put: operations["updateService"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/taxonomy-terms": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Find imported taxonomy terms, by vocabulary then code
+         * @description Every role: the terms a service may name.
+         */
+        get: operations["listTaxonomyTerms"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/taxonomy-terms/import": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Import a vocabulary's terms from a CSV file of code, name and description; a dry run answers what it would do
+         * @description org_admin. Each row needs a code and a name; a code the vocabulary has already, or an earlier row has, is skipped (its name kept). No vocabulary is shipped: import Open Eligibility, or a 211 taxonomy the organization holds a licence for.
+         */
+        post: operations["importTaxonomyTerms"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/constituents": {
         parameters: {
             query?: never;
@@ -1286,7 +1374,7 @@ export interface components {
             /** @enum {string} */
             action: "create" | "update" | "delete" | "read" | "merge" | "erase" | "resolve" | "add_note" | "send_sms" | "receive_sms" | "sms_status" | "invite" | "accept_invite" | "set_password" | "request_password_reset" | "reset_password" | "change_password" | "request_email_change" | "change_email" | "login" | "logout" | "deactivate" | "reactivate" | "import" | "apply_retention" | "revoke_session";
             /** @enum {string} */
-            recordType: "organization" | "member" | "partner" | "need" | "constituent" | "household_match" | "email_settings" | "interaction" | "webhook_endpoint";
+            recordType: "organization" | "member" | "partner" | "service" | "need" | "constituent" | "household_match" | "email_settings" | "interaction" | "webhook_endpoint";
             /** Format: uuid */
             recordId: string;
             /** Format: date-time */
@@ -2243,6 +2331,31 @@ export interface components {
             name: string;
             filters: components["schemas"]["SavedViewFilters"];
         };
+        NewService: {
+            /** Format: uuid */
+            partnerId: string;
+            name: string;
+            /** @description What the service does; null clears it */
+            description?: string | null;
+            /** @enum {string} */
+            status?: "active" | "inactive" | "defunct" | "temporarily closed";
+            /** @description Who may receive the service; null clears it */
+            eligibility?: string | null;
+            languages?: string[];
+            schedule?: components["schemas"]["OpeningHoursInput"][];
+            fees?: string | null;
+            applicationProcess?: string | null;
+            /** @description http(s) URL */
+            url?: string | null;
+            email?: string | null;
+            /** @description Kept and answered in E.164; international form or a national number of the organization's defaultCountry */
+            phone?: string | null;
+            address?: components["schemas"]["ServiceAddressInput"];
+            /** @description Whether the service takes referrals now (its capacity): an extension of HSDS */
+            acceptingReferrals?: boolean;
+            /** @description Terms imported before (400 naming an unknown one) */
+            taxonomyTerms?: components["schemas"]["TaxonomyTermReference"][];
+        };
         NewSms: {
             /** @description The message text */
             body: string;
@@ -2254,6 +2367,25 @@ export interface components {
             events: ("need.created" | "need.updated" | "note.added" | "constituent.created" | "constituent.merged" | "constituent.erased" | "household_match.resolved" | "sms.received" | "sms.status" | "message.attached")[];
             enabled?: boolean;
         };
+        /** @description Hours on some days of every week (an HSDS schedule, freq WEEKLY) */
+        OpeningHours: {
+            /** @description The days of each week, as iCalendar writes them (HSDS byday) */
+            byDay: ("MO" | "TU" | "WE" | "TH" | "FR" | "SA" | "SU")[];
+            opensAt: string;
+            closesAt: string;
+            description?: string;
+        };
+        /** @description Hours on some days of every week (an HSDS schedule, freq WEEKLY) */
+        OpeningHoursInput: {
+            /** @description The days of each week, as iCalendar writes them (HSDS byday) */
+            byDay: ("MO" | "TU" | "WE" | "TH" | "FR" | "SA" | "SU")[];
+            /** @description Local time it opens, HH:MM */
+            opensAt: string;
+            /** @description Local time it closes, HH:MM, after opensAt */
+            closesAt: string;
+            /** @description A note on these hours */
+            description?: string;
+        };
         OrganizationSettings: {
             /** Format: uuid */
             id: string;
@@ -2263,6 +2395,8 @@ export interface components {
             /** Format: int32 */
             maxConcurrency: number;
             tcrStatus?: string;
+            /** @description What the organization does, in its own words: the description its directory of services publishes */
+            description?: string;
             phoneNumber?: string;
             /**
              * Format: int32
@@ -2314,6 +2448,8 @@ export interface components {
              */
             maxConcurrency?: number;
             tcrStatus?: string | null;
+            /** @description What the organization does, in its own words: the description its directory of services publishes; null clears it */
+            description?: string | null;
             /**
              * Format: int32
              * @description Days a person with no need activity is kept: the worker then erases them as POST /api/constituents/{id}/erase does; absent: kept; null stops it
@@ -2436,7 +2572,7 @@ export interface components {
             partnerId?: string;
             profiles: ("needs_processor" | "intake_staff" | "sms_communicator" | "email_phone_communicator" | "pii_reader" | "duplicate_resolver")[];
             /** @description What the member may do, by the permissions table (the API reference, "Permissions"): a client shows only these actions; the server still decides each request (and its scope) */
-            permissions: ("needs:read" | "needs:add-note" | "partners:list" | "profile:read" | "profile:update" | "needs:create" | "needs:update" | "needs:send-sms" | "constituents:read-pii" | "constituents:read-contact" | "needs:read-confidential" | "constituents:read" | "constituents:update" | "constituents:merge" | "constituents:erase" | "household-matches:list" | "household-matches:resolve" | "partners:create" | "partners:update" | "members:list" | "members:manage" | "organization:settings" | "webhooks:manage" | "audit:read" | "reports:read" | "records:export" | "records:import")[];
+            permissions: ("needs:read" | "needs:add-note" | "partners:list" | "profile:read" | "profile:update" | "needs:create" | "needs:update" | "needs:send-sms" | "constituents:read-pii" | "constituents:read-contact" | "needs:read-confidential" | "constituents:read" | "constituents:update" | "constituents:merge" | "constituents:erase" | "household-matches:list" | "household-matches:resolve" | "partners:create" | "partners:update" | "services:list" | "services:manage" | "taxonomy:import" | "members:list" | "members:manage" | "organization:settings" | "webhooks:manage" | "audit:read" | "reports:read" | "records:export" | "records:import")[];
         };
         ProfileUpdate: {
             fullName?: string;
@@ -2625,6 +2761,82 @@ export interface components {
                 households: number;
             }[];
         };
+        /** @description What a partner offers: an HSDS 3.0 service */
+        Service: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            partnerId: string;
+            name: string;
+            description?: string;
+            /** @enum {string} */
+            status: "active" | "inactive" | "defunct" | "temporarily closed";
+            /** @description Who may receive the service */
+            eligibility?: string;
+            /** @description BCP 47 language tags, canonical */
+            languages: string[];
+            schedule: components["schemas"]["OpeningHours"][];
+            fees?: string;
+            applicationProcess?: string;
+            url?: string;
+            email?: string;
+            /** @description E.164 */
+            phone?: string;
+            address?: components["schemas"]["ServiceAddress"];
+            /** @description Whether the service takes referrals now (its capacity): an extension of HSDS */
+            acceptingReferrals: boolean;
+            /** @description Its terms, with their names as last imported */
+            taxonomyTerms: components["schemas"]["TaxonomyTerm"][];
+            isArchived: boolean;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        /** @description Where the service is given: an HSDS physical address */
+        ServiceAddress: {
+            address1: string;
+            city: string;
+            stateProvince: string;
+            postalCode: string;
+            /** @description ISO 3166-1 alpha-2 */
+            country: string;
+        };
+        /** @description Where the service is given: an HSDS physical address */
+        ServiceAddressInput: {
+            address1: string;
+            city: string;
+            stateProvince: string;
+            postalCode: string;
+            /** @description ISO 3166-1 alpha-2 */
+            country: string;
+        } | null;
+        ServiceUpdate: {
+            /** Format: uuid */
+            partnerId?: string;
+            name?: string;
+            isArchived?: boolean;
+            /** @description What the service does; null clears it */
+            description?: string | null;
+            /** @enum {string} */
+            status?: "active" | "inactive" | "defunct" | "temporarily closed";
+            /** @description Who may receive the service; null clears it */
+            eligibility?: string | null;
+            languages?: string[];
+            schedule?: components["schemas"]["OpeningHoursInput"][];
+            fees?: string | null;
+            applicationProcess?: string | null;
+            /** @description http(s) URL */
+            url?: string | null;
+            email?: string | null;
+            /** @description Kept and answered in E.164; international form or a national number of the organization's defaultCountry */
+            phone?: string | null;
+            address?: components["schemas"]["ServiceAddressInput"];
+            /** @description Whether the service takes referrals now (its capacity): an extension of HSDS */
+            acceptingReferrals?: boolean;
+            /** @description Terms imported before (400 naming an unknown one) */
+            taxonomyTerms?: components["schemas"]["TaxonomyTermReference"][];
+        };
         StartNeedFromMessage: {
             /**
              * Format: uuid
@@ -2633,6 +2845,21 @@ export interface components {
             partnerId: string;
             /** @description What the need is about; kept as customFields.description */
             description?: string;
+        };
+        /** @description A term of a vocabulary the organization imported */
+        TaxonomyTerm: {
+            /** Format: uuid */
+            id: string;
+            vocabulary: string;
+            code: string;
+            name: string;
+            description?: string;
+        };
+        /** @description An imported term */
+        TaxonomyTermReference: {
+            /** @description The vocabulary */
+            vocabulary: string;
+            code: string;
         };
         TokenPair: {
             accessToken: string;
@@ -4974,6 +5201,374 @@ export interface operations {
             };
         };
     };
+    listServices: {
+        parameters: {
+            query?: {
+                partnerId?: string;
+                status?: "active" | "inactive" | "defunct" | "temporarily closed";
+                includeArchived?: boolean;
+                page?: number;
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Response for status 200 */
+            200: {
+                headers: {
+                    "X-Total-Count"?: number;
+                    Link?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Service"][];
+                };
+            };
+            /** @description Bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ValidationProblem"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    createService: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["NewService"];
+            };
+        };
+        responses: {
+            /** @description What a partner offers: an HSDS 3.0 service */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Service"];
+                };
+            };
+            /** @description Bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ValidationProblem"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unsupported media type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getService: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description What a partner offers: an HSDS 3.0 service */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Service"];
+                };
+            };
+            /** @description Bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ValidationProblem"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    updateService: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ServiceUpdate"];
+            };
+        };
+        responses: {
+            /** @description What a partner offers: an HSDS 3.0 service */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Service"];
+                };
+            };
+            /** @description Bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ValidationProblem"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unsupported media type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listTaxonomyTerms: {
+        parameters: {
+            query?: {
+                vocabulary?: string;
+                q?: string;
+                page?: number;
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Response for status 200 */
+            200: {
+                headers: {
+                    "X-Total-Count"?: number;
+                    Link?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TaxonomyTerm"][];
+                };
+            };
+            /** @description Bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ValidationProblem"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    importTaxonomyTerms: {
+        parameters: {
+            query: {
+                vocabulary: string;
+                dryRun?: boolean;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The vocabulary's terms as CSV (RFC 4180, UTF-8 with or without a byte-order mark), a header row of its columns: code, name and (optionally) description; at most 50000 rows and 10485760 bytes */
+        requestBody: {
+            content: {
+                "text/csv": string;
+            };
+        };
+        responses: {
+            /** @description Response for status 200 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ImportReport"];
+                };
+            };
+            /** @description Bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ValidationProblem"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unsupported media type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     searchConstituents: {
         parameters: {
             query?: {
@@ -7191,7 +7786,7 @@ export interface operations {
         parameters: {
             query?: {
                 memberId?: string;
-                recordType?: "organization" | "member" | "partner" | "need" | "constituent" | "household_match" | "email_settings" | "interaction" | "webhook_endpoint";
+                recordType?: "organization" | "member" | "partner" | "service" | "need" | "constituent" | "household_match" | "email_settings" | "interaction" | "webhook_endpoint";
                 recordId?: string;
                 action?: "create" | "update" | "delete" | "read" | "merge" | "erase" | "resolve" | "add_note" | "send_sms" | "receive_sms" | "sms_status" | "invite" | "accept_invite" | "set_password" | "request_password_reset" | "reset_password" | "change_password" | "request_email_change" | "change_email" | "login" | "logout" | "deactivate" | "reactivate" | "import" | "apply_retention" | "revoke_session";
                 since?: string;

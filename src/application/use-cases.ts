@@ -65,6 +65,9 @@ import type { ChangePassword } from './profile/change-password'
 import type { CreateSavedView, DeleteSavedView, ListSavedViews, UpdateSavedView } from './profile/saved-views'
 import type { AttachMessage } from './sms/attach-message'
 import type { ListUnattachedMessages } from './sms/messages'
+import type { CreateService, UpdateService } from './services/change-services'
+import type { GetService, ListServices } from './services/read-services'
+import type { ImportTaxonomyTerms, SearchTaxonomyTerms } from './services/taxonomy-terms'
 import type { ReceiveSms } from './sms/receive-sms'
 import type { ReplyToMessage } from './sms/reply-to-message'
 import type { StartNeedFromMessage } from './sms/start-need-from-message'
@@ -155,6 +158,14 @@ export interface UseCases {
     list: ListPartners
     create: CreatePartner
     update: UpdatePartner
+  }
+  services: {
+    list: ListServices
+    get: GetService
+    create: CreateService
+    update: UpdateService
+    importTerms: ImportTaxonomyTerms
+    searchTerms: SearchTaxonomyTerms
   }
   sms: {
     receive: ReceiveSms

@@ -88,6 +88,7 @@ export type ResourceName =
   | 'Email settings'
   | 'Webhook endpoint'
   | 'Saved view'
+  | 'Service'
   | 'Message'
 
 /** 404: unknown, or belonging to another organization or partner scope (never revealed). */

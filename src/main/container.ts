@@ -29,6 +29,7 @@ import { partners } from './composition/partners'
 import { PORTS } from './composition/ports'
 import { reports } from './composition/reports'
 import { security } from './composition/security'
+import { services } from './composition/services'
 import { sms } from './composition/sms'
 import { webhooks } from './composition/webhooks'
 import type { Config } from './config'
@@ -47,6 +48,7 @@ const AREAS: { [K in keyof UseCases]: Area<K> } = {
   organizations,
   partners,
   reports,
+  services,
   sms,
   webhooks,
 }

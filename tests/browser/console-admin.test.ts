@@ -300,9 +300,10 @@ describe.skipIf(!chromiumAvailable())('administration in the staff console', () 
     const own = c.partners.find((p) => p.name === 'Food pantry')!
     const page = await openAdministration(await c.member('partner_admin', own.id))
     await page.getByRole('button', { name: `Edit ${own.name}` }).waitFor() // the partners are read after the heading
-    // Partners and its partner's members: no tabs for the organization or webhooks.
+    // Partners, its partner's services and members: no tabs for the organization or webhooks.
     expect(await page.getByRole('navigation', { name: 'Administration' }).getByRole('link').allTextContents()).toEqual([
       'Partners',
+      'Services',
       'Members',
     ])
     expect(await page.getByRole('button', { name: /^Edit / }).allTextContents()).toEqual([`Edit ${own.name}`])

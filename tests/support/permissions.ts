@@ -21,8 +21,8 @@ type Grid = Record<Role, string>
 // prettier-ignore
 export const CONTRACT_ROWS: Array<{ row: string; permissions: Permission[]; grid: Grid }> = [
   {
-    row: 'read needs, add notes, list partners, read/update own profile: every role',
-    permissions: ['needs:read', 'needs:add-note', 'partners:list', 'profile:read', 'profile:update'],
+    row: 'read needs, add notes, list partners and services, read/update own profile: every role',
+    permissions: ['needs:read', 'needs:add-note', 'partners:list', 'services:list', 'profile:read', 'profile:update'],
     grid: {
       //              none np is sc epc pii dr
       org_admin: 'x    x  x  x  x   x   x',
@@ -138,6 +138,29 @@ export const CONTRACT_ROWS: Array<{ row: string; permissions: Permission[]; grid
     grid: {
       org_admin: 'x    x  x  x  x   x   x',
       partner_admin: 'x    x  x  x  x   x   x',
+      partner_agent: '.    .  .  .  .   .   .',
+      staff: '.    .  .  .  .   .   .',
+      volunteer: '.    .  .  .  .   .   .',
+    },
+  },
+  {
+    // The "own partner" half is scope, applied by CreateService and UpdateService (tests/application/services).
+    row: "create and update services: org_admin; a partner_admin its own partner's",
+    permissions: ['services:manage'],
+    grid: {
+      org_admin: 'x    x  x  x  x   x   x',
+      partner_admin: 'x    x  x  x  x   x   x',
+      partner_agent: '.    .  .  .  .   .   .',
+      staff: '.    .  .  .  .   .   .',
+      volunteer: '.    .  .  .  .   .   .',
+    },
+  },
+  {
+    row: 'import a vocabulary of taxonomy terms: org_admin',
+    permissions: ['taxonomy:import'],
+    grid: {
+      org_admin: 'x    x  x  x  x   x   x',
+      partner_admin: '.    .  .  .  .   .   .',
       partner_agent: '.    .  .  .  .   .   .',
       staff: '.    .  .  .  .   .   .',
       volunteer: '.    .  .  .  .   .   .',

@@ -20,6 +20,8 @@ export interface Call {
 export interface Records {
   partnerId: string
   needId: string
+  /** A service of the partner, which its partner_admin manages. */
+  serviceId: string
   constituentId: string
   volunteerId: string
   unconfirmedId: string

@@ -127,6 +127,41 @@ export const ROUTES: Route[] = [
     ok(200, (r) => ({ path: `/api/partners/${r.partnerId}`, body: { name: 'Pantry P' } })),
   ),
   route(
+    'GET /api/services',
+    ['services:list'],
+    [400, 401],
+    ok(200, (r) => ({ path: `/api/services?partnerId=${r.partnerId}&includeArchived=true` })),
+  ),
+  // Of its own partner, for a partner_admin.
+  route(
+    'POST /api/services',
+    ['services:manage'],
+    BODY,
+    ok(201, (r) => ({ body: { partnerId: r.partnerId, name: `Service ${r.unique()}` } })),
+  ),
+  route(
+    'GET /api/services/{id}',
+    ['services:list'],
+    [400, 401, 404],
+    ok(200, (r) => ({ path: `/api/services/${r.serviceId}` })),
+  ),
+  route(
+    'PUT /api/services/{id}',
+    ['services:manage'],
+    [400, 401, 403, 404, 413, 415],
+    ok(200, (r) => ({ path: `/api/services/${r.serviceId}`, body: { acceptingReferrals: true } })),
+  ),
+  route(
+    'GET /api/taxonomy-terms',
+    ['services:list'],
+    [400, 401],
+    ok(200, () => ({ path: '/api/taxonomy-terms?vocabulary=oe&q=food' })),
+  ),
+  route('POST /api/taxonomy-terms/import', ['taxonomy:import'], BODY, {
+    body: 'csv',
+    ...ok(200, () => ({ path: '/api/taxonomy-terms/import?vocabulary=oe&dryRun=true', csv: 'code,name\n1102,Food\n' })),
+  }),
+  route(
     'GET /api/constituents',
     ['constituents:read'],
     LIST,

@@ -8,12 +8,14 @@ import { Members } from './members'
 import { OrganizationScreen } from './organization-settings'
 import { PartnersScreen } from './partners-admin'
 import { QuickRepliesScreen } from './quick-replies-admin'
+import { ServicesScreen } from './services-admin'
 import { WebhookDeliveries } from './webhook-deliveries'
 import { WebhooksScreen } from './webhooks'
 
 /** The administration's screens (`#/admin/<section>`), each shown to whom its permission allows. */
 export const ADMIN_SECTIONS = [
   { key: 'partners', permission: 'partners:update' },
+  { key: 'services', permission: 'services:manage' },
   { key: 'organization', permission: 'organization:settings' },
   { key: 'webhooks', permission: 'webhooks:manage' },
   { key: 'members', permission: 'members:list' },
@@ -57,6 +59,8 @@ export function Administration({ path, query }: { path: string[]; query: URLSear
         <AuditTrail query={query} />
       ) : chosen === 'partners' ? (
         <PartnersScreen profile={profile} />
+      ) : chosen === 'services' ? (
+        <ServicesScreen profile={profile} />
       ) : chosen === 'organization' ? (
         <OrganizationScreen />
       ) : chosen === 'replies' ? (

@@ -7,6 +7,7 @@ import type { components, paths } from '../../schema'
 export type Need = components['schemas']['Need']
 export type CreatedNeed = components['schemas']['CreatedNeed']
 export type Partner = components['schemas']['Partner']
+export type Service = components['schemas']['Service']
 export type Interaction = components['schemas']['Interaction']
 export type NeedChange = components['schemas']['NeedChange']
 export type Status = Need['status']

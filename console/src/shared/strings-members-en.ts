@@ -158,6 +158,7 @@ export const membersEn = {
       email_settings: 'Email settings',
       interaction: 'Note or message',
       webhook_endpoint: 'Webhook endpoint',
+      service: 'Service',
     } satisfies Record<AuditEvent['recordType'], string>,
   },
 }

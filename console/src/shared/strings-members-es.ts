@@ -161,6 +161,7 @@ export const membersEs: typeof membersEn = {
       email_settings: 'Configuración de correo',
       interaction: 'Nota o mensaje',
       webhook_endpoint: 'Webhook',
+      service: 'Servicio',
     },
   },
 }

@@ -13,6 +13,7 @@ const TAGS = [
   { name: 'Needs', description: 'Requests for assistance: intake, status, notes, texts and history' },
   { name: 'Messages', description: 'Texts that came in on no need: list them, put them on a need, start one, reply' },
   { name: 'Partners', description: 'The organizations that take needs on' },
+  { name: 'Services', description: 'What partners offer, and the taxonomy terms that describe it: the directory of services (HSDS 3.0)' },
   { name: 'Constituents', description: 'The people served, their households and possible duplicates' },
   { name: 'Members', description: 'Staff accounts, invitations and the own profile' },
   { name: 'Organization', description: 'Organization and email settings' },

@@ -20,6 +20,7 @@ import { DatabaseOutages, type OutageMetrics } from './database-outages'
 import { healthRoutes, type Lifecycle } from './health.routes'
 import { membersRoutes } from './members.routes'
 import { savedViewsRoutes } from './saved-views.routes'
+import { servicesRoutes } from './services.routes'
 import { observability, type AccessLog, type HttpMetrics } from './observability'
 import { organizationsRoutes } from './organizations.routes'
 import { messagesRoutes } from './messages.routes'
@@ -90,6 +91,7 @@ export function createHttpApp(deps: HttpDependencies) {
     .use(needsRoutes(deps.useCases.needs, auth, limits, site, deps.logger))
     .use(messagesRoutes(deps.useCases.sms, auth))
     .use(partnersRoutes(deps.useCases.partners, auth))
+    .use(servicesRoutes(deps.useCases.services, auth))
     .use(constituentsRoutes(deps.useCases.constituents, auth, deps.logger))
     .use(membersRoutes(deps.useCases.members, auth, limits))
     .use(savedViewsRoutes(deps.useCases.members, auth))

@@ -40,12 +40,12 @@ export const ImportReportSchema = Named(
 )
 
 /** The route's OpenAPI description: a CSV body, the report, and its problems (413 past the limits). */
-export function importDocumentation(what: string) {
+export function importDocumentation(what: string, columns = "the export's column names") {
   return {
     response: { 200: ImportReportSchema, ...problems(400, 401, 403, 413, 415) },
     requestBody: {
       required: true,
-      description: `The ${what} as CSV (RFC 4180, UTF-8 with or without a byte-order mark), a header row of the export's column names; at most ${IMPORT_LIMITS.maxRows} rows and ${IMPORT_LIMITS.maxBytes} bytes`,
+      description: `The ${what} as CSV (RFC 4180, UTF-8 with or without a byte-order mark), a header row of ${columns}; at most ${IMPORT_LIMITS.maxRows} rows and ${IMPORT_LIMITS.maxBytes} bytes`,
       content: { 'text/csv': { schema: { type: 'string' as const, maxLength: IMPORT_LIMITS.maxBytes } } },
     },
   }
@@ -63,7 +63,7 @@ export function importing(useCase: ImportUseCase) {
 }
 
 /** The body, unread: the use case reads it as it arrives. Anything but CSV is 415. */
-function csvFile(request: Request): ImportSource {
+export function csvFile(request: Request): ImportSource {
   if (!/^text\/csv\s*(;|$)/i.test(request.headers.get('content-type') ?? '')) {
     throw new UnsupportedMediaTypeError('The file must be sent as CSV, with Content-Type: text/csv')
   }

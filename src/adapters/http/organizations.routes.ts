@@ -12,7 +12,7 @@ import {
   TCR_STATUS,
 } from '../../domain/organizations/organization'
 import { AUDIT_RETENTION_DAYS, DEFAULT_AUDIT_RETENTION_DAYS } from '../../domain/audit/audit-event'
-import { EMAIL, HTTP_URL, NAME, PHONE } from '../../domain/shared/fields'
+import { EMAIL, FREE_TEXT, HTTP_URL, NAME, PHONE } from '../../domain/shared/fields'
 import { PROVIDER_MESSAGE_ID } from '../../domain/messaging/sms'
 import type { AuthenticationPlugin } from './authentication'
 import { Body, DateTime, Int32, List, Named, OneOf, problems, Text, Uuid } from './common.schemas'
@@ -40,6 +40,7 @@ const CONSTITUENT_RETENTION =
 const NEED_TEXT_RETENTION =
   "Days a resolved need that nobody changed keeps its free text: the worker then empties its customFields and its notes' and texts' content; absent: kept"
 const CLEARS = '; null stops it'
+const DESCRIPTION_MEANS = 'What the organization does, in its own words: the description its directory of services publishes'
 
 const SettingsSchema = Named(
   'OrganizationSettings',
@@ -50,6 +51,7 @@ const SettingsSchema = Named(
     shortCode: t.Optional(Text(SHORT_CODE)),
     maxConcurrency: Int32(MAX_CONCURRENCY),
     tcrStatus: t.Optional(Text(TCR_STATUS)),
+    description: t.Optional(Text(FREE_TEXT, { description: DESCRIPTION_MEANS })),
     phoneNumber: t.Optional(Text(PHONE)),
     auditRetentionDays: Int32(AUDIT_RETENTION_DAYS, { description: 'Days audit events are kept' }),
     constituentRetentionDays: t.Optional(Int32(RETENTION_DAYS, { description: CONSTITUENT_RETENTION })),
@@ -78,6 +80,7 @@ const UpdateSettingsBody = Named(
       Int32(MAX_CONCURRENCY, { description: `SMS messages in flight at once (default ${DEFAULT_MAX_CONCURRENCY})` }),
     ),
     tcrStatus: t.Optional(t.Union([t.String(TCR_STATUS), t.Null()])),
+    description: t.Optional(t.Union([t.String({ ...FREE_TEXT, description: `${DESCRIPTION_MEANS}; null clears it` }), t.Null()])),
     constituentRetentionDays: t.Optional(t.Union([Int32(RETENTION_DAYS, { description: CONSTITUENT_RETENTION + CLEARS }), t.Null()])),
     needTextRetentionDays: t.Optional(t.Union([Int32(RETENTION_DAYS, { description: NEED_TEXT_RETENTION + CLEARS }), t.Null()])),
     auditRetentionDays: t.Optional(

@@ -8,7 +8,7 @@ import { illFormedTextAt } from '../../domain/shared/unicode'
 export const MAX_BODY_BYTES = 256 * 1024
 
 /** The routes that take a file (docs/api/exports-import.md "Import"): read by the route as it arrives, up to the import's limit. */
-export const FILE_ROUTES: readonly string[] = ['/api/constituents/import', '/api/needs/import']
+export const FILE_ROUTES: readonly string[] = ['/api/constituents/import', '/api/needs/import', '/api/taxonomy-terms/import']
 
 /** The most a request to `pathname` may send. */
 export function maxBodyBytesOf(pathname: string): number {

@@ -23,7 +23,7 @@ export const IMPORT_BATCH_ROWS = 500
 
 /** How one kind of record is imported: its columns, its rows' rules, what makes two the same, and its creation. */
 export interface RecordImporter<T> {
-  readonly what: 'constituents' | 'needs'
+  readonly what: 'constituents' | 'needs' | 'taxonomyTerms'
   readonly columns: ImportColumns
   /** Reads what the rows' rules need of the organization (its partners), once per file. */
   prepare(repositories: Repositories, organizationId: string): Promise<RowParser<T>>

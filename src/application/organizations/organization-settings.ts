@@ -62,9 +62,11 @@ export class UpdateOrganizationSettings {
     return this.unitOfWork.run(async (r) => {
       const before = await r.organizations.findById(actor.organizationId)
       if (!before) throw new NotFoundError('Organization')
-      const { shortCode, tcrStatus, constituentRetentionDays, needTextRetentionDays, appOrigins, formOrigins, ...rest } = before
+      const { shortCode, tcrStatus, description, constituentRetentionDays, needTextRetentionDays, appOrigins, formOrigins, ...rest } =
+        before
       const nextShortCode = input.shortCode === undefined ? shortCode : (input.shortCode ?? undefined)
       const nextTcrStatus = input.tcrStatus === undefined ? tcrStatus : (input.tcrStatus ?? undefined)
+      const nextDescription = input.description === undefined ? description : (input.description ?? undefined)
       const nextConstituentDays =
         input.constituentRetentionDays === undefined ? constituentRetentionDays : (input.constituentRetentionDays ?? undefined)
       const nextNeedTextDays =
@@ -82,6 +84,7 @@ export class UpdateOrganizationSettings {
           : {}),
         ...(nextShortCode ? { shortCode: nextShortCode } : {}),
         ...(nextTcrStatus ? { tcrStatus: nextTcrStatus } : {}),
+        ...(nextDescription ? { description: nextDescription } : {}),
         ...(nextConstituentDays ? { constituentRetentionDays: nextConstituentDays } : {}),
         ...(nextNeedTextDays ? { needTextRetentionDays: nextNeedTextDays } : {}),
         ...(nextAppOrigins.length > 0 ? { appOrigins: nextAppOrigins } : {}),

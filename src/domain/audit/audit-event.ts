@@ -6,6 +6,7 @@ export const AUDIT_RECORD_TYPES = [
   'organization',
   'member',
   'partner',
+  'service',
   'need',
   'constituent',
   'household_match',

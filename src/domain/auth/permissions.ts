@@ -38,6 +38,11 @@ export const PERMISSIONS = {
   'household-matches:resolve': { roles: ['org_admin'], profiles: ['duplicate_resolver'] },
   'partners:create': { roles: ['org_admin'], profiles: [] },
   'partners:update': { roles: ['org_admin', 'partner_admin'], profiles: [] },
+  // The directory of services every member refers people to; a partner_admin manages its own partner's only (the use case's scope).
+  'services:list': { roles: EVERY_ROLE, profiles: [] },
+  'services:manage': { roles: ['org_admin', 'partner_admin'], profiles: [] },
+  // Which vocabulary the organization's services are described in: the organization's decision.
+  'taxonomy:import': { roles: ['org_admin'], profiles: [] },
   'members:list': { roles: ['org_admin', 'staff', 'partner_admin'], profiles: [] },
   'members:manage': { roles: ['org_admin', 'partner_admin'], profiles: [] },
   'organization:settings': { roles: ['org_admin'], profiles: [] },

@@ -1,6 +1,6 @@
 import { AUDIT_RETENTION_DAYS } from '../audit/audit-event'
 import { ForbiddenError, type FieldError } from '../errors'
-import { FieldChecks, NAME, type IntegerRule, type TextRule } from '../shared/fields'
+import { FieldChecks, FREE_TEXT, NAME, type IntegerRule, type TextRule } from '../shared/fields'
 import { ORIGIN_LIST, originProblem } from '../shared/origin'
 import { countryCodeProblem } from '../shared/phone'
 import { DIGEST_HOUR, timeZoneProblem } from './digest-schedule'
@@ -35,6 +35,8 @@ export interface Organization {
   defaultCountry: string
   /** The saved replies staff pick from when they text (docs/api/organization.md "Quick replies"; absent: none). */
   quickReplies?: QuickReply[]
+  /** What the organization does, in its own words: the HSDS directory's organization description (absent: none). */
+  description?: string
   createdAt: Date
 }
 
@@ -71,6 +73,7 @@ export interface OrganizationFields {
   timeZone?: string
   confirmRequests?: boolean
   defaultCountry?: string
+  description?: string | null
 }
 
 /**
@@ -85,6 +88,7 @@ export function organizationFieldErrors(input: Partial<OrganizationFields>, whol
     .text('/shortCode', input.shortCode, SHORT_CODE, { presence: 'clearable', meaning: SHORT_CODE_MEANING })
     .integer('/maxConcurrency', input.maxConcurrency, MAX_CONCURRENCY, 'optional')
     .text('/tcrStatus', input.tcrStatus, TCR_STATUS, { presence: 'clearable' })
+    .text('/description', input.description, FREE_TEXT, { presence: 'clearable' })
     .integer('/auditRetentionDays', input.auditRetentionDays, AUDIT_RETENTION_DAYS, 'optional')
     .integer('/constituentRetentionDays', input.constituentRetentionDays, RETENTION_DAYS, 'clearable')
     .integer('/needTextRetentionDays', input.needTextRetentionDays, RETENTION_DAYS, 'clearable')

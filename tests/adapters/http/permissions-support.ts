@@ -76,6 +76,10 @@ export function openPermissionsServer(): void {
     const { constituentId } = await seedConstituent(api, admin, { firstName: 'Ada', lastName: `Matrix${unique()}`, phone: '+15550100001' })
     const needId = ok(await api.call<{ id: string }>('POST', '/api/needs', { token: admin, body: { partnerId, constituentId } }), 201).id
     const volunteerId = (await world.member('volunteer', { partnerId })).memberId
+    const serviceId = ok(
+      await api.call<{ id: string }>('POST', '/api/services', { token: admin, body: { partnerId, name: 'Pantry' } }),
+      201,
+    ).id
     const unconfirmedId = ok(
       await api.call<{ id: string }>('POST', '/api/members', {
         token: admin,
@@ -88,7 +92,7 @@ export function openPermissionsServer(): void {
     const theEndpoint = async () => (endpointId ??= await newEndpoint())
     const newMessage = () => aTextOnNoNeed(world)
     const seeds = { unique, newConstituent, newVolunteer, pairToMerge, openMatch, newEndpoint, theEndpoint, newMessage }
-    records = { partnerId, needId, constituentId, volunteerId, unconfirmedId, settings: { name, slug }, smtpKey, ...seeds }
+    records = { partnerId, needId, serviceId, constituentId, volunteerId, unconfirmedId, settings: { name, slug }, smtpKey, ...seeds }
     ok(
       await api.call('PUT', '/api/organizations/settings/email', {
         token: admin,

@@ -20,6 +20,7 @@ export function describeOrganizationContract({ read, write, anOrganizationWithPa
       const organization = anOrganization({
         shortCode: 'FBNK',
         tcrStatus: 'APPROVED',
+        description: 'Feeds the county',
         phoneNumber: '+15551230000',
         maxConcurrency: 7,
         appOrigins: ['https://staff.example.org', 'https://app.example.org:8443'],
@@ -82,6 +83,7 @@ export function describeOrganizationContract({ read, write, anOrganizationWithPa
         shortCode,
         maxConcurrency: 9,
         tcrStatus: 'APPROVED',
+        description: 'Feeds the county',
       }
 
       await write((r) => r.organizations.update({ ...updated, createdAt: minute(99) }))

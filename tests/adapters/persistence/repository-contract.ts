@@ -27,6 +27,7 @@ import { describeOutboxContract } from './outbox-contract'
 import { describeOutboxOutcomeContract } from './outbox-outcome-contract'
 import { describePartnerContract } from './partner-contract'
 import { describeSavedViewContract } from './saved-view-contract'
+import { describeServiceContract } from './service-contract'
 import { describeSendLimitsContract } from './send-limits-contract'
 import { describeSessionContract } from './session-contract'
 import { describeSmsContract } from './sms-contract'
@@ -125,6 +126,7 @@ export function describeRepositories(name: string, make: () => Promise<Repositor
     describeDailyDigestContract(context)
     describeIdempotencyKeyContract(context)
     describeSavedViewContract(context)
+    describeServiceContract(context)
     describeLiveEventContract(context)
     describeOutboxContract(context)
     describeOutboxClaimContract(context)

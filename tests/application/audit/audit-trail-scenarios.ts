@@ -219,6 +219,19 @@ export const AUDITED: Record<string, () => Promise<Expected>> = {
     await u().partners.update.execute(world.admin, partner.id, { slaHours: 48 })
     return byAdmin('update', 'partner', partner.id)
   },
+  'services.create': async () => {
+    const service = await u().services.create.execute(world.admin, { partnerId: world.defaultPartner.id, name: 'Pantry' })
+    return byAdmin('create', 'service', service.id)
+  },
+  'services.update': async () => {
+    const service = await u().services.create.execute(world.admin, { partnerId: world.defaultPartner.id, name: 'Shelter' })
+    await u().services.update.execute(world.admin, service.id, { acceptingReferrals: false })
+    return byAdmin('update', 'service', service.id)
+  },
+  'services.importTerms': async () => {
+    await u().services.importTerms.execute(world.admin, 'open-eligibility', aFile(`code,name\n${randomUUID()},Food\n`), { dryRun: false })
+    return byAdmin('import', 'organization', world.organizationId)
+  },
   'webhooks.create': async () => byAdmin('create', 'webhook_endpoint', (await aWebhookEndpoint()).id),
   'webhooks.update': async () => {
     const endpoint = await aWebhookEndpoint()

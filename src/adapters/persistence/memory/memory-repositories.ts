@@ -1,5 +1,7 @@
 import { MemoryAuditEventRepository } from './memory-audit-event-repository'
 import { MemorySavedViewRepository } from './memory-saved-view-repository'
+import { MemoryServiceRepository } from './memory-service-repository'
+import { MemoryTaxonomyTermRepository } from './memory-taxonomy-term-repository'
 import type { Repositories } from '../../../application/ports/repositories'
 import type { MemoryStore } from './memory-store'
 import { MemoryConstituentRepository } from './memory-constituent-repository'
@@ -42,6 +44,8 @@ export function memoryRepositories(store: MemoryStore): Repositories {
     auditEvents: new MemoryAuditEventRepository(store),
     dailyDigests: new MemoryDailyDigestRepository(store),
     savedViews: new MemorySavedViewRepository(store),
+    services: new MemoryServiceRepository(store),
+    taxonomyTerms: new MemoryTaxonomyTermRepository(store),
     idempotencyKeys: new MemoryIdempotencyKeyRepository(store),
     liveEvents: new MemoryLiveEventRepository(store),
   }

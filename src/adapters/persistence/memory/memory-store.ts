@@ -14,6 +14,8 @@ import type { Interaction } from '../../../domain/needs/interaction'
 import type { Need, NeedChange } from '../../../domain/needs/need'
 import type { Organization } from '../../../domain/organizations/organization'
 import type { Partner } from '../../../domain/partners/partner'
+import type { Service } from '../../../domain/services/service'
+import type { TaxonomyTerm } from '../../../domain/services/taxonomy'
 import type { WebhookEndpoint } from '../../../domain/webhooks/webhook'
 
 /** An organization with what only its repository reads: its need sequence and its last retention run. */
@@ -55,6 +57,8 @@ export interface MemoryTables {
   /** `organizationId|caller|operation|keyHash` → the key as kept. */
   idempotencyKeys: Map<string, IdempotencyKeyRecord>
   savedViews: Map<string, SavedView>
+  services: Map<string, Service>
+  taxonomyTerms: Map<string, TaxonomyTerm>
 }
 
 export function emptyTables(): MemoryTables {
@@ -85,6 +89,8 @@ export function emptyTables(): MemoryTables {
     dailyDigests: new Map(),
     idempotencyKeys: new Map(),
     savedViews: new Map(),
+    services: new Map(),
+    taxonomyTerms: new Map(),
   }
 }
 

@@ -1,5 +1,8 @@
 import { sql } from 'drizzle-orm'
 import type { SavedViewFilters } from '../../../domain/members/saved-view'
+import type { OpeningHours } from '../../../domain/services/schedule'
+import type { ServiceAddress } from '../../../domain/services/service'
+import type { TermReference } from '../../../domain/services/taxonomy'
 import type { QuickReply } from '../../../domain/organizations/quick-replies'
 import { bigserial, boolean, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core'
 
@@ -42,6 +45,7 @@ export const organizations = pgTable('organizations', {
   defaultCountry: text('default_country').notNull().default('US'),
   /** The organization's saved replies to texts (docs/api/organization.md "Quick replies"); NULL: none. */
   quickReplies: jsonb('quick_replies').$type<QuickReply[]>(),
+  description: text('description'),
   needSequence: integer('need_sequence').notNull(),
   createdAt: createdAt(),
 })
@@ -676,4 +680,59 @@ export const liveEvents = pgTable(
     createdAt: createdAt(),
   },
   (t) => [index('live_events_by_organization').on(t.organizationId, t.id), index('live_events_by_age').on(t.createdAt)],
+)
+
+/**
+ * What partners offer (docs/api/services.md), the records a directory of services publishes. The lists a service holds
+ * (languages, opening hours, its terms by vocabulary and code) are JSON: always read and written whole with it.
+ */
+export const services = pgTable(
+  'services',
+  {
+    id: text('id').primaryKey(),
+    organizationId: text('organization_id')
+      .notNull()
+      .references(() => organizations.id),
+    partnerId: text('partner_id')
+      .notNull()
+      .references(() => partners.id),
+    name: text('name').notNull(),
+    description: text('description'),
+    status: text('status').notNull(),
+    eligibility: text('eligibility'),
+    languages: jsonb('languages').$type<string[]>().notNull(),
+    schedule: jsonb('schedule').$type<OpeningHours[]>().notNull(),
+    fees: text('fees'),
+    applicationProcess: text('application_process'),
+    url: text('url'),
+    email: text('email'),
+    phone: text('phone'),
+    address: jsonb('address').$type<ServiceAddress>(),
+    acceptingReferrals: boolean('accepting_referrals').notNull(),
+    taxonomyTerms: jsonb('taxonomy_terms').$type<TermReference[]>().notNull(),
+    isArchived: boolean('is_archived').notNull(),
+    createdAt: createdAt(),
+    updatedAt: time('updated_at').notNull(),
+  },
+  (t) => [
+    index('services_by_organization').on(t.organizationId, t.createdAt, t.id),
+    index('services_by_partner').on(t.organizationId, t.partnerId, t.createdAt, t.id),
+    index('services_by_update').on(t.organizationId, t.updatedAt),
+  ],
+)
+
+/** The terms of the vocabularies an organization imported (docs/api/services.md "Taxonomy"): a code once per vocabulary. */
+export const taxonomyTerms = pgTable(
+  'taxonomy_terms',
+  {
+    id: text('id').primaryKey(),
+    organizationId: text('organization_id')
+      .notNull()
+      .references(() => organizations.id),
+    vocabulary: text('vocabulary').notNull(),
+    code: text('code').notNull(),
+    name: text('name').notNull(),
+    description: text('description'),
+  },
+  (t) => [uniqueIndex('taxonomy_terms_code_per_vocabulary').on(t.organizationId, t.vocabulary, t.code)],
 )

@@ -72,6 +72,7 @@ export class SqlOrganizationRepository extends SqlRepository implements Organiza
           ...fields,
           shortCode: nullable(o.shortCode),
           tcrStatus: nullable(o.tcrStatus),
+          description: nullable(o.description),
           phoneNumber: nullable(o.phoneNumber),
           auditRetentionDays: nullable(o.auditRetentionDays),
           constituentRetentionDays: nullable(o.constituentRetentionDays),

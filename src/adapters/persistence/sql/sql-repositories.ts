@@ -1,5 +1,7 @@
 import { SqlAuditEventRepository } from './sql-audit-event-repository'
 import { SqlSavedViewRepository } from './sql-saved-view-repository'
+import { SqlServiceRepository } from './sql-service-repository'
+import { SqlTaxonomyTermRepository } from './sql-taxonomy-term-repository'
 import type { Repositories } from '../../../application/ports/repositories'
 import { PreparedStatements } from './prepared-statements'
 import type { SqlDialect } from './sql-dialect'
@@ -58,6 +60,8 @@ export function sqlRepositories(
     auditEvents: new SqlAuditEventRepository(...on),
     dailyDigests: new SqlDailyDigestRepository(...on),
     savedViews: new SqlSavedViewRepository(...on),
+    services: new SqlServiceRepository(...on),
+    taxonomyTerms: new SqlTaxonomyTermRepository(...on),
     idempotencyKeys: new SqlIdempotencyKeyRepository(...on),
     liveEvents: new SqlLiveEventRepository(...on),
   }

@@ -1,5 +1,8 @@
 import { sql } from 'drizzle-orm'
 import type { SavedViewFilters } from '../../../domain/members/saved-view'
+import type { OpeningHours } from '../../../domain/services/schedule'
+import type { ServiceAddress } from '../../../domain/services/service'
+import type { TermReference } from '../../../domain/services/taxonomy'
 import type { QuickReply } from '../../../domain/organizations/quick-replies'
 import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core'
 
@@ -41,6 +44,8 @@ export const organizations = sqliteTable('organizations', {
   defaultCountry: text('default_country').notNull().default('US'),
   /** The organization's saved replies to texts (docs/api/organization.md "Quick replies"); NULL: none. */
   quickReplies: text('quick_replies', { mode: 'json' }).$type<QuickReply[]>(),
+  /** What the organization does, in its own words (docs/api/organization.md); NULL: none. */
+  description: text('description'),
   /** The last need number taken; the next need gets this plus one. */
   needSequence: integer('need_sequence').notNull(),
   createdAt: createdAt(),
@@ -686,4 +691,59 @@ export const liveEvents = sqliteTable(
     createdAt: createdAt(),
   },
   (t) => [index('live_events_by_organization').on(t.organizationId, t.id), index('live_events_by_age').on(t.createdAt)],
+)
+
+/**
+ * What partners offer (docs/api/services.md), the records a directory of services publishes. The lists a service holds
+ * (languages, opening hours, its terms by vocabulary and code) are JSON: always read and written whole with it.
+ */
+export const services = sqliteTable(
+  'services',
+  {
+    id: text('id').primaryKey(),
+    organizationId: text('organization_id')
+      .notNull()
+      .references(() => organizations.id),
+    partnerId: text('partner_id')
+      .notNull()
+      .references(() => partners.id),
+    name: text('name').notNull(),
+    description: text('description'),
+    status: text('status').notNull(),
+    eligibility: text('eligibility'),
+    languages: text('languages', { mode: 'json' }).$type<string[]>().notNull(),
+    schedule: text('schedule', { mode: 'json' }).$type<OpeningHours[]>().notNull(),
+    fees: text('fees'),
+    applicationProcess: text('application_process'),
+    url: text('url'),
+    email: text('email'),
+    phone: text('phone'),
+    address: text('address', { mode: 'json' }).$type<ServiceAddress>(),
+    acceptingReferrals: integer('accepting_referrals', { mode: 'boolean' }).notNull(),
+    taxonomyTerms: text('taxonomy_terms', { mode: 'json' }).$type<TermReference[]>().notNull(),
+    isArchived: integer('is_archived', { mode: 'boolean' }).notNull(),
+    createdAt: createdAt(),
+    updatedAt: integer('updated_at', { mode: 'timestamp_ms' }).notNull(),
+  },
+  (t) => [
+    index('services_by_organization').on(t.organizationId, t.createdAt, t.id),
+    index('services_by_partner').on(t.organizationId, t.partnerId, t.createdAt, t.id),
+    index('services_by_update').on(t.organizationId, t.updatedAt),
+  ],
+)
+
+/** The terms of the vocabularies an organization imported (docs/api/services.md "Taxonomy"): a code once per vocabulary. */
+export const taxonomyTerms = sqliteTable(
+  'taxonomy_terms',
+  {
+    id: text('id').primaryKey(),
+    organizationId: text('organization_id')
+      .notNull()
+      .references(() => organizations.id),
+    vocabulary: text('vocabulary').notNull(),
+    code: text('code').notNull(),
+    name: text('name').notNull(),
+    description: text('description'),
+  },
+  (t) => [uniqueIndex('taxonomy_terms_code_per_vocabulary').on(t.organizationId, t.vocabulary, t.code)],
 )

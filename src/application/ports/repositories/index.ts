@@ -16,7 +16,9 @@ import type { OutboxRepository } from './outbox-repository'
 import type { PartnerRepository } from './partner-repository'
 import type { RefreshTokenRepository } from './refresh-token-repository'
 import type { SavedViewRepository } from './saved-view-repository'
+import type { ServiceRepository } from './service-repository'
 import type { SmsOptOutRepository } from './sms-opt-out-repository'
+import type { TaxonomyTermRepository } from './taxonomy-term-repository'
 import type { WebhookEndpointRepository } from './webhook-endpoint-repository'
 
 /** What a ConflictError says when a write would break a uniqueness rule: the same words from every store. */
@@ -56,4 +58,6 @@ export interface Repositories {
   dailyDigests: DailyDigestRepository
   idempotencyKeys: IdempotencyKeyRepository
   savedViews: SavedViewRepository
+  services: ServiceRepository
+  taxonomyTerms: TaxonomyTermRepository
 }
