@@ -1693,6 +1693,18 @@ export interface components {
                 /** @description What the value must be, in the words of the API */
                 message: string;
             }[];
+            /** @description How the header was read */
+            columns: {
+                /** @description The header's names of columns the import reads, in the file's order */
+                matched: {
+                    /** @description The header's name, as the file gives it */
+                    header: string;
+                    /** @description The column it names, by its own name or a common one */
+                    column: string;
+                }[];
+                /** @description The header's names of no column the import reads nor of the export's it passes over: their cells are not read */
+                unknown: string[];
+            };
         };
         /** @description A note or message on a need */
         Interaction: {

@@ -1,7 +1,10 @@
 import { t } from 'elysia'
+import { CONSTITUENT_IMPORT_COLUMNS } from '../../application/constituents/constituent-importer'
 import type { ImportOptions, ImportSource } from '../../application/imports/record-import'
+import { NEED_IMPORT_COLUMNS } from '../../application/needs/need-importer'
 import type { Actor } from '../../domain/auth/actor'
-import { IMPORT_LIMITS, REPORTED_ERRORS, ROW_ERROR_TEXT, type ImportReport } from '../../domain/imports/import'
+import { HEADER_ALIASES } from '../../domain/imports/header-names'
+import { IMPORT_LIMITS, REPORTED_ERRORS, ROW_ERROR_TEXT, type ImportColumns, type ImportReport } from '../../domain/imports/import'
 import { Int32, Named, problems } from './common.schemas'
 import { UnsupportedMediaTypeError } from './request-body'
 
@@ -15,6 +18,12 @@ export const ImportQuery = t.Object(
   },
   { additionalProperties: false },
 )
+
+// `x-import-columns`: each import's columns in order, with the common names its header may give them, for the
+// console's mapping step (which imports nothing of the service's code).
+const columnsWithAliases = ({ read }: ImportColumns) => Object.fromEntries(read.map((column) => [column, HEADER_ALIASES[column] ?? []]))
+const IMPORT_COLUMNS = { constituents: columnsWithAliases(CONSTITUENT_IMPORT_COLUMNS), needs: columnsWithAliases(NEED_IMPORT_COLUMNS) }
+const HEADER_TEXT = { maxLength: 1000 } as const
 
 const Count = (description: string) => Int32({ minimum: 0, maximum: IMPORT_LIMITS.maxRows }, { description })
 
@@ -35,6 +44,21 @@ export const ImportReportSchema = Named(
         message: t.String({ ...ROW_ERROR_TEXT, description: 'What the value must be, in the words of the API' }),
       }),
       { maxItems: REPORTED_ERRORS, description: `The refused rows' errors, the first ${REPORTED_ERRORS}; a refused row is not created` },
+    ),
+    columns: t.Object(
+      {
+        matched: t.Array(
+          t.Object({
+            header: t.String({ ...HEADER_TEXT, description: "The header's name, as the file gives it" }),
+            column: t.String({ description: 'The column it names, by its own name or a common one' }),
+          }),
+          { description: "The header's names of columns the import reads, in the file's order" },
+        ),
+        unknown: t.Array(t.String(HEADER_TEXT), {
+          description: "The header's names of no column the import reads nor of the export's it passes over: their cells are not read",
+        }),
+      },
+      { description: 'How the header was read', 'x-import-columns': IMPORT_COLUMNS },
     ),
   }),
 )

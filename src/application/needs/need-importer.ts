@@ -1,5 +1,5 @@
 import type { FieldError } from '../../domain/errors'
-import type { ImportRow } from '../../domain/imports/import'
+import type { ImportColumns, ImportRow } from '../../domain/imports/import'
 import { needFieldErrors, type CustomFields, type NeedStatus } from '../../domain/needs/need'
 import type { Partner } from '../../domain/partners/partner'
 import type { AuditSubject } from '../audit/audit-trail'
@@ -31,6 +31,24 @@ function canonicalJson(value: unknown): string {
   return JSON.stringify(value)
 }
 
+/** The columns a needs import reads, and those of the export it leaves alone. */
+export const NEED_IMPORT_COLUMNS: ImportColumns = {
+  read: ['partnerId', 'status', 'description', 'isConfidential', 'customFields', 'createdAt'],
+  // The export's other columns name records of the file's origin, or are worked out again on creation.
+  ignored: [
+    'id',
+    'referenceNumber',
+    'assignedTo',
+    'constituentId',
+    'householdId',
+    'parentNeedId',
+    'createdBy',
+    'updatedAt',
+    'dueDate',
+    'duplicateWarning',
+  ],
+}
+
 /**
  * Needs from the columns of their export, plus `description` (docs/api/exports-import.md "Import"): each row recorded as
  * an intake by staff would be, on its original date. A row is the same as a need on file (or an earlier row)
@@ -38,22 +56,7 @@ function canonicalJson(value: unknown): string {
  */
 export class NeedImporter implements RecordImporter<ImportedNeed> {
   readonly what = 'needs'
-  readonly columns = {
-    read: ['partnerId', 'status', 'description', 'isConfidential', 'customFields', 'createdAt'],
-    // The export's other columns name records of the file's origin, or are worked out again on creation.
-    ignored: [
-      'id',
-      'referenceNumber',
-      'assignedTo',
-      'constituentId',
-      'householdId',
-      'parentNeedId',
-      'createdBy',
-      'updatedAt',
-      'dueDate',
-      'duplicateWarning',
-    ],
-  }
+  readonly columns = NEED_IMPORT_COLUMNS
 
   constructor(
     private readonly intake: NeedIntake,

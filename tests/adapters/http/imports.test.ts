@@ -18,7 +18,21 @@ interface Report {
   created: number
   skipped: number
   errors: Array<{ row: number; field: string; message: string }>
+  columns: { matched: Array<{ header: string; column: string }>; unknown: string[] }
 }
+
+const CONTACT_COLUMNS = [
+  'firstName',
+  'lastName',
+  'phone',
+  'email',
+  'dateOfBirth',
+  'addressStreet',
+  'addressCity',
+  'addressState',
+  'addressZip',
+]
+const ownNames = (columns: string[]) => ({ matched: columns.map((column) => ({ header: column, column })), unknown: [] })
 
 /** An organization of its own for each test, and its admin's token: counts then depend on the test alone. */
 async function freshOrganization(): Promise<{ org: World; token: string }> {
@@ -70,6 +84,7 @@ describe('POST /api/constituents/import', () => {
         { row: 4, field: 'phone', message: 'must be a phone number, e.g. +1 503 555 0142 or 503 555 0142' },
         { row: 4, field: 'addressState', message: 'must be a two-letter US state or territory code such as NY' },
       ],
+      columns: ownNames(CONTACT_COLUMNS),
     }
     expect(await report('constituents', PEOPLE, token)).toEqual(expected)
     expect(await searchTotal(token)).toBe(4)
@@ -129,12 +144,18 @@ describe('POST /api/constituents/import', () => {
     ).text()
     expect(exported).toContain("'+15035550101")
     const elsewhere = await freshOrganization()
-    expect(await report('constituents', exported, elsewhere.token)).toEqual({ dryRun: false, rows: 5, created: 5, skipped: 0, errors: [] })
+    expect(await report('constituents', exported, elsewhere.token)).toMatchObject({
+      dryRun: false,
+      rows: 5,
+      created: 5,
+      skipped: 0,
+      errors: [],
+    })
     const phones = await api.call<Array<{ phone?: string }>>('GET', '/api/constituents?query=%2B15035550101', { token: elsewhere.token })
     expect(phones.body.map((c) => c.phone)).toEqual(['+15035550101'])
   })
 
-  test('refuses a file that is not CSV: a bad quote names its row, an unknown column is named, no header is said', async () => {
+  test('refuses a file that is not CSV: a bad quote names its row, a column named twice is named, no header is said', async () => {
     const { token } = await freshOrganization()
     const unclosed = await problemOf(await importing('constituents', 'firstName\nAna\n"Ben\n', token))
     // The row before the fault is in: the answer says so.
@@ -143,14 +164,50 @@ describe('POST /api/constituents/import', () => {
     )
     const stray = await problemOf(await importing('constituents', 'firstName,lastName\nAna,Li"ma\n', token))
     expect(expectBadRequest(stray).detail).toBe('Row 1 is not valid CSV: a quote may only open a field')
-    const unknown = await problemOf(await importing('constituents', 'firstName,shoeSize\nAna,9\n', token))
-    expect(expectBadRequest(unknown).detail).toStartWith('The header names columns this import does not know: shoeSize.')
+    const twice = await problemOf(await importing('constituents', 'Phone Number,Mobile,firstName\n1,2,Ana\n', token))
+    expect(expectBadRequest(twice).detail).toBe('The header names a column twice: phone (Phone Number, Mobile)')
+    const none = await problemOf(await importing('constituents', 'shoeSize\n9\n', token))
+    expect(expectBadRequest(none).detail).toStartWith('The header names none of the columns this import reads: firstName, lastName,')
     expect(expectBadRequest(await problemOf(await importing('constituents', '', token))).detail).toStartWith('The file is empty')
     const notUtf8 = await problemOf(await importing('constituents', new Uint8Array([0x61, 0x0a, 0xff, 0x0a]), token))
     expect(expectBadRequest(notUtf8).detail).toBe('The file is not UTF-8 text: save it as CSV UTF-8')
     const ragged = await report('constituents', 'firstName,lastName\nAna\n', token)
     expect(ragged.errors).toEqual([{ row: 1, field: '', message: 'has 1 cells where the header names 2 columns' }])
     expect(await searchTotal(token)).toBe(1)
+  })
+
+  test('reads common header names as the columns they mean, and lists the names it does not read', async () => {
+    const { token } = await freshOrganization()
+    const text = 'First Name,last_name,Mobile,E-mail,Zip Code,Shoe size,householdId\nAna,Lima,+15035550101,ana@example.org,97201,9,h-1\n'
+    const result = await report('constituents', text, token)
+    expect(result).toMatchObject({ rows: 1, created: 1, errors: [] })
+    expect(result.columns).toEqual({
+      matched: [
+        { header: 'First Name', column: 'firstName' },
+        { header: 'last_name', column: 'lastName' },
+        { header: 'Mobile', column: 'phone' },
+        { header: 'E-mail', column: 'email' },
+        { header: 'Zip Code', column: 'addressZip' },
+      ],
+      // The export's own householdId is passed over as ever, not unknown.
+      unknown: ['Shoe size'],
+    })
+    const found = await api.call<Array<Record<string, string>>>('GET', '/api/constituents', { token })
+    expect(found.body[0]).toMatchObject({
+      firstName: 'Ana',
+      lastName: 'Lima',
+      phone: '+15035550101',
+      email: 'ana@example.org',
+      addressZip: '97201',
+    })
+  })
+
+  test('the document carries each import column with its common names, for the console', async () => {
+    const document = (await api.call<any>('GET', '/api/openapi.json')).body
+    const columns = document.components.schemas.ImportReport.properties.columns['x-import-columns']
+    expect(Object.keys(columns.constituents)).toEqual(CONTACT_COLUMNS)
+    expect(columns.constituents.addressZip).toContain('Postal Code')
+    expect(Object.keys(columns.needs)).toEqual(['partnerId', 'status', 'description', 'isConfidential', 'customFields', 'createdAt'])
   })
 
   test('over the limits: more rows or bytes than allowed is 413 with a clear problem', async () => {
