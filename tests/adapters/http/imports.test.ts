@@ -312,6 +312,7 @@ describe('POST /api/needs/import', () => {
       created: 3,
       skipped: 1,
       errors: ['4 partnerId', '4 createdAt', '4 isConfidential', '4 customFields', '4 status', '6 customFields/phone'],
+      columns: first.columns,
     })
     expect(first.errors.find((e) => e.field === 'createdAt')?.message).toBe('is required: the date the request was made')
 
