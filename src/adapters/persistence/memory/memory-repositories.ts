@@ -3,6 +3,7 @@ import { MemorySavedViewRepository } from './memory-saved-view-repository'
 import type { Repositories } from '../../../application/ports/repositories'
 import type { MemoryStore } from './memory-store'
 import { MemoryConstituentRepository } from './memory-constituent-repository'
+import { MemoryDevelopmentOutboxRepository } from './memory-development-outbox-repository'
 import { MemoryDailyDigestRepository } from './memory-daily-digest-repository'
 import { MemoryEmailSettingsRepository } from './memory-email-settings-repository'
 import { MemoryHouseholdMatchRepository } from './memory-household-match-repository'
@@ -44,5 +45,6 @@ export function memoryRepositories(store: MemoryStore): Repositories {
     savedViews: new MemorySavedViewRepository(store),
     idempotencyKeys: new MemoryIdempotencyKeyRepository(store),
     liveEvents: new MemoryLiveEventRepository(store),
+    developmentOutbox: new MemoryDevelopmentOutboxRepository(store),
   }
 }

@@ -1,3 +1,4 @@
+import type { UnsentMessage } from '../../../domain/messaging/development-outbox'
 import type { LiveEvent } from '../../../domain/webhooks/live-event'
 import type { IdempotencyKeyRecord } from '../../../application/ports/repositories/idempotency-key-repository'
 import type { RefreshTokenRecord } from '../../../application/ports/repositories/refresh-token-repository'
@@ -53,6 +54,7 @@ export interface MemoryTables {
   /** `organizationId|caller|operation|keyHash` → the key as kept. */
   idempotencyKeys: Map<string, IdempotencyKeyRecord>
   savedViews: Map<string, SavedView>
+  developmentOutbox: Map<string, UnsentMessage>
 }
 
 export function emptyTables(): MemoryTables {
@@ -82,6 +84,7 @@ export function emptyTables(): MemoryTables {
     dailyDigests: new Map(),
     idempotencyKeys: new Map(),
     savedViews: new Map(),
+    developmentOutbox: new Map(),
   }
 }
 

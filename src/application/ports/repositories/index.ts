@@ -1,6 +1,7 @@
 import type { AuditEventRepository } from './audit-event-repository'
 import type { ConstituentRepository } from './constituent-repository'
 import type { DailyDigestRepository } from './daily-digest-repository'
+import type { DevelopmentOutboxRepository } from './development-outbox-repository'
 import type { EmailSettingsRepository } from './email-settings-repository'
 import type { HouseholdMatchRepository } from './household-match-repository'
 import type { IdempotencyKeyRepository } from './idempotency-key-repository'
@@ -56,4 +57,5 @@ export interface Repositories {
   dailyDigests: DailyDigestRepository
   idempotencyKeys: IdempotencyKeyRepository
   savedViews: SavedViewRepository
+  developmentOutbox: DevelopmentOutboxRepository
 }
