@@ -20,6 +20,7 @@ import { healthRoutes, type Lifecycle } from './health.routes'
 import { membersRoutes } from './members.routes'
 import { savedViewsRoutes } from './saved-views.routes'
 import { observability, type AccessLog, type HttpMetrics } from './observability'
+import { developmentOutboxRoutes } from './development-outbox.routes'
 import { organizationsRoutes } from './organizations.routes'
 import { messagesRoutes } from './messages.routes'
 import { quickRepliesRoutes } from './quick-replies.routes'
@@ -93,6 +94,7 @@ export function createHttpApp(deps: HttpDependencies) {
     .use(savedViewsRoutes(deps.useCases.members, auth))
     .use(organizationsRoutes(deps.useCases.organizations, auth, deps.publicBaseUrl))
     .use(quickRepliesRoutes(deps.useCases.organizations, auth))
+    .use(developmentOutboxRoutes(deps.useCases.organizations, auth))
     .use(auditRoutes(deps.useCases.audit, auth))
     .use(reportsRoutes(deps.useCases.reports, auth))
     .use(twilioWebhooksRoutes(deps.useCases.sms, deps.publicBaseUrl))
