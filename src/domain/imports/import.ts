@@ -31,6 +31,9 @@ export interface ImportReport {
   columns: HeaderReport
 }
 
+/** The report names at most this many unknown header names, each cut to `ROW_ERROR_TEXT`: a header may be of any width. */
+export const REPORTED_UNKNOWN = 100
+
 /** How the header was read: each header naming a column read, with that column, and the headers nothing reads. */
 export interface HeaderReport {
   matched: Array<{ header: string; column: string }>
@@ -71,11 +74,15 @@ export function headerOf(record: readonly string[] | undefined, columns: ImportC
   if (read.every((column) => column === undefined)) {
     throw new InvalidError(`The header names none of the columns this import reads: ${columns.read.join(', ')}`)
   }
+  const clip = (name: string) => name.slice(0, ROW_ERROR_TEXT.maxLength)
   return {
     columns: read,
     report: {
-      matched: names.flatMap((header, i) => (read[i] ? [{ header, column: read[i] }] : [])),
-      unknown: names.filter((name, i) => !read[i] && !columnNamed(name, columns.ignored)),
+      matched: names.flatMap((header, i) => (read[i] ? [{ header: clip(header), column: read[i] }] : [])),
+      unknown: names
+        .filter((name, i) => !read[i] && !columnNamed(name, columns.ignored))
+        .slice(0, REPORTED_UNKNOWN)
+        .map(clip),
     },
   }
 }
