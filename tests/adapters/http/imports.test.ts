@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { IMPORT_LIMITS } from '../../../src/domain/imports/import'
 import { startTestServer, type TestServer } from '../../support/http'
-import type { World } from '../../support/world'
 import { expectBadRequest, expectProblem, seedConstituent } from './helpers'
+import { CONTACT_COLUMNS, importClient, problemOf } from './import-support'
 
 // docs/api/exports-import.md "Import", over real HTTP (SQLite, and PostgreSQL with TEST_DATABASE=postgres).
 let api: TestServer
@@ -12,51 +12,8 @@ beforeAll(async () => {
 })
 afterAll(() => api.stop())
 
-interface Report {
-  dryRun: boolean
-  rows: number
-  created: number
-  skipped: number
-  errors: Array<{ row: number; field: string; message: string }>
-  columns: { matched: Array<{ header: string; column: string }>; unknown: string[] }
-}
-
-const CONTACT_COLUMNS = [
-  'firstName',
-  'lastName',
-  'phone',
-  'email',
-  'dateOfBirth',
-  'addressStreet',
-  'addressCity',
-  'addressState',
-  'addressZip',
-]
-const ownNames = (columns: string[]) => ({ matched: columns.map((column) => ({ header: column, column })), unknown: [] })
-
-/** An organization of its own for each test, and its admin's token: counts then depend on the test alone. */
-async function freshOrganization(): Promise<{ org: World; token: string }> {
-  const org = await api.world.otherOrganization()
-  return { org, token: await api.tokenFor(org, 'org_admin') }
-}
-
-const importing = (what: 'constituents' | 'needs', csv: string | Uint8Array, token: string, dryRun = false) =>
-  fetch(`${api.url}/api/${what}/import${dryRun ? '?dryRun=true' : ''}`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${token}`, 'content-type': 'text/csv; charset=utf-8' },
-    body: csv,
-  })
-
-async function report(what: 'constituents' | 'needs', csv: string | Uint8Array, token: string, dryRun = false): Promise<Report> {
-  const response = await importing(what, csv, token, dryRun)
-  const body = await response.json()
-  if (response.status !== 200) throw new Error(`${response.status} ${JSON.stringify(body)}`)
-  return body as Report
-}
-
-async function problemOf(response: Response) {
-  return { status: response.status, headers: response.headers, body: await response.json() }
-}
+const { freshOrganization, importing, report } = importClient(() => api)
+const ownNames = (columns: readonly string[]) => ({ matched: columns.map((column) => ({ header: column, column })), unknown: [] })
 
 const searchTotal = async (token: string) =>
   Number((await api.call('GET', '/api/constituents?limit=1', { token })).headers.get('x-total-count'))
@@ -174,40 +131,6 @@ describe('POST /api/constituents/import', () => {
     const ragged = await report('constituents', 'firstName,lastName\nAna\n', token)
     expect(ragged.errors).toEqual([{ row: 1, field: '', message: 'has 1 cells where the header names 2 columns' }])
     expect(await searchTotal(token)).toBe(1)
-  })
-
-  test('reads common header names as the columns they mean, and lists the names it does not read', async () => {
-    const { token } = await freshOrganization()
-    const text = 'First Name,last_name,Mobile,E-mail,Zip Code,Shoe size,householdId\nAna,Lima,+15035550101,ana@example.org,97201,9,h-1\n'
-    const result = await report('constituents', text, token)
-    expect(result).toMatchObject({ rows: 1, created: 1, errors: [] })
-    expect(result.columns).toEqual({
-      matched: [
-        { header: 'First Name', column: 'firstName' },
-        { header: 'last_name', column: 'lastName' },
-        { header: 'Mobile', column: 'phone' },
-        { header: 'E-mail', column: 'email' },
-        { header: 'Zip Code', column: 'addressZip' },
-      ],
-      // The export's own householdId is passed over as ever, not unknown.
-      unknown: ['Shoe size'],
-    })
-    const found = await api.call<Array<Record<string, string>>>('GET', '/api/constituents', { token })
-    expect(found.body[0]).toMatchObject({
-      firstName: 'Ana',
-      lastName: 'Lima',
-      phone: '+15035550101',
-      email: 'ana@example.org',
-      addressZip: '97201',
-    })
-  })
-
-  test('the document carries each import column with its common names, for the console', async () => {
-    const document = (await api.call<any>('GET', '/api/openapi.json')).body
-    const columns = document.components.schemas.ImportReport.properties.columns['x-import-columns']
-    expect(Object.keys(columns.constituents)).toEqual(CONTACT_COLUMNS)
-    expect(columns.constituents.addressZip).toContain('Postal Code')
-    expect(Object.keys(columns.needs)).toEqual(['partnerId', 'status', 'description', 'isConfidential', 'customFields', 'createdAt'])
   })
 
   test('over the limits: more rows or bytes than allowed is 413 with a clear problem', async () => {
