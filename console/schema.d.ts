@@ -1139,6 +1139,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/organizations/outbox": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What would have been sent with no provider set, newest first
+         * @description org_admin. The mail of an organization without email settings and the texts while SMS_PROVIDER=log, kept 7 days and erased with the person they were to. Paged.
+         */
+        get: operations["listDevelopmentOutbox"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/audit-events": {
         parameters: {
             query?: never;
@@ -1850,6 +1870,18 @@ export interface components {
                 /** @description What the value must be, in the words of the API */
                 message: string;
             }[];
+            /** @description How the header was read */
+            columns: {
+                /** @description The header's names of columns the import reads, in the file's order */
+                matched: {
+                    /** @description The header's name, as the file gives it */
+                    header: string;
+                    /** @description The column it names, by its own name or a common one: firstName, lastName, phone, email, dateOfBirth, addressStreet, addressCity, addressState, addressZip, partnerId, partnerName, status, description, isConfidential, customFields, customFields.description, customFields.firstName, customFields.lastName, customFields.phone, customFields.email, customFields.dateOfBirth, customFields.addressStreet, customFields.addressCity, customFields.addressState, customFields.addressZip, createdAt, resolvedAt */
+                    column: string;
+                }[];
+                /** @description The header's names of no column the import reads nor of the export's it passes over, the first 100: their cells are not read */
+                unknown: string[];
+            };
         };
         /** @description A note or message on a need */
         Interaction: {
@@ -2871,6 +2903,22 @@ export interface components {
              * @description Seconds until the access token expires
              */
             expiresIn: number;
+        };
+        UnsentMessage: {
+            /** Format: uuid */
+            id: string;
+            /** @enum {string} */
+            channel: "email" | "sms";
+            /** @description A mail's template (invitation, password_reset, need_notification...); sms for a text */
+            kind: string;
+            /** @description The address or phone number (E.164) it was to */
+            recipient: string;
+            /** @description A mail's subject; a text has none */
+            subject?: string;
+            /** @description The text as it would have been sent; a password reset's link is shown as [link withheld] */
+            body: string;
+            /** Format: date-time */
+            createdAt: string;
         };
         /** @description RFC 9457 problem details (application/problem+json) of a 400, with the offending fields in errors */
         ValidationProblem: {
@@ -7773,6 +7821,59 @@ export interface operations {
             };
             /** @description Unsupported media type */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listDevelopmentOutbox: {
+        parameters: {
+            query?: {
+                page?: number;
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Response for status 200 */
+            200: {
+                headers: {
+                    "X-Total-Count"?: number;
+                    Link?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnsentMessage"][];
+                };
+            };
+            /** @description Bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ValidationProblem"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };

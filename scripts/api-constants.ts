@@ -8,6 +8,8 @@ interface Property {
   items?: Property
   /** What the field looks like for each value of another (an email key by provider): the API's own extension. */
   'x-shapes'?: Record<string, string>
+  /** Each import's columns, in order, with the common names a header may give them: the API's own extension. */
+  'x-import-columns'?: Record<string, Record<string, string[]>>
 }
 
 interface Schema {
@@ -66,6 +68,15 @@ function collect<T>(document: OpenApiDocument, names: string[], pick: (property:
   return Object.fromEntries(entries.filter(([, fields]) => Object.keys(fields).length > 0))
 }
 
+/** The one `x-import-columns` of the document, on the import report's `columns`. */
+function importColumns(document: OpenApiDocument): Record<string, Record<string, string[]>> {
+  const found = Object.values(document.components.schemas).flatMap((schema) =>
+    Object.values(schema.properties ?? {}).flatMap((property) => (property['x-import-columns'] ? [property['x-import-columns']] : [])),
+  )
+  if (found.length !== 1) throw new Error(`the document has ${found.length} x-import-columns where one was expected`)
+  return found[0]!
+}
+
 const grantsOf = (schema: Schema | undefined) => (schema?.['x-permissions'] ? [schema['x-permissions']] : [])
 
 /** One schema a line: the schemas repeat each other's fields, and are read one at a time. */
@@ -103,6 +114,11 @@ export function apiConstantsModule(document: OpenApiDocument): string {
       "What a role lets a member do by itself, and what a profile adds to any role (the schema's `x-permissions`).",
       'GRANTS',
       Object.fromEntries(names.flatMap((name) => grantsOf(document.components.schemas[name]).map((grants) => [name, grants]))),
+    ),
+    constant(
+      "Each import's columns, in order, with the common names a header may give them (the report's `x-import-columns`).",
+      'IMPORT_COLUMNS',
+      importColumns(document),
     ),
     '/** The most one page of a list holds (its `limit`): docs/api/conventions.md "Lists". */',
     `export const LIST_LIMIT = ${listLimit(document)}`,

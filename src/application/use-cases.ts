@@ -52,6 +52,7 @@ import type { SubmitPublicNeed } from './needs/submit-public-need'
 import type { UpdateNeed } from './needs/update-need'
 import type { ImportOrganizationFile } from './imports/import-organization-file'
 import type { CreateOrganization } from './organizations/create-organization'
+import type { ListUnsentMessages } from './organizations/development-outbox'
 import type { GetEmailSettings, SendTestEmail, UpdateEmailSettings } from './organizations/email-settings'
 import type { GetOrganizationSettings, UpdateOrganizationSettings } from './organizations/organization-settings'
 import type { GetQuickReplies, UpdateQuickReplies } from './organizations/quick-replies'
@@ -146,6 +147,7 @@ export interface UseCases {
     testEmail: SendTestEmail
     getQuickReplies: GetQuickReplies
     updateQuickReplies: UpdateQuickReplies
+    listOutbox: ListUnsentMessages
   }
   audit: {
     list: ListAuditEvents

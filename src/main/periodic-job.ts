@@ -45,13 +45,15 @@ const JOBS: PeriodicJob[] = [
   },
   {
     // People and needs' text past their organization's retention (docs/privacy.md "Retention"), and
-    // Idempotency-Keys past their day (docs/api/conventions.md "Retrying a create").
+    // Idempotency-Keys past their day (docs/api/conventions.md "Retrying a create"), the development outbox's
+    // messages past their week (docs/api/organization.md "Development outbox").
     name: 'retention',
     everyMs: HOUR,
     run: async (operations, logger) => {
-      const { runs, idempotencyKeysRemoved } = await operations.applyRetention.execute()
+      const { runs, idempotencyKeysRemoved, unsentMessagesRemoved } = await operations.applyRetention.execute()
       for (const run of runs) logger.info('retention applied', { ...run })
       if (idempotencyKeysRemoved > 0) logger.info('idempotency keys past their day deleted', { removed: idempotencyKeysRemoved })
+      if (unsentMessagesRemoved > 0) logger.info('development outbox messages past their week deleted', { removed: unsentMessagesRemoved })
     },
   },
   {

@@ -286,6 +286,7 @@ export const ROUTES: Route[] = [
     ...ok(200, (r) => ({ body: { ...email(r), toEmail: 'x@example.org' } })),
   }),
   route('GET /api/organizations/quick-replies', ['needs:send-sms'], [401, 403], ok(200)),
+  route('GET /api/organizations/outbox', ['organization:settings'], LIST, ok(200)),
   route(
     'PUT /api/organizations/quick-replies',
     ['organization:settings'],

@@ -4,6 +4,7 @@ import { may, useProfileAnswer } from '../shared/data'
 import { t } from '../shared/i18n'
 import { href } from '../shared/router'
 import { AuditTrail } from './audit-trail'
+import { DevelopmentOutbox } from './development-outbox'
 import { Members } from './members'
 import { OrganizationScreen } from './organization-settings'
 import { PartnersScreen } from './partners-admin'
@@ -21,6 +22,7 @@ export const ADMIN_SECTIONS = [
   { key: 'members', permission: 'members:list' },
   { key: 'audit', permission: 'audit:read' },
   { key: 'replies', permission: 'organization:settings' },
+  { key: 'outbox', permission: 'organization:settings' },
 ] as const satisfies ReadonlyArray<{ key: string; permission: Permission }>
 
 export function mayAdminister(profile: Profile | undefined): boolean {
@@ -65,6 +67,8 @@ export function Administration({ path, query }: { path: string[]; query: URLSear
         <OrganizationScreen />
       ) : chosen === 'replies' ? (
         <QuickRepliesScreen />
+      ) : chosen === 'outbox' ? (
+        <DevelopmentOutbox query={query} />
       ) : path[1] ? (
         <WebhookDeliveries key={path[1]} id={path[1]} query={query} />
       ) : (

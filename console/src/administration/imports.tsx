@@ -3,20 +3,22 @@ import type { components } from '../../schema'
 import { client } from '../shared/api'
 import { language, t } from '../shared/i18n'
 import { failure } from '../shared/outcome'
+import { save } from '../shared/exports'
 import { authorized } from '../shared/session'
+import { ColumnMapping } from './import-columns'
+import { columnNamed, csvRecords, refusedRows, withHeader, type Kind } from './import-file'
 
 // docs/console.md "Import": an org_admin brings a spreadsheet in. The file is checked first (a dry run),
 // its report shown; only then may it be imported, and the import's own report replaces it.
 
 type Report = components['schemas']['ImportReport']
-type Kind = 'constituents' | 'needs'
 
 /** This screen's words, one object per language of the same shape (the page's `lang` chooses). */
 const TEXTS = {
   en: {
     title: 'Import a spreadsheet',
     nav: 'Import',
-    intro: 'A CSV file with a header row of the export’s column names (UTF-8). It is checked first: nothing is stored until you import it.',
+    intro: 'A CSV file (UTF-8) with a header row naming its columns. It is checked first: nothing is stored until you import it.',
     what: 'What the file holds',
     kinds: { constituents: 'People (constituents)', needs: 'Needs' },
     file: 'CSV file',
@@ -33,12 +35,17 @@ const TEXTS = {
     column: 'Column',
     problem: 'Problem',
     chooseFile: 'Choose a CSV file first.',
+    columns: 'Columns',
+    columnsIntro: 'What each column of the file holds. A column left out is not imported.',
+    leftOut: '(not imported)',
+    noColumn: 'Choose what at least one column holds.',
+    download: 'Download refused rows',
   },
   es: {
     title: 'Importar una hoja de cálculo',
     nav: 'Importar',
     intro:
-      'Un archivo CSV con una fila de encabezado con los nombres de columna de la exportación (UTF-8). Primero se revisa: nada se guarda hasta que lo importe.',
+      'Un archivo CSV (UTF-8) con una fila de encabezado que nombra sus columnas. Primero se revisa: nada se guarda hasta que lo importe.',
     what: 'Qué contiene el archivo',
     kinds: { constituents: 'Personas (constituyentes)', needs: 'Necesidades' },
     file: 'Archivo CSV',
@@ -55,6 +62,11 @@ const TEXTS = {
     column: 'Columna',
     problem: 'Problema',
     chooseFile: 'Elija primero un archivo CSV.',
+    columns: 'Columnas',
+    columnsIntro: 'Qué contiene cada columna del archivo. Una columna sin elegir no se importa.',
+    leftOut: '(no se importa)',
+    noColumn: 'Elija qué contiene al menos una columna.',
+    download: 'Descargar filas rechazadas',
   },
 } as const
 export const importTexts = TEXTS[language]
@@ -75,7 +87,8 @@ async function send(kind: Kind, text: string, dryRun: boolean) {
 export function ImportScreen() {
   const x = importTexts
   const [kind, setKind] = useState<Kind>('constituents')
-  const [file, setFile] = useState<File>()
+  const [file, setFile] = useState<{ name: string; text: string; header: string[] }>()
+  const [columns, setColumns] = useState<string[]>([])
   const [busy, setBusy] = useState<string>()
   const [report, setReport] = useState<Report>()
   const [problem, setProblem] = useState<string>()
@@ -85,19 +98,27 @@ export function ImportScreen() {
 
   async function run(dryRun: boolean) {
     if (!file) return setProblem(x.chooseFile)
+    if (columns.every((column) => column === '')) return setProblem(x.noColumn)
     setBusy(dryRun ? x.checking : x.importing)
     setProblem(undefined)
-    const { data, error, response } = await send(kind, await file.text(), dryRun)
+    const { data, error, response } = await send(kind, withHeader(file.text, columns), dryRun)
     setBusy(undefined)
     setReport(data)
     if (!data) setProblem(failure(response.status, error).text)
   }
-  // A new file or kind is checked again before it may be imported.
-  const choose = (next: { kind?: Kind; file?: File }) => {
-    if (next.kind) setKind(next.kind)
-    if ('file' in next) setFile(next.file)
+  // A new file, kind or column is checked again before it may be imported; each column starts as the field its name says.
+  const choose = (next: { kind?: Kind; file?: typeof file; columns?: string[] }) => {
+    const chosen = { kind: next.kind ?? kind, file: 'file' in next ? next.file : file }
+    setKind(chosen.kind)
+    setFile(chosen.file)
+    setColumns(next.columns ?? (chosen.file?.header ?? []).map((name) => columnNamed(chosen.kind, name)))
     setReport(undefined)
     setProblem(undefined)
+  }
+  async function read(chosen: File | undefined) {
+    if (!chosen) return choose({ file: undefined })
+    const text = await chosen.text()
+    choose({ file: { name: chosen.name, text, header: csvRecords(text)[0]?.cells.map((name) => name.trim()) ?? [] } })
   }
 
   return (
@@ -120,13 +141,11 @@ export function ImportScreen() {
         </fieldset>
         <div>
           <label for="import-file">{x.file}</label>
-          <input
-            id="import-file"
-            type="file"
-            accept=".csv,text/csv"
-            onChange={(event) => choose({ file: event.currentTarget.files?.[0] })}
-          />
+          <input id="import-file" type="file" accept=".csv,text/csv" onChange={(event) => void read(event.currentTarget.files?.[0])} />
         </div>
+        {file && file.header.length > 0 && (
+          <ColumnMapping kind={kind} header={file.header} columns={columns} onChange={(chosen) => choose({ columns: chosen })} />
+        )}
         <button type="submit" disabled={Boolean(busy)}>
           {x.check}
         </button>
@@ -144,10 +163,24 @@ export function ImportScreen() {
           {x.importNow(report.created)}
         </button>
       )}
-      {report && report.errors.length > 0 && <Refused report={report} />}
+      {report && file && report.errors.length > 0 && (
+        <>
+          <button
+            type="button"
+            class="secondary"
+            onClick={() => save(new Blob([refusedRows(file.text, report)], { type: 'text/csv' }), refusedName(file.name))}
+          >
+            {x.download}
+          </button>
+          <Refused report={report} />
+        </>
+      )}
     </>
   )
 }
+
+/** `people.csv` → `people-refused.csv`. */
+const refusedName = (name: string) => `${name.replace(/\.csv$/i, '')}-refused.csv`
 
 function Refused({ report }: { report: Report }) {
   const x = importTexts

@@ -46,7 +46,8 @@ function fileName(disposition: string | null): string {
   return /filename="([^"]+)"/.exec(disposition ?? '')?.[1] ?? 'export.csv'
 }
 
-function save(file: Blob, name: string) {
+/** Hands `file` to the browser as a download named `name`. */
+export function save(file: Blob, name: string) {
   const url = URL.createObjectURL(file)
   const link = document.createElement('a')
   link.href = url

@@ -11,6 +11,7 @@ export const adminEn = {
     members: 'Members',
     audit: 'Audit trail',
     replies: 'Quick replies',
+    outbox: 'Outbox (no provider)',
   },
   save: 'Save',
   fixFields: 'Not saved. Correct these fields:',
@@ -157,4 +158,14 @@ export const adminEn = {
   exporting: 'Exporting…',
   exported: (name: string) => `Saved as ${name}.`,
   exportBroken: 'The export broke off before its end: nothing was saved. Try again.',
+  outboxScreen: {
+    intro:
+      'While no email provider is set, or texts go to the log, nothing is sent: here is what would have been, newest first, kept a week. A password reset is shown without its link.',
+    when: 'When',
+    channel: 'Sent as',
+    to: 'To',
+    message: 'Message',
+    channels: { email: 'Email', sms: 'Text' },
+    empty: 'Nothing kept: every message went to a provider, or none was sent this week.',
+  },
 }

@@ -11,6 +11,7 @@ export const adminEs: typeof adminEn = {
     members: 'Miembros',
     audit: 'Registro de auditoría',
     replies: 'Respuestas rápidas',
+    outbox: 'Bandeja de salida (sin proveedor)',
   },
   save: 'Guardar',
   fixFields: 'No se guardó. Corrija estos campos:',
@@ -158,4 +159,14 @@ export const adminEs: typeof adminEn = {
   exporting: 'Exportando…',
   exported: (name: string) => `Guardado como ${name}.`,
   exportBroken: 'La exportación se cortó antes del final: no se guardó nada. Inténtelo de nuevo.',
+  outboxScreen: {
+    intro:
+      'Mientras no haya un proveedor de correo, o los textos vayan al registro, nada se envía: aquí está lo que se habría enviado, lo más reciente primero, guardado una semana. Un restablecimiento de contraseña se muestra sin su enlace.',
+    when: 'Cuándo',
+    channel: 'Enviado como',
+    to: 'Para',
+    message: 'Mensaje',
+    channels: { email: 'Correo', sms: 'Texto' },
+    empty: 'Nada guardado: cada mensaje fue a un proveedor, o no se envió ninguno esta semana.',
+  },
 }

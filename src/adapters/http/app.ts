@@ -22,6 +22,7 @@ import { membersRoutes } from './members.routes'
 import { savedViewsRoutes } from './saved-views.routes'
 import { servicesRoutes } from './services.routes'
 import { observability, type AccessLog, type HttpMetrics } from './observability'
+import { developmentOutboxRoutes } from './development-outbox.routes'
 import { organizationsRoutes } from './organizations.routes'
 import { messagesRoutes } from './messages.routes'
 import { quickRepliesRoutes } from './quick-replies.routes'
@@ -97,6 +98,7 @@ export function createHttpApp(deps: HttpDependencies) {
     .use(savedViewsRoutes(deps.useCases.members, auth))
     .use(organizationsRoutes(deps.useCases.organizations, auth, deps.publicBaseUrl))
     .use(quickRepliesRoutes(deps.useCases.organizations, auth))
+    .use(developmentOutboxRoutes(deps.useCases.organizations, auth))
     .use(auditRoutes(deps.useCases.audit, auth))
     .use(reportsRoutes(deps.useCases.reports, auth, deps.logger))
     .use(twilioWebhooksRoutes(deps.useCases.sms, deps.publicBaseUrl))

@@ -1,7 +1,17 @@
 import { t } from 'elysia'
+import { CONSTITUENT_IMPORT_COLUMNS } from '../../application/constituents/constituent-importer'
 import type { ImportOptions, ImportSource } from '../../application/imports/record-import'
+import { NEED_IMPORT_COLUMNS } from '../../application/needs/need-importer'
 import type { Actor } from '../../domain/auth/actor'
-import { IMPORT_LIMITS, REPORTED_ERRORS, ROW_ERROR_TEXT, type ImportReport } from '../../domain/imports/import'
+import { HEADER_ALIASES } from '../../domain/imports/header-names'
+import {
+  IMPORT_LIMITS,
+  REPORTED_ERRORS,
+  REPORTED_UNKNOWN,
+  ROW_ERROR_TEXT,
+  type ImportColumns,
+  type ImportReport,
+} from '../../domain/imports/import'
 import { Int32, Named, problems } from './common.schemas'
 import { UnsupportedMediaTypeError } from './request-body'
 
@@ -15,6 +25,12 @@ export const ImportQuery = t.Object(
   },
   { additionalProperties: false },
 )
+
+// `x-import-columns`: each import's columns in order, with the common names its header may give them, for the
+// console's mapping step (which imports nothing of the service's code).
+const columnsWithAliases = ({ read }: ImportColumns) => Object.fromEntries(read.map((column) => [column, HEADER_ALIASES[column] ?? []]))
+const IMPORT_COLUMNS = { constituents: columnsWithAliases(CONSTITUENT_IMPORT_COLUMNS), needs: columnsWithAliases(NEED_IMPORT_COLUMNS) }
+const READ_COLUMNS = [...new Set([...CONSTITUENT_IMPORT_COLUMNS.read, ...NEED_IMPORT_COLUMNS.read])]
 
 const Count = (description: string) => Int32({ minimum: 0, maximum: IMPORT_LIMITS.maxRows }, { description })
 
@@ -35,6 +51,25 @@ export const ImportReportSchema = Named(
         message: t.String({ ...ROW_ERROR_TEXT, description: 'What the value must be, in the words of the API' }),
       }),
       { maxItems: REPORTED_ERRORS, description: `The refused rows' errors, the first ${REPORTED_ERRORS}; a refused row is not created` },
+    ),
+    columns: t.Object(
+      {
+        matched: t.Array(
+          t.Object({
+            header: t.String({ ...ROW_ERROR_TEXT, description: "The header's name, as the file gives it" }),
+            column: t.String({
+              maxLength: Math.max(...READ_COLUMNS.map((column) => column.length)),
+              description: `The column it names, by its own name or a common one: ${READ_COLUMNS.join(', ')}`,
+            }),
+          }),
+          { maxItems: READ_COLUMNS.length, description: "The header's names of columns the import reads, in the file's order" },
+        ),
+        unknown: t.Array(t.String(ROW_ERROR_TEXT), {
+          maxItems: REPORTED_UNKNOWN,
+          description: `The header's names of no column the import reads nor of the export's it passes over, the first ${REPORTED_UNKNOWN}: their cells are not read`,
+        }),
+      },
+      { description: 'How the header was read', 'x-import-columns': IMPORT_COLUMNS },
     ),
   }),
 )

@@ -46,6 +46,8 @@ export class ConstituentEraser {
     for (const interactionId of await r.outbox.forgetMessagesTo(organizationId, to)) {
       await r.interactions.setDelivery(organizationId, interactionId, 'failed', undefined)
     }
+    // What would have been sent to them with no provider set is theirs too (docs/api/organization.md "Development outbox").
+    await r.developmentOutbox.forgetMessagesTo(organizationId, to)
     await this.audit.record(r, who, { action: 'erase', recordType: 'constituent', recordId: person.id })
     await this.events.emit(r, organizationId, 'constituent.erased', { constituentId: person.id })
     return erased

@@ -1,4 +1,5 @@
 import { CONTACT_FIELDS, NO_CONTACT_GIVEN, readContactDetails, type ContactDetails } from '../../domain/constituents/contact'
+import type { ImportColumns } from '../../domain/imports/import'
 import { matchKeysOf, type MatchKeys } from '../../domain/constituents/matching'
 import { parseConstituentQuery } from '../../domain/constituents/search'
 import type { AuditSubject, AuditTrail } from '../audit/audit-trail'
@@ -24,14 +25,16 @@ const allFieldsOf = (details: ContactDetails) => JSON.stringify(CONTACT_FIELDS.m
 /** The most records of one name an identical record is looked for among (a page of the search). */
 const NAMESAKES = 100
 
+/** The columns a constituents import reads; the export's others name records of the file's origin, which mean nothing here. */
+export const CONSTITUENT_IMPORT_COLUMNS: ImportColumns = { read: CONTACT_FIELDS, ignored: ['id', 'householdId', 'createdAt', 'updatedAt'] }
+
 /**
  * Constituents from the columns of their export (docs/api/exports-import.md "Import"): each row checked as a creation is,
  * registered as one (a household of its own, duplicate detection), and skipped when it is someone on file.
  */
 export class ConstituentImporter implements RecordImporter<ContactDetails> {
   readonly what = 'constituents'
-  // The export's other columns name records of the file's origin, which mean nothing here.
-  readonly columns = { read: CONTACT_FIELDS, ignored: ['id', 'householdId', 'createdAt', 'updatedAt'] }
+  readonly columns = CONSTITUENT_IMPORT_COLUMNS
 
   constructor(
     private readonly registry: ConstituentRegistry,

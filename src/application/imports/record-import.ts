@@ -8,6 +8,7 @@ import {
   rowErrorOf,
   rowOf,
   type ImportColumns,
+  type ImportHeader,
   type ImportReport,
   type ImportRow,
 } from '../../domain/imports/import'
@@ -61,7 +62,14 @@ export class RecordImport {
 
   async run<T>(importer: RecordImporter<T>, subject: AuditSubject, source: ImportSource, options: ImportOptions): Promise<ImportReport> {
     const parse = await importer.prepare(this.repositories, subject.organizationId)
-    const report: ImportReport = { dryRun: options.dryRun, rows: 0, created: 0, skipped: 0, errors: [] }
+    const report: ImportReport = {
+      dryRun: options.dryRun,
+      rows: 0,
+      created: 0,
+      skipped: 0,
+      errors: [],
+      columns: { matched: [], unknown: [] },
+    }
     const seen = new Set<string>()
     let batch: T[] = []
     const flush = async () => {
@@ -69,7 +77,7 @@ export class RecordImport {
       batch = []
       options.onProgress?.(report.rows)
     }
-    let header: string[] | undefined
+    let header: ImportHeader | undefined
     let number = 0
     // The file's number of the last row taken in: what a fault of the file further on leaves done.
     let last = 0
@@ -78,6 +86,7 @@ export class RecordImport {
         for (const record of records) {
           if (!header) {
             header = headerOf(record, importer.columns)
+            report.columns = header.report
             continue
           }
           number += 1
@@ -87,7 +96,7 @@ export class RecordImport {
           }
           report.rows += 1
           last = number
-          const value = this.check(parse, header, record, importer.columns, number, report)
+          const value = this.check(parse, header, record, number, report)
           if (value === undefined) continue
           const keys = importer.keysOf(value)
           if (keys.some((key) => seen.has(key))) report.skipped += 1
@@ -110,15 +119,8 @@ export class RecordImport {
     return report
   }
 
-  private check<T>(
-    parse: RowParser<T>,
-    header: string[],
-    record: string[],
-    columns: ImportColumns,
-    number: number,
-    report: ImportReport,
-  ): T | undefined {
-    const cells = rowOf(header, record, columns)
+  private check<T>(parse: RowParser<T>, header: ImportHeader, record: string[], number: number, report: ImportReport): T | undefined {
+    const cells = rowOf(header, record)
     const parsed = 'error' in cells ? { errors: [cells.error] } : parse(cells.row)
     if ('value' in parsed) return parsed.value
     const room = REPORTED_ERRORS - report.errors.length

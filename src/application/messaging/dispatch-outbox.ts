@@ -121,6 +121,7 @@ export class DispatchOutbox {
       : undefined
     if (earlier) return earlier
     const { providerMessageId } = await this.sms.send({
+      organizationId: message.organizationId,
       from: sms.from,
       to: sms.to,
       body: sms.body,

@@ -1,5 +1,5 @@
 import type { FieldError } from '../../domain/errors'
-import type { ImportRow } from '../../domain/imports/import'
+import type { ImportColumns, ImportRow } from '../../domain/imports/import'
 import { KNOWN_CUSTOM_FIELDS, needFieldErrors, type CustomFields, type NeedStatus } from '../../domain/needs/need'
 import type { Partner } from '../../domain/partners/partner'
 import type { AuditSubject } from '../audit/audit-trail'
@@ -32,6 +32,39 @@ function canonicalJson(value: unknown): string {
   return JSON.stringify(value)
 }
 
+/** The export's columns of the known `customFields` keys (`customFields.description`). */
+const CUSTOM_FIELD_COLUMNS = KNOWN_CUSTOM_FIELDS.map((key) => `customFields.${key}`)
+
+/** The columns a needs import reads, and those of the export it leaves alone. */
+export const NEED_IMPORT_COLUMNS: ImportColumns = {
+  read: [
+    'partnerId',
+    'partnerName',
+    'status',
+    'description',
+    'isConfidential',
+    'customFields',
+    ...CUSTOM_FIELD_COLUMNS,
+    'createdAt',
+    'resolvedAt',
+  ],
+  // The export's other columns name records of the file's origin, or are worked out again on creation.
+  ignored: [
+    'id',
+    'referenceNumber',
+    'assignedTo',
+    'assigneeName',
+    'constituentId',
+    'constituentName',
+    'householdId',
+    'parentNeedId',
+    'createdBy',
+    'updatedAt',
+    'dueDate',
+    'duplicateWarning',
+  ],
+}
+
 /**
  * Needs from the columns of their export, plus `description` (docs/api/exports-import.md "Import"): each row recorded as
  * an intake by staff would be, on its original date. A row is the same as a need on file (or an earlier row)
@@ -39,34 +72,7 @@ function canonicalJson(value: unknown): string {
  */
 export class NeedImporter implements RecordImporter<ImportedNeed> {
   readonly what = 'needs'
-  readonly columns = {
-    read: [
-      'partnerId',
-      'partnerName',
-      'status',
-      'description',
-      'isConfidential',
-      'customFields',
-      ...CUSTOM_FIELD_COLUMNS,
-      'createdAt',
-      'resolvedAt',
-    ],
-    // The export's other columns name records of the file's origin, or are worked out again on creation.
-    ignored: [
-      'id',
-      'referenceNumber',
-      'assignedTo',
-      'assigneeName',
-      'constituentId',
-      'constituentName',
-      'householdId',
-      'parentNeedId',
-      'createdBy',
-      'updatedAt',
-      'dueDate',
-      'duplicateWarning',
-    ],
-  }
+  readonly columns = NEED_IMPORT_COLUMNS
 
   constructor(
     private readonly intake: NeedIntake,
@@ -161,9 +167,6 @@ function confidentiality(cell: string, errors: FieldError[]): boolean | undefine
   errors.push({ path: '/isConfidential', message: 'must be true or false' })
   return undefined
 }
-
-/** The export's columns of the known `customFields` keys (`customFields.description`). */
-const CUSTOM_FIELD_COLUMNS = KNOWN_CUSTOM_FIELDS.map((key) => `customFields.${key}`)
 
 /**
  * `customFields` as a JSON object with each known key's column in it (a filled cell over the same key of the

@@ -1,4 +1,6 @@
 export interface OutgoingSms {
+  /** Whose text it is. */
+  organizationId: string
   from: string
   to: string
   body: string

@@ -1,4 +1,5 @@
 import { retentionStart } from '../../domain/audit/audit-event'
+import { DEVELOPMENT_OUTBOX_DAYS } from '../../domain/messaging/development-outbox'
 import { IDEMPOTENCY_KEY_LIFETIME_MS } from '../../domain/shared/idempotency'
 import type { AuditTrail } from '../audit/audit-trail'
 import type { ConstituentEraser } from '../constituents/constituent-eraser'
@@ -12,7 +13,7 @@ export const RETENTION_PERIOD_MS = 24 * 60 * 60 * 1000
 /** People erased per transaction, needs cleared per transaction: the writer is never held long. */
 const PEOPLE_BATCH = 100
 const NEEDS_BATCH = 500
-/** Idempotency-Keys removed per transaction. */
+/** Idempotency-Keys, or development outbox messages, removed per transaction. */
 const KEYS_BATCH = 1000
 
 /** One organization's run: what it erased and cleared. */
@@ -22,10 +23,14 @@ export interface RetentionRun {
   needTextsCleared: number
 }
 
-/** What one pass of the worker did: each organization's run it made, and how many Idempotency-Keys past their day it removed. */
+/**
+ * What one pass of the worker did: each organization's run it made, how many Idempotency-Keys past their day and
+ * development outbox messages past their week it removed.
+ */
 export interface RetentionPass {
   runs: RetentionRun[]
   idempotencyKeysRemoved: number
+  unsentMessagesRemoved: number
 }
 
 /**
@@ -33,7 +38,8 @@ export interface RetentionPass {
  * claimed for the day by one worker, which erases the people with no activity for `constituentRetentionDays`
  * and clears the free text of needs resolved and idle for `needTextRetentionDays`, then records the run with
  * its counts. Every pass also removes the Idempotency-Keys past their 24 hours (docs/api/conventions.md "Retrying
- * a create"), whichever instance makes it: they answer nothing any more.
+ * a create"), whichever instance makes it: they answer nothing any more; and the development outbox's messages
+ * past their week (docs/api/organization.md "Development outbox").
  */
 export class ApplyRetention {
   constructor(
@@ -45,7 +51,11 @@ export class ApplyRetention {
   ) {}
 
   async execute(): Promise<RetentionPass> {
-    const idempotencyKeysRemoved = await this.removeExpiredKeys()
+    const start = this.clock.now().getTime()
+    const keysExpiredBy = new Date(start - IDEMPOTENCY_KEY_LIFETIME_MS)
+    const idempotencyKeysRemoved = await this.removeAll((r) => r.idempotencyKeys.purge(keysExpiredBy, KEYS_BATCH))
+    const weekAgo = new Date(start - DEVELOPMENT_OUTBOX_DAYS * RETENTION_PERIOD_MS)
+    const unsentMessagesRemoved = await this.removeAll((r) => r.developmentOutbox.purge(weekAgo, KEYS_BATCH))
     const runs: RetentionRun[] = []
     for (const retention of await this.repositories.organizations.dataRetentions()) {
       const now = this.clock.now()
@@ -53,14 +63,14 @@ export class ApplyRetention {
       const claimed = await this.unitOfWork.run((r) => r.organizations.claimRetentionRun(retention.organizationId, now, lastRunBefore))
       if (claimed) runs.push(await this.run(retention, now))
     }
-    return { runs, idempotencyKeysRemoved }
+    return { runs, idempotencyKeysRemoved, unsentMessagesRemoved }
   }
 
-  private async removeExpiredKeys(): Promise<number> {
-    const expiredBy = new Date(this.clock.now().getTime() - IDEMPOTENCY_KEY_LIFETIME_MS)
+  /** Runs a purge of `KEYS_BATCH` a transaction until one removes fewer; answers how many went in all. */
+  private async removeAll(purge: (r: Repositories) => Promise<number>): Promise<number> {
     let removed = 0
     for (let batch = KEYS_BATCH; batch === KEYS_BATCH; removed += batch) {
-      batch = await this.unitOfWork.run((r) => r.idempotencyKeys.purge(expiredBy, KEYS_BATCH))
+      batch = await this.unitOfWork.run(purge)
     }
     return removed
   }

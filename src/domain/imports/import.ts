@@ -1,5 +1,6 @@
 import { InvalidError, type FieldError } from '../errors'
 import { restoreFormula } from '../shared/csv'
+import { columnNamed } from './header-names'
 
 // docs/api/exports-import.md "Import"
 
@@ -27,6 +28,22 @@ export interface ImportReport {
   created: number
   skipped: number
   errors: ImportRowError[]
+  columns: HeaderReport
+}
+
+/** The report names at most this many unknown header names, each cut to `ROW_ERROR_TEXT`: a header may be of any width. */
+export const REPORTED_UNKNOWN = 100
+
+/** How the header was read: each header naming a column read, with that column, and the headers nothing reads. */
+export interface HeaderReport {
+  matched: Array<{ header: string; column: string }>
+  unknown: string[]
+}
+
+/** The header as read: for each of its cells the column it names (undefined: passed over), and what the report says of it. */
+export interface ImportHeader {
+  columns: ReadonlyArray<string | undefined>
+  report: HeaderReport
 }
 
 /** One row as the header names its cells; a column missing from the file is absent, an empty cell is ''. */
@@ -39,39 +56,47 @@ export interface ImportColumns {
 }
 
 /**
- * The header's column names, checked: each known, none twice, at least one read. A column the import
- * does not know is refused rather than dropped: its data would be lost without a word.
+ * The header read: each name matched to a column by its own name or a common one (`columnNamed`). The export's
+ * columns an import leaves alone are passed over, and so are names nothing reads, which the report lists as
+ * unknown (a dry run shows them before anything is stored). Two names of one column, or none read, are refused.
  */
-export function headerOf(record: readonly string[] | undefined, columns: ImportColumns): string[] {
+export function headerOf(record: readonly string[] | undefined, columns: ImportColumns): ImportHeader {
   if (!record || (record.length === 1 && record[0]!.trim() === '')) {
     throw new InvalidError('The file is empty: it must begin with a header row naming its columns')
   }
   const names = record.map((name) => name.trim())
-  const unknown = names.filter((name) => !columns.read.includes(name) && !columns.ignored.includes(name))
-  if (unknown.length > 0) {
-    throw new InvalidError(`The header names columns this import does not know: ${unknown.join(', ')}. It reads ${columns.read.join(', ')}`)
+  const read = names.map((name) => columnNamed(name, columns.read))
+  const twice = columns.read.filter((column) => read.filter((named) => named === column).length > 1)
+  if (twice.length > 0) {
+    const namesOf = (column: string) => names.filter((_, i) => read[i] === column).join(', ')
+    throw new InvalidError(`The header names a column twice: ${twice.map((column) => `${column} (${namesOf(column)})`).join('; ')}`)
   }
-  const twice = names.filter((name, i) => names.indexOf(name) !== i)
-  if (twice.length > 0) throw new InvalidError(`The header names a column twice: ${[...new Set(twice)].join(', ')}`)
-  if (!names.some((name) => columns.read.includes(name))) {
+  if (read.every((column) => column === undefined)) {
     throw new InvalidError(`The header names none of the columns this import reads: ${columns.read.join(', ')}`)
   }
-  return names
+  const clip = (name: string) => name.slice(0, ROW_ERROR_TEXT.maxLength)
+  return {
+    columns: read,
+    report: {
+      matched: names.flatMap((header, i) => (read[i] ? [{ header: clip(header), column: read[i] }] : [])),
+      unknown: names
+        .filter((name, i) => !read[i] && !columnNamed(name, columns.ignored))
+        .slice(0, REPORTED_UNKNOWN)
+        .map(clip),
+    },
+  }
 }
 
 /**
- * A record as a row of `header`'s read columns; a record of another length than the header is an error. A
+ * A record as a row of the columns `header` reads; a record of another length than the header is an error. A
  * cell the export made inert (`'+15551234567`) is read as the value it was.
  */
-export function rowOf(
-  header: readonly string[],
-  record: readonly string[],
-  columns: ImportColumns,
-): { row: ImportRow } | { error: FieldError } {
-  if (record.length !== header.length) {
-    return { error: { path: '', message: `has ${record.length} cells where the header names ${header.length} columns` } }
+export function rowOf(header: ImportHeader, record: readonly string[]): { row: ImportRow } | { error: FieldError } {
+  const { columns } = header
+  if (record.length !== columns.length) {
+    return { error: { path: '', message: `has ${record.length} cells where the header names ${columns.length} columns` } }
   }
-  return { row: Object.fromEntries(header.flatMap((name, i) => (columns.read.includes(name) ? [[name, restoreFormula(record[i]!)]] : []))) }
+  return { row: Object.fromEntries(columns.flatMap((column, i) => (column ? [[column, restoreFormula(record[i]!)]] : []))) }
 }
 
 /** A blank line (a spreadsheet's trailing empty row): not a row of data. */

@@ -4,6 +4,7 @@ import { SendgridEmailSender } from '../../adapters/messaging/sendgrid-email-sen
 import { SesEmailSender } from '../../adapters/messaging/ses-email-sender'
 import { SmtpEmailSender } from '../../adapters/messaging/smtp-email-sender'
 import { SmtpHostPolicy } from '../../adapters/messaging/smtp-host-policy'
+import { DevelopmentOutbox } from '../../application/messaging/development-outbox'
 import { OrganizationMailer } from '../../application/messaging/organization-mailer'
 import { Outbox } from '../../application/messaging/outbox'
 import type { Clock } from '../../application/ports/clock'
@@ -32,5 +33,6 @@ export const messaging = bindings(({ config, bind, service }) => {
     smsStatusCallbackUrl: `${config.publicBaseUrl}/api/webhooks/twilio/status`,
   })
   service(Outbox, [PORTS.clock, PORTS.ids])
-  service(OrganizationMailer, [PORTS.repositories, PORTS.secretBox, PORTS.emailSenders, PORTS.fallbackEmail])
+  service(DevelopmentOutbox, [PORTS.unitOfWork, PORTS.ids, PORTS.clock])
+  service(OrganizationMailer, [PORTS.repositories, PORTS.secretBox, PORTS.emailSenders, PORTS.fallbackEmail, DevelopmentOutbox])
 })

@@ -1,5 +1,6 @@
 import { AuditTrail } from '../../application/audit/audit-trail'
 import { OrganizationMailer } from '../../application/messaging/organization-mailer'
+import { ListUnsentMessages } from '../../application/organizations/development-outbox'
 import { GetEmailSettings, SendTestEmail, UpdateEmailSettings } from '../../application/organizations/email-settings'
 import { GetOrganizationSettings, UpdateOrganizationSettings } from '../../application/organizations/organization-settings'
 import { GetQuickReplies, UpdateQuickReplies } from '../../application/organizations/quick-replies'
@@ -16,4 +17,5 @@ export const organizations = area('organizations', ({ service }) => ({
   testEmail: service(SendTestEmail, [OrganizationMailer, PORTS.emailHosts, repositories, PORTS.secretBox]),
   getQuickReplies: service(GetQuickReplies, [repositories]),
   updateQuickReplies: service(UpdateQuickReplies, [unitOfWork, AuditTrail]),
+  listOutbox: service(ListUnsentMessages, [repositories]),
 }))

@@ -6,6 +6,7 @@ import { NeedIntake } from '../../application/needs/need-intake'
 import { AttachMessage } from '../../application/sms/attach-message'
 import { ListUnattachedMessages } from '../../application/sms/messages'
 import { HelpAnswer } from '../../application/sms/help-answer'
+import { DevelopmentOutbox, KeptTexts } from '../../application/messaging/development-outbox'
 import { Outbox } from '../../application/messaging/outbox'
 import { ReceiveSms } from '../../application/sms/receive-sms'
 import { ReplyToMessage } from '../../application/sms/reply-to-message'
@@ -20,9 +21,11 @@ const { unitOfWork, smsWebhooks, clock } = PORTS
 
 export const sms = area('sms', ({ config, bind, service }) => {
   const twilio = config.sms.provider === 'twilio' ? { sid: config.sms.accountSid!, token: config.sms.authToken! } : undefined
+  // The log's texts are kept for the organization's admins (docs/api/organization.md "Development outbox").
   bind(PORTS.sms).toResolvedValue(
-    (logger: Logger) => (twilio ? new TwilioSmsSender(twilio.sid, twilio.token, config.sms.apiBaseUrl) : new LogSmsSender(logger)),
-    [PORTS.logger],
+    (logger: Logger, kept: DevelopmentOutbox) =>
+      twilio ? new TwilioSmsSender(twilio.sid, twilio.token, config.sms.apiBaseUrl) : new KeptTexts(new LogSmsSender(logger), kept),
+    [PORTS.logger, DevelopmentOutbox],
   )
   // Without Twilio's auth token no webhook can prove where it comes from: every one is refused.
   bind(smsWebhooks).toConstantValue(config.sms.authToken ? new TwilioWebhookVerifier(config.sms.authToken) : { isAuthentic: () => false })

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { IMPORT_LIMITS } from '../../../src/domain/imports/import'
 import { startTestServer, type TestServer } from '../../support/http'
-import type { World } from '../../support/world'
 import { expectBadRequest, expectProblem, seedConstituent } from './helpers'
+import { CONTACT_COLUMNS, importClient, problemOf } from './import-support'
 
 // docs/api/exports-import.md "Import", over real HTTP (SQLite, and PostgreSQL with TEST_DATABASE=postgres).
 let api: TestServer
@@ -12,37 +12,8 @@ beforeAll(async () => {
 })
 afterAll(() => api.stop())
 
-interface Report {
-  dryRun: boolean
-  rows: number
-  created: number
-  skipped: number
-  errors: Array<{ row: number; field: string; message: string }>
-}
-
-/** An organization of its own for each test, and its admin's token: counts then depend on the test alone. */
-async function freshOrganization(): Promise<{ org: World; token: string }> {
-  const org = await api.world.otherOrganization()
-  return { org, token: await api.tokenFor(org, 'org_admin') }
-}
-
-const importing = (what: 'constituents' | 'needs', csv: string | Uint8Array, token: string, dryRun = false) =>
-  fetch(`${api.url}/api/${what}/import${dryRun ? '?dryRun=true' : ''}`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${token}`, 'content-type': 'text/csv; charset=utf-8' },
-    body: csv,
-  })
-
-async function report(what: 'constituents' | 'needs', csv: string | Uint8Array, token: string, dryRun = false): Promise<Report> {
-  const response = await importing(what, csv, token, dryRun)
-  const body = await response.json()
-  if (response.status !== 200) throw new Error(`${response.status} ${JSON.stringify(body)}`)
-  return body as Report
-}
-
-async function problemOf(response: Response) {
-  return { status: response.status, headers: response.headers, body: await response.json() }
-}
+const { freshOrganization, importing, report } = importClient(() => api)
+const ownNames = (columns: readonly string[]) => ({ matched: columns.map((column) => ({ header: column, column })), unknown: [] })
 
 const searchTotal = async (token: string) =>
   Number((await api.call('GET', '/api/constituents?limit=1', { token })).headers.get('x-total-count'))
@@ -70,6 +41,7 @@ describe('POST /api/constituents/import', () => {
         { row: 4, field: 'phone', message: 'must be a phone number, e.g. +1 503 555 0142 or 503 555 0142' },
         { row: 4, field: 'addressState', message: 'must be a two-letter US state or territory code such as NY' },
       ],
+      columns: ownNames(CONTACT_COLUMNS),
     }
     expect(await report('constituents', PEOPLE, token)).toEqual(expected)
     expect(await searchTotal(token)).toBe(4)
@@ -129,12 +101,18 @@ describe('POST /api/constituents/import', () => {
     ).text()
     expect(exported).toContain("'+15035550101")
     const elsewhere = await freshOrganization()
-    expect(await report('constituents', exported, elsewhere.token)).toEqual({ dryRun: false, rows: 5, created: 5, skipped: 0, errors: [] })
+    expect(await report('constituents', exported, elsewhere.token)).toMatchObject({
+      dryRun: false,
+      rows: 5,
+      created: 5,
+      skipped: 0,
+      errors: [],
+    })
     const phones = await api.call<Array<{ phone?: string }>>('GET', '/api/constituents?query=%2B15035550101', { token: elsewhere.token })
     expect(phones.body.map((c) => c.phone)).toEqual(['+15035550101'])
   })
 
-  test('refuses a file that is not CSV: a bad quote names its row, an unknown column is named, no header is said', async () => {
+  test('refuses a file that is not CSV: a bad quote names its row, a column named twice is named, no header is said', async () => {
     const { token } = await freshOrganization()
     const unclosed = await problemOf(await importing('constituents', 'firstName\nAna\n"Ben\n', token))
     // The row before the fault is in: the answer says so.
@@ -143,8 +121,10 @@ describe('POST /api/constituents/import', () => {
     )
     const stray = await problemOf(await importing('constituents', 'firstName,lastName\nAna,Li"ma\n', token))
     expect(expectBadRequest(stray).detail).toBe('Row 1 is not valid CSV: a quote may only open a field')
-    const unknown = await problemOf(await importing('constituents', 'firstName,shoeSize\nAna,9\n', token))
-    expect(expectBadRequest(unknown).detail).toStartWith('The header names columns this import does not know: shoeSize.')
+    const twice = await problemOf(await importing('constituents', 'Phone Number,Mobile,firstName\n1,2,Ana\n', token))
+    expect(expectBadRequest(twice).detail).toBe('The header names a column twice: phone (Phone Number, Mobile)')
+    const none = await problemOf(await importing('constituents', 'shoeSize\n9\n', token))
+    expect(expectBadRequest(none).detail).toStartWith('The header names none of the columns this import reads: firstName, lastName,')
     expect(expectBadRequest(await problemOf(await importing('constituents', '', token))).detail).toStartWith('The file is empty')
     const notUtf8 = await problemOf(await importing('constituents', new Uint8Array([0x61, 0x0a, 0xff, 0x0a]), token))
     expect(expectBadRequest(notUtf8).detail).toBe('The file is not UTF-8 text: save it as CSV UTF-8')
@@ -255,6 +235,7 @@ describe('POST /api/needs/import', () => {
       created: 3,
       skipped: 1,
       errors: ['4 partnerId', '4 createdAt', '4 isConfidential', '4 customFields', '4 status', '6 customFields/phone'],
+      columns: first.columns,
     })
     expect(first.errors.find((e) => e.field === 'createdAt')?.message).toBe('is required: the date the request was made')
 

@@ -127,7 +127,9 @@ describe('POST /api/needs/{id}/sms → outbox → Twilio', () => {
     // A worker claims it, reaches Twilio, and dies before recording anything.
     const [claimed] = await dispatch.claim()
     expect(claimed?.payload).toMatchObject({ channel: 'sms', sms: { to: phone, interactionId } })
-    await api.server.container.get(PORTS.sms).send({ from: ORG_NUMBER, to: phone, body: 'Sent just before the crash' })
+    await api.server.container
+      .get(PORTS.sms)
+      .send({ organizationId: api.world.organizationId, from: ORG_NUMBER, to: phone, body: 'Sent just before the crash' })
     expect((await interaction(needId, interactionId))?.deliveryStatus).toBe('queued')
     // Its claim lapses (60 s); the next worker asks Twilio first.
     clock.advance(61_000)

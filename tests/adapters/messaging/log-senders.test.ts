@@ -51,6 +51,7 @@ describe('EMAIL_FALLBACK=log', () => {
 
 describe('SMS_PROVIDER=log', () => {
   const sms = {
+    organizationId: 'org-1',
     from: '+15035550100',
     to: '+15035550199',
     body: `Ana, your request REQ-1001 is in. https://intake.example.org/x?token=${TOKEN}`,

@@ -11,7 +11,12 @@ const ACCOUNT_SID = `AC${'1'.repeat(32)}`
 const AUTH_TOKEN = 'twilio-auth-token-9d8c7b6a-SECRET'
 const MESSAGES = `https://api.twilio.com/2010-04-01/Accounts/${ACCOUNT_SID}/Messages.json`
 const STATUS_CALLBACK = 'https://intake.example.org/api/webhooks/twilio/status'
-const sms = { from: '+15550001000', to: '+15550002000', body: 'Your pantry pickup is Tuesday & Thursday — 10:00 ½ price 🙂' }
+const sms = {
+  organizationId: 'org-1',
+  from: '+15550001000',
+  to: '+15550002000',
+  body: 'Your pantry pickup is Tuesday & Thursday — 10:00 ½ price 🙂',
+}
 
 const msw = setupServer()
 beforeAll(() => msw.listen({ onUnhandledRequest: 'error' }))

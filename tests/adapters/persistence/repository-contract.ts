@@ -6,6 +6,7 @@ import { describeConstituentDuplicatesContract } from './constituent-duplicates-
 import { describeConstituentSearchContract } from './constituent-search-contract'
 import { contractContext, type RepositoryFixture } from './contract-context'
 import { describeDailyDigestContract } from './daily-digest-contract'
+import { describeDevelopmentOutboxContract } from './development-outbox-contract'
 import { describeEmailSettingsContract } from './email-settings-contract'
 import { describeIdempotencyKeyContract } from './idempotency-key-contract'
 import { describeErasureContract } from './erasure-contract'
@@ -127,6 +128,7 @@ export function describeRepositories(name: string, make: () => Promise<Repositor
     describeIdempotencyKeyContract(context)
     describeSavedViewContract(context)
     describeServiceContract(context)
+    describeDevelopmentOutboxContract(context)
     describeLiveEventContract(context)
     describeOutboxContract(context)
     describeOutboxClaimContract(context)

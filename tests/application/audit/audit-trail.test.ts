@@ -29,6 +29,7 @@ const NOT_AUDITED: Record<string, string> = {
   'organizations.getSettings': 'reads settings',
   'organizations.getEmail': 'reads settings, the key masked',
   'organizations.getQuickReplies': 'reads the organization’s saved texts, no record of a person',
+  'organizations.listOutbox': 'reads what would have been sent with no provider: messages of the organization, no constituent record',
   'organizations.testEmail': 'stores nothing: sends one message with settings it was given',
   'partners.list': 'reads partners',
   'services.list': 'reads the directory of services',

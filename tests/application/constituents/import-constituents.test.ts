@@ -38,6 +38,7 @@ describe('ImportConstituents', () => {
       created: 3,
       skipped: 2,
       errors: [{ row: 3, field: 'dateOfBirth', message: 'must be a real date written YYYY-MM-DD' }],
+      columns: { matched: ['firstName', 'lastName', 'phone', 'email', 'dateOfBirth'].map((c) => ({ header: c, column: c })), unknown: [] },
     })
     expect((await everyone()).map((c) => c.firstName).sort()).toEqual(['Ana', 'Ben', 'Eve'])
   })

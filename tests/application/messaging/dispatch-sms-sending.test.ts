@@ -12,7 +12,15 @@ describe('DispatchOutbox, texts', () => {
   test("sends a queued text once, from the organization's number with the status callback, and marks its interaction sent", async () => {
     const { interactionId, outboxId } = await queue('Your box is ready')
     expect(await world.dispatcher.runOnce()).toBe(1)
-    expect(sms().attempts).toEqual([{ from: ORG_NUMBER, to: PHONE, body: 'Your box is ready', statusCallbackUrl: STATUS_CALLBACK_URL }])
+    expect(sms().attempts).toEqual([
+      {
+        organizationId: world.organizationId,
+        from: ORG_NUMBER,
+        to: PHONE,
+        body: 'Your box is ready',
+        statusCallbackUrl: STATUS_CALLBACK_URL,
+      },
+    ])
     const providerMessageId = sms().accepted[0]!.id
     expect(await interactionOf(interactionId)).toMatchObject({ deliveryStatus: 'sent', providerMessageId })
     expect(await world.outboxMessage(outboxId)).toMatchObject({ status: 'sent', attempts: 0, providerMessageId, sentAt: world.clock.now() })

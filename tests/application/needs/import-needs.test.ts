@@ -40,6 +40,10 @@ describe('ImportNeeds', () => {
         { row: 5, field: 'partnerId', message: 'must name a partner of this organization, by its id or its name' },
         { row: 6, field: 'createdAt', message: 'must not be in the future' },
       ],
+      columns: {
+        matched: ['partnerId', 'status', 'description', 'customFields', 'createdAt'].map((c) => ({ header: c, column: c })),
+        unknown: [],
+      },
     })
     const needs = await allNeeds()
     const groceries = needs.find((n) => n.customFields.size === 4)!

@@ -5,6 +5,7 @@ import { MemoryTaxonomyTermRepository } from './memory-taxonomy-term-repository'
 import type { Repositories } from '../../../application/ports/repositories'
 import type { MemoryStore } from './memory-store'
 import { MemoryConstituentRepository } from './memory-constituent-repository'
+import { MemoryDevelopmentOutboxRepository } from './memory-development-outbox-repository'
 import { MemoryDailyDigestRepository } from './memory-daily-digest-repository'
 import { MemoryEmailSettingsRepository } from './memory-email-settings-repository'
 import { MemoryHouseholdMatchRepository } from './memory-household-match-repository'
@@ -48,5 +49,6 @@ export function memoryRepositories(store: MemoryStore): Repositories {
     taxonomyTerms: new MemoryTaxonomyTermRepository(store),
     idempotencyKeys: new MemoryIdempotencyKeyRepository(store),
     liveEvents: new MemoryLiveEventRepository(store),
+    developmentOutbox: new MemoryDevelopmentOutboxRepository(store),
   }
 }

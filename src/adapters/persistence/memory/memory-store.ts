@@ -1,3 +1,4 @@
+import type { UnsentMessage } from '../../../domain/messaging/development-outbox'
 import type { LiveEvent } from '../../../domain/webhooks/live-event'
 import type { IdempotencyKeyRecord } from '../../../application/ports/repositories/idempotency-key-repository'
 import type { RefreshTokenRecord } from '../../../application/ports/repositories/refresh-token-repository'
@@ -59,6 +60,7 @@ export interface MemoryTables {
   savedViews: Map<string, SavedView>
   services: Map<string, Service>
   taxonomyTerms: Map<string, TaxonomyTerm>
+  developmentOutbox: Map<string, UnsentMessage>
 }
 
 export function emptyTables(): MemoryTables {
@@ -91,6 +93,7 @@ export function emptyTables(): MemoryTables {
     savedViews: new Map(),
     services: new Map(),
     taxonomyTerms: new Map(),
+    developmentOutbox: new Map(),
   }
 }
 

@@ -6,6 +6,7 @@ import type { Repositories } from '../../../application/ports/repositories'
 import { PreparedStatements } from './prepared-statements'
 import type { SqlDialect } from './sql-dialect'
 import { SqlConstituentRepository } from './sql-constituent-repository'
+import { SqlDevelopmentOutboxRepository } from './sql-development-outbox-repository'
 import { SqlDailyDigestRepository } from './sql-daily-digest-repository'
 import { SqlEmailSettingsRepository } from './sql-email-settings-repository'
 import { SqlHouseholdMatchRepository } from './sql-household-match-repository'
@@ -64,5 +65,6 @@ export function sqlRepositories(
     taxonomyTerms: new SqlTaxonomyTermRepository(...on),
     idempotencyKeys: new SqlIdempotencyKeyRepository(...on),
     liveEvents: new SqlLiveEventRepository(...on),
+    developmentOutbox: new SqlDevelopmentOutboxRepository(...on),
   }
 }

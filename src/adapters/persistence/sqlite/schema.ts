@@ -1,4 +1,5 @@
 import { sql } from 'drizzle-orm'
+import type { UnsentMessage } from '../../../domain/messaging/development-outbox'
 import type { SavedViewFilters } from '../../../domain/members/saved-view'
 import type { OpeningHours } from '../../../domain/services/schedule'
 import type { ServiceAddress } from '../../../domain/services/service'
@@ -650,6 +651,31 @@ export const idempotencyKeys = sqliteTable(
     primaryKey({ columns: [t.organizationId, t.caller, t.operation, t.keyHash] }),
     // The retention job finds the keys past their day across organizations.
     index('idempotency_keys_by_age').on(t.createdAt),
+  ],
+)
+
+/**
+ * What would have been sent with no provider set (docs/api/organization.md "Development outbox"): kept a week for
+ * the organization's admins, a password reset's link withheld, erased with the person it was to.
+ */
+export const developmentOutbox = sqliteTable(
+  'development_outbox',
+  {
+    id: text('id').primaryKey(),
+    organizationId: text('organization_id')
+      .notNull()
+      .references(() => organizations.id),
+    channel: text('channel').$type<UnsentMessage['channel']>().notNull(),
+    kind: text('kind').$type<UnsentMessage['kind']>().notNull(),
+    recipient: text('recipient').notNull(),
+    subject: text('subject'),
+    body: text('body').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('development_outbox_newest').on(t.organizationId, t.createdAt, t.id),
+    // The retention job finds the messages past their week across organizations.
+    index('development_outbox_by_age').on(t.createdAt),
   ],
 )
 

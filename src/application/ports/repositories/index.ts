@@ -1,6 +1,7 @@
 import type { AuditEventRepository } from './audit-event-repository'
 import type { ConstituentRepository } from './constituent-repository'
 import type { DailyDigestRepository } from './daily-digest-repository'
+import type { DevelopmentOutboxRepository } from './development-outbox-repository'
 import type { EmailSettingsRepository } from './email-settings-repository'
 import type { HouseholdMatchRepository } from './household-match-repository'
 import type { IdempotencyKeyRepository } from './idempotency-key-repository'
@@ -60,4 +61,5 @@ export interface Repositories {
   savedViews: SavedViewRepository
   services: ServiceRepository
   taxonomyTerms: TaxonomyTermRepository
+  developmentOutbox: DevelopmentOutboxRepository
 }
