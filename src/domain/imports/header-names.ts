@@ -15,7 +15,9 @@ export const HEADER_ALIASES: Readonly<Record<string, readonly string[]>> = {
   addressCity: ['City', 'Town', 'Ciudad'],
   addressState: ['State', 'Province', 'Region', 'Estado'],
   addressZip: ['Zip', 'Zip Code', 'ZIP+4', 'Postal Code', 'Postcode', 'Código Postal'],
-  partnerId: ['Partner', 'Partner Name', 'Agency'],
+  partnerId: ['Partner ID'],
+  // A partner named in words is read by its name (a partnerId cell may hold a name too).
+  partnerName: ['Partner', 'Agency'],
   description: ['Request', 'Need', 'Details'],
   isConfidential: ['Confidential'],
   createdAt: ['Created', 'Created On', 'Date', 'Date Requested', 'Request Date', 'Fecha'],

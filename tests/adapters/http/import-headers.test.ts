@@ -43,6 +43,19 @@ describe('an import header', () => {
     const columns = document.components.schemas.ImportReport.properties.columns['x-import-columns']
     expect(Object.keys(columns.constituents)).toEqual(CONTACT_COLUMNS)
     expect(columns.constituents.addressZip).toContain('Postal Code')
-    expect(Object.keys(columns.needs)).toEqual(['partnerId', 'status', 'description', 'isConfidential', 'customFields', 'createdAt'])
+    expect(Object.keys(columns.needs)).toEqual([
+      'partnerId',
+      'partnerName',
+      'status',
+      'description',
+      'isConfidential',
+      'customFields',
+      ...['description', 'firstName', 'lastName', 'phone', 'email', 'dateOfBirth']
+        .concat(['addressStreet', 'addressCity', 'addressState', 'addressZip'])
+        .map((key) => `customFields.${key}`),
+      'createdAt',
+      'resolvedAt',
+    ])
+    expect(columns.needs.partnerName).toEqual(['Partner', 'Agency'])
   })
 })
