@@ -9,6 +9,7 @@ import { describeDailyDigestContract } from './daily-digest-contract'
 import { describeEmailSettingsContract } from './email-settings-contract'
 import { describeIdempotencyKeyContract } from './idempotency-key-contract'
 import { describeErasureContract } from './erasure-contract'
+import { describeFederationContract } from './federation-contract'
 import { describeInvitationContract } from './invitation-contract'
 import { describeLiveEventContract } from './live-event-contract'
 import { describeMemberContract } from './member-contract'
@@ -128,5 +129,6 @@ export function describeRepositories(name: string, make: () => Promise<Repositor
     describeOutboxClaimContract(context)
     describeOutboxOutcomeContract(context)
     describeUnitOfWorkContract(context)
+    describeFederationContract(context)
   })
 }

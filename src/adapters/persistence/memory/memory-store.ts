@@ -15,6 +15,7 @@ import type { Need, NeedChange } from '../../../domain/needs/need'
 import type { Organization } from '../../../domain/organizations/organization'
 import type { Partner } from '../../../domain/partners/partner'
 import type { WebhookEndpoint } from '../../../domain/webhooks/webhook'
+import type { FederationKey, PairingInvitation, ReferralPartner } from '../../../domain/federation/referral-partner'
 
 /** An organization with what only its repository reads: its need sequence and its last retention run. */
 export type StoredOrganization = Organization & { needSequence: number; retentionRanAt?: Date }
@@ -53,6 +54,12 @@ export interface MemoryTables {
   /** `organizationId|caller|operation|keyHash` → the key as kept. */
   idempotencyKeys: Map<string, IdempotencyKeyRecord>
   savedViews: Map<string, SavedView>
+  referralPartners: Map<string, ReferralPartner>
+  federationKeys: Map<string, FederationKey>
+  /** Secret digest → the invitation. */
+  pairingInvitations: Map<string, PairingInvitation>
+  /** `pairingId|messageId` → when it was received. */
+  seenMessages: Map<string, Date>
 }
 
 export function emptyTables(): MemoryTables {
@@ -82,6 +89,10 @@ export function emptyTables(): MemoryTables {
     dailyDigests: new Map(),
     idempotencyKeys: new Map(),
     savedViews: new Map(),
+    referralPartners: new Map(),
+    federationKeys: new Map(),
+    pairingInvitations: new Map(),
+    seenMessages: new Map(),
   }
 }
 

@@ -23,6 +23,7 @@ import type { SqlDb } from './sql-repository'
 import { SqlSmsOptOutRepository } from './sql-sms-opt-out-repository'
 import { SqlWebhookEndpointRepository } from './sql-webhook-endpoint-repository'
 import { AWAITED_WRITES, type UnreadWrites } from './unread-writes'
+import { SqlFederationRepository, SqlReferralPartnerRepository } from './sql-federation-repository'
 
 export type { SqlDb } from './sql-repository'
 
@@ -60,5 +61,7 @@ export function sqlRepositories(
     savedViews: new SqlSavedViewRepository(...on),
     idempotencyKeys: new SqlIdempotencyKeyRepository(...on),
     liveEvents: new SqlLiveEventRepository(...on),
+    referralPartners: new SqlReferralPartnerRepository(...on),
+    federation: new SqlFederationRepository(...on),
   }
 }

@@ -18,6 +18,8 @@ import type { RefreshTokenRepository } from './refresh-token-repository'
 import type { SavedViewRepository } from './saved-view-repository'
 import type { SmsOptOutRepository } from './sms-opt-out-repository'
 import type { WebhookEndpointRepository } from './webhook-endpoint-repository'
+import type { FederationRepository } from './federation-repository'
+import type { ReferralPartnerRepository } from './referral-partner-repository'
 
 /** What a ConflictError says when a write would break a uniqueness rule: the same words from every store. */
 export const UNIQUE_CONFLICTS = {
@@ -56,4 +58,6 @@ export interface Repositories {
   dailyDigests: DailyDigestRepository
   idempotencyKeys: IdempotencyKeyRepository
   savedViews: SavedViewRepository
+  referralPartners: ReferralPartnerRepository
+  federation: FederationRepository
 }

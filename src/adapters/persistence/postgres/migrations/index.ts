@@ -30,6 +30,7 @@ import m25 from './0025_need_search.sql' with { type: 'text' }
 import m26 from './0026_sms_conversations.sql' with { type: 'text' }
 import m27 from './0027_organization_default_country.sql' with { type: 'text' }
 import m28 from './0028_sms_help_and_quick_replies.sql' with { type: 'text' }
+import m29 from './0029_federation.sql' with { type: 'text' }
 
 export const POSTGRES_MIGRATIONS = bundledMigrations(journal, {
   '0000_init': m0,
@@ -61,4 +62,5 @@ export const POSTGRES_MIGRATIONS = bundledMigrations(journal, {
   '0026_sms_conversations': m26,
   '0027_organization_default_country': m27,
   '0028_sms_help_and_quick_replies': m28,
+  '0029_federation': m29,
 })

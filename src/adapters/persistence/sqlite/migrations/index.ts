@@ -34,6 +34,7 @@ import m29 from './0029_need_search.sql' with { type: 'text' }
 import m30 from './0030_sms_conversations.sql' with { type: 'text' }
 import m31 from './0031_organization_default_country.sql' with { type: 'text' }
 import m32 from './0032_sms_help_and_quick_replies.sql' with { type: 'text' }
+import m33 from './0033_federation.sql' with { type: 'text' }
 
 export const SQLITE_MIGRATIONS = bundledMigrations(journal, {
   '0000_init': m0,
@@ -69,4 +70,5 @@ export const SQLITE_MIGRATIONS = bundledMigrations(journal, {
   '0030_sms_conversations': m30,
   '0031_organization_default_country': m31,
   '0032_sms_help_and_quick_replies': m32,
+  '0033_federation': m33,
 })
