@@ -89,6 +89,7 @@ export type ResourceName =
   | 'Webhook endpoint'
   | 'Saved view'
   | 'Message'
+  | 'Referral partner'
 
 /** 404: unknown, or belonging to another organization or partner scope (never revealed). */
 export class NotFoundError extends DomainError {

@@ -31,6 +31,7 @@ import { reports } from './composition/reports'
 import { security } from './composition/security'
 import { sms } from './composition/sms'
 import { webhooks } from './composition/webhooks'
+import { federation } from './composition/federation'
 import type { Config } from './config'
 
 // The CLI and tests reach ports through the container.
@@ -49,6 +50,7 @@ const AREAS: { [K in keyof UseCases]: Area<K> } = {
   reports,
   sms,
   webhooks,
+  federation,
 }
 
 /** What tests may swap: a fixed clock, predictable ids, cheap password hashing, captured logs and mail. */

@@ -49,9 +49,10 @@ const JOBS: PeriodicJob[] = [
     name: 'retention',
     everyMs: HOUR,
     run: async (operations, logger) => {
-      const { runs, idempotencyKeysRemoved } = await operations.applyRetention.execute()
+      const { runs, idempotencyKeysRemoved, federationRecordsRemoved } = await operations.applyRetention.execute()
       for (const run of runs) logger.info('retention applied', { ...run })
       if (idempotencyKeysRemoved > 0) logger.info('idempotency keys past their day deleted', { removed: idempotencyKeysRemoved })
+      if (federationRecordsRemoved > 0) logger.info('federation message ids past their day deleted', { removed: federationRecordsRemoved })
     },
   },
   {

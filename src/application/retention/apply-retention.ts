@@ -1,5 +1,6 @@
 import { retentionStart } from '../../domain/audit/audit-event'
 import { IDEMPOTENCY_KEY_LIFETIME_MS } from '../../domain/shared/idempotency'
+import { SEEN_MESSAGE_LIFETIME_MS } from '../../domain/federation/channel'
 import type { AuditTrail } from '../audit/audit-trail'
 import type { ConstituentEraser } from '../constituents/constituent-eraser'
 import type { Clock } from '../ports/clock'
@@ -12,7 +13,7 @@ export const RETENTION_PERIOD_MS = 24 * 60 * 60 * 1000
 /** People erased per transaction, needs cleared per transaction: the writer is never held long. */
 const PEOPLE_BATCH = 100
 const NEEDS_BATCH = 500
-/** Idempotency-Keys removed per transaction. */
+/** Idempotency-Keys (or federation records) removed per transaction. */
 const KEYS_BATCH = 1000
 
 /** One organization's run: what it erased and cleared. */
@@ -26,6 +27,8 @@ export interface RetentionRun {
 export interface RetentionPass {
   runs: RetentionRun[]
   idempotencyKeysRemoved: number
+  /** Message ids of the channel between instances past their 24 hours, and pairing invitations expired as long (docs/referrals.md). */
+  federationRecordsRemoved: number
 }
 
 /**
@@ -45,7 +48,8 @@ export class ApplyRetention {
   ) {}
 
   async execute(): Promise<RetentionPass> {
-    const idempotencyKeysRemoved = await this.removeExpiredKeys()
+    const idempotencyKeysRemoved = await this.removeExpired(IDEMPOTENCY_KEY_LIFETIME_MS, (r, by) => r.idempotencyKeys.purge(by, KEYS_BATCH))
+    const federationRecordsRemoved = await this.removeExpired(SEEN_MESSAGE_LIFETIME_MS, (r, by) => r.federation.purge(by, KEYS_BATCH))
     const runs: RetentionRun[] = []
     for (const retention of await this.repositories.organizations.dataRetentions()) {
       const now = this.clock.now()
@@ -53,14 +57,15 @@ export class ApplyRetention {
       const claimed = await this.unitOfWork.run((r) => r.organizations.claimRetentionRun(retention.organizationId, now, lastRunBefore))
       if (claimed) runs.push(await this.run(retention, now))
     }
-    return { runs, idempotencyKeysRemoved }
+    return { runs, idempotencyKeysRemoved, federationRecordsRemoved }
   }
 
-  private async removeExpiredKeys(): Promise<number> {
-    const expiredBy = new Date(this.clock.now().getTime() - IDEMPOTENCY_KEY_LIFETIME_MS)
+  /** Removes, a batch per transaction, what is older than `lifetimeMs`; answers how many went. */
+  private async removeExpired(lifetimeMs: number, purge: (r: Repositories, expiredBy: Date) => Promise<number>): Promise<number> {
+    const expiredBy = new Date(this.clock.now().getTime() - lifetimeMs)
     let removed = 0
     for (let batch = KEYS_BATCH; batch === KEYS_BATCH; removed += batch) {
-      batch = await this.unitOfWork.run((r) => r.idempotencyKeys.purge(expiredBy, KEYS_BATCH))
+      batch = await this.unitOfWork.run((r) => purge(r, expiredBy))
     }
     return removed
   }

@@ -64,3 +64,8 @@ export function envelopeOf(body: string): FederationEnvelope | undefined {
   if (referralId !== undefined && referralId !== null && typeof referralId !== 'string') return undefined
   return { type, pairingId, ...(typeof referralId === 'string' ? { referralId } : {}), payload: payload ?? null }
 }
+
+/** Where an instance takes messages and pairings, below its PUBLIC_BASE_URL (which may have a path of its own). */
+export function peerUrl(baseUrl: string, route: 'messages' | 'pairings'): string {
+  return `${baseUrl.replace(/\/+$/, '')}/federation/v1/${route}`
+}

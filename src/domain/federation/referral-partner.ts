@@ -1,3 +1,6 @@
+import type { FieldError } from '../errors'
+import { FieldChecks, HTTP_URL, NAME, type TextRule } from '../shared/fields'
+
 // docs/referrals.md: an organization paired with another, on this instance or another.
 
 export type PairingStatus = 'active' | 'ended'
@@ -41,4 +44,31 @@ export interface PairingInvitation {
   secretDigest: string
   expiresAt: Date
   createdAt: Date
+}
+
+/** What the redeeming instance sends to pair (`POST /federation/v1/pairings`), all text. */
+export interface PairingRequest {
+  /** The code's secret. */
+  secret: string
+  /** The redeemer's record of the pairing. */
+  pairingId: string
+  organizationId: string
+  name: string
+  baseUrl: string
+  publicKey: string
+}
+
+export const PAIRING_ID = { minLength: 1, maxLength: 100 } as const satisfies TextRule
+/** 32 bytes in base64. */
+export const PUBLIC_KEY = { pattern: '^[A-Za-z0-9+/]{43}=$', maxLength: 44 } as const satisfies TextRule
+
+/** The problems of a pairing request. */
+export function pairingRequestErrors(input: Partial<Record<keyof PairingRequest, unknown>>): FieldError[] {
+  return new FieldChecks()
+    .text('/secret', input.secret, PAIRING_ID)
+    .text('/pairingId', input.pairingId, PAIRING_ID)
+    .text('/organizationId', input.organizationId, PAIRING_ID)
+    .text('/name', input.name, NAME)
+    .text('/baseUrl', input.baseUrl, HTTP_URL, { meaning: 'an http(s) URL' })
+    .text('/publicKey', input.publicKey, PUBLIC_KEY, { meaning: 'a raw Ed25519 public key in base64' }).errors
 }
