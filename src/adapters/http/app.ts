@@ -101,7 +101,7 @@ export function createHttpApp(deps: HttpDependencies) {
     .use(webhookEndpointsRoutes(deps.useCases.webhooks, auth))
     .use(streamRoutes(deps.useCases.webhooks.stream, auth))
     .use(referralPartnersRoutes(deps.useCases.federation, auth))
-    .use(federationRoutes(deps.useCases.federation, limits))
+    .use(federationRoutes(deps.useCases.federation, limits, site))
   if (!deps.checkAnswers) leaveAnswersUnchecked(app)
   return app
 }

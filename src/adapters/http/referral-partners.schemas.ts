@@ -54,14 +54,14 @@ export const PairingAnswerSchema = Named(
   t.Object({ pairingId: Id, organizationId: Id, name: t.String({ maxLength: NAME.maxLength }), publicKey: PublicKey }),
 )
 
-export const FederationMessageBody = t.Object(
+export const FederationMessageBody = Body(
   {
     type: t.String({ minLength: 1, maxLength: 100 }),
     pairingId: Id,
     referralId: t.Optional(t.Union([Id, t.Null()])),
     payload: t.Unknown(),
   },
-  { description: 'Signed as received: Standard Webhooks headers, `v1a` (Ed25519)' },
+  'Signed as received: Standard Webhooks headers, `v1a` (Ed25519)',
 )
 
 export const SignedHeaders = t.Object({
