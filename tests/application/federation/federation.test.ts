@@ -5,7 +5,7 @@ import { DispatchOutbox } from '../../../src/application/messaging/dispatch-outb
 import type { FederationTransport, PeerAnswer } from '../../../src/application/ports/federation'
 import { ProviderError } from '../../../src/application/ports/provider-error'
 import type { UseCases } from '../../../src/application/use-cases'
-import { InvalidError } from '../../../src/domain/errors'
+import type { InvalidError } from '../../../src/domain/errors'
 import { Ed25519FederationKeys } from '../../../src/adapters/security/ed25519-federation-keys'
 import { createContainer, PORTS } from '../../../src/main/container'
 import { FixedClock } from '../../support/fixed-clock'
