@@ -68,7 +68,6 @@ import type { StartNeedFromMessage } from './sms/start-need-from-message'
 import type { RecordSmsStatus } from './sms/record-sms-status'
 import type { SendSms } from './sms/send-sms'
 import type { ListWebhookDeliveries } from './webhooks/list-webhook-deliveries'
-import type { FederationChannel } from './federation/federation-channel'
 import type { AcceptPairing, CreatePairingInvitation, PairWithPartner } from './federation/pairing'
 import type { ReceiveFederationMessage } from './federation/receive-federation-message'
 import type { EndPairing, ListReferralPartners } from './federation/referral-partners'
@@ -180,8 +179,6 @@ export interface UseCases {
     list: ListReferralPartners
     end: EndPairing
     receive: ReceiveFederationMessage
-    /** What a feature sends its messages and requests through. */
-    channel: FederationChannel
   }
   /** What operators run from the command line, and the outbox worker. */
   operations: {

@@ -151,6 +151,7 @@ export const membersEn = {
       email_settings: 'Email settings',
       interaction: 'Note or message',
       webhook_endpoint: 'Webhook endpoint',
+      referral_partner: 'Referral partner',
     } satisfies Record<AuditEvent['recordType'], string>,
   },
 }

@@ -154,6 +154,7 @@ export const membersEs: typeof membersEn = {
       email_settings: 'Configuración de correo',
       interaction: 'Nota o mensaje',
       webhook_endpoint: 'Webhook',
+      referral_partner: 'Organización asociada para derivaciones',
     },
   },
 }

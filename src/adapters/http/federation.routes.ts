@@ -6,7 +6,7 @@ import type { RequestSite } from './request-site'
 import { FederationMessageBody, PairingAnswerSchema, PairingRequestBody, SignedHeaders } from './referral-partners.schemas'
 import { signedBodyOf } from './request-body'
 
-const ANONYMOUS = "Anonymous: called by a referral partner's instance (docs/referrals.md); limited per client address."
+const ANONYMOUS = "Anonymous: called by a referral partner's instance; limited per client address."
 
 /** docs/referrals.md: what partners' instances call, authenticated by a code's secret or a message's signature. */
 export function federationRoutes(useCases: UseCases['federation'], rateLimits: RateLimits, requestSite: RequestSite) {

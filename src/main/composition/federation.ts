@@ -37,6 +37,5 @@ export const federation = area('federation', ({ config, bind, service }) => {
     list: service(ListReferralPartners, [repositories]),
     end: service(EndPairing, [unitOfWork, FederationChannel, clock, AuditTrail]),
     receive: service(ReceiveFederationMessage, [repositories, unitOfWork, OrganizationKeys, FederationHandlers, clock]),
-    channel: FederationChannel,
   }
 })
