@@ -8035,10 +8035,10 @@ export interface operations {
     receiveFederationMessage: {
         parameters: {
             query?: never;
-            header: {
-                "webhook-id": string;
-                "webhook-timestamp": string;
-                "webhook-signature": string;
+            header?: {
+                "webhook-id"?: string;
+                "webhook-timestamp"?: string;
+                "webhook-signature"?: string;
             };
             path?: never;
             cookie?: never;

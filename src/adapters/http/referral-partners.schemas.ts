@@ -64,8 +64,9 @@ export const FederationMessageBody = Body(
   'Signed as received: Standard Webhooks headers, `v1a` (Ed25519)',
 )
 
+// Optional here: a message without them is 401 (no signature), after its body was checked as every body is.
 export const SignedHeaders = t.Object({
-  'webhook-id': t.String({ minLength: 1, maxLength: 200 }),
-  'webhook-timestamp': t.String({ maxLength: 20 }),
-  'webhook-signature': t.String({ maxLength: 2000 }),
+  'webhook-id': t.Optional(t.String({ maxLength: 200 })),
+  'webhook-timestamp': t.Optional(t.String({ maxLength: 20 })),
+  'webhook-signature': t.Optional(t.String({ maxLength: 2000 })),
 })
