@@ -75,6 +75,9 @@ import type { StartNeedFromMessage } from './sms/start-need-from-message'
 import type { RecordSmsStatus } from './sms/record-sms-status'
 import type { SendSms } from './sms/send-sms'
 import type { ListWebhookDeliveries } from './webhooks/list-webhook-deliveries'
+import type { AcceptPairing, CreatePairingInvitation, PairWithPartner } from './federation/pairing'
+import type { ReceiveFederationMessage } from './federation/receive-federation-message'
+import type { EndPairing, ListReferralPartners } from './federation/referral-partners'
 import type {
   CreateWebhookEndpoint,
   DeleteWebhookEndpoint,
@@ -186,6 +189,15 @@ export interface UseCases {
     listDeliveries: ListWebhookDeliveries
     /** The live stream's open streams (`GET /api/stream`). */
     stream: LiveStreams
+  }
+  /** Referral partners and the signed channel between instances (docs/referrals.md). */
+  federation: {
+    createInvitation: CreatePairingInvitation
+    pair: PairWithPartner
+    acceptPairing: AcceptPairing
+    list: ListReferralPartners
+    end: EndPairing
+    receive: ReceiveFederationMessage
   }
   /** What operators run from the command line, and the outbox worker. */
   operations: {

@@ -90,6 +90,7 @@ export type ResourceName =
   | 'Saved view'
   | 'Service'
   | 'Message'
+  | 'Referral partner'
 
 /** 404: unknown, or belonging to another organization or partner scope (never revealed). */
 export class NotFoundError extends DomainError {

@@ -28,6 +28,8 @@ export interface Config {
   publicIntakeRateLimit: number
   /** Login, refresh and accept-invite requests per client address per minute. */
   authRateLimit: number
+  /** FEDERATION_RATE_LIMIT: requests to /federation/v1/* per client address per minute (docs/referrals.md). */
+  federationRateLimit: number
   /**
    * What one person can make the service send, or be sent, per hour: reset links, texts, confirmations
    * (docs/api/access.md "Tokens", docs/api/organization.md "SMS", docs/api/needs.md "Public intake").
@@ -93,6 +95,7 @@ export function loadConfig(env: Env = process.env): Config {
     webhookBlockPrivateHosts: choice(env, 'WEBHOOK_BLOCK_PRIVATE_HOSTS', ['true', 'false'] as const, 'false') === 'true',
     publicIntakeRateLimit: integer(env, 'PUBLIC_INTAKE_RATE_LIMIT', 20, 1, 1_000_000),
     authRateLimit: integer(env, 'AUTH_RATE_LIMIT', 60, 1, 1_000_000),
+    federationRateLimit: integer(env, 'FEDERATION_RATE_LIMIT', 600, 1, 1_000_000),
     sendLimits: {
       passwordResetMailsPerHour: integer(env, 'PASSWORD_RESET_MAILS_PER_HOUR', 3, 1, 1000),
       smsPerRecipientPerHour: integer(env, 'SMS_PER_RECIPIENT_PER_HOUR', 10, 1, 100_000),

@@ -32,6 +32,7 @@ import { security } from './composition/security'
 import { services } from './composition/services'
 import { sms } from './composition/sms'
 import { webhooks } from './composition/webhooks'
+import { federation } from './composition/federation'
 import type { Config } from './config'
 
 // The CLI and tests reach ports through the container.
@@ -51,6 +52,7 @@ const AREAS: { [K in keyof UseCases]: Area<K> } = {
   services,
   sms,
   webhooks,
+  federation,
 }
 
 /** What tests may swap: a fixed clock, predictable ids, cheap password hashing, captured logs and mail. */

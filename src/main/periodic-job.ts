@@ -50,10 +50,11 @@ const JOBS: PeriodicJob[] = [
     name: 'retention',
     everyMs: HOUR,
     run: async (operations, logger) => {
-      const { runs, idempotencyKeysRemoved, unsentMessagesRemoved } = await operations.applyRetention.execute()
+      const { runs, idempotencyKeysRemoved, unsentMessagesRemoved, federationRecordsRemoved } = await operations.applyRetention.execute()
       for (const run of runs) logger.info('retention applied', { ...run })
       if (idempotencyKeysRemoved > 0) logger.info('idempotency keys past their day deleted', { removed: idempotencyKeysRemoved })
       if (unsentMessagesRemoved > 0) logger.info('development outbox messages past their week deleted', { removed: unsentMessagesRemoved })
+      if (federationRecordsRemoved > 0) logger.info('federation message ids past their day deleted', { removed: federationRecordsRemoved })
     },
   },
   {

@@ -40,7 +40,11 @@ export function serviceApp(container: Container, config: Config, lifecycle: () =
     accessLog: container.get(PORTS.accessLog),
     persistence: container.get(PORTS.persistence),
     lifecycle,
-    rateLimiters: { publicIntake: container.get(PORTS.publicIntakeRateLimiter), auth: container.get(PORTS.authRateLimiter) },
+    rateLimiters: {
+      publicIntake: container.get(PORTS.publicIntakeRateLimiter),
+      auth: container.get(PORTS.authRateLimiter),
+      federation: container.get(PORTS.federationRateLimiter),
+    },
     trustProxy: config.trustProxy,
     publicBaseUrl: config.publicBaseUrl,
     version: VERSION,

@@ -19,6 +19,9 @@ const RATE_LIMITED: ReadonlyArray<readonly [path: string, method: string]> = [
   ['/api/auth/password-reset', 'post'],
   ['/api/auth/reset-password', 'post'],
   ['/api/needs/public', 'post'],
+  // Partners' instances: a pairing code's secret, or a message's Ed25519 signature (docs/referrals.md).
+  ['/federation/v1/pairings', 'post'],
+  ['/federation/v1/messages', 'post'],
 ]
 
 /** The CSV exports: their answer is a file streamed record by record, whose length grows with the records. */

@@ -190,6 +190,17 @@ export const CONTRACT_ROWS: Array<{ row: string; permissions: Permission[]; grid
     },
   },
   {
+    row: 'referral partners and their pairing codes: org_admin',
+    permissions: ['referral-partners:manage'],
+    grid: {
+      org_admin: 'x    x  x  x  x   x   x',
+      partner_admin: '.    .  .  .  .   .   .',
+      partner_agent: '.    .  .  .  .   .   .',
+      staff: '.    .  .  .  .   .   .',
+      volunteer: '.    .  .  .  .   .   .',
+    },
+  },
+  {
     row: 'webhook endpoints and their deliveries: org_admin',
     permissions: ['webhooks:manage'],
     grid: {

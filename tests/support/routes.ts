@@ -331,6 +331,24 @@ export const ROUTES: Route[] = [
     LIST,
     ok(200, () => ({ path: '/api/reports/served/export?format=csv&from=2026-11-01&to=2026-11-30' })),
   ),
+  route('GET /api/referral-partners', ['referral-partners:manage'], [401, 403], ok(200)),
+  route('POST /api/referral-partners/invitations', ['referral-partners:manage'], [401, 403], { body: 'none', ...ok(201) }),
+  // An allowed caller gets past the permission to the code's check, or to the pairing's lookup.
+  route(
+    'POST /api/referral-partners',
+    ['referral-partners:manage'],
+    [400, 401, 403, 409, 413, 415, 502],
+    ok(400, () => ({ body: { code: 'not-a-code' } })),
+  ),
+  route(
+    'DELETE /api/referral-partners/{id}',
+    ['referral-partners:manage'],
+    ONE,
+    ok(404, () => ({ path: `/api/referral-partners/${crypto.randomUUID()}` })),
+  ),
+  // Partners' instances call these: no bearer token, a pairing code's secret or a message's signature instead.
+  route('POST /federation/v1/pairings', 'anyone', [400, 401, 413, 415, 429]),
+  route('POST /federation/v1/messages', 'anyone', [400, 401, 409, 413, 415, 429]),
   // Twilio calls these: no bearer token, an X-Twilio-Signature instead (403 without a valid one).
   route('POST /api/webhooks/twilio/sms', 'twilio', [400, 403, 413], { body: 'form' }),
   route('POST /api/webhooks/twilio/status', 'twilio', [400, 403, 413], { body: 'form' }),

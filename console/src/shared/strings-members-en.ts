@@ -159,6 +159,7 @@ export const membersEn = {
       interaction: 'Note or message',
       webhook_endpoint: 'Webhook endpoint',
       service: 'Service',
+      referral_partner: 'Referral partner',
     } satisfies Record<AuditEvent['recordType'], string>,
   },
 }

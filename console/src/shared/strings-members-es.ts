@@ -162,6 +162,7 @@ export const membersEs: typeof membersEn = {
       interaction: 'Nota o mensaje',
       webhook_endpoint: 'Webhook',
       service: 'Servicio',
+      referral_partner: 'Organización asociada para derivaciones',
     },
   },
 }

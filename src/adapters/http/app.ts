@@ -37,6 +37,8 @@ import { sessionCookieRoutes } from './session-cookie.routes'
 import { twilioWebhooksRoutes } from './twilio-webhooks.routes'
 import { streamRoutes } from './stream.routes'
 import { webhookEndpointsRoutes } from './webhook-endpoints.routes'
+import { federationRoutes } from './federation.routes'
+import { referralPartnersRoutes } from './referral-partners.routes'
 
 export interface HttpDependencies {
   useCases: UseCases
@@ -104,6 +106,8 @@ export function createHttpApp(deps: HttpDependencies) {
     .use(twilioWebhooksRoutes(deps.useCases.sms, deps.publicBaseUrl))
     .use(webhookEndpointsRoutes(deps.useCases.webhooks, auth))
     .use(streamRoutes(deps.useCases.webhooks.stream, auth))
+    .use(referralPartnersRoutes(deps.useCases.federation, auth))
+    .use(federationRoutes(deps.useCases.federation, limits, site))
   if (!deps.checkAnswers) leaveAnswersUnchecked(app)
   return app
 }

@@ -13,10 +13,12 @@ export interface AnonymousRateLimiters {
   publicIntake: RateLimiter
   /** Login, refresh and accept-invite (AUTH_RATE_LIMIT per minute), besides login's per-email throttle. */
   auth: RateLimiter
+  /** The pairings and messages of partners' instances, /federation/v1/* (FEDERATION_RATE_LIMIT per minute). */
+  federation: RateLimiter
 }
 
 /** The policy names of the RateLimit fields (docs/api/access.md "Rate limits"). */
-const POLICY_NAMES: Record<keyof AnonymousRateLimiters, string> = { publicIntake: 'public-intake', auth: 'auth' }
+const POLICY_NAMES: Record<keyof AnonymousRateLimiters, string> = { publicIntake: 'public-intake', auth: 'auth', federation: 'federation' }
 
 /**
  * Counts one request of the named limit against its client's block (an IPv6 address by its /64) and puts the RateLimit fields

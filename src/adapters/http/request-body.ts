@@ -15,6 +15,15 @@ export function maxBodyBytesOf(pathname: string): number {
   return FILE_ROUTES.includes(pathname) ? IMPORT_LIMITS.maxBytes : MAX_BODY_BYTES
 }
 
+/** The routes whose body is signed (docs/referrals.md "The channel"): its text is kept as received, for the signature's check. */
+const SIGNED_ROUTES: readonly string[] = ['/federation/v1/messages']
+const signedBodies = new WeakMap<Request, string>()
+
+/** The text of a signed route's body, as received. */
+export function signedBodyOf(request: Request): string {
+  return signedBodies.get(request) ?? ''
+}
+
 /** What the body parser yields for text that is not JSON; validation then reports it. */
 export const INVALID_JSON = Object.freeze({ invalidJson: true })
 
@@ -61,6 +70,7 @@ export async function parseBody({ request }: { request: Request }): Promise<unkn
   if (FILE_ROUTES.includes(new URL(request.url).pathname)) return FILE_BODY
   const text = await readBody(request)
   if (text === undefined) return BODY_TOO_LARGE
+  if (SIGNED_ROUTES.includes(new URL(request.url).pathname)) signedBodies.set(request, text)
   if (text === '') return null
   const contentType = request.headers.get('content-type') ?? ''
   if (takesForms(new URL(request.url).pathname)) {

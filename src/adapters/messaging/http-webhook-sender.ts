@@ -1,7 +1,6 @@
 import { createHmac, randomBytes } from 'node:crypto'
-import { ProviderError } from '../../application/ports/provider-error'
 import type { WebhookHostPolicy, WebhookRequest, WebhookSecrets, WebhookSender } from '../../application/ports/webhooks'
-import { InvalidError } from '../../domain/errors'
+import { checkAllowedHost, postToAllowedHost } from './outbound-post'
 import type { OutboundHostPolicy } from './smtp-host-policy'
 
 const FAILED = 'Webhook delivery failed' as const
@@ -23,13 +22,9 @@ export class StandardWebhookSecrets implements WebhookSecrets {
   }
 }
 
-const REFUSED =
-  'must name a host this service may reach: not a loopback, private or link-local address, and one of the allowed hosts when the deployment names them'
-
 /**
- * Posts events over HTTP. Redirects are not followed (a 3xx is a failed try), the answer's body is not read,
- * and the host must pass the deployment's rules at each try; for http the connection goes to the address
- * checked, so DNS cannot answer one address to the check and another to the connection.
+ * Posts events over HTTP (postToAllowedHost: the deployment's host rules at each try, no redirects followed,
+ * so a 3xx is a failed try); the answer's body is not read.
  */
 export class HttpWebhookSender implements WebhookSender, WebhookHostPolicy {
   constructor(
@@ -38,42 +33,26 @@ export class HttpWebhookSender implements WebhookSender, WebhookHostPolicy {
   ) {}
 
   async check(url: string): Promise<void> {
-    if (!(await this.hosts.addressFor(new URL(url).hostname))) throw InvalidError.field('/url', REFUSED)
+    await checkAllowedHost(this.hosts, url, '/url')
   }
 
   async send(request: WebhookRequest): Promise<{ status: number }> {
-    const url = new URL(request.url)
-    const address = await this.hosts.addressFor(url.hostname)
-    if (!address) throw new ProviderError(FAILED, 'the deployment does not allow this host', false)
-    const headers: Record<string, string> = {
+    const timestamp = Math.floor(request.timestamp.getTime() / 1000)
+    const headers = {
       'content-type': 'application/json',
       'user-agent': 'intake-webhooks',
       'webhook-id': request.id,
-      'webhook-timestamp': String(Math.floor(request.timestamp.getTime() / 1000)),
+      'webhook-timestamp': String(timestamp),
+      'webhook-signature': webhookSignature(request.secret, request.id, timestamp, request.body),
     }
-    headers['webhook-signature'] = webhookSignature(request.secret, request.id, Number(headers['webhook-timestamp']), request.body)
-    const target = new URL(url)
-    if (url.protocol === 'http:' && address !== url.hostname.replace(/^\[|\]$/g, '').toLowerCase()) {
-      headers.host = url.host
-      target.hostname = address.includes(':') ? `[${address}]` : address
-    }
-    try {
-      const response = await fetch(target, {
-        method: 'POST',
-        headers,
-        body: request.body,
-        redirect: 'manual',
-        signal: AbortSignal.timeout(this.timeoutMs),
-      })
-      await response.body?.cancel().catch(() => undefined)
-      return { status: response.status }
-    } catch (error) {
-      // The receiver may have taken the event before the answer was lost: the retry carries the same webhook-id.
-      const reason =
-        error instanceof Error && error.name === 'TimeoutError'
-          ? 'the endpoint did not answer in time'
-          : 'the endpoint could not be reached'
-      throw new ProviderError(FAILED, reason, true, true)
-    }
+    // The receiver may have taken the event before the answer was lost: the retry carries the same webhook-id.
+    const response = await postToAllowedHost(this.hosts, FAILED, {
+      url: request.url,
+      headers,
+      body: request.body,
+      timeoutMs: this.timeoutMs,
+    })
+    await response.body?.cancel().catch(() => undefined)
+    return { status: response.status }
   }
 }

@@ -3,6 +3,7 @@ import { MAX_ATTEMPTS, retryDelayMs, type ClaimedOutboxMessage, type OutboxPaylo
 import { WEBHOOK_MAX_ATTEMPTS, webhookRetryDelayMs } from '../../domain/webhooks/webhook'
 import { WebhookRefused, type WebhookDelivery } from '../webhooks/webhook-delivery'
 import type { WebhookEvents } from '../webhooks/webhook-events'
+import type { FederationChannel } from '../federation/federation-channel'
 import { UNSENT_TEXT } from '../../domain/messaging/delivery-errors'
 import { advancesDelivery, keptProviderMessageId, smsStatusEvent } from '../../domain/messaging/sms'
 import { DEFAULT_MAX_CONCURRENCY } from '../../domain/organizations/organization'
@@ -51,6 +52,7 @@ export class DispatchOutbox {
     private readonly metrics: DeliveryMetrics,
     private readonly webhooks: WebhookDelivery,
     private readonly events: WebhookEvents,
+    private readonly federation: FederationChannel,
   ) {}
 
   /** Claims what the organizations' free slots allow; the caller delivers each. */
@@ -108,6 +110,9 @@ export class DispatchOutbox {
     // A webhook whose try was interrupted is sent again with the same webhook-id: receivers de-duplicate by it (docs/events.md).
     if (payload.channel === 'webhook')
       return { responseStatus: await this.webhooks.send(message.organizationId, message.id, payload.webhook) }
+    // A partner's instance de-duplicates by webhook-id alike (docs/referrals.md "Replays").
+    if (payload.channel === 'federation')
+      return { responseStatus: await this.federation.deliver(message.organizationId, message.id, payload.federation) }
     return { providerMessageId: await this.sendSms(message, payload.sms) }
   }
 
@@ -208,13 +213,18 @@ export class DispatchOutbox {
       }
       if (settled && message.payload.channel === 'webhook')
         await this.webhooks.recordOutcome(r, message.organizationId, message.payload.webhook, 'failed')
+      if (settled && message.payload.channel === 'federation')
+        await this.federation.undelivered(r, message.organizationId, message.id, message.payload.federation)
     })
   }
 }
 
-/** Mail and texts retry for half a minute; a webhook's receiver may be down for hours (docs/events.md "Retries"). */
+/**
+ * Mail and texts retry for half a minute; a webhook's receiver, or a partner's instance, may be down for hours
+ * (docs/events.md "Retries", docs/referrals.md "Retries").
+ */
 function retriesOf(payload: OutboxPayload): { maxAttempts: number; delayMs: (attemptsSoFar: number) => number } {
-  return payload.channel === 'webhook'
+  return payload.channel === 'webhook' || payload.channel === 'federation'
     ? { maxAttempts: WEBHOOK_MAX_ATTEMPTS, delayMs: webhookRetryDelayMs }
     : { maxAttempts: MAX_ATTEMPTS, delayMs: retryDelayMs }
 }

@@ -1,5 +1,5 @@
 import type { EmailMessage } from '../../domain/messaging/email'
-import type { OutboxPayload, SmsMessage, WebhookMessage } from '../../domain/messaging/outbox'
+import type { FederationMessage, OutboxPayload, SmsMessage, WebhookMessage } from '../../domain/messaging/outbox'
 import type { Clock } from '../ports/clock'
 import type { IdGenerator } from '../ports/ids'
 import type { Repositories } from '../ports/repositories'
@@ -21,6 +21,10 @@ export class Outbox {
 
   webhook(r: Repositories, organizationId: string, webhook: WebhookMessage): Promise<string> {
     return this.enqueue(r, organizationId, { channel: 'webhook', webhook })
+  }
+
+  federation(r: Repositories, organizationId: string, federation: FederationMessage): Promise<string> {
+    return this.enqueue(r, organizationId, { channel: 'federation', federation })
   }
 
   private async enqueue(r: Repositories, organizationId: string, payload: OutboxPayload): Promise<string> {

@@ -5,7 +5,7 @@
 export class ProviderError extends Error {
   readonly kind = 'provider_failed' as const
   constructor(
-    readonly title: 'Failed to send email' | 'SMS provider error' | 'Webhook delivery failed',
+    readonly title: 'Failed to send email' | 'SMS provider error' | 'Webhook delivery failed' | 'Partner instance failed',
     message: string,
     /** Worth trying again later: network errors, 429 and 5xx. */
     readonly retryable: boolean,

@@ -1,6 +1,7 @@
 import { retentionStart } from '../../domain/audit/audit-event'
 import { DEVELOPMENT_OUTBOX_DAYS } from '../../domain/messaging/development-outbox'
 import { IDEMPOTENCY_KEY_LIFETIME_MS } from '../../domain/shared/idempotency'
+import { SEEN_MESSAGE_LIFETIME_MS } from '../../domain/federation/channel'
 import type { AuditTrail } from '../audit/audit-trail'
 import type { ConstituentEraser } from '../constituents/constituent-eraser'
 import type { Clock } from '../ports/clock'
@@ -13,7 +14,7 @@ export const RETENTION_PERIOD_MS = 24 * 60 * 60 * 1000
 /** People erased per transaction, needs cleared per transaction: the writer is never held long. */
 const PEOPLE_BATCH = 100
 const NEEDS_BATCH = 500
-/** Idempotency-Keys, or development outbox messages, removed per transaction. */
+/** Idempotency-Keys, development outbox messages or federation records removed per transaction. */
 const KEYS_BATCH = 1000
 
 /** One organization's run: what it erased and cleared. */
@@ -31,6 +32,8 @@ export interface RetentionPass {
   runs: RetentionRun[]
   idempotencyKeysRemoved: number
   unsentMessagesRemoved: number
+  /** Message ids of the channel between instances past their 24 hours, and pairing invitations expired as long (docs/referrals.md). */
+  federationRecordsRemoved: number
 }
 
 /**
@@ -51,11 +54,11 @@ export class ApplyRetention {
   ) {}
 
   async execute(): Promise<RetentionPass> {
-    const start = this.clock.now().getTime()
-    const keysExpiredBy = new Date(start - IDEMPOTENCY_KEY_LIFETIME_MS)
-    const idempotencyKeysRemoved = await this.removeAll((r) => r.idempotencyKeys.purge(keysExpiredBy, KEYS_BATCH))
-    const weekAgo = new Date(start - DEVELOPMENT_OUTBOX_DAYS * RETENTION_PERIOD_MS)
-    const unsentMessagesRemoved = await this.removeAll((r) => r.developmentOutbox.purge(weekAgo, KEYS_BATCH))
+    const idempotencyKeysRemoved = await this.removeExpired(IDEMPOTENCY_KEY_LIFETIME_MS, (r, by) => r.idempotencyKeys.purge(by, KEYS_BATCH))
+    const unsentMessagesRemoved = await this.removeExpired(DEVELOPMENT_OUTBOX_DAYS * RETENTION_PERIOD_MS, (r, by) =>
+      r.developmentOutbox.purge(by, KEYS_BATCH),
+    )
+    const federationRecordsRemoved = await this.removeExpired(SEEN_MESSAGE_LIFETIME_MS, (r, by) => r.federation.purge(by, KEYS_BATCH))
     const runs: RetentionRun[] = []
     for (const retention of await this.repositories.organizations.dataRetentions()) {
       const now = this.clock.now()
@@ -63,14 +66,15 @@ export class ApplyRetention {
       const claimed = await this.unitOfWork.run((r) => r.organizations.claimRetentionRun(retention.organizationId, now, lastRunBefore))
       if (claimed) runs.push(await this.run(retention, now))
     }
-    return { runs, idempotencyKeysRemoved, unsentMessagesRemoved }
+    return { runs, idempotencyKeysRemoved, unsentMessagesRemoved, federationRecordsRemoved }
   }
 
-  /** Runs a purge of `KEYS_BATCH` a transaction until one removes fewer; answers how many went in all. */
-  private async removeAll(purge: (r: Repositories) => Promise<number>): Promise<number> {
+  /** Removes, a batch per transaction, what is older than `lifetimeMs`; answers how many went. */
+  private async removeExpired(lifetimeMs: number, purge: (r: Repositories, expiredBy: Date) => Promise<number>): Promise<number> {
+    const expiredBy = new Date(this.clock.now().getTime() - lifetimeMs)
     let removed = 0
     for (let batch = KEYS_BATCH; batch === KEYS_BATCH; removed += batch) {
-      batch = await this.unitOfWork.run(purge)
+      batch = await this.unitOfWork.run((r) => purge(r, expiredBy))
     }
     return removed
   }

@@ -8,10 +8,17 @@ import type { WebhookSender } from '../ports/webhooks'
 
 const FAILED = 'Webhook delivery failed' as const
 
-/** The endpoint answered, but not 2xx: tried again later (docs/events.md "Retries"), its status kept. */
+/**
+ * The endpoint (or a referral partner's instance) answered, but not 2xx: tried again later (docs/events.md
+ * "Retries"), its status kept.
+ */
 export class WebhookRefused extends ProviderError {
-  constructor(readonly responseStatus: number) {
-    super(FAILED, `the endpoint answered ${responseStatus}`, true)
+  constructor(
+    readonly responseStatus: number,
+    title: ProviderError['title'] = FAILED,
+    receiver = 'the endpoint',
+  ) {
+    super(title, `${receiver} answered ${responseStatus}`, true)
   }
 }
 

@@ -13,6 +13,7 @@ export const AUDIT_RECORD_TYPES = [
   'email_settings',
   'interaction',
   'webhook_endpoint',
+  'referral_partner',
 ] as const
 export type AuditRecordType = (typeof AUDIT_RECORD_TYPES)[number]
 

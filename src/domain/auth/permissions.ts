@@ -47,6 +47,8 @@ export const PERMISSIONS = {
   'members:manage': { roles: ['org_admin', 'partner_admin'], profiles: [] },
   'organization:settings': { roles: ['org_admin'], profiles: [] },
   'webhooks:manage': { roles: ['org_admin'], profiles: [] },
+  // Another organization's instance is trusted with this one's referrals: its admin's decision alone.
+  'referral-partners:manage': { roles: ['org_admin'], profiles: [] },
   'audit:read': { roles: ['org_admin'], profiles: [] },
   // Partner roles read their own partner's figures only (the use case's scope).
   'reports:read': { roles: CASEWORKERS, profiles: [] },

@@ -8,6 +8,7 @@ export type OutboxPayload =
   | { channel: 'email'; email: EmailMessage }
   | { channel: 'sms'; sms: SmsMessage }
   | { channel: 'webhook'; webhook: WebhookMessage }
+  | { channel: 'federation'; federation: FederationMessage }
 
 /**
  * One event for one endpoint (docs/events.md). The message's id is the `webhook-id`, the same on every try;
@@ -16,6 +17,19 @@ export type OutboxPayload =
 export interface WebhookMessage {
   endpointId: string
   type: string
+  body: string
+}
+
+/**
+ * One message to a referral partner's instance (docs/referrals.md "The channel"). The outbox message's id is its
+ * `webhook-id`, the same on every try; the body is the envelope as signed, naming the partner's own pairing id.
+ */
+export interface FederationMessage {
+  /** The sender's pairing (its record of the partner). */
+  partnerId: string
+  type: string
+  /** The referral it is about, when it is about one. */
+  referralId?: string
   body: string
 }
 

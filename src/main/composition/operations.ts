@@ -17,6 +17,7 @@ import { CreateOrganization } from '../../application/organizations/create-organ
 import { SetOrganizationPhoneNumber } from '../../application/organizations/set-organization-phone-number'
 import { WebhookDelivery } from '../../application/webhooks/webhook-delivery'
 import { WebhookEvents } from '../../application/webhooks/webhook-events'
+import { FederationChannel } from '../../application/federation/federation-channel'
 import { area } from './area'
 import { PORTS } from './ports'
 
@@ -37,6 +38,7 @@ export const operations = area('operations', ({ service }) => ({
     PORTS.metrics,
     WebhookDelivery,
     WebhookEvents,
+    FederationChannel,
   ]),
   purgeAuditEvents: service(PurgeAuditEvents, [PORTS.repositories, unitOfWork, clock]),
   importFile: service(ImportOrganizationFile, [PORTS.repositories, RecordImport, ConstituentImporter, NeedImporter]),

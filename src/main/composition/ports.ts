@@ -17,6 +17,7 @@ import type { SecretTokens } from '../../application/ports/secret-tokens'
 import type { SmsSender, SmsWebhookVerifier } from '../../application/ports/sms'
 import type { UnitOfWork } from '../../application/ports/unit-of-work'
 import type { WebhookHostPolicy, WebhookSecrets, WebhookSender } from '../../application/ports/webhooks'
+import type { FederationKeys, FederationTransport } from '../../application/ports/federation'
 import type { AccessLog } from '../../adapters/http/observability'
 import type { PrometheusMetrics } from '../../adapters/metrics/prometheus-metrics'
 import type { InProcessDeferredWork } from '../../adapters/system/in-process-deferred-work'
@@ -42,6 +43,7 @@ export const PORTS = {
   secrets: port<SecretTokens>('SecretTokens'),
   publicIntakeRateLimiter: port<RateLimiter>('PublicIntakeRateLimiter'),
   authRateLimiter: port<RateLimiter>('AuthRateLimiter'),
+  federationRateLimiter: port<RateLimiter>('FederationRateLimiter'),
   secretBox: port<SecretBox>('SecretBox'),
   emailSenders: port<EmailSenders>('EmailSenders'),
   fallbackEmail: port<FallbackEmailSender>('FallbackEmailSender'),
@@ -57,6 +59,8 @@ export const PORTS = {
   webhookSender: port<WebhookSender>('WebhookSender'),
   webhookHosts: port<WebhookHostPolicy>('WebhookHostPolicy'),
   webhookSecrets: port<WebhookSecrets>('WebhookSecrets'),
+  federationKeys: port<FederationKeys>('FederationKeys'),
+  federationTransport: port<FederationTransport>('FederationTransport'),
   currentRequest: port<CurrentRequest>('CurrentRequest'),
   liveEventFeed: port<LiveEventFeed>('LiveEventFeed'),
 }

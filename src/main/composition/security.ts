@@ -14,4 +14,5 @@ export const security = bindings(({ config, bind }) => {
   const limiter = (limit: number) => (clock: Clock) => new MemoryRateLimiter(limit, clock)
   bind(PORTS.publicIntakeRateLimiter).toResolvedValue(limiter(config.publicIntakeRateLimit), [PORTS.clock])
   bind(PORTS.authRateLimiter).toResolvedValue(limiter(config.authRateLimit), [PORTS.clock])
+  bind(PORTS.federationRateLimiter).toResolvedValue(limiter(config.federationRateLimit), [PORTS.clock])
 })

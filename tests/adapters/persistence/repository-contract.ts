@@ -10,6 +10,7 @@ import { describeDevelopmentOutboxContract } from './development-outbox-contract
 import { describeEmailSettingsContract } from './email-settings-contract'
 import { describeIdempotencyKeyContract } from './idempotency-key-contract'
 import { describeErasureContract } from './erasure-contract'
+import { describeFederationContract } from './federation-contract'
 import { describeInvitationContract } from './invitation-contract'
 import { describeLiveEventContract } from './live-event-contract'
 import { describeMemberContract } from './member-contract'
@@ -134,5 +135,6 @@ export function describeRepositories(name: string, make: () => Promise<Repositor
     describeOutboxClaimContract(context)
     describeOutboxOutcomeContract(context)
     describeUnitOfWorkContract(context)
+    describeFederationContract(context)
   })
 }

@@ -23,6 +23,7 @@ import { MemoryPartnerRepository } from './memory-partner-repository'
 import { MemoryRefreshTokenRepository } from './memory-refresh-token-repository'
 import { MemorySmsOptOutRepository } from './memory-sms-opt-out-repository'
 import { MemoryWebhookEndpointRepository } from './memory-webhook-endpoint-repository'
+import { MemoryFederationRepository, MemoryReferralPartnerRepository } from './memory-federation-repository'
 
 /** Repositories over one store: the committed one for reads, a transaction's draft for writes. */
 export function memoryRepositories(store: MemoryStore): Repositories {
@@ -47,6 +48,8 @@ export function memoryRepositories(store: MemoryStore): Repositories {
     savedViews: new MemorySavedViewRepository(store),
     services: new MemoryServiceRepository(store),
     taxonomyTerms: new MemoryTaxonomyTermRepository(store),
+    referralPartners: new MemoryReferralPartnerRepository(store),
+    federation: new MemoryFederationRepository(store),
     idempotencyKeys: new MemoryIdempotencyKeyRepository(store),
     liveEvents: new MemoryLiveEventRepository(store),
     developmentOutbox: new MemoryDevelopmentOutboxRepository(store),

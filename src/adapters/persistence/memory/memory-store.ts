@@ -18,6 +18,7 @@ import type { Partner } from '../../../domain/partners/partner'
 import type { Service } from '../../../domain/services/service'
 import type { TaxonomyTerm } from '../../../domain/services/taxonomy'
 import type { WebhookEndpoint } from '../../../domain/webhooks/webhook'
+import type { FederationKey, PairingInvitation, ReferralPartner } from '../../../domain/federation/referral-partner'
 
 /** An organization with what only its repository reads: its need sequence and its last retention run. */
 export type StoredOrganization = Organization & { needSequence: number; retentionRanAt?: Date }
@@ -61,6 +62,12 @@ export interface MemoryTables {
   services: Map<string, Service>
   taxonomyTerms: Map<string, TaxonomyTerm>
   developmentOutbox: Map<string, UnsentMessage>
+  referralPartners: Map<string, ReferralPartner>
+  federationKeys: Map<string, FederationKey>
+  /** Secret digest → the invitation. */
+  pairingInvitations: Map<string, PairingInvitation>
+  /** `pairingId|messageId` → when it was received. */
+  seenMessages: Map<string, Date>
 }
 
 export function emptyTables(): MemoryTables {
@@ -94,6 +101,10 @@ export function emptyTables(): MemoryTables {
     services: new Map(),
     taxonomyTerms: new Map(),
     developmentOutbox: new Map(),
+    referralPartners: new Map(),
+    federationKeys: new Map(),
+    pairingInvitations: new Map(),
+    seenMessages: new Map(),
   }
 }
 

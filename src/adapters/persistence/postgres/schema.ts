@@ -762,3 +762,63 @@ export const taxonomyTerms = pgTable(
   },
   (t) => [uniqueIndex('taxonomy_terms_code_per_vocabulary').on(t.organizationId, t.vocabulary, t.code)],
 )
+
+/**
+ * Pairings with organizations on this instance or another (docs/referrals.md), one row per side. A message
+ * names the receiver's row, found without its organization (the signature is checked with its peer's key).
+ */
+export const referralPartners = pgTable(
+  'referral_partners',
+  {
+    id: text('id').primaryKey(),
+    organizationId: text('organization_id')
+      .notNull()
+      .references(() => organizations.id),
+    name: text('name').notNull(),
+    baseUrl: text('base_url').notNull(),
+    peerOrganizationId: text('peer_organization_id').notNull(),
+    peerPairingId: text('peer_pairing_id').notNull(),
+    /** Raw Ed25519, base64. */
+    peerPublicKey: text('peer_public_key').notNull(),
+    status: text('status').notNull(),
+    createdAt: createdAt(),
+    endedAt: time('ended_at'),
+  },
+  (t) => [index('referral_partners_by_organization').on(t.organizationId, t.status, t.createdAt)],
+)
+
+/** Each organization's Ed25519 key pair, made when it first pairs; the private key sealed under DATA_ENCRYPTION_KEY. */
+export const federationKeys = pgTable('federation_keys', {
+  organizationId: text('organization_id')
+    .primaryKey()
+    .references(() => organizations.id),
+  publicKey: text('public_key').notNull(),
+  sealedPrivateKey: text('sealed_private_key').notNull(),
+  createdAt: createdAt(),
+})
+
+/** Invitations to pair, one use each, found by the SHA-256 of their code's secret (hex); the secret is never kept. */
+export const pairingInvitations = pgTable(
+  'pairing_invitations',
+  {
+    secretDigest: text('secret_digest').primaryKey(),
+    id: text('id').notNull(),
+    organizationId: text('organization_id')
+      .notNull()
+      .references(() => organizations.id),
+    expiresAt: time('expires_at').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('pairing_invitations_by_expiry').on(t.expiresAt)],
+)
+
+/** The ids of messages received on each pairing, kept 24 hours: one sent again is answered and changes nothing. */
+export const federationMessagesSeen = pgTable(
+  'federation_messages_seen',
+  {
+    pairingId: text('pairing_id').notNull(),
+    messageId: text('message_id').notNull(),
+    seenAt: time('seen_at').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.pairingId, t.messageId] }), index('federation_messages_seen_by_age').on(t.seenAt)],
+)

@@ -26,6 +26,7 @@ import type { SqlDb } from './sql-repository'
 import { SqlSmsOptOutRepository } from './sql-sms-opt-out-repository'
 import { SqlWebhookEndpointRepository } from './sql-webhook-endpoint-repository'
 import { AWAITED_WRITES, type UnreadWrites } from './unread-writes'
+import { SqlFederationRepository, SqlReferralPartnerRepository } from './sql-federation-repository'
 
 export type { SqlDb } from './sql-repository'
 
@@ -66,5 +67,7 @@ export function sqlRepositories(
     idempotencyKeys: new SqlIdempotencyKeyRepository(...on),
     liveEvents: new SqlLiveEventRepository(...on),
     developmentOutbox: new SqlDevelopmentOutboxRepository(...on),
+    referralPartners: new SqlReferralPartnerRepository(...on),
+    federation: new SqlFederationRepository(...on),
   }
 }

@@ -21,6 +21,8 @@ import type { ServiceRepository } from './service-repository'
 import type { SmsOptOutRepository } from './sms-opt-out-repository'
 import type { TaxonomyTermRepository } from './taxonomy-term-repository'
 import type { WebhookEndpointRepository } from './webhook-endpoint-repository'
+import type { FederationRepository } from './federation-repository'
+import type { ReferralPartnerRepository } from './referral-partner-repository'
 
 /** What a ConflictError says when a write would break a uniqueness rule: the same words from every store. */
 export const UNIQUE_CONFLICTS = {
@@ -62,4 +64,6 @@ export interface Repositories {
   services: ServiceRepository
   taxonomyTerms: TaxonomyTermRepository
   developmentOutbox: DevelopmentOutboxRepository
+  referralPartners: ReferralPartnerRepository
+  federation: FederationRepository
 }

@@ -34,6 +34,7 @@ import m29 from './0029_organization_slug_history.sql' with { type: 'text' }
 import m30 from './0030_member_email_changes.sql' with { type: 'text' }
 import m31 from './0031_services.sql' with { type: 'text' }
 import m32 from './0032_development_outbox.sql' with { type: 'text' }
+import m33 from './0033_federation.sql' with { type: 'text' }
 
 export const POSTGRES_MIGRATIONS = bundledMigrations(journal, {
   '0000_init': m0,
@@ -69,4 +70,5 @@ export const POSTGRES_MIGRATIONS = bundledMigrations(journal, {
   '0030_member_email_changes': m30,
   '0031_services': m31,
   '0032_development_outbox': m32,
+  '0033_federation': m33,
 })

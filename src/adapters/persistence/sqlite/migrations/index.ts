@@ -38,6 +38,7 @@ import m33 from './0033_organization_slug_history.sql' with { type: 'text' }
 import m34 from './0034_member_email_changes.sql' with { type: 'text' }
 import m35 from './0035_services.sql' with { type: 'text' }
 import m36 from './0036_development_outbox.sql' with { type: 'text' }
+import m37 from './0037_federation.sql' with { type: 'text' }
 
 export const SQLITE_MIGRATIONS = bundledMigrations(journal, {
   '0000_init': m0,
@@ -77,4 +78,5 @@ export const SQLITE_MIGRATIONS = bundledMigrations(journal, {
   '0034_member_email_changes': m34,
   '0035_services': m35,
   '0036_development_outbox': m36,
+  '0037_federation': m37,
 })
