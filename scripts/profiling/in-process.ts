@@ -87,6 +87,11 @@ const WRAPPED: Array<[string, string]> = [
   ['../../src/application/constituents/constituent-registry', 'ConstituentRegistry'],
   ['../../src/application/needs/need-intake', 'NeedIntake'],
   ['../../src/application/needs/submit-public-need', 'SubmitPublicNeed'],
+  ['../../src/application/needs/create-need', 'CreateNeed'],
+  ['../../src/application/needs/requester-confirmation', 'RequesterConfirmation'],
+  ['../../src/application/idempotency/idempotent-creates', 'IdempotentCreates'],
+  ['../../src/application/audit/audit-trail', 'AuditTrail'],
+  ['../../src/application/webhooks/webhook-events', 'WebhookEvents'],
 ]
 async function wrapMethods() {
   for (const [path, name] of WRAPPED) {
