@@ -14,18 +14,8 @@ export class SqlHouseholdMatchRepository extends SqlRepository implements Househ
   async insert(m: HouseholdMatch) {
     await this.insertMany([m])
   }
-  /**
-   * In prepared inserts of 16, 8, 4, 2 and 1 rows, each size once at most past the 16s: at most five
-   * statements up to 31 matches, and five shapes, each prepared once on a connection (a shape per count
-   * would ask PostgreSQL for its parameters' types again at each new count).
-   */
   async insertMany(matches: readonly HouseholdMatch[]) {
-    let rest = matches.map(matchRow)
-    while (rest.length > 0) {
-      const size = rest.length >= 16 ? 16 : 2 ** Math.floor(Math.log2(rest.length))
-      await this.unread(this.preparedInsertAll('household_match_insert', this.tables.householdMatches, rest.slice(0, size)))
-      rest = rest.slice(size)
-    }
+    await this.insertPreparedRows('household_match_insert', this.tables.householdMatches, matches.map(matchRow))
   }
   async update(m: HouseholdMatch) {
     await this.updateInOrganization(this.tables.householdMatches, matchRow(m))

@@ -116,6 +116,20 @@ export abstract class SqlRepository {
     const shape = rows.length === 1 ? `${nulls[0]}` : `${rows.length}_${nulls.join('_')}`
     return this.prepared<Row>(`${name}_${shape}`, build, given)
   }
+  /**
+   * The few rows of one write (a new person's household matches, a page of people's reads in the audit trail),
+   * sent on with what follows (`unread`), in prepared inserts of 16, 8, 4, 2 and 1 rows (`preparedInsertAll`),
+   * each size once at most past the 16s: five statements at most up to 31 rows, and five shapes, each prepared
+   * once on a connection (one shape per count would ask PostgreSQL for its parameters' types at each new count).
+   */
+  protected async insertPreparedRows(name: string, table: SQLiteTable, rows: ReadonlyArray<Record<string, unknown>>) {
+    let rest = rows
+    while (rest.length > 0) {
+      const size = rest.length >= 16 ? 16 : 2 ** Math.floor(Math.log2(rest.length))
+      await this.unread(this.preparedInsertAll(name, table, rest.slice(0, size)))
+      rest = rest.slice(size)
+    }
+  }
   /** The organization's record of `table` with this id (`recordsOf`: its NULLs left out), by a prepared lookup (one per table). */
   protected async findInOrganization<T extends OrganizationTable>(
     table: T,
