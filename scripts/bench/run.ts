@@ -4,6 +4,7 @@
 // docs/performance.md.
 //
 //   npm run bench -- [--db sqlite,postgres] [--sizes 10000,1000000] [--duration 10] [--connections 32] [--seed 1]
+//   npm run bench -- --route 'list 25 needs' --route 'list 25 overdue needs'   (those routes alone, beside the plain insert)
 //   BENCH_DRIVER=autocannon npm run bench   (autocannon even where wrk is installed)
 //
 // PostgreSQL needs BENCH_POSTGRES_URL (a cluster it may create databases in); with it set, --db defaults to
@@ -28,6 +29,8 @@ const { values } = parseArgs({
     duration: { type: 'string', default: '10' },
     connections: { type: 'string', default: '32' },
     seed: { type: 'string', default: '1' },
+    // Routes by their names in the report; every route when none is named.
+    route: { type: 'string', multiple: true, default: [] },
   },
 })
 const DATA = benchData()
@@ -202,6 +205,9 @@ async function measure(kind: string, needs: number): Promise<{ rows: Row[]; cons
         requests: [{ method: 'POST', path: '/api/auth/login', body: { email: organization.adminEmail, password: BENCH_PASSWORD } }],
       },
     ]
+    const unknown = values.route.filter((name) => !routes.some((r) => r.route === name))
+    if (unknown.length > 0) throw new Error(`no such route: ${unknown.join(', ')}`)
+    const chosen = (route: string) => values.route.length === 0 || values.route.includes(route)
     const rows: Row[] = []
     process.stderr.write(`  ${PLAIN_INSERT}…\n`)
     rows.push({
@@ -213,25 +219,25 @@ async function measure(kind: string, needs: number): Promise<{ rows: Row[]; cons
         load,
       ),
     })
-    for (const { route, requests, bare: bareRequests } of routes) {
+    for (const { route, requests, bare: bareRequests } of routes.filter((r) => chosen(r.route))) {
       process.stderr.write(`  ${route}…\n`)
       const bareMeasured = bareRequests ? await drive(bareBase, accessToken, bareRequests, load) : undefined
       rows.push({ route, service: await drive(base, accessToken, requests, load), ...(bareMeasured ? { bare: bareMeasured } : {}) })
     }
     // The reads again with the access log off, beside the same bare route: what the default log costs.
-    const quiet = await startService(db.url, 'warn')
+    const quietRoutes = routes.filter((r) => (r.route.startsWith('read') || r.route === 'list 25 needs') && chosen(r.route))
+    const quiet = quietRoutes.length > 0 ? await startService(db.url, 'warn') : undefined
     try {
-      for (const { route, requests, bare: bareRequests } of routes.filter(
-        (r) => r.route.startsWith('read') || r.route === 'list 25 needs',
-      )) {
+      for (const { route, requests, bare: bareRequests } of quietRoutes) {
         process.stderr.write(`  ${route}, LOG_LEVEL=warn…\n`)
         const bareMeasured = await drive(bareBase, accessToken, bareRequests!, load)
-        rows.push({ route: `${route}, LOG_LEVEL=warn`, service: await drive(quiet.base, accessToken, requests, load), bare: bareMeasured })
+        rows.push({ route: `${route}, LOG_LEVEL=warn`, service: await drive(quiet!.base, accessToken, requests, load), bare: bareMeasured })
       }
     } finally {
-      await quiet.stop()
+      await quiet?.stop()
     }
-    const consoleFigures = chromiumAvailable() ? await measureConsole(base, organization.adminEmail, BENCH_PASSWORD) : undefined
+    const consoleFigures =
+      chromiumAvailable() && values.route.length === 0 ? await measureConsole(base, organization.adminEmail, BENCH_PASSWORD) : undefined
     return { rows, memory: { idle, afterRun: service.rss() }, ...(consoleFigures ? { console: consoleFigures } : {}) }
   } finally {
     await Promise.all([service.stop(), bare.stop()])

@@ -2,7 +2,7 @@
 // time per request, to see what a change to a route costs before running the benchmark. See docs/performance.md.
 //
 //   DB=<a copy of a seeded SQLite file> bun scripts/profiling/in-process.ts [route] [requests]
-//   routes: read (default), health, list, create, intake, search, search1
+//   routes: read (default), health, list, overdue, create, intake, search, search1
 //   C=8       requests in flight at once (default 1)
 //   WRAP=1    also the time per request spent in each method of the repositories and use cases named below
 //   PARTS=1   also the pieces of a read and a list alone (authentication, repository, views); PARTS=search adds search's
@@ -60,6 +60,7 @@ const requests: Record<string, () => Request> = {
   read: () => new Request(`${base}/api/needs/${needs[7].id}`, { headers: auth }),
   health: () => new Request(`${base}/healthz`),
   list: () => new Request(`${base}/api/needs?limit=25`, { headers: auth }),
+  overdue: () => new Request(`${base}/api/needs?limit=25&overdue=true`, { headers: auth }),
   create: () => new Request(`${base}/api/needs`, post(auth, { partnerId: partner, customFields: { description: 'Needs groceries' } })),
   intake: () =>
     new Request(
@@ -86,6 +87,11 @@ const WRAPPED: Array<[string, string]> = [
   ['../../src/application/constituents/constituent-registry', 'ConstituentRegistry'],
   ['../../src/application/needs/need-intake', 'NeedIntake'],
   ['../../src/application/needs/submit-public-need', 'SubmitPublicNeed'],
+  ['../../src/application/needs/create-need', 'CreateNeed'],
+  ['../../src/application/needs/requester-confirmation', 'RequesterConfirmation'],
+  ['../../src/application/idempotency/idempotent-creates', 'IdempotentCreates'],
+  ['../../src/application/audit/audit-trail', 'AuditTrail'],
+  ['../../src/application/webhooks/webhook-events', 'WebhookEvents'],
 ]
 async function wrapMethods() {
   for (const [path, name] of WRAPPED) {

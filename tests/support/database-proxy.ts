@@ -2,7 +2,7 @@ import { createConnection, createServer, type AddressInfo, type Socket } from 'n
 
 /**
  * A TCP proxy to a PostgreSQL server that counts round trips (each time the client writes again after the
- * server answered, on each connection) and does to its connections what a network and a managed database do:
+ * server answered, on each connection) and statements (each Execute or simple Query the client sends) and does to its connections what a network and a managed database do:
  * - `killOpenConnections`: leaves them dead the way a database restart does (the client finds out only when it
  *   next writes);
  * - `pointAt` and `endConnections`: a failover (new connections reach another server; the old ones end);
@@ -21,7 +21,7 @@ export async function databaseProxy(
   let target = new URL(databaseUrl)
   const clients = new Set<Socket>()
   const stale = new WeakSet<Socket>()
-  const counter = { roundTrips: 0 }
+  const counter = { roundTrips: 0, statements: 0 }
   /** While set, what would pass waits here, per socket, in order: released when the partition heals. */
   let held: Array<() => void> | undefined
   /** A partition to begin with the first message of a client that matches. */
@@ -37,10 +37,12 @@ export async function databaseProxy(
     let answered = true
     let started = false
     let lostAnswers: string | undefined
+    const statementsIn = statementReader()
     client.on('data', (data: Buffer) => {
       if (stale.has(client)) return void client.destroy()
       const chunk = started || !dropStartupParameter ? data : withoutParameter(data, dropStartupParameter)
       started = true
+      counter.statements += statementsIn(chunk)
       if (answered) counter.roundTrips++
       answered = false
       if (partitionBefore?.test(chunk.toString('latin1'))) {
@@ -125,6 +127,30 @@ export async function databaseProxy(
 }
 
 export type DatabaseProxy = Awaited<ReturnType<typeof databaseProxy>>
+
+/**
+ * Reads a connection's client messages as they come, chunk by chunk, and answers how many statements each chunk
+ * ends: Execute ('E') and simple Query ('Q') messages. The first messages have no type byte (a startup message,
+ * or a request for TLS or GSS encryption, which a startup message follows).
+ */
+function statementReader(): (chunk: Buffer) => number {
+  let pending = Buffer.alloc(0)
+  let untyped = true
+  return (chunk) => {
+    pending = Buffer.concat([pending, chunk])
+    let statements = 0
+    for (;;) {
+      const header = untyped ? 4 : 5
+      if (pending.length < header) break
+      const length = untyped ? pending.readInt32BE(0) : 1 + pending.readInt32BE(1)
+      if (pending.length < length) break
+      if (untyped) untyped = [80877103, 80877104].includes(pending.readInt32BE(4))
+      else if (pending[0] === 0x45 || pending[0] === 0x51) statements++
+      pending = pending.subarray(length)
+    }
+    return statements
+  }
+}
 
 /** A startup message (length, protocol, then name and value pairs, each ending in a zero byte) without `name`. */
 function withoutParameter(message: Buffer, name: string): Buffer {

@@ -26,7 +26,7 @@ export interface AuditEntry {
 /**
  * Writes the audit trail (docs/audit.md). A write records its events through `record` inside its own unit of
  * work, so the events commit and roll back with it; a read of constituents' personal details records them
- * with `constituentsRead`, one insert per request however many were read.
+ * with `constituentsRead`, one transaction per request however many were read.
  */
 export class AuditTrail {
   constructor(
@@ -54,7 +54,7 @@ export class AuditTrail {
 
   /**
    * The actor was answered these constituents (as redacted for it): one `read` event for each that showed a
-   * personal detail, naming the details shown, in one insert. For a read outside any write's transaction.
+   * personal detail, naming the details shown, in one transaction. For a read outside any write's transaction.
    */
   async constituentsRead(actor: Actor, constituents: ReadonlyArray<{ id: string } | undefined>): Promise<void> {
     await this.reads(actor, readsOf(constituents))
@@ -67,7 +67,7 @@ export class AuditTrail {
 
   /**
    * The actor was exported these needs (as redacted for it): one `read` event for each whose `customFields`
-   * showed a constituent's personal details (the contact keys of an intake), in one insert.
+   * showed a constituent's personal details (the contact keys of an intake), in one transaction.
    */
   async needsRead(actor: Actor, needs: ReadonlyArray<Pick<Need, 'id' | 'customFields'>>): Promise<void> {
     await this.reads(

@@ -122,18 +122,18 @@ export class DuplicateDetection {
     return all
   }
 
-  /** One open household match for each candidate. */
+  /** One open household match for each candidate, all in one write. */
   private async open(r: Repositories, constituent: Constituent, candidates: readonly Candidate[]): Promise<void> {
-    for (const candidate of candidates) {
-      await r.householdMatches.insert({
+    await r.householdMatches.insertMany(
+      candidates.map((candidate) => ({
         id: this.ids.nextInTimeOrder(),
         organizationId: constituent.organizationId,
         constituentId: constituent.id,
         candidateConstituentId: candidate.constituent.id,
         reason: candidate.reasons.join(', '),
-        status: 'OPEN',
+        status: 'OPEN' as const,
         createdAt: this.clock.now(),
-      })
-    }
+      })),
+    )
   }
 }

@@ -25,6 +25,22 @@ export function describeAuditContract({ read, write, anOrganizationWithPartner }
       expect(presentKeys(listed.items[1], ['memberId', 'requestId', 'fields'])).toEqual([])
     })
 
+    test('appends a page of reads and more (27 events, some without a member) in order, each as written', async () => {
+      const { organization } = await anOrganizationWithPartner()
+      const events = Array.from({ length: 27 }, (_, i) =>
+        anAuditEvent({
+          organizationId: organization.id,
+          action: 'read',
+          recordType: 'constituent',
+          at: minute(i),
+          ...(i % 5 === 0 ? {} : { memberId: randomUUID(), fields: ['phone'] }),
+        }),
+      )
+      await write((r) => r.auditEvents.append(events))
+
+      expect(await read().auditEvents.list(organization.id, {}, ALL)).toEqual({ items: [...events].reverse(), total: 27 })
+    })
+
     test('appending nothing is no error', async () => {
       const { organization } = await anOrganizationWithPartner()
       await write((r) => r.auditEvents.append([]))

@@ -172,6 +172,32 @@ export function describeConstituentDuplicatesContract(context: ContractContext):
       expect(await read().householdMatches.findById(org, randomUUID())).toBeUndefined()
     })
 
+    test("inserts a new person's matches at once, each as it was given, NULLs and values alike", async () => {
+      const { org, a, b, c } = await matchPeople()
+      const toB = aHouseholdMatch({
+        organizationId: org,
+        constituentId: a,
+        candidateConstituentId: b,
+        reason: 'same phone',
+        createdAt: minute(1),
+      })
+      const toC = aHouseholdMatch({
+        organizationId: org,
+        constituentId: a,
+        candidateConstituentId: c,
+        status: 'DISMISSED',
+        createdAt: minute(2),
+        resolvedAt: minute(3),
+        resolvedBy: randomUUID(),
+        action: 'DISMISS',
+      })
+      await write((r) => r.householdMatches.insertMany([toB, toC]))
+      await write((r) => r.householdMatches.insertMany([]))
+
+      expect(await read().householdMatches.listInvolving(org, a)).toEqual([toB, toC])
+      expect(presentKeys(await read().householdMatches.findById(org, toB.id), ['resolvedAt', 'resolvedBy', 'action'])).toEqual([])
+    })
+
     test('updates a match, keeping its createdAt', async () => {
       const { org, a, b } = await matchPeople()
       const match = aHouseholdMatch({ organizationId: org, constituentId: a, candidateConstituentId: b, createdAt: minute(1) })

@@ -27,11 +27,19 @@ describe('SQLite query plans of due dates', () => {
     const plans = [...list, ...report].map((statement) => ({ sql: statement.sql, plan: planOf(planning.planner, statement).join(' | ') }))
 
     const ofNeeds = plans.filter(({ sql }) => /from "needs"/.test(sql))
-    expect(ofNeeds).toHaveLength(3) // the page, the total's and the report's counts of the bound's own day
+    expect(ofNeeds).toHaveLength(3) // the page, the list's total and the report's counts of the bound's own day
     const [counts, pages] = [ofNeeds.filter(({ sql }) => /count\(/.test(sql)), ofNeeds.filter(({ sql }) => !/count\(/.test(sql))]
     expect([counts.length, pages.length]).toEqual([2, 1])
-    // The counts group by partner and status, which the index holds: they never read a need's row.
-    for (const { plan } of counts) expect(plan).toStartWith('SEARCH needs USING COVERING INDEX needs_open_by_due')
+    // The counts read the index, which holds partner and status, never a need's row: the report's its bound's own
+    // day, the list's total the needs not due by the bound, taken from the kept counts of open needs.
+    for (const { plan } of counts) {
+      expect(plan).toContain('SEARCH needs USING COVERING INDEX needs_open_by_due')
+      expect(plan).not.toMatch(/SEARCH needs USING (?!COVERING INDEX needs_open_by_due)/)
+    }
+    const total = list.find(({ sql }) => /count\(/.test(sql))!
+    expect(planOf(planning.planner, total).join(' | ')).toStartWith('SEARCH need_counts USING PRIMARY KEY')
+    // The list's total is one statement, and reads no row per week of the past (need_due_weeks).
+    expect(list.filter(({ sql }) => /need_due_weeks/.test(sql))).toEqual([])
     for (const { plan } of pages) expect(plan).toStartWith('SEARCH needs USING INDEX needs_open_by_due')
     for (const { plan } of plans) expect(plan).not.toMatch(/^SCAN|\| SCAN/)
   })

@@ -8,6 +8,9 @@ export class MemoryHouseholdMatchRepository extends MemoryRepository implements 
   async insert(m: HouseholdMatch) {
     this.t.householdMatches.set(m.id, copy(m))
   }
+  async insertMany(matches: readonly HouseholdMatch[]) {
+    for (const m of matches) await this.insert(m)
+  }
   async update(m: HouseholdMatch) {
     const stored = this.t.householdMatches.get(m.id)
     if (stored?.organizationId === m.organizationId) this.t.householdMatches.set(m.id, copy({ ...m, createdAt: stored.createdAt }))

@@ -21,9 +21,9 @@ export class SqlAuditEventRepository extends SqlRepository implements AuditEvent
       fields: nullable(e.fields),
       counts: nullable(e.counts),
     }))
-    // Prepared, as building an insert costs more than running it: a page of people read is a page of rows,
-    // each through the same statement (a multi-row insert built per request cost 40 µs a row).
-    for (const row of rows) await this.unread(this.preparedInsert('audit_event_insert', this.tables.auditEvents, row))
+    // Prepared, as building an insert costs more than running it (a multi-row insert built per request cost
+    // 40 µs a row): a page of 25 people read is three statements.
+    await this.insertPreparedRows('audit_event_insert', this.tables.auditEvents, rows)
   }
   async list(organizationId: string, filter: AuditFilter, page: PageRequest): Promise<Page<AuditEvent>> {
     const t = this.tables.auditEvents

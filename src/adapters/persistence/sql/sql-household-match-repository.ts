@@ -12,7 +12,10 @@ export function toMatch(row: typeof schema.householdMatches.$inferSelect): House
 
 export class SqlHouseholdMatchRepository extends SqlRepository implements HouseholdMatchRepository {
   async insert(m: HouseholdMatch) {
-    await this.unread(this.preparedInsert('household_match_insert', this.tables.householdMatches, matchRow(m)))
+    await this.insertMany([m])
+  }
+  async insertMany(matches: readonly HouseholdMatch[]) {
+    await this.insertPreparedRows('household_match_insert', this.tables.householdMatches, matches.map(matchRow))
   }
   async update(m: HouseholdMatch) {
     await this.updateInOrganization(this.tables.householdMatches, matchRow(m))

@@ -4,7 +4,7 @@ import { NotFoundError } from '../../../domain/errors'
 import { formatReferenceNumber, type Need, type NeedChange, type TrackedField } from '../../../domain/needs/need'
 import type { NeedSort } from '../../../domain/needs/search'
 import { offsetOf, type Keyset, type Page, type PageRequest } from '../../../domain/shared/page'
-import { countOpenDueBefore, dueTimeOf } from './sql-open-due'
+import { countAllOpenDueBefore, dueTimeOf } from './sql-open-due'
 import { needOf, needRow, toNeed } from './sql-need-rows'
 import { SqlNeedSearch } from './sql-need-search'
 import { hasPeriod, periodShape, periodValues } from './sql-need-periods'
@@ -129,7 +129,7 @@ export class SqlNeedRepository extends SqlNeedSearch implements NeedRepository {
    * Each shape of filter (which fields, how many statuses, a due bound) is one prepared statement with its
    * values as placeholders: building the query costs several times more than running it. At most 16 shapes ×
    * 6 counts of statuses. A due bound lists soonest due first, in the order of the index of open needs' due
-   * dates; by partner and status its total is `countOpenDueBefore` (needs of one assignee or one constituent
+   * dates; by partner and status its total is `countAllOpenDueBefore` (needs of one assignee or one constituent
    * are few, counted on their index).
    */
   async list(organizationId: string, asked: NeedFilter, page: PageRequest, sort?: NeedSort): Promise<Page<Need>> {
@@ -169,8 +169,7 @@ export class SqlNeedRepository extends SqlNeedSearch implements NeedRepository {
       this.records,
     )
     if (!due || countsRows(filter)) return { items, total: await this.total(shape, filter, where, values) }
-    const counts = await countOpenDueBefore(this.runPrepared, this.db, this.tables, organizationId, due, filter)
-    return { items, total: counts.reduce((sum, c) => sum + c.needs, 0) }
+    return { items, total: await countAllOpenDueBefore(this.runPrepared, this.db, this.tables, organizationId, due, filter) }
   }
   /** An export's batch by keyset. Not prepared: the values go through the columns' encoders (each database stores a time its way). */
   async listAfter(organizationId: string, filter: NeedFilter, after: Keyset | undefined, limit: number): Promise<Need[]> {

@@ -86,14 +86,49 @@ export abstract class SqlRepository {
     omit: readonly string[] = [],
     returning?: Record<string, SQLiteColumn>,
   ): Promise<Row[]> {
+    return this.preparedInsertAll<Row>(name, table, [row], omit, returning)
+  }
+  /**
+   * Inserts whole rows, as `preparedInsert` does one, in one prepared statement: one per count of rows and
+   * their sets of NULL columns. For the few rows of one write (a new person's household matches), not an
+   * import's batches, whose counts vary without bound.
+   */
+  protected async preparedInsertAll<Row = unknown>(
+    name: string,
+    table: SQLiteTable,
+    rows: ReadonlyArray<Record<string, unknown>>,
+    omit: readonly string[] = [],
+    returning?: Record<string, SQLiteColumn>,
+  ): Promise<Row[]> {
     const columns = Object.keys(getTableColumns(table)).filter((key) => !omit.includes(key))
-    const nulls = columns.reduce((mask, key, i) => (row[key] === null ? mask | (1 << i) : mask), 0)
-    const values = Object.fromEntries(columns.map((key) => [key, row[key] === null ? sql`null` : sql.placeholder(key)]))
+    const nulls = rows.map((row) => columns.reduce((mask, key, i) => (row[key] === null ? mask | (1 << i) : mask), 0))
+    // One row's placeholders are its columns' names, so the row itself gives their values.
+    const placeholder = rows.length === 1 ? (key: string) => key : (key: string, i: number) => `${key}${i}`
+    const values = rows.map((row, i) =>
+      Object.fromEntries(columns.map((key) => [key, row[key] === null ? sql`null` : sql.placeholder(placeholder(key, i))])),
+    )
     const build = () => {
       const insert = this.db.insert(table).values(values)
       return returning ? insert.returning(returning) : insert
     }
-    return this.prepared<Row>(`${name}_${nulls}`, build, row)
+    const given =
+      rows.length === 1 ? rows[0]! : Object.fromEntries(rows.flatMap((row, i) => columns.map((key) => [placeholder(key, i), row[key]])))
+    const shape = rows.length === 1 ? `${nulls[0]}` : `${rows.length}_${nulls.join('_')}`
+    return this.prepared<Row>(`${name}_${shape}`, build, given)
+  }
+  /**
+   * The few rows of one write (a new person's household matches, a page of people's reads in the audit trail),
+   * sent on with what follows (`unread`), in prepared inserts of 16, 8, 4, 2 and 1 rows (`preparedInsertAll`),
+   * each size once at most past the 16s: five statements at most up to 31 rows, and five shapes, each prepared
+   * once on a connection (one shape per count would ask PostgreSQL for its parameters' types at each new count).
+   */
+  protected async insertPreparedRows(name: string, table: SQLiteTable, rows: ReadonlyArray<Record<string, unknown>>) {
+    let rest = rows
+    while (rest.length > 0) {
+      const size = rest.length >= 16 ? 16 : 2 ** Math.floor(Math.log2(rest.length))
+      await this.unread(this.preparedInsertAll(name, table, rest.slice(0, size)))
+      rest = rest.slice(size)
+    }
   }
   /** The organization's record of `table` with this id (`recordsOf`: its NULLs left out), by a prepared lookup (one per table). */
   protected async findInOrganization<T extends OrganizationTable>(

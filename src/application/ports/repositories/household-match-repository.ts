@@ -3,6 +3,8 @@ import type { Page, PageRequest } from '../../../domain/shared/page'
 
 export interface HouseholdMatchRepository {
   insert(match: HouseholdMatch): Promise<void>
+  /** A new person's matches, all at once (one statement on SQL stores). */
+  insertMany(matches: readonly HouseholdMatch[]): Promise<void>
   update(match: HouseholdMatch): Promise<void>
   findById(organizationId: string, id: string): Promise<HouseholdMatch | undefined>
   /** Newest first, `id` as tie-break. */
