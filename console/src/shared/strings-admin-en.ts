@@ -1,4 +1,4 @@
-import type { EmailSettings, WebhookDelivery, WebhookEndpoint } from './api'
+import type { EmailSettings, WebhookDelivery, WebhookEndpoint } from './api-types'
 
 /** The administration's texts (partners, organization, email, webhooks, exports), spread into strings-en.ts. */
 export const adminEn = {

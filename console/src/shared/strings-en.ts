@@ -1,4 +1,4 @@
-import type { Interaction, Status } from './api'
+import type { Interaction, Status } from './api-types'
 import { adminEn } from './strings-admin-en'
 import { inboxEn } from './strings-inbox-en'
 import { textsEn } from './strings-texts-en'

@@ -1,4 +1,4 @@
-import type { AuditEvent, GrantedProfile, Permission, Role } from './api'
+import type { AuditEvent, GrantedProfile, Permission, Role } from './api-types'
 
 /** The texts of the members, profile and audit trail screens, spread into strings-en.ts. */
 export const membersEn = {
