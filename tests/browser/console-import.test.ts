@@ -64,6 +64,8 @@ describe.skipIf(!chromiumAvailable())('importing a spreadsheet in the staff cons
     expect(await page.getByLabel('Notes').inputValue()).toBe('')
     await c.expectAccessible(page)
     // Chosen by hand: the notes are read as the street, the header rewritten before the file is sent.
+    // Each field offered in words, with its name in the file.
+    expect(await page.getByLabel('Notes').locator('option[value="addressStreet"]').textContent()).toBe('Street (addressStreet)')
     await page.getByLabel('Notes').selectOption('addressStreet')
     await page.getByRole('button', { name: 'Check the file' }).click()
     await page.getByText('Checked: nothing was stored yet. 2 rows: 1 to create, 0 already on file or repeated, 1 refused.').waitFor()

@@ -126,7 +126,7 @@ describe.skipIf(!chromiumAvailable())('conversations by text in the staff consol
     await page.getByRole('link', { name: /^Mensajes \d+ en espera$/ }).click()
     await page.getByRole('heading', { name: 'Mensajes sin atender' }).waitFor()
     await page.getByText('¿Tienen pañales esta semana?').waitFor()
-    await page.getByRole('button', { name: 'Empezar una necesidad con él' }).first().waitFor()
+    await page.getByRole('button', { name: 'Empezar una solicitud con él' }).first().waitFor()
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375)
     await c.expectAccessible(page)
     await c.done(page)

@@ -32,10 +32,10 @@ const IMPORT_WORDS = {
     title: 'Importar una hoja de cálculo',
     file: 'Archivo CSV',
     check: 'Revisar el archivo',
-    checked: 'Revisado: todavía no se guardó nada. 2 filas: 1 por crear, 0 ya registradas o repetidas, 1 rechazadas.',
+    checked: 'Revisado: todavía no se guardó nada. 2 filas: 1 por crear, 0 ya registradas o repetidas, 1 rechazada.',
     download: 'Descargar filas rechazadas',
     importOne: 'Importar 1 registro nuevo',
-    imported: 'Importado. 2 filas: 1 creadas, 0 ya registradas o repetidas, 1 rechazadas.',
+    imported: 'Importado. 2 filas: 1 creada, 0 ya registradas o repetidas, 1 rechazada.',
     header: ['Nombre', 'Apellido', 'Celular'],
   },
 }

@@ -1,6 +1,14 @@
 import { IMPORT_COLUMNS } from '../../api-constants'
+import { t } from '../shared/i18n'
 import type { Kind } from './import-file'
 import { importTexts } from './imports'
+
+/** A column as the reader knows it: a person's field in words, with its name in the file (a need's own columns by name). */
+function columnLabel(column: string): string {
+  const field = column.replace(/^customFields\./, '')
+  const words = field === 'description' ? t.description : t.personFields[field as keyof typeof t.personFields]
+  return words ? `${words} (${column})` : column
+}
 
 /**
  * The mapping step (docs/console.md "Import"): each column of the file's header with the field it fills,
@@ -36,7 +44,7 @@ export function ColumnMapping({
             <option value="">{x.leftOut}</option>
             {fields.map((field) => (
               <option key={field} value={field}>
-                {field}
+                {columnLabel(field)}
               </option>
             ))}
           </select>

@@ -13,6 +13,9 @@ import { columnNamed, csvRecords, refusedRows, withHeader, type Kind } from './i
 
 type Report = components['schemas']['ImportReport']
 
+/** A count's word: one, or many (none is many, in both languages). */
+const plural = (n: number, one: string, many: string) => (n === 1 ? one : many)
+
 /** This screen's words, one object per language of the same shape (the page's `lang` chooses). */
 const TEXTS = {
   en: {
@@ -29,7 +32,7 @@ const TEXTS = {
     checked: 'Checked: nothing was stored yet.',
     imported: 'Imported.',
     counts: (r: Report) =>
-      `${r.rows} rows: ${r.created} ${r.dryRun ? 'to create' : 'created'}, ${r.skipped} already on file or repeated, ${r.rows - r.created - r.skipped} refused.`,
+      `${r.rows} ${plural(r.rows, 'row', 'rows')}: ${r.created} ${r.dryRun ? 'to create' : 'created'}, ${r.skipped} already on file or repeated, ${r.rows - r.created - r.skipped} refused.`,
     errors: 'Rows refused',
     row: 'Row',
     column: 'Column',
@@ -47,7 +50,7 @@ const TEXTS = {
     intro:
       'Un archivo CSV (UTF-8) con una fila de encabezado que nombra sus columnas. Primero se revisa: nada se guarda hasta que lo importe.',
     what: 'Qué contiene el archivo',
-    kinds: { constituents: 'Personas (constituyentes)', needs: 'Necesidades' },
+    kinds: { constituents: 'Personas (constituyentes)', needs: 'Solicitudes' },
     file: 'Archivo CSV',
     check: 'Revisar el archivo',
     checking: 'Revisando…',
@@ -55,8 +58,10 @@ const TEXTS = {
     importNow: (n: number) => `Importar ${n} ${n === 1 ? 'registro nuevo' : 'registros nuevos'}`,
     checked: 'Revisado: todavía no se guardó nada.',
     imported: 'Importado.',
-    counts: (r: Report) =>
-      `${r.rows} filas: ${r.created} ${r.dryRun ? 'por crear' : 'creadas'}, ${r.skipped} ya registradas o repetidas, ${r.rows - r.created - r.skipped} rechazadas.`,
+    counts: (r: Report) => {
+      const refused = r.rows - r.created - r.skipped
+      return `${r.rows} ${plural(r.rows, 'fila', 'filas')}: ${r.created} ${r.dryRun ? 'por crear' : plural(r.created, 'creada', 'creadas')}, ${r.skipped} ${plural(r.skipped, 'ya registrada o repetida', 'ya registradas o repetidas')}, ${refused} ${plural(refused, 'rechazada', 'rechazadas')}.`
+    },
     errors: 'Filas rechazadas',
     row: 'Fila',
     column: 'Columna',

@@ -138,7 +138,8 @@ function InviteMember({ actor, onDone }: { actor: Profile; onDone: (outcome: Out
     }
     const { data: invited, error, response } = await authorized(() => client.POST('/api/members', { body }))
     if (!invited) return onDone(failure(response.status, error))
-    form.reset()
+    // The next invitation is another person's: its role, partner and language stay as chosen.
+    for (const name of ['email', 'fullName']) (form.elements.namedItem(name) as HTMLInputElement).value = ''
     onDone({ text: s.invitedNotice(invited.email), error: false })
   }
 

@@ -3,18 +3,18 @@ import type { inboxEn } from './strings-inbox-en'
 /** The Spanish of strings-inbox-en.ts, the same keys. */
 export const inboxEs: typeof inboxEn = {
   bulk: {
-    title: 'Cambiar las necesidades marcadas',
+    title: 'Cambiar las solicitudes marcadas',
     select: 'Elegir',
     selectNeed: (reference) => `Elegir ${reference}`,
-    selectPage: 'Elegir todas las necesidades de esta página',
+    selectPage: 'Elegir todas las solicitudes de esta página',
     clear: 'Quitar la selección',
-    selected: (n) => (n === 1 ? '1 necesidad elegida' : `${n} necesidades elegidas`),
+    selected: (n) => (n === 1 ? '1 solicitud elegida' : `${n} solicitudes elegidas`),
     unchanged: 'Sin cambio',
-    apply: (n) => (n === 1 ? 'Aplicar a 1 necesidad' : `Aplicar a ${n} necesidades`),
+    apply: (n) => (n === 1 ? 'Aplicar a 1 solicitud' : `Aplicar a ${n} solicitudes`),
     chooseSomething: 'Elija antes un estado, una persona asignada o un socio.',
     done: (reference) => `${reference}: cambiada.`,
     refused: (reference, reason) => `${reference}: sin cambios, ${reason}`,
-    summary: (changed, all) => `${changed} de ${all} necesidades cambiadas.`,
+    summary: (changed, all) => `${changed} de ${all} solicitudes cambiadas.`,
   },
   views: {
     title: 'Vistas guardadas',
