@@ -100,7 +100,9 @@ describe.skipIf(!chromiumAvailable())('reports in the staff console', () => {
     // The pantry's people link to its needs resolved in the period: the inbox, narrowed so, says by what.
     await pantryRow.getByRole('link').first().click()
     await page.getByRole('heading', { name: 'Needs', level: 1 }).waitFor()
-    await page.getByText(/^Resolved from .* until /).waitFor()
+    await page.getByText(/^Resolved from .* to before /).waitFor()
+    // In the page's language's format, to the minute.
+    expect(await page.getByText(/^Resolved from .* to before /).textContent()).not.toMatch(/\d:\d\d:\d\d/)
     expect(page.url()).toContain('resolvedFrom=')
     for (const reference of references) await page.getByRole('link', { name: reference }).waitFor()
     // Only resolved needs of the pantry: the open one is not among them.
@@ -117,7 +119,7 @@ describe.skipIf(!chromiumAvailable())('reports in the staff console', () => {
     await page.getByLabel('Saved view', { exact: true }).selectOption({ label: 'Served at the pantry' })
     await page.getByRole('button', { name: 'Show view' }).click()
     await page.waitForURL((url) => url.hash.includes('resolvedFrom') && url.hash.includes('resolvedTo'))
-    await page.getByText(/^Resolved from .* until /).waitFor()
+    await page.getByText(/^Resolved from .* to before /).waitFor()
     await c.done(page)
   })
 

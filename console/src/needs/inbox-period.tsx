@@ -1,4 +1,5 @@
-import { t } from '../shared/i18n'
+import { formatDateTime } from '../shared/data'
+import { language, t } from '../shared/i18n'
 
 /** The bounds of when needs were created or resolved, as a report's figure links them (`#/needs?resolvedFrom=…&resolvedTo=…`). */
 export const PERIOD_KEYS = ['createdFrom', 'createdTo', 'resolvedFrom', 'resolvedTo'] as const
@@ -16,7 +17,8 @@ export function periodOf(query: URLSearchParams): Period {
 
 /** The period the list is narrowed to, said, with a button to widen it again. */
 export function PeriodShown({ period, onClear }: { period: Period; onClear: () => void }) {
-  const at = (value: string | undefined) => (value ? new Date(value).toLocaleString() : '…')
+  // In the page's language; the end is excluded, as the list's bound is ("before").
+  const at = (value: string | undefined) => (value ? formatDateTime(value, language) : '…')
   const lines = [
     ...(period.createdFrom || period.createdTo ? [t.inboxPeriod.created(at(period.createdFrom), at(period.createdTo))] : []),
     ...(period.resolvedFrom || period.resolvedTo ? [t.inboxPeriod.resolved(at(period.resolvedFrom), at(period.resolvedTo))] : []),

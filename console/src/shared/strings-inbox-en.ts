@@ -39,8 +39,8 @@ export const inboxEn = {
   },
   /** The inbox's period of creation or resolution, from a report's figure. */
   inboxPeriod: {
-    created: (from: string, to: string) => `Created from ${from} until ${to}`,
-    resolved: (from: string, to: string) => `Resolved from ${from} until ${to}`,
+    created: (from: string, to: string) => `Created from ${from} to before ${to}`,
+    resolved: (from: string, to: string) => `Resolved from ${from} to before ${to}`,
     clear: 'Clear the dates',
   },
 }

@@ -40,8 +40,8 @@ export const inboxEs: typeof inboxEn = {
     moreThan: (page: number, total: number) => `Página ${page} (más de ${total.toLocaleString('es')} solicitudes coinciden)`,
   },
   inboxPeriod: {
-    created: (from: string, to: string) => `Creadas desde ${from} hasta ${to}`,
-    resolved: (from: string, to: string) => `Resueltas desde ${from} hasta ${to}`,
+    created: (from: string, to: string) => `Creadas desde ${from} hasta antes de ${to}`,
+    resolved: (from: string, to: string) => `Resueltas desde ${from} hasta antes de ${to}`,
     clear: 'Quitar las fechas',
   },
 }
