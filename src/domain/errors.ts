@@ -90,6 +90,8 @@ export type ResourceName =
   | 'Saved view'
   | 'Service'
   | 'Message'
+  | 'Directory'
+  | 'Service at location'
 
 /** 404: unknown, or belonging to another organization or partner scope (never revealed). */
 export class NotFoundError extends DomainError {

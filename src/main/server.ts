@@ -40,7 +40,11 @@ export function serviceApp(container: Container, config: Config, lifecycle: () =
     accessLog: container.get(PORTS.accessLog),
     persistence: container.get(PORTS.persistence),
     lifecycle,
-    rateLimiters: { publicIntake: container.get(PORTS.publicIntakeRateLimiter), auth: container.get(PORTS.authRateLimiter) },
+    rateLimiters: {
+      publicIntake: container.get(PORTS.publicIntakeRateLimiter),
+      auth: container.get(PORTS.authRateLimiter),
+      publicDirectory: container.get(PORTS.publicDirectoryRateLimiter),
+    },
     trustProxy: config.trustProxy,
     publicBaseUrl: config.publicBaseUrl,
     version: VERSION,

@@ -21,6 +21,7 @@ import { healthRoutes, type Lifecycle } from './health.routes'
 import { membersRoutes } from './members.routes'
 import { savedViewsRoutes } from './saved-views.routes'
 import { servicesRoutes } from './services.routes'
+import { hsdsRoutes } from './hsds/hsds.routes'
 import { observability, type AccessLog, type HttpMetrics } from './observability'
 import { organizationsRoutes } from './organizations.routes'
 import { messagesRoutes } from './messages.routes'
@@ -92,6 +93,7 @@ export function createHttpApp(deps: HttpDependencies) {
     .use(messagesRoutes(deps.useCases.sms, auth))
     .use(partnersRoutes(deps.useCases.partners, auth))
     .use(servicesRoutes(deps.useCases.services, auth))
+    .use(hsdsRoutes(deps.useCases.services, limits))
     .use(constituentsRoutes(deps.useCases.constituents, auth, deps.logger))
     .use(membersRoutes(deps.useCases.members, auth, limits))
     .use(savedViewsRoutes(deps.useCases.members, auth))

@@ -13,10 +13,16 @@ export interface AnonymousRateLimiters {
   publicIntake: RateLimiter
   /** Login, refresh and accept-invite (AUTH_RATE_LIMIT per minute), besides login's per-email throttle. */
   auth: RateLimiter
+  /** The published HSDS directories' routes (PUBLIC_DIRECTORY_RATE_LIMIT per minute). */
+  publicDirectory: RateLimiter
 }
 
 /** The policy names of the RateLimit fields (docs/api/access.md "Rate limits"). */
-const POLICY_NAMES: Record<keyof AnonymousRateLimiters, string> = { publicIntake: 'public-intake', auth: 'auth' }
+const POLICY_NAMES: Record<keyof AnonymousRateLimiters, string> = {
+  publicIntake: 'public-intake',
+  auth: 'auth',
+  publicDirectory: 'public-directory',
+}
 
 /**
  * Counts one request of the named limit against its client's block (an IPv6 address by its /64) and puts the RateLimit fields

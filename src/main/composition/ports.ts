@@ -41,6 +41,7 @@ export const PORTS = {
   accessTokens: port<AccessTokens>('AccessTokens'),
   secrets: port<SecretTokens>('SecretTokens'),
   publicIntakeRateLimiter: port<RateLimiter>('PublicIntakeRateLimiter'),
+  publicDirectoryRateLimiter: port<RateLimiter>('PublicDirectoryRateLimiter'),
   authRateLimiter: port<RateLimiter>('AuthRateLimiter'),
   secretBox: port<SecretBox>('SecretBox'),
   emailSenders: port<EmailSenders>('EmailSenders'),

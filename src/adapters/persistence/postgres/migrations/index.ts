@@ -33,6 +33,7 @@ import m28 from './0028_sms_help_and_quick_replies.sql' with { type: 'text' }
 import m29 from './0029_organization_slug_history.sql' with { type: 'text' }
 import m30 from './0030_member_email_changes.sql' with { type: 'text' }
 import m31 from './0031_services.sql' with { type: 'text' }
+import m32 from './0032_publish_directory.sql' with { type: 'text' }
 
 export const POSTGRES_MIGRATIONS = bundledMigrations(journal, {
   '0000_init': m0,
@@ -67,4 +68,5 @@ export const POSTGRES_MIGRATIONS = bundledMigrations(journal, {
   '0029_organization_slug_history': m29,
   '0030_member_email_changes': m30,
   '0031_services': m31,
+  '0032_publish_directory': m32,
 })

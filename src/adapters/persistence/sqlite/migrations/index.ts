@@ -37,6 +37,7 @@ import m32 from './0032_sms_help_and_quick_replies.sql' with { type: 'text' }
 import m33 from './0033_organization_slug_history.sql' with { type: 'text' }
 import m34 from './0034_member_email_changes.sql' with { type: 'text' }
 import m35 from './0035_services.sql' with { type: 'text' }
+import m36 from './0036_publish_directory.sql' with { type: 'text' }
 
 export const SQLITE_MIGRATIONS = bundledMigrations(journal, {
   '0000_init': m0,
@@ -75,4 +76,5 @@ export const SQLITE_MIGRATIONS = bundledMigrations(journal, {
   '0033_organization_slug_history': m33,
   '0034_member_email_changes': m34,
   '0035_services': m35,
+  '0036_publish_directory': m36,
 })
