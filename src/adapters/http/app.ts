@@ -87,7 +87,7 @@ export function createHttpApp(deps: HttpDependencies) {
     .use(passwordPages(deps.useCases.auth, limits, site, deps.publicBaseUrl))
     .use(forgotPasswordPage(deps.useCases.auth, limits, site))
     .use(confirmEmailPage(deps.useCases.members, limits, site))
-    .use(intakePage(deps.useCases.needs, limits, site))
+    .use(intakePage(deps.useCases.needs, deps.useCases.services.publishedDirectory, limits, site))
     .use(consoleApp())
     .use(needsRoutes(deps.useCases.needs, auth, limits, site, deps.logger))
     .use(messagesRoutes(deps.useCases.sms, auth))
