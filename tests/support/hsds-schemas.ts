@@ -25,10 +25,8 @@ function closed(schema: unknown): unknown {
   return copy
 }
 
-export interface HsdsValidator {
-  /** The problems of `record` against the schema: none is `[]`. */
-  (name: HsdsSchemaName, record: unknown, mode?: 'published' | 'strict'): string[]
-}
+/** The problems of `record` against the schema: none is `[]`. */
+export type HsdsValidator = (name: HsdsSchemaName, record: unknown, mode?: 'published' | 'strict') => string[]
 
 export async function hsdsValidator(): Promise<HsdsValidator> {
   const compiled = new Map<string, ValidateFunction>()

@@ -13,7 +13,8 @@ beforeAll(async () => {
   admin = await api.tokenFor(api.world, 'org_admin')
   slug = (await api.world.repositories.organizations.findById(api.world.organizationId))!.slug
   const pantry = await api.world.partner({ name: 'Pantry' })
-  const create = (body: Record<string, unknown>) => api.call('POST', '/api/services', { token: admin, body: { partnerId: pantry.id, ...body } })
+  const create = (body: Record<string, unknown>) =>
+    api.call('POST', '/api/services', { token: admin, body: { partnerId: pantry.id, ...body } })
   await create({
     name: 'Food pantry',
     languages: ['en', 'es'],
