@@ -37,6 +37,8 @@ export function OrganizationScreen() {
     constituentRetentionDays: { id: 'org-constituent-retention', label: t.constituentRetention },
     needTextRetentionDays: { id: 'org-need-text-retention', label: t.needTextRetention },
   }
+  /** A field's id, name, label and error, from the table above. */
+  const named = (name: keyof typeof fields) => ({ ...fields[name], name, error: errors[name] })
 
   return (
     <>
@@ -156,27 +158,16 @@ export function OrganizationScreen() {
             value={settings.defaultCountry}
             required
           />
-          <CheckField
-            id="org-confirm-requests"
-            name="confirmRequests"
-            label={t.confirmRequests}
-            hint={t.confirmRequestsHint}
-            checked={settings.confirmRequests}
-          />
+          <CheckField {...named('confirmRequests')} hint={t.confirmRequestsHint} checked={settings.confirmRequests} />
           <Field
-            id="org-description"
-            name="description"
-            error={errors.description}
-            label={t.organizationDescription}
+            {...named('description')}
             hint={t.organizationDescriptionHint}
             value={settings.description}
             maxLength={MAX_LENGTH.OrganizationSettingsUpdate.description}
             multiline
           />
           <CheckField
-            id="org-publish-directory"
-            name="publishDirectory"
-            label={t.publishDirectory}
+            {...named('publishDirectory')}
             hint={t.publishDirectoryHint(`${settings.publicBaseUrl}/hsds/${settings.slug}`)}
             checked={settings.publishDirectory}
           />
