@@ -2680,7 +2680,7 @@ export interface components {
             defaultCountry: string;
             /** @description Whether a person who asks through the public intake is sent its reference number and what happens next (a text, or an email when only an email is given) */
             confirmRequests: boolean;
-            /** @description Whether the organization's directory of services is published, anonymous and read-only, as HSDS 3.0 under /hsds/{slug} (docs/directory.md) */
+            /** @description Whether the organization's directory of services is published, anonymous and read-only, as HSDS 3.0 under /hsds/{slug} */
             publishDirectory: boolean;
             /** @description The service's PUBLIC_BASE_URL (read-only, the deployment's): where the links in mail point */
             publicBaseUrl: string;
@@ -2734,7 +2734,7 @@ export interface components {
             defaultCountry?: string;
             /** @description Whether a person who asks through the public intake is sent its reference number and what happens next (a text, or an email when only an email is given) (default false) */
             confirmRequests?: boolean;
-            /** @description Whether the organization's directory of services is published, anonymous and read-only, as HSDS 3.0 under /hsds/{slug} (docs/directory.md) (default false) */
+            /** @description Whether the organization's directory of services is published, anonymous and read-only, as HSDS 3.0 under /hsds/{slug} (default false) */
             publishDirectory?: boolean;
         };
         /** @description A partner location facility */

@@ -41,7 +41,7 @@ const NEED_TEXT_RETENTION =
   "Days a resolved need that nobody changed keeps its free text: the worker then empties its customFields and its notes' and texts' content; absent: kept"
 const CLEARS = '; null stops it'
 const PUBLISH_DIRECTORY_MEANS =
-  "Whether the organization's directory of services is published, anonymous and read-only, as HSDS 3.0 under /hsds/{slug} (docs/directory.md)"
+  "Whether the organization's directory of services is published, anonymous and read-only, as HSDS 3.0 under /hsds/{slug}"
 const DESCRIPTION_MEANS = 'What the organization does, in its own words: the description its directory of services publishes'
 
 const SettingsSchema = Named(
