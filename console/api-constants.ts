@@ -79,7 +79,7 @@ export const FIELDS = {
   NewService: ["partnerId","name","description","status","eligibility","languages","schedule","fees","applicationProcess","url","email","phone","address","acceptingReferrals","taxonomyTerms"],
   NewSms: ["body"],
   NewWebhookEndpoint: ["url","events","enabled"],
-  OrganizationSettingsUpdate: ["name","slug","shortCode","maxConcurrency","tcrStatus","description","constituentRetentionDays","needTextRetentionDays","auditRetentionDays","appOrigins","formOrigins","digestHour","timeZone","digestTimeZone","defaultCountry","confirmRequests"],
+  OrganizationSettingsUpdate: ["name","slug","shortCode","maxConcurrency","tcrStatus","description","constituentRetentionDays","needTextRetentionDays","auditRetentionDays","appOrigins","formOrigins","digestHour","timeZone","digestTimeZone","defaultCountry","confirmRequests","publishDirectory"],
   PartnerUpdate: ["name","slaHours","isArchived","description","keywords","website","publicCategoryName","isDefault"],
   PasswordChange: ["currentPassword","newPassword"],
   ProfileUpdate: ["fullName","phone","language","notifications"],

@@ -639,6 +639,146 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/hsds/{organizationSlug}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What the directory is: its HSDS version and profile
+         * @description Anonymous. 404 unless the organization publishes its directory (publishDirectory). Cached: ETag and Cache-Control, 304 to an If-None-Match of the ETag. A slug the organization left is 308 to the same address under its slug now.
+         */
+        get: operations["getHsdsAbout"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/hsds/{organizationSlug}/services": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The published services, newest first, in HSDS pages; the filters narrow each other
+         * @description Anonymous. 404 unless the organization publishes its directory (publishDirectory). Cached: ETag and Cache-Control, 304 to an If-None-Match of the ETag. A slug the organization left is 308 to the same address under its slug now.
+         */
+        get: operations["listHsdsServices"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/hsds/{organizationSlug}/services/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A published service, every nested record with it
+         * @description Anonymous. 404 unless the organization publishes its directory (publishDirectory). Cached: ETag and Cache-Control, 304 to an If-None-Match of the ETag. A slug the organization left is 308 to the same address under its slug now.
+         */
+        get: operations["getHsdsService"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/hsds/{organizationSlug}/organizations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The directory's one organization, in an HSDS page
+         * @description Anonymous. 404 unless the organization publishes its directory (publishDirectory). Cached: ETag and Cache-Control, 304 to an If-None-Match of the ETag. A slug the organization left is 308 to the same address under its slug now.
+         */
+        get: operations["listHsdsOrganizations"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/hsds/{organizationSlug}/organizations/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The organization, with its locations (its partners) and its services
+         * @description Anonymous. 404 unless the organization publishes its directory (publishDirectory). Cached: ETag and Cache-Control, 304 to an If-None-Match of the ETag. A slug the organization left is 308 to the same address under its slug now.
+         */
+        get: operations["getHsdsOrganization"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/hsds/{organizationSlug}/service_at_locations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Each published service at its partner's location, in HSDS pages
+         * @description Anonymous. 404 unless the organization publishes its directory (publishDirectory). Cached: ETag and Cache-Control, 304 to an If-None-Match of the ETag. A slug the organization left is 308 to the same address under its slug now.
+         */
+        get: operations["listHsdsServicesAtLocations"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/hsds/{organizationSlug}/service_at_locations/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A service at its location, the service whole
+         * @description Anonymous. 404 unless the organization publishes its directory (publishDirectory). Cached: ETag and Cache-Control, 304 to an If-None-Match of the ETag. A slug the organization left is 308 to the same address under its slug now.
+         */
+        get: operations["getHsdsServiceAtLocation"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/constituents": {
         parameters: {
             query?: never;
@@ -1944,6 +2084,113 @@ export interface components {
                 addressZip?: string | null;
             };
         };
+        HsdsAbout: {
+            /** @constant */
+            version: "3.0";
+            /**
+             * Format: uri
+             * @description The HSDS profile the directory follows: HSDS's own
+             */
+            profile: string;
+            /**
+             * Format: uri
+             * @description HSDS 3.0's API reference, which these routes follow
+             */
+            openapi_url: string;
+        };
+        /** @description An HSDS 3.0 organization record (HSDS's organization.json) */
+        HsdsOrganization: {
+            [key: string]: unknown;
+        };
+        HsdsOrganizationPage: {
+            /**
+             * Format: int32
+             * @description Records that match, on every page
+             */
+            total_items: number;
+            /**
+             * Format: int32
+             * @description Pages of them; 0 when none matches
+             */
+            total_pages: number;
+            /**
+             * Format: int32
+             * @description This page, from 1
+             */
+            page_number: number;
+            /**
+             * Format: int32
+             * @description Records on this page
+             */
+            size: number;
+            first_page: boolean;
+            last_page: boolean;
+            /** @description No record on this page */
+            empty: boolean;
+            contents: components["schemas"]["HsdsOrganization"][];
+        };
+        /** @description An HSDS 3.0 service record (HSDS's service.json) */
+        HsdsService: {
+            [key: string]: unknown;
+        };
+        /** @description An HSDS 3.0 service_at_location record (HSDS's service_at_location.json) */
+        HsdsServiceAtLocation: {
+            [key: string]: unknown;
+        };
+        HsdsServiceAtLocationPage: {
+            /**
+             * Format: int32
+             * @description Records that match, on every page
+             */
+            total_items: number;
+            /**
+             * Format: int32
+             * @description Pages of them; 0 when none matches
+             */
+            total_pages: number;
+            /**
+             * Format: int32
+             * @description This page, from 1
+             */
+            page_number: number;
+            /**
+             * Format: int32
+             * @description Records on this page
+             */
+            size: number;
+            first_page: boolean;
+            last_page: boolean;
+            /** @description No record on this page */
+            empty: boolean;
+            contents: components["schemas"]["HsdsServiceAtLocation"][];
+        };
+        HsdsServicePage: {
+            /**
+             * Format: int32
+             * @description Records that match, on every page
+             */
+            total_items: number;
+            /**
+             * Format: int32
+             * @description Pages of them; 0 when none matches
+             */
+            total_pages: number;
+            /**
+             * Format: int32
+             * @description This page, from 1
+             */
+            page_number: number;
+            /**
+             * Format: int32
+             * @description Records on this page
+             */
+            size: number;
+            first_page: boolean;
+            last_page: boolean;
+            /** @description No record on this page */
+            empty: boolean;
+            contents: components["schemas"]["HsdsService"][];
+        };
         ImportReport: {
             /** @description Whether this was a dry run, which stored nothing */
             dryRun: boolean;
@@ -2569,6 +2816,8 @@ export interface components {
             defaultCountry: string;
             /** @description Whether a person who asks through the public intake is sent its reference number and what happens next (a text, or an email when only an email is given) */
             confirmRequests: boolean;
+            /** @description Whether the organization's directory of services is published, anonymous and read-only, as HSDS 3.0 under /hsds/{slug} */
+            publishDirectory: boolean;
             /** @description The service's PUBLIC_BASE_URL (read-only, the deployment's): where the links in mail point */
             publicBaseUrl: string;
         };
@@ -2621,6 +2870,8 @@ export interface components {
             defaultCountry?: string;
             /** @description Whether a person who asks through the public intake is sent its reference number and what happens next (a text, or an email when only an email is given) (default false) */
             confirmRequests?: boolean;
+            /** @description Whether the organization's directory of services is published, anonymous and read-only, as HSDS 3.0 under /hsds/{slug} (default false) */
+            publishDirectory?: boolean;
         };
         PairingAnswer: {
             pairingId: string;
@@ -5739,6 +5990,427 @@ export interface operations {
             /** @description Unsupported media type */
             415: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getHsdsAbout: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                organizationSlug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Response for status 200 */
+            200: {
+                headers: {
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HsdsAbout"];
+                };
+            };
+            /** @description Bad request */
+            400: {
+                headers: {
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ValidationProblem"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listHsdsServices: {
+        parameters: {
+            query?: {
+                page?: number;
+                per_page?: number;
+                search?: string;
+                taxonomy_term_id?: string;
+                modified_after?: string;
+            };
+            header?: never;
+            path: {
+                organizationSlug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Response for status 200 */
+            200: {
+                headers: {
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HsdsServicePage"];
+                };
+            };
+            /** @description Bad request */
+            400: {
+                headers: {
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ValidationProblem"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getHsdsService: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                organizationSlug: string;
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description An HSDS 3.0 service record (HSDS's service.json) */
+            200: {
+                headers: {
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HsdsService"];
+                };
+            };
+            /** @description Bad request */
+            400: {
+                headers: {
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ValidationProblem"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listHsdsOrganizations: {
+        parameters: {
+            query?: {
+                page?: number;
+                per_page?: number;
+            };
+            header?: never;
+            path: {
+                organizationSlug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Response for status 200 */
+            200: {
+                headers: {
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HsdsOrganizationPage"];
+                };
+            };
+            /** @description Bad request */
+            400: {
+                headers: {
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ValidationProblem"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getHsdsOrganization: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                organizationSlug: string;
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description An HSDS 3.0 organization record (HSDS's organization.json) */
+            200: {
+                headers: {
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HsdsOrganization"];
+                };
+            };
+            /** @description Bad request */
+            400: {
+                headers: {
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ValidationProblem"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listHsdsServicesAtLocations: {
+        parameters: {
+            query?: {
+                page?: number;
+                per_page?: number;
+            };
+            header?: never;
+            path: {
+                organizationSlug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Response for status 200 */
+            200: {
+                headers: {
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HsdsServiceAtLocationPage"];
+                };
+            };
+            /** @description Bad request */
+            400: {
+                headers: {
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ValidationProblem"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getHsdsServiceAtLocation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                organizationSlug: string;
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description An HSDS 3.0 service_at_location record (HSDS's service_at_location.json) */
+            200: {
+                headers: {
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HsdsServiceAtLocation"];
+                };
+            };
+            /** @description Bad request */
+            400: {
+                headers: {
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ValidationProblem"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    "RateLimit-Policy"?: string;
+                    RateLimit?: string;
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {

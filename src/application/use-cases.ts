@@ -38,6 +38,7 @@ import type { AddNote } from './needs/add-note'
 import type { BulkUpdateNeeds } from './needs/bulk-update-needs'
 import type { CreateNeed } from './needs/create-need'
 import type { GetNeed } from './needs/get-need'
+import type { GetPublishedDirectory } from './directory/get-published-directory'
 import type { GetPublicIntakeForm } from './needs/get-public-intake-form'
 import type { ListNeedHistory } from './needs/list-need-history'
 import type { ListNeedInteractions } from './needs/list-need-interactions'
@@ -171,6 +172,8 @@ export interface UseCases {
     update: UpdateService
     importTerms: ImportTaxonomyTerms
     searchTerms: SearchTaxonomyTerms
+    /** The directory an organization publishes as HSDS (docs/directory.md), anonymous. */
+    publishedDirectory: GetPublishedDirectory
   }
   sms: {
     receive: ReceiveSms

@@ -91,6 +91,8 @@ export type ResourceName =
   | 'Service'
   | 'Message'
   | 'Referral partner'
+  | 'Directory'
+  | 'Service at location'
 
 /** 404: unknown, or belonging to another organization or partner scope (never revealed). */
 export class NotFoundError extends DomainError {

@@ -26,6 +26,8 @@ export interface Config {
   webhookAllowedHosts: string[]
   webhookBlockPrivateHosts: boolean
   publicIntakeRateLimit: number
+  /** Requests of a published HSDS directory (docs/directory.md) per client address per minute. */
+  publicDirectoryRateLimit: number
   /** Login, refresh and accept-invite requests per client address per minute. */
   authRateLimit: number
   /** FEDERATION_RATE_LIMIT: requests to /federation/v1/* per client address per minute (docs/referrals.md). */
@@ -96,6 +98,7 @@ export function loadConfig(env: Env = process.env): Config {
     publicIntakeRateLimit: integer(env, 'PUBLIC_INTAKE_RATE_LIMIT', 20, 1, 1_000_000),
     authRateLimit: integer(env, 'AUTH_RATE_LIMIT', 60, 1, 1_000_000),
     federationRateLimit: integer(env, 'FEDERATION_RATE_LIMIT', 600, 1, 1_000_000),
+    publicDirectoryRateLimit: integer(env, 'PUBLIC_DIRECTORY_RATE_LIMIT', 600, 1, 1_000_000),
     sendLimits: {
       passwordResetMailsPerHour: integer(env, 'PASSWORD_RESET_MAILS_PER_HOUR', 3, 1, 1000),
       smsPerRecipientPerHour: integer(env, 'SMS_PER_RECIPIENT_PER_HOUR', 10, 1, 100_000),

@@ -44,6 +44,7 @@ export function serviceApp(container: Container, config: Config, lifecycle: () =
       publicIntake: container.get(PORTS.publicIntakeRateLimiter),
       auth: container.get(PORTS.authRateLimiter),
       federation: container.get(PORTS.federationRateLimiter),
+      publicDirectory: container.get(PORTS.publicDirectoryRateLimiter),
     },
     trustProxy: config.trustProxy,
     publicBaseUrl: config.publicBaseUrl,

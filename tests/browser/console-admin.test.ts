@@ -149,6 +149,8 @@ describe.skipIf(!chromiumAvailable())('administration in the staff console', () 
     await page.getByLabel('Time zone').fill('America/Chicago')
     await page.getByLabel('Country').fill('gb')
     await page.getByLabel('Confirm requests to the person who asked').check()
+    await page.getByLabel('What the organization does').fill('Groceries and hot meals for the valley')
+    await page.getByLabel('Publish the directory of services').check()
     await page.getByLabel(/Erase people with no need activity/).fill('365')
     await page.getByRole('button', { name: 'Save settings' }).click()
     await page.getByText('Saved.').waitFor()
@@ -163,6 +165,8 @@ describe.skipIf(!chromiumAvailable())('administration in the staff console', () 
       timeZone: 'America/Chicago',
       defaultCountry: 'GB',
       confirmRequests: true,
+      description: 'Groceries and hot meals for the valley',
+      publishDirectory: true,
       phoneNumber: phone,
     })
     expect((await settingsNow()).constituentRetentionDays).toBe(365)

@@ -17,6 +17,7 @@ const route = (line: `${Method} /${string}`, access: Access, errors: number[], r
 }
 const ok = (success: number, call: Route['call'] = () => ({})): Partial<Route> => ({ success, call })
 const NO_TOKEN = [400, 403, 413, 415, 429]
+const DIRECTORY = [400, 404, 429]
 const BODY = [400, 401, 403, 413, 415]
 const LIST = [400, 401, 403]
 const ONE = [400, 401, 403, 404]
@@ -44,6 +45,14 @@ export const ROUTES: Route[] = [
   route('POST /api/auth/password-reset', 'anyone', NO_TOKEN),
   route('POST /api/auth/reset-password', 'anyone', NO_TOKEN),
   route('POST /api/needs/public', 'anyone', [409, 422, ...NO_TOKEN]),
+  // docs/directory.md: a published directory, anonymous and read-only (HSDS 3.0).
+  route('GET /hsds/{organizationSlug}', 'anyone', DIRECTORY),
+  route('GET /hsds/{organizationSlug}/services', 'anyone', DIRECTORY),
+  route('GET /hsds/{organizationSlug}/services/{id}', 'anyone', DIRECTORY),
+  route('GET /hsds/{organizationSlug}/organizations', 'anyone', DIRECTORY),
+  route('GET /hsds/{organizationSlug}/organizations/{id}', 'anyone', DIRECTORY),
+  route('GET /hsds/{organizationSlug}/service_at_locations', 'anyone', DIRECTORY),
+  route('GET /hsds/{organizationSlug}/service_at_locations/{id}', 'anyone', DIRECTORY),
   route(
     'POST /api/needs',
     ['needs:create'],

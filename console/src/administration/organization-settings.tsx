@@ -2,6 +2,7 @@ import { MAX_LENGTH } from '../../api-constants'
 import { useEffect, useState } from 'preact/hooks'
 import { client, type OrganizationSettings } from '../shared/api'
 import { describedBy, FieldProblem, fieldErrorsOf, FormOutcome } from '../shared/field-errors'
+import { CheckField, Field, NumberField } from './settings-fields'
 import { failure, OutcomeLine, useOutcome } from '../shared/outcome'
 import { authorized } from '../shared/session'
 import { EmailSettingsSection } from './email-settings'
@@ -31,9 +32,13 @@ export function OrganizationScreen() {
     timeZone: { id: 'org-time-zone', label: t.timeZone },
     defaultCountry: { id: 'org-default-country', label: t.defaultCountry },
     confirmRequests: { id: 'org-confirm-requests', label: t.confirmRequests },
+    description: { id: 'org-description', label: t.organizationDescription },
+    publishDirectory: { id: 'org-publish-directory', label: t.publishDirectory },
     constituentRetentionDays: { id: 'org-constituent-retention', label: t.constituentRetention },
     needTextRetentionDays: { id: 'org-need-text-retention', label: t.needTextRetention },
   }
+  /** A field's id, name, label and error, from the table above. */
+  const named = (name: keyof typeof fields) => ({ ...fields[name], name, error: errors[name] })
 
   return (
     <>
@@ -61,6 +66,8 @@ export function OrganizationScreen() {
               timeZone: text('timeZone'),
               defaultCountry: text('defaultCountry').toUpperCase(),
               confirmRequests: form.get('confirmRequests') === 'on',
+              description: text('description') || null,
+              publishDirectory: form.get('publishDirectory') === 'on',
               // An empty box keeps everything: null, not 0.
               constituentRetentionDays: daysOrNull(text('constituentRetentionDays')),
               needTextRetentionDays: daysOrNull(text('needTextRetentionDays')),
@@ -151,19 +158,19 @@ export function OrganizationScreen() {
             value={settings.defaultCountry}
             required
           />
-          <div class="check">
-            <input
-              id="org-confirm-requests"
-              name="confirmRequests"
-              type="checkbox"
-              defaultChecked={settings.confirmRequests}
-              aria-describedby="org-confirm-requests-hint"
-            />
-            <label for="org-confirm-requests">{t.confirmRequests}</label>
-          </div>
-          <p id="org-confirm-requests-hint" class="meta">
-            {t.confirmRequestsHint}
-          </p>
+          <CheckField {...named('confirmRequests')} hint={t.confirmRequestsHint} checked={settings.confirmRequests} />
+          <Field
+            {...named('description')}
+            hint={t.organizationDescriptionHint}
+            value={settings.description}
+            maxLength={MAX_LENGTH.OrganizationSettingsUpdate.description}
+            multiline
+          />
+          <CheckField
+            {...named('publishDirectory')}
+            hint={t.publishDirectoryHint(`${settings.publicBaseUrl}/hsds/${settings.slug}`)}
+            checked={settings.publishDirectory}
+          />
           <NumberField
             id="org-constituent-retention"
             name="constituentRetentionDays"
@@ -202,75 +209,10 @@ const daysOrNull = (text: string) => (text === '' ? null : Number(text))
 /** The retention of people and of needs' text, in days (docs/privacy.md "Retention"); empty keeps everything. */
 const RETENTION_RANGE: [number, number] = [30, 36500]
 
-/** A whole number within `range`, with its hint when it has one; empty when it has no value. */
-function NumberField(props: {
-  id: string
-  name: string
-  label: string
-  range: [number, number]
-  value?: number | null
-  required?: boolean
-  hint?: string
-  error?: string
-}) {
-  return (
-    <>
-      <label for={props.id}>{props.label}</label>
-      <input
-        id={props.id}
-        name={props.name}
-        type="number"
-        min={props.range[0]}
-        max={props.range[1]}
-        defaultValue={props.value == null ? '' : String(props.value)}
-        required={props.required}
-        aria-invalid={props.error ? true : undefined}
-        aria-describedby={describedBy(props.id, Boolean(props.hint), props.error)}
-      />
-      <FieldProblem id={props.id} message={props.error} />
-      {props.hint && (
-        <p id={`${props.id}-hint`} class="meta">
-          {props.hint}
-        </p>
-      )}
-    </>
-  )
-}
-
 /** The lines of a text box, each trimmed, empty ones left out. */
 function lines(text: string): string[] {
   return text
     .split('\n')
     .map((line) => line.trim())
     .filter(Boolean)
-}
-
-/** A text field with its hint; `multiline` for a list, one item a line. */
-function Field(props: {
-  id: string
-  name: string
-  label: string
-  hint: string
-  value?: string
-  required?: boolean
-  multiline?: boolean
-  error?: string
-}) {
-  const input = {
-    id: props.id,
-    name: props.name,
-    defaultValue: props.value,
-    'aria-invalid': props.error ? true : undefined,
-    'aria-describedby': describedBy(props.id, true, props.error),
-  }
-  return (
-    <>
-      <label for={props.id}>{props.label}</label>
-      {props.multiline ? <textarea {...input} rows={3} /> : <input {...input} required={props.required} autocomplete="off" />}
-      <FieldProblem id={props.id} message={props.error} />
-      <p id={`${props.id}-hint`} class="meta">
-        {props.hint}
-      </p>
-    </>
-  )
 }

@@ -82,6 +82,11 @@ export const adminEn = {
   confirmRequests: 'Confirm requests to the person who asked',
   confirmRequestsHint:
     'A text (or an email when only an email is given) with the reference number and what happens next, in the language of the form. Texts need the SMS number, mail the email settings below; without them nothing is sent.',
+  organizationDescription: 'What the organization does',
+  organizationDescriptionHint: 'In your own words: the description of the organization in its published directory of services.',
+  publishDirectory: 'Publish the directory of services',
+  publishDirectoryHint: (address: string) =>
+    `Anyone may then read the active, inactive and closed services (never a person or a request) as HSDS 3.0 at ${address}, for 211s and other directories to import, and the intake form lists the active ones.`,
   saveSettings: 'Save settings',
   smsNumber: 'SMS number',
   noSmsNumber: 'None yet.',

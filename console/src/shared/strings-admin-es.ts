@@ -89,6 +89,11 @@ export const adminEs: typeof adminEn = {
   confirmRequests: 'Confirmar las solicitudes a quien las envía',
   confirmRequestsHint:
     'Un mensaje de texto (o un correo si solo se da un correo) con el número de referencia y lo que sigue, en el idioma del formulario. Los textos necesitan el número de SMS y los correos la configuración de correo de abajo; sin ellos no se envía nada.',
+  organizationDescription: 'Qué hace la organización',
+  organizationDescriptionHint: 'Con sus propias palabras: la descripción de la organización en su directorio de servicios publicado.',
+  publishDirectory: 'Publicar el directorio de servicios',
+  publishDirectoryHint: (address: string) =>
+    `Cualquiera podrá leer los servicios activos, inactivos y cerrados (nunca una persona ni una solicitud) en HSDS 3.0 en ${address}, para que los 211 y otros directorios los importen, y el formulario de solicitud mostrará los activos.`,
   saveSettings: 'Guardar la configuración',
   smsNumber: 'Número de SMS',
   noSmsNumber: 'Ninguno todavía.',

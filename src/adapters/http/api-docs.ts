@@ -14,6 +14,11 @@ const TAGS = [
   { name: 'Messages', description: 'Texts that came in on no need: list them, put them on a need, start one, reply' },
   { name: 'Partners', description: 'The organizations that take needs on' },
   { name: 'Services', description: 'What partners offer, and the taxonomy terms that describe it: the directory of services (HSDS 3.0)' },
+  {
+    name: 'Directory (HSDS)',
+    description:
+      "An organization's published directory of services, anonymous and read-only, in HSDS 3.0's own shape: its pages are HSDS's, the exception to this API's list convention",
+  },
   { name: 'Constituents', description: 'The people served, their households and possible duplicates' },
   { name: 'Members', description: 'Staff accounts, invitations and the own profile' },
   { name: 'Organization', description: 'Organization and email settings' },

@@ -21,6 +21,7 @@ import { healthRoutes, type Lifecycle } from './health.routes'
 import { membersRoutes } from './members.routes'
 import { savedViewsRoutes } from './saved-views.routes'
 import { servicesRoutes } from './services.routes'
+import { hsdsRoutes } from './hsds/hsds.routes'
 import { observability, type AccessLog, type HttpMetrics } from './observability'
 import { developmentOutboxRoutes } from './development-outbox.routes'
 import { organizationsRoutes } from './organizations.routes'
@@ -89,12 +90,13 @@ export function createHttpApp(deps: HttpDependencies) {
     .use(passwordPages(deps.useCases.auth, limits, site, deps.publicBaseUrl))
     .use(forgotPasswordPage(deps.useCases.auth, limits, site))
     .use(confirmEmailPage(deps.useCases.members, limits, site))
-    .use(intakePage(deps.useCases.needs, limits, site))
+    .use(intakePage(deps.useCases.needs, deps.useCases.services.publishedDirectory, limits, site))
     .use(consoleApp())
     .use(needsRoutes(deps.useCases.needs, auth, limits, site, deps.logger))
     .use(messagesRoutes(deps.useCases.sms, auth))
     .use(partnersRoutes(deps.useCases.partners, auth))
     .use(servicesRoutes(deps.useCases.services, auth))
+    .use(hsdsRoutes(deps.useCases.services, limits))
     .use(constituentsRoutes(deps.useCases.constituents, auth, deps.logger))
     .use(membersRoutes(deps.useCases.members, auth, limits))
     .use(savedViewsRoutes(deps.useCases.members, auth))

@@ -16,7 +16,7 @@ export function uuidV5(namespace: string, name: string): string {
 
 /** What a service's nested record is, and which one: the name its id is derived from. */
 export type NestedRecord =
-  | { kind: 'phone' | 'address' }
+  | { kind: 'phone' | 'address' | 'service-at-location' | 'accepting-referrals' }
   | { kind: 'language'; tag: string }
   | { kind: 'schedule'; index: number }
   | { kind: 'attribute'; vocabulary: string; code: string }

@@ -40,6 +40,8 @@ const CONSTITUENT_RETENTION =
 const NEED_TEXT_RETENTION =
   "Days a resolved need that nobody changed keeps its free text: the worker then empties its customFields and its notes' and texts' content; absent: kept"
 const CLEARS = '; null stops it'
+const PUBLISH_DIRECTORY_MEANS =
+  "Whether the organization's directory of services is published, anonymous and read-only, as HSDS 3.0 under /hsds/{slug}"
 const DESCRIPTION_MEANS = 'What the organization does, in its own words: the description its directory of services publishes'
 
 const SettingsSchema = Named(
@@ -63,6 +65,7 @@ const SettingsSchema = Named(
     digestTimeZone: t.String({ maxLength: TIME_ZONE.maxLength, description: DIGEST_TIME_ZONE_MEANS, deprecated: true }),
     defaultCountry: Text(COUNTRY_CODE, { description: DEFAULT_COUNTRY_MEANS }),
     confirmRequests: t.Boolean({ description: CONFIRM_REQUESTS_MEANS }),
+    publishDirectory: t.Boolean({ description: PUBLISH_DIRECTORY_MEANS }),
     publicBaseUrl: t.String({
       ...HTTP_URL,
       description: "The service's PUBLIC_BASE_URL (read-only, the deployment's): where the links in mail point",
@@ -99,6 +102,7 @@ const UpdateSettingsBody = Named(
       }),
     ),
     confirmRequests: t.Optional(t.Boolean({ description: `${CONFIRM_REQUESTS_MEANS} (default false)` })),
+    publishDirectory: t.Optional(t.Boolean({ description: `${PUBLISH_DIRECTORY_MEANS} (default false)` })),
   }),
 )
 

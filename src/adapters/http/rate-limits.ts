@@ -15,10 +15,17 @@ export interface AnonymousRateLimiters {
   auth: RateLimiter
   /** The pairings and messages of partners' instances, /federation/v1/* (FEDERATION_RATE_LIMIT per minute). */
   federation: RateLimiter
+  /** The published HSDS directories' routes (PUBLIC_DIRECTORY_RATE_LIMIT per minute). */
+  publicDirectory: RateLimiter
 }
 
 /** The policy names of the RateLimit fields (docs/api/access.md "Rate limits"). */
-const POLICY_NAMES: Record<keyof AnonymousRateLimiters, string> = { publicIntake: 'public-intake', auth: 'auth', federation: 'federation' }
+const POLICY_NAMES: Record<keyof AnonymousRateLimiters, string> = {
+  publicIntake: 'public-intake',
+  auth: 'auth',
+  federation: 'federation',
+  publicDirectory: 'public-directory',
+}
 
 /**
  * Counts one request of the named limit against its client's block (an IPv6 address by its /64) and puts the RateLimit fields

@@ -17,6 +17,7 @@ export type OrganizationSettings = Omit<Organization, 'createdAt' | 'quickReplie
   digestHour: number
   timeZone: string
   confirmRequests: boolean
+  publishDirectory: boolean
 }
 
 /**
@@ -35,6 +36,7 @@ function settingsOf({ createdAt: _createdAt, quickReplies: _replies, ...settings
     digestHour: settings.digestHour ?? DEFAULT_DIGEST_HOUR,
     timeZone: settings.timeZone ?? DEFAULT_TIME_ZONE,
     confirmRequests: settings.confirmRequests ?? false,
+    publishDirectory: settings.publishDirectory ?? false,
   }
 }
 
@@ -94,6 +96,7 @@ export class UpdateOrganizationSettings {
           digestHour: input.digestHour,
           timeZone: input.timeZone,
           confirmRequests: input.confirmRequests,
+          publishDirectory: input.publishDirectory,
           defaultCountry: input.defaultCountry,
         }),
       }

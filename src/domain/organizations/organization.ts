@@ -37,6 +37,8 @@ export interface Organization {
   quickReplies?: QuickReply[]
   /** What the organization does, in its own words: the HSDS directory's organization description (absent: none). */
   description?: string
+  /** Whether its directory of services is published as HSDS 3.0 under /hsds/{slug} (docs/directory.md; absent: no). */
+  publishDirectory?: boolean
   createdAt: Date
 }
 
@@ -74,6 +76,7 @@ export interface OrganizationFields {
   confirmRequests?: boolean
   defaultCountry?: string
   description?: string | null
+  publishDirectory?: boolean
 }
 
 /**
@@ -97,6 +100,7 @@ export function organizationFieldErrors(input: Partial<OrganizationFields>, whol
     .integer('/digestHour', input.digestHour, DIGEST_HOUR, 'optional')
     .check('/timeZone', input.timeZone, 'optional', timeZoneProblem)
     .boolean('/confirmRequests', input.confirmRequests, 'optional')
+    .boolean('/publishDirectory', input.publishDirectory, 'optional')
     .check('/defaultCountry', input.defaultCountry, 'optional', countryCodeProblem).errors
 }
 

@@ -42,6 +42,7 @@ export const PORTS = {
   accessTokens: port<AccessTokens>('AccessTokens'),
   secrets: port<SecretTokens>('SecretTokens'),
   publicIntakeRateLimiter: port<RateLimiter>('PublicIntakeRateLimiter'),
+  publicDirectoryRateLimiter: port<RateLimiter>('PublicDirectoryRateLimiter'),
   authRateLimiter: port<RateLimiter>('AuthRateLimiter'),
   federationRateLimiter: port<RateLimiter>('FederationRateLimiter'),
   secretBox: port<SecretBox>('SecretBox'),

@@ -13,6 +13,7 @@ export const security = bindings(({ config, bind }) => {
   bind(PORTS.secretBox).toConstantValue(new AesGcmSecretBox(config.dataEncryptionKey))
   const limiter = (limit: number) => (clock: Clock) => new MemoryRateLimiter(limit, clock)
   bind(PORTS.publicIntakeRateLimiter).toResolvedValue(limiter(config.publicIntakeRateLimit), [PORTS.clock])
+  bind(PORTS.publicDirectoryRateLimiter).toResolvedValue(limiter(config.publicDirectoryRateLimit), [PORTS.clock])
   bind(PORTS.authRateLimiter).toResolvedValue(limiter(config.authRateLimit), [PORTS.clock])
   bind(PORTS.federationRateLimiter).toResolvedValue(limiter(config.federationRateLimit), [PORTS.clock])
 })

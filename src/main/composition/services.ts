@@ -1,3 +1,4 @@
+import { GetPublishedDirectory } from '../../application/directory/get-published-directory'
 import { AuditTrail } from '../../application/audit/audit-trail'
 import { RecordImport } from '../../application/imports/record-import'
 import { CreateService, UpdateService } from '../../application/services/change-services'
@@ -13,4 +14,5 @@ export const services = area('services', ({ service }) => ({
   update: service(UpdateService, [PORTS.unitOfWork, PORTS.clock, AuditTrail]),
   importTerms: service(ImportTaxonomyTerms, [RecordImport, PORTS.ids]),
   searchTerms: service(SearchTaxonomyTerms, [PORTS.repositories]),
+  publishedDirectory: service(GetPublishedDirectory, [PORTS.repositories]),
 }))

@@ -56,6 +56,13 @@ describe('GET /api/openapi.json', () => {
       .map((r) => `${r.method.toLowerCase()} ${r.path}`)
       .filter((route) => !TEXTING.includes(route))
     expect(limited.sort()).toEqual([
+      'get /hsds/{organizationSlug}',
+      'get /hsds/{organizationSlug}/organizations',
+      'get /hsds/{organizationSlug}/organizations/{id}',
+      'get /hsds/{organizationSlug}/service_at_locations',
+      'get /hsds/{organizationSlug}/service_at_locations/{id}',
+      'get /hsds/{organizationSlug}/services',
+      'get /hsds/{organizationSlug}/services/{id}',
       'post /api/auth/accept-invite',
       'post /api/auth/login',
       'post /api/auth/password-reset',

@@ -30,6 +30,7 @@ describe('GET /api/organizations/settings', () => {
       'maxConcurrency',
       'name',
       'publicBaseUrl',
+      'publishDirectory',
       'slug',
       'timeZone',
     ])

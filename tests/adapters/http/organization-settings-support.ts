@@ -34,6 +34,7 @@ export const UNSET = {
   timeZone: 'UTC',
   digestTimeZone: 'UTC',
   confirmRequests: false,
+  publishDirectory: false,
   defaultCountry: 'US',
   publicBaseUrl: BASE_URL,
 }

@@ -84,6 +84,7 @@ export function describeOrganizationContract({ read, write, anOrganizationWithPa
         maxConcurrency: 9,
         tcrStatus: 'APPROVED',
         description: 'Feeds the county',
+        publishDirectory: true,
       }
 
       await write((r) => r.organizations.update({ ...updated, createdAt: minute(99) }))

@@ -44,6 +44,7 @@ describe('GetOrganizationSettings', () => {
       digestHour: DEFAULT_DIGEST_HOUR,
       timeZone: DEFAULT_TIME_ZONE,
       confirmRequests: false,
+      publishDirectory: false,
     }
     const settings = await getSettings.execute(world.admin)
     expect(settings).toEqual(expected)
@@ -77,6 +78,7 @@ describe('UpdateOrganizationSettings', () => {
         digestHour: 17,
         timeZone: 'America/Chicago',
         confirmRequests: true,
+        publishDirectory: true,
       }),
     )
     expect(settings).toEqual({
@@ -92,6 +94,7 @@ describe('UpdateOrganizationSettings', () => {
       digestHour: 17,
       timeZone: 'America/Chicago',
       confirmRequests: true,
+      publishDirectory: true,
       defaultCountry: 'US',
     })
     const { auditRetentionDays: _default, appOrigins: _apps, formOrigins: _forms, ...kept } = settings

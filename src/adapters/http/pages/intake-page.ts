@@ -8,6 +8,7 @@ import { EMAIL, NAME } from '../../../domain/shared/fields'
 import { PHONE_INPUT } from '../../../domain/shared/phone'
 import type { CountRequest, RateLimits } from '../rate-limits'
 import type { ForeignOriginOf, RequestSite } from '../request-site'
+import { whereToGetHelp } from './help-services'
 import { escapeHtml, html, messagePage, page, tooManyRequestsPage, type HtmlSet } from './layout'
 import { chooseLanguage, STRINGS, type Language, type Strings } from './strings'
 
@@ -148,7 +149,12 @@ interface Context {
   set: HtmlSet
 }
 
-export function intakePage(useCases: UseCases['needs'], rateLimits: RateLimits, requestSite: RequestSite) {
+export function intakePage(
+  useCases: UseCases['needs'],
+  directory: UseCases['services']['publishedDirectory'],
+  rateLimits: RateLimits,
+  requestSite: RequestSite,
+) {
   const setting = ({ params, query, request }: Context) => {
     const { language, explicit } = chooseLanguage(query.lang, request.headers.get('accept-language'))
     // Put in a page only once the slug named an organization, so only a real slug is ever echoed.
@@ -173,6 +179,15 @@ export function intakePage(useCases: UseCases['needs'], rateLimits: RateLimits, 
     set.headers.location = `/intake/${form.organizationSlug}${new URL(request.url).search}`
     return html('', set, 308)
   }
+  /** "Where to get help": only an organization that publishes its directory shows it. */
+  const helpOf = async (slug: string, lang: Language) => {
+    try {
+      return whereToGetHelp(lang, await directory.execute(slug))
+    } catch (error) {
+      if (error instanceof NotFoundError) return ''
+      throw error
+    }
+  }
   const notFound = (lang: Language, set: HtmlSet) =>
     html(messagePage(lang, STRINGS[lang].notFoundTitle, STRINGS[lang].notFound, 'alert'), set, 404)
 
@@ -184,7 +199,8 @@ export function intakePage(useCases: UseCases['needs'], rateLimits: RateLimits, 
       const form = await organizationOf(context.params.organizationSlug)
       if (typeof form === 'string') return notFound(lang, context.set)
       if (form.organizationSlug !== context.params.organizationSlug) return movedTo(form, context)
-      const body = `<p>${escapeHtml(s.intakeIntro(form.organizationName))}</p>\n${intakeForm(s, action)}`
+      const help = await helpOf(form.organizationSlug, lang)
+      const body = `<p>${escapeHtml(s.intakeIntro(form.organizationName))}</p>\n${intakeForm(s, action)}${help ? `\n${help}` : ''}`
       return html(page(lang, s.intakeTitle, body, { banner: form.organizationName, switchPath: path }), context.set, 200, form.formOrigins)
     })
     .post(

@@ -77,6 +77,13 @@ const en = {
   notFoundTitle: 'Page not found',
   notFound: 'There is no intake form at this address. Check the link you were given.',
   intakeForbidden: 'This form must be sent from this site. Open the form again and send it from there.',
+  helpTitle: 'Where to get help',
+  helpIntro: (organization: string) => `Services of ${organization} and its partners you can also go to directly.`,
+  helpHours: 'Hours',
+  helpLanguages: 'Languages',
+  helpPhone: 'Phone',
+  helpWebsite: 'Website',
+  helpAddress: 'Address',
 }
 
 export type Strings = typeof en
@@ -158,6 +165,13 @@ const es: Strings = {
   notFoundTitle: 'Página no encontrada',
   notFound: 'No hay un formulario de solicitud en esta dirección. Revise el enlace que le dieron.',
   intakeForbidden: 'Este formulario debe enviarse desde este sitio. Abra el formulario de nuevo y envíelo desde allí.',
+  helpTitle: 'Dónde pedir ayuda',
+  helpIntro: (organization: string) => `Servicios de ${organization} y de sus socios a los que también puede acudir directamente.`,
+  helpHours: 'Horario',
+  helpLanguages: 'Idiomas',
+  helpPhone: 'Teléfono',
+  helpWebsite: 'Sitio web',
+  helpAddress: 'Dirección',
 }
 
 export const STRINGS = { en, es } as const satisfies Record<string, Strings>

@@ -47,6 +47,8 @@ export const organizations = pgTable('organizations', {
   /** The organization's saved replies to texts (docs/api/organization.md "Quick replies"); NULL: none. */
   quickReplies: jsonb('quick_replies').$type<QuickReply[]>(),
   description: text('description'),
+  /** Whether its directory is published as HSDS 3.0 under /hsds/{slug} (docs/directory.md); NULL: no. */
+  publishDirectory: boolean('publish_directory'),
   needSequence: integer('need_sequence').notNull(),
   createdAt: createdAt(),
 })

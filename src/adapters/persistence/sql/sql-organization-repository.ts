@@ -82,6 +82,7 @@ export class SqlOrganizationRepository extends SqlRepository implements Organiza
           digestHour: nullable(o.digestHour),
           timeZone: nullable(o.timeZone),
           confirmRequests: nullable(o.confirmRequests),
+          publishDirectory: nullable(o.publishDirectory),
           quickReplies: nullable(o.quickReplies),
         })
         .where(eq(this.tables.organizations.id, id)),

@@ -47,6 +47,8 @@ export const organizations = sqliteTable('organizations', {
   quickReplies: text('quick_replies', { mode: 'json' }).$type<QuickReply[]>(),
   /** What the organization does, in its own words (docs/api/organization.md); NULL: none. */
   description: text('description'),
+  /** Whether its directory is published as HSDS 3.0 under /hsds/{slug} (docs/directory.md); NULL: no. */
+  publishDirectory: integer('publish_directory', { mode: 'boolean' }),
   /** The last need number taken; the next need gets this plus one. */
   needSequence: integer('need_sequence').notNull(),
   createdAt: createdAt(),
