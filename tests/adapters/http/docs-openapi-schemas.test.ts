@@ -73,6 +73,8 @@ describe('GET /api/openapi.json', () => {
       'post /api/needs/public',
       'post /api/profile/email',
       'post /api/profile/password',
+      'post /federation/v1/messages',
+      'post /federation/v1/pairings',
     ])
     for (const route of limited) {
       const [method, path] = route.split(' ') as [string, string]

@@ -3,6 +3,7 @@ import { PORTS } from '../../../src/main/container'
 import { aFile } from '../../support/builders'
 import { TEST_PASSWORD } from '../../support/world'
 import { VALID_SIGNATURE } from '../sms-world'
+import { FEDERATION_SCENARIOS } from './audit-trail-federation-scenarios'
 import { MESSAGE_SCENARIOS } from './audit-trail-message-scenarios'
 import { adminEmail, aConstituent, aNeed, anInvitedMember, aWebhookEndpoint, byAdmin, type Expected } from './audit-trail-support'
 import { slug, tokenMailedTo, u, world } from './audit-trail-support'
@@ -314,4 +315,5 @@ export const AUDITED: Record<string, () => Promise<Expected>> = {
     return { action: 'set_password', recordType: 'member', recordId: world.admin.memberId }
   },
   ...MESSAGE_SCENARIOS,
+  ...FEDERATION_SCENARIOS,
 }

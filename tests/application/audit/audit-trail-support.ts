@@ -6,6 +6,7 @@ import type { AuditAction, AuditRecordType } from '../../../src/domain/audit/aud
 import type { Actor } from '../../../src/domain/auth/actor'
 import { createContainer, PORTS } from '../../../src/main/container'
 import { CapturedMail } from '../../support/captured-mail'
+import { LoopbackTransport } from '../../support/federation-loopback'
 import { FixedClock } from '../../support/fixed-clock'
 import { cheapPasswords, createWorld, testConfig, type World } from '../../support/world'
 import { recordingLogger } from '../mail-world'
@@ -30,6 +31,8 @@ export function openAuditWorld(): void {
     fallback = new CapturedMail(new LogEmailSender(logger))
     const container = createContainer(config, { clock, passwords: cheapPasswords(), logger, fallbackEmail: fallback })
     container.rebind(PORTS.smsWebhooks).toConstantValue(new FakeWebhookVerifier())
+    // Pairings reach another organization of this world, as if it were on another instance.
+    container.rebind(PORTS.federationTransport).toConstantValue(new LoopbackTransport(() => world.useCases.federation))
     world = await createWorld(config, container, clock)
     adminEmail = (await world.repositories.members.findById(world.organizationId, world.admin.memberId))!.email
     slug = (await world.repositories.organizations.findById(world.organizationId))!.slug
