@@ -32,6 +32,7 @@ import m27 from './0027_organization_default_country.sql' with { type: 'text' }
 import m28 from './0028_sms_help_and_quick_replies.sql' with { type: 'text' }
 import m29 from './0029_organization_slug_history.sql' with { type: 'text' }
 import m30 from './0030_member_email_changes.sql' with { type: 'text' }
+import m31 from './0031_report_kept_figures.sql' with { type: 'text' }
 
 export const POSTGRES_MIGRATIONS = bundledMigrations(journal, {
   '0000_init': m0,
@@ -65,4 +66,5 @@ export const POSTGRES_MIGRATIONS = bundledMigrations(journal, {
   '0028_sms_help_and_quick_replies': m28,
   '0029_organization_slug_history': m29,
   '0030_member_email_changes': m30,
+  '0031_report_kept_figures': m31,
 })

@@ -36,6 +36,7 @@ import m31 from './0031_organization_default_country.sql' with { type: 'text' }
 import m32 from './0032_sms_help_and_quick_replies.sql' with { type: 'text' }
 import m33 from './0033_organization_slug_history.sql' with { type: 'text' }
 import m34 from './0034_member_email_changes.sql' with { type: 'text' }
+import m35 from './0035_report_kept_figures.sql' with { type: 'text' }
 
 export const SQLITE_MIGRATIONS = bundledMigrations(journal, {
   '0000_init': m0,
@@ -73,4 +74,5 @@ export const SQLITE_MIGRATIONS = bundledMigrations(journal, {
   '0032_sms_help_and_quick_replies': m32,
   '0033_organization_slug_history': m33,
   '0034_member_email_changes': m34,
+  '0035_report_kept_figures': m35,
 })
