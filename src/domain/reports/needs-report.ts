@@ -39,6 +39,32 @@ function dayAt(n: number): string {
   return dayOf(new Date(n * DAY_MS))
 }
 
+/**
+ * A period as the stores keep resolve times: its whole calendar months (YYYY-MM, first and last; none when it
+ * holds no whole month), and the days before and after them, read day by day.
+ */
+export function periodMonths(period: ReportPeriod): { months?: { from: string; to: string }; days: ReportPeriod[] } {
+  const first = period.from.endsWith('-01') ? period.from.slice(0, 7) : monthAfter(period.from)
+  const last = dayAt(dayNumber(period.to) + 1).endsWith('-01') ? period.to.slice(0, 7) : monthBefore(period.to)
+  if (first > last) return { days: [period] }
+  const days: ReportPeriod[] = []
+  if (period.from < `${first}-01`) days.push({ from: period.from, to: dayAt(dayNumber(`${first}-01`) - 1) })
+  const afterLast = `${monthAfter(`${last}-01`)}-01`
+  if (afterLast <= period.to) days.push({ from: afterLast, to: period.to })
+  return { months: { from: first, to: last }, days }
+}
+
+/** The month after (or before) a day's, YYYY-MM. */
+function monthAfter(day: string): string {
+  const d = new Date(`${day.slice(0, 7)}-01T00:00:00Z`)
+  d.setUTCMonth(d.getUTCMonth() + 1)
+  return dayOf(d).slice(0, 7)
+}
+
+function monthBefore(day: string): string {
+  return dayAt(dayNumber(`${day.slice(0, 7)}-01`) - 1).slice(0, 7)
+}
+
 export function reportPeriodErrors(period: { from?: unknown; to?: unknown }): FieldError[] {
   const errors: FieldError[] = []
   for (const key of ['from', 'to'] as const) {

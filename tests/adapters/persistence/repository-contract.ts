@@ -22,6 +22,7 @@ import { describeNeedSearchPersonContract } from './need-search-person-contract'
 import { describeImportContract } from './import-contract'
 import { describeNeedHistoryContract } from './need-history-contract'
 import { describeNeedReportContract } from './need-report-contract'
+import { describeNeedReportScanContract } from './need-report-scan-contract'
 import { describeNeedServedContract } from './need-served-contract'
 import { describeOrganizationContract } from './organization-contract'
 import { describeOutboxClaimContract } from './outbox-claim-contract'
@@ -112,6 +113,7 @@ export function describeRepositories(name: string, make: () => Promise<Repositor
     describeNeedNumberingContract(context)
     describeNeedHistoryContract(context)
     describeNeedReportContract(context)
+    describeNeedReportScanContract(context)
     describeNeedServedContract(context)
     describeConstituentContract(context)
     describeConstituentSearchContract(context)

@@ -8,29 +8,7 @@ import { MemoryRepository } from './memory-repository'
 export class MemoryNeedReportRepository extends MemoryRepository implements NeedReportRepository {
   async figures(organizationId: string, period: ReportPeriod, now: Date, partnerId?: string): Promise<NeedFigures> {
     const needs = [...this.t.needs.values()].filter((n) => n.organizationId === organizationId && (!partnerId || n.partnerId === partnerId))
-    const inPeriod = (at: Date | undefined) => at !== undefined && dayOf(at) >= period.from && dayOf(at) <= period.to
-    const days = new Map<string, NeedFigures['days'][number]>()
-    const dayRow = (n: Need, at: Date) => {
-      const key = `${n.partnerId} ${dayOf(at)}`
-      const row = days.get(key) ?? { partnerId: n.partnerId, day: dayOf(at), opened: 0, resolved: 0 }
-      days.set(key, row)
-      return row
-    }
-    const resolveHours = new Tally<{ partnerId: string; hours: number }>()
-    for (const n of needs) {
-      if (inPeriod(n.createdAt)) dayRow(n, n.createdAt).opened++
-      if (n.resolvedAt && inPeriod(n.resolvedAt)) {
-        dayRow(n, n.resolvedAt).resolved++
-        resolveHours.add({ partnerId: n.partnerId, hours: hoursToResolve(n, n.resolvedAt) })
-      }
-    }
-    const statuses = new Tally<{ partnerId: string; status: Need['status'] }>()
-    const overdue = new Tally<{ partnerId: string }>()
-    for (const n of needs) {
-      statuses.add({ partnerId: n.partnerId, status: n.status })
-      if (isOverdue(n, now)) overdue.add({ partnerId: n.partnerId })
-    }
-    return { days: [...days.values()], resolveHours: resolveHours.rows(), statuses: statuses.rows(), overdue: overdue.rows() }
+    return figuresOfNeeds(needs, period, now)
   }
 
   async served(organizationId: string, since: Date, until: Date, partnerId?: string): Promise<ServedFigures> {
@@ -48,6 +26,33 @@ export class MemoryNeedReportRepository extends MemoryRepository implements Need
       byPartner: partners.map((id) => ({ partnerId: id, ...distinct(resolved.filter((n) => n.partnerId === id)) })),
     }
   }
+}
+
+/** The report's figures of these needs, counted one by one: what every store's figures must equal. */
+export function figuresOfNeeds(needs: readonly Need[], period: ReportPeriod, now: Date): NeedFigures {
+  const inPeriod = (at: Date | undefined) => at !== undefined && dayOf(at) >= period.from && dayOf(at) <= period.to
+  const days = new Map<string, NeedFigures['days'][number]>()
+  const dayRow = (n: Need, at: Date) => {
+    const key = `${n.partnerId} ${dayOf(at)}`
+    const row = days.get(key) ?? { partnerId: n.partnerId, day: dayOf(at), opened: 0, resolved: 0 }
+    days.set(key, row)
+    return row
+  }
+  const resolveHours = new Tally<{ partnerId: string; hours: number }>()
+  for (const n of needs) {
+    if (inPeriod(n.createdAt)) dayRow(n, n.createdAt).opened++
+    if (n.resolvedAt && inPeriod(n.resolvedAt)) {
+      dayRow(n, n.resolvedAt).resolved++
+      resolveHours.add({ partnerId: n.partnerId, hours: hoursToResolve(n, n.resolvedAt) })
+    }
+  }
+  const statuses = new Tally<{ partnerId: string; status: Need['status'] }>()
+  const overdue = new Tally<{ partnerId: string }>()
+  for (const n of needs) {
+    statuses.add({ partnerId: n.partnerId, status: n.status })
+    if (isOverdue(n, now)) overdue.add({ partnerId: n.partnerId })
+  }
+  return { days: [...days.values()], resolveHours: resolveHours.rows(), statuses: statuses.rows(), overdue: overdue.rows() }
 }
 
 /** How many times each key was added, as rows of the key and `needs`. */

@@ -23,10 +23,12 @@ export function dueTimeOf(t: typeof schema.needs, time: Date): unknown {
 }
 
 /**
- * How many open needs are due before `before`, per partner and status, without reading them one by one: the
- * whole weeks before its week from `need_due_weeks` (kept by triggers), its own week on the index
- * `needs_open_by_due`, which holds partner and status. `filter` narrows to a partner and statuses; each shape
- * of it is one pair of prepared statements.
+ * How many open needs are due before `before`, per partner and status, without reading them one by one: all
+ * the open needs with a due date (`need_due_totals`) less those of its week and later (`need_due_weeks`, both
+ * kept by triggers), plus those of its own week before it, on the index `needs_open_by_due`, which holds
+ * partner and status. The weeks read are those from now to the furthest due date, a few, where the weeks
+ * before now grow by one a week for ever. `filter` narrows to a partner and statuses; each shape of it is one
+ * trio of prepared statements.
  */
 export async function countOpenDueBefore(
   run: RunPrepared,
@@ -36,7 +38,7 @@ export async function countOpenDueBefore(
   before: Date,
   filter: Pick<NeedFilter, 'partnerId' | 'statuses'> = {},
 ): Promise<Array<{ partnerId: string; status: NeedStatus; needs: number }>> {
-  const { needDueWeeks: w, needs: n } = tables
+  const { needDueWeeks: w, needDueTotals: total, needs: n } = tables
   const week = weekOf(before)
   const { shape, values, narrowed } = narrowing(filter, {
     organizationId,
@@ -45,9 +47,18 @@ export async function countOpenDueBefore(
     weekStart: dueTimeOf(n, new Date(`${week}T00:00:00.000Z`)),
   })
   type Count = { partnerId: string; status: string; needs: number | string }
-  const [weeks, sameWeek] = await Promise.all([
+  const [totals, later, sameWeek] = await Promise.all([
     run<Count>(
-      `open_due_weeks_${shape}`,
+      `open_due_totals_${shape}`,
+      () =>
+        db
+          .select({ partnerId: total.partnerId, status: total.status, needs: total.needs })
+          .from(total)
+          .where(and(eq(total.organizationId, sql.placeholder('organizationId')), narrowed(total.partnerId, total.status))),
+      values,
+    ),
+    run<Count>(
+      `open_due_later_weeks_${shape}`,
       () =>
         db
           .select({ partnerId: w.partnerId, status: w.status, needs: sum(w.needs).mapWith(Number) })
@@ -55,7 +66,7 @@ export async function countOpenDueBefore(
           .where(
             and(
               eq(w.organizationId, sql.placeholder('organizationId')),
-              lt(w.dueWeek, sql.placeholder('week')),
+              gte(w.dueWeek, sql.placeholder('week')),
               narrowed(w.partnerId, w.status),
             ),
           )
@@ -80,9 +91,19 @@ export async function countOpenDueBefore(
       values,
     ),
   ])
-  return [...weeks, ...sameWeek]
-    .map((row) => ({ partnerId: row.partnerId, status: row.status as NeedStatus, needs: Number(row.needs) }))
-    .filter((row) => row.needs !== 0)
+  const counts = new Map<string, { partnerId: string; status: NeedStatus; needs: number }>()
+  const add = (rows: Count[], sign: number) => {
+    for (const row of rows) {
+      const key = `${row.partnerId} ${row.status}`
+      const count = counts.get(key) ?? { partnerId: row.partnerId, status: row.status as NeedStatus, needs: 0 }
+      count.needs += sign * Number(row.needs)
+      counts.set(key, count)
+    }
+  }
+  add(totals, 1)
+  add(later, -1)
+  add(sameWeek, 1)
+  return [...counts.values()].filter((row) => row.needs !== 0)
 }
 
 /**

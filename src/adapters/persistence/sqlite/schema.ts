@@ -355,6 +355,23 @@ export const needResolveHours = sqliteTable(
 )
 
 /**
+ * The same histogram per calendar month (YYYY-MM, the month of the resolution's day), kept by the same
+ * triggers: a period's whole months are read from here, only the days at its ends from `need_resolve_hours`,
+ * so a year is at most twelve months of a partner's distinct whole hours instead of 365 days of them.
+ */
+export const needResolveMonths = sqliteTable(
+  'need_resolve_months',
+  {
+    organizationId: text('organization_id').notNull(),
+    month: text('month').notNull(),
+    partnerId: text('partner_id').notNull(),
+    hours: integer('hours').notNull(),
+    needs: integer('needs').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.organizationId, t.month, t.partnerId, t.hours] })],
+)
+
+/**
  * Open needs (not RESOLVED) with a due date, per organization, week of that date (its Monday, UTC),
  * partner and status, kept by the same triggers: how many needs are due before a time is the sum of the
  * whole weeks before its week, plus the needs of its own week counted on the index `needs_open_by_due`
@@ -370,6 +387,22 @@ export const needDueWeeks = sqliteTable(
     needs: integer('needs').notNull(),
   },
   (t) => [primaryKey({ columns: [t.organizationId, t.dueWeek, t.partnerId, t.status] })],
+)
+
+/**
+ * Open needs (not RESOLVED) with a due date, per organization, partner and status, whatever the date, kept
+ * by the same triggers: the needs due before a week are these less the weeks from it on in `need_due_weeks`,
+ * a few weeks ahead, where summing the weeks before it would read every week since the first due date.
+ */
+export const needDueTotals = sqliteTable(
+  'need_due_totals',
+  {
+    organizationId: text('organization_id').notNull(),
+    partnerId: text('partner_id').notNull(),
+    status: text('status').notNull(),
+    needs: integer('needs').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.organizationId, t.partnerId, t.status] })],
 )
 
 /**
