@@ -63,6 +63,23 @@ describe.skipIf(!chromiumAvailable())('reports in the staff console', () => {
     await c.done(page)
   })
 
+  test('a volunteer has no reports in the bar', async () => {
+    const volunteer = await c.member('volunteer', c.partners[0]!.id)
+    const page = await c.open('/')
+    await c.logIn(page, volunteer)
+    expect(await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Reports' }).count()).toBe(0)
+    await c.done(page)
+  })
+})
+
+// A server of its own: the figures of the period above would count these needs too, in whichever order they run.
+describe.skipIf(!chromiumAvailable())('people served in the staff console', () => {
+  let c: ConsoleHarness
+  beforeAll(async () => {
+    c = await startConsoleHarness()
+  })
+  afterAll(() => c?.stop())
+
   test('the people served in the period, each once, and a figure that opens the inbox on the needs behind it', async () => {
     const pantry = c.partners.find((p) => p.name === 'Food pantry')!
     const person = await c.api.call<{ id: string }>('POST', '/api/constituents', {
@@ -120,14 +137,6 @@ describe.skipIf(!chromiumAvailable())('reports in the staff console', () => {
     await page.getByRole('button', { name: 'Show view' }).click()
     await page.waitForURL((url) => url.hash.includes('resolvedFrom') && url.hash.includes('resolvedTo'))
     await page.getByText(/^Resolved from .* to before /).waitFor()
-    await c.done(page)
-  })
-
-  test('a volunteer has no reports in the bar', async () => {
-    const volunteer = await c.member('volunteer', c.partners[0]!.id)
-    const page = await c.open('/')
-    await c.logIn(page, volunteer)
-    expect(await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Reports' }).count()).toBe(0)
     await c.done(page)
   })
 })

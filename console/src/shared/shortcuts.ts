@@ -1,4 +1,4 @@
-import { useEffect, useRef } from 'preact/hooks'
+import { useLayoutEffect, useRef } from 'preact/hooks'
 
 // Single keys that act anywhere in the console ("/" the search, "n" a new need, "?" the list of them); a screen
 // adds its own with `useShortcut` while it shows. None acts while the member types in a field.
@@ -34,7 +34,11 @@ export function shortcuts(): Shortcut[] {
 export function useShortcut(key: string, description: string, run: () => void, enabled = true) {
   const latest = useRef(run)
   latest.current = run
-  useEffect(() => (enabled ? registerShortcut({ key, description, run: () => latest.current() }) : undefined), [key, description, enabled])
+  // Before the browser paints: a key pressed as soon as what it acts on shows is heard (useEffect waits a frame).
+  useLayoutEffect(
+    () => (enabled ? registerShortcut({ key, description, run: () => latest.current() }) : undefined),
+    [key, description, enabled],
+  )
 }
 
 /** A key pressed in a field, a dialog or with a modifier is the field's, the dialog's or the browser's. */
