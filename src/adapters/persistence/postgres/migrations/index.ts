@@ -35,6 +35,7 @@ import m30 from './0030_member_email_changes.sql' with { type: 'text' }
 import m31 from './0031_services.sql' with { type: 'text' }
 import m32 from './0032_development_outbox.sql' with { type: 'text' }
 import m33 from './0033_federation.sql' with { type: 'text' }
+import m34 from './0034_referrals.sql' with { type: 'text' }
 
 export const POSTGRES_MIGRATIONS = bundledMigrations(journal, {
   '0000_init': m0,
@@ -71,4 +72,5 @@ export const POSTGRES_MIGRATIONS = bundledMigrations(journal, {
   '0031_services': m31,
   '0032_development_outbox': m32,
   '0033_federation': m33,
+  '0034_referrals': m34,
 })

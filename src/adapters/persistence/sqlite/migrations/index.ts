@@ -39,6 +39,7 @@ import m34 from './0034_member_email_changes.sql' with { type: 'text' }
 import m35 from './0035_services.sql' with { type: 'text' }
 import m36 from './0036_development_outbox.sql' with { type: 'text' }
 import m37 from './0037_federation.sql' with { type: 'text' }
+import m38 from './0038_referrals.sql' with { type: 'text' }
 
 export const SQLITE_MIGRATIONS = bundledMigrations(journal, {
   '0000_init': m0,
@@ -79,4 +80,5 @@ export const SQLITE_MIGRATIONS = bundledMigrations(journal, {
   '0035_services': m35,
   '0036_development_outbox': m36,
   '0037_federation': m37,
+  '0038_referrals': m38,
 })
