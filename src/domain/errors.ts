@@ -91,6 +91,7 @@ export type ResourceName =
   | 'Service'
   | 'Message'
   | 'Referral partner'
+  | 'Referral'
 
 /** 404: unknown, or belonging to another organization or partner scope (never revealed). */
 export class NotFoundError extends DomainError {

@@ -32,6 +32,8 @@ export interface ReferralMove {
   status: ReferralStatus
   at: Date
   by: { organization: string; member?: string }
+  /** A decline's reason, a completion's note. */
+  note?: string
 }
 
 /** One side's record of a referral: `out` at the sender, `in` at the receiver. */
@@ -45,6 +47,8 @@ export interface Referral {
   serviceId: string
   /** The sender's need, or the need the receiver made of it. */
   needId: string
+  /** This side's partner of that need: a partner's members see its referrals only. */
+  partnerId: string
   status: ReferralStatus
   outcome?: ReferralOutcome
   /** The sender's only. */
@@ -84,6 +88,11 @@ export function mayMove(from: ReferralStatus, to: ReferralStatus): boolean {
 export function advances(from: ReferralStatus, to: ReferralStatus): boolean {
   if (FINAL.includes(from)) return false
   return FINAL.includes(to) || REFERRAL_STATUSES.indexOf(to) > REFERRAL_STATUSES.indexOf(from)
+}
+
+/** Which statuses a side hears from the other: the receiver's moves at the sender, a cancellation at the receiver. */
+export function heardBy(direction: ReferralDirection, status: ReferralStatus): boolean {
+  return direction === 'in' ? status === 'cancelled' : status !== 'requested' && status !== 'cancelled'
 }
 
 /** Whether personal details may travel now: consent given, not revoked, not expired. */

@@ -12,6 +12,7 @@ function aReferral(organizationId: string, overrides: Partial<Referral> = {}): R
     referralPartnerId: randomUUID(),
     serviceId: randomUUID(),
     needId: randomUUID(),
+    partnerId: randomUUID(),
     status: 'requested',
     consent: { obtainedAt: minute(0), method: 'verbal', expiresAt: minute(60), fields: ['firstName', 'phone'] },
     history: [{ status: 'requested', at: minute(0), by: { organization: 'Eastside Pantry', member: randomUUID() } }],
@@ -73,6 +74,8 @@ export function describeReferralContract({ read, write, anOrganizationWithPartne
       expect(out.total).toBe(2)
       const accepted = await read().referrals.list(organization.id, { status: 'accepted' }, { page: 1, limit: 10 })
       expect(accepted.items).toEqual([incoming])
+      const ofPartner = await read().referrals.list(organization.id, { partnerId: older.partnerId }, { page: 1, limit: 10 })
+      expect(ofPartner.items).toEqual([older])
     })
   })
 }

@@ -26,7 +26,8 @@ export class MemoryReferralRepository extends MemoryRepository implements Referr
       (r) =>
         r.organizationId === organizationId &&
         (filter.direction === undefined || r.direction === filter.direction) &&
-        (filter.status === undefined || r.status === filter.status),
+        (filter.status === undefined || r.status === filter.status) &&
+        (filter.partnerId === undefined || r.partnerId === filter.partnerId),
     )
     return page(kept.sort(newestFirst), request)
   }

@@ -828,6 +828,7 @@ export const referrals = pgTable(
     referralPartnerId: text('referral_partner_id').notNull(),
     serviceId: text('service_id').notNull(),
     needId: text('need_id').notNull(),
+    partnerId: text('partner_id').notNull(),
     status: text('status').notNull(),
     details: jsonb('details').$type<Record<string, unknown>>().notNull(),
     createdAt: createdAt(),

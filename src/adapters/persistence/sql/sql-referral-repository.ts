@@ -75,10 +75,11 @@ export class SqlReferralRepository extends SqlRepository implements ReferralRepo
     const [counted] = await this.db.select({ n: count() }).from(this.f).where(where)
     return { items: rows.map(toReferral), total: counted?.n ?? 0 }
   }
-  private conditions(organizationId: string, { direction, status }: ReferralFilter): SQL[] {
+  private conditions(organizationId: string, { direction, status, partnerId }: ReferralFilter): SQL[] {
     const conditions = [eq(this.f.organizationId, organizationId)]
     if (direction !== undefined) conditions.push(eq(this.f.direction, direction))
     if (status !== undefined) conditions.push(eq(this.f.status, status))
+    if (partnerId !== undefined) conditions.push(eq(this.f.partnerId, partnerId))
     return conditions
   }
 }

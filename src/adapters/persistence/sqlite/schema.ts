@@ -839,6 +839,7 @@ export const referrals = sqliteTable(
     referralPartnerId: text('referral_partner_id').notNull(),
     serviceId: text('service_id').notNull(),
     needId: text('need_id').notNull(),
+    partnerId: text('partner_id').notNull(),
     status: text('status').notNull(),
     details: text('details', { mode: 'json' }).$type<Record<string, unknown>>().notNull(),
     createdAt: createdAt(),

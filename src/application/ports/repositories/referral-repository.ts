@@ -5,6 +5,8 @@ import type { Page, PageRequest } from '../../../domain/shared/page'
 export interface ReferralFilter {
   direction?: ReferralDirection
   status?: ReferralStatus
+  /** A partner's members see its referrals only. */
+  partnerId?: string
 }
 
 /** Each organization's side of its referrals, keyed by the organization and the referral's id (the same on both sides). */

@@ -5,6 +5,7 @@ CREATE TABLE "referrals" (
 	"referral_partner_id" text NOT NULL,
 	"service_id" text NOT NULL,
 	"need_id" text NOT NULL,
+	"partner_id" text NOT NULL,
 	"status" text NOT NULL,
 	"details" jsonb NOT NULL,
 	"created_at" timestamp (3) with time zone NOT NULL,

@@ -5,6 +5,7 @@ CREATE TABLE `referrals` (
 	`referral_partner_id` text NOT NULL,
 	`service_id` text NOT NULL,
 	`need_id` text NOT NULL,
+	`partner_id` text NOT NULL,
 	`status` text NOT NULL,
 	`details` text NOT NULL,
 	`created_at` integer NOT NULL,
