@@ -58,6 +58,11 @@ const send = (input: Partial<SendReferralInput> = {}) =>
 const dispatch = () => receiving.container.get(DispatchOutbox).runOnce()
 const atReceiver = (id: string) => receiving.repositories.referrals.findById(receiving.organizationId, id)
 const atSender = (id: string) => sending.repositories.referrals.findById(sending.organizationId, id)
+/** The organization's referral events, as its webhook endpoints and live streams get them. */
+const eventsOf = async (world: World) =>
+  (await world.repositories.liveEvents.replay(world.organizationId, 0, 100))
+    .filter((e) => e.type.startsWith('referral.'))
+    .map(({ type, data }) => ({ type, data }))
 const pathsOf = async (promise: Promise<unknown>) => ((await failureOf(promise)) as InvalidError).errors.map((e) => e.path)
 
 describe('sending a referral', () => {
@@ -92,6 +97,10 @@ describe('sending a referral', () => {
     expect(person?.lastName).toBeUndefined()
     await dispatch()
     expect((await atSender(sent.id))?.status).toBe('received')
+    expect(await eventsOf(receiving)).toEqual([{ type: 'referral.received', data: { referralId: sent.id, needId: need!.id } }])
+    expect(await eventsOf(sending)).toEqual([
+      { type: 'referral.status_changed', data: { referralId: sent.id, needId, status: 'received' } },
+    ])
   })
 
   test('a message posted again changes nothing: no second referral', async () => {
