@@ -63,6 +63,11 @@ const eventsOf = async (world: World) =>
   (await world.repositories.liveEvents.replay(world.organizationId, 0, 100))
     .filter((e) => e.type.startsWith('referral.'))
     .map(({ type, data }) => ({ type, data }))
+/** The referral's audit events on one side, newest first: their action and member. */
+const auditOf = async (world: World, id: string) =>
+  (
+    await world.repositories.auditEvents.list(world.organizationId, { recordType: 'referral', recordId: id }, { page: 1, limit: 10 })
+  ).items.map((e) => [e.action, e.memberId])
 const pathsOf = async (promise: Promise<unknown>) => ((await failureOf(promise)) as InvalidError).errors.map((e) => e.path)
 
 describe('sending a referral', () => {
@@ -136,6 +141,18 @@ describe('moves', () => {
       ['received', name],
       ['accepted', name],
       ['completed', name],
+    ])
+    // Audited on both sides: each move by its member here, and with no member as the other side's.
+    expect(await auditOf(receiving, id)).toEqual([
+      ['update', staff.memberId],
+      ['update', staff.memberId],
+      ['create', undefined],
+    ])
+    expect(await auditOf(sending, id)).toEqual([
+      ['update', undefined],
+      ['update', undefined],
+      ['update', undefined],
+      ['create', sending.admin.memberId],
     ])
     const accepted = transport.posts.find((p) => p.body.includes('"accepted"'))!
     await transport.post(accepted.url, { ...accepted.headers, 'webhook-id': 'another-id' }, accepted.body)
