@@ -79,6 +79,9 @@ import type { ListWebhookDeliveries } from './webhooks/list-webhook-deliveries'
 import type { AcceptPairing, CreatePairingInvitation, PairWithPartner } from './federation/pairing'
 import type { ReceiveFederationMessage } from './federation/receive-federation-message'
 import type { EndPairing, ListReferralPartners } from './federation/referral-partners'
+import type { MoveReferral, RevokeReferralConsent, SendReferralAgain } from './referrals/move-referral'
+import type { GetReferral, ListPartnerServices, ListReferrals } from './referrals/read-referrals'
+import type { SendReferral } from './referrals/send-referral'
 import type {
   CreateWebhookEndpoint,
   DeleteWebhookEndpoint,
@@ -201,6 +204,15 @@ export interface UseCases {
     list: ListReferralPartners
     end: EndPairing
     receive: ReceiveFederationMessage
+  }
+  referrals: {
+    send: SendReferral
+    list: ListReferrals
+    get: GetReferral
+    move: MoveReferral
+    revokeConsent: RevokeReferralConsent
+    sendAgain: SendReferralAgain
+    partnerServices: ListPartnerServices
   }
   /** What operators run from the command line, and the outbox worker. */
   operations: {

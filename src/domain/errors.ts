@@ -93,6 +93,7 @@ export type ResourceName =
   | 'Referral partner'
   | 'Directory'
   | 'Service at location'
+  | 'Referral'
 
 /** 404: unknown, or belonging to another organization or partner scope (never revealed). */
 export class NotFoundError extends DomainError {

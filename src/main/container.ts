@@ -33,6 +33,7 @@ import { services } from './composition/services'
 import { sms } from './composition/sms'
 import { webhooks } from './composition/webhooks'
 import { federation } from './composition/federation'
+import { referrals } from './composition/referrals'
 import type { Config } from './config'
 
 // The CLI and tests reach ports through the container.
@@ -53,6 +54,7 @@ const AREAS: { [K in keyof UseCases]: Area<K> } = {
   sms,
   webhooks,
   federation,
+  referrals,
 }
 
 /** What tests may swap: a fixed clock, predictable ids, cheap password hashing, captured logs and mail. */

@@ -1,10 +1,9 @@
+import { Ed25519FederationKeys } from '../../src/adapters/security/ed25519-federation-keys'
 import type { FederationTransport, PeerAnswer } from '../../src/application/ports/federation'
 import { ProviderError } from '../../src/application/ports/provider-error'
 import type { UseCases } from '../../src/application/use-cases'
-import { Ed25519FederationKeys } from '../../src/adapters/security/ed25519-federation-keys'
 
-// The partner's instance is this one, reached by a transport that hands each post to the use case its route
-// would call (docs/referrals.md through the use cases on the in-memory adapters).
+// The partner's instance is this one, reached by a transport that hands each post to the use case its route would call.
 
 const STATUS: Record<string, number> = { unauthorized: 401, invalid: 400, conflict: 409, not_found: 404 }
 
@@ -12,9 +11,12 @@ export class LoopbackTransport implements FederationTransport {
   down = false
   /** Answers pairings with another key than the inviting organization's. */
   otherKey = false
+  /** Every post, as sent: one may be posted again as a replay. */
+  readonly posts: Array<{ url: string; headers: Record<string, string>; body: string }> = []
   constructor(private readonly useCases: () => UseCases['federation']) {}
   async check() {}
   async post(url: string, headers: Record<string, string>, body: string): Promise<PeerAnswer> {
+    this.posts.push({ url, headers, body })
     if (this.down) throw new ProviderError('Partner instance failed', 'the endpoint could not be reached', true, true)
     try {
       if (url.endsWith('/pairings')) {

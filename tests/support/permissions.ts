@@ -22,7 +22,7 @@ type Grid = Record<Role, string>
 export const CONTRACT_ROWS: Array<{ row: string; permissions: Permission[]; grid: Grid }> = [
   {
     row: 'read needs, add notes, list partners and services, read/update own profile: every role',
-    permissions: ['needs:read', 'needs:add-note', 'partners:list', 'services:list', 'profile:read', 'profile:update'],
+    permissions: ['needs:read', 'needs:add-note', 'partners:list', 'services:list', 'profile:read', 'profile:update', 'referrals:read'],
     grid: {
       //              none np is sc epc pii dr
       org_admin: 'x    x  x  x  x   x   x',
@@ -45,7 +45,7 @@ export const CONTRACT_ROWS: Array<{ row: string; permissions: Permission[]; grid
   },
   {
     row: 'update needs: org_admin, staff, partner_admin, partner_agent; a volunteer with needs_processor',
-    permissions: ['needs:update'],
+    permissions: ['needs:update', 'referrals:send', 'referrals:respond'],
     grid: {
       org_admin: 'x    x  x  x  x   x   x',
       partner_admin: 'x    x  x  x  x   x   x',

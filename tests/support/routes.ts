@@ -15,6 +15,20 @@ const route = (line: `${Method} /${string}`, access: Access, errors: number[], r
   const [method, path] = line.split(' ') as [Method, string]
   return { method, path, access, body: method === 'GET' || method === 'DELETE' ? 'none' : 'json', errors, ...rest }
 }
+const CONSENT = { obtainedAt: '2020-01-01T00:00:00Z', method: 'verbal', expiresAt: '2100-01-01T00:00:00Z', fields: ['firstName'] }
+/** A move of a referral of no one's, with a body that passes its schema. */
+const referralMove = (move: string) => ({
+  path: `/api/referrals/${crypto.randomUUID()}/${move}`,
+  body: move === 'decline' ? { reason: 'No capacity' } : move === 'complete' ? { outcome: 'got_help' } : {},
+})
+/** Moves without a body. */
+const referralMoves = (moves: string[], access: Access) =>
+  moves.map((move) =>
+    route(`POST /api/referrals/{id}/${move}` as `POST /${string}`, access, [400, 401, 403, 404, 409], {
+      body: 'none',
+      ...ok(404, () => referralMove(move)),
+    }),
+  )
 const ok = (success: number, call: Route['call'] = () => ({})): Partial<Route> => ({ success, call })
 const NO_TOKEN = [400, 403, 413, 415, 429]
 const DIRECTORY = [400, 404, 429]
@@ -355,6 +369,46 @@ export const ROUTES: Route[] = [
     ONE,
     ok(404, () => ({ path: `/api/referral-partners/${crypto.randomUUID()}` })),
   ),
+  // An allowed caller gets past the permission to the pairing's, the need's or the referral's lookup.
+  route(
+    'GET /api/referral-partners/{id}/services',
+    ['referrals:send'],
+    [400, 401, 403, 404, 502],
+    ok(404, () => ({ path: `/api/referral-partners/${crypto.randomUUID()}/services` })),
+  ),
+  route(
+    'POST /api/needs/{id}/referrals',
+    ['referrals:send'],
+    [400, 401, 403, 404, 413, 415],
+    ok(400, (r) => ({
+      path: `/api/needs/${r.needId}/referrals`,
+      body: { referralPartnerId: crypto.randomUUID(), serviceId: 's', consent: CONSENT },
+    })),
+  ),
+  route(
+    'GET /api/referrals',
+    ['referrals:read'],
+    [400, 401],
+    ok(200, () => ({ path: '/api/referrals?direction=in' })),
+  ),
+  route(
+    'GET /api/referrals/{id}',
+    ['referrals:read'],
+    [400, 401, 404],
+    ok(404, () => ({ path: `/api/referrals/${crypto.randomUUID()}` })),
+  ),
+  ...(['decline', 'complete'] as const).map((move) =>
+    route(
+      `POST /api/referrals/{id}/${move}`,
+      ['referrals:respond'],
+      CHANGE,
+      ok(404, () => referralMove(move)),
+    ),
+  ),
+  ...referralMoves(['accept', 'start'], ['referrals:respond']),
+  ...referralMoves(['cancel', 'revoke-consent'], ['referrals:send']),
+  // Its side's permission, once the referral is found.
+  ...referralMoves(['send-again'], 'member'),
   // Partners' instances call these: no bearer token, a pairing code's secret or a message's signature instead.
   route('POST /federation/v1/pairings', 'anyone', [400, 401, 413, 415, 429]),
   route('POST /federation/v1/messages', 'anyone', [400, 401, 409, 413, 415, 429]),

@@ -140,6 +140,8 @@ export const adminEn = {
     'sms.received': 'a text comes in',
     'sms.status': 'a text is sent, delivered or fails',
     'message.attached': 'a text that came in on no need is put on a need',
+    'referral.received': 'a referral arrives from a referral partner',
+    'referral.status_changed': 'a referral changes status, on this side or the other',
   } satisfies Record<WebhookEndpoint['events'][number], string>,
   deliveries: 'Deliveries',
   deliveriesTo: (url: string) => `Deliveries to ${url}`,

@@ -144,6 +144,8 @@ export const adminEs: typeof adminEn = {
     'sms.received': 'llega un mensaje de texto',
     'sms.status': 'un mensaje de texto se envía, se entrega o falla',
     'message.attached': 'un mensaje de texto recibido sin solicitud se asigna a una solicitud',
+    'referral.received': 'llega una derivación de una organización asociada',
+    'referral.status_changed': 'una derivación cambia de estado, en este lado o en el otro',
   },
   deliveries: 'Envíos',
   deliveriesTo: (url: string) => `Envíos a ${url}`,

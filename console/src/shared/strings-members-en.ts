@@ -160,6 +160,7 @@ export const membersEn = {
       webhook_endpoint: 'Webhook endpoint',
       service: 'Service',
       referral_partner: 'Referral partner',
+      referral: 'Referral',
     } satisfies Record<AuditEvent['recordType'], string>,
   },
 }

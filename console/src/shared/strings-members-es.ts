@@ -163,6 +163,7 @@ export const membersEs: typeof membersEn = {
       webhook_endpoint: 'Webhook',
       service: 'Servicio',
       referral_partner: 'Organización asociada para derivaciones',
+      referral: 'Derivación',
     },
   },
 }

@@ -27,6 +27,7 @@ const TAGS = [
   { name: 'Webhooks', description: 'Callbacks of the SMS provider, checked by signature' },
   { name: 'Webhook endpoints', description: "The organization's receivers of signed events, and their deliveries" },
   { name: 'Referral partners', description: 'Organizations paired with this one, on this instance or another, and their pairing codes' },
+  { name: 'Referrals', description: "Needs sent to a referral partner with the person's consent, and received from one" },
   { name: 'Federation', description: "What partners' instances call: pairing, and signed messages (Ed25519)" },
   { name: 'Events', description: "The organization's events as they happen, streamed to a member" },
   { name: 'Health', description: 'Liveness and readiness for load balancers and orchestrators' },

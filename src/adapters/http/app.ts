@@ -40,6 +40,7 @@ import { streamRoutes } from './stream.routes'
 import { webhookEndpointsRoutes } from './webhook-endpoints.routes'
 import { federationRoutes } from './federation.routes'
 import { referralPartnersRoutes } from './referral-partners.routes'
+import { referralsRoutes } from './referrals.routes'
 
 export interface HttpDependencies {
   useCases: UseCases
@@ -109,6 +110,7 @@ export function createHttpApp(deps: HttpDependencies) {
     .use(webhookEndpointsRoutes(deps.useCases.webhooks, auth))
     .use(streamRoutes(deps.useCases.webhooks.stream, auth))
     .use(referralPartnersRoutes(deps.useCases.federation, auth))
+    .use(referralsRoutes(deps.useCases.referrals, auth))
     .use(federationRoutes(deps.useCases.federation, limits, site))
   if (!deps.checkAnswers) leaveAnswersUnchecked(app)
   return app

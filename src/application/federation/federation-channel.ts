@@ -1,8 +1,7 @@
 import { NotFoundError } from '../../domain/errors'
-import { PAIRING_ENDED, peerUrl, signatureHeader, signedContent, type FederationEnvelope } from '../../domain/federation/channel'
+import { PAIRING_ENDED, peerUrl, signatureHeader, signedContent } from '../../domain/federation/channel'
 import type { ReferralPartner } from '../../domain/federation/referral-partner'
 import type { FederationMessage } from '../../domain/messaging/outbox'
-import type { Outbox } from '../messaging/outbox'
 import type { Clock } from '../ports/clock'
 import type { FederationTransport, PeerAnswer } from '../ports/federation'
 import type { IdGenerator } from '../ports/ids'
@@ -10,17 +9,11 @@ import { ProviderError } from '../ports/provider-error'
 import type { Repositories } from '../ports/repositories'
 import { WebhookRefused } from '../webhooks/webhook-delivery'
 import type { FederationHandlers } from './federation-handlers'
+import { envelopeBody, type FederationOutbox, type OutgoingMessage } from './federation-outbox'
 import type { OrganizationKeys } from './organization-keys'
 
 const FAILED = 'Partner instance failed' as const
 const PEER = "the partner's instance"
-
-/** A message to a partner: its type, the referral it is about (if any), and its payload (JSON). */
-export interface OutgoingMessage {
-  type: string
-  referralId?: string
-  payload: unknown
-}
 
 /**
  * The signed channel to referral partners' instances (docs/referrals.md "The channel"): a message through the
@@ -35,18 +28,13 @@ export class FederationChannel {
     private readonly transport: FederationTransport,
     private readonly clock: Clock,
     private readonly ids: IdGenerator,
-    private readonly outbox: Outbox,
+    private readonly outbox: FederationOutbox,
     private readonly handlers: FederationHandlers,
   ) {}
 
   /** Puts a message to the partner in the outbox, inside the caller's transaction; answers its id (its `webhook-id`). */
   send(r: Repositories, partner: ReferralPartner, message: OutgoingMessage): Promise<string> {
-    return this.outbox.federation(r, partner.organizationId, {
-      partnerId: partner.id,
-      type: message.type,
-      ...(message.referralId ? { referralId: message.referralId } : {}),
-      body: envelopeBody(partner, message),
-    })
+    return this.outbox.send(r, partner, message)
   }
 
   /**
@@ -94,15 +82,4 @@ export class FederationChannel {
     }
     return this.transport.post(peerUrl(partner.baseUrl, 'messages'), headers, body)
   }
-}
-
-/** The envelope as signed and sent: it names the partner's own record of the pairing. */
-function envelopeBody(partner: ReferralPartner, message: OutgoingMessage): string {
-  const envelope: FederationEnvelope = {
-    type: message.type,
-    pairingId: partner.peerPairingId,
-    ...(message.referralId ? { referralId: message.referralId } : {}),
-    payload: message.payload ?? null,
-  }
-  return JSON.stringify(envelope)
 }

@@ -168,6 +168,8 @@ export class LiveStreams {
       case 'need.created':
       case 'need.updated':
       case 'note.added':
+      case 'referral.received':
+      case 'referral.status_changed':
         return this.needAudience(organizationId, data.needId)
       case 'sms.received':
         return data.needId ? this.needAudience(organizationId, data.needId) : { kind: 'messages' }

@@ -14,6 +14,7 @@ export const AUDIT_RECORD_TYPES = [
   'interaction',
   'webhook_endpoint',
   'referral_partner',
+  'referral',
 ] as const
 export type AuditRecordType = (typeof AUDIT_RECORD_TYPES)[number]
 

@@ -49,6 +49,10 @@ export const PERMISSIONS = {
   'webhooks:manage': { roles: ['org_admin'], profiles: [] },
   // Another organization's instance is trusted with this one's referrals: its admin's decision alone.
   'referral-partners:manage': { roles: ['org_admin'], profiles: [] },
+  // Sending a need to a partner's instance, and moving one received: whoever may update the need (the use case's scope).
+  'referrals:send': { roles: CASEWORKERS, profiles: ['needs_processor'] },
+  'referrals:respond': { roles: CASEWORKERS, profiles: ['needs_processor'] },
+  'referrals:read': { roles: EVERY_ROLE, profiles: [] },
   'audit:read': { roles: ['org_admin'], profiles: [] },
   // Partner roles read their own partner's figures only (the use case's scope).
   'reports:read': { roles: CASEWORKERS, profiles: [] },

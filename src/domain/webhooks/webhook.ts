@@ -13,6 +13,8 @@ export const WEBHOOK_EVENT_TYPES = [
   'sms.received',
   'sms.status',
   'message.attached',
+  'referral.received',
+  'referral.status_changed',
 ] as const
 
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number]

@@ -8,20 +8,13 @@ import { encodePairingCode } from '../../../src/domain/federation/pairing-code'
 import type { ReferralPartner } from '../../../src/domain/federation/referral-partner'
 import { startTestServer, type TestServer } from '../../support/http'
 import type { World } from '../../support/world'
+import { freePort, pairingCode, twoOrganizations } from './federation-support'
 
 // docs/referrals.md over real HTTP: two organizations of one server pair through its own PUBLIC_BASE_URL, as
 // two instances would, and sign their messages to each other.
 type Partner = { id: string; name: string; baseUrl: string; status: string; createdAt: string }
 
 const PARTNERS = '/api/referral-partners'
-
-/** A port nothing listens on now: the server takes it, so its PUBLIC_BASE_URL is known before it starts. */
-function freePort(): number {
-  const probe = Bun.serve({ port: 0, hostname: '127.0.0.1', fetch: () => new Response() })
-  const { port } = probe
-  probe.stop(true)
-  return port as number
-}
 
 let api: TestServer
 let staffToken: string
@@ -41,21 +34,9 @@ afterAll(async () => {
   await api.stop()
 })
 
-/** Two new organizations, each with its admin's token. */
-async function twoOrganizations() {
-  const [inviting, redeeming] = await Promise.all([api.world.otherOrganization(), api.world.otherOrganization()])
-  const [invitingToken, redeemingToken] = await Promise.all([api.tokenFor(inviting, 'org_admin'), api.tokenFor(redeeming, 'org_admin')])
-  return { inviting, redeeming, invitingToken, redeemingToken }
-}
-
 type Organizations = Awaited<ReturnType<typeof twoOrganizations>>
 
-async function invitationCode(token: string): Promise<string> {
-  const invitation = await api.call<{ code: string; expiresAt: string }>('POST', `${PARTNERS}/invitations`, { token })
-  expect(invitation.status).toBe(201)
-  expect(Date.parse(invitation.body.expiresAt) - api.world.clock.now().getTime()).toBeLessThanOrEqual(24 * 60 * 60 * 1000)
-  return invitation.body.code
-}
+const invitationCode = (token: string) => pairingCode(api, token)
 
 async function listed(token: string): Promise<Partner[]> {
   return (await api.call<{ items: Partner[] }>('GET', PARTNERS, { token })).body.items
@@ -63,7 +44,7 @@ async function listed(token: string): Promise<Partner[]> {
 
 /** Two new organizations paired: the inviting one's code redeemed by the other; the redeeming side's record of it. */
 async function pair(): Promise<Organizations & { redeemed: Partner; pairing: ReferralPartner }> {
-  const organizations = await twoOrganizations()
+  const organizations = await twoOrganizations(api)
   const code = await invitationCode(organizations.invitingToken)
   const redeemed = await api.call<Partner>('POST', PARTNERS, { token: organizations.redeemingToken, body: { code } })
   expect({ status: redeemed.status, body: redeemed.body }).toMatchObject({
@@ -113,16 +94,16 @@ describe('pairing', () => {
   })
 
   test('a code is used once, and an organization pairs with another once', async () => {
-    const { invitingToken, redeemingToken } = await twoOrganizations()
+    const { invitingToken, redeemingToken } = await twoOrganizations(api)
     const code = await invitationCode(invitingToken)
     expect((await api.call('POST', PARTNERS, { token: redeemingToken, body: { code } })).status).toBe(201)
     expect((await api.call('POST', PARTNERS, { token: redeemingToken, body: { code } })).status).toBe(409)
-    const third = await twoOrganizations()
+    const third = await twoOrganizations(api)
     expect((await api.call('POST', PARTNERS, { token: third.redeemingToken, body: { code } })).status).toBe(400)
   })
 
   test('an unreachable instance is 502; a staff member may not pair', async () => {
-    const { redeemingToken } = await twoOrganizations()
+    const { redeemingToken } = await twoOrganizations(api)
     const code = encodePairingCode({
       baseUrl: `http://127.0.0.1:${freePort()}`,
       organizationId: randomUUID(),

@@ -11,6 +11,7 @@ import { describeEmailSettingsContract } from './email-settings-contract'
 import { describeIdempotencyKeyContract } from './idempotency-key-contract'
 import { describeErasureContract } from './erasure-contract'
 import { describeFederationContract } from './federation-contract'
+import { describeReferralContract } from './referral-contract'
 import { describeInvitationContract } from './invitation-contract'
 import { describeLiveEventContract } from './live-event-contract'
 import { describeMemberContract } from './member-contract'
@@ -138,5 +139,6 @@ export function describeRepositories(name: string, make: () => Promise<Repositor
     describeOutboxOutcomeContract(context)
     describeUnitOfWorkContract(context)
     describeFederationContract(context)
+    describeReferralContract(context)
   })
 }

@@ -1,6 +1,7 @@
 import { MemoryAuditEventRepository } from './memory-audit-event-repository'
 import { MemorySavedViewRepository } from './memory-saved-view-repository'
 import { MemoryServiceRepository } from './memory-service-repository'
+import { MemoryReferralRepository } from './memory-referral-repository'
 import { MemoryTaxonomyTermRepository } from './memory-taxonomy-term-repository'
 import type { Repositories } from '../../../application/ports/repositories'
 import type { MemoryStore } from './memory-store'
@@ -50,6 +51,7 @@ export function memoryRepositories(store: MemoryStore): Repositories {
     taxonomyTerms: new MemoryTaxonomyTermRepository(store),
     referralPartners: new MemoryReferralPartnerRepository(store),
     federation: new MemoryFederationRepository(store),
+    referrals: new MemoryReferralRepository(store),
     idempotencyKeys: new MemoryIdempotencyKeyRepository(store),
     liveEvents: new MemoryLiveEventRepository(store),
     developmentOutbox: new MemoryDevelopmentOutboxRepository(store),

@@ -18,6 +18,7 @@ import type { Partner } from '../../../domain/partners/partner'
 import type { Service } from '../../../domain/services/service'
 import type { TaxonomyTerm } from '../../../domain/services/taxonomy'
 import type { WebhookEndpoint } from '../../../domain/webhooks/webhook'
+import type { Referral } from '../../../domain/referrals/referral'
 import type { FederationKey, PairingInvitation, ReferralPartner } from '../../../domain/federation/referral-partner'
 
 /** An organization with what only its repository reads: its need sequence and its last retention run. */
@@ -63,6 +64,8 @@ export interface MemoryTables {
   taxonomyTerms: Map<string, TaxonomyTerm>
   developmentOutbox: Map<string, UnsentMessage>
   referralPartners: Map<string, ReferralPartner>
+  /** `organizationId/id` → that organization's side of the referral. */
+  referrals: Map<string, Referral>
   federationKeys: Map<string, FederationKey>
   /** Secret digest → the invitation. */
   pairingInvitations: Map<string, PairingInvitation>
@@ -102,6 +105,7 @@ export function emptyTables(): MemoryTables {
     taxonomyTerms: new Map(),
     developmentOutbox: new Map(),
     referralPartners: new Map(),
+    referrals: new Map(),
     federationKeys: new Map(),
     pairingInvitations: new Map(),
     seenMessages: new Map(),

@@ -1,6 +1,7 @@
 import { SqlAuditEventRepository } from './sql-audit-event-repository'
 import { SqlSavedViewRepository } from './sql-saved-view-repository'
 import { SqlServiceRepository } from './sql-service-repository'
+import { SqlReferralRepository } from './sql-referral-repository'
 import { SqlTaxonomyTermRepository } from './sql-taxonomy-term-repository'
 import type { Repositories } from '../../../application/ports/repositories'
 import { PreparedStatements } from './prepared-statements'
@@ -69,5 +70,6 @@ export function sqlRepositories(
     developmentOutbox: new SqlDevelopmentOutboxRepository(...on),
     referralPartners: new SqlReferralPartnerRepository(...on),
     federation: new SqlFederationRepository(...on),
+    referrals: new SqlReferralRepository(...on),
   }
 }

@@ -858,6 +858,31 @@ export const pairingInvitations = sqliteTable(
   (t) => [index('pairing_invitations_by_expiry').on(t.expiresAt)],
 )
 
+/**
+ * Each organization's side of its referrals (docs/referrals.md "Referrals"): the id is the same on both sides, so
+ * two organizations on one instance each hold a row of it. What is read only whole (consent, history, the values taken)
+ * is one JSON object.
+ */
+export const referrals = sqliteTable(
+  'referrals',
+  {
+    organizationId: text('organization_id')
+      .notNull()
+      .references(() => organizations.id),
+    id: text('id').notNull(),
+    direction: text('direction').notNull(),
+    referralPartnerId: text('referral_partner_id').notNull(),
+    serviceId: text('service_id').notNull(),
+    needId: text('need_id').notNull(),
+    partnerId: text('partner_id').notNull(),
+    status: text('status').notNull(),
+    details: text('details', { mode: 'json' }).$type<Record<string, unknown>>().notNull(),
+    createdAt: createdAt(),
+    updatedAt: integer('updated_at', { mode: 'timestamp_ms' }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.organizationId, t.id] }), index('referrals_by_organization').on(t.organizationId, t.createdAt)],
+)
+
 /** The ids of messages received on each pairing, kept 24 hours: one sent again is answered and changes nothing. */
 export const federationMessagesSeen = sqliteTable(
   'federation_messages_seen',

@@ -23,6 +23,7 @@ import type { TaxonomyTermRepository } from './taxonomy-term-repository'
 import type { WebhookEndpointRepository } from './webhook-endpoint-repository'
 import type { FederationRepository } from './federation-repository'
 import type { ReferralPartnerRepository } from './referral-partner-repository'
+import type { ReferralRepository } from './referral-repository'
 
 /** What a ConflictError says when a write would break a uniqueness rule: the same words from every store. */
 export const UNIQUE_CONFLICTS = {
@@ -64,6 +65,7 @@ export interface Repositories {
   services: ServiceRepository
   taxonomyTerms: TaxonomyTermRepository
   developmentOutbox: DevelopmentOutboxRepository
+  referrals: ReferralRepository
   referralPartners: ReferralPartnerRepository
   federation: FederationRepository
 }

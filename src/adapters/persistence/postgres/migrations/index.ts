@@ -37,6 +37,7 @@ import m32 from './0032_development_outbox.sql' with { type: 'text' }
 import m33 from './0033_federation.sql' with { type: 'text' }
 import m34 from './0034_publish_directory.sql' with { type: 'text' }
 import m35 from './0035_report_kept_figures.sql' with { type: 'text' }
+import m36 from './0036_referrals.sql' with { type: 'text' }
 
 export const POSTGRES_MIGRATIONS = bundledMigrations(journal, {
   '0000_init': m0,
@@ -75,4 +76,5 @@ export const POSTGRES_MIGRATIONS = bundledMigrations(journal, {
   '0033_federation': m33,
   '0034_publish_directory': m34,
   '0035_report_kept_figures': m35,
+  '0036_referrals': m36,
 })

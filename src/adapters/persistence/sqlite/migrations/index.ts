@@ -41,6 +41,7 @@ import m36 from './0036_development_outbox.sql' with { type: 'text' }
 import m37 from './0037_federation.sql' with { type: 'text' }
 import m38 from './0038_publish_directory.sql' with { type: 'text' }
 import m39 from './0039_report_kept_figures.sql' with { type: 'text' }
+import m40 from './0040_referrals.sql' with { type: 'text' }
 
 export const SQLITE_MIGRATIONS = bundledMigrations(journal, {
   '0000_init': m0,
@@ -83,4 +84,5 @@ export const SQLITE_MIGRATIONS = bundledMigrations(journal, {
   '0037_federation': m37,
   '0038_publish_directory': m38,
   '0039_report_kept_figures': m39,
+  '0040_referrals': m40,
 })
