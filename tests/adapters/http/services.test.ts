@@ -88,6 +88,8 @@ describe('/api/services', () => {
   })
 
   test('updates, clears with null, archives (never deletes); lists by partner, status and archived, paged', async () => {
+    // A partner of its own: the other tests' services would be listed too, in whichever order they run.
+    const shelter = await world.partner({ name: 'Night shelter' })
     const first = (await create({ partnerId: shelter.id, name: 'Beds', fees: 'Free' })).body
     const second = (await create({ partnerId: shelter.id, name: 'Meals', status: 'inactive' })).body
     const updated = await update(first.id, { fees: null, acceptingReferrals: false })
